@@ -1,0 +1,137 @@
+// Command dyngen compiles a spec of DynamoDB tables, entities, key
+// templates and named access patterns into a typed Go package, refusing
+// any pattern that would need a Scan.
+//
+// Usage:
+//
+//	dyngen spec.yaml -o DIR          generate the package into DIR
+//	dyngen -check spec.yaml -o DIR   exit 1 when DIR is not what dyngen would write
+//	dyngen plan spec.yaml            show how each pattern is served, and every problem
+//
+// Flags may stand before or after the spec path. Exit status: 0 when the
+// spec is sound (warnings allowed), 1 on errors in the spec, 2 on wrong
+// usage.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dyngen/dyngen/generator"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitSpec  = 1
+	exitUsage = 2
+)
+
+const usage = `usage:
+  dyngen [-check] spec.yaml -o DIR   generate the package into DIR (-check: only compare)
+  dyngen plan spec.yaml              show how each access pattern is served
+
+flags:
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// options are the parsed command line.
+type options struct {
+	plan  bool
+	check bool
+	out   string
+	spec  string
+}
+
+// errUsage marks a command line that can't be run.
+var errUsage = errors.New("usage")
+
+// parseArgs reads flags wherever they stand among the arguments: the flag
+// package stops at the first non-flag argument, so parsing resumes after
+// each one.
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("dyngen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&o.check, "check", false, "compare DIR with what generation would write; exit 1 with a diff when they differ")
+	fs.StringVar(&o.out, "o", "", "output directory of the generated package")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if len(pos) > 0 && pos[0] == "plan" {
+		o.plan = true
+		pos = pos[1:]
+	}
+	switch {
+	case len(pos) == 0:
+		fmt.Fprintln(stderr, "dyngen: no spec file given")
+	case len(pos) > 1:
+		fmt.Fprintf(stderr, "dyngen: one spec file at a time; got %q\n", pos)
+	case o.plan && (o.check || o.out != ""):
+		fmt.Fprintln(stderr, "dyngen: plan takes only the spec file")
+	case !o.plan && o.out == "":
+		fmt.Fprintln(stderr, "dyngen: no output directory; add -o DIR")
+	default:
+		o.spec = pos[0]
+		return o, nil
+	}
+	fs.Usage()
+	return nil, errUsage
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	data, err := os.ReadFile(o.spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "dyngen: %v\n", err)
+		return exitSpec
+	}
+	res := generator.Check(o.spec, data)
+	if o.plan && res.Plan != nil {
+		if err := res.Plan.Report(stdout); err != nil {
+			fmt.Fprintf(stderr, "dyngen: %v\n", err)
+			return exitSpec
+		}
+	}
+	if res.Diags.Len() > 0 {
+		if o.plan && res.Plan != nil {
+			fmt.Fprintln(stdout)
+		}
+		res.Diags.Print(stderr)
+	}
+	if res.Diags.HasErrors() {
+		return exitSpec
+	}
+	if !o.plan {
+		fmt.Fprintf(stderr, "dyngen: %s is sound; code emission is not built yet, so nothing was written to %s\n", o.spec, o.out)
+	}
+	return exitOK
+}

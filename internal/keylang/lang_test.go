@@ -1,0 +1,87 @@
+package keylang
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func TestLangBasics(t *testing.T) {
+	ab := Concat(Literal("a"), Union(Literal("b"), Literal("cd")))
+	for s, want := range map[string]bool{"ab": true, "acd": true, "a": false, "abcd": false, "": false} {
+		if ab.Contains(s) != want {
+			t.Errorf("Contains(%q) = %v", s, !want)
+		}
+	}
+	if s, ok := ab.Shortest(); !ok || s != "ab" {
+		t.Errorf("Shortest = %q %v", s, ok)
+	}
+	if !Empty().IsEmpty() || Epsilon().IsEmpty() || !Any().Contains("") || !Any().Contains("x\U0010FFFF") {
+		t.Error("Empty/Epsilon/Any")
+	}
+	if !Intersect(Literal("ab"), Literal("ac")).IsEmpty() {
+		t.Error("Intersect of different literals not empty")
+	}
+	if _, ok := Empty().Shortest(); ok {
+		t.Error("Shortest of empty")
+	}
+	if !Equal(Concat(Any(), Any()), Any()) || Equal(Any(), Literal("a")) {
+		t.Error("Equal")
+	}
+	if !Subset(Literal("x"), Any()) || Subset(Any(), Literal("x")) {
+		t.Error("Subset")
+	}
+}
+
+func TestPrefixAndTemplateLang(t *testing.T) {
+	tm := tpl(lit("BOOK#"), str("isbn"), lit("#V"))
+	l := TemplateLang(tm)
+	if !l.Contains("BOOK#123#V") || l.Contains("BOOK#1#2#V") || l.Contains("BOOK##V") {
+		t.Error("TemplateLang")
+	}
+	p := Prefix(tm, 1)
+	if !p.Contains("BOOK#") || !p.Contains("BOOK#anything#at:all") || p.Contains("BOO") {
+		t.Error("Prefix 1")
+	}
+	p2 := Prefix(tm, 2)
+	if !p2.Contains("BOOK#1") || !p2.Contains("BOOK#1#x") || p2.Contains("BOOK#") {
+		t.Error("Prefix 2")
+	}
+	if !Equal(Prefix(tm, 99), Concat(l, Any())) || !Equal(Prefix(tm, -1), Any()) {
+		t.Error("Prefix clamp")
+	}
+	// Would items of "{date}#USER#{username}" fall into begins_with "BOOK#"?
+	other := tpl(Segment{Var: "date", Kind: Date}, lit("#USER#"), str("username"))
+	if !Intersect(TemplateLang(other), Prefix(tpl(lit("BOOK#")), 1)).IsEmpty() {
+		t.Error("date-led sort keys fall under BOOK#")
+	}
+	// Or into BETWEEN 2021-01-01 AND 2021-12-31~?
+	if Intersect(TemplateLang(other), Interval("2021-01-01", "2021-12-31~")).IsEmpty() {
+		t.Error("date range misses")
+	}
+}
+
+func TestIntervalRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alpha := []rune("ab#\u00e9")
+	word := func() string {
+		n := r.IntN(4)
+		rs := make([]rune, n)
+		for i := range rs {
+			rs[i] = alpha[r.IntN(len(alpha))]
+		}
+		return string(rs)
+	}
+	for range 300 {
+		lo, hi := word(), word()
+		l := Interval(lo, hi)
+		for range 30 {
+			s := word()
+			if want := lo <= s && s <= hi; l.Contains(s) != want {
+				t.Fatalf("Interval(%q, %q).Contains(%q) = %v", lo, hi, s, !want)
+			}
+		}
+		if s, ok := l.Shortest(); ok != (lo <= hi) || (ok && !(lo <= s && s <= hi)) {
+			t.Fatalf("Interval(%q, %q).Shortest = %q %v", lo, hi, s, ok)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package model
+
+import "strings"
+
+// Type is an attribute type of the spec.
+type Type string
+
+const (
+	String    Type = "string"
+	Int       Type = "int"
+	Float     Type = "float"
+	Bool      Type = "bool"
+	Time      Type = "time"
+	Bytes     Type = "bytes"
+	Strings   Type = "strings"
+	StringSet Type = "stringSet"
+	IntSet    Type = "intSet"
+	Map       Type = "map"
+	Enum      Type = "enum"
+	Document  Type = "document"
+	Path      Type = "path"
+)
+
+// Types lists every attribute type, in the order of the reference.
+var Types = []Type{String, Int, Float, Bool, Time, Bytes, Strings, StringSet, IntSet, Map, Enum, Document, Path}
+
+// TimeFormat is how a time attribute is stored.
+type TimeFormat string
+
+const (
+	RFC3339   TimeFormat = "rfc3339"   // S, UTC, nine fraction digits
+	Unix      TimeFormat = "unix"      // N, epoch seconds
+	UnixMilli TimeFormat = "unixMilli" // N, epoch milliseconds
+	Date      TimeFormat = "date"      // S, YYYY-MM-DD
+)
+
+// TimeFormats lists the time formats.
+var TimeFormats = []TimeFormat{RFC3339, Unix, UnixMilli, Date}
+
+// Attribute is a typed attribute of an entity.
+type Attribute struct {
+	Name   string // spec name
+	Stored string // stored attribute name
+	GoName string
+	Doc    string
+	Pos    Pos
+	Type   Type
+	// Optional attributes may be absent; they are not written when zero.
+	Optional  bool
+	Min, Max  *Bound // int, float
+	MaxLength int    // string, path: in characters; 0 means unbounded
+	Values    []string
+	Format    TimeFormat // time
+	Separator rune       // path: the separator between its elements
+	// TTL is set when the attribute is stored under the table's ttl name.
+	TTL bool
+}
+
+// Bound is a min or max of a numeric attribute, as written.
+type Bound struct {
+	Text  string
+	Int   int64
+	Float float64
+	Pos   Pos
+}
+
+// DynamoType is the attribute value type the attribute is stored as.
+func (a *Attribute) DynamoType() string {
+	switch a.Type {
+	case String, Enum, Path:
+		return "S"
+	case Int, Float:
+		return "N"
+	case Bool:
+		return "BOOL"
+	case Time:
+		if a.TTL || a.Format == Unix || a.Format == UnixMilli {
+			return "N"
+		}
+		return "S"
+	case Bytes:
+		return "B"
+	case Strings:
+		return "L"
+	case StringSet:
+		return "SS"
+	case IntSet:
+		return "NS"
+	case Map:
+		return "M"
+	}
+	return "any"
+}
+
+// KeyTypeFits reports whether the attribute may be a whole key attribute
+// of type t (a natural key).
+func (a *Attribute) KeyTypeFits(t ScalarType) bool {
+	switch t {
+	case N:
+		return a.DynamoType() == "N"
+	case B:
+		return a.Type == Bytes
+	}
+	switch a.Type {
+	case String, Enum, Path:
+		return true
+	case Time:
+		return a.DynamoType() == "S"
+	}
+	return false
+}
+
+// Describe returns the type as written in a spec, with its format.
+func (a *Attribute) Describe() string {
+	if a.Type == Time && a.Format != RFC3339 {
+		return "time (" + string(a.Format) + ")"
+	}
+	return string(a.Type)
+}
+
+// KeepsOrder reports whether the attribute's string key encoding sorts like
+// its values (fixed width where needed), wherever it stands in a template.
+func (a *Attribute) KeepsOrder() bool {
+	switch a.Type {
+	case Int, Time, Bool:
+		return true
+	}
+	return false
+}
+
+// typeNames returns the type names, for messages.
+func typeNames() string {
+	names := make([]string, len(Types))
+	for i, t := range Types {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,259 @@
+// Package model is the resolved, validated form of a spec: tables with
+// their indexes, entities with typed attributes and Go names, parsed key
+// templates for every index an entity appears in, and patterns whose names
+// all refer to something real. The planner works on it; it knows nothing
+// of YAML.
+//
+// Resolution runs in passes (tables, entities, keys, patterns, names), each
+// reporting every problem it finds with the position of the spec node.
+package model
+
+import (
+	"github.com/dyngen/dyngen/internal/diag"
+)
+
+// Pos is a position in the spec.
+type Pos = diag.Pos
+
+// Model is a whole resolved spec.
+type Model struct {
+	File     string
+	Package  string
+	Doc      string
+	Pos      Pos
+	Tables   []*Table
+	Entities []*Entity
+	Patterns []*Pattern
+}
+
+// ScalarType is a DynamoDB key attribute type.
+type ScalarType string
+
+const (
+	S ScalarType = "S"
+	N ScalarType = "N"
+	B ScalarType = "B"
+)
+
+// KeyAttr is a key attribute of a table or index.
+type KeyAttr struct {
+	Name string
+	Type ScalarType
+	Pos  Pos
+}
+
+// Table is a DynamoDB table.
+type Table struct {
+	Name       string // logical name; also the default physical name
+	GoName     string
+	Doc        string
+	Pos        Pos
+	PK         *KeyAttr
+	SK         *KeyAttr // nil when the table has no sort key
+	EntityAttr string   // stored name of the attribute holding the entity name
+	TTL        string   // stored name of the TTL attribute, or ""
+	TTLPos     Pos
+	// Indexes are the table's own key (Primary, first) and its secondary
+	// indexes in spec order.
+	Indexes  []*Index
+	Entities []*Entity // the entities stored in the table, in spec order
+}
+
+// Primary returns the table's own key as an index.
+func (t *Table) Primary() *Index { return t.Indexes[0] }
+
+// Index returns the index named name ("primary" for the table's own key).
+func (t *Table) Index(name string) *Index {
+	for _, ix := range t.Indexes {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// IsKeyAttr reports whether name is the stored name of one of the table's
+// own key attributes.
+func (t *Table) IsKeyAttr(name string) bool {
+	return name == t.PK.Name || (t.SK != nil && name == t.SK.Name)
+}
+
+// IndexKind tells the table's own key from global and local indexes.
+type IndexKind int
+
+const (
+	Primary IndexKind = iota
+	Global
+	Local
+)
+
+func (k IndexKind) String() string {
+	switch k {
+	case Global:
+		return "GSI"
+	case Local:
+		return "LSI"
+	}
+	return "table"
+}
+
+// Projection is what a secondary index carries.
+type Projection int
+
+const (
+	ProjectAll Projection = iota
+	ProjectKeys
+	ProjectInclude
+)
+
+// PrimaryName is the name of the table's own key among indexes.
+const PrimaryName = "primary"
+
+// Index is the table's own key or a secondary index.
+type Index struct {
+	Name       string
+	GoName     string
+	Doc        string
+	Pos        Pos
+	Table      *Table
+	Kind       IndexKind
+	PK         *KeyAttr
+	SK         *KeyAttr // nil when the index has no sort key
+	Projection Projection
+	// Include holds the stored names an INCLUDE projection lists, plus
+	// what dyngen adds to decode items (entity attribute, key template
+	// attributes), in order, without duplicates.
+	Include    []string
+	IncludePos Pos
+	// Inverted is true for an index made only of the table's own key
+	// attributes: it holds every entity of the table.
+	Inverted bool
+}
+
+// IsPrimary reports whether ix is the table's own key.
+func (ix *Index) IsPrimary() bool { return ix.Kind == Primary }
+
+// KeyAttrs returns the index's key attributes: pk, then sk when present.
+func (ix *Index) KeyAttrs() []*KeyAttr {
+	if ix.SK == nil {
+		return []*KeyAttr{ix.PK}
+	}
+	return []*KeyAttr{ix.PK, ix.SK}
+}
+
+// Projects reports whether the index carries the stored attribute name.
+func (ix *Index) Projects(stored string) bool {
+	switch ix.Projection {
+	case ProjectAll:
+		return true
+	case ProjectInclude:
+		for _, s := range ix.Include {
+			if s == stored {
+				return true
+			}
+		}
+	}
+	// Every index carries the table's and its own key attributes.
+	for _, k := range ix.KeyAttrs() {
+		if k.Name == stored {
+			return true
+		}
+	}
+	return ix.Table.IsKeyAttr(stored)
+}
+
+// Entity is one kind of item.
+type Entity struct {
+	Name       string
+	GoName     string
+	Doc        string
+	Pos        Pos
+	Table      *Table
+	TypeValue  string // value written to the entity attribute
+	Attributes []*Attribute
+	// Keys are the entity's templates on every index it appears in, in the
+	// table's index order; the primary key first.
+	Keys []*EntityKey
+}
+
+// Attr returns the attribute named name (its spec name), or nil.
+func (e *Entity) Attr(name string) *Attribute {
+	for _, a := range e.Attributes {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// AttrStored returns the attribute stored under name, or nil.
+func (e *Entity) AttrStored(name string) *Attribute {
+	for _, a := range e.Attributes {
+		if a.Stored == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Key returns the entity's templates on ix, or nil when it is not in ix.
+func (e *Entity) Key(ix *Index) *EntityKey {
+	for _, k := range e.Keys {
+		if k.Index == ix {
+			return k
+		}
+	}
+	return nil
+}
+
+// PrimaryKey returns the entity's templates on its table's own key.
+func (e *Entity) PrimaryKey() *EntityKey { return e.Keys[0] }
+
+// EntityKey holds an entity's key templates on one index.
+type EntityKey struct {
+	Index *Index
+	PK    *Template
+	SK    *Template // nil when the index has no sort key
+	Pos   Pos       // the keys entry, or the entity when implied
+}
+
+// Templates returns pk and, when present, sk.
+func (k *EntityKey) Templates() []*Template {
+	if k.SK == nil {
+		return []*Template{k.PK}
+	}
+	return []*Template{k.PK, k.SK}
+}
+
+// Attrs returns the attributes the key is built from, pk first, each once.
+func (k *EntityKey) Attrs() []*Attribute {
+	var out []*Attribute
+	for _, t := range k.Templates() {
+		for _, a := range t.Attrs() {
+			if !contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Sparse reports whether an item can be left out of the index because an
+// attribute of its templates is optional.
+func (k *EntityKey) Sparse() bool {
+	for _, a := range k.Attrs() {
+		if a.Optional {
+			return true
+		}
+	}
+	return false
+}
+
+func contains[T comparable](s []T, v T) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

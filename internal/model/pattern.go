@@ -1,0 +1,117 @@
+package model
+
+// Op is a pattern's operation.
+type Op string
+
+const (
+	OpGet         Op = "get"
+	OpQuery       Op = "query"
+	OpPut         Op = "put"
+	OpCreate      Op = "create"
+	OpUpdate      Op = "update"
+	OpDelete      Op = "delete"
+	OpBatchGet    Op = "batchGet"
+	OpBatchPut    Op = "batchPut"
+	OpBatchDelete Op = "batchDelete"
+)
+
+// IsRead reports whether the operation reads items.
+func (o Op) IsRead() bool { return o == OpGet || o == OpQuery || o == OpBatchGet }
+
+// Order is a query's sort order.
+type Order string
+
+const (
+	Asc  Order = "asc"
+	Desc Order = "desc"
+)
+
+// Pattern is a named access pattern, resolved.
+type Pattern struct {
+	Name     string
+	GoName   string
+	Doc      string
+	Pos      Pos
+	Op       Op
+	OpPos    Pos
+	Entities []*Entity // one, or several for a collection query
+	// Table is the table every entity of the pattern is stored in.
+	Table *Table
+	// By are the equality inputs, by name; ByAttrs[i][j] is the attribute
+	// of Entities[j] named By[i].
+	By    []string
+	ByPos []Pos
+	// Where is the range condition on the sort key, or nil.
+	Where      *Cond
+	Order      Order
+	OrderPos   Pos
+	Limit      int
+	LimitPos   Pos
+	Index      string // forced index name, or ""
+	IndexPos   Pos
+	Consistent bool
+	ConsPos    Pos
+	Filter     []*Cond
+	When       []*Cond
+	Select     []*Attribute
+	SelectPos  Pos
+	Set        []*Attribute
+	Add        []*Attribute
+	Remove     []*Attribute
+	Upsert     bool
+}
+
+// Entity returns the pattern's first (for most operations, only) entity.
+func (p *Pattern) Entity() *Entity { return p.Entities[0] }
+
+// IsCollection reports whether the pattern returns several entity types.
+func (p *Pattern) IsCollection() bool { return len(p.Entities) > 1 }
+
+// CondOp is an operator of where, filter or when.
+type CondOp string
+
+const (
+	OpEq         CondOp = "="
+	OpNe         CondOp = "<>"
+	OpLt         CondOp = "<"
+	OpLe         CondOp = "<="
+	OpGt         CondOp = ">"
+	OpGe         CondOp = ">="
+	OpBetween    CondOp = "between"
+	OpBeginsWith CondOp = "beginsWith"
+	OpContains   CondOp = "contains"
+	OpExists     CondOp = "exists"
+	OpNotExists  CondOp = "notExists"
+)
+
+// Operands is the number of values the operator compares with.
+func (o CondOp) Operands() int {
+	switch o {
+	case OpExists, OpNotExists:
+		return 0
+	case OpBetween:
+		return 2
+	}
+	return 1
+}
+
+// Cond is one condition on an attribute. For a collection query's where,
+// Attr is the attribute of the first entity.
+type Cond struct {
+	Attr *Attribute
+	Pos  Pos
+	Op   CondOp
+	// Consts holds the constant operands, already checked against the
+	// attribute's type, as they will be written (Go literal text is the
+	// emitter's choice). Empty when the operands are method parameters.
+	Consts []Const
+}
+
+// IsParam reports whether the condition's operands are method parameters.
+func (c *Cond) IsParam() bool { return len(c.Consts) == 0 && c.Op.Operands() > 0 }
+
+// Const is a constant operand.
+type Const struct {
+	Text string // the value as written in the spec
+	Pos  Pos
+}

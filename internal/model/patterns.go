@@ -1,0 +1,443 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dyngen/dyngen/spec"
+)
+
+// allowed lists, per operation, the pattern keys it takes besides the
+// operation itself and doc.
+var allowed = map[Op][]string{
+	OpGet:         {"by", "index", "consistent", "select"},
+	OpQuery:       {"by", "where", "order", "limit", "index", "consistent", "filter", "select"},
+	OpPut:         {"when"},
+	OpCreate:      {"when"},
+	OpUpdate:      {"set", "add", "remove", "upsert", "when"},
+	OpDelete:      {"when"},
+	OpBatchGet:    {"consistent", "select"},
+	OpBatchPut:    {},
+	OpBatchDelete: {},
+}
+
+// whereOps are the range operators of a query's where.
+var whereOps = []CondOp{OpLt, OpLe, OpGt, OpGe, OpBetween, OpBeginsWith}
+
+// condOps are the operators of filter and when.
+var condOps = []CondOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpBetween, OpBeginsWith, OpContains, OpExists, OpNotExists}
+
+func opNames(ops []CondOp) string {
+	var s []string
+	for _, o := range ops {
+		s = append(s, string(o))
+	}
+	return strings.Join(s, ", ")
+}
+
+func (r *resolver) patterns() {
+	goNames := map[string]*Pattern{}
+	for _, sp := range r.f.Patterns {
+		p := &Pattern{Name: sp.Name.Value, Doc: sp.Doc.Value, Pos: sp.Name.Pos, Order: Asc}
+		p.GoName = GoName(p.Name)
+		switch {
+		case p.GoName == "":
+			r.errorf(sp.Name.Pos, "pattern name %q gives no Go method name; start it with a letter", p.Name)
+		case goNames[p.GoName] != nil:
+			r.errorf(sp.Name.Pos, "patterns %s and %s have the same Go name %s", goNames[p.GoName].Name, p.Name, p.GoName)
+		default:
+			goNames[p.GoName] = p
+		}
+		if !sp.Op.Set {
+			continue
+		}
+		p.Op, p.OpPos = Op(sp.Op.Value), sp.Op.Pos
+		if !r.patternEntities(p, sp) {
+			continue
+		}
+		r.patternKeys(p, sp)
+		r.m.Patterns = append(r.m.Patterns, p)
+	}
+}
+
+func (r *resolver) entity(name spec.Str) *Entity {
+	for _, e := range r.m.Entities {
+		if e.Name == name.Value {
+			return e
+		}
+	}
+	var known []string
+	for _, e := range r.m.Entities {
+		known = append(known, e.Name)
+	}
+	r.errorf(name.Pos, "%q is not an entity of the spec%s", name.Value, nearest(name.Value, known))
+	return nil
+}
+
+func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
+	if sp.EntityList && p.Op != OpQuery {
+		r.errorf(p.OpPos, "%s takes one entity; only query reads several", p.Op)
+		return false
+	}
+	ok := len(sp.Entities) > 0
+	for _, n := range sp.Entities {
+		e := r.entity(n)
+		if e == nil {
+			ok = false
+			continue
+		}
+		if slices.Contains(p.Entities, e) {
+			r.errorf(n.Pos, "pattern %s lists entity %s twice", p.Name, e.Name)
+			continue
+		}
+		if e.Table == nil || len(e.Keys) == 0 {
+			ok = false // the entity's own errors are reported
+			continue
+		}
+		if p.Table != nil && e.Table != p.Table {
+			r.errorf(n.Pos, "pattern %s reads %s from table %s and %s from table %s; one Query reads one table", p.Name, p.Entities[0].Name, p.Table.Name, e.Name, e.Table.Name)
+			ok = false
+			continue
+		}
+		p.Table = e.Table
+		p.Entities = append(p.Entities, e)
+	}
+	return ok && len(p.Entities) > 0
+}
+
+// attrOf finds the attribute name in every entity of the pattern (they
+// must agree on its type); it returns the first entity's attribute.
+func (r *resolver) attrOf(p *Pattern, name spec.Str, what string) *Attribute {
+	var first *Attribute
+	for _, e := range p.Entities {
+		a := e.Attr(name.Value)
+		if a == nil {
+			var known []string
+			for _, x := range e.Attributes {
+				known = append(known, x.Name)
+			}
+			r.errorf(name.Pos, "%s %q is not an attribute of %s%s", what, name.Value, e.Name, nearest(name.Value, known))
+			return nil
+		}
+		if first == nil {
+			first = a
+		} else if a.Describe() != first.Describe() {
+			r.errorf(name.Pos, "%s %s is %s in %s but %s in %s; a collection reads it as one type", what, name.Value, first.Describe(), p.Entities[0].Name, a.Describe(), e.Name)
+			return nil
+		}
+	}
+	return first
+}
+
+func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
+	ok := allowed[p.Op]
+	for _, g := range sp.Given {
+		if g.Value == "doc" || slices.Contains(spec.Operations, g.Value) || !isPatternKey(g.Value) {
+			continue
+		}
+		if !slices.Contains(ok, g.Value) {
+			r.errorf(g.Pos, "%s does not apply to a %s pattern%s", g.Value, p.Op, appliesTo(g.Value))
+		}
+	}
+	// by
+	for _, b := range sp.By {
+		if slices.Contains(p.By, b.Value) {
+			r.errorf(b.Pos, "by lists %s twice", b.Value)
+			continue
+		}
+		if a := r.attrOf(p, b, "by"); a != nil {
+			p.By = append(p.By, b.Value)
+			p.ByPos = append(p.ByPos, b.Pos)
+		}
+	}
+	if p.Op == OpGet && sp.By == nil {
+		// A get without by reads the item by its whole primary key.
+		for _, a := range p.Entity().PrimaryKey().Attrs() {
+			p.By = append(p.By, a.Name)
+			p.ByPos = append(p.ByPos, p.OpPos)
+		}
+	}
+	// where
+	if len(sp.Where) > 1 {
+		r.errorf(sp.Where[1].Pos, "where narrows one sort-key attribute; %s and %s are two (use filter for the rest)", sp.Where[0].Attr.Value, sp.Where[1].Attr.Value)
+	}
+	if len(sp.Where) > 0 {
+		w := sp.Where[0]
+		if c := r.cond(p, w, whereOps, "where"); c != nil {
+			if slices.Contains(p.By, c.Attr.Name) {
+				r.errorf(w.Pos, "%s is both in by and in where", c.Attr.Name)
+			} else {
+				p.Where = c
+			}
+		}
+	}
+	if sp.Order.Set {
+		switch Order(sp.Order.Value) {
+		case Asc, Desc:
+			p.Order, p.OrderPos = Order(sp.Order.Value), sp.Order.Pos
+		default:
+			r.errorf(sp.Order.Pos, "order must be asc or desc, not %q", sp.Order.Value)
+		}
+	}
+	if sp.Limit.Set {
+		if sp.Limit.Value < 1 || sp.Limit.Value > 1_000_000 {
+			r.errorf(sp.Limit.Pos, "limit must be between 1 and 1000000")
+		} else {
+			p.Limit, p.LimitPos = int(sp.Limit.Value), sp.Limit.Pos
+		}
+	}
+	if sp.Index.Set {
+		if p.Table.Index(sp.Index.Value) == nil {
+			var known []string
+			for _, ix := range p.Table.Indexes {
+				known = append(known, ix.Name)
+			}
+			r.errorf(sp.Index.Pos, "index %q is not an index of table %s%s", sp.Index.Value, p.Table.Name, nearest(sp.Index.Value, known))
+		} else {
+			p.Index, p.IndexPos = sp.Index.Value, sp.Index.Pos
+		}
+	}
+	p.Consistent, p.ConsPos = sp.Consistent.Value, sp.Consistent.Pos
+	for _, f := range sp.Filter {
+		if c := r.cond(p, f, condOps, "filter"); c != nil {
+			p.Filter = append(p.Filter, c)
+		}
+	}
+	for _, w := range sp.When {
+		if c := r.cond(p, w, condOps, "when"); c != nil {
+			p.When = append(p.When, c)
+		}
+	}
+	p.Select = r.attrList(p, sp.Select, "select")
+	if len(sp.Select) > 0 {
+		p.SelectPos = sp.Select[0].Pos
+	}
+	p.Set = r.attrList(p, sp.Set, "set")
+	p.Add = r.attrList(p, sp.Add, "add")
+	p.Remove = r.attrList(p, sp.Remove, "remove")
+	p.Upsert = sp.Upsert.Value
+	if p.Op == OpUpdate {
+		r.update(p, sp)
+	}
+}
+
+var patternKeys = []string{"by", "where", "order", "limit", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "upsert"}
+
+func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
+
+// appliesTo says which operations take a pattern key.
+func appliesTo(key string) string {
+	var ops []string
+	for _, op := range spec.Operations {
+		if slices.Contains(allowed[Op(op)], key) {
+			ops = append(ops, op)
+		}
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	return "; it applies to " + strings.Join(ops, ", ")
+}
+
+func (r *resolver) attrList(p *Pattern, names []spec.Str, what string) []*Attribute {
+	var out []*Attribute
+	for _, n := range names {
+		a := r.attrOf(p, n, what)
+		if a == nil {
+			continue
+		}
+		if slices.Contains(out, a) {
+			r.errorf(n.Pos, "%s lists %s twice", what, n.Value)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// update checks set, add and remove against the attributes' types and the
+// primary key.
+func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
+	if len(p.Set)+len(p.Add)+len(p.Remove) == 0 && len(sp.Set)+len(sp.Add)+len(sp.Remove) == 0 {
+		r.errorf(p.OpPos, "update %s changes nothing; give set, add or remove", p.Entity().Name)
+		return
+	}
+	e := p.Entity()
+	prim := e.PrimaryKey()
+	seen := map[*Attribute]string{}
+	check := func(list []*Attribute, names []spec.Str, what string) {
+		for i, a := range list {
+			pos := posOf(names, a.Name, i)
+			if prev, dup := seen[a]; dup {
+				r.errorf(pos, "update %s: %s is in both %s and %s", p.Name, a.Name, prev, what)
+				continue
+			}
+			seen[a] = what
+			for _, tm := range prim.Templates() {
+				if tm.Has(a) {
+					r.errorf(pos, "update %s can't %s %s: it is part of the primary key %s=%q, and UpdateItem can't move an item; use delete and create", p.Name, what, a.Name, keyAttrOf(prim, tm).Name, tm.Source)
+				}
+			}
+			switch what {
+			case "add":
+				switch a.Type {
+				case Int, Float, StringSet, IntSet:
+				default:
+					r.errorf(pos, "add needs a number or a set; %s is %s (use set)", a.Name, a.Type)
+				}
+			case "remove":
+				if !a.Optional {
+					r.errorf(pos, "remove %s: the attribute is not optional, so every item must have it; mark it optional: true or use set", a.Name)
+				}
+			}
+		}
+	}
+	check(p.Set, sp.Set, "set")
+	check(p.Add, sp.Add, "add")
+	check(p.Remove, sp.Remove, "remove")
+}
+
+func keyAttrOf(k *EntityKey, tm *Template) *KeyAttr {
+	if tm == k.PK {
+		return k.Index.PK
+	}
+	return k.Index.SK
+}
+
+func posOf(names []spec.Str, name string, fallback int) Pos {
+	for _, n := range names {
+		if n.Value == name {
+			return n.Pos
+		}
+	}
+	if fallback < len(names) {
+		return names[fallback].Pos
+	}
+	return Pos{}
+}
+
+// cond resolves one condition: the attribute, the operator (one of ops),
+// and any constants, checked against the attribute's type.
+func (r *resolver) cond(p *Pattern, sc *spec.Cond, ops []CondOp, what string) *Cond {
+	a := r.attrOf(p, sc.Attr, what)
+	if a == nil {
+		return nil
+	}
+	op := CondOp(sc.Op.Value)
+	if !slices.Contains(ops, op) {
+		var names []string
+		for _, o := range ops {
+			names = append(names, string(o))
+		}
+		r.errorf(sc.Op.Pos, "%s on %s: unknown operator %q; use one of %s%s", what, a.Name, sc.Op.Value, opNames(ops), nearest(sc.Op.Value, names))
+		return nil
+	}
+	c := &Cond{Attr: a, Pos: sc.Pos, Op: op}
+	if !opFits(op, a) {
+		r.errorf(sc.Op.Pos, "%s on %s: %s does not apply to %s", what, a.Name, op, a.Describe())
+		return nil
+	}
+	if sc.Consts != nil || len(sc.Consts) > 0 {
+		if op.Operands() == 0 {
+			r.errorf(sc.Op.Pos, "%s on %s: %s takes no value; write %s: %s", what, a.Name, op, a.Name, op)
+			return nil
+		}
+		if len(sc.Consts) != op.Operands() {
+			r.errorf(sc.Op.Pos, "%s on %s: %s takes %d value(s), not %d", what, a.Name, op, op.Operands(), len(sc.Consts))
+			return nil
+		}
+		for _, k := range sc.Consts {
+			if err := constFits(k, a, op); err != nil {
+				r.errorf(k.Pos, "%s on %s: %v", what, a.Name, err)
+				return nil
+			}
+			c.Consts = append(c.Consts, Const{Text: k.Value, Pos: k.Pos})
+		}
+	}
+	return c
+}
+
+// opFits reports whether a condition operator applies to the attribute.
+func opFits(op CondOp, a *Attribute) bool {
+	switch op {
+	case OpExists, OpNotExists:
+		return true
+	case OpEq, OpNe:
+		return a.Type != Document
+	case OpLt, OpLe, OpGt, OpGe, OpBetween:
+		switch a.Type {
+		case String, Int, Float, Time, Enum, Bytes, Bool, Path:
+			return true
+		}
+	case OpBeginsWith:
+		switch a.Type {
+		case String, Enum, Path, Bytes:
+			return true
+		case Time:
+			return a.DynamoType() == "S"
+		}
+	case OpContains:
+		switch a.Type {
+		case String, Strings, StringSet, IntSet, Bytes:
+			return true
+		}
+	}
+	return false
+}
+
+// constFits checks a constant operand against the attribute's type.
+func constFits(k spec.Const, a *Attribute, op CondOp) error {
+	t := a.Type
+	if op == OpContains {
+		switch t {
+		case Strings, StringSet:
+			t = String
+		case IntSet:
+			t = Int
+		}
+	}
+	switch t {
+	case Int:
+		if k.Tag != "!!int" {
+			return fmt.Errorf("%q is not an int", k.Value)
+		}
+		if _, err := strconv.ParseInt(strings.ReplaceAll(k.Value, "_", ""), 0, 64); err != nil {
+			return fmt.Errorf("%q is not a 64-bit int", k.Value)
+		}
+	case Float:
+		if k.Tag != "!!int" && k.Tag != "!!float" {
+			return fmt.Errorf("%q is not a number", k.Value)
+		}
+	case Bool:
+		if k.Tag != "!!bool" {
+			return fmt.Errorf("%q is not true or false", k.Value)
+		}
+	case Enum:
+		if !slices.Contains(a.Values, k.Value) && op != OpBeginsWith {
+			return fmt.Errorf("%q is not one of the values of %s: %s", k.Value, a.Name, strings.Join(a.Values, ", "))
+		}
+	case Time:
+		if a.DynamoType() == "N" && k.Tag == "!!int" {
+			return nil
+		}
+		layout := time.RFC3339Nano
+		if a.Format == Date {
+			layout = time.DateOnly
+		}
+		if _, err := time.Parse(layout, k.Value); err != nil {
+			return fmt.Errorf("%q is not a time in the form %s", k.Value, layout)
+		}
+	case String, Path:
+		if k.Tag != "!!str" {
+			return fmt.Errorf("%s is a string; quote the constant: \"%s\"", a.Name, k.Value)
+		}
+	case Bytes:
+		return fmt.Errorf("bytes can't be compared with a constant; make it a parameter")
+	default:
+		return fmt.Errorf("%s can't be compared with a constant", a.Describe())
+	}
+	return nil
+}

@@ -1,0 +1,829 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/spec"
+)
+
+// DynamoDB's limits on secondary indexes per table.
+const (
+	MaxGSIs = 20
+	MaxLSIs = 5
+)
+
+// DefaultEntityAttr is the stored name of the entity attribute when a
+// table does not set one.
+const DefaultEntityAttr = "_type"
+
+var dynamoName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+// Resolve turns a parsed spec into a model. It reports every problem it
+// finds; the model is complete only when diags holds no error.
+func Resolve(f *spec.File, diags *diag.List) *Model {
+	r := &resolver{f: f, diags: diags, m: &Model{File: f.Name, Pos: f.Pos}}
+	r.file()
+	r.tables()
+	r.entities()
+	r.patterns()
+	r.projections()
+	return r.m
+}
+
+// projections completes INCLUDE projections with what decoding an item
+// needs: the entity attribute and the stored attributes of the key
+// templates of the entities in the index.
+func (r *resolver) projections() {
+	for _, t := range r.m.Tables {
+		for _, ix := range t.Indexes {
+			if ix.Projection != ProjectInclude {
+				continue
+			}
+			add := func(name string) {
+				if !slices.Contains(ix.Include, name) && !t.IsKeyAttr(name) && name != ix.PK.Name && (ix.SK == nil || name != ix.SK.Name) {
+					ix.Include = append(ix.Include, name)
+				}
+			}
+			add(t.EntityAttr)
+			for _, e := range t.Entities {
+				k := e.Key(ix)
+				if k == nil || len(e.Keys) == 0 {
+					continue
+				}
+				for _, a := range k.Attrs() {
+					add(a.Stored)
+				}
+				for _, a := range e.PrimaryKey().Attrs() {
+					add(a.Stored)
+				}
+			}
+		}
+	}
+}
+
+type resolver struct {
+	f     *spec.File
+	diags *diag.List
+	m     *Model
+}
+
+func (r *resolver) errorf(pos Pos, format string, args ...any) {
+	r.diags.Errorf(pos, format, args...)
+}
+
+func (r *resolver) file() {
+	r.m.Doc = r.f.Doc.Value
+	pkg := r.f.Package
+	r.m.Package = pkg.Value
+	if pkg.Set {
+		switch {
+		case !IsIdent(pkg.Value):
+			r.errorf(pkg.Pos, "package %q is not a Go identifier; use a short lower-case name such as %q", pkg.Value, suggestPackage(pkg.Value))
+		case pkg.Value == "_" || pkg.Value == "main":
+			r.errorf(pkg.Pos, "package %q can't hold a generated store; use a library package name", pkg.Value)
+		case pkg.Value != strings.ToLower(pkg.Value):
+			r.diags.Warnf(pkg.Pos, "package %q is not lower case, as Go package names are by convention", pkg.Value)
+		}
+	}
+	if len(r.f.Tables) == 0 && r.f.Tables != nil {
+		r.errorf(r.f.Pos, "the spec has no table")
+	}
+}
+
+func suggestPackage(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || (unicode.IsDigit(r) && b.Len() > 0)) {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "store"
+	}
+	return b.String()
+}
+
+// nearest returns "; did you mean X?" when a known name is close to name.
+func nearest(name string, known []string) string {
+	best, bestDist := "", 1<<30
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best != "" && bestDist <= max(2, utf8.RuneCountInString(name)/3) {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	if len(known) > 0 && len(known) <= 12 {
+		return "; known: " + strings.Join(known, ", ")
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// ---- tables ----
+
+func (r *resolver) keyAttr(ka *spec.KeyAttr, what string) *KeyAttr {
+	if ka == nil || !ka.Name.Set {
+		return nil
+	}
+	out := &KeyAttr{Name: ka.Name.Value, Type: S, Pos: ka.Name.Pos}
+	if ka.Name.Value == "" {
+		r.errorf(ka.Name.Pos, "%s has an empty name", what)
+	}
+	if ka.Type.Set {
+		switch t := ScalarType(ka.Type.Value); t {
+		case S, N, B:
+			out.Type = t
+		default:
+			r.errorf(ka.Type.Pos, "%s type %q is not a DynamoDB key type; use S, N or B", what, ka.Type.Value)
+		}
+	}
+	return out
+}
+
+func (r *resolver) tables() {
+	goNames := map[string]*Table{}
+	for _, st := range r.f.Tables {
+		t := &Table{Name: st.Name.Value, Doc: st.Doc.Value, Pos: st.Name.Pos}
+		if !dynamoName.MatchString(t.Name) {
+			r.errorf(st.Name.Pos, "table name %q is not a DynamoDB table name: 3 to 255 of a-z A-Z 0-9 _ . -", t.Name)
+		}
+		t.GoName = GoName(t.Name)
+		if t.GoName == "" {
+			r.errorf(st.Name.Pos, "table name %q gives no Go name; start it with a letter", t.Name)
+		} else if other := goNames[t.GoName]; other != nil {
+			r.errorf(st.Name.Pos, "tables %s and %s have the same Go name %s", other.Name, t.Name, t.GoName)
+		} else {
+			goNames[t.GoName] = t
+		}
+		t.PK = r.keyAttr(st.PartitionKey, "partitionKey of table "+t.Name)
+		t.SK = r.keyAttr(st.SortKey, "sortKey of table "+t.Name)
+		if st.PartitionKey == nil {
+			r.errorf(st.Pos, "table %s has no partitionKey", t.Name)
+		}
+		if t.PK == nil {
+			t.PK = &KeyAttr{Name: "?", Type: S, Pos: st.Pos}
+		}
+		if t.SK != nil && t.SK.Name == t.PK.Name {
+			r.errorf(t.SK.Pos, "table %s uses %s as both partition and sort key", t.Name, t.PK.Name)
+		}
+		t.EntityAttr = DefaultEntityAttr
+		if st.EntityAttribute.Set {
+			t.EntityAttr = st.EntityAttribute.Value
+			if t.EntityAttr == "" {
+				r.errorf(st.EntityAttribute.Pos, "entityAttribute of table %s is empty", t.Name)
+			}
+		}
+		if t.IsKeyAttr(t.EntityAttr) {
+			r.errorf(st.EntityAttribute.Pos, "entityAttribute %s of table %s is one of its key attributes", t.EntityAttr, t.Name)
+		}
+		if st.TTL.Set {
+			t.TTL, t.TTLPos = st.TTL.Value, st.TTL.Pos
+			if t.IsKeyAttr(t.TTL) || t.TTL == t.EntityAttr {
+				r.errorf(st.TTL.Pos, "ttl %s of table %s is already a key attribute or the entity attribute", t.TTL, t.Name)
+			}
+		}
+		primary := &Index{Name: PrimaryName, GoName: "Primary", Pos: t.Pos, Table: t, Kind: Primary, PK: t.PK, SK: t.SK}
+		t.Indexes = []*Index{primary}
+		r.indexes(t, st)
+		r.m.Tables = append(r.m.Tables, t)
+	}
+}
+
+func (r *resolver) indexes(t *Table, st *spec.Table) {
+	var gsis, lsis int
+	for _, si := range st.Indexes {
+		ix := &Index{Name: si.Name.Value, Doc: si.Doc.Value, Pos: si.Name.Pos, Table: t, Kind: Global}
+		what := "index " + ix.Name
+		switch {
+		case ix.Name == PrimaryName:
+			r.errorf(si.Name.Pos, "index name %q is reserved for the table's own key", PrimaryName)
+		case !dynamoName.MatchString(ix.Name):
+			r.errorf(si.Name.Pos, "index name %q is not a DynamoDB index name: 3 to 255 of a-z A-Z 0-9 _ . -", ix.Name)
+		}
+		ix.GoName = GoName(ix.Name)
+		if ix.GoName == "" {
+			r.errorf(si.Name.Pos, "index name %q gives no Go name; start it with a letter", ix.Name)
+		}
+		for _, other := range t.Indexes[1:] {
+			if other.GoName == ix.GoName && ix.GoName != "" {
+				r.errorf(si.Name.Pos, "indexes %s and %s of table %s have the same Go name %s", other.Name, ix.Name, t.Name, ix.GoName)
+			}
+		}
+		ix.PK = r.keyAttr(si.PartitionKey, "partitionKey of "+what)
+		ix.SK = r.keyAttr(si.SortKey, "sortKey of "+what)
+		if si.Local.Value {
+			ix.Kind = Local
+			lsis++
+			if si.PartitionKey != nil {
+				r.errorf(si.PartitionKey.Pos, "local index %s shares the table's partition key %s; remove its partitionKey", ix.Name, t.PK.Name)
+			}
+			if t.SK == nil {
+				r.errorf(si.Name.Pos, "local index %s needs a table with a sort key; table %s has none", ix.Name, t.Name)
+			}
+			if ix.SK == nil {
+				r.errorf(si.Pos, "local index %s has no sortKey; a local index differs from the table only by its sort key", ix.Name)
+			}
+			ix.PK = t.PK
+		} else {
+			gsis++
+			if ix.PK == nil {
+				r.errorf(si.Pos, "index %s has no partitionKey (for a local index, set local: true)", ix.Name)
+				ix.PK = &KeyAttr{Name: "?", Type: S, Pos: si.Pos}
+			}
+		}
+		if ix.SK != nil && ix.SK.Name == ix.PK.Name {
+			r.errorf(ix.SK.Pos, "%s uses %s as both partition and sort key", what, ix.PK.Name)
+		}
+		if ix.Kind == Local && ix.SK != nil && t.SK != nil && ix.SK.Name == t.SK.Name {
+			r.errorf(ix.SK.Pos, "local index %s has the table's own sort key %s; it would repeat the table", ix.Name, t.SK.Name)
+		}
+		// A key attribute has one type across the table and its indexes.
+		for _, k := range ix.KeyAttrs() {
+			for _, other := range t.Indexes {
+				for _, ok := range other.KeyAttrs() {
+					if ok.Name == k.Name && ok.Type != k.Type && k != ok {
+						r.errorf(k.Pos, "key attribute %s is %s here but %s in %s", k.Name, k.Type, ok.Type, indexLabel(other))
+					}
+				}
+			}
+		}
+		for _, k := range ix.KeyAttrs() {
+			if k.Name == t.EntityAttr {
+				r.errorf(k.Pos, "%s uses the entity attribute %s as a key", what, t.EntityAttr)
+			}
+		}
+		ix.Inverted = t.IsKeyAttr(ix.PK.Name) && (ix.SK == nil || t.IsKeyAttr(ix.SK.Name)) && ix.Kind == Global
+		if ix.Inverted && ix.PK.Name == t.PK.Name && (ix.SK == nil || (t.SK != nil && ix.SK.Name == t.SK.Name)) {
+			r.errorf(ix.Pos, "index %s repeats the table's own key", ix.Name)
+		}
+		r.projection(ix, si.Projection)
+		t.Indexes = append(t.Indexes, ix)
+	}
+	if gsis > MaxGSIs {
+		r.errorf(t.Pos, "table %s has %d global indexes; DynamoDB allows at most %d", t.Name, gsis, MaxGSIs)
+	}
+	if lsis > MaxLSIs {
+		r.errorf(t.Pos, "table %s has %d local indexes; DynamoDB allows at most %d", t.Name, lsis, MaxLSIs)
+	}
+}
+
+func indexLabel(ix *Index) string {
+	if ix.IsPrimary() {
+		return "table " + ix.Table.Name
+	}
+	return "index " + ix.Name
+}
+
+func (r *resolver) projection(ix *Index, sp *spec.Projection) {
+	if sp == nil {
+		return
+	}
+	switch sp.Kind {
+	case "keys":
+		ix.Projection = ProjectKeys
+	case "include":
+		ix.Projection = ProjectInclude
+		ix.IncludePos = sp.Pos
+		for _, a := range sp.Attrs {
+			if slices.Contains(ix.Include, a.Value) {
+				r.errorf(a.Pos, "projection of index %s lists %s twice", ix.Name, a.Value)
+				continue
+			}
+			if ix.Table.IsKeyAttr(a.Value) || a.Value == ix.PK.Name || (ix.SK != nil && a.Value == ix.SK.Name) {
+				r.errorf(a.Pos, "projection of index %s lists key attribute %s, which every index carries", ix.Name, a.Value)
+				continue
+			}
+			ix.Include = append(ix.Include, a.Value)
+		}
+	}
+}
+
+func (r *resolver) table(name spec.Str, pos Pos, what string) *Table {
+	if !name.Set {
+		if len(r.m.Tables) == 1 {
+			return r.m.Tables[0]
+		}
+		if len(r.m.Tables) > 1 {
+			r.errorf(pos, "%s names no table, and the spec has %d; add table: %s", what, len(r.m.Tables), tableNames(r.m.Tables))
+		}
+		return nil
+	}
+	for _, t := range r.m.Tables {
+		if t.Name == name.Value {
+			return t
+		}
+	}
+	var known []string
+	for _, t := range r.m.Tables {
+		known = append(known, t.Name)
+	}
+	r.errorf(name.Pos, "%s names table %q, which the spec does not define%s", what, name.Value, nearest(name.Value, known))
+	return nil
+}
+
+func tableNames(ts []*Table) string {
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, " or ")
+}
+
+// ---- entities ----
+
+func (r *resolver) entities() {
+	goNames := map[string]*Entity{}
+	typeValues := map[*Table]map[string]*Entity{}
+	for _, se := range r.f.Entities {
+		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
+		e.GoName = GoName(e.Name)
+		switch {
+		case e.GoName == "":
+			r.errorf(se.Name.Pos, "entity name %q gives no Go name; start it with a letter", e.Name)
+		case goNames[e.GoName] != nil:
+			r.errorf(se.Name.Pos, "entities %s and %s have the same Go name %s", goNames[e.GoName].Name, e.Name, e.GoName)
+		default:
+			goNames[e.GoName] = e
+		}
+		e.Table = r.table(se.Table, se.Name.Pos, "entity "+e.Name)
+		e.TypeValue = e.Name
+		if se.TypeValue.Set {
+			e.TypeValue = se.TypeValue.Value
+			if e.TypeValue == "" {
+				r.errorf(se.TypeValue.Pos, "typeValue of entity %s is empty", e.Name)
+			}
+		}
+		r.attributes(e, se)
+		if e.Table != nil {
+			if typeValues[e.Table] == nil {
+				typeValues[e.Table] = map[string]*Entity{}
+			}
+			if other := typeValues[e.Table][e.TypeValue]; other != nil {
+				pos := se.Name.Pos
+				if se.TypeValue.Set {
+					pos = se.TypeValue.Pos
+				}
+				r.errorf(pos, "entities %s and %s write the same %s value %q in table %s; set typeValue apart", other.Name, e.Name, e.Table.EntityAttr, e.TypeValue, e.Table.Name)
+			}
+			typeValues[e.Table][e.TypeValue] = e
+			e.Table.Entities = append(e.Table.Entities, e)
+			r.keys(e, se)
+		}
+		r.m.Entities = append(r.m.Entities, e)
+	}
+}
+
+func (r *resolver) attributes(e *Entity, se *spec.Entity) {
+	stored := map[string]*Attribute{}
+	goNames := map[string]*Attribute{}
+	for _, sa := range se.Attributes {
+		a := &Attribute{Name: sa.Name.Value, Stored: sa.Name.Value, Doc: sa.Doc.Value, Pos: sa.Name.Pos, Optional: sa.Optional.Value}
+		what := fmt.Sprintf("attribute %s of %s", a.Name, e.Name)
+		if sa.Attr.Set {
+			a.Stored = sa.Attr.Value
+			if a.Stored == "" {
+				r.errorf(sa.Attr.Pos, "attr of %s is empty", what)
+			}
+		}
+		if a.Name == "" {
+			r.errorf(sa.Name.Pos, "an attribute of %s has an empty name", e.Name)
+		}
+		r.attrType(a, sa, what)
+		// Go name.
+		if sa.Go.Set {
+			a.GoName = sa.Go.Value
+			if !IsExported(a.GoName) {
+				r.errorf(sa.Go.Pos, "go name %q of %s is not an exported Go identifier", a.GoName, what)
+			}
+		} else {
+			a.GoName = GoName(a.Name)
+			if a.GoName == "" && a.Name != "" {
+				r.errorf(sa.Name.Pos, "%s gives no Go name; set go: to one", what)
+			}
+		}
+		if other := goNames[a.GoName]; other != nil && a.GoName != "" {
+			pos := sa.Name.Pos
+			if sa.Go.Set {
+				pos = sa.Go.Pos
+			}
+			r.errorf(pos, "attributes %s and %s of %s have the same Go name %s; set go: on one", other.Name, a.Name, e.Name, a.GoName)
+		} else {
+			goNames[a.GoName] = a
+		}
+		if other := stored[a.Stored]; other != nil {
+			pos := sa.Name.Pos
+			if sa.Attr.Set {
+				pos = sa.Attr.Pos
+			}
+			r.errorf(pos, "attributes %s and %s of %s are both stored as %s", other.Name, a.Name, e.Name, a.Stored)
+		} else {
+			stored[a.Stored] = a
+		}
+		if e.Table != nil {
+			t := e.Table
+			if a.Stored == t.EntityAttr {
+				r.errorf(attrNamePos(sa), "%s is stored as %s, the entity attribute of table %s; rename it with attr:", what, a.Stored, t.Name)
+			}
+			if t.TTL != "" && a.Stored == t.TTL {
+				switch {
+				case a.Type != Time:
+					r.errorf(attrNamePos(sa), "%s is stored as %s, the table's ttl attribute, which must be a time (epoch seconds); it is %s", what, a.Stored, a.Type)
+				case sa.Format.Set && a.Format != Unix:
+					r.errorf(sa.Format.Pos, "%s is the table's ttl attribute, stored as epoch seconds; remove format: %s", what, a.Format)
+				default:
+					a.TTL = true
+					a.Format = Unix
+				}
+			}
+		}
+		e.Attributes = append(e.Attributes, a)
+	}
+}
+
+func attrNamePos(sa *spec.Attribute) Pos {
+	if sa.Attr.Set {
+		return sa.Attr.Pos
+	}
+	return sa.Name.Pos
+}
+
+func (r *resolver) attrType(a *Attribute, sa *spec.Attribute, what string) {
+	if !sa.Type.Set {
+		return
+	}
+	t := Type(sa.Type.Value)
+	if !slices.Contains(Types, t) {
+		var known []string
+		for _, k := range Types {
+			known = append(known, string(k))
+		}
+		r.errorf(sa.Type.Pos, "%s has unknown type %q%s", what, sa.Type.Value, nearest(sa.Type.Value, known))
+		return
+	}
+	a.Type = t
+	onlyFor := func(set bool, pos Pos, key string, types ...Type) {
+		if set && !slices.Contains(types, t) {
+			names := make([]string, len(types))
+			for i, x := range types {
+				names[i] = string(x)
+			}
+			r.errorf(pos, "%s is %s; %s applies only to %s", what, t, key, strings.Join(names, " and "))
+		}
+	}
+	onlyFor(sa.Min.Present, sa.Min.Pos, "min", Int, Float)
+	onlyFor(sa.Max.Present, sa.Max.Pos, "max", Int, Float)
+	onlyFor(sa.MaxLength.Set, sa.MaxLength.Pos, "maxLength", String, Path)
+	onlyFor(sa.Values != nil, sa.Pos, "values", Enum)
+	onlyFor(sa.Format.Set, sa.Format.Pos, "format", Time)
+	onlyFor(sa.Separator.Set, sa.Separator.Pos, "separator", Path)
+	a.Min = r.bound(sa.Min, t, what)
+	a.Max = r.bound(sa.Max, t, what)
+	if a.Min != nil && a.Max != nil && a.Min.Float > a.Max.Float {
+		r.errorf(a.Max.Pos, "%s has max %s below min %s", what, a.Max.Text, a.Min.Text)
+	}
+	if sa.MaxLength.Set {
+		if sa.MaxLength.Value < 1 || sa.MaxLength.Value > 400_000 {
+			r.errorf(sa.MaxLength.Pos, "maxLength of %s must be between 1 and 400000 (DynamoDB's item size)", what)
+		} else {
+			a.MaxLength = int(sa.MaxLength.Value)
+		}
+	}
+	if t == Enum {
+		if sa.Values == nil {
+			r.errorf(sa.Type.Pos, "%s is an enum with no values; add values: [...]", what)
+		}
+		for _, v := range sa.Values {
+			switch {
+			case v.Value == "":
+				r.errorf(v.Pos, "%s has an empty enum value", what)
+			case slices.Contains(a.Values, v.Value):
+				r.errorf(v.Pos, "%s lists enum value %q twice", what, v.Value)
+			default:
+				a.Values = append(a.Values, v.Value)
+			}
+		}
+	}
+	if t == Time {
+		a.Format = RFC3339
+		if sa.Format.Set {
+			f := TimeFormat(sa.Format.Value)
+			if !slices.Contains(TimeFormats, f) {
+				var known []string
+				for _, k := range TimeFormats {
+					known = append(known, string(k))
+				}
+				r.errorf(sa.Format.Pos, "%s has unknown time format %q%s", what, sa.Format.Value, nearest(sa.Format.Value, known))
+			} else {
+				a.Format = f
+			}
+		}
+	}
+	if t == Path {
+		a.Separator = '#'
+		if sa.Separator.Set {
+			rs := []rune(sa.Separator.Value)
+			if len(rs) != 1 || unicode.IsLetter(rs[0]) || unicode.IsDigit(rs[0]) || rs[0] == '{' || rs[0] == '}' {
+				r.errorf(sa.Separator.Pos, "separator of %s must be one character that is not a letter, digit or brace, such as \"#\" or \"/\"", what)
+			} else {
+				a.Separator = rs[0]
+			}
+		}
+	}
+}
+
+func (r *resolver) bound(n spec.Number, t Type, what string) *Bound {
+	if !n.Present || (t != Int && t != Float) {
+		return nil
+	}
+	if t == Int && !n.IsInt {
+		r.errorf(n.Pos, "%s is an int; its bound %s must be an integer", what, n.Text)
+		return nil
+	}
+	return &Bound{Text: n.Text, Int: n.Int, Float: n.Value, Pos: n.Pos}
+}
+
+// ---- keys ----
+
+// keySource tells where an entity's template for one key attribute comes
+// from.
+type keySource int
+
+const (
+	absent    keySource = iota
+	given               // written in keys:
+	natural             // the entity's own attribute is the key attribute
+	tableAttr           // a table key attribute reused by a secondary index
+)
+
+func (r *resolver) keys(e *Entity, se *spec.Entity) {
+	t := e.Table
+	given := map[string]*spec.Keys{}
+	var known []string
+	for _, ix := range t.Indexes {
+		known = append(known, ix.Name)
+	}
+	for _, k := range se.Keys {
+		if t.Index(k.Index.Value) == nil {
+			r.errorf(k.Index.Pos, "keys of %s name index %q, which table %s does not have%s", e.Name, k.Index.Value, t.Name, nearest(k.Index.Value, known))
+			continue
+		}
+		if !k.PK.Set && !k.SK.Set {
+			r.errorf(k.Pos, "keys %s of %s give no template; add pk: and sk:", k.Index.Value, e.Name)
+		}
+		given[k.Index.Value] = k
+	}
+	for _, ix := range t.Indexes {
+		sk := given[ix.Name]
+		var pkText, skText spec.Str
+		pos := e.Pos
+		if sk != nil {
+			pkText, skText, pos = sk.PK, sk.SK, sk.Pos
+		}
+		pk, pkSrc := r.keyTemplate(e, ix, ix.PK, pkText, "pk")
+		var skT *Template
+		skSrc := absent
+		if ix.SK != nil {
+			skT, skSrc = r.keyTemplate(e, ix, ix.SK, skText, "sk")
+		} else if skText.Set {
+			r.errorf(skText.Pos, "%s has no sort key; remove sk from keys %s of %s", indexLabel(ix), ix.Name, e.Name)
+		}
+		if ix.IsPrimary() {
+			if pkSrc == absent {
+				r.errorf(pos, "entity %s has no template for partition key %s of table %s; add keys: {primary: {pk: ...}}", e.Name, ix.PK.Name, t.Name)
+				continue
+			}
+			if ix.SK != nil && skSrc == absent {
+				r.errorf(pos, "entity %s has no template for sort key %s of table %s; add sk to keys primary", e.Name, ix.SK.Name, t.Name)
+				continue
+			}
+			if pk == nil || (ix.SK != nil && skT == nil) {
+				continue // an error was reported
+			}
+			for _, tmpl := range []*Template{pk, skT} {
+				if tmpl == nil {
+					continue
+				}
+				for _, a := range tmpl.Attrs() {
+					if a.Optional {
+						r.errorf(tmpl.Pos, "the primary key of %s uses optional attribute %s; every item needs its primary key", e.Name, a.Name)
+					}
+				}
+			}
+			e.Keys = append(e.Keys, &EntityKey{Index: ix, PK: pk, SK: skT, Pos: pos})
+			continue
+		}
+		if len(e.Keys) == 0 {
+			continue // no primary key: the error is reported
+		}
+		missing := pkSrc == absent || (ix.SK != nil && skSrc == absent)
+		if missing {
+			if sk != nil {
+				which, name := "pk", ix.PK.Name
+				if pkSrc != absent {
+					which, name = "sk", ix.SK.Name
+				}
+				r.errorf(sk.Pos, "keys %s of %s give no %s for key attribute %s; an item is in an index only with all its key attributes", ix.Name, e.Name, which, name)
+			}
+			continue
+		}
+		if pk == nil || (ix.SK != nil && skT == nil) {
+			continue
+		}
+		e.Keys = append(e.Keys, &EntityKey{Index: ix, PK: pk, SK: skT, Pos: pos})
+	}
+}
+
+// keyTemplate finds the entity's template for one key attribute of ix.
+func (r *resolver) keyTemplate(e *Entity, ix *Index, ka *KeyAttr, text spec.Str, which string) (*Template, keySource) {
+	if ka == nil {
+		return nil, absent
+	}
+	t := e.Table
+	if !ix.IsPrimary() && t.IsKeyAttr(ka.Name) && len(e.Keys) > 0 {
+		prim := e.PrimaryKey()
+		src := prim.PK
+		if t.SK != nil && ka.Name == t.SK.Name {
+			src = prim.SK
+		}
+		if text.Set && text.Value != src.Source {
+			r.errorf(text.Pos, "on %s, %s is the table's own key attribute %s, which holds %q for %s; remove %s or write the same template", ix.Name, which, ka.Name, src.Source, e.Name, which)
+		}
+		cp := *src
+		cp.Implied = true
+		return &cp, tableAttr
+	}
+	if nat := e.AttrStored(ka.Name); nat != nil {
+		if !nat.KeyTypeFits(ka.Type) {
+			r.errorf(nat.Pos, "attribute %s of %s is stored as key attribute %s (type %s) of %s, but a %s can't be a %s key; rename it with attr:", nat.Name, e.Name, ka.Name, ka.Type, indexLabel(ix), nat.Describe(), ka.Type)
+			return nil, natural
+		}
+		if text.Set && strings.TrimSpace(text.Value) != "{"+nat.Name+"}" {
+			r.errorf(text.Pos, "%s of %s fills key attribute %s, but attribute %s of %s is stored under that name; the attribute is the key: remove %s, or rename the attribute with attr:", which, indexLabel(ix), ka.Name, nat.Name, e.Name, which)
+			return nil, natural
+		}
+		tm := &Template{Source: "{" + nat.Name + "}", Pos: nat.Pos, Segments: []Segment{{Attr: nat}}, KeyType: ka.Type, Implied: !text.Set}
+		if text.Set {
+			tm.Pos = text.Pos
+		}
+		return tm, natural
+	}
+	if !text.Set {
+		return nil, absent
+	}
+	return r.parseTemplate(e, ix, ka, text), given
+}
+
+func (r *resolver) parseTemplate(e *Entity, ix *Index, ka *KeyAttr, text spec.Str) *Template {
+	tm := &Template{Source: text.Value, Pos: text.Pos, KeyType: ka.Type}
+	where := fmt.Sprintf("template %q of %s on %s", text.Value, e.Name, indexLabel(ix))
+	if text.Value == "" {
+		r.errorf(text.Pos, "%s is empty; a key can't be empty", where)
+		return nil
+	}
+	raw, err := splitTemplate(text.Value)
+	if err != nil {
+		r.errorf(text.Pos, "%s: %v", where, err)
+		return nil
+	}
+	ok := true
+	for _, s := range raw {
+		if s.name == "" {
+			tm.Segments = append(tm.Segments, Segment{Literal: s.literal})
+			continue
+		}
+		a := e.Attr(s.name)
+		if a == nil {
+			var known []string
+			for _, x := range e.Attributes {
+				known = append(known, x.Name)
+			}
+			r.errorf(text.Pos, "%s: {%s} is not an attribute of %s%s", where, s.name, e.Name, nearest(s.name, known))
+			ok = false
+			continue
+		}
+		if tm.Has(a) {
+			r.errorf(text.Pos, "%s uses {%s} twice", where, s.name)
+			ok = false
+			continue
+		}
+		tm.Segments = append(tm.Segments, Segment{Attr: a})
+	}
+	if !ok {
+		return nil
+	}
+	if !r.checkTemplate(tm, where) {
+		return nil
+	}
+	return tm
+}
+
+// checkTemplate applies the rules of key templates: types allowed in a key
+// of the template's type, separators between placeholders, enum values
+// and path separators that can't be confused with the template's own.
+func (r *resolver) checkTemplate(tm *Template, where string) bool {
+	ok := true
+	fail := func(format string, args ...any) {
+		r.errorf(tm.Pos, where+": "+format, args...)
+		ok = false
+	}
+	switch tm.KeyType {
+	case N, B:
+		if len(tm.Segments) != 1 || tm.Segments[0].Attr == nil {
+			want := "one int or float placeholder, such as {orderId}"
+			if tm.KeyType == B {
+				want = "one bytes placeholder"
+			}
+			fail("a key attribute of type %s takes exactly %s, with no literal text", tm.KeyType, want)
+			return false
+		}
+		a := tm.Segments[0].Attr
+		if (tm.KeyType == N && a.DynamoType() != "N") || (tm.KeyType == B && a.Type != Bytes) {
+			fail("{%s} is %s, which can't fill a key of type %s", a.Name, a.Describe(), tm.KeyType)
+		}
+		return ok
+	}
+	seps := tm.Separators()
+	paths := 0
+	for i, s := range tm.Segments {
+		if s.Attr == nil {
+			continue
+		}
+		a := s.Attr
+		switch a.Type {
+		case String, Enum, Int, Time, Bool, Path:
+		case Float:
+			fail("{%s} is a float, which has no order-preserving text form; use an int, or a key attribute of type N", a.Name)
+		default:
+			fail("{%s} is %s, which can't be part of a key; keys take string, enum, int, time, bool and path", a.Name, a.Type)
+		}
+		if i > 0 && tm.Segments[i-1].Attr != nil {
+			fail("{%s} and {%s} touch; separate placeholders with literal text such as \"#\"", tm.Segments[i-1].Attr.Name, a.Name)
+		}
+		if i > 1 && tm.Segments[i-1].Attr == nil && tm.Segments[i-2].Attr != nil && !hasSeparator(tm.Segments[i-1].Literal) {
+			fail("{%s} and {%s} are separated by %q, which holds no separator character; use one such as \"#\"", tm.Segments[i-2].Attr.Name, a.Name, tm.Segments[i-1].Literal)
+		}
+		if a.Type == Enum {
+			for _, v := range a.Values {
+				if strings.ContainsAny(v, string(seps)) {
+					fail("enum value %q of {%s} holds a separator character of the template (%s)", v, a.Name, quoteRunes(seps))
+				}
+			}
+		}
+		if a.Type == Path {
+			paths++
+			if !slices.Contains(seps, a.Separator) {
+				fail("path {%s} separates its elements with %q, which the template's literal text does not use; write the template with %q", a.Name, string(a.Separator), string(a.Separator))
+			}
+		}
+	}
+	if paths > 1 {
+		fail("holds two paths; a key can hold one hierarchy")
+	}
+	return ok
+}
+
+func hasSeparator(lit string) bool {
+	for _, r := range lit {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteRunes(rs []rune) string {
+	var q []string
+	for _, r := range rs {
+		q = append(q, strconv.QuoteRune(r))
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,131 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Template is a parsed key template: literal text and typed placeholders.
+type Template struct {
+	Source   string
+	Pos      Pos
+	Segments []Segment
+	// KeyType is the type of the key attribute the template fills.
+	KeyType ScalarType
+	// Implied is set when the spec did not write the template: a natural
+	// key, or a table key attribute reused by a secondary index.
+	Implied bool
+}
+
+// Segment is literal text (Attr nil) or a placeholder.
+type Segment struct {
+	Literal string
+	Attr    *Attribute
+}
+
+// Attrs returns the placeholders' attributes in order.
+func (t *Template) Attrs() []*Attribute {
+	var out []*Attribute
+	for _, s := range t.Segments {
+		if s.Attr != nil {
+			out = append(out, s.Attr)
+		}
+	}
+	return out
+}
+
+// Has reports whether a is a placeholder of t.
+func (t *Template) Has(a *Attribute) bool { return contains(t.Attrs(), a) }
+
+// IsConstant reports whether the template has no placeholder.
+func (t *Template) IsConstant() bool { return len(t.Attrs()) == 0 }
+
+// Separators returns the characters of the literal text that are neither
+// letters nor digits, in first-seen order: a string value in the template
+// may not contain them.
+func (t *Template) Separators() []rune {
+	var out []rune
+	for _, s := range t.Segments {
+		for _, r := range s.Literal {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// String returns the template as written.
+func (t *Template) String() string {
+	var b strings.Builder
+	for _, s := range t.Segments {
+		if s.Attr != nil {
+			b.WriteString("{" + s.Attr.Name + "}")
+		} else {
+			b.WriteString(s.Literal)
+		}
+	}
+	return b.String()
+}
+
+// LiteralPrefix returns the literal text before the first placeholder.
+func (t *Template) LiteralPrefix() string {
+	if len(t.Segments) > 0 && t.Segments[0].Attr == nil {
+		return t.Segments[0].Literal
+	}
+	return ""
+}
+
+// rawSegment is a segment before its placeholder is resolved.
+type rawSegment struct {
+	literal string
+	name    string
+	col     int // rune offset of the segment in the template
+}
+
+// splitTemplate cuts a template into literal and placeholder segments.
+// Braces can't appear in literal text.
+func splitTemplate(src string) ([]rawSegment, error) {
+	var segs []rawSegment
+	rs := []rune(src)
+	lit := strings.Builder{}
+	litStart := 0
+	for i := 0; i < len(rs); i++ {
+		switch rs[i] {
+		case '{':
+			end := -1
+			for j := i + 1; j < len(rs); j++ {
+				if rs[j] == '}' {
+					end = j
+					break
+				}
+				if rs[j] == '{' {
+					break
+				}
+			}
+			if end < 0 {
+				return nil, fmt.Errorf("the { at offset %d has no closing }", i)
+			}
+			if lit.Len() > 0 {
+				segs = append(segs, rawSegment{literal: lit.String(), col: litStart})
+				lit.Reset()
+			}
+			name := string(rs[i+1 : end])
+			if strings.TrimSpace(name) == "" {
+				return nil, fmt.Errorf("the placeholder at offset %d names no attribute", i)
+			}
+			segs = append(segs, rawSegment{name: strings.TrimSpace(name), col: i})
+			i = end
+			litStart = i + 1
+		case '}':
+			return nil, fmt.Errorf("the } at offset %d closes no placeholder", i)
+		default:
+			lit.WriteRune(rs[i])
+		}
+	}
+	if lit.Len() > 0 {
+		segs = append(segs, rawSegment{literal: lit.String(), col: litStart})
+	}
+	return segs, nil
+}

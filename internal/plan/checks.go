@@ -1,0 +1,217 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/keylang"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// DynamoDB's key size limits, in bytes of UTF-8.
+const (
+	MaxPartitionKeyBytes = 2048
+	MaxSortKeyBytes      = 1024
+)
+
+// checkModel runs the whole-model checks: key collisions between entities,
+// key sizes, hot partitions and the Go names of the generated package.
+func checkModel(m *model.Model, diags *diag.List) {
+	for _, t := range m.Tables {
+		for _, ix := range t.Indexes {
+			collisions(ix, diags)
+		}
+	}
+	for _, e := range m.Entities {
+		for _, k := range e.Keys {
+			keySizes(e, k, diags)
+			if k.PK.IsConstant() && !k.PK.Implied {
+				diags.Warnf(k.PK.Pos, "every %s item has partition key %s=%q on %s: one hot partition, limited to what one partition serves (3,000 reads and 1,000 writes a second); add a placeholder to spread the items", e.Name, k.Index.PK.Name, k.PK.Source, indexName(k.Index))
+			}
+		}
+	}
+	generatedNames(m, diags)
+}
+
+func indexName(ix *model.Index) string {
+	if ix.IsPrimary() {
+		return "table " + ix.Table.Name
+	}
+	return "index " + ix.Name
+}
+
+// keyOf converts an entity's key on an index to its key language form.
+func keyOf(k *model.EntityKey) keylang.Key {
+	key := keylang.Key{PK: keyTemplate(k.PK)}
+	if k.SK != nil {
+		sk := keyTemplate(k.SK)
+		key.SK = &sk
+	}
+	return key
+}
+
+// collisions reports every pair of entities of ix whose keys can be equal.
+// An index made only of the table's key attributes repeats the table's
+// verdicts, so it is skipped.
+func collisions(ix *model.Index, diags *diag.List) {
+	if ix.Inverted {
+		return
+	}
+	var in []*model.Entity
+	for _, e := range ix.Table.Entities {
+		if e.Key(ix) != nil {
+			in = append(in, e)
+		}
+	}
+	for i, a := range in {
+		for _, b := range in[i+1:] {
+			ka, kb := a.Key(ix), b.Key(ix)
+			verdict, w := keylang.Collide(keyOf(ka), keyOf(kb))
+			switch verdict {
+			case keylang.Collision:
+				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; start the templates with literal prefixes of their own, e.g. %q",
+					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), suggestPrefix(b, kb))
+			case keylang.Undecided:
+				diags.Warnf(kb.Pos, "could not decide whether %s and %s can have the same key on %s (%s and %s)", a.Name, b.Name, indexName(ix), describeKey(ka), describeKey(kb))
+			}
+		}
+	}
+}
+
+func describeKey(k *model.EntityKey) string {
+	s := fmt.Sprintf("%s=%q", k.Index.PK.Name, k.PK.Source)
+	if k.SK != nil {
+		s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)
+	}
+	return s
+}
+
+func witnessKey(ix *model.Index, w *keylang.Witness) string {
+	if w == nil {
+		return "one key"
+	}
+	s := fmt.Sprintf("%s=%q", ix.PK.Name, w.PK)
+	if ix.SK != nil {
+		s += fmt.Sprintf(" %s=%q", ix.SK.Name, w.SK)
+	}
+	return s
+}
+
+func witnessValues(a, b *model.Entity, w *keylang.Witness) string {
+	if w == nil {
+		return ""
+	}
+	side := func(e *model.Entity, vals map[string]string) string {
+		names := make([]string, 0, len(vals))
+		for n := range vals {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s=%q", n, vals[n]))
+		}
+		if len(parts) == 0 {
+			return e.Name + " always"
+		}
+		return e.Name + " " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf(" for %s and %s", side(a, w.A), side(b, w.B))
+}
+
+// suggestPrefix proposes a template for the key that starts with the
+// entity's name, upper case.
+func suggestPrefix(e *model.Entity, k *model.EntityKey) string {
+	tm := k.PK
+	if k.SK != nil && !k.SK.Implied {
+		tm = k.SK
+	}
+	if tm.KeyType != model.S {
+		tm = k.SK
+	}
+	if tm == nil || tm.KeyType != model.S {
+		return "a sort key of its own"
+	}
+	return strings.ToUpper(e.Name) + "#" + tm.Source
+}
+
+// keySizes checks each template whose placeholders all have a bounded
+// size against DynamoDB's key size limits.
+func keySizes(e *model.Entity, k *model.EntityKey, diags *diag.List) {
+	check := func(tm *model.Template, ka *model.KeyAttr, limit int) {
+		if tm == nil || tm.KeyType != model.S || tm.Implied && k.Index.Kind != model.Primary {
+			return
+		}
+		size := 0
+		for _, s := range tm.Segments {
+			if s.Attr == nil {
+				size += len(s.Literal)
+				continue
+			}
+			n, ok := maxEncodedBytes(s.Attr)
+			if !ok {
+				return
+			}
+			size += n
+		}
+		if size > limit {
+			diags.Errorf(tm.Pos, "%s=%q of %s on %s can be %d bytes long with the attributes' declared maxLength (4 bytes per character at most); DynamoDB allows %d: lower maxLength", ka.Name, tm.Source, e.Name, indexName(k.Index), size, limit)
+		}
+	}
+	check(k.PK, k.Index.PK, MaxPartitionKeyBytes)
+	if k.Index.SK != nil {
+		check(k.SK, k.Index.SK, MaxSortKeyBytes)
+	}
+}
+
+// maxEncodedBytes is the most UTF-8 bytes a placeholder can take in a key,
+// or false when it is unbounded.
+func maxEncodedBytes(a *model.Attribute) (int, bool) {
+	switch a.Type {
+	case model.String, model.Path:
+		if a.MaxLength == 0 {
+			return 0, false
+		}
+		return a.MaxLength * utf8.UTFMax, true
+	case model.Enum:
+		n := 0
+		for _, v := range a.Values {
+			n = max(n, len(v))
+		}
+		return n, true
+	case model.Int:
+		return 20, true
+	case model.Bool:
+		return 5, true
+	case model.Time:
+		switch a.Format {
+		case model.Date:
+			return 10, true
+		case model.Unix, model.UnixMilli:
+			return 20, true
+		}
+		return 30, true
+	}
+	return 0, false
+}
+
+// generatedNames refuses two declarations of the generated package with
+// one name, and names that clash with the package's fixed identifiers.
+func generatedNames(m *model.Model, diags *diag.List) {
+	seen := map[string]model.GenName{}
+	for _, n := range m.GeneratedNames() {
+		if slices.Contains(model.FixedNames, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; rename it", n.From, n.Name)
+			continue
+		}
+		if first, dup := seen[n.Name]; dup {
+			diags.Errorf(n.Pos, "%s and %s both give the Go name %s; rename one", first.From, n.From, n.Name)
+			continue
+		}
+		seen[n.Name] = n
+	}
+}

@@ -1,0 +1,182 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// KeyCond is the key of a call: the partition key, always fully bound,
+// and a condition on the sort key.
+type KeyCond struct {
+	Index *model.Index
+	PK    *model.Template
+	SK    SKCond
+}
+
+// SKKind is the form of a sort key condition.
+type SKKind int
+
+const (
+	SKNone       SKKind = iota // the whole partition
+	SKEq                       // sk = :sk
+	SKBeginsWith               // begins_with(sk, :sk)
+	SKBetween                  // sk BETWEEN :sklo AND :skhi
+	SKLt                       // sk < :sk (a whole-key N, S or B sort key)
+	SKLe
+	SKGt
+	SKGe
+)
+
+// SKCond is the condition on the sort key.
+type SKCond struct {
+	Kind SKKind
+	// Template is the sort key template the condition is built from (for
+	// a collection, the part all members share); nil with SKNone when the
+	// index has no sort key.
+	Template *model.Template
+	// Prefix is the number of leading segments of Template that the
+	// inputs bind (literal text included).
+	Prefix int
+	// Range is the where condition it serves, or nil.
+	Range *model.Cond
+	// Lo and Hi are the bounds of SKBetween, the value of the others.
+	Lo, Hi Bound
+	// DropEqual is set when the condition reads items whose range
+	// attribute equals the operand and the generated code must drop them
+	// (a strict < on a string placed last in the sort key).
+	DropEqual bool
+	// Narrowed is set when the planner added bounds no where asked for, to
+	// keep items of other entities out of the read.
+	Narrowed bool
+}
+
+// BoundValue is what follows the bound prefix in a bound.
+type BoundValue int
+
+const (
+	Nothing BoundValue = iota // the prefix alone
+	Operand                   // the encoded where operand (Bound.Operand)
+	Least                     // the least encoding of the range attribute's type
+	Greatest                  // the greatest encoding of the range attribute's type
+)
+
+// HighChar is the greatest code point; appended to a bound it places the
+// bound above every key that starts with the bound's text.
+const HighChar = '\U0010FFFF'
+
+// Bound is one bound of a sort key range: the bound prefix of the
+// template, then a value, then optionally HighChar.
+type Bound struct {
+	Value   BoundValue
+	Operand int  // 0, or 1 for the upper operand of between
+	Pred    bool // use the operand's predecessor (strict < on a last fixed-width placeholder)
+	Succ    bool // append U+0000: the least string above the operand (strict > on a last string)
+	High    bool // append HighChar
+}
+
+// Expression is the KeyConditionExpression, with #pk, #sk, :pk, :sk,
+// :sklo and :skhi placeholders.
+func (k *KeyCond) Expression() string {
+	pk := "#pk = :pk"
+	switch k.SK.Kind {
+	case SKEq:
+		return pk + " AND #sk = :sk"
+	case SKBeginsWith:
+		return pk + " AND begins_with(#sk, :sk)"
+	case SKBetween:
+		return pk + " AND #sk BETWEEN :sklo AND :skhi"
+	case SKLt:
+		return pk + " AND #sk < :sk"
+	case SKLe:
+		return pk + " AND #sk <= :sk"
+	case SKGt:
+		return pk + " AND #sk > :sk"
+	case SKGe:
+		return pk + " AND #sk >= :sk"
+	}
+	return pk
+}
+
+// Describe shows the key condition with the key attributes' names and the
+// templates the values are built from, e.g.
+// PK = "BOOK#{isbn}" AND begins_with(SK, "REVIEW#").
+func (k *KeyCond) Describe() string {
+	pk := fmt.Sprintf("%s = %s", k.Index.PK.Name, quoteTemplate(k.PK, len(k.PK.Segments), ""))
+	if k.Index.SK == nil || k.SK.Kind == SKNone {
+		return pk
+	}
+	sk := k.Index.SK.Name
+	s := k.SK
+	switch s.Kind {
+	case SKEq:
+		return fmt.Sprintf("%s AND %s = %s", pk, sk, quoteTemplate(s.Template, len(s.Template.Segments), ""))
+	case SKBeginsWith:
+		return fmt.Sprintf("%s AND begins_with(%s, %s)", pk, sk, s.bound(Bound{Value: Operand}, true))
+	case SKBetween:
+		return fmt.Sprintf("%s AND %s BETWEEN %s AND %s", pk, sk, s.bound(s.Lo, false), s.bound(s.Hi, false))
+	}
+	op := map[SKKind]string{SKLt: "<", SKLe: "<=", SKGt: ">", SKGe: ">="}[s.Kind]
+	return fmt.Sprintf("%s AND %s %s %s", pk, sk, op, s.bound(s.Lo, false))
+}
+
+// bound renders a bound as a quoted template text.
+func (s SKCond) bound(b Bound, beginsWith bool) string {
+	var suffix string
+	var x *model.Attribute
+	if s.Prefix < len(s.Template.Segments) {
+		x = s.Template.Segments[s.Prefix].Attr
+	}
+	name := func() string {
+		if x == nil {
+			return "?"
+		}
+		return x.Name
+	}
+	switch b.Value {
+	case Operand:
+		if s.Range != nil {
+			switch {
+			case s.Range.Op == model.OpBetween && b.Operand == 0:
+				suffix = "{" + name() + ":from}"
+			case s.Range.Op == model.OpBetween:
+				suffix = "{" + name() + ":to}"
+			default:
+				suffix = "{" + name() + "}"
+			}
+		} else if beginsWith {
+			suffix = ""
+		}
+		if b.Pred {
+			suffix = strings.TrimSuffix(suffix, "}") + "-1}"
+		}
+	case Least:
+		suffix = "{" + name() + ":min}"
+	case Greatest:
+		suffix = "{" + name() + ":max}"
+	}
+	if b.Succ {
+		suffix += `\x00`
+	}
+	if b.High {
+		suffix += `\U0010FFFF`
+	}
+	return quoteTemplate(s.Template, s.Prefix, suffix)
+}
+
+// quoteTemplate quotes the first n segments of t, then suffix.
+func quoteTemplate(t *model.Template, n int, suffix string) string {
+	var b strings.Builder
+	for _, seg := range t.Segments[:n] {
+		if seg.Attr != nil {
+			b.WriteString("{" + seg.Attr.Name + "}")
+		} else {
+			q := strconv.Quote(seg.Literal)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	b.WriteString(suffix)
+	return `"` + b.String() + `"`
+}

@@ -1,0 +1,181 @@
+// Package plan decides, for every access pattern of a model, the one
+// DynamoDB call that serves it (GetItem, Query, PutItem, UpdateItem,
+// DeleteItem, BatchGetItem, BatchWriteItem), the index, the exact key
+// condition and how items of other entities sharing a partition are kept
+// out of the typed result. A read no index can serve is refused: there is
+// no Scan. It also runs the whole-model checks (key collisions, key sizes,
+// Go names) and estimates each call's capacity cost.
+//
+// The planner is pure: it reads the model and writes a Plan and
+// diagnostics; emission makes no decision the plan did not make.
+package plan
+
+import (
+	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// Call is a DynamoDB API operation.
+type Call string
+
+const (
+	GetItem        Call = "GetItem"
+	Query          Call = "Query"
+	PutItem        Call = "PutItem"
+	UpdateItem     Call = "UpdateItem"
+	DeleteItem     Call = "DeleteItem"
+	BatchGetItem   Call = "BatchGetItem"
+	BatchWriteItem Call = "BatchWriteItem"
+)
+
+// Plan is the plan of a whole model.
+type Plan struct {
+	Model    *model.Model
+	Patterns []*Pattern
+	// Writes holds, per table, what one write of each entity costs on the
+	// table and each index it appears in.
+	Writes []*WriteAmp
+	// Assumptions are the sizes the cost estimates assume.
+	Assumptions []string
+}
+
+// Pattern is how one access pattern is served.
+type Pattern struct {
+	Pattern *model.Pattern
+	Call    Call
+	Index   *model.Index
+	Key     *KeyCond // nil for batch writes of whole items
+	// Inputs are the attributes the key is built from, in order.
+	Inputs []*model.Attribute
+	// Members says, for each entity the pattern returns, how its items are
+	// recognized among the items the Query reads.
+	Members []*Member
+	// Foreign lists the entities that can share the partition and the key
+	// range, and how they are kept out of the result.
+	Foreign []*Foreign
+	// KeptOut lists the entities that can share the partition but whose
+	// items the key condition never reads.
+	KeptOut []*model.Entity
+	// FromKeys are the attributes a read decodes from key attribute values
+	// because the index does not project them.
+	FromKeys []*model.Attribute
+	// Rebuild lists the index keys an update rewrites.
+	Rebuild []*Rebuild
+	// Filter and Condition are the DynamoDB expressions of filter and when
+	// (with the operation's own condition), with #name and :value
+	// placeholders; empty when there is none.
+	Filter    string
+	Condition string
+	Cost      Cost
+}
+
+// Entity returns the pattern's first entity.
+func (p *Pattern) Entity() *model.Entity { return p.Pattern.Entity() }
+
+// Recognize is how an item read by a Query is assigned to its entity.
+type Recognize int
+
+const (
+	// ByKey: the key condition only reads items of this entity.
+	ByKey Recognize = iota
+	// BySortKeyPrefix: the sort key's literal prefix tells the entity.
+	BySortKeyPrefix
+	// ByEntityAttr: the entity attribute tells the entity.
+	ByEntityAttr
+)
+
+func (r Recognize) String() string {
+	switch r {
+	case BySortKeyPrefix:
+		return "sort key prefix"
+	case ByEntityAttr:
+		return "entity attribute"
+	}
+	return "key condition"
+}
+
+// Member is an entity a read returns.
+type Member struct {
+	Entity *model.Entity
+	How    Recognize
+	Prefix string // for BySortKeyPrefix
+}
+
+// Foreign is another entity whose items can be read by a pattern's key
+// condition.
+type Foreign struct {
+	Entity *model.Entity
+	// How the generated code drops its items: by the entity attribute, or
+	// because every member is recognized by its own sort key prefix.
+	How Recognize
+}
+
+// Rebuild is an index key attribute an update rewrites, with the
+// attributes its template needs.
+type Rebuild struct {
+	Index    *model.Index
+	KeyAttr  *model.KeyAttr
+	Template *model.Template
+	// Remove is set when the update removes an attribute of the template:
+	// the key attribute is removed too and the item leaves the index.
+	Remove bool
+}
+
+// Cost is an estimate of the capacity one call consumes.
+type Cost struct {
+	RCU    float64
+	WCU    float64
+	Detail string // how it was counted
+}
+
+// WriteAmp is what one write of an entity costs on each place it lands.
+type WriteAmp struct {
+	Entity *model.Entity
+	Table  float64       // WCU on the table
+	Index  []IndexWrites // per secondary index the entity appears in
+	Total  float64
+}
+
+// IndexWrites is the WCU one write of an item costs on one index.
+type IndexWrites struct {
+	Index *model.Index
+	WCU   float64
+}
+
+// Build plans every pattern of m and runs the whole-model checks. Problems
+// are added to diags; the plan is complete only when diags holds no error.
+func Build(m *model.Model, diags *diag.List) *Plan {
+	b := &builder{m: m, diags: diags, sizes: newSizer()}
+	p := &Plan{Model: m}
+	checkModel(m, diags)
+	for _, pat := range m.Patterns {
+		if pp := b.pattern(pat); pp != nil {
+			p.Patterns = append(p.Patterns, pp)
+		}
+	}
+	b.indexUse(p)
+	p.Writes = b.writeAmps()
+	p.Assumptions = b.sizes.assumptions()
+	return p
+}
+
+type builder struct {
+	m     *model.Model
+	diags *diag.List
+	sizes *sizer
+}
+
+func (b *builder) errorf(pos model.Pos, format string, args ...any) {
+	b.diags.Errorf(pos, format, args...)
+}
+
+func (b *builder) pattern(p *model.Pattern) *Pattern {
+	switch p.Op {
+	case model.OpGet, model.OpQuery:
+		return b.read(p)
+	case model.OpBatchGet:
+		return b.batchGet(p)
+	default:
+		return b.write(p)
+	}
+}

@@ -1,0 +1,188 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// primaryKey is the exact key of an entity's item on its table.
+func primaryKey(e *model.Entity) *KeyCond {
+	k := e.PrimaryKey()
+	key := &KeyCond{Index: k.Index, PK: k.PK}
+	if k.SK != nil {
+		key.SK = SKCond{Kind: SKEq, Template: k.SK, Prefix: len(k.SK.Segments)}
+	}
+	return key
+}
+
+func (b *builder) batchGet(p *model.Pattern) *Pattern {
+	e := p.Entity()
+	pp := &Pattern{Pattern: p, Call: BatchGetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+	pp.Members = []*Member{{Entity: e, How: ByKey}}
+	b.cost(pp)
+	return pp
+}
+
+// write plans put, create, update, delete and the batch writes.
+func (b *builder) write(p *model.Pattern) *Pattern {
+	e := p.Entity()
+	pp := &Pattern{Pattern: p, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+	var own []string
+	switch p.Op {
+	case model.OpPut:
+		pp.Call = PutItem
+	case model.OpCreate:
+		pp.Call = PutItem
+		own = append(own, "attribute_not_exists(#pk)")
+	case model.OpDelete:
+		pp.Call = DeleteItem
+	case model.OpUpdate:
+		pp.Call = UpdateItem
+		if !p.Upsert {
+			own = append(own, "attribute_exists(#pk)")
+		}
+		if !b.update(pp) {
+			return nil
+		}
+	case model.OpBatchPut, model.OpBatchDelete:
+		pp.Call = BatchWriteItem
+	}
+	if c := condExpression(p.When); c != "" {
+		own = append(own, c)
+	}
+	pp.Condition = strings.Join(own, " AND ")
+	b.cost(pp)
+	return pp
+}
+
+// update finds the index keys an update must rewrite and refuses one it
+// can't rebuild from the pattern's inputs.
+func (b *builder) update(pp *Pattern) bool {
+	p := pp.Pattern
+	e := p.Entity()
+	ok := true
+	// What the update knows: the primary key inputs and the set values.
+	known := slices.Clone(e.PrimaryKey().Attrs())
+	known = append(known, p.Set...)
+	changed := append(append(slices.Clone(p.Set), p.Add...), p.Remove...)
+	for _, k := range e.Keys[1:] {
+		for _, tm := range k.Templates() {
+			ka := k.Index.PK
+			if tm == k.SK {
+				ka = k.Index.SK
+			}
+			if tm.Implied {
+				// A natural key is the attribute itself; a table key
+				// attribute can't change in an update.
+				continue
+			}
+			var touched []*model.Attribute
+			for _, a := range tm.Attrs() {
+				if slices.Contains(changed, a) {
+					touched = append(touched, a)
+				}
+			}
+			if len(touched) == 0 {
+				continue
+			}
+			rb := &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm}
+			for _, a := range touched {
+				if slices.Contains(p.Remove, a) {
+					rb.Remove = true
+				}
+				if slices.Contains(p.Add, a) {
+					b.errorf(p.Pos, "update %s adds to %s, which %s=%q on %s holds; an atomic add gives no value to rebuild the key with, so use set", p.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
+					ok = false
+				}
+			}
+			if !rb.Remove {
+				for _, a := range tm.Attrs() {
+					if !slices.Contains(known, a) {
+						b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, a.Name, a.Name)
+						ok = false
+					}
+				}
+			}
+			pp.Rebuild = append(pp.Rebuild, rb)
+		}
+	}
+	if p.Upsert {
+		var missing []string
+		for _, a := range e.Attributes {
+			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(p.Set, a) || slices.Contains(p.Add, a) {
+				continue
+			}
+			missing = append(missing, a.Name)
+		}
+		if len(missing) > 0 {
+			b.errorf(p.Pos, "update %s has upsert: true, so it may create the item, but it gives no value for %s, which every %s has; add them to set or make them optional", p.Name, strings.Join(missing, ", "), e.Name)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func names(as []*model.Attribute) string {
+	var s []string
+	for _, a := range as {
+		s = append(s, a.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// namer gives each attribute of an expression a #name and each operand a
+// :value placeholder, unique within the expression and apart from the key
+// placeholders.
+type namer struct{ used map[string]bool }
+
+func newNamer() *namer {
+	return &namer{used: map[string]bool{"#pk": true, "#sk": true, ":pk": true, ":sk": true, ":sklo": true, ":skhi": true}}
+}
+
+func (n *namer) take(prefix, base string) string {
+	var b strings.Builder
+	for _, r := range base {
+		if r < 128 && (r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	name := prefix + b.String()
+	if name == prefix {
+		name += "a"
+	}
+	for i := 2; n.used[name]; i++ {
+		name = fmt.Sprintf("%s%s%d", prefix, b.String(), i)
+	}
+	n.used[name] = true
+	return name
+}
+
+// condExpression writes conditions as a DynamoDB condition expression.
+func condExpression(cs []*model.Cond) string {
+	n := newNamer()
+	var parts []string
+	for _, c := range cs {
+		name := n.take("#", c.Attr.Stored)
+		switch c.Op {
+		case model.OpExists:
+			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
+		case model.OpNotExists:
+			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", name))
+		case model.OpBetween:
+			lo, hi := n.take(":", c.Attr.Name+"_from"), n.take(":", c.Attr.Name+"_to")
+			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
+		case model.OpBeginsWith:
+			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, n.take(":", c.Attr.Name)))
+		case model.OpContains:
+			parts = append(parts, fmt.Sprintf("contains(%s, %s)", name, n.take(":", c.Attr.Name)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s %s", name, c.Op, n.take(":", c.Attr.Name)))
+		}
+	}
+	return strings.Join(parts, " AND ")
+}

@@ -1,0 +1,178 @@
+// Package spec reads a dyngen spec file into a syntax tree in which every
+// value keeps its position, and checks its shape: the keys each mapping may
+// hold, the YAML type of every value, duplicate keys. It makes no decision
+// about meaning (that is the model's job) and never stops at the first
+// problem: every shape error of the file is reported.
+//
+// The format is described in docs/spec.md; spec/schema.json is its JSON
+// Schema for editors.
+package spec
+
+import "github.com/dyngen/dyngen/internal/diag"
+
+// Pos is a position in the spec file.
+type Pos = diag.Pos
+
+// Str is a scalar value with its position. An absent value has Set false
+// and the position of the mapping that would hold it.
+type Str struct {
+	Value string
+	Pos   Pos
+	Set   bool
+}
+
+// Int is an integer value with its position.
+type Int struct {
+	Value int64
+	Pos   Pos
+	Set   bool
+}
+
+// Bool is a boolean value with its position.
+type Bool struct {
+	Value bool
+	Pos   Pos
+	Set   bool
+}
+
+// Number is a numeric value (int or float) with its position; Text is the
+// number as written, so that an int attribute's bound keeps full precision.
+type Number struct {
+	Value   float64
+	Text    string
+	IsInt   bool
+	Int     int64
+	Pos     Pos
+	Present bool
+}
+
+// File is a whole spec.
+type File struct {
+	Name     string
+	Pos      Pos // the document node
+	Version  Int
+	Package  Str
+	Doc      Str
+	Tables   []*Table
+	Entities []*Entity
+	Patterns []*Pattern
+}
+
+// KeyAttr is a table's or index's key attribute: a name and a DynamoDB
+// scalar type (S, N or B; S when not given).
+type KeyAttr struct {
+	Pos  Pos
+	Name Str
+	Type Str
+}
+
+// Table is a DynamoDB table.
+type Table struct {
+	Name            Str // the mapping key
+	Pos             Pos // the table's mapping
+	Doc             Str
+	PartitionKey    *KeyAttr
+	SortKey         *KeyAttr
+	EntityAttribute Str
+	TTL             Str
+	Indexes         []*Index
+}
+
+// Index is a global or local secondary index of a table.
+type Index struct {
+	Name         Str
+	Pos          Pos
+	Doc          Str
+	PartitionKey *KeyAttr
+	SortKey      *KeyAttr
+	Projection   *Projection
+	Local        Bool
+}
+
+// Projection is an index's projection: Kind "all" or "keys", or a list of
+// stored attribute names (Kind "include").
+type Projection struct {
+	Pos   Pos
+	Kind  string
+	Attrs []Str
+}
+
+// Entity is one kind of item.
+type Entity struct {
+	Name       Str
+	Pos        Pos
+	Doc        Str
+	Table      Str
+	TypeValue  Str
+	Attributes []*Attribute
+	Keys       []*Keys
+}
+
+// Attribute is one attribute of an entity, from its short form
+// (`isbn: string`) or its long form (`{type: string, ...}`).
+type Attribute struct {
+	Name      Str
+	Pos       Pos
+	Short     bool
+	Type      Str
+	Attr      Str
+	Go        Str
+	Doc       Str
+	Optional  Bool
+	Min       Number
+	Max       Number
+	MaxLength Int
+	Values    []Str
+	Format    Str
+	Separator Str
+}
+
+// Keys holds an entity's key templates on one index.
+type Keys struct {
+	Index Str
+	Pos   Pos
+	PK    Str
+	SK    Str
+}
+
+// Pattern is one named access pattern.
+type Pattern struct {
+	Name       Str
+	Pos        Pos
+	Doc        Str
+	Op         Str   // the operation key: get, query, put, ...
+	Entities   []Str // the operation's value: one entity, or several for query
+	EntityList bool  // the value was written as a list
+	By         []Str
+	ByPos      Pos
+	Where      []*Cond
+	Order      Str
+	Limit      Int
+	Index      Str
+	Consistent Bool
+	Filter     []*Cond
+	When       []*Cond
+	Select     []Str
+	Set        []Str
+	Add        []Str
+	Remove     []Str
+	Upsert     Bool
+	Given      []Str // every key written in the pattern, in order
+}
+
+// Cond is one condition of where, filter or when: an attribute and an
+// operator, with constants when the operator was given as a mapping
+// (`status: {"=": escalated}`).
+type Cond struct {
+	Attr   Str
+	Pos    Pos
+	Op     Str
+	Consts []Const
+}
+
+// Const is a constant operand of a condition.
+type Const struct {
+	Value string
+	Tag   string // YAML tag: !!str, !!int, !!float, !!bool
+	Pos   Pos
+}

@@ -1,0 +1,701 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/diag"
+	"go.yaml.in/yaml/v3"
+)
+
+// maxAliases bounds how many YAML alias expansions a spec may make, so a
+// small file can't expand into an enormous tree.
+const maxAliases = 1000
+
+// Parse reads the spec in data, named file in diagnostics. It returns the
+// syntax tree (possibly partial) and every shape problem found; the tree
+// is only meaningful when diags holds no error.
+func Parse(file string, data []byte) (f *File, diags *diag.List) {
+	diags = new(diag.List)
+	f = &File{Name: file, Pos: Pos{File: file}}
+	root, err := decode(data)
+	if err != nil {
+		diags.Errorf(yamlErrorPos(file, err), "%s", yamlErrorMessage(err))
+		return f, diags
+	}
+	p := &parser{file: file, diags: diags}
+	p.file1(root, f)
+	return f, diags
+}
+
+// decode parses the YAML text into one document node. The YAML library is
+// called under recover so that no input can crash the generator.
+func decode(data []byte) (root *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			root, err = nil, fmt.Errorf("the YAML parser failed on this input: %v", r)
+		}
+	}()
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("the spec is empty")
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, errors.New("the spec is empty")
+		}
+		return nil, err
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			return nil, err
+		}
+		return nil, &posError{next.Line, next.Column, "a spec holds one YAML document; remove the second one (after ---)"}
+	}
+	return &doc, nil
+}
+
+type posError struct {
+	line, col int
+	msg       string
+}
+
+func (e *posError) Error() string { return e.msg }
+
+// yamlErrorPos extracts the line from the YAML library's error text
+// ("yaml: line 3: ..."), which carries no structured position.
+func yamlErrorPos(file string, err error) Pos {
+	var pe *posError
+	if errors.As(err, &pe) {
+		return Pos{File: file, Line: pe.line, Col: pe.col}
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
+		if n, _, ok := strings.Cut(rest, ":"); ok {
+			if line, err := strconv.Atoi(n); err == nil {
+				return Pos{File: file, Line: line, Col: 1}
+			}
+		}
+	}
+	return Pos{File: file, Line: 1, Col: 1}
+}
+
+func yamlErrorMessage(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
+		if _, m, ok := strings.Cut(rest, ": "); ok {
+			return "invalid YAML: " + m
+		}
+	}
+	if rest, ok := strings.CutPrefix(msg, "yaml: "); ok {
+		return "invalid YAML: " + rest
+	}
+	return msg
+}
+
+type parser struct {
+	file    string
+	diags   *diag.List
+	aliases int
+}
+
+func (p *parser) pos(n *yaml.Node) Pos {
+	return Pos{File: p.file, Line: n.Line, Col: n.Column}
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.diags.Errorf(p.pos(n), format, args...)
+}
+
+// resolve follows aliases, bounded by maxAliases. It returns nil (after
+// reporting) when the bound is passed.
+func (p *parser) resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		p.aliases++
+		if p.aliases > maxAliases {
+			if p.aliases == maxAliases+1 {
+				p.errorf(n, "the spec expands more than %d YAML aliases; write the values out", maxAliases)
+			}
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "empty"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		case "!!str":
+			return "a string"
+		}
+		return "a " + strings.TrimPrefix(n.Tag, "!!")
+	}
+	return "something else"
+}
+
+// entry is one key/value pair of a mapping.
+type entry struct {
+	key, val *yaml.Node
+	name     string
+}
+
+// entries returns the pairs of a mapping node in order, reporting keys
+// that are not strings and duplicate keys (the duplicate is dropped).
+func (p *parser) entries(n *yaml.Node, what string) []entry {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping, not %s", what, kindName(n))
+		return nil
+	}
+	var out []entry
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := p.resolve(n.Content[i]), n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!null" {
+			p.errorf(k, "a key of %s must be a name, not %s", what, kindName(k))
+			continue
+		}
+		if k.Tag == "!!merge" {
+			p.errorf(k, "YAML merge keys (<<) are not supported in a spec; write the keys out")
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			p.errorf(k, "duplicate key %q in %s (first at line %d)", k.Value, what, first.Line)
+			continue
+		}
+		seen[k.Value] = k
+		out = append(out, entry{key: k, val: v, name: k.Value})
+	}
+	return out
+}
+
+// fields walks a mapping whose keys are fixed: each key must be one of the
+// handlers' names; an unknown key is reported with the nearest known one.
+func (p *parser) fields(n *yaml.Node, what string, handlers map[string]func(k, v *yaml.Node)) {
+	for _, e := range p.entries(n, what) {
+		h, ok := handlers[e.name]
+		if !ok {
+			known := make([]string, 0, len(handlers))
+			for name := range handlers {
+				known = append(known, name)
+			}
+			slices.Sort(known)
+			p.errorf(e.key, "unknown key %q in %s%s", e.name, what, suggest(e.name, known))
+			continue
+		}
+		h(e.key, e.val)
+	}
+}
+
+// suggest returns "; did you mean X?" for the known name nearest to name,
+// or a list of the known names when none is near.
+func suggest(name string, known []string) string {
+	best, bestDist := "", math.MaxInt
+	for _, k := range known {
+		d := distance(strings.ToLower(name), strings.ToLower(k))
+		if d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best != "" && bestDist <= max(2, len(name)/3) {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	if len(known) == 0 {
+		return ""
+	}
+	return "; known keys: " + strings.Join(known, ", ")
+}
+
+// distance is the Levenshtein edit distance between a and b (in runes).
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// str reads a string scalar. Plain scalars YAML would read as numbers or
+// booleans are refused, with the advice to quote them.
+func (p *parser) str(n *yaml.Node, what string) Str {
+	n = p.resolve(n)
+	if n == nil {
+		return Str{}
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+			p.errorf(n, "%s must be a string, not %s; quote it: \"%s\"", what, kindName(n), n.Value)
+		} else {
+			p.errorf(n, "%s must be a string, not %s", what, kindName(n))
+		}
+		return Str{Pos: p.pos(n)}
+	}
+	return Str{Value: n.Value, Pos: p.pos(n), Set: true}
+}
+
+// name reads a mapping key as a Str.
+func (p *parser) name(k *yaml.Node) Str {
+	return Str{Value: k.Value, Pos: p.pos(k), Set: true}
+}
+
+func (p *parser) integer(n *yaml.Node, what string) Int {
+	n = p.resolve(n)
+	if n == nil {
+		return Int{}
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		p.errorf(n, "%s must be an integer, not %s", what, kindName(n))
+		return Int{Pos: p.pos(n)}
+	}
+	var v int64
+	if err := n.Decode(&v); err != nil {
+		p.errorf(n, "%s: %q is not a 64-bit integer", what, n.Value)
+		return Int{Pos: p.pos(n)}
+	}
+	return Int{Value: v, Pos: p.pos(n), Set: true}
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) Bool {
+	n = p.resolve(n)
+	if n == nil {
+		return Bool{}
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		p.errorf(n, "%s must be true or false, not %s", what, kindName(n))
+		return Bool{Pos: p.pos(n)}
+	}
+	var v bool
+	if err := n.Decode(&v); err != nil {
+		p.errorf(n, "%s must be true or false", what)
+		return Bool{Pos: p.pos(n)}
+	}
+	return Bool{Value: v, Pos: p.pos(n), Set: true}
+}
+
+func (p *parser) number(n *yaml.Node, what string) Number {
+	n = p.resolve(n)
+	if n == nil {
+		return Number{}
+	}
+	out := Number{Pos: p.pos(n), Text: n.Value}
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		p.errorf(n, "%s must be a number, not %s", what, kindName(n))
+		return out
+	}
+	if n.Tag == "!!int" {
+		if err := n.Decode(&out.Int); err != nil {
+			p.errorf(n, "%s: %q is not a 64-bit integer", what, n.Value)
+			return out
+		}
+		out.IsInt = true
+		out.Value = float64(out.Int)
+	} else if err := n.Decode(&out.Value); err != nil || math.IsNaN(out.Value) || math.IsInf(out.Value, 0) {
+		p.errorf(n, "%s: %q is not a finite number", what, n.Value)
+		return out
+	}
+	out.Present = true
+	return out
+}
+
+// strList reads a list of strings.
+func (p *parser) strList(n *yaml.Node, what string) []Str {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list, not %s", what, kindName(n))
+		return nil
+	}
+	out := make([]Str, 0, len(n.Content))
+	for _, item := range n.Content {
+		s := p.str(item, "an item of "+what)
+		if s.Set {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (p *parser) file1(doc *yaml.Node, f *File) {
+	root := doc
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		root = doc.Content[0]
+	}
+	f.Pos = p.pos(root)
+	var sawVersion, sawPackage, sawTables, sawEntities bool
+	p.fields(root, "the spec", map[string]func(k, v *yaml.Node){
+		"version": func(k, v *yaml.Node) {
+			sawVersion = true
+			f.Version = p.integer(v, "version")
+			if f.Version.Set && f.Version.Value != 1 {
+				p.errorf(v, "version %d is not supported; this dyngen reads version 1", f.Version.Value)
+			}
+		},
+		"package": func(k, v *yaml.Node) { sawPackage = true; f.Package = p.str(v, "package") },
+		"doc":     func(k, v *yaml.Node) { f.Doc = p.str(v, "doc") },
+		"tables": func(k, v *yaml.Node) {
+			sawTables = true
+			for _, e := range p.entries(v, "tables") {
+				f.Tables = append(f.Tables, p.table(e))
+			}
+		},
+		"entities": func(k, v *yaml.Node) {
+			sawEntities = true
+			for _, e := range p.entries(v, "entities") {
+				f.Entities = append(f.Entities, p.entity(e))
+			}
+		},
+		"patterns": func(k, v *yaml.Node) {
+			for _, e := range p.entries(v, "patterns") {
+				f.Patterns = append(f.Patterns, p.pattern(e))
+			}
+		},
+	})
+	if root.Kind != yaml.MappingNode {
+		return
+	}
+	for _, req := range []struct {
+		saw  bool
+		name string
+		hint string
+	}{
+		{sawVersion, "version", "add `version: 1`"},
+		{sawPackage, "package", "add `package: <go package name>`"},
+		{sawTables, "tables", "add at least one table"},
+		{sawEntities, "entities", "add at least one entity"},
+	} {
+		if !req.saw {
+			p.errorf(root, "the spec has no %s; %s", req.name, req.hint)
+		}
+	}
+}
+
+func (p *parser) keyAttr(n *yaml.Node, what string) *KeyAttr {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	ka := &KeyAttr{Pos: p.pos(n)}
+	if n.Kind == yaml.ScalarNode {
+		ka.Name = p.str(n, what)
+		return ka
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be an attribute name or {name, type}, not %s", what, kindName(n))
+		return ka
+	}
+	p.fields(n, what, map[string]func(k, v *yaml.Node){
+		"name": func(k, v *yaml.Node) { ka.Name = p.str(v, what+" name") },
+		"type": func(k, v *yaml.Node) { ka.Type = p.str(v, what+" type") },
+	})
+	if !ka.Name.Set {
+		p.errorf(n, "%s has no name", what)
+	}
+	return ka
+}
+
+func (p *parser) table(e entry) *Table {
+	t := &Table{Name: p.name(e.key), Pos: p.pos(e.val)}
+	what := "table " + e.name
+	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
+		"doc":             func(k, v *yaml.Node) { t.Doc = p.str(v, "doc") },
+		"partitionKey":    func(k, v *yaml.Node) { t.PartitionKey = p.keyAttr(v, "partitionKey") },
+		"sortKey":         func(k, v *yaml.Node) { t.SortKey = p.keyAttr(v, "sortKey") },
+		"entityAttribute": func(k, v *yaml.Node) { t.EntityAttribute = p.str(v, "entityAttribute") },
+		"ttl":             func(k, v *yaml.Node) { t.TTL = p.str(v, "ttl") },
+		"indexes": func(k, v *yaml.Node) {
+			for _, ie := range p.entries(v, "indexes of "+what) {
+				t.Indexes = append(t.Indexes, p.index(ie))
+			}
+		},
+	})
+	return t
+}
+
+func (p *parser) index(e entry) *Index {
+	ix := &Index{Name: p.name(e.key), Pos: p.pos(e.val)}
+	p.fields(e.val, "index "+e.name, map[string]func(k, v *yaml.Node){
+		"doc":          func(k, v *yaml.Node) { ix.Doc = p.str(v, "doc") },
+		"partitionKey": func(k, v *yaml.Node) { ix.PartitionKey = p.keyAttr(v, "partitionKey") },
+		"sortKey":      func(k, v *yaml.Node) { ix.SortKey = p.keyAttr(v, "sortKey") },
+		"local":        func(k, v *yaml.Node) { ix.Local = p.boolean(v, "local") },
+		"projection":   func(k, v *yaml.Node) { ix.Projection = p.projection(v) },
+	})
+	return ix
+}
+
+func (p *parser) projection(n *yaml.Node) *Projection {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	pr := &Projection{Pos: p.pos(n)}
+	switch {
+	case n.Kind == yaml.SequenceNode:
+		pr.Kind = "include"
+		pr.Attrs = p.strList(n, "projection")
+		if len(n.Content) == 0 {
+			p.errorf(n, "projection lists no attribute; use `keys` to project only the keys")
+		}
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str" && (n.Value == "all" || n.Value == "keys"):
+		pr.Kind = n.Value
+	default:
+		p.errorf(n, "projection must be all, keys or a list of attribute names, not %s", describe(n))
+	}
+	return pr
+}
+
+// describe names a node for a message: a scalar by its value.
+func describe(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return strconv.Quote(n.Value)
+	}
+	return kindName(n)
+}
+
+func (p *parser) entity(e entry) *Entity {
+	en := &Entity{Name: p.name(e.key), Pos: p.pos(e.val)}
+	what := "entity " + e.name
+	sawAttrs := false
+	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
+		"doc":       func(k, v *yaml.Node) { en.Doc = p.str(v, "doc") },
+		"table":     func(k, v *yaml.Node) { en.Table = p.str(v, "table") },
+		"typeValue": func(k, v *yaml.Node) { en.TypeValue = p.str(v, "typeValue") },
+		"attributes": func(k, v *yaml.Node) {
+			sawAttrs = true
+			for _, ae := range p.entries(v, "attributes of "+what) {
+				en.Attributes = append(en.Attributes, p.attribute(ae))
+			}
+		},
+		"keys": func(k, v *yaml.Node) {
+			for _, ke := range p.entries(v, "keys of "+what) {
+				en.Keys = append(en.Keys, p.keys(ke, what))
+			}
+		},
+	})
+	if !sawAttrs && p.resolve(e.val) != nil && p.resolve(e.val).Kind == yaml.MappingNode {
+		p.errorf(e.key, "%s has no attributes", what)
+	}
+	return en
+}
+
+func (p *parser) attribute(e entry) *Attribute {
+	a := &Attribute{Name: p.name(e.key), Pos: p.pos(e.val)}
+	v := p.resolve(e.val)
+	if v == nil {
+		return a
+	}
+	what := "attribute " + e.name
+	if v.Kind == yaml.ScalarNode {
+		a.Short = true
+		a.Type = p.str(v, "the type of "+what)
+		return a
+	}
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v, "%s must be a type name or a mapping {type: ...}, not %s", what, kindName(v))
+		return a
+	}
+	p.fields(v, what, map[string]func(k, v *yaml.Node){
+		"type":      func(k, v *yaml.Node) { a.Type = p.str(v, "type") },
+		"attr":      func(k, v *yaml.Node) { a.Attr = p.str(v, "attr") },
+		"go":        func(k, v *yaml.Node) { a.Go = p.str(v, "go") },
+		"doc":       func(k, v *yaml.Node) { a.Doc = p.str(v, "doc") },
+		"optional":  func(k, v *yaml.Node) { a.Optional = p.boolean(v, "optional") },
+		"min":       func(k, v *yaml.Node) { a.Min = p.number(v, "min") },
+		"max":       func(k, v *yaml.Node) { a.Max = p.number(v, "max") },
+		"maxLength": func(k, v *yaml.Node) { a.MaxLength = p.integer(v, "maxLength") },
+		"values":    func(k, v *yaml.Node) { a.Values = p.nonEmptyList(v, "values") },
+		"format":    func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
+		"separator": func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
+	})
+	if !a.Type.Set {
+		p.errorf(v, "%s has no type", what)
+	}
+	return a
+}
+
+func (p *parser) nonEmptyList(n *yaml.Node, what string) []Str {
+	out := p.strList(n, what)
+	if r := p.resolve(n); r != nil && r.Kind == yaml.SequenceNode && len(r.Content) == 0 {
+		p.errorf(r, "%s is empty", what)
+	}
+	return out
+}
+
+func (p *parser) keys(e entry, what string) *Keys {
+	k := &Keys{Index: p.name(e.key), Pos: p.pos(e.val)}
+	p.fields(e.val, "keys "+e.name+" of "+what, map[string]func(kn, v *yaml.Node){
+		"pk": func(kn, v *yaml.Node) { k.PK = p.str(v, "pk") },
+		"sk": func(kn, v *yaml.Node) { k.SK = p.str(v, "sk") },
+	})
+	return k
+}
+
+// Operations are the operation keys of a pattern, in the order of SPEC.md.
+var Operations = []string{"get", "query", "put", "create", "update", "delete", "batchGet", "batchPut", "batchDelete"}
+
+func (p *parser) pattern(e entry) *Pattern {
+	pt := &Pattern{Name: p.name(e.key), Pos: p.pos(e.val)}
+	what := "pattern " + e.name
+	handlers := map[string]func(k, v *yaml.Node){
+		"doc":        func(k, v *yaml.Node) { pt.Doc = p.str(v, "doc") },
+		"by":         func(k, v *yaml.Node) { pt.By = p.strList(v, "by"); pt.ByPos = p.pos(v) },
+		"where":      func(k, v *yaml.Node) { pt.Where = p.conds(v, "where", false) },
+		"order":      func(k, v *yaml.Node) { pt.Order = p.str(v, "order") },
+		"limit":      func(k, v *yaml.Node) { pt.Limit = p.integer(v, "limit") },
+		"index":      func(k, v *yaml.Node) { pt.Index = p.str(v, "index") },
+		"consistent": func(k, v *yaml.Node) { pt.Consistent = p.boolean(v, "consistent") },
+		"filter":     func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },
+		"when":       func(k, v *yaml.Node) { pt.When = p.conds(v, "when", true) },
+		"select":     func(k, v *yaml.Node) { pt.Select = p.nonEmptyList(v, "select") },
+		"set":        func(k, v *yaml.Node) { pt.Set = p.nonEmptyList(v, "set") },
+		"add":        func(k, v *yaml.Node) { pt.Add = p.nonEmptyList(v, "add") },
+		"remove":     func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
+		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
+	}
+	for _, op := range Operations {
+		handlers[op] = func(k, v *yaml.Node) {
+			if pt.Op.Set {
+				p.errorf(k, "%s has two operations, %s and %s; a pattern has exactly one", what, pt.Op.Value, op)
+				return
+			}
+			pt.Op = p.name(k)
+			v = p.resolve(v)
+			if v == nil {
+				return
+			}
+			if op == "query" && v.Kind == yaml.SequenceNode {
+				pt.EntityList = true
+				pt.Entities = p.nonEmptyList(v, "query")
+				return
+			}
+			if s := p.str(v, op+" (an entity name)"); s.Set {
+				pt.Entities = []Str{s}
+			}
+		}
+	}
+	if r := p.resolve(e.val); r != nil && r.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(r.Content); i += 2 {
+			if k := r.Content[i]; k.Kind == yaml.ScalarNode {
+				pt.Given = append(pt.Given, Str{Value: k.Value, Pos: p.pos(k), Set: true})
+			}
+		}
+	}
+	p.fields(e.val, what, handlers)
+	if !pt.Op.Set {
+		if r := p.resolve(e.val); r != nil && r.Kind == yaml.MappingNode {
+			p.errorf(e.key, "%s has no operation; give one of %s", what, strings.Join(Operations, ", "))
+		}
+	}
+	return pt
+}
+
+// conds reads a mapping of attribute -> operator. With constants allowed,
+// an operator may be a one-key mapping {op: constant}.
+func (p *parser) conds(n *yaml.Node, what string, constants bool) []*Cond {
+	var out []*Cond
+	for _, e := range p.entries(n, what) {
+		c := &Cond{Attr: p.name(e.key), Pos: p.pos(e.key)}
+		v := p.resolve(e.val)
+		if v == nil {
+			continue
+		}
+		switch {
+		case v.Kind == yaml.ScalarNode:
+			c.Op = p.str(v, "the operator of "+what+" "+e.name)
+		case v.Kind == yaml.MappingNode && constants:
+			ops := p.entries(v, "the condition on "+e.name)
+			if len(ops) != 1 {
+				if len(v.Content) != 2 {
+					p.errorf(v, "a constant condition is one operator and its value, e.g. {\"=\": shipped}")
+				}
+				continue
+			}
+			c.Op = p.name(ops[0].key)
+			c.Consts = p.consts(ops[0].val, e.name)
+		default:
+			if constants {
+				p.errorf(v, "the condition on %s must be an operator such as \"=\" or {operator: constant}, not %s", e.name, kindName(v))
+			} else {
+				p.errorf(v, "the condition on %s must be an operator such as \">=\", not %s", e.name, kindName(v))
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// consts reads a constant operand: a scalar, or a list of two for between.
+func (p *parser) consts(n *yaml.Node, attr string) []Const {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	var items []*yaml.Node
+	switch n.Kind {
+	case yaml.ScalarNode:
+		items = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		items = n.Content
+	default:
+		p.errorf(n, "the constant compared with %s must be a value, not %s", attr, kindName(n))
+		return nil
+	}
+	var out []Const
+	for _, it := range items {
+		it = p.resolve(it)
+		if it == nil {
+			continue
+		}
+		if it.Kind != yaml.ScalarNode || it.Tag == "!!null" {
+			p.errorf(it, "the constant compared with %s must be a value, not %s", attr, kindName(it))
+			continue
+		}
+		out = append(out, Const{Value: it.Value, Tag: it.Tag, Pos: p.pos(it)})
+	}
+	if n.Kind == yaml.SequenceNode && len(out) == 0 && len(n.Content) == 0 {
+		p.errorf(n, "the constant list for %s is empty", attr)
+	}
+	return out
+}
