@@ -57,10 +57,10 @@ type SKCond struct {
 type BoundValue int
 
 const (
-	Nothing BoundValue = iota // the prefix alone
-	Operand                   // the encoded where operand (Bound.Operand)
-	Least                     // the least encoding of the range attribute's type
-	Greatest                  // the greatest encoding of the range attribute's type
+	Nothing  BoundValue = iota // the prefix alone
+	Operand                    // the encoded where operand (Bound.Operand)
+	Least                      // the least encoding of the range attribute's type
+	Greatest                   // the greatest encoding of the range attribute's type
 )
 
 // HighChar is the greatest code point; appended to a bound it places the
