@@ -101,7 +101,7 @@ func checkElem(seps []rune, v string) error {
 // element separator is sep: elements joined by sep, each a valid String
 // value of t.
 func CheckPath(t Template, sep rune, v string) error {
-	seps := t.Seps()
+	seps := append(t.Seps(), sep)
 	if !utf8.ValidString(v) {
 		return fmt.Errorf("keylang: %q is not valid UTF-8", v)
 	}

@@ -196,7 +196,9 @@ func ValueLang(s Segment, seps []rune) Lang {
 	case String:
 		return plus(chars(scalarsWithout(seps)))
 	case Path:
-		elem := plus(chars(scalarsWithout(seps)))
+		// The path separator is one of seps; should a caller break that
+		// rule, elements still exclude it, as CheckPath does.
+		elem := plus(chars(scalarsWithout(append(slices.Clone(seps), s.PathSep))))
 		return Concat(elem, star(Concat(Literal(string(s.PathSep)), elem)))
 	case Enum:
 		ls := make([]Lang, len(s.Values))

@@ -124,16 +124,13 @@ func witnessValues(a, b *model.Entity, w *keylang.Witness) string {
 }
 
 // suggestPrefix proposes a template for the key that starts with the
-// entity's name, upper case.
+// entity's name, upper case: the partition key's, unless it is constant.
 func suggestPrefix(e *model.Entity, k *model.EntityKey) string {
 	tm := k.PK
-	if k.SK != nil && !k.SK.Implied {
+	if (tm.IsConstant() || tm.KeyType != model.S) && k.SK != nil {
 		tm = k.SK
 	}
 	if tm.KeyType != model.S {
-		tm = k.SK
-	}
-	if tm == nil || tm.KeyType != model.S {
 		return "a sort key of its own"
 	}
 	return strings.ToUpper(e.Name) + "#" + tm.Source

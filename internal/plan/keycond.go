@@ -146,8 +146,13 @@ func (s SKCond) bound(b Bound, beginsWith bool) string {
 			default:
 				suffix = "{" + name() + "}"
 			}
-		} else if beginsWith {
-			suffix = ""
+			if beginsWith && x != nil {
+				if x.Type == model.Path {
+					suffix = "{" + x.Name + "}" + string(x.Separator)
+				} else {
+					suffix = "{" + x.Name + ":prefix}"
+				}
+			}
 		}
 		if b.Pred {
 			suffix = strings.TrimSuffix(suffix, "}") + "-1}"

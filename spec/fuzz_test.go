@@ -1,0 +1,40 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParse feeds arbitrary bytes to the parser: it must never panic, and
+// every diagnostic must carry the file name and a position in the file.
+func FuzzParse(f *testing.F) {
+	for _, pattern := range []string{"testdata/valid/*.yaml", "testdata/schema-invalid/*.yaml", "../example/*/*.yaml"} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("a: &a [*a, *a]\nb: *a\n"))
+	f.Add([]byte("version: 1\n---\nversion: 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, diags := Parse("spec.yaml", data)
+		lines := strings.Count(string(data), "\n") + 2
+		for _, d := range diags.Sorted() {
+			if d.Pos.File != "spec.yaml" {
+				t.Errorf("diagnostic without the file name: %v", d)
+			}
+			if d.Pos.Line < 1 || d.Pos.Line > lines || d.Pos.Col < 1 {
+				t.Errorf("diagnostic outside the file (%d lines): %v", lines, d)
+			}
+			if d.Message == "" {
+				t.Errorf("diagnostic without a message at %v", d.Pos)
+			}
+		}
+	})
+}
