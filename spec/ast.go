@@ -102,6 +102,7 @@ type Entity struct {
 	Name       Str
 	Pos        Pos
 	Doc        Str
+	Go         Str
 	Table      Str
 	TypeValue  Str
 	Attributes []*Attribute

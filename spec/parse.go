@@ -499,6 +499,7 @@ func (p *parser) entity(e entry) *Entity {
 	sawAttrs := false
 	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
 		"doc":       func(k, v *yaml.Node) { en.Doc = p.str(v, "doc") },
+		"go":        func(k, v *yaml.Node) { en.Go = p.str(v, "go") },
 		"table":     func(k, v *yaml.Node) { en.Table = p.str(v, "table") },
 		"typeValue": func(k, v *yaml.Node) { en.TypeValue = p.str(v, "typeValue") },
 		"attributes": func(k, v *yaml.Node) {

@@ -366,6 +366,12 @@ func (r *resolver) entities() {
 	for _, se := range r.f.Entities {
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
 		e.GoName = GoName(e.Name)
+		if se.Go.Set {
+			e.GoName = se.Go.Value
+			if !IsExported(e.GoName) {
+				r.errorf(se.Go.Pos, "go name %q of entity %s is not an exported Go identifier", e.GoName, e.Name)
+			}
+		}
 		switch {
 		case e.GoName == "":
 			r.errorf(se.Name.Pos, "entity name %q gives no Go name; start it with a letter", e.Name)

@@ -202,13 +202,21 @@ func generatedNames(m *model.Model, diags *diag.List) {
 	seen := map[string]model.GenName{}
 	for _, n := range m.GeneratedNames() {
 		if slices.Contains(model.FixedNames, n.Name) {
-			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; rename it", n.From, n.Name)
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, renameHint(n))
 			continue
 		}
 		if first, dup := seen[n.Name]; dup {
-			diags.Errorf(n.Pos, "%s and %s both give the Go name %s; rename one", first.From, n.From, n.Name)
+			diags.Errorf(n.Pos, "%s and %s both give the Go name %s; %s", first.From, n.From, n.Name, renameHint(n))
 			continue
 		}
 		seen[n.Name] = n
 	}
+}
+
+// renameHint says how to give a generated name another value.
+func renameHint(n model.GenName) string {
+	if strings.HasPrefix(n.From, "entity ") {
+		return fmt.Sprintf("set go: on the entity, e.g. go: %sItem", n.Name)
+	}
+	return "rename it"
 }

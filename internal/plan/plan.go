@@ -153,7 +153,11 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 			p.Patterns = append(p.Patterns, pp)
 		}
 	}
-	b.indexUse(p)
+	if !diags.HasErrors() {
+		// With a refused pattern, an index may look unused only because
+		// the pattern meant for it was refused.
+		b.indexUse(p)
+	}
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
 	return p

@@ -423,12 +423,12 @@ func (b *builder) refuse(p *model.Pattern, reasons []string) {
 		}
 		keys = append(keys, s)
 	}
-	where := "table " + p.Table.Name
+	which := "no index of table " + p.Table.Name + " serves it"
 	if p.Index != "" {
-		where = "index " + p.Index
+		which = "the index it names can't serve it"
 	}
-	b.errorf(p.Pos, "pattern %s would need a Scan: no index of %s serves it (%s). %s's keys are %s. %s",
-		p.Name, where, strings.Join(reasons, "; "), e.Name, strings.Join(keys, ", "), proposal(p))
+	b.errorf(p.Pos, "pattern %s would need a Scan: %s (%s). %s's keys are %s. %s",
+		p.Name, which, strings.Join(reasons, "; "), e.Name, strings.Join(keys, ", "), proposal(p))
 }
 
 // proposal suggests an index that would serve p.
