@@ -198,7 +198,9 @@ func (g keyGen) mutate(k Key) (Key, bool) {
 // refOK is a reference check of a value against the rules of one
 // template, written independently of the automata.
 func refOK(s Segment, seps []rune, v string) bool {
-	elemOK := func(e string) bool { return e != "" && !strings.ContainsFunc(e, func(r rune) bool { return slices.Contains(seps, r) }) }
+	elemOK := func(e string) bool {
+		return e != "" && !strings.ContainsFunc(e, func(r rune) bool { return slices.Contains(seps, r) })
+	}
 	switch s.Kind {
 	case String:
 		return elemOK(v)

@@ -44,7 +44,7 @@ type Witness struct {
 // DefaultBudget bounds the work of one Collide call (search nodes plus
 // automaton states explored). Inputs that follow the rules of Validate stay
 // far below it.
-const DefaultBudget = 1 << 21
+const DefaultBudget = 1 << 26
 
 // Collide reports whether keys a and b, of two entities on one index, can
 // ever be equal: whether some values for a's placeholders and some for b's
@@ -338,9 +338,9 @@ func (e *engine) inEnd(state, end int32) bool {
 	return e.endBits[end][state/64]&(1<<(state%64)) != 0
 }
 
-// tick counts work and reports whether the budget is spent.
-func (e *engine) tick() bool {
-	e.work++
+// tick counts n units of work and reports whether the budget is spent.
+func (e *engine) tick(n int) bool {
+	e.work += n
 	if e.work > e.budget {
 		e.aborted = true
 	}
@@ -433,6 +433,9 @@ func (e *engine) sat(c constraint) ([]tok, bool) {
 		return true
 	}
 	for i := 0; i < len(nodes); i++ {
+		if e.tick(len(e.order) * (1 + len(c))) {
+			return nil, false
+		}
 		for _, k := range e.order {
 			nt, ok := e.step(nodes[i].t, k)
 			if !ok {
@@ -452,9 +455,6 @@ func (e *engine) sat(c constraint) ([]tok, bool) {
 				continue
 			}
 			seen[tk] = true
-			if e.tick() {
-				return nil, false
-			}
 			nodes = append(nodes, bn{nt, i, k})
 		}
 	}
@@ -479,6 +479,9 @@ func (e *engine) splits(cu, cv constraint) [][]int32 {
 	got := map[string]bool{}
 	var out [][]int32
 	for i := 0; i < len(queue); i++ {
+		if e.tick(len(e.order) * (1 + len(start))) {
+			return nil
+		}
 		for _, cl := range e.order {
 			nt, ok := e.step(queue[i], cl)
 			if !ok {
@@ -489,9 +492,6 @@ func (e *engine) splits(cu, cv constraint) [][]int32 {
 				continue
 			}
 			seen[tk] = true
-			if e.tick() {
-				return nil
-			}
 			queue = append(queue, nt)
 			done := true
 			for j, x := range cv {
@@ -634,7 +634,7 @@ func (e *engine) branch(l, r []tok, cons map[int32]constraint) bool {
 		return false
 	}
 	e.visited[key] = struct{}{}
-	if e.tick() {
+	if e.tick(len(key)) {
 		return false
 	}
 	x, y := l[0], r[0]

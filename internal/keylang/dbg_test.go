@@ -35,3 +35,41 @@ func TestDbgFuzzInput(t *testing.T) {
 	v, w := CollideBudget(a, b, 200000)
 	t.Log(v, w, time.Since(st))
 }
+
+func TestDbgStress(t *testing.T) {
+	if os.Getenv("STRESS") == "" {
+		t.Skip()
+	}
+	rnd := func(seed uint64) []byte {
+		x := seed*6364136223846793005 + 1442695040888963407
+		b := make([]byte, 40)
+		for i := range b {
+			x = x*6364136223846793005 + 1442695040888963407
+			b[i] = byte(x >> 33)
+		}
+		return b
+	}
+	var worst time.Duration
+	for seed := uint64(0); seed < 200000; seed++ {
+		r := &fuzzReader{b: rnd(seed)}
+		withSK := r.next()%2 == 0
+		var a, b Key
+		a.PK = r.template()
+		if withSK {
+			sk := r.template()
+			a.SK = &sk
+		}
+		b.PK = r.template()
+		if withSK {
+			sk := r.template()
+			b.SK = &sk
+		}
+		st := time.Now()
+		v, _ := Collide(a, b)
+		d := time.Since(st)
+		if d > worst || d > 200*time.Millisecond {
+			worst = max(worst, d)
+			t.Logf("seed %d: %v vs %v: %v in %v", seed, a, b, v, d)
+		}
+	}
+}

@@ -42,6 +42,9 @@ func (r *resolver) patterns() {
 	goNames := map[string]*Pattern{}
 	for _, sp := range r.f.Patterns {
 		p := &Pattern{Name: sp.Name.Value, Doc: sp.Doc.Value, Pos: sp.Name.Pos, Order: Asc}
+		if !entityName.MatchString(p.Name) {
+			r.errorf(sp.Name.Pos, "pattern name %q must be a letter then letters, digits or underscores", p.Name)
+		}
 		p.GoName = GoName(p.Name)
 		switch {
 		case p.GoName == "":
@@ -210,6 +213,9 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 		if c := r.cond(p, w, condOps, "when"); c != nil {
 			p.When = append(p.When, c)
 		}
+	}
+	if len(sp.Select) > 0 && len(p.Entities) > 1 {
+		r.errorf(sp.Select[0].Pos, "select applies to a read of one entity; %s reads %d", p.Name, len(p.Entities))
 	}
 	p.Select = r.attrList(p, sp.Select, "select")
 	if len(sp.Select) > 0 {

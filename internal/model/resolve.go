@@ -23,7 +23,13 @@ const (
 // table does not set one.
 const DefaultEntityAttr = "_type"
 
-var dynamoName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+var (
+	dynamoName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+	// Entity and pattern names become Go identifiers; attribute names
+	// also stand in key templates and expressions.
+	entityName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	attrName   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
 
 // Resolve turns a parsed spec into a model. It reports every problem it
 // finds; the model is complete only when diags holds no error.
@@ -365,6 +371,9 @@ func (r *resolver) entities() {
 	typeValues := map[*Table]map[string]*Entity{}
 	for _, se := range r.f.Entities {
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
+		if !entityName.MatchString(e.Name) {
+			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
+		}
 		e.GoName = GoName(e.Name)
 		if se.Go.Set {
 			e.GoName = se.Go.Value
@@ -420,8 +429,8 @@ func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 				r.errorf(sa.Attr.Pos, "attr of %s is empty", what)
 			}
 		}
-		if a.Name == "" {
-			r.errorf(sa.Name.Pos, "an attribute of %s has an empty name", e.Name)
+		if !attrName.MatchString(a.Name) {
+			r.errorf(sa.Name.Pos, "attribute name %q of %s must be a letter or underscore then letters, digits or underscores (the stored name may differ: set attr:)", a.Name, e.Name)
 		}
 		r.attrType(a, sa, what)
 		// Go name.
