@@ -557,14 +557,23 @@ func (e *engine) simplify(l, r []tok, cons map[int32]constraint) ([]tok, []tok, 
 
 // minLen is a lower bound on the length of a side.
 func (e *engine) minLen(ts []tok, cons map[int32]constraint) (n int, hasVar bool) {
+	var seen map[tok]int
 	for _, t := range ts {
 		if !isVar(t) {
 			n++
 			continue
 		}
 		hasVar = true
-		w, _ := e.sat(cons[tokVar(t)])
-		n += len(w)
+		m, ok := seen[t]
+		if !ok {
+			w, _ := e.sat(cons[tokVar(t)])
+			m = len(w)
+			if seen == nil {
+				seen = map[tok]int{}
+			}
+			seen[t] = m
+		}
+		n += m
 	}
 	return n, hasVar
 }
@@ -624,6 +633,10 @@ func (e *engine) branch(l, r []tok, cons map[int32]constraint) bool {
 	if len(l) == 0 || len(r) == 0 {
 		return len(l) == 0 && len(r) == 0
 	}
+	// A node costs about as much as a few automaton steps per symbol.
+	if e.tick(16 * (len(l) + len(r))) {
+		return false
+	}
 	nl, vl := e.minLen(l, cons)
 	nr, vr := e.minLen(r, cons)
 	if (!vl && nl < nr) || (!vr && nr < nl) || e.aborted {
@@ -634,9 +647,6 @@ func (e *engine) branch(l, r []tok, cons map[int32]constraint) bool {
 		return false
 	}
 	e.visited[key] = struct{}{}
-	if e.tick(len(key)) {
-		return false
-	}
 	x, y := l[0], r[0]
 	switch {
 	case isVar(x) && isVar(y):

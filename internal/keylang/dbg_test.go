@@ -32,7 +32,7 @@ func TestDbgFuzzInput(t *testing.T) {
 	t.Logf("a=%v b=%v", a, b)
 	t.Logf("a=%+v\nb=%+v", a.PK.Segs, b.PK.Segs)
 	st := time.Now()
-	v, w := CollideBudget(a, b, 200000)
+	v, w := CollideBudget(a, b, DefaultBudget)
 	t.Log(v, w, time.Since(st))
 }
 

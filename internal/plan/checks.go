@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -29,7 +30,7 @@ func checkModel(m *model.Model, diags *diag.List) {
 	for _, e := range m.Entities {
 		for _, k := range e.Keys {
 			keySizes(e, k, diags)
-			if k.PK.IsConstant() && !k.PK.Implied {
+			if k.PK.IsConstant() {
 				diags.Warnf(k.PK.Pos, "every %s item has partition key %s=%q on %s: one hot partition, limited to what one partition serves (3,000 reads and 1,000 writes a second); add a placeholder to spread the items", e.Name, k.Index.PK.Name, k.PK.Source, indexName(k.Index))
 			}
 		}
@@ -73,8 +74,8 @@ func collisions(ix *model.Index, diags *diag.List) {
 			verdict, w := keylang.Collide(keyOf(ka), keyOf(kb))
 			switch verdict {
 			case keylang.Collision:
-				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; start the templates with literal prefixes of their own, e.g. %q",
-					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), suggestPrefix(b, kb))
+				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; give each entity a literal prefix of its own that the other's values can't produce, e.g. %s",
+					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), suggestPrefixes(a, ka, b, kb))
 			case keylang.Undecided:
 				diags.Warnf(kb.Pos, "could not decide whether %s and %s can have the same key on %s (%s and %s)", a.Name, b.Name, indexName(ix), describeKey(ka), describeKey(kb))
 			}
@@ -83,9 +84,9 @@ func collisions(ix *model.Index, diags *diag.List) {
 }
 
 func describeKey(k *model.EntityKey) string {
-	s := fmt.Sprintf("%s=%q", k.Index.PK.Name, k.PK.Source)
+	s := k.Index.PK.Name + "=" + quoteTemplate(k.PK, len(k.PK.Segments), "")
 	if k.SK != nil {
-		s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)
+		s += " " + k.Index.SK.Name + "=" + quoteTemplate(k.SK, len(k.SK.Segments), "")
 	}
 	return s
 }
@@ -94,11 +95,21 @@ func witnessKey(ix *model.Index, w *keylang.Witness) string {
 	if w == nil {
 		return "one key"
 	}
-	s := fmt.Sprintf("%s=%q", ix.PK.Name, w.PK)
+	s := ix.PK.Name + "=" + keyValue(ix.PK, w.PK)
 	if ix.SK != nil {
-		s += fmt.Sprintf(" %s=%q", ix.SK.Name, w.SK)
+		s += " " + ix.SK.Name + "=" + keyValue(ix.SK, w.SK)
 	}
 	return s
+}
+
+// keyValue shows a key value of a witness: a number key as the number.
+func keyValue(ka *model.KeyAttr, v string) string {
+	if ka.Type == model.N {
+		if n, err := keylang.DecodeInt(v); err == nil {
+			return fmt.Sprint(n)
+		}
+	}
+	return strconv.Quote(v)
 }
 
 func witnessValues(a, b *model.Entity, w *keylang.Witness) string {
@@ -123,17 +134,30 @@ func witnessValues(a, b *model.Entity, w *keylang.Witness) string {
 	return fmt.Sprintf(" for %s and %s", side(a, w.A), side(b, w.B))
 }
 
-// suggestPrefix proposes a template for the key that starts with the
-// entity's name, upper case: the partition key's, unless it is constant.
-func suggestPrefix(e *model.Entity, k *model.EntityKey) string {
-	tm := k.PK
-	if (tm.IsConstant() || tm.KeyType != model.S) && k.SK != nil {
-		tm = k.SK
+// suggestPrefixes proposes, for both entities, a partition key template
+// (the sort key's when the partition key is constant or not a string)
+// that starts with the entity's name: a template that starts with a
+// placeholder can take the form of any key, so both sides need one.
+func suggestPrefixes(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.EntityKey) string {
+	pick := func(k *model.EntityKey) *model.Template {
+		tm := k.PK
+		if (tm.IsConstant() || tm.KeyType != model.S) && k.SK != nil {
+			tm = k.SK
+		}
+		if tm.KeyType != model.S {
+			return nil
+		}
+		return tm
 	}
-	if tm.KeyType != model.S {
-		return "a sort key of its own"
+	ta, tb := pick(ka), pick(kb)
+	if ta == nil || tb == nil {
+		return "a sort key prefix of its own for each"
 	}
-	return strings.ToUpper(e.Name) + "#" + tm.Source
+	common := commonString(ta.LiteralPrefix(), tb.LiteralPrefix())
+	rename := func(e *model.Entity, tm *model.Template) string {
+		return fmt.Sprintf("%q for %s", strings.ToUpper(e.Name)+"#"+strings.TrimPrefix(tm.Source, common), e.Name)
+	}
+	return rename(a, ta) + " and " + rename(b, tb)
 }
 
 // keySizes checks each template whose placeholders all have a bounded

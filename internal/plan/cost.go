@@ -213,7 +213,7 @@ func (b *builder) cost(pp *Pattern) {
 		}
 		per := total / len(p.Entities)
 		bytes := items * per
-		detail := fmt.Sprintf("%d items of about %d bytes", items, per)
+		detail := fmt.Sprintf("%s of about %d bytes", plural(items, "item"), per)
 		var extra []string
 		for _, f := range pp.Foreign {
 			extra = append(extra, f.Entity.Name)
@@ -350,10 +350,15 @@ func (b *builder) indexUse(p *Plan) {
 				}
 			}
 			if len(need) < len(all) {
+				// The list leaves out what an INCLUDE projection gets
+				// anyway: the attributes of the entities' key templates.
 				var names []string
 				for _, e := range t.Entities {
+					if e.Key(ix) == nil {
+						continue
+					}
 					for _, a := range e.Attributes {
-						if need[a.Stored] && !slices.Contains(names, a.Stored) && !isKeyOf(ix, a.Stored) {
+						if need[a.Stored] && !slices.Contains(names, a.Stored) && !isKeyOf(ix, a.Stored) && !inKeys(e, ix, a) {
 							names = append(names, a.Stored)
 						}
 					}
@@ -371,4 +376,11 @@ func isKeyOf(ix *model.Index, stored string) bool {
 		}
 	}
 	return ix.Table.IsKeyAttr(stored)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -40,7 +40,9 @@ type SKCond struct {
 	// Prefix is the number of leading segments of Template that the
 	// inputs bind (literal text included).
 	Prefix int
-	// Range is the where condition it serves, or nil.
+	// Range is the where condition it serves, or nil. A beginsWith on a
+	// path selects the node and everything below it: the operand is the
+	// path followed by its separator.
 	Range *model.Cond
 	// Lo and Hi are the bounds of SKBetween, the value of the others.
 	Lo, Hi Bound
@@ -171,8 +173,12 @@ func (s SKCond) bound(b Bound, beginsWith bool) string {
 	return quoteTemplate(s.Template, s.Prefix, suffix)
 }
 
-// quoteTemplate quotes the first n segments of t, then suffix.
+// quoteTemplate quotes the first n segments of t, then suffix. A whole
+// number or binary key is shown bare: {orderId}.
 func quoteTemplate(t *model.Template, n int, suffix string) string {
+	if t.KeyType != model.S && n == len(t.Segments) && suffix == "" {
+		return t.String()
+	}
 	var b strings.Builder
 	for _, seg := range t.Segments[:n] {
 		if seg.Attr != nil {

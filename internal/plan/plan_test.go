@@ -300,8 +300,8 @@ patterns:
 		t.Fatal(res.Diags.Err())
 	}
 	want := []string{
-		`orderId = "{orderId}"`,
-		`orderId = "{orderId}" AND begins_with(SK, "EVENT#")`,
+		`orderId = {orderId}`,
+		`orderId = {orderId} AND begins_with(SK, "EVENT#")`,
 		`cartId = "{cartId}"`,
 		`cartId = "{cartId}" AND productId = "{productId}"`,
 	}
@@ -440,7 +440,7 @@ entities:
 	if strings.Contains(msg, "Customer and Counter") {
 		t.Errorf("Customer and Counter have different sort keys:\n%s", msg)
 	}
-	if !strings.Contains(msg, `e.g. "INVOICE#{invoiceId}"`) {
-		t.Errorf("the fix should prefix the partition key:\n%s", msg)
+	if !strings.Contains(msg, `e.g. "CUSTOMER#{customerId}" for Customer and "INVOICE#{invoiceId}" for Invoice`) {
+		t.Errorf("the fix should prefix both partition keys:\n%s", msg)
 	}
 }
