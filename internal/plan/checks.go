@@ -71,6 +71,9 @@ func collisions(ix *model.Index, diags *diag.List) {
 	for i, a := range in {
 		for _, b := range in[i+1:] {
 			ka, kb := a.Key(ix), b.Key(ix)
+			if literalsDiverge(ka.PK, kb.PK) || (ka.SK != nil && literalsDiverge(ka.SK, kb.SK)) {
+				continue
+			}
 			verdict, w := keylang.Collide(keyOf(ka), keyOf(kb))
 			switch verdict {
 			case keylang.Collision:

@@ -51,9 +51,17 @@ func keyTemplate(t *model.Template) keylang.Template {
 	return out
 }
 
-// templateLang is the language of every key a template can produce.
-func templateLang(t *model.Template) *keylang.Lang {
+// langs caches the language of each template: the planner asks for the
+// same templates' languages for every pattern on their index.
+type langs map[*model.Template]*keylang.Lang
+
+// of is the language of every key a template can produce.
+func (c langs) of(t *model.Template) *keylang.Lang {
+	if l, ok := c[t]; ok {
+		return l
+	}
 	l := keylang.TemplateLang(keyTemplate(t))
+	c[t] = &l
 	return &l
 }
 

@@ -17,12 +17,12 @@ import (
 func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 	ix := pp.Index
 	p := pp.Pattern
-	sharing, foreign := foreignEntities(p, ix, pp.Key)
+	sharing, foreign := b.foreignEntities(p, ix, pp.Key)
 	if len(foreign) > 0 && len(p.Entities) == 1 {
 		if narrowed, ok := narrow(pp.Key.SK); ok {
 			k := *pp.Key
 			k.SK = narrowed
-			if _, f := foreignEntities(p, ix, &k); len(f) < len(foreign) {
+			if _, f := b.foreignEntities(p, ix, &k); len(f) < len(foreign) {
 				pp.Key.SK, foreign = narrowed, f
 			}
 		}
@@ -45,7 +45,7 @@ func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 		for i, e := range p.Entities {
 			m := &Member{Entity: e, How: ByEntityAttr}
 			lp := keys[i].SK.LiteralPrefix()
-			if lp != "" && prefixSeparates(lp, e, all, ix) {
+			if lp != "" && b.prefixSeparates(lp, e, all, ix) {
 				m.How, m.Prefix = BySortKeyPrefix, lp
 			} else {
 				needAttr = true
@@ -73,18 +73,18 @@ func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 // foreignEntities lists the entities of ix, other than p's, that can
 // share the partition, and those of them whose items the key condition
 // can read.
-func foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (sharing, read []*model.Entity) {
+func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (sharing, read []*model.Entity) {
 	region := skRegion(key.SK, ix)
 	for _, e := range ix.Table.Entities {
 		if slices.Contains(p.Entities, e) {
 			continue
 		}
 		k := e.Key(ix)
-		if k == nil || !overlaps(templateLang(k.PK), templateLang(key.PK)) {
+		if k == nil || !b.pkOverlap(k.PK, key.PK) {
 			continue
 		}
 		sharing = append(sharing, e)
-		if ix.SK != nil && region != nil && !overlaps(templateLang(k.SK), region) {
+		if ix.SK != nil && region != nil && !overlaps(b.langs.of(k.SK), region) {
 			continue
 		}
 		read = append(read, e)
@@ -115,13 +115,13 @@ func narrow(s SKCond) (SKCond, bool) {
 
 // prefixSeparates reports whether no entity of all other than e can have
 // a sort key starting with lp (in a partition e's key can share).
-func prefixSeparates(lp string, e *model.Entity, all []*model.Entity, ix *model.Index) bool {
+func (b *builder) prefixSeparates(lp string, e *model.Entity, all []*model.Entity, ix *model.Index) bool {
 	pre := prefixLang(lp)
 	for _, o := range all {
 		if o == e {
 			continue
 		}
-		if overlaps(templateLang(o.Key(ix).SK), pre) {
+		if overlaps(b.langs.of(o.Key(ix).SK), pre) {
 			return false
 		}
 	}
@@ -180,4 +180,23 @@ func inKeys(e *model.Entity, ix *model.Index, a *model.Attribute) bool {
 		return true
 	}
 	return slices.Contains(e.PrimaryKey().Attrs(), a)
+}
+
+// pkOverlap reports, once per pair of templates, whether two partition
+// key templates can give the same key.
+func (b *builder) pkOverlap(x, y *model.Template) bool {
+	pair := [2]*model.Template{x, y}
+	if v, ok := b.overlap[pair]; ok {
+		return v
+	}
+	v := !literalsDiverge(x, y) && overlaps(b.langs.of(x), b.langs.of(y))
+	b.overlap[pair] = v
+	return v
+}
+
+// literalsDiverge reports whether the literal texts two templates start
+// with differ, so that no key of one is a key of the other.
+func literalsDiverge(x, y *model.Template) bool {
+	a, c := x.LiteralPrefix(), y.LiteralPrefix()
+	return a != "" && c != "" && !strings.HasPrefix(a, c) && !strings.HasPrefix(c, a)
 }
