@@ -257,19 +257,20 @@ func distance(a, b string) int {
 // str reads a string scalar. Plain scalars YAML would read as numbers or
 // booleans are refused, with the advice to quote them.
 func (p *parser) str(n *yaml.Node, what string) Str {
+	use := n // where the value is used: an alias, or the value itself
 	n = p.resolve(n)
 	if n == nil {
 		return Str{}
 	}
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
 		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
-			p.errorf(n, "%s must be a string, not %s; quote it: \"%s\"", what, kindName(n), n.Value)
+			p.errorf(use, "%s must be a string, not %s; quote it: \"%s\"", what, kindName(n), n.Value)
 		} else {
-			p.errorf(n, "%s must be a string, not %s", what, kindName(n))
+			p.errorf(use, "%s must be a string, not %s", what, kindName(n))
 		}
-		return Str{Pos: p.pos(n)}
+		return Str{Pos: p.pos(use)}
 	}
-	return Str{Value: n.Value, Pos: p.pos(n), Set: true}
+	return Str{Value: n.Value, Pos: p.pos(use), Set: true}
 }
 
 // name reads a mapping key as a Str.
@@ -278,58 +279,65 @@ func (p *parser) name(k *yaml.Node) Str {
 }
 
 func (p *parser) integer(n *yaml.Node, what string) Int {
+	use := n // where the value is used: an alias, or the value itself
 	n = p.resolve(n)
 	if n == nil {
 		return Int{}
 	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!float" && strings.Trim(n.Value, "+-0123456789_") == "" {
+		p.errorf(use, "%s: %s is too large for a 64-bit integer", what, n.Value)
+		return Int{Pos: p.pos(use)}
+	}
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		p.errorf(n, "%s must be an integer, not %s", what, kindName(n))
-		return Int{Pos: p.pos(n)}
+		p.errorf(use, "%s must be an integer, not %s", what, kindName(n))
+		return Int{Pos: p.pos(use)}
 	}
 	var v int64
 	if err := n.Decode(&v); err != nil {
-		p.errorf(n, "%s: %q is not a 64-bit integer", what, n.Value)
-		return Int{Pos: p.pos(n)}
+		p.errorf(use, "%s: %q is not a 64-bit integer", what, n.Value)
+		return Int{Pos: p.pos(use)}
 	}
-	return Int{Value: v, Pos: p.pos(n), Set: true}
+	return Int{Value: v, Pos: p.pos(use), Set: true}
 }
 
 func (p *parser) boolean(n *yaml.Node, what string) Bool {
+	use := n // where the value is used: an alias, or the value itself
 	n = p.resolve(n)
 	if n == nil {
 		return Bool{}
 	}
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-		p.errorf(n, "%s must be true or false, not %s", what, kindName(n))
-		return Bool{Pos: p.pos(n)}
+		p.errorf(use, "%s must be true or false, not %s", what, kindName(n))
+		return Bool{Pos: p.pos(use)}
 	}
 	var v bool
 	if err := n.Decode(&v); err != nil {
-		p.errorf(n, "%s must be true or false", what)
-		return Bool{Pos: p.pos(n)}
+		p.errorf(use, "%s must be true or false", what)
+		return Bool{Pos: p.pos(use)}
 	}
-	return Bool{Value: v, Pos: p.pos(n), Set: true}
+	return Bool{Value: v, Pos: p.pos(use), Set: true}
 }
 
 func (p *parser) number(n *yaml.Node, what string) Number {
+	use := n // where the value is used: an alias, or the value itself
 	n = p.resolve(n)
 	if n == nil {
 		return Number{}
 	}
-	out := Number{Pos: p.pos(n), Text: n.Value}
+	out := Number{Pos: p.pos(use), Text: n.Value}
 	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
-		p.errorf(n, "%s must be a number, not %s", what, kindName(n))
+		p.errorf(use, "%s must be a number, not %s", what, kindName(n))
 		return out
 	}
 	if n.Tag == "!!int" {
 		if err := n.Decode(&out.Int); err != nil {
-			p.errorf(n, "%s: %q is not a 64-bit integer", what, n.Value)
+			p.errorf(use, "%s: %q is not a 64-bit integer", what, n.Value)
 			return out
 		}
 		out.IsInt = true
 		out.Value = float64(out.Int)
 	} else if err := n.Decode(&out.Value); err != nil || math.IsNaN(out.Value) || math.IsInf(out.Value, 0) {
-		p.errorf(n, "%s: %q is not a finite number", what, n.Value)
+		p.errorf(use, "%s: %q is not a finite number", what, n.Value)
 		return out
 	}
 	out.Present = true
@@ -363,6 +371,7 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 	}
 	f.Pos = p.pos(root)
 	var sawVersion, sawPackage, sawTables, sawEntities bool
+	before := p.diags.Len()
 	p.fields(root, "the spec", map[string]func(k, v *yaml.Node){
 		"version": func(k, v *yaml.Node) {
 			sawVersion = true
@@ -378,11 +387,17 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 			for _, e := range p.entries(v, "tables") {
 				f.Tables = append(f.Tables, p.table(e))
 			}
+			if len(f.Tables) == 0 && p.isEmptyMapping(v) {
+				p.errorf(v, "tables is empty; define at least one table")
+			}
 		},
 		"entities": func(k, v *yaml.Node) {
 			sawEntities = true
 			for _, e := range p.entries(v, "entities") {
 				f.Entities = append(f.Entities, p.entity(e))
+			}
+			if len(f.Entities) == 0 && p.isEmptyMapping(v) {
+				p.errorf(v, "entities is empty; define at least one entity")
 			}
 		},
 		"patterns": func(k, v *yaml.Node) {
@@ -391,7 +406,8 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 			}
 		},
 	})
-	if root.Kind != yaml.MappingNode {
+	if root.Kind != yaml.MappingNode || p.diags.Len() > before {
+		// A misspelt key already explains what is missing.
 		return
 	}
 	for _, req := range []struct {
@@ -497,6 +513,7 @@ func (p *parser) entity(e entry) *Entity {
 	en := &Entity{Name: p.name(e.key), Pos: p.pos(e.val)}
 	what := "entity " + e.name
 	sawAttrs := false
+	before := p.diags.Len()
 	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
 		"doc":       func(k, v *yaml.Node) { en.Doc = p.str(v, "doc") },
 		"go":        func(k, v *yaml.Node) { en.Go = p.str(v, "go") },
@@ -514,7 +531,7 @@ func (p *parser) entity(e entry) *Entity {
 			}
 		},
 	})
-	if !sawAttrs && p.resolve(e.val) != nil && p.resolve(e.val).Kind == yaml.MappingNode {
+	if !sawAttrs && p.diags.Len() == before && e.val.Kind == yaml.MappingNode {
 		p.errorf(e.key, "%s has no attributes", what)
 	}
 	return en
@@ -536,8 +553,10 @@ func (p *parser) attribute(e entry) *Attribute {
 		p.errorf(v, "%s must be a type name or a mapping {type: ...}, not %s", what, kindName(v))
 		return a
 	}
+	before := p.diags.Len()
+	sawType := false
 	p.fields(v, what, map[string]func(k, v *yaml.Node){
-		"type":      func(k, v *yaml.Node) { a.Type = p.str(v, "type") },
+		"type":      func(k, v *yaml.Node) { sawType = true; a.Type = p.str(v, "type") },
 		"attr":      func(k, v *yaml.Node) { a.Attr = p.str(v, "attr") },
 		"go":        func(k, v *yaml.Node) { a.Go = p.str(v, "go") },
 		"doc":       func(k, v *yaml.Node) { a.Doc = p.str(v, "doc") },
@@ -549,7 +568,7 @@ func (p *parser) attribute(e entry) *Attribute {
 		"format":    func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
 		"separator": func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
 	})
-	if !a.Type.Set {
+	if !sawType && p.diags.Len() == before {
 		p.errorf(v, "%s has no type", what)
 	}
 	return a
@@ -622,9 +641,10 @@ func (p *parser) pattern(e entry) *Pattern {
 			}
 		}
 	}
+	before := p.diags.Len()
 	p.fields(e.val, what, handlers)
-	if !pt.Op.Set {
-		if r := p.resolve(e.val); r != nil && r.Kind == yaml.MappingNode {
+	if !pt.Op.Set && p.diags.Len() == before {
+		if r := e.val; r.Kind == yaml.MappingNode {
 			p.errorf(e.key, "%s has no operation; give one of %s", what, strings.Join(Operations, ", "))
 		}
 	}
@@ -699,4 +719,9 @@ func (p *parser) consts(n *yaml.Node, attr string) []Const {
 		p.errorf(n, "the constant list for %s is empty", attr)
 	}
 	return out
+}
+
+// isEmptyMapping reports whether n is a mapping with no entries.
+func (p *parser) isEmptyMapping(n *yaml.Node) bool {
+	return n.Kind == yaml.MappingNode && len(n.Content) == 0
 }

@@ -15,6 +15,10 @@ var FixedNames = []string{
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 }
 
+// EntityMethods are the methods generated on every entity type; an
+// attribute can't have a Go field of the same name.
+var EntityMethods = []string{"MarshalItem", "UnmarshalItem"}
+
 // EnumType is the Go type of an enum attribute: the entity's and the
 // attribute's Go names (OrderStatus).
 func EnumType(e *Entity, a *Attribute) string { return e.GoName + a.GoName }

@@ -334,11 +334,23 @@ func (r *resolver) cond(p *Pattern, sc *spec.Cond, ops []CondOp, what string) *C
 	}
 	op := CondOp(sc.Op.Value)
 	if !slices.Contains(ops, op) {
+		if what == "where" && (op == OpEq || slices.Contains(condOps, op)) {
+			if op == OpEq {
+				r.errorf(sc.Op.Pos, "where takes a range operator (%s); for equality put %s in by", opNames(ops), a.Name)
+			} else {
+				r.errorf(sc.Op.Pos, "where takes a range operator (%s); %s on %s belongs in filter", opNames(ops), op, a.Name)
+			}
+			return nil
+		}
 		var names []string
 		for _, o := range ops {
 			names = append(names, string(o))
 		}
-		r.errorf(sc.Op.Pos, "%s on %s: unknown operator %q; use one of %s%s", what, a.Name, sc.Op.Value, opNames(ops), nearest(sc.Op.Value, names))
+		hint := ""
+		if n := nearest(sc.Op.Value, names); strings.HasPrefix(n, "; did you mean") {
+			hint = n
+		}
+		r.errorf(sc.Op.Pos, "%s on %s: unknown operator %q; use one of %s%s", what, a.Name, sc.Op.Value, opNames(ops), hint)
 		return nil
 	}
 	c := &Cond{Attr: a, Pos: sc.Pos, Op: op}
@@ -362,8 +374,39 @@ func (r *resolver) cond(p *Pattern, sc *spec.Cond, ops []CondOp, what string) *C
 			}
 			c.Consts = append(c.Consts, Const{Text: k.Value, Pos: k.Pos})
 		}
+		if op == OpBetween {
+			if lo, hi := sc.Consts[0], sc.Consts[1]; constLess(hi, lo, a) {
+				r.errorf(hi.Pos, "%s on %s: between %s and %s selects nothing; give the lower bound first", what, a.Name, lo.Value, hi.Value)
+				return nil
+			}
+		}
 	}
 	return c
+}
+
+// constLess reports whether constant x sorts before y as values of a.
+func constLess(x, y spec.Const, a *Attribute) bool {
+	switch a.Type {
+	case Int:
+		xi, err1 := strconv.ParseInt(strings.ReplaceAll(x.Value, "_", ""), 0, 64)
+		yi, err2 := strconv.ParseInt(strings.ReplaceAll(y.Value, "_", ""), 0, 64)
+		return err1 == nil && err2 == nil && xi < yi
+	case Float:
+		xf, err1 := strconv.ParseFloat(x.Value, 64)
+		yf, err2 := strconv.ParseFloat(y.Value, 64)
+		return err1 == nil && err2 == nil && xf < yf
+	case Time:
+		layout := time.RFC3339Nano
+		if a.Format == Date {
+			layout = time.DateOnly
+		}
+		xt, err1 := time.Parse(layout, x.Value)
+		yt, err2 := time.Parse(layout, y.Value)
+		return err1 == nil && err2 == nil && xt.Before(yt)
+	case String, Enum:
+		return x.Value < y.Value
+	}
+	return false
 }
 
 // opFits reports whether a condition operator applies to the attribute.

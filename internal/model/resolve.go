@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"go/token"
 	"regexp"
 	"slices"
 	"strconv"
@@ -34,13 +35,37 @@ var (
 // Resolve turns a parsed spec into a model. It reports every problem it
 // finds; the model is complete only when diags holds no error.
 func Resolve(f *spec.File, diags *diag.List) *Model {
-	r := &resolver{f: f, diags: diags, m: &Model{File: f.Name, Pos: f.Pos}}
+	r := &resolver{f: f, diags: diags, m: &Model{File: f.Name, Pos: f.Pos}, listed: map[*Index][]spec.Str{}}
 	r.file()
 	r.tables()
 	r.entities()
 	r.patterns()
+	r.includes()
 	r.projections()
 	return r.m
+}
+
+// includes refuses an INCLUDE projection that lists an attribute no entity
+// of the table stores (a misspelling, or a spec name instead of the stored
+// attr: name).
+func (r *resolver) includes() {
+	for _, t := range r.m.Tables {
+		var stored []string
+		for _, e := range t.Entities {
+			for _, a := range e.Attributes {
+				if !slices.Contains(stored, a.Stored) {
+					stored = append(stored, a.Stored)
+				}
+			}
+		}
+		for _, ix := range t.Indexes {
+			for _, inc := range r.listed[ix] {
+				if !slices.Contains(stored, inc.Value) {
+					r.errorf(inc.Pos, "projection of index %s lists %s, which no entity of table %s stores%s", ix.Name, inc.Value, t.Name, nearest(inc.Value, stored))
+				}
+			}
+		}
+	}
 }
 
 // projections completes INCLUDE projections with what decoding an item
@@ -78,6 +103,9 @@ type resolver struct {
 	f     *spec.File
 	diags *diag.List
 	m     *Model
+	// listed holds the attributes each INCLUDE projection lists, with
+	// their positions.
+	listed map[*Index][]spec.Str
 }
 
 func (r *resolver) errorf(pos Pos, format string, args ...any) {
@@ -104,6 +132,9 @@ func (r *resolver) file() {
 }
 
 func suggestPackage(s string) string {
+	if token.IsKeyword(s) {
+		return s + "s"
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if r < utf8.RuneSelf && (unicode.IsLetter(r) || (unicode.IsDigit(r) && b.Len() > 0)) {
@@ -272,14 +303,11 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		if ix.Kind == Local && ix.SK != nil && t.SK != nil && ix.SK.Name == t.SK.Name {
 			r.errorf(ix.SK.Pos, "local index %s has the table's own sort key %s; it would repeat the table", ix.Name, t.SK.Name)
 		}
-		// A key attribute has one type across the table and its indexes.
+		// A key attribute has one type across the table and its indexes:
+		// the first place that declares it decides.
 		for _, k := range ix.KeyAttrs() {
-			for _, other := range t.Indexes {
-				for _, ok := range other.KeyAttrs() {
-					if ok.Name == k.Name && ok.Type != k.Type && k != ok {
-						r.errorf(k.Pos, "key attribute %s is %s here but %s in %s", k.Name, k.Type, ok.Type, indexLabel(other))
-					}
-				}
+			if first := firstKeyAttr(t, k.Name); first != nil && first.Type != k.Type && k.Pos != first.Pos {
+				r.errorf(k.Pos, "key attribute %s is %s here but %s where it is first declared (line %d)", k.Name, k.Type, first.Type, first.Pos.Line)
 			}
 		}
 		for _, k := range ix.KeyAttrs() {
@@ -292,6 +320,9 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			r.errorf(ix.Pos, "index %s repeats the table's own key", ix.Name)
 		}
 		r.projection(ix, si.Projection)
+		if ix.Name == PrimaryName {
+			continue // refused above; entities' keys primary mean the table
+		}
 		t.Indexes = append(t.Indexes, ix)
 	}
 	if gsis > MaxGSIs {
@@ -329,6 +360,7 @@ func (r *resolver) projection(ix *Index, sp *spec.Projection) {
 				continue
 			}
 			ix.Include = append(ix.Include, a.Value)
+			r.listed[ix] = append(r.listed[ix], a)
 		}
 	}
 }
@@ -375,6 +407,9 @@ func (r *resolver) entities() {
 			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
 		}
 		e.GoName = GoName(e.Name)
+		if !entityName.MatchString(e.Name) {
+			e.GoName = "" // reported; no second error about the Go name
+		}
 		if se.Go.Set {
 			e.GoName = se.Go.Value
 			if !IsExported(e.GoName) {
@@ -383,7 +418,9 @@ func (r *resolver) entities() {
 		}
 		switch {
 		case e.GoName == "":
-			r.errorf(se.Name.Pos, "entity name %q gives no Go name; start it with a letter", e.Name)
+			if entityName.MatchString(e.Name) {
+				r.errorf(se.Name.Pos, "entity name %q gives no Go name; start it with a letter", e.Name)
+			}
 		case goNames[e.GoName] != nil:
 			r.errorf(se.Name.Pos, "entities %s and %s have the same Go name %s", goNames[e.GoName].Name, e.Name, e.GoName)
 		default:
@@ -439,13 +476,16 @@ func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 			if !IsExported(a.GoName) {
 				r.errorf(sa.Go.Pos, "go name %q of %s is not an exported Go identifier", a.GoName, what)
 			}
-		} else {
+		} else if attrName.MatchString(a.Name) {
 			a.GoName = GoName(a.Name)
-			if a.GoName == "" && a.Name != "" {
+			if a.GoName == "" {
 				r.errorf(sa.Name.Pos, "%s gives no Go name; set go: to one", what)
 			}
 		}
-		if other := goNames[a.GoName]; other != nil && a.GoName != "" {
+		if slices.Contains(EntityMethods, a.GoName) {
+			r.errorf(attrGoPos(sa), "%s gives the Go field %s, which is also the name of a method dyngen generates on %s; set go: to another name", what, a.GoName, e.GoName)
+		}
+		if other := goNames[a.GoName]; other != nil && a.GoName != "" && a.Name != "" {
 			pos := sa.Name.Pos
 			if sa.Go.Set {
 				pos = sa.Go.Pos
@@ -454,7 +494,7 @@ func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 		} else {
 			goNames[a.GoName] = a
 		}
-		if other := stored[a.Stored]; other != nil {
+		if other := stored[a.Stored]; other != nil && a.Stored != "" {
 			pos := sa.Name.Pos
 			if sa.Attr.Set {
 				pos = sa.Attr.Pos
@@ -613,6 +653,7 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		}
 		if !k.PK.Set && !k.SK.Set {
 			r.errorf(k.Pos, "keys %s of %s give no template; add pk: and sk:", k.Index.Value, e.Name)
+			continue
 		}
 		given[k.Index.Value] = k
 	}
@@ -675,6 +716,26 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		}
 		e.Keys = append(e.Keys, &EntityKey{Index: ix, PK: pk, SK: skT, Pos: pos})
 	}
+	r.sharedKeyAttrs(e)
+}
+
+// sharedKeyAttrs refuses an entity that fills one key attribute, shared by
+// several indexes, with different templates: an item holds one value per
+// attribute.
+func (r *resolver) sharedKeyAttrs(e *Entity) {
+	first := map[string]*Template{}
+	for _, k := range e.Keys {
+		for i, tm := range k.Templates() {
+			name := k.Index.KeyAttrs()[i].Name
+			if prev, ok := first[name]; ok {
+				if prev.Source != tm.Source {
+					r.errorf(tm.Pos, "%s fills key attribute %s with %q on %s but with %q on another index; an item holds one value per attribute, so give the indexes key attributes of their own", e.Name, name, tm.Source, indexLabel(k.Index), prev.Source)
+				}
+				continue
+			}
+			first[name] = tm
+		}
+	}
 }
 
 // keyTemplate finds the entity's template for one key attribute of ix.
@@ -697,8 +758,11 @@ func (r *resolver) keyTemplate(e *Entity, ix *Index, ka *KeyAttr, text spec.Str,
 		return &cp, tableAttr
 	}
 	if nat := e.AttrStored(ka.Name); nat != nil {
+		if nat.Type == "" {
+			return nil, natural // its unknown type is reported
+		}
 		if !nat.KeyTypeFits(ka.Type) {
-			r.errorf(nat.Pos, "attribute %s of %s is stored as key attribute %s (type %s) of %s, but a %s can't be a %s key; rename it with attr:", nat.Name, e.Name, ka.Name, ka.Type, indexLabel(ix), nat.Describe(), ka.Type)
+			r.errorf(nat.Pos, "attribute %s of %s is stored as key attribute %s of %s, whose type %s can't hold a %s attribute; rename it with attr:", nat.Name, e.Name, ka.Name, indexLabel(ix), ka.Type, nat.Describe())
 			return nil, natural
 		}
 		if text.Set && strings.TrimSpace(text.Value) != "{"+nat.Name+"}" {
@@ -794,6 +858,8 @@ func (r *resolver) checkTemplate(tm *Template, where string) bool {
 		}
 		a := s.Attr
 		switch a.Type {
+		case "":
+			continue // its unknown type is reported
 		case String, Enum, Int, Time, Bool, Path:
 		case Float:
 			fail("{%s} is a float, which has no order-preserving text form; use an int, or a key attribute of type N", a.Name)
@@ -841,4 +907,24 @@ func quoteRunes(rs []rune) string {
 		q = append(q, strconv.QuoteRune(r))
 	}
 	return strings.Join(q, " ")
+}
+
+// firstKeyAttr returns the first declaration of a key attribute named name
+// among the table's key and the indexes resolved so far.
+func firstKeyAttr(t *Table, name string) *KeyAttr {
+	for _, ix := range t.Indexes {
+		for _, k := range ix.KeyAttrs() {
+			if k.Name == name {
+				return k
+			}
+		}
+	}
+	return nil
+}
+
+func attrGoPos(sa *spec.Attribute) Pos {
+	if sa.Go.Set {
+		return sa.Go.Pos
+	}
+	return sa.Name.Pos
 }

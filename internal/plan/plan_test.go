@@ -151,8 +151,12 @@ func TestReadRefusals(t *testing.T) {
 		name, pattern string
 		want          []string // parts of the error text
 	}{
-		{"rule 1: partition key not bound", "{query: Order, by: [orderId]}",
-			[]string{"spec.yaml:46:3: pattern P would need a Scan", `primary: its partition key PK="CUSTOMER#{customerId}" needs customerId, which is not in by`, "Add an index whose partition key is built from [orderId]"}},
+		{"rule 1: partition key not bound", "{query: Order, by: [total]}",
+			[]string{"spec.yaml:46:3: pattern P would need a Scan", `primary: its partition key PK="CUSTOMER#{customerId}" needs customerId, which is not in by`, `Add an index whose partition key is built from [total], e.g. GSI5: {partitionKey: GSI5PK, sortKey: GSI5SK} with keys GSI5: {pk: "TOTAL#{total}", sk: "{customerId}#{placed}#{orderId}"} on Order`}},
+		{"rule 1: the index binds the partition but lacks attributes: no new index proposed", "{query: Order, by: [orderId]}",
+			[]string{"ByKeys: it does not project status of Order (projection keys); project it"}},
+		{"a query without by", "{query: Order}",
+			[]string{"A query needs by: the attributes its partition key is built from."}},
 		{"rule 2: by skips a sort key placeholder", "{query: Line, by: [customerId, sku]}",
 			[]string{`primary: by sku is not a leading placeholder of the sort key SK="LINE#{orderId}#{sku}" (after the bound part "LINE#")`}},
 		{"rule 3: where is not the next placeholder", "{query: Order, by: [customerId], where: {orderId: \">\"}}",

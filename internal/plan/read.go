@@ -13,6 +13,9 @@ import (
 type candidate struct {
 	plan   *Pattern
 	reason string // why the index can't serve the pattern, when plan is nil
+	// pkBound is set when the inputs build the index's partition key, so
+	// that the refusal is about the rest of the key or the projection.
+	pkBound bool
 }
 
 // read plans a get or query: it tries every index (or the one the pattern
@@ -25,16 +28,18 @@ func (b *builder) read(p *model.Pattern) *Pattern {
 	}
 	var ok []*Pattern
 	var reasons []string
+	pkBound := false
 	for _, ix := range indexes {
 		c := b.tryRead(p, ix)
 		if c.plan != nil {
 			ok = append(ok, c.plan)
 		} else {
 			reasons = append(reasons, fmt.Sprintf("%s: %s", ix.Name, c.reason))
+			pkBound = pkBound || c.pkBound
 		}
 	}
 	if len(ok) == 0 {
-		b.refuse(p, reasons)
+		b.refuse(p, reasons, pkBound)
 		return nil
 	}
 	best := slices.MinFunc(ok, func(x, y *Pattern) int {
@@ -90,10 +95,19 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			return fail("its partition key %s=%q needs %s, which is not in by", ix.PK.Name, first.PK.Source, a.Name)
 		}
 	}
+	bound := map[string]bool{}
+	for _, a := range first.PK.Attrs() {
+		bound[a.Name] = true
+	}
+	failBound := func(format string, args ...any) candidate {
+		c := fail(format, args...)
+		c.pkBound = true
+		return c
+	}
 	// Rule 6: every entity shares the partition for the same inputs.
-	for _, k := range keys[1:] {
+	for i, k := range keys[1:] {
 		if k.PK.String() != first.PK.String() {
-			return fail("%s's partition key is %q but %s's is %q, so they are not one item collection", p.Entities[0].Name, first.PK.Source, k.PK.Source, nameOfKey(k))
+			return fail("%s's partition key is %q but %s's is %q, so they are not one item collection", p.Entities[0].Name, first.PK.Source, p.Entities[i+1].Name, k.PK.Source)
 		}
 	}
 	var sk *model.Template
@@ -103,27 +117,23 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			sk = commonPrefix(keys)
 		}
 	}
-	bound := map[string]bool{}
-	for _, a := range first.PK.Attrs() {
-		bound[a.Name] = true
-	}
 	// Rule 2: the other by attributes are the leading sk placeholders.
 	prefix := 0
 	if sk != nil {
 		prefix = bindPrefix(sk, p.By, bound)
 		if err := pathInPrefix(sk, prefix); err != "" {
-			return fail("%s", err)
+			return failBound("%s", err)
 		}
 	}
 	for _, name := range p.By {
 		if !bound[name] {
 			if sk == nil {
 				if ix.SK == nil {
-					return fail("%s has no sort key, and its partition key %q does not use %s", ix.Name, first.PK.Source, name)
+					return failBound("%s has no sort key, and its partition key %q does not use %s", ix.Name, first.PK.Source, name)
 				}
-				return fail("%s is not in the key", name)
+				return failBound("%s is not in the key", name)
 			}
-			return fail("by %s is not a leading placeholder of the sort key %s=%q (after the bound part %s)", name, ix.SK.Name, sk.Source, quoteTemplate(sk, prefix, ""))
+			return failBound("by %s is not a leading placeholder of the sort key %s=%q (after the bound part %s)", name, ix.SK.Name, sk.Source, quoteTemplate(sk, prefix, ""))
 		}
 	}
 	key := &KeyCond{Index: ix, PK: first.PK}
@@ -139,22 +149,22 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 		// Rule 3: where is the next placeholder, in an order-keeping form.
 		if p.Where != nil {
 			if msg := whereCond(&key.SK, ix.SK, p.Where); msg != "" {
-				return fail("%s", msg)
+				return failBound("%s", msg)
 			}
 		}
 	} else if p.Where != nil {
-		return fail("%s has no sort key for where %s", ix.Name, p.Where.Attr.Name)
+		return failBound("%s has no sort key for where %s", ix.Name, p.Where.Attr.Name)
 	}
 	// Rule 4: order is honoured on that sort key.
 	if p.OrderPos.Line != 0 && len(keys) == 1 {
 		if msg := orderOK(ix, key); msg != "" {
-			return fail("%s", msg)
+			return failBound("%s", msg)
 		}
 	}
 	call := Query
 	if p.Op == model.OpGet {
 		if ix.SK != nil && key.SK.Kind != SKEq {
-			return fail("get needs the whole key; by %s leaves the sort key %s=%q open", strings.Join(p.By, ", "), ix.SK.Name, sk.Source)
+			return failBound("get needs the whole key; by %s leaves the sort key %s=%q open", strings.Join(p.By, ", "), ix.SK.Name, sk.Source)
 		}
 		if ix.IsPrimary() {
 			call = GetItem
@@ -166,25 +176,23 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	}
 	// Other entities reading through the same key condition.
 	if msg := b.members(pp, keys); msg != "" {
-		return fail("%s", msg)
+		return failBound("%s", msg)
 	}
 	// Rule 5: the index projects what the result needs.
 	if msg := projects(pp); msg != "" {
-		return fail("%s", msg)
+		return failBound("%s", msg)
 	}
 	for _, f := range p.Filter {
 		if f.Attr.Stored == ix.PK.Name || (ix.SK != nil && f.Attr.Stored == ix.SK.Name) {
-			return fail("filter on %s, a key attribute of %s; narrow it with by or where instead", f.Attr.Name, ix.Name)
+			return failBound("filter on %s, a key attribute of %s; narrow it with by or where instead", f.Attr.Name, ix.Name)
 		}
 		if !ix.Projects(f.Attr.Stored) {
-			return fail("filter on %s, which %s does not project", f.Attr.Name, ix.Name)
+			return failBound("filter on %s, which %s does not project", f.Attr.Name, ix.Name)
 		}
 	}
 	pp.Filter = condExpression(p.Filter)
 	return candidate{plan: pp}
 }
-
-func nameOfKey(k *model.EntityKey) string { return k.PK.Source }
 
 // bindPrefix walks sk from the start, binding literal text and the
 // placeholders the inputs give, and returns the number of bound segments.
@@ -412,8 +420,10 @@ func orderOK(ix *model.Index, key *KeyCond) string {
 	return ""
 }
 
-// refuse reports a read no index can serve, with what would fix it.
-func (b *builder) refuse(p *model.Pattern, reasons []string) {
+// refuse reports a read no index can serve, with what would fix it: a new
+// index when no index has a partition key the inputs build (otherwise the
+// reasons say what to change).
+func (b *builder) refuse(p *model.Pattern, reasons []string, pkBound bool) {
 	e := p.Entity()
 	var keys []string
 	for _, k := range e.Keys {
@@ -427,8 +437,15 @@ func (b *builder) refuse(p *model.Pattern, reasons []string) {
 	if p.Index != "" {
 		which = "the index it names can't serve it"
 	}
-	b.errorf(p.Pos, "pattern %s would need a Scan: %s (%s). %s's keys are %s. %s",
-		p.Name, which, strings.Join(reasons, "; "), e.Name, strings.Join(keys, ", "), proposal(p))
+	fix := ""
+	switch {
+	case len(p.By) == 0:
+		fix = " A query needs by: the attributes its partition key is built from."
+	case !pkBound:
+		fix = " " + proposal(p)
+	}
+	b.errorf(p.Pos, "pattern %s would need a Scan: %s (%s). %s's keys are %s.%s",
+		p.Name, which, strings.Join(reasons, "; "), e.Name, strings.Join(keys, ", "), fix)
 }
 
 // proposal suggests an index that would serve p.
@@ -442,7 +459,7 @@ func proposal(p *model.Pattern) string {
 		}
 	}
 	name := fmt.Sprintf("GSI%d", gsis+1)
-	for t.Index(name) != nil {
+	for t.Index(name) != nil || firstKeyAttrNamed(t, name+"PK") || firstKeyAttrNamed(t, name+"SK") {
 		gsis++
 		name = fmt.Sprintf("GSI%d", gsis+1)
 	}
@@ -454,12 +471,18 @@ func proposal(p *model.Pattern) string {
 		pk = []string{strings.ToUpper(e.Name)}
 	}
 	var sk []string
-	if p.Where != nil {
-		sk = append(sk, "{"+p.Where.Attr.Name+"}")
-	}
-	for _, a := range e.PrimaryKey().Attrs() {
-		if !slices.Contains(p.By, a.Name) && (p.Where == nil || p.Where.Attr != a) {
-			sk = append(sk, "{"+a.Name+"}")
+	w := p.Where
+	if w != nil && !w.Attr.KeepsOrder() && w.Op != model.OpBeginsWith {
+		// A string compares in order only placed last in the key.
+		sk = []string{"{" + w.Attr.Name + "}"}
+	} else {
+		if w != nil {
+			sk = append(sk, "{"+w.Attr.Name+"}")
+		}
+		for _, a := range e.PrimaryKey().Attrs() {
+			if !slices.Contains(p.By, a.Name) && (w == nil || w.Attr != a) {
+				sk = append(sk, "{"+a.Name+"}")
+			}
 		}
 	}
 	if len(sk) == 0 {
@@ -467,4 +490,17 @@ func proposal(p *model.Pattern) string {
 	}
 	return fmt.Sprintf("Add an index whose partition key is built from [%s], e.g. %s: {partitionKey: %sPK, sortKey: %sSK} with keys %s: {pk: %q, sk: %q} on %s",
 		strings.Join(p.By, ", "), name, name, name, name, strings.Join(pk, "#"), strings.Join(sk, "#"), e.Name)
+}
+
+// firstKeyAttrNamed reports whether the table or an index has a key
+// attribute named name.
+func firstKeyAttrNamed(t *model.Table, name string) bool {
+	for _, ix := range t.Indexes {
+		for _, k := range ix.KeyAttrs() {
+			if k.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -100,7 +100,7 @@ func (b *builder) update(pp *Pattern) bool {
 			}
 			if !rb.Remove {
 				for _, a := range tm.Attrs() {
-					if !slices.Contains(known, a) {
+					if !slices.Contains(known, a) && !slices.Contains(p.Add, a) {
 						b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, a.Name, a.Name)
 						ok = false
 					}
