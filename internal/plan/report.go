@@ -8,63 +8,78 @@ import (
 	"text/tabwriter"
 
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/templates"
 )
 
 // Report writes the plan as the readable tables `dyngen plan` prints:
-// the tables and indexes, one row per pattern, the write amplification of
-// each entity and the assumptions of the estimates.
+// the tables and indexes, one row per pattern, the cost of each call, the
+// write amplification of each entity and the assumptions of the
+// estimates. The layout is templates/plan.txt.tmpl.
 func (p *Plan) Report(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if err := templates.Plan.Execute(tw, p.reportData()); err != nil {
+		return err
+	}
+	return tw.Flush()
+}
+
+type reportRow struct {
+	Name, Call, Index, Key, Others, Cost, Detail string
+	Notes                                        []string
+}
+
+type reportIndex struct {
+	Kind, Name, Schema, Projection string
+	Inverted                       bool
+}
+
+type reportTable struct {
+	Name, Schema, EntityAttr, TTL string
+	Indexes                       []reportIndex
+	Rows                          []reportRow
+}
+
+type reportWrite struct {
+	Entity, Detail string
+	Total          float64
+}
+
+type reportData struct {
+	File, Package string
+	Tables        []reportTable
+	Rows          []reportRow
+	Writes        []reportWrite
+	Assumptions   []string
+}
+
+// reportData flattens the plan into what the template shows, in spec
+// order.
+func (p *Plan) reportData() reportData {
 	m := p.Model
-	var b strings.Builder
-	fmt.Fprintf(&b, "Plan of %s (package %s)\n", m.File, m.Package)
+	d := reportData{File: m.File, Package: m.Package, Assumptions: p.Assumptions}
+	for _, pp := range p.Patterns {
+		d.Rows = append(d.Rows, reportRow{
+			Name: pp.Pattern.Name, Call: string(pp.Call), Index: pp.Index.Name,
+			Key: pp.keyText(), Others: pp.othersText(), Cost: pp.Cost.short(),
+			Detail: pp.Cost.Detail, Notes: pp.notes(),
+		})
+	}
 	for _, t := range m.Tables {
-		fmt.Fprintf(&b, "\nTable %s: %s; entity attribute %s", t.Name, keySchema(t.Primary()), t.EntityAttr)
-		if t.TTL != "" {
-			fmt.Fprintf(&b, "; ttl %s", t.TTL)
-		}
-		b.WriteString("\n")
+		rt := reportTable{Name: t.Name, Schema: keySchema(t.Primary()), EntityAttr: t.EntityAttr, TTL: t.TTL}
 		for _, ix := range t.Indexes[1:] {
-			fmt.Fprintf(&b, "  %s %s: %s; projection %s", ix.Kind, ix.Name, keySchema(ix), projectionName(ix))
-			if ix.Inverted {
-				b.WriteString(" (inverted: holds every entity)")
-			}
-			b.WriteString("\n")
+			rt.Indexes = append(rt.Indexes, reportIndex{Kind: ix.Kind.String(), Name: ix.Name, Schema: keySchema(ix), Projection: projectionName(ix), Inverted: ix.Inverted})
 		}
-		b.WriteString("\n")
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  PATTERN\tCALL\tINDEX\tKEY CONDITION\tOTHER ENTITIES\tCOST")
-		for _, pp := range p.Patterns {
-			if pp.Pattern.Table != t {
-				continue
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", pp.Pattern.Name, pp.Call, pp.Index.Name, pp.keyText(), pp.othersText(), pp.Cost.short())
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	if len(p.Patterns) > 0 {
-		b.WriteString("\nCost of one call:\n")
-		for _, pp := range p.Patterns {
-			fmt.Fprintf(&b, "  %s: %s (%s)\n", pp.Pattern.Name, pp.Cost.short(), pp.Cost.Detail)
-			for _, line := range pp.notes() {
-				fmt.Fprintf(&b, "    %s\n", line)
+		for i, pp := range p.Patterns {
+			if pp.Pattern.Table == t {
+				rt.Rows = append(rt.Rows, d.Rows[i])
 			}
 		}
+		d.Tables = append(d.Tables, rt)
 	}
-	if len(p.Writes) > 0 {
-		b.WriteString("\nWrite amplification (WCU of writing one whole item):\n")
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		for _, wa := range p.Writes {
-			fmt.Fprintf(tw, "  %s\t%s\t= %g WCU\n", wa.Entity.Name, ampDetail(wa), wa.Total)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+	for _, wa := range p.Writes {
+		d.Writes = append(d.Writes, reportWrite{Entity: wa.Entity.Name, Detail: ampDetail(wa), Total: wa.Total})
 	}
-	b.WriteString("\nAssumptions: " + strings.Join(p.Assumptions, "; ") + ".\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return d
 }
 
 func keySchema(ix *model.Index) string {
