@@ -2,6 +2,7 @@ package keylang
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -66,7 +67,7 @@ func CollideBudget(a, b Key, budget int) (Verdict, *Witness) {
 	vars := append(slices.Clone(sa.vars), sb.vars...)
 	dfas := make([]dfa, len(vars))
 	for i, v := range vars {
-		dfas[i] = determinize(v.lang)
+		dfas[i] = minimize(determinize(v.lang))
 	}
 	var lits []rune
 	for _, s := range []*side{sa, sb} {
@@ -136,7 +137,7 @@ func CollideBudget(a, b Key, budget int) (Verdict, *Witness) {
 			return Undecided, nil
 		}
 	}
-	if e.aborted {
+	if e.aborted || e.cut {
 		return Undecided, nil
 	}
 	return Disjoint, nil
@@ -152,7 +153,21 @@ type side struct {
 type sideVar struct {
 	name string
 	kind Kind
-	lang Lang // the intersection of its languages in every template using it
+	lang Lang     // the intersection of its languages in every template using it
+	sigs []string // the distinct languages intersected, by langSig
+}
+
+// langSig identifies the language of placeholder g in template t.
+func langSig(t Template, g Segment) string {
+	switch g.Kind {
+	case String:
+		return "S" + string(t.Seps())
+	case Path:
+		return "P" + string(g.PathSep) + string(t.Seps())
+	case Enum:
+		return fmt.Sprintf("E%q", g.Values)
+	}
+	return g.Kind.String()
 }
 
 func newSide(k Key) (*side, bool) {
@@ -165,16 +180,20 @@ func newSide(k Key) (*side, bool) {
 			if !g.IsVar() {
 				continue
 			}
-			l := SegmentLang(t, i)
+			sig := langSig(t, g)
 			if j, ok := s.index[g.Var]; ok {
-				if s.vars[j].kind != g.Kind {
+				v := &s.vars[j]
+				if v.kind != g.Kind {
 					return nil, false
 				}
-				s.vars[j].lang = Intersect(s.vars[j].lang, l)
+				if !slices.Contains(v.sigs, sig) {
+					v.sigs = append(v.sigs, sig)
+					v.lang = compact(Intersect(v.lang, SegmentLang(t, i)))
+				}
 				continue
 			}
 			s.index[g.Var] = len(s.vars)
-			s.vars = append(s.vars, sideVar{g.Var, g.Kind, l})
+			s.vars = append(s.vars, sideVar{g.Var, g.Kind, compact(SegmentLang(t, i)), []string{sig}})
 		}
 	}
 	return s, true
@@ -228,7 +247,9 @@ type engine struct {
 	nextVar int32
 	work    int
 	budget  int
-	aborted bool
+	aborted bool // the budget ran out
+	depth   int
+	cut     bool // a branch was cut at maxDepth
 }
 
 func newEngine(dfas []dfa, lits []rune, budget int) *engine {
@@ -618,6 +639,15 @@ func (e *engine) solve(l, r []tok, cons map[int32]constraint) bool {
 	if e.aborted {
 		return false
 	}
+	if e.depth >= maxDepth {
+		// Too deep to recurse safely: give up on this branch only. A
+		// solution found elsewhere still stands, but Disjoint can no
+		// longer be claimed.
+		e.cut = true
+		return false
+	}
+	e.depth++
+	defer func() { e.depth-- }()
 	mark := len(e.recs)
 	l, r, ok := e.simplify(l, r, cons)
 	if ok {
@@ -628,6 +658,11 @@ func (e *engine) solve(l, r []tok, cons map[int32]constraint) bool {
 	}
 	return ok
 }
+
+// maxDepth bounds the search's recursion. A path of the search consumes at
+// least one character of the common key string per level, and DynamoDB
+// keys are at most 2048 bytes (partition) and 1024 bytes (sort).
+const maxDepth = 10000
 
 func (e *engine) branch(l, r []tok, cons map[int32]constraint) bool {
 	if len(l) == 0 || len(r) == 0 {

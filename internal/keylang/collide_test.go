@@ -195,6 +195,50 @@ func TestCollideRealistic(t *testing.T) {
 			want: Disjoint,
 		},
 		{
+			name:  "int shared across pk and sk: s = a and s0 = 0a",
+			a:     Key{PK: tpl(str("s")), SK: tp(str("s"), lit("0"))},
+			b:     Key{PK: tpl(kind("a", Int)), SK: tp(lit("0"), kind("a", Int))},
+			want:  Collision,
+			wantB: map[string]string{"a": "0"},
+		},
+		{
+			name: "time shared across pk and sk: s = a and s1 = 1a",
+			a:    Key{PK: tpl(str("s")), SK: tp(str("s"), lit("1"))},
+			b:    Key{PK: tpl(kind("a", Time)), SK: tp(lit("1"), kind("a", Time))},
+			want: Disjoint,
+		},
+		{
+			name: "ints swapped around '-'",
+			a:    Key{PK: tpl(str("s")), SK: tp(str("s"))},
+			b:    Key{PK: tpl(kind("n", Int), lit("-"), kind("m", Int)), SK: tp(kind("m", Int), lit("-"), kind("n", Int))},
+			want: Collision,
+		},
+		{
+			name: "ints swapped around '-' and '--'",
+			a:    Key{PK: tpl(str("s")), SK: tp(str("s"))},
+			b:    Key{PK: tpl(kind("n", Int), lit("-"), kind("m", Int)), SK: tp(kind("m", Int), lit("--"), kind("n", Int))},
+			want: Disjoint,
+		},
+		{
+			name: "time and date swapped around ':'",
+			a:    Key{PK: tpl(str("s")), SK: tp(str("s"))},
+			b:    Key{PK: tpl(kind("a", Time), lit(":"), kind("b", Date)), SK: tp(kind("b", Date), lit(":"), kind("a", Time))},
+			want: Disjoint,
+		},
+		{
+			name: "time in pk and sk vs strings",
+			a:    Key{PK: tpl(lit("T#"), kind("t", Time)), SK: tp(kind("t", Time), lit("#"), kind("n", Int))},
+			b:    Key{PK: tpl(lit("T#"), str("s")), SK: tp(str("u"), lit("#"), str("v"))},
+			want: Collision,
+		},
+		{
+			name:  "periodic: s = 00a, s00 = a0000",
+			a:     Key{PK: tpl(str("s")), SK: tp(str("s"), lit("00"))},
+			b:     Key{PK: tpl(lit("00"), str("a")), SK: tp(str("a"), lit("0000"))},
+			want:  Collision,
+			wantA: map[string]string{"s": "000"},
+		},
+		{
 			name:  "enum with the empty value",
 			a:     Key{PK: tpl(lit("S#"), enum("e", "", "x"), lit("#"))},
 			b:     Key{PK: tpl(lit("S##"))},
@@ -259,5 +303,20 @@ func TestValidate(t *testing.T) {
 		if err := b.Validate(); err == nil {
 			t.Errorf("%v: no error", b)
 		}
+	}
+}
+
+func TestCollideBudget(t *testing.T) {
+	a := Key{PK: tpl(str("s")), SK: tp(str("s"))}
+	b := Key{PK: tpl(kind("n", Int), lit("-"), kind("m", Int)), SK: tp(kind("m", Int), lit("--"), kind("n", Int))}
+	if v, w := CollideBudget(a, b, 100); v != Undecided || w != nil {
+		t.Errorf("tiny budget: %v %v", v, w)
+	}
+	// A name used twice in one template makes the equation non-quadratic;
+	// the answer is still never wrong.
+	c := Key{PK: tpl(str("x"), lit("#"), str("x"))}
+	d := Key{PK: tpl(str("y"), lit("#a"))}
+	if v, w := Collide(c, d); v != Collision || w.A["x"] != "a" {
+		t.Errorf("x#x vs y#a: %v %+v", v, w)
 	}
 }

@@ -1,6 +1,7 @@
 package keylang
 
 import (
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 )
@@ -591,3 +592,99 @@ func determinize(l Lang) dfa {
 	}
 	return out
 }
+
+// minimize merges the states of d that accept the same strings (Moore's
+// partition refinement); state 0 stays the start.
+func minimize(d dfa) dfa {
+	n := len(d.edges)
+	class := make([]int, n)
+	for s := range n {
+		if d.final[s] {
+			class[s] = 1
+		}
+	}
+	for {
+		// A state's signature: its class and its edges' ranges with the
+		// classes of their targets, adjacent ranges merged.
+		ids := map[string]int{}
+		next := make([]int, n)
+		for s := range n {
+			b := binary.AppendUvarint(nil, uint64(class[s]))
+			var last edge
+			have := false
+			flush := func() {
+				if have {
+					b = binary.AppendUvarint(b, uint64(last.lo))
+					b = binary.AppendUvarint(b, uint64(last.hi))
+					b = binary.AppendUvarint(b, uint64(last.to))
+				}
+			}
+			for _, e := range d.edges[s] {
+				c := class[e.to]
+				if have && last.to == c && last.hi+1 == e.lo {
+					last.hi = e.hi
+					continue
+				}
+				flush()
+				last, have = edge{e.lo, e.hi, c}, true
+			}
+			flush()
+			id, ok := ids[string(b)]
+			if !ok {
+				id = len(ids)
+				ids[string(b)] = id
+			}
+			next[s] = id
+		}
+		stable := len(ids) == countDistinct(class)
+		class = next
+		if stable {
+			break
+		}
+	}
+	// Renumber so that the start's class is 0.
+	num := map[int]int{class[0]: 0}
+	order := []int{0}
+	for s := range n {
+		if _, ok := num[class[s]]; !ok {
+			num[class[s]] = len(order)
+			order = append(order, s)
+		}
+	}
+	out := dfa{edges: make([][]edge, len(order)), final: make([]bool, len(order))}
+	for i, s := range order {
+		out.final[i] = d.final[s]
+		var es []edge
+		for _, e := range d.edges[s] {
+			t := num[class[e.to]]
+			if k := len(es); k > 0 && es[k-1].to == t && es[k-1].hi+1 == e.lo {
+				es[k-1].hi = e.hi
+			} else {
+				es = append(es, edge{e.lo, e.hi, t})
+			}
+		}
+		out.edges[i] = es
+	}
+	return out
+}
+
+func countDistinct(xs []int) int {
+	seen := map[int]bool{}
+	for _, x := range xs {
+		seen[x] = true
+	}
+	return len(seen)
+}
+
+// lang turns a deterministic automaton back into a Lang.
+func (d dfa) lang() Lang {
+	l := Lang{edges: make([][]edge, len(d.edges)), start: []int{0}, final: slices.Clone(d.final)}
+	for s, es := range d.edges {
+		l.edges[s] = slices.Clone(es)
+	}
+	return l.trim()
+}
+
+// compact returns an equivalent Lang with the fewest states: its minimal
+// deterministic automaton.
+func compact(l Lang) Lang { return minimize(determinize(l)).lang() }

@@ -85,3 +85,27 @@ func TestIntervalRandom(t *testing.T) {
 		}
 	}
 }
+
+func TestCompact(t *testing.T) {
+	ls := []Lang{
+		intLang(), timeLang(), dateLang(),
+		Union(Literal("ab"), Literal("abab"), Literal("b")),
+		Concat(plus(Literal("ab")), Any()),
+		Interval("a#", "b:c"),
+		Prefix(tpl(lit("C#"), path("p", '#'), lit("#"), kind("n", Int)), 3),
+	}
+	for i, l := range ls {
+		c := compact(l)
+		if !Equal(c, l) {
+			t.Errorf("%d: compact changed the language", i)
+		}
+		if len(c.edges) > len(determinize(l).edges) {
+			t.Errorf("%d: compact grew", i)
+		}
+	}
+	// The minimal automaton for Int: 19 digits below or at the bound
+	// (2 x 19 states after the first), an optional "-", and the start.
+	if n := len(intLang().edges); n > 40 {
+		t.Errorf("int automaton has %d states", n)
+	}
+}

@@ -97,9 +97,10 @@ func (k Key) String() string {
 // placeholder name at most once per template, at most one Path, a Path's
 // separator among the template's separators, Enum values non-empty and free
 // of separators, and two placeholders always parted by literal text holding
-// a separator. Collide does not need them to hold (it stays exact and never
-// panics), but they guarantee that it terminates without running out of its
-// work budget.
+// a separator. Collide does not need them to hold (it never panics and
+// never answers wrongly), but they keep its search small: with a name used
+// twice in one template it may run out of its work budget and answer
+// Undecided.
 func (t Template) Validate() error {
 	seps := t.Seps()
 	seen := map[string]bool{}
@@ -142,6 +143,28 @@ func (t Template) Validate() error {
 	}
 	if paths > 1 {
 		return fmt.Errorf("%s: more than one path placeholder", t)
+	}
+	return nil
+}
+
+// Validate checks both templates (Template.Validate) and that a
+// placeholder used by both has one kind.
+func (k Key) Validate() error {
+	if err := k.PK.Validate(); err != nil {
+		return err
+	}
+	if k.SK == nil {
+		return nil
+	}
+	if err := k.SK.Validate(); err != nil {
+		return err
+	}
+	for _, a := range k.PK.Segs {
+		for _, b := range k.SK.Segs {
+			if a.IsVar() && a.Var == b.Var && a.Kind != b.Kind {
+				return fmt.Errorf("%v: placeholder {%s} is %v in the partition key, %v in the sort key", k, a.Var, a.Kind, b.Kind)
+			}
+		}
 	}
 	return nil
 }
@@ -242,7 +265,7 @@ var intLang = sync.OnceValue(func() Lang {
 	l.final[n] = true
 	l.final[below(n)] = true
 	digits := l.trim()
-	return Union(digits, Concat(Literal("-"), digits))
+	return compact(Union(digits, Concat(Literal("-"), digits)))
 })
 
 var digit = sync.OnceValue(func() Lang { return charRange('0', '9') })
@@ -254,7 +277,7 @@ var dateLang = sync.OnceValue(func() Lang {
 		Concat(Literal("0"), charRange('1', '9')),
 		Concat(charRange('1', '2'), digit()),
 		Concat(Literal("3"), charRange('0', '1')))
-	return Concat(repeat(digit(), 4), Literal("-"), month, Literal("-"), day)
+	return compact(Concat(repeat(digit(), 4), Literal("-"), month, Literal("-"), day))
 })
 
 // timeLang is YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ with the field ranges of
@@ -262,6 +285,6 @@ var dateLang = sync.OnceValue(func() Lang {
 var timeLang = sync.OnceValue(func() Lang {
 	hour := Union(Concat(charRange('0', '1'), digit()), Concat(Literal("2"), charRange('0', '3')))
 	sixty := Concat(charRange('0', '5'), digit())
-	return Concat(dateLang(), Literal("T"), hour, Literal(":"), sixty, Literal(":"), sixty,
-		Literal("."), repeat(digit(), 9), Literal("Z"))
+	return compact(Concat(dateLang(), Literal("T"), hour, Literal(":"), sixty, Literal(":"), sixty,
+		Literal("."), repeat(digit(), 9), Literal("Z")))
 })
