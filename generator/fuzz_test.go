@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 )
@@ -37,13 +38,26 @@ func seeds(f *testing.F) {
 	}
 }
 
+// checkTimeout bounds one run of the pipeline in FuzzCheck; a real spec
+// takes milliseconds.
+const checkTimeout = 3 * time.Second
+
 // FuzzCheck runs the whole pipeline (parse, resolve, plan, report) on
 // arbitrary input: no panic, a report for every plan, and every
 // diagnostic positioned in the file.
 func FuzzCheck(f *testing.F) {
 	seeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res := Check("spec.yaml", data)
+		// No input may make the pipeline hang: a run that takes seconds
+		// fails, and the fuzzer keeps the input.
+		done := make(chan *Result, 1)
+		go func() { done <- Check("spec.yaml", data) }()
+		var res *Result
+		select {
+		case res = <-done:
+		case <-time.After(checkTimeout):
+			t.Fatalf("Check took more than %v", checkTimeout)
+		}
 		if res.Plan != nil {
 			if err := res.Plan.Report(io.Discard); err != nil {
 				t.Fatal(err)

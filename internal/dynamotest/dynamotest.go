@@ -1,0 +1,150 @@
+// Package dynamotest helps integration tests talk to DynamoDB Local.
+//
+// The server is started by scripts/dynamodb-local, which exports its address
+// in DYNAMODB_ENDPOINT:
+//
+//	scripts/dynamodb-local run go test ./...
+//
+// Without DYNAMODB_ENDPOINT the tests that need the server are skipped, except
+// in CI (the environment variable CI is non-empty), where they fail: in CI a
+// missing server is an error, never a reason to skip.
+//
+// Tests assert errors by their code (see [ErrorCode]), never by message text.
+package dynamotest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+)
+
+// EndpointEnv names the environment variable holding DynamoDB Local's URL.
+const EndpointEnv = "DYNAMODB_ENDPOINT"
+
+// HowToRun says how to run the integration tests with a server.
+const HowToRun = "scripts/dynamodb-local run go test ./..."
+
+// Region is the region the clients of this package use.
+const Region = "us-east-1"
+
+// decide says what Endpoint does for the values of DYNAMODB_ENDPOINT and CI:
+// use the endpoint (msg is ""), or skip, or fail with msg.
+func decide(endpoint, ci string) (fail bool, msg string) {
+	if endpoint != "" {
+		return false, ""
+	}
+	if ci != "" {
+		return true, EndpointEnv + " is not set, and CI is: integration tests need DynamoDB Local; run them as: " + HowToRun
+	}
+	return false, EndpointEnv + " is not set; to run this test with DynamoDB Local: " + HowToRun
+}
+
+// Endpoint returns the DynamoDB Local URL from DYNAMODB_ENDPOINT. When it is
+// unset (or empty) the test is skipped, or, when CI is non-empty, fails.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	endpoint := os.Getenv(EndpointEnv)
+	fail, msg := decide(endpoint, os.Getenv("CI"))
+	switch {
+	case msg == "":
+		return endpoint
+	case fail:
+		t.Fatal(msg)
+	default:
+		t.Skip(msg)
+	}
+	return "" // only reached with a fake testing.TB
+}
+
+// Client returns a DynamoDB client for [Endpoint]'s server, with static dummy
+// credentials (DynamoDB Local checks no signature) and region us-east-1. It
+// skips or fails the test as Endpoint does.
+func Client(t testing.TB) *dynamodb.Client {
+	t.Helper()
+	endpoint := Endpoint(t)
+	return dynamodb.New(dynamodb.Options{
+		Region:       Region,
+		BaseEndpoint: aws.String(endpoint),
+		Credentials:  credentials.NewStaticCredentialsProvider("dyngen", "dyngen", ""),
+		// DynamoDB Local's responses make the CRC32 check warn; there is no
+		// network in between to corrupt them.
+		DisableValidateResponseChecksum: true,
+	})
+}
+
+// maxTableName is DynamoDB's limit on a table name's length.
+const maxTableName = 255
+
+// CreateTable creates the table that in describes under a unique name (in's
+// TableName, "-" and a random suffix, so tests may run in parallel), waits
+// until it is ACTIVE, and deletes it when the test ends. The rest of in, key
+// schema, attributes, indexes and all, is sent as given; in itself is not
+// modified. It returns the name the table was created under.
+func CreateTable(t testing.TB, c *dynamodb.Client, in *dynamodb.CreateTableInput) string {
+	t.Helper()
+	if in == nil {
+		t.Fatal("dynamotest.CreateTable: nil input")
+	}
+	name := uniqueName(aws.ToString(in.TableName))
+	req := *in
+	req.TableName = aws.String(name)
+
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if _, err := c.CreateTable(ctx, &req); err != nil {
+		t.Fatalf("create table %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		// t.Context() is already canceled when cleanups run.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		if err != nil && ErrorCode(err) != "ResourceNotFoundException" {
+			t.Errorf("delete table %s: %v", name, err)
+		}
+	})
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 50 * time.Millisecond // the default is 20 s
+		o.MaxDelay = time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 50*time.Second); err != nil {
+		t.Fatalf("wait for table %s to be active: %v", name, err)
+	}
+	return name
+}
+
+// uniqueName returns base with a random suffix, within DynamoDB's limits.
+func uniqueName(base string) string {
+	if base == "" {
+		base = "table"
+	}
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	suffix := "-" + hex.EncodeToString(b[:])
+	if len(base) > maxTableName-len(suffix) {
+		base = base[:maxTableName-len(suffix)]
+	}
+	return base + suffix
+}
+
+// ErrorCode returns the error code of the API error in err's chain, such as
+// "ConditionalCheckFailedException" or "ResourceNotFoundException", or "" when
+// err is nil or holds no API error.
+func ErrorCode(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
