@@ -11,8 +11,10 @@ import (
 // FixedNames are the package-level identifiers every generated package
 // declares.
 var FixedNames = []string{
-	"Store", "New", "Option", "Client", "Cursor", "Tables",
+	"Store", "New", "Option", "Client", "Cursor", "Page", "Tables",
+	"KeyError", "ItemError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
+	"ErrInvalidItem", "ErrInvalidCursor",
 }
 
 // EntityMethods are the methods generated on every entity type; an
@@ -40,8 +42,28 @@ func EnumConst(e *Entity, a *Attribute, value string) string {
 	return EnumType(e, a) + g
 }
 
-// PageType is the Go type of one page of a query's results.
-func (p *Pattern) PageType() string { return p.GoName + "Page" }
+// ResultType is the Go type of one page of a query's results.
+func (p *Pattern) ResultType() string { return p.GoName + "Result" }
+
+// AllMethod is the Store method that walks every page of a query.
+func (p *Pattern) AllMethod() string { return p.GoName + "All" }
+
+// TableOption is the option that sets a table's physical name.
+func (t *Table) TableOption() string { return "With" + t.GoName + "Table" }
+
+// KeyType is the Go type holding an entity's primary key attributes, for
+// batch reads and deletes.
+func (e *Entity) KeyType() string { return e.GoName + "Key" }
+
+// NeedsKeyType reports whether a pattern of m takes keys of e.
+func (m *Model) NeedsKeyType(e *Entity) bool {
+	for _, p := range m.Patterns {
+		if (p.Op == OpBatchGet || p.Op == OpBatchDelete) && p.Entity() == e {
+			return true
+		}
+	}
+	return false
+}
 
 // ViewType is the Go type a read with select returns.
 func (p *Pattern) ViewType() string { return p.GoName + "Item" }
@@ -59,10 +81,13 @@ type GenName struct {
 func (m *Model) GeneratedNames() []GenName {
 	var out []GenName
 	for _, t := range m.Tables {
-		out = append(out, GenName{t.GoName + "Table", "table " + t.Name, t.Pos})
+		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos})
 	}
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.GoName, "entity " + e.Name, e.Pos})
+		if m.NeedsKeyType(e) {
+			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos})
+		}
 		for _, a := range e.Attributes {
 			if a.Type != Enum {
 				continue
@@ -75,10 +100,23 @@ func (m *Model) GeneratedNames() []GenName {
 	}
 	for _, p := range m.Patterns {
 		if p.Op == OpQuery {
-			out = append(out, GenName{p.PageType(), "pattern " + p.Name, p.Pos})
+			out = append(out, GenName{p.ResultType(), "pattern " + p.Name, p.Pos})
 		}
 		if len(p.Select) > 0 {
 			out = append(out, GenName{p.ViewType(), "pattern " + p.Name, p.Pos})
+		}
+	}
+	return out
+}
+
+// StoreMethods lists the methods the generated Store declares, with what
+// they come from: one per pattern, and an iterator per query.
+func (m *Model) StoreMethods() []GenName {
+	var out []GenName
+	for _, p := range m.Patterns {
+		out = append(out, GenName{p.GoName, "pattern " + p.Name, p.Pos})
+		if p.Op == OpQuery {
+			out = append(out, GenName{p.AllMethod(), "pattern " + p.Name, p.Pos})
 		}
 	}
 	return out

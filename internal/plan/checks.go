@@ -238,6 +238,14 @@ func generatedNames(m *model.Model, diags *diag.List) {
 		}
 		seen[n.Name] = n
 	}
+	methods := map[string]model.GenName{}
+	for _, n := range m.StoreMethods() {
+		if first, dup := methods[n.Name]; dup {
+			diags.Errorf(n.Pos, "%s and %s both give the Store method %s; rename one", first.From, n.From, n.Name)
+			continue
+		}
+		methods[n.Name] = n
+	}
 }
 
 // renameHint says how to give a generated name another value.
