@@ -114,24 +114,46 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dyngen: %v\n", err)
 		return exitSpec
 	}
+	if o.plan {
+		return planCmd(o, data, stdout, stderr)
+	}
+	source, err := sourceName(o.spec, o.out)
+	if err != nil {
+		fmt.Fprintf(stderr, "dyngen: %v\n", err)
+		return exitSpec
+	}
+	files, diags := generator.Generate(o.spec, source, data)
+	diags.Print(stderr)
+	if diags.HasErrors() {
+		return exitSpec
+	}
+	if o.check {
+		return checkCmd(o.out, files, stdout, stderr)
+	}
+	if err := writeFiles(o.out, files); err != nil {
+		fmt.Fprintf(stderr, "dyngen: %v\n", err)
+		return exitSpec
+	}
+	return exitOK
+}
+
+// planCmd prints the plan, then every warning and error.
+func planCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 	res := generator.Check(o.spec, data)
-	if o.plan && res.Plan != nil {
+	if res.Plan != nil {
 		if err := res.Plan.Report(stdout); err != nil {
 			fmt.Fprintf(stderr, "dyngen: %v\n", err)
 			return exitSpec
 		}
 	}
 	if res.Diags.Len() > 0 {
-		if o.plan && res.Plan != nil {
+		if res.Plan != nil {
 			fmt.Fprintln(stdout)
 		}
 		res.Diags.Print(stderr)
 	}
 	if res.Diags.HasErrors() {
 		return exitSpec
-	}
-	if !o.plan {
-		fmt.Fprintf(stderr, "dyngen: %s is sound; code emission is not built yet, so nothing was written to %s\n", o.spec, o.out)
 	}
 	return exitOK
 }

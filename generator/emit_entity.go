@@ -1,0 +1,504 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// goType is the Go type of an attribute's field.
+func goType(ent *model.Entity, a *model.Attribute) jen.Code {
+	switch a.Type {
+	case model.String:
+		return jen.String()
+	case model.Int:
+		return jen.Int64()
+	case model.Float:
+		return jen.Float64()
+	case model.Bool:
+		return jen.Bool()
+	case model.Time:
+		return jen.Qual("time", "Time")
+	case model.Bytes:
+		return jen.Index().Byte()
+	case model.Strings, model.StringSet, model.Path:
+		return jen.Index().String()
+	case model.IntSet:
+		return jen.Index().Int64()
+	case model.Map:
+		return jen.Map(jen.String()).String()
+	case model.Enum:
+		return jen.Id(model.EnumType(ent, a))
+	case model.Document:
+		return jen.Qual(pathTypes, "AttributeValue")
+	}
+	return jen.Any()
+}
+
+// receiver is the receiver name of an entity's methods.
+func receiver(ent *model.Entity) string {
+	return strings.ToLower(ent.GoName[:1])
+}
+
+// entityFile emits an entity: its enum types, its struct, its key
+// builders, and MarshalItem / UnmarshalItem written out field by field.
+func (e *emitter) entityFile(ent *model.Entity) *jen.File {
+	f := e.newFile()
+	for _, a := range ent.Attributes {
+		if a.Type == model.Enum {
+			e.enum(f, ent, a)
+		}
+	}
+	e.entityStruct(f, ent)
+	if e.p.Model.NeedsKeyType(ent) {
+		e.keyStruct(f, ent)
+	}
+	e.keyBuilders(f, ent)
+	e.validate(f, ent)
+	e.marshal(f, ent)
+	e.unmarshal(f, ent)
+	return f
+}
+
+func (e *emitter) enum(f *jen.File, ent *model.Entity, a *model.Attribute) {
+	name := model.EnumType(ent, a)
+	f.Commentf("%s is the type of %s.%s: one of %s.", name, ent.GoName, a.GoName, strings.Join(quoteAll(a.Values), ", "))
+	f.Type().Id(name).String()
+	f.Line()
+	f.Commentf("The values of %s.", name)
+	f.Const().DefsFunc(func(g *jen.Group) {
+		for _, v := range a.Values {
+			g.Id(model.EnumConst(ent, a, v)).Id(name).Op("=").Lit(v)
+		}
+	})
+	f.Line()
+	f.Commentf("Valid reports whether v is one of the values of %s.", name)
+	f.Func().Params(jen.Id("v").Id(name)).Id("Valid").Params().Bool().Block(
+		jen.Switch(jen.Id("v")).Block(
+			jen.CaseFunc(func(g *jen.Group) {
+				for _, v := range a.Values {
+					g.Id(model.EnumConst(ent, a, v))
+				}
+			}).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
+	)
+	f.Line()
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// entityStruct emits the struct, with the spec's docs and how the entity
+// is stored.
+func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
+	doc := ent.GoName + " is an item of table " + ent.Table.Name + "."
+	if ent.Doc != "" {
+		doc = ent.GoName + ": " + ent.Doc
+		if strings.HasPrefix(ent.Doc, ent.GoName+" ") {
+			doc = ent.Doc
+		}
+	}
+	f.Comment(doc)
+	f.Comment("")
+	f.Commentf("Stored in table %s with %s=%q, under these keys:", ent.Table.Name, ent.Table.EntityAttr, ent.TypeValue)
+	f.Comment("")
+	for _, k := range ent.Keys {
+		f.Comment("\t" + describeEntityKey(k))
+	}
+	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
+		for _, a := range ent.Attributes {
+			var notes []string
+			if a.Doc != "" {
+				notes = append(notes, strings.TrimSuffix(a.Doc, "."))
+			}
+			if a.Stored != a.Name {
+				notes = append(notes, "stored as "+a.Stored)
+			}
+			if a.Optional {
+				notes = append(notes, "optional: not written when zero")
+			}
+			switch {
+			case a.TTL:
+				notes = append(notes, "the table's time to live, in epoch seconds")
+			case a.Type == model.Time && a.Format != model.RFC3339:
+				notes = append(notes, "stored as "+string(a.Format))
+			case a.Type == model.Path:
+				notes = append(notes, fmt.Sprintf("a path, stored joined by %q", string(a.Separator)))
+			case a.Type == model.Document:
+				notes = append(notes, "a document, kept as DynamoDB stores it")
+			}
+			if model.GoName(a.Name) != a.GoName && a.GoName != "" {
+				notes = append(notes, "attribute "+a.Name)
+			}
+			st := jen.Id(a.GoName).Add(goType(ent, a))
+			if len(notes) > 0 {
+				st.Comment(strings.Join(notes, "; "))
+			}
+			g.Add(st)
+		}
+	})
+	f.Line()
+}
+
+// describeEntityKey shows an entity's templates on one index.
+func describeEntityKey(k *model.EntityKey) string {
+	s := fmt.Sprintf("%s: %s=%q", indexTitle(k.Index), k.Index.PK.Name, k.PK.Source)
+	if k.SK != nil {
+		s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)
+	}
+	return s
+}
+
+func indexTitle(ix *model.Index) string {
+	if ix.IsPrimary() {
+		return "table " + ix.Table.Name
+	}
+	return ix.Kind.String() + " " + ix.Name
+}
+
+// keyStruct emits the struct of an entity's primary key attributes.
+func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
+	f.Commentf("%s holds the primary key attributes of a %s.", ent.KeyType(), ent.GoName)
+	f.Type().Id(ent.KeyType()).StructFunc(func(g *jen.Group) {
+		for _, a := range ent.PrimaryKey().Attrs() {
+			g.Id(a.GoName).Add(goType(ent, a))
+		}
+	})
+	f.Line()
+}
+
+// zero is the condition under which an optional attribute is absent.
+func isZero(ent *model.Entity, a *model.Attribute, v jen.Code) jen.Code {
+	switch a.Type {
+	case model.String, model.Enum:
+		return jen.Add(v).Op("==").Lit("")
+	case model.Int, model.Float:
+		return jen.Add(v).Op("==").Lit(0)
+	case model.Bool:
+		return jen.Op("!").Add(v)
+	case model.Time:
+		return jen.Add(v).Dot("IsZero").Call()
+	case model.Document:
+		return jen.Add(v).Op("==").Nil()
+	}
+	return jen.Len(v).Op("==").Lit(0)
+}
+
+// alwaysWritten reports whether a required attribute is written even
+// when zero; sets and documents can't be empty in DynamoDB, so they are
+// written only when they hold something.
+func alwaysWritten(a *model.Attribute) bool {
+	if a.Optional {
+		return false
+	}
+	switch a.Type {
+	case model.StringSet, model.IntSet, model.Document:
+		return false
+	}
+	return true
+}
+
+// attrValue is the attribute value of a Go value of attribute a.
+func attrValue(a *model.Attribute, v jen.Code) jen.Code {
+	s := func(x jen.Code) jen.Code {
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): x})
+	}
+	switch a.Type {
+	case model.String:
+		return s(v)
+	case model.Enum:
+		return s(jen.String().Parens(v))
+	case model.Path:
+		return s(jen.Qual("strings", "Join").Call(v, jen.Lit(string(a.Separator))))
+	case model.Int:
+		return jen.Id("intValue").Call(v)
+	case model.Float:
+		return jen.Id("floatValue").Call(v)
+	case model.Bool:
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Dict{jen.Id("Value"): v})
+	case model.Time:
+		switch {
+		case a.TTL || a.Format == model.Unix:
+			return jen.Id("intValue").Call(jen.Add(v).Dot("Unix").Call())
+		case a.Format == model.UnixMilli:
+			return jen.Id("intValue").Call(jen.Add(v).Dot("UnixMilli").Call())
+		case a.Format == model.Date:
+			return s(jen.Id("formatDate").Call(v))
+		}
+		return s(jen.Id("formatTime").Call(v))
+	case model.Bytes:
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberB").Values(jen.Dict{jen.Id("Value"): v})
+	case model.Strings:
+		return jen.Id("stringsValue").Call(v)
+	case model.StringSet:
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberSS").Values(jen.Dict{jen.Id("Value"): v})
+	case model.IntSet:
+		return jen.Id("intSetValue").Call(v)
+	case model.Map:
+		return jen.Id("mapValue").Call(v)
+	case model.Document:
+		return v
+	}
+	return v
+}
+
+// validate emits the checks of min, max, maxLength, enum values and path
+// elements that every write runs first.
+func (e *emitter) validate(f *jen.File, ent *model.Entity) {
+	r := receiver(ent)
+	var checks []jen.Code
+	fail := func(a *model.Attribute, reason string) jen.Code {
+		return jen.Return(itemError(ent, a, reason))
+	}
+	for _, a := range ent.Attributes {
+		field := jen.Id(r).Dot(a.GoName)
+		guard := func(cond jen.Code) jen.Code {
+			if a.Optional {
+				return jen.Op("!").Parens(isZero(ent, a, field)).Op("&&").Parens(cond)
+			}
+			return cond
+		}
+		if a.Min != nil {
+			checks = append(checks, jen.If(guard(jen.Add(field).Op("<").Add(boundLit(a, a.Min)))).Block(fail(a, "below its min "+a.Min.Text)))
+		}
+		if a.Max != nil {
+			checks = append(checks, jen.If(guard(jen.Add(field).Op(">").Add(boundLit(a, a.Max)))).Block(fail(a, "above its max "+a.Max.Text)))
+		}
+		if a.MaxLength > 0 && a.Type == model.String {
+			checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(field).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
+		}
+		if a.Type == model.Enum {
+			checks = append(checks, jen.If(guard(jen.Op("!").Add(field).Dot("Valid").Call())).Block(fail(a, "not one of "+strings.Join(quoteAll(a.Values), ", "))))
+		}
+		if a.Type == model.Path {
+			var st []jen.Code
+			if a.MaxLength > 0 {
+				st = append(st, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
+			}
+			st = append(st, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(field)).Block(
+				jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(string(a.Separator)))).Block(
+					fail(a, fmt.Sprintf("a path element is empty or holds %q", string(a.Separator))),
+				),
+			))
+			checks = append(checks, st...)
+		}
+	}
+	f.Commentf("validate checks %s against the constraints of the spec before a write.", r)
+	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
+		for _, c := range checks {
+			g.Add(c)
+		}
+		g.Return(jen.Nil())
+	})
+	f.Line()
+}
+
+// boundLit is a min or max as a Go constant of the attribute's type.
+func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
+	if a.Type == model.Int {
+		return jen.Id(strconv.FormatInt(b.Int, 10))
+	}
+	return jen.Id(strconv.FormatFloat(b.Float, 'g', -1, 64))
+}
+
+// marshal emits MarshalItem: every attribute, the entity attribute, and
+// the keys of every index the item is in.
+func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
+	r := receiver(ent)
+	t := ent.Table
+	f.Commentf("MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
+	f.Comment("and the key attributes of every index it is in. It checks the spec's")
+	f.Comment("constraints first (see ItemError) and refuses key values that could make")
+	f.Comment("the key of another item (see KeyError).")
+	size := 1 + len(ent.Attributes)
+	for _, k := range ent.Keys {
+		for _, tm := range k.Templates() {
+			if !tm.Implied {
+				size++
+			}
+		}
+	}
+	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(func(g *jen.Group) {
+		g.If(jen.Err().Op(":=").Id(r).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+		g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(size))
+		written := map[string]bool{}
+		for _, k := range ent.Keys {
+			var sparse []*model.Attribute
+			for _, a := range k.Attrs() {
+				if a.Optional {
+					sparse = append(sparse, a)
+				}
+			}
+			var body []jen.Code
+			for i, tm := range k.Templates() {
+				ka := k.Index.KeyAttrs()[i]
+				if tm.Implied || written[ka.Name] {
+					continue
+				}
+				written[ka.Name] = true
+				v := model.ParamName(model.GoName(ka.Name))
+				if v == "" || v == "item" || v == r {
+					v = "key" + strconv.Itoa(len(written))
+				}
+				args := make([]jen.Code, 0)
+				for _, a := range tm.Attrs() {
+					args = append(args, jen.Id(r).Dot(a.GoName))
+				}
+				body = append(body,
+					jen.List(jen.Id(v), jen.Err()).Op(":=").Id(builderName(ent, ka)).Call(args...),
+					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+					jen.Id("item").Index(jen.Lit(ka.Name)).Op("=").Add(keyAttrValue(ka, jen.Id(v))),
+				)
+			}
+			if len(body) == 0 {
+				continue
+			}
+			if len(sparse) > 0 {
+				var cond *jen.Statement
+				for _, a := range sparse {
+					c := jen.Op("!").Parens(isZero(ent, a, jen.Id(r).Dot(a.GoName)))
+					if cond == nil {
+						cond = c
+					} else {
+						cond = cond.Op("&&").Add(c)
+					}
+				}
+				g.Commentf("Only an item with %s is in %s.", attrNames(sparse), indexTitle(k.Index))
+				g.If(cond).Block(body...)
+			} else {
+				for _, c := range body {
+					g.Add(c)
+				}
+			}
+		}
+		g.Id("item").Index(jen.Lit(t.EntityAttr)).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
+		for _, a := range ent.Attributes {
+			field := jen.Id(r).Dot(a.GoName)
+			set := jen.Id("item").Index(jen.Lit(a.Stored)).Op("=").Add(attrValue(a, field))
+			if alwaysWritten(a) {
+				g.Add(set)
+			} else {
+				g.If(jen.Op("!").Parens(isZero(ent, a, field))).Block(set)
+			}
+		}
+		g.Return(jen.Id("item"), jen.Nil())
+	})
+	f.Line()
+}
+
+func attrNames(as []*model.Attribute) string {
+	var names []string
+	for _, a := range as {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, " and ")
+}
+
+// keyAttrValue is the attribute value of a built key string (or number).
+func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code {
+	switch ka.Type {
+	case model.N:
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): v})
+	case model.B:
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberB").Values(jen.Dict{jen.Id("Value"): v})
+	}
+	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): v})
+}
+
+// unmarshal emits UnmarshalItem: each attribute looked up by name, decoded
+// by type; a required attribute that is missing is an error.
+func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
+	r := receiver(ent)
+	f.Commentf("UnmarshalItem sets %s from an item as DynamoDB returns it. A missing", r)
+	f.Comment("required attribute, or one stored with another type, is an ItemError.")
+	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
+		for _, a := range ent.Attributes {
+			e.readAttr(g, ent, a, jen.Id(r).Dot(a.GoName))
+		}
+		g.Return(jen.Nil())
+	})
+	f.Line()
+}
+
+// readAttr emits the decoding of one attribute into target.
+func (e *emitter) readAttr(g *jen.Group, ent *model.Entity, a *model.Attribute, target jen.Code) {
+	lookup := jen.List(jen.Id("av"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(a.Stored))
+	var body []jen.Code
+	if a.Type == model.Document {
+		body = []jen.Code{jen.Add(target).Op("=").Id("av")}
+	} else {
+		body = []jen.Code{
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(reader(ent, a)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		}
+		if a.Type == model.Enum {
+			body = append(body, jen.Add(target).Op("=").Id(model.EnumType(ent, a)).Parens(jen.Id("v")))
+		} else {
+			body = append(body, jen.Add(target).Op("=").Id("v"))
+		}
+	}
+	st := jen.If(lookup, jen.Id("ok")).Block(body...)
+	if alwaysWritten(a) {
+		st.Else().Block(jen.Return(jen.Id("missing").Call(jen.Lit(ent.Name), jen.Lit(a.Name))))
+	}
+	g.Add(st)
+}
+
+// reader is the call that decodes av as attribute a.
+func reader(ent *model.Entity, a *model.Attribute) jen.Code {
+	args := []jen.Code{jen.Lit(ent.Name), jen.Lit(a.Name), jen.Id("av")}
+	name := ""
+	switch a.Type {
+	case model.String, model.Enum:
+		name = "readString"
+	case model.Int:
+		name = "readInt"
+	case model.Float:
+		name = "readFloat"
+	case model.Bool:
+		name = "readBool"
+	case model.Time:
+		switch {
+		case a.TTL || a.Format == model.Unix:
+			name = "readUnix"
+		case a.Format == model.UnixMilli:
+			name = "readUnixMilli"
+		case a.Format == model.Date:
+			name = "readDate"
+		default:
+			name = "readTime"
+		}
+	case model.Bytes:
+		name = "readBytes"
+	case model.Strings:
+		name = "readStrings"
+	case model.StringSet:
+		name = "readStringSet"
+	case model.IntSet:
+		name = "readIntSet"
+	case model.Map:
+		name = "readMap"
+	case model.Path:
+		name = "readPath"
+		args = append(args, jen.Lit(string(a.Separator)))
+	}
+	return jen.Id(name).Call(args...)
+}
+
+// itemError is &ItemError{Entity: ..., Attr: ..., Reason: ...} on one line.
+func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
+	return jen.Op("&").Id("ItemError").Values(
+		jen.Id("Entity").Op(":").Lit(ent.Name),
+		jen.Id("Attr").Op(":").Lit(a.Name),
+		jen.Id("Reason").Op(":").Lit(reason),
+	)
+}

@@ -1,0 +1,187 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// reservedLocals are names the generated methods use for their own
+// variables; a parameter derived from an attribute never takes one.
+var reservedLocals = []string{"ctx", "err", "in", "out", "item", "items", "res", "page", "v", "av", "ok", "s", "key", "keys", "start", "limit", "pk", "sk", "sklo", "skhi", "yield"}
+
+// paramName is the Go parameter of an attribute.
+func paramName(a *model.Attribute) string {
+	n := model.ParamName(a.GoName)
+	if slices.Contains(reservedLocals, n) {
+		n += "_"
+	}
+	return n
+}
+
+// builderName is the function that builds an entity's value of a key
+// attribute (bookPK, reviewGSI1SK).
+func builderName(ent *model.Entity, ka *model.KeyAttr) string {
+	return model.ParamName(ent.GoName) + model.GoName(ka.Name)
+}
+
+// isNatural reports whether a template is an attribute standing as the key
+// attribute itself: no builder, the attribute's own value is the key.
+func isNatural(tm *model.Template, ka *model.KeyAttr) bool {
+	return tm.Implied && len(tm.Segments) == 1 && tm.Segments[0].Attr != nil && tm.Segments[0].Attr.Stored == ka.Name
+}
+
+// keyBuilders emits one function per key attribute the entity fills with
+// a template: the value the template gives for the attributes.
+func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
+	done := map[string]bool{}
+	for _, k := range ent.Keys {
+		for i, tm := range k.Templates() {
+			ka := k.Index.KeyAttrs()[i]
+			if isNatural(tm, ka) || done[ka.Name] {
+				continue
+			}
+			done[ka.Name] = true
+			e.keyBuilder(f, ent, ka, tm)
+		}
+	}
+}
+
+func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
+	name := builderName(ent, ka)
+	ret := jen.String()
+	zero := jen.Lit("")
+	if ka.Type == model.B {
+		ret, zero = jen.Index().Byte(), jen.Nil()
+	}
+	f.Commentf("%s builds %s=%q of a %s.", name, ka.Name, tm.Source, ent.GoName)
+	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
+		for _, a := range tm.Attrs() {
+			g.Id(paramName(a)).Add(goType(ent, a))
+		}
+	}).Params(ret, jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(zero, err) }
+		expr := e.keyExpr(g, map[string]string{}, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
+		switch ka.Type {
+		case model.S:
+			limit := "maxSortKey"
+			if ka == ent.Table.PK || isPartitionKey(ent, ka) {
+				limit = "maxPartitionKey"
+			}
+			g.Return(jen.Id("keySize").Call(jen.Lit(ka.Name), expr, jen.Id(limit)))
+		case model.B:
+			a := tm.Segments[0].Attr
+			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(
+				jen.Return(jen.Nil(), jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))),
+			)
+			g.Return(expr, jen.Nil())
+		default:
+			g.Return(expr, jen.Nil())
+		}
+	})
+	f.Line()
+}
+
+// isPartitionKey reports whether ka is the partition key of an index of
+// the entity's table.
+func isPartitionKey(ent *model.Entity, ka *model.KeyAttr) bool {
+	for _, ix := range ent.Table.Indexes {
+		if ix.PK.Name == ka.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// keyExpr emits the encoding of the first n segments of tm, with the
+// values val gives, into g (with an error check where an encoding can
+// fail, calling fail), and returns the expression that concatenates them.
+// scope remembers the encoded values already declared in the function.
+func (e *emitter) keyExpr(g *jen.Group, scope map[string]string, ent *model.Entity, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) *jen.Statement {
+	seps := string(tm.Separators())
+	var parts []jen.Code
+	for _, seg := range tm.Segments[:n] {
+		if seg.Attr == nil {
+			parts = append(parts, jen.Lit(seg.Literal))
+			continue
+		}
+		parts = append(parts, e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), fail))
+	}
+	if len(parts) == 0 {
+		return jen.Lit("")
+	}
+	expr := jen.Add(parts[0])
+	for _, p := range parts[1:] {
+		expr = expr.Op("+").Add(p)
+	}
+	return expr
+}
+
+// encodeValue emits the encoding of one placeholder value and returns the
+// expression of its text (or bytes, in a B key).
+func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
+	switch keyType {
+	case model.N:
+		switch {
+		case a.Type == model.Float:
+			return jen.Qual("strconv", "FormatFloat").Call(v, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
+		case a.Type == model.Time && a.Format == model.UnixMilli:
+			return jen.Qual("strconv", "FormatInt").Call(jen.Add(v).Dot("UnixMilli").Call(), jen.Lit(10))
+		case a.Type == model.Time:
+			return jen.Qual("strconv", "FormatInt").Call(jen.Add(v).Dot("Unix").Call(), jen.Lit(10))
+		}
+		return jen.Qual("strconv", "FormatInt").Call(v, jen.Lit(10))
+	case model.B:
+		return v
+	}
+	checked := func(call jen.Code) jen.Code {
+		id := fmt.Sprintf("%s|%s|%#v", a.Name, seps, call)
+		if name, ok := scope[id]; ok {
+			return jen.Id(name)
+		}
+		name := paramName(a) + "Key"
+		for i := 2; slices.Contains(mapValues(scope), name); i++ {
+			name = fmt.Sprintf("%sKey%d", paramName(a), i)
+		}
+		scope[id] = name
+		g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		return jen.Id(name)
+	}
+	switch a.Type {
+	case model.String:
+		return checked(jen.Id("keyString").Call(jen.Lit(a.Name), v, jen.Lit(seps)))
+	case model.Enum:
+		return checked(jen.Id("keyString").Call(jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)))
+	case model.Path:
+		return checked(jen.Id("keyPath").Call(jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps)))
+	case model.Int:
+		return jen.Id("keyInt").Call(v)
+	case model.Bool:
+		return jen.Id("keyBool").Call(v)
+	case model.Time:
+		switch a.Format {
+		case model.Unix:
+			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
+		case model.UnixMilli:
+			return jen.Id("keyInt").Call(jen.Add(v).Dot("UnixMilli").Call())
+		case model.Date:
+			return checked(jen.Id("keyDate").Call(jen.Lit(a.Name), v))
+		}
+		if a.TTL {
+			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
+		}
+		return checked(jen.Id("keyTime").Call(jen.Lit(a.Name), v))
+	}
+	return v
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,442 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// callErr is &callError{method: ..., kind: kind, cause: cause}.
+func (m *method) callErr(kind, cause jen.Code) jen.Code {
+	fields := []jen.Code{jen.Id("method").Op(":").Lit(m.p.GoName)}
+	if kind != nil {
+		fields = append(fields, jen.Id("kind").Op(":").Add(kind))
+	}
+	if cause != nil {
+		fields = append(fields, jen.Id("cause").Op(":").Add(cause))
+	}
+	return jen.Op("&").Id("callError").Values(fields...)
+}
+
+// get emits a GetItem by the whole primary key.
+func (m *method) get() {
+	ent := m.ent()
+	val := m.keyParams(m.pp.Inputs)
+	m.viewType()
+	proj := m.projection()
+	var projConst jen.Code
+	if proj != "" {
+		projConst = m.constant("Projection", proj)
+	}
+	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
+	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		key := m.primaryKeyMap(g, ent, val, fail)
+		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+		if m.p.Consistent {
+			in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+		}
+		if projConst != nil {
+			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+			in[jen.Id("ExpressionAttributeNames")] = m.namesMap()
+		}
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
+		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(m.callErr(jen.Id("ErrNotFound"), nil)))
+		m.decode(g, jen.Id("out").Dot("Item"), "v", fail)
+		g.Return(jen.Op("&").Id("v"), jen.Nil())
+	})
+	m.f.Line()
+}
+
+// readLines are the doc lines of a read beyond the key condition.
+func (m *method) readLines() []string {
+	var out []string
+	pp := m.pp
+	if pp.Key != nil && pp.Key.SK.Narrowed {
+		out = append(out, "(the sort key is bounded to the range of its first placeholder, which keeps other entities out)")
+	}
+	for _, e := range pp.KeptOut {
+		out = append(out, fmt.Sprintf("%s items share the partition; the key condition never reads them.", e.Name))
+	}
+	for _, f := range pp.Foreign {
+		if f.How == plan.ByEntityAttr {
+			out = append(out, fmt.Sprintf("%s items may be read too (read cost); they are dropped by %s.", f.Entity.Name, m.p.Table.EntityAttr))
+		} else {
+			out = append(out, fmt.Sprintf("%s items may be read too (read cost); they are dropped by their sort key prefix.", f.Entity.Name))
+		}
+	}
+	if pp.Filter != "" {
+		out = append(out, "FilterExpression: "+pp.Filter+" (DynamoDB reads, and bills, the items it drops)")
+	}
+	if m.p.Consistent {
+		out = append(out, "ConsistentRead: true")
+	}
+	return out
+}
+
+// getByQuery emits a get through an index whose key the inputs bind: a
+// Query with both keys equal; the first item of the entity is the result.
+func (m *method) getByQuery() {
+	ent := m.ent()
+	val := m.keyParams(m.pp.Inputs)
+	m.viewType()
+	proj := m.projection()
+	keyCond := m.constant("KeyCondition", m.pp.Key.Expression())
+	var projConst jen.Code
+	if proj != "" {
+		projConst = m.constant("Projection", proj)
+	}
+	lines := append(m.readLines(), "An index key need not be unique: with several items, the first in sort key order is returned.")
+	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
+	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		in, _ := m.queryInput(g, val, keyCond, projConst, nil, fail)
+		g.Id("in").Op(":=").Add(in)
+		g.For().BlockFunc(func(g *jen.Group) {
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
+			g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("out").Dot("Items")).BlockFunc(func(g *jen.Group) {
+				m.skipForeign(g)
+				m.decode(g, jen.Id("item"), "v", fail)
+				g.Return(jen.Op("&").Id("v"), jen.Nil())
+			})
+			g.If(jen.Len(jen.Id("out").Dot("LastEvaluatedKey")).Op("==").Lit(0)).Block(fail(m.callErr(jen.Id("ErrNotFound"), nil)))
+			g.Id("in").Dot("ExclusiveStartKey").Op("=").Id("out").Dot("LastEvaluatedKey")
+		})
+	})
+	m.f.Line()
+}
+
+// skipForeign emits the check that drops an item of another entity, for a
+// read of one entity.
+func (m *method) skipForeign(g *jen.Group) {
+	if len(m.pp.Members) == 1 && m.pp.Members[0].How == plan.ByEntityAttr {
+		g.If(jen.Op("!").Id("isType").Call(jen.Id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
+	}
+}
+
+// queryInput emits the building of the key condition values and returns
+// the QueryInput literal and the partition value's variable. where holds
+// the where operands' parameter names (nil when none).
+func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code) (jen.Code, jen.Code) {
+	ix, key := m.pp.Index, m.pp.Key
+	ent := m.ent()
+	scope := map[string]string{}
+	pk := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk")
+	g.Id("pkValue").Op(":=").Add(pk)
+	m.names["#pk"] = ix.PK.Name
+	values := jen.Dict{jen.Lit(":pk"): jen.Id("pkValue")}
+	sk := key.SK
+	if sk.Kind != plan.SKNone {
+		m.names["#sk"] = ix.SK.Name
+	}
+	switch sk.Kind {
+	case plan.SKEq:
+		values[jen.Lit(":sk")] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
+	case plan.SKBeginsWith:
+		values[jen.Lit(":sk")] = m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true)
+	case plan.SKBetween:
+		values[jen.Lit(":sklo")] = m.bound(g, scope, sk.Lo, val, fail, false)
+		values[jen.Lit(":skhi")] = m.bound(g, scope, sk.Hi, val, fail, false)
+	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
+		values[jen.Lit(":sk")] = m.bound(g, scope, sk.Lo, val, fail, false)
+	}
+	m.condValues(m.p.Filter, "", values)
+	in := jen.Dict{
+		jen.Id("TableName"):                 m.tableRef(),
+		jen.Id("KeyConditionExpression"):    jen.Qual(pathAWS, "String").Call(keyCond),
+		jen.Id("ExpressionAttributeNames"):  m.namesMap(),
+		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
+	}
+	if !ix.IsPrimary() {
+		in[jen.Id("IndexName")] = jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name))
+	}
+	if m.p.Order == model.Desc {
+		in[jen.Id("ScanIndexForward")] = jen.Qual(pathAWS, "Bool").Call(jen.False())
+	}
+	if m.p.Consistent {
+		in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+	}
+	if projConst != nil {
+		in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+	}
+	if filterConst != nil {
+		in[jen.Id("FilterExpression")] = jen.Qual(pathAWS, "String").Call(filterConst)
+	}
+	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in), jen.Id("pkValue")
+}
+
+// bound emits one value of the sort key condition: the bound prefix of the
+// template, then the where operand (or the least or greatest encoding of
+// its attribute), then the high character.
+func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool) jen.Code {
+	s := m.pp.Key.SK
+	tm := s.Template
+	w := s.Range
+	if tm.KeyType != model.S {
+		// A whole N or B sort key: the operand is the value.
+		op := m.whereParams[0]
+		if b.Operand == 1 {
+			op = m.whereParams[1]
+		}
+		return attrValue(w.Attr, jen.Id(op))
+	}
+	var expr *jen.Statement
+	if s.Prefix > 0 {
+		expr = m.e.keyExpr(g, scope, m.ent(), tm, s.Prefix, val, fail)
+	}
+	// then appends to the bound's text.
+	then := func(c jen.Code) {
+		if expr == nil {
+			expr = jen.Add(c)
+		} else {
+			expr = expr.Op("+").Add(c)
+		}
+	}
+	var x *model.Attribute
+	if s.Prefix < len(tm.Segments) {
+		x = tm.Segments[s.Prefix].Attr
+	}
+	seps := string(tm.Separators())
+	switch b.Value {
+	case plan.Operand:
+		if w == nil {
+			break
+		}
+		var op jen.Code = jen.Id(m.whereParams[b.Operand])
+		switch {
+		case beginsWith && w.Attr.Type == model.Path:
+			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, fail))
+			then(jen.Lit(string(w.Attr.Separator)))
+		case beginsWith:
+			name := paramName(w.Attr) + "Prefix"
+			arg := jen.Code(op)
+			if w.Attr.Type == model.Enum {
+				arg = jen.String().Parens(op)
+			}
+			g.List(jen.Id(name), jen.Err()).Op(":=").Id("keyPrefix").Call(jen.Lit(w.Attr.Name), arg, jen.Lit(seps))
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			then(jen.Id(name))
+		default:
+			if b.Pred {
+				op = m.pred(g, w.Attr, op)
+			}
+			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, fail))
+		}
+	case plan.Least, plan.Greatest:
+		lo, hi := minMax(x)
+		if b.Value == plan.Least {
+			then(jen.Lit(lo))
+		} else {
+			then(jen.Lit(hi))
+		}
+	}
+	if b.Succ {
+		then(jen.Lit("\x00"))
+	}
+	if b.High {
+		then(jen.Id("highChar"))
+	}
+	if expr == nil {
+		expr = jen.Lit("")
+	}
+	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): expr})
+}
+
+// pred emits the predecessor of a where operand (strict < on a
+// fixed-width placeholder that ends the key): when there is none, the
+// method returns an empty result.
+func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
+	empty := m.emptyResult()
+	switch {
+	case a.Type == model.Int:
+		g.If(jen.Add(op).Op("==").Qual("math", "MinInt64")).Block(empty)
+		return jen.Add(op).Op("-").Lit(1)
+	case a.Type == model.Bool:
+		g.If(jen.Op("!").Add(op)).Block(empty)
+		return jen.False()
+	case a.Format == model.Date:
+		return jen.Add(op).Dot("AddDate").Call(jen.Lit(0), jen.Lit(0), jen.Lit(-1))
+	case a.Format == model.Unix || a.TTL:
+		return jen.Add(op).Dot("Add").Call(jen.Op("-").Qual("time", "Second"))
+	case a.Format == model.UnixMilli:
+		return jen.Add(op).Dot("Add").Call(jen.Op("-").Qual("time", "Millisecond"))
+	}
+	return jen.Add(op).Dot("Add").Call(jen.Op("-").Lit(1))
+}
+
+// emptyResult is the return of a query that can match nothing.
+func (m *method) emptyResult() jen.Code {
+	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
+}
+
+// query emits a Query of one page, its result type and its iterator.
+func (m *method) query() {
+	ent := m.ent()
+	val := m.keyParams(m.pp.Inputs)
+	if w := m.p.Where; w != nil {
+		if w.Op == model.OpBetween {
+			m.whereParams = []string{m.param(w.Attr, "From"), m.param(w.Attr, "To")}
+		} else {
+			m.whereParams = []string{m.param(w.Attr, "")}
+		}
+	}
+	m.addCondParams(m.p.Filter)
+	keyParamCount := len(m.params)
+	m.used = append(m.used, "page")
+	m.params = append(m.params, jen.Id("page").Id("Page"))
+	m.viewType()
+	m.resultType()
+	proj := m.projection()
+	keyCond := m.constant("KeyCondition", m.pp.Key.Expression())
+	var projConst, filterConst jen.Code
+	if proj != "" {
+		projConst = m.constant("Projection", proj)
+	}
+	if m.pp.Filter != "" {
+		filterConst = m.constant("Filter", m.conds(m.p.Filter, ""))
+	}
+	lines := m.readLines()
+	if m.p.Order == model.Desc {
+		lines = append(lines, "ScanIndexForward: false (descending)")
+	}
+	if m.p.Limit > 0 {
+		lines = append(lines, fmt.Sprintf("Limit: %d unless page.Limit is set", m.p.Limit))
+	}
+	what := ent.GoName + " items"
+	if m.p.IsCollection() {
+		var names []string
+		for _, e := range m.p.Entities {
+			names = append(names, e.GoName)
+		}
+		what = "the items of " + strings.Join(names, ", ")
+	}
+	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page.", m.p.GoName, what), lines...)
+	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
+		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("decodeCursor").Call(jen.Lit(m.p.Name), jen.Id("partitionOf").Call(pkValue), jen.Id("page").Dot("Cursor"))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
+		g.Id("in").Op(":=").Add(in)
+		g.Id("in").Dot("ExclusiveStartKey").Op("=").Id("start")
+		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), jen.Lit(int32(m.p.Limit)))
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
+		g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()
+		g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("out").Dot("Items")).BlockFunc(func(g *jen.Group) {
+			if m.p.IsCollection() {
+				m.collect(g, fail)
+				return
+			}
+			m.skipForeign(g)
+			m.decode(g, jen.Id("item"), "v", fail)
+			if m.pp.Key.SK.DropEqual {
+				g.If(jen.Id("v").Dot(m.p.Where.Attr.GoName).Op("==").Id(m.whereParams[0])).Block(jen.Continue())
+			}
+			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
+		})
+		g.Id("res").Dot("Next").Op("=").Id("encodeCursor").Call(jen.Lit(m.p.Name), jen.Id("partitionOf").Call(pkValue), jen.Id("out").Dot("LastEvaluatedKey"))
+		g.Return(jen.Id("res"), jen.Nil())
+	})
+	m.f.Line()
+	m.iterator(keyParamCount)
+}
+
+// collect emits the assignment of an item of a collection read to its
+// entity's field.
+func (m *method) collect(g *jen.Group, fail func(jen.Code) jen.Code) {
+	t := m.p.Table
+	g.Switch().BlockFunc(func(g *jen.Group) {
+		for _, mem := range m.pp.Members {
+			var cond jen.Code
+			if mem.How == plan.BySortKeyPrefix {
+				cond = jen.Id("hasKeyPrefix").Call(jen.Id("item"), jen.Lit(m.pp.Index.SK.Name), jen.Lit(mem.Prefix))
+			} else {
+				cond = jen.Id("isType").Call(jen.Id("item"), jen.Lit(t.EntityAttr), jen.Lit(mem.Entity.TypeValue))
+			}
+			field := pluralField(mem.Entity)
+			g.Case(cond).BlockFunc(func(g *jen.Group) {
+				g.Var().Id("v").Id(mem.Entity.GoName)
+				g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+				g.Id("res").Dot(field).Op("=").Append(jen.Id("res").Dot(field), jen.Id("v"))
+			})
+		}
+	})
+}
+
+// pluralField is the field of a collection result holding an entity's
+// items: the Go name in the plural.
+func pluralField(e *model.Entity) string {
+	n := e.GoName
+	switch {
+	case strings.HasSuffix(n, "y") && len(n) > 1 && !strings.ContainsAny(n[len(n)-2:len(n)-1], "aeiou"):
+		return n[:len(n)-1] + "ies"
+	case strings.HasSuffix(n, "s"), strings.HasSuffix(n, "x"), strings.HasSuffix(n, "ch"), strings.HasSuffix(n, "sh"):
+		return n + "es"
+	}
+	return n + "s"
+}
+
+// resultType emits the type of one page of a query.
+func (m *method) resultType() {
+	m.f.Commentf("%s is one page of %s.", m.p.ResultType(), m.p.GoName)
+	m.f.Type().Id(m.p.ResultType()).StructFunc(func(g *jen.Group) {
+		if m.p.IsCollection() {
+			for _, e := range m.p.Entities {
+				g.Id(pluralField(e)).Index().Id(e.GoName)
+			}
+		} else {
+			g.Id("Items").Index().Id(m.itemType())
+		}
+		g.Comment("Next continues with the next page; \"\" after the last one.")
+		g.Id("Next").Id("Cursor")
+	})
+	m.f.Line()
+}
+
+// iterator emits the method that walks every page: item by item for one
+// entity, page by page for a collection.
+func (m *method) iterator(n int) {
+	params := m.params[:n]
+	var names []jen.Code
+	for _, u := range m.used[:n] {
+		names = append(names, jen.Id(u))
+	}
+	elem := jen.Id(m.itemType())
+	zero := jen.Id(m.itemType()).Values()
+	what := "every " + m.itemType() + " of " + m.p.GoName
+	if m.p.IsCollection() {
+		elem = jen.Op("*").Id(m.p.ResultType())
+		zero = jen.Nil()
+		what = "every page of " + m.p.GoName
+	}
+	m.f.Commentf("%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
+	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
+		g.Id("ctx").Qual("context", "Context")
+		for _, p := range params {
+			g.Add(p)
+		}
+	}).Qual("iter", "Seq2").Types(elem, jen.Error()).Block(
+		jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(elem, jen.Error()).Bool()).BlockFunc(func(g *jen.Group) {
+			g.Var().Id("page").Id("Page")
+			g.For().BlockFunc(func(g *jen.Group) {
+				g.List(jen.Id("res"), jen.Err()).Op(":=").Id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{jen.Id("ctx")}, names...), jen.Id("page"))...)
+				g.If(jen.Err().Op("!=").Nil()).Block(jen.Id("yield").Call(zero, jen.Err()), jen.Return())
+				if m.p.IsCollection() {
+					g.If(jen.Op("!").Id("yield").Call(jen.Id("res"), jen.Nil())).Block(jen.Return())
+				} else {
+					g.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("res").Dot("Items")).Block(
+						jen.If(jen.Op("!").Id("yield").Call(jen.Id("v"), jen.Nil())).Block(jen.Return()),
+					)
+				}
+				g.If(jen.Id("res").Dot("Next").Op("==").Lit("")).Block(jen.Return())
+				g.Id("page").Dot("Cursor").Op("=").Id("res").Dot("Next")
+			})
+		})),
+	)
+	m.f.Line()
+}

@@ -1,0 +1,234 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The readers decode one attribute value of an item; entity and attr name
+// the attribute in errors. A value of another DynamoDB type is an error:
+// the item does not hold what the spec says it holds.
+
+func wrongType(entity, attr, want string) error {
+	return &ItemError{Entity: entity, Attr: attr, Reason: "not stored as " + want}
+}
+
+func readString(entity, attr string, av types.AttributeValue) (string, error) {
+	v, ok := av.(*types.AttributeValueMemberS)
+	if !ok {
+		return "", wrongType(entity, attr, "S")
+	}
+	return v.Value, nil
+}
+
+func readInt(entity, attr string, av types.AttributeValue) (int64, error) {
+	v, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, wrongType(entity, attr, "N")
+	}
+	n, err := strconv.ParseInt(v.Value, 10, 64)
+	if err != nil {
+		return 0, &ItemError{Entity: entity, Attr: attr, Reason: "not an int64: " + v.Value}
+	}
+	return n, nil
+}
+
+func readFloat(entity, attr string, av types.AttributeValue) (float64, error) {
+	v, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, wrongType(entity, attr, "N")
+	}
+	f, err := strconv.ParseFloat(v.Value, 64)
+	if err != nil {
+		return 0, &ItemError{Entity: entity, Attr: attr, Reason: "not a float64: " + v.Value}
+	}
+	return f, nil
+}
+
+func readBool(entity, attr string, av types.AttributeValue) (bool, error) {
+	v, ok := av.(*types.AttributeValueMemberBOOL)
+	if !ok {
+		return false, wrongType(entity, attr, "BOOL")
+	}
+	return v.Value, nil
+}
+
+// readTime accepts any RFC 3339 time; dyngen writes timeLayout.
+func readTime(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	s, err := readString(entity, attr, av)
+	if err != nil {
+		return time.Time{}, err
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, &ItemError{Entity: entity, Attr: attr, Reason: "not an RFC 3339 time: " + s}
+	}
+	return t, nil
+}
+
+func readDate(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	s, err := readString(entity, attr, av)
+	if err != nil {
+		return time.Time{}, err
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, &ItemError{Entity: entity, Attr: attr, Reason: "not a date YYYY-MM-DD: " + s}
+	}
+	return t, nil
+}
+
+func readUnix(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	n, err := readInt(entity, attr, av)
+	return time.Unix(n, 0).UTC(), err
+}
+
+func readUnixMilli(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	n, err := readInt(entity, attr, av)
+	return time.UnixMilli(n).UTC(), err
+}
+
+func readBytes(entity, attr string, av types.AttributeValue) ([]byte, error) {
+	v, ok := av.(*types.AttributeValueMemberB)
+	if !ok {
+		return nil, wrongType(entity, attr, "B")
+	}
+	return v.Value, nil
+}
+
+func readStrings(entity, attr string, av types.AttributeValue) ([]string, error) {
+	v, ok := av.(*types.AttributeValueMemberL)
+	if !ok {
+		return nil, wrongType(entity, attr, "L")
+	}
+	out := make([]string, len(v.Value))
+	for i, e := range v.Value {
+		s, ok := e.(*types.AttributeValueMemberS)
+		if !ok {
+			return nil, wrongType(entity, attr, "a list of S")
+		}
+		out[i] = s.Value
+	}
+	return out, nil
+}
+
+func readStringSet(entity, attr string, av types.AttributeValue) ([]string, error) {
+	v, ok := av.(*types.AttributeValueMemberSS)
+	if !ok {
+		return nil, wrongType(entity, attr, "SS")
+	}
+	return v.Value, nil
+}
+
+func readIntSet(entity, attr string, av types.AttributeValue) ([]int64, error) {
+	v, ok := av.(*types.AttributeValueMemberNS)
+	if !ok {
+		return nil, wrongType(entity, attr, "NS")
+	}
+	out := make([]int64, len(v.Value))
+	for i, s := range v.Value {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, &ItemError{Entity: entity, Attr: attr, Reason: "not an int64: " + s}
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func readMap(entity, attr string, av types.AttributeValue) (map[string]string, error) {
+	v, ok := av.(*types.AttributeValueMemberM)
+	if !ok {
+		return nil, wrongType(entity, attr, "M")
+	}
+	out := make(map[string]string, len(v.Value))
+	for k, e := range v.Value {
+		s, ok := e.(*types.AttributeValueMemberS)
+		if !ok {
+			return nil, wrongType(entity, attr, "a map of S")
+		}
+		out[k] = s.Value
+	}
+	return out, nil
+}
+
+func readPath(entity, attr string, av types.AttributeValue, sep string) ([]string, error) {
+	s, err := readString(entity, attr, av)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(s, sep), nil
+}
+
+// missing is the error of a required attribute an item lacks.
+func missing(entity, attr string) error {
+	return &ItemError{Entity: entity, Attr: attr, Reason: "missing"}
+}
+
+// The writers build attribute values.
+
+func intValue(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+func floatValue(f float64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatFloat(f, 'g', -1, 64)}
+}
+
+func stringsValue(ss []string) types.AttributeValue {
+	l := make([]types.AttributeValue, len(ss))
+	for i, s := range ss {
+		l[i] = &types.AttributeValueMemberS{Value: s}
+	}
+	return &types.AttributeValueMemberL{Value: l}
+}
+
+func intSetValue(ns []int64) types.AttributeValue {
+	l := make([]string, len(ns))
+	for i, n := range ns {
+		l[i] = strconv.FormatInt(n, 10)
+	}
+	return &types.AttributeValueMemberNS{Value: l}
+}
+
+func mapValue(m map[string]string) types.AttributeValue {
+	out := make(map[string]types.AttributeValue, len(m))
+	for k, v := range m {
+		out[k] = &types.AttributeValueMemberS{Value: v}
+	}
+	return &types.AttributeValueMemberM{Value: out}
+}
+
+// keyHash identifies a key in a batch, to drop duplicates.
+func keyHash(key map[string]types.AttributeValue, names ...string) string {
+	var b strings.Builder
+	for _, n := range names {
+		switch v := key[n].(type) {
+		case *types.AttributeValueMemberS:
+			b.WriteString("S" + v.Value)
+		case *types.AttributeValueMemberN:
+			b.WriteString("N" + v.Value)
+		case *types.AttributeValueMemberB:
+			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// isType reports whether an item's entity attribute holds value.
+func isType(item map[string]types.AttributeValue, attr, value string) bool {
+	v, ok := item[attr].(*types.AttributeValueMemberS)
+	return ok && v.Value == value
+}
+
+// hasKeyPrefix reports whether an item's string key attribute starts with
+// prefix.
+func hasKeyPrefix(item map[string]types.AttributeValue, attr, prefix string) bool {
+	v, ok := item[attr].(*types.AttributeValueMemberS)
+	return ok && strings.HasPrefix(v.Value, prefix)
+}

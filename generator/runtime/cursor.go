@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"hash/fnv"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Cursor marks where the next page of a query starts. It is opaque: it
+// holds DynamoDB's LastEvaluatedKey, the pattern it belongs to and the
+// partition it was read from, with a checksum. The zero Cursor asks for
+// the first page; a page whose Next is zero is the last.
+type Cursor string
+
+const cursorVersion = 1
+
+// encodeCursor turns a LastEvaluatedKey into a cursor for the pattern and
+// partition (the partition key value) it was read from.
+func encodeCursor(pattern, partition string, key map[string]types.AttributeValue) Cursor {
+	if len(key) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(key))
+	for n := range key {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	b := make([]byte, 0, 64)
+	b = append(b, cursorVersion)
+	b = binary.BigEndian.AppendUint64(b, hash64(pattern))
+	b = binary.BigEndian.AppendUint64(b, hash64(partition))
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		var kind byte
+		var value []byte
+		switch v := key[n].(type) {
+		case *types.AttributeValueMemberS:
+			kind, value = 'S', []byte(v.Value)
+		case *types.AttributeValueMemberN:
+			kind, value = 'N', []byte(v.Value)
+		case *types.AttributeValueMemberB:
+			kind, value = 'B', v.Value
+		default:
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(len(n)))
+		b = append(b, n...)
+		b = append(b, kind)
+		b = binary.AppendUvarint(b, uint64(len(value)))
+		b = append(b, value...)
+	}
+	b = binary.BigEndian.AppendUint64(b, hash64(string(b)))
+	return Cursor(base64.RawURLEncoding.EncodeToString(b))
+}
+
+// decodeCursor returns the ExclusiveStartKey of a cursor, refusing one
+// that was damaged or comes from another pattern or partition.
+func decodeCursor(pattern, partition string, c Cursor) (map[string]types.AttributeValue, error) {
+	if c == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(string(c))
+	if err != nil || len(b) < 1+8+8+1+8 {
+		return nil, ErrInvalidCursor
+	}
+	body, sum := b[:len(b)-8], b[len(b)-8:]
+	if binary.BigEndian.Uint64(sum) != hash64(string(body)) || body[0] != cursorVersion {
+		return nil, ErrInvalidCursor
+	}
+	if binary.BigEndian.Uint64(body[1:9]) != hash64(pattern) || binary.BigEndian.Uint64(body[9:17]) != hash64(partition) {
+		return nil, ErrInvalidCursor
+	}
+	rest := body[17:]
+	n, k := binary.Uvarint(rest)
+	if k <= 0 || n > 4 {
+		return nil, ErrInvalidCursor
+	}
+	rest = rest[k:]
+	key := make(map[string]types.AttributeValue, n)
+	for range n {
+		name, r, ok := chunk(rest)
+		if !ok || len(r) < 1 {
+			return nil, ErrInvalidCursor
+		}
+		kind := r[0]
+		value, r, ok := chunk(r[1:])
+		if !ok {
+			return nil, ErrInvalidCursor
+		}
+		rest = r
+		switch kind {
+		case 'S':
+			key[string(name)] = &types.AttributeValueMemberS{Value: string(value)}
+		case 'N':
+			key[string(name)] = &types.AttributeValueMemberN{Value: string(value)}
+		case 'B':
+			key[string(name)] = &types.AttributeValueMemberB{Value: slices.Clone(value)}
+		default:
+			return nil, ErrInvalidCursor
+		}
+	}
+	if len(rest) != 0 {
+		return nil, ErrInvalidCursor
+	}
+	return key, nil
+}
+
+// chunk reads a length-prefixed byte string.
+func chunk(b []byte) (data, rest []byte, ok bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, nil, false
+	}
+	return b[k : k+int(n)], b[k+int(n):], true
+}
+
+func hash64(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// Page asks a query for one page of results: where it starts (the zero
+// Cursor for the first page) and how many items it reads at most (0 for
+// the pattern's limit, or DynamoDB's 1 MB page when it has none).
+type Page struct {
+	Cursor Cursor
+	Limit  int
+}
+
+// pageLimit is the Limit of a query: the page's, else the pattern's
+// (0: none).
+func pageLimit(p Page, pattern int32) *int32 {
+	switch {
+	case p.Limit > 0:
+		n := int32(min(p.Limit, 1<<31-1))
+		return &n
+	case pattern > 0:
+		return &pattern
+	}
+	return nil
+}
+
+// partitionOf identifies a partition key value, to tie a cursor to it.
+func partitionOf(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S" + v.Value
+	case *types.AttributeValueMemberN:
+		return "N" + v.Value
+	case *types.AttributeValueMemberB:
+		return "B" + base64.StdEncoding.EncodeToString(v.Value)
+	}
+	return ""
+}

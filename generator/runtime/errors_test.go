@@ -1,0 +1,204 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+)
+
+var allKinds = []error{ErrNotFound, ErrAlreadyExists, ErrConditionFailed, ErrInvalidKey, ErrInvalidItem, ErrInvalidCursor}
+
+func TestErrorKindsDistinct(t *testing.T) {
+	for i, a := range allKinds {
+		if !strings.HasPrefix(a.Error(), pkgPrefix) {
+			t.Errorf("%q lacks the prefix %q", a, pkgPrefix)
+		}
+		for j, b := range allKinds {
+			if (i == j) != errors.Is(a, b) {
+				t.Errorf("errors.Is(%v, %v) = %v", a, b, errors.Is(a, b))
+			}
+		}
+	}
+}
+
+// callErr builds a store method's error as the generated code does.
+func callErr(method string, kind, cause error) error { return &callError{method, kind, cause} }
+
+func TestCallErrorWithKind(t *testing.T) {
+	ccf := &types.ConditionalCheckFailedException{Message: aws.String("The conditional request failed")}
+	sdkErr := &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "PutItem", Err: ccf}
+	err := callErr("CreateBook", ErrAlreadyExists, sdkErr)
+
+	if !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("errors.Is(%v, ErrAlreadyExists) = false", err)
+	}
+	for _, k := range allKinds {
+		if k != ErrAlreadyExists && errors.Is(err, k) {
+			t.Errorf("errors.Is(%v, %v) = true", err, k)
+		}
+	}
+	var got *types.ConditionalCheckFailedException
+	if !errors.As(err, &got) || got != ccf {
+		t.Errorf("errors.As(%v, *ConditionalCheckFailedException) = %v, want the original", err, got)
+	}
+	var op *smithy.OperationError
+	if !errors.As(err, &op) || op != sdkErr {
+		t.Errorf("errors.As(%v, *smithy.OperationError) = %v", err, op)
+	}
+	var api smithy.APIError
+	if !errors.As(err, &api) || api.ErrorCode() != "ConditionalCheckFailedException" {
+		t.Errorf("errors.As(%v, smithy.APIError) = %v", err, api)
+	}
+	msg := err.Error()
+	if want := pkgPrefix + "CreateBook: item already exists: " + sdkErr.Error(); msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+	if strings.Count(msg, pkgPrefix) != 1 {
+		t.Errorf("message %q repeats the prefix %q", msg, pkgPrefix)
+	}
+	// Wrapped again by the caller, all still holds.
+	outer := fmt.Errorf("handler: %w", err)
+	if !errors.Is(outer, ErrAlreadyExists) || !errors.As(outer, &got) || !errors.Is(outer, ccf) {
+		t.Errorf("wrapped again: Is %v, As %v", errors.Is(outer, ErrAlreadyExists), errors.As(outer, &got))
+	}
+}
+
+func TestCallErrorWithoutKindOrCause(t *testing.T) {
+	rnf := &types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}
+	err := callErr("GetBook", nil, rnf)
+	for _, k := range allKinds {
+		if errors.Is(err, k) {
+			t.Errorf("errors.Is(%v, %v) = true with no kind", err, k)
+		}
+	}
+	var got *types.ResourceNotFoundException
+	if !errors.As(err, &got) || got != rnf {
+		t.Errorf("errors.As(%v, *ResourceNotFoundException) = %v", err, got)
+	}
+	if msg, want := err.Error(), pkgPrefix+"GetBook: "+rnf.Error(); msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+	// A kind without a cause (e.g. ErrNotFound from an empty GetItem).
+	err = callErr("GetBook", ErrNotFound, nil)
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("errors.Is(%v, ErrNotFound) = false", err)
+	}
+	if msg, want := err.Error(), pkgPrefix+"GetBook: item not found"; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+	if msg := callErr("M", nil, nil).Error(); msg != pkgPrefix+"M" {
+		t.Errorf("callError with neither: %q", msg)
+	}
+	// Every kind, with an error that is not the SDK's.
+	plain := errors.New("boom")
+	for _, k := range allKinds {
+		err := callErr("M", k, plain)
+		if !errors.Is(err, k) || !errors.Is(err, plain) {
+			t.Errorf("callError(M, %v, boom) = %v: Is kind %v, Is cause %v", k, err, errors.Is(err, k), errors.Is(err, plain))
+		}
+		if want := pkgPrefix + "M: " + strings.TrimPrefix(k.Error(), pkgPrefix) + ": boom"; err.Error() != want {
+			t.Errorf("message %q, want %q", err, want)
+		}
+	}
+}
+
+func TestConditionError(t *testing.T) {
+	absent := &types.ConditionalCheckFailedException{Message: aws.String("no")}
+	present := &types.ConditionalCheckFailedException{Message: aws.String("no"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "BOOK#1"},
+	}}
+	emptyItem := &types.ConditionalCheckFailedException{Item: map[string]types.AttributeValue{}}
+	op := func(err error) error {
+		return &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "UpdateItem", Err: err}
+	}
+	for _, tt := range []struct {
+		name  string
+		err   error
+		ccf   *types.ConditionalCheckFailedException
+		want  error // kind
+		other []error
+	}{
+		{"absent", absent, absent, ErrNotFound, []error{ErrConditionFailed}},
+		{"absent wrapped", op(absent), absent, ErrNotFound, []error{ErrConditionFailed}},
+		{"absent, empty item", op(emptyItem), emptyItem, ErrNotFound, []error{ErrConditionFailed}},
+		{"present", present, present, ErrConditionFailed, []error{ErrNotFound}},
+		{"present wrapped twice", fmt.Errorf("x: %w", op(present)), present, ErrConditionFailed, []error{ErrNotFound}},
+		{"joined", errors.Join(errors.New("other"), present), present, ErrConditionFailed, []error{ErrNotFound}},
+	} {
+		err := conditionError("UpdateBook", tt.err, ErrNotFound, ErrConditionFailed)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: errors.Is(%v, %v) = false", tt.name, err, tt.want)
+		}
+		for _, o := range tt.other {
+			if errors.Is(err, o) {
+				t.Errorf("%s: errors.Is(%v, %v) = true", tt.name, err, o)
+			}
+		}
+		var got *types.ConditionalCheckFailedException
+		if !errors.As(err, &got) || got != tt.ccf {
+			t.Errorf("%s: errors.As(%v, *ConditionalCheckFailedException) = %v, want the original", tt.name, err, got)
+		}
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: the cause is not wrapped: %v", tt.name, err)
+		}
+		if !strings.HasPrefix(err.Error(), pkgPrefix+"UpdateBook: ") {
+			t.Errorf("%s: message %q", tt.name, err)
+		}
+	}
+	// A create: the condition fails when the item exists.
+	err := conditionError("CreateBook", op(present), nil, ErrAlreadyExists)
+	if !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("create: %v", err)
+	}
+	// Errors that are not a failed condition keep their cause, no kind.
+	for _, cause := range []error{
+		errors.New("ConditionalCheckFailedException"),
+		&types.TransactionCanceledException{Message: aws.String("ConditionalCheckFailed")},
+		op(&types.ProvisionedThroughputExceededException{}),
+		&smithy.GenericAPIError{Code: "ConditionalCheckFailedException"},
+		ErrConditionFailed,
+	} {
+		err := conditionError("UpdateBook", cause, ErrNotFound, ErrAlreadyExists)
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAlreadyExists) {
+			t.Errorf("conditionError(%v) = %v: has a kind", cause, err)
+		}
+		var got *types.ConditionalCheckFailedException
+		if errors.As(err, &got) {
+			t.Errorf("conditionError(%v): As finds a ConditionalCheckFailedException", cause)
+		}
+		if !errors.Is(err, cause) {
+			t.Errorf("conditionError(%v) = %v lost its cause", cause, err)
+		}
+		if want := pkgPrefix + "UpdateBook: " + cause.Error(); err.Error() != want {
+			t.Errorf("message %q, want %q", err, want)
+		}
+	}
+}
+
+func TestKeyAndItemErrors(t *testing.T) {
+	ke := &KeyError{Attr: "isbn", Value: "a#b", Reason: "holds '#'"}
+	if got, want := ke.Error(), pkgPrefix+"invalid key value for isbn: holds '#'"; got != want {
+		t.Errorf("KeyError.Error() = %q, want %q", got, want)
+	}
+	if !errors.Is(ke, ErrInvalidKey) || errors.Is(ke, ErrInvalidItem) {
+		t.Errorf("KeyError Is: ErrInvalidKey %v, ErrInvalidItem %v", errors.Is(ke, ErrInvalidKey), errors.Is(ke, ErrInvalidItem))
+	}
+	ie := &ItemError{Entity: "Book", Attr: "title", Reason: "missing"}
+	if got, want := ie.Error(), pkgPrefix+"Book.title: missing"; got != want {
+		t.Errorf("ItemError.Error() = %q, want %q", got, want)
+	}
+	if !errors.Is(ie, ErrInvalidItem) || errors.Is(ie, ErrInvalidKey) {
+		t.Errorf("ItemError Is: ErrInvalidItem %v, ErrInvalidKey %v", errors.Is(ie, ErrInvalidItem), errors.Is(ie, ErrInvalidKey))
+	}
+	// Through callError, the details stay reachable.
+	err := callErr("PutBook", nil, ke)
+	var got *KeyError
+	if !errors.As(err, &got) || got != ke || !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("callError lost the KeyError: %v", err)
+	}
+}

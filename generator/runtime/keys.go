@@ -1,0 +1,167 @@
+package runtime
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// DynamoDB's key size limits, in bytes.
+const (
+	maxPartitionKey = 2048
+	maxSortKey      = 1024
+)
+
+// keyString checks a string placed in a key template whose separator
+// characters are seps: it must be non-empty valid UTF-8 and hold none of
+// them, so that no value can produce the key of another item.
+func keyString(attr, v, seps string) (string, error) {
+	switch {
+	case v == "":
+		return "", &KeyError{Attr: attr, Value: v, Reason: "empty"}
+	case !utf8.ValidString(v):
+		return "", &KeyError{Attr: attr, Value: v, Reason: "not valid UTF-8"}
+	}
+	if i := strings.IndexAny(v, seps); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(v[i:])
+		return "", &KeyError{Attr: attr, Value: v, Reason: "holds " + strconv.QuoteRune(r) + ", a separator of its key"}
+	}
+	return v, nil
+}
+
+// keyPath joins the elements of a hierarchy with sep; each element is
+// checked like a string of the key.
+func keyPath(attr string, p []string, sep, seps string) (string, error) {
+	if len(p) == 0 {
+		return "", &KeyError{Attr: attr, Reason: "an empty path"}
+	}
+	n := len(sep) * (len(p) - 1)
+	for _, e := range p {
+		if _, err := keyString(attr, e, seps); err != nil {
+			return "", err
+		}
+		n += len(e)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, e := range p {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(e)
+	}
+	return b.String(), nil
+}
+
+// keyInt writes n so that the text order is the numeric order: n >= 0 as
+// 19 zero-padded digits, n < 0 as "-" and the 19 digits of n - MinInt64
+// ("-" sorts before every digit).
+func keyInt(n int64) string {
+	var b [20]byte
+	u := uint64(n)
+	if n < 0 {
+		u ^= 1 << 63 // n - MinInt64, as an unsigned number
+	}
+	i := len(b)
+	for range 19 {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
+	}
+	if n < 0 {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// parseKeyInt reverses keyInt.
+func parseKeyInt(s string) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	body := strings.TrimPrefix(s, "-")
+	if len(body) != 19 {
+		return 0, false
+	}
+	var u uint64
+	for i := range len(body) {
+		c := body[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		next := u*10 + uint64(c-'0')
+		if next < u {
+			return 0, false
+		}
+		u = next
+	}
+	if u >= 1<<63 {
+		return 0, false
+	}
+	if neg {
+		return int64(u ^ 1<<63), true
+	}
+	return int64(u), true
+}
+
+// timeLayout is how a time is stored: UTC, nine fraction digits, so that
+// the text order is the time order.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// formatTime writes t in timeLayout.
+func formatTime(t time.Time) string {
+	var b [len(timeLayout)]byte
+	return string(t.UTC().AppendFormat(b[:0], timeLayout))
+}
+
+// keyTime writes t for a key: years outside 0000-9999 have no fixed-width
+// form and are refused.
+func keyTime(attr string, t time.Time) (string, error) {
+	if y := t.UTC().Year(); y < 0 || y > 9999 {
+		return "", &KeyError{Attr: attr, Value: t.String(), Reason: "year outside 0000-9999"}
+	}
+	return formatTime(t), nil
+}
+
+// formatDate writes the calendar date of t (in its own location).
+func formatDate(t time.Time) string {
+	var b [10]byte
+	return string(t.AppendFormat(b[:0], time.DateOnly))
+}
+
+// keyDate writes t's date for a key, years 0000-9999.
+func keyDate(attr string, t time.Time) (string, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return "", &KeyError{Attr: attr, Value: t.String(), Reason: "year outside 0000-9999"}
+	}
+	return formatDate(t), nil
+}
+
+// keyBool writes a bool for a key.
+func keyBool(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// keySize refuses a key over DynamoDB's limit for its attribute.
+func keySize(attr, key string, limit int) (string, error) {
+	if len(key) > limit {
+		return "", &KeyError{Attr: attr, Value: key, Reason: "the key is " + strconv.Itoa(len(key)) + " bytes, over DynamoDB's " + strconv.Itoa(limit)}
+	}
+	return key, nil
+}
+
+// keyPrefix checks the start of a string value for a begins_with on a key:
+// it may be empty, but holds none of the key's separators.
+func keyPrefix(attr, v, seps string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	return keyString(attr, v, seps)
+}
+
+// highChar, appended to a bound, puts it above every key that starts
+// with the bound's text.
+const highChar = "\U0010FFFF"
