@@ -38,7 +38,7 @@ type method struct {
 	// whereParams holds the where operands' parameter names.
 	condParams  map[*model.Cond][]string
 	whereParams []string
-	used       []string // parameter names taken
+	used        []string // parameter names taken
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }

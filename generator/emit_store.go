@@ -197,7 +197,7 @@ func projection(ix *model.Index) jen.Code {
 		return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeKeysOnly")})
 	case model.ProjectInclude:
 		return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{
-			jen.Id("ProjectionType"):   jen.Qual(pathTypes, "ProjectionTypeInclude"),
+			jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeInclude"),
 			jen.Id("NonKeyAttributes"): jen.Index().String().ValuesFunc(func(g *jen.Group) {
 				for _, a := range ix.Include {
 					g.Lit(a)

@@ -243,11 +243,11 @@ func (m *method) update() {
 		}
 		m.condValues(p.When, "_when", values)
 		in := jen.Dict{
-			jen.Id("TableName"):                 m.tableRef(),
-			jen.Id("Key"):                       key,
-			jen.Id("UpdateExpression"):          jen.Qual(pathAWS, "String").Call(updateConst),
-			jen.Id("ExpressionAttributeNames"):  m.namesMap(),
-			jen.Id("ReturnValues"):              jen.Qual(pathTypes, "ReturnValueAllNew"),
+			jen.Id("TableName"):                m.tableRef(),
+			jen.Id("Key"):                      key,
+			jen.Id("UpdateExpression"):         jen.Qual(pathAWS, "String").Call(updateConst),
+			jen.Id("ExpressionAttributeNames"): m.namesMap(),
+			jen.Id("ReturnValues"):             jen.Qual(pathTypes, "ReturnValueAllNew"),
 		}
 		if len(values) > 0 {
 			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
