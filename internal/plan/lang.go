@@ -5,8 +5,9 @@ import (
 	"github.com/dyngen/dyngen/internal/model"
 )
 
-// kind maps an attribute to the key language of its placeholder.
-func kind(a *model.Attribute) keylang.Kind {
+// KeyKind maps an attribute to the key language of its placeholder: how
+// its value is written into a string key.
+func KeyKind(a *model.Attribute) keylang.Kind {
 	switch a.Type {
 	case model.Enum:
 		return keylang.Enum
@@ -39,7 +40,7 @@ func keyTemplate(t *model.Template) keylang.Template {
 			out.Segs = append(out.Segs, keylang.Segment{Lit: s.Literal})
 			continue
 		}
-		seg := keylang.Segment{Var: s.Attr.Name, Kind: kind(s.Attr), Values: s.Attr.Values, PathSep: s.Attr.Separator}
+		seg := keylang.Segment{Var: s.Attr.Name, Kind: KeyKind(s.Attr), Values: s.Attr.Values, PathSep: s.Attr.Separator}
 		switch t.KeyType {
 		case model.N:
 			seg.Kind = keylang.Int

@@ -86,6 +86,11 @@ func (b *builder) update(pp *Pattern) bool {
 				}
 			}
 			if len(touched) == 0 {
+				if p.Upsert && knowsAll(known, tm) {
+					// An upsert may create the item: it writes every
+					// index key it can build.
+					pp.Rebuild = append(pp.Rebuild, &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm})
+				}
 				continue
 			}
 			rb := &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm}
@@ -185,4 +190,14 @@ func condExpression(cs []*model.Cond) string {
 		}
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// knowsAll reports whether every attribute of tm is in known.
+func knowsAll(known []*model.Attribute, tm *model.Template) bool {
+	for _, a := range tm.Attrs() {
+		if !slices.Contains(known, a) {
+			return false
+		}
+	}
+	return true
 }
