@@ -279,6 +279,9 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		if a.Type == model.Enum {
 			checks = append(checks, jen.If(guard(jen.Op("!").Add(field).Dot("Valid").Call())).Block(fail(a, "not one of "+strings.Join(quoteAll(a.Values), ", "))))
 		}
+		if c, reason := unstorable(a, field); c != nil {
+			checks = append(checks, jen.If(guard(c)).Block(fail(a, reason)))
+		}
 		if a.Type == model.Path {
 			var st []jen.Code
 			if a.MaxLength > 0 {
@@ -300,6 +303,21 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		g.Return(jen.Nil())
 	})
 	f.Line()
+}
+
+// unstorable is the condition under which a value of a float or of a time
+// stored as text is one DynamoDB can't store, or dyngen can't read back,
+// and the reason; nil for other types.
+func unstorable(a *model.Attribute, v jen.Code) (jen.Code, string) {
+	switch {
+	case a.Type == model.Float:
+		return jen.Op("!").Id("storableFloat").Call(v), "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"
+	case a.Type == model.Time && a.DynamoType() == "S" && a.Format == model.Date:
+		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("Year").Call()), "a date outside the years 0000-9999"
+	case a.Type == model.Time && a.DynamoType() == "S":
+		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
+	}
+	return nil, ""
 }
 
 // boundLit is a min or max as a Go constant of the attribute's type.

@@ -66,9 +66,9 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 		expr := e.keyExpr(g, map[string]string{}, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
 		switch ka.Type {
 		case model.S:
-			limit := "maxSortKey"
-			if ka == ent.Table.PK || isPartitionKey(ent, ka) {
-				limit = "maxPartitionKey"
+			limit := "maxPartitionKey"
+			if isSortKey(ent, ka) {
+				limit = "maxSortKey"
 			}
 			g.Return(jen.Id("keySize").Call(jen.Lit(ka.Name), expr, jen.Id(limit)))
 		case model.B:
@@ -84,11 +84,12 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 	f.Line()
 }
 
-// isPartitionKey reports whether ka is the partition key of an index of
-// the entity's table.
-func isPartitionKey(ent *model.Entity, ka *model.KeyAttr) bool {
-	for _, ix := range ent.Table.Indexes {
-		if ix.PK.Name == ka.Name {
+// isSortKey reports whether ka is the sort key of an index the entity is
+// in: its value then has the sort key's smaller limit, also where it is a
+// partition key elsewhere (the table's SK on an inverted index).
+func isSortKey(ent *model.Entity, ka *model.KeyAttr) bool {
+	for _, k := range ent.Keys {
+		if sk := k.Index.SK; sk != nil && sk.Name == ka.Name {
 			return true
 		}
 	}

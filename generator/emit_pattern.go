@@ -399,6 +399,15 @@ func (m *method) projection() string {
 			break
 		}
 	}
+	if m.p.Op == model.OpBatchGet {
+		// A batch get puts the items in the order of the keys by their
+		// key attributes.
+		for _, ka := range m.p.Table.Primary().KeyAttrs() {
+			if n := m.name(ka.Name); !slices.Contains(parts, n) {
+				parts = append(parts, n)
+			}
+		}
+	}
 	return strings.Join(parts, ", ")
 }
 

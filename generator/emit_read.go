@@ -322,6 +322,9 @@ func (m *method) query() {
 		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("decodeCursor").Call(jen.Lit(m.p.Name), jen.Id("partitionOf").Call(pkValue), jen.Id("page").Dot("Cursor"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
 		g.Id("in").Op(":=").Add(in)
+		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
+			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":sklo")), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":skhi")))).Block(m.emptyResult())
+		}
 		g.Id("in").Dot("ExclusiveStartKey").Op("=").Id("start")
 		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), jen.Lit(int32(m.p.Limit)))
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))

@@ -176,6 +176,16 @@ func (m *method) update() {
 		ph := m.value(p.Table.EntityAttr)
 		set = append(set, m.name(p.Table.EntityAttr)+" = "+ph)
 		valueOf[ph] = jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
+		// A created item holds the attributes of its primary key too,
+		// unless they are the key attributes themselves (natural keys).
+		for _, a := range ent.PrimaryKey().Attrs() {
+			if p.Table.IsKeyAttr(a.Stored) {
+				continue
+			}
+			ph := m.value(a.Name)
+			set = append(set, m.name(a.Stored)+" = "+ph)
+			valueOf[ph] = attrValue(a, val(a))
+		}
 	}
 	for _, a := range p.Add {
 		ph := m.value(a.Name)
@@ -222,6 +232,10 @@ func (m *method) update() {
 		var checks []jen.Code
 		for _, a := range p.Set {
 			checks = append(checks, m.checkValue(ent, a, jen.Id(setParams[a.Name]))...)
+			checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
+		}
+		for _, a := range p.Add {
+			checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
 		}
 		for _, c := range checks {
 			g.Add(c)
@@ -288,6 +302,25 @@ func (m *method) checkValue(ent *model.Entity, a *model.Attribute, v jen.Code) [
 		out = append(out, jen.If(cond).Block(fail("not one of "+strings.Join(quoteAll(a.Values), ", "))))
 	}
 	return out
+}
+
+// storable emits the check of a value an update sets or adds that
+// DynamoDB can't take: an empty set, a nil document, a float out of its
+// range, a time with no four-digit year.
+func storable(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	fail := func(reason string) jen.Code {
+		return jen.Return(jen.Nil(), itemError(ent, a, reason))
+	}
+	switch a.Type {
+	case model.StringSet, model.IntSet:
+		return []jen.Code{jen.If(jen.Len(v).Op("==").Lit(0)).Block(fail("an empty set, which DynamoDB does not store"))}
+	case model.Document:
+		return []jen.Code{jen.If(jen.Add(v).Op("==").Nil()).Block(fail("a nil document, which DynamoDB does not store"))}
+	}
+	if c, reason := unstorable(a, v); c != nil {
+		return []jen.Code{jen.If(c).Block(fail(reason))}
+	}
+	return nil
 }
 
 // batchGet emits a BatchGetItem of many keys: unique keys, chunks of 100,

@@ -26,6 +26,10 @@ func keyString(attr, v, seps string) (string, error) {
 	case !utf8.ValidString(v):
 		return "", &KeyError{Attr: attr, Value: v, Reason: "not valid UTF-8"}
 	}
+	if strings.ContainsRune(v, maxRune) {
+		// highChar bounds key ranges from above: no key value may hold it.
+		return "", &KeyError{Attr: attr, Value: v, Reason: "holds U+10FFFF, which keys reserve"}
+	}
 	if i := strings.IndexAny(v, seps); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(v[i:])
 		return "", &KeyError{Attr: attr, Value: v, Reason: "holds " + strconv.QuoteRune(r) + ", a separator of its key"}
@@ -165,6 +169,9 @@ func keyPrefix(attr, v, seps string) (string, error) {
 	return keyString(attr, v, seps)
 }
 
+// maxRune is the greatest code point; no string value of a key holds it.
+const maxRune = '\U0010FFFF'
+
 // highChar, appended to a bound, puts it above every key that starts
-// with the bound's text.
-const highChar = "\U0010FFFF"
+// with the bound's text, since no key value holds it.
+const highChar = string(maxRune)

@@ -74,6 +74,9 @@ func (r *Review) validate() error {
 	if r.Grade > 10 {
 		return &ItemError{Entity: "Review", Attr: "grade", Reason: "above its max 10"}
 	}
+	if !storableYear(r.ReviewDate.UTC().Year()) {
+		return &ItemError{Entity: "Review", Attr: "reviewDate", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	return nil
 }
 

@@ -57,6 +57,9 @@ func userGSI1SK(username string) (string, error) {
 
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
+	if !storableYear(u.MembershipDate.UTC().Year()) {
+		return &ItemError{Entity: "User", Attr: "membershipDate", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	return nil
 }
 

@@ -4,9 +4,11 @@
 package orders
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"hash/fnv"
+	"math/big"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -158,4 +160,27 @@ func partitionOf(av types.AttributeValue) string {
 		return "B" + base64.StdEncoding.EncodeToString(v.Value)
 	}
 	return ""
+}
+
+// emptyRange reports whether the bounds of a sort key BETWEEN are the
+// wrong way round (lo above hi): the range holds nothing, and DynamoDB
+// refuses such a condition, so the query returns no item instead.
+func emptyRange(lo, hi types.AttributeValue) bool {
+	switch l := lo.(type) {
+	case *types.AttributeValueMemberS:
+		h, ok := hi.(*types.AttributeValueMemberS)
+		return ok && l.Value > h.Value
+	case *types.AttributeValueMemberN:
+		h, ok := hi.(*types.AttributeValueMemberN)
+		if !ok {
+			return false
+		}
+		x, okx := new(big.Rat).SetString(l.Value)
+		y, oky := new(big.Rat).SetString(h.Value)
+		return okx && oky && x.Cmp(y) > 0
+	case *types.AttributeValueMemberB:
+		h, ok := hi.(*types.AttributeValueMemberB)
+		return ok && bytes.Compare(l.Value, h.Value) > 0
+	}
+	return false
 }

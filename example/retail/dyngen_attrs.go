@@ -4,7 +4,7 @@
 package retail
 
 import (
-	"encoding/base64"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -164,12 +164,28 @@ func readPath(entity, attr string, av types.AttributeValue, sep string) ([]strin
 	if err != nil {
 		return nil, err
 	}
+	if s == "" {
+		return nil, nil // the empty path: no element is empty
+	}
 	return strings.Split(s, sep), nil
 }
 
 // missing is the error of a required attribute an item lacks.
 func missing(entity, attr string) error {
 	return &ItemError{Entity: entity, Attr: attr, Reason: "missing"}
+}
+
+// storableFloat reports whether DynamoDB stores f as a number: zero, or a
+// magnitude from 1e-130 to below 1e126 (so neither NaN nor an infinity).
+func storableFloat(f float64) bool {
+	a := math.Abs(f)
+	return a == 0 || a >= 1e-130 && a < 1e126
+}
+
+// storableYear reports whether a time or date of year y has the fixed
+// four-digit form it is stored in, and so can be read back.
+func storableYear(y int) bool {
+	return 0 <= y && y <= 9999
 }
 
 // The writers build attribute values.
@@ -208,17 +224,23 @@ func mapValue(m map[string]string) types.AttributeValue {
 
 // keyHash identifies a key in a batch, to drop duplicates.
 func keyHash(key map[string]types.AttributeValue, names ...string) string {
+	// Each value is written with its type and its length, so that no
+	// two keys give the same text.
 	var b strings.Builder
 	for _, n := range names {
+		var kind, value string
 		switch v := key[n].(type) {
 		case *types.AttributeValueMemberS:
-			b.WriteString("S" + v.Value)
+			kind, value = "S", v.Value
 		case *types.AttributeValueMemberN:
-			b.WriteString("N" + v.Value)
+			kind, value = "N", v.Value
 		case *types.AttributeValueMemberB:
-			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
+			kind, value = "B", string(v.Value)
 		}
-		b.WriteByte(0)
+		b.WriteString(kind)
+		b.WriteString(strconv.Itoa(len(value)))
+		b.WriteByte(':')
+		b.WriteString(value)
 	}
 	return b.String()
 }

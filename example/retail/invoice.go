@@ -41,6 +41,9 @@ func invoiceSK(invoiceID string) (string, error) {
 
 // validate checks i against the constraints of the spec before a write.
 func (i *Invoice) validate() error {
+	if !storableYear(i.InvoiceDate.UTC().Year()) {
+		return &ItemError{Entity: "Invoice", Attr: "invoiceDate", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	if i.Amount < 0 {
 		return &ItemError{Entity: "Invoice", Attr: "amount", Reason: "below its min 0"}
 	}

@@ -37,6 +37,9 @@ func invoiceOrderSK() (string, error) {
 
 // validate checks i against the constraints of the spec before a write.
 func (i *InvoiceOrder) validate() error {
+	if !storableYear(i.OrderDate.UTC().Year()) {
+		return &ItemError{Entity: "InvoiceOrder", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	if i.OrderTotal < 0 {
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderTotal", Reason: "below its min 0"}
 	}

@@ -80,6 +80,9 @@ func orderGSISK() (string, error) {
 
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
+	if !storableYear(o.OrderDate.UTC().Year()) {
+		return &ItemError{Entity: "Order", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	if !o.Status.Valid() {
 		return &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
 	}

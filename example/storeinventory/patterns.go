@@ -339,6 +339,9 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		KeyConditionExpression: aws.String(goodsInPriceRangeKeyCondition),
 		TableName:              &s.storeInventoryTable,
 	}
+	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+		return &GoodsInPriceRangeResult{}, nil
+	}
 	in.ExclusiveStartKey = start
 	in.Limit = pageLimit(page, int32(0))
 	out, err := s.client.Query(ctx, in)

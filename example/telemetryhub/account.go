@@ -22,12 +22,12 @@ func accountPK(accountID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "account:"+accountIDKey, maxPartitionKey)
+	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
 // accountSK builds SK="metadata:account" of a Account.
 func accountSK() (string, error) {
-	return keySize("SK", "metadata:account", maxPartitionKey)
+	return keySize("SK", "metadata:account", maxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.

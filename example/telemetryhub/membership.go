@@ -26,7 +26,7 @@ func membershipPK(userID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "user:"+userIDKey, maxPartitionKey)
+	return keySize("PK", "user:"+userIDKey, maxSortKey)
 }
 
 // membershipSK builds SK="servicegroup:{serviceGroupId}" of a Membership.
@@ -35,11 +35,14 @@ func membershipSK(serviceGroupID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxPartitionKey)
+	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxSortKey)
 }
 
 // validate checks m against the constraints of the spec before a write.
 func (m *Membership) validate() error {
+	if !storableYear(m.GrantedAt.UTC().Year()) {
+		return &ItemError{Entity: "Membership", Attr: "grantedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	return nil
 }
 

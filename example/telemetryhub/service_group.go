@@ -23,7 +23,7 @@ func serviceGroupPK(accountID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "account:"+accountIDKey, maxPartitionKey)
+	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
 // serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of a ServiceGroup.
@@ -32,7 +32,7 @@ func serviceGroupSK(serviceGroupID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxPartitionKey)
+	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxSortKey)
 }
 
 // validate checks s against the constraints of the spec before a write.

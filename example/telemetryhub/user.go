@@ -29,7 +29,7 @@ func userPK(accountID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "account:"+accountIDKey, maxPartitionKey)
+	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
 // userSK builds SK="user:{userId}" of a User.
@@ -38,11 +38,14 @@ func userSK(userID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "user:"+userIDKey, maxPartitionKey)
+	return keySize("SK", "user:"+userIDKey, maxSortKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
+	if !storableYear(u.CreatedAt.UTC().Year()) {
+		return &ItemError{Entity: "User", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
 	return nil
 }
 

@@ -93,6 +93,9 @@ func checkElem(seps []rune, v string) error {
 		if slices.Contains(seps, r) {
 			return fmt.Errorf("keylang: %q holds the separator %q", v, r)
 		}
+		if r == MaxRune {
+			return fmt.Errorf("keylang: %q holds U+10FFFF, which keys reserve", v)
+		}
 	}
 	return nil
 }

@@ -217,11 +217,11 @@ func SegmentLang(t Template, i int) Lang {
 func ValueLang(s Segment, seps []rune) Lang {
 	switch s.Kind {
 	case String:
-		return plus(chars(scalarsWithout(seps)))
+		return plus(chars(scalarsWithout(append(slices.Clone(seps), MaxRune))))
 	case Path:
 		// The path separator is one of seps; should a caller break that
 		// rule, elements still exclude it, as CheckPath does.
-		elem := plus(chars(scalarsWithout(append(slices.Clone(seps), s.PathSep))))
+		elem := plus(chars(scalarsWithout(append(slices.Clone(seps), s.PathSep, MaxRune))))
 		return Concat(elem, star(Concat(Literal(string(s.PathSep)), elem)))
 	case Enum:
 		ls := make([]Lang, len(s.Values))
@@ -288,3 +288,8 @@ var timeLang = sync.OnceValue(func() Lang {
 	return compact(Concat(dateLang(), Literal("T"), hour, Literal(":"), sixty, Literal(":"), sixty,
 		Literal("."), repeat(digit(), 9), Literal("Z")))
 })
+
+// MaxRune is the greatest code point. No String or Path value holds it:
+// appended to a bound, it puts the bound above every key that starts with
+// the bound's text.
+const MaxRune = '\U0010FFFF'
