@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/dyngen/dyngen/generator"
 )
 
 // TestReadme keeps the README true: its example spec is planned, and every
@@ -29,6 +31,21 @@ func TestReadme(t *testing.T) {
 	var real []string
 	for _, line := range strings.Split(stdout.String(), "\n") {
 		real = append(real, strings.Join(strings.Fields(line), " "))
+	}
+	// The generated method the README shows is the generated one.
+	files, diags := generator.Generate("spec.yaml", "spec.yaml", []byte(spec))
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	method := block(t, readme, "```go\n// ReviewsForBook")
+	var patterns string
+	for _, f := range files {
+		if f.Name == "patterns.go" {
+			patterns = string(f.Data)
+		}
+	}
+	if !strings.Contains(patterns, method) {
+		t.Errorf("the README shows a method dyngen does not generate:\n%s", method)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(shown), "\n") {
 		want := strings.Join(strings.Fields(line), " ")
