@@ -56,7 +56,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 	if ka.Type == model.B {
 		ret, zero = jen.Index().Byte(), jen.Nil()
 	}
-	f.Commentf("%s builds %s=%q of a %s.", name, ka.Name, tm.Source, ent.GoName)
+	f.Commentf("%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
 	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
 		for _, a := range tm.Attrs() {
 			g.Id(paramName(a)).Add(goType(ent, a))

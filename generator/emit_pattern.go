@@ -386,7 +386,9 @@ func (m *method) viewType() {
 // projection registers the names of a select's attributes (and what tells
 // entities apart) and returns the ProjectionExpression, or "".
 func (m *method) projection() string {
-	if len(m.p.Select) == 0 {
+	if len(m.p.Select) == 0 || len(m.pp.FromKeys) > 0 {
+		// Without select, or when attributes are read back from keys,
+		// the read returns what the index projects.
 		return ""
 	}
 	var parts []string
@@ -414,6 +416,7 @@ func (m *method) projection() string {
 // decode emits the decoding of item into a new value of the read's item
 // type, returning it as variable name.
 func (m *method) decode(g *jen.Group, item jen.Code, name string, fail func(jen.Code) jen.Code) {
+	m.fillFromKeys(g, m.ent(), item)
 	g.Var().Id(name).Id(m.itemType())
 	method := "UnmarshalItem"
 	if len(m.p.Select) > 0 {
@@ -422,16 +425,6 @@ func (m *method) decode(g *jen.Group, item jen.Code, name string, fail func(jen.
 	g.If(jen.Err().Op(":=").Id(name).Dot(method).Call(item), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 }
 
-func fromKeysUnsupported(pp *plan.Pattern) error {
-	if len(pp.FromKeys) > 0 {
-		var names []string
-		for _, a := range pp.FromKeys {
-			names = append(names, a.Name)
-		}
-		return fmt.Errorf("pattern %s reads %s from key attributes, which emission does not do yet", pp.Pattern.Name, strings.Join(names, ", "))
-	}
-	return nil
-}
 
 // minMax returns the least and greatest key text of a fixed-width
 // attribute.

@@ -26,6 +26,7 @@ func (m *method) get() {
 	ent := m.ent()
 	val := m.keyParams(m.pp.Inputs)
 	m.viewType()
+	m.fromKeys()
 	proj := m.projection()
 	var projConst jen.Code
 	if proj != "" {
@@ -84,6 +85,7 @@ func (m *method) getByQuery() {
 	ent := m.ent()
 	val := m.keyParams(m.pp.Inputs)
 	m.viewType()
+	m.fromKeys()
 	proj := m.projection()
 	keyCond := m.constant("KeyCondition", m.pp.Key.Expression())
 	var projConst jen.Code
@@ -290,6 +292,7 @@ func (m *method) query() {
 	m.used = append(m.used, "page")
 	m.params = append(m.params, jen.Id("page").Id("Page"))
 	m.viewType()
+	m.fromKeys()
 	m.resultType()
 	proj := m.projection()
 	keyCond := m.constant("KeyCondition", m.pp.Key.Expression())
@@ -363,6 +366,7 @@ func (m *method) collect(g *jen.Group, fail func(jen.Code) jen.Code) {
 			}
 			field := pluralField(mem.Entity)
 			g.Case(cond).BlockFunc(func(g *jen.Group) {
+				m.fillFromKeys(g, mem.Entity, jen.Id("item"))
 				g.Var().Id("v").Id(mem.Entity.GoName)
 				g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 				g.Id("res").Dot(field).Op("=").Append(jen.Id("res").Dot(field), jen.Id("v"))

@@ -17,7 +17,7 @@ type Book struct {
 	PublicationYear int64  // stored as PublicationYear; optional: not written when zero
 }
 
-// bookPK builds PK="BOOK#{isbn}" of a Book.
+// bookPK builds PK="BOOK#{isbn}" of Book items.
 func bookPK(isbn string) (string, error) {
 	isbnKey, err := keyString("isbn", isbn, "#")
 	if err != nil {
@@ -26,7 +26,7 @@ func bookPK(isbn string) (string, error) {
 	return keySize("PK", "BOOK#"+isbnKey, maxPartitionKey)
 }
 
-// bookSK builds SK="BOOK#{isbn}" of a Book.
+// bookSK builds SK="BOOK#{isbn}" of Book items.
 func bookSK(isbn string) (string, error) {
 	isbnKey, err := keyString("isbn", isbn, "#")
 	if err != nil {

@@ -22,7 +22,7 @@ type Review struct {
 	ReviewDate time.Time // stored as ReviewDate
 }
 
-// reviewPK builds PK="BOOK#{isbn}" of a Review.
+// reviewPK builds PK="BOOK#{isbn}" of Review items.
 func reviewPK(isbn string) (string, error) {
 	isbnKey, err := keyString("isbn", isbn, "#")
 	if err != nil {
@@ -31,7 +31,7 @@ func reviewPK(isbn string) (string, error) {
 	return keySize("PK", "BOOK#"+isbnKey, maxPartitionKey)
 }
 
-// reviewSK builds SK="{reviewDate}#USER#{username}" of a Review.
+// reviewSK builds SK="{reviewDate}#USER#{username}" of Review items.
 func reviewSK(reviewDate time.Time, username string) (string, error) {
 	reviewDateKey, err := keyTime("reviewDate", reviewDate)
 	if err != nil {
@@ -44,7 +44,7 @@ func reviewSK(reviewDate time.Time, username string) (string, error) {
 	return keySize("SK", reviewDateKey+"#USER#"+usernameKey, maxSortKey)
 }
 
-// reviewGSI1PK builds GSI1PK="USER#{username}" of a Review.
+// reviewGSI1PK builds GSI1PK="USER#{username}" of Review items.
 func reviewGSI1PK(username string) (string, error) {
 	usernameKey, err := keyString("username", username, "#")
 	if err != nil {
@@ -53,7 +53,7 @@ func reviewGSI1PK(username string) (string, error) {
 	return keySize("GSI1PK", "USER#"+usernameKey, maxPartitionKey)
 }
 
-// reviewGSI1SK builds GSI1SK="{reviewDate}#BOOK#{isbn}" of a Review.
+// reviewGSI1SK builds GSI1SK="{reviewDate}#BOOK#{isbn}" of Review items.
 func reviewGSI1SK(reviewDate time.Time, isbn string) (string, error) {
 	reviewDateKey, err := keyTime("reviewDate", reviewDate)
 	if err != nil {

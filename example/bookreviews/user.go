@@ -19,7 +19,7 @@ type User struct {
 	MembershipDate time.Time // stored as MembershipDate
 }
 
-// userPK builds PK="USER#{username}" of a User.
+// userPK builds PK="USER#{username}" of User items.
 func userPK(username string) (string, error) {
 	usernameKey, err := keyString("username", username, "#")
 	if err != nil {
@@ -28,7 +28,7 @@ func userPK(username string) (string, error) {
 	return keySize("PK", "USER#"+usernameKey, maxPartitionKey)
 }
 
-// userSK builds SK="USER#{username}" of a User.
+// userSK builds SK="USER#{username}" of User items.
 func userSK(username string) (string, error) {
 	usernameKey, err := keyString("username", username, "#")
 	if err != nil {
@@ -37,7 +37,7 @@ func userSK(username string) (string, error) {
 	return keySize("SK", "USER#"+usernameKey, maxSortKey)
 }
 
-// userGSI1PK builds GSI1PK="USER#{username}" of a User.
+// userGSI1PK builds GSI1PK="USER#{username}" of User items.
 func userGSI1PK(username string) (string, error) {
 	usernameKey, err := keyString("username", username, "#")
 	if err != nil {
@@ -46,7 +46,7 @@ func userGSI1PK(username string) (string, error) {
 	return keySize("GSI1PK", "USER#"+usernameKey, maxPartitionKey)
 }
 
-// userGSI1SK builds GSI1SK="USER#{username}" of a User.
+// userGSI1SK builds GSI1SK="USER#{username}" of User items.
 func userGSI1SK(username string) (string, error) {
 	usernameKey, err := keyString("username", username, "#")
 	if err != nil {

@@ -18,7 +18,7 @@ type OrderLine struct {
 	UnitPrice   int64 // The unit price in cents
 }
 
-// orderLineSK builds SK="{sku}" of a OrderLine.
+// orderLineSK builds SK="{sku}" of OrderLine items.
 func orderLineSK(sku int64) (string, error) {
 	return keySize("SK", keyInt(sku), maxSortKey)
 }

@@ -17,7 +17,7 @@ type TrackingEvent struct {
 	Message string // optional: not written when zero
 }
 
-// trackingEventSK builds SK="EVENT#{eventId}" of a TrackingEvent.
+// trackingEventSK builds SK="EVENT#{eventId}" of TrackingEvent items.
 func trackingEventSK(eventID string) (string, error) {
 	eventIDKey, err := keyString("eventId", eventID, "#")
 	if err != nil {

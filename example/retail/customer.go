@@ -16,7 +16,7 @@ type Customer struct {
 	Email      string
 }
 
-// customerPK builds PK="CUST#{customerId}" of a Customer.
+// customerPK builds PK="CUST#{customerId}" of Customer items.
 func customerPK(customerID string) (string, error) {
 	customerIDKey, err := keyString("customerId", customerID, "#")
 	if err != nil {
@@ -25,7 +25,7 @@ func customerPK(customerID string) (string, error) {
 	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
 }
 
-// customerSK builds SK="ROOT" of a Customer.
+// customerSK builds SK="ROOT" of Customer items.
 func customerSK() (string, error) {
 	return keySize("SK", "ROOT", maxSortKey)
 }

@@ -21,7 +21,7 @@ type Invoice struct {
 	Amount      int64 // The amount in cents
 }
 
-// invoicePK builds PK="CUST#{customerId}" of a Invoice.
+// invoicePK builds PK="CUST#{customerId}" of Invoice items.
 func invoicePK(customerID string) (string, error) {
 	customerIDKey, err := keyString("customerId", customerID, "#")
 	if err != nil {
@@ -30,7 +30,7 @@ func invoicePK(customerID string) (string, error) {
 	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
 }
 
-// invoiceSK builds SK="INVC#{invoiceId}" of a Invoice.
+// invoiceSK builds SK="INVC#{invoiceId}" of Invoice items.
 func invoiceSK(invoiceID string) (string, error) {
 	invoiceIDKey, err := keyString("invoiceId", invoiceID, "#")
 	if err != nil {

@@ -21,7 +21,7 @@ type InvoiceOrder struct {
 	OrderTotal int64 // The order total in cents
 }
 
-// invoiceOrderPK builds PK="INVC#{invoiceId}" of a InvoiceOrder.
+// invoiceOrderPK builds PK="INVC#{invoiceId}" of InvoiceOrder items.
 func invoiceOrderPK(invoiceID string) (string, error) {
 	invoiceIDKey, err := keyString("invoiceId", invoiceID, "#")
 	if err != nil {
@@ -30,7 +30,7 @@ func invoiceOrderPK(invoiceID string) (string, error) {
 	return keySize("PK", "INVC#"+invoiceIDKey, maxPartitionKey)
 }
 
-// invoiceOrderSK builds SK="ROOT" of a InvoiceOrder.
+// invoiceOrderSK builds SK="ROOT" of InvoiceOrder items.
 func invoiceOrderSK() (string, error) {
 	return keySize("SK", "ROOT", maxSortKey)
 }

@@ -42,7 +42,7 @@ type Order struct {
 	Total      int64 // The order total in cents
 }
 
-// orderPK builds PK="CUST#{customerId}" of a Order.
+// orderPK builds PK="CUST#{customerId}" of Order items.
 func orderPK(customerID string) (string, error) {
 	customerIDKey, err := keyString("customerId", customerID, "#")
 	if err != nil {
@@ -51,7 +51,7 @@ func orderPK(customerID string) (string, error) {
 	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
 }
 
-// orderSK builds SK="ORDR#{orderDate}#{orderId}" of a Order.
+// orderSK builds SK="ORDR#{orderDate}#{orderId}" of Order items.
 func orderSK(orderDate time.Time, orderID string) (string, error) {
 	orderDateKey, err := keyTime("orderDate", orderDate)
 	if err != nil {
@@ -64,7 +64,7 @@ func orderSK(orderDate time.Time, orderID string) (string, error) {
 	return keySize("SK", "ORDR#"+orderDateKey+"#"+orderIDKey, maxSortKey)
 }
 
-// orderGSIPK builds GSIPK="{orderId}" of a Order.
+// orderGSIPK builds GSIPK="{orderId}" of Order items.
 func orderGSIPK(orderID string) (string, error) {
 	orderIDKey, err := keyString("orderId", orderID, "")
 	if err != nil {
@@ -73,7 +73,7 @@ func orderGSIPK(orderID string) (string, error) {
 	return keySize("GSIPK", orderIDKey, maxPartitionKey)
 }
 
-// orderGSISK builds GSISK="ROOT" of a Order.
+// orderGSISK builds GSISK="ROOT" of Order items.
 func orderGSISK() (string, error) {
 	return keySize("GSISK", "ROOT", maxSortKey)
 }

@@ -22,7 +22,7 @@ type Good struct {
 	Price    int64 // The price in cents
 }
 
-// goodPK builds PK="INV#{storeId}" of a Good.
+// goodPK builds PK="INV#{storeId}" of Good items.
 func goodPK(storeID string) (string, error) {
 	storeIDKey, err := keyString("storeId", storeID, "#")
 	if err != nil {
@@ -31,7 +31,7 @@ func goodPK(storeID string) (string, error) {
 	return keySize("PK", "INV#"+storeIDKey, maxPartitionKey)
 }
 
-// goodSK builds SK="{category}#{goodId}" of a Good.
+// goodSK builds SK="{category}#{goodId}" of Good items.
 func goodSK(category []string, goodID string) (string, error) {
 	categoryKey, err := keyPath("category", category, "#", "#")
 	if err != nil {
@@ -44,7 +44,7 @@ func goodSK(category []string, goodID string) (string, error) {
 	return keySize("SK", categoryKey+"#"+goodIDKey, maxSortKey)
 }
 
-// goodGSI1PK builds GSI1PK="{storeId}#{category}" of a Good.
+// goodGSI1PK builds GSI1PK="{storeId}#{category}" of Good items.
 func goodGSI1PK(storeID string, category []string) (string, error) {
 	storeIDKey, err := keyString("storeId", storeID, "#")
 	if err != nil {
@@ -57,7 +57,7 @@ func goodGSI1PK(storeID string, category []string) (string, error) {
 	return keySize("GSI1PK", storeIDKey+"#"+categoryKey, maxPartitionKey)
 }
 
-// goodGSI1SK builds GSI1SK="{price}" of a Good.
+// goodGSI1SK builds GSI1SK="{price}" of Good items.
 func goodGSI1SK(price int64) (string, error) {
 	return keySize("GSI1SK", keyInt(price), maxSortKey)
 }

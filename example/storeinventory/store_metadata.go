@@ -15,7 +15,7 @@ type StoreMetadata struct {
 	Location string
 }
 
-// storeMetadataPK builds PK="STORE#{storeId}" of a StoreMetadata.
+// storeMetadataPK builds PK="STORE#{storeId}" of StoreMetadata items.
 func storeMetadataPK(storeID string) (string, error) {
 	storeIDKey, err := keyString("storeId", storeID, "#")
 	if err != nil {
@@ -24,7 +24,7 @@ func storeMetadataPK(storeID string) (string, error) {
 	return keySize("PK", "STORE#"+storeIDKey, maxPartitionKey)
 }
 
-// storeMetadataSK builds SK="STORE#{storeId}" of a StoreMetadata.
+// storeMetadataSK builds SK="STORE#{storeId}" of StoreMetadata items.
 func storeMetadataSK(storeID string) (string, error) {
 	storeIDKey, err := keyString("storeId", storeID, "#")
 	if err != nil {

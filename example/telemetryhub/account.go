@@ -16,7 +16,7 @@ type Account struct {
 	Name      string
 }
 
-// accountPK builds PK="account:{accountId}" of a Account.
+// accountPK builds PK="account:{accountId}" of Account items.
 func accountPK(accountID string) (string, error) {
 	accountIDKey, err := keyString("accountId", accountID, ":")
 	if err != nil {
@@ -25,7 +25,7 @@ func accountPK(accountID string) (string, error) {
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
-// accountSK builds SK="metadata:account" of a Account.
+// accountSK builds SK="metadata:account" of Account items.
 func accountSK() (string, error) {
 	return keySize("SK", "metadata:account", maxSortKey)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // DynamoDB's key size limits, in bytes.
@@ -175,3 +177,10 @@ const maxRune = '\U0010FFFF'
 // highChar, appended to a bound, puts it above every key that starts
 // with the bound's text, since no key value holds it.
 const highChar = string(maxRune)
+
+// storedInt turns an int of a key back into the number it is stored as
+// (for attributes read back from keys).
+func storedInt(key string) types.AttributeValue {
+	n, _ := parseKeyInt(key)
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}

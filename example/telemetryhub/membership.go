@@ -20,7 +20,7 @@ type Membership struct {
 	GrantedAt      time.Time
 }
 
-// membershipPK builds PK="user:{userId}" of a Membership.
+// membershipPK builds PK="user:{userId}" of Membership items.
 func membershipPK(userID string) (string, error) {
 	userIDKey, err := keyString("userId", userID, ":")
 	if err != nil {
@@ -29,7 +29,7 @@ func membershipPK(userID string) (string, error) {
 	return keySize("PK", "user:"+userIDKey, maxSortKey)
 }
 
-// membershipSK builds SK="servicegroup:{serviceGroupId}" of a Membership.
+// membershipSK builds SK="servicegroup:{serviceGroupId}" of Membership items.
 func membershipSK(serviceGroupID string) (string, error) {
 	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
 	if err != nil {

@@ -17,7 +17,7 @@ type ServiceGroup struct {
 	Name           string
 }
 
-// serviceGroupPK builds PK="account:{accountId}" of a ServiceGroup.
+// serviceGroupPK builds PK="account:{accountId}" of ServiceGroup items.
 func serviceGroupPK(accountID string) (string, error) {
 	accountIDKey, err := keyString("accountId", accountID, ":")
 	if err != nil {
@@ -26,7 +26,7 @@ func serviceGroupPK(accountID string) (string, error) {
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
-// serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of a ServiceGroup.
+// serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of ServiceGroup items.
 func serviceGroupSK(serviceGroupID string) (string, error) {
 	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
 	if err != nil {

@@ -23,7 +23,7 @@ type User struct {
 	CreatedAt time.Time // stored as created_at
 }
 
-// userPK builds PK="account:{accountId}" of a User.
+// userPK builds PK="account:{accountId}" of User items.
 func userPK(accountID string) (string, error) {
 	accountIDKey, err := keyString("accountId", accountID, ":")
 	if err != nil {
@@ -32,7 +32,7 @@ func userPK(accountID string) (string, error) {
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
-// userSK builds SK="user:{userId}" of a User.
+// userSK builds SK="user:{userId}" of User items.
 func userSK(userID string) (string, error) {
 	userIDKey, err := keyString("userId", userID, ":")
 	if err != nil {

@@ -4,7 +4,6 @@
 package e2e
 
 import (
-	"encoding/base64"
 	"math"
 	"strconv"
 	"strings"
@@ -225,17 +224,23 @@ func mapValue(m map[string]string) types.AttributeValue {
 
 // keyHash identifies a key in a batch, to drop duplicates.
 func keyHash(key map[string]types.AttributeValue, names ...string) string {
+	// Each value is written with its type and its length, so that no
+	// two keys give the same text.
 	var b strings.Builder
 	for _, n := range names {
+		var kind, value string
 		switch v := key[n].(type) {
 		case *types.AttributeValueMemberS:
-			b.WriteString("S" + v.Value)
+			kind, value = "S", v.Value
 		case *types.AttributeValueMemberN:
-			b.WriteString("N" + v.Value)
+			kind, value = "N", v.Value
 		case *types.AttributeValueMemberB:
-			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
+			kind, value = "B", string(v.Value)
 		}
-		b.WriteByte(0)
+		b.WriteString(kind)
+		b.WriteString(strconv.Itoa(len(value)))
+		b.WriteByte(':')
+		b.WriteString(value)
 	}
 	return b.String()
 }

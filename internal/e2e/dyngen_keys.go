@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // DynamoDB's key size limits, in bytes.
@@ -25,6 +27,10 @@ func keyString(attr, v, seps string) (string, error) {
 		return "", &KeyError{Attr: attr, Value: v, Reason: "empty"}
 	case !utf8.ValidString(v):
 		return "", &KeyError{Attr: attr, Value: v, Reason: "not valid UTF-8"}
+	}
+	if strings.ContainsRune(v, maxRune) {
+		// highChar bounds key ranges from above: no key value may hold it.
+		return "", &KeyError{Attr: attr, Value: v, Reason: "holds U+10FFFF, which keys reserve"}
 	}
 	if i := strings.IndexAny(v, seps); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(v[i:])
@@ -165,6 +171,16 @@ func keyPrefix(attr, v, seps string) (string, error) {
 	return keyString(attr, v, seps)
 }
 
+// maxRune is the greatest code point; no string value of a key holds it.
+const maxRune = '\U0010FFFF'
+
 // highChar, appended to a bound, puts it above every key that starts
-// with the bound's text.
-const highChar = "\U0010FFFF"
+// with the bound's text, since no key value holds it.
+const highChar = string(maxRune)
+
+// storedInt turns an int of a key back into the number it is stored as
+// (for attributes read back from keys).
+func storedInt(key string) types.AttributeValue {
+	n, _ := parseKeyInt(key)
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}

@@ -28,7 +28,7 @@ type EventKey struct {
 	Seq     int64
 }
 
-// eventPK builds PK="OWNER#{ownerId}" of a Event.
+// eventPK builds PK="OWNER#{ownerId}" of Event items.
 func eventPK(ownerID string) (string, error) {
 	ownerIDKey, err := keyString("ownerId", ownerID, "#")
 	if err != nil {
@@ -37,12 +37,12 @@ func eventPK(ownerID string) (string, error) {
 	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
 }
 
-// eventSK builds SK="EVENT#{seq}" of a Event.
+// eventSK builds SK="EVENT#{seq}" of Event items.
 func eventSK(seq int64) (string, error) {
 	return keySize("SK", "EVENT#"+keyInt(seq), maxSortKey)
 }
 
-// eventLSI1SK builds LSI1SK="EVAT#{at}" of a Event.
+// eventLSI1SK builds LSI1SK="EVAT#{at}" of Event items.
 func eventLSI1SK(at time.Time) (string, error) {
 	atKey, err := keyTime("at", at)
 	if err != nil {

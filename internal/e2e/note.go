@@ -37,7 +37,7 @@ type Note struct {
 	Range   int64 // optional: not written when zero
 }
 
-// notePK builds PK="OWNER#{ownerId}" of a Note.
+// notePK builds PK="OWNER#{ownerId}" of Note items.
 func notePK(ownerID string) (string, error) {
 	ownerIDKey, err := keyString("ownerId", ownerID, "#")
 	if err != nil {
@@ -46,7 +46,7 @@ func notePK(ownerID string) (string, error) {
 	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
 }
 
-// noteSK builds SK="NOTE#{noteId}" of a Note.
+// noteSK builds SK="NOTE#{noteId}" of Note items.
 func noteSK(noteID string) (string, error) {
 	noteIDKey, err := keyString("noteId", noteID, "#")
 	if err != nil {

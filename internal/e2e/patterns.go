@@ -10,9 +10,200 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"iter"
 	"math"
+	"regexp"
 	"time"
 	"unicode/utf8"
 )
+
+// WidgetKeysItem holds the attributes of a Widget that WidgetKeys reads.
+type WidgetKeysItem struct {
+	Serial    string
+	Version   int64
+	Active    bool
+	Day       time.Time
+	CreatedAt time.Time
+	OwnerID   string
+	WidgetID  string
+}
+
+// unmarshalItem sets view from the attributes WidgetKeys reads.
+func (view *WidgetKeysItem) unmarshalItem(item map[string]types.AttributeValue) error {
+	if av, ok := item["serial"]; ok {
+		v, err := readString("Widget", "serial", av)
+		if err != nil {
+			return err
+		}
+		view.Serial = v
+	} else {
+		return missing("Widget", "serial")
+	}
+	if av, ok := item["version"]; ok {
+		v, err := readInt("Widget", "version", av)
+		if err != nil {
+			return err
+		}
+		view.Version = v
+	} else {
+		return missing("Widget", "version")
+	}
+	if av, ok := item["active"]; ok {
+		v, err := readBool("Widget", "active", av)
+		if err != nil {
+			return err
+		}
+		view.Active = v
+	} else {
+		return missing("Widget", "active")
+	}
+	if av, ok := item["day"]; ok {
+		v, err := readDate("Widget", "day", av)
+		if err != nil {
+			return err
+		}
+		view.Day = v
+	} else {
+		return missing("Widget", "day")
+	}
+	if av, ok := item["created_at"]; ok {
+		v, err := readTime("Widget", "createdAt", av)
+		if err != nil {
+			return err
+		}
+		view.CreatedAt = v
+	} else {
+		return missing("Widget", "createdAt")
+	}
+	if av, ok := item["ownerId"]; ok {
+		v, err := readString("Widget", "ownerId", av)
+		if err != nil {
+			return err
+		}
+		view.OwnerID = v
+	} else {
+		return missing("Widget", "ownerId")
+	}
+	if av, ok := item["widgetId"]; ok {
+		v, err := readString("Widget", "widgetId", av)
+		if err != nil {
+			return err
+		}
+		view.WidgetID = v
+	} else {
+		return missing("Widget", "widgetId")
+	}
+	return nil
+}
+
+// widgetKeysWidgetGSI2PKPattern parses GSI2PK="SERIAL#{serial}" of Widget items.
+var widgetKeysWidgetGSI2PKPattern = regexp.MustCompile("^SERIAL#([^#]+)$")
+
+// widgetKeysWidgetGSI2SKPattern parses GSI2SK="{version}#{active}#{day}#{createdAt}" of Widget items.
+var widgetKeysWidgetGSI2SKPattern = regexp.MustCompile("^(-?[0-9]{19})#(true|false)#([0-9]{4}-[0-9]{2}-[0-9]{2})#([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{9}Z)$")
+
+// widgetKeysWidgetPKPattern parses PK="OWNER#{ownerId}" of Widget items.
+var widgetKeysWidgetPKPattern = regexp.MustCompile("^OWNER#([^#]+)$")
+
+// widgetKeysWidgetSKPattern parses SK="WIDGET#{widgetId}" of Widget items.
+var widgetKeysWidgetSKPattern = regexp.MustCompile("^WIDGET#([^#]+)$")
+
+// widgetKeysFromKeys puts serial, version, active, day, createdAt, ownerId, widgetId, which ByKeys does not project, into item from its keys.
+func widgetKeysFromKeys(item map[string]types.AttributeValue) {
+	if key, ok := item["GSI2PK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetGSI2PKPattern.FindStringSubmatch(key.Value); m != nil {
+			item["serial"] = &types.AttributeValueMemberS{Value: m[1]}
+		}
+	}
+	if key, ok := item["GSI2SK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetGSI2SKPattern.FindStringSubmatch(key.Value); m != nil {
+			item["version"] = storedInt(m[1])
+			item["active"] = &types.AttributeValueMemberBOOL{Value: m[2] == "true"}
+			item["day"] = &types.AttributeValueMemberS{Value: m[3]}
+			item["created_at"] = &types.AttributeValueMemberS{Value: m[4]}
+		}
+	}
+	if key, ok := item["PK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetPKPattern.FindStringSubmatch(key.Value); m != nil {
+			item["ownerId"] = &types.AttributeValueMemberS{Value: m[1]}
+		}
+	}
+	if key, ok := item["SK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetSKPattern.FindStringSubmatch(key.Value); m != nil {
+			item["widgetId"] = &types.AttributeValueMemberS{Value: m[1]}
+		}
+	}
+}
+
+// WidgetKeysResult is one page of WidgetKeys.
+type WidgetKeysResult struct {
+	Items []WidgetKeysItem
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const widgetKeysKeyCondition = "#pk = :pk"
+
+// WidgetKeys reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+//
+//	Query on GSI ByKeys of table Main
+//	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
+func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
+	pk, err := widgetGSI2PK(serial)
+	if err != nil {
+		return nil, err
+	}
+	pkValue := &types.AttributeValueMemberS{Value: pk}
+	start, err := decodeCursor("WidgetKeys", partitionOf(pkValue), page.Cursor)
+	if err != nil {
+		return nil, &callError{method: "WidgetKeys", kind: err}
+	}
+	in := &dynamodb.QueryInput{
+		ExpressionAttributeNames:  map[string]string{"#pk": "GSI2PK"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
+		IndexName:                 aws.String("ByKeys"),
+		KeyConditionExpression:    aws.String(widgetKeysKeyCondition),
+		TableName:                 &s.mainTable,
+	}
+	in.ExclusiveStartKey = start
+	in.Limit = pageLimit(page, int32(0))
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "WidgetKeys", cause: err}
+	}
+	res := &WidgetKeysResult{}
+	for _, item := range out.Items {
+		widgetKeysFromKeys(item)
+		var v WidgetKeysItem
+		if err := v.unmarshalItem(item); err != nil {
+			return nil, err
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = encodeCursor("WidgetKeys", partitionOf(pkValue), out.LastEvaluatedKey)
+	return res, nil
+}
+
+// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages one at a time; it stops at the first error.
+func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
+	return func(yield func(WidgetKeysItem, error) bool) {
+		var page Page
+		for {
+			res, err := s.WidgetKeys(ctx, serial, page)
+			if err != nil {
+				yield(WidgetKeysItem{}, err)
+				return
+			}
+			for _, v := range res.Items {
+				if !yield(v, nil) {
+					return
+				}
+			}
+			if res.Next == "" {
+				return
+			}
+			page.Cursor = res.Next
+		}
+	}
+}
 
 // GetWidget reads one Widget by its primary key; ErrNotFound when there is none.
 //
@@ -1943,7 +2134,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	return &v, nil
 }
 
-const moveWidgetUpdate = "SET #region = :region, #serial = :serial, #GSI1PK = :GSI1PK, #GSI1SK = :GSI1SK"
+const moveWidgetUpdate = "SET #region = :region, #serial = :serial, #GSI1PK = :GSI1PK, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK"
 
 const moveWidgetCondition = "attribute_exists(#PK)"
 
@@ -1953,10 +2144,11 @@ const moveWidgetCondition = "attribute_exists(#PK)"
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	UpdateExpression: SET #region = :region, #serial = :serial, #GSI1PK = :GSI1PK, #GSI1SK = :GSI1SK
+//	UpdateExpression: SET #region = :region, #serial = :serial, #GSI1PK = :GSI1PK, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK
 //	ConditionExpression: attribute_exists(#PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
+//	rewrites GSI2PK="SERIAL#{serial}" on ByKeys
 func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string, region string, serial string) (*Widget, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -1974,12 +2166,17 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	if err != nil {
 		return nil, err
 	}
+	rebuilt3, err := widgetGSI2PK(serial)
+	if err != nil {
+		return nil, err
+	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(moveWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#PK": "PK", "#region": "region", "#serial": "serial"},
+		ExpressionAttributeNames: map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#PK": "PK", "#region": "region", "#serial": "serial"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":GSI1PK": &types.AttributeValueMemberS{Value: rebuilt1},
 			":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt2},
+			":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt3},
 			":region": &types.AttributeValueMemberS{Value: region},
 			":serial": &types.AttributeValueMemberS{Value: serial},
 		},

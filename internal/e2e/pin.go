@@ -21,7 +21,7 @@ type Pin struct {
 	Folder  []string // a path, stored joined by "#"
 }
 
-// pinPK builds PK="OWNER#{ownerId}" of a Pin.
+// pinPK builds PK="OWNER#{ownerId}" of Pin items.
 func pinPK(ownerID string) (string, error) {
 	ownerIDKey, err := keyString("ownerId", ownerID, "#")
 	if err != nil {
@@ -30,7 +30,7 @@ func pinPK(ownerID string) (string, error) {
 	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
 }
 
-// pinSK builds SK="NOTE#PIN#{pinId}" of a Pin.
+// pinSK builds SK="NOTE#PIN#{pinId}" of Pin items.
 func pinSK(pinID string) (string, error) {
 	pinIDKey, err := keyString("pinId", pinID, "#")
 	if err != nil {

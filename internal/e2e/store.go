@@ -88,6 +88,12 @@ func Tables() []*dynamodb.CreateTableInput {
 		}, {
 			AttributeName: aws.String("LSI1SK"),
 			AttributeType: types.ScalarAttributeTypeS,
+		}, {
+			AttributeName: aws.String("GSI2PK"),
+			AttributeType: types.ScalarAttributeTypeS,
+		}, {
+			AttributeName: aws.String("GSI2SK"),
+			AttributeType: types.ScalarAttributeTypeS,
 		}},
 		BillingMode: types.BillingModePayPerRequest,
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
@@ -110,6 +116,16 @@ func Tables() []*dynamodb.CreateTableInput {
 				KeyType:       types.KeyTypeRange,
 			}},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}, {
+			IndexName: aws.String("ByKeys"),
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("GSI2PK"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("GSI2SK"),
+				KeyType:       types.KeyTypeRange,
+			}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}},
 		KeySchema: []types.KeySchemaElement{{
 			AttributeName: aws.String("PK"),

@@ -37,6 +37,7 @@ func (v WidgetStatus) Valid() bool {
 //	GSI GSI1: GSI1PK="REGION#{region}" GSI1SK="SERIAL#{serial}"
 //	LSI LSI1: PK="OWNER#{ownerId}" LSI1SK="CAT/{category}/{widgetId}"
 //	GSI Inverted: SK="WIDGET#{widgetId}" PK="OWNER#{ownerId}"
+//	GSI ByKeys: GSI2PK="SERIAL#{serial}" GSI2SK="{version}#{active}#{day}#{createdAt}"
 type Widget struct {
 	OwnerID   string
 	WidgetID  string
@@ -69,7 +70,7 @@ type WidgetKey struct {
 	WidgetID string
 }
 
-// widgetPK builds PK="OWNER#{ownerId}" of a Widget.
+// widgetPK builds PK="OWNER#{ownerId}" of Widget items.
 func widgetPK(ownerID string) (string, error) {
 	ownerIDKey, err := keyString("ownerId", ownerID, "#")
 	if err != nil {
@@ -78,7 +79,7 @@ func widgetPK(ownerID string) (string, error) {
 	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
 }
 
-// widgetSK builds SK="WIDGET#{widgetId}" of a Widget.
+// widgetSK builds SK="WIDGET#{widgetId}" of Widget items.
 func widgetSK(widgetID string) (string, error) {
 	widgetIDKey, err := keyString("widgetId", widgetID, "#")
 	if err != nil {
@@ -87,7 +88,7 @@ func widgetSK(widgetID string) (string, error) {
 	return keySize("SK", "WIDGET#"+widgetIDKey, maxSortKey)
 }
 
-// widgetGSI1PK builds GSI1PK="REGION#{region}" of a Widget.
+// widgetGSI1PK builds GSI1PK="REGION#{region}" of Widget items.
 func widgetGSI1PK(region string) (string, error) {
 	regionKey, err := keyString("region", region, "#")
 	if err != nil {
@@ -96,7 +97,7 @@ func widgetGSI1PK(region string) (string, error) {
 	return keySize("GSI1PK", "REGION#"+regionKey, maxPartitionKey)
 }
 
-// widgetGSI1SK builds GSI1SK="SERIAL#{serial}" of a Widget.
+// widgetGSI1SK builds GSI1SK="SERIAL#{serial}" of Widget items.
 func widgetGSI1SK(serial string) (string, error) {
 	serialKey, err := keyString("serial", serial, "#")
 	if err != nil {
@@ -105,7 +106,7 @@ func widgetGSI1SK(serial string) (string, error) {
 	return keySize("GSI1SK", "SERIAL#"+serialKey, maxSortKey)
 }
 
-// widgetLSI1SK builds LSI1SK="CAT/{category}/{widgetId}" of a Widget.
+// widgetLSI1SK builds LSI1SK="CAT/{category}/{widgetId}" of Widget items.
 func widgetLSI1SK(category []string, widgetID string) (string, error) {
 	categoryKey, err := keyPath("category", category, "/", "/")
 	if err != nil {
@@ -116,6 +117,28 @@ func widgetLSI1SK(category []string, widgetID string) (string, error) {
 		return "", err
 	}
 	return keySize("LSI1SK", "CAT/"+categoryKey+"/"+widgetIDKey, maxSortKey)
+}
+
+// widgetGSI2PK builds GSI2PK="SERIAL#{serial}" of Widget items.
+func widgetGSI2PK(serial string) (string, error) {
+	serialKey, err := keyString("serial", serial, "#")
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI2PK", "SERIAL#"+serialKey, maxPartitionKey)
+}
+
+// widgetGSI2SK builds GSI2SK="{version}#{active}#{day}#{createdAt}" of Widget items.
+func widgetGSI2SK(version int64, active bool, day time.Time, createdAt time.Time) (string, error) {
+	dayKey, err := keyDate("day", day)
+	if err != nil {
+		return "", err
+	}
+	createdAtKey, err := keyTime("createdAt", createdAt)
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI2SK", keyInt(version)+"#"+keyBool(active)+"#"+dayKey+"#"+createdAtKey, maxSortKey)
 }
 
 // validate checks w against the constraints of the spec before a write.
@@ -157,7 +180,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err := w.validate(); err != nil {
 		return nil, err
 	}
-	item := make(map[string]types.AttributeValue, 29)
+	item := make(map[string]types.AttributeValue, 31)
 	pk, err := widgetPK(w.OwnerID)
 	if err != nil {
 		return nil, err
@@ -186,6 +209,16 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["LSI1SK"] = &types.AttributeValueMemberS{Value: lsi1SK}
+	gsi2PK, err := widgetGSI2PK(w.Serial)
+	if err != nil {
+		return nil, err
+	}
+	item["GSI2PK"] = &types.AttributeValueMemberS{Value: gsi2PK}
+	gsi2SK, err := widgetGSI2SK(w.Version, w.Active, w.Day, w.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	item["GSI2SK"] = &types.AttributeValueMemberS{Value: gsi2SK}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Widget"}
 	item["ownerId"] = &types.AttributeValueMemberS{Value: w.OwnerID}
 	item["widgetId"] = &types.AttributeValueMemberS{Value: w.WidgetID}

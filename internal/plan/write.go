@@ -94,21 +94,26 @@ func (b *builder) update(pp *Pattern) bool {
 				continue
 			}
 			rb := &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm}
+			added := false
 			for _, a := range touched {
 				if slices.Contains(p.Remove, a) {
 					rb.Remove = true
 				}
 				if slices.Contains(p.Add, a) {
 					b.errorf(p.Pos, "update %s adds to %s, which %s=%q on %s holds; an atomic add gives no value to rebuild the key with, so use set", p.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
-					ok = false
+					ok, added = false, true
 				}
 			}
-			if !rb.Remove {
+			if !rb.Remove && !added {
+				var missing []*model.Attribute
 				for _, a := range tm.Attrs() {
-					if !slices.Contains(known, a) && !slices.Contains(p.Add, a) {
-						b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, a.Name, a.Name)
-						ok = false
+					if !slices.Contains(known, a) {
+						missing = append(missing, a)
 					}
+				}
+				if len(missing) > 0 {
+					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, names(missing), names(missing))
+					ok = false
 				}
 			}
 			pp.Rebuild = append(pp.Rebuild, rb)
