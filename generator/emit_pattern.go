@@ -425,7 +425,6 @@ func (m *method) decode(g *jen.Group, item jen.Code, name string, fail func(jen.
 	g.If(jen.Err().Op(":=").Id(name).Dot(method).Call(item), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 }
 
-
 // minMax returns the least and greatest key text of a fixed-width
 // attribute.
 func minMax(a *model.Attribute) (string, string) {
