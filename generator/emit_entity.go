@@ -240,7 +240,7 @@ func attrValue(a *model.Attribute, v jen.Code) jen.Code {
 	case model.Strings:
 		return jen.Id("stringsValue").Call(v)
 	case model.StringSet:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberSS").Values(jen.Dict{jen.Id("Value"): v})
+		return jen.Id("stringSetValue").Call(v)
 	case model.IntSet:
 		return jen.Id("intSetValue").Call(v)
 	case model.Map:
@@ -282,14 +282,22 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		if c, reason := unstorable(a, field); c != nil {
 			checks = append(checks, jen.If(guard(c)).Block(fail(a, reason)))
 		}
+		switch a.Type {
+		case model.String:
+			checks = append(checks, jen.If(jen.Op("!").Qual("unicode/utf8", "ValidString").Call(field)).Block(fail(a, "not valid UTF-8")))
+		case model.Strings, model.StringSet:
+			checks = append(checks, jen.If(jen.Op("!").Id("validStrings").Call(field)).Block(fail(a, "holds a string that is not valid UTF-8")))
+		case model.Map:
+			checks = append(checks, jen.If(jen.Op("!").Id("validMap").Call(field)).Block(fail(a, "holds a key or value that is not valid UTF-8")))
+		}
 		if a.Type == model.Path {
 			var st []jen.Code
 			if a.MaxLength > 0 {
 				st = append(st, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
 			}
 			st = append(st, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(field)).Block(
-				jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(string(a.Separator)))).Block(
-					fail(a, fmt.Sprintf("a path element is empty or holds %q", string(a.Separator))),
+				jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(string(a.Separator))).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
+					fail(a, fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", string(a.Separator))),
 				),
 			))
 			checks = append(checks, st...)
@@ -334,9 +342,9 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
 	t := ent.Table
 	f.Commentf("MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
-	f.Comment("and the key attributes of every index it is in. It checks the spec's")
-	f.Comment("constraints first (see ItemError) and refuses key values that could make")
-	f.Comment("the key of another item (see KeyError).")
+	f.Comment("and the key attributes of every index it is in. It refuses key values")
+	f.Comment("that could make the key of another item (see KeyError) and values that")
+	f.Comment("break the spec's constraints (see ItemError).")
 	size := 1 + len(ent.Attributes)
 	for _, k := range ent.Keys {
 		for _, tm := range k.Templates() {
@@ -346,7 +354,6 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 		}
 	}
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.If(jen.Err().Op(":=").Id(r).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 		g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(size))
 		written := map[string]bool{}
 		for _, k := range ent.Keys {
@@ -398,6 +405,9 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 				}
 			}
 		}
+		// The keys first, so that a value no key can hold is a KeyError
+		// on writes as on reads; then the spec's constraints.
+		g.If(jen.Err().Op(":=").Id(r).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 		g.Id("item").Index(jen.Lit(t.EntityAttr)).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
 		for _, a := range ent.Attributes {
 			field := jen.Id(r).Dot(a.GoName)

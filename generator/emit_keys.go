@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
@@ -101,21 +102,60 @@ func isSortKey(ent *model.Entity, ka *model.KeyAttr) bool {
 // fail, calling fail), and returns the expression that concatenates them.
 // scope remembers the encoded values already declared in the function.
 func (e *emitter) keyExpr(g *jen.Group, scope map[string]string, ent *model.Entity, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) *jen.Statement {
+	return concat(e.keyPieces(g, scope, tm, n, val, fail))
+}
+
+// keyPieces emits the encoding of the first n segments of tm and returns
+// the pieces of their text.
+func (e *emitter) keyPieces(g *jen.Group, scope map[string]string, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) []piece {
 	seps := string(tm.Separators())
-	var parts []jen.Code
+	var parts []piece
 	for _, seg := range tm.Segments[:n] {
 		if seg.Attr == nil {
-			parts = append(parts, jen.Lit(seg.Literal))
+			parts = append(parts, piece{lit: seg.Literal})
 			continue
 		}
-		parts = append(parts, e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), fail))
+		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), fail)})
 	}
-	if len(parts) == 0 {
+	return parts
+}
+
+// piece is a part of a key's text: literal text known when generating,
+// or code that computes it.
+type piece struct {
+	lit  string
+	code jen.Code
+}
+
+// concat joins pieces of a key's text with +, merging literal pieces that
+// stand next to each other ("PRIO#" + "9223372036854775807" is one).
+func concat(parts []piece) *jen.Statement {
+	var merged []jen.Code
+	var lit strings.Builder
+	pending := false
+	flush := func() {
+		if pending {
+			merged = append(merged, jen.Lit(lit.String()))
+			lit.Reset()
+			pending = false
+		}
+	}
+	for _, p := range parts {
+		if p.code == nil {
+			lit.WriteString(p.lit)
+			pending = true
+			continue
+		}
+		flush()
+		merged = append(merged, p.code)
+	}
+	flush()
+	if len(merged) == 0 {
 		return jen.Lit("")
 	}
-	expr := jen.Add(parts[0])
-	for _, p := range parts[1:] {
-		expr = expr.Op("+").Add(p)
+	expr := jen.Add(merged[0])
+	for _, c := range merged[1:] {
+		expr = expr.Op("+").Add(c)
 	}
 	return expr
 }

@@ -187,18 +187,10 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		}
 		return attrValue(w.Attr, jen.Id(op))
 	}
-	var expr *jen.Statement
-	if s.Prefix > 0 {
-		expr = m.e.keyExpr(g, scope, m.ent(), tm, s.Prefix, val, fail)
-	}
+	parts := m.e.keyPieces(g, scope, tm, s.Prefix, val, fail)
 	// then appends to the bound's text.
-	then := func(c jen.Code) {
-		if expr == nil {
-			expr = jen.Add(c)
-		} else {
-			expr = expr.Op("+").Add(c)
-		}
-	}
+	then := func(c jen.Code) { parts = append(parts, piece{code: c}) }
+	thenLit := func(l string) { parts = append(parts, piece{lit: l}) }
 	var x *model.Attribute
 	if s.Prefix < len(tm.Segments) {
 		x = tm.Segments[s.Prefix].Attr
@@ -213,7 +205,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		switch {
 		case beginsWith && w.Attr.Type == model.Path:
 			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, fail))
-			then(jen.Lit(string(w.Attr.Separator)))
+			thenLit(string(w.Attr.Separator))
 		case beginsWith:
 			name := paramName(w.Attr) + "Prefix"
 			arg := jen.Code(op)
@@ -232,21 +224,18 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 	case plan.Least, plan.Greatest:
 		lo, hi := minMax(x)
 		if b.Value == plan.Least {
-			then(jen.Lit(lo))
+			thenLit(lo)
 		} else {
-			then(jen.Lit(hi))
+			thenLit(hi)
 		}
 	}
 	if b.Succ {
-		then(jen.Lit("\x00"))
+		thenLit("\x00")
 	}
 	if b.High {
 		then(jen.Id("highChar"))
 	}
-	if expr == nil {
-		expr = jen.Lit("")
-	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): expr})
+	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): concat(parts)})
 }
 
 // pred emits the predecessor of a where operand (strict < on a
@@ -262,13 +251,19 @@ func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
 		g.If(jen.Op("!").Add(op)).Block(empty)
 		return jen.False()
 	case a.Format == model.Date:
-		return jen.Add(op).Dot("AddDate").Call(jen.Lit(0), jen.Lit(0), jen.Lit(-1))
+		// Nothing is before the first day of year 0000.
+		g.Id("dayBefore").Op(":=").Add(op).Dot("AddDate").Call(jen.Lit(0), jen.Lit(0), jen.Lit(-1))
+		g.If(jen.Id("dayBefore").Dot("Year").Call().Op("<").Lit(0)).Block(empty)
+		return jen.Id("dayBefore")
 	case a.Format == model.Unix || a.TTL:
 		return jen.Add(op).Dot("Add").Call(jen.Op("-").Qual("time", "Second"))
 	case a.Format == model.UnixMilli:
 		return jen.Add(op).Dot("Add").Call(jen.Op("-").Qual("time", "Millisecond"))
 	}
-	return jen.Add(op).Dot("Add").Call(jen.Op("-").Lit(1))
+	// Nothing is before the first instant of year 0000.
+	g.Id("instantBefore").Op(":=").Add(op).Dot("Add").Call(jen.Op("-").Lit(1))
+	g.If(jen.Id("instantBefore").Dot("UTC").Call().Dot("Year").Call().Op("<").Lit(0)).Block(empty)
+	return jen.Id("instantBefore")
 }
 
 // emptyResult is the return of a query that can match nothing.
@@ -329,7 +324,7 @@ func (m *method) query() {
 			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":sklo")), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":skhi")))).Block(m.emptyResult())
 		}
 		g.Id("in").Dot("ExclusiveStartKey").Op("=").Id("start")
-		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), jen.Lit(int32(m.p.Limit)))
+		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
 		g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -150,17 +151,32 @@ func (m *method) update() {
 		}
 		return val(a)
 	}
-	// The expression.
+	// The expression. An optional attribute set to its zero value is
+	// removed, as a put leaves it out; so is an index key built from it
+	// (the item leaves that sparse index). Those clauses are chosen at run
+	// time; the rest is fixed.
 	var set, add, remove []string
 	valueOf := map[string]jen.Code{} // placeholder -> value
+	type optional struct {
+		a         *model.Attribute
+		name, ph  string
+		setClause string
+	}
+	var optionals []optional
 	for _, a := range p.Set {
 		ph := m.value(a.Name)
-		set = append(set, m.name(a.Stored)+" = "+ph)
+		clause := m.name(a.Stored) + " = " + ph
+		if a.Optional {
+			optionals = append(optionals, optional{a, m.name(a.Stored), ph, clause})
+			continue
+		}
+		set = append(set, clause)
 		valueOf[ph] = attrValue(a, jen.Id(setParams[a.Name]))
 	}
 	type rebuilt struct {
-		ph string
-		rb *plan.Rebuild
+		ph, name string
+		rb       *plan.Rebuild
+		sparse   []*model.Attribute // optional set attributes of its template
 	}
 	var rebuilds []rebuilt
 	for _, rb := range m.pp.Rebuild {
@@ -168,9 +184,16 @@ func (m *method) update() {
 			remove = append(remove, m.name(rb.KeyAttr.Name))
 			continue
 		}
-		ph := m.value(rb.KeyAttr.Name)
-		set = append(set, m.name(rb.KeyAttr.Name)+" = "+ph)
-		rebuilds = append(rebuilds, rebuilt{ph, rb})
+		r := rebuilt{ph: m.value(rb.KeyAttr.Name), name: m.name(rb.KeyAttr.Name), rb: rb}
+		for _, a := range rb.Template.Attrs() {
+			if a.Optional && slices.Contains(p.Set, a) {
+				r.sparse = append(r.sparse, a)
+			}
+		}
+		if len(r.sparse) == 0 {
+			set = append(set, r.name+" = "+r.ph)
+		}
+		rebuilds = append(rebuilds, r)
 	}
 	if p.Upsert {
 		ph := m.value(p.Table.EntityAttr)
@@ -195,21 +218,32 @@ func (m *method) update() {
 	for _, a := range p.Remove {
 		remove = append(remove, m.name(a.Stored))
 	}
-	var clauses []string
-	if len(set) > 0 {
-		clauses = append(clauses, "SET "+strings.Join(set, ", "))
+	dynamic := len(optionals) > 0
+	// The whole expression, with every optional value given.
+	allSet := slices.Clone(set)
+	for _, o := range optionals {
+		allSet = append(allSet, o.setClause)
 	}
-	if len(add) > 0 {
-		clauses = append(clauses, "ADD "+strings.Join(add, ", "))
+	for _, r := range rebuilds {
+		if len(r.sparse) > 0 {
+			allSet = append(allSet, r.name+" = "+r.ph)
+		}
 	}
-	if len(remove) > 0 {
-		clauses = append(clauses, "REMOVE "+strings.Join(remove, ", "))
+	expr := joinClauses(allSet, add, remove)
+	var updateConst jen.Code
+	if !dynamic {
+		updateConst = m.constant("Update", expr)
 	}
-	expr := strings.Join(clauses, " ")
-	updateConst := m.constant("Update", expr)
 	cond := m.writeCondition()
 	var condConst jen.Code
 	lines := []string{"UpdateExpression: " + expr}
+	if dynamic {
+		var names []string
+		for _, o := range optionals {
+			names = append(names, o.a.Name)
+		}
+		lines = append(lines, fmt.Sprintf("(%s given its zero value is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
+	}
 	if cond != "" {
 		condConst = m.constant("Condition", cond)
 		lines = append(lines, "ConditionExpression: "+cond)
@@ -232,7 +266,12 @@ func (m *method) update() {
 		var checks []jen.Code
 		for _, a := range p.Set {
 			checks = append(checks, m.checkValue(ent, a, jen.Id(setParams[a.Name]))...)
-			checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
+			if !a.Optional {
+				// An optional attribute's zero value removes it.
+				checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
+			} else if c, reason := unstorable(a, jen.Id(setParams[a.Name])); c != nil {
+				checks = append(checks, jen.If(jen.Op("!").Parens(isZero(ent, a, jen.Id(setParams[a.Name]))).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason))))
+			}
 		}
 		for _, a := range p.Add {
 			checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
@@ -245,26 +284,79 @@ func (m *method) update() {
 		for ph, v := range valueOf {
 			values[jen.Lit(ph)] = v
 		}
+		var later []jen.Code // statements that need the values map
 		for i, r := range rebuilds {
 			name := fmt.Sprintf("rebuilt%d", i+1)
-			g.List(jen.Id(name), jen.Err()).Op(":=").Id(builderName(ent, r.rb.KeyAttr)).CallFunc(func(g *jen.Group) {
-				for _, a := range r.rb.Template.Attrs() {
-					g.Add(lookup(a))
+			build := []jen.Code{
+				jen.List(jen.Id(name), jen.Err()).Op(":=").Id(builderName(ent, r.rb.KeyAttr)).CallFunc(func(g *jen.Group) {
+					for _, a := range r.rb.Template.Attrs() {
+						g.Add(lookup(a))
+					}
+				}),
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
+			}
+			if len(r.sparse) == 0 {
+				for _, c := range build {
+					g.Add(c)
 				}
-			})
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			values[jen.Lit(r.ph)] = keyAttrValue(r.rb.KeyAttr, jen.Id(name))
+				values[jen.Lit(r.ph)] = keyAttrValue(r.rb.KeyAttr, jen.Id(name))
+				continue
+			}
+			var zero *jen.Statement
+			for _, a := range r.sparse {
+				c := isZero(ent, a, jen.Id(setParams[a.Name]))
+				if zero == nil {
+					zero = jen.Add(c)
+				} else {
+					zero = zero.Op("||").Add(c)
+				}
+			}
+			build = append(build,
+				jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(r.name+" = "+r.ph)),
+				jen.Id("values").Index(jen.Lit(r.ph)).Op("=").Add(keyAttrValue(r.rb.KeyAttr, jen.Id(name))),
+			)
+			later = append(later, jen.If(zero).Block(
+				jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(r.name)),
+			).Else().Block(build...))
 		}
 		m.condValues(p.When, "_when", values)
+		update := jen.Code(jen.Qual(pathAWS, "String").Call(updateConst))
+		valuesExpr := jen.Code(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values))
+		if dynamic {
+			g.Id("values").Op(":=").Add(valuesExpr)
+			g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, c := range set {
+					g.Lit(c)
+				}
+			})
+			g.Id("remove").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, c := range remove {
+					g.Lit(c)
+				}
+			})
+			for _, o := range optionals {
+				g.If(isZero(ent, o.a, jen.Id(setParams[o.a.Name]))).Block(
+					jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(o.name)),
+				).Else().Block(
+					jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(o.setClause)),
+					jen.Id("values").Index(jen.Lit(o.ph)).Op("=").Add(attrValue(o.a, jen.Id(setParams[o.a.Name]))),
+				)
+			}
+			for _, c := range later {
+				g.Add(c)
+			}
+			update = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(strings.Join(add, ", ")), jen.Id("remove")))
+			valuesExpr = jen.Id("values")
+		}
 		in := jen.Dict{
 			jen.Id("TableName"):                m.tableRef(),
 			jen.Id("Key"):                      key,
-			jen.Id("UpdateExpression"):         jen.Qual(pathAWS, "String").Call(updateConst),
+			jen.Id("UpdateExpression"):         update,
 			jen.Id("ExpressionAttributeNames"): m.namesMap(),
 			jen.Id("ReturnValues"):             jen.Qual(pathTypes, "ReturnValueAllNew"),
 		}
-		if len(values) > 0 {
-			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+		if dynamic || len(values) > 0 {
+			in[jen.Id("ExpressionAttributeValues")] = valuesExpr
 		}
 		if condConst != nil {
 			in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(condConst)
@@ -277,6 +369,22 @@ func (m *method) update() {
 		g.Return(jen.Op("&").Id("v"), jen.Nil())
 	})
 	m.f.Line()
+}
+
+// joinClauses writes an update expression from its SET, ADD and REMOVE
+// parts.
+func joinClauses(set, add, remove []string) string {
+	var clauses []string
+	if len(set) > 0 {
+		clauses = append(clauses, "SET "+strings.Join(set, ", "))
+	}
+	if len(add) > 0 {
+		clauses = append(clauses, "ADD "+strings.Join(add, ", "))
+	}
+	if len(remove) > 0 {
+		clauses = append(clauses, "REMOVE "+strings.Join(remove, ", "))
+	}
+	return strings.Join(clauses, " ")
 }
 
 // checkValue emits the spec's checks of one value an update sets.

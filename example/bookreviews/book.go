@@ -3,7 +3,10 @@
 
 package bookreviews
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // Book: A book, identified by its ISBN (International Standard Book Number).
 //
@@ -37,17 +40,23 @@ func bookSK(isbn string) (string, error) {
 
 // validate checks b against the constraints of the spec before a write.
 func (b *Book) validate() error {
+	if !utf8.ValidString(b.ISBN) {
+		return &ItemError{Entity: "Book", Attr: "isbn", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(b.Title) {
+		return &ItemError{Entity: "Book", Attr: "title", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(b.Author) {
+		return &ItemError{Entity: "Book", Attr: "author", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns b as DynamoDB stores it: its attributes, _type="Book",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := b.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 7)
 	pk, err := bookPK(b.ISBN)
 	if err != nil {
@@ -59,6 +68,9 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := b.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Book"}
 	item["isbn"] = &types.AttributeValueMemberS{Value: b.ISBN}
 	item["Title"] = &types.AttributeValueMemberS{Value: b.Title}

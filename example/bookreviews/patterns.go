@@ -115,7 +115,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		TableName:                 &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(16))
+	in.Limit = pageLimit(page, 16)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "BookPage", cause: err}
@@ -203,7 +203,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		TableName:              &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(15))
+	in.Limit = pageLimit(page, 15)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
@@ -279,7 +279,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		TableName:                 &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UserPage", cause: err}
@@ -367,7 +367,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		TableName:              &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}

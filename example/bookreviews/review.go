@@ -6,6 +6,7 @@ package bookreviews
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // Review: A review of a book by a user. Its primary key includes its date and its author, so a user may review the same book more than once (at different instants).
@@ -68,11 +69,20 @@ func reviewGSI1SK(reviewDate time.Time, isbn string) (string, error) {
 
 // validate checks r against the constraints of the spec before a write.
 func (r *Review) validate() error {
+	if !utf8.ValidString(r.ISBN) {
+		return &ItemError{Entity: "Review", Attr: "isbn", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(r.Username) {
+		return &ItemError{Entity: "Review", Attr: "username", Reason: "not valid UTF-8"}
+	}
 	if r.Grade < 0 {
 		return &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
 	}
 	if r.Grade > 10 {
 		return &ItemError{Entity: "Review", Attr: "grade", Reason: "above its max 10"}
+	}
+	if !utf8.ValidString(r.ReviewText) {
+		return &ItemError{Entity: "Review", Attr: "reviewText", Reason: "not valid UTF-8"}
 	}
 	if !storableYear(r.ReviewDate.UTC().Year()) {
 		return &ItemError{Entity: "Review", Attr: "reviewDate", Reason: "a time outside the years 0000-9999 (UTC)"}
@@ -81,13 +91,10 @@ func (r *Review) validate() error {
 }
 
 // MarshalItem returns r as DynamoDB stores it: its attributes, _type="Review",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := r.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 10)
 	pk, err := reviewPK(r.ISBN)
 	if err != nil {
@@ -109,6 +116,9 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Review"}
 	item["isbn"] = &types.AttributeValueMemberS{Value: r.ISBN}
 	item["username"] = &types.AttributeValueMemberS{Value: r.Username}

@@ -6,6 +6,7 @@ package bookreviews
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // User: A user of the site, identified by their username.
@@ -57,6 +58,9 @@ func userGSI1SK(username string) (string, error) {
 
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
+	if !utf8.ValidString(u.Username) {
+		return &ItemError{Entity: "User", Attr: "username", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(u.MembershipDate.UTC().Year()) {
 		return &ItemError{Entity: "User", Attr: "membershipDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -64,13 +68,10 @@ func (u *User) validate() error {
 }
 
 // MarshalItem returns u as DynamoDB stores it: its attributes, _type="User",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := u.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 7)
 	pk, err := userPK(u.Username)
 	if err != nil {
@@ -92,6 +93,9 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+	if err := u.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "User"}
 	item["username"] = &types.AttributeValueMemberS{Value: u.Username}
 	item["MembershipDate"] = &types.AttributeValueMemberS{Value: formatTime(u.MembershipDate)}

@@ -3,7 +3,10 @@
 
 package orders
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // CartItem: One product in a cart and how many of it.
 //
@@ -18,6 +21,12 @@ type CartItem struct {
 
 // validate checks c against the constraints of the spec before a write.
 func (c *CartItem) validate() error {
+	if !utf8.ValidString(c.CartID) {
+		return &ItemError{Entity: "CartItem", Attr: "cartId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(c.ProductID) {
+		return &ItemError{Entity: "CartItem", Attr: "productId", Reason: "not valid UTF-8"}
+	}
 	if c.Quantity < 0 {
 		return &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
 	}
@@ -25,14 +34,14 @@ func (c *CartItem) validate() error {
 }
 
 // MarshalItem returns c as DynamoDB stores it: its attributes, _type="CartItem",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
+	item := make(map[string]types.AttributeValue, 4)
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	item := make(map[string]types.AttributeValue, 4)
 	item["_type"] = &types.AttributeValueMemberS{Value: "CartItem"}
 	item["cartId"] = &types.AttributeValueMemberS{Value: c.CartID}
 	item["productId"] = &types.AttributeValueMemberS{Value: c.ProductID}

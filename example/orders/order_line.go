@@ -3,7 +3,10 @@
 
 package orders
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // OrderLine: A per-item record of the items from the cart, identified by a numeric SKU.
 //
@@ -25,6 +28,9 @@ func orderLineSK(sku int64) (string, error) {
 
 // validate checks o against the constraints of the spec before a write.
 func (o *OrderLine) validate() error {
+	if !utf8.ValidString(o.ProductName) {
+		return &ItemError{Entity: "OrderLine", Attr: "productName", Reason: "not valid UTF-8"}
+	}
 	if o.Quantity < 1 {
 		return &ItemError{Entity: "OrderLine", Attr: "quantity", Reason: "below its min 1"}
 	}
@@ -35,19 +41,19 @@ func (o *OrderLine) validate() error {
 }
 
 // MarshalItem returns o as DynamoDB stores it: its attributes, _type="OrderLine",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 7)
 	sk, err := orderLineSK(o.SKU)
 	if err != nil {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "OrderLine"}
 	item["orderId"] = intValue(o.OrderID)
 	item["sku"] = intValue(o.SKU)

@@ -42,7 +42,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		TableName:                 &s.cartsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "CartContents", cause: err}
@@ -219,7 +219,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		TableName:                 &s.ordersTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", cause: err}
@@ -298,7 +298,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		TableName:              &s.ordersTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", cause: err}

@@ -3,7 +3,10 @@
 
 package orders
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // TrackingEvent: A tracking event of the order's processing.
 //
@@ -28,23 +31,32 @@ func trackingEventSK(eventID string) (string, error) {
 
 // validate checks t against the constraints of the spec before a write.
 func (t *TrackingEvent) validate() error {
+	if !utf8.ValidString(t.EventID) {
+		return &ItemError{Entity: "TrackingEvent", Attr: "eventId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(t.Status) {
+		return &ItemError{Entity: "TrackingEvent", Attr: "status", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(t.Message) {
+		return &ItemError{Entity: "TrackingEvent", Attr: "message", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns t as DynamoDB stores it: its attributes, _type="TrackingEvent",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := t.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 6)
 	sk, err := trackingEventSK(t.EventID)
 	if err != nil {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := t.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "TrackingEvent"}
 	item["orderId"] = intValue(t.OrderID)
 	item["eventId"] = &types.AttributeValueMemberS{Value: t.EventID}

@@ -3,7 +3,10 @@
 
 package retail
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // Customer: A customer, identified by a customer ID.
 //
@@ -32,17 +35,23 @@ func customerSK() (string, error) {
 
 // validate checks c against the constraints of the spec before a write.
 func (c *Customer) validate() error {
+	if !utf8.ValidString(c.CustomerID) {
+		return &ItemError{Entity: "Customer", Attr: "customerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(c.Name) {
+		return &ItemError{Entity: "Customer", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(c.Email) {
+		return &ItemError{Entity: "Customer", Attr: "email", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns c as DynamoDB stores it: its attributes, _type="Customer",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := c.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 6)
 	pk, err := customerPK(c.CustomerID)
 	if err != nil {
@@ -54,6 +63,9 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Customer"}
 	item["customerId"] = &types.AttributeValueMemberS{Value: c.CustomerID}
 	item["name"] = &types.AttributeValueMemberS{Value: c.Name}

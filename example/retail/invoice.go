@@ -6,6 +6,7 @@ package retail
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // Invoice: An invoice of a customer, for one order.
@@ -41,6 +42,15 @@ func invoiceSK(invoiceID string) (string, error) {
 
 // validate checks i against the constraints of the spec before a write.
 func (i *Invoice) validate() error {
+	if !utf8.ValidString(i.CustomerID) {
+		return &ItemError{Entity: "Invoice", Attr: "customerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(i.InvoiceID) {
+		return &ItemError{Entity: "Invoice", Attr: "invoiceId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(i.OrderID) {
+		return &ItemError{Entity: "Invoice", Attr: "orderId", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(i.InvoiceDate.UTC().Year()) {
 		return &ItemError{Entity: "Invoice", Attr: "invoiceDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -51,13 +61,10 @@ func (i *Invoice) validate() error {
 }
 
 // MarshalItem returns i as DynamoDB stores it: its attributes, _type="Invoice",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := i.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 8)
 	pk, err := invoicePK(i.CustomerID)
 	if err != nil {
@@ -69,6 +76,9 @@ func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := i.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Invoice"}
 	item["customerId"] = &types.AttributeValueMemberS{Value: i.CustomerID}
 	item["invoiceId"] = &types.AttributeValueMemberS{Value: i.InvoiceID}

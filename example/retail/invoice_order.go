@@ -6,6 +6,7 @@ package retail
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // InvoiceOrder: The invoice item: an invoice with "the necessary order details along with it", keyed by the invoice id ("if further details of the order are required, use the GSI to fetch them using a separate API call").
@@ -37,6 +38,15 @@ func invoiceOrderSK() (string, error) {
 
 // validate checks i against the constraints of the spec before a write.
 func (i *InvoiceOrder) validate() error {
+	if !utf8.ValidString(i.InvoiceID) {
+		return &ItemError{Entity: "InvoiceOrder", Attr: "invoiceId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(i.CustomerID) {
+		return &ItemError{Entity: "InvoiceOrder", Attr: "customerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(i.OrderID) {
+		return &ItemError{Entity: "InvoiceOrder", Attr: "orderId", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(i.OrderDate.UTC().Year()) {
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -47,13 +57,10 @@ func (i *InvoiceOrder) validate() error {
 }
 
 // MarshalItem returns i as DynamoDB stores it: its attributes, _type="InvoiceOrder",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := i.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 8)
 	pk, err := invoiceOrderPK(i.InvoiceID)
 	if err != nil {
@@ -65,6 +72,9 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := i.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "InvoiceOrder"}
 	item["invoiceId"] = &types.AttributeValueMemberS{Value: i.InvoiceID}
 	item["customerId"] = &types.AttributeValueMemberS{Value: i.CustomerID}

@@ -6,6 +6,7 @@ package retail
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // OrderStatus is the type of Order.Status: one of "placed", "shipped", "delivered", "cancelled".
@@ -80,6 +81,12 @@ func orderGSISK() (string, error) {
 
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
+	if !utf8.ValidString(o.CustomerID) {
+		return &ItemError{Entity: "Order", Attr: "customerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(o.OrderID) {
+		return &ItemError{Entity: "Order", Attr: "orderId", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(o.OrderDate.UTC().Year()) {
 		return &ItemError{Entity: "Order", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -93,13 +100,10 @@ func (o *Order) validate() error {
 }
 
 // MarshalItem returns o as DynamoDB stores it: its attributes, _type="Order",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 10)
 	pk, err := orderPK(o.CustomerID)
 	if err != nil {
@@ -121,6 +125,9 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["GSISK"] = &types.AttributeValueMemberS{Value: gsisk}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Order"}
 	item["customerId"] = &types.AttributeValueMemberS{Value: o.CustomerID}
 	item["orderId"] = &types.AttributeValueMemberS{Value: o.OrderID}

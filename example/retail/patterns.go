@@ -86,7 +86,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
@@ -166,7 +166,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(10))
+	in.Limit = pageLimit(page, 10)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
@@ -299,7 +299,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
@@ -376,7 +376,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}

@@ -6,6 +6,7 @@ package storeinventory
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strings"
+	"unicode/utf8"
 )
 
 // Good: A good sold by a store, in one category of the hierarchy.
@@ -64,10 +65,19 @@ func goodGSI1SK(price int64) (string, error) {
 
 // validate checks g against the constraints of the spec before a write.
 func (g *Good) validate() error {
+	if !utf8.ValidString(g.StoreID) {
+		return &ItemError{Entity: "Good", Attr: "storeId", Reason: "not valid UTF-8"}
+	}
 	for _, el := range g.Category {
-		if el == "" || strings.Contains(el, "#") {
-			return &ItemError{Entity: "Good", Attr: "category", Reason: "a path element is empty or holds \"#\""}
+		if el == "" || strings.Contains(el, "#") || !utf8.ValidString(el) {
+			return &ItemError{Entity: "Good", Attr: "category", Reason: "a path element is empty, holds \"#\" or is not valid UTF-8"}
 		}
+	}
+	if !utf8.ValidString(g.GoodID) {
+		return &ItemError{Entity: "Good", Attr: "goodId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(g.Name) {
+		return &ItemError{Entity: "Good", Attr: "name", Reason: "not valid UTF-8"}
 	}
 	if g.Price < 0 {
 		return &ItemError{Entity: "Good", Attr: "price", Reason: "below its min 0"}
@@ -76,13 +86,10 @@ func (g *Good) validate() error {
 }
 
 // MarshalItem returns g as DynamoDB stores it: its attributes, _type="Good",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := g.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 10)
 	pk, err := goodPK(g.StoreID)
 	if err != nil {
@@ -104,6 +111,9 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Good"}
 	item["storeId"] = &types.AttributeValueMemberS{Value: g.StoreID}
 	item["category"] = &types.AttributeValueMemberS{Value: strings.Join(g.Category, "#")}

@@ -111,7 +111,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		TableName:                 &s.storeInventoryTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
@@ -190,7 +190,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		TableName:              &s.storeInventoryTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
@@ -263,7 +263,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		TableName:                 &s.storeInventoryTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
@@ -343,7 +343,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		return &GoodsInPriceRangeResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}

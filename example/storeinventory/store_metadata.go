@@ -3,7 +3,10 @@
 
 package storeinventory
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // StoreMetadata: A store's own data (its metadata item in the table).
 //
@@ -35,17 +38,20 @@ func storeMetadataSK(storeID string) (string, error) {
 
 // validate checks s against the constraints of the spec before a write.
 func (s *StoreMetadata) validate() error {
+	if !utf8.ValidString(s.StoreID) {
+		return &ItemError{Entity: "StoreMetadata", Attr: "storeId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(s.Location) {
+		return &ItemError{Entity: "StoreMetadata", Attr: "location", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns s as DynamoDB stores it: its attributes, _type="StoreMetadata",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 5)
 	pk, err := storeMetadataPK(s.StoreID)
 	if err != nil {
@@ -57,6 +63,9 @@ func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "StoreMetadata"}
 	item["storeId"] = &types.AttributeValueMemberS{Value: s.StoreID}
 	item["location"] = &types.AttributeValueMemberS{Value: s.Location}

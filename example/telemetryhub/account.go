@@ -3,7 +3,10 @@
 
 package telemetryhub
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // Account: An account (an organization using TelemetryHub).
 //
@@ -32,17 +35,20 @@ func accountSK() (string, error) {
 
 // validate checks a against the constraints of the spec before a write.
 func (a *Account) validate() error {
+	if !utf8.ValidString(a.AccountID) {
+		return &ItemError{Entity: "Account", Attr: "accountId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(a.Name) {
+		return &ItemError{Entity: "Account", Attr: "name", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns a as DynamoDB stores it: its attributes, _type="Account",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := a.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 5)
 	pk, err := accountPK(a.AccountID)
 	if err != nil {
@@ -54,6 +60,9 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := a.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Account"}
 	item["accountId"] = &types.AttributeValueMemberS{Value: a.AccountID}
 	item["name"] = &types.AttributeValueMemberS{Value: a.Name}

@@ -6,6 +6,7 @@ package telemetryhub
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // Membership: A user's access to a service group: the "membership record" that "serves as a bridge connecting users and their associated service groups".
@@ -40,6 +41,12 @@ func membershipSK(serviceGroupID string) (string, error) {
 
 // validate checks m against the constraints of the spec before a write.
 func (m *Membership) validate() error {
+	if !utf8.ValidString(m.UserID) {
+		return &ItemError{Entity: "Membership", Attr: "userId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(m.ServiceGroupID) {
+		return &ItemError{Entity: "Membership", Attr: "serviceGroupId", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(m.GrantedAt.UTC().Year()) {
 		return &ItemError{Entity: "Membership", Attr: "grantedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -47,13 +54,10 @@ func (m *Membership) validate() error {
 }
 
 // MarshalItem returns m as DynamoDB stores it: its attributes, _type="Membership",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := m.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 6)
 	pk, err := membershipPK(m.UserID)
 	if err != nil {
@@ -65,6 +69,9 @@ func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Membership"}
 	item["userId"] = &types.AttributeValueMemberS{Value: m.UserID}
 	item["serviceGroupId"] = &types.AttributeValueMemberS{Value: m.ServiceGroupID}

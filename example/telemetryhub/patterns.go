@@ -118,7 +118,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
@@ -195,7 +195,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
@@ -269,7 +269,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		TableName:                 &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "AccountData", cause: err}
@@ -357,7 +357,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
@@ -434,7 +434,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
@@ -510,7 +510,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}

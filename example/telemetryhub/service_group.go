@@ -3,7 +3,10 @@
 
 package telemetryhub
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // ServiceGroup: A service group of an account, such as "dev" or "prod".
 //
@@ -37,17 +40,23 @@ func serviceGroupSK(serviceGroupID string) (string, error) {
 
 // validate checks s against the constraints of the spec before a write.
 func (s *ServiceGroup) validate() error {
+	if !utf8.ValidString(s.AccountID) {
+		return &ItemError{Entity: "ServiceGroup", Attr: "accountId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(s.ServiceGroupID) {
+		return &ItemError{Entity: "ServiceGroup", Attr: "serviceGroupId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(s.Name) {
+		return &ItemError{Entity: "ServiceGroup", Attr: "name", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns s as DynamoDB stores it: its attributes, _type="ServiceGroup",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 6)
 	pk, err := serviceGroupPK(s.AccountID)
 	if err != nil {
@@ -59,6 +68,9 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "ServiceGroup"}
 	item["accountId"] = &types.AttributeValueMemberS{Value: s.AccountID}
 	item["serviceGroupId"] = &types.AttributeValueMemberS{Value: s.ServiceGroupID}

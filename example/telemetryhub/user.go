@@ -6,6 +6,7 @@ package telemetryhub
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // User: A user of an account.
@@ -43,6 +44,21 @@ func userSK(userID string) (string, error) {
 
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
+	if !utf8.ValidString(u.AccountID) {
+		return &ItemError{Entity: "User", Attr: "accountId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(u.UserID) {
+		return &ItemError{Entity: "User", Attr: "userId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(u.FirstName) {
+		return &ItemError{Entity: "User", Attr: "firstName", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(u.LastName) {
+		return &ItemError{Entity: "User", Attr: "lastName", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(u.Role) {
+		return &ItemError{Entity: "User", Attr: "role", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(u.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "User", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -50,13 +66,10 @@ func (u *User) validate() error {
 }
 
 // MarshalItem returns u as DynamoDB stores it: its attributes, _type="User",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := u.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 9)
 	pk, err := userPK(u.AccountID)
 	if err != nil {
@@ -68,6 +81,9 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := u.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "User"}
 	item["accountId"] = &types.AttributeValueMemberS{Value: u.AccountID}
 	item["userId"] = &types.AttributeValueMemberS{Value: u.UserID}

@@ -5,9 +5,11 @@ package e2e
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -207,6 +209,7 @@ func stringsValue(ss []string) types.AttributeValue {
 }
 
 func intSetValue(ns []int64) types.AttributeValue {
+	ns = unique(ns)
 	l := make([]string, len(ns))
 	for i, n := range ns {
 		l[i] = strconv.FormatInt(n, 10)
@@ -256,4 +259,72 @@ func isType(item map[string]types.AttributeValue, attr, value string) bool {
 func hasKeyPrefix(item map[string]types.AttributeValue, attr, prefix string) bool {
 	v, ok := item[attr].(*types.AttributeValueMemberS)
 	return ok && strings.HasPrefix(v.Value, prefix)
+}
+
+// validStrings reports whether every string is valid UTF-8.
+func validStrings(ss []string) bool {
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// validMap reports whether every key and value is valid UTF-8.
+func validMap(m map[string]string) bool {
+	for k, v := range m {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringSetValue writes a string set; a value given twice is written once
+// (DynamoDB refuses a set with duplicates).
+func stringSetValue(ss []string) types.AttributeValue {
+	return &types.AttributeValueMemberSS{Value: unique(ss)}
+}
+
+// unique returns ss without repeated values, in first-seen order; ss
+// itself when it has none.
+func unique[T comparable](ss []T) []T {
+	seen := make(map[T]struct{}, len(ss))
+	for i, s := range ss {
+		if _, dup := seen[s]; dup {
+			out := slices.Clone(ss[:i])
+			for _, s := range ss[i:] {
+				if _, dup := seen[s]; !dup {
+					seen[s] = struct{}{}
+					out = append(out, s)
+				}
+			}
+			return out
+		}
+		seen[s] = struct{}{}
+	}
+	return ss
+}
+
+// updateExpression writes an update expression from clauses chosen at
+// run time: SET and REMOVE parts, and the ADD part.
+func updateExpression(set []string, add string, remove []string) string {
+	var b strings.Builder
+	if len(set) > 0 {
+		b.WriteString("SET " + strings.Join(set, ", "))
+	}
+	if add != "" {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("ADD " + add)
+	}
+	if len(remove) > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("REMOVE " + strings.Join(remove, ", "))
+	}
+	return b.String()
 }

@@ -6,6 +6,7 @@ package e2e
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // Event: An event of an owner; int sort key (negative too) and a time on the LSI.
@@ -53,20 +54,23 @@ func eventLSI1SK(at time.Time) (string, error) {
 
 // validate checks e against the constraints of the spec before a write.
 func (e *Event) validate() error {
+	if !utf8.ValidString(e.OwnerID) {
+		return &ItemError{Entity: "Event", Attr: "ownerId", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(e.At.UTC().Year()) {
 		return &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
+	if !utf8.ValidString(e.Note) {
+		return &ItemError{Entity: "Event", Attr: "note", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
 // MarshalItem returns e as DynamoDB stores it: its attributes, _type="Event",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := e.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 8)
 	pk, err := eventPK(e.OwnerID)
 	if err != nil {
@@ -83,6 +87,9 @@ func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["LSI1SK"] = &types.AttributeValueMemberS{Value: lsi1SK}
+	if err := e.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Event"}
 	item["ownerId"] = &types.AttributeValueMemberS{Value: e.OwnerID}
 	item["seq"] = intValue(e.Seq)

@@ -3,7 +3,10 @@
 
 package e2e
 
-import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"unicode/utf8"
+)
 
 // NoteType is the type of Note.Type: one of "plain", "rich".
 type NoteType string
@@ -57,6 +60,15 @@ func noteSK(noteID string) (string, error) {
 
 // validate checks n against the constraints of the spec before a write.
 func (n *Note) validate() error {
+	if !utf8.ValidString(n.OwnerID) {
+		return &ItemError{Entity: "Note", Attr: "ownerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(n.NoteID) {
+		return &ItemError{Entity: "Note", Attr: "noteId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(n.Text) {
+		return &ItemError{Entity: "Note", Attr: "text", Reason: "not valid UTF-8"}
+	}
 	if !n.Type.Valid() {
 		return &ItemError{Entity: "Note", Attr: "type", Reason: "not one of \"plain\", \"rich\""}
 	}
@@ -64,13 +76,10 @@ func (n *Note) validate() error {
 }
 
 // MarshalItem returns n as DynamoDB stores it: its attributes, _type="Note",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := n.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 8)
 	pk, err := notePK(n.OwnerID)
 	if err != nil {
@@ -82,6 +91,9 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := n.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Note"}
 	item["ownerId"] = &types.AttributeValueMemberS{Value: n.OwnerID}
 	item["noteId"] = &types.AttributeValueMemberS{Value: n.NoteID}

@@ -164,7 +164,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		TableName:                 &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
@@ -331,7 +331,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(50))
+	in.Limit = pageLimit(page, 50)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
@@ -412,7 +412,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
@@ -491,7 +491,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
@@ -619,7 +619,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
@@ -695,7 +695,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
@@ -768,7 +768,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		TableName:                 &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", cause: err}
@@ -853,7 +853,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
@@ -932,7 +932,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(3))
+	in.Limit = pageLimit(page, 3)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
@@ -1006,13 +1006,13 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + "-0000000000000000000"},
+			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		},
 		KeyConditionExpression: aws.String(eventsBeforeKeyCondition),
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", cause: err}
@@ -1083,13 +1083,13 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + "-0000000000000000000"},
+			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		},
 		KeyConditionExpression: aws.String(eventsUpToKeyCondition),
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
@@ -1159,14 +1159,14 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + "9223372036854775807" + highChar},
+			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
 		},
 		KeyConditionExpression: aws.String(eventsAfterKeyCondition),
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
@@ -1237,7 +1237,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + "9223372036854775807" + highChar},
+			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
 		},
 		KeyConditionExpression: aws.String(eventsFromKeyCondition),
@@ -1245,7 +1245,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
@@ -1325,7 +1325,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		return &EventsBetweenResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
@@ -1385,7 +1385,11 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	atKey, err := keyTime("at", at.Add(-1))
+	instantBefore := at.Add(-1)
+	if instantBefore.UTC().Year() < 0 {
+		return &EventsAtBeforeResult{}, nil
+	}
+	atKey, err := keyTime("at", instantBefore)
 	if err != nil {
 		return nil, err
 	}
@@ -1398,14 +1402,14 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + "0000-01-01T00:00:00.000000000Z"},
+			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		},
 		IndexName:              aws.String("LSI1"),
 		KeyConditionExpression: aws.String(eventsAtBeforeKeyCondition),
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
@@ -1478,14 +1482,14 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + "0000-01-01T00:00:00.000000000Z"},
+			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		},
 		IndexName:              aws.String("LSI1"),
 		KeyConditionExpression: aws.String(eventsAtUpToKeyCondition),
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
@@ -1557,7 +1561,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + "9999-12-31T23:59:59.999999999Z" + highChar},
+			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
 		},
 		IndexName:              aws.String("LSI1"),
@@ -1565,7 +1569,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
@@ -1637,7 +1641,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + "9999-12-31T23:59:59.999999999Z" + highChar},
+			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		},
 		IndexName:              aws.String("LSI1"),
@@ -1645,7 +1649,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
@@ -1734,7 +1738,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		return &EventsAtBetweenResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
@@ -1812,7 +1816,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
@@ -1927,7 +1931,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}
@@ -2018,8 +2022,6 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	return nil
 }
 
-const editWidgetUpdate = "SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind"
-
 const editWidgetCondition = "attribute_exists(#PK) AND #version = :version_when"
 
 // EditWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
@@ -2027,6 +2029,7 @@ const editWidgetCondition = "attribute_exists(#PK) AND #version = :version_when"
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
+//	(attrs, extra, expiresAt given its zero value is removed instead, with the index keys built from it)
 //	ConditionExpression: attribute_exists(#PK) AND #version = :version_when
 func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
 	if utf8.RuneCountInString(name) > 100 {
@@ -2034,9 +2037,6 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	if !storableFloat(price) {
 		return nil, &ItemError{Entity: "Widget", Attr: "price", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
-	}
-	if extra == nil {
-		return nil, &ItemError{Entity: "Widget", Attr: "extra", Reason: "a nil document, which DynamoDB does not store"}
 	}
 	if len(labels) == 0 {
 		return nil, &ItemError{Entity: "Widget", Attr: "labels", Reason: "an empty set, which DynamoDB does not store"}
@@ -2052,21 +2052,39 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	if err != nil {
 		return nil, err
 	}
+	values := map[string]types.AttributeValue{
+		":count":        intValue(count),
+		":labels":       stringSetValue(labels),
+		":name":         &types.AttributeValueMemberS{Value: name},
+		":price":        floatValue(price),
+		":sizes":        intSetValue(sizes),
+		":tags":         stringsValue(tags),
+		":version_when": intValue(version),
+	}
+	set := []string{"#name = :name", "#price = :price", "#tags = :tags"}
+	remove := []string{"#blob", "#kind"}
+	if len(attrs) == 0 {
+		remove = append(remove, "#attrs")
+	} else {
+		set = append(set, "#attrs = :attrs")
+		values[":attrs"] = mapValue(attrs)
+	}
+	if extra == nil {
+		remove = append(remove, "#extra")
+	} else {
+		set = append(set, "#extra = :extra")
+		values[":extra"] = extra
+	}
+	if expiresAt.IsZero() {
+		remove = append(remove, "#expiresAt")
+	} else {
+		set = append(set, "#expiresAt = :expiresAt")
+		values[":expiresAt"] = intValue(expiresAt.Unix())
+	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ConditionExpression:      aws.String(editWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#PK": "PK", "#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":attrs":        mapValue(attrs),
-			":count":        intValue(count),
-			":expiresAt":    intValue(expiresAt.Unix()),
-			":extra":        extra,
-			":labels":       &types.AttributeValueMemberSS{Value: labels},
-			":name":         &types.AttributeValueMemberS{Value: name},
-			":price":        floatValue(price),
-			":sizes":        intSetValue(sizes),
-			":tags":         stringsValue(tags),
-			":version_when": intValue(version),
-		},
+		ConditionExpression:       aws.String(editWidgetCondition),
+		ExpressionAttributeNames:  map[string]string{"#PK": "PK", "#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"},
+		ExpressionAttributeValues: values,
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -2074,7 +2092,7 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
-		UpdateExpression:                    aws.String(editWidgetUpdate),
+		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove)),
 	})
 	if err != nil {
 		return nil, conditionError("EditWidget", err, ErrNotFound, ErrConditionFailed)
@@ -2134,8 +2152,6 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	return &v, nil
 }
 
-const moveWidgetUpdate = "SET #region = :region, #serial = :serial, #GSI1PK = :GSI1PK, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK"
-
 const moveWidgetCondition = "attribute_exists(#PK)"
 
 // MoveWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item.
@@ -2144,7 +2160,8 @@ const moveWidgetCondition = "attribute_exists(#PK)"
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	UpdateExpression: SET #region = :region, #serial = :serial, #GSI1PK = :GSI1PK, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK
+//	UpdateExpression: SET #serial = :serial, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK, #region = :region, #GSI1PK = :GSI1PK
+//	(region given its zero value is removed instead, with the index keys built from it)
 //	ConditionExpression: attribute_exists(#PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
@@ -2158,10 +2175,6 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	if err != nil {
 		return nil, err
 	}
-	rebuilt1, err := widgetGSI1PK(region)
-	if err != nil {
-		return nil, err
-	}
 	rebuilt2, err := widgetGSI1SK(serial)
 	if err != nil {
 		return nil, err
@@ -2170,16 +2183,33 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	if err != nil {
 		return nil, err
 	}
+	values := map[string]types.AttributeValue{
+		":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt2},
+		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt3},
+		":serial": &types.AttributeValueMemberS{Value: serial},
+	}
+	set := []string{"#serial = :serial", "#GSI1SK = :GSI1SK", "#GSI2PK = :GSI2PK"}
+	remove := []string{}
+	if region == "" {
+		remove = append(remove, "#region")
+	} else {
+		set = append(set, "#region = :region")
+		values[":region"] = &types.AttributeValueMemberS{Value: region}
+	}
+	if region == "" {
+		remove = append(remove, "#GSI1PK")
+	} else {
+		rebuilt1, err := widgetGSI1PK(region)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "#GSI1PK = :GSI1PK")
+		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt1}
+	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ConditionExpression:      aws.String(moveWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#PK": "PK", "#region": "region", "#serial": "serial"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":GSI1PK": &types.AttributeValueMemberS{Value: rebuilt1},
-			":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt2},
-			":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt3},
-			":region": &types.AttributeValueMemberS{Value: region},
-			":serial": &types.AttributeValueMemberS{Value: serial},
-		},
+		ConditionExpression:       aws.String(moveWidgetCondition),
+		ExpressionAttributeNames:  map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#PK": "PK", "#region": "region", "#serial": "serial"},
+		ExpressionAttributeValues: values,
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -2187,7 +2217,7 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
-		UpdateExpression:                    aws.String(moveWidgetUpdate),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove)),
 	})
 	if err != nil {
 		return nil, conditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed)
@@ -2639,7 +2669,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		return &ReadingsBetweenResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", cause: err}
@@ -2710,7 +2740,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		TableName:              &s.readingsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(0))
+	in.Limit = pageLimit(page, 0)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", cause: err}
@@ -2780,7 +2810,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		TableName:              &s.readingsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, int32(5))
+	in.Limit = pageLimit(page, 5)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", cause: err}
@@ -2838,33 +2868,40 @@ func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	return nil
 }
 
-const hitUpdate = "SET #value = :value, #at = :at, #unit = :unit, #_type = :_type ADD #hits :hits"
-
 // Hit changes a Reading and returns it as it is after the change. It creates the item when there is none.
 //
 //	UpdateItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
-//	UpdateExpression: SET #value = :value, #at = :at, #unit = :unit, #_type = :_type ADD #hits :hits
+//	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type, #unit = :unit ADD #hits :hits
+//	(unit given its zero value is removed instead, with the index keys built from it)
 func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*Reading, error) {
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
+	values := map[string]types.AttributeValue{
+		":_type": &types.AttributeValueMemberS{Value: "Reading"},
+		":at":    intValue(at.UnixMilli()),
+		":hits":  intValue(hits),
+		":value": floatValue(value),
+	}
+	set := []string{"#value = :value", "#at = :at", "#_type = :_type"}
+	remove := []string{}
+	if unit == "" {
+		remove = append(remove, "#unit")
+	} else {
+		set = append(set, "#unit = :unit")
+		values[":unit"] = &types.AttributeValueMemberS{Value: unit}
+	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":_type": &types.AttributeValueMemberS{Value: "Reading"},
-			":at":    intValue(at.UnixMilli()),
-			":hits":  intValue(hits),
-			":unit":  &types.AttributeValueMemberS{Value: unit},
-			":value": floatValue(value),
-		},
+		ExpressionAttributeNames:  map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"},
+		ExpressionAttributeValues: values,
 		Key: map[string]types.AttributeValue{
 			"deviceId": intValue(deviceID),
 			"seq":      intValue(seq),
 		},
 		ReturnValues:     types.ReturnValueAllNew,
 		TableName:        &s.readingsTable,
-		UpdateExpression: aws.String(hitUpdate),
+		UpdateExpression: aws.String(updateExpression(set, "#hits :hits", remove)),
 	})
 	if err != nil {
 		return nil, &callError{method: "Hit", cause: err}

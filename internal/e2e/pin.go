@@ -6,6 +6,7 @@ package e2e
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pin: A pin, stored under NOTE#PIN#, where the begins_with of a Note query reads it too.
@@ -41,22 +42,28 @@ func pinSK(pinID string) (string, error) {
 
 // validate checks p against the constraints of the spec before a write.
 func (p *Pin) validate() error {
+	if !utf8.ValidString(p.OwnerID) {
+		return &ItemError{Entity: "Pin", Attr: "ownerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(p.PinID) {
+		return &ItemError{Entity: "Pin", Attr: "pinId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(p.Label) {
+		return &ItemError{Entity: "Pin", Attr: "label", Reason: "not valid UTF-8"}
+	}
 	for _, el := range p.Folder {
-		if el == "" || strings.Contains(el, "#") {
-			return &ItemError{Entity: "Pin", Attr: "folder", Reason: "a path element is empty or holds \"#\""}
+		if el == "" || strings.Contains(el, "#") || !utf8.ValidString(el) {
+			return &ItemError{Entity: "Pin", Attr: "folder", Reason: "a path element is empty, holds \"#\" or is not valid UTF-8"}
 		}
 	}
 	return nil
 }
 
 // MarshalItem returns p as DynamoDB stores it: its attributes, _type="pin",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := p.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 7)
 	pk, err := pinPK(p.OwnerID)
 	if err != nil {
@@ -68,6 +75,9 @@ func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "pin"}
 	item["ownerId"] = &types.AttributeValueMemberS{Value: p.OwnerID}
 	item["pinId"] = &types.AttributeValueMemberS{Value: p.PinID}

@@ -6,6 +6,7 @@ package e2e
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
+	"unicode/utf8"
 )
 
 // Reading: A reading of a device, natural keys of type N.
@@ -33,18 +34,21 @@ func (r *Reading) validate() error {
 	if !storableFloat(r.Value) {
 		return &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
+	if !utf8.ValidString(r.Unit) {
+		return &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
+	}
 	return nil
 }
 
 // MarshalItem returns r as DynamoDB stores it: its attributes, _type="Reading",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
+	item := make(map[string]types.AttributeValue, 7)
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	item := make(map[string]types.AttributeValue, 7)
 	item["_type"] = &types.AttributeValueMemberS{Value: "Reading"}
 	item["deviceId"] = intValue(r.DeviceID)
 	item["seq"] = intValue(r.Seq)

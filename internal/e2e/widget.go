@@ -143,8 +143,17 @@ func widgetGSI2SK(version int64, active bool, day time.Time, createdAt time.Time
 
 // validate checks w against the constraints of the spec before a write.
 func (w *Widget) validate() error {
+	if !utf8.ValidString(w.OwnerID) {
+		return &ItemError{Entity: "Widget", Attr: "ownerId", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(w.WidgetID) {
+		return &ItemError{Entity: "Widget", Attr: "widgetId", Reason: "not valid UTF-8"}
+	}
 	if utf8.RuneCountInString(w.Name) > 100 {
 		return &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
+	}
+	if !utf8.ValidString(w.Name) {
+		return &ItemError{Entity: "Widget", Attr: "name", Reason: "not valid UTF-8"}
 	}
 	if w.Count < -1000000 {
 		return &ItemError{Entity: "Widget", Attr: "count", Reason: "below its min -1000000"}
@@ -161,25 +170,40 @@ func (w *Widget) validate() error {
 	if !storableYear(w.Day.Year()) {
 		return &ItemError{Entity: "Widget", Attr: "day", Reason: "a date outside the years 0000-9999"}
 	}
+	if !validStrings(w.Tags) {
+		return &ItemError{Entity: "Widget", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if !validStrings(w.Labels) {
+		return &ItemError{Entity: "Widget", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if !validMap(w.Attrs) {
+		return &ItemError{Entity: "Widget", Attr: "attrs", Reason: "holds a key or value that is not valid UTF-8"}
+	}
 	if !w.Status.Valid() {
 		return &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
 	}
 	for _, el := range w.Category {
-		if el == "" || strings.Contains(el, "/") {
-			return &ItemError{Entity: "Widget", Attr: "category", Reason: "a path element is empty or holds \"/\""}
+		if el == "" || strings.Contains(el, "/") || !utf8.ValidString(el) {
+			return &ItemError{Entity: "Widget", Attr: "category", Reason: "a path element is empty, holds \"/\" or is not valid UTF-8"}
 		}
+	}
+	if !utf8.ValidString(w.Region) {
+		return &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(w.Serial) {
+		return &ItemError{Entity: "Widget", Attr: "serial", Reason: "not valid UTF-8"}
+	}
+	if !utf8.ValidString(w.KindName) {
+		return &ItemError{Entity: "Widget", Attr: "kind", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
 // MarshalItem returns w as DynamoDB stores it: its attributes, _type="Widget",
-// and the key attributes of every index it is in. It checks the spec's
-// constraints first (see ItemError) and refuses key values that could make
-// the key of another item (see KeyError).
+// and the key attributes of every index it is in. It refuses key values
+// that could make the key of another item (see KeyError) and values that
+// break the spec's constraints (see ItemError).
 func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
-	if err := w.validate(); err != nil {
-		return nil, err
-	}
 	item := make(map[string]types.AttributeValue, 31)
 	pk, err := widgetPK(w.OwnerID)
 	if err != nil {
@@ -219,6 +243,9 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	item["GSI2SK"] = &types.AttributeValueMemberS{Value: gsi2SK}
+	if err := w.validate(); err != nil {
+		return nil, err
+	}
 	item["_type"] = &types.AttributeValueMemberS{Value: "Widget"}
 	item["ownerId"] = &types.AttributeValueMemberS{Value: w.OwnerID}
 	item["widgetId"] = &types.AttributeValueMemberS{Value: w.WidgetID}
@@ -239,7 +266,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	item["tags"] = stringsValue(w.Tags)
 	if !(len(w.Labels) == 0) {
-		item["labels"] = &types.AttributeValueMemberSS{Value: w.Labels}
+		item["labels"] = stringSetValue(w.Labels)
 	}
 	if !(len(w.Sizes) == 0) {
 		item["sizes"] = intSetValue(w.Sizes)
