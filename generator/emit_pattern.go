@@ -14,9 +14,9 @@ import (
 
 // patternsFile emits one method per pattern, in spec order, with its
 // expressions as constants and its result types.
-func (e *emitter) patternsFile() *jen.File {
+func (e *emitter) patternsFile(patterns []*plan.Pattern) *jen.File {
 	f := e.newFile()
-	for _, pp := range e.p.Patterns {
+	for _, pp := range patterns {
 		m := &method{e: e, f: f, pp: pp, p: pp.Pattern, names: map[string]string{}, values: map[string]bool{}}
 		m.emit()
 	}

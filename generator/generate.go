@@ -3,10 +3,13 @@ package generator
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"go/format"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/diag"
@@ -62,27 +65,45 @@ type emitter struct {
 
 func emit(p *plan.Plan, source string) ([]File, error) {
 	e := &emitter{p: p, source: source}
-	var files []File
-	add := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		files = append(files, File{Name: name, Data: buf.Bytes()})
-		return nil
+	// Building a file's code is cheap; rendering it (gofmt included) is
+	// most of the work, so the files render in parallel. Each result has
+	// its slot: the output does not depend on the order they finish in.
+	type job struct {
+		name  string
+		build func() *jen.File
 	}
-	if err := add("store.go", e.storeFile()); err != nil {
-		return nil, err
-	}
+	jobs := []job{{"store.go", e.storeFile}}
 	for _, ent := range p.Model.Entities {
-		if err := add(e.entityFileName(ent.GoName), e.entityFile(ent)); err != nil {
-			return nil, err
-		}
+		jobs = append(jobs, job{e.entityFileName(ent.GoName), func() *jen.File { return e.entityFile(ent) }})
 	}
-	if len(p.Patterns) > 0 {
-		if err := add("patterns.go", e.patternsFile()); err != nil {
-			return nil, err
-		}
+	for _, pf := range e.patternFiles() {
+		jobs = append(jobs, job{pf.name, func() *jen.File { return e.patternsFile(pf.patterns) }})
+	}
+	files := make([]File, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				var buf bytes.Buffer
+				if err := jobs[i].build().Render(&buf); err != nil {
+					errs[i] = fmt.Errorf("%s: %w", jobs[i].name, err)
+					continue
+				}
+				files[i] = File{Name: jobs[i].name, Data: buf.Bytes()}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	for _, name := range runtimeFiles(p) {
 		data, err := e.runtimeFile(name)
@@ -93,6 +114,38 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return files, nil
+}
+
+// patternFile is a file of pattern methods.
+type patternFile struct {
+	name     string
+	patterns []*plan.Pattern
+}
+
+// patternFiles groups the patterns into files: patterns.go for a spec of
+// one table, one file per table (patterns_<table>.go) otherwise, each in
+// spec order.
+func (e *emitter) patternFiles() []patternFile {
+	m := e.p.Model
+	if len(e.p.Patterns) == 0 {
+		return nil
+	}
+	if len(m.Tables) == 1 {
+		return []patternFile{{"patterns.go", e.p.Patterns}}
+	}
+	var out []patternFile
+	for _, t := range m.Tables {
+		pf := patternFile{name: "patterns_" + strings.TrimSuffix(e.entityFileName(t.GoName), ".go") + ".go"}
+		for _, pp := range e.p.Patterns {
+			if pp.Pattern.Table == t {
+				pf.patterns = append(pf.patterns, pp)
+			}
+		}
+		if len(pf.patterns) > 0 {
+			out = append(out, pf)
+		}
+	}
+	return out
 }
 
 // newFile starts a generated Go file with the header, the source line and
