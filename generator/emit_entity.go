@@ -2,6 +2,8 @@ package generator
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -193,6 +195,23 @@ func isZero(ent *model.Entity, a *model.Attribute, v jen.Code) jen.Code {
 	return jen.Len(v).Op("==").Lit(0)
 }
 
+// notZero is the condition under which an optional attribute is present.
+func notZero(ent *model.Entity, a *model.Attribute, v jen.Code) jen.Code {
+	switch a.Type {
+	case model.String, model.Enum:
+		return jen.Add(v).Op("!=").Lit("")
+	case model.Int, model.Float:
+		return jen.Add(v).Op("!=").Lit(0)
+	case model.Bool:
+		return v
+	case model.Time:
+		return jen.Op("!").Add(v).Dot("IsZero").Call()
+	case model.Document:
+		return jen.Add(v).Op("!=").Nil()
+	}
+	return jen.Len(v).Op(">").Lit(0)
+}
+
 // alwaysWritten reports whether a required attribute is written even
 // when zero; sets and documents can't be empty in DynamoDB, so they are
 // written only when they hold something.
@@ -263,7 +282,7 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		field := jen.Id(r).Dot(a.GoName)
 		guard := func(cond jen.Code) jen.Code {
 			if a.Optional {
-				return jen.Op("!").Parens(isZero(ent, a, field)).Op("&&").Parens(cond)
+				return jen.Add(notZero(ent, a, field)).Op("&&").Parens(cond)
 			}
 			return cond
 		}
@@ -337,25 +356,46 @@ func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
 }
 
 // marshal emits MarshalItem: every attribute, the entity attribute, and
-// the keys of every index the item is in.
+// the keys of every index the item is in. Each value a key holds is
+// encoded once; the item's scalar attribute values are allocated in one
+// block (a struct of arrays) rather than one by one.
 func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
 	t := ent.Table
+	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+	valuesType := model.ParamName(ent.GoName) + "Values"
+	// The slots of the values block, by member type.
+	kinds := []string{"s", "n", "b", "bool"}
+	members := map[string]string{"s": "AttributeValueMemberS", "n": "AttributeValueMemberN", "b": "AttributeValueMemberB", "bool": "AttributeValueMemberBOOL"}
+	slots := map[string][]jen.Code{}
+	take := func(kind string, v jen.Code) jen.Code {
+		slots[kind] = append(slots[kind], v)
+		return jen.Op("&").Id("vals").Dot(kind).Index(jen.Lit(len(slots[kind]) - 1))
+	}
+	type insert struct {
+		name  string
+		value jen.Code
+		cond  jen.Code // nil: always
+	}
+	var inserts []insert
+	val := func(a *model.Attribute) jen.Code { return jen.Id(r).Dot(a.GoName) }
 	f.Commentf("MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
 	f.Comment("and the key attributes of every index it is in. It refuses key values")
 	f.Comment("that could make the key of another item (see KeyError) and values that")
 	f.Comment("break the spec's constraints (see ItemError).")
-	size := 1 + len(ent.Attributes)
-	for _, k := range ent.Keys {
-		for _, tm := range k.Templates() {
-			if !tm.Implied {
-				size++
-			}
-		}
-	}
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(size))
+		g.Comment("The keys first, so that a value no key can hold is a KeyError on")
+		g.Comment("writes as on reads; then the spec's constraints.")
+		scope := map[string]string{}
 		written := map[string]bool{}
+		// The string keys every item has are written into one buffer
+		// (one allocation for all their texts), after the loop.
+		type plainKey struct {
+			ka *model.KeyAttr
+			tm *model.Template
+			v  string
+		}
+		var plain []plainKey
 		for _, k := range ent.Keys {
 			var sparse []*model.Attribute
 			for _, a := range k.Attrs() {
@@ -363,7 +403,12 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 					sparse = append(sparse, a)
 				}
 			}
-			var body []jen.Code
+			type built struct {
+				ka *model.KeyAttr
+				tm *model.Template
+				v  string
+			}
+			var keys []built
 			for i, tm := range k.Templates() {
 				ka := k.Index.KeyAttrs()[i]
 				if tm.Implied || written[ka.Name] {
@@ -371,56 +416,221 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 				}
 				written[ka.Name] = true
 				v := model.ParamName(model.GoName(ka.Name))
-				if v == "" || v == "item" || v == r {
+				if v == "" || slices.Contains([]string{"item", "vals", "err", r}, v) {
 					v = "key" + strconv.Itoa(len(written))
 				}
-				args := make([]jen.Code, 0)
-				for _, a := range tm.Attrs() {
-					args = append(args, jen.Id(r).Dot(a.GoName))
-				}
-				body = append(body,
-					jen.List(jen.Id(v), jen.Err()).Op(":=").Id(builderName(ent, ka)).Call(args...),
-					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-					jen.Id("item").Index(jen.Lit(ka.Name)).Op("=").Add(keyAttrValue(ka, jen.Id(v))),
-				)
+				keys = append(keys, built{ka, tm, v})
 			}
-			if len(body) == 0 {
+			if len(keys) == 0 {
 				continue
 			}
-			if len(sparse) > 0 {
-				var cond *jen.Statement
-				for _, a := range sparse {
-					c := jen.Op("!").Parens(isZero(ent, a, jen.Id(r).Dot(a.GoName)))
-					if cond == nil {
-						cond = c
+			var cond jen.Code
+			if len(sparse) == 0 {
+				for _, b := range keys {
+					if b.ka.Type == model.S {
+						plain = append(plain, plainKey{b.ka, b.tm, b.v})
 					} else {
-						cond = cond.Op("&&").Add(c)
+						e.buildKey(g, scope, ent, b.ka, b.tm, val, fail, b.v, true)
+					}
+				}
+			} else {
+				in := "in" + k.Index.GoName
+				var c *jen.Statement
+				for _, a := range sparse {
+					z := notZero(ent, a, val(a))
+					if c == nil {
+						c = jen.Add(z)
+					} else {
+						c = c.Op("&&").Add(z)
 					}
 				}
 				g.Commentf("Only an item with %s is in %s.", attrNames(sparse), indexTitle(k.Index))
-				g.If(cond).Block(body...)
-			} else {
-				for _, c := range body {
-					g.Add(c)
+				for _, b := range keys {
+					g.Var().Id(b.v).Add(keyGoType(b.ka))
 				}
+				g.Id(in).Op(":=").Add(c)
+				g.If(jen.Id(in)).BlockFunc(func(ig *jen.Group) {
+					local := maps.Clone(scope)
+					for _, b := range keys {
+						e.buildKey(ig, local, ent, b.ka, b.tm, val, fail, b.v, false)
+					}
+				})
+				cond = jen.Id(in)
+			}
+			for _, b := range keys {
+				kind := map[model.ScalarType]string{model.S: "s", model.N: "n", model.B: "b"}[b.ka.Type]
+				inserts = append(inserts, insert{b.ka.Name, take(kind, jen.Id(b.v)), cond})
 			}
 		}
-		// The keys first, so that a value no key can hold is a KeyError
-		// on writes as on reads; then the spec's constraints.
+		if len(plain) == 1 {
+			e.buildKey(g, scope, ent, plain[0].ka, plain[0].tm, val, fail, plain[0].v, true)
+		} else if len(plain) > 1 {
+			size := 0
+			for _, k := range plain {
+				size += estimateKey(k.tm)
+			}
+			g.Comment("The key texts, written into one buffer: one allocation for all.")
+			g.Var().Id("keyBuf").Index(jen.Lit(min(max(size, 64), 1024))).Byte()
+			g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
+			ends := make([]string, len(plain))
+			for i, k := range plain {
+				for _, pc := range e.keyPieces(g, scope, k.tm, len(k.tm.Segments), val, fail) {
+					if pc.code == nil {
+						g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.lit).Op("..."))
+					} else {
+						g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(pc.code).Op("..."))
+					}
+				}
+				ends[i] = k.v + "End"
+				g.Id(ends[i]).Op(":=").Len(jen.Id("text"))
+			}
+			g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
+			for i, k := range plain {
+				var from jen.Code = jen.Empty()
+				if i > 0 {
+					from = jen.Id(ends[i-1])
+				}
+				limit := "maxPartitionKey"
+				if isSortKey(ent, k.ka) {
+					limit = "maxSortKey"
+				}
+				g.List(jen.Id(k.v), jen.Err()).Op(":=").Id("keySize").Call(jen.Lit(k.ka.Name), jen.Id("texts").Index(from, jen.Id(ends[i])), jen.Id(limit))
+				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			}
+		}
 		g.If(jen.Err().Op(":=").Id(r).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
-		g.Id("item").Index(jen.Lit(t.EntityAttr)).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
+		inserts = append(inserts, insert{name: t.EntityAttr, value: take("s", jen.Lit(ent.TypeValue))})
 		for _, a := range ent.Attributes {
-			field := jen.Id(r).Dot(a.GoName)
-			set := jen.Id("item").Index(jen.Lit(a.Stored)).Op("=").Add(attrValue(a, field))
-			if alwaysWritten(a) {
-				g.Add(set)
+			field := val(a)
+			var v jen.Code
+			if kind, x := blockValue(a, field, scope); kind != "" {
+				v = take(kind, x)
 			} else {
-				g.If(jen.Op("!").Parens(isZero(ent, a, field))).Block(set)
+				v = attrValue(a, field)
+			}
+			ins := insert{name: a.Stored, value: v}
+			if !alwaysWritten(a) {
+				ins.cond = notZero(ent, a, field)
+			}
+			inserts = append(inserts, ins)
+		}
+		g.Comment("One allocation holds the item's scalar attribute values.")
+		multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+		g.Id("vals").Op(":=").Op("&").Id(valuesType).CustomFunc(multi, func(g *jen.Group) {
+			for _, kind := range kinds {
+				if len(slots[kind]) == 0 {
+					continue
+				}
+				g.Id(kind).Op(":").Index(jen.Lit(len(slots[kind]))).Qual(pathTypes, members[kind]).CustomFunc(multi, func(g *jen.Group) {
+					for _, v := range slots[kind] {
+						g.Values(jen.Id("Value").Op(":").Add(v))
+					}
+				})
+			}
+		})
+		g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(inserts)))
+		for _, ins := range inserts {
+			st := jen.Id("item").Index(jen.Lit(ins.name)).Op("=").Add(ins.value)
+			if ins.cond == nil {
+				g.Add(st)
+			} else {
+				g.If(ins.cond).Block(st)
 			}
 		}
 		g.Return(jen.Id("item"), jen.Nil())
 	})
 	f.Line()
+	f.Commentf("%s holds the scalar attribute values of one %s item, allocated at once.", valuesType, ent.GoName)
+	f.Type().Id(valuesType).StructFunc(func(g *jen.Group) {
+		for _, kind := range kinds {
+			if len(slots[kind]) > 0 {
+				g.Id(kind).Index(jen.Lit(len(slots[kind]))).Qual(pathTypes, members[kind])
+			}
+		}
+	})
+	f.Line()
+}
+
+// keyGoType is the Go type of a built key value.
+func keyGoType(ka *model.KeyAttr) jen.Code {
+	if ka.Type == model.B {
+		return jen.Index().Byte()
+	}
+	return jen.String()
+}
+
+// buildKey emits the building of key attribute ka's value from template
+// tm into variable v (declared with := when declare, else assigned),
+// encoding each placeholder once per scope.
+func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Entity, ka *model.KeyAttr, tm *model.Template, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, v string, declare bool) {
+	expr := e.keyExpr(g, scope, ent, tm, len(tm.Segments), val, fail)
+	assign := func(value jen.Code) {
+		if declare {
+			g.Id(v).Op(":=").Add(value)
+		} else {
+			g.Id(v).Op("=").Add(value)
+		}
+	}
+	switch ka.Type {
+	case model.S:
+		limit := "maxPartitionKey"
+		if isSortKey(ent, ka) {
+			limit = "maxSortKey"
+		}
+		value := jen.Id("keySize").Call(jen.Lit(ka.Name), expr, jen.Id(limit))
+		if declare {
+			g.List(jen.Id(v), jen.Err()).Op(":=").Add(value)
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			return
+		}
+		g.List(jen.Id(v+"Built"), jen.Err()).Op(":=").Add(value)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.Id(v).Op("=").Id(v + "Built")
+	case model.B:
+		a := tm.Segments[0].Attr
+		g.If(jen.Len(val(a)).Op("==").Lit(0)).Block(fail(jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))))
+		assign(expr)
+	default:
+		assign(expr)
+	}
+}
+
+// blockValue is the slot kind and the Go value of an attribute whose
+// value is a scalar member (S, N, B, BOOL), or "" for the others. A time
+// stored as text reuses its key encoding when a key already holds it.
+func blockValue(a *model.Attribute, field jen.Code, scope map[string]string) (string, jen.Code) {
+	switch a.Type {
+	case model.String:
+		return "s", field
+	case model.Enum:
+		return "s", jen.String().Parens(field)
+	case model.Path:
+		return "s", jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))
+	case model.Int:
+		return "n", jen.Qual("strconv", "FormatInt").Call(field, jen.Lit(10))
+	case model.Float:
+		return "n", jen.Qual("strconv", "FormatFloat").Call(field, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
+	case model.Bool:
+		return "bool", field
+	case model.Bytes:
+		return "b", field
+	case model.Time:
+		switch {
+		case a.TTL || a.Format == model.Unix:
+			return "n", jen.Qual("strconv", "FormatInt").Call(jen.Add(field).Dot("Unix").Call(), jen.Lit(10))
+		case a.Format == model.UnixMilli:
+			return "n", jen.Qual("strconv", "FormatInt").Call(jen.Add(field).Dot("UnixMilli").Call(), jen.Lit(10))
+		case a.Format == model.Date:
+			return "s", jen.Id("formatDate").Call(field)
+		}
+		for id, name := range scope {
+			if strings.HasPrefix(id, a.Name+"|") && strings.Contains(id, "keyTime(") {
+				return "s", jen.Id(name)
+			}
+		}
+		return "s", jen.Id("formatTime").Call(field)
+	}
+	return "", nil
 }
 
 func attrNames(as []*model.Attribute) string {
@@ -529,4 +739,42 @@ func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
 		jen.Id("Attr").Op(":").Lit(a.Name),
 		jen.Id("Reason").Op(":").Lit(reason),
 	)
+}
+
+// estimateKey is the usual length of a key built from tm: its literal
+// text and a typical length of each value.
+func estimateKey(tm *model.Template) int {
+	n := 0
+	for _, seg := range tm.Segments {
+		switch {
+		case seg.Attr == nil:
+			n += len(seg.Literal)
+		default:
+			if b, ok := fixedKeyBytes(seg.Attr); ok {
+				n += b
+			} else {
+				n += 24
+			}
+		}
+	}
+	return n
+}
+
+// fixedKeyBytes is the length of a fixed-width key encoding.
+func fixedKeyBytes(a *model.Attribute) (int, bool) {
+	switch a.Type {
+	case model.Int:
+		return 20, true
+	case model.Bool:
+		return 5, true
+	case model.Time:
+		switch a.Format {
+		case model.Date:
+			return 10, true
+		case model.Unix, model.UnixMilli:
+			return 20, true
+		}
+		return 30, true
+	}
+	return 0, false
 }

@@ -19,6 +19,7 @@ func (e *emitter) patternsFile(patterns []*plan.Pattern) *jen.File {
 	for _, pp := range patterns {
 		m := &method{e: e, f: f, pp: pp, p: pp.Pattern, names: map[string]string{}, values: map[string]bool{}}
 		m.emit()
+		m.declareShared()
 	}
 	return f
 }
@@ -38,7 +39,10 @@ type method struct {
 	// whereParams holds the where operands' parameter names.
 	condParams  map[*model.Cond][]string
 	whereParams []string
-	used        []string // parameter names taken
+	// sharedVars are the package-level values the method's calls share.
+	sharedVars []jen.Code
+	namesUsed  bool
+	used       []string // parameter names taken
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
@@ -260,18 +264,40 @@ func safeName(s string) string {
 	return b.String()
 }
 
-// namesMap is the ExpressionAttributeNames literal, sorted.
+// namesMap is the ExpressionAttributeNames of the call: a package-level
+// map shared by every call (the names are fixed), declared after the
+// method with every name the method registered.
 func (m *method) namesMap() jen.Code {
-	keys := make([]string, 0, len(m.names))
-	for k := range m.names {
-		keys = append(keys, k)
+	m.namesUsed = true
+	return jen.Id(m.lowerName() + "Names")
+}
+
+// declareShared emits the package-level values of the method: its names
+// map and the values known when generating.
+func (m *method) declareShared() {
+	if !m.namesUsed && len(m.sharedVars) == 0 {
+		return
 	}
-	slices.Sort(keys)
-	return jen.Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
-		for _, k := range keys {
-			g.Lit(k).Op(":").Lit(m.names[k])
+	m.f.Commentf("The parts of %s's requests that never change, shared by every call", m.p.GoName)
+	m.f.Comment("(the SDK only reads them).")
+	m.f.Var().DefsFunc(func(g *jen.Group) {
+		if m.namesUsed {
+			keys := make([]string, 0, len(m.names))
+			for k := range m.names {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			g.Id(m.lowerName() + "Names").Op("=").Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
+				for _, k := range keys {
+					g.Lit(k).Op(":").Lit(m.names[k])
+				}
+			})
+		}
+		for _, v := range m.sharedVars {
+			g.Add(v)
 		}
 	})
+	m.f.Line()
 }
 
 // condValues emits the values of condition operands into d.

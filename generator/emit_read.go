@@ -9,6 +9,9 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
+// highCharPiece is the highChar constant as a piece of a key's text.
+var highCharPiece = jen.Id("highChar")
+
 // callErr is &callError{method: ..., kind: kind, cause: cause}.
 func (m *method) callErr(kind, cause jen.Code) jen.Code {
 	fields := []jen.Code{jen.Id("method").Op(":").Lit(m.p.GoName)}
@@ -140,34 +143,35 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	case plan.SKEq:
 		values[jen.Lit(":sk")] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
 	case plan.SKBeginsWith:
-		values[jen.Lit(":sk")] = m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true)
+		values[jen.Lit(":sk")] = m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true, "SK")
 	case plan.SKBetween:
-		values[jen.Lit(":sklo")] = m.bound(g, scope, sk.Lo, val, fail, false)
-		values[jen.Lit(":skhi")] = m.bound(g, scope, sk.Hi, val, fail, false)
+		values[jen.Lit(":sklo")] = m.bound(g, scope, sk.Lo, val, fail, false, "SKLo")
+		values[jen.Lit(":skhi")] = m.bound(g, scope, sk.Hi, val, fail, false, "SKHi")
 	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
-		values[jen.Lit(":sk")] = m.bound(g, scope, sk.Lo, val, fail, false)
+		values[jen.Lit(":sk")] = m.bound(g, scope, sk.Lo, val, fail, false, "SK")
 	}
 	m.condValues(m.p.Filter, "", values)
+	// The fixed parts of the input are shared by every call.
 	in := jen.Dict{
 		jen.Id("TableName"):                 m.tableRef(),
-		jen.Id("KeyConditionExpression"):    jen.Qual(pathAWS, "String").Call(keyCond),
+		jen.Id("KeyConditionExpression"):    m.shared("KeyConditionRef", jen.Qual(pathAWS, "String").Call(keyCond)),
 		jen.Id("ExpressionAttributeNames"):  m.namesMap(),
 		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
 	}
 	if !ix.IsPrimary() {
-		in[jen.Id("IndexName")] = jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name))
+		in[jen.Id("IndexName")] = m.shared("Index", jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name)))
 	}
 	if m.p.Order == model.Desc {
-		in[jen.Id("ScanIndexForward")] = jen.Qual(pathAWS, "Bool").Call(jen.False())
+		in[jen.Id("ScanIndexForward")] = m.shared("Forward", jen.Qual(pathAWS, "Bool").Call(jen.False()))
 	}
 	if m.p.Consistent {
-		in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+		in[jen.Id("ConsistentRead")] = m.shared("Consistent", jen.Qual(pathAWS, "Bool").Call(jen.True()))
 	}
 	if projConst != nil {
-		in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+		in[jen.Id("ProjectionExpression")] = m.shared("ProjectionRef", jen.Qual(pathAWS, "String").Call(projConst))
 	}
 	if filterConst != nil {
-		in[jen.Id("FilterExpression")] = jen.Qual(pathAWS, "String").Call(filterConst)
+		in[jen.Id("FilterExpression")] = m.shared("FilterRef", jen.Qual(pathAWS, "String").Call(filterConst))
 	}
 	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in), jen.Id("pkValue")
 }
@@ -175,7 +179,7 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 // bound emits one value of the sort key condition: the bound prefix of the
 // template, then the where operand (or the least or greatest encoding of
 // its attribute), then the high character.
-func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool) jen.Code {
+func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool, label string) jen.Code {
 	s := m.pp.Key.SK
 	tm := s.Template
 	w := s.Range
@@ -233,9 +237,33 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		thenLit("\x00")
 	}
 	if b.High {
-		then(jen.Id("highChar"))
+		then(highCharPiece)
 	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): concat(parts)})
+	value := jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): concat(parts)})
+	if constantPieces(parts) {
+		// Known when generating: one value shared by every call.
+		return m.shared(label, value)
+	}
+	return value
+}
+
+// constantPieces reports whether a key text is known when generating.
+func constantPieces(parts []piece) bool {
+	for _, p := range parts {
+		if p.code != nil && p.code != highCharPiece {
+			return false
+		}
+	}
+	return true
+}
+
+// shared declares a package-level variable holding a value every call of
+// the method uses unchanged, and returns it. DynamoDB's SDK only reads
+// its inputs, so the value is safe to share between calls.
+func (m *method) shared(label string, value jen.Code) jen.Code {
+	name := m.lowerName() + label
+	m.sharedVars = append(m.sharedVars, jen.Id(name).Op("=").Add(value))
+	return jen.Id(name)
 }
 
 // pred emits the predecessor of a where operand (strict < on a
@@ -317,14 +345,18 @@ func (m *method) query() {
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
-		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("decodeCursor").Call(jen.Lit(m.p.Name), jen.Id("partitionOf").Call(pkValue), jen.Id("page").Dot("Cursor"))
+		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(jen.Lit(m.p.Name), pkValue, jen.Id("page").Dot("Cursor"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
 		g.Id("in").Op(":=").Add(in)
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
 			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":sklo")), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":skhi")))).Block(m.emptyResult())
 		}
 		g.Id("in").Dot("ExclusiveStartKey").Op("=").Id("start")
-		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
+		var def jen.Code = jen.Nil()
+		if m.p.Limit > 0 {
+			def = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(m.p.Limit)))
+		}
+		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), def)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
 		g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()
@@ -340,7 +372,7 @@ func (m *method) query() {
 			}
 			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
 		})
-		g.Id("res").Dot("Next").Op("=").Id("encodeCursor").Call(jen.Lit(m.p.Name), jen.Id("partitionOf").Call(pkValue), jen.Id("out").Dot("LastEvaluatedKey"))
+		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Lit(m.p.Name), pkValue, jen.Id("out").Dot("LastEvaluatedKey"))
 		g.Return(jen.Id("res"), jen.Nil())
 	})
 	m.f.Line()

@@ -270,7 +270,7 @@ func (m *method) update() {
 				// An optional attribute's zero value removes it.
 				checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
 			} else if c, reason := unstorable(a, jen.Id(setParams[a.Name])); c != nil {
-				checks = append(checks, jen.If(jen.Op("!").Parens(isZero(ent, a, jen.Id(setParams[a.Name]))).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason))))
+				checks = append(checks, jen.If(jen.Add(notZero(ent, a, jen.Id(setParams[a.Name]))).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason))))
 			}
 		}
 		for _, a := range p.Add {

@@ -5,6 +5,7 @@ package bookreviews
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -57,28 +58,64 @@ func (b *Book) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 7)
-	pk, err := bookPK(b.ISBN)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	isbnKey, err := keyString("isbn", b.ISBN, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := bookSK(b.ISBN)
+	text = append(text, "BOOK#"...)
+	text = append(text, isbnKey...)
+	pkEnd := len(text)
+	text = append(text, "BOOK#"...)
+	text = append(text, isbnKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := b.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Book"}
-	item["isbn"] = &types.AttributeValueMemberS{Value: b.ISBN}
-	item["Title"] = &types.AttributeValueMemberS{Value: b.Title}
-	item["Author"] = &types.AttributeValueMemberS{Value: b.Author}
-	if !(b.PublicationYear == 0) {
-		item["PublicationYear"] = intValue(b.PublicationYear)
+	// One allocation holds the item's scalar attribute values.
+	vals := &bookValues{
+		s: [6]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "Book"},
+			{Value: b.ISBN},
+			{Value: b.Title},
+			{Value: b.Author},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(b.PublicationYear, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 7)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["isbn"] = &vals.s[3]
+	item["Title"] = &vals.s[4]
+	item["Author"] = &vals.s[5]
+	if b.PublicationYear != 0 {
+		item["PublicationYear"] = &vals.n[0]
 	}
 	return item, nil
+}
+
+// bookValues holds the scalar attribute values of one Book item, allocated at once.
+type bookValues struct {
+	s [6]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets b from an item as DynamoDB returns it. A missing

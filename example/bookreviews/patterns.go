@@ -103,19 +103,19 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("BookPage", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("BookPage", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "BookPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
+		ExpressionAttributeNames:  bookPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(bookPageKeyCondition),
-		ScanIndexForward:          aws.Bool(false),
+		KeyConditionExpression:    bookPageKeyConditionRef,
+		ScanIndexForward:          bookPageForward,
 		TableName:                 &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 16)
+	in.Limit = pageLimit(page, bookPageLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "BookPage", cause: err}
@@ -137,7 +137,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = encodeCursor("BookPage", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("BookPage", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -161,6 +161,15 @@ func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPag
 		}
 	}
 }
+
+// The parts of BookPage's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	bookPageNames           = map[string]string{"#pk": "PK"}
+	bookPageKeyConditionRef = aws.String(bookPageKeyCondition)
+	bookPageForward         = aws.Bool(false)
+	bookPageLimit           = aws.Int32(16)
+)
 
 // ReviewsOfBookResult is one page of ReviewsOfBook.
 type ReviewsOfBookResult struct {
@@ -187,23 +196,23 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("ReviewsOfBook", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ReviewsOfBook", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: reviewsOfBookNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			":skhi": reviewsOfBookSKHi,
+			":sklo": reviewsOfBookSKLo,
 		},
-		KeyConditionExpression: aws.String(reviewsOfBookKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		KeyConditionExpression: reviewsOfBookKeyConditionRef,
+		ScanIndexForward:       reviewsOfBookForward,
 		TableName:              &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 15)
+	in.Limit = pageLimit(page, reviewsOfBookLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
@@ -216,7 +225,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ReviewsOfBook", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ReviewsOfBook", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -243,6 +252,17 @@ func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Rev
 	}
 }
 
+// The parts of ReviewsOfBook's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	reviewsOfBookNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	reviewsOfBookSKLo            = &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"}
+	reviewsOfBookSKHi            = &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar}
+	reviewsOfBookKeyConditionRef = aws.String(reviewsOfBookKeyCondition)
+	reviewsOfBookForward         = aws.Bool(false)
+	reviewsOfBookLimit           = aws.Int32(15)
+)
+
 // UserPageResult is one page of UserPage.
 type UserPageResult struct {
 	Users   []User
@@ -266,20 +286,20 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("UserPage", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("UserPage", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UserPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
+		ExpressionAttributeNames:  userPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 aws.String("GSI1"),
-		KeyConditionExpression:    aws.String(userPageKeyCondition),
-		ScanIndexForward:          aws.Bool(false),
+		IndexName:                 userPageIndex,
+		KeyConditionExpression:    userPageKeyConditionRef,
+		ScanIndexForward:          userPageForward,
 		TableName:                 &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UserPage", cause: err}
@@ -301,7 +321,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = encodeCursor("UserPage", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("UserPage", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -325,6 +345,15 @@ func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*Use
 		}
 	}
 }
+
+// The parts of UserPage's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	userPageNames           = map[string]string{"#pk": "GSI1PK"}
+	userPageKeyConditionRef = aws.String(userPageKeyCondition)
+	userPageIndex           = aws.String("GSI1")
+	userPageForward         = aws.Bool(false)
+)
 
 // ReviewsOfUserResult is one page of ReviewsOfUser.
 type ReviewsOfUserResult struct {
@@ -350,24 +379,24 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("ReviewsOfUser", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ReviewsOfUser", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
+		ExpressionAttributeNames: reviewsOfUserNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			":skhi": reviewsOfUserSKHi,
+			":sklo": reviewsOfUserSKLo,
 		},
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(reviewsOfUserKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		IndexName:              reviewsOfUserIndex,
+		KeyConditionExpression: reviewsOfUserKeyConditionRef,
+		ScanIndexForward:       reviewsOfUserForward,
 		TableName:              &s.bookReviewsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}
@@ -380,7 +409,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ReviewsOfUser", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ReviewsOfUser", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -407,6 +436,17 @@ func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2
 	}
 }
 
+// The parts of ReviewsOfUser's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	reviewsOfUserNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
+	reviewsOfUserSKLo            = &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"}
+	reviewsOfUserSKHi            = &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar}
+	reviewsOfUserKeyConditionRef = aws.String(reviewsOfUserKeyCondition)
+	reviewsOfUserIndex           = aws.String("GSI1")
+	reviewsOfUserForward         = aws.Bool(false)
+)
+
 const addBookCondition = "attribute_not_exists(#PK)"
 
 // AddBook writes book only when no item has its key: ErrAlreadyExists otherwise.
@@ -421,7 +461,7 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addBookCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            addBookNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.bookReviewsTable,
@@ -430,6 +470,12 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	}
 	return nil
 }
+
+// The parts of AddBook's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	addBookNames = map[string]string{"#PK": "PK"}
+)
 
 const addUserCondition = "attribute_not_exists(#PK)"
 
@@ -445,7 +491,7 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addUserCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            addUserNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.bookReviewsTable,
@@ -454,6 +500,12 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	}
 	return nil
 }
+
+// The parts of AddUser's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	addUserNames = map[string]string{"#PK": "PK"}
+)
 
 const writeReviewCondition = "attribute_not_exists(#PK)"
 
@@ -471,7 +523,7 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(writeReviewCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            writeReviewNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.bookReviewsTable,
@@ -480,6 +532,12 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	}
 	return nil
 }
+
+// The parts of WriteReview's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	writeReviewNames = map[string]string{"#PK": "PK"}
+)
 
 const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
 
@@ -510,7 +568,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(updateReviewCondition),
-		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#PK": "PK", "#ReviewText": "ReviewText"},
+		ExpressionAttributeNames: updateReviewNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":grade":      intValue(grade),
 			":reviewText": &types.AttributeValueMemberS{Value: reviewText},
@@ -533,6 +591,12 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 	}
 	return &v, nil
 }
+
+// The parts of UpdateReview's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	updateReviewNames = map[string]string{"#Grade": "Grade", "#PK": "PK", "#ReviewText": "ReviewText"}
+)
 
 // DeleteReview deletes the Review with this key; deleting an item that does not exist is no error.
 //

@@ -5,6 +5,7 @@ package bookreviews
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -95,37 +96,92 @@ func (r *Review) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 10)
-	pk, err := reviewPK(r.ISBN)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [178]byte
+	text := keyBuf[:0]
+	isbnKey, err := keyString("isbn", r.ISBN, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := reviewSK(r.ReviewDate, r.Username)
+	text = append(text, "BOOK#"...)
+	text = append(text, isbnKey...)
+	pkEnd := len(text)
+	reviewDateKey, err := keyTime("reviewDate", r.ReviewDate)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
-	gsi1PK, err := reviewGSI1PK(r.Username)
+	usernameKey, err := keyString("username", r.Username, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["GSI1PK"] = &types.AttributeValueMemberS{Value: gsi1PK}
-	gsi1SK, err := reviewGSI1SK(r.ReviewDate, r.ISBN)
+	text = append(text, reviewDateKey...)
+	text = append(text, "#USER#"...)
+	text = append(text, usernameKey...)
+	skEnd := len(text)
+	text = append(text, "USER#"...)
+	text = append(text, usernameKey...)
+	gsi1PKEnd := len(text)
+	text = append(text, reviewDateKey...)
+	text = append(text, "#BOOK#"...)
+	text = append(text, isbnKey...)
+	gsi1SKEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
+	if err != nil {
+		return nil, err
+	}
+	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Review"}
-	item["isbn"] = &types.AttributeValueMemberS{Value: r.ISBN}
-	item["username"] = &types.AttributeValueMemberS{Value: r.Username}
-	item["Grade"] = intValue(r.Grade)
-	item["ReviewText"] = &types.AttributeValueMemberS{Value: r.ReviewText}
-	item["ReviewDate"] = &types.AttributeValueMemberS{Value: formatTime(r.ReviewDate)}
+	// One allocation holds the item's scalar attribute values.
+	vals := &reviewValues{
+		s: [9]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: gsi1PK},
+			{Value: gsi1SK},
+			{Value: "Review"},
+			{Value: r.ISBN},
+			{Value: r.Username},
+			{Value: r.ReviewText},
+			{Value: reviewDateKey},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(r.Grade, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 10)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["GSI1PK"] = &vals.s[2]
+	item["GSI1SK"] = &vals.s[3]
+	item["_type"] = &vals.s[4]
+	item["isbn"] = &vals.s[5]
+	item["username"] = &vals.s[6]
+	item["Grade"] = &vals.n[0]
+	item["ReviewText"] = &vals.s[7]
+	item["ReviewDate"] = &vals.s[8]
 	return item, nil
+}
+
+// reviewValues holds the scalar attribute values of one Review item, allocated at once.
+type reviewValues struct {
+	s [9]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing

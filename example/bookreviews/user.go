@@ -72,34 +72,73 @@ func (u *User) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 7)
-	pk, err := userPK(u.Username)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [116]byte
+	text := keyBuf[:0]
+	usernameKey, err := keyString("username", u.Username, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := userSK(u.Username)
+	text = append(text, "USER#"...)
+	text = append(text, usernameKey...)
+	pkEnd := len(text)
+	text = append(text, "USER#"...)
+	text = append(text, usernameKey...)
+	skEnd := len(text)
+	text = append(text, "USER#"...)
+	text = append(text, usernameKey...)
+	gsi1PKEnd := len(text)
+	text = append(text, "USER#"...)
+	text = append(text, usernameKey...)
+	gsi1SKEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
-	gsi1PK, err := userGSI1PK(u.Username)
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	item["GSI1PK"] = &types.AttributeValueMemberS{Value: gsi1PK}
-	gsi1SK, err := userGSI1SK(u.Username)
+	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "User"}
-	item["username"] = &types.AttributeValueMemberS{Value: u.Username}
-	item["MembershipDate"] = &types.AttributeValueMemberS{Value: formatTime(u.MembershipDate)}
+	// One allocation holds the item's scalar attribute values.
+	vals := &userValues{
+		s: [7]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: gsi1PK},
+			{Value: gsi1SK},
+			{Value: "User"},
+			{Value: u.Username},
+			{Value: formatTime(u.MembershipDate)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 7)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["GSI1PK"] = &vals.s[2]
+	item["GSI1SK"] = &vals.s[3]
+	item["_type"] = &vals.s[4]
+	item["username"] = &vals.s[5]
+	item["MembershipDate"] = &vals.s[6]
 	return item, nil
+}
+
+// userValues holds the scalar attribute values of one User item, allocated at once.
+type userValues struct {
+	s [7]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing

@@ -5,6 +5,7 @@ package orders
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -38,15 +39,34 @@ func (c *CartItem) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 4)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "CartItem"}
-	item["cartId"] = &types.AttributeValueMemberS{Value: c.CartID}
-	item["productId"] = &types.AttributeValueMemberS{Value: c.ProductID}
-	item["quantity"] = intValue(c.Quantity)
+	// One allocation holds the item's scalar attribute values.
+	vals := &cartItemValues{
+		s: [3]types.AttributeValueMemberS{
+			{Value: "CartItem"},
+			{Value: c.CartID},
+			{Value: c.ProductID},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(c.Quantity, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 4)
+	item["_type"] = &vals.s[0]
+	item["cartId"] = &vals.s[1]
+	item["productId"] = &vals.s[2]
+	item["quantity"] = &vals.n[0]
 	return item, nil
+}
+
+// cartItemValues holds the scalar attribute values of one CartItem item, allocated at once.
+type cartItemValues struct {
+	s [3]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing

@@ -5,6 +5,7 @@ package orders
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -45,22 +46,44 @@ func (o *OrderLine) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 7)
-	sk, err := orderLineSK(o.SKU)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	sk, err := keySize("SK", keyInt(o.SKU), maxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "OrderLine"}
-	item["orderId"] = intValue(o.OrderID)
-	item["sku"] = intValue(o.SKU)
-	item["productName"] = &types.AttributeValueMemberS{Value: o.ProductName}
-	item["quantity"] = intValue(o.Quantity)
-	item["unitPrice"] = intValue(o.UnitPrice)
+	// One allocation holds the item's scalar attribute values.
+	vals := &orderLineValues{
+		s: [3]types.AttributeValueMemberS{
+			{Value: sk},
+			{Value: "OrderLine"},
+			{Value: o.ProductName},
+		},
+		n: [4]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(o.OrderID, 10)},
+			{Value: strconv.FormatInt(o.SKU, 10)},
+			{Value: strconv.FormatInt(o.Quantity, 10)},
+			{Value: strconv.FormatInt(o.UnitPrice, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 7)
+	item["SK"] = &vals.s[0]
+	item["_type"] = &vals.s[1]
+	item["orderId"] = &vals.n[0]
+	item["sku"] = &vals.n[1]
+	item["productName"] = &vals.s[2]
+	item["quantity"] = &vals.n[2]
+	item["unitPrice"] = &vals.n[3]
 	return item, nil
+}
+
+// orderLineValues holds the scalar attribute values of one OrderLine item, allocated at once.
+type orderLineValues struct {
+	s [3]types.AttributeValueMemberS
+	n [4]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing

@@ -31,18 +31,18 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
 	pkValue := &types.AttributeValueMemberS{Value: cartID}
-	start, err := decodeCursor("CartContents", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("CartContents", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "CartContents", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
+		ExpressionAttributeNames:  cartContentsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(cartContentsKeyCondition),
+		KeyConditionExpression:    cartContentsKeyConditionRef,
 		TableName:                 &s.cartsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "CartContents", cause: err}
@@ -55,7 +55,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("CartContents", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("CartContents", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -82,6 +82,13 @@ func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[Ca
 	}
 }
 
+// The parts of CartContents's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	cartContentsNames           = map[string]string{"#pk": "cartId"}
+	cartContentsKeyConditionRef = aws.String(cartContentsKeyCondition)
+)
+
 const addToCartUpdate = "SET #_type = :_type ADD #quantity :quantity"
 
 // AddToCart changes a CartItem and returns it as it is after the change. It creates the item when there is none.
@@ -99,7 +106,7 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 		return nil, &KeyError{Attr: "productId", Reason: "empty"}
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#quantity": "quantity"},
+		ExpressionAttributeNames: addToCartNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":_type":    &types.AttributeValueMemberS{Value: "CartItem"},
 			":quantity": intValue(quantity),
@@ -121,6 +128,12 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 	}
 	return &v, nil
 }
+
+// The parts of AddToCart's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	addToCartNames = map[string]string{"#_type": "_type", "#quantity": "quantity"}
+)
 
 const changeQuantityUpdate = "SET #quantity = :quantity"
 
@@ -146,7 +159,7 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(changeQuantityCondition),
-		ExpressionAttributeNames:  map[string]string{"#cartId": "cartId", "#quantity": "quantity"},
+		ExpressionAttributeNames:  changeQuantityNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":quantity": intValue(quantity)},
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
@@ -166,6 +179,12 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 	}
 	return &v, nil
 }
+
+// The parts of ChangeQuantity's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	changeQuantityNames = map[string]string{"#cartId": "cartId", "#quantity": "quantity"}
+)
 
 // RemoveFromCart deletes the CartItem with this key; deleting an item that does not exist is no error.
 //

@@ -29,18 +29,18 @@ const trackingPageKeyCondition = "#pk = :pk"
 //	KeyConditionExpression: orderId = {orderId}
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
 	pkValue := intValue(orderID)
-	start, err := decodeCursor("TrackingPage", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("TrackingPage", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
+		ExpressionAttributeNames:  trackingPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(trackingPageKeyCondition),
+		KeyConditionExpression:    trackingPageKeyConditionRef,
 		TableName:                 &s.ordersTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", cause: err}
@@ -62,7 +62,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
-	res.Next = encodeCursor("TrackingPage", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("TrackingPage", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -87,6 +87,13 @@ func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*T
 	}
 }
 
+// The parts of TrackingPage's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	trackingPageNames           = map[string]string{"#pk": "orderId"}
+	trackingPageKeyConditionRef = aws.String(trackingPageKeyCondition)
+)
+
 // TrackingEventsResult is one page of TrackingEvents.
 type TrackingEventsResult struct {
 	Items []TrackingEvent
@@ -105,21 +112,21 @@ const trackingEventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //	OrderLine items share the partition; the key condition never reads them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	pkValue := intValue(orderID)
-	start, err := decodeCursor("TrackingEvents", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("TrackingEvents", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "orderId", "#sk": "SK"},
+		ExpressionAttributeNames: trackingEventsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
+			":sk": trackingEventsSK,
 		},
-		KeyConditionExpression: aws.String(trackingEventsKeyCondition),
+		KeyConditionExpression: trackingEventsKeyConditionRef,
 		TableName:              &s.ordersTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", cause: err}
@@ -132,7 +139,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("TrackingEvents", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("TrackingEvents", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -159,6 +166,14 @@ func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[
 	}
 }
 
+// The parts of TrackingEvents's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	trackingEventsNames           = map[string]string{"#pk": "orderId", "#sk": "SK"}
+	trackingEventsSK              = &types.AttributeValueMemberS{Value: "EVENT#"}
+	trackingEventsKeyConditionRef = aws.String(trackingEventsKeyCondition)
+)
+
 const recordTrackingEventCondition = "attribute_not_exists(#orderId)"
 
 // RecordTrackingEvent writes trackingEvent only when no item has its key: ErrAlreadyExists otherwise.
@@ -175,7 +190,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(recordTrackingEventCondition),
-		ExpressionAttributeNames:            map[string]string{"#orderId": "orderId"},
+		ExpressionAttributeNames:            recordTrackingEventNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.ordersTable,
@@ -184,6 +199,12 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 	}
 	return nil
 }
+
+// The parts of RecordTrackingEvent's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	recordTrackingEventNames = map[string]string{"#orderId": "orderId"}
+)
 
 const addOrderLineCondition = "attribute_not_exists(#orderId)"
 
@@ -201,7 +222,7 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addOrderLineCondition),
-		ExpressionAttributeNames:            map[string]string{"#orderId": "orderId"},
+		ExpressionAttributeNames:            addOrderLineNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.ordersTable,
@@ -210,6 +231,12 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	}
 	return nil
 }
+
+// The parts of AddOrderLine's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	addOrderLineNames = map[string]string{"#orderId": "orderId"}
+)
 
 // AddOrderLines writes every OrderLine of items whole; of two items with one key, the last is written.
 //

@@ -5,6 +5,7 @@ package orders
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -48,23 +49,48 @@ func (t *TrackingEvent) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 6)
-	sk, err := trackingEventSK(t.EventID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	eventIDKey, err := keyString("eventId", t.EventID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	sk, err := keySize("SK", "EVENT#"+eventIDKey, maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := t.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "TrackingEvent"}
-	item["orderId"] = intValue(t.OrderID)
-	item["eventId"] = &types.AttributeValueMemberS{Value: t.EventID}
-	item["status"] = &types.AttributeValueMemberS{Value: t.Status}
-	if !(t.Message == "") {
-		item["message"] = &types.AttributeValueMemberS{Value: t.Message}
+	// One allocation holds the item's scalar attribute values.
+	vals := &trackingEventValues{
+		s: [5]types.AttributeValueMemberS{
+			{Value: sk},
+			{Value: "TrackingEvent"},
+			{Value: t.EventID},
+			{Value: t.Status},
+			{Value: t.Message},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(t.OrderID, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 6)
+	item["SK"] = &vals.s[0]
+	item["_type"] = &vals.s[1]
+	item["orderId"] = &vals.n[0]
+	item["eventId"] = &vals.s[2]
+	item["status"] = &vals.s[3]
+	if t.Message != "" {
+		item["message"] = &vals.s[4]
 	}
 	return item, nil
+}
+
+// trackingEventValues holds the scalar attribute values of one TrackingEvent item, allocated at once.
+type trackingEventValues struct {
+	s [5]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets t from an item as DynamoDB returns it. A missing

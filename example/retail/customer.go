@@ -52,25 +52,56 @@ func (c *Customer) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 6)
-	pk, err := customerPK(c.CustomerID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	customerIDKey, err := keyString("customerId", c.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := customerSK()
+	text = append(text, "CUST#"...)
+	text = append(text, customerIDKey...)
+	pkEnd := len(text)
+	text = append(text, "ROOT"...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Customer"}
-	item["customerId"] = &types.AttributeValueMemberS{Value: c.CustomerID}
-	item["name"] = &types.AttributeValueMemberS{Value: c.Name}
-	item["email"] = &types.AttributeValueMemberS{Value: c.Email}
+	// One allocation holds the item's scalar attribute values.
+	vals := &customerValues{
+		s: [6]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "Customer"},
+			{Value: c.CustomerID},
+			{Value: c.Name},
+			{Value: c.Email},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 6)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["customerId"] = &vals.s[3]
+	item["name"] = &vals.s[4]
+	item["email"] = &vals.s[5]
 	return item, nil
+}
+
+// customerValues holds the scalar attribute values of one Customer item, allocated at once.
+type customerValues struct {
+	s [6]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing

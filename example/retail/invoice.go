@@ -5,6 +5,7 @@ package retail
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -65,27 +66,68 @@ func (i *Invoice) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 8)
-	pk, err := invoicePK(i.CustomerID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	customerIDKey, err := keyString("customerId", i.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := invoiceSK(i.InvoiceID)
+	text = append(text, "CUST#"...)
+	text = append(text, customerIDKey...)
+	pkEnd := len(text)
+	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	text = append(text, "INVC#"...)
+	text = append(text, invoiceIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := i.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Invoice"}
-	item["customerId"] = &types.AttributeValueMemberS{Value: i.CustomerID}
-	item["invoiceId"] = &types.AttributeValueMemberS{Value: i.InvoiceID}
-	item["orderId"] = &types.AttributeValueMemberS{Value: i.OrderID}
-	item["invoiceDate"] = &types.AttributeValueMemberS{Value: formatTime(i.InvoiceDate)}
-	item["amount"] = intValue(i.Amount)
+	// One allocation holds the item's scalar attribute values.
+	vals := &invoiceValues{
+		s: [7]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "Invoice"},
+			{Value: i.CustomerID},
+			{Value: i.InvoiceID},
+			{Value: i.OrderID},
+			{Value: formatTime(i.InvoiceDate)},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(i.Amount, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 8)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["customerId"] = &vals.s[3]
+	item["invoiceId"] = &vals.s[4]
+	item["orderId"] = &vals.s[5]
+	item["invoiceDate"] = &vals.s[6]
+	item["amount"] = &vals.n[0]
 	return item, nil
+}
+
+// invoiceValues holds the scalar attribute values of one Invoice item, allocated at once.
+type invoiceValues struct {
+	s [7]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets i from an item as DynamoDB returns it. A missing

@@ -5,6 +5,7 @@ package retail
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -61,27 +62,63 @@ func (i *InvoiceOrder) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 8)
-	pk, err := invoiceOrderPK(i.InvoiceID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := invoiceOrderSK()
+	text = append(text, "INVC#"...)
+	text = append(text, invoiceIDKey...)
+	pkEnd := len(text)
+	text = append(text, "ROOT"...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := i.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "InvoiceOrder"}
-	item["invoiceId"] = &types.AttributeValueMemberS{Value: i.InvoiceID}
-	item["customerId"] = &types.AttributeValueMemberS{Value: i.CustomerID}
-	item["orderId"] = &types.AttributeValueMemberS{Value: i.OrderID}
-	item["orderDate"] = &types.AttributeValueMemberS{Value: formatTime(i.OrderDate)}
-	item["orderTotal"] = intValue(i.OrderTotal)
+	// One allocation holds the item's scalar attribute values.
+	vals := &invoiceOrderValues{
+		s: [7]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "InvoiceOrder"},
+			{Value: i.InvoiceID},
+			{Value: i.CustomerID},
+			{Value: i.OrderID},
+			{Value: formatTime(i.OrderDate)},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(i.OrderTotal, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 8)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["invoiceId"] = &vals.s[3]
+	item["customerId"] = &vals.s[4]
+	item["orderId"] = &vals.s[5]
+	item["orderDate"] = &vals.s[6]
+	item["orderTotal"] = &vals.n[0]
 	return item, nil
+}
+
+// invoiceOrderValues holds the scalar attribute values of one InvoiceOrder item, allocated at once.
+type invoiceOrderValues struct {
+	s [7]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets i from an item as DynamoDB returns it. A missing

@@ -5,6 +5,7 @@ package retail
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -104,37 +105,94 @@ func (o *Order) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 10)
-	pk, err := orderPK(o.CustomerID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [117]byte
+	text := keyBuf[:0]
+	customerIDKey, err := keyString("customerId", o.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := orderSK(o.OrderDate, o.OrderID)
+	text = append(text, "CUST#"...)
+	text = append(text, customerIDKey...)
+	pkEnd := len(text)
+	orderDateKey, err := keyTime("orderDate", o.OrderDate)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
-	gsipk, err := orderGSIPK(o.OrderID)
+	orderIDKey, err := keyString("orderId", o.OrderID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["GSIPK"] = &types.AttributeValueMemberS{Value: gsipk}
-	gsisk, err := orderGSISK()
+	text = append(text, "ORDR#"...)
+	text = append(text, orderDateKey...)
+	text = append(text, "#"...)
+	text = append(text, orderIDKey...)
+	skEnd := len(text)
+	orderIDKey2, err := keyString("orderId", o.OrderID, "")
 	if err != nil {
 		return nil, err
 	}
-	item["GSISK"] = &types.AttributeValueMemberS{Value: gsisk}
+	text = append(text, orderIDKey2...)
+	gsipkEnd := len(text)
+	text = append(text, "ROOT"...)
+	gsiskEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	gsipk, err := keySize("GSIPK", texts[skEnd:gsipkEnd], maxPartitionKey)
+	if err != nil {
+		return nil, err
+	}
+	gsisk, err := keySize("GSISK", texts[gsipkEnd:gsiskEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Order"}
-	item["customerId"] = &types.AttributeValueMemberS{Value: o.CustomerID}
-	item["orderId"] = &types.AttributeValueMemberS{Value: o.OrderID}
-	item["orderDate"] = &types.AttributeValueMemberS{Value: formatTime(o.OrderDate)}
-	item["status"] = &types.AttributeValueMemberS{Value: string(o.Status)}
-	item["total"] = intValue(o.Total)
+	// One allocation holds the item's scalar attribute values.
+	vals := &orderValues{
+		s: [9]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: gsipk},
+			{Value: gsisk},
+			{Value: "Order"},
+			{Value: o.CustomerID},
+			{Value: o.OrderID},
+			{Value: orderDateKey},
+			{Value: string(o.Status)},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(o.Total, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 10)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["GSIPK"] = &vals.s[2]
+	item["GSISK"] = &vals.s[3]
+	item["_type"] = &vals.s[4]
+	item["customerId"] = &vals.s[5]
+	item["orderId"] = &vals.s[6]
+	item["orderDate"] = &vals.s[7]
+	item["status"] = &vals.s[8]
+	item["total"] = &vals.n[0]
 	return item, nil
+}
+
+// orderValues holds the scalar attribute values of one Order item, allocated at once.
+type orderValues struct {
+	s [9]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing

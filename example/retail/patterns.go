@@ -72,21 +72,21 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("OrdersOfCustomer", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("OrdersOfCustomer", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: ordersOfCustomerNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "ORDR#"},
+			":sk": ordersOfCustomerSK,
 		},
-		KeyConditionExpression: aws.String(ordersOfCustomerKeyCondition),
+		KeyConditionExpression: ordersOfCustomerKeyConditionRef,
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
@@ -99,7 +99,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("OrdersOfCustomer", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("OrdersOfCustomer", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -126,6 +126,14 @@ func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter
 	}
 }
 
+// The parts of OrdersOfCustomer's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	ordersOfCustomerNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	ordersOfCustomerSK              = &types.AttributeValueMemberS{Value: "ORDR#"}
+	ordersOfCustomerKeyConditionRef = aws.String(ordersOfCustomerKeyCondition)
+)
+
 // RecentOrdersResult is one page of RecentOrders.
 type RecentOrdersResult struct {
 	Items []Order
@@ -151,22 +159,22 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("RecentOrders", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("RecentOrders", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: recentOrdersNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "ORDR#"},
+			":sk": recentOrdersSK,
 		},
-		KeyConditionExpression: aws.String(recentOrdersKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		KeyConditionExpression: recentOrdersKeyConditionRef,
+		ScanIndexForward:       recentOrdersForward,
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 10)
+	in.Limit = pageLimit(page, recentOrdersLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
@@ -179,7 +187,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("RecentOrders", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("RecentOrders", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -206,6 +214,16 @@ func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq
 	}
 }
 
+// The parts of RecentOrders's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	recentOrdersNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	recentOrdersSK              = &types.AttributeValueMemberS{Value: "ORDR#"}
+	recentOrdersKeyConditionRef = aws.String(recentOrdersKeyCondition)
+	recentOrdersForward         = aws.Bool(false)
+	recentOrdersLimit           = aws.Int32(10)
+)
+
 const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 
 // GetOrder reads one Order through GSI; ErrNotFound when there is none.
@@ -226,13 +244,13 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		return nil, err
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
+		ExpressionAttributeNames: getOrderNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: sk},
 		},
-		IndexName:              aws.String("GSI"),
-		KeyConditionExpression: aws.String(getOrderKeyCondition),
+		IndexName:              getOrderIndex,
+		KeyConditionExpression: getOrderKeyConditionRef,
 		TableName:              &s.retailTableTable,
 	}
 	for {
@@ -253,6 +271,14 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
 }
+
+// The parts of GetOrder's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	getOrderNames           = map[string]string{"#pk": "GSIPK", "#sk": "GSISK"}
+	getOrderKeyConditionRef = aws.String(getOrderKeyCondition)
+	getOrderIndex           = aws.String("GSI")
+)
 
 // OrderOfCustomerResult is one page of OrderOfCustomer.
 type OrderOfCustomerResult struct {
@@ -282,24 +308,24 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("OrderOfCustomer", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("OrderOfCustomer", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
+		ExpressionAttributeNames: orderOfCustomerNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
 			":pk":         pkValue,
 			":sk":         &types.AttributeValueMemberS{Value: sk},
 		},
-		FilterExpression:       aws.String(orderOfCustomerFilter),
-		IndexName:              aws.String("GSI"),
-		KeyConditionExpression: aws.String(orderOfCustomerKeyCondition),
+		FilterExpression:       orderOfCustomerFilterRef,
+		IndexName:              orderOfCustomerIndex,
+		KeyConditionExpression: orderOfCustomerKeyConditionRef,
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
@@ -312,7 +338,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("OrderOfCustomer", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("OrderOfCustomer", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -339,6 +365,15 @@ func (s *Store) OrderOfCustomerAll(ctx context.Context, orderID string, customer
 	}
 }
 
+// The parts of OrderOfCustomer's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	orderOfCustomerNames           = map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"}
+	orderOfCustomerKeyConditionRef = aws.String(orderOfCustomerKeyCondition)
+	orderOfCustomerIndex           = aws.String("GSI")
+	orderOfCustomerFilterRef       = aws.String(orderOfCustomerFilter)
+)
+
 // InvoicesOfCustomerResult is one page of InvoicesOfCustomer.
 type InvoicesOfCustomerResult struct {
 	Items []Invoice
@@ -362,21 +397,21 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("InvoicesOfCustomer", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("InvoicesOfCustomer", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: invoicesOfCustomerNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "INVC#"},
+			":sk": invoicesOfCustomerSK,
 		},
-		KeyConditionExpression: aws.String(invoicesOfCustomerKeyCondition),
+		KeyConditionExpression: invoicesOfCustomerKeyConditionRef,
 		TableName:              &s.retailTableTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
@@ -389,7 +424,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("InvoicesOfCustomer", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("InvoicesOfCustomer", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -415,6 +450,14 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 		}
 	}
 }
+
+// The parts of InvoicesOfCustomer's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	invoicesOfCustomerNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	invoicesOfCustomerSK              = &types.AttributeValueMemberS{Value: "INVC#"}
+	invoicesOfCustomerKeyConditionRef = aws.String(invoicesOfCustomerKeyCondition)
+)
 
 // OrdersOfInvoice reads one InvoiceOrder by its primary key; ErrNotFound when there is none.
 //
@@ -465,7 +508,7 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createCustomerCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createCustomerNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -474,6 +517,12 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	}
 	return nil
 }
+
+// The parts of CreateCustomer's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createCustomerNames = map[string]string{"#PK": "PK"}
+)
 
 const placeOrderCondition = "attribute_not_exists(#PK)"
 
@@ -491,7 +540,7 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(placeOrderCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            placeOrderNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -500,6 +549,12 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	}
 	return nil
 }
+
+// The parts of PlaceOrder's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	placeOrderNames = map[string]string{"#PK": "PK"}
+)
 
 const setOrderStatusUpdate = "SET #status = :status"
 
@@ -525,7 +580,7 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(setOrderStatusCondition),
-		ExpressionAttributeNames:  map[string]string{"#PK": "PK", "#status": "status"},
+		ExpressionAttributeNames:  setOrderStatusNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status": &types.AttributeValueMemberS{Value: string(status)}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -546,6 +601,12 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	return &v, nil
 }
 
+// The parts of SetOrderStatus's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	setOrderStatusNames = map[string]string{"#PK": "PK", "#status": "status"}
+)
+
 const createInvoiceCondition = "attribute_not_exists(#PK)"
 
 // CreateInvoice writes invoice only when no item has its key: ErrAlreadyExists otherwise.
@@ -560,7 +621,7 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createInvoiceNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -569,6 +630,12 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	}
 	return nil
 }
+
+// The parts of CreateInvoice's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createInvoiceNames = map[string]string{"#PK": "PK"}
+)
 
 const createInvoiceOrderCondition = "attribute_not_exists(#PK)"
 
@@ -584,7 +651,7 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceOrderCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createInvoiceOrderNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -593,3 +660,9 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	}
 	return nil
 }
+
+// The parts of CreateInvoiceOrder's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createInvoiceOrderNames = map[string]string{"#PK": "PK"}
+)

@@ -5,6 +5,7 @@ package storeinventory
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -90,37 +91,91 @@ func (g *Good) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 10)
-	pk, err := goodPK(g.StoreID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [146]byte
+	text := keyBuf[:0]
+	storeIDKey, err := keyString("storeId", g.StoreID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := goodSK(g.Category, g.GoodID)
+	text = append(text, "INV#"...)
+	text = append(text, storeIDKey...)
+	pkEnd := len(text)
+	categoryKey, err := keyPath("category", g.Category, "#", "#")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
-	gsi1PK, err := goodGSI1PK(g.StoreID, g.Category)
+	goodIDKey, err := keyString("goodId", g.GoodID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["GSI1PK"] = &types.AttributeValueMemberS{Value: gsi1PK}
-	gsi1SK, err := goodGSI1SK(g.Price)
+	text = append(text, categoryKey...)
+	text = append(text, "#"...)
+	text = append(text, goodIDKey...)
+	skEnd := len(text)
+	text = append(text, storeIDKey...)
+	text = append(text, "#"...)
+	text = append(text, categoryKey...)
+	gsi1PKEnd := len(text)
+	text = append(text, keyInt(g.Price)...)
+	gsi1SKEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
+	if err != nil {
+		return nil, err
+	}
+	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Good"}
-	item["storeId"] = &types.AttributeValueMemberS{Value: g.StoreID}
-	item["category"] = &types.AttributeValueMemberS{Value: strings.Join(g.Category, "#")}
-	item["goodId"] = &types.AttributeValueMemberS{Value: g.GoodID}
-	item["name"] = &types.AttributeValueMemberS{Value: g.Name}
-	item["price"] = intValue(g.Price)
+	// One allocation holds the item's scalar attribute values.
+	vals := &goodValues{
+		s: [9]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: gsi1PK},
+			{Value: gsi1SK},
+			{Value: "Good"},
+			{Value: g.StoreID},
+			{Value: strings.Join(g.Category, "#")},
+			{Value: g.GoodID},
+			{Value: g.Name},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(g.Price, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 10)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["GSI1PK"] = &vals.s[2]
+	item["GSI1SK"] = &vals.s[3]
+	item["_type"] = &vals.s[4]
+	item["storeId"] = &vals.s[5]
+	item["category"] = &vals.s[6]
+	item["goodId"] = &vals.s[7]
+	item["name"] = &vals.s[8]
+	item["price"] = &vals.n[0]
 	return item, nil
+}
+
+// goodValues holds the scalar attribute values of one Good item, allocated at once.
+type goodValues struct {
+	s [9]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets g from an item as DynamoDB returns it. A missing

@@ -58,7 +58,7 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 		return nil, err
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ExpressionAttributeNames: map[string]string{"#location": "location", "#storeId": "storeId"},
+		ExpressionAttributeNames: storeLocationNames,
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -78,6 +78,12 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 	}
 	return &v, nil
 }
+
+// The parts of StoreLocation's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	storeLocationNames = map[string]string{"#location": "location", "#storeId": "storeId"}
+)
 
 // GoodsOfStoreResult is one page of GoodsOfStore.
 type GoodsOfStoreResult struct {
@@ -100,18 +106,18 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("GoodsOfStore", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("GoodsOfStore", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
+		ExpressionAttributeNames:  goodsOfStoreNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(goodsOfStoreKeyCondition),
+		KeyConditionExpression:    goodsOfStoreKeyConditionRef,
 		TableName:                 &s.storeInventoryTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
@@ -124,7 +130,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("GoodsOfStore", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsOfStore", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -151,6 +157,13 @@ func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[G
 	}
 }
 
+// The parts of GoodsOfStore's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	goodsOfStoreNames           = map[string]string{"#pk": "PK"}
+	goodsOfStoreKeyConditionRef = aws.String(goodsOfStoreKeyCondition)
+)
+
 // GoodsInCategoryResult is one page of GoodsInCategory.
 type GoodsInCategoryResult struct {
 	Items []Good
@@ -176,21 +189,21 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("GoodsInCategory", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("GoodsInCategory", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: goodsInCategoryNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: categoryKey + "#"},
 		},
-		KeyConditionExpression: aws.String(goodsInCategoryKeyCondition),
+		KeyConditionExpression: goodsInCategoryKeyConditionRef,
 		TableName:              &s.storeInventoryTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
@@ -203,7 +216,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("GoodsInCategory", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsInCategory", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -230,6 +243,13 @@ func (s *Store) GoodsInCategoryAll(ctx context.Context, storeID string, category
 	}
 }
 
+// The parts of GoodsInCategory's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	goodsInCategoryNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	goodsInCategoryKeyConditionRef = aws.String(goodsInCategoryKeyCondition)
+)
+
 // GoodsInCategoryByPriceResult is one page of GoodsInCategoryByPrice.
 type GoodsInCategoryByPriceResult struct {
 	Items []Good
@@ -251,19 +271,19 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("GoodsInCategoryByPrice", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("GoodsInCategoryByPrice", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
+		ExpressionAttributeNames:  goodsInCategoryByPriceNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 aws.String("GSI1"),
-		KeyConditionExpression:    aws.String(goodsInCategoryByPriceKeyCondition),
+		IndexName:                 goodsInCategoryByPriceIndex,
+		KeyConditionExpression:    goodsInCategoryByPriceKeyConditionRef,
 		TableName:                 &s.storeInventoryTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
@@ -276,7 +296,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("GoodsInCategoryByPrice", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsInCategoryByPrice", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -303,6 +323,14 @@ func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, storeID string, c
 	}
 }
 
+// The parts of GoodsInCategoryByPrice's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	goodsInCategoryByPriceNames           = map[string]string{"#pk": "GSI1PK"}
+	goodsInCategoryByPriceKeyConditionRef = aws.String(goodsInCategoryByPriceKeyCondition)
+	goodsInCategoryByPriceIndex           = aws.String("GSI1")
+)
+
 // GoodsInPriceRangeResult is one page of GoodsInPriceRange.
 type GoodsInPriceRangeResult struct {
 	Items []Good
@@ -324,26 +352,26 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("GoodsInPriceRange", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("GoodsInPriceRange", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
+		ExpressionAttributeNames: goodsInPriceRangeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: keyInt(priceFrom)},
 		},
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(goodsInPriceRangeKeyCondition),
+		IndexName:              goodsInPriceRangeIndex,
+		KeyConditionExpression: goodsInPriceRangeKeyConditionRef,
 		TableName:              &s.storeInventoryTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
@@ -356,7 +384,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("GoodsInPriceRange", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsInPriceRange", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -383,6 +411,14 @@ func (s *Store) GoodsInPriceRangeAll(ctx context.Context, storeID string, catego
 	}
 }
 
+// The parts of GoodsInPriceRange's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	goodsInPriceRangeNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
+	goodsInPriceRangeKeyConditionRef = aws.String(goodsInPriceRangeKeyCondition)
+	goodsInPriceRangeIndex           = aws.String("GSI1")
+)
+
 const addStoreCondition = "attribute_not_exists(#PK)"
 
 // AddStore writes storeMetadata only when no item has its key: ErrAlreadyExists otherwise.
@@ -397,7 +433,7 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addStoreCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            addStoreNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.storeInventoryTable,
@@ -406,6 +442,12 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	}
 	return nil
 }
+
+// The parts of AddStore's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	addStoreNames = map[string]string{"#PK": "PK"}
+)
 
 const moveStoreUpdate = "SET #location = :location"
 
@@ -428,7 +470,7 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(moveStoreCondition),
-		ExpressionAttributeNames:  map[string]string{"#PK": "PK", "#location": "location"},
+		ExpressionAttributeNames:  moveStoreNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":location": &types.AttributeValueMemberS{Value: location}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -449,6 +491,12 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	return &v, nil
 }
 
+// The parts of MoveStore's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	moveStoreNames = map[string]string{"#PK": "PK", "#location": "location"}
+)
+
 const addGoodCondition = "attribute_not_exists(#PK)"
 
 // AddGood writes good only when no item has its key: ErrAlreadyExists otherwise.
@@ -463,7 +511,7 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addGoodCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            addGoodNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.storeInventoryTable,
@@ -472,6 +520,12 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	}
 	return nil
 }
+
+// The parts of AddGood's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	addGoodNames = map[string]string{"#PK": "PK"}
+)
 
 // SaveGood writes good whole, replacing any item with its key.
 //
@@ -522,7 +576,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(repriceCondition),
-		ExpressionAttributeNames: map[string]string{"#GSI1SK": "GSI1SK", "#PK": "PK", "#price": "price"},
+		ExpressionAttributeNames: repriceNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt1},
 			":price":  intValue(price),
@@ -545,6 +599,12 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	}
 	return &v, nil
 }
+
+// The parts of Reprice's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	repriceNames = map[string]string{"#GSI1SK": "GSI1SK", "#PK": "PK", "#price": "price"}
+)
 
 // RemoveGood deletes the Good with this key; deleting an item that does not exist is no error.
 //

@@ -52,24 +52,55 @@ func (s *StoreMetadata) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 5)
-	pk, err := storeMetadataPK(s.StoreID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	storeIDKey, err := keyString("storeId", s.StoreID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := storeMetadataSK(s.StoreID)
+	text = append(text, "STORE#"...)
+	text = append(text, storeIDKey...)
+	pkEnd := len(text)
+	text = append(text, "STORE#"...)
+	text = append(text, storeIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "StoreMetadata"}
-	item["storeId"] = &types.AttributeValueMemberS{Value: s.StoreID}
-	item["location"] = &types.AttributeValueMemberS{Value: s.Location}
+	// One allocation holds the item's scalar attribute values.
+	vals := &storeMetadataValues{
+		s: [5]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "StoreMetadata"},
+			{Value: s.StoreID},
+			{Value: s.Location},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 5)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["storeId"] = &vals.s[3]
+	item["location"] = &vals.s[4]
 	return item, nil
+}
+
+// storeMetadataValues holds the scalar attribute values of one StoreMetadata item, allocated at once.
+type storeMetadataValues struct {
+	s [5]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing

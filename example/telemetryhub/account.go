@@ -49,24 +49,54 @@ func (a *Account) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 5)
-	pk, err := accountPK(a.AccountID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	accountIDKey, err := keyString("accountId", a.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := accountSK()
+	text = append(text, "account:"...)
+	text = append(text, accountIDKey...)
+	pkEnd := len(text)
+	text = append(text, "metadata:account"...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Account"}
-	item["accountId"] = &types.AttributeValueMemberS{Value: a.AccountID}
-	item["name"] = &types.AttributeValueMemberS{Value: a.Name}
+	// One allocation holds the item's scalar attribute values.
+	vals := &accountValues{
+		s: [5]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "Account"},
+			{Value: a.AccountID},
+			{Value: a.Name},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 5)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["accountId"] = &vals.s[3]
+	item["name"] = &vals.s[4]
 	return item, nil
+}
+
+// accountValues holds the scalar attribute values of one Account item, allocated at once.
+type accountValues struct {
+	s [5]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets a from an item as DynamoDB returns it. A missing

@@ -58,25 +58,61 @@ func (m *Membership) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 6)
-	pk, err := membershipPK(m.UserID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [66]byte
+	text := keyBuf[:0]
+	userIDKey, err := keyString("userId", m.UserID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := membershipSK(m.ServiceGroupID)
+	text = append(text, "user:"...)
+	text = append(text, userIDKey...)
+	pkEnd := len(text)
+	serviceGroupIDKey, err := keyString("serviceGroupId", m.ServiceGroupID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	text = append(text, "servicegroup:"...)
+	text = append(text, serviceGroupIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Membership"}
-	item["userId"] = &types.AttributeValueMemberS{Value: m.UserID}
-	item["serviceGroupId"] = &types.AttributeValueMemberS{Value: m.ServiceGroupID}
-	item["grantedAt"] = &types.AttributeValueMemberS{Value: formatTime(m.GrantedAt)}
+	// One allocation holds the item's scalar attribute values.
+	vals := &membershipValues{
+		s: [6]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "Membership"},
+			{Value: m.UserID},
+			{Value: m.ServiceGroupID},
+			{Value: formatTime(m.GrantedAt)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 6)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["userId"] = &vals.s[3]
+	item["serviceGroupId"] = &vals.s[4]
+	item["grantedAt"] = &vals.s[5]
 	return item, nil
+}
+
+// membershipValues holds the scalar attribute values of one Membership item, allocated at once.
+type membershipValues struct {
+	s [6]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets m from an item as DynamoDB returns it. A missing

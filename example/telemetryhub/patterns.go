@@ -104,21 +104,21 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("UsersOfAccount", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("UsersOfAccount", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: usersOfAccountNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "user:"},
+			":sk": usersOfAccountSK,
 		},
-		KeyConditionExpression: aws.String(usersOfAccountKeyCondition),
+		KeyConditionExpression: usersOfAccountKeyConditionRef,
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
@@ -131,7 +131,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("UsersOfAccount", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("UsersOfAccount", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -158,6 +158,14 @@ func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Se
 	}
 }
 
+// The parts of UsersOfAccount's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	usersOfAccountNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	usersOfAccountSK              = &types.AttributeValueMemberS{Value: "user:"}
+	usersOfAccountKeyConditionRef = aws.String(usersOfAccountKeyCondition)
+)
+
 // ServiceGroupsOfAccountResult is one page of ServiceGroupsOfAccount.
 type ServiceGroupsOfAccountResult struct {
 	Items []ServiceGroup
@@ -181,21 +189,21 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("ServiceGroupsOfAccount", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ServiceGroupsOfAccount", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: serviceGroupsOfAccountNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "servicegroup:"},
+			":sk": serviceGroupsOfAccountSK,
 		},
-		KeyConditionExpression: aws.String(serviceGroupsOfAccountKeyCondition),
+		KeyConditionExpression: serviceGroupsOfAccountKeyConditionRef,
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
@@ -208,7 +216,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ServiceGroupsOfAccount", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ServiceGroupsOfAccount", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -235,6 +243,14 @@ func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string)
 	}
 }
 
+// The parts of ServiceGroupsOfAccount's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	serviceGroupsOfAccountNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	serviceGroupsOfAccountSK              = &types.AttributeValueMemberS{Value: "servicegroup:"}
+	serviceGroupsOfAccountKeyConditionRef = aws.String(serviceGroupsOfAccountKeyCondition)
+)
+
 // AccountDataResult is one page of AccountData.
 type AccountDataResult struct {
 	Accounts      []Account
@@ -258,18 +274,18 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("AccountData", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("AccountData", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "AccountData", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
+		ExpressionAttributeNames:  accountDataNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(accountDataKeyCondition),
+		KeyConditionExpression:    accountDataKeyConditionRef,
 		TableName:                 &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "AccountData", cause: err}
@@ -297,7 +313,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = encodeCursor("AccountData", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("AccountData", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -322,6 +338,13 @@ func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[
 	}
 }
 
+// The parts of AccountData's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	accountDataNames           = map[string]string{"#pk": "PK"}
+	accountDataKeyConditionRef = aws.String(accountDataKeyCondition)
+)
+
 // ServiceGroupsOfUserResult is one page of ServiceGroupsOfUser.
 type ServiceGroupsOfUserResult struct {
 	Items []Membership
@@ -343,21 +366,21 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("ServiceGroupsOfUser", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ServiceGroupsOfUser", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: serviceGroupsOfUserNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "servicegroup:"},
+			":sk": serviceGroupsOfUserSK,
 		},
-		KeyConditionExpression: aws.String(serviceGroupsOfUserKeyCondition),
+		KeyConditionExpression: serviceGroupsOfUserKeyConditionRef,
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
@@ -370,7 +393,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ServiceGroupsOfUser", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ServiceGroupsOfUser", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -397,6 +420,14 @@ func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.
 	}
 }
 
+// The parts of ServiceGroupsOfUser's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	serviceGroupsOfUserNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	serviceGroupsOfUserSK              = &types.AttributeValueMemberS{Value: "servicegroup:"}
+	serviceGroupsOfUserKeyConditionRef = aws.String(serviceGroupsOfUserKeyCondition)
+)
+
 // UsersOfServiceGroupResult is one page of UsersOfServiceGroup.
 type UsersOfServiceGroupResult struct {
 	Items []Membership
@@ -419,22 +450,22 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("UsersOfServiceGroup", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("UsersOfServiceGroup", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
+		ExpressionAttributeNames: usersOfServiceGroupNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "user:"},
+			":sk": usersOfServiceGroupSK,
 		},
-		IndexName:              aws.String("Inverse"),
-		KeyConditionExpression: aws.String(usersOfServiceGroupKeyCondition),
+		IndexName:              usersOfServiceGroupIndex,
+		KeyConditionExpression: usersOfServiceGroupKeyConditionRef,
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
@@ -447,7 +478,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("UsersOfServiceGroup", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("UsersOfServiceGroup", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -474,6 +505,15 @@ func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID strin
 	}
 }
 
+// The parts of UsersOfServiceGroup's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	usersOfServiceGroupNames           = map[string]string{"#pk": "SK", "#sk": "PK"}
+	usersOfServiceGroupSK              = &types.AttributeValueMemberS{Value: "user:"}
+	usersOfServiceGroupKeyConditionRef = aws.String(usersOfServiceGroupKeyCondition)
+	usersOfServiceGroupIndex           = aws.String("Inverse")
+)
+
 // UserByIDResult is one page of UserByID.
 type UserByIDResult struct {
 	Items []User
@@ -495,22 +535,22 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("UserByID", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("UserByID", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UserByID", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
+		ExpressionAttributeNames: userByIDNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "account:"},
+			":sk": userByIDSK,
 		},
-		IndexName:              aws.String("Inverse"),
-		KeyConditionExpression: aws.String(userByIDKeyCondition),
+		IndexName:              userByIDIndex,
+		KeyConditionExpression: userByIDKeyConditionRef,
 		TableName:              &s.telemetryHubTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}
@@ -523,7 +563,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("UserByID", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("UserByID", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -550,6 +590,15 @@ func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, 
 	}
 }
 
+// The parts of UserByID's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	userByIDNames           = map[string]string{"#pk": "SK", "#sk": "PK"}
+	userByIDSK              = &types.AttributeValueMemberS{Value: "account:"}
+	userByIDKeyConditionRef = aws.String(userByIDKeyCondition)
+	userByIDIndex           = aws.String("Inverse")
+)
+
 const createAccountCondition = "attribute_not_exists(#PK)"
 
 // CreateAccount writes account only when no item has its key: ErrAlreadyExists otherwise.
@@ -564,7 +613,7 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createAccountCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createAccountNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -573,6 +622,12 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	}
 	return nil
 }
+
+// The parts of CreateAccount's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createAccountNames = map[string]string{"#PK": "PK"}
+)
 
 const createUserCondition = "attribute_not_exists(#PK)"
 
@@ -588,7 +643,7 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createUserCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createUserNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -597,6 +652,12 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	}
 	return nil
 }
+
+// The parts of CreateUser's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createUserNames = map[string]string{"#PK": "PK"}
+)
 
 const createServiceGroupCondition = "attribute_not_exists(#PK)"
 
@@ -612,7 +673,7 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createServiceGroupCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createServiceGroupNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -621,6 +682,12 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	}
 	return nil
 }
+
+// The parts of CreateServiceGroup's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createServiceGroupNames = map[string]string{"#PK": "PK"}
+)
 
 const grantServiceGroupCondition = "attribute_not_exists(#PK)"
 
@@ -638,7 +705,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(grantServiceGroupCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            grantServiceGroupNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -647,6 +714,12 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 	}
 	return nil
 }
+
+// The parts of GrantServiceGroup's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	grantServiceGroupNames = map[string]string{"#PK": "PK"}
+)
 
 // RevokeServiceGroup deletes the Membership with this key; deleting an item that does not exist is no error.
 //

@@ -57,25 +57,61 @@ func (s *ServiceGroup) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 6)
-	pk, err := serviceGroupPK(s.AccountID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [69]byte
+	text := keyBuf[:0]
+	accountIDKey, err := keyString("accountId", s.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := serviceGroupSK(s.ServiceGroupID)
+	text = append(text, "account:"...)
+	text = append(text, accountIDKey...)
+	pkEnd := len(text)
+	serviceGroupIDKey, err := keyString("serviceGroupId", s.ServiceGroupID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	text = append(text, "servicegroup:"...)
+	text = append(text, serviceGroupIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "ServiceGroup"}
-	item["accountId"] = &types.AttributeValueMemberS{Value: s.AccountID}
-	item["serviceGroupId"] = &types.AttributeValueMemberS{Value: s.ServiceGroupID}
-	item["name"] = &types.AttributeValueMemberS{Value: s.Name}
+	// One allocation holds the item's scalar attribute values.
+	vals := &serviceGroupValues{
+		s: [6]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "ServiceGroup"},
+			{Value: s.AccountID},
+			{Value: s.ServiceGroupID},
+			{Value: s.Name},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 6)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["accountId"] = &vals.s[3]
+	item["serviceGroupId"] = &vals.s[4]
+	item["name"] = &vals.s[5]
 	return item, nil
+}
+
+// serviceGroupValues holds the scalar attribute values of one ServiceGroup item, allocated at once.
+type serviceGroupValues struct {
+	s [6]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing

@@ -70,28 +70,67 @@ func (u *User) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 9)
-	pk, err := userPK(u.AccountID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	accountIDKey, err := keyString("accountId", u.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := userSK(u.UserID)
+	text = append(text, "account:"...)
+	text = append(text, accountIDKey...)
+	pkEnd := len(text)
+	userIDKey, err := keyString("userId", u.UserID, ":")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	text = append(text, "user:"...)
+	text = append(text, userIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "User"}
-	item["accountId"] = &types.AttributeValueMemberS{Value: u.AccountID}
-	item["userId"] = &types.AttributeValueMemberS{Value: u.UserID}
-	item["first_name"] = &types.AttributeValueMemberS{Value: u.FirstName}
-	item["last_name"] = &types.AttributeValueMemberS{Value: u.LastName}
-	item["role"] = &types.AttributeValueMemberS{Value: u.Role}
-	item["created_at"] = &types.AttributeValueMemberS{Value: formatTime(u.CreatedAt)}
+	// One allocation holds the item's scalar attribute values.
+	vals := &userValues{
+		s: [9]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "User"},
+			{Value: u.AccountID},
+			{Value: u.UserID},
+			{Value: u.FirstName},
+			{Value: u.LastName},
+			{Value: u.Role},
+			{Value: formatTime(u.CreatedAt)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 9)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["accountId"] = &vals.s[3]
+	item["userId"] = &vals.s[4]
+	item["first_name"] = &vals.s[5]
+	item["last_name"] = &vals.s[6]
+	item["role"] = &vals.s[7]
+	item["created_at"] = &vals.s[8]
 	return item, nil
+}
+
+// userValues holds the scalar attribute values of one User item, allocated at once.
+type userValues struct {
+	s [9]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing

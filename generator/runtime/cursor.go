@@ -133,17 +133,14 @@ type Page struct {
 	Limit  int
 }
 
-// pageLimit is the Limit of a query: the page's, else the pattern's
-// (0: none).
-func pageLimit(p Page, pattern int32) *int32 {
-	switch {
-	case p.Limit > 0:
+// pageLimit is the Limit of a query: the page's, else the pattern's def
+// (nil: none). def is shared by every call; the SDK only reads it.
+func pageLimit(p Page, def *int32) *int32 {
+	if p.Limit > 0 {
 		n := int32(min(p.Limit, 1<<31-1))
 		return &n
-	case pattern > 0:
-		return &pattern
 	}
-	return nil
+	return def
 }
 
 // partitionOf identifies a partition key value, to tie a cursor to it.
@@ -180,4 +177,22 @@ func emptyRange(lo, hi types.AttributeValue) bool {
 		return ok && bytes.Compare(l.Value, h.Value) > 0
 	}
 	return false
+}
+
+// cursorStart is the ExclusiveStartKey of a page of a query of pattern on
+// the partition pk: none for the first page.
+func cursorStart(pattern string, pk types.AttributeValue, c Cursor) (map[string]types.AttributeValue, error) {
+	if c == "" {
+		return nil, nil
+	}
+	return decodeCursor(pattern, partitionOf(pk), c)
+}
+
+// cursorNext is the cursor of the page after one whose LastEvaluatedKey
+// is key: "" after the last page.
+func cursorNext(pattern string, pk types.AttributeValue, key map[string]types.AttributeValue) Cursor {
+	if len(key) == 0 {
+		return ""
+	}
+	return encodeCursor(pattern, partitionOf(pk), key)
 }

@@ -375,7 +375,11 @@ func TestPageLimit(t *testing.T) {
 		{1 << 40, 7, 1<<31 - 1},
 		{int(^uint(0) >> 1), 0, 1<<31 - 1},
 	} {
-		got := pageLimit(Page{Limit: tt.limit}, tt.pattern)
+		var def *int32
+		if tt.pattern > 0 {
+			def = &tt.pattern
+		}
+		got := pageLimit(Page{Limit: tt.limit}, def)
 		switch {
 		case tt.want == 0 && got != nil:
 			t.Errorf("pageLimit(%d, %d) = %d, want nil", tt.limit, tt.pattern, *got)
@@ -386,10 +390,13 @@ func TestPageLimit(t *testing.T) {
 			t.Errorf("pageLimit(%d, %d) = %d: DynamoDB wants a Limit >= 1", tt.limit, tt.pattern, *got)
 		}
 	}
-	// Two pages share no pointer.
-	a, b := pageLimit(Page{}, 5), pageLimit(Page{}, 5)
-	if a == b {
-		t.Errorf("pageLimit returns a shared pointer")
+	// A page's own limit is its own; the pattern's is the shared one.
+	def := int32(5)
+	if a, b := pageLimit(Page{Limit: 3}, &def), pageLimit(Page{Limit: 3}, &def); a == b {
+		t.Errorf("two pages' limits share a pointer")
+	}
+	if got := pageLimit(Page{}, &def); got != &def {
+		t.Errorf("pageLimit does not return the pattern's limit")
 	}
 }
 

@@ -119,8 +119,37 @@ const timeLayout = "2006-01-02T15:04:05.000000000Z"
 
 // formatTime writes t in timeLayout.
 func formatTime(t time.Time) string {
+	u := t.UTC()
+	if y := u.Year(); y < 0 || y > 9999 {
+		// No fixed-width form; the stored value only (keys refuse it).
+		return u.Format(timeLayout)
+	}
 	var b [len(timeLayout)]byte
-	return string(t.UTC().AppendFormat(b[:0], timeLayout))
+	y, mo, d := u.Date()
+	h, mi, sec := u.Clock()
+	putDigits(b[0:4], y)
+	b[4] = '-'
+	putDigits(b[5:7], int(mo))
+	b[7] = '-'
+	putDigits(b[8:10], d)
+	b[10] = 'T'
+	putDigits(b[11:13], h)
+	b[13] = ':'
+	putDigits(b[14:16], mi)
+	b[16] = ':'
+	putDigits(b[17:19], sec)
+	b[19] = '.'
+	putDigits(b[20:29], u.Nanosecond())
+	b[29] = 'Z'
+	return string(b[:])
+}
+
+// putDigits writes v as len(b) decimal digits, zero-padded.
+func putDigits(b []byte, v int) {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
 }
 
 // keyTime writes t for a key: years outside 0000-9999 have no fixed-width

@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -71,31 +72,75 @@ func (e *Event) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 8)
-	pk, err := eventPK(e.OwnerID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [91]byte
+	text := keyBuf[:0]
+	ownerIDKey, err := keyString("ownerId", e.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := eventSK(e.Seq)
+	text = append(text, "OWNER#"...)
+	text = append(text, ownerIDKey...)
+	pkEnd := len(text)
+	text = append(text, "EVENT#"...)
+	text = append(text, keyInt(e.Seq)...)
+	skEnd := len(text)
+	atKey, err := keyTime("at", e.At)
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
-	lsi1SK, err := eventLSI1SK(e.At)
+	text = append(text, "EVAT#"...)
+	text = append(text, atKey...)
+	lsi1SKEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	item["LSI1SK"] = &types.AttributeValueMemberS{Value: lsi1SK}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	lsi1SK, err := keySize("LSI1SK", texts[skEnd:lsi1SKEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := e.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Event"}
-	item["ownerId"] = &types.AttributeValueMemberS{Value: e.OwnerID}
-	item["seq"] = intValue(e.Seq)
-	item["at"] = &types.AttributeValueMemberS{Value: formatTime(e.At)}
-	item["note"] = &types.AttributeValueMemberS{Value: e.Note}
+	// One allocation holds the item's scalar attribute values.
+	vals := &eventValues{
+		s: [7]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: lsi1SK},
+			{Value: "Event"},
+			{Value: e.OwnerID},
+			{Value: atKey},
+			{Value: e.Note},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(e.Seq, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 8)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["LSI1SK"] = &vals.s[2]
+	item["_type"] = &vals.s[3]
+	item["ownerId"] = &vals.s[4]
+	item["seq"] = &vals.n[0]
+	item["at"] = &vals.s[5]
+	item["note"] = &vals.s[6]
 	return item, nil
+}
+
+// eventValues holds the scalar attribute values of one Event item, allocated at once.
+type eventValues struct {
+	s [7]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets e from an item as DynamoDB returns it. A missing

@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -80,29 +81,70 @@ func (n *Note) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 8)
-	pk, err := notePK(n.OwnerID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	ownerIDKey, err := keyString("ownerId", n.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := noteSK(n.NoteID)
+	text = append(text, "OWNER#"...)
+	text = append(text, ownerIDKey...)
+	pkEnd := len(text)
+	noteIDKey, err := keyString("noteId", n.NoteID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	text = append(text, "NOTE#"...)
+	text = append(text, noteIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := n.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Note"}
-	item["ownerId"] = &types.AttributeValueMemberS{Value: n.OwnerID}
-	item["noteId"] = &types.AttributeValueMemberS{Value: n.NoteID}
-	item["text"] = &types.AttributeValueMemberS{Value: n.Text}
-	item["type"] = &types.AttributeValueMemberS{Value: string(n.Type)}
-	if !(n.Range == 0) {
-		item["range"] = intValue(n.Range)
+	// One allocation holds the item's scalar attribute values.
+	vals := &noteValues{
+		s: [7]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "Note"},
+			{Value: n.OwnerID},
+			{Value: n.NoteID},
+			{Value: n.Text},
+			{Value: string(n.Type)},
+		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(n.Range, 10)},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 8)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["ownerId"] = &vals.s[3]
+	item["noteId"] = &vals.s[4]
+	item["text"] = &vals.s[5]
+	item["type"] = &vals.s[6]
+	if n.Range != 0 {
+		item["range"] = &vals.n[0]
 	}
 	return item, nil
+}
+
+// noteValues holds the scalar attribute values of one Note item, allocated at once.
+type noteValues struct {
+	s [7]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets n from an item as DynamoDB returns it. A missing

@@ -152,19 +152,19 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("WidgetKeys", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("WidgetKeys", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "GSI2PK"},
+		ExpressionAttributeNames:  widgetKeysNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 aws.String("ByKeys"),
-		KeyConditionExpression:    aws.String(widgetKeysKeyCondition),
+		IndexName:                 widgetKeysIndex,
+		KeyConditionExpression:    widgetKeysKeyConditionRef,
 		TableName:                 &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
@@ -178,7 +178,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("WidgetKeys", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetKeys", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -204,6 +204,14 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 		}
 	}
 }
+
+// The parts of WidgetKeys's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetKeysNames           = map[string]string{"#pk": "GSI2PK"}
+	widgetKeysKeyConditionRef = aws.String(widgetKeysKeyCondition)
+	widgetKeysIndex           = aws.String("ByKeys")
+)
 
 // GetWidget reads one Widget by its primary key; ErrNotFound when there is none.
 //
@@ -263,13 +271,13 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 		return nil, err
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
+		ExpressionAttributeNames: widgetBySerialNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: sk},
 		},
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(widgetBySerialKeyCondition),
+		IndexName:              widgetBySerialIndex,
+		KeyConditionExpression: widgetBySerialKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	for {
@@ -290,6 +298,14 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
 }
+
+// The parts of WidgetBySerial's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetBySerialNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
+	widgetBySerialKeyConditionRef = aws.String(widgetBySerialKeyCondition)
+	widgetBySerialIndex           = aws.String("GSI1")
+)
 
 // WidgetsInRegionResult is one page of WidgetsInRegion.
 type WidgetsInRegionResult struct {
@@ -314,24 +330,24 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("WidgetsInRegion", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("WidgetsInRegion", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK", "#status": "status"},
+		ExpressionAttributeNames: widgetsInRegionNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     pkValue,
-			":sk":     &types.AttributeValueMemberS{Value: "SERIAL#"},
+			":sk":     widgetsInRegionSK,
 			":status": &types.AttributeValueMemberS{Value: string(status)},
 		},
-		FilterExpression:       aws.String(widgetsInRegionFilter),
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(widgetsInRegionKeyCondition),
+		FilterExpression:       widgetsInRegionFilterRef,
+		IndexName:              widgetsInRegionIndex,
+		KeyConditionExpression: widgetsInRegionKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 50)
+	in.Limit = pageLimit(page, widgetsInRegionLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
@@ -344,7 +360,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("WidgetsInRegion", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetsInRegion", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -371,6 +387,17 @@ func (s *Store) WidgetsInRegionAll(ctx context.Context, region string, status Wi
 	}
 }
 
+// The parts of WidgetsInRegion's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetsInRegionNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK", "#status": "status"}
+	widgetsInRegionSK              = &types.AttributeValueMemberS{Value: "SERIAL#"}
+	widgetsInRegionKeyConditionRef = aws.String(widgetsInRegionKeyCondition)
+	widgetsInRegionIndex           = aws.String("GSI1")
+	widgetsInRegionFilterRef       = aws.String(widgetsInRegionFilter)
+	widgetsInRegionLimit           = aws.Int32(50)
+)
+
 // ActiveWidgetsResult is one page of ActiveWidgets.
 type ActiveWidgetsResult struct {
 	Items []Widget
@@ -396,23 +423,23 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("ActiveWidgets", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ActiveWidgets", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#active": "active", "#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: activeWidgetsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
 			":pk":     pkValue,
-			":sk":     &types.AttributeValueMemberS{Value: "WIDGET#"},
+			":sk":     activeWidgetsSK,
 		},
-		FilterExpression:       aws.String(activeWidgetsFilter),
-		KeyConditionExpression: aws.String(activeWidgetsKeyCondition),
+		FilterExpression:       activeWidgetsFilterRef,
+		KeyConditionExpression: activeWidgetsKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
@@ -425,7 +452,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ActiveWidgets", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ActiveWidgets", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -452,6 +479,15 @@ func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[
 	}
 }
 
+// The parts of ActiveWidgets's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	activeWidgetsNames           = map[string]string{"#active": "active", "#pk": "PK", "#sk": "SK"}
+	activeWidgetsSK              = &types.AttributeValueMemberS{Value: "WIDGET#"}
+	activeWidgetsKeyConditionRef = aws.String(activeWidgetsKeyCondition)
+	activeWidgetsFilterRef       = aws.String(activeWidgetsFilter)
+)
+
 // WidgetsInCategoryResult is one page of WidgetsInCategory.
 type WidgetsInCategoryResult struct {
 	Items []Widget
@@ -476,22 +512,22 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("WidgetsInCategory", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("WidgetsInCategory", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExpressionAttributeNames: widgetsInCategoryNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(widgetsInCategoryKeyCondition),
+		IndexName:              widgetsInCategoryIndex,
+		KeyConditionExpression: widgetsInCategoryKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
@@ -504,7 +540,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("WidgetsInCategory", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetsInCategory", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -530,6 +566,14 @@ func (s *Store) WidgetsInCategoryAll(ctx context.Context, ownerID string, catego
 		}
 	}
 }
+
+// The parts of WidgetsInCategory's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetsInCategoryNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
+	widgetsInCategoryKeyConditionRef = aws.String(widgetsInCategoryKeyCondition)
+	widgetsInCategoryIndex           = aws.String("LSI1")
+)
 
 // WidgetNamesItem holds the attributes of a Widget that WidgetNames reads.
 type WidgetNamesItem struct {
@@ -604,22 +648,22 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("WidgetNames", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("WidgetNames", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#pk": "PK", "#sk": "SK", "#status": "status", "#widgetId": "widgetId"},
+		ExpressionAttributeNames: widgetNamesNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "WIDGET#"},
+			":sk": widgetNamesSK,
 		},
-		KeyConditionExpression: aws.String(widgetNamesKeyCondition),
-		ProjectionExpression:   aws.String(widgetNamesProjection),
+		KeyConditionExpression: widgetNamesKeyConditionRef,
+		ProjectionExpression:   widgetNamesProjectionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
@@ -632,7 +676,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("WidgetNames", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetNames", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -659,6 +703,15 @@ func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[Wi
 	}
 }
 
+// The parts of WidgetNames's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetNamesNames           = map[string]string{"#name": "name", "#ownerId": "ownerId", "#pk": "PK", "#sk": "SK", "#status": "status", "#widgetId": "widgetId"}
+	widgetNamesSK              = &types.AttributeValueMemberS{Value: "WIDGET#"}
+	widgetNamesKeyConditionRef = aws.String(widgetNamesKeyCondition)
+	widgetNamesProjectionRef   = aws.String(widgetNamesProjection)
+)
+
 // WidgetOwnersResult is one page of WidgetOwners.
 type WidgetOwnersResult struct {
 	Items []Widget
@@ -680,22 +733,22 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("WidgetOwners", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("WidgetOwners", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
+		ExpressionAttributeNames: widgetOwnersNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "OWNER#"},
+			":sk": widgetOwnersSK,
 		},
-		IndexName:              aws.String("Inverted"),
-		KeyConditionExpression: aws.String(widgetOwnersKeyCondition),
+		IndexName:              widgetOwnersIndex,
+		KeyConditionExpression: widgetOwnersKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
@@ -708,7 +761,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("WidgetOwners", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetOwners", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -735,6 +788,15 @@ func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[
 	}
 }
 
+// The parts of WidgetOwners's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetOwnersNames           = map[string]string{"#pk": "SK", "#sk": "PK"}
+	widgetOwnersSK              = &types.AttributeValueMemberS{Value: "OWNER#"}
+	widgetOwnersKeyConditionRef = aws.String(widgetOwnersKeyCondition)
+	widgetOwnersIndex           = aws.String("Inverted")
+)
+
 // OwnerPageResult is one page of OwnerPage.
 type OwnerPageResult struct {
 	Widgets []Widget
@@ -757,18 +819,18 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("OwnerPage", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("OwnerPage", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
+		ExpressionAttributeNames:  ownerPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(ownerPageKeyCondition),
+		KeyConditionExpression:    ownerPageKeyConditionRef,
 		TableName:                 &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", cause: err}
@@ -790,7 +852,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = encodeCursor("OwnerPage", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("OwnerPage", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -815,6 +877,13 @@ func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*Own
 	}
 }
 
+// The parts of OwnerPage's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	ownerPageNames           = map[string]string{"#pk": "PK"}
+	ownerPageKeyConditionRef = aws.String(ownerPageKeyCondition)
+)
+
 // EventsResult is one page of Events.
 type EventsResult struct {
 	Items []Event
@@ -838,22 +907,22 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("Events", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("Events", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "Events", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:           aws.Bool(true),
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ConsistentRead:           eventsConsistent,
+		ExpressionAttributeNames: eventsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
+			":sk": eventsSK,
 		},
-		KeyConditionExpression: aws.String(eventsKeyCondition),
+		KeyConditionExpression: eventsKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
@@ -866,7 +935,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("Events", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("Events", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -893,6 +962,15 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 	}
 }
 
+// The parts of Events's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsSK              = &types.AttributeValueMemberS{Value: "EVENT#"}
+	eventsKeyConditionRef = aws.String(eventsKeyCondition)
+	eventsConsistent      = aws.Bool(true)
+)
+
 // EventsDescResult is one page of EventsDesc.
 type EventsDescResult struct {
 	Items []Event
@@ -917,22 +995,22 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("EventsDesc", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsDesc", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: eventsDescNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
+			":sk": eventsDescSK,
 		},
-		KeyConditionExpression: aws.String(eventsDescKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		KeyConditionExpression: eventsDescKeyConditionRef,
+		ScanIndexForward:       eventsDescForward,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 3)
+	in.Limit = pageLimit(page, eventsDescLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
@@ -945,7 +1023,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsDesc", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsDesc", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -972,6 +1050,16 @@ func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Eve
 	}
 }
 
+// The parts of EventsDesc's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsDescNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsDescSK              = &types.AttributeValueMemberS{Value: "EVENT#"}
+	eventsDescKeyConditionRef = aws.String(eventsDescKeyCondition)
+	eventsDescForward         = aws.Bool(false)
+	eventsDescLimit           = aws.Int32(3)
+)
+
 // EventsBeforeResult is one page of EventsBefore.
 type EventsBeforeResult struct {
 	Items []Event
@@ -997,22 +1085,22 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 	if seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
 	}
-	start, err := decodeCursor("EventsBefore", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsBefore", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: eventsBeforeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			":sklo": eventsBeforeSKLo,
 		},
-		KeyConditionExpression: aws.String(eventsBeforeKeyCondition),
+		KeyConditionExpression: eventsBeforeKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", cause: err}
@@ -1025,7 +1113,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsBefore", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsBefore", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1052,6 +1140,14 @@ func (s *Store) EventsBeforeAll(ctx context.Context, ownerID string, seq int64) 
 	}
 }
 
+// The parts of EventsBefore's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsBeforeNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsBeforeSKLo            = &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"}
+	eventsBeforeKeyConditionRef = aws.String(eventsBeforeKeyCondition)
+)
+
 // EventsUpToResult is one page of EventsUpTo.
 type EventsUpToResult struct {
 	Items []Event
@@ -1074,22 +1170,22 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("EventsUpTo", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsUpTo", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: eventsUpToNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			":sklo": eventsUpToSKLo,
 		},
-		KeyConditionExpression: aws.String(eventsUpToKeyCondition),
+		KeyConditionExpression: eventsUpToKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
@@ -1102,7 +1198,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsUpTo", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsUpTo", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1129,6 +1225,14 @@ func (s *Store) EventsUpToAll(ctx context.Context, ownerID string, seq int64) it
 	}
 }
 
+// The parts of EventsUpTo's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsUpToNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsUpToSKLo            = &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"}
+	eventsUpToKeyConditionRef = aws.String(eventsUpToKeyCondition)
+)
+
 // EventsAfterResult is one page of EventsAfter.
 type EventsAfterResult struct {
 	Items []Event
@@ -1151,22 +1255,22 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("EventsAfter", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsAfter", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: eventsAfterNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
+			":skhi": eventsAfterSKHi,
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
 		},
-		KeyConditionExpression: aws.String(eventsAfterKeyCondition),
+		KeyConditionExpression: eventsAfterKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
@@ -1179,7 +1283,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsAfter", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAfter", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1206,6 +1310,14 @@ func (s *Store) EventsAfterAll(ctx context.Context, ownerID string, seq int64) i
 	}
 }
 
+// The parts of EventsAfter's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsAfterNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsAfterSKHi            = &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar}
+	eventsAfterKeyConditionRef = aws.String(eventsAfterKeyCondition)
+)
+
 // EventsFromResult is one page of EventsFrom.
 type EventsFromResult struct {
 	Items []Event
@@ -1229,23 +1341,23 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("EventsFrom", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsFrom", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: eventsFromNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
+			":skhi": eventsFromSKHi,
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
 		},
-		KeyConditionExpression: aws.String(eventsFromKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		KeyConditionExpression: eventsFromKeyConditionRef,
+		ScanIndexForward:       eventsFromForward,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
@@ -1258,7 +1370,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsFrom", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsFrom", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1285,6 +1397,15 @@ func (s *Store) EventsFromAll(ctx context.Context, ownerID string, seq int64) it
 	}
 }
 
+// The parts of EventsFrom's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsFromNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsFromSKHi            = &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar}
+	eventsFromKeyConditionRef = aws.String(eventsFromKeyCondition)
+	eventsFromForward         = aws.Bool(false)
+)
+
 // EventsBetweenResult is one page of EventsBetween.
 type EventsBetweenResult struct {
 	Items []Event
@@ -1307,25 +1428,25 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("EventsBetween", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsBetween", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: eventsBetweenNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
 		},
-		KeyConditionExpression: aws.String(eventsBetweenKeyCondition),
+		KeyConditionExpression: eventsBetweenKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
@@ -1338,7 +1459,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsBetween", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsBetween", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1364,6 +1485,13 @@ func (s *Store) EventsBetweenAll(ctx context.Context, ownerID string, seqFrom in
 		}
 	}
 }
+
+// The parts of EventsBetween's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsBetweenNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	eventsBetweenKeyConditionRef = aws.String(eventsBetweenKeyCondition)
+)
 
 // EventsAtBeforeResult is one page of EventsAtBefore.
 type EventsAtBeforeResult struct {
@@ -1393,23 +1521,23 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("EventsAtBefore", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsAtBefore", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExpressionAttributeNames: eventsAtBeforeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			":sklo": eventsAtBeforeSKLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtBeforeKeyCondition),
+		IndexName:              eventsAtBeforeIndex,
+		KeyConditionExpression: eventsAtBeforeKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
@@ -1422,7 +1550,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsAtBefore", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtBefore", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1449,6 +1577,15 @@ func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at time.T
 	}
 }
 
+// The parts of EventsAtBefore's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsAtBeforeNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
+	eventsAtBeforeSKLo            = &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"}
+	eventsAtBeforeKeyConditionRef = aws.String(eventsAtBeforeKeyCondition)
+	eventsAtBeforeIndex           = aws.String("LSI1")
+)
+
 // EventsAtUpToResult is one page of EventsAtUpTo.
 type EventsAtUpToResult struct {
 	Items []Event
@@ -1473,23 +1610,23 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("EventsAtUpTo", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsAtUpTo", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExpressionAttributeNames: eventsAtUpToNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			":sklo": eventsAtUpToSKLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtUpToKeyCondition),
+		IndexName:              eventsAtUpToIndex,
+		KeyConditionExpression: eventsAtUpToKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
@@ -1502,7 +1639,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsAtUpTo", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtUpTo", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1529,6 +1666,15 @@ func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at time.Tim
 	}
 }
 
+// The parts of EventsAtUpTo's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsAtUpToNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
+	eventsAtUpToSKLo            = &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"}
+	eventsAtUpToKeyConditionRef = aws.String(eventsAtUpToKeyCondition)
+	eventsAtUpToIndex           = aws.String("LSI1")
+)
+
 // EventsAtAfterResult is one page of EventsAtAfter.
 type EventsAtAfterResult struct {
 	Items []Event
@@ -1553,23 +1699,23 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("EventsAtAfter", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsAtAfter", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExpressionAttributeNames: eventsAtAfterNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
+			":skhi": eventsAtAfterSKHi,
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtAfterKeyCondition),
+		IndexName:              eventsAtAfterIndex,
+		KeyConditionExpression: eventsAtAfterKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
@@ -1582,7 +1728,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsAtAfter", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtAfter", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1609,6 +1755,15 @@ func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at time.Ti
 	}
 }
 
+// The parts of EventsAtAfter's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsAtAfterNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
+	eventsAtAfterSKHi            = &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar}
+	eventsAtAfterKeyConditionRef = aws.String(eventsAtAfterKeyCondition)
+	eventsAtAfterIndex           = aws.String("LSI1")
+)
+
 // EventsAtFromResult is one page of EventsAtFrom.
 type EventsAtFromResult struct {
 	Items []Event
@@ -1633,23 +1788,23 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("EventsAtFrom", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsAtFrom", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExpressionAttributeNames: eventsAtFromNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
+			":skhi": eventsAtFromSKHi,
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtFromKeyCondition),
+		IndexName:              eventsAtFromIndex,
+		KeyConditionExpression: eventsAtFromKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
@@ -1662,7 +1817,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsAtFrom", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtFrom", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1688,6 +1843,15 @@ func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at time.Tim
 		}
 	}
 }
+
+// The parts of EventsAtFrom's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsAtFromNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
+	eventsAtFromSKHi            = &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar}
+	eventsAtFromKeyConditionRef = aws.String(eventsAtFromKeyCondition)
+	eventsAtFromIndex           = aws.String("LSI1")
+)
 
 // EventsAtBetweenResult is one page of EventsAtBetween.
 type EventsAtBetweenResult struct {
@@ -1718,27 +1882,27 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 	if err != nil {
 		return nil, err
 	}
-	start, err := decodeCursor("EventsAtBetween", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("EventsAtBetween", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExpressionAttributeNames: eventsAtBetweenNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtBetweenKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		IndexName:              eventsAtBetweenIndex,
+		KeyConditionExpression: eventsAtBetweenKeyConditionRef,
+		ScanIndexForward:       eventsAtBetweenForward,
 		TableName:              &s.mainTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
@@ -1751,7 +1915,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("EventsAtBetween", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtBetween", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1778,6 +1942,15 @@ func (s *Store) EventsAtBetweenAll(ctx context.Context, ownerID string, atFrom t
 	}
 }
 
+// The parts of EventsAtBetween's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	eventsAtBetweenNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
+	eventsAtBetweenKeyConditionRef = aws.String(eventsAtBetweenKeyCondition)
+	eventsAtBetweenIndex           = aws.String("LSI1")
+	eventsAtBetweenForward         = aws.Bool(false)
+)
+
 // NotesResult is one page of Notes.
 type NotesResult struct {
 	Items []Note
@@ -1802,21 +1975,21 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("Notes", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("Notes", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "Notes", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: notesNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "NOTE#"},
+			":sk": notesSK,
 		},
-		KeyConditionExpression: aws.String(notesKeyCondition),
+		KeyConditionExpression: notesKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
@@ -1832,7 +2005,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("Notes", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("Notes", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1858,6 +2031,14 @@ func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, er
 		}
 	}
 }
+
+// The parts of Notes's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	notesNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	notesSK              = &types.AttributeValueMemberS{Value: "NOTE#"}
+	notesKeyConditionRef = aws.String(notesKeyCondition)
+)
 
 // GetNote reads one Note by its primary key; ErrNotFound when there is none.
 //
@@ -1917,21 +2098,21 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := decodeCursor("Pins", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("Pins", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "Pins", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: pinsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "NOTE#PIN#"},
+			":sk": pinsSK,
 		},
-		KeyConditionExpression: aws.String(pinsKeyCondition),
+		KeyConditionExpression: pinsKeyConditionRef,
 		TableName:              &s.mainTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}
@@ -1944,7 +2125,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("Pins", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("Pins", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1971,6 +2152,14 @@ func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, erro
 	}
 }
 
+// The parts of Pins's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	pinsNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
+	pinsSK              = &types.AttributeValueMemberS{Value: "NOTE#PIN#"}
+	pinsKeyConditionRef = aws.String(pinsKeyCondition)
+)
+
 const createWidgetCondition = "attribute_not_exists(#PK)"
 
 // CreateWidget writes widget only when no item has its key: ErrAlreadyExists otherwise.
@@ -1985,7 +2174,7 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createWidgetNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
@@ -1994,6 +2183,12 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	}
 	return nil
 }
+
+// The parts of CreateWidget's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createWidgetNames = map[string]string{"#PK": "PK"}
+)
 
 const putWidgetCondition = "#version < :version_when"
 
@@ -2011,7 +2206,7 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(putWidgetCondition),
-		ExpressionAttributeNames:            map[string]string{"#version": "version"},
+		ExpressionAttributeNames:            putWidgetNames,
 		ExpressionAttributeValues:           map[string]types.AttributeValue{":version_when": intValue(version)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
@@ -2021,6 +2216,12 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	}
 	return nil
 }
+
+// The parts of PutWidget's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	putWidgetNames = map[string]string{"#version": "version"}
+)
 
 const editWidgetCondition = "attribute_exists(#PK) AND #version = :version_when"
 
@@ -2083,7 +2284,7 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(editWidgetCondition),
-		ExpressionAttributeNames:  map[string]string{"#PK": "PK", "#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"},
+		ExpressionAttributeNames:  editWidgetNames,
 		ExpressionAttributeValues: values,
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -2103,6 +2304,12 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	return &v, nil
 }
+
+// The parts of EditWidget's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	editWidgetNames = map[string]string{"#PK": "PK", "#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"}
+)
 
 const retireWidgetUpdate = "SET #status = :status"
 
@@ -2128,7 +2335,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(retireWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#PK": "PK", "#status": "status"},
+		ExpressionAttributeNames: retireWidgetNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":status":      &types.AttributeValueMemberS{Value: string(status)},
 			":status_when": &types.AttributeValueMemberS{Value: "live"},
@@ -2151,6 +2358,12 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	return &v, nil
 }
+
+// The parts of RetireWidget's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	retireWidgetNames = map[string]string{"#PK": "PK", "#status": "status"}
+)
 
 const moveWidgetCondition = "attribute_exists(#PK)"
 
@@ -2208,7 +2421,7 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(moveWidgetCondition),
-		ExpressionAttributeNames:  map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#PK": "PK", "#region": "region", "#serial": "serial"},
+		ExpressionAttributeNames:  moveWidgetNames,
 		ExpressionAttributeValues: values,
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -2229,6 +2442,12 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	return &v, nil
 }
 
+// The parts of MoveWidget's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	moveWidgetNames = map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#PK": "PK", "#region": "region", "#serial": "serial"}
+)
+
 const deleteWidgetCondition = "#status = :status_when"
 
 // DeleteWidget deletes the Widget with this key; deleting an item that does not exist is no error. ErrConditionFailed when the when condition does not hold.
@@ -2247,7 +2466,7 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		ConditionExpression:       aws.String(deleteWidgetCondition),
-		ExpressionAttributeNames:  map[string]string{"#status": "status"},
+		ExpressionAttributeNames:  deleteWidgetNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status_when": &types.AttributeValueMemberS{Value: "retired"}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -2260,6 +2479,12 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	return nil
 }
+
+// The parts of DeleteWidget's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	deleteWidgetNames = map[string]string{"#status": "status"}
+)
 
 // PutEvent writes event whole, replacing any item with its key.
 //
@@ -2293,7 +2518,7 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createNoteCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createNoteNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
@@ -2302,6 +2527,12 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	}
 	return nil
 }
+
+// The parts of CreateNote's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createNoteNames = map[string]string{"#PK": "PK"}
+)
 
 const createPinCondition = "attribute_not_exists(#PK)"
 
@@ -2317,7 +2548,7 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createPinCondition),
-		ExpressionAttributeNames:            map[string]string{"#PK": "PK"},
+		ExpressionAttributeNames:            createPinNames,
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
@@ -2326,6 +2557,12 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	}
 	return nil
 }
+
+// The parts of CreatePin's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	createPinNames = map[string]string{"#PK": "PK"}
+)
 
 // DeleteNote deletes the Note with this key; deleting an item that does not exist is no error.
 //
@@ -2377,7 +2614,7 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 		return nil, err
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames: map[string]string{"#LSI1SK": "LSI1SK", "#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"},
+		ExpressionAttributeNames: touchEventNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":   &types.AttributeValueMemberS{Value: "Event"},
@@ -2403,6 +2640,12 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 	}
 	return &v, nil
 }
+
+// The parts of TouchEvent's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	touchEventNames = map[string]string{"#LSI1SK": "LSI1SK", "#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"}
+)
 
 // GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
 //
@@ -2527,7 +2770,7 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 		seen[h] = true
 		in = append(in, key)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#PK": "PK", "#SK": "SK", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
+	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, widgetNamesByKeyNames)
 	if err != nil {
 		return nil, &callError{method: "WidgetNamesByKey", cause: err}
 	}
@@ -2548,6 +2791,12 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 	}
 	return out, nil
 }
+
+// The parts of WidgetNamesByKey's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	widgetNamesByKeyNames = map[string]string{"#PK": "PK", "#SK": "SK", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}
+)
 
 // PutEvents writes every Event of items whole; of two items with one key, the last is written.
 //

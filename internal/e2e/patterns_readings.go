@@ -52,25 +52,25 @@ const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN "{seq:from}" AND "{seq:to}"
 func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64, page Page) (*ReadingsBetweenResult, error) {
 	pkValue := intValue(deviceID)
-	start, err := decodeCursor("ReadingsBetween", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		ExpressionAttributeNames: readingsBetweenNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": intValue(seqTo),
 			":sklo": intValue(seqFrom),
 		},
-		KeyConditionExpression: aws.String(readingsBetweenKeyCondition),
+		KeyConditionExpression: readingsBetweenKeyConditionRef,
 		TableName:              &s.readingsTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", cause: err}
@@ -83,7 +83,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ReadingsBetween", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ReadingsBetween", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -110,6 +110,13 @@ func (s *Store) ReadingsBetweenAll(ctx context.Context, deviceID int64, seqFrom 
 	}
 }
 
+// The parts of ReadingsBetween's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	readingsBetweenNames           = map[string]string{"#pk": "deviceId", "#sk": "seq"}
+	readingsBetweenKeyConditionRef = aws.String(readingsBetweenKeyCondition)
+)
+
 // ReadingsBeforeResult is one page of ReadingsBefore.
 type ReadingsBeforeResult struct {
 	Items []Reading
@@ -126,22 +133,22 @@ const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 //	ScanIndexForward: false (descending)
 func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsBeforeResult, error) {
 	pkValue := intValue(deviceID)
-	start, err := decodeCursor("ReadingsBefore", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ReadingsBefore", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		ExpressionAttributeNames: readingsBeforeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
-		KeyConditionExpression: aws.String(readingsBeforeKeyCondition),
-		ScanIndexForward:       aws.Bool(false),
+		KeyConditionExpression: readingsBeforeKeyConditionRef,
+		ScanIndexForward:       readingsBeforeForward,
 		TableName:              &s.readingsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 0)
+	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", cause: err}
@@ -154,7 +161,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ReadingsBefore", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ReadingsBefore", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -181,6 +188,14 @@ func (s *Store) ReadingsBeforeAll(ctx context.Context, deviceID int64, seq int64
 	}
 }
 
+// The parts of ReadingsBefore's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	readingsBeforeNames           = map[string]string{"#pk": "deviceId", "#sk": "seq"}
+	readingsBeforeKeyConditionRef = aws.String(readingsBeforeKeyCondition)
+	readingsBeforeForward         = aws.Bool(false)
+)
+
 // ReadingsFromResult is one page of ReadingsFrom.
 type ReadingsFromResult struct {
 	Items []Reading
@@ -197,21 +212,21 @@ const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 //	Limit: 5 unless page.Limit is set
 func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsFromResult, error) {
 	pkValue := intValue(deviceID)
-	start, err := decodeCursor("ReadingsFrom", partitionOf(pkValue), page.Cursor)
+	start, err := cursorStart("ReadingsFrom", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		ExpressionAttributeNames: readingsFromNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
-		KeyConditionExpression: aws.String(readingsFromKeyCondition),
+		KeyConditionExpression: readingsFromKeyConditionRef,
 		TableName:              &s.readingsTable,
 	}
 	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, 5)
+	in.Limit = pageLimit(page, readingsFromLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", cause: err}
@@ -224,7 +239,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = encodeCursor("ReadingsFrom", partitionOf(pkValue), out.LastEvaluatedKey)
+	res.Next = cursorNext("ReadingsFrom", pkValue, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -250,6 +265,14 @@ func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) 
 		}
 	}
 }
+
+// The parts of ReadingsFrom's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	readingsFromNames           = map[string]string{"#pk": "deviceId", "#sk": "seq"}
+	readingsFromKeyConditionRef = aws.String(readingsFromKeyCondition)
+	readingsFromLimit           = aws.Int32(5)
+)
 
 // SaveReading writes reading whole, replacing any item with its key.
 //
@@ -294,7 +317,7 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 		values[":unit"] = &types.AttributeValueMemberS{Value: unit}
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames:  map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"},
+		ExpressionAttributeNames:  hitNames,
 		ExpressionAttributeValues: values,
 		Key: map[string]types.AttributeValue{
 			"deviceId": intValue(deviceID),
@@ -313,6 +336,12 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 	}
 	return &v, nil
 }
+
+// The parts of Hit's requests that never change, shared by every call
+// (the SDK only reads them).
+var (
+	hitNames = map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"}
+)
 
 // GetReadings reads the Reading items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
 //

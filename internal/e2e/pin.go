@@ -64,26 +64,63 @@ func (p *Pin) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 7)
-	pk, err := pinPK(p.OwnerID)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [64]byte
+	text := keyBuf[:0]
+	ownerIDKey, err := keyString("ownerId", p.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := pinSK(p.PinID)
+	text = append(text, "OWNER#"...)
+	text = append(text, ownerIDKey...)
+	pkEnd := len(text)
+	pinIDKey, err := keyString("pinId", p.PinID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	text = append(text, "NOTE#PIN#"...)
+	text = append(text, pinIDKey...)
+	skEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "pin"}
-	item["ownerId"] = &types.AttributeValueMemberS{Value: p.OwnerID}
-	item["pinId"] = &types.AttributeValueMemberS{Value: p.PinID}
-	item["label"] = &types.AttributeValueMemberS{Value: p.Label}
-	item["folder"] = &types.AttributeValueMemberS{Value: strings.Join(p.Folder, "#")}
+	// One allocation holds the item's scalar attribute values.
+	vals := &pinValues{
+		s: [7]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: "pin"},
+			{Value: p.OwnerID},
+			{Value: p.PinID},
+			{Value: p.Label},
+			{Value: strings.Join(p.Folder, "#")},
+		},
+	}
+	item := make(map[string]types.AttributeValue, 7)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	item["_type"] = &vals.s[2]
+	item["ownerId"] = &vals.s[3]
+	item["pinId"] = &vals.s[4]
+	item["label"] = &vals.s[5]
+	item["folder"] = &vals.s[6]
 	return item, nil
+}
+
+// pinValues holds the scalar attribute values of one Pin item, allocated at once.
+type pinValues struct {
+	s [7]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets p from an item as DynamoDB returns it. A missing

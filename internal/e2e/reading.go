@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -45,22 +46,44 @@ func (r *Reading) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 7)
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Reading"}
-	item["deviceId"] = intValue(r.DeviceID)
-	item["seq"] = intValue(r.Seq)
-	item["value"] = floatValue(r.Value)
-	item["at"] = intValue(r.At.UnixMilli())
-	if !(r.Hits == 0) {
-		item["hits"] = intValue(r.Hits)
+	// One allocation holds the item's scalar attribute values.
+	vals := &readingValues{
+		s: [2]types.AttributeValueMemberS{
+			{Value: "Reading"},
+			{Value: r.Unit},
+		},
+		n: [5]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(r.DeviceID, 10)},
+			{Value: strconv.FormatInt(r.Seq, 10)},
+			{Value: strconv.FormatFloat(r.Value, byte(0x67), -1, 64)},
+			{Value: strconv.FormatInt(r.At.UnixMilli(), 10)},
+			{Value: strconv.FormatInt(r.Hits, 10)},
+		},
 	}
-	if !(r.Unit == "") {
-		item["unit"] = &types.AttributeValueMemberS{Value: r.Unit}
+	item := make(map[string]types.AttributeValue, 7)
+	item["_type"] = &vals.s[0]
+	item["deviceId"] = &vals.n[0]
+	item["seq"] = &vals.n[1]
+	item["value"] = &vals.n[2]
+	item["at"] = &vals.n[3]
+	if r.Hits != 0 {
+		item["hits"] = &vals.n[4]
+	}
+	if r.Unit != "" {
+		item["unit"] = &vals.s[1]
 	}
 	return item, nil
+}
+
+// readingValues holds the scalar attribute values of one Reading item, allocated at once.
+type readingValues struct {
+	s [2]types.AttributeValueMemberS
+	n [5]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing

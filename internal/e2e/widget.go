@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -204,89 +205,207 @@ func (w *Widget) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
-	item := make(map[string]types.AttributeValue, 31)
-	pk, err := widgetPK(w.OwnerID)
-	if err != nil {
-		return nil, err
-	}
-	item["PK"] = &types.AttributeValueMemberS{Value: pk}
-	sk, err := widgetSK(w.WidgetID)
-	if err != nil {
-		return nil, err
-	}
-	item["SK"] = &types.AttributeValueMemberS{Value: sk}
+	// The keys first, so that a value no key can hold is a KeyError on
+	// writes as on reads; then the spec's constraints.
 	// Only an item with region is in GSI GSI1.
-	if !(w.Region == "") {
-		gsi1PK, err := widgetGSI1PK(w.Region)
+	var gsi1PK string
+	var gsi1SK string
+	inGSI1 := w.Region != ""
+	if inGSI1 {
+		regionKey, err := keyString("region", w.Region, "#")
 		if err != nil {
 			return nil, err
 		}
-		item["GSI1PK"] = &types.AttributeValueMemberS{Value: gsi1PK}
-		gsi1SK, err := widgetGSI1SK(w.Serial)
+		gsi1PKBuilt, err := keySize("GSI1PK", "REGION#"+regionKey, maxPartitionKey)
 		if err != nil {
 			return nil, err
 		}
-		item["GSI1SK"] = &types.AttributeValueMemberS{Value: gsi1SK}
+		gsi1PK = gsi1PKBuilt
+		serialKey, err := keyString("serial", w.Serial, "#")
+		if err != nil {
+			return nil, err
+		}
+		gsi1SKBuilt, err := keySize("GSI1SK", "SERIAL#"+serialKey, maxSortKey)
+		if err != nil {
+			return nil, err
+		}
+		gsi1SK = gsi1SKBuilt
 	}
-	lsi1SK, err := widgetLSI1SK(w.Category, w.WidgetID)
+	// The key texts, written into one buffer: one allocation for all.
+	var keyBuf [213]byte
+	text := keyBuf[:0]
+	ownerIDKey, err := keyString("ownerId", w.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["LSI1SK"] = &types.AttributeValueMemberS{Value: lsi1SK}
-	gsi2PK, err := widgetGSI2PK(w.Serial)
+	text = append(text, "OWNER#"...)
+	text = append(text, ownerIDKey...)
+	pkEnd := len(text)
+	widgetIDKey, err := keyString("widgetId", w.WidgetID, "#")
 	if err != nil {
 		return nil, err
 	}
-	item["GSI2PK"] = &types.AttributeValueMemberS{Value: gsi2PK}
-	gsi2SK, err := widgetGSI2SK(w.Version, w.Active, w.Day, w.CreatedAt)
+	text = append(text, "WIDGET#"...)
+	text = append(text, widgetIDKey...)
+	skEnd := len(text)
+	categoryKey, err := keyPath("category", w.Category, "/", "/")
 	if err != nil {
 		return nil, err
 	}
-	item["GSI2SK"] = &types.AttributeValueMemberS{Value: gsi2SK}
+	widgetIDKey2, err := keyString("widgetId", w.WidgetID, "/")
+	if err != nil {
+		return nil, err
+	}
+	text = append(text, "CAT/"...)
+	text = append(text, categoryKey...)
+	text = append(text, "/"...)
+	text = append(text, widgetIDKey2...)
+	lsi1SKEnd := len(text)
+	serialKey, err := keyString("serial", w.Serial, "#")
+	if err != nil {
+		return nil, err
+	}
+	text = append(text, "SERIAL#"...)
+	text = append(text, serialKey...)
+	gsi2PKEnd := len(text)
+	dayKey, err := keyDate("day", w.Day)
+	if err != nil {
+		return nil, err
+	}
+	createdAtKey, err := keyTime("createdAt", w.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	text = append(text, keyInt(w.Version)...)
+	text = append(text, "#"...)
+	text = append(text, keyBool(w.Active)...)
+	text = append(text, "#"...)
+	text = append(text, dayKey...)
+	text = append(text, "#"...)
+	text = append(text, createdAtKey...)
+	gsi2SKEnd := len(text)
+	texts := string(text)
+	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	lsi1SK, err := keySize("LSI1SK", texts[skEnd:lsi1SKEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
+	gsi2PK, err := keySize("GSI2PK", texts[lsi1SKEnd:gsi2PKEnd], maxPartitionKey)
+	if err != nil {
+		return nil, err
+	}
+	gsi2SK, err := keySize("GSI2SK", texts[gsi2PKEnd:gsi2SKEnd], maxSortKey)
+	if err != nil {
+		return nil, err
+	}
 	if err := w.validate(); err != nil {
 		return nil, err
 	}
-	item["_type"] = &types.AttributeValueMemberS{Value: "Widget"}
-	item["ownerId"] = &types.AttributeValueMemberS{Value: w.OwnerID}
-	item["widgetId"] = &types.AttributeValueMemberS{Value: w.WidgetID}
-	item["name"] = &types.AttributeValueMemberS{Value: w.Name}
-	item["count"] = intValue(w.Count)
-	item["price"] = floatValue(w.Price)
-	item["active"] = &types.AttributeValueMemberBOOL{Value: w.Active}
-	item["version"] = intValue(w.Version)
-	item["created_at"] = &types.AttributeValueMemberS{Value: formatTime(w.CreatedAt)}
-	item["updatedAt"] = intValue(w.UpdatedAt.Unix())
-	item["seenAt"] = intValue(w.SeenAt.UnixMilli())
-	item["day"] = &types.AttributeValueMemberS{Value: formatDate(w.Day)}
-	if !(w.ExpiresAt.IsZero()) {
-		item["expiresAt"] = intValue(w.ExpiresAt.Unix())
+	// One allocation holds the item's scalar attribute values.
+	vals := &widgetValues{
+		s: [18]types.AttributeValueMemberS{
+			{Value: pk},
+			{Value: sk},
+			{Value: gsi1PK},
+			{Value: gsi1SK},
+			{Value: lsi1SK},
+			{Value: gsi2PK},
+			{Value: gsi2SK},
+			{Value: "Widget"},
+			{Value: w.OwnerID},
+			{Value: w.WidgetID},
+			{Value: w.Name},
+			{Value: createdAtKey},
+			{Value: formatDate(w.Day)},
+			{Value: string(w.Status)},
+			{Value: strings.Join(w.Category, "/")},
+			{Value: w.Region},
+			{Value: w.Serial},
+			{Value: w.KindName},
+		},
+		n: [6]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(w.Count, 10)},
+			{Value: strconv.FormatFloat(w.Price, byte(0x67), -1, 64)},
+			{Value: strconv.FormatInt(w.Version, 10)},
+			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)},
+			{Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},
+			{Value: strconv.FormatInt(w.ExpiresAt.Unix(), 10)},
+		},
+		b: [1]types.AttributeValueMemberB{
+			{Value: w.Blob},
+		},
+		bool: [1]types.AttributeValueMemberBOOL{
+			{Value: w.Active},
+		},
 	}
-	if !(len(w.Blob) == 0) {
-		item["blob"] = &types.AttributeValueMemberB{Value: w.Blob}
+	item := make(map[string]types.AttributeValue, 31)
+	item["PK"] = &vals.s[0]
+	item["SK"] = &vals.s[1]
+	if inGSI1 {
+		item["GSI1PK"] = &vals.s[2]
+	}
+	if inGSI1 {
+		item["GSI1SK"] = &vals.s[3]
+	}
+	item["LSI1SK"] = &vals.s[4]
+	item["GSI2PK"] = &vals.s[5]
+	item["GSI2SK"] = &vals.s[6]
+	item["_type"] = &vals.s[7]
+	item["ownerId"] = &vals.s[8]
+	item["widgetId"] = &vals.s[9]
+	item["name"] = &vals.s[10]
+	item["count"] = &vals.n[0]
+	item["price"] = &vals.n[1]
+	item["active"] = &vals.bool[0]
+	item["version"] = &vals.n[2]
+	item["created_at"] = &vals.s[11]
+	item["updatedAt"] = &vals.n[3]
+	item["seenAt"] = &vals.n[4]
+	item["day"] = &vals.s[12]
+	if !w.ExpiresAt.IsZero() {
+		item["expiresAt"] = &vals.n[5]
+	}
+	if len(w.Blob) > 0 {
+		item["blob"] = &vals.b[0]
 	}
 	item["tags"] = stringsValue(w.Tags)
-	if !(len(w.Labels) == 0) {
+	if len(w.Labels) > 0 {
 		item["labels"] = stringSetValue(w.Labels)
 	}
-	if !(len(w.Sizes) == 0) {
+	if len(w.Sizes) > 0 {
 		item["sizes"] = intSetValue(w.Sizes)
 	}
-	if !(len(w.Attrs) == 0) {
+	if len(w.Attrs) > 0 {
 		item["attrs"] = mapValue(w.Attrs)
 	}
-	item["status"] = &types.AttributeValueMemberS{Value: string(w.Status)}
-	if !(w.Extra == nil) {
+	item["status"] = &vals.s[13]
+	if w.Extra != nil {
 		item["extra"] = w.Extra
 	}
-	item["category"] = &types.AttributeValueMemberS{Value: strings.Join(w.Category, "/")}
-	if !(w.Region == "") {
-		item["region"] = &types.AttributeValueMemberS{Value: w.Region}
+	item["category"] = &vals.s[14]
+	if w.Region != "" {
+		item["region"] = &vals.s[15]
 	}
-	item["serial"] = &types.AttributeValueMemberS{Value: w.Serial}
-	if !(w.KindName == "") {
-		item["kind"] = &types.AttributeValueMemberS{Value: w.KindName}
+	item["serial"] = &vals.s[16]
+	if w.KindName != "" {
+		item["kind"] = &vals.s[17]
 	}
 	return item, nil
+}
+
+// widgetValues holds the scalar attribute values of one Widget item, allocated at once.
+type widgetValues struct {
+	s    [18]types.AttributeValueMemberS
+	n    [6]types.AttributeValueMemberN
+	b    [1]types.AttributeValueMemberB
+	bool [1]types.AttributeValueMemberBOOL
 }
 
 // UnmarshalItem sets w from an item as DynamoDB returns it. A missing
