@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // goType is the Go type of an attribute's field.
@@ -387,6 +388,8 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 		g.Comment("The keys first, so that a value no key can hold is a KeyError on")
 		g.Comment("writes as on reads; then the spec's constraints.")
 		scope := map[string]string{}
+		// timeSpans holds where each time's text stands in the key buffer.
+		timeSpans := map[string][2]string{}
 		written := map[string]bool{}
 		// The string keys every item has are written into one buffer
 		// (one allocation for all their texts), after the loop.
@@ -472,13 +475,31 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			g.Comment("The key texts, written into one buffer: one allocation for all.")
 			g.Var().Id("keyBuf").Index(jen.Lit(min(max(size, 64), 1024))).Byte()
 			g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
+			g.Var().Err().Error()
 			ends := make([]string, len(plain))
 			for i, k := range plain {
-				for _, pc := range e.keyPieces(g, scope, k.tm, len(k.tm.Segments), val, fail) {
-					if pc.code == nil {
-						g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.lit).Op("..."))
-					} else {
-						g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(pc.code).Op("..."))
+				seps := string(k.tm.Separators())
+				for _, seg := range k.tm.Segments {
+					a := seg.Attr
+					switch {
+					case a == nil:
+						g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(seg.Literal).Op("..."))
+					case plan.KeyKind(a).String() == "Time" && !a.TTL && a.Format == model.RFC3339:
+						// A time is written once into the buffer; later
+						// keys, and the stored attribute, reuse its text.
+						if span, ok := timeSpans[a.Name]; ok {
+							g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(span[0]), jen.Id(span[1])).Op("..."))
+							continue
+						}
+						from, to := paramName(a)+"From", paramName(a)+"To"
+						g.Id(from).Op(":=").Len(jen.Id("text"))
+						g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), val(a))
+						g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+						g.Id(to).Op(":=").Len(jen.Id("text"))
+						timeSpans[a.Name] = [2]string{from, to}
+					default:
+						enc := e.encodeValue(g, scope, a, k.tm.KeyType, seps, val(a), fail)
+						g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
 					}
 				}
 				ends[i] = k.v + "End"
@@ -503,7 +524,10 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 		for _, a := range ent.Attributes {
 			field := val(a)
 			var v jen.Code
-			if kind, x := blockValue(a, field, scope); kind != "" {
+			if span, ok := timeSpans[a.Name]; ok && a.Type == model.Time && !a.TTL && a.Format == model.RFC3339 {
+				// The text the keys already hold.
+				v = take("s", jen.Id("texts").Index(jen.Id(span[0]), jen.Id(span[1])))
+			} else if kind, x := blockValue(a, field, scope); kind != "" {
 				v = take(kind, x)
 			} else {
 				v = attrValue(a, field)

@@ -101,29 +101,31 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [178]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "BOOK#"...)
 	isbnKey, err := keyString("isbn", r.ISBN, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "BOOK#"...)
 	text = append(text, isbnKey...)
 	pkEnd := len(text)
-	reviewDateKey, err := keyTime("reviewDate", r.ReviewDate)
+	reviewDateFrom := len(text)
+	text, err = appendKeyTime(text, "reviewDate", r.ReviewDate)
 	if err != nil {
 		return nil, err
 	}
+	reviewDateTo := len(text)
+	text = append(text, "#USER#"...)
 	usernameKey, err := keyString("username", r.Username, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, reviewDateKey...)
-	text = append(text, "#USER#"...)
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	text = append(text, "USER#"...)
 	text = append(text, usernameKey...)
 	gsi1PKEnd := len(text)
-	text = append(text, reviewDateKey...)
+	text = append(text, text[reviewDateFrom:reviewDateTo]...)
 	text = append(text, "#BOOK#"...)
 	text = append(text, isbnKey...)
 	gsi1SKEnd := len(text)
@@ -158,7 +160,7 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: r.ISBN},
 			{Value: r.Username},
 			{Value: r.ReviewText},
-			{Value: reviewDateKey},
+			{Value: texts[reviewDateFrom:reviewDateTo]},
 		},
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(r.Grade, 10)},

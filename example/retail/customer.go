@@ -57,11 +57,12 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "CUST#"...)
 	customerIDKey, err := keyString("customerId", c.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "CUST#"...)
 	text = append(text, customerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "ROOT"...)

@@ -71,18 +71,19 @@ func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "CUST#"...)
 	customerIDKey, err := keyString("customerId", i.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "CUST#"...)
 	text = append(text, customerIDKey...)
 	pkEnd := len(text)
+	text = append(text, "INVC#"...)
 	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "INVC#"...)
 	text = append(text, invoiceIDKey...)
 	skEnd := len(text)
 	texts := string(text)

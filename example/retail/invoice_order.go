@@ -67,11 +67,12 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "INVC#"...)
 	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "INVC#"...)
 	text = append(text, invoiceIDKey...)
 	pkEnd := len(text)
 	text = append(text, "ROOT"...)

@@ -110,24 +110,26 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [117]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "CUST#"...)
 	customerIDKey, err := keyString("customerId", o.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "CUST#"...)
 	text = append(text, customerIDKey...)
 	pkEnd := len(text)
-	orderDateKey, err := keyTime("orderDate", o.OrderDate)
+	text = append(text, "ORDR#"...)
+	orderDateFrom := len(text)
+	text, err = appendKeyTime(text, "orderDate", o.OrderDate)
 	if err != nil {
 		return nil, err
 	}
+	orderDateTo := len(text)
+	text = append(text, "#"...)
 	orderIDKey, err := keyString("orderId", o.OrderID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "ORDR#"...)
-	text = append(text, orderDateKey...)
-	text = append(text, "#"...)
 	text = append(text, orderIDKey...)
 	skEnd := len(text)
 	orderIDKey2, err := keyString("orderId", o.OrderID, "")
@@ -168,7 +170,7 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: "Order"},
 			{Value: o.CustomerID},
 			{Value: o.OrderID},
-			{Value: orderDateKey},
+			{Value: texts[orderDateFrom:orderDateTo]},
 			{Value: string(o.Status)},
 		},
 		n: [1]types.AttributeValueMemberN{

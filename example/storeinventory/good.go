@@ -96,23 +96,24 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [146]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "INV#"...)
 	storeIDKey, err := keyString("storeId", g.StoreID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "INV#"...)
 	text = append(text, storeIDKey...)
 	pkEnd := len(text)
 	categoryKey, err := keyPath("category", g.Category, "#", "#")
 	if err != nil {
 		return nil, err
 	}
+	text = append(text, categoryKey...)
+	text = append(text, "#"...)
 	goodIDKey, err := keyString("goodId", g.GoodID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, categoryKey...)
-	text = append(text, "#"...)
 	text = append(text, goodIDKey...)
 	skEnd := len(text)
 	text = append(text, storeIDKey...)

@@ -54,11 +54,12 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "account:"...)
 	accountIDKey, err := keyString("accountId", a.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "account:"...)
 	text = append(text, accountIDKey...)
 	pkEnd := len(text)
 	text = append(text, "metadata:account"...)

@@ -63,18 +63,19 @@ func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [66]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "user:"...)
 	userIDKey, err := keyString("userId", m.UserID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "user:"...)
 	text = append(text, userIDKey...)
 	pkEnd := len(text)
+	text = append(text, "servicegroup:"...)
 	serviceGroupIDKey, err := keyString("serviceGroupId", m.ServiceGroupID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "servicegroup:"...)
 	text = append(text, serviceGroupIDKey...)
 	skEnd := len(text)
 	texts := string(text)

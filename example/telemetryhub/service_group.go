@@ -62,18 +62,19 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [69]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "account:"...)
 	accountIDKey, err := keyString("accountId", s.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "account:"...)
 	text = append(text, accountIDKey...)
 	pkEnd := len(text)
+	text = append(text, "servicegroup:"...)
 	serviceGroupIDKey, err := keyString("serviceGroupId", s.ServiceGroupID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "servicegroup:"...)
 	text = append(text, serviceGroupIDKey...)
 	skEnd := len(text)
 	texts := string(text)

@@ -75,18 +75,19 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "account:"...)
 	accountIDKey, err := keyString("accountId", u.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "account:"...)
 	text = append(text, accountIDKey...)
 	pkEnd := len(text)
+	text = append(text, "user:"...)
 	userIDKey, err := keyString("userId", u.UserID, ":")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "user:"...)
 	text = append(text, userIDKey...)
 	skEnd := len(text)
 	texts := string(text)

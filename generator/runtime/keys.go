@@ -122,23 +122,40 @@ func formatTime(t time.Time) string {
 		return u.Format(timeLayout)
 	}
 	var b [len(timeLayout)]byte
-	y, mo, d := u.Date()
+	return string(appendTime(b[:0], u))
+}
+
+// appendTime appends u (UTC, years 0000-9999) in timeLayout, without
+// parsing the layout.
+func appendTime(b []byte, u time.Time) []byte {
+	var d [len(timeLayout)]byte
+	y, mo, day := u.Date()
 	h, mi, sec := u.Clock()
-	putDigits(b[0:4], y)
-	b[4] = '-'
-	putDigits(b[5:7], int(mo))
-	b[7] = '-'
-	putDigits(b[8:10], d)
-	b[10] = 'T'
-	putDigits(b[11:13], h)
-	b[13] = ':'
-	putDigits(b[14:16], mi)
-	b[16] = ':'
-	putDigits(b[17:19], sec)
-	b[19] = '.'
-	putDigits(b[20:29], u.Nanosecond())
-	b[29] = 'Z'
-	return string(b[:])
+	putDigits(d[0:4], y)
+	d[4] = '-'
+	putDigits(d[5:7], int(mo))
+	d[7] = '-'
+	putDigits(d[8:10], day)
+	d[10] = 'T'
+	putDigits(d[11:13], h)
+	d[13] = ':'
+	putDigits(d[14:16], mi)
+	d[16] = ':'
+	putDigits(d[17:19], sec)
+	d[19] = '.'
+	putDigits(d[20:29], u.Nanosecond())
+	d[29] = 'Z'
+	return append(b, d[:]...)
+}
+
+// appendKeyTime appends t to a key's text, refusing years outside
+// 0000-9999 as keyTime does.
+func appendKeyTime(b []byte, attr string, t time.Time) ([]byte, error) {
+	u := t.UTC()
+	if y := u.Year(); y < 0 || y > 9999 {
+		return b, &KeyError{Attr: attr, Value: t.String(), Reason: "year outside 0000-9999"}
+	}
+	return appendTime(b, u), nil
 }
 
 // putDigits writes v as len(b) decimal digits, zero-padded.

@@ -77,22 +77,24 @@ func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [91]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "OWNER#"...)
 	ownerIDKey, err := keyString("ownerId", e.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "OWNER#"...)
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "EVENT#"...)
 	text = append(text, keyInt(e.Seq)...)
 	skEnd := len(text)
-	atKey, err := keyTime("at", e.At)
+	text = append(text, "EVAT#"...)
+	atFrom := len(text)
+	text, err = appendKeyTime(text, "at", e.At)
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "EVAT#"...)
-	text = append(text, atKey...)
+	atTo := len(text)
 	lsi1SKEnd := len(text)
 	texts := string(text)
 	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
@@ -118,7 +120,7 @@ func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: lsi1SK},
 			{Value: "Event"},
 			{Value: e.OwnerID},
-			{Value: atKey},
+			{Value: texts[atFrom:atTo]},
 			{Value: e.Note},
 		},
 		n: [1]types.AttributeValueMemberN{

@@ -86,18 +86,19 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "OWNER#"...)
 	ownerIDKey, err := keyString("ownerId", n.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "OWNER#"...)
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
+	text = append(text, "NOTE#"...)
 	noteIDKey, err := keyString("noteId", n.NoteID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "NOTE#"...)
 	text = append(text, noteIDKey...)
 	skEnd := len(text)
 	texts := string(text)

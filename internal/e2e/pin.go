@@ -69,18 +69,19 @@ func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "OWNER#"...)
 	ownerIDKey, err := keyString("ownerId", p.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "OWNER#"...)
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
+	text = append(text, "NOTE#PIN#"...)
 	pinIDKey, err := keyString("pinId", p.PinID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "NOTE#PIN#"...)
 	text = append(text, pinIDKey...)
 	skEnd := len(text)
 	texts := string(text)

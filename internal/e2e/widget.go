@@ -234,55 +234,57 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [213]byte
 	text := keyBuf[:0]
+	var err error
+	text = append(text, "OWNER#"...)
 	ownerIDKey, err := keyString("ownerId", w.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "OWNER#"...)
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
+	text = append(text, "WIDGET#"...)
 	widgetIDKey, err := keyString("widgetId", w.WidgetID, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "WIDGET#"...)
 	text = append(text, widgetIDKey...)
 	skEnd := len(text)
+	text = append(text, "CAT/"...)
 	categoryKey, err := keyPath("category", w.Category, "/", "/")
 	if err != nil {
 		return nil, err
 	}
+	text = append(text, categoryKey...)
+	text = append(text, "/"...)
 	widgetIDKey2, err := keyString("widgetId", w.WidgetID, "/")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "CAT/"...)
-	text = append(text, categoryKey...)
-	text = append(text, "/"...)
 	text = append(text, widgetIDKey2...)
 	lsi1SKEnd := len(text)
+	text = append(text, "SERIAL#"...)
 	serialKey, err := keyString("serial", w.Serial, "#")
 	if err != nil {
 		return nil, err
 	}
-	text = append(text, "SERIAL#"...)
 	text = append(text, serialKey...)
 	gsi2PKEnd := len(text)
-	dayKey, err := keyDate("day", w.Day)
-	if err != nil {
-		return nil, err
-	}
-	createdAtKey, err := keyTime("createdAt", w.CreatedAt)
-	if err != nil {
-		return nil, err
-	}
 	text = append(text, keyInt(w.Version)...)
 	text = append(text, "#"...)
 	text = append(text, keyBool(w.Active)...)
 	text = append(text, "#"...)
+	dayKey, err := keyDate("day", w.Day)
+	if err != nil {
+		return nil, err
+	}
 	text = append(text, dayKey...)
 	text = append(text, "#"...)
-	text = append(text, createdAtKey...)
+	createdAtFrom := len(text)
+	text, err = appendKeyTime(text, "createdAt", w.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	createdAtTo := len(text)
 	gsi2SKEnd := len(text)
 	texts := string(text)
 	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
@@ -322,7 +324,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: w.OwnerID},
 			{Value: w.WidgetID},
 			{Value: w.Name},
-			{Value: createdAtKey},
+			{Value: texts[createdAtFrom:createdAtTo]},
 			{Value: formatDate(w.Day)},
 			{Value: string(w.Status)},
 			{Value: strings.Join(w.Category, "/")},
