@@ -89,8 +89,12 @@ func FuzzMarshalRoundTrip(f *testing.F) {
 		valid := keyPart(owner, "#") && len("OWNER#"+owner) <= 1024 &&
 			keyPart(id, "#/") && len("WIDGET#"+id) <= 1024 &&
 			pathOK(w.Category, "/") && len("CAT/"+strings.Join(w.Category, "/")+"/"+id) <= 1024 &&
-			(region == "" || keyPart(region, "#") && len("REGION#"+region) <= 2048 && keyPart(serial, "#") && len("SERIAL#"+serial) <= 1024) &&
+			(region == "" || keyPart(region, "#") && len("REGION#"+region) <= 2048 && len("SERIAL#"+serial) <= 1024) &&
+			keyPart(serial, "#") && len("SERIAL#"+serial) <= 2048 &&
 			utf8.RuneCountInString(name) <= 100 &&
+			// Strings are refused when they are not valid UTF-8.
+			utf8.ValidString(name) && utf8.ValidString(tag1) && utf8.ValidString(tag2) &&
+			utf8.ValidString(label) && utf8.ValidString(akey) && utf8.ValidString(aval) && utf8.ValidString(kind) &&
 			-1_000_000 <= count && count <= 1_000_000 &&
 			numberOK(price) &&
 			slices.Contains([]WidgetStatus{WidgetStatusDraft, WidgetStatusLive, WidgetStatusRetired}, w.Status) &&
@@ -148,9 +152,9 @@ func FuzzMarshalRoundTrip(f *testing.F) {
 
 		// A path that is not in a key: the empty path is a path too.
 		p := Pin{OwnerID: "o", PinID: "p", Label: name, Folder: splitPath(cat)}
-		pinValid := true
+		pinValid := utf8.ValidString(name)
 		for _, e := range p.Folder {
-			pinValid = pinValid && e != "" && !strings.Contains(e, "#")
+			pinValid = pinValid && e != "" && !strings.Contains(e, "#") && utf8.ValidString(e)
 		}
 		item, err = p.MarshalItem()
 		switch {
@@ -172,10 +176,10 @@ func FuzzMarshalRoundTrip(f *testing.F) {
 		r := Reading{DeviceID: count, Seq: version, Value: price, At: time.UnixMilli(ms), Hits: size, Unit: kind}
 		item, err = r.MarshalItem()
 		switch {
-		case err != nil && (numberOK(price) || !errors.Is(err, ErrInvalidItem)):
-			t.Fatalf("Reading.MarshalItem with value %v: %v", price, err)
-		case err == nil && !numberOK(price):
-			t.Fatalf("Reading.MarshalItem accepted value %v", price)
+		case err != nil && (numberOK(price) && utf8.ValidString(kind) || !errors.Is(err, ErrInvalidItem)):
+			t.Fatalf("Reading.MarshalItem with value %v and unit %q: %v", price, kind, err)
+		case err == nil && !(numberOK(price) && utf8.ValidString(kind)):
+			t.Fatalf("Reading.MarshalItem accepted value %v and unit %q", price, kind)
 		case err == nil:
 			var got Reading
 			if err := got.UnmarshalItem(item); err != nil {
