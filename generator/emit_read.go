@@ -404,16 +404,7 @@ func (m *method) collect(g *jen.Group, fail func(jen.Code) jen.Code) {
 
 // pluralField is the field of a collection result holding an entity's
 // items: the Go name in the plural.
-func pluralField(e *model.Entity) string {
-	n := e.GoName
-	switch {
-	case strings.HasSuffix(n, "y") && len(n) > 1 && !strings.ContainsAny(n[len(n)-2:len(n)-1], "aeiou"):
-		return n[:len(n)-1] + "ies"
-	case strings.HasSuffix(n, "s"), strings.HasSuffix(n, "x"), strings.HasSuffix(n, "ch"), strings.HasSuffix(n, "sh"):
-		return n + "es"
-	}
-	return n + "s"
-}
+func pluralField(e *model.Entity) string { return e.PluralName() }
 
 // resultType emits the type of one page of a query.
 func (m *method) resultType() {

@@ -14,6 +14,13 @@ import (
 // (the operation's own and when) and returns the expression, or "".
 func (m *method) writeCondition() string {
 	var parts []string
+	// The item's own condition names the partition key #pk, as the plan
+	// shows it.
+	if m.p.Op == model.OpCreate || (m.p.Op == model.OpUpdate && !m.p.Upsert) {
+		if _, taken := m.names["#pk"]; !taken {
+			m.names["#pk"] = m.p.Table.PK.Name
+		}
+	}
 	switch {
 	case m.p.Op == model.OpCreate:
 		parts = append(parts, "attribute_not_exists("+m.name(m.p.Table.PK.Name)+")")

@@ -447,13 +447,13 @@ var (
 	reviewsOfUserForward         = aws.Bool(false)
 )
 
-const addBookCondition = "attribute_not_exists(#PK)"
+const addBookCondition = "attribute_not_exists(#pk)"
 
 // AddBook writes book only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	item, err := book.MarshalItem()
 	if err != nil {
@@ -474,16 +474,16 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 // The parts of AddBook's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	addBookNames = map[string]string{"#PK": "PK"}
+	addBookNames = map[string]string{"#pk": "PK"}
 )
 
-const addUserCondition = "attribute_not_exists(#PK)"
+const addUserCondition = "attribute_not_exists(#pk)"
 
 // AddUser writes user only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "USER#{username}" AND SK = "USER#{username}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) AddUser(ctx context.Context, user *User) error {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -504,10 +504,10 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 // The parts of AddUser's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	addUserNames = map[string]string{"#PK": "PK"}
+	addUserNames = map[string]string{"#pk": "PK"}
 )
 
-const writeReviewCondition = "attribute_not_exists(#PK)"
+const writeReviewCondition = "attribute_not_exists(#pk)"
 
 // WriteReview writes review only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -515,7 +515,7 @@ const writeReviewCondition = "attribute_not_exists(#PK)"
 //
 //	PutItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	item, err := review.MarshalItem()
 	if err != nil {
@@ -536,12 +536,12 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 // The parts of WriteReview's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	writeReviewNames = map[string]string{"#PK": "PK"}
+	writeReviewNames = map[string]string{"#pk": "PK"}
 )
 
 const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
 
-const updateReviewCondition = "attribute_exists(#PK)"
+const updateReviewCondition = "attribute_exists(#pk)"
 
 // UpdateReview changes a Review and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -550,7 +550,7 @@ const updateReviewCondition = "attribute_exists(#PK)"
 //	UpdateItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
 //	UpdateExpression: SET #Grade = :grade, #ReviewText = :reviewText
-//	ConditionExpression: attribute_exists(#PK)
+//	ConditionExpression: attribute_exists(#pk)
 func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*Review, error) {
 	if grade < 0 {
 		return nil, &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
@@ -595,7 +595,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 // The parts of UpdateReview's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	updateReviewNames = map[string]string{"#Grade": "Grade", "#PK": "PK", "#ReviewText": "ReviewText"}
+	updateReviewNames = map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText", "#pk": "PK"}
 )
 
 // DeleteReview deletes the Review with this key; deleting an item that does not exist is no error.

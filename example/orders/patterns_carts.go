@@ -137,7 +137,7 @@ var (
 
 const changeQuantityUpdate = "SET #quantity = :quantity"
 
-const changeQuantityCondition = "attribute_exists(#cartId)"
+const changeQuantityCondition = "attribute_exists(#pk)"
 
 // ChangeQuantity changes a CartItem and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -146,7 +146,7 @@ const changeQuantityCondition = "attribute_exists(#cartId)"
 //	UpdateItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #quantity = :quantity
-//	ConditionExpression: attribute_exists(#cartId)
+//	ConditionExpression: attribute_exists(#pk)
 func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
 	if quantity < 0 {
 		return nil, &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
@@ -183,7 +183,7 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 // The parts of ChangeQuantity's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	changeQuantityNames = map[string]string{"#cartId": "cartId", "#quantity": "quantity"}
+	changeQuantityNames = map[string]string{"#pk": "cartId", "#quantity": "quantity"}
 )
 
 // RemoveFromCart deletes the CartItem with this key; deleting an item that does not exist is no error.

@@ -174,7 +174,7 @@ var (
 	trackingEventsKeyConditionRef = aws.String(trackingEventsKeyCondition)
 )
 
-const recordTrackingEventCondition = "attribute_not_exists(#orderId)"
+const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 
 // RecordTrackingEvent writes trackingEvent only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -182,7 +182,7 @@ const recordTrackingEventCondition = "attribute_not_exists(#orderId)"
 //
 //	PutItem on table Orders
 //	Key: orderId = {orderId} AND SK = "EVENT#{eventId}"
-//	ConditionExpression: attribute_not_exists(#orderId)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error {
 	item, err := trackingEvent.MarshalItem()
 	if err != nil {
@@ -203,10 +203,10 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 // The parts of RecordTrackingEvent's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	recordTrackingEventNames = map[string]string{"#orderId": "orderId"}
+	recordTrackingEventNames = map[string]string{"#pk": "orderId"}
 )
 
-const addOrderLineCondition = "attribute_not_exists(#orderId)"
+const addOrderLineCondition = "attribute_not_exists(#pk)"
 
 // AddOrderLine writes orderLine only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -214,7 +214,7 @@ const addOrderLineCondition = "attribute_not_exists(#orderId)"
 //
 //	PutItem on table Orders
 //	Key: orderId = {orderId} AND SK = "{sku}"
-//	ConditionExpression: attribute_not_exists(#orderId)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	item, err := orderLine.MarshalItem()
 	if err != nil {
@@ -235,7 +235,7 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 // The parts of AddOrderLine's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	addOrderLineNames = map[string]string{"#orderId": "orderId"}
+	addOrderLineNames = map[string]string{"#pk": "orderId"}
 )
 
 // AddOrderLines writes every OrderLine of items whole; of two items with one key, the last is written.

@@ -494,13 +494,13 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 	return &v, nil
 }
 
-const createCustomerCondition = "attribute_not_exists(#PK)"
+const createCustomerCondition = "attribute_not_exists(#pk)"
 
 // CreateCustomer writes customer only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	item, err := customer.MarshalItem()
 	if err != nil {
@@ -521,10 +521,10 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 // The parts of CreateCustomer's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createCustomerNames = map[string]string{"#PK": "PK"}
+	createCustomerNames = map[string]string{"#pk": "PK"}
 )
 
-const placeOrderCondition = "attribute_not_exists(#PK)"
+const placeOrderCondition = "attribute_not_exists(#pk)"
 
 // PlaceOrder writes order only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -532,7 +532,7 @@ const placeOrderCondition = "attribute_not_exists(#PK)"
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	item, err := order.MarshalItem()
 	if err != nil {
@@ -553,19 +553,19 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 // The parts of PlaceOrder's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	placeOrderNames = map[string]string{"#PK": "PK"}
+	placeOrderNames = map[string]string{"#pk": "PK"}
 )
 
 const setOrderStatusUpdate = "SET #status = :status"
 
-const setOrderStatusCondition = "attribute_exists(#PK)"
+const setOrderStatusCondition = "attribute_exists(#pk)"
 
 // SetOrderStatus changes a Order and returns it as it is after the change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
 //	UpdateExpression: SET #status = :status
-//	ConditionExpression: attribute_exists(#PK)
+//	ConditionExpression: attribute_exists(#pk)
 func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate time.Time, orderID string, status OrderStatus) (*Order, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
@@ -604,16 +604,16 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 // The parts of SetOrderStatus's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	setOrderStatusNames = map[string]string{"#PK": "PK", "#status": "status"}
+	setOrderStatusNames = map[string]string{"#pk": "PK", "#status": "status"}
 )
 
-const createInvoiceCondition = "attribute_not_exists(#PK)"
+const createInvoiceCondition = "attribute_not_exists(#pk)"
 
 // CreateInvoice writes invoice only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	item, err := invoice.MarshalItem()
 	if err != nil {
@@ -634,16 +634,16 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 // The parts of CreateInvoice's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createInvoiceNames = map[string]string{"#PK": "PK"}
+	createInvoiceNames = map[string]string{"#pk": "PK"}
 )
 
-const createInvoiceOrderCondition = "attribute_not_exists(#PK)"
+const createInvoiceOrderCondition = "attribute_not_exists(#pk)"
 
 // CreateInvoiceOrder writes invoiceOrder only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error {
 	item, err := invoiceOrder.MarshalItem()
 	if err != nil {
@@ -664,5 +664,5 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 // The parts of CreateInvoiceOrder's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createInvoiceOrderNames = map[string]string{"#PK": "PK"}
+	createInvoiceOrderNames = map[string]string{"#pk": "PK"}
 )

@@ -419,13 +419,13 @@ var (
 	goodsInPriceRangeIndex           = aws.String("GSI1")
 )
 
-const addStoreCondition = "attribute_not_exists(#PK)"
+const addStoreCondition = "attribute_not_exists(#pk)"
 
 // AddStore writes storeMetadata only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) error {
 	item, err := storeMetadata.MarshalItem()
 	if err != nil {
@@ -446,19 +446,19 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 // The parts of AddStore's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	addStoreNames = map[string]string{"#PK": "PK"}
+	addStoreNames = map[string]string{"#pk": "PK"}
 )
 
 const moveStoreUpdate = "SET #location = :location"
 
-const moveStoreCondition = "attribute_exists(#PK)"
+const moveStoreCondition = "attribute_exists(#pk)"
 
 // MoveStore changes a StoreMetadata and returns it as it is after the change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
 //	UpdateExpression: SET #location = :location
-//	ConditionExpression: attribute_exists(#PK)
+//	ConditionExpression: attribute_exists(#pk)
 func (s *Store) MoveStore(ctx context.Context, storeID string, location string) (*StoreMetadata, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
@@ -494,16 +494,16 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 // The parts of MoveStore's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	moveStoreNames = map[string]string{"#PK": "PK", "#location": "location"}
+	moveStoreNames = map[string]string{"#location": "location", "#pk": "PK"}
 )
 
-const addGoodCondition = "attribute_not_exists(#PK)"
+const addGoodCondition = "attribute_not_exists(#pk)"
 
 // AddGood writes good only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -524,7 +524,7 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 // The parts of AddGood's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	addGoodNames = map[string]string{"#PK": "PK"}
+	addGoodNames = map[string]string{"#pk": "PK"}
 )
 
 // SaveGood writes good whole, replacing any item with its key.
@@ -547,7 +547,7 @@ func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 
 const repriceUpdate = "SET #price = :price, #GSI1SK = :GSI1SK"
 
-const repriceCondition = "attribute_exists(#PK)"
+const repriceCondition = "attribute_exists(#pk)"
 
 // Reprice changes a Good and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -556,7 +556,7 @@ const repriceCondition = "attribute_exists(#PK)"
 //	UpdateItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
 //	UpdateExpression: SET #price = :price, #GSI1SK = :GSI1SK
-//	ConditionExpression: attribute_exists(#PK)
+//	ConditionExpression: attribute_exists(#pk)
 //	rewrites GSI1SK="{price}" on GSI1
 func (s *Store) Reprice(ctx context.Context, storeID string, category []string, goodID string, price int64) (*Good, error) {
 	if price < 0 {
@@ -603,7 +603,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 // The parts of Reprice's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	repriceNames = map[string]string{"#GSI1SK": "GSI1SK", "#PK": "PK", "#price": "price"}
+	repriceNames = map[string]string{"#GSI1SK": "GSI1SK", "#pk": "PK", "#price": "price"}
 )
 
 // RemoveGood deletes the Good with this key; deleting an item that does not exist is no error.

@@ -599,13 +599,13 @@ var (
 	userByIDIndex           = aws.String("Inverse")
 )
 
-const createAccountCondition = "attribute_not_exists(#PK)"
+const createAccountCondition = "attribute_not_exists(#pk)"
 
 // CreateAccount writes account only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	item, err := account.MarshalItem()
 	if err != nil {
@@ -626,16 +626,16 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 // The parts of CreateAccount's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createAccountNames = map[string]string{"#PK": "PK"}
+	createAccountNames = map[string]string{"#pk": "PK"}
 )
 
-const createUserCondition = "attribute_not_exists(#PK)"
+const createUserCondition = "attribute_not_exists(#pk)"
 
 // CreateUser writes user only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -656,16 +656,16 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 // The parts of CreateUser's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createUserNames = map[string]string{"#PK": "PK"}
+	createUserNames = map[string]string{"#pk": "PK"}
 )
 
-const createServiceGroupCondition = "attribute_not_exists(#PK)"
+const createServiceGroupCondition = "attribute_not_exists(#pk)"
 
 // CreateServiceGroup writes serviceGroup only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error {
 	item, err := serviceGroup.MarshalItem()
 	if err != nil {
@@ -686,10 +686,10 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 // The parts of CreateServiceGroup's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createServiceGroupNames = map[string]string{"#PK": "PK"}
+	createServiceGroupNames = map[string]string{"#pk": "PK"}
 )
 
-const grantServiceGroupCondition = "attribute_not_exists(#PK)"
+const grantServiceGroupCondition = "attribute_not_exists(#pk)"
 
 // GrantServiceGroup writes membership only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -697,7 +697,7 @@ const grantServiceGroupCondition = "attribute_not_exists(#PK)"
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) error {
 	item, err := membership.MarshalItem()
 	if err != nil {
@@ -718,7 +718,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 // The parts of GrantServiceGroup's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	grantServiceGroupNames = map[string]string{"#PK": "PK"}
+	grantServiceGroupNames = map[string]string{"#pk": "PK"}
 )
 
 // RevokeServiceGroup deletes the Membership with this key; deleting an item that does not exist is no error.

@@ -2160,13 +2160,13 @@ var (
 	pinsKeyConditionRef = aws.String(pinsKeyCondition)
 )
 
-const createWidgetCondition = "attribute_not_exists(#PK)"
+const createWidgetCondition = "attribute_not_exists(#pk)"
 
 // CreateWidget writes widget only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -2187,7 +2187,7 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 // The parts of CreateWidget's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createWidgetNames = map[string]string{"#PK": "PK"}
+	createWidgetNames = map[string]string{"#pk": "PK"}
 )
 
 const putWidgetCondition = "#version < :version_when"
@@ -2223,7 +2223,7 @@ var (
 	putWidgetNames = map[string]string{"#version": "version"}
 )
 
-const editWidgetCondition = "attribute_exists(#PK) AND #version = :version_when"
+const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when"
 
 // EditWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
 //
@@ -2231,7 +2231,7 @@ const editWidgetCondition = "attribute_exists(#PK) AND #version = :version_when"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
 //	(attrs, extra, expiresAt given its zero value is removed instead, with the index keys built from it)
-//	ConditionExpression: attribute_exists(#PK) AND #version = :version_when
+//	ConditionExpression: attribute_exists(#pk) AND #version = :version_when
 func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
@@ -2308,19 +2308,19 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 // The parts of EditWidget's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	editWidgetNames = map[string]string{"#PK": "PK", "#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"}
+	editWidgetNames = map[string]string{"#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#pk": "PK", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"}
 )
 
 const retireWidgetUpdate = "SET #status = :status"
 
-const retireWidgetCondition = "attribute_exists(#PK) AND #status = :status_when"
+const retireWidgetCondition = "attribute_exists(#pk) AND #status = :status_when"
 
 // RetireWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #status = :status
-//	ConditionExpression: attribute_exists(#PK) AND #status = :status_when
+//	ConditionExpression: attribute_exists(#pk) AND #status = :status_when
 func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID string, status WidgetStatus) (*Widget, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
@@ -2362,10 +2362,10 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 // The parts of RetireWidget's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	retireWidgetNames = map[string]string{"#PK": "PK", "#status": "status"}
+	retireWidgetNames = map[string]string{"#pk": "PK", "#status": "status"}
 )
 
-const moveWidgetCondition = "attribute_exists(#PK)"
+const moveWidgetCondition = "attribute_exists(#pk)"
 
 // MoveWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -2375,7 +2375,7 @@ const moveWidgetCondition = "attribute_exists(#PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #serial = :serial, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK, #region = :region, #GSI1PK = :GSI1PK
 //	(region given its zero value is removed instead, with the index keys built from it)
-//	ConditionExpression: attribute_exists(#PK)
+//	ConditionExpression: attribute_exists(#pk)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
 //	rewrites GSI2PK="SERIAL#{serial}" on ByKeys
@@ -2445,7 +2445,7 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 // The parts of MoveWidget's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	moveWidgetNames = map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#PK": "PK", "#region": "region", "#serial": "serial"}
+	moveWidgetNames = map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#pk": "PK", "#region": "region", "#serial": "serial"}
 )
 
 const deleteWidgetCondition = "#status = :status_when"
@@ -2504,13 +2504,13 @@ func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	return nil
 }
 
-const createNoteCondition = "attribute_not_exists(#PK)"
+const createNoteCondition = "attribute_not_exists(#pk)"
 
 // CreateNote writes note only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	item, err := note.MarshalItem()
 	if err != nil {
@@ -2531,16 +2531,16 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 // The parts of CreateNote's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createNoteNames = map[string]string{"#PK": "PK"}
+	createNoteNames = map[string]string{"#pk": "PK"}
 )
 
-const createPinCondition = "attribute_not_exists(#PK)"
+const createPinCondition = "attribute_not_exists(#pk)"
 
 // CreatePin writes pin only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#PIN#{pinId}"
-//	ConditionExpression: attribute_not_exists(#PK)
+//	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	item, err := pin.MarshalItem()
 	if err != nil {
@@ -2561,7 +2561,7 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 // The parts of CreatePin's requests that never change, shared by every call
 // (the SDK only reads them).
 var (
-	createPinNames = map[string]string{"#PK": "PK"}
+	createPinNames = map[string]string{"#pk": "PK"}
 )
 
 // DeleteNote deletes the Note with this key; deleting an item that does not exist is no error.

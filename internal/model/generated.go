@@ -121,3 +121,16 @@ func (m *Model) StoreMethods() []GenName {
 	}
 	return out
 }
+
+// PluralName is the entity's Go name in the plural: the field of a
+// collection read's result that holds its items.
+func (e *Entity) PluralName() string {
+	n := e.GoName
+	switch {
+	case strings.HasSuffix(n, "y") && len(n) > 1 && !strings.ContainsAny(n[len(n)-2:len(n)-1], "aeiou"):
+		return n[:len(n)-1] + "ies"
+	case strings.HasSuffix(n, "s"), strings.HasSuffix(n, "x"), strings.HasSuffix(n, "ch"), strings.HasSuffix(n, "sh"):
+		return n + "es"
+	}
+	return n + "s"
+}

@@ -238,6 +238,25 @@ func generatedNames(m *model.Model, diags *diag.List) {
 		}
 		seen[n.Name] = n
 	}
+	// The fields of a collection read's result: one per entity, plural.
+	for _, p := range m.Patterns {
+		if !p.IsCollection() {
+			continue
+		}
+		fields := map[string]*model.Entity{"Next": nil}
+		for _, e := range p.Entities {
+			f := e.PluralName()
+			if other, dup := fields[f]; dup {
+				what := "the result's Next field"
+				if other != nil {
+					what = "entity " + other.Name
+				}
+				diags.Errorf(p.Pos, "pattern %s reads %s and %s, which both give the result field %s; set go: on entity %s", p.Name, e.Name, what, f, e.Name)
+				continue
+			}
+			fields[f] = e
+		}
+	}
 	methods := map[string]model.GenName{}
 	for _, n := range m.StoreMethods() {
 		if first, dup := methods[n.Name]; dup {
