@@ -2,48 +2,13 @@ package generator
 
 import (
 	"fmt"
-	"strings"
 	"testing"
+
+	"github.com/dyngen/dyngen/internal/synthetic"
 )
 
-// syntheticSpec builds a spec of entities spread over tables of ten, with
-// five patterns per entity (get, get through a GSI, query, range query,
-// put), until it holds the given number of patterns.
-func syntheticSpec(patterns int) []byte {
-	entities := (patterns + 4) / 5
-	var b strings.Builder
-	b.WriteString("version: 1\npackage: big\ntables:\n")
-	tables := (entities + 9) / 10
-	for t := range tables {
-		fmt.Fprintf(&b, "  T%04d:\n    partitionKey: PK\n    sortKey: SK\n    indexes:\n      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}\n", t)
-	}
-	b.WriteString("entities:\n")
-	for e := range entities {
-		fmt.Fprintf(&b, "  E%d:\n    table: T%04d\n    attributes: {id: string, owner: string, at: time, n: int, name: string}\n", e, e/10)
-		fmt.Fprintf(&b, "    keys:\n      primary: {pk: \"OWNER#{owner}\", sk: \"E%d#{at}#{id}\"}\n      GSI1: {pk: \"E%d#{id}\", sk: \"E%d\"}\n", e, e, e)
-	}
-	b.WriteString("patterns:\n")
-	n := 0
-	for e := 0; n < patterns; e++ {
-		for _, p := range []string{
-			"Get%[1]d: {get: E%[1]d}",
-			"ById%[1]d: {get: E%[1]d, by: [id]}",
-			"List%[1]d: {query: E%[1]d, by: [owner], order: desc}",
-			"Since%[1]d: {query: E%[1]d, by: [owner], where: {at: \">=\"}}",
-			"Put%[1]d: {put: E%[1]d}",
-		} {
-			if n == patterns {
-				break
-			}
-			fmt.Fprintf(&b, "  "+p+"\n", e)
-			n++
-		}
-	}
-	return []byte(b.String())
-}
-
 func TestSyntheticSpecIsSound(t *testing.T) {
-	files, diags := Generate("big.yaml", "big.yaml", syntheticSpec(103))
+	files, diags := Generate("big.yaml", "big.yaml", synthetic.Spec(103))
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
@@ -56,7 +21,7 @@ func TestSyntheticSpecIsSound(t *testing.T) {
 // emit) on synthetic specs: time should grow linearly with the patterns.
 func BenchmarkGenerate(b *testing.B) {
 	for _, n := range []int{100, 1000, 5000, 10000} {
-		spec := syntheticSpec(n)
+		spec := synthetic.Spec(n)
 		b.Run(fmt.Sprintf("patterns=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

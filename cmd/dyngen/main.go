@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/dyngen/dyngen/generator"
 )
@@ -37,7 +38,15 @@ const usage = `usage:
 flags:
 `
 
+// gcPercent is the garbage collector's target for the command: dyngen
+// runs once and exits, and a larger heap between collections makes big
+// specs faster (the environment's GOGC still wins when set).
+const gcPercent = 300
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

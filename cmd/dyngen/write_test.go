@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/synthetic"
 )
 
 const smallSpec = `version: 1
@@ -107,5 +109,23 @@ func TestWriteRefusesForeignFile(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join("out", "note.go")); string(data) != "package notes // mine\n" {
 		t.Errorf("note.go was overwritten: %q", data)
+	}
+}
+
+// BenchmarkCommand runs the command as a user does, writing the package,
+// on a synthetic spec of 1,000 entities and 5,000 patterns, with the
+// command's garbage collector setting.
+func BenchmarkCommand(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "spec.yaml"), synthetic.Spec(5000), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Chdir(dir)
+	for b.Loop() {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"spec.yaml", "-o", "out"}, &stdout, &stderr); code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
 	}
 }
