@@ -242,6 +242,39 @@ func (m *method) update() {
 		updateConst = m.constant("Update", expr)
 	}
 	cond := m.writeCondition()
+	// An atomic add to a number with a min or max can't be checked before
+	// the call: the stored value must stay in bounds, so the condition
+	// says so (value >= min - amount), and so does a new item's amount.
+	type boundValue struct {
+		ph   string
+		expr jen.Code
+	}
+	var bounds []boundValue
+	for _, a := range p.Add {
+		if a.Min == nil && a.Max == nil {
+			continue
+		}
+		name, amount := m.name(a.Stored), ":"+safeName(a.Name)
+		for _, b := range []struct {
+			bound  *model.Bound
+			op, by string
+		}{{a.Min, ">=", "Min"}, {a.Max, "<=", "Max"}} {
+			if b.bound == nil {
+				continue
+			}
+			limit, rest := m.value(a.Name+"_"+strings.ToLower(b.by)), m.value(a.Name+"_rest"+b.by)
+			part := fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amount, b.op, limit, name, b.op, rest)
+			if cond != "" {
+				cond += " AND "
+			}
+			cond += part
+			bl := boundLit(a, b.bound)
+			bounds = append(bounds,
+				boundValue{limit, attrValue(a, jen.Add(bl))},
+				boundValue{rest, attrValue(a, jen.Add(bl).Op("-").Id(setParams[a.Name]))},
+			)
+		}
+	}
 	var condConst jen.Code
 	lines := []string{"UpdateExpression: " + expr}
 	if dynamic {
@@ -290,6 +323,9 @@ func (m *method) update() {
 		values := jen.Dict{}
 		for ph, v := range valueOf {
 			values[jen.Lit(ph)] = v
+		}
+		for _, b := range bounds {
+			values[jen.Lit(b.ph)] = b.expr
 		}
 		var later []jen.Code // statements that need the values map
 		for i, r := range rebuilds {

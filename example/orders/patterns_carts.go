@@ -91,6 +91,8 @@ var (
 
 const addToCartUpdate = "SET #_type = :_type ADD #quantity :quantity"
 
+const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin)"
+
 // AddToCart changes a CartItem and returns it as it is after the change. It creates the item when there is none.
 //
 // Adds quantity to a product of the cart (an atomic add), creating the item if the product is not in the cart yet.
@@ -98,6 +100,7 @@ const addToCartUpdate = "SET #_type = :_type ADD #quantity :quantity"
 //	UpdateItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #_type = :_type ADD #quantity :quantity
+//	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin)
 func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
@@ -106,21 +109,25 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 		return nil, &KeyError{Attr: "productId", Reason: "empty"}
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(addToCartCondition),
 		ExpressionAttributeNames: addToCartNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":_type":    &types.AttributeValueMemberS{Value: "CartItem"},
-			":quantity": intValue(quantity),
+			":_type":            &types.AttributeValueMemberS{Value: "CartItem"},
+			":quantity":         intValue(quantity),
+			":quantity_min":     intValue(0),
+			":quantity_restMin": intValue(0 - quantity),
 		},
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
 			"productId": &types.AttributeValueMemberS{Value: productID},
 		},
-		ReturnValues:     types.ReturnValueAllNew,
-		TableName:        &s.cartsTable,
-		UpdateExpression: aws.String(addToCartUpdate),
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           &s.cartsTable,
+		UpdateExpression:                    aws.String(addToCartUpdate),
 	})
 	if err != nil {
-		return nil, &callError{method: "AddToCart", cause: err}
+		return nil, conditionError("AddToCart", err, ErrConditionFailed, ErrConditionFailed)
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {

@@ -53,6 +53,16 @@ func (b *builder) write(p *model.Pattern) *Pattern {
 	if c := condExpression(p.When); c != "" {
 		own = append(own, c)
 	}
+	// An atomic add keeps a number with a min or max in its bounds.
+	for _, a := range p.Add {
+		name := "#" + a.Stored
+		if a.Min != nil {
+			own = append(own, fmt.Sprintf("((attribute_not_exists(%s) AND :%s >= :%s_min) OR %s >= :%s_restMin)", name, a.Name, a.Name, name, a.Name))
+		}
+		if a.Max != nil {
+			own = append(own, fmt.Sprintf("((attribute_not_exists(%s) AND :%s <= :%s_max) OR %s <= :%s_restMax)", name, a.Name, a.Name, name, a.Name))
+		}
+	}
 	pp.Condition = strings.Join(own, " AND ")
 	b.cost(pp)
 	return pp

@@ -1,0 +1,262 @@
+// Command demo runs every access pattern of the bookreviews model against a
+// DynamoDB server (DynamoDB Local) and prints what each returns.
+//
+//	DYNAMODB_ENDPOINT=http://127.0.0.1:8000 go run ./example/bookreviews/demo
+//
+// It creates the model's table under a unique name and deletes it at the end.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/dyngen/dyngen/example/bookreviews"
+)
+
+func main() {
+	endpoint := os.Getenv("DYNAMODB_ENDPOINT")
+	if endpoint == "" {
+		fmt.Fprintln(os.Stderr, "demo: DYNAMODB_ENDPOINT is not set; point it at DynamoDB Local, e.g.\n"+
+			"  scripts/dynamodb-local run go run ./example/bookreviews/demo")
+		os.Exit(2)
+	}
+	client := dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(endpoint),
+		// DynamoDB Local checks no signature: dummy credentials do.
+		Credentials: credentials.NewStaticCredentialsProvider("demo", "demo", ""),
+		// DynamoDB Local's responses make the CRC32 check warn.
+		DisableValidateResponseChecksum: true,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := run(ctx, client, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(1)
+	}
+}
+
+// run creates the tables, runs every pattern on a little data, prints what
+// each returns to out, and deletes the tables.
+func run(ctx context.Context, client *dynamodb.Client, out io.Writer) (err error) {
+	var opts []bookreviews.Option
+	for _, in := range bookreviews.Tables() {
+		name, cerr := createTable(ctx, client, in)
+		if name != "" {
+			defer func() { err = errors.Join(err, deleteTable(client, name)) }()
+		}
+		if cerr != nil {
+			return cerr
+		}
+		fmt.Fprintf(out, "created table %s\n", name)
+		opts = append(opts, bookreviews.WithBookReviewsTable(name))
+	}
+	return demo(ctx, bookreviews.New(client, opts...), out)
+}
+
+func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
+	p := func(format string, args ...any) { fmt.Fprintf(out, format+"\n", args...) }
+	section := func(pattern, what string) { p("\n== %s: %s", pattern, what) }
+
+	book := bookreviews.Book{ISBN: "978-0134190440", Title: "The Go Programming Language", Author: "Alan A. A. Donovan, Brian W. Kernighan", PublicationYear: 2015}
+	section("AddBook", "a book")
+	if err := s.AddBook(ctx, &book); err != nil {
+		return err
+	}
+	p("added %s", fmtBook(book))
+	err := s.AddBook(ctx, &book)
+	p("adding it again: %s", sentinel(err))
+
+	section("AddUser", "three users")
+	for i, name := range []string{"alice", "bob", "carol"} {
+		u := bookreviews.User{Username: name, MembershipDate: time.Date(2021, time.Month(3*i+1), 1, 0, 0, 0, 0, time.UTC)}
+		if err := s.AddUser(ctx, &u); err != nil {
+			return err
+		}
+		p("added user %s, member since %s", u.Username, u.MembershipDate.Format(time.DateOnly))
+	}
+
+	section("WriteReview", "five reviews of the book, a day apart")
+	day := time.Date(2024, 5, 1, 18, 0, 0, 0, time.UTC)
+	texts := []string{"Clear and precise.", "The concurrency chapters shine.", "A classic.", "Exercises are great.", "Still the best intro."}
+	var reviews []bookreviews.Review
+	for i, text := range texts {
+		r := bookreviews.Review{ISBN: book.ISBN, Username: []string{"alice", "bob", "carol"}[i%3], Grade: int64(6 + i), ReviewText: text, ReviewDate: day.AddDate(0, 0, i)}
+		if err := s.WriteReview(ctx, &r); err != nil {
+			return err
+		}
+		reviews = append(reviews, r)
+		p("wrote %s", fmtReview(r))
+	}
+
+	section("GetBook", book.ISBN)
+	b, err := s.GetBook(ctx, book.ISBN)
+	if err != nil {
+		return err
+	}
+	p("%s", fmtBook(*b))
+	_, err = s.GetBook(ctx, "978-0000000000")
+	p("a missing book: %s", sentinel(err))
+
+	section("GetUser", "bob")
+	u, err := s.GetUser(ctx, "bob")
+	if err != nil {
+		return err
+	}
+	p("user %s, member since %s", u.Username, u.MembershipDate.Format(time.DateOnly))
+
+	section("BookPage", "the book and its reviews, newest first, 3 items a page")
+	pageNo := 0
+	page := bookreviews.Page{Limit: 3}
+	for {
+		res, err := s.BookPage(ctx, book.ISBN, page)
+		if err != nil {
+			return err
+		}
+		pageNo++
+		if len(res.Books)+len(res.Reviews) == 0 {
+			// DynamoDB can't tell that a full page was the last one.
+			p("page %d: empty, the end", pageNo)
+		} else {
+			p("page %d:", pageNo)
+		}
+		for _, b := range res.Books {
+			p("  book   %s", fmtBook(b))
+		}
+		for _, r := range res.Reviews {
+			p("  review %s", fmtReview(r))
+		}
+		if res.Next == "" {
+			break
+		}
+		page.Cursor = res.Next
+	}
+
+	section("ReviewsOfBook", "every review of the book, newest first (the book is never among them)")
+	for r, err := range s.ReviewsOfBookAll(ctx, book.ISBN) {
+		if err != nil {
+			return err
+		}
+		p("  %s", fmtReview(r))
+	}
+
+	section("UserPage", "alice and her reviews, newest first (GSI1)")
+	up, err := s.UserPage(ctx, "alice", bookreviews.Page{})
+	if err != nil {
+		return err
+	}
+	for _, u := range up.Users {
+		p("  user   %s", u.Username)
+	}
+	for _, r := range up.Reviews {
+		p("  review %s", fmtReview(r))
+	}
+
+	section("ReviewsOfUser", "bob's reviews, newest first (GSI1)")
+	ru, err := s.ReviewsOfUser(ctx, "bob", bookreviews.Page{})
+	if err != nil {
+		return err
+	}
+	for _, r := range ru.Items {
+		p("  %s", fmtReview(r))
+	}
+
+	first := reviews[0]
+	section("UpdateReview", "alice changes her first review")
+	upd, err := s.UpdateReview(ctx, first.ISBN, first.ReviewDate, first.Username, 10, "Clear and precise; I reread it every year.")
+	if err != nil {
+		return err
+	}
+	p("now %s", fmtReview(*upd))
+	_, err = s.UpdateReview(ctx, first.ISBN, first.ReviewDate.Add(time.Minute), first.Username, 1, "no such review")
+	p("updating a missing review: %s", sentinel(err))
+
+	section("DeleteReview", "bob deletes his review")
+	second := reviews[1]
+	if err := s.DeleteReview(ctx, second.ISBN, second.ReviewDate, second.Username); err != nil {
+		return err
+	}
+	left := 0
+	for _, err := range s.ReviewsOfBookAll(ctx, book.ISBN) {
+		if err != nil {
+			return err
+		}
+		left++
+	}
+	p("deleted %s; the book has %d reviews left", fmtReview(second), left)
+	return nil
+}
+
+// sentinel names the error sentinel of the package that err wraps.
+func sentinel(err error) string {
+	for _, e := range []struct {
+		name string
+		err  error
+	}{
+		{"ErrNotFound", bookreviews.ErrNotFound},
+		{"ErrAlreadyExists", bookreviews.ErrAlreadyExists},
+		{"ErrConditionFailed", bookreviews.ErrConditionFailed},
+		{"ErrInvalidKey", bookreviews.ErrInvalidKey},
+		{"ErrInvalidItem", bookreviews.ErrInvalidItem},
+		{"ErrInvalidCursor", bookreviews.ErrInvalidCursor},
+	} {
+		if errors.Is(err, e.err) {
+			return "error " + e.name
+		}
+	}
+	if err == nil {
+		return "no error"
+	}
+	return "error: " + err.Error()
+}
+
+func fmtBook(b bookreviews.Book) string {
+	return fmt.Sprintf("%s %q by %s (%d)", b.ISBN, b.Title, b.Author, b.PublicationYear)
+}
+
+func fmtReview(r bookreviews.Review) string {
+	return fmt.Sprintf("%s %-6s on %s: %2d/10 %q", r.ReviewDate.Format(time.DateTime), r.Username, r.ISBN, r.Grade, r.ReviewText)
+}
+
+// createTable creates the table in describes under its name plus a random
+// suffix and waits until it is active. It returns the name even when the
+// wait fails, so that the caller can delete the table.
+func createTable(ctx context.Context, c *dynamodb.Client, in *dynamodb.CreateTableInput) (string, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	name := aws.ToString(in.TableName) + "-demo-" + hex.EncodeToString(b[:])
+	req := *in
+	req.TableName = aws.String(name)
+	if _, err := c.CreateTable(ctx, &req); err != nil {
+		return "", fmt.Errorf("create table %s: %w", name, err)
+	}
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 50 * time.Millisecond
+		o.MaxDelay = time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute); err != nil {
+		return name, fmt.Errorf("wait for table %s: %w", name, err)
+	}
+	return name, nil
+}
+
+// deleteTable deletes a table the demo created, even when ctx has ended.
+func deleteTable(c *dynamodb.Client, name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+		return fmt.Errorf("delete table %s: %w", name, err)
+	}
+	return nil
+}

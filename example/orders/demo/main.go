@@ -1,0 +1,282 @@
+// Command demo runs every access pattern of the orders model against a
+// DynamoDB server (DynamoDB Local) and prints what each returns.
+//
+//	DYNAMODB_ENDPOINT=http://127.0.0.1:8000 go run ./example/orders/demo
+//
+// It creates the model's two tables under unique names and deletes them at
+// the end.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/dyngen/dyngen/example/orders"
+)
+
+func main() {
+	endpoint := os.Getenv("DYNAMODB_ENDPOINT")
+	if endpoint == "" {
+		fmt.Fprintln(os.Stderr, "demo: DYNAMODB_ENDPOINT is not set; point it at DynamoDB Local, e.g.\n"+
+			"  scripts/dynamodb-local run go run ./example/orders/demo")
+		os.Exit(2)
+	}
+	client := dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(endpoint),
+		// DynamoDB Local checks no signature: dummy credentials do.
+		Credentials: credentials.NewStaticCredentialsProvider("demo", "demo", ""),
+		// DynamoDB Local's responses make the CRC32 check warn.
+		DisableValidateResponseChecksum: true,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := run(ctx, client, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(1)
+	}
+}
+
+// run creates the tables, runs every pattern on a little data, prints what
+// each returns to out, and deletes the tables.
+func run(ctx context.Context, client *dynamodb.Client, out io.Writer) (err error) {
+	var opts []orders.Option
+	for _, in := range orders.Tables() {
+		name, cerr := createTable(ctx, client, in)
+		if name != "" {
+			defer func() { err = errors.Join(err, deleteTable(client, name)) }()
+		}
+		if cerr != nil {
+			return cerr
+		}
+		fmt.Fprintf(out, "created table %s\n", name)
+		switch logical := aws.ToString(in.TableName); logical {
+		case "Carts":
+			opts = append(opts, orders.WithCartsTable(name))
+		case "Orders":
+			opts = append(opts, orders.WithOrdersTable(name))
+		default:
+			return fmt.Errorf("unknown table %q", logical)
+		}
+	}
+	return demo(ctx, orders.New(client, opts...), out)
+}
+
+func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
+	p := func(format string, args ...any) { fmt.Fprintf(out, format+"\n", args...) }
+	section := func(pattern, what string) { p("\n== %s: %s", pattern, what) }
+	showCart := func(cart string) error {
+		res, err := s.CartContents(ctx, cart, orders.Page{})
+		if err != nil {
+			return err
+		}
+		if len(res.Items) == 0 {
+			p("  (empty)")
+		}
+		for _, it := range res.Items {
+			p("  %-12s x %d", it.ProductID, it.Quantity)
+		}
+		return nil
+	}
+	const cart = "petes-cart"
+
+	section("AddToCart", "Pete fills his cart (an atomic add per product)")
+	for _, add := range []struct {
+		product string
+		n       int64
+	}{{"B07XJ8C8F5", 1}, {"0316769487", 1}, {"B07XJ8C8F5", 2}, {"B08N5WRWNW", 1}} {
+		it, err := s.AddToCart(ctx, cart, add.product, add.n)
+		if err != nil {
+			return err
+		}
+		p("  +%d %-12s -> quantity %d", add.n, add.product, it.Quantity)
+	}
+
+	section("CartContents", "Pete's cart")
+	if err := showCart(cart); err != nil {
+		return err
+	}
+
+	section("ChangeQuantity", "Pete wants 2 of the book")
+	it, err := s.ChangeQuantity(ctx, cart, "0316769487", 2)
+	if err != nil {
+		return err
+	}
+	p("  %s -> quantity %d", it.ProductID, it.Quantity)
+	_, err = s.ChangeQuantity(ctx, cart, "B000000000", 1)
+	p("changing a product not in the cart: %s", sentinel(err))
+
+	section("RemoveFromCart", "Pete drops B08N5WRWNW")
+	if err := s.RemoveFromCart(ctx, cart, "B08N5WRWNW"); err != nil {
+		return err
+	}
+	if err := showCart(cart); err != nil {
+		return err
+	}
+
+	const orderID = 112_8937_4410
+	section("AddOrderLine", fmt.Sprintf("checkout: order %d, one line", orderID))
+	first := orders.OrderLine{OrderID: orderID, SKU: 1000, ProductName: "Echo Dot (4th Gen)", Quantity: 3, UnitPrice: 4999}
+	if err := s.AddOrderLine(ctx, &first); err != nil {
+		return err
+	}
+	p("  %s", fmtLine(first))
+	err = s.AddOrderLine(ctx, &first)
+	p("adding it again: %s", sentinel(err))
+
+	section("AddOrderLines", "the other lines, in one batch")
+	rest := []orders.OrderLine{
+		{OrderID: orderID, SKU: 42, ProductName: "The Catcher in the Rye", Quantity: 2, UnitPrice: 899},
+		{OrderID: orderID, SKU: 7, ProductName: "Gift wrap", Quantity: 1, UnitPrice: 0},
+	}
+	if err := s.AddOrderLines(ctx, rest); err != nil {
+		return err
+	}
+	for _, l := range rest {
+		p("  %s", fmtLine(l))
+	}
+
+	section("RecordTrackingEvent", "the order moves along")
+	placed := time.Date(2024, 11, 29, 8, 15, 0, 0, time.UTC)
+	for i, st := range []struct{ status, message string }{
+		{"PLACED", "Order received"},
+		{"PICKED", "Picked at fulfilment centre SEA8"},
+		{"SHIPPED", "Handed to carrier"},
+	} {
+		e := orders.TrackingEvent{OrderID: orderID, EventID: ksuid(placed.Add(time.Duration(i) * 3 * time.Hour)), Status: st.status, Message: st.message}
+		if err := s.RecordTrackingEvent(ctx, &e); err != nil {
+			return err
+		}
+		p("  %s", fmtEvent(e))
+		if i == 0 {
+			err := s.RecordTrackingEvent(ctx, &e)
+			p("  recording it again: %s", sentinel(err))
+		}
+	}
+
+	section("TrackingPage", "the lines and the tracking events of the order, one Query")
+	res, err := s.TrackingPage(ctx, orderID, orders.Page{})
+	if err != nil {
+		return err
+	}
+	var total int64
+	for _, l := range res.OrderLines {
+		p("  line  %s", fmtLine(l))
+		total += l.Quantity * l.UnitPrice
+	}
+	p("  total $%d.%02d", total/100, total%100)
+	for _, e := range res.TrackingEvents {
+		p("  event %s", fmtEvent(e))
+	}
+
+	section("TrackingEvents", "the tracking events only, in the order they happened")
+	for e, err := range s.TrackingEventsAll(ctx, orderID) {
+		if err != nil {
+			return err
+		}
+		p("  %s", fmtEvent(e))
+	}
+	return nil
+}
+
+func fmtLine(l orders.OrderLine) string {
+	return fmt.Sprintf("SKU %-5d %-26q %d x $%d.%02d", l.SKU, l.ProductName, l.Quantity, l.UnitPrice/100, l.UnitPrice%100)
+}
+
+func fmtEvent(e orders.TrackingEvent) string {
+	s := fmt.Sprintf("%s %-8s", e.EventID, e.Status)
+	if e.Message != "" {
+		s += " " + e.Message
+	}
+	return s
+}
+
+// ksuid returns a KSUID for the instant at: 27 base62 characters, a 4-byte
+// timestamp (seconds since 2014-05-13) then 16 random bytes, so that the
+// text order is the time order.
+func ksuid(at time.Time) string {
+	var b [20]byte
+	ts := uint32(at.Unix() - 1_400_000_000)
+	b[0], b[1], b[2], b[3] = byte(ts>>24), byte(ts>>16), byte(ts>>8), byte(ts)
+	rand.Read(b[4:]) // never fails on supported platforms
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	out := make([]byte, 27)
+	n := b[:]
+	for i := len(out) - 1; i >= 0; i-- {
+		// Divide the big-endian number n by 62 in place; the remainder is the digit.
+		var rem uint
+		for j := range n {
+			cur := rem<<8 | uint(n[j])
+			n[j] = byte(cur / 62)
+			rem = cur % 62
+		}
+		out[i] = digits[rem]
+	}
+	return string(out)
+}
+
+// sentinel names the error sentinel of the package that err wraps.
+func sentinel(err error) string {
+	for _, e := range []struct {
+		name string
+		err  error
+	}{
+		{"ErrNotFound", orders.ErrNotFound},
+		{"ErrAlreadyExists", orders.ErrAlreadyExists},
+		{"ErrConditionFailed", orders.ErrConditionFailed},
+		{"ErrInvalidKey", orders.ErrInvalidKey},
+		{"ErrInvalidItem", orders.ErrInvalidItem},
+		{"ErrInvalidCursor", orders.ErrInvalidCursor},
+	} {
+		if errors.Is(err, e.err) {
+			return "error " + e.name
+		}
+	}
+	if err == nil {
+		return "no error"
+	}
+	return "error: " + err.Error()
+}
+
+// createTable creates the table in describes under its name plus a random
+// suffix and waits until it is active. It returns the name even when the
+// wait fails, so that the caller can delete the table.
+func createTable(ctx context.Context, c *dynamodb.Client, in *dynamodb.CreateTableInput) (string, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	name := aws.ToString(in.TableName) + "-demo-" + hex.EncodeToString(b[:])
+	req := *in
+	req.TableName = aws.String(name)
+	if _, err := c.CreateTable(ctx, &req); err != nil {
+		return "", fmt.Errorf("create table %s: %w", name, err)
+	}
+	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 50 * time.Millisecond
+		o.MaxDelay = time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute); err != nil {
+		return name, fmt.Errorf("wait for table %s: %w", name, err)
+	}
+	return name, nil
+}
+
+// deleteTable deletes a table the demo created, even when ctx has ended.
+func deleteTable(c *dynamodb.Client, name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+		return fmt.Errorf("delete table %s: %w", name, err)
+	}
+	return nil
+}

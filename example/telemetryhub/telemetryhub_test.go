@@ -1,0 +1,524 @@
+package telemetryhub_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/dyngen/dyngen/example/telemetryhub"
+	"github.com/dyngen/dyngen/internal/dynamotest"
+)
+
+// newStore creates the tables of the spec under unique names in DynamoDB
+// Local and returns a Store over them.
+func newStore(t *testing.T) *telemetryhub.Store {
+	t.Helper()
+	c := dynamotest.Client(t)
+	var opts []telemetryhub.Option
+	for _, in := range telemetryhub.Tables() {
+		name := dynamotest.CreateTable(t, c, in)
+		switch logical := aws.ToString(in.TableName); logical {
+		case "TelemetryHub":
+			opts = append(opts, telemetryhub.WithTelemetryHubTable(name))
+		default:
+			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
+		}
+	}
+	if len(opts) != 1 {
+		t.Fatalf("Tables() returned %d tables, want 1", len(opts))
+	}
+	return telemetryhub.New(c, opts...)
+}
+
+// ---- fixtures ------------------------------------------------------------------
+
+// An account with four users and three service groups, and a second
+// account, whose items must never mix with the first's. Ids are globally
+// unique, as the article's are.
+var (
+	acme   = telemetryhub.Account{AccountID: "acc-7f3a9c", Name: "Acme Rockets"}
+	globex = telemetryhub.Account{AccountID: "acc-19be02", Name: "Globex"}
+
+	signup = time.Date(2023, 4, 1, 9, 0, 0, 0, time.UTC)
+
+	acmeUsers = []telemetryhub.User{
+		{AccountID: acme.AccountID, UserID: "usr-0001", FirstName: "Wile E.", LastName: "Coyote", Role: "admin", CreatedAt: signup},
+		{AccountID: acme.AccountID, UserID: "usr-0002", FirstName: "Road", LastName: "Runner", Role: "viewer", CreatedAt: signup.Add(26 * time.Hour)},
+		{AccountID: acme.AccountID, UserID: "usr-0003", FirstName: "Marvin", LastName: "Martian", Role: "developer", CreatedAt: signup.AddDate(0, 2, 3)},
+		{AccountID: acme.AccountID, UserID: "usr-0004", FirstName: "Daffy", LastName: "Duck", Role: "developer", CreatedAt: signup.AddDate(1, 0, 0).Add(123 * time.Millisecond)},
+	}
+	acmeGroups = []telemetryhub.ServiceGroup{
+		{AccountID: acme.AccountID, ServiceGroupID: "sg-dev-41", Name: "dev"},
+		{AccountID: acme.AccountID, ServiceGroupID: "sg-prod-17", Name: "prod"},
+		{AccountID: acme.AccountID, ServiceGroupID: "sg-stage-03", Name: "staging"},
+	}
+	globexUsers = []telemetryhub.User{
+		{AccountID: globex.AccountID, UserID: "usr-0100", FirstName: "Hank", LastName: "Scorpio", Role: "admin", CreatedAt: signup},
+	}
+	globexGroups = []telemetryhub.ServiceGroup{
+		{AccountID: globex.AccountID, ServiceGroupID: "sg-prod-99", Name: "prod"},
+	}
+)
+
+// grants: which user has access to which service group.
+var grants = []struct{ user, group string }{
+	{"usr-0001", "sg-dev-41"},
+	{"usr-0001", "sg-prod-17"},
+	{"usr-0001", "sg-stage-03"},
+	{"usr-0002", "sg-prod-17"},
+	{"usr-0003", "sg-dev-41"},
+	{"usr-0003", "sg-stage-03"},
+	{"usr-0100", "sg-prod-99"},
+	// usr-0004 has no access yet.
+}
+
+func membership(i int) telemetryhub.Membership {
+	return telemetryhub.Membership{
+		UserID:         grants[i].user,
+		ServiceGroupID: grants[i].group,
+		GrantedAt:      signup.AddDate(0, 3, i).Add(time.Duration(i) * time.Minute),
+	}
+}
+
+func seed(t *testing.T, s *telemetryhub.Store) {
+	t.Helper()
+	ctx := t.Context()
+	for _, a := range []telemetryhub.Account{acme, globex} {
+		if err := s.CreateAccount(ctx, &a); err != nil {
+			t.Fatalf("CreateAccount %s: %v", a.AccountID, err)
+		}
+	}
+	for _, u := range append(slices.Clone(acmeUsers), globexUsers...) {
+		if err := s.CreateUser(ctx, &u); err != nil {
+			t.Fatalf("CreateUser %s: %v", u.UserID, err)
+		}
+	}
+	for _, g := range append(slices.Clone(acmeGroups), globexGroups...) {
+		if err := s.CreateServiceGroup(ctx, &g); err != nil {
+			t.Fatalf("CreateServiceGroup %s: %v", g.ServiceGroupID, err)
+		}
+	}
+	for i := range grants {
+		m := membership(i)
+		if err := s.GrantServiceGroup(ctx, &m); err != nil {
+			t.Fatalf("GrantServiceGroup %s -> %s: %v", m.UserID, m.ServiceGroupID, err)
+		}
+	}
+}
+
+// membershipsWhere returns the memberships of grants that keep says to, in
+// the order of key (the sort key of the query).
+func membershipsWhere(keep func(user, group string) bool, key func(m telemetryhub.Membership) string) []telemetryhub.Membership {
+	var out []telemetryhub.Membership
+	for i, g := range grants {
+		if keep(g.user, g.group) {
+			out = append(out, membership(i))
+		}
+	}
+	slices.SortFunc(out, func(a, b telemetryhub.Membership) int { return strings.Compare(key(a), key(b)) })
+	return out
+}
+
+func groupsOf(user string) []telemetryhub.Membership {
+	return membershipsWhere(func(u, _ string) bool { return u == user }, func(m telemetryhub.Membership) string { return m.ServiceGroupID })
+}
+
+func usersOf(group string) []telemetryhub.Membership {
+	return membershipsWhere(func(_, g string) bool { return g == group }, func(m telemetryhub.Membership) string { return m.UserID })
+}
+
+// ---- comparisons ---------------------------------------------------------------
+
+func checkUser(t *testing.T, what string, got, want telemetryhub.User) {
+	t.Helper()
+	if got.AccountID != want.AccountID || got.UserID != want.UserID || got.FirstName != want.FirstName ||
+		got.LastName != want.LastName || got.Role != want.Role || !got.CreatedAt.Equal(want.CreatedAt) {
+		t.Errorf("%s = %+v, want %+v", what, got, want)
+	}
+}
+
+func checkUsers(t *testing.T, what string, got, want []telemetryhub.User) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d users, want %d", what, len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		checkUser(t, fmt.Sprintf("%s[%d]", what, i), got[i], want[i])
+	}
+}
+
+func checkGroups(t *testing.T, what string, got, want []telemetryhub.ServiceGroup) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s = %+v, want %+v", what, got, want)
+	}
+}
+
+func checkMemberships(t *testing.T, what string, got, want []telemetryhub.Membership) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d memberships %+v, want %d %+v", what, len(got), got, len(want), want)
+		return
+	}
+	for i := range got {
+		if got[i].UserID != want[i].UserID || got[i].ServiceGroupID != want[i].ServiceGroupID || !got[i].GrantedAt.Equal(want[i].GrantedAt) {
+			t.Errorf("%s[%d] = %+v, want %+v", what, i, got[i], want[i])
+		}
+	}
+}
+
+// ---- tests ---------------------------------------------------------------------
+
+func TestGetAccountAndUser(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	seed(t, s)
+
+	a, err := s.GetAccount(ctx, acme.AccountID)
+	if err != nil {
+		t.Fatalf("GetAccount: %v", err)
+	}
+	if *a != acme {
+		t.Errorf("GetAccount = %+v, want %+v", *a, acme)
+	}
+	if _, err := s.GetAccount(ctx, "acc-000000"); !errors.Is(err, telemetryhub.ErrNotFound) {
+		t.Errorf("GetAccount of a missing account: %v, want ErrNotFound", err)
+	}
+	if err := s.CreateAccount(ctx, &telemetryhub.Account{AccountID: acme.AccountID, Name: "Impostor"}); !errors.Is(err, telemetryhub.ErrAlreadyExists) {
+		t.Errorf("CreateAccount of an existing account: %v, want ErrAlreadyExists", err)
+	}
+
+	for _, want := range acmeUsers {
+		u, err := s.GetUser(ctx, acme.AccountID, want.UserID)
+		if err != nil {
+			t.Fatalf("GetUser %s: %v", want.UserID, err)
+		}
+		checkUser(t, "GetUser "+want.UserID, *u, want)
+	}
+	// A user is found under their own account only.
+	if _, err := s.GetUser(ctx, globex.AccountID, acmeUsers[0].UserID); !errors.Is(err, telemetryhub.ErrNotFound) {
+		t.Errorf("GetUser under another account: %v, want ErrNotFound", err)
+	}
+	if err := s.CreateUser(ctx, &acmeUsers[1]); !errors.Is(err, telemetryhub.ErrAlreadyExists) {
+		t.Errorf("CreateUser of an existing user: %v, want ErrAlreadyExists", err)
+	}
+	if err := s.CreateServiceGroup(ctx, &acmeGroups[0]); !errors.Is(err, telemetryhub.ErrAlreadyExists) {
+		t.Errorf("CreateServiceGroup of an existing group: %v, want ErrAlreadyExists", err)
+	}
+	// ':' is the separator of every key: an id can't hold it.
+	if _, err := s.GetUser(ctx, acme.AccountID, "usr:0001"); !errors.Is(err, telemetryhub.ErrInvalidKey) {
+		t.Errorf("GetUser with ':' in the id: %v, want ErrInvalidKey", err)
+	}
+	if err := s.CreateAccount(ctx, &telemetryhub.Account{AccountID: "acc:1", Name: "x"}); !errors.Is(err, telemetryhub.ErrInvalidKey) {
+		t.Errorf("CreateAccount with ':' in the id: %v, want ErrInvalidKey", err)
+	}
+
+	// UserByID: the user from their id alone, through the inverse GSI, with
+	// the account they belong to.
+	res, err := s.UserByID(ctx, "usr-0003", telemetryhub.Page{})
+	if err != nil {
+		t.Fatalf("UserByID: %v", err)
+	}
+	checkUsers(t, "UserByID usr-0003", res.Items, acmeUsers[2:3])
+	var got []telemetryhub.User
+	for u, err := range s.UserByIDAll(ctx, "usr-0100") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, u)
+	}
+	checkUsers(t, "UserByIDAll usr-0100", got, globexUsers)
+	if r, err := s.UserByID(ctx, "usr-9999", telemetryhub.Page{}); err != nil || len(r.Items) != 0 {
+		t.Errorf("UserByID of a missing user: %+v, %v", r, err)
+	}
+}
+
+func TestUsersAndGroupsOfAccount(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	seed(t, s)
+
+	// The users only: not the account's metadata item, not its groups.
+	res, err := s.UsersOfAccount(ctx, acme.AccountID, telemetryhub.Page{})
+	if err != nil {
+		t.Fatalf("UsersOfAccount: %v", err)
+	}
+	checkUsers(t, "UsersOfAccount acme", res.Items, acmeUsers)
+	var users []telemetryhub.User
+	page := telemetryhub.Page{Limit: 3}
+	for {
+		r, err := s.UsersOfAccount(ctx, acme.AccountID, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, r.Items...)
+		if r.Next == "" {
+			break
+		}
+		page.Cursor = r.Next
+	}
+	checkUsers(t, "UsersOfAccount acme, pages of 3", users, acmeUsers)
+	users = nil
+	for u, err := range s.UsersOfAccountAll(ctx, globex.AccountID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u)
+	}
+	checkUsers(t, "UsersOfAccountAll globex", users, globexUsers)
+
+	gres, err := s.ServiceGroupsOfAccount(ctx, acme.AccountID, telemetryhub.Page{})
+	if err != nil {
+		t.Fatalf("ServiceGroupsOfAccount: %v", err)
+	}
+	checkGroups(t, "ServiceGroupsOfAccount acme", gres.Items, acmeGroups)
+	var groups []telemetryhub.ServiceGroup
+	for g, err := range s.ServiceGroupsOfAccountAll(ctx, globex.AccountID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, g)
+	}
+	checkGroups(t, "ServiceGroupsOfAccountAll globex", groups, globexGroups)
+
+	// An account with nothing in it yet.
+	empty := telemetryhub.Account{AccountID: "acc-newbie", Name: "Newbie"}
+	if err := s.CreateAccount(ctx, &empty); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.UsersOfAccount(ctx, empty.AccountID, telemetryhub.Page{}); err != nil || len(r.Items) != 0 {
+		t.Errorf("UsersOfAccount of an empty account: %+v, %v", r, err)
+	}
+	if r, err := s.ServiceGroupsOfAccount(ctx, empty.AccountID, telemetryhub.Page{}); err != nil || len(r.Items) != 0 {
+		t.Errorf("ServiceGroupsOfAccount of an empty account: %+v, %v", r, err)
+	}
+}
+
+// TestAccountData reads everything of an account in one Query, each item
+// typed as its own entity.
+func TestAccountData(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	seed(t, s)
+
+	res, err := s.AccountData(ctx, acme.AccountID, telemetryhub.Page{})
+	if err != nil {
+		t.Fatalf("AccountData: %v", err)
+	}
+	if len(res.Accounts) != 1 || res.Accounts[0] != acme {
+		t.Errorf("AccountData accounts = %+v, want [%+v]", res.Accounts, acme)
+	}
+	checkUsers(t, "AccountData users", res.Users, acmeUsers)
+	checkGroups(t, "AccountData service groups", res.ServiceGroups, acmeGroups)
+	if res.Next != "" {
+		t.Errorf("AccountData: Next = %q, want \"\"", res.Next)
+	}
+
+	// Page by page, 2 items a page (8 items: 4 pages, maybe a 5th empty).
+	var accounts []telemetryhub.Account
+	var users []telemetryhub.User
+	var groups []telemetryhub.ServiceGroup
+	pages := 0
+	page := telemetryhub.Page{Limit: 2}
+	for {
+		r, err := s.AccountData(ctx, acme.AccountID, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if n := len(r.Accounts) + len(r.Users) + len(r.ServiceGroups); n > 2 {
+			t.Errorf("AccountData with Limit 2: %d items on a page", n)
+		}
+		accounts = append(accounts, r.Accounts...)
+		users = append(users, r.Users...)
+		groups = append(groups, r.ServiceGroups...)
+		if r.Next == "" {
+			break
+		}
+		page.Cursor = r.Next
+	}
+	if pages < 4 {
+		t.Errorf("AccountData, 8 items 2 a page: %d pages", pages)
+	}
+	if len(accounts) != 1 || accounts[0] != acme {
+		t.Errorf("AccountData pages: accounts = %+v", accounts)
+	}
+	checkUsers(t, "AccountData pages: users", users, acmeUsers)
+	checkGroups(t, "AccountData pages: service groups", groups, acmeGroups)
+
+	// With the iterator, for the other account.
+	accounts, users, groups = nil, nil, nil
+	for r, err := range s.AccountDataAll(ctx, globex.AccountID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		accounts = append(accounts, r.Accounts...)
+		users = append(users, r.Users...)
+		groups = append(groups, r.ServiceGroups...)
+	}
+	if len(accounts) != 1 || accounts[0] != globex {
+		t.Errorf("AccountDataAll globex: accounts = %+v", accounts)
+	}
+	checkUsers(t, "AccountDataAll globex: users", users, globexUsers)
+	checkGroups(t, "AccountDataAll globex: service groups", groups, globexGroups)
+
+	// A missing account: nothing.
+	r, err := s.AccountData(ctx, "acc-000000", telemetryhub.Page{})
+	if err != nil || len(r.Accounts)+len(r.Users)+len(r.ServiceGroups) != 0 {
+		t.Errorf("AccountData of a missing account: %+v, %v", r, err)
+	}
+}
+
+// TestMembershipsBothWays walks the many-to-many relationship both ways:
+// the service groups of a user on the table, the users of a service group
+// on the inverse GSI.
+func TestMembershipsBothWays(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	seed(t, s)
+
+	for _, u := range []string{"usr-0001", "usr-0002", "usr-0003", "usr-0004", "usr-0100"} {
+		res, err := s.ServiceGroupsOfUser(ctx, u, telemetryhub.Page{})
+		if err != nil {
+			t.Fatalf("ServiceGroupsOfUser %s: %v", u, err)
+		}
+		checkMemberships(t, "ServiceGroupsOfUser "+u, res.Items, groupsOf(u))
+		var all []telemetryhub.Membership
+		for m, err := range s.ServiceGroupsOfUserAll(ctx, u) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, m)
+		}
+		checkMemberships(t, "ServiceGroupsOfUserAll "+u, all, groupsOf(u))
+	}
+	// The service group's own item shares its GSI partition (SK
+	// servicegroup:<id>, PK account:<id>) and never shows as a membership.
+	for _, g := range []string{"sg-dev-41", "sg-prod-17", "sg-stage-03", "sg-prod-99"} {
+		res, err := s.UsersOfServiceGroup(ctx, g, telemetryhub.Page{})
+		if err != nil {
+			t.Fatalf("UsersOfServiceGroup %s: %v", g, err)
+		}
+		checkMemberships(t, "UsersOfServiceGroup "+g, res.Items, usersOf(g))
+		var all []telemetryhub.Membership
+		page := telemetryhub.Page{Limit: 1}
+		for {
+			r, err := s.UsersOfServiceGroup(ctx, g, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, r.Items...)
+			if r.Next == "" {
+				break
+			}
+			page.Cursor = r.Next
+		}
+		checkMemberships(t, "UsersOfServiceGroup "+g+", pages of 1", all, usersOf(g))
+		all = nil
+		for m, err := range s.UsersOfServiceGroupAll(ctx, g) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, m)
+		}
+		checkMemberships(t, "UsersOfServiceGroupAll "+g, all, usersOf(g))
+	}
+	// A group nobody has access to: no membership, and the group's own item
+	// (alone in its GSI partition) is not one.
+	lonely := telemetryhub.ServiceGroup{AccountID: acme.AccountID, ServiceGroupID: "sg-lonely-00", Name: "sandbox"}
+	if err := s.CreateServiceGroup(ctx, &lonely); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.UsersOfServiceGroup(ctx, lonely.ServiceGroupID, telemetryhub.Page{}); err != nil || len(r.Items) != 0 {
+		t.Errorf("UsersOfServiceGroup of a group without members: %+v, %v", r, err)
+	}
+
+	// From a membership back to the full user and group: UserByID and the
+	// account's groups.
+	for _, m := range usersOf("sg-stage-03") {
+		r, err := s.UserByID(ctx, m.UserID, telemetryhub.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Items) != 1 || r.Items[0].AccountID != acme.AccountID {
+			t.Errorf("UserByID %s: %+v, want one user of %s", m.UserID, r.Items, acme.AccountID)
+		}
+	}
+}
+
+// TestGrantAndRevoke grants a user a service group and revokes it: each
+// time both directions of the relationship follow.
+func TestGrantAndRevoke(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	seed(t, s)
+
+	daffy := acmeUsers[3].UserID
+	grant := telemetryhub.Membership{UserID: daffy, ServiceGroupID: "sg-prod-17", GrantedAt: time.Date(2025, 2, 14, 16, 45, 30, 250_000_000, time.UTC)}
+	if err := s.GrantServiceGroup(ctx, &grant); err != nil {
+		t.Fatalf("GrantServiceGroup: %v", err)
+	}
+	// Granting it again is refused, and keeps the first grant's date.
+	again := grant
+	again.GrantedAt = grant.GrantedAt.Add(time.Hour)
+	if err := s.GrantServiceGroup(ctx, &again); !errors.Is(err, telemetryhub.ErrAlreadyExists) {
+		t.Errorf("GrantServiceGroup of an existing membership: %v, want ErrAlreadyExists", err)
+	}
+
+	r, err := s.ServiceGroupsOfUser(ctx, daffy, telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMemberships(t, "ServiceGroupsOfUser after the grant", r.Items, []telemetryhub.Membership{grant})
+	u, err := s.UsersOfServiceGroup(ctx, "sg-prod-17", telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(usersOf("sg-prod-17"), grant) // usr-0004 sorts last
+	checkMemberships(t, "UsersOfServiceGroup after the grant", u.Items, want)
+
+	// Revoke it: gone both ways; revoking again is no error.
+	if err := s.RevokeServiceGroup(ctx, daffy, "sg-prod-17"); err != nil {
+		t.Fatalf("RevokeServiceGroup: %v", err)
+	}
+	if err := s.RevokeServiceGroup(ctx, daffy, "sg-prod-17"); err != nil {
+		t.Errorf("RevokeServiceGroup of a revoked membership: %v", err)
+	}
+	r, err = s.ServiceGroupsOfUser(ctx, daffy, telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMemberships(t, "ServiceGroupsOfUser after the revoke", r.Items, nil)
+	u, err = s.UsersOfServiceGroup(ctx, "sg-prod-17", telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMemberships(t, "UsersOfServiceGroup after the revoke", u.Items, usersOf("sg-prod-17"))
+
+	// Revoking one of several grants leaves the others.
+	if err := s.RevokeServiceGroup(ctx, "usr-0001", "sg-dev-41"); err != nil {
+		t.Fatal(err)
+	}
+	r, err = s.ServiceGroupsOfUser(ctx, "usr-0001", telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMemberships(t, "ServiceGroupsOfUser usr-0001 after revoking dev", r.Items, groupsOf("usr-0001")[1:])
+	u, err = s.UsersOfServiceGroup(ctx, "sg-dev-41", telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMemberships(t, "UsersOfServiceGroup dev after revoking usr-0001", u.Items, usersOf("sg-dev-41")[1:])
+
+	// The account's own data is untouched by memberships.
+	ad, err := s.AccountData(ctx, acme.AccountID, telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkUsers(t, "AccountData users after the grants", ad.Users, acmeUsers)
+	checkGroups(t, "AccountData groups after the grants", ad.ServiceGroups, acmeGroups)
+}
