@@ -2223,7 +2223,7 @@ var (
 	putWidgetNames = map[string]string{"#version": "version"}
 )
 
-const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when"
+const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
 // EditWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
 //
@@ -2231,7 +2231,7 @@ const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
 //	(attrs, extra, expiresAt given its zero value is removed instead, with the index keys built from it)
-//	ConditionExpression: attribute_exists(#pk) AND #version = :version_when
+//	ConditionExpression: attribute_exists(#pk) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)
 func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
@@ -2254,13 +2254,17 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 		return nil, err
 	}
 	values := map[string]types.AttributeValue{
-		":count":        intValue(count),
-		":labels":       stringSetValue(labels),
-		":name":         &types.AttributeValueMemberS{Value: name},
-		":price":        floatValue(price),
-		":sizes":        intSetValue(sizes),
-		":tags":         stringsValue(tags),
-		":version_when": intValue(version),
+		":count":         intValue(count),
+		":count_max":     intValue(1000000),
+		":count_min":     intValue(-1000000),
+		":count_restMax": intValue(1000000 - count),
+		":count_restMin": intValue(-1000000 - count),
+		":labels":        stringSetValue(labels),
+		":name":          &types.AttributeValueMemberS{Value: name},
+		":price":         floatValue(price),
+		":sizes":         intSetValue(sizes),
+		":tags":          stringsValue(tags),
+		":version_when":  intValue(version),
 	}
 	set := []string{"#name = :name", "#price = :price", "#tags = :tags"}
 	remove := []string{"#blob", "#kind"}
