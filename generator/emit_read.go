@@ -359,7 +359,11 @@ func (m *method) query() {
 		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), def)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
-		g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()
+		if m.p.IsCollection() {
+			g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()
+		} else {
+			g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values(jen.Id("Items").Op(":").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(jen.Id("out").Dot("Items"))))
+		}
 		g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("out").Dot("Items")).BlockFunc(func(g *jen.Group) {
 			if m.p.IsCollection() {
 				m.collect(g, fail)

@@ -217,7 +217,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
-	res := &ReviewsOfBookResult{}
+	res := &ReviewsOfBookResult{Items: make([]Review, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
@@ -401,7 +401,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
-	res := &ReviewsOfUserResult{}
+	res := &ReviewsOfUserResult{Items: make([]Review, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {

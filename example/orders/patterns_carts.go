@@ -47,7 +47,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 	if err != nil {
 		return nil, &callError{method: "CartContents", cause: err}
 	}
-	res := &CartContentsResult{}
+	res := &CartContentsResult{Items: make([]CartItem, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v CartItem
 		if err := v.UnmarshalItem(item); err != nil {

@@ -131,7 +131,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
-	res := &TrackingEventsResult{}
+	res := &TrackingEventsResult{Items: make([]TrackingEvent, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v TrackingEvent
 		if err := v.UnmarshalItem(item); err != nil {

@@ -91,7 +91,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
-	res := &OrdersOfCustomerResult{}
+	res := &OrdersOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
@@ -179,7 +179,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
 	}
-	res := &RecentOrdersResult{}
+	res := &RecentOrdersResult{Items: make([]Order, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
@@ -330,7 +330,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
-	res := &OrderOfCustomerResult{}
+	res := &OrderOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
@@ -416,7 +416,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
-	res := &InvoicesOfCustomerResult{}
+	res := &InvoicesOfCustomerResult{Items: make([]Invoice, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Invoice
 		if err := v.UnmarshalItem(item); err != nil {

@@ -122,7 +122,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
-	res := &GoodsOfStoreResult{}
+	res := &GoodsOfStoreResult{Items: make([]Good, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
@@ -208,7 +208,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
-	res := &GoodsInCategoryResult{}
+	res := &GoodsInCategoryResult{Items: make([]Good, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
@@ -288,7 +288,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
-	res := &GoodsInCategoryByPriceResult{}
+	res := &GoodsInCategoryByPriceResult{Items: make([]Good, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
@@ -376,7 +376,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
-	res := &GoodsInPriceRangeResult{}
+	res := &GoodsInPriceRangeResult{Items: make([]Good, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {

@@ -123,7 +123,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
-	res := &UsersOfAccountResult{}
+	res := &UsersOfAccountResult{Items: make([]User, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v User
 		if err := v.UnmarshalItem(item); err != nil {
@@ -208,7 +208,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
-	res := &ServiceGroupsOfAccountResult{}
+	res := &ServiceGroupsOfAccountResult{Items: make([]ServiceGroup, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v ServiceGroup
 		if err := v.UnmarshalItem(item); err != nil {
@@ -385,7 +385,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
-	res := &ServiceGroupsOfUserResult{}
+	res := &ServiceGroupsOfUserResult{Items: make([]Membership, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Membership
 		if err := v.UnmarshalItem(item); err != nil {
@@ -470,7 +470,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
-	res := &UsersOfServiceGroupResult{}
+	res := &UsersOfServiceGroupResult{Items: make([]Membership, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Membership
 		if err := v.UnmarshalItem(item); err != nil {
@@ -555,7 +555,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}
 	}
-	res := &UserByIDResult{}
+	res := &UserByIDResult{Items: make([]User, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v User
 		if err := v.UnmarshalItem(item); err != nil {

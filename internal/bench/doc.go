@@ -1,7 +1,8 @@
 // Package bench compares the code dyngen generates (example/bookreviews)
-// with the reflection-based alternatives — the AWS SDK's attributevalue and
-// expression packages and guregu/dynamo — and with hand-written code, on
-// the same item and the same query. It holds only benchmarks and the tests
-// that check the compared code produces the same results; see BENCHMARKS.md
-// at the root of the module.
+// with the reflection-based alternatives (the AWS SDK's attributevalue and
+// expression packages and guregu/dynamo) and with hand-written code, on
+// the same item and the same query; and, against DynamoDB Local, the
+// generated methods with the same raw SDK calls. It holds only benchmarks
+// and the tests that check the compared code does the same work; see
+// BENCHMARKS.md at the root of the module.
 package bench

@@ -169,7 +169,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
-	res := &WidgetKeysResult{}
+	res := &WidgetKeysResult{Items: make([]WidgetKeysItem, 0, len(out.Items))}
 	for _, item := range out.Items {
 		widgetKeysFromKeys(item)
 		var v WidgetKeysItem
@@ -352,7 +352,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
-	res := &WidgetsInRegionResult{}
+	res := &WidgetsInRegionResult{Items: make([]Widget, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
@@ -444,7 +444,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
-	res := &ActiveWidgetsResult{}
+	res := &ActiveWidgetsResult{Items: make([]Widget, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
@@ -532,7 +532,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
-	res := &WidgetsInCategoryResult{}
+	res := &WidgetsInCategoryResult{Items: make([]Widget, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
@@ -668,7 +668,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
 	}
-	res := &WidgetNamesResult{}
+	res := &WidgetNamesResult{Items: make([]WidgetNamesItem, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v WidgetNamesItem
 		if err := v.unmarshalItem(item); err != nil {
@@ -753,7 +753,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
-	res := &WidgetOwnersResult{}
+	res := &WidgetOwnersResult{Items: make([]Widget, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
@@ -927,7 +927,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
 	}
-	res := &EventsResult{}
+	res := &EventsResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1015,7 +1015,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
 	}
-	res := &EventsDescResult{}
+	res := &EventsDescResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1105,7 +1105,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", cause: err}
 	}
-	res := &EventsBeforeResult{}
+	res := &EventsBeforeResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1190,7 +1190,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
-	res := &EventsUpToResult{}
+	res := &EventsUpToResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1275,7 +1275,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
 	}
-	res := &EventsAfterResult{}
+	res := &EventsAfterResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1362,7 +1362,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
 	}
-	res := &EventsFromResult{}
+	res := &EventsFromResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1451,7 +1451,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
 	}
-	res := &EventsBetweenResult{}
+	res := &EventsBetweenResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1542,7 +1542,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
-	res := &EventsAtBeforeResult{}
+	res := &EventsAtBeforeResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1631,7 +1631,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
-	res := &EventsAtUpToResult{}
+	res := &EventsAtUpToResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1720,7 +1720,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
-	res := &EventsAtAfterResult{}
+	res := &EventsAtAfterResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1809,7 +1809,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
-	res := &EventsAtFromResult{}
+	res := &EventsAtFromResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1907,7 +1907,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
-	res := &EventsAtBetweenResult{}
+	res := &EventsAtBetweenResult{Items: make([]Event, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -1994,7 +1994,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
 	}
-	res := &NotesResult{}
+	res := &NotesResult{Items: make([]Note, 0, len(out.Items))}
 	for _, item := range out.Items {
 		if !isType(item, "_type", "Note") {
 			continue
@@ -2117,7 +2117,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}
 	}
-	res := &PinsResult{}
+	res := &PinsResult{Items: make([]Pin, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Pin
 		if err := v.UnmarshalItem(item); err != nil {

@@ -75,7 +75,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
-	res := &ReadingsBetweenResult{}
+	res := &ReadingsBetweenResult{Items: make([]Reading, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
@@ -153,7 +153,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
-	res := &ReadingsBeforeResult{}
+	res := &ReadingsBeforeResult{Items: make([]Reading, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
@@ -231,7 +231,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
-	res := &ReadingsFromResult{}
+	res := &ReadingsFromResult{Items: make([]Reading, 0, len(out.Items))}
 	for _, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
