@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/diag"
+	suggestpkg "github.com/dyngen/dyngen/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -216,42 +217,13 @@ func (p *parser) fields(n *yaml.Node, what string, handlers map[string]func(k, v
 // suggest returns "; did you mean X?" for the known name nearest to name,
 // or a list of the known names when none is near.
 func suggest(name string, known []string) string {
-	best, bestDist := "", math.MaxInt
-	for _, k := range known {
-		d := distance(strings.ToLower(name), strings.ToLower(k))
-		if d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	if best != "" && bestDist <= max(2, len(name)/3) {
-		return fmt.Sprintf("; did you mean %q?", best)
+	if hint := suggestpkg.DidYouMean(name, known); hint != "" {
+		return hint
 	}
 	if len(known) == 0 {
 		return ""
 	}
 	return "; known keys: " + strings.Join(known, ", ")
-}
-
-// distance is the Levenshtein edit distance between a and b (in runes).
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // str reads a string scalar. Plain scalars YAML would read as numbers or

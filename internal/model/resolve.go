@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/suggest"
 	"github.com/dyngen/dyngen/spec"
 )
 
@@ -147,42 +148,16 @@ func suggestPackage(s string) string {
 	return b.String()
 }
 
-// nearest returns "; did you mean X?" when a known name is close to name.
+// nearest returns "; did you mean X?" when a known name is close to name,
+// or the known names when they are few.
 func nearest(name string, known []string) string {
-	best, bestDist := "", 1<<30
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	if best != "" && bestDist <= max(2, utf8.RuneCountInString(name)/3) {
-		return fmt.Sprintf("; did you mean %q?", best)
+	if hint := suggest.DidYouMean(name, known); hint != "" {
+		return hint
 	}
 	if len(known) > 0 && len(known) <= 12 {
 		return "; known: " + strings.Join(known, ", ")
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // ---- tables ----
