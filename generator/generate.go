@@ -88,12 +88,12 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				var buf bytes.Buffer
-				if err := jobs[i].build().Render(&buf); err != nil {
+				data, err := render(jobs[i].build())
+				if err != nil {
 					errs[i] = fmt.Errorf("%s: %w", jobs[i].name, err)
 					continue
 				}
-				files[i] = File{Name: jobs[i].name, Data: buf.Bytes()}
+				files[i] = File{Name: jobs[i].name, Data: data}
 			}
 		}()
 	}
@@ -212,4 +212,47 @@ func (e *emitter) runtimeFile(name string) ([]byte, error) {
 	}
 	out := Header + "\n// source: " + e.source + "\n\npackage " + e.p.Model.Package + "\n" + body
 	return format.Source([]byte(out))
+}
+
+// render writes a file's code, gofmt-formatted, with the standard
+// library's imports in a group of their own as goimports writes them.
+func render(f *jen.File) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return groupImports(buf.Bytes()), nil
+}
+
+// groupImports splits the import block of gofmt-formatted source into the
+// standard library's packages, then the others, each group sorted.
+func groupImports(src []byte) []byte {
+	text := string(src)
+	start := strings.Index(text, "\nimport (\n")
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := strings.Index(text[start:], "\n)\n")
+	if end < 0 {
+		return src
+	}
+	end += start
+	var std, other []string
+	for _, line := range strings.Split(text[start:end], "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		path := line[strings.Index(line, `"`)+1:]
+		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+			other = append(other, line)
+		} else {
+			std = append(std, line)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	block := strings.Join(std, "\n") + "\n\n" + strings.Join(other, "\n")
+	return []byte(text[:start] + block + text[end:])
 }

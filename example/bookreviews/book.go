@@ -4,9 +4,10 @@
 package bookreviews
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Book: A book, identified by its ISBN (International Standard Book Number).

@@ -5,11 +5,12 @@ package bookreviews
 
 import (
 	"context"
+	"iter"
+	"time"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"iter"
-	"time"
 )
 
 // GetBook reads one Book by its primary key; ErrNotFound when there is none.

@@ -4,10 +4,11 @@
 package bookreviews
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Review: A review of a book by a user. Its primary key includes its date and its author, so a user may review the same book more than once (at different instants).

@@ -4,9 +4,10 @@
 package bookreviews
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // User: A user of the site, identified by their username.

@@ -4,9 +4,10 @@
 package orders
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // OrderLine: A per-item record of the items from the cart, identified by a numeric SKU.

@@ -5,10 +5,11 @@ package orders
 
 import (
 	"context"
+	"iter"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"iter"
 )
 
 // TrackingPageResult is one page of TrackingPage.

@@ -4,8 +4,9 @@
 package retail
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Customer: A customer, identified by a customer ID.

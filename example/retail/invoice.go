@@ -4,10 +4,11 @@
 package retail
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Invoice: An invoice of a customer, for one order.

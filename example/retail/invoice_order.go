@@ -4,10 +4,11 @@
 package retail
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // InvoiceOrder: The invoice item: an invoice with "the necessary order details along with it", keyed by the invoice id ("if further details of the order are required, use the GSI to fetch them using a separate API call").

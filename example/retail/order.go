@@ -4,10 +4,11 @@
 package retail
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // OrderStatus is the type of Order.Status: one of "placed", "shipped", "delivered", "cancelled".

@@ -5,11 +5,12 @@ package retail
 
 import (
 	"context"
+	"iter"
+	"time"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"iter"
-	"time"
 )
 
 // GetCustomer reads one Customer by its primary key; ErrNotFound when there is none.

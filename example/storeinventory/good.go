@@ -4,10 +4,11 @@
 package storeinventory
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Good: A good sold by a store, in one category of the hierarchy.

@@ -5,10 +5,11 @@ package storeinventory
 
 import (
 	"context"
+	"iter"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"iter"
 )
 
 // StoreLocationItem holds the attributes of a StoreMetadata that StoreLocation reads.

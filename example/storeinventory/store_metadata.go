@@ -4,8 +4,9 @@
 package storeinventory
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // StoreMetadata: A store's own data (its metadata item in the table).

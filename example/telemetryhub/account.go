@@ -4,8 +4,9 @@
 package telemetryhub
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Account: An account (an organization using TelemetryHub).

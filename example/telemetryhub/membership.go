@@ -4,9 +4,10 @@
 package telemetryhub
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Membership: A user's access to a service group: the "membership record" that "serves as a bridge connecting users and their associated service groups".

@@ -5,10 +5,11 @@ package telemetryhub
 
 import (
 	"context"
+	"iter"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"iter"
 )
 
 // GetAccount reads one Account by its primary key; ErrNotFound when there is none.

@@ -4,9 +4,10 @@
 package telemetryhub
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // User: A user of an account.

@@ -4,10 +4,11 @@
 package e2e
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Event: An event of an owner; int sort key (negative too) and a time on the LSI.

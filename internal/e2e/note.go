@@ -4,9 +4,10 @@
 package e2e
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // NoteType is the type of Note.Type: one of "plain", "rich".

@@ -5,11 +5,12 @@ package e2e
 
 import (
 	"context"
+	"iter"
+	"time"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"iter"
-	"time"
 )
 
 // GetReading reads one Reading by its primary key; ErrNotFound when there is none.

@@ -4,9 +4,10 @@
 package e2e
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Pin: A pin, stored under NOTE#PIN#, where the begins_with of a Note query reads it too.

@@ -4,10 +4,11 @@
 package e2e
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Reading: A reading of a device, natural keys of type N.

@@ -4,11 +4,12 @@
 package e2e
 
 import (
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // WidgetStatus is the type of Widget.Status: one of "draft", "live", "retired".
