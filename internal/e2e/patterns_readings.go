@@ -50,7 +50,7 @@ const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 // ReadingsBetween reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN "{seq:from}" AND "{seq:to}"
+//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN {seq:from} AND {seq:to}
 func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64, page Page) (*ReadingsBetweenResult, error) {
 	pkValue := intValue(deviceID)
 	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
@@ -130,7 +130,7 @@ const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 // ReadingsBefore reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq < "{seq}"
+//	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
 //	ScanIndexForward: false (descending)
 func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsBeforeResult, error) {
 	pkValue := intValue(deviceID)
@@ -209,7 +209,7 @@ const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 // ReadingsFrom reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq >= "{seq}"
+//	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
 //	Limit: 5 unless page.Limit is set
 func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsFromResult, error) {
 	pkValue := intValue(deviceID)

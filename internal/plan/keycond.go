@@ -176,9 +176,6 @@ func (s SKCond) bound(b Bound, beginsWith bool) string {
 // quoteTemplate quotes the first n segments of t, then suffix. A whole
 // number or binary key is shown bare: {orderId}.
 func quoteTemplate(t *model.Template, n int, suffix string) string {
-	if t.KeyType != model.S && n == len(t.Segments) && suffix == "" {
-		return t.String()
-	}
 	var b strings.Builder
 	for _, seg := range t.Segments[:n] {
 		if seg.Attr != nil {
@@ -189,5 +186,9 @@ func quoteTemplate(t *model.Template, n int, suffix string) string {
 		}
 	}
 	b.WriteString(suffix)
+	if t.KeyType != model.S {
+		// A number or binary key is its value: no quotes.
+		return b.String()
+	}
 	return `"` + b.String() + `"`
 }
