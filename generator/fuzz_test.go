@@ -40,9 +40,10 @@ func seeds(f *testing.F) {
 
 // checkTimeout bounds one run of the pipeline in FuzzCheck; a real spec
 // takes milliseconds.
-const checkTimeout = 3 * time.Second
+const checkTimeout = 10 * time.Second
 
-// FuzzCheck runs the whole pipeline (parse, resolve, plan, report) on
+// FuzzCheck runs the whole pipeline (parse, resolve, plan, report, and
+// emission for a sound spec) on
 // arbitrary input: no panic, a report for every plan, and every
 // diagnostic positioned in the file.
 func FuzzCheck(f *testing.F) {
@@ -51,7 +52,16 @@ func FuzzCheck(f *testing.F) {
 		// No input may make the pipeline hang: a run that takes seconds
 		// fails, and the fuzzer keeps the input.
 		done := make(chan *Result, 1)
-		go func() { done <- Check("spec.yaml", data) }()
+		go func() {
+			res := Check("spec.yaml", data)
+			if res.Plan != nil && !res.Diags.HasErrors() {
+				// A sound spec is generated too: emission must not fail.
+				if _, err := emit(res.Plan, "spec.yaml"); err != nil {
+					t.Errorf("emitting a sound spec failed: %v", err)
+				}
+			}
+			done <- res
+		}()
 		var res *Result
 		select {
 		case res = <-done:
