@@ -435,37 +435,32 @@ func (m *method) iterator(n int) {
 	for _, u := range m.used[:n] {
 		names = append(names, jen.Id(u))
 	}
-	elem := jen.Id(m.itemType())
-	zero := jen.Id(m.itemType()).Values()
-	what := "every " + m.itemType() + " of " + m.p.GoName
+	call := jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{jen.Id("ctx")}, names...), jen.Id("page"))...)
+	var elem, page, ret jen.Code
+	walker, what := "walk", "every "+m.itemType()+" of "+m.p.GoName
 	if m.p.IsCollection() {
 		elem = jen.Op("*").Id(m.p.ResultType())
-		zero = jen.Nil()
-		what = "every page of " + m.p.GoName
+		page = jen.Func().Params(jen.Id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
+			call,
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
+			jen.Return(jen.Id("res"), jen.Id("res").Dot("Next"), jen.Nil()),
+		)
+		walker, what = "walkPages", "every page of "+m.p.GoName
+	} else {
+		elem = jen.Id(m.itemType())
+		page = jen.Func().Params(jen.Id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
+			call,
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
+			jen.Return(jen.Id("res").Dot("Items"), jen.Id("res").Dot("Next"), jen.Nil()),
+		)
 	}
+	ret = jen.Return(jen.Id(walker).Call(page))
 	m.f.Commentf("%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
 	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
 		for _, p := range params {
 			g.Add(p)
 		}
-	}).Qual("iter", "Seq2").Types(elem, jen.Error()).Block(
-		jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(elem, jen.Error()).Bool()).BlockFunc(func(g *jen.Group) {
-			g.Var().Id("page").Id("Page")
-			g.For().BlockFunc(func(g *jen.Group) {
-				g.List(jen.Id("res"), jen.Err()).Op(":=").Id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{jen.Id("ctx")}, names...), jen.Id("page"))...)
-				g.If(jen.Err().Op("!=").Nil()).Block(jen.Id("yield").Call(zero, jen.Err()), jen.Return())
-				if m.p.IsCollection() {
-					g.If(jen.Op("!").Id("yield").Call(jen.Id("res"), jen.Nil())).Block(jen.Return())
-				} else {
-					g.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("res").Dot("Items")).Block(
-						jen.If(jen.Op("!").Id("yield").Call(jen.Id("v"), jen.Nil())).Block(jen.Return()),
-					)
-				}
-				g.If(jen.Id("res").Dot("Next").Op("==").Lit("")).Block(jen.Return())
-				g.Id("page").Dot("Cursor").Op("=").Id("res").Dot("Next")
-			})
-		})),
-	)
+	}).Qual("iter", "Seq2").Types(elem, jen.Error()).Block(ret)
 	m.f.Line()
 }

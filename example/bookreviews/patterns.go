@@ -144,23 +144,13 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 
 // BookPageAll walks every page of BookPage, reading the pages one at a time; it stops at the first error.
 func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error] {
-	return func(yield func(*BookPageResult, error) bool) {
-		var page Page
-		for {
-			res, err := s.BookPage(ctx, isbn, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(res, nil) {
-				return
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walkPages(func(page Page) (*BookPageResult, Cursor, error) {
+		res, err := s.BookPage(ctx, isbn, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res, res.Next, nil
+	})
 }
 
 // The parts of BookPage's requests that never change, shared by every call
@@ -232,25 +222,13 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 
 // ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages one at a time; it stops at the first error.
 func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error] {
-	return func(yield func(Review, error) bool) {
-		var page Page
-		for {
-			res, err := s.ReviewsOfBook(ctx, isbn, page)
-			if err != nil {
-				yield(Review{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Review, Cursor, error) {
+		res, err := s.ReviewsOfBook(ctx, isbn, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ReviewsOfBook's requests that never change, shared by every call
@@ -328,23 +306,13 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 
 // UserPageAll walks every page of UserPage, reading the pages one at a time; it stops at the first error.
 func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error] {
-	return func(yield func(*UserPageResult, error) bool) {
-		var page Page
-		for {
-			res, err := s.UserPage(ctx, username, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(res, nil) {
-				return
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walkPages(func(page Page) (*UserPageResult, Cursor, error) {
+		res, err := s.UserPage(ctx, username, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res, res.Next, nil
+	})
 }
 
 // The parts of UserPage's requests that never change, shared by every call
@@ -416,25 +384,13 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 
 // ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages one at a time; it stops at the first error.
 func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error] {
-	return func(yield func(Review, error) bool) {
-		var page Page
-		for {
-			res, err := s.ReviewsOfUser(ctx, username, page)
-			if err != nil {
-				yield(Review{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Review, Cursor, error) {
+		res, err := s.ReviewsOfUser(ctx, username, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ReviewsOfUser's requests that never change, shared by every call

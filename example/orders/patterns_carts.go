@@ -62,25 +62,13 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 
 // CartContentsAll walks every CartItem of CartContents, reading the pages one at a time; it stops at the first error.
 func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error] {
-	return func(yield func(CartItem, error) bool) {
-		var page Page
-		for {
-			res, err := s.CartContents(ctx, cartID, page)
-			if err != nil {
-				yield(CartItem{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]CartItem, Cursor, error) {
+		res, err := s.CartContents(ctx, cartID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of CartContents's requests that never change, shared by every call

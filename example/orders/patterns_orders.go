@@ -69,23 +69,13 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 
 // TrackingPageAll walks every page of TrackingPage, reading the pages one at a time; it stops at the first error.
 func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error] {
-	return func(yield func(*TrackingPageResult, error) bool) {
-		var page Page
-		for {
-			res, err := s.TrackingPage(ctx, orderID, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(res, nil) {
-				return
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
+		res, err := s.TrackingPage(ctx, orderID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res, res.Next, nil
+	})
 }
 
 // The parts of TrackingPage's requests that never change, shared by every call
@@ -146,25 +136,13 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 
 // TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading the pages one at a time; it stops at the first error.
 func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error] {
-	return func(yield func(TrackingEvent, error) bool) {
-		var page Page
-		for {
-			res, err := s.TrackingEvents(ctx, orderID, page)
-			if err != nil {
-				yield(TrackingEvent{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]TrackingEvent, Cursor, error) {
+		res, err := s.TrackingEvents(ctx, orderID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of TrackingEvents's requests that never change, shared by every call

@@ -106,25 +106,13 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 
 // OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the pages one at a time; it stops at the first error.
 func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
-	return func(yield func(Order, error) bool) {
-		var page Page
-		for {
-			res, err := s.OrdersOfCustomer(ctx, customerID, page)
-			if err != nil {
-				yield(Order{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Order, Cursor, error) {
+		res, err := s.OrdersOfCustomer(ctx, customerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of OrdersOfCustomer's requests that never change, shared by every call
@@ -194,25 +182,13 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 
 // RecentOrdersAll walks every Order of RecentOrders, reading the pages one at a time; it stops at the first error.
 func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
-	return func(yield func(Order, error) bool) {
-		var page Page
-		for {
-			res, err := s.RecentOrders(ctx, customerID, page)
-			if err != nil {
-				yield(Order{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Order, Cursor, error) {
+		res, err := s.RecentOrders(ctx, customerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of RecentOrders's requests that never change, shared by every call
@@ -345,25 +321,13 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 
 // OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the pages one at a time; it stops at the first error.
 func (s *Store) OrderOfCustomerAll(ctx context.Context, orderID string, customerID string) iter.Seq2[Order, error] {
-	return func(yield func(Order, error) bool) {
-		var page Page
-		for {
-			res, err := s.OrderOfCustomer(ctx, orderID, customerID, page)
-			if err != nil {
-				yield(Order{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Order, Cursor, error) {
+		res, err := s.OrderOfCustomer(ctx, orderID, customerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of OrderOfCustomer's requests that never change, shared by every call
@@ -431,25 +395,13 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 
 // InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading the pages one at a time; it stops at the first error.
 func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error] {
-	return func(yield func(Invoice, error) bool) {
-		var page Page
-		for {
-			res, err := s.InvoicesOfCustomer(ctx, customerID, page)
-			if err != nil {
-				yield(Invoice{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Invoice, Cursor, error) {
+		res, err := s.InvoicesOfCustomer(ctx, customerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of InvoicesOfCustomer's requests that never change, shared by every call

@@ -137,25 +137,13 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 
 // GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one at a time; it stops at the first error.
 func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error] {
-	return func(yield func(Good, error) bool) {
-		var page Page
-		for {
-			res, err := s.GoodsOfStore(ctx, storeID, page)
-			if err != nil {
-				yield(Good{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Good, Cursor, error) {
+		res, err := s.GoodsOfStore(ctx, storeID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of GoodsOfStore's requests that never change, shared by every call
@@ -223,25 +211,13 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 
 // GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages one at a time; it stops at the first error.
 func (s *Store) GoodsInCategoryAll(ctx context.Context, storeID string, category []string) iter.Seq2[Good, error] {
-	return func(yield func(Good, error) bool) {
-		var page Page
-		for {
-			res, err := s.GoodsInCategory(ctx, storeID, category, page)
-			if err != nil {
-				yield(Good{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Good, Cursor, error) {
+		res, err := s.GoodsInCategory(ctx, storeID, category, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of GoodsInCategory's requests that never change, shared by every call
@@ -303,25 +279,13 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 
 // GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, reading the pages one at a time; it stops at the first error.
 func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, storeID string, category []string) iter.Seq2[Good, error] {
-	return func(yield func(Good, error) bool) {
-		var page Page
-		for {
-			res, err := s.GoodsInCategoryByPrice(ctx, storeID, category, page)
-			if err != nil {
-				yield(Good{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Good, Cursor, error) {
+		res, err := s.GoodsInCategoryByPrice(ctx, storeID, category, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of GoodsInCategoryByPrice's requests that never change, shared by every call
@@ -391,25 +355,13 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 
 // GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the pages one at a time; it stops at the first error.
 func (s *Store) GoodsInPriceRangeAll(ctx context.Context, storeID string, category []string, priceFrom int64, priceTo int64) iter.Seq2[Good, error] {
-	return func(yield func(Good, error) bool) {
-		var page Page
-		for {
-			res, err := s.GoodsInPriceRange(ctx, storeID, category, priceFrom, priceTo, page)
-			if err != nil {
-				yield(Good{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Good, Cursor, error) {
+		res, err := s.GoodsInPriceRange(ctx, storeID, category, priceFrom, priceTo, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of GoodsInPriceRange's requests that never change, shared by every call

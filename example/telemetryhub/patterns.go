@@ -138,25 +138,13 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 
 // UsersOfAccountAll walks every User of UsersOfAccount, reading the pages one at a time; it stops at the first error.
 func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error] {
-	return func(yield func(User, error) bool) {
-		var page Page
-		for {
-			res, err := s.UsersOfAccount(ctx, accountID, page)
-			if err != nil {
-				yield(User{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]User, Cursor, error) {
+		res, err := s.UsersOfAccount(ctx, accountID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of UsersOfAccount's requests that never change, shared by every call
@@ -223,25 +211,13 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 
 // ServiceGroupsOfAccountAll walks every ServiceGroup of ServiceGroupsOfAccount, reading the pages one at a time; it stops at the first error.
 func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error] {
-	return func(yield func(ServiceGroup, error) bool) {
-		var page Page
-		for {
-			res, err := s.ServiceGroupsOfAccount(ctx, accountID, page)
-			if err != nil {
-				yield(ServiceGroup{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]ServiceGroup, Cursor, error) {
+		res, err := s.ServiceGroupsOfAccount(ctx, accountID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ServiceGroupsOfAccount's requests that never change, shared by every call
@@ -320,23 +296,13 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 
 // AccountDataAll walks every page of AccountData, reading the pages one at a time; it stops at the first error.
 func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error] {
-	return func(yield func(*AccountDataResult, error) bool) {
-		var page Page
-		for {
-			res, err := s.AccountData(ctx, accountID, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(res, nil) {
-				return
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walkPages(func(page Page) (*AccountDataResult, Cursor, error) {
+		res, err := s.AccountData(ctx, accountID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res, res.Next, nil
+	})
 }
 
 // The parts of AccountData's requests that never change, shared by every call
@@ -400,25 +366,13 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 
 // ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser, reading the pages one at a time; it stops at the first error.
 func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error] {
-	return func(yield func(Membership, error) bool) {
-		var page Page
-		for {
-			res, err := s.ServiceGroupsOfUser(ctx, userID, page)
-			if err != nil {
-				yield(Membership{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Membership, Cursor, error) {
+		res, err := s.ServiceGroupsOfUser(ctx, userID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ServiceGroupsOfUser's requests that never change, shared by every call
@@ -485,25 +439,13 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 
 // UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup, reading the pages one at a time; it stops at the first error.
 func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error] {
-	return func(yield func(Membership, error) bool) {
-		var page Page
-		for {
-			res, err := s.UsersOfServiceGroup(ctx, serviceGroupID, page)
-			if err != nil {
-				yield(Membership{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Membership, Cursor, error) {
+		res, err := s.UsersOfServiceGroup(ctx, serviceGroupID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of UsersOfServiceGroup's requests that never change, shared by every call
@@ -570,25 +512,13 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 
 // UserByIDAll walks every User of UserByID, reading the pages one at a time; it stops at the first error.
 func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error] {
-	return func(yield func(User, error) bool) {
-		var page Page
-		for {
-			res, err := s.UserByID(ctx, userID, page)
-			if err != nil {
-				yield(User{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]User, Cursor, error) {
+		res, err := s.UserByID(ctx, userID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of UserByID's requests that never change, shared by every call

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"hash/fnv"
+	"iter"
 	"math/big"
 	"slices"
 
@@ -195,4 +196,50 @@ func cursorNext(pattern string, pk types.AttributeValue, key map[string]types.At
 		return ""
 	}
 	return encodeCursor(pattern, partitionOf(pk), key)
+}
+
+// walk yields every item of every page that page returns, reading the
+// pages one at a time from the first; it stops at the first error, and
+// when the caller stops.
+func walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var p Page
+		for {
+			items, next, err := page(p)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, v := range items {
+				if !yield(v, nil) {
+					return
+				}
+			}
+			if next == "" {
+				return
+			}
+			p.Cursor = next
+		}
+	}
+}
+
+// walkPages yields every page that page returns, one at a time from the
+// first; it stops at the first error, and when the caller stops.
+func walkPages[R any](page func(Page) (R, Cursor, error)) iter.Seq2[R, error] {
+	return func(yield func(R, error) bool) {
+		var p Page
+		for {
+			res, next, err := page(p)
+			if err != nil {
+				var zero R
+				yield(zero, err)
+				return
+			}
+			if !yield(res, nil) || next == "" {
+				return
+			}
+			p.Cursor = next
+		}
+	}
 }

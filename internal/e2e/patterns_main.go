@@ -185,25 +185,13 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 
 // WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages one at a time; it stops at the first error.
 func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
-	return func(yield func(WidgetKeysItem, error) bool) {
-		var page Page
-		for {
-			res, err := s.WidgetKeys(ctx, serial, page)
-			if err != nil {
-				yield(WidgetKeysItem{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
+		res, err := s.WidgetKeys(ctx, serial, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of WidgetKeys's requests that never change, shared by every call
@@ -367,25 +355,13 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 
 // WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the pages one at a time; it stops at the first error.
 func (s *Store) WidgetsInRegionAll(ctx context.Context, region string, status WidgetStatus) iter.Seq2[Widget, error] {
-	return func(yield func(Widget, error) bool) {
-		var page Page
-		for {
-			res, err := s.WidgetsInRegion(ctx, region, status, page)
-			if err != nil {
-				yield(Widget{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Widget, Cursor, error) {
+		res, err := s.WidgetsInRegion(ctx, region, status, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of WidgetsInRegion's requests that never change, shared by every call
@@ -459,25 +435,13 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 
 // ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages one at a time; it stops at the first error.
 func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return func(yield func(Widget, error) bool) {
-		var page Page
-		for {
-			res, err := s.ActiveWidgets(ctx, ownerID, page)
-			if err != nil {
-				yield(Widget{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Widget, Cursor, error) {
+		res, err := s.ActiveWidgets(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ActiveWidgets's requests that never change, shared by every call
@@ -547,25 +511,13 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 
 // WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the pages one at a time; it stops at the first error.
 func (s *Store) WidgetsInCategoryAll(ctx context.Context, ownerID string, category []string) iter.Seq2[Widget, error] {
-	return func(yield func(Widget, error) bool) {
-		var page Page
-		for {
-			res, err := s.WidgetsInCategory(ctx, ownerID, category, page)
-			if err != nil {
-				yield(Widget{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Widget, Cursor, error) {
+		res, err := s.WidgetsInCategory(ctx, ownerID, category, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of WidgetsInCategory's requests that never change, shared by every call
@@ -683,25 +635,13 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 
 // WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the pages one at a time; it stops at the first error.
 func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error] {
-	return func(yield func(WidgetNamesItem, error) bool) {
-		var page Page
-		for {
-			res, err := s.WidgetNames(ctx, ownerID, page)
-			if err != nil {
-				yield(WidgetNamesItem{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
+		res, err := s.WidgetNames(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of WidgetNames's requests that never change, shared by every call
@@ -768,25 +708,13 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 
 // WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one at a time; it stops at the first error.
 func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error] {
-	return func(yield func(Widget, error) bool) {
-		var page Page
-		for {
-			res, err := s.WidgetOwners(ctx, widgetID, page)
-			if err != nil {
-				yield(Widget{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Widget, Cursor, error) {
+		res, err := s.WidgetOwners(ctx, widgetID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of WidgetOwners's requests that never change, shared by every call
@@ -859,23 +787,13 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 
 // OwnerPageAll walks every page of OwnerPage, reading the pages one at a time; it stops at the first error.
 func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error] {
-	return func(yield func(*OwnerPageResult, error) bool) {
-		var page Page
-		for {
-			res, err := s.OwnerPage(ctx, ownerID, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(res, nil) {
-				return
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
+		res, err := s.OwnerPage(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res, res.Next, nil
+	})
 }
 
 // The parts of OwnerPage's requests that never change, shared by every call
@@ -942,25 +860,13 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 
 // EventsAll walks every Event of Events, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.Events(ctx, ownerID, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.Events(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of Events's requests that never change, shared by every call
@@ -1030,25 +936,13 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 
 // EventsDescAll walks every Event of EventsDesc, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsDesc(ctx, ownerID, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsDesc(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsDesc's requests that never change, shared by every call
@@ -1120,25 +1014,13 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 
 // EventsBeforeAll walks every Event of EventsBefore, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsBeforeAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsBefore(ctx, ownerID, seq, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsBefore(ctx, ownerID, seq, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsBefore's requests that never change, shared by every call
@@ -1205,25 +1087,13 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 
 // EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsUpToAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsUpTo(ctx, ownerID, seq, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsUpTo(ctx, ownerID, seq, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsUpTo's requests that never change, shared by every call
@@ -1290,25 +1160,13 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 
 // EventsAfterAll walks every Event of EventsAfter, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAfterAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsAfter(ctx, ownerID, seq, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsAfter(ctx, ownerID, seq, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsAfter's requests that never change, shared by every call
@@ -1377,25 +1235,13 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 
 // EventsFromAll walks every Event of EventsFrom, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsFromAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsFrom(ctx, ownerID, seq, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsFrom(ctx, ownerID, seq, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsFrom's requests that never change, shared by every call
@@ -1466,25 +1312,13 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 
 // EventsBetweenAll walks every Event of EventsBetween, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsBetweenAll(ctx context.Context, ownerID string, seqFrom int64, seqTo int64) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsBetween(ctx, ownerID, seqFrom, seqTo, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsBetween(ctx, ownerID, seqFrom, seqTo, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsBetween's requests that never change, shared by every call
@@ -1557,25 +1391,13 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 
 // EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsAtBefore(ctx, ownerID, at, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsAtBefore(ctx, ownerID, at, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsAtBefore's requests that never change, shared by every call
@@ -1646,25 +1468,13 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 
 // EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsAtUpTo(ctx, ownerID, at, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsAtUpTo(ctx, ownerID, at, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsAtUpTo's requests that never change, shared by every call
@@ -1735,25 +1545,13 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 
 // EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsAtAfter(ctx, ownerID, at, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsAtAfter(ctx, ownerID, at, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsAtAfter's requests that never change, shared by every call
@@ -1824,25 +1622,13 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 
 // EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsAtFrom(ctx, ownerID, at, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsAtFrom(ctx, ownerID, at, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsAtFrom's requests that never change, shared by every call
@@ -1922,25 +1708,13 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 
 // EventsAtBetweenAll walks every Event of EventsAtBetween, reading the pages one at a time; it stops at the first error.
 func (s *Store) EventsAtBetweenAll(ctx context.Context, ownerID string, atFrom time.Time, atTo time.Time) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		var page Page
-		for {
-			res, err := s.EventsAtBetween(ctx, ownerID, atFrom, atTo, page)
-			if err != nil {
-				yield(Event{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Event, Cursor, error) {
+		res, err := s.EventsAtBetween(ctx, ownerID, atFrom, atTo, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of EventsAtBetween's requests that never change, shared by every call
@@ -2012,25 +1786,13 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 
 // NotesAll walks every Note of Notes, reading the pages one at a time; it stops at the first error.
 func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error] {
-	return func(yield func(Note, error) bool) {
-		var page Page
-		for {
-			res, err := s.Notes(ctx, ownerID, page)
-			if err != nil {
-				yield(Note{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Note, Cursor, error) {
+		res, err := s.Notes(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of Notes's requests that never change, shared by every call
@@ -2132,25 +1894,13 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 
 // PinsAll walks every Pin of Pins, reading the pages one at a time; it stops at the first error.
 func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error] {
-	return func(yield func(Pin, error) bool) {
-		var page Page
-		for {
-			res, err := s.Pins(ctx, ownerID, page)
-			if err != nil {
-				yield(Pin{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Pin, Cursor, error) {
+		res, err := s.Pins(ctx, ownerID, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of Pins's requests that never change, shared by every call

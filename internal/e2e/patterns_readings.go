@@ -90,25 +90,13 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 
 // ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the pages one at a time; it stops at the first error.
 func (s *Store) ReadingsBetweenAll(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64) iter.Seq2[Reading, error] {
-	return func(yield func(Reading, error) bool) {
-		var page Page
-		for {
-			res, err := s.ReadingsBetween(ctx, deviceID, seqFrom, seqTo, page)
-			if err != nil {
-				yield(Reading{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Reading, Cursor, error) {
+		res, err := s.ReadingsBetween(ctx, deviceID, seqFrom, seqTo, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ReadingsBetween's requests that never change, shared by every call
@@ -168,25 +156,13 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 
 // ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the pages one at a time; it stops at the first error.
 func (s *Store) ReadingsBeforeAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error] {
-	return func(yield func(Reading, error) bool) {
-		var page Page
-		for {
-			res, err := s.ReadingsBefore(ctx, deviceID, seq, page)
-			if err != nil {
-				yield(Reading{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Reading, Cursor, error) {
+		res, err := s.ReadingsBefore(ctx, deviceID, seq, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ReadingsBefore's requests that never change, shared by every call
@@ -246,25 +222,13 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 
 // ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages one at a time; it stops at the first error.
 func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error] {
-	return func(yield func(Reading, error) bool) {
-		var page Page
-		for {
-			res, err := s.ReadingsFrom(ctx, deviceID, seq, page)
-			if err != nil {
-				yield(Reading{}, err)
-				return
-			}
-			for _, v := range res.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if res.Next == "" {
-				return
-			}
-			page.Cursor = res.Next
+	return walk(func(page Page) ([]Reading, Cursor, error) {
+		res, err := s.ReadingsFrom(ctx, deviceID, seq, page)
+		if err != nil {
+			return nil, "", err
 		}
-	}
+		return res.Items, res.Next, nil
+	})
 }
 
 // The parts of ReadingsFrom's requests that never change, shared by every call
