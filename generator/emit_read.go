@@ -63,8 +63,12 @@ func (m *method) readLines() []string {
 	if pp.Key != nil && pp.Key.SK.Narrowed {
 		out = append(out, "(the sort key is bounded to the range of its first placeholder, which keeps other entities out)")
 	}
-	for _, e := range pp.KeptOut {
-		out = append(out, fmt.Sprintf("%s items share the partition; the key condition never reads them.", e.Name))
+	if len(pp.KeptOut) > 0 && pp.Call != plan.GetItem {
+		var names []string
+		for _, e := range pp.KeptOut {
+			names = append(names, e.Name)
+		}
+		out = append(out, fmt.Sprintf("Items of %s share the partition; the key condition never reads them.", strings.Join(names, ", ")))
 	}
 	for _, f := range pp.Foreign {
 		if f.How == plan.ByEntityAttr {

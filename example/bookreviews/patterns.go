@@ -17,7 +17,6 @@ import (
 //
 //	GetItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
-//	Review items share the partition; the key condition never reads them.
 func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
@@ -178,7 +177,7 @@ const reviewsOfBookKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on table BookReviews
 //	KeyConditionExpression: PK = "BOOK#{isbn}" AND SK BETWEEN "{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"
 //	(the sort key is bounded to the range of its first placeholder, which keeps other entities out)
-//	Book items share the partition; the key condition never reads them.
+//	Items of Book share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 15 unless page.Limit is set
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
@@ -340,7 +339,7 @@ const reviewsOfUserKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}" AND GSI1SK BETWEEN "{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"
 //	(the sort key is bounded to the range of its first placeholder, which keeps other entities out)
-//	User items share the partition; the key condition never reads them.
+//	Items of User share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)

@@ -100,7 +100,7 @@ const trackingEventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK, "EVENT#")
-//	OrderLine items share the partition; the key condition never reads them.
+//	Items of OrderLine share the partition; the key condition never reads them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	pkValue := intValue(orderID)
 	start, err := cursorStart("TrackingEvents", pkValue, page.Cursor)

@@ -19,8 +19,6 @@ import (
 //
 //	GetItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
-//	Order items share the partition; the key condition never reads them.
-//	Invoice items share the partition; the key condition never reads them.
 func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
 	pk, err := customerPK(customerID)
 	if err != nil {
@@ -65,8 +63,7 @@ const ordersOfCustomerKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK, "ORDR#")
-//	Customer items share the partition; the key condition never reads them.
-//	Invoice items share the partition; the key condition never reads them.
+//	Items of Customer, Invoice share the partition; the key condition never reads them.
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -138,8 +135,7 @@ const recentOrdersKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK, "ORDR#")
-//	Customer items share the partition; the key condition never reads them.
-//	Invoice items share the partition; the key condition never reads them.
+//	Items of Customer, Invoice share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
@@ -354,8 +350,7 @@ const invoicesOfCustomerKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK, "INVC#")
-//	Customer items share the partition; the key condition never reads them.
-//	Order items share the partition; the key condition never reads them.
+//	Items of Customer, Order share the partition; the key condition never reads them.
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {

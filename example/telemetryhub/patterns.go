@@ -16,8 +16,6 @@ import (
 //
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
-//	User items share the partition; the key condition never reads them.
-//	ServiceGroup items share the partition; the key condition never reads them.
 func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
@@ -51,8 +49,6 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 //
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
-//	Account items share the partition; the key condition never reads them.
-//	ServiceGroup items share the partition; the key condition never reads them.
 func (s *Store) GetUser(ctx context.Context, accountID string, userID string) (*User, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
@@ -97,8 +93,7 @@ const usersOfAccountKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND begins_with(SK, "user:")
-//	Account items share the partition; the key condition never reads them.
-//	ServiceGroup items share the partition; the key condition never reads them.
+//	Items of Account, ServiceGroup share the partition; the key condition never reads them.
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
@@ -170,8 +165,7 @@ const serviceGroupsOfAccountKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND begins_with(SK, "servicegroup:")
-//	Account items share the partition; the key condition never reads them.
-//	User items share the partition; the key condition never reads them.
+//	Items of Account, User share the partition; the key condition never reads them.
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
@@ -398,7 +392,7 @@ const usersOfServiceGroupKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND begins_with(PK, "user:")
-//	ServiceGroup items share the partition; the key condition never reads them.
+//	Items of ServiceGroup share the partition; the key condition never reads them.
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {

@@ -206,9 +206,6 @@ var (
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	Event items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) (*Widget, error) {
 	pk, err := widgetPK(ownerID)
@@ -390,9 +387,7 @@ const activeWidgetsFilter = "#active = :active"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
-//	Event items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active (DynamoDB reads, and bills, the items it drops)
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
@@ -466,7 +461,7 @@ const widgetsInCategoryKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(LSI1SK, "CAT/{category}/")
-//	Event items share the partition; the key condition never reads them.
+//	Items of Event share the partition; the key condition never reads them.
 func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category []string, page Page) (*WidgetsInCategoryResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -592,9 +587,7 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
-//	Event items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin share the partition; the key condition never reads them.
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -816,9 +809,7 @@ const eventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -891,9 +882,7 @@ const eventsDescKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -968,9 +957,7 @@ const eventsBeforeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, page Page) (*EventsBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1044,9 +1031,7 @@ const eventsUpToKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page Page) (*EventsUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1117,9 +1102,7 @@ const eventsAfterKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page Page) (*EventsAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1190,9 +1173,7 @@ const eventsFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page Page) (*EventsFromResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1266,9 +1247,7 @@ const eventsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64, seqTo int64, page Page) (*EventsBetweenResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1341,7 +1320,7 @@ const eventsAtBeforeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
+//	Items of Widget share the partition; the key condition never reads them.
 func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1422,7 +1401,7 @@ const eventsAtUpToKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
+//	Items of Widget share the partition; the key condition never reads them.
 func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1499,7 +1478,7 @@ const eventsAtAfterKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
+//	Items of Widget share the partition; the key condition never reads them.
 func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1576,7 +1555,7 @@ const eventsAtFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
+//	Items of Widget share the partition; the key condition never reads them.
 func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtFromResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1653,7 +1632,7 @@ const eventsAtBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
-//	Widget items share the partition; the key condition never reads them.
+//	Items of Widget share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time.Time, atTo time.Time, page Page) (*EventsAtBetweenResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1741,8 +1720,7 @@ const notesKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#")
-//	Widget items share the partition; the key condition never reads them.
-//	Event items share the partition; the key condition never reads them.
+//	Items of Widget, Event share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -1807,9 +1785,6 @@ var (
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
-//	Widget items share the partition; the key condition never reads them.
-//	Event items share the partition; the key condition never reads them.
-//	Pin items share the partition; the key condition never reads them.
 func (s *Store) GetNote(ctx context.Context, ownerID string, noteID string) (*Note, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
@@ -1852,9 +1827,7 @@ const pinsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#PIN#")
-//	Widget items share the partition; the key condition never reads them.
-//	Event items share the partition; the key condition never reads them.
-//	Note items share the partition; the key condition never reads them.
+//	Items of Widget, Event, Note share the partition; the key condition never reads them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
