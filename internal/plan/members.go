@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 )
 
@@ -74,7 +75,11 @@ func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 // share the partition, and those of them whose items the key condition
 // can read.
 func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (sharing, read []*model.Entity) {
-	region := skRegion(key.SK, ix)
+	var region *keylang.Lang
+	regionDone := false
+	// Every sort key the condition reads starts with this literal text;
+	// a template that starts with other text is out at once.
+	lead := regionLead(key.SK)
 	for _, e := range ix.Table.Entities {
 		if slices.Contains(p.Entities, e) {
 			continue
@@ -84,8 +89,16 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 			continue
 		}
 		sharing = append(sharing, e)
-		if ix.SK != nil && region != nil && !overlaps(b.langs.of(k.SK), region) {
-			continue
+		if ix.SK != nil {
+			if lit := k.SK.LiteralPrefix(); lead != "" && lit != "" && !strings.HasPrefix(lead, lit) && !strings.HasPrefix(lit, lead) {
+				continue
+			}
+			if !regionDone {
+				region, regionDone = skRegion(key.SK, ix), true
+			}
+			if region != nil && !overlaps(b.langs.of(k.SK), region) {
+				continue
+			}
 		}
 		read = append(read, e)
 	}
@@ -189,7 +202,7 @@ func (b *builder) pkOverlap(x, y *model.Template) bool {
 	if v, ok := b.overlap[pair]; ok {
 		return v
 	}
-	v := !literalsDiverge(x, y) && overlaps(b.langs.of(x), b.langs.of(y))
+	v := sameShape(x, y) || !literalsDiverge(x, y) && overlaps(b.langs.of(x), b.langs.of(y))
 	b.overlap[pair] = v
 	return v
 }
@@ -199,4 +212,44 @@ func (b *builder) pkOverlap(x, y *model.Template) bool {
 func literalsDiverge(x, y *model.Template) bool {
 	a, c := x.LiteralPrefix(), y.LiteralPrefix()
 	return a != "" && c != "" && !strings.HasPrefix(a, c) && !strings.HasPrefix(c, a)
+}
+
+// regionLead is the literal text every sort key a condition reads starts
+// with: the literal text its bound prefix starts with ("" when none).
+func regionLead(s SKCond) string {
+	if s.Template == nil || s.Kind == SKNone || s.Template.KeyType != model.S {
+		return ""
+	}
+	switch s.Kind {
+	case SKEq, SKBeginsWith, SKBetween:
+	default:
+		return ""
+	}
+	if s.Prefix == 0 || s.Template.Segments[0].Attr != nil {
+		return ""
+	}
+	return s.Template.Segments[0].Literal
+}
+
+// sameShape reports whether two templates have the same literal text and
+// placeholders of the same kind in the same places: then they give the
+// same keys (a template always gives some key).
+func sameShape(x, y *model.Template) bool {
+	if x.KeyType != y.KeyType || len(x.Segments) != len(y.Segments) {
+		return false
+	}
+	for i, a := range x.Segments {
+		c := y.Segments[i]
+		switch {
+		case (a.Attr == nil) != (c.Attr == nil):
+			return false
+		case a.Attr == nil:
+			if a.Literal != c.Literal {
+				return false
+			}
+		case KeyKind(a.Attr) != KeyKind(c.Attr) || !slices.Equal(a.Attr.Values, c.Attr.Values) || a.Attr.Separator != c.Attr.Separator:
+			return false
+		}
+	}
+	return true
 }
