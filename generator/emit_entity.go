@@ -774,7 +774,7 @@ func estimateKey(tm *model.Template) int {
 		case seg.Attr == nil:
 			n += len(seg.Literal)
 		default:
-			if b, ok := fixedKeyBytes(seg.Attr); ok {
+			if b, ok := plan.MaxEncodedBytes(seg.Attr); ok && seg.Attr.KeepsOrder() {
 				n += b
 			} else {
 				n += 24
@@ -782,23 +782,4 @@ func estimateKey(tm *model.Template) int {
 		}
 	}
 	return n
-}
-
-// fixedKeyBytes is the length of a fixed-width key encoding.
-func fixedKeyBytes(a *model.Attribute) (int, bool) {
-	switch a.Type {
-	case model.Int:
-		return 20, true
-	case model.Bool:
-		return 5, true
-	case model.Time:
-		switch a.Format {
-		case model.Date:
-			return 10, true
-		case model.Unix, model.UnixMilli:
-			return 20, true
-		}
-		return 30, true
-	}
-	return 0, false
 }

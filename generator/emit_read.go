@@ -35,7 +35,7 @@ func (m *method) get() {
 	if proj != "" {
 		projConst = m.constant("Projection", proj)
 	}
-	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
+	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines("")...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		key := m.primaryKeyMap(g, ent, val, fail)
@@ -56,8 +56,9 @@ func (m *method) get() {
 	m.f.Line()
 }
 
-// readLines are the doc lines of a read beyond the key condition.
-func (m *method) readLines() []string {
+// readLines are the doc lines of a read beyond the key condition; filter
+// is the FilterExpression the method sends, as it sends it.
+func (m *method) readLines(filter string) []string {
 	var out []string
 	pp := m.pp
 	if pp.Key != nil && pp.Key.SK.Narrowed {
@@ -77,8 +78,8 @@ func (m *method) readLines() []string {
 			out = append(out, fmt.Sprintf("%s items may be read too (read cost); they are dropped by their sort key prefix.", f.Entity.Name))
 		}
 	}
-	if pp.Filter != "" {
-		out = append(out, "FilterExpression: "+pp.Filter+" (DynamoDB reads, and bills, the items it drops)")
+	if filter != "" {
+		out = append(out, "FilterExpression: "+filter+" (DynamoDB reads, and bills, the items it drops)")
 	}
 	if m.p.Consistent {
 		out = append(out, "ConsistentRead: true")
@@ -99,7 +100,7 @@ func (m *method) getByQuery() {
 	if proj != "" {
 		projConst = m.constant("Projection", proj)
 	}
-	lines := append(m.readLines(), "An index key need not be unique: with several items, the first in sort key order is returned.")
+	lines := append(m.readLines(""), "An index key need not be unique: with several items, the first in sort key order is returned.")
 	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
@@ -327,10 +328,12 @@ func (m *method) query() {
 	if proj != "" {
 		projConst = m.constant("Projection", proj)
 	}
-	if m.pp.Filter != "" {
-		filterConst = m.constant("Filter", m.conds(m.p.Filter, ""))
+	filter := ""
+	if len(m.p.Filter) > 0 {
+		filter = m.conds(m.p.Filter, "")
+		filterConst = m.constant("Filter", filter)
 	}
-	lines := m.readLines()
+	lines := m.readLines(filter)
 	if m.p.Order == model.Desc {
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}

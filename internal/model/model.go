@@ -72,6 +72,19 @@ func (t *Table) Index(name string) *Index {
 	return nil
 }
 
+// KeyAttrNamed returns the first declaration of a key attribute named
+// name among the table's own key and its indexes, or nil.
+func (t *Table) KeyAttrNamed(name string) *KeyAttr {
+	for _, ix := range t.Indexes {
+		for _, k := range ix.KeyAttrs() {
+			if k.Name == name {
+				return k
+			}
+		}
+	}
+	return nil
+}
+
 // IsKeyAttr reports whether name is the stored name of one of the table's
 // own key attributes.
 func (t *Table) IsKeyAttr(name string) bool {

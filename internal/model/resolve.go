@@ -281,7 +281,7 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		// A key attribute has one type across the table and its indexes:
 		// the first place that declares it decides.
 		for _, k := range ix.KeyAttrs() {
-			if first := firstKeyAttr(t, k.Name); first != nil && first.Type != k.Type && k.Pos != first.Pos {
+			if first := t.KeyAttrNamed(k.Name); first != nil && first.Type != k.Type && k.Pos != first.Pos {
 				r.errorf(k.Pos, "key attribute %s is %s here but %s where it is first declared (line %d)", k.Name, k.Type, first.Type, first.Pos.Line)
 			}
 		}
@@ -882,19 +882,6 @@ func quoteRunes(rs []rune) string {
 		q = append(q, strconv.QuoteRune(r))
 	}
 	return strings.Join(q, " ")
-}
-
-// firstKeyAttr returns the first declaration of a key attribute named name
-// among the table's key and the indexes resolved so far.
-func firstKeyAttr(t *Table, name string) *KeyAttr {
-	for _, ix := range t.Indexes {
-		for _, k := range ix.KeyAttrs() {
-			if k.Name == name {
-				return k
-			}
-		}
-	}
-	return nil
 }
 
 func attrGoPos(sa *spec.Attribute) Pos {

@@ -176,7 +176,7 @@ func keySizes(e *model.Entity, k *model.EntityKey, diags *diag.List) {
 				size += len(s.Literal)
 				continue
 			}
-			n, ok := maxEncodedBytes(s.Attr)
+			n, ok := MaxEncodedBytes(s.Attr)
 			if !ok {
 				return
 			}
@@ -192,9 +192,9 @@ func keySizes(e *model.Entity, k *model.EntityKey, diags *diag.List) {
 	}
 }
 
-// maxEncodedBytes is the most UTF-8 bytes a placeholder can take in a key,
+// MaxEncodedBytes is the most UTF-8 bytes a placeholder can take in a key,
 // or false when it is unbounded.
-func maxEncodedBytes(a *model.Attribute) (int, bool) {
+func MaxEncodedBytes(a *model.Attribute) (int, bool) {
 	switch a.Type {
 	case model.String, model.Path:
 		if a.MaxLength == 0 {

@@ -117,7 +117,7 @@ func (s *sizer) template(t *model.Template) int {
 			n += len(seg.Literal)
 			continue
 		}
-		if b, ok := maxEncodedBytes(seg.Attr); ok && seg.Attr.Type != model.String && seg.Attr.Type != model.Path {
+		if b, ok := MaxEncodedBytes(seg.Attr); ok && seg.Attr.Type != model.String && seg.Attr.Type != model.Path {
 			n += b
 		} else {
 			n += s.value(seg.Attr)

@@ -459,7 +459,7 @@ func proposal(p *model.Pattern) string {
 		}
 	}
 	name := fmt.Sprintf("GSI%d", gsis+1)
-	for t.Index(name) != nil || firstKeyAttrNamed(t, name+"PK") || firstKeyAttrNamed(t, name+"SK") {
+	for t.Index(name) != nil || t.KeyAttrNamed(name+"PK") != nil || t.KeyAttrNamed(name+"SK") != nil {
 		gsis++
 		name = fmt.Sprintf("GSI%d", gsis+1)
 	}
@@ -490,17 +490,4 @@ func proposal(p *model.Pattern) string {
 	}
 	return fmt.Sprintf("Add an index whose partition key is built from [%s], e.g. %s: {partitionKey: %sPK, sortKey: %sSK} with keys %s: {pk: %q, sk: %q} on %s",
 		strings.Join(p.By, ", "), name, name, name, name, strings.Join(pk, "#"), strings.Join(sk, "#"), e.Name)
-}
-
-// firstKeyAttrNamed reports whether the table or an index has a key
-// attribute named name.
-func firstKeyAttrNamed(t *model.Table, name string) bool {
-	for _, ix := range t.Indexes {
-		for _, k := range ix.KeyAttrs() {
-			if k.Name == name {
-				return true
-			}
-		}
-	}
-	return false
 }
