@@ -498,7 +498,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 						g.Id(to).Op(":=").Len(jen.Id("text"))
 						timeSpans[a.Name] = [2]string{from, to}
 					default:
-						enc := e.encodeValue(g, scope, a, k.tm.KeyType, seps, val(a), fail)
+						enc := e.encodeValue(g, scope, a, k.tm.KeyType, seps, val(a), "", fail)
 						g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
 					}
 				}
@@ -647,10 +647,16 @@ func blockValue(a *model.Attribute, field jen.Code, scope map[string]string) (st
 		case a.Format == model.Date:
 			return "s", jen.Id("formatDate").Call(field)
 		}
-		for id, name := range scope {
-			if strings.HasPrefix(id, a.Name+"|") && strings.Contains(id, "keyTime(") {
-				return "s", jen.Id(name)
+		// The key encoding of the item's own value, whichever separators
+		// its template has: the first, for the same bytes every time.
+		var ids []string
+		for id := range scope {
+			if strings.HasPrefix(id, a.Name+"|") && strings.HasSuffix(id, "|keyTime|") {
+				ids = append(ids, id)
 			}
+		}
+		if len(ids) > 0 {
+			return "s", jen.Id(scope[slices.Min(ids)])
 		}
 		return "s", jen.Id("formatTime").Call(field)
 	}

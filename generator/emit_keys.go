@@ -115,7 +115,7 @@ func (e *emitter) keyPieces(g *jen.Group, scope map[string]string, tm *model.Tem
 			parts = append(parts, piece{lit: seg.Literal})
 			continue
 		}
-		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), fail)})
+		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), "", fail)})
 	}
 	return parts
 }
@@ -161,8 +161,11 @@ func concat(parts []piece) *jen.Statement {
 }
 
 // encodeValue emits the encoding of one placeholder value and returns the
-// expression of its text (or bytes, in a B key).
-func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
+// expression of its text (or bytes, in a B key). vid names the value v
+// within the scope: "" for the scope's own value of the attribute, or
+// the name of another value (a where operand); an encoding is declared
+// once per attribute, separators and value.
+func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
 	switch keyType {
 	case model.N:
 		switch {
@@ -177,8 +180,8 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	case model.B:
 		return v
 	}
-	checked := func(call jen.Code) jen.Code {
-		id := fmt.Sprintf("%s|%s|%#v", a.Name, seps, call)
+	checked := func(fn string, args ...jen.Code) jen.Code {
+		id := scopeID(a, seps, fn, vid)
 		if name, ok := scope[id]; ok {
 			return jen.Id(name)
 		}
@@ -187,17 +190,17 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 			name = fmt.Sprintf("%sKey%d", paramName(a), i)
 		}
 		scope[id] = name
-		g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
+		g.List(jen.Id(name), jen.Err()).Op(":=").Id(fn).Call(args...)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		return jen.Id(name)
 	}
 	switch a.Type {
 	case model.String:
-		return checked(jen.Id("keyString").Call(jen.Lit(a.Name), v, jen.Lit(seps)))
+		return checked("keyString", jen.Lit(a.Name), v, jen.Lit(seps))
 	case model.Enum:
-		return checked(jen.Id("keyString").Call(jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)))
+		return checked("keyString", jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps))
 	case model.Path:
-		return checked(jen.Id("keyPath").Call(jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps)))
+		return checked("keyPath", jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps))
 	case model.Int:
 		return jen.Id("keyInt").Call(v)
 	case model.Bool:
@@ -209,14 +212,20 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		case model.UnixMilli:
 			return jen.Id("keyInt").Call(jen.Add(v).Dot("UnixMilli").Call())
 		case model.Date:
-			return checked(jen.Id("keyDate").Call(jen.Lit(a.Name), v))
+			return checked("keyDate", jen.Lit(a.Name), v)
 		}
 		if a.TTL {
 			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
 		}
-		return checked(jen.Id("keyTime").Call(jen.Lit(a.Name), v))
+		return checked("keyTime", jen.Lit(a.Name), v)
 	}
 	return v
+}
+
+// scopeID is the key of an encoded value in a scope: the attribute, the
+// template's separators, the encoding function and the value.
+func scopeID(a *model.Attribute, seps, fn, vid string) string {
+	return a.Name + "|" + seps + "|" + fn + "|" + vid
 }
 
 func mapValues(m map[string]string) []string {

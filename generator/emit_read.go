@@ -213,7 +213,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		var op jen.Code = jen.Id(m.whereParams[b.Operand])
 		switch {
 		case beginsWith && w.Attr.Type == model.Path:
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, fail))
+			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, m.whereParams[b.Operand], fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
 			name := paramName(w.Attr) + "Prefix"
@@ -225,10 +225,12 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 			then(jen.Id(name))
 		default:
+			vid := m.whereParams[b.Operand]
 			if b.Pred {
 				op = m.pred(g, w.Attr, op)
+				vid += " predecessor"
 			}
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, fail))
+			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, vid, fail))
 		}
 	case plan.Least, plan.Greatest:
 		lo, hi := minMax(x)
