@@ -687,79 +687,82 @@ func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code {
 func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
 	f.Commentf("UnmarshalItem sets %s from an item as DynamoDB returns it. A missing", r)
-	f.Comment("required attribute, or one stored with another type, is an ItemError.")
+	f.Comment("required attribute, or one stored with another type, is an ItemError;")
+	f.Comment("an optional attribute the item lacks is set to its zero value.")
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
-		for _, a := range ent.Attributes {
-			e.readAttr(g, ent, a, jen.Id(r).Dot(a.GoName))
-		}
-		g.Return(jen.Nil())
+		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))
 	})
 	f.Line()
 }
 
-// readAttr emits the decoding of one attribute into target.
-func (e *emitter) readAttr(g *jen.Group, ent *model.Entity, a *model.Attribute, target jen.Code) {
-	lookup := jen.List(jen.Id("av"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(a.Stored))
-	var body []jen.Code
-	if a.Type == model.Document {
-		body = []jen.Code{jen.Add(target).Op("=").Id("av")}
+// decodeAttrs emits the decoding of item's attributes attrs into the
+// fields of target, one line each, and the return of the first error.
+func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, target jen.Code) {
+	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.Type != model.Document })
+	if decoded {
+		g.Id("dec").Op(":=").Id("itemDecoder").Values(jen.Id("entity").Op(":").Lit(ent.Name))
+	}
+	for _, a := range attrs {
+		g.Add(target).Dot(a.GoName).Op("=").Add(decodeAttr(ent, a))
+	}
+	if decoded {
+		g.Return(jen.Id("dec").Dot("err"))
 	} else {
-		body = []jen.Code{
-			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(reader(ent, a)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		}
-		if a.Type == model.Enum {
-			body = append(body, jen.Add(target).Op("=").Id(model.EnumType(ent, a)).Parens(jen.Id("v")))
-		} else {
-			body = append(body, jen.Add(target).Op("=").Id("v"))
-		}
+		g.Return(jen.Nil())
 	}
-	st := jen.If(lookup, jen.Id("ok")).Block(body...)
-	if alwaysWritten(a) {
-		st.Else().Block(jen.Return(jen.Id("missing").Call(jen.Lit(ent.Name), jen.Lit(a.Name))))
-	}
-	g.Add(st)
 }
 
-// reader is the call that decodes av as attribute a.
-func reader(ent *model.Entity, a *model.Attribute) jen.Code {
-	args := []jen.Code{jen.Lit(ent.Name), jen.Lit(a.Name), jen.Id("av")}
+// decodeAttr is the Go value of attribute a of item, decoded by dec.
+func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
+	av := jen.Id("item").Index(jen.Lit(a.Stored))
+	if a.Type == model.Document {
+		return av
+	}
+	p := "optional"
+	if alwaysWritten(a) {
+		p = "required"
+	}
+	args := []jen.Code{jen.Lit(a.Name), av}
 	name := ""
 	switch a.Type {
 	case model.String, model.Enum:
-		name = "readString"
+		name = "string"
 	case model.Int:
-		name = "readInt"
+		name = "int"
 	case model.Float:
-		name = "readFloat"
+		name = "float"
 	case model.Bool:
-		name = "readBool"
+		name = "bool"
 	case model.Time:
 		switch {
 		case a.TTL || a.Format == model.Unix:
-			name = "readUnix"
+			name = "unix"
 		case a.Format == model.UnixMilli:
-			name = "readUnixMilli"
+			name = "unixMilli"
 		case a.Format == model.Date:
-			name = "readDate"
+			name = "date"
 		default:
-			name = "readTime"
+			name = "time"
 		}
 	case model.Bytes:
-		name = "readBytes"
+		name = "bytes"
 	case model.Strings:
-		name = "readStrings"
+		name = "strings"
 	case model.StringSet:
-		name = "readStringSet"
+		name = "stringSet"
 	case model.IntSet:
-		name = "readIntSet"
+		name = "intSet"
 	case model.Map:
-		name = "readMap"
+		name = "stringMap"
 	case model.Path:
-		name = "readPath"
+		name = "path"
 		args = append(args, jen.Lit(string(a.Separator)))
 	}
-	return jen.Id(name).Call(args...)
+	call := jen.Id("dec").Dot(name).Call(append(args, jen.Id(p))...)
+	if a.Type == model.Enum {
+		return jen.Id(model.EnumType(ent, a)).Parens(call)
+	}
+	return call
 }
 
 // itemError is &ItemError{Entity: ..., Attr: ..., Reason: ...} on one line.

@@ -34,14 +34,26 @@ func isNatural(tm *model.Template, ka *model.KeyAttr) bool {
 	return tm.Implied && len(tm.Segments) == 1 && tm.Segments[0].Attr != nil && tm.Segments[0].Attr.Stored == ka.Name
 }
 
+// useBuilder records that a method uses the builder of an entity's key
+// attribute ka and returns its name.
+func (e *emitter) useBuilder(ent *model.Entity, ka *model.KeyAttr) string {
+	name := builderName(ent, ka)
+	e.mu.Lock()
+	e.builders[name] = true
+	e.mu.Unlock()
+	return name
+}
+
 // keyBuilders emits one function per key attribute the entity fills with
-// a template: the value the template gives for the attributes.
+// a template and a method builds: the value the template gives for the
+// attributes (or, for a template of literal text, the value itself). The
+// methods are built first, so the set is known.
 func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
 	done := map[string]bool{}
 	for _, k := range ent.Keys {
 		for i, tm := range k.Templates() {
 			ka := k.Index.KeyAttrs()[i]
-			if isNatural(tm, ka) || done[ka.Name] {
+			if isNatural(tm, ka) || done[ka.Name] || !e.builders[builderName(ent, ka)] {
 				continue
 			}
 			done[ka.Name] = true
@@ -50,8 +62,24 @@ func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
 	}
 }
 
+// isConstant reports whether tm is literal text only, for a string key
+// attribute: its value is one value, built when generating.
+func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
+	return ka.Type == model.S && len(tm.Attrs()) == 0
+}
+
 func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
 	name := builderName(ent, ka)
+	if isConstant(tm, ka) {
+		var text strings.Builder
+		for _, seg := range tm.Segments {
+			text.WriteString(seg.Literal)
+		}
+		f.Commentf("%s is %s=%q of %s items; every call shares it.", name, ka.Name, tm.Source, ent.GoName)
+		f.Var().Id(name).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(text.String())})
+		f.Line()
+		return
+	}
 	ret := jen.String()
 	zero := jen.Lit("")
 	if ka.Type == model.B {

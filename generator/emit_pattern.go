@@ -136,11 +136,14 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 		}
 		return attrValue(a, v)
 	}
+	if isConstant(tm, ka) {
+		return jen.Id(m.e.useBuilder(ent, ka))
+	}
 	var args []jen.Code
 	for _, a := range tm.Attrs() {
 		args = append(args, val(a))
 	}
-	g.List(jen.Id(varName), jen.Err()).Op(":=").Id(builderName(ent, ka)).Call(args...)
+	g.List(jen.Id(varName), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, ka)).Call(args...)
 	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 	return keyAttrValue(ka, jen.Id(varName))
 }
@@ -401,10 +404,7 @@ func (m *method) viewType() {
 	m.f.Line()
 	m.f.Commentf("unmarshalItem sets view from the attributes %s reads.", m.p.GoName)
 	m.f.Func().Params(jen.Id("view").Op("*").Id(m.p.ViewType())).Id("unmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
-		for _, a := range attrs {
-			m.e.readAttr(g, ent, a, jen.Id("view").Dot(a.GoName))
-		}
-		g.Return(jen.Nil())
+		decodeAttrs(g, ent, attrs, jen.Id("view"))
 	})
 	m.f.Line()
 }

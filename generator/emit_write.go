@@ -331,7 +331,7 @@ func (m *method) update() {
 		for i, r := range rebuilds {
 			name := fmt.Sprintf("rebuilt%d", i+1)
 			build := []jen.Code{
-				jen.List(jen.Id(name), jen.Err()).Op(":=").Id(builderName(ent, r.rb.KeyAttr)).CallFunc(func(g *jen.Group) {
+				jen.List(jen.Id(name), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, r.rb.KeyAttr)).CallFunc(func(g *jen.Group) {
 					for _, a := range r.rb.Template.Attrs() {
 						g.Add(lookup(a))
 					}

@@ -61,13 +61,21 @@ func Generate(file, source string, data []byte) ([]File, *diag.List) {
 type emitter struct {
 	p      *plan.Plan
 	source string
+	// builders holds the key builders the methods call (see useBuilder).
+	mu       sync.Mutex
+	builders map[string]bool
 }
 
 func emit(p *plan.Plan, source string) ([]File, error) {
-	e := &emitter{p: p, source: source}
-	// Building a file's code is cheap; rendering it (gofmt included) is
-	// most of the work, so the files render in parallel. Each result has
-	// its slot: the output does not depend on the order they finish in.
+	e := &emitter{p: p, source: source, builders: map[string]bool{}}
+	// The methods are built first: they tell which key builders the
+	// entity files hold. Building code is cheap; rendering it (gofmt
+	// included) is most of the work, so the files render in parallel.
+	// Each result has its slot: the output does not depend on the order
+	// they finish in.
+	pfs := e.patternFiles()
+	built := make([]*jen.File, len(pfs))
+	parallel(len(pfs), func(i int) { built[i] = e.patternsFile(pfs[i].patterns) })
 	type job struct {
 		name  string
 		build func() *jen.File
@@ -76,32 +84,19 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 	for _, ent := range p.Model.Entities {
 		jobs = append(jobs, job{e.entityFileName(ent.GoName), func() *jen.File { return e.entityFile(ent) }})
 	}
-	for _, pf := range e.patternFiles() {
-		jobs = append(jobs, job{pf.name, func() *jen.File { return e.patternsFile(pf.patterns) }})
+	for i, pf := range pfs {
+		jobs = append(jobs, job{pf.name, func() *jen.File { return built[i] }})
 	}
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				data, err := render(jobs[i].build())
-				if err != nil {
-					errs[i] = fmt.Errorf("%s: %w", jobs[i].name, err)
-					continue
-				}
-				files[i] = File{Name: jobs[i].name, Data: data}
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(jobs), func(i int) {
+		data, err := render(jobs[i].build())
+		if err != nil {
+			errs[i] = fmt.Errorf("%s: %w", jobs[i].name, err)
+			return
+		}
+		files[i] = File{Name: jobs[i].name, Data: data}
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -114,6 +109,24 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return files, nil
+}
+
+// parallel calls f(0) to f(n-1), one goroutine per core.
+func parallel(n int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // patternFile is a file of pattern methods.

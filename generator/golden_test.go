@@ -3,6 +3,9 @@ package generator
 import (
 	"bytes"
 	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,9 +82,95 @@ func TestGolden(t *testing.T) {
 					}
 				}
 			}
+			if dead := unused(t, files); len(dead) > 0 {
+				t.Errorf("unexported declarations no code uses: %v", dead)
+			}
 			vet(t, name, files)
 		})
 	}
+}
+
+// TestExamplesHaveNoDeadCode checks the committed example packages the
+// way TestGolden checks its cases: every unexported declaration of the
+// spec's own files is used.
+func TestExamplesHaveNoDeadCode(t *testing.T) {
+	dirs, err := filepath.Glob("../example/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, dir := range append(dirs, "../internal/e2e") {
+		paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []File
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.HasPrefix(data, []byte(Header)) {
+				files = append(files, File{Name: filepath.Base(p), Data: data})
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		if dead := unused(t, files); len(dead) > 0 {
+			t.Errorf("%s: unexported declarations no code uses: %v", dir, dead)
+		}
+	}
+}
+
+// unused lists the unexported package-level functions, variables,
+// constants and types that the generated files declare outside the
+// runtime files (copied whole, used or not) and that no file uses.
+func unused(t *testing.T, files []File) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	uses := map[string]int{}
+	var declared []string
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				uses[id.Name]++
+			}
+			return true
+		})
+		if strings.HasPrefix(f.Name, "dyngen_") {
+			continue
+		}
+		for _, d := range af.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					declared = append(declared, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch spec := spec.(type) {
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							declared = append(declared, n.Name)
+						}
+					case *ast.TypeSpec:
+						declared = append(declared, spec.Name.Name)
+					}
+				}
+			}
+		}
+	}
+	var dead []string
+	for _, name := range declared {
+		if !token.IsExported(name) && uses[name] < 2 {
+			dead = append(dead, name)
+		}
+	}
+	return dead
 }
 
 // vet writes the files into a package under testdata (inside the module,

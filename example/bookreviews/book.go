@@ -121,41 +121,13 @@ type bookValues struct {
 }
 
 // UnmarshalItem sets b from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (b *Book) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["isbn"]; ok {
-		v, err := readString("Book", "isbn", av)
-		if err != nil {
-			return err
-		}
-		b.ISBN = v
-	} else {
-		return missing("Book", "isbn")
-	}
-	if av, ok := item["Title"]; ok {
-		v, err := readString("Book", "title", av)
-		if err != nil {
-			return err
-		}
-		b.Title = v
-	} else {
-		return missing("Book", "title")
-	}
-	if av, ok := item["Author"]; ok {
-		v, err := readString("Book", "author", av)
-		if err != nil {
-			return err
-		}
-		b.Author = v
-	} else {
-		return missing("Book", "author")
-	}
-	if av, ok := item["PublicationYear"]; ok {
-		v, err := readInt("Book", "publicationYear", av)
-		if err != nil {
-			return err
-		}
-		b.PublicationYear = v
-	}
-	return nil
+	dec := itemDecoder{entity: "Book"}
+	b.ISBN = dec.string("isbn", item["isbn"], required)
+	b.Title = dec.string("title", item["Title"], required)
+	b.Author = dec.string("author", item["Author"], required)
+	b.PublicationYear = dec.int("publicationYear", item["PublicationYear"], optional)
+	return dec.err
 }

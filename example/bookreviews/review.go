@@ -56,19 +56,6 @@ func reviewGSI1PK(username string) (string, error) {
 	return keySize("GSI1PK", "USER#"+usernameKey, maxPartitionKey)
 }
 
-// reviewGSI1SK builds GSI1SK="{reviewDate}#BOOK#{isbn}" of Review items.
-func reviewGSI1SK(reviewDate time.Time, isbn string) (string, error) {
-	reviewDateKey, err := keyTime("reviewDate", reviewDate)
-	if err != nil {
-		return "", err
-	}
-	isbnKey, err := keyString("isbn", isbn, "#")
-	if err != nil {
-		return "", err
-	}
-	return keySize("GSI1SK", reviewDateKey+"#BOOK#"+isbnKey, maxSortKey)
-}
-
 // validate checks r against the constraints of the spec before a write.
 func (r *Review) validate() error {
 	if !utf8.ValidString(r.ISBN) {
@@ -188,52 +175,14 @@ type reviewValues struct {
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (r *Review) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["isbn"]; ok {
-		v, err := readString("Review", "isbn", av)
-		if err != nil {
-			return err
-		}
-		r.ISBN = v
-	} else {
-		return missing("Review", "isbn")
-	}
-	if av, ok := item["username"]; ok {
-		v, err := readString("Review", "username", av)
-		if err != nil {
-			return err
-		}
-		r.Username = v
-	} else {
-		return missing("Review", "username")
-	}
-	if av, ok := item["Grade"]; ok {
-		v, err := readInt("Review", "grade", av)
-		if err != nil {
-			return err
-		}
-		r.Grade = v
-	} else {
-		return missing("Review", "grade")
-	}
-	if av, ok := item["ReviewText"]; ok {
-		v, err := readString("Review", "reviewText", av)
-		if err != nil {
-			return err
-		}
-		r.ReviewText = v
-	} else {
-		return missing("Review", "reviewText")
-	}
-	if av, ok := item["ReviewDate"]; ok {
-		v, err := readTime("Review", "reviewDate", av)
-		if err != nil {
-			return err
-		}
-		r.ReviewDate = v
-	} else {
-		return missing("Review", "reviewDate")
-	}
-	return nil
+	dec := itemDecoder{entity: "Review"}
+	r.ISBN = dec.string("isbn", item["isbn"], required)
+	r.Username = dec.string("username", item["username"], required)
+	r.Grade = dec.int("grade", item["Grade"], required)
+	r.ReviewText = dec.string("reviewText", item["ReviewText"], required)
+	r.ReviewDate = dec.time("reviewDate", item["ReviewDate"], required)
+	return dec.err
 }

@@ -48,15 +48,6 @@ func userGSI1PK(username string) (string, error) {
 	return keySize("GSI1PK", "USER#"+usernameKey, maxPartitionKey)
 }
 
-// userGSI1SK builds GSI1SK="USER#{username}" of User items.
-func userGSI1SK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return keySize("GSI1SK", "USER#"+usernameKey, maxSortKey)
-}
-
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
 	if !utf8.ValidString(u.Username) {
@@ -144,25 +135,11 @@ type userValues struct {
 }
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["username"]; ok {
-		v, err := readString("User", "username", av)
-		if err != nil {
-			return err
-		}
-		u.Username = v
-	} else {
-		return missing("User", "username")
-	}
-	if av, ok := item["MembershipDate"]; ok {
-		v, err := readTime("User", "membershipDate", av)
-		if err != nil {
-			return err
-		}
-		u.MembershipDate = v
-	} else {
-		return missing("User", "membershipDate")
-	}
-	return nil
+	dec := itemDecoder{entity: "User"}
+	u.Username = dec.string("username", item["username"], required)
+	u.MembershipDate = dec.time("membershipDate", item["MembershipDate"], required)
+	return dec.err
 }

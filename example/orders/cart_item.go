@@ -71,34 +71,12 @@ type cartItemValues struct {
 }
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (c *CartItem) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["cartId"]; ok {
-		v, err := readString("CartItem", "cartId", av)
-		if err != nil {
-			return err
-		}
-		c.CartID = v
-	} else {
-		return missing("CartItem", "cartId")
-	}
-	if av, ok := item["productId"]; ok {
-		v, err := readString("CartItem", "productId", av)
-		if err != nil {
-			return err
-		}
-		c.ProductID = v
-	} else {
-		return missing("CartItem", "productId")
-	}
-	if av, ok := item["quantity"]; ok {
-		v, err := readInt("CartItem", "quantity", av)
-		if err != nil {
-			return err
-		}
-		c.Quantity = v
-	} else {
-		return missing("CartItem", "quantity")
-	}
-	return nil
+	dec := itemDecoder{entity: "CartItem"}
+	c.CartID = dec.string("cartId", item["cartId"], required)
+	c.ProductID = dec.string("productId", item["productId"], required)
+	c.Quantity = dec.int("quantity", item["quantity"], required)
+	return dec.err
 }

@@ -23,11 +23,6 @@ type OrderLine struct {
 	UnitPrice   int64 // The unit price in cents
 }
 
-// orderLineSK builds SK="{sku}" of OrderLine items.
-func orderLineSK(sku int64) (string, error) {
-	return keySize("SK", keyInt(sku), maxSortKey)
-}
-
 // validate checks o against the constraints of the spec before a write.
 func (o *OrderLine) validate() error {
 	if !utf8.ValidString(o.ProductName) {
@@ -88,52 +83,14 @@ type orderLineValues struct {
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (o *OrderLine) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["orderId"]; ok {
-		v, err := readInt("OrderLine", "orderId", av)
-		if err != nil {
-			return err
-		}
-		o.OrderID = v
-	} else {
-		return missing("OrderLine", "orderId")
-	}
-	if av, ok := item["sku"]; ok {
-		v, err := readInt("OrderLine", "sku", av)
-		if err != nil {
-			return err
-		}
-		o.SKU = v
-	} else {
-		return missing("OrderLine", "sku")
-	}
-	if av, ok := item["productName"]; ok {
-		v, err := readString("OrderLine", "productName", av)
-		if err != nil {
-			return err
-		}
-		o.ProductName = v
-	} else {
-		return missing("OrderLine", "productName")
-	}
-	if av, ok := item["quantity"]; ok {
-		v, err := readInt("OrderLine", "quantity", av)
-		if err != nil {
-			return err
-		}
-		o.Quantity = v
-	} else {
-		return missing("OrderLine", "quantity")
-	}
-	if av, ok := item["unitPrice"]; ok {
-		v, err := readInt("OrderLine", "unitPrice", av)
-		if err != nil {
-			return err
-		}
-		o.UnitPrice = v
-	} else {
-		return missing("OrderLine", "unitPrice")
-	}
-	return nil
+	dec := itemDecoder{entity: "OrderLine"}
+	o.OrderID = dec.int("orderId", item["orderId"], required)
+	o.SKU = dec.int("sku", item["sku"], required)
+	o.ProductName = dec.string("productName", item["productName"], required)
+	o.Quantity = dec.int("quantity", item["quantity"], required)
+	o.UnitPrice = dec.int("unitPrice", item["unitPrice"], required)
+	return dec.err
 }

@@ -22,15 +22,6 @@ type TrackingEvent struct {
 	Message string // optional: not written when zero
 }
 
-// trackingEventSK builds SK="EVENT#{eventId}" of TrackingEvent items.
-func trackingEventSK(eventID string) (string, error) {
-	eventIDKey, err := keyString("eventId", eventID, "#")
-	if err != nil {
-		return "", err
-	}
-	return keySize("SK", "EVENT#"+eventIDKey, maxSortKey)
-}
-
 // validate checks t against the constraints of the spec before a write.
 func (t *TrackingEvent) validate() error {
 	if !utf8.ValidString(t.EventID) {
@@ -95,41 +86,13 @@ type trackingEventValues struct {
 }
 
 // UnmarshalItem sets t from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (t *TrackingEvent) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["orderId"]; ok {
-		v, err := readInt("TrackingEvent", "orderId", av)
-		if err != nil {
-			return err
-		}
-		t.OrderID = v
-	} else {
-		return missing("TrackingEvent", "orderId")
-	}
-	if av, ok := item["eventId"]; ok {
-		v, err := readString("TrackingEvent", "eventId", av)
-		if err != nil {
-			return err
-		}
-		t.EventID = v
-	} else {
-		return missing("TrackingEvent", "eventId")
-	}
-	if av, ok := item["status"]; ok {
-		v, err := readString("TrackingEvent", "status", av)
-		if err != nil {
-			return err
-		}
-		t.Status = v
-	} else {
-		return missing("TrackingEvent", "status")
-	}
-	if av, ok := item["message"]; ok {
-		v, err := readString("TrackingEvent", "message", av)
-		if err != nil {
-			return err
-		}
-		t.Message = v
-	}
-	return nil
+	dec := itemDecoder{entity: "TrackingEvent"}
+	t.OrderID = dec.int("orderId", item["orderId"], required)
+	t.EventID = dec.string("eventId", item["eventId"], required)
+	t.Status = dec.string("status", item["status"], required)
+	t.Message = dec.string("message", item["message"], optional)
+	return dec.err
 }

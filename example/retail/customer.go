@@ -29,10 +29,8 @@ func customerPK(customerID string) (string, error) {
 	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
 }
 
-// customerSK builds SK="ROOT" of Customer items.
-func customerSK() (string, error) {
-	return keySize("SK", "ROOT", maxSortKey)
-}
+// customerSK is SK="ROOT" of Customer items; every call shares it.
+var customerSK = &types.AttributeValueMemberS{Value: "ROOT"}
 
 // validate checks c against the constraints of the spec before a write.
 func (c *Customer) validate() error {
@@ -107,34 +105,12 @@ type customerValues struct {
 }
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (c *Customer) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["customerId"]; ok {
-		v, err := readString("Customer", "customerId", av)
-		if err != nil {
-			return err
-		}
-		c.CustomerID = v
-	} else {
-		return missing("Customer", "customerId")
-	}
-	if av, ok := item["name"]; ok {
-		v, err := readString("Customer", "name", av)
-		if err != nil {
-			return err
-		}
-		c.Name = v
-	} else {
-		return missing("Customer", "name")
-	}
-	if av, ok := item["email"]; ok {
-		v, err := readString("Customer", "email", av)
-		if err != nil {
-			return err
-		}
-		c.Email = v
-	} else {
-		return missing("Customer", "email")
-	}
-	return nil
+	dec := itemDecoder{entity: "Customer"}
+	c.CustomerID = dec.string("customerId", item["customerId"], required)
+	c.Name = dec.string("name", item["name"], required)
+	c.Email = dec.string("email", item["email"], required)
+	return dec.err
 }

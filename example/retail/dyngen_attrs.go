@@ -177,6 +177,103 @@ func missing(entity, attr string) error {
 	return &ItemError{Entity: entity, Attr: attr, Reason: "missing"}
 }
 
+// itemDecoder decodes the attributes of one item of entity, one call per
+// attribute: each method returns the Go value of av, the attribute's value
+// (nil when the item lacks it), or the zero value when av is nil or can't
+// be decoded. It keeps the first error, so a decoder reads every
+// attribute and then checks err once.
+type itemDecoder struct {
+	entity string
+	err    error
+}
+
+// presence says whether an item must hold an attribute: a required
+// attribute the item lacks is an ItemError, an optional one is the zero
+// value.
+type presence bool
+
+const (
+	required presence = true
+	optional presence = false
+)
+
+// decode reads av with read, the reader of the attribute's type.
+func decode[T any](d *itemDecoder, attr string, av types.AttributeValue, p presence, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
+	var zero T
+	if av == nil {
+		if p == required && d.err == nil {
+			d.err = missing(d.entity, attr)
+		}
+		return zero
+	}
+	v, err := read(d.entity, attr, av)
+	if err != nil {
+		if d.err == nil {
+			d.err = err
+		}
+		return zero
+	}
+	return v
+}
+
+func (d *itemDecoder) string(attr string, av types.AttributeValue, p presence) string {
+	return decode(d, attr, av, p, readString)
+}
+
+func (d *itemDecoder) int(attr string, av types.AttributeValue, p presence) int64 {
+	return decode(d, attr, av, p, readInt)
+}
+
+func (d *itemDecoder) float(attr string, av types.AttributeValue, p presence) float64 {
+	return decode(d, attr, av, p, readFloat)
+}
+
+func (d *itemDecoder) bool(attr string, av types.AttributeValue, p presence) bool {
+	return decode(d, attr, av, p, readBool)
+}
+
+func (d *itemDecoder) time(attr string, av types.AttributeValue, p presence) time.Time {
+	return decode(d, attr, av, p, readTime)
+}
+
+func (d *itemDecoder) date(attr string, av types.AttributeValue, p presence) time.Time {
+	return decode(d, attr, av, p, readDate)
+}
+
+func (d *itemDecoder) unix(attr string, av types.AttributeValue, p presence) time.Time {
+	return decode(d, attr, av, p, readUnix)
+}
+
+func (d *itemDecoder) unixMilli(attr string, av types.AttributeValue, p presence) time.Time {
+	return decode(d, attr, av, p, readUnixMilli)
+}
+
+func (d *itemDecoder) bytes(attr string, av types.AttributeValue, p presence) []byte {
+	return decode(d, attr, av, p, readBytes)
+}
+
+func (d *itemDecoder) strings(attr string, av types.AttributeValue, p presence) []string {
+	return decode(d, attr, av, p, readStrings)
+}
+
+func (d *itemDecoder) stringSet(attr string, av types.AttributeValue, p presence) []string {
+	return decode(d, attr, av, p, readStringSet)
+}
+
+func (d *itemDecoder) intSet(attr string, av types.AttributeValue, p presence) []int64 {
+	return decode(d, attr, av, p, readIntSet)
+}
+
+func (d *itemDecoder) stringMap(attr string, av types.AttributeValue, p presence) map[string]string {
+	return decode(d, attr, av, p, readMap)
+}
+
+func (d *itemDecoder) path(attr string, av types.AttributeValue, sep string, p presence) []string {
+	return decode(d, attr, av, p, func(entity, attr string, av types.AttributeValue) ([]string, error) {
+		return readPath(entity, attr, av, sep)
+	})
+}
+
 // storableFloat reports whether DynamoDB stores f as a number: zero, or a
 // magnitude from 1e-130 to below 1e126 (so neither NaN nor an infinity).
 func storableFloat(f float64) bool {

@@ -33,15 +33,6 @@ func invoicePK(customerID string) (string, error) {
 	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
 }
 
-// invoiceSK builds SK="INVC#{invoiceId}" of Invoice items.
-func invoiceSK(invoiceID string) (string, error) {
-	invoiceIDKey, err := keyString("invoiceId", invoiceID, "#")
-	if err != nil {
-		return "", err
-	}
-	return keySize("SK", "INVC#"+invoiceIDKey, maxSortKey)
-}
-
 // validate checks i against the constraints of the spec before a write.
 func (i *Invoice) validate() error {
 	if !utf8.ValidString(i.CustomerID) {
@@ -133,52 +124,14 @@ type invoiceValues struct {
 }
 
 // UnmarshalItem sets i from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (i *Invoice) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["customerId"]; ok {
-		v, err := readString("Invoice", "customerId", av)
-		if err != nil {
-			return err
-		}
-		i.CustomerID = v
-	} else {
-		return missing("Invoice", "customerId")
-	}
-	if av, ok := item["invoiceId"]; ok {
-		v, err := readString("Invoice", "invoiceId", av)
-		if err != nil {
-			return err
-		}
-		i.InvoiceID = v
-	} else {
-		return missing("Invoice", "invoiceId")
-	}
-	if av, ok := item["orderId"]; ok {
-		v, err := readString("Invoice", "orderId", av)
-		if err != nil {
-			return err
-		}
-		i.OrderID = v
-	} else {
-		return missing("Invoice", "orderId")
-	}
-	if av, ok := item["invoiceDate"]; ok {
-		v, err := readTime("Invoice", "invoiceDate", av)
-		if err != nil {
-			return err
-		}
-		i.InvoiceDate = v
-	} else {
-		return missing("Invoice", "invoiceDate")
-	}
-	if av, ok := item["amount"]; ok {
-		v, err := readInt("Invoice", "amount", av)
-		if err != nil {
-			return err
-		}
-		i.Amount = v
-	} else {
-		return missing("Invoice", "amount")
-	}
-	return nil
+	dec := itemDecoder{entity: "Invoice"}
+	i.CustomerID = dec.string("customerId", item["customerId"], required)
+	i.InvoiceID = dec.string("invoiceId", item["invoiceId"], required)
+	i.OrderID = dec.string("orderId", item["orderId"], required)
+	i.InvoiceDate = dec.time("invoiceDate", item["invoiceDate"], required)
+	i.Amount = dec.int("amount", item["amount"], required)
+	return dec.err
 }

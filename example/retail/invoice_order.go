@@ -33,10 +33,8 @@ func invoiceOrderPK(invoiceID string) (string, error) {
 	return keySize("PK", "INVC#"+invoiceIDKey, maxPartitionKey)
 }
 
-// invoiceOrderSK builds SK="ROOT" of InvoiceOrder items.
-func invoiceOrderSK() (string, error) {
-	return keySize("SK", "ROOT", maxSortKey)
-}
+// invoiceOrderSK is SK="ROOT" of InvoiceOrder items; every call shares it.
+var invoiceOrderSK = &types.AttributeValueMemberS{Value: "ROOT"}
 
 // validate checks i against the constraints of the spec before a write.
 func (i *InvoiceOrder) validate() error {
@@ -124,52 +122,14 @@ type invoiceOrderValues struct {
 }
 
 // UnmarshalItem sets i from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (i *InvoiceOrder) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["invoiceId"]; ok {
-		v, err := readString("InvoiceOrder", "invoiceId", av)
-		if err != nil {
-			return err
-		}
-		i.InvoiceID = v
-	} else {
-		return missing("InvoiceOrder", "invoiceId")
-	}
-	if av, ok := item["customerId"]; ok {
-		v, err := readString("InvoiceOrder", "customerId", av)
-		if err != nil {
-			return err
-		}
-		i.CustomerID = v
-	} else {
-		return missing("InvoiceOrder", "customerId")
-	}
-	if av, ok := item["orderId"]; ok {
-		v, err := readString("InvoiceOrder", "orderId", av)
-		if err != nil {
-			return err
-		}
-		i.OrderID = v
-	} else {
-		return missing("InvoiceOrder", "orderId")
-	}
-	if av, ok := item["orderDate"]; ok {
-		v, err := readTime("InvoiceOrder", "orderDate", av)
-		if err != nil {
-			return err
-		}
-		i.OrderDate = v
-	} else {
-		return missing("InvoiceOrder", "orderDate")
-	}
-	if av, ok := item["orderTotal"]; ok {
-		v, err := readInt("InvoiceOrder", "orderTotal", av)
-		if err != nil {
-			return err
-		}
-		i.OrderTotal = v
-	} else {
-		return missing("InvoiceOrder", "orderTotal")
-	}
-	return nil
+	dec := itemDecoder{entity: "InvoiceOrder"}
+	i.InvoiceID = dec.string("invoiceId", item["invoiceId"], required)
+	i.CustomerID = dec.string("customerId", item["customerId"], required)
+	i.OrderID = dec.string("orderId", item["orderId"], required)
+	i.OrderDate = dec.time("orderDate", item["orderDate"], required)
+	i.OrderTotal = dec.int("orderTotal", item["orderTotal"], required)
+	return dec.err
 }

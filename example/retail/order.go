@@ -76,10 +76,8 @@ func orderGSIPK(orderID string) (string, error) {
 	return keySize("GSIPK", orderIDKey, maxPartitionKey)
 }
 
-// orderGSISK builds GSISK="ROOT" of Order items.
-func orderGSISK() (string, error) {
-	return keySize("GSISK", "ROOT", maxSortKey)
-}
+// orderGSISK is GSISK="ROOT" of Order items; every call shares it.
+var orderGSISK = &types.AttributeValueMemberS{Value: "ROOT"}
 
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
@@ -199,52 +197,14 @@ type orderValues struct {
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["customerId"]; ok {
-		v, err := readString("Order", "customerId", av)
-		if err != nil {
-			return err
-		}
-		o.CustomerID = v
-	} else {
-		return missing("Order", "customerId")
-	}
-	if av, ok := item["orderId"]; ok {
-		v, err := readString("Order", "orderId", av)
-		if err != nil {
-			return err
-		}
-		o.OrderID = v
-	} else {
-		return missing("Order", "orderId")
-	}
-	if av, ok := item["orderDate"]; ok {
-		v, err := readTime("Order", "orderDate", av)
-		if err != nil {
-			return err
-		}
-		o.OrderDate = v
-	} else {
-		return missing("Order", "orderDate")
-	}
-	if av, ok := item["status"]; ok {
-		v, err := readString("Order", "status", av)
-		if err != nil {
-			return err
-		}
-		o.Status = OrderStatus(v)
-	} else {
-		return missing("Order", "status")
-	}
-	if av, ok := item["total"]; ok {
-		v, err := readInt("Order", "total", av)
-		if err != nil {
-			return err
-		}
-		o.Total = v
-	} else {
-		return missing("Order", "total")
-	}
-	return nil
+	dec := itemDecoder{entity: "Order"}
+	o.CustomerID = dec.string("customerId", item["customerId"], required)
+	o.OrderID = dec.string("orderId", item["orderId"], required)
+	o.OrderDate = dec.time("orderDate", item["orderDate"], required)
+	o.Status = OrderStatus(dec.string("status", item["status"], required))
+	o.Total = dec.int("total", item["total"], required)
+	return dec.err
 }

@@ -24,14 +24,10 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 	if err != nil {
 		return nil, err
 	}
-	sk, err := customerSK()
-	if err != nil {
-		return nil, err
-	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
+			"SK": customerSK,
 		},
 		TableName: &s.retailTableTable,
 	})
@@ -212,15 +208,11 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	sk, err := orderGSISK()
-	if err != nil {
-		return nil, err
-	}
 	in := &dynamodb.QueryInput{
 		ExpressionAttributeNames: getOrderNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: sk},
+			":sk": orderGSISK,
 		},
 		IndexName:              getOrderIndex,
 		KeyConditionExpression: getOrderKeyConditionRef,
@@ -277,10 +269,6 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	sk, err := orderGSISK()
-	if err != nil {
-		return nil, err
-	}
 	start, err := cursorStart("OrderOfCustomer", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", kind: err}
@@ -290,7 +278,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
 			":pk":         pkValue,
-			":sk":         &types.AttributeValueMemberS{Value: sk},
+			":sk":         orderGSISK,
 		},
 		FilterExpression:       orderOfCustomerFilterRef,
 		IndexName:              orderOfCustomerIndex,
@@ -418,14 +406,10 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 	if err != nil {
 		return nil, err
 	}
-	sk, err := invoiceOrderSK()
-	if err != nil {
-		return nil, err
-	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
+			"SK": invoiceOrderSK,
 		},
 		TableName: &s.retailTableTable,
 	})

@@ -181,52 +181,14 @@ type goodValues struct {
 }
 
 // UnmarshalItem sets g from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (g *Good) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["storeId"]; ok {
-		v, err := readString("Good", "storeId", av)
-		if err != nil {
-			return err
-		}
-		g.StoreID = v
-	} else {
-		return missing("Good", "storeId")
-	}
-	if av, ok := item["category"]; ok {
-		v, err := readPath("Good", "category", av, "#")
-		if err != nil {
-			return err
-		}
-		g.Category = v
-	} else {
-		return missing("Good", "category")
-	}
-	if av, ok := item["goodId"]; ok {
-		v, err := readString("Good", "goodId", av)
-		if err != nil {
-			return err
-		}
-		g.GoodID = v
-	} else {
-		return missing("Good", "goodId")
-	}
-	if av, ok := item["name"]; ok {
-		v, err := readString("Good", "name", av)
-		if err != nil {
-			return err
-		}
-		g.Name = v
-	} else {
-		return missing("Good", "name")
-	}
-	if av, ok := item["price"]; ok {
-		v, err := readInt("Good", "price", av)
-		if err != nil {
-			return err
-		}
-		g.Price = v
-	} else {
-		return missing("Good", "price")
-	}
-	return nil
+	dec := itemDecoder{entity: "Good"}
+	g.StoreID = dec.string("storeId", item["storeId"], required)
+	g.Category = dec.path("category", item["category"], "#", required)
+	g.GoodID = dec.string("goodId", item["goodId"], required)
+	g.Name = dec.string("name", item["name"], required)
+	g.Price = dec.int("price", item["price"], required)
+	return dec.err
 }

@@ -20,25 +20,10 @@ type StoreLocationItem struct {
 
 // unmarshalItem sets view from the attributes StoreLocation reads.
 func (view *StoreLocationItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["location"]; ok {
-		v, err := readString("StoreMetadata", "location", av)
-		if err != nil {
-			return err
-		}
-		view.Location = v
-	} else {
-		return missing("StoreMetadata", "location")
-	}
-	if av, ok := item["storeId"]; ok {
-		v, err := readString("StoreMetadata", "storeId", av)
-		if err != nil {
-			return err
-		}
-		view.StoreID = v
-	} else {
-		return missing("StoreMetadata", "storeId")
-	}
-	return nil
+	dec := itemDecoder{entity: "StoreMetadata"}
+	view.Location = dec.string("location", item["location"], required)
+	view.StoreID = dec.string("storeId", item["storeId"], required)
+	return dec.err
 }
 
 const storeLocationProjection = "#location, #storeId"

@@ -106,25 +106,11 @@ type storeMetadataValues struct {
 }
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (s *StoreMetadata) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["storeId"]; ok {
-		v, err := readString("StoreMetadata", "storeId", av)
-		if err != nil {
-			return err
-		}
-		s.StoreID = v
-	} else {
-		return missing("StoreMetadata", "storeId")
-	}
-	if av, ok := item["location"]; ok {
-		v, err := readString("StoreMetadata", "location", av)
-		if err != nil {
-			return err
-		}
-		s.Location = v
-	} else {
-		return missing("StoreMetadata", "location")
-	}
-	return nil
+	dec := itemDecoder{entity: "StoreMetadata"}
+	s.StoreID = dec.string("storeId", item["storeId"], required)
+	s.Location = dec.string("location", item["location"], required)
+	return dec.err
 }

@@ -29,10 +29,8 @@ func accountPK(accountID string) (string, error) {
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
-// accountSK builds SK="metadata:account" of Account items.
-func accountSK() (string, error) {
-	return keySize("SK", "metadata:account", maxSortKey)
-}
+// accountSK is SK="metadata:account" of Account items; every call shares it.
+var accountSK = &types.AttributeValueMemberS{Value: "metadata:account"}
 
 // validate checks a against the constraints of the spec before a write.
 func (a *Account) validate() error {
@@ -102,25 +100,11 @@ type accountValues struct {
 }
 
 // UnmarshalItem sets a from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["accountId"]; ok {
-		v, err := readString("Account", "accountId", av)
-		if err != nil {
-			return err
-		}
-		a.AccountID = v
-	} else {
-		return missing("Account", "accountId")
-	}
-	if av, ok := item["name"]; ok {
-		v, err := readString("Account", "name", av)
-		if err != nil {
-			return err
-		}
-		a.Name = v
-	} else {
-		return missing("Account", "name")
-	}
-	return nil
+	dec := itemDecoder{entity: "Account"}
+	a.AccountID = dec.string("accountId", item["accountId"], required)
+	a.Name = dec.string("name", item["name"], required)
+	return dec.err
 }

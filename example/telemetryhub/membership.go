@@ -118,34 +118,12 @@ type membershipValues struct {
 }
 
 // UnmarshalItem sets m from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (m *Membership) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["userId"]; ok {
-		v, err := readString("Membership", "userId", av)
-		if err != nil {
-			return err
-		}
-		m.UserID = v
-	} else {
-		return missing("Membership", "userId")
-	}
-	if av, ok := item["serviceGroupId"]; ok {
-		v, err := readString("Membership", "serviceGroupId", av)
-		if err != nil {
-			return err
-		}
-		m.ServiceGroupID = v
-	} else {
-		return missing("Membership", "serviceGroupId")
-	}
-	if av, ok := item["grantedAt"]; ok {
-		v, err := readTime("Membership", "grantedAt", av)
-		if err != nil {
-			return err
-		}
-		m.GrantedAt = v
-	} else {
-		return missing("Membership", "grantedAt")
-	}
-	return nil
+	dec := itemDecoder{entity: "Membership"}
+	m.UserID = dec.string("userId", item["userId"], required)
+	m.ServiceGroupID = dec.string("serviceGroupId", item["serviceGroupId"], required)
+	m.GrantedAt = dec.time("grantedAt", item["grantedAt"], required)
+	return dec.err
 }

@@ -21,14 +21,10 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 	if err != nil {
 		return nil, err
 	}
-	sk, err := accountSK()
-	if err != nil {
-		return nil, err
-	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
+			"SK": accountSK,
 		},
 		TableName: &s.telemetryHubTable,
 	})

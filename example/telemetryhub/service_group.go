@@ -30,15 +30,6 @@ func serviceGroupPK(accountID string) (string, error) {
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
-// serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of ServiceGroup items.
-func serviceGroupSK(serviceGroupID string) (string, error) {
-	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
-	if err != nil {
-		return "", err
-	}
-	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxSortKey)
-}
-
 // validate checks s against the constraints of the spec before a write.
 func (s *ServiceGroup) validate() error {
 	if !utf8.ValidString(s.AccountID) {
@@ -117,34 +108,12 @@ type serviceGroupValues struct {
 }
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (s *ServiceGroup) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["accountId"]; ok {
-		v, err := readString("ServiceGroup", "accountId", av)
-		if err != nil {
-			return err
-		}
-		s.AccountID = v
-	} else {
-		return missing("ServiceGroup", "accountId")
-	}
-	if av, ok := item["serviceGroupId"]; ok {
-		v, err := readString("ServiceGroup", "serviceGroupId", av)
-		if err != nil {
-			return err
-		}
-		s.ServiceGroupID = v
-	} else {
-		return missing("ServiceGroup", "serviceGroupId")
-	}
-	if av, ok := item["name"]; ok {
-		v, err := readString("ServiceGroup", "name", av)
-		if err != nil {
-			return err
-		}
-		s.Name = v
-	} else {
-		return missing("ServiceGroup", "name")
-	}
-	return nil
+	dec := itemDecoder{entity: "ServiceGroup"}
+	s.AccountID = dec.string("accountId", item["accountId"], required)
+	s.ServiceGroupID = dec.string("serviceGroupId", item["serviceGroupId"], required)
+	s.Name = dec.string("name", item["name"], required)
+	return dec.err
 }

@@ -136,61 +136,15 @@ type userValues struct {
 }
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["accountId"]; ok {
-		v, err := readString("User", "accountId", av)
-		if err != nil {
-			return err
-		}
-		u.AccountID = v
-	} else {
-		return missing("User", "accountId")
-	}
-	if av, ok := item["userId"]; ok {
-		v, err := readString("User", "userId", av)
-		if err != nil {
-			return err
-		}
-		u.UserID = v
-	} else {
-		return missing("User", "userId")
-	}
-	if av, ok := item["first_name"]; ok {
-		v, err := readString("User", "firstName", av)
-		if err != nil {
-			return err
-		}
-		u.FirstName = v
-	} else {
-		return missing("User", "firstName")
-	}
-	if av, ok := item["last_name"]; ok {
-		v, err := readString("User", "lastName", av)
-		if err != nil {
-			return err
-		}
-		u.LastName = v
-	} else {
-		return missing("User", "lastName")
-	}
-	if av, ok := item["role"]; ok {
-		v, err := readString("User", "role", av)
-		if err != nil {
-			return err
-		}
-		u.Role = v
-	} else {
-		return missing("User", "role")
-	}
-	if av, ok := item["created_at"]; ok {
-		v, err := readTime("User", "createdAt", av)
-		if err != nil {
-			return err
-		}
-		u.CreatedAt = v
-	} else {
-		return missing("User", "createdAt")
-	}
-	return nil
+	dec := itemDecoder{entity: "User"}
+	u.AccountID = dec.string("accountId", item["accountId"], required)
+	u.UserID = dec.string("userId", item["userId"], required)
+	u.FirstName = dec.string("firstName", item["first_name"], required)
+	u.LastName = dec.string("lastName", item["last_name"], required)
+	u.Role = dec.string("role", item["role"], required)
+	u.CreatedAt = dec.time("createdAt", item["created_at"], required)
+	return dec.err
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -600,4 +601,104 @@ func TestStorableYear(t *testing.T) {
 			t.Errorf("year %d: storableYear %v, keyTime error %v", y, want, err)
 		}
 	}
+}
+
+// decoders wraps every itemDecoder method as one signature, with the
+// reader it must agree with.
+var decoders = []struct {
+	reader string
+	decode func(d *itemDecoder, attr string, av types.AttributeValue, p presence) any
+}{
+	{"readString", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.string(a, av, p) }},
+	{"readInt", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.int(a, av, p) }},
+	{"readFloat", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.float(a, av, p) }},
+	{"readBool", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.bool(a, av, p) }},
+	{"readTime", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.time(a, av, p) }},
+	{"readDate", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.date(a, av, p) }},
+	{"readUnix", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.unix(a, av, p) }},
+	{"readUnixMilli", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.unixMilli(a, av, p) }},
+	{"readBytes", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.bytes(a, av, p) }},
+	{"readStrings", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.strings(a, av, p) }},
+	{"readStringSet", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.stringSet(a, av, p) }},
+	{"readIntSet", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.intSet(a, av, p) }},
+	{"readMap", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.stringMap(a, av, p) }},
+	{"readPath", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.path(a, av, "/", p) }},
+}
+
+// rightValue is a value each reader decodes.
+func rightValue(reader, typ string) types.AttributeValue {
+	switch reader {
+	case "readTime":
+		return &types.AttributeValueMemberS{Value: "2021-03-05T18:54:56.5Z"}
+	case "readPath":
+		return &types.AttributeValueMemberS{Value: "a/b/c"}
+	}
+	return oneOfEach()[typ]
+}
+
+func TestItemDecoderAgreesWithReaders(t *testing.T) {
+	if len(decoders) != len(readers) {
+		t.Fatalf("%d decoder methods for %d readers", len(decoders), len(readers))
+	}
+	for i, r := range readers {
+		dm := decoders[i]
+		if dm.reader != r.name {
+			t.Fatalf("decoder %d is for %s, reader %d is %s", i, dm.reader, i, r.name)
+		}
+		for typ := range oneOfEach() {
+			av := oneOfEach()[typ]
+			if typ == r.typ {
+				av = rightValue(r.name, typ)
+			}
+			if av == nil {
+				continue
+			}
+			for _, p := range []presence{required, optional} {
+				want, wantErr := r.read("Book", "title", av)
+				d := itemDecoder{entity: "Book"}
+				got := dm.decode(&d, "title", av, p)
+				if wantErr != nil {
+					if d.err == nil || d.err.Error() != wantErr.Error() {
+						t.Errorf("%s(%s value): error %v, want %v", dm.reader, typ, d.err, wantErr)
+					}
+					if !reflect.ValueOf(got).IsZero() {
+						t.Errorf("%s(%s value) after an error = %#v, want the zero value", dm.reader, typ, got)
+					}
+					continue
+				}
+				if d.err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("%s(%s value) = %#v, %v; want %#v", dm.reader, typ, got, d.err, want)
+				}
+			}
+		}
+	}
+}
+
+func TestItemDecoderMissing(t *testing.T) {
+	for _, dm := range decoders {
+		d := itemDecoder{entity: "Book"}
+		if got := dm.decode(&d, "title", nil, optional); !reflect.ValueOf(got).IsZero() || d.err != nil {
+			t.Errorf("%s: missing optional = %#v, %v; want the zero value and no error", dm.reader, got, d.err)
+		}
+		if got := dm.decode(&d, "title", nil, required); !reflect.ValueOf(got).IsZero() {
+			t.Errorf("%s: missing required = %#v, want the zero value", dm.reader, got)
+		}
+		checkItemError(t, d.err, "Book", "title")
+		if !strings.HasSuffix(d.err.Error(), ": missing") {
+			t.Errorf("%s: missing required: %v", dm.reader, d.err)
+		}
+	}
+}
+
+func TestItemDecoderKeepsFirstError(t *testing.T) {
+	d := itemDecoder{entity: "Book"}
+	if got := d.string("isbn", &types.AttributeValueMemberS{Value: "1"}, required); got != "1" {
+		t.Errorf("isbn = %q", got)
+	}
+	d.int("year", &types.AttributeValueMemberS{Value: "x"}, required)
+	d.string("title", nil, required)
+	if got := d.string("author", &types.AttributeValueMemberS{Value: "a"}, required); got != "a" {
+		t.Errorf("a good attribute after an error = %q, want it decoded", got)
+	}
+	checkItemError(t, d.err, "Book", "year")
 }

@@ -147,43 +147,13 @@ type eventValues struct {
 }
 
 // UnmarshalItem sets e from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (e *Event) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Event", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		e.OwnerID = v
-	} else {
-		return missing("Event", "ownerId")
-	}
-	if av, ok := item["seq"]; ok {
-		v, err := readInt("Event", "seq", av)
-		if err != nil {
-			return err
-		}
-		e.Seq = v
-	} else {
-		return missing("Event", "seq")
-	}
-	if av, ok := item["at"]; ok {
-		v, err := readTime("Event", "at", av)
-		if err != nil {
-			return err
-		}
-		e.At = v
-	} else {
-		return missing("Event", "at")
-	}
-	if av, ok := item["note"]; ok {
-		v, err := readString("Event", "note", av)
-		if err != nil {
-			return err
-		}
-		e.Note = v
-	} else {
-		return missing("Event", "note")
-	}
-	return nil
+	dec := itemDecoder{entity: "Event"}
+	e.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	e.Seq = dec.int("seq", item["seq"], required)
+	e.At = dec.time("at", item["at"], required)
+	e.Note = dec.string("note", item["note"], required)
+	return dec.err
 }

@@ -150,50 +150,14 @@ type noteValues struct {
 }
 
 // UnmarshalItem sets n from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (n *Note) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Note", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		n.OwnerID = v
-	} else {
-		return missing("Note", "ownerId")
-	}
-	if av, ok := item["noteId"]; ok {
-		v, err := readString("Note", "noteId", av)
-		if err != nil {
-			return err
-		}
-		n.NoteID = v
-	} else {
-		return missing("Note", "noteId")
-	}
-	if av, ok := item["text"]; ok {
-		v, err := readString("Note", "text", av)
-		if err != nil {
-			return err
-		}
-		n.Text = v
-	} else {
-		return missing("Note", "text")
-	}
-	if av, ok := item["type"]; ok {
-		v, err := readString("Note", "type", av)
-		if err != nil {
-			return err
-		}
-		n.Type = NoteType(v)
-	} else {
-		return missing("Note", "type")
-	}
-	if av, ok := item["range"]; ok {
-		v, err := readInt("Note", "range", av)
-		if err != nil {
-			return err
-		}
-		n.Range = v
-	}
-	return nil
+	dec := itemDecoder{entity: "Note"}
+	n.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	n.NoteID = dec.string("noteId", item["noteId"], required)
+	n.Text = dec.string("text", item["text"], required)
+	n.Type = NoteType(dec.string("type", item["type"], required))
+	n.Range = dec.int("range", item["range"], optional)
+	return dec.err
 }

@@ -29,70 +29,15 @@ type WidgetKeysItem struct {
 
 // unmarshalItem sets view from the attributes WidgetKeys reads.
 func (view *WidgetKeysItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["serial"]; ok {
-		v, err := readString("Widget", "serial", av)
-		if err != nil {
-			return err
-		}
-		view.Serial = v
-	} else {
-		return missing("Widget", "serial")
-	}
-	if av, ok := item["version"]; ok {
-		v, err := readInt("Widget", "version", av)
-		if err != nil {
-			return err
-		}
-		view.Version = v
-	} else {
-		return missing("Widget", "version")
-	}
-	if av, ok := item["active"]; ok {
-		v, err := readBool("Widget", "active", av)
-		if err != nil {
-			return err
-		}
-		view.Active = v
-	} else {
-		return missing("Widget", "active")
-	}
-	if av, ok := item["day"]; ok {
-		v, err := readDate("Widget", "day", av)
-		if err != nil {
-			return err
-		}
-		view.Day = v
-	} else {
-		return missing("Widget", "day")
-	}
-	if av, ok := item["created_at"]; ok {
-		v, err := readTime("Widget", "createdAt", av)
-		if err != nil {
-			return err
-		}
-		view.CreatedAt = v
-	} else {
-		return missing("Widget", "createdAt")
-	}
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Widget", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		view.OwnerID = v
-	} else {
-		return missing("Widget", "ownerId")
-	}
-	if av, ok := item["widgetId"]; ok {
-		v, err := readString("Widget", "widgetId", av)
-		if err != nil {
-			return err
-		}
-		view.WidgetID = v
-	} else {
-		return missing("Widget", "widgetId")
-	}
-	return nil
+	dec := itemDecoder{entity: "Widget"}
+	view.Serial = dec.string("serial", item["serial"], required)
+	view.Version = dec.int("version", item["version"], required)
+	view.Active = dec.bool("active", item["active"], required)
+	view.Day = dec.date("day", item["day"], required)
+	view.CreatedAt = dec.time("createdAt", item["created_at"], required)
+	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	view.WidgetID = dec.string("widgetId", item["widgetId"], required)
+	return dec.err
 }
 
 // widgetKeysWidgetGSI2PKPattern parses GSI2PK="SERIAL#{serial}" of Widget items.
@@ -533,43 +478,12 @@ type WidgetNamesItem struct {
 
 // unmarshalItem sets view from the attributes WidgetNames reads.
 func (view *WidgetNamesItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["name"]; ok {
-		v, err := readString("Widget", "name", av)
-		if err != nil {
-			return err
-		}
-		view.Name = v
-	} else {
-		return missing("Widget", "name")
-	}
-	if av, ok := item["status"]; ok {
-		v, err := readString("Widget", "status", av)
-		if err != nil {
-			return err
-		}
-		view.Status = WidgetStatus(v)
-	} else {
-		return missing("Widget", "status")
-	}
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Widget", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		view.OwnerID = v
-	} else {
-		return missing("Widget", "ownerId")
-	}
-	if av, ok := item["widgetId"]; ok {
-		v, err := readString("Widget", "widgetId", av)
-		if err != nil {
-			return err
-		}
-		view.WidgetID = v
-	} else {
-		return missing("Widget", "widgetId")
-	}
-	return nil
+	dec := itemDecoder{entity: "Widget"}
+	view.Name = dec.string("name", item["name"], required)
+	view.Status = WidgetStatus(dec.string("status", item["status"], required))
+	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	view.WidgetID = dec.string("widgetId", item["widgetId"], required)
+	return dec.err
 }
 
 // WidgetNamesResult is one page of WidgetNames.
@@ -2436,34 +2350,11 @@ type WidgetNamesByKeyItem struct {
 
 // unmarshalItem sets view from the attributes WidgetNamesByKey reads.
 func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["name"]; ok {
-		v, err := readString("Widget", "name", av)
-		if err != nil {
-			return err
-		}
-		view.Name = v
-	} else {
-		return missing("Widget", "name")
-	}
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Widget", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		view.OwnerID = v
-	} else {
-		return missing("Widget", "ownerId")
-	}
-	if av, ok := item["widgetId"]; ok {
-		v, err := readString("Widget", "widgetId", av)
-		if err != nil {
-			return err
-		}
-		view.WidgetID = v
-	} else {
-		return missing("Widget", "widgetId")
-	}
-	return nil
+	dec := itemDecoder{entity: "Widget"}
+	view.Name = dec.string("name", item["name"], required)
+	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	view.WidgetID = dec.string("widgetId", item["widgetId"], required)
+	return dec.err
 }
 
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, #PK, #SK"

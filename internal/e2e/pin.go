@@ -32,15 +32,6 @@ func pinPK(ownerID string) (string, error) {
 	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
 }
 
-// pinSK builds SK="NOTE#PIN#{pinId}" of Pin items.
-func pinSK(pinID string) (string, error) {
-	pinIDKey, err := keyString("pinId", pinID, "#")
-	if err != nil {
-		return "", err
-	}
-	return keySize("SK", "NOTE#PIN#"+pinIDKey, maxSortKey)
-}
-
 // validate checks p against the constraints of the spec before a write.
 func (p *Pin) validate() error {
 	if !utf8.ValidString(p.OwnerID) {
@@ -126,43 +117,13 @@ type pinValues struct {
 }
 
 // UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (p *Pin) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Pin", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		p.OwnerID = v
-	} else {
-		return missing("Pin", "ownerId")
-	}
-	if av, ok := item["pinId"]; ok {
-		v, err := readString("Pin", "pinId", av)
-		if err != nil {
-			return err
-		}
-		p.PinID = v
-	} else {
-		return missing("Pin", "pinId")
-	}
-	if av, ok := item["label"]; ok {
-		v, err := readString("Pin", "label", av)
-		if err != nil {
-			return err
-		}
-		p.Label = v
-	} else {
-		return missing("Pin", "label")
-	}
-	if av, ok := item["folder"]; ok {
-		v, err := readPath("Pin", "folder", av, "#")
-		if err != nil {
-			return err
-		}
-		p.Folder = v
-	} else {
-		return missing("Pin", "folder")
-	}
-	return nil
+	dec := itemDecoder{entity: "Pin"}
+	p.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	p.PinID = dec.string("pinId", item["pinId"], required)
+	p.Label = dec.string("label", item["label"], required)
+	p.Folder = dec.path("folder", item["folder"], "#", required)
+	return dec.err
 }

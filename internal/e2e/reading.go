@@ -88,57 +88,15 @@ type readingValues struct {
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (r *Reading) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["deviceId"]; ok {
-		v, err := readInt("Reading", "deviceId", av)
-		if err != nil {
-			return err
-		}
-		r.DeviceID = v
-	} else {
-		return missing("Reading", "deviceId")
-	}
-	if av, ok := item["seq"]; ok {
-		v, err := readInt("Reading", "seq", av)
-		if err != nil {
-			return err
-		}
-		r.Seq = v
-	} else {
-		return missing("Reading", "seq")
-	}
-	if av, ok := item["value"]; ok {
-		v, err := readFloat("Reading", "value", av)
-		if err != nil {
-			return err
-		}
-		r.Value = v
-	} else {
-		return missing("Reading", "value")
-	}
-	if av, ok := item["at"]; ok {
-		v, err := readUnixMilli("Reading", "at", av)
-		if err != nil {
-			return err
-		}
-		r.At = v
-	} else {
-		return missing("Reading", "at")
-	}
-	if av, ok := item["hits"]; ok {
-		v, err := readInt("Reading", "hits", av)
-		if err != nil {
-			return err
-		}
-		r.Hits = v
-	}
-	if av, ok := item["unit"]; ok {
-		v, err := readString("Reading", "unit", av)
-		if err != nil {
-			return err
-		}
-		r.Unit = v
-	}
-	return nil
+	dec := itemDecoder{entity: "Reading"}
+	r.DeviceID = dec.int("deviceId", item["deviceId"], required)
+	r.Seq = dec.int("seq", item["seq"], required)
+	r.Value = dec.float("value", item["value"], required)
+	r.At = dec.unixMilli("at", item["at"], required)
+	r.Hits = dec.int("hits", item["hits"], optional)
+	r.Unit = dec.string("unit", item["unit"], optional)
+	return dec.err
 }

@@ -108,19 +108,6 @@ func widgetGSI1SK(serial string) (string, error) {
 	return keySize("GSI1SK", "SERIAL#"+serialKey, maxSortKey)
 }
 
-// widgetLSI1SK builds LSI1SK="CAT/{category}/{widgetId}" of Widget items.
-func widgetLSI1SK(category []string, widgetID string) (string, error) {
-	categoryKey, err := keyPath("category", category, "/", "/")
-	if err != nil {
-		return "", err
-	}
-	widgetIDKey, err := keyString("widgetId", widgetID, "/")
-	if err != nil {
-		return "", err
-	}
-	return keySize("LSI1SK", "CAT/"+categoryKey+"/"+widgetIDKey, maxSortKey)
-}
-
 // widgetGSI2PK builds GSI2PK="SERIAL#{serial}" of Widget items.
 func widgetGSI2PK(serial string) (string, error) {
 	serialKey, err := keyString("serial", serial, "#")
@@ -128,19 +115,6 @@ func widgetGSI2PK(serial string) (string, error) {
 		return "", err
 	}
 	return keySize("GSI2PK", "SERIAL#"+serialKey, maxPartitionKey)
-}
-
-// widgetGSI2SK builds GSI2SK="{version}#{active}#{day}#{createdAt}" of Widget items.
-func widgetGSI2SK(version int64, active bool, day time.Time, createdAt time.Time) (string, error) {
-	dayKey, err := keyDate("day", day)
-	if err != nil {
-		return "", err
-	}
-	createdAtKey, err := keyTime("createdAt", createdAt)
-	if err != nil {
-		return "", err
-	}
-	return keySize("GSI2SK", keyInt(version)+"#"+keyBool(active)+"#"+dayKey+"#"+createdAtKey, maxSortKey)
 }
 
 // validate checks w against the constraints of the spec before a write.
@@ -412,194 +386,32 @@ type widgetValues struct {
 }
 
 // UnmarshalItem sets w from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError.
+// required attribute, or one stored with another type, is an ItemError;
+// an optional attribute the item lacks is set to its zero value.
 func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
-	if av, ok := item["ownerId"]; ok {
-		v, err := readString("Widget", "ownerId", av)
-		if err != nil {
-			return err
-		}
-		w.OwnerID = v
-	} else {
-		return missing("Widget", "ownerId")
-	}
-	if av, ok := item["widgetId"]; ok {
-		v, err := readString("Widget", "widgetId", av)
-		if err != nil {
-			return err
-		}
-		w.WidgetID = v
-	} else {
-		return missing("Widget", "widgetId")
-	}
-	if av, ok := item["name"]; ok {
-		v, err := readString("Widget", "name", av)
-		if err != nil {
-			return err
-		}
-		w.Name = v
-	} else {
-		return missing("Widget", "name")
-	}
-	if av, ok := item["count"]; ok {
-		v, err := readInt("Widget", "count", av)
-		if err != nil {
-			return err
-		}
-		w.Count = v
-	} else {
-		return missing("Widget", "count")
-	}
-	if av, ok := item["price"]; ok {
-		v, err := readFloat("Widget", "price", av)
-		if err != nil {
-			return err
-		}
-		w.Price = v
-	} else {
-		return missing("Widget", "price")
-	}
-	if av, ok := item["active"]; ok {
-		v, err := readBool("Widget", "active", av)
-		if err != nil {
-			return err
-		}
-		w.Active = v
-	} else {
-		return missing("Widget", "active")
-	}
-	if av, ok := item["version"]; ok {
-		v, err := readInt("Widget", "version", av)
-		if err != nil {
-			return err
-		}
-		w.Version = v
-	} else {
-		return missing("Widget", "version")
-	}
-	if av, ok := item["created_at"]; ok {
-		v, err := readTime("Widget", "createdAt", av)
-		if err != nil {
-			return err
-		}
-		w.CreatedAt = v
-	} else {
-		return missing("Widget", "createdAt")
-	}
-	if av, ok := item["updatedAt"]; ok {
-		v, err := readUnix("Widget", "updatedAt", av)
-		if err != nil {
-			return err
-		}
-		w.UpdatedAt = v
-	} else {
-		return missing("Widget", "updatedAt")
-	}
-	if av, ok := item["seenAt"]; ok {
-		v, err := readUnixMilli("Widget", "seenAt", av)
-		if err != nil {
-			return err
-		}
-		w.SeenAt = v
-	} else {
-		return missing("Widget", "seenAt")
-	}
-	if av, ok := item["day"]; ok {
-		v, err := readDate("Widget", "day", av)
-		if err != nil {
-			return err
-		}
-		w.Day = v
-	} else {
-		return missing("Widget", "day")
-	}
-	if av, ok := item["expiresAt"]; ok {
-		v, err := readUnix("Widget", "expiresAt", av)
-		if err != nil {
-			return err
-		}
-		w.ExpiresAt = v
-	}
-	if av, ok := item["blob"]; ok {
-		v, err := readBytes("Widget", "blob", av)
-		if err != nil {
-			return err
-		}
-		w.Blob = v
-	}
-	if av, ok := item["tags"]; ok {
-		v, err := readStrings("Widget", "tags", av)
-		if err != nil {
-			return err
-		}
-		w.Tags = v
-	} else {
-		return missing("Widget", "tags")
-	}
-	if av, ok := item["labels"]; ok {
-		v, err := readStringSet("Widget", "labels", av)
-		if err != nil {
-			return err
-		}
-		w.Labels = v
-	}
-	if av, ok := item["sizes"]; ok {
-		v, err := readIntSet("Widget", "sizes", av)
-		if err != nil {
-			return err
-		}
-		w.Sizes = v
-	}
-	if av, ok := item["attrs"]; ok {
-		v, err := readMap("Widget", "attrs", av)
-		if err != nil {
-			return err
-		}
-		w.Attrs = v
-	}
-	if av, ok := item["status"]; ok {
-		v, err := readString("Widget", "status", av)
-		if err != nil {
-			return err
-		}
-		w.Status = WidgetStatus(v)
-	} else {
-		return missing("Widget", "status")
-	}
-	if av, ok := item["extra"]; ok {
-		w.Extra = av
-	}
-	if av, ok := item["category"]; ok {
-		v, err := readPath("Widget", "category", av, "/")
-		if err != nil {
-			return err
-		}
-		w.Category = v
-	} else {
-		return missing("Widget", "category")
-	}
-	if av, ok := item["region"]; ok {
-		v, err := readString("Widget", "region", av)
-		if err != nil {
-			return err
-		}
-		w.Region = v
-	}
-	if av, ok := item["serial"]; ok {
-		v, err := readString("Widget", "serial", av)
-		if err != nil {
-			return err
-		}
-		w.Serial = v
-	} else {
-		return missing("Widget", "serial")
-	}
-	if av, ok := item["kind"]; ok {
-		v, err := readString("Widget", "kind", av)
-		if err != nil {
-			return err
-		}
-		w.KindName = v
-	}
-	return nil
+	dec := itemDecoder{entity: "Widget"}
+	w.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	w.WidgetID = dec.string("widgetId", item["widgetId"], required)
+	w.Name = dec.string("name", item["name"], required)
+	w.Count = dec.int("count", item["count"], required)
+	w.Price = dec.float("price", item["price"], required)
+	w.Active = dec.bool("active", item["active"], required)
+	w.Version = dec.int("version", item["version"], required)
+	w.CreatedAt = dec.time("createdAt", item["created_at"], required)
+	w.UpdatedAt = dec.unix("updatedAt", item["updatedAt"], required)
+	w.SeenAt = dec.unixMilli("seenAt", item["seenAt"], required)
+	w.Day = dec.date("day", item["day"], required)
+	w.ExpiresAt = dec.unix("expiresAt", item["expiresAt"], optional)
+	w.Blob = dec.bytes("blob", item["blob"], optional)
+	w.Tags = dec.strings("tags", item["tags"], required)
+	w.Labels = dec.stringSet("labels", item["labels"], optional)
+	w.Sizes = dec.intSet("sizes", item["sizes"], optional)
+	w.Attrs = dec.stringMap("attrs", item["attrs"], optional)
+	w.Status = WidgetStatus(dec.string("status", item["status"], required))
+	w.Extra = item["extra"]
+	w.Category = dec.path("category", item["category"], "/", required)
+	w.Region = dec.string("region", item["region"], optional)
+	w.Serial = dec.string("serial", item["serial"], required)
+	w.KindName = dec.string("kind", item["kind"], optional)
+	return dec.err
 }
