@@ -68,24 +68,31 @@ type emitter struct {
 
 func emit(p *plan.Plan, source string) ([]File, error) {
 	e := &emitter{p: p, source: source, builders: map[string]bool{}}
-	// The methods are built first: they tell which key builders the
-	// entity files hold. Building code is cheap; rendering it (gofmt
-	// included) is most of the work, so the files render in parallel.
-	// Each result has its slot: the output does not depend on the order
-	// they finish in.
-	pfs := e.patternFiles()
-	built := make([]*jen.File, len(pfs))
-	parallel(len(pfs), func(i int) { built[i] = e.patternsFile(pfs[i].patterns) })
+	// Building a file's code is cheap; rendering it (gofmt included) is
+	// most of the work, so the files are built and rendered in parallel.
+	// The pattern files come first: their methods tell which key builders
+	// the entity files hold, so an entity file is built once every
+	// pattern file is (while those render). Each result has its slot: the
+	// output does not depend on the order they finish in.
 	type job struct {
 		name  string
 		build func() *jen.File
 	}
-	jobs := []job{{"store.go", e.storeFile}}
-	for _, ent := range p.Model.Entities {
-		jobs = append(jobs, job{e.entityFileName(ent.GoName), func() *jen.File { return e.entityFile(ent) }})
+	var jobs []job
+	var patternsBuilt sync.WaitGroup
+	for _, pf := range e.patternFiles() {
+		patternsBuilt.Add(1)
+		jobs = append(jobs, job{pf.name, func() *jen.File {
+			defer patternsBuilt.Done()
+			return e.patternsFile(pf.patterns)
+		}})
 	}
-	for i, pf := range pfs {
-		jobs = append(jobs, job{pf.name, func() *jen.File { return built[i] }})
+	jobs = append(jobs, job{"store.go", e.storeFile})
+	for _, ent := range p.Model.Entities {
+		jobs = append(jobs, job{e.entityFileName(ent.GoName), func() *jen.File {
+			patternsBuilt.Wait()
+			return e.entityFile(ent)
+		}})
 	}
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
