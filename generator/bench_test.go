@@ -32,3 +32,15 @@ func BenchmarkGenerate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheck measures the part of BenchmarkGenerate before emission:
+// parse, resolve, plan and the whole-model checks.
+func BenchmarkCheck(b *testing.B) {
+	spec := synthetic.Spec(5000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := Check("big.yaml", spec); res.Diags.HasErrors() {
+			b.Fatal(res.Diags.Err())
+		}
+	}
+}

@@ -475,7 +475,14 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			g.Comment("The key texts, written into one buffer: one allocation for all.")
 			g.Var().Id("keyBuf").Index(jen.Lit(min(max(size, 64), 1024))).Byte()
 			g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
-			g.Var().Err().Error()
+			// A time's text is appended in place (text, err = ...): err
+			// is then declared first.
+			for _, k := range plain {
+				if slices.ContainsFunc(k.tm.Attrs(), appendsTime) {
+					g.Var().Err().Error()
+					break
+				}
+			}
 			ends := make([]string, len(plain))
 			for i, k := range plain {
 				seps := string(k.tm.Separators())
@@ -484,7 +491,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 					switch {
 					case a == nil:
 						g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(seg.Literal).Op("..."))
-					case plan.KeyKind(a).String() == "Time" && !a.TTL && a.Format == model.RFC3339:
+					case appendsTime(a):
 						// A time is written once into the buffer; later
 						// keys, and the stored attribute, reuse its text.
 						if span, ok := timeSpans[a.Name]; ok {
@@ -511,11 +518,12 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 				if i > 0 {
 					from = jen.Id(ends[i-1])
 				}
-				limit := "maxPartitionKey"
-				if isSortKey(ent, k.ka) {
-					limit = "maxSortKey"
+				value, checked := sizeChecked(ent, k.ka, k.tm, jen.Id("texts").Index(from, jen.Id(ends[i])))
+				if !checked {
+					g.Id(k.v).Op(":=").Add(value)
+					continue
 				}
-				g.List(jen.Id(k.v), jen.Err()).Op(":=").Id("keySize").Call(jen.Lit(k.ka.Name), jen.Id("texts").Index(from, jen.Id(ends[i])), jen.Id(limit))
+				g.List(jen.Id(k.v), jen.Err()).Op(":=").Add(value)
 				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 			}
 		}
@@ -597,11 +605,11 @@ func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Ent
 	}
 	switch ka.Type {
 	case model.S:
-		limit := "maxPartitionKey"
-		if isSortKey(ent, ka) {
-			limit = "maxSortKey"
+		value, checked := sizeChecked(ent, ka, tm, expr)
+		if !checked {
+			assign(value)
+			return
 		}
-		value := jen.Id("keySize").Call(jen.Lit(ka.Name), expr, jen.Id(limit))
 		if declare {
 			g.List(jen.Id(v), jen.Err()).Op(":=").Add(value)
 			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
@@ -617,6 +625,12 @@ func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Ent
 	default:
 		assign(expr)
 	}
+}
+
+// appendsTime reports whether a placeholder's text is a time appended in
+// place to the key buffer of MarshalItem (appendKeyTime).
+func appendsTime(a *model.Attribute) bool {
+	return plan.KeyKind(a).String() == "Time" && !a.TTL && a.Format == model.RFC3339
 }
 
 // blockValue is the slot kind and the Go value of an attribute whose

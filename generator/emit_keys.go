@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // reservedLocals are names the generated methods use for their own
@@ -95,11 +96,11 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 		expr := e.keyExpr(g, map[string]string{}, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
 		switch ka.Type {
 		case model.S:
-			limit := "maxPartitionKey"
-			if isSortKey(ent, ka) {
-				limit = "maxSortKey"
+			if value, checked := sizeChecked(ent, ka, tm, expr); checked {
+				g.Return(value)
+			} else {
+				g.Return(value, jen.Nil())
 			}
-			g.Return(jen.Id("keySize").Call(jen.Lit(ka.Name), expr, jen.Id(limit)))
 		case model.B:
 			a := tm.Segments[0].Attr
 			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(
@@ -111,6 +112,21 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 		}
 	})
 	f.Line()
+}
+
+// sizeChecked returns the value of a string key attribute ka whose text
+// is the expression text: keySize's call, which refuses a key over the
+// attribute's limit (checked, its error to be checked), or text itself
+// when no key tm builds can be over the limit.
+func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text jen.Code) (value jen.Code, checked bool) {
+	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
+	if isSortKey(ent, ka) {
+		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
+	}
+	if size, ok := plan.MaxKeyBytes(tm); ok && size <= bytes {
+		return text, false
+	}
+	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit)), true
 }
 
 // isSortKey reports whether ka is the sort key of an index the entity is

@@ -41,6 +41,8 @@ type method struct {
 	whereParams []string
 	// sharedVars are the package-level values the method's calls share.
 	sharedVars []jen.Code
+	// limitOne makes the Query read one item (a get through an index).
+	limitOne bool
 	namesUsed  bool
 	used       []string // parameter names taken
 }

@@ -100,11 +100,26 @@ func (m *method) getByQuery() {
 	if proj != "" {
 		projConst = m.constant("Projection", proj)
 	}
-	lines := append(m.readLines(""), "An index key need not be unique: with several items, the first in sort key order is returned.")
+	lines := m.readLines("")
+	// Unless items of other entities must be dropped, the first item the
+	// key condition reads is the result: one item is read, and billed.
+	m.limitOne = !m.dropsForeign()
+	if m.limitOne {
+		lines = append(lines, "Limit: 1")
+	}
+	lines = append(lines, "An index key need not be unique: with several items, the first in sort key order is returned.")
 	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		in, _ := m.queryInput(g, val, keyCond, projConst, nil, fail)
+		if m.limitOne {
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), in)
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
+			g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(m.callErr(jen.Id("ErrNotFound"), nil)))
+			m.decode(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), "v", fail)
+			g.Return(jen.Op("&").Id("v"), jen.Nil())
+			return
+		}
 		g.Id("in").Op(":=").Add(in)
 		g.For().BlockFunc(func(g *jen.Group) {
 			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
@@ -121,10 +136,16 @@ func (m *method) getByQuery() {
 	m.f.Line()
 }
 
+// dropsForeign reports whether a read of one entity may read items of
+// others, which its entity attribute tells apart.
+func (m *method) dropsForeign() bool {
+	return len(m.pp.Members) == 1 && m.pp.Members[0].How == plan.ByEntityAttr
+}
+
 // skipForeign emits the check that drops an item of another entity, for a
 // read of one entity.
 func (m *method) skipForeign(g *jen.Group) {
-	if len(m.pp.Members) == 1 && m.pp.Members[0].How == plan.ByEntityAttr {
+	if m.dropsForeign() {
 		g.If(jen.Op("!").Id("isType").Call(jen.Id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
 	}
 }
@@ -171,6 +192,9 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	}
 	if m.p.Consistent {
 		in[jen.Id("ConsistentRead")] = m.shared("Consistent", jen.Qual(pathAWS, "Bool").Call(jen.True()))
+	}
+	if m.limitOne {
+		in[jen.Id("Limit")] = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(1)))
 	}
 	if projConst != nil {
 		in[jen.Id("ProjectionExpression")] = m.shared("ProjectionRef", jen.Qual(pathAWS, "String").Call(projConst))

@@ -64,7 +64,6 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "BOOK#"...)
 	isbnKey, err := keyString("isbn", b.ISBN, "#")
 	if err != nil {

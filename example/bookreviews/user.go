@@ -69,7 +69,6 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [116]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "USER#"...)
 	usernameKey, err := keyString("username", u.Username, "#")
 	if err != nil {

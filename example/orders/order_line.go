@@ -44,10 +44,7 @@ func (o *OrderLine) validate() error {
 func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first, so that a value no key can hold is a KeyError on
 	// writes as on reads; then the spec's constraints.
-	sk, err := keySize("SK", keyInt(o.SKU), maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	sk := keyInt(o.SKU)
 	if err := o.validate(); err != nil {
 		return nil, err
 	}

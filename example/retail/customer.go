@@ -56,7 +56,6 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "CUST#"...)
 	customerIDKey, err := keyString("customerId", c.CustomerID, "#")
 	if err != nil {
@@ -71,10 +70,7 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	sk := texts[pkEnd:skEnd]
 	if err := c.validate(); err != nil {
 		return nil, err
 	}

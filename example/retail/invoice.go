@@ -63,7 +63,6 @@ func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "CUST#"...)
 	customerIDKey, err := keyString("customerId", i.CustomerID, "#")
 	if err != nil {

@@ -66,7 +66,6 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "INVC#"...)
 	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
@@ -81,10 +80,7 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	sk := texts[pkEnd:skEnd]
 	if err := i.validate(); err != nil {
 		return nil, err
 	}

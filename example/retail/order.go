@@ -152,10 +152,7 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	gsisk, err := keySize("GSISK", texts[gsipkEnd:gsiskEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	gsisk := texts[gsipkEnd:gsiskEnd]
 	if err := o.validate(); err != nil {
 		return nil, err
 	}

@@ -201,6 +201,7 @@ const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 //
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
+//	Limit: 1
 //	An index key need not be unique: with several items, the first in sort key order is returned.
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	pk, err := orderGSIPK(orderID)
@@ -208,7 +209,7 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	in := &dynamodb.QueryInput{
+	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 		ExpressionAttributeNames: getOrderNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -216,25 +217,20 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		},
 		IndexName:              getOrderIndex,
 		KeyConditionExpression: getOrderKeyConditionRef,
+		Limit:                  getOrderLimit,
 		TableName:              &s.retailTableTable,
+	})
+	if err != nil {
+		return nil, &callError{method: "GetOrder", cause: err}
 	}
-	for {
-		out, err := s.client.Query(ctx, in)
-		if err != nil {
-			return nil, &callError{method: "GetOrder", cause: err}
-		}
-		for _, item := range out.Items {
-			var v Order
-			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
-			}
-			return &v, nil
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			return nil, &callError{method: "GetOrder", kind: ErrNotFound}
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "GetOrder", kind: ErrNotFound}
 	}
+	var v Order
+	if err := v.UnmarshalItem(out.Items[0]); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // The parts of GetOrder's requests that never change, shared by every call
@@ -243,6 +239,7 @@ var (
 	getOrderNames           = map[string]string{"#pk": "GSIPK", "#sk": "GSISK"}
 	getOrderKeyConditionRef = aws.String(getOrderKeyCondition)
 	getOrderIndex           = aws.String("GSI")
+	getOrderLimit           = aws.Int32(1)
 )
 
 // OrderOfCustomerResult is one page of OrderOfCustomer.

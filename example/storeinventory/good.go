@@ -62,7 +62,7 @@ func goodGSI1PK(storeID string, category []string) (string, error) {
 
 // goodGSI1SK builds GSI1SK="{price}" of Good items.
 func goodGSI1SK(price int64) (string, error) {
-	return keySize("GSI1SK", keyInt(price), maxSortKey)
+	return keyInt(price), nil
 }
 
 // validate checks g against the constraints of the spec before a write.
@@ -97,7 +97,6 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [146]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "INV#"...)
 	storeIDKey, err := keyString("storeId", g.StoreID, "#")
 	if err != nil {
@@ -136,10 +135,7 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	gsi1SK := texts[gsi1PKEnd:gsi1SKEnd]
 	if err := g.validate(); err != nil {
 		return nil, err
 	}

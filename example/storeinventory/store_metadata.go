@@ -58,7 +58,6 @@ func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "STORE#"...)
 	storeIDKey, err := keyString("storeId", s.StoreID, "#")
 	if err != nil {

@@ -53,7 +53,6 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "account:"...)
 	accountIDKey, err := keyString("accountId", a.AccountID, ":")
 	if err != nil {
@@ -68,10 +67,7 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	sk := texts[pkEnd:skEnd]
 	if err := a.validate(); err != nil {
 		return nil, err
 	}

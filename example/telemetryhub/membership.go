@@ -64,7 +64,6 @@ func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [66]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "user:"...)
 	userIDKey, err := keyString("userId", m.UserID, ":")
 	if err != nil {

@@ -54,7 +54,6 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [69]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "account:"...)
 	accountIDKey, err := keyString("accountId", s.AccountID, ":")
 	if err != nil {

@@ -76,7 +76,6 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "account:"...)
 	accountIDKey, err := keyString("accountId", u.AccountID, ":")
 	if err != nil {

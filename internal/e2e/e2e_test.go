@@ -1381,3 +1381,47 @@ func TestConsistentReads(t *testing.T) {
 		t.Errorf("GetEvents asked for a consistent read (%v)", err)
 	}
 }
+
+// queryRecorder records the Query calls a store makes and what each read.
+type queryRecorder struct {
+	Client
+	mu      sync.Mutex
+	limits  []int32
+	scanned []int32
+}
+
+func (r *queryRecorder) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := r.Client.Query(ctx, in, opts...)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limits = append(r.limits, aws.ToInt32(in.Limit))
+	if out != nil {
+		r.scanned = append(r.scanned, out.ScannedCount)
+	}
+	return out, err
+}
+
+// TestGetThroughIndexReadsOneItem checks that a get through an index key
+// several items share reads one item, in one call, and returns one of
+// them.
+func TestGetThroughIndexReadsOneItem(t *testing.T) {
+	t.Parallel()
+	rec := &queryRecorder{}
+	s, _ := newStore(t, func(c Client) Client { rec.Client = c; return rec })
+	ctx := context.Background()
+	ids := map[string]bool{}
+	for i := range 5 {
+		w := newWidget("o1", fmt.Sprintf("w%d", i))
+		w.Region, w.Serial = "eu", "shared"
+		must(t, s.CreateWidget(ctx, w))
+		ids[w.WidgetID] = true
+	}
+	got, err := s.WidgetBySerial(ctx, "eu", "shared")
+	must(t, err)
+	if !ids[got.WidgetID] || got.Region != "eu" || got.Serial != "shared" {
+		t.Errorf("WidgetBySerial = widget %q of region %q, serial %q; want one of the five", got.WidgetID, got.Region, got.Serial)
+	}
+	if !slices.Equal(rec.limits, []int32{1}) || !slices.Equal(rec.scanned, []int32{1}) {
+		t.Errorf("Query calls with limits %v read %v items; want one call, Limit 1, reading 1 item", rec.limits, rec.scanned)
+	}
+}

@@ -42,7 +42,7 @@ func eventPK(ownerID string) (string, error) {
 
 // eventSK builds SK="EVENT#{seq}" of Event items.
 func eventSK(seq int64) (string, error) {
-	return keySize("SK", "EVENT#"+keyInt(seq), maxSortKey)
+	return "EVENT#" + keyInt(seq), nil
 }
 
 // eventLSI1SK builds LSI1SK="EVAT#{at}" of Event items.
@@ -51,7 +51,7 @@ func eventLSI1SK(at time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return keySize("LSI1SK", "EVAT#"+atKey, maxSortKey)
+	return "EVAT#" + atKey, nil
 }
 
 // validate checks e against the constraints of the spec before a write.
@@ -102,14 +102,8 @@ func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	lsi1SK, err := keySize("LSI1SK", texts[skEnd:lsi1SKEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	sk := texts[pkEnd:skEnd]
+	lsi1SK := texts[skEnd:lsi1SKEnd]
 	if err := e.validate(); err != nil {
 		return nil, err
 	}

@@ -87,7 +87,6 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "OWNER#"...)
 	ownerIDKey, err := keyString("ownerId", n.OwnerID, "#")
 	if err != nil {

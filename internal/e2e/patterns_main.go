@@ -190,6 +190,7 @@ const widgetBySerialKeyCondition = "#pk = :pk AND #sk = :sk"
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND GSI1SK = "SERIAL#{serial}"
+//	Limit: 1
 //	An index key need not be unique: with several items, the first in sort key order is returned.
 func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string) (*Widget, error) {
 	pk, err := widgetGSI1PK(region)
@@ -201,7 +202,7 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 	if err != nil {
 		return nil, err
 	}
-	in := &dynamodb.QueryInput{
+	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 		ExpressionAttributeNames: widgetBySerialNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -209,25 +210,20 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 		},
 		IndexName:              widgetBySerialIndex,
 		KeyConditionExpression: widgetBySerialKeyConditionRef,
+		Limit:                  widgetBySerialLimit,
 		TableName:              &s.mainTable,
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
-	for {
-		out, err := s.client.Query(ctx, in)
-		if err != nil {
-			return nil, &callError{method: "WidgetBySerial", cause: err}
-		}
-		for _, item := range out.Items {
-			var v Widget
-			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
-			}
-			return &v, nil
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			return nil, &callError{method: "WidgetBySerial", kind: ErrNotFound}
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "WidgetBySerial", kind: ErrNotFound}
 	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Items[0]); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // The parts of WidgetBySerial's requests that never change, shared by every call
@@ -236,6 +232,7 @@ var (
 	widgetBySerialNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
 	widgetBySerialKeyConditionRef = aws.String(widgetBySerialKeyCondition)
 	widgetBySerialIndex           = aws.String("GSI1")
+	widgetBySerialLimit           = aws.Int32(1)
 )
 
 // WidgetsInRegionResult is one page of WidgetsInRegion.

@@ -61,7 +61,6 @@ func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
-	var err error
 	text = append(text, "OWNER#"...)
 	ownerIDKey, err := keyString("ownerId", p.OwnerID, "#")
 	if err != nil {

@@ -278,10 +278,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	gsi2SK, err := keySize("GSI2SK", texts[gsi2PKEnd:gsi2SKEnd], maxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	gsi2SK := texts[gsi2PKEnd:gsi2SKEnd]
 	if err := w.validate(); err != nil {
 		return nil, err
 	}

@@ -170,19 +170,7 @@ func keySizes(e *model.Entity, k *model.EntityKey, diags *diag.List) {
 		if tm == nil || tm.KeyType != model.S || tm.Implied && k.Index.Kind != model.Primary {
 			return
 		}
-		size := 0
-		for _, s := range tm.Segments {
-			if s.Attr == nil {
-				size += len(s.Literal)
-				continue
-			}
-			n, ok := MaxEncodedBytes(s.Attr)
-			if !ok {
-				return
-			}
-			size += n
-		}
-		if size > limit {
+		if size, ok := MaxKeyBytes(tm); ok && size > limit {
 			diags.Errorf(tm.Pos, "%s=%q of %s on %s can be %d bytes long with the attributes' declared maxLength (4 bytes per character at most); DynamoDB allows %d: lower maxLength", ka.Name, tm.Source, e.Name, indexName(k.Index), size, limit)
 		}
 	}
@@ -190,6 +178,24 @@ func keySizes(e *model.Entity, k *model.EntityKey, diags *diag.List) {
 	if k.Index.SK != nil {
 		check(k.SK, k.Index.SK, MaxSortKeyBytes)
 	}
+}
+
+// MaxKeyBytes is the most bytes a string key built from tm can take, or
+// false when a placeholder of tm is unbounded.
+func MaxKeyBytes(tm *model.Template) (int, bool) {
+	size := 0
+	for _, s := range tm.Segments {
+		if s.Attr == nil {
+			size += len(s.Literal)
+			continue
+		}
+		n, ok := MaxEncodedBytes(s.Attr)
+		if !ok {
+			return 0, false
+		}
+		size += n
+	}
+	return size, true
 }
 
 // MaxEncodedBytes is the most UTF-8 bytes a placeholder can take in a key,
