@@ -179,36 +179,40 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 	f.Line()
 }
 
-// zero is the condition under which an optional attribute is absent.
-func isZero(ent *model.Entity, a *model.Attribute, v jen.Code) jen.Code {
-	switch a.Type {
-	case model.String, model.Enum:
-		return jen.Add(v).Op("==").Lit("")
-	case model.Int, model.Float:
-		return jen.Add(v).Op("==").Lit(0)
-	case model.Bool:
-		return jen.Op("!").Add(v)
-	case model.Time:
-		return jen.Add(v).Dot("IsZero").Call()
-	case model.Document:
-		return jen.Add(v).Op("==").Nil()
-	}
-	return jen.Len(v).Op("==").Lit(0)
-}
+// isZero is the condition under which an optional attribute, of Go value
+// v, is absent: v is its zero value.
+func isZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, true) }
 
 // notZero is the condition under which an optional attribute is present.
-func notZero(ent *model.Entity, a *model.Attribute, v jen.Code) jen.Code {
+func notZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, false) }
+
+// zeroCheck is the condition that v, a Go value of attribute a, is its
+// zero value (zero) or is not (!zero).
+func zeroCheck(a *model.Attribute, v jen.Code, zero bool) jen.Code {
+	op := "!="
+	if zero {
+		op = "=="
+	}
 	switch a.Type {
 	case model.String, model.Enum:
-		return jen.Add(v).Op("!=").Lit("")
+		return jen.Add(v).Op(op).Lit("")
 	case model.Int, model.Float:
-		return jen.Add(v).Op("!=").Lit(0)
+		return jen.Add(v).Op(op).Lit(0)
+	case model.Document:
+		return jen.Add(v).Op(op).Nil()
 	case model.Bool:
+		if zero {
+			return jen.Op("!").Add(v)
+		}
 		return v
 	case model.Time:
+		if zero {
+			return jen.Add(v).Dot("IsZero").Call()
+		}
 		return jen.Op("!").Add(v).Dot("IsZero").Call()
-	case model.Document:
-		return jen.Add(v).Op("!=").Nil()
+	}
+	if zero {
+		return jen.Len(v).Op("==").Lit(0)
 	}
 	return jen.Len(v).Op(">").Lit(0)
 }
@@ -283,7 +287,7 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		field := jen.Id(r).Dot(a.GoName)
 		guard := func(cond jen.Code) jen.Code {
 			if a.Optional {
-				return jen.Add(notZero(ent, a, field)).Op("&&").Parens(cond)
+				return jen.Add(notZero(a, field)).Op("&&").Parens(cond)
 			}
 			return cond
 		}
@@ -440,7 +444,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 				in := "in" + k.Index.GoName
 				var c *jen.Statement
 				for _, a := range sparse {
-					z := notZero(ent, a, val(a))
+					z := notZero(a, val(a))
 					if c == nil {
 						c = jen.Add(z)
 					} else {
@@ -542,7 +546,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			}
 			ins := insert{name: a.Stored, value: v}
 			if !alwaysWritten(a) {
-				ins.cond = notZero(ent, a, field)
+				ins.cond = notZero(a, field)
 			}
 			inserts = append(inserts, ins)
 		}

@@ -310,7 +310,7 @@ func (m *method) update() {
 				// An optional attribute's zero value removes it.
 				checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
 			} else if c, reason := unstorable(a, jen.Id(setParams[a.Name])); c != nil {
-				checks = append(checks, jen.If(jen.Add(notZero(ent, a, jen.Id(setParams[a.Name]))).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason))))
+				checks = append(checks, jen.If(jen.Add(notZero(a, jen.Id(setParams[a.Name]))).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason))))
 			}
 		}
 		for _, a := range p.Add {
@@ -347,7 +347,7 @@ func (m *method) update() {
 			}
 			var zero *jen.Statement
 			for _, a := range r.sparse {
-				c := isZero(ent, a, jen.Id(setParams[a.Name]))
+				c := isZero(a, jen.Id(setParams[a.Name]))
 				if zero == nil {
 					zero = jen.Add(c)
 				} else {
@@ -378,7 +378,7 @@ func (m *method) update() {
 				}
 			})
 			for _, o := range optionals {
-				g.If(isZero(ent, o.a, jen.Id(setParams[o.a.Name]))).Block(
+				g.If(isZero(o.a, jen.Id(setParams[o.a.Name]))).Block(
 					jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(o.name)),
 				).Else().Block(
 					jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(o.setClause)),
