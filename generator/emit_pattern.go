@@ -42,9 +42,9 @@ type method struct {
 	// sharedVars are the package-level values the method's calls share.
 	sharedVars []jen.Code
 	// limitOne makes the Query read one item (a get through an index).
-	limitOne bool
-	namesUsed  bool
-	used       []string // parameter names taken
+	limitOne  bool
+	namesUsed bool
+	used      []string // parameter names taken
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
