@@ -13,16 +13,18 @@ import (
 
 // Result is what compiling one spec gives.
 type Result struct {
-	Model *model.Model // nil when the spec could not be read
+	Model *model.Model // nil when the spec could not be read; with errors, only its sound part (see model.Model.Prune)
 	Plan  *plan.Plan   // nil when the model has errors
 	Diags *diag.List
 }
 
 // Check parses the spec in data (file names it in diagnostics), resolves
-// the model and plans it. Every problem is in Result.Diags. Each stage
-// runs only when the one before found no error, so that its findings are
-// not echoes of earlier mistakes: shape errors come first, then every
-// error of meaning, then every refusal of the planner.
+// the model and plans it. Every problem is in Result.Diags. The model is
+// resolved only when the spec's shape is right, so that its errors are
+// not echoes of shape errors. The planner then checks every table,
+// entity and pattern the model found no error in, and leaves out those
+// with errors and what depends on them; Plan is set only when the model
+// has no error.
 func Check(file string, data []byte) *Result {
 	f, diags := spec.Parse(file, data)
 	res := &Result{Diags: diags}
@@ -31,6 +33,9 @@ func Check(file string, data []byte) *Result {
 	}
 	res.Model = model.Resolve(f, diags)
 	if diags.HasErrors() {
+		if res.Model.Prune() {
+			plan.Build(res.Model, diags)
+		}
 		return res
 	}
 	res.Plan = plan.Build(res.Model, diags)

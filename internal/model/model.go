@@ -9,6 +9,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/dyngen/dyngen/internal/diag"
 )
 
@@ -24,6 +26,33 @@ type Model struct {
 	Tables   []*Table
 	Entities []*Entity
 	Patterns []*Pattern
+
+	// broken holds the tables, entities and patterns the resolver found
+	// an error in; loose is set by an error it could not tie to one.
+	broken map[any]bool
+	loose  bool
+}
+
+// Prune removes from m the tables, entities and patterns with errors,
+// and what depends on them (the entities of a table, the patterns of an
+// entity), so that the planner can check the rest without echoing those
+// errors. It reports false, and leaves m alone, when an error could not
+// be tied to a part of the spec: then nothing is sound to plan.
+func (m *Model) Prune() bool {
+	if m.loose {
+		return false
+	}
+	tableOK := func(t *Table) bool { return t != nil && !m.broken[t] }
+	entityOK := func(e *Entity) bool { return !m.broken[e] && tableOK(e.Table) && len(e.Keys) > 0 }
+	m.Tables = slices.DeleteFunc(m.Tables, func(t *Table) bool { return !tableOK(t) })
+	for _, t := range m.Tables {
+		t.Entities = slices.DeleteFunc(t.Entities, func(e *Entity) bool { return !entityOK(e) })
+	}
+	m.Entities = slices.DeleteFunc(m.Entities, func(e *Entity) bool { return !entityOK(e) })
+	m.Patterns = slices.DeleteFunc(m.Patterns, func(p *Pattern) bool {
+		return m.broken[p] || !tableOK(p.Table) || len(p.Entities) == 0 || slices.ContainsFunc(p.Entities, func(e *Entity) bool { return !entityOK(e) })
+	})
+	return true
 }
 
 // ScalarType is a DynamoDB key attribute type.

@@ -36,8 +36,10 @@ var (
 // Resolve turns a parsed spec into a model. It reports every problem it
 // finds; the model is complete only when diags holds no error.
 func Resolve(f *spec.File, diags *diag.List) *Model {
-	r := &resolver{f: f, diags: diags, m: &Model{File: f.Name, Pos: f.Pos}, listed: map[*Index][]spec.Str{}}
+	r := &resolver{f: f, diags: diags, m: &Model{File: f.Name, Pos: f.Pos, broken: map[any]bool{}}, listed: map[*Index][]spec.Str{}}
+	r.part = fileLevel{}
 	r.file()
+	r.part = nil
 	r.tables()
 	r.entities()
 	r.patterns()
@@ -46,11 +48,17 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	return r.m
 }
 
+// fileLevel is the part of an error about the spec as a whole (its
+// package name), which breaks no table, entity or pattern.
+type fileLevel struct{}
+
 // includes refuses an INCLUDE projection that lists an attribute no entity
 // of the table stores (a misspelling, or a spec name instead of the stored
 // attr: name).
 func (r *resolver) includes() {
+	defer func() { r.part = nil }()
 	for _, t := range r.m.Tables {
+		r.part = t
 		var stored []string
 		for _, e := range t.Entities {
 			for _, a := range e.Attributes {
@@ -107,10 +115,20 @@ type resolver struct {
 	// listed holds the attributes each INCLUDE projection lists, with
 	// their positions.
 	listed map[*Index][]spec.Str
+	// part is the table, entity or pattern being resolved: an error
+	// breaks it (see Model.Prune).
+	part any
 }
 
 func (r *resolver) errorf(pos Pos, format string, args ...any) {
 	r.diags.Errorf(pos, format, args...)
+	switch r.part.(type) {
+	case nil:
+		r.m.loose = true
+	case fileLevel:
+	default:
+		r.m.broken[r.part] = true
+	}
 }
 
 func (r *resolver) file() {
@@ -183,8 +201,10 @@ func (r *resolver) keyAttr(ka *spec.KeyAttr, what string) *KeyAttr {
 
 func (r *resolver) tables() {
 	goNames := map[string]*Table{}
+	defer func() { r.part = nil }()
 	for _, st := range r.f.Tables {
 		t := &Table{Name: st.Name.Value, Doc: st.Doc.Value, Pos: st.Name.Pos}
+		r.part = t
 		if !dynamoName.MatchString(t.Name) {
 			r.errorf(st.Name.Pos, "table name %q is not a DynamoDB table name: 3 to 255 of a-z A-Z 0-9 _ . -", t.Name)
 		}
@@ -376,8 +396,10 @@ func tableNames(ts []*Table) string {
 func (r *resolver) entities() {
 	goNames := map[string]*Entity{}
 	typeValues := map[*Table]map[string]*Entity{}
+	defer func() { r.part = nil }()
 	for _, se := range r.f.Entities {
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
+		r.part = e
 		if !entityName.MatchString(e.Name) {
 			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
 		}

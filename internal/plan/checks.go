@@ -137,10 +137,12 @@ func witnessValues(a, b *model.Entity, w *keylang.Witness) string {
 	return fmt.Sprintf(" for %s and %s", side(a, w.A), side(b, w.B))
 }
 
-// suggestPrefixes proposes, for both entities, a partition key template
-// (the sort key's when the partition key is constant or not a string)
-// that starts with the entity's name: a template that starts with a
-// placeholder can take the form of any key, so both sides need one.
+// suggestPrefixes proposes a partition key template (the sort key's when
+// the partition key is constant or not a string) that starts with the
+// entity's name, for each entity whose template has no literal start of
+// its own: a template that starts with a placeholder can take the form of
+// any key. An entity whose literal start already differs from the other's
+// new one keeps its template.
 func suggestPrefixes(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.EntityKey) string {
 	pick := func(k *model.EntityKey) *model.Template {
 		tm := k.PK
@@ -156,11 +158,20 @@ func suggestPrefixes(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *
 	if ta == nil || tb == nil {
 		return "a sort key prefix of its own for each"
 	}
-	common := commonString(ta.LiteralPrefix(), tb.LiteralPrefix())
-	rename := func(e *model.Entity, tm *model.Template) string {
-		return fmt.Sprintf("%q for %s", strings.ToUpper(e.Name)+"#"+strings.TrimPrefix(tm.Source, common), e.Name)
+	pa, pb := ta.LiteralPrefix(), tb.LiteralPrefix()
+	common := commonString(pa, pb)
+	newA, newB := strings.ToUpper(a.Name)+"#", strings.ToUpper(b.Name)+"#"
+	diverge := func(x, y string) bool { return !strings.HasPrefix(x, y) && !strings.HasPrefix(y, x) }
+	rename := func(e *model.Entity, tm *model.Template, prefix string) string {
+		return fmt.Sprintf("%q for %s", prefix+strings.TrimPrefix(tm.Source, common), e.Name)
 	}
-	return rename(a, ta) + " and " + rename(b, tb)
+	switch {
+	case pa != common && diverge(pa, newB):
+		return rename(b, tb, newB)
+	case pb != common && diverge(pb, newA):
+		return rename(a, ta, newA)
+	}
+	return rename(a, ta, newA) + " and " + rename(b, tb, newB)
 }
 
 // keySizes checks each template whose placeholders all have a bounded
