@@ -207,26 +207,7 @@ func condOperandAttr(c *model.Cond) *model.Attribute {
 // conds emits the expression of conditions, registering its names and
 // values, and returns the expression text.
 func (m *method) conds(cs []*model.Cond, valueSuffix string) string {
-	var parts []string
-	for _, c := range cs {
-		name := m.name(c.Attr.Stored)
-		switch c.Op {
-		case model.OpExists:
-			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
-		case model.OpNotExists:
-			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", name))
-		case model.OpBetween:
-			lo, hi := m.value(c.Attr.Name+valueSuffix+"_from"), m.value(c.Attr.Name+valueSuffix+"_to")
-			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
-		case model.OpBeginsWith:
-			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, m.value(c.Attr.Name+valueSuffix)))
-		case model.OpContains:
-			parts = append(parts, fmt.Sprintf("contains(%s, %s)", name, m.value(c.Attr.Name+valueSuffix)))
-		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", name, c.Op, m.value(c.Attr.Name+valueSuffix)))
-		}
-	}
-	return strings.Join(parts, " AND ")
+	return plan.CondExpression(cs, m.name, func(attr, part string) string { return m.value(attr + valueSuffix + part) })
 }
 
 // name registers an attribute name placeholder (#name) and returns it.

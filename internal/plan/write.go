@@ -185,23 +185,31 @@ func (n *namer) take(prefix, base string) string {
 // condExpression writes conditions as a DynamoDB condition expression.
 func condExpression(cs []*model.Cond) string {
 	n := newNamer()
+	return CondExpression(cs, func(stored string) string { return n.take("#", stored) }, func(attr, part string) string { return n.take(":", attr+part) })
+}
+
+// CondExpression writes conditions as one DynamoDB condition expression,
+// joined by AND. name gives the placeholder of a stored attribute name,
+// value that of an operand of attribute attr (part is "", or "_from" and
+// "_to" for the bounds of BETWEEN).
+func CondExpression(cs []*model.Cond, name func(stored string) string, value func(attr, part string) string) string {
 	var parts []string
 	for _, c := range cs {
-		name := n.take("#", c.Attr.Stored)
+		n := name(c.Attr.Stored)
 		switch c.Op {
 		case model.OpExists:
-			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
+			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", n))
 		case model.OpNotExists:
-			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", name))
+			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n))
 		case model.OpBetween:
-			lo, hi := n.take(":", c.Attr.Name+"_from"), n.take(":", c.Attr.Name+"_to")
-			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
+			lo, hi := value(c.Attr.Name, "_from"), value(c.Attr.Name, "_to")
+			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", n, lo, hi))
 		case model.OpBeginsWith:
-			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, n.take(":", c.Attr.Name)))
+			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", n, value(c.Attr.Name, "")))
 		case model.OpContains:
-			parts = append(parts, fmt.Sprintf("contains(%s, %s)", name, n.take(":", c.Attr.Name)))
+			parts = append(parts, fmt.Sprintf("contains(%s, %s)", n, value(c.Attr.Name, "")))
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", name, c.Op, n.take(":", c.Attr.Name)))
+			parts = append(parts, fmt.Sprintf("%s %s %s", n, c.Op, value(c.Attr.Name, "")))
 		}
 	}
 	return strings.Join(parts, " AND ")
