@@ -624,7 +624,7 @@ func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Ent
 		g.Id(v).Op("=").Id(v + "Built")
 	case model.B:
 		a := tm.Segments[0].Attr
-		g.If(jen.Len(val(a)).Op("==").Lit(0)).Block(fail(jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))))
+		g.If(jen.Len(val(a)).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
 		assign(expr)
 	default:
 		assign(expr)

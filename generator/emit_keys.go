@@ -103,9 +103,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 			}
 		case model.B:
 			a := tm.Segments[0].Attr
-			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(
-				jen.Return(jen.Nil(), jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))),
-			)
+			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
 			g.Return(expr, jen.Nil())
 		default:
 			g.Return(expr, jen.Nil())
@@ -127,6 +125,12 @@ func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text 
 		return text, false
 	}
 	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit)), true
+}
+
+// emptyKeyError is the KeyError of an empty value standing as a whole key
+// attribute (DynamoDB refuses an empty key).
+func emptyKeyError(a *model.Attribute) jen.Code {
+	return jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))
 }
 
 // isSortKey reports whether ka is the sort key of an index the entity is

@@ -134,7 +134,7 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 		a := tm.Segments[0].Attr
 		v := val(a)
 		if ka.Type == model.S && (a.Type == model.String || a.Type == model.Enum) {
-			g.If(jen.Add(v).Op("==").Lit("")).Block(fail(jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))))
+			g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
 		}
 		return attrValue(a, v)
 	}
