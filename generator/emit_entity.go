@@ -435,7 +435,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			if len(sparse) == 0 {
 				for _, b := range keys {
 					if b.ka.Type == model.S {
-						plain = append(plain, plainKey{b.ka, b.tm, b.v})
+						plain = append(plain, plainKey(b))
 					} else {
 						e.buildKey(g, scope, ent, b.ka, b.tm, val, fail, b.v, true)
 					}

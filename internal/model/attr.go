@@ -1,7 +1,5 @@
 package model
 
-import "strings"
-
 // Type is an attribute type of the spec.
 type Type string
 
@@ -126,13 +124,4 @@ func (a *Attribute) KeepsOrder() bool {
 		return true
 	}
 	return false
-}
-
-// typeNames returns the type names, for messages.
-func typeNames() string {
-	names := make([]string, len(Types))
-	for i, t := range Types {
-		names[i] = string(t)
-	}
-	return strings.Join(names, ", ")
 }
