@@ -41,8 +41,10 @@ type method struct {
 	whereParams []string
 	// sharedVars are the package-level values the method's calls share.
 	sharedVars []jen.Code
-	// limitOne makes the Query read one item (a get through an index).
+	// limitOne makes the Query read one item (a get through an index);
+	// paged makes it read one page (a query).
 	limitOne  bool
+	paged     bool
 	namesUsed bool
 	used      []string // parameter names taken
 }

@@ -196,6 +196,15 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	if m.limitOne {
 		in[jen.Id("Limit")] = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(1)))
 	}
+	if m.paged {
+		// One page: from the cursor's start, at most the page's limit.
+		in[jen.Id("ExclusiveStartKey")] = jen.Id("start")
+		var def jen.Code = jen.Nil()
+		if m.p.Limit > 0 {
+			def = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(m.p.Limit)))
+		}
+		in[jen.Id("Limit")] = jen.Id("pageLimit").Call(jen.Id("page"), def)
+	}
 	if projConst != nil {
 		in[jen.Id("ProjectionExpression")] = m.shared("ProjectionRef", jen.Qual(pathAWS, "String").Call(projConst))
 	}
@@ -377,6 +386,7 @@ func (m *method) query() {
 	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page.", m.p.GoName, what), lines...)
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		m.paged = true
 		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
 		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(jen.Lit(m.p.Name), pkValue, jen.Id("page").Dot("Cursor"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
@@ -384,12 +394,6 @@ func (m *method) query() {
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
 			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":sklo")), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":skhi")))).Block(m.emptyResult())
 		}
-		g.Id("in").Dot("ExclusiveStartKey").Op("=").Id("start")
-		var def jen.Code = jen.Nil()
-		if m.p.Limit > 0 {
-			def = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(m.p.Limit)))
-		}
-		g.Id("in").Dot("Limit").Op("=").Id("pageLimit").Call(jen.Id("page"), def)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
 		if m.p.IsCollection() {

@@ -108,14 +108,14 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		return nil, &callError{method: "BookPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  bookPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    bookPageKeyConditionRef,
+		Limit:                     pageLimit(page, bookPageLimit),
 		ScanIndexForward:          bookPageForward,
 		TableName:                 &s.bookReviewsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, bookPageLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "BookPage", cause: err}
@@ -191,6 +191,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		return nil, &callError{method: "ReviewsOfBook", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: reviewsOfBookNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -198,11 +199,10 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 			":sklo": reviewsOfBookSKLo,
 		},
 		KeyConditionExpression: reviewsOfBookKeyConditionRef,
+		Limit:                  pageLimit(page, reviewsOfBookLimit),
 		ScanIndexForward:       reviewsOfBookForward,
 		TableName:              &s.bookReviewsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, reviewsOfBookLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
@@ -269,15 +269,15 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		return nil, &callError{method: "UserPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  userPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		IndexName:                 userPageIndex,
 		KeyConditionExpression:    userPageKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		ScanIndexForward:          userPageForward,
 		TableName:                 &s.bookReviewsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UserPage", cause: err}
@@ -352,6 +352,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		return nil, &callError{method: "ReviewsOfUser", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: reviewsOfUserNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -360,11 +361,10 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		},
 		IndexName:              reviewsOfUserIndex,
 		KeyConditionExpression: reviewsOfUserKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		ScanIndexForward:       reviewsOfUserForward,
 		TableName:              &s.bookReviewsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}

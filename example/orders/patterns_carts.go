@@ -37,13 +37,13 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		return nil, &callError{method: "CartContents", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  cartContentsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    cartContentsKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.cartsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "CartContents", cause: err}

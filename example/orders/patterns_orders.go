@@ -35,13 +35,13 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		return nil, &callError{method: "TrackingPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  trackingPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    trackingPageKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.ordersTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", cause: err}
@@ -108,16 +108,16 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		return nil, &callError{method: "TrackingEvents", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: trackingEventsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": trackingEventsSK,
 		},
 		KeyConditionExpression: trackingEventsKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.ordersTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", cause: err}

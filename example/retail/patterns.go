@@ -71,16 +71,16 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		return nil, &callError{method: "OrdersOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: ordersOfCustomerNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": ordersOfCustomerSK,
 		},
 		KeyConditionExpression: ordersOfCustomerKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.retailTableTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
@@ -145,17 +145,17 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		return nil, &callError{method: "RecentOrders", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: recentOrdersNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": recentOrdersSK,
 		},
 		KeyConditionExpression: recentOrdersKeyConditionRef,
+		Limit:                  pageLimit(page, recentOrdersLimit),
 		ScanIndexForward:       recentOrdersForward,
 		TableName:              &s.retailTableTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, recentOrdersLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
@@ -271,6 +271,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		return nil, &callError{method: "OrderOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: orderOfCustomerNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
@@ -280,10 +281,9 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		FilterExpression:       orderOfCustomerFilterRef,
 		IndexName:              orderOfCustomerIndex,
 		KeyConditionExpression: orderOfCustomerKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.retailTableTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
@@ -347,16 +347,16 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: invoicesOfCustomerNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": invoicesOfCustomerSK,
 		},
 		KeyConditionExpression: invoicesOfCustomerKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.retailTableTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}

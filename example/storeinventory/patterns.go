@@ -97,13 +97,13 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		return nil, &callError{method: "GoodsOfStore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  goodsOfStoreNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    goodsOfStoreKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.storeInventoryTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
@@ -168,16 +168,16 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		return nil, &callError{method: "GoodsInCategory", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: goodsInCategoryNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: categoryKey + "#"},
 		},
 		KeyConditionExpression: goodsInCategoryKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.storeInventoryTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
@@ -238,14 +238,14 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  goodsInCategoryByPriceNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		IndexName:                 goodsInCategoryByPriceIndex,
 		KeyConditionExpression:    goodsInCategoryByPriceKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.storeInventoryTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
@@ -307,6 +307,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		return nil, &callError{method: "GoodsInPriceRange", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: goodsInPriceRangeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -315,13 +316,12 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		},
 		IndexName:              goodsInPriceRangeIndex,
 		KeyConditionExpression: goodsInPriceRangeKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.storeInventoryTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}

@@ -101,16 +101,16 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		return nil, &callError{method: "UsersOfAccount", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: usersOfAccountNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": usersOfAccountSK,
 		},
 		KeyConditionExpression: usersOfAccountKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.telemetryHubTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
@@ -173,16 +173,16 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: serviceGroupsOfAccountNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": serviceGroupsOfAccountSK,
 		},
 		KeyConditionExpression: serviceGroupsOfAccountKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.telemetryHubTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
@@ -246,13 +246,13 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		return nil, &callError{method: "AccountData", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  accountDataNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    accountDataKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.telemetryHubTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "AccountData", cause: err}
@@ -328,16 +328,16 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: serviceGroupsOfUserNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": serviceGroupsOfUserSK,
 		},
 		KeyConditionExpression: serviceGroupsOfUserKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.telemetryHubTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
@@ -400,6 +400,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: usersOfServiceGroupNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -407,10 +408,9 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		},
 		IndexName:              usersOfServiceGroupIndex,
 		KeyConditionExpression: usersOfServiceGroupKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.telemetryHubTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
@@ -473,6 +473,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		return nil, &callError{method: "UserByID", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: userByIDNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -480,10 +481,9 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		},
 		IndexName:              userByIDIndex,
 		KeyConditionExpression: userByIDKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.telemetryHubTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}

@@ -103,14 +103,14 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		return nil, &callError{method: "WidgetKeys", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  widgetKeysNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		IndexName:                 widgetKeysIndex,
 		KeyConditionExpression:    widgetKeysKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
@@ -263,6 +263,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		return nil, &callError{method: "WidgetsInRegion", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: widgetsInRegionNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     pkValue,
@@ -272,10 +273,9 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		FilterExpression:       widgetsInRegionFilterRef,
 		IndexName:              widgetsInRegionIndex,
 		KeyConditionExpression: widgetsInRegionKeyConditionRef,
+		Limit:                  pageLimit(page, widgetsInRegionLimit),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, widgetsInRegionLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
@@ -310,8 +310,8 @@ var (
 	widgetsInRegionSK              = &types.AttributeValueMemberS{Value: "SERIAL#"}
 	widgetsInRegionKeyConditionRef = aws.String(widgetsInRegionKeyCondition)
 	widgetsInRegionIndex           = aws.String("GSI1")
-	widgetsInRegionFilterRef       = aws.String(widgetsInRegionFilter)
 	widgetsInRegionLimit           = aws.Int32(50)
+	widgetsInRegionFilterRef       = aws.String(widgetsInRegionFilter)
 )
 
 // ActiveWidgetsResult is one page of ActiveWidgets.
@@ -342,6 +342,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		return nil, &callError{method: "ActiveWidgets", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: activeWidgetsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
@@ -350,10 +351,9 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		},
 		FilterExpression:       activeWidgetsFilterRef,
 		KeyConditionExpression: activeWidgetsKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
@@ -419,6 +419,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		return nil, &callError{method: "WidgetsInCategory", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: widgetsInCategoryNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -426,10 +427,9 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		},
 		IndexName:              widgetsInCategoryIndex,
 		KeyConditionExpression: widgetsInCategoryKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
@@ -510,17 +510,17 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		return nil, &callError{method: "WidgetNames", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: widgetNamesNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": widgetNamesSK,
 		},
 		KeyConditionExpression: widgetNamesKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		ProjectionExpression:   widgetNamesProjectionRef,
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
@@ -583,6 +583,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		return nil, &callError{method: "WidgetOwners", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: widgetOwnersNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -590,10 +591,9 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		},
 		IndexName:              widgetOwnersIndex,
 		KeyConditionExpression: widgetOwnersKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
@@ -657,13 +657,13 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		return nil, &callError{method: "OwnerPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  ownerPageNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    ownerPageKeyConditionRef,
+		Limit:                     pageLimit(page, nil),
 		TableName:                 &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", cause: err}
@@ -734,16 +734,16 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	}
 	in := &dynamodb.QueryInput{
 		ConsistentRead:           eventsConsistent,
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": eventsSK,
 		},
 		KeyConditionExpression: eventsKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
@@ -807,17 +807,17 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		return nil, &callError{method: "EventsDesc", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsDescNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": eventsDescSK,
 		},
 		KeyConditionExpression: eventsDescKeyConditionRef,
+		Limit:                  pageLimit(page, eventsDescLimit),
 		ScanIndexForward:       eventsDescForward,
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, eventsDescLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
@@ -883,6 +883,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		return nil, &callError{method: "EventsBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsBeforeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -890,10 +891,9 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 			":sklo": eventsBeforeSKLo,
 		},
 		KeyConditionExpression: eventsBeforeKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", cause: err}
@@ -954,6 +954,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		return nil, &callError{method: "EventsUpTo", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsUpToNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -961,10 +962,9 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 			":sklo": eventsUpToSKLo,
 		},
 		KeyConditionExpression: eventsUpToKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
@@ -1025,6 +1025,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		return nil, &callError{method: "EventsAfter", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsAfterNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1032,10 +1033,9 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
 		},
 		KeyConditionExpression: eventsAfterKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
@@ -1097,6 +1097,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		return nil, &callError{method: "EventsFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsFromNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1104,11 +1105,10 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
 		},
 		KeyConditionExpression: eventsFromKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		ScanIndexForward:       eventsFromForward,
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
@@ -1170,6 +1170,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		return nil, &callError{method: "EventsBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsBetweenNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1177,13 +1178,12 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
 		},
 		KeyConditionExpression: eventsBetweenKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
@@ -1251,6 +1251,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		return nil, &callError{method: "EventsAtBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsAtBeforeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1259,10 +1260,9 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		},
 		IndexName:              eventsAtBeforeIndex,
 		KeyConditionExpression: eventsAtBeforeKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
@@ -1328,6 +1328,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		return nil, &callError{method: "EventsAtUpTo", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsAtUpToNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1336,10 +1337,9 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		},
 		IndexName:              eventsAtUpToIndex,
 		KeyConditionExpression: eventsAtUpToKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
@@ -1405,6 +1405,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		return nil, &callError{method: "EventsAtAfter", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsAtAfterNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1413,10 +1414,9 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		},
 		IndexName:              eventsAtAfterIndex,
 		KeyConditionExpression: eventsAtAfterKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
@@ -1482,6 +1482,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		return nil, &callError{method: "EventsAtFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsAtFromNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1490,10 +1491,9 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		},
 		IndexName:              eventsAtFromIndex,
 		KeyConditionExpression: eventsAtFromKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
@@ -1564,6 +1564,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		return nil, &callError{method: "EventsAtBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: eventsAtBetweenNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -1572,14 +1573,13 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		},
 		IndexName:              eventsAtBetweenIndex,
 		KeyConditionExpression: eventsAtBetweenKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		ScanIndexForward:       eventsAtBetweenForward,
 		TableName:              &s.mainTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
@@ -1644,16 +1644,16 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		return nil, &callError{method: "Notes", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: notesNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": notesSK,
 		},
 		KeyConditionExpression: notesKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
@@ -1750,16 +1750,16 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		return nil, &callError{method: "Pins", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: pinsNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": pinsSK,
 		},
 		KeyConditionExpression: pinsKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.mainTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}

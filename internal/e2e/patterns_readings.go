@@ -58,6 +58,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		return nil, &callError{method: "ReadingsBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: readingsBetweenNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -65,13 +66,12 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 			":sklo": intValue(seqFrom),
 		},
 		KeyConditionExpression: readingsBetweenKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		TableName:              &s.readingsTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", cause: err}
@@ -127,17 +127,17 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		return nil, &callError{method: "ReadingsBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: readingsBeforeNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
 		KeyConditionExpression: readingsBeforeKeyConditionRef,
+		Limit:                  pageLimit(page, nil),
 		ScanIndexForward:       readingsBeforeForward,
 		TableName:              &s.readingsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, nil)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", cause: err}
@@ -194,16 +194,16 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		return nil, &callError{method: "ReadingsFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: readingsFromNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
 		KeyConditionExpression: readingsFromKeyConditionRef,
+		Limit:                  pageLimit(page, readingsFromLimit),
 		TableName:              &s.readingsTable,
 	}
-	in.ExclusiveStartKey = start
-	in.Limit = pageLimit(page, readingsFromLimit)
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", cause: err}
