@@ -1,8 +1,11 @@
 package generator
 
 import (
+	"bytes"
+	"go/format"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +37,24 @@ func TestValidSpecs(t *testing.T) {
 				t.Fatalf("not every pattern was planned")
 			}
 		})
+	}
+}
+
+// TestSourceLineOneLine checks that a spec path holding a line break
+// still gives gofmt-clean files whose source line is one comment line.
+func TestSourceLineOneLine(t *testing.T) {
+	spec := []byte("version: 1\npackage: p\ntables:\n  Notes: {partitionKey: PK}\nentities:\n  Note:\n    attributes: {id: string}\n    keys: {primary: {pk: \"NOTE#{id}\"}}\npatterns:\n  GetNote: {get: Note}\n")
+	files, diags := Generate("spec.yaml", "odd\ndir/spec.yaml", spec)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	for _, f := range files {
+		lines := strings.SplitN(string(f.Data), "\n", 3)
+		if len(lines) < 3 || lines[1] != `// source: odd\ndir/spec.yaml` {
+			t.Errorf("%s starts %q", f.Name, lines[:min(2, len(lines))])
+		}
+		if out, err := format.Source(f.Data); err != nil || !bytes.Equal(out, f.Data) {
+			t.Errorf("%s is not gofmt-clean: %v", f.Name, err)
+		}
 	}
 }
