@@ -119,7 +119,9 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 	return files, nil
 }
 
-// parallel calls f(0) to f(n-1), one goroutine per core.
+// parallel calls f(0) to f(n-1) on one goroutine per core, handing the
+// indexes out in order: a job waits only for jobs before it (emit's entity
+// files wait for the pattern files), so it never waits for itself.
 func parallel(n int, f func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
