@@ -60,9 +60,19 @@ func Generate(file, source string, data []byte) ([]File, *diag.List) {
 type emitter struct {
 	p      *plan.Plan
 	source string
-	// builders holds the key builders the methods call (see useBuilder).
+	// builders holds the key builders the methods call (see useBuilder),
+	// and bugs what emission found the plan does not promise.
 	mu       sync.Mutex
 	builders map[string]bool
+	bugs     []error
+}
+
+// bug records a plan the emitter can't serve: a bug of dyngen, which
+// makes the generation fail rather than emit wrong code.
+func (e *emitter) bug(format string, args ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.bugs = append(e.bugs, fmt.Errorf(format, args...))
 }
 
 func emit(p *plan.Plan, source string) ([]File, error) {
@@ -105,7 +115,7 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 		}
 		files[i] = File{Name: jobs[i].name, Data: data}
 	})
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(append(errs, e.bugs...)...); err != nil {
 		return nil, err
 	}
 	for _, name := range runtimeFiles(p) {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // TestValidSpecs checks that the specs the project holds up as valid (the
@@ -56,5 +58,45 @@ func TestSourceLineOneLine(t *testing.T) {
 		if out, err := format.Source(f.Data); err != nil || !bytes.Equal(out, f.Data) {
 			t.Errorf("%s is not gofmt-clean: %v", f.Name, err)
 		}
+	}
+}
+
+// TestEmitRefusesGetReadingOtherEntities checks that emission fails, rather
+// than emit a get that could return another entity's item, if a plan ever
+// said a get through an index may read items of other entities (the
+// collision check makes that impossible for a sound spec; FuzzCheck emits
+// every sound spec it finds, so it would find a plan that breaks this).
+func TestEmitRefusesGetReadingOtherEntities(t *testing.T) {
+	spec := []byte(`version: 1
+package: p
+tables:
+  Shop:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}
+entities:
+  Customer:
+    attributes: {customerId: string, email: string}
+    keys:
+      primary: {pk: "CUSTOMER#{customerId}", sk: "PROFILE"}
+      GSI1: {pk: "EMAIL#{email}", sk: "CUSTOMER"}
+patterns:
+  CustomerByEmail: {get: Customer, by: [email]}
+`)
+	res := Check("spec.yaml", spec)
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	if _, err := emit(res.Plan, "spec.yaml"); err != nil {
+		t.Fatalf("the sound plan: %v", err)
+	}
+	pp := res.Plan.Patterns[0]
+	if pp.Call != plan.Query || len(pp.Members) != 1 || pp.Members[0].How != plan.ByKey {
+		t.Fatalf("CustomerByEmail is planned as %s with members %+v, want a Query reading only Customer items", pp.Call, pp.Members)
+	}
+	pp.Members[0].How = plan.ByEntityAttr
+	if _, err := emit(res.Plan, "spec.yaml"); err == nil || !strings.Contains(err.Error(), "CustomerByEmail") {
+		t.Errorf("emit of a get that may read other entities: %v, want an error naming the pattern", err)
 	}
 }
