@@ -115,13 +115,23 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 // sizeChecked returns the value of a string key attribute ka whose text
 // is the expression text: keySize's call, which refuses a key over the
 // attribute's limit (checked, its error to be checked), or text itself
-// when no key tm builds can be over the limit.
+// when no key tm builds can be over the limit whatever the values: its
+// placeholders are all of fixed width (ints, bools, times). A string's
+// maxLength or an enum's values bound a key only for values that keep
+// them, and a read does not check those.
 func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text jen.Code) (value jen.Code, checked bool) {
 	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
 	if isSortKey(ent, ka) {
 		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
 	}
-	if size, ok := plan.MaxKeyBytes(tm); ok && size <= bytes {
+	fixed := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
+		switch a.Type {
+		case model.Int, model.Bool, model.Time:
+			return false
+		}
+		return true
+	})
+	if size, ok := plan.MaxKeyBytes(tm); fixed && ok && size <= bytes {
 		return text, false
 	}
 	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit)), true
