@@ -665,16 +665,9 @@ func blockValue(a *model.Attribute, field jen.Code, scope map[string]string) (st
 		case a.Format == model.Date:
 			return "s", jen.Id("formatDate").Call(field)
 		}
-		// The key encoding of the item's own value, whichever separators
-		// its template has: the first, for the same bytes every time.
-		var ids []string
-		for id := range scope {
-			if strings.HasPrefix(id, a.Name+"|") && strings.HasSuffix(id, "|keyTime|") {
-				ids = append(ids, id)
-			}
-		}
-		if len(ids) > 0 {
-			return "s", jen.Id(scope[slices.Min(ids)])
+		// The key encoding of the item's own value, when a key holds it.
+		if name, ok := scope[scopeID(a, "", "keyTime", "")]; ok {
+			return "s", jen.Id(name)
 		}
 		return "s", jen.Id("formatTime").Call(field)
 	}

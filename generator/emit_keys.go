@@ -66,18 +66,14 @@ func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
 // isConstant reports whether tm is literal text only, for a string key
 // attribute: its value is one value, built when generating.
 func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
-	return ka.Type == model.S && len(tm.Attrs()) == 0
+	return ka.Type == model.S && tm.IsConstant()
 }
 
 func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
 	name := builderName(ent, ka)
 	if isConstant(tm, ka) {
-		var text strings.Builder
-		for _, seg := range tm.Segments {
-			text.WriteString(seg.Literal)
-		}
 		f.Commentf("%s is %s=%q of %s items; every call shares it.", name, ka.Name, tm.Source, ent.GoName)
-		f.Var().Id(name).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(text.String())})
+		f.Var().Id(name).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(tm.String())})
 		f.Line()
 		return
 	}
@@ -238,8 +234,10 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	case model.B:
 		return v
 	}
-	checked := func(fn string, args ...jen.Code) jen.Code {
-		id := scopeID(a, seps, fn, vid)
+	// checked declares the encoding fn(args...) once per scope; refused
+	// are the separators it refuses ("" when it takes none, as a time's).
+	checked := func(fn, refused string, args ...jen.Code) jen.Code {
+		id := scopeID(a, refused, fn, vid)
 		if name, ok := scope[id]; ok {
 			return jen.Id(name)
 		}
@@ -254,11 +252,11 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	}
 	switch a.Type {
 	case model.String:
-		return checked("keyString", jen.Lit(a.Name), v, jen.Lit(seps))
+		return checked("keyString", seps, jen.Lit(a.Name), v, jen.Lit(seps))
 	case model.Enum:
-		return checked("keyString", jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps))
+		return checked("keyString", seps, jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps))
 	case model.Path:
-		return checked("keyPath", jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps))
+		return checked("keyPath", seps, jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps))
 	case model.Int:
 		return jen.Id("keyInt").Call(v)
 	case model.Bool:
@@ -270,20 +268,20 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		case model.UnixMilli:
 			return jen.Id("keyInt").Call(jen.Add(v).Dot("UnixMilli").Call())
 		case model.Date:
-			return checked("keyDate", jen.Lit(a.Name), v)
+			return checked("keyDate", "", jen.Lit(a.Name), v)
 		}
 		if a.TTL {
 			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
 		}
-		return checked("keyTime", jen.Lit(a.Name), v)
+		return checked("keyTime", "", jen.Lit(a.Name), v)
 	}
 	return v
 }
 
 // scopeID is the key of an encoded value in a scope: the attribute, the
-// template's separators, the encoding function and the value.
-func scopeID(a *model.Attribute, seps, fn, vid string) string {
-	return a.Name + "|" + seps + "|" + fn + "|" + vid
+// separators the encoding refuses, the encoding function and the value.
+func scopeID(a *model.Attribute, refused, fn, vid string) string {
+	return a.Name + "|" + refused + "|" + fn + "|" + vid
 }
 
 func mapValues(m map[string]string) []string {

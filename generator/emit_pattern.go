@@ -41,12 +41,8 @@ type method struct {
 	whereParams []string
 	// sharedVars are the package-level values the method's calls share.
 	sharedVars []jen.Code
-	// limitOne makes the Query read one item (a get through an index);
-	// paged makes it read one page (a query).
-	limitOne  bool
-	paged     bool
-	namesUsed bool
-	used      []string // parameter names taken
+	namesUsed  bool
+	used       []string // parameter names taken
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }

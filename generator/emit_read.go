@@ -106,7 +106,6 @@ func (m *method) getByQuery() {
 	if m.dropsForeign() {
 		m.e.bug("get %s through %s may read items of other entities", m.p.Name, m.pp.Index.Name)
 	}
-	m.limitOne = true
 	lines := append(m.readLines(""), "Limit: 1", "An index key need not be unique: with several items, the first in sort key order is returned.")
 	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
@@ -178,11 +177,13 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	if m.p.Consistent {
 		in[jen.Id("ConsistentRead")] = m.shared("Consistent", jen.Qual(pathAWS, "Bool").Call(jen.True()))
 	}
-	if m.limitOne {
+	switch m.p.Op {
+	case model.OpGet:
+		// A get through an index: one item (see getByQuery).
 		in[jen.Id("Limit")] = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(1)))
-	}
-	if m.paged {
-		// One page: from the cursor's start, at most the page's limit.
+	default:
+		// A query, one page: from the cursor's start, at most the page's
+		// limit.
 		in[jen.Id("ExclusiveStartKey")] = jen.Id("start")
 		var def jen.Code = jen.Nil()
 		if m.p.Limit > 0 {
@@ -371,7 +372,6 @@ func (m *method) query() {
 	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page.", m.p.GoName, what), lines...)
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-		m.paged = true
 		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
 		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(jen.Lit(m.p.Name), pkValue, jen.Id("page").Dot("Cursor"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
