@@ -71,12 +71,6 @@ func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
 
 func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
 	name := builderName(ent, ka)
-	if isConstant(tm, ka) {
-		f.Commentf("%s is %s=%q of %s items; every call shares it.", name, ka.Name, tm.Source, ent.GoName)
-		f.Var().Id(name).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(tm.String())})
-		f.Line()
-		return
-	}
 	ret := jen.String()
 	zero := jen.Lit("")
 	if ka.Type == model.B {

@@ -2,7 +2,6 @@ package generator
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,9 +16,8 @@ import (
 func (e *emitter) patternsFile(patterns []*plan.Pattern) *jen.File {
 	f := e.newFile()
 	for _, pp := range patterns {
-		m := &method{e: e, f: f, pp: pp, p: pp.Pattern, names: map[string]string{}, values: map[string]bool{}}
+		m := &method{e: e, f: f, pp: pp, p: pp.Pattern, req: pp.Request}
 		m.emit()
-		m.declareShared()
 	}
 	return f
 }
@@ -30,19 +28,8 @@ type method struct {
 	f  *jen.File
 	pp *plan.Pattern
 	p  *model.Pattern
-	// names and values are the expression attribute names and values of
-	// the call, by placeholder.
-	names  map[string]string
-	values map[string]bool
-	params []jen.Code // the method's parameters after ctx
-	// condParams maps each condition operand to its parameter names, and
-	// whereParams holds the where operands' parameter names.
-	condParams  map[*model.Cond][]string
-	whereParams []string
-	// sharedVars are the package-level values the method's calls share.
-	sharedVars []jen.Code
-	namesUsed  bool
-	used       []string // parameter names taken
+	// req holds the expressions the call sends, with their placeholders.
+	req *plan.Request
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
@@ -51,18 +38,43 @@ func (m *method) tableRef() jen.Code {
 	return jen.Op("&").Id("s").Dot(tableField(m.p.Table))
 }
 
-// lowerName is the unexported prefix of the pattern's constants.
-func (m *method) lowerName() string { return model.ParamName(m.p.GoName) }
-
-// param adds a parameter for attribute a and returns its name.
-func (m *method) param(a *model.Attribute, suffix string) string {
-	name := paramName(a) + suffix
-	for i := 2; slices.Contains(m.used, name); i++ {
-		name = fmt.Sprintf("%s%s%d", paramName(a), suffix, i)
+// param is the name of the method's parameter of role r for attribute a
+// (or condition c) and operand i, as the plan named it.
+func (m *method) param(r plan.Role, a *model.Attribute, c *model.Cond, i int) jen.Code {
+	p := m.pp.Param(r, a, c, i)
+	if p == nil {
+		m.e.bug("pattern %s has no parameter of role %d for %v", m.p.Name, r, a)
+		return jen.Id("_")
 	}
-	m.used = append(m.used, name)
-	m.params = append(m.params, jen.Id(name).Add(goType(m.ent(), a)))
-	return name
+	return jen.Id(p.Name)
+}
+
+// paramType is the Go type of a parameter.
+func (m *method) paramType(p *plan.Param) jen.Code {
+	ent := m.ent()
+	switch p.Role {
+	case plan.ParamCond:
+		return goType(ent, condOperandAttr(p.Cond))
+	case plan.ParamPage:
+		return jen.Id("Page")
+	case plan.ParamItem:
+		return jen.Op("*").Id(ent.GoName)
+	case plan.ParamKeys:
+		return jen.Index().Id(ent.KeyType())
+	case plan.ParamItems:
+		return jen.Index().Id(ent.GoName)
+	}
+	return goType(ent, p.Attr)
+}
+
+// scope is a new scope of encoded key values for the method's body: the
+// locals it declares keep apart from the parameters.
+func (m *method) scope() map[string]string {
+	scope := map[string]string{}
+	for _, p := range m.pp.Params {
+		scope["param|"+p.Name] = p.Name
+	}
+	return scope
 }
 
 func (m *method) emit() {
@@ -115,11 +127,21 @@ func (m *method) doc(summary string, lines ...string) {
 	for _, l := range lines {
 		m.f.Comment("\t" + l)
 	}
+	for _, p := range m.pp.Params {
+		if p.Renamed {
+			m.f.Comment("")
+			what := m.ent().Name
+			if p.Attr != nil {
+				what = p.Attr.Name
+			}
+			m.f.Commentf("Parameter %s is %s (%s is taken).", p.Name, what, strings.TrimSuffix(p.Name, "_"))
+		}
+	}
 }
 
 // constant emits a named string constant and returns a reference to it.
 func (m *method) constant(suffix, value string) jen.Code {
-	name := m.lowerName() + suffix
+	name := m.p.ConstName(suffix)
 	m.f.Const().Id(name).Op("=").Lit(value)
 	m.f.Line()
 	return jen.Id(name)
@@ -137,7 +159,9 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 		return attrValue(a, v)
 	}
 	if isConstant(tm, ka) {
-		return jen.Id(m.e.useBuilder(ent, ka))
+		// Literal text: a new value on every call, as the client may
+		// change what it is given.
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(tm.String())})
 	}
 	var args []jen.Code
 	for _, a := range tm.Attrs() {
@@ -151,7 +175,7 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 // primaryKeyMap emits the Key map of an entity's item from inputs.
 func (m *method) primaryKeyMap(g *jen.Group, ent *model.Entity, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code) jen.Code {
 	k := ent.PrimaryKey()
-	scope := map[string]string{}
+	scope := m.scope()
 	pk := m.keyValue(g, scope, ent, k.Index.PK, k.PK, val, fail, "pk")
 	d := jen.Dict{jen.Lit(k.Index.PK.Name): pk}
 	if k.SK != nil {
@@ -160,31 +184,8 @@ func (m *method) primaryKeyMap(g *jen.Group, ent *model.Entity, val func(*model.
 	return jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(d)
 }
 
-// keyParams adds a parameter per key input and returns the lookup.
-func (m *method) keyParams(attrs []*model.Attribute) func(*model.Attribute) jen.Code {
-	byName := map[string]string{}
-	for _, a := range attrs {
-		byName[a.Name] = m.param(a, "")
-	}
-	return func(a *model.Attribute) jen.Code { return jen.Id(byName[a.Name]) }
-}
-
-// condParams adds the parameters of filter or when conditions.
-func (m *method) addCondParams(cs []*model.Cond) {
-	if m.condParams == nil {
-		m.condParams = map[*model.Cond][]string{}
-	}
-	for _, c := range cs {
-		if !c.IsParam() {
-			continue
-		}
-		if c.Op == model.OpBetween {
-			m.condParams[c] = []string{m.param(c.Attr, "From"), m.param(c.Attr, "To")}
-		} else {
-			m.condParams[c] = []string{m.param(condOperandAttr(c), "")}
-		}
-	}
-}
+// keyParam is the parameter of a key input.
+func (m *method) keyParam(a *model.Attribute) jen.Code { return m.param(plan.ParamKey, a, nil, 0) }
 
 // condOperandAttr is the attribute whose Go type an operand has: for
 // contains on a set or list, the element type.
@@ -202,109 +203,54 @@ func condOperandAttr(c *model.Cond) *model.Attribute {
 	return &el
 }
 
-// conds emits the expression of conditions, registering its names and
-// values, and returns the expression text.
-func (m *method) conds(cs []*model.Cond, valueSuffix string) string {
-	return plan.CondExpression(cs, m.name, func(attr, part string) string { return m.value(attr + valueSuffix + part) })
-}
-
-// name registers an attribute name placeholder (#name) and returns it.
-func (m *method) name(stored string) string {
-	for ph, s := range m.names {
-		if s == stored {
-			return ph
-		}
-	}
-	ph := "#" + safeName(stored)
-	for i := 2; m.names[ph] != ""; i++ {
-		ph = fmt.Sprintf("#%s%d", safeName(stored), i)
-	}
-	m.names[ph] = stored
-	return ph
-}
-
-// value registers a value placeholder (:name) and returns it.
-func (m *method) value(base string) string {
-	ph := ":" + safeName(base)
-	for i := 2; m.values[ph]; i++ {
-		ph = fmt.Sprintf(":%s%d", safeName(base), i)
-	}
-	m.values[ph] = true
-	return ph
-}
-
-func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 128 && (r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "a"
-	}
-	return b.String()
-}
-
-// namesMap is the ExpressionAttributeNames of the call: a package-level
-// map shared by every call (the names are fixed), declared after the
-// method with every name the method registered.
+// namesMap is the ExpressionAttributeNames of the call, a new map on
+// every call: the client may change what it is given.
 func (m *method) namesMap() jen.Code {
-	m.namesUsed = true
-	return jen.Id(m.lowerName() + "Names")
-}
-
-// declareShared emits the package-level values of the method: its names
-// map and the values known when generating.
-func (m *method) declareShared() {
-	if !m.namesUsed && len(m.sharedVars) == 0 {
-		return
-	}
-	m.f.Commentf("The parts of %s's requests that never change, shared by every call", m.p.GoName)
-	m.f.Comment("(the SDK only reads them).")
-	m.f.Var().DefsFunc(func(g *jen.Group) {
-		if m.namesUsed {
-			keys := make([]string, 0, len(m.names))
-			for k := range m.names {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			g.Id(m.lowerName() + "Names").Op("=").Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
-				for _, k := range keys {
-					g.Lit(k).Op(":").Lit(m.names[k])
-				}
-			})
-		}
-		for _, v := range m.sharedVars {
-			g.Add(v)
+	return jen.Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
+		for _, n := range m.req.Names {
+			g.Lit(n.Placeholder).Op(":").Lit(n.Stored)
 		}
 	})
-	m.f.Line()
 }
 
-// condValues emits the values of condition operands into d.
-func (m *method) condValues(cs []*model.Cond, valueSuffix string, d jen.Dict) {
-	for _, c := range cs {
-		if c.Op.Operands() == 0 {
-			continue
-		}
-		a := condOperandAttr(c)
-		phs := []string{":" + safeName(c.Attr.Name+valueSuffix)}
-		if c.Op == model.OpBetween {
-			phs = []string{":" + safeName(c.Attr.Name+valueSuffix+"_from"), ":" + safeName(c.Attr.Name+valueSuffix+"_to")}
-		}
-		for i, ph := range phs {
-			var v jen.Code
-			if c.IsParam() {
-				v = operandValue(a, c.Op, jen.Id(m.condParams[c][i]))
-			} else {
-				v = constValue(m.ent(), a, c.Op, c.Consts[i].Text)
-			}
-			d[jen.Lit(ph)] = v
+// valuesDict holds the ExpressionAttributeValues of the request that
+// every call sends, each given by value; the values of update actions
+// that only some calls send are left out.
+func (m *method) valuesDict(value func(*plan.Value) jen.Code) jen.Dict {
+	d := jen.Dict{}
+	sometimes := m.sometimesValues()
+	for _, v := range m.req.Values {
+		if !sometimes[v] {
+			d[jen.Lit(v.Placeholder)] = value(v)
 		}
 	}
+	return d
+}
+
+// sometimesValues are the values of the update actions only some calls
+// send.
+func (m *method) sometimesValues() map[*plan.Value]bool {
+	out := map[*plan.Value]bool{}
+	if u := m.req.Update; u != nil {
+		_, sometimes := u.Static()
+		for _, c := range sometimes {
+			for _, v := range c.Values {
+				out[v] = true
+			}
+		}
+	}
+	return out
+}
+
+// condValue is the value of a condition's operand: the method's
+// parameter, or the constant the spec gives.
+func (m *method) condValue(v *plan.Value) jen.Code {
+	c := v.Cond
+	a := condOperandAttr(c)
+	if c.IsParam() {
+		return operandValue(a, c.Op, m.param(plan.ParamCond, c.Attr, c, v.Operand))
+	}
+	return constValue(m.ent(), a, c.Op, c.Consts[v.Operand].Text)
 }
 
 // operandValue is the attribute value of a condition operand.
@@ -342,22 +288,10 @@ func constValue(ent *model.Entity, a *model.Attribute, op model.CondOp, text str
 func (m *method) signature(results ...jen.Code) *jen.Statement {
 	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.GoName).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
-		for _, p := range m.params {
-			g.Add(p)
+		for _, p := range m.pp.Params {
+			g.Id(p.Name).Add(m.paramType(p))
 		}
 	}).Params(results...)
-}
-
-// selectAttrs are the attributes a read with select returns: the selected
-// ones and the primary key attributes.
-func (m *method) selectAttrs() []*model.Attribute {
-	out := slices.Clone(m.p.Select)
-	for _, a := range m.ent().PrimaryKey().Attrs() {
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // resultType is the type a read returns for one item: the entity, or the
@@ -375,7 +309,7 @@ func (m *method) viewType() {
 		return
 	}
 	ent := m.ent()
-	attrs := m.selectAttrs()
+	attrs := plan.SelectAttrs(m.p)
 	m.f.Commentf("%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
 	m.f.Type().Id(m.p.ViewType()).StructFunc(func(g *jen.Group) {
 		for _, a := range attrs {
@@ -388,36 +322,6 @@ func (m *method) viewType() {
 		decodeAttrs(g, ent, attrs, jen.Id("view"))
 	})
 	m.f.Line()
-}
-
-// projection registers the names of a select's attributes (and what tells
-// entities apart) and returns the ProjectionExpression, or "".
-func (m *method) projection() string {
-	if len(m.p.Select) == 0 || len(m.pp.FromKeys) > 0 {
-		// Without select, or when attributes are read back from keys,
-		// the read returns what the index projects.
-		return ""
-	}
-	var parts []string
-	for _, a := range m.selectAttrs() {
-		parts = append(parts, m.name(a.Stored))
-	}
-	for _, mem := range m.pp.Members {
-		if mem.How == plan.ByEntityAttr {
-			parts = append(parts, m.name(m.p.Table.EntityAttr))
-			break
-		}
-	}
-	if m.p.Op == model.OpBatchGet {
-		// A batch get puts the items in the order of the keys by their
-		// key attributes.
-		for _, ka := range m.p.Table.Primary().KeyAttrs() {
-			if n := m.name(ka.Name); !slices.Contains(parts, n) {
-				parts = append(parts, n)
-			}
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // decode emits the decoding of item into a new value of the read's item

@@ -27,15 +27,14 @@ func (m *method) callErr(kind, cause jen.Code) jen.Code {
 // get emits a GetItem by the whole primary key.
 func (m *method) get() {
 	ent := m.ent()
-	val := m.keyParams(m.pp.Inputs)
+	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
-	proj := m.projection()
 	var projConst jen.Code
-	if proj != "" {
-		projConst = m.constant("Projection", proj)
+	if m.req.Projection != "" {
+		projConst = m.constant("Projection", m.req.Projection)
 	}
-	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines("")...)
+	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		key := m.primaryKeyMap(g, ent, val, fail)
@@ -56,9 +55,8 @@ func (m *method) get() {
 	m.f.Line()
 }
 
-// readLines are the doc lines of a read beyond the key condition; filter
-// is the FilterExpression the method sends, as it sends it.
-func (m *method) readLines(filter string) []string {
+// readLines are the doc lines of a read beyond the key condition.
+func (m *method) readLines() []string {
 	var out []string
 	pp := m.pp
 	if pp.Key != nil && pp.Key.SK.Narrowed {
@@ -78,8 +76,11 @@ func (m *method) readLines(filter string) []string {
 			out = append(out, fmt.Sprintf("%s items may be read too (read cost); they are dropped by their sort key prefix.", f.Entity.Name))
 		}
 	}
-	if filter != "" {
-		out = append(out, "FilterExpression: "+filter+" (DynamoDB reads, and bills, the items it drops)")
+	if m.req.Projection != "" {
+		out = append(out, "ProjectionExpression: "+m.req.Projection)
+	}
+	if m.req.Filter != "" {
+		out = append(out, "FilterExpression: "+m.req.Filter+" (DynamoDB reads, and bills, the items it drops)")
 	}
 	if m.p.Consistent {
 		out = append(out, "ConsistentRead: true")
@@ -91,14 +92,13 @@ func (m *method) readLines(filter string) []string {
 // Query with both keys equal; the first item of the entity is the result.
 func (m *method) getByQuery() {
 	ent := m.ent()
-	val := m.keyParams(m.pp.Inputs)
+	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
-	proj := m.projection()
-	keyCond := m.constant("KeyCondition", m.pp.Key.Expression())
+	keyCond := m.constant("KeyCondition", m.req.KeyCondition)
 	var projConst jen.Code
-	if proj != "" {
-		projConst = m.constant("Projection", proj)
+	if m.req.Projection != "" {
+		projConst = m.constant("Projection", m.req.Projection)
 	}
 	// No item of another entity can have the key the inputs bind (the
 	// collision check refuses such a spec), so the first item the key
@@ -106,7 +106,7 @@ func (m *method) getByQuery() {
 	if m.dropsForeign() {
 		m.e.bug("get %s through %s may read items of other entities", m.p.Name, m.pp.Index.Name)
 	}
-	lines := append(m.readLines(""), "Limit: 1", "An index key need not be unique: with several items, the first in sort key order is returned.")
+	lines := append(m.readLines(), "Limit: 1", "An index key need not be unique: with several items, the first in sort key order is returned.")
 	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
@@ -140,62 +140,60 @@ func (m *method) skipForeign(g *jen.Group) {
 func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code) (jen.Code, jen.Code) {
 	ix, key := m.pp.Index, m.pp.Key
 	ent := m.ent()
-	scope := map[string]string{}
+	scope := m.scope()
 	pk := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk")
 	g.Id("pkValue").Op(":=").Add(pk)
-	m.names["#pk"] = ix.PK.Name
-	values := jen.Dict{jen.Lit(":pk"): jen.Id("pkValue")}
 	sk := key.SK
-	if sk.Kind != plan.SKNone {
-		m.names["#sk"] = ix.SK.Name
-	}
+	keyValues := map[plan.Source]jen.Code{plan.PKValue: jen.Id("pkValue")}
 	switch sk.Kind {
 	case plan.SKEq:
-		values[jen.Lit(":sk")] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
+		keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
 	case plan.SKBeginsWith:
-		values[jen.Lit(":sk")] = m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true, "SK")
+		keyValues[plan.SKValue] = m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true)
 	case plan.SKBetween:
-		values[jen.Lit(":sklo")] = m.bound(g, scope, sk.Lo, val, fail, false, "SKLo")
-		values[jen.Lit(":skhi")] = m.bound(g, scope, sk.Hi, val, fail, false, "SKHi")
+		keyValues[plan.SKLow] = m.bound(g, scope, sk.Lo, val, fail, false)
+		keyValues[plan.SKHigh] = m.bound(g, scope, sk.Hi, val, fail, false)
 	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
-		values[jen.Lit(":sk")] = m.bound(g, scope, sk.Lo, val, fail, false, "SK")
+		keyValues[plan.SKValue] = m.bound(g, scope, sk.Lo, val, fail, false)
 	}
-	m.condValues(m.p.Filter, "", values)
-	// The fixed parts of the input are shared by every call.
+	values := m.valuesDict(func(v *plan.Value) jen.Code {
+		if v.Source == plan.CondOperand {
+			return m.condValue(v)
+		}
+		return keyValues[v.Source]
+	})
+	// Every pointer of the input is new on every call: the client may
+	// change what it is given.
 	in := jen.Dict{
 		jen.Id("TableName"):                 m.tableRef(),
-		jen.Id("KeyConditionExpression"):    m.shared("KeyConditionRef", jen.Qual(pathAWS, "String").Call(keyCond)),
+		jen.Id("KeyConditionExpression"):    jen.Qual(pathAWS, "String").Call(keyCond),
 		jen.Id("ExpressionAttributeNames"):  m.namesMap(),
 		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
 	}
 	if !ix.IsPrimary() {
-		in[jen.Id("IndexName")] = m.shared("Index", jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name)))
+		in[jen.Id("IndexName")] = jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name))
 	}
 	if m.p.Order == model.Desc {
-		in[jen.Id("ScanIndexForward")] = m.shared("Forward", jen.Qual(pathAWS, "Bool").Call(jen.False()))
+		in[jen.Id("ScanIndexForward")] = jen.Qual(pathAWS, "Bool").Call(jen.False())
 	}
 	if m.p.Consistent {
-		in[jen.Id("ConsistentRead")] = m.shared("Consistent", jen.Qual(pathAWS, "Bool").Call(jen.True()))
+		in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
 	}
 	switch m.p.Op {
 	case model.OpGet:
 		// A get through an index: one item (see getByQuery).
-		in[jen.Id("Limit")] = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(1)))
+		in[jen.Id("Limit")] = jen.Qual(pathAWS, "Int32").Call(jen.Lit(1))
 	default:
 		// A query, one page: from the cursor's start, at most the page's
 		// limit.
 		in[jen.Id("ExclusiveStartKey")] = jen.Id("start")
-		var def jen.Code = jen.Nil()
-		if m.p.Limit > 0 {
-			def = m.shared("Limit", jen.Qual(pathAWS, "Int32").Call(jen.Lit(m.p.Limit)))
-		}
-		in[jen.Id("Limit")] = jen.Id("pageLimit").Call(jen.Id("page"), def)
+		in[jen.Id("Limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
 	}
 	if projConst != nil {
-		in[jen.Id("ProjectionExpression")] = m.shared("ProjectionRef", jen.Qual(pathAWS, "String").Call(projConst))
+		in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
 	}
 	if filterConst != nil {
-		in[jen.Id("FilterExpression")] = m.shared("FilterRef", jen.Qual(pathAWS, "String").Call(filterConst))
+		in[jen.Id("FilterExpression")] = jen.Qual(pathAWS, "String").Call(filterConst)
 	}
 	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in), jen.Id("pkValue")
 }
@@ -203,17 +201,13 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 // bound emits one value of the sort key condition: the bound prefix of the
 // template, then the where operand (or the least or greatest encoding of
 // its attribute), then the high character.
-func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool, label string) jen.Code {
+func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool) jen.Code {
 	s := m.pp.Key.SK
 	tm := s.Template
 	w := s.Range
 	if tm.KeyType != model.S {
 		// A whole N or B sort key: the operand is the value.
-		op := m.whereParams[0]
-		if b.Operand == 1 {
-			op = m.whereParams[1]
-		}
-		return attrValue(w.Attr, jen.Id(op))
+		return attrValue(w.Attr, m.param(plan.ParamWhere, w.Attr, nil, b.Operand))
 	}
 	parts := m.e.keyPieces(g, scope, tm, s.Prefix, val, fail)
 	// then appends to the bound's text.
@@ -229,10 +223,11 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		if w == nil {
 			break
 		}
-		var op jen.Code = jen.Id(m.whereParams[b.Operand])
+		op := m.param(plan.ParamWhere, w.Attr, nil, b.Operand)
+		opID := m.pp.Param(plan.ParamWhere, w.Attr, nil, b.Operand).Name
 		switch {
 		case beginsWith && w.Attr.Type == model.Path:
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, m.whereParams[b.Operand], fail))
+			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, opID, fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
 			name := paramName(w.Attr) + "Prefix"
@@ -244,7 +239,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 			then(jen.Id(name))
 		default:
-			vid := m.whereParams[b.Operand]
+			vid := opID
 			if b.Pred {
 				op = m.pred(g, w.Attr, op)
 				vid += " predecessor"
@@ -265,31 +260,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 	if b.High {
 		then(highCharPiece)
 	}
-	value := jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): concat(parts)})
-	if constantPieces(parts) {
-		// Known when generating: one value shared by every call.
-		return m.shared(label, value)
-	}
-	return value
-}
-
-// constantPieces reports whether a key text is known when generating.
-func constantPieces(parts []piece) bool {
-	for _, p := range parts {
-		if p.code != nil && p.code != highCharPiece {
-			return false
-		}
-	}
-	return true
-}
-
-// shared declares a package-level variable holding a value every call of
-// the method uses unchanged, and returns it. DynamoDB's SDK only reads
-// its inputs, so the value is safe to share between calls.
-func (m *method) shared(label string, value jen.Code) jen.Code {
-	name := m.lowerName() + label
-	m.sharedVars = append(m.sharedVars, jen.Id(name).Op("=").Add(value))
-	return jen.Id(name)
+	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): concat(parts)})
 }
 
 // pred emits the predecessor of a where operand (strict < on a
@@ -328,33 +299,19 @@ func (m *method) emptyResult() jen.Code {
 // query emits a Query of one page, its result type and its iterator.
 func (m *method) query() {
 	ent := m.ent()
-	val := m.keyParams(m.pp.Inputs)
-	if w := m.p.Where; w != nil {
-		if w.Op == model.OpBetween {
-			m.whereParams = []string{m.param(w.Attr, "From"), m.param(w.Attr, "To")}
-		} else {
-			m.whereParams = []string{m.param(w.Attr, "")}
-		}
-	}
-	m.addCondParams(m.p.Filter)
-	keyParamCount := len(m.params)
-	m.used = append(m.used, "page")
-	m.params = append(m.params, jen.Id("page").Id("Page"))
+	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
 	m.resultType()
-	proj := m.projection()
-	keyCond := m.constant("KeyCondition", m.pp.Key.Expression())
+	keyCond := m.constant("KeyCondition", m.req.KeyCondition)
 	var projConst, filterConst jen.Code
-	if proj != "" {
-		projConst = m.constant("Projection", proj)
+	if m.req.Projection != "" {
+		projConst = m.constant("Projection", m.req.Projection)
 	}
-	filter := ""
-	if len(m.p.Filter) > 0 {
-		filter = m.conds(m.p.Filter, "")
-		filterConst = m.constant("Filter", filter)
+	if m.req.Filter != "" {
+		filterConst = m.constant("Filter", m.req.Filter)
 	}
-	lines := m.readLines(filter)
+	lines := m.readLines()
 	if m.p.Order == model.Desc {
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}
@@ -377,7 +334,7 @@ func (m *method) query() {
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
 		g.Id("in").Op(":=").Add(in)
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
-			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":sklo")), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(":skhi")))).Block(m.emptyResult())
+			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKLow))), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKHigh))))).Block(m.emptyResult())
 		}
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
@@ -394,7 +351,7 @@ func (m *method) query() {
 			m.skipForeign(g)
 			m.decode(g, jen.Id("item"), "v", fail)
 			if m.pp.Key.SK.DropEqual {
-				g.If(jen.Id("v").Dot(m.p.Where.Attr.GoName).Op("==").Id(m.whereParams[0])).Block(jen.Continue())
+				g.If(jen.Id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(jen.Continue())
 			}
 			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
 		})
@@ -402,7 +359,7 @@ func (m *method) query() {
 		g.Return(jen.Id("res"), jen.Nil())
 	})
 	m.f.Line()
-	m.iterator(keyParamCount)
+	m.iterator()
 }
 
 // collect emits the assignment of an item of a collection read to its
@@ -451,11 +408,13 @@ func (m *method) resultType() {
 
 // iterator emits the method that walks every page: item by item for one
 // entity, page by page for a collection.
-func (m *method) iterator(n int) {
-	params := m.params[:n]
-	var names []jen.Code
-	for _, u := range m.used[:n] {
-		names = append(names, jen.Id(u))
+func (m *method) iterator() {
+	var params, names []jen.Code
+	for _, p := range m.pp.Params {
+		if p.Role != plan.ParamPage {
+			params = append(params, jen.Id(p.Name).Add(m.paramType(p)))
+			names = append(names, jen.Id(p.Name))
+		}
 	}
 	call := jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{jen.Id("ctx")}, names...), jen.Id("page"))...)
 	var elem, page, ret jen.Code

@@ -2,36 +2,12 @@ package generator
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// writeCondition registers the names and values of a write's condition
-// (the operation's own and when) and returns the expression, or "".
-func (m *method) writeCondition() string {
-	var parts []string
-	// The item's own condition names the partition key #pk, as the plan
-	// shows it.
-	if m.p.Op == model.OpCreate || (m.p.Op == model.OpUpdate && !m.p.Upsert) {
-		if _, taken := m.names["#pk"]; !taken {
-			m.names["#pk"] = m.p.Table.PK.Name
-		}
-	}
-	switch {
-	case m.p.Op == model.OpCreate:
-		parts = append(parts, "attribute_not_exists("+m.name(m.p.Table.PK.Name)+")")
-	case m.p.Op == model.OpUpdate && !m.p.Upsert:
-		parts = append(parts, "attribute_exists("+m.name(m.p.Table.PK.Name)+")")
-	}
-	if c := m.conds(m.p.When, "_when"); c != "" {
-		parts = append(parts, c)
-	}
-	return strings.Join(parts, " AND ")
-}
 
 // conditionKinds are the errors a failed condition becomes, when the item
 // is absent and when it is present.
@@ -45,15 +21,15 @@ func (m *method) conditionKinds() (absent, present string) {
 	return "ErrConditionFailed", "ErrConditionFailed"
 }
 
-// conditionInput adds the condition of a write to the input.
-func (m *method) conditionInput(in jen.Dict, cond jen.Code, values jen.Dict) {
+// conditionInput adds the condition of a put or delete to the input.
+func (m *method) conditionInput(in jen.Dict, cond jen.Code) {
 	if cond == nil {
 		return
 	}
 	in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(cond)
 	in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
 	in[jen.Id("ExpressionAttributeNames")] = m.namesMap()
-	if len(values) > 0 {
+	if values := m.valuesDict(m.condValue); len(values) > 0 {
 		in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
 	}
 }
@@ -69,18 +45,12 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 
 // put emits a PutItem of a whole item (create: only where none has the key).
 func (m *method) put() {
-	ent := m.ent()
-	r := model.ParamName(ent.GoName)
-	m.used = append(m.used, r)
-	m.params = append(m.params, jen.Id(r).Op("*").Id(ent.GoName))
-	m.addCondParams(m.p.When)
-	cond := m.writeCondition()
+	r := m.pp.Params[0].Name
+	cond := m.req.Condition
 	var condConst jen.Code
-	if cond != "" {
-		condConst = m.constant("Condition", cond)
-	}
 	var lines []string
 	if cond != "" {
+		condConst = m.constant("Condition", cond)
 		lines = append(lines, "ConditionExpression: "+cond)
 	}
 	summary := fmt.Sprintf("%s writes %s whole, replacing any item with its key.", m.p.GoName, r)
@@ -95,9 +65,7 @@ func (m *method) put() {
 		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
 		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): jen.Id("item")}
-		values := jen.Dict{}
-		m.condValues(m.p.When, "_when", values)
-		m.conditionInput(in, condConst, values)
+		m.conditionInput(in, condConst)
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("PutItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(m.writeErr(condConst != nil)),
 		)
@@ -109,9 +77,8 @@ func (m *method) put() {
 // delete emits a DeleteItem by primary key.
 func (m *method) delete() {
 	ent := m.ent()
-	val := m.keyParams(m.pp.Inputs)
-	m.addCondParams(m.p.When)
-	cond := m.writeCondition()
+	val := m.keyParam
+	cond := m.req.Condition
 	var condConst jen.Code
 	var lines []string
 	if cond != "" {
@@ -127,9 +94,7 @@ func (m *method) delete() {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
 		key := m.primaryKeyMap(g, ent, val, fail)
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
-		values := jen.Dict{}
-		m.condValues(m.p.When, "_when", values)
-		m.conditionInput(in, condConst, values)
+		m.conditionInput(in, condConst)
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("DeleteItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "DeleteItemInput").Values(in)), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(m.writeErr(condConst != nil)),
 		)
@@ -139,157 +104,50 @@ func (m *method) delete() {
 }
 
 // update emits an UpdateItem: set, add and remove, the index keys the
-// plan rewrites, and the item after the update as the result.
+// plan rewrites, and the item after the update as the result. The
+// request's actions and values are the plan's; an action built from an
+// optional attribute is sent only when the call gives it a value, and
+// its REMOVE otherwise (Clause.Unless).
 func (m *method) update() {
 	ent := m.ent()
 	p := m.p
-	val := m.keyParams(m.pp.Inputs)
-	setParams := map[string]string{}
-	for _, a := range p.Set {
-		setParams[a.Name] = m.param(a, "")
+	u := m.req.Update
+	val := m.keyParam
+	setParams := map[*model.Attribute]string{}
+	for _, q := range m.pp.Params {
+		if q.Role == plan.ParamSet || q.Role == plan.ParamAdd {
+			setParams[q.Attr] = q.Name
+		}
 	}
-	for _, a := range p.Add {
-		setParams[a.Name] = m.param(a, "")
-	}
-	m.addCondParams(p.When)
 	lookup := func(a *model.Attribute) jen.Code {
-		if n, ok := setParams[a.Name]; ok {
+		if n, ok := setParams[a]; ok {
 			return jen.Id(n)
 		}
 		return val(a)
 	}
-	// The expression. An optional attribute set to its zero value is
-	// removed, as a put leaves it out; so is an index key built from it
-	// (the item leaves that sparse index). Those clauses are chosen at run
-	// time; the rest is fixed.
-	var set, add, remove []string
-	valueOf := map[string]jen.Code{} // placeholder -> value
-	type optional struct {
-		a         *model.Attribute
-		name, ph  string
-		setClause string
+	always, sometimes := u.Static()
+	var updateConst, condConst jen.Code
+	if len(sometimes) == 0 {
+		updateConst = m.constant("Update", u.Expression())
 	}
-	var optionals []optional
-	for _, a := range p.Set {
-		ph := m.value(a.Name)
-		clause := m.name(a.Stored) + " = " + ph
-		if a.Optional {
-			optionals = append(optionals, optional{a, m.name(a.Stored), ph, clause})
-			continue
-		}
-		set = append(set, clause)
-		valueOf[ph] = attrValue(a, jen.Id(setParams[a.Name]))
-	}
-	type rebuilt struct {
-		ph, name string
-		rb       *plan.Rebuild
-		sparse   []*model.Attribute // optional set attributes of its template
-	}
-	var rebuilds []rebuilt
-	for _, rb := range m.pp.Rebuild {
-		if rb.Remove {
-			remove = append(remove, m.name(rb.KeyAttr.Name))
-			continue
-		}
-		r := rebuilt{ph: m.value(rb.KeyAttr.Name), name: m.name(rb.KeyAttr.Name), rb: rb}
-		for _, a := range rb.Template.Attrs() {
-			if a.Optional && slices.Contains(p.Set, a) {
-				r.sparse = append(r.sparse, a)
-			}
-		}
-		if len(r.sparse) == 0 {
-			set = append(set, r.name+" = "+r.ph)
-		}
-		rebuilds = append(rebuilds, r)
-	}
-	if p.Upsert {
-		ph := m.value(p.Table.EntityAttr)
-		set = append(set, m.name(p.Table.EntityAttr)+" = "+ph)
-		valueOf[ph] = jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
-		// A created item holds the attributes of its primary key too,
-		// unless they are the key attributes themselves (natural keys).
-		for _, a := range ent.PrimaryKey().Attrs() {
-			if p.Table.IsKeyAttr(a.Stored) {
-				continue
-			}
-			ph := m.value(a.Name)
-			set = append(set, m.name(a.Stored)+" = "+ph)
-			valueOf[ph] = attrValue(a, val(a))
-		}
-	}
-	for _, a := range p.Add {
-		ph := m.value(a.Name)
-		add = append(add, m.name(a.Stored)+" "+ph)
-		valueOf[ph] = attrValue(a, jen.Id(setParams[a.Name]))
-	}
-	for _, a := range p.Remove {
-		remove = append(remove, m.name(a.Stored))
-	}
-	dynamic := len(optionals) > 0
-	// The whole expression, with every optional value given.
-	allSet := slices.Clone(set)
-	for _, o := range optionals {
-		allSet = append(allSet, o.setClause)
-	}
-	for _, r := range rebuilds {
-		if len(r.sparse) > 0 {
-			allSet = append(allSet, r.name+" = "+r.ph)
-		}
-	}
-	expr := joinClauses(allSet, add, remove)
-	var updateConst jen.Code
-	if !dynamic {
-		updateConst = m.constant("Update", expr)
-	}
-	cond := m.writeCondition()
-	// An atomic add to a number with a min or max can't be checked before
-	// the call: the stored value must stay in bounds, so the condition
-	// says so (value >= min - amount), and so does a new item's amount.
-	type boundValue struct {
-		ph   string
-		expr jen.Code
-	}
-	var bounds []boundValue
-	for _, a := range p.Add {
-		if a.Min == nil && a.Max == nil {
-			continue
-		}
-		name, amount := m.name(a.Stored), ":"+safeName(a.Name)
-		for _, b := range []struct {
-			bound  *model.Bound
-			op, by string
-		}{{a.Min, ">=", "Min"}, {a.Max, "<=", "Max"}} {
-			if b.bound == nil {
-				continue
-			}
-			limit, rest := m.value(a.Name+"_"+strings.ToLower(b.by)), m.value(a.Name+"_rest"+b.by)
-			part := fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amount, b.op, limit, name, b.op, rest)
-			if cond != "" {
-				cond += " AND "
-			}
-			cond += part
-			bl := boundLit(a, b.bound)
-			bounds = append(bounds,
-				boundValue{limit, attrValue(a, jen.Add(bl))},
-				boundValue{rest, attrValue(a, jen.Add(bl).Op("-").Id(setParams[a.Name]))},
-			)
-		}
-	}
-	var condConst jen.Code
-	lines := []string{"UpdateExpression: " + expr}
-	if dynamic {
+	lines := []string{"UpdateExpression: " + u.Expression()}
+	if len(sometimes) > 0 {
 		var names []string
-		for _, o := range optionals {
-			names = append(names, o.a.Name)
+		for _, a := range p.Set {
+			if a.Optional {
+				names = append(names, a.Name)
+			}
 		}
 		lines = append(lines, fmt.Sprintf("(%s given its zero value is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
 	}
-	if cond != "" {
-		condConst = m.constant("Condition", cond)
-		lines = append(lines, "ConditionExpression: "+cond)
+	if m.req.Condition != "" {
+		condConst = m.constant("Condition", m.req.Condition)
+		lines = append(lines, "ConditionExpression: "+m.req.Condition)
 	}
-	for _, r := range rebuilds {
-		lines = append(lines, fmt.Sprintf("rewrites %s=%q on %s", r.rb.KeyAttr.Name, r.rb.Template.Source, r.rb.Index.Name))
+	for _, rb := range m.pp.Rebuild {
+		if !rb.Remove {
+			lines = append(lines, fmt.Sprintf("rewrites %s=%q on %s", rb.KeyAttr.Name, rb.Template.Source, rb.Index.Name))
+		}
 	}
 	summary := fmt.Sprintf("%s changes a %s and returns it as it is after the change.", p.GoName, ent.GoName)
 	if !p.Upsert {
@@ -303,109 +161,133 @@ func (m *method) update() {
 	m.doc(summary, lines...)
 	m.signature(jen.Op("*").Id(ent.GoName), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-		var checks []jen.Code
 		for _, a := range p.Set {
-			checks = append(checks, m.checkValue(ent, a, jen.Id(setParams[a.Name]))...)
+			v := jen.Id(setParams[a])
+			for _, c := range m.checkValue(ent, a, v) {
+				g.Add(c)
+			}
 			if !a.Optional {
 				// An optional attribute's zero value removes it.
-				checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
-			} else if c, reason := unstorable(a, jen.Id(setParams[a.Name])); c != nil {
-				checks = append(checks, jen.If(jen.Add(notZero(a, jen.Id(setParams[a.Name]))).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason))))
+				for _, c := range storable(ent, a, v) {
+					g.Add(c)
+				}
+			} else if c, reason := unstorable(a, v); c != nil {
+				g.If(jen.Add(notZero(a, v)).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason)))
 			}
 		}
 		for _, a := range p.Add {
-			checks = append(checks, storable(ent, a, jen.Id(setParams[a.Name]))...)
-		}
-		for _, c := range checks {
-			g.Add(c)
-		}
-		key := m.primaryKeyMap(g, ent, val, fail)
-		values := jen.Dict{}
-		for ph, v := range valueOf {
-			values[jen.Lit(ph)] = v
-		}
-		for _, b := range bounds {
-			values[jen.Lit(b.ph)] = b.expr
-		}
-		var later []jen.Code // statements that need the values map
-		for i, r := range rebuilds {
-			name := fmt.Sprintf("rebuilt%d", i+1)
-			build := []jen.Code{
-				jen.List(jen.Id(name), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, r.rb.KeyAttr)).CallFunc(func(g *jen.Group) {
-					for _, a := range r.rb.Template.Attrs() {
-						g.Add(lookup(a))
-					}
-				}),
-				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
-			}
-			if len(r.sparse) == 0 {
-				for _, c := range build {
-					g.Add(c)
-				}
-				values[jen.Lit(r.ph)] = keyAttrValue(r.rb.KeyAttr, jen.Id(name))
-				continue
-			}
-			var zero *jen.Statement
-			for _, a := range r.sparse {
-				c := isZero(a, jen.Id(setParams[a.Name]))
-				if zero == nil {
-					zero = jen.Add(c)
-				} else {
-					zero = zero.Op("||").Add(c)
-				}
-			}
-			build = append(build,
-				jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(r.name+" = "+r.ph)),
-				jen.Id("values").Index(jen.Lit(r.ph)).Op("=").Add(keyAttrValue(r.rb.KeyAttr, jen.Id(name))),
-			)
-			later = append(later, jen.If(zero).Block(
-				jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(r.name)),
-			).Else().Block(build...))
-		}
-		m.condValues(p.When, "_when", values)
-		update := jen.Code(jen.Qual(pathAWS, "String").Call(updateConst))
-		valuesExpr := jen.Code(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values))
-		if dynamic {
-			g.Id("values").Op(":=").Add(valuesExpr)
-			g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, c := range set {
-					g.Lit(c)
-				}
-			})
-			g.Id("remove").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, c := range remove {
-					g.Lit(c)
-				}
-			})
-			for _, o := range optionals {
-				g.If(isZero(o.a, jen.Id(setParams[o.a.Name]))).Block(
-					jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(o.name)),
-				).Else().Block(
-					jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(o.setClause)),
-					jen.Id("values").Index(jen.Lit(o.ph)).Op("=").Add(attrValue(o.a, jen.Id(setParams[o.a.Name]))),
-				)
-			}
-			for _, c := range later {
+			for _, c := range storable(ent, a, jen.Id(setParams[a])) {
 				g.Add(c)
 			}
-			update = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(strings.Join(add, ", ")), jen.Id("remove")))
-			valuesExpr = jen.Id("values")
 		}
+		key := m.primaryKeyMap(g, ent, val, fail)
+		// The rewritten index keys: built before the call, where the
+		// action that sends one is chosen.
+		rebuilt := map[*plan.Value]jen.Code{}
+		n := 0
+		build := func(g *jen.Group, v *plan.Value) {
+			n++
+			name := fmt.Sprintf("rebuilt%d", n)
+			g.List(jen.Id(name), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
+				for _, a := range v.Rebuild.Template.Attrs() {
+					g.Add(lookup(a))
+				}
+			})
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			rebuilt[v] = keyAttrValue(v.Rebuild.KeyAttr, jen.Id(name))
+		}
+		for _, c := range always {
+			for _, v := range c.Values {
+				if v.Source == plan.RebuiltKey {
+					build(g, v)
+				}
+			}
+		}
+		value := func(v *plan.Value) jen.Code {
+			switch v.Source {
+			case plan.SetValue, plan.AddAmount:
+				return attrValue(v.Attr, jen.Id(setParams[v.Attr]))
+			case plan.AddLimit:
+				return attrValue(v.Attr, addLimit(v))
+			case plan.AddRest:
+				if v.Attr.Type == model.Int {
+					return jen.Id("intDiff").Call(addLimit(v), jen.Id(setParams[v.Attr]))
+				}
+				return attrValue(v.Attr, jen.Add(addLimit(v)).Op("-").Id(setParams[v.Attr]))
+			case plan.RebuiltKey:
+				return rebuilt[v]
+			case plan.EntityType:
+				return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
+			case plan.KeyInput:
+				return attrValue(v.Attr, val(v.Attr))
+			}
+			return m.condValue(v)
+		}
+		values := m.valuesDict(value)
 		in := jen.Dict{
 			jen.Id("TableName"):                m.tableRef(),
 			jen.Id("Key"):                      key,
-			jen.Id("UpdateExpression"):         update,
 			jen.Id("ExpressionAttributeNames"): m.namesMap(),
 			jen.Id("ReturnValues"):             jen.Qual(pathTypes, "ReturnValueAllNew"),
 		}
-		if dynamic || len(values) > 0 {
-			in[jen.Id("ExpressionAttributeValues")] = valuesExpr
+		if len(sometimes) == 0 {
+			in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(updateConst)
+			if len(values) > 0 {
+				in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+			}
+		} else {
+			g.Id("values").Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+			g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, c := range always {
+					g.Lit(c.Text)
+				}
+			})
+			g.Id("remove").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, c := range u.Remove {
+					g.Lit(c.Text)
+				}
+			})
+			for _, c := range sometimes {
+				var zero *jen.Statement
+				for _, a := range c.Unless {
+					z := isZero(a, jen.Id(setParams[a]))
+					if zero == nil {
+						zero = jen.Add(z)
+					} else {
+						zero = zero.Op("||").Add(z)
+					}
+				}
+				g.If(zero).Block(
+					jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(c.Instead)),
+				).Else().BlockFunc(func(g *jen.Group) {
+					for _, v := range c.Values {
+						if v.Source == plan.RebuiltKey {
+							build(g, v)
+						}
+					}
+					g.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(c.Text))
+					for _, v := range c.Values {
+						g.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(value(v))
+					}
+				})
+			}
+			in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(u.AddText()), jen.Id("remove")))
 		}
 		if condConst != nil {
 			in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(condConst)
 			in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
 		}
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in))
+		input := jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+		if len(sometimes) > 0 {
+			g.Id("in").Op(":=").Add(input)
+			// DynamoDB refuses an empty map of values: a call that sets
+			// nothing but removes sends none.
+			g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
+				jen.Id("in").Dot("ExpressionAttributeValues").Op("=").Id("values"),
+			)
+			input = jen.Id("in")
+		}
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), input)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.writeErr(condConst != nil)))
 		g.Var().Id("v").Id(ent.GoName)
 		g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
@@ -414,20 +296,19 @@ func (m *method) update() {
 	m.f.Line()
 }
 
-// joinClauses writes an update expression from its SET, ADD and REMOVE
-// parts.
-func joinClauses(set, add, remove []string) string {
-	var clauses []string
-	if len(set) > 0 {
-		clauses = append(clauses, "SET "+strings.Join(set, ", "))
+// addLimit is the bound an atomic add keeps: the attribute's min or max,
+// or int64's.
+func addLimit(v *plan.Value) jen.Code {
+	a := v.Attr
+	switch {
+	case !v.Max && a.Min != nil:
+		return boundLit(a, a.Min)
+	case v.Max && a.Max != nil:
+		return boundLit(a, a.Max)
+	case v.Max:
+		return jen.Qual("math", "MaxInt64")
 	}
-	if len(add) > 0 {
-		clauses = append(clauses, "ADD "+strings.Join(add, ", "))
-	}
-	if len(remove) > 0 {
-		clauses = append(clauses, "REMOVE "+strings.Join(remove, ", "))
-	}
-	return strings.Join(clauses, " ")
+	return jen.Qual("math", "MinInt64")
 }
 
 // checkValue emits the spec's checks of one value an update sets.
@@ -479,13 +360,10 @@ func storable(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
 func (m *method) batchGet() {
 	ent := m.ent()
 	k := ent.PrimaryKey()
-	m.used = append(m.used, "keys")
-	m.params = append(m.params, jen.Id("keys").Index().Id(ent.KeyType()))
 	m.viewType()
-	proj := m.projection()
 	var projConst jen.Code
-	if proj != "" {
-		projConst = m.constant("Projection", proj)
+	if m.req.Projection != "" {
+		projConst = m.constant("Projection", m.req.Projection)
 	}
 	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.", m.p.GoName, ent.GoName),
 		"BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.")
@@ -496,13 +374,13 @@ func (m *method) batchGet() {
 	m.signature(jen.Index().Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		g.Id("in").Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(0), jen.Len(jen.Id("keys")))
-		g.Id("order").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Len(jen.Id("keys")))
+		g.Id("keyOrder").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Len(jen.Id("keys")))
 		g.Id("seen").Op(":=").Make(jen.Map(jen.String()).Bool(), jen.Len(jen.Id("keys")))
 		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("keys")).BlockFunc(func(g *jen.Group) {
 			key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("k").Dot(a.GoName) }, fail)
 			g.Id("key").Op(":=").Add(key)
 			g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("key")}, names...)...)
-			g.Id("order").Op("=").Append(jen.Id("order"), jen.Id("h"))
+			g.Id("keyOrder").Op("=").Append(jen.Id("keyOrder"), jen.Id("h"))
 			g.If(jen.Id("seen").Index(jen.Id("h"))).Block(jen.Continue())
 			g.Id("seen").Index(jen.Id("h")).Op("=").True()
 			g.Id("in").Op("=").Append(jen.Id("in"), jen.Id("key"))
@@ -520,7 +398,7 @@ func (m *method) batchGet() {
 			g.Id("found").Index(jen.Id("keyHash").Call(append([]jen.Code{jen.Id("item")}, names...)...)).Op("=").Id("v")
 		})
 		g.Id("out").Op(":=").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(jen.Id("found")))
-		g.For(jen.List(jen.Id("_"), jen.Id("h")).Op(":=").Range().Id("order")).Block(
+		g.For(jen.List(jen.Id("_"), jen.Id("h")).Op(":=").Range().Id("keyOrder")).Block(
 			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("found").Index(jen.Id("h")), jen.Id("ok")).Block(
 				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("v")),
 				jen.Id("delete").Call(jen.Id("found"), jen.Id("h")),
@@ -543,13 +421,9 @@ func (m *method) batchWrite() {
 	}
 	put := m.p.Op == model.OpBatchPut
 	if put {
-		m.used = append(m.used, "items")
-		m.params = append(m.params, jen.Id("items").Index().Id(ent.GoName))
 		m.doc(fmt.Sprintf("%s writes every %s of items whole; of two items with one key, the last is written.", m.p.GoName, ent.GoName),
 			"BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.")
 	} else {
-		m.used = append(m.used, "keys")
-		m.params = append(m.params, jen.Id("keys").Index().Id(ent.KeyType()))
 		m.doc(fmt.Sprintf("%s deletes the %s items of keys; keys with no item are no error.", m.p.GoName, ent.GoName),
 			"BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.")
 	}

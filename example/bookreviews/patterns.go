@@ -109,11 +109,11 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  bookPageNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    bookPageKeyConditionRef,
-		Limit:                     pageLimit(page, bookPageLimit),
-		ScanIndexForward:          bookPageForward,
+		KeyConditionExpression:    aws.String(bookPageKeyCondition),
+		Limit:                     pageLimit(page, 16),
+		ScanIndexForward:          aws.Bool(false),
 		TableName:                 &s.bookReviewsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -152,15 +152,6 @@ func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPag
 	})
 }
 
-// The parts of BookPage's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	bookPageNames           = map[string]string{"#pk": "PK"}
-	bookPageKeyConditionRef = aws.String(bookPageKeyCondition)
-	bookPageForward         = aws.Bool(false)
-	bookPageLimit           = aws.Int32(16)
-)
-
 // ReviewsOfBookResult is one page of ReviewsOfBook.
 type ReviewsOfBookResult struct {
 	Items []Review
@@ -192,15 +183,15 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: reviewsOfBookNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": reviewsOfBookSKHi,
-			":sklo": reviewsOfBookSKLo,
+			":skhi": &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
+			":sklo": &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
 		},
-		KeyConditionExpression: reviewsOfBookKeyConditionRef,
-		Limit:                  pageLimit(page, reviewsOfBookLimit),
-		ScanIndexForward:       reviewsOfBookForward,
+		KeyConditionExpression: aws.String(reviewsOfBookKeyCondition),
+		Limit:                  pageLimit(page, 15),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.bookReviewsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -229,17 +220,6 @@ func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Rev
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of ReviewsOfBook's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	reviewsOfBookNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	reviewsOfBookSKLo            = &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"}
-	reviewsOfBookSKHi            = &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar}
-	reviewsOfBookKeyConditionRef = aws.String(reviewsOfBookKeyCondition)
-	reviewsOfBookForward         = aws.Bool(false)
-	reviewsOfBookLimit           = aws.Int32(15)
-)
 
 // UserPageResult is one page of UserPage.
 type UserPageResult struct {
@@ -270,12 +250,12 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  userPageNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 userPageIndex,
-		KeyConditionExpression:    userPageKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
-		ScanIndexForward:          userPageForward,
+		IndexName:                 aws.String("GSI1"),
+		KeyConditionExpression:    aws.String(userPageKeyCondition),
+		Limit:                     pageLimit(page, 0),
+		ScanIndexForward:          aws.Bool(false),
 		TableName:                 &s.bookReviewsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -314,15 +294,6 @@ func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*Use
 	})
 }
 
-// The parts of UserPage's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	userPageNames           = map[string]string{"#pk": "GSI1PK"}
-	userPageKeyConditionRef = aws.String(userPageKeyCondition)
-	userPageIndex           = aws.String("GSI1")
-	userPageForward         = aws.Bool(false)
-)
-
 // ReviewsOfUserResult is one page of ReviewsOfUser.
 type ReviewsOfUserResult struct {
 	Items []Review
@@ -353,16 +324,16 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: reviewsOfUserNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": reviewsOfUserSKHi,
-			":sklo": reviewsOfUserSKLo,
+			":skhi": &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
+			":sklo": &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
 		},
-		IndexName:              reviewsOfUserIndex,
-		KeyConditionExpression: reviewsOfUserKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
-		ScanIndexForward:       reviewsOfUserForward,
+		IndexName:              aws.String("GSI1"),
+		KeyConditionExpression: aws.String(reviewsOfUserKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.bookReviewsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -392,17 +363,6 @@ func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2
 	})
 }
 
-// The parts of ReviewsOfUser's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	reviewsOfUserNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
-	reviewsOfUserSKLo            = &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"}
-	reviewsOfUserSKHi            = &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar}
-	reviewsOfUserKeyConditionRef = aws.String(reviewsOfUserKeyCondition)
-	reviewsOfUserIndex           = aws.String("GSI1")
-	reviewsOfUserForward         = aws.Bool(false)
-)
-
 const addBookCondition = "attribute_not_exists(#pk)"
 
 // AddBook writes book only when no item has its key: ErrAlreadyExists otherwise.
@@ -417,7 +377,7 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addBookCondition),
-		ExpressionAttributeNames:            addBookNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.bookReviewsTable,
@@ -426,12 +386,6 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	}
 	return nil
 }
-
-// The parts of AddBook's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	addBookNames = map[string]string{"#pk": "PK"}
-)
 
 const addUserCondition = "attribute_not_exists(#pk)"
 
@@ -447,7 +401,7 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addUserCondition),
-		ExpressionAttributeNames:            addUserNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.bookReviewsTable,
@@ -456,12 +410,6 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	}
 	return nil
 }
-
-// The parts of AddUser's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	addUserNames = map[string]string{"#pk": "PK"}
-)
 
 const writeReviewCondition = "attribute_not_exists(#pk)"
 
@@ -479,7 +427,7 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(writeReviewCondition),
-		ExpressionAttributeNames:            writeReviewNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.bookReviewsTable,
@@ -488,12 +436,6 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	}
 	return nil
 }
-
-// The parts of WriteReview's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	writeReviewNames = map[string]string{"#pk": "PK"}
-)
 
 const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
 
@@ -524,7 +466,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(updateReviewCondition),
-		ExpressionAttributeNames: updateReviewNames,
+		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText", "#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":grade":      intValue(grade),
 			":reviewText": &types.AttributeValueMemberS{Value: reviewText},
@@ -547,12 +489,6 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 	}
 	return &v, nil
 }
-
-// The parts of UpdateReview's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	updateReviewNames = map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText", "#pk": "PK"}
-)
 
 // DeleteReview deletes the Review with this key; deleting an item that does not exist is no error.
 //

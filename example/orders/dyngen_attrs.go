@@ -5,6 +5,7 @@ package orders
 
 import (
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -291,6 +292,17 @@ func storableYear(y int) bool {
 
 func intValue(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+// intDiff is the number a - b, exact also where it is outside int64's
+// range (DynamoDB's numbers hold 38 digits): an atomic add's condition
+// compares a stored value with a bound less the amount added.
+func intDiff(a, b int64) types.AttributeValue {
+	d := a - b
+	if (b > 0) == (d < a) || b == 0 {
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(d, 10)}
+	}
+	return &types.AttributeValueMemberN{Value: new(big.Int).Sub(big.NewInt(a), big.NewInt(b)).String()}
 }
 
 func floatValue(f float64) types.AttributeValue {

@@ -6,6 +6,7 @@ package orders
 import (
 	"context"
 	"iter"
+	"math"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -38,10 +39,10 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  cartContentsNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    cartContentsKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		KeyConditionExpression:    aws.String(cartContentsKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.cartsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -71,16 +72,9 @@ func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[Ca
 	})
 }
 
-// The parts of CartContents's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	cartContentsNames           = map[string]string{"#pk": "cartId"}
-	cartContentsKeyConditionRef = aws.String(cartContentsKeyCondition)
-)
-
 const addToCartUpdate = "SET #_type = :_type ADD #quantity :quantity"
 
-const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin)"
+const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)"
 
 // AddToCart changes a CartItem and returns it as it is after the change. It creates the item when there is none.
 //
@@ -89,7 +83,7 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 //	UpdateItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #_type = :_type ADD #quantity :quantity
-//	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin)
+//	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)
 func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
@@ -99,12 +93,14 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(addToCartCondition),
-		ExpressionAttributeNames: addToCartNames,
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#quantity": "quantity"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":_type":            &types.AttributeValueMemberS{Value: "CartItem"},
 			":quantity":         intValue(quantity),
+			":quantity_max":     intValue(math.MaxInt64),
 			":quantity_min":     intValue(0),
-			":quantity_restMin": intValue(0 - quantity),
+			":quantity_restMax": intDiff(math.MaxInt64, quantity),
+			":quantity_restMin": intDiff(0, quantity),
 		},
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
@@ -124,12 +120,6 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 	}
 	return &v, nil
 }
-
-// The parts of AddToCart's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	addToCartNames = map[string]string{"#_type": "_type", "#quantity": "quantity"}
-)
 
 const changeQuantityUpdate = "SET #quantity = :quantity"
 
@@ -155,7 +145,7 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(changeQuantityCondition),
-		ExpressionAttributeNames:  changeQuantityNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "cartId", "#quantity": "quantity"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":quantity": intValue(quantity)},
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
@@ -175,12 +165,6 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 	}
 	return &v, nil
 }
-
-// The parts of ChangeQuantity's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	changeQuantityNames = map[string]string{"#pk": "cartId", "#quantity": "quantity"}
-)
 
 // RemoveFromCart deletes the CartItem with this key; deleting an item that does not exist is no error.
 //

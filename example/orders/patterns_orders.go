@@ -36,10 +36,10 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  trackingPageNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    trackingPageKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		KeyConditionExpression:    aws.String(trackingPageKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.ordersTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -78,13 +78,6 @@ func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*T
 	})
 }
 
-// The parts of TrackingPage's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	trackingPageNames           = map[string]string{"#pk": "orderId"}
-	trackingPageKeyConditionRef = aws.String(trackingPageKeyCondition)
-)
-
 // TrackingEventsResult is one page of TrackingEvents.
 type TrackingEventsResult struct {
 	Items []TrackingEvent
@@ -109,13 +102,13 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: trackingEventsNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "orderId", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": trackingEventsSK,
+			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
 		},
-		KeyConditionExpression: trackingEventsKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(trackingEventsKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.ordersTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -145,14 +138,6 @@ func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[
 	})
 }
 
-// The parts of TrackingEvents's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	trackingEventsNames           = map[string]string{"#pk": "orderId", "#sk": "SK"}
-	trackingEventsSK              = &types.AttributeValueMemberS{Value: "EVENT#"}
-	trackingEventsKeyConditionRef = aws.String(trackingEventsKeyCondition)
-)
-
 const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 
 // RecordTrackingEvent writes trackingEvent only when no item has its key: ErrAlreadyExists otherwise.
@@ -169,7 +154,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(recordTrackingEventCondition),
-		ExpressionAttributeNames:            recordTrackingEventNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.ordersTable,
@@ -178,12 +163,6 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 	}
 	return nil
 }
-
-// The parts of RecordTrackingEvent's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	recordTrackingEventNames = map[string]string{"#pk": "orderId"}
-)
 
 const addOrderLineCondition = "attribute_not_exists(#pk)"
 
@@ -201,7 +180,7 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addOrderLineCondition),
-		ExpressionAttributeNames:            addOrderLineNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.ordersTable,
@@ -210,12 +189,6 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	}
 	return nil
 }
-
-// The parts of AddOrderLine's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	addOrderLineNames = map[string]string{"#pk": "orderId"}
-)
 
 // AddOrderLines writes every OrderLine of items whole; of two items with one key, the last is written.
 //

@@ -29,9 +29,6 @@ func customerPK(customerID string) (string, error) {
 	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
 }
 
-// customerSK is SK="ROOT" of Customer items; every call shares it.
-var customerSK = &types.AttributeValueMemberS{Value: "ROOT"}
-
 // validate checks c against the constraints of the spec before a write.
 func (c *Customer) validate() error {
 	if !utf8.ValidString(c.CustomerID) {

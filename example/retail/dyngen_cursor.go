@@ -138,13 +138,17 @@ type Page struct {
 }
 
 // pageLimit is the Limit of a query: the page's, else the pattern's def
-// (nil: none). def is shared by every call; the SDK only reads it.
-func pageLimit(p Page, def *int32) *int32 {
+// (0: none, nil). It is new on every call: the client may change what it
+// is given.
+func pageLimit(p Page, def int32) *int32 {
+	n := def
 	if p.Limit > 0 {
-		n := int32(min(p.Limit, 1<<31-1))
-		return &n
+		n = int32(min(p.Limit, 1<<31-1))
 	}
-	return def
+	if n <= 0 {
+		return nil
+	}
+	return &n
 }
 
 // partitionOf identifies a partition key value, to tie a cursor to it.

@@ -33,9 +33,6 @@ func invoiceOrderPK(invoiceID string) (string, error) {
 	return keySize("PK", "INVC#"+invoiceIDKey, maxPartitionKey)
 }
 
-// invoiceOrderSK is SK="ROOT" of InvoiceOrder items; every call shares it.
-var invoiceOrderSK = &types.AttributeValueMemberS{Value: "ROOT"}
-
 // validate checks i against the constraints of the spec before a write.
 func (i *InvoiceOrder) validate() error {
 	if !utf8.ValidString(i.InvoiceID) {

@@ -76,9 +76,6 @@ func orderGSIPK(orderID string) (string, error) {
 	return keySize("GSIPK", orderIDKey, maxPartitionKey)
 }
 
-// orderGSISK is GSISK="ROOT" of Order items; every call shares it.
-var orderGSISK = &types.AttributeValueMemberS{Value: "ROOT"}
-
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
 	if !utf8.ValidString(o.CustomerID) {

@@ -27,7 +27,7 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": customerSK,
+			"SK": &types.AttributeValueMemberS{Value: "ROOT"},
 		},
 		TableName: &s.retailTableTable,
 	})
@@ -72,13 +72,13 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: ordersOfCustomerNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": ordersOfCustomerSK,
+			":sk": &types.AttributeValueMemberS{Value: "ORDR#"},
 		},
-		KeyConditionExpression: ordersOfCustomerKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(ordersOfCustomerKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.retailTableTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -107,14 +107,6 @@ func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of OrdersOfCustomer's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	ordersOfCustomerNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	ordersOfCustomerSK              = &types.AttributeValueMemberS{Value: "ORDR#"}
-	ordersOfCustomerKeyConditionRef = aws.String(ordersOfCustomerKeyCondition)
-)
 
 // RecentOrdersResult is one page of RecentOrders.
 type RecentOrdersResult struct {
@@ -146,14 +138,14 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: recentOrdersNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": recentOrdersSK,
+			":sk": &types.AttributeValueMemberS{Value: "ORDR#"},
 		},
-		KeyConditionExpression: recentOrdersKeyConditionRef,
-		Limit:                  pageLimit(page, recentOrdersLimit),
-		ScanIndexForward:       recentOrdersForward,
+		KeyConditionExpression: aws.String(recentOrdersKeyCondition),
+		Limit:                  pageLimit(page, 10),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.retailTableTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -183,16 +175,6 @@ func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq
 	})
 }
 
-// The parts of RecentOrders's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	recentOrdersNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	recentOrdersSK              = &types.AttributeValueMemberS{Value: "ORDR#"}
-	recentOrdersKeyConditionRef = aws.String(recentOrdersKeyCondition)
-	recentOrdersForward         = aws.Bool(false)
-	recentOrdersLimit           = aws.Int32(10)
-)
-
 const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 
 // GetOrder reads one Order through GSI; ErrNotFound when there is none.
@@ -210,14 +192,14 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		ExpressionAttributeNames: getOrderNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": orderGSISK,
+			":sk": &types.AttributeValueMemberS{Value: "ROOT"},
 		},
-		IndexName:              getOrderIndex,
-		KeyConditionExpression: getOrderKeyConditionRef,
-		Limit:                  getOrderLimit,
+		IndexName:              aws.String("GSI"),
+		KeyConditionExpression: aws.String(getOrderKeyCondition),
+		Limit:                  aws.Int32(1),
 		TableName:              &s.retailTableTable,
 	})
 	if err != nil {
@@ -232,15 +214,6 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	}
 	return &v, nil
 }
-
-// The parts of GetOrder's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	getOrderNames           = map[string]string{"#pk": "GSIPK", "#sk": "GSISK"}
-	getOrderKeyConditionRef = aws.String(getOrderKeyCondition)
-	getOrderIndex           = aws.String("GSI")
-	getOrderLimit           = aws.Int32(1)
-)
 
 // OrderOfCustomerResult is one page of OrderOfCustomer.
 type OrderOfCustomerResult struct {
@@ -272,16 +245,16 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: orderOfCustomerNames,
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
 			":pk":         pkValue,
-			":sk":         orderGSISK,
+			":sk":         &types.AttributeValueMemberS{Value: "ROOT"},
 		},
-		FilterExpression:       orderOfCustomerFilterRef,
-		IndexName:              orderOfCustomerIndex,
-		KeyConditionExpression: orderOfCustomerKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		FilterExpression:       aws.String(orderOfCustomerFilter),
+		IndexName:              aws.String("GSI"),
+		KeyConditionExpression: aws.String(orderOfCustomerKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.retailTableTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -311,15 +284,6 @@ func (s *Store) OrderOfCustomerAll(ctx context.Context, orderID string, customer
 	})
 }
 
-// The parts of OrderOfCustomer's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	orderOfCustomerNames           = map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"}
-	orderOfCustomerKeyConditionRef = aws.String(orderOfCustomerKeyCondition)
-	orderOfCustomerIndex           = aws.String("GSI")
-	orderOfCustomerFilterRef       = aws.String(orderOfCustomerFilter)
-)
-
 // InvoicesOfCustomerResult is one page of InvoicesOfCustomer.
 type InvoicesOfCustomerResult struct {
 	Items []Invoice
@@ -348,13 +312,13 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: invoicesOfCustomerNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": invoicesOfCustomerSK,
+			":sk": &types.AttributeValueMemberS{Value: "INVC#"},
 		},
-		KeyConditionExpression: invoicesOfCustomerKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(invoicesOfCustomerKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.retailTableTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -384,14 +348,6 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 	})
 }
 
-// The parts of InvoicesOfCustomer's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	invoicesOfCustomerNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	invoicesOfCustomerSK              = &types.AttributeValueMemberS{Value: "INVC#"}
-	invoicesOfCustomerKeyConditionRef = aws.String(invoicesOfCustomerKeyCondition)
-)
-
 // OrdersOfInvoice reads one InvoiceOrder by its primary key; ErrNotFound when there is none.
 //
 // Get orders for an invoice. SELECT A.* FROM ORDERS A, INVOICE B WHERE A.INVOICE_ID = B.INVOICE_ID AND B.INVOICE_ID = "inv12ab34cd". GetItem API: Partition Key = "inv12ab34cd" and Sort Key = "ROOT".
@@ -406,7 +362,7 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": invoiceOrderSK,
+			"SK": &types.AttributeValueMemberS{Value: "ROOT"},
 		},
 		TableName: &s.retailTableTable,
 	})
@@ -437,7 +393,7 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createCustomerCondition),
-		ExpressionAttributeNames:            createCustomerNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -446,12 +402,6 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	}
 	return nil
 }
-
-// The parts of CreateCustomer's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createCustomerNames = map[string]string{"#pk": "PK"}
-)
 
 const placeOrderCondition = "attribute_not_exists(#pk)"
 
@@ -469,7 +419,7 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(placeOrderCondition),
-		ExpressionAttributeNames:            placeOrderNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -478,12 +428,6 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	}
 	return nil
 }
-
-// The parts of PlaceOrder's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	placeOrderNames = map[string]string{"#pk": "PK"}
-)
 
 const setOrderStatusUpdate = "SET #status = :status"
 
@@ -509,7 +453,7 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(setOrderStatusCondition),
-		ExpressionAttributeNames:  setOrderStatusNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "PK", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status": &types.AttributeValueMemberS{Value: string(status)}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -530,12 +474,6 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	return &v, nil
 }
 
-// The parts of SetOrderStatus's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	setOrderStatusNames = map[string]string{"#pk": "PK", "#status": "status"}
-)
-
 const createInvoiceCondition = "attribute_not_exists(#pk)"
 
 // CreateInvoice writes invoice only when no item has its key: ErrAlreadyExists otherwise.
@@ -550,7 +488,7 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceCondition),
-		ExpressionAttributeNames:            createInvoiceNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -559,12 +497,6 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	}
 	return nil
 }
-
-// The parts of CreateInvoice's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createInvoiceNames = map[string]string{"#pk": "PK"}
-)
 
 const createInvoiceOrderCondition = "attribute_not_exists(#pk)"
 
@@ -580,7 +512,7 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceOrderCondition),
-		ExpressionAttributeNames:            createInvoiceOrderNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.retailTableTable,
@@ -589,9 +521,3 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	}
 	return nil
 }
-
-// The parts of CreateInvoiceOrder's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createInvoiceOrderNames = map[string]string{"#pk": "PK"}
-)

@@ -34,6 +34,7 @@ const storeLocationProjection = "#location, #storeId"
 //
 //	GetItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
+//	ProjectionExpression: #location, #storeId
 func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
@@ -44,7 +45,7 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 		return nil, err
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ExpressionAttributeNames: storeLocationNames,
+		ExpressionAttributeNames: map[string]string{"#location": "location", "#storeId": "storeId"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -64,12 +65,6 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 	}
 	return &v, nil
 }
-
-// The parts of StoreLocation's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	storeLocationNames = map[string]string{"#location": "location", "#storeId": "storeId"}
-)
 
 // GoodsOfStoreResult is one page of GoodsOfStore.
 type GoodsOfStoreResult struct {
@@ -98,10 +93,10 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  goodsOfStoreNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    goodsOfStoreKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		KeyConditionExpression:    aws.String(goodsOfStoreKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.storeInventoryTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -130,13 +125,6 @@ func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[G
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of GoodsOfStore's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	goodsOfStoreNames           = map[string]string{"#pk": "PK"}
-	goodsOfStoreKeyConditionRef = aws.String(goodsOfStoreKeyCondition)
-)
 
 // GoodsInCategoryResult is one page of GoodsInCategory.
 type GoodsInCategoryResult struct {
@@ -169,13 +157,13 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: goodsInCategoryNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: categoryKey + "#"},
 		},
-		KeyConditionExpression: goodsInCategoryKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(goodsInCategoryKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.storeInventoryTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -205,13 +193,6 @@ func (s *Store) GoodsInCategoryAll(ctx context.Context, storeID string, category
 	})
 }
 
-// The parts of GoodsInCategory's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	goodsInCategoryNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	goodsInCategoryKeyConditionRef = aws.String(goodsInCategoryKeyCondition)
-)
-
 // GoodsInCategoryByPriceResult is one page of GoodsInCategoryByPrice.
 type GoodsInCategoryByPriceResult struct {
 	Items []Good
@@ -239,11 +220,11 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  goodsInCategoryByPriceNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 goodsInCategoryByPriceIndex,
-		KeyConditionExpression:    goodsInCategoryByPriceKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		IndexName:                 aws.String("GSI1"),
+		KeyConditionExpression:    aws.String(goodsInCategoryByPriceKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.storeInventoryTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -273,14 +254,6 @@ func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, storeID string, c
 	})
 }
 
-// The parts of GoodsInCategoryByPrice's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	goodsInCategoryByPriceNames           = map[string]string{"#pk": "GSI1PK"}
-	goodsInCategoryByPriceKeyConditionRef = aws.String(goodsInCategoryByPriceKeyCondition)
-	goodsInCategoryByPriceIndex           = aws.String("GSI1")
-)
-
 // GoodsInPriceRangeResult is one page of GoodsInPriceRange.
 type GoodsInPriceRangeResult struct {
 	Items []Good
@@ -308,15 +281,15 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: goodsInPriceRangeNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: keyInt(priceFrom)},
 		},
-		IndexName:              goodsInPriceRangeIndex,
-		KeyConditionExpression: goodsInPriceRangeKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("GSI1"),
+		KeyConditionExpression: aws.String(goodsInPriceRangeKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.storeInventoryTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
@@ -349,14 +322,6 @@ func (s *Store) GoodsInPriceRangeAll(ctx context.Context, storeID string, catego
 	})
 }
 
-// The parts of GoodsInPriceRange's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	goodsInPriceRangeNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
-	goodsInPriceRangeKeyConditionRef = aws.String(goodsInPriceRangeKeyCondition)
-	goodsInPriceRangeIndex           = aws.String("GSI1")
-)
-
 const addStoreCondition = "attribute_not_exists(#pk)"
 
 // AddStore writes storeMetadata only when no item has its key: ErrAlreadyExists otherwise.
@@ -371,7 +336,7 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addStoreCondition),
-		ExpressionAttributeNames:            addStoreNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.storeInventoryTable,
@@ -380,12 +345,6 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	}
 	return nil
 }
-
-// The parts of AddStore's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	addStoreNames = map[string]string{"#pk": "PK"}
-)
 
 const moveStoreUpdate = "SET #location = :location"
 
@@ -408,7 +367,7 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(moveStoreCondition),
-		ExpressionAttributeNames:  moveStoreNames,
+		ExpressionAttributeNames:  map[string]string{"#location": "location", "#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":location": &types.AttributeValueMemberS{Value: location}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -429,12 +388,6 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	return &v, nil
 }
 
-// The parts of MoveStore's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	moveStoreNames = map[string]string{"#location": "location", "#pk": "PK"}
-)
-
 const addGoodCondition = "attribute_not_exists(#pk)"
 
 // AddGood writes good only when no item has its key: ErrAlreadyExists otherwise.
@@ -449,7 +402,7 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addGoodCondition),
-		ExpressionAttributeNames:            addGoodNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.storeInventoryTable,
@@ -458,12 +411,6 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	}
 	return nil
 }
-
-// The parts of AddGood's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	addGoodNames = map[string]string{"#pk": "PK"}
-)
 
 // SaveGood writes good whole, replacing any item with its key.
 //
@@ -514,7 +461,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(repriceCondition),
-		ExpressionAttributeNames: repriceNames,
+		ExpressionAttributeNames: map[string]string{"#GSI1SK": "GSI1SK", "#pk": "PK", "#price": "price"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt1},
 			":price":  intValue(price),
@@ -537,12 +484,6 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	}
 	return &v, nil
 }
-
-// The parts of Reprice's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	repriceNames = map[string]string{"#GSI1SK": "GSI1SK", "#pk": "PK", "#price": "price"}
-)
 
 // RemoveGood deletes the Good with this key; deleting an item that does not exist is no error.
 //

@@ -29,9 +29,6 @@ func accountPK(accountID string) (string, error) {
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
 }
 
-// accountSK is SK="metadata:account" of Account items; every call shares it.
-var accountSK = &types.AttributeValueMemberS{Value: "metadata:account"}
-
 // validate checks a against the constraints of the spec before a write.
 func (a *Account) validate() error {
 	if !utf8.ValidString(a.AccountID) {

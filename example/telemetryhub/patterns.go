@@ -24,7 +24,7 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": accountSK,
+			"SK": &types.AttributeValueMemberS{Value: "metadata:account"},
 		},
 		TableName: &s.telemetryHubTable,
 	})
@@ -102,13 +102,13 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: usersOfAccountNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": usersOfAccountSK,
+			":sk": &types.AttributeValueMemberS{Value: "user:"},
 		},
-		KeyConditionExpression: usersOfAccountKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(usersOfAccountKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.telemetryHubTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -138,14 +138,6 @@ func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Se
 	})
 }
 
-// The parts of UsersOfAccount's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	usersOfAccountNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	usersOfAccountSK              = &types.AttributeValueMemberS{Value: "user:"}
-	usersOfAccountKeyConditionRef = aws.String(usersOfAccountKeyCondition)
-)
-
 // ServiceGroupsOfAccountResult is one page of ServiceGroupsOfAccount.
 type ServiceGroupsOfAccountResult struct {
 	Items []ServiceGroup
@@ -174,13 +166,13 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: serviceGroupsOfAccountNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": serviceGroupsOfAccountSK,
+			":sk": &types.AttributeValueMemberS{Value: "servicegroup:"},
 		},
-		KeyConditionExpression: serviceGroupsOfAccountKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(serviceGroupsOfAccountKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.telemetryHubTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -209,14 +201,6 @@ func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string)
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of ServiceGroupsOfAccount's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	serviceGroupsOfAccountNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	serviceGroupsOfAccountSK              = &types.AttributeValueMemberS{Value: "servicegroup:"}
-	serviceGroupsOfAccountKeyConditionRef = aws.String(serviceGroupsOfAccountKeyCondition)
-)
 
 // AccountDataResult is one page of AccountData.
 type AccountDataResult struct {
@@ -247,10 +231,10 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  accountDataNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    accountDataKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		KeyConditionExpression:    aws.String(accountDataKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.telemetryHubTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -295,13 +279,6 @@ func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[
 	})
 }
 
-// The parts of AccountData's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	accountDataNames           = map[string]string{"#pk": "PK"}
-	accountDataKeyConditionRef = aws.String(accountDataKeyCondition)
-)
-
 // ServiceGroupsOfUserResult is one page of ServiceGroupsOfUser.
 type ServiceGroupsOfUserResult struct {
 	Items []Membership
@@ -329,13 +306,13 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: serviceGroupsOfUserNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": serviceGroupsOfUserSK,
+			":sk": &types.AttributeValueMemberS{Value: "servicegroup:"},
 		},
-		KeyConditionExpression: serviceGroupsOfUserKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(serviceGroupsOfUserKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.telemetryHubTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -365,14 +342,6 @@ func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.
 	})
 }
 
-// The parts of ServiceGroupsOfUser's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	serviceGroupsOfUserNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	serviceGroupsOfUserSK              = &types.AttributeValueMemberS{Value: "servicegroup:"}
-	serviceGroupsOfUserKeyConditionRef = aws.String(serviceGroupsOfUserKeyCondition)
-)
-
 // UsersOfServiceGroupResult is one page of UsersOfServiceGroup.
 type UsersOfServiceGroupResult struct {
 	Items []Membership
@@ -401,14 +370,14 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: usersOfServiceGroupNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": usersOfServiceGroupSK,
+			":sk": &types.AttributeValueMemberS{Value: "user:"},
 		},
-		IndexName:              usersOfServiceGroupIndex,
-		KeyConditionExpression: usersOfServiceGroupKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("Inverse"),
+		KeyConditionExpression: aws.String(usersOfServiceGroupKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.telemetryHubTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -438,15 +407,6 @@ func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID strin
 	})
 }
 
-// The parts of UsersOfServiceGroup's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	usersOfServiceGroupNames           = map[string]string{"#pk": "SK", "#sk": "PK"}
-	usersOfServiceGroupSK              = &types.AttributeValueMemberS{Value: "user:"}
-	usersOfServiceGroupKeyConditionRef = aws.String(usersOfServiceGroupKeyCondition)
-	usersOfServiceGroupIndex           = aws.String("Inverse")
-)
-
 // UserByIDResult is one page of UserByID.
 type UserByIDResult struct {
 	Items []User
@@ -474,14 +434,14 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: userByIDNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": userByIDSK,
+			":sk": &types.AttributeValueMemberS{Value: "account:"},
 		},
-		IndexName:              userByIDIndex,
-		KeyConditionExpression: userByIDKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("Inverse"),
+		KeyConditionExpression: aws.String(userByIDKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.telemetryHubTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -511,15 +471,6 @@ func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, 
 	})
 }
 
-// The parts of UserByID's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	userByIDNames           = map[string]string{"#pk": "SK", "#sk": "PK"}
-	userByIDSK              = &types.AttributeValueMemberS{Value: "account:"}
-	userByIDKeyConditionRef = aws.String(userByIDKeyCondition)
-	userByIDIndex           = aws.String("Inverse")
-)
-
 const createAccountCondition = "attribute_not_exists(#pk)"
 
 // CreateAccount writes account only when no item has its key: ErrAlreadyExists otherwise.
@@ -534,7 +485,7 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createAccountCondition),
-		ExpressionAttributeNames:            createAccountNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -543,12 +494,6 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	}
 	return nil
 }
-
-// The parts of CreateAccount's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createAccountNames = map[string]string{"#pk": "PK"}
-)
 
 const createUserCondition = "attribute_not_exists(#pk)"
 
@@ -564,7 +509,7 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createUserCondition),
-		ExpressionAttributeNames:            createUserNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -573,12 +518,6 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	}
 	return nil
 }
-
-// The parts of CreateUser's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createUserNames = map[string]string{"#pk": "PK"}
-)
 
 const createServiceGroupCondition = "attribute_not_exists(#pk)"
 
@@ -594,7 +533,7 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createServiceGroupCondition),
-		ExpressionAttributeNames:            createServiceGroupNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -603,12 +542,6 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	}
 	return nil
 }
-
-// The parts of CreateServiceGroup's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createServiceGroupNames = map[string]string{"#pk": "PK"}
-)
 
 const grantServiceGroupCondition = "attribute_not_exists(#pk)"
 
@@ -626,7 +559,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(grantServiceGroupCondition),
-		ExpressionAttributeNames:            grantServiceGroupNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.telemetryHubTable,
@@ -635,12 +568,6 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 	}
 	return nil
 }
-
-// The parts of GrantServiceGroup's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	grantServiceGroupNames = map[string]string{"#pk": "PK"}
-)
 
 // RevokeServiceGroup deletes the Membership with this key; deleting an item that does not exist is no error.
 //

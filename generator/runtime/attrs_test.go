@@ -702,3 +702,26 @@ func TestItemDecoderKeepsFirstError(t *testing.T) {
 	}
 	checkItemError(t, d.err, "Book", "year")
 }
+
+func TestIntDiff(t *testing.T) {
+	for _, tt := range []struct {
+		a, b int64
+		want string
+	}{
+		{0, 0, "0"},
+		{10, 3, "7"},
+		{3, 10, "-7"},
+		{0, math.MinInt64, "9223372036854775808"},
+		{math.MinInt64, 1, "-9223372036854775809"},
+		{math.MaxInt64, -1, "9223372036854775808"},
+		{math.MaxInt64, math.MinInt64, "18446744073709551615"},
+		{math.MinInt64, math.MaxInt64, "-18446744073709551615"},
+		{math.MinInt64, math.MinInt64, "0"},
+		{-5, math.MaxInt64, "-9223372036854775812"},
+	} {
+		got := intDiff(tt.a, tt.b).(*types.AttributeValueMemberN).Value
+		if got != tt.want {
+			t.Errorf("intDiff(%d, %d) = %s, want %s", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -375,11 +375,7 @@ func TestPageLimit(t *testing.T) {
 		{1 << 40, 7, 1<<31 - 1},
 		{int(^uint(0) >> 1), 0, 1<<31 - 1},
 	} {
-		var def *int32
-		if tt.pattern > 0 {
-			def = &tt.pattern
-		}
-		got := pageLimit(Page{Limit: tt.limit}, def)
+		got := pageLimit(Page{Limit: tt.limit}, tt.pattern)
 		switch {
 		case tt.want == 0 && got != nil:
 			t.Errorf("pageLimit(%d, %d) = %d, want nil", tt.limit, tt.pattern, *got)
@@ -390,13 +386,12 @@ func TestPageLimit(t *testing.T) {
 			t.Errorf("pageLimit(%d, %d) = %d: DynamoDB wants a Limit >= 1", tt.limit, tt.pattern, *got)
 		}
 	}
-	// A page's own limit is its own; the pattern's is the shared one.
-	def := int32(5)
-	if a, b := pageLimit(Page{Limit: 3}, &def), pageLimit(Page{Limit: 3}, &def); a == b {
-		t.Errorf("two pages' limits share a pointer")
-	}
-	if got := pageLimit(Page{}, &def); got != &def {
-		t.Errorf("pageLimit does not return the pattern's limit")
+	// Every call has a limit of its own, the pattern's included: a client
+	// that changes its input changes no other call's.
+	for _, p := range []Page{{Limit: 3}, {}} {
+		if a, b := pageLimit(p, 5), pageLimit(p, 5); a == b {
+			t.Errorf("two calls' limits share a pointer (page %+v)", p)
+		}
 	}
 }
 

@@ -104,11 +104,11 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  widgetKeysNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "GSI2PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 widgetKeysIndex,
-		KeyConditionExpression:    widgetKeysKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		IndexName:                 aws.String("ByKeys"),
+		KeyConditionExpression:    aws.String(widgetKeysKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -138,14 +138,6 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of WidgetKeys's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetKeysNames           = map[string]string{"#pk": "GSI2PK"}
-	widgetKeysKeyConditionRef = aws.String(widgetKeysKeyCondition)
-	widgetKeysIndex           = aws.String("ByKeys")
-)
 
 // GetWidget reads one Widget by its primary key; ErrNotFound when there is none.
 //
@@ -203,14 +195,14 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 		return nil, err
 	}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		ExpressionAttributeNames: widgetBySerialNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: sk},
 		},
-		IndexName:              widgetBySerialIndex,
-		KeyConditionExpression: widgetBySerialKeyConditionRef,
-		Limit:                  widgetBySerialLimit,
+		IndexName:              aws.String("GSI1"),
+		KeyConditionExpression: aws.String(widgetBySerialKeyCondition),
+		Limit:                  aws.Int32(1),
 		TableName:              &s.mainTable,
 	})
 	if err != nil {
@@ -225,15 +217,6 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 	}
 	return &v, nil
 }
-
-// The parts of WidgetBySerial's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetBySerialNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"}
-	widgetBySerialKeyConditionRef = aws.String(widgetBySerialKeyCondition)
-	widgetBySerialIndex           = aws.String("GSI1")
-	widgetBySerialLimit           = aws.Int32(1)
-)
 
 // WidgetsInRegionResult is one page of WidgetsInRegion.
 type WidgetsInRegionResult struct {
@@ -264,16 +247,16 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: widgetsInRegionNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     pkValue,
-			":sk":     widgetsInRegionSK,
+			":sk":     &types.AttributeValueMemberS{Value: "SERIAL#"},
 			":status": &types.AttributeValueMemberS{Value: string(status)},
 		},
-		FilterExpression:       widgetsInRegionFilterRef,
-		IndexName:              widgetsInRegionIndex,
-		KeyConditionExpression: widgetsInRegionKeyConditionRef,
-		Limit:                  pageLimit(page, widgetsInRegionLimit),
+		FilterExpression:       aws.String(widgetsInRegionFilter),
+		IndexName:              aws.String("GSI1"),
+		KeyConditionExpression: aws.String(widgetsInRegionKeyCondition),
+		Limit:                  pageLimit(page, 50),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -302,17 +285,6 @@ func (s *Store) WidgetsInRegionAll(ctx context.Context, region string, status Wi
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of WidgetsInRegion's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetsInRegionNames           = map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK", "#status": "status"}
-	widgetsInRegionSK              = &types.AttributeValueMemberS{Value: "SERIAL#"}
-	widgetsInRegionKeyConditionRef = aws.String(widgetsInRegionKeyCondition)
-	widgetsInRegionIndex           = aws.String("GSI1")
-	widgetsInRegionLimit           = aws.Int32(50)
-	widgetsInRegionFilterRef       = aws.String(widgetsInRegionFilter)
-)
 
 // ActiveWidgetsResult is one page of ActiveWidgets.
 type ActiveWidgetsResult struct {
@@ -343,15 +315,15 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: activeWidgetsNames,
+		ExpressionAttributeNames: map[string]string{"#active": "active", "#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
 			":pk":     pkValue,
-			":sk":     activeWidgetsSK,
+			":sk":     &types.AttributeValueMemberS{Value: "WIDGET#"},
 		},
-		FilterExpression:       activeWidgetsFilterRef,
-		KeyConditionExpression: activeWidgetsKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		FilterExpression:       aws.String(activeWidgetsFilter),
+		KeyConditionExpression: aws.String(activeWidgetsKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -380,15 +352,6 @@ func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of ActiveWidgets's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	activeWidgetsNames           = map[string]string{"#active": "active", "#pk": "PK", "#sk": "SK"}
-	activeWidgetsSK              = &types.AttributeValueMemberS{Value: "WIDGET#"}
-	activeWidgetsKeyConditionRef = aws.String(activeWidgetsKeyCondition)
-	activeWidgetsFilterRef       = aws.String(activeWidgetsFilter)
-)
 
 // WidgetsInCategoryResult is one page of WidgetsInCategory.
 type WidgetsInCategoryResult struct {
@@ -420,14 +383,14 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: widgetsInCategoryNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
 		},
-		IndexName:              widgetsInCategoryIndex,
-		KeyConditionExpression: widgetsInCategoryKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("LSI1"),
+		KeyConditionExpression: aws.String(widgetsInCategoryKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -456,14 +419,6 @@ func (s *Store) WidgetsInCategoryAll(ctx context.Context, ownerID string, catego
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of WidgetsInCategory's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetsInCategoryNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
-	widgetsInCategoryKeyConditionRef = aws.String(widgetsInCategoryKeyCondition)
-	widgetsInCategoryIndex           = aws.String("LSI1")
-)
 
 // WidgetNamesItem holds the attributes of a Widget that WidgetNames reads.
 type WidgetNamesItem struct {
@@ -499,6 +454,7 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
 //	Items of Event, Note, Pin share the partition; the key condition never reads them.
+//	ProjectionExpression: #name, #status, #ownerId, #widgetId
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -511,14 +467,14 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: widgetNamesNames,
+		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#pk": "PK", "#sk": "SK", "#status": "status", "#widgetId": "widgetId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": widgetNamesSK,
+			":sk": &types.AttributeValueMemberS{Value: "WIDGET#"},
 		},
-		KeyConditionExpression: widgetNamesKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
-		ProjectionExpression:   widgetNamesProjectionRef,
+		KeyConditionExpression: aws.String(widgetNamesKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		ProjectionExpression:   aws.String(widgetNamesProjection),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -548,15 +504,6 @@ func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[Wi
 	})
 }
 
-// The parts of WidgetNames's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetNamesNames           = map[string]string{"#name": "name", "#ownerId": "ownerId", "#pk": "PK", "#sk": "SK", "#status": "status", "#widgetId": "widgetId"}
-	widgetNamesSK              = &types.AttributeValueMemberS{Value: "WIDGET#"}
-	widgetNamesKeyConditionRef = aws.String(widgetNamesKeyCondition)
-	widgetNamesProjectionRef   = aws.String(widgetNamesProjection)
-)
-
 // WidgetOwnersResult is one page of WidgetOwners.
 type WidgetOwnersResult struct {
 	Items []Widget
@@ -584,14 +531,14 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: widgetOwnersNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": widgetOwnersSK,
+			":sk": &types.AttributeValueMemberS{Value: "OWNER#"},
 		},
-		IndexName:              widgetOwnersIndex,
-		KeyConditionExpression: widgetOwnersKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("Inverted"),
+		KeyConditionExpression: aws.String(widgetOwnersKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -621,15 +568,6 @@ func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[
 	})
 }
 
-// The parts of WidgetOwners's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetOwnersNames           = map[string]string{"#pk": "SK", "#sk": "PK"}
-	widgetOwnersSK              = &types.AttributeValueMemberS{Value: "OWNER#"}
-	widgetOwnersKeyConditionRef = aws.String(widgetOwnersKeyCondition)
-	widgetOwnersIndex           = aws.String("Inverted")
-)
-
 // OwnerPageResult is one page of OwnerPage.
 type OwnerPageResult struct {
 	Widgets []Widget
@@ -658,10 +596,10 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  ownerPageNames,
+		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    ownerPageKeyConditionRef,
-		Limit:                     pageLimit(page, nil),
+		KeyConditionExpression:    aws.String(ownerPageKeyCondition),
+		Limit:                     pageLimit(page, 0),
 		TableName:                 &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -700,13 +638,6 @@ func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*Own
 	})
 }
 
-// The parts of OwnerPage's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	ownerPageNames           = map[string]string{"#pk": "PK"}
-	ownerPageKeyConditionRef = aws.String(ownerPageKeyCondition)
-)
-
 // EventsResult is one page of Events.
 type EventsResult struct {
 	Items []Event
@@ -733,15 +664,15 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		return nil, &callError{method: "Events", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:           eventsConsistent,
+		ConsistentRead:           aws.Bool(true),
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": eventsSK,
+			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
 		},
-		KeyConditionExpression: eventsKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(eventsKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -771,15 +702,6 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 	})
 }
 
-// The parts of Events's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsSK              = &types.AttributeValueMemberS{Value: "EVENT#"}
-	eventsKeyConditionRef = aws.String(eventsKeyCondition)
-	eventsConsistent      = aws.Bool(true)
-)
-
 // EventsDescResult is one page of EventsDesc.
 type EventsDescResult struct {
 	Items []Event
@@ -808,14 +730,14 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsDescNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": eventsDescSK,
+			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
 		},
-		KeyConditionExpression: eventsDescKeyConditionRef,
-		Limit:                  pageLimit(page, eventsDescLimit),
-		ScanIndexForward:       eventsDescForward,
+		KeyConditionExpression: aws.String(eventsDescKeyCondition),
+		Limit:                  pageLimit(page, 3),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -844,16 +766,6 @@ func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Eve
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of EventsDesc's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsDescNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsDescSK              = &types.AttributeValueMemberS{Value: "EVENT#"}
-	eventsDescKeyConditionRef = aws.String(eventsDescKeyCondition)
-	eventsDescForward         = aws.Bool(false)
-	eventsDescLimit           = aws.Int32(3)
-)
 
 // EventsBeforeResult is one page of EventsBefore.
 type EventsBeforeResult struct {
@@ -884,14 +796,14 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsBeforeNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
-			":sklo": eventsBeforeSKLo,
+			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		},
-		KeyConditionExpression: eventsBeforeKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(eventsBeforeKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -921,14 +833,6 @@ func (s *Store) EventsBeforeAll(ctx context.Context, ownerID string, seq int64) 
 	})
 }
 
-// The parts of EventsBefore's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsBeforeNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsBeforeSKLo            = &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"}
-	eventsBeforeKeyConditionRef = aws.String(eventsBeforeKeyCondition)
-)
-
 // EventsUpToResult is one page of EventsUpTo.
 type EventsUpToResult struct {
 	Items []Event
@@ -955,14 +859,14 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsUpToNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-			":sklo": eventsUpToSKLo,
+			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		},
-		KeyConditionExpression: eventsUpToKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(eventsUpToKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -992,14 +896,6 @@ func (s *Store) EventsUpToAll(ctx context.Context, ownerID string, seq int64) it
 	})
 }
 
-// The parts of EventsUpTo's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsUpToNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsUpToSKLo            = &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"}
-	eventsUpToKeyConditionRef = aws.String(eventsUpToKeyCondition)
-)
-
 // EventsAfterResult is one page of EventsAfter.
 type EventsAfterResult struct {
 	Items []Event
@@ -1026,14 +922,14 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsAfterNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": eventsAfterSKHi,
+			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
 		},
-		KeyConditionExpression: eventsAfterKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(eventsAfterKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1063,14 +959,6 @@ func (s *Store) EventsAfterAll(ctx context.Context, ownerID string, seq int64) i
 	})
 }
 
-// The parts of EventsAfter's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsAfterNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsAfterSKHi            = &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar}
-	eventsAfterKeyConditionRef = aws.String(eventsAfterKeyCondition)
-)
-
 // EventsFromResult is one page of EventsFrom.
 type EventsFromResult struct {
 	Items []Event
@@ -1098,15 +986,15 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsFromNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": eventsFromSKHi,
+			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
 		},
-		KeyConditionExpression: eventsFromKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
-		ScanIndexForward:       eventsFromForward,
+		KeyConditionExpression: aws.String(eventsFromKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1136,15 +1024,6 @@ func (s *Store) EventsFromAll(ctx context.Context, ownerID string, seq int64) it
 	})
 }
 
-// The parts of EventsFrom's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsFromNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsFromSKHi            = &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar}
-	eventsFromKeyConditionRef = aws.String(eventsFromKeyCondition)
-	eventsFromForward         = aws.Bool(false)
-)
-
 // EventsBetweenResult is one page of EventsBetween.
 type EventsBetweenResult struct {
 	Items []Event
@@ -1171,14 +1050,14 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsBetweenNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
 		},
-		KeyConditionExpression: eventsBetweenKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(eventsBetweenKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
@@ -1211,13 +1090,6 @@ func (s *Store) EventsBetweenAll(ctx context.Context, ownerID string, seqFrom in
 	})
 }
 
-// The parts of EventsBetween's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsBetweenNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	eventsBetweenKeyConditionRef = aws.String(eventsBetweenKeyCondition)
-)
-
 // EventsAtBeforeResult is one page of EventsAtBefore.
 type EventsAtBeforeResult struct {
 	Items []Event
@@ -1232,13 +1104,15 @@ const eventsAtBeforeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtBeforeResult, error) {
+//
+// Parameter at_ is at (at is taken).
+func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	instantBefore := at.Add(-1)
+	instantBefore := at_.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
 		return &EventsAtBeforeResult{}, nil
 	}
@@ -1252,15 +1126,15 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsAtBeforeNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": eventsAtBeforeSKLo,
+			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		},
-		IndexName:              eventsAtBeforeIndex,
-		KeyConditionExpression: eventsAtBeforeKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("LSI1"),
+		KeyConditionExpression: aws.String(eventsAtBeforeKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1280,24 +1154,15 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 }
 
 // EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtBefore(ctx, ownerID, at, page)
+		res, err := s.EventsAtBefore(ctx, ownerID, at_, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of EventsAtBefore's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsAtBeforeNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
-	eventsAtBeforeSKLo            = &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"}
-	eventsAtBeforeKeyConditionRef = aws.String(eventsAtBeforeKeyCondition)
-	eventsAtBeforeIndex           = aws.String("LSI1")
-)
 
 // EventsAtUpToResult is one page of EventsAtUpTo.
 type EventsAtUpToResult struct {
@@ -1313,13 +1178,15 @@ const eventsAtUpToKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtUpToResult, error) {
+//
+// Parameter at_ is at (at is taken).
+func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	atKey, err := keyTime("at", at)
+	atKey, err := keyTime("at", at_)
 	if err != nil {
 		return nil, err
 	}
@@ -1329,15 +1196,15 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsAtUpToNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": eventsAtUpToSKLo,
+			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		},
-		IndexName:              eventsAtUpToIndex,
-		KeyConditionExpression: eventsAtUpToKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("LSI1"),
+		KeyConditionExpression: aws.String(eventsAtUpToKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1357,24 +1224,15 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 }
 
 // EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtUpTo(ctx, ownerID, at, page)
+		res, err := s.EventsAtUpTo(ctx, ownerID, at_, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of EventsAtUpTo's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsAtUpToNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
-	eventsAtUpToSKLo            = &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"}
-	eventsAtUpToKeyConditionRef = aws.String(eventsAtUpToKeyCondition)
-	eventsAtUpToIndex           = aws.String("LSI1")
-)
 
 // EventsAtAfterResult is one page of EventsAtAfter.
 type EventsAtAfterResult struct {
@@ -1390,13 +1248,15 @@ const eventsAtAfterKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtAfterResult, error) {
+//
+// Parameter at_ is at (at is taken).
+func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	atKey, err := keyTime("at", at)
+	atKey, err := keyTime("at", at_)
 	if err != nil {
 		return nil, err
 	}
@@ -1406,15 +1266,15 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsAtAfterNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": eventsAtAfterSKHi,
+			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
 		},
-		IndexName:              eventsAtAfterIndex,
-		KeyConditionExpression: eventsAtAfterKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("LSI1"),
+		KeyConditionExpression: aws.String(eventsAtAfterKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1434,24 +1294,15 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 }
 
 // EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtAfter(ctx, ownerID, at, page)
+		res, err := s.EventsAtAfter(ctx, ownerID, at_, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of EventsAtAfter's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsAtAfterNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
-	eventsAtAfterSKHi            = &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar}
-	eventsAtAfterKeyConditionRef = aws.String(eventsAtAfterKeyCondition)
-	eventsAtAfterIndex           = aws.String("LSI1")
-)
 
 // EventsAtFromResult is one page of EventsAtFrom.
 type EventsAtFromResult struct {
@@ -1467,13 +1318,15 @@ const eventsAtFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtFromResult, error) {
+//
+// Parameter at_ is at (at is taken).
+func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtFromResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	atKey, err := keyTime("at", at)
+	atKey, err := keyTime("at", at_)
 	if err != nil {
 		return nil, err
 	}
@@ -1483,15 +1336,15 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsAtFromNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": eventsAtFromSKHi,
+			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		},
-		IndexName:              eventsAtFromIndex,
-		KeyConditionExpression: eventsAtFromKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		IndexName:              aws.String("LSI1"),
+		KeyConditionExpression: aws.String(eventsAtFromKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1511,24 +1364,15 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 }
 
 // EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtFrom(ctx, ownerID, at, page)
+		res, err := s.EventsAtFrom(ctx, ownerID, at_, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of EventsAtFrom's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsAtFromNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
-	eventsAtFromSKHi            = &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar}
-	eventsAtFromKeyConditionRef = aws.String(eventsAtFromKeyCondition)
-	eventsAtFromIndex           = aws.String("LSI1")
-)
 
 // EventsAtBetweenResult is one page of EventsAtBetween.
 type EventsAtBetweenResult struct {
@@ -1565,16 +1409,16 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: eventsAtBetweenNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
 			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		},
-		IndexName:              eventsAtBetweenIndex,
-		KeyConditionExpression: eventsAtBetweenKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
-		ScanIndexForward:       eventsAtBetweenForward,
+		IndexName:              aws.String("LSI1"),
+		KeyConditionExpression: aws.String(eventsAtBetweenKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.mainTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
@@ -1607,15 +1451,6 @@ func (s *Store) EventsAtBetweenAll(ctx context.Context, ownerID string, atFrom t
 	})
 }
 
-// The parts of EventsAtBetween's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	eventsAtBetweenNames           = map[string]string{"#pk": "PK", "#sk": "LSI1SK"}
-	eventsAtBetweenKeyConditionRef = aws.String(eventsAtBetweenKeyCondition)
-	eventsAtBetweenIndex           = aws.String("LSI1")
-	eventsAtBetweenForward         = aws.Bool(false)
-)
-
 // NotesResult is one page of Notes.
 type NotesResult struct {
 	Items []Note
@@ -1645,13 +1480,13 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: notesNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": notesSK,
+			":sk": &types.AttributeValueMemberS{Value: "NOTE#"},
 		},
-		KeyConditionExpression: notesKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(notesKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1683,14 +1518,6 @@ func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, er
 		return res.Items, res.Next, nil
 	})
 }
-
-// The parts of Notes's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	notesNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	notesSK              = &types.AttributeValueMemberS{Value: "NOTE#"}
-	notesKeyConditionRef = aws.String(notesKeyCondition)
-)
 
 // GetNote reads one Note by its primary key; ErrNotFound when there is none.
 //
@@ -1751,13 +1578,13 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: pinsNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": pinsSK,
+			":sk": &types.AttributeValueMemberS{Value: "NOTE#PIN#"},
 		},
-		KeyConditionExpression: pinsKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(pinsKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.mainTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -1787,14 +1614,6 @@ func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, erro
 	})
 }
 
-// The parts of Pins's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	pinsNames           = map[string]string{"#pk": "PK", "#sk": "SK"}
-	pinsSK              = &types.AttributeValueMemberS{Value: "NOTE#PIN#"}
-	pinsKeyConditionRef = aws.String(pinsKeyCondition)
-)
-
 const createWidgetCondition = "attribute_not_exists(#pk)"
 
 // CreateWidget writes widget only when no item has its key: ErrAlreadyExists otherwise.
@@ -1809,7 +1628,7 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
-		ExpressionAttributeNames:            createWidgetNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
@@ -1818,12 +1637,6 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	}
 	return nil
 }
-
-// The parts of CreateWidget's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createWidgetNames = map[string]string{"#pk": "PK"}
-)
 
 const putWidgetCondition = "#version < :version_when"
 
@@ -1841,7 +1654,7 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(putWidgetCondition),
-		ExpressionAttributeNames:            putWidgetNames,
+		ExpressionAttributeNames:            map[string]string{"#version": "version"},
 		ExpressionAttributeValues:           map[string]types.AttributeValue{":version_when": intValue(version)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
@@ -1851,12 +1664,6 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	}
 	return nil
 }
-
-// The parts of PutWidget's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	putWidgetNames = map[string]string{"#version": "version"}
-)
 
 const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
@@ -1892,8 +1699,8 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 		":count":         intValue(count),
 		":count_max":     intValue(1000000),
 		":count_min":     intValue(-1000000),
-		":count_restMax": intValue(1000000 - count),
-		":count_restMin": intValue(-1000000 - count),
+		":count_restMax": intDiff(1000000, count),
+		":count_restMin": intDiff(-1000000, count),
 		":labels":        stringSetValue(labels),
 		":name":          &types.AttributeValueMemberS{Value: name},
 		":price":         floatValue(price),
@@ -1921,10 +1728,9 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 		set = append(set, "#expiresAt = :expiresAt")
 		values[":expiresAt"] = intValue(expiresAt.Unix())
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ConditionExpression:       aws.String(editWidgetCondition),
-		ExpressionAttributeNames:  editWidgetNames,
-		ExpressionAttributeValues: values,
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(editWidgetCondition),
+		ExpressionAttributeNames: map[string]string{"#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#pk": "PK", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -1933,7 +1739,11 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
 		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove)),
-	})
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
 		return nil, conditionError("EditWidget", err, ErrNotFound, ErrConditionFailed)
 	}
@@ -1943,12 +1753,6 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	return &v, nil
 }
-
-// The parts of EditWidget's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	editWidgetNames = map[string]string{"#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#pk": "PK", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"}
-)
 
 const retireWidgetUpdate = "SET #status = :status"
 
@@ -1974,7 +1778,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(retireWidgetCondition),
-		ExpressionAttributeNames: retireWidgetNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":status":      &types.AttributeValueMemberS{Value: string(status)},
 			":status_when": &types.AttributeValueMemberS{Value: "live"},
@@ -1997,12 +1801,6 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	return &v, nil
 }
-
-// The parts of RetireWidget's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	retireWidgetNames = map[string]string{"#pk": "PK", "#status": "status"}
-)
 
 const moveWidgetCondition = "attribute_exists(#pk)"
 
@@ -2027,17 +1825,17 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	if err != nil {
 		return nil, err
 	}
-	rebuilt2, err := widgetGSI1SK(serial)
+	rebuilt1, err := widgetGSI1SK(serial)
 	if err != nil {
 		return nil, err
 	}
-	rebuilt3, err := widgetGSI2PK(serial)
+	rebuilt2, err := widgetGSI2PK(serial)
 	if err != nil {
 		return nil, err
 	}
 	values := map[string]types.AttributeValue{
-		":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt2},
-		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt3},
+		":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt1},
+		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt2},
 		":serial": &types.AttributeValueMemberS{Value: serial},
 	}
 	set := []string{"#serial = :serial", "#GSI1SK = :GSI1SK", "#GSI2PK = :GSI2PK"}
@@ -2051,17 +1849,16 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	if region == "" {
 		remove = append(remove, "#GSI1PK")
 	} else {
-		rebuilt1, err := widgetGSI1PK(region)
+		rebuilt3, err := widgetGSI1PK(region)
 		if err != nil {
 			return nil, err
 		}
 		set = append(set, "#GSI1PK = :GSI1PK")
-		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt1}
+		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt3}
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ConditionExpression:       aws.String(moveWidgetCondition),
-		ExpressionAttributeNames:  moveWidgetNames,
-		ExpressionAttributeValues: values,
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveWidgetCondition),
+		ExpressionAttributeNames: map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#pk": "PK", "#region": "region", "#serial": "serial"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -2070,7 +1867,11 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
 		UpdateExpression:                    aws.String(updateExpression(set, "", remove)),
-	})
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
 		return nil, conditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed)
 	}
@@ -2080,12 +1881,6 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	return &v, nil
 }
-
-// The parts of MoveWidget's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	moveWidgetNames = map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#pk": "PK", "#region": "region", "#serial": "serial"}
-)
 
 const deleteWidgetCondition = "#status = :status_when"
 
@@ -2105,7 +1900,7 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		ConditionExpression:       aws.String(deleteWidgetCondition),
-		ExpressionAttributeNames:  deleteWidgetNames,
+		ExpressionAttributeNames:  map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status_when": &types.AttributeValueMemberS{Value: "retired"}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -2118,12 +1913,6 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	return nil
 }
-
-// The parts of DeleteWidget's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	deleteWidgetNames = map[string]string{"#status": "status"}
-)
 
 // PutEvent writes event whole, replacing any item with its key.
 //
@@ -2157,7 +1946,7 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createNoteCondition),
-		ExpressionAttributeNames:            createNoteNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
@@ -2166,12 +1955,6 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	}
 	return nil
 }
-
-// The parts of CreateNote's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createNoteNames = map[string]string{"#pk": "PK"}
-)
 
 const createPinCondition = "attribute_not_exists(#pk)"
 
@@ -2187,7 +1970,7 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createPinCondition),
-		ExpressionAttributeNames:            createPinNames,
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.mainTable,
@@ -2196,12 +1979,6 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	}
 	return nil
 }
-
-// The parts of CreatePin's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	createPinNames = map[string]string{"#pk": "PK"}
-)
 
 // DeleteNote deletes the Note with this key; deleting an item that does not exist is no error.
 //
@@ -2236,8 +2013,10 @@ const touchEventUpdate = "SET #note = :note, #at = :at, #LSI1SK = :LSI1SK, #_typ
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
 //	UpdateExpression: SET #note = :note, #at = :at, #LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq
 //	rewrites LSI1SK="EVAT#{at}" on LSI1
-func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at time.Time) (*Event, error) {
-	if !storableYear(at.UTC().Year()) {
+//
+// Parameter at_ is at (at is taken).
+func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at_ time.Time) (*Event, error) {
+	if !storableYear(at_.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	pk, err := eventPK(ownerID)
@@ -2248,16 +2027,16 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 	if err != nil {
 		return nil, err
 	}
-	rebuilt1, err := eventLSI1SK(at)
+	rebuilt1, err := eventLSI1SK(at_)
 	if err != nil {
 		return nil, err
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames: touchEventNames,
+		ExpressionAttributeNames: map[string]string{"#LSI1SK": "LSI1SK", "#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":   &types.AttributeValueMemberS{Value: "Event"},
-			":at":      &types.AttributeValueMemberS{Value: formatTime(at)},
+			":at":      &types.AttributeValueMemberS{Value: formatTime(at_)},
 			":note":    &types.AttributeValueMemberS{Value: note},
 			":ownerId": &types.AttributeValueMemberS{Value: ownerID},
 			":seq":     intValue(seq),
@@ -2280,12 +2059,6 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 	return &v, nil
 }
 
-// The parts of TouchEvent's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	touchEventNames = map[string]string{"#LSI1SK": "LSI1SK", "#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"}
-)
-
 // GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
 //
 //	BatchGetItem on table Main
@@ -2293,7 +2066,7 @@ var (
 //	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	order := make([]string, 0, len(keys))
+	keyOrder := make([]string, 0, len(keys))
 	seen := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		pk, err := eventPK(k.OwnerID)
@@ -2309,7 +2082,7 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 		h := keyHash(key, "PK", "SK")
-		order = append(order, h)
+		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
@@ -2329,7 +2102,7 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 		found[keyHash(item, "PK", "SK")] = v
 	}
 	out := make([]Event, 0, len(found))
-	for _, h := range order {
+	for _, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
@@ -2363,7 +2136,7 @@ const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, #PK, #SK"
 //	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	order := make([]string, 0, len(keys))
+	keyOrder := make([]string, 0, len(keys))
 	seen := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		pk, err := widgetPK(k.OwnerID)
@@ -2379,14 +2152,14 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 		h := keyHash(key, "PK", "SK")
-		order = append(order, h)
+		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
 		seen[h] = true
 		in = append(in, key)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, widgetNamesByKeyNames)
+	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#PK": "PK", "#SK": "SK", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
 	if err != nil {
 		return nil, &callError{method: "WidgetNamesByKey", cause: err}
 	}
@@ -2399,7 +2172,7 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 		found[keyHash(item, "PK", "SK")] = v
 	}
 	out := make([]WidgetNamesByKeyItem, 0, len(found))
-	for _, h := range order {
+	for _, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
@@ -2407,12 +2180,6 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 	}
 	return out, nil
 }
-
-// The parts of WidgetNamesByKey's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	widgetNamesByKeyNames = map[string]string{"#PK": "PK", "#SK": "SK", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}
-)
 
 // PutEvents writes every Event of items whole; of two items with one key, the last is written.
 //

@@ -6,6 +6,7 @@ package e2e
 import (
 	"context"
 	"iter"
+	"math"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -59,14 +60,14 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: readingsBetweenNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
 			":skhi": intValue(seqTo),
 			":sklo": intValue(seqFrom),
 		},
-		KeyConditionExpression: readingsBetweenKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
+		KeyConditionExpression: aws.String(readingsBetweenKeyCondition),
+		Limit:                  pageLimit(page, 0),
 		TableName:              &s.readingsTable,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
@@ -99,13 +100,6 @@ func (s *Store) ReadingsBetweenAll(ctx context.Context, deviceID int64, seqFrom 
 	})
 }
 
-// The parts of ReadingsBetween's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	readingsBetweenNames           = map[string]string{"#pk": "deviceId", "#sk": "seq"}
-	readingsBetweenKeyConditionRef = aws.String(readingsBetweenKeyCondition)
-)
-
 // ReadingsBeforeResult is one page of ReadingsBefore.
 type ReadingsBeforeResult struct {
 	Items []Reading
@@ -128,14 +122,14 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: readingsBeforeNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
-		KeyConditionExpression: readingsBeforeKeyConditionRef,
-		Limit:                  pageLimit(page, nil),
-		ScanIndexForward:       readingsBeforeForward,
+		KeyConditionExpression: aws.String(readingsBeforeKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.readingsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -165,14 +159,6 @@ func (s *Store) ReadingsBeforeAll(ctx context.Context, deviceID int64, seq int64
 	})
 }
 
-// The parts of ReadingsBefore's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	readingsBeforeNames           = map[string]string{"#pk": "deviceId", "#sk": "seq"}
-	readingsBeforeKeyConditionRef = aws.String(readingsBeforeKeyCondition)
-	readingsBeforeForward         = aws.Bool(false)
-)
-
 // ReadingsFromResult is one page of ReadingsFrom.
 type ReadingsFromResult struct {
 	Items []Reading
@@ -195,13 +181,13 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: readingsFromNames,
+		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
-		KeyConditionExpression: readingsFromKeyConditionRef,
-		Limit:                  pageLimit(page, readingsFromLimit),
+		KeyConditionExpression: aws.String(readingsFromKeyCondition),
+		Limit:                  pageLimit(page, 5),
 		TableName:              &s.readingsTable,
 	}
 	out, err := s.client.Query(ctx, in)
@@ -231,14 +217,6 @@ func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) 
 	})
 }
 
-// The parts of ReadingsFrom's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	readingsFromNames           = map[string]string{"#pk": "deviceId", "#sk": "seq"}
-	readingsFromKeyConditionRef = aws.String(readingsFromKeyCondition)
-	readingsFromLimit           = aws.Int32(5)
-)
-
 // SaveReading writes reading whole, replacing any item with its key.
 //
 //	PutItem on table Readings
@@ -257,21 +235,30 @@ func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	return nil
 }
 
+const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)"
+
 // Hit changes a Reading and returns it as it is after the change. It creates the item when there is none.
 //
 //	UpdateItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type, #unit = :unit ADD #hits :hits
 //	(unit given its zero value is removed instead, with the index keys built from it)
-func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*Reading, error) {
+//	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)
+//
+// Parameter at_ is at (at is taken).
+func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at_ time.Time, unit string, hits int64) (*Reading, error) {
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	values := map[string]types.AttributeValue{
-		":_type": &types.AttributeValueMemberS{Value: "Reading"},
-		":at":    intValue(at.UnixMilli()),
-		":hits":  intValue(hits),
-		":value": floatValue(value),
+		":_type":        &types.AttributeValueMemberS{Value: "Reading"},
+		":at":           intValue(at_.UnixMilli()),
+		":hits":         intValue(hits),
+		":hits_max":     intValue(math.MaxInt64),
+		":hits_min":     intValue(math.MinInt64),
+		":hits_restMax": intDiff(math.MaxInt64, hits),
+		":hits_restMin": intDiff(math.MinInt64, hits),
+		":value":        floatValue(value),
 	}
 	set := []string{"#value = :value", "#at = :at", "#_type = :_type"}
 	remove := []string{}
@@ -281,19 +268,24 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 		set = append(set, "#unit = :unit")
 		values[":unit"] = &types.AttributeValueMemberS{Value: unit}
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames:  hitNames,
-		ExpressionAttributeValues: values,
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(hitCondition),
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"},
 		Key: map[string]types.AttributeValue{
 			"deviceId": intValue(deviceID),
 			"seq":      intValue(seq),
 		},
-		ReturnValues:     types.ReturnValueAllNew,
-		TableName:        &s.readingsTable,
-		UpdateExpression: aws.String(updateExpression(set, "#hits :hits", remove)),
-	})
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           &s.readingsTable,
+		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "Hit", cause: err}
+		return nil, conditionError("Hit", err, ErrConditionFailed, ErrConditionFailed)
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -302,12 +294,6 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 	return &v, nil
 }
 
-// The parts of Hit's requests that never change, shared by every call
-// (the SDK only reads them).
-var (
-	hitNames = map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"}
-)
-
 // GetReadings reads the Reading items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
 //
 //	BatchGetItem on table Readings
@@ -315,7 +301,7 @@ var (
 //	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	order := make([]string, 0, len(keys))
+	keyOrder := make([]string, 0, len(keys))
 	seen := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		key := map[string]types.AttributeValue{
@@ -323,7 +309,7 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 			"seq":      intValue(k.Seq),
 		}
 		h := keyHash(key, "deviceId", "seq")
-		order = append(order, h)
+		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
@@ -343,7 +329,7 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 		found[keyHash(item, "deviceId", "seq")] = v
 	}
 	out := make([]Reading, 0, len(found))
-	for _, h := range order {
+	for _, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)

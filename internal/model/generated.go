@@ -134,3 +134,118 @@ func (e *Entity) PluralName() string {
 	}
 	return n + "s"
 }
+
+// The names a generated method's parameter must not take, because the
+// method's body refers to them: Go's predeclared identifiers, the
+// packages generated code imports, the identifiers of the runtime files,
+// and the locals the generated methods declare. (Generator tests keep
+// the last three lists true.)
+var (
+	Predeclared = []string{
+		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
+		"complex128", "complex64", "copy", "delete", "error", "false", "float32", "float64",
+		"imag", "int", "int16", "int32", "int64", "int8", "iota", "len", "make", "max", "min",
+		"new", "nil", "panic", "print", "println", "real", "recover", "rune", "string", "true",
+		"uint", "uint16", "uint32", "uint64", "uint8", "uintptr",
+	}
+	ImportNames = []string{
+		"aws", "big", "context", "dynamodb", "errors", "fmt", "iter", "math", "rand", "regexp",
+		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
+	}
+	RuntimeNames = []string{
+		"Cursor", "ItemError", "KeyError", "Page", "appendKeyTime", "appendTime", "backoff",
+		"batchGet", "batchGetClient", "batchWrite", "batchWriteClient", "callError", "chunk",
+		"cloneKey", "conditionError", "cursorNext", "cursorStart", "cursorVersion",
+		"decodeCursor", "dynamoNumberOK", "emptyRange", "encodeCursor", "floatValue",
+		"formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
+		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyHash",
+		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
+		"maxPartitionKey", "maxSortKey", "missing", "optional", "pageLimit", "parseKeyInt",
+		"partitionOf", "pkgPrefix", "presence", "readBool", "readBytes", "readDate",
+		"readFloat", "readInt", "readIntSet", "readMap", "readPath", "readString",
+		"readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli", "required",
+		"sealCursor", "storableFloat", "storableYear", "stringSetValue", "stringsValue",
+		"throttled", "timeLayout", "unique", "updateExpression", "validMap", "validStrings",
+		"walk", "walkPages", "wrongType",
+	}
+	MethodLocals = []string{
+		"at", "ctx", "dayBefore", "dec", "err", "found", "h", "i", "in", "instantBefore", "item",
+		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
+		"remove", "reqs", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
+		"yield",
+	}
+)
+
+// ItemParam is the parameter of a put that holds the item.
+func ItemParam(e *Entity) string { return ParamName(e.GoName) }
+
+// ConstName is a pattern's constant holding one of its expressions
+// (suffix KeyCondition, Projection, Filter, Condition or Update).
+func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) + suffix }
+
+// ExpressionConsts are the suffixes of a pattern's expression constants.
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update"}
+
+// BuilderName is the function that builds an entity's value of a key
+// attribute (bookPK, reviewGSI1SK).
+func BuilderName(e *Entity, ka *KeyAttr) string { return ParamName(e.GoName) + GoName(ka.Name) }
+
+// ValuesType is the type holding an entity item's scalar values, which
+// MarshalItem allocates at once.
+func ValuesType(e *Entity) string { return ParamName(e.GoName) + "Values" }
+
+// FromKeysName is the function that puts into an item the attributes a
+// read of p decodes from e's keys.
+func FromKeysName(p *Pattern, e *Entity) string {
+	if p.IsCollection() {
+		return ParamName(p.GoName) + e.GoName + "FromKeys"
+	}
+	return ParamName(p.GoName) + "FromKeys"
+}
+
+// KeyPatternVar is the regular expression that parses e's key attribute
+// ka for a read of p.
+func KeyPatternVar(p *Pattern, e *Entity, ka *KeyAttr) string {
+	return ParamName(p.GoName) + e.GoName + GoName(ka.Name) + "Pattern"
+}
+
+// UnexportedNames lists the package-level identifiers the generator may
+// declare for the spec that are not exported, in spec order: key
+// builders, value blocks, expression constants, key parsers. (Not every
+// one is declared: a key builder no method calls is left out.)
+func (m *Model) UnexportedNames() []GenName {
+	var out []GenName
+	for _, e := range m.Entities {
+		out = append(out, GenName{ValuesType(e), "entity " + e.Name, e.Pos})
+		seen := map[string]bool{}
+		for _, k := range e.Keys {
+			for _, ka := range k.Index.KeyAttrs() {
+				if n := BuilderName(e, ka); !seen[n] {
+					seen[n] = true
+					out = append(out, GenName{n, fmt.Sprintf("entity %s's key attribute %s", e.Name, ka.Name), e.Pos})
+				}
+			}
+		}
+	}
+	for _, p := range m.Patterns {
+		from := "pattern " + p.Name
+		for _, s := range ExpressionConsts {
+			out = append(out, GenName{p.ConstName(s), from, p.Pos})
+		}
+		if p.Op.IsRead() {
+			for _, e := range p.Entities {
+				out = append(out, GenName{FromKeysName(p, e), from, p.Pos})
+				seen := map[string]bool{}
+				for _, k := range e.Keys {
+					for _, ka := range k.Index.KeyAttrs() {
+						if n := KeyPatternVar(p, e, ka); !seen[n] {
+							seen[n] = true
+							out = append(out, GenName{n, from, p.Pos})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}

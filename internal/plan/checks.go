@@ -255,6 +255,19 @@ func generatedNames(m *model.Model, diags *diag.List) {
 		}
 		seen[n.Name] = n
 	}
+	// The package-level names that are not exported: every one apart
+	// from the others and from the runtime's.
+	for _, n := range m.UnexportedNames() {
+		if slices.Contains(model.RuntimeNames, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, renameHint(n))
+			continue
+		}
+		if first, dup := seen[n.Name]; dup {
+			diags.Errorf(n.Pos, "%s and %s both give the Go name %s; %s", first.From, n.From, n.Name, renameHint(n))
+			continue
+		}
+		seen[n.Name] = n
+	}
 	// The fields of a collection read's result: one per entity, plural.
 	for _, p := range m.Patterns {
 		if !p.IsCollection() {

@@ -59,14 +59,14 @@ type Pattern struct {
 	// FromKeys are the attributes a read decodes from key attribute values
 	// because the index does not project them.
 	FromKeys []*model.Attribute
+	// Params are the parameters of the pattern's method after ctx.
+	Params []*Param
 	// Rebuild lists the index keys an update rewrites.
 	Rebuild []*Rebuild
-	// Filter and Condition are the DynamoDB expressions of filter and when
-	// (with the operation's own condition), with #name and :value
-	// placeholders; empty when there is none.
-	Filter    string
-	Condition string
-	Cost      Cost
+	// Request holds the expressions the call sends, with their
+	// placeholders.
+	Request *Request
+	Cost    Cost
 }
 
 // Entity returns the pattern's first entity.
@@ -145,7 +145,7 @@ type IndexWrites struct {
 // Build plans every pattern of m and runs the whole-model checks. Problems
 // are added to diags; the plan is complete only when diags holds no error.
 func Build(m *model.Model, diags *diag.List) *Plan {
-	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: langs{}, overlap: map[[2]*model.Template]bool{}}
+	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: langs{}, overlap: map[[2]*model.Template]bool{}, reserved: reservedNames(m)}
 	p := &Plan{Model: m}
 	checkModel(m, diags)
 	for _, pat := range m.Patterns {
@@ -169,6 +169,8 @@ type builder struct {
 	sizes   *sizer
 	langs   langs
 	overlap map[[2]*model.Template]bool
+	// reserved are the names a method's parameter can't take.
+	reserved map[string]bool
 }
 
 func (b *builder) errorf(pos model.Pos, format string, args ...any) {
@@ -176,12 +178,35 @@ func (b *builder) errorf(pos model.Pos, format string, args ...any) {
 }
 
 func (b *builder) pattern(p *model.Pattern) *Pattern {
+	var pp *Pattern
 	switch p.Op {
 	case model.OpGet, model.OpQuery:
-		return b.read(p)
+		pp = b.read(p)
 	case model.OpBatchGet:
-		return b.batchGet(p)
+		pp = b.batchGet(p)
 	default:
-		return b.write(p)
+		pp = b.write(p)
 	}
+	if pp != nil {
+		b.params(pp)
+	}
+	return pp
+}
+
+// reservedNames are the names a method's parameter can't take: Go's
+// predeclared identifiers, the imported packages, the runtime's
+// identifiers, the methods' own locals, and the package-level names the
+// spec gives the generated package that are not exported (a parameter's
+// name is never exported).
+func reservedNames(m *model.Model) map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]string{model.Predeclared, model.ImportNames, model.RuntimeNames, model.MethodLocals} {
+		for _, n := range list {
+			out[n] = true
+		}
+	}
+	for _, n := range m.UnexportedNames() {
+		out[n.Name] = true
+	}
+	return out
 }

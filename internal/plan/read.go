@@ -53,6 +53,7 @@ func (b *builder) read(p *model.Pattern) *Pattern {
 	if len(p.Filter) > 0 {
 		b.diags.Warnf(p.Pos, "pattern %s filters on %s: DynamoDB reads, and bills, every item the key condition selects, including those the filter drops", p.Name, condAttrs(p.Filter))
 	}
+	b.request(best)
 	b.cost(best)
 	return best
 }
@@ -190,7 +191,6 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			return failBound("filter on %s, which %s does not project", f.Attr.Name, ix.Name)
 		}
 	}
-	pp.Filter = condExpression(p.Filter)
 	return candidate{plan: pp}
 }
 

@@ -157,12 +157,7 @@ func (pp *Pattern) notes() []string {
 		}
 		out = append(out, fmt.Sprintf("%s not projected by %s: decoded from the key attributes", strings.Join(names, ", "), pp.Index.Name))
 	}
-	if pp.Filter != "" {
-		out = append(out, "FilterExpression: "+pp.Filter)
-	}
-	if pp.Condition != "" {
-		out = append(out, "ConditionExpression: "+pp.Condition)
-	}
+	out = append(out, pp.Request.Describe()...)
 	for _, r := range pp.Rebuild {
 		if r.Remove {
 			out = append(out, fmt.Sprintf("removes %s on %s (the item leaves the index)", r.KeyAttr.Name, r.Index.Name))

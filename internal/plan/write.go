@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -22,6 +21,7 @@ func (b *builder) batchGet(p *model.Pattern) *Pattern {
 	e := p.Entity()
 	pp := &Pattern{Pattern: p, Call: BatchGetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
 	pp.Members = []*Member{{Entity: e, How: ByKey}}
+	b.request(pp)
 	b.cost(pp)
 	return pp
 }
@@ -30,40 +30,20 @@ func (b *builder) batchGet(p *model.Pattern) *Pattern {
 func (b *builder) write(p *model.Pattern) *Pattern {
 	e := p.Entity()
 	pp := &Pattern{Pattern: p, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
-	var own []string
 	switch p.Op {
-	case model.OpPut:
+	case model.OpPut, model.OpCreate:
 		pp.Call = PutItem
-	case model.OpCreate:
-		pp.Call = PutItem
-		own = append(own, "attribute_not_exists(#pk)")
 	case model.OpDelete:
 		pp.Call = DeleteItem
 	case model.OpUpdate:
 		pp.Call = UpdateItem
-		if !p.Upsert {
-			own = append(own, "attribute_exists(#pk)")
-		}
 		if !b.update(pp) {
 			return nil
 		}
 	case model.OpBatchPut, model.OpBatchDelete:
 		pp.Call = BatchWriteItem
 	}
-	if c := condExpression(p.When); c != "" {
-		own = append(own, c)
-	}
-	// An atomic add keeps a number with a min or max in its bounds.
-	for _, a := range p.Add {
-		name := "#" + a.Stored
-		if a.Min != nil {
-			own = append(own, fmt.Sprintf("((attribute_not_exists(%s) AND :%s >= :%s_min) OR %s >= :%s_restMin)", name, a.Name, a.Name, name, a.Name))
-		}
-		if a.Max != nil {
-			own = append(own, fmt.Sprintf("((attribute_not_exists(%s) AND :%s <= :%s_max) OR %s <= :%s_restMax)", name, a.Name, a.Name, name, a.Name))
-		}
-	}
-	pp.Condition = strings.Join(own, " AND ")
+	b.request(pp)
 	b.cost(pp)
 	return pp
 }
@@ -151,68 +131,6 @@ func names(as []*model.Attribute) string {
 		s = append(s, a.Name)
 	}
 	return strings.Join(s, ", ")
-}
-
-// namer gives each attribute of an expression a #name and each operand a
-// :value placeholder, unique within the expression and apart from the key
-// placeholders.
-type namer struct{ used map[string]bool }
-
-func newNamer() *namer {
-	return &namer{used: map[string]bool{"#pk": true, "#sk": true, ":pk": true, ":sk": true, ":sklo": true, ":skhi": true}}
-}
-
-func (n *namer) take(prefix, base string) string {
-	var b strings.Builder
-	for _, r := range base {
-		if r < 128 && (r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	name := prefix + b.String()
-	if name == prefix {
-		name += "a"
-	}
-	for i := 2; n.used[name]; i++ {
-		name = fmt.Sprintf("%s%s%d", prefix, b.String(), i)
-	}
-	n.used[name] = true
-	return name
-}
-
-// condExpression writes conditions as a DynamoDB condition expression.
-func condExpression(cs []*model.Cond) string {
-	n := newNamer()
-	return CondExpression(cs, func(stored string) string { return n.take("#", stored) }, func(attr, part string) string { return n.take(":", attr+part) })
-}
-
-// CondExpression writes conditions as one DynamoDB condition expression,
-// joined by AND. name gives the placeholder of a stored attribute name,
-// value that of an operand of attribute attr (part is "", or "_from" and
-// "_to" for the bounds of BETWEEN).
-func CondExpression(cs []*model.Cond, name func(stored string) string, value func(attr, part string) string) string {
-	var parts []string
-	for _, c := range cs {
-		n := name(c.Attr.Stored)
-		switch c.Op {
-		case model.OpExists:
-			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", n))
-		case model.OpNotExists:
-			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n))
-		case model.OpBetween:
-			lo, hi := value(c.Attr.Name, "_from"), value(c.Attr.Name, "_to")
-			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", n, lo, hi))
-		case model.OpBeginsWith:
-			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", n, value(c.Attr.Name, "")))
-		case model.OpContains:
-			parts = append(parts, fmt.Sprintf("contains(%s, %s)", n, value(c.Attr.Name, "")))
-		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", n, c.Op, value(c.Attr.Name, "")))
-		}
-	}
-	return strings.Join(parts, " AND ")
 }
 
 // knowsAll reports whether every attribute of tm is in known.

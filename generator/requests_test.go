@@ -1,0 +1,502 @@
+package generator
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+	"golang.org/x/tools/txtar"
+)
+
+// TestRequestsAsPlanned calls every method of the packages generated from
+// the golden cases, the examples, the integration spec and the specs of
+// testdata/requests with a client that records what it is sent, and
+// checks that each request is the one the plan reports (and `dyngen plan`
+// prints): the same expressions, the same names, the same value
+// placeholders. It then checks DynamoDB's rules on every request, also
+// one whose optional values are all zero: every placeholder an
+// expression uses is given, every one given is used, and no map is
+// empty.
+func TestRequestsAsPlanned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiling generated code is skipped in -short mode")
+	}
+	specs := map[string][]byte{}
+	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
+	for _, file := range goldens {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name == "spec.yaml" {
+				specs["golden-"+strings.TrimSuffix(filepath.Base(file), ".txtar")] = f.Data
+			}
+		}
+	}
+	others, _ := filepath.Glob("../example/*/spec.yaml")
+	others = append(others, "../internal/e2e/spec.yaml")
+	more, _ := filepath.Glob("testdata/requests/*.yaml")
+	for _, file := range append(others, more...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(filepath.Dir(file))
+		if strings.HasPrefix(file, "testdata/requests/") {
+			name = "requests-" + strings.TrimSuffix(filepath.Base(file), ".yaml")
+		}
+		specs[name] = data
+	}
+	if len(specs) < 10 {
+		t.Fatalf("only %d specs found", len(specs))
+	}
+	names := make([]string, 0, len(specs))
+	for name := range specs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+
+	root, err := os.MkdirTemp("testdata", "requests-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	plans := map[string]*plan.Plan{}
+	var pkgs []string
+	for _, name := range names {
+		res := Check(name+".yaml", specs[name])
+		files, diags := Generate(name+".yaml", name+".yaml", specs[name])
+		if diags.HasErrors() {
+			t.Errorf("%s: %v", name, diags.Err())
+			continue
+		}
+		dir := filepath.Join(root, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		src, err := recorderTest(res.Plan)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "zz_requests_test.go"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plans[name] = res.Plan
+		pkgs = append(pkgs, "./"+filepath.ToSlash(dir))
+	}
+	cmd := exec.Command("go", append([]string{"test", "-count=1", "-run", "^TestDumpRequests$", "-v"}, pkgs...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test of the generated packages: %v\n%s", err, out)
+	}
+	got := map[string]map[string]sentRequest{} // package -> pattern/variant -> request
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "REQUEST ")
+		if !ok {
+			continue
+		}
+		var r sentRequest
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if got[r.Package] == nil {
+			got[r.Package] = map[string]sentRequest{}
+		}
+		got[r.Package][r.Pattern+"/"+r.Variant] = r
+	}
+	checked := 0
+	for name, p := range plans {
+		pkg := p.Model.Package
+		for _, pp := range p.Patterns {
+			for _, variant := range []string{"given", "zero"} {
+				r, ok := got[pkg][pp.Pattern.Name+"/"+variant]
+				if !ok {
+					t.Errorf("%s: %s (%s) sent no request", name, pp.Pattern.Name, variant)
+					continue
+				}
+				checked++
+				for _, problem := range dynamoRules(r) {
+					t.Errorf("%s: %s (%s values): %s", name, pp.Pattern.Name, variant, problem)
+				}
+				if variant == "given" {
+					for _, problem := range asPlanned(pp.Request, r) {
+						t.Errorf("%s: %s: %s", name, pp.Pattern.Name, problem)
+					}
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d requests checked", checked)
+	}
+}
+
+// sentRequest is what the recording client saw of one request.
+type sentRequest struct {
+	Package, Pattern, Variant                                    string
+	KeyCondition, Filter, Condition, Update, Projection          string
+	Names                                                        map[string]string
+	NamesNil                                                     bool
+	Values                                                       []string
+	ValuesNil                                                    bool
+	IndexName                                                    string
+	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
+}
+
+var placeholderRE = regexp.MustCompile(`[#:][A-Za-z0-9_]+`)
+
+// dynamoRules checks what DynamoDB checks of a request's placeholders.
+func dynamoRules(r sentRequest) []string {
+	var problems []string
+	usedNames, usedValues := map[string]bool{}, map[string]bool{}
+	for _, e := range []string{r.KeyCondition, r.Filter, r.Condition, r.Update, r.Projection} {
+		for _, ph := range placeholderRE.FindAllString(e, -1) {
+			if ph[0] == '#' {
+				usedNames[ph] = true
+			} else {
+				usedValues[ph] = true
+			}
+		}
+	}
+	for ph := range usedNames {
+		if _, ok := r.Names[ph]; !ok {
+			problems = append(problems, "expression uses "+ph+", which ExpressionAttributeNames does not define")
+		}
+	}
+	for ph := range r.Names {
+		if !usedNames[ph] {
+			problems = append(problems, "ExpressionAttributeNames defines "+ph+", which no expression uses")
+		}
+	}
+	for ph := range usedValues {
+		if !slices.Contains(r.Values, ph) {
+			problems = append(problems, "expression uses "+ph+", which ExpressionAttributeValues does not define")
+		}
+	}
+	for _, ph := range r.Values {
+		if !usedValues[ph] {
+			problems = append(problems, "ExpressionAttributeValues defines "+ph+", which no expression uses")
+		}
+	}
+	if !r.NamesNil && len(r.Names) == 0 {
+		problems = append(problems, "ExpressionAttributeNames is empty (DynamoDB refuses it)")
+	}
+	if !r.ValuesNil && len(r.Values) == 0 {
+		problems = append(problems, "ExpressionAttributeValues is empty (DynamoDB refuses it)")
+	}
+	for _, e := range []struct {
+		has  bool
+		text string
+		what string
+	}{{r.HasKeyCondition, r.KeyCondition, "KeyConditionExpression"}, {r.HasFilter, r.Filter, "FilterExpression"}, {r.HasCondition, r.Condition, "ConditionExpression"}, {r.HasUpdate, r.Update, "UpdateExpression"}, {r.HasProj, r.Projection, "ProjectionExpression"}} {
+		if e.has && e.text == "" {
+			problems = append(problems, e.what+" is empty")
+		}
+	}
+	slices.Sort(problems)
+	return problems
+}
+
+// asPlanned compares a request sent with every value given with the
+// plan's.
+func asPlanned(req *plan.Request, r sentRequest) []string {
+	var problems []string
+	cmp := func(what, planned, sent string) {
+		if planned != sent {
+			problems = append(problems, fmt.Sprintf("%s: plan %q, code sends %q", what, planned, sent))
+		}
+	}
+	cmp("KeyConditionExpression", req.KeyCondition, r.KeyCondition)
+	cmp("FilterExpression", req.Filter, r.Filter)
+	cmp("ConditionExpression", req.Condition, r.Condition)
+	cmp("ProjectionExpression", req.Projection, r.Projection)
+	update := ""
+	if req.Update != nil {
+		update = req.Update.Expression()
+	}
+	cmp("UpdateExpression", update, r.Update)
+	names := map[string]string{}
+	for _, n := range req.Names {
+		names[n.Placeholder] = n.Stored
+	}
+	if len(names) != len(r.Names) || !mapsEqual(names, r.Names) {
+		problems = append(problems, fmt.Sprintf("names: plan %v, code sends %v", names, r.Names))
+	}
+	var values []string
+	for _, v := range req.Values {
+		values = append(values, v.Placeholder)
+	}
+	slices.Sort(values)
+	sent := slices.Clone(r.Values)
+	slices.Sort(sent)
+	if !slices.Equal(values, sent) {
+		problems = append(problems, fmt.Sprintf("values: plan %v, code sends %v", values, sent))
+	}
+	return problems
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// recorderTest writes a test file for the generated package of p: a
+// client that records each request, and a test that calls every
+// pattern's method twice, with every value given and with every optional
+// value zero, and prints each request as a REQUEST line of JSON.
+func recorderTest(p *plan.Plan) ([]byte, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s\n\n", p.Model.Package)
+	b.WriteString(`import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+var _ = time.Now
+var _ types.AttributeValue
+
+type sentRequest struct {
+	Package, Pattern, Variant                                    string
+	KeyCondition, Filter, Condition, Update, Projection          string
+	Names                                                        map[string]string
+	NamesNil                                                     bool
+	Values                                                       []string
+	ValuesNil                                                    bool
+	IndexName                                                    string
+	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
+}
+
+type recorder struct{ got []sentRequest }
+
+func (r *recorder) add(kc, f, c, u, pr *string, names map[string]string, values map[string]types.AttributeValue, index *string) {
+	s := sentRequest{
+		KeyCondition: aws.ToString(kc), Filter: aws.ToString(f), Condition: aws.ToString(c), Update: aws.ToString(u), Projection: aws.ToString(pr),
+		HasKeyCondition: kc != nil, HasFilter: f != nil, HasCondition: c != nil, HasUpdate: u != nil, HasProj: pr != nil,
+		Names: names, NamesNil: names == nil, ValuesNil: values == nil, IndexName: aws.ToString(index),
+	}
+	for k := range values {
+		s.Values = append(s.Values, k)
+	}
+	r.got = append(r.got, s)
+}
+
+func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.add(nil, nil, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, nil, nil)
+	return &dynamodb.GetItemOutput{}, nil
+}
+
+func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	r.add(in.KeyConditionExpression, in.FilterExpression, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.IndexName)
+	return &dynamodb.QueryOutput{}, nil
+}
+
+func (r *recorder) PutItem(_ context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	r.add(nil, nil, in.ConditionExpression, nil, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
+	return &dynamodb.PutItemOutput{}, nil
+}
+
+func (r *recorder) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	r.add(nil, nil, in.ConditionExpression, in.UpdateExpression, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
+	return &dynamodb.UpdateItemOutput{}, nil
+}
+
+func (r *recorder) DeleteItem(_ context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	r.add(nil, nil, in.ConditionExpression, nil, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
+	return &dynamodb.DeleteItemOutput{}, nil
+}
+
+func (r *recorder) BatchGetItem(_ context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	for _, ka := range in.RequestItems {
+		r.add(nil, nil, nil, nil, ka.ProjectionExpression, ka.ExpressionAttributeNames, nil, nil)
+	}
+	return &dynamodb.BatchGetItemOutput{}, nil
+}
+
+func (r *recorder) BatchWriteItem(_ context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	r.add(nil, nil, nil, nil, nil, nil, nil, nil)
+	return &dynamodb.BatchWriteItemOutput{}, nil
+}
+
+func record(t *testing.T, pattern, variant string, call func(s *Store) error) {
+	rec := &recorder{}
+	err := call(New(rec))
+	if len(rec.got) == 0 {
+		t.Errorf("%s (%s) sent nothing: %v", pattern, variant, err)
+		return
+	}
+	r := rec.got[0]
+	r.Package, r.Pattern, r.Variant = `)
+	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(`, pattern, variant
+	line, _ := json.Marshal(r)
+	fmt.Printf("REQUEST %s\n", line)
+}
+
+func TestDumpRequests(t *testing.T) {
+	ctx := context.Background()
+`)
+	for _, pp := range p.Patterns {
+		for _, zero := range []bool{false, true} {
+			variant := "given"
+			if zero {
+				variant = "zero"
+			}
+			var args []string
+			for _, prm := range pp.Params {
+				args = append(args, paramValue(pp, prm, zero))
+			}
+			results := "_, err"
+			if pp.Call == plan.PutItem || pp.Call == plan.DeleteItem || pp.Call == plan.BatchWriteItem {
+				results = "err"
+			}
+			fmt.Fprintf(&b, "\trecord(t, %q, %q, func(s *Store) error {\n\t\t%s := s.%s(ctx", pp.Pattern.Name, variant, results, pp.Pattern.GoName)
+			for _, a := range args {
+				b.WriteString(", " + a)
+			}
+			b.WriteString(")\n\t\treturn err\n\t})\n")
+		}
+	}
+	b.WriteString("}\n")
+	return []byte(b.String()), nil
+}
+
+// paramValue is a Go expression of a valid value for a parameter; zero
+// gives the optional values an update sets their zero value.
+func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
+	e := pp.Pattern.Entity()
+	switch p.Role {
+	case plan.ParamPage:
+		return "Page{}"
+	case plan.ParamItem:
+		return "&" + entityValue(e)
+	case plan.ParamItems:
+		return "[]" + e.GoName + "{" + entityValue(e) + "}"
+	case plan.ParamKeys:
+		var fields []string
+		for _, a := range e.PrimaryKey().Attrs() {
+			fields = append(fields, a.GoName+": "+attrValueExpr(e, a))
+		}
+		return "[]" + e.KeyType() + "{{" + strings.Join(fields, ", ") + "}}"
+	case plan.ParamCond:
+		a := p.Cond.Attr
+		if p.Cond.Op == model.OpContains {
+			switch a.Type {
+			case model.Strings, model.StringSet:
+				return `"v"`
+			case model.IntSet:
+				return "7"
+			}
+		}
+		if p.Cond.Op == model.OpBeginsWith && a.Type == model.Path {
+			return `[]string{"p"}`
+		}
+		return attrValueExpr(e, a)
+	case plan.ParamSet:
+		if zero && p.Attr.Optional {
+			return zeroValueExpr(e, p.Attr)
+		}
+	}
+	return attrValueExpr(e, p.Attr)
+}
+
+// entityValue is a composite literal of an item of e with every
+// attribute given a valid value.
+func entityValue(e *model.Entity) string {
+	var fields []string
+	for _, a := range e.Attributes {
+		fields = append(fields, a.GoName+": "+attrValueExpr(e, a))
+	}
+	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
+}
+
+// attrValueExpr is a Go expression of a valid, non-zero value of a: in
+// its bounds, one character long where a string's length is bounded,
+// free of every separator, an enum's first value.
+func attrValueExpr(e *model.Entity, a *model.Attribute) string {
+	switch a.Type {
+	case model.String:
+		return `"v"`
+	case model.Int:
+		switch {
+		case a.Min != nil:
+			return strconv.FormatInt(a.Min.Int, 10)
+		case a.Max != nil:
+			return strconv.FormatInt(a.Max.Int, 10)
+		}
+		return "7"
+	case model.Float:
+		switch {
+		case a.Min != nil:
+			return strconv.FormatFloat(a.Min.Float, 'g', -1, 64)
+		case a.Max != nil:
+			return strconv.FormatFloat(a.Max.Float, 'g', -1, 64)
+		}
+		return "1.5"
+	case model.Bool:
+		return "true"
+	case model.Time:
+		return "time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)"
+	case model.Bytes:
+		return `[]byte("b")`
+	case model.Strings, model.StringSet:
+		return `[]string{"v"}`
+	case model.Path:
+		return `[]string{"p", "q"}`
+	case model.IntSet:
+		return "[]int64{7}"
+	case model.Map:
+		return `map[string]string{"k": "v"}`
+	case model.Enum:
+		return model.EnumType(e, a) + "(" + strconv.Quote(a.Values[0]) + ")"
+	case model.Document:
+		return `&types.AttributeValueMemberS{Value: "d"}`
+	}
+	return "nil"
+}
+
+// zeroValueExpr is the Go zero value of a's type.
+func zeroValueExpr(e *model.Entity, a *model.Attribute) string {
+	switch a.Type {
+	case model.String:
+		return `""`
+	case model.Int, model.Float:
+		return "0"
+	case model.Bool:
+		return "false"
+	case model.Time:
+		return "time.Time{}"
+	case model.Enum:
+		return model.EnumType(e, a) + `("")`
+	}
+	return "nil"
+}

@@ -1,0 +1,492 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// Request is everything one call of a pattern sends besides its keys and
+// its item: the expressions, with the attribute name and value
+// placeholders they share. One namer per request gives every placeholder,
+// so no two meet; the generated code and `dyngen plan` both print this
+// object, so they can't disagree.
+type Request struct {
+	KeyCondition string // a Query's KeyConditionExpression
+	Projection   string
+	Filter       string
+	Condition    string
+	Update       *Update
+	// Names are the ExpressionAttributeNames, by placeholder, sorted.
+	Names []Name
+	// Values are the ExpressionAttributeValues, in the order they were
+	// named. A value of a clause that is not always sent (see
+	// Clause.Unless) is sent only with it.
+	Values []*Value
+}
+
+// Name is an attribute name placeholder and the stored name it stands for.
+type Name struct {
+	Placeholder string
+	Stored      string
+}
+
+// Source is where the value of a placeholder comes from.
+type Source int
+
+const (
+	PKValue     Source = iota // the partition key of the call
+	SKValue                   // the sort key operand of =, begins_with, <, <=, >, >=
+	SKLow                     // the lower bound of a sort key BETWEEN
+	SKHigh                    // the upper bound of a sort key BETWEEN
+	CondOperand               // operand Operand of condition Cond
+	SetValue                  // the value an update sets Attr to
+	AddAmount                 // the amount an update adds to Attr
+	AddLimit                  // Attr's min (or max, with Max)
+	AddRest                   // Attr's min (or max) less the amount added
+	RebuiltKey                // the new value of Rebuild's key attribute
+	EntityType                // the entity's type value (an upsert writes it)
+	KeyInput                  // a primary key attribute Attr (an upsert writes it)
+)
+
+// Value is an attribute value placeholder and where its value comes from.
+type Value struct {
+	Placeholder string
+	Source      Source
+	Attr        *model.Attribute
+	Cond        *model.Cond
+	Operand     int // 0, or 1 for the upper operand of between
+	Max         bool
+	Rebuild     *Rebuild
+}
+
+// Placeholder is the placeholder of the request's first value from
+// source s, or "".
+func (r *Request) Placeholder(s Source) string {
+	for _, v := range r.Values {
+		if v.Source == s {
+			return v.Placeholder
+		}
+	}
+	return ""
+}
+
+// Update is an UpdateExpression: its SET, ADD and REMOVE actions.
+type Update struct {
+	Set, Add, Remove []*Clause
+}
+
+// Clause is one action of an update expression.
+type Clause struct {
+	Text string // "#grade = :grade", "#views :views", "#note"
+	// Unless lists optional attributes the clause is built from: when a
+	// call gives any of them its zero value, the clause and its values
+	// are not sent, and Instead is sent among the REMOVE actions (the
+	// attribute, or the index key built from it, is removed).
+	Unless  []*model.Attribute
+	Instead string
+	Values  []*Value // the values the clause sends
+}
+
+// Dynamic reports whether the update's actions depend on the values a
+// call gives (see Clause.Unless).
+func (u *Update) Dynamic() bool {
+	for _, c := range u.Set {
+		if len(c.Unless) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Static returns the SET actions sent on every call and those sent only
+// with non-zero values, in the order the generated code adds them.
+func (u *Update) Static() (always, sometimes []*Clause) {
+	for _, c := range u.Set {
+		if len(c.Unless) > 0 {
+			sometimes = append(sometimes, c)
+		} else {
+			always = append(always, c)
+		}
+	}
+	return always, sometimes
+}
+
+// Expression is the update expression a call sends when it gives every
+// optional attribute a value: the actions sent on every call first, then
+// the others, as the generated code builds it.
+func (u *Update) Expression() string {
+	always, sometimes := u.Static()
+	return joinClauses(texts(append(always, sometimes...)), texts(u.Add), texts(u.Remove))
+}
+
+// AddText is the ADD part of the update's actions, without ADD.
+func (u *Update) AddText() string { return strings.Join(texts(u.Add), ", ") }
+
+func texts(cs []*Clause) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+// joinClauses writes an update expression from its SET, ADD and REMOVE
+// actions.
+func joinClauses(set, add, remove []string) string {
+	var clauses []string
+	if len(set) > 0 {
+		clauses = append(clauses, "SET "+strings.Join(set, ", "))
+	}
+	if len(add) > 0 {
+		clauses = append(clauses, "ADD "+strings.Join(add, ", "))
+	}
+	if len(remove) > 0 {
+		clauses = append(clauses, "REMOVE "+strings.Join(remove, ", "))
+	}
+	return strings.Join(clauses, " ")
+}
+
+// Placeholders of the key condition, the same in every Query.
+const (
+	keyPK   = "#pk"
+	keySK   = "#sk"
+	valPK   = ":pk"
+	valSK   = ":sk"
+	valSKLo = ":sklo"
+	valSKHi = ":skhi"
+)
+
+// requestNamer gives the placeholders of one request: one #name per
+// stored attribute name, and a :value per operand, each unique.
+type requestNamer struct {
+	req   *Request
+	names map[string]string // stored name -> placeholder
+	used  map[string]bool   // placeholders taken
+}
+
+func newRequestNamer(req *Request) *requestNamer {
+	return &requestNamer{req: req, names: map[string]string{}, used: map[string]bool{}}
+}
+
+// name returns the placeholder of a stored attribute name, the same for
+// every use in the request. want is the placeholder to take when it is
+// free ("" to derive it from the name).
+func (n *requestNamer) name(stored, want string) string {
+	if ph, ok := n.names[stored]; ok {
+		return ph
+	}
+	if want == "" {
+		want = "#" + placeholderText(stored)
+	}
+	ph := n.take(want)
+	n.names[stored] = ph
+	n.req.Names = append(n.req.Names, Name{Placeholder: ph, Stored: stored})
+	return ph
+}
+
+// value takes a new value placeholder from base.
+func (n *requestNamer) value(base string, v *Value) *Value {
+	v.Placeholder = n.take(":" + placeholderText(base))
+	n.req.Values = append(n.req.Values, v)
+	return v
+}
+
+// take returns want, or want with the least number from 2 up that makes
+// it free.
+func (n *requestNamer) take(want string) string {
+	ph := want
+	for i := 2; n.used[ph]; i++ {
+		ph = fmt.Sprintf("%s%d", want, i)
+	}
+	n.used[ph] = true
+	return ph
+}
+
+// placeholderText keeps the characters a placeholder may hold (ASCII
+// letters, digits and _) and writes _ for the others.
+func placeholderText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "a"
+	}
+	return b.String()
+}
+
+// conds writes conditions as one condition expression, joined by AND,
+// naming their attributes and operands; suffix ends the base of each
+// operand's placeholder (":grade_when").
+func (n *requestNamer) conds(cs []*model.Cond, suffix string) string {
+	var parts []string
+	for _, c := range cs {
+		name := n.name(c.Attr.Stored, "")
+		operand := func(i int, part string) string {
+			return n.value(c.Attr.Name+suffix+part, &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}).Placeholder
+		}
+		switch c.Op {
+		case model.OpExists:
+			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
+		case model.OpNotExists:
+			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", name))
+		case model.OpBetween:
+			lo := operand(0, "_from")
+			hi := operand(1, "_to")
+			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
+		case model.OpBeginsWith:
+			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, operand(0, "")))
+		case model.OpContains:
+			parts = append(parts, fmt.Sprintf("contains(%s, %s)", name, operand(0, "")))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s %s", name, c.Op, operand(0, "")))
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// request decides the expressions of a planned pattern and names their
+// placeholders.
+func (b *builder) request(pp *Pattern) {
+	req := &Request{}
+	n := newRequestNamer(req)
+	p := pp.Pattern
+	switch pp.Call {
+	case Query:
+		keyCondition(n, pp.Key)
+		req.Projection = projection(n, pp)
+		req.Filter = n.conds(p.Filter, "")
+	case GetItem, BatchGetItem:
+		req.Projection = projection(n, pp)
+	case PutItem, DeleteItem:
+		req.Condition = condition(n, pp, nil)
+	case UpdateItem:
+		amounts := update(n, pp, req)
+		req.Condition = condition(n, pp, amounts)
+	}
+	slices.SortFunc(req.Names, func(x, y Name) int { return strings.Compare(x.Placeholder, y.Placeholder) })
+	pp.Request = req
+}
+
+// keyCondition names the key attributes and the key values of a Query.
+func keyCondition(n *requestNamer, k *KeyCond) {
+	req := n.req
+	pk := n.name(k.Index.PK.Name, keyPK)
+	n.value(valPK[1:], &Value{Source: PKValue})
+	expr := pk + " = " + req.Values[0].Placeholder
+	if k.SK.Kind != SKNone {
+		sk := n.name(k.Index.SK.Name, keySK)
+		one := func() string { return n.value(valSK[1:], &Value{Source: SKValue}).Placeholder }
+		switch k.SK.Kind {
+		case SKEq:
+			expr += fmt.Sprintf(" AND %s = %s", sk, one())
+		case SKBeginsWith:
+			expr += fmt.Sprintf(" AND begins_with(%s, %s)", sk, one())
+		case SKBetween:
+			lo := n.value(valSKLo[1:], &Value{Source: SKLow}).Placeholder
+			hi := n.value(valSKHi[1:], &Value{Source: SKHigh}).Placeholder
+			expr += fmt.Sprintf(" AND %s BETWEEN %s AND %s", sk, lo, hi)
+		default:
+			op := map[SKKind]string{SKLt: "<", SKLe: "<=", SKGt: ">", SKGe: ">="}[k.SK.Kind]
+			expr += fmt.Sprintf(" AND %s %s %s", sk, op, one())
+		}
+	}
+	req.KeyCondition = expr
+}
+
+// projection names what a read with select asks for: the selected
+// attributes, the primary key's attributes, what tells entities apart
+// and, for a batch read, the table's key attributes (the items are put
+// in the order of the keys by them). Without select, or when attributes
+// are read back from keys, a read returns what the index projects: "".
+func projection(n *requestNamer, pp *Pattern) string {
+	p := pp.Pattern
+	if len(p.Select) == 0 || len(pp.FromKeys) > 0 {
+		return ""
+	}
+	var parts []string
+	add := func(stored string) {
+		if ph := n.name(stored, ""); !slices.Contains(parts, ph) {
+			parts = append(parts, ph)
+		}
+	}
+	for _, a := range SelectAttrs(p) {
+		add(a.Stored)
+	}
+	for _, mem := range pp.Members {
+		if mem.How == ByEntityAttr {
+			add(p.Table.EntityAttr)
+			break
+		}
+	}
+	if p.Op == model.OpBatchGet {
+		for _, ka := range p.Table.Primary().KeyAttrs() {
+			add(ka.Name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SelectAttrs are the attributes a read with select returns: the
+// selected ones and the primary key's attributes.
+func SelectAttrs(p *model.Pattern) []*model.Attribute {
+	out := slices.Clone(p.Select)
+	for _, a := range p.Entity().PrimaryKey().Attrs() {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// condition writes a write's ConditionExpression: the operation's own
+// (create: no item has the key; update: the item exists), the when
+// conditions, and the bounds an atomic add keeps. amounts holds the
+// placeholders of the add amounts, by attribute.
+func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string) string {
+	p := pp.Pattern
+	var parts []string
+	switch {
+	case p.Op == model.OpCreate:
+		parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+	case p.Op == model.OpUpdate && !p.Upsert:
+		parts = append(parts, fmt.Sprintf("attribute_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+	}
+	if c := n.conds(p.When, "_when"); c != "" {
+		parts = append(parts, c)
+	}
+	// An atomic add keeps a number with a min or max in its bounds, and an
+	// int in int64's (DynamoDB's numbers go further, and the package could
+	// not read the sum back): a new item's amount is checked against the
+	// bound, a stored value against the bound less the amount, which the
+	// call computes exactly.
+	for _, a := range p.Add {
+		name := n.name(a.Stored, "")
+		for _, bound := range []struct {
+			set bool
+			max bool
+			op  string
+		}{{a.Min != nil || a.Type == model.Int, false, ">="}, {a.Max != nil || a.Type == model.Int, true, "<="}} {
+			if !bound.set {
+				continue
+			}
+			label := "min"
+			if bound.max {
+				label = "max"
+			}
+			limit := n.value(a.Name+"_"+label, &Value{Source: AddLimit, Attr: a, Max: bound.max}).Placeholder
+			rest := n.value(a.Name+"_rest"+strings.ToUpper(label[:1])+label[1:], &Value{Source: AddRest, Attr: a, Max: bound.max}).Placeholder
+			parts = append(parts, fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amounts[a], bound.op, limit, name, bound.op, rest))
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// update writes an update's actions: the attributes it sets, the index
+// keys it rewrites or removes, what an upsert writes for a new item, the
+// amounts it adds and the attributes it removes. An optional attribute
+// set to its zero value is removed, as a put leaves it out, and so is an
+// index key built from it (the item leaves that sparse index): those
+// actions are chosen at run time. It returns the add amounts'
+// placeholders.
+func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]string {
+	p := pp.Pattern
+	u := &Update{}
+	req.Update = u
+	var sometimes []*Clause
+	for _, a := range p.Set {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name, &Value{Source: SetValue, Attr: a})
+		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
+		if a.Optional {
+			c.Unless, c.Instead = []*model.Attribute{a}, name
+			sometimes = append(sometimes, c)
+			continue
+		}
+		u.Set = append(u.Set, c)
+	}
+	var sparse []*Clause
+	for _, rb := range pp.Rebuild {
+		name := n.name(rb.KeyAttr.Name, "")
+		if rb.Remove {
+			u.Remove = append(u.Remove, &Clause{Text: name})
+			continue
+		}
+		v := n.value(rb.KeyAttr.Name, &Value{Source: RebuiltKey, Rebuild: rb})
+		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
+		for _, a := range rb.Template.Attrs() {
+			if a.Optional && slices.Contains(p.Set, a) {
+				c.Unless = append(c.Unless, a)
+			}
+		}
+		if len(c.Unless) > 0 {
+			c.Instead = name
+			sparse = append(sparse, c)
+			continue
+		}
+		u.Set = append(u.Set, c)
+	}
+	if p.Upsert {
+		e := p.Entity()
+		name := n.name(p.Table.EntityAttr, "")
+		v := n.value(p.Table.EntityAttr, &Value{Source: EntityType})
+		u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
+		// A created item holds the attributes of its primary key too,
+		// unless they are the key attributes themselves (natural keys).
+		for _, a := range e.PrimaryKey().Attrs() {
+			if p.Table.IsKeyAttr(a.Stored) {
+				continue
+			}
+			name := n.name(a.Stored, "")
+			v := n.value(a.Name, &Value{Source: KeyInput, Attr: a})
+			u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
+		}
+	}
+	u.Set = append(append(u.Set, sometimes...), sparse...)
+	amounts := map[*model.Attribute]string{}
+	for _, a := range p.Add {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name, &Value{Source: AddAmount, Attr: a})
+		amounts[a] = v.Placeholder
+		u.Add = append(u.Add, &Clause{Text: name + " " + v.Placeholder, Values: []*Value{v}})
+	}
+	for _, a := range p.Remove {
+		u.Remove = append(u.Remove, &Clause{Text: n.name(a.Stored, "")})
+	}
+	return amounts
+}
+
+// Describe lists the request's expressions as a call sends them, one per
+// line ("KeyConditionExpression: #pk = :pk"), for the plan report and the
+// generated doc comments.
+func (r *Request) Describe() []string {
+	var out []string
+	add := func(label, expr string) {
+		if expr != "" {
+			out = append(out, label+": "+expr)
+		}
+	}
+	add("KeyConditionExpression", r.KeyCondition)
+	add("ProjectionExpression", r.Projection)
+	add("FilterExpression", r.Filter)
+	if r.Update != nil {
+		add("UpdateExpression", r.Update.Expression())
+	}
+	add("ConditionExpression", r.Condition)
+	if len(r.Names) > 0 {
+		var names []string
+		for _, nm := range r.Names {
+			names = append(names, nm.Placeholder+"="+strconv.Quote(nm.Stored))
+		}
+		out = append(out, "ExpressionAttributeNames: "+strings.Join(names, ", "))
+	}
+	return out
+}
