@@ -251,7 +251,14 @@ func (r *resolver) tables() {
 }
 
 func (r *resolver) indexes(t *Table, st *spec.Table) {
-	var gsis, lsis int
+	var gsis, lsis, totalGSIs, totalLSIs int
+	for _, si := range st.Indexes {
+		if si.Local.Value {
+			totalLSIs++
+		} else {
+			totalGSIs++
+		}
+	}
 	for _, si := range st.Indexes {
 		ix := &Index{Name: si.Name.Value, Doc: si.Doc.Value, Pos: si.Name.Pos, Table: t, Kind: Global}
 		what := "index " + ix.Name
@@ -275,6 +282,9 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		if si.Local.Value {
 			ix.Kind = Local
 			lsis++
+			if lsis == MaxLSIs+1 {
+				r.errorf(si.Name.Pos, "local index %s is past DynamoDB's limit of %d local indexes per table: table %s has %d; remove %d of them", ix.Name, MaxLSIs, t.Name, totalLSIs, totalLSIs-MaxLSIs)
+			}
 			if si.PartitionKey != nil {
 				r.errorf(si.PartitionKey.Pos, "local index %s shares the table's partition key %s; remove its partitionKey", ix.Name, t.PK.Name)
 			}
@@ -287,6 +297,9 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			ix.PK = t.PK
 		} else {
 			gsis++
+			if gsis == MaxGSIs+1 {
+				r.errorf(si.Name.Pos, "global index %s is past DynamoDB's limit of %d global indexes per table: table %s has %d; remove %d of them, or let several entities share one index's key attributes", ix.Name, MaxGSIs, t.Name, totalGSIs, totalGSIs-MaxGSIs)
+			}
 			if ix.PK == nil {
 				r.errorf(si.Pos, "index %s has no partitionKey (for a local index, set local: true)", ix.Name)
 				ix.PK = &KeyAttr{Name: "?", Type: S, Pos: si.Pos}
@@ -319,12 +332,6 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			continue // refused above; entities' keys primary mean the table
 		}
 		t.Indexes = append(t.Indexes, ix)
-	}
-	if gsis > MaxGSIs {
-		r.errorf(t.Pos, "table %s has %d global indexes; DynamoDB allows at most %d", t.Name, gsis, MaxGSIs)
-	}
-	if lsis > MaxLSIs {
-		r.errorf(t.Pos, "table %s has %d local indexes; DynamoDB allows at most %d", t.Name, lsis, MaxLSIs)
 	}
 }
 
