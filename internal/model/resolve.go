@@ -208,11 +208,11 @@ func (r *resolver) tables() {
 		if !dynamoName.MatchString(t.Name) {
 			r.errorf(st.Name.Pos, "table name %q is not a DynamoDB table name: 3 to 255 of a-z A-Z 0-9 _ . -", t.Name)
 		}
-		t.GoName = GoName(t.Name)
+		t.GoName = PrefixedGoName("T", t.Name)
 		if t.GoName == "" {
-			r.errorf(st.Name.Pos, "table name %q gives no Go name; start it with a letter", t.Name)
+			r.errorf(st.Name.Pos, "table name %q holds no letter or digit to derive a Go name from; add one", t.Name)
 		} else if other := goNames[t.GoName]; other != nil {
-			r.errorf(st.Name.Pos, "tables %s and %s have the same Go name %s", other.Name, t.Name, t.GoName)
+			r.errorf(st.Name.Pos, "tables %s and %s have the same Go name %s; rename one", other.Name, t.Name, t.GoName)
 		} else {
 			goNames[t.GoName] = t
 		}
@@ -268,13 +268,13 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		case !dynamoName.MatchString(ix.Name):
 			r.errorf(si.Name.Pos, "index name %q is not a DynamoDB index name: 3 to 255 of a-z A-Z 0-9 _ . -", ix.Name)
 		}
-		ix.GoName = GoName(ix.Name)
+		ix.GoName = PrefixedGoName("I", ix.Name)
 		if ix.GoName == "" {
-			r.errorf(si.Name.Pos, "index name %q gives no Go name; start it with a letter", ix.Name)
+			r.errorf(si.Name.Pos, "index name %q holds no letter or digit to derive a Go name from; add one", ix.Name)
 		}
 		for _, other := range t.Indexes[1:] {
 			if other.GoName == ix.GoName && ix.GoName != "" {
-				r.errorf(si.Name.Pos, "indexes %s and %s of table %s have the same Go name %s", other.Name, ix.Name, t.Name, ix.GoName)
+				r.errorf(si.Name.Pos, "indexes %s and %s of table %s have the same Go name %s; rename one", other.Name, ix.Name, t.Name, ix.GoName)
 			}
 		}
 		ix.PK = r.keyAttr(si.PartitionKey, "partitionKey of "+what)
