@@ -19,6 +19,10 @@ import (
 const (
 	MaxGSIs = 20
 	MaxLSIs = 5
+	// MaxProjected is the most non-key attributes the INCLUDE projections
+	// of a table's secondary indexes may list together; an attribute in
+	// two indexes counts twice.
+	MaxProjected = 100
 )
 
 // DefaultEntityAttr is the stored name of the entity attribute when a
@@ -45,6 +49,7 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.patterns()
 	r.includes()
 	r.projections()
+	r.projectionLimit()
 	return r.m
 }
 
@@ -104,6 +109,34 @@ func (r *resolver) projections() {
 					add(a.Stored)
 				}
 			}
+		}
+	}
+}
+
+// projectionLimit refuses the index whose INCLUDE projection, completed
+// by projections, takes the table's indexes past DynamoDB's limit on
+// projected non-key attributes.
+func (r *resolver) projectionLimit() {
+	defer func() { r.part = nil }()
+	for _, t := range r.m.Tables {
+		r.part = t
+		total := 0
+		for _, ix := range t.Indexes {
+			if ix.Projection != ProjectInclude {
+				continue
+			}
+			total += len(ix.Include)
+			if total <= MaxProjected {
+				continue
+			}
+			listed := len(r.listed[ix])
+			added := ix.Include[min(listed, len(ix.Include)):]
+			what := fmt.Sprintf("the %d it lists", listed)
+			if len(added) > 0 {
+				what += fmt.Sprintf(" and %d dyngen adds to decode items (%s)", len(added), strings.Join(added, ", "))
+			}
+			r.errorf(ix.IncludePos, "projection of index %s takes table %s to %d projected non-key attributes over its indexes; DynamoDB allows at most %d (an attribute in two indexes counts twice). This index projects %d: %s. List fewer attributes, or give an index projection: all (the default) or keys, which count nothing toward the limit", ix.Name, t.Name, total, MaxProjected, len(ix.Include), what)
+			break
 		}
 	}
 }
