@@ -22,10 +22,12 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("a: &a [*a, *a]\nb: *a\n"))
 	f.Add([]byte("version: 1\n---\nversion: 2\n"))
+	f.Add([]byte("# a\u0085b\u2028c\u2029\r\nd\x00\xff\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, diags := Parse("spec.yaml", data)
-		// YAML breaks lines at \n, \r\n and a lone \r.
-		lines := strings.Count(strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n"), "\n") + 2
+		// YAML breaks lines at \n, \r\n, a lone \r, NEL, LS and PS.
+		breaks := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n")
+		lines := strings.Count(breaks.Replace(string(data)), "\n") + 2
 		for _, d := range diags.Sorted() {
 			if d.Pos.File != "spec.yaml" {
 				t.Errorf("diagnostic without the file name: %v", d)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/internal/diag"
 	suggestpkg "github.com/dyngen/dyngen/internal/suggest"
@@ -25,6 +26,9 @@ const maxAliases = 1000
 func Parse(file string, data []byte) (f *File, diags *diag.List) {
 	diags = new(diag.List)
 	f = &File{Name: file, Pos: Pos{File: file}}
+	if badCharacters(file, data, diags) {
+		return f, diags
+	}
 	root, err := decode(data)
 	if err != nil {
 		diags.Errorf(yamlErrorPos(file, err), "%s", yamlErrorMessage(err))
@@ -33,6 +37,86 @@ func Parse(file string, data []byte) (f *File, diags *diag.List) {
 	p := &parser{file: file, diags: diags}
 	p.file1(root, f)
 	return f, diags
+}
+
+// maxBadLines bounds the lines badCharacters reports one by one.
+const maxBadLines = 10
+
+// badCharacters reports the characters the YAML parser refuses (invalid
+// UTF-8, control characters), which it reports with no position: the first
+// of each line, at its line and column as the parser counts them (in
+// characters, after a byte order mark, with \r\n, \r, NEL, LS and PS as
+// line breaks). It reports whether it found any. UTF-16 (a spec that starts
+// with its byte order mark) is left to the parser.
+func badCharacters(file string, data []byte, diags *diag.List) bool {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return false
+	}
+	i := 0
+	if bytes.HasPrefix(data, []byte("\ufeff")) {
+		i = len("\ufeff")
+	}
+	line, col := 1, 1
+	bad, lastBad, more := 0, 0, 0
+	var morePos Pos
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		var msg string
+		switch {
+		case r == utf8.RuneError && size == 1:
+			msg = fmt.Sprintf("byte 0x%02x is not valid UTF-8, which a spec must be; save the file as UTF-8", data[i])
+		case !yamlAllows(r):
+			msg = fmt.Sprintf("the spec holds %s, a control character YAML does not allow; remove it", describeControl(r))
+		}
+		if msg != "" && line != lastBad {
+			lastBad = line
+			pos := Pos{File: file, Line: line, Col: col}
+			if bad < maxBadLines {
+				bad++
+				diags.Errorf(pos, "%s", msg)
+			} else {
+				if more == 0 {
+					morePos = pos
+				}
+				more++
+			}
+		}
+		switch r {
+		case '\r':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			line, col = line+1, 1
+		case '\n', '\u0085', '\u2028', '\u2029':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+		i += size
+	}
+	if more > 0 {
+		diags.Errorf(morePos, "%d more lines from here hold characters YAML does not allow; is the file a YAML spec?", more)
+	}
+	return bad > 0
+}
+
+// yamlAllows reports whether YAML allows r in a stream: tab, line breaks
+// and the printable characters.
+func yamlAllows(r rune) bool {
+	switch {
+	case r == '\t', r == '\n', r == '\r', r == 0x85:
+		return true
+	case r >= 0x20 && r <= 0x7e, r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd:
+		return true
+	}
+	return r >= 0x10000 && r <= 0x10ffff
+}
+
+func describeControl(r rune) string {
+	if r == 0 {
+		return "a NUL byte (U+0000)"
+	}
+	return fmt.Sprintf("U+%04X", r)
 }
 
 // decode parses the YAML text into one document node. The YAML library is

@@ -61,8 +61,44 @@ func words(s string) []string {
 // GoName derives an exported Go identifier from a spec name. It returns ""
 // when the name has no letter to start an identifier with.
 func GoName(s string) string {
+	name := joinWords(words(s))
+	if name == "" || !unicode.IsLetter([]rune(name)[0]) {
+		return ""
+	}
+	return name
+}
+
+// PrefixedGoName derives the Go name of a table or index, whose DynamoDB
+// name may start with a digit: GoName, or for a name that starts with a
+// digit, prefix, the digits and the Go name of the rest (2shop -> T2Shop
+// with prefix T). It returns "" when the name has no letter or digit.
+func PrefixedGoName(prefix, s string) string {
+	ws := words(s)
+	if len(ws) == 0 {
+		return ""
+	}
+	if name := GoName(s); name != "" {
+		return name
+	}
+	first := []rune(ws[0])
+	n := 0
+	for n < len(first) && unicode.IsDigit(first[n]) {
+		n++
+	}
+	digits := string(first[:n])
+	if n < len(first) {
+		ws[0] = string(first[n:])
+	} else {
+		ws = ws[1:]
+	}
+	return prefix + digits + joinWords(ws)
+}
+
+// joinWords writes words as one Go name: each word capitalized, an
+// initialism or an all upper case word kept upper case.
+func joinWords(ws []string) string {
 	var b strings.Builder
-	for _, w := range words(s) {
+	for _, w := range ws {
 		up := strings.ToUpper(w)
 		switch {
 		case initialisms[up]:
@@ -76,11 +112,7 @@ func GoName(s string) string {
 			b.WriteString(string(rs[1:]))
 		}
 	}
-	name := b.String()
-	if name == "" || !unicode.IsLetter([]rune(name)[0]) {
-		return ""
-	}
-	return name
+	return b.String()
 }
 
 // ParamName derives an unexported Go identifier (a parameter or local

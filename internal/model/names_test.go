@@ -40,3 +40,23 @@ func TestParamName(t *testing.T) {
 		}
 	}
 }
+
+func TestPrefixedGoName(t *testing.T) {
+	for in, want := range map[string]string{
+		"orders":       "Orders",
+		"game-players": "GamePlayers",
+		"2shop":        "T2Shop",
+		"1byDate":      "T1ByDate",
+		"123":          "T123",
+		"2024-orders":  "T2024Orders",
+		"_2shop":       "T2Shop",
+		"9-5x":         "T95x",
+		"---":          "",
+		"...":          "",
+		"v2":           "V2",
+	} {
+		if got := PrefixedGoName("T", in); got != want {
+			t.Errorf("PrefixedGoName(T, %q) = %q, want %q", in, got, want)
+		}
+	}
+}

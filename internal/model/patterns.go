@@ -211,8 +211,12 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 			p.Filter = append(p.Filter, c)
 		}
 	}
+	p.Upsert = sp.Upsert.Value
 	for _, w := range sp.When {
 		if c := r.cond(p, w, condOps, "when"); c != nil {
+			if slices.Contains(allowed[p.Op], "when") && !r.whenOnKey(p, c, w.Attr.Pos) {
+				continue
+			}
 			p.When = append(p.When, c)
 		}
 	}
@@ -226,7 +230,6 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	p.Set = r.attrList(p, sp.Set, "set")
 	p.Add = r.attrList(p, sp.Add, "add")
 	p.Remove = r.attrList(p, sp.Remove, "remove")
-	p.Upsert = sp.Upsert.Value
 	if p.Op == OpUpdate {
 		r.update(p, sp)
 	}
@@ -306,6 +309,54 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 	check(p.Set, sp.Set, "set")
 	check(p.Add, sp.Add, "add")
 	check(p.Remove, sp.Remove, "remove")
+}
+
+// whenOnKey refuses a when on an attribute of the primary key, which the
+// key already fixes: a comparison always holds or never does, and exists
+// or notExists repeat or contradict the operation's own condition. Only
+// exists on put (replace an existing item) and on delete (fail when there
+// is none) says something. It reports whether c is kept.
+func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos) bool {
+	e := p.Entity()
+	prim := e.PrimaryKey()
+	var key string
+	for _, tm := range prim.Templates() {
+		if tm.Has(c.Attr) {
+			key = fmt.Sprintf("%s=%q", keyAttrOf(prim, tm).Name, tm.Source)
+			break
+		}
+	}
+	if key == "" {
+		if !e.Table.IsKeyAttr(c.Attr.Stored) {
+			return true
+		}
+		key = c.Attr.Stored
+	}
+	a := c.Attr.Name
+	where := fmt.Sprintf("%s %s: when on %s, an attribute of the primary key %s", p.Op, p.Name, a, key)
+	switch {
+	case c.Op != OpExists && c.Op != OpNotExists:
+		r.errorf(pos, "%s: the key already fixes its value, so the condition %q on it is always true or always false; remove it", where, c.Op)
+	case p.Op == OpPut && c.Op == OpExists, p.Op == OpDelete && c.Op == OpExists:
+		return true
+	case p.Op == OpPut:
+		r.errorf(pos, "%s: notExists writes only where no item has the key, which is what create does; use create: %s without this condition", where, e.Name)
+	case p.Op == OpDelete:
+		r.errorf(pos, "%s: notExists holds only where there is no item to delete; remove it", where)
+	case p.Op == OpCreate && c.Op == OpExists:
+		r.errorf(pos, "%s: exists never holds, since create writes only where no item has the key; remove it (put with when: {%s: exists} replaces only an existing item)", where, a)
+	case p.Op == OpCreate:
+		r.errorf(pos, "%s: notExists repeats create's own condition that no item has the key; remove it", where)
+	case p.Upsert && c.Op == OpExists:
+		r.errorf(pos, "%s: exists keeps the upsert from ever creating the item; remove it and upsert: true (an update without upsert changes only an existing item)", where)
+	case p.Upsert:
+		r.errorf(pos, "%s: notExists keeps the upsert from ever changing an existing item; use create: %s without this condition", where, e.Name)
+	case c.Op == OpExists:
+		r.errorf(pos, "%s: exists repeats update's own condition that the item exists (ErrNotFound otherwise); remove it", where)
+	default:
+		r.errorf(pos, "%s: notExists never holds, since update changes only an existing item; remove it (create writes a new item)", where)
+	}
+	return false
 }
 
 func keyAttrOf(k *EntityKey, tm *Template) *KeyAttr {

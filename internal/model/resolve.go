@@ -19,6 +19,10 @@ import (
 const (
 	MaxGSIs = 20
 	MaxLSIs = 5
+	// MaxProjected is the most non-key attributes the INCLUDE projections
+	// of a table's secondary indexes may list together; an attribute in
+	// two indexes counts twice.
+	MaxProjected = 100
 )
 
 // DefaultEntityAttr is the stored name of the entity attribute when a
@@ -45,6 +49,7 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.patterns()
 	r.includes()
 	r.projections()
+	r.projectionLimit()
 	return r.m
 }
 
@@ -104,6 +109,34 @@ func (r *resolver) projections() {
 					add(a.Stored)
 				}
 			}
+		}
+	}
+}
+
+// projectionLimit refuses the index whose INCLUDE projection, completed
+// by projections, takes the table's indexes past DynamoDB's limit on
+// projected non-key attributes.
+func (r *resolver) projectionLimit() {
+	defer func() { r.part = nil }()
+	for _, t := range r.m.Tables {
+		r.part = t
+		total := 0
+		for _, ix := range t.Indexes {
+			if ix.Projection != ProjectInclude {
+				continue
+			}
+			total += len(ix.Include)
+			if total <= MaxProjected {
+				continue
+			}
+			listed := len(r.listed[ix])
+			added := ix.Include[min(listed, len(ix.Include)):]
+			what := fmt.Sprintf("the %d it lists", listed)
+			if len(added) > 0 {
+				what += fmt.Sprintf(" and %d dyngen adds to decode items (%s)", len(added), strings.Join(added, ", "))
+			}
+			r.errorf(ix.IncludePos, "projection of index %s takes table %s to %d projected non-key attributes over its indexes; DynamoDB allows at most %d (an attribute in two indexes counts twice). This index projects %d: %s. List fewer attributes, or give an index projection: all (the default) or keys, which count nothing toward the limit", ix.Name, t.Name, total, MaxProjected, len(ix.Include), what)
+			break
 		}
 	}
 }
@@ -208,11 +241,11 @@ func (r *resolver) tables() {
 		if !dynamoName.MatchString(t.Name) {
 			r.errorf(st.Name.Pos, "table name %q is not a DynamoDB table name: 3 to 255 of a-z A-Z 0-9 _ . -", t.Name)
 		}
-		t.GoName = GoName(t.Name)
+		t.GoName = PrefixedGoName("T", t.Name)
 		if t.GoName == "" {
-			r.errorf(st.Name.Pos, "table name %q gives no Go name; start it with a letter", t.Name)
+			r.errorf(st.Name.Pos, "table name %q holds no letter or digit to derive a Go name from; add one", t.Name)
 		} else if other := goNames[t.GoName]; other != nil {
-			r.errorf(st.Name.Pos, "tables %s and %s have the same Go name %s", other.Name, t.Name, t.GoName)
+			r.errorf(st.Name.Pos, "tables %s and %s have the same Go name %s; rename one", other.Name, t.Name, t.GoName)
 		} else {
 			goNames[t.GoName] = t
 		}
@@ -251,7 +284,14 @@ func (r *resolver) tables() {
 }
 
 func (r *resolver) indexes(t *Table, st *spec.Table) {
-	var gsis, lsis int
+	var gsis, lsis, totalGSIs, totalLSIs int
+	for _, si := range st.Indexes {
+		if si.Local.Value {
+			totalLSIs++
+		} else {
+			totalGSIs++
+		}
+	}
 	for _, si := range st.Indexes {
 		ix := &Index{Name: si.Name.Value, Doc: si.Doc.Value, Pos: si.Name.Pos, Table: t, Kind: Global}
 		what := "index " + ix.Name
@@ -261,13 +301,13 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		case !dynamoName.MatchString(ix.Name):
 			r.errorf(si.Name.Pos, "index name %q is not a DynamoDB index name: 3 to 255 of a-z A-Z 0-9 _ . -", ix.Name)
 		}
-		ix.GoName = GoName(ix.Name)
+		ix.GoName = PrefixedGoName("I", ix.Name)
 		if ix.GoName == "" {
-			r.errorf(si.Name.Pos, "index name %q gives no Go name; start it with a letter", ix.Name)
+			r.errorf(si.Name.Pos, "index name %q holds no letter or digit to derive a Go name from; add one", ix.Name)
 		}
 		for _, other := range t.Indexes[1:] {
 			if other.GoName == ix.GoName && ix.GoName != "" {
-				r.errorf(si.Name.Pos, "indexes %s and %s of table %s have the same Go name %s", other.Name, ix.Name, t.Name, ix.GoName)
+				r.errorf(si.Name.Pos, "indexes %s and %s of table %s have the same Go name %s; rename one", other.Name, ix.Name, t.Name, ix.GoName)
 			}
 		}
 		ix.PK = r.keyAttr(si.PartitionKey, "partitionKey of "+what)
@@ -275,6 +315,9 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		if si.Local.Value {
 			ix.Kind = Local
 			lsis++
+			if lsis == MaxLSIs+1 {
+				r.errorf(si.Name.Pos, "local index %s is past DynamoDB's limit of %d local indexes per table: table %s has %d; remove %d of them", ix.Name, MaxLSIs, t.Name, totalLSIs, totalLSIs-MaxLSIs)
+			}
 			if si.PartitionKey != nil {
 				r.errorf(si.PartitionKey.Pos, "local index %s shares the table's partition key %s; remove its partitionKey", ix.Name, t.PK.Name)
 			}
@@ -287,6 +330,9 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			ix.PK = t.PK
 		} else {
 			gsis++
+			if gsis == MaxGSIs+1 {
+				r.errorf(si.Name.Pos, "global index %s is past DynamoDB's limit of %d global indexes per table: table %s has %d; remove %d of them, or let several entities share one index's key attributes", ix.Name, MaxGSIs, t.Name, totalGSIs, totalGSIs-MaxGSIs)
+			}
 			if ix.PK == nil {
 				r.errorf(si.Pos, "index %s has no partitionKey (for a local index, set local: true)", ix.Name)
 				ix.PK = &KeyAttr{Name: "?", Type: S, Pos: si.Pos}
@@ -319,12 +365,6 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			continue // refused above; entities' keys primary mean the table
 		}
 		t.Indexes = append(t.Indexes, ix)
-	}
-	if gsis > MaxGSIs {
-		r.errorf(t.Pos, "table %s has %d global indexes; DynamoDB allows at most %d", t.Name, gsis, MaxGSIs)
-	}
-	if lsis > MaxLSIs {
-		r.errorf(t.Pos, "table %s has %d local indexes; DynamoDB allows at most %d", t.Name, lsis, MaxLSIs)
 	}
 }
 
