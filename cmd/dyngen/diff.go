@@ -6,7 +6,8 @@ import (
 )
 
 // The unified diff of -check: Myers' O(ND) shortest edit script over
-// lines, printed in hunks with three lines of context, like diff -u.
+// lines, in linear space, printed in hunks with three lines of context,
+// like diff -u.
 
 // op is one line of an edit script.
 type op struct {
@@ -30,72 +31,154 @@ func splitLines(s string) []string {
 }
 
 // editScript returns a shortest sequence of kept, deleted and inserted
-// lines turning a into b.
+// lines turning a into b. It is Myers' linear-space refinement: the middle
+// of an optimal path is found by searching from both ends at once, and the
+// two halves are solved in turn, so memory is O(len(a)+len(b)) whatever
+// the number of edits (the frontiers are two arrays reused by every step).
 func editScript(a, b []string) []op {
-	n, m := len(a), len(b)
-	max := n + m
-	v := make([]int, 2*max+2)
-	var trace [][]int
-	for d := 0; d <= max; d++ {
-		trace = append(trace, append([]int(nil), v...))
-		for k := -d; k <= d; k += 2 {
+	d := &differ{a: a, b: b}
+	size := len(a) + len(b) + 3 // 2*maxD+2 of middle at the top
+	d.fwd = make([]int, size)
+	d.bwd = make([]int, size)
+	d.ops = make([]op, 0, len(a)+len(b))
+	d.compare(0, len(a), 0, len(b))
+	return d.ops
+}
+
+// differ holds the lines, the two frontiers and the script being built.
+type differ struct {
+	a, b     []string
+	fwd, bwd []int
+	ops      []op
+}
+
+// compare appends the script turning a[a0:a1] into b[b0:b1].
+func (d *differ) compare(a0, a1, b0, b1 int) {
+	for a0 < a1 && b0 < b1 && d.a[a0] == d.b[b0] {
+		d.ops = append(d.ops, op{' ', d.a[a0]})
+		a0++
+		b0++
+	}
+	suffix := a1
+	for a1 > a0 && b1 > b0 && d.a[a1-1] == d.b[b1-1] {
+		a1--
+		b1--
+	}
+	switch {
+	case a0 == a1:
+		for _, l := range d.b[b0:b1] {
+			d.ops = append(d.ops, op{'+', l})
+		}
+	case b0 == b1:
+		for _, l := range d.a[a0:a1] {
+			d.ops = append(d.ops, op{'-', l})
+		}
+	default:
+		x, y, ok := d.middle(a0, a1, b0, b1)
+		if !ok {
+			// No line in common: a shortest script replaces them all.
+			for _, l := range d.a[a0:a1] {
+				d.ops = append(d.ops, op{'-', l})
+			}
+			for _, l := range d.b[b0:b1] {
+				d.ops = append(d.ops, op{'+', l})
+			}
+			break
+		}
+		d.compare(a0, x, b0, y)
+		d.compare(x, a1, y, b1)
+	}
+	for _, l := range d.a[a1:suffix] {
+		d.ops = append(d.ops, op{' ', l})
+	}
+}
+
+// middle returns a point (x, y) of a shortest path from (a0, b0) to
+// (a1, b1) that splits it into two shorter ones, or false when a[a0:a1]
+// and b[b0:b1] have no line in common. Both ranges are non-empty and
+// differ in their first and last lines.
+//
+// The forward search keeps in fwd[off+k] the furthest x reached on
+// diagonal k = x-y from the top left; the backward search keeps in
+// bwd[off+k] the furthest distance reached on diagonal k from the bottom
+// right, in mirrored coordinates. When the two meet on a diagonal, the
+// end of the forward path there lies on a shortest path.
+func (d *differ) middle(a0, a1, b0, b1 int) (x, y int, ok bool) {
+	n, m := a1-a0, b1-b0
+	maxD := (n + m + 1) / 2
+	off := maxD
+	size := 2*maxD + 2
+	fwd, bwd := d.fwd[:size], d.bwd[:size]
+	for i := range fwd {
+		fwd[i] = -1
+		bwd[i] = -1
+	}
+	fwd[off+1] = 0
+	bwd[off+1] = 0
+	delta := n - m
+	// With an odd delta the paths meet after a forward step, else after a
+	// backward one.
+	odd := delta%2 != 0
+	// Diagonals that ran off the grid are skipped from then on.
+	fStart, fEnd, bStart, bEnd := 0, 0, 0, 0
+	for e := 0; e < maxD; e++ {
+		for k := -e + fStart; k <= e-fEnd; k += 2 {
+			i := off + k
 			var x int
-			if k == -d || (k != d && v[max+k-1] < v[max+k+1]) {
-				x = v[max+k+1]
+			if k == -e || (k != e && fwd[i-1] < fwd[i+1]) {
+				x = fwd[i+1]
 			} else {
-				x = v[max+k-1] + 1
+				x = fwd[i-1] + 1
 			}
 			y := x - k
-			for x < n && y < m && a[x] == b[y] {
+			for x < n && y < m && d.a[a0+x] == d.b[b0+y] {
 				x++
 				y++
 			}
-			v[max+k] = x
-			if x >= n && y >= m {
-				return backtrack(a, b, trace, d, max)
+			fwd[i] = x
+			switch {
+			case x > n:
+				fEnd += 2
+			case y > m:
+				fStart += 2
+			case odd:
+				j := off + delta - k
+				if j >= 0 && j < size && bwd[j] != -1 && x >= n-bwd[j] {
+					return a0 + x, b0 + y, true
+				}
+			}
+		}
+		for k := -e + bStart; k <= e-bEnd; k += 2 {
+			i := off + k
+			var x int
+			if k == -e || (k != e && bwd[i-1] < bwd[i+1]) {
+				x = bwd[i+1]
+			} else {
+				x = bwd[i-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && d.a[a1-x-1] == d.b[b1-y-1] {
+				x++
+				y++
+			}
+			bwd[i] = x
+			switch {
+			case x > n:
+				bEnd += 2
+			case y > m:
+				bStart += 2
+			case !odd:
+				j := off + delta - k
+				if j >= 0 && j < size && fwd[j] != -1 {
+					fx := fwd[j]
+					if fx >= n-x {
+						return a0 + fx, b0 + fx - (delta - k), true
+					}
+				}
 			}
 		}
 	}
-	return nil
-}
-
-// backtrack walks the saved frontiers back from the end to the start.
-func backtrack(a, b []string, trace [][]int, d, max int) []op {
-	var out []op
-	x, y := len(a), len(b)
-	for ; d > 0; d-- {
-		v := trace[d]
-		k := x - y
-		var prevK int
-		if k == -d || (k != d && v[max+k-1] < v[max+k+1]) {
-			prevK = k + 1
-		} else {
-			prevK = k - 1
-		}
-		prevX := v[max+prevK]
-		prevY := prevX - prevK
-		for x > prevX && y > prevY {
-			x--
-			y--
-			out = append(out, op{' ', a[x]})
-		}
-		if x == prevX {
-			y--
-			out = append(out, op{'+', b[y]})
-		} else {
-			x--
-			out = append(out, op{'-', a[x]})
-		}
-	}
-	for x > 0 && y > 0 {
-		x--
-		y--
-		out = append(out, op{' ', a[x]})
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
+	return 0, 0, false
 }
 
 // unifiedDiff returns the unified diff of old and new text of path, or ""

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,12 +74,18 @@ func lcs(a, b []string) int {
 }
 
 // TestEditScriptIsMinimal checks on random texts that the edit script
-// turns a into b and keeps a longest common subsequence.
+// turns a into b and keeps a longest common subsequence: short texts of
+// few distinct lines, and longer ones of more lines, so that the search
+// for the middle of the path splits them several times.
 func TestEditScriptIsMinimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		a := randomLines(r)
-		b := randomLines(r)
+	for i := range 3000 {
+		n, letters := 12, 4
+		if i%3 == 0 {
+			n, letters = 80, 2+r.IntN(12)
+		}
+		a := randomLines(r, n, letters)
+		b := randomLines(r, n, letters)
 		ops := editScript(a, b)
 		var gotA, gotB []string
 		kept := 0
@@ -102,11 +109,12 @@ func TestEditScriptIsMinimal(t *testing.T) {
 	}
 }
 
-func randomLines(r *rand.Rand) []string {
-	n := r.IntN(12)
-	out := make([]string, n)
+// randomLines returns up to n lines, each one of the first letters of the
+// alphabet.
+func randomLines(r *rand.Rand, n, letters int) []string {
+	out := make([]string, r.IntN(n))
 	for i := range out {
-		out[i] = fmt.Sprintf("%c\n", 'a'+r.IntN(4))
+		out[i] = fmt.Sprintf("%c\n", 'a'+r.IntN(letters))
 	}
 	return out
 }
@@ -154,5 +162,47 @@ func TestUnifiedDiffFormat(t *testing.T) {
 	}
 	if got := unifiedDiff("x.go", "", "a\n"); got != "--- /dev/null\n+++ b/x.go\n@@ -0,0 +1 @@\n+a\n" {
 		t.Errorf("new file: got\n%s", got)
+	}
+}
+
+// TestDiffMemoryIsLinear diffs two unrelated files of 2,500 lines each,
+// and two files that share a line in three (the shape of a generated file
+// rewritten whole: braces and blank lines in common, the rest not), and
+// fails when one diff allocates more than a few bytes per line: the edit
+// script must not keep a frontier per edit step.
+func TestDiffMemoryIsLinear(t *testing.T) {
+	const lines = 2500
+	var unrelatedA, unrelatedB, sharedA, sharedB strings.Builder
+	for i := range lines {
+		fmt.Fprintf(&unrelatedA, "\tkeep := a.Field%d // the old text of line %d\n", i, i)
+		fmt.Fprintf(&unrelatedB, "\tkept := b.Other%d // the new text of line %d\n", i, i)
+		if i%3 == 0 {
+			sharedA.WriteString("}\n")
+			sharedB.WriteString("}\n")
+			continue
+		}
+		fmt.Fprintf(&sharedA, "\tx%d := old(%d)\n", i, i)
+		fmt.Fprintf(&sharedB, "\ty%d := new(%d)\n", i, i)
+	}
+	for _, c := range []struct{ name, a, b string }{
+		{"unrelated", unrelatedA.String(), unrelatedB.String()},
+		{"shared", sharedA.String(), sharedB.String()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			d := unifiedDiff("f.go", c.a, c.b)
+			runtime.ReadMemStats(&after)
+			if got := applyDiff(t, c.a, d); got != c.b {
+				t.Fatal("the diff does not turn the old text into the new one")
+			}
+			// The inputs and the diff are about 0.3 MB; the diff may take
+			// a few times that, not hundreds of MB.
+			const limit = 4 << 20
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > limit {
+				t.Errorf("one diff of two %d-line files allocated %.1f MB, want under %d MB", lines, float64(alloc)/(1<<20), limit>>20)
+			}
+		})
 	}
 }

@@ -137,10 +137,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitSpec
 	}
 	if o.check {
-		return checkCmd(o.out, files, stdout, stderr)
+		return checkCmd(o.out, o.spec, files, stdout, stderr)
 	}
-	if err := writeFiles(o.out, files); err != nil {
-		fmt.Fprintf(stderr, "dyngen: %v\n", err)
+	if err := writeFiles(o.out, o.spec, files); err != nil {
+		printErr(stderr, err)
 		return exitSpec
 	}
 	return exitOK

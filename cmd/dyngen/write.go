@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,95 +34,317 @@ func sourceName(spec, out string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// generatedBefore lists the files of dir, other than those named in
-// skip, that dyngen wrote: Go files whose first line is the generated-code
-// header.
-func generatedBefore(dir string, skip map[string]bool) ([]string, error) {
+// The files of the output directory. dyngen looks only at *.go files and
+// tells them apart by their first two lines: the generated-code header and
+// the source line naming the spec. A file is the spec's own when both
+// match what generation writes; only its own files are overwritten or
+// removed. A file generated from another spec or without the header is
+// read no further than its head; anything that is not a regular file (a
+// symbolic link, a named pipe, a directory) is not opened at all. None of
+// them is written through or removed; where a generated file goes, they
+// make dyngen refuse to write anything.
+
+// owner says whose a *.go file of the output directory is.
+type owner int
+
+const (
+	absent    owner = iota // no such file
+	ours                   // generated from this spec
+	otherSpec              // generated from another spec, or by a dyngen that wrote no source line
+	foreign                // a regular file dyngen did not generate
+	irregular              // not a regular file: never opened
+)
+
+// existing is what dyngen knows of a *.go file of the output directory.
+type existing struct {
+	owner owner
+	mode  fs.FileMode // the type bits, for an irregular file
+	// source is the spec the source line of a file of another spec
+	// names, "" when there is none.
+	source string
+	// same is whether a file of ours holds exactly what generation
+	// writes there.
+	same bool
+}
+
+// headSize bounds what dyngen reads of a file to tell whose it is: the
+// header and the source line fit in it.
+const headSize = 4 << 10
+
+// origin reads the head of a Go file: whether it starts with the
+// generated-code header, and the source line after it ("" when there is
+// none, or when the line does not end within head).
+func origin(head []byte) (generated bool, source string) {
+	line, rest, _ := bytes.Cut(head, []byte("\n"))
+	if string(bytes.TrimSuffix(line, []byte("\r"))) != generator.Header {
+		return false, ""
+	}
+	line, _, ok := bytes.Cut(rest, []byte("\n"))
+	src, isSource := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte("// source: "))
+	if !ok || !isSource {
+		return true, ""
+	}
+	return true, string(src)
+}
+
+// layout is the output directory as generation finds it.
+type layout struct {
+	dir    string
+	spec   string // the spec as the command line names it
+	source string // the source line of the generated files
+	files  []generator.File
+	have   map[string]existing // the *.go files of dir
+}
+
+// survey reads what the *.go files of dir are: each one's type, without
+// following links, and the head of each regular file; a file of ours that
+// generation writes is compared whole when its size is that of the new
+// contents. A missing dir has no files.
+func survey(dir, spec string, files []generator.File) (*layout, error) {
+	l := &layout{dir: dir, spec: spec, files: files, have: map[string]existing{}}
+	if len(files) > 0 {
+		_, l.source = origin(files[0].Data)
+	}
 	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil, nil
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || skip[e.Name()] {
+	entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return !strings.HasSuffix(e.Name(), ".go") })
+	want := make(map[string][]byte, len(files))
+	for _, f := range files {
+		want[f.Name] = f.Data
+	}
+	found := make([]existing, len(entries))
+	err = forEach(len(entries), func(i int) error {
+		e := entries[i]
+		if !e.Type().IsRegular() {
+			found[i] = existing{owner: irregular, mode: e.Type()}
+			return nil
+		}
+		var err error
+		found[i], err = l.inspect(filepath.Join(dir, e.Name()), want[e.Name()])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		l.have[e.Name()] = found[i]
+	}
+	return l, nil
+}
+
+// inspect reads the head of the regular file at path and, when the file
+// is ours and as long as data (what generation writes there, nil for
+// none), the rest of it.
+func (l *layout) inspect(path string, data []byte) (existing, error) {
+	f, size, err := openRegular(path)
+	if errors.Is(err, errIrregular) {
+		return existing{owner: irregular, mode: fs.ModeIrregular}, nil
+	}
+	if err != nil {
+		return existing{}, err
+	}
+	defer f.Close()
+	// A head long enough for the header and our source line, whatever
+	// the length of the spec's path.
+	head := make([]byte, max(headSize, len(generator.Header)+len(l.source)+16))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return existing{}, err
+	}
+	head = head[:n]
+	generated, source := origin(head)
+	switch {
+	case !generated:
+		return existing{owner: foreign}, nil
+	case source != l.source || l.source == "":
+		return existing{owner: otherSpec, source: source}, nil
+	}
+	ex := existing{owner: ours}
+	if data != nil && size == int64(len(data)) && bytes.HasPrefix(data, head) {
+		rest, err := io.ReadAll(io.LimitReader(f, size-int64(n)+1))
+		if err != nil {
+			return existing{}, err
+		}
+		ex.same = bytes.Equal(data[n:], rest)
+	}
+	return ex, nil
+}
+
+// errIrregular is the error of openRegular for a file that is not a
+// regular file.
+var errIrregular = errors.New("not a regular file")
+
+// openRegular opens the file at path for reading, and its size, when it
+// is a regular file; a link is not followed, and opening a named pipe
+// does not wait for a writer (where the system allows both).
+func openRegular(path string) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		if isLinkError(err) {
+			err = &fs.PathError{Op: "open", Path: path, Err: errIrregular}
+		}
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: path, Err: errIrregular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, info.Size(), nil
+}
+
+// readRegular returns the contents of the regular file at path.
+func readRegular(path string) ([]byte, error) {
+	f, size, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, size))
+}
+
+// kindOf names the type of a file that is not a regular file.
+func kindOf(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// specName is how messages name the spec of a source line: the line is
+// relative to the output directory, the message to where dyngen runs.
+func (l *layout) specName(source string) string {
+	path := filepath.FromSlash(source)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.dir, path)
+	}
+	return path
+}
+
+// conflicts returns an error for each file generation would write over
+// that is not ours, one for all those of each other spec, nil when there
+// is none.
+func (l *layout) conflicts() error {
+	var errs []error
+	others := map[string][]string{}
+	var order []string
+	for _, f := range l.files {
+		path := filepath.Join(l.dir, f.Name)
+		switch ex := l.have[f.Name]; ex.owner {
+		case foreign:
+			errs = append(errs, fmt.Errorf("%s exists and was not generated by dyngen; move it away", path))
+		case irregular:
+			errs = append(errs, fmt.Errorf("%s exists and is not a regular file (%s); dyngen neither reads nor writes through it: move it away", path, kindOf(ex.mode)))
+		case otherSpec:
+			if others[ex.source] == nil {
+				order = append(order, ex.source)
+			}
+			others[ex.source] = append(others[ex.source], path)
+		}
+	}
+	for _, source := range order {
+		paths := others[source]
+		was, has, it := "was", "has", "it"
+		if len(paths) > 1 {
+			was, has, it = "were", "have", "them"
+		}
+		if source == "" {
+			errs = append(errs, fmt.Errorf("%s %s the generated-code header but no source line naming a spec, so dyngen cannot tell whether %s generated %s; remove %s if it did, or generate %s into another directory",
+				list(paths), has, l.spec, it, it, l.spec))
 			continue
 		}
-		f, err := os.Open(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		line, _ := bufio.NewReader(f).ReadBytes('\n')
-		f.Close()
-		if isGenerated(line) {
-			out = append(out, e.Name())
-		}
+		other := l.specName(source)
+		errs = append(errs, fmt.Errorf("%s %s generated from %s (the source line says so), not from %s: two specs cannot share a file; generate %s into another directory, or remove %s if %s no longer generates %s",
+			list(paths), was, other, l.spec, l.spec, it, other, it))
 	}
-	return out, nil
+	return errors.Join(errs...)
 }
 
-// isGenerated reports whether the Go source in data starts with the
-// generated-code header line.
-func isGenerated(data []byte) bool {
-	line, _, _ := bytes.Cut(data, []byte("\n"))
-	return string(bytes.TrimRight(line, "\r")) == generator.Header
+// list joins paths for a message.
+func list(paths []string) string {
+	if len(paths) == 1 {
+		return paths[0]
+	}
+	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
 }
 
-// names is the set of the files' names.
-func names(files []generator.File) map[string]bool {
-	out := make(map[string]bool, len(files))
-	for _, f := range files {
-		out[f.Name] = true
+// stale lists the files of ours that generation no longer produces.
+func (l *layout) stale() []string {
+	produced := make(map[string]bool, len(l.files))
+	for _, f := range l.files {
+		produced[f.Name] = true
 	}
+	var out []string
+	for name, ex := range l.have {
+		if ex.owner == ours && !produced[name] {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
-// writeFiles writes the generated files into dir, each through a
-// temporary file and a rename, and removes the files dyngen generated
-// there before that it no longer produces. Other files are never touched:
-// when one stands where a generated file goes, nothing is written. Files
-// whose contents are already right are left as they are. The files are
-// read and written in parallel.
-func writeFiles(dir string, files []generator.File) error {
+// writeFiles writes the generated files of spec into dir, and removes the
+// files generated from spec there before that it no longer produces.
+// Nothing is written when a file that is not ours stands where a
+// generated file goes. Files whose contents are already right are left as
+// they are. The others are written to temporary files in dir first, in
+// parallel; only when all are written are they renamed into place, and
+// only then are the stale files removed. When a write fails, the
+// temporary files are removed and dir is as it was. (A rename fails only
+// when dir itself does, the temporary files standing in it; the files
+// renamed before then keep their new contents.)
+func writeFiles(dir, spec string, files []generator.File) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	// The generated files dyngen no longer produces; a file it does
-	// produce is dyngen's when the contents read below say so.
-	stale, err := generatedBefore(dir, names(files))
+	l, err := survey(dir, spec, files)
 	if err != nil {
 		return err
 	}
-	changed := make([]bool, len(files))
-	err = forEach(len(files), func(i int) error {
-		path := filepath.Join(dir, files[i].Name)
-		old, err := os.ReadFile(path)
-		switch {
-		case err == nil && bytes.Equal(old, files[i].Data):
-			return nil
-		case err == nil && !isGenerated(old):
-			return fmt.Errorf("%s exists and was not generated by dyngen; move it away", path)
-		case err != nil && !os.IsNotExist(err):
+	if err := l.conflicts(); err != nil {
+		return err
+	}
+	var changed []generator.File
+	for _, f := range files {
+		if !l.have[f.Name].same {
+			changed = append(changed, f)
+		}
+	}
+	temps := make([]string, len(changed))
+	err = forEach(len(changed), func(i int) error {
+		var err error
+		temps[i], err = writeTemp(dir, changed[i].Data)
+		return err
+	})
+	if err != nil {
+		removeAll(temps)
+		return err
+	}
+	for i, f := range changed {
+		if err := os.Rename(temps[i], filepath.Join(dir, f.Name)); err != nil {
+			removeAll(temps[i:])
 			return err
 		}
-		changed[i] = true
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	err = forEach(len(files), func(i int) error {
-		if !changed[i] {
-			return nil
-		}
-		return writeFile(dir, files[i])
-	})
-	if err != nil {
-		return err
-	}
-	for _, name := range stale {
+	for _, name := range l.stale() {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil {
 			return err
 		}
@@ -129,27 +352,40 @@ func writeFiles(dir string, files []generator.File) error {
 	return nil
 }
 
-// writeFile writes f into dir through a temporary file and a rename, so
-// that the file is never seen half written.
-func writeFile(dir string, f generator.File) error {
+// writeTemp writes data to a new temporary file in dir, a dot file that
+// the go command ignores, and returns its path.
+func writeTemp(dir string, data []byte) (string, error) {
 	tmp, err := os.CreateTemp(dir, ".dyngen-*")
 	if err != nil {
-		return err
+		return "", err
 	}
-	_, err = tmp.Write(f.Data)
+	err = writeData(tmp, data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
 		err = os.Chmod(tmp.Name(), 0o644)
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, f.Name))
-	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return "", err
 	}
+	return tmp.Name(), nil
+}
+
+// writeData writes a generated file's bytes; tests replace it to fail.
+var writeData = func(f *os.File, data []byte) error {
+	_, err := f.Write(data)
 	return err
+}
+
+// removeAll removes the files at paths, skipping empty ones.
+func removeAll(paths []string) {
+	for _, p := range paths {
+		if p != "" {
+			os.Remove(p)
+		}
+	}
 }
 
 // forEach calls f(0) to f(n-1) on a few goroutines (file system calls
@@ -170,32 +406,55 @@ func forEach(n int, f func(i int) error) error {
 	return errors.Join(errs...)
 }
 
-// checkCmd compares dir with the generated files: exit 1 with a unified
-// diff of each difference, 0 when they are the same.
-func checkCmd(dir string, files []generator.File, stdout, stderr io.Writer) int {
-	gone, err := generatedBefore(dir, names(files))
+// printErr prints each error of err on its own line.
+func printErr(w io.Writer, err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			printErr(w, e)
+		}
+		return
+	}
+	fmt.Fprintf(w, "dyngen: %v\n", err)
+}
+
+// checkCmd compares dir with the generated files of spec: exit 1 with a
+// unified diff of each difference, 0 when they are the same. When
+// generation would refuse to write, -check says why, and shows no diff.
+func checkCmd(dir, spec string, files []generator.File, stdout, stderr io.Writer) int {
+	l, err := survey(dir, spec, files)
+	if err == nil {
+		err = l.conflicts()
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "dyngen: %v\n", err)
+		printErr(stderr, err)
 		return exitSpec
 	}
 	stale := false
-	for _, f := range files {
-		path := filepath.Join(dir, f.Name)
-		old, err := os.ReadFile(path)
-		if err != nil && !os.IsNotExist(err) {
-			fmt.Fprintf(stderr, "dyngen: %v\n", err)
-			return exitSpec
-		}
-		if !bytes.Equal(old, f.Data) {
-			stale = true
-			fmt.Fprint(stdout, unifiedDiff(filepath.ToSlash(path), string(old), string(f.Data)))
-		}
-	}
-	for _, name := range gone {
+	diff := func(name string, data []byte) error {
 		stale = true
 		path := filepath.Join(dir, name)
-		old, _ := os.ReadFile(path)
-		fmt.Fprint(stdout, unifiedDiff(filepath.ToSlash(path), string(old), ""))
+		var old []byte
+		if l.have[name].owner == ours {
+			if old, err = readRegular(path); err != nil {
+				return err
+			}
+		}
+		fmt.Fprint(stdout, unifiedDiff(filepath.ToSlash(path), string(old), string(data)))
+		return nil
+	}
+	for _, f := range files {
+		if ex := l.have[f.Name]; !ex.same {
+			if err := diff(f.Name, f.Data); err != nil {
+				printErr(stderr, err)
+				return exitSpec
+			}
+		}
+	}
+	for _, name := range l.stale() {
+		if err := diff(name, nil); err != nil {
+			printErr(stderr, err)
+			return exitSpec
+		}
 	}
 	if stale {
 		fmt.Fprintf(stderr, "dyngen: %s is not what dyngen generates; run dyngen without -check\n", dir)

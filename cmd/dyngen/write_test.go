@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
@@ -28,8 +32,8 @@ patterns:
 
 // TestWriteCheckAndStale runs the command on a spec: it writes the
 // package, -check agrees, a changed file makes -check fail with a diff,
-// files dyngen did not generate are never touched, and a generated file
-// the spec no longer produces is removed.
+// files dyngen did not generate are never touched, and a file generated
+// from the spec that it no longer produces is removed.
 func TestWriteCheckAndStale(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -44,7 +48,7 @@ func TestWriteCheckAndStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale := filepath.Join("out", "old_entity.go")
-	if err := os.WriteFile(stale, []byte(generator.Header+"\n\npackage notes\n"), 0o644); err != nil {
+	if err := os.WriteFile(stale, []byte(generator.Header+"\n// source: ../spec.yaml\n\npackage notes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
@@ -157,4 +161,255 @@ func BenchmarkCommand(b *testing.B) {
 			generate(b, "out")
 		}
 	})
+}
+
+// snapshot maps every path under dir to what stands there: a regular
+// file's mode and bytes, a link's target, another file's type. Links are
+// not followed.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == dir {
+			return err
+		}
+		info, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			out[path] = "link to " + target
+			return err
+		case info.Mode().IsRegular():
+			data, err := os.ReadFile(path)
+			out[path] = info.Mode().String() + "\n" + string(data)
+			return err
+		}
+		out[path] = info.Mode().String()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameTree reports how two snapshots differ, "" when they don't.
+func sameTree(before, after map[string]string) string {
+	var diffs []string
+	for path, was := range before {
+		now, ok := after[path]
+		switch {
+		case !ok:
+			diffs = append(diffs, path+" was removed")
+		case now != was:
+			diffs = append(diffs, path+" changed")
+		}
+	}
+	for path := range after {
+		if _, ok := before[path]; !ok {
+			diffs = append(diffs, path+" was added")
+		}
+	}
+	slices.Sort(diffs)
+	return strings.Join(diffs, "\n")
+}
+
+// notesV1 and notesV2 are two versions of one spec: the second changes
+// Note, drops Tag and adds Label, so that writing it over the first
+// rewrites some files, adds one and removes one.
+const notesV1 = `version: 1
+package: notes
+tables:
+  Notes: {partitionKey: PK, sortKey: SK}
+entities:
+  Note:
+    attributes: {userId: string, noteId: string, text: string}
+    keys: {primary: {pk: "USER#{userId}", sk: "NOTE#{noteId}"}}
+  Tag:
+    attributes: {userId: string, tag: string}
+    keys: {primary: {pk: "USER#{userId}", sk: "TAG#{tag}"}}
+patterns:
+  GetNote: {get: Note}
+  NotesOfUser: {query: Note, by: [userId]}
+  GetTag: {get: Tag}
+`
+
+const notesV2 = `version: 1
+package: notes
+tables:
+  Notes: {partitionKey: PK, sortKey: SK}
+entities:
+  Note:
+    attributes: {userId: string, noteId: string, title: string, text: string}
+    keys: {primary: {pk: "USER#{userId}", sk: "NOTE#{noteId}"}}
+  Label:
+    attributes: {userId: string, label: string}
+    keys: {primary: {pk: "USER#{userId}", sk: "LABEL#{label}"}}
+patterns:
+  GetNote: {get: Note}
+  NotesOfUser: {query: Note, by: [userId]}
+  GetLabel: {get: Label}
+`
+
+// TestWriteAllOrNothing makes the n-th file write fail, for every n, when
+// a new version of the spec is written over the package of the old one:
+// the directory must stay byte for byte as it was (no file of the new
+// version, no temporary file, no file removed).
+func TestWriteAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	write := writeData
+	t.Cleanup(func() { writeData = write })
+	errFull := errors.New("no space left on device (injected)")
+	n := 1
+	for ; ; n++ {
+		writeData = write
+		if err := os.RemoveAll("out"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("spec.yaml", []byte(notesV1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"spec.yaml", "-o", "out"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("generate the first version: exit %d: %s", code, stderr.String())
+		}
+		if err := os.WriteFile(filepath.Join("out", "mine.go"), []byte("package notes\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, "out")
+		if err := os.WriteFile("spec.yaml", []byte(notesV2), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var calls atomic.Int32
+		writeData = func(f *os.File, data []byte) error {
+			if int(calls.Add(1)) == n {
+				return errFull
+			}
+			return write(f, data)
+		}
+		code := run([]string{"spec.yaml", "-o", "out"}, &stdout, &stderr)
+		if int(calls.Load()) < n {
+			// Every file was written: the failures covered them all.
+			if code != 0 {
+				t.Fatalf("generate the second version: exit %d: %s", code, stderr.String())
+			}
+			break
+		}
+		if code != 1 || !strings.Contains(stderr.String(), errFull.Error()) {
+			t.Errorf("write %d failed: exit %d, stderr %q", n, code, stderr.String())
+		}
+		if d := sameTree(before, snapshot(t, "out")); d != "" {
+			t.Errorf("write %d of the new version failed, yet the directory changed:\n%s", n, d)
+		}
+	}
+	if n < 4 {
+		t.Fatalf("the second version wrote %d files; the test wants several", n-1)
+	}
+	if _, err := os.Stat(filepath.Join("out", "tag.go")); !os.IsNotExist(err) {
+		t.Errorf("after a successful write, the stale tag.go is still there: %v", err)
+	}
+}
+
+// tagsSpec is another spec than smallSpec, of another package.
+const tagsSpec = `version: 1
+package: tags
+tables:
+  Tags: {partitionKey: PK, sortKey: SK}
+entities:
+  Tag:
+    attributes: {userId: string, tag: string}
+    keys: {primary: {pk: "USER#{userId}", sk: "TAG#{tag}"}}
+patterns:
+  GetTag: {get: Tag}
+`
+
+// TestTwoSpecsOneDirectory generates two specs into one directory. Each
+// spec writes store.go, so the second is refused, naming both specs, and
+// writes nothing; -check of the second reports the clash, not a diff that
+// deletes the first one's files; the first stays fresh.
+func TestTwoSpecsOneDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("notes.yaml", []byte(smallSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("tags.yaml", []byte(tagsSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"notes.yaml", "-o", "out"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("generate notes: exit %d: %s", code, stderr.String())
+	}
+	before := snapshot(t, "out")
+	for _, args := range [][]string{{"tags.yaml", "-o", "out"}, {"-check", "tags.yaml", "-o", "out"}} {
+		stdout.Reset()
+		stderr.Reset()
+		if code := run(args, &stdout, &stderr); code != 1 {
+			t.Errorf("%q: exit %d, want 1: %s", args, code, stderr.String())
+		}
+		for _, want := range []string{"out/store.go", "notes.yaml", "tags.yaml"} {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("%q: the error does not name %s:\n%s", args, want, stderr.String())
+			}
+		}
+		if strings.Contains(stdout.String(), "note.go") {
+			t.Errorf("%q: the output shows notes' files as tags' own:\n%s", args, stdout.String())
+		}
+		if d := sameTree(before, snapshot(t, "out")); d != "" {
+			t.Errorf("%q changed the files of notes.yaml:\n%s", args, d)
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"-check", "notes.yaml", "-o", "out"}, &stdout, &stderr); code != 0 {
+		t.Errorf("-check notes: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestWriteKeepsFilesOfOtherSpecs writes the files of two specs whose
+// names do not clash into one directory: both sets stay, a file one spec
+// no longer produces is removed and the other's are not, and -check of
+// each sees only its own files.
+func TestWriteKeepsFilesOfOtherSpecs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := func(source string, names ...string) []generator.File {
+		var out []generator.File
+		for _, name := range names {
+			data := generator.Header + "\n// source: " + source + "\n\npackage p\n\n// " + name + "\n"
+			out = append(out, generator.File{Name: name, Data: []byte(data)})
+		}
+		return out
+	}
+	a := files("../a.yaml", "a_one.go", "a_two.go")
+	b := files("../b.yaml", "b_one.go")
+	for _, w := range []struct {
+		spec  string
+		files []generator.File
+	}{{"a.yaml", a}, {"b.yaml", b}, {"a.yaml", a[:1]}} {
+		if err := writeFiles("out", w.spec, w.files); err != nil {
+			t.Fatalf("write %s: %v", w.spec, err)
+		}
+	}
+	got := snapshot(t, "out")
+	want := map[string]string{}
+	for _, f := range append(a[:1], b...) {
+		want[filepath.Join("out", f.Name)] = "-rw-r--r--\n" + string(f.Data)
+	}
+	if d := sameTree(want, got); d != "" {
+		t.Errorf("after a, b, then a without a_two.go:\n%s", d)
+	}
+	for _, c := range []struct {
+		spec  string
+		files []generator.File
+	}{{"a.yaml", a[:1]}, {"b.yaml", b}} {
+		var stdout, stderr bytes.Buffer
+		if code := checkCmd("out", c.spec, c.files, &stdout, &stderr); code != 0 {
+			t.Errorf("-check %s: exit %d\n%s%s", c.spec, code, stdout.String(), stderr.String())
+		}
+	}
 }
