@@ -41,7 +41,7 @@ func (e *emitter) storeFile() *jen.File {
 	f.PackageComment(doc)
 
 	f.Comment("pkgPrefix starts the package's error messages.")
-	f.Const().Id("pkgPrefix").Op("=").Lit(m.Package + ": ")
+	f.Const().Id(model.StoreNames[0]).Op("=").Lit(m.Package + ": ")
 	f.Line()
 
 	// Client: only the methods the patterns call.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -98,9 +99,9 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 			return e.patternsFile(pf.patterns)
 		}})
 	}
-	jobs = append(jobs, job{"store.go", e.storeFile})
+	jobs = append(jobs, job{model.StoreFile, e.storeFile})
 	for _, ent := range p.Model.Entities {
-		jobs = append(jobs, job{e.entityFileName(ent.GoName), func() *jen.File {
+		jobs = append(jobs, job{ent.File(), func() *jen.File {
 			patternsBuilt.Wait()
 			return e.entityFile(ent)
 		}})
@@ -123,7 +124,7 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{Name: "dyngen_" + name, Data: data})
+		files = append(files, File{Name: model.RuntimeFile(name), Data: data})
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return files, nil
@@ -155,20 +156,12 @@ type patternFile struct {
 	patterns []*plan.Pattern
 }
 
-// patternFiles groups the patterns into files: patterns.go for a spec of
-// one table, one file per table (patterns_<table>.go) otherwise, each in
-// spec order.
+// patternFiles groups the patterns into files: one per table that has
+// patterns, in spec order, named by the model.
 func (e *emitter) patternFiles() []patternFile {
-	m := e.p.Model
-	if len(e.p.Patterns) == 0 {
-		return nil
-	}
-	if len(m.Tables) == 1 {
-		return []patternFile{{"patterns.go", e.p.Patterns}}
-	}
 	var out []patternFile
-	for _, t := range m.Tables {
-		pf := patternFile{name: "patterns_" + strings.TrimSuffix(e.entityFileName(t.GoName), ".go") + ".go"}
+	for _, t := range e.p.Model.Tables {
+		pf := patternFile{name: e.p.Model.PatternsFile(t)}
 		for _, pp := range e.p.Patterns {
 			if pp.Pattern.Table == t {
 				pf.patterns = append(pf.patterns, pp)
@@ -189,25 +182,6 @@ func (e *emitter) newFile() *jen.File {
 	f.HeaderComment("source: " + e.source)
 	f.ImportNames(map[string]string{pathDynamo: "dynamodb", pathTypes: "types", pathAWS: "aws"})
 	return f
-}
-
-// entityFileName is the file of an entity: its Go name in snake case,
-// apart from the generator's own files.
-func (e *emitter) entityFileName(goName string) string {
-	var b strings.Builder
-	rs := []rune(goName)
-	for i, r := range rs {
-		if i > 0 && r >= 'A' && r <= 'Z' && (rs[i-1] < 'A' || rs[i-1] > 'Z' || (i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z')) {
-			b.WriteByte('_')
-		}
-		b.WriteString(strings.ToLower(string(r)))
-	}
-	name := b.String()
-	switch {
-	case name == "store" || name == "patterns" || strings.HasPrefix(name, "dyngen_") || strings.HasSuffix(name, "_test"):
-		name += "_entity"
-	}
-	return name + ".go"
 }
 
 // runtimeFiles lists the runtime files the plan needs.

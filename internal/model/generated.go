@@ -74,6 +74,9 @@ type GenName struct {
 	Name string
 	From string
 	Pos  Pos
+	// Fix says how to give the name another value, when it is not the
+	// usual for where it comes from.
+	Fix string
 }
 
 // GeneratedNames lists the package-level identifiers the spec makes the
@@ -81,29 +84,29 @@ type GenName struct {
 func (m *Model) GeneratedNames() []GenName {
 	var out []GenName
 	for _, t := range m.Tables {
-		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos})
+		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
 	}
 	for _, e := range m.Entities {
-		out = append(out, GenName{e.GoName, "entity " + e.Name, e.Pos})
+		out = append(out, GenName{e.GoName, "entity " + e.Name, e.Pos, ""})
 		if m.NeedsKeyType(e) {
-			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos})
+			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos, ""})
 		}
 		for _, a := range e.Attributes {
 			if a.Type != Enum {
 				continue
 			}
-			out = append(out, GenName{EnumType(e, a), fmt.Sprintf("enum %s of %s", a.Name, e.Name), a.Pos})
+			out = append(out, GenName{EnumType(e, a), fmt.Sprintf("enum %s of %s", a.Name, e.Name), a.Pos, ""})
 			for _, v := range a.Values {
-				out = append(out, GenName{EnumConst(e, a, v), fmt.Sprintf("enum value %q of %s.%s", v, e.Name, a.Name), a.Pos})
+				out = append(out, GenName{EnumConst(e, a, v), fmt.Sprintf("enum value %q of %s.%s", v, e.Name, a.Name), a.Pos, ""})
 			}
 		}
 	}
 	for _, p := range m.Patterns {
 		if p.Op == OpQuery {
-			out = append(out, GenName{p.ResultType(), "pattern " + p.Name, p.Pos})
+			out = append(out, GenName{p.ResultType(), "pattern " + p.Name, p.Pos, ""})
 		}
 		if len(p.Select) > 0 {
-			out = append(out, GenName{p.ViewType(), "pattern " + p.Name, p.Pos})
+			out = append(out, GenName{p.ViewType(), "pattern " + p.Name, p.Pos, ""})
 		}
 	}
 	return out
@@ -114,9 +117,9 @@ func (m *Model) GeneratedNames() []GenName {
 func (m *Model) StoreMethods() []GenName {
 	var out []GenName
 	for _, p := range m.Patterns {
-		out = append(out, GenName{p.GoName, "pattern " + p.Name, p.Pos})
+		out = append(out, GenName{p.GoName, "pattern " + p.Name, p.Pos, ""})
 		if p.Op == OpQuery {
-			out = append(out, GenName{p.AllMethod(), "pattern " + p.Name, p.Pos})
+			out = append(out, GenName{p.AllMethod(), "pattern " + p.Name, p.Pos, ""})
 		}
 	}
 	return out
@@ -139,7 +142,8 @@ func (e *Entity) PluralName() string {
 // method's body refers to them: Go's predeclared identifiers, the
 // packages generated code imports, the identifiers of the runtime files,
 // and the locals the generated methods declare. (Generator tests keep
-// the last three lists true.)
+// the last three lists true.) StoreNames are the unexported names of the
+// Store's file.
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -153,21 +157,23 @@ var (
 		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
 	}
 	RuntimeNames = []string{
-		"Cursor", "ItemError", "KeyError", "Page", "appendKeyTime", "appendTime", "backoff",
-		"batchGet", "batchGetClient", "batchWrite", "batchWriteClient", "callError", "chunk",
-		"cloneKey", "conditionError", "cursorNext", "cursorStart", "cursorVersion",
-		"decodeCursor", "dynamoNumberOK", "emptyRange", "encodeCursor", "floatValue",
-		"formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
+		"Cursor", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
+		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "appendKeyTime",
+		"appendTime", "backoff", "backoffBase", "backoffCap", "batchGet", "batchGetClient",
+		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
+		"cursorStart", "cursorVersion", "decode", "decodeCursor", "emptyRange", "encodeCursor",
+		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
 		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
-		"maxPartitionKey", "maxSortKey", "missing", "optional", "pageLimit", "parseKeyInt",
-		"partitionOf", "pkgPrefix", "presence", "readBool", "readBytes", "readDate",
-		"readFloat", "readInt", "readIntSet", "readMap", "readPath", "readString",
-		"readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli", "required",
-		"sealCursor", "storableFloat", "storableYear", "stringSetValue", "stringsValue",
-		"throttled", "timeLayout", "unique", "updateExpression", "validMap", "validStrings",
-		"walk", "walkPages", "wrongType",
+		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
+		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "readBool",
+		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
+		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
+		"required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
+		"throttled", "timeLayout", "unique", "updateExpression", "validMap", "validStrings", "walk",
+		"walkPages", "wrongType",
 	}
+	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
 		"at", "ctx", "dayBefore", "dec", "err", "found", "h", "i", "in", "instantBefore", "item",
 		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
@@ -216,31 +222,33 @@ func KeyPatternVar(p *Pattern, e *Entity, ka *KeyAttr) string {
 func (m *Model) UnexportedNames() []GenName {
 	var out []GenName
 	for _, e := range m.Entities {
-		out = append(out, GenName{ValuesType(e), "entity " + e.Name, e.Pos})
+		fix := "set go: on entity " + e.Name + " to give its generated names another start"
+		out = append(out, GenName{ValuesType(e), "entity " + e.Name, e.Pos, fix})
 		seen := map[string]bool{}
 		for _, k := range e.Keys {
 			for _, ka := range k.Index.KeyAttrs() {
 				if n := BuilderName(e, ka); !seen[n] {
 					seen[n] = true
-					out = append(out, GenName{n, fmt.Sprintf("entity %s's key attribute %s", e.Name, ka.Name), e.Pos})
+					out = append(out, GenName{n, fmt.Sprintf("entity %s's key attribute %s", e.Name, ka.Name), e.Pos, fix})
 				}
 			}
 		}
 	}
 	for _, p := range m.Patterns {
 		from := "pattern " + p.Name
+		fix := "rename pattern " + p.Name
 		for _, s := range ExpressionConsts {
-			out = append(out, GenName{p.ConstName(s), from, p.Pos})
+			out = append(out, GenName{p.ConstName(s), from, p.Pos, fix})
 		}
 		if p.Op.IsRead() {
 			for _, e := range p.Entities {
-				out = append(out, GenName{FromKeysName(p, e), from, p.Pos})
+				out = append(out, GenName{FromKeysName(p, e), from, p.Pos, fix})
 				seen := map[string]bool{}
 				for _, k := range e.Keys {
 					for _, ka := range k.Index.KeyAttrs() {
 						if n := KeyPatternVar(p, e, ka); !seen[n] {
 							seen[n] = true
-							out = append(out, GenName{n, from, p.Pos})
+							out = append(out, GenName{n, from, p.Pos, fix})
 						}
 					}
 				}

@@ -257,16 +257,35 @@ func generatedNames(m *model.Model, diags *diag.List) {
 	}
 	// The package-level names that are not exported: every one apart
 	// from the others and from the runtime's.
+	// Two sources that meet once meet many times (Thing and THING give
+	// thingValues, thingPK...): one error says so.
+	reported := map[[2]model.Pos]bool{}
 	for _, n := range m.UnexportedNames() {
-		if slices.Contains(model.RuntimeNames, n.Name) {
-			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, renameHint(n))
+		if slices.Contains(model.RuntimeNames, n.Name) || slices.Contains(model.StoreNames, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, n.Fix)
 			continue
 		}
 		if first, dup := seen[n.Name]; dup {
-			diags.Errorf(n.Pos, "%s and %s both give the Go name %s; %s", first.From, n.From, n.Name, renameHint(n))
+			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
+				reported[pair] = true
+				diags.Errorf(n.Pos, "%s and %s both give the Go name %s; %s", first.From, n.From, n.Name, n.Fix)
+			}
 			continue
 		}
 		seen[n.Name] = n
+	}
+	// The files: none may replace another.
+	files := map[string]model.GenName{}
+	for _, n := range m.FileNames() {
+		if first, dup := files[n.Name]; dup {
+			fix := "rename one"
+			if strings.HasPrefix(n.From, "entity ") {
+				fix = "set go: on " + n.From + " to give it another file"
+			}
+			diags.Errorf(n.Pos, "%s and %s both give the file %s; %s", first.From, n.From, n.Name, fix)
+			continue
+		}
+		files[n.Name] = n
 	}
 	// The fields of a collection read's result: one per entity, plural.
 	for _, p := range m.Patterns {

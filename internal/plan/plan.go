@@ -200,7 +200,7 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 // name is never exported).
 func reservedNames(m *model.Model) map[string]bool {
 	out := map[string]bool{}
-	for _, list := range [][]string{model.Predeclared, model.ImportNames, model.RuntimeNames, model.MethodLocals} {
+	for _, list := range [][]string{model.Predeclared, model.ImportNames, model.RuntimeNames, model.StoreNames, model.MethodLocals} {
 		for _, n := range list {
 			out[n] = true
 		}

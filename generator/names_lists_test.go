@@ -1,0 +1,176 @@
+package generator
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"golang.org/x/tools/txtar"
+)
+
+// TestRuntimeNames keeps model.RuntimeNames true: it lists exactly the
+// package-level identifiers of the runtime files, which the spec's names
+// must keep apart from.
+func TestRuntimeNames(t *testing.T) {
+	var got []string
+	fset := token.NewFileSet()
+	for _, name := range model.RuntimeFiles {
+		src, err := runtimeFS.ReadFile("runtime/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					got = append(got, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							got = append(got, n.Name)
+						}
+					case *ast.TypeSpec:
+						got = append(got, s.Name.Name)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(got)
+	got = slices.Compact(got)
+	want := slices.Sorted(slices.Values(model.RuntimeNames))
+	if !slices.Equal(got, want) {
+		t.Errorf("model.RuntimeNames is not the runtime's names:\nruntime: %v\nlisted:  %v", got, want)
+	}
+}
+
+// TestMethodNames checks, on every golden case, that the packages the
+// generated files of methods import are in model.ImportNames, and that every local
+// a Store method declares is in model.MethodLocals or derived from a
+// parameter's name (an encoded key value, a prefix, a rewritten key), so
+// that no parameter can meet one.
+func TestMethodNames(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/golden/*.txtar")
+	if len(cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	derived := func(name string) bool {
+		for _, suffix := range []string{"Key", "Prefix"} {
+			if i := strings.LastIndex(name, suffix); i > 0 {
+				if rest := name[i+len(suffix):]; rest == "" || isDigits(rest) {
+					return true
+				}
+			}
+		}
+		return strings.HasPrefix(name, "rebuilt") && isDigits(name[len("rebuilt"):])
+	}
+	for _, file := range cases {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		for _, tf := range ar.Files {
+			if !strings.HasSuffix(tf.Name, ".go") || strings.HasSuffix(tf.Name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, tf.Name, tf.Data, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Imports are the file's own: only the files of the spec's code
+			// hold methods whose parameters could meet one.
+			for _, imp := range f.Imports {
+				if strings.HasPrefix(tf.Name, "dyngen_") {
+					break
+				}
+				path, _ := strconv.Unquote(imp.Path.Value)
+				name := path[strings.LastIndex(path, "/")+1:]
+				if !slices.Contains(model.ImportNames, name) {
+					t.Errorf("%s/%s imports %s, which model.ImportNames does not list", file, tf.Name, path)
+				}
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv == nil || fd.Body == nil || !isStore(fd.Recv) {
+					continue
+				}
+				params := map[string]bool{}
+				for _, p := range fd.Type.Params.List {
+					for _, n := range p.Names {
+						params[n.Name] = true
+					}
+				}
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					var names []*ast.Ident
+					switch n := n.(type) {
+					case *ast.AssignStmt:
+						if n.Tok == token.DEFINE {
+							for _, l := range n.Lhs {
+								if id, ok := l.(*ast.Ident); ok {
+									names = append(names, id)
+								}
+							}
+						}
+					case *ast.ValueSpec:
+						names = n.Names
+					case *ast.RangeStmt:
+						for _, e := range []ast.Expr{n.Key, n.Value} {
+							if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+								names = append(names, id)
+							}
+						}
+					case *ast.FuncLit:
+						for _, p := range n.Type.Params.List {
+							names = append(names, p.Names...)
+						}
+					}
+					for _, id := range names {
+						if id.Name == "_" || params[id.Name] || slices.Contains(model.MethodLocals, id.Name) || derived(id.Name) {
+							continue
+						}
+						t.Errorf("%s/%s: method %s declares %s, which model.MethodLocals does not list", file, tf.Name, fd.Name.Name, id.Name)
+					}
+					return true
+				})
+			}
+		}
+	}
+}
+
+func isStore(recv *ast.FieldList) bool {
+	if len(recv.List) != 1 {
+		return false
+	}
+	star, ok := recv.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	id, ok := star.X.(*ast.Ident)
+	return ok && id.Name == "Store"
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
