@@ -72,7 +72,7 @@ func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
 func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
 	name := builderName(ent, ka)
 	if isConstant(tm, ka) {
-		f.Commentf("%s is %s=%q of %s items; every call shares it.", name, ka.Name, tm.Source, ent.GoName)
+		commentf(f, "%s is %s=%q of %s items; every call shares it.", name, ka.Name, tm.Source, ent.GoName)
 		f.Var().Id(name).Op("=").Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(tm.String())})
 		f.Line()
 		return
@@ -82,7 +82,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 	if ka.Type == model.B {
 		ret, zero = jen.Index().Byte(), jen.Nil()
 	}
-	f.Commentf("%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
+	commentf(f, "%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
 	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
 		for _, a := range tm.Attrs() {
 			g.Id(paramName(a)).Add(goType(ent, a))

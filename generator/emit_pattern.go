@@ -91,17 +91,17 @@ func (m *method) emit() {
 // doc writes the method's doc comment: the pattern, the call, the index,
 // the key condition and how each key is built.
 func (m *method) doc(summary string, lines ...string) {
-	m.f.Comment(summary)
+	comment(m.f, summary)
 	if m.p.Doc != "" {
-		m.f.Comment("")
-		m.f.Comment(m.p.Doc)
+		comment(m.f, "")
+		comment(m.f, m.p.Doc)
 	}
-	m.f.Comment("")
+	comment(m.f, "")
 	where := "table " + m.p.Table.Name
 	if !m.pp.Index.IsPrimary() {
 		where = fmt.Sprintf("%s %s of table %s", m.pp.Index.Kind, m.pp.Index.Name, m.p.Table.Name)
 	}
-	m.f.Comment(fmt.Sprintf("\t%s on %s", m.pp.Call, where))
+	comment(m.f, fmt.Sprintf("\t%s on %s", m.pp.Call, where))
 	if m.pp.Key != nil {
 		label := "KeyConditionExpression:"
 		switch m.pp.Call {
@@ -110,10 +110,10 @@ func (m *method) doc(summary string, lines ...string) {
 		case plan.BatchGetItem, plan.BatchWriteItem:
 			label = "Key of each item:"
 		}
-		m.f.Comment("\t" + label + " " + m.pp.Key.Describe())
+		comment(m.f, "\t"+label+" "+m.pp.Key.Describe())
 	}
 	for _, l := range lines {
-		m.f.Comment("\t" + l)
+		comment(m.f, "\t"+l)
 	}
 }
 
@@ -262,8 +262,8 @@ func (m *method) declareShared() {
 	if !m.namesUsed && len(m.sharedVars) == 0 {
 		return
 	}
-	m.f.Commentf("The parts of %s's requests that never change, shared by every call", m.p.GoName)
-	m.f.Comment("(the SDK only reads them).")
+	commentf(m.f, "The parts of %s's requests that never change, shared by every call", m.p.GoName)
+	comment(m.f, "(the SDK only reads them).")
 	m.f.Var().DefsFunc(func(g *jen.Group) {
 		if m.namesUsed {
 			keys := make([]string, 0, len(m.names))
@@ -376,14 +376,14 @@ func (m *method) viewType() {
 	}
 	ent := m.ent()
 	attrs := m.selectAttrs()
-	m.f.Commentf("%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
+	commentf(m.f, "%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
 	m.f.Type().Id(m.p.ViewType()).StructFunc(func(g *jen.Group) {
 		for _, a := range attrs {
 			g.Id(a.GoName).Add(goType(ent, a))
 		}
 	})
 	m.f.Line()
-	m.f.Commentf("unmarshalItem sets view from the attributes %s reads.", m.p.GoName)
+	commentf(m.f, "unmarshalItem sets view from the attributes %s reads.", m.p.GoName)
 	m.f.Func().Params(jen.Id("view").Op("*").Id(m.p.ViewType())).Id("unmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, attrs, jen.Id("view"))
 	})

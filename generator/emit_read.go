@@ -434,7 +434,7 @@ func pluralField(e *model.Entity) string { return e.PluralName() }
 
 // resultType emits the type of one page of a query.
 func (m *method) resultType() {
-	m.f.Commentf("%s is one page of %s.", m.p.ResultType(), m.p.GoName)
+	commentf(m.f, "%s is one page of %s.", m.p.ResultType(), m.p.GoName)
 	m.f.Type().Id(m.p.ResultType()).StructFunc(func(g *jen.Group) {
 		if m.p.IsCollection() {
 			for _, e := range m.p.Entities {
@@ -443,7 +443,7 @@ func (m *method) resultType() {
 		} else {
 			g.Id("Items").Index().Id(m.itemType())
 		}
-		g.Comment("Next continues with the next page; \"\" after the last one.")
+		comment(g, "Next continues with the next page; \"\" after the last one.")
 		g.Id("Next").Id("Cursor")
 	})
 	m.f.Line()
@@ -477,7 +477,7 @@ func (m *method) iterator(n int) {
 		)
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
-	m.f.Commentf("%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
+	commentf(m.f, "%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
 	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
 		for _, p := range params {
