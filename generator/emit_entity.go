@@ -418,6 +418,18 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			var keys []built
 			for i, tm := range k.Templates() {
 				ka := k.Index.KeyAttrs()[i]
+				if isNatural(tm, ka) && ka.Type == model.S && !written[ka.Name] {
+					// The attribute is the key: its value is checked as
+					// the key builders check it.
+					written[ka.Name] = true
+					a := tm.Segments[0].Attr
+					if a.Optional {
+						g.If(notZero(a, val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, val(a), fail) })
+					} else {
+						naturalKeyCheck(g, a, val(a), fail)
+					}
+					continue
+				}
 				if tm.Implied || written[ka.Name] {
 					continue
 				}

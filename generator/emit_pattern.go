@@ -131,8 +131,8 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 	if isNatural(tm, ka) {
 		a := tm.Segments[0].Attr
 		v := val(a)
-		if ka.Type == model.S && (a.Type == model.String || a.Type == model.Enum) {
-			g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
+		if ka.Type == model.S {
+			naturalKeyCheck(g, a, v, fail)
 		}
 		return attrValue(a, v)
 	}

@@ -235,14 +235,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, m.whereParams[b.Operand], fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
-			name := paramName(w.Attr) + "Prefix"
-			arg := jen.Code(op)
-			if w.Attr.Type == model.Enum {
-				arg = jen.String().Parens(op)
-			}
-			g.List(jen.Id(name), jen.Err()).Op(":=").Id("keyPrefix").Call(jen.Lit(w.Attr.Name), arg, jen.Lit(seps))
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			then(jen.Id(name))
+			then(m.e.encodePrefix(g, w.Attr, op, seps, fail))
 		default:
 			vid := m.whereParams[b.Operand]
 			if b.Pred {

@@ -129,7 +129,7 @@ func TestHostileText(t *testing.T) {
 					}
 				}
 			}
-			vet(t, "hostile"+strconv.Itoa(i), files)
+			vet(t, "hostile"+strconv.Itoa(i), files, nil)
 		})
 	}
 }
