@@ -68,17 +68,17 @@ func (e *emitter) entityFile(ent *model.Entity) *jen.File {
 
 func (e *emitter) enum(f *jen.File, ent *model.Entity, a *model.Attribute) {
 	name := model.EnumType(ent, a)
-	f.Commentf("%s is the type of %s.%s: one of %s.", name, ent.GoName, a.GoName, strings.Join(quoteAll(a.Values), ", "))
+	commentf(f, "%s is the type of %s.%s: one of %s.", name, ent.GoName, a.GoName, strings.Join(quoteAll(a.Values), ", "))
 	f.Type().Id(name).String()
 	f.Line()
-	f.Commentf("The values of %s.", name)
+	commentf(f, "The values of %s.", name)
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for _, v := range a.Values {
 			g.Id(model.EnumConst(ent, a, v)).Id(name).Op("=").Lit(v)
 		}
 	})
 	f.Line()
-	f.Commentf("Valid reports whether v is one of the values of %s.", name)
+	commentf(f, "Valid reports whether v is one of the values of %s.", name)
 	f.Func().Params(jen.Id("v").Id(name)).Id("Valid").Params().Bool().Block(
 		jen.Switch(jen.Id("v")).Block(
 			jen.CaseFunc(func(g *jen.Group) {
@@ -110,12 +110,12 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 			doc = ent.Doc
 		}
 	}
-	f.Comment(doc)
-	f.Comment("")
-	f.Commentf("Stored in table %s with %s=%q, under these keys:", ent.Table.Name, ent.Table.EntityAttr, ent.TypeValue)
-	f.Comment("")
+	comment(f, doc)
+	comment(f, "")
+	commentf(f, "Stored in table %s with %s=%q, under these keys:", ent.Table.Name, ent.Table.EntityAttr, ent.TypeValue)
+	comment(f, "")
 	for _, k := range ent.Keys {
-		f.Comment("\t" + describeEntityKey(k))
+		comment(f, "\t"+describeEntityKey(k))
 	}
 	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
 		for _, a := range ent.Attributes {
@@ -144,7 +144,7 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 			}
 			st := jen.Id(a.GoName).Add(goType(ent, a))
 			if len(notes) > 0 {
-				st.Comment(strings.Join(notes, "; "))
+				trailing(st, strings.Join(notes, "; "))
 			}
 			g.Add(st)
 		}
@@ -170,7 +170,7 @@ func indexTitle(ix *model.Index) string {
 
 // keyStruct emits the struct of an entity's primary key attributes.
 func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
-	f.Commentf("%s holds the primary key attributes of a %s.", ent.KeyType(), ent.GoName)
+	commentf(f, "%s holds the primary key attributes of a %s.", ent.KeyType(), ent.GoName)
 	f.Type().Id(ent.KeyType()).StructFunc(func(g *jen.Group) {
 		for _, a := range ent.PrimaryKey().Attrs() {
 			g.Id(a.GoName).Add(goType(ent, a))
@@ -327,7 +327,7 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 			checks = append(checks, st...)
 		}
 	}
-	f.Commentf("validate checks %s against the constraints of the spec before a write.", r)
+	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
 		for _, c := range checks {
 			g.Add(c)
@@ -384,13 +384,13 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 	}
 	var inserts []insert
 	val := func(a *model.Attribute) jen.Code { return jen.Id(r).Dot(a.GoName) }
-	f.Commentf("MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
-	f.Comment("and the key attributes of every index it is in. It refuses key values")
-	f.Comment("that could make the key of another item (see KeyError) and values that")
-	f.Comment("break the spec's constraints (see ItemError).")
+	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
+	comment(f, "and the key attributes of every index it is in. It refuses key values")
+	comment(f, "that could make the key of another item (see KeyError) and values that")
+	comment(f, "break the spec's constraints (see ItemError).")
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Comment("The keys first, so that a value no key can hold is a KeyError on")
-		g.Comment("writes as on reads; then the spec's constraints.")
+		comment(g, "The keys first, so that a value no key can hold is a KeyError on")
+		comment(g, "writes as on reads; then the spec's constraints.")
 		scope := map[string]string{}
 		// timeSpans holds where each time's text stands in the key buffer.
 		timeSpans := map[string][2]string{}
@@ -418,6 +418,18 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			var keys []built
 			for i, tm := range k.Templates() {
 				ka := k.Index.KeyAttrs()[i]
+				if isNatural(tm, ka) && ka.Type == model.S && !written[ka.Name] {
+					// The attribute is the key: its value is checked as
+					// the key builders check it.
+					written[ka.Name] = true
+					a := tm.Segments[0].Attr
+					if a.Optional {
+						g.If(notZero(a, val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, val(a), fail) })
+					} else {
+						naturalKeyCheck(g, a, val(a), fail)
+					}
+					continue
+				}
 				if tm.Implied || written[ka.Name] {
 					continue
 				}
@@ -451,7 +463,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 						c = c.Op("&&").Add(z)
 					}
 				}
-				g.Commentf("Only an item with %s is in %s.", attrNames(sparse), indexTitle(k.Index))
+				commentf(g, "Only an item with %s is in %s.", attrNames(sparse), indexTitle(k.Index))
 				for _, b := range keys {
 					g.Var().Id(b.v).Add(keyGoType(b.ka))
 				}
@@ -476,7 +488,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			for _, k := range plain {
 				size += estimateKey(k.tm)
 			}
-			g.Comment("The key texts, written into one buffer: one allocation for all.")
+			comment(g, "The key texts, written into one buffer: one allocation for all.")
 			g.Var().Id("keyBuf").Index(jen.Lit(min(max(size, 64), 1024))).Byte()
 			g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
 			// A time's text is appended in place (text, err = ...): err
@@ -550,7 +562,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 			}
 			inserts = append(inserts, ins)
 		}
-		g.Comment("One allocation holds the item's scalar attribute values.")
+		comment(g, "One allocation holds the item's scalar attribute values.")
 		multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 		g.Id("vals").Op(":=").Op("&").Id(valuesType).CustomFunc(multi, func(g *jen.Group) {
 			for _, kind := range kinds {
@@ -576,7 +588,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 		g.Return(jen.Id("item"), jen.Nil())
 	})
 	f.Line()
-	f.Commentf("%s holds the scalar attribute values of one %s item, allocated at once.", valuesType, ent.GoName)
+	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", valuesType, ent.GoName)
 	f.Type().Id(valuesType).StructFunc(func(g *jen.Group) {
 		for _, kind := range kinds {
 			if len(slots[kind]) > 0 {
@@ -697,9 +709,9 @@ func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code {
 // by type; a required attribute that is missing is an error.
 func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
-	f.Commentf("UnmarshalItem sets %s from an item as DynamoDB returns it. A missing", r)
-	f.Comment("required attribute, or one stored with another type, is an ItemError;")
-	f.Comment("an optional attribute the item lacks is set to its zero value.")
+	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing", r)
+	comment(f, "required attribute, or one stored with another type, is an ItemError;")
+	comment(f, "an optional attribute the item lacks is set to its zero value.")
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))
 	})

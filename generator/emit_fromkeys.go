@@ -118,7 +118,7 @@ func (m *method) fromKeys() {
 			}
 		}
 		for _, s := range sources {
-			m.f.Commentf("%s parses %s=%q of %s items.", patternVar(m.p, e, s.ka), s.ka.Name, s.tm.Source, e.GoName)
+			commentf(m.f, "%s parses %s=%q of %s items.", patternVar(m.p, e, s.ka), s.ka.Name, s.tm.Source, e.GoName)
 			m.f.Var().Id(patternVar(m.p, e, s.ka)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(keyPattern(s.tm)))
 			m.f.Line()
 		}
@@ -126,7 +126,7 @@ func (m *method) fromKeys() {
 		for _, a := range attrs {
 			names = append(names, a.Name)
 		}
-		m.f.Commentf("%s puts %s, which %s does not project, into item from its keys.", fromKeysName(m.p, e), strings.Join(names, ", "), m.pp.Index.Name)
+		commentf(m.f, "%s puts %s, which %s does not project, into item from its keys.", fromKeysName(m.p, e), strings.Join(names, ", "), m.pp.Index.Name)
 		m.f.Func().Id(fromKeysName(m.p, e)).Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).BlockFunc(func(g *jen.Group) {
 			for _, s := range sources {
 				var sets []jen.Code

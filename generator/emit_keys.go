@@ -76,7 +76,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 	if ka.Type == model.B {
 		ret, zero = jen.Index().Byte(), jen.Nil()
 	}
-	f.Commentf("%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
+	commentf(f, "%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
 	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
 		for _, a := range tm.Attrs() {
 			g.Id(paramName(a)).Add(goType(ent, a))
@@ -106,25 +106,60 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 // is the expression text: keySize's call, which refuses a key over the
 // attribute's limit (checked, its error to be checked), or text itself
 // when no key tm builds can be over the limit whatever the values: its
-// placeholders are all of fixed width (ints, bools, times). A string's
-// maxLength or an enum's values bound a key only for values that keep
-// them, and a read does not check those.
+// placeholders are all of fixed width (ints, bools, times) or enums (every
+// key refuses a value outside the enum's). A string's maxLength bounds a
+// key only for values that keep it, and a read does not check it.
 func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text jen.Code) (value jen.Code, checked bool) {
 	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
 	if isSortKey(ent, ka) {
 		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
 	}
-	fixed := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
+	bounded := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
 		switch a.Type {
-		case model.Int, model.Bool, model.Time:
+		case model.Int, model.Bool, model.Time, model.Enum:
 			return false
 		}
 		return true
 	})
-	if size, ok := plan.MaxKeyBytes(tm); fixed && ok && size <= bytes {
+	if size, ok := plan.MaxKeyBytes(tm); bounded && ok && size <= bytes {
 		return text, false
 	}
 	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit)), true
+}
+
+// naturalKeyCheck emits the check of v, the value of attribute a standing
+// as a whole string key attribute (a natural key), calling fail with its
+// error: a string must not be empty, an enum must be one of its values.
+func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err jen.Code) jen.Code) {
+	switch a.Type {
+	case model.String:
+		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
+	case model.Enum:
+		g.If(
+			jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), jen.Add(v).Dot("Valid").Call(), jen.Lit("")),
+			jen.Err().Op("!=").Nil(),
+		).Block(fail(jen.Err()))
+	}
+}
+
+// encodePrefix emits the check of v, the beginsWith operand of a string or
+// enum attribute a placed in a key whose separators are seps, and returns
+// the expression of its text. It may be empty; otherwise a string's is
+// checked like a string of the key, and an enum's must start one of the
+// enum's values.
+func (e *emitter) encodePrefix(g *jen.Group, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
+	name := paramName(a) + "Prefix"
+	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
+	if a.Type == model.Enum {
+		args := []jen.Code{jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)}
+		for _, value := range a.Values {
+			args = append(args, jen.Lit(value))
+		}
+		call = jen.Id("keyEnumPrefix").Call(args...)
+	}
+	g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
+	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	return jen.Id(name)
 }
 
 // emptyKeyError is the KeyError of an empty value standing as a whole key
@@ -248,7 +283,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	case model.String:
 		return checked("keyString", seps, jen.Lit(a.Name), v, jen.Lit(seps))
 	case model.Enum:
-		return checked("keyString", seps, jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps))
+		return checked("keyEnum", seps, jen.Lit(a.Name), jen.String().Parens(v), jen.Add(v).Dot("Valid").Call(), jen.Lit(seps))
 	case model.Path:
 		return checked("keyPath", seps, jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps))
 	case model.Int:

@@ -103,17 +103,17 @@ func (m *method) emit() {
 // doc writes the method's doc comment: the pattern, the call, the index,
 // the key condition and how each key is built.
 func (m *method) doc(summary string, lines ...string) {
-	m.f.Comment(summary)
+	comment(m.f, summary)
 	if m.p.Doc != "" {
-		m.f.Comment("")
-		m.f.Comment(m.p.Doc)
+		comment(m.f, "")
+		comment(m.f, m.p.Doc)
 	}
-	m.f.Comment("")
+	comment(m.f, "")
 	where := "table " + m.p.Table.Name
 	if !m.pp.Index.IsPrimary() {
 		where = fmt.Sprintf("%s %s of table %s", m.pp.Index.Kind, m.pp.Index.Name, m.p.Table.Name)
 	}
-	m.f.Comment(fmt.Sprintf("\t%s on %s", m.pp.Call, where))
+	comment(m.f, fmt.Sprintf("\t%s on %s", m.pp.Call, where))
 	if m.pp.Key != nil {
 		label := "KeyConditionExpression:"
 		switch m.pp.Call {
@@ -122,19 +122,19 @@ func (m *method) doc(summary string, lines ...string) {
 		case plan.BatchGetItem, plan.BatchWriteItem:
 			label = "Key of each item:"
 		}
-		m.f.Comment("\t" + label + " " + m.pp.Key.Describe())
+		comment(m.f, "\t"+label+" "+m.pp.Key.Describe())
 	}
 	for _, l := range lines {
-		m.f.Comment("\t" + l)
+		comment(m.f, "\t"+l)
 	}
 	for _, p := range m.pp.Params {
 		if p.Renamed {
-			m.f.Comment("")
+			comment(m.f, "")
 			what := m.ent().Name
 			if p.Attr != nil {
 				what = p.Attr.Name
 			}
-			m.f.Commentf("Parameter %s is %s (%s is taken).", p.Name, what, strings.TrimSuffix(p.Name, "_"))
+			commentf(m.f, "Parameter %s is %s (%s is taken).", p.Name, what, strings.TrimSuffix(p.Name, "_"))
 		}
 	}
 }
@@ -153,8 +153,8 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 	if isNatural(tm, ka) {
 		a := tm.Segments[0].Attr
 		v := val(a)
-		if ka.Type == model.S && (a.Type == model.String || a.Type == model.Enum) {
-			g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
+		if ka.Type == model.S {
+			naturalKeyCheck(g, a, v, fail)
 		}
 		return attrValue(a, v)
 	}
@@ -310,14 +310,14 @@ func (m *method) viewType() {
 	}
 	ent := m.ent()
 	attrs := plan.SelectAttrs(m.p)
-	m.f.Commentf("%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
+	commentf(m.f, "%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
 	m.f.Type().Id(m.p.ViewType()).StructFunc(func(g *jen.Group) {
 		for _, a := range attrs {
 			g.Id(a.GoName).Add(goType(ent, a))
 		}
 	})
 	m.f.Line()
-	m.f.Commentf("unmarshalItem sets view from the attributes %s reads.", m.p.GoName)
+	commentf(m.f, "unmarshalItem sets view from the attributes %s reads.", m.p.GoName)
 	m.f.Func().Params(jen.Id("view").Op("*").Id(m.p.ViewType())).Id("unmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, attrs, jen.Id("view"))
 	})

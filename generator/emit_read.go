@@ -230,14 +230,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, opID, fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
-			name := paramName(w.Attr) + "Prefix"
-			arg := jen.Code(op)
-			if w.Attr.Type == model.Enum {
-				arg = jen.String().Parens(op)
-			}
-			g.List(jen.Id(name), jen.Err()).Op(":=").Id("keyPrefix").Call(jen.Lit(w.Attr.Name), arg, jen.Lit(seps))
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			then(jen.Id(name))
+			then(m.e.encodePrefix(g, w.Attr, op, seps, fail))
 		default:
 			vid := opID
 			if b.Pred {
@@ -391,7 +384,7 @@ func pluralField(e *model.Entity) string { return e.PluralName() }
 
 // resultType emits the type of one page of a query.
 func (m *method) resultType() {
-	m.f.Commentf("%s is one page of %s.", m.p.ResultType(), m.p.GoName)
+	commentf(m.f, "%s is one page of %s.", m.p.ResultType(), m.p.GoName)
 	m.f.Type().Id(m.p.ResultType()).StructFunc(func(g *jen.Group) {
 		if m.p.IsCollection() {
 			for _, e := range m.p.Entities {
@@ -400,7 +393,7 @@ func (m *method) resultType() {
 		} else {
 			g.Id("Items").Index().Id(m.itemType())
 		}
-		g.Comment("Next continues with the next page; \"\" after the last one.")
+		comment(g, "Next continues with the next page; \"\" after the last one.")
 		g.Id("Next").Id("Cursor")
 	})
 	m.f.Line()
@@ -436,7 +429,7 @@ func (m *method) iterator() {
 		)
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
-	m.f.Commentf("%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
+	commentf(m.f, "%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
 	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
 		for _, p := range params {

@@ -38,9 +38,9 @@ func (e *emitter) storeFile() *jen.File {
 		doc += "\n\n" + m.Doc
 	}
 	doc += "\n\nEach access pattern of the spec is one method of Store, served by one GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan."
-	f.PackageComment(doc)
+	packageComment(f, doc)
 
-	f.Comment("pkgPrefix starts the package's error messages.")
+	comment(f, "pkgPrefix starts the package's error messages.")
 	f.Const().Id(model.StoreNames[0]).Op("=").Lit(m.Package + ": ")
 	f.Line()
 
@@ -51,8 +51,8 @@ func (e *emitter) storeFile() *jen.File {
 			calls = append(calls, pp.Call)
 		}
 	}
-	f.Comment("Client is the part of *dynamodb.Client the store calls; a wrapper or a")
-	f.Comment("test double can stand in for it.")
+	comment(f, "Client is the part of *dynamodb.Client the store calls; a wrapper or a")
+	comment(f, "test double can stand in for it.")
 	f.Type().Id("Client").InterfaceFunc(func(g *jen.Group) {
 		for _, cm := range clientMethods {
 			if !slices.Contains(calls, cm.call) {
@@ -69,19 +69,19 @@ func (e *emitter) storeFile() *jen.File {
 	f.Var().Id("_").Id("Client").Op("=").Parens(jen.Op("*").Qual(pathDynamo, "Client")).Parens(jen.Nil())
 	f.Line()
 
-	f.Comment("Store serves the access patterns of the spec. It is safe for concurrent use.")
+	comment(f, "Store serves the access patterns of the spec. It is safe for concurrent use.")
 	f.Type().Id("Store").StructFunc(func(g *jen.Group) {
 		g.Id("client").Id("Client")
 		for _, t := range m.Tables {
-			g.Id(tableField(t)).String().Comment("physical name of table " + t.Name)
+			g.Add(trailing(jen.Id(tableField(t)).String(), "physical name of table "+t.Name))
 		}
 	})
 	f.Line()
-	f.Comment("Option changes a Store made by New.")
+	comment(f, "Option changes a Store made by New.")
 	f.Type().Id("Option").Func().Params(jen.Op("*").Id("Store"))
 	f.Line()
-	f.Comment("New returns a Store that calls client. Each table's physical name is its")
-	f.Comment("logical name unless an option sets it.")
+	comment(f, "New returns a Store that calls client. Each table's physical name is its")
+	comment(f, "logical name unless an option sets it.")
 	f.Func().Id("New").Params(jen.Id("client").Id("Client"), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Store").Block(
 		jen.Id("s").Op(":=").Op("&").Id("Store").ValuesFunc(func(g *jen.Group) {
 			g.Id("client").Op(":").Id("client")
@@ -94,7 +94,7 @@ func (e *emitter) storeFile() *jen.File {
 	)
 	for _, t := range m.Tables {
 		f.Line()
-		f.Commentf("%s sets the physical name of table %s (default %q).", t.TableOption(), t.Name, t.Name)
+		commentf(f, "%s sets the physical name of table %s (default %q).", t.TableOption(), t.Name, t.Name)
 		f.Func().Id(t.TableOption()).Params(jen.Id("name").String()).Id("Option").Block(
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(tableField(t)).Op("=").Id("name"))),
 		)
@@ -108,8 +108,8 @@ func (e *emitter) storeFile() *jen.File {
 // indexes, for tests and provisioning.
 func (e *emitter) tables(f *jen.File) {
 	m := e.p.Model
-	f.Comment("Tables returns the definition of every table of the spec, under its logical")
-	f.Comment("name, with on-demand billing: what CreateTable needs to make them.")
+	comment(f, "Tables returns the definition of every table of the spec, under its logical")
+	comment(f, "name, with on-demand billing: what CreateTable needs to make them.")
 	var ttl []string
 	for _, t := range m.Tables {
 		if t.TTL != "" {
@@ -117,7 +117,7 @@ func (e *emitter) tables(f *jen.File) {
 		}
 	}
 	if len(ttl) > 0 {
-		f.Comment("Time to live is set apart, with UpdateTimeToLive: " + strings.Join(ttl, "; ") + ".")
+		comment(f, "Time to live is set apart, with UpdateTimeToLive: "+strings.Join(ttl, "; ")+".")
 	}
 	f.Func().Id("Tables").Params().Index().Op("*").Qual(pathDynamo, "CreateTableInput").Block(
 		jen.Return(jen.Index().Op("*").Qual(pathDynamo, "CreateTableInput").ValuesFunc(func(g *jen.Group) {

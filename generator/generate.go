@@ -78,7 +78,7 @@ func (e *emitter) bug(format string, args ...any) {
 
 func emit(p *plan.Plan, source string) ([]File, error) {
 	// The source line is one line comment, whatever the spec's path.
-	source = strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(source)
+	source = model.CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(source))
 	e := &emitter{p: p, source: source, builders: map[string]bool{}}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
@@ -178,8 +178,8 @@ func (e *emitter) patternFiles() []patternFile {
 // the import names the generated code uses.
 func (e *emitter) newFile() *jen.File {
 	f := jen.NewFile(e.p.Model.Package)
-	f.HeaderComment(Header)
-	f.HeaderComment("source: " + e.source)
+	headerComment(f, strings.TrimPrefix(Header, "// "))
+	headerComment(f, "source: "+e.source)
 	f.ImportNames(map[string]string{pathDynamo: "dynamodb", pathTypes: "types", pathAWS: "aws"})
 	return f
 }

@@ -21,7 +21,8 @@ var update = flag.Bool("update", false, "rewrite the expected files of the golde
 // TestGolden generates each case of testdata/golden (a txtar holding
 // spec.yaml and the files dyngen must generate from it) and compares
 // every file byte for byte; -update rewrites the expected files. Each
-// case's output is then compiled and vetted.
+// case's output is then compiled and vetted, and tested with the case's
+// own test files (named *_test.go in the txtar, which -update keeps).
 func TestGolden(t *testing.T) {
 	cases, err := filepath.Glob("testdata/golden/*.txtar")
 	if err != nil {
@@ -39,10 +40,14 @@ func TestGolden(t *testing.T) {
 			}
 			var spec []byte
 			want := map[string][]byte{}
+			var tests []File
 			for _, f := range ar.Files {
-				if f.Name == "spec.yaml" {
+				switch {
+				case f.Name == "spec.yaml":
 					spec = f.Data
-				} else {
+				case strings.HasSuffix(f.Name, "_test.go"):
+					tests = append(tests, File{Name: f.Name, Data: f.Data})
+				default:
 					want[f.Name] = f.Data
 				}
 			}
@@ -60,6 +65,9 @@ func TestGolden(t *testing.T) {
 			}
 			if *update {
 				ar.Files = []txtar.File{{Name: "spec.yaml", Data: spec}}
+				for _, f := range tests {
+					ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Data})
+				}
 				for _, f := range files {
 					ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Data})
 				}
@@ -85,7 +93,7 @@ func TestGolden(t *testing.T) {
 			if dead := unused(t, files); len(dead) > 0 {
 				t.Errorf("unexported declarations no code uses: %v", dead)
 			}
-			vet(t, name, files)
+			vet(t, name, files, tests)
 		})
 	}
 }
@@ -174,8 +182,9 @@ func unused(t *testing.T, files []File) []string {
 }
 
 // vet writes the files into a package under testdata (inside the module,
-// so that its dependencies resolve), checks them with gofmt and go vet.
-func vet(t *testing.T, name string, files []File) {
+// so that its dependencies resolve), checks them with gofmt and go vet,
+// and runs the tests, when there are any.
+func vet(t *testing.T, name string, files, tests []File) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("compiling generated code is skipped in -short mode")
@@ -195,5 +204,16 @@ func vet(t *testing.T, name string, files []File) {
 	}
 	if out, err := exec.Command("go", "vet", "./"+dir).CombinedOutput(); err != nil {
 		t.Errorf("go vet: %v\n%s", err, out)
+	}
+	if len(tests) == 0 {
+		return
+	}
+	for _, f := range tests {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("go", "test", "-count=1", "./"+dir).CombinedOutput(); err != nil {
+		t.Errorf("go test: %v\n%s", err, out)
 	}
 }

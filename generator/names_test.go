@@ -61,5 +61,5 @@ patterns:
 			t.Errorf("the package does not declare %s", want)
 		}
 	}
-	vet(t, "digitnames", files)
+	vet(t, "digitnames", files, nil)
 }

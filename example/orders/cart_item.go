@@ -42,6 +42,12 @@ func (c *CartItem) validate() error {
 func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first, so that a value no key can hold is a KeyError on
 	// writes as on reads; then the spec's constraints.
+	if c.CartID == "" {
+		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
+	}
+	if c.ProductID == "" {
+		return nil, &KeyError{Attr: "productId", Reason: "empty"}
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}

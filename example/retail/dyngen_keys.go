@@ -39,6 +39,20 @@ func keyString(attr, v, seps string) (string, error) {
 	return v, nil
 }
 
+// keyEnum checks an enum value placed in a key template whose separator
+// characters are seps: it must be one of the enum's values (valid, as
+// its Valid method says). The collision check counts only those values:
+// another value could make the key of another entity's item.
+func keyEnum(attr, v string, valid bool, seps string) (string, error) {
+	switch {
+	case v == "":
+		return "", &KeyError{Attr: attr, Value: v, Reason: "empty"}
+	case !valid:
+		return "", &KeyError{Attr: attr, Value: v, Reason: "not one of its enum values"}
+	}
+	return keyString(attr, v, seps)
+}
+
 // keyPath joins the elements of a hierarchy with sep; each element is
 // checked like a string of the key.
 func keyPath(attr string, p []string, sep, seps string) (string, error) {
@@ -215,6 +229,21 @@ func keyPrefix(attr, v, seps string) (string, error) {
 		return "", nil
 	}
 	return keyString(attr, v, seps)
+}
+
+// keyEnumPrefix checks the start of an enum value for a begins_with on a
+// key: it may be empty, but otherwise starts one of values, the enum's
+// values (a prefix that starts none can only match other items' keys).
+func keyEnumPrefix(attr, v, seps string, values ...string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	for _, value := range values {
+		if strings.HasPrefix(value, v) {
+			return keyString(attr, v, seps)
+		}
+	}
+	return "", &KeyError{Attr: attr, Value: v, Reason: "starts none of its enum values"}
 }
 
 // maxRune is the greatest code point; no string value of a key holds it.

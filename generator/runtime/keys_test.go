@@ -561,6 +561,50 @@ func TestKeyPrefix(t *testing.T) {
 	}
 }
 
+func TestKeyEnum(t *testing.T) {
+	const seps = "#"
+	if got, err := keyEnum("style", "dark", true, seps); err != nil || got != "dark" {
+		t.Errorf("keyEnum of a value = %q, %v; want it unchanged", got, err)
+	}
+	for _, tt := range []struct {
+		v      string
+		valid  bool
+		reason string
+	}{
+		{"", false, "empty"},
+		{"ADMIN", false, "not one of its enum values"},
+		{"dark ", false, "not one of its enum values"},
+		{"a#b", true, "'#'"}, // a value can't hold a separator: the spec refuses it
+	} {
+		got, err := keyEnum("style", tt.v, tt.valid, seps)
+		if got != "" {
+			t.Errorf("keyEnum(%q) = %q, want \"\"", tt.v, got)
+		}
+		checkKeyError(t, err, "style")
+		if err != nil && !strings.Contains(err.Error(), tt.reason) {
+			t.Errorf("keyEnum(%q): %v; want the reason to mention %s", tt.v, err, tt.reason)
+		}
+	}
+}
+
+func TestKeyEnumPrefix(t *testing.T) {
+	const seps = "#"
+	values := []string{"light", "dark", "darker"}
+	for _, v := range []string{"", "l", "light", "d", "dar", "dark", "darke", "darker"} {
+		got, err := keyEnumPrefix("style", v, seps, values...)
+		if err != nil || got != v {
+			t.Errorf("keyEnumPrefix(%q) = %q, %v; want it unchanged", v, got, err)
+		}
+	}
+	for _, v := range []string{"L", "lights", "x", "AD", "dark#", "darkest", " ", "\xff"} {
+		got, err := keyEnumPrefix("style", v, seps, values...)
+		if got != "" {
+			t.Errorf("keyEnumPrefix(%q) = %q, want \"\"", v, got)
+		}
+		checkKeyError(t, err, "style")
+	}
+}
+
 // TestHighChar: a bound followed by highChar is above every key that
 // starts with the bound's text and continues with a value keyString
 // accepts, and below the keys that do not start with it but sort after.

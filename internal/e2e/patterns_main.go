@@ -301,7 +301,7 @@ const activeWidgetsFilter = "#active = :active"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
-//	Items of Event, Note, Pin share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active (DynamoDB reads, and bills, the items it drops)
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
@@ -453,7 +453,7 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
-//	Items of Event, Note, Pin share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
@@ -584,6 +584,8 @@ const ownerPageKeyCondition = "#pk = :pk"
 //	KeyConditionExpression: PK = "OWNER#{ownerId}"
 //	Event items may be read too (read cost); they are dropped by _type.
 //	Pin items may be read too (read cost); they are dropped by _type.
+//	Theme items may be read too (read cost); they are dropped by _type.
+//	AdminTheme items may be read too (read cost); they are dropped by _type.
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -651,7 +653,7 @@ const eventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -715,7 +717,7 @@ const eventsDescKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -780,7 +782,7 @@ const eventsBeforeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, page Page) (*EventsBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -846,7 +848,7 @@ const eventsUpToKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page Page) (*EventsUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -909,7 +911,7 @@ const eventsAfterKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page Page) (*EventsAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -972,7 +974,7 @@ const eventsFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page Page) (*EventsFromResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1037,7 +1039,7 @@ const eventsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64, seqTo int64, page Page) (*EventsBetweenResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1466,7 +1468,7 @@ const notesKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#")
-//	Items of Widget, Event share the partition; the key condition never reads them.
+//	Items of Widget, Event, Theme, AdminTheme share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -1565,7 +1567,7 @@ const pinsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#PIN#")
-//	Items of Widget, Event, Note share the partition; the key condition never reads them.
+//	Items of Widget, Event, Note, Theme, AdminTheme share the partition; the key condition never reads them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -2241,4 +2243,454 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 		return &callError{method: "DeleteEvents", cause: err}
 	}
 	return nil
+}
+
+// GetTheme reads one Theme by its primary key; ErrNotFound when there is none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+func (s *Store) GetTheme(ctx context.Context, ownerID string, style ThemeStyle) (*Theme, error) {
+	pk, err := themePK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := themeSK(style)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: &s.mainTable,
+	})
+	if err != nil {
+		return nil, &callError{method: "GetTheme", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetTheme", kind: ErrNotFound}
+	}
+	var v Theme
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+const createThemeCondition = "attribute_not_exists(#pk)"
+
+// CreateTheme writes theme only when no item has its key: ErrAlreadyExists otherwise.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	ConditionExpression: attribute_not_exists(#pk)
+func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
+	item, err := theme.MarshalItem()
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createThemeCondition),
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           &s.mainTable,
+	}); err != nil {
+		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// PutTheme writes theme whole, replacing any item with its key.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
+	item, err := theme.MarshalItem()
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		Item:      item,
+		TableName: &s.mainTable,
+	}); err != nil {
+		return &callError{method: "PutTheme", cause: err}
+	}
+	return nil
+}
+
+// ThemesLikeResult is one page of ThemesLike.
+type ThemesLikeResult struct {
+	Items []Theme
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const themesLikeKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+
+// ThemesLike reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "THEME#{style:prefix}")
+//	Items of Widget, Event, Note, Pin share the partition; the key condition never reads them.
+//	AdminTheme items may be read too (read cost); they are dropped by _type.
+func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle, page Page) (*ThemesLikeResult, error) {
+	pk, err := themePK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	pkValue := &types.AttributeValueMemberS{Value: pk}
+	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "light", "dark")
+	if err != nil {
+		return nil, err
+	}
+	start, err := cursorStart("ThemesLike", pkValue, page.Cursor)
+	if err != nil {
+		return nil, &callError{method: "ThemesLike", kind: err}
+	}
+	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": pkValue,
+			":sk": &types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
+		},
+		KeyConditionExpression: aws.String(themesLikeKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		TableName:              &s.mainTable,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "ThemesLike", cause: err}
+	}
+	res := &ThemesLikeResult{Items: make([]Theme, 0, len(out.Items))}
+	for _, item := range out.Items {
+		if !isType(item, "_type", "Theme") {
+			continue
+		}
+		var v Theme
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, err
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext("ThemesLike", pkValue, out.LastEvaluatedKey)
+	return res, nil
+}
+
+// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a time; it stops at the first error.
+func (s *Store) ThemesLikeAll(ctx context.Context, ownerID string, style ThemeStyle) iter.Seq2[Theme, error] {
+	return walk(func(page Page) ([]Theme, Cursor, error) {
+		res, err := s.ThemesLike(ctx, ownerID, style, page)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, nil
+	})
+}
+
+// ThemesFromResult is one page of ThemesFrom.
+type ThemesFromResult struct {
+	Items []Theme
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const themesFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+
+// ThemesFrom reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "THEME#{style}" AND "THEME#\U0010FFFF"
+//	Items of Widget, Event, Note, Pin share the partition; the key condition never reads them.
+//	AdminTheme items may be read too (read cost); they are dropped by _type.
+func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle, page Page) (*ThemesFromResult, error) {
+	pk, err := themePK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	pkValue := &types.AttributeValueMemberS{Value: pk}
+	styleKey, err := keyEnum("style", string(style), style.Valid(), "#")
+	if err != nil {
+		return nil, err
+	}
+	start, err := cursorStart("ThemesFrom", pkValue, page.Cursor)
+	if err != nil {
+		return nil, &callError{method: "ThemesFrom", kind: err}
+	}
+	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
+		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":   pkValue,
+			":skhi": &types.AttributeValueMemberS{Value: "THEME#" + highChar},
+			":sklo": &types.AttributeValueMemberS{Value: "THEME#" + styleKey},
+		},
+		KeyConditionExpression: aws.String(themesFromKeyCondition),
+		Limit:                  pageLimit(page, 0),
+		TableName:              &s.mainTable,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "ThemesFrom", cause: err}
+	}
+	res := &ThemesFromResult{Items: make([]Theme, 0, len(out.Items))}
+	for _, item := range out.Items {
+		if !isType(item, "_type", "Theme") {
+			continue
+		}
+		var v Theme
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, err
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext("ThemesFrom", pkValue, out.LastEvaluatedKey)
+	return res, nil
+}
+
+// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a time; it stops at the first error.
+func (s *Store) ThemesFromAll(ctx context.Context, ownerID string, style ThemeStyle) iter.Seq2[Theme, error] {
+	return walk(func(page Page) ([]Theme, Cursor, error) {
+		res, err := s.ThemesFrom(ctx, ownerID, style, page)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, nil
+	})
+}
+
+const recolorThemeUpdate = "SET #color = :color"
+
+const recolorThemeCondition = "attribute_exists(#pk)"
+
+// RecolorTheme changes a Theme and returns it as it is after the change. ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	UpdateExpression: SET #color = :color
+//	ConditionExpression: attribute_exists(#pk)
+func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeStyle, color string) (*Theme, error) {
+	pk, err := themePK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := themeSK(style)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(recolorThemeCondition),
+		ExpressionAttributeNames:  map[string]string{"#color": "color", "#pk": "PK"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":color": &types.AttributeValueMemberS{Value: color}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           &s.mainTable,
+		UpdateExpression:                    aws.String(recolorThemeUpdate),
+	})
+	if err != nil {
+		return nil, conditionError("RecolorTheme", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Theme
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// DeleteTheme deletes the Theme with this key; deleting an item that does not exist is no error.
+//
+//	DeleteItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyle) error {
+	pk, err := themePK(ownerID)
+	if err != nil {
+		return err
+	}
+	sk, err := themeSK(style)
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: &s.mainTable,
+	}); err != nil {
+		return &callError{method: "DeleteTheme", cause: err}
+	}
+	return nil
+}
+
+// GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+//
+//	BatchGetItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error) {
+	in := make([]map[string]types.AttributeValue, 0, len(keys))
+	keyOrder := make([]string, 0, len(keys))
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		pk, err := themePK(k.OwnerID)
+		if err != nil {
+			return nil, err
+		}
+		sk, err := themeSK(k.Style)
+		if err != nil {
+			return nil, err
+		}
+		key := map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		}
+		h := keyHash(key, "PK", "SK")
+		keyOrder = append(keyOrder, h)
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		in = append(in, key)
+	}
+	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
+	if err != nil {
+		return nil, &callError{method: "GetThemes", cause: err}
+	}
+	found := make(map[string]Theme, len(items))
+	for _, item := range items {
+		var v Theme
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, err
+		}
+		found[keyHash(item, "PK", "SK")] = v
+	}
+	out := make([]Theme, 0, len(found))
+	for _, h := range keyOrder {
+		if v, ok := found[h]; ok {
+			out = append(out, v)
+			delete(found, h)
+		}
+	}
+	return out, nil
+}
+
+// PutThemes writes every Theme of items whole; of two items with one key, the last is written.
+//
+//	BatchWriteItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
+func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
+	reqs := make([]types.WriteRequest, 0, len(items))
+	at := make(map[string]int, len(items))
+	for i := range items {
+		item, err := items[i].MarshalItem()
+		if err != nil {
+			return err
+		}
+		h := keyHash(item, "PK", "SK")
+		if j, ok := at[h]; ok {
+			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
+			continue
+		}
+		at[h] = len(reqs)
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	}
+	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
+		return &callError{method: "PutThemes", cause: err}
+	}
+	return nil
+}
+
+// DeleteThemes deletes the Theme items of keys; keys with no item are no error.
+//
+//	BatchWriteItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
+	reqs := make([]types.WriteRequest, 0, len(keys))
+	at := make(map[string]int, len(keys))
+	for i := range keys {
+		pk, err := themePK(keys[i].OwnerID)
+		if err != nil {
+			return err
+		}
+		sk, err := themeSK(keys[i].Style)
+		if err != nil {
+			return err
+		}
+		key := map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		}
+		h := keyHash(key, "PK", "SK")
+		if j, ok := at[h]; ok {
+			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
+			continue
+		}
+		at[h] = len(reqs)
+		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+	}
+	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
+		return &callError{method: "DeleteThemes", cause: err}
+	}
+	return nil
+}
+
+const createAdminThemeCondition = "attribute_not_exists(#pk)"
+
+// CreateAdminTheme writes adminTheme only when no item has its key: ErrAlreadyExists otherwise.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
+//	ConditionExpression: attribute_not_exists(#pk)
+func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error {
+	item, err := adminTheme.MarshalItem()
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createAdminThemeCondition),
+		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           &s.mainTable,
+	}); err != nil {
+		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// GetAdminTheme reads one AdminTheme by its primary key; ErrNotFound when there is none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
+func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error) {
+	pk, err := adminThemePK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "THEME#ADMIN"},
+		},
+		TableName: &s.mainTable,
+	})
+	if err != nil {
+		return nil, &callError{method: "GetAdminTheme", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetAdminTheme", kind: ErrNotFound}
+	}
+	var v AdminTheme
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }

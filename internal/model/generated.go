@@ -163,7 +163,7 @@ var (
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
 		"cursorStart", "cursorVersion", "decode", "decodeCursor", "emptyRange", "encodeCursor",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
-		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyHash",
+		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
 		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
 		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "readBool",

@@ -1,0 +1,84 @@
+package model
+
+import (
+	"fmt"
+	"go/build/constraint"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// CommentLines returns text as the lines of a Go line comment, each to be
+// written after "// " ("//" alone for an empty line), so that no text can
+// be anything but a comment in generated code: every text of a spec that
+// lands in a comment goes through it.
+//
+//   - Lines break at \n, \r\n, \r, U+0085, U+2028 and U+2029: a line
+//     comment ends at \n only, but the others show as line breaks.
+//   - What Go source can't hold or shows other than it is becomes its Go
+//     escape: invalid UTF-8 (\xff), control characters but the tab (\x00,
+//     \x1b, \u009b), the byte order mark (\ufeff) and the characters that
+//     reorder text (\u202e).
+//   - A line Go tools would read as a build constraint after "// "
+//     ("+build ignore") is Go-quoted. After "// " no other line is a
+//     directive: //go:, //line, //export and //extern need the comment
+//     marker right before them.
+//   - Trailing spaces and tabs are dropped, as gofmt does.
+//
+// A text holding none of these gives its lines unchanged; an empty text
+// gives one empty line.
+func CommentLines(text string) []string {
+	var lines []string
+	var b strings.Builder
+	end := func() {
+		line := strings.TrimRight(b.String(), " \t")
+		if constraint.IsPlusBuild("// " + line) {
+			line = strconv.Quote(line)
+		}
+		lines = append(lines, line)
+		b.Reset()
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, text[i])
+		case r == '\r' && strings.HasPrefix(text[i+1:], "\n"):
+			size = 2
+			end()
+		case r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029':
+			end()
+		case r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r < 0xa0, r == '\ufeff', isBidiControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	end()
+	return lines
+}
+
+// CommentLine is text as one line of a Go line comment: its lines (see
+// CommentLines) joined by spaces.
+func CommentLine(text string) string {
+	return strings.Join(CommentLines(text), " ")
+}
+
+// isBidiControl reports whether r changes the order text is shown in
+// (the characters of Trojan Source, CVE-2021-42574).
+func isBidiControl(r rune) bool {
+	switch {
+	case r == '\u061c', r == '\u200e', r == '\u200f':
+		return true
+	case r >= '\u202a' && r <= '\u202e':
+		return true
+	case r >= '\u2066' && r <= '\u2069':
+		return true
+	}
+	return false
+}
