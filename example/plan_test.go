@@ -145,10 +145,10 @@ var caught = map[string][]string{
 		`storeinventory/caught.yaml:33:46: template "{price}" of Good on index GSI1: {price} is a float, which has no order-preserving text form; use an int, or a key attribute of type N`,
 	},
 	"orders": {
-		`orders/caught.yaml:40:16: OrderLine and TrackingEvent can have the same key on table Orders: orderId={orderId} SK="{sku}" (OrderLine) and orderId={orderId} SK="{eventId}" (TrackingEvent) both give orderId=0 SK="0000000000000000000" for OrderLine orderId="0", sku="0" and TrackingEvent eventId="0000000000000000000", orderId="0"; give each entity a literal prefix of its own that the other's values can't produce, e.g. "ORDERLINE#{sku}" for OrderLine and "TRACKINGEVENT#{eventId}" for TrackingEvent`,
+		`orders/caught.yaml:40:16: OrderLine and TrackingEvent can have the same key on table Orders: orderId={orderId} SK="{sku}" (OrderLine) and orderId={orderId} SK="{eventId}" (TrackingEvent) both give orderId=0 SK="0000000000000000000" for OrderLine orderId="0", sku="0" and TrackingEvent eventId="0000000000000000000", orderId="0"; give TrackingEvent a sort key of its own that OrderLine's values can't produce, e.g. keys primary: {sk: "TRACKINGEVENT#{eventId}"} on TrackingEvent`,
 	},
 	"retail": {
-		`retail/caught.yaml:43:16: Customer and InvoiceOrder can have the same key on table retail_table: PK="{customerId}" SK="ROOT" (Customer) and PK="{invoiceId}" SK="ROOT" (InvoiceOrder) both give PK="a" SK="ROOT" for Customer customerId="a" and InvoiceOrder invoiceId="a"; give each entity a literal prefix of its own that the other's values can't produce, e.g. "CUSTOMER#{customerId}" for Customer and "INVOICEORDER#{invoiceId}" for InvoiceOrder`,
+		`retail/caught.yaml:43:16: Customer and InvoiceOrder can have the same key on table retail_table: PK="{customerId}" SK="ROOT" (Customer) and PK="{invoiceId}" SK="ROOT" (InvoiceOrder) both give PK="a" SK="ROOT" for Customer customerId="a" and InvoiceOrder invoiceId="a"; give InvoiceOrder a sort key of its own that Customer's values can't produce, e.g. keys primary: {sk: "INVOICEORDER"} on InvoiceOrder`,
 	},
 }
 

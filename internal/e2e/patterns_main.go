@@ -2341,7 +2341,7 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		return nil, err
 	}
 	pkValue := &types.AttributeValueMemberS{Value: pk}
-	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "light", "dark")
+	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "dark", "light")
 	if err != nil {
 		return nil, err
 	}

@@ -9,19 +9,19 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// ThemeStyle is the type of Theme.Style: one of "light", "dark".
+// ThemeStyle is the type of Theme.Style: one of "dark", "light".
 type ThemeStyle string
 
 // The values of ThemeStyle.
 const (
-	ThemeStyleLight ThemeStyle = "light"
 	ThemeStyleDark  ThemeStyle = "dark"
+	ThemeStyleLight ThemeStyle = "light"
 )
 
 // Valid reports whether v is one of the values of ThemeStyle.
 func (v ThemeStyle) Valid() bool {
 	switch v {
-	case ThemeStyleLight, ThemeStyleDark:
+	case ThemeStyleDark, ThemeStyleLight:
 		return true
 	}
 	return false
@@ -69,7 +69,7 @@ func (t *Theme) validate() error {
 		return &ItemError{Entity: "Theme", Attr: "ownerId", Reason: "not valid UTF-8"}
 	}
 	if !t.Style.Valid() {
-		return &ItemError{Entity: "Theme", Attr: "style", Reason: "not one of \"light\", \"dark\""}
+		return &ItemError{Entity: "Theme", Attr: "style", Reason: "not one of \"dark\", \"light\""}
 	}
 	if !utf8.ValidString(t.Color) {
 		return &ItemError{Entity: "Theme", Attr: "color", Reason: "not valid UTF-8"}

@@ -243,7 +243,7 @@ func (r *resolver) tables() {
 		}
 		t.GoName = PrefixedGoName("T", t.Name)
 		if t.GoName == "" {
-			r.errorf(st.Name.Pos, "table name %q holds no letter or digit to derive a Go name from; add one", t.Name)
+			r.errorf(st.Name.Pos, "table name %q holds no letter or digit to derive a Go name from; rename it", t.Name)
 		} else if other := goNames[t.GoName]; other != nil {
 			r.errorf(st.Name.Pos, "tables %s and %s have the same Go name %s; rename one", other.Name, t.Name, t.GoName)
 		} else {
@@ -303,7 +303,7 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		}
 		ix.GoName = PrefixedGoName("I", ix.Name)
 		if ix.GoName == "" {
-			r.errorf(si.Name.Pos, "index name %q holds no letter or digit to derive a Go name from; add one", ix.Name)
+			r.errorf(si.Name.Pos, "index name %q holds no letter or digit to derive a Go name from; rename it", ix.Name)
 		}
 		for _, other := range t.Indexes[1:] {
 			if other.GoName == ix.GoName && ix.GoName != "" {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/internal/diag"
@@ -77,8 +78,8 @@ func collisions(ix *model.Index, diags *diag.List) {
 			verdict, w := keylang.Collide(keyOf(ka), keyOf(kb))
 			switch verdict {
 			case keylang.Collision:
-				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; give each entity a literal prefix of its own that the other's values can't produce, e.g. %s",
-					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), suggestPrefixes(a, ka, b, kb))
+				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; %s",
+					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), collisionFix(ix, a, ka, b, kb))
 			case keylang.Undecided:
 				diags.Warnf(kb.Pos, "could not decide whether %s and %s can have the same key on %s (%s and %s)", a.Name, b.Name, indexName(ix), describeKey(ka), describeKey(kb))
 			}
@@ -137,41 +138,104 @@ func witnessValues(a, b *model.Entity, w *keylang.Witness) string {
 	return fmt.Sprintf(" for %s and %s", side(a, w.A), side(b, w.B))
 }
 
-// suggestPrefixes proposes a partition key template (the sort key's when
-// the partition key is constant or not a string) that starts with the
-// entity's name, for each entity whose template has no literal start of
-// its own: a template that starts with a placeholder can take the form of
-// any key. An entity whose literal start already differs from the other's
-// new one keeps its template.
-func suggestPrefixes(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.EntityKey) string {
-	pick := func(k *model.EntityKey) *model.Template {
-		tm := k.PK
-		if (tm.IsConstant() || tm.KeyType != model.S) && k.SK != nil {
-			tm = k.SK
+// collisionFix proposes the smallest change of templates that sets a and b
+// apart on ix: one entity's sort key, else one's partition key, else both
+// sort keys, else both partition keys. The sort key comes first because a
+// new sort key keeps every item in its partition: an item collection stays
+// whole; a partition key another entity shares is never changed. A changed template starts with the entity's name in capitals in
+// place of the literal text the two share ("ROOT" becomes "INVOICE",
+// "ITEM#{sku}" "PRODUCT#{sku}"), and is proposed only when it sets the two
+// apart without another collision.
+func collisionFix(ix *model.Index, a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.EntityKey) string {
+	type part struct {
+		attr   *model.KeyAttr
+		ta, tb *model.Template
+		name   string
+	}
+	var parts []part
+	if ix.SK != nil {
+		parts = append(parts, part{ix.SK, ka.SK, kb.SK, "sort"})
+	}
+	parts = append(parts, part{ix.PK, ka.PK, kb.PK, "partition"})
+	pair := []*model.Entity{a, b}
+	for _, both := range []bool{false, true} {
+		for _, pt := range parts {
+			common := commonString(pt.ta.LiteralPrefix(), pt.tb.LiteralPrefix())
+			ca, okA := renamed(a, ix, pt.attr, pt.ta, common)
+			cb, okB := renamed(b, ix, pt.attr, pt.tb, common)
+			if pt.attr == ix.PK {
+				// A partition key shared with another entity holds an item
+				// collection: the entity stays in it.
+				okA = okA && !sharesPartition(a, ix)
+				okB = okB && !sharesPartition(b, ix)
+			}
+			switch {
+			case both && okA && okB && changesOK([]keyChange{ca, cb}, pair):
+				return fmt.Sprintf("give each entity a %s key prefix of its own that the other's values can't produce, e.g. %s and %s", pt.name, ca, cb)
+			case both:
+			case okB && changesOK([]keyChange{cb}, pair):
+				return fmt.Sprintf("give %s a %s key of its own that %s's values can't produce, e.g. %s", b.Name, pt.name, a.Name, cb)
+			case okA && changesOK([]keyChange{ca}, pair):
+				return fmt.Sprintf("give %s a %s key of its own that %s's values can't produce, e.g. %s", a.Name, pt.name, b.Name, ca)
+			}
 		}
-		if tm.KeyType != model.S {
-			return nil
+	}
+	return "give each entity a literal key prefix of its own that the other's values can't produce"
+}
+
+// sharesPartition reports whether another entity of ix has e's partition
+// key template.
+func sharesPartition(e *model.Entity, ix *model.Index) bool {
+	pk := e.Key(ix).PK.Source
+	for _, x := range ix.Table.Entities {
+		if k := x.Key(ix); x != e && k != nil && k.PK.Source == pk {
+			return true
 		}
-		return tm
 	}
-	ta, tb := pick(ka), pick(kb)
-	if ta == nil || tb == nil {
-		return "a sort key prefix of its own for each"
+	return false
+}
+
+// renamed is tm, e's template for key attribute ka, starting with e's name
+// in capitals in place of the literal text common: "ROOT" -> "INVOICE",
+// "{invoiceId}" -> "INVOICE#{invoiceId}". It is false for a template the
+// spec does not write (a natural key, a table key attribute on an index) or
+// that is not a string.
+func renamed(e *model.Entity, ix *model.Index, ka *model.KeyAttr, tm *model.Template, common string) (keyChange, bool) {
+	if tm == nil || tm.Implied || tm.KeyType != model.S {
+		return keyChange{}, false
 	}
-	pa, pb := ta.LiteralPrefix(), tb.LiteralPrefix()
-	common := commonString(pa, pb)
-	newA, newB := strings.ToUpper(a.Name)+"#", strings.ToUpper(b.Name)+"#"
-	diverge := func(x, y string) bool { return !strings.HasPrefix(x, y) && !strings.HasPrefix(y, x) }
-	rename := func(e *model.Entity, tm *model.Template, prefix string) string {
-		return fmt.Sprintf("%q for %s", prefix+strings.TrimPrefix(tm.Source, common), e.Name)
+	sep := "#"
+	if seps := tm.Separators(); len(seps) > 0 {
+		sep = string(seps[0])
 	}
+	segs := slices.Clone(tm.Segments)
+	if len(segs) > 0 && segs[0].Attr == nil {
+		segs[0].Literal = strings.TrimPrefix(segs[0].Literal, common)
+		if segs[0].Literal == "" {
+			segs = segs[1:]
+		}
+	}
+	lead := word(e.Name)
 	switch {
-	case pa != common && diverge(pa, newB):
-		return rename(b, tb, newB)
-	case pb != common && diverge(pb, newA):
-		return rename(a, ta, newA)
+	case len(segs) == 0:
+	case segs[0].Attr == nil && !unicode.IsLetter(rune(segs[0].Literal[0])) && !unicode.IsDigit(rune(segs[0].Literal[0])):
+		segs[0].Literal = lead + segs[0].Literal
+		lead = ""
+	case segs[0].Attr == nil:
+		segs[0].Literal = lead + sep + segs[0].Literal
+		lead = ""
+	default:
+		lead += sep
 	}
-	return rename(a, ta, newA) + " and " + rename(b, tb, newB)
+	if lead != "" {
+		segs = append([]model.Segment{{Literal: lead}}, segs...)
+	}
+	out := &model.Template{KeyType: model.S, Segments: segs}
+	out.Source = out.String()
+	if out.Source == tm.Source {
+		return keyChange{}, false
+	}
+	return keyChange{e: e, ix: ix, keyAttr: ka, tm: out}, true
 }
 
 // keySizes checks each template whose placeholders all have a bounded

@@ -152,7 +152,7 @@ func TestReadRefusals(t *testing.T) {
 		want          []string // parts of the error text
 	}{
 		{"rule 1: partition key not bound", "{query: Order, by: [total]}",
-			[]string{"spec.yaml:46:3: pattern P would need a Scan", `primary: its partition key PK="CUSTOMER#{customerId}" needs customerId, which is not in by`, `Add an index whose partition key is built from [total], e.g. GSI5: {partitionKey: GSI5PK, sortKey: GSI5SK} with keys GSI5: {pk: "TOTAL#{total}", sk: "{customerId}#{placed}#{orderId}"} on Order`}},
+			[]string{"spec.yaml:46:3: pattern P would need a Scan", `primary: its partition key PK="CUSTOMER#{customerId}" needs customerId, which is not in by`, "Add customerId to by; or add an index whose partition key is built from [total]", `e.g. GSI5: {partitionKey: GSI5PK, sortKey: GSI5SK} with keys GSI5: {pk: "TOTAL#{total}", sk: "{customerId}#{placed}#{orderId}"} on Order`}},
 		{"rule 1: the index binds the partition but lacks attributes: no new index proposed", "{query: Order, by: [orderId]}",
 			[]string{"ByKeys: it does not project status of Order (projection keys); project it"}},
 		{"a query without by", "{query: Order}",
@@ -444,7 +444,156 @@ entities:
 	if strings.Contains(msg, "Customer and Counter") {
 		t.Errorf("Customer and Counter have different sort keys:\n%s", msg)
 	}
-	if !strings.Contains(msg, `e.g. "CUSTOMER#{customerId}" for Customer and "INVOICE#{invoiceId}" for Invoice`) {
-		t.Errorf("the fix should prefix both partition keys:\n%s", msg)
+	// Both sort keys are the constant ROOT: a sort key of its own for one
+	// entity sets them apart, and keeps every item in its partition.
+	if !strings.Contains(msg, `give Invoice a sort key of its own that Customer's values can't produce, e.g. keys primary: {sk: "INVOICE"} on Invoice`) {
+		t.Errorf("the fix should give Invoice a sort key of its own:\n%s", msg)
+	}
+}
+
+// A collision fix changes the key part that sets the two entities apart
+// most simply, never moving an entity out of an item collection.
+func TestCollisionFixes(t *testing.T) {
+	tests := []struct {
+		name, entities, want string
+	}{
+		{"one item collection: the sort keys differ, not the partitions", `
+  Order:
+    attributes: {customerId: string, orderId: string}
+    keys: {primary: {pk: "CUSTOMER#{customerId}", sk: "{orderId}"}}
+  Invoice:
+    attributes: {customerId: string, invoiceId: string}
+    keys: {primary: {pk: "CUSTOMER#{customerId}", sk: "{invoiceId}"}}`,
+			`give each entity a sort key prefix of its own that the other's values can't produce, e.g. keys primary: {sk: "ORDER#{orderId}"} on Order and keys primary: {sk: "INVOICE#{invoiceId}"} on Invoice`},
+		{"a constant partition against a placeholder: one partition key is enough", `
+  Tally:
+    attributes: {orderId: string}
+    keys: {primary: {pk: "ALL", sk: "{orderId}"}}
+  Note:
+    attributes: {noteId: string, at: string}
+    keys: {primary: {pk: "{noteId}", sk: "{at}"}}`,
+			`give Note a partition key of its own that Tally's values can't produce, e.g. keys primary: {pk: "NOTE#{noteId}"} on Note`},
+		{"the entity that shares its partition keeps it", `
+  Customer:
+    attributes: {customerId: string}
+    keys: {primary: {pk: "{customerId}", sk: "{customerId}"}}
+  Order:
+    attributes: {customerId: string, orderId: string}
+    keys: {primary: {pk: "{customerId}", sk: "ORDER#{orderId}"}}
+  Invoice:
+    attributes: {invoiceId: string}
+    keys: {primary: {pk: "{invoiceId}", sk: "{invoiceId}"}}`,
+			`give Invoice a sort key of its own that Customer's values can't produce, e.g. keys primary: {sk: "INVOICE#{invoiceId}"} on Invoice`},
+		{"a table without sort key: the partition keys", `
+  Customer:
+    table: Flat
+    attributes: {customerId: string}
+    keys: {primary: {pk: "{customerId}"}}
+  Invoice:
+    table: Flat
+    attributes: {invoiceId: string}
+    keys: {primary: {pk: "{invoiceId}"}}`,
+			`give each entity a partition key prefix of its own that the other's values can't produce, e.g. keys primary: {pk: "CUSTOMER#{customerId}"} on Customer and keys primary: {pk: "INVOICE#{invoiceId}"} on Invoice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := "version: 1\npackage: shop\ntables:\n  Shop: {partitionKey: PK, sortKey: SK}\n  Flat: {partitionKey: PK}\nentities:" + tt.entities + "\n"
+			if !strings.Contains(tt.entities, "table: Flat") {
+				spec = strings.Replace(spec, "  Flat: {partitionKey: PK}\n", "", 1)
+			}
+			err := generator.Check("spec.yaml", []byte(spec)).Diags.Err()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("want %q in:\n%v", tt.want, err)
+			}
+		})
+	}
+}
+
+// A range or an order on an enum in a sort key compares its values' text:
+// served only when the values are declared in the order of their text.
+func TestEnumOrder(t *testing.T) {
+	spec := func(values, pattern string) string {
+		return `
+version: 1
+package: alerts
+tables:
+  Alerts: {partitionKey: PK, sortKey: SK}
+entities:
+  Alert:
+    attributes:
+      host: string
+      severity: {type: enum, values: ` + values + `}
+    keys: {primary: {pk: "HOST#{host}", sk: "{severity}"}}
+patterns:
+  P: ` + pattern + "\n"
+	}
+	unsorted, sorted := "[info, warning, critical]", "[a1info, b2warning, c3critical]"
+	tests := []struct {
+		values, pattern, want string // want "" when served
+	}{
+		{unsorted, `{query: Alert, by: [host], where: {severity: ">="}}`, "where severity >=: severity is an enum, whose key text sorts as text (critical, info, warning), not in its declared order (info, warning, critical)"},
+		{unsorted, `{query: Alert, by: [host], where: {severity: between}}`, "where severity between: severity is an enum"},
+		{unsorted, `{query: Alert, by: [host], order: desc}`, "order sorts by the sort key SK=\"{severity}\", whose next part {severity} holds the text of the value: severity is an enum"},
+		{unsorted, `{query: Alert, by: [host], order: asc}`, "order sorts by the sort key"},
+		{unsorted, `{query: Alert, by: [host], where: {severity: beginsWith}}`, ""},
+		{unsorted, `{query: Alert, by: [host]}`, ""},
+		{sorted, `{query: Alert, by: [host], where: {severity: ">="}}`, ""},
+		{sorted, `{query: Alert, by: [host], order: desc}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.values+" "+tt.pattern, func(t *testing.T) {
+			err := generator.Check("spec.yaml", []byte(spec(tt.values, tt.pattern))).Diags.Err()
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("want %q in:\n%v", tt.want, err)
+			}
+		})
+	}
+}
+
+// A refusal names its real reason, and proposes a fix that works.
+func TestRefusalReasons(t *testing.T) {
+	tests := []struct {
+		name, pattern string
+		want          []string
+		not           []string
+	}{
+		{"a consistent read only a GSI serves is no Scan problem", "{get: Customer, by: [email], consistent: true}",
+			[]string{"pattern P asks for consistent: true, which only the table and its local indexes serve, and none of them serves it",
+				"GSI1: a global index has no consistent reads (without consistent: true it would serve the pattern)",
+				"Remove consistent: true"},
+			[]string{"Scan", "add an index"}},
+		{"a consistent read with the table's partition: a local index", "{query: Order, by: [customerId, status], consistent: true}",
+			[]string{"Add a local index (DynamoDB creates local indexes only with the table), e.g. LSI2: {local: true, sortKey: LSI2SK} with keys LSI2: {sk: \"{status}#{placed}#{orderId}\"} on Order"},
+			nil},
+		{"a bound partition whose sort key does not fit is no Scan problem", "{query: Line, by: [customerId, sku]}",
+			[]string{"pattern P: by builds the partition key of primary, but the rest of the pattern does not fit (primary: by sku is not a leading placeholder"},
+			[]string{"Scan"}},
+		{"a get proposal binds the whole key", "{get: Line, by: [sku]}",
+			[]string{`with keys GSI5: {pk: "SKU#{sku}", sk: "LINE"} on Line`},
+			nil},
+		{"by lacks what the partition key needs", "{get: Line, by: [orderId, sku]}",
+			[]string{"Add customerId to by"},
+			nil},
+		{"a forced index another index can replace", "{query: Order, by: [customerId], index: GSI1}",
+			[]string{"Remove index: GSI1 (primary serves the pattern)"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg := refused(t, "  P: "+tt.pattern+"\n")
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error does not say %q:\n%s", w, msg)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(msg, w) {
+					t.Errorf("error says %q:\n%s", w, msg)
+				}
+			}
+		})
 	}
 }

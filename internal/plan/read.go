@@ -11,6 +11,7 @@ import (
 
 // candidate is a read pattern planned on one index.
 type candidate struct {
+	ix     *model.Index
 	plan   *Pattern
 	reason string // why the index can't serve the pattern, when plan is nil
 	// pkBound is set when the inputs build the index's partition key, so
@@ -22,24 +23,19 @@ type candidate struct {
 // forces) and keeps the best that serves the pattern, or refuses it.
 func (b *builder) read(p *model.Pattern) *Pattern {
 	t := p.Table
-	indexes := t.Indexes
-	if p.Index != "" {
-		indexes = []*model.Index{t.Index(p.Index)}
-	}
 	var ok []*Pattern
-	var reasons []string
-	pkBound := false
-	for _, ix := range indexes {
+	var failed []candidate
+	for _, ix := range readIndexes(p) {
 		c := b.tryRead(p, ix)
+		c.ix = ix
 		if c.plan != nil {
 			ok = append(ok, c.plan)
 		} else {
-			reasons = append(reasons, fmt.Sprintf("%s: %s", ix.Name, c.reason))
-			pkBound = pkBound || c.pkBound
+			failed = append(failed, c)
 		}
 	}
 	if len(ok) == 0 {
-		b.refuse(p, reasons, pkBound)
+		b.refuse(p, failed)
 		return nil
 	}
 	best := slices.MinFunc(ok, func(x, y *Pattern) int {
@@ -56,6 +52,15 @@ func (b *builder) read(p *model.Pattern) *Pattern {
 	b.request(best)
 	b.cost(best)
 	return best
+}
+
+// readIndexes are the indexes a read may use: every index of its table, or
+// the one it names.
+func readIndexes(p *model.Pattern) []*model.Index {
+	if p.Index != "" {
+		return []*model.Index{p.Table.Index(p.Index)}
+	}
+	return p.Table.Indexes
 }
 
 func callRank(c Call) int {
@@ -149,7 +154,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 		}
 		// Rule 3: where is the next placeholder, in an order-keeping form.
 		if p.Where != nil {
-			if msg := whereCond(&key.SK, ix.SK, p.Where); msg != "" {
+			if msg := whereCond(&key.SK, ix, p.Where, soleEntity(p)); msg != "" {
 				return failBound("%s", msg)
 			}
 		}
@@ -283,9 +288,19 @@ func commonString(a, b string) string {
 	return a[:i]
 }
 
+// soleEntity is the entity of a pattern of one entity, or nil.
+func soleEntity(p *model.Pattern) *model.Entity {
+	if p.IsCollection() {
+		return nil
+	}
+	return p.Entity()
+}
+
 // whereCond turns the where condition into the sort key condition, or
-// says why it can't be one on this sort key.
-func whereCond(s *SKCond, skAttr *model.KeyAttr, w *model.Cond) string {
+// says why it can't be one on the sort key of ix. e is the pattern's
+// entity, nil for a collection.
+func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) string {
+	skAttr := ix.SK
 	segs := s.Template.Segments
 	if s.Prefix >= len(segs) || segs[s.Prefix].Attr == nil || segs[s.Prefix].Attr.Name != w.Attr.Name {
 		next := "nothing (the inputs bind the whole sort key)"
@@ -331,7 +346,7 @@ func whereCond(s *SKCond, skAttr *model.KeyAttr, w *model.Cond) string {
 		case model.String, model.Enum:
 		case model.Path:
 			if last {
-				return fmt.Sprintf("where %s beginsWith: the path ends the sort key %q, so its subtree is not one prefix; add a placeholder after it, e.g. \"{%s}#{id}\"", x.Name, s.Template.Source, x.Name)
+				return fmt.Sprintf("where %s beginsWith: the path ends the sort key %q, so no one prefix selects a node and its subtree (%q would also match %q)%s", x.Name, s.Template.Source, "a"+string(x.Separator)+"b", "a"+string(x.Separator)+"bc", pathEndFix(ix, e, x))
 			}
 		default:
 			return fmt.Sprintf("where %s beginsWith: %s is %s; beginsWith applies to strings", x.Name, x.Name, x.Describe())
@@ -340,11 +355,16 @@ func whereCond(s *SKCond, skAttr *model.KeyAttr, w *model.Cond) string {
 		return ""
 	}
 	fixed := x.KeepsOrder()
-	if !fixed && !last {
-		return fmt.Sprintf("where %s %s: %s is a %s followed by more of the sort key %q, so its key text does not sort like its values (only int, time and bool do, or a string placed last)", x.Name, op, x.Name, x.Type, s.Template.Source)
-	}
 	if x.Type == model.Path {
 		return fmt.Sprintf("where %s %s: a path compares only with beginsWith", x.Name, op)
+	}
+	if !fixed && !last {
+		return fmt.Sprintf("where %s %s: %s is %s followed by more of the sort key %q, so its key text does not sort like its values (only int, time and bool do, or a string placed last)", x.Name, op, x.Name, article(string(x.Type)), s.Template.Source)
+	}
+	if x.Type == model.Enum {
+		if why := enumOrder(x); why != "" {
+			return fmt.Sprintf("where %s %s: %s, so a range of keys is not a range of values; read each value with by, or key on an int that ranks the values", x.Name, op, why)
+		}
 	}
 	s.Kind = SKBetween
 	switch {
@@ -415,15 +435,50 @@ func orderOK(ix *model.Index, key *KeyCond) string {
 		return ""
 	}
 	if !x.KeepsOrder() && s.Prefix != len(s.Template.Segments)-1 {
-		return fmt.Sprintf("order sorts by the sort key %s=%q, whose next part {%s} is a %s followed by more text, so the order would not be the order of %s", ix.SK.Name, s.Template.Source, x.Name, x.Type, x.Name)
+		return fmt.Sprintf("order sorts by the sort key %s=%q, whose next part {%s} is %s followed by more text, so the order would not be the order of %s", ix.SK.Name, s.Template.Source, x.Name, article(string(x.Type)), x.Name)
+	}
+	if x.Type == model.Enum {
+		if why := enumOrder(x); why != "" {
+			return fmt.Sprintf("order sorts by the sort key %s=%q, whose next part {%s} holds the text of the value: %s; leave order out (the items then come in the order of the key text), or key on an int that ranks the values", ix.SK.Name, s.Template.Source, x.Name, why)
+		}
 	}
 	return ""
 }
 
-// refuse reports a read no index can serve, with what would fix it: a new
-// index when no index has a partition key the inputs build (otherwise the
-// reasons say what to change).
-func (b *builder) refuse(p *model.Pattern, reasons []string, pkBound bool) {
+// article puts "a" or "an" before a word.
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
+}
+
+// pathEndFix proposes to end e's sort key on ix with the path's separator,
+// so that the node and its subtree share the prefix path + separator.
+func pathEndFix(ix *model.Index, e *model.Entity, x *model.Attribute) string {
+	if e == nil {
+		return ""
+	}
+	k := e.Key(ix)
+	if k == nil || k.SK == nil || k.SK.Implied {
+		return ""
+	}
+	tm := &model.Template{KeyType: k.SK.KeyType, Segments: append(slices.Clone(k.SK.Segments), model.Segment{Literal: string(x.Separator)})}
+	tm.Source = tm.String()
+	c := keyChange{e: e, ix: ix, keyAttr: ix.SK, tm: tm}
+	if !changesOK([]keyChange{c}, nil) {
+		return ""
+	}
+	return "; end the sort key with the path's separator, e.g. " + c.String()
+}
+
+// refuse reports a read no index can serve, with the real reason and
+// what would fix it. Three cases tell the reason apart: a consistent read
+// that only a global index would serve; inputs that build the partition
+// key of an index whose sort key, projection or members don't fit the
+// rest of the pattern; and inputs that build no partition key, so that
+// only a Scan could read the items.
+func (b *builder) refuse(p *model.Pattern, failed []candidate) {
 	e := p.Entity()
 	var keys []string
 	for _, k := range e.Keys {
@@ -437,57 +492,143 @@ func (b *builder) refuse(p *model.Pattern, reasons []string, pkBound bool) {
 	if p.Index != "" {
 		which = "the index it names can't serve it"
 	}
-	fix := ""
-	switch {
-	case len(p.By) == 0:
-		fix = " A query needs by: the attributes its partition key is built from."
-	case !pkBound:
-		fix = " " + proposal(p)
-	}
-	b.errorf(p.Pos, "pattern %s would need a Scan: %s (%s). %s's keys are %s.%s",
-		p.Name, which, strings.Join(reasons, "; "), e.Name, strings.Join(keys, ", "), fix)
-}
-
-// proposal suggests an index that would serve p.
-func proposal(p *model.Pattern) string {
-	t := p.Table
-	e := p.Entity()
-	gsis := 0
-	for _, ix := range t.Indexes {
-		if ix.Kind == model.Global {
-			gsis++
-		}
-	}
-	name := fmt.Sprintf("GSI%d", gsis+1)
-	for t.Index(name) != nil || t.KeyAttrNamed(name+"PK") != nil || t.KeyAttrNamed(name+"SK") != nil {
-		gsis++
-		name = fmt.Sprintf("GSI%d", gsis+1)
-	}
-	var pk []string
-	for _, by := range p.By {
-		pk = append(pk, strings.ToUpper(by)+"#{"+by+"}")
-	}
-	if len(pk) == 0 {
-		pk = []string{strings.ToUpper(e.Name)}
-	}
-	var sk []string
-	w := p.Where
-	if w != nil && !w.Attr.KeepsOrder() && w.Op != model.OpBeginsWith {
-		// A string compares in order only placed last in the key.
-		sk = []string{"{" + w.Attr.Name + "}"}
-	} else {
-		if w != nil {
-			sk = append(sk, "{"+w.Attr.Name+"}")
-		}
-		for _, a := range e.PrimaryKey().Attrs() {
-			if !slices.Contains(p.By, a.Name) && (w == nil || w.Attr != a) {
-				sk = append(sk, "{"+a.Name+"}")
+	var inconsistent []string // global indexes that serve p without consistent
+	if p.Consistent {
+		for _, c := range failed {
+			if c.ix.Kind == model.Global && b.servesInconsistent(p, c.ix) {
+				inconsistent = append(inconsistent, c.ix.Name)
 			}
 		}
 	}
-	if len(sk) == 0 {
-		sk = []string{strings.ToUpper(e.Name)}
+	var reasons, bound []string
+	for _, c := range failed {
+		r := c.reason
+		if slices.Contains(inconsistent, c.ix.Name) {
+			r += " (without consistent: true it would serve the pattern)"
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %s", c.ix.Name, r))
+		if c.pkBound {
+			bound = append(bound, c.ix.Name)
+		}
 	}
-	return fmt.Sprintf("Add an index whose partition key is built from [%s], e.g. %s: {partitionKey: %sPK, sortKey: %sSK} with keys %s: {pk: %q, sk: %q} on %s",
-		strings.Join(p.By, ", "), name, name, name, name, strings.Join(pk, "#"), strings.Join(sk, "#"), e.Name)
+	var head string
+	var fixes []string
+	var notes []string
+	switch {
+	case len(inconsistent) > 0:
+		head = fmt.Sprintf("pattern %s asks for consistent: true, which only the table and its local indexes serve, and none of them serves it (%s)", p.Name, strings.Join(reasons, "; "))
+		if p.Index != "" {
+			head = fmt.Sprintf("pattern %s asks for consistent: true, but the index it names is global, and a global index has no consistent reads (%s)", p.Name, strings.Join(reasons, "; "))
+		}
+		fixes = append(fixes, "remove consistent: true")
+		fixes = append(fixes, b.otherIndexFix(p)...)
+		fixes = append(fixes, b.byFix(p)...)
+		fixes = append(fixes, b.localIndexFix(p)...)
+	case len(bound) > 0:
+		head = fmt.Sprintf("pattern %s: by builds the partition key of %s, but the rest of the pattern does not fit (%s)", p.Name, strings.Join(bound, " and "), strings.Join(reasons, "; "))
+		fixes = append(fixes, b.otherIndexFix(p)...)
+		fixes = append(fixes, b.byFix(p)...)
+		if p.Consistent {
+			fixes = append(fixes, b.localIndexFix(p)...)
+		}
+	default:
+		head = fmt.Sprintf("pattern %s would need a Scan: %s (%s)", p.Name, which, strings.Join(reasons, "; "))
+		if len(p.By) == 0 {
+			notes = append(notes, "A query needs by: the attributes its partition key is built from.")
+			break
+		}
+		fixes = append(fixes, b.otherIndexFix(p)...)
+		fixes = append(fixes, b.byFix(p)...)
+		fixes = append(fixes, b.collectionFix(p)...)
+		if p.Consistent {
+			notes = append(notes, fmt.Sprintf("Only the table and its local indexes serve consistent reads, and their partition key %s=%q is built from %s.", p.Table.PK.Name, e.PrimaryKey().PK.Source, names(e.PrimaryKey().PK.Attrs())))
+		} else if fix, why := b.indexProposal(p); fix != "" {
+			fixes = append(fixes, fix)
+		} else if why != "" {
+			notes = append(notes, why)
+		}
+	}
+	msg := fmt.Sprintf("%s. %s's keys are %s.", head, e.Name, strings.Join(keys, ", "))
+	for _, n := range notes {
+		msg += " " + n
+	}
+	if len(fixes) > 0 {
+		msg += " " + upperFirst(strings.Join(fixes, "; or "))
+	}
+	b.errorf(p.Pos, "%s", msg)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// servesInconsistent reports whether the global index ix would serve p
+// if p did not ask for a consistent read.
+func (b *builder) servesInconsistent(p *model.Pattern, ix *model.Index) bool {
+	q := *p
+	q.Consistent = false
+	return b.tryRead(&q, ix).plan != nil
+}
+
+// otherIndexFix proposes to drop index: when another index of the table
+// serves the pattern (not with order:, which would then be the order of
+// another sort key).
+func (b *builder) otherIndexFix(p *model.Pattern) []string {
+	if p.Index == "" || p.OrderPos.Line != 0 {
+		return nil
+	}
+	for _, ix := range p.Table.Indexes {
+		if ix.Name != p.Index && b.tryRead(p, ix).plan != nil {
+			return []string{fmt.Sprintf("remove index: %s (%s serves the pattern)", p.Index, ix.Name)}
+		}
+	}
+	return nil
+}
+
+// byFix proposes to add to by what the partition key of an index needs,
+// when the pattern is then served: a get by orderId on a table keyed
+// "CUSTOMER#{customerId}" / "ORDER#{orderId}" needs customerId too.
+func (b *builder) byFix(p *model.Pattern) []string {
+	var best []string
+	for _, ix := range readIndexes(p) {
+		k := p.Entity().Key(ix)
+		if k == nil {
+			continue
+		}
+		var missing []string
+		for _, a := range k.PK.Attrs() {
+			if !slices.Contains(p.By, a.Name) {
+				missing = append(missing, a.Name)
+			}
+		}
+		if len(missing) == 0 || (best != nil && len(missing) >= len(best)) {
+			continue
+		}
+		usable := true
+		for _, name := range missing {
+			if p.Where != nil && p.Where.Attr.Name == name {
+				usable = false
+			}
+			for _, e := range p.Entities {
+				if e.Attr(name) == nil {
+					usable = false
+				}
+			}
+		}
+		if !usable {
+			continue
+		}
+		q := *p
+		q.By = append(slices.Clone(p.By), missing...)
+		if b.tryRead(&q, ix).plan != nil {
+			best = missing
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("add %s to by", strings.Join(best, ", "))}
 }
