@@ -27,7 +27,8 @@ import (
 // placeholders. It then checks DynamoDB's rules on every request, also
 // one whose optional values are all zero: every placeholder an
 // expression uses is given, every one given is used, and no map is
-// empty.
+// empty. The client changes everything it is given, as a careless
+// wrapper may: no later request may hold what it changed.
 func TestRequestsAsPlanned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiling generated code is skipped in -short mode")
@@ -134,6 +135,9 @@ func TestRequestsAsPlanned(t *testing.T) {
 					continue
 				}
 				checked++
+				for _, what := range r.Shared {
+					t.Errorf("%s: %s (%s values): the request holds %s, which the client changed in an earlier request", name, pp.Pattern.Name, variant, what)
+				}
 				for _, problem := range dynamoRules(r) {
 					t.Errorf("%s: %s (%s values): %s", name, pp.Pattern.Name, variant, problem)
 				}
@@ -160,6 +164,7 @@ type sentRequest struct {
 	ValuesNil                                                    bool
 	IndexName                                                    string
 	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
+	Shared                                                       []string
 }
 
 var placeholderRE = regexp.MustCompile(`[#:][A-Za-z0-9_]+`)
@@ -294,15 +299,65 @@ type sentRequest struct {
 	ValuesNil                                                    bool
 	IndexName                                                    string
 	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
+	Shared                                                       []string
 }
 
 type recorder struct{ got []sentRequest }
+
+// mutated marks what a client changed in a request it was given: a later
+// request that holds it shares memory with an earlier one.
+const mutated = "changed by the client"
+
+// shared lists what a request holds that a client changed in an earlier
+// one, then changes all of it, as a careless client wrapper may.
+func shared(strs []*string, maps []map[string]string, avs []map[string]types.AttributeValue, limit *int32) []string {
+	var out []string
+	for _, p := range strs {
+		if p != nil {
+			if *p == mutated {
+				out = append(out, "an expression or index name")
+			}
+			*p = mutated
+		}
+	}
+	for _, m := range maps {
+		for k, v := range m {
+			if v == mutated {
+				out = append(out, "the name of "+k)
+			}
+			m[k] = mutated
+		}
+	}
+	for _, m := range avs {
+		for k, v := range m {
+			if sv, ok := v.(*types.AttributeValueMemberS); ok {
+				if sv.Value == mutated {
+					out = append(out, "the value of "+k)
+				}
+				sv.Value = mutated
+			}
+		}
+	}
+	if limit != nil {
+		if *limit == -7 {
+			out = append(out, "the limit")
+		}
+		*limit = -7
+	}
+	return out
+}
 
 func (r *recorder) add(kc, f, c, u, pr *string, names map[string]string, values map[string]types.AttributeValue, index *string) {
 	s := sentRequest{
 		KeyCondition: aws.ToString(kc), Filter: aws.ToString(f), Condition: aws.ToString(c), Update: aws.ToString(u), Projection: aws.ToString(pr),
 		HasKeyCondition: kc != nil, HasFilter: f != nil, HasCondition: c != nil, HasUpdate: u != nil, HasProj: pr != nil,
-		Names: names, NamesNil: names == nil, ValuesNil: values == nil, IndexName: aws.ToString(index),
+		NamesNil: names == nil, ValuesNil: values == nil, IndexName: aws.ToString(index),
+	}
+	if names != nil {
+		s.Names = map[string]string{}
+		for k, v := range names {
+			s.Names[k] = v
+		}
 	}
 	for k := range values {
 		s.Values = append(s.Values, k)
@@ -310,34 +365,47 @@ func (r *recorder) add(kc, f, c, u, pr *string, names map[string]string, values 
 	r.got = append(r.got, s)
 }
 
+// change records what a request shares with earlier ones, then changes
+// all it holds.
+func (r *recorder) change(strs []*string, maps []map[string]string, avs []map[string]types.AttributeValue, limit *int32) {
+	last := &r.got[len(r.got)-1]
+	last.Shared = append(last.Shared, shared(strs, maps, avs, limit)...)
+}
+
 func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	r.add(nil, nil, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, nil, nil)
+	r.change([]*string{in.ProjectionExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.Key}, nil)
 	return &dynamodb.GetItemOutput{}, nil
 }
 
 func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	r.add(in.KeyConditionExpression, in.FilterExpression, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.IndexName)
+	r.change([]*string{in.KeyConditionExpression, in.FilterExpression, in.ProjectionExpression, in.IndexName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues}, in.Limit)
 	return &dynamodb.QueryOutput{}, nil
 }
 
 func (r *recorder) PutItem(_ context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	r.add(nil, nil, in.ConditionExpression, nil, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
+	r.change([]*string{in.ConditionExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Item}, nil)
 	return &dynamodb.PutItemOutput{}, nil
 }
 
 func (r *recorder) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	r.add(nil, nil, in.ConditionExpression, in.UpdateExpression, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
+	r.change([]*string{in.ConditionExpression, in.UpdateExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Key}, nil)
 	return &dynamodb.UpdateItemOutput{}, nil
 }
 
 func (r *recorder) DeleteItem(_ context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
 	r.add(nil, nil, in.ConditionExpression, nil, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
+	r.change([]*string{in.ConditionExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Key}, nil)
 	return &dynamodb.DeleteItemOutput{}, nil
 }
 
 func (r *recorder) BatchGetItem(_ context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	for _, ka := range in.RequestItems {
 		r.add(nil, nil, nil, nil, ka.ProjectionExpression, ka.ExpressionAttributeNames, nil, nil)
+		r.change([]*string{ka.ProjectionExpression}, []map[string]string{ka.ExpressionAttributeNames}, ka.Keys, nil)
 	}
 	return &dynamodb.BatchGetItemOutput{}, nil
 }

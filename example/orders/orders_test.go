@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -171,6 +172,16 @@ func TestCart(t *testing.T) {
 			t.Fatalf("AddToCart %s +%d: %v", add.product, add.n, err)
 		}
 		checkCartItem(t, fmt.Sprintf("AddToCart %s +%d", add.product, add.n), *it, orders.CartItem{CartID: cart, ProductID: add.product, Quantity: add.want})
+	}
+	// quantity has min 0: no amount takes it below, math.MinInt64 (whose
+	// min - amount overflows an int64) included, on a stored item or a new
+	// one.
+	for _, product := range []string{"B07XJ8C8F5", "new-product"} {
+		for _, n := range []int64{math.MinInt64, -5} {
+			if _, err := s.AddToCart(ctx, cart, product, n); !errors.Is(err, orders.ErrConditionFailed) {
+				t.Errorf("AddToCart %s %d: %v, want ErrConditionFailed", product, n, err)
+			}
+		}
 	}
 	// Another cart, which must not mix with Pete's.
 	if _, err := s.AddToCart(ctx, "alexs-cart", "B07XJ8C8F5", 7); err != nil {
