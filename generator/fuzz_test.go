@@ -11,31 +11,41 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// seeds adds every spec of the project to the fuzz corpus: the examples,
-// the parser's test specs and the specs of the command's txtar cases.
-func seeds(f *testing.F) {
+// seedSpecs returns every spec of the project: the examples, the
+// parser's test specs, the specs of the command's txtar cases and those
+// of TestHostileSpecs.
+func seedSpecs() ([][]byte, error) {
+	var specs [][]byte
 	for _, pattern := range []string{"../example/*/*.yaml", "../spec/testdata/*/*.yaml"} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {
 			data, err := os.ReadFile(file)
 			if err != nil {
-				f.Fatal(err)
+				return nil, err
 			}
-			f.Add(data)
+			specs = append(specs, data)
 		}
 	}
 	cases, _ := filepath.Glob("../cmd/dyngen/testdata/*/*.txtar")
 	for _, file := range cases {
 		ar, err := txtar.ParseFile(file)
 		if err != nil {
-			f.Fatal(err)
+			return nil, err
 		}
 		for _, file := range ar.Files {
 			if strings.HasSuffix(file.Name, ".yaml") {
-				f.Add(file.Data)
+				specs = append(specs, file.Data)
 			}
 		}
 	}
+	names, hostile, err := hostileSpecs()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		specs = append(specs, hostile[name])
+	}
+	return specs, nil
 }
 
 // checkTimeout bounds one run of the pipeline in FuzzCheck; a real spec
@@ -43,23 +53,33 @@ func seeds(f *testing.F) {
 const checkTimeout = 10 * time.Second
 
 // FuzzCheck runs the whole pipeline (parse, resolve, plan, report, and
-// emission for a sound spec) on
-// arbitrary input: no panic, a report for every plan, and every
-// diagnostic positioned in the file.
+// emission for a sound spec) on arbitrary input: no panic, a report for
+// every plan, every diagnostic positioned in the file, and for a sound
+// spec a package that compiles (see outputProblems).
 func FuzzCheck(f *testing.F) {
-	seeds(f)
+	specs, err := seedSpecs()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, spec := range specs {
+		f.Add(spec)
+	}
+	// The packages generated code imports are read here, once per
+	// process, rather than in the first input's time.
+	if _, err := sharedImporter(); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := platforms(); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// No input may make the pipeline hang: a run that takes seconds
 		// fails, and the fuzzer keeps the input.
 		done := make(chan *Result, 1)
+		var problems []error
 		go func() {
 			res := Check("spec.yaml", data)
-			if res.Plan != nil && !res.Diags.HasErrors() {
-				// A sound spec is generated too: emission must not fail.
-				if _, err := emit(res.Plan, "spec.yaml"); err != nil {
-					t.Errorf("emitting a sound spec failed: %v", err)
-				}
-			}
+			problems = outputProblems(res)
 			done <- res
 		}()
 		var res *Result
@@ -67,6 +87,9 @@ func FuzzCheck(f *testing.F) {
 		case res = <-done:
 		case <-time.After(checkTimeout):
 			t.Fatalf("Check took more than %v", checkTimeout)
+		}
+		for _, err := range problems {
+			t.Error(err)
 		}
 		if res.Plan != nil {
 			if err := res.Plan.Report(io.Discard); err != nil {
@@ -80,5 +103,37 @@ func FuzzCheck(f *testing.F) {
 				t.Errorf("diagnostic badly positioned: %v", d)
 			}
 		}
+	})
+}
+
+// BenchmarkFuzzCheck measures what FuzzCheck does with the project's
+// specs, without and with the checks of the generated package. After the
+// first round, the files are known gofmt-clean (see memo), as most files
+// are in a fuzzing run.
+func BenchmarkFuzzCheck(b *testing.B) {
+	specs, err := seedSpecs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := sharedImporter(); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("emit", func(b *testing.B) {
+		for b.Loop() {
+			for _, spec := range specs {
+				if res := Check("spec.yaml", spec); res.Plan != nil && !res.Diags.HasErrors() {
+					emit(res.Plan, "spec.yaml")
+				}
+			}
+		}
+		b.ReportMetric(float64(b.N*len(specs))/b.Elapsed().Seconds(), "specs/s")
+	})
+	b.Run("emit+compile", func(b *testing.B) {
+		for b.Loop() {
+			for _, spec := range specs {
+				outputProblems(Check("spec.yaml", spec))
+			}
+		}
+		b.ReportMetric(float64(b.N*len(specs))/b.Elapsed().Seconds(), "specs/s")
 	})
 }
