@@ -121,7 +121,7 @@ func TestHostileText(t *testing.T) {
 				code, comments := tokens(t, f)
 				want, _ := tokens(t, twin[j])
 				if f.Name != twin[j].Name || !slicesEqual(code, want) {
-					t.Errorf("%s: its code differs from the plain twin's:\n%s", f.Name, firstDiff(code, want))
+					t.Errorf("%s: its code differs from the plain twin's:\n%s", f.Name, firstTokenDiff(code, want))
 				}
 				for _, c := range comments {
 					if bad := directive(c); bad != "" {
@@ -187,8 +187,8 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-// firstDiff shows where two token lists part.
-func firstDiff(a, b []string) string {
+// firstTokenDiff shows where two token lists part.
+func firstTokenDiff(a, b []string) string {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return fmt.Sprintf("token %d: %q, want %q (then %q)", i, a[i], b[i], a[i:min(i+8, len(a))])
