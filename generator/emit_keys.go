@@ -147,8 +147,9 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err
 // the expression of its text. It may be empty; otherwise a string's is
 // checked like a string of the key, and an enum's must start one of the
 // enum's values.
-func (e *emitter) encodePrefix(g *jen.Group, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
-	name := paramName(a) + "Prefix"
+func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
+	name := scopeName(scope, paramName(a)+"Prefix")
+	scope["prefix|"+name] = name
 	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
 	if a.Type == model.Enum {
 		args := []jen.Code{jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)}
@@ -270,10 +271,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		if name, ok := scope[id]; ok {
 			return jen.Id(name)
 		}
-		name := paramName(a) + "Key"
-		for i := 2; slices.Contains(mapValues(scope), name); i++ {
-			name = fmt.Sprintf("%sKey%d", paramName(a), i)
-		}
+		name := scopeName(scope, paramName(a)+"Key")
 		scope[id] = name
 		g.List(jen.Id(name), jen.Err()).Op(":=").Id(fn).Call(args...)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
@@ -305,6 +303,17 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		return checked("keyTime", "", jen.Lit(a.Name), v)
 	}
 	return v
+}
+
+// scopeName is base, or base with the least number from 2 up, whichever
+// no name of the scope (its locals and the method's parameters) has.
+func scopeName(scope map[string]string, base string) string {
+	taken := mapValues(scope)
+	name := base
+	for i := 2; slices.Contains(taken, name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
 }
 
 // scopeID is the key of an encoded value in a scope: the attribute, the

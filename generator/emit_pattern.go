@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +66,20 @@ func (m *method) paramType(p *plan.Param) jen.Code {
 		return jen.Index().Id(ent.GoName)
 	}
 	return goType(ent, p.Attr)
+}
+
+// local is a local of the method's body named base, or base with
+// underscores after it where a parameter has that name.
+func (m *method) local(base string) string {
+	name := base
+	for m.isParam(name) {
+		name += "_"
+	}
+	return name
+}
+
+func (m *method) isParam(name string) bool {
+	return slices.ContainsFunc(m.pp.Params, func(p *plan.Param) bool { return p.Name == name })
 }
 
 // scope is a new scope of encoded key values for the method's body: the

@@ -230,7 +230,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, opID, fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
-			then(m.e.encodePrefix(g, w.Attr, op, seps, fail))
+			then(m.e.encodePrefix(g, scope, w.Attr, op, seps, fail))
 		default:
 			vid := opID
 			if b.Pred {

@@ -187,7 +187,7 @@ func (m *method) update() {
 		n := 0
 		build := func(g *jen.Group, v *plan.Value) {
 			n++
-			name := fmt.Sprintf("rebuilt%d", n)
+			name := m.local(fmt.Sprintf("rebuilt%d", n))
 			g.List(jen.Id(name), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
 				for _, a := range v.Rebuild.Template.Attrs() {
 					g.Add(lookup(a))
