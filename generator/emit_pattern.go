@@ -35,8 +35,10 @@ type method struct {
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
 
+// tableRef is the TableName of a request: the client gets its own copy of
+// the Store's name.
 func (m *method) tableRef() jen.Code {
-	return jen.Op("&").Id("s").Dot(tableField(m.p.Table))
+	return jen.Qual(pathAWS, "String").Call(jen.Id("s").Dot(tableField(m.p.Table)))
 }
 
 // param is the name of the method's parameter of role r for attribute a
@@ -173,10 +175,18 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 		}
 		return attrValue(a, v)
 	}
+	// A new value on every call, literal text included: the client may
+	// change what it is given.
+	return keyAttrValue(ka, m.keyText(g, ent, ka, tm, val, fail, varName))
+}
+
+// keyText emits the building of the value of key attribute ka from
+// template tm (not a natural key) and returns its text (or number, or
+// bytes): the literal text of a constant template, else the builder's
+// result, in variable varName.
+func (m *method) keyText(g *jen.Group, ent *model.Entity, ka *model.KeyAttr, tm *model.Template, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, varName string) jen.Code {
 	if isConstant(tm, ka) {
-		// Literal text: a new value on every call, as the client may
-		// change what it is given.
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(tm.String())})
+		return jen.Lit(tm.String())
 	}
 	var args []jen.Code
 	for _, a := range tm.Attrs() {
@@ -184,7 +194,7 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 	}
 	g.List(jen.Id(varName), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, ka)).Call(args...)
 	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-	return keyAttrValue(ka, jen.Id(varName))
+	return jen.Id(varName)
 }
 
 // primaryKeyMap emits the Key map of an entity's item from inputs.

@@ -141,20 +141,43 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	ix, key := m.pp.Index, m.pp.Key
 	ent := m.ent()
 	scope := m.scope()
-	pk := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk")
-	g.Id("pkValue").Op(":=").Add(pk)
+	// The request's own copy of everything it points to, in one block:
+	// the client may change what it is given, and one allocation is
+	// cheaper than one per pointer.
+	fixed := jen.Dict{jen.Id("table"): jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("keyCondition"): keyCond}
+	keyValues := map[plan.Source]jen.Code{}
+	// text puts a string key value into the block, or keeps another.
+	text := func(src plan.Source, field string) func(value, text jen.Code) {
+		return func(value, text jen.Code) {
+			if text == nil {
+				keyValues[src] = value
+				return
+			}
+			fixed[jen.Id(field)] = jen.Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): text})
+			keyValues[src] = jen.Op("&").Id("fixed").Dot(field)
+		}
+	}
+	if isNatural(key.PK, ix.PK) || ix.PK.Type != model.S {
+		g.Id("pkValue").Op(":=").Add(m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk"))
+		keyValues[plan.PKValue] = jen.Id("pkValue")
+	} else {
+		text(plan.PKValue, "pk")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, "pk"))
+	}
 	sk := key.SK
-	keyValues := map[plan.Source]jen.Code{plan.PKValue: jen.Id("pkValue")}
 	switch sk.Kind {
 	case plan.SKEq:
-		keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
+		if isNatural(sk.Template, ix.SK) || ix.SK.Type != model.S {
+			keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
+		} else {
+			text(plan.SKValue, "sk")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, "sk"))
+		}
 	case plan.SKBeginsWith:
-		keyValues[plan.SKValue] = m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true)
+		text(plan.SKValue, "sk")(m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true))
 	case plan.SKBetween:
-		keyValues[plan.SKLow] = m.bound(g, scope, sk.Lo, val, fail, false)
-		keyValues[plan.SKHigh] = m.bound(g, scope, sk.Hi, val, fail, false)
+		text(plan.SKLow, "skLo")(m.bound(g, scope, sk.Lo, val, fail, false))
+		text(plan.SKHigh, "skHi")(m.bound(g, scope, sk.Hi, val, fail, false))
 	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
-		keyValues[plan.SKValue] = m.bound(g, scope, sk.Lo, val, fail, false)
+		text(plan.SKValue, "sk")(m.bound(g, scope, sk.Lo, val, fail, false))
 	}
 	values := m.valuesDict(func(v *plan.Value) jen.Code {
 		if v.Source == plan.CondOperand {
@@ -162,52 +185,63 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 		}
 		return keyValues[v.Source]
 	})
-	// Every pointer of the input is new on every call: the client may
-	// change what it is given.
 	in := jen.Dict{
-		jen.Id("TableName"):                 m.tableRef(),
-		jen.Id("KeyConditionExpression"):    jen.Qual(pathAWS, "String").Call(keyCond),
+		jen.Id("TableName"):                 jen.Op("&").Id("fixed").Dot("table"),
+		jen.Id("KeyConditionExpression"):    jen.Op("&").Id("fixed").Dot("keyCondition"),
 		jen.Id("ExpressionAttributeNames"):  m.namesMap(),
 		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
 	}
+	ref := func(field string, value jen.Code) {
+		fixed[jen.Id(field)] = value
+		in[jen.Id(fieldOfInput[field])] = jen.Op("&").Id("fixed").Dot(field)
+	}
 	if !ix.IsPrimary() {
-		in[jen.Id("IndexName")] = jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name))
+		ref("index", jen.Lit(ix.Name))
 	}
 	if m.p.Order == model.Desc {
-		in[jen.Id("ScanIndexForward")] = jen.Qual(pathAWS, "Bool").Call(jen.False())
+		// forward is false: only the pointer is set.
+		in[jen.Id("ScanIndexForward")] = jen.Op("&").Id("fixed").Dot("forward")
 	}
 	if m.p.Consistent {
-		in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+		ref("consistent", jen.True())
 	}
 	switch m.p.Op {
 	case model.OpGet:
 		// A get through an index: one item (see getByQuery).
-		in[jen.Id("Limit")] = jen.Qual(pathAWS, "Int32").Call(jen.Lit(1))
+		fixed[jen.Id("limit")] = jen.Lit(1)
 	default:
 		// A query, one page: from the cursor's start, at most the page's
 		// limit.
 		in[jen.Id("ExclusiveStartKey")] = jen.Id("start")
-		in[jen.Id("Limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
+		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
 	}
+	in[jen.Id("Limit")] = jen.Id("fixed").Dot("limitRef").Call()
 	if projConst != nil {
-		in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+		ref("projection", projConst)
 	}
 	if filterConst != nil {
-		in[jen.Id("FilterExpression")] = jen.Qual(pathAWS, "String").Call(filterConst)
+		ref("filter", filterConst)
 	}
-	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in), jen.Id("pkValue")
+	g.Id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed)
+	pkValue := keyValues[plan.PKValue]
+	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in), pkValue
 }
+
+// fieldOfInput is the QueryInput field that points to each field of a
+// queryFixed.
+var fieldOfInput = map[string]string{"index": "IndexName", "consistent": "ConsistentRead", "projection": "ProjectionExpression", "filter": "FilterExpression"}
 
 // bound emits one value of the sort key condition: the bound prefix of the
 // template, then the where operand (or the least or greatest encoding of
-// its attribute), then the high character.
-func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool) jen.Code {
+// its attribute), then the high character. It returns the text of a
+// string sort key's value, or the value of a whole N or B sort key.
+func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, beginsWith bool) (value, text jen.Code) {
 	s := m.pp.Key.SK
 	tm := s.Template
 	w := s.Range
 	if tm.KeyType != model.S {
 		// A whole N or B sort key: the operand is the value.
-		return attrValue(w.Attr, m.param(plan.ParamWhere, w.Attr, nil, b.Operand))
+		return attrValue(w.Attr, m.param(plan.ParamWhere, w.Attr, nil, b.Operand)), nil
 	}
 	parts := m.e.keyPieces(g, scope, tm, s.Prefix, val, fail)
 	// then appends to the bound's text.
@@ -253,7 +287,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 	if b.High {
 		then(highCharPiece)
 	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): concat(parts)})
+	return nil, concat(parts)
 }
 
 // pred emits the predecessor of a where operand (strict < on a

@@ -374,31 +374,31 @@ func (r *recorder) change(strs []*string, maps []map[string]string, avs []map[st
 
 func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	r.add(nil, nil, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, nil, nil)
-	r.change([]*string{in.ProjectionExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.Key}, nil)
+	r.change([]*string{in.ProjectionExpression, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.Key}, nil)
 	return &dynamodb.GetItemOutput{}, nil
 }
 
 func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	r.add(in.KeyConditionExpression, in.FilterExpression, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.IndexName)
-	r.change([]*string{in.KeyConditionExpression, in.FilterExpression, in.ProjectionExpression, in.IndexName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues}, in.Limit)
+	r.change([]*string{in.KeyConditionExpression, in.FilterExpression, in.ProjectionExpression, in.IndexName, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues}, in.Limit)
 	return &dynamodb.QueryOutput{}, nil
 }
 
 func (r *recorder) PutItem(_ context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	r.add(nil, nil, in.ConditionExpression, nil, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
-	r.change([]*string{in.ConditionExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Item}, nil)
+	r.change([]*string{in.ConditionExpression, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Item}, nil)
 	return &dynamodb.PutItemOutput{}, nil
 }
 
 func (r *recorder) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	r.add(nil, nil, in.ConditionExpression, in.UpdateExpression, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
-	r.change([]*string{in.ConditionExpression, in.UpdateExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Key}, nil)
+	r.change([]*string{in.ConditionExpression, in.UpdateExpression, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Key}, nil)
 	return &dynamodb.UpdateItemOutput{}, nil
 }
 
 func (r *recorder) DeleteItem(_ context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
 	r.add(nil, nil, in.ConditionExpression, nil, nil, in.ExpressionAttributeNames, in.ExpressionAttributeValues, nil)
-	r.change([]*string{in.ConditionExpression}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Key}, nil)
+	r.change([]*string{in.ConditionExpression, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues, in.Key}, nil)
 	return &dynamodb.DeleteItemOutput{}, nil
 }
 
@@ -415,14 +415,19 @@ func (r *recorder) BatchWriteItem(_ context.Context, in *dynamodb.BatchWriteItem
 	return &dynamodb.BatchWriteItemOutput{}, nil
 }
 
+// rec and store serve every call of the test: a request may share
+// nothing with an earlier one, through the package or the Store.
+var rec = &recorder{}
+var store = New(rec)
+
 func record(t *testing.T, pattern, variant string, call func(s *Store) error) {
-	rec := &recorder{}
-	err := call(New(rec))
-	if len(rec.got) == 0 {
+	before := len(rec.got)
+	err := call(store)
+	if len(rec.got) == before {
 		t.Errorf("%s (%s) sent nothing: %v", pattern, variant, err)
 		return
 	}
-	r := rec.got[0]
+	r := rec.got[before]
 	r.Package, r.Pattern, r.Variant = `)
 	b.WriteString(strconv.Quote(p.Model.Package))
 	b.WriteString(`, pattern, variant

@@ -31,7 +31,7 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.bookReviewsTable,
+		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetBook", cause: err}
@@ -64,7 +64,7 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.bookReviewsTable,
+		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetUser", cause: err}
@@ -102,19 +102,24 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("BookPage", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: bookPageKeyCondition,
+		limit:        pageLimit(page, 16),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.bookReviewsTable,
+	}
+	start, err := cursorStart("BookPage", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "BookPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(bookPageKeyCondition),
-		Limit:                     pageLimit(page, 16),
-		ScanIndexForward:          aws.Bool(false),
-		TableName:                 &s.bookReviewsTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		ScanIndexForward:          &fixed.forward,
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -137,7 +142,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext("BookPage", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("BookPage", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -176,8 +181,15 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("ReviewsOfBook", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: reviewsOfBookKeyCondition,
+		limit:        pageLimit(page, 15),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+		table:        s.bookReviewsTable,
+	}
+	start, err := cursorStart("ReviewsOfBook", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", kind: err}
 	}
@@ -185,14 +197,14 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(reviewsOfBookKeyCondition),
-		Limit:                  pageLimit(page, 15),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.bookReviewsTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -206,7 +218,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReviewsOfBook", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ReviewsOfBook", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -243,20 +255,26 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("UserPage", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "GSI1",
+		keyCondition: userPageKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.bookReviewsTable,
+	}
+	start, err := cursorStart("UserPage", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UserPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 aws.String("GSI1"),
-		KeyConditionExpression:    aws.String(userPageKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		ScanIndexForward:          aws.Bool(false),
-		TableName:                 &s.bookReviewsTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		IndexName:                 &fixed.index,
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		ScanIndexForward:          &fixed.forward,
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -279,7 +297,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext("UserPage", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("UserPage", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -317,8 +335,16 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("ReviewsOfUser", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "GSI1",
+		keyCondition: reviewsOfUserKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+		table:        s.bookReviewsTable,
+	}
+	start, err := cursorStart("ReviewsOfUser", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", kind: err}
 	}
@@ -326,15 +352,15 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(reviewsOfUserKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.bookReviewsTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -348,7 +374,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReviewsOfUser", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ReviewsOfUser", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -380,7 +406,7 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.bookReviewsTable,
+		TableName:                           aws.String(s.bookReviewsTable),
 	}); err != nil {
 		return conditionError("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -404,7 +430,7 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.bookReviewsTable,
+		TableName:                           aws.String(s.bookReviewsTable),
 	}); err != nil {
 		return conditionError("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -430,7 +456,7 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.bookReviewsTable,
+		TableName:                           aws.String(s.bookReviewsTable),
 	}); err != nil {
 		return conditionError("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -477,7 +503,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.bookReviewsTable,
+		TableName:                           aws.String(s.bookReviewsTable),
 		UpdateExpression:                    aws.String(updateReviewUpdate),
 	})
 	if err != nil {
@@ -508,7 +534,7 @@ func (s *Store) DeleteReview(ctx context.Context, isbn string, reviewDate time.T
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.bookReviewsTable,
+		TableName: aws.String(s.bookReviewsTable),
 	}); err != nil {
 		return &callError{method: "DeleteReview", cause: err}
 	}

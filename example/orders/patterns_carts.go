@@ -29,10 +29,15 @@ const cartContentsKeyCondition = "#pk = :pk"
 //	Query on table Carts
 //	KeyConditionExpression: cartId = "{cartId}"
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
+	pkValue := &types.AttributeValueMemberS{Value: cartID}
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
-	pkValue := &types.AttributeValueMemberS{Value: cartID}
+	fixed := &queryFixed{
+		keyCondition: cartContentsKeyCondition,
+		limit:        pageLimit(page, 0),
+		table:        s.cartsTable,
+	}
 	start, err := cursorStart("CartContents", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "CartContents", kind: err}
@@ -41,9 +46,9 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(cartContentsKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.cartsTable,
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -108,7 +113,7 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.cartsTable,
+		TableName:                           aws.String(s.cartsTable),
 		UpdateExpression:                    aws.String(addToCartUpdate),
 	})
 	if err != nil {
@@ -153,7 +158,7 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.cartsTable,
+		TableName:                           aws.String(s.cartsTable),
 		UpdateExpression:                    aws.String(changeQuantityUpdate),
 	})
 	if err != nil {
@@ -182,7 +187,7 @@ func (s *Store) RemoveFromCart(ctx context.Context, cartID string, productID str
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
 			"productId": &types.AttributeValueMemberS{Value: productID},
 		},
-		TableName: &s.cartsTable,
+		TableName: aws.String(s.cartsTable),
 	}); err != nil {
 		return &callError{method: "RemoveFromCart", cause: err}
 	}

@@ -30,6 +30,11 @@ const trackingPageKeyCondition = "#pk = :pk"
 //	KeyConditionExpression: orderId = {orderId}
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
 	pkValue := intValue(orderID)
+	fixed := &queryFixed{
+		keyCondition: trackingPageKeyCondition,
+		limit:        pageLimit(page, 0),
+		table:        s.ordersTable,
+	}
 	start, err := cursorStart("TrackingPage", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", kind: err}
@@ -38,9 +43,9 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(trackingPageKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.ordersTable,
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -96,6 +101,12 @@ const trackingEventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
 //	Items of OrderLine share the partition; the key condition never reads them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	pkValue := intValue(orderID)
+	fixed := &queryFixed{
+		keyCondition: trackingEventsKeyCondition,
+		limit:        pageLimit(page, 0),
+		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+		table:        s.ordersTable,
+	}
 	start, err := cursorStart("TrackingEvents", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", kind: err}
@@ -105,11 +116,11 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		ExpressionAttributeNames: map[string]string{"#pk": "orderId", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(trackingEventsKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.ordersTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -157,7 +168,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.ordersTable,
+		TableName:                           aws.String(s.ordersTable),
 	}); err != nil {
 		return conditionError("RecordTrackingEvent", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -183,7 +194,7 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.ordersTable,
+		TableName:                           aws.String(s.ordersTable),
 	}); err != nil {
 		return conditionError("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
 	}

@@ -294,6 +294,24 @@ func intValue(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 
+// queryFixed holds what a Query's input points to, the request's own:
+// the client may change what it is given, and one block is cheaper than
+// a value per pointer.
+type queryFixed struct {
+	table, index, keyCondition, filter, projection string
+	forward, consistent                            bool
+	limit                                          int32
+	pk, sk, skLo, skHi                             types.AttributeValueMemberS
+}
+
+// limitRef is the input's Limit: nil for none.
+func (f *queryFixed) limitRef() *int32 {
+	if f.limit <= 0 {
+		return nil
+	}
+	return &f.limit
+}
+
 // intDiff is the number a - b, exact also where it is outside int64's
 // range (DynamoDB's numbers hold 38 digits): an atomic add's condition
 // compares a stored value with a bound less the amount added.

@@ -29,7 +29,7 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: "ROOT"},
 		},
-		TableName: &s.retailTableTable,
+		TableName: aws.String(s.retailTableTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetCustomer", cause: err}
@@ -65,8 +65,14 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("OrdersOfCustomer", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: ordersOfCustomerKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
+		table:        s.retailTableTable,
+	}
+	start, err := cursorStart("OrdersOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", kind: err}
 	}
@@ -74,12 +80,12 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "ORDR#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(ordersOfCustomerKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.retailTableTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -93,7 +99,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("OrdersOfCustomer", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("OrdersOfCustomer", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -131,8 +137,14 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("RecentOrders", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: recentOrdersKeyCondition,
+		limit:        pageLimit(page, 10),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
+		table:        s.retailTableTable,
+	}
+	start, err := cursorStart("RecentOrders", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", kind: err}
 	}
@@ -140,13 +152,13 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "ORDR#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(recentOrdersKeyCondition),
-		Limit:                  pageLimit(page, 10),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.retailTableTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -160,7 +172,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("RecentOrders", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("RecentOrders", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -190,17 +202,24 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
+	fixed := &queryFixed{
+		index:        "GSI",
+		keyCondition: getOrderKeyCondition,
+		limit:        1,
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "ROOT"},
+		table:        s.retailTableTable,
+	}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 		ExpressionAttributeNames: map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "ROOT"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		IndexName:              aws.String("GSI"),
-		KeyConditionExpression: aws.String(getOrderKeyCondition),
-		Limit:                  aws.Int32(1),
-		TableName:              &s.retailTableTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	})
 	if err != nil {
 		return nil, &callError{method: "GetOrder", cause: err}
@@ -238,8 +257,16 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("OrderOfCustomer", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		filter:       orderOfCustomerFilter,
+		index:        "GSI",
+		keyCondition: orderOfCustomerKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "ROOT"},
+		table:        s.retailTableTable,
+	}
+	start, err := cursorStart("OrderOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", kind: err}
 	}
@@ -248,14 +275,14 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
-			":pk":         pkValue,
-			":sk":         &types.AttributeValueMemberS{Value: "ROOT"},
+			":pk":         &fixed.pk,
+			":sk":         &fixed.sk,
 		},
-		FilterExpression:       aws.String(orderOfCustomerFilter),
-		IndexName:              aws.String("GSI"),
-		KeyConditionExpression: aws.String(orderOfCustomerKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.retailTableTable,
+		FilterExpression:       &fixed.filter,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -269,7 +296,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("OrderOfCustomer", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("OrderOfCustomer", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -305,8 +332,14 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("InvoicesOfCustomer", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: invoicesOfCustomerKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "INVC#"},
+		table:        s.retailTableTable,
+	}
+	start, err := cursorStart("InvoicesOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
 	}
@@ -314,12 +347,12 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "INVC#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(invoicesOfCustomerKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.retailTableTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -333,7 +366,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("InvoicesOfCustomer", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("InvoicesOfCustomer", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -364,7 +397,7 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: "ROOT"},
 		},
-		TableName: &s.retailTableTable,
+		TableName: aws.String(s.retailTableTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "OrdersOfInvoice", cause: err}
@@ -396,7 +429,7 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.retailTableTable,
+		TableName:                           aws.String(s.retailTableTable),
 	}); err != nil {
 		return conditionError("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -422,7 +455,7 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.retailTableTable,
+		TableName:                           aws.String(s.retailTableTable),
 	}); err != nil {
 		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -461,7 +494,7 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.retailTableTable,
+		TableName:                           aws.String(s.retailTableTable),
 		UpdateExpression:                    aws.String(setOrderStatusUpdate),
 	})
 	if err != nil {
@@ -491,7 +524,7 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.retailTableTable,
+		TableName:                           aws.String(s.retailTableTable),
 	}); err != nil {
 		return conditionError("CreateInvoice", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -515,7 +548,7 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.retailTableTable,
+		TableName:                           aws.String(s.retailTableTable),
 	}); err != nil {
 		return conditionError("CreateInvoiceOrder", err, ErrConditionFailed, ErrAlreadyExists)
 	}

@@ -51,7 +51,7 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		ProjectionExpression: aws.String(storeLocationProjection),
-		TableName:            &s.storeInventoryTable,
+		TableName:            aws.String(s.storeInventoryTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "StoreLocation", cause: err}
@@ -86,18 +86,23 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("GoodsOfStore", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: goodsOfStoreKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.storeInventoryTable,
+	}
+	start, err := cursorStart("GoodsOfStore", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(goodsOfStoreKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.storeInventoryTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -111,7 +116,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsOfStore", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsOfStore", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -146,12 +151,18 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	categoryKey, err := keyPath("category", category, "#", "#")
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("GoodsInCategory", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: goodsInCategoryKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: categoryKey + "#"},
+		table:        s.storeInventoryTable,
+	}
+	start, err := cursorStart("GoodsInCategory", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", kind: err}
 	}
@@ -159,12 +170,12 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: categoryKey + "#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(goodsInCategoryKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.storeInventoryTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -178,7 +189,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInCategory", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsInCategory", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -213,19 +224,25 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("GoodsInCategoryByPrice", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "GSI1",
+		keyCondition: goodsInCategoryByPriceKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.storeInventoryTable,
+	}
+	start, err := cursorStart("GoodsInCategoryByPrice", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 aws.String("GSI1"),
-		KeyConditionExpression:    aws.String(goodsInCategoryByPriceKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.storeInventoryTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		IndexName:                 &fixed.index,
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -239,7 +256,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInCategoryByPrice", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsInCategoryByPrice", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -274,8 +291,16 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("GoodsInPriceRange", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "GSI1",
+		keyCondition: goodsInPriceRangeKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
+		skLo:         types.AttributeValueMemberS{Value: keyInt(priceFrom)},
+		table:        s.storeInventoryTable,
+	}
+	start, err := cursorStart("GoodsInPriceRange", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", kind: err}
 	}
@@ -283,14 +308,14 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: keyInt(priceFrom)},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(goodsInPriceRangeKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.storeInventoryTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil
@@ -307,7 +332,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInPriceRange", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("GoodsInPriceRange", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -339,7 +364,7 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.storeInventoryTable,
+		TableName:                           aws.String(s.storeInventoryTable),
 	}); err != nil {
 		return conditionError("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -375,7 +400,7 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.storeInventoryTable,
+		TableName:                           aws.String(s.storeInventoryTable),
 		UpdateExpression:                    aws.String(moveStoreUpdate),
 	})
 	if err != nil {
@@ -405,7 +430,7 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.storeInventoryTable,
+		TableName:                           aws.String(s.storeInventoryTable),
 	}); err != nil {
 		return conditionError("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -423,7 +448,7 @@ func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		Item:      item,
-		TableName: &s.storeInventoryTable,
+		TableName: aws.String(s.storeInventoryTable),
 	}); err != nil {
 		return &callError{method: "SaveGood", cause: err}
 	}
@@ -472,7 +497,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.storeInventoryTable,
+		TableName:                           aws.String(s.storeInventoryTable),
 		UpdateExpression:                    aws.String(repriceUpdate),
 	})
 	if err != nil {
@@ -503,7 +528,7 @@ func (s *Store) RemoveGood(ctx context.Context, storeID string, category []strin
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.storeInventoryTable,
+		TableName: aws.String(s.storeInventoryTable),
 	}); err != nil {
 		return &callError{method: "RemoveGood", cause: err}
 	}

@@ -26,7 +26,7 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: "metadata:account"},
 		},
-		TableName: &s.telemetryHubTable,
+		TableName: aws.String(s.telemetryHubTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetAccount", cause: err}
@@ -59,7 +59,7 @@ func (s *Store) GetUser(ctx context.Context, accountID string, userID string) (*
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.telemetryHubTable,
+		TableName: aws.String(s.telemetryHubTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetUser", cause: err}
@@ -95,8 +95,14 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("UsersOfAccount", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: usersOfAccountKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "user:"},
+		table:        s.telemetryHubTable,
+	}
+	start, err := cursorStart("UsersOfAccount", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", kind: err}
 	}
@@ -104,12 +110,12 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "user:"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(usersOfAccountKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.telemetryHubTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -123,7 +129,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UsersOfAccount", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("UsersOfAccount", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -159,8 +165,14 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("ServiceGroupsOfAccount", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: serviceGroupsOfAccountKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
+		table:        s.telemetryHubTable,
+	}
+	start, err := cursorStart("ServiceGroupsOfAccount", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
 	}
@@ -168,12 +180,12 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "servicegroup:"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(serviceGroupsOfAccountKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.telemetryHubTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -187,7 +199,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ServiceGroupsOfAccount", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ServiceGroupsOfAccount", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -224,18 +236,23 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("AccountData", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: accountDataKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.telemetryHubTable,
+	}
+	start, err := cursorStart("AccountData", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "AccountData", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(accountDataKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.telemetryHubTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -264,7 +281,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = cursorNext("AccountData", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("AccountData", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -299,8 +316,14 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("ServiceGroupsOfUser", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: serviceGroupsOfUserKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
+		table:        s.telemetryHubTable,
+	}
+	start, err := cursorStart("ServiceGroupsOfUser", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
 	}
@@ -308,12 +331,12 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "servicegroup:"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(serviceGroupsOfUserKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.telemetryHubTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -327,7 +350,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ServiceGroupsOfUser", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ServiceGroupsOfUser", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -363,8 +386,15 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("UsersOfServiceGroup", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "Inverse",
+		keyCondition: usersOfServiceGroupKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "user:"},
+		table:        s.telemetryHubTable,
+	}
+	start, err := cursorStart("UsersOfServiceGroup", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
 	}
@@ -372,13 +402,13 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "user:"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		IndexName:              aws.String("Inverse"),
-		KeyConditionExpression: aws.String(usersOfServiceGroupKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.telemetryHubTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -392,7 +422,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UsersOfServiceGroup", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("UsersOfServiceGroup", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -427,8 +457,15 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("UserByID", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "Inverse",
+		keyCondition: userByIDKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "account:"},
+		table:        s.telemetryHubTable,
+	}
+	start, err := cursorStart("UserByID", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "UserByID", kind: err}
 	}
@@ -436,13 +473,13 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "account:"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		IndexName:              aws.String("Inverse"),
-		KeyConditionExpression: aws.String(userByIDKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.telemetryHubTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -456,7 +493,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UserByID", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("UserByID", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -488,7 +525,7 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.telemetryHubTable,
+		TableName:                           aws.String(s.telemetryHubTable),
 	}); err != nil {
 		return conditionError("CreateAccount", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -512,7 +549,7 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.telemetryHubTable,
+		TableName:                           aws.String(s.telemetryHubTable),
 	}); err != nil {
 		return conditionError("CreateUser", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -536,7 +573,7 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.telemetryHubTable,
+		TableName:                           aws.String(s.telemetryHubTable),
 	}); err != nil {
 		return conditionError("CreateServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -562,7 +599,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.telemetryHubTable,
+		TableName:                           aws.String(s.telemetryHubTable),
 	}); err != nil {
 		return conditionError("GrantServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -587,7 +624,7 @@ func (s *Store) RevokeServiceGroup(ctx context.Context, userID string, serviceGr
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.telemetryHubTable,
+		TableName: aws.String(s.telemetryHubTable),
 	}); err != nil {
 		return &callError{method: "RevokeServiceGroup", cause: err}
 	}

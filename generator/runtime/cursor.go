@@ -135,17 +135,12 @@ type Page struct {
 }
 
 // pageLimit is the Limit of a query: the page's, else the pattern's def
-// (0: none, nil). It is new on every call: the client may change what it
-// is given.
-func pageLimit(p Page, def int32) *int32 {
-	n := def
+// (0: none).
+func pageLimit(p Page, def int32) int32 {
 	if p.Limit > 0 {
-		n = int32(min(p.Limit, 1<<31-1))
+		return int32(min(p.Limit, 1<<31-1))
 	}
-	if n <= 0 {
-		return nil
-	}
-	return &n
+	return def
 }
 
 // partitionOf identifies a partition key value, to tie a cursor to it.

@@ -97,19 +97,25 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("WidgetKeys", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "ByKeys",
+		keyCondition: widgetKeysKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("WidgetKeys", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "GSI2PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		IndexName:                 aws.String("ByKeys"),
-		KeyConditionExpression:    aws.String(widgetKeysKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.mainTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		IndexName:                 &fixed.index,
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -124,7 +130,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetKeys", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetKeys", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -159,7 +165,7 @@ func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) 
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetWidget", cause: err}
@@ -189,21 +195,28 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	sk, err := widgetGSI1SK(serial)
 	if err != nil {
 		return nil, err
 	}
+	fixed := &queryFixed{
+		index:        "GSI1",
+		keyCondition: widgetBySerialKeyCondition,
+		limit:        1,
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: sk},
+		table:        s.mainTable,
+	}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: sk},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(widgetBySerialKeyCondition),
-		Limit:                  aws.Int32(1),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	})
 	if err != nil {
 		return nil, &callError{method: "WidgetBySerial", cause: err}
@@ -240,8 +253,16 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("WidgetsInRegion", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		filter:       widgetsInRegionFilter,
+		index:        "GSI1",
+		keyCondition: widgetsInRegionKeyCondition,
+		limit:        pageLimit(page, 50),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "SERIAL#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("WidgetsInRegion", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", kind: err}
 	}
@@ -249,15 +270,15 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":     pkValue,
-			":sk":     &types.AttributeValueMemberS{Value: "SERIAL#"},
+			":pk":     &fixed.pk,
+			":sk":     &fixed.sk,
 			":status": &types.AttributeValueMemberS{Value: string(status)},
 		},
-		FilterExpression:       aws.String(widgetsInRegionFilter),
-		IndexName:              aws.String("GSI1"),
-		KeyConditionExpression: aws.String(widgetsInRegionKeyCondition),
-		Limit:                  pageLimit(page, 50),
-		TableName:              &s.mainTable,
+		FilterExpression:       &fixed.filter,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -271,7 +292,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInRegion", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetsInRegion", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -308,8 +329,15 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("ActiveWidgets", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		filter:       activeWidgetsFilter,
+		keyCondition: activeWidgetsKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("ActiveWidgets", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", kind: err}
 	}
@@ -318,13 +346,13 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		ExpressionAttributeNames: map[string]string{"#active": "active", "#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
-			":pk":     pkValue,
-			":sk":     &types.AttributeValueMemberS{Value: "WIDGET#"},
+			":pk":     &fixed.pk,
+			":sk":     &fixed.sk,
 		},
-		FilterExpression:       aws.String(activeWidgetsFilter),
-		KeyConditionExpression: aws.String(activeWidgetsKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		FilterExpression:       &fixed.filter,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -338,7 +366,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ActiveWidgets", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ActiveWidgets", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -372,12 +400,19 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	categoryKey, err := keyPath("category", category, "/", "/")
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("WidgetsInCategory", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "LSI1",
+		keyCondition: widgetsInCategoryKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("WidgetsInCategory", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", kind: err}
 	}
@@ -385,13 +420,13 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(widgetsInCategoryKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -405,7 +440,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInCategory", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetsInCategory", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -460,8 +495,15 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("WidgetNames", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: widgetNamesKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		projection:   widgetNamesProjection,
+		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("WidgetNames", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", kind: err}
 	}
@@ -469,13 +511,13 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#pk": "PK", "#sk": "SK", "#status": "status", "#widgetId": "widgetId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "WIDGET#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(widgetNamesKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		ProjectionExpression:   aws.String(widgetNamesProjection),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ProjectionExpression:   &fixed.projection,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -489,7 +531,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetNames", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetNames", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -524,8 +566,15 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("WidgetOwners", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "Inverted",
+		keyCondition: widgetOwnersKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "OWNER#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("WidgetOwners", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", kind: err}
 	}
@@ -533,13 +582,13 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "OWNER#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		IndexName:              aws.String("Inverted"),
-		KeyConditionExpression: aws.String(widgetOwnersKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -553,7 +602,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetOwners", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("WidgetOwners", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -591,18 +640,23 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("OwnerPage", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: ownerPageKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("OwnerPage", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", kind: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    aws.String(ownerPageKeyCondition),
-		Limit:                     pageLimit(page, 0),
-		TableName:                 &s.mainTable,
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		TableName:                 &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -625,7 +679,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = cursorNext("OwnerPage", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("OwnerPage", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -660,22 +714,29 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("Events", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		consistent:   true,
+		keyCondition: eventsKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("Events", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "Events", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:           aws.Bool(true),
+		ConsistentRead:           &fixed.consistent,
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(eventsKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -689,7 +750,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Events", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("Events", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -725,8 +786,14 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("EventsDesc", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: eventsDescKeyCondition,
+		limit:        pageLimit(page, 3),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsDesc", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", kind: err}
 	}
@@ -734,13 +801,13 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "EVENT#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(eventsDescKeyCondition),
-		Limit:                  pageLimit(page, 3),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -754,7 +821,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsDesc", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsDesc", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -788,11 +855,18 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	if seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
 	}
-	start, err := cursorStart("EventsBefore", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: eventsBeforeKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsBefore", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", kind: err}
 	}
@@ -800,13 +874,13 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(eventsBeforeKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -820,7 +894,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsBefore", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsBefore", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -854,8 +928,15 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("EventsUpTo", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: eventsUpToKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsUpTo", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", kind: err}
 	}
@@ -863,13 +944,13 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(eventsUpToKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -883,7 +964,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsUpTo", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsUpTo", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -917,8 +998,15 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("EventsAfter", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: eventsAfterKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsAfter", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", kind: err}
 	}
@@ -926,13 +1014,13 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(eventsAfterKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -946,7 +1034,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAfter", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAfter", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -981,8 +1069,15 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("EventsFrom", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: eventsFromKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsFrom", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", kind: err}
 	}
@@ -990,14 +1085,14 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(eventsFromKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1011,7 +1106,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsFrom", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsFrom", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1045,8 +1140,15 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("EventsBetween", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: eventsBetweenKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsBetween", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", kind: err}
 	}
@@ -1054,13 +1156,13 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(eventsBetweenKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
@@ -1077,7 +1179,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsBetween", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsBetween", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1113,7 +1215,6 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Tim
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	instantBefore := at_.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
 		return &EventsAtBeforeResult{}, nil
@@ -1122,7 +1223,16 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Tim
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("EventsAtBefore", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "LSI1",
+		keyCondition: eventsAtBeforeKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsAtBefore", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", kind: err}
 	}
@@ -1130,14 +1240,14 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Tim
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtBeforeKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1151,7 +1261,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Tim
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtBefore", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtBefore", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1187,12 +1297,20 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time,
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	atKey, err := keyTime("at", at_)
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("EventsAtUpTo", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "LSI1",
+		keyCondition: eventsAtUpToKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsAtUpTo", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", kind: err}
 	}
@@ -1200,14 +1318,14 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time,
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtUpToKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1221,7 +1339,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtUpTo", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtUpTo", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1257,12 +1375,20 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	atKey, err := keyTime("at", at_)
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("EventsAtAfter", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "LSI1",
+		keyCondition: eventsAtAfterKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsAtAfter", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", kind: err}
 	}
@@ -1270,14 +1396,14 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtAfterKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1291,7 +1417,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtAfter", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtAfter", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1327,12 +1453,20 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time,
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	atKey, err := keyTime("at", at_)
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("EventsAtFrom", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "LSI1",
+		keyCondition: eventsAtFromKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsAtFrom", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", kind: err}
 	}
@@ -1340,14 +1474,14 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time,
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtFromKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1361,7 +1495,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtFrom", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtFrom", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1396,7 +1530,6 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	atKey, err := keyTime("at", atFrom)
 	if err != nil {
 		return nil, err
@@ -1405,7 +1538,16 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("EventsAtBetween", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		index:        "LSI1",
+		keyCondition: eventsAtBetweenKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("EventsAtBetween", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", kind: err}
 	}
@@ -1413,15 +1555,15 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		IndexName:              aws.String("LSI1"),
-		KeyConditionExpression: aws.String(eventsAtBetweenKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.mainTable,
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
@@ -1438,7 +1580,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtBetween", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("EventsAtBetween", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1475,8 +1617,14 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("Notes", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: notesKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "NOTE#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("Notes", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "Notes", kind: err}
 	}
@@ -1484,12 +1632,12 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "NOTE#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(notesKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1506,7 +1654,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Notes", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("Notes", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1539,7 +1687,7 @@ func (s *Store) GetNote(ctx context.Context, ownerID string, noteID string) (*No
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetNote", cause: err}
@@ -1573,8 +1721,14 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
-	start, err := cursorStart("Pins", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: pinsKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("Pins", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "Pins", kind: err}
 	}
@@ -1582,12 +1736,12 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "NOTE#PIN#"},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(pinsKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1601,7 +1755,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Pins", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("Pins", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1633,7 +1787,7 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -1660,7 +1814,7 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 		ExpressionAttributeValues:           map[string]types.AttributeValue{":version_when": intValue(version)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
 	}
@@ -1739,7 +1893,7 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove)),
 	}
 	if len(values) > 0 {
@@ -1791,7 +1945,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(retireWidgetUpdate),
 	})
 	if err != nil {
@@ -1867,7 +2021,7 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(updateExpression(set, "", remove)),
 	}
 	if len(values) > 0 {
@@ -1909,7 +2063,7 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
 	}
@@ -1927,7 +2081,7 @@ func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		Item:      item,
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	}); err != nil {
 		return &callError{method: "PutEvent", cause: err}
 	}
@@ -1951,7 +2105,7 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -1975,7 +2129,7 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -2000,7 +2154,7 @@ func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) e
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	}); err != nil {
 		return &callError{method: "DeleteNote", cause: err}
 	}
@@ -2048,7 +2202,7 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		ReturnValues:     types.ReturnValueAllNew,
-		TableName:        &s.mainTable,
+		TableName:        aws.String(s.mainTable),
 		UpdateExpression: aws.String(touchEventUpdate),
 	})
 	if err != nil {
@@ -2263,7 +2417,7 @@ func (s *Store) GetTheme(ctx context.Context, ownerID string, style ThemeStyle) 
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetTheme", cause: err}
@@ -2295,7 +2449,7 @@ func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -2313,7 +2467,7 @@ func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		Item:      item,
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	}); err != nil {
 		return &callError{method: "PutTheme", cause: err}
 	}
@@ -2340,12 +2494,18 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "dark", "light")
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("ThemesLike", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: themesLikeKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("ThemesLike", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ThemesLike", kind: err}
 	}
@@ -2353,12 +2513,12 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
 		},
-		KeyConditionExpression: aws.String(themesLikeKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2375,7 +2535,7 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ThemesLike", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ThemesLike", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -2410,12 +2570,19 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 	if err != nil {
 		return nil, err
 	}
-	pkValue := &types.AttributeValueMemberS{Value: pk}
 	styleKey, err := keyEnum("style", string(style), style.Valid(), "#")
 	if err != nil {
 		return nil, err
 	}
-	start, err := cursorStart("ThemesFrom", pkValue, page.Cursor)
+	fixed := &queryFixed{
+		keyCondition: themesFromKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		skHi:         types.AttributeValueMemberS{Value: "THEME#" + highChar},
+		skLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("ThemesFrom", &fixed.pk, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ThemesFrom", kind: err}
 	}
@@ -2423,13 +2590,13 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": &types.AttributeValueMemberS{Value: "THEME#" + highChar},
-			":sklo": &types.AttributeValueMemberS{Value: "THEME#" + styleKey},
+			":pk":   &fixed.pk,
+			":skhi": &fixed.skHi,
+			":sklo": &fixed.skLo,
 		},
-		KeyConditionExpression: aws.String(themesFromKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.mainTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2446,7 +2613,7 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ThemesFrom", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext("ThemesFrom", &fixed.pk, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -2490,7 +2657,7 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(recolorThemeUpdate),
 	})
 	if err != nil {
@@ -2521,7 +2688,7 @@ func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyl
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	}); err != nil {
 		return &callError{method: "DeleteTheme", cause: err}
 	}
@@ -2659,7 +2826,7 @@ func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) er
 		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.mainTable,
+		TableName:                           aws.String(s.mainTable),
 	}); err != nil {
 		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
 	}
@@ -2680,7 +2847,7 @@ func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme,
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: "THEME#ADMIN"},
 		},
-		TableName: &s.mainTable,
+		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetAdminTheme", cause: err}

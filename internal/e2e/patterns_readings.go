@@ -24,7 +24,7 @@ func (s *Store) GetReading(ctx context.Context, deviceID int64, seq int64) (*Rea
 			"deviceId": intValue(deviceID),
 			"seq":      intValue(seq),
 		},
-		TableName: &s.readingsTable,
+		TableName: aws.String(s.readingsTable),
 	})
 	if err != nil {
 		return nil, &callError{method: "GetReading", cause: err}
@@ -54,6 +54,11 @@ const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN {seq:from} AND {seq:to}
 func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64, page Page) (*ReadingsBetweenResult, error) {
 	pkValue := intValue(deviceID)
+	fixed := &queryFixed{
+		keyCondition: readingsBetweenKeyCondition,
+		limit:        pageLimit(page, 0),
+		table:        s.readingsTable,
+	}
 	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", kind: err}
@@ -66,9 +71,9 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 			":skhi": intValue(seqTo),
 			":sklo": intValue(seqFrom),
 		},
-		KeyConditionExpression: aws.String(readingsBetweenKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		TableName:              &s.readingsTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
@@ -116,6 +121,11 @@ const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 //	ScanIndexForward: false (descending)
 func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsBeforeResult, error) {
 	pkValue := intValue(deviceID)
+	fixed := &queryFixed{
+		keyCondition: readingsBeforeKeyCondition,
+		limit:        pageLimit(page, 0),
+		table:        s.readingsTable,
+	}
 	start, err := cursorStart("ReadingsBefore", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", kind: err}
@@ -127,10 +137,10 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
-		KeyConditionExpression: aws.String(readingsBeforeKeyCondition),
-		Limit:                  pageLimit(page, 0),
-		ScanIndexForward:       aws.Bool(false),
-		TableName:              &s.readingsTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -175,6 +185,11 @@ const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 //	Limit: 5 unless page.Limit is set
 func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsFromResult, error) {
 	pkValue := intValue(deviceID)
+	fixed := &queryFixed{
+		keyCondition: readingsFromKeyCondition,
+		limit:        pageLimit(page, 5),
+		table:        s.readingsTable,
+	}
 	start, err := cursorStart("ReadingsFrom", pkValue, page.Cursor)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", kind: err}
@@ -186,9 +201,9 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 			":pk": pkValue,
 			":sk": intValue(seq),
 		},
-		KeyConditionExpression: aws.String(readingsFromKeyCondition),
-		Limit:                  pageLimit(page, 5),
-		TableName:              &s.readingsTable,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -228,7 +243,7 @@ func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		Item:      item,
-		TableName: &s.readingsTable,
+		TableName: aws.String(s.readingsTable),
 	}); err != nil {
 		return &callError{method: "SaveReading", cause: err}
 	}
@@ -277,7 +292,7 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           &s.readingsTable,
+		TableName:                           aws.String(s.readingsTable),
 		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove)),
 	}
 	if len(values) > 0 {

@@ -166,7 +166,7 @@ var (
 		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
 		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
-		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "readBool",
+		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "queryFixed", "readBool",
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
 		"required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
@@ -175,7 +175,7 @@ var (
 	}
 	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
-		"at", "ctx", "dayBefore", "dec", "err", "found", "h", "i", "in", "instantBefore", "item",
+		"at", "ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
 		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
 		"remove", "reqs", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
 		"yield",
