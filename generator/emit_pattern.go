@@ -228,6 +228,14 @@ func condOperandAttr(c *model.Cond) *model.Attribute {
 	return &el
 }
 
+// setNames sets the ExpressionAttributeNames of the input, unless the
+// expressions name every attribute plainly (see plan.Plain).
+func (m *method) setNames(in jen.Dict) {
+	if len(m.req.Names) > 0 {
+		in[jen.Id("ExpressionAttributeNames")] = m.namesMap()
+	}
+}
+
 // namesMap is the ExpressionAttributeNames of the call, a new map on
 // every call: the client may change what it is given.
 func (m *method) namesMap() jen.Code {

@@ -44,7 +44,7 @@ func (m *method) get() {
 		}
 		if projConst != nil {
 			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
-			in[jen.Id("ExpressionAttributeNames")] = m.namesMap()
+			m.setNames(in)
 		}
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
@@ -188,9 +188,9 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	in := jen.Dict{
 		jen.Id("TableName"):                 jen.Op("&").Id("fixed").Dot("table"),
 		jen.Id("KeyConditionExpression"):    jen.Op("&").Id("fixed").Dot("keyCondition"),
-		jen.Id("ExpressionAttributeNames"):  m.namesMap(),
 		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
 	}
+	m.setNames(in)
 	ref := func(field string, value jen.Code) {
 		fixed[jen.Id(field)] = value
 		in[jen.Id(fieldOfInput[field])] = jen.Op("&").Id("fixed").Dot(field)

@@ -28,7 +28,7 @@ func (m *method) conditionInput(in jen.Dict, cond jen.Code) {
 	}
 	in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(cond)
 	in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
-	in[jen.Id("ExpressionAttributeNames")] = m.namesMap()
+	m.setNames(in)
 	if values := m.valuesDict(m.condValue); len(values) > 0 {
 		in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
 	}
@@ -225,11 +225,11 @@ func (m *method) update() {
 		}
 		values := m.valuesDict(value)
 		in := jen.Dict{
-			jen.Id("TableName"):                m.tableRef(),
-			jen.Id("Key"):                      key,
-			jen.Id("ExpressionAttributeNames"): m.namesMap(),
-			jen.Id("ReturnValues"):             jen.Qual(pathTypes, "ReturnValueAllNew"),
+			jen.Id("TableName"):    m.tableRef(),
+			jen.Id("Key"):          key,
+			jen.Id("ReturnValues"): jen.Qual(pathTypes, "ReturnValueAllNew"),
 		}
+		m.setNames(in)
 		if len(sometimes) == 0 {
 			in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(updateConst)
 			if len(values) > 0 {
@@ -387,7 +387,10 @@ func (m *method) batchGet() {
 		})
 		var projArg, namesArg jen.Code = jen.Lit(""), jen.Nil()
 		if projConst != nil {
-			projArg, namesArg = projConst, m.namesMap()
+			projArg = projConst
+			if len(m.req.Names) > 0 {
+				namesArg = m.namesMap()
+			}
 			// The keys are needed to put the items in order.
 		}
 		g.List(jen.Id("items"), jen.Err()).Op(":=").Id("batchGet").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("in"), jen.Lit(m.p.Consistent), projArg, namesArg)

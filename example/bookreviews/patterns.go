@@ -87,7 +87,7 @@ type BookPageResult struct {
 	Next Cursor
 }
 
-const bookPageKeyCondition = "#pk = :pk"
+const bookPageKeyCondition = "PK = :pk"
 
 // BookPage reads one page of the items of Book, Review; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -114,7 +114,6 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
@@ -164,7 +163,7 @@ type ReviewsOfBookResult struct {
 	Next Cursor
 }
 
-const reviewsOfBookKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // ReviewsOfBook reads one page of Review items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -194,8 +193,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		return nil, &callError{method: "ReviewsOfBook", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -241,7 +239,7 @@ type UserPageResult struct {
 	Next Cursor
 }
 
-const userPageKeyCondition = "#pk = :pk"
+const userPageKeyCondition = "GSI1PK = :pk"
 
 // UserPage reads one page of the items of User, Review; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -268,7 +266,6 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
@@ -319,7 +316,7 @@ type ReviewsOfUserResult struct {
 	Next Cursor
 }
 
-const reviewsOfUserKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
 // ReviewsOfUser reads one page of Review items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -349,8 +346,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		return nil, &callError{method: "ReviewsOfUser", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -389,13 +385,13 @@ func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2
 	})
 }
 
-const addBookCondition = "attribute_not_exists(#pk)"
+const addBookCondition = "attribute_not_exists(PK)"
 
 // AddBook writes book only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	item, err := book.MarshalItem()
 	if err != nil {
@@ -403,7 +399,6 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addBookCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
@@ -413,13 +408,13 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	return nil
 }
 
-const addUserCondition = "attribute_not_exists(#pk)"
+const addUserCondition = "attribute_not_exists(PK)"
 
 // AddUser writes user only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "USER#{username}" AND SK = "USER#{username}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddUser(ctx context.Context, user *User) error {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -427,7 +422,6 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addUserCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
@@ -437,7 +431,7 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	return nil
 }
 
-const writeReviewCondition = "attribute_not_exists(#pk)"
+const writeReviewCondition = "attribute_not_exists(PK)"
 
 // WriteReview writes review only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -445,7 +439,7 @@ const writeReviewCondition = "attribute_not_exists(#pk)"
 //
 //	PutItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	item, err := review.MarshalItem()
 	if err != nil {
@@ -453,7 +447,6 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(writeReviewCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
@@ -465,7 +458,7 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 
 const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
 
-const updateReviewCondition = "attribute_exists(#pk)"
+const updateReviewCondition = "attribute_exists(PK)"
 
 // UpdateReview changes a Review and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -474,7 +467,7 @@ const updateReviewCondition = "attribute_exists(#pk)"
 //	UpdateItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
 //	UpdateExpression: SET #Grade = :grade, #ReviewText = :reviewText
-//	ConditionExpression: attribute_exists(#pk)
+//	ConditionExpression: attribute_exists(PK)
 func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*Review, error) {
 	if grade < 0 {
 		return nil, &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
@@ -492,7 +485,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(updateReviewCondition),
-		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText", "#pk": "PK"},
+		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":grade":      intValue(grade),
 			":reviewText": &types.AttributeValueMemberS{Value: reviewText},

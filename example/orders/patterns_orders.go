@@ -90,7 +90,7 @@ type TrackingEventsResult struct {
 	Next Cursor
 }
 
-const trackingEventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 
 // TrackingEvents reads one page of TrackingEvent items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -113,7 +113,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "orderId", "#sk": "SK"},
+		ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
 			":sk": &fixed.sk,

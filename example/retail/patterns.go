@@ -51,7 +51,7 @@ type OrdersOfCustomerResult struct {
 	Next Cursor
 }
 
-const ordersOfCustomerKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // OrdersOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -77,8 +77,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		return nil, &callError{method: "OrdersOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -121,7 +120,7 @@ type RecentOrdersResult struct {
 	Next Cursor
 }
 
-const recentOrdersKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // RecentOrders reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -149,8 +148,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		return nil, &callError{method: "RecentOrders", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -318,7 +316,7 @@ type InvoicesOfCustomerResult struct {
 	Next Cursor
 }
 
-const invoicesOfCustomerKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -344,8 +342,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -412,13 +409,13 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 	return &v, nil
 }
 
-const createCustomerCondition = "attribute_not_exists(#pk)"
+const createCustomerCondition = "attribute_not_exists(PK)"
 
 // CreateCustomer writes customer only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	item, err := customer.MarshalItem()
 	if err != nil {
@@ -426,7 +423,6 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createCustomerCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
@@ -436,7 +432,7 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	return nil
 }
 
-const placeOrderCondition = "attribute_not_exists(#pk)"
+const placeOrderCondition = "attribute_not_exists(PK)"
 
 // PlaceOrder writes order only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -444,7 +440,7 @@ const placeOrderCondition = "attribute_not_exists(#pk)"
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	item, err := order.MarshalItem()
 	if err != nil {
@@ -452,7 +448,6 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(placeOrderCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
@@ -464,14 +459,14 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 
 const setOrderStatusUpdate = "SET #status = :status"
 
-const setOrderStatusCondition = "attribute_exists(#pk)"
+const setOrderStatusCondition = "attribute_exists(PK)"
 
 // SetOrderStatus changes a Order and returns it as it is after the change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
 //	UpdateExpression: SET #status = :status
-//	ConditionExpression: attribute_exists(#pk)
+//	ConditionExpression: attribute_exists(PK)
 func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate time.Time, orderID string, status OrderStatus) (*Order, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
@@ -486,7 +481,7 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(setOrderStatusCondition),
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK", "#status": "status"},
+		ExpressionAttributeNames:  map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status": &types.AttributeValueMemberS{Value: string(status)}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -507,13 +502,13 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	return &v, nil
 }
 
-const createInvoiceCondition = "attribute_not_exists(#pk)"
+const createInvoiceCondition = "attribute_not_exists(PK)"
 
 // CreateInvoice writes invoice only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	item, err := invoice.MarshalItem()
 	if err != nil {
@@ -521,7 +516,6 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
@@ -531,13 +525,13 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	return nil
 }
 
-const createInvoiceOrderCondition = "attribute_not_exists(#pk)"
+const createInvoiceOrderCondition = "attribute_not_exists(PK)"
 
 // CreateInvoiceOrder writes invoiceOrder only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error {
 	item, err := invoiceOrder.MarshalItem()
 	if err != nil {
@@ -545,7 +539,6 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceOrderCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),

@@ -73,7 +73,7 @@ type GoodsOfStoreResult struct {
 	Next Cursor
 }
 
-const goodsOfStoreKeyCondition = "#pk = :pk"
+const goodsOfStoreKeyCondition = "PK = :pk"
 
 // GoodsOfStore reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -98,7 +98,6 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
@@ -138,7 +137,7 @@ type GoodsInCategoryResult struct {
 	Next Cursor
 }
 
-const goodsInCategoryKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // GoodsInCategory reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -167,8 +166,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		return nil, &callError{method: "GoodsInCategory", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -211,7 +209,7 @@ type GoodsInCategoryByPriceResult struct {
 	Next Cursor
 }
 
-const goodsInCategoryByPriceKeyCondition = "#pk = :pk"
+const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 
 // GoodsInCategoryByPrice reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -237,7 +235,6 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "GSI1PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
@@ -278,7 +275,7 @@ type GoodsInPriceRangeResult struct {
 	Next Cursor
 }
 
-const goodsInPriceRangeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
 // GoodsInPriceRange reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -305,8 +302,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		return nil, &callError{method: "GoodsInPriceRange", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -347,13 +343,13 @@ func (s *Store) GoodsInPriceRangeAll(ctx context.Context, storeID string, catego
 	})
 }
 
-const addStoreCondition = "attribute_not_exists(#pk)"
+const addStoreCondition = "attribute_not_exists(PK)"
 
 // AddStore writes storeMetadata only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) error {
 	item, err := storeMetadata.MarshalItem()
 	if err != nil {
@@ -361,7 +357,6 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addStoreCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.storeInventoryTable),
@@ -373,14 +368,14 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 
 const moveStoreUpdate = "SET #location = :location"
 
-const moveStoreCondition = "attribute_exists(#pk)"
+const moveStoreCondition = "attribute_exists(PK)"
 
 // MoveStore changes a StoreMetadata and returns it as it is after the change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
 //	UpdateExpression: SET #location = :location
-//	ConditionExpression: attribute_exists(#pk)
+//	ConditionExpression: attribute_exists(PK)
 func (s *Store) MoveStore(ctx context.Context, storeID string, location string) (*StoreMetadata, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
@@ -392,7 +387,7 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(moveStoreCondition),
-		ExpressionAttributeNames:  map[string]string{"#location": "location", "#pk": "PK"},
+		ExpressionAttributeNames:  map[string]string{"#location": "location"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":location": &types.AttributeValueMemberS{Value: location}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -413,13 +408,13 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	return &v, nil
 }
 
-const addGoodCondition = "attribute_not_exists(#pk)"
+const addGoodCondition = "attribute_not_exists(PK)"
 
 // AddGood writes good only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -427,7 +422,6 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addGoodCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.storeInventoryTable),
@@ -455,9 +449,9 @@ func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	return nil
 }
 
-const repriceUpdate = "SET #price = :price, #GSI1SK = :GSI1SK"
+const repriceUpdate = "SET #price = :price, GSI1SK = :GSI1SK"
 
-const repriceCondition = "attribute_exists(#pk)"
+const repriceCondition = "attribute_exists(PK)"
 
 // Reprice changes a Good and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -465,8 +459,8 @@ const repriceCondition = "attribute_exists(#pk)"
 //
 //	UpdateItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
-//	UpdateExpression: SET #price = :price, #GSI1SK = :GSI1SK
-//	ConditionExpression: attribute_exists(#pk)
+//	UpdateExpression: SET #price = :price, GSI1SK = :GSI1SK
+//	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1SK="{price}" on GSI1
 func (s *Store) Reprice(ctx context.Context, storeID string, category []string, goodID string, price int64) (*Good, error) {
 	if price < 0 {
@@ -486,7 +480,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(repriceCondition),
-		ExpressionAttributeNames: map[string]string{"#GSI1SK": "GSI1SK", "#pk": "PK", "#price": "price"},
+		ExpressionAttributeNames: map[string]string{"#price": "price"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt1},
 			":price":  intValue(price),

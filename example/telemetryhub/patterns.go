@@ -81,7 +81,7 @@ type UsersOfAccountResult struct {
 	Next Cursor
 }
 
-const usersOfAccountKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // UsersOfAccount reads one page of User items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -107,8 +107,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		return nil, &callError{method: "UsersOfAccount", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -151,7 +150,7 @@ type ServiceGroupsOfAccountResult struct {
 	Next Cursor
 }
 
-const serviceGroupsOfAccountKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -177,8 +176,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -223,7 +221,7 @@ type AccountDataResult struct {
 	Next Cursor
 }
 
-const accountDataKeyCondition = "#pk = :pk"
+const accountDataKeyCondition = "PK = :pk"
 
 // AccountData reads one page of the items of Account, User, ServiceGroup; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -248,7 +246,6 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
@@ -303,7 +300,7 @@ type ServiceGroupsOfUserResult struct {
 	Next Cursor
 }
 
-const serviceGroupsOfUserKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // ServiceGroupsOfUser reads one page of Membership items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -328,8 +325,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -372,7 +368,7 @@ type UsersOfServiceGroupResult struct {
 	Next Cursor
 }
 
-const usersOfServiceGroupKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
 // UsersOfServiceGroup reads one page of Membership items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -399,8 +395,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -444,7 +439,7 @@ type UserByIDResult struct {
 	Next Cursor
 }
 
-const userByIDKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
 // UserByID reads one page of User items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -470,8 +465,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		return nil, &callError{method: "UserByID", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -508,13 +502,13 @@ func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, 
 	})
 }
 
-const createAccountCondition = "attribute_not_exists(#pk)"
+const createAccountCondition = "attribute_not_exists(PK)"
 
 // CreateAccount writes account only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	item, err := account.MarshalItem()
 	if err != nil {
@@ -522,7 +516,6 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createAccountCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
@@ -532,13 +525,13 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	return nil
 }
 
-const createUserCondition = "attribute_not_exists(#pk)"
+const createUserCondition = "attribute_not_exists(PK)"
 
 // CreateUser writes user only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -546,7 +539,6 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createUserCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
@@ -556,13 +548,13 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	return nil
 }
 
-const createServiceGroupCondition = "attribute_not_exists(#pk)"
+const createServiceGroupCondition = "attribute_not_exists(PK)"
 
 // CreateServiceGroup writes serviceGroup only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error {
 	item, err := serviceGroup.MarshalItem()
 	if err != nil {
@@ -570,7 +562,6 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createServiceGroupCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
@@ -580,7 +571,7 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	return nil
 }
 
-const grantServiceGroupCondition = "attribute_not_exists(#pk)"
+const grantServiceGroupCondition = "attribute_not_exists(PK)"
 
 // GrantServiceGroup writes membership only when no item has its key: ErrAlreadyExists otherwise.
 //
@@ -588,7 +579,7 @@ const grantServiceGroupCondition = "attribute_not_exists(#pk)"
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) error {
 	item, err := membership.MarshalItem()
 	if err != nil {
@@ -596,7 +587,6 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(grantServiceGroupCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),

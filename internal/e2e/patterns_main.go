@@ -86,7 +86,7 @@ type WidgetKeysResult struct {
 	Next Cursor
 }
 
-const widgetKeysKeyCondition = "#pk = :pk"
+const widgetKeysKeyCondition = "GSI2PK = :pk"
 
 // WidgetKeys reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -110,7 +110,6 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "GSI2PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
@@ -180,7 +179,7 @@ func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) 
 	return &v, nil
 }
 
-const widgetBySerialKeyCondition = "#pk = :pk AND #sk = :sk"
+const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 
 // WidgetBySerial reads one Widget through GSI1; ErrNotFound when there is none.
 //
@@ -208,7 +207,6 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 		table:        s.mainTable,
 	}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -238,7 +236,7 @@ type WidgetsInRegionResult struct {
 	Next Cursor
 }
 
-const widgetsInRegionKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
 const widgetsInRegionFilter = "#status = :status"
 
@@ -268,7 +266,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "GSI1PK", "#sk": "GSI1SK", "#status": "status"},
+		ExpressionAttributeNames: map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     &fixed.pk,
 			":sk":     &fixed.sk,
@@ -314,7 +312,7 @@ type ActiveWidgetsResult struct {
 	Next Cursor
 }
 
-const activeWidgetsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const activeWidgetsFilter = "#active = :active"
 
@@ -343,7 +341,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#active": "active", "#pk": "PK", "#sk": "SK"},
+		ExpressionAttributeNames: map[string]string{"#active": "active"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
 			":pk":     &fixed.pk,
@@ -388,7 +386,7 @@ type WidgetsInCategoryResult struct {
 	Next Cursor
 }
 
-const widgetsInCategoryKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 
 // WidgetsInCategory reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -417,8 +415,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		return nil, &callError{method: "WidgetsInCategory", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -480,7 +477,7 @@ type WidgetNamesResult struct {
 	Next Cursor
 }
 
-const widgetNamesKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 
@@ -509,7 +506,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#pk": "PK", "#sk": "SK", "#status": "status", "#widgetId": "widgetId"},
+		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -553,7 +550,7 @@ type WidgetOwnersResult struct {
 	Next Cursor
 }
 
-const widgetOwnersKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
 // WidgetOwners reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -579,8 +576,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		return nil, &callError{method: "WidgetOwners", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "SK", "#sk": "PK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -625,7 +621,7 @@ type OwnerPageResult struct {
 	Next Cursor
 }
 
-const ownerPageKeyCondition = "#pk = :pk"
+const ownerPageKeyCondition = "PK = :pk"
 
 // OwnerPage reads one page of the items of Widget, Note; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -652,7 +648,6 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
-		ExpressionAttributeNames:  map[string]string{"#pk": "PK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
@@ -701,7 +696,7 @@ type EventsResult struct {
 	Next Cursor
 }
 
-const eventsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // Events reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -727,9 +722,8 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		return nil, &callError{method: "Events", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:           &fixed.consistent,
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ConsistentRead:    &fixed.consistent,
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -772,7 +766,7 @@ type EventsDescResult struct {
 	Next Cursor
 }
 
-const eventsDescKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // EventsDesc reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -798,8 +792,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		return nil, &callError{method: "EventsDesc", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -843,7 +836,7 @@ type EventsBeforeResult struct {
 	Next Cursor
 }
 
-const eventsBeforeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -871,8 +864,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		return nil, &callError{method: "EventsBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -916,7 +908,7 @@ type EventsUpToResult struct {
 	Next Cursor
 }
 
-const eventsUpToKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -941,8 +933,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		return nil, &callError{method: "EventsUpTo", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -986,7 +977,7 @@ type EventsAfterResult struct {
 	Next Cursor
 }
 
-const eventsAfterKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1011,8 +1002,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		return nil, &callError{method: "EventsAfter", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1056,7 +1046,7 @@ type EventsFromResult struct {
 	Next Cursor
 }
 
-const eventsFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1082,8 +1072,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		return nil, &callError{method: "EventsFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1128,7 +1117,7 @@ type EventsBetweenResult struct {
 	Next Cursor
 }
 
-const eventsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1153,8 +1142,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		return nil, &callError{method: "EventsBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1201,7 +1189,7 @@ type EventsAtBeforeResult struct {
 	Next Cursor
 }
 
-const eventsAtBeforeKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1237,8 +1225,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Tim
 		return nil, &callError{method: "EventsAtBefore", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1283,7 +1270,7 @@ type EventsAtUpToResult struct {
 	Next Cursor
 }
 
-const eventsAtUpToKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1315,8 +1302,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time,
 		return nil, &callError{method: "EventsAtUpTo", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1361,7 +1347,7 @@ type EventsAtAfterResult struct {
 	Next Cursor
 }
 
-const eventsAtAfterKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1393,8 +1379,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time
 		return nil, &callError{method: "EventsAtAfter", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1439,7 +1424,7 @@ type EventsAtFromResult struct {
 	Next Cursor
 }
 
-const eventsAtFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1471,8 +1456,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time,
 		return nil, &callError{method: "EventsAtFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1517,7 +1501,7 @@ type EventsAtBetweenResult struct {
 	Next Cursor
 }
 
-const eventsAtBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1552,8 +1536,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		return nil, &callError{method: "EventsAtBetween", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "LSI1SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1602,7 +1585,7 @@ type NotesResult struct {
 	Next Cursor
 }
 
-const notesKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // Notes reads one page of Note items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1629,8 +1612,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		return nil, &callError{method: "Notes", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -1709,7 +1691,7 @@ type PinsResult struct {
 	Next Cursor
 }
 
-const pinsKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // Pins reads one page of Pin items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -1733,8 +1715,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		return nil, &callError{method: "Pins", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -1770,13 +1751,13 @@ func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, erro
 	})
 }
 
-const createWidgetCondition = "attribute_not_exists(#pk)"
+const createWidgetCondition = "attribute_not_exists(PK)"
 
 // CreateWidget writes widget only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -1784,7 +1765,6 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -1821,7 +1801,7 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	return nil
 }
 
-const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
+const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
 // EditWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
 //
@@ -1829,7 +1809,7 @@ const editWidgetCondition = "attribute_exists(#pk) AND #version = :version_when 
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
 //	(attrs, extra, expiresAt given its zero value is removed instead, with the index keys built from it)
-//	ConditionExpression: attribute_exists(#pk) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)
+//	ConditionExpression: attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)
 func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
@@ -1886,7 +1866,7 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(editWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#pk": "PK", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"},
+		ExpressionAttributeNames: map[string]string{"#attrs": "attrs", "#blob": "blob", "#count": "count", "#expiresAt": "expiresAt", "#extra": "extra", "#kind": "kind", "#labels": "labels", "#name": "name", "#price": "price", "#sizes": "sizes", "#tags": "tags", "#version": "version"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -1912,14 +1892,14 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 
 const retireWidgetUpdate = "SET #status = :status"
 
-const retireWidgetCondition = "attribute_exists(#pk) AND #status = :status_when"
+const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 
 // RetireWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #status = :status
-//	ConditionExpression: attribute_exists(#pk) AND #status = :status_when
+//	ConditionExpression: attribute_exists(PK) AND #status = :status_when
 func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID string, status WidgetStatus) (*Widget, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
@@ -1934,7 +1914,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(retireWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#status": "status"},
+		ExpressionAttributeNames: map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":status":      &types.AttributeValueMemberS{Value: string(status)},
 			":status_when": &types.AttributeValueMemberS{Value: "live"},
@@ -1958,7 +1938,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	return &v, nil
 }
 
-const moveWidgetCondition = "attribute_exists(#pk)"
+const moveWidgetCondition = "attribute_exists(PK)"
 
 // MoveWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item.
 //
@@ -1966,9 +1946,9 @@ const moveWidgetCondition = "attribute_exists(#pk)"
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	UpdateExpression: SET #serial = :serial, #GSI1SK = :GSI1SK, #GSI2PK = :GSI2PK, #region = :region, #GSI1PK = :GSI1PK
+//	UpdateExpression: SET #serial = :serial, GSI1SK = :GSI1SK, GSI2PK = :GSI2PK, #region = :region, GSI1PK = :GSI1PK
 //	(region given its zero value is removed instead, with the index keys built from it)
-//	ConditionExpression: attribute_exists(#pk)
+//	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
 //	rewrites GSI2PK="SERIAL#{serial}" on ByKeys
@@ -1994,7 +1974,7 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt2},
 		":serial": &types.AttributeValueMemberS{Value: serial},
 	}
-	set := []string{"#serial = :serial", "#GSI1SK = :GSI1SK", "#GSI2PK = :GSI2PK"}
+	set := []string{"#serial = :serial", "GSI1SK = :GSI1SK", "GSI2PK = :GSI2PK"}
 	remove := []string{}
 	if region == "" {
 		remove = append(remove, "#region")
@@ -2003,18 +1983,18 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 		values[":region"] = &types.AttributeValueMemberS{Value: region}
 	}
 	if region == "" {
-		remove = append(remove, "#GSI1PK")
+		remove = append(remove, "GSI1PK")
 	} else {
 		rebuilt3, err := widgetGSI1PK(region)
 		if err != nil {
 			return nil, err
 		}
-		set = append(set, "#GSI1PK = :GSI1PK")
+		set = append(set, "GSI1PK = :GSI1PK")
 		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt3}
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(moveWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#GSI1PK": "GSI1PK", "#GSI1SK": "GSI1SK", "#GSI2PK": "GSI2PK", "#pk": "PK", "#region": "region", "#serial": "serial"},
+		ExpressionAttributeNames: map[string]string{"#region": "region", "#serial": "serial"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -2088,13 +2068,13 @@ func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	return nil
 }
 
-const createNoteCondition = "attribute_not_exists(#pk)"
+const createNoteCondition = "attribute_not_exists(PK)"
 
 // CreateNote writes note only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	item, err := note.MarshalItem()
 	if err != nil {
@@ -2102,7 +2082,6 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createNoteCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2112,13 +2091,13 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	return nil
 }
 
-const createPinCondition = "attribute_not_exists(#pk)"
+const createPinCondition = "attribute_not_exists(PK)"
 
 // CreatePin writes pin only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#PIN#{pinId}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	item, err := pin.MarshalItem()
 	if err != nil {
@@ -2126,7 +2105,6 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createPinCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2161,13 +2139,13 @@ func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) e
 	return nil
 }
 
-const touchEventUpdate = "SET #note = :note, #at = :at, #LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
+const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
 
 // TouchEvent changes a Event and returns it as it is after the change. It creates the item when there is none.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	UpdateExpression: SET #note = :note, #at = :at, #LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq
+//	UpdateExpression: SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq
 //	rewrites LSI1SK="EVAT#{at}" on LSI1
 //
 // Parameter at_ is at (at is taken).
@@ -2188,7 +2166,7 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 		return nil, err
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ExpressionAttributeNames: map[string]string{"#LSI1SK": "LSI1SK", "#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"},
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":   &types.AttributeValueMemberS{Value: "Event"},
@@ -2283,7 +2261,7 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 	return dec.err
 }
 
-const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, #PK, #SK"
+const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 
 // WidgetNamesByKey reads the Widget items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
 //
@@ -2315,7 +2293,7 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 		seen[h] = true
 		in = append(in, key)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#PK": "PK", "#SK": "SK", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
+	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
 	if err != nil {
 		return nil, &callError{method: "WidgetNamesByKey", cause: err}
 	}
@@ -2432,13 +2410,13 @@ func (s *Store) GetTheme(ctx context.Context, ownerID string, style ThemeStyle) 
 	return &v, nil
 }
 
-const createThemeCondition = "attribute_not_exists(#pk)"
+const createThemeCondition = "attribute_not_exists(PK)"
 
 // CreateTheme writes theme only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	item, err := theme.MarshalItem()
 	if err != nil {
@@ -2446,7 +2424,6 @@ func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createThemeCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2481,7 +2458,7 @@ type ThemesLikeResult struct {
 	Next Cursor
 }
 
-const themesLikeKeyCondition = "#pk = :pk AND begins_with(#sk, :sk)"
+const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // ThemesLike reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -2510,8 +2487,7 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		return nil, &callError{method: "ThemesLike", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -2557,7 +2533,7 @@ type ThemesFromResult struct {
 	Next Cursor
 }
 
-const themesFromKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // ThemesFrom reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 //
@@ -2587,8 +2563,7 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		return nil, &callError{method: "ThemesFrom", kind: err}
 	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -2630,14 +2605,14 @@ func (s *Store) ThemesFromAll(ctx context.Context, ownerID string, style ThemeSt
 
 const recolorThemeUpdate = "SET #color = :color"
 
-const recolorThemeCondition = "attribute_exists(#pk)"
+const recolorThemeCondition = "attribute_exists(PK)"
 
 // RecolorTheme changes a Theme and returns it as it is after the change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 //	UpdateExpression: SET #color = :color
-//	ConditionExpression: attribute_exists(#pk)
+//	ConditionExpression: attribute_exists(PK)
 func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeStyle, color string) (*Theme, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
@@ -2649,7 +2624,7 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 	}
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(recolorThemeCondition),
-		ExpressionAttributeNames:  map[string]string{"#color": "color", "#pk": "PK"},
+		ExpressionAttributeNames:  map[string]string{"#color": "color"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":color": &types.AttributeValueMemberS{Value: color}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -2809,13 +2784,13 @@ func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 	return nil
 }
 
-const createAdminThemeCondition = "attribute_not_exists(#pk)"
+const createAdminThemeCondition = "attribute_not_exists(PK)"
 
 // CreateAdminTheme writes adminTheme only when no item has its key: ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
-//	ConditionExpression: attribute_not_exists(#pk)
+//	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error {
 	item, err := adminTheme.MarshalItem()
 	if err != nil {
@@ -2823,7 +2798,6 @@ func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) er
 	}
 	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createAdminThemeCondition),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),

@@ -172,10 +172,14 @@ func newRequestNamer(req *Request) *requestNamer {
 	return &requestNamer{req: req, names: map[string]string{}, used: map[string]bool{}}
 }
 
-// name returns the placeholder of a stored attribute name, the same for
-// every use in the request. want is the placeholder to take when it is
-// free ("" to derive it from the name).
+// name returns how the request's expressions name a stored attribute:
+// the name itself where it is plainly no reserved word (see Plain), else
+// a placeholder, the same for every use in the request. want is the
+// placeholder to take when it is free ("" to derive it from the name).
 func (n *requestNamer) name(stored, want string) string {
+	if Plain(stored) {
+		return stored
+	}
 	if ph, ok := n.names[stored]; ok {
 		return ph
 	}
@@ -204,6 +208,30 @@ func (n *requestNamer) take(want string) string {
 	}
 	n.used[ph] = true
 	return ph
+}
+
+// Plain reports whether an expression may name a stored attribute as it
+// is, with no #placeholder: a name of ASCII letters and digits, starting
+// with a letter, that holds a digit (DynamoDB's reserved words are
+// words: GSI1PK, LSI2SK, A1 are none), or one of PK and SK, the key names
+// of most single-table designs. A test checks these against DynamoDB
+// Local, and that it refuses reserved words. Every other name, reserved
+// word or not, gets a placeholder: no list of reserved words is needed.
+func Plain(name string) bool {
+	if name == "PK" || name == "SK" {
+		return true
+	}
+	digit := false
+	for i, r := range name {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case '0' <= r && r <= '9' && i > 0:
+			digit = true
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 // placeholderText keeps the characters a placeholder may hold (ASCII
