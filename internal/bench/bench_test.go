@@ -265,9 +265,8 @@ func builderReviewsOfBook(ctx context.Context, client bookreviews.Client, table,
 // handwrittenReviewsOfBook is the floor: a QueryInput literal.
 func handwrittenReviewsOfBook(ctx context.Context, client bookreviews.Client, table, isbn string) ([]bookreviews.Review, error) {
 	out, err := client.Query(ctx, &dynamodb.QueryInput{
-		TableName:                aws.String(table),
-		KeyConditionExpression:   aws.String("#pk = :pk AND #sk BETWEEN :sklo AND :skhi"),
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		TableName:              aws.String(table),
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :sklo AND :skhi"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &types.AttributeValueMemberS{Value: "BOOK#" + isbn},
 			":sklo": &types.AttributeValueMemberS{Value: skLow},
@@ -742,9 +741,8 @@ func appendDigits(b []byte, v, width int) []byte {
 // The parts of ReviewsOfBook's input that do not depend on the call: DynamoDB
 // and the SDK only read a QueryInput, so they can be shared.
 var (
-	sketchNames = map[string]string{"#pk": "PK", "#sk": "SK"}
-	sketchLow   = &types.AttributeValueMemberS{Value: skLow}
-	sketchHigh  = &types.AttributeValueMemberS{Value: skHigh}
+	sketchLow  = &types.AttributeValueMemberS{Value: skLow}
+	sketchHigh = &types.AttributeValueMemberS{Value: skHigh}
 )
 
 // sketchReviewsOfBook is ReviewsOfBook with the shared names and bounds, and
@@ -765,13 +763,12 @@ func sketchReviewsOfBook(ctx context.Context, client bookreviews.Client, table *
 		limit = int32(min(page.Limit, 1<<31-1))
 	}
 	out, err := client.Query(ctx, &dynamodb.QueryInput{
-		ExpressionAttributeNames: sketchNames,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &types.AttributeValueMemberS{Value: pk},
 			":skhi": sketchHigh,
 			":sklo": sketchLow,
 		},
-		KeyConditionExpression: aws.String("#pk = :pk AND #sk BETWEEN :sklo AND :skhi"),
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :sklo AND :skhi"),
 		ScanIndexForward:       aws.Bool(false),
 		TableName:              table,
 		Limit:                  &limit,

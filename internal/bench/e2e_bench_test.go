@@ -86,14 +86,13 @@ func (s *rawStore) GetBook(ctx context.Context, isbn string) (*bookreviews.Book,
 // encodes it into a Cursor).
 func (s *rawStore) ReviewsOfBook(ctx context.Context, isbn string, start map[string]types.AttributeValue) ([]bookreviews.Review, map[string]types.AttributeValue, error) {
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
-		ExpressionAttributeNames: map[string]string{"#pk": "PK", "#sk": "SK"},
+		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &types.AttributeValueMemberS{Value: "BOOK#" + isbn},
 			":skhi": &types.AttributeValueMemberS{Value: skHigh},
 			":sklo": &types.AttributeValueMemberS{Value: skLow},
 		},
-		KeyConditionExpression: aws.String("#pk = :pk AND #sk BETWEEN :sklo AND :skhi"),
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :sklo AND :skhi"),
 		Limit:                  aws.Int32(15),
 		ScanIndexForward:       aws.Bool(false),
 		TableName:              &s.table,
@@ -119,8 +118,7 @@ func (s *rawStore) WriteReview(ctx context.Context, r *bookreviews.Review) error
 		return err
 	}
 	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String("attribute_not_exists(#pk)"),
-		ExpressionAttributeNames:            map[string]string{"#pk": "PK"},
+		ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           &s.table,
@@ -130,8 +128,8 @@ func (s *rawStore) WriteReview(ctx context.Context, r *bookreviews.Review) error
 
 func (s *rawStore) UpdateReview(ctx context.Context, isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*bookreviews.Review, error) {
 	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText", "#pk": "PK"},
+		ConditionExpression:      aws.String("attribute_exists(PK)"),
+		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":grade":      &types.AttributeValueMemberN{Value: strconv.FormatInt(grade, 10)},
 			":reviewText": &types.AttributeValueMemberS{Value: reviewText},

@@ -393,7 +393,7 @@ patterns:
 	if r := got["Move"].Rebuild; len(r) != 1 || r[0].KeyAttr.Name != "GSI1PK" {
 		t.Errorf("Move should rewrite GSI1PK only: %+v", r)
 	}
-	if c := got["Unnote"].Request.Condition; c != "attribute_exists(#pk) AND #status = :status_when" {
+	if c := got["Unnote"].Request.Condition; c != "attribute_exists(PK) AND #status = :status_when" {
 		t.Errorf("condition %q", c)
 	}
 	for _, tt := range []struct{ pattern, want string }{
