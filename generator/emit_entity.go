@@ -646,7 +646,7 @@ func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Ent
 // appendsTime reports whether a placeholder's text is a time appended in
 // place to the key buffer of MarshalItem (appendKeyTime).
 func appendsTime(a *model.Attribute) bool {
-	return plan.KeyKind(a).String() == "Time" && !a.TTL && a.Format == model.RFC3339
+	return a.StoredForm().Key.Func == "keyTime"
 }
 
 // blockValue is the slot kind and the Go value of an attribute whose

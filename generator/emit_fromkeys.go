@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -33,22 +34,22 @@ func keyPattern(tm *model.Template) string {
 		}
 		b.WriteString("(")
 		a := s.Attr
-		switch plan.KeyKind(a).String() {
-		case "Path":
+		switch a.StoredForm().Key.Lang {
+		case keylang.Path:
 			b.WriteString(class + "(?:" + regexp.QuoteMeta(string(a.Separator)) + class + ")*")
-		case "Enum":
+		case keylang.Enum:
 			var alts []string
 			for _, v := range a.Values {
 				alts = append(alts, regexp.QuoteMeta(v))
 			}
 			b.WriteString(strings.Join(alts, "|"))
-		case "Int":
+		case keylang.Int:
 			b.WriteString("-?[0-9]{19}")
-		case "Time":
+		case keylang.Time:
 			b.WriteString(`[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z`)
-		case "Date":
+		case keylang.Date:
 			b.WriteString(`[0-9]{4}-[0-9]{2}-[0-9]{2}`)
-		case "Bool":
+		case keylang.Bool:
 			b.WriteString("true|false")
 		default:
 			b.WriteString(class)
@@ -165,17 +166,14 @@ func patternVar(p *model.Pattern, e *model.Entity, ka *model.KeyAttr) string {
 // storedFromKey turns the text of a placeholder in a key into the
 // attribute value the attribute is stored as.
 func storedFromKey(a *model.Attribute, text jen.Code) jen.Code {
-	s := func(v jen.Code) jen.Code {
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Id("Value").Op(":").Add(v))
-	}
-	switch plan.KeyKind(a).String() {
-	case "Int":
+	switch a.StoredForm().Dynamo {
+	case "N":
 		// A fixed-width int in the key, a number in the item.
 		return jen.Id("storedInt").Call(text)
-	case "Bool":
+	case "BOOL":
 		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Id("Value").Op(":").Add(text).Op("==").Lit("true"))
 	}
-	return s(text)
+	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Id("Value").Op(":").Add(text))
 }
 
 // decodeWith emits the filling from keys before a decode, when the read

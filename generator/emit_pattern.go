@@ -339,7 +339,7 @@ func (m *method) decode(g *jen.Group, item jen.Code, name string, fail func(jen.
 // minMax returns the least and greatest key text of a fixed-width
 // attribute.
 func minMax(a *model.Attribute) (string, string) {
-	k := plan.KeyKind(a)
+	k := a.StoredForm().Key.Lang
 	lo, _ := keylang.MinEnc(k)
 	hi, _ := keylang.MaxEnc(k)
 	return lo, hi
