@@ -12,35 +12,6 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// goType is the Go type of an attribute's field.
-func goType(ent *model.Entity, a *model.Attribute) jen.Code {
-	switch a.Type {
-	case model.String:
-		return jen.String()
-	case model.Int:
-		return jen.Int64()
-	case model.Float:
-		return jen.Float64()
-	case model.Bool:
-		return jen.Bool()
-	case model.Time:
-		return jen.Qual("time", "Time")
-	case model.Bytes:
-		return jen.Index().Byte()
-	case model.Strings, model.StringSet, model.Path:
-		return jen.Index().String()
-	case model.IntSet:
-		return jen.Index().Int64()
-	case model.Map:
-		return jen.Map(jen.String()).String()
-	case model.Enum:
-		return jen.Id(model.EnumType(ent, a))
-	case model.Document:
-		return jen.Qual(pathTypes, "AttributeValue")
-	}
-	return jen.Any()
-}
-
 // receiver is the receiver name of an entity's methods.
 func receiver(ent *model.Entity) string {
 	return strings.ToLower(ent.GoName[:1])
@@ -179,102 +150,6 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 	f.Line()
 }
 
-// isZero is the condition under which an optional attribute, of Go value
-// v, is absent: v is its zero value.
-func isZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, true) }
-
-// notZero is the condition under which an optional attribute is present.
-func notZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, false) }
-
-// zeroCheck is the condition that v, a Go value of attribute a, is its
-// zero value (zero) or is not (!zero).
-func zeroCheck(a *model.Attribute, v jen.Code, zero bool) jen.Code {
-	op := "!="
-	if zero {
-		op = "=="
-	}
-	switch a.Type {
-	case model.String, model.Enum:
-		return jen.Add(v).Op(op).Lit("")
-	case model.Int, model.Float:
-		return jen.Add(v).Op(op).Lit(0)
-	case model.Document:
-		return jen.Add(v).Op(op).Nil()
-	case model.Bool:
-		if zero {
-			return jen.Op("!").Add(v)
-		}
-		return v
-	case model.Time:
-		if zero {
-			return jen.Add(v).Dot("IsZero").Call()
-		}
-		return jen.Op("!").Add(v).Dot("IsZero").Call()
-	}
-	if zero {
-		return jen.Len(v).Op("==").Lit(0)
-	}
-	return jen.Len(v).Op(">").Lit(0)
-}
-
-// alwaysWritten reports whether a required attribute is written even
-// when zero; sets and documents can't be empty in DynamoDB, so they are
-// written only when they hold something.
-func alwaysWritten(a *model.Attribute) bool {
-	if a.Optional {
-		return false
-	}
-	switch a.Type {
-	case model.StringSet, model.IntSet, model.Document:
-		return false
-	}
-	return true
-}
-
-// attrValue is the attribute value of a Go value of attribute a.
-func attrValue(a *model.Attribute, v jen.Code) jen.Code {
-	s := func(x jen.Code) jen.Code {
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): x})
-	}
-	switch a.Type {
-	case model.String:
-		return s(v)
-	case model.Enum:
-		return s(jen.String().Parens(v))
-	case model.Path:
-		return s(jen.Qual("strings", "Join").Call(v, jen.Lit(string(a.Separator))))
-	case model.Int:
-		return jen.Id("intValue").Call(v)
-	case model.Float:
-		return jen.Id("floatValue").Call(v)
-	case model.Bool:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Dict{jen.Id("Value"): v})
-	case model.Time:
-		switch {
-		case a.TTL || a.Format == model.Unix:
-			return jen.Id("intValue").Call(jen.Add(v).Dot("Unix").Call())
-		case a.Format == model.UnixMilli:
-			return jen.Id("intValue").Call(jen.Add(v).Dot("UnixMilli").Call())
-		case a.Format == model.Date:
-			return s(jen.Id("formatDate").Call(v))
-		}
-		return s(jen.Id("formatTime").Call(v))
-	case model.Bytes:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberB").Values(jen.Dict{jen.Id("Value"): v})
-	case model.Strings:
-		return jen.Id("stringsValue").Call(v)
-	case model.StringSet:
-		return jen.Id("stringSetValue").Call(v)
-	case model.IntSet:
-		return jen.Id("intSetValue").Call(v)
-	case model.Map:
-		return jen.Id("mapValue").Call(v)
-	case model.Document:
-		return v
-	}
-	return v
-}
-
 // validate emits the checks of min, max, maxLength, enum values and path
 // elements that every write runs first.
 func (e *emitter) validate(f *jen.File, ent *model.Entity) {
@@ -306,13 +181,8 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		if c, reason := unstorable(a, field); c != nil {
 			checks = append(checks, jen.If(guard(c)).Block(fail(a, reason)))
 		}
-		switch a.Type {
-		case model.String:
-			checks = append(checks, jen.If(jen.Op("!").Qual("unicode/utf8", "ValidString").Call(field)).Block(fail(a, "not valid UTF-8")))
-		case model.Strings, model.StringSet:
-			checks = append(checks, jen.If(jen.Op("!").Id("validStrings").Call(field)).Block(fail(a, "holds a string that is not valid UTF-8")))
-		case model.Map:
-			checks = append(checks, jen.If(jen.Op("!").Id("validMap").Call(field)).Block(fail(a, "holds a key or value that is not valid UTF-8")))
+		if c, reason := invalidUTF8(a, field); c != nil {
+			checks = append(checks, jen.If(c).Block(fail(a, reason)))
 		}
 		if a.Type == model.Path {
 			var st []jen.Code
@@ -335,21 +205,6 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 		g.Return(jen.Nil())
 	})
 	f.Line()
-}
-
-// unstorable is the condition under which a value of a float or of a time
-// stored as text is one DynamoDB can't store, or dyngen can't read back,
-// and the reason; nil for other types.
-func unstorable(a *model.Attribute, v jen.Code) (jen.Code, string) {
-	switch {
-	case a.Type == model.Float:
-		return jen.Op("!").Id("storableFloat").Call(v), "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"
-	case a.Type == model.Time && a.DynamoType() == "S" && a.Format == model.Date:
-		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("Year").Call()), "a date outside the years 0000-9999"
-	case a.Type == model.Time && a.DynamoType() == "S":
-		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
-	}
-	return nil, ""
 }
 
 // boundLit is a min or max as a Go constant of the attribute's type.
@@ -548,16 +403,19 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 		for _, a := range ent.Attributes {
 			field := val(a)
 			var v jen.Code
-			if span, ok := timeSpans[a.Name]; ok && a.Type == model.Time && !a.TTL && a.Format == model.RFC3339 {
+			if span, ok := timeSpans[a.Name]; ok && appendsTime(a) {
 				// The text the keys already hold.
 				v = take("s", jen.Id("texts").Index(jen.Id(span[0]), jen.Id(span[1])))
-			} else if kind, x := blockValue(a, field, scope); kind != "" {
-				v = take(kind, x)
+			} else if name, ok := scope[scopeID(a, "", "keyTime", "")]; ok {
+				// The key encoding of the item's own value, when a key holds it.
+				v = take("s", jen.Id(name))
+			} else if m := blockMember(a); m != "" {
+				v = take(strings.ToLower(m), storedText(a, field))
 			} else {
 				v = attrValue(a, field)
 			}
 			ins := insert{name: a.Stored, value: v}
-			if !alwaysWritten(a) {
+			if !a.StoredForm().Always {
 				ins.cond = notZero(a, field)
 			}
 			inserts = append(inserts, ins)
@@ -649,43 +507,6 @@ func appendsTime(a *model.Attribute) bool {
 	return a.StoredForm().Key.Func == "keyTime"
 }
 
-// blockValue is the slot kind and the Go value of an attribute whose
-// value is a scalar member (S, N, B, BOOL), or "" for the others. A time
-// stored as text reuses its key encoding when a key already holds it.
-func blockValue(a *model.Attribute, field jen.Code, scope map[string]string) (string, jen.Code) {
-	switch a.Type {
-	case model.String:
-		return "s", field
-	case model.Enum:
-		return "s", jen.String().Parens(field)
-	case model.Path:
-		return "s", jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))
-	case model.Int:
-		return "n", jen.Qual("strconv", "FormatInt").Call(field, jen.Lit(10))
-	case model.Float:
-		return "n", jen.Qual("strconv", "FormatFloat").Call(field, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
-	case model.Bool:
-		return "bool", field
-	case model.Bytes:
-		return "b", field
-	case model.Time:
-		switch {
-		case a.TTL || a.Format == model.Unix:
-			return "n", jen.Qual("strconv", "FormatInt").Call(jen.Add(field).Dot("Unix").Call(), jen.Lit(10))
-		case a.Format == model.UnixMilli:
-			return "n", jen.Qual("strconv", "FormatInt").Call(jen.Add(field).Dot("UnixMilli").Call(), jen.Lit(10))
-		case a.Format == model.Date:
-			return "s", jen.Id("formatDate").Call(field)
-		}
-		// The key encoding of the item's own value, when a key holds it.
-		if name, ok := scope[scopeID(a, "", "keyTime", "")]; ok {
-			return "s", jen.Id(name)
-		}
-		return "s", jen.Id("formatTime").Call(field)
-	}
-	return "", nil
-}
-
 func attrNames(as []*model.Attribute) string {
 	var names []string
 	for _, a := range as {
@@ -695,15 +516,7 @@ func attrNames(as []*model.Attribute) string {
 }
 
 // keyAttrValue is the attribute value of a built key string (or number).
-func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code {
-	switch ka.Type {
-	case model.N:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): v})
-	case model.B:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberB").Values(jen.Dict{jen.Id("Value"): v})
-	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): v})
-}
+func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(string(ka.Type), v) }
 
 // unmarshal emits UnmarshalItem: each attribute looked up by name, decoded
 // by type; a required attribute that is missing is an error.
@@ -721,7 +534,7 @@ func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 // decodeAttrs emits the decoding of item's attributes attrs into the
 // fields of target, one line each, and the return of the first error.
 func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, target jen.Code) {
-	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.Type != model.Document })
+	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.StoredForm().Reader != "" })
 	if decoded {
 		g.Id("dec").Op(":=").Id("itemDecoder").Values(jen.Id("entity").Op(":").Lit(ent.Name))
 	}
@@ -733,59 +546,6 @@ func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, targ
 	} else {
 		g.Return(jen.Nil())
 	}
-}
-
-// decodeAttr is the Go value of attribute a of item, decoded by dec.
-func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
-	av := jen.Id("item").Index(jen.Lit(a.Stored))
-	if a.Type == model.Document {
-		return av
-	}
-	p := "optional"
-	if alwaysWritten(a) {
-		p = "required"
-	}
-	args := []jen.Code{jen.Lit(a.Name), av}
-	name := ""
-	switch a.Type {
-	case model.String, model.Enum:
-		name = "string"
-	case model.Int:
-		name = "int"
-	case model.Float:
-		name = "float"
-	case model.Bool:
-		name = "bool"
-	case model.Time:
-		switch {
-		case a.TTL || a.Format == model.Unix:
-			name = "unix"
-		case a.Format == model.UnixMilli:
-			name = "unixMilli"
-		case a.Format == model.Date:
-			name = "date"
-		default:
-			name = "time"
-		}
-	case model.Bytes:
-		name = "bytes"
-	case model.Strings:
-		name = "strings"
-	case model.StringSet:
-		name = "stringSet"
-	case model.IntSet:
-		name = "intSet"
-	case model.Map:
-		name = "stringMap"
-	case model.Path:
-		name = "path"
-		args = append(args, jen.Lit(string(a.Separator)))
-	}
-	call := jen.Id("dec").Dot(name).Call(append(args, jen.Id(p))...)
-	if a.Type == model.Enum {
-		return jen.Id(model.EnumType(ent, a)).Parens(call)
-	}
-	return call
 }
 
 // itemError is &ItemError{Entity: ..., Attr: ..., Reason: ...} on one line.

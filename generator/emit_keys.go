@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -115,11 +116,8 @@ func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text 
 		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
 	}
 	bounded := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
-		switch a.Type {
-		case model.Int, model.Bool, model.Time, model.Enum:
-			return false
-		}
-		return true
+		k := a.StoredForm().Key
+		return !k.KeepsOrder && k.Lang != keylang.Enum
 	})
 	if size, ok := plan.MaxKeyBytes(tm); bounded && ok && size <= bytes {
 		return text, false
@@ -251,60 +249,52 @@ func concat(parts []piece) *jen.Statement {
 func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
 	switch keyType {
 	case model.N:
-		switch {
-		case a.Type == model.Float:
-			return jen.Qual("strconv", "FormatFloat").Call(v, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
-		case a.Type == model.Time && a.Format == model.UnixMilli:
-			return jen.Qual("strconv", "FormatInt").Call(jen.Add(v).Dot("UnixMilli").Call(), jen.Lit(10))
-		case a.Type == model.Time:
-			return jen.Qual("strconv", "FormatInt").Call(jen.Add(v).Dot("Unix").Call(), jen.Lit(10))
-		}
-		return jen.Qual("strconv", "FormatInt").Call(v, jen.Lit(10))
+		// A number's text, as the item holds it.
+		return storedText(a, v)
 	case model.B:
 		return v
 	}
-	// checked declares the encoding fn(args...) once per scope; refused
-	// are the separators it refuses ("" when it takes none, as a time's).
-	checked := func(fn, refused string, args ...jen.Code) jen.Code {
-		id := scopeID(a, refused, fn, vid)
-		if name, ok := scope[id]; ok {
-			return jen.Id(name)
-		}
-		name := paramName(a) + "Key"
-		for i := 2; slices.Contains(mapValues(scope), name); i++ {
-			name = fmt.Sprintf("%sKey%d", paramName(a), i)
-		}
-		scope[id] = name
-		g.List(jen.Id(name), jen.Err()).Op(":=").Id(fn).Call(args...)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	k := a.StoredForm().Key
+	switch {
+	case k.Func == "":
+		return v
+	case !k.Checked:
+		return jen.Id(k.Func).Call(baseValue(a, k.Arg, v))
+	}
+	// The encoding is declared once per scope; refused are the separators
+	// it refuses ("" when it takes none, as a time's).
+	refused := ""
+	if k.Seps {
+		refused = seps
+	}
+	id := scopeID(a, refused, k.Func, vid)
+	if name, ok := scope[id]; ok {
 		return jen.Id(name)
 	}
-	switch a.Type {
-	case model.String:
-		return checked("keyString", seps, jen.Lit(a.Name), v, jen.Lit(seps))
-	case model.Enum:
-		return checked("keyEnum", seps, jen.Lit(a.Name), jen.String().Parens(v), jen.Add(v).Dot("Valid").Call(), jen.Lit(seps))
-	case model.Path:
-		return checked("keyPath", seps, jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps))
-	case model.Int:
-		return jen.Id("keyInt").Call(v)
-	case model.Bool:
-		return jen.Id("keyBool").Call(v)
-	case model.Time:
-		switch a.Format {
-		case model.Unix:
-			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
-		case model.UnixMilli:
-			return jen.Id("keyInt").Call(jen.Add(v).Dot("UnixMilli").Call())
-		case model.Date:
-			return checked("keyDate", "", jen.Lit(a.Name), v)
-		}
-		if a.TTL {
-			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
-		}
-		return checked("keyTime", "", jen.Lit(a.Name), v)
+	name := paramName(a) + "Key"
+	for i := 2; slices.Contains(mapValues(scope), name); i++ {
+		name = fmt.Sprintf("%sKey%d", paramName(a), i)
 	}
-	return v
+	scope[id] = name
+	g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
+	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	return jen.Id(name)
+}
+
+// keyArgs are the arguments of a checked key encoding of v, a value of
+// attribute a, in a key whose separators are seps.
+func keyArgs(a *model.Attribute, k model.KeyForm, v jen.Code, seps string) []jen.Code {
+	args := []jen.Code{jen.Lit(a.Name), baseValue(a, k.Arg, v)}
+	if k.Valid {
+		args = append(args, jen.Add(v).Dot("Valid").Call())
+	}
+	if k.PathSep {
+		args = append(args, jen.Lit(string(a.Separator)))
+	}
+	if k.Seps {
+		args = append(args, jen.Lit(seps))
+	}
+	return args
 }
 
 // scopeID is the key of an encoded value in a scope: the attribute, the

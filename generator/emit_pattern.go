@@ -3,7 +3,6 @@ package generator
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/keylang"
@@ -259,30 +258,6 @@ func operandValue(a *model.Attribute, op model.CondOp, v jen.Code) jen.Code {
 		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Qual("strings", "Join").Call(v, jen.Lit(string(a.Separator)))})
 	}
 	return attrValue(a, v)
-}
-
-// constValue is the attribute value of a constant written in the spec.
-func constValue(ent *model.Entity, a *model.Attribute, op model.CondOp, text string) jen.Code {
-	switch a.Type {
-	case model.Int:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): jen.Lit(strings.ReplaceAll(text, "_", ""))})
-	case model.Float:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-	case model.Bool:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Dict{jen.Id("Value"): jen.Lit(text == "true")})
-	case model.Time:
-		if a.DynamoType() == "N" {
-			return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-		}
-		if a.Format == model.Date {
-			return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-		}
-		// The model checked the constant; it is written as dyngen stores
-		// times.
-		t, _ := time.Parse(time.RFC3339Nano, text)
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(t.UTC().Format("2006-01-02T15:04:05.000000000Z"))})
-	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
 }
 
 func (m *method) signature(results ...jen.Code) *jen.Statement {
