@@ -9,7 +9,6 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
-	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // receiver is the receiver name of an entity's methods.
@@ -215,246 +214,304 @@ func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
 	return jen.Id(strconv.FormatFloat(b.Float, 'g', -1, 64))
 }
 
-// marshal emits MarshalItem: every attribute, the entity attribute, and
+// marshal emits MarshalItem, as its layout says (itemLayoutOf), and the
+// struct of its values block: every attribute, the entity attribute, and
 // the keys of every index the item is in. Each value a key holds is
 // encoded once; the item's scalar attribute values are allocated in one
 // block (a struct of arrays) rather than one by one.
 func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
-	r := receiver(ent)
-	t := ent.Table
-	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-	valuesType := model.ParamName(ent.GoName) + "Values"
-	// The slots of the values block, by member type.
-	kinds := []string{"s", "n", "b", "bool"}
-	members := map[string]string{"s": "AttributeValueMemberS", "n": "AttributeValueMemberN", "b": "AttributeValueMemberB", "bool": "AttributeValueMemberBOOL"}
-	slots := map[string][]jen.Code{}
-	take := func(kind string, v jen.Code) jen.Code {
-		slots[kind] = append(slots[kind], v)
-		return jen.Op("&").Id("vals").Dot(kind).Index(jen.Lit(len(slots[kind]) - 1))
-	}
-	type insert struct {
-		name  string
-		value jen.Code
-		cond  jen.Code // nil: always
-	}
-	var inserts []insert
-	val := func(a *model.Attribute) jen.Code { return jen.Id(r).Dot(a.GoName) }
-	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
+	p := &itemPrinter{e: e, ent: ent, l: itemLayoutOf(ent), scope: map[string]string{}}
+	p.doc(f)
+	f.Func().Params(jen.Id(p.l.recv).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(p.body)
+	f.Line()
+	p.valuesStruct(f)
+	f.Line()
+}
+
+// itemPrinter prints an entity's item layout as MarshalItem.
+type itemPrinter struct {
+	e   *emitter
+	ent *model.Entity
+	l   *itemLayout
+	// scope holds the key encodings declared in MarshalItem's body.
+	scope map[string]string
+}
+
+// val is the field of attribute a.
+func (p *itemPrinter) val(a *model.Attribute) jen.Code { return jen.Id(p.l.recv).Dot(a.GoName) }
+
+// marshalFail is MarshalItem's return of an error.
+func marshalFail(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+
+// multiLine is a composite literal with one element a line.
+var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+func (p *itemPrinter) doc(f *jen.File) {
+	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
 	comment(f, "and the key attributes of every index it is in. It refuses key values")
 	comment(f, "that could make the key of another item (see KeyError) and values that")
 	comment(f, "break the spec's constraints (see ItemError).")
-	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(func(g *jen.Group) {
-		comment(g, "The keys first, so that a value no key can hold is a KeyError on")
-		comment(g, "writes as on reads; then the spec's constraints.")
-		scope := map[string]string{}
-		// timeSpans holds where each time's text stands in the key buffer.
-		timeSpans := map[string][2]string{}
-		written := map[string]bool{}
-		// The string keys every item has are written into one buffer
-		// (one allocation for all their texts), after the loop.
-		type plainKey struct {
-			ka *model.KeyAttr
-			tm *model.Template
-			v  string
+}
+
+// body prints the keys, the checks of the spec's constraints, the values
+// block and the item.
+func (p *itemPrinter) body(g *jen.Group) {
+	comment(g, "The keys first, so that a value no key can hold is a KeyError on")
+	comment(g, "writes as on reads; then the spec's constraints.")
+	for _, s := range p.l.steps {
+		p.keyStep(g, s)
+	}
+	p.plainKeys(g)
+	g.If(jen.Err().Op(":=").Id(p.l.recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	p.valuesBlock(g)
+	p.itemMap(g)
+	g.Return(jen.Id("item"), jen.Nil())
+}
+
+func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
+	switch {
+	case s.natural != nil:
+		p.naturalCheck(g, s.natural)
+	case s.build != nil:
+		p.buildKey(g, p.scope, s.build, true)
+	default:
+		p.sparseKeys(g, s.sparse)
+	}
+}
+
+// naturalCheck prints the check of an attribute that is a whole string
+// key, when it is present if it is optional.
+func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
+	if !a.Optional {
+		naturalKeyCheck(g, a, p.val(a), marshalFail)
+		return
+	}
+	g.If(notZero(a, p.val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), marshalFail) })
+}
+
+// sparseKeys prints the keys of a sparse index, built when the item is in
+// it, each placeholder encoded in the block's own scope.
+func (p *itemPrinter) sparseKeys(g *jen.Group, s *sparseKeys) {
+	commentf(g, "Only an item with %s is in %s.", attrNames(s.attrs), indexTitle(s.index))
+	for _, k := range s.keys {
+		g.Var().Id(k.v).Add(keyGoType(k.ka))
+	}
+	g.Id(s.in).Op(":=").Add(p.allPresent(s.attrs))
+	g.If(jen.Id(s.in)).BlockFunc(func(ig *jen.Group) {
+		local := maps.Clone(p.scope)
+		for _, k := range s.keys {
+			p.buildKey(ig, local, k, false)
 		}
-		var plain []plainKey
-		for _, k := range ent.Keys {
-			var sparse []*model.Attribute
-			for _, a := range k.Attrs() {
-				if a.Optional {
-					sparse = append(sparse, a)
-				}
-			}
-			type built struct {
-				ka *model.KeyAttr
-				tm *model.Template
-				v  string
-			}
-			var keys []built
-			for i, tm := range k.Templates() {
-				ka := k.Index.KeyAttrs()[i]
-				if isNatural(tm, ka) && ka.Type == model.S && !written[ka.Name] {
-					// The attribute is the key: its value is checked as
-					// the key builders check it.
-					written[ka.Name] = true
-					a := tm.Segments[0].Attr
-					if a.Optional {
-						g.If(notZero(a, val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, val(a), fail) })
-					} else {
-						naturalKeyCheck(g, a, val(a), fail)
-					}
-					continue
-				}
-				if tm.Implied || written[ka.Name] {
-					continue
-				}
-				written[ka.Name] = true
-				v := model.ParamName(model.GoName(ka.Name))
-				if v == "" || slices.Contains([]string{"item", "vals", "err", r}, v) {
-					v = "key" + strconv.Itoa(len(written))
-				}
-				keys = append(keys, built{ka, tm, v})
-			}
-			if len(keys) == 0 {
+	})
+}
+
+// allPresent is the condition that none of attrs is zero.
+func (p *itemPrinter) allPresent(attrs []*model.Attribute) jen.Code {
+	var c *jen.Statement
+	for _, a := range attrs {
+		z := notZero(a, p.val(a))
+		if c == nil {
+			c = jen.Add(z)
+		} else {
+			c = c.Op("&&").Add(z)
+		}
+	}
+	return c
+}
+
+// buildKey prints the building of key k into its variable (declared with
+// := when declare, else assigned), encoding each placeholder once per
+// scope.
+func (p *itemPrinter) buildKey(g *jen.Group, scope map[string]string, k *keyBuild, declare bool) {
+	expr := p.e.keyExpr(g, scope, p.ent, k.tm, len(k.tm.Segments), p.val, marshalFail)
+	switch {
+	case k.limit != "":
+		p.assignSized(g, k, expr, declare)
+		return
+	case k.ka.Type == model.B:
+		a := k.tm.Segments[0].Attr
+		g.If(jen.Len(p.val(a)).Op("==").Lit(0)).Block(marshalFail(emptyKeyError(a)))
+	}
+	if declare {
+		g.Id(k.v).Op(":=").Add(expr)
+	} else {
+		g.Id(k.v).Op("=").Add(expr)
+	}
+}
+
+// assignSized prints the size check of string key k, of text expr, into
+// its variable.
+func (p *itemPrinter) assignSized(g *jen.Group, k *keyBuild, expr jen.Code, declare bool) {
+	v := k.v
+	if !declare {
+		v += "Built"
+	}
+	g.List(jen.Id(v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, expr))
+	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+	if !declare {
+		g.Id(k.v).Op("=").Id(v)
+	}
+}
+
+// plainKeys prints the string keys every item has: one built alone,
+// several written into one buffer.
+func (p *itemPrinter) plainKeys(g *jen.Group) {
+	switch len(p.l.plain) {
+	case 0:
+	case 1:
+		p.buildKey(g, p.scope, p.l.plain[0], true)
+	default:
+		p.keyBuffer(g)
+	}
+}
+
+// keyBuffer prints the buffer of the plain keys' texts, their texts, and
+// each key sliced from them.
+func (p *itemPrinter) keyBuffer(g *jen.Group) {
+	comment(g, "The key texts, written into one buffer: one allocation for all.")
+	g.Var().Id("keyBuf").Index(jen.Lit(p.l.bufSize)).Byte()
+	g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
+	if p.l.bufErr {
+		g.Var().Err().Error()
+	}
+	for _, k := range p.l.plain {
+		p.bufferedText(g, k)
+	}
+	g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
+	for i, k := range p.l.plain {
+		p.bufferedKey(g, i, k)
+	}
+}
+
+// bufferedText prints the appending of key k's text to the buffer, and
+// where it ends.
+func (p *itemPrinter) bufferedText(g *jen.Group, k *keyBuild) {
+	seps := string(k.tm.Separators())
+	for _, pc := range k.pieces {
+		p.keyPiece(g, k, pc, seps)
+	}
+	g.Id(k.v + "End").Op(":=").Len(jen.Id("text"))
+}
+
+func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece, seps string) {
+	a := pc.attr
+	switch {
+	case a == nil:
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.lit).Op("..."))
+	case pc.how == pieceTimeCopy:
+		from, to := timeSpan(a)
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(from), jen.Id(to)).Op("..."))
+	case pc.how == pieceTimeNew:
+		from, to := timeSpan(a)
+		g.Id(from).Op(":=").Len(jen.Id("text"))
+		g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
+		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+		g.Id(to).Op(":=").Len(jen.Id("text"))
+	default:
+		enc := p.e.encodeValue(g, p.scope, a, k.tm.KeyType, seps, p.val(a), "", marshalFail)
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
+	}
+}
+
+// timeSpan are the variables of where a time's text stands in the key
+// buffer.
+func timeSpan(a *model.Attribute) (from, to string) {
+	return paramName(a) + "From", paramName(a) + "To"
+}
+
+// bufferedKey prints the i-th plain key, sliced from the buffer's texts,
+// with its size check.
+func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *keyBuild) {
+	var from jen.Code = jen.Empty()
+	if i > 0 {
+		from = jen.Id(p.l.plain[i-1].v + "End")
+	}
+	text := jen.Id("texts").Index(from, jen.Id(k.v+"End"))
+	if k.limit == "" {
+		g.Id(k.v).Op(":=").Add(text)
+		return
+	}
+	g.List(jen.Id(k.v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, text))
+	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+}
+
+// valuesBlock prints the values block: one allocation for the item's
+// scalar attribute values.
+func (p *itemPrinter) valuesBlock(g *jen.Group) {
+	comment(g, "One allocation holds the item's scalar attribute values.")
+	g.Id("vals").Op(":=").Op("&").Id(p.l.valuesType).CustomFunc(multiLine, func(g *jen.Group) {
+		for _, m := range blockMembers {
+			slots := p.l.slots(m)
+			if len(slots) == 0 {
 				continue
 			}
-			var cond jen.Code
-			if len(sparse) == 0 {
-				for _, b := range keys {
-					if b.ka.Type == model.S {
-						plain = append(plain, plainKey(b))
-					} else {
-						e.buildKey(g, scope, ent, b.ka, b.tm, val, fail, b.v, true)
-					}
+			g.Id(strings.ToLower(m)).Op(":").Index(jen.Lit(len(slots))).Qual(pathTypes, "AttributeValueMember"+m).CustomFunc(multiLine, func(g *jen.Group) {
+				for _, it := range slots {
+					g.Values(jen.Id("Value").Op(":").Add(p.slotValue(it)))
 				}
-			} else {
-				in := "in" + k.Index.GoName
-				var c *jen.Statement
-				for _, a := range sparse {
-					z := notZero(a, val(a))
-					if c == nil {
-						c = jen.Add(z)
-					} else {
-						c = c.Op("&&").Add(z)
-					}
-				}
-				commentf(g, "Only an item with %s is in %s.", attrNames(sparse), indexTitle(k.Index))
-				for _, b := range keys {
-					g.Var().Id(b.v).Add(keyGoType(b.ka))
-				}
-				g.Id(in).Op(":=").Add(c)
-				g.If(jen.Id(in)).BlockFunc(func(ig *jen.Group) {
-					local := maps.Clone(scope)
-					for _, b := range keys {
-						e.buildKey(ig, local, ent, b.ka, b.tm, val, fail, b.v, false)
-					}
-				})
-				cond = jen.Id(in)
-			}
-			for _, b := range keys {
-				kind := map[model.ScalarType]string{model.S: "s", model.N: "n", model.B: "b"}[b.ka.Type]
-				inserts = append(inserts, insert{b.ka.Name, take(kind, jen.Id(b.v)), cond})
-			}
+			})
 		}
-		if len(plain) == 1 {
-			e.buildKey(g, scope, ent, plain[0].ka, plain[0].tm, val, fail, plain[0].v, true)
-		} else if len(plain) > 1 {
-			size := 0
-			for _, k := range plain {
-				size += estimateKey(k.tm)
-			}
-			comment(g, "The key texts, written into one buffer: one allocation for all.")
-			g.Var().Id("keyBuf").Index(jen.Lit(min(max(size, 64), 1024))).Byte()
-			g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
-			// A time's text is appended in place (text, err = ...): err
-			// is then declared first.
-			for _, k := range plain {
-				if slices.ContainsFunc(k.tm.Attrs(), appendsTime) {
-					g.Var().Err().Error()
-					break
-				}
-			}
-			ends := make([]string, len(plain))
-			for i, k := range plain {
-				seps := string(k.tm.Separators())
-				for _, seg := range k.tm.Segments {
-					a := seg.Attr
-					switch {
-					case a == nil:
-						g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(seg.Literal).Op("..."))
-					case appendsTime(a):
-						// A time is written once into the buffer; later
-						// keys, and the stored attribute, reuse its text.
-						if span, ok := timeSpans[a.Name]; ok {
-							g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(span[0]), jen.Id(span[1])).Op("..."))
-							continue
-						}
-						from, to := paramName(a)+"From", paramName(a)+"To"
-						g.Id(from).Op(":=").Len(jen.Id("text"))
-						g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), val(a))
-						g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-						g.Id(to).Op(":=").Len(jen.Id("text"))
-						timeSpans[a.Name] = [2]string{from, to}
-					default:
-						enc := e.encodeValue(g, scope, a, k.tm.KeyType, seps, val(a), "", fail)
-						g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
-					}
-				}
-				ends[i] = k.v + "End"
-				g.Id(ends[i]).Op(":=").Len(jen.Id("text"))
-			}
-			g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
-			for i, k := range plain {
-				var from jen.Code = jen.Empty()
-				if i > 0 {
-					from = jen.Id(ends[i-1])
-				}
-				value, checked := sizeChecked(ent, k.ka, k.tm, jen.Id("texts").Index(from, jen.Id(ends[i])))
-				if !checked {
-					g.Id(k.v).Op(":=").Add(value)
-					continue
-				}
-				g.List(jen.Id(k.v), jen.Err()).Op(":=").Add(value)
-				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			}
-		}
-		g.If(jen.Err().Op(":=").Id(r).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
-		inserts = append(inserts, insert{name: t.EntityAttr, value: take("s", jen.Lit(ent.TypeValue))})
-		for _, a := range ent.Attributes {
-			field := val(a)
-			var v jen.Code
-			if span, ok := timeSpans[a.Name]; ok && appendsTime(a) {
-				// The text the keys already hold.
-				v = take("s", jen.Id("texts").Index(jen.Id(span[0]), jen.Id(span[1])))
-			} else if name, ok := scope[scopeID(a, "", "keyTime", "")]; ok {
-				// The key encoding of the item's own value, when a key holds it.
-				v = take("s", jen.Id(name))
-			} else if m := blockMember(a); m != "" {
-				v = take(strings.ToLower(m), storedText(a, field))
-			} else {
-				v = attrValue(a, field)
-			}
-			ins := insert{name: a.Stored, value: v}
-			if !a.StoredForm().Always {
-				ins.cond = notZero(a, field)
-			}
-			inserts = append(inserts, ins)
-		}
-		comment(g, "One allocation holds the item's scalar attribute values.")
-		multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-		g.Id("vals").Op(":=").Op("&").Id(valuesType).CustomFunc(multi, func(g *jen.Group) {
-			for _, kind := range kinds {
-				if len(slots[kind]) == 0 {
-					continue
-				}
-				g.Id(kind).Op(":").Index(jen.Lit(len(slots[kind]))).Qual(pathTypes, members[kind]).CustomFunc(multi, func(g *jen.Group) {
-					for _, v := range slots[kind] {
-						g.Values(jen.Id("Value").Op(":").Add(v))
-					}
-				})
-			}
-		})
-		g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(inserts)))
-		for _, ins := range inserts {
-			st := jen.Id("item").Index(jen.Lit(ins.name)).Op("=").Add(ins.value)
-			if ins.cond == nil {
-				g.Add(st)
-			} else {
-				g.If(ins.cond).Block(st)
-			}
-		}
-		g.Return(jen.Id("item"), jen.Nil())
 	})
-	f.Line()
-	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", valuesType, ent.GoName)
-	f.Type().Id(valuesType).StructFunc(func(g *jen.Group) {
-		for _, kind := range kinds {
-			if len(slots[kind]) > 0 {
-				g.Id(kind).Index(jen.Lit(len(slots[kind]))).Qual(pathTypes, members[kind])
+}
+
+// slotValue is the value an item attribute's slot holds.
+func (p *itemPrinter) slotValue(it *itemAttr) jen.Code {
+	switch {
+	case it.key != nil:
+		return jen.Id(it.key.v)
+	case it.attr == nil:
+		return jen.Lit(p.ent.TypeValue)
+	case it.keyText:
+		return p.keyText(it.attr)
+	}
+	return storedText(it.attr, p.val(it.attr))
+}
+
+// keyText is the text a plain key holds of time a: in the buffer, or the
+// encoding the one plain key declared.
+func (p *itemPrinter) keyText(a *model.Attribute) jen.Code {
+	if len(p.l.plain) > 1 {
+		from, to := timeSpan(a)
+		return jen.Id("texts").Index(jen.Id(from), jen.Id(to))
+	}
+	return jen.Id(p.scope[scopeID(a, "", "keyTime", "")])
+}
+
+// itemMap prints the item: each attribute set, under its condition.
+func (p *itemPrinter) itemMap(g *jen.Group) {
+	g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(p.l.items)))
+	for _, it := range p.l.items {
+		st := jen.Id("item").Index(jen.Lit(it.name)).Op("=").Add(p.itemValue(it))
+		switch {
+		case it.in != "":
+			g.If(jen.Id(it.in)).Block(st)
+		case it.present:
+			g.If(notZero(it.attr, p.val(it.attr))).Block(st)
+		default:
+			g.Add(st)
+		}
+	}
+}
+
+// itemValue is the attribute value of an item attribute: its slot in the
+// values block, or a value of its own.
+func (p *itemPrinter) itemValue(it *itemAttr) jen.Code {
+	if it.member == "" {
+		return attrValue(it.attr, p.val(it.attr))
+	}
+	return jen.Op("&").Id("vals").Dot(strings.ToLower(it.member)).Index(jen.Lit(it.slot))
+}
+
+// valuesStruct prints the struct of the values block.
+func (p *itemPrinter) valuesStruct(f *jen.File) {
+	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", p.l.valuesType, p.ent.GoName)
+	f.Type().Id(p.l.valuesType).StructFunc(func(g *jen.Group) {
+		for _, m := range blockMembers {
+			if n := len(p.l.slots(m)); n > 0 {
+				g.Id(strings.ToLower(m)).Index(jen.Lit(n)).Qual(pathTypes, "AttributeValueMember"+m)
 			}
 		}
 	})
-	f.Line()
 }
 
 // keyGoType is the Go type of a built key value.
@@ -463,48 +520,6 @@ func keyGoType(ka *model.KeyAttr) jen.Code {
 		return jen.Index().Byte()
 	}
 	return jen.String()
-}
-
-// buildKey emits the building of key attribute ka's value from template
-// tm into variable v (declared with := when declare, else assigned),
-// encoding each placeholder once per scope.
-func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Entity, ka *model.KeyAttr, tm *model.Template, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, v string, declare bool) {
-	expr := e.keyExpr(g, scope, ent, tm, len(tm.Segments), val, fail)
-	assign := func(value jen.Code) {
-		if declare {
-			g.Id(v).Op(":=").Add(value)
-		} else {
-			g.Id(v).Op("=").Add(value)
-		}
-	}
-	switch ka.Type {
-	case model.S:
-		value, checked := sizeChecked(ent, ka, tm, expr)
-		if !checked {
-			assign(value)
-			return
-		}
-		if declare {
-			g.List(jen.Id(v), jen.Err()).Op(":=").Add(value)
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			return
-		}
-		g.List(jen.Id(v+"Built"), jen.Err()).Op(":=").Add(value)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.Id(v).Op("=").Id(v + "Built")
-	case model.B:
-		a := tm.Segments[0].Attr
-		g.If(jen.Len(val(a)).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
-		assign(expr)
-	default:
-		assign(expr)
-	}
-}
-
-// appendsTime reports whether a placeholder's text is a time appended in
-// place to the key buffer of MarshalItem (appendKeyTime).
-func appendsTime(a *model.Attribute) bool {
-	return a.StoredForm().Key.Func == "keyTime"
 }
 
 func attrNames(as []*model.Attribute) string {
@@ -555,23 +570,4 @@ func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
 		jen.Id("Attr").Op(":").Lit(a.Name),
 		jen.Id("Reason").Op(":").Lit(reason),
 	)
-}
-
-// estimateKey is the usual length of a key built from tm: its literal
-// text and a typical length of each value.
-func estimateKey(tm *model.Template) int {
-	n := 0
-	for _, seg := range tm.Segments {
-		switch {
-		case seg.Attr == nil:
-			n += len(seg.Literal)
-		default:
-			if b, ok := plan.MaxEncodedBytes(seg.Attr); ok && seg.Attr.KeepsOrder() {
-				n += b
-			} else {
-				n += 24
-			}
-		}
-	}
-	return n
 }

@@ -106,11 +106,29 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 // sizeChecked returns the value of a string key attribute ka whose text
 // is the expression text: keySize's call, which refuses a key over the
 // attribute's limit (checked, its error to be checked), or text itself
-// when no key tm builds can be over the limit whatever the values: its
-// placeholders are all of fixed width (ints, bools, times) or enums (every
-// key refuses a value outside the enum's). A string's maxLength bounds a
-// key only for values that keep it, and a read does not check it.
+// when no key tm builds can be over the limit (see keySizeLimit).
 func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text jen.Code) (value jen.Code, checked bool) {
+	limit := keySizeLimit(ent, ka, tm)
+	if limit == "" {
+		return text, false
+	}
+	return keySized(ka, limit, text), true
+}
+
+// keySized is keySize's call on text, the value of string key attribute
+// ka, with limit the constant of its limit.
+func keySized(ka *model.KeyAttr, limit string, text jen.Code) jen.Code {
+	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit))
+}
+
+// keySizeLimit is the constant of the limit a string key attribute ka,
+// built from tm, is checked against: maxSortKey where ka is a sort key,
+// maxPartitionKey elsewhere; "" when no key tm builds can be over the
+// limit whatever the values: its placeholders are all of fixed width
+// (ints, bools, times) or enums (every key refuses a value outside the
+// enum's). A string's maxLength bounds a key only for values that keep
+// it, and a read does not check it.
+func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) string {
 	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
 	if isSortKey(ent, ka) {
 		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
@@ -120,9 +138,9 @@ func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text 
 		return !k.KeepsOrder && k.Lang != keylang.Enum
 	})
 	if size, ok := plan.MaxKeyBytes(tm); bounded && ok && size <= bytes {
-		return text, false
+		return ""
 	}
-	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit)), true
+	return limit
 }
 
 // naturalKeyCheck emits the check of v, the value of attribute a standing
