@@ -73,6 +73,22 @@ func quoteAll(ss []string) []string {
 // entityStruct emits the struct, with the spec's docs and how the entity
 // is stored.
 func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
+	entityDoc(f, ent)
+	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
+		for _, a := range ent.Attributes {
+			st := jen.Id(a.GoName).Add(goType(ent, a))
+			if notes := fieldNotes(a); len(notes) > 0 {
+				trailing(st, strings.Join(notes, "; "))
+			}
+			g.Add(st)
+		}
+	})
+	f.Line()
+}
+
+// entityDoc emits the doc of an entity's struct: the spec's doc, the
+// table, and the templates of its keys.
+func entityDoc(f *jen.File, ent *model.Entity) {
 	doc := ent.GoName + " is an item of table " + ent.Table.Name + "."
 	if ent.Doc != "" {
 		doc = ent.GoName + ": " + ent.Doc
@@ -87,39 +103,35 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 	for _, k := range ent.Keys {
 		comment(f, "\t"+describeEntityKey(k))
 	}
-	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
-		for _, a := range ent.Attributes {
-			var notes []string
-			if a.Doc != "" {
-				notes = append(notes, strings.TrimSuffix(a.Doc, "."))
-			}
-			if a.Stored != a.Name {
-				notes = append(notes, "stored as "+a.Stored)
-			}
-			if a.Optional {
-				notes = append(notes, "optional: not written when zero")
-			}
-			switch {
-			case a.TTL:
-				notes = append(notes, "the table's time to live, in epoch seconds")
-			case a.Type == model.Time && a.Format != model.RFC3339:
-				notes = append(notes, "stored as "+string(a.Format))
-			case a.Type == model.Path:
-				notes = append(notes, fmt.Sprintf("a path, stored joined by %q", string(a.Separator)))
-			case a.Type == model.Document:
-				notes = append(notes, "a document, kept as DynamoDB stores it")
-			}
-			if model.GoName(a.Name) != a.GoName && a.GoName != "" {
-				notes = append(notes, "attribute "+a.Name)
-			}
-			st := jen.Id(a.GoName).Add(goType(ent, a))
-			if len(notes) > 0 {
-				trailing(st, strings.Join(notes, "; "))
-			}
-			g.Add(st)
-		}
-	})
-	f.Line()
+}
+
+// fieldNotes are the notes of an attribute's field: its doc, and how it
+// is stored where that is not plain from its type.
+func fieldNotes(a *model.Attribute) []string {
+	var notes []string
+	if a.Doc != "" {
+		notes = append(notes, strings.TrimSuffix(a.Doc, "."))
+	}
+	if a.Stored != a.Name {
+		notes = append(notes, "stored as "+a.Stored)
+	}
+	if a.Optional {
+		notes = append(notes, "optional: not written when zero")
+	}
+	switch {
+	case a.TTL:
+		notes = append(notes, "the table's time to live, in epoch seconds")
+	case a.Type == model.Time && a.Format != model.RFC3339:
+		notes = append(notes, "stored as "+string(a.Format))
+	case a.Type == model.Path:
+		notes = append(notes, fmt.Sprintf("a path, stored joined by %q", string(a.Separator)))
+	case a.Type == model.Document:
+		notes = append(notes, "a document, kept as DynamoDB stores it")
+	}
+	if model.GoName(a.Name) != a.GoName && a.GoName != "" {
+		notes = append(notes, "attribute "+a.Name)
+	}
+	return notes
 }
 
 // describeEntityKey shows an entity's templates on one index.
@@ -153,57 +165,69 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 // elements that every write runs first.
 func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
-	var checks []jen.Code
-	fail := func(a *model.Attribute, reason string) jen.Code {
-		return jen.Return(itemError(ent, a, reason))
-	}
-	for _, a := range ent.Attributes {
-		field := jen.Id(r).Dot(a.GoName)
-		guard := func(cond jen.Code) jen.Code {
-			if a.Optional {
-				return jen.Add(notZero(a, field)).Op("&&").Parens(cond)
-			}
-			return cond
-		}
-		if a.Min != nil {
-			checks = append(checks, jen.If(guard(jen.Add(field).Op("<").Add(boundLit(a, a.Min)))).Block(fail(a, "below its min "+a.Min.Text)))
-		}
-		if a.Max != nil {
-			checks = append(checks, jen.If(guard(jen.Add(field).Op(">").Add(boundLit(a, a.Max)))).Block(fail(a, "above its max "+a.Max.Text)))
-		}
-		if a.MaxLength > 0 && a.Type == model.String {
-			checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(field).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
-		}
-		if a.Type == model.Enum {
-			checks = append(checks, jen.If(guard(jen.Op("!").Add(field).Dot("Valid").Call())).Block(fail(a, "not one of "+strings.Join(quoteAll(a.Values), ", "))))
-		}
-		if c, reason := unstorable(a, field); c != nil {
-			checks = append(checks, jen.If(guard(c)).Block(fail(a, reason)))
-		}
-		if c, reason := invalidUTF8(a, field); c != nil {
-			checks = append(checks, jen.If(c).Block(fail(a, reason)))
-		}
-		if a.Type == model.Path {
-			var st []jen.Code
-			if a.MaxLength > 0 {
-				st = append(st, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
-			}
-			st = append(st, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(field)).Block(
-				jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(string(a.Separator))).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
-					fail(a, fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", string(a.Separator))),
-				),
-			))
-			checks = append(checks, st...)
-		}
-	}
 	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		for _, c := range checks {
-			g.Add(c)
+		for _, a := range ent.Attributes {
+			for _, c := range attrChecks(ent, a, jen.Id(r).Dot(a.GoName)) {
+				g.Add(c)
+			}
 		}
 		g.Return(jen.Nil())
 	})
 	f.Line()
+}
+
+// attrChecks are the checks of v, the value of attribute a, before a
+// write; an optional attribute's bounds and enum value only when present.
+func attrChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	var checks []jen.Code
+	check := func(cond jen.Code, reason string) {
+		checks = append(checks, jen.If(cond).Block(jen.Return(itemError(ent, a, reason))))
+	}
+	guard := func(cond jen.Code) jen.Code {
+		if a.Optional {
+			return jen.Add(notZero(a, v)).Op("&&").Parens(cond)
+		}
+		return cond
+	}
+	if a.Min != nil {
+		check(guard(jen.Add(v).Op("<").Add(boundLit(a, a.Min))), "below its min "+a.Min.Text)
+	}
+	if a.Max != nil {
+		check(guard(jen.Add(v).Op(">").Add(boundLit(a, a.Max))), "above its max "+a.Max.Text)
+	}
+	if a.MaxLength > 0 && a.Type == model.String {
+		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
+	}
+	if a.Type == model.Enum {
+		check(guard(jen.Op("!").Add(v).Dot("Valid").Call()), "not one of "+strings.Join(quoteAll(a.Values), ", "))
+	}
+	if c, reason := unstorable(a, v); c != nil {
+		check(guard(c), reason)
+	}
+	if c, reason := invalidUTF8(a, v); c != nil {
+		check(c, reason)
+	}
+	if a.Type == model.Path {
+		checks = append(checks, pathChecks(ent, a, v)...)
+	}
+	return checks
+}
+
+// pathChecks are the checks of v, a path: its joined length, and each
+// element not empty, free of the separator, and valid UTF-8.
+func pathChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	fail := func(reason string) jen.Code { return jen.Return(itemError(ent, a, reason)) }
+	sep := string(a.Separator)
+	var checks []jen.Code
+	if a.MaxLength > 0 {
+		checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(v, jen.Lit(sep))).Op(">").Lit(a.MaxLength)).Block(fail(fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
+	}
+	return append(checks, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(v)).Block(
+		jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(sep)).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
+			fail(fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", sep)),
+		),
+	))
 }
 
 // boundLit is a min or max as a Go constant of the attribute's type.

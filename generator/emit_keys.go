@@ -286,17 +286,23 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		refused = seps
 	}
 	id := scopeID(a, refused, k.Func, vid)
-	if name, ok := scope[id]; ok {
-		return jen.Id(name)
+	name, declared := scope[id]
+	if !declared {
+		name = scopedName(scope, a)
+		scope[id] = name
+		g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 	}
+	return jen.Id(name)
+}
+
+// scopedName is the variable of a's key encoding, unused in scope.
+func scopedName(scope map[string]string, a *model.Attribute) string {
 	name := paramName(a) + "Key"
 	for i := 2; slices.Contains(mapValues(scope), name); i++ {
 		name = fmt.Sprintf("%sKey%d", paramName(a), i)
 	}
-	scope[id] = name
-	g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-	return jen.Id(name)
+	return name
 }
 
 // keyArgs are the arguments of a checked key encoding of v, a value of

@@ -120,6 +120,26 @@ func itemLayoutOf(ent *model.Entity) *itemLayout {
 // one index; written holds the key attributes already handled (an index
 // may share one with another).
 func (l *itemLayout) addIndex(ent *model.Entity, k *model.EntityKey, written map[string]bool) {
+	keys := l.indexKeys(ent, k, written)
+	if len(keys) == 0 {
+		return
+	}
+	in := l.addSparse(k, keys)
+	for _, b := range keys {
+		switch {
+		case in != "":
+		case b.ka.Type == model.S:
+			l.plain = append(l.plain, b)
+		default:
+			l.steps = append(l.steps, keyStep{build: b})
+		}
+		l.items = append(l.items, &itemAttr{name: b.ka.Name, key: b, member: string(b.ka.Type), in: in})
+	}
+}
+
+// indexKeys are the keys of an index MarshalItem builds, each key
+// attribute once; a natural string key's check is a step of its own.
+func (l *itemLayout) indexKeys(ent *model.Entity, k *model.EntityKey, written map[string]bool) []*keyBuild {
 	var keys []*keyBuild
 	for i, tm := range k.Templates() {
 		ka := k.Index.KeyAttrs()[i]
@@ -137,30 +157,25 @@ func (l *itemLayout) addIndex(ent *model.Entity, k *model.EntityKey, written map
 			keys = append(keys, b)
 		}
 	}
-	if len(keys) == 0 {
-		return
-	}
+	return keys
+}
+
+// addSparse adds the step of an index's keys when its templates hold
+// optional attributes, and returns the variable that tells whether the
+// item is in the index; "" for an index every item is in.
+func (l *itemLayout) addSparse(k *model.EntityKey, keys []*keyBuild) string {
 	var sparse []*model.Attribute
 	for _, a := range k.Attrs() {
 		if a.Optional {
 			sparse = append(sparse, a)
 		}
 	}
-	in := ""
-	if len(sparse) > 0 {
-		in = "in" + k.Index.GoName
-		l.steps = append(l.steps, keyStep{sparse: &sparseKeys{index: k.Index, attrs: sparse, in: in, keys: keys}})
+	if len(sparse) == 0 {
+		return ""
 	}
-	for _, b := range keys {
-		switch {
-		case in != "":
-		case b.ka.Type == model.S:
-			l.plain = append(l.plain, b)
-		default:
-			l.steps = append(l.steps, keyStep{build: b})
-		}
-		l.items = append(l.items, &itemAttr{name: b.ka.Name, key: b, member: string(b.ka.Type), in: in})
-	}
+	in := "in" + k.Index.GoName
+	l.steps = append(l.steps, keyStep{sparse: &sparseKeys{index: k.Index, attrs: sparse, in: in, keys: keys}})
+	return in
 }
 
 // keyVar is the variable of a built key attribute, the n-th handled: its
