@@ -270,6 +270,7 @@ func marshalFail(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 // multiLine is a composite literal with one element a line.
 var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
+// doc prints MarshalItem's doc.
 func (p *itemPrinter) doc(f *jen.File) {
 	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
 	comment(f, "and the key attributes of every index it is in. It refuses key values")
@@ -292,6 +293,7 @@ func (p *itemPrinter) body(g *jen.Group) {
 	g.Return(jen.Id("item"), jen.Nil())
 }
 
+// keyStep prints a step of the keys before the plain keys.
 func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
 	switch {
 	case s.natural != nil:
@@ -417,6 +419,8 @@ func (p *itemPrinter) bufferedText(g *jen.Group, k *keyBuild) {
 	g.Id(k.v + "End").Op(":=").Len(jen.Id("text"))
 }
 
+// keyPiece prints the appending of a piece of key k's text to the
+// buffer.
 func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece, seps string) {
 	a := pc.attr
 	switch {

@@ -123,16 +123,6 @@ func memberValue(dynamo string, v jen.Code) jen.Code {
 	return jen.Op("&").Qual(pathTypes, "AttributeValueMember"+dynamo).Values(jen.Dict{jen.Id("Value"): v})
 }
 
-// blockMember is the member type of an attribute value held in an item's
-// values block (S, N, B, BOOL), or "" for the others.
-func blockMember(a *model.Attribute) string {
-	switch d := a.StoredForm().Dynamo; d {
-	case "S", "N", "B", "BOOL":
-		return d
-	}
-	return ""
-}
-
 // attrValue is the attribute value of a Go value of attribute a.
 func attrValue(a *model.Attribute, v jen.Code) jen.Code {
 	f := a.StoredForm()

@@ -101,6 +101,16 @@ type itemAttr struct {
 // blockMembers are the member types of the values block, in order.
 var blockMembers = []string{"S", "N", "B", "BOOL"}
 
+// blockMember is the member type of an attribute value held in an item's
+// values block (S, N, B, BOOL), or "" for the others.
+func blockMember(a *model.Attribute) string {
+	switch d := a.StoredForm().Dynamo; d {
+	case "S", "N", "B", "BOOL":
+		return d
+	}
+	return ""
+}
+
 // itemLayoutOf decides what MarshalItem does for ent.
 func itemLayoutOf(ent *model.Entity) *itemLayout {
 	l := &itemLayout{recv: receiver(ent), valuesType: model.ParamName(ent.GoName) + "Values"}
