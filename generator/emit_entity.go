@@ -9,37 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
-	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// goType is the Go type of an attribute's field.
-func goType(ent *model.Entity, a *model.Attribute) jen.Code {
-	switch a.Type {
-	case model.String:
-		return jen.String()
-	case model.Int:
-		return jen.Int64()
-	case model.Float:
-		return jen.Float64()
-	case model.Bool:
-		return jen.Bool()
-	case model.Time:
-		return jen.Qual("time", "Time")
-	case model.Bytes:
-		return jen.Index().Byte()
-	case model.Strings, model.StringSet, model.Path:
-		return jen.Index().String()
-	case model.IntSet:
-		return jen.Index().Int64()
-	case model.Map:
-		return jen.Map(jen.String()).String()
-	case model.Enum:
-		return jen.Id(model.EnumType(ent, a))
-	case model.Document:
-		return jen.Qual(pathTypes, "AttributeValue")
-	}
-	return jen.Any()
-}
 
 // receiver is the receiver name of an entity's methods.
 func receiver(ent *model.Entity) string {
@@ -103,6 +73,22 @@ func quoteAll(ss []string) []string {
 // entityStruct emits the struct, with the spec's docs and how the entity
 // is stored.
 func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
+	entityDoc(f, ent)
+	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
+		for _, a := range ent.Attributes {
+			st := jen.Id(a.GoName).Add(goType(ent, a))
+			if notes := fieldNotes(a); len(notes) > 0 {
+				trailing(st, strings.Join(notes, "; "))
+			}
+			g.Add(st)
+		}
+	})
+	f.Line()
+}
+
+// entityDoc emits the doc of an entity's struct: the spec's doc, the
+// table, and the templates of its keys.
+func entityDoc(f *jen.File, ent *model.Entity) {
 	doc := ent.GoName + " is an item of table " + ent.Table.Name + "."
 	if ent.Doc != "" {
 		doc = ent.GoName + ": " + ent.Doc
@@ -117,39 +103,35 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 	for _, k := range ent.Keys {
 		comment(f, "\t"+describeEntityKey(k))
 	}
-	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
-		for _, a := range ent.Attributes {
-			var notes []string
-			if a.Doc != "" {
-				notes = append(notes, strings.TrimSuffix(a.Doc, "."))
-			}
-			if a.Stored != a.Name {
-				notes = append(notes, "stored as "+a.Stored)
-			}
-			if a.Optional {
-				notes = append(notes, "optional: not written when zero")
-			}
-			switch {
-			case a.TTL:
-				notes = append(notes, "the table's time to live, in epoch seconds")
-			case a.Type == model.Time && a.Format != model.RFC3339:
-				notes = append(notes, "stored as "+string(a.Format))
-			case a.Type == model.Path:
-				notes = append(notes, fmt.Sprintf("a path, stored joined by %q", string(a.Separator)))
-			case a.Type == model.Document:
-				notes = append(notes, "a document, kept as DynamoDB stores it")
-			}
-			if model.GoName(a.Name) != a.GoName && a.GoName != "" {
-				notes = append(notes, "attribute "+a.Name)
-			}
-			st := jen.Id(a.GoName).Add(goType(ent, a))
-			if len(notes) > 0 {
-				trailing(st, strings.Join(notes, "; "))
-			}
-			g.Add(st)
-		}
-	})
-	f.Line()
+}
+
+// fieldNotes are the notes of an attribute's field: its doc, and how it
+// is stored where that is not plain from its type.
+func fieldNotes(a *model.Attribute) []string {
+	var notes []string
+	if a.Doc != "" {
+		notes = append(notes, strings.TrimSuffix(a.Doc, "."))
+	}
+	if a.Stored != a.Name {
+		notes = append(notes, "stored as "+a.Stored)
+	}
+	if a.Optional {
+		notes = append(notes, "optional: not written when zero")
+	}
+	switch {
+	case a.TTL:
+		notes = append(notes, "the table's time to live, in epoch seconds")
+	case a.Type == model.Time && a.Format != model.RFC3339:
+		notes = append(notes, "stored as "+string(a.Format))
+	case a.Type == model.Path:
+		notes = append(notes, fmt.Sprintf("a path, stored joined by %q", string(a.Separator)))
+	case a.Type == model.Document:
+		notes = append(notes, "a document, kept as DynamoDB stores it")
+	}
+	if model.GoName(a.Name) != a.GoName && a.GoName != "" {
+		notes = append(notes, "attribute "+a.Name)
+	}
+	return notes
 }
 
 // describeEntityKey shows an entity's templates on one index.
@@ -179,177 +161,73 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 	f.Line()
 }
 
-// isZero is the condition under which an optional attribute, of Go value
-// v, is absent: v is its zero value.
-func isZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, true) }
-
-// notZero is the condition under which an optional attribute is present.
-func notZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, false) }
-
-// zeroCheck is the condition that v, a Go value of attribute a, is its
-// zero value (zero) or is not (!zero).
-func zeroCheck(a *model.Attribute, v jen.Code, zero bool) jen.Code {
-	op := "!="
-	if zero {
-		op = "=="
-	}
-	switch a.Type {
-	case model.String, model.Enum:
-		return jen.Add(v).Op(op).Lit("")
-	case model.Int, model.Float:
-		return jen.Add(v).Op(op).Lit(0)
-	case model.Document:
-		return jen.Add(v).Op(op).Nil()
-	case model.Bool:
-		if zero {
-			return jen.Op("!").Add(v)
-		}
-		return v
-	case model.Time:
-		if zero {
-			return jen.Add(v).Dot("IsZero").Call()
-		}
-		return jen.Op("!").Add(v).Dot("IsZero").Call()
-	}
-	if zero {
-		return jen.Len(v).Op("==").Lit(0)
-	}
-	return jen.Len(v).Op(">").Lit(0)
-}
-
-// alwaysWritten reports whether a required attribute is written even
-// when zero; sets and documents can't be empty in DynamoDB, so they are
-// written only when they hold something.
-func alwaysWritten(a *model.Attribute) bool {
-	if a.Optional {
-		return false
-	}
-	switch a.Type {
-	case model.StringSet, model.IntSet, model.Document:
-		return false
-	}
-	return true
-}
-
-// attrValue is the attribute value of a Go value of attribute a.
-func attrValue(a *model.Attribute, v jen.Code) jen.Code {
-	s := func(x jen.Code) jen.Code {
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): x})
-	}
-	switch a.Type {
-	case model.String:
-		return s(v)
-	case model.Enum:
-		return s(jen.String().Parens(v))
-	case model.Path:
-		return s(jen.Qual("strings", "Join").Call(v, jen.Lit(string(a.Separator))))
-	case model.Int:
-		return jen.Id("intValue").Call(v)
-	case model.Float:
-		return jen.Id("floatValue").Call(v)
-	case model.Bool:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Dict{jen.Id("Value"): v})
-	case model.Time:
-		switch {
-		case a.TTL || a.Format == model.Unix:
-			return jen.Id("intValue").Call(jen.Add(v).Dot("Unix").Call())
-		case a.Format == model.UnixMilli:
-			return jen.Id("intValue").Call(jen.Add(v).Dot("UnixMilli").Call())
-		case a.Format == model.Date:
-			return s(jen.Id("formatDate").Call(v))
-		}
-		return s(jen.Id("formatTime").Call(v))
-	case model.Bytes:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberB").Values(jen.Dict{jen.Id("Value"): v})
-	case model.Strings:
-		return jen.Id("stringsValue").Call(v)
-	case model.StringSet:
-		return jen.Id("stringSetValue").Call(v)
-	case model.IntSet:
-		return jen.Id("intSetValue").Call(v)
-	case model.Map:
-		return jen.Id("mapValue").Call(v)
-	case model.Document:
-		return v
-	}
-	return v
-}
-
 // validate emits the checks of min, max, maxLength, enum values and path
 // elements that every write runs first.
 func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
-	var checks []jen.Code
-	fail := func(a *model.Attribute, reason string) jen.Code {
-		return jen.Return(itemError(ent, a, reason))
-	}
-	for _, a := range ent.Attributes {
-		field := jen.Id(r).Dot(a.GoName)
-		guard := func(cond jen.Code) jen.Code {
-			if a.Optional {
-				return jen.Add(notZero(a, field)).Op("&&").Parens(cond)
-			}
-			return cond
-		}
-		if a.Min != nil {
-			checks = append(checks, jen.If(guard(jen.Add(field).Op("<").Add(boundLit(a, a.Min)))).Block(fail(a, "below its min "+a.Min.Text)))
-		}
-		if a.Max != nil {
-			checks = append(checks, jen.If(guard(jen.Add(field).Op(">").Add(boundLit(a, a.Max)))).Block(fail(a, "above its max "+a.Max.Text)))
-		}
-		if a.MaxLength > 0 && a.Type == model.String {
-			checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(field).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
-		}
-		if a.Type == model.Enum {
-			checks = append(checks, jen.If(guard(jen.Op("!").Add(field).Dot("Valid").Call())).Block(fail(a, "not one of "+strings.Join(quoteAll(a.Values), ", "))))
-		}
-		if c, reason := unstorable(a, field); c != nil {
-			checks = append(checks, jen.If(guard(c)).Block(fail(a, reason)))
-		}
-		switch a.Type {
-		case model.String:
-			checks = append(checks, jen.If(jen.Op("!").Qual("unicode/utf8", "ValidString").Call(field)).Block(fail(a, "not valid UTF-8")))
-		case model.Strings, model.StringSet:
-			checks = append(checks, jen.If(jen.Op("!").Id("validStrings").Call(field)).Block(fail(a, "holds a string that is not valid UTF-8")))
-		case model.Map:
-			checks = append(checks, jen.If(jen.Op("!").Id("validMap").Call(field)).Block(fail(a, "holds a key or value that is not valid UTF-8")))
-		}
-		if a.Type == model.Path {
-			var st []jen.Code
-			if a.MaxLength > 0 {
-				st = append(st, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))).Op(">").Lit(a.MaxLength)).Block(fail(a, fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
-			}
-			st = append(st, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(field)).Block(
-				jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(string(a.Separator))).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
-					fail(a, fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", string(a.Separator))),
-				),
-			))
-			checks = append(checks, st...)
-		}
-	}
 	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		for _, c := range checks {
-			g.Add(c)
+		for _, a := range ent.Attributes {
+			for _, c := range attrChecks(ent, a, jen.Id(r).Dot(a.GoName)) {
+				g.Add(c)
+			}
 		}
 		g.Return(jen.Nil())
 	})
 	f.Line()
 }
 
-// unstorable is the condition under which a value of a float or of a time
-// stored as text is one DynamoDB can't store, or dyngen can't read back,
-// and the reason; nil for other types.
-func unstorable(a *model.Attribute, v jen.Code) (jen.Code, string) {
-	switch {
-	case a.Type == model.Float:
-		return jen.Op("!").Id("storableFloat").Call(v), "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"
-	case a.Type == model.Time && a.DynamoType() == "S" && a.Format == model.Date:
-		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("Year").Call()), "a date outside the years 0000-9999"
-	case a.Type == model.Time && a.DynamoType() == "S":
-		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
+// attrChecks are the checks of v, the value of attribute a, before a
+// write; an optional attribute's bounds and enum value only when present.
+func attrChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	var checks []jen.Code
+	check := func(cond jen.Code, reason string) {
+		checks = append(checks, jen.If(cond).Block(jen.Return(itemError(ent, a, reason))))
 	}
-	return nil, ""
+	guard := func(cond jen.Code) jen.Code {
+		if a.Optional {
+			return jen.Add(notZero(a, v)).Op("&&").Parens(cond)
+		}
+		return cond
+	}
+	if a.Min != nil {
+		check(guard(jen.Add(v).Op("<").Add(boundLit(a, a.Min))), "below its min "+a.Min.Text)
+	}
+	if a.Max != nil {
+		check(guard(jen.Add(v).Op(">").Add(boundLit(a, a.Max))), "above its max "+a.Max.Text)
+	}
+	if a.MaxLength > 0 && a.Type == model.String {
+		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
+	}
+	if a.Type == model.Enum {
+		check(guard(jen.Op("!").Add(v).Dot("Valid").Call()), "not one of "+strings.Join(quoteAll(a.Values), ", "))
+	}
+	if c, reason := unstorable(a, v); c != nil {
+		check(guard(c), reason)
+	}
+	if c, reason := invalidUTF8(a, v); c != nil {
+		check(c, reason)
+	}
+	if a.Type == model.Path {
+		checks = append(checks, pathChecks(ent, a, v)...)
+	}
+	return checks
+}
+
+// pathChecks are the checks of v, a path: its joined length, and each
+// element not empty, free of the separator, and valid UTF-8.
+func pathChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	fail := func(reason string) jen.Code { return jen.Return(itemError(ent, a, reason)) }
+	sep := string(a.Separator)
+	var checks []jen.Code
+	if a.MaxLength > 0 {
+		checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(v, jen.Lit(sep))).Op(">").Lit(a.MaxLength)).Block(fail(fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
+	}
+	return append(checks, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(v)).Block(
+		jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(sep)).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
+			fail(fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", sep)),
+		),
+	))
 }
 
 // boundLit is a min or max as a Go constant of the attribute's type.
@@ -360,243 +238,308 @@ func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
 	return jen.Id(strconv.FormatFloat(b.Float, 'g', -1, 64))
 }
 
-// marshal emits MarshalItem: every attribute, the entity attribute, and
+// marshal emits MarshalItem, as its layout says (itemLayoutOf), and the
+// struct of its values block: every attribute, the entity attribute, and
 // the keys of every index the item is in. Each value a key holds is
 // encoded once; the item's scalar attribute values are allocated in one
 // block (a struct of arrays) rather than one by one.
 func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
-	r := receiver(ent)
-	t := ent.Table
-	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-	valuesType := model.ParamName(ent.GoName) + "Values"
-	// The slots of the values block, by member type.
-	kinds := []string{"s", "n", "b", "bool"}
-	members := map[string]string{"s": "AttributeValueMemberS", "n": "AttributeValueMemberN", "b": "AttributeValueMemberB", "bool": "AttributeValueMemberBOOL"}
-	slots := map[string][]jen.Code{}
-	take := func(kind string, v jen.Code) jen.Code {
-		slots[kind] = append(slots[kind], v)
-		return jen.Op("&").Id("vals").Dot(kind).Index(jen.Lit(len(slots[kind]) - 1))
-	}
-	type insert struct {
-		name  string
-		value jen.Code
-		cond  jen.Code // nil: always
-	}
-	var inserts []insert
-	val := func(a *model.Attribute) jen.Code { return jen.Id(r).Dot(a.GoName) }
-	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", r, t.EntityAttr, ent.TypeValue)
+	p := &itemPrinter{e: e, ent: ent, l: itemLayoutOf(ent), scope: map[string]string{}}
+	p.doc(f)
+	f.Func().Params(jen.Id(p.l.recv).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(p.body)
+	f.Line()
+	p.valuesStruct(f)
+	f.Line()
+}
+
+// itemPrinter prints an entity's item layout as MarshalItem.
+type itemPrinter struct {
+	e   *emitter
+	ent *model.Entity
+	l   *itemLayout
+	// scope holds the key encodings declared in MarshalItem's body.
+	scope map[string]string
+}
+
+// val is the field of attribute a.
+func (p *itemPrinter) val(a *model.Attribute) jen.Code { return jen.Id(p.l.recv).Dot(a.GoName) }
+
+// marshalFail is MarshalItem's return of an error.
+func marshalFail(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+
+// multiLine is a composite literal with one element a line.
+var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+// doc prints MarshalItem's doc.
+func (p *itemPrinter) doc(f *jen.File) {
+	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
 	comment(f, "and the key attributes of every index it is in. It refuses key values")
 	comment(f, "that could make the key of another item (see KeyError) and values that")
 	comment(f, "break the spec's constraints (see ItemError).")
-	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(func(g *jen.Group) {
-		comment(g, "The keys first, so that a value no key can hold is a KeyError on")
-		comment(g, "writes as on reads; then the spec's constraints.")
-		scope := map[string]string{}
-		// timeSpans holds where each time's text stands in the key buffer.
-		timeSpans := map[string][2]string{}
-		written := map[string]bool{}
-		// The string keys every item has are written into one buffer
-		// (one allocation for all their texts), after the loop.
-		type plainKey struct {
-			ka *model.KeyAttr
-			tm *model.Template
-			v  string
+}
+
+// body prints the keys, the checks of the spec's constraints, the values
+// block and the item.
+func (p *itemPrinter) body(g *jen.Group) {
+	comment(g, "The keys first, so that a value no key can hold is a KeyError on")
+	comment(g, "writes as on reads; then the spec's constraints.")
+	for _, s := range p.l.steps {
+		p.keyStep(g, s)
+	}
+	p.plainKeys(g)
+	g.If(jen.Err().Op(":=").Id(p.l.recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	p.valuesBlock(g)
+	p.itemMap(g)
+	g.Return(jen.Id("item"), jen.Nil())
+}
+
+// keyStep prints a step of the keys before the plain keys.
+func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
+	switch {
+	case s.natural != nil:
+		p.naturalCheck(g, s.natural)
+	case s.build != nil:
+		p.buildKey(g, p.scope, s.build, true)
+	default:
+		p.sparseKeys(g, s.sparse)
+	}
+}
+
+// naturalCheck prints the check of an attribute that is a whole string
+// key, when it is present if it is optional.
+func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
+	if !a.Optional {
+		naturalKeyCheck(g, a, p.val(a), marshalFail)
+		return
+	}
+	g.If(notZero(a, p.val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), marshalFail) })
+}
+
+// sparseKeys prints the keys of a sparse index, built when the item is in
+// it, each placeholder encoded in the block's own scope.
+func (p *itemPrinter) sparseKeys(g *jen.Group, s *sparseKeys) {
+	commentf(g, "Only an item with %s is in %s.", attrNames(s.attrs), indexTitle(s.index))
+	for _, k := range s.keys {
+		g.Var().Id(k.v).Add(keyGoType(k.ka))
+	}
+	g.Id(s.in).Op(":=").Add(p.allPresent(s.attrs))
+	g.If(jen.Id(s.in)).BlockFunc(func(ig *jen.Group) {
+		local := maps.Clone(p.scope)
+		for _, k := range s.keys {
+			p.buildKey(ig, local, k, false)
 		}
-		var plain []plainKey
-		for _, k := range ent.Keys {
-			var sparse []*model.Attribute
-			for _, a := range k.Attrs() {
-				if a.Optional {
-					sparse = append(sparse, a)
-				}
-			}
-			type built struct {
-				ka *model.KeyAttr
-				tm *model.Template
-				v  string
-			}
-			var keys []built
-			for i, tm := range k.Templates() {
-				ka := k.Index.KeyAttrs()[i]
-				if isNatural(tm, ka) && ka.Type == model.S && !written[ka.Name] {
-					// The attribute is the key: its value is checked as
-					// the key builders check it.
-					written[ka.Name] = true
-					a := tm.Segments[0].Attr
-					if a.Optional {
-						g.If(notZero(a, val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, val(a), fail) })
-					} else {
-						naturalKeyCheck(g, a, val(a), fail)
-					}
-					continue
-				}
-				if tm.Implied || written[ka.Name] {
-					continue
-				}
-				written[ka.Name] = true
-				v := model.ParamName(model.GoName(ka.Name))
-				if v == "" || slices.Contains([]string{"item", "vals", "err", r}, v) {
-					v = "key" + strconv.Itoa(len(written))
-				}
-				keys = append(keys, built{ka, tm, v})
-			}
-			if len(keys) == 0 {
+	})
+}
+
+// allPresent is the condition that none of attrs is zero.
+func (p *itemPrinter) allPresent(attrs []*model.Attribute) jen.Code {
+	var c *jen.Statement
+	for _, a := range attrs {
+		z := notZero(a, p.val(a))
+		if c == nil {
+			c = jen.Add(z)
+		} else {
+			c = c.Op("&&").Add(z)
+		}
+	}
+	return c
+}
+
+// buildKey prints the building of key k into its variable (declared with
+// := when declare, else assigned), encoding each placeholder once per
+// scope.
+func (p *itemPrinter) buildKey(g *jen.Group, scope map[string]string, k *keyBuild, declare bool) {
+	expr := p.e.keyExpr(g, scope, p.ent, k.tm, len(k.tm.Segments), p.val, marshalFail)
+	switch {
+	case k.limit != "":
+		p.assignSized(g, k, expr, declare)
+		return
+	case k.ka.Type == model.B:
+		a := k.tm.Segments[0].Attr
+		g.If(jen.Len(p.val(a)).Op("==").Lit(0)).Block(marshalFail(emptyKeyError(a)))
+	}
+	if declare {
+		g.Id(k.v).Op(":=").Add(expr)
+	} else {
+		g.Id(k.v).Op("=").Add(expr)
+	}
+}
+
+// assignSized prints the size check of string key k, of text expr, into
+// its variable.
+func (p *itemPrinter) assignSized(g *jen.Group, k *keyBuild, expr jen.Code, declare bool) {
+	v := k.v
+	if !declare {
+		v += "Built"
+	}
+	g.List(jen.Id(v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, expr))
+	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+	if !declare {
+		g.Id(k.v).Op("=").Id(v)
+	}
+}
+
+// plainKeys prints the string keys every item has: one built alone,
+// several written into one buffer.
+func (p *itemPrinter) plainKeys(g *jen.Group) {
+	switch len(p.l.plain) {
+	case 0:
+	case 1:
+		p.buildKey(g, p.scope, p.l.plain[0], true)
+	default:
+		p.keyBuffer(g)
+	}
+}
+
+// keyBuffer prints the buffer of the plain keys' texts, their texts, and
+// each key sliced from them.
+func (p *itemPrinter) keyBuffer(g *jen.Group) {
+	comment(g, "The key texts, written into one buffer: one allocation for all.")
+	g.Var().Id("keyBuf").Index(jen.Lit(p.l.bufSize)).Byte()
+	g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
+	if p.l.bufErr {
+		g.Var().Err().Error()
+	}
+	for _, k := range p.l.plain {
+		p.bufferedText(g, k)
+	}
+	g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
+	for i, k := range p.l.plain {
+		p.bufferedKey(g, i, k)
+	}
+}
+
+// bufferedText prints the appending of key k's text to the buffer, and
+// where it ends.
+func (p *itemPrinter) bufferedText(g *jen.Group, k *keyBuild) {
+	seps := string(k.tm.Separators())
+	for _, pc := range k.pieces {
+		p.keyPiece(g, k, pc, seps)
+	}
+	g.Id(k.v + "End").Op(":=").Len(jen.Id("text"))
+}
+
+// keyPiece prints the appending of a piece of key k's text to the
+// buffer.
+func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece, seps string) {
+	a := pc.attr
+	switch {
+	case a == nil:
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.lit).Op("..."))
+	case pc.how == pieceTimeCopy:
+		from, to := timeSpan(a)
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(from), jen.Id(to)).Op("..."))
+	case pc.how == pieceTimeNew:
+		from, to := timeSpan(a)
+		g.Id(from).Op(":=").Len(jen.Id("text"))
+		g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
+		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+		g.Id(to).Op(":=").Len(jen.Id("text"))
+	default:
+		enc := p.e.encodeValue(g, p.scope, a, k.tm.KeyType, seps, p.val(a), "", marshalFail)
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
+	}
+}
+
+// timeSpan are the variables of where a time's text stands in the key
+// buffer.
+func timeSpan(a *model.Attribute) (from, to string) {
+	return paramName(a) + "From", paramName(a) + "To"
+}
+
+// bufferedKey prints the i-th plain key, sliced from the buffer's texts,
+// with its size check.
+func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *keyBuild) {
+	var from jen.Code = jen.Empty()
+	if i > 0 {
+		from = jen.Id(p.l.plain[i-1].v + "End")
+	}
+	text := jen.Id("texts").Index(from, jen.Id(k.v+"End"))
+	if k.limit == "" {
+		g.Id(k.v).Op(":=").Add(text)
+		return
+	}
+	g.List(jen.Id(k.v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, text))
+	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+}
+
+// valuesBlock prints the values block: one allocation for the item's
+// scalar attribute values.
+func (p *itemPrinter) valuesBlock(g *jen.Group) {
+	comment(g, "One allocation holds the item's scalar attribute values.")
+	g.Id("vals").Op(":=").Op("&").Id(p.l.valuesType).CustomFunc(multiLine, func(g *jen.Group) {
+		for _, m := range blockMembers {
+			slots := p.l.slots(m)
+			if len(slots) == 0 {
 				continue
 			}
-			var cond jen.Code
-			if len(sparse) == 0 {
-				for _, b := range keys {
-					if b.ka.Type == model.S {
-						plain = append(plain, plainKey(b))
-					} else {
-						e.buildKey(g, scope, ent, b.ka, b.tm, val, fail, b.v, true)
-					}
+			g.Id(strings.ToLower(m)).Op(":").Index(jen.Lit(len(slots))).Qual(pathTypes, "AttributeValueMember"+m).CustomFunc(multiLine, func(g *jen.Group) {
+				for _, it := range slots {
+					g.Values(jen.Id("Value").Op(":").Add(p.slotValue(it)))
 				}
-			} else {
-				in := "in" + k.Index.GoName
-				var c *jen.Statement
-				for _, a := range sparse {
-					z := notZero(a, val(a))
-					if c == nil {
-						c = jen.Add(z)
-					} else {
-						c = c.Op("&&").Add(z)
-					}
-				}
-				commentf(g, "Only an item with %s is in %s.", attrNames(sparse), indexTitle(k.Index))
-				for _, b := range keys {
-					g.Var().Id(b.v).Add(keyGoType(b.ka))
-				}
-				g.Id(in).Op(":=").Add(c)
-				g.If(jen.Id(in)).BlockFunc(func(ig *jen.Group) {
-					local := maps.Clone(scope)
-					for _, b := range keys {
-						e.buildKey(ig, local, ent, b.ka, b.tm, val, fail, b.v, false)
-					}
-				})
-				cond = jen.Id(in)
-			}
-			for _, b := range keys {
-				kind := map[model.ScalarType]string{model.S: "s", model.N: "n", model.B: "b"}[b.ka.Type]
-				inserts = append(inserts, insert{b.ka.Name, take(kind, jen.Id(b.v)), cond})
-			}
+			})
 		}
-		if len(plain) == 1 {
-			e.buildKey(g, scope, ent, plain[0].ka, plain[0].tm, val, fail, plain[0].v, true)
-		} else if len(plain) > 1 {
-			size := 0
-			for _, k := range plain {
-				size += estimateKey(k.tm)
-			}
-			comment(g, "The key texts, written into one buffer: one allocation for all.")
-			g.Var().Id("keyBuf").Index(jen.Lit(min(max(size, 64), 1024))).Byte()
-			g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
-			// A time's text is appended in place (text, err = ...): err
-			// is then declared first.
-			for _, k := range plain {
-				if slices.ContainsFunc(k.tm.Attrs(), appendsTime) {
-					g.Var().Err().Error()
-					break
-				}
-			}
-			ends := make([]string, len(plain))
-			for i, k := range plain {
-				seps := string(k.tm.Separators())
-				for _, seg := range k.tm.Segments {
-					a := seg.Attr
-					switch {
-					case a == nil:
-						g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(seg.Literal).Op("..."))
-					case appendsTime(a):
-						// A time is written once into the buffer; later
-						// keys, and the stored attribute, reuse its text.
-						if span, ok := timeSpans[a.Name]; ok {
-							g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(span[0]), jen.Id(span[1])).Op("..."))
-							continue
-						}
-						from, to := paramName(a)+"From", paramName(a)+"To"
-						g.Id(from).Op(":=").Len(jen.Id("text"))
-						g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), val(a))
-						g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-						g.Id(to).Op(":=").Len(jen.Id("text"))
-						timeSpans[a.Name] = [2]string{from, to}
-					default:
-						enc := e.encodeValue(g, scope, a, k.tm.KeyType, seps, val(a), "", fail)
-						g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
-					}
-				}
-				ends[i] = k.v + "End"
-				g.Id(ends[i]).Op(":=").Len(jen.Id("text"))
-			}
-			g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
-			for i, k := range plain {
-				var from jen.Code = jen.Empty()
-				if i > 0 {
-					from = jen.Id(ends[i-1])
-				}
-				value, checked := sizeChecked(ent, k.ka, k.tm, jen.Id("texts").Index(from, jen.Id(ends[i])))
-				if !checked {
-					g.Id(k.v).Op(":=").Add(value)
-					continue
-				}
-				g.List(jen.Id(k.v), jen.Err()).Op(":=").Add(value)
-				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			}
-		}
-		g.If(jen.Err().Op(":=").Id(r).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
-		inserts = append(inserts, insert{name: t.EntityAttr, value: take("s", jen.Lit(ent.TypeValue))})
-		for _, a := range ent.Attributes {
-			field := val(a)
-			var v jen.Code
-			if span, ok := timeSpans[a.Name]; ok && a.Type == model.Time && !a.TTL && a.Format == model.RFC3339 {
-				// The text the keys already hold.
-				v = take("s", jen.Id("texts").Index(jen.Id(span[0]), jen.Id(span[1])))
-			} else if kind, x := blockValue(a, field, scope); kind != "" {
-				v = take(kind, x)
-			} else {
-				v = attrValue(a, field)
-			}
-			ins := insert{name: a.Stored, value: v}
-			if !alwaysWritten(a) {
-				ins.cond = notZero(a, field)
-			}
-			inserts = append(inserts, ins)
-		}
-		comment(g, "One allocation holds the item's scalar attribute values.")
-		multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-		g.Id("vals").Op(":=").Op("&").Id(valuesType).CustomFunc(multi, func(g *jen.Group) {
-			for _, kind := range kinds {
-				if len(slots[kind]) == 0 {
-					continue
-				}
-				g.Id(kind).Op(":").Index(jen.Lit(len(slots[kind]))).Qual(pathTypes, members[kind]).CustomFunc(multi, func(g *jen.Group) {
-					for _, v := range slots[kind] {
-						g.Values(jen.Id("Value").Op(":").Add(v))
-					}
-				})
-			}
-		})
-		g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(inserts)))
-		for _, ins := range inserts {
-			st := jen.Id("item").Index(jen.Lit(ins.name)).Op("=").Add(ins.value)
-			if ins.cond == nil {
-				g.Add(st)
-			} else {
-				g.If(ins.cond).Block(st)
-			}
-		}
-		g.Return(jen.Id("item"), jen.Nil())
 	})
-	f.Line()
-	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", valuesType, ent.GoName)
-	f.Type().Id(valuesType).StructFunc(func(g *jen.Group) {
-		for _, kind := range kinds {
-			if len(slots[kind]) > 0 {
-				g.Id(kind).Index(jen.Lit(len(slots[kind]))).Qual(pathTypes, members[kind])
+}
+
+// slotValue is the value an item attribute's slot holds.
+func (p *itemPrinter) slotValue(it *itemAttr) jen.Code {
+	switch {
+	case it.key != nil:
+		return jen.Id(it.key.v)
+	case it.attr == nil:
+		return jen.Lit(p.ent.TypeValue)
+	case it.keyText:
+		return p.keyText(it.attr)
+	}
+	return storedText(it.attr, p.val(it.attr))
+}
+
+// keyText is the text a plain key holds of time a: in the buffer, or the
+// encoding the one plain key declared.
+func (p *itemPrinter) keyText(a *model.Attribute) jen.Code {
+	if len(p.l.plain) > 1 {
+		from, to := timeSpan(a)
+		return jen.Id("texts").Index(jen.Id(from), jen.Id(to))
+	}
+	return jen.Id(p.scope[scopeID(a, "", "keyTime", "")])
+}
+
+// itemMap prints the item: each attribute set, under its condition.
+func (p *itemPrinter) itemMap(g *jen.Group) {
+	g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(p.l.items)))
+	for _, it := range p.l.items {
+		st := jen.Id("item").Index(jen.Lit(it.name)).Op("=").Add(p.itemValue(it))
+		switch {
+		case it.in != "":
+			g.If(jen.Id(it.in)).Block(st)
+		case it.present:
+			g.If(notZero(it.attr, p.val(it.attr))).Block(st)
+		default:
+			g.Add(st)
+		}
+	}
+}
+
+// itemValue is the attribute value of an item attribute: its slot in the
+// values block, or a value of its own.
+func (p *itemPrinter) itemValue(it *itemAttr) jen.Code {
+	if it.member == "" {
+		return attrValue(it.attr, p.val(it.attr))
+	}
+	return jen.Op("&").Id("vals").Dot(strings.ToLower(it.member)).Index(jen.Lit(it.slot))
+}
+
+// valuesStruct prints the struct of the values block.
+func (p *itemPrinter) valuesStruct(f *jen.File) {
+	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", p.l.valuesType, p.ent.GoName)
+	f.Type().Id(p.l.valuesType).StructFunc(func(g *jen.Group) {
+		for _, m := range blockMembers {
+			if n := len(p.l.slots(m)); n > 0 {
+				g.Id(strings.ToLower(m)).Index(jen.Lit(n)).Qual(pathTypes, "AttributeValueMember"+m)
 			}
 		}
 	})
-	f.Line()
 }
 
 // keyGoType is the Go type of a built key value.
@@ -605,85 +548,6 @@ func keyGoType(ka *model.KeyAttr) jen.Code {
 		return jen.Index().Byte()
 	}
 	return jen.String()
-}
-
-// buildKey emits the building of key attribute ka's value from template
-// tm into variable v (declared with := when declare, else assigned),
-// encoding each placeholder once per scope.
-func (e *emitter) buildKey(g *jen.Group, scope map[string]string, ent *model.Entity, ka *model.KeyAttr, tm *model.Template, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, v string, declare bool) {
-	expr := e.keyExpr(g, scope, ent, tm, len(tm.Segments), val, fail)
-	assign := func(value jen.Code) {
-		if declare {
-			g.Id(v).Op(":=").Add(value)
-		} else {
-			g.Id(v).Op("=").Add(value)
-		}
-	}
-	switch ka.Type {
-	case model.S:
-		value, checked := sizeChecked(ent, ka, tm, expr)
-		if !checked {
-			assign(value)
-			return
-		}
-		if declare {
-			g.List(jen.Id(v), jen.Err()).Op(":=").Add(value)
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			return
-		}
-		g.List(jen.Id(v+"Built"), jen.Err()).Op(":=").Add(value)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.Id(v).Op("=").Id(v + "Built")
-	case model.B:
-		a := tm.Segments[0].Attr
-		g.If(jen.Len(val(a)).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
-		assign(expr)
-	default:
-		assign(expr)
-	}
-}
-
-// appendsTime reports whether a placeholder's text is a time appended in
-// place to the key buffer of MarshalItem (appendKeyTime).
-func appendsTime(a *model.Attribute) bool {
-	return plan.KeyKind(a).String() == "Time" && !a.TTL && a.Format == model.RFC3339
-}
-
-// blockValue is the slot kind and the Go value of an attribute whose
-// value is a scalar member (S, N, B, BOOL), or "" for the others. A time
-// stored as text reuses its key encoding when a key already holds it.
-func blockValue(a *model.Attribute, field jen.Code, scope map[string]string) (string, jen.Code) {
-	switch a.Type {
-	case model.String:
-		return "s", field
-	case model.Enum:
-		return "s", jen.String().Parens(field)
-	case model.Path:
-		return "s", jen.Qual("strings", "Join").Call(field, jen.Lit(string(a.Separator)))
-	case model.Int:
-		return "n", jen.Qual("strconv", "FormatInt").Call(field, jen.Lit(10))
-	case model.Float:
-		return "n", jen.Qual("strconv", "FormatFloat").Call(field, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
-	case model.Bool:
-		return "bool", field
-	case model.Bytes:
-		return "b", field
-	case model.Time:
-		switch {
-		case a.TTL || a.Format == model.Unix:
-			return "n", jen.Qual("strconv", "FormatInt").Call(jen.Add(field).Dot("Unix").Call(), jen.Lit(10))
-		case a.Format == model.UnixMilli:
-			return "n", jen.Qual("strconv", "FormatInt").Call(jen.Add(field).Dot("UnixMilli").Call(), jen.Lit(10))
-		case a.Format == model.Date:
-			return "s", jen.Id("formatDate").Call(field)
-		}
-		// The key encoding of the item's own value, when a key holds it.
-		if name, ok := scope[scopeID(a, "", "keyTime", "")]; ok {
-			return "s", jen.Id(name)
-		}
-		return "s", jen.Id("formatTime").Call(field)
-	}
-	return "", nil
 }
 
 func attrNames(as []*model.Attribute) string {
@@ -695,15 +559,7 @@ func attrNames(as []*model.Attribute) string {
 }
 
 // keyAttrValue is the attribute value of a built key string (or number).
-func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code {
-	switch ka.Type {
-	case model.N:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): v})
-	case model.B:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberB").Values(jen.Dict{jen.Id("Value"): v})
-	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): v})
-}
+func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(string(ka.Type), v) }
 
 // unmarshal emits UnmarshalItem: each attribute looked up by name, decoded
 // by type; a required attribute that is missing is an error.
@@ -721,7 +577,7 @@ func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 // decodeAttrs emits the decoding of item's attributes attrs into the
 // fields of target, one line each, and the return of the first error.
 func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, target jen.Code) {
-	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.Type != model.Document })
+	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.StoredForm().Reader != "" })
 	if decoded {
 		g.Id("dec").Op(":=").Id("itemDecoder").Values(jen.Id("entity").Op(":").Lit(ent.Name))
 	}
@@ -735,59 +591,6 @@ func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, targ
 	}
 }
 
-// decodeAttr is the Go value of attribute a of item, decoded by dec.
-func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
-	av := jen.Id("item").Index(jen.Lit(a.Stored))
-	if a.Type == model.Document {
-		return av
-	}
-	p := "optional"
-	if alwaysWritten(a) {
-		p = "required"
-	}
-	args := []jen.Code{jen.Lit(a.Name), av}
-	name := ""
-	switch a.Type {
-	case model.String, model.Enum:
-		name = "string"
-	case model.Int:
-		name = "int"
-	case model.Float:
-		name = "float"
-	case model.Bool:
-		name = "bool"
-	case model.Time:
-		switch {
-		case a.TTL || a.Format == model.Unix:
-			name = "unix"
-		case a.Format == model.UnixMilli:
-			name = "unixMilli"
-		case a.Format == model.Date:
-			name = "date"
-		default:
-			name = "time"
-		}
-	case model.Bytes:
-		name = "bytes"
-	case model.Strings:
-		name = "strings"
-	case model.StringSet:
-		name = "stringSet"
-	case model.IntSet:
-		name = "intSet"
-	case model.Map:
-		name = "stringMap"
-	case model.Path:
-		name = "path"
-		args = append(args, jen.Lit(string(a.Separator)))
-	}
-	call := jen.Id("dec").Dot(name).Call(append(args, jen.Id(p))...)
-	if a.Type == model.Enum {
-		return jen.Id(model.EnumType(ent, a)).Parens(call)
-	}
-	return call
-}
-
 // itemError is &ItemError{Entity: ..., Attr: ..., Reason: ...} on one line.
 func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
 	return jen.Op("&").Id("ItemError").Values(
@@ -795,23 +598,4 @@ func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
 		jen.Id("Attr").Op(":").Lit(a.Name),
 		jen.Id("Reason").Op(":").Lit(reason),
 	)
-}
-
-// estimateKey is the usual length of a key built from tm: its literal
-// text and a typical length of each value.
-func estimateKey(tm *model.Template) int {
-	n := 0
-	for _, seg := range tm.Segments {
-		switch {
-		case seg.Attr == nil:
-			n += len(seg.Literal)
-		default:
-			if b, ok := plan.MaxEncodedBytes(seg.Attr); ok && seg.Attr.KeepsOrder() {
-				n += b
-			} else {
-				n += 24
-			}
-		}
-	}
-	return n
 }

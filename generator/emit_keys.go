@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -105,26 +106,41 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 // sizeChecked returns the value of a string key attribute ka whose text
 // is the expression text: keySize's call, which refuses a key over the
 // attribute's limit (checked, its error to be checked), or text itself
-// when no key tm builds can be over the limit whatever the values: its
-// placeholders are all of fixed width (ints, bools, times) or enums (every
-// key refuses a value outside the enum's). A string's maxLength bounds a
-// key only for values that keep it, and a read does not check it.
+// when no key tm builds can be over the limit (see keySizeLimit).
 func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text jen.Code) (value jen.Code, checked bool) {
+	limit := keySizeLimit(ent, ka, tm)
+	if limit == "" {
+		return text, false
+	}
+	return keySized(ka, limit, text), true
+}
+
+// keySized is keySize's call on text, the value of string key attribute
+// ka, with limit the constant of its limit.
+func keySized(ka *model.KeyAttr, limit string, text jen.Code) jen.Code {
+	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit))
+}
+
+// keySizeLimit is the constant of the limit a string key attribute ka,
+// built from tm, is checked against: maxSortKey where ka is a sort key,
+// maxPartitionKey elsewhere; "" when no key tm builds can be over the
+// limit whatever the values: its placeholders are all of fixed width
+// (ints, bools, times) or enums (every key refuses a value outside the
+// enum's). A string's maxLength bounds a key only for values that keep
+// it, and a read does not check it.
+func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) string {
 	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
 	if isSortKey(ent, ka) {
 		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
 	}
 	bounded := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
-		switch a.Type {
-		case model.Int, model.Bool, model.Time, model.Enum:
-			return false
-		}
-		return true
+		k := a.StoredForm().Key
+		return !k.KeepsOrder && k.Lang != keylang.Enum
 	})
 	if size, ok := plan.MaxKeyBytes(tm); bounded && ok && size <= bytes {
-		return text, false
+		return ""
 	}
-	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit)), true
+	return limit
 }
 
 // naturalKeyCheck emits the check of v, the value of attribute a standing
@@ -252,57 +268,49 @@ func concat(parts []piece) *jen.Statement {
 func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
 	switch keyType {
 	case model.N:
-		switch {
-		case a.Type == model.Float:
-			return jen.Qual("strconv", "FormatFloat").Call(v, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
-		case a.Type == model.Time && a.Format == model.UnixMilli:
-			return jen.Qual("strconv", "FormatInt").Call(jen.Add(v).Dot("UnixMilli").Call(), jen.Lit(10))
-		case a.Type == model.Time:
-			return jen.Qual("strconv", "FormatInt").Call(jen.Add(v).Dot("Unix").Call(), jen.Lit(10))
-		}
-		return jen.Qual("strconv", "FormatInt").Call(v, jen.Lit(10))
+		// A number's text, as the item holds it.
+		return storedText(a, v)
 	case model.B:
 		return v
 	}
-	// checked declares the encoding fn(args...) once per scope; refused
-	// are the separators it refuses ("" when it takes none, as a time's).
-	checked := func(fn, refused string, args ...jen.Code) jen.Code {
-		id := scopeID(a, refused, fn, vid)
-		if name, ok := scope[id]; ok {
-			return jen.Id(name)
-		}
-		name := scopeName(scope, paramName(a)+"Key")
+	k := a.StoredForm().Key
+	switch {
+	case k.Func == "":
+		return v
+	case !k.Checked:
+		return jen.Id(k.Func).Call(baseValue(a, k.Arg, v))
+	}
+	// The encoding is declared once per scope; refused are the separators
+	// it refuses ("" when it takes none, as a time's).
+	refused := ""
+	if k.Seps {
+		refused = seps
+	}
+	id := scopeID(a, refused, k.Func, vid)
+	name, declared := scope[id]
+	if !declared {
+		name = scopeName(scope, paramName(a)+"Key")
 		scope[id] = name
-		g.List(jen.Id(name), jen.Err()).Op(":=").Id(fn).Call(args...)
+		g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		return jen.Id(name)
 	}
-	switch a.Type {
-	case model.String:
-		return checked("keyString", seps, jen.Lit(a.Name), v, jen.Lit(seps))
-	case model.Enum:
-		return checked("keyEnum", seps, jen.Lit(a.Name), jen.String().Parens(v), jen.Add(v).Dot("Valid").Call(), jen.Lit(seps))
-	case model.Path:
-		return checked("keyPath", seps, jen.Lit(a.Name), v, jen.Lit(string(a.Separator)), jen.Lit(seps))
-	case model.Int:
-		return jen.Id("keyInt").Call(v)
-	case model.Bool:
-		return jen.Id("keyBool").Call(v)
-	case model.Time:
-		switch a.Format {
-		case model.Unix:
-			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
-		case model.UnixMilli:
-			return jen.Id("keyInt").Call(jen.Add(v).Dot("UnixMilli").Call())
-		case model.Date:
-			return checked("keyDate", "", jen.Lit(a.Name), v)
-		}
-		if a.TTL {
-			return jen.Id("keyInt").Call(jen.Add(v).Dot("Unix").Call())
-		}
-		return checked("keyTime", "", jen.Lit(a.Name), v)
+	return jen.Id(name)
+}
+
+// keyArgs are the arguments of a checked key encoding of v, a value of
+// attribute a, in a key whose separators are seps.
+func keyArgs(a *model.Attribute, k model.KeyForm, v jen.Code, seps string) []jen.Code {
+	args := []jen.Code{jen.Lit(a.Name), baseValue(a, k.Arg, v)}
+	if k.Valid {
+		args = append(args, jen.Add(v).Dot("Valid").Call())
 	}
-	return v
+	if k.PathSep {
+		args = append(args, jen.Lit(string(a.Separator)))
+	}
+	if k.Seps {
+		args = append(args, jen.Lit(seps))
+	}
+	return args
 }
 
 // scopeName is base, or base with the least number from 2 up, whichever

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/keylang"
@@ -294,30 +293,6 @@ func operandValue(a *model.Attribute, op model.CondOp, v jen.Code) jen.Code {
 	return attrValue(a, v)
 }
 
-// constValue is the attribute value of a constant written in the spec.
-func constValue(ent *model.Entity, a *model.Attribute, op model.CondOp, text string) jen.Code {
-	switch a.Type {
-	case model.Int:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): jen.Lit(strings.ReplaceAll(text, "_", ""))})
-	case model.Float:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-	case model.Bool:
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Dict{jen.Id("Value"): jen.Lit(text == "true")})
-	case model.Time:
-		if a.DynamoType() == "N" {
-			return jen.Op("&").Qual(pathTypes, "AttributeValueMemberN").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-		}
-		if a.Format == model.Date {
-			return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-		}
-		// The model checked the constant; it is written as dyngen stores
-		// times.
-		t, _ := time.Parse(time.RFC3339Nano, text)
-		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(t.UTC().Format("2006-01-02T15:04:05.000000000Z"))})
-	}
-	return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(text)})
-}
-
 func (m *method) signature(results ...jen.Code) *jen.Statement {
 	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.GoName).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
@@ -372,7 +347,7 @@ func (m *method) decode(g *jen.Group, item jen.Code, name string, fail func(jen.
 // minMax returns the least and greatest key text of a fixed-width
 // attribute.
 func minMax(a *model.Attribute) (string, string) {
-	k := plan.KeyKind(a)
+	k := a.StoredForm().Key.Lang
 	lo, _ := keylang.MinEnc(k)
 	hi, _ := keylang.MaxEnc(k)
 	return lo, hi

@@ -63,50 +63,11 @@ type Bound struct {
 }
 
 // DynamoType is the attribute value type the attribute is stored as.
-func (a *Attribute) DynamoType() string {
-	switch a.Type {
-	case String, Enum, Path:
-		return "S"
-	case Int, Float:
-		return "N"
-	case Bool:
-		return "BOOL"
-	case Time:
-		if a.TTL || a.Format == Unix || a.Format == UnixMilli {
-			return "N"
-		}
-		return "S"
-	case Bytes:
-		return "B"
-	case Strings:
-		return "L"
-	case StringSet:
-		return "SS"
-	case IntSet:
-		return "NS"
-	case Map:
-		return "M"
-	}
-	return "any"
-}
+func (a *Attribute) DynamoType() string { return a.StoredForm().Dynamo }
 
 // KeyTypeFits reports whether the attribute may be a whole key attribute
-// of type t (a natural key).
-func (a *Attribute) KeyTypeFits(t ScalarType) bool {
-	switch t {
-	case N:
-		return a.DynamoType() == "N"
-	case B:
-		return a.Type == Bytes
-	}
-	switch a.Type {
-	case String, Enum, Path:
-		return true
-	case Time:
-		return a.DynamoType() == "S"
-	}
-	return false
-}
+// of type t (a natural key): it is stored with that type.
+func (a *Attribute) KeyTypeFits(t ScalarType) bool { return a.StoredForm().Dynamo == string(t) }
 
 // Describe returns the type as written in a spec, with its format.
 func (a *Attribute) Describe() string {
@@ -118,10 +79,4 @@ func (a *Attribute) Describe() string {
 
 // KeepsOrder reports whether the attribute's string key encoding sorts like
 // its values (fixed width where needed), wherever it stands in a template.
-func (a *Attribute) KeepsOrder() bool {
-	switch a.Type {
-	case Int, Time, Bool:
-		return true
-	}
-	return false
-}
+func (a *Attribute) KeepsOrder() bool { return a.StoredForm().Key.KeepsOrder }

@@ -276,30 +276,20 @@ func MaxKeyBytes(tm *model.Template) (int, bool) {
 // MaxEncodedBytes is the most UTF-8 bytes a placeholder can take in a key,
 // or false when it is unbounded.
 func MaxEncodedBytes(a *model.Attribute) (int, bool) {
-	switch a.Type {
-	case model.String, model.Path:
-		if a.MaxLength == 0 {
-			return 0, false
-		}
-		return a.MaxLength * utf8.UTFMax, true
-	case model.Enum:
+	k := a.StoredForm().Key
+	switch {
+	case k.Width > 0:
+		return k.Width, true
+	case k.Lang == keylang.Enum:
 		n := 0
 		for _, v := range a.Values {
 			n = max(n, len(v))
 		}
 		return n, true
-	case model.Int:
-		return 20, true
-	case model.Bool:
-		return 5, true
-	case model.Time:
-		switch a.Format {
-		case model.Date:
-			return 10, true
-		case model.Unix, model.UnixMilli:
-			return 20, true
-		}
-		return 30, true
+	case k.Func != "" && a.MaxLength > 0:
+		// The others a key takes are strings and paths: maxLength
+		// characters bound them.
+		return a.MaxLength * utf8.UTFMax, true
 	}
 	return 0, false
 }

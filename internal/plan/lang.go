@@ -5,30 +5,6 @@ import (
 	"github.com/dyngen/dyngen/internal/model"
 )
 
-// KeyKind maps an attribute to the key language of its placeholder: how
-// its value is written into a string key.
-func KeyKind(a *model.Attribute) keylang.Kind {
-	switch a.Type {
-	case model.Enum:
-		return keylang.Enum
-	case model.Int, model.Float:
-		return keylang.Int
-	case model.Time:
-		switch a.Format {
-		case model.Date:
-			return keylang.Date
-		case model.Unix, model.UnixMilli:
-			return keylang.Int
-		}
-		return keylang.Time
-	case model.Bool:
-		return keylang.Bool
-	case model.Path:
-		return keylang.Path
-	}
-	return keylang.String
-}
-
 // keyTemplate converts a model template to its key language form. A
 // whole N key is a number, which the Int language stands for (any two
 // numeric placeholders can hold the same number); a whole B key is any
@@ -40,7 +16,7 @@ func keyTemplate(t *model.Template) keylang.Template {
 			out.Segs = append(out.Segs, keylang.Segment{Lit: s.Literal})
 			continue
 		}
-		seg := keylang.Segment{Var: s.Attr.Name, Kind: KeyKind(s.Attr), Values: s.Attr.Values, PathSep: s.Attr.Separator}
+		seg := keylang.Segment{Var: s.Attr.Name, Kind: s.Attr.StoredForm().Key.Lang, Values: s.Attr.Values, PathSep: s.Attr.Separator}
 		switch t.KeyType {
 		case model.N:
 			seg.Kind = keylang.Int

@@ -247,7 +247,7 @@ func sameShape(x, y *model.Template) bool {
 			if a.Literal != c.Literal {
 				return false
 			}
-		case KeyKind(a.Attr) != KeyKind(c.Attr) || !slices.Equal(a.Attr.Values, c.Attr.Values) || a.Attr.Separator != c.Attr.Separator:
+		case a.Attr.StoredForm().Key.Lang != c.Attr.StoredForm().Key.Lang || !slices.Equal(a.Attr.Values, c.Attr.Values) || a.Attr.Separator != c.Attr.Separator:
 			return false
 		}
 	}

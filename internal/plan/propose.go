@@ -279,13 +279,7 @@ func enumOrder(a *model.Attribute) string {
 }
 
 // inStringKey reports whether a can be a placeholder of a string key.
-func inStringKey(a *model.Attribute) bool {
-	switch a.Type {
-	case model.String, model.Enum, model.Int, model.Time, model.Bool, model.Path:
-		return true
-	}
-	return false
-}
+func inStringKey(a *model.Attribute) bool { return a.StoredForm().Key.Func != "" }
 
 // joinTemplate makes a string key template of segments, with the
 // separator ("#", or the separator of a path it holds) between any two of

@@ -1,0 +1,192 @@
+package model
+
+import "github.com/dyngen/dyngen/internal/keylang"
+
+// StoredForm describes how an attribute's Go value is stored: the
+// attribute value its item holds, how that value is made and read back,
+// which values DynamoDB refuses, and how the value is written into a
+// string key. Attribute.StoredForm decides it, from the type and the time
+// format; the planner and the generator look their choices up in it
+// rather than deciding by type again.
+type StoredForm struct {
+	// Dynamo is the attribute value type the item holds: S, N, B, BOOL,
+	// L, SS, NS, M, or "any" for a document, kept as DynamoDB stores it.
+	Dynamo string
+	// Go is the kind of the field's Go type.
+	Go GoKind
+	// Always is set when the attribute is written even when zero: it is
+	// required, and DynamoDB stores its zero value (see OmitZero).
+	Always bool
+	// OmitZero is set when DynamoDB does not store the zero value (an
+	// empty set, a nil document): the attribute is written only when it
+	// holds something, even when required.
+	OmitZero bool
+	// Base is what of the Go value is stored; Text and Writer take it.
+	Base Base
+	// Text is how Base becomes the value of a scalar member (S, N, B,
+	// BOOL).
+	Text Text
+	// Writer is the runtime function that makes the attribute value from
+	// Base (intValue, stringsValue, ...); "" when the value is a member
+	// holding Text, or (a document) the Go value itself.
+	Writer string
+	// Reader is the itemDecoder method that reads the value back
+	// (string, unix, ...); "" for a document, which is the item's value.
+	Reader string
+	// Storable is the runtime test of a value DynamoDB can't store or
+	// dyngen can't read back.
+	Storable Storable
+	// UTF8 is the runtime test that the value's strings are valid UTF-8,
+	// which DynamoDB requires.
+	UTF8 UTF8
+	// Key is how the value is written into a string key.
+	Key KeyForm
+}
+
+// KeyForm is how an attribute's value is written into a string key:
+// by a runtime function, called with the attribute's name first when it
+// can fail (Checked), then Arg, then what the flags add.
+type KeyForm struct {
+	// Lang is the key language of the placeholder. A number stands as
+	// Int (in a key of type N, any two numbers can be equal).
+	Lang keylang.Kind
+	// Func is the runtime encoding function; "" when the attribute can't
+	// be part of a string key.
+	Func string
+	// Checked is set when Func takes the attribute's name and returns an
+	// error: its result is declared once, and the error checked.
+	Checked bool
+	// Arg is what of the Go value Func takes.
+	Arg Base
+	// Valid adds whether an enum's value is one of its values.
+	Valid bool
+	// PathSep adds the path's separator.
+	PathSep bool
+	// Seps adds the key's separators, which the value must not hold.
+	Seps bool
+	// KeepsOrder is set when the text sorts like the values (fixed width
+	// where needed), wherever it stands in a template.
+	KeepsOrder bool
+	// Width is the most bytes the text takes whatever the value; 0 when
+	// it depends on the attribute's maxLength or enum values, or is
+	// unbounded.
+	Width int
+}
+
+// GoKind is the kind of an attribute's Go type.
+type GoKind int
+
+const (
+	GoAny       GoKind = iota // an unknown type
+	GoString                  // string
+	GoInt64                   // int64
+	GoFloat64                 // float64
+	GoBool                    // bool
+	GoTime                    // time.Time
+	GoBytes                   // []byte
+	GoStrings                 // []string
+	GoInt64s                  // []int64
+	GoStringMap               // map[string]string
+	GoEnum                    // the attribute's enum type, a string
+	GoDocument                // types.AttributeValue
+)
+
+// Base is what of a Go value v is stored.
+type Base int
+
+const (
+	BaseValue     Base = iota // v
+	BaseString                // string(v), an enum's text
+	BaseJoined                // a path's elements joined by its separator
+	BaseUnix                  // v.Unix()
+	BaseUnixMilli             // v.UnixMilli()
+)
+
+// Text is how a stored Base becomes the value of a scalar member.
+type Text int
+
+const (
+	TextBase  Text = iota // the base itself
+	TextTime              // formatTime: UTC, nine fraction digits
+	TextDate              // formatDate: YYYY-MM-DD
+	TextInt               // strconv.FormatInt, base 10
+	TextFloat             // strconv.FormatFloat, shortest
+)
+
+// Storable is a runtime test of values DynamoDB can't store, or dyngen
+// can't read back.
+type Storable int
+
+const (
+	StorableAll   Storable = iota // every value is stored
+	StorableFloat                 // a number DynamoDB stores
+	StorableDate                  // a date in the years 0000-9999
+	StorableTime                  // a time in the years 0000-9999, in UTC
+)
+
+// UTF8 is a runtime test that the strings of a value are valid UTF-8.
+type UTF8 int
+
+const (
+	UTF8None    UTF8 = iota // no strings, or checked otherwise
+	UTF8String              // a string
+	UTF8Strings             // a list or set of strings
+	UTF8Map                 // a map's keys and values
+)
+
+// typeForms are the stored forms of the types; a time's depends on its
+// format (timeForms).
+var typeForms = map[Type]StoredForm{
+	String: {Dynamo: "S", Go: GoString, Reader: "string", UTF8: UTF8String,
+		Key: KeyForm{Lang: keylang.String, Func: "keyString", Checked: true, Seps: true}},
+	Int: {Dynamo: "N", Go: GoInt64, Text: TextInt, Writer: "intValue", Reader: "int",
+		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", KeepsOrder: true, Width: 20}},
+	Float: {Dynamo: "N", Go: GoFloat64, Text: TextFloat, Writer: "floatValue", Reader: "float", Storable: StorableFloat,
+		Key: KeyForm{Lang: keylang.Int}},
+	Bool: {Dynamo: "BOOL", Go: GoBool, Reader: "bool",
+		Key: KeyForm{Lang: keylang.Bool, Func: "keyBool", KeepsOrder: true, Width: 5}},
+	Bytes:     {Dynamo: "B", Go: GoBytes, Reader: "bytes"},
+	Strings:   {Dynamo: "L", Go: GoStrings, Writer: "stringsValue", Reader: "strings", UTF8: UTF8Strings},
+	StringSet: {Dynamo: "SS", Go: GoStrings, OmitZero: true, Writer: "stringSetValue", Reader: "stringSet", UTF8: UTF8Strings},
+	IntSet:    {Dynamo: "NS", Go: GoInt64s, OmitZero: true, Writer: "intSetValue", Reader: "intSet"},
+	Map:       {Dynamo: "M", Go: GoStringMap, Writer: "mapValue", Reader: "stringMap", UTF8: UTF8Map},
+	Enum: {Dynamo: "S", Go: GoEnum, Base: BaseString, Reader: "string",
+		Key: KeyForm{Lang: keylang.Enum, Func: "keyEnum", Checked: true, Arg: BaseString, Valid: true, Seps: true}},
+	Document: {Dynamo: "any", Go: GoDocument, OmitZero: true},
+	Path: {Dynamo: "S", Go: GoStrings, Base: BaseJoined, Reader: "path",
+		Key: KeyForm{Lang: keylang.Path, Func: "keyPath", Checked: true, PathSep: true, Seps: true}},
+}
+
+// timeForms are the stored forms of a time, by format.
+var timeForms = map[TimeFormat]StoredForm{
+	RFC3339: {Dynamo: "S", Go: GoTime, Text: TextTime, Reader: "time", Storable: StorableTime,
+		Key: KeyForm{Lang: keylang.Time, Func: "keyTime", Checked: true, KeepsOrder: true, Width: 30}},
+	Date: {Dynamo: "S", Go: GoTime, Text: TextDate, Reader: "date", Storable: StorableDate,
+		Key: KeyForm{Lang: keylang.Date, Func: "keyDate", Checked: true, KeepsOrder: true, Width: 10}},
+	Unix: {Dynamo: "N", Go: GoTime, Base: BaseUnix, Text: TextInt, Writer: "intValue", Reader: "unix",
+		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", Arg: BaseUnix, KeepsOrder: true, Width: 20}},
+	UnixMilli: {Dynamo: "N", Go: GoTime, Base: BaseUnixMilli, Text: TextInt, Writer: "intValue", Reader: "unixMilli",
+		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", Arg: BaseUnixMilli, KeepsOrder: true, Width: 20}},
+}
+
+// StoredForm is how the attribute is stored. A time is stored by its
+// format: RFC 3339 unless it says otherwise, epoch seconds when it is the
+// table's ttl attribute.
+func (a *Attribute) StoredForm() StoredForm {
+	f, ok := typeForms[a.Type]
+	if a.Type == Time {
+		format := a.Format
+		switch {
+		case a.TTL:
+			format = Unix
+		case format == "":
+			format = RFC3339
+		}
+		f, ok = timeForms[format]
+	}
+	if !ok {
+		f = StoredForm{Dynamo: "any", Go: GoAny}
+	}
+	f.Always = !a.Optional && !f.OmitZero
+	return f
+}
