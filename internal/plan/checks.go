@@ -62,18 +62,29 @@ func collisions(ix *model.Index, diags *diag.List) {
 	if ix.Inverted {
 		return
 	}
-	var in []*model.Entity
+	// Every pair is looked at, so what sets most pairs apart, their
+	// literal starts, is read once per entity.
+	type keyed struct {
+		e              *model.Entity
+		k              *model.EntityKey
+		pkLead, skLead string
+	}
+	var in []keyed
 	for _, e := range ix.Table.Entities {
-		if e.Key(ix) != nil {
-			in = append(in, e)
+		if k := e.Key(ix); k != nil {
+			o := keyed{e: e, k: k, pkLead: k.PK.LiteralPrefix()}
+			if k.SK != nil {
+				o.skLead = k.SK.LiteralPrefix()
+			}
+			in = append(in, o)
 		}
 	}
-	for i, a := range in {
-		for _, b := range in[i+1:] {
-			ka, kb := a.Key(ix), b.Key(ix)
-			if literalsDiverge(ka.PK, kb.PK) || (ka.SK != nil && literalsDiverge(ka.SK, kb.SK)) {
+	for i, x := range in {
+		for _, y := range in[i+1:] {
+			if diverge(x.pkLead, y.pkLead) || diverge(x.skLead, y.skLead) {
 				continue
 			}
+			a, b, ka, kb := x.e, y.e, x.k, y.k
 			verdict, w := keylang.Collide(keyOf(ka), keyOf(kb))
 			switch verdict {
 			case keylang.Collision:

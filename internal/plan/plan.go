@@ -145,7 +145,7 @@ type IndexWrites struct {
 // Build plans every pattern of m and runs the whole-model checks. Problems
 // are added to diags; the plan is complete only when diags holds no error.
 func Build(m *model.Model, diags *diag.List) *Plan {
-	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: langs{}, overlap: map[[2]*model.Template]bool{}}
+	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}}
 	p := &Plan{Model: m}
 	checkModel(m, diags)
 	for _, pat := range m.Patterns {
@@ -167,8 +167,10 @@ type builder struct {
 	m       *model.Model
 	diags   *diag.List
 	sizes   *sizer
-	langs   langs
-	overlap map[[2]*model.Template]bool
+	langs   *langs
+	indexed map[*model.Index][]indexed
+	// keptBuf and readBuf are scratch space for foreignEntities.
+	keptBuf, readBuf []*model.Entity
 }
 
 func (b *builder) errorf(pos model.Pos, format string, args ...any) {
