@@ -69,14 +69,14 @@ type langs struct {
 	build []func() *keylang.Lang
 	// byTemplate holds the number of each template met.
 	byTemplate map[*model.Template]int
-	overlap    map[[2]int]bool
+	overlap    map[[2]int32]bool
 }
 
 // anyLang is the number of the language of every string.
 const anyLang = 0
 
 func newLangs() *langs {
-	c := &langs{ids: map[string]int{}, byTemplate: map[*model.Template]int{}, overlap: map[[2]int]bool{}}
+	c := &langs{ids: map[string]int{}, byTemplate: map[*model.Template]int{}, overlap: map[[2]int32]bool{}}
 	c.intern("*", func() *keylang.Lang { return nil })
 	return c
 }
@@ -116,12 +116,32 @@ func (c *langs) template(t *model.Template) int {
 }
 
 // region numbers the language of sort keys a condition on ix can read
-// (skRegion).
+// (skRegion). The description holds only what skRegion reads, so that
+// conditions that read the same keys share a number: the whole template
+// for an equality, else the kind of condition, the bound segments, the
+// template's separators (which its placeholders' values exclude) and,
+// for a range, the kind of the placeholder it bounds.
 func (c *langs) region(s SKCond, ix *model.Index) int {
 	if ix.SK == nil || s.Template == nil {
 		return anyLang
 	}
-	desc := fmt.Sprintf("R%d,%d,%s", s.Kind, s.Prefix, describe(s.Template.KeyType, keyTemplate(s.Template)))
+	switch s.Kind {
+	case SKEq:
+		return c.template(s.Template)
+	case SKBeginsWith, SKBetween:
+	default:
+		return anyLang
+	}
+	kt := keyTemplate(s.Template)
+	n := min(s.Prefix, len(kt.Segs))
+	desc := fmt.Sprintf("R%d,%q,%s,%s", s.Kind, kt.Seps(), describe(s.Template.KeyType, keylang.Template{Segs: kt.Segs[:n]}), s.Template.KeyType)
+	if s.Kind == SKBetween {
+		if s.Prefix < len(kt.Segs) {
+			desc += fmt.Sprintf(",next %d", kt.Segs[s.Prefix].Kind)
+		} else {
+			desc += ",end"
+		}
+	}
 	return c.intern(desc, func() *keylang.Lang { return skRegion(s, ix) })
 }
 
@@ -132,7 +152,7 @@ func (c *langs) prefix(s string) int {
 
 // overlaps reports whether the languages numbered a and b share a string.
 func (c *langs) overlaps(a, b int) bool {
-	pair := [2]int{min(a, b), max(a, b)}
+	pair := [2]int32{int32(min(a, b)), int32(max(a, b))}
 	if v, ok := c.overlap[pair]; ok {
 		return v
 	}
@@ -224,5 +244,5 @@ func overlaps(a, b *keylang.Lang) bool {
 	case b == nil:
 		return !a.IsEmpty()
 	}
-	return !keylang.Intersect(*a, *b).IsEmpty()
+	return keylang.Overlaps(*a, *b)
 }

@@ -112,6 +112,9 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 			}
 			if region < 0 {
 				region = b.langs.region(key.SK, ix)
+				if b.langs.lang(region) == nil {
+					region = anyLang // skRegion's nil: any sort key
+				}
 			}
 			if region != anyLang && !b.langs.overlaps(o.sk, region) {
 				kept = append(kept, o.e)

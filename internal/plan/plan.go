@@ -147,7 +147,7 @@ type IndexWrites struct {
 func Build(m *model.Model, diags *diag.List) *Plan {
 	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}}
 	p := &Plan{Model: m}
-	checkModel(m, diags)
+	checkModel(m, b.langs, diags)
 	for _, pat := range m.Patterns {
 		if pp := b.pattern(pat); pp != nil {
 			p.Patterns = append(p.Patterns, pp)
