@@ -56,19 +56,41 @@ func Collide(a, b Key) (Verdict, *Witness) { return CollideBudget(a, b, DefaultB
 
 // CollideBudget is Collide with an explicit work budget.
 func CollideBudget(a, b Key, budget int) (Verdict, *Witness) {
-	if (a.SK == nil) != (b.SK == nil) {
+	return CollidePrepared(Prepare(a), Prepare(b), budget)
+}
+
+// Prepared is a key made ready for Collide: the languages of its
+// placeholders, built and minimized. Checking every pair of n keys with
+// prepared keys builds those languages n times rather than n² times.
+type Prepared struct {
+	sk   bool
+	side *side // nil when the key uses a placeholder with two kinds
+	dfas []dfa // the minimal automaton of each of side.vars
+}
+
+// Prepare makes k ready for CollidePrepared. A Prepared is only read, so
+// it may be used in any number of calls.
+func Prepare(k Key) *Prepared {
+	p := &Prepared{sk: k.SK != nil}
+	s, ok := newSide(k)
+	if !ok {
+		return p
+	}
+	p.side = s
+	for _, v := range s.vars {
+		p.dfas = append(p.dfas, minimize(determinize(v.lang)))
+	}
+	return p
+}
+
+// CollidePrepared is CollideBudget on prepared keys.
+func CollidePrepared(a, b *Prepared, budget int) (Verdict, *Witness) {
+	if a.sk != b.sk || a.side == nil || b.side == nil {
 		return Undecided, nil
 	}
-	sa, ok1 := newSide(a)
-	sb, ok2 := newSide(b)
-	if !ok1 || !ok2 {
-		return Undecided, nil
-	}
+	sa, sb := a.side, b.side
 	vars := append(slices.Clone(sa.vars), sb.vars...)
-	dfas := make([]dfa, len(vars))
-	for i, v := range vars {
-		dfas[i] = minimize(determinize(v.lang))
-	}
+	dfas := append(slices.Clone(a.dfas), b.dfas...)
 	var lits []rune
 	for _, s := range []*side{sa, sb} {
 		for _, t := range s.tmpls {

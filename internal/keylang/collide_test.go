@@ -1,6 +1,8 @@
 package keylang
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -318,5 +320,34 @@ func TestCollideBudget(t *testing.T) {
 	d := Key{PK: tpl(str("y"), lit("#a"))}
 	if v, w := Collide(c, d); v != Collision || w.A["x"] != "a" {
 		t.Errorf("x#x vs y#a: %v %+v", v, w)
+	}
+}
+
+// TestPreparedReused checks that keys prepared once and checked against
+// many others give the answers and witnesses of Collide on the keys.
+func TestPreparedReused(t *testing.T) {
+	g := keyGen{rand.New(rand.NewPCG(5, 6))}
+	var keys []Key
+	var prepared []*Prepared
+	for i := range 40 {
+		k := g.key(i%8 != 0)
+		keys = append(keys, k)
+		prepared = append(prepared, Prepare(k))
+	}
+	collisions := 0
+	for i := range keys {
+		for j := range keys {
+			v, w := CollidePrepared(prepared[i], prepared[j], DefaultBudget)
+			wantV, wantW := Collide(keys[i], keys[j])
+			if v != wantV || !reflect.DeepEqual(w, wantW) {
+				t.Fatalf("%v vs %v: %v %+v, want %v %+v", keys[i], keys[j], v, w, wantV, wantW)
+			}
+			if v == Collision {
+				collisions++
+			}
+		}
+	}
+	if collisions < 40 {
+		t.Errorf("only %d collisions", collisions)
 	}
 }

@@ -248,6 +248,49 @@ func Intersect(a, b Lang) Lang {
 	return out.trim()
 }
 
+// Overlaps reports whether a and b share a string, as
+// !Intersect(a, b).IsEmpty() does, without building the intersection: it
+// walks the pairs of states reachable from the start states and stops at
+// the first pair of final states.
+func Overlaps(a, b Lang) bool {
+	na, nb := len(a.edges), len(b.edges)
+	if na == 0 || nb == 0 {
+		return false
+	}
+	if na*nb > 1<<22 {
+		return !Intersect(a, b).IsEmpty()
+	}
+	seen := make([]bool, na*nb)
+	var stack []int
+	push := func(x, y int) {
+		if i := x*nb + y; !seen[i] {
+			seen[i] = true
+			stack = append(stack, i)
+		}
+	}
+	for _, x := range a.start {
+		for _, y := range b.start {
+			push(x, y)
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i/nb, i%nb
+		if a.final[x] && b.final[y] {
+			return true
+		}
+		for _, ea := range a.edges[x] {
+			for _, eb := range b.edges[y] {
+				if max(ea.lo, eb.lo) <= min(ea.hi, eb.hi) {
+					push(ea.to, eb.to)
+				}
+			}
+		}
+	}
+	return false
+}
+
 // trim drops the states that are not both reachable from a start state
 // and able to reach a final state.
 func (l Lang) trim() Lang {

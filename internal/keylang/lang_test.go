@@ -109,3 +109,52 @@ func TestCompact(t *testing.T) {
 		t.Errorf("int automaton has %d states", n)
 	}
 }
+
+// TestOverlapsRandom compares Overlaps with the emptiness of the
+// intersection on random languages of templates, prefixes, intervals and
+// their unions.
+func TestOverlapsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g := keyGen{r}
+	word := func() string {
+		rs := make([]rune, r.IntN(4))
+		for i := range rs {
+			rs[i] = valueAlpha[r.IntN(len(valueAlpha))]
+		}
+		return string(rs)
+	}
+	var random func(depth int) Lang
+	random = func(depth int) Lang {
+		switch x := r.IntN(7); {
+		case x == 0:
+			return Literal(word())
+		case x == 1:
+			return Interval(word(), word())
+		case x == 2:
+			tm := g.template(nil, "pq")
+			return Prefix(tm, r.IntN(len(tm.Segs)+1))
+		case x == 3 && depth < 2:
+			return Union(random(depth+1), random(depth+1))
+		case x == 4 && depth < 2:
+			return Concat(random(depth+1), random(depth+1))
+		case x == 5:
+			return Empty()
+		}
+		return TemplateLang(g.template(nil, "pq"))
+	}
+	both := 0
+	for range 3000 {
+		a, b := random(0), random(0)
+		want := !Intersect(a, b).IsEmpty()
+		if got := Overlaps(a, b); got != want {
+			s, _ := Intersect(a, b).Shortest()
+			t.Fatalf("Overlaps = %v, want %v (a shared string: %q)", got, want, s)
+		}
+		if want {
+			both++
+		}
+	}
+	if both < 300 || both > 2700 {
+		t.Errorf("%d of 3000 pairs overlap: the test says little", both)
+	}
+}

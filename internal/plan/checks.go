@@ -22,10 +22,10 @@ const (
 
 // checkModel runs the whole-model checks: key collisions between entities,
 // key sizes, hot partitions and the Go names of the generated package.
-func checkModel(m *model.Model, diags *diag.List) {
+func checkModel(m *model.Model, langs *langs, diags *diag.List) {
 	for _, t := range m.Tables {
 		for _, ix := range t.Indexes {
-			collisions(ix, diags)
+			collisions(ix, langs, diags)
 		}
 	}
 	for _, e := range m.Entities {
@@ -59,23 +59,70 @@ func keyOf(k *model.EntityKey) keylang.Key {
 // collisions reports every pair of entities of ix whose keys can be equal.
 // An index made only of the table's key attributes repeats the table's
 // verdicts, so it is skipped.
-func collisions(ix *model.Index, diags *diag.List) {
+//
+// Every pair is looked at, so what sets most pairs apart is worked out
+// once per entity: the literal texts its templates start with, then their
+// languages. Keys whose partition keys or sort keys have no string in
+// common are told apart without keylang.Collide's search, which is what
+// Collide answers for them when the keys follow the rules of
+// keylang.Key.Validate (otherwise Collide decides, as it may answer
+// Undecided).
+func collisions(ix *model.Index, langs *langs, diags *diag.List) {
 	if ix.Inverted {
 		return
 	}
-	var in []*model.Entity
+	type keyed struct {
+		e              *model.Entity
+		k              *model.EntityKey
+		pkLead, skLead string
+		pk, sk         int  // language numbers, when valid
+		valid          bool // the key follows the rules of Validate
+		prepared       *keylang.Prepared
+	}
+	var in []keyed
 	for _, e := range ix.Table.Entities {
-		if e.Key(ix) != nil {
-			in = append(in, e)
+		if k := e.Key(ix); k != nil {
+			o := keyed{e: e, k: k, pkLead: k.PK.LiteralPrefix(), pk: -1, sk: -1}
+			if k.SK != nil {
+				o.skLead = k.SK.LiteralPrefix()
+			}
+			in = append(in, o)
 		}
 	}
-	for i, a := range in {
-		for _, b := range in[i+1:] {
-			ka, kb := a.Key(ix), b.Key(ix)
-			if literalsDiverge(ka.PK, kb.PK) || (ka.SK != nil && literalsDiverge(ka.SK, kb.SK)) {
+	// prepare works out what the pairs of x need beyond the literal texts,
+	// once.
+	prepare := func(x *keyed) {
+		if x.prepared != nil {
+			return
+		}
+		key := keyOf(x.k)
+		x.prepared = keylang.Prepare(key)
+		if x.valid = key.Validate() == nil; x.valid {
+			x.pk = langs.template(x.k.PK)
+			if x.k.SK != nil {
+				x.sk = langs.template(x.k.SK)
+			}
+		}
+	}
+	// apart reports whether two languages have no string in common. The
+	// verdicts are kept: a get through the table's key asks the same of
+	// its sort key and the others' (foreignEntities).
+	apart := func(a, b int) bool {
+		return a >= 0 && b >= 0 && !langs.overlaps(a, b)
+	}
+	for i := range in {
+		for j := i + 1; j < len(in); j++ {
+			x, y := &in[i], &in[j]
+			if diverge(x.pkLead, y.pkLead) || diverge(x.skLead, y.skLead) {
 				continue
 			}
-			verdict, w := keylang.Collide(keyOf(ka), keyOf(kb))
+			prepare(x)
+			prepare(y)
+			if x.valid && y.valid && (apart(x.pk, y.pk) || apart(x.sk, y.sk)) {
+				continue
+			}
+			a, b, ka, kb := x.e, y.e, x.k, y.k
+			verdict, w := keylang.CollidePrepared(x.prepared, y.prepared, keylang.DefaultBudget)
 			switch verdict {
 			case keylang.Collision:
 				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; %s",

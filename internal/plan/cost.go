@@ -42,9 +42,12 @@ var assumptionText = [...]string{
 // names plus values, in bytes.
 type sizer struct {
 	used [len(assumptionText)]bool // the assumptions an estimate relied on
+	// items holds each entity's item size: a query's estimate adds those
+	// of every entity it can read, which can be all of a table's.
+	items map[*model.Entity]int
 }
 
-func newSizer() *sizer { return &sizer{} }
+func newSizer() *sizer { return &sizer{items: map[*model.Entity]int{}} }
 
 func (s *sizer) assume(a assumption) { s.used[a] = true }
 
@@ -129,6 +132,9 @@ func (s *sizer) template(t *model.Template) int {
 // item estimates the size of a whole item of e: its attributes, the
 // entity attribute and every generic key attribute it writes.
 func (s *sizer) item(e *model.Entity) int {
+	if n, ok := s.items[e]; ok {
+		return n
+	}
 	n := len(e.Table.EntityAttr) + len(e.TypeValue)
 	for _, a := range e.Attributes {
 		n += len(a.Stored) + s.value(a)
@@ -144,6 +150,7 @@ func (s *sizer) item(e *model.Entity) int {
 			n += len(ka.Name) + s.template(tm)
 		}
 	}
+	s.items[e] = n
 	return n
 }
 

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 )
 
@@ -18,21 +17,17 @@ import (
 func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 	ix := pp.Index
 	p := pp.Pattern
-	sharing, foreign := b.foreignEntities(p, ix, pp.Key)
+	kept, foreign := b.foreignEntities(p, ix, pp.Key)
 	if len(foreign) > 0 && len(p.Entities) == 1 {
 		if narrowed, ok := narrow(pp.Key.SK); ok {
 			k := *pp.Key
 			k.SK = narrowed
-			if _, f := b.foreignEntities(p, ix, &k); len(f) < len(foreign) {
-				pp.Key.SK, foreign = narrowed, f
+			if kn, f := b.foreignEntities(p, ix, &k); len(f) < len(foreign) {
+				pp.Key.SK, kept, foreign = narrowed, kn, f
 			}
 		}
 	}
-	for _, e := range sharing {
-		if !slices.Contains(foreign, e) {
-			pp.KeptOut = append(pp.KeptOut, e)
-		}
-	}
+	pp.KeptOut = kept
 	needAttr := false
 	if len(p.Entities) == 1 {
 		how := ByKey
@@ -72,37 +67,112 @@ func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 }
 
 // foreignEntities lists the entities of ix, other than p's, that can
-// share the partition, and those of them whose items the key condition
-// can read.
-func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (sharing, read []*model.Entity) {
-	var region *keylang.Lang
-	regionDone := false
+// share the partition: those whose items the key condition never reads
+// (kept) and those whose items it can read (read), in the table's order.
+//
+// It runs for every read on every index that can serve it, over every
+// entity of the table, so each entity should cost little: literal prefixes
+// set most entities apart, and the other verdicts are shared by all
+// templates of one language (langs).
+func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (kept, read []*model.Entity) {
+	pk := b.langs.template(key.PK)
+	pkLead := key.PK.LiteralPrefix()
+	// Whether two templates of key.PK's language share a key (yes unless
+	// the language is empty), worked out when first needed: -1 until then.
+	pkSelf := -1
+	region := -1
 	// Every sort key the condition reads starts with this literal text;
 	// a template that starts with other text is out at once.
 	lead := regionLead(key.SK)
-	for _, e := range ix.Table.Entities {
-		if slices.Contains(p.Entities, e) {
+	kept, read = b.keptBuf[:0], b.readBuf[:0]
+	for _, o := range b.onIndex(ix) {
+		if slices.Contains(p.Entities, o.e) {
 			continue
 		}
-		k := e.Key(ix)
-		if k == nil || !b.pkOverlap(k.PK, key.PK) {
+		// Can the partition be shared? Yes for templates of the same shape;
+		// no when their literal starts differ; else when their languages
+		// share a key.
+		if o.pk == pk {
+			if pkSelf < 0 {
+				pkSelf = 0
+				if b.langs.overlaps(pk, pk) {
+					pkSelf = 1
+				}
+			}
+			if pkSelf == 0 && !sameShape(o.k.PK, key.PK) {
+				continue
+			}
+		} else if diverge(o.pkLead, pkLead) || !b.langs.overlaps(o.pk, pk) {
 			continue
 		}
-		sharing = append(sharing, e)
 		if ix.SK != nil {
-			if lit := k.SK.LiteralPrefix(); lead != "" && lit != "" && !strings.HasPrefix(lead, lit) && !strings.HasPrefix(lit, lead) {
+			if lead != "" && diverge(lead, o.skLead) {
+				kept = append(kept, o.e)
 				continue
 			}
-			if !regionDone {
-				region, regionDone = skRegion(key.SK, ix), true
+			if region < 0 {
+				region = b.langs.region(key.SK, ix)
+				if b.langs.lang(region) == nil {
+					region = anyLang // skRegion's nil: any sort key
+				}
 			}
-			if region != nil && !overlaps(b.langs.of(k.SK), region) {
+			if region != anyLang && !b.langs.overlaps(o.sk, region) {
+				kept = append(kept, o.e)
 				continue
 			}
 		}
-		read = append(read, e)
+		read = append(read, o.e)
 	}
-	return sharing, read
+	// The lists are built in scratch space and copied out at their size:
+	// with a thousand entities sharing a partition, growing them by
+	// appending costs more than the rest of planning.
+	b.keptBuf, b.readBuf = kept, read
+	return clone(kept), clone(read)
+}
+
+// indexed is an entity's key on an index, with what foreignEntities
+// looks at.
+type indexed struct {
+	e              *model.Entity
+	k              *model.EntityKey
+	pk, sk         int    // language numbers of the templates (sk -1 without)
+	pkLead, skLead string // their literal starts
+}
+
+// onIndex lists the entities with a key on ix, in the table's order.
+func (b *builder) onIndex(ix *model.Index) []indexed {
+	if l, ok := b.indexed[ix]; ok {
+		return l
+	}
+	var l []indexed
+	for _, e := range ix.Table.Entities {
+		k := e.Key(ix)
+		if k == nil {
+			continue
+		}
+		o := indexed{e: e, k: k, pk: b.langs.template(k.PK), sk: -1, pkLead: k.PK.LiteralPrefix()}
+		if k.SK != nil {
+			o.sk, o.skLead = b.langs.template(k.SK), k.SK.LiteralPrefix()
+		}
+		l = append(l, o)
+	}
+	b.indexed[ix] = l
+	return l
+}
+
+// clone copies s, nil when empty.
+func clone[S ~[]E, E any](s S) S {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clone(s)
+}
+
+// diverge reports whether two literal texts, both non-empty, differ before
+// either ends, so that no string starts with both.
+func diverge(x, y string) bool {
+	n := min(len(x), len(y))
+	return n > 0 && x[:n] != y[:n]
 }
 
 // narrow bounds an open or prefix condition to the range of encodings of
@@ -129,12 +199,19 @@ func narrow(s SKCond) (SKCond, bool) {
 // prefixSeparates reports whether no entity of all other than e can have
 // a sort key starting with lp (in a partition e's key can share).
 func (b *builder) prefixSeparates(lp string, e *model.Entity, all []*model.Entity, ix *model.Index) bool {
-	pre := prefixLang(lp)
+	pre := -1
 	for _, o := range all {
 		if o == e {
 			continue
 		}
-		if overlaps(b.langs.of(o.Key(ix).SK), pre) {
+		sk := o.Key(ix).SK
+		if diverge(lp, sk.LiteralPrefix()) {
+			continue
+		}
+		if pre < 0 {
+			pre = b.langs.prefix(lp)
+		}
+		if b.langs.overlaps(b.langs.template(sk), pre) {
 			return false
 		}
 	}
@@ -193,25 +270,6 @@ func inKeys(e *model.Entity, ix *model.Index, a *model.Attribute) bool {
 		return true
 	}
 	return slices.Contains(e.PrimaryKey().Attrs(), a)
-}
-
-// pkOverlap reports, once per pair of templates, whether two partition
-// key templates can give the same key.
-func (b *builder) pkOverlap(x, y *model.Template) bool {
-	pair := [2]*model.Template{x, y}
-	if v, ok := b.overlap[pair]; ok {
-		return v
-	}
-	v := sameShape(x, y) || !literalsDiverge(x, y) && overlaps(b.langs.of(x), b.langs.of(y))
-	b.overlap[pair] = v
-	return v
-}
-
-// literalsDiverge reports whether the literal texts two templates start
-// with differ, so that no key of one is a key of the other.
-func literalsDiverge(x, y *model.Template) bool {
-	a, c := x.LiteralPrefix(), y.LiteralPrefix()
-	return a != "" && c != "" && !strings.HasPrefix(a, c) && !strings.HasPrefix(c, a)
 }
 
 // regionLead is the literal text every sort key a condition reads starts

@@ -145,9 +145,9 @@ type IndexWrites struct {
 // Build plans every pattern of m and runs the whole-model checks. Problems
 // are added to diags; the plan is complete only when diags holds no error.
 func Build(m *model.Model, diags *diag.List) *Plan {
-	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: langs{}, overlap: map[[2]*model.Template]bool{}, reserved: reservedNames(m)}
+	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}, reserved: reservedNames(m)}
 	p := &Plan{Model: m}
-	checkModel(m, diags)
+	checkModel(m, b.langs, diags)
 	for _, pat := range m.Patterns {
 		if pp := b.pattern(pat); pp != nil {
 			p.Patterns = append(p.Patterns, pp)
@@ -167,8 +167,10 @@ type builder struct {
 	m       *model.Model
 	diags   *diag.List
 	sizes   *sizer
-	langs   langs
-	overlap map[[2]*model.Template]bool
+	langs   *langs
+	indexed map[*model.Index][]indexed
+	// keptBuf and readBuf are scratch space for foreignEntities.
+	keptBuf, readBuf []*model.Entity
 	// reserved are the names a method's parameter can't take.
 	reserved map[string]bool
 }

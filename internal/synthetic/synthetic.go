@@ -10,17 +10,22 @@ import (
 // Spec builds a spec of entities spread over tables of ten, with
 // five patterns per entity (get, get through a GSI, query, range query,
 // put), until it holds the given number of patterns.
-func Spec(patterns int) []byte {
+func Spec(patterns int) []byte { return SpecTables(patterns, 10) }
+
+// SpecTables is Spec with perTable entities in each table: with every
+// entity in one table, each query's partition (OWNER#{owner}) is shared
+// by all the entities, which only their sort key prefixes tell apart.
+func SpecTables(patterns, perTable int) []byte {
 	entities := (patterns + 4) / 5
 	var b strings.Builder
 	b.WriteString("version: 1\npackage: big\ntables:\n")
-	tables := (entities + 9) / 10
+	tables := (entities + perTable - 1) / perTable
 	for t := range tables {
 		fmt.Fprintf(&b, "  T%04d:\n    partitionKey: PK\n    sortKey: SK\n    indexes:\n      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}\n", t)
 	}
 	b.WriteString("entities:\n")
 	for e := range entities {
-		fmt.Fprintf(&b, "  E%d:\n    table: T%04d\n    attributes: {id: string, owner: string, at: time, n: int, name: string}\n", e, e/10)
+		fmt.Fprintf(&b, "  E%d:\n    table: T%04d\n    attributes: {id: string, owner: string, at: time, n: int, name: string}\n", e, e/perTable)
 		fmt.Fprintf(&b, "    keys:\n      primary: {pk: \"OWNER#{owner}\", sk: \"E%d#{at}#{id}\"}\n      GSI1: {pk: \"E%d#{id}\", sk: \"E%d\"}\n", e, e, e)
 	}
 	b.WriteString("patterns:\n")
