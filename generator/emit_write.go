@@ -61,17 +61,56 @@ func (m *method) put() {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
 	m.doc(summary, lines...)
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.callWithoutResult("PutItem", condConst != nil)
+	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): jen.Id("item")}
 		m.conditionInput(in, condConst)
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("PutItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(m.writeErr(condConst != nil)),
+		return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)
+	})
+}
+
+// callWithoutResult emits the method of a put or delete: it builds the
+// request with the pattern's input builder, sends it with call, and maps
+// a failed condition to the pattern's errors.
+func (m *method) callWithoutResult(call string, hasCond bool) {
+	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(m.p.InputMethod()).Call(m.paramNames()...)
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot(call).Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(m.writeErr(hasCond)),
 		)
 		g.Return(jen.Nil())
 	})
 	m.f.Line()
+}
+
+// inputBuilder emits the method that builds the pattern's request apart
+// from its call and its errors, so that another request (a transaction)
+// can take the same input: body emits its statements into g, failing
+// with fail, and returns the input.
+func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
+	commentf(m.f, "%s builds the request of %s.", m.p.InputMethod(), m.p.GoName)
+	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.InputMethod()).ParamsFunc(func(g *jen.Group) {
+		for _, p := range m.pp.Params {
+			g.Id(p.Name).Add(m.paramType(p))
+		}
+	}).Params(jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		in := body(g, fail)
+		g.Return(in, jen.Nil())
+	})
+	m.f.Line()
+}
+
+// paramNames are the method's parameters after ctx, as arguments.
+func (m *method) paramNames() []jen.Code {
+	var out []jen.Code
+	for _, p := range m.pp.Params {
+		out = append(out, jen.Id(p.Name))
+	}
+	return out
 }
 
 // delete emits a DeleteItem by primary key.
@@ -90,17 +129,13 @@ func (m *method) delete() {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
 	m.doc(summary, lines...)
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
-		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
+	m.callWithoutResult("DeleteItem", condConst != nil)
+	m.inputBuilder("DeleteItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		key := m.primaryKeyMap(g, ent, val, fail)
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
 		m.conditionInput(in, condConst)
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("DeleteItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "DeleteItemInput").Values(in)), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(m.writeErr(condConst != nil)),
-		)
-		g.Return(jen.Nil())
+		return jen.Op("&").Qual(pathDynamo, "DeleteItemInput").Values(in)
 	})
-	m.f.Line()
 }
 
 // update emits an UpdateItem: set, add and remove, the index keys the
@@ -161,6 +196,16 @@ func (m *method) update() {
 	m.doc(summary, lines...)
 	m.signature(jen.Op("*").Id(ent.GoName), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(m.p.InputMethod()).Call(m.paramNames()...)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Id("in"))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.writeErr(condConst != nil)))
+		g.Var().Id("v").Id(ent.GoName)
+		g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.Return(jen.Op("&").Id("v"), jen.Nil())
+	})
+	m.f.Line()
+	m.inputBuilder("UpdateItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		for _, a := range p.Set {
 			v := jen.Id(setParams[a])
 			for _, c := range m.checkValue(ent, a, v) {
@@ -278,22 +323,17 @@ func (m *method) update() {
 			in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
 		}
 		input := jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
-		if len(sometimes) > 0 {
-			g.Id("in").Op(":=").Add(input)
-			// DynamoDB refuses an empty map of values: a call that sets
-			// nothing but removes sends none.
-			g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
-				jen.Id("in").Dot("ExpressionAttributeValues").Op("=").Id("values"),
-			)
-			input = jen.Id("in")
+		if len(sometimes) == 0 {
+			return input
 		}
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), input)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.writeErr(condConst != nil)))
-		g.Var().Id("v").Id(ent.GoName)
-		g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.Return(jen.Op("&").Id("v"), jen.Nil())
+		g.Id("in").Op(":=").Add(input)
+		// DynamoDB refuses an empty map of values: a call that sets
+		// nothing but removes sends none.
+		g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
+			jen.Id("in").Dot("ExpressionAttributeValues").Op("=").Id("values"),
+		)
+		return jen.Id("in")
 	})
-	m.f.Line()
 }
 
 // addLimit is the bound an atomic add keeps: the attribute's min or max,

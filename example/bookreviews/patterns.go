@@ -393,19 +393,28 @@ const addBookCondition = "attribute_not_exists(PK)"
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddBook(ctx context.Context, book *Book) error {
-	item, err := book.MarshalItem()
+	in, err := s.addBookInput(book)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// addBookInput builds the request of AddBook.
+func (s *Store) addBookInput(book *Book) (*dynamodb.PutItemInput, error) {
+	item, err := book.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addBookCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
-	}); err != nil {
-		return conditionError("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const addUserCondition = "attribute_not_exists(PK)"
@@ -416,19 +425,28 @@ const addUserCondition = "attribute_not_exists(PK)"
 //	Key: PK = "USER#{username}" AND SK = "USER#{username}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddUser(ctx context.Context, user *User) error {
-	item, err := user.MarshalItem()
+	in, err := s.addUserInput(user)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// addUserInput builds the request of AddUser.
+func (s *Store) addUserInput(user *User) (*dynamodb.PutItemInput, error) {
+	item, err := user.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addUserCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
-	}); err != nil {
-		return conditionError("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const writeReviewCondition = "attribute_not_exists(PK)"
@@ -441,19 +459,28 @@ const writeReviewCondition = "attribute_not_exists(PK)"
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) WriteReview(ctx context.Context, review *Review) error {
-	item, err := review.MarshalItem()
+	in, err := s.writeReviewInput(review)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// writeReviewInput builds the request of WriteReview.
+func (s *Store) writeReviewInput(review *Review) (*dynamodb.PutItemInput, error) {
+	item, err := review.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(writeReviewCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
-	}); err != nil {
-		return conditionError("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
@@ -469,6 +496,23 @@ const updateReviewCondition = "attribute_exists(PK)"
 //	UpdateExpression: SET #Grade = :grade, #ReviewText = :reviewText
 //	ConditionExpression: attribute_exists(PK)
 func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*Review, error) {
+	in, err := s.updateReviewInput(isbn, reviewDate, username, grade, reviewText)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("UpdateReview", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Review
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// updateReviewInput builds the request of UpdateReview.
+func (s *Store) updateReviewInput(isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*dynamodb.UpdateItemInput, error) {
 	if grade < 0 {
 		return nil, &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
 	}
@@ -483,7 +527,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(updateReviewCondition),
 		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -498,15 +542,7 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
 		UpdateExpression:                    aws.String(updateReviewUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("UpdateReview", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Review
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 // DeleteReview deletes the Review with this key; deleting an item that does not exist is no error.
@@ -514,22 +550,31 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 //	DeleteItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
 func (s *Store) DeleteReview(ctx context.Context, isbn string, reviewDate time.Time, username string) error {
-	pk, err := reviewPK(isbn)
+	in, err := s.deleteReviewInput(isbn, reviewDate, username)
 	if err != nil {
 		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return &callError{method: "DeleteReview", cause: err}
+	}
+	return nil
+}
+
+// deleteReviewInput builds the request of DeleteReview.
+func (s *Store) deleteReviewInput(isbn string, reviewDate time.Time, username string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := reviewPK(isbn)
+	if err != nil {
+		return nil, err
 	}
 	sk, err := reviewSK(reviewDate, username)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		TableName: aws.String(s.bookReviewsTable),
-	}); err != nil {
-		return &callError{method: "DeleteReview", cause: err}
-	}
-	return nil
+	}, nil
 }

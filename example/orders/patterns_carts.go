@@ -90,13 +90,30 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 //	UpdateExpression: SET #_type = :_type ADD #quantity :quantity
 //	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)
 func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
+	in, err := s.addToCartInput(cartID, productID, quantity)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("AddToCart", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	var v CartItem
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// addToCartInput builds the request of AddToCart.
+func (s *Store) addToCartInput(cartID string, productID string, quantity int64) (*dynamodb.UpdateItemInput, error) {
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
 	if productID == "" {
 		return nil, &KeyError{Attr: "productId", Reason: "empty"}
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(addToCartCondition),
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#quantity": "quantity"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -115,15 +132,7 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.cartsTable),
 		UpdateExpression:                    aws.String(addToCartUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("AddToCart", err, ErrConditionFailed, ErrConditionFailed)
-	}
-	var v CartItem
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 const changeQuantityUpdate = "SET #quantity = :quantity"
@@ -139,6 +148,23 @@ const changeQuantityCondition = "attribute_exists(#pk)"
 //	UpdateExpression: SET #quantity = :quantity
 //	ConditionExpression: attribute_exists(#pk)
 func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
+	in, err := s.changeQuantityInput(cartID, productID, quantity)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("ChangeQuantity", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v CartItem
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// changeQuantityInput builds the request of ChangeQuantity.
+func (s *Store) changeQuantityInput(cartID string, productID string, quantity int64) (*dynamodb.UpdateItemInput, error) {
 	if quantity < 0 {
 		return nil, &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
 	}
@@ -148,7 +174,7 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 	if productID == "" {
 		return nil, &KeyError{Attr: "productId", Reason: "empty"}
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(changeQuantityCondition),
 		ExpressionAttributeNames:  map[string]string{"#pk": "cartId", "#quantity": "quantity"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":quantity": intValue(quantity)},
@@ -160,15 +186,7 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.cartsTable),
 		UpdateExpression:                    aws.String(changeQuantityUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("ChangeQuantity", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v CartItem
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 // RemoveFromCart deletes the CartItem with this key; deleting an item that does not exist is no error.
@@ -176,20 +194,29 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 //	DeleteItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 func (s *Store) RemoveFromCart(ctx context.Context, cartID string, productID string) error {
+	in, err := s.removeFromCartInput(cartID, productID)
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return &callError{method: "RemoveFromCart", cause: err}
+	}
+	return nil
+}
+
+// removeFromCartInput builds the request of RemoveFromCart.
+func (s *Store) removeFromCartInput(cartID string, productID string) (*dynamodb.DeleteItemInput, error) {
 	if cartID == "" {
-		return &KeyError{Attr: "cartId", Reason: "empty"}
+		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
 	if productID == "" {
-		return &KeyError{Attr: "productId", Reason: "empty"}
+		return nil, &KeyError{Attr: "productId", Reason: "empty"}
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
 			"productId": &types.AttributeValueMemberS{Value: productID},
 		},
 		TableName: aws.String(s.cartsTable),
-	}); err != nil {
-		return &callError{method: "RemoveFromCart", cause: err}
-	}
-	return nil
+	}, nil
 }

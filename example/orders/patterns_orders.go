@@ -159,20 +159,29 @@ const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 //	Key: orderId = {orderId} AND SK = "EVENT#{eventId}"
 //	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error {
-	item, err := trackingEvent.MarshalItem()
+	in, err := s.recordTrackingEventInput(trackingEvent)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("RecordTrackingEvent", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// recordTrackingEventInput builds the request of RecordTrackingEvent.
+func (s *Store) recordTrackingEventInput(trackingEvent *TrackingEvent) (*dynamodb.PutItemInput, error) {
+	item, err := trackingEvent.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(recordTrackingEventCondition),
 		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.ordersTable),
-	}); err != nil {
-		return conditionError("RecordTrackingEvent", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const addOrderLineCondition = "attribute_not_exists(#pk)"
@@ -185,20 +194,29 @@ const addOrderLineCondition = "attribute_not_exists(#pk)"
 //	Key: orderId = {orderId} AND SK = "{sku}"
 //	ConditionExpression: attribute_not_exists(#pk)
 func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
-	item, err := orderLine.MarshalItem()
+	in, err := s.addOrderLineInput(orderLine)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// addOrderLineInput builds the request of AddOrderLine.
+func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput, error) {
+	item, err := orderLine.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addOrderLineCondition),
 		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.ordersTable),
-	}); err != nil {
-		return conditionError("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 // AddOrderLines writes every OrderLine of items whole; of two items with one key, the last is written.

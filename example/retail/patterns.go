@@ -417,19 +417,28 @@ const createCustomerCondition = "attribute_not_exists(PK)"
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
-	item, err := customer.MarshalItem()
+	in, err := s.createCustomerInput(customer)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createCustomerInput builds the request of CreateCustomer.
+func (s *Store) createCustomerInput(customer *Customer) (*dynamodb.PutItemInput, error) {
+	item, err := customer.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createCustomerCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
-	}); err != nil {
-		return conditionError("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const placeOrderCondition = "attribute_not_exists(PK)"
@@ -442,19 +451,28 @@ const placeOrderCondition = "attribute_not_exists(PK)"
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
-	item, err := order.MarshalItem()
+	in, err := s.placeOrderInput(order)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// placeOrderInput builds the request of PlaceOrder.
+func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
+	item, err := order.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(placeOrderCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
-	}); err != nil {
-		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const setOrderStatusUpdate = "SET #status = :status"
@@ -468,6 +486,23 @@ const setOrderStatusCondition = "attribute_exists(PK)"
 //	UpdateExpression: SET #status = :status
 //	ConditionExpression: attribute_exists(PK)
 func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate time.Time, orderID string, status OrderStatus) (*Order, error) {
+	in, err := s.setOrderStatusInput(customerID, orderDate, orderID, status)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("SetOrderStatus", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Order
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// setOrderStatusInput builds the request of SetOrderStatus.
+func (s *Store) setOrderStatusInput(customerID string, orderDate time.Time, orderID string, status OrderStatus) (*dynamodb.UpdateItemInput, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
 	}
@@ -479,7 +514,7 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(setOrderStatusCondition),
 		ExpressionAttributeNames:  map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status": &types.AttributeValueMemberS{Value: string(status)}},
@@ -491,15 +526,7 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
 		UpdateExpression:                    aws.String(setOrderStatusUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("SetOrderStatus", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Order
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 const createInvoiceCondition = "attribute_not_exists(PK)"
@@ -510,19 +537,28 @@ const createInvoiceCondition = "attribute_not_exists(PK)"
 //	Key: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
-	item, err := invoice.MarshalItem()
+	in, err := s.createInvoiceInput(invoice)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateInvoice", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createInvoiceInput builds the request of CreateInvoice.
+func (s *Store) createInvoiceInput(invoice *Invoice) (*dynamodb.PutItemInput, error) {
+	item, err := invoice.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
-	}); err != nil {
-		return conditionError("CreateInvoice", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const createInvoiceOrderCondition = "attribute_not_exists(PK)"
@@ -533,17 +569,26 @@ const createInvoiceOrderCondition = "attribute_not_exists(PK)"
 //	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error {
-	item, err := invoiceOrder.MarshalItem()
+	in, err := s.createInvoiceOrderInput(invoiceOrder)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateInvoiceOrder", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createInvoiceOrderInput builds the request of CreateInvoiceOrder.
+func (s *Store) createInvoiceOrderInput(invoiceOrder *InvoiceOrder) (*dynamodb.PutItemInput, error) {
+	item, err := invoiceOrder.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createInvoiceOrderCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
-	}); err != nil {
-		return conditionError("CreateInvoiceOrder", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }

@@ -351,19 +351,28 @@ const addStoreCondition = "attribute_not_exists(PK)"
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) error {
-	item, err := storeMetadata.MarshalItem()
+	in, err := s.addStoreInput(storeMetadata)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// addStoreInput builds the request of AddStore.
+func (s *Store) addStoreInput(storeMetadata *StoreMetadata) (*dynamodb.PutItemInput, error) {
+	item, err := storeMetadata.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addStoreCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.storeInventoryTable),
-	}); err != nil {
-		return conditionError("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const moveStoreUpdate = "SET #location = :location"
@@ -377,6 +386,23 @@ const moveStoreCondition = "attribute_exists(PK)"
 //	UpdateExpression: SET #location = :location
 //	ConditionExpression: attribute_exists(PK)
 func (s *Store) MoveStore(ctx context.Context, storeID string, location string) (*StoreMetadata, error) {
+	in, err := s.moveStoreInput(storeID, location)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("MoveStore", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v StoreMetadata
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// moveStoreInput builds the request of MoveStore.
+func (s *Store) moveStoreInput(storeID string, location string) (*dynamodb.UpdateItemInput, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
 		return nil, err
@@ -385,7 +411,7 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(moveStoreCondition),
 		ExpressionAttributeNames:  map[string]string{"#location": "location"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":location": &types.AttributeValueMemberS{Value: location}},
@@ -397,15 +423,7 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.storeInventoryTable),
 		UpdateExpression:                    aws.String(moveStoreUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("MoveStore", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v StoreMetadata
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 const addGoodCondition = "attribute_not_exists(PK)"
@@ -416,19 +434,28 @@ const addGoodCondition = "attribute_not_exists(PK)"
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) AddGood(ctx context.Context, good *Good) error {
-	item, err := good.MarshalItem()
+	in, err := s.addGoodInput(good)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// addGoodInput builds the request of AddGood.
+func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
+	item, err := good.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(addGoodCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.storeInventoryTable),
-	}); err != nil {
-		return conditionError("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 // SaveGood writes good whole, replacing any item with its key.
@@ -436,17 +463,26 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 //	PutItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
 func (s *Store) SaveGood(ctx context.Context, good *Good) error {
-	item, err := good.MarshalItem()
+	in, err := s.saveGoodInput(good)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.storeInventoryTable),
-	}); err != nil {
+	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "SaveGood", cause: err}
 	}
 	return nil
+}
+
+// saveGoodInput builds the request of SaveGood.
+func (s *Store) saveGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
+	item, err := good.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		Item:      item,
+		TableName: aws.String(s.storeInventoryTable),
+	}, nil
 }
 
 const repriceUpdate = "SET #price = :price, GSI1SK = :GSI1SK"
@@ -463,6 +499,23 @@ const repriceCondition = "attribute_exists(PK)"
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1SK="{price}" on GSI1
 func (s *Store) Reprice(ctx context.Context, storeID string, category []string, goodID string, price int64) (*Good, error) {
+	in, err := s.repriceInput(storeID, category, goodID, price)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("Reprice", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Good
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// repriceInput builds the request of Reprice.
+func (s *Store) repriceInput(storeID string, category []string, goodID string, price int64) (*dynamodb.UpdateItemInput, error) {
 	if price < 0 {
 		return nil, &ItemError{Entity: "Good", Attr: "price", Reason: "below its min 0"}
 	}
@@ -478,7 +531,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(repriceCondition),
 		ExpressionAttributeNames: map[string]string{"#price": "price"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -493,15 +546,7 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.storeInventoryTable),
 		UpdateExpression:                    aws.String(repriceUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("Reprice", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Good
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 // RemoveGood deletes the Good with this key; deleting an item that does not exist is no error.
@@ -509,22 +554,31 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 //	DeleteItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
 func (s *Store) RemoveGood(ctx context.Context, storeID string, category []string, goodID string) error {
-	pk, err := goodPK(storeID)
+	in, err := s.removeGoodInput(storeID, category, goodID)
 	if err != nil {
 		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return &callError{method: "RemoveGood", cause: err}
+	}
+	return nil
+}
+
+// removeGoodInput builds the request of RemoveGood.
+func (s *Store) removeGoodInput(storeID string, category []string, goodID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := goodPK(storeID)
+	if err != nil {
+		return nil, err
 	}
 	sk, err := goodSK(category, goodID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		TableName: aws.String(s.storeInventoryTable),
-	}); err != nil {
-		return &callError{method: "RemoveGood", cause: err}
-	}
-	return nil
+	}, nil
 }

@@ -510,19 +510,28 @@ const createAccountCondition = "attribute_not_exists(PK)"
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
-	item, err := account.MarshalItem()
+	in, err := s.createAccountInput(account)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateAccount", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createAccountInput builds the request of CreateAccount.
+func (s *Store) createAccountInput(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createAccountCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
-	}); err != nil {
-		return conditionError("CreateAccount", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const createUserCondition = "attribute_not_exists(PK)"
@@ -533,19 +542,28 @@ const createUserCondition = "attribute_not_exists(PK)"
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateUser(ctx context.Context, user *User) error {
-	item, err := user.MarshalItem()
+	in, err := s.createUserInput(user)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateUser", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createUserInput builds the request of CreateUser.
+func (s *Store) createUserInput(user *User) (*dynamodb.PutItemInput, error) {
+	item, err := user.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createUserCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
-	}); err != nil {
-		return conditionError("CreateUser", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const createServiceGroupCondition = "attribute_not_exists(PK)"
@@ -556,19 +574,28 @@ const createServiceGroupCondition = "attribute_not_exists(PK)"
 //	Key: PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error {
-	item, err := serviceGroup.MarshalItem()
+	in, err := s.createServiceGroupInput(serviceGroup)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createServiceGroupInput builds the request of CreateServiceGroup.
+func (s *Store) createServiceGroupInput(serviceGroup *ServiceGroup) (*dynamodb.PutItemInput, error) {
+	item, err := serviceGroup.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createServiceGroupCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
-	}); err != nil {
-		return conditionError("CreateServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const grantServiceGroupCondition = "attribute_not_exists(PK)"
@@ -581,19 +608,28 @@ const grantServiceGroupCondition = "attribute_not_exists(PK)"
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) error {
-	item, err := membership.MarshalItem()
+	in, err := s.grantServiceGroupInput(membership)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("GrantServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// grantServiceGroupInput builds the request of GrantServiceGroup.
+func (s *Store) grantServiceGroupInput(membership *Membership) (*dynamodb.PutItemInput, error) {
+	item, err := membership.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(grantServiceGroupCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
-	}); err != nil {
-		return conditionError("GrantServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 // RevokeServiceGroup deletes the Membership with this key; deleting an item that does not exist is no error.
@@ -601,22 +637,31 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 //	DeleteItem on table TelemetryHub
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
 func (s *Store) RevokeServiceGroup(ctx context.Context, userID string, serviceGroupID string) error {
-	pk, err := membershipPK(userID)
+	in, err := s.revokeServiceGroupInput(userID, serviceGroupID)
 	if err != nil {
 		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return &callError{method: "RevokeServiceGroup", cause: err}
+	}
+	return nil
+}
+
+// revokeServiceGroupInput builds the request of RevokeServiceGroup.
+func (s *Store) revokeServiceGroupInput(userID string, serviceGroupID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := membershipPK(userID)
+	if err != nil {
+		return nil, err
 	}
 	sk, err := membershipSK(serviceGroupID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		TableName: aws.String(s.telemetryHubTable),
-	}); err != nil {
-		return &callError{method: "RevokeServiceGroup", cause: err}
-	}
-	return nil
+	}, nil
 }

@@ -1759,19 +1759,28 @@ const createWidgetCondition = "attribute_not_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
-	item, err := widget.MarshalItem()
+	in, err := s.createWidgetInput(widget)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createWidgetInput builds the request of CreateWidget.
+func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error) {
+	item, err := widget.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const putWidgetCondition = "#version < :version_when"
@@ -1784,21 +1793,30 @@ const putWidgetCondition = "#version < :version_when"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConditionExpression: #version < :version_when
 func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) error {
-	item, err := widget.MarshalItem()
+	in, err := s.putWidgetInput(widget, version)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	return nil
+}
+
+// putWidgetInput builds the request of PutWidget.
+func (s *Store) putWidgetInput(widget *Widget, version int64) (*dynamodb.PutItemInput, error) {
+	item, err := widget.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(putWidgetCondition),
 		ExpressionAttributeNames:            map[string]string{"#version": "version"},
 		ExpressionAttributeValues:           map[string]types.AttributeValue{":version_when": intValue(version)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
-	}
-	return nil
+	}, nil
 }
 
 const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
@@ -1811,6 +1829,23 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 //	(attrs, extra, expiresAt given its zero value is removed instead, with the index keys built from it)
 //	ConditionExpression: attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)
 func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
+	in, err := s.editWidgetInput(ownerID, widgetID, name, price, tags, attrs, extra, expiresAt, count, labels, sizes, version)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("EditWidget", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// editWidgetInput builds the request of EditWidget.
+func (s *Store) editWidgetInput(ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*dynamodb.UpdateItemInput, error) {
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
 	}
@@ -1879,15 +1914,7 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
 	}
-	out, err := s.client.UpdateItem(ctx, in)
-	if err != nil {
-		return nil, conditionError("EditWidget", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Widget
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return in, nil
 }
 
 const retireWidgetUpdate = "SET #status = :status"
@@ -1901,6 +1928,23 @@ const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 //	UpdateExpression: SET #status = :status
 //	ConditionExpression: attribute_exists(PK) AND #status = :status_when
 func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID string, status WidgetStatus) (*Widget, error) {
+	in, err := s.retireWidgetInput(ownerID, widgetID, status)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("RetireWidget", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// retireWidgetInput builds the request of RetireWidget.
+func (s *Store) retireWidgetInput(ownerID string, widgetID string, status WidgetStatus) (*dynamodb.UpdateItemInput, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
 	}
@@ -1912,7 +1956,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(retireWidgetCondition),
 		ExpressionAttributeNames: map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -1927,15 +1971,7 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(retireWidgetUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("RetireWidget", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Widget
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 const moveWidgetCondition = "attribute_exists(PK)"
@@ -1953,6 +1989,23 @@ const moveWidgetCondition = "attribute_exists(PK)"
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
 //	rewrites GSI2PK="SERIAL#{serial}" on ByKeys
 func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string, region string, serial string) (*Widget, error) {
+	in, err := s.moveWidgetInput(ownerID, widgetID, region, serial)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// moveWidgetInput builds the request of MoveWidget.
+func (s *Store) moveWidgetInput(ownerID string, widgetID string, region string, serial string) (*dynamodb.UpdateItemInput, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2007,15 +2060,7 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
 	}
-	out, err := s.client.UpdateItem(ctx, in)
-	if err != nil {
-		return nil, conditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Widget
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return in, nil
 }
 
 const deleteWidgetCondition = "#status = :status_when"
@@ -2026,15 +2071,27 @@ const deleteWidgetCondition = "#status = :status_when"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConditionExpression: #status = :status_when
 func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID string) error {
-	pk, err := widgetPK(ownerID)
+	in, err := s.deleteWidgetInput(ownerID, widgetID)
 	if err != nil {
 		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return conditionError("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	return nil
+}
+
+// deleteWidgetInput builds the request of DeleteWidget.
+func (s *Store) deleteWidgetInput(ownerID string, widgetID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, err
 	}
 	sk, err := widgetSK(widgetID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		ConditionExpression:       aws.String(deleteWidgetCondition),
 		ExpressionAttributeNames:  map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status_when": &types.AttributeValueMemberS{Value: "retired"}},
@@ -2044,10 +2101,7 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 		},
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
-	}
-	return nil
+	}, nil
 }
 
 // PutEvent writes event whole, replacing any item with its key.
@@ -2055,17 +2109,26 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
 func (s *Store) PutEvent(ctx context.Context, event *Event) error {
-	item, err := event.MarshalItem()
+	in, err := s.putEventInput(event)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.mainTable),
-	}); err != nil {
+	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "PutEvent", cause: err}
 	}
 	return nil
+}
+
+// putEventInput builds the request of PutEvent.
+func (s *Store) putEventInput(event *Event) (*dynamodb.PutItemInput, error) {
+	item, err := event.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		Item:      item,
+		TableName: aws.String(s.mainTable),
+	}, nil
 }
 
 const createNoteCondition = "attribute_not_exists(PK)"
@@ -2076,19 +2139,28 @@ const createNoteCondition = "attribute_not_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateNote(ctx context.Context, note *Note) error {
-	item, err := note.MarshalItem()
+	in, err := s.createNoteInput(note)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createNoteInput builds the request of CreateNote.
+func (s *Store) createNoteInput(note *Note) (*dynamodb.PutItemInput, error) {
+	item, err := note.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createNoteCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 const createPinCondition = "attribute_not_exists(PK)"
@@ -2099,19 +2171,28 @@ const createPinCondition = "attribute_not_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#PIN#{pinId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
-	item, err := pin.MarshalItem()
+	in, err := s.createPinInput(pin)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createPinInput builds the request of CreatePin.
+func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
+	item, err := pin.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createPinCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 // DeleteNote deletes the Note with this key; deleting an item that does not exist is no error.
@@ -2119,24 +2200,33 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
 func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) error {
-	pk, err := notePK(ownerID)
+	in, err := s.deleteNoteInput(ownerID, noteID)
 	if err != nil {
 		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return &callError{method: "DeleteNote", cause: err}
+	}
+	return nil
+}
+
+// deleteNoteInput builds the request of DeleteNote.
+func (s *Store) deleteNoteInput(ownerID string, noteID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := notePK(ownerID)
+	if err != nil {
+		return nil, err
 	}
 	sk, err := noteSK(noteID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		TableName: aws.String(s.mainTable),
-	}); err != nil {
-		return &callError{method: "DeleteNote", cause: err}
-	}
-	return nil
+	}, nil
 }
 
 const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
@@ -2150,6 +2240,23 @@ const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type
 //
 // Parameter at_ is at (at is taken).
 func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at_ time.Time) (*Event, error) {
+	in, err := s.touchEventInput(ownerID, seq, note, at_)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "TouchEvent", cause: err}
+	}
+	var v Event
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// touchEventInput builds the request of TouchEvent.
+func (s *Store) touchEventInput(ownerID string, seq int64, note string, at_ time.Time) (*dynamodb.UpdateItemInput, error) {
 	if !storableYear(at_.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -2165,7 +2272,7 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
@@ -2182,15 +2289,7 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 		ReturnValues:     types.ReturnValueAllNew,
 		TableName:        aws.String(s.mainTable),
 		UpdateExpression: aws.String(touchEventUpdate),
-	})
-	if err != nil {
-		return nil, &callError{method: "TouchEvent", cause: err}
-	}
-	var v Event
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 // GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
@@ -2418,19 +2517,28 @@ const createThemeCondition = "attribute_not_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
-	item, err := theme.MarshalItem()
+	in, err := s.createThemeInput(theme)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createThemeInput builds the request of CreateTheme.
+func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
+	item, err := theme.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createThemeCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 // PutTheme writes theme whole, replacing any item with its key.
@@ -2438,17 +2546,26 @@ func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
-	item, err := theme.MarshalItem()
+	in, err := s.putThemeInput(theme)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.mainTable),
-	}); err != nil {
+	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "PutTheme", cause: err}
 	}
 	return nil
+}
+
+// putThemeInput builds the request of PutTheme.
+func (s *Store) putThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
+	item, err := theme.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		Item:      item,
+		TableName: aws.String(s.mainTable),
+	}, nil
 }
 
 // ThemesLikeResult is one page of ThemesLike.
@@ -2614,6 +2731,23 @@ const recolorThemeCondition = "attribute_exists(PK)"
 //	UpdateExpression: SET #color = :color
 //	ConditionExpression: attribute_exists(PK)
 func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeStyle, color string) (*Theme, error) {
+	in, err := s.recolorThemeInput(ownerID, style, color)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("RecolorTheme", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Theme
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// recolorThemeInput builds the request of RecolorTheme.
+func (s *Store) recolorThemeInput(ownerID string, style ThemeStyle, color string) (*dynamodb.UpdateItemInput, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2622,7 +2756,7 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	return &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(recolorThemeCondition),
 		ExpressionAttributeNames:  map[string]string{"#color": "color"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":color": &types.AttributeValueMemberS{Value: color}},
@@ -2634,15 +2768,7 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(recolorThemeUpdate),
-	})
-	if err != nil {
-		return nil, conditionError("RecolorTheme", err, ErrNotFound, ErrConditionFailed)
-	}
-	var v Theme
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	}, nil
 }
 
 // DeleteTheme deletes the Theme with this key; deleting an item that does not exist is no error.
@@ -2650,24 +2776,33 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyle) error {
-	pk, err := themePK(ownerID)
+	in, err := s.deleteThemeInput(ownerID, style)
 	if err != nil {
 		return err
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return &callError{method: "DeleteTheme", cause: err}
+	}
+	return nil
+}
+
+// deleteThemeInput builds the request of DeleteTheme.
+func (s *Store) deleteThemeInput(ownerID string, style ThemeStyle) (*dynamodb.DeleteItemInput, error) {
+	pk, err := themePK(ownerID)
+	if err != nil {
+		return nil, err
 	}
 	sk, err := themeSK(style)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	return &dynamodb.DeleteItemInput{
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
 		TableName: aws.String(s.mainTable),
-	}); err != nil {
-		return &callError{method: "DeleteTheme", cause: err}
-	}
-	return nil
+	}, nil
 }
 
 // GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
@@ -2792,19 +2927,28 @@ const createAdminThemeCondition = "attribute_not_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error {
-	item, err := adminTheme.MarshalItem()
+	in, err := s.createAdminThemeInput(adminTheme)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createAdminThemeInput builds the request of CreateAdminTheme.
+func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItemInput, error) {
+	item, err := adminTheme.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createAdminThemeCondition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}); err != nil {
-		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
+	}, nil
 }
 
 // GetAdminTheme reads one AdminTheme by its primary key; ErrNotFound when there is none.

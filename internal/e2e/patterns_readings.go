@@ -237,17 +237,26 @@ func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) 
 //	PutItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
 func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
-	item, err := reading.MarshalItem()
+	in, err := s.saveReadingInput(reading)
 	if err != nil {
 		return err
 	}
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.readingsTable),
-	}); err != nil {
+	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "SaveReading", cause: err}
 	}
 	return nil
+}
+
+// saveReadingInput builds the request of SaveReading.
+func (s *Store) saveReadingInput(reading *Reading) (*dynamodb.PutItemInput, error) {
+	item, err := reading.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		Item:      item,
+		TableName: aws.String(s.readingsTable),
+	}, nil
 }
 
 const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)"
@@ -262,6 +271,23 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //
 // Parameter at_ is at (at is taken).
 func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at_ time.Time, unit string, hits int64) (*Reading, error) {
+	in, err := s.hitInput(deviceID, seq, value, at_, unit, hits)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("Hit", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	var v Reading
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// hitInput builds the request of Hit.
+func (s *Store) hitInput(deviceID int64, seq int64, value float64, at_ time.Time, unit string, hits int64) (*dynamodb.UpdateItemInput, error) {
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
@@ -298,15 +324,7 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
 	}
-	out, err := s.client.UpdateItem(ctx, in)
-	if err != nil {
-		return nil, conditionError("Hit", err, ErrConditionFailed, ErrConditionFailed)
-	}
-	var v Reading
-	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return in, nil
 }
 
 // GetReadings reads the Reading items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.

@@ -189,6 +189,10 @@ func ItemParam(e *Entity) string { return ParamName(e.GoName) }
 // (suffix KeyCondition, Projection, Filter, Condition or Update).
 func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) + suffix }
 
+// InputMethod is the Store method that builds a write pattern's request
+// apart from its call.
+func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
+
 // ExpressionConsts are the suffixes of a pattern's expression constants.
 var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update"}
 
@@ -239,6 +243,10 @@ func (m *Model) UnexportedNames() []GenName {
 		fix := "rename pattern " + p.Name
 		for _, s := range ExpressionConsts {
 			out = append(out, GenName{p.ConstName(s), from, p.Pos, fix})
+		}
+		switch p.Op {
+		case OpPut, OpCreate, OpUpdate, OpDelete:
+			out = append(out, GenName{p.InputMethod(), from, p.Pos, fix})
 		}
 		if p.Op.IsRead() {
 			for _, e := range p.Entities {
