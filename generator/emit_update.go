@@ -1,0 +1,238 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// updater prints an update: the plan decided its actions and values
+// (plan.Update), and each method here prints one part of them. An action
+// built from an optional attribute is sent only when the call gives it a
+// value, and its REMOVE otherwise (plan.Clause.Unless).
+type updater struct {
+	*method
+	u                 *plan.Update
+	always, sometimes []*plan.Clause
+	// params holds the parameter of each attribute the update sets or adds.
+	params                 map[*model.Attribute]string
+	updateConst, condConst jen.Code
+	// rebuilt holds the value of each rewritten index key, once built.
+	rebuilt map[*plan.Value]jen.Code
+}
+
+// update emits an UpdateItem: its doc, the method that sends it and
+// returns the item as it is after the change, and its input builder.
+func (m *method) update() {
+	up := &updater{method: m, u: m.req.Update, params: map[*model.Attribute]string{}, rebuilt: map[*plan.Value]jen.Code{}}
+	up.always, up.sometimes = up.u.Static()
+	for _, q := range m.pp.Params {
+		if q.Role == plan.ParamSet || q.Role == plan.ParamAdd {
+			up.params[q.Attr] = q.Name
+		}
+	}
+	if len(up.sometimes) == 0 {
+		up.updateConst = m.constant("Update", up.u.Expression())
+	}
+	if m.req.Condition != "" {
+		up.condConst = m.constant("Condition", m.req.Condition)
+	}
+	up.doc()
+	up.call()
+	m.inputBuilder("UpdateItemInput", up.input)
+}
+
+// doc emits the update's doc comment.
+func (up *updater) doc() {
+	p, ent := up.p, up.ent()
+	lines := []string{"UpdateExpression: " + up.u.Expression()}
+	if len(up.sometimes) > 0 {
+		var names []string
+		for _, a := range p.Set {
+			if a.Optional {
+				names = append(names, a.Name)
+			}
+		}
+		lines = append(lines, fmt.Sprintf("(%s given its zero value is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
+	}
+	if up.req.Condition != "" {
+		lines = append(lines, "ConditionExpression: "+up.req.Condition)
+	}
+	for _, rb := range up.pp.Rebuild {
+		if !rb.Remove {
+			lines = append(lines, fmt.Sprintf("rewrites %s=%q on %s", rb.KeyAttr.Name, rb.Template.Source, rb.Index.Name))
+		}
+	}
+	summary := fmt.Sprintf("%s changes a %s and returns it as it is after the change.", p.GoName, ent.GoName)
+	if !p.Upsert {
+		summary += " ErrNotFound when there is no such item."
+	} else {
+		summary += " It creates the item when there is none."
+	}
+	if len(p.When) > 0 {
+		summary += " ErrConditionFailed when the when condition does not hold."
+	}
+	up.method.doc(summary, lines...)
+}
+
+// call emits the method: build the input, send it, map a failed
+// condition, decode the item the update returns.
+func (up *updater) call() {
+	ent := up.ent()
+	up.signature(jen.Op("*").Id(ent.GoName), jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(up.p.InputMethod()).Call(up.paramNames()...)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Id("in"))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(up.writeErr(up.condConst != nil)))
+		g.Var().Id("v").Id(ent.GoName)
+		g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.Return(jen.Op("&").Id("v"), jen.Nil())
+	})
+	up.f.Line()
+}
+
+// input emits the body of the update's input builder and returns the
+// input.
+func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
+	up.checks(g)
+	key := up.primaryKeyMap(g, up.ent(), up.keyParam, fail)
+	for _, c := range up.always {
+		up.rebuildKeys(g, c, fail)
+	}
+	values := up.valuesDict(up.value)
+	in := jen.Dict{
+		jen.Id("TableName"):    up.tableRef(),
+		jen.Id("Key"):          key,
+		jen.Id("ReturnValues"): jen.Qual(pathTypes, "ReturnValueAllNew"),
+	}
+	up.setNames(in)
+	if up.condConst != nil {
+		in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(up.condConst)
+		in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
+	}
+	if len(up.sometimes) == 0 {
+		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(up.updateConst)
+		if len(values) > 0 {
+			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+		}
+		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+	}
+	up.chooseActions(g, values, fail)
+	in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(up.u.AddText()), jen.Id("remove")))
+	g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+	// DynamoDB refuses an empty map of values: a call that sets nothing
+	// but removes sends none.
+	g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
+		jen.Id("in").Dot("ExpressionAttributeValues").Op("=").Id("values"),
+	)
+	return jen.Id("in")
+}
+
+// checks emits the spec's checks of the values the update sets and adds,
+// and of what DynamoDB can't store.
+func (up *updater) checks(g *jen.Group) {
+	ent := up.ent()
+	for _, a := range up.p.Set {
+		v := jen.Id(up.params[a])
+		for _, c := range up.checkValue(ent, a, v) {
+			g.Add(c)
+		}
+		if !a.Optional {
+			// An optional attribute's zero value removes it.
+			for _, c := range storable(ent, a, v) {
+				g.Add(c)
+			}
+		} else if c, reason := unstorable(a, v); c != nil {
+			g.If(jen.Add(notZero(a, v)).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason)))
+		}
+	}
+	for _, a := range up.p.Add {
+		for _, c := range storable(ent, a, jen.Id(up.params[a])) {
+			g.Add(c)
+		}
+	}
+}
+
+// rebuildKeys emits the building of the index keys clause c rewrites.
+func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code) jen.Code) {
+	for _, v := range c.Values {
+		if v.Source != plan.RebuiltKey {
+			continue
+		}
+		name := up.local(fmt.Sprintf("rebuilt%d", len(up.rebuilt)+1))
+		g.List(jen.Id(name), jen.Err()).Op(":=").Id(up.e.useBuilder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
+			for _, a := range v.Rebuild.Template.Attrs() {
+				if n, ok := up.params[a]; ok {
+					g.Id(n)
+				} else {
+					g.Add(up.keyParam(a))
+				}
+			}
+		})
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		up.rebuilt[v] = keyAttrValue(v.Rebuild.KeyAttr, jen.Id(name))
+	}
+}
+
+// value is the attribute value a placeholder of the update stands for.
+func (up *updater) value(v *plan.Value) jen.Code {
+	switch v.Source {
+	case plan.SetValue, plan.AddAmount:
+		return attrValue(v.Attr, jen.Id(up.params[v.Attr]))
+	case plan.AddLimit:
+		return attrValue(v.Attr, addLimit(v))
+	case plan.AddRest:
+		if v.Attr.Type == model.Int {
+			return jen.Id("intDiff").Call(addLimit(v), jen.Id(up.params[v.Attr]))
+		}
+		return attrValue(v.Attr, jen.Add(addLimit(v)).Op("-").Id(up.params[v.Attr]))
+	case plan.RebuiltKey:
+		return up.rebuilt[v]
+	case plan.EntityType:
+		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(up.ent().TypeValue)})
+	case plan.KeyInput:
+		return attrValue(v.Attr, up.keyParam(v.Attr))
+	}
+	return up.condValue(v)
+}
+
+// chooseActions emits the lists of SET and REMOVE actions and the values
+// map, and for each action that depends on the call's values, the choice
+// between it and its REMOVE.
+func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Code) jen.Code) {
+	g.Id("values").Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+	g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, c := range up.always {
+			g.Lit(c.Text)
+		}
+	})
+	g.Id("remove").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, c := range up.u.Remove {
+			g.Lit(c.Text)
+		}
+	})
+	for _, c := range up.sometimes {
+		var zero *jen.Statement
+		for _, a := range c.Unless {
+			z := isZero(a, jen.Id(up.params[a]))
+			if zero == nil {
+				zero = jen.Add(z)
+			} else {
+				zero = zero.Op("||").Add(z)
+			}
+		}
+		g.If(zero).Block(
+			jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(c.Instead)),
+		).Else().BlockFunc(func(g *jen.Group) {
+			up.rebuildKeys(g, c, fail)
+			g.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(c.Text))
+			for _, v := range c.Values {
+				g.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
+			}
+		})
+	}
+}
