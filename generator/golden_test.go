@@ -152,25 +152,7 @@ func unused(t *testing.T, files []File) []string {
 		if strings.HasPrefix(f.Name, "dyngen_") {
 			continue
 		}
-		for _, d := range af.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					declared = append(declared, d.Name.Name)
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					switch spec := spec.(type) {
-					case *ast.ValueSpec:
-						for _, n := range spec.Names {
-							declared = append(declared, n.Name)
-						}
-					case *ast.TypeSpec:
-						declared = append(declared, spec.Name.Name)
-					}
-				}
-			}
-		}
+		declared = append(declared, packageNames(af)...)
 	}
 	var dead []string
 	for _, name := range declared {
@@ -179,6 +161,32 @@ func unused(t *testing.T, files []File) []string {
 		}
 	}
 	return dead
+}
+
+// packageNames lists the package-level functions, variables, constants
+// and types a file declares.
+func packageNames(af *ast.File) []string {
+	var out []string
+	for _, d := range af.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				out = append(out, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						out = append(out, n.Name)
+					}
+				case *ast.TypeSpec:
+					out = append(out, spec.Name.Name)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // vet writes the files into a package under testdata (inside the module,

@@ -29,25 +29,7 @@ func TestRuntimeNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					got = append(got, d.Name.Name)
-				}
-			case *ast.GenDecl:
-				for _, s := range d.Specs {
-					switch s := s.(type) {
-					case *ast.ValueSpec:
-						for _, n := range s.Names {
-							got = append(got, n.Name)
-						}
-					case *ast.TypeSpec:
-						got = append(got, s.Name.Name)
-					}
-				}
-			}
-		}
+		got = append(got, packageNames(f)...)
 	}
 	slices.Sort(got)
 	got = slices.Compact(got)
