@@ -244,7 +244,7 @@ func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
 // encoded once; the item's scalar attribute values are allocated in one
 // block (a struct of arrays) rather than one by one.
 func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
-	p := &itemPrinter{e: e, ent: ent, l: itemLayoutOf(ent), scope: map[string]string{}}
+	p := &itemPrinter{e: e, ent: ent, l: itemLayoutOf(ent), scope: e.newScope()}
 	p.doc(f)
 	f.Func().Params(jen.Id(p.l.recv).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(p.body)
 	f.Line()

@@ -11,15 +11,17 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// reservedLocals are names the generated methods use for their own
-// variables; a parameter derived from an attribute never takes one.
-var reservedLocals = []string{"ctx", "err", "in", "out", "item", "items", "res", "page", "v", "av", "ok", "s", "key", "keys", "start", "limit", "pk", "sk", "sklo", "skhi", "yield"}
-
-// paramName is the Go parameter of an attribute.
+// paramName is the Go name of an attribute as a key builder's parameter
+// and the start of the locals named after it: the attribute's name, or
+// with _ after it where that is a name the generated code uses itself
+// (a Go keyword or predeclared identifier, an imported package, a name of
+// the runtime or of the methods' locals).
 func paramName(a *model.Attribute) string {
 	n := model.ParamName(a.GoName)
-	if slices.Contains(reservedLocals, n) {
-		n += "_"
+	for _, list := range [][]string{model.Predeclared, model.ImportNames, model.RuntimeNames, model.StoreNames, model.MethodLocals} {
+		if slices.Contains(list, n) {
+			return n + "_"
+		}
 	}
 	return n
 }
@@ -84,7 +86,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 		}
 	}).Params(ret, jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(zero, err) }
-		expr := e.keyExpr(g, map[string]string{}, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
+		expr := e.keyExpr(g, e.newScope(), ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
 		switch ka.Type {
 		case model.S:
 			if value, checked := sizeChecked(ent, ka, tm, expr); checked {

@@ -86,7 +86,7 @@ func (m *method) isParam(name string) bool {
 // scope is a new scope of encoded key values for the method's body: the
 // locals it declares keep apart from the parameters.
 func (m *method) scope() map[string]string {
-	scope := map[string]string{}
+	scope := m.e.newScope()
 	for _, p := range m.pp.Params {
 		scope["param|"+p.Name] = p.Name
 	}

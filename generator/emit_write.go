@@ -279,7 +279,7 @@ func (m *method) batchWrite() {
 			src = "items"
 		}
 		g.Id("reqs").Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Lit(0), jen.Len(jen.Id(src)))
-		g.Id("at").Op(":=").Make(jen.Map(jen.String()).Int(), jen.Len(jen.Id(src)))
+		g.Id("requestAt").Op(":=").Make(jen.Map(jen.String()).Int(), jen.Len(jen.Id(src)))
 		g.For(jen.Id("i").Op(":=").Range().Id(src)).BlockFunc(func(g *jen.Group) {
 			var req jen.Code
 			if put {
@@ -293,11 +293,11 @@ func (m *method) batchWrite() {
 				g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("key")}, names...)...)
 				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("DeleteRequest"): jen.Op("&").Qual(pathTypes, "DeleteRequest").Values(jen.Dict{jen.Id("Key"): jen.Id("key")})})
 			}
-			g.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("at").Index(jen.Id("h")), jen.Id("ok")).Block(
+			g.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("requestAt").Index(jen.Id("h")), jen.Id("ok")).Block(
 				jen.Id("reqs").Index(jen.Id("j")).Op("=").Add(req),
 				jen.Continue(),
 			)
-			g.Id("at").Index(jen.Id("h")).Op("=").Len(jen.Id("reqs"))
+			g.Id("requestAt").Index(jen.Id("h")).Op("=").Len(jen.Id("reqs"))
 			g.Id("reqs").Op("=").Append(jen.Id("reqs"), req)
 		})
 		g.If(jen.Err().Op(":=").Id("batchWrite").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("reqs")), jen.Err().Op("!=").Nil()).Block(

@@ -228,18 +228,18 @@ func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput,
 //	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) AddOrderLines(ctx context.Context, items []OrderLine) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
-	at := make(map[string]int, len(items))
+	requestAt := make(map[string]int, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
 			return err
 		}
 		h := keyHash(item, "orderId", "SK")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 	}
 	if err := batchWrite(ctx, s.client, s.ordersTable, reqs); err != nil {

@@ -1196,14 +1196,12 @@ const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-//
-// Parameter at_ is at (at is taken).
-func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtBeforeResult, error) {
+func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
-	instantBefore := at_.Add(-1)
+	instantBefore := at.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
 		return &EventsAtBeforeResult{}, nil
 	}
@@ -1253,9 +1251,9 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at_ time.Tim
 }
 
 // EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtBefore(ctx, ownerID, at_, page)
+		res, err := s.EventsAtBefore(ctx, ownerID, at, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -1277,14 +1275,12 @@ const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-//
-// Parameter at_ is at (at is taken).
-func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtUpToResult, error) {
+func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
-	atKey, err := keyTime("at", at_)
+	atKey, err := keyTime("at", at)
 	if err != nil {
 		return nil, err
 	}
@@ -1330,9 +1326,9 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at_ time.Time,
 }
 
 // EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtUpTo(ctx, ownerID, at_, page)
+		res, err := s.EventsAtUpTo(ctx, ownerID, at, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -1354,14 +1350,12 @@ const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-//
-// Parameter at_ is at (at is taken).
-func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtAfterResult, error) {
+func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
-	atKey, err := keyTime("at", at_)
+	atKey, err := keyTime("at", at)
 	if err != nil {
 		return nil, err
 	}
@@ -1407,9 +1401,9 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at_ time.Time
 }
 
 // EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtAfter(ctx, ownerID, at_, page)
+		res, err := s.EventsAtAfter(ctx, ownerID, at, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -1431,14 +1425,12 @@ const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-//
-// Parameter at_ is at (at is taken).
-func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time, page Page) (*EventsAtFromResult, error) {
+func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtFromResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
 	}
-	atKey, err := keyTime("at", at_)
+	atKey, err := keyTime("at", at)
 	if err != nil {
 		return nil, err
 	}
@@ -1484,9 +1476,9 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at_ time.Time,
 }
 
 // EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at_ time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtFrom(ctx, ownerID, at_, page)
+		res, err := s.EventsAtFrom(ctx, ownerID, at, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -2237,10 +2229,8 @@ const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
 //	UpdateExpression: SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq
 //	rewrites LSI1SK="EVAT#{at}" on LSI1
-//
-// Parameter at_ is at (at is taken).
-func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at_ time.Time) (*Event, error) {
-	in, err := s.touchEventInput(ownerID, seq, note, at_)
+func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at time.Time) (*Event, error) {
+	in, err := s.touchEventInput(ownerID, seq, note, at)
 	if err != nil {
 		return nil, err
 	}
@@ -2256,8 +2246,8 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 }
 
 // touchEventInput builds the request of TouchEvent.
-func (s *Store) touchEventInput(ownerID string, seq int64, note string, at_ time.Time) (*dynamodb.UpdateItemInput, error) {
-	if !storableYear(at_.UTC().Year()) {
+func (s *Store) touchEventInput(ownerID string, seq int64, note string, at time.Time) (*dynamodb.UpdateItemInput, error) {
+	if !storableYear(at.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	pk, err := eventPK(ownerID)
@@ -2268,7 +2258,7 @@ func (s *Store) touchEventInput(ownerID string, seq int64, note string, at_ time
 	if err != nil {
 		return nil, err
 	}
-	rebuilt1, err := eventLSI1SK(at_)
+	rebuilt1, err := eventLSI1SK(at)
 	if err != nil {
 		return nil, err
 	}
@@ -2277,7 +2267,7 @@ func (s *Store) touchEventInput(ownerID string, seq int64, note string, at_ time
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":   &types.AttributeValueMemberS{Value: "Event"},
-			":at":      &types.AttributeValueMemberS{Value: formatTime(at_)},
+			":at":      &types.AttributeValueMemberS{Value: formatTime(at)},
 			":note":    &types.AttributeValueMemberS{Value: note},
 			":ownerId": &types.AttributeValueMemberS{Value: ownerID},
 			":seq":     intValue(seq),
@@ -2421,18 +2411,18 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 //	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) PutEvents(ctx context.Context, items []Event) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
-	at := make(map[string]int, len(items))
+	requestAt := make(map[string]int, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
 			return err
 		}
 		h := keyHash(item, "PK", "SK")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 	}
 	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
@@ -2448,7 +2438,7 @@ func (s *Store) PutEvents(ctx context.Context, items []Event) error {
 //	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
-	at := make(map[string]int, len(keys))
+	requestAt := make(map[string]int, len(keys))
 	for i := range keys {
 		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
@@ -2463,11 +2453,11 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 		h := keyHash(key, "PK", "SK")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
 	}
 	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
@@ -2864,18 +2854,18 @@ func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 //	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
-	at := make(map[string]int, len(items))
+	requestAt := make(map[string]int, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
 			return err
 		}
 		h := keyHash(item, "PK", "SK")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 	}
 	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
@@ -2891,7 +2881,7 @@ func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
 //	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
-	at := make(map[string]int, len(keys))
+	requestAt := make(map[string]int, len(keys))
 	for i := range keys {
 		pk, err := themePK(keys[i].OwnerID)
 		if err != nil {
@@ -2906,11 +2896,11 @@ func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 		h := keyHash(key, "PK", "SK")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
 	}
 	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {

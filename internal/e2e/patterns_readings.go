@@ -268,10 +268,8 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type, #unit = :unit ADD #hits :hits
 //	(unit given its zero value is removed instead, with the index keys built from it)
 //	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)
-//
-// Parameter at_ is at (at is taken).
-func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at_ time.Time, unit string, hits int64) (*Reading, error) {
-	in, err := s.hitInput(deviceID, seq, value, at_, unit, hits)
+func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*Reading, error) {
+	in, err := s.hitInput(deviceID, seq, value, at, unit, hits)
 	if err != nil {
 		return nil, err
 	}
@@ -287,13 +285,13 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 }
 
 // hitInput builds the request of Hit.
-func (s *Store) hitInput(deviceID int64, seq int64, value float64, at_ time.Time, unit string, hits int64) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) hitInput(deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*dynamodb.UpdateItemInput, error) {
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	values := map[string]types.AttributeValue{
 		":_type":        &types.AttributeValueMemberS{Value: "Reading"},
-		":at":           intValue(at_.UnixMilli()),
+		":at":           intValue(at.UnixMilli()),
 		":hits":         intValue(hits),
 		":hits_max":     intValue(math.MaxInt64),
 		":hits_min":     intValue(math.MinInt64),
@@ -378,18 +376,18 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 //	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
-	at := make(map[string]int, len(items))
+	requestAt := make(map[string]int, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
 			return err
 		}
 		h := keyHash(item, "deviceId", "seq")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 	}
 	if err := batchWrite(ctx, s.client, s.readingsTable, reqs); err != nil {
@@ -405,18 +403,18 @@ func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
 //	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
 func (s *Store) DeleteReadings(ctx context.Context, keys []ReadingKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
-	at := make(map[string]int, len(keys))
+	requestAt := make(map[string]int, len(keys))
 	for i := range keys {
 		key := map[string]types.AttributeValue{
 			"deviceId": intValue(keys[i].DeviceID),
 			"seq":      intValue(keys[i].Seq),
 		}
 		h := keyHash(key, "deviceId", "seq")
-		if j, ok := at[h]; ok {
+		if j, ok := requestAt[h]; ok {
 			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
 			continue
 		}
-		at[h] = len(reqs)
+		requestAt[h] = len(reqs)
 		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
 	}
 	if err := batchWrite(ctx, s.client, s.readingsTable, reqs); err != nil {

@@ -175,9 +175,9 @@ var (
 	}
 	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
-		"at", "ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
+		"ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
 		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
-		"remove", "reqs", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
+		"remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
 		"yield",
 	}
 )

@@ -366,6 +366,10 @@ func generatedNames(m *model.Model, diags *diag.List) {
 			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, n.Fix)
 			continue
 		}
+		if slices.Contains(model.MethodLocals, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated methods use for a local of their own; %s", n.From, n.Name, n.Fix)
+			continue
+		}
 		if first, dup := seen[n.Name]; dup {
 			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
 				reported[pair] = true
