@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"strings"
 	"time"
 
 	"github.com/dave/jennifer/jen"
@@ -141,8 +140,10 @@ func constValue(ent *model.Entity, a *model.Attribute, op model.CondOp, text str
 	f := a.StoredForm()
 	switch f.Dynamo {
 	case "N":
-		if f.Go == model.GoInt64 {
-			text = strings.ReplaceAll(text, "_", "")
+		if n, err := model.CanonicalNumber(text, f.Go == model.GoInt64); err == nil {
+			// The model refused any other: a constant is sent as
+			// DynamoDB reads it (0x10 as 16, 1_000 as 1000).
+			text = n
 		}
 		return memberValue("N", jen.Lit(text))
 	case "BOOL":

@@ -6,6 +6,7 @@ package orders
 import (
 	"context"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"time"
 
@@ -65,10 +66,13 @@ func batchGet(ctx context.Context, c batchGetClient, table string, keys []map[st
 	for start := 0; start < len(keys); start += maxBatchGet {
 		pending := keys[start:min(start+maxBatchGet, len(keys))]
 		for attempt := 0; len(pending) > 0; attempt++ {
-			ka := types.KeysAndAttributes{Keys: pending, ConsistentRead: &consistent}
+			// Each request has its own copies: the client may change
+			// what it is given.
+			read, proj := consistent, projection
+			ka := types.KeysAndAttributes{Keys: pending, ConsistentRead: &read}
 			if projection != "" {
-				ka.ProjectionExpression = &projection
-				ka.ExpressionAttributeNames = names
+				ka.ProjectionExpression = &proj
+				ka.ExpressionAttributeNames = maps.Clone(names)
 			}
 			res, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: ka}})
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -587,5 +588,47 @@ func TestBackoff(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*(backoffBase+time.Millisecond)+200*time.Millisecond {
 		t.Errorf("10 first backoffs took %v", d)
+	}
+}
+
+// changingBatchClient changes everything it is given after reading it,
+// as a careless client wrapper may, and returns no item.
+type changingBatchClient struct{ seen []types.KeysAndAttributes }
+
+func (c *changingBatchClient) BatchGetItem(_ context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	for _, ka := range in.RequestItems {
+		c.seen = append(c.seen, types.KeysAndAttributes{
+			ConsistentRead:           aws.Bool(*ka.ConsistentRead),
+			ProjectionExpression:     aws.String(*ka.ProjectionExpression),
+			ExpressionAttributeNames: maps.Clone(ka.ExpressionAttributeNames),
+		})
+		*ka.ConsistentRead = !*ka.ConsistentRead
+		*ka.ProjectionExpression = "changed"
+		for k := range ka.ExpressionAttributeNames {
+			ka.ExpressionAttributeNames[k] = "changed"
+		}
+	}
+	return &dynamodb.BatchGetItemOutput{}, nil
+}
+
+// TestBatchGetRequestsShareNothing: each request of a batch read has its
+// own projection, names and consistency, so that a client that changes
+// one request's changes no later one.
+func TestBatchGetRequestsShareNothing(t *testing.T) {
+	keys := make([]map[string]types.AttributeValue, 250)
+	for i := range keys {
+		keys[i] = testKey(i)
+	}
+	c := &changingBatchClient{}
+	if _, err := batchGet(t.Context(), c, "T", keys, true, "#n", map[string]string{"#n": "name"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.seen) != 3 {
+		t.Fatalf("%d requests, want 3", len(c.seen))
+	}
+	for i, ka := range c.seen {
+		if !*ka.ConsistentRead || *ka.ProjectionExpression != "#n" || ka.ExpressionAttributeNames["#n"] != "name" {
+			t.Errorf("request %d holds what the client changed in an earlier one: %v %q %v", i, *ka.ConsistentRead, *ka.ProjectionExpression, ka.ExpressionAttributeNames)
+		}
 	}
 }

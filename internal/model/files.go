@@ -69,16 +69,24 @@ func snake(goName string) string {
 }
 
 // fileName is base.go, or base_<what>.go where Go's build rules would
-// leave base.go out on some platforms or out of the package: a name
-// ending in _test, _<GOOS>, _<GOARCH> or _<GOOS>_<GOARCH>.
+// leave base.go out on some platforms or out of the package (a name
+// ending in _test, _<GOOS>, _<GOARCH> or _<GOOS>_<GOARCH>), or where
+// Windows reserves the name for a device (con, aux, com1...).
 func fileName(base, what string) string {
 	parts := strings.Split(base, "_")
 	last := parts[len(parts)-1]
-	if len(parts) > 1 && (last == "test" || knownOS[last] || knownArch[last]) {
+	if len(parts) > 1 && (last == "test" || knownOS[last] || knownArch[last]) || windowsDevice[base] {
 		base += "_" + what
 	}
 	return base + ".go"
 }
+
+// windowsDevice holds the names Windows reserves for devices, whatever
+// follows the dot: a file con.go can't be created there, and Go's module
+// tools refuse it.
+var windowsDevice = setOf("con", "prn", "aux", "nul",
+	"com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+	"lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9")
 
 // knownOS and knownArch are the GOOS and GOARCH values Go's build rules
 // know, from go/build's list (a test checks them against go tool dist

@@ -22,6 +22,11 @@ func TestEntityFile(t *testing.T) {
 		{"Patterns", "patterns_entity.go"},
 		{"PatternsMain", "patterns_main_entity.go"},
 		{"DyngenKeys", "dyngen_keys_entity.go"},
+		{"Con", "con_entity.go"},
+		{"AUX", "aux_entity.go"},
+		{"Com1", "com1_entity.go"},
+		{"Lpt9", "lpt9_entity.go"},
+		{"Console", "console.go"},
 	} {
 		if got := (&Entity{GoName: tt.goName}).File(); got != tt.want {
 			t.Errorf("%s: file %s, want %s", tt.goName, got, tt.want)

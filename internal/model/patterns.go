@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -506,12 +507,15 @@ func constFits(k spec.Const, a *Attribute, op CondOp) error {
 		if k.Tag != "!!int" {
 			return fmt.Errorf("%q is not an int", k.Value)
 		}
-		if _, err := strconv.ParseInt(strings.ReplaceAll(k.Value, "_", ""), 0, 64); err != nil {
+		if _, err := CanonicalNumber(k.Value, true); err != nil {
 			return fmt.Errorf("%q is not a 64-bit int", k.Value)
 		}
 	case Float:
 		if k.Tag != "!!int" && k.Tag != "!!float" {
 			return fmt.Errorf("%q is not a number", k.Value)
+		}
+		if _, err := CanonicalNumber(k.Value, false); err != nil {
+			return fmt.Errorf("%q is not a number DynamoDB stores (a finite float64)", k.Value)
 		}
 	case Bool:
 		if k.Tag != "!!bool" {
@@ -542,4 +546,21 @@ func constFits(k spec.Const, a *Attribute, op CondOp) error {
 		return fmt.Errorf("%s can't be compared with a constant", a.Describe())
 	}
 	return nil
+}
+
+// CanonicalNumber is the decimal text DynamoDB takes of a number
+// constant as YAML writes it (1_000, 0x10, 1e3, .5): an int64 when isInt,
+// else a finite float64, the form the generated code would write it in.
+func CanonicalNumber(text string, isInt bool) (string, error) {
+	t := strings.ReplaceAll(text, "_", "")
+	if n, err := strconv.ParseInt(t, 0, 64); err == nil {
+		return strconv.FormatInt(n, 10), nil
+	} else if isInt {
+		return "", err
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", fmt.Errorf("%q is not a finite number", text)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), nil
 }
