@@ -383,9 +383,23 @@ func word(s string) string {
 // freeIndexName is prefix followed by the first number from n on that
 // names no index and no key attribute of t.
 func freeIndexName(t *model.Table, prefix string, n int) string {
+	// taken reports whether a key attribute of that name would meet a
+	// name the table holds already: a key attribute, an entity's stored
+	// attribute, the entity attribute.
+	taken := func(name string) bool {
+		if t.KeyAttrNamed(name) != nil || name == t.EntityAttr {
+			return true
+		}
+		for _, e := range t.Entities {
+			if e.AttrStored(name) != nil {
+				return true
+			}
+		}
+		return false
+	}
 	for {
 		name := fmt.Sprintf("%s%d", prefix, n)
-		if t.Index(name) == nil && t.KeyAttrNamed(name+"PK") == nil && t.KeyAttrNamed(name+"SK") == nil {
+		if t.Index(name) == nil && !taken(name+"PK") && !taken(name+"SK") {
 			return name
 		}
 		n++
