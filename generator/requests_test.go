@@ -330,11 +330,26 @@ func shared(strs []*string, maps []map[string]string, avs []map[string]types.Att
 	}
 	for _, m := range avs {
 		for k, v := range m {
-			if sv, ok := v.(*types.AttributeValueMemberS); ok {
-				if sv.Value == mutated {
+			switch v := v.(type) {
+			case *types.AttributeValueMemberS:
+				if v.Value == mutated {
 					out = append(out, "the value of "+k)
 				}
-				sv.Value = mutated
+				v.Value = mutated
+			case *types.AttributeValueMemberN:
+				if v.Value == mutated {
+					out = append(out, "the value of "+k)
+				}
+				v.Value = mutated
+			case *types.AttributeValueMemberB:
+				if string(v.Value) == mutated {
+					out = append(out, "the value of "+k)
+				}
+				v.Value = []byte(mutated)
+			case *types.AttributeValueMemberBOOL:
+				// Only the key's own values are checked for sharing;
+				// a BOOL operand is changed all the same.
+				v.Value = !v.Value
 			}
 		}
 	}
@@ -380,6 +395,21 @@ func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...fu
 
 func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	r.add(in.KeyConditionExpression, in.FilterExpression, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.IndexName)
+	last := &r.got[len(r.got)-1]
+	// The generated code sets ScanIndexForward only to false and
+	// ConsistentRead only to true: the other value is a client's change.
+	if in.ScanIndexForward != nil {
+		if *in.ScanIndexForward {
+			last.Shared = append(last.Shared, "ScanIndexForward")
+		}
+		*in.ScanIndexForward = true
+	}
+	if in.ConsistentRead != nil {
+		if !*in.ConsistentRead {
+			last.Shared = append(last.Shared, "ConsistentRead")
+		}
+		*in.ConsistentRead = false
+	}
 	r.change([]*string{in.KeyConditionExpression, in.FilterExpression, in.ProjectionExpression, in.IndexName, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.ExpressionAttributeValues}, in.Limit)
 	return &dynamodb.QueryOutput{}, nil
 }
