@@ -166,7 +166,7 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err
 // checked like a string of the key, and an enum's must start one of the
 // enum's values.
 func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
-	name := scopeName(scope, paramName(a)+"Prefix")
+	name := e.scopeName(scope, paramName(a)+"Prefix")
 	scope["prefix|"+name] = name
 	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
 	if a.Type == model.Enum {
@@ -291,7 +291,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	id := scopeID(a, refused, k.Func, vid)
 	name, declared := scope[id]
 	if !declared {
-		name = scopeName(scope, paramName(a)+"Key")
+		name = e.scopeName(scope, paramName(a)+"Key")
 		scope[id] = name
 		g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
@@ -316,11 +316,12 @@ func keyArgs(a *model.Attribute, k model.KeyForm, v jen.Code, seps string) []jen
 }
 
 // scopeName is base, or base with the least number from 2 up, whichever
-// no name of the scope (its locals and the method's parameters) has.
-func scopeName(scope map[string]string, base string) string {
+// neither a name of the scope (its locals and the method's parameters)
+// nor a package-level name the local would hide has.
+func (e *emitter) scopeName(scope map[string]string, base string) string {
 	taken := mapValues(scope)
 	name := base
-	for i := 2; slices.Contains(taken, name); i++ {
+	for i := 2; e.packageNames[name] || slices.Contains(taken, name); i++ {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	return name

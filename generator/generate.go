@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -67,14 +66,12 @@ type emitter struct {
 	mu       sync.Mutex
 	builders map[string]bool
 	bugs     []error
-	// packageScope holds the package-level names a local must not hide,
-	// the start of every scope of locals.
-	packageScope map[string]string
+	// packageNames holds the package-level names a local must not hide.
+	packageNames map[string]bool
 }
 
-// newScope is a scope of locals that keeps apart from the package's
-// names.
-func (e *emitter) newScope() map[string]string { return maps.Clone(e.packageScope) }
+// newScope is a new scope of locals (see scopeName).
+func (e *emitter) newScope() map[string]string { return map[string]string{} }
 
 // bug records a plan the emitter can't serve: a bug of dyngen, which
 // makes the generation fail rather than emit wrong code.
@@ -87,14 +84,14 @@ func (e *emitter) bug(format string, args ...any) {
 func emit(p *plan.Plan, source string) ([]File, error) {
 	// The source line is one line comment, whatever the spec's path.
 	source = model.CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(source))
-	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageScope: map[string]string{}}
+	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: map[string]bool{}}
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
 	for _, n := range p.Model.UnexportedNames() {
-		e.packageScope["package|"+n.Name] = n.Name
+		e.packageNames[n.Name] = true
 	}
 	for _, n := range model.RuntimeNames {
-		e.packageScope["package|"+n] = n
+		e.packageNames[n] = true
 	}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
