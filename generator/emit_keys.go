@@ -18,10 +18,8 @@ import (
 // the runtime or of the methods' locals).
 func paramName(a *model.Attribute) string {
 	n := model.ParamName(a.GoName)
-	for _, list := range [][]string{model.Predeclared, model.ImportNames, model.RuntimeNames, model.StoreNames, model.MethodLocals} {
-		if slices.Contains(list, n) {
-			return n + "_"
-		}
+	if model.TakenByCode(n) {
+		return n + "_"
 	}
 	return n
 }

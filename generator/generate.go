@@ -84,15 +84,9 @@ func (e *emitter) bug(format string, args ...any) {
 func emit(p *plan.Plan, source string) ([]File, error) {
 	// The source line is one line comment, whatever the spec's path.
 	source = model.CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(source))
-	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: map[string]bool{}}
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	for _, n := range p.Model.UnexportedNames() {
-		e.packageNames[n.Name] = true
-	}
-	for _, n := range model.RuntimeNames {
-		e.packageNames[n] = true
-	}
+	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames()}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// The pattern files come first: their methods tell which key builders

@@ -182,8 +182,39 @@ var (
 	}
 )
 
-// ItemParam is the parameter of a put that holds the item.
-func ItemParam(e *Entity) string { return ParamName(e.GoName) }
+// codeNames holds every name of Predeclared, ImportNames, RuntimeNames,
+// StoreNames and MethodLocals.
+var codeNames = func() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]string{Predeclared, ImportNames, RuntimeNames, StoreNames, MethodLocals} {
+		for _, n := range list {
+			out[n] = true
+		}
+	}
+	return out
+}()
+
+// TakenByCode reports whether the generated code uses name itself: a Go
+// predeclared identifier, an imported package, a name of the runtime or
+// of the Store's file, or a local of the methods. A parameter never takes
+// such a name.
+func TakenByCode(name string) bool { return codeNames[name] }
+
+// PackageNames holds the unexported package-level names of the generated
+// package: the runtime's, the Store file's and those the spec gives
+// (UnexportedNames). A local never takes one: it would hide it.
+func (m *Model) PackageNames() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]string{RuntimeNames, StoreNames} {
+		for _, n := range list {
+			out[n] = true
+		}
+	}
+	for _, n := range m.UnexportedNames() {
+		out[n.Name] = true
+	}
+	return out
+}
 
 // ConstName is a pattern's constant holding one of its expressions
 // (suffix KeyCondition, Projection, Filter, Condition or Update).

@@ -52,7 +52,7 @@ func (b *builder) params(pp *Pattern) {
 	p := pp.Pattern
 	var out []*Param
 	taken := func(name string) bool {
-		return b.reserved[name] || slices.ContainsFunc(out, func(q *Param) bool { return q.Name == name })
+		return model.TakenByCode(name) || b.packageNames[name] || slices.ContainsFunc(out, func(q *Param) bool { return q.Name == name })
 	}
 	// name returns base, or base_ (then base_2, base_3...) when base is
 	// taken.

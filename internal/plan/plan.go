@@ -145,7 +145,7 @@ type IndexWrites struct {
 // Build plans every pattern of m and runs the whole-model checks. Problems
 // are added to diags; the plan is complete only when diags holds no error.
 func Build(m *model.Model, diags *diag.List) *Plan {
-	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}, reserved: reservedNames(m)}
+	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}, packageNames: m.PackageNames()}
 	p := &Plan{Model: m}
 	checkModel(m, b.langs, diags)
 	for _, pat := range m.Patterns {
@@ -171,8 +171,9 @@ type builder struct {
 	indexed map[*model.Index][]indexed
 	// keptBuf and readBuf are scratch space for foreignEntities.
 	keptBuf, readBuf []*model.Entity
-	// reserved are the names a method's parameter can't take.
-	reserved map[string]bool
+	// packageNames are the package's unexported names (a parameter that
+	// takes one hides it).
+	packageNames map[string]bool
 }
 
 func (b *builder) errorf(pos model.Pos, format string, args ...any) {
@@ -193,22 +194,4 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 		b.params(pp)
 	}
 	return pp
-}
-
-// reservedNames are the names a method's parameter can't take: Go's
-// predeclared identifiers, the imported packages, the runtime's
-// identifiers, the methods' own locals, and the package-level names the
-// spec gives the generated package that are not exported (a parameter's
-// name is never exported).
-func reservedNames(m *model.Model) map[string]bool {
-	out := map[string]bool{}
-	for _, list := range [][]string{model.Predeclared, model.ImportNames, model.RuntimeNames, model.StoreNames, model.MethodLocals} {
-		for _, n := range list {
-			out[n] = true
-		}
-	}
-	for _, n := range m.UnexportedNames() {
-		out[n.Name] = true
-	}
-	return out
 }

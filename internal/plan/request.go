@@ -91,17 +91,6 @@ type Clause struct {
 	Values  []*Value // the values the clause sends
 }
 
-// Dynamic reports whether the update's actions depend on the values a
-// call gives (see Clause.Unless).
-func (u *Update) Dynamic() bool {
-	for _, c := range u.Set {
-		if len(c.Unless) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // Static returns the SET actions sent on every call and those sent only
 // with non-zero values, in the order the generated code adds them.
 func (u *Update) Static() (always, sometimes []*Clause) {
