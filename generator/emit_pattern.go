@@ -70,10 +70,11 @@ func (m *method) paramType(p *plan.Param) jen.Code {
 }
 
 // local is a local of the method's body named base, or base with
-// underscores after it where a parameter has that name.
+// underscores after it where a parameter or a package-level name the
+// local would hide has that name.
 func (m *method) local(base string) string {
 	name := base
-	for m.isParam(name) {
+	for m.isParam(name) || m.e.packageNames[name] {
 		name += "_"
 	}
 	return name
@@ -155,8 +156,12 @@ func (m *method) doc(summary string, lines ...string) {
 	}
 }
 
-// constant emits a named string constant and returns a reference to it.
+// constant emits a named string constant and returns a reference to it,
+// or nil for an expression the request does not send ("").
 func (m *method) constant(suffix, value string) jen.Code {
+	if value == "" {
+		return nil
+	}
 	name := m.p.ConstName(suffix)
 	m.f.Const().Id(name).Op("=").Lit(value)
 	m.f.Line()

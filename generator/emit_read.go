@@ -30,10 +30,7 @@ func (m *method) get() {
 	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
-	var projConst jen.Code
-	if m.req.Projection != "" {
-		projConst = m.constant("Projection", m.req.Projection)
-	}
+	projConst := m.constant("Projection", m.req.Projection)
 	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
@@ -96,10 +93,7 @@ func (m *method) getByQuery() {
 	m.viewType()
 	m.fromKeys()
 	keyCond := m.constant("KeyCondition", m.req.KeyCondition)
-	var projConst jen.Code
-	if m.req.Projection != "" {
-		projConst = m.constant("Projection", m.req.Projection)
-	}
+	projConst := m.constant("Projection", m.req.Projection)
 	// No item of another entity can have the key the inputs bind (the
 	// collision check refuses such a spec), so the first item the key
 	// condition reads is the result: one item is read, and billed.
@@ -331,13 +325,8 @@ func (m *method) query() {
 	m.fromKeys()
 	m.resultType()
 	keyCond := m.constant("KeyCondition", m.req.KeyCondition)
-	var projConst, filterConst jen.Code
-	if m.req.Projection != "" {
-		projConst = m.constant("Projection", m.req.Projection)
-	}
-	if m.req.Filter != "" {
-		filterConst = m.constant("Filter", m.req.Filter)
-	}
+	projConst := m.constant("Projection", m.req.Projection)
+	filterConst := m.constant("Filter", m.req.Filter)
 	lines := m.readLines()
 	if m.p.Order == model.Desc {
 		lines = append(lines, "ScanIndexForward: false (descending)")

@@ -37,9 +37,7 @@ func (m *method) update() {
 	if len(up.sometimes) == 0 {
 		up.updateConst = m.constant("Update", up.u.Expression())
 	}
-	if m.req.Condition != "" {
-		up.condConst = m.constant("Condition", m.req.Condition)
-	}
+	up.condConst = m.constant("Condition", m.req.Condition)
 	up.doc()
 	up.call()
 	m.inputBuilder("UpdateItemInput", up.input)

@@ -203,10 +203,7 @@ func (m *method) batchGet() {
 	ent := m.ent()
 	k := ent.PrimaryKey()
 	m.viewType()
-	var projConst jen.Code
-	if m.req.Projection != "" {
-		projConst = m.constant("Projection", m.req.Projection)
-	}
+	projConst := m.constant("Projection", m.req.Projection)
 	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.", m.p.GoName, ent.GoName),
 		"BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.")
 	names := []jen.Code{jen.Lit(k.Index.PK.Name)}
