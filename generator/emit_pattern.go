@@ -298,9 +298,18 @@ func operandValue(a *model.Attribute, op model.CondOp, v jen.Code) jen.Code {
 	return attrValue(a, v)
 }
 
+// signature starts the pattern's method: ctx, then its parameters.
 func (m *method) signature(results ...jen.Code) *jen.Statement {
-	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.GoName).ParamsFunc(func(g *jen.Group) {
-		g.Id("ctx").Qual("context", "Context")
+	return m.storeMethod(m.p.GoName, true, results...)
+}
+
+// storeMethod starts a Store method named name whose parameters are the
+// pattern's, after ctx when withCtx.
+func (m *method) storeMethod(name string, withCtx bool, results ...jen.Code) *jen.Statement {
+	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(name).ParamsFunc(func(g *jen.Group) {
+		if withCtx {
+			g.Id("ctx").Qual("context", "Context")
+		}
 		for _, p := range m.pp.Params {
 			g.Id(p.Name).Add(m.paramType(p))
 		}

@@ -92,11 +92,7 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 // with fail, and returns the input.
 func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
 	commentf(m.f, "%s builds the request of %s.", m.p.InputMethod(), m.p.GoName)
-	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.InputMethod()).ParamsFunc(func(g *jen.Group) {
-		for _, p := range m.pp.Params {
-			g.Id(p.Name).Add(m.paramType(p))
-		}
-	}).Params(jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.storeMethod(m.p.InputMethod(), false, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		in := body(g, fail)
 		g.Return(in, jen.Nil())
