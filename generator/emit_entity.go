@@ -76,7 +76,7 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 	entityDoc(f, ent)
 	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
 		for _, a := range ent.Attributes {
-			st := jen.Id(a.GoName).Add(goType(ent, a))
+			st := jen.Id(a.GoName).Add(fieldType(ent, a))
 			if notes := fieldNotes(a); len(notes) > 0 {
 				trailing(st, strings.Join(notes, "; "))
 			}
@@ -115,8 +115,15 @@ func fieldNotes(a *model.Attribute) []string {
 	if a.Stored != a.Name {
 		notes = append(notes, "stored as "+a.Stored)
 	}
-	if a.Optional {
-		notes = append(notes, "optional: not written when zero")
+	switch {
+	case a.StoredForm().Pointer:
+		notes = append(notes, "optional: nil when absent")
+	case a.Optional && a.StoredForm().OmitZero:
+		notes = append(notes, "optional: absent when empty")
+	case a.Optional:
+		notes = append(notes, "optional: absent when nil or empty")
+	case a.Default != nil:
+		notes = append(notes, "default "+a.Default.Text+" when the item lacks it")
 	}
 	switch {
 	case a.TTL:
@@ -177,47 +184,58 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 	f.Line()
 }
 
-// attrChecks are the checks of v, the value of attribute a, before a
-// write; an optional attribute's bounds and enum value only when present.
+// attrChecks are the checks of v, the field of attribute a, before a
+// write; an optional attribute's only when it is present.
 func attrChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	checks := valueChecks(ent, a, deref(a, v), func(err jen.Code) jen.Code { return jen.Return(err) })
+	if !a.StoredForm().Pointer || len(checks) == 0 {
+		return checks
+	}
+	return []jen.Code{jen.If(present(a, v)).Block(checks...)}
+}
+
+// valueChecks are the checks of v, a value of attribute a, before a
+// write: its bounds, length, enum value, what DynamoDB can't store, its
+// strings' UTF-8, a path's elements, and a time to live that is set.
+// fail is the return of an error.
+func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) []jen.Code {
 	var checks []jen.Code
 	check := func(cond jen.Code, reason string) {
-		checks = append(checks, jen.If(cond).Block(jen.Return(itemError(ent, a, reason))))
-	}
-	guard := func(cond jen.Code) jen.Code {
-		if a.Optional {
-			return jen.Add(notZero(a, v)).Op("&&").Parens(cond)
-		}
-		return cond
+		checks = append(checks, jen.If(cond).Block(fail(itemError(ent, a, reason))))
 	}
 	if a.Min != nil {
-		check(guard(jen.Add(v).Op("<").Add(boundLit(a, a.Min))), "below its min "+a.Min.Text)
+		check(jen.Add(v).Op("<").Add(boundLit(a, a.Min)), "below its min "+a.Min.Text)
 	}
 	if a.Max != nil {
-		check(guard(jen.Add(v).Op(">").Add(boundLit(a, a.Max))), "above its max "+a.Max.Text)
+		check(jen.Add(v).Op(">").Add(boundLit(a, a.Max)), "above its max "+a.Max.Text)
 	}
 	if a.MaxLength > 0 && a.Type == model.String {
 		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
 	}
 	if a.Type == model.Enum {
-		check(guard(jen.Op("!").Add(v).Dot("Valid").Call()), "not one of "+strings.Join(quoteAll(a.Values), ", "))
+		check(jen.Op("!").Add(v).Dot("Valid").Call(), "not one of "+strings.Join(quoteAll(a.Values), ", "))
+	}
+	if a.TTL {
+		// The zero time is epoch second -62135596800: stored, the item
+		// would never expire.
+		check(jen.Add(v).Dot("IsZero").Call(), "the zero time; a time to live must be set")
 	}
 	if c, reason := unstorable(a, v); c != nil {
-		check(guard(c), reason)
+		check(c, reason)
 	}
 	if c, reason := invalidUTF8(a, v); c != nil {
 		check(c, reason)
 	}
 	if a.Type == model.Path {
-		checks = append(checks, pathChecks(ent, a, v)...)
+		checks = append(checks, pathChecks(ent, a, v, fail)...)
 	}
 	return checks
 }
 
 // pathChecks are the checks of v, a path: its joined length, and each
 // element not empty, free of the separator, and valid UTF-8.
-func pathChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
-	fail := func(reason string) jen.Code { return jen.Return(itemError(ent, a, reason)) }
+func pathChecks(ent *model.Entity, a *model.Attribute, v jen.Code, failErr func(jen.Code) jen.Code) []jen.Code {
+	fail := func(reason string) jen.Code { return failErr(itemError(ent, a, reason)) }
 	sep := string(a.Separator)
 	var checks []jen.Code
 	if a.MaxLength > 0 {
@@ -261,8 +279,12 @@ type itemPrinter struct {
 	scope map[string]string
 }
 
-// val is the field of attribute a.
-func (p *itemPrinter) val(a *model.Attribute) jen.Code { return jen.Id(p.l.recv).Dot(a.GoName) }
+// field is the field of attribute a.
+func (p *itemPrinter) field(a *model.Attribute) jen.Code { return jen.Id(p.l.recv).Dot(a.GoName) }
+
+// val is the value of attribute a: its field, dereferenced for an
+// optional scalar, which only code run when it is present reads.
+func (p *itemPrinter) val(a *model.Attribute) jen.Code { return deref(a, p.field(a)) }
 
 // marshalFail is MarshalItem's return of an error.
 func marshalFail(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
@@ -312,7 +334,7 @@ func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
 		naturalKeyCheck(g, a, p.val(a), marshalFail)
 		return
 	}
-	g.If(notZero(a, p.val(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), marshalFail) })
+	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), marshalFail) })
 }
 
 // sparseKeys prints the keys of a sparse index, built when the item is in
@@ -331,11 +353,11 @@ func (p *itemPrinter) sparseKeys(g *jen.Group, s *sparseKeys) {
 	})
 }
 
-// allPresent is the condition that none of attrs is zero.
+// allPresent is the condition that every one of attrs is present.
 func (p *itemPrinter) allPresent(attrs []*model.Attribute) jen.Code {
 	var c *jen.Statement
 	for _, a := range attrs {
-		z := notZero(a, p.val(a))
+		z := present(a, p.field(a))
 		if c == nil {
 			c = jen.Add(z)
 		} else {
@@ -514,7 +536,7 @@ func (p *itemPrinter) itemMap(g *jen.Group) {
 		case it.in != "":
 			g.If(jen.Id(it.in)).Block(st)
 		case it.present:
-			g.If(notZero(it.attr, p.val(it.attr))).Block(st)
+			g.If(present(it.attr, p.field(it.attr))).Block(st)
 		default:
 			g.Add(st)
 		}
@@ -567,7 +589,8 @@ func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
 	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing", r)
 	comment(f, "required attribute, or one stored with another type, is an ItemError;")
-	comment(f, "an optional attribute the item lacks is set to its zero value.")
+	comment(f, "an optional attribute the item lacks, or holds as NULL, is nil (an")
+	comment(f, "empty slice or map), and a required one with a default takes it.")
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))
 	})

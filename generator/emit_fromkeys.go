@@ -185,11 +185,11 @@ func (m *method) fromKeySource(e *model.Entity, s *keySource) jen.Code {
 		sets = append(sets, jen.Id("item").Index(jen.Lit(a.Stored)).Op("=").Add(storedFromKey(a, jen.Id("m").Index(jen.Lit(s.group[i])))))
 	}
 	return jen.If(
-		jen.List(jen.Id("key"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(s.ka.Name)).Assert(jen.Op("*").Qual(pathTypes, "AttributeValueMemberS")),
+		jen.List(jen.Id("keyAttr"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(s.ka.Name)).Assert(jen.Op("*").Qual(pathTypes, "AttributeValueMemberS")),
 		jen.Id("ok"),
 	).Block(
 		jen.If(
-			jen.Id("m").Op(":=").Id(patternVar(m.p, e, s.ka)).Dot("FindStringSubmatch").Call(jen.Id("key").Dot("Value")),
+			jen.Id("m").Op(":=").Id(patternVar(m.p, e, s.ka)).Dot("FindStringSubmatch").Call(jen.Id("keyAttr").Dot("Value")),
 			jen.Id("m").Op("!=").Nil(),
 		).Block(sets...),
 	)

@@ -66,6 +66,9 @@ func (m *method) paramType(p *plan.Param) jen.Code {
 	case plan.ParamItems:
 		return jen.Index().Id(ent.GoName)
 	}
+	if p.Pointer {
+		return jen.Op("*").Add(goType(ent, p.Attr))
+	}
 	return goType(ent, p.Attr)
 }
 
@@ -95,6 +98,7 @@ func (m *method) scope() map[string]string {
 }
 
 func (m *method) emit() {
+	m.paramsStruct()
 	switch m.pp.Call {
 	case plan.GetItem:
 		m.get()
@@ -310,10 +314,104 @@ func (m *method) storeMethod(name string, withCtx bool, results ...jen.Code) *je
 		if withCtx {
 			g.Id("ctx").Qual("context", "Context")
 		}
-		for _, p := range m.pp.Params {
-			g.Id(p.Name).Add(m.paramType(p))
-		}
+		m.params(g, true)
 	}).Params(results...)
+}
+
+// params prints the method's parameters after ctx, the page among them
+// when withPage: each input as a parameter of its own, or the struct of
+// the inputs (plan.ParamsStruct) where its first field stands.
+func (m *method) params(g *jen.Group, withPage bool) {
+	st := m.pp.Struct
+	printed := false
+	for _, p := range m.pp.Params {
+		switch {
+		case p.Role == plan.ParamPage && !withPage:
+		case p.Field == "":
+			g.Id(p.Name).Add(m.paramType(p))
+		case !printed:
+			printed = true
+			g.Id(st.Var).Id(st.Type)
+		}
+	}
+}
+
+// args are the method's parameters after ctx as the arguments of a call
+// with the same parameters, the page among them when withPage.
+func (m *method) args(withPage bool) []jen.Code {
+	var out []jen.Code
+	printed := false
+	for _, p := range m.pp.Params {
+		switch {
+		case p.Role == plan.ParamPage && !withPage:
+		case p.Field == "":
+			out = append(out, jen.Id(p.Name))
+		case !printed:
+			printed = true
+			out = append(out, jen.Id(m.pp.Struct.Var))
+		}
+	}
+	return out
+}
+
+// unpack declares, when the method takes its inputs in a struct, each
+// input as a local named as its parameter would be, from its field, so
+// that the body reads them as parameters.
+func (m *method) unpack(g *jen.Group) {
+	st := m.pp.Struct
+	if st == nil {
+		return
+	}
+	var names, fields []jen.Code
+	for _, p := range m.pp.Params {
+		if p.Field != "" {
+			names = append(names, jen.Id(p.Name))
+			fields = append(fields, jen.Id(st.Var).Dot(p.Field))
+		}
+	}
+	g.List(names...).Op(":=").List(fields...)
+}
+
+// paramsStruct emits the pattern's own struct of inputs, when its method
+// takes one: a field per input, with what it is for.
+func (m *method) paramsStruct() {
+	st := m.pp.Struct
+	if st == nil || !st.Own {
+		return
+	}
+	commentf(m.f, "%s holds the inputs of %s.", st.Type, m.p.GoName)
+	ent := m.ent()
+	m.f.Type().Id(st.Type).StructFunc(func(g *jen.Group) {
+		for _, p := range m.pp.Params {
+			if p.Field == "" {
+				continue
+			}
+			f := jen.Id(p.Field).Add(m.paramType(p))
+			if note := paramNote(ent, p); note != "" {
+				trailing(f, note)
+			}
+			g.Add(f)
+		}
+	})
+	m.f.Line()
+}
+
+// paramNote says what an input is for, on its field.
+func paramNote(ent *model.Entity, p *plan.Param) string {
+	switch p.Role {
+	case plan.ParamWhere:
+		return "the sort key condition's operand"
+	case plan.ParamCond:
+		return fmt.Sprintf("the operand of %s %s", p.Cond.Attr.Name, p.Cond.Op)
+	case plan.ParamSet:
+		if p.Pointer {
+			return "the value set; nil removes it"
+		}
+		return "the value set"
+	case plan.ParamAdd:
+		return "added; a negative number subtracts"
+	}
+	return ""
 }
 
 // resultType is the type a read returns for one item: the entity, or the
@@ -335,7 +433,7 @@ func (m *method) viewType() {
 	commentf(m.f, "%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
 	m.f.Type().Id(m.p.ViewType()).StructFunc(func(g *jen.Group) {
 		for _, a := range attrs {
-			g.Id(a.GoName).Add(goType(ent, a))
+			g.Id(a.GoName).Add(fieldType(ent, a))
 		}
 	})
 	m.f.Line()

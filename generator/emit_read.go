@@ -33,6 +33,7 @@ func (m *method) get() {
 	projConst := m.constant("Projection", m.req.Projection)
 	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		key := m.primaryKeyMap(g, ent, val, fail)
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
@@ -103,6 +104,7 @@ func (m *method) getByQuery() {
 	lines := append(m.readLines(), "Limit: 1", "An index key need not be unique: with several items, the first in sort key order is returned.")
 	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		in, _ := m.queryInput(g, val, keyCond, projConst, nil, fail)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), in)
@@ -344,6 +346,7 @@ func (m *method) query() {
 	}
 	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page.", m.p.GoName, what), lines...)
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
 		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(jen.Lit(m.p.Name), pkValue, jen.Id("page").Dot("Cursor"))
@@ -425,13 +428,7 @@ func (m *method) resultType() {
 // iterator emits the method that walks every page: item by item for one
 // entity, page by page for a collection.
 func (m *method) iterator() {
-	var params, names []jen.Code
-	for _, p := range m.pp.Params {
-		if p.Role != plan.ParamPage {
-			params = append(params, jen.Id(p.Name).Add(m.paramType(p)))
-			names = append(names, jen.Id(p.Name))
-		}
-	}
+	names := m.args(false)
 	call := jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{jen.Id("ctx")}, names...), jen.Id("page"))...)
 	var elem, page, ret jen.Code
 	walker, what := "walk", "every "+m.itemType()+" of "+m.p.GoName
@@ -455,9 +452,7 @@ func (m *method) iterator() {
 	commentf(m.f, "%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
 	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
-		for _, p := range params {
-			g.Add(p)
-		}
+		m.params(g, false)
 	}).Qual("iter", "Seq2").Types(elem, jen.Error()).Block(ret)
 	m.f.Line()
 }

@@ -54,7 +54,7 @@ func (up *updater) doc() {
 				names = append(names, a.Name)
 			}
 		}
-		lines = append(lines, fmt.Sprintf("(%s given its zero value is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
+		lines = append(lines, fmt.Sprintf("(%s given nil or empty is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
 	}
 	if up.req.Condition != "" {
 		lines = append(lines, "ConditionExpression: "+up.req.Condition)
@@ -96,7 +96,7 @@ func (up *updater) call() {
 // input emits the body of the update's input builder and returns the
 // input.
 func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
-	up.checks(g)
+	up.checks(g, fail)
 	key := up.primaryKeyMap(g, up.ent(), up.keyParam, fail)
 	for _, c := range up.always {
 		up.rebuildKeys(g, c, fail)
@@ -131,21 +131,22 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 }
 
 // checks emits the spec's checks of the values the update sets and adds,
-// and of what DynamoDB can't store.
-func (up *updater) checks(g *jen.Group) {
+// and of what DynamoDB can't store. An optional scalar's are run only
+// when the call gives it a value; an optional set, list or map given
+// none is removed, so only a required one is refused empty.
+func (up *updater) checks(g *jen.Group, fail func(jen.Code) jen.Code) {
 	ent := up.ent()
 	for _, a := range up.p.Set {
 		v := jen.Id(up.params[a])
-		for _, c := range up.checkValue(ent, a, v) {
-			g.Add(c)
-		}
+		checks := valueChecks(ent, a, deref(a, v), fail)
 		if !a.Optional {
-			// An optional attribute's zero value removes it.
-			for _, c := range storable(ent, a, v) {
-				g.Add(c)
-			}
-		} else if c, reason := unstorable(a, v); c != nil {
-			g.If(jen.Add(notZero(a, v)).Op("&&").Add(c)).Block(jen.Return(jen.Nil(), itemError(ent, a, reason)))
+			checks = append(checks, emptiness(ent, a, v, fail)...)
+		}
+		if a.StoredForm().Pointer && len(checks) > 0 {
+			checks = []jen.Code{jen.If(present(a, v)).Block(checks...)}
+		}
+		for _, c := range checks {
+			g.Add(c)
 		}
 	}
 	for _, a := range up.p.Add {
@@ -154,6 +155,11 @@ func (up *updater) checks(g *jen.Group) {
 		}
 	}
 }
+
+// setValue is the value the update sets attribute a to: its parameter,
+// dereferenced for an optional scalar, which only code run when the
+// call gives it reads.
+func (up *updater) setValue(a *model.Attribute) jen.Code { return deref(a, jen.Id(up.params[a])) }
 
 // rebuildKeys emits the building of the index keys clause c rewrites.
 func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code) jen.Code) {
@@ -164,8 +170,8 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 		name := up.local(fmt.Sprintf("rebuilt%d", len(up.rebuilt)+1))
 		g.List(jen.Id(name), jen.Err()).Op(":=").Id(up.e.useBuilder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
 			for _, a := range v.Rebuild.Template.Attrs() {
-				if n, ok := up.params[a]; ok {
-					g.Id(n)
+				if _, ok := up.params[a]; ok {
+					g.Add(up.setValue(a))
 				} else {
 					g.Add(up.keyParam(a))
 				}
@@ -179,7 +185,9 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 // value is the attribute value a placeholder of the update stands for.
 func (up *updater) value(v *plan.Value) jen.Code {
 	switch v.Source {
-	case plan.SetValue, plan.AddAmount:
+	case plan.SetValue:
+		return attrValue(v.Attr, up.setValue(v.Attr))
+	case plan.AddAmount:
 		return attrValue(v.Attr, jen.Id(up.params[v.Attr]))
 	case plan.AddLimit:
 		return attrValue(v.Attr, addLimit(v))
@@ -216,7 +224,7 @@ func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Co
 	for _, c := range up.sometimes {
 		var zero *jen.Statement
 		for _, a := range c.Unless {
-			z := isZero(a, jen.Id(up.params[a]))
+			z := absent(a, jen.Id(up.params[a]))
 			if zero == nil {
 				zero = jen.Add(z)
 			} else {

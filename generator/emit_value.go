@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"strings"
 	"time"
 
 	"github.com/dave/jennifer/jen"
@@ -41,12 +42,44 @@ func goType(ent *model.Entity, a *model.Attribute) jen.Code {
 	return jen.Any()
 }
 
-// isZero is the condition under which an optional attribute, of Go value
-// v, is absent: v is its zero value.
-func isZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, true) }
+// fieldType is the Go type of an attribute's field in the entity's
+// struct: a pointer to its value for an optional scalar (nil when the
+// item lacks it), its value's type otherwise.
+func fieldType(ent *model.Entity, a *model.Attribute) jen.Code {
+	if a.StoredForm().Pointer {
+		return jen.Op("*").Add(goType(ent, a))
+	}
+	return goType(ent, a)
+}
 
-// notZero is the condition under which an optional attribute is present.
-func notZero(a *model.Attribute, v jen.Code) jen.Code { return zeroCheck(a, v, false) }
+// present is the condition under which v, a field of optional attribute a
+// (or the parameter that sets it), holds a value: not nil for a pointer,
+// not empty for a slice or map, not nil for a document.
+func present(a *model.Attribute, v jen.Code) jen.Code {
+	if a.StoredForm().Pointer {
+		return jen.Add(v).Op("!=").Nil()
+	}
+	return zeroCheck(a, v, false)
+}
+
+// absent is the condition under which v, a field of optional attribute a
+// (or the parameter that sets it), holds no value.
+func absent(a *model.Attribute, v jen.Code) jen.Code {
+	if a.StoredForm().Pointer {
+		return jen.Add(v).Op("==").Nil()
+	}
+	return zeroCheck(a, v, true)
+}
+
+// deref is the value v, a field of attribute a (or the parameter that
+// sets it), holds: (*v) for a pointer, which only code run when v is
+// present reads; v itself otherwise.
+func deref(a *model.Attribute, v jen.Code) jen.Code {
+	if a.StoredForm().Pointer {
+		return jen.Parens(jen.Op("*").Add(v))
+	}
+	return v
+}
 
 // zeroCheck is the condition that v, a Go value of attribute a, is its
 // zero value (zero) or is not (!zero), by the kind of its Go type.
@@ -158,27 +191,83 @@ func constValue(ent *model.Entity, a *model.Attribute, op model.CondOp, text str
 	return memberValue("S", jen.Lit(text))
 }
 
-// decodeAttr is the Go value of attribute a of item, read by dec; a
+// decodeAttr is the Go value of attribute a of item, read by dec: a
+// pointer for an optional scalar (nil when the item lacks it or holds
+// NULL), the default when the item lacks an attribute that has one; a
 // document is the item's value itself.
 func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 	f := a.StoredForm()
 	av := jen.Id("item").Index(jen.Lit(a.Stored))
 	if f.Reader == "" {
+		if a.Optional {
+			return jen.Id("document").Call(av)
+		}
 		return av
 	}
-	args := []jen.Code{jen.Lit(a.Name), av}
-	if f.Base == model.BaseJoined {
-		args = append(args, jen.Lit(string(a.Separator)))
+	reader := jen.Id("read" + strings.ToUpper(f.Reader[:1]) + f.Reader[1:])
+	var call jen.Code
+	switch {
+	case f.Pointer:
+		call = jen.Id("decodePtr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, reader)
+		if f.Go == model.GoEnum {
+			return jen.Parens(jen.Op("*").Id(model.EnumType(ent, a))).Parens(call)
+		}
+		return call
+	case a.Default != nil:
+		call = jen.Id("decodeOr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, defaultValue(a), reader)
+	default:
+		args := []jen.Code{jen.Lit(a.Name), av}
+		if f.Base == model.BaseJoined {
+			args = append(args, jen.Lit(string(a.Separator)))
+		}
+		p := "optional"
+		if f.Always {
+			p = "required"
+		}
+		call = jen.Id("dec").Dot(f.Reader).Call(append(args, jen.Id(p))...)
 	}
-	p := "optional"
-	if f.Always {
-		p = "required"
-	}
-	call := jen.Id("dec").Dot(f.Reader).Call(append(args, jen.Id(p))...)
 	if f.Go == model.GoEnum {
 		return jen.Id(model.EnumType(ent, a)).Parens(call)
 	}
 	return call
+}
+
+// defaultValue is an attribute's default as a Go value of its reader's
+// type (an enum's as its text): the model checked it.
+func defaultValue(a *model.Attribute) jen.Code {
+	text := a.Default.Text
+	switch a.StoredForm().Go {
+	case model.GoInt64, model.GoFloat64:
+		n, _ := model.CanonicalNumber(text, a.Type == model.Int)
+		return jen.Id(n)
+	case model.GoBool:
+		return jen.Lit(text == "true")
+	case model.GoTime:
+		return timeLit(a, text)
+	}
+	return jen.Lit(text)
+}
+
+// timeLit is a time constant of attribute a, checked by the model, as a
+// time.Date call in UTC (a date's at midnight UTC), or time.Unix for a
+// time stored as a number.
+func timeLit(a *model.Attribute, text string) jen.Code {
+	if a.StoredForm().Dynamo == "N" {
+		if n, err := model.CanonicalNumber(text, true); err == nil {
+			if a.StoredForm().Base == model.BaseUnixMilli {
+				return jen.Qual("time", "UnixMilli").Call(jen.Id(n)).Dot("UTC").Call()
+			}
+			return jen.Qual("time", "Unix").Call(jen.Id(n), jen.Lit(0)).Dot("UTC").Call()
+		}
+	}
+	layout := time.RFC3339Nano
+	if a.Format == model.Date {
+		layout = time.DateOnly
+	}
+	t, _ := time.Parse(layout, text)
+	t = t.UTC()
+	return jen.Qual("time", "Date").Call(jen.Lit(t.Year()), jen.Qual("time", t.Month().String()), jen.Lit(t.Day()),
+		jen.Lit(t.Hour()), jen.Lit(t.Minute()), jen.Lit(t.Second()), jen.Lit(t.Nanosecond()), jen.Qual("time", "UTC"))
 }
 
 // unstorable is the condition under which v, a value of attribute a, is

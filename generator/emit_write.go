@@ -2,7 +2,6 @@ package generator
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
@@ -94,6 +93,7 @@ func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail fun
 	commentf(m.f, "%s builds the request of %s.", m.p.InputMethod(), m.p.GoName)
 	m.storeMethod(m.p.InputMethod(), false, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		m.unpack(g)
 		in := body(g, fail)
 		g.Return(in, jen.Nil())
 	})
@@ -101,13 +101,7 @@ func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail fun
 }
 
 // paramNames are the method's parameters after ctx, as arguments.
-func (m *method) paramNames() []jen.Code {
-	var out []jen.Code
-	for _, p := range m.pp.Params {
-		out = append(out, jen.Id(p.Name))
-	}
-	return out
-}
+func (m *method) paramNames() []jen.Code { return m.args(true) }
 
 // delete emits a DeleteItem by primary key.
 func (m *method) delete() {
@@ -149,46 +143,25 @@ func addLimit(v *plan.Value) jen.Code {
 	return jen.Qual("math", "MinInt64")
 }
 
-// checkValue emits the spec's checks of one value an update sets.
-func (m *method) checkValue(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
-	fail := func(reason string) jen.Code {
-		return jen.Return(jen.Nil(), itemError(ent, a, reason))
+// storable emits the check of an amount an update adds that DynamoDB
+// can't take: an empty set, a float out of its range.
+func storable(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+	checks := emptiness(ent, a, v, fail)
+	if c, reason := unstorable(a, v); c != nil {
+		checks = append(checks, jen.If(c).Block(fail(itemError(ent, a, reason))))
 	}
-	var out []jen.Code
-	if a.Min != nil {
-		out = append(out, jen.If(jen.Add(v).Op("<").Add(boundLit(a, a.Min))).Block(fail("below its min "+a.Min.Text)))
-	}
-	if a.Max != nil {
-		out = append(out, jen.If(jen.Add(v).Op(">").Add(boundLit(a, a.Max))).Block(fail("above its max "+a.Max.Text)))
-	}
-	if a.MaxLength > 0 && a.Type == model.String {
-		out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength)).Block(fail(fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
-	}
-	if a.Type == model.Enum {
-		cond := jen.Op("!").Add(v).Dot("Valid").Call()
-		if a.Optional {
-			cond = jen.Add(v).Op("!=").Lit("").Op("&&").Add(cond)
-		}
-		out = append(out, jen.If(cond).Block(fail("not one of "+strings.Join(quoteAll(a.Values), ", "))))
-	}
-	return out
+	return checks
 }
 
-// storable emits the check of a value an update sets or adds that
-// DynamoDB can't take: an empty set, a nil document, a float out of its
-// range, a time with no four-digit year.
-func storable(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
-	fail := func(reason string) jen.Code {
-		return jen.Return(jen.Nil(), itemError(ent, a, reason))
-	}
+// emptiness emits the check of a value DynamoDB does not store because
+// it is empty: an empty set, a nil document.
+func emptiness(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) []jen.Code {
 	switch a.Type {
 	case model.StringSet, model.IntSet:
-		return []jen.Code{jen.If(jen.Len(v).Op("==").Lit(0)).Block(fail("an empty set, which DynamoDB does not store"))}
+		return []jen.Code{jen.If(jen.Len(v).Op("==").Lit(0)).Block(fail(itemError(ent, a, "an empty set, which DynamoDB does not store")))}
 	case model.Document:
-		return []jen.Code{jen.If(jen.Add(v).Op("==").Nil()).Block(fail("a nil document, which DynamoDB does not store"))}
-	}
-	if c, reason := unstorable(a, v); c != nil {
-		return []jen.Code{jen.If(c).Block(fail(reason))}
+		return []jen.Code{jen.If(jen.Add(v).Op("==").Nil()).Block(fail(itemError(ent, a, "a nil document, which DynamoDB does not store")))}
 	}
 	return nil
 }
@@ -213,12 +186,12 @@ func (m *method) batchGet() {
 		g.Id("seen").Op(":=").Make(jen.Map(jen.String()).Bool(), jen.Len(jen.Id("keys")))
 		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("keys")).BlockFunc(func(g *jen.Group) {
 			key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("k").Dot(a.GoName) }, fail)
-			g.Id("key").Op(":=").Add(key)
-			g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("key")}, names...)...)
+			g.Id("keyMap").Op(":=").Add(key)
+			g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("keyMap")}, names...)...)
 			g.Id("keyOrder").Op("=").Append(jen.Id("keyOrder"), jen.Id("h"))
 			g.If(jen.Id("seen").Index(jen.Id("h"))).Block(jen.Continue())
 			g.Id("seen").Index(jen.Id("h")).Op("=").True()
-			g.Id("in").Op("=").Append(jen.Id("in"), jen.Id("key"))
+			g.Id("in").Op("=").Append(jen.Id("in"), jen.Id("keyMap"))
 		})
 		var projArg, namesArg jen.Code = jen.Lit(""), jen.Nil()
 		if projConst != nil {
@@ -282,9 +255,9 @@ func (m *method) batchWrite() {
 				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("PutRequest"): jen.Op("&").Qual(pathTypes, "PutRequest").Values(jen.Dict{jen.Id("Item"): jen.Id("item")})})
 			} else {
 				key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("keys").Index(jen.Id("i")).Dot(a.GoName) }, fail)
-				g.Id("key").Op(":=").Add(key)
-				g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("key")}, names...)...)
-				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("DeleteRequest"): jen.Op("&").Qual(pathTypes, "DeleteRequest").Values(jen.Dict{jen.Id("Key"): jen.Id("key")})})
+				g.Id("keyMap").Op(":=").Add(key)
+				g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("keyMap")}, names...)...)
+				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("DeleteRequest"): jen.Op("&").Qual(pathTypes, "DeleteRequest").Values(jen.Dict{jen.Id("Key"): jen.Id("keyMap")})})
 			}
 			g.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("requestAt").Index(jen.Id("h")), jen.Id("ok")).Block(
 				jen.Id("reqs").Index(jen.Id("j")).Op("=").Add(req),

@@ -93,7 +93,7 @@ type itemAttr struct {
 	member string
 	slot   int
 	// in is the variable that must be true for the attribute to be set
-	// (a key of a sparse index); present, that attr must not be zero.
+	// (a key of a sparse index); present: that attr must be present.
 	in      string
 	present bool
 }
@@ -232,6 +232,11 @@ func (l *itemLayout) addAttrs(ent *model.Entity) {
 	for _, a := range ent.Attributes {
 		f := a.StoredForm()
 		it := &itemAttr{name: a.Stored, attr: a, member: blockMember(a), present: !f.Always}
+		if f.Pointer {
+			// Made only when present: the values block is filled
+			// whatever the item holds.
+			it.member = ""
+		}
 		it.keyText = appendsTime(a) && slices.ContainsFunc(l.plain, func(k *keyBuild) bool { return k.tm.Has(a) })
 		l.items = append(l.items, it)
 	}

@@ -99,12 +99,12 @@ func TestItemLayout(t *testing.T) {
 		"placed=key text of placed in S[9]",
 		"state=attr state in S[10]",
 		"total=attr total in N[1]",
-		"coupon=attr coupon in S[11] if present",
+		"coupon=attr coupon if present",
 		"tags=attr tags if present",
 	}
 	checkLines(t, "item", items, wantItems)
-	if got := len(l.slots("S")); got != 12 {
-		t.Errorf("%d S slots, want 12", got)
+	if got := len(l.slots("S")); got != 11 {
+		t.Errorf("%d S slots, want 11", got)
 	}
 }
 

@@ -100,6 +100,14 @@ func TestMethodNames(t *testing.T) {
 					var names []*ast.Ident
 					switch n := n.(type) {
 					case *ast.AssignStmt:
+						if unpacksParams(n, params) {
+							// The inputs, from the struct the method
+							// takes them in: named as parameters are.
+							for _, l := range n.Lhs {
+								params[l.(*ast.Ident).Name] = true
+							}
+							return true
+						}
 						if n.Tok == token.DEFINE {
 							for _, l := range n.Lhs {
 								if id, ok := l.(*ast.Ident); ok {
@@ -151,6 +159,25 @@ func isDigits(s string) bool {
 	}
 	for _, r := range s {
 		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// unpacksParams reports whether n declares locals from the fields of a
+// parameter: a, b := params.A, params.B.
+func unpacksParams(n *ast.AssignStmt, params map[string]bool) bool {
+	if n.Tok != token.DEFINE || len(n.Lhs) != len(n.Rhs) {
+		return false
+	}
+	for i, r := range n.Rhs {
+		sel, ok := r.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		x, ok := sel.X.(*ast.Ident)
+		if _, lhs := n.Lhs[i].(*ast.Ident); !ok || !lhs || !params[x.Name] {
 			return false
 		}
 	}

@@ -474,9 +474,21 @@ func TestDumpRequests(t *testing.T) {
 			if zero {
 				variant = "zero"
 			}
-			var args []string
+			var args, fields []string
 			for _, prm := range pp.Params {
-				args = append(args, paramValue(pp, prm, zero))
+				if prm.Field == "" {
+					args = append(args, paramValue(pp, prm, zero))
+					continue
+				}
+				if len(fields) == 0 {
+					args = append(args, "") // the struct, where its first field stands
+				}
+				fields = append(fields, prm.Field+": "+paramValue(pp, prm, zero))
+			}
+			for i, a := range args {
+				if a == "" {
+					args[i] = pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
+				}
 			}
 			results := "_, err"
 			if pp.Call == plan.PutItem || pp.Call == plan.DeleteItem || pp.Call == plan.BatchWriteItem {
@@ -525,11 +537,25 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 		}
 		return attrValueExpr(e, a)
 	case plan.ParamSet:
-		if zero && p.Attr.Optional {
+		switch {
+		case p.Pointer && zero:
+			return "nil"
+		case p.Pointer:
+			return pointerExpr(e, p.Attr)
+		case zero && p.Attr.Optional:
 			return zeroValueExpr(e, p.Attr)
 		}
 	}
 	return attrValueExpr(e, p.Attr)
+}
+
+// pointerExpr is a pointer to a valid value of a, an optional scalar.
+func pointerExpr(e *model.Entity, a *model.Attribute) string {
+	v := attrValueExpr(e, a)
+	if a.Type == model.Int {
+		v = "int64(" + v + ")"
+	}
+	return "new(" + v + ")"
 }
 
 // entityValue is a composite literal of an item of e with every
@@ -537,7 +563,11 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 func entityValue(e *model.Entity) string {
 	var fields []string
 	for _, a := range e.Attributes {
-		fields = append(fields, a.GoName+": "+attrValueExpr(e, a))
+		v := attrValueExpr(e, a)
+		if a.StoredForm().Pointer {
+			v = pointerExpr(e, a)
+		}
+		fields = append(fields, a.GoName+": "+v)
 	}
 	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
 }

@@ -120,6 +120,7 @@ type Attribute struct {
 	Go        Str
 	Doc       Str
 	Optional  Bool
+	Default   *Const
 	Min       Number
 	Max       Number
 	MaxLength Int

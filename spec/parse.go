@@ -617,6 +617,7 @@ func (p *parser) attribute(e entry) *Attribute {
 		"go":        func(k, v *yaml.Node) { a.Go = p.str(v, "go") },
 		"doc":       func(k, v *yaml.Node) { a.Doc = p.str(v, "doc") },
 		"optional":  func(k, v *yaml.Node) { a.Optional = p.boolean(v, "optional") },
+		"default":   func(k, v *yaml.Node) { a.Default = p.constant(v, "the default of "+what) },
 		"min":       func(k, v *yaml.Node) { a.Min = p.number(v, "min") },
 		"max":       func(k, v *yaml.Node) { a.Max = p.number(v, "max") },
 		"maxLength": func(k, v *yaml.Node) { a.MaxLength = p.integer(v, "maxLength") },
@@ -775,6 +776,19 @@ func (p *parser) consts(n *yaml.Node, attr string) []Const {
 		p.errorf(n, "the constant list for %s is empty", attr)
 	}
 	return out
+}
+
+// constant reads one constant: a scalar value, not null.
+func (p *parser) constant(n *yaml.Node, what string) *Const {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.errorf(n, "%s must be a value, not %s", what, kindName(n))
+		return nil
+	}
+	return &Const{Value: n.Value, Tag: n.Tag, Pos: p.pos(n)}
 }
 
 // isEmptyMapping reports whether n is a mapping with no entries.

@@ -4,7 +4,6 @@
 package bookreviews
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -19,7 +18,7 @@ type Book struct {
 	ISBN            string
 	Title           string // stored as Title
 	Author          string // stored as Author
-	PublicationYear int64  // stored as PublicationYear; optional: not written when zero
+	PublicationYear *int64 // stored as PublicationYear; optional: nil when absent
 }
 
 // bookPK builds PK="BOOK#{isbn}" of Book items.
@@ -96,9 +95,6 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: b.Title},
 			{Value: b.Author},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(b.PublicationYear, 10)},
-		},
 	}
 	item := make(map[string]types.AttributeValue, 7)
 	item["PK"] = &vals.s[0]
@@ -107,8 +103,8 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["isbn"] = &vals.s[3]
 	item["Title"] = &vals.s[4]
 	item["Author"] = &vals.s[5]
-	if b.PublicationYear != 0 {
-		item["PublicationYear"] = &vals.n[0]
+	if b.PublicationYear != nil {
+		item["PublicationYear"] = intValue((*b.PublicationYear))
 	}
 	return item, nil
 }
@@ -116,17 +112,17 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 // bookValues holds the scalar attribute values of one Book item, allocated at once.
 type bookValues struct {
 	s [6]types.AttributeValueMemberS
-	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets b from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (b *Book) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Book"}
 	b.ISBN = dec.string("isbn", item["isbn"], required)
 	b.Title = dec.string("title", item["Title"], required)
 	b.Author = dec.string("author", item["Author"], required)
-	b.PublicationYear = dec.int("publicationYear", item["PublicationYear"], optional)
+	b.PublicationYear = decodePtr(&dec, "publicationYear", item["PublicationYear"], readInt)
 	return dec.err
 }

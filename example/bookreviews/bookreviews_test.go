@@ -40,13 +40,13 @@ var (
 		ISBN:            "978-0134190440",
 		Title:           "The Go Programming Language",
 		Author:          "Alan A. A. Donovan, Brian W. Kernighan",
-		PublicationYear: 2015,
+		PublicationYear: new(int64(2015)),
 	}
 	ddiaBook = bookreviews.Book{
 		ISBN:            "978-1449373320",
 		Title:           "Designing Data-Intensive Applications",
 		Author:          "Martin Kleppmann",
-		PublicationYear: 2017,
+		PublicationYear: new(int64(2017)),
 	}
 	// A book nobody reviewed, without a publication year (optional).
 	quietBook = bookreviews.Book{

@@ -7,6 +7,7 @@ import (
 	"context"
 	"iter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -483,6 +484,15 @@ func (s *Store) writeReviewInput(review *Review) (*dynamodb.PutItemInput, error)
 	}, nil
 }
 
+// UpdateReviewParams holds the inputs of UpdateReview.
+type UpdateReviewParams struct {
+	ISBN       string
+	ReviewDate time.Time
+	Username   string
+	Grade      int64  // the value set
+	ReviewText string // the value set
+}
+
 const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
 
 const updateReviewCondition = "attribute_exists(PK)"
@@ -495,8 +505,8 @@ const updateReviewCondition = "attribute_exists(PK)"
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
 //	UpdateExpression: SET #Grade = :grade, #ReviewText = :reviewText
 //	ConditionExpression: attribute_exists(PK)
-func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*Review, error) {
-	in, err := s.updateReviewInput(isbn, reviewDate, username, grade, reviewText)
+func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error) {
+	in, err := s.updateReviewInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -512,12 +522,16 @@ func (s *Store) UpdateReview(ctx context.Context, isbn string, reviewDate time.T
 }
 
 // updateReviewInput builds the request of UpdateReview.
-func (s *Store) updateReviewInput(isbn string, reviewDate time.Time, username string, grade int64, reviewText string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateItemInput, error) {
+	isbn, reviewDate, username, grade, reviewText := params.ISBN, params.ReviewDate, params.Username, params.Grade, params.ReviewText
 	if grade < 0 {
 		return nil, &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
 	}
 	if grade > 10 {
 		return nil, &ItemError{Entity: "Review", Attr: "grade", Reason: "above its max 10"}
+	}
+	if !utf8.ValidString(reviewText) {
+		return nil, &ItemError{Entity: "Review", Attr: "reviewText", Reason: "not valid UTF-8"}
 	}
 	pk, err := reviewPK(isbn)
 	if err != nil {
@@ -549,8 +563,8 @@ func (s *Store) updateReviewInput(isbn string, reviewDate time.Time, username st
 //
 //	DeleteItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
-func (s *Store) DeleteReview(ctx context.Context, isbn string, reviewDate time.Time, username string) error {
-	in, err := s.deleteReviewInput(isbn, reviewDate, username)
+func (s *Store) DeleteReview(ctx context.Context, key ReviewKey) error {
+	in, err := s.deleteReviewInput(key)
 	if err != nil {
 		return err
 	}
@@ -561,7 +575,8 @@ func (s *Store) DeleteReview(ctx context.Context, isbn string, reviewDate time.T
 }
 
 // deleteReviewInput builds the request of DeleteReview.
-func (s *Store) deleteReviewInput(isbn string, reviewDate time.Time, username string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteReviewInput(key ReviewKey) (*dynamodb.DeleteItemInput, error) {
+	isbn, reviewDate, username := key.ISBN, key.ReviewDate, key.Username
 	pk, err := reviewPK(isbn)
 	if err != nil {
 		return nil, err

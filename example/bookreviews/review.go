@@ -25,6 +25,13 @@ type Review struct {
 	ReviewDate time.Time // stored as ReviewDate
 }
 
+// ReviewKey holds the primary key attributes of a Review.
+type ReviewKey struct {
+	ISBN       string
+	ReviewDate time.Time
+	Username   string
+}
+
 // reviewPK builds PK="BOOK#{isbn}" of Review items.
 func reviewPK(isbn string) (string, error) {
 	isbnKey, err := keyString("isbn", isbn, "#")
@@ -176,7 +183,8 @@ type reviewValues struct {
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (r *Review) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Review"}
 	r.ISBN = dec.string("isbn", item["isbn"], required)

@@ -21,6 +21,12 @@ type CartItem struct {
 	Quantity  int64
 }
 
+// CartItemKey holds the primary key attributes of a CartItem.
+type CartItemKey struct {
+	CartID    string
+	ProductID string
+}
+
 // validate checks c against the constraints of the spec before a write.
 func (c *CartItem) validate() error {
 	if !utf8.ValidString(c.CartID) {
@@ -78,7 +84,8 @@ type cartItemValues struct {
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (c *CartItem) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "CartItem"}
 	c.CartID = dec.string("cartId", item["cartId"], required)

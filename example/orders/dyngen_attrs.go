@@ -189,8 +189,8 @@ type itemDecoder struct {
 }
 
 // presence says whether an item must hold an attribute: a required
-// attribute the item lacks is an ItemError, an optional one is the zero
-// value.
+// attribute the item lacks is an ItemError, an optional one the item
+// lacks, or holds as NULL, is the zero value.
 type presence bool
 
 const (
@@ -198,10 +198,16 @@ const (
 	optional presence = false
 )
 
+// isNull reports whether av is DynamoDB's NULL.
+func isNull(av types.AttributeValue) bool {
+	_, ok := av.(*types.AttributeValueMemberNULL)
+	return ok
+}
+
 // decode reads av with read, the reader of the attribute's type.
 func decode[T any](d *itemDecoder, attr string, av types.AttributeValue, p presence, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
 	var zero T
-	if av == nil {
+	if av == nil || p == optional && isNull(av) {
 		if p == required && d.err == nil {
 			d.err = missing(d.entity, attr)
 		}
@@ -215,6 +221,35 @@ func decode[T any](d *itemDecoder, attr string, av types.AttributeValue, p prese
 		return zero
 	}
 	return v
+}
+
+// decodePtr reads av, the value of an optional attribute, with read: nil
+// when the item lacks it or holds NULL.
+func decodePtr[T any](d *itemDecoder, attr string, av types.AttributeValue, read func(entity, attr string, av types.AttributeValue) (T, error)) *T {
+	if av == nil || isNull(av) {
+		return nil
+	}
+	v := decode(d, attr, av, required, read)
+	return &v
+}
+
+// decodeOr reads av with read, or gives def when the item lacks the
+// attribute or holds NULL: the default of an attribute added to the spec
+// after items were written without it.
+func decodeOr[T any](d *itemDecoder, attr string, av types.AttributeValue, def T, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
+	if av == nil || isNull(av) {
+		return def
+	}
+	return decode(d, attr, av, required, read)
+}
+
+// document is the value of an optional document: nil when the item lacks
+// it or holds NULL.
+func document(av types.AttributeValue) types.AttributeValue {
+	if isNull(av) {
+		return nil
+	}
+	return av
 }
 
 func (d *itemDecoder) string(attr string, av types.AttributeValue, p presence) string {

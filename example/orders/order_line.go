@@ -81,7 +81,8 @@ type orderLineValues struct {
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (o *OrderLine) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "OrderLine"}
 	o.OrderID = dec.int("orderId", item["orderId"], required)

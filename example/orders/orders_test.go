@@ -344,7 +344,7 @@ func order(t *testing.T, orderID int64, placed time.Time) ([]orders.OrderLine, [
 			OrderID: orderID,
 			EventID: ksuid(t, placed.Add(time.Duration(i)*time.Hour)),
 			Status:  st.status,
-			Message: st.message,
+			Message: new(st.message),
 		}
 	}
 	return lines, events

@@ -77,6 +77,13 @@ func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[Ca
 	})
 }
 
+// AddToCartParams holds the inputs of AddToCart.
+type AddToCartParams struct {
+	CartID    string
+	ProductID string
+	Quantity  int64 // added; a negative number subtracts
+}
+
 const addToCartUpdate = "SET #_type = :_type ADD #quantity :quantity"
 
 const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)"
@@ -89,8 +96,8 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #_type = :_type ADD #quantity :quantity
 //	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)
-func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
-	in, err := s.addToCartInput(cartID, productID, quantity)
+func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartItem, error) {
+	in, err := s.addToCartInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +113,8 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 }
 
 // addToCartInput builds the request of AddToCart.
-func (s *Store) addToCartInput(cartID string, productID string, quantity int64) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) addToCartInput(params AddToCartParams) (*dynamodb.UpdateItemInput, error) {
+	cartID, productID, quantity := params.CartID, params.ProductID, params.Quantity
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
@@ -135,6 +143,13 @@ func (s *Store) addToCartInput(cartID string, productID string, quantity int64) 
 	}, nil
 }
 
+// ChangeQuantityParams holds the inputs of ChangeQuantity.
+type ChangeQuantityParams struct {
+	CartID    string
+	ProductID string
+	Quantity  int64 // the value set
+}
+
 const changeQuantityUpdate = "SET #quantity = :quantity"
 
 const changeQuantityCondition = "attribute_exists(#pk)"
@@ -147,8 +162,8 @@ const changeQuantityCondition = "attribute_exists(#pk)"
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #quantity = :quantity
 //	ConditionExpression: attribute_exists(#pk)
-func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
-	in, err := s.changeQuantityInput(cartID, productID, quantity)
+func (s *Store) ChangeQuantity(ctx context.Context, params ChangeQuantityParams) (*CartItem, error) {
+	in, err := s.changeQuantityInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +179,8 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 }
 
 // changeQuantityInput builds the request of ChangeQuantity.
-func (s *Store) changeQuantityInput(cartID string, productID string, quantity int64) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.UpdateItemInput, error) {
+	cartID, productID, quantity := params.CartID, params.ProductID, params.Quantity
 	if quantity < 0 {
 		return nil, &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
 	}
@@ -193,8 +209,8 @@ func (s *Store) changeQuantityInput(cartID string, productID string, quantity in
 //
 //	DeleteItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
-func (s *Store) RemoveFromCart(ctx context.Context, cartID string, productID string) error {
-	in, err := s.removeFromCartInput(cartID, productID)
+func (s *Store) RemoveFromCart(ctx context.Context, key CartItemKey) error {
+	in, err := s.removeFromCartInput(key)
 	if err != nil {
 		return err
 	}
@@ -205,7 +221,8 @@ func (s *Store) RemoveFromCart(ctx context.Context, cartID string, productID str
 }
 
 // removeFromCartInput builds the request of RemoveFromCart.
-func (s *Store) removeFromCartInput(cartID string, productID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) removeFromCartInput(key CartItemKey) (*dynamodb.DeleteItemInput, error) {
+	cartID, productID := key.CartID, key.ProductID
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}

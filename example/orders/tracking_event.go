@@ -19,7 +19,7 @@ type TrackingEvent struct {
 	OrderID int64
 	EventID string
 	Status  string
-	Message string // optional: not written when zero
+	Message *string // optional: nil when absent
 }
 
 // validate checks t against the constraints of the spec before a write.
@@ -30,8 +30,10 @@ func (t *TrackingEvent) validate() error {
 	if !utf8.ValidString(t.Status) {
 		return &ItemError{Entity: "TrackingEvent", Attr: "status", Reason: "not valid UTF-8"}
 	}
-	if !utf8.ValidString(t.Message) {
-		return &ItemError{Entity: "TrackingEvent", Attr: "message", Reason: "not valid UTF-8"}
+	if t.Message != nil {
+		if !utf8.ValidString((*t.Message)) {
+			return &ItemError{Entity: "TrackingEvent", Attr: "message", Reason: "not valid UTF-8"}
+		}
 	}
 	return nil
 }
@@ -56,12 +58,11 @@ func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	// One allocation holds the item's scalar attribute values.
 	vals := &trackingEventValues{
-		s: [5]types.AttributeValueMemberS{
+		s: [4]types.AttributeValueMemberS{
 			{Value: sk},
 			{Value: "TrackingEvent"},
 			{Value: t.EventID},
 			{Value: t.Status},
-			{Value: t.Message},
 		},
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(t.OrderID, 10)},
@@ -73,26 +74,27 @@ func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["orderId"] = &vals.n[0]
 	item["eventId"] = &vals.s[2]
 	item["status"] = &vals.s[3]
-	if t.Message != "" {
-		item["message"] = &vals.s[4]
+	if t.Message != nil {
+		item["message"] = &types.AttributeValueMemberS{Value: (*t.Message)}
 	}
 	return item, nil
 }
 
 // trackingEventValues holds the scalar attribute values of one TrackingEvent item, allocated at once.
 type trackingEventValues struct {
-	s [5]types.AttributeValueMemberS
+	s [4]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets t from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (t *TrackingEvent) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "TrackingEvent"}
 	t.OrderID = dec.int("orderId", item["orderId"], required)
 	t.EventID = dec.string("eventId", item["eventId"], required)
 	t.Status = dec.string("status", item["status"], required)
-	t.Message = dec.string("message", item["message"], optional)
+	t.Message = decodePtr(&dec, "message", item["message"], readString)
 	return dec.err
 }

@@ -99,7 +99,8 @@ type customerValues struct {
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (c *Customer) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Customer"}
 	c.CustomerID = dec.string("customerId", item["customerId"], required)

@@ -232,6 +232,12 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	return &v, nil
 }
 
+// OrderOfCustomerParams holds the inputs of OrderOfCustomer.
+type OrderOfCustomerParams struct {
+	OrderID    string
+	CustomerID string // the operand of customerId =
+}
+
 // OrderOfCustomerResult is one page of OrderOfCustomer.
 type OrderOfCustomerResult struct {
 	Items []Order
@@ -250,7 +256,8 @@ const orderOfCustomerFilter = "#customerId = :customerId"
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
 //	FilterExpression: #customerId = :customerId (DynamoDB reads, and bills, the items it drops)
-func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID string, page Page) (*OrderOfCustomerResult, error) {
+func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error) {
+	orderID, customerID := params.OrderID, params.CustomerID
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
 		return nil, err
@@ -299,9 +306,9 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 }
 
 // OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the pages one at a time; it stops at the first error.
-func (s *Store) OrderOfCustomerAll(ctx context.Context, orderID string, customerID string) iter.Seq2[Order, error] {
+func (s *Store) OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
-		res, err := s.OrderOfCustomer(ctx, orderID, customerID, page)
+		res, err := s.OrderOfCustomer(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -475,6 +482,14 @@ func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
+// SetOrderStatusParams holds the inputs of SetOrderStatus.
+type SetOrderStatusParams struct {
+	CustomerID string
+	OrderDate  time.Time
+	OrderID    string
+	Status     OrderStatus // the value set
+}
+
 const setOrderStatusUpdate = "SET #status = :status"
 
 const setOrderStatusCondition = "attribute_exists(PK)"
@@ -485,8 +500,8 @@ const setOrderStatusCondition = "attribute_exists(PK)"
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
 //	UpdateExpression: SET #status = :status
 //	ConditionExpression: attribute_exists(PK)
-func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate time.Time, orderID string, status OrderStatus) (*Order, error) {
-	in, err := s.setOrderStatusInput(customerID, orderDate, orderID, status)
+func (s *Store) SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error) {
+	in, err := s.setOrderStatusInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -502,7 +517,8 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 }
 
 // setOrderStatusInput builds the request of SetOrderStatus.
-func (s *Store) setOrderStatusInput(customerID string, orderDate time.Time, orderID string, status OrderStatus) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) setOrderStatusInput(params SetOrderStatusParams) (*dynamodb.UpdateItemInput, error) {
+	customerID, orderDate, orderID, status := params.CustomerID, params.OrderDate, params.OrderID, params.Status
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
 	}

@@ -25,6 +25,13 @@ type Good struct {
 	Price    int64 // The price in cents
 }
 
+// GoodKey holds the primary key attributes of a Good.
+type GoodKey struct {
+	StoreID  string
+	Category []string
+	GoodID   string
+}
+
 // goodPK builds PK="INV#{storeId}" of Good items.
 func goodPK(storeID string) (string, error) {
 	storeIDKey, err := keyString("storeId", storeID, "#")
@@ -178,7 +185,8 @@ type goodValues struct {
 
 // UnmarshalItem sets g from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (g *Good) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Good"}
 	g.StoreID = dec.string("storeId", item["storeId"], required)

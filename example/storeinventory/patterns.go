@@ -6,6 +6,7 @@ package storeinventory
 import (
 	"context"
 	"iter"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -130,6 +131,12 @@ func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[G
 	})
 }
 
+// GoodsInCategoryParams holds the inputs of GoodsInCategory.
+type GoodsInCategoryParams struct {
+	StoreID  string
+	Category []string
+}
+
 // GoodsInCategoryResult is one page of GoodsInCategory.
 type GoodsInCategoryResult struct {
 	Items []Good
@@ -145,7 +152,8 @@ const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK, "{category}#")
-func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []string, page Page) (*GoodsInCategoryResult, error) {
+func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error) {
+	storeID, category := params.StoreID, params.Category
 	pk, err := goodPK(storeID)
 	if err != nil {
 		return nil, err
@@ -192,14 +200,20 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 }
 
 // GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages one at a time; it stops at the first error.
-func (s *Store) GoodsInCategoryAll(ctx context.Context, storeID string, category []string) iter.Seq2[Good, error] {
+func (s *Store) GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsInCategory(ctx, storeID, category, page)
+		res, err := s.GoodsInCategory(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// GoodsInCategoryByPriceParams holds the inputs of GoodsInCategoryByPrice.
+type GoodsInCategoryByPriceParams struct {
+	StoreID  string
+	Category []string
 }
 
 // GoodsInCategoryByPriceResult is one page of GoodsInCategoryByPrice.
@@ -217,7 +231,8 @@ const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
-func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, category []string, page Page) (*GoodsInCategoryByPriceResult, error) {
+func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
+	storeID, category := params.StoreID, params.Category
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
 		return nil, err
@@ -258,14 +273,22 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 }
 
 // GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, reading the pages one at a time; it stops at the first error.
-func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, storeID string, category []string) iter.Seq2[Good, error] {
+func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsInCategoryByPrice(ctx, storeID, category, page)
+		res, err := s.GoodsInCategoryByPrice(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// GoodsInPriceRangeParams holds the inputs of GoodsInPriceRange.
+type GoodsInPriceRangeParams struct {
+	StoreID   string
+	Category  []string
+	PriceFrom int64 // the sort key condition's operand
+	PriceTo   int64 // the sort key condition's operand
 }
 
 // GoodsInPriceRangeResult is one page of GoodsInPriceRange.
@@ -283,7 +306,8 @@ const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
-func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category []string, priceFrom int64, priceTo int64, page Page) (*GoodsInPriceRangeResult, error) {
+func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error) {
+	storeID, category, priceFrom, priceTo := params.StoreID, params.Category, params.PriceFrom, params.PriceTo
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
 		return nil, err
@@ -333,9 +357,9 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 }
 
 // GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the pages one at a time; it stops at the first error.
-func (s *Store) GoodsInPriceRangeAll(ctx context.Context, storeID string, category []string, priceFrom int64, priceTo int64) iter.Seq2[Good, error] {
+func (s *Store) GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsInPriceRange(ctx, storeID, category, priceFrom, priceTo, page)
+		res, err := s.GoodsInPriceRange(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -375,6 +399,12 @@ func (s *Store) addStoreInput(storeMetadata *StoreMetadata) (*dynamodb.PutItemIn
 	}, nil
 }
 
+// MoveStoreParams holds the inputs of MoveStore.
+type MoveStoreParams struct {
+	StoreID  string
+	Location string // the value set
+}
+
 const moveStoreUpdate = "SET #location = :location"
 
 const moveStoreCondition = "attribute_exists(PK)"
@@ -385,8 +415,8 @@ const moveStoreCondition = "attribute_exists(PK)"
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
 //	UpdateExpression: SET #location = :location
 //	ConditionExpression: attribute_exists(PK)
-func (s *Store) MoveStore(ctx context.Context, storeID string, location string) (*StoreMetadata, error) {
-	in, err := s.moveStoreInput(storeID, location)
+func (s *Store) MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMetadata, error) {
+	in, err := s.moveStoreInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +432,11 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 }
 
 // moveStoreInput builds the request of MoveStore.
-func (s *Store) moveStoreInput(storeID string, location string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) moveStoreInput(params MoveStoreParams) (*dynamodb.UpdateItemInput, error) {
+	storeID, location := params.StoreID, params.Location
+	if !utf8.ValidString(location) {
+		return nil, &ItemError{Entity: "StoreMetadata", Attr: "location", Reason: "not valid UTF-8"}
+	}
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
 		return nil, err
@@ -485,6 +519,14 @@ func (s *Store) saveGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
+// RepriceParams holds the inputs of Reprice.
+type RepriceParams struct {
+	StoreID  string
+	Category []string
+	GoodID   string
+	Price    int64 // the value set
+}
+
 const repriceUpdate = "SET #price = :price, GSI1SK = :GSI1SK"
 
 const repriceCondition = "attribute_exists(PK)"
@@ -498,8 +540,8 @@ const repriceCondition = "attribute_exists(PK)"
 //	UpdateExpression: SET #price = :price, GSI1SK = :GSI1SK
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1SK="{price}" on GSI1
-func (s *Store) Reprice(ctx context.Context, storeID string, category []string, goodID string, price int64) (*Good, error) {
-	in, err := s.repriceInput(storeID, category, goodID, price)
+func (s *Store) Reprice(ctx context.Context, params RepriceParams) (*Good, error) {
+	in, err := s.repriceInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -515,7 +557,8 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 }
 
 // repriceInput builds the request of Reprice.
-func (s *Store) repriceInput(storeID string, category []string, goodID string, price int64) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, error) {
+	storeID, category, goodID, price := params.StoreID, params.Category, params.GoodID, params.Price
 	if price < 0 {
 		return nil, &ItemError{Entity: "Good", Attr: "price", Reason: "below its min 0"}
 	}
@@ -553,8 +596,8 @@ func (s *Store) repriceInput(storeID string, category []string, goodID string, p
 //
 //	DeleteItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
-func (s *Store) RemoveGood(ctx context.Context, storeID string, category []string, goodID string) error {
-	in, err := s.removeGoodInput(storeID, category, goodID)
+func (s *Store) RemoveGood(ctx context.Context, key GoodKey) error {
+	in, err := s.removeGoodInput(key)
 	if err != nil {
 		return err
 	}
@@ -565,7 +608,8 @@ func (s *Store) RemoveGood(ctx context.Context, storeID string, category []strin
 }
 
 // removeGoodInput builds the request of RemoveGood.
-func (s *Store) removeGoodInput(storeID string, category []string, goodID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) removeGoodInput(key GoodKey) (*dynamodb.DeleteItemInput, error) {
+	storeID, category, goodID := key.StoreID, key.Category, key.GoodID
 	pk, err := goodPK(storeID)
 	if err != nil {
 		return nil, err

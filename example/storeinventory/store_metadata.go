@@ -106,7 +106,8 @@ type storeMetadataValues struct {
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (s *StoreMetadata) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "StoreMetadata"}
 	s.StoreID = dec.string("storeId", item["storeId"], required)

@@ -94,7 +94,8 @@ type accountValues struct {
 
 // UnmarshalItem sets a from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Account"}
 	a.AccountID = dec.string("accountId", item["accountId"], required)

@@ -22,6 +22,12 @@ type Membership struct {
 	GrantedAt      time.Time
 }
 
+// MembershipKey holds the primary key attributes of a Membership.
+type MembershipKey struct {
+	UserID         string
+	ServiceGroupID string
+}
+
 // membershipPK builds PK="user:{userId}" of Membership items.
 func membershipPK(userID string) (string, error) {
 	userIDKey, err := keyString("userId", userID, ":")
@@ -118,7 +124,8 @@ type membershipValues struct {
 
 // UnmarshalItem sets m from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (m *Membership) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Membership"}
 	m.UserID = dec.string("userId", item["userId"], required)

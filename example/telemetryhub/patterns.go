@@ -45,7 +45,8 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 //
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
-func (s *Store) GetUser(ctx context.Context, accountID string, userID string) (*User, error) {
+func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
+	accountID, userID := key.AccountID, key.UserID
 	pk, err := userPK(accountID)
 	if err != nil {
 		return nil, err
@@ -636,8 +637,8 @@ func (s *Store) grantServiceGroupInput(membership *Membership) (*dynamodb.PutIte
 //
 //	DeleteItem on table TelemetryHub
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
-func (s *Store) RevokeServiceGroup(ctx context.Context, userID string, serviceGroupID string) error {
-	in, err := s.revokeServiceGroupInput(userID, serviceGroupID)
+func (s *Store) RevokeServiceGroup(ctx context.Context, key MembershipKey) error {
+	in, err := s.revokeServiceGroupInput(key)
 	if err != nil {
 		return err
 	}
@@ -648,7 +649,8 @@ func (s *Store) RevokeServiceGroup(ctx context.Context, userID string, serviceGr
 }
 
 // revokeServiceGroupInput builds the request of RevokeServiceGroup.
-func (s *Store) revokeServiceGroupInput(userID string, serviceGroupID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) revokeServiceGroupInput(key MembershipKey) (*dynamodb.DeleteItemInput, error) {
+	userID, serviceGroupID := key.UserID, key.ServiceGroupID
 	pk, err := membershipPK(userID)
 	if err != nil {
 		return nil, err

@@ -108,7 +108,8 @@ type serviceGroupValues struct {
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (s *ServiceGroup) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "ServiceGroup"}
 	s.AccountID = dec.string("accountId", item["accountId"], required)

@@ -25,6 +25,12 @@ type User struct {
 	CreatedAt time.Time // stored as created_at
 }
 
+// UserKey holds the primary key attributes of a User.
+type UserKey struct {
+	AccountID string
+	UserID    string
+}
+
 // userPK builds PK="account:{accountId}" of User items.
 func userPK(accountID string) (string, error) {
 	accountIDKey, err := keyString("accountId", accountID, ":")
@@ -136,7 +142,8 @@ type userValues struct {
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "User"}
 	u.AccountID = dec.string("accountId", item["accountId"], required)

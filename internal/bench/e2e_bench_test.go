@@ -172,7 +172,7 @@ func rawDecodeBook(item map[string]types.AttributeValue, out *bookreviews.Book) 
 		if err != nil {
 			return err
 		}
-		out.PublicationYear = y
+		out.PublicationYear = &y
 	}
 	return nil
 }
@@ -183,7 +183,7 @@ var e2eBook = bookreviews.Book{
 	ISBN:            review.ISBN,
 	Title:           "The Go Programming Language",
 	Author:          "Alan A. A. Donovan, Brian W. Kernighan",
-	PublicationYear: 2015,
+	PublicationYear: new(int64(2015)),
 }
 
 // e2eReviews are the 50 reviews of e2eBook the Query benchmark pages

@@ -67,7 +67,7 @@ func newWidget(owner, id string) *Widget {
 		UpdatedAt: time.Unix(1_700_000_000, 0),
 		SeenAt:    time.UnixMilli(1_700_000_000_123),
 		Day:       time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC),
-		ExpiresAt: time.Unix(2_000_000_000, 0),
+		ExpiresAt: new(time.Unix(2_000_000_000, 0)),
 		Blob:      []byte{0, 1, 2, 0xff},
 		Tags:      []string{"b", "a", "b", ""},
 		Labels:    []string{"x", "y"},
@@ -83,9 +83,9 @@ func newWidget(owner, id string) *Widget {
 			}},
 		}},
 		Category: []string{"Electronics", "Laptops"},
-		Region:   "eu",
+		Region:   new("eu"),
 		Serial:   "S-" + id,
-		KindName: "gadget",
+		KindName: new("gadget"),
 	}
 }
 
@@ -101,6 +101,17 @@ func (d *diff) eq(field string, got, want any) {
 func (d *diff) time(field string, got, want time.Time) {
 	if !got.Equal(want) {
 		*d = append(*d, fmt.Sprintf("%s = %s, want %s", field, got.Format(time.RFC3339Nano), want.Format(time.RFC3339Nano)))
+	}
+}
+
+// ptime compares two optional times: both absent, or equal instants.
+func (d *diff) ptime(field string, got, want *time.Time) {
+	switch {
+	case got == nil && want == nil:
+	case got == nil || want == nil:
+		*d = append(*d, fmt.Sprintf("%s = %v, want %v", field, got, want))
+	default:
+		d.time(field, *got, *want)
 	}
 }
 
@@ -140,7 +151,7 @@ func checkWidget(t *testing.T, what string, got, want *Widget) {
 	d.time("UpdatedAt", got.UpdatedAt, want.UpdatedAt)
 	d.time("SeenAt", got.SeenAt, want.SeenAt)
 	d.time("Day", got.Day, want.Day)
-	d.time("ExpiresAt", got.ExpiresAt, want.ExpiresAt)
+	d.ptime("ExpiresAt", got.ExpiresAt, want.ExpiresAt)
 	if !slices.Equal(got.Blob, want.Blob) {
 		d = append(d, fmt.Sprintf("Blob = %x, want %x", got.Blob, want.Blob))
 	}

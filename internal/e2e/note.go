@@ -4,7 +4,6 @@
 package e2e
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -39,7 +38,13 @@ type Note struct {
 	NoteID  string
 	Text    string
 	Type    NoteType
-	Range   int64 // optional: not written when zero
+	Range   *int64 // optional: nil when absent
+}
+
+// NoteKey holds the primary key attributes of a Note.
+type NoteKey struct {
+	OwnerID string
+	NoteID  string
 }
 
 // notePK builds PK="OWNER#{ownerId}" of Note items.
@@ -124,9 +129,6 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: n.Text},
 			{Value: string(n.Type)},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(n.Range, 10)},
-		},
 	}
 	item := make(map[string]types.AttributeValue, 8)
 	item["PK"] = &vals.s[0]
@@ -136,8 +138,8 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["noteId"] = &vals.s[4]
 	item["text"] = &vals.s[5]
 	item["type"] = &vals.s[6]
-	if n.Range != 0 {
-		item["range"] = &vals.n[0]
+	if n.Range != nil {
+		item["range"] = intValue((*n.Range))
 	}
 	return item, nil
 }
@@ -145,18 +147,18 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 // noteValues holds the scalar attribute values of one Note item, allocated at once.
 type noteValues struct {
 	s [7]types.AttributeValueMemberS
-	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets n from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (n *Note) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Note"}
 	n.OwnerID = dec.string("ownerId", item["ownerId"], required)
 	n.NoteID = dec.string("noteId", item["noteId"], required)
 	n.Text = dec.string("text", item["text"], required)
 	n.Type = NoteType(dec.string("type", item["type"], required))
-	n.Range = dec.int("range", item["range"], optional)
+	n.Range = decodePtr(&dec, "range", item["range"], readInt)
 	return dec.err
 }

@@ -54,26 +54,26 @@ var widgetKeysWidgetSKPattern = regexp.MustCompile("^WIDGET#([^#]+)$")
 
 // widgetKeysFromKeys puts serial, version, active, day, createdAt, ownerId, widgetId, which ByKeys does not project, into item from its keys.
 func widgetKeysFromKeys(item map[string]types.AttributeValue) {
-	if key, ok := item["GSI2PK"].(*types.AttributeValueMemberS); ok {
-		if m := widgetKeysWidgetGSI2PKPattern.FindStringSubmatch(key.Value); m != nil {
+	if keyAttr, ok := item["GSI2PK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetGSI2PKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
 			item["serial"] = &types.AttributeValueMemberS{Value: m[1]}
 		}
 	}
-	if key, ok := item["GSI2SK"].(*types.AttributeValueMemberS); ok {
-		if m := widgetKeysWidgetGSI2SKPattern.FindStringSubmatch(key.Value); m != nil {
+	if keyAttr, ok := item["GSI2SK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetGSI2SKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
 			item["version"] = storedInt(m[1])
 			item["active"] = &types.AttributeValueMemberBOOL{Value: m[2] == "true"}
 			item["day"] = &types.AttributeValueMemberS{Value: m[3]}
 			item["created_at"] = &types.AttributeValueMemberS{Value: m[4]}
 		}
 	}
-	if key, ok := item["PK"].(*types.AttributeValueMemberS); ok {
-		if m := widgetKeysWidgetPKPattern.FindStringSubmatch(key.Value); m != nil {
+	if keyAttr, ok := item["PK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetPKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
 			item["ownerId"] = &types.AttributeValueMemberS{Value: m[1]}
 		}
 	}
-	if key, ok := item["SK"].(*types.AttributeValueMemberS); ok {
-		if m := widgetKeysWidgetSKPattern.FindStringSubmatch(key.Value); m != nil {
+	if keyAttr, ok := item["SK"].(*types.AttributeValueMemberS); ok {
+		if m := widgetKeysWidgetSKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
 			item["widgetId"] = &types.AttributeValueMemberS{Value: m[1]}
 		}
 	}
@@ -149,7 +149,8 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConsistentRead: true
-func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) (*Widget, error) {
+func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
+	ownerID, widgetID := key.OwnerID, key.WidgetID
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -179,6 +180,12 @@ func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) 
 	return &v, nil
 }
 
+// WidgetBySerialParams holds the inputs of WidgetBySerial.
+type WidgetBySerialParams struct {
+	Region string
+	Serial string
+}
+
 const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 
 // WidgetBySerial reads one Widget through GSI1; ErrNotFound when there is none.
@@ -189,7 +196,8 @@ const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND GSI1SK = "SERIAL#{serial}"
 //	Limit: 1
 //	An index key need not be unique: with several items, the first in sort key order is returned.
-func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string) (*Widget, error) {
+func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams) (*Widget, error) {
+	region, serial := params.Region, params.Serial
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
 		return nil, err
@@ -229,6 +237,12 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 	return &v, nil
 }
 
+// WidgetsInRegionParams holds the inputs of WidgetsInRegion.
+type WidgetsInRegionParams struct {
+	Region string
+	Status WidgetStatus // the operand of status =
+}
+
 // WidgetsInRegionResult is one page of WidgetsInRegion.
 type WidgetsInRegionResult struct {
 	Items []Widget
@@ -246,7 +260,8 @@ const widgetsInRegionFilter = "#status = :status"
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND begins_with(GSI1SK, "SERIAL#")
 //	FilterExpression: #status = :status (DynamoDB reads, and bills, the items it drops)
 //	Limit: 50 unless page.Limit is set
-func (s *Store) WidgetsInRegion(ctx context.Context, region string, status WidgetStatus, page Page) (*WidgetsInRegionResult, error) {
+func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
+	region, status := params.Region, params.Status
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
 		return nil, err
@@ -295,9 +310,9 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 }
 
 // WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the pages one at a time; it stops at the first error.
-func (s *Store) WidgetsInRegionAll(ctx context.Context, region string, status WidgetStatus) iter.Seq2[Widget, error] {
+func (s *Store) WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetsInRegion(ctx, region, status, page)
+		res, err := s.WidgetsInRegion(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -379,6 +394,12 @@ func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[
 	})
 }
 
+// WidgetsInCategoryParams holds the inputs of WidgetsInCategory.
+type WidgetsInCategoryParams struct {
+	OwnerID  string
+	Category []string // the sort key condition's operand
+}
+
 // WidgetsInCategoryResult is one page of WidgetsInCategory.
 type WidgetsInCategoryResult struct {
 	Items []Widget
@@ -393,7 +414,8 @@ const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(LSI1SK, "CAT/{category}/")
 //	Items of Event share the partition; the key condition never reads them.
-func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category []string, page Page) (*WidgetsInCategoryResult, error) {
+func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
+	ownerID, category := params.OwnerID, params.Category
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -442,9 +464,9 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 }
 
 // WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the pages one at a time; it stops at the first error.
-func (s *Store) WidgetsInCategoryAll(ctx context.Context, ownerID string, category []string) iter.Seq2[Widget, error] {
+func (s *Store) WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetsInCategory(ctx, ownerID, category, page)
+		res, err := s.WidgetsInCategory(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -829,6 +851,12 @@ func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Eve
 	})
 }
 
+// EventsBeforeParams holds the inputs of EventsBefore.
+type EventsBeforeParams struct {
+	OwnerID string
+	Seq     int64 // the sort key condition's operand
+}
+
 // EventsBeforeResult is one page of EventsBefore.
 type EventsBeforeResult struct {
 	Items []Event
@@ -843,7 +871,8 @@ const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
-func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, page Page) (*EventsBeforeResult, error) {
+func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
+	ownerID, seq := params.OwnerID, params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -891,14 +920,20 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 }
 
 // EventsBeforeAll walks every Event of EventsBefore, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsBeforeAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
+func (s *Store) EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsBefore(ctx, ownerID, seq, page)
+		res, err := s.EventsBefore(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsUpToParams holds the inputs of EventsUpTo.
+type EventsUpToParams struct {
+	OwnerID string
+	Seq     int64 // the sort key condition's operand
 }
 
 // EventsUpToResult is one page of EventsUpTo.
@@ -915,7 +950,8 @@ const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
-func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page Page) (*EventsUpToResult, error) {
+func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
+	ownerID, seq := params.OwnerID, params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -960,14 +996,20 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 }
 
 // EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsUpToAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
+func (s *Store) EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsUpTo(ctx, ownerID, seq, page)
+		res, err := s.EventsUpTo(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsAfterParams holds the inputs of EventsAfter.
+type EventsAfterParams struct {
+	OwnerID string
+	Seq     int64 // the sort key condition's operand
 }
 
 // EventsAfterResult is one page of EventsAfter.
@@ -984,7 +1026,8 @@ const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
-func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page Page) (*EventsAfterResult, error) {
+func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
+	ownerID, seq := params.OwnerID, params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1029,14 +1072,20 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 }
 
 // EventsAfterAll walks every Event of EventsAfter, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAfterAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
+func (s *Store) EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAfter(ctx, ownerID, seq, page)
+		res, err := s.EventsAfter(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsFromParams holds the inputs of EventsFrom.
+type EventsFromParams struct {
+	OwnerID string
+	Seq     int64 // the sort key condition's operand
 }
 
 // EventsFromResult is one page of EventsFrom.
@@ -1054,7 +1103,8 @@ const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
-func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page Page) (*EventsFromResult, error) {
+func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
+	ownerID, seq := params.OwnerID, params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1100,14 +1150,21 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 }
 
 // EventsFromAll walks every Event of EventsFrom, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsFromAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
+func (s *Store) EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsFrom(ctx, ownerID, seq, page)
+		res, err := s.EventsFrom(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsBetweenParams holds the inputs of EventsBetween.
+type EventsBetweenParams struct {
+	OwnerID string
+	SeqFrom int64 // the sort key condition's operand
+	SeqTo   int64 // the sort key condition's operand
 }
 
 // EventsBetweenResult is one page of EventsBetween.
@@ -1124,7 +1181,8 @@ const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
-func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64, seqTo int64, page Page) (*EventsBetweenResult, error) {
+func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
+	ownerID, seqFrom, seqTo := params.OwnerID, params.SeqFrom, params.SeqTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1172,14 +1230,20 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 }
 
 // EventsBetweenAll walks every Event of EventsBetween, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsBetweenAll(ctx context.Context, ownerID string, seqFrom int64, seqTo int64) iter.Seq2[Event, error] {
+func (s *Store) EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsBetween(ctx, ownerID, seqFrom, seqTo, page)
+		res, err := s.EventsBetween(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsAtBeforeParams holds the inputs of EventsAtBefore.
+type EventsAtBeforeParams struct {
+	OwnerID string
+	At      time.Time // the sort key condition's operand
 }
 
 // EventsAtBeforeResult is one page of EventsAtBefore.
@@ -1196,7 +1260,8 @@ const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtBeforeResult, error) {
+func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
+	ownerID, at := params.OwnerID, params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1251,14 +1316,20 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 }
 
 // EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtBefore(ctx, ownerID, at, page)
+		res, err := s.EventsAtBefore(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsAtUpToParams holds the inputs of EventsAtUpTo.
+type EventsAtUpToParams struct {
+	OwnerID string
+	At      time.Time // the sort key condition's operand
 }
 
 // EventsAtUpToResult is one page of EventsAtUpTo.
@@ -1275,7 +1346,8 @@ const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtUpToResult, error) {
+func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
+	ownerID, at := params.OwnerID, params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1326,14 +1398,20 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 }
 
 // EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtUpTo(ctx, ownerID, at, page)
+		res, err := s.EventsAtUpTo(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsAtAfterParams holds the inputs of EventsAtAfter.
+type EventsAtAfterParams struct {
+	OwnerID string
+	At      time.Time // the sort key condition's operand
 }
 
 // EventsAtAfterResult is one page of EventsAtAfter.
@@ -1350,7 +1428,8 @@ const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtAfterResult, error) {
+func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
+	ownerID, at := params.OwnerID, params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1401,14 +1480,20 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 }
 
 // EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtAfter(ctx, ownerID, at, page)
+		res, err := s.EventsAtAfter(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsAtFromParams holds the inputs of EventsAtFrom.
+type EventsAtFromParams struct {
+	OwnerID string
+	At      time.Time // the sort key condition's operand
 }
 
 // EventsAtFromResult is one page of EventsAtFrom.
@@ -1425,7 +1510,8 @@ const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
-func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtFromResult, error) {
+func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
+	ownerID, at := params.OwnerID, params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1476,14 +1562,21 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 }
 
 // EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtFrom(ctx, ownerID, at, page)
+		res, err := s.EventsAtFrom(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// EventsAtBetweenParams holds the inputs of EventsAtBetween.
+type EventsAtBetweenParams struct {
+	OwnerID string
+	AtFrom  time.Time // the sort key condition's operand
+	AtTo    time.Time // the sort key condition's operand
 }
 
 // EventsAtBetweenResult is one page of EventsAtBetween.
@@ -1501,7 +1594,8 @@ const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
-func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time.Time, atTo time.Time, page Page) (*EventsAtBetweenResult, error) {
+func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
+	ownerID, atFrom, atTo := params.OwnerID, params.AtFrom, params.AtTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1560,9 +1654,9 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 }
 
 // EventsAtBetweenAll walks every Event of EventsAtBetween, reading the pages one at a time; it stops at the first error.
-func (s *Store) EventsAtBetweenAll(ctx context.Context, ownerID string, atFrom time.Time, atTo time.Time) iter.Seq2[Event, error] {
+func (s *Store) EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtBetween(ctx, ownerID, atFrom, atTo, page)
+		res, err := s.EventsAtBetween(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -1647,7 +1741,8 @@ func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, er
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
-func (s *Store) GetNote(ctx context.Context, ownerID string, noteID string) (*Note, error) {
+func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
+	ownerID, noteID := key.OwnerID, key.NoteID
 	pk, err := notePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1811,6 +1906,22 @@ func (s *Store) putWidgetInput(widget *Widget, version int64) (*dynamodb.PutItem
 	}, nil
 }
 
+// EditWidgetParams holds the inputs of EditWidget.
+type EditWidgetParams struct {
+	OwnerID   string
+	WidgetID  string
+	Name      string               // the value set
+	Price     float64              // the value set
+	Tags      []string             // the value set
+	Attrs     map[string]string    // the value set
+	Extra     types.AttributeValue // the value set
+	ExpiresAt *time.Time           // the value set; nil removes it
+	Count     int64                // added; a negative number subtracts
+	Labels    []string             // added; a negative number subtracts
+	Sizes     []int64              // added; a negative number subtracts
+	Version   int64                // the operand of version =
+}
+
 const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
 // EditWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
@@ -1818,10 +1929,10 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
-//	(attrs, extra, expiresAt given its zero value is removed instead, with the index keys built from it)
+//	(attrs, extra, expiresAt given nil or empty is removed instead, with the index keys built from it)
 //	ConditionExpression: attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)
-func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
-	in, err := s.editWidgetInput(ownerID, widgetID, name, price, tags, attrs, extra, expiresAt, count, labels, sizes, version)
+func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error) {
+	in, err := s.editWidgetInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -1837,12 +1948,27 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 }
 
 // editWidgetInput builds the request of EditWidget.
-func (s *Store) editWidgetInput(ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID, widgetID, name, price, tags, attrs, extra, expiresAt, count, labels, sizes, version := params.OwnerID, params.WidgetID, params.Name, params.Price, params.Tags, params.Attrs, params.Extra, params.ExpiresAt, params.Count, params.Labels, params.Sizes, params.Version
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
 	}
+	if !utf8.ValidString(name) {
+		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "not valid UTF-8"}
+	}
 	if !storableFloat(price) {
 		return nil, &ItemError{Entity: "Widget", Attr: "price", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
+	}
+	if !validStrings(tags) {
+		return nil, &ItemError{Entity: "Widget", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if !validMap(attrs) {
+		return nil, &ItemError{Entity: "Widget", Attr: "attrs", Reason: "holds a key or value that is not valid UTF-8"}
+	}
+	if expiresAt != nil {
+		if (*expiresAt).IsZero() {
+			return nil, &ItemError{Entity: "Widget", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
+		}
 	}
 	if len(labels) == 0 {
 		return nil, &ItemError{Entity: "Widget", Attr: "labels", Reason: "an empty set, which DynamoDB does not store"}
@@ -1885,11 +2011,11 @@ func (s *Store) editWidgetInput(ownerID string, widgetID string, name string, pr
 		set = append(set, "#extra = :extra")
 		values[":extra"] = extra
 	}
-	if expiresAt.IsZero() {
+	if expiresAt == nil {
 		remove = append(remove, "#expiresAt")
 	} else {
 		set = append(set, "#expiresAt = :expiresAt")
-		values[":expiresAt"] = intValue(expiresAt.Unix())
+		values[":expiresAt"] = intValue((*expiresAt).Unix())
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(editWidgetCondition),
@@ -1909,6 +2035,13 @@ func (s *Store) editWidgetInput(ownerID string, widgetID string, name string, pr
 	return in, nil
 }
 
+// RetireWidgetParams holds the inputs of RetireWidget.
+type RetireWidgetParams struct {
+	OwnerID  string
+	WidgetID string
+	Status   WidgetStatus // the value set
+}
+
 const retireWidgetUpdate = "SET #status = :status"
 
 const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
@@ -1919,8 +2052,8 @@ const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #status = :status
 //	ConditionExpression: attribute_exists(PK) AND #status = :status_when
-func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID string, status WidgetStatus) (*Widget, error) {
-	in, err := s.retireWidgetInput(ownerID, widgetID, status)
+func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*Widget, error) {
+	in, err := s.retireWidgetInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -1936,7 +2069,8 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 }
 
 // retireWidgetInput builds the request of RetireWidget.
-func (s *Store) retireWidgetInput(ownerID string, widgetID string, status WidgetStatus) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID, widgetID, status := params.OwnerID, params.WidgetID, params.Status
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
 	}
@@ -1966,6 +2100,14 @@ func (s *Store) retireWidgetInput(ownerID string, widgetID string, status Widget
 	}, nil
 }
 
+// MoveWidgetParams holds the inputs of MoveWidget.
+type MoveWidgetParams struct {
+	OwnerID  string
+	WidgetID string
+	Region   *string // the value set; nil removes it
+	Serial   string  // the value set
+}
+
 const moveWidgetCondition = "attribute_exists(PK)"
 
 // MoveWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item.
@@ -1975,13 +2117,13 @@ const moveWidgetCondition = "attribute_exists(PK)"
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #serial = :serial, GSI1SK = :GSI1SK, GSI2PK = :GSI2PK, #region = :region, GSI1PK = :GSI1PK
-//	(region given its zero value is removed instead, with the index keys built from it)
+//	(region given nil or empty is removed instead, with the index keys built from it)
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
 //	rewrites GSI2PK="SERIAL#{serial}" on ByKeys
-func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string, region string, serial string) (*Widget, error) {
-	in, err := s.moveWidgetInput(ownerID, widgetID, region, serial)
+func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widget, error) {
+	in, err := s.moveWidgetInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -1997,7 +2139,16 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 }
 
 // moveWidgetInput builds the request of MoveWidget.
-func (s *Store) moveWidgetInput(ownerID string, widgetID string, region string, serial string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID, widgetID, region, serial := params.OwnerID, params.WidgetID, params.Region, params.Serial
+	if region != nil {
+		if !utf8.ValidString((*region)) {
+			return nil, &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
+		}
+	}
+	if !utf8.ValidString(serial) {
+		return nil, &ItemError{Entity: "Widget", Attr: "serial", Reason: "not valid UTF-8"}
+	}
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2021,16 +2172,16 @@ func (s *Store) moveWidgetInput(ownerID string, widgetID string, region string, 
 	}
 	set := []string{"#serial = :serial", "GSI1SK = :GSI1SK", "GSI2PK = :GSI2PK"}
 	remove := []string{}
-	if region == "" {
+	if region == nil {
 		remove = append(remove, "#region")
 	} else {
 		set = append(set, "#region = :region")
-		values[":region"] = &types.AttributeValueMemberS{Value: region}
+		values[":region"] = &types.AttributeValueMemberS{Value: (*region)}
 	}
-	if region == "" {
+	if region == nil {
 		remove = append(remove, "GSI1PK")
 	} else {
-		rebuilt3, err := widgetGSI1PK(region)
+		rebuilt3, err := widgetGSI1PK((*region))
 		if err != nil {
 			return nil, err
 		}
@@ -2062,8 +2213,8 @@ const deleteWidgetCondition = "#status = :status_when"
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConditionExpression: #status = :status_when
-func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID string) error {
-	in, err := s.deleteWidgetInput(ownerID, widgetID)
+func (s *Store) DeleteWidget(ctx context.Context, key WidgetKey) error {
+	in, err := s.deleteWidgetInput(key)
 	if err != nil {
 		return err
 	}
@@ -2074,7 +2225,8 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 }
 
 // deleteWidgetInput builds the request of DeleteWidget.
-func (s *Store) deleteWidgetInput(ownerID string, widgetID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, error) {
+	ownerID, widgetID := key.OwnerID, key.WidgetID
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2191,8 +2343,8 @@ func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
-func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) error {
-	in, err := s.deleteNoteInput(ownerID, noteID)
+func (s *Store) DeleteNote(ctx context.Context, key NoteKey) error {
+	in, err := s.deleteNoteInput(key)
 	if err != nil {
 		return err
 	}
@@ -2203,7 +2355,8 @@ func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) e
 }
 
 // deleteNoteInput builds the request of DeleteNote.
-func (s *Store) deleteNoteInput(ownerID string, noteID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteNoteInput(key NoteKey) (*dynamodb.DeleteItemInput, error) {
+	ownerID, noteID := key.OwnerID, key.NoteID
 	pk, err := notePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2221,6 +2374,14 @@ func (s *Store) deleteNoteInput(ownerID string, noteID string) (*dynamodb.Delete
 	}, nil
 }
 
+// TouchEventParams holds the inputs of TouchEvent.
+type TouchEventParams struct {
+	OwnerID string
+	Seq     int64
+	Note    string    // the value set
+	At      time.Time // the value set
+}
+
 const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
 
 // TouchEvent changes a Event and returns it as it is after the change. It creates the item when there is none.
@@ -2229,8 +2390,8 @@ const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
 //	UpdateExpression: SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq
 //	rewrites LSI1SK="EVAT#{at}" on LSI1
-func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at time.Time) (*Event, error) {
-	in, err := s.touchEventInput(ownerID, seq, note, at)
+func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error) {
+	in, err := s.touchEventInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -2246,7 +2407,11 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 }
 
 // touchEventInput builds the request of TouchEvent.
-func (s *Store) touchEventInput(ownerID string, seq int64, note string, at time.Time) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID, seq, note, at := params.OwnerID, params.Seq, params.Note, params.At
+	if !utf8.ValidString(note) {
+		return nil, &ItemError{Entity: "Event", Attr: "note", Reason: "not valid UTF-8"}
+	}
 	if !storableYear(at.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
@@ -2300,17 +2465,17 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 		if err != nil {
 			return nil, err
 		}
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
+		h := keyHash(keyMap, "PK", "SK")
 		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
 		seen[h] = true
-		in = append(in, key)
+		in = append(in, keyMap)
 	}
 	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
 	if err != nil {
@@ -2370,17 +2535,17 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 		if err != nil {
 			return nil, err
 		}
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
+		h := keyHash(keyMap, "PK", "SK")
 		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
 		seen[h] = true
-		in = append(in, key)
+		in = append(in, keyMap)
 	}
 	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
 	if err != nil {
@@ -2448,17 +2613,17 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 		if err != nil {
 			return err
 		}
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
+		h := keyHash(keyMap, "PK", "SK")
 		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
+			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}}
 			continue
 		}
 		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}})
 	}
 	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
 		return &callError{method: "DeleteEvents", cause: err}
@@ -2470,7 +2635,8 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-func (s *Store) GetTheme(ctx context.Context, ownerID string, style ThemeStyle) (*Theme, error) {
+func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
+	ownerID, style := key.OwnerID, key.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2558,6 +2724,12 @@ func (s *Store) putThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
+// ThemesLikeParams holds the inputs of ThemesLike.
+type ThemesLikeParams struct {
+	OwnerID string
+	Style   ThemeStyle // the sort key condition's operand
+}
+
 // ThemesLikeResult is one page of ThemesLike.
 type ThemesLikeResult struct {
 	Items []Theme
@@ -2573,7 +2745,8 @@ const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "THEME#{style:prefix}")
 //	Items of Widget, Event, Note, Pin share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by _type.
-func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle, page Page) (*ThemesLikeResult, error) {
+func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
+	ownerID, style := params.OwnerID, params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2623,14 +2796,20 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 }
 
 // ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a time; it stops at the first error.
-func (s *Store) ThemesLikeAll(ctx context.Context, ownerID string, style ThemeStyle) iter.Seq2[Theme, error] {
+func (s *Store) ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
-		res, err := s.ThemesLike(ctx, ownerID, style, page)
+		res, err := s.ThemesLike(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// ThemesFromParams holds the inputs of ThemesFrom.
+type ThemesFromParams struct {
+	OwnerID string
+	Style   ThemeStyle // the sort key condition's operand
 }
 
 // ThemesFromResult is one page of ThemesFrom.
@@ -2648,7 +2827,8 @@ const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "THEME#{style}" AND "THEME#\U0010FFFF"
 //	Items of Widget, Event, Note, Pin share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by _type.
-func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle, page Page) (*ThemesFromResult, error) {
+func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
+	ownerID, style := params.OwnerID, params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2700,14 +2880,21 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 }
 
 // ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a time; it stops at the first error.
-func (s *Store) ThemesFromAll(ctx context.Context, ownerID string, style ThemeStyle) iter.Seq2[Theme, error] {
+func (s *Store) ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
-		res, err := s.ThemesFrom(ctx, ownerID, style, page)
+		res, err := s.ThemesFrom(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// RecolorThemeParams holds the inputs of RecolorTheme.
+type RecolorThemeParams struct {
+	OwnerID string
+	Style   ThemeStyle
+	Color   string // the value set
 }
 
 const recolorThemeUpdate = "SET #color = :color"
@@ -2720,8 +2907,8 @@ const recolorThemeCondition = "attribute_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 //	UpdateExpression: SET #color = :color
 //	ConditionExpression: attribute_exists(PK)
-func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeStyle, color string) (*Theme, error) {
-	in, err := s.recolorThemeInput(ownerID, style, color)
+func (s *Store) RecolorTheme(ctx context.Context, params RecolorThemeParams) (*Theme, error) {
+	in, err := s.recolorThemeInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -2737,7 +2924,11 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 }
 
 // recolorThemeInput builds the request of RecolorTheme.
-func (s *Store) recolorThemeInput(ownerID string, style ThemeStyle, color string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID, style, color := params.OwnerID, params.Style, params.Color
+	if !utf8.ValidString(color) {
+		return nil, &ItemError{Entity: "Theme", Attr: "color", Reason: "not valid UTF-8"}
+	}
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2765,8 +2956,8 @@ func (s *Store) recolorThemeInput(ownerID string, style ThemeStyle, color string
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyle) error {
-	in, err := s.deleteThemeInput(ownerID, style)
+func (s *Store) DeleteTheme(ctx context.Context, key ThemeKey) error {
+	in, err := s.deleteThemeInput(key)
 	if err != nil {
 		return err
 	}
@@ -2777,7 +2968,8 @@ func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyl
 }
 
 // deleteThemeInput builds the request of DeleteTheme.
-func (s *Store) deleteThemeInput(ownerID string, style ThemeStyle) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error) {
+	ownerID, style := key.OwnerID, key.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2813,17 +3005,17 @@ func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 		if err != nil {
 			return nil, err
 		}
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
+		h := keyHash(keyMap, "PK", "SK")
 		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
 		seen[h] = true
-		in = append(in, key)
+		in = append(in, keyMap)
 	}
 	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
 	if err != nil {
@@ -2891,17 +3083,17 @@ func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 		if err != nil {
 			return err
 		}
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
+		h := keyHash(keyMap, "PK", "SK")
 		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
+			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}}
 			continue
 		}
 		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}})
 	}
 	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
 		return &callError{method: "DeleteThemes", cause: err}

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -18,7 +19,8 @@ import (
 //
 //	GetItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
-func (s *Store) GetReading(ctx context.Context, deviceID int64, seq int64) (*Reading, error) {
+func (s *Store) GetReading(ctx context.Context, key ReadingKey) (*Reading, error) {
+	deviceID, seq := key.DeviceID, key.Seq
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"deviceId": intValue(deviceID),
@@ -39,6 +41,13 @@ func (s *Store) GetReading(ctx context.Context, deviceID int64, seq int64) (*Rea
 	return &v, nil
 }
 
+// ReadingsBetweenParams holds the inputs of ReadingsBetween.
+type ReadingsBetweenParams struct {
+	DeviceID int64
+	SeqFrom  int64 // the sort key condition's operand
+	SeqTo    int64 // the sort key condition's operand
+}
+
 // ReadingsBetweenResult is one page of ReadingsBetween.
 type ReadingsBetweenResult struct {
 	Items []Reading
@@ -52,7 +61,8 @@ const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN {seq:from} AND {seq:to}
-func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64, page Page) (*ReadingsBetweenResult, error) {
+func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error) {
+	deviceID, seqFrom, seqTo := params.DeviceID, params.SeqFrom, params.SeqTo
 	pkValue := intValue(deviceID)
 	fixed := &queryFixed{
 		keyCondition: readingsBetweenKeyCondition,
@@ -95,14 +105,20 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 }
 
 // ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the pages one at a time; it stops at the first error.
-func (s *Store) ReadingsBetweenAll(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64) iter.Seq2[Reading, error] {
+func (s *Store) ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
-		res, err := s.ReadingsBetween(ctx, deviceID, seqFrom, seqTo, page)
+		res, err := s.ReadingsBetween(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// ReadingsBeforeParams holds the inputs of ReadingsBefore.
+type ReadingsBeforeParams struct {
+	DeviceID int64
+	Seq      int64 // the sort key condition's operand
 }
 
 // ReadingsBeforeResult is one page of ReadingsBefore.
@@ -119,7 +135,8 @@ const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
 //	ScanIndexForward: false (descending)
-func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsBeforeResult, error) {
+func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error) {
+	deviceID, seq := params.DeviceID, params.Seq
 	pkValue := intValue(deviceID)
 	fixed := &queryFixed{
 		keyCondition: readingsBeforeKeyCondition,
@@ -159,14 +176,20 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 }
 
 // ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the pages one at a time; it stops at the first error.
-func (s *Store) ReadingsBeforeAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error] {
+func (s *Store) ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
-		res, err := s.ReadingsBefore(ctx, deviceID, seq, page)
+		res, err := s.ReadingsBefore(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
 		return res.Items, res.Next, nil
 	})
+}
+
+// ReadingsFromParams holds the inputs of ReadingsFrom.
+type ReadingsFromParams struct {
+	DeviceID int64
+	Seq      int64 // the sort key condition's operand
 }
 
 // ReadingsFromResult is one page of ReadingsFrom.
@@ -183,7 +206,8 @@ const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
 //	Limit: 5 unless page.Limit is set
-func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, page Page) (*ReadingsFromResult, error) {
+func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error) {
+	deviceID, seq := params.DeviceID, params.Seq
 	pkValue := intValue(deviceID)
 	fixed := &queryFixed{
 		keyCondition: readingsFromKeyCondition,
@@ -222,9 +246,9 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 }
 
 // ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages one at a time; it stops at the first error.
-func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error] {
+func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
-		res, err := s.ReadingsFrom(ctx, deviceID, seq, page)
+		res, err := s.ReadingsFrom(ctx, params, page)
 		if err != nil {
 			return nil, "", err
 		}
@@ -259,6 +283,16 @@ func (s *Store) saveReadingInput(reading *Reading) (*dynamodb.PutItemInput, erro
 	}, nil
 }
 
+// HitParams holds the inputs of Hit.
+type HitParams struct {
+	DeviceID int64
+	Seq      int64
+	Value    float64   // the value set
+	At       time.Time // the value set
+	Unit     *string   // the value set; nil removes it
+	Hits     int64     // added; a negative number subtracts
+}
+
 const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)"
 
 // Hit changes a Reading and returns it as it is after the change. It creates the item when there is none.
@@ -266,10 +300,10 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //	UpdateItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type, #unit = :unit ADD #hits :hits
-//	(unit given its zero value is removed instead, with the index keys built from it)
+//	(unit given nil or empty is removed instead, with the index keys built from it)
 //	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)
-func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*Reading, error) {
-	in, err := s.hitInput(deviceID, seq, value, at, unit, hits)
+func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
+	in, err := s.hitInput(params)
 	if err != nil {
 		return nil, err
 	}
@@ -285,9 +319,15 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 }
 
 // hitInput builds the request of Hit.
-func (s *Store) hitInput(deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
+	deviceID, seq, value, at, unit, hits := params.DeviceID, params.Seq, params.Value, params.At, params.Unit, params.Hits
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
+	}
+	if unit != nil {
+		if !utf8.ValidString((*unit)) {
+			return nil, &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
+		}
 	}
 	values := map[string]types.AttributeValue{
 		":_type":        &types.AttributeValueMemberS{Value: "Reading"},
@@ -301,11 +341,11 @@ func (s *Store) hitInput(deviceID int64, seq int64, value float64, at time.Time,
 	}
 	set := []string{"#value = :value", "#at = :at", "#_type = :_type"}
 	remove := []string{}
-	if unit == "" {
+	if unit == nil {
 		remove = append(remove, "#unit")
 	} else {
 		set = append(set, "#unit = :unit")
-		values[":unit"] = &types.AttributeValueMemberS{Value: unit}
+		values[":unit"] = &types.AttributeValueMemberS{Value: (*unit)}
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(hitCondition),
@@ -335,17 +375,17 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 	keyOrder := make([]string, 0, len(keys))
 	seen := make(map[string]bool, len(keys))
 	for _, k := range keys {
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"deviceId": intValue(k.DeviceID),
 			"seq":      intValue(k.Seq),
 		}
-		h := keyHash(key, "deviceId", "seq")
+		h := keyHash(keyMap, "deviceId", "seq")
 		keyOrder = append(keyOrder, h)
 		if seen[h] {
 			continue
 		}
 		seen[h] = true
-		in = append(in, key)
+		in = append(in, keyMap)
 	}
 	items, err := batchGet(ctx, s.client, s.readingsTable, in, true, "", nil)
 	if err != nil {
@@ -405,17 +445,17 @@ func (s *Store) DeleteReadings(ctx context.Context, keys []ReadingKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
 	requestAt := make(map[string]int, len(keys))
 	for i := range keys {
-		key := map[string]types.AttributeValue{
+		keyMap := map[string]types.AttributeValue{
 			"deviceId": intValue(keys[i].DeviceID),
 			"seq":      intValue(keys[i].Seq),
 		}
-		h := keyHash(key, "deviceId", "seq")
+		h := keyHash(keyMap, "deviceId", "seq")
 		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
+			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}}
 			continue
 		}
 		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}})
 	}
 	if err := batchWrite(ctx, s.client, s.readingsTable, reqs); err != nil {
 		return &callError{method: "DeleteReadings", cause: err}

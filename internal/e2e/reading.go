@@ -21,8 +21,8 @@ type Reading struct {
 	Seq      int64
 	Value    float64
 	At       time.Time // stored as unixMilli
-	Hits     int64     // optional: not written when zero
-	Unit     string    // optional: not written when zero
+	Hits     *int64    // optional: nil when absent
+	Unit     *string   // optional: nil when absent
 }
 
 // ReadingKey holds the primary key attributes of a Reading.
@@ -36,8 +36,10 @@ func (r *Reading) validate() error {
 	if !storableFloat(r.Value) {
 		return &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
-	if !utf8.ValidString(r.Unit) {
-		return &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
+	if r.Unit != nil {
+		if !utf8.ValidString((*r.Unit)) {
+			return &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
+		}
 	}
 	return nil
 }
@@ -54,16 +56,14 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	// One allocation holds the item's scalar attribute values.
 	vals := &readingValues{
-		s: [2]types.AttributeValueMemberS{
+		s: [1]types.AttributeValueMemberS{
 			{Value: "Reading"},
-			{Value: r.Unit},
 		},
-		n: [5]types.AttributeValueMemberN{
+		n: [4]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(r.DeviceID, 10)},
 			{Value: strconv.FormatInt(r.Seq, 10)},
 			{Value: strconv.FormatFloat(r.Value, byte(0x67), -1, 64)},
 			{Value: strconv.FormatInt(r.At.UnixMilli(), 10)},
-			{Value: strconv.FormatInt(r.Hits, 10)},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 7)
@@ -72,31 +72,32 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["seq"] = &vals.n[1]
 	item["value"] = &vals.n[2]
 	item["at"] = &vals.n[3]
-	if r.Hits != 0 {
-		item["hits"] = &vals.n[4]
+	if r.Hits != nil {
+		item["hits"] = intValue((*r.Hits))
 	}
-	if r.Unit != "" {
-		item["unit"] = &vals.s[1]
+	if r.Unit != nil {
+		item["unit"] = &types.AttributeValueMemberS{Value: (*r.Unit)}
 	}
 	return item, nil
 }
 
 // readingValues holds the scalar attribute values of one Reading item, allocated at once.
 type readingValues struct {
-	s [2]types.AttributeValueMemberS
-	n [5]types.AttributeValueMemberN
+	s [1]types.AttributeValueMemberS
+	n [4]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (r *Reading) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Reading"}
 	r.DeviceID = dec.int("deviceId", item["deviceId"], required)
 	r.Seq = dec.int("seq", item["seq"], required)
 	r.Value = dec.float("value", item["value"], required)
 	r.At = dec.unixMilli("at", item["at"], required)
-	r.Hits = dec.int("hits", item["hits"], optional)
-	r.Unit = dec.string("unit", item["unit"], optional)
+	r.Hits = decodePtr(&dec, "hits", item["hits"], readInt)
+	r.Unit = decodePtr(&dec, "unit", item["unit"], readString)
 	return dec.err
 }

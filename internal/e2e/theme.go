@@ -138,7 +138,8 @@ type themeValues struct {
 
 // UnmarshalItem sets t from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (t *Theme) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Theme"}
 	t.OwnerID = dec.string("ownerId", item["ownerId"], required)

@@ -48,22 +48,22 @@ type Widget struct {
 	Price     float64
 	Active    bool
 	Version   int64
-	CreatedAt time.Time // stored as created_at
-	UpdatedAt time.Time // stored as unix
-	SeenAt    time.Time // stored as unixMilli
-	Day       time.Time // stored as date
-	ExpiresAt time.Time // optional: not written when zero; the table's time to live, in epoch seconds
-	Blob      []byte    // optional: not written when zero
+	CreatedAt time.Time  // stored as created_at
+	UpdatedAt time.Time  // stored as unix
+	SeenAt    time.Time  // stored as unixMilli
+	Day       time.Time  // stored as date
+	ExpiresAt *time.Time // optional: nil when absent; the table's time to live, in epoch seconds
+	Blob      []byte     // optional: absent when nil or empty
 	Tags      []string
-	Labels    []string          // optional: not written when zero
-	Sizes     []int64           // optional: not written when zero
-	Attrs     map[string]string // optional: not written when zero
+	Labels    []string          // optional: absent when empty
+	Sizes     []int64           // optional: absent when empty
+	Attrs     map[string]string // optional: absent when nil or empty
 	Status    WidgetStatus
-	Extra     types.AttributeValue // optional: not written when zero; a document, kept as DynamoDB stores it
+	Extra     types.AttributeValue // optional: absent when empty; a document, kept as DynamoDB stores it
 	Category  []string             // a path, stored joined by "/"
-	Region    string               // optional: not written when zero
+	Region    *string              // optional: nil when absent
 	Serial    string
-	KindName  string // optional: not written when zero; attribute kind
+	KindName  *string // optional: nil when absent; attribute kind
 }
 
 // WidgetKey holds the primary key attributes of a Widget.
@@ -146,6 +146,11 @@ func (w *Widget) validate() error {
 	if !storableYear(w.Day.Year()) {
 		return &ItemError{Entity: "Widget", Attr: "day", Reason: "a date outside the years 0000-9999"}
 	}
+	if w.ExpiresAt != nil {
+		if (*w.ExpiresAt).IsZero() {
+			return &ItemError{Entity: "Widget", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
+		}
+	}
 	if !validStrings(w.Tags) {
 		return &ItemError{Entity: "Widget", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
 	}
@@ -163,14 +168,18 @@ func (w *Widget) validate() error {
 			return &ItemError{Entity: "Widget", Attr: "category", Reason: "a path element is empty, holds \"/\" or is not valid UTF-8"}
 		}
 	}
-	if !utf8.ValidString(w.Region) {
-		return &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
+	if w.Region != nil {
+		if !utf8.ValidString((*w.Region)) {
+			return &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
+		}
 	}
 	if !utf8.ValidString(w.Serial) {
 		return &ItemError{Entity: "Widget", Attr: "serial", Reason: "not valid UTF-8"}
 	}
-	if !utf8.ValidString(w.KindName) {
-		return &ItemError{Entity: "Widget", Attr: "kind", Reason: "not valid UTF-8"}
+	if w.KindName != nil {
+		if !utf8.ValidString((*w.KindName)) {
+			return &ItemError{Entity: "Widget", Attr: "kind", Reason: "not valid UTF-8"}
+		}
 	}
 	return nil
 }
@@ -185,9 +194,9 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	// Only an item with region is in GSI GSI1.
 	var gsi1PK string
 	var gsi1SK string
-	inGSI1 := w.Region != ""
+	inGSI1 := w.Region != nil
 	if inGSI1 {
-		regionKey, err := keyString("region", w.Region, "#")
+		regionKey, err := keyString("region", (*w.Region), "#")
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +293,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	// One allocation holds the item's scalar attribute values.
 	vals := &widgetValues{
-		s: [18]types.AttributeValueMemberS{
+		s: [16]types.AttributeValueMemberS{
 			{Value: pk},
 			{Value: sk},
 			{Value: gsi1PK},
@@ -300,17 +309,14 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: formatDate(w.Day)},
 			{Value: string(w.Status)},
 			{Value: strings.Join(w.Category, "/")},
-			{Value: w.Region},
 			{Value: w.Serial},
-			{Value: w.KindName},
 		},
-		n: [6]types.AttributeValueMemberN{
+		n: [5]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(w.Count, 10)},
 			{Value: strconv.FormatFloat(w.Price, byte(0x67), -1, 64)},
 			{Value: strconv.FormatInt(w.Version, 10)},
 			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)},
 			{Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},
-			{Value: strconv.FormatInt(w.ExpiresAt.Unix(), 10)},
 		},
 		b: [1]types.AttributeValueMemberB{
 			{Value: w.Blob},
@@ -343,8 +349,8 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["updatedAt"] = &vals.n[3]
 	item["seenAt"] = &vals.n[4]
 	item["day"] = &vals.s[12]
-	if !w.ExpiresAt.IsZero() {
-		item["expiresAt"] = &vals.n[5]
+	if w.ExpiresAt != nil {
+		item["expiresAt"] = intValue((*w.ExpiresAt).Unix())
 	}
 	if len(w.Blob) > 0 {
 		item["blob"] = &vals.b[0]
@@ -364,27 +370,28 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 		item["extra"] = w.Extra
 	}
 	item["category"] = &vals.s[14]
-	if w.Region != "" {
-		item["region"] = &vals.s[15]
+	if w.Region != nil {
+		item["region"] = &types.AttributeValueMemberS{Value: (*w.Region)}
 	}
-	item["serial"] = &vals.s[16]
-	if w.KindName != "" {
-		item["kind"] = &vals.s[17]
+	item["serial"] = &vals.s[15]
+	if w.KindName != nil {
+		item["kind"] = &types.AttributeValueMemberS{Value: (*w.KindName)}
 	}
 	return item, nil
 }
 
 // widgetValues holds the scalar attribute values of one Widget item, allocated at once.
 type widgetValues struct {
-	s    [18]types.AttributeValueMemberS
-	n    [6]types.AttributeValueMemberN
+	s    [16]types.AttributeValueMemberS
+	n    [5]types.AttributeValueMemberN
 	b    [1]types.AttributeValueMemberB
 	bool [1]types.AttributeValueMemberBOOL
 }
 
 // UnmarshalItem sets w from an item as DynamoDB returns it. A missing
 // required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks is set to its zero value.
+// an optional attribute the item lacks, or holds as NULL, is nil (an
+// empty slice or map), and a required one with a default takes it.
 func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Widget"}
 	w.OwnerID = dec.string("ownerId", item["ownerId"], required)
@@ -398,17 +405,17 @@ func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
 	w.UpdatedAt = dec.unix("updatedAt", item["updatedAt"], required)
 	w.SeenAt = dec.unixMilli("seenAt", item["seenAt"], required)
 	w.Day = dec.date("day", item["day"], required)
-	w.ExpiresAt = dec.unix("expiresAt", item["expiresAt"], optional)
+	w.ExpiresAt = decodePtr(&dec, "expiresAt", item["expiresAt"], readUnix)
 	w.Blob = dec.bytes("blob", item["blob"], optional)
 	w.Tags = dec.strings("tags", item["tags"], required)
 	w.Labels = dec.stringSet("labels", item["labels"], optional)
 	w.Sizes = dec.intSet("sizes", item["sizes"], optional)
 	w.Attrs = dec.stringMap("attrs", item["attrs"], optional)
 	w.Status = WidgetStatus(dec.string("status", item["status"], required))
-	w.Extra = item["extra"]
+	w.Extra = document(item["extra"])
 	w.Category = dec.path("category", item["category"], "/", required)
-	w.Region = dec.string("region", item["region"], optional)
+	w.Region = decodePtr(&dec, "region", item["region"], readString)
 	w.Serial = dec.string("serial", item["serial"], required)
-	w.KindName = dec.string("kind", item["kind"], optional)
+	w.KindName = decodePtr(&dec, "kind", item["kind"], readString)
 	return dec.err
 }

@@ -43,8 +43,20 @@ type Attribute struct {
 	Doc    string
 	Pos    Pos
 	Type   Type
-	// Optional attributes may be absent; they are not written when zero.
+	// Optional attributes may be absent. An optional scalar (string,
+	// enum, int, float, bool, time) is a pointer in Go, nil when absent,
+	// so that its zero value is stored and read back like any other. An
+	// optional list, set, map, path, bytes or document keeps its Go type
+	// and is absent when nil or empty: Go code treats a nil and an empty
+	// slice or map alike (len, range, append, encoding/json's omitempty),
+	// DynamoDB stores no empty set, and an empty path has no element.
+	// A stored NULL reads as absent.
 	Optional  bool
+	// Default is the value a read gives when the item lacks the
+	// attribute (a required attribute added to the spec after items
+	// were written); nil when there is none. Checked like a condition's
+	// constant.
+	Default *Const
 	Min, Max  *Bound // int, float
 	MaxLength int    // string, path: in characters; 0 means unbounded
 	Values    []string

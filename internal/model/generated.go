@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -55,14 +56,87 @@ func (t *Table) TableOption() string { return "With" + t.GoName + "Table" }
 // batch reads and deletes.
 func (e *Entity) KeyType() string { return e.GoName + "Key" }
 
-// NeedsKeyType reports whether a pattern of m takes keys of e.
+// NeedsKeyType reports whether a pattern of m takes keys of e: a batch
+// read or delete, or a method that takes one key (TakesKey).
 func (m *Model) NeedsKeyType(e *Entity) bool {
 	for _, p := range m.Patterns {
-		if (p.Op == OpBatchGet || p.Op == OpBatchDelete) && p.Entity() == e {
+		if (p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()) && p.Entity() == e {
 			return true
 		}
 	}
 	return false
+}
+
+// MaxPositional is the most inputs a Store method takes as parameters
+// of their own, after ctx (and the item of a put, the page of a query).
+// A method with more takes them in one struct, so that two inputs of one
+// Go type can't be swapped without a word: its entity's key type
+// (TakesKey), or <Pattern>Params (ParamsType). sqlc's
+// query_parameter_limit does the same, with the same default.
+const MaxPositional = 1
+
+// Inputs is how many values a pattern's method takes from its caller,
+// besides ctx, the item of a put or create, the page of a query and the
+// keys or items of a batch: the key's attributes, the where and
+// condition operands, and the values an update sets and adds.
+func (p *Pattern) Inputs() int {
+	n := 0
+	switch p.Op {
+	case OpGet, OpQuery:
+		n = len(p.By)
+	case OpUpdate, OpDelete:
+		n = len(p.Entity().PrimaryKey().Attrs())
+	}
+	if p.Where != nil {
+		n += p.Where.Op.Operands()
+	}
+	for _, c := range append(slices.Clip(p.Filter), p.When...) {
+		if c.IsParam() {
+			n += c.Op.Operands()
+		}
+	}
+	return n + len(p.Set) + len(p.Add)
+}
+
+// TakesKey reports whether the pattern's method takes its entity's key
+// type: a get or delete by the whole primary key, of more than
+// MaxPositional attributes, with no other input.
+func (p *Pattern) TakesKey() bool {
+	if p.Inputs() <= MaxPositional {
+		return false
+	}
+	switch p.Op {
+	case OpGet:
+		return len(p.By) == len(p.Entity().PrimaryKey().Attrs()) && p.Inputs() == len(p.By) && p.byPrimaryKey()
+	case OpDelete:
+		return p.Inputs() == len(p.Entity().PrimaryKey().Attrs())
+	}
+	return false
+}
+
+// byPrimaryKey reports whether by names exactly the primary key's
+// attributes.
+func (p *Pattern) byPrimaryKey() bool {
+	e := p.Entity()
+	for _, a := range e.PrimaryKey().Attrs() {
+		if !slices.Contains(p.By, a.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// ParamsType is the struct a pattern's method takes its inputs in: its
+// entity's key type (TakesKey), <Pattern>Params past MaxPositional
+// inputs, or "" when it takes them as parameters of their own.
+func (p *Pattern) ParamsType() string {
+	switch {
+	case p.Inputs() <= MaxPositional:
+		return ""
+	case p.TakesKey():
+		return p.Entity().KeyType()
+	}
+	return p.GoName + "Params"
 }
 
 // ViewType is the Go type a read with select returns.
@@ -107,6 +181,9 @@ func (m *Model) GeneratedNames() []GenName {
 		}
 		if len(p.Select) > 0 {
 			out = append(out, GenName{p.ViewType(), "pattern " + p.Name, p.Pos, ""})
+		}
+		if t := p.ParamsType(); t != "" && !p.TakesKey() {
+			out = append(out, GenName{t, "pattern " + p.Name, p.Pos, ""})
 		}
 	}
 	return out
@@ -161,9 +238,9 @@ var (
 		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "appendKeyTime",
 		"appendTime", "backoff", "backoffBase", "backoffCap", "batchGet", "batchGetClient",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
-		"cursorStart", "cursorVersion", "decode", "decodeCursor", "emptyRange", "encodeCursor",
+		"cursorStart", "cursorVersion", "decode", "decodeCursor", "decodeOr", "decodePtr", "document", "emptyRange", "encodeCursor",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
-		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
+		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
 		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
 		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "queryFixed", "readBool",
@@ -176,7 +253,7 @@ var (
 	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
-		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
+		"items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
 		"remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
 		"yield",
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -557,6 +558,7 @@ func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 				}
 			}
 		}
+		r.attrDefault(a, sa, what)
 		e.Attributes = append(e.Attributes, a)
 	}
 }
@@ -566,6 +568,70 @@ func attrNamePos(sa *spec.Attribute) Pos {
 		return sa.Attr.Pos
 	}
 	return sa.Name.Pos
+}
+
+// attrDefault resolves an attribute's default: a constant of a required
+// scalar attribute, checked against its type and constraints as a write
+// would check the value.
+func (r *resolver) attrDefault(a *Attribute, sa *spec.Attribute, what string) {
+	k := sa.Default
+	if k == nil || a.Type == "" {
+		return
+	}
+	switch {
+	case a.Optional:
+		r.errorf(k.Pos, "%s is optional, so a read of an item that lacks it gives nil; a default is for a required attribute: remove optional: true or default:", what)
+		return
+	case !a.StoredForm().Go.Scalar():
+		r.errorf(k.Pos, "%s is %s; default: takes a string, enum, int, float, bool or time attribute", what, a.Describe())
+		return
+	}
+	if err := constFits(*k, a, OpEq); err != nil {
+		r.errorf(k.Pos, "default of %s: %v", what, err)
+		return
+	}
+	if err := constInRange(*k, a); err != nil {
+		r.errorf(k.Pos, "default of %s: %v", what, err)
+		return
+	}
+	a.Default = &Const{Text: k.Value, Pos: k.Pos}
+}
+
+// constInRange checks a constant value against the attribute's min, max
+// and maxLength, and a time's four-digit year.
+func constInRange(k spec.Const, a *Attribute) error {
+	switch a.Type {
+	case Int, Float:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(k.Value, "_", ""), 64)
+		if n, ierr := strconv.ParseInt(strings.ReplaceAll(k.Value, "_", ""), 0, 64); ierr == nil {
+			f, err = float64(n), nil
+			if a.Min != nil && a.Type == Int && n < a.Min.Int || a.Max != nil && a.Type == Int && n > a.Max.Int {
+				return fmt.Errorf("%s is outside %s's bounds", k.Value, a.Name)
+			}
+		}
+		if err == nil && a.Type == Float && (a.Min != nil && f < a.Min.Float || a.Max != nil && f > a.Max.Float) {
+			return fmt.Errorf("%s is outside %s's bounds", k.Value, a.Name)
+		}
+	case String:
+		if a.MaxLength > 0 && utf8.RuneCountInString(k.Value) > a.MaxLength {
+			return fmt.Errorf("longer than %s's maxLength %d", a.Name, a.MaxLength)
+		}
+		if !utf8.ValidString(k.Value) {
+			return fmt.Errorf("not valid UTF-8")
+		}
+	case Time:
+		if a.DynamoType() == "N" {
+			return nil
+		}
+		layout := time.RFC3339Nano
+		if a.Format == Date {
+			layout = time.DateOnly
+		}
+		if t, err := time.Parse(layout, k.Value); err == nil && (t.UTC().Year() < 0 || t.UTC().Year() > 9999) {
+			return fmt.Errorf("a time outside the years 0000-9999")
+		}
+	}
+	return nil
 }
 
 func (r *resolver) attrType(a *Attribute, sa *spec.Attribute, what string) {
@@ -728,6 +794,10 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 				for _, a := range tmpl.Attrs() {
 					if a.Optional {
 						r.errorf(tmpl.Pos, "the primary key of %s uses optional attribute %s; every item needs its primary key", e.Name, a.Name)
+					}
+					if a.Default != nil {
+						r.errorf(a.Default.Pos, "attribute %s of %s is in its primary key, which every item holds, so a read never needs its default; remove default:", a.Name, e.Name)
+						a.Default = nil
 					}
 				}
 			}

@@ -21,6 +21,13 @@ type StoredForm struct {
 	// empty set, a nil document): the attribute is written only when it
 	// holds something, even when required.
 	OmitZero bool
+	// Pointer is set when the attribute is optional and its Go type a
+	// scalar (string, enum, int, float, bool, time): its field is a
+	// pointer, nil when the item lacks it, so that a zero value is a
+	// value. An optional list, set, map, path, bytes or document is its
+	// Go type, absent when nil or empty (Attribute.Optional's doc says
+	// why).
+	Pointer bool
 	// Base is what of the Go value is stored; Text and Writer take it.
 	Base Base
 	// Text is how Base becomes the value of a scalar member (S, N, B,
@@ -90,6 +97,17 @@ const (
 	GoEnum                    // the attribute's enum type, a string
 	GoDocument                // types.AttributeValue
 )
+
+// Scalar reports whether values of the kind are single values (string,
+// enum, int64, float64, bool, time.Time), rather than slices, maps or
+// documents.
+func (k GoKind) Scalar() bool {
+	switch k {
+	case GoString, GoEnum, GoInt64, GoFloat64, GoBool, GoTime:
+		return true
+	}
+	return false
+}
 
 // Base is what of a Go value v is stored.
 type Base int
@@ -188,5 +206,6 @@ func (a *Attribute) StoredForm() StoredForm {
 		f = StoredForm{Dynamo: "any", Go: GoAny}
 	}
 	f.Always = !a.Optional && !f.OmitZero
+	f.Pointer = a.Optional && f.Go.Scalar()
 	return f
 }

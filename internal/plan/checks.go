@@ -27,6 +27,7 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) {
 		for _, ix := range t.Indexes {
 			collisions(ix, langs, diags)
 		}
+		unusedTTL(m, t, diags)
 	}
 	for _, e := range m.Entities {
 		for _, k := range e.Keys {
@@ -37,6 +38,20 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) {
 		}
 	}
 	generatedNames(m, diags)
+}
+
+// unusedTTL warns of a table's ttl that no entity of the table stores:
+// DynamoDB would expire nothing.
+func unusedTTL(m *model.Model, t *model.Table, diags *diag.List) {
+	if t.TTL == "" {
+		return
+	}
+	for _, e := range m.Entities {
+		if e.Table == t && slices.ContainsFunc(e.Attributes, func(a *model.Attribute) bool { return a.TTL }) {
+			return
+		}
+	}
+	diags.Warnf(t.TTLPos, "ttl %s of table %s is stored by no entity, so no item expires; add a time attribute named %s to the entities that expire, or remove ttl", t.TTL, t.Name, t.TTL)
 }
 
 func indexName(ix *model.Index) string {

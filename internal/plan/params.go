@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
 )
@@ -34,6 +35,28 @@ type Param struct {
 	// identifier, an imported package, a name the package or the method
 	// declares, or another parameter): the doc comment says so.
 	Renamed bool
+	// Pointer is set when the parameter is a pointer to the attribute's
+	// value: an update's value of an optional scalar, nil removing it.
+	Pointer bool
+	// Field is the parameter's field in the method's Inputs struct; ""
+	// when the method takes its inputs as parameters of their own.
+	Field string
+}
+
+// ParamsStruct is the struct a method takes its inputs in, past
+// model.MaxPositional of them: the entity's key type, or the pattern's
+// own (model.Pattern.ParamsType). The method's body declares each
+// parameter as a local from its field, so it reads them as it would
+// parameters.
+type ParamsStruct struct {
+	Type string // the struct's type
+	Var  string // the method's parameter holding it
+	// Own is set when Type is the pattern's own, declared with the
+	// method; the entity's key type is declared with the entity.
+	Own bool
+	// Renamed lists the fields not named after their attribute alone,
+	// because another field has that name.
+	Renamed []*Param
 }
 
 // Param returns the pattern's parameter of role r for attribute a (or
@@ -117,6 +140,7 @@ func (b *builder) params(pp *Pattern) {
 		keys()
 		for _, a := range p.Set {
 			add(ParamSet, a, nil, 0, "")
+			out[len(out)-1].Pointer = a.StoredForm().Pointer
 		}
 		for _, a := range p.Add {
 			add(ParamAdd, a, nil, 0, "")
@@ -128,4 +152,67 @@ func (b *builder) params(pp *Pattern) {
 		fixed(ParamItems, "items")
 	}
 	pp.Params = out
+	pp.Struct = inputsStruct(pp, taken)
+}
+
+// inputsStruct decides the struct the method takes its inputs in, and
+// each input's field: named after its attribute (with From or To for a
+// range), or after its role too (WhenVersion, FilterStatus) when another
+// field has that name.
+func inputsStruct(pp *Pattern, taken func(string) bool) *ParamsStruct {
+	t := pp.Pattern.ParamsType()
+	if t == "" {
+		return nil
+	}
+	in := &ParamsStruct{Type: t, Own: !pp.Pattern.TakesKey()}
+	in.Var = "params"
+	if !in.Own {
+		in.Var = "key"
+	}
+	for i := 2; taken(in.Var); i++ {
+		in.Var = fmt.Sprintf("%s%d", strings.TrimRight(in.Var, "0123456789"), i)
+	}
+	fields := map[string]bool{}
+	for _, q := range pp.Params {
+		if q.Attr == nil && q.Cond == nil {
+			continue
+		}
+		a := q.Attr
+		if q.Cond != nil {
+			a = q.Cond.Attr
+		}
+		suffix := ""
+		if q.Cond != nil && q.Cond.Op == model.OpBetween || q.Role == ParamWhere && pp.Pattern.Where.Op == model.OpBetween {
+			suffix = []string{"From", "To"}[q.Operand]
+		}
+		q.Field = a.GoName + suffix
+		if fields[q.Field] {
+			q.Field = roleWord(pp, q) + q.Field
+			in.Renamed = append(in.Renamed, q)
+		}
+		for i := 2; fields[q.Field]; i++ {
+			q.Field = fmt.Sprintf("%s%s%d", a.GoName, suffix, i)
+		}
+		fields[q.Field] = true
+	}
+	return in
+}
+
+// roleWord names what a parameter is for, to tell its field from
+// another of the same attribute.
+func roleWord(pp *Pattern, q *Param) string {
+	switch q.Role {
+	case ParamWhere:
+		return "Where"
+	case ParamSet:
+		return "Set"
+	case ParamAdd:
+		return "Add"
+	case ParamCond:
+		if slices.Contains(pp.Pattern.Filter, q.Cond) {
+			return "Filter"
+		}
+		return "When"
+	}
+	return "Key"
 }

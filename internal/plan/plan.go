@@ -47,6 +47,9 @@ type Pattern struct {
 	Key     *KeyCond // nil for batch writes of whole items
 	// Inputs are the attributes the key is built from, in order.
 	Inputs []*model.Attribute
+	// Struct is the struct the method takes its inputs in, or nil when
+	// it takes them as parameters of their own.
+	Struct *ParamsStruct
 	// Members says, for each entity the pattern returns, how its items are
 	// recognized among the items the Query reads.
 	Members []*Member

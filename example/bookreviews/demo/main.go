@@ -67,7 +67,7 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(out, format+"\n", args...) }
 	section := func(pattern, what string) { p("\n== %s: %s", pattern, what) }
 
-	book := bookreviews.Book{ISBN: "978-0134190440", Title: "The Go Programming Language", Author: "Alan A. A. Donovan, Brian W. Kernighan", PublicationYear: 2015}
+	book := bookreviews.Book{ISBN: "978-0134190440", Title: "The Go Programming Language", Author: "Alan A. A. Donovan, Brian W. Kernighan", PublicationYear: new(int64(2015))}
 	section("AddBook", "a book")
 	if err := s.AddBook(ctx, &book); err != nil {
 		return err

@@ -152,7 +152,7 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 		{"PICKED", "Picked at fulfilment centre SEA8"},
 		{"SHIPPED", "Handed to carrier"},
 	} {
-		e := orders.TrackingEvent{OrderID: orderID, EventID: ksuid(placed.Add(time.Duration(i) * 3 * time.Hour)), Status: st.status, Message: st.message}
+		e := orders.TrackingEvent{OrderID: orderID, EventID: ksuid(placed.Add(time.Duration(i) * 3 * time.Hour)), Status: st.status, Message: new(st.message)}
 		if err := s.RecordTrackingEvent(ctx, &e); err != nil {
 			return err
 		}
@@ -194,8 +194,8 @@ func fmtLine(l orders.OrderLine) string {
 
 func fmtEvent(e orders.TrackingEvent) string {
 	s := fmt.Sprintf("%s %-8s", e.EventID, e.Status)
-	if e.Message != "" {
-		s += " " + e.Message
+	if e.Message != nil {
+		s += " " + *e.Message
 	}
 	return s
 }
