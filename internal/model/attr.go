@@ -51,12 +51,12 @@ type Attribute struct {
 	// slice or map alike (len, range, append, encoding/json's omitempty),
 	// DynamoDB stores no empty set, and an empty path has no element.
 	// A stored NULL reads as absent.
-	Optional  bool
+	Optional bool
 	// Default is the value a read gives when the item lacks the
 	// attribute (a required attribute added to the spec after items
 	// were written); nil when there is none. Checked like a condition's
 	// constant.
-	Default *Const
+	Default   *Const
 	Min, Max  *Bound // int, float
 	MaxLength int    // string, path: in characters; 0 means unbounded
 	Values    []string
