@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
@@ -77,8 +79,11 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
 		for _, a := range ent.Attributes {
 			st := jen.Id(a.GoName).Add(fieldType(ent, a))
-			if notes := fieldNotes(a); len(notes) > 0 {
-				trailing(st, strings.Join(notes, "; "))
+			switch note := strings.Join(fieldNotes(a), "; "); {
+			case len(note) > maxTrailing:
+				comment(g, capitalize(note)+".")
+			case note != "":
+				trailing(st, note)
 			}
 			g.Add(st)
 		}
@@ -86,19 +91,28 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 	f.Line()
 }
 
-// entityDoc emits the doc of an entity's struct: the spec's doc, the
-// table, and the templates of its keys.
+// maxTrailing is the longest note written at the end of a field's line;
+// a longer one goes above the field, so that lines stay within 80
+// columns.
+const maxTrailing = 40
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// entityDoc emits the doc of an entity's struct: the spec's doc first, as
+// its own paragraph (go doc's summary), then the table and the templates
+// of its keys.
 func entityDoc(f *jen.File, ent *model.Entity) {
-	doc := ent.GoName + " is an item of table " + ent.Table.Name + "."
 	if ent.Doc != "" {
-		doc = ent.GoName + ": " + ent.Doc
-		if strings.HasPrefix(ent.Doc, ent.GoName+" ") {
-			doc = ent.Doc
-		}
+		comment(f, ent.Doc)
+		comment(f, "")
 	}
-	comment(f, doc)
+	commentf(f, "%s is an item of table %s.", ent.GoName, ent.Table.Name)
 	comment(f, "")
-	commentf(f, "Stored in table %s with %s=%q, under these keys:", ent.Table.Name, ent.Table.EntityAttr, ent.TypeValue)
+	commentf(f, "Its items hold %s=%q, under these keys:", ent.Table.EntityAttr, ent.TypeValue)
 	comment(f, "")
 	for _, k := range ent.Keys {
 		comment(f, "\t"+describeEntityKey(k))
@@ -213,12 +227,12 @@ func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(je
 		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
 	}
 	if a.Type == model.Enum {
-		check(jen.Op("!").Add(v).Dot("Valid").Call(), "not one of "+strings.Join(quoteAll(a.Values), ", "))
+		check(jen.Op("!").Add(dot(v, "Valid")).Call(), "not one of "+strings.Join(quoteAll(a.Values), ", "))
 	}
 	if a.TTL {
 		// The zero time is epoch second -62135596800: stored, the item
 		// would never expire.
-		check(jen.Add(v).Dot("IsZero").Call(), "the zero time; a time to live must be set")
+		check(dot(v, "IsZero").Call(), "the zero time; a time to live must be set")
 	}
 	if c, reason := unstorable(a, v); c != nil {
 		check(c, reason)
@@ -303,8 +317,10 @@ func (p *itemPrinter) doc(f *jen.File) {
 // body prints the keys, the checks of the spec's constraints, the values
 // block and the item.
 func (p *itemPrinter) body(g *jen.Group) {
-	comment(g, "The keys first, so that a value no key can hold is a KeyError on")
-	comment(g, "writes as on reads; then the spec's constraints.")
+	if len(p.l.steps)+len(p.l.plain) > 0 {
+		comment(g, "The keys first, so that a value no key can hold is a KeyError on")
+		comment(g, "writes as on reads; then the spec's constraints.")
+	}
 	for _, s := range p.l.steps {
 		p.keyStep(g, s)
 	}

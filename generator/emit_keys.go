@@ -152,7 +152,7 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err
 		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
 	case model.Enum:
 		g.If(
-			jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), jen.Add(v).Dot("Valid").Call(), jen.Lit("")),
+			jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")),
 			jen.Err().Op("!=").Nil(),
 		).Block(fail(jen.Err()))
 	}
@@ -302,7 +302,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 func keyArgs(a *model.Attribute, k model.KeyForm, v jen.Code, seps string) []jen.Code {
 	args := []jen.Code{jen.Lit(a.Name), baseValue(a, k.Arg, v)}
 	if k.Valid {
-		args = append(args, jen.Add(v).Dot("Valid").Call())
+		args = append(args, dot(v, "Valid").Call())
 	}
 	if k.PathSep {
 		args = append(args, jen.Lit(string(a.Separator)))

@@ -124,11 +124,13 @@ func (m *method) emit() {
 // doc writes the method's doc comment: the pattern, the call, the index,
 // the key condition and how each key is built.
 func (m *method) doc(summary string, lines ...string) {
-	comment(m.f, summary)
 	if m.p.Doc != "" {
-		comment(m.f, "")
+		// The spec's doc first: go doc shows its first sentence as the
+		// method's summary.
 		comment(m.f, m.p.Doc)
+		comment(m.f, "")
 	}
+	comment(m.f, summary)
 	comment(m.f, "")
 	where := "table " + m.p.Table.Name
 	if !m.pp.Index.IsPrimary() {
@@ -362,14 +364,11 @@ func (m *method) unpack(g *jen.Group) {
 	if st == nil {
 		return
 	}
-	var names, fields []jen.Code
 	for _, p := range m.pp.Params {
 		if p.Field != "" {
-			names = append(names, jen.Id(p.Name))
-			fields = append(fields, jen.Id(st.Var).Dot(p.Field))
+			g.Id(p.Name).Op(":=").Id(st.Var).Dot(p.Field)
 		}
 	}
-	g.List(names...).Op(":=").List(fields...)
 }
 
 // paramsStruct emits the pattern's own struct of inputs, when its method

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -54,7 +55,14 @@ func (up *updater) doc() {
 				names = append(names, a.Name)
 			}
 		}
-		lines = append(lines, fmt.Sprintf("(%s given nil or empty is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
+		note := fmt.Sprintf("(%s given nil or empty is removed instead", strings.Join(names, ", "))
+		for _, rb := range up.pp.Rebuild {
+			if slices.ContainsFunc(rb.Template.Attrs(), func(a *model.Attribute) bool { return a.Optional && slices.Contains(p.Set, a) }) {
+				note += ", with the index keys built from it"
+				break
+			}
+		}
+		lines = append(lines, note+")")
 	}
 	if up.req.Condition != "" {
 		lines = append(lines, "ConditionExpression: "+up.req.Condition)

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"reflect"
 	"strings"
 	"time"
 
@@ -72,13 +73,25 @@ func absent(a *model.Attribute, v jen.Code) jen.Code {
 }
 
 // deref is the value v, a field of attribute a (or the parameter that
-// sets it), holds: (*v) for a pointer, which only code run when v is
+// sets it), holds: *v for a pointer, which only code run when v is
 // present reads; v itself otherwise.
 func deref(a *model.Attribute, v jen.Code) jen.Code {
 	if a.StoredForm().Pointer {
-		return jen.Parens(jen.Op("*").Add(v))
+		return jen.Op("*").Add(v)
 	}
 	return v
+}
+
+// derefOp is the operator that starts what deref returns.
+var derefOp = (*jen.Op("*"))[0]
+
+// dot is v.name, a method of the value v: (*p).name when deref made v of
+// a pointer p, so that the method is the value's.
+func dot(v jen.Code, name string) *jen.Statement {
+	if s, ok := v.(*jen.Statement); ok && len(*s) == 2 && reflect.DeepEqual((*s)[0], derefOp) {
+		return jen.Parens(v).Dot(name)
+	}
+	return jen.Add(v).Dot(name)
 }
 
 // zeroCheck is the condition that v, a Go value of attribute a, is its
@@ -102,9 +115,9 @@ func zeroCheck(a *model.Attribute, v jen.Code, zero bool) jen.Code {
 		return v
 	case model.GoTime:
 		if zero {
-			return jen.Add(v).Dot("IsZero").Call()
+			return dot(v, "IsZero").Call()
 		}
-		return jen.Op("!").Add(v).Dot("IsZero").Call()
+		return jen.Op("!").Add(dot(v, "IsZero")).Call()
 	}
 	if zero {
 		return jen.Len(v).Op("==").Lit(0)
@@ -121,9 +134,9 @@ func baseValue(a *model.Attribute, base model.Base, v jen.Code) jen.Code {
 	case model.BaseJoined:
 		return jen.Qual("strings", "Join").Call(v, jen.Lit(string(a.Separator)))
 	case model.BaseUnix:
-		return jen.Add(v).Dot("Unix").Call()
+		return dot(v, "Unix").Call()
 	case model.BaseUnixMilli:
-		return jen.Add(v).Dot("UnixMilli").Call()
+		return dot(v, "UnixMilli").Call()
 	}
 	return v
 }
@@ -138,7 +151,7 @@ func textValue(text model.Text, x jen.Code) jen.Code {
 	case model.TextInt:
 		return jen.Qual("strconv", "FormatInt").Call(x, jen.Lit(10))
 	case model.TextFloat:
-		return jen.Qual("strconv", "FormatFloat").Call(x, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
+		return jen.Qual("strconv", "FormatFloat").Call(x, jen.Id("'g'"), jen.Lit(-1), jen.Lit(64))
 	}
 	return x
 }
@@ -278,9 +291,9 @@ func unstorable(a *model.Attribute, v jen.Code) (jen.Code, string) {
 	case model.StorableFloat:
 		return jen.Op("!").Id("storableFloat").Call(v), "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"
 	case model.StorableDate:
-		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("Year").Call()), "a date outside the years 0000-9999"
+		return jen.Op("!").Id("storableYear").Call(dot(v, "Year").Call()), "a date outside the years 0000-9999"
 	case model.StorableTime:
-		return jen.Op("!").Id("storableYear").Call(jen.Add(v).Dot("UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
+		return jen.Op("!").Id("storableYear").Call(dot(v, "UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
 	}
 	return nil, ""
 }

@@ -24,6 +24,9 @@ import (
 //     directive: //go:, //line, //export and //extern need the comment
 //     marker right before them.
 //   - Trailing spaces and tabs are dropped, as gofmt does.
+//   - A line longer than CommentWidth is wrapped at spaces; a line that
+//     starts with a tab (preformatted, in go doc) goes on under its
+//     indentation and one more tab.
 //
 // A text holding none of these gives its lines unchanged; an empty text
 // gives one empty line.
@@ -31,11 +34,12 @@ func CommentLines(text string) []string {
 	var lines []string
 	var b strings.Builder
 	end := func() {
-		line := strings.TrimRight(b.String(), " \t")
-		if constraint.IsPlusBuild("// " + line) {
-			line = strconv.Quote(line)
+		for _, line := range wrap(strings.TrimRight(b.String(), " \t"), CommentWidth) {
+			if constraint.IsPlusBuild("// " + line) {
+				line = strconv.Quote(line)
+			}
+			lines = append(lines, line)
 		}
-		lines = append(lines, line)
 		b.Reset()
 	}
 	for i := 0; i < len(text); {
@@ -61,6 +65,46 @@ func CommentLines(text string) []string {
 	}
 	end()
 	return lines
+}
+
+// CommentWidth is the most characters a comment line holds after "// ",
+// a tab counting as four: with the marker, a comment indented by up to
+// one tab (a struct field's) fits 80 columns.
+const CommentWidth = 73
+
+// wrap breaks line at spaces into lines of at most width characters (a
+// tab counting as four), keeping its leading tabs and spaces; a word
+// longer than width stands alone. A line starting with a tab goes on
+// one tab further in.
+func wrap(line string, width int) []string {
+	if textWidth(line) <= width {
+		return []string{line}
+	}
+	rest := strings.TrimLeft(line, " \t")
+	indent := line[:len(line)-len(rest)]
+	next := indent
+	if strings.HasPrefix(indent, "\t") {
+		next = indent + "\t"
+	}
+	var out []string
+	cur := indent
+	for _, word := range strings.Fields(rest) {
+		switch {
+		case strings.TrimLeft(cur, " \t") == "":
+			cur += word
+		case textWidth(cur)+1+textWidth(word) <= width:
+			cur += " " + word
+		default:
+			out = append(out, cur)
+			cur = next + word
+		}
+	}
+	return append(out, cur)
+}
+
+// textWidth is how many columns s takes, a tab counting as four.
+func textWidth(s string) int {
+	return utf8.RuneCountInString(s) + 3*strings.Count(s, "\t")
 }
 
 // CommentLine is text as one line of a Go line comment: its lines (see

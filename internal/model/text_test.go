@@ -93,3 +93,31 @@ func TestCommentLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentWrap: a line longer than CommentWidth is wrapped at spaces,
+// a preformatted line goes on one tab further in, and a wrapped line that
+// would read as a build constraint is quoted as an unwrapped one is.
+func TestCommentWrap(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	for _, line := range CommentLines(long) {
+		if textWidth(line) > CommentWidth {
+			t.Errorf("line of %d columns: %q", textWidth(line), line)
+		}
+	}
+	if got := strings.Join(CommentLines(long), " "); got != strings.TrimSpace(long) {
+		t.Errorf("wrapping lost words: %q", got)
+	}
+	pre := CommentLines("\tKeyConditionExpression: " + strings.Repeat("#a = :a AND ", 10))
+	if len(pre) < 2 || !strings.HasPrefix(pre[0], "\t") || !strings.HasPrefix(pre[1], "\t\t") {
+		t.Errorf("preformatted line wrapped as %q", pre)
+	}
+	word := strings.Repeat("x", CommentWidth+10)
+	if got := CommentLines(word); len(got) != 1 || got[0] != word {
+		t.Errorf("a word longer than the width: %q", got)
+	}
+	// The second line would start with +build.
+	lines := CommentLines(strings.Repeat("a", CommentWidth-1) + " +build ignore")
+	if len(lines) != 2 || lines[1] != `"+build ignore"` {
+		t.Errorf("wrapped build constraint: %q", lines)
+	}
+}
