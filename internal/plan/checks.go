@@ -47,7 +47,7 @@ func unusedTTL(m *model.Model, t *model.Table, diags *diag.List) {
 		return
 	}
 	for _, e := range m.Entities {
-		if e.Table == t && slices.ContainsFunc(e.Attributes, func(a *model.Attribute) bool { return a.TTL }) {
+		if e.Table == t && slices.ContainsFunc(e.Attributes, func(a *model.Attribute) bool { return a.Stored == t.TTL }) {
 			return
 		}
 	}
