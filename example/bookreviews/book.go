@@ -9,16 +9,19 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Book: A book, identified by its ISBN (International Standard Book Number).
+// A book, identified by its ISBN (International Standard Book Number).
 //
-// Stored in table BookReviews with _type="Book", under these keys:
+// Book is an item of table BookReviews.
+//
+// Its items hold _type="Book", under these keys:
 //
 //	table BookReviews: PK="BOOK#{isbn}" SK="BOOK#{isbn}"
 type Book struct {
-	ISBN            string
-	Title           string // stored as Title
-	Author          string // stored as Author
-	PublicationYear *int64 // stored as PublicationYear; optional: nil when absent
+	ISBN   string
+	Title  string // stored as Title
+	Author string // stored as Author
+	// Stored as PublicationYear; optional: nil when absent.
+	PublicationYear *int64
 }
 
 // bookPK builds PK="BOOK#{isbn}" of Book items.
@@ -53,7 +56,8 @@ func (b *Book) validate() error {
 	return nil
 }
 
-// MarshalItem returns b as DynamoDB stores it: its attributes, _type="Book",
+// MarshalItem returns b as DynamoDB stores it: its attributes,
+// _type="Book",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -104,12 +108,13 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["Title"] = &vals.s[4]
 	item["Author"] = &vals.s[5]
 	if b.PublicationYear != nil {
-		item["PublicationYear"] = intValue((*b.PublicationYear))
+		item["PublicationYear"] = intValue(*b.PublicationYear)
 	}
 	return item, nil
 }
 
-// bookValues holds the scalar attribute values of one Book item, allocated at once.
+// bookValues holds the scalar attribute values of one Book item, allocated
+// at once.
 type bookValues struct {
 	s [6]types.AttributeValueMemberS
 }

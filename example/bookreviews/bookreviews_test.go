@@ -617,7 +617,7 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 	checkReviews(t, "ReviewsOfUser after WriteReview", byUser.Items, []bookreviews.Review{r})
 
 	// Update the grade and the text; the result is the item after the change.
-	updated, err := s.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 9, "Dense but rewarding; better on a second read.")
+	updated, err := s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username, Grade: 9, ReviewText: "Dense but rewarding; better on a second read."})
 	if err != nil {
 		t.Fatalf("UpdateReview: %v", err)
 	}
@@ -639,14 +639,14 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 	checkReviews(t, "UserPage after UpdateReview", up.Reviews, []bookreviews.Review{want})
 
 	// The same instant in UTC names the same review.
-	if _, err := s.UpdateReview(ctx, r.ISBN, r.ReviewDate.UTC(), r.Username, 8, "UTC"); err != nil {
+	if _, err := s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate.UTC(), Username: r.Username, Grade: 8, ReviewText: "UTC"}); err != nil {
 		t.Errorf("UpdateReview with the date in UTC: %v", err)
 	}
 	// Updating a review that does not exist: ErrNotFound, and nothing is created.
-	if _, err := s.UpdateReview(ctx, r.ISBN, r.ReviewDate.Add(time.Second), r.Username, 5, "ghost"); !errors.Is(err, bookreviews.ErrNotFound) {
+	if _, err := s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate.Add(time.Second), Username: r.Username, Grade: 5, ReviewText: "ghost"}); !errors.Is(err, bookreviews.ErrNotFound) {
 		t.Errorf("UpdateReview of a missing review: %v, want ErrNotFound", err)
 	}
-	if _, err := s.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, -1, "negative"); !errors.Is(err, bookreviews.ErrInvalidItem) {
+	if _, err := s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username, Grade: -1, ReviewText: "negative"}); !errors.Is(err, bookreviews.ErrInvalidItem) {
 		t.Errorf("UpdateReview with grade -1: %v, want ErrInvalidItem", err)
 	}
 	byBook, err = s.ReviewsOfBook(ctx, ddiaBook.ISBN, bookreviews.Page{})
@@ -658,10 +658,10 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 	}
 
 	// Delete it: gone from both collections; deleting again is no error.
-	if err := s.DeleteReview(ctx, r.ISBN, r.ReviewDate, r.Username); err != nil {
+	if err := s.DeleteReview(ctx, bookreviews.ReviewKey{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username}); err != nil {
 		t.Fatalf("DeleteReview: %v", err)
 	}
-	if err := s.DeleteReview(ctx, r.ISBN, r.ReviewDate, r.Username); err != nil {
+	if err := s.DeleteReview(ctx, bookreviews.ReviewKey{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username}); err != nil {
 		t.Errorf("DeleteReview of a deleted review: %v", err)
 	}
 	byBook, err = s.ReviewsOfBook(ctx, ddiaBook.ISBN, bookreviews.Page{})

@@ -14,7 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// GetBook reads one Book by its primary key; ErrNotFound when there is none.
+// GetBook reads one Book by its primary key; ErrNotFound when there is
+// none.
 //
 //	GetItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
@@ -47,7 +48,8 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 	return &v, nil
 }
 
-// GetUser reads one User by its primary key; ErrNotFound when there is none.
+// GetUser reads one User by its primary key; ErrNotFound when there is
+// none.
 //
 //	GetItem on table BookReviews
 //	Key: PK = "USER#{username}" AND SK = "USER#{username}"
@@ -90,9 +92,15 @@ type BookPageResult struct {
 
 const bookPageKeyCondition = "PK = :pk"
 
-// BookPage reads one page of the items of Book, Review; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// The book page: the book and its most recent reviews, a page at a time.
+// "With the scanIndexForward property set to false, you retrieve the items
+// from bottom to top. This gives you the book and then the reviews from
+// most recent to oldest. Finally, use the limit option set to 16 and you
+// restrict yourself to the 15 most recent reviews."
 //
-// The book page: the book and its most recent reviews, a page at a time. "With the scanIndexForward property set to false, you retrieve the items from bottom to top. This gives you the book and then the reviews from most recent to oldest. Finally, use the limit option set to 16 and you restrict yourself to the 15 most recent reviews."
+// BookPage reads one page of the items of Book, Review; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on table BookReviews
 //	KeyConditionExpression: PK = "BOOK#{isbn}"
@@ -146,7 +154,8 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	return res, nil
 }
 
-// BookPageAll walks every page of BookPage, reading the pages one at a time; it stops at the first error.
+// BookPageAll walks every page of BookPage, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error] {
 	return walkPages(func(page Page) (*BookPageResult, Cursor, error) {
 		res, err := s.BookPage(ctx, isbn, page)
@@ -166,14 +175,21 @@ type ReviewsOfBookResult struct {
 
 const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// ReviewsOfBook reads one page of Review items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// "Get all the reviews for a given book", newest first, a page at a time.
+// The book shares the partition and, since a review's sort key starts with
+// a date rather than a prefix, no begins_with separates them: the book must
+// still never come back as a review.
 //
-// "Get all the reviews for a given book", newest first, a page at a time. The book shares the partition and, since a review's sort key starts with a date rather than a prefix, no begins_with separates them: the book must still never come back as a review.
+// ReviewsOfBook reads one page of Review items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table BookReviews
-//	KeyConditionExpression: PK = "BOOK#{isbn}" AND SK BETWEEN "{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"
-//	(the sort key is bounded to the range of its first placeholder, which keeps other entities out)
-//	Items of Book share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "BOOK#{isbn}" AND SK BETWEEN
+//		"{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"
+//	(the sort key is bounded to the range of its first placeholder, which
+//		keeps other entities out)
+//	Items of Book share the partition; the key condition never reads
+//		them.
 //	ScanIndexForward: false (descending)
 //	Limit: 15 unless page.Limit is set
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
@@ -221,7 +237,8 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 	return res, nil
 }
 
-// ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages one at a time; it stops at the first error.
+// ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error] {
 	return walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfBook(ctx, isbn, page)
@@ -242,9 +259,14 @@ type UserPageResult struct {
 
 const userPageKeyCondition = "GSI1PK = :pk"
 
-// UserPage reads one page of the items of User, Review; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// The user's profile: the user and their reviews, newest first, from the
+// user's item collection on GSI1 ("with scanIndexForward property set to
+// false, the user will come first, and then their reviews in
+// ante-chronological order").
 //
-// The user's profile: the user and their reviews, newest first, from the user's item collection on GSI1 ("with scanIndexForward property set to false, the user will come first, and then their reviews in ante-chronological order").
+// UserPage reads one page of the items of User, Review; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}"
@@ -299,7 +321,8 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	return res, nil
 }
 
-// UserPageAll walks every page of UserPage, reading the pages one at a time; it stops at the first error.
+// UserPageAll walks every page of UserPage, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error] {
 	return walkPages(func(page Page) (*UserPageResult, Cursor, error) {
 		res, err := s.UserPage(ctx, username, page)
@@ -319,14 +342,18 @@ type ReviewsOfUserResult struct {
 
 const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
-// ReviewsOfUser reads one page of Review items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
-//
 // "Get all the reviews for a given user", newest first.
 //
+// ReviewsOfUser reads one page of Review items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
+//
 //	Query on GSI GSI1 of table BookReviews
-//	KeyConditionExpression: GSI1PK = "USER#{username}" AND GSI1SK BETWEEN "{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"
-//	(the sort key is bounded to the range of its first placeholder, which keeps other entities out)
-//	Items of User share the partition; the key condition never reads them.
+//	KeyConditionExpression: GSI1PK = "USER#{username}" AND GSI1SK BETWEEN
+//		"{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"
+//	(the sort key is bounded to the range of its first placeholder, which
+//		keeps other entities out)
+//	Items of User share the partition; the key condition never reads
+//		them.
 //	ScanIndexForward: false (descending)
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)
@@ -375,7 +402,8 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 	return res, nil
 }
 
-// ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages one at a time; it stops at the first error.
+// ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error] {
 	return walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfUser(ctx, username, page)
@@ -388,7 +416,8 @@ func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2
 
 const addBookCondition = "attribute_not_exists(PK)"
 
-// AddBook writes book only when no item has its key: ErrAlreadyExists otherwise.
+// AddBook writes book only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
@@ -420,7 +449,8 @@ func (s *Store) addBookInput(book *Book) (*dynamodb.PutItemInput, error) {
 
 const addUserCondition = "attribute_not_exists(PK)"
 
-// AddUser writes user only when no item has its key: ErrAlreadyExists otherwise.
+// AddUser writes user only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "USER#{username}" AND SK = "USER#{username}"
@@ -452,9 +482,12 @@ func (s *Store) addUserInput(user *User) (*dynamodb.PutItemInput, error) {
 
 const writeReviewCondition = "attribute_not_exists(PK)"
 
-// WriteReview writes review only when no item has its key: ErrAlreadyExists otherwise.
+// Writes a review. Writing it with its full primary key also gives it its
+// GSI1 key ("DynamoDB will thus take care of updating that item in the GSI
+// as well").
 //
-// Writes a review. Writing it with its full primary key also gives it its GSI1 key ("DynamoDB will thus take care of updating that item in the GSI as well").
+// WriteReview writes review only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
@@ -497,9 +530,11 @@ const updateReviewUpdate = "SET #Grade = :grade, #ReviewText = :reviewText"
 
 const updateReviewCondition = "attribute_exists(PK)"
 
-// UpdateReview changes a Review and returns it as it is after the change. ErrNotFound when there is no such item.
+// "Update a review": its grade and its text. Its date and author are part
+// of its key and so can't change.
 //
-// "Update a review": its grade and its text. Its date and author are part of its key and so can't change.
+// UpdateReview changes a Review and returns it as it is after the change.
+// ErrNotFound when there is no such item.
 //
 //	UpdateItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
@@ -523,7 +558,11 @@ func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*R
 
 // updateReviewInput builds the request of UpdateReview.
 func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateItemInput, error) {
-	isbn, reviewDate, username, grade, reviewText := params.ISBN, params.ReviewDate, params.Username, params.Grade, params.ReviewText
+	isbn := params.ISBN
+	reviewDate := params.ReviewDate
+	username := params.Username
+	grade := params.Grade
+	reviewText := params.ReviewText
 	if grade < 0 {
 		return nil, &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
 	}
@@ -559,7 +598,8 @@ func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateIt
 	}, nil
 }
 
-// DeleteReview deletes the Review with this key; deleting an item that does not exist is no error.
+// DeleteReview deletes the Review with this key; deleting an item that does
+// not exist is no error.
 //
 //	DeleteItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
@@ -576,7 +616,9 @@ func (s *Store) DeleteReview(ctx context.Context, key ReviewKey) error {
 
 // deleteReviewInput builds the request of DeleteReview.
 func (s *Store) deleteReviewInput(key ReviewKey) (*dynamodb.DeleteItemInput, error) {
-	isbn, reviewDate, username := key.ISBN, key.ReviewDate, key.Username
+	isbn := key.ISBN
+	reviewDate := key.ReviewDate
+	username := key.Username
 	pk, err := reviewPK(isbn)
 	if err != nil {
 		return nil, err

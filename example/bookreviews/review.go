@@ -11,9 +11,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Review: A review of a book by a user. Its primary key includes its date and its author, so a user may review the same book more than once (at different instants).
+// A review of a book by a user. Its primary key includes its date and its
+// author, so a user may review the same book more than once (at different
+// instants).
 //
-// Stored in table BookReviews with _type="Review", under these keys:
+// Review is an item of table BookReviews.
+//
+// Its items hold _type="Review", under these keys:
 //
 //	table BookReviews: PK="BOOK#{isbn}" SK="{reviewDate}#USER#{username}"
 //	GSI GSI1: GSI1PK="USER#{username}" GSI1SK="{reviewDate}#BOOK#{isbn}"
@@ -86,7 +90,8 @@ func (r *Review) validate() error {
 	return nil
 }
 
-// MarshalItem returns r as DynamoDB stores it: its attributes, _type="Review",
+// MarshalItem returns r as DynamoDB stores it: its attributes,
+// _type="Review",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -175,7 +180,8 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// reviewValues holds the scalar attribute values of one Review item, allocated at once.
+// reviewValues holds the scalar attribute values of one Review item,
+// allocated at once.
 type reviewValues struct {
 	s [9]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

@@ -10,9 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// User: A user of the site, identified by their username.
+// A user of the site, identified by their username.
 //
-// Stored in table BookReviews with _type="User", under these keys:
+// User is an item of table BookReviews.
+//
+// Its items hold _type="User", under these keys:
 //
 //	table BookReviews: PK="USER#{username}" SK="USER#{username}"
 //	GSI GSI1: GSI1PK="USER#{username}" GSI1SK="USER#{username}"
@@ -59,7 +61,8 @@ func (u *User) validate() error {
 	return nil
 }
 
-// MarshalItem returns u as DynamoDB stores it: its attributes, _type="User",
+// MarshalItem returns u as DynamoDB stores it: its attributes,
+// _type="User",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -128,7 +131,8 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// userValues holds the scalar attribute values of one User item, allocated at once.
+// userValues holds the scalar attribute values of one User item, allocated
+// at once.
 type userValues struct {
 	s [7]types.AttributeValueMemberS
 }

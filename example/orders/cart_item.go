@@ -10,9 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// CartItem: One product in a cart and how many of it.
+// One product in a cart and how many of it.
 //
-// Stored in table Carts with _type="CartItem", under these keys:
+// CartItem is an item of table Carts.
+//
+// Its items hold _type="CartItem", under these keys:
 //
 //	table Carts: cartId="{cartId}" productId="{productId}"
 type CartItem struct {
@@ -41,7 +43,8 @@ func (c *CartItem) validate() error {
 	return nil
 }
 
-// MarshalItem returns c as DynamoDB stores it: its attributes, _type="CartItem",
+// MarshalItem returns c as DynamoDB stores it: its attributes,
+// _type="CartItem",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -76,7 +79,8 @@ func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// cartItemValues holds the scalar attribute values of one CartItem item, allocated at once.
+// cartItemValues holds the scalar attribute values of one CartItem item,
+// allocated at once.
 type cartItemValues struct {
 	s [3]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

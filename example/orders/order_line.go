@@ -10,9 +10,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// OrderLine: A per-item record of the items from the cart, identified by a numeric SKU.
+// A per-item record of the items from the cart, identified by a numeric
+// SKU.
 //
-// Stored in table Orders with _type="OrderLine", under these keys:
+// OrderLine is an item of table Orders.
+//
+// Its items hold _type="OrderLine", under these keys:
 //
 //	table Orders: orderId="{orderId}" SK="{sku}"
 type OrderLine struct {
@@ -37,7 +40,8 @@ func (o *OrderLine) validate() error {
 	return nil
 }
 
-// MarshalItem returns o as DynamoDB stores it: its attributes, _type="OrderLine",
+// MarshalItem returns o as DynamoDB stores it: its attributes,
+// _type="OrderLine",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -73,7 +77,8 @@ func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// orderLineValues holds the scalar attribute values of one OrderLine item, allocated at once.
+// orderLineValues holds the scalar attribute values of one OrderLine item,
+// allocated at once.
 type orderLineValues struct {
 	s [3]types.AttributeValueMemberS
 	n [4]types.AttributeValueMemberN

@@ -167,7 +167,7 @@ func TestCart(t *testing.T) {
 		{"0316769487", 1, 1}, // a book, by its ISBN-10
 		{"B08N5WRWNW", 0, 2},
 	} {
-		it, err := s.AddToCart(ctx, cart, add.product, add.n)
+		it, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: cart, ProductID: add.product, Quantity: add.n})
 		if err != nil {
 			t.Fatalf("AddToCart %s +%d: %v", add.product, add.n, err)
 		}
@@ -178,13 +178,13 @@ func TestCart(t *testing.T) {
 	// one.
 	for _, product := range []string{"B07XJ8C8F5", "new-product"} {
 		for _, n := range []int64{math.MinInt64, -5} {
-			if _, err := s.AddToCart(ctx, cart, product, n); !errors.Is(err, orders.ErrConditionFailed) {
+			if _, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: cart, ProductID: product, Quantity: n}); !errors.Is(err, orders.ErrConditionFailed) {
 				t.Errorf("AddToCart %s %d: %v, want ErrConditionFailed", product, n, err)
 			}
 		}
 	}
 	// Another cart, which must not mix with Pete's.
-	if _, err := s.AddToCart(ctx, "alexs-cart", "B07XJ8C8F5", 7); err != nil {
+	if _, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: "alexs-cart", ProductID: "B07XJ8C8F5", Quantity: 7}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -218,35 +218,35 @@ func TestCart(t *testing.T) {
 	checkCart(t, "CartContents, pages of 1", got, want)
 
 	// ChangeQuantity sets the quantity of a product in the cart.
-	it, err := s.ChangeQuantity(ctx, cart, "B07XJ8C8F5", 10)
+	it, err := s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: cart, ProductID: "B07XJ8C8F5", Quantity: 10})
 	if err != nil {
 		t.Fatalf("ChangeQuantity: %v", err)
 	}
 	checkCartItem(t, "ChangeQuantity", *it, orders.CartItem{CartID: cart, ProductID: "B07XJ8C8F5", Quantity: 10})
-	it, err = s.ChangeQuantity(ctx, cart, "B08N5WRWNW", 0)
+	it, err = s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: cart, ProductID: "B08N5WRWNW", Quantity: 0})
 	if err != nil {
 		t.Fatalf("ChangeQuantity to 0: %v", err)
 	}
 	checkCartItem(t, "ChangeQuantity to 0", *it, orders.CartItem{CartID: cart, ProductID: "B08N5WRWNW", Quantity: 0})
 	// ... only of a product already there: it creates nothing.
-	if _, err := s.ChangeQuantity(ctx, cart, "B000000000", 3); !errors.Is(err, orders.ErrNotFound) {
+	if _, err := s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: cart, ProductID: "B000000000", Quantity: 3}); !errors.Is(err, orders.ErrNotFound) {
 		t.Errorf("ChangeQuantity of a product not in the cart: %v, want ErrNotFound", err)
 	}
-	if _, err := s.ChangeQuantity(ctx, cart, "B07XJ8C8F5", -1); !errors.Is(err, orders.ErrInvalidItem) {
+	if _, err := s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: cart, ProductID: "B07XJ8C8F5", Quantity: -1}); !errors.Is(err, orders.ErrInvalidItem) {
 		t.Errorf("ChangeQuantity to -1: %v, want ErrInvalidItem", err)
 	}
-	if _, err := s.ChangeQuantity(ctx, "", "B07XJ8C8F5", 1); !errors.Is(err, orders.ErrInvalidKey) {
+	if _, err := s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: "", ProductID: "B07XJ8C8F5", Quantity: 1}); !errors.Is(err, orders.ErrInvalidKey) {
 		t.Errorf("ChangeQuantity with an empty cart id: %v, want ErrInvalidKey", err)
 	}
-	if _, err := s.AddToCart(ctx, cart, "", 1); !errors.Is(err, orders.ErrInvalidKey) {
+	if _, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: cart, ProductID: "", Quantity: 1}); !errors.Is(err, orders.ErrInvalidKey) {
 		t.Errorf("AddToCart with an empty product id: %v, want ErrInvalidKey", err)
 	}
 
 	// RemoveFromCart; removing again is no error.
-	if err := s.RemoveFromCart(ctx, cart, "0316769487"); err != nil {
+	if err := s.RemoveFromCart(ctx, orders.CartItemKey{CartID: cart, ProductID: "0316769487"}); err != nil {
 		t.Fatalf("RemoveFromCart: %v", err)
 	}
-	if err := s.RemoveFromCart(ctx, cart, "0316769487"); err != nil {
+	if err := s.RemoveFromCart(ctx, orders.CartItemKey{CartID: cart, ProductID: "0316769487"}); err != nil {
 		t.Errorf("RemoveFromCart of a removed product: %v", err)
 	}
 	checkCart(t, "CartContents after the changes", cartOf(t, s, cart), []orders.CartItem{
@@ -254,7 +254,7 @@ func TestCart(t *testing.T) {
 		{CartID: cart, ProductID: "B08N5WRWNW", Quantity: 0},
 	})
 	// A removed product can be added back, from zero.
-	it, err = s.AddToCart(ctx, cart, "0316769487", 2)
+	it, err = s.AddToCart(ctx, orders.AddToCartParams{CartID: cart, ProductID: "0316769487", Quantity: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestAddToCartIsAtomic(t *testing.T) {
 	for range workers {
 		wg.Go(func() {
 			for range each {
-				if _, err := s.AddToCart(ctx, "busy-cart", "B07XJ8C8F5", 1); err != nil {
+				if _, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: "busy-cart", ProductID: "B07XJ8C8F5", Quantity: 1}); err != nil {
 					errs <- err
 				}
 			}
@@ -287,7 +287,7 @@ func TestAddToCartIsAtomic(t *testing.T) {
 		{CartID: "busy-cart", ProductID: "B07XJ8C8F5", Quantity: workers * each},
 	})
 	// A negative amount takes some away.
-	it, err := s.AddToCart(ctx, "busy-cart", "B07XJ8C8F5", -15)
+	it, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: "busy-cart", ProductID: "B07XJ8C8F5", Quantity: -15})
 	if err != nil {
 		t.Fatalf("AddToCart -15: %v", err)
 	}
@@ -303,11 +303,11 @@ func TestAddToCartIsAtomic(t *testing.T) {
 func TestAddToCartBelowZero(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
-	if _, err := s.AddToCart(ctx, "cart-1", "B07XJ8C8F5", 2); err != nil {
+	if _, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: "cart-1", ProductID: "B07XJ8C8F5", Quantity: 2}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.AddToCart(ctx, "cart-1", "B07XJ8C8F5", -5)
-	_, errNew := s.AddToCart(ctx, "cart-1", "B000NEW000", -1)
+	_, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: "cart-1", ProductID: "B07XJ8C8F5", Quantity: -5})
+	_, errNew := s.AddToCart(ctx, orders.AddToCartParams{CartID: "cart-1", ProductID: "B000NEW000", Quantity: -1})
 	items := cartOf(t, s, "cart-1")
 	if err == nil || errNew == nil {
 		t.Fatalf("AddToCart(2) then AddToCart(-5): err %v; AddToCart(-1) on a new product: err %v; the cart now holds %+v", err, errNew, items)

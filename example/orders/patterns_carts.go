@@ -22,9 +22,10 @@ type CartContentsResult struct {
 
 const cartContentsKeyCondition = "#pk = :pk"
 
-// CartContents reads one page of CartItem items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
-//
 // A cart's contents, the whole item collection.
+//
+// CartContents reads one page of CartItem items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Carts
 //	KeyConditionExpression: cartId = "{cartId}"
@@ -66,7 +67,8 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 	return res, nil
 }
 
-// CartContentsAll walks every CartItem of CartContents, reading the pages one at a time; it stops at the first error.
+// CartContentsAll walks every CartItem of CartContents, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error] {
 	return walk(func(page Page) ([]CartItem, Cursor, error) {
 		res, err := s.CartContents(ctx, cartID, page)
@@ -88,14 +90,19 @@ const addToCartUpdate = "SET #_type = :_type ADD #quantity :quantity"
 
 const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)"
 
-// AddToCart changes a CartItem and returns it as it is after the change. It creates the item when there is none.
+// Adds quantity to a product of the cart (an atomic add), creating the item
+// if the product is not in the cart yet.
 //
-// Adds quantity to a product of the cart (an atomic add), creating the item if the product is not in the cart yet.
+// AddToCart changes a CartItem and returns it as it is after the change. It
+// creates the item when there is none.
 //
 //	UpdateItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #_type = :_type ADD #quantity :quantity
-//	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity >= :quantity_min) OR #quantity >= :quantity_restMin) AND ((attribute_not_exists(#quantity) AND :quantity <= :quantity_max) OR #quantity <= :quantity_restMax)
+//	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity
+//		>= :quantity_min) OR #quantity >= :quantity_restMin) AND
+//		((attribute_not_exists(#quantity) AND :quantity <= :quantity_max)
+//		OR #quantity <= :quantity_restMax)
 func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartItem, error) {
 	in, err := s.addToCartInput(params)
 	if err != nil {
@@ -114,7 +121,9 @@ func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartIte
 
 // addToCartInput builds the request of AddToCart.
 func (s *Store) addToCartInput(params AddToCartParams) (*dynamodb.UpdateItemInput, error) {
-	cartID, productID, quantity := params.CartID, params.ProductID, params.Quantity
+	cartID := params.CartID
+	productID := params.ProductID
+	quantity := params.Quantity
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
@@ -154,9 +163,10 @@ const changeQuantityUpdate = "SET #quantity = :quantity"
 
 const changeQuantityCondition = "attribute_exists(#pk)"
 
-// ChangeQuantity changes a CartItem and returns it as it is after the change. ErrNotFound when there is no such item.
-//
 // Sets the quantity of a product already in the cart.
+//
+// ChangeQuantity changes a CartItem and returns it as it is after the
+// change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
@@ -180,7 +190,9 @@ func (s *Store) ChangeQuantity(ctx context.Context, params ChangeQuantityParams)
 
 // changeQuantityInput builds the request of ChangeQuantity.
 func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.UpdateItemInput, error) {
-	cartID, productID, quantity := params.CartID, params.ProductID, params.Quantity
+	cartID := params.CartID
+	productID := params.ProductID
+	quantity := params.Quantity
 	if quantity < 0 {
 		return nil, &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
 	}
@@ -205,7 +217,8 @@ func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.Upda
 	}, nil
 }
 
-// RemoveFromCart deletes the CartItem with this key; deleting an item that does not exist is no error.
+// RemoveFromCart deletes the CartItem with this key; deleting an item that
+// does not exist is no error.
 //
 //	DeleteItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
@@ -222,7 +235,8 @@ func (s *Store) RemoveFromCart(ctx context.Context, key CartItemKey) error {
 
 // removeFromCartInput builds the request of RemoveFromCart.
 func (s *Store) removeFromCartInput(key CartItemKey) (*dynamodb.DeleteItemInput, error) {
-	cartID, productID := key.CartID, key.ProductID
+	cartID := key.CartID
+	productID := key.ProductID
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}

@@ -22,9 +22,14 @@ type TrackingPageResult struct {
 
 const trackingPageKeyCondition = "#pk = :pk"
 
-// TrackingPage reads one page of the items of OrderLine, TrackingEvent; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// The tracking page: "you want to retrieve these together for efficiency
+// because the most common pattern is to provide a tracking page with the
+// purchased items shown in addition to the tracking details". One Query of
+// the order's item collection.
 //
-// The tracking page: "you want to retrieve these together for efficiency because the most common pattern is to provide a tracking page with the purchased items shown in addition to the tracking details". One Query of the order's item collection.
+// TrackingPage reads one page of the items of OrderLine, TrackingEvent;
+// page.Cursor continues from the page before, and the result's Next is ""
+// after the last page.
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId}
@@ -72,7 +77,8 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 	return res, nil
 }
 
-// TrackingPageAll walks every page of TrackingPage, reading the pages one at a time; it stops at the first error.
+// TrackingPageAll walks every page of TrackingPage, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error] {
 	return walkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
 		res, err := s.TrackingPage(ctx, orderID, page)
@@ -92,13 +98,17 @@ type TrackingEventsResult struct {
 
 const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 
-// TrackingEvents reads one page of TrackingEvent items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
-//
 // The tracking events of an order only, in the order they happened.
 //
+// TrackingEvents reads one page of TrackingEvent items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
+//
 //	Query on table Orders
-//	KeyConditionExpression: orderId = {orderId} AND begins_with(SK, "EVENT#")
-//	Items of OrderLine share the partition; the key condition never reads them.
+//	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
+//		"EVENT#")
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	pkValue := intValue(orderID)
 	fixed := &queryFixed{
@@ -138,7 +148,8 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 	return res, nil
 }
 
-// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading the pages one at a time; it stops at the first error.
+// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading
+// the pages one at a time; it stops at the first error.
 func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error] {
 	return walk(func(page Page) ([]TrackingEvent, Cursor, error) {
 		res, err := s.TrackingEvents(ctx, orderID, page)
@@ -151,9 +162,10 @@ func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[
 
 const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 
-// RecordTrackingEvent writes trackingEvent only when no item has its key: ErrAlreadyExists otherwise.
-//
 // Records a tracking event; fails if that event id is already recorded.
+//
+// RecordTrackingEvent writes trackingEvent only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table Orders
 //	Key: orderId = {orderId} AND SK = "EVENT#{eventId}"
@@ -186,9 +198,10 @@ func (s *Store) recordTrackingEventInput(trackingEvent *TrackingEvent) (*dynamod
 
 const addOrderLineCondition = "attribute_not_exists(#pk)"
 
-// AddOrderLine writes orderLine only when no item has its key: ErrAlreadyExists otherwise.
-//
 // Writes one line of an order (from the cart at checkout).
+//
+// AddOrderLine writes orderLine only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table Orders
 //	Key: orderId = {orderId} AND SK = "{sku}"
@@ -219,13 +232,15 @@ func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput,
 	}, nil
 }
 
-// AddOrderLines writes every OrderLine of items whole; of two items with one key, the last is written.
-//
 // Writes the lines of an order in batches.
+//
+// AddOrderLines writes every OrderLine of items whole; of two items with
+// one key, the last is written.
 //
 //	BatchWriteItem on table Orders
 //	Key of each item: orderId = {orderId} AND SK = "{sku}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) AddOrderLines(ctx context.Context, items []OrderLine) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
 	requestAt := make(map[string]int, len(items))

@@ -10,9 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TrackingEvent: A tracking event of the order's processing.
+// A tracking event of the order's processing.
 //
-// Stored in table Orders with _type="TrackingEvent", under these keys:
+// TrackingEvent is an item of table Orders.
+//
+// Its items hold _type="TrackingEvent", under these keys:
 //
 //	table Orders: orderId="{orderId}" SK="EVENT#{eventId}"
 type TrackingEvent struct {
@@ -31,14 +33,15 @@ func (t *TrackingEvent) validate() error {
 		return &ItemError{Entity: "TrackingEvent", Attr: "status", Reason: "not valid UTF-8"}
 	}
 	if t.Message != nil {
-		if !utf8.ValidString((*t.Message)) {
+		if !utf8.ValidString(*t.Message) {
 			return &ItemError{Entity: "TrackingEvent", Attr: "message", Reason: "not valid UTF-8"}
 		}
 	}
 	return nil
 }
 
-// MarshalItem returns t as DynamoDB stores it: its attributes, _type="TrackingEvent",
+// MarshalItem returns t as DynamoDB stores it: its attributes,
+// _type="TrackingEvent",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -75,12 +78,13 @@ func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["eventId"] = &vals.s[2]
 	item["status"] = &vals.s[3]
 	if t.Message != nil {
-		item["message"] = &types.AttributeValueMemberS{Value: (*t.Message)}
+		item["message"] = &types.AttributeValueMemberS{Value: *t.Message}
 	}
 	return item, nil
 }
 
-// trackingEventValues holds the scalar attribute values of one TrackingEvent item, allocated at once.
+// trackingEventValues holds the scalar attribute values of one
+// TrackingEvent item, allocated at once.
 type trackingEventValues struct {
 	s [4]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

@@ -9,9 +9,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Customer: A customer, identified by a customer ID.
+// A customer, identified by a customer ID.
 //
-// Stored in table retail_table with _type="Customer", under these keys:
+// Customer is an item of table retail_table.
+//
+// Its items hold _type="Customer", under these keys:
 //
 //	table retail_table: PK="CUST#{customerId}" SK="ROOT"
 type Customer struct {
@@ -43,7 +45,8 @@ func (c *Customer) validate() error {
 	return nil
 }
 
-// MarshalItem returns c as DynamoDB stores it: its attributes, _type="Customer",
+// MarshalItem returns c as DynamoDB stores it: its attributes,
+// _type="Customer",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -92,7 +95,8 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// customerValues holds the scalar attribute values of one Customer item, allocated at once.
+// customerValues holds the scalar attribute values of one Customer item,
+// allocated at once.
 type customerValues struct {
 	s [6]types.AttributeValueMemberS
 }

@@ -11,9 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Invoice: An invoice of a customer, for one order.
+// An invoice of a customer, for one order.
 //
-// Stored in table retail_table with _type="Invoice", under these keys:
+// Invoice is an item of table retail_table.
+//
+// Its items hold _type="Invoice", under these keys:
 //
 //	table retail_table: PK="CUST#{customerId}" SK="INVC#{invoiceId}"
 type Invoice struct {
@@ -53,7 +55,8 @@ func (i *Invoice) validate() error {
 	return nil
 }
 
-// MarshalItem returns i as DynamoDB stores it: its attributes, _type="Invoice",
+// MarshalItem returns i as DynamoDB stores it: its attributes,
+// _type="Invoice",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -116,7 +119,8 @@ func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// invoiceValues holds the scalar attribute values of one Invoice item, allocated at once.
+// invoiceValues holds the scalar attribute values of one Invoice item,
+// allocated at once.
 type invoiceValues struct {
 	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

@@ -11,9 +11,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// InvoiceOrder: The invoice item: an invoice with "the necessary order details along with it", keyed by the invoice id ("if further details of the order are required, use the GSI to fetch them using a separate API call").
+// The invoice item: an invoice with "the necessary order details along with
+// it", keyed by the invoice id ("if further details of the order are
+// required, use the GSI to fetch them using a separate API call").
 //
-// Stored in table retail_table with _type="InvoiceOrder", under these keys:
+// InvoiceOrder is an item of table retail_table.
+//
+// Its items hold _type="InvoiceOrder", under these keys:
 //
 //	table retail_table: PK="INVC#{invoiceId}" SK="ROOT"
 type InvoiceOrder struct {
@@ -53,7 +57,8 @@ func (i *InvoiceOrder) validate() error {
 	return nil
 }
 
-// MarshalItem returns i as DynamoDB stores it: its attributes, _type="InvoiceOrder",
+// MarshalItem returns i as DynamoDB stores it: its attributes,
+// _type="InvoiceOrder",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -108,7 +113,8 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// invoiceOrderValues holds the scalar attribute values of one InvoiceOrder item, allocated at once.
+// invoiceOrderValues holds the scalar attribute values of one InvoiceOrder
+// item, allocated at once.
 type invoiceOrderValues struct {
 	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

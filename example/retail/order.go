@@ -11,7 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// OrderStatus is the type of Order.Status: one of "placed", "shipped", "delivered", "cancelled".
+// OrderStatus is the type of Order.Status: one of "placed", "shipped",
+// "delivered", "cancelled".
 type OrderStatus string
 
 // The values of OrderStatus.
@@ -31,11 +32,14 @@ func (v OrderStatus) Valid() bool {
 	return false
 }
 
-// Order: An order placed by a customer.
+// An order placed by a customer.
 //
-// Stored in table retail_table with _type="Order", under these keys:
+// Order is an item of table retail_table.
 //
-//	table retail_table: PK="CUST#{customerId}" SK="ORDR#{orderDate}#{orderId}"
+// Its items hold _type="Order", under these keys:
+//
+//	table retail_table: PK="CUST#{customerId}"
+//		SK="ORDR#{orderDate}#{orderId}"
 //	GSI GSI: GSIPK="{orderId}" GSISK="ROOT"
 type Order struct {
 	CustomerID string
@@ -96,7 +100,8 @@ func (o *Order) validate() error {
 	return nil
 }
 
-// MarshalItem returns o as DynamoDB stores it: its attributes, _type="Order",
+// MarshalItem returns o as DynamoDB stores it: its attributes,
+// _type="Order",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -184,7 +189,8 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// orderValues holds the scalar attribute values of one Order item, allocated at once.
+// orderValues holds the scalar attribute values of one Order item,
+// allocated at once.
 type orderValues struct {
 	s [9]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

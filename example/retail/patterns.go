@@ -13,9 +13,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// GetCustomer reads one Customer by its primary key; ErrNotFound when there is none.
+// Get all information about a customer. SELECT * FROM CUSTOMER WHERE
+// CUSTOMER_ID = 12345. GetItem API: Partition Key = 12345, Sort Key = ROOT.
 //
-// Get all information about a customer. SELECT * FROM CUSTOMER WHERE CUSTOMER_ID = 12345. GetItem API: Partition Key = 12345, Sort Key = ROOT.
+// GetCustomer reads one Customer by its primary key; ErrNotFound when there
+// is none.
 //
 //	GetItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
@@ -53,13 +55,18 @@ type OrdersOfCustomerResult struct {
 
 const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// OrdersOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B
+// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
+// Partition Key = 12345 and Sort Key begins_with('ORDR#'), oldest first.
 //
-// Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API: Partition Key = 12345 and Sort Key begins_with('ORDR#'), oldest first.
+// OrdersOfCustomer reads one page of Order items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table retail_table
-//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK, "ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
+//		"ORDR#")
+//	Items of Customer, Invoice share the partition; the key condition
+//		never reads them.
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -102,7 +109,8 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	return res, nil
 }
 
-// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the pages one at a time; it stops at the first error.
+// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrdersOfCustomer(ctx, customerID, page)
@@ -122,13 +130,19 @@ type RecentOrdersResult struct {
 
 const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// RecentOrders reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B
+// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 ORDER BY
+// ORDER_DATE LIMIT 10. Query API: Partition Key = 12345 and Sort Key
+// begins_with(ORDR#) Limit:10 ScanIndexForward:False.
 //
-// A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 ORDER BY ORDER_DATE LIMIT 10. Query API: Partition Key = 12345 and Sort Key begins_with(ORDR#) Limit:10 ScanIndexForward:False.
+// RecentOrders reads one page of Order items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table retail_table
-//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK, "ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
+//		"ORDR#")
+//	Items of Customer, Invoice share the partition; the key condition
+//		never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
@@ -174,7 +188,8 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	return res, nil
 }
 
-// RecentOrdersAll walks every Order of RecentOrders, reading the pages one at a time; it stops at the first error.
+// RecentOrdersAll walks every Order of RecentOrders, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.RecentOrders(ctx, customerID, page)
@@ -187,14 +202,17 @@ func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq
 
 const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 
-// GetOrder reads one Order through GSI; ErrNotFound when there is none.
+// Get details of a given order. SELECT * FROM ORDER WHERE ORDER_ID =
+// "a1b2c3d4". Query API (on GSI): Partition Key = "a1b2c3d4" and Sort Key =
+// "ROOT".
 //
-// Get details of a given order. SELECT * FROM ORDER WHERE ORDER_ID = "a1b2c3d4". Query API (on GSI): Partition Key = "a1b2c3d4" and Sort Key = "ROOT".
+// GetOrder reads one Order through GSI; ErrNotFound when there is none.
 //
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
 //	Limit: 1
-//	An index key need not be unique: with several items, the first in sort key order is returned.
+//	An index key need not be unique: with several items, the first in
+//		sort key order is returned.
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
@@ -249,15 +267,24 @@ const orderOfCustomerKeyCondition = "#pk = :pk AND #sk = :sk"
 
 const orderOfCustomerFilter = "#customerId = :customerId"
 
-// OrderOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Get specific order details of a customer. SELECT A.* FROM ORDERS A,
+// CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345
+// AND A.ORDER_ID = "a1b2c3d4". In the article's first layout this was a
+// GetItem on PK = 12345, SK = ORDR#a1b2c3d4; once the order date leads the
+// sort key, the order id alone no longer gives the table key, so the order
+// is found by its id on the GSI (at most one item) and checked to belong to
+// the customer.
 //
-// Get specific order details of a customer. SELECT A.* FROM ORDERS A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 AND A.ORDER_ID = "a1b2c3d4". In the article's first layout this was a GetItem on PK = 12345, SK = ORDR#a1b2c3d4; once the order date leads the sort key, the order id alone no longer gives the table key, so the order is found by its id on the GSI (at most one item) and checked to belong to the customer.
+// OrderOfCustomer reads one page of Order items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
-//	FilterExpression: #customerId = :customerId (DynamoDB reads, and bills, the items it drops)
+//	FilterExpression: #customerId = :customerId (DynamoDB reads, and
+//		bills, the items it drops)
 func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error) {
-	orderID, customerID := params.OrderID, params.CustomerID
+	orderID := params.OrderID
+	customerID := params.CustomerID
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
 		return nil, err
@@ -305,7 +332,8 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	return res, nil
 }
 
-// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the pages one at a time; it stops at the first error.
+// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrderOfCustomer(ctx, params, page)
@@ -325,13 +353,18 @@ type InvoicesOfCustomerResult struct {
 
 const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B
+// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
+// Partition Key = 12345 and Sort Key begins_with(INVC#).
 //
-// Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API: Partition Key = 12345 and Sort Key begins_with(INVC#).
+// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table retail_table
-//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK, "INVC#")
-//	Items of Customer, Order share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
+//		"INVC#")
+//	Items of Customer, Order share the partition; the key condition never
+//		reads them.
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {
@@ -374,7 +407,8 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	return res, nil
 }
 
-// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading the pages one at a time; it stops at the first error.
+// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading
+// the pages one at a time; it stops at the first error.
 func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error] {
 	return walk(func(page Page) ([]Invoice, Cursor, error) {
 		res, err := s.InvoicesOfCustomer(ctx, customerID, page)
@@ -385,9 +419,12 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 	})
 }
 
-// OrdersOfInvoice reads one InvoiceOrder by its primary key; ErrNotFound when there is none.
+// Get orders for an invoice. SELECT A.* FROM ORDERS A, INVOICE B WHERE
+// A.INVOICE_ID = B.INVOICE_ID AND B.INVOICE_ID = "inv12ab34cd". GetItem
+// API: Partition Key = "inv12ab34cd" and Sort Key = "ROOT".
 //
-// Get orders for an invoice. SELECT A.* FROM ORDERS A, INVOICE B WHERE A.INVOICE_ID = B.INVOICE_ID AND B.INVOICE_ID = "inv12ab34cd". GetItem API: Partition Key = "inv12ab34cd" and Sort Key = "ROOT".
+// OrdersOfInvoice reads one InvoiceOrder by its primary key; ErrNotFound
+// when there is none.
 //
 //	GetItem on table retail_table
 //	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
@@ -418,7 +455,8 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 
 const createCustomerCondition = "attribute_not_exists(PK)"
 
-// CreateCustomer writes customer only when no item has its key: ErrAlreadyExists otherwise.
+// CreateCustomer writes customer only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
@@ -450,9 +488,10 @@ func (s *Store) createCustomerInput(customer *Customer) (*dynamodb.PutItemInput,
 
 const placeOrderCondition = "attribute_not_exists(PK)"
 
-// PlaceOrder writes order only when no item has its key: ErrAlreadyExists otherwise.
-//
 // Writes a new order; its GSI key (order id, ROOT) is written with it.
+//
+// PlaceOrder writes order only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
@@ -494,7 +533,8 @@ const setOrderStatusUpdate = "SET #status = :status"
 
 const setOrderStatusCondition = "attribute_exists(PK)"
 
-// SetOrderStatus changes a Order and returns it as it is after the change. ErrNotFound when there is no such item.
+// SetOrderStatus changes a Order and returns it as it is after the change.
+// ErrNotFound when there is no such item.
 //
 //	UpdateItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
@@ -518,7 +558,10 @@ func (s *Store) SetOrderStatus(ctx context.Context, params SetOrderStatusParams)
 
 // setOrderStatusInput builds the request of SetOrderStatus.
 func (s *Store) setOrderStatusInput(params SetOrderStatusParams) (*dynamodb.UpdateItemInput, error) {
-	customerID, orderDate, orderID, status := params.CustomerID, params.OrderDate, params.OrderID, params.Status
+	customerID := params.CustomerID
+	orderDate := params.OrderDate
+	orderID := params.OrderID
+	status := params.Status
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
 	}
@@ -547,7 +590,8 @@ func (s *Store) setOrderStatusInput(params SetOrderStatusParams) (*dynamodb.Upda
 
 const createInvoiceCondition = "attribute_not_exists(PK)"
 
-// CreateInvoice writes invoice only when no item has its key: ErrAlreadyExists otherwise.
+// CreateInvoice writes invoice only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"
@@ -579,7 +623,8 @@ func (s *Store) createInvoiceInput(invoice *Invoice) (*dynamodb.PutItemInput, er
 
 const createInvoiceOrderCondition = "attribute_not_exists(PK)"
 
-// CreateInvoiceOrder writes invoiceOrder only when no item has its key: ErrAlreadyExists otherwise.
+// CreateInvoiceOrder writes invoiceOrder only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table retail_table
 //	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"

@@ -378,7 +378,7 @@ func TestGetOrder(t *testing.T) {
 
 	// SetOrderStatus: the table and the GSI both show the change.
 	o := d.janeOrders[0]
-	upd, err := s.SetOrderStatus(ctx, o.CustomerID, o.OrderDate, o.OrderID, retail.OrderStatusDelivered)
+	upd, err := s.SetOrderStatus(ctx, retail.SetOrderStatusParams{CustomerID: o.CustomerID, OrderDate: o.OrderDate, OrderID: o.OrderID, Status: retail.OrderStatusDelivered})
 	if err != nil {
 		t.Fatalf("SetOrderStatus: %v", err)
 	}
@@ -395,10 +395,10 @@ func TestGetOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOrders(t, "OrdersOfCustomer after SetOrderStatus", all.Items, []retail.Order{want})
-	if _, err := s.SetOrderStatus(ctx, o.CustomerID, o.OrderDate.Add(time.Second), o.OrderID, retail.OrderStatusShipped); !errors.Is(err, retail.ErrNotFound) {
+	if _, err := s.SetOrderStatus(ctx, retail.SetOrderStatusParams{CustomerID: o.CustomerID, OrderDate: o.OrderDate.Add(time.Second), OrderID: o.OrderID, Status: retail.OrderStatusShipped}); !errors.Is(err, retail.ErrNotFound) {
 		t.Errorf("SetOrderStatus with the wrong date: %v, want ErrNotFound", err)
 	}
-	if _, err := s.SetOrderStatus(ctx, o.CustomerID, o.OrderDate, o.OrderID, "returned"); !errors.Is(err, retail.ErrInvalidItem) {
+	if _, err := s.SetOrderStatus(ctx, retail.SetOrderStatusParams{CustomerID: o.CustomerID, OrderDate: o.OrderDate, OrderID: o.OrderID, Status: "returned"}); !errors.Is(err, retail.ErrInvalidItem) {
 		t.Errorf("SetOrderStatus to %q: %v, want ErrInvalidItem", "returned", err)
 	}
 }
@@ -409,7 +409,7 @@ func TestOrderOfCustomer(t *testing.T) {
 	d := seed(t, s)
 
 	o := d.janeOrders[6]
-	res, err := s.OrderOfCustomer(ctx, o.OrderID, jane.CustomerID, retail.Page{})
+	res, err := s.OrderOfCustomer(ctx, retail.OrderOfCustomerParams{OrderID: o.OrderID, CustomerID: jane.CustomerID}, retail.Page{})
 	if err != nil {
 		t.Fatalf("OrderOfCustomer: %v", err)
 	}
@@ -418,7 +418,7 @@ func TestOrderOfCustomer(t *testing.T) {
 		t.Errorf("OrderOfCustomer: Next = %q, want \"\"", res.Next)
 	}
 	// Another customer's order: none, though the order exists.
-	res, err = s.OrderOfCustomer(ctx, o.OrderID, omar.CustomerID, retail.Page{})
+	res, err = s.OrderOfCustomer(ctx, retail.OrderOfCustomerParams{OrderID: o.OrderID, CustomerID: omar.CustomerID}, retail.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,13 +426,13 @@ func TestOrderOfCustomer(t *testing.T) {
 		t.Errorf("OrderOfCustomer with another customer: %d orders, want none", len(res.Items))
 	}
 	// A missing order: none.
-	res, err = s.OrderOfCustomer(ctx, "nope0000", jane.CustomerID, retail.Page{})
+	res, err = s.OrderOfCustomer(ctx, retail.OrderOfCustomerParams{OrderID: "nope0000", CustomerID: jane.CustomerID}, retail.Page{})
 	if err != nil || len(res.Items) != 0 {
 		t.Errorf("OrderOfCustomer of a missing order: %+v, %v", res, err)
 	}
 	// The iterator.
 	var got []retail.Order
-	for o, err := range s.OrderOfCustomerAll(ctx, d.omarOrders[1].OrderID, omar.CustomerID) {
+	for o, err := range s.OrderOfCustomerAll(ctx, retail.OrderOfCustomerParams{OrderID: d.omarOrders[1].OrderID, CustomerID: omar.CustomerID}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -440,7 +440,7 @@ func TestOrderOfCustomer(t *testing.T) {
 	}
 	checkOrders(t, "OrderOfCustomerAll omar", got, []retail.Order{d.omarOrders[1]})
 	got = nil
-	for o, err := range s.OrderOfCustomerAll(ctx, d.omarOrders[1].OrderID, jane.CustomerID) {
+	for o, err := range s.OrderOfCustomerAll(ctx, retail.OrderOfCustomerParams{OrderID: d.omarOrders[1].OrderID, CustomerID: jane.CustomerID}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,9 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Good: A good sold by a store, in one category of the hierarchy.
+// A good sold by a store, in one category of the hierarchy.
 //
-// Stored in table StoreInventory with _type="Good", under these keys:
+// Good is an item of table StoreInventory.
+//
+// Its items hold _type="Good", under these keys:
 //
 //	table StoreInventory: PK="INV#{storeId}" SK="{category}#{goodId}"
 //	GSI GSI1: GSI1PK="{storeId}#{category}" GSI1SK="{price}"
@@ -94,7 +96,8 @@ func (g *Good) validate() error {
 	return nil
 }
 
-// MarshalItem returns g as DynamoDB stores it: its attributes, _type="Good",
+// MarshalItem returns g as DynamoDB stores it: its attributes,
+// _type="Good",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -177,7 +180,8 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// goodValues holds the scalar attribute values of one Good item, allocated at once.
+// goodValues holds the scalar attribute values of one Good item, allocated
+// at once.
 type goodValues struct {
 	s [9]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

@@ -13,7 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// StoreLocationItem holds the attributes of a StoreMetadata that StoreLocation reads.
+// StoreLocationItem holds the attributes of a StoreMetadata that
+// StoreLocation reads.
 type StoreLocationItem struct {
 	Location string
 	StoreID  string
@@ -29,9 +30,11 @@ func (view *StoreLocationItem) unmarshalItem(item map[string]types.AttributeValu
 
 const storeLocationProjection = "#location, #storeId"
 
-// StoreLocation reads one StoreMetadata by its primary key; ErrNotFound when there is none.
+// "Query for the location of a single store by querying on PK + SK with
+// prefix STORE#store_id."
 //
-// "Query for the location of a single store by querying on PK + SK with prefix STORE#store_id."
+// StoreLocation reads one StoreMetadata by its primary key; ErrNotFound
+// when there is none.
 //
 //	GetItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
@@ -76,9 +79,11 @@ type GoodsOfStoreResult struct {
 
 const goodsOfStoreKeyCondition = "PK = :pk"
 
-// GoodsOfStore reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// "Query for store inventory by using the prefix INV#store_id in the
+// partition key": all goods of a store, in category order.
 //
-// "Query for store inventory by using the prefix INV#store_id in the partition key": all goods of a store, in category order.
+// GoodsOfStore reads one page of Good items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}"
@@ -120,7 +125,8 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	return res, nil
 }
 
-// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one at a time; it stops at the first error.
+// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsOfStore(ctx, storeID, page)
@@ -146,14 +152,19 @@ type GoodsInCategoryResult struct {
 
 const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// GoodsInCategory reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// A store's goods in a category at any level of the hierarchy: PK =
+// INV#StoreA, SK begins with Electronics# returns all electronics goods,
+// Electronics#Laptops#Accessories# only laptop accessories.
 //
-// A store's goods in a category at any level of the hierarchy: PK = INV#StoreA, SK begins with Electronics# returns all electronics goods, Electronics#Laptops#Accessories# only laptop accessories.
+// GoodsInCategory reads one page of Good items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table StoreInventory
-//	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK, "{category}#")
+//	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK,
+//		"{category}#")
 func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error) {
-	storeID, category := params.StoreID, params.Category
+	storeID := params.StoreID
+	category := params.Category
 	pk, err := goodPK(storeID)
 	if err != nil {
 		return nil, err
@@ -199,7 +210,8 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	return res, nil
 }
 
-// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages one at a time; it stops at the first error.
+// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategory(ctx, params, page)
@@ -225,14 +237,18 @@ type GoodsInCategoryByPriceResult struct {
 
 const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 
-// GoodsInCategoryByPrice reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// "Query all prices for a particular category in a store by querying on the
+// GSI1 partition key": the goods of exactly one category, cheapest first.
 //
-// "Query all prices for a particular category in a store by querying on the GSI1 partition key": the goods of exactly one category, cheapest first.
+// GoodsInCategoryByPrice reads one page of Good items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
-	storeID, category := params.StoreID, params.Category
+	storeID := params.StoreID
+	category := params.Category
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
 		return nil, err
@@ -272,7 +288,8 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 	return res, nil
 }
 
-// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, reading the pages one at a time; it stops at the first error.
+// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice,
+// reading the pages one at a time; it stops at the first error.
 func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategoryByPrice(ctx, params, page)
@@ -300,14 +317,21 @@ type GoodsInPriceRangeResult struct {
 
 const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
-// GoodsInPriceRange reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// "Filter by price for a particular category in a store by querying on GSI1
+// partition key + a range in the GSI1 sort key (e.g. price > 1000 && price
+// < 1500)."
 //
-// "Filter by price for a particular category in a store by querying on GSI1 partition key + a range in the GSI1 sort key (e.g. price > 1000 && price < 1500)."
+// GoodsInPriceRange reads one page of Good items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on GSI GSI1 of table StoreInventory
-//	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
+//	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK
+//		BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
 func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error) {
-	storeID, category, priceFrom, priceTo := params.StoreID, params.Category, params.PriceFrom, params.PriceTo
+	storeID := params.StoreID
+	category := params.Category
+	priceFrom := params.PriceFrom
+	priceTo := params.PriceTo
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
 		return nil, err
@@ -356,7 +380,8 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	return res, nil
 }
 
-// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the pages one at a time; it stops at the first error.
+// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInPriceRange(ctx, params, page)
@@ -369,7 +394,8 @@ func (s *Store) GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRan
 
 const addStoreCondition = "attribute_not_exists(PK)"
 
-// AddStore writes storeMetadata only when no item has its key: ErrAlreadyExists otherwise.
+// AddStore writes storeMetadata only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
@@ -409,7 +435,8 @@ const moveStoreUpdate = "SET #location = :location"
 
 const moveStoreCondition = "attribute_exists(PK)"
 
-// MoveStore changes a StoreMetadata and returns it as it is after the change. ErrNotFound when there is no such item.
+// MoveStore changes a StoreMetadata and returns it as it is after the
+// change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table StoreInventory
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
@@ -433,7 +460,8 @@ func (s *Store) MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMe
 
 // moveStoreInput builds the request of MoveStore.
 func (s *Store) moveStoreInput(params MoveStoreParams) (*dynamodb.UpdateItemInput, error) {
-	storeID, location := params.StoreID, params.Location
+	storeID := params.StoreID
+	location := params.Location
 	if !utf8.ValidString(location) {
 		return nil, &ItemError{Entity: "StoreMetadata", Attr: "location", Reason: "not valid UTF-8"}
 	}
@@ -462,7 +490,8 @@ func (s *Store) moveStoreInput(params MoveStoreParams) (*dynamodb.UpdateItemInpu
 
 const addGoodCondition = "attribute_not_exists(PK)"
 
-// AddGood writes good only when no item has its key: ErrAlreadyExists otherwise.
+// AddGood writes good only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
@@ -531,9 +560,10 @@ const repriceUpdate = "SET #price = :price, GSI1SK = :GSI1SK"
 
 const repriceCondition = "attribute_exists(PK)"
 
-// Reprice changes a Good and returns it as it is after the change. ErrNotFound when there is no such item.
-//
 // Changes a good's price; its GSI1 sort key is rewritten with it.
+//
+// Reprice changes a Good and returns it as it is after the change.
+// ErrNotFound when there is no such item.
 //
 //	UpdateItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
@@ -558,7 +588,10 @@ func (s *Store) Reprice(ctx context.Context, params RepriceParams) (*Good, error
 
 // repriceInput builds the request of Reprice.
 func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, error) {
-	storeID, category, goodID, price := params.StoreID, params.Category, params.GoodID, params.Price
+	storeID := params.StoreID
+	category := params.Category
+	goodID := params.GoodID
+	price := params.Price
 	if price < 0 {
 		return nil, &ItemError{Entity: "Good", Attr: "price", Reason: "below its min 0"}
 	}
@@ -592,7 +625,8 @@ func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, e
 	}, nil
 }
 
-// RemoveGood deletes the Good with this key; deleting an item that does not exist is no error.
+// RemoveGood deletes the Good with this key; deleting an item that does not
+// exist is no error.
 //
 //	DeleteItem on table StoreInventory
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
@@ -609,7 +643,9 @@ func (s *Store) RemoveGood(ctx context.Context, key GoodKey) error {
 
 // removeGoodInput builds the request of RemoveGood.
 func (s *Store) removeGoodInput(key GoodKey) (*dynamodb.DeleteItemInput, error) {
-	storeID, category, goodID := key.StoreID, key.Category, key.GoodID
+	storeID := key.StoreID
+	category := key.Category
+	goodID := key.GoodID
 	pk, err := goodPK(storeID)
 	if err != nil {
 		return nil, err

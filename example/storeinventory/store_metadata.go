@@ -9,9 +9,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// StoreMetadata: A store's own data (its metadata item in the table).
+// A store's own data (its metadata item in the table).
 //
-// Stored in table StoreInventory with _type="StoreMetadata", under these keys:
+// StoreMetadata is an item of table StoreInventory.
+//
+// Its items hold _type="StoreMetadata", under these keys:
 //
 //	table StoreInventory: PK="STORE#{storeId}" SK="STORE#{storeId}"
 type StoreMetadata struct {
@@ -48,7 +50,8 @@ func (s *StoreMetadata) validate() error {
 	return nil
 }
 
-// MarshalItem returns s as DynamoDB stores it: its attributes, _type="StoreMetadata",
+// MarshalItem returns s as DynamoDB stores it: its attributes,
+// _type="StoreMetadata",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -99,7 +102,8 @@ func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// storeMetadataValues holds the scalar attribute values of one StoreMetadata item, allocated at once.
+// storeMetadataValues holds the scalar attribute values of one
+// StoreMetadata item, allocated at once.
 type storeMetadataValues struct {
 	s [5]types.AttributeValueMemberS
 }

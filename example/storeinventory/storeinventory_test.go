@@ -199,7 +199,7 @@ func TestStoreLocation(t *testing.T) {
 	if err := s.AddStore(ctx, &storeinventory.StoreMetadata{StoreID: "StoreA", Location: "elsewhere"}); !errors.Is(err, storeinventory.ErrAlreadyExists) {
 		t.Errorf("AddStore of an existing store: %v, want ErrAlreadyExists", err)
 	}
-	moved, err := s.MoveStore(ctx, "StoreA", "Sveavägen 44, Stockholm")
+	moved, err := s.MoveStore(ctx, storeinventory.MoveStoreParams{StoreID: "StoreA", Location: "Sveavägen 44, Stockholm"})
 	if err != nil {
 		t.Fatalf("MoveStore: %v", err)
 	}
@@ -213,7 +213,7 @@ func TestStoreLocation(t *testing.T) {
 	if loc.Location != "Sveavägen 44, Stockholm" {
 		t.Errorf("StoreLocation after MoveStore = %q", loc.Location)
 	}
-	if _, err := s.MoveStore(ctx, "StoreZ", "nowhere"); !errors.Is(err, storeinventory.ErrNotFound) {
+	if _, err := s.MoveStore(ctx, storeinventory.MoveStoreParams{StoreID: "StoreZ", Location: "nowhere"}); !errors.Is(err, storeinventory.ErrNotFound) {
 		t.Errorf("MoveStore of a missing store: %v, want ErrNotFound", err)
 	}
 	if _, err := s.StoreLocation(ctx, "StoreZ"); !errors.Is(err, storeinventory.ErrNotFound) {
@@ -308,7 +308,7 @@ func TestGoodsInCategory(t *testing.T) {
 		if len(want) != tc.n {
 			t.Fatalf("%s: fixture has %d goods, want %d", what, len(want), tc.n)
 		}
-		res, err := s.GoodsInCategory(ctx, "StoreA", tc.path, storeinventory.Page{})
+		res, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: tc.path}, storeinventory.Page{})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -319,7 +319,7 @@ func TestGoodsInCategory(t *testing.T) {
 			}
 		}
 		var got []storeinventory.Good
-		for g, err := range s.GoodsInCategoryAll(ctx, "StoreA", tc.path) {
+		for g, err := range s.GoodsInCategoryAll(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: tc.path}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -329,7 +329,7 @@ func TestGoodsInCategory(t *testing.T) {
 	}
 
 	// StoreB's goods stay in StoreB.
-	res, err := s.GoodsInCategory(ctx, "StoreB", electronics, storeinventory.Page{})
+	res, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreB", Category: electronics}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestGoodsInCategory(t *testing.T) {
 	var got []storeinventory.Good
 	page := storeinventory.Page{Limit: 2}
 	for {
-		r, err := s.GoodsInCategory(ctx, "StoreA", accessories, page)
+		r, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: accessories}, page)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -355,13 +355,13 @@ func TestGoodsInCategory(t *testing.T) {
 	checkGoods(t, "GoodsInCategory accessories, pages of 2", got, inCategory(accessories))
 
 	// Bad paths are refused before any call.
-	if _, err := s.GoodsInCategory(ctx, "StoreA", nil, storeinventory.Page{}); !errors.Is(err, storeinventory.ErrInvalidKey) {
+	if _, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: nil}, storeinventory.Page{}); !errors.Is(err, storeinventory.ErrInvalidKey) {
 		t.Errorf("GoodsInCategory with an empty path: %v, want ErrInvalidKey", err)
 	}
-	if _, err := s.GoodsInCategory(ctx, "StoreA", []string{"Electronics#Laptops"}, storeinventory.Page{}); !errors.Is(err, storeinventory.ErrInvalidKey) {
+	if _, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: []string{"Electronics#Laptops"}}, storeinventory.Page{}); !errors.Is(err, storeinventory.ErrInvalidKey) {
 		t.Errorf("GoodsInCategory with '#' in an element: %v, want ErrInvalidKey", err)
 	}
-	if _, err := s.GoodsInCategory(ctx, "StoreA", []string{"Electronics", ""}, storeinventory.Page{}); !errors.Is(err, storeinventory.ErrInvalidKey) {
+	if _, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: []string{"Electronics", ""}}, storeinventory.Page{}); !errors.Is(err, storeinventory.ErrInvalidKey) {
 		t.Errorf("GoodsInCategory with an empty element: %v, want ErrInvalidKey", err)
 	}
 	bad := storeinventory.Good{StoreID: "StoreA", Category: []string{"Electronics", "Lap#tops"}, GoodID: "x", Name: "x", Price: 1}
@@ -382,13 +382,13 @@ func TestGoodsByPrice(t *testing.T) {
 	for _, path := range [][]string{electronics, laptops, accessories, outlet, outletLaps} {
 		what := "GoodsInCategoryByPrice " + strings.Join(path, "#")
 		want := exactly(path, 0, math.MaxInt64)
-		res, err := s.GoodsInCategoryByPrice(ctx, "StoreA", path, storeinventory.Page{})
+		res, err := s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: path}, storeinventory.Page{})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		checkGoods(t, what, res.Items, want)
 		var got []storeinventory.Good
-		for g, err := range s.GoodsInCategoryByPriceAll(ctx, "StoreA", path) {
+		for g, err := range s.GoodsInCategoryByPriceAll(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: path}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -396,7 +396,7 @@ func TestGoodsByPrice(t *testing.T) {
 		}
 		checkGoods(t, what+" (All)", got, want)
 	}
-	res, err := s.GoodsInCategoryByPrice(ctx, "StoreA", accessories, storeinventory.Page{})
+	res, err := s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: accessories}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +424,7 @@ func TestGoodsByPrice(t *testing.T) {
 		{outlet, 0, math.MaxInt64, []int64{19900}},
 	} {
 		what := fmt.Sprintf("GoodsInPriceRange %s [%d, %d]", strings.Join(tc.path, "#"), tc.lo, tc.hi)
-		res, err := s.GoodsInPriceRange(ctx, "StoreA", tc.path, tc.lo, tc.hi, storeinventory.Page{})
+		res, err := s.GoodsInPriceRange(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreA", Category: tc.path, PriceFrom: tc.lo, PriceTo: tc.hi}, storeinventory.Page{})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -433,7 +433,7 @@ func TestGoodsByPrice(t *testing.T) {
 			t.Errorf("%s: prices %v, want %v", what, p, tc.want)
 		}
 		var got []storeinventory.Good
-		for g, err := range s.GoodsInPriceRangeAll(ctx, "StoreA", tc.path, tc.lo, tc.hi) {
+		for g, err := range s.GoodsInPriceRangeAll(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreA", Category: tc.path, PriceFrom: tc.lo, PriceTo: tc.hi}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -448,7 +448,7 @@ func TestGoodsByPrice(t *testing.T) {
 	var got []storeinventory.Good
 	page := storeinventory.Page{Limit: 2}
 	for {
-		r, err := s.GoodsInPriceRange(ctx, "StoreA", accessories, 900, 10000, page)
+		r, err := s.GoodsInPriceRange(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreA", Category: accessories, PriceFrom: 900, PriceTo: 10000}, page)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -463,7 +463,7 @@ func TestGoodsByPrice(t *testing.T) {
 	}
 
 	// StoreB's accessories are in their own GSI1 partition.
-	r, err := s.GoodsInPriceRange(ctx, "StoreB", accessories, 0, math.MaxInt64, storeinventory.Page{})
+	r, err := s.GoodsInPriceRange(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreB", Category: accessories, PriceFrom: 0, PriceTo: math.MaxInt64}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +490,7 @@ func TestGoodWrites(t *testing.T) {
 	if err := s.SaveGood(ctx, &renamed); err != nil {
 		t.Fatalf("SaveGood: %v", err)
 	}
-	res, err := s.GoodsInCategoryByPrice(ctx, "StoreA", accessories, storeinventory.Page{})
+	res, err := s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: accessories}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,34 +510,34 @@ func TestGoodWrites(t *testing.T) {
 
 	// Reprice moves the good in GSI1's price order.
 	dock := storeA[6]
-	repriced, err := s.Reprice(ctx, "StoreA", accessories, "dock", 850)
+	repriced, err := s.Reprice(ctx, storeinventory.RepriceParams{StoreID: "StoreA", Category: accessories, GoodID: "dock", Price: 850})
 	if err != nil {
 		t.Fatalf("Reprice: %v", err)
 	}
 	want := dock
 	want.Price = 850
 	checkGood(t, "Reprice result", *repriced, want)
-	r, err := s.GoodsInPriceRange(ctx, "StoreA", accessories, 0, 1000, storeinventory.Page{})
+	r, err := s.GoodsInPriceRange(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreA", Category: accessories, PriceFrom: 0, PriceTo: 1000}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(r.Items); !slices.Equal(got, []string{"sticker", "dock", "hub"}) {
 		t.Errorf("GoodsInPriceRange [0, 1000] after Reprice: %q, want [sticker dock hub]", got)
 	}
-	r, err = s.GoodsInPriceRange(ctx, "StoreA", accessories, 5000, math.MaxInt64, storeinventory.Page{})
+	r, err = s.GoodsInPriceRange(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreA", Category: accessories, PriceFrom: 5000, PriceTo: math.MaxInt64}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Items) != 0 {
 		t.Errorf("GoodsInPriceRange [5000, max] after Reprice: %q, want none", ids(r.Items))
 	}
-	if _, err := s.Reprice(ctx, "StoreA", accessories, "no-such-good", 100); !errors.Is(err, storeinventory.ErrNotFound) {
+	if _, err := s.Reprice(ctx, storeinventory.RepriceParams{StoreID: "StoreA", Category: accessories, GoodID: "no-such-good", Price: 100}); !errors.Is(err, storeinventory.ErrNotFound) {
 		t.Errorf("Reprice of a missing good: %v, want ErrNotFound", err)
 	}
-	if _, err := s.Reprice(ctx, "StoreA", laptops, "dock", 100); !errors.Is(err, storeinventory.ErrNotFound) {
+	if _, err := s.Reprice(ctx, storeinventory.RepriceParams{StoreID: "StoreA", Category: laptops, GoodID: "dock", Price: 100}); !errors.Is(err, storeinventory.ErrNotFound) {
 		t.Errorf("Reprice in the wrong category: %v, want ErrNotFound", err)
 	}
-	if _, err := s.Reprice(ctx, "StoreA", accessories, "dock", -1); !errors.Is(err, storeinventory.ErrInvalidItem) {
+	if _, err := s.Reprice(ctx, storeinventory.RepriceParams{StoreID: "StoreA", Category: accessories, GoodID: "dock", Price: -1}); !errors.Is(err, storeinventory.ErrInvalidItem) {
 		t.Errorf("Reprice to a negative price: %v, want ErrInvalidItem", err)
 	}
 	neg := storeinventory.Good{StoreID: "StoreA", Category: accessories, GoodID: "free", Name: "x", Price: -5}
@@ -546,20 +546,20 @@ func TestGoodWrites(t *testing.T) {
 	}
 
 	// RemoveGood: gone from the table and from GSI1; removing again is no error.
-	if err := s.RemoveGood(ctx, "StoreA", accessories, "hub"); err != nil {
+	if err := s.RemoveGood(ctx, storeinventory.GoodKey{StoreID: "StoreA", Category: accessories, GoodID: "hub"}); err != nil {
 		t.Fatalf("RemoveGood: %v", err)
 	}
-	if err := s.RemoveGood(ctx, "StoreA", accessories, "hub"); err != nil {
+	if err := s.RemoveGood(ctx, storeinventory.GoodKey{StoreID: "StoreA", Category: accessories, GoodID: "hub"}); err != nil {
 		t.Errorf("RemoveGood of a removed good: %v", err)
 	}
-	all, err := s.GoodsInCategory(ctx, "StoreA", accessories, storeinventory.Page{})
+	all, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: accessories}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(all.Items); !slices.Equal(got, []string{"charger", "dock", "mouse", "sleeve", "sticker", "webcam"}) {
 		t.Errorf("GoodsInCategory accessories after RemoveGood: %q", got)
 	}
-	byPrice, err := s.GoodsInCategoryByPrice(ctx, "StoreA", accessories, storeinventory.Page{})
+	byPrice, err := s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: accessories}, storeinventory.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

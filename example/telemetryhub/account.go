@@ -9,9 +9,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Account: An account (an organization using TelemetryHub).
+// An account (an organization using TelemetryHub).
 //
-// Stored in table TelemetryHub with _type="Account", under these keys:
+// Account is an item of table TelemetryHub.
+//
+// Its items hold _type="Account", under these keys:
 //
 //	table TelemetryHub: PK="account:{accountId}" SK="metadata:account"
 //	GSI Inverse: SK="metadata:account" PK="account:{accountId}"
@@ -40,7 +42,8 @@ func (a *Account) validate() error {
 	return nil
 }
 
-// MarshalItem returns a as DynamoDB stores it: its attributes, _type="Account",
+// MarshalItem returns a as DynamoDB stores it: its attributes,
+// _type="Account",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -87,7 +90,8 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// accountValues holds the scalar attribute values of one Account item, allocated at once.
+// accountValues holds the scalar attribute values of one Account item,
+// allocated at once.
 type accountValues struct {
 	s [5]types.AttributeValueMemberS
 }

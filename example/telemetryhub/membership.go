@@ -10,11 +10,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Membership: A user's access to a service group: the "membership record" that "serves as a bridge connecting users and their associated service groups".
+// A user's access to a service group: the "membership record" that "serves
+// as a bridge connecting users and their associated service groups".
 //
-// Stored in table TelemetryHub with _type="Membership", under these keys:
+// Membership is an item of table TelemetryHub.
 //
-//	table TelemetryHub: PK="user:{userId}" SK="servicegroup:{serviceGroupId}"
+// Its items hold _type="Membership", under these keys:
+//
+//	table TelemetryHub: PK="user:{userId}"
+//		SK="servicegroup:{serviceGroupId}"
 //	GSI Inverse: SK="servicegroup:{serviceGroupId}" PK="user:{userId}"
 type Membership struct {
 	UserID         string
@@ -37,7 +41,8 @@ func membershipPK(userID string) (string, error) {
 	return keySize("PK", "user:"+userIDKey, maxSortKey)
 }
 
-// membershipSK builds SK="servicegroup:{serviceGroupId}" of Membership items.
+// membershipSK builds SK="servicegroup:{serviceGroupId}" of Membership
+// items.
 func membershipSK(serviceGroupID string) (string, error) {
 	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
 	if err != nil {
@@ -60,7 +65,8 @@ func (m *Membership) validate() error {
 	return nil
 }
 
-// MarshalItem returns m as DynamoDB stores it: its attributes, _type="Membership",
+// MarshalItem returns m as DynamoDB stores it: its attributes,
+// _type="Membership",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -117,7 +123,8 @@ func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// membershipValues holds the scalar attribute values of one Membership item, allocated at once.
+// membershipValues holds the scalar attribute values of one Membership
+// item, allocated at once.
 type membershipValues struct {
 	s [6]types.AttributeValueMemberS
 }

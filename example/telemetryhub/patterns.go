@@ -12,7 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// GetAccount reads one Account by its primary key; ErrNotFound when there is none.
+// GetAccount reads one Account by its primary key; ErrNotFound when there
+// is none.
 //
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
@@ -41,12 +42,14 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 	return &v, nil
 }
 
-// GetUser reads one User by its primary key; ErrNotFound when there is none.
+// GetUser reads one User by its primary key; ErrNotFound when there is
+// none.
 //
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
 func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
-	accountID, userID := key.AccountID, key.UserID
+	accountID := key.AccountID
+	userID := key.UserID
 	pk, err := userPK(accountID)
 	if err != nil {
 		return nil, err
@@ -84,13 +87,17 @@ type UsersOfAccountResult struct {
 
 const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// UsersOfAccount reads one page of User items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// All users belonging to an account: dynamodb.query(PK="account:...",
+// SK_begins_with="user:").
 //
-// All users belonging to an account: dynamodb.query(PK="account:...", SK_begins_with="user:").
+// UsersOfAccount reads one page of User items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table TelemetryHub
-//	KeyConditionExpression: PK = "account:{accountId}" AND begins_with(SK, "user:")
-//	Items of Account, ServiceGroup share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "account:{accountId}" AND
+//		begins_with(SK, "user:")
+//	Items of Account, ServiceGroup share the partition; the key condition
+//		never reads them.
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
@@ -133,7 +140,8 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 	return res, nil
 }
 
-// UsersOfAccountAll walks every User of UsersOfAccount, reading the pages one at a time; it stops at the first error.
+// UsersOfAccountAll walks every User of UsersOfAccount, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error] {
 	return walk(func(page Page) ([]User, Cursor, error) {
 		res, err := s.UsersOfAccount(ctx, accountID, page)
@@ -153,13 +161,18 @@ type ServiceGroupsOfAccountResult struct {
 
 const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// All service groups of an account: dynamodb.query(PK="account:...",
+// SK_begins_with="servicegroup:").
 //
-// All service groups of an account: dynamodb.query(PK="account:...", SK_begins_with="servicegroup:").
+// ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on table TelemetryHub
-//	KeyConditionExpression: PK = "account:{accountId}" AND begins_with(SK, "servicegroup:")
-//	Items of Account, User share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "account:{accountId}" AND
+//		begins_with(SK, "servicegroup:")
+//	Items of Account, User share the partition; the key condition never
+//		reads them.
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
@@ -202,7 +215,9 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 	return res, nil
 }
 
-// ServiceGroupsOfAccountAll walks every ServiceGroup of ServiceGroupsOfAccount, reading the pages one at a time; it stops at the first error.
+// ServiceGroupsOfAccountAll walks every ServiceGroup of
+// ServiceGroupsOfAccount, reading the pages one at a time; it stops at the
+// first error.
 func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error] {
 	return walk(func(page Page) ([]ServiceGroup, Cursor, error) {
 		res, err := s.ServiceGroupsOfAccount(ctx, accountID, page)
@@ -224,9 +239,14 @@ type AccountDataResult struct {
 
 const accountDataKeyCondition = "PK = :pk"
 
-// AccountData reads one page of the items of Account, User, ServiceGroup; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// "Retrieve all the account data with a single query (including the account
+// metadata record, all users, and service groups)": PK only, nothing about
+// the SK. The article warns that this "often involves over-fetching"; each
+// item comes back typed as its own entity.
 //
-// "Retrieve all the account data with a single query (including the account metadata record, all users, and service groups)": PK only, nothing about the SK. The article warns that this "often involves over-fetching"; each item comes back typed as its own entity.
+// AccountData reads one page of the items of Account, User, ServiceGroup;
+// page.Cursor continues from the page before, and the result's Next is ""
+// after the last page.
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}"
@@ -283,7 +303,8 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	return res, nil
 }
 
-// AccountDataAll walks every page of AccountData, reading the pages one at a time; it stops at the first error.
+// AccountDataAll walks every page of AccountData, reading the pages one at
+// a time; it stops at the first error.
 func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error] {
 	return walkPages(func(page Page) (*AccountDataResult, Cursor, error) {
 		res, err := s.AccountData(ctx, accountID, page)
@@ -303,12 +324,16 @@ type ServiceGroupsOfUserResult struct {
 
 const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// ServiceGroupsOfUser reads one page of Membership items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// The service groups a user has access to (the "Select Service Group"
+// dropdown): dynamodb.query(PK="user:...", SK_begins_with="servicegroup:").
 //
-// The service groups a user has access to (the "Select Service Group" dropdown): dynamodb.query(PK="user:...", SK_begins_with="servicegroup:").
+// ServiceGroupsOfUser reads one page of Membership items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on table TelemetryHub
-//	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK, "servicegroup:")
+//	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK,
+//		"servicegroup:")
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	pk, err := membershipPK(userID)
 	if err != nil {
@@ -351,7 +376,8 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 	return res, nil
 }
 
-// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser, reading the pages one at a time; it stops at the first error.
+// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser,
+// reading the pages one at a time; it stops at the first error.
 func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error] {
 	return walk(func(page Page) ([]Membership, Cursor, error) {
 		res, err := s.ServiceGroupsOfUser(ctx, userID, page)
@@ -371,13 +397,20 @@ type UsersOfServiceGroupResult struct {
 
 const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
-// UsersOfServiceGroup reads one page of Membership items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// "Get all users belonging to a service group", the reverse lookup, through
+// the inverse GSI: PK="servicegroup:...", SK_begins_with="user:". The
+// service group's own item (SK account:...) shares that partition on the
+// GSI and is kept out by the user: prefix.
 //
-// "Get all users belonging to a service group", the reverse lookup, through the inverse GSI: PK="servicegroup:...", SK_begins_with="user:". The service group's own item (SK account:...) shares that partition on the GSI and is kept out by the user: prefix.
+// UsersOfServiceGroup reads one page of Membership items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on GSI Inverse of table TelemetryHub
-//	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND begins_with(PK, "user:")
-//	Items of ServiceGroup share the partition; the key condition never reads them.
+//	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND
+//		begins_with(PK, "user:")
+//	Items of ServiceGroup share the partition; the key condition never
+//		reads them.
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {
@@ -422,7 +455,8 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 	return res, nil
 }
 
-// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup, reading the pages one at a time; it stops at the first error.
+// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup,
+// reading the pages one at a time; it stops at the first error.
 func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error] {
 	return walk(func(page Page) ([]Membership, Cursor, error) {
 		res, err := s.UsersOfServiceGroup(ctx, serviceGroupID, page)
@@ -442,12 +476,17 @@ type UserByIDResult struct {
 
 const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
-// UserByID reads one page of User items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// A user found by their id alone, with the account they belong to ("since
+// we know the user_id, we can deduce the account_id that the user belongs
+// to"): on the inverse GSI the user's item is PK=user:<user_id>,
+// SK=account:<account_id>.
 //
-// A user found by their id alone, with the account they belong to ("since we know the user_id, we can deduce the account_id that the user belongs to"): on the inverse GSI the user's item is PK=user:<user_id>, SK=account:<account_id>.
+// UserByID reads one page of User items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on GSI Inverse of table TelemetryHub
-//	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK, "account:")
+//	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK,
+//		"account:")
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	pk, err := userSK(userID)
 	if err != nil {
@@ -492,7 +531,8 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 	return res, nil
 }
 
-// UserByIDAll walks every User of UserByID, reading the pages one at a time; it stops at the first error.
+// UserByIDAll walks every User of UserByID, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error] {
 	return walk(func(page Page) ([]User, Cursor, error) {
 		res, err := s.UserByID(ctx, userID, page)
@@ -505,7 +545,8 @@ func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, 
 
 const createAccountCondition = "attribute_not_exists(PK)"
 
-// CreateAccount writes account only when no item has its key: ErrAlreadyExists otherwise.
+// CreateAccount writes account only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
@@ -537,7 +578,8 @@ func (s *Store) createAccountInput(account *Account) (*dynamodb.PutItemInput, er
 
 const createUserCondition = "attribute_not_exists(PK)"
 
-// CreateUser writes user only when no item has its key: ErrAlreadyExists otherwise.
+// CreateUser writes user only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
@@ -569,10 +611,12 @@ func (s *Store) createUserInput(user *User) (*dynamodb.PutItemInput, error) {
 
 const createServiceGroupCondition = "attribute_not_exists(PK)"
 
-// CreateServiceGroup writes serviceGroup only when no item has its key: ErrAlreadyExists otherwise.
+// CreateServiceGroup writes serviceGroup only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
-//	Key: PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"
+//	Key: PK = "account:{accountId}" AND SK =
+//		"servicegroup:{serviceGroupId}"
 //	ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error {
 	in, err := s.createServiceGroupInput(serviceGroup)
@@ -601,9 +645,10 @@ func (s *Store) createServiceGroupInput(serviceGroup *ServiceGroup) (*dynamodb.P
 
 const grantServiceGroupCondition = "attribute_not_exists(PK)"
 
-// GrantServiceGroup writes membership only when no item has its key: ErrAlreadyExists otherwise.
-//
 // Gives a user access to a service group (writes the membership record).
+//
+// GrantServiceGroup writes membership only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table TelemetryHub
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
@@ -633,7 +678,8 @@ func (s *Store) grantServiceGroupInput(membership *Membership) (*dynamodb.PutIte
 	}, nil
 }
 
-// RevokeServiceGroup deletes the Membership with this key; deleting an item that does not exist is no error.
+// RevokeServiceGroup deletes the Membership with this key; deleting an item
+// that does not exist is no error.
 //
 //	DeleteItem on table TelemetryHub
 //	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
@@ -650,7 +696,8 @@ func (s *Store) RevokeServiceGroup(ctx context.Context, key MembershipKey) error
 
 // revokeServiceGroupInput builds the request of RevokeServiceGroup.
 func (s *Store) revokeServiceGroupInput(key MembershipKey) (*dynamodb.DeleteItemInput, error) {
-	userID, serviceGroupID := key.UserID, key.ServiceGroupID
+	userID := key.UserID
+	serviceGroupID := key.ServiceGroupID
 	pk, err := membershipPK(userID)
 	if err != nil {
 		return nil, err

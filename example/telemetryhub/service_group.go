@@ -9,12 +9,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// ServiceGroup: A service group of an account, such as "dev" or "prod".
+// A service group of an account, such as "dev" or "prod".
 //
-// Stored in table TelemetryHub with _type="ServiceGroup", under these keys:
+// ServiceGroup is an item of table TelemetryHub.
 //
-//	table TelemetryHub: PK="account:{accountId}" SK="servicegroup:{serviceGroupId}"
-//	GSI Inverse: SK="servicegroup:{serviceGroupId}" PK="account:{accountId}"
+// Its items hold _type="ServiceGroup", under these keys:
+//
+//	table TelemetryHub: PK="account:{accountId}"
+//		SK="servicegroup:{serviceGroupId}"
+//	GSI Inverse: SK="servicegroup:{serviceGroupId}"
+//		PK="account:{accountId}"
 type ServiceGroup struct {
 	AccountID      string
 	ServiceGroupID string
@@ -44,7 +48,8 @@ func (s *ServiceGroup) validate() error {
 	return nil
 }
 
-// MarshalItem returns s as DynamoDB stores it: its attributes, _type="ServiceGroup",
+// MarshalItem returns s as DynamoDB stores it: its attributes,
+// _type="ServiceGroup",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -101,7 +106,8 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// serviceGroupValues holds the scalar attribute values of one ServiceGroup item, allocated at once.
+// serviceGroupValues holds the scalar attribute values of one ServiceGroup
+// item, allocated at once.
 type serviceGroupValues struct {
 	s [6]types.AttributeValueMemberS
 }

@@ -193,14 +193,14 @@ func TestGetAccountAndUser(t *testing.T) {
 	}
 
 	for _, want := range acmeUsers {
-		u, err := s.GetUser(ctx, acme.AccountID, want.UserID)
+		u, err := s.GetUser(ctx, telemetryhub.UserKey{AccountID: acme.AccountID, UserID: want.UserID})
 		if err != nil {
 			t.Fatalf("GetUser %s: %v", want.UserID, err)
 		}
 		checkUser(t, "GetUser "+want.UserID, *u, want)
 	}
 	// A user is found under their own account only.
-	if _, err := s.GetUser(ctx, globex.AccountID, acmeUsers[0].UserID); !errors.Is(err, telemetryhub.ErrNotFound) {
+	if _, err := s.GetUser(ctx, telemetryhub.UserKey{AccountID: globex.AccountID, UserID: acmeUsers[0].UserID}); !errors.Is(err, telemetryhub.ErrNotFound) {
 		t.Errorf("GetUser under another account: %v, want ErrNotFound", err)
 	}
 	if err := s.CreateUser(ctx, &acmeUsers[1]); !errors.Is(err, telemetryhub.ErrAlreadyExists) {
@@ -210,7 +210,7 @@ func TestGetAccountAndUser(t *testing.T) {
 		t.Errorf("CreateServiceGroup of an existing group: %v, want ErrAlreadyExists", err)
 	}
 	// ':' is the separator of every key: an id can't hold it.
-	if _, err := s.GetUser(ctx, acme.AccountID, "usr:0001"); !errors.Is(err, telemetryhub.ErrInvalidKey) {
+	if _, err := s.GetUser(ctx, telemetryhub.UserKey{AccountID: acme.AccountID, UserID: "usr:0001"}); !errors.Is(err, telemetryhub.ErrInvalidKey) {
 		t.Errorf("GetUser with ':' in the id: %v, want ErrInvalidKey", err)
 	}
 	if err := s.CreateAccount(ctx, &telemetryhub.Account{AccountID: "acc:1", Name: "x"}); !errors.Is(err, telemetryhub.ErrInvalidKey) {
@@ -482,10 +482,10 @@ func TestGrantAndRevoke(t *testing.T) {
 	checkMemberships(t, "UsersOfServiceGroup after the grant", u.Items, want)
 
 	// Revoke it: gone both ways; revoking again is no error.
-	if err := s.RevokeServiceGroup(ctx, daffy, "sg-prod-17"); err != nil {
+	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: daffy, ServiceGroupID: "sg-prod-17"}); err != nil {
 		t.Fatalf("RevokeServiceGroup: %v", err)
 	}
-	if err := s.RevokeServiceGroup(ctx, daffy, "sg-prod-17"); err != nil {
+	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: daffy, ServiceGroupID: "sg-prod-17"}); err != nil {
 		t.Errorf("RevokeServiceGroup of a revoked membership: %v", err)
 	}
 	r, err = s.ServiceGroupsOfUser(ctx, daffy, telemetryhub.Page{})
@@ -500,7 +500,7 @@ func TestGrantAndRevoke(t *testing.T) {
 	checkMemberships(t, "UsersOfServiceGroup after the revoke", u.Items, usersOf("sg-prod-17"))
 
 	// Revoking one of several grants leaves the others.
-	if err := s.RevokeServiceGroup(ctx, "usr-0001", "sg-dev-41"); err != nil {
+	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: "usr-0001", ServiceGroupID: "sg-dev-41"}); err != nil {
 		t.Fatal(err)
 	}
 	r, err = s.ServiceGroupsOfUser(ctx, "usr-0001", telemetryhub.Page{})

@@ -10,9 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// User: A user of an account.
+// A user of an account.
 //
-// Stored in table TelemetryHub with _type="User", under these keys:
+// User is an item of table TelemetryHub.
+//
+// Its items hold _type="User", under these keys:
 //
 //	table TelemetryHub: PK="account:{accountId}" SK="user:{userId}"
 //	GSI Inverse: SK="user:{userId}" PK="account:{accountId}"
@@ -72,7 +74,8 @@ func (u *User) validate() error {
 	return nil
 }
 
-// MarshalItem returns u as DynamoDB stores it: its attributes, _type="User",
+// MarshalItem returns u as DynamoDB stores it: its attributes,
+// _type="User",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -135,7 +138,8 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// userValues holds the scalar attribute values of one User item, allocated at once.
+// userValues holds the scalar attribute values of one User item, allocated
+// at once.
 type userValues struct {
 	s [9]types.AttributeValueMemberS
 }

@@ -302,7 +302,7 @@ func TestE2ESameRequests(t *testing.T) {
 	}
 	sameRequest(t, "PutItem", gen.put, raw.put)
 
-	gu, err1 := store.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 7, "Updated.")
+	gu, err1 := store.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username, Grade: 7, ReviewText: "Updated."})
 	ru, err2 := rs.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 7, "Updated.")
 	if err := errors.Join(err1, err2); err != nil {
 		t.Fatal(err)
@@ -503,7 +503,7 @@ func BenchmarkE2EUpdateItem(b *testing.B) {
 	const text = "Updated: still clear and precise, and the exercises are worth doing."
 	var grade atomic.Int64
 	gen := func() error {
-		_, err := e.store.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, grade.Add(1)%11, text)
+		_, err := e.store.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username, Grade: grade.Add(1) % 11, ReviewText: text})
 		return err
 	}
 	raw := func() error {
@@ -511,7 +511,7 @@ func BenchmarkE2EUpdateItem(b *testing.B) {
 		return err
 	}
 
-	g, err1 := e.store.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 3, text)
+	g, err1 := e.store.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username, Grade: 3, ReviewText: text})
 	s, err2 := e.raw.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 3, text)
 	if err := errors.Join(err1, err2); err != nil {
 		b.Fatal(err)
@@ -552,7 +552,10 @@ func BenchmarkE2ECanned(b *testing.B) {
 			func() error { return store.WriteReview(ctx, &r) },
 			func() error { return rs.WriteReview(ctx, &r) }},
 		{"UpdateItem",
-			func() error { _, err := store.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 7, text); return err },
+			func() error {
+				_, err := store.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username, Grade: 7, ReviewText: text})
+				return err
+			},
 			func() error { _, err := rs.UpdateReview(ctx, r.ISBN, r.ReviewDate, r.Username, 7, text); return err }},
 	}
 	for _, op := range ops {

@@ -9,9 +9,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// AdminTheme: The admin theme of an owner, stored under THEME#ADMIN, which a Theme of a style outside light and dark would have.
+// The admin theme of an owner, stored under THEME#ADMIN, which a Theme of a
+// style outside light and dark would have.
 //
-// Stored in table Main with _type="AdminTheme", under these keys:
+// AdminTheme is an item of table Main.
+//
+// Its items hold _type="AdminTheme", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="THEME#ADMIN"
 //	GSI Inverted: SK="THEME#ADMIN" PK="OWNER#{ownerId}"
@@ -44,7 +47,8 @@ func (a *AdminTheme) validate() error {
 	return nil
 }
 
-// MarshalItem returns a as DynamoDB stores it: its attributes, _type="AdminTheme",
+// MarshalItem returns a as DynamoDB stores it: its attributes,
+// _type="AdminTheme",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -93,7 +97,8 @@ func (a *AdminTheme) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// adminThemeValues holds the scalar attribute values of one AdminTheme item, allocated at once.
+// adminThemeValues holds the scalar attribute values of one AdminTheme
+// item, allocated at once.
 type adminThemeValues struct {
 	s [6]types.AttributeValueMemberS
 }

@@ -94,8 +94,17 @@ type diff []string
 
 func (d *diff) eq(field string, got, want any) {
 	if !reflect.DeepEqual(got, want) {
-		*d = append(*d, fmt.Sprintf("%s = %#v, want %#v", field, got, want))
+		*d = append(*d, fmt.Sprintf("%s = %s, want %s", field, show(got), show(want)))
 	}
+}
+
+// show formats a value for a test message, with what a non-nil pointer
+// points to instead of its address.
+func show(v any) string {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		return fmt.Sprintf("&%#v", rv.Elem().Interface())
+	}
+	return fmt.Sprintf("%#v", v)
 }
 
 func (d *diff) time(field string, got, want time.Time) {
@@ -264,7 +273,7 @@ func TestWidgetRoundTrip(t *testing.T) {
 	w := newWidget("o1", "w1")
 	must(t, s.CreateWidget(ctx, w))
 
-	got, err := s.GetWidget(ctx, "o1", "w1")
+	got, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o1", WidgetID: "w1"})
 	must(t, err)
 	checkWidget(t, "GetWidget", got, w)
 	if !rec.seen["GetItem"] {
@@ -303,7 +312,7 @@ func TestWidgetRoundTrip(t *testing.T) {
 	}
 
 	// Through the GSI (a get by both its keys) and the inverted index.
-	got, err = s.WidgetBySerial(ctx, "eu", "S-w1")
+	got, err = s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: "S-w1"})
 	must(t, err)
 	checkWidget(t, "WidgetBySerial", got, w)
 	owners, err := s.WidgetOwners(ctx, "w1", Page{})
@@ -321,17 +330,17 @@ func TestWidgetRoundTrip(t *testing.T) {
 		Day: time.Date(1999, 12, 31, 0, 0, 0, 0, time.UTC), Category: []string{"Misc"}, Serial: "S-w2",
 	}
 	must(t, s.CreateWidget(ctx, bare))
-	got, err = s.GetWidget(ctx, "o1", "w2")
+	got, err = s.GetWidget(ctx, WidgetKey{OwnerID: "o1", WidgetID: "w2"})
 	must(t, err)
 	checkWidget(t, "GetWidget of a bare widget", got, bare)
-	if _, err := s.WidgetBySerial(ctx, "", "S-w2"); !errors.Is(err, ErrInvalidKey) {
+	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "", Serial: "S-w2"}); !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("WidgetBySerial with an empty region: %v, want ErrInvalidKey", err)
 	}
 
-	if _, err := s.GetWidget(ctx, "o1", "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o1", WidgetID: "nope"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("GetWidget of a missing widget: %v, want ErrNotFound", err)
 	}
-	if _, err := s.WidgetBySerial(ctx, "eu", "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: "nope"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("WidgetBySerial of a missing widget: %v, want ErrNotFound", err)
 	}
 }
@@ -353,10 +362,10 @@ func TestWidgetQueries(t *testing.T) {
 		w := newWidget("o1", id)
 		w.Category = cats[id]
 		w.Active = id != "b"
-		w.Region = "eu"
+		w.Region = new("eu")
 		if id == "c" || id == "f" {
 			w.Status = WidgetStatusDraft
-			w.Region = "us"
+			w.Region = new("us")
 		}
 		want[id] = w
 		must(t, s.CreateWidget(ctx, w))
@@ -382,7 +391,7 @@ func TestWidgetQueries(t *testing.T) {
 		{[]string{"Electron"}, nil},
 		{[]string{"Garden", "Tools"}, nil},
 	} {
-		res, err := s.WidgetsInCategory(ctx, "o1", tc.path, Page{})
+		res, err := s.WidgetsInCategory(ctx, WidgetsInCategoryParams{OwnerID: "o1", Category: tc.path}, Page{})
 		must(t, err)
 		got := ids(res.Items)
 		slices.Sort(got)
@@ -394,7 +403,7 @@ func TestWidgetQueries(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{nil, {"Electronics", ""}, {"Electronics/Laptops"}} {
-		if _, err := s.WidgetsInCategory(ctx, "o1", bad, Page{}); !errors.Is(err, ErrInvalidKey) {
+		if _, err := s.WidgetsInCategory(ctx, WidgetsInCategoryParams{OwnerID: "o1", Category: bad}, Page{}); !errors.Is(err, ErrInvalidKey) {
 			t.Errorf("WidgetsInCategory(%q): %v, want ErrInvalidKey", bad, err)
 		}
 	}
@@ -405,17 +414,17 @@ func TestWidgetQueries(t *testing.T) {
 		t.Errorf("ActiveWidgets = %q", got)
 	}
 	// A filter with a parameter, on the sparse GSI.
-	res, err := s.WidgetsInRegion(ctx, "eu", WidgetStatusLive, Page{})
+	res, err := s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "eu", Status: WidgetStatusLive}, Page{})
 	must(t, err)
 	if got := ids(res.Items); !slices.Equal(got, []string{"o1/a", "o1/b", "o1/d", "o1/e", "o2/z"}) {
 		t.Errorf("WidgetsInRegion(eu, live) = %q", got)
 	}
-	res, err = s.WidgetsInRegion(ctx, "us", WidgetStatusDraft, Page{})
+	res, err = s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "us", Status: WidgetStatusDraft}, Page{})
 	must(t, err)
 	if got := ids(res.Items); !slices.Equal(got, []string{"o1/c", "o1/f"}) {
 		t.Errorf("WidgetsInRegion(us, draft) = %q", got)
 	}
-	res, err = s.WidgetsInRegion(ctx, "us", WidgetStatusLive, Page{})
+	res, err = s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "us", Status: WidgetStatusLive}, Page{})
 	must(t, err)
 	if len(res.Items) != 0 {
 		t.Errorf("WidgetsInRegion(us, live) = %q, want none", ids(res.Items))
@@ -424,7 +433,7 @@ func TestWidgetQueries(t *testing.T) {
 	// limit, and the pages still add up to every match once.
 	var pages []string
 	for cur, n := Cursor(""), 0; ; n++ {
-		res, err := s.WidgetsInRegion(ctx, "eu", WidgetStatusLive, Page{Cursor: cur, Limit: 2})
+		res, err := s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "eu", Status: WidgetStatusLive}, Page{Cursor: cur, Limit: 2})
 		must(t, err)
 		if len(res.Items) > 2 {
 			t.Fatalf("WidgetsInRegion with Limit 2 returned %d items", len(res.Items))
@@ -481,9 +490,9 @@ func TestCreateTwice(t *testing.T) {
 	if code := dynamotest.ErrorCode(err); code != "ConditionalCheckFailedException" {
 		t.Errorf("second CreateNote: error code %q", code)
 	}
-	n, err := s.GetNote(ctx, "o", "n")
+	n, err := s.GetNote(ctx, NoteKey{OwnerID: "o", NoteID: "n"})
 	must(t, err)
-	if n.Text != "first" || n.Type != NoteTypePlain || n.Range != 0 {
+	if n.Text != "first" || n.Type != NoteTypePlain || n.Range != nil {
 		t.Errorf("the note after a refused create: %+v", n)
 	}
 	// An item of another entity in the partition does not count.
@@ -493,15 +502,15 @@ func TestCreateTwice(t *testing.T) {
 		t.Errorf("second CreateWidget: %v, want ErrAlreadyExists", err)
 	}
 
-	must(t, s.DeleteNote(ctx, "o", "n"))
-	if _, err := s.GetNote(ctx, "o", "n"); !errors.Is(err, ErrNotFound) {
+	must(t, s.DeleteNote(ctx, NoteKey{OwnerID: "o", NoteID: "n"}))
+	if _, err := s.GetNote(ctx, NoteKey{OwnerID: "o", NoteID: "n"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("GetNote after DeleteNote: %v, want ErrNotFound", err)
 	}
-	must(t, s.DeleteNote(ctx, "o", "n")) // no item: no error
-	must(t, s.CreateNote(ctx, &Note{OwnerID: "o", NoteID: "n", Text: "again", Type: NoteTypeRich, Range: -7}))
-	n, err = s.GetNote(ctx, "o", "n")
+	must(t, s.DeleteNote(ctx, NoteKey{OwnerID: "o", NoteID: "n"})) // no item: no error
+	must(t, s.CreateNote(ctx, &Note{OwnerID: "o", NoteID: "n", Text: "again", Type: NoteTypeRich, Range: new(int64(-7))}))
+	n, err = s.GetNote(ctx, NoteKey{OwnerID: "o", NoteID: "n"})
 	must(t, err)
-	if n.Text != "again" || n.Type != NoteTypeRich || n.Range != -7 {
+	if n.Text != "again" || n.Type != NoteTypeRich || n.Range == nil || *n.Range != -7 {
 		t.Errorf("the note created again: %+v", n)
 	}
 }
@@ -517,16 +526,16 @@ func TestUpdates(t *testing.T) {
 
 	extra := &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberN{Value: "7"}}}
 	exp := time.Unix(2_100_000_000, 0)
-	got, err := s.EditWidget(ctx, "o", "w", "renamed", 0.5, []string{"t1"}, map[string]string{"a": "b"}, extra, exp, 10, []string{"x", "z"}, []int64{4, -4}, 1)
+	got, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: "renamed", Price: 0.5, Tags: []string{"t1"}, Attrs: map[string]string{"a": "b"}, Extra: extra, ExpiresAt: new(exp), Count: 10, Labels: []string{"x", "z"}, Sizes: []int64{4, -4}, Version: 1})
 	must(t, err)
 	want := *w
-	want.Name, want.Price, want.Tags, want.Attrs, want.Extra, want.ExpiresAt = "renamed", 0.5, []string{"t1"}, map[string]string{"a": "b"}, extra, exp
+	want.Name, want.Price, want.Tags, want.Attrs, want.Extra, want.ExpiresAt = "renamed", 0.5, []string{"t1"}, map[string]string{"a": "b"}, extra, new(exp)
 	want.Count = w.Count + 10
 	want.Labels = []string{"x", "z"}
 	want.Sizes = []int64{4, -4}
-	want.Blob, want.KindName = nil, ""
+	want.Blob, want.KindName = nil, nil
 	checkWidget(t, "EditWidget's result", got, &want)
-	stored, err := s.GetWidget(ctx, "o", "w")
+	stored, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"})
 	must(t, err)
 	checkWidget(t, "GetWidget after EditWidget", stored, &want)
 
@@ -535,7 +544,7 @@ func TestUpdates(t *testing.T) {
 	must(t, s.PutWidget(ctx, &want, 2)) // stored version 1 < 2
 	want.Version = 5
 	must(t, s.PutWidget(ctx, &want, 2)) // still 1 < 2
-	_, err = s.EditWidget(ctx, "o", "w", "again", 1, nil, nil, extra, exp, 1, []string{"q"}, []int64{1}, 1)
+	_, err = s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: "again", Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: 1, Labels: []string{"q"}, Sizes: []int64{1}, Version: 1})
 	if !errors.Is(err, ErrConditionFailed) {
 		t.Fatalf("EditWidget with a stale version: %v, want ErrConditionFailed", err)
 	}
@@ -552,43 +561,47 @@ func TestUpdates(t *testing.T) {
 	if err := s.PutWidget(ctx, newWidget("o", "new"), 100); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("PutWidget of a new item with a when on its version: %v, want ErrConditionFailed", err)
 	}
-	stored, err = s.GetWidget(ctx, "o", "w")
+	stored, err = s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"})
 	must(t, err)
 	checkWidget(t, "GetWidget after refused writes", stored, &want)
 
 	// An update of a missing item.
-	_, err = s.EditWidget(ctx, "o", "missing", "x", 1, nil, nil, extra, exp, 1, []string{"q"}, []int64{1}, 1)
+	_, err = s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "missing", Name: "x", Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: 1, Labels: []string{"q"}, Sizes: []int64{1}, Version: 1})
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("EditWidget of a missing item: %v, want ErrNotFound", err)
 	}
-	if _, err := s.RetireWidget(ctx, "o", "missing", WidgetStatusRetired); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RetireWidget(ctx, RetireWidgetParams{OwnerID: "o", WidgetID: "missing", Status: WidgetStatusRetired}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RetireWidget of a missing item: %v, want ErrNotFound", err)
 	}
-	if _, err := s.MoveWidget(ctx, "o", "missing", "eu", "s"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "missing", Region: new("eu"), Serial: "s"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("MoveWidget of a missing item: %v, want ErrNotFound", err)
 	}
-	if _, err := s.GetWidget(ctx, "o", "missing"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "missing"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a failed update created an item: %v", err)
 	}
 
 	// Checks before the call.
-	if _, err := s.EditWidget(ctx, "o", "w", strings.Repeat("n", 101), 1, nil, nil, extra, exp, 1, []string{"q"}, []int64{1}, 5); !errors.Is(err, ErrInvalidItem) {
+	if _, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: strings.Repeat("n", 101), Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: 1, Labels: []string{"q"}, Sizes: []int64{1}, Version: 5}); !errors.Is(err, ErrInvalidItem) {
 		t.Errorf("EditWidget with a name over maxLength: %v, want ErrInvalidItem", err)
 	}
 	// Values DynamoDB can't take: an empty set, a nil document.
-	if _, err := s.EditWidget(ctx, "o", "w", "n", 1, nil, nil, extra, exp, 1, nil, []int64{1}, 5); !errors.Is(err, ErrInvalidItem) {
+	if _, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: "n", Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: 1, Labels: nil, Sizes: []int64{1}, Version: 5}); !errors.Is(err, ErrInvalidItem) {
 		t.Errorf("EditWidget adding an empty string set: %v, want ErrInvalidItem", err)
 	}
-	if _, err := s.EditWidget(ctx, "o", "w", "n", 1, nil, nil, extra, exp, 1, []string{"a"}, []int64{}, 5); !errors.Is(err, ErrInvalidItem) {
+	if _, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: "n", Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: 1, Labels: []string{"a"}, Sizes: []int64{}, Version: 5}); !errors.Is(err, ErrInvalidItem) {
 		t.Errorf("EditWidget adding an empty int set: %v, want ErrInvalidItem", err)
 	}
-	// An optional attribute set to its zero value is removed, as a put
-	// leaves it out (a zero time to live is not written as year 1).
+	// An optional attribute given nil (a map given empty) is removed, as a
+	// put leaves it out.
 	other := newWidget("o", "w-zero")
 	must(t, s.CreateWidget(ctx, other))
-	edited, err := s.EditWidget(ctx, "o", "w-zero", "n", 1, nil, nil, nil, time.Time{}, 1, []string{"a"}, []int64{1}, other.Version)
+	// A present zero time to live is refused, not written as year 1.
+	if _, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w-zero", Name: "n", Price: 1, Tags: nil, Attrs: nil, Extra: nil, ExpiresAt: new(time.Time{}), Count: 1, Labels: []string{"a"}, Sizes: []int64{1}, Version: other.Version}); !errors.Is(err, ErrInvalidItem) {
+		t.Errorf("EditWidget with a zero time to live: %v, want ErrInvalidItem", err)
+	}
+	edited, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w-zero", Name: "n", Price: 1, Tags: nil, Attrs: nil, Extra: nil, ExpiresAt: nil, Count: 1, Labels: []string{"a"}, Sizes: []int64{1}, Version: other.Version})
 	must(t, err)
-	if edited.Extra != nil || edited.Attrs != nil || !edited.ExpiresAt.IsZero() {
+	if edited.Extra != nil || edited.Attrs != nil || edited.ExpiresAt != nil {
 		t.Errorf("EditWidget with zero optional values kept extra=%v attrs=%v expiresAt=%v", edited.Extra, edited.Attrs, edited.ExpiresAt)
 	}
 	zeroItem, err2 := raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.mainTable, Key: map[string]types.AttributeValue{
@@ -601,26 +614,26 @@ func TestUpdates(t *testing.T) {
 			t.Errorf("the stored item still holds %s = %v", name, v)
 		}
 	}
-	if _, err := s.RetireWidget(ctx, "o", "w", "gone"); !errors.Is(err, ErrInvalidItem) {
+	if _, err := s.RetireWidget(ctx, RetireWidgetParams{OwnerID: "o", WidgetID: "w", Status: "gone"}); !errors.Is(err, ErrInvalidItem) {
 		t.Errorf("RetireWidget to a value not of the enum: %v, want ErrInvalidItem", err)
 	}
 
 	// when with a constant: status = live; delete when status = retired.
-	if err := s.DeleteWidget(ctx, "o", "w"); !errors.Is(err, ErrConditionFailed) || !errors.As(err, &ccf) {
+	if err := s.DeleteWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); !errors.Is(err, ErrConditionFailed) || !errors.As(err, &ccf) {
 		t.Errorf("DeleteWidget of a live widget: %v, want ErrConditionFailed", err)
 	}
-	got, err = s.RetireWidget(ctx, "o", "w", WidgetStatusRetired)
+	got, err = s.RetireWidget(ctx, RetireWidgetParams{OwnerID: "o", WidgetID: "w", Status: WidgetStatusRetired})
 	must(t, err)
 	want.Status = WidgetStatusRetired
 	checkWidget(t, "RetireWidget's result", got, &want)
-	if _, err := s.RetireWidget(ctx, "o", "w", WidgetStatusRetired); !errors.Is(err, ErrConditionFailed) {
+	if _, err := s.RetireWidget(ctx, RetireWidgetParams{OwnerID: "o", WidgetID: "w", Status: WidgetStatusRetired}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("RetireWidget of a retired widget: %v, want ErrConditionFailed", err)
 	}
-	must(t, s.DeleteWidget(ctx, "o", "w"))
-	if _, err := s.GetWidget(ctx, "o", "w"); !errors.Is(err, ErrNotFound) {
+	must(t, s.DeleteWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}))
+	if _, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("GetWidget after DeleteWidget: %v, want ErrNotFound", err)
 	}
-	if err := s.DeleteWidget(ctx, "o", "w"); !errors.Is(err, ErrConditionFailed) {
+	if err := s.DeleteWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("DeleteWidget with a when of a missing item: %v, want ErrConditionFailed", err)
 	}
 }
@@ -630,43 +643,60 @@ func TestMoveWidget(t *testing.T) {
 	s, _ := newStore(t, nil)
 	ctx := t.Context()
 	w := newWidget("o", "w")
-	w.Region, w.Serial = "eu", "s1"
+	w.Region, w.Serial = new("eu"), "s1"
 	must(t, s.CreateWidget(ctx, w))
-	got, err := s.MoveWidget(ctx, "o", "w", "us", "s2")
+	got, err := s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "w", Region: new("us"), Serial: "s2"})
 	must(t, err)
 	want := *w
-	want.Region, want.Serial = "us", "s2"
+	want.Region, want.Serial = new("us"), "s2"
 	checkWidget(t, "MoveWidget's result", got, &want)
 
-	got, err = s.WidgetBySerial(ctx, "us", "s2")
+	got, err = s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "us", Serial: "s2"})
 	must(t, err)
 	checkWidget(t, "WidgetBySerial by the new key", got, &want)
-	if _, err := s.WidgetBySerial(ctx, "eu", "s1"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: "s1"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("WidgetBySerial by the old key: %v, want ErrNotFound", err)
 	}
-	if res, err := s.WidgetsInRegion(ctx, "eu", WidgetStatusLive, Page{}); err != nil || len(res.Items) != 0 {
+	if res, err := s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "eu", Status: WidgetStatusLive}, Page{}); err != nil || len(res.Items) != 0 {
 		t.Errorf("WidgetsInRegion(eu) after the move: %v, %v; want none", res, err)
 	}
-	if res, err := s.WidgetsInRegion(ctx, "us", WidgetStatusLive, Page{}); err != nil || len(res.Items) != 1 {
+	if res, err := s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "us", Status: WidgetStatusLive}, Page{}); err != nil || len(res.Items) != 1 {
 		t.Errorf("WidgetsInRegion(us) after the move: %v, %v; want the widget", res, err)
 	}
 
 	// A widget with no region is in no GSI1 partition; moving it puts it in one.
 	bare := newWidget("o", "bare")
-	bare.Region = ""
+	bare.Region = nil
 	must(t, s.CreateWidget(ctx, bare))
-	if _, err := s.WidgetBySerial(ctx, "eu", bare.Serial); !errors.Is(err, ErrNotFound) {
+	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: bare.Serial}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("WidgetBySerial of a widget with no region: %v, want ErrNotFound", err)
 	}
-	_, err = s.MoveWidget(ctx, "o", "bare", "eu", "s3")
+	_, err = s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: new("eu"), Serial: "s3"})
 	must(t, err)
-	got, err = s.WidgetBySerial(ctx, "eu", "s3")
+	got, err = s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: "s3"})
 	must(t, err)
-	if got.WidgetID != "bare" || got.Region != "eu" || got.Serial != "s3" {
+	if got.WidgetID != "bare" || got.Region == nil || *got.Region != "eu" || got.Serial != "s3" {
 		t.Errorf("WidgetBySerial after moving a bare widget: %+v", got)
 	}
-	if _, err := s.MoveWidget(ctx, "o", "bare", "e#u", "s3"); !errors.Is(err, ErrInvalidKey) {
+	if _, err := s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: new("e#u"), Serial: "s3"}); !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("MoveWidget to a region holding the separator: %v, want ErrInvalidKey", err)
+	}
+	// A present empty region is a value, not an absence: it would build an
+	// empty key part, which is refused.
+	if _, err := s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: new(""), Serial: "s3"}); !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("MoveWidget to an empty region: %v, want ErrInvalidKey", err)
+	}
+	// A nil region removes the attribute and the GSI1 keys built from it.
+	got, err = s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: nil, Serial: "s4"})
+	must(t, err)
+	if got.Region != nil || got.Serial != "s4" {
+		t.Errorf("MoveWidget to no region: %+v", got)
+	}
+	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: "s4"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("WidgetBySerial after removing the region: %v, want ErrNotFound", err)
+	}
+	if res, err := s.WidgetsInRegion(ctx, WidgetsInRegionParams{Region: "eu", Status: WidgetStatusLive}, Page{}); err != nil || len(res.Items) != 0 {
+		t.Errorf("WidgetsInRegion(eu) after removing the region: %v, %v; want none", res, err)
 	}
 }
 
@@ -675,7 +705,7 @@ func TestUpsert(t *testing.T) {
 	s, _ := newStore(t, nil)
 	ctx := t.Context()
 	at := time.Date(2024, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
-	got, err := s.TouchEvent(ctx, "o", -5, "created", at)
+	got, err := s.TouchEvent(ctx, TouchEventParams{OwnerID: "o", Seq: -5, Note: "created", At: at})
 	must(t, err)
 	want := Event{OwnerID: "o", Seq: -5, At: at, Note: "created"}
 	checkEvent(t, "TouchEvent creating the item", *got, want)
@@ -686,29 +716,45 @@ func TestUpsert(t *testing.T) {
 	}
 	checkEvent(t, "GetEvents after the upsert", evs[0], want)
 	// Its LSI key was written too.
-	if res, err := s.EventsAtFrom(ctx, "o", at, Page{}); err != nil || len(res.Items) != 1 {
+	if res, err := s.EventsAtFrom(ctx, EventsAtFromParams{OwnerID: "o", At: at}, Page{}); err != nil || len(res.Items) != 1 {
 		t.Errorf("EventsAtFrom after the upsert: %v, %v", res, err)
 	}
 	at2 := at.Add(time.Hour)
-	got, err = s.TouchEvent(ctx, "o", -5, "changed", at2)
+	got, err = s.TouchEvent(ctx, TouchEventParams{OwnerID: "o", Seq: -5, Note: "changed", At: at2})
 	must(t, err)
 	want.Note, want.At = "changed", at2
 	checkEvent(t, "TouchEvent changing the item", *got, want)
-	if res, err := s.EventsAtBefore(ctx, "o", at2, Page{}); err != nil || len(res.Items) != 0 {
+	if res, err := s.EventsAtBefore(ctx, EventsAtBeforeParams{OwnerID: "o", At: at2}, Page{}); err != nil || len(res.Items) != 0 {
 		t.Errorf("EventsAtBefore the new time after the upsert moved it: %v, %v; want none", res, err)
 	}
 
 	// On the natural-key table: add to a counter that does not exist yet.
 	t0 := time.UnixMilli(1_700_000_000_001)
-	r, err := s.Hit(ctx, 7, -1, 1.5, t0, "C", 2)
+	r, err := s.Hit(ctx, HitParams{DeviceID: 7, Seq: -1, Value: 1.5, At: t0, Unit: new("C"), Hits: 2})
 	must(t, err)
-	checkReading(t, "Hit creating the item", *r, Reading{DeviceID: 7, Seq: -1, Value: 1.5, At: t0, Hits: 2, Unit: "C"})
-	r, err = s.Hit(ctx, 7, -1, 2.5, t0, "F", 3)
+	checkReading(t, "Hit creating the item", *r, Reading{DeviceID: 7, Seq: -1, Value: 1.5, At: t0, Hits: new(int64(2)), Unit: new("C")})
+	r, err = s.Hit(ctx, HitParams{DeviceID: 7, Seq: -1, Value: 2.5, At: t0, Unit: new("F"), Hits: 3})
 	must(t, err)
-	checkReading(t, "Hit changing the item", *r, Reading{DeviceID: 7, Seq: -1, Value: 2.5, At: t0, Hits: 5, Unit: "F"})
-	r, err = s.GetReading(ctx, 7, -1)
+	checkReading(t, "Hit changing the item", *r, Reading{DeviceID: 7, Seq: -1, Value: 2.5, At: t0, Hits: new(int64(5)), Unit: new("F")})
+	r, err = s.GetReading(ctx, ReadingKey{DeviceID: 7, Seq: -1})
 	must(t, err)
-	checkReading(t, "GetReading after Hit", *r, Reading{DeviceID: 7, Seq: -1, Value: 2.5, At: t0, Hits: 5, Unit: "F"})
+	checkReading(t, "GetReading after Hit", *r, Reading{DeviceID: 7, Seq: -1, Value: 2.5, At: t0, Hits: new(int64(5)), Unit: new("F")})
+
+	// A present zero is stored and read back; a nil unit removes it.
+	r, err = s.Hit(ctx, HitParams{DeviceID: 7, Seq: -2, Value: 0, At: t0, Unit: new(""), Hits: 0})
+	must(t, err)
+	zero := Reading{DeviceID: 7, Seq: -2, Value: 0, At: t0, Hits: new(int64(0)), Unit: new("")}
+	checkReading(t, "Hit with zero values", *r, zero)
+	r, err = s.GetReading(ctx, ReadingKey{DeviceID: 7, Seq: -2})
+	must(t, err)
+	checkReading(t, "GetReading after Hit with zero values", *r, zero)
+	r, err = s.Hit(ctx, HitParams{DeviceID: 7, Seq: -2, Value: 0, At: t0, Unit: nil, Hits: 0})
+	must(t, err)
+	zero.Unit = nil
+	checkReading(t, "Hit with a nil unit", *r, zero)
+	r, err = s.GetReading(ctx, ReadingKey{DeviceID: 7, Seq: -2})
+	must(t, err)
+	checkReading(t, "GetReading after Hit with a nil unit", *r, zero)
 }
 
 // ---- key conditions -----------------------------------------------------------
@@ -758,20 +804,26 @@ func TestEventsWhere(t *testing.T) {
 			got  func() []Event
 			want []int64
 		}{
-			{"EventsBefore", func() []Event { return collect(t, s.EventsBeforeAll(ctx, "o", x)) }, sel(func(n int64) bool { return n < x })},
-			{"EventsUpTo", func() []Event { return collect(t, s.EventsUpToAll(ctx, "o", x)) }, sel(func(n int64) bool { return n <= x })},
-			{"EventsAfter", func() []Event { return collect(t, s.EventsAfterAll(ctx, "o", x)) }, sel(func(n int64) bool { return n > x })},
-			{"EventsFrom", func() []Event { return collect(t, s.EventsFromAll(ctx, "o", x)) }, rev(sel(func(n int64) bool { return n >= x }))},
-			{"EventsBetween(x, 10)", func() []Event { return collect(t, s.EventsBetweenAll(ctx, "o", x, 10)) }, sel(func(n int64) bool { return x <= n && n <= 10 })},
-			{"EventsBetween(-10, x)", func() []Event { return collect(t, s.EventsBetweenAll(ctx, "o", -10, x)) }, sel(func(n int64) bool { return -10 <= n && n <= x })},
-			{"EventsBetween(x, x)", func() []Event { return collect(t, s.EventsBetweenAll(ctx, "o", x, x)) }, sel(func(n int64) bool { return n == x })},
+			{"EventsBefore", func() []Event { return collect(t, s.EventsBeforeAll(ctx, EventsBeforeParams{OwnerID: "o", Seq: x})) }, sel(func(n int64) bool { return n < x })},
+			{"EventsUpTo", func() []Event { return collect(t, s.EventsUpToAll(ctx, EventsUpToParams{OwnerID: "o", Seq: x})) }, sel(func(n int64) bool { return n <= x })},
+			{"EventsAfter", func() []Event { return collect(t, s.EventsAfterAll(ctx, EventsAfterParams{OwnerID: "o", Seq: x})) }, sel(func(n int64) bool { return n > x })},
+			{"EventsFrom", func() []Event { return collect(t, s.EventsFromAll(ctx, EventsFromParams{OwnerID: "o", Seq: x})) }, rev(sel(func(n int64) bool { return n >= x }))},
+			{"EventsBetween(x, 10)", func() []Event {
+				return collect(t, s.EventsBetweenAll(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: x, SeqTo: 10}))
+			}, sel(func(n int64) bool { return x <= n && n <= 10 })},
+			{"EventsBetween(-10, x)", func() []Event {
+				return collect(t, s.EventsBetweenAll(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: -10, SeqTo: x}))
+			}, sel(func(n int64) bool { return -10 <= n && n <= x })},
+			{"EventsBetween(x, x)", func() []Event {
+				return collect(t, s.EventsBetweenAll(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: x, SeqTo: x}))
+			}, sel(func(n int64) bool { return n == x })},
 		} {
 			if got := seqsOf(tc.got()); !slices.Equal(got, tc.want) {
 				t.Errorf("%s(%d) = %v, want %v", tc.name, x, got, tc.want)
 			}
 		}
 	}
-	if got := seqsOf(collect(t, s.EventsBetweenAll(ctx, "o", 10, -10))); len(got) != 0 {
+	if got := seqsOf(collect(t, s.EventsBetweenAll(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 10, SeqTo: -10}))); len(got) != 0 {
 		t.Errorf("EventsBetween(10, -10) = %v, want none", got)
 	}
 
@@ -844,11 +896,11 @@ func TestEventTimes(t *testing.T) {
 			got  []Event
 			want []int
 		}{
-			{"EventsAtBefore", collect(t, s.EventsAtBeforeAll(ctx, "o", x)), sel(func(a time.Time) bool { return a.Before(x) })},
-			{"EventsAtUpTo", collect(t, s.EventsAtUpToAll(ctx, "o", x)), sel(func(a time.Time) bool { return !a.After(x) })},
-			{"EventsAtAfter", collect(t, s.EventsAtAfterAll(ctx, "o", x)), sel(func(a time.Time) bool { return a.After(x) })},
-			{"EventsAtFrom", collect(t, s.EventsAtFromAll(ctx, "o", x)), sel(func(a time.Time) bool { return !a.Before(x) })},
-			{"EventsAtBetween(lo, x)", collect(t, s.EventsAtBetweenAll(ctx, "o", lo, x)), rev(sel(func(a time.Time) bool { return !a.Before(lo) && !a.After(x) }))},
+			{"EventsAtBefore", collect(t, s.EventsAtBeforeAll(ctx, EventsAtBeforeParams{OwnerID: "o", At: x})), sel(func(a time.Time) bool { return a.Before(x) })},
+			{"EventsAtUpTo", collect(t, s.EventsAtUpToAll(ctx, EventsAtUpToParams{OwnerID: "o", At: x})), sel(func(a time.Time) bool { return !a.After(x) })},
+			{"EventsAtAfter", collect(t, s.EventsAtAfterAll(ctx, EventsAtAfterParams{OwnerID: "o", At: x})), sel(func(a time.Time) bool { return a.After(x) })},
+			{"EventsAtFrom", collect(t, s.EventsAtFromAll(ctx, EventsAtFromParams{OwnerID: "o", At: x})), sel(func(a time.Time) bool { return !a.Before(x) })},
+			{"EventsAtBetween(lo, x)", collect(t, s.EventsAtBetweenAll(ctx, EventsAtBetweenParams{OwnerID: "o", AtFrom: lo, AtTo: x})), rev(sel(func(a time.Time) bool { return !a.Before(lo) && !a.After(x) }))},
 		} {
 			if got := idx(tc.got); !slices.Equal(got, tc.want) {
 				t.Errorf("%s(%s) = %v, want %v", tc.name, x.Format(time.RFC3339Nano), got, tc.want)
@@ -856,7 +908,7 @@ func TestEventTimes(t *testing.T) {
 		}
 	}
 	// Times that have no key.
-	if _, err := s.EventsAtFrom(ctx, "o", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), Page{}); !errors.Is(err, ErrInvalidKey) {
+	if _, err := s.EventsAtFrom(ctx, EventsAtFromParams{OwnerID: "o", At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, Page{}); !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("EventsAtFrom year 10000: %v, want ErrInvalidKey", err)
 	}
 	// A time with no four-digit year can't be in a key: the write is
@@ -873,7 +925,7 @@ func TestReadings(t *testing.T) {
 	seqs := []int64{minInt, -100, -11, -10, -9, -2, -1, 0, 1, 2, 9, 10, 11, 100, maxInt}
 	var rs []Reading
 	for i, n := range seqs {
-		rs = append(rs, Reading{DeviceID: -3, Seq: n, Value: float64(n) / 4, At: time.UnixMilli(int64(i) * 1001), Unit: "u"})
+		rs = append(rs, Reading{DeviceID: -3, Seq: n, Value: float64(n) / 4, At: time.UnixMilli(int64(i) * 1001), Unit: new("u")})
 	}
 	must(t, s.PutReadings(ctx, rs))
 	must(t, s.SaveReading(ctx, &Reading{DeviceID: 4, Seq: 0, Value: 1, At: time.UnixMilli(5)}))
@@ -894,22 +946,22 @@ func TestReadings(t *testing.T) {
 		return out
 	}
 	for _, x := range []int64{minInt, -10, -1, 0, 10, maxInt} {
-		got := seqOf(collect(t, s.ReadingsBetweenAll(ctx, -3, x, 10)))
+		got := seqOf(collect(t, s.ReadingsBetweenAll(ctx, ReadingsBetweenParams{DeviceID: -3, SeqFrom: x, SeqTo: 10})))
 		if want := sel(func(n int64) bool { return x <= n && n <= 10 }); !slices.Equal(got, want) {
 			t.Errorf("ReadingsBetween(%d, 10) = %v, want %v", x, got, want)
 		}
-		got = seqOf(collect(t, s.ReadingsBeforeAll(ctx, -3, x)))
+		got = seqOf(collect(t, s.ReadingsBeforeAll(ctx, ReadingsBeforeParams{DeviceID: -3, Seq: x})))
 		want := sel(func(n int64) bool { return n < x })
 		slices.Reverse(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("ReadingsBefore(%d) = %v, want %v", x, got, want)
 		}
-		got = seqOf(collect(t, s.ReadingsFromAll(ctx, -3, x)))
+		got = seqOf(collect(t, s.ReadingsFromAll(ctx, ReadingsFromParams{DeviceID: -3, Seq: x})))
 		if want := sel(func(n int64) bool { return n >= x }); !slices.Equal(got, want) {
 			t.Errorf("ReadingsFrom(%d) = %v, want %v", x, got, want)
 		}
 	}
-	res, err := s.ReadingsFrom(ctx, -3, minInt, Page{})
+	res, err := s.ReadingsFrom(ctx, ReadingsFromParams{DeviceID: -3, Seq: minInt}, Page{})
 	must(t, err)
 	if len(res.Items) != 5 || res.Next == "" {
 		t.Errorf("ReadingsFrom with the pattern's limit 5: %d items, next %q", len(res.Items), res.Next)
@@ -917,10 +969,10 @@ func TestReadings(t *testing.T) {
 	for i, r := range res.Items {
 		checkReading(t, "ReadingsFrom", r, rs[i])
 	}
-	r, err := s.GetReading(ctx, -3, maxInt)
+	r, err := s.GetReading(ctx, ReadingKey{DeviceID: -3, Seq: maxInt})
 	must(t, err)
 	checkReading(t, "GetReading", *r, rs[len(rs)-1])
-	if _, err := s.GetReading(ctx, -3, 3); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetReading(ctx, ReadingKey{DeviceID: -3, Seq: 3}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("GetReading of a missing reading: %v, want ErrNotFound", err)
 	}
 }
@@ -1009,7 +1061,7 @@ func TestForeignEntities(t *testing.T) {
 		t.Errorf("ActiveWidgets: %d, want 2", len(ws))
 	}
 	// A pin's key is not a note's.
-	if _, err := s.GetNote(ctx, "o", "PIN#p0"); !errors.Is(err, ErrInvalidKey) {
+	if _, err := s.GetNote(ctx, NoteKey{OwnerID: "o", NoteID: "PIN#p0"}); !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("GetNote of a pin's key: %v, want ErrInvalidKey", err)
 	}
 }
@@ -1032,13 +1084,13 @@ func TestHostileKeys(t *testing.T) {
 		isKeyErr(fmt.Sprintf("CreateWidget with owner %.20q", bad), s.CreateWidget(ctx, w))
 		w = newWidget("o", bad)
 		isKeyErr(fmt.Sprintf("CreateWidget with id %.20q", bad), s.CreateWidget(ctx, w))
-		_, err := s.GetWidget(ctx, "o", bad)
+		_, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: bad})
 		isKeyErr(fmt.Sprintf("GetWidget %.20q", bad), err)
 		_, err = s.Notes(ctx, bad, Page{})
 		isKeyErr(fmt.Sprintf("Notes %.20q", bad), err)
-		_, err = s.EditWidget(ctx, bad, "w", "n", 1, nil, nil, &types.AttributeValueMemberNULL{Value: true}, time.Time{}, 0, []string{"a"}, []int64{1}, 1)
+		_, err = s.EditWidget(ctx, EditWidgetParams{OwnerID: bad, WidgetID: "w", Name: "n", Price: 1, Tags: nil, Attrs: nil, Extra: &types.AttributeValueMemberNULL{Value: true}, ExpiresAt: nil, Count: 0, Labels: []string{"a"}, Sizes: []int64{1}, Version: 1})
 		isKeyErr(fmt.Sprintf("EditWidget %.20q", bad), err)
-		isKeyErr(fmt.Sprintf("DeleteNote %.20q", bad), s.DeleteNote(ctx, "o", bad))
+		isKeyErr(fmt.Sprintf("DeleteNote %.20q", bad), s.DeleteNote(ctx, NoteKey{OwnerID: "o", NoteID: bad}))
 		_, err = s.GetEvents(ctx, []EventKey{{"o", 1}, {bad, 1}})
 		isKeyErr(fmt.Sprintf("GetEvents %.20q", bad), err)
 		isKeyErr(fmt.Sprintf("PutEvents %.20q", bad), s.PutEvents(ctx, []Event{{OwnerID: bad, At: time.Unix(0, 0)}}))
@@ -1046,9 +1098,9 @@ func TestHostileKeys(t *testing.T) {
 	}
 	// A GSI key value with the separator.
 	w := newWidget("o", "w")
-	w.Region = "eu#west"
+	w.Region = new("eu#west")
 	isKeyErr("CreateWidget with a region holding #", s.CreateWidget(ctx, w))
-	w.Region, w.Serial = "eu", "S#1"
+	w.Region, w.Serial = new("eu"), "S#1"
 	isKeyErr("CreateWidget with a serial holding #", s.CreateWidget(ctx, w))
 	// Invalid UTF-8 can't be in a key.
 	isKeyErr("CreateWidget with invalid UTF-8", s.CreateWidget(ctx, newWidget("o", "\xff")))
@@ -1088,16 +1140,16 @@ func TestHostileKeys(t *testing.T) {
 	// Unicode is fine, and comes back as written.
 	for _, id := range []string{"ünïcødé", "日本語", "🎉 party", "tab\there", "a b", "ＷＩＤＧＥＴ＃", "\u0000nul"} {
 		w := newWidget("ø"+id, id)
-		w.Region, w.Serial = id, id
+		w.Region, w.Serial = new(id), id
 		w.Category = []string{id, id}
 		must(t, s.CreateWidget(ctx, w))
-		got, err := s.GetWidget(ctx, "ø"+id, id)
+		got, err := s.GetWidget(ctx, WidgetKey{OwnerID: "ø" + id, WidgetID: id})
 		must(t, err)
 		checkWidget(t, fmt.Sprintf("GetWidget %q", id), got, w)
-		got, err = s.WidgetBySerial(ctx, id, id)
+		got, err = s.WidgetBySerial(ctx, WidgetBySerialParams{Region: id, Serial: id})
 		must(t, err)
 		checkWidget(t, fmt.Sprintf("WidgetBySerial %q", id), got, w)
-		res, err := s.WidgetsInCategory(ctx, "ø"+id, []string{id}, Page{})
+		res, err := s.WidgetsInCategory(ctx, WidgetsInCategoryParams{OwnerID: "ø" + id, Category: []string{id}}, Page{})
 		must(t, err)
 		if len(res.Items) != 1 {
 			t.Errorf("WidgetsInCategory %q: %d items", id, len(res.Items))
@@ -1139,11 +1191,11 @@ func TestCursors(t *testing.T) {
 	refused("a cursor of another partition", err)
 	_, err = s.EventsDesc(ctx, "o", Page{Cursor: cur})
 	refused("a cursor of another pattern (EventsDesc)", err)
-	_, err = s.EventsUpTo(ctx, "o", 100, Page{Cursor: cur})
+	_, err = s.EventsUpTo(ctx, EventsUpToParams{OwnerID: "o", Seq: 100}, Page{Cursor: cur})
 	refused("a cursor of another pattern (EventsUpTo)", err)
 	_, err = s.Notes(ctx, "o", Page{Cursor: cur})
 	refused("a cursor of another entity's pattern", err)
-	_, err = s.ReadingsFrom(ctx, 1, 0, Page{Cursor: cur})
+	_, err = s.ReadingsFrom(ctx, ReadingsFromParams{DeviceID: 1, Seq: 0}, Page{Cursor: cur})
 	refused("a cursor of another table's pattern", err)
 	// Tampered cursors: each byte changed, cut, lengthened, not base64.
 	for i := range len(cur) {
@@ -1354,8 +1406,8 @@ func TestPagination(t *testing.T) {
 		}
 	}
 	// A range over several pages.
-	check("EventsBetween", collect(t, s.EventsBetweenAll(ctx, "big", -1000, 1000)), evs[n/2-1000:n/2+1001])
-	check("EventsAtFrom", collect(t, s.EventsAtFromAll(ctx, "big", evs[100].At)), evs[100:])
+	check("EventsBetween", collect(t, s.EventsBetweenAll(ctx, EventsBetweenParams{OwnerID: "big", SeqFrom: -1000, SeqTo: 1000})), evs[n/2-1000:n/2+1001])
+	check("EventsAtFrom", collect(t, s.EventsAtFromAll(ctx, EventsAtFromParams{OwnerID: "big", At: evs[100].At})), evs[100:])
 	// The same items in one batchGet of more than 100 keys.
 	keys := make([]EventKey, n)
 	for i, e := range evs {
@@ -1423,14 +1475,14 @@ func TestGetThroughIndexReadsOneItem(t *testing.T) {
 	ids := map[string]bool{}
 	for i := range 5 {
 		w := newWidget("o1", fmt.Sprintf("w%d", i))
-		w.Region, w.Serial = "eu", "shared"
+		w.Region, w.Serial = new("eu"), "shared"
 		must(t, s.CreateWidget(ctx, w))
 		ids[w.WidgetID] = true
 	}
-	got, err := s.WidgetBySerial(ctx, "eu", "shared")
+	got, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "eu", Serial: "shared"})
 	must(t, err)
-	if !ids[got.WidgetID] || got.Region != "eu" || got.Serial != "shared" {
-		t.Errorf("WidgetBySerial = widget %q of region %q, serial %q; want one of the five", got.WidgetID, got.Region, got.Serial)
+	if !ids[got.WidgetID] || got.Region == nil || *got.Region != "eu" || got.Serial != "shared" {
+		t.Errorf("WidgetBySerial = widget %q of region %s, serial %q; want one of the five", got.WidgetID, show(got.Region), got.Serial)
 	}
 	if !slices.Equal(rec.limits, []int32{1}) || !slices.Equal(rec.scanned, []int32{1}) {
 		t.Errorf("Query calls with limits %v read %v items; want one call, Limit 1, reading 1 item", rec.limits, rec.scanned)

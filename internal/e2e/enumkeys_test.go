@@ -54,13 +54,13 @@ func (c noCalls) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, 
 func themeCalls(ctx context.Context, s *Store, style ThemeStyle) map[string]error {
 	theme := &Theme{OwnerID: "o", Style: style, Color: "red"}
 	errs := map[string]error{}
-	_, errs["GetTheme"] = s.GetTheme(ctx, "o", style)
+	_, errs["GetTheme"] = s.GetTheme(ctx, ThemeKey{OwnerID: "o", Style: style})
 	errs["CreateTheme"] = s.CreateTheme(ctx, theme)
 	errs["PutTheme"] = s.PutTheme(ctx, theme)
-	_, errs["ThemesLike"] = s.ThemesLike(ctx, "o", style, Page{})
-	_, errs["ThemesFrom"] = s.ThemesFrom(ctx, "o", style, Page{})
-	_, errs["RecolorTheme"] = s.RecolorTheme(ctx, "o", style, "blue")
-	errs["DeleteTheme"] = s.DeleteTheme(ctx, "o", style)
+	_, errs["ThemesLike"] = s.ThemesLike(ctx, ThemesLikeParams{OwnerID: "o", Style: style}, Page{})
+	_, errs["ThemesFrom"] = s.ThemesFrom(ctx, ThemesFromParams{OwnerID: "o", Style: style}, Page{})
+	_, errs["RecolorTheme"] = s.RecolorTheme(ctx, RecolorThemeParams{OwnerID: "o", Style: style, Color: "blue"})
+	errs["DeleteTheme"] = s.DeleteTheme(ctx, ThemeKey{OwnerID: "o", Style: style})
 	_, errs["GetThemes"] = s.GetThemes(ctx, []ThemeKey{{"o", ThemeStyleDark}, {"o", style}})
 	errs["PutThemes"] = s.PutThemes(ctx, []Theme{{OwnerID: "o", Style: ThemeStyleDark, Color: "x"}, *theme})
 	errs["DeleteThemes"] = s.DeleteThemes(ctx, []ThemeKey{{"o", ThemeStyleLight}, {"o", style}})
@@ -83,7 +83,7 @@ func TestEnumKeysBeforeAnyCall(t *testing.T) {
 	// A beginsWith operand may be empty or start a value; otherwise it
 	// could only read other entities' items.
 	for _, prefix := range []ThemeStyle{"AD", "L", "lights", "dark#"} {
-		_, err := s.ThemesLike(t.Context(), "o", prefix, Page{})
+		_, err := s.ThemesLike(t.Context(), ThemesLikeParams{OwnerID: "o", Style: prefix}, Page{})
 		if !errors.Is(err, ErrInvalidKey) {
 			t.Errorf("ThemesLike with prefix %q: %v, want ErrInvalidKey", prefix, err)
 		}
@@ -107,7 +107,7 @@ func TestEnumKeys(t *testing.T) {
 		}
 	}
 	for _, prefix := range []ThemeStyle{"A", "AD", "ADMIN"} {
-		if res, err := s.ThemesLike(ctx, "o", prefix, Page{}); !errors.Is(err, ErrInvalidKey) {
+		if res, err := s.ThemesLike(ctx, ThemesLikeParams{OwnerID: "o", Style: prefix}, Page{}); !errors.Is(err, ErrInvalidKey) {
 			t.Errorf("ThemesLike with prefix %q: %v, %v; want ErrInvalidKey", prefix, res, err)
 		}
 	}
@@ -118,24 +118,24 @@ func TestEnumKeys(t *testing.T) {
 
 	// The values, and the prefixes of values, work.
 	for _, prefix := range []ThemeStyle{"", "d", "dark"} {
-		res, err := s.ThemesLike(ctx, "o", prefix, Page{})
+		res, err := s.ThemesLike(ctx, ThemesLikeParams{OwnerID: "o", Style: prefix}, Page{})
 		must(t, err)
 		if len(res.Items) != 1 || res.Items[0].Style != ThemeStyleDark {
 			t.Errorf("ThemesLike with prefix %q: %+v, want the dark theme", prefix, res.Items)
 		}
 	}
-	res, err := s.ThemesLike(ctx, "o", "l", Page{})
+	res, err := s.ThemesLike(ctx, ThemesLikeParams{OwnerID: "o", Style: "l"}, Page{})
 	must(t, err)
 	if len(res.Items) != 0 {
 		t.Errorf("ThemesLike with prefix \"l\": %+v, want none", res.Items)
 	}
-	theme, err := s.GetTheme(ctx, "o", ThemeStyleDark)
+	theme, err := s.GetTheme(ctx, ThemeKey{OwnerID: "o", Style: ThemeStyleDark})
 	must(t, err)
 	if theme.Color != "black" {
 		t.Errorf("GetTheme dark: %+v", theme)
 	}
-	must(t, s.DeleteTheme(ctx, "o", ThemeStyleDark))
-	if _, err := s.GetTheme(ctx, "o", ThemeStyleDark); !errors.Is(err, ErrNotFound) {
+	must(t, s.DeleteTheme(ctx, ThemeKey{OwnerID: "o", Style: ThemeStyleDark}))
+	if _, err := s.GetTheme(ctx, ThemeKey{OwnerID: "o", Style: ThemeStyleDark}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("GetTheme after DeleteTheme: %v, want ErrNotFound", err)
 	}
 }

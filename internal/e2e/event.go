@@ -11,9 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Event: An event of an owner; int sort key (negative too) and a time on the LSI.
+// An event of an owner; int sort key (negative too) and a time on the LSI.
 //
-// Stored in table Main with _type="Event", under these keys:
+// Event is an item of table Main.
+//
+// Its items hold _type="Event", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="EVENT#{seq}"
 //	LSI LSI1: PK="OWNER#{ownerId}" LSI1SK="EVAT#{at}"
@@ -68,7 +70,8 @@ func (e *Event) validate() error {
 	return nil
 }
 
-// MarshalItem returns e as DynamoDB stores it: its attributes, _type="Event",
+// MarshalItem returns e as DynamoDB stores it: its attributes,
+// _type="Event",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -134,7 +137,8 @@ func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// eventValues holds the scalar attribute values of one Event item, allocated at once.
+// eventValues holds the scalar attribute values of one Event item,
+// allocated at once.
 type eventValues struct {
 	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN

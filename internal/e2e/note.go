@@ -27,9 +27,11 @@ func (v NoteType) Valid() bool {
 	return false
 }
 
-// Note: A note of an owner; its sort key prefix also starts Pin's.
+// A note of an owner; its sort key prefix also starts Pin's.
 //
-// Stored in table Main with _type="Note", under these keys:
+// Note is an item of table Main.
+//
+// Its items hold _type="Note", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="NOTE#{noteId}"
 //	GSI Inverted: SK="NOTE#{noteId}" PK="OWNER#{ownerId}"
@@ -82,7 +84,8 @@ func (n *Note) validate() error {
 	return nil
 }
 
-// MarshalItem returns n as DynamoDB stores it: its attributes, _type="Note",
+// MarshalItem returns n as DynamoDB stores it: its attributes,
+// _type="Note",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -139,12 +142,13 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["text"] = &vals.s[5]
 	item["type"] = &vals.s[6]
 	if n.Range != nil {
-		item["range"] = intValue((*n.Range))
+		item["range"] = intValue(*n.Range)
 	}
 	return item, nil
 }
 
-// noteValues holds the scalar attribute values of one Note item, allocated at once.
+// noteValues holds the scalar attribute values of one Note item, allocated
+// at once.
 type noteValues struct {
 	s [7]types.AttributeValueMemberS
 }

@@ -27,48 +27,48 @@ func TestAddKeepsBounds(t *testing.T) {
 	extra := &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberN{Value: "7"}}}
 	exp := time.Unix(2_100_000_000, 0)
 	for _, amount := range []int64{math.MinInt64, math.MaxInt64, -1_000_001, 1_000_001} {
-		_, err := s.EditWidget(ctx, "o", "w", "x", 1, nil, nil, extra, exp, amount, []string{"q"}, []int64{1}, w.Version)
+		_, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: "x", Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: amount, Labels: []string{"q"}, Sizes: []int64{1}, Version: w.Version})
 		if !errors.Is(err, ErrConditionFailed) || !errors.As(err, &ccf) {
 			t.Errorf("EditWidget adding %d to a count of 0 in [-1000000, 1000000]: %v, want ErrConditionFailed", amount, err)
 		}
 	}
-	got, err := s.GetWidget(ctx, "o", "w")
+	got, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"})
 	must(t, err)
 	if got.Count != 0 {
 		t.Errorf("count after refused adds: %d, want 0", got.Count)
 	}
-	if _, err := s.EditWidget(ctx, "o", "w", "x", 1, nil, nil, extra, exp, 1_000_000, []string{"q"}, []int64{1}, w.Version); err != nil {
+	if _, err := s.EditWidget(ctx, EditWidgetParams{OwnerID: "o", WidgetID: "w", Name: "x", Price: 1, Tags: nil, Attrs: nil, Extra: extra, ExpiresAt: new(exp), Count: 1_000_000, Labels: []string{"q"}, Sizes: []int64{1}, Version: w.Version}); err != nil {
 		t.Errorf("EditWidget adding up to the max: %v", err)
 	}
 
 	// hits has no bounds: it stays an int64. A new item takes any int64.
 	t0 := time.UnixMilli(1_700_000_000_001)
-	if _, err := s.Hit(ctx, 9, 1, 1.5, t0, "C", math.MaxInt64); err != nil {
+	if _, err := s.Hit(ctx, HitParams{DeviceID: 9, Seq: 1, Value: 1.5, At: t0, Unit: new("C"), Hits: math.MaxInt64}); err != nil {
 		t.Fatalf("Hit creating an item with MaxInt64 hits: %v", err)
 	}
-	if _, err := s.Hit(ctx, 9, 1, 1.5, t0, "C", 1); !errors.Is(err, ErrConditionFailed) {
+	if _, err := s.Hit(ctx, HitParams{DeviceID: 9, Seq: 1, Value: 1.5, At: t0, Unit: new("C"), Hits: 1}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("Hit adding 1 to MaxInt64: %v, want ErrConditionFailed", err)
 	}
-	if _, err := s.Hit(ctx, 9, 2, 1.5, t0, "C", math.MinInt64); err != nil {
+	if _, err := s.Hit(ctx, HitParams{DeviceID: 9, Seq: 2, Value: 1.5, At: t0, Unit: new("C"), Hits: math.MinInt64}); err != nil {
 		t.Fatalf("Hit creating an item with MinInt64 hits: %v", err)
 	}
-	if _, err := s.Hit(ctx, 9, 2, 1.5, t0, "C", -1); !errors.Is(err, ErrConditionFailed) {
+	if _, err := s.Hit(ctx, HitParams{DeviceID: 9, Seq: 2, Value: 1.5, At: t0, Unit: new("C"), Hits: -1}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("Hit adding -1 to MinInt64: %v, want ErrConditionFailed", err)
 	}
 	for seq, want := range map[int64]int64{1: math.MaxInt64, 2: math.MinInt64} {
-		r, err := s.GetReading(ctx, 9, seq)
+		r, err := s.GetReading(ctx, ReadingKey{DeviceID: 9, Seq: seq})
 		if err != nil {
 			t.Errorf("GetReading after a refused add: %v (the stored number must stay readable)", err)
 			continue
 		}
-		if r.Hits != want {
-			t.Errorf("hits after a refused add: %d, want %d", r.Hits, want)
+		if r.Hits == nil || *r.Hits != want {
+			t.Errorf("hits after a refused add: %s, want %d", show(r.Hits), want)
 		}
 	}
 	// Adds that stay in range still work at the edges.
-	r, err := s.Hit(ctx, 9, 1, 1.5, t0, "C", math.MinInt64)
+	r, err := s.Hit(ctx, HitParams{DeviceID: 9, Seq: 1, Value: 1.5, At: t0, Unit: new("C"), Hits: math.MinInt64})
 	must(t, err)
-	if r.Hits != -1 {
-		t.Errorf("MaxInt64 + MinInt64 = %d, want -1", r.Hits)
+	if r.Hits == nil || *r.Hits != -1 {
+		t.Errorf("MaxInt64 + MinInt64 = %s, want -1", show(r.Hits))
 	}
 }

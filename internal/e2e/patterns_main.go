@@ -40,10 +40,12 @@ func (view *WidgetKeysItem) unmarshalItem(item map[string]types.AttributeValue) 
 	return dec.err
 }
 
-// widgetKeysWidgetGSI2PKPattern parses GSI2PK="SERIAL#{serial}" of Widget items.
+// widgetKeysWidgetGSI2PKPattern parses GSI2PK="SERIAL#{serial}" of Widget
+// items.
 var widgetKeysWidgetGSI2PKPattern = regexp.MustCompile("^SERIAL#([^#]+)$")
 
-// widgetKeysWidgetGSI2SKPattern parses GSI2SK="{version}#{active}#{day}#{createdAt}" of Widget items.
+// widgetKeysWidgetGSI2SKPattern parses
+// GSI2SK="{version}#{active}#{day}#{createdAt}" of Widget items.
 var widgetKeysWidgetGSI2SKPattern = regexp.MustCompile("^(-?[0-9]{19})#(true|false)#([0-9]{4}-[0-9]{2}-[0-9]{2})#([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{9}Z)$")
 
 // widgetKeysWidgetPKPattern parses PK="OWNER#{ownerId}" of Widget items.
@@ -52,7 +54,8 @@ var widgetKeysWidgetPKPattern = regexp.MustCompile("^OWNER#([^#]+)$")
 // widgetKeysWidgetSKPattern parses SK="WIDGET#{widgetId}" of Widget items.
 var widgetKeysWidgetSKPattern = regexp.MustCompile("^WIDGET#([^#]+)$")
 
-// widgetKeysFromKeys puts serial, version, active, day, createdAt, ownerId, widgetId, which ByKeys does not project, into item from its keys.
+// widgetKeysFromKeys puts serial, version, active, day, createdAt, ownerId,
+// widgetId, which ByKeys does not project, into item from its keys.
 func widgetKeysFromKeys(item map[string]types.AttributeValue) {
 	if keyAttr, ok := item["GSI2PK"].(*types.AttributeValueMemberS); ok {
 		if m := widgetKeysWidgetGSI2PKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
@@ -88,7 +91,8 @@ type WidgetKeysResult struct {
 
 const widgetKeysKeyCondition = "GSI2PK = :pk"
 
-// WidgetKeys reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetKeys reads one page of Widget items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on GSI ByKeys of table Main
 //	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
@@ -133,7 +137,8 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	return res, nil
 }
 
-// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages one at a time; it stops at the first error.
+// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
 	return walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
 		res, err := s.WidgetKeys(ctx, serial, page)
@@ -144,13 +149,15 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 	})
 }
 
-// GetWidget reads one Widget by its primary key; ErrNotFound when there is none.
+// GetWidget reads one Widget by its primary key; ErrNotFound when there is
+// none.
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConsistentRead: true
 func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
-	ownerID, widgetID := key.OwnerID, key.WidgetID
+	ownerID := key.OwnerID
+	widgetID := key.WidgetID
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -188,16 +195,20 @@ type WidgetBySerialParams struct {
 
 const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 
-// WidgetBySerial reads one Widget through GSI1; ErrNotFound when there is none.
-//
 // A get through the sparse GSI (a Query with both keys equal).
 //
+// WidgetBySerial reads one Widget through GSI1; ErrNotFound when there is
+// none.
+//
 //	Query on GSI GSI1 of table Main
-//	KeyConditionExpression: GSI1PK = "REGION#{region}" AND GSI1SK = "SERIAL#{serial}"
+//	KeyConditionExpression: GSI1PK = "REGION#{region}" AND GSI1SK =
+//		"SERIAL#{serial}"
 //	Limit: 1
-//	An index key need not be unique: with several items, the first in sort key order is returned.
+//	An index key need not be unique: with several items, the first in
+//		sort key order is returned.
 func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams) (*Widget, error) {
-	region, serial := params.Region, params.Serial
+	region := params.Region
+	serial := params.Serial
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
 		return nil, err
@@ -254,14 +265,18 @@ const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
 const widgetsInRegionFilter = "#status = :status"
 
-// WidgetsInRegion reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetsInRegion reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on GSI GSI1 of table Main
-//	KeyConditionExpression: GSI1PK = "REGION#{region}" AND begins_with(GSI1SK, "SERIAL#")
-//	FilterExpression: #status = :status (DynamoDB reads, and bills, the items it drops)
+//	KeyConditionExpression: GSI1PK = "REGION#{region}" AND
+//		begins_with(GSI1SK, "SERIAL#")
+//	FilterExpression: #status = :status (DynamoDB reads, and bills, the
+//		items it drops)
 //	Limit: 50 unless page.Limit is set
 func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
-	region, status := params.Region, params.Status
+	region := params.Region
+	status := params.Status
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
 		return nil, err
@@ -309,7 +324,8 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 	return res, nil
 }
 
-// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the pages one at a time; it stops at the first error.
+// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInRegion(ctx, params, page)
@@ -331,12 +347,16 @@ const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const activeWidgetsFilter = "#active = :active"
 
-// ActiveWidgets reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ActiveWidgets reads one page of Widget items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
-//	FilterExpression: #active = :active (DynamoDB reads, and bills, the items it drops)
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	FilterExpression: #active = :active (DynamoDB reads, and bills, the
+//		items it drops)
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -383,7 +403,8 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	return res, nil
 }
 
-// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages one at a time; it stops at the first error.
+// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.ActiveWidgets(ctx, ownerID, page)
@@ -409,13 +430,17 @@ type WidgetsInCategoryResult struct {
 
 const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 
-// WidgetsInCategory reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetsInCategory reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(LSI1SK, "CAT/{category}/")
-//	Items of Event share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
+//		begins_with(LSI1SK, "CAT/{category}/")
+//	Items of Event share the partition; the key condition never reads
+//		them.
 func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
-	ownerID, category := params.OwnerID, params.Category
+	ownerID := params.OwnerID
+	category := params.Category
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -463,7 +488,8 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	return res, nil
 }
 
-// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the pages one at a time; it stops at the first error.
+// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInCategory(ctx, params, page)
@@ -503,11 +529,14 @@ const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 
-// WidgetNames reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetNames reads one page of Widget items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
@@ -554,7 +583,8 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	return res, nil
 }
 
-// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the pages one at a time; it stops at the first error.
+// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error] {
 	return walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
 		res, err := s.WidgetNames(ctx, ownerID, page)
@@ -574,12 +604,14 @@ type WidgetOwnersResult struct {
 
 const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
-// WidgetOwners reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
-//
 // Widgets with one id across owners, on the inverted index.
 //
+// WidgetOwners reads one page of Widget items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
+//
 //	Query on GSI Inverted of table Main
-//	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK, "OWNER#")
+//	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
+//		"OWNER#")
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
@@ -624,7 +656,8 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	return res, nil
 }
 
-// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one at a time; it stops at the first error.
+// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetOwners(ctx, widgetID, page)
@@ -645,14 +678,18 @@ type OwnerPageResult struct {
 
 const ownerPageKeyCondition = "PK = :pk"
 
-// OwnerPage reads one page of the items of Widget, Note; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// OwnerPage reads one page of the items of Widget, Note; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}"
 //	Event items may be read too (read cost); they are dropped by _type.
 //	Pin items may be read too (read cost); they are dropped by _type.
 //	Theme items may be read too (read cost); they are dropped by _type.
-//	AdminTheme items may be read too (read cost); they are dropped by _type.
+//	AdminTheme items may be read too (read cost); they are dropped by
+//		_type.
+//	Repo items may be read too (read cost); they are dropped by _type.
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -700,7 +737,8 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	return res, nil
 }
 
-// OwnerPageAll walks every page of OwnerPage, reading the pages one at a time; it stops at the first error.
+// OwnerPageAll walks every page of OwnerPage, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error] {
 	return walkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
 		res, err := s.OwnerPage(ctx, ownerID, page)
@@ -720,11 +758,14 @@ type EventsResult struct {
 
 const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Events reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Events reads one page of Event items; page.Cursor continues from the page
+// before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"EVENT#")
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -770,7 +811,8 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	return res, nil
 }
 
-// EventsAll walks every Event of Events, reading the pages one at a time; it stops at the first error.
+// EventsAll walks every Event of Events, reading the pages one at a time;
+// it stops at the first error.
 func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.Events(ctx, ownerID, page)
@@ -790,11 +832,14 @@ type EventsDescResult struct {
 
 const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// EventsDesc reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsDesc reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"EVENT#")
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -840,7 +885,8 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	return res, nil
 }
 
-// EventsDescAll walks every Event of EventsDesc, reading the pages one at a time; it stops at the first error.
+// EventsDescAll walks every Event of EventsDesc, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsDesc(ctx, ownerID, page)
@@ -866,13 +912,17 @@ type EventsBeforeResult struct {
 
 const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsBefore reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
-	ownerID, seq := params.OwnerID, params.Seq
+	ownerID := params.OwnerID
+	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -919,7 +969,8 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 	return res, nil
 }
 
-// EventsBeforeAll walks every Event of EventsBefore, reading the pages one at a time; it stops at the first error.
+// EventsBeforeAll walks every Event of EventsBefore, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBefore(ctx, params, page)
@@ -945,13 +996,17 @@ type EventsUpToResult struct {
 
 const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsUpTo reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
-	ownerID, seq := params.OwnerID, params.Seq
+	ownerID := params.OwnerID
+	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -995,7 +1050,8 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	return res, nil
 }
 
-// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a time; it stops at the first error.
+// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsUpTo(ctx, params, page)
@@ -1021,13 +1077,17 @@ type EventsAfterResult struct {
 
 const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAfter reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
-	ownerID, seq := params.OwnerID, params.Seq
+	ownerID := params.OwnerID
+	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1071,7 +1131,8 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	return res, nil
 }
 
-// EventsAfterAll walks every Event of EventsAfter, reading the pages one at a time; it stops at the first error.
+// EventsAfterAll walks every Event of EventsAfter, reading the pages one at
+// a time; it stops at the first error.
 func (s *Store) EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAfter(ctx, params, page)
@@ -1097,14 +1158,18 @@ type EventsFromResult struct {
 
 const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsFrom reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
-	ownerID, seq := params.OwnerID, params.Seq
+	ownerID := params.OwnerID
+	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1149,7 +1214,8 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	return res, nil
 }
 
-// EventsFromAll walks every Event of EventsFrom, reading the pages one at a time; it stops at the first error.
+// EventsFromAll walks every Event of EventsFrom, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsFrom(ctx, params, page)
@@ -1176,13 +1242,18 @@ type EventsBetweenResult struct {
 
 const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsBetween reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
-	ownerID, seqFrom, seqTo := params.OwnerID, params.SeqFrom, params.SeqTo
+	ownerID := params.OwnerID
+	seqFrom := params.SeqFrom
+	seqTo := params.SeqTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1229,7 +1300,8 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	return res, nil
 }
 
-// EventsBetweenAll walks every Event of EventsBetween, reading the pages one at a time; it stops at the first error.
+// EventsBetweenAll walks every Event of EventsBetween, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBetween(ctx, params, page)
@@ -1255,13 +1327,17 @@ type EventsAtBeforeResult struct {
 
 const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtBefore reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
-	ownerID, at := params.OwnerID, params.At
+	ownerID := params.OwnerID
+	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1315,7 +1391,8 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 	return res, nil
 }
 
-// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time; it stops at the first error.
+// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBefore(ctx, params, page)
@@ -1341,13 +1418,17 @@ type EventsAtUpToResult struct {
 
 const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtUpTo reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
-	ownerID, at := params.OwnerID, params.At
+	ownerID := params.OwnerID
+	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1397,7 +1478,8 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	return res, nil
 }
 
-// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time; it stops at the first error.
+// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtUpTo(ctx, params, page)
@@ -1423,13 +1505,17 @@ type EventsAtAfterResult struct {
 
 const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtAfter reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
-	ownerID, at := params.OwnerID, params.At
+	ownerID := params.OwnerID
+	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1479,7 +1565,8 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	return res, nil
 }
 
-// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time; it stops at the first error.
+// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtAfter(ctx, params, page)
@@ -1505,13 +1592,17 @@ type EventsAtFromResult struct {
 
 const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtFrom reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
-	ownerID, at := params.OwnerID, params.At
+	ownerID := params.OwnerID
+	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1561,7 +1652,8 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	return res, nil
 }
 
-// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time; it stops at the first error.
+// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one
+// at a time; it stops at the first error.
 func (s *Store) EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtFrom(ctx, params, page)
@@ -1588,14 +1680,19 @@ type EventsAtBetweenResult struct {
 
 const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtBetween reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
-	ownerID, atFrom, atTo := params.OwnerID, params.AtFrom, params.AtTo
+	ownerID := params.OwnerID
+	atFrom := params.AtFrom
+	atTo := params.AtTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1653,7 +1750,8 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	return res, nil
 }
 
-// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the pages one at a time; it stops at the first error.
+// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBetween(ctx, params, page)
@@ -1673,13 +1771,17 @@ type NotesResult struct {
 
 const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Notes reads one page of Note items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Pins share the begins_with range NOTE#; they are kept out by the entity
+// attribute.
 //
-// Pins share the begins_with range NOTE#; they are kept out by the entity attribute.
+// Notes reads one page of Note items; page.Cursor continues from the page
+// before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#")
-//	Items of Widget, Event, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"NOTE#")
+//	Items of Widget, Event, Theme, AdminTheme, Repo share the partition;
+//		the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -1726,7 +1828,8 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	return res, nil
 }
 
-// NotesAll walks every Note of Notes, reading the pages one at a time; it stops at the first error.
+// NotesAll walks every Note of Notes, reading the pages one at a time; it
+// stops at the first error.
 func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error] {
 	return walk(func(page Page) ([]Note, Cursor, error) {
 		res, err := s.Notes(ctx, ownerID, page)
@@ -1737,12 +1840,14 @@ func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, er
 	})
 }
 
-// GetNote reads one Note by its primary key; ErrNotFound when there is none.
+// GetNote reads one Note by its primary key; ErrNotFound when there is
+// none.
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
 func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
-	ownerID, noteID := key.OwnerID, key.NoteID
+	ownerID := key.OwnerID
+	noteID := key.NoteID
 	pk, err := notePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -1780,11 +1885,14 @@ type PinsResult struct {
 
 const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Pins reads one page of Pin items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Pins reads one page of Pin items; page.Cursor continues from the page
+// before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#PIN#")
-//	Items of Widget, Event, Note, Theme, AdminTheme share the partition; the key condition never reads them.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"NOTE#PIN#")
+//	Items of Widget, Event, Note, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -1827,7 +1935,8 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	return res, nil
 }
 
-// PinsAll walks every Pin of Pins, reading the pages one at a time; it stops at the first error.
+// PinsAll walks every Pin of Pins, reading the pages one at a time; it
+// stops at the first error.
 func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error] {
 	return walk(func(page Page) ([]Pin, Cursor, error) {
 		res, err := s.Pins(ctx, ownerID, page)
@@ -1840,7 +1949,8 @@ func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, erro
 
 const createWidgetCondition = "attribute_not_exists(PK)"
 
-// CreateWidget writes widget only when no item has its key: ErrAlreadyExists otherwise.
+// CreateWidget writes widget only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
@@ -1872,9 +1982,10 @@ func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error
 
 const putWidgetCondition = "#version < :version_when"
 
-// PutWidget writes widget whole, replacing any item with its key. ErrConditionFailed when the when condition does not hold.
-//
 // Replaces a widget whose stored version is below the given one.
+//
+// PutWidget writes widget whole, replacing any item with its key.
+// ErrConditionFailed when the when condition does not hold.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
@@ -1924,13 +2035,21 @@ type EditWidgetParams struct {
 
 const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
-// EditWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
+// EditWidget changes a Widget and returns it as it is after the change.
+// ErrNotFound when there is no such item. ErrConditionFailed when the when
+// condition does not hold.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags, #attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD #count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
-//	(attrs, extra, expiresAt given nil or empty is removed instead, with the index keys built from it)
-//	ConditionExpression: attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)
+//	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags,
+//		#attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD
+//		#count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
+//	(attrs, extra, expiresAt given nil or empty is removed instead)
+//	ConditionExpression: attribute_exists(PK) AND #version =
+//		:version_when AND ((attribute_not_exists(#count) AND :count >=
+//		:count_min) OR #count >= :count_restMin) AND
+//		((attribute_not_exists(#count) AND :count <= :count_max) OR
+//		#count <= :count_restMax)
 func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error) {
 	in, err := s.editWidgetInput(params)
 	if err != nil {
@@ -1949,7 +2068,18 @@ func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widge
 
 // editWidgetInput builds the request of EditWidget.
 func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemInput, error) {
-	ownerID, widgetID, name, price, tags, attrs, extra, expiresAt, count, labels, sizes, version := params.OwnerID, params.WidgetID, params.Name, params.Price, params.Tags, params.Attrs, params.Extra, params.ExpiresAt, params.Count, params.Labels, params.Sizes, params.Version
+	ownerID := params.OwnerID
+	widgetID := params.WidgetID
+	name := params.Name
+	price := params.Price
+	tags := params.Tags
+	attrs := params.Attrs
+	extra := params.Extra
+	expiresAt := params.ExpiresAt
+	count := params.Count
+	labels := params.Labels
+	sizes := params.Sizes
+	version := params.Version
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
 	}
@@ -2046,7 +2176,9 @@ const retireWidgetUpdate = "SET #status = :status"
 
 const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 
-// RetireWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item. ErrConditionFailed when the when condition does not hold.
+// RetireWidget changes a Widget and returns it as it is after the change.
+// ErrNotFound when there is no such item. ErrConditionFailed when the when
+// condition does not hold.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
@@ -2070,7 +2202,9 @@ func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*W
 
 // retireWidgetInput builds the request of RetireWidget.
 func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateItemInput, error) {
-	ownerID, widgetID, status := params.OwnerID, params.WidgetID, params.Status
+	ownerID := params.OwnerID
+	widgetID := params.WidgetID
+	status := params.Status
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
 	}
@@ -2110,14 +2244,17 @@ type MoveWidgetParams struct {
 
 const moveWidgetCondition = "attribute_exists(PK)"
 
-// MoveWidget changes a Widget and returns it as it is after the change. ErrNotFound when there is no such item.
-//
 // Rewrites the GSI1 key.
+//
+// MoveWidget changes a Widget and returns it as it is after the change.
+// ErrNotFound when there is no such item.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	UpdateExpression: SET #serial = :serial, GSI1SK = :GSI1SK, GSI2PK = :GSI2PK, #region = :region, GSI1PK = :GSI1PK
-//	(region given nil or empty is removed instead, with the index keys built from it)
+//	UpdateExpression: SET #serial = :serial, GSI1SK = :GSI1SK, GSI2PK =
+//		:GSI2PK, #region = :region, GSI1PK = :GSI1PK
+//	(region given nil or empty is removed instead, with the index keys
+//		built from it)
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
@@ -2140,9 +2277,12 @@ func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widge
 
 // moveWidgetInput builds the request of MoveWidget.
 func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemInput, error) {
-	ownerID, widgetID, region, serial := params.OwnerID, params.WidgetID, params.Region, params.Serial
+	ownerID := params.OwnerID
+	widgetID := params.WidgetID
+	region := params.Region
+	serial := params.Serial
 	if region != nil {
-		if !utf8.ValidString((*region)) {
+		if !utf8.ValidString(*region) {
 			return nil, &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
 		}
 	}
@@ -2176,12 +2316,12 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 		remove = append(remove, "#region")
 	} else {
 		set = append(set, "#region = :region")
-		values[":region"] = &types.AttributeValueMemberS{Value: (*region)}
+		values[":region"] = &types.AttributeValueMemberS{Value: *region}
 	}
 	if region == nil {
 		remove = append(remove, "GSI1PK")
 	} else {
-		rebuilt3, err := widgetGSI1PK((*region))
+		rebuilt3, err := widgetGSI1PK(*region)
 		if err != nil {
 			return nil, err
 		}
@@ -2208,7 +2348,9 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 
 const deleteWidgetCondition = "#status = :status_when"
 
-// DeleteWidget deletes the Widget with this key; deleting an item that does not exist is no error. ErrConditionFailed when the when condition does not hold.
+// DeleteWidget deletes the Widget with this key; deleting an item that does
+// not exist is no error. ErrConditionFailed when the when condition does
+// not hold.
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
@@ -2226,7 +2368,8 @@ func (s *Store) DeleteWidget(ctx context.Context, key WidgetKey) error {
 
 // deleteWidgetInput builds the request of DeleteWidget.
 func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, error) {
-	ownerID, widgetID := key.OwnerID, key.WidgetID
+	ownerID := key.OwnerID
+	widgetID := key.WidgetID
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2277,7 +2420,8 @@ func (s *Store) putEventInput(event *Event) (*dynamodb.PutItemInput, error) {
 
 const createNoteCondition = "attribute_not_exists(PK)"
 
-// CreateNote writes note only when no item has its key: ErrAlreadyExists otherwise.
+// CreateNote writes note only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
@@ -2309,7 +2453,8 @@ func (s *Store) createNoteInput(note *Note) (*dynamodb.PutItemInput, error) {
 
 const createPinCondition = "attribute_not_exists(PK)"
 
-// CreatePin writes pin only when no item has its key: ErrAlreadyExists otherwise.
+// CreatePin writes pin only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#PIN#{pinId}"
@@ -2339,7 +2484,8 @@ func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
-// DeleteNote deletes the Note with this key; deleting an item that does not exist is no error.
+// DeleteNote deletes the Note with this key; deleting an item that does not
+// exist is no error.
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
@@ -2356,7 +2502,8 @@ func (s *Store) DeleteNote(ctx context.Context, key NoteKey) error {
 
 // deleteNoteInput builds the request of DeleteNote.
 func (s *Store) deleteNoteInput(key NoteKey) (*dynamodb.DeleteItemInput, error) {
-	ownerID, noteID := key.OwnerID, key.NoteID
+	ownerID := key.OwnerID
+	noteID := key.NoteID
 	pk, err := notePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2384,11 +2531,13 @@ type TouchEventParams struct {
 
 const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
 
-// TouchEvent changes a Event and returns it as it is after the change. It creates the item when there is none.
+// TouchEvent changes a Event and returns it as it is after the change. It
+// creates the item when there is none.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	UpdateExpression: SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq
+//	UpdateExpression: SET #note = :note, #at = :at, LSI1SK = :LSI1SK,
+//		#_type = :_type, #ownerId = :ownerId, #seq = :seq
 //	rewrites LSI1SK="EVAT#{at}" on LSI1
 func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error) {
 	in, err := s.touchEventInput(params)
@@ -2408,7 +2557,10 @@ func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event
 
 // touchEventInput builds the request of TouchEvent.
 func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemInput, error) {
-	ownerID, seq, note, at := params.OwnerID, params.Seq, params.Note, params.At
+	ownerID := params.OwnerID
+	seq := params.Seq
+	note := params.Note
+	at := params.At
 	if !utf8.ValidString(note) {
 		return nil, &ItemError{Entity: "Event", Attr: "note", Reason: "not valid UTF-8"}
 	}
@@ -2447,11 +2599,13 @@ func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemIn
 	}, nil
 }
 
-// GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetEvents reads the Event items of keys, in the order of keys; keys with
+// no item are left out, and a key given twice is read once.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
 	keyOrder := make([]string, 0, len(keys))
@@ -2499,7 +2653,8 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 	return out, nil
 }
 
-// WidgetNamesByKeyItem holds the attributes of a Widget that WidgetNamesByKey reads.
+// WidgetNamesByKeyItem holds the attributes of a Widget that
+// WidgetNamesByKey reads.
 type WidgetNamesByKeyItem struct {
 	Name     string
 	OwnerID  string
@@ -2517,11 +2672,13 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 
-// WidgetNamesByKey reads the Widget items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// WidgetNamesByKey reads the Widget items of keys, in the order of keys;
+// keys with no item are left out, and a key given twice is read once.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
 	keyOrder := make([]string, 0, len(keys))
@@ -2569,11 +2726,13 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 	return out, nil
 }
 
-// PutEvents writes every Event of items whole; of two items with one key, the last is written.
+// PutEvents writes every Event of items whole; of two items with one key,
+// the last is written.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) PutEvents(ctx context.Context, items []Event) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
 	requestAt := make(map[string]int, len(items))
@@ -2596,11 +2755,14 @@ func (s *Store) PutEvents(ctx context.Context, items []Event) error {
 	return nil
 }
 
-// DeleteEvents deletes the Event items of keys; keys with no item are no error.
+// DeleteEvents deletes the Event items of keys; keys with no item are no
+// error.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 deletes per request; unprocessed keys and
+//		throttled requests are retried with backoff until done or ctx
+//		ends.
 func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
 	requestAt := make(map[string]int, len(keys))
@@ -2631,12 +2793,14 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 	return nil
 }
 
-// GetTheme reads one Theme by its primary key; ErrNotFound when there is none.
+// GetTheme reads one Theme by its primary key; ErrNotFound when there is
+// none.
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
-	ownerID, style := key.OwnerID, key.Style
+	ownerID := key.OwnerID
+	style := key.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2667,7 +2831,8 @@ func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
 
 const createThemeCondition = "attribute_not_exists(PK)"
 
-// CreateTheme writes theme only when no item has its key: ErrAlreadyExists otherwise.
+// CreateTheme writes theme only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
@@ -2739,14 +2904,19 @@ type ThemesLikeResult struct {
 
 const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// ThemesLike reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ThemesLike reads one page of Theme items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin share the partition; the key condition never reads them.
-//	AdminTheme items may be read too (read cost); they are dropped by _type.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"THEME#{style:prefix}")
+//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
+//		condition never reads them.
+//	AdminTheme items may be read too (read cost); they are dropped by
+//		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
-	ownerID, style := params.OwnerID, params.Style
+	ownerID := params.OwnerID
+	style := params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2795,7 +2965,8 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 	return res, nil
 }
 
-// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a time; it stops at the first error.
+// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesLike(ctx, params, page)
@@ -2821,14 +2992,19 @@ type ThemesFromResult struct {
 
 const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// ThemesFrom reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ThemesFrom reads one page of Theme items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page.
 //
 //	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin share the partition; the key condition never reads them.
-//	AdminTheme items may be read too (read cost); they are dropped by _type.
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"THEME#{style}" AND "THEME#\U0010FFFF"
+//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
+//		condition never reads them.
+//	AdminTheme items may be read too (read cost); they are dropped by
+//		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
-	ownerID, style := params.OwnerID, params.Style
+	ownerID := params.OwnerID
+	style := params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2879,7 +3055,8 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	return res, nil
 }
 
-// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a time; it stops at the first error.
+// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a
+// time; it stops at the first error.
 func (s *Store) ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesFrom(ctx, params, page)
@@ -2901,7 +3078,8 @@ const recolorThemeUpdate = "SET #color = :color"
 
 const recolorThemeCondition = "attribute_exists(PK)"
 
-// RecolorTheme changes a Theme and returns it as it is after the change. ErrNotFound when there is no such item.
+// RecolorTheme changes a Theme and returns it as it is after the change.
+// ErrNotFound when there is no such item.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
@@ -2925,7 +3103,9 @@ func (s *Store) RecolorTheme(ctx context.Context, params RecolorThemeParams) (*T
 
 // recolorThemeInput builds the request of RecolorTheme.
 func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateItemInput, error) {
-	ownerID, style, color := params.OwnerID, params.Style, params.Color
+	ownerID := params.OwnerID
+	style := params.Style
+	color := params.Color
 	if !utf8.ValidString(color) {
 		return nil, &ItemError{Entity: "Theme", Attr: "color", Reason: "not valid UTF-8"}
 	}
@@ -2952,7 +3132,8 @@ func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateIt
 	}, nil
 }
 
-// DeleteTheme deletes the Theme with this key; deleting an item that does not exist is no error.
+// DeleteTheme deletes the Theme with this key; deleting an item that does
+// not exist is no error.
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
@@ -2969,7 +3150,8 @@ func (s *Store) DeleteTheme(ctx context.Context, key ThemeKey) error {
 
 // deleteThemeInput builds the request of DeleteTheme.
 func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error) {
-	ownerID, style := key.OwnerID, key.Style
+	ownerID := key.OwnerID
+	style := key.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
 		return nil, err
@@ -2987,11 +3169,13 @@ func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error
 	}, nil
 }
 
-// GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetThemes reads the Theme items of keys, in the order of keys; keys with
+// no item are left out, and a key given twice is read once.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
 	keyOrder := make([]string, 0, len(keys))
@@ -3039,11 +3223,13 @@ func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 	return out, nil
 }
 
-// PutThemes writes every Theme of items whole; of two items with one key, the last is written.
+// PutThemes writes every Theme of items whole; of two items with one key,
+// the last is written.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
 	requestAt := make(map[string]int, len(items))
@@ -3066,11 +3252,14 @@ func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
 	return nil
 }
 
-// DeleteThemes deletes the Theme items of keys; keys with no item are no error.
+// DeleteThemes deletes the Theme items of keys; keys with no item are no
+// error.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 deletes per request; unprocessed keys and
+//		throttled requests are retried with backoff until done or ctx
+//		ends.
 func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
 	requestAt := make(map[string]int, len(keys))
@@ -3103,7 +3292,8 @@ func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 
 const createAdminThemeCondition = "attribute_not_exists(PK)"
 
-// CreateAdminTheme writes adminTheme only when no item has its key: ErrAlreadyExists otherwise.
+// CreateAdminTheme writes adminTheme only when no item has its key:
+// ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
@@ -3133,7 +3323,8 @@ func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItem
 	}, nil
 }
 
-// GetAdminTheme reads one AdminTheme by its primary key; ErrNotFound when there is none.
+// GetAdminTheme reads one AdminTheme by its primary key; ErrNotFound when
+// there is none.
 //
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
@@ -3160,4 +3351,254 @@ func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme,
 		return nil, err
 	}
 	return &v, nil
+}
+
+// GetRepo reads one Repo by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
+func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
+	ownerID := key.OwnerID
+	repoID := key.RepoID
+	pk, err := repoPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := repoSK(repoID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetRepo", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetRepo", kind: ErrNotFound}
+	}
+	var v Repo
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+const createRepoCondition = "attribute_not_exists(PK)"
+
+// CreateRepo writes repo only when no item has its key: ErrAlreadyExists
+// otherwise.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateRepo(ctx context.Context, repo *Repo) error {
+	in, err := s.createRepoInput(repo)
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateRepo", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createRepoInput builds the request of CreateRepo.
+func (s *Store) createRepoInput(repo *Repo) (*dynamodb.PutItemInput, error) {
+	item, err := repo.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createRepoCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// ReposByVisibilityResult is one page of ReposByVisibility.
+type ReposByVisibilityResult struct {
+	Items []Repo
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
+
+// The public (or private) repositories; those with no visibility are in
+// neither.
+//
+// ReposByVisibility reads one page of Repo items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "PUBLIC#{public}" AND
+//		begins_with(GSI1SK, "REPO#")
+func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
+	pk, err := repoGSI1PK(public)
+	if err != nil {
+		return nil, err
+	}
+	fixed := &queryFixed{
+		index:        "GSI1",
+		keyCondition: reposByVisibilityKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "REPO#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("ReposByVisibility", &fixed.pk, page.Cursor)
+	if err != nil {
+		return nil, &callError{method: "ReposByVisibility", kind: err}
+	}
+	in := &dynamodb.QueryInput{
+		ExclusiveStartKey: start,
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
+		},
+		IndexName:              &fixed.index,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "ReposByVisibility", cause: err}
+	}
+	res := &ReposByVisibilityResult{Items: make([]Repo, 0, len(out.Items))}
+	for _, item := range out.Items {
+		var v Repo
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, err
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext("ReposByVisibility", &fixed.pk, out.LastEvaluatedKey)
+	return res, nil
+}
+
+// ReposByVisibilityAll walks every Repo of ReposByVisibility, reading the
+// pages one at a time; it stops at the first error.
+func (s *Store) ReposByVisibilityAll(ctx context.Context, public bool) iter.Seq2[Repo, error] {
+	return walk(func(page Page) ([]Repo, Cursor, error) {
+		res, err := s.ReposByVisibility(ctx, public, page)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, nil
+	})
+}
+
+// SetRepoVisibilityParams holds the inputs of SetRepoVisibility.
+type SetRepoVisibilityParams struct {
+	OwnerID  string
+	RepoID   string
+	Public   *bool    // the value set; nil removes it
+	Stars    *int64   // the value set; nil removes it
+	Humidity *float64 // the value set; nil removes it
+}
+
+const setRepoVisibilityCondition = "attribute_exists(PK)"
+
+// SetRepoVisibility changes a Repo and returns it as it is after the
+// change. ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
+//	UpdateExpression: SET #public = :public, #stars = :stars, #humidity =
+//		:humidity, GSI1PK = :GSI1PK
+//	(public, stars, humidity given nil or empty is removed instead, with
+//		the index keys built from it)
+//	ConditionExpression: attribute_exists(PK)
+//	rewrites GSI1PK="PUBLIC#{public}" on GSI1
+func (s *Store) SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error) {
+	in, err := s.setRepoVisibilityInput(params)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("SetRepoVisibility", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Repo
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// setRepoVisibilityInput builds the request of SetRepoVisibility.
+func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	repoID := params.RepoID
+	public := params.Public
+	stars := params.Stars
+	humidity := params.Humidity
+	if humidity != nil {
+		if !storableFloat(*humidity) {
+			return nil, &ItemError{Entity: "Repo", Attr: "humidity", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
+		}
+	}
+	pk, err := repoPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := repoSK(repoID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{}
+	set := []string{}
+	remove := []string{}
+	if public == nil {
+		remove = append(remove, "#public")
+	} else {
+		set = append(set, "#public = :public")
+		values[":public"] = &types.AttributeValueMemberBOOL{Value: *public}
+	}
+	if stars == nil {
+		remove = append(remove, "#stars")
+	} else {
+		set = append(set, "#stars = :stars")
+		values[":stars"] = intValue(*stars)
+	}
+	if humidity == nil {
+		remove = append(remove, "#humidity")
+	} else {
+		set = append(set, "#humidity = :humidity")
+		values[":humidity"] = floatValue(*humidity)
+	}
+	if public == nil {
+		remove = append(remove, "GSI1PK")
+	} else {
+		rebuilt1, err := repoGSI1PK(*public)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI1PK = :GSI1PK")
+		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt1}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setRepoVisibilityCondition),
+		ExpressionAttributeNames: map[string]string{"#humidity": "humidity", "#public": "public", "#stars": "stars"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
 }

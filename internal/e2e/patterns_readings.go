@@ -15,12 +15,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// GetReading reads one Reading by its primary key; ErrNotFound when there is none.
+// GetReading reads one Reading by its primary key; ErrNotFound when there
+// is none.
 //
 //	GetItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
 func (s *Store) GetReading(ctx context.Context, key ReadingKey) (*Reading, error) {
-	deviceID, seq := key.DeviceID, key.Seq
+	deviceID := key.DeviceID
+	seq := key.Seq
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"deviceId": intValue(deviceID),
@@ -57,12 +59,16 @@ type ReadingsBetweenResult struct {
 
 const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
-// ReadingsBetween reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ReadingsBetween reads one page of Reading items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN {seq:from} AND {seq:to}
+//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
+//		{seq:from} AND {seq:to}
 func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error) {
-	deviceID, seqFrom, seqTo := params.DeviceID, params.SeqFrom, params.SeqTo
+	deviceID := params.DeviceID
+	seqFrom := params.SeqFrom
+	seqTo := params.SeqTo
 	pkValue := intValue(deviceID)
 	fixed := &queryFixed{
 		keyCondition: readingsBetweenKeyCondition,
@@ -104,7 +110,8 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 	return res, nil
 }
 
-// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the pages one at a time; it stops at the first error.
+// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBetween(ctx, params, page)
@@ -130,13 +137,15 @@ type ReadingsBeforeResult struct {
 
 const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 
-// ReadingsBefore reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ReadingsBefore reads one page of Reading items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
 //	ScanIndexForward: false (descending)
 func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error) {
-	deviceID, seq := params.DeviceID, params.Seq
+	deviceID := params.DeviceID
+	seq := params.Seq
 	pkValue := intValue(deviceID)
 	fixed := &queryFixed{
 		keyCondition: readingsBeforeKeyCondition,
@@ -175,7 +184,8 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 	return res, nil
 }
 
-// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the pages one at a time; it stops at the first error.
+// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the
+// pages one at a time; it stops at the first error.
 func (s *Store) ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBefore(ctx, params, page)
@@ -201,13 +211,15 @@ type ReadingsFromResult struct {
 
 const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 
-// ReadingsFrom reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ReadingsFrom reads one page of Reading items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
 //	Limit: 5 unless page.Limit is set
 func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error) {
-	deviceID, seq := params.DeviceID, params.Seq
+	deviceID := params.DeviceID
+	seq := params.Seq
 	pkValue := intValue(deviceID)
 	fixed := &queryFixed{
 		keyCondition: readingsFromKeyCondition,
@@ -245,7 +257,8 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 	return res, nil
 }
 
-// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages one at a time; it stops at the first error.
+// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages
+// one at a time; it stops at the first error.
 func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsFrom(ctx, params, page)
@@ -295,13 +308,18 @@ type HitParams struct {
 
 const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)"
 
-// Hit changes a Reading and returns it as it is after the change. It creates the item when there is none.
+// Hit changes a Reading and returns it as it is after the change. It
+// creates the item when there is none.
 //
 //	UpdateItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
-//	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type, #unit = :unit ADD #hits :hits
-//	(unit given nil or empty is removed instead, with the index keys built from it)
-//	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)
+//	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type,
+//		#unit = :unit ADD #hits :hits
+//	(unit given nil or empty is removed instead)
+//	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >=
+//		:hits_min) OR #hits >= :hits_restMin) AND
+//		((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <=
+//		:hits_restMax)
 func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
 	in, err := s.hitInput(params)
 	if err != nil {
@@ -320,12 +338,17 @@ func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
 
 // hitInput builds the request of Hit.
 func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
-	deviceID, seq, value, at, unit, hits := params.DeviceID, params.Seq, params.Value, params.At, params.Unit, params.Hits
+	deviceID := params.DeviceID
+	seq := params.Seq
+	value := params.Value
+	at := params.At
+	unit := params.Unit
+	hits := params.Hits
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	if unit != nil {
-		if !utf8.ValidString((*unit)) {
+		if !utf8.ValidString(*unit) {
 			return nil, &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
 		}
 	}
@@ -345,7 +368,7 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 		remove = append(remove, "#unit")
 	} else {
 		set = append(set, "#unit = :unit")
-		values[":unit"] = &types.AttributeValueMemberS{Value: (*unit)}
+		values[":unit"] = &types.AttributeValueMemberS{Value: *unit}
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(hitCondition),
@@ -365,11 +388,13 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 	return in, nil
 }
 
-// GetReadings reads the Reading items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetReadings reads the Reading items of keys, in the order of keys; keys
+// with no item are left out, and a key given twice is read once.
 //
 //	BatchGetItem on table Readings
 //	Key of each item: deviceId = {deviceId} AND seq = {seq}
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, error) {
 	in := make([]map[string]types.AttributeValue, 0, len(keys))
 	keyOrder := make([]string, 0, len(keys))
@@ -409,11 +434,13 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 	return out, nil
 }
 
-// PutReadings writes every Reading of items whole; of two items with one key, the last is written.
+// PutReadings writes every Reading of items whole; of two items with one
+// key, the last is written.
 //
 //	BatchWriteItem on table Readings
 //	Key of each item: deviceId = {deviceId} AND seq = {seq}
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
+//		requests are retried with backoff until done or ctx ends.
 func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
 	reqs := make([]types.WriteRequest, 0, len(items))
 	requestAt := make(map[string]int, len(items))
@@ -436,11 +463,14 @@ func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
 	return nil
 }
 
-// DeleteReadings deletes the Reading items of keys; keys with no item are no error.
+// DeleteReadings deletes the Reading items of keys; keys with no item are
+// no error.
 //
 //	BatchWriteItem on table Readings
 //	Key of each item: deviceId = {deviceId} AND seq = {seq}
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 deletes per request; unprocessed keys and
+//		throttled requests are retried with backoff until done or ctx
+//		ends.
 func (s *Store) DeleteReadings(ctx context.Context, keys []ReadingKey) error {
 	reqs := make([]types.WriteRequest, 0, len(keys))
 	requestAt := make(map[string]int, len(keys))

@@ -10,9 +10,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Pin: A pin, stored under NOTE#PIN#, where the begins_with of a Note query reads it too.
+// A pin, stored under NOTE#PIN#, where the begins_with of a Note query
+// reads it too.
 //
-// Stored in table Main with _type="pin", under these keys:
+// Pin is an item of table Main.
+//
+// Its items hold _type="pin", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="NOTE#PIN#{pinId}"
 //	GSI Inverted: SK="NOTE#PIN#{pinId}" PK="OWNER#{ownerId}"
@@ -110,7 +113,8 @@ func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// pinValues holds the scalar attribute values of one Pin item, allocated at once.
+// pinValues holds the scalar attribute values of one Pin item, allocated at
+// once.
 type pinValues struct {
 	s [7]types.AttributeValueMemberS
 }

@@ -11,9 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Reading: A reading of a device, natural keys of type N.
+// A reading of a device, natural keys of type N.
 //
-// Stored in table Readings with _type="Reading", under these keys:
+// Reading is an item of table Readings.
+//
+// Its items hold _type="Reading", under these keys:
 //
 //	table Readings: deviceId="{deviceId}" seq="{seq}"
 type Reading struct {
@@ -37,20 +39,19 @@ func (r *Reading) validate() error {
 		return &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	if r.Unit != nil {
-		if !utf8.ValidString((*r.Unit)) {
+		if !utf8.ValidString(*r.Unit) {
 			return &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
 		}
 	}
 	return nil
 }
 
-// MarshalItem returns r as DynamoDB stores it: its attributes, _type="Reading",
+// MarshalItem returns r as DynamoDB stores it: its attributes,
+// _type="Reading",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 		n: [4]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(r.DeviceID, 10)},
 			{Value: strconv.FormatInt(r.Seq, 10)},
-			{Value: strconv.FormatFloat(r.Value, byte(0x67), -1, 64)},
+			{Value: strconv.FormatFloat(r.Value, 'g', -1, 64)},
 			{Value: strconv.FormatInt(r.At.UnixMilli(), 10)},
 		},
 	}
@@ -73,15 +74,16 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["value"] = &vals.n[2]
 	item["at"] = &vals.n[3]
 	if r.Hits != nil {
-		item["hits"] = intValue((*r.Hits))
+		item["hits"] = intValue(*r.Hits)
 	}
 	if r.Unit != nil {
-		item["unit"] = &types.AttributeValueMemberS{Value: (*r.Unit)}
+		item["unit"] = &types.AttributeValueMemberS{Value: *r.Unit}
 	}
 	return item, nil
 }
 
-// readingValues holds the scalar attribute values of one Reading item, allocated at once.
+// readingValues holds the scalar attribute values of one Reading item,
+// allocated at once.
 type readingValues struct {
 	s [1]types.AttributeValueMemberS
 	n [4]types.AttributeValueMemberN

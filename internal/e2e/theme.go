@@ -27,9 +27,11 @@ func (v ThemeStyle) Valid() bool {
 	return false
 }
 
-// Theme: A theme of an owner, an enum in its sort key.
+// A theme of an owner, an enum in its sort key.
 //
-// Stored in table Main with _type="Theme", under these keys:
+// Theme is an item of table Main.
+//
+// Its items hold _type="Theme", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="THEME#{style}"
 //	GSI Inverted: SK="THEME#{style}" PK="OWNER#{ownerId}"
@@ -77,7 +79,8 @@ func (t *Theme) validate() error {
 	return nil
 }
 
-// MarshalItem returns t as DynamoDB stores it: its attributes, _type="Theme",
+// MarshalItem returns t as DynamoDB stores it: its attributes,
+// _type="Theme",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -131,7 +134,8 @@ func (t *Theme) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// themeValues holds the scalar attribute values of one Theme item, allocated at once.
+// themeValues holds the scalar attribute values of one Theme item,
+// allocated at once.
 type themeValues struct {
 	s [6]types.AttributeValueMemberS
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// WidgetStatus is the type of Widget.Status: one of "draft", "live", "retired".
+// WidgetStatus is the type of Widget.Status: one of "draft", "live",
+// "retired".
 type WidgetStatus string
 
 // The values of WidgetStatus.
@@ -31,15 +32,18 @@ func (v WidgetStatus) Valid() bool {
 	return false
 }
 
-// Widget: An item holding every attribute type.
+// An item holding every attribute type.
 //
-// Stored in table Main with _type="Widget", under these keys:
+// Widget is an item of table Main.
+//
+// Its items hold _type="Widget", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="WIDGET#{widgetId}"
 //	GSI GSI1: GSI1PK="REGION#{region}" GSI1SK="SERIAL#{serial}"
 //	LSI LSI1: PK="OWNER#{ownerId}" LSI1SK="CAT/{category}/{widgetId}"
 //	GSI Inverted: SK="WIDGET#{widgetId}" PK="OWNER#{ownerId}"
-//	GSI ByKeys: GSI2PK="SERIAL#{serial}" GSI2SK="{version}#{active}#{day}#{createdAt}"
+//	GSI ByKeys: GSI2PK="SERIAL#{serial}"
+//		GSI2SK="{version}#{active}#{day}#{createdAt}"
 type Widget struct {
 	OwnerID   string
 	WidgetID  string
@@ -48,22 +52,25 @@ type Widget struct {
 	Price     float64
 	Active    bool
 	Version   int64
-	CreatedAt time.Time  // stored as created_at
-	UpdatedAt time.Time  // stored as unix
-	SeenAt    time.Time  // stored as unixMilli
-	Day       time.Time  // stored as date
-	ExpiresAt *time.Time // optional: nil when absent; the table's time to live, in epoch seconds
-	Blob      []byte     // optional: absent when nil or empty
+	CreatedAt time.Time // stored as created_at
+	UpdatedAt time.Time // stored as unix
+	SeenAt    time.Time // stored as unixMilli
+	Day       time.Time // stored as date
+	// Optional: nil when absent; the table's time to live, in epoch seconds.
+	ExpiresAt *time.Time
+	Blob      []byte // optional: absent when nil or empty
 	Tags      []string
 	Labels    []string          // optional: absent when empty
 	Sizes     []int64           // optional: absent when empty
 	Attrs     map[string]string // optional: absent when nil or empty
 	Status    WidgetStatus
-	Extra     types.AttributeValue // optional: absent when empty; a document, kept as DynamoDB stores it
-	Category  []string             // a path, stored joined by "/"
-	Region    *string              // optional: nil when absent
-	Serial    string
-	KindName  *string // optional: nil when absent; attribute kind
+	// Optional: absent when empty; a document, kept as DynamoDB stores it.
+	Extra    types.AttributeValue
+	Category []string // a path, stored joined by "/"
+	Region   *string  // optional: nil when absent
+	Serial   string
+	// Optional: nil when absent; attribute kind.
+	KindName *string
 }
 
 // WidgetKey holds the primary key attributes of a Widget.
@@ -169,7 +176,7 @@ func (w *Widget) validate() error {
 		}
 	}
 	if w.Region != nil {
-		if !utf8.ValidString((*w.Region)) {
+		if !utf8.ValidString(*w.Region) {
 			return &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
 		}
 	}
@@ -177,14 +184,15 @@ func (w *Widget) validate() error {
 		return &ItemError{Entity: "Widget", Attr: "serial", Reason: "not valid UTF-8"}
 	}
 	if w.KindName != nil {
-		if !utf8.ValidString((*w.KindName)) {
+		if !utf8.ValidString(*w.KindName) {
 			return &ItemError{Entity: "Widget", Attr: "kind", Reason: "not valid UTF-8"}
 		}
 	}
 	return nil
 }
 
-// MarshalItem returns w as DynamoDB stores it: its attributes, _type="Widget",
+// MarshalItem returns w as DynamoDB stores it: its attributes,
+// _type="Widget",
 // and the key attributes of every index it is in. It refuses key values
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
@@ -196,7 +204,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi1SK string
 	inGSI1 := w.Region != nil
 	if inGSI1 {
-		regionKey, err := keyString("region", (*w.Region), "#")
+		regionKey, err := keyString("region", *w.Region, "#")
 		if err != nil {
 			return nil, err
 		}
@@ -313,7 +321,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 		},
 		n: [5]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(w.Count, 10)},
-			{Value: strconv.FormatFloat(w.Price, byte(0x67), -1, 64)},
+			{Value: strconv.FormatFloat(w.Price, 'g', -1, 64)},
 			{Value: strconv.FormatInt(w.Version, 10)},
 			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)},
 			{Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},
@@ -371,16 +379,17 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	item["category"] = &vals.s[14]
 	if w.Region != nil {
-		item["region"] = &types.AttributeValueMemberS{Value: (*w.Region)}
+		item["region"] = &types.AttributeValueMemberS{Value: *w.Region}
 	}
 	item["serial"] = &vals.s[15]
 	if w.KindName != nil {
-		item["kind"] = &types.AttributeValueMemberS{Value: (*w.KindName)}
+		item["kind"] = &types.AttributeValueMemberS{Value: *w.KindName}
 	}
 	return item, nil
 }
 
-// widgetValues holds the scalar attribute values of one Widget item, allocated at once.
+// widgetValues holds the scalar attribute values of one Widget item,
+// allocated at once.
 type widgetValues struct {
 	s    [16]types.AttributeValueMemberS
 	n    [5]types.AttributeValueMemberN

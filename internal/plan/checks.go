@@ -43,7 +43,8 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) {
 // unusedTTL warns of a table's ttl that no entity of the table stores:
 // DynamoDB would expire nothing.
 func unusedTTL(m *model.Model, t *model.Table, diags *diag.List) {
-	if t.TTL == "" {
+	if t.TTL == "" || diags.HasErrors() {
+		// With errors, an entity that stores it may have been left out.
 		return
 	}
 	for _, e := range m.Entities {

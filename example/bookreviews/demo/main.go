@@ -172,17 +172,17 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 
 	first := reviews[0]
 	section("UpdateReview", "alice changes her first review")
-	upd, err := s.UpdateReview(ctx, first.ISBN, first.ReviewDate, first.Username, 10, "Clear and precise; I reread it every year.")
+	upd, err := s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: first.ISBN, ReviewDate: first.ReviewDate, Username: first.Username, Grade: 10, ReviewText: "Clear and precise; I reread it every year."})
 	if err != nil {
 		return err
 	}
 	p("now %s", fmtReview(*upd))
-	_, err = s.UpdateReview(ctx, first.ISBN, first.ReviewDate.Add(time.Minute), first.Username, 1, "no such review")
+	_, err = s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: first.ISBN, ReviewDate: first.ReviewDate.Add(time.Minute), Username: first.Username, Grade: 1, ReviewText: "no such review"})
 	p("updating a missing review: %s", sentinel(err))
 
 	section("DeleteReview", "bob deletes his review")
 	second := reviews[1]
-	if err := s.DeleteReview(ctx, second.ISBN, second.ReviewDate, second.Username); err != nil {
+	if err := s.DeleteReview(ctx, bookreviews.ReviewKey{ISBN: second.ISBN, ReviewDate: second.ReviewDate, Username: second.Username}); err != nil {
 		return err
 	}
 	left := 0

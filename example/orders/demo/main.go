@@ -94,7 +94,7 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 		product string
 		n       int64
 	}{{"B07XJ8C8F5", 1}, {"0316769487", 1}, {"B07XJ8C8F5", 2}, {"B08N5WRWNW", 1}} {
-		it, err := s.AddToCart(ctx, cart, add.product, add.n)
+		it, err := s.AddToCart(ctx, orders.AddToCartParams{CartID: cart, ProductID: add.product, Quantity: add.n})
 		if err != nil {
 			return err
 		}
@@ -107,16 +107,16 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 	}
 
 	section("ChangeQuantity", "Pete wants 2 of the book")
-	it, err := s.ChangeQuantity(ctx, cart, "0316769487", 2)
+	it, err := s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: cart, ProductID: "0316769487", Quantity: 2})
 	if err != nil {
 		return err
 	}
 	p("  %s -> quantity %d", it.ProductID, it.Quantity)
-	_, err = s.ChangeQuantity(ctx, cart, "B000000000", 1)
+	_, err = s.ChangeQuantity(ctx, orders.ChangeQuantityParams{CartID: cart, ProductID: "B000000000", Quantity: 1})
 	p("changing a product not in the cart: %s", sentinel(err))
 
 	section("RemoveFromCart", "Pete drops B08N5WRWNW")
-	if err := s.RemoveFromCart(ctx, cart, "B08N5WRWNW"); err != nil {
+	if err := s.RemoveFromCart(ctx, orders.CartItemKey{CartID: cart, ProductID: "B08N5WRWNW"}); err != nil {
 		return err
 	}
 	if err := showCart(cart); err != nil {

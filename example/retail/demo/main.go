@@ -112,7 +112,7 @@ func demo(ctx context.Context, s *retail.Store, out io.Writer) error {
 
 	section("SetOrderStatus", "Jane's latest order is only placed, not delivered yet")
 	last := janes[len(janes)-1]
-	upd, err := s.SetOrderStatus(ctx, last.CustomerID, last.OrderDate, last.OrderID, retail.OrderStatusPlaced)
+	upd, err := s.SetOrderStatus(ctx, retail.SetOrderStatusParams{CustomerID: last.CustomerID, OrderDate: last.OrderDate, OrderID: last.OrderID, Status: retail.OrderStatusPlaced})
 	if err != nil {
 		return err
 	}
@@ -157,12 +157,12 @@ func demo(ctx context.Context, s *retail.Store, out io.Writer) error {
 	p("  %s", fmtOrder(*o))
 
 	section("OrderOfCustomer", "order a1b2c303 of customer 12345, then of customer 67890")
-	res, err := s.OrderOfCustomer(ctx, janes[3].OrderID, jane.CustomerID, retail.Page{})
+	res, err := s.OrderOfCustomer(ctx, retail.OrderOfCustomerParams{OrderID: janes[3].OrderID, CustomerID: jane.CustomerID}, retail.Page{})
 	if err != nil {
 		return err
 	}
 	list(res.Items)
-	res, err = s.OrderOfCustomer(ctx, janes[3].OrderID, omar.CustomerID, retail.Page{})
+	res, err = s.OrderOfCustomer(ctx, retail.OrderOfCustomerParams{OrderID: janes[3].OrderID, CustomerID: omar.CustomerID}, retail.Page{})
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func demo(ctx context.Context, s *storeinventory.Store, out io.Writer) error {
 	p("StoreZ: %s", sentinel(err))
 
 	section("MoveStore", "StoreA moves")
-	moved, err := s.MoveStore(ctx, "StoreA", "Sveavägen 44, Stockholm")
+	moved, err := s.MoveStore(ctx, storeinventory.MoveStoreParams{StoreID: "StoreA", Location: "Sveavägen 44, Stockholm"})
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func demo(ctx context.Context, s *storeinventory.Store, out io.Writer) error {
 
 	for _, path := range [][]string{electronics, laptops, accessories, outlet} {
 		section("GoodsInCategory", "StoreA, category "+strings.Join(path, "#")+" and below")
-		res, err := s.GoodsInCategory(ctx, "StoreA", path, storeinventory.Page{})
+		res, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: path}, storeinventory.Page{})
 		if err != nil {
 			return err
 		}
@@ -149,14 +149,14 @@ func demo(ctx context.Context, s *storeinventory.Store, out io.Writer) error {
 	}
 
 	section("GoodsInCategoryByPrice", "StoreA, exactly Electronics#Laptops#Accessories, cheapest first")
-	byPrice, err := s.GoodsInCategoryByPrice(ctx, "StoreA", accessories, storeinventory.Page{})
+	byPrice, err := s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: accessories}, storeinventory.Page{})
 	if err != nil {
 		return err
 	}
 	list(byPrice.Items)
 
 	section("GoodsInPriceRange", "StoreA accessories from $9.00 to $100.00")
-	inRange, err := s.GoodsInPriceRange(ctx, "StoreA", accessories, 900, 10000, storeinventory.Page{})
+	inRange, err := s.GoodsInPriceRange(ctx, storeinventory.GoodsInPriceRangeParams{StoreID: "StoreA", Category: accessories, PriceFrom: 900, PriceTo: 10000}, storeinventory.Page{})
 	if err != nil {
 		return err
 	}
@@ -170,20 +170,20 @@ func demo(ctx context.Context, s *storeinventory.Store, out io.Writer) error {
 	p("  %s", fmtGood(mouse))
 
 	section("Reprice", "the dock goes on sale")
-	dock, err := s.Reprice(ctx, "StoreA", accessories, "dock", 850)
+	dock, err := s.Reprice(ctx, storeinventory.RepriceParams{StoreID: "StoreA", Category: accessories, GoodID: "dock", Price: 850})
 	if err != nil {
 		return err
 	}
 	p("  %s", fmtGood(*dock))
-	_, err = s.Reprice(ctx, "StoreA", accessories, "no-such-good", 100)
+	_, err = s.Reprice(ctx, storeinventory.RepriceParams{StoreID: "StoreA", Category: accessories, GoodID: "no-such-good", Price: 100})
 	p("repricing a missing good: %s", sentinel(err))
 
 	section("RemoveGood", "the sticker is sold out")
-	if err := s.RemoveGood(ctx, "StoreA", accessories, "sticker"); err != nil {
+	if err := s.RemoveGood(ctx, storeinventory.GoodKey{StoreID: "StoreA", Category: accessories, GoodID: "sticker"}); err != nil {
 		return err
 	}
 	p("removed StoreA's sticker; the accessories by price now:")
-	byPrice, err = s.GoodsInCategoryByPrice(ctx, "StoreA", accessories, storeinventory.Page{})
+	byPrice, err = s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: accessories}, storeinventory.Page{})
 	if err != nil {
 		return err
 	}

@@ -134,12 +134,12 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 	p("  %s %q", a.AccountID, a.Name)
 
 	section("GetUser", "usr-0002 of "+acme.AccountID)
-	u, err := s.GetUser(ctx, acme.AccountID, "usr-0002")
+	u, err := s.GetUser(ctx, telemetryhub.UserKey{AccountID: acme.AccountID, UserID: "usr-0002"})
 	if err != nil {
 		return err
 	}
 	p("  %s", fmtUser(*u))
-	_, err = s.GetUser(ctx, acme.AccountID, "usr-9999")
+	_, err = s.GetUser(ctx, telemetryhub.UserKey{AccountID: acme.AccountID, UserID: "usr-9999"})
 	p("usr-9999: %s", sentinel(err))
 
 	section("UsersOfAccount", "PK = account:"+acme.AccountID+", SK begins_with user:")
@@ -197,7 +197,7 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 	}
 
 	section("RevokeServiceGroup", "usr-0001 loses prod")
-	if err := s.RevokeServiceGroup(ctx, "usr-0001", "sg-prod-17"); err != nil {
+	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: "usr-0001", ServiceGroupID: "sg-prod-17"}); err != nil {
 		return err
 	}
 	p("users of sg-prod-17 now:")
