@@ -413,8 +413,9 @@ func (rr ReportRequest) fields() []field {
 // message lines): the tables and indexes with a summary row per pattern,
 // then every pattern's details, the write amplification of each entity
 // and the assumptions of the estimates. No line is wider than
-// ReportWidth columns, unless it holds a single word that is wider by
-// itself. The layout is templates/plan.txt.tmpl.
+// ReportWidth columns, unless a name or a single word (a quoted template
+// without spaces) is too long to fit. The sections are
+// templates/plan.txt.tmpl.
 func (r *Report) WriteText(w io.Writer) error {
 	return planTemplate.Execute(w, r.textView())
 }
