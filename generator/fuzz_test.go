@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dyngen/dyngen/internal/plan"
 	"golang.org/x/tools/txtar"
 )
 
@@ -93,7 +94,7 @@ func FuzzCheck(f *testing.F) {
 			t.Error(err)
 		}
 		if res.Plan != nil {
-			if err := res.Plan.Report(io.Discard); err != nil {
+			if err := plan.NewReport("spec.yaml", res.Plan, res.Diags).WriteText(io.Discard); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -4,14 +4,13 @@ package templates
 
 import (
 	"embed"
-	"strings"
 	"text/template"
 )
 
 //go:embed *.tmpl
 var files embed.FS
 
-// Plan is the template of the plan report. Its output goes through a
-// tabwriter: cells are separated by tabs, and consecutive lines with tabs
-// form one aligned table.
-var Plan = template.Must(template.New("plan.txt.tmpl").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(files, "plan.txt.tmpl"))
+// Plan is the template of the plan report. It prints lines the plan
+// package has already laid out and wrapped (see plan.Report.WriteText):
+// the template decides the sections and their order.
+var Plan = template.Must(template.New("plan.txt.tmpl").ParseFS(files, "plan.txt.tmpl"))

@@ -7,6 +7,8 @@
 //	dyngen spec.yaml -o DIR          generate the package into DIR
 //	dyngen -check spec.yaml -o DIR   exit 1 when DIR is not what dyngen would write
 //	dyngen plan spec.yaml            show how each pattern is served, and every problem
+//	dyngen plan -json spec.yaml      the same as a JSON document, for tools and CI
+//	dyngen -version                  the module's version and build information
 //
 // Flags may stand before or after the spec path. Exit status: 0 when the
 // spec is sound (warnings allowed), 1 on errors in the spec, 2 on wrong
@@ -14,6 +16,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +25,7 @@ import (
 	"runtime/debug"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // Exit codes.
@@ -33,7 +37,8 @@ const (
 
 const usage = `usage:
   dyngen [-check] spec.yaml -o DIR   generate the package into DIR (-check: only compare)
-  dyngen plan spec.yaml              show how each access pattern is served
+  dyngen plan [-json] spec.yaml      show how each access pattern is served
+  dyngen -version                    print the version and build information
 
 flags:
 `
@@ -52,10 +57,12 @@ func main() {
 
 // options are the parsed command line.
 type options struct {
-	plan  bool
-	check bool
-	out   string
-	spec  string
+	plan    bool
+	json    bool
+	check   bool
+	version bool
+	out     string
+	spec    string
 }
 
 // errUsage marks a command line that can't be run.
@@ -70,6 +77,8 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.check, "check", false, "compare DIR with what generation would write; exit 1 with a diff when they differ")
 	fs.StringVar(&o.out, "o", "", "output directory of the generated package")
+	fs.BoolVar(&o.json, "json", false, "with plan: print the plan as JSON")
+	fs.BoolVar(&o.version, "version", false, "print the version and build information, and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -94,6 +103,12 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		pos = pos[1:]
 	}
 	switch {
+	case o.version && (o.plan || o.check || o.json || o.out != "" || len(pos) > 0):
+		fmt.Fprintln(stderr, "dyngen: -version takes no other argument")
+	case o.version:
+		return o, nil
+	case o.json && !o.plan:
+		fmt.Fprintln(stderr, "dyngen: -json goes with plan")
 	case len(pos) == 0:
 		fmt.Fprintln(stderr, "dyngen: no spec file given")
 	case len(pos) > 1:
@@ -117,6 +132,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return exitUsage
+	}
+	if o.version {
+		fmt.Fprint(stdout, versionText())
+		return exitOK
 	}
 	data, err := os.ReadFile(o.spec)
 	if err != nil {
@@ -146,21 +165,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// planCmd prints the plan, then every warning and error.
+// planCmd prints the plan, then every warning and error; with -json,
+// the plan and the diagnostics as one JSON document, and the
+// diagnostics on stderr too. Both print one plan.Report.
 func planCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 	res := generator.Check(o.spec, data)
-	if res.Plan != nil {
-		if err := res.Plan.Report(stdout); err != nil {
+	rep := plan.NewReport(o.spec, res.Plan, res.Diags)
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
 			fmt.Fprintf(stderr, "dyngen: %v\n", err)
 			return exitSpec
 		}
-	}
-	if res.Diags.Len() > 0 {
-		if res.Plan != nil {
+	} else if res.Plan != nil {
+		if err := rep.WriteText(stdout); err != nil {
+			fmt.Fprintf(stderr, "dyngen: %v\n", err)
+			return exitSpec
+		}
+		if res.Diags.Len() > 0 {
 			fmt.Fprintln(stdout)
 		}
-		res.Diags.Print(stderr)
 	}
+	res.Diags.Print(stderr)
 	if res.Diags.HasErrors() {
 		return exitSpec
 	}

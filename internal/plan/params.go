@@ -216,3 +216,95 @@ func roleWord(pp *Pattern, q *Param) string {
 	}
 	return "Key"
 }
+
+// String is the role's name in `dyngen plan -json`.
+func (r Role) String() string {
+	switch r {
+	case ParamKey:
+		return "key"
+	case ParamWhere:
+		return "where"
+	case ParamCond:
+		return "condition"
+	case ParamSet:
+		return "set"
+	case ParamAdd:
+		return "add"
+	case ParamPage:
+		return "page"
+	case ParamItem:
+		return "item"
+	case ParamKeys:
+		return "keys"
+	case ParamItems:
+		return "items"
+	}
+	return fmt.Sprintf("Role(%d)", int(r))
+}
+
+// GoType is the Go type of the parameter p of the pattern's method, as
+// the generated package spells it ("string", "time.Time", "*Book",
+// "[]BookKey", "Page"). The generator's tests keep it equal to the type
+// the generated method declares.
+func (pp *Pattern) GoType(p *Param) string {
+	ent := pp.Entity()
+	switch p.Role {
+	case ParamCond:
+		return attrGoType(ent, condOperandAttr(p.Cond))
+	case ParamPage:
+		return "Page"
+	case ParamItem:
+		return "*" + ent.GoName
+	case ParamKeys:
+		return "[]" + ent.KeyType()
+	case ParamItems:
+		return "[]" + ent.GoName
+	}
+	return attrGoType(ent, p.Attr)
+}
+
+// condOperandAttr is the attribute whose type a condition's operand has:
+// the condition's own, or, for contains on a list or set, one of its
+// elements.
+func condOperandAttr(c *model.Cond) *model.Attribute {
+	if c.Op != model.OpContains {
+		return c.Attr
+	}
+	el := *c.Attr
+	switch c.Attr.Type {
+	case model.Strings, model.StringSet:
+		el.Type = model.String
+	case model.IntSet:
+		el.Type = model.Int
+	}
+	return &el
+}
+
+// attrGoType is the Go type of a field of attribute a of entity ent.
+func attrGoType(ent *model.Entity, a *model.Attribute) string {
+	switch a.StoredForm().Go {
+	case model.GoString:
+		return "string"
+	case model.GoInt64:
+		return "int64"
+	case model.GoFloat64:
+		return "float64"
+	case model.GoBool:
+		return "bool"
+	case model.GoTime:
+		return "time.Time"
+	case model.GoBytes:
+		return "[]byte"
+	case model.GoStrings:
+		return "[]string"
+	case model.GoInt64s:
+		return "[]int64"
+	case model.GoStringMap:
+		return "map[string]string"
+	case model.GoEnum:
+		return model.EnumType(ent, a)
+	case model.GoDocument:
+		return "types.AttributeValue"
+	}
+	return "any"
+}

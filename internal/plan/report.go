@@ -5,143 +5,325 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
-	"github.com/dyngen/dyngen/templates"
 )
 
-// Report writes the plan as the readable tables `dyngen plan` prints:
-// the tables and indexes, one row per pattern, the cost of each call, the
-// write amplification of each entity and the assumptions of the
-// estimates. The layout is templates/plan.txt.tmpl.
-func (p *Plan) Report(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if err := templates.Plan.Execute(tw, p.reportData()); err != nil {
-		return err
+// Report is the plan as `dyngen plan` shows it. Both of its forms print
+// this one object: the text report (WriteText) for people, and the JSON
+// document of `dyngen plan -json` (the json tags) for tools and CI. The
+// JSON shape is documented in docs/spec.md; fields are only ever added
+// to it.
+type Report struct {
+	// File is the spec file, as named on the command line.
+	File string `json:"file"`
+	// Package is the generated package's name; "" when the spec has
+	// errors that leave no plan.
+	Package string `json:"package"`
+	// Tables, Patterns and Writes are empty when the spec has errors
+	// that leave no plan (see Diagnostics).
+	Tables   []ReportTable   `json:"tables"`
+	Patterns []ReportPattern `json:"patterns"`
+	// Writes is what one write of each entity's whole item costs.
+	Writes []ReportWrite `json:"writes"`
+	// Assumptions are the sizes the cost estimates assume.
+	Assumptions []string `json:"assumptions"`
+	// Diagnostics are every error and warning, sorted by position.
+	Diagnostics []ReportDiagnostic `json:"diagnostics"`
+}
+
+// ReportTable is a table and its secondary indexes.
+type ReportTable struct {
+	Name            string        `json:"name"`
+	PartitionKey    ReportKey     `json:"partitionKey"`
+	SortKey         *ReportKey    `json:"sortKey,omitempty"`
+	EntityAttribute string        `json:"entityAttribute"`
+	TTL             string        `json:"ttl,omitempty"`
+	Indexes         []ReportIndex `json:"indexes"`
+}
+
+// ReportKey is a key attribute: its name and DynamoDB type (S, N or B).
+type ReportKey struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// ReportIndex is a secondary index.
+type ReportIndex struct {
+	Name string `json:"name"`
+	// Kind is GSI or LSI.
+	Kind         string     `json:"kind"`
+	PartitionKey ReportKey  `json:"partitionKey"`
+	SortKey      *ReportKey `json:"sortKey,omitempty"`
+	// Projection is all, keys or include; Include lists the attributes
+	// an include projection adds to the keys.
+	Projection string   `json:"projection"`
+	Include    []string `json:"include,omitempty"`
+	// Inverted is set for an index whose keys are the table's, swapped:
+	// it holds every entity.
+	Inverted bool `json:"inverted,omitempty"`
+}
+
+// ReportPattern is how one access pattern is served: one call, its
+// request and its cost. A later version may add, for a pattern served by
+// several calls (a transaction), a list of steps, each with the call,
+// table, index and request fields of a pattern.
+type ReportPattern struct {
+	Name string `json:"name"`
+	// Line and Col are the pattern's position in the spec.
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Entities []string `json:"entities"`
+	// Call is the DynamoDB operation: GetItem, Query, PutItem,
+	// UpdateItem, DeleteItem, BatchGetItem or BatchWriteItem.
+	Call  string `json:"call"`
+	Table string `json:"table"`
+	// Index is "primary" for the table's own key, else the index's name.
+	Index string `json:"index"`
+	// Key is the key condition, or the key of a call on one item, with
+	// the key attributes' names and the templates their values are built
+	// from (PK = "BOOK#{isbn}" AND begins_with(SK, "REVIEW#")); for a
+	// batch call, the key of each item. "" for a batch write of whole
+	// items.
+	Key string `json:"key,omitempty"`
+	// ReportRequest is what the call sends, as the generated code sends
+	// it.
+	ReportRequest
+	// Members are the entities the call returns or writes, and how an
+	// item read is told to be one of them.
+	Members []ReportMember `json:"members"`
+	// KeptOut are entities that share the partition, whose items the key
+	// condition never reads.
+	KeptOut []string `json:"keptOut,omitempty"`
+	// Dropped are entities whose items the call can read and the
+	// generated code drops, and how it tells them.
+	Dropped []ReportMember `json:"dropped,omitempty"`
+	// Rewrites are the index keys an update rewrites or removes.
+	Rewrites []ReportRewrite `json:"rewrites,omitempty"`
+	// Notes are further details of the plan, in words.
+	Notes  []string      `json:"notes,omitempty"`
+	Cost   ReportCost    `json:"cost"`
+	Params []ReportParam `json:"params"`
+}
+
+// ReportRequest is the expressions a call sends, with their attribute
+// name and value placeholders: the strings plan.Request holds, which the
+// generated code sends as they are. An expression the call does not send
+// is "" (left out of the JSON).
+type ReportRequest struct {
+	KeyCondition string `json:"keyCondition,omitempty"`
+	Projection   string `json:"projection,omitempty"`
+	Filter       string `json:"filter,omitempty"`
+	// Update is the update expression a call sends when it gives every
+	// optional attribute a value (see docs/spec.md on optional
+	// attributes).
+	Update    string        `json:"update,omitempty"`
+	Condition string        `json:"condition,omitempty"`
+	Names     []ReportName  `json:"names,omitempty"`
+	Values    []ReportValue `json:"values,omitempty"`
+}
+
+// ReportName is an ExpressionAttributeNames entry.
+type ReportName struct {
+	Placeholder string `json:"placeholder"`
+	Attribute   string `json:"attribute"`
+}
+
+// ReportValue is an ExpressionAttributeValues placeholder and where its
+// value comes from.
+type ReportValue struct {
+	Placeholder string `json:"placeholder"`
+	// Source is one of partitionKey, sortKey, sortKeyLow, sortKeyHigh,
+	// condition, set, add, addLimit, addRest, rebuiltKey, entityType,
+	// keyInput.
+	Source string `json:"source"`
+	// Attribute is the attribute the value is of, when there is one
+	// (for rebuiltKey, the key attribute).
+	Attribute string `json:"attribute,omitempty"`
+}
+
+// ReportMember is an entity among a call's items and how its items are
+// told apart.
+type ReportMember struct {
+	Entity string `json:"entity"`
+	// By is keyCondition (the key condition reads only this entity),
+	// sortKeyPrefix or entityAttribute.
+	By string `json:"by"`
+	// Attribute is the attribute By reads: the sort key or the entity
+	// attribute.
+	Attribute string `json:"attribute,omitempty"`
+	Prefix    string `json:"prefix,omitempty"`
+}
+
+// ReportRewrite is an index key attribute an update writes again.
+type ReportRewrite struct {
+	Index     string `json:"index"`
+	Attribute string `json:"attribute"`
+	// Template is the key template the new value is built from; "" when
+	// Remove is set.
+	Template string `json:"template,omitempty"`
+	// Remove is set when the update removes the key attribute: the item
+	// leaves the index.
+	Remove bool `json:"remove,omitempty"`
+}
+
+// ReportCost is the estimate of the capacity one call consumes.
+type ReportCost struct {
+	RCU    float64 `json:"rcu"`
+	WCU    float64 `json:"wcu"`
+	Detail string  `json:"detail"`
+}
+
+// ReportParam is a parameter of the pattern's method, after ctx.
+type ReportParam struct {
+	Name string `json:"name"`
+	// GoType is its Go type as the generated package spells it.
+	GoType string `json:"goType"`
+	// Role is key, where, condition, set, add, page, item, keys or items.
+	Role      string `json:"role"`
+	Attribute string `json:"attribute,omitempty"`
+}
+
+// ReportWrite is what one write of an entity's whole item costs.
+type ReportWrite struct {
+	Entity  string             `json:"entity"`
+	Table   float64            `json:"table"`
+	Indexes []ReportIndexWrite `json:"indexes,omitempty"`
+	Total   float64            `json:"total"`
+}
+
+// ReportIndexWrite is the WCU one write costs on one index.
+type ReportIndexWrite struct {
+	Index string  `json:"index"`
+	WCU   float64 `json:"wcu"`
+}
+
+// ReportDiagnostic is an error or a warning.
+type ReportDiagnostic struct {
+	File string `json:"file"`
+	// Line and Col are 0 when the diagnostic is about the whole file.
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"` // error or warning
+	Message  string `json:"message"`
+}
+
+// NewReport makes the report of a spec file: its plan p (nil when the
+// model has errors) and its diagnostics.
+func NewReport(file string, p *Plan, diags *diag.List) *Report {
+	r := &Report{File: file, Tables: []ReportTable{}, Patterns: []ReportPattern{}, Writes: []ReportWrite{}, Assumptions: []string{}, Diagnostics: []ReportDiagnostic{}}
+	for _, d := range diags.Sorted() {
+		sev := "error"
+		if d.Severity == diag.Warning {
+			sev = "warning"
+		}
+		r.Diagnostics = append(r.Diagnostics, ReportDiagnostic{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: sev, Message: d.Message})
 	}
-	return tw.Flush()
-}
-
-type reportRow struct {
-	Name, Call, Index, Key, Others, Cost, Detail string
-	Notes                                        []string
-}
-
-type reportIndex struct {
-	Kind, Name, Schema, Projection string
-	Inverted                       bool
-}
-
-type reportTable struct {
-	Name, Schema, EntityAttr, TTL string
-	Indexes                       []reportIndex
-	Rows                          []reportRow
-}
-
-type reportWrite struct {
-	Entity, Detail string
-	Total          float64
-}
-
-type reportData struct {
-	File, Package string
-	Tables        []reportTable
-	Rows          []reportRow
-	Writes        []reportWrite
-	Assumptions   []string
-}
-
-// reportData flattens the plan into what the template shows, in spec
-// order.
-func (p *Plan) reportData() reportData {
+	if p == nil {
+		return r
+	}
 	m := p.Model
-	d := reportData{File: m.File, Package: m.Package, Assumptions: p.Assumptions}
-	for _, pp := range p.Patterns {
-		d.Rows = append(d.Rows, reportRow{
-			Name: pp.Pattern.Name, Call: string(pp.Call), Index: pp.Index.Name,
-			Key: pp.keyText(), Others: pp.othersText(), Cost: pp.Cost.short(),
-			Detail: pp.Cost.Detail, Notes: pp.notes(),
-		})
-	}
+	r.Package = m.Package
+	r.Assumptions = append(r.Assumptions, p.Assumptions...)
 	for _, t := range m.Tables {
-		rt := reportTable{Name: t.Name, Schema: keySchema(t.Primary()), EntityAttr: t.EntityAttr, TTL: t.TTL}
+		rt := ReportTable{Name: t.Name, EntityAttribute: t.EntityAttr, TTL: t.TTL, Indexes: []ReportIndex{}}
+		rt.PartitionKey, rt.SortKey = reportKeys(t.Primary())
 		for _, ix := range t.Indexes[1:] {
-			rt.Indexes = append(rt.Indexes, reportIndex{Kind: ix.Kind.String(), Name: ix.Name, Schema: keySchema(ix), Projection: projectionName(ix), Inverted: ix.Inverted})
-		}
-		for i, pp := range p.Patterns {
-			if pp.Pattern.Table == t {
-				rt.Rows = append(rt.Rows, d.Rows[i])
+			ri := ReportIndex{Name: ix.Name, Kind: ix.Kind.String(), Projection: "all", Inverted: ix.Inverted}
+			ri.PartitionKey, ri.SortKey = reportKeys(ix)
+			switch ix.Projection {
+			case model.ProjectKeys:
+				ri.Projection = "keys"
+			case model.ProjectInclude:
+				ri.Projection = "include"
+				ri.Include = ix.Include
 			}
+			rt.Indexes = append(rt.Indexes, ri)
 		}
-		d.Tables = append(d.Tables, rt)
+		r.Tables = append(r.Tables, rt)
+	}
+	for _, pp := range p.Patterns {
+		r.Patterns = append(r.Patterns, pp.report())
 	}
 	for _, wa := range p.Writes {
-		d.Writes = append(d.Writes, reportWrite{Entity: wa.Entity.Name, Detail: ampDetail(wa), Total: wa.Total})
-	}
-	return d
-}
-
-func keySchema(ix *model.Index) string {
-	s := fmt.Sprintf("%s (%s)", ix.PK.Name, ix.PK.Type)
-	if ix.SK != nil {
-		s += fmt.Sprintf(", %s (%s)", ix.SK.Name, ix.SK.Type)
-	}
-	return s
-}
-
-// keyText is the key condition column: the condition, or the key of a
-// write.
-func (pp *Pattern) keyText() string {
-	if pp.Key == nil {
-		return "-"
-	}
-	s := pp.Key.Describe()
-	if pp.Call == BatchGetItem || pp.Call == BatchWriteItem {
-		s = "each " + s
-	}
-	return s
-}
-
-// othersText is the column on items of other entities.
-func (pp *Pattern) othersText() string {
-	var parts []string
-	if len(pp.Members) > 1 {
-		for _, m := range pp.Members {
-			if m.How == BySortKeyPrefix {
-				parts = append(parts, fmt.Sprintf("%s by %s prefix %s", m.Entity.Name, pp.Index.SK.Name, strconv.Quote(m.Prefix)))
-			} else {
-				parts = append(parts, fmt.Sprintf("%s by %s", m.Entity.Name, pp.Index.Table.EntityAttr))
-			}
+		w := ReportWrite{Entity: wa.Entity.Name, Table: wa.Table, Total: wa.Total}
+		for _, iw := range wa.Index {
+			w.Indexes = append(w.Indexes, ReportIndexWrite{Index: iw.Index.Name, WCU: iw.WCU})
 		}
+		r.Writes = append(r.Writes, w)
+	}
+	return r
+}
+
+func reportKeys(ix *model.Index) (ReportKey, *ReportKey) {
+	pk := ReportKey{Name: ix.PK.Name, Type: fmt.Sprint(ix.PK.Type)}
+	if ix.SK == nil {
+		return pk, nil
+	}
+	return pk, &ReportKey{Name: ix.SK.Name, Type: fmt.Sprint(ix.SK.Type)}
+}
+
+// report is the pattern's part of the report.
+func (pp *Pattern) report() ReportPattern {
+	p := pp.Pattern
+	rp := ReportPattern{
+		Name: p.Name, Line: p.Pos.Line, Col: p.Pos.Col,
+		Call: string(pp.Call), Table: p.Table.Name, Index: pp.Index.Name,
+		ReportRequest: pp.Request.report(),
+		Members:       []ReportMember{},
+		Cost:          ReportCost{RCU: pp.Cost.RCU, WCU: pp.Cost.WCU, Detail: pp.Cost.Detail},
+		Params:        []ReportParam{},
+	}
+	for _, e := range p.Entities {
+		rp.Entities = append(rp.Entities, e.Name)
+	}
+	if pp.Key != nil {
+		rp.Key = pp.Key.Describe()
+	}
+	member := func(e *model.Entity, how Recognize, prefix string) ReportMember {
+		switch how {
+		case BySortKeyPrefix:
+			return ReportMember{Entity: e.Name, By: "sortKeyPrefix", Attribute: pp.Index.SK.Name, Prefix: prefix}
+		case ByEntityAttr:
+			return ReportMember{Entity: e.Name, By: "entityAttribute", Attribute: p.Table.EntityAttr}
+		}
+		return ReportMember{Entity: e.Name, By: "keyCondition"}
+	}
+	if len(pp.Members) == 0 {
+		for _, e := range p.Entities {
+			rp.Members = append(rp.Members, member(e, ByKey, ""))
+		}
+	}
+	for _, m := range pp.Members {
+		rp.Members = append(rp.Members, member(m.Entity, m.How, m.Prefix))
 	}
 	for _, e := range pp.KeptOut {
-		parts = append(parts, e.Name+" kept out by the key condition")
+		rp.KeptOut = append(rp.KeptOut, e.Name)
 	}
 	for _, f := range pp.Foreign {
-		if f.How == BySortKeyPrefix {
-			parts = append(parts, f.Entity.Name+" read, dropped by sort key prefix")
-		} else {
-			parts = append(parts, fmt.Sprintf("%s read, dropped by %s", f.Entity.Name, pp.Index.Table.EntityAttr))
+		rp.Dropped = append(rp.Dropped, member(f.Entity, f.How, ""))
+	}
+	for _, rb := range pp.Rebuild {
+		rw := ReportRewrite{Index: rb.Index.Name, Attribute: rb.KeyAttr.Name, Remove: rb.Remove}
+		if !rb.Remove {
+			rw.Template = rb.Template.Source
 		}
+		rp.Rewrites = append(rp.Rewrites, rw)
 	}
-	if len(parts) == 0 {
-		return "-"
+	rp.Notes = pp.notes()
+	for _, prm := range pp.Params {
+		rprm := ReportParam{Name: prm.Name, GoType: pp.GoType(prm), Role: prm.Role.String()}
+		if prm.Attr != nil {
+			rprm.Attribute = prm.Attr.Name
+		}
+		rp.Params = append(rp.Params, rprm)
 	}
-	return strings.Join(parts, "; ")
+	return rp
 }
 
-func (c Cost) short() string {
-	switch {
-	case c.RCU > 0:
-		return fmt.Sprintf("%g RCU", c.RCU)
-	case c.WCU > 0:
-		return fmt.Sprintf("%g WCU", c.WCU)
-	}
-	return "-"
-}
-
-// notes are the details of a pattern's plan beyond the table row.
+// notes are the details of a pattern's plan that the report says in
+// words.
 func (pp *Pattern) notes() []string {
 	var out []string
 	if pp.Key != nil && pp.Key.SK.Narrowed {
@@ -157,13 +339,83 @@ func (pp *Pattern) notes() []string {
 		}
 		out = append(out, fmt.Sprintf("%s not projected by %s: decoded from the key attributes", strings.Join(names, ", "), pp.Index.Name))
 	}
-	out = append(out, pp.Request.Describe()...)
-	for _, r := range pp.Rebuild {
-		if r.Remove {
-			out = append(out, fmt.Sprintf("removes %s on %s (the item leaves the index)", r.KeyAttr.Name, r.Index.Name))
-		} else {
-			out = append(out, fmt.Sprintf("rewrites %s=%q on %s", r.KeyAttr.Name, r.Template.Source, r.Index.Name))
+	return out
+}
+
+// sourceNames are the names of the sources of values in the report.
+var sourceNames = map[Source]string{
+	PKValue: "partitionKey", SKValue: "sortKey", SKLow: "sortKeyLow", SKHigh: "sortKeyHigh",
+	CondOperand: "condition", SetValue: "set", AddAmount: "add", AddLimit: "addLimit",
+	AddRest: "addRest", RebuiltKey: "rebuiltKey", EntityType: "entityType", KeyInput: "keyInput",
+}
+
+// report is the request's part of the report.
+func (r *Request) report() ReportRequest {
+	rr := ReportRequest{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.Condition}
+	if r.Update != nil {
+		rr.Update = r.Update.Expression()
+	}
+	for _, n := range r.Names {
+		rr.Names = append(rr.Names, ReportName{Placeholder: n.Placeholder, Attribute: n.Stored})
+	}
+	for _, v := range r.Values {
+		rv := ReportValue{Placeholder: v.Placeholder, Source: sourceNames[v.Source]}
+		switch {
+		case v.Rebuild != nil:
+			rv.Attribute = v.Rebuild.KeyAttr.Name
+		case v.Attr != nil:
+			rv.Attribute = v.Attr.Name
 		}
+		rr.Values = append(rr.Values, rv)
+	}
+	return rr
+}
+
+// Describe lists the request's expressions as a call sends them, one per
+// line ("KeyConditionExpression: #pk = :pk").
+func (r *Request) Describe() []string {
+	var out []string
+	for _, f := range r.report().fields() {
+		out = append(out, f.label+": "+f.value)
 	}
 	return out
+}
+
+// field is a labelled line of the text report.
+type field struct{ label, value string }
+
+// fields are the request's expressions under the names of the call's
+// fields.
+func (rr ReportRequest) fields() []field {
+	var out []field
+	add := func(label, expr string) {
+		if expr != "" {
+			out = append(out, field{label, expr})
+		}
+	}
+	add("KeyConditionExpression", rr.KeyCondition)
+	add("ProjectionExpression", rr.Projection)
+	add("FilterExpression", rr.Filter)
+	add("UpdateExpression", rr.Update)
+	add("ConditionExpression", rr.Condition)
+	if len(rr.Names) > 0 {
+		var names []string
+		for _, nm := range rr.Names {
+			names = append(names, nm.Placeholder+"="+strconv.Quote(nm.Attribute))
+		}
+		add("ExpressionAttributeNames", strings.Join(names, ", "))
+	}
+	return out
+}
+
+// WriteText writes the report as the readable text `dyngen plan` prints
+// (without the diagnostics, which the command prints as file:line:col:
+// message lines): the tables and indexes with a summary row per pattern,
+// then every pattern's details, the write amplification of each entity
+// and the assumptions of the estimates. No line is wider than
+// ReportWidth columns, unless a name or a single word (a quoted template
+// without spaces) is too long to fit. The sections are
+// templates/plan.txt.tmpl.
+func (r *Report) WriteText(w io.Writer) error {
+	return planTemplate.Execute(w, r.textView())
 }

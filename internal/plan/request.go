@@ -3,7 +3,6 @@ package plan
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -479,31 +478,4 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		u.Remove = append(u.Remove, &Clause{Text: n.name(a.Stored, "")})
 	}
 	return amounts
-}
-
-// Describe lists the request's expressions as a call sends them, one per
-// line ("KeyConditionExpression: #pk = :pk"), for the plan report and the
-// generated doc comments.
-func (r *Request) Describe() []string {
-	var out []string
-	add := func(label, expr string) {
-		if expr != "" {
-			out = append(out, label+": "+expr)
-		}
-	}
-	add("KeyConditionExpression", r.KeyCondition)
-	add("ProjectionExpression", r.Projection)
-	add("FilterExpression", r.Filter)
-	if r.Update != nil {
-		add("UpdateExpression", r.Update.Expression())
-	}
-	add("ConditionExpression", r.Condition)
-	if len(r.Names) > 0 {
-		var names []string
-		for _, nm := range r.Names {
-			names = append(names, nm.Placeholder+"="+strconv.Quote(nm.Stored))
-		}
-		out = append(out, "ExpressionAttributeNames: "+strings.Join(names, ", "))
-	}
-	return out
 }

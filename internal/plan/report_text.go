@@ -1,0 +1,235 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dyngen/dyngen/templates"
+)
+
+// ReportWidth is the most columns a line of the text report takes.
+const ReportWidth = 100
+
+var planTemplate = templates.Plan
+
+// textView is the report cut into the lines the template prints, each
+// at most ReportWidth columns wide.
+type textView struct {
+	Title       []string
+	Tables      []textTable
+	Patterns    [][]string
+	Writes      []string
+	Assumptions []string
+}
+
+// textTable is a table's schema lines and its summary of patterns.
+type textTable struct {
+	Schema  []string
+	Summary []string
+}
+
+func (r *Report) textView() textView {
+	v := textView{Title: wrap(fmt.Sprintf("Plan of %s (package %s)", r.File, r.Package), "", "  ")}
+	for _, t := range r.Tables {
+		var tt textTable
+		head := fmt.Sprintf("Table %s: %s; entity attribute %s", t.Name, keySchemaText(t.PartitionKey, t.SortKey), t.EntityAttribute)
+		if t.TTL != "" {
+			head += "; ttl " + t.TTL
+		}
+		tt.Schema = wrap(head, "", "    ")
+		for _, ix := range t.Indexes {
+			s := fmt.Sprintf("%s %s: %s; projection %s", ix.Kind, ix.Name, keySchemaText(ix.PartitionKey, ix.SortKey), ix.Projection)
+			if ix.Projection == "include" {
+				s += " [" + strings.Join(ix.Include, ", ") + "]"
+			}
+			if ix.Inverted {
+				s += " (inverted: holds every entity)"
+			}
+			tt.Schema = append(tt.Schema, wrap(s, "  ", "      ")...)
+		}
+		rows := [][]string{{"PATTERN", "CALL", "INDEX", "COST"}}
+		for _, p := range r.Patterns {
+			if p.Table == t.Name {
+				rows = append(rows, []string{p.Name, p.Call, p.Index, p.Cost.short()})
+			}
+		}
+		if len(rows) > 1 {
+			tt.Summary = columns("  ", rows)
+		}
+		v.Tables = append(v.Tables, tt)
+	}
+	var blocks [][]field
+	labels := 0
+	for _, p := range r.Patterns {
+		fs := p.fields()
+		for _, f := range fs {
+			labels = max(labels, utf8.RuneCountInString(f.label))
+		}
+		blocks = append(blocks, fs)
+	}
+	for i, p := range r.Patterns {
+		head := fmt.Sprintf("%s: %s on %s", p.Name, p.Call, p.Table)
+		if p.Index != "primary" {
+			head += ", index " + p.Index
+		}
+		lines := wrap(head, "  ", "      ")
+		for _, f := range blocks[i] {
+			pad := strings.Repeat(" ", labels-utf8.RuneCountInString(f.label)+2)
+			lines = append(lines, wrap(f.value, "    "+f.label+pad, strings.Repeat(" ", 4+labels+2))...)
+		}
+		v.Patterns = append(v.Patterns, lines)
+	}
+	var rows [][]string
+	for _, w := range r.Writes {
+		rows = append(rows, []string{w.Entity, fmt.Sprintf("%g WCU = %s", w.Total, w.detail())})
+	}
+	for _, line := range columns("  ", rows) {
+		// The detail may need more than a line: its continuation goes
+		// under the detail's start.
+		at := strings.Index(line, " WCU = ")
+		start := strings.LastIndex(line[:at], " ") + 1
+		v.Writes = append(v.Writes, wrap(line[start:], line[:start], strings.Repeat(" ", utf8.RuneCountInString(line[:start])+2))...)
+	}
+	for _, a := range r.Assumptions {
+		v.Assumptions = append(v.Assumptions, wrap(a, "  ", "    ")...)
+	}
+	return v
+}
+
+func keySchemaText(pk ReportKey, sk *ReportKey) string {
+	s := fmt.Sprintf("%s (%s)", pk.Name, pk.Type)
+	if sk != nil {
+		s += fmt.Sprintf(", %s (%s)", sk.Name, sk.Type)
+	}
+	return s
+}
+
+// fields are the labelled lines of a pattern's details.
+func (p ReportPattern) fields() []field {
+	var out []field
+	if p.Key != "" {
+		label := "key"
+		switch p.Call {
+		case string(Query):
+			label = "key condition"
+		case string(BatchGetItem), string(BatchWriteItem):
+			label = "key of each"
+		}
+		out = append(out, field{label, p.Key})
+	}
+	if o := p.othersText(); o != "" {
+		out = append(out, field{"other entities", o})
+	}
+	out = append(out, field{"cost", fmt.Sprintf("%s (%s)", p.Cost.short(), p.Cost.Detail)})
+	for _, n := range p.Notes {
+		out = append(out, field{"note", n})
+	}
+	out = append(out, p.ReportRequest.fields()...)
+	for _, rw := range p.Rewrites {
+		if rw.Remove {
+			out = append(out, field{"removes", fmt.Sprintf("%s on %s (the item leaves the index)", rw.Attribute, rw.Index)})
+		} else {
+			out = append(out, field{"rewrites", fmt.Sprintf("%s=%q on %s", rw.Attribute, rw.Template, rw.Index)})
+		}
+	}
+	return out
+}
+
+// othersText says how items of other entities are kept out of the
+// result: "" when no other entity shares the items read.
+func (p ReportPattern) othersText() string {
+	var parts []string
+	if len(p.Members) > 1 {
+		for _, m := range p.Members {
+			if m.By == "sortKeyPrefix" {
+				parts = append(parts, fmt.Sprintf("%s by %s prefix %s", m.Entity, m.Attribute, strconv.Quote(m.Prefix)))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s by %s", m.Entity, m.Attribute))
+			}
+		}
+	}
+	for _, e := range p.KeptOut {
+		parts = append(parts, e+" kept out by the key condition")
+	}
+	for _, d := range p.Dropped {
+		if d.By == "sortKeyPrefix" {
+			parts = append(parts, d.Entity+" read, dropped by sort key prefix")
+		} else {
+			parts = append(parts, fmt.Sprintf("%s read, dropped by %s", d.Entity, d.Attribute))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (c ReportCost) short() string {
+	switch {
+	case c.RCU > 0:
+		return fmt.Sprintf("%g RCU", c.RCU)
+	case c.WCU > 0:
+		return fmt.Sprintf("%g WCU", c.WCU)
+	}
+	return "-"
+}
+
+// detail is how the write's total adds up: "table 1 + GSI1 1".
+func (w ReportWrite) detail() string {
+	parts := []string{fmt.Sprintf("table %g", w.Table)}
+	for _, iw := range w.Indexes {
+		parts = append(parts, fmt.Sprintf("%s %g", iw.Index, iw.WCU))
+	}
+	return strings.Join(parts, " + ")
+}
+
+// columns lays rows out as aligned columns, two spaces apart, each line
+// starting with indent.
+func columns(indent string, rows [][]string) []string {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var out []string
+	for _, row := range rows {
+		var b strings.Builder
+		b.WriteString(indent)
+		for i, cell := range row {
+			b.WriteString(cell)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// wrap breaks text at spaces into lines of at most ReportWidth columns:
+// the first starts with first, the others with hang. A word wider than
+// the room left stands alone on its line.
+func wrap(text, first, hang string) []string {
+	var out []string
+	line := first
+	room := ReportWidth - utf8.RuneCountInString(first)
+	empty := true
+	for _, word := range strings.Split(text, " ") {
+		n := utf8.RuneCountInString(word)
+		if !empty && n+1 > room {
+			out = append(out, line)
+			line, room, empty = hang, ReportWidth-utf8.RuneCountInString(hang), true
+		}
+		if !empty {
+			line += " "
+			room--
+		}
+		line += word
+		room -= n
+		empty = false
+	}
+	return append(out, line)
+}
