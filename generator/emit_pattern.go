@@ -51,26 +51,8 @@ func (m *method) param(r plan.Role, a *model.Attribute, c *model.Cond, i int) je
 	return jen.Id(p.Name)
 }
 
-// paramType is the Go type of a parameter.
-func (m *method) paramType(p *plan.Param) jen.Code {
-	ent := m.ent()
-	switch p.Role {
-	case plan.ParamCond:
-		return goType(ent, condOperandAttr(p.Cond))
-	case plan.ParamPage:
-		return jen.Id("Page")
-	case plan.ParamItem:
-		return jen.Op("*").Id(ent.GoName)
-	case plan.ParamKeys:
-		return jen.Index().Id(ent.KeyType())
-	case plan.ParamItems:
-		return jen.Index().Id(ent.GoName)
-	}
-	if p.Pointer {
-		return jen.Op("*").Add(goType(ent, p.Attr))
-	}
-	return goType(ent, p.Attr)
-}
+// paramType is the Go type of a parameter, as the plan decided it.
+func (m *method) paramType(p *plan.Param) jen.Code { return typeCode(m.pp.GoType(p)) }
 
 // local is a local of the method's body named base, or base with
 // underscores after it where a parameter or a package-level name the
@@ -222,22 +204,6 @@ func (m *method) primaryKeyMap(g *jen.Group, ent *model.Entity, val func(*model.
 // keyParam is the parameter of a key input.
 func (m *method) keyParam(a *model.Attribute) jen.Code { return m.param(plan.ParamKey, a, nil, 0) }
 
-// condOperandAttr is the attribute whose Go type an operand has: for
-// contains on a set or list, the element type.
-func condOperandAttr(c *model.Cond) *model.Attribute {
-	if c.Op != model.OpContains {
-		return c.Attr
-	}
-	el := *c.Attr
-	switch c.Attr.Type {
-	case model.Strings, model.StringSet:
-		el.Type = model.String
-	case model.IntSet:
-		el.Type = model.Int
-	}
-	return &el
-}
-
 // setNames sets the ExpressionAttributeNames of the input, unless the
 // expressions name every attribute plainly (see plan.Plain).
 func (m *method) setNames(in jen.Dict) {
@@ -289,7 +255,7 @@ func (m *method) sometimesValues() map[*plan.Value]bool {
 // parameter, or the constant the spec gives.
 func (m *method) condValue(v *plan.Value) jen.Code {
 	c := v.Cond
-	a := condOperandAttr(c)
+	a := plan.CondOperandAttr(c)
 	if c.IsParam() {
 		return operandValue(a, c.Op, m.param(plan.ParamCond, c.Attr, c, v.Operand))
 	}

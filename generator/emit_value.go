@@ -14,43 +14,31 @@ import (
 // the value read back, and the tests of values DynamoDB refuses. The key
 // encodings are printed by encodeValue (emit_keys.go).
 
-// goType is the Go type of an attribute's field.
-func goType(ent *model.Entity, a *model.Attribute) jen.Code {
-	switch a.StoredForm().Go {
-	case model.GoString:
-		return jen.String()
-	case model.GoInt64:
-		return jen.Int64()
-	case model.GoFloat64:
-		return jen.Float64()
-	case model.GoBool:
-		return jen.Bool()
-	case model.GoTime:
-		return jen.Qual("time", "Time")
-	case model.GoBytes:
-		return jen.Index().Byte()
-	case model.GoStrings:
-		return jen.Index().String()
-	case model.GoInt64s:
-		return jen.Index().Int64()
-	case model.GoStringMap:
-		return jen.Map(jen.String()).String()
-	case model.GoEnum:
-		return jen.Id(model.EnumType(ent, a))
-	case model.GoDocument:
-		return jen.Qual(pathTypes, "AttributeValue")
-	}
-	return jen.Any()
-}
+// goType is the Go type of a value of attribute a (model.GoType).
+func goType(ent *model.Entity, a *model.Attribute) jen.Code { return typeCode(model.GoType(ent, a)) }
 
 // fieldType is the Go type of an attribute's field in the entity's
-// struct: a pointer to its value for an optional scalar (nil when the
-// item lacks it), its value's type otherwise.
+// struct (model.FieldType).
 func fieldType(ent *model.Entity, a *model.Attribute) jen.Code {
-	if a.StoredForm().Pointer {
-		return jen.Op("*").Add(goType(ent, a))
+	return typeCode(model.FieldType(ent, a))
+}
+
+// typeCode prints a Go type the model or the plan wrote as source text:
+// a name, time.Time or types.AttributeValue, after *, [] or map[string].
+func typeCode(t string) jen.Code {
+	switch {
+	case strings.HasPrefix(t, "*"):
+		return jen.Op("*").Add(typeCode(t[1:]))
+	case strings.HasPrefix(t, "[]"):
+		return jen.Index().Add(typeCode(t[2:]))
+	case strings.HasPrefix(t, "map[string]"):
+		return jen.Map(jen.String()).Add(typeCode(strings.TrimPrefix(t, "map[string]")))
+	case t == "time.Time":
+		return jen.Qual("time", "Time")
+	case t == "types.AttributeValue":
+		return jen.Qual(pathTypes, "AttributeValue")
 	}
-	return goType(ent, a)
+	return jen.Id(t)
 }
 
 // present is the condition under which v, a field of optional attribute a

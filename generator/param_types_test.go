@@ -9,10 +9,10 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// TestParamGoTypes keeps plan.Pattern.GoType, which `dyngen plan -json`
-// reports, equal to the type the generated method declares for each
-// parameter, on every example, the integration spec and the golden
-// cases.
+// TestParamGoTypes: the type the generated method declares for each
+// parameter prints as plan.Pattern.GoType, which decides it and which
+// `dyngen plan -json` reports (typeCode loses nothing), on every example,
+// the integration spec and the golden cases.
 func TestParamGoTypes(t *testing.T) {
 	specs := map[string][]byte{}
 	files, _ := filepath.Glob("../example/*/spec.yaml")

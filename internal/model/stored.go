@@ -209,3 +209,43 @@ func (a *Attribute) StoredForm() StoredForm {
 	f.Pointer = a.Optional && f.Go.Scalar()
 	return f
 }
+
+// GoType is the Go type of a value of attribute a of entity e, as Go
+// source: a parameter's, a condition operand's; FieldType is its field's.
+func GoType(e *Entity, a *Attribute) string {
+	switch a.StoredForm().Go {
+	case GoString:
+		return "string"
+	case GoInt64:
+		return "int64"
+	case GoFloat64:
+		return "float64"
+	case GoBool:
+		return "bool"
+	case GoTime:
+		return "time.Time"
+	case GoBytes:
+		return "[]byte"
+	case GoStrings:
+		return "[]string"
+	case GoInt64s:
+		return "[]int64"
+	case GoStringMap:
+		return "map[string]string"
+	case GoEnum:
+		return EnumType(e, a)
+	case GoDocument:
+		return "types.AttributeValue"
+	}
+	return "any"
+}
+
+// FieldType is the Go type of attribute a's field in the struct of entity
+// e: a pointer to its value for an optional scalar (nil when the item
+// lacks it), its value's type otherwise.
+func FieldType(e *Entity, a *Attribute) string {
+	if a.StoredForm().Pointer {
+		return "*" + GoType(e, a)
+	}
+	return GoType(e, a)
+}

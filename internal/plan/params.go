@@ -250,7 +250,7 @@ func (pp *Pattern) GoType(p *Param) string {
 	ent := pp.Entity()
 	switch p.Role {
 	case ParamCond:
-		return attrGoType(ent, condOperandAttr(p.Cond))
+		return model.GoType(ent, CondOperandAttr(p.Cond))
 	case ParamPage:
 		return "Page"
 	case ParamItem:
@@ -260,13 +260,16 @@ func (pp *Pattern) GoType(p *Param) string {
 	case ParamItems:
 		return "[]" + ent.GoName
 	}
-	return attrGoType(ent, p.Attr)
+	if p.Pointer {
+		return "*" + model.GoType(ent, p.Attr)
+	}
+	return model.GoType(ent, p.Attr)
 }
 
-// condOperandAttr is the attribute whose type a condition's operand has:
+// CondOperandAttr is the attribute whose type a condition's operand has:
 // the condition's own, or, for contains on a list or set, one of its
 // elements.
-func condOperandAttr(c *model.Cond) *model.Attribute {
+func CondOperandAttr(c *model.Cond) *model.Attribute {
 	if c.Op != model.OpContains {
 		return c.Attr
 	}
@@ -278,33 +281,4 @@ func condOperandAttr(c *model.Cond) *model.Attribute {
 		el.Type = model.Int
 	}
 	return &el
-}
-
-// attrGoType is the Go type of a field of attribute a of entity ent.
-func attrGoType(ent *model.Entity, a *model.Attribute) string {
-	switch a.StoredForm().Go {
-	case model.GoString:
-		return "string"
-	case model.GoInt64:
-		return "int64"
-	case model.GoFloat64:
-		return "float64"
-	case model.GoBool:
-		return "bool"
-	case model.GoTime:
-		return "time.Time"
-	case model.GoBytes:
-		return "[]byte"
-	case model.GoStrings:
-		return "[]string"
-	case model.GoInt64s:
-		return "[]int64"
-	case model.GoStringMap:
-		return "map[string]string"
-	case model.GoEnum:
-		return model.EnumType(ent, a)
-	case model.GoDocument:
-		return "types.AttributeValue"
-	}
-	return "any"
 }
