@@ -175,6 +175,7 @@ var notProposals = []struct {
 	{regexp.MustCompile(`add -o DIR`), "a command line flag, not the spec"},
 	{regexp.MustCompile(`add a placeholder to spread the items`), "a warning's advice; which placeholder is the user's choice"},
 	{regexp.MustCompile(`add the pattern it is for`), "a warning's advice"},
+	{regexp.MustCompile(`add a time attribute named \w+ to the entities that expire`), "a warning's advice; which entities expire is the user's choice"},
 	{regexp.MustCompile(`a constant condition is one operator and its value, e\.g\. \{"=": shipped\}`), "illustrates the form of a constant condition"},
 }
 
