@@ -22,7 +22,7 @@ type CartContentsResult struct {
 
 const cartContentsKeyCondition = "#pk = :pk"
 
-// CartContents reads one page of CartItem items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// CartContents reads one page of CartItem items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // A cart's contents, the whole item collection.
 //
@@ -31,7 +31,7 @@ const cartContentsKeyCondition = "#pk = :pk"
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
 	pkValue := &types.AttributeValueMemberS{Value: cartID}
 	if cartID == "" {
-		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
+		return nil, &callError{method: "CartContents", cause: &KeyError{Attr: "cartId", Reason: "empty"}}
 	}
 	fixed := &queryFixed{
 		keyCondition: cartContentsKeyCondition,
@@ -40,7 +40,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 	}
 	start, err := cursorStart("CartContents", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "CartContents", kind: err}
+		return nil, &callError{method: "CartContents", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -55,25 +55,27 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		return nil, &callError{method: "CartContents", cause: err}
 	}
 	res := &CartContentsResult{Items: make([]CartItem, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v CartItem
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "cartId", "productId"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("CartContents", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("CartContents", undecoded)
 }
 
-// CartContentsAll walks every CartItem of CartContents, reading the pages one at a time; it stops at the first error.
+// CartContentsAll walks every CartItem of CartContents, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error] {
 	return walk(func(page Page) ([]CartItem, Cursor, error) {
 		res, err := s.CartContents(ctx, cartID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -92,7 +94,7 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
 	in, err := s.addToCartInput(cartID, productID, quantity)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "AddToCart", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -100,12 +102,12 @@ func (s *Store) AddToCart(ctx context.Context, cartID string, productID string, 
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "AddToCart", cause: err}
 	}
 	return &v, nil
 }
 
-// addToCartInput builds the request of AddToCart.
+// addToCartInput builds the request of AddToCart; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) addToCartInput(cartID string, productID string, quantity int64) (*dynamodb.UpdateItemInput, error) {
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
@@ -150,7 +152,7 @@ const changeQuantityCondition = "attribute_exists(#pk)"
 func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID string, quantity int64) (*CartItem, error) {
 	in, err := s.changeQuantityInput(cartID, productID, quantity)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ChangeQuantity", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -158,12 +160,12 @@ func (s *Store) ChangeQuantity(ctx context.Context, cartID string, productID str
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "ChangeQuantity", cause: err}
 	}
 	return &v, nil
 }
 
-// changeQuantityInput builds the request of ChangeQuantity.
+// changeQuantityInput builds the request of ChangeQuantity; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) changeQuantityInput(cartID string, productID string, quantity int64) (*dynamodb.UpdateItemInput, error) {
 	if quantity < 0 {
 		return nil, &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
@@ -196,7 +198,7 @@ func (s *Store) changeQuantityInput(cartID string, productID string, quantity in
 func (s *Store) RemoveFromCart(ctx context.Context, cartID string, productID string) error {
 	in, err := s.removeFromCartInput(cartID, productID)
 	if err != nil {
-		return err
+		return &callError{method: "RemoveFromCart", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "RemoveFromCart", cause: err}
@@ -204,7 +206,7 @@ func (s *Store) RemoveFromCart(ctx context.Context, cartID string, productID str
 	return nil
 }
 
-// removeFromCartInput builds the request of RemoveFromCart.
+// removeFromCartInput builds the request of RemoveFromCart; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) removeFromCartInput(cartID string, productID string) (*dynamodb.DeleteItemInput, error) {
 	if cartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}

@@ -22,7 +22,7 @@ type TrackingPageResult struct {
 
 const trackingPageKeyCondition = "#pk = :pk"
 
-// TrackingPage reads one page of the items of OrderLine, TrackingEvent; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// TrackingPage reads one page of the items of OrderLine, TrackingEvent; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // The tracking page: "you want to retrieve these together for efficiency because the most common pattern is to provide a tracking page with the purchased items shown in addition to the tracking details". One Query of the order's item collection.
 //
@@ -37,7 +37,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 	}
 	start, err := cursorStart("TrackingPage", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "TrackingPage", kind: err}
+		return nil, &callError{method: "TrackingPage", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -52,34 +52,37 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		return nil, &callError{method: "TrackingPage", cause: err}
 	}
 	res := &TrackingPageResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case isType(item, "_type", "OrderLine"):
 			var v OrderLine
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				continue
 			}
 			res.OrderLines = append(res.OrderLines, v)
 		case hasKeyPrefix(item, "SK", "EVENT#"):
 			var v TrackingEvent
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				continue
 			}
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
 	res.Next = cursorNext("TrackingPage", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("TrackingPage", undecoded)
 }
 
-// TrackingPageAll walks every page of TrackingPage, reading the pages one at a time; it stops at the first error.
+// TrackingPageAll walks every page of TrackingPage, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.
 func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error] {
 	return walkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
 		res, err := s.TrackingPage(ctx, orderID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -92,7 +95,7 @@ type TrackingEventsResult struct {
 
 const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 
-// TrackingEvents reads one page of TrackingEvent items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// TrackingEvents reads one page of TrackingEvent items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // The tracking events of an order only, in the order they happened.
 //
@@ -109,7 +112,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 	}
 	start, err := cursorStart("TrackingEvents", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "TrackingEvents", kind: err}
+		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -127,25 +130,27 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
 	res := &TrackingEventsResult{Items: make([]TrackingEvent, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v TrackingEvent
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("TrackingEvents", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("TrackingEvents", undecoded)
 }
 
-// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading the pages one at a time; it stops at the first error.
+// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error] {
 	return walk(func(page Page) ([]TrackingEvent, Cursor, error) {
 		res, err := s.TrackingEvents(ctx, orderID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -161,7 +166,7 @@ const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error {
 	in, err := s.recordTrackingEventInput(trackingEvent)
 	if err != nil {
-		return err
+		return &callError{method: "RecordTrackingEvent", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("RecordTrackingEvent", err, ErrConditionFailed, ErrAlreadyExists)
@@ -169,7 +174,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 	return nil
 }
 
-// recordTrackingEventInput builds the request of RecordTrackingEvent.
+// recordTrackingEventInput builds the request of RecordTrackingEvent; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) recordTrackingEventInput(trackingEvent *TrackingEvent) (*dynamodb.PutItemInput, error) {
 	item, err := trackingEvent.MarshalItem()
 	if err != nil {
@@ -196,7 +201,7 @@ const addOrderLineCondition = "attribute_not_exists(#pk)"
 func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	in, err := s.addOrderLineInput(orderLine)
 	if err != nil {
-		return err
+		return &callError{method: "AddOrderLine", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
@@ -204,7 +209,7 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	return nil
 }
 
-// addOrderLineInput builds the request of AddOrderLine.
+// addOrderLineInput builds the request of AddOrderLine; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput, error) {
 	item, err := orderLine.MarshalItem()
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
 	pk, err := customerPK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetCustomer", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -35,11 +35,11 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 		return nil, &callError{method: "GetCustomer", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetCustomer", kind: ErrNotFound}
+		return nil, &callError{method: "GetCustomer", cause: ErrNotFound}
 	}
 	var v Customer
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetCustomer", cause: err}
 	}
 	return &v, nil
 }
@@ -53,7 +53,7 @@ type OrdersOfCustomerResult struct {
 
 const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// OrdersOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// OrdersOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API: Partition Key = 12345 and Sort Key begins_with('ORDR#'), oldest first.
 //
@@ -63,7 +63,7 @@ const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: ordersOfCustomerKeyCondition,
@@ -74,7 +74,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	}
 	start, err := cursorStart("OrdersOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", kind: err}
+		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -91,25 +91,27 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	res := &OrdersOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("OrdersOfCustomer", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("OrdersOfCustomer", undecoded)
 }
 
-// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the pages one at a time; it stops at the first error.
+// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrdersOfCustomer(ctx, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -122,7 +124,7 @@ type RecentOrdersResult struct {
 
 const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// RecentOrders reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// RecentOrders reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 ORDER BY ORDER_DATE LIMIT 10. Query API: Partition Key = 12345 and Sort Key begins_with(ORDR#) Limit:10 ScanIndexForward:False.
 //
@@ -134,7 +136,7 @@ const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: recentOrdersKeyCondition,
@@ -145,7 +147,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	}
 	start, err := cursorStart("RecentOrders", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "RecentOrders", kind: err}
+		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -163,25 +165,27 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	res := &RecentOrdersResult{Items: make([]Order, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("RecentOrders", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("RecentOrders", undecoded)
 }
 
-// RecentOrdersAll walks every Order of RecentOrders, reading the pages one at a time; it stops at the first error.
+// RecentOrdersAll walks every Order of RecentOrders, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.RecentOrders(ctx, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -198,7 +202,7 @@ const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetOrder", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI",
@@ -223,11 +227,11 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		return nil, &callError{method: "GetOrder", cause: err}
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "GetOrder", kind: ErrNotFound}
+		return nil, &callError{method: "GetOrder", cause: ErrNotFound}
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetOrder", cause: err}
 	}
 	return &v, nil
 }
@@ -243,7 +247,7 @@ const orderOfCustomerKeyCondition = "#pk = :pk AND #sk = :sk"
 
 const orderOfCustomerFilter = "#customerId = :customerId"
 
-// OrderOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// OrderOfCustomer reads one page of Order items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // Get specific order details of a customer. SELECT A.* FROM ORDERS A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 AND A.ORDER_ID = "a1b2c3d4". In the article's first layout this was a GetItem on PK = 12345, SK = ORDR#a1b2c3d4; once the order date leads the sort key, the order id alone no longer gives the table key, so the order is found by its id on the GSI (at most one item) and checked to belong to the customer.
 //
@@ -253,7 +257,7 @@ const orderOfCustomerFilter = "#customerId = :customerId"
 func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID string, page Page) (*OrderOfCustomerResult, error) {
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	fixed := &queryFixed{
 		filter:       orderOfCustomerFilter,
@@ -266,7 +270,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 	}
 	start, err := cursorStart("OrderOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", kind: err}
+		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -287,25 +291,27 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	res := &OrderOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("OrderOfCustomer", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("OrderOfCustomer", undecoded)
 }
 
-// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the pages one at a time; it stops at the first error.
+// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) OrderOfCustomerAll(ctx context.Context, orderID string, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrderOfCustomer(ctx, orderID, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -318,7 +324,7 @@ type InvoicesOfCustomerResult struct {
 
 const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API: Partition Key = 12345 and Sort Key begins_with(INVC#).
 //
@@ -328,7 +334,7 @@ const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: invoicesOfCustomerKeyCondition,
@@ -339,7 +345,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	}
 	start, err := cursorStart("InvoicesOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
+		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -356,25 +362,27 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	res := &InvoicesOfCustomerResult{Items: make([]Invoice, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Invoice
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("InvoicesOfCustomer", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("InvoicesOfCustomer", undecoded)
 }
 
-// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading the pages one at a time; it stops at the first error.
+// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error] {
 	return walk(func(page Page) ([]Invoice, Cursor, error) {
 		res, err := s.InvoicesOfCustomer(ctx, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -387,7 +395,7 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error) {
 	pk, err := invoiceOrderPK(invoiceID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OrdersOfInvoice", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -400,11 +408,11 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 		return nil, &callError{method: "OrdersOfInvoice", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "OrdersOfInvoice", kind: ErrNotFound}
+		return nil, &callError{method: "OrdersOfInvoice", cause: ErrNotFound}
 	}
 	var v InvoiceOrder
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "OrdersOfInvoice", cause: err}
 	}
 	return &v, nil
 }
@@ -419,7 +427,7 @@ const createCustomerCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	in, err := s.createCustomerInput(customer)
 	if err != nil {
-		return err
+		return &callError{method: "CreateCustomer", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
@@ -427,7 +435,7 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	return nil
 }
 
-// createCustomerInput builds the request of CreateCustomer.
+// createCustomerInput builds the request of CreateCustomer; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createCustomerInput(customer *Customer) (*dynamodb.PutItemInput, error) {
 	item, err := customer.MarshalItem()
 	if err != nil {
@@ -453,7 +461,7 @@ const placeOrderCondition = "attribute_not_exists(PK)"
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	in, err := s.placeOrderInput(order)
 	if err != nil {
-		return err
+		return &callError{method: "PlaceOrder", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
@@ -461,7 +469,7 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	return nil
 }
 
-// placeOrderInput builds the request of PlaceOrder.
+// placeOrderInput builds the request of PlaceOrder; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 	item, err := order.MarshalItem()
 	if err != nil {
@@ -488,7 +496,7 @@ const setOrderStatusCondition = "attribute_exists(PK)"
 func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate time.Time, orderID string, status OrderStatus) (*Order, error) {
 	in, err := s.setOrderStatusInput(customerID, orderDate, orderID, status)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "SetOrderStatus", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -496,12 +504,12 @@ func (s *Store) SetOrderStatus(ctx context.Context, customerID string, orderDate
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "SetOrderStatus", cause: err}
 	}
 	return &v, nil
 }
 
-// setOrderStatusInput builds the request of SetOrderStatus.
+// setOrderStatusInput builds the request of SetOrderStatus; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) setOrderStatusInput(customerID string, orderDate time.Time, orderID string, status OrderStatus) (*dynamodb.UpdateItemInput, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
@@ -539,7 +547,7 @@ const createInvoiceCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	in, err := s.createInvoiceInput(invoice)
 	if err != nil {
-		return err
+		return &callError{method: "CreateInvoice", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateInvoice", err, ErrConditionFailed, ErrAlreadyExists)
@@ -547,7 +555,7 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	return nil
 }
 
-// createInvoiceInput builds the request of CreateInvoice.
+// createInvoiceInput builds the request of CreateInvoice; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createInvoiceInput(invoice *Invoice) (*dynamodb.PutItemInput, error) {
 	item, err := invoice.MarshalItem()
 	if err != nil {
@@ -571,7 +579,7 @@ const createInvoiceOrderCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error {
 	in, err := s.createInvoiceOrderInput(invoiceOrder)
 	if err != nil {
-		return err
+		return &callError{method: "CreateInvoiceOrder", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateInvoiceOrder", err, ErrConditionFailed, ErrAlreadyExists)
@@ -579,7 +587,7 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	return nil
 }
 
-// createInvoiceOrderInput builds the request of CreateInvoiceOrder.
+// createInvoiceOrderInput builds the request of CreateInvoiceOrder; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createInvoiceOrderInput(invoiceOrder *InvoiceOrder) (*dynamodb.PutItemInput, error) {
 	item, err := invoiceOrder.MarshalItem()
 	if err != nil {

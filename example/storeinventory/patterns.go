@@ -38,11 +38,11 @@ const storeLocationProjection = "#location, #storeId"
 func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	sk, err := storeMetadataSK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ExpressionAttributeNames: map[string]string{"#location": "location", "#storeId": "storeId"},
@@ -57,11 +57,11 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "StoreLocation", kind: ErrNotFound}
+		return nil, &callError{method: "StoreLocation", cause: ErrNotFound}
 	}
 	var v StoreLocationItem
 	if err := v.unmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	return &v, nil
 }
@@ -75,7 +75,7 @@ type GoodsOfStoreResult struct {
 
 const goodsOfStoreKeyCondition = "PK = :pk"
 
-// GoodsOfStore reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// GoodsOfStore reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // "Query for store inventory by using the prefix INV#store_id in the partition key": all goods of a store, in category order.
 //
@@ -84,7 +84,7 @@ const goodsOfStoreKeyCondition = "PK = :pk"
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: goodsOfStoreKeyCondition,
@@ -94,7 +94,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	}
 	start, err := cursorStart("GoodsOfStore", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", kind: err}
+		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -108,25 +108,27 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	res := &GoodsOfStoreResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsOfStore", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsOfStore", undecoded)
 }
 
-// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one at a time; it stops at the first error.
+// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsOfStore(ctx, storeID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -139,7 +141,7 @@ type GoodsInCategoryResult struct {
 
 const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// GoodsInCategory reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// GoodsInCategory reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // A store's goods in a category at any level of the hierarchy: PK = INV#StoreA, SK begins with Electronics# returns all electronics goods, Electronics#Laptops#Accessories# only laptop accessories.
 //
@@ -148,11 +150,11 @@ const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []string, page Page) (*GoodsInCategoryResult, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	categoryKey, err := keyPath("category", category, "#", "#")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: goodsInCategoryKeyCondition,
@@ -163,7 +165,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 	}
 	start, err := cursorStart("GoodsInCategory", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", kind: err}
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -180,25 +182,27 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	res := &GoodsInCategoryResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsInCategory", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsInCategory", undecoded)
 }
 
-// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages one at a time; it stops at the first error.
+// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) GoodsInCategoryAll(ctx context.Context, storeID string, category []string) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategory(ctx, storeID, category, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -211,7 +215,7 @@ type GoodsInCategoryByPriceResult struct {
 
 const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 
-// GoodsInCategoryByPrice reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// GoodsInCategoryByPrice reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // "Query all prices for a particular category in a store by querying on the GSI1 partition key": the goods of exactly one category, cheapest first.
 //
@@ -220,7 +224,7 @@ const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, category []string, page Page) (*GoodsInCategoryByPriceResult, error) {
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -231,7 +235,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 	}
 	start, err := cursorStart("GoodsInCategoryByPrice", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
+		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -246,25 +250,27 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	res := &GoodsInCategoryByPriceResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsInCategoryByPrice", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsInCategoryByPrice", undecoded)
 }
 
-// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, reading the pages one at a time; it stops at the first error.
+// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, storeID string, category []string) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategoryByPrice(ctx, storeID, category, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -277,7 +283,7 @@ type GoodsInPriceRangeResult struct {
 
 const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
-// GoodsInPriceRange reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// GoodsInPriceRange reads one page of Good items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // "Filter by price for a particular category in a store by querying on GSI1 partition key + a range in the GSI1 sort key (e.g. price > 1000 && price < 1500)."
 //
@@ -286,7 +292,7 @@ const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND
 func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category []string, priceFrom int64, priceTo int64, page Page) (*GoodsInPriceRangeResult, error) {
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -299,7 +305,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 	}
 	start, err := cursorStart("GoodsInPriceRange", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", kind: err}
+		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -321,25 +327,27 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	res := &GoodsInPriceRangeResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsInPriceRange", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsInPriceRange", undecoded)
 }
 
-// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the pages one at a time; it stops at the first error.
+// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) GoodsInPriceRangeAll(ctx context.Context, storeID string, category []string, priceFrom int64, priceTo int64) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInPriceRange(ctx, storeID, category, priceFrom, priceTo, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -353,7 +361,7 @@ const addStoreCondition = "attribute_not_exists(PK)"
 func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) error {
 	in, err := s.addStoreInput(storeMetadata)
 	if err != nil {
-		return err
+		return &callError{method: "AddStore", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
@@ -361,7 +369,7 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	return nil
 }
 
-// addStoreInput builds the request of AddStore.
+// addStoreInput builds the request of AddStore; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) addStoreInput(storeMetadata *StoreMetadata) (*dynamodb.PutItemInput, error) {
 	item, err := storeMetadata.MarshalItem()
 	if err != nil {
@@ -388,7 +396,7 @@ const moveStoreCondition = "attribute_exists(PK)"
 func (s *Store) MoveStore(ctx context.Context, storeID string, location string) (*StoreMetadata, error) {
 	in, err := s.moveStoreInput(storeID, location)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveStore", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -396,12 +404,12 @@ func (s *Store) MoveStore(ctx context.Context, storeID string, location string) 
 	}
 	var v StoreMetadata
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveStore", cause: err}
 	}
 	return &v, nil
 }
 
-// moveStoreInput builds the request of MoveStore.
+// moveStoreInput builds the request of MoveStore; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) moveStoreInput(storeID string, location string) (*dynamodb.UpdateItemInput, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
@@ -436,7 +444,7 @@ const addGoodCondition = "attribute_not_exists(PK)"
 func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	in, err := s.addGoodInput(good)
 	if err != nil {
-		return err
+		return &callError{method: "AddGood", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
@@ -444,7 +452,7 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	return nil
 }
 
-// addGoodInput builds the request of AddGood.
+// addGoodInput builds the request of AddGood; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -465,7 +473,7 @@ func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	in, err := s.saveGoodInput(good)
 	if err != nil {
-		return err
+		return &callError{method: "SaveGood", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "SaveGood", cause: err}
@@ -473,7 +481,7 @@ func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	return nil
 }
 
-// saveGoodInput builds the request of SaveGood.
+// saveGoodInput builds the request of SaveGood; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) saveGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -501,7 +509,7 @@ const repriceCondition = "attribute_exists(PK)"
 func (s *Store) Reprice(ctx context.Context, storeID string, category []string, goodID string, price int64) (*Good, error) {
 	in, err := s.repriceInput(storeID, category, goodID, price)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Reprice", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -509,12 +517,12 @@ func (s *Store) Reprice(ctx context.Context, storeID string, category []string, 
 	}
 	var v Good
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "Reprice", cause: err}
 	}
 	return &v, nil
 }
 
-// repriceInput builds the request of Reprice.
+// repriceInput builds the request of Reprice; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) repriceInput(storeID string, category []string, goodID string, price int64) (*dynamodb.UpdateItemInput, error) {
 	if price < 0 {
 		return nil, &ItemError{Entity: "Good", Attr: "price", Reason: "below its min 0"}
@@ -556,7 +564,7 @@ func (s *Store) repriceInput(storeID string, category []string, goodID string, p
 func (s *Store) RemoveGood(ctx context.Context, storeID string, category []string, goodID string) error {
 	in, err := s.removeGoodInput(storeID, category, goodID)
 	if err != nil {
-		return err
+		return &callError{method: "RemoveGood", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "RemoveGood", cause: err}
@@ -564,7 +572,7 @@ func (s *Store) RemoveGood(ctx context.Context, storeID string, category []strin
 	return nil
 }
 
-// removeGoodInput builds the request of RemoveGood.
+// removeGoodInput builds the request of RemoveGood; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) removeGoodInput(storeID string, category []string, goodID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {

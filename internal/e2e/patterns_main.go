@@ -88,14 +88,14 @@ type WidgetKeysResult struct {
 
 const widgetKeysKeyCondition = "GSI2PK = :pk"
 
-// WidgetKeys reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetKeys reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on GSI ByKeys of table Main
 //	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	pk, err := widgetGSI2PK(serial)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "ByKeys",
@@ -106,7 +106,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	}
 	start, err := cursorStart("WidgetKeys", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetKeys", kind: err}
+		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -121,26 +121,28 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	res := &WidgetKeysResult{Items: make([]WidgetKeysItem, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		widgetKeysFromKeys(item)
 		var v WidgetKeysItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetKeys", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetKeys", undecoded)
 }
 
-// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages one at a time; it stops at the first error.
+// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
 	return walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
 		res, err := s.WidgetKeys(ctx, serial, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -152,11 +154,11 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) (*Widget, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	sk, err := widgetSK(widgetID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -170,11 +172,11 @@ func (s *Store) GetWidget(ctx context.Context, ownerID string, widgetID string) 
 		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetWidget", kind: ErrNotFound}
+		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	return &v, nil
 }
@@ -192,11 +194,11 @@ const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string) (*Widget, error) {
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	sk, err := widgetGSI1SK(serial)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -220,11 +222,11 @@ func (s *Store) WidgetBySerial(ctx context.Context, region string, serial string
 		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "WidgetBySerial", kind: ErrNotFound}
+		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	return &v, nil
 }
@@ -240,7 +242,7 @@ const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
 const widgetsInRegionFilter = "#status = :status"
 
-// WidgetsInRegion reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetsInRegion reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND begins_with(GSI1SK, "SERIAL#")
@@ -249,7 +251,7 @@ const widgetsInRegionFilter = "#status = :status"
 func (s *Store) WidgetsInRegion(ctx context.Context, region string, status WidgetStatus, page Page) (*WidgetsInRegionResult, error) {
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	fixed := &queryFixed{
 		filter:       widgetsInRegionFilter,
@@ -262,7 +264,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 	}
 	start, err := cursorStart("WidgetsInRegion", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", kind: err}
+		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -283,25 +285,27 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	res := &WidgetsInRegionResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetsInRegion", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetsInRegion", undecoded)
 }
 
-// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the pages one at a time; it stops at the first error.
+// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) WidgetsInRegionAll(ctx context.Context, region string, status WidgetStatus) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInRegion(ctx, region, status, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -316,7 +320,7 @@ const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const activeWidgetsFilter = "#active = :active"
 
-// ActiveWidgets reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ActiveWidgets reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
@@ -325,7 +329,7 @@ const activeWidgetsFilter = "#active = :active"
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	fixed := &queryFixed{
 		filter:       activeWidgetsFilter,
@@ -337,7 +341,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	}
 	start, err := cursorStart("ActiveWidgets", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", kind: err}
+		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -357,25 +361,27 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	res := &ActiveWidgetsResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ActiveWidgets", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ActiveWidgets", undecoded)
 }
 
-// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages one at a time; it stops at the first error.
+// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.ActiveWidgets(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -388,7 +394,7 @@ type WidgetsInCategoryResult struct {
 
 const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 
-// WidgetsInCategory reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetsInCategory reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(LSI1SK, "CAT/{category}/")
@@ -396,11 +402,11 @@ const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category []string, page Page) (*WidgetsInCategoryResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	categoryKey, err := keyPath("category", category, "/", "/")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -412,7 +418,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 	}
 	start, err := cursorStart("WidgetsInCategory", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", kind: err}
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -430,25 +436,27 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	res := &WidgetsInCategoryResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetsInCategory", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetsInCategory", undecoded)
 }
 
-// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the pages one at a time; it stops at the first error.
+// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) WidgetsInCategoryAll(ctx context.Context, ownerID string, category []string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInCategory(ctx, ownerID, category, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -481,7 +489,7 @@ const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 
-// WidgetNames reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetNames reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "WIDGET#")
@@ -490,7 +498,7 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: widgetNamesKeyCondition,
@@ -502,7 +510,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	}
 	start, err := cursorStart("WidgetNames", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetNames", kind: err}
+		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -521,25 +529,27 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	res := &WidgetNamesResult{Items: make([]WidgetNamesItem, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v WidgetNamesItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetNames", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetNames", undecoded)
 }
 
-// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the pages one at a time; it stops at the first error.
+// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error] {
 	return walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
 		res, err := s.WidgetNames(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -552,7 +562,7 @@ type WidgetOwnersResult struct {
 
 const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
-// WidgetOwners reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// WidgetOwners reads one page of Widget items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // Widgets with one id across owners, on the inverted index.
 //
@@ -561,7 +571,7 @@ const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "Inverted",
@@ -573,7 +583,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	}
 	start, err := cursorStart("WidgetOwners", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetOwners", kind: err}
+		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -591,25 +601,27 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	res := &WidgetOwnersResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetOwners", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetOwners", undecoded)
 }
 
-// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one at a time; it stops at the first error.
+// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetOwners(ctx, widgetID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -623,7 +635,7 @@ type OwnerPageResult struct {
 
 const ownerPageKeyCondition = "PK = :pk"
 
-// OwnerPage reads one page of the items of Widget, Note; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// OwnerPage reads one page of the items of Widget, Note; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}"
@@ -634,7 +646,7 @@ const ownerPageKeyCondition = "PK = :pk"
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: ownerPageKeyCondition,
@@ -644,7 +656,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	}
 	start, err := cursorStart("OwnerPage", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "OwnerPage", kind: err}
+		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -658,34 +670,37 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	res := &OwnerPageResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case hasKeyPrefix(item, "SK", "WIDGET#"):
 			var v Widget
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Widgets = append(res.Widgets, v)
 		case isType(item, "_type", "Note"):
 			var v Note
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Notes = append(res.Notes, v)
 		}
 	}
 	res.Next = cursorNext("OwnerPage", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("OwnerPage", undecoded)
 }
 
-// OwnerPageAll walks every page of OwnerPage, reading the pages one at a time; it stops at the first error.
+// OwnerPageAll walks every page of OwnerPage, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.
 func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error] {
 	return walkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
 		res, err := s.OwnerPage(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -698,7 +713,7 @@ type EventsResult struct {
 
 const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Events reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Events reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
@@ -707,7 +722,7 @@ const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Events", cause: err}
 	}
 	fixed := &queryFixed{
 		consistent:   true,
@@ -719,7 +734,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	}
 	start, err := cursorStart("Events", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "Events", kind: err}
+		return nil, &callError{method: "Events", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ConsistentRead:    &fixed.consistent,
@@ -737,25 +752,27 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		return nil, &callError{method: "Events", cause: err}
 	}
 	res := &EventsResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("Events", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("Events", undecoded)
 }
 
-// EventsAll walks every Event of Events, reading the pages one at a time; it stops at the first error.
+// EventsAll walks every Event of Events, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.Events(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -768,7 +785,7 @@ type EventsDescResult struct {
 
 const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// EventsDesc reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsDesc reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "EVENT#")
@@ -778,7 +795,7 @@ const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsDescKeyCondition,
@@ -789,7 +806,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	}
 	start, err := cursorStart("EventsDesc", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsDesc", kind: err}
+		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -807,25 +824,27 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	res := &EventsDescResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsDesc", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsDesc", undecoded)
 }
 
-// EventsDescAll walks every Event of EventsDesc, reading the pages one at a time; it stops at the first error.
+// EventsDescAll walks every Event of EventsDesc, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsDesc(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -838,7 +857,7 @@ type EventsBeforeResult struct {
 
 const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
@@ -846,7 +865,7 @@ const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, page Page) (*EventsBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	if seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
@@ -861,7 +880,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 	}
 	start, err := cursorStart("EventsBefore", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsBefore", kind: err}
+		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -879,25 +898,27 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	res := &EventsBeforeResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsBefore", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsBefore", undecoded)
 }
 
-// EventsBeforeAll walks every Event of EventsBefore, reading the pages one at a time; it stops at the first error.
+// EventsBeforeAll walks every Event of EventsBefore, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsBeforeAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBefore(ctx, ownerID, seq, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -910,7 +931,7 @@ type EventsUpToResult struct {
 
 const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
@@ -918,7 +939,7 @@ const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page Page) (*EventsUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsUpToKeyCondition,
@@ -930,7 +951,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 	}
 	start, err := cursorStart("EventsUpTo", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsUpTo", kind: err}
+		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -948,25 +969,27 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	res := &EventsUpToResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsUpTo", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsUpTo", undecoded)
 }
 
-// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a time; it stops at the first error.
+// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsUpToAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsUpTo(ctx, ownerID, seq, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -979,7 +1002,7 @@ type EventsAfterResult struct {
 
 const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
@@ -987,7 +1010,7 @@ const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page Page) (*EventsAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsAfterKeyCondition,
@@ -999,7 +1022,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 	}
 	start, err := cursorStart("EventsAfter", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAfter", kind: err}
+		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1017,25 +1040,27 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	res := &EventsAfterResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAfter", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAfter", undecoded)
 }
 
-// EventsAfterAll walks every Event of EventsAfter, reading the pages one at a time; it stops at the first error.
+// EventsAfterAll walks every Event of EventsAfter, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAfterAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAfter(ctx, ownerID, seq, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1048,7 +1073,7 @@ type EventsFromResult struct {
 
 const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
@@ -1057,7 +1082,7 @@ const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page Page) (*EventsFromResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsFromKeyCondition,
@@ -1069,7 +1094,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 	}
 	start, err := cursorStart("EventsFrom", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsFrom", kind: err}
+		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1088,25 +1113,27 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	res := &EventsFromResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsFrom", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsFrom", undecoded)
 }
 
-// EventsFromAll walks every Event of EventsFrom, reading the pages one at a time; it stops at the first error.
+// EventsFromAll walks every Event of EventsFrom, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsFromAll(ctx context.Context, ownerID string, seq int64) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsFrom(ctx, ownerID, seq, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1119,7 +1146,7 @@ type EventsBetweenResult struct {
 
 const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
@@ -1127,7 +1154,7 @@ const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64, seqTo int64, page Page) (*EventsBetweenResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsBetweenKeyCondition,
@@ -1139,7 +1166,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 	}
 	start, err := cursorStart("EventsBetween", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsBetween", kind: err}
+		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1160,25 +1187,27 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	res := &EventsBetweenResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsBetween", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsBetween", undecoded)
 }
 
-// EventsBetweenAll walks every Event of EventsBetween, reading the pages one at a time; it stops at the first error.
+// EventsBetweenAll walks every Event of EventsBetween, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsBetweenAll(ctx context.Context, ownerID string, seqFrom int64, seqTo int64) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBetween(ctx, ownerID, seqFrom, seqTo, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1191,7 +1220,7 @@ type EventsAtBeforeResult struct {
 
 const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtBefore reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
@@ -1199,7 +1228,7 @@ const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtBeforeResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	instantBefore := at.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
@@ -1207,7 +1236,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 	}
 	atKey, err := keyTime("at", instantBefore)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1220,7 +1249,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 	}
 	start, err := cursorStart("EventsAtBefore", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", kind: err}
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1239,25 +1268,27 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	res := &EventsAtBeforeResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtBefore", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtBefore", undecoded)
 }
 
-// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time; it stops at the first error.
+// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAtBeforeAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBefore(ctx, ownerID, at, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1270,7 +1301,7 @@ type EventsAtUpToResult struct {
 
 const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtUpTo reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
@@ -1278,11 +1309,11 @@ const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtUpToResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	atKey, err := keyTime("at", at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1295,7 +1326,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 	}
 	start, err := cursorStart("EventsAtUpTo", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", kind: err}
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1314,25 +1345,27 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	res := &EventsAtUpToResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtUpTo", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtUpTo", undecoded)
 }
 
-// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time; it stops at the first error.
+// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAtUpToAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtUpTo(ctx, ownerID, at, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1345,7 +1378,7 @@ type EventsAtAfterResult struct {
 
 const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtAfter reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
@@ -1353,11 +1386,11 @@ const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtAfterResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	atKey, err := keyTime("at", at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1370,7 +1403,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 	}
 	start, err := cursorStart("EventsAtAfter", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", kind: err}
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1389,25 +1422,27 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	res := &EventsAtAfterResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtAfter", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtAfter", undecoded)
 }
 
-// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time; it stops at the first error.
+// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAtAfterAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtAfter(ctx, ownerID, at, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1420,7 +1455,7 @@ type EventsAtFromResult struct {
 
 const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtFrom reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
@@ -1428,11 +1463,11 @@ const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, page Page) (*EventsAtFromResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	atKey, err := keyTime("at", at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1445,7 +1480,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 	}
 	start, err := cursorStart("EventsAtFrom", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", kind: err}
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1464,25 +1499,27 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	res := &EventsAtFromResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtFrom", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtFrom", undecoded)
 }
 
-// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time; it stops at the first error.
+// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAtFromAll(ctx context.Context, ownerID string, at time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtFrom(ctx, ownerID, at, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1495,7 +1532,7 @@ type EventsAtBetweenResult struct {
 
 const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// EventsAtBetween reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN "EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
@@ -1504,15 +1541,15 @@ const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi
 func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time.Time, atTo time.Time, page Page) (*EventsAtBetweenResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	atKey, err := keyTime("at", atFrom)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	atKey2, err := keyTime("at", atTo)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1525,7 +1562,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 	}
 	start, err := cursorStart("EventsAtBetween", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", kind: err}
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1548,25 +1585,27 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	res := &EventsAtBetweenResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtBetween", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtBetween", undecoded)
 }
 
-// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the pages one at a time; it stops at the first error.
+// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) EventsAtBetweenAll(ctx context.Context, ownerID string, atFrom time.Time, atTo time.Time) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBetween(ctx, ownerID, atFrom, atTo, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1579,7 +1618,7 @@ type NotesResult struct {
 
 const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Notes reads one page of Note items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Notes reads one page of Note items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 // Pins share the begins_with range NOTE#; they are kept out by the entity attribute.
 //
@@ -1590,7 +1629,7 @@ const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Notes", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: notesKeyCondition,
@@ -1601,7 +1640,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	}
 	start, err := cursorStart("Notes", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "Notes", kind: err}
+		return nil, &callError{method: "Notes", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1618,28 +1657,30 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		return nil, &callError{method: "Notes", cause: err}
 	}
 	res := &NotesResult{Items: make([]Note, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		if !isType(item, "_type", "Note") {
 			continue
 		}
 		var v Note
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("Notes", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("Notes", undecoded)
 }
 
-// NotesAll walks every Note of Notes, reading the pages one at a time; it stops at the first error.
+// NotesAll walks every Note of Notes, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error] {
 	return walk(func(page Page) ([]Note, Cursor, error) {
 		res, err := s.Notes(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1650,11 +1691,11 @@ func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, er
 func (s *Store) GetNote(ctx context.Context, ownerID string, noteID string) (*Note, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetNote", cause: err}
 	}
 	sk, err := noteSK(noteID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetNote", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -1667,11 +1708,11 @@ func (s *Store) GetNote(ctx context.Context, ownerID string, noteID string) (*No
 		return nil, &callError{method: "GetNote", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetNote", kind: ErrNotFound}
+		return nil, &callError{method: "GetNote", cause: ErrNotFound}
 	}
 	var v Note
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetNote", cause: err}
 	}
 	return &v, nil
 }
@@ -1685,7 +1726,7 @@ type PinsResult struct {
 
 const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Pins reads one page of Pin items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// Pins reads one page of Pin items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "NOTE#PIN#")
@@ -1693,7 +1734,7 @@ const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Pins", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: pinsKeyCondition,
@@ -1704,7 +1745,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	}
 	start, err := cursorStart("Pins", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "Pins", kind: err}
+		return nil, &callError{method: "Pins", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1721,25 +1762,27 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		return nil, &callError{method: "Pins", cause: err}
 	}
 	res := &PinsResult{Items: make([]Pin, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Pin
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("Pins", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("Pins", undecoded)
 }
 
-// PinsAll walks every Pin of Pins, reading the pages one at a time; it stops at the first error.
+// PinsAll walks every Pin of Pins, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error] {
 	return walk(func(page Page) ([]Pin, Cursor, error) {
 		res, err := s.Pins(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1753,7 +1796,7 @@ const createWidgetCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	in, err := s.createWidgetInput(widget)
 	if err != nil {
-		return err
+		return &callError{method: "CreateWidget", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists)
@@ -1761,7 +1804,7 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	return nil
 }
 
-// createWidgetInput builds the request of CreateWidget.
+// createWidgetInput builds the request of CreateWidget; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -1787,7 +1830,7 @@ const putWidgetCondition = "#version < :version_when"
 func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) error {
 	in, err := s.putWidgetInput(widget, version)
 	if err != nil {
-		return err
+		return &callError{method: "PutWidget", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
@@ -1795,7 +1838,7 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	return nil
 }
 
-// putWidgetInput builds the request of PutWidget.
+// putWidgetInput builds the request of PutWidget; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) putWidgetInput(widget *Widget, version int64) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -1823,7 +1866,7 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*Widget, error) {
 	in, err := s.editWidgetInput(ownerID, widgetID, name, price, tags, attrs, extra, expiresAt, count, labels, sizes, version)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EditWidget", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -1831,12 +1874,12 @@ func (s *Store) EditWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "EditWidget", cause: err}
 	}
 	return &v, nil
 }
 
-// editWidgetInput builds the request of EditWidget.
+// editWidgetInput builds the request of EditWidget; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) editWidgetInput(ownerID string, widgetID string, name string, price float64, tags []string, attrs map[string]string, extra types.AttributeValue, expiresAt time.Time, count int64, labels []string, sizes []int64, version int64) (*dynamodb.UpdateItemInput, error) {
 	if utf8.RuneCountInString(name) > 100 {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
@@ -1922,7 +1965,7 @@ const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID string, status WidgetStatus) (*Widget, error) {
 	in, err := s.retireWidgetInput(ownerID, widgetID, status)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "RetireWidget", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -1930,12 +1973,12 @@ func (s *Store) RetireWidget(ctx context.Context, ownerID string, widgetID strin
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "RetireWidget", cause: err}
 	}
 	return &v, nil
 }
 
-// retireWidgetInput builds the request of RetireWidget.
+// retireWidgetInput builds the request of RetireWidget; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) retireWidgetInput(ownerID string, widgetID string, status WidgetStatus) (*dynamodb.UpdateItemInput, error) {
 	if !status.Valid() {
 		return nil, &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
@@ -1983,7 +2026,7 @@ const moveWidgetCondition = "attribute_exists(PK)"
 func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string, region string, serial string) (*Widget, error) {
 	in, err := s.moveWidgetInput(ownerID, widgetID, region, serial)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveWidget", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -1991,12 +2034,12 @@ func (s *Store) MoveWidget(ctx context.Context, ownerID string, widgetID string,
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveWidget", cause: err}
 	}
 	return &v, nil
 }
 
-// moveWidgetInput builds the request of MoveWidget.
+// moveWidgetInput builds the request of MoveWidget; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) moveWidgetInput(ownerID string, widgetID string, region string, serial string) (*dynamodb.UpdateItemInput, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -2065,7 +2108,7 @@ const deleteWidgetCondition = "#status = :status_when"
 func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID string) error {
 	in, err := s.deleteWidgetInput(ownerID, widgetID)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteWidget", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return conditionError("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
@@ -2073,7 +2116,7 @@ func (s *Store) DeleteWidget(ctx context.Context, ownerID string, widgetID strin
 	return nil
 }
 
-// deleteWidgetInput builds the request of DeleteWidget.
+// deleteWidgetInput builds the request of DeleteWidget; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteWidgetInput(ownerID string, widgetID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -2103,7 +2146,7 @@ func (s *Store) deleteWidgetInput(ownerID string, widgetID string) (*dynamodb.De
 func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	in, err := s.putEventInput(event)
 	if err != nil {
-		return err
+		return &callError{method: "PutEvent", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "PutEvent", cause: err}
@@ -2111,7 +2154,7 @@ func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	return nil
 }
 
-// putEventInput builds the request of PutEvent.
+// putEventInput builds the request of PutEvent; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) putEventInput(event *Event) (*dynamodb.PutItemInput, error) {
 	item, err := event.MarshalItem()
 	if err != nil {
@@ -2133,7 +2176,7 @@ const createNoteCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	in, err := s.createNoteInput(note)
 	if err != nil {
-		return err
+		return &callError{method: "CreateNote", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2141,7 +2184,7 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	return nil
 }
 
-// createNoteInput builds the request of CreateNote.
+// createNoteInput builds the request of CreateNote; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createNoteInput(note *Note) (*dynamodb.PutItemInput, error) {
 	item, err := note.MarshalItem()
 	if err != nil {
@@ -2165,7 +2208,7 @@ const createPinCondition = "attribute_not_exists(PK)"
 func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	in, err := s.createPinInput(pin)
 	if err != nil {
-		return err
+		return &callError{method: "CreatePin", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2173,7 +2216,7 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	return nil
 }
 
-// createPinInput builds the request of CreatePin.
+// createPinInput builds the request of CreatePin; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 	item, err := pin.MarshalItem()
 	if err != nil {
@@ -2194,7 +2237,7 @@ func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) error {
 	in, err := s.deleteNoteInput(ownerID, noteID)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteNote", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "DeleteNote", cause: err}
@@ -2202,7 +2245,7 @@ func (s *Store) DeleteNote(ctx context.Context, ownerID string, noteID string) e
 	return nil
 }
 
-// deleteNoteInput builds the request of DeleteNote.
+// deleteNoteInput builds the request of DeleteNote; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteNoteInput(ownerID string, noteID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
@@ -2232,7 +2275,7 @@ const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type
 func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note string, at time.Time) (*Event, error) {
 	in, err := s.touchEventInput(ownerID, seq, note, at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "TouchEvent", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -2240,12 +2283,12 @@ func (s *Store) TouchEvent(ctx context.Context, ownerID string, seq int64, note 
 	}
 	var v Event
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "TouchEvent", cause: err}
 	}
 	return &v, nil
 }
 
-// touchEventInput builds the request of TouchEvent.
+// touchEventInput builds the request of TouchEvent; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) touchEventInput(ownerID string, seq int64, note string, at time.Time) (*dynamodb.UpdateItemInput, error) {
 	if !storableYear(at.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
@@ -2282,7 +2325,7 @@ func (s *Store) touchEventInput(ownerID string, seq int64, note string, at time.
 	}, nil
 }
 
-// GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once. Items that can't be decoded are left out too, and the result comes with a DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
@@ -2317,21 +2360,28 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 		return nil, &callError{method: "GetEvents", cause: err}
 	}
 	found := make(map[string]Event, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "PK", "SK")
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "PK", "SK")] = v
+		found[h] = v
 	}
 	out := make([]Event, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("GetEvents", undecoded)
 }
 
 // WidgetNamesByKeyItem holds the attributes of a Widget that WidgetNamesByKey reads.
@@ -2352,7 +2402,7 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 
-// WidgetNamesByKey reads the Widget items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// WidgetNamesByKey reads the Widget items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once. Items that can't be decoded are left out too, and the result comes with a DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
@@ -2387,21 +2437,28 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 		return nil, &callError{method: "WidgetNamesByKey", cause: err}
 	}
 	found := make(map[string]WidgetNamesByKeyItem, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "PK", "SK")
 		var v WidgetNamesByKeyItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "PK", "SK")] = v
+		found[h] = v
 	}
 	out := make([]WidgetNamesByKeyItem, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("WidgetNamesByKey", undecoded)
 }
 
 // PutEvents writes every Event of items whole; of two items with one key, the last is written.
@@ -2473,11 +2530,11 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 func (s *Store) GetTheme(ctx context.Context, ownerID string, style ThemeStyle) (*Theme, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	sk, err := themeSK(style)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -2490,11 +2547,11 @@ func (s *Store) GetTheme(ctx context.Context, ownerID string, style ThemeStyle) 
 		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetTheme", kind: ErrNotFound}
+		return nil, &callError{method: "GetTheme", cause: ErrNotFound}
 	}
 	var v Theme
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	return &v, nil
 }
@@ -2509,7 +2566,7 @@ const createThemeCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.createThemeInput(theme)
 	if err != nil {
-		return err
+		return &callError{method: "CreateTheme", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2517,7 +2574,7 @@ func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	return nil
 }
 
-// createThemeInput builds the request of CreateTheme.
+// createThemeInput builds the request of CreateTheme; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	item, err := theme.MarshalItem()
 	if err != nil {
@@ -2538,7 +2595,7 @@ func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.putThemeInput(theme)
 	if err != nil {
-		return err
+		return &callError{method: "PutTheme", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "PutTheme", cause: err}
@@ -2546,7 +2603,7 @@ func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	return nil
 }
 
-// putThemeInput builds the request of PutTheme.
+// putThemeInput builds the request of PutTheme; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) putThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	item, err := theme.MarshalItem()
 	if err != nil {
@@ -2567,7 +2624,7 @@ type ThemesLikeResult struct {
 
 const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// ThemesLike reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ThemesLike reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK, "THEME#{style:prefix}")
@@ -2576,11 +2633,11 @@ const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle, page Page) (*ThemesLikeResult, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "dark", "light")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: themesLikeKeyCondition,
@@ -2591,7 +2648,7 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 	}
 	start, err := cursorStart("ThemesLike", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", kind: err}
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -2608,28 +2665,30 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	res := &ThemesLikeResult{Items: make([]Theme, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		if !isType(item, "_type", "Theme") {
 			continue
 		}
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ThemesLike", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ThemesLike", undecoded)
 }
 
-// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a time; it stops at the first error.
+// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) ThemesLikeAll(ctx context.Context, ownerID string, style ThemeStyle) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesLike(ctx, ownerID, style, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -2642,7 +2701,7 @@ type ThemesFromResult struct {
 
 const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// ThemesFrom reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ThemesFrom reads one page of Theme items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN "THEME#{style}" AND "THEME#\U0010FFFF"
@@ -2651,11 +2710,11 @@ const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle, page Page) (*ThemesFromResult, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	styleKey, err := keyEnum("style", string(style), style.Valid(), "#")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: themesFromKeyCondition,
@@ -2667,7 +2726,7 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 	}
 	start, err := cursorStart("ThemesFrom", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", kind: err}
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -2685,28 +2744,30 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	res := &ThemesFromResult{Items: make([]Theme, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		if !isType(item, "_type", "Theme") {
 			continue
 		}
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ThemesFrom", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ThemesFrom", undecoded)
 }
 
-// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a time; it stops at the first error.
+// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) ThemesFromAll(ctx context.Context, ownerID string, style ThemeStyle) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesFrom(ctx, ownerID, style, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -2723,7 +2784,7 @@ const recolorThemeCondition = "attribute_exists(PK)"
 func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeStyle, color string) (*Theme, error) {
 	in, err := s.recolorThemeInput(ownerID, style, color)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "RecolorTheme", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -2731,12 +2792,12 @@ func (s *Store) RecolorTheme(ctx context.Context, ownerID string, style ThemeSty
 	}
 	var v Theme
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "RecolorTheme", cause: err}
 	}
 	return &v, nil
 }
 
-// recolorThemeInput builds the request of RecolorTheme.
+// recolorThemeInput builds the request of RecolorTheme; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) recolorThemeInput(ownerID string, style ThemeStyle, color string) (*dynamodb.UpdateItemInput, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
@@ -2768,7 +2829,7 @@ func (s *Store) recolorThemeInput(ownerID string, style ThemeStyle, color string
 func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyle) error {
 	in, err := s.deleteThemeInput(ownerID, style)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteTheme", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "DeleteTheme", cause: err}
@@ -2776,7 +2837,7 @@ func (s *Store) DeleteTheme(ctx context.Context, ownerID string, style ThemeStyl
 	return nil
 }
 
-// deleteThemeInput builds the request of DeleteTheme.
+// deleteThemeInput builds the request of DeleteTheme; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteThemeInput(ownerID string, style ThemeStyle) (*dynamodb.DeleteItemInput, error) {
 	pk, err := themePK(ownerID)
 	if err != nil {
@@ -2795,7 +2856,7 @@ func (s *Store) deleteThemeInput(ownerID string, style ThemeStyle) (*dynamodb.De
 	}, nil
 }
 
-// GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once. Items that can't be decoded are left out too, and the result comes with a DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
@@ -2830,21 +2891,28 @@ func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 		return nil, &callError{method: "GetThemes", cause: err}
 	}
 	found := make(map[string]Theme, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "PK", "SK")
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "PK", "SK")] = v
+		found[h] = v
 	}
 	out := make([]Theme, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("GetThemes", undecoded)
 }
 
 // PutThemes writes every Theme of items whole; of two items with one key, the last is written.
@@ -2919,7 +2987,7 @@ const createAdminThemeCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error {
 	in, err := s.createAdminThemeInput(adminTheme)
 	if err != nil {
-		return err
+		return &callError{method: "CreateAdminTheme", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2927,7 +2995,7 @@ func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) er
 	return nil
 }
 
-// createAdminThemeInput builds the request of CreateAdminTheme.
+// createAdminThemeInput builds the request of CreateAdminTheme; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItemInput, error) {
 	item, err := adminTheme.MarshalItem()
 	if err != nil {
@@ -2948,7 +3016,7 @@ func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItem
 func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error) {
 	pk, err := adminThemePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetAdminTheme", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -2961,11 +3029,11 @@ func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme,
 		return nil, &callError{method: "GetAdminTheme", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetAdminTheme", kind: ErrNotFound}
+		return nil, &callError{method: "GetAdminTheme", cause: ErrNotFound}
 	}
 	var v AdminTheme
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetAdminTheme", cause: err}
 	}
 	return &v, nil
 }

@@ -30,11 +30,11 @@ func (s *Store) GetReading(ctx context.Context, deviceID int64, seq int64) (*Rea
 		return nil, &callError{method: "GetReading", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetReading", kind: ErrNotFound}
+		return nil, &callError{method: "GetReading", cause: ErrNotFound}
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetReading", cause: err}
 	}
 	return &v, nil
 }
@@ -48,7 +48,7 @@ type ReadingsBetweenResult struct {
 
 const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
-// ReadingsBetween reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ReadingsBetween reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN {seq:from} AND {seq:to}
@@ -61,7 +61,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 	}
 	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", kind: err}
+		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -83,25 +83,27 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
 	res := &ReadingsBetweenResult{Items: make([]Reading, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReadingsBetween", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReadingsBetween", undecoded)
 }
 
-// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the pages one at a time; it stops at the first error.
+// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) ReadingsBetweenAll(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBetween(ctx, deviceID, seqFrom, seqTo, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -114,7 +116,7 @@ type ReadingsBeforeResult struct {
 
 const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 
-// ReadingsBefore reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ReadingsBefore reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
@@ -128,7 +130,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 	}
 	start, err := cursorStart("ReadingsBefore", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", kind: err}
+		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -147,25 +149,27 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
 	res := &ReadingsBeforeResult{Items: make([]Reading, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReadingsBefore", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReadingsBefore", undecoded)
 }
 
-// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the pages one at a time; it stops at the first error.
+// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) ReadingsBeforeAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBefore(ctx, deviceID, seq, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -178,7 +182,7 @@ type ReadingsFromResult struct {
 
 const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 
-// ReadingsFrom reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
+// ReadingsFrom reads one page of Reading items; page.Cursor continues from the page before, and the result's Next is "" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
@@ -192,7 +196,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 	}
 	start, err := cursorStart("ReadingsFrom", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", kind: err}
+		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -210,25 +214,27 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
 	res := &ReadingsFromResult{Items: make([]Reading, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReadingsFrom", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReadingsFrom", undecoded)
 }
 
-// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages one at a time; it stops at the first error.
+// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsFrom(ctx, deviceID, seq, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -239,7 +245,7 @@ func (s *Store) ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) 
 func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	in, err := s.saveReadingInput(reading)
 	if err != nil {
-		return err
+		return &callError{method: "SaveReading", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "SaveReading", cause: err}
@@ -247,7 +253,7 @@ func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	return nil
 }
 
-// saveReadingInput builds the request of SaveReading.
+// saveReadingInput builds the request of SaveReading; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) saveReadingInput(reading *Reading) (*dynamodb.PutItemInput, error) {
 	item, err := reading.MarshalItem()
 	if err != nil {
@@ -271,7 +277,7 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*Reading, error) {
 	in, err := s.hitInput(deviceID, seq, value, at, unit, hits)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Hit", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -279,12 +285,12 @@ func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float6
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "Hit", cause: err}
 	}
 	return &v, nil
 }
 
-// hitInput builds the request of Hit.
+// hitInput builds the request of Hit; its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) hitInput(deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*dynamodb.UpdateItemInput, error) {
 	if !storableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
@@ -325,7 +331,7 @@ func (s *Store) hitInput(deviceID int64, seq int64, value float64, at time.Time,
 	return in, nil
 }
 
-// GetReadings reads the Reading items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetReadings reads the Reading items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once. Items that can't be decoded are left out too, and the result comes with a DecodeError listing them.
 //
 //	BatchGetItem on table Readings
 //	Key of each item: deviceId = {deviceId} AND seq = {seq}
@@ -352,21 +358,28 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 		return nil, &callError{method: "GetReadings", cause: err}
 	}
 	found := make(map[string]Reading, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "deviceId", "seq")
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "deviceId", "seq")] = v
+		found[h] = v
 	}
 	out := make([]Reading, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("GetReadings", undecoded)
 }
 
 // PutReadings writes every Reading of items whole; of two items with one key, the last is written.
