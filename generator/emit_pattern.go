@@ -410,15 +410,16 @@ func (m *method) viewType() {
 }
 
 // decode emits the decoding of item into a new value of the read's item
-// type, returning it as variable name.
-func (m *method) decode(g *jen.Group, item jen.Code, name string, fail func(jen.Code) jen.Code) {
+// type, as variable name; onErr is what the method does with the error of
+// an item that can't be decoded (return it, or list it and go on).
+func (m *method) decode(g *jen.Group, item jen.Code, name string, onErr func(jen.Code) jen.Code) {
 	m.fillFromKeys(g, m.ent(), item)
 	g.Var().Id(name).Id(m.itemType())
 	method := "UnmarshalItem"
 	if len(m.p.Select) > 0 {
 		method = "unmarshalItem"
 	}
-	g.If(jen.Err().Op(":=").Id(name).Dot(method).Call(item), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	g.If(jen.Err().Op(":=").Id(name).Dot(method).Call(item), jen.Err().Op("!=").Nil()).Block(onErr(jen.Err()))
 }
 
 // minMax returns the least and greatest key text of a fixed-width

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -11,6 +12,18 @@ import (
 
 // highCharPiece is the highChar constant as a piece of a key's text.
 var highCharPiece = jen.Id("highChar")
+
+// fail is how the body of the pattern's Store method returns an error:
+// zero (the values of its other results), then the error err wrapped in
+// a callError naming the method. Every error the method returns passes
+// here (the SDK's, a KeyError, an ItemError, ErrNotFound, a cursor's),
+// except a conditional write's, which conditionError names (writeErr),
+// and a query's DecodeError, which decodeErr names (see query).
+func (m *method) fail(zero ...jen.Code) func(err jen.Code) jen.Code {
+	return func(err jen.Code) jen.Code {
+		return jen.Return(append(slices.Clip(zero), m.callErr(nil, err))...)
+	}
+}
 
 // callErr is &callError{method: ..., kind: kind, cause: cause}.
 func (m *method) callErr(kind, cause jen.Code) jen.Code {
@@ -34,7 +47,7 @@ func (m *method) get() {
 	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
-		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		fail := m.fail(jen.Nil())
 		key := m.primaryKeyMap(g, ent, val, fail)
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
 		if m.p.Consistent {
@@ -45,8 +58,8 @@ func (m *method) get() {
 			m.setNames(in)
 		}
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
-		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(m.callErr(jen.Id("ErrNotFound"), nil)))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id("out").Dot("Item"), "v", fail)
 		g.Return(jen.Op("&").Id("v"), jen.Nil())
 	})
@@ -105,11 +118,11 @@ func (m *method) getByQuery() {
 	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
-		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		fail := m.fail(jen.Nil())
 		in, _ := m.queryInput(g, val, keyCond, projConst, nil, fail)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), in)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
-		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(m.callErr(jen.Id("ErrNotFound"), nil)))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), "v", fail)
 		g.Return(jen.Op("&").Id("v"), jen.Nil())
 	})
@@ -344,46 +357,71 @@ func (m *method) query() {
 		}
 		what = "the items of " + strings.Join(names, ", ")
 	}
-	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page.", m.p.GoName, what), lines...)
+	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what), lines...)
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
-		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		fail := m.fail(jen.Nil())
 		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
 		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(jen.Lit(m.p.Name), pkValue, jen.Id("page").Dot("Cursor"))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.Id("in").Op(":=").Add(in)
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
 			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKLow))), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKHigh))))).Block(m.emptyResult())
 		}
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		if m.p.IsCollection() {
 			g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()
 		} else {
 			g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values(jen.Id("Items").Op(":").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(jen.Id("out").Dot("Items"))))
 		}
-		g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("out").Dot("Items")).BlockFunc(func(g *jen.Group) {
+		// An item that can't be decoded is left out, and listed in the
+		// page's DecodeError: the others are still read.
+		g.Var().Id("undecoded").Index().Id("UndecodedItem")
+		skip := func(err jen.Code) jen.Code {
+			return jen.Id("undecoded").Op("=").Append(jen.Id("undecoded"), m.undecodable(jen.Id("i"), err)).Line().Continue()
+		}
+		g.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Id("out").Dot("Items")).BlockFunc(func(g *jen.Group) {
 			if m.p.IsCollection() {
-				m.collect(g, fail)
+				m.collect(g, skip)
 				return
 			}
 			m.skipForeign(g)
-			m.decode(g, jen.Id("item"), "v", fail)
+			m.decode(g, jen.Id("item"), "v", skip)
 			if m.pp.Key.SK.DropEqual {
 				g.If(jen.Id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(jen.Continue())
 			}
 			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
 		})
 		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Lit(m.p.Name), pkValue, jen.Id("out").Dot("LastEvaluatedKey"))
-		g.Return(jen.Id("res"), jen.Nil())
+		g.Return(jen.Id("res"), m.decodeErr())
 	})
 	m.f.Line()
 	m.iterator()
 }
 
+// undecodable is undecodable(position, err, <the table's primary key
+// attribute names>): the entry of an item that can't be decoded in a
+// read's DecodeError.
+func (m *method) undecodable(position, err jen.Code) jen.Code {
+	args := []jen.Code{position, err}
+	ix := m.p.Table.Primary()
+	args = append(args, jen.Lit(ix.PK.Name))
+	if ix.SK != nil {
+		args = append(args, jen.Lit(ix.SK.Name))
+	}
+	return jen.Id("undecodable").Call(args...)
+}
+
+// decodeErr is the error a read returns with its result: its undecoded
+// items, in a DecodeError naming the method, or nil.
+func (m *method) decodeErr() jen.Code {
+	return jen.Id("decodeErr").Call(jen.Lit(m.p.GoName), jen.Id("undecoded"))
+}
+
 // collect emits the assignment of an item of a collection read to its
-// entity's field.
-func (m *method) collect(g *jen.Group, fail func(jen.Code) jen.Code) {
+// entity's field; skip is the handling of an item that can't be decoded.
+func (m *method) collect(g *jen.Group, skip func(jen.Code) jen.Code) {
 	t := m.p.Table
 	g.Switch().BlockFunc(func(g *jen.Group) {
 		for _, mem := range m.pp.Members {
@@ -397,7 +435,7 @@ func (m *method) collect(g *jen.Group, fail func(jen.Code) jen.Code) {
 			g.Case(cond).BlockFunc(func(g *jen.Group) {
 				m.fillFromKeys(g, mem.Entity, jen.Id("item"))
 				g.Var().Id("v").Id(mem.Entity.GoName)
-				g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+				g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(skip(jen.Err()))
 				g.Id("res").Dot(field).Op("=").Append(jen.Id("res").Dot(field), jen.Id("v"))
 			})
 		}
@@ -436,20 +474,24 @@ func (m *method) iterator() {
 		elem = jen.Op("*").Id(m.p.ResultType())
 		page = jen.Func().Params(jen.Id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
 			call,
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
-			jen.Return(jen.Id("res"), jen.Id("res").Dot("Next"), jen.Nil()),
+			jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
+			jen.Return(jen.Id("res"), jen.Id("res").Dot("Next"), jen.Err()),
 		)
 		walker, what = "walkPages", "every page of "+m.p.GoName
 	} else {
 		elem = jen.Id(m.itemType())
 		page = jen.Func().Params(jen.Id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
 			call,
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
-			jen.Return(jen.Id("res").Dot("Items"), jen.Id("res").Dot("Next"), jen.Nil()),
+			jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
+			jen.Return(jen.Id("res").Dot("Items"), jen.Id("res").Dot("Next"), jen.Err()),
 		)
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
-	commentf(m.f, "%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
+	if m.p.IsCollection() {
+		commentf(m.f, "%s walks %s, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.", m.p.AllMethod(), what)
+	} else {
+		commentf(m.f, "%s walks %s, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.", m.p.AllMethod(), what)
+	}
 	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
 		g.Id("ctx").Qual("context", "Context")
 		m.params(g, false)

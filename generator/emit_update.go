@@ -89,11 +89,11 @@ func (up *updater) doc() {
 func (up *updater) call() {
 	ent := up.ent()
 	up.signature(jen.Op("*").Id(ent.GoName), jen.Error()).BlockFunc(func(g *jen.Group) {
-		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		fail := up.fail(jen.Nil())
 		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(up.p.InputMethod()).Call(up.paramNames()...)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Id("in"))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(up.writeErr(up.condConst != nil)))
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), up.writeErr(up.condConst != nil)))
 		g.Var().Id("v").Id(ent.GoName)
 		g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.Return(jen.Op("&").Id("v"), jen.Nil())

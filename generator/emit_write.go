@@ -33,7 +33,8 @@ func (m *method) conditionInput(in jen.Dict, cond jen.Code) {
 	}
 }
 
-// writeErr is the error return of a conditional write.
+// writeErr is the error of a write whose call failed: a failed condition
+// maps to the pattern's errors (conditionError names the method).
 func (m *method) writeErr(hasCond bool) jen.Code {
 	if !hasCond {
 		return m.callErr(nil, jen.Err())
@@ -75,8 +76,9 @@ func (m *method) put() {
 // a failed condition to the pattern's errors.
 func (m *method) callWithoutResult(call string, hasCond bool) {
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := m.fail()
 		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(m.p.InputMethod()).Call(m.paramNames()...)
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot(call).Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(m.writeErr(hasCond)),
 		)
@@ -88,9 +90,10 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 // inputBuilder emits the method that builds the pattern's request apart
 // from its call and its errors, so that another request (a transaction)
 // can take the same input: body emits its statements into g, failing
-// with fail, and returns the input.
+// with fail, and returns the input. Its errors (a KeyError, an ItemError)
+// are returned as they are: the method that calls it names itself.
 func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
-	commentf(m.f, "%s builds the request of %s.", m.p.InputMethod(), m.p.GoName)
+	commentf(m.f, "%s builds the request of %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), m.p.GoName)
 	m.storeMethod(m.p.InputMethod(), false, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.unpack(g)
@@ -173,7 +176,7 @@ func (m *method) batchGet() {
 	k := ent.PrimaryKey()
 	m.viewType()
 	projConst := m.constant("Projection", m.req.Projection)
-	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.", m.p.GoName, ent.GoName),
+	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once. Items that can't be decoded are left out too, and the result comes with a DecodeError listing them.", m.p.GoName, ent.GoName),
 		"BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.")
 	names := []jen.Code{jen.Lit(k.Index.PK.Name)}
 	if k.SK != nil {
@@ -203,19 +206,29 @@ func (m *method) batchGet() {
 		}
 		g.List(jen.Id("items"), jen.Err()).Op(":=").Id("batchGet").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("in"), jen.Lit(m.p.Consistent), projArg, namesArg)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
+		// An item that can't be decoded is left out, and listed in the
+		// DecodeError by the place of its key: the others are still read.
 		g.Id("found").Op(":=").Make(jen.Map(jen.String()).Id(m.itemType()), jen.Len(jen.Id("items")))
+		g.Id("failed").Op(":=").Map(jen.String()).Error().Values()
 		g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("items")).BlockFunc(func(g *jen.Group) {
-			m.decode(g, jen.Id("item"), "v", fail)
-			g.Id("found").Index(jen.Id("keyHash").Call(append([]jen.Code{jen.Id("item")}, names...)...)).Op("=").Id("v")
+			g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("item")}, names...)...)
+			m.decode(g, jen.Id("item"), "v", func(err jen.Code) jen.Code {
+				return jen.Id("failed").Index(jen.Id("h")).Op("=").Add(err).Line().Continue()
+			})
+			g.Id("found").Index(jen.Id("h")).Op("=").Id("v")
 		})
 		g.Id("out").Op(":=").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(jen.Id("found")))
-		g.For(jen.List(jen.Id("_"), jen.Id("h")).Op(":=").Range().Id("keyOrder")).Block(
+		g.Var().Id("undecoded").Index().Id("UndecodedItem")
+		g.For(jen.List(jen.Id("i"), jen.Id("h")).Op(":=").Range().Id("keyOrder")).Block(
 			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("found").Index(jen.Id("h")), jen.Id("ok")).Block(
 				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("v")),
 				jen.Id("delete").Call(jen.Id("found"), jen.Id("h")),
+			).Else().If(jen.List(jen.Err(), jen.Id("ok")).Op(":=").Id("failed").Index(jen.Id("h")), jen.Id("ok")).Block(
+				jen.Id("undecoded").Op("=").Append(jen.Id("undecoded"), m.undecodable(jen.Id("i"), jen.Err())),
+				jen.Id("delete").Call(jen.Id("failed"), jen.Id("h")),
 			),
 		)
-		g.Return(jen.Id("out"), jen.Nil())
+		g.Return(jen.Id("out"), m.decodeErr())
 	})
 	m.f.Line()
 }

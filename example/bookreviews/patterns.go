@@ -22,11 +22,11 @@ import (
 func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetBook", cause: err}
 	}
 	sk, err := bookSK(isbn)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetBook", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -39,11 +39,11 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 		return nil, &callError{method: "GetBook", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetBook", kind: ErrNotFound}
+		return nil, &callError{method: "GetBook", cause: ErrNotFound}
 	}
 	var v Book
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetBook", cause: err}
 	}
 	return &v, nil
 }
@@ -56,11 +56,11 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 	pk, err := userPK(username)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetUser", cause: err}
 	}
 	sk, err := userSK(username)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetUser", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -73,11 +73,11 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 		return nil, &callError{method: "GetUser", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetUser", kind: ErrNotFound}
+		return nil, &callError{method: "GetUser", cause: ErrNotFound}
 	}
 	var v User
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetUser", cause: err}
 	}
 	return &v, nil
 }
@@ -100,7 +100,8 @@ const bookPageKeyCondition = "PK = :pk"
 //
 // BookPage reads one page of the items of Book, Review; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on table BookReviews
 //	KeyConditionExpression: PK = "BOOK#{isbn}"
@@ -109,7 +110,7 @@ const bookPageKeyCondition = "PK = :pk"
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "BookPage", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: bookPageKeyCondition,
@@ -119,7 +120,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	}
 	start, err := cursorStart("BookPage", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "BookPage", kind: err}
+		return nil, &callError{method: "BookPage", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -134,35 +135,39 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		return nil, &callError{method: "BookPage", cause: err}
 	}
 	res := &BookPageResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case hasKeyPrefix(item, "SK", "BOOK#"):
 			var v Book
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Books = append(res.Books, v)
 		case isType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
 	res.Next = cursorNext("BookPage", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("BookPage", undecoded)
 }
 
 // BookPageAll walks every page of BookPage, reading the pages one at a
-// time; it stops at the first error.
+// time. A page that left out items it can't decode comes with its
+// DecodeError, and the walk goes on; another error ends it.
 func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error] {
 	return walkPages(func(page Page) (*BookPageResult, Cursor, error) {
 		res, err := s.BookPage(ctx, isbn, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -181,7 +186,9 @@ const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 // still never come back as a review.
 //
 // ReviewsOfBook reads one page of Review items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table BookReviews
 //	KeyConditionExpression: PK = "BOOK#{isbn}" AND SK BETWEEN
@@ -195,7 +202,7 @@ const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	pk, err := reviewPK(isbn)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: reviewsOfBookKeyCondition,
@@ -207,7 +214,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 	}
 	start, err := cursorStart("ReviewsOfBook", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", kind: err}
+		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -226,26 +233,30 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
 	res := &ReviewsOfBookResult{Items: make([]Review, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReviewsOfBook", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReviewsOfBook", undecoded)
 }
 
 // ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error] {
 	return walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfBook(ctx, isbn, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -266,7 +277,8 @@ const userPageKeyCondition = "GSI1PK = :pk"
 //
 // UserPage reads one page of the items of User, Review; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}"
@@ -274,7 +286,7 @@ const userPageKeyCondition = "GSI1PK = :pk"
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
 	pk, err := userGSI1PK(username)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "UserPage", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -285,7 +297,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	}
 	start, err := cursorStart("UserPage", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "UserPage", kind: err}
+		return nil, &callError{method: "UserPage", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -301,35 +313,39 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		return nil, &callError{method: "UserPage", cause: err}
 	}
 	res := &UserPageResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case hasKeyPrefix(item, "GSI1SK", "USER#"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Users = append(res.Users, v)
 		case isType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
 	res.Next = cursorNext("UserPage", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("UserPage", undecoded)
 }
 
 // UserPageAll walks every page of UserPage, reading the pages one at a
-// time; it stops at the first error.
+// time. A page that left out items it can't decode comes with its
+// DecodeError, and the walk goes on; another error ends it.
 func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error] {
 	return walkPages(func(page Page) (*UserPageResult, Cursor, error) {
 		res, err := s.UserPage(ctx, username, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -345,7 +361,9 @@ const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :sk
 // "Get all the reviews for a given user", newest first.
 //
 // ReviewsOfUser reads one page of Review items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}" AND GSI1SK BETWEEN
@@ -358,7 +376,7 @@ const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :sk
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -371,7 +389,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 	}
 	start, err := cursorStart("ReviewsOfUser", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", kind: err}
+		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -391,26 +409,30 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
 	res := &ReviewsOfUserResult{Items: make([]Review, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReviewsOfUser", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReviewsOfUser", undecoded)
 }
 
 // ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error] {
 	return walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfUser(ctx, username, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -425,7 +447,7 @@ const addBookCondition = "attribute_not_exists(PK)"
 func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	in, err := s.addBookInput(book)
 	if err != nil {
-		return err
+		return &callError{method: "AddBook", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
@@ -433,7 +455,8 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	return nil
 }
 
-// addBookInput builds the request of AddBook.
+// addBookInput builds the request of AddBook; its errors are a KeyError or
+// an ItemError, which the caller wraps.
 func (s *Store) addBookInput(book *Book) (*dynamodb.PutItemInput, error) {
 	item, err := book.MarshalItem()
 	if err != nil {
@@ -458,7 +481,7 @@ const addUserCondition = "attribute_not_exists(PK)"
 func (s *Store) AddUser(ctx context.Context, user *User) error {
 	in, err := s.addUserInput(user)
 	if err != nil {
-		return err
+		return &callError{method: "AddUser", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
@@ -466,7 +489,8 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	return nil
 }
 
-// addUserInput builds the request of AddUser.
+// addUserInput builds the request of AddUser; its errors are a KeyError or
+// an ItemError, which the caller wraps.
 func (s *Store) addUserInput(user *User) (*dynamodb.PutItemInput, error) {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -495,7 +519,7 @@ const writeReviewCondition = "attribute_not_exists(PK)"
 func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	in, err := s.writeReviewInput(review)
 	if err != nil {
-		return err
+		return &callError{method: "WriteReview", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
@@ -503,7 +527,8 @@ func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	return nil
 }
 
-// writeReviewInput builds the request of WriteReview.
+// writeReviewInput builds the request of WriteReview; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) writeReviewInput(review *Review) (*dynamodb.PutItemInput, error) {
 	item, err := review.MarshalItem()
 	if err != nil {
@@ -543,7 +568,7 @@ const updateReviewCondition = "attribute_exists(PK)"
 func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error) {
 	in, err := s.updateReviewInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "UpdateReview", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -551,12 +576,13 @@ func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*R
 	}
 	var v Review
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "UpdateReview", cause: err}
 	}
 	return &v, nil
 }
 
-// updateReviewInput builds the request of UpdateReview.
+// updateReviewInput builds the request of UpdateReview; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateItemInput, error) {
 	isbn := params.ISBN
 	reviewDate := params.ReviewDate
@@ -606,7 +632,7 @@ func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateIt
 func (s *Store) DeleteReview(ctx context.Context, key ReviewKey) error {
 	in, err := s.deleteReviewInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteReview", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "DeleteReview", cause: err}
@@ -614,7 +640,8 @@ func (s *Store) DeleteReview(ctx context.Context, key ReviewKey) error {
 	return nil
 }
 
-// deleteReviewInput builds the request of DeleteReview.
+// deleteReviewInput builds the request of DeleteReview; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteReviewInput(key ReviewKey) (*dynamodb.DeleteItemInput, error) {
 	isbn := key.ISBN
 	reviewDate := key.ReviewDate

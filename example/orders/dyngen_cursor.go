@@ -201,20 +201,24 @@ func cursorNext(pattern string, pk types.AttributeValue, key map[string]types.At
 }
 
 // walk yields every item of every page that page returns, reading the
-// pages one at a time from the first; it stops at the first error, and
-// when the caller stops.
+// pages one at a time from the first. A page's error is yielded after its
+// items; the walk goes on with the next page when the page has one (a
+// page that left out the items it could not decode, with a DecodeError),
+// and stops after the last page, at an error with no next page, and when
+// the caller stops.
 func walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var p Page
 		for {
 			items, next, err := page(p)
-			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
-			}
 			for _, v := range items {
 				if !yield(v, nil) {
+					return
+				}
+			}
+			if err != nil {
+				var zero T
+				if !yield(zero, err) {
 					return
 				}
 			}
@@ -227,18 +231,16 @@ func walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
 }
 
 // walkPages yields every page that page returns, one at a time from the
-// first; it stops at the first error, and when the caller stops.
+// first, with its error. It goes on with the next page when the page has
+// one (a page that left out the items it could not decode, with a
+// DecodeError), and stops after the last page, at an error with no next
+// page, and when the caller stops.
 func walkPages[R any](page func(Page) (R, Cursor, error)) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
 		var p Page
 		for {
 			res, next, err := page(p)
-			if err != nil {
-				var zero R
-				yield(zero, err)
-				return
-			}
-			if !yield(res, nil) || next == "" {
+			if !yield(res, err) || next == "" {
 				return
 			}
 			p.Cursor = next

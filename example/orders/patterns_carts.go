@@ -25,14 +25,16 @@ const cartContentsKeyCondition = "#pk = :pk"
 // A cart's contents, the whole item collection.
 //
 // CartContents reads one page of CartItem items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Carts
 //	KeyConditionExpression: cartId = "{cartId}"
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
 	pkValue := &types.AttributeValueMemberS{Value: cartID}
 	if cartID == "" {
-		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
+		return nil, &callError{method: "CartContents", cause: &KeyError{Attr: "cartId", Reason: "empty"}}
 	}
 	fixed := &queryFixed{
 		keyCondition: cartContentsKeyCondition,
@@ -41,7 +43,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 	}
 	start, err := cursorStart("CartContents", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "CartContents", kind: err}
+		return nil, &callError{method: "CartContents", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -56,26 +58,30 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		return nil, &callError{method: "CartContents", cause: err}
 	}
 	res := &CartContentsResult{Items: make([]CartItem, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v CartItem
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "cartId", "productId"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("CartContents", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("CartContents", undecoded)
 }
 
 // CartContentsAll walks every CartItem of CartContents, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error] {
 	return walk(func(page Page) ([]CartItem, Cursor, error) {
 		res, err := s.CartContents(ctx, cartID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -106,7 +112,7 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartItem, error) {
 	in, err := s.addToCartInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "AddToCart", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -114,12 +120,13 @@ func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartIte
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "AddToCart", cause: err}
 	}
 	return &v, nil
 }
 
-// addToCartInput builds the request of AddToCart.
+// addToCartInput builds the request of AddToCart; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) addToCartInput(params AddToCartParams) (*dynamodb.UpdateItemInput, error) {
 	cartID := params.CartID
 	productID := params.ProductID
@@ -175,7 +182,7 @@ const changeQuantityCondition = "attribute_exists(#pk)"
 func (s *Store) ChangeQuantity(ctx context.Context, params ChangeQuantityParams) (*CartItem, error) {
 	in, err := s.changeQuantityInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ChangeQuantity", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -183,12 +190,13 @@ func (s *Store) ChangeQuantity(ctx context.Context, params ChangeQuantityParams)
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "ChangeQuantity", cause: err}
 	}
 	return &v, nil
 }
 
-// changeQuantityInput builds the request of ChangeQuantity.
+// changeQuantityInput builds the request of ChangeQuantity; its errors are
+// a KeyError or an ItemError, which the caller wraps.
 func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.UpdateItemInput, error) {
 	cartID := params.CartID
 	productID := params.ProductID
@@ -225,7 +233,7 @@ func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.Upda
 func (s *Store) RemoveFromCart(ctx context.Context, key CartItemKey) error {
 	in, err := s.removeFromCartInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "RemoveFromCart", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "RemoveFromCart", cause: err}
@@ -233,7 +241,8 @@ func (s *Store) RemoveFromCart(ctx context.Context, key CartItemKey) error {
 	return nil
 }
 
-// removeFromCartInput builds the request of RemoveFromCart.
+// removeFromCartInput builds the request of RemoveFromCart; its errors are
+// a KeyError or an ItemError, which the caller wraps.
 func (s *Store) removeFromCartInput(key CartItemKey) (*dynamodb.DeleteItemInput, error) {
 	cartID := key.CartID
 	productID := key.ProductID

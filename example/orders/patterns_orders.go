@@ -29,7 +29,8 @@ const trackingPageKeyCondition = "#pk = :pk"
 //
 // TrackingPage reads one page of the items of OrderLine, TrackingEvent;
 // page.Cursor continues from the page before, and the result's Next is ""
-// after the last page.
+// after the last page. Items that can't be decoded are left out of the
+// result, which comes with a DecodeError listing them.
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId}
@@ -42,7 +43,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 	}
 	start, err := cursorStart("TrackingPage", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "TrackingPage", kind: err}
+		return nil, &callError{method: "TrackingPage", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -57,35 +58,39 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		return nil, &callError{method: "TrackingPage", cause: err}
 	}
 	res := &TrackingPageResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case isType(item, "_type", "OrderLine"):
 			var v OrderLine
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				continue
 			}
 			res.OrderLines = append(res.OrderLines, v)
 		case hasKeyPrefix(item, "SK", "EVENT#"):
 			var v TrackingEvent
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				continue
 			}
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
 	res.Next = cursorNext("TrackingPage", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("TrackingPage", undecoded)
 }
 
 // TrackingPageAll walks every page of TrackingPage, reading the pages one
-// at a time; it stops at the first error.
+// at a time. A page that left out items it can't decode comes with its
+// DecodeError, and the walk goes on; another error ends it.
 func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error] {
 	return walkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
 		res, err := s.TrackingPage(ctx, orderID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -102,7 +107,8 @@ const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 //
 // TrackingEvents reads one page of TrackingEvent items; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
@@ -119,7 +125,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 	}
 	start, err := cursorStart("TrackingEvents", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "TrackingEvents", kind: err}
+		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -137,26 +143,30 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
 	res := &TrackingEventsResult{Items: make([]TrackingEvent, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v TrackingEvent
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("TrackingEvents", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("TrackingEvents", undecoded)
 }
 
 // TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading
-// the pages one at a time; it stops at the first error.
+// the pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error] {
 	return walk(func(page Page) ([]TrackingEvent, Cursor, error) {
 		res, err := s.TrackingEvents(ctx, orderID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -173,7 +183,7 @@ const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error {
 	in, err := s.recordTrackingEventInput(trackingEvent)
 	if err != nil {
-		return err
+		return &callError{method: "RecordTrackingEvent", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("RecordTrackingEvent", err, ErrConditionFailed, ErrAlreadyExists)
@@ -181,7 +191,8 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *Tracking
 	return nil
 }
 
-// recordTrackingEventInput builds the request of RecordTrackingEvent.
+// recordTrackingEventInput builds the request of RecordTrackingEvent; its
+// errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) recordTrackingEventInput(trackingEvent *TrackingEvent) (*dynamodb.PutItemInput, error) {
 	item, err := trackingEvent.MarshalItem()
 	if err != nil {
@@ -209,7 +220,7 @@ const addOrderLineCondition = "attribute_not_exists(#pk)"
 func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	in, err := s.addOrderLineInput(orderLine)
 	if err != nil {
-		return err
+		return &callError{method: "AddOrderLine", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
@@ -217,7 +228,8 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	return nil
 }
 
-// addOrderLineInput builds the request of AddOrderLine.
+// addOrderLineInput builds the request of AddOrderLine; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput, error) {
 	item, err := orderLine.MarshalItem()
 	if err != nil {

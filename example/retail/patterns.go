@@ -24,7 +24,7 @@ import (
 func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
 	pk, err := customerPK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetCustomer", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -37,11 +37,11 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 		return nil, &callError{method: "GetCustomer", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetCustomer", kind: ErrNotFound}
+		return nil, &callError{method: "GetCustomer", cause: ErrNotFound}
 	}
 	var v Customer
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetCustomer", cause: err}
 	}
 	return &v, nil
 }
@@ -61,6 +61,8 @@ const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //
 // OrdersOfCustomer reads one page of Order items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
@@ -70,7 +72,7 @@ const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: ordersOfCustomerKeyCondition,
@@ -81,7 +83,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	}
 	start, err := cursorStart("OrdersOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", kind: err}
+		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -98,26 +100,30 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	res := &OrdersOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("OrdersOfCustomer", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("OrdersOfCustomer", undecoded)
 }
 
 // OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrdersOfCustomer(ctx, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -136,7 +142,9 @@ const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 // begins_with(ORDR#) Limit:10 ScanIndexForward:False.
 //
 // RecentOrders reads one page of Order items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
@@ -148,7 +156,7 @@ const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: recentOrdersKeyCondition,
@@ -159,7 +167,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	}
 	start, err := cursorStart("RecentOrders", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "RecentOrders", kind: err}
+		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -177,26 +185,30 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	res := &RecentOrdersResult{Items: make([]Order, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("RecentOrders", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("RecentOrders", undecoded)
 }
 
 // RecentOrdersAll walks every Order of RecentOrders, reading the pages one
-// at a time; it stops at the first error.
+// at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.RecentOrders(ctx, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -216,7 +228,7 @@ const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetOrder", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI",
@@ -241,11 +253,11 @@ func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 		return nil, &callError{method: "GetOrder", cause: err}
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "GetOrder", kind: ErrNotFound}
+		return nil, &callError{method: "GetOrder", cause: ErrNotFound}
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetOrder", cause: err}
 	}
 	return &v, nil
 }
@@ -276,7 +288,9 @@ const orderOfCustomerFilter = "#customerId = :customerId"
 // the customer.
 //
 // OrderOfCustomer reads one page of Order items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
@@ -287,7 +301,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	customerID := params.CustomerID
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	fixed := &queryFixed{
 		filter:       orderOfCustomerFilter,
@@ -300,7 +314,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	}
 	start, err := cursorStart("OrderOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", kind: err}
+		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -321,26 +335,30 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	res := &OrderOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("OrderOfCustomer", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("OrderOfCustomer", undecoded)
 }
 
 // OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error] {
 	return walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrderOfCustomer(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -359,6 +377,8 @@ const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //
 // InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
@@ -368,7 +388,7 @@ const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: invoicesOfCustomerKeyCondition,
@@ -379,7 +399,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	}
 	start, err := cursorStart("InvoicesOfCustomer", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
+		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -396,26 +416,30 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	res := &InvoicesOfCustomerResult{Items: make([]Invoice, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Invoice
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("InvoicesOfCustomer", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("InvoicesOfCustomer", undecoded)
 }
 
 // InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading
-// the pages one at a time; it stops at the first error.
+// the pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error] {
 	return walk(func(page Page) ([]Invoice, Cursor, error) {
 		res, err := s.InvoicesOfCustomer(ctx, customerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -431,7 +455,7 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error) {
 	pk, err := invoiceOrderPK(invoiceID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OrdersOfInvoice", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -444,11 +468,11 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 		return nil, &callError{method: "OrdersOfInvoice", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "OrdersOfInvoice", kind: ErrNotFound}
+		return nil, &callError{method: "OrdersOfInvoice", cause: ErrNotFound}
 	}
 	var v InvoiceOrder
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "OrdersOfInvoice", cause: err}
 	}
 	return &v, nil
 }
@@ -464,7 +488,7 @@ const createCustomerCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	in, err := s.createCustomerInput(customer)
 	if err != nil {
-		return err
+		return &callError{method: "CreateCustomer", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
@@ -472,7 +496,8 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	return nil
 }
 
-// createCustomerInput builds the request of CreateCustomer.
+// createCustomerInput builds the request of CreateCustomer; its errors are
+// a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createCustomerInput(customer *Customer) (*dynamodb.PutItemInput, error) {
 	item, err := customer.MarshalItem()
 	if err != nil {
@@ -499,7 +524,7 @@ const placeOrderCondition = "attribute_not_exists(PK)"
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	in, err := s.placeOrderInput(order)
 	if err != nil {
-		return err
+		return &callError{method: "PlaceOrder", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
@@ -507,7 +532,8 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	return nil
 }
 
-// placeOrderInput builds the request of PlaceOrder.
+// placeOrderInput builds the request of PlaceOrder; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 	item, err := order.MarshalItem()
 	if err != nil {
@@ -543,7 +569,7 @@ const setOrderStatusCondition = "attribute_exists(PK)"
 func (s *Store) SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error) {
 	in, err := s.setOrderStatusInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "SetOrderStatus", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -551,12 +577,13 @@ func (s *Store) SetOrderStatus(ctx context.Context, params SetOrderStatusParams)
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "SetOrderStatus", cause: err}
 	}
 	return &v, nil
 }
 
-// setOrderStatusInput builds the request of SetOrderStatus.
+// setOrderStatusInput builds the request of SetOrderStatus; its errors are
+// a KeyError or an ItemError, which the caller wraps.
 func (s *Store) setOrderStatusInput(params SetOrderStatusParams) (*dynamodb.UpdateItemInput, error) {
 	customerID := params.CustomerID
 	orderDate := params.OrderDate
@@ -599,7 +626,7 @@ const createInvoiceCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	in, err := s.createInvoiceInput(invoice)
 	if err != nil {
-		return err
+		return &callError{method: "CreateInvoice", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateInvoice", err, ErrConditionFailed, ErrAlreadyExists)
@@ -607,7 +634,8 @@ func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
 	return nil
 }
 
-// createInvoiceInput builds the request of CreateInvoice.
+// createInvoiceInput builds the request of CreateInvoice; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createInvoiceInput(invoice *Invoice) (*dynamodb.PutItemInput, error) {
 	item, err := invoice.MarshalItem()
 	if err != nil {
@@ -632,7 +660,7 @@ const createInvoiceOrderCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error {
 	in, err := s.createInvoiceOrderInput(invoiceOrder)
 	if err != nil {
-		return err
+		return &callError{method: "CreateInvoiceOrder", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateInvoiceOrder", err, ErrConditionFailed, ErrAlreadyExists)
@@ -640,7 +668,8 @@ func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrd
 	return nil
 }
 
-// createInvoiceOrderInput builds the request of CreateInvoiceOrder.
+// createInvoiceOrderInput builds the request of CreateInvoiceOrder; its
+// errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createInvoiceOrderInput(invoiceOrder *InvoiceOrder) (*dynamodb.PutItemInput, error) {
 	item, err := invoiceOrder.MarshalItem()
 	if err != nil {

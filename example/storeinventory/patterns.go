@@ -42,11 +42,11 @@ const storeLocationProjection = "#location, #storeId"
 func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	sk, err := storeMetadataSK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ExpressionAttributeNames: map[string]string{"#location": "location", "#storeId": "storeId"},
@@ -61,11 +61,11 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "StoreLocation", kind: ErrNotFound}
+		return nil, &callError{method: "StoreLocation", cause: ErrNotFound}
 	}
 	var v StoreLocationItem
 	if err := v.unmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "StoreLocation", cause: err}
 	}
 	return &v, nil
 }
@@ -83,14 +83,16 @@ const goodsOfStoreKeyCondition = "PK = :pk"
 // partition key": all goods of a store, in category order.
 //
 // GoodsOfStore reads one page of Good items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}"
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: goodsOfStoreKeyCondition,
@@ -100,7 +102,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	}
 	start, err := cursorStart("GoodsOfStore", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", kind: err}
+		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -114,26 +116,30 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	res := &GoodsOfStoreResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsOfStore", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsOfStore", undecoded)
 }
 
 // GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one
-// at a time; it stops at the first error.
+// at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsOfStore(ctx, storeID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -157,7 +163,9 @@ const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 // Electronics#Laptops#Accessories# only laptop accessories.
 //
 // GoodsInCategory reads one page of Good items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK,
@@ -167,11 +175,11 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	category := params.Category
 	pk, err := goodPK(storeID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	categoryKey, err := keyPath("category", category, "#", "#")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: goodsInCategoryKeyCondition,
@@ -182,7 +190,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	}
 	start, err := cursorStart("GoodsInCategory", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", kind: err}
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -199,26 +207,30 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	res := &GoodsInCategoryResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsInCategory", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsInCategory", undecoded)
 }
 
 // GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategory(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -242,7 +254,8 @@ const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 //
 // GoodsInCategoryByPrice reads one page of Good items; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
@@ -251,7 +264,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 	category := params.Category
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -262,7 +275,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 	}
 	start, err := cursorStart("GoodsInCategoryByPrice", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
+		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -277,26 +290,30 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	res := &GoodsInCategoryByPriceResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsInCategoryByPrice", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsInCategoryByPrice", undecoded)
 }
 
 // GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice,
-// reading the pages one at a time; it stops at the first error.
+// reading the pages one at a time. Items that can't be decoded are left
+// out, and a page's DecodeError listing them comes after its other items;
+// the walk goes on. Another error ends it.
 func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategoryByPrice(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -323,6 +340,8 @@ const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND
 //
 // GoodsInPriceRange reads one page of Good items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK
@@ -334,7 +353,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	priceTo := params.PriceTo
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -347,7 +366,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	}
 	start, err := cursorStart("GoodsInPriceRange", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", kind: err}
+		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -369,26 +388,30 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	res := &GoodsInPriceRangeResult{Items: make([]Good, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("GoodsInPriceRange", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("GoodsInPriceRange", undecoded)
 }
 
 // GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error] {
 	return walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInPriceRange(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -403,7 +426,7 @@ const addStoreCondition = "attribute_not_exists(PK)"
 func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) error {
 	in, err := s.addStoreInput(storeMetadata)
 	if err != nil {
-		return err
+		return &callError{method: "AddStore", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
@@ -411,7 +434,8 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	return nil
 }
 
-// addStoreInput builds the request of AddStore.
+// addStoreInput builds the request of AddStore; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) addStoreInput(storeMetadata *StoreMetadata) (*dynamodb.PutItemInput, error) {
 	item, err := storeMetadata.MarshalItem()
 	if err != nil {
@@ -445,7 +469,7 @@ const moveStoreCondition = "attribute_exists(PK)"
 func (s *Store) MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMetadata, error) {
 	in, err := s.moveStoreInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveStore", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -453,12 +477,13 @@ func (s *Store) MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMe
 	}
 	var v StoreMetadata
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveStore", cause: err}
 	}
 	return &v, nil
 }
 
-// moveStoreInput builds the request of MoveStore.
+// moveStoreInput builds the request of MoveStore; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) moveStoreInput(params MoveStoreParams) (*dynamodb.UpdateItemInput, error) {
 	storeID := params.StoreID
 	location := params.Location
@@ -499,7 +524,7 @@ const addGoodCondition = "attribute_not_exists(PK)"
 func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	in, err := s.addGoodInput(good)
 	if err != nil {
-		return err
+		return &callError{method: "AddGood", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
@@ -507,7 +532,8 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	return nil
 }
 
-// addGoodInput builds the request of AddGood.
+// addGoodInput builds the request of AddGood; its errors are a KeyError or
+// an ItemError, which the caller wraps.
 func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -528,7 +554,7 @@ func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	in, err := s.saveGoodInput(good)
 	if err != nil {
-		return err
+		return &callError{method: "SaveGood", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "SaveGood", cause: err}
@@ -536,7 +562,8 @@ func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	return nil
 }
 
-// saveGoodInput builds the request of SaveGood.
+// saveGoodInput builds the request of SaveGood; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) saveGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -573,7 +600,7 @@ const repriceCondition = "attribute_exists(PK)"
 func (s *Store) Reprice(ctx context.Context, params RepriceParams) (*Good, error) {
 	in, err := s.repriceInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Reprice", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -581,12 +608,13 @@ func (s *Store) Reprice(ctx context.Context, params RepriceParams) (*Good, error
 	}
 	var v Good
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "Reprice", cause: err}
 	}
 	return &v, nil
 }
 
-// repriceInput builds the request of Reprice.
+// repriceInput builds the request of Reprice; its errors are a KeyError or
+// an ItemError, which the caller wraps.
 func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -633,7 +661,7 @@ func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, e
 func (s *Store) RemoveGood(ctx context.Context, key GoodKey) error {
 	in, err := s.removeGoodInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "RemoveGood", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "RemoveGood", cause: err}
@@ -641,7 +669,8 @@ func (s *Store) RemoveGood(ctx context.Context, key GoodKey) error {
 	return nil
 }
 
-// removeGoodInput builds the request of RemoveGood.
+// removeGoodInput builds the request of RemoveGood; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) removeGoodInput(key GoodKey) (*dynamodb.DeleteItemInput, error) {
 	storeID := key.StoreID
 	category := key.Category

@@ -20,7 +20,7 @@ import (
 func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetAccount", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -33,11 +33,11 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 		return nil, &callError{method: "GetAccount", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetAccount", kind: ErrNotFound}
+		return nil, &callError{method: "GetAccount", cause: ErrNotFound}
 	}
 	var v Account
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetAccount", cause: err}
 	}
 	return &v, nil
 }
@@ -52,11 +52,11 @@ func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
 	userID := key.UserID
 	pk, err := userPK(accountID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetUser", cause: err}
 	}
 	sk, err := userSK(userID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetUser", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -69,11 +69,11 @@ func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
 		return nil, &callError{method: "GetUser", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetUser", kind: ErrNotFound}
+		return nil, &callError{method: "GetUser", cause: ErrNotFound}
 	}
 	var v User
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetUser", cause: err}
 	}
 	return &v, nil
 }
@@ -91,7 +91,9 @@ const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 // SK_begins_with="user:").
 //
 // UsersOfAccount reads one page of User items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
@@ -101,7 +103,7 @@ const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: usersOfAccountKeyCondition,
@@ -112,7 +114,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 	}
 	start, err := cursorStart("UsersOfAccount", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", kind: err}
+		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -129,26 +131,30 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
 	res := &UsersOfAccountResult{Items: make([]User, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v User
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("UsersOfAccount", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("UsersOfAccount", undecoded)
 }
 
 // UsersOfAccountAll walks every User of UsersOfAccount, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error] {
 	return walk(func(page Page) ([]User, Cursor, error) {
 		res, err := s.UsersOfAccount(ctx, accountID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -166,7 +172,8 @@ const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //
 // ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
@@ -176,7 +183,7 @@ const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: serviceGroupsOfAccountKeyCondition,
@@ -187,7 +194,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 	}
 	start, err := cursorStart("ServiceGroupsOfAccount", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
+		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -204,27 +211,30 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
 	res := &ServiceGroupsOfAccountResult{Items: make([]ServiceGroup, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v ServiceGroup
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ServiceGroupsOfAccount", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ServiceGroupsOfAccount", undecoded)
 }
 
 // ServiceGroupsOfAccountAll walks every ServiceGroup of
-// ServiceGroupsOfAccount, reading the pages one at a time; it stops at the
-// first error.
+// ServiceGroupsOfAccount, reading the pages one at a time. Items that can't
+// be decoded are left out, and a page's DecodeError listing them comes
+// after its other items; the walk goes on. Another error ends it.
 func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error] {
 	return walk(func(page Page) ([]ServiceGroup, Cursor, error) {
 		res, err := s.ServiceGroupsOfAccount(ctx, accountID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -246,14 +256,15 @@ const accountDataKeyCondition = "PK = :pk"
 //
 // AccountData reads one page of the items of Account, User, ServiceGroup;
 // page.Cursor continues from the page before, and the result's Next is ""
-// after the last page.
+// after the last page. Items that can't be decoded are left out of the
+// result, which comes with a DecodeError listing them.
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}"
 func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "AccountData", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: accountDataKeyCondition,
@@ -263,7 +274,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	}
 	start, err := cursorStart("AccountData", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "AccountData", kind: err}
+		return nil, &callError{method: "AccountData", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -277,41 +288,46 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		return nil, &callError{method: "AccountData", cause: err}
 	}
 	res := &AccountDataResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case hasKeyPrefix(item, "SK", "metadata:account"):
 			var v Account
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Accounts = append(res.Accounts, v)
 		case hasKeyPrefix(item, "SK", "user:"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Users = append(res.Users, v)
 		case hasKeyPrefix(item, "SK", "servicegroup:"):
 			var v ServiceGroup
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
 	res.Next = cursorNext("AccountData", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("AccountData", undecoded)
 }
 
 // AccountDataAll walks every page of AccountData, reading the pages one at
-// a time; it stops at the first error.
+// a time. A page that left out items it can't decode comes with its
+// DecodeError, and the walk goes on; another error ends it.
 func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error] {
 	return walkPages(func(page Page) (*AccountDataResult, Cursor, error) {
 		res, err := s.AccountData(ctx, accountID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -329,7 +345,8 @@ const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //
 // ServiceGroupsOfUser reads one page of Membership items; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK,
@@ -337,7 +354,7 @@ const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	pk, err := membershipPK(userID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: serviceGroupsOfUserKeyCondition,
@@ -348,7 +365,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 	}
 	start, err := cursorStart("ServiceGroupsOfUser", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
+		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -365,26 +382,30 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
 	res := &ServiceGroupsOfUserResult{Items: make([]Membership, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Membership
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ServiceGroupsOfUser", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ServiceGroupsOfUser", undecoded)
 }
 
 // ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser,
-// reading the pages one at a time; it stops at the first error.
+// reading the pages one at a time. Items that can't be decoded are left
+// out, and a page's DecodeError listing them comes after its other items;
+// the walk goes on. Another error ends it.
 func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error] {
 	return walk(func(page Page) ([]Membership, Cursor, error) {
 		res, err := s.ServiceGroupsOfUser(ctx, userID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -404,7 +425,8 @@ const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 //
 // UsersOfServiceGroup reads one page of Membership items; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND
@@ -414,7 +436,7 @@ const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "Inverse",
@@ -426,7 +448,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 	}
 	start, err := cursorStart("UsersOfServiceGroup", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
+		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -444,26 +466,30 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
 	res := &UsersOfServiceGroupResult{Items: make([]Membership, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Membership
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("UsersOfServiceGroup", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("UsersOfServiceGroup", undecoded)
 }
 
 // UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup,
-// reading the pages one at a time; it stops at the first error.
+// reading the pages one at a time. Items that can't be decoded are left
+// out, and a page's DecodeError listing them comes after its other items;
+// the walk goes on. Another error ends it.
 func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error] {
 	return walk(func(page Page) ([]Membership, Cursor, error) {
 		res, err := s.UsersOfServiceGroup(ctx, serviceGroupID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -482,7 +508,9 @@ const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 // SK=account:<account_id>.
 //
 // UserByID reads one page of User items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK,
@@ -490,7 +518,7 @@ const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	pk, err := userSK(userID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "UserByID", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "Inverse",
@@ -502,7 +530,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 	}
 	start, err := cursorStart("UserByID", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "UserByID", kind: err}
+		return nil, &callError{method: "UserByID", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -520,26 +548,30 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		return nil, &callError{method: "UserByID", cause: err}
 	}
 	res := &UserByIDResult{Items: make([]User, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v User
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("UserByID", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("UserByID", undecoded)
 }
 
 // UserByIDAll walks every User of UserByID, reading the pages one at a
-// time; it stops at the first error.
+// time. Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error] {
 	return walk(func(page Page) ([]User, Cursor, error) {
 		res, err := s.UserByID(ctx, userID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -554,7 +586,7 @@ const createAccountCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	in, err := s.createAccountInput(account)
 	if err != nil {
-		return err
+		return &callError{method: "CreateAccount", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateAccount", err, ErrConditionFailed, ErrAlreadyExists)
@@ -562,7 +594,8 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	return nil
 }
 
-// createAccountInput builds the request of CreateAccount.
+// createAccountInput builds the request of CreateAccount; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createAccountInput(account *Account) (*dynamodb.PutItemInput, error) {
 	item, err := account.MarshalItem()
 	if err != nil {
@@ -587,7 +620,7 @@ const createUserCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	in, err := s.createUserInput(user)
 	if err != nil {
-		return err
+		return &callError{method: "CreateUser", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateUser", err, ErrConditionFailed, ErrAlreadyExists)
@@ -595,7 +628,8 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	return nil
 }
 
-// createUserInput builds the request of CreateUser.
+// createUserInput builds the request of CreateUser; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createUserInput(user *User) (*dynamodb.PutItemInput, error) {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -621,7 +655,7 @@ const createServiceGroupCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error {
 	in, err := s.createServiceGroupInput(serviceGroup)
 	if err != nil {
-		return err
+		return &callError{method: "CreateServiceGroup", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
@@ -629,7 +663,8 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	return nil
 }
 
-// createServiceGroupInput builds the request of CreateServiceGroup.
+// createServiceGroupInput builds the request of CreateServiceGroup; its
+// errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createServiceGroupInput(serviceGroup *ServiceGroup) (*dynamodb.PutItemInput, error) {
 	item, err := serviceGroup.MarshalItem()
 	if err != nil {
@@ -656,7 +691,7 @@ const grantServiceGroupCondition = "attribute_not_exists(PK)"
 func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) error {
 	in, err := s.grantServiceGroupInput(membership)
 	if err != nil {
-		return err
+		return &callError{method: "GrantServiceGroup", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("GrantServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
@@ -664,7 +699,8 @@ func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) e
 	return nil
 }
 
-// grantServiceGroupInput builds the request of GrantServiceGroup.
+// grantServiceGroupInput builds the request of GrantServiceGroup; its
+// errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) grantServiceGroupInput(membership *Membership) (*dynamodb.PutItemInput, error) {
 	item, err := membership.MarshalItem()
 	if err != nil {
@@ -686,7 +722,7 @@ func (s *Store) grantServiceGroupInput(membership *Membership) (*dynamodb.PutIte
 func (s *Store) RevokeServiceGroup(ctx context.Context, key MembershipKey) error {
 	in, err := s.revokeServiceGroupInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "RevokeServiceGroup", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "RevokeServiceGroup", cause: err}
@@ -694,7 +730,8 @@ func (s *Store) RevokeServiceGroup(ctx context.Context, key MembershipKey) error
 	return nil
 }
 
-// revokeServiceGroupInput builds the request of RevokeServiceGroup.
+// revokeServiceGroupInput builds the request of RevokeServiceGroup; its
+// errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) revokeServiceGroupInput(key MembershipKey) (*dynamodb.DeleteItemInput, error) {
 	userID := key.UserID
 	serviceGroupID := key.ServiceGroupID

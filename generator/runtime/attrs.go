@@ -13,8 +13,9 @@ import (
 )
 
 // The readers decode one attribute value of an item; entity and attr name
-// the attribute in errors. A value of another DynamoDB type is an error:
-// the item does not hold what the spec says it holds.
+// the attribute in errors, which never hold the value. A value of another
+// DynamoDB type is an error: the item does not hold what the spec says it
+// holds.
 
 func wrongType(entity, attr, want string) error {
 	return &ItemError{Entity: entity, Attr: attr, Reason: "not stored as " + want}
@@ -35,7 +36,7 @@ func readInt(entity, attr string, av types.AttributeValue) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v.Value, 10, 64)
 	if err != nil {
-		return 0, &ItemError{Entity: entity, Attr: attr, Reason: "not an int64: " + v.Value}
+		return 0, &ItemError{Entity: entity, Attr: attr, Reason: "not an int64"}
 	}
 	return n, nil
 }
@@ -47,7 +48,7 @@ func readFloat(entity, attr string, av types.AttributeValue) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(v.Value, 64)
 	if err != nil {
-		return 0, &ItemError{Entity: entity, Attr: attr, Reason: "not a float64: " + v.Value}
+		return 0, &ItemError{Entity: entity, Attr: attr, Reason: "not a float64"}
 	}
 	return f, nil
 }
@@ -68,7 +69,7 @@ func readTime(entity, attr string, av types.AttributeValue) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, &ItemError{Entity: entity, Attr: attr, Reason: "not an RFC 3339 time: " + s}
+		return time.Time{}, &ItemError{Entity: entity, Attr: attr, Reason: "not an RFC 3339 time"}
 	}
 	return t, nil
 }
@@ -80,7 +81,7 @@ func readDate(entity, attr string, av types.AttributeValue) (time.Time, error) {
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return time.Time{}, &ItemError{Entity: entity, Attr: attr, Reason: "not a date YYYY-MM-DD: " + s}
+		return time.Time{}, &ItemError{Entity: entity, Attr: attr, Reason: "not a date YYYY-MM-DD"}
 	}
 	return t, nil
 }
@@ -136,7 +137,7 @@ func readIntSet(entity, attr string, av types.AttributeValue) ([]int64, error) {
 	for i, s := range v.Value {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, &ItemError{Entity: entity, Attr: attr, Reason: "not an int64: " + s}
+			return nil, &ItemError{Entity: entity, Attr: attr, Reason: "an element is not an int64"}
 		}
 		out[i] = n
 	}

@@ -131,9 +131,7 @@ func TestReadValues(t *testing.T) {
 		"9223372036854775808", "-9223372036854775809", "99999999999999999999999999999999999999"} {
 		_, err := readInt("E", "a", n(in))
 		checkItemError(t, err, "E", "a")
-		if err != nil && !strings.Contains(err.Error(), in) {
-			t.Errorf("readInt(%q): %q does not show the value", in, err)
-		}
+		noValue(t, "readInt", err, in)
 	}
 	for in, want := range map[string]float64{
 		"0": 0, "1.5": 1.5, "-1.5": -1.5, "1e3": 1000, "1E-130": 1e-130, "9.9999999999999999999999999999999999999E+125": 1e126,
@@ -146,6 +144,17 @@ func TestReadValues(t *testing.T) {
 	for _, in := range []string{"", "abc", "1.5.5", "1e", "--1", "1e400", "-1e400", " 1"} {
 		_, err := readFloat("E", "a", n(in))
 		checkItemError(t, err, "E", "a")
+		noValue(t, "readFloat", err, in)
+	}
+	for _, in := range []string{"", "2021-3-5", "20210305", "2021-02-30", "05/03/2021", "2021-03-05T00:00:00Z"} {
+		_, err := readDate("E", "a", s(in))
+		checkItemError(t, err, "E", "a")
+		noValue(t, "readDate", err, in)
+	}
+	for _, in := range []string{"1.5", "9223372036854775808", "x7q"} {
+		_, err := readIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"1", in}})
+		checkItemError(t, err, "E", "a")
+		noValue(t, "readIntSet", err, in)
 	}
 	for _, b := range []bool{true, false} {
 		if v, err := readBool("E", "a", &types.AttributeValueMemberBOOL{Value: b}); err != nil || v != b {
@@ -248,9 +257,7 @@ func TestReadTime(t *testing.T) {
 	} {
 		_, err := readTime("E", "at", s(in))
 		checkItemError(t, err, "E", "at")
-		if err != nil && !strings.Contains(err.Error(), in) {
-			t.Errorf("readTime(%q): %q does not show the value", in, err)
-		}
+		noValue(t, "readTime", err, in)
 	}
 }
 
@@ -723,5 +730,14 @@ func TestIntDiff(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("intDiff(%d, %d) = %s, want %s", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// noValue checks that the error of a reader given the stored text in does
+// not hold it: error messages never hold a stored value.
+func noValue(t *testing.T, reader string, err error, in string) {
+	t.Helper()
+	if err != nil && strings.TrimSpace(in) != "" && strings.Contains(err.Error(), in) {
+		t.Errorf("%s(%q): %q holds the stored value", reader, in, err)
 	}
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,7 +175,7 @@ func TestConditionError(t *testing.T) {
 		if !errors.Is(err, cause) {
 			t.Errorf("conditionError(%v) = %v lost its cause", cause, err)
 		}
-		if want := pkgPrefix + "UpdateBook: " + cause.Error(); err.Error() != want {
+		if want := pkgPrefix + "UpdateBook: " + strings.TrimPrefix(cause.Error(), pkgPrefix); err.Error() != want {
 			t.Errorf("message %q, want %q", err, want)
 		}
 	}
@@ -200,5 +201,85 @@ func TestKeyAndItemErrors(t *testing.T) {
 	var got *KeyError
 	if !errors.As(err, &got) || got != ke || !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("callError lost the KeyError: %v", err)
+	}
+}
+
+// TestCallErrorOverOwnErrors checks that a method's error over a KeyError,
+// an ItemError or ErrInvalidCursor names the method once, with one
+// prefix, and keeps the error reachable.
+func TestCallErrorOverOwnErrors(t *testing.T) {
+	ke := &KeyError{Attr: "isbn", Value: "a#b", Reason: "holds '#', a separator of its key"}
+	ie := &ItemError{Entity: "Book", Attr: "title", Reason: "missing"}
+	for _, tt := range []struct {
+		cause error
+		is    error
+		want  string
+	}{
+		{ke, ErrInvalidKey, "GetBook: invalid key value for isbn: holds '#', a separator of its key"},
+		{ie, ErrInvalidItem, "GetBook: Book.title: missing"},
+		{ErrInvalidCursor, ErrInvalidCursor, "GetBook: invalid cursor"},
+		{ErrNotFound, ErrNotFound, "GetBook: item not found"},
+	} {
+		err := callErr("GetBook", nil, tt.cause)
+		if got := err.Error(); got != pkgPrefix+tt.want {
+			t.Errorf("message %q, want %q", got, pkgPrefix+tt.want)
+		}
+		if !errors.Is(err, tt.is) || !errors.Is(err, tt.cause) {
+			t.Errorf("%v: errors.Is %v = false", err, tt.is)
+		}
+	}
+	var gotKE *KeyError
+	if err := callErr("GetBook", nil, ke); !errors.As(err, &gotKE) || gotKE != ke {
+		t.Errorf("errors.As(*KeyError) = %v", gotKE)
+	}
+	var gotIE *ItemError
+	if err := callErr("GetBook", nil, ie); !errors.As(err, &gotIE) || gotIE != ie {
+		t.Errorf("errors.As(*ItemError) = %v", gotIE)
+	}
+}
+
+func TestDecodeError(t *testing.T) {
+	if err := decodeErr("Books", nil); err != nil {
+		t.Errorf("decodeErr with no undecoded item = %v, want nil", err)
+	}
+	a := &ItemError{Entity: "Book", Attr: "pages", Reason: "not stored as N"}
+	b := &ItemError{Entity: "Review", Attr: "stars", Reason: "missing"}
+	err := decodeErr("Books", []UndecodedItem{
+		undecodable(1, a, "PK", "SK"),
+		// The decoders return an ItemError; another error is still listed.
+		undecodable(4, errors.New("boom"), "PK", "SK"),
+		undecodable(7, fmt.Errorf("wrapped: %w", b), "PK", "SK"),
+	})
+	want := pkgPrefix + "Books: 3 items can't be decoded: item 1 (key PK, SK): Book.pages: not stored as N; " +
+		"item 4 (key PK, SK): can't be decoded; item 7 (key PK, SK): Review.stars: missing"
+	if err.Error() != want {
+		t.Errorf("message\n%q, want\n%q", err, want)
+	}
+	if !errors.Is(err, ErrInvalidItem) || errors.Is(err, ErrInvalidKey) {
+		t.Errorf("errors.Is: ErrInvalidItem %v, ErrInvalidKey %v", errors.Is(err, ErrInvalidItem), errors.Is(err, ErrInvalidKey))
+	}
+	var de *DecodeError
+	if !errors.As(err, &de) || len(de.Items) != 3 {
+		t.Fatalf("errors.As(*DecodeError) = %v", de)
+	}
+	for i, want := range []struct {
+		pos  int
+		attr string
+	}{{1, "pages"}, {4, ""}, {7, "stars"}} {
+		u := de.Items[i]
+		if u.Position != want.pos || u.Err == nil || u.Err.Attr != want.attr || !slices.Equal(u.KeyAttrs, []string{"PK", "SK"}) {
+			t.Errorf("item %d: %+v, want position %d, attribute %q", i, u, want.pos, want.attr)
+		}
+	}
+	var ie *ItemError
+	if !errors.As(err, &ie) || ie != a {
+		t.Errorf("errors.As(*ItemError) = %v, want the first", ie)
+	}
+	one := &DecodeError{Items: []UndecodedItem{undecodable(0, b, "id")}}
+	if want := pkgPrefix + "1 item can't be decoded: item 0 (key id): Review.stars: missing"; one.Error() != want {
+		t.Errorf("message %q, want %q", one, want)
+	}
+	if !errors.Is(&DecodeError{}, ErrInvalidItem) {
+		t.Error("an empty DecodeError is not ErrInvalidItem")
 	}
 }

@@ -86,3 +86,72 @@ func TestWalkPages(t *testing.T) {
 		t.Errorf("read %d pages after an error", len(p.asked))
 	}
 }
+
+// partialPages serves three pages of two items; the second also comes
+// with a DecodeError, as a query page that left out an item does.
+func partialPages(asked *[]Cursor) func(Page) ([]int, Cursor, error) {
+	return func(pg Page) ([]int, Cursor, error) {
+		*asked = append(*asked, pg.Cursor)
+		i := len(*asked) - 1
+		next := Cursor("")
+		if i < 2 {
+			next = Cursor(rune('a' + i))
+		}
+		var err error
+		if i == 1 {
+			err = decodeErr("P", []UndecodedItem{undecodable(1, &ItemError{Entity: "E", Attr: "a", Reason: "missing"}, "PK")})
+		}
+		return []int{2 * i, 2*i + 1}, next, err
+	}
+}
+
+// TestWalkGoesOnAfterDecodeError checks that a page's DecodeError comes
+// after its items and that the walk goes on with the next page.
+func TestWalkGoesOnAfterDecodeError(t *testing.T) {
+	var asked []Cursor
+	var got []int
+	var errs []int // the number of items yielded before each error
+	for v, err := range walk(partialPages(&asked)) {
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) || !errors.Is(err, ErrInvalidItem) || de.Items[0].Position != 1 {
+				t.Errorf("error %v, want the page's DecodeError", err)
+			}
+			errs = append(errs, len(got))
+			continue
+		}
+		got = append(got, v)
+	}
+	if !slices.Equal(got, []int{0, 1, 2, 3, 4, 5}) || !slices.Equal(errs, []int{4}) || !slices.Equal(asked, []Cursor{"", "a", "b"}) {
+		t.Errorf("items %v, errors after %v items, cursors asked %q", got, errs, asked)
+	}
+	// The caller stops at the error: no more page is read.
+	asked = nil
+	for _, err := range walk(partialPages(&asked)) {
+		if err != nil {
+			break
+		}
+	}
+	if len(asked) != 2 {
+		t.Errorf("read %d pages after the caller stopped at the error of the second", len(asked))
+	}
+}
+
+func TestWalkPagesGoesOnAfterDecodeError(t *testing.T) {
+	var asked []Cursor
+	var pages [][]int
+	var errs []int
+	for items, err := range walkPages(partialPages(&asked)) {
+		if err != nil {
+			if !errors.Is(err, ErrInvalidItem) {
+				t.Errorf("error %v, want the page's DecodeError", err)
+			}
+			errs = append(errs, len(pages))
+		}
+		pages = append(pages, items)
+	}
+	// The page comes with its error, and the walk goes on.
+	if len(pages) != 3 || !slices.Equal(pages[1], []int{2, 3}) || !slices.Equal(errs, []int{1}) || len(asked) != 3 {
+		t.Errorf("pages %v, errors at pages %v, pages read %d", pages, errs, len(asked))
+	}
+}

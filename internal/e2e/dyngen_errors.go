@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -30,10 +31,11 @@ var (
 )
 
 // KeyError tells why a value can't be part of a key. It wraps
-// ErrInvalidKey.
+// ErrInvalidKey. Its message names the attribute and the reason, never
+// the value.
 type KeyError struct {
 	Attr   string // the attribute, as the spec names it
-	Value  string
+	Value  string // the value refused, for the caller (not in the message)
 	Reason string
 }
 
@@ -44,7 +46,8 @@ func (e *KeyError) Error() string {
 func (e *KeyError) Unwrap() error { return ErrInvalidKey }
 
 // ItemError tells which attribute of an item breaks its constraints, or
-// can't be decoded. It wraps ErrInvalidItem.
+// can't be decoded. It wraps ErrInvalidItem. Its message names the
+// attribute and the reason, never the value.
 type ItemError struct {
 	Entity string
 	Attr   string
@@ -52,15 +55,19 @@ type ItemError struct {
 }
 
 func (e *ItemError) Error() string {
+	if e.Entity == "" && e.Attr == "" {
+		return pkgPrefix + e.Reason
+	}
 	return pkgPrefix + e.Entity + "." + e.Attr + ": " + e.Reason
 }
 
 func (e *ItemError) Unwrap() error { return ErrInvalidItem }
 
-// callError is the error of a store method: the method's name, then
-// kind (ErrNotFound, ErrConditionFailed, ...) when not nil, then the
-// cause (the SDK's error) when not nil. errors.Is finds kind and
-// errors.As finds the cause.
+// callError is the error of a store method: every error a method returns
+// is one. It holds the method's name, then kind (ErrNotFound,
+// ErrConditionFailed, ...) when not nil, then the cause when not nil:
+// the SDK's error, a KeyError, an ItemError, a DecodeError or one of the
+// Err variables. errors.Is finds kind and errors.As finds the cause.
 type callError struct {
 	method string
 	kind   error
@@ -73,7 +80,7 @@ func (e *callError) Error() string {
 		msg += ": " + strings.TrimPrefix(e.kind.Error(), pkgPrefix)
 	}
 	if e.cause != nil {
-		msg += ": " + e.cause.Error()
+		msg += ": " + strings.TrimPrefix(e.cause.Error(), pkgPrefix)
 	}
 	return msg
 }
@@ -101,4 +108,87 @@ func conditionError(method string, err, ifAbsent, ifPresent error) error {
 		return &callError{method, ifPresent, err}
 	}
 	return &callError{method, nil, err}
+}
+
+// DecodeError is the error of a read that left out of its result the
+// items it could not decode: the result holds every other item. Items
+// lists those left out, in the order they were read. It wraps each one's
+// ItemError, so errors.Is finds ErrInvalidItem and errors.As the first
+// ItemError.
+type DecodeError struct {
+	Items []UndecodedItem
+}
+
+// UndecodedItem is an item a read could not decode.
+type UndecodedItem struct {
+	// Position is where the item was: among the items DynamoDB returned
+	// for the page of a query (from 0), or, for a batch read, the place
+	// of its key in the keys given (the first place, for a key given
+	// twice).
+	Position int
+	// KeyAttrs names the attributes of the table's primary key, which
+	// identify the item; no error holds their values.
+	KeyAttrs []string
+	// Err tells which attribute can't be decoded, and why.
+	Err *ItemError
+}
+
+func (e *DecodeError) Error() string {
+	var b strings.Builder
+	b.WriteString(pkgPrefix)
+	if len(e.Items) == 1 {
+		b.WriteString("1 item can't be decoded")
+	} else {
+		b.WriteString(strconv.Itoa(len(e.Items)) + " items can't be decoded")
+	}
+	for i, u := range e.Items {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString("item " + strconv.Itoa(u.Position))
+		if len(u.KeyAttrs) > 0 {
+			b.WriteString(" (key " + strings.Join(u.KeyAttrs, ", ") + ")")
+		}
+		if u.Err != nil {
+			b.WriteString(": " + strings.TrimPrefix(u.Err.Error(), pkgPrefix))
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns the ItemError of every item, or ErrInvalidItem when
+// there is none.
+func (e *DecodeError) Unwrap() []error {
+	out := make([]error, 0, len(e.Items))
+	for _, u := range e.Items {
+		if u.Err != nil {
+			out = append(out, u.Err)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, ErrInvalidItem)
+	}
+	return out
+}
+
+// undecodable is the item at position that could not be decoded (err,
+// which the decoders make an ItemError); keyAttrs name the table's
+// primary key attributes.
+func undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
+	ie, ok := err.(*ItemError)
+	if !ok && !errors.As(err, &ie) {
+		ie = &ItemError{Reason: "can't be decoded"}
+	}
+	return UndecodedItem{Position: position, KeyAttrs: keyAttrs, Err: ie}
+}
+
+// decodeErr is the error of method's read that left out the items of
+// undecoded: nil when there are none.
+func decodeErr(method string, undecoded []UndecodedItem) error {
+	if len(undecoded) == 0 {
+		return nil
+	}
+	return &callError{method: method, cause: &DecodeError{Items: undecoded}}
 }

@@ -92,14 +92,16 @@ type WidgetKeysResult struct {
 const widgetKeysKeyCondition = "GSI2PK = :pk"
 
 // WidgetKeys reads one page of Widget items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on GSI ByKeys of table Main
 //	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	pk, err := widgetGSI2PK(serial)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "ByKeys",
@@ -110,7 +112,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	}
 	start, err := cursorStart("WidgetKeys", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetKeys", kind: err}
+		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -125,27 +127,31 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	res := &WidgetKeysResult{Items: make([]WidgetKeysItem, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		widgetKeysFromKeys(item)
 		var v WidgetKeysItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetKeys", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetKeys", undecoded)
 }
 
 // WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
 	return walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
 		res, err := s.WidgetKeys(ctx, serial, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -160,11 +166,11 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 	widgetID := key.WidgetID
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	sk, err := widgetSK(widgetID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -178,11 +184,11 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetWidget", kind: ErrNotFound}
+		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetWidget", cause: err}
 	}
 	return &v, nil
 }
@@ -211,11 +217,11 @@ func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams)
 	serial := params.Serial
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	sk, err := widgetGSI1SK(serial)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -239,11 +245,11 @@ func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams)
 		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "WidgetBySerial", kind: ErrNotFound}
+		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetBySerial", cause: err}
 	}
 	return &v, nil
 }
@@ -267,6 +273,8 @@ const widgetsInRegionFilter = "#status = :status"
 
 // WidgetsInRegion reads one page of Widget items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND
@@ -279,7 +287,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 	status := params.Status
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	fixed := &queryFixed{
 		filter:       widgetsInRegionFilter,
@@ -292,7 +300,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 	}
 	start, err := cursorStart("WidgetsInRegion", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", kind: err}
+		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -313,26 +321,30 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	res := &WidgetsInRegionResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetsInRegion", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetsInRegion", undecoded)
 }
 
 // WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInRegion(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -348,7 +360,9 @@ const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 const activeWidgetsFilter = "#active = :active"
 
 // ActiveWidgets reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -360,7 +374,7 @@ const activeWidgetsFilter = "#active = :active"
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	fixed := &queryFixed{
 		filter:       activeWidgetsFilter,
@@ -372,7 +386,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	}
 	start, err := cursorStart("ActiveWidgets", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", kind: err}
+		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -392,26 +406,30 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	res := &ActiveWidgetsResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ActiveWidgets", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ActiveWidgets", undecoded)
 }
 
 // ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.ActiveWidgets(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -432,6 +450,8 @@ const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 
 // WidgetsInCategory reads one page of Widget items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
@@ -443,11 +463,11 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	category := params.Category
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	categoryKey, err := keyPath("category", category, "/", "/")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -459,7 +479,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	}
 	start, err := cursorStart("WidgetsInCategory", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", kind: err}
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -477,26 +497,30 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	res := &WidgetsInCategoryResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetsInCategory", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetsInCategory", undecoded)
 }
 
 // WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInCategory(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -530,7 +554,9 @@ const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 
 // WidgetNames reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -541,7 +567,7 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: widgetNamesKeyCondition,
@@ -553,7 +579,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	}
 	start, err := cursorStart("WidgetNames", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetNames", kind: err}
+		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -572,26 +598,30 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	res := &WidgetNamesResult{Items: make([]WidgetNamesItem, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v WidgetNamesItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetNames", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetNames", undecoded)
 }
 
 // WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error] {
 	return walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
 		res, err := s.WidgetNames(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -607,7 +637,9 @@ const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 // Widgets with one id across owners, on the inverted index.
 //
 // WidgetOwners reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on GSI Inverted of table Main
 //	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
@@ -615,7 +647,7 @@ const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "Inverted",
@@ -627,7 +659,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	}
 	start, err := cursorStart("WidgetOwners", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "WidgetOwners", kind: err}
+		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -645,26 +677,30 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	res := &WidgetOwnersResult{Items: make([]Widget, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("WidgetOwners", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("WidgetOwners", undecoded)
 }
 
 // WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one
-// at a time; it stops at the first error.
+// at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error] {
 	return walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetOwners(ctx, widgetID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -680,7 +716,8 @@ const ownerPageKeyCondition = "PK = :pk"
 
 // OwnerPage reads one page of the items of Widget, Note; page.Cursor
 // continues from the page before, and the result's Next is "" after the
-// last page.
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}"
@@ -693,7 +730,7 @@ const ownerPageKeyCondition = "PK = :pk"
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: ownerPageKeyCondition,
@@ -703,7 +740,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	}
 	start, err := cursorStart("OwnerPage", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "OwnerPage", kind: err}
+		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:         start,
@@ -717,35 +754,39 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	res := &OwnerPageResult{}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		switch {
 		case hasKeyPrefix(item, "SK", "WIDGET#"):
 			var v Widget
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Widgets = append(res.Widgets, v)
 		case isType(item, "_type", "Note"):
 			var v Note
 			if err := v.UnmarshalItem(item); err != nil {
-				return nil, err
+				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				continue
 			}
 			res.Notes = append(res.Notes, v)
 		}
 	}
 	res.Next = cursorNext("OwnerPage", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("OwnerPage", undecoded)
 }
 
 // OwnerPageAll walks every page of OwnerPage, reading the pages one at a
-// time; it stops at the first error.
+// time. A page that left out items it can't decode comes with its
+// DecodeError, and the walk goes on; another error ends it.
 func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error] {
 	return walkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
 		res, err := s.OwnerPage(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res, res.Next, nil
+		return res, res.Next, err
 	})
 }
 
@@ -759,7 +800,9 @@ type EventsResult struct {
 const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // Events reads one page of Event items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page.
+// before, and the result's Next is "" after the last page. Items that can't
+// be decoded are left out of the result, which comes with a DecodeError
+// listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -770,7 +813,7 @@ const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Events", cause: err}
 	}
 	fixed := &queryFixed{
 		consistent:   true,
@@ -782,7 +825,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	}
 	start, err := cursorStart("Events", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "Events", kind: err}
+		return nil, &callError{method: "Events", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ConsistentRead:    &fixed.consistent,
@@ -800,26 +843,30 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		return nil, &callError{method: "Events", cause: err}
 	}
 	res := &EventsResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("Events", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("Events", undecoded)
 }
 
-// EventsAll walks every Event of Events, reading the pages one at a time;
-// it stops at the first error.
+// EventsAll walks every Event of Events, reading the pages one at a time.
+// Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.Events(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -833,7 +880,9 @@ type EventsDescResult struct {
 const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // EventsDesc reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -845,7 +894,7 @@ const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsDescKeyCondition,
@@ -856,7 +905,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	}
 	start, err := cursorStart("EventsDesc", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsDesc", kind: err}
+		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -874,26 +923,30 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	res := &EventsDescResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsDesc", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsDesc", undecoded)
 }
 
 // EventsDescAll walks every Event of EventsDesc, reading the pages one at a
-// time; it stops at the first error.
+// time. Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsDesc(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -913,7 +966,9 @@ type EventsBeforeResult struct {
 const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsBefore reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -925,7 +980,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	if seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
@@ -940,7 +995,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 	}
 	start, err := cursorStart("EventsBefore", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsBefore", kind: err}
+		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -958,26 +1013,30 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	res := &EventsBeforeResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsBefore", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsBefore", undecoded)
 }
 
 // EventsBeforeAll walks every Event of EventsBefore, reading the pages one
-// at a time; it stops at the first error.
+// at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBefore(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -997,7 +1056,9 @@ type EventsUpToResult struct {
 const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsUpTo reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1009,7 +1070,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsUpToKeyCondition,
@@ -1021,7 +1082,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	}
 	start, err := cursorStart("EventsUpTo", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsUpTo", kind: err}
+		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1039,26 +1100,30 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	res := &EventsUpToResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsUpTo", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsUpTo", undecoded)
 }
 
 // EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a
-// time; it stops at the first error.
+// time. Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsUpTo(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1078,7 +1143,9 @@ type EventsAfterResult struct {
 const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsAfter reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1090,7 +1157,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsAfterKeyCondition,
@@ -1102,7 +1169,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	}
 	start, err := cursorStart("EventsAfter", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAfter", kind: err}
+		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1120,26 +1187,30 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	res := &EventsAfterResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAfter", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAfter", undecoded)
 }
 
 // EventsAfterAll walks every Event of EventsAfter, reading the pages one at
-// a time; it stops at the first error.
+// a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAfter(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1159,7 +1230,9 @@ type EventsFromResult struct {
 const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsFrom reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1172,7 +1245,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsFromKeyCondition,
@@ -1184,7 +1257,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	}
 	start, err := cursorStart("EventsFrom", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsFrom", kind: err}
+		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1203,26 +1276,30 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	res := &EventsFromResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsFrom", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsFrom", undecoded)
 }
 
 // EventsFromAll walks every Event of EventsFrom, reading the pages one at a
-// time; it stops at the first error.
+// time. Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsFrom(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1243,7 +1320,9 @@ type EventsBetweenResult struct {
 const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // EventsBetween reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1256,7 +1335,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	seqTo := params.SeqTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: eventsBetweenKeyCondition,
@@ -1268,7 +1347,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	}
 	start, err := cursorStart("EventsBetween", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsBetween", kind: err}
+		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1289,26 +1368,30 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	res := &EventsBetweenResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsBetween", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsBetween", undecoded)
 }
 
 // EventsBetweenAll walks every Event of EventsBetween, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBetween(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1328,7 +1411,9 @@ type EventsAtBeforeResult struct {
 const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtBefore reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -1340,7 +1425,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	instantBefore := at.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
@@ -1348,7 +1433,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 	}
 	atKey, err := keyTime("at", instantBefore)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1361,7 +1446,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 	}
 	start, err := cursorStart("EventsAtBefore", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", kind: err}
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1380,26 +1465,30 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	res := &EventsAtBeforeResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtBefore", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtBefore", undecoded)
 }
 
 // EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBefore(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1419,7 +1508,9 @@ type EventsAtUpToResult struct {
 const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtUpTo reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -1431,11 +1522,11 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	atKey, err := keyTime("at", at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1448,7 +1539,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	}
 	start, err := cursorStart("EventsAtUpTo", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", kind: err}
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1467,26 +1558,30 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	res := &EventsAtUpToResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtUpTo", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtUpTo", undecoded)
 }
 
 // EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one
-// at a time; it stops at the first error.
+// at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtUpTo(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1506,7 +1601,9 @@ type EventsAtAfterResult struct {
 const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtAfter reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -1518,11 +1615,11 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	atKey, err := keyTime("at", at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1535,7 +1632,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	}
 	start, err := cursorStart("EventsAtAfter", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", kind: err}
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1554,26 +1651,30 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	res := &EventsAtAfterResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtAfter", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtAfter", undecoded)
 }
 
 // EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtAfter(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1593,7 +1694,9 @@ type EventsAtFromResult struct {
 const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtFrom reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -1605,11 +1708,11 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	atKey, err := keyTime("at", at)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1622,7 +1725,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	}
 	start, err := cursorStart("EventsAtFrom", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", kind: err}
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1641,26 +1744,30 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	res := &EventsAtFromResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtFrom", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtFrom", undecoded)
 }
 
 // EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one
-// at a time; it stops at the first error.
+// at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtFrom(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1681,7 +1788,9 @@ type EventsAtBetweenResult struct {
 const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // EventsAtBetween reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -1695,15 +1804,15 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	atTo := params.AtTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	atKey, err := keyTime("at", atFrom)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	atKey2, err := keyTime("at", atTo)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "LSI1",
@@ -1716,7 +1825,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	}
 	start, err := cursorStart("EventsAtBetween", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", kind: err}
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1739,26 +1848,30 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	res := &EventsAtBetweenResult{Items: make([]Event, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("EventsAtBetween", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("EventsAtBetween", undecoded)
 }
 
 // EventsAtBetweenAll walks every Event of EventsAtBetween, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error] {
 	return walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBetween(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1775,7 +1888,9 @@ const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 // attribute.
 //
 // Notes reads one page of Note items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page.
+// before, and the result's Next is "" after the last page. Items that can't
+// be decoded are left out of the result, which comes with a DecodeError
+// listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -1786,7 +1901,7 @@ const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Notes", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: notesKeyCondition,
@@ -1797,7 +1912,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	}
 	start, err := cursorStart("Notes", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "Notes", kind: err}
+		return nil, &callError{method: "Notes", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1814,29 +1929,33 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		return nil, &callError{method: "Notes", cause: err}
 	}
 	res := &NotesResult{Items: make([]Note, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		if !isType(item, "_type", "Note") {
 			continue
 		}
 		var v Note
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("Notes", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("Notes", undecoded)
 }
 
-// NotesAll walks every Note of Notes, reading the pages one at a time; it
-// stops at the first error.
+// NotesAll walks every Note of Notes, reading the pages one at a time.
+// Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error] {
 	return walk(func(page Page) ([]Note, Cursor, error) {
 		res, err := s.Notes(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1850,11 +1969,11 @@ func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
 	noteID := key.NoteID
 	pk, err := notePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetNote", cause: err}
 	}
 	sk, err := noteSK(noteID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetNote", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -1867,11 +1986,11 @@ func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
 		return nil, &callError{method: "GetNote", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetNote", kind: ErrNotFound}
+		return nil, &callError{method: "GetNote", cause: ErrNotFound}
 	}
 	var v Note
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetNote", cause: err}
 	}
 	return &v, nil
 }
@@ -1886,7 +2005,9 @@ type PinsResult struct {
 const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // Pins reads one page of Pin items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page.
+// before, and the result's Next is "" after the last page. Items that can't
+// be decoded are left out of the result, which comes with a DecodeError
+// listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -1896,7 +2017,7 @@ const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Pins", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: pinsKeyCondition,
@@ -1907,7 +2028,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	}
 	start, err := cursorStart("Pins", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "Pins", kind: err}
+		return nil, &callError{method: "Pins", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -1924,26 +2045,29 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		return nil, &callError{method: "Pins", cause: err}
 	}
 	res := &PinsResult{Items: make([]Pin, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Pin
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("Pins", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("Pins", undecoded)
 }
 
-// PinsAll walks every Pin of Pins, reading the pages one at a time; it
-// stops at the first error.
+// PinsAll walks every Pin of Pins, reading the pages one at a time. Items
+// that can't be decoded are left out, and a page's DecodeError listing them
+// comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error] {
 	return walk(func(page Page) ([]Pin, Cursor, error) {
 		res, err := s.Pins(ctx, ownerID, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -1958,7 +2082,7 @@ const createWidgetCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	in, err := s.createWidgetInput(widget)
 	if err != nil {
-		return err
+		return &callError{method: "CreateWidget", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists)
@@ -1966,7 +2090,8 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	return nil
 }
 
-// createWidgetInput builds the request of CreateWidget.
+// createWidgetInput builds the request of CreateWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -1993,7 +2118,7 @@ const putWidgetCondition = "#version < :version_when"
 func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) error {
 	in, err := s.putWidgetInput(widget, version)
 	if err != nil {
-		return err
+		return &callError{method: "PutWidget", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
@@ -2001,7 +2126,8 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	return nil
 }
 
-// putWidgetInput builds the request of PutWidget.
+// putWidgetInput builds the request of PutWidget; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) putWidgetInput(widget *Widget, version int64) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -2053,7 +2179,7 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error) {
 	in, err := s.editWidgetInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "EditWidget", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -2061,12 +2187,13 @@ func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widge
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "EditWidget", cause: err}
 	}
 	return &v, nil
 }
 
-// editWidgetInput builds the request of EditWidget.
+// editWidgetInput builds the request of EditWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -2187,7 +2314,7 @@ const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*Widget, error) {
 	in, err := s.retireWidgetInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "RetireWidget", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -2195,12 +2322,13 @@ func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*W
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "RetireWidget", cause: err}
 	}
 	return &v, nil
 }
 
-// retireWidgetInput builds the request of RetireWidget.
+// retireWidgetInput builds the request of RetireWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -2262,7 +2390,7 @@ const moveWidgetCondition = "attribute_exists(PK)"
 func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widget, error) {
 	in, err := s.moveWidgetInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveWidget", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -2270,12 +2398,13 @@ func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widge
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "MoveWidget", cause: err}
 	}
 	return &v, nil
 }
 
-// moveWidgetInput builds the request of MoveWidget.
+// moveWidgetInput builds the request of MoveWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -2358,7 +2487,7 @@ const deleteWidgetCondition = "#status = :status_when"
 func (s *Store) DeleteWidget(ctx context.Context, key WidgetKey) error {
 	in, err := s.deleteWidgetInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteWidget", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return conditionError("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
@@ -2366,7 +2495,8 @@ func (s *Store) DeleteWidget(ctx context.Context, key WidgetKey) error {
 	return nil
 }
 
-// deleteWidgetInput builds the request of DeleteWidget.
+// deleteWidgetInput builds the request of DeleteWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, error) {
 	ownerID := key.OwnerID
 	widgetID := key.WidgetID
@@ -2398,7 +2528,7 @@ func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, err
 func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	in, err := s.putEventInput(event)
 	if err != nil {
-		return err
+		return &callError{method: "PutEvent", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "PutEvent", cause: err}
@@ -2406,7 +2536,8 @@ func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	return nil
 }
 
-// putEventInput builds the request of PutEvent.
+// putEventInput builds the request of PutEvent; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) putEventInput(event *Event) (*dynamodb.PutItemInput, error) {
 	item, err := event.MarshalItem()
 	if err != nil {
@@ -2429,7 +2560,7 @@ const createNoteCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	in, err := s.createNoteInput(note)
 	if err != nil {
-		return err
+		return &callError{method: "CreateNote", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2437,7 +2568,8 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	return nil
 }
 
-// createNoteInput builds the request of CreateNote.
+// createNoteInput builds the request of CreateNote; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createNoteInput(note *Note) (*dynamodb.PutItemInput, error) {
 	item, err := note.MarshalItem()
 	if err != nil {
@@ -2462,7 +2594,7 @@ const createPinCondition = "attribute_not_exists(PK)"
 func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	in, err := s.createPinInput(pin)
 	if err != nil {
-		return err
+		return &callError{method: "CreatePin", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2470,7 +2602,8 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	return nil
 }
 
-// createPinInput builds the request of CreatePin.
+// createPinInput builds the request of CreatePin; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 	item, err := pin.MarshalItem()
 	if err != nil {
@@ -2492,7 +2625,7 @@ func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 func (s *Store) DeleteNote(ctx context.Context, key NoteKey) error {
 	in, err := s.deleteNoteInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteNote", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "DeleteNote", cause: err}
@@ -2500,7 +2633,8 @@ func (s *Store) DeleteNote(ctx context.Context, key NoteKey) error {
 	return nil
 }
 
-// deleteNoteInput builds the request of DeleteNote.
+// deleteNoteInput builds the request of DeleteNote; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteNoteInput(key NoteKey) (*dynamodb.DeleteItemInput, error) {
 	ownerID := key.OwnerID
 	noteID := key.NoteID
@@ -2542,7 +2676,7 @@ const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type
 func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error) {
 	in, err := s.touchEventInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "TouchEvent", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -2550,12 +2684,13 @@ func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event
 	}
 	var v Event
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "TouchEvent", cause: err}
 	}
 	return &v, nil
 }
 
-// touchEventInput builds the request of TouchEvent.
+// touchEventInput builds the request of TouchEvent; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -2600,7 +2735,9 @@ func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemIn
 }
 
 // GetEvents reads the Event items of keys, in the order of keys; keys with
-// no item are left out, and a key given twice is read once.
+// no item are left out, and a key given twice is read once. Items that
+// can't be decoded are left out too, and the result comes with a
+// DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
@@ -2636,21 +2773,28 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 		return nil, &callError{method: "GetEvents", cause: err}
 	}
 	found := make(map[string]Event, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "PK", "SK")
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "PK", "SK")] = v
+		found[h] = v
 	}
 	out := make([]Event, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("GetEvents", undecoded)
 }
 
 // WidgetNamesByKeyItem holds the attributes of a Widget that
@@ -2673,7 +2817,9 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 
 // WidgetNamesByKey reads the Widget items of keys, in the order of keys;
-// keys with no item are left out, and a key given twice is read once.
+// keys with no item are left out, and a key given twice is read once. Items
+// that can't be decoded are left out too, and the result comes with a
+// DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
@@ -2709,21 +2855,28 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 		return nil, &callError{method: "WidgetNamesByKey", cause: err}
 	}
 	found := make(map[string]WidgetNamesByKeyItem, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "PK", "SK")
 		var v WidgetNamesByKeyItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "PK", "SK")] = v
+		found[h] = v
 	}
 	out := make([]WidgetNamesByKeyItem, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("WidgetNamesByKey", undecoded)
 }
 
 // PutEvents writes every Event of items whole; of two items with one key,
@@ -2803,11 +2956,11 @@ func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
 	style := key.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	sk, err := themeSK(style)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -2820,11 +2973,11 @@ func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
 		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetTheme", kind: ErrNotFound}
+		return nil, &callError{method: "GetTheme", cause: ErrNotFound}
 	}
 	var v Theme
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetTheme", cause: err}
 	}
 	return &v, nil
 }
@@ -2840,7 +2993,7 @@ const createThemeCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.createThemeInput(theme)
 	if err != nil {
-		return err
+		return &callError{method: "CreateTheme", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
@@ -2848,7 +3001,8 @@ func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	return nil
 }
 
-// createThemeInput builds the request of CreateTheme.
+// createThemeInput builds the request of CreateTheme; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	item, err := theme.MarshalItem()
 	if err != nil {
@@ -2869,7 +3023,7 @@ func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.putThemeInput(theme)
 	if err != nil {
-		return err
+		return &callError{method: "PutTheme", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "PutTheme", cause: err}
@@ -2877,7 +3031,8 @@ func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	return nil
 }
 
-// putThemeInput builds the request of PutTheme.
+// putThemeInput builds the request of PutTheme; its errors are a KeyError
+// or an ItemError, which the caller wraps.
 func (s *Store) putThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	item, err := theme.MarshalItem()
 	if err != nil {
@@ -2905,7 +3060,9 @@ type ThemesLikeResult struct {
 const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // ThemesLike reads one page of Theme items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -2919,11 +3076,11 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 	style := params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "dark", "light")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: themesLikeKeyCondition,
@@ -2934,7 +3091,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 	}
 	start, err := cursorStart("ThemesLike", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", kind: err}
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -2951,29 +3108,33 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	res := &ThemesLikeResult{Items: make([]Theme, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		if !isType(item, "_type", "Theme") {
 			continue
 		}
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ThemesLike", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ThemesLike", undecoded)
 }
 
 // ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a
-// time; it stops at the first error.
+// time. Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesLike(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -2993,7 +3154,9 @@ type ThemesFromResult struct {
 const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // ThemesFrom reads one page of Theme items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page.
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -3007,11 +3170,11 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	style := params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	styleKey, err := keyEnum("style", string(style), style.Valid(), "#")
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	fixed := &queryFixed{
 		keyCondition: themesFromKeyCondition,
@@ -3023,7 +3186,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	}
 	start, err := cursorStart("ThemesFrom", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", kind: err}
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -3041,29 +3204,33 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	res := &ThemesFromResult{Items: make([]Theme, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		if !isType(item, "_type", "Theme") {
 			continue
 		}
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ThemesFrom", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ThemesFrom", undecoded)
 }
 
 // ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a
-// time; it stops at the first error.
+// time. Items that can't be decoded are left out, and a page's DecodeError
+// listing them comes after its other items; the walk goes on. Another error
+// ends it.
 func (s *Store) ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error] {
 	return walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesFrom(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -3088,7 +3255,7 @@ const recolorThemeCondition = "attribute_exists(PK)"
 func (s *Store) RecolorTheme(ctx context.Context, params RecolorThemeParams) (*Theme, error) {
 	in, err := s.recolorThemeInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "RecolorTheme", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -3096,12 +3263,13 @@ func (s *Store) RecolorTheme(ctx context.Context, params RecolorThemeParams) (*T
 	}
 	var v Theme
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "RecolorTheme", cause: err}
 	}
 	return &v, nil
 }
 
-// recolorThemeInput builds the request of RecolorTheme.
+// recolorThemeInput builds the request of RecolorTheme; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	style := params.Style
@@ -3140,7 +3308,7 @@ func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateIt
 func (s *Store) DeleteTheme(ctx context.Context, key ThemeKey) error {
 	in, err := s.deleteThemeInput(key)
 	if err != nil {
-		return err
+		return &callError{method: "DeleteTheme", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
 		return &callError{method: "DeleteTheme", cause: err}
@@ -3148,7 +3316,8 @@ func (s *Store) DeleteTheme(ctx context.Context, key ThemeKey) error {
 	return nil
 }
 
-// deleteThemeInput builds the request of DeleteTheme.
+// deleteThemeInput builds the request of DeleteTheme; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error) {
 	ownerID := key.OwnerID
 	style := key.Style
@@ -3170,7 +3339,9 @@ func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error
 }
 
 // GetThemes reads the Theme items of keys, in the order of keys; keys with
-// no item are left out, and a key given twice is read once.
+// no item are left out, and a key given twice is read once. Items that
+// can't be decoded are left out too, and the result comes with a
+// DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
@@ -3206,21 +3377,28 @@ func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 		return nil, &callError{method: "GetThemes", cause: err}
 	}
 	found := make(map[string]Theme, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "PK", "SK")
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "PK", "SK")] = v
+		found[h] = v
 	}
 	out := make([]Theme, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("GetThemes", undecoded)
 }
 
 // PutThemes writes every Theme of items whole; of two items with one key,
@@ -3301,7 +3479,7 @@ const createAdminThemeCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error {
 	in, err := s.createAdminThemeInput(adminTheme)
 	if err != nil {
-		return err
+		return &callError{method: "CreateAdminTheme", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
@@ -3309,7 +3487,8 @@ func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) er
 	return nil
 }
 
-// createAdminThemeInput builds the request of CreateAdminTheme.
+// createAdminThemeInput builds the request of CreateAdminTheme; its errors
+// are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItemInput, error) {
 	item, err := adminTheme.MarshalItem()
 	if err != nil {
@@ -3331,7 +3510,7 @@ func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItem
 func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error) {
 	pk, err := adminThemePK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetAdminTheme", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -3344,11 +3523,11 @@ func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme,
 		return nil, &callError{method: "GetAdminTheme", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetAdminTheme", kind: ErrNotFound}
+		return nil, &callError{method: "GetAdminTheme", cause: ErrNotFound}
 	}
 	var v AdminTheme
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetAdminTheme", cause: err}
 	}
 	return &v, nil
 }
@@ -3363,11 +3542,11 @@ func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
 	repoID := key.RepoID
 	pk, err := repoPK(ownerID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetRepo", cause: err}
 	}
 	sk, err := repoSK(repoID)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "GetRepo", cause: err}
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -3380,11 +3559,11 @@ func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
 		return nil, &callError{method: "GetRepo", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetRepo", kind: ErrNotFound}
+		return nil, &callError{method: "GetRepo", cause: ErrNotFound}
 	}
 	var v Repo
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetRepo", cause: err}
 	}
 	return &v, nil
 }
@@ -3400,7 +3579,7 @@ const createRepoCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateRepo(ctx context.Context, repo *Repo) error {
 	in, err := s.createRepoInput(repo)
 	if err != nil {
-		return err
+		return &callError{method: "CreateRepo", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return conditionError("CreateRepo", err, ErrConditionFailed, ErrAlreadyExists)
@@ -3408,7 +3587,8 @@ func (s *Store) CreateRepo(ctx context.Context, repo *Repo) error {
 	return nil
 }
 
-// createRepoInput builds the request of CreateRepo.
+// createRepoInput builds the request of CreateRepo; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) createRepoInput(repo *Repo) (*dynamodb.PutItemInput, error) {
 	item, err := repo.MarshalItem()
 	if err != nil {
@@ -3436,6 +3616,8 @@ const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)
 //
 // ReposByVisibility reads one page of Repo items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "PUBLIC#{public}" AND
@@ -3443,7 +3625,7 @@ const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
 	pk, err := repoGSI1PK(public)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "ReposByVisibility", cause: err}
 	}
 	fixed := &queryFixed{
 		index:        "GSI1",
@@ -3455,7 +3637,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 	}
 	start, err := cursorStart("ReposByVisibility", &fixed.pk, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReposByVisibility", kind: err}
+		return nil, &callError{method: "ReposByVisibility", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey: start,
@@ -3473,26 +3655,30 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		return nil, &callError{method: "ReposByVisibility", cause: err}
 	}
 	res := &ReposByVisibilityResult{Items: make([]Repo, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Repo
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReposByVisibility", &fixed.pk, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReposByVisibility", undecoded)
 }
 
 // ReposByVisibilityAll walks every Repo of ReposByVisibility, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) ReposByVisibilityAll(ctx context.Context, public bool) iter.Seq2[Repo, error] {
 	return walk(func(page Page) ([]Repo, Cursor, error) {
 		res, err := s.ReposByVisibility(ctx, public, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -3521,7 +3707,7 @@ const setRepoVisibilityCondition = "attribute_exists(PK)"
 func (s *Store) SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error) {
 	in, err := s.setRepoVisibilityInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "SetRepoVisibility", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -3529,12 +3715,13 @@ func (s *Store) SetRepoVisibility(ctx context.Context, params SetRepoVisibilityP
 	}
 	var v Repo
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "SetRepoVisibility", cause: err}
 	}
 	return &v, nil
 }
 
-// setRepoVisibilityInput builds the request of SetRepoVisibility.
+// setRepoVisibilityInput builds the request of SetRepoVisibility; its
+// errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	repoID := params.RepoID

@@ -34,11 +34,11 @@ func (s *Store) GetReading(ctx context.Context, key ReadingKey) (*Reading, error
 		return nil, &callError{method: "GetReading", cause: err}
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetReading", kind: ErrNotFound}
+		return nil, &callError{method: "GetReading", cause: ErrNotFound}
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, err
+		return nil, &callError{method: "GetReading", cause: err}
 	}
 	return &v, nil
 }
@@ -61,6 +61,8 @@ const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
 // ReadingsBetween reads one page of Reading items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
@@ -77,7 +79,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 	}
 	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", kind: err}
+		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -99,26 +101,30 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
 	res := &ReadingsBetweenResult{Items: make([]Reading, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReadingsBetween", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReadingsBetween", undecoded)
 }
 
 // ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBetween(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -139,6 +145,8 @@ const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 
 // ReadingsBefore reads one page of Reading items; page.Cursor continues
 // from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
@@ -154,7 +162,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 	}
 	start, err := cursorStart("ReadingsBefore", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", kind: err}
+		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -173,26 +181,30 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
 	res := &ReadingsBeforeResult{Items: make([]Reading, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReadingsBefore", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReadingsBefore", undecoded)
 }
 
 // ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the
-// pages one at a time; it stops at the first error.
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
 func (s *Store) ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBefore(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -212,7 +224,9 @@ type ReadingsFromResult struct {
 const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 
 // ReadingsFrom reads one page of Reading items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page.
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
@@ -228,7 +242,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 	}
 	start, err := cursorStart("ReadingsFrom", pkValue, page.Cursor)
 	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", kind: err}
+		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
 	in := &dynamodb.QueryInput{
 		ExclusiveStartKey:        start,
@@ -246,26 +260,30 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
 	res := &ReadingsFromResult{Items: make([]Reading, 0, len(out.Items))}
-	for _, item := range out.Items {
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			continue
 		}
 		res.Items = append(res.Items, v)
 	}
 	res.Next = cursorNext("ReadingsFrom", pkValue, out.LastEvaluatedKey)
-	return res, nil
+	return res, decodeErr("ReadingsFrom", undecoded)
 }
 
 // ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages
-// one at a time; it stops at the first error.
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
 func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error] {
 	return walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsFrom(ctx, params, page)
-		if err != nil {
+		if res == nil {
 			return nil, "", err
 		}
-		return res.Items, res.Next, nil
+		return res.Items, res.Next, err
 	})
 }
 
@@ -276,7 +294,7 @@ func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) 
 func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	in, err := s.saveReadingInput(reading)
 	if err != nil {
-		return err
+		return &callError{method: "SaveReading", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return &callError{method: "SaveReading", cause: err}
@@ -284,7 +302,8 @@ func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	return nil
 }
 
-// saveReadingInput builds the request of SaveReading.
+// saveReadingInput builds the request of SaveReading; its errors are a
+// KeyError or an ItemError, which the caller wraps.
 func (s *Store) saveReadingInput(reading *Reading) (*dynamodb.PutItemInput, error) {
 	item, err := reading.MarshalItem()
 	if err != nil {
@@ -323,7 +342,7 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
 	in, err := s.hitInput(params)
 	if err != nil {
-		return nil, err
+		return nil, &callError{method: "Hit", cause: err}
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
@@ -331,12 +350,13 @@ func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, err
+		return nil, &callError{method: "Hit", cause: err}
 	}
 	return &v, nil
 }
 
-// hitInput builds the request of Hit.
+// hitInput builds the request of Hit; its errors are a KeyError or an
+// ItemError, which the caller wraps.
 func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
@@ -389,7 +409,9 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 }
 
 // GetReadings reads the Reading items of keys, in the order of keys; keys
-// with no item are left out, and a key given twice is read once.
+// with no item are left out, and a key given twice is read once. Items that
+// can't be decoded are left out too, and the result comes with a
+// DecodeError listing them.
 //
 //	BatchGetItem on table Readings
 //	Key of each item: deviceId = {deviceId} AND seq = {seq}
@@ -417,21 +439,28 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 		return nil, &callError{method: "GetReadings", cause: err}
 	}
 	found := make(map[string]Reading, len(items))
+	failed := map[string]error{}
 	for _, item := range items {
+		h := keyHash(item, "deviceId", "seq")
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			failed[h] = err
+			continue
 		}
-		found[keyHash(item, "deviceId", "seq")] = v
+		found[h] = v
 	}
 	out := make([]Reading, 0, len(found))
-	for _, h := range keyOrder {
+	var undecoded []UndecodedItem
+	for i, h := range keyOrder {
 		if v, ok := found[h]; ok {
 			out = append(out, v)
 			delete(found, h)
+		} else if err, ok := failed[h]; ok {
+			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			delete(failed, h)
 		}
 	}
-	return out, nil
+	return out, decodeErr("GetReadings", undecoded)
 }
 
 // PutReadings writes every Reading of items whole; of two items with one

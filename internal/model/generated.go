@@ -13,7 +13,7 @@ import (
 // declares.
 var FixedNames = []string{
 	"Store", "New", "Option", "Client", "Cursor", "Page", "Tables",
-	"KeyError", "ItemError",
+	"KeyError", "ItemError", "DecodeError", "UndecodedItem",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor",
 }
@@ -234,11 +234,11 @@ var (
 		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
 	}
 	RuntimeNames = []string{
-		"Cursor", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
-		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "appendKeyTime",
+		"Cursor", "DecodeError", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
+		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
 		"appendTime", "backoff", "backoffBase", "backoffCap", "batchGet", "batchGetClient",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
-		"cursorStart", "cursorVersion", "decode", "decodeCursor", "decodeOr", "decodePtr", "document", "emptyRange", "encodeCursor",
+		"cursorStart", "cursorVersion", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "document", "emptyRange", "encodeCursor",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
@@ -247,14 +247,14 @@ var (
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
 		"required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
-		"throttled", "timeLayout", "unique", "updateExpression", "validMap", "validStrings", "walk",
+		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "walk",
 		"walkPages", "wrongType",
 	}
 	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
-		"ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
+		"ctx", "dayBefore", "dec", "err", "failed", "fixed", "found", "h", "i", "in", "instantBefore", "item",
 		"items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
-		"remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
+		"remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "undecoded", "v", "values", "view",
 		"yield",
 	}
 )
