@@ -30,11 +30,11 @@ func (m *method) update() {
 	up := &updater{method: m, u: m.req.Update, params: map[*model.Attribute]string{}, rebuilt: map[*plan.Value]jen.Code{}}
 	up.always, up.sometimes = up.u.Static()
 	for _, q := range m.pp.Params {
-		if q.Role == plan.ParamSet || q.Role == plan.ParamAdd {
+		if q.Role == plan.ParamSet || q.Role == plan.ParamAdd || q.Role == plan.ParamElems {
 			up.params[q.Attr] = q.Name
 		}
 	}
-	if len(up.sometimes) == 0 {
+	if !up.dynamic() {
 		up.updateConst = m.constant("Update", up.u.Expression())
 	}
 	up.condConst = m.constant("Condition", m.req.Condition)
@@ -42,6 +42,9 @@ func (m *method) update() {
 	up.call()
 	m.inputBuilder("UpdateItemInput", up.input)
 }
+
+// dynamic reports whether the update's actions are chosen at run time.
+func (up *updater) dynamic() bool { return len(up.u.Sometimes()) > 0 }
 
 // doc emits the update's doc comment.
 func (up *updater) doc() {
@@ -56,6 +59,7 @@ func (up *updater) doc() {
 		}
 		lines = append(lines, fmt.Sprintf("(%s given its zero value is removed instead, with the index keys built from it)", strings.Join(names, ", ")))
 	}
+	lines = append(lines, up.paramLines()...)
 	if up.req.Condition != "" {
 		lines = append(lines, "ConditionExpression: "+up.req.Condition)
 	}
@@ -107,12 +111,14 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		jen.Id("Key"):          key,
 		jen.Id("ReturnValues"): jen.Qual(pathTypes, "ReturnValueAllNew"),
 	}
-	up.setNames(in)
+	if !up.ownNames() {
+		up.setNames(in)
+	}
 	if up.condConst != nil {
 		in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(up.condConst)
 		in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
 	}
-	if len(up.sometimes) == 0 {
+	if !up.dynamic() {
 		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(up.updateConst)
 		if len(values) > 0 {
 			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
@@ -120,8 +126,30 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
 	}
 	up.chooseActions(g, values, fail)
-	in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(up.u.AddText()), jen.Id("remove")))
+	var del jen.Code = jen.Nil()
+	if len(up.u.Delete) > 0 {
+		del = jen.Id("del")
+	}
+	expr := jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(up.u.AddText()), jen.Id("remove"), del)
+	if up.u.MayBeEmpty() {
+		g.Id("expr").Op(":=").Add(expr)
+	} else {
+		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(expr)
+	}
 	g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+	if up.u.MayBeEmpty() {
+		// DynamoDB refuses an empty expression: a call that changes
+		// nothing sends none.
+		g.If(jen.Id("expr").Op("!=").Lit("")).Block(
+			jen.Id("in").Dot("UpdateExpression").Op("=").Qual(pathAWS, "String").Call(jen.Id("expr")),
+		)
+	}
+	if up.ownNames() {
+		// Nor does it take an empty map of names.
+		g.If(jen.Len(jen.Id("names")).Op(">").Lit(0)).Block(
+			jen.Id("in").Dot("ExpressionAttributeNames").Op("=").Id("names"),
+		)
+	}
 	// DynamoDB refuses an empty map of values: a call that sets nothing
 	// but removes sends none.
 	g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
@@ -153,6 +181,39 @@ func (up *updater) checks(g *jen.Group) {
 			g.Add(c)
 		}
 	}
+	for _, a := range up.p.RemoveFrom {
+		if c, reason := invalidUTF8(a, jen.Id(up.params[a])); c != nil {
+			g.If(c).Block(jen.Return(jen.Nil(), itemError(ent, a, reason)))
+		}
+	}
+}
+
+// paramLines are the doc lines of the parameters of add and removeFrom.
+func (up *updater) paramLines() []string {
+	var out []string
+	for _, a := range up.p.Add {
+		if a.Type == model.Int || a.Type == model.Float {
+			out = append(out, fmt.Sprintf("%s: added to %s; a negative %s subtracts", up.params[a], a.Name, up.params[a]))
+		} else {
+			out = append(out, fmt.Sprintf("%s: its elements are added to the set %s", up.params[a], a.Name))
+		}
+	}
+	for _, a := range up.p.RemoveFrom {
+		out = append(out, fmt.Sprintf("%s: its elements are removed from the set %s; when empty, the request sends no DELETE for it", up.params[a], a.Name))
+	}
+	return out
+}
+
+// ownNames reports whether an action only some calls send uses a name
+// no other part of the request does: the names are then a local map,
+// from which an action not sent takes its names out.
+func (up *updater) ownNames() bool {
+	for _, c := range up.u.Sometimes() {
+		if len(c.Names) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // rebuildKeys emits the building of the index keys clause c rewrites.
@@ -166,6 +227,8 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 			for _, a := range v.Rebuild.Template.Attrs() {
 				if n, ok := up.params[a]; ok {
 					g.Id(n)
+				} else if l := up.setConst(a); l != nil {
+					g.Add(goLiteral(up.ent(), a, l))
 				} else {
 					g.Add(up.keyParam(a))
 				}
@@ -176,11 +239,24 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 	}
 }
 
+// setConst is the constant the update sets a to, as the plan decided
+// it, or nil.
+func (up *updater) setConst(a *model.Attribute) *plan.Literal {
+	for _, v := range up.req.Values {
+		if v.Source == plan.SetConst && v.Attr == a {
+			return v.Lit
+		}
+	}
+	return nil
+}
+
 // value is the attribute value a placeholder of the update stands for.
 func (up *updater) value(v *plan.Value) jen.Code {
 	switch v.Source {
-	case plan.SetValue, plan.AddAmount:
+	case plan.SetValue, plan.AddAmount, plan.RemoveElems:
 		return attrValue(v.Attr, jen.Id(up.params[v.Attr]))
+	case plan.SetConst:
+		return literalValue(v.Lit)
 	case plan.AddLimit:
 		return attrValue(v.Attr, addLimit(v))
 	case plan.AddRest:
@@ -198,6 +274,19 @@ func (up *updater) value(v *plan.Value) jen.Code {
 	return up.condValue(v)
 }
 
+// dropNames is the else branch that takes the names only c uses out of
+// the names map, or nothing.
+func dropNames(c *plan.Clause) jen.Code {
+	if len(c.Names) == 0 {
+		return jen.Null()
+	}
+	return jen.Else().BlockFunc(func(g *jen.Group) {
+		for _, n := range c.Names {
+			g.Delete(jen.Id("names"), jen.Lit(n))
+		}
+	})
+}
+
 // chooseActions emits the lists of SET and REMOVE actions and the values
 // map, and for each action that depends on the call's values, the choice
 // between it and its REMOVE.
@@ -213,6 +302,23 @@ func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Co
 			g.Lit(c.Text)
 		}
 	})
+	if len(up.u.Delete) > 0 {
+		g.Var().Id("del").Index().String()
+	}
+	if up.ownNames() {
+		g.Id("names").Op(":=").Add(up.namesMap())
+	}
+	for _, c := range up.u.Delete {
+		// A DELETE is sent only with elements to remove; its names
+		// only with it.
+		a := c.Unless[0]
+		g.If(notZero(a, jen.Id(up.params[a]))).BlockFunc(func(g *jen.Group) {
+			g.Id("del").Op("=").Append(jen.Id("del"), jen.Lit(c.Text))
+			for _, v := range c.Values {
+				g.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
+			}
+		}).Add(dropNames(c))
+	}
 	for _, c := range up.sometimes {
 		var zero *jen.Statement
 		for _, a := range c.Unless {

@@ -175,8 +175,8 @@ var (
 	}
 	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
-		"ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
-		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
+		"ctx", "dayBefore", "dec", "del", "err", "expr", "fixed", "found", "h", "i", "in", "instantBefore", "item",
+		"items", "j", "k", "key", "keyOrder", "keys", "names", "ok", "out", "page", "pk", "pkValue",
 		"remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "v", "values", "view",
 		"yield",
 	}

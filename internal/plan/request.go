@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,8 @@ const (
 	SKHigh                    // the upper bound of a sort key BETWEEN
 	CondOperand               // operand Operand of condition Cond
 	SetValue                  // the value an update sets Attr to
+	SetConst                  // the constant an update sets Attr to (Lit)
+	RemoveElems               // the elements an update removes from set Attr
 	AddAmount                 // the amount an update adds to Attr
 	AddLimit                  // Attr's min (or max, with Max)
 	AddRest                   // Attr's min (or max) less the amount added
@@ -58,9 +61,30 @@ type Value struct {
 	Source      Source
 	Attr        *model.Attribute
 	Cond        *model.Cond
-	Operand     int // 0, or 1 for the upper operand of between
+	Operand     int // 0, or 1 for the upper operand of between, or i of in
 	Max         bool
 	Rebuild     *Rebuild
+	// Lit is the value of a constant of the spec (SetConst, or a
+	// CondOperand of a condition with constants), as it is sent.
+	Lit *Literal
+}
+
+// Literal is a constant of the spec as a request sends it: an attribute
+// value of type Dynamo (S, N or BOOL) holding Text (model.StoredConst).
+type Literal struct {
+	Dynamo, Text string
+}
+
+// literal is the value a request sends for constant text of attribute a,
+// an operand of op (model.OpEq for a value an update sets).
+func literal(a *model.Attribute, op model.CondOp, text string) *Literal {
+	dynamo, stored := model.StoredConst(a, op, text)
+	return &Literal{Dynamo: dynamo, Text: stored}
+}
+
+// String is the literal as `dyngen plan` shows it: {S: "closed"}.
+func (l *Literal) String() string {
+	return fmt.Sprintf("{%s: %s}", l.Dynamo, strconv.Quote(l.Text))
 }
 
 // Placeholder is the placeholder of the request's first value from
@@ -74,21 +98,27 @@ func (r *Request) Placeholder(s Source) string {
 	return ""
 }
 
-// Update is an UpdateExpression: its SET, ADD and REMOVE actions.
+// Update is an UpdateExpression: its SET, ADD, REMOVE and DELETE
+// actions.
 type Update struct {
-	Set, Add, Remove []*Clause
+	Set, Add, Remove, Delete []*Clause
 }
 
 // Clause is one action of an update expression.
 type Clause struct {
-	Text string // "#grade = :grade", "#views :views", "#note"
-	// Unless lists optional attributes the clause is built from: when a
-	// call gives any of them its zero value, the clause and its values
-	// are not sent, and Instead is sent among the REMOVE actions (the
-	// attribute, or the index key built from it, is removed).
+	Text string // "#grade = :grade", "#views :views", "#note", "#tags :tags"
+	// Unless lists attributes the clause is built from: when a call
+	// gives any of them its zero value (an optional attribute's, or the
+	// empty set a DELETE would remove), the clause and its values are not
+	// sent, and Instead, when not "", is sent among the REMOVE actions
+	// (the attribute, or the index key built from it, is removed).
 	Unless  []*model.Attribute
 	Instead string
 	Values  []*Value // the values the clause sends
+	// Names are the name placeholders no other part of the request uses:
+	// they are not sent when the clause is not (DynamoDB refuses an
+	// unused name).
+	Names []string
 }
 
 // Static returns the SET actions sent on every call and those sent only
@@ -109,7 +139,21 @@ func (u *Update) Static() (always, sometimes []*Clause) {
 // the others, as the generated code builds it.
 func (u *Update) Expression() string {
 	always, sometimes := u.Static()
-	return joinClauses(texts(append(always, sometimes...)), texts(u.Add), texts(u.Remove))
+	return joinClauses(texts(append(always, sometimes...)), texts(u.Add), texts(u.Remove), texts(u.Delete))
+}
+
+// MayBeEmpty reports whether a call may send no action at all: every
+// action is a DELETE sent only with elements to remove.
+func (u *Update) MayBeEmpty() bool {
+	return len(u.Set)+len(u.Add)+len(u.Remove) == 0
+}
+
+// Sometimes returns the actions only some calls send: the SET actions
+// sent only with non-zero values, then the DELETE actions, sent only
+// with elements to remove.
+func (u *Update) Sometimes() []*Clause {
+	_, sometimes := u.Static()
+	return append(sometimes, u.Delete...)
 }
 
 // AddText is the ADD part of the update's actions, without ADD.
@@ -123,9 +167,9 @@ func texts(cs []*Clause) []string {
 	return out
 }
 
-// joinClauses writes an update expression from its SET, ADD and REMOVE
-// actions.
-func joinClauses(set, add, remove []string) string {
+// joinClauses writes an update expression from its SET, ADD, REMOVE and
+// DELETE actions, in the order the runtime's updateExpression writes them.
+func joinClauses(set, add, remove, del []string) string {
 	var clauses []string
 	if len(set) > 0 {
 		clauses = append(clauses, "SET "+strings.Join(set, ", "))
@@ -135,6 +179,9 @@ func joinClauses(set, add, remove []string) string {
 	}
 	if len(remove) > 0 {
 		clauses = append(clauses, "REMOVE "+strings.Join(remove, ", "))
+	}
+	if len(del) > 0 {
+		clauses = append(clauses, "DELETE "+strings.Join(del, ", "))
 	}
 	return strings.Join(clauses, " ")
 }
@@ -248,9 +295,19 @@ func (n *requestNamer) conds(cs []*model.Cond, suffix string) string {
 	for _, c := range cs {
 		name := n.name(c.Attr.Stored, "")
 		operand := func(i int, part string) string {
-			return n.value(c.Attr.Name+suffix+part, &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}).Placeholder
+			v := &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}
+			if !c.IsParam() {
+				v.Lit = literal(c.Attr, c.Op, c.Consts[i].Text)
+			}
+			return n.value(c.Attr.Name+suffix+part, v).Placeholder
 		}
 		switch c.Op {
+		case model.OpIn:
+			var ops []string
+			for i := range c.Consts {
+				ops = append(ops, operand(i, "_"+strconv.Itoa(i+1)))
+			}
+			parts = append(parts, fmt.Sprintf("%s IN (%s)", name, strings.Join(ops, ", ")))
 		case model.OpExists:
 			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
 		case model.OpNotExists:
@@ -288,6 +345,7 @@ func (b *builder) request(pp *Pattern) {
 	case UpdateItem:
 		amounts := update(n, pp, req)
 		req.Condition = condition(n, pp, amounts)
+		ownNames(req)
 	}
 	slices.SortFunc(req.Names, func(x, y Name) int { return strings.Compare(x.Placeholder, y.Placeholder) })
 	pp.Request = req
@@ -430,6 +488,14 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		}
 		u.Set = append(u.Set, c)
 	}
+	// A constant is sent on every call: the model refused an optional
+	// attribute's zero value.
+	for _, sc := range p.SetConsts {
+		a := sc.Attr
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name, &Value{Source: SetConst, Attr: a, Lit: literal(a, model.OpEq, sc.Const.Text)})
+		u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
+	}
 	var sparse []*Clause
 	for _, rb := range pp.Rebuild {
 		name := n.name(rb.KeyAttr.Name, "")
@@ -440,6 +506,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		v := n.value(rb.KeyAttr.Name, &Value{Source: RebuiltKey, Rebuild: rb})
 		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
 		for _, a := range rb.Template.Attrs() {
+			// A constant is never an optional attribute's zero value.
 			if a.Optional && slices.Contains(p.Set, a) {
 				c.Unless = append(c.Unless, a)
 			}
@@ -478,7 +545,50 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	for _, a := range p.Remove {
 		u.Remove = append(u.Remove, &Clause{Text: n.name(a.Stored, "")})
 	}
+	// DynamoDB refuses an empty set: a call that gives no elements to
+	// remove sends no DELETE action for them.
+	for _, a := range p.RemoveFrom {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name, &Value{Source: RemoveElems, Attr: a})
+		u.Delete = append(u.Delete, &Clause{Text: name + " " + v.Placeholder, Unless: []*model.Attribute{a}, Values: []*Value{v}})
+	}
 	return amounts
+}
+
+var namePlaceholder = regexp.MustCompile(`#[A-Za-z0-9_]+`)
+
+// ownNames finds, for each action only some calls send with nothing in
+// its place, the name placeholders no other part of the request uses.
+func ownNames(req *Request) {
+	if req.Update == nil {
+		return
+	}
+	uses := map[string]int{}
+	count := func(text string) {
+		for _, ph := range namePlaceholder.FindAllString(text, -1) {
+			uses[ph]++
+		}
+	}
+	for _, e := range []string{req.KeyCondition, req.Projection, req.Filter, req.Condition} {
+		count(e)
+	}
+	u := req.Update
+	for _, cs := range [][]*Clause{u.Set, u.Add, u.Remove, u.Delete} {
+		for _, c := range cs {
+			count(c.Text)
+			count(c.Instead)
+		}
+	}
+	for _, c := range u.Sometimes() {
+		if c.Instead != "" {
+			continue
+		}
+		for _, ph := range namePlaceholder.FindAllString(c.Text, -1) {
+			if uses[ph] == 1 {
+				c.Names = append(c.Names, ph)
+			}
+		}
+	}
 }
 
 // Describe lists the request's expressions as a call sends them, one per
@@ -498,6 +608,20 @@ func (r *Request) Describe() []string {
 		add("UpdateExpression", r.Update.Expression())
 	}
 	add("ConditionExpression", r.Condition)
+	if r.Update != nil {
+		for _, c := range r.Update.Sometimes() {
+			if len(c.Unless) > 0 && c.Instead == "" {
+				out = append(out, fmt.Sprintf("(DELETE %s is sent only when %s holds elements)", c.Text, c.Unless[0].Name))
+			}
+		}
+	}
+	var consts []string
+	for _, v := range r.Values {
+		if v.Lit != nil {
+			consts = append(consts, v.Placeholder+"="+v.Lit.String())
+		}
+	}
+	add("constant values", strings.Join(consts, ", "))
 	if len(r.Names) > 0 {
 		var names []string
 		for _, nm := range r.Names {
