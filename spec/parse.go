@@ -736,12 +736,12 @@ func (p *parser) setList(n *yaml.Node) ([]Str, []*SetConst) {
 			continue
 		}
 		if len(it.Content) != 2 {
-			p.errorf(it, "an item of set that gives a constant is one attribute and its value, e.g. {status: closed}")
+			p.errorf(it, "an item of set that gives a constant is one attribute and its value, as in {status: closed}")
 			continue
 		}
 		k, v := it.Content[0], p.resolve(it.Content[1])
 		if k.Kind != yaml.ScalarNode {
-			p.errorf(k, "an item of set that gives a constant is one attribute and its value, e.g. {status: closed}")
+			p.errorf(k, "an item of set that gives a constant is one attribute and its value, as in {status: closed}")
 			continue
 		}
 		if v == nil {

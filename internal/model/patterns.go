@@ -439,7 +439,7 @@ func (r *resolver) cond(p *Pattern, sc *spec.Cond, ops []CondOp, what string) *C
 	}
 	if op == OpIn {
 		if len(sc.Consts) == 0 {
-			r.errorf(sc.Op.Pos, "%s on %s: in takes a constant list, e.g. %s: {in: [a, b]}; a list given at run time is not supported", what, a.Name, a.Name)
+			r.errorf(sc.Op.Pos, "%s on %s: in takes a constant list, as in %s: {in: [a, b]}; a list given at run time is not supported", what, a.Name, a.Name)
 			return nil
 		}
 		if !r.inConsts(c, sc, what) {
