@@ -188,12 +188,18 @@ func (up *updater) checks(g *jen.Group) {
 	}
 }
 
-// paramLines are the doc lines of the parameters of add and removeFrom.
+// paramLines are the doc lines of the constants the update sets and of
+// the parameters of add and removeFrom.
 func (up *updater) paramLines() []string {
 	var out []string
+	for _, v := range up.req.Values {
+		if v.Source == plan.SetConst {
+			out = append(out, fmt.Sprintf("%s: the constant %s", v.Placeholder, v.Lit))
+		}
+	}
 	for _, a := range up.p.Add {
 		if a.Type == model.Int || a.Type == model.Float {
-			out = append(out, fmt.Sprintf("%s: added to %s; a negative %s subtracts", up.params[a], a.Name, up.params[a]))
+			out = append(out, fmt.Sprintf("%s: the amount added to %s; a negative amount subtracts", up.params[a], a.Name))
 		} else {
 			out = append(out, fmt.Sprintf("%s: its elements are added to the set %s", up.params[a], a.Name))
 		}

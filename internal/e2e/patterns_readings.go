@@ -267,6 +267,7 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //	Key: deviceId = {deviceId} AND seq = {seq}
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type, #unit = :unit ADD #hits :hits
 //	(unit given its zero value is removed instead, with the index keys built from it)
+//	hits: the amount added to hits; a negative amount subtracts
 //	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #hits >= :hits_restMin) AND ((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <= :hits_restMax)
 func (s *Store) Hit(ctx context.Context, deviceID int64, seq int64, value float64, at time.Time, unit string, hits int64) (*Reading, error) {
 	in, err := s.hitInput(deviceID, seq, value, at, unit, hits)
@@ -317,7 +318,7 @@ func (s *Store) hitInput(deviceID int64, seq int64, value float64, at time.Time,
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.readingsTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove)),
+		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values

@@ -82,8 +82,12 @@ func literal(a *model.Attribute, op model.CondOp, text string) *Literal {
 	return &Literal{Dynamo: dynamo, Text: stored}
 }
 
-// String is the literal as `dyngen plan` shows it: {S: "closed"}.
+// String is the literal as `dyngen plan` shows it, in DynamoDB's JSON
+// form: {S: "closed"}, {N: "3"}, {BOOL: true}.
 func (l *Literal) String() string {
+	if l.Dynamo == "BOOL" {
+		return "{BOOL: " + l.Text + "}"
+	}
 	return fmt.Sprintf("{%s: %s}", l.Dynamo, strconv.Quote(l.Text))
 }
 
