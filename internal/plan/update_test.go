@@ -166,3 +166,15 @@ func TestUpdateConstantRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateCostCountsConstantsAndRemoveFrom: an index that projects what
+// an update changes is written too, whether the update sets a constant or
+// removes elements from a set.
+func TestUpdateCostCountsConstantsAndRemoveFrom(t *testing.T) {
+	got := constPlans(t)
+	for _, name := range []string{"Stamp", "Untag"} {
+		if d := got[name].Cost.Detail; !strings.Contains(d, "ByQueue") {
+			t.Errorf("%s's cost does not count the write on ByQueue, which projects everything: %s", name, d)
+		}
+	}
+}
