@@ -170,6 +170,9 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 			zero = stored == "0" || stored == "-0"
 		case Bool:
 			zero = k.Value == "false"
+		case Time:
+			t, err := time.Parse(time.RFC3339Nano, k.Value)
+			zero = err == nil && t.IsZero()
 		}
 		if zero {
 			return fail("%s is optional, and its zero value removes it; use remove: [%s]", a.Name, a.Name)
@@ -178,10 +181,17 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 	// The primary key's templates are refused with their own error.
 	for _, ek := range p.Entity().Keys[1:] {
 		for _, tm := range ek.Templates() {
-			if !tm.Has(a) || tm.Implied {
+			if !tm.Has(a) {
 				continue
 			}
 			ka := keyAttrOf(ek, tm)
+			if tm.Implied {
+				// The attribute itself is the key attribute.
+				if k.Value == "" && (a.Type == String || a.Type == Enum) {
+					return fail("the constant is empty, and DynamoDB refuses an empty key: %s is key attribute %s of %s", a.Name, ka.Name, ek.Index.Name)
+				}
+				continue
+			}
 			if reason := keyBreaker(a, tm, k.Value); reason != "" {
 				return fail("the constant %s, so it can't be written into %s=%q on %s", reason, ka.Name, tm.Source, ek.Index.Name)
 			}
