@@ -43,9 +43,6 @@ func (m *method) update() {
 	m.inputBuilder("UpdateItemInput", up.input)
 }
 
-// dynamic reports whether the update's actions are chosen at run time.
-func (up *updater) dynamic() bool { return len(up.u.Sometimes()) > 0 }
-
 // doc emits the update's doc comment.
 func (up *updater) doc() {
 	p, ent := up.p, up.ent()
@@ -126,30 +123,9 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
 	}
 	up.chooseActions(g, values, fail)
-	var del jen.Code = jen.Nil()
-	if len(up.u.Delete) > 0 {
-		del = jen.Id("del")
-	}
-	expr := jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(up.u.AddText()), jen.Id("remove"), del)
-	if up.u.MayBeEmpty() {
-		g.Id("expr").Op(":=").Add(expr)
-	} else {
-		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(expr)
-	}
+	up.expression(g, in)
 	g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
-	if up.u.MayBeEmpty() {
-		// DynamoDB refuses an empty expression: a call that changes
-		// nothing sends none.
-		g.If(jen.Id("expr").Op("!=").Lit("")).Block(
-			jen.Id("in").Dot("UpdateExpression").Op("=").Qual(pathAWS, "String").Call(jen.Id("expr")),
-		)
-	}
-	if up.ownNames() {
-		// Nor does it take an empty map of names.
-		g.If(jen.Len(jen.Id("names")).Op(">").Lit(0)).Block(
-			jen.Id("in").Dot("ExpressionAttributeNames").Op("=").Id("names"),
-		)
-	}
+	up.sendIfAny(g)
 	// DynamoDB refuses an empty map of values: a call that sets nothing
 	// but removes sends none.
 	g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
@@ -181,45 +157,7 @@ func (up *updater) checks(g *jen.Group) {
 			g.Add(c)
 		}
 	}
-	for _, a := range up.p.RemoveFrom {
-		if c, reason := invalidUTF8(a, jen.Id(up.params[a])); c != nil {
-			g.If(c).Block(jen.Return(jen.Nil(), itemError(ent, a, reason)))
-		}
-	}
-}
-
-// paramLines are the doc lines of the constants the update sets and of
-// the parameters of add and removeFrom.
-func (up *updater) paramLines() []string {
-	var out []string
-	for _, v := range up.req.Values {
-		if v.Source == plan.SetConst {
-			out = append(out, fmt.Sprintf("%s: the constant %s", v.Placeholder, v.Lit))
-		}
-	}
-	for _, a := range up.p.Add {
-		if a.Type == model.Int || a.Type == model.Float {
-			out = append(out, fmt.Sprintf("%s: the amount added to %s; a negative amount subtracts", up.params[a], a.Name))
-		} else {
-			out = append(out, fmt.Sprintf("%s: its elements are added to the set %s", up.params[a], a.Name))
-		}
-	}
-	for _, a := range up.p.RemoveFrom {
-		out = append(out, fmt.Sprintf("%s: its elements are removed from the set %s; when empty, the request sends no DELETE for it", up.params[a], a.Name))
-	}
-	return out
-}
-
-// ownNames reports whether an action only some calls send uses a name
-// no other part of the request does: the names are then a local map,
-// from which an action not sent takes its names out.
-func (up *updater) ownNames() bool {
-	for _, c := range up.u.Sometimes() {
-		if len(c.Names) > 0 {
-			return true
-		}
-	}
-	return false
+	up.checkElems(g)
 }
 
 // rebuildKeys emits the building of the index keys clause c rewrites.
@@ -243,17 +181,6 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		up.rebuilt[v] = keyAttrValue(v.Rebuild.KeyAttr, jen.Id(name))
 	}
-}
-
-// setConst is the constant the update sets a to, as the plan decided
-// it, or nil.
-func (up *updater) setConst(a *model.Attribute) *plan.Literal {
-	for _, v := range up.req.Values {
-		if v.Source == plan.SetConst && v.Attr == a {
-			return v.Lit
-		}
-	}
-	return nil
 }
 
 // value is the attribute value a placeholder of the update stands for.
@@ -280,19 +207,6 @@ func (up *updater) value(v *plan.Value) jen.Code {
 	return up.condValue(v)
 }
 
-// dropNames is the else branch that takes the names only c uses out of
-// the names map, or nothing.
-func dropNames(c *plan.Clause) jen.Code {
-	if len(c.Names) == 0 {
-		return jen.Null()
-	}
-	return jen.Else().BlockFunc(func(g *jen.Group) {
-		for _, n := range c.Names {
-			g.Delete(jen.Id("names"), jen.Lit(n))
-		}
-	})
-}
-
 // chooseActions emits the lists of SET and REMOVE actions and the values
 // map, and for each action that depends on the call's values, the choice
 // between it and its REMOVE.
@@ -308,23 +222,7 @@ func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Co
 			g.Lit(c.Text)
 		}
 	})
-	if len(up.u.Delete) > 0 {
-		g.Var().Id("del").Index().String()
-	}
-	if up.ownNames() {
-		g.Id("names").Op(":=").Add(up.namesMap())
-	}
-	for _, c := range up.u.Delete {
-		// A DELETE is sent only with elements to remove; its names
-		// only with it.
-		a := c.Unless[0]
-		g.If(notZero(a, jen.Id(up.params[a]))).BlockFunc(func(g *jen.Group) {
-			g.Id("del").Op("=").Append(jen.Id("del"), jen.Lit(c.Text))
-			for _, v := range c.Values {
-				g.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
-			}
-		}).Add(dropNames(c))
-	}
+	up.chooseDeletes(g)
 	for _, c := range up.sometimes {
 		var zero *jen.Statement
 		for _, a := range c.Unless {
