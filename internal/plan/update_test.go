@@ -39,6 +39,7 @@ patterns:
   UntagTagged: {update: Ticket, removeFrom: [tags], when: {tags: exists}}
   Scored: {update: Ticket, add: [score], removeFrom: [tags]}
   Open: {query: Ticket, by: [queue], filter: {status: {in: [open, closed]}, score: {in: [1, 2, 3]}}}
+  DueBefore: {query: Ticket, by: [queue], filter: {due: {"<": "2024-01-02T03:04:05Z"}}}
 `
 
 func constPlans(t *testing.T) map[string]*plan.Pattern {
@@ -151,6 +152,11 @@ func TestInConditions(t *testing.T) {
 	l := literals(req)
 	if l[":status_2"] != `{S: "closed"}` || l[":score_3"] != `{N: "3"}` {
 		t.Errorf("constants %v", l)
+	}
+	// A condition's constant for a time stored as epoch seconds is sent
+	// as them, not as the text written.
+	if l := literals(constPlans(t)["DueBefore"].Request); l[":due"] != `{N: "1704164645"}` {
+		t.Errorf("DueBefore's constants are %v", l)
 	}
 }
 
