@@ -241,8 +241,7 @@ func (m *method) valuesDict(value func(*plan.Value) jen.Code) jen.Dict {
 func (m *method) sometimesValues() map[*plan.Value]bool {
 	out := map[*plan.Value]bool{}
 	if u := m.req.Update; u != nil {
-		_, sometimes := u.Static()
-		for _, c := range sometimes {
+		for _, c := range u.Sometimes() {
 			for _, v := range c.Values {
 				out[v] = true
 			}
@@ -259,7 +258,7 @@ func (m *method) condValue(v *plan.Value) jen.Code {
 	if c.IsParam() {
 		return operandValue(a, c.Op, m.param(plan.ParamCond, c.Attr, c, v.Operand))
 	}
-	return constValue(m.ent(), a, c.Op, c.Consts[v.Operand].Text)
+	return literalValue(v.Lit)
 }
 
 // operandValue is the attribute value of a condition operand.

@@ -31,11 +31,11 @@ func (m *method) update() {
 	up := &updater{method: m, u: m.req.Update, params: map[*model.Attribute]string{}, rebuilt: map[*plan.Value]jen.Code{}}
 	up.always, up.sometimes = up.u.Static()
 	for _, q := range m.pp.Params {
-		if q.Role == plan.ParamSet || q.Role == plan.ParamAdd {
+		if q.Role == plan.ParamSet || q.Role == plan.ParamAdd || q.Role == plan.ParamElems {
 			up.params[q.Attr] = q.Name
 		}
 	}
-	if len(up.sometimes) == 0 {
+	if !up.dynamic() {
 		up.updateConst = m.constant("Update", up.u.Expression())
 	}
 	up.condConst = m.constant("Condition", m.req.Condition)
@@ -64,6 +64,7 @@ func (up *updater) doc() {
 		}
 		lines = append(lines, note+")")
 	}
+	lines = append(lines, up.paramLines()...)
 	if up.req.Condition != "" {
 		lines = append(lines, "ConditionExpression: "+up.req.Condition)
 	}
@@ -115,12 +116,14 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		jen.Id("Key"):          key,
 		jen.Id("ReturnValues"): jen.Qual(pathTypes, "ReturnValueAllNew"),
 	}
-	up.setNames(in)
+	if !up.ownNames() {
+		up.setNames(in)
+	}
 	if up.condConst != nil {
 		in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(up.condConst)
 		in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
 	}
-	if len(up.sometimes) == 0 {
+	if !up.dynamic() {
 		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(up.updateConst)
 		if len(values) > 0 {
 			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
@@ -128,8 +131,9 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
 	}
 	up.chooseActions(g, values, fail)
-	in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(up.u.AddText()), jen.Id("remove")))
+	up.expression(g, in)
 	g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+	up.sendIfAny(g)
 	// DynamoDB refuses an empty map of values: a call that sets nothing
 	// but removes sends none.
 	g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
@@ -162,6 +166,7 @@ func (up *updater) checks(g *jen.Group, fail func(jen.Code) jen.Code) {
 			g.Add(c)
 		}
 	}
+	up.checkElems(g)
 }
 
 // setValue is the value the update sets attribute a to: its parameter,
@@ -180,6 +185,8 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 			for _, a := range v.Rebuild.Template.Attrs() {
 				if _, ok := up.params[a]; ok {
 					g.Add(up.setValue(a))
+				} else if l := up.setConst(a); l != nil {
+					g.Add(goLiteral(up.ent(), a, l))
 				} else {
 					g.Add(up.keyParam(a))
 				}
@@ -195,8 +202,10 @@ func (up *updater) value(v *plan.Value) jen.Code {
 	switch v.Source {
 	case plan.SetValue:
 		return attrValue(v.Attr, up.setValue(v.Attr))
-	case plan.AddAmount:
+	case plan.AddAmount, plan.RemoveElems:
 		return attrValue(v.Attr, jen.Id(up.params[v.Attr]))
+	case plan.SetConst:
+		return literalValue(v.Lit)
 	case plan.AddLimit:
 		return attrValue(v.Attr, addLimit(v))
 	case plan.AddRest:
@@ -229,6 +238,7 @@ func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Co
 			g.Lit(c.Text)
 		}
 	})
+	up.chooseDeletes(g)
 	for _, c := range up.sometimes {
 		var zero *jen.Statement
 		for _, a := range c.Unless {

@@ -169,29 +169,6 @@ func attrValue(a *model.Attribute, v jen.Code) jen.Code {
 	return memberValue(f.Dynamo, textValue(f.Text, x))
 }
 
-// constValue is the attribute value of a constant written in the spec.
-func constValue(ent *model.Entity, a *model.Attribute, op model.CondOp, text string) jen.Code {
-	f := a.StoredForm()
-	switch f.Dynamo {
-	case "N":
-		if n, err := model.CanonicalNumber(text, f.Go == model.GoInt64); err == nil {
-			// The model refused any other: a constant is sent as
-			// DynamoDB reads it (0x10 as 16, 1_000 as 1000).
-			text = n
-		}
-		return memberValue("N", jen.Lit(text))
-	case "BOOL":
-		return memberValue("BOOL", jen.Lit(text == "true"))
-	}
-	if f.Text == model.TextTime {
-		// The model checked the constant; it is written as dyngen stores
-		// times.
-		t, _ := time.Parse(time.RFC3339Nano, text)
-		text = t.UTC().Format("2006-01-02T15:04:05.000000000Z")
-	}
-	return memberValue("S", jen.Lit(text))
-}
-
 // decodeAttr is the Go value of attribute a of item, read by dec: a
 // pointer for an optional scalar (nil when the item lacks it or holds
 // NULL), the default when the item lacks an attribute that has one; a

@@ -39,7 +39,9 @@ var hostileTexts = []string{
 // hostileSpec is a spec with s in every place where spec text reaches
 // generated code: the package, entity, attribute and pattern docs, an
 // enum value, a stored attribute name, the entity attribute, the ttl and
-// a key attribute name, a type value and the literal text of a template.
+// a key attribute name, a type value and the literal text of a template;
+// and doc as a constant an update sets and one of an in condition, and
+// the enum value as a constant an index key is rebuilt with.
 // Identifiers derived from s (a Go constant from an enum value) are as
 // plain(s) would give them. Texts that must be non-empty, or free of a
 // template's braces and separators, get a letter or lose those.
@@ -78,6 +80,8 @@ patterns:
   EditThing: {update: Thing, set: [note], when: {kind: "="}, doc: %[1]s}
   DeleteThing: {delete: Thing, doc: %[1]s}
   GetThings: {batchGet: Thing, select: [note], doc: %[1]s}
+  MarkThing: {update: Thing, set: [{note: %[1]s}, {kind: %[6]s}], doc: %[1]s}
+  NotedThings: {query: Thing, by: [kind], index: ByKind, filter: {note: {in: [%[1]s, other]}}}
 `, q(doc), q("pk"+s), q("t"+s), q("x"+s), q("v"+s), q(name), q("s"+s), q(lit+"#{id}"))
 }
 

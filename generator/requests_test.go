@@ -506,7 +506,8 @@ func TestDumpRequests(t *testing.T) {
 }
 
 // paramValue is a Go expression of a valid value for a parameter; zero
-// gives the optional values an update sets their zero value.
+// gives the optional values an update sets their zero value, and the
+// sets it removes elements from none.
 func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 	e := pp.Pattern.Entity()
 	switch p.Role {
@@ -544,6 +545,11 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 			return pointerExpr(e, p.Attr)
 		case zero && p.Attr.Optional:
 			return zeroValueExpr(e, p.Attr)
+		}
+	case plan.ParamElems:
+		// No elements to remove: the request sends no DELETE for them.
+		if zero {
+			return "nil"
 		}
 	}
 	return attrValueExpr(e, p.Attr)

@@ -155,9 +155,13 @@ type Pattern struct {
 	Filter     []*Cond
 	When       []*Cond
 	Select     []Str
-	Set        []Str
+	Set        []Str // the attributes set to a parameter
+	// SetConsts are the items of set written {attr: constant}: the
+	// attributes set to a constant.
+	SetConsts  []*SetConst
 	Add        []Str
 	Remove     []Str
+	RemoveFrom []Str
 	Upsert     Bool
 	Given      []Str // every key written in the pattern, in order
 }
@@ -172,7 +176,16 @@ type Cond struct {
 	Consts []Const
 }
 
-// Const is a constant operand of a condition.
+// SetConst is an item of an update's set that gives the attribute a
+// constant (`{status: closed}`).
+type SetConst struct {
+	Attr  Str
+	Pos   Pos
+	Const Const
+}
+
+// Const is a constant operand of a condition, or a constant an update
+// sets.
 type Const struct {
 	Value string
 	Tag   string // YAML tag: !!str, !!int, !!float, !!bool

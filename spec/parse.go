@@ -665,9 +665,10 @@ func (p *parser) pattern(e entry) *Pattern {
 		"filter":     func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },
 		"when":       func(k, v *yaml.Node) { pt.When = p.conds(v, "when", true) },
 		"select":     func(k, v *yaml.Node) { pt.Select = p.nonEmptyList(v, "select") },
-		"set":        func(k, v *yaml.Node) { pt.Set = p.nonEmptyList(v, "set") },
+		"set":        func(k, v *yaml.Node) { pt.Set, pt.SetConsts = p.setList(v) },
 		"add":        func(k, v *yaml.Node) { pt.Add = p.nonEmptyList(v, "add") },
 		"remove":     func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
+		"removeFrom": func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
 		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
 	}
 	for _, op := range Operations {
@@ -706,6 +707,55 @@ func (p *parser) pattern(e entry) *Pattern {
 		}
 	}
 	return pt
+}
+
+// setList reads an update's set: a list whose items are attribute names
+// (set to a parameter) or one-entry mappings {attr: constant}.
+func (p *parser) setList(n *yaml.Node) ([]Str, []*SetConst) {
+	r := p.resolve(n)
+	if r == nil {
+		return nil, nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		return p.nonEmptyList(n, "set"), nil
+	}
+	if len(r.Content) == 0 {
+		p.errorf(r, "set is empty")
+		return nil, nil
+	}
+	var names []Str
+	var consts []*SetConst
+	for _, it := range r.Content {
+		it := p.resolve(it)
+		if it == nil {
+			continue
+		}
+		if it.Kind != yaml.MappingNode {
+			if s := p.str(it, "an item of set"); s.Set {
+				names = append(names, s)
+			}
+			continue
+		}
+		if len(it.Content) != 2 {
+			p.errorf(it, "an item of set that gives a constant is one attribute and its value, as in {status: closed}")
+			continue
+		}
+		k, v := it.Content[0], p.resolve(it.Content[1])
+		if k.Kind != yaml.ScalarNode {
+			p.errorf(k, "an item of set that gives a constant is one attribute and its value, as in {status: closed}")
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		attr := p.name(k)
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+			p.errorf(v, "the constant set to %s must be a value, not %s (use remove to remove it)", attr.Value, kindName(v))
+			continue
+		}
+		consts = append(consts, &SetConst{Attr: attr, Pos: p.pos(k), Const: Const{Value: v.Value, Tag: v.Tag, Pos: p.pos(v)}})
+	}
+	return names, consts
 }
 
 // conds reads a mapping of attribute -> operator. With constants allowed,

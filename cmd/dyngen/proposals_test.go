@@ -171,6 +171,7 @@ var notProposals = []struct {
 	{regexp.MustCompile(`^add needs a number or a set`), "add is the operation named"},
 	{regexp.MustCompile(`give set, add or remove`), "add is the operation named"},
 	{regexp.MustCompile(`^add is empty`), "add is the key named"},
+	{regexp.MustCompile(`is in both add and \w+`), "add is the key named"},
 	{regexp.MustCompile(`an atomic add gives no value`), "add is the operation named"},
 	{regexp.MustCompile(`add -o DIR`), "a command line flag, not the spec"},
 	{regexp.MustCompile(`add a placeholder to spread the items`), "a warning's advice; which placeholder is the user's choice"},

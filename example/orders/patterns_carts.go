@@ -105,6 +105,7 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 //	UpdateItem on table Carts
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 //	UpdateExpression: SET #_type = :_type ADD #quantity :quantity
+//	quantity: the amount added to quantity; a negative amount subtracts
 //	ConditionExpression: ((attribute_not_exists(#quantity) AND :quantity
 //		>= :quantity_min) OR #quantity >= :quantity_restMin) AND
 //		((attribute_not_exists(#quantity) AND :quantity <= :quantity_max)

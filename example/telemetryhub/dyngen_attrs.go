@@ -471,8 +471,9 @@ func unique[T comparable](ss []T) []T {
 }
 
 // updateExpression writes an update expression from clauses chosen at
-// run time: SET and REMOVE parts, and the ADD part.
-func updateExpression(set []string, add string, remove []string) string {
+// run time: SET, REMOVE and DELETE parts, and the ADD part; "" when there
+// is none (the request then sends no UpdateExpression).
+func updateExpression(set []string, add string, remove, del []string) string {
 	var b strings.Builder
 	if len(set) > 0 {
 		b.WriteString("SET " + strings.Join(set, ", "))
@@ -488,6 +489,12 @@ func updateExpression(set []string, add string, remove []string) string {
 			b.WriteByte(' ')
 		}
 		b.WriteString("REMOVE " + strings.Join(remove, ", "))
+	}
+	if len(del) > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("DELETE " + strings.Join(del, ", "))
 	}
 	return b.String()
 }

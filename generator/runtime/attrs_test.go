@@ -741,3 +741,21 @@ func noValue(t *testing.T, reader string, err error, in string) {
 		t.Errorf("%s(%q): %q holds the stored value", reader, in, err)
 	}
 }
+
+func TestUpdateExpression(t *testing.T) {
+	for _, tt := range []struct {
+		set, remove, del []string
+		add, want        string
+	}{
+		{nil, nil, nil, "", ""},
+		{[]string{"#a = :a", "#b = :b"}, nil, nil, "", "SET #a = :a, #b = :b"},
+		{nil, nil, []string{"#t :t"}, "", "DELETE #t :t"},
+		{nil, []string{"#n"}, []string{"#t :t", "#u :u"}, "", "REMOVE #n DELETE #t :t, #u :u"},
+		{[]string{"#a = :a"}, []string{"#n"}, []string{"#t :t"}, "#c :c", "SET #a = :a ADD #c :c REMOVE #n DELETE #t :t"},
+		{nil, nil, nil, "#c :c", "ADD #c :c"},
+	} {
+		if got := updateExpression(tt.set, tt.add, tt.remove, tt.del); got != tt.want {
+			t.Errorf("updateExpression(%q, %q, %q, %q) = %q, want %q", tt.set, tt.add, tt.remove, tt.del, got, tt.want)
+		}
+	}
+}

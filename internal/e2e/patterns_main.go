@@ -433,6 +433,92 @@ func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[
 	})
 }
 
+// WidgetsInStatusResult is one page of WidgetsInStatus.
+type WidgetsInStatusResult struct {
+	Items []Widget
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const widgetsInStatusKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
+
+const widgetsInStatusFilter = "#status IN (:status_1, :status_2)"
+
+// WidgetsInStatus reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
+//		and bills, the items it drops)
+func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "WidgetsInStatus", cause: err}
+	}
+	fixed := &queryFixed{
+		filter:       widgetsInStatusFilter,
+		keyCondition: widgetsInStatusKeyCondition,
+		limit:        pageLimit(page, 0),
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+		table:        s.mainTable,
+	}
+	start, err := cursorStart("WidgetsInStatus", &fixed.pk, page.Cursor)
+	if err != nil {
+		return nil, &callError{method: "WidgetsInStatus", cause: err}
+	}
+	in := &dynamodb.QueryInput{
+		ExclusiveStartKey:        start,
+		ExpressionAttributeNames: map[string]string{"#status": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":       &fixed.pk,
+			":sk":       &fixed.sk,
+			":status_1": &types.AttributeValueMemberS{Value: "draft"},
+			":status_2": &types.AttributeValueMemberS{Value: "retired"},
+		},
+		FilterExpression:       &fixed.filter,
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "WidgetsInStatus", cause: err}
+	}
+	res := &WidgetsInStatusResult{Items: make([]Widget, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		var v Widget
+		if err := v.UnmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext("WidgetsInStatus", &fixed.pk, out.LastEvaluatedKey)
+	return res, decodeErr("WidgetsInStatus", undecoded)
+}
+
+// WidgetsInStatusAll walks every Widget of WidgetsInStatus, reading the
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
+func (s *Store) WidgetsInStatusAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
+	return walk(func(page Page) ([]Widget, Cursor, error) {
+		res, err := s.WidgetsInStatus(ctx, ownerID, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
+	})
+}
+
 // WidgetsInCategoryParams holds the inputs of WidgetsInCategory.
 type WidgetsInCategoryParams struct {
 	OwnerID  string
@@ -2171,6 +2257,9 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 //		#attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD
 //		#count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
 //	(attrs, extra, expiresAt given nil or empty is removed instead)
+//	count: the amount added to count; a negative amount subtracts
+//	labels: its elements are added to the set labels
+//	sizes: its elements are added to the set sizes
 //	ConditionExpression: attribute_exists(PK) AND #version =
 //		:version_when AND ((attribute_not_exists(#count) AND :count >=
 //		:count_min) OR #count >= :count_restMin) AND
@@ -2284,7 +2373,7 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove)),
+		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -2360,6 +2449,295 @@ func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateIt
 		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(retireWidgetUpdate),
 	}, nil
+}
+
+// ShelveWidgetParams holds the inputs of ShelveWidget.
+type ShelveWidgetParams struct {
+	OwnerID  string
+	WidgetID string
+}
+
+const shelveWidgetUpdate = "SET #status = :status, #name = :name, #version = :version, #active = :active, #day = :day, #created_at = :createdAt, GSI2SK = :GSI2SK"
+
+const shelveWidgetCondition = "attribute_exists(PK) AND #status IN (:status_when_1, :status_when_2)"
+
+// Sets constants: the status to retired, from draft or live only, and a
+// name that would end a comment or a string literal; the ByKeys key is
+// rebuilt from constants of every type it holds.
+//
+// ShelveWidget changes a Widget and returns it as it is after the change.
+// ErrNotFound when there is no such item. ErrConditionFailed when the when
+// condition does not hold.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
+//	UpdateExpression: SET #status = :status, #name = :name, #version =
+//		:version, #active = :active, #day = :day, #created_at =
+//		:createdAt, GSI2SK = :GSI2SK
+//	:status: the constant {S: "retired"}
+//	:name: the constant {S: "*/ \"shelved\"\n`back` \\ end"}
+//	:version: the constant {N: "7"}
+//	:active: the constant {BOOL: false}
+//	:day: the constant {S: "2023-12-31"}
+//	:createdAt: the constant {S: "2024-06-07T06:09:10.500000000Z"}
+//	ConditionExpression: attribute_exists(PK) AND #status IN
+//		(:status_when_1, :status_when_2)
+//	rewrites GSI2SK="{version}#{active}#{day}#{createdAt}" on ByKeys
+func (s *Store) ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*Widget, error) {
+	in, err := s.shelveWidgetInput(params)
+	if err != nil {
+		return nil, &callError{method: "ShelveWidget", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("ShelveWidget", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "ShelveWidget", cause: err}
+	}
+	return &v, nil
+}
+
+// shelveWidgetInput builds the request of ShelveWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) shelveWidgetInput(params ShelveWidgetParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	widgetID := params.WidgetID
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := widgetSK(widgetID)
+	if err != nil {
+		return nil, err
+	}
+	rebuilt1, err := widgetGSI2SK(int64(7), false, time.Date(2023, time.December, 31, 0, 0, 0, 0, time.UTC), time.Date(2024, time.June, 7, 6, 9, 10, 500000000, time.UTC))
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(shelveWidgetCondition),
+		ExpressionAttributeNames: map[string]string{"#active": "active", "#created_at": "created_at", "#day": "day", "#name": "name", "#status": "status", "#version": "version"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI2SK":        &types.AttributeValueMemberS{Value: rebuilt1},
+			":active":        &types.AttributeValueMemberBOOL{Value: false},
+			":createdAt":     &types.AttributeValueMemberS{Value: "2024-06-07T06:09:10.500000000Z"},
+			":day":           &types.AttributeValueMemberS{Value: "2023-12-31"},
+			":name":          &types.AttributeValueMemberS{Value: "*/ \"shelved\"\n`back` \\ end"},
+			":status":        &types.AttributeValueMemberS{Value: "retired"},
+			":status_when_1": &types.AttributeValueMemberS{Value: "draft"},
+			":status_when_2": &types.AttributeValueMemberS{Value: "live"},
+			":version":       &types.AttributeValueMemberN{Value: "7"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(shelveWidgetUpdate),
+	}, nil
+}
+
+// UnlabelWidgetParams holds the inputs of UnlabelWidget.
+type UnlabelWidgetParams struct {
+	OwnerID  string
+	WidgetID string
+	Labels   []string
+	Sizes    []int64
+}
+
+const unlabelWidgetCondition = "attribute_exists(PK)"
+
+// Removes elements from two sets (DELETE); an empty set removes nothing.
+//
+// UnlabelWidget changes a Widget and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
+//	UpdateExpression: DELETE #labels :labels, #sizes :sizes
+//	labels: its elements are removed from the set labels; when empty, the
+//		request sends no DELETE for it
+//	sizes: its elements are removed from the set sizes; when empty, the
+//		request sends no DELETE for it
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (*Widget, error) {
+	in, err := s.unlabelWidgetInput(params)
+	if err != nil {
+		return nil, &callError{method: "UnlabelWidget", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("UnlabelWidget", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "UnlabelWidget", cause: err}
+	}
+	return &v, nil
+}
+
+// unlabelWidgetInput builds the request of UnlabelWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) unlabelWidgetInput(params UnlabelWidgetParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	widgetID := params.WidgetID
+	labels := params.Labels
+	sizes := params.Sizes
+	if !validStrings(labels) {
+		return nil, &ItemError{Entity: "Widget", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
+	}
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := widgetSK(widgetID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{}
+	set := []string{}
+	remove := []string{}
+	var del []string
+	names := map[string]string{"#labels": "labels", "#sizes": "sizes"}
+	if len(labels) > 0 {
+		del = append(del, "#labels :labels")
+		values[":labels"] = stringSetValue(labels)
+	} else {
+		delete(names, "#labels")
+	}
+	if len(sizes) > 0 {
+		del = append(del, "#sizes :sizes")
+		values[":sizes"] = intSetValue(sizes)
+	} else {
+		delete(names, "#sizes")
+	}
+	expr := updateExpression(set, "", remove, del)
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression: aws.String(unlabelWidgetCondition),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}
+	if expr != "" {
+		in.UpdateExpression = aws.String(expr)
+	}
+	if len(names) > 0 {
+		in.ExpressionAttributeNames = names
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// RelabelWidgetParams holds the inputs of RelabelWidget.
+type RelabelWidgetParams struct {
+	OwnerID  string
+	WidgetID string
+	Count    int64    // added; a negative number subtracts
+	Labels   []string // added; a negative number subtracts
+	Sizes    []int64
+}
+
+const relabelWidgetCondition = "attribute_exists(PK) AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
+
+// Adds elements to one set and removes them from another; the count may go
+// down.
+//
+// RelabelWidget changes a Widget and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
+//	UpdateExpression: ADD #count :count, #labels :labels DELETE #sizes
+//		:sizes
+//	count: the amount added to count; a negative amount subtracts
+//	labels: its elements are added to the set labels
+//	sizes: its elements are removed from the set sizes; when empty, the
+//		request sends no DELETE for it
+//	ConditionExpression: attribute_exists(PK) AND
+//		((attribute_not_exists(#count) AND :count >= :count_min) OR
+//		#count >= :count_restMin) AND ((attribute_not_exists(#count) AND
+//		:count <= :count_max) OR #count <= :count_restMax)
+func (s *Store) RelabelWidget(ctx context.Context, params RelabelWidgetParams) (*Widget, error) {
+	in, err := s.relabelWidgetInput(params)
+	if err != nil {
+		return nil, &callError{method: "RelabelWidget", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("RelabelWidget", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Widget
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "RelabelWidget", cause: err}
+	}
+	return &v, nil
+}
+
+// relabelWidgetInput builds the request of RelabelWidget; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	widgetID := params.WidgetID
+	count := params.Count
+	labels := params.Labels
+	sizes := params.Sizes
+	if len(labels) == 0 {
+		return nil, &ItemError{Entity: "Widget", Attr: "labels", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := widgetSK(widgetID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{
+		":count":         intValue(count),
+		":count_max":     intValue(1000000),
+		":count_min":     intValue(-1000000),
+		":count_restMax": intDiff(1000000, count),
+		":count_restMin": intDiff(-1000000, count),
+		":labels":        stringSetValue(labels),
+	}
+	set := []string{}
+	remove := []string{}
+	var del []string
+	names := map[string]string{"#count": "count", "#labels": "labels", "#sizes": "sizes"}
+	if len(sizes) > 0 {
+		del = append(del, "#sizes :sizes")
+		values[":sizes"] = intSetValue(sizes)
+	} else {
+		delete(names, "#sizes")
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression: aws.String(relabelWidgetCondition),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels", remove, del)),
+	}
+	if len(names) > 0 {
+		in.ExpressionAttributeNames = names
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
 }
 
 // MoveWidgetParams holds the inputs of MoveWidget.
@@ -2467,7 +2845,7 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove)),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -3782,7 +4160,7 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove)),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values

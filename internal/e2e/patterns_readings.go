@@ -335,6 +335,7 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type,
 //		#unit = :unit ADD #hits :hits
 //	(unit given nil or empty is removed instead)
+//	hits: the amount added to hits; a negative amount subtracts
 //	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >=
 //		:hits_min) OR #hits >= :hits_restMin) AND
 //		((attribute_not_exists(#hits) AND :hits <= :hits_max) OR #hits <=
@@ -400,7 +401,7 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.readingsTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove)),
+		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values

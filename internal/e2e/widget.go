@@ -124,6 +124,20 @@ func widgetGSI2PK(serial string) (string, error) {
 	return keySize("GSI2PK", "SERIAL#"+serialKey, maxPartitionKey)
 }
 
+// widgetGSI2SK builds GSI2SK="{version}#{active}#{day}#{createdAt}" of
+// Widget items.
+func widgetGSI2SK(version int64, active bool, day time.Time, createdAt time.Time) (string, error) {
+	dayKey, err := keyDate("day", day)
+	if err != nil {
+		return "", err
+	}
+	createdAtKey, err := keyTime("createdAt", createdAt)
+	if err != nil {
+		return "", err
+	}
+	return keyInt(version) + "#" + keyBool(active) + "#" + dayKey + "#" + createdAtKey, nil
+}
+
 // validate checks w against the constraints of the spec before a write.
 func (w *Widget) validate() error {
 	if !utf8.ValidString(w.OwnerID) {

@@ -252,9 +252,10 @@ var (
 	}
 	StoreNames   = []string{"pkgPrefix"}
 	MethodLocals = []string{
-		"ctx", "dayBefore", "dec", "err", "failed", "fixed", "found", "h", "i", "in", "instantBefore", "item",
-		"items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
-		"remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "undecoded", "v", "values", "view",
+		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
+		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "ok",
+		"out", "page", "pk", "pkValue", "remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk",
+		"start", "undecoded", "v", "values", "view",
 		"yield",
 	}
 )

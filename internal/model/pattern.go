@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Op is a pattern's operation.
 type Op string
 
@@ -55,10 +57,42 @@ type Pattern struct {
 	When       []*Cond
 	Select     []*Attribute
 	SelectPos  Pos
-	Set        []*Attribute
-	Add        []*Attribute
-	Remove     []*Attribute
+	// Set are the attributes an update sets to a method parameter,
+	// SetConsts those it sets to a constant of the spec.
+	Set       []*Attribute
+	SetConsts []*SetConst
+	Add       []*Attribute
+	Remove    []*Attribute
+	// RemoveFrom are the sets an update removes the given elements from.
+	RemoveFrom []*Attribute
 	Upsert     bool
+}
+
+// SetConst is an attribute an update sets to a constant, already checked
+// against the attribute's type.
+type SetConst struct {
+	Attr  *Attribute
+	Const Const
+}
+
+// SetAttrs returns every attribute the update sets: those set to a
+// parameter, then those set to a constant.
+func (p *Pattern) SetAttrs() []*Attribute {
+	out := slices.Clone(p.Set)
+	for _, sc := range p.SetConsts {
+		out = append(out, sc.Attr)
+	}
+	return out
+}
+
+// SetConst returns the constant the update sets a to, or nil.
+func (p *Pattern) SetConst(a *Attribute) *SetConst {
+	for _, sc := range p.SetConsts {
+		if sc.Attr == a {
+			return sc
+		}
+	}
+	return nil
 }
 
 // Entity returns the pattern's first (for most operations, only) entity.
@@ -82,9 +116,11 @@ const (
 	OpContains   CondOp = "contains"
 	OpExists     CondOp = "exists"
 	OpNotExists  CondOp = "notExists"
+	OpIn         CondOp = "in"
 )
 
-// Operands is the number of values the operator compares with.
+// Operands is the number of values the operator compares with; for in,
+// the number is the constant list's (at least 1).
 func (o CondOp) Operands() int {
 	switch o {
 	case OpExists, OpNotExists:

@@ -18,7 +18,7 @@ var allowed = map[Op][]string{
 	OpQuery:       {"by", "where", "order", "limit", "index", "consistent", "filter", "select"},
 	OpPut:         {"when"},
 	OpCreate:      {"when"},
-	OpUpdate:      {"set", "add", "remove", "upsert", "when"},
+	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when"},
 	OpDelete:      {"when"},
 	OpBatchGet:    {"consistent", "select"},
 	OpBatchPut:    {},
@@ -29,7 +29,7 @@ var allowed = map[Op][]string{
 var whereOps = []CondOp{OpLt, OpLe, OpGt, OpGe, OpBetween, OpBeginsWith}
 
 // condOps are the operators of filter and when.
-var condOps = []CondOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpBetween, OpBeginsWith, OpContains, OpExists, OpNotExists}
+var condOps = []CondOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpBetween, OpBeginsWith, OpContains, OpExists, OpNotExists, OpIn}
 
 func opNames(ops []CondOp) string {
 	var s []string
@@ -231,12 +231,13 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	p.Set = r.attrList(p, sp.Set, "set")
 	p.Add = r.attrList(p, sp.Add, "add")
 	p.Remove = r.attrList(p, sp.Remove, "remove")
+	p.RemoveFrom = r.attrList(p, sp.RemoveFrom, "removeFrom")
 	if p.Op == OpUpdate {
 		r.update(p, sp)
 	}
 }
 
-var patternKeys = []string{"by", "where", "order", "limit", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "upsert"}
+var patternKeys = []string{"by", "where", "order", "limit", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert"}
 
 func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
 
@@ -273,8 +274,8 @@ func (r *resolver) attrList(p *Pattern, names []spec.Str, what string) []*Attrib
 // update checks set, add and remove against the attributes' types and the
 // primary key.
 func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
-	if len(p.Set)+len(p.Add)+len(p.Remove) == 0 && len(sp.Set)+len(sp.Add)+len(sp.Remove) == 0 {
-		r.errorf(p.OpPos, "update %s changes nothing; give set, add or remove", p.Entity().Name)
+	if len(p.Set)+len(p.Add)+len(p.Remove)+len(p.RemoveFrom) == 0 && len(sp.Set)+len(sp.SetConsts)+len(sp.Add)+len(sp.Remove)+len(sp.RemoveFrom) == 0 {
+		r.errorf(p.OpPos, "update %s changes nothing; give set, add, remove or removeFrom", p.Entity().Name)
 		return
 	}
 	e := p.Entity()
@@ -304,12 +305,36 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 				if !a.Optional {
 					r.errorf(pos, "remove %s: the attribute is not optional, so every item must have it; mark it optional: true or use set", a.Name)
 				}
+			case "removeFrom":
+				if a.Type != StringSet && a.Type != IntSet {
+					r.errorf(pos, "removeFrom needs a stringSet or intSet; %s is %s", a.Name, a.Describe())
+				}
 			}
 		}
 	}
 	check(p.Set, sp.Set, "set")
+	// The constants: each checked as a value of its attribute.
+	var consts []*Attribute
+	var constNames []spec.Str
+	for _, sc := range sp.SetConsts {
+		a := r.attrOf(p, sc.Attr, "set")
+		if a == nil {
+			continue
+		}
+		if slices.Contains(consts, a) || slices.Contains(p.Set, a) {
+			r.errorf(sc.Attr.Pos, "set lists %s twice", a.Name)
+			continue
+		}
+		consts = append(consts, a)
+		constNames = append(constNames, sc.Attr)
+		if r.setConst(p, sc, a) {
+			p.SetConsts = append(p.SetConsts, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
+		}
+	}
+	check(consts, constNames, "set")
 	check(p.Add, sp.Add, "add")
 	check(p.Remove, sp.Remove, "remove")
+	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
 }
 
 // whenOnKey refuses a when on an attribute of the primary key, which the
@@ -412,6 +437,16 @@ func (r *resolver) cond(p *Pattern, sc *spec.Cond, ops []CondOp, what string) *C
 		r.errorf(sc.Op.Pos, "%s on %s: %s does not apply to %s", what, a.Name, op, a.Describe())
 		return nil
 	}
+	if op == OpIn {
+		if len(sc.Consts) == 0 {
+			r.errorf(sc.Op.Pos, "%s on %s: in takes a constant list, as in %s: {in: [a, b]}; a list given at run time is not supported", what, a.Name, a.Name)
+			return nil
+		}
+		if !r.inConsts(c, sc, what) {
+			return nil
+		}
+		return c
+	}
 	if sc.Consts != nil || len(sc.Consts) > 0 {
 		if op.Operands() == 0 {
 			r.errorf(sc.Op.Pos, "%s on %s: %s takes no value; write %s: %s", what, a.Name, op, a.Name, op)
@@ -470,6 +505,11 @@ func opFits(op CondOp, a *Attribute) bool {
 		return true
 	case OpEq, OpNe:
 		return a.Type != Document
+	case OpIn:
+		switch a.Type {
+		case String, Int, Float, Time, Enum, Bool, Path:
+			return true
+		}
 	case OpLt, OpLe, OpGt, OpGe, OpBetween:
 		switch a.Type {
 		case String, Int, Float, Time, Enum, Bytes, Bool, Path:

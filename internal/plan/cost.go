@@ -259,7 +259,7 @@ func (b *builder) updateCost(pp *Pattern) (float64, string) {
 	s := b.sizes
 	total := writeUnits(s.item(e))
 	parts := []string{fmt.Sprintf("table %g", total)}
-	changed := append(append(slices.Clone(p.Set), p.Add...), p.Remove...)
+	changed := append(append(append(p.SetAttrs(), p.Add...), p.Remove...), p.RemoveFrom...)
 	for _, k := range e.Keys[1:] {
 		ix := k.Index
 		rewrites := slices.ContainsFunc(pp.Rebuild, func(r *Rebuild) bool { return r.Index == ix })

@@ -17,6 +17,7 @@ const (
 	ParamCond              // operand Operand of a filter or when condition (Cond)
 	ParamSet               // the value an update sets Attr to
 	ParamAdd               // the amount an update adds to Attr
+	ParamElems             // the elements an update removes from set Attr
 	ParamPage              // the page of a query
 	ParamItem              // the item a put writes
 	ParamKeys              // the keys of a batch read or delete
@@ -144,6 +145,9 @@ func (b *builder) params(pp *Pattern) {
 		}
 		for _, a := range p.Add {
 			add(ParamAdd, a, nil, 0, "")
+		}
+		for _, a := range p.RemoveFrom {
+			add(ParamElems, a, nil, 0, "")
 		}
 		conds(p.When)
 	case model.OpBatchGet, model.OpBatchDelete:

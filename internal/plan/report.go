@@ -122,6 +122,10 @@ type ReportRequest struct {
 	Condition string        `json:"condition,omitempty"`
 	Names     []ReportName  `json:"names,omitempty"`
 	Values    []ReportValue `json:"values,omitempty"`
+	// Sometimes says which update actions a call sends only with some
+	// values ("DELETE #tags :tags is sent only when tags holds
+	// elements").
+	Sometimes []string `json:"sometimes,omitempty"`
 }
 
 // ReportName is an ExpressionAttributeNames entry.
@@ -136,11 +140,14 @@ type ReportValue struct {
 	Placeholder string `json:"placeholder"`
 	// Source is one of partitionKey, sortKey, sortKeyLow, sortKeyHigh,
 	// condition, set, add, addLimit, addRest, rebuiltKey, entityType,
-	// keyInput.
+	// keyInput, setConstant, removeFrom.
 	Source string `json:"source"`
 	// Attribute is the attribute the value is of, when there is one
 	// (for rebuiltKey, the key attribute).
 	Attribute string `json:"attribute,omitempty"`
+	// Constant is the value of a constant of the spec, as sent
+	// ({S: "closed"}).
+	Constant string `json:"constant,omitempty"`
 }
 
 // ReportMember is an entity among a call's items and how its items are
@@ -347,6 +354,7 @@ var sourceNames = map[Source]string{
 	PKValue: "partitionKey", SKValue: "sortKey", SKLow: "sortKeyLow", SKHigh: "sortKeyHigh",
 	CondOperand: "condition", SetValue: "set", AddAmount: "add", AddLimit: "addLimit",
 	AddRest: "addRest", RebuiltKey: "rebuiltKey", EntityType: "entityType", KeyInput: "keyInput",
+	SetConst: "setConstant", RemoveElems: "removeFrom",
 }
 
 // report is the request's part of the report.
@@ -358,8 +366,18 @@ func (r *Request) report() ReportRequest {
 	for _, n := range r.Names {
 		rr.Names = append(rr.Names, ReportName{Placeholder: n.Placeholder, Attribute: n.Stored})
 	}
+	if r.Update != nil {
+		for _, c := range r.Update.Sometimes() {
+			if len(c.Unless) > 0 && c.Instead == "" {
+				rr.Sometimes = append(rr.Sometimes, fmt.Sprintf("DELETE %s is sent only when %s holds elements", c.Text, c.Unless[0].Name))
+			}
+		}
+	}
 	for _, v := range r.Values {
 		rv := ReportValue{Placeholder: v.Placeholder, Source: sourceNames[v.Source]}
+		if v.Lit != nil {
+			rv.Constant = v.Lit.String()
+		}
 		switch {
 		case v.Rebuild != nil:
 			rv.Attribute = v.Rebuild.KeyAttr.Name
@@ -398,6 +416,16 @@ func (rr ReportRequest) fields() []field {
 	add("FilterExpression", rr.Filter)
 	add("UpdateExpression", rr.Update)
 	add("ConditionExpression", rr.Condition)
+	for _, note := range rr.Sometimes {
+		out = append(out, field{"note", note})
+	}
+	var consts []string
+	for _, v := range rr.Values {
+		if v.Constant != "" {
+			consts = append(consts, v.Placeholder+"="+v.Constant)
+		}
+	}
+	add("constant values", strings.Join(consts, ", "))
 	if len(rr.Names) > 0 {
 		var names []string
 		for _, nm := range rr.Names {

@@ -2,7 +2,9 @@ package plan
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -43,6 +45,8 @@ const (
 	SKHigh                    // the upper bound of a sort key BETWEEN
 	CondOperand               // operand Operand of condition Cond
 	SetValue                  // the value an update sets Attr to
+	SetConst                  // the constant an update sets Attr to (Lit)
+	RemoveElems               // the elements an update removes from set Attr
 	AddAmount                 // the amount an update adds to Attr
 	AddLimit                  // Attr's min (or max, with Max)
 	AddRest                   // Attr's min (or max) less the amount added
@@ -57,9 +61,34 @@ type Value struct {
 	Source      Source
 	Attr        *model.Attribute
 	Cond        *model.Cond
-	Operand     int // 0, or 1 for the upper operand of between
+	Operand     int // 0, or 1 for the upper operand of between, or i of in
 	Max         bool
 	Rebuild     *Rebuild
+	// Lit is the value of a constant of the spec (SetConst, or a
+	// CondOperand of a condition with constants), as it is sent.
+	Lit *Literal
+}
+
+// Literal is a constant of the spec as a request sends it: an attribute
+// value of type Dynamo (S, N or BOOL) holding Text (model.StoredConst).
+type Literal struct {
+	Dynamo, Text string
+}
+
+// literal is the value a request sends for constant text of attribute a,
+// an operand of op (model.OpEq for a value an update sets).
+func literal(a *model.Attribute, op model.CondOp, text string) *Literal {
+	dynamo, stored := model.StoredConst(a, op, text)
+	return &Literal{Dynamo: dynamo, Text: stored}
+}
+
+// String is the literal as `dyngen plan` shows it, in DynamoDB's JSON
+// form: {S: "closed"}, {N: "3"}, {BOOL: true}.
+func (l *Literal) String() string {
+	if l.Dynamo == "BOOL" {
+		return "{BOOL: " + l.Text + "}"
+	}
+	return fmt.Sprintf("{%s: %s}", l.Dynamo, strconv.Quote(l.Text))
 }
 
 // Placeholder is the placeholder of the request's first value from
@@ -73,21 +102,27 @@ func (r *Request) Placeholder(s Source) string {
 	return ""
 }
 
-// Update is an UpdateExpression: its SET, ADD and REMOVE actions.
+// Update is an UpdateExpression: its SET, ADD, REMOVE and DELETE
+// actions.
 type Update struct {
-	Set, Add, Remove []*Clause
+	Set, Add, Remove, Delete []*Clause
 }
 
 // Clause is one action of an update expression.
 type Clause struct {
-	Text string // "#grade = :grade", "#views :views", "#note"
-	// Unless lists optional attributes the clause is built from: when a
-	// call gives any of them its zero value, the clause and its values
-	// are not sent, and Instead is sent among the REMOVE actions (the
-	// attribute, or the index key built from it, is removed).
+	Text string // "#grade = :grade", "#views :views", "#note", "#tags :tags"
+	// Unless lists attributes the clause is built from: when a call
+	// gives any of them its zero value (an optional attribute's, or the
+	// empty set a DELETE would remove), the clause and its values are not
+	// sent, and Instead, when not "", is sent among the REMOVE actions
+	// (the attribute, or the index key built from it, is removed).
 	Unless  []*model.Attribute
 	Instead string
 	Values  []*Value // the values the clause sends
+	// Names are the name placeholders no other part of the request uses:
+	// they are not sent when the clause is not (DynamoDB refuses an
+	// unused name).
+	Names []string
 }
 
 // Static returns the SET actions sent on every call and those sent only
@@ -108,7 +143,21 @@ func (u *Update) Static() (always, sometimes []*Clause) {
 // the others, as the generated code builds it.
 func (u *Update) Expression() string {
 	always, sometimes := u.Static()
-	return joinClauses(texts(append(always, sometimes...)), texts(u.Add), texts(u.Remove))
+	return joinClauses(texts(append(always, sometimes...)), texts(u.Add), texts(u.Remove), texts(u.Delete))
+}
+
+// MayBeEmpty reports whether a call may send no action at all: every
+// action is a DELETE sent only with elements to remove.
+func (u *Update) MayBeEmpty() bool {
+	return len(u.Set)+len(u.Add)+len(u.Remove) == 0
+}
+
+// Sometimes returns the actions only some calls send: the SET actions
+// sent only with non-zero values, then the DELETE actions, sent only
+// with elements to remove.
+func (u *Update) Sometimes() []*Clause {
+	_, sometimes := u.Static()
+	return append(sometimes, u.Delete...)
 }
 
 // AddText is the ADD part of the update's actions, without ADD.
@@ -122,9 +171,9 @@ func texts(cs []*Clause) []string {
 	return out
 }
 
-// joinClauses writes an update expression from its SET, ADD and REMOVE
-// actions.
-func joinClauses(set, add, remove []string) string {
+// joinClauses writes an update expression from its SET, ADD, REMOVE and
+// DELETE actions, in the order the runtime's updateExpression writes them.
+func joinClauses(set, add, remove, del []string) string {
 	var clauses []string
 	if len(set) > 0 {
 		clauses = append(clauses, "SET "+strings.Join(set, ", "))
@@ -134,6 +183,9 @@ func joinClauses(set, add, remove []string) string {
 	}
 	if len(remove) > 0 {
 		clauses = append(clauses, "REMOVE "+strings.Join(remove, ", "))
+	}
+	if len(del) > 0 {
+		clauses = append(clauses, "DELETE "+strings.Join(del, ", "))
 	}
 	return strings.Join(clauses, " ")
 }
@@ -247,9 +299,19 @@ func (n *requestNamer) conds(cs []*model.Cond, suffix string) string {
 	for _, c := range cs {
 		name := n.name(c.Attr.Stored, "")
 		operand := func(i int, part string) string {
-			return n.value(c.Attr.Name+suffix+part, &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}).Placeholder
+			v := &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}
+			if !c.IsParam() {
+				v.Lit = literal(c.Attr, c.Op, c.Consts[i].Text)
+			}
+			return n.value(c.Attr.Name+suffix+part, v).Placeholder
 		}
 		switch c.Op {
+		case model.OpIn:
+			var ops []string
+			for i := range c.Consts {
+				ops = append(ops, operand(i, "_"+strconv.Itoa(i+1)))
+			}
+			parts = append(parts, fmt.Sprintf("%s IN (%s)", name, strings.Join(ops, ", ")))
 		case model.OpExists:
 			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
 		case model.OpNotExists:
@@ -287,6 +349,7 @@ func (b *builder) request(pp *Pattern) {
 	case UpdateItem:
 		amounts := update(n, pp, req)
 		req.Condition = condition(n, pp, amounts)
+		ownNames(req)
 	}
 	slices.SortFunc(req.Names, func(x, y Name) int { return strings.Compare(x.Placeholder, y.Placeholder) })
 	pp.Request = req
@@ -429,6 +492,14 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		}
 		u.Set = append(u.Set, c)
 	}
+	// A constant is sent on every call: the model refused an optional
+	// attribute's zero value.
+	for _, sc := range p.SetConsts {
+		a := sc.Attr
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name, &Value{Source: SetConst, Attr: a, Lit: literal(a, model.OpEq, sc.Const.Text)})
+		u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
+	}
 	var sparse []*Clause
 	for _, rb := range pp.Rebuild {
 		name := n.name(rb.KeyAttr.Name, "")
@@ -439,6 +510,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		v := n.value(rb.KeyAttr.Name, &Value{Source: RebuiltKey, Rebuild: rb})
 		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
 		for _, a := range rb.Template.Attrs() {
+			// A constant is never an optional attribute's zero value.
 			if a.Optional && slices.Contains(p.Set, a) {
 				c.Unless = append(c.Unless, a)
 			}
@@ -477,5 +549,48 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	for _, a := range p.Remove {
 		u.Remove = append(u.Remove, &Clause{Text: n.name(a.Stored, "")})
 	}
+	// DynamoDB refuses an empty set: a call that gives no elements to
+	// remove sends no DELETE action for them.
+	for _, a := range p.RemoveFrom {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name, &Value{Source: RemoveElems, Attr: a})
+		u.Delete = append(u.Delete, &Clause{Text: name + " " + v.Placeholder, Unless: []*model.Attribute{a}, Values: []*Value{v}})
+	}
 	return amounts
+}
+
+var namePlaceholder = regexp.MustCompile(`#[A-Za-z0-9_]+`)
+
+// ownNames finds, for each action only some calls send with nothing in
+// its place, the name placeholders no other part of the request uses.
+func ownNames(req *Request) {
+	if req.Update == nil {
+		return
+	}
+	uses := map[string]int{}
+	count := func(text string) {
+		for _, ph := range namePlaceholder.FindAllString(text, -1) {
+			uses[ph]++
+		}
+	}
+	for _, e := range []string{req.KeyCondition, req.Projection, req.Filter, req.Condition} {
+		count(e)
+	}
+	u := req.Update
+	for _, cs := range [][]*Clause{u.Set, u.Add, u.Remove, u.Delete} {
+		for _, c := range cs {
+			count(c.Text)
+			count(c.Instead)
+		}
+	}
+	for _, c := range u.Sometimes() {
+		if c.Instead != "" {
+			continue
+		}
+		for _, ph := range namePlaceholder.FindAllString(c.Text, -1) {
+			if uses[ph] == 1 {
+				c.Names = append(c.Names, ph)
+			}
+		}
+	}
 }

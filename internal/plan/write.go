@@ -54,10 +54,12 @@ func (b *builder) update(pp *Pattern) bool {
 	p := pp.Pattern
 	e := p.Entity()
 	ok := true
-	// What the update knows: the primary key inputs and the set values.
+	// What the update knows: the primary key inputs and the set values,
+	// parameters and constants.
+	set := p.SetAttrs()
 	known := slices.Clone(e.PrimaryKey().Attrs())
-	known = append(known, p.Set...)
-	changed := append(append(slices.Clone(p.Set), p.Add...), p.Remove...)
+	known = append(known, set...)
+	changed := append(append(append(slices.Clone(set), p.Add...), p.Remove...), p.RemoveFrom...)
 	for _, k := range e.Keys[1:] {
 		for _, tm := range k.Templates() {
 			ka := k.Index.PK
@@ -112,7 +114,7 @@ func (b *builder) update(pp *Pattern) bool {
 	if p.Upsert {
 		var missing []string
 		for _, a := range e.Attributes {
-			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(p.Set, a) || slices.Contains(p.Add, a) {
+			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.Add, a) {
 				continue
 			}
 			missing = append(missing, a.Name)
