@@ -344,6 +344,9 @@ func (m *method) paramsStruct() {
 		return
 	}
 	commentf(m.f, "%s holds the inputs of %s.", st.Type, m.p.GoName)
+	for _, p := range st.Renamed {
+		commentf(m.f, "%s is named for its role: %s has another input too.", p.Field, p.Attr.Name)
+	}
 	ent := m.ent()
 	m.f.Type().Id(st.Type).StructFunc(func(g *jen.Group) {
 		for _, p := range m.pp.Params {
