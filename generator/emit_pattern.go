@@ -344,7 +344,10 @@ func (m *method) paramsStruct() {
 		return
 	}
 	commentf(m.f, "%s holds the inputs of %s.", st.Type, m.p.GoName)
-	for _, p := range st.Renamed {
+	for i, p := range st.Renamed {
+		if i == 0 {
+			comment(m.f, "")
+		}
 		commentf(m.f, "%s is named for its role: %s has another input too.", p.Field, p.Attr.Name)
 	}
 	ent := m.ent()
