@@ -379,7 +379,10 @@ func paramNote(ent *model.Entity, p *plan.Param) string {
 		}
 		return "the value set"
 	case plan.ParamAdd:
-		return "added; a negative number subtracts"
+		if p.Attr.Type == model.Int || p.Attr.Type == model.Float {
+			return "added; a negative number subtracts"
+		}
+		return "the elements added"
 	}
 	return ""
 }

@@ -55,7 +55,7 @@ func (up *updater) doc() {
 				names = append(names, a.Name)
 			}
 		}
-		note := fmt.Sprintf("(%s given nil or empty is removed instead", strings.Join(names, ", "))
+		note := fmt.Sprintf("(%s: nil, or an empty list, set or map, removes the attribute", strings.Join(names, ", "))
 		for _, rb := range up.pp.Rebuild {
 			if slices.ContainsFunc(rb.Template.Attrs(), func(a *model.Attribute) bool { return a.Optional && slices.Contains(p.Set, a) }) {
 				note += ", with the index keys built from it"

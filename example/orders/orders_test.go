@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -113,9 +114,20 @@ func checkLines(t *testing.T, what string, got, want []orders.OrderLine) {
 
 func checkEvent(t *testing.T, what string, got, want orders.TrackingEvent) {
 	t.Helper()
-	if got != want {
-		t.Errorf("%s = %+v, want %+v", what, got, want)
+	if got.OrderID != want.OrderID || got.EventID != want.EventID || got.Status != want.Status ||
+		(got.Message == nil) != (want.Message == nil) || got.Message != nil && *got.Message != *want.Message {
+		t.Errorf("%s = %s, want %s", what, fmtEvent(got), fmtEvent(want))
 	}
+}
+
+// fmtEvent formats an event for a test message, its message absent or
+// quoted.
+func fmtEvent(e orders.TrackingEvent) string {
+	msg := "absent"
+	if e.Message != nil {
+		msg = strconv.Quote(*e.Message)
+	}
+	return fmt.Sprintf("{OrderID:%d EventID:%s Status:%s Message:%s}", e.OrderID, e.EventID, e.Status, msg)
 }
 
 func checkEvents(t *testing.T, what string, got, want []orders.TrackingEvent) {
@@ -330,13 +342,17 @@ func order(t *testing.T, orderID int64, placed time.Time) ([]orders.OrderLine, [
 		{OrderID: orderID, SKU: 900, ProductName: "USB-C cable", Quantity: 3, UnitPrice: 1299},
 		{OrderID: orderID, SKU: 7, ProductName: "Gift wrap", Quantity: 1, UnitPrice: 0},
 	}
-	statuses := []struct{ status, message string }{
-		{"PLACED", "Order received"},
-		{"PAYMENT_CONFIRMED", ""},
-		{"PICKED", "Picked at fulfilment centre SEA8"},
-		{"SHIPPED", "Handed to carrier, tracking 1Z999AA10123456784"},
-		{"OUT_FOR_DELIVERY", ""},
-		{"DELIVERED", "Left at front door"},
+	// The optional message: absent (nil), or present, an empty one too.
+	statuses := []struct {
+		status  string
+		message *string
+	}{
+		{"PLACED", new("Order received")},
+		{"PAYMENT_CONFIRMED", nil},
+		{"PICKED", new("Picked at fulfilment centre SEA8")},
+		{"SHIPPED", new("Handed to carrier, tracking 1Z999AA10123456784")},
+		{"OUT_FOR_DELIVERY", new("")},
+		{"DELIVERED", new("Left at front door")},
 	}
 	events := make([]orders.TrackingEvent, len(statuses))
 	for i, st := range statuses {
@@ -344,7 +360,7 @@ func order(t *testing.T, orderID int64, placed time.Time) ([]orders.OrderLine, [
 			OrderID: orderID,
 			EventID: ksuid(t, placed.Add(time.Duration(i)*time.Hour)),
 			Status:  st.status,
-			Message: new(st.message),
+			Message: st.message,
 		}
 	}
 	return lines, events

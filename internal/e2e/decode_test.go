@@ -129,7 +129,7 @@ func TestUndecodableItems(t *testing.T) {
 		must(t, s.CreateWidget(ctx, newWidget("o", id)))
 	}
 	bad := newWidget("o", "w2b")
-	bad.Region, bad.Serial = "bad", "S-bad"
+	bad.Region, bad.Serial = new("bad"), "S-bad"
 	putRaw(t, c, s.mainTable, marshal(t, bad, func(item map[string]types.AttributeValue) {
 		item["name"] = &types.AttributeValueMemberN{Value: badName}
 	}))
@@ -189,14 +189,14 @@ func TestUndecodableItems(t *testing.T) {
 	}
 
 	// A read of one item that can't be decoded.
-	_, err = s.GetWidget(ctx, "o", "w2b")
+	_, err = s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w2b"})
 	checkItemErr(t, "GetWidget", "GetWidget", err, "name")
-	_, err = s.WidgetBySerial(ctx, "bad", "S-bad")
+	_, err = s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "bad", Serial: "S-bad"})
 	checkItemErr(t, "WidgetBySerial", "WidgetBySerial", err, "name")
-	_, err = s.GetNote(ctx, "o", "n2")
+	_, err = s.GetNote(ctx, NoteKey{OwnerID: "o", NoteID: "n2"})
 	checkItemErr(t, "GetNote", "GetNote", err, "text")
 	// An update writes, then can't decode the item it returns.
-	_, err = s.MoveWidget(ctx, "o", "w2b", "bad", "S-bad2")
+	_, err = s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "w2b", Region: new("bad"), Serial: "S-bad2"})
 	checkItemErr(t, "MoveWidget", "MoveWidget", err, "name")
 
 	// A batch read: the position is the key's.

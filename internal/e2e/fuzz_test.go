@@ -64,6 +64,8 @@ func FuzzMarshalRoundTrip(f *testing.F) {
 	f.Add("ünï", "日本", "🎉", int64(-1_000_000), math.Inf(1), true, int64(math.MaxInt64), int64(-62_135_596_800), int64(999_999_999), int64(math.MinInt64/2), int64(math.MaxInt64), int64(253_402_214_400), int64(0), []byte("b"), "", "t", "ss", int64(1<<62), "", "", "draft", "||", "r", "", "")
 	f.Add(strings.Repeat("o", 1018), strings.Repeat("i", 1017), "n", int64(5), 1e-131, false, int64(2), int64(5), int64(5), int64(5), int64(5), int64(5), int64(5), []byte{9}, "a", "b", "c", int64(1), "k", "", "retired", "x", "", "", "")
 	f.Add("o", "w", "n", int64(5), 9.999999999999999e125, false, int64(2), int64(-62_167_219_200), int64(0), int64(5), int64(5), int64(5), int64(5), []byte{9}, "a", "b", "c", int64(1), "k", "", "retired", "x", "r", "", "")
+	// The zero time as a time to live: refused.
+	f.Add("o", "w", "name", int64(-42), 19.99, true, int64(1), int64(1_700_000_000), int64(123456789), int64(1_700_000_000), int64(1_700_000_000_123), int64(1_709_164_800), int64(-62_135_596_800), []byte{0, 1}, "a", "", "x", int64(-3), "k", "v", "live", "Electronics|Laptops", "eu", "S-1", "gadget")
 	f.Fuzz(func(t *testing.T, owner, id, name string, count int64, price float64, active bool, version, csec, cnsec, usec, ms, dsec, exp int64,
 		blob []byte, tag1, tag2, label string, size int64, akey, aval, status, cat, region, serial, kind string) {
 		created := time.Unix(csec, cnsec).In(plus0530)
@@ -107,7 +109,9 @@ func FuzzMarshalRoundTrip(f *testing.F) {
 			-1_000_000 <= count && count <= 1_000_000 &&
 			numberOK(price) &&
 			slices.Contains([]WidgetStatus{WidgetStatusDraft, WidgetStatusLive, WidgetStatusRetired}, w.Status) &&
-			yearOK(created.UTC().Year()) && yearOK(day.Year())
+			yearOK(created.UTC().Year()) && yearOK(day.Year()) &&
+			// A time to live, when present, is not the zero time.
+			(expires == nil || !expires.IsZero())
 		item, err := w.MarshalItem()
 		if err != nil {
 			if !errors.Is(err, ErrInvalidKey) && !errors.Is(err, ErrInvalidItem) {

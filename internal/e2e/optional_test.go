@@ -36,10 +36,10 @@ func TestOptionalZeroValues(t *testing.T) {
 	s, raw := newStore(t, nil)
 	ctx := t.Context()
 	seen := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	zero := &Repo{OwnerID: "o", RepoID: "zero", Public: new(false), Stars: new(int64(0)), Humidity: new(0.0), Topic: new(""), Level: new(RepoLevelLow), SeenAt: &seen}
+	zero := &Repo{OwnerID: "o", RepoID: "zero", Public: new(false), Stars: new(int64(0)), Humidity: new(0.0), Topic: new(""), Level: new(RepoLevelLow), SeenAt: &seen, Kind: RepoKindCode}
 	must(t, s.CreateRepo(ctx, zero))
-	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "o", RepoID: "absent"}))
-	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "o", RepoID: "public", Public: new(true)}))
+	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "o", RepoID: "absent", Kind: RepoKindCode}))
+	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "o", RepoID: "public", Public: new(true), Kind: RepoKindCode}))
 
 	item := rawItem(t, s, raw, "OWNER#o", "REPO#zero")
 	for name, want := range map[string]types.AttributeValue{

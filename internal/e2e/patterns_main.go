@@ -2240,8 +2240,8 @@ type EditWidgetParams struct {
 	Extra     types.AttributeValue // the value set
 	ExpiresAt *time.Time           // the value set; nil removes it
 	Count     int64                // added; a negative number subtracts
-	Labels    []string             // added; a negative number subtracts
-	Sizes     []int64              // added; a negative number subtracts
+	Labels    []string             // the elements added
+	Sizes     []int64              // the elements added
 	Version   int64                // the operand of version =
 }
 
@@ -2256,7 +2256,8 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 //	UpdateExpression: SET #name = :name, #price = :price, #tags = :tags,
 //		#attrs = :attrs, #extra = :extra, #expiresAt = :expiresAt ADD
 //		#count :count, #labels :labels, #sizes :sizes REMOVE #blob, #kind
-//	(attrs, extra, expiresAt given nil or empty is removed instead)
+//	(attrs, extra, expiresAt: nil, or an empty list, set or map, removes
+//		the attribute)
 //	count: the amount added to count; a negative amount subtracts
 //	labels: its elements are added to the set labels
 //	sizes: its elements are added to the set sizes
@@ -2643,7 +2644,7 @@ type RelabelWidgetParams struct {
 	OwnerID  string
 	WidgetID string
 	Count    int64    // added; a negative number subtracts
-	Labels   []string // added; a negative number subtracts
+	Labels   []string // the elements added
 	Sizes    []int64
 }
 
@@ -2757,10 +2758,10 @@ const moveWidgetCondition = "attribute_exists(PK)"
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	UpdateExpression: SET #serial = :serial, GSI1SK = :GSI1SK, GSI2PK =
-//		:GSI2PK, #region = :region, GSI1PK = :GSI1PK
-//	(region given nil or empty is removed instead, with the index keys
-//		built from it)
+//	UpdateExpression: SET #serial = :serial, GSI2PK = :GSI2PK, #region =
+//		:region, GSI1PK = :GSI1PK, GSI1SK = :GSI1SK
+//	(region: nil, or an empty list, set or map, removes the attribute,
+//		with the index keys built from it)
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
@@ -2804,20 +2805,15 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 	if err != nil {
 		return nil, err
 	}
-	rebuilt1, err := widgetGSI1SK(serial)
-	if err != nil {
-		return nil, err
-	}
-	rebuilt2, err := widgetGSI2PK(serial)
+	rebuilt1, err := widgetGSI2PK(serial)
 	if err != nil {
 		return nil, err
 	}
 	values := map[string]types.AttributeValue{
-		":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt1},
-		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt2},
+		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt1},
 		":serial": &types.AttributeValueMemberS{Value: serial},
 	}
-	set := []string{"#serial = :serial", "GSI1SK = :GSI1SK", "GSI2PK = :GSI2PK"}
+	set := []string{"#serial = :serial", "GSI2PK = :GSI2PK"}
 	remove := []string{}
 	if region == nil {
 		remove = append(remove, "#region")
@@ -2828,12 +2824,22 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 	if region == nil {
 		remove = append(remove, "GSI1PK")
 	} else {
-		rebuilt3, err := widgetGSI1PK(*region)
+		rebuilt2, err := widgetGSI1PK(*region)
 		if err != nil {
 			return nil, err
 		}
 		set = append(set, "GSI1PK = :GSI1PK")
-		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt3}
+		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt2}
+	}
+	if region == nil {
+		remove = append(remove, "GSI1SK")
+	} else {
+		rebuilt3, err := widgetGSI1SK(serial)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI1SK = :GSI1SK")
+		values[":GSI1SK"] = &types.AttributeValueMemberS{Value: rebuilt3}
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(moveWidgetCondition),
@@ -4077,11 +4083,12 @@ const setRepoVisibilityCondition = "attribute_exists(PK)"
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
 //	UpdateExpression: SET #public = :public, #stars = :stars, #humidity =
-//		:humidity, GSI1PK = :GSI1PK
-//	(public, stars, humidity given nil or empty is removed instead, with
-//		the index keys built from it)
+//		:humidity, GSI1PK = :GSI1PK, GSI1SK = :GSI1SK
+//	(public, stars, humidity: nil, or an empty list, set or map, removes
+//		the attribute, with the index keys built from it)
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="PUBLIC#{public}" on GSI1
+//	rewrites GSI1SK="REPO#{repoId}" on GSI1
 func (s *Store) SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error) {
 	in, err := s.setRepoVisibilityInput(params)
 	if err != nil {
@@ -4149,6 +4156,16 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 		}
 		set = append(set, "GSI1PK = :GSI1PK")
 		values[":GSI1PK"] = &types.AttributeValueMemberS{Value: rebuilt1}
+	}
+	if public == nil {
+		remove = append(remove, "GSI1SK")
+	} else {
+		rebuilt2, err := repoGSI1SK(repoID)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI1SK = :GSI1SK")
+		values[":GSI1SK"] = &types.AttributeValueMemberS{Value: rebuilt2}
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(setRepoVisibilityCondition),

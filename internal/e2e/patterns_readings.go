@@ -334,7 +334,7 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //	Key: deviceId = {deviceId} AND seq = {seq}
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type,
 //		#unit = :unit ADD #hits :hits
-//	(unit given nil or empty is removed instead)
+//	(unit: nil, or an empty list, set or map, removes the attribute)
 //	hits: the amount added to hits; a negative amount subtracts
 //	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >=
 //		:hits_min) OR #hits >= :hits_restMin) AND

@@ -104,6 +104,15 @@ func repoGSI1PK(public bool) (string, error) {
 	return "PUBLIC#" + keyBool(public), nil
 }
 
+// repoGSI1SK builds GSI1SK="REPO#{repoId}" of Repo items.
+func repoGSI1SK(repoID string) (string, error) {
+	repoIDKey, err := keyString("repoId", repoID, "#")
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI1SK", "REPO#"+repoIDKey, maxSortKey)
+}
+
 // validate checks r against the constraints of the spec before a write.
 func (r *Repo) validate() error {
 	if !utf8.ValidString(r.OwnerID) {

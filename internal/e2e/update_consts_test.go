@@ -18,13 +18,13 @@ func TestShelveWidget(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t, nil)
 	ctx := t.Context()
-	if _, err := s.ShelveWidget(ctx, "o", "missing"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ShelveWidget(ctx, ShelveWidgetParams{OwnerID: "o", WidgetID: "missing"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ShelveWidget of a missing item: %v, want ErrNotFound", err)
 	}
 	w := newWidget("o", "w")
 	w.Serial = "S-shelve"
 	must(t, s.CreateWidget(ctx, w))
-	got, err := s.ShelveWidget(ctx, "o", "w")
+	got, err := s.ShelveWidget(ctx, ShelveWidgetParams{OwnerID: "o", WidgetID: "w"})
 	must(t, err)
 	want := *w
 	want.Status = WidgetStatusRetired
@@ -34,7 +34,7 @@ func TestShelveWidget(t *testing.T) {
 	want.Day = time.Date(2023, 12, 31, 0, 0, 0, 0, time.UTC)
 	want.CreatedAt = time.Date(2024, 6, 7, 6, 9, 10, 500_000_000, time.UTC)
 	checkWidget(t, "ShelveWidget's result", got, &want)
-	stored, err := s.GetWidget(ctx, "o", "w")
+	stored, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"})
 	must(t, err)
 	checkWidget(t, "the shelved widget", stored, &want)
 	// The rebuilt key holds the constants: read back from its text.
@@ -46,14 +46,14 @@ func TestShelveWidget(t *testing.T) {
 		t.Errorf("the rebuilt key reads back as %+v, want version 7, inactive, day %v, created %v", k, want.Day, want.CreatedAt)
 	}
 	// retired is not in [draft, live].
-	if _, err := s.ShelveWidget(ctx, "o", "w"); !errors.Is(err, ErrConditionFailed) {
+	if _, err := s.ShelveWidget(ctx, ShelveWidgetParams{OwnerID: "o", WidgetID: "w"}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("ShelveWidget of a retired widget: %v, want ErrConditionFailed", err)
 	}
 	// A draft is shelved too.
 	d := newWidget("o", "d")
 	d.Status = WidgetStatusDraft
 	must(t, s.CreateWidget(ctx, d))
-	if _, err := s.ShelveWidget(ctx, "o", "d"); err != nil {
+	if _, err := s.ShelveWidget(ctx, ShelveWidgetParams{OwnerID: "o", WidgetID: "d"}); err != nil {
 		t.Errorf("ShelveWidget of a draft: %v", err)
 	}
 }
@@ -88,10 +88,10 @@ func TestRemoveFromSets(t *testing.T) {
 	t.Parallel()
 	s, raw := newStore(t, nil)
 	ctx := t.Context()
-	if _, err := s.UnlabelWidget(ctx, "o", "missing", []string{"x"}, nil); !errors.Is(err, ErrNotFound) {
+	if _, err := s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "missing", Labels: []string{"x"}, Sizes: nil}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("UnlabelWidget of a missing item: %v, want ErrNotFound", err)
 	}
-	if _, err := s.UnlabelWidget(ctx, "o", "missing", nil, nil); !errors.Is(err, ErrNotFound) {
+	if _, err := s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "missing", Labels: nil, Sizes: nil}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("UnlabelWidget of a missing item, removing nothing: %v, want ErrNotFound", err)
 	}
 	w := newWidget("o", "w")
@@ -100,24 +100,24 @@ func TestRemoveFromSets(t *testing.T) {
 	must(t, s.CreateWidget(ctx, w))
 	want := *w
 
-	got, err := s.UnlabelWidget(ctx, "o", "w", []string{"x", "x", "absent"}, []int64{2})
+	got, err := s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "w", Labels: []string{"x", "x", "absent"}, Sizes: []int64{2}})
 	must(t, err)
 	want.Labels, want.Sizes = []string{"y", "z"}, []int64{1, 3}
 	checkWidget(t, "UnlabelWidget's result", got, &want)
 
 	// Only sizes: the labels are left as they are.
-	got, err = s.UnlabelWidget(ctx, "o", "w", nil, []int64{1})
+	got, err = s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "w", Labels: nil, Sizes: []int64{1}})
 	must(t, err)
 	want.Sizes = []int64{3}
 	checkWidget(t, "UnlabelWidget of sizes only", got, &want)
 
 	// Nothing to remove: no UpdateExpression at all; the item is returned.
-	got, err = s.UnlabelWidget(ctx, "o", "w", []string{}, nil)
+	got, err = s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "w", Labels: []string{}, Sizes: nil})
 	must(t, err)
 	checkWidget(t, "UnlabelWidget removing nothing", got, &want)
 
 	// Every element: the attribute is gone.
-	got, err = s.UnlabelWidget(ctx, "o", "w", []string{"y", "z"}, []int64{3})
+	got, err = s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "w", Labels: []string{"y", "z"}, Sizes: []int64{3}})
 	must(t, err)
 	want.Labels, want.Sizes = nil, nil
 	checkWidget(t, "UnlabelWidget removing every element", got, &want)
@@ -132,11 +132,11 @@ func TestRemoveFromSets(t *testing.T) {
 		}
 	}
 	// Removing from an absent set is no error.
-	if _, err := s.UnlabelWidget(ctx, "o", "w", []string{"q"}, []int64{9}); err != nil {
+	if _, err := s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "w", Labels: []string{"q"}, Sizes: []int64{9}}); err != nil {
 		t.Errorf("UnlabelWidget of absent sets: %v", err)
 	}
 	// Strings that are not UTF-8 are refused before the call.
-	if _, err := s.UnlabelWidget(ctx, "o", "w", []string{"\xff"}, nil); !errors.Is(err, ErrInvalidItem) {
+	if _, err := s.UnlabelWidget(ctx, UnlabelWidgetParams{OwnerID: "o", WidgetID: "w", Labels: []string{"\xff"}, Sizes: nil}); !errors.Is(err, ErrInvalidItem) {
 		t.Errorf("UnlabelWidget of a string that is not UTF-8: %v, want ErrInvalidItem", err)
 	}
 }
@@ -152,13 +152,13 @@ func TestRelabelWidget(t *testing.T) {
 	w.Labels = []string{"x"}
 	w.Sizes = []int64{1, 2}
 	must(t, s.CreateWidget(ctx, w))
-	got, err := s.RelabelWidget(ctx, "o", "w", -15, []string{"y"}, []int64{1})
+	got, err := s.RelabelWidget(ctx, RelabelWidgetParams{OwnerID: "o", WidgetID: "w", Count: -15, Labels: []string{"y"}, Sizes: []int64{1}})
 	must(t, err)
 	want := *w
 	want.Count, want.Labels, want.Sizes = -5, []string{"x", "y"}, []int64{2}
 	checkWidget(t, "RelabelWidget's result", got, &want)
 	// The sum stays within count's bounds (min -1000000).
-	if _, err := s.RelabelWidget(ctx, "o", "w", -1_000_000, []string{"z"}, nil); !errors.Is(err, ErrConditionFailed) {
+	if _, err := s.RelabelWidget(ctx, RelabelWidgetParams{OwnerID: "o", WidgetID: "w", Count: -1_000_000, Labels: []string{"z"}, Sizes: nil}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("RelabelWidget below count's min: %v, want ErrConditionFailed", err)
 	}
 }

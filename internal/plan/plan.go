@@ -119,9 +119,15 @@ type Rebuild struct {
 	Index    *model.Index
 	KeyAttr  *model.KeyAttr
 	Template *model.Template
-	// Remove is set when the update removes an attribute of the template:
-	// the key attribute is removed too and the item leaves the index.
+	// Remove is set when the update removes an attribute of the index's
+	// templates: the key attribute is removed too and the item leaves the
+	// index.
 	Remove bool
+	// Sparse lists the optional attributes of the index's templates the
+	// update sets from the call's values: the key is written only when
+	// the call gives them all, and removed otherwise, so that the item is
+	// in the index whole or not at all.
+	Sparse []*model.Attribute
 }
 
 // Cost is an estimate of the capacity one call consumes.

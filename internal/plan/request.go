@@ -509,12 +509,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		}
 		v := n.value(rb.KeyAttr.Name, &Value{Source: RebuiltKey, Rebuild: rb})
 		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
-		for _, a := range rb.Template.Attrs() {
-			// A constant is never an optional attribute's zero value.
-			if a.Optional && slices.Contains(p.Set, a) {
-				c.Unless = append(c.Unless, a)
-			}
-		}
+		c.Unless = rb.Sparse
 		if len(c.Unless) > 0 {
 			c.Instead = name
 			sparse = append(sparse, c)

@@ -131,7 +131,7 @@ func TestRemoveFrom(t *testing.T) {
 	if p := pp.Params[len(pp.Params)-1]; p.Role != plan.ParamElems || p.Name != "tags" {
 		t.Errorf("Untag's last parameter is %+v, want tags (ParamElems)", p)
 	}
-	if d := strings.Join(pp.Request.Describe(), "\n"); !strings.Contains(d, "(DELETE #tags :tags is sent only when tags holds elements)") {
+	if d := strings.Join(pp.Request.Describe(), "\n"); !strings.Contains(d, "note: DELETE #tags :tags is sent only when tags holds elements") {
 		t.Errorf("Describe does not say when the DELETE is sent:\n%s", d)
 	}
 	// The condition names tags too: the name is always sent.
@@ -181,6 +181,63 @@ func TestUpdateCostCountsConstantsAndRemoveFrom(t *testing.T) {
 	for _, name := range []string{"Stamp", "Untag"} {
 		if d := got[name].Cost.Detail; !strings.Contains(d, "ByQueue") {
 			t.Errorf("%s's cost does not count the write on ByQueue, which projects everything: %s", name, d)
+		}
+	}
+}
+
+// TestSparseIndexMembership: an update that sets or removes an optional
+// attribute deciding whether the item is in a sparse index rewrites, or
+// removes, every key attribute of that index, also one built only from
+// the primary key's attributes, so that the item is in the index whole
+// or not at all.
+func TestSparseIndexMembership(t *testing.T) {
+	res := generator.Check("spec.yaml", []byte(`
+version: 1
+package: repos
+tables:
+  Main:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}
+entities:
+  Repo:
+    attributes:
+      ownerId: string
+      repoId: string
+      public: {type: bool, optional: true}
+    keys:
+      primary: {pk: "OWNER#{ownerId}", sk: "REPO#{repoId}"}
+      GSI1: {pk: "PUBLIC#{public}", sk: "REPO#{repoId}"}
+patterns:
+  SetVisibility: {update: Repo, set: [public]}
+  Hide: {update: Repo, remove: [public]}
+  ByVisibility: {query: Repo, by: [public]}
+`))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	for _, pp := range res.Plan.Patterns {
+		u := pp.Request.Update
+		switch pp.Pattern.Name {
+		case "SetVisibility":
+			_, sometimes := u.Static()
+			var got []string
+			for _, c := range sometimes {
+				got = append(got, c.Text+" unless "+c.Unless[0].Name+" instead "+c.Instead)
+			}
+			want := []string{"#public = :public unless public instead #public", "GSI1PK = :GSI1PK unless public instead GSI1PK", "GSI1SK = :GSI1SK unless public instead GSI1SK"}
+			if !slices.Equal(got, want) {
+				t.Errorf("SetVisibility's actions sent with public:\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+			}
+		case "Hide":
+			var got []string
+			for _, c := range u.Remove {
+				got = append(got, c.Text)
+			}
+			if want := []string{"GSI1PK", "GSI1SK", "#public"}; !slices.Equal(got, want) {
+				t.Errorf("Hide removes %q, want %q", got, want)
+			}
 		}
 	}
 }

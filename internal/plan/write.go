@@ -61,6 +61,17 @@ func (b *builder) update(pp *Pattern) bool {
 	known = append(known, set...)
 	changed := append(append(append(slices.Clone(set), p.Add...), p.Remove...), p.RemoveFrom...)
 	for _, k := range e.Keys[1:] {
+		// The optional attributes of the index's templates the update
+		// changes decide whether the item is in the index: every key
+		// attribute of it is rewritten or removed with them, one built
+		// from the primary key alone too.
+		var sparse []*model.Attribute
+		for _, a := range k.Attrs() {
+			if a.Optional && slices.Contains(changed, a) {
+				sparse = append(sparse, a)
+			}
+		}
+		leaves := slices.ContainsFunc(sparse, func(a *model.Attribute) bool { return slices.Contains(p.Remove, a) })
 		for _, tm := range k.Templates() {
 			ka := k.Index.PK
 			if tm == k.SK {
@@ -77,7 +88,7 @@ func (b *builder) update(pp *Pattern) bool {
 					touched = append(touched, a)
 				}
 			}
-			if len(touched) == 0 {
+			if len(touched) == 0 && len(sparse) == 0 {
 				if p.Upsert && knowsAll(known, tm) {
 					// An upsert may create the item: it writes every
 					// index key it can build.
@@ -85,7 +96,12 @@ func (b *builder) update(pp *Pattern) bool {
 				}
 				continue
 			}
-			rb := &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm}
+			rb := &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm, Remove: leaves}
+			for _, a := range sparse {
+				if slices.Contains(p.Set, a) {
+					rb.Sparse = append(rb.Sparse, a)
+				}
+			}
 			added := false
 			for _, a := range touched {
 				if slices.Contains(p.Remove, a) {

@@ -220,7 +220,11 @@ func sentinel(err error) string {
 }
 
 func fmtBook(b bookreviews.Book) string {
-	return fmt.Sprintf("%s %q by %s (%d)", b.ISBN, b.Title, b.Author, b.PublicationYear)
+	s := fmt.Sprintf("%s %q by %s", b.ISBN, b.Title, b.Author)
+	if b.PublicationYear != nil {
+		s += fmt.Sprintf(" (%d)", *b.PublicationYear)
+	}
+	return s
 }
 
 func fmtReview(r bookreviews.Review) string {

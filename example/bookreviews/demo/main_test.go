@@ -31,7 +31,7 @@ func TestDemo(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`book   978-0134190440 "The Go Programming Language"`,
+		`book   978-0134190440 "The Go Programming Language" by Alan A. A. Donovan, Brian W. Kernighan (2015)`,
 		"adding it again: error ErrAlreadyExists",
 		"a missing book: error ErrNotFound",
 		"updating a missing review: error ErrNotFound",
