@@ -108,17 +108,21 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("BookPage", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "BookPage", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		ScanIndexForward:          &fixed.forward,
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "BookPage",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "BookPage", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -141,7 +145,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext("BookPage", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -188,12 +192,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("ReviewsOfBook", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -203,6 +202,19 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ReviewsOfBook",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReviewsOfBook", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -216,7 +228,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReviewsOfBook", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -260,18 +272,22 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("UserPage", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UserPage", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		ScanIndexForward:          &fixed.forward,
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "UserPage",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "UserPage", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -294,7 +310,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext("UserPage", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -341,12 +357,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("ReviewsOfUser", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -357,6 +368,19 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ReviewsOfUser",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReviewsOfUser", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -370,7 +394,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReviewsOfUser", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 

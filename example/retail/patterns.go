@@ -72,12 +72,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("OrdersOfCustomer", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -85,6 +80,18 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "OrdersOfCustomer",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "OrdersOfCustomer", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -98,7 +105,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("OrdersOfCustomer", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -143,12 +150,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("RecentOrders", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "RecentOrders", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -157,6 +159,18 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "RecentOrders",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "RecentOrders", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -170,7 +184,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("RecentOrders", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -264,12 +278,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		sk:           types.AttributeValueMemberS{Value: "ROOT"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("OrderOfCustomer", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
@@ -281,6 +290,18 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "=",
+		pattern: "OrderOfCustomer",
+		pk:      "GSIPK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSISK",
+	})
+	if err != nil {
+		return nil, &callError{method: "OrderOfCustomer", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -294,7 +315,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, orderID string, customerID 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("OrderOfCustomer", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -337,12 +358,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		sk:           types.AttributeValueMemberS{Value: "INVC#"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("InvoicesOfCustomer", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -350,6 +366,18 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "InvoicesOfCustomer",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "InvoicesOfCustomer", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -363,7 +391,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("InvoicesOfCustomer", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 

@@ -92,16 +92,20 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsOfStore", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "GoodsOfStore",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsOfStore", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -115,7 +119,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsOfStore", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -161,12 +165,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		sk:           types.AttributeValueMemberS{Value: categoryKey + "#"},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsInCategory", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -174,6 +173,18 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "GoodsInCategory",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsInCategory", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -187,7 +198,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, storeID string, category []
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInCategory", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -229,17 +240,21 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsInCategoryByPrice", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "GoodsInCategoryByPrice",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsInCategoryByPrice", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -253,7 +268,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, storeID string, cate
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInCategoryByPrice", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -297,12 +312,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		skLo:         types.AttributeValueMemberS{Value: keyInt(priceFrom)},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsInPriceRange", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -312,6 +322,19 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "GoodsInPriceRange",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsInPriceRange", kind: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil
@@ -328,7 +351,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, storeID string, category 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInPriceRange", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 

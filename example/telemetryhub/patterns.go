@@ -102,12 +102,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		sk:           types.AttributeValueMemberS{Value: "user:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("UsersOfAccount", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -115,6 +110,18 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "UsersOfAccount",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "UsersOfAccount", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -128,7 +135,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UsersOfAccount", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -171,12 +178,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("ServiceGroupsOfAccount", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -184,6 +186,18 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ServiceGroupsOfAccount",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ServiceGroupsOfAccount", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -197,7 +211,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ServiceGroupsOfAccount", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -240,16 +254,20 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("AccountData", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "AccountData", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "AccountData",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "AccountData", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -278,7 +296,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = cursorNext("AccountData", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -320,12 +338,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("ServiceGroupsOfUser", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -333,6 +346,18 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ServiceGroupsOfUser",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ServiceGroupsOfUser", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -346,7 +371,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ServiceGroupsOfUser", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -390,12 +415,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		sk:           types.AttributeValueMemberS{Value: "user:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("UsersOfServiceGroup", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -404,6 +424,18 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "UsersOfServiceGroup",
+		pk:      "SK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "PK",
+	})
+	if err != nil {
+		return nil, &callError{method: "UsersOfServiceGroup", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -417,7 +449,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UsersOfServiceGroup", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -460,12 +492,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		sk:           types.AttributeValueMemberS{Value: "account:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("UserByID", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UserByID", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -474,6 +501,18 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "UserByID",
+		pk:      "SK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "PK",
+	})
+	if err != nil {
+		return nil, &callError{method: "UserByID", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -487,7 +526,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UserByID", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 

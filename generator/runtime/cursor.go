@@ -76,10 +76,10 @@ type cursorScope struct {
 	bind cursorBinding
 }
 
-// keyAttr is an attribute of a query's start key: its name, its type
+// startAttr is an attribute of a query's start key: its name, its type
 // ('S', 'N' or 'B'), and whether it is a sort key (of the index or the
 // table), which bounds its size to 1024 bytes instead of 2048.
-type keyAttr struct {
+type startAttr struct {
 	name string
 	kind byte
 	sort bool
@@ -90,7 +90,7 @@ type keyAttr struct {
 // once) and the key condition it must meet.
 type queryKeys struct {
 	pattern string
-	attrs   []keyAttr
+	attrs   []startAttr
 	// pk and sk are the index's key attributes (sk "" when the index has
 	// none).
 	pk, sk string
@@ -151,15 +151,15 @@ func bindQuery(pattern string, in *dynamodb.QueryInput) cursorBinding {
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, n := range names {
 		b = appendChunk(b, []byte(n))
-		b = appendValue(b, in.ExpressionAttributeValues[n])
+		b = bindValue(b, in.ExpressionAttributeValues[n])
 	}
 	return sha256.Sum256(b)
 }
 
-// appendValue appends a value in a form that tells every value apart:
+// bindValue appends a value in a form that tells every value apart:
 // its type, then its content; the members of a set and a map's keys in
 // order, since their order means nothing.
-func appendValue(b []byte, av types.AttributeValue) []byte {
+func bindValue(b []byte, av types.AttributeValue) []byte {
 	sorted := func(kind byte, vs [][]byte) []byte {
 		slices.SortFunc(vs, bytes.Compare)
 		b = append(b, kind)
@@ -200,7 +200,7 @@ func appendValue(b []byte, av types.AttributeValue) []byte {
 		b = append(b, 'L')
 		b = binary.AppendUvarint(b, uint64(len(v.Value)))
 		for _, e := range v.Value {
-			b = appendValue(b, e)
+			b = bindValue(b, e)
 		}
 		return b
 	case *types.AttributeValueMemberM:
@@ -208,7 +208,7 @@ func appendValue(b []byte, av types.AttributeValue) []byte {
 		b = binary.AppendUvarint(b, uint64(len(v.Value)))
 		for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 			b = appendChunk(b, []byte(k))
-			b = appendValue(b, v.Value[k])
+			b = bindValue(b, v.Value[k])
 		}
 		return b
 	}
@@ -256,7 +256,7 @@ func encodeCursor(keys *cursorKeys, bind *cursorBinding, key map[string]types.At
 	var b []byte
 	if keys == nil {
 		b = append([]byte{cursorChecked}, body...)
-		b = append(b, checksum(bind, b)...)
+		b = append(b, cursorSum(bind, b)...)
 	} else {
 		iv := keys.iv(bind, body)
 		b = append([]byte{cursorSealed}, iv...)
@@ -285,7 +285,7 @@ func decodeCursor(keys *cursorKeys, bind *cursorBinding, c Cursor) (map[string]t
 	switch {
 	case keys == nil && b[0] == cursorChecked && len(b) > 1+cursorSumSize:
 		n := len(b) - cursorSumSize
-		if !bytes.Equal(b[n:], checksum(bind, b[:n])) {
+		if !bytes.Equal(b[n:], cursorSum(bind, b[:n])) {
 			return nil, ErrInvalidCursor
 		}
 		body = b[1:n]
@@ -341,9 +341,9 @@ func parseCursorKey(rest []byte) (map[string]types.AttributeValue, error) {
 	return key, nil
 }
 
-// checksum is the checksum of an unsigned cursor b of the query bind
+// cursorSum is the checksum of an unsigned cursor b of the query bind
 // identifies: it finds damage, not forgery (anyone can compute it).
-func checksum(bind *cursorBinding, b []byte) []byte {
+func cursorSum(bind *cursorBinding, b []byte) []byte {
 	h := sha256.New()
 	h.Write(bind[:])
 	h.Write(b)
@@ -456,6 +456,9 @@ func validKeyValue(v types.AttributeValue, kind byte, sort bool) bool {
 // optional minus, digits with an optional point, an optional exponent,
 // 38 significant digits at most.
 func validNumber(s string) bool {
+	allDigits := func(s string) bool {
+		return strings.Trim(s, "0123456789") == ""
+	}
 	s = strings.TrimPrefix(s, "-")
 	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
 	intPart, frac, _ := strings.Cut(mant, ".")
@@ -466,15 +469,6 @@ func validNumber(s string) bool {
 	if hasExp {
 		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-")
 		return exp != "" && len(exp) <= 4 && allDigits(exp)
-	}
-	return true
-}
-
-func allDigits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
 	}
 	return true
 }

@@ -399,7 +399,7 @@ func sealCursor(keys *cursorKeys, bind *cursorBinding, body []byte) Cursor {
 	var b []byte
 	if keys == nil {
 		b = append([]byte{cursorChecked}, body...)
-		b = append(b, checksum(bind, b)...)
+		b = append(b, cursorSum(bind, b)...)
 	} else {
 		iv := keys.iv(bind, body)
 		b = append([]byte{cursorSealed}, iv...)
@@ -533,7 +533,7 @@ func FuzzDecodeCursor(f *testing.F) {
 func ordersByDate(op string, lo, hi types.AttributeValue) *queryKeys {
 	return &queryKeys{
 		pattern: "OrdersByDate",
-		attrs:   []keyAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
 		pk:      "GSI1PK", sk: "GSI1SK", op: op,
 		pkValue: avS("USER#alice"), lo: lo, hi: hi,
 	}
@@ -609,13 +609,13 @@ func TestStartKeyAdmitted(t *testing.T) {
 	}
 	// Natural keys of type N and B: numbers by value, binary by bytes.
 	readings := func(op string, lo, hi types.AttributeValue) *queryKeys {
-		return &queryKeys{pattern: "R", attrs: []keyAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, pk: "deviceId", sk: "seq", op: op, pkValue: avN("7"), lo: lo, hi: hi}
+		return &queryKeys{pattern: "R", attrs: []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, pk: "deviceId", sk: "seq", op: op, pkValue: avN("7"), lo: lo, hi: hi}
 	}
 	rk := func(pk, seq string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"deviceId": avN(pk), "seq": avN(seq)}
 	}
 	blobs := func(op string, lo types.AttributeValue) *queryKeys {
-		return &queryKeys{pattern: "B", attrs: []keyAttr{{"id", 'B', false}, {"part", 'B', true}}, pk: "id", sk: "part", op: op, pkValue: avB(1), lo: lo}
+		return &queryKeys{pattern: "B", attrs: []startAttr{{"id", 'B', false}, {"part", 'B', true}}, pk: "id", sk: "part", op: op, pkValue: avB(1), lo: lo}
 	}
 	bk := func(part ...byte) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"id": avB(1), "part": avB(part...)}

@@ -104,17 +104,21 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetKeys", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetKeys", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "WidgetKeys",
+		pk:      "GSI2PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetKeys", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -129,7 +133,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetKeys", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -260,12 +264,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		sk:           types.AttributeValueMemberS{Value: "SERIAL#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetsInRegion", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     &fixed.pk,
@@ -277,6 +276,18 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetsInRegion",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetsInRegion", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -290,7 +301,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, region string, status Widge
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInRegion", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -335,12 +346,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ActiveWidgets", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#active": "active"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
@@ -351,6 +357,18 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ActiveWidgets",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ActiveWidgets", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -364,7 +382,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ActiveWidgets", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -410,12 +428,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		sk:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetsInCategory", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -424,6 +437,18 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetsInCategory",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetsInCategory", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -437,7 +462,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, ownerID string, category 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInCategory", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -500,12 +525,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetNames", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetNames", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
@@ -515,6 +535,18 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		Limit:                  fixed.limitRef(),
 		ProjectionExpression:   &fixed.projection,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetNames",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetNames", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -528,7 +560,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetNames", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -571,12 +603,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		sk:           types.AttributeValueMemberS{Value: "OWNER#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetOwners", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetOwners", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -585,6 +612,18 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetOwners",
+		pk:      "SK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "PK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetOwners", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -598,7 +637,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetOwners", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -642,16 +681,20 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("OwnerPage", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "OwnerPage", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "OwnerPage",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "OwnerPage", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -674,7 +717,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = cursorNext("OwnerPage", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -717,13 +760,8 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("Events", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "Events", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:    &fixed.consistent,
-		ExclusiveStartKey: start,
+		ConsistentRead: &fixed.consistent,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -731,6 +769,18 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "Events",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "Events", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -744,7 +794,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Events", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -787,12 +837,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsDesc", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsDesc", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -801,6 +846,18 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "EventsDesc",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsDesc", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -814,7 +871,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsDesc", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -859,12 +916,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsBefore", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsBefore", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -873,6 +925,19 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsBefore",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsBefore", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -886,7 +951,7 @@ func (s *Store) EventsBefore(ctx context.Context, ownerID string, seq int64, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsBefore", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -928,12 +993,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsUpTo", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsUpTo", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -942,6 +1002,19 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsUpTo",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsUpTo", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -955,7 +1028,7 @@ func (s *Store) EventsUpTo(ctx context.Context, ownerID string, seq int64, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsUpTo", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -997,12 +1070,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAfter", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAfter", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1011,6 +1079,19 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAfter",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAfter", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1024,7 +1105,7 @@ func (s *Store) EventsAfter(ctx context.Context, ownerID string, seq int64, page
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAfter", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1067,12 +1148,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsFrom", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsFrom", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1082,6 +1158,19 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsFrom",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsFrom", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1095,7 +1184,7 @@ func (s *Store) EventsFrom(ctx context.Context, ownerID string, seq int64, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsFrom", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1137,12 +1226,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsBetween", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsBetween", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1151,6 +1235,19 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsBetween",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsBetween", kind: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
@@ -1167,7 +1264,7 @@ func (s *Store) EventsBetween(ctx context.Context, ownerID string, seqFrom int64
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsBetween", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1218,12 +1315,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtBefore", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1233,6 +1325,19 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtBefore",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtBefore", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1246,7 +1351,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, ownerID string, at time.Time
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtBefore", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1293,12 +1398,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtUpTo", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1308,6 +1408,19 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtUpTo",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtUpTo", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1321,7 +1434,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, ownerID string, at time.Time, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtUpTo", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1368,12 +1481,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtAfter", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1383,6 +1491,19 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtAfter",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtAfter", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1396,7 +1517,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, ownerID string, at time.Time,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtAfter", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1443,12 +1564,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtFrom", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1458,6 +1574,19 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtFrom",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtFrom", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1471,7 +1600,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, ownerID string, at time.Time, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtFrom", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1523,12 +1652,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtBetween", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1539,6 +1663,19 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtBetween",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtBetween", kind: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
@@ -1555,7 +1692,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, ownerID string, atFrom time
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtBetween", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1599,12 +1736,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		sk:           types.AttributeValueMemberS{Value: "NOTE#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("Notes", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "Notes", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -1612,6 +1744,18 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "Notes",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "Notes", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1628,7 +1772,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Notes", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -1702,12 +1846,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		sk:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("Pins", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "Pins", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -1715,6 +1854,18 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "Pins",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "Pins", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1728,7 +1879,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Pins", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -2589,12 +2740,7 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		sk:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ThemesLike", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ThemesLike", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -2602,6 +2748,18 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ThemesLike",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ThemesLike", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2618,7 +2776,7 @@ func (s *Store) ThemesLike(ctx context.Context, ownerID string, style ThemeStyle
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ThemesLike", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -2665,12 +2823,7 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		skLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ThemesFrom", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ThemesFrom", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -2679,6 +2832,19 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ThemesFrom",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ThemesFrom", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2695,7 +2861,7 @@ func (s *Store) ThemesFrom(ctx context.Context, ownerID string, style ThemeStyle
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ThemesFrom", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 

@@ -59,12 +59,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		limit:        pageLimit(page, 0),
 		table:        s.readingsTable,
 	}
-	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -74,6 +69,19 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ReadingsBetween",
+		pk:      "deviceId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "seq",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReadingsBetween", kind: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
@@ -90,7 +98,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, deviceID int64, seqFrom int
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReadingsBetween", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -126,12 +134,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		limit:        pageLimit(page, 0),
 		table:        s.readingsTable,
 	}
-	start, err := cursorStart("ReadingsBefore", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -141,6 +144,18 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "<",
+		pattern: "ReadingsBefore",
+		pk:      "deviceId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "seq",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReadingsBefore", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -154,7 +169,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, deviceID int64, seq int64, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReadingsBefore", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
@@ -190,12 +205,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		limit:        pageLimit(page, 5),
 		table:        s.readingsTable,
 	}
-	start, err := cursorStart("ReadingsFrom", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", kind: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -204,6 +214,18 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      ">=",
+		pattern: "ReadingsFrom",
+		pk:      "deviceId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "seq",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReadingsFrom", kind: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -217,7 +239,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, deviceID int64, seq int64, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReadingsFrom", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, nil
 }
 
