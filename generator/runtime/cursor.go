@@ -113,7 +113,9 @@ func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, q *queryKe
 	if c == "" {
 		return scope, nil
 	}
-	key, err := decodeCursor(keys, &scope.bind, c)
+	// A copy, so that only a call with a cursor allocates one.
+	bind := scope.bind
+	key, err := decodeCursor(keys, &bind, c)
 	if err != nil {
 		return cursorScope{}, err
 	}
@@ -127,60 +129,49 @@ func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, q *queryKe
 // cursorNext is the cursor of the page after one whose LastEvaluatedKey
 // is key: "" after the last page.
 func cursorNext(scope cursorScope, key map[string]types.AttributeValue) Cursor {
-	return encodeCursor(scope.keys, &scope.bind, key)
+	if len(key) == 0 {
+		return ""
+	}
+	bind := scope.bind // a copy, allocated only with a next page
+	return encodeCursor(scope.keys, &bind, key)
 }
 
 // bindQuery is the binding of the cursors of a query of pattern sent as
-// in: its table, index, expressions and values.
+// in: its table, index, expressions and values. (Its buffers are on the
+// stack for a usual query.)
 func bindQuery(pattern string, in *dynamodb.QueryInput) cursorBinding {
-	b := make([]byte, 0, 256)
-	b = append(b, "dyngen cursor\x00"...)
-	for _, s := range []*string{in.TableName, in.IndexName, &pattern, in.KeyConditionExpression, in.FilterExpression} {
+	var buf [512]byte
+	b := append(buf[:0], "dyngen cursor\x00"...)
+	for _, s := range [...]*string{in.TableName, in.IndexName, &pattern, in.KeyConditionExpression, in.FilterExpression} {
 		if s == nil {
 			b = append(b, 0)
 			continue
 		}
-		b = append(b, 1)
-		b = appendChunk(b, []byte(*s))
+		b = appendChunk(append(b, 1), *s)
 	}
-	names := make([]string, 0, len(in.ExpressionAttributeValues))
+	var arr [8]string
+	names := arr[:0]
 	for n := range in.ExpressionAttributeValues {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, n := range names {
-		b = appendChunk(b, []byte(n))
+		b = appendChunk(b, n)
 		b = bindValue(b, in.ExpressionAttributeValues[n])
 	}
 	return sha256.Sum256(b)
 }
 
-// bindValue appends a value in a form that tells every value apart:
-// its type, then its content; the members of a set and a map's keys in
+// bindValue appends a value in a form that tells every value apart: its
+// type, then its content; the members of a set and a map's keys in
 // order, since their order means nothing.
 func bindValue(b []byte, av types.AttributeValue) []byte {
-	sorted := func(kind byte, vs [][]byte) []byte {
-		slices.SortFunc(vs, bytes.Compare)
-		b = append(b, kind)
-		b = binary.AppendUvarint(b, uint64(len(vs)))
-		for _, v := range vs {
-			b = appendChunk(b, v)
-		}
-		return b
-	}
-	texts := func(ss []string) [][]byte {
-		out := make([][]byte, len(ss))
-		for i, s := range ss {
-			out[i] = []byte(s)
-		}
-		return out
-	}
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
-		return appendChunk(append(b, 'S'), []byte(v.Value))
+		return appendChunk(append(b, 'S'), v.Value)
 	case *types.AttributeValueMemberN:
-		return appendChunk(append(b, 'N'), []byte(v.Value))
+		return appendChunk(append(b, 'N'), v.Value)
 	case *types.AttributeValueMemberB:
 		return appendChunk(append(b, 'B'), v.Value)
 	case *types.AttributeValueMemberBOOL:
@@ -191,32 +182,39 @@ func bindValue(b []byte, av types.AttributeValue) []byte {
 	case *types.AttributeValueMemberNULL:
 		return append(b, '0')
 	case *types.AttributeValueMemberSS:
-		return sorted('s', texts(v.Value))
+		return appendSorted(append(b, 's'), slices.Clone(v.Value), strings.Compare)
 	case *types.AttributeValueMemberNS:
-		return sorted('n', texts(v.Value))
+		return appendSorted(append(b, 'n'), slices.Clone(v.Value), strings.Compare)
 	case *types.AttributeValueMemberBS:
-		return sorted('b', slices.Clone(v.Value))
+		return appendSorted(append(b, 'b'), slices.Clone(v.Value), bytes.Compare)
 	case *types.AttributeValueMemberL:
-		b = append(b, 'L')
-		b = binary.AppendUvarint(b, uint64(len(v.Value)))
+		b = binary.AppendUvarint(append(b, 'L'), uint64(len(v.Value)))
 		for _, e := range v.Value {
 			b = bindValue(b, e)
 		}
 		return b
 	case *types.AttributeValueMemberM:
-		b = append(b, 'M')
-		b = binary.AppendUvarint(b, uint64(len(v.Value)))
+		b = binary.AppendUvarint(append(b, 'M'), uint64(len(v.Value)))
 		for _, k := range slices.Sorted(maps.Keys(v.Value)) {
-			b = appendChunk(b, []byte(k))
-			b = bindValue(b, v.Value[k])
+			b = bindValue(appendChunk(b, k), v.Value[k])
 		}
 		return b
 	}
 	return append(b, '?')
 }
 
+// appendSorted appends the members of a set, sorted.
+func appendSorted[T string | []byte](b []byte, set []T, cmp func(x, y T) int) []byte {
+	slices.SortFunc(set, cmp)
+	b = binary.AppendUvarint(b, uint64(len(set)))
+	for _, v := range set {
+		b = appendChunk(b, v)
+	}
+	return b
+}
+
 // appendChunk appends a length-prefixed byte string.
-func appendChunk(b, data []byte) []byte {
+func appendChunk[T string | []byte](b []byte, data T) []byte {
 	b = binary.AppendUvarint(b, uint64(len(data)))
 	return append(b, data...)
 }
@@ -249,7 +247,7 @@ func encodeCursor(keys *cursorKeys, bind *cursorBinding, key map[string]types.At
 			// check of the start key refuses the cursor without it.
 			continue
 		}
-		body = appendChunk(body, []byte(n))
+		body = appendChunk(body, n)
 		body = append(body, kind)
 		body = appendChunk(body, value)
 	}

@@ -174,7 +174,7 @@ var (
 		"throttled", "timeLayout", "unique", "updateExpression", "validMap", "validStrings", "walk",
 		"walkPages", "wrongType",
 		// The cursors' (dyngen_cursor.go).
-		"appendChunk", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
+		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
 		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "startAttr", "validKeyValue",
 		"validNumber",
