@@ -517,6 +517,22 @@ func FuzzDecodeCursor(f *testing.F) {
 			if len(key) > 0 && c2 == "" {
 				t.Fatalf("decodeCursor(%q) = %s re-encodes to the zero cursor", c, showKey(key))
 			}
+			// The check of a start key takes any key without a panic, and
+			// takes only keys of the query's attributes.
+			for _, q := range []*queryKeys{
+				ordersByDate("BETWEEN", avS("a"), avS("z")),
+				ordersByDate("begins_with", avS("D"), nil),
+				{pattern: "R", attrs: []startAttr{{"pk", 'N', false}, {"sk", 'N', true}}, pk: "pk", sk: "sk", op: "<", pkValue: avN("1"), lo: avN("10")},
+				{pattern: "B", attrs: []startAttr{{"pk", 'B', false}}, pk: "pk", pkValue: avB(1)},
+			} {
+				if q.admits(key) {
+					for _, a := range q.attrs {
+						if _, ok := key[a.name]; !ok || len(key) != len(q.attrs) {
+							t.Fatalf("admits(%s) for attributes %v", showKey(key), q.attrs)
+						}
+					}
+				}
+			}
 			// Another query's binding refuses it.
 			if key, err := decodeCursor(keys, binding(query+"x"), c); err == nil {
 				t.Fatalf("decodeCursor(%q) for another query = %s", c, showKey(key))

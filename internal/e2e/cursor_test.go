@@ -304,3 +304,47 @@ func TestCursorsWithKey(t *testing.T) {
 	_, err = moved.EventsBetween(ctx, "o", 1, 8, Page{Cursor: cur})
 	refused("another physical table", err)
 }
+
+// scribbler is a client that changes the request it was given once it
+// has answered: the partition value, the sort key's bounds and the table
+// name. A client may; the store must not read them back.
+type scribbler struct{ Client }
+
+func (c scribbler) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := c.Client.Query(ctx, in, opts...)
+	for _, v := range in.ExpressionAttributeValues {
+		if s, ok := v.(*types.AttributeValueMemberS); ok {
+			s.Value = "OWNER#p"
+		}
+	}
+	if in.TableName != nil {
+		*in.TableName = "elsewhere"
+	}
+	return out, err
+}
+
+// TestCursorNotFromClientMemory checks that the next cursor is made of
+// what the query sent, not of memory the client was given and changed.
+func TestCursorNotFromClientMemory(t *testing.T) {
+	t.Parallel()
+	s, client, tables := newStoreOpts(t, func(c Client) Client { return scribbler{c} })
+	ctx := t.Context()
+	var evs []Event
+	for i := range 6 {
+		evs = append(evs, Event{OwnerID: "o", Seq: int64(i), At: time.Unix(int64(i), 0), Note: "e"})
+	}
+	must(t, s.PutEvents(ctx, evs))
+	res, err := s.EventsBetween(ctx, "o", 0, 5, Page{Limit: 2})
+	must(t, err)
+	if res.Next == "" {
+		t.Fatal("no next page")
+	}
+	// A store with a client that changes nothing takes the cursor for the
+	// query it came from.
+	plain := New(client, tables...)
+	next, err := plain.EventsBetween(ctx, "o", 0, 5, Page{Cursor: res.Next, Limit: 2})
+	must(t, err)
+	if got := seqsOf(next.Items); !slices.Equal(got, []int64{2, 3}) {
+		t.Errorf("the page after the cursor = %v, want [2 3]", got)
+	}
+}
