@@ -119,7 +119,7 @@ func (m *method) getByQuery() {
 	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
-		in, _ := m.queryInput(g, val, keyCond, projConst, nil, fail)
+		in := m.queryInput(g, val, keyCond, projConst, nil, fail)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), in)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(jen.Id("ErrNotFound")))
@@ -144,9 +144,9 @@ func (m *method) skipForeign(g *jen.Group) {
 }
 
 // queryInput emits the building of the key condition values and returns
-// the QueryInput literal and the partition value's variable. where holds
-// the where operands' parameter names (nil when none).
-func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code) (jen.Code, jen.Code) {
+// the QueryInput literal (without its ExclusiveStartKey, which cursorStart
+// sets). where holds the where operands' parameter names (nil when none).
+func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code) jen.Code {
 	ix, key := m.pp.Index, m.pp.Key
 	ent := m.ent()
 	scope := m.scope()
@@ -219,9 +219,7 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 		// A get through an index: one item (see getByQuery).
 		fixed[jen.Id("limit")] = jen.Lit(1)
 	default:
-		// A query, one page: from the cursor's start, at most the page's
-		// limit.
-		in[jen.Id("ExclusiveStartKey")] = jen.Id("start")
+		// A query, one page: at most the page's limit.
 		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
 	}
 	in[jen.Id("Limit")] = jen.Id("fixed").Dot("limitRef").Call()
@@ -232,8 +230,7 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 		ref("filter", filterConst)
 	}
 	g.Id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed)
-	pkValue := keyValues[plan.PKValue]
-	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in), pkValue
+	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)
 }
 
 // fieldOfInput is the QueryInput field that points to each field of a
@@ -361,10 +358,9 @@ func (m *method) query() {
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
-		in, pkValue := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
-		g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(jen.Lit(m.p.Name), pkValue, jen.Id("page").Dot("Cursor"))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		in := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
 		g.Id("in").Op(":=").Add(in)
+		m.cursorStart(g, fail)
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
 			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKLow))), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKHigh))))).Block(m.emptyResult())
 		}
@@ -393,7 +389,7 @@ func (m *method) query() {
 			}
 			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
 		})
-		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Lit(m.p.Name), pkValue, jen.Id("out").Dot("LastEvaluatedKey"))
+		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Id("start"), jen.Id("out").Dot("LastEvaluatedKey"))
 		g.Return(jen.Id("res"), m.decodeErr())
 	})
 	m.f.Line()

@@ -75,6 +75,9 @@ func (e *emitter) storeFile() *jen.File {
 		for _, t := range m.Tables {
 			g.Add(trailing(jen.Id(tableField(t)).String(), "physical name of table "+t.Name))
 		}
+		if hasCursors(e.p) {
+			g.Add(trailing(jen.Id("cursorKeys").Op("*").Id("cursorKeys"), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
+		}
 	})
 	f.Line()
 	comment(f, "Option changes a Store made by New.")
@@ -99,9 +102,33 @@ func (e *emitter) storeFile() *jen.File {
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(tableField(t)).Op("=").Id("name"))),
 		)
 	}
+	if hasCursors(e.p) {
+		f.Line()
+		e.cursorKeyOption(f)
+	}
 	f.Line()
 	e.tables(f)
 	return f
+}
+
+// cursorKeyOption emits WithCursorKey, the option that makes the Store
+// seal its cursors.
+func (e *emitter) cursorKeyOption(f *jen.File) {
+	name := model.StoreNames[1]
+	comment(f, name+" makes the Store sign the cursors it gives out with\n"+
+		"HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys\n"+
+		"derived from secret (HKDF-SHA256), and refuse every cursor not sealed\n"+
+		"with the same secret: one signed with another secret, or unsigned. Give\n"+
+		"it at least 32 random bytes, the same to every Store that reads\n"+
+		"another's cursors; with another secret, the cursors given out before are\n"+
+		"refused (ErrInvalidCursor). Without it cursors are only checksummed:\n"+
+		"their key values can be read, and a caller who knows the format can\n"+
+		"build one, whose key must still lie inside the query's key condition.\n"+
+		"It panics on an empty secret.")
+	f.Func().Id(name).Params(jen.Id("secret").Index().Byte()).Id("Option").Block(
+		jen.Id("keys").Op(":=").Id("newCursorKeys").Call(jen.Id("secret")),
+		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot("cursorKeys").Op("=").Id("keys"))),
+	)
 }
 
 // tables emits Tables: the CreateTableInput of each table, with its

@@ -194,16 +194,14 @@ func (e *emitter) newFile() *jen.File {
 // runtimeFiles lists the runtime files the plan needs.
 func runtimeFiles(p *plan.Plan) []string {
 	files := []string{"errors.go", "keys.go", "attrs.go"}
-	var query, batch bool
+	var batch bool
 	for _, pp := range p.Patterns {
 		switch pp.Call {
-		case plan.Query:
-			query = query || pp.Pattern.Op == "query"
 		case plan.BatchGetItem, plan.BatchWriteItem:
 			batch = true
 		}
 	}
-	if query {
+	if hasCursors(p) {
 		files = append(files, "cursor.go")
 	}
 	if batch {

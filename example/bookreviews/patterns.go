@@ -118,17 +118,21 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("BookPage", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		ScanIndexForward:          &fixed.forward,
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "BookPage",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "BookPage", cause: &callError{method: "BookPage", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -154,7 +158,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext("BookPage", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("BookPage", undecoded)
 }
 
@@ -212,12 +216,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("ReviewsOfBook", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -227,6 +226,19 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ReviewsOfBook",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReviewsOfBook", cause: &callError{method: "ReviewsOfBook", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -242,7 +254,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReviewsOfBook", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ReviewsOfBook", undecoded)
 }
 
@@ -295,18 +307,22 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("UserPage", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		ScanIndexForward:          &fixed.forward,
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "UserPage",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "UserPage", cause: &callError{method: "UserPage", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -332,7 +348,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext("UserPage", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("UserPage", undecoded)
 }
 
@@ -387,12 +403,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
 		table:        s.bookReviewsTable,
 	}
-	start, err := cursorStart("ReviewsOfUser", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -403,6 +414,19 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ReviewsOfUser",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReviewsOfUser", cause: &callError{method: "ReviewsOfUser", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -418,7 +442,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReviewsOfUser", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ReviewsOfUser", undecoded)
 }
 

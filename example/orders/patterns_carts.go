@@ -41,17 +41,21 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		limit:        pageLimit(page, 0),
 		table:        s.cartsTable,
 	}
-	start, err := cursorStart("CartContents", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "CartContents", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"cartId", 'S', false}, {"productId", 'S', true}},
+		pattern: "CartContents",
+		pk:      "cartId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "CartContents", cause: &callError{method: "CartContents", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -67,7 +71,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("CartContents", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("CartContents", undecoded)
 }
 

@@ -41,17 +41,21 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		limit:        pageLimit(page, 0),
 		table:        s.ordersTable,
 	}
-	start, err := cursorStart("TrackingPage", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "TrackingPage", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
+		pattern: "TrackingPage",
+		pk:      "orderId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "TrackingPage", cause: &callError{method: "TrackingPage", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -77,7 +81,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
-	res.Next = cursorNext("TrackingPage", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("TrackingPage", undecoded)
 }
 
@@ -123,12 +127,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
 		table:        s.ordersTable,
 	}
-	start, err := cursorStart("TrackingEvents", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "TrackingEvents", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -137,6 +136,18 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "TrackingEvents",
+		pk:      "orderId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "TrackingEvents", cause: &callError{method: "TrackingEvents", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -152,7 +163,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("TrackingEvents", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("TrackingEvents", undecoded)
 }
 

@@ -25,8 +25,10 @@ var (
 	// ErrInvalidItem: an attribute breaks its spec constraints (see
 	// ItemError), or a stored item can't be decoded.
 	ErrInvalidItem = errors.New(pkgPrefix + "invalid item")
-	// ErrInvalidCursor: a cursor was damaged, or comes from another
-	// pattern or another partition.
+	// ErrInvalidCursor: a cursor was damaged, comes from another query
+	// (table, pattern, partition or operands), is not sealed with the
+	// Store's cursor key, or holds a start key outside the query's key
+	// condition.
 	ErrInvalidCursor = errors.New(pkgPrefix + "invalid cursor")
 )
 

@@ -81,12 +81,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("OrdersOfCustomer", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -94,6 +89,18 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "OrdersOfCustomer",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "OrdersOfCustomer", cause: &callError{method: "OrdersOfCustomer", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -109,7 +116,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("OrdersOfCustomer", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("OrdersOfCustomer", undecoded)
 }
 
@@ -165,12 +172,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("RecentOrders", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "RecentOrders", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -179,6 +181,18 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "RecentOrders",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "RecentOrders", cause: &callError{method: "RecentOrders", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -194,7 +208,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("RecentOrders", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("RecentOrders", undecoded)
 }
 
@@ -312,12 +326,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		sk:           types.AttributeValueMemberS{Value: "ROOT"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("OrderOfCustomer", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":customerId": &types.AttributeValueMemberS{Value: customerID},
@@ -329,6 +338,18 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "=",
+		pattern: "OrderOfCustomer",
+		pk:      "GSIPK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSISK",
+	})
+	if err != nil {
+		return nil, &callError{method: "OrderOfCustomer", cause: &callError{method: "OrderOfCustomer", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -344,7 +365,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("OrderOfCustomer", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("OrderOfCustomer", undecoded)
 }
 
@@ -397,12 +418,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		sk:           types.AttributeValueMemberS{Value: "INVC#"},
 		table:        s.retailTableTable,
 	}
-	start, err := cursorStart("InvoicesOfCustomer", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -410,6 +426,18 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "InvoicesOfCustomer",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "InvoicesOfCustomer", cause: &callError{method: "InvoicesOfCustomer", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -425,7 +453,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("InvoicesOfCustomer", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("InvoicesOfCustomer", undecoded)
 }
 

@@ -40,7 +40,8 @@ var _ Client = (*dynamodb.Client)(nil)
 // use.
 type Store struct {
 	client           Client
-	retailTableTable string // physical name of table retail_table
+	retailTableTable string      // physical name of table retail_table
+	cursorKeys       *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
 }
 
 // Option changes a Store made by New.
@@ -61,6 +62,23 @@ func New(client Client, opts ...Option) *Store {
 func WithRetailTableTable(name string) Option {
 	return func(s *Store) {
 		s.retailTableTable = name
+	}
+}
+
+// WithCursorKey makes the Store sign the cursors it gives out with
+// HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys
+// derived from secret (HKDF-SHA256), and refuse every cursor not sealed
+// with the same secret: one signed with another secret, or unsigned. Give
+// it at least 32 random bytes, the same to every Store that reads
+// another's cursors; with another secret, the cursors given out before are
+// refused (ErrInvalidCursor). Without it cursors are only checksummed:
+// their key values can be read, and a caller who knows the format can
+// build one, whose key must still lie inside the query's key condition.
+// It panics on an empty secret.
+func WithCursorKey(secret []byte) Option {
+	keys := newCursorKeys(secret)
+	return func(s *Store) {
+		s.cursorKeys = keys
 	}
 }
 

@@ -100,16 +100,20 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsOfStore", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "GoodsOfStore",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsOfStore", cause: &callError{method: "GoodsOfStore", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -125,7 +129,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsOfStore", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsOfStore", undecoded)
 }
 
@@ -188,12 +192,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		sk:           types.AttributeValueMemberS{Value: categoryKey + "#"},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsInCategory", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -201,6 +200,18 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "GoodsInCategory",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsInCategory", cause: &callError{method: "GoodsInCategory", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -216,7 +227,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInCategory", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsInCategory", undecoded)
 }
 
@@ -273,17 +284,21 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsInCategoryByPrice", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "GoodsInCategoryByPrice",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsInCategoryByPrice", cause: &callError{method: "GoodsInCategoryByPrice", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -299,7 +314,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInCategoryByPrice", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsInCategoryByPrice", undecoded)
 }
 
@@ -364,12 +379,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		skLo:         types.AttributeValueMemberS{Value: keyInt(priceFrom)},
 		table:        s.storeInventoryTable,
 	}
-	start, err := cursorStart("GoodsInPriceRange", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -379,6 +389,19 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "GoodsInPriceRange",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "GoodsInPriceRange", cause: &callError{method: "GoodsInPriceRange", kind: err}}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil
@@ -397,7 +420,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("GoodsInPriceRange", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsInPriceRange", undecoded)
 }
 

@@ -5,27 +5,226 @@ package telemetryhub
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"hash/fnv"
 	"iter"
+	"maps"
 	"math/big"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Cursor marks where the next page of a query starts. It is opaque: it
-// holds DynamoDB's LastEvaluatedKey, the pattern it belongs to and the
-// partition it was read from, with a checksum. The zero Cursor asks for
-// the first page; a page whose Next is zero is the last.
+// holds DynamoDB's LastEvaluatedKey, bound to the query it was read from
+// (the table's physical name, the index, the pattern, and every value the
+// query sends: the partition, the sort key's bounds and the filter's
+// operands). Without a cursor key it is checksummed; with one
+// (WithCursorKey) it is signed with HMAC-SHA256 and its key values are
+// encrypted. The zero Cursor asks for the first page; a page whose Next
+// is zero is the last.
 type Cursor string
 
-const cursorVersion = 1
+// The first byte of a cursor: its format.
+const (
+	cursorChecked byte = 2 // the key, then a checksum
+	cursorSealed  byte = 3 // a synthetic IV (the HMAC), then the key encrypted
+)
 
-// encodeCursor turns a LastEvaluatedKey into a cursor for the pattern and
-// partition (the partition key value) it was read from.
-func encodeCursor(pattern, partition string, key map[string]types.AttributeValue) Cursor {
+// The sizes of a cursor's parts: the checksum of an unsigned cursor, the
+// synthetic IV (the truncated HMAC-SHA256) of a sealed one, and the
+// longest cursor text taken (four key attributes at their largest).
+const (
+	cursorSumSize = 8
+	cursorIVSize  = aes.BlockSize
+	maxCursor     = 16 << 10
+)
+
+// cursorKeys are the keys a Store signs and encrypts its cursors with,
+// derived from the secret WithCursorKey gives it; nil when it has none.
+type cursorKeys struct {
+	mac, enc []byte
+}
+
+// newCursorKeys derives the keys of a secret with HKDF-SHA256: one for
+// HMAC-SHA256, one for AES-256. It panics on an empty secret.
+func newCursorKeys(secret []byte) *cursorKeys {
+	if len(secret) == 0 {
+		panic(pkgPrefix + "WithCursorKey: empty secret")
+	}
+	k, err := hkdf.Key(sha256.New, secret, []byte("dyngen cursor"), "hmac-sha256 aes-256-ctr", 64)
+	if err != nil {
+		panic(pkgPrefix + "WithCursorKey: " + err.Error())
+	}
+	return &cursorKeys{mac: k[:32], enc: k[32:]}
+}
+
+// cursorBinding identifies the query a cursor belongs to: a SHA-256 of
+// what it sends besides its start key and limit.
+type cursorBinding [sha256.Size]byte
+
+// cursorScope is what the cursors of one call of a query are made with:
+// the Store's keys and the query's binding, taken before the call, so
+// that nothing the client is given feeds the next cursor.
+type cursorScope struct {
+	keys *cursorKeys
+	bind cursorBinding
+}
+
+// startAttr is an attribute of a query's start key: its name, its type
+// ('S', 'N' or 'B'), and whether it is a sort key (of the index or the
+// table), which bounds its size to 1024 bytes instead of 2048.
+type startAttr struct {
+	name string
+	kind byte
+	sort bool
+}
+
+// queryKeys is what a query's start key is checked against before it is
+// sent: the attributes it holds (the index's key and the table's, each
+// once) and the key condition it must meet.
+type queryKeys struct {
+	pattern string
+	attrs   []startAttr
+	// pk and sk are the index's key attributes (sk "" when the index has
+	// none).
+	pk, sk string
+	// op is the operator of the key condition on sk: "=", "<", "<=", ">",
+	// ">=", "BETWEEN" or "begins_with"; "" when it reads the whole
+	// partition.
+	op string
+	// pkValue is the partition's value; lo is the operand of op (the lower
+	// bound of BETWEEN), hi the upper bound of BETWEEN.
+	pkValue, lo, hi types.AttributeValue
+}
+
+// cursorStart binds the cursors of a query to in (its table, index and
+// values) and, for a cursor c, sets in's ExclusiveStartKey to the key it
+// holds: c must have been made for this query, with the Store's keys,
+// and its key must lie inside the key condition (a forged one is refused
+// before any call). It returns the scope the next cursor is made in.
+func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, q *queryKeys) (cursorScope, error) {
+	scope := cursorScope{keys: keys, bind: bindQuery(q.pattern, in)}
+	if c == "" {
+		return scope, nil
+	}
+	// A copy, so that only a call with a cursor allocates one.
+	bind := scope.bind
+	key, err := decodeCursor(keys, &bind, c)
+	if err != nil {
+		return cursorScope{}, err
+	}
+	if !q.admits(key) {
+		return cursorScope{}, ErrInvalidCursor
+	}
+	in.ExclusiveStartKey = key
+	return scope, nil
+}
+
+// cursorNext is the cursor of the page after one whose LastEvaluatedKey
+// is key: "" after the last page.
+func cursorNext(scope cursorScope, key map[string]types.AttributeValue) Cursor {
+	if len(key) == 0 {
+		return ""
+	}
+	bind := scope.bind // a copy, allocated only with a next page
+	return encodeCursor(scope.keys, &bind, key)
+}
+
+// bindQuery is the binding of the cursors of a query of pattern sent as
+// in: its table, index, expressions and values. (Its buffers are on the
+// stack for a usual query.)
+func bindQuery(pattern string, in *dynamodb.QueryInput) cursorBinding {
+	var buf [512]byte
+	b := append(buf[:0], "dyngen cursor\x00"...)
+	for _, s := range [...]*string{in.TableName, in.IndexName, &pattern, in.KeyConditionExpression, in.FilterExpression} {
+		if s == nil {
+			b = append(b, 0)
+			continue
+		}
+		b = appendChunk(append(b, 1), *s)
+	}
+	var arr [8]string
+	names := arr[:0]
+	for n := range in.ExpressionAttributeValues {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = appendChunk(b, n)
+		b = bindValue(b, in.ExpressionAttributeValues[n])
+	}
+	return sha256.Sum256(b)
+}
+
+// bindValue appends a value in a form that tells every value apart: its
+// type, then its content; the members of a set and a map's keys in
+// order, since their order means nothing.
+func bindValue(b []byte, av types.AttributeValue) []byte {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return appendChunk(append(b, 'S'), v.Value)
+	case *types.AttributeValueMemberN:
+		return appendChunk(append(b, 'N'), v.Value)
+	case *types.AttributeValueMemberB:
+		return appendChunk(append(b, 'B'), v.Value)
+	case *types.AttributeValueMemberBOOL:
+		if v.Value {
+			return append(b, 'T')
+		}
+		return append(b, 'F')
+	case *types.AttributeValueMemberNULL:
+		return append(b, '0')
+	case *types.AttributeValueMemberSS:
+		return appendSorted(append(b, 's'), slices.Clone(v.Value), strings.Compare)
+	case *types.AttributeValueMemberNS:
+		return appendSorted(append(b, 'n'), slices.Clone(v.Value), strings.Compare)
+	case *types.AttributeValueMemberBS:
+		return appendSorted(append(b, 'b'), slices.Clone(v.Value), bytes.Compare)
+	case *types.AttributeValueMemberL:
+		b = binary.AppendUvarint(append(b, 'L'), uint64(len(v.Value)))
+		for _, e := range v.Value {
+			b = bindValue(b, e)
+		}
+		return b
+	case *types.AttributeValueMemberM:
+		b = binary.AppendUvarint(append(b, 'M'), uint64(len(v.Value)))
+		for _, k := range slices.Sorted(maps.Keys(v.Value)) {
+			b = bindValue(appendChunk(b, k), v.Value[k])
+		}
+		return b
+	}
+	return append(b, '?')
+}
+
+// appendSorted appends the members of a set, sorted.
+func appendSorted[T string | []byte](b []byte, set []T, cmp func(x, y T) int) []byte {
+	slices.SortFunc(set, cmp)
+	b = binary.AppendUvarint(b, uint64(len(set)))
+	for _, v := range set {
+		b = appendChunk(b, v)
+	}
+	return b
+}
+
+// appendChunk appends a length-prefixed byte string.
+func appendChunk[T string | []byte](b []byte, data T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(data)))
+	return append(b, data...)
+}
+
+// encodeCursor turns a LastEvaluatedKey into a cursor of the query bind
+// identifies: checksummed without keys, sealed with them.
+func encodeCursor(keys *cursorKeys, bind *cursorBinding, key map[string]types.AttributeValue) Cursor {
 	if len(key) == 0 {
 		return ""
 	}
@@ -34,11 +233,8 @@ func encodeCursor(pattern, partition string, key map[string]types.AttributeValue
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	b := make([]byte, 0, 64)
-	b = append(b, cursorVersion)
-	b = binary.BigEndian.AppendUint64(b, hash64(pattern))
-	b = binary.BigEndian.AppendUint64(b, hash64(partition))
-	b = binary.AppendUvarint(b, uint64(len(names)))
+	body := make([]byte, 0, 64)
+	body = binary.AppendUvarint(body, uint64(len(names)))
 	for _, n := range names {
 		var kind byte
 		var value []byte
@@ -50,36 +246,65 @@ func encodeCursor(pattern, partition string, key map[string]types.AttributeValue
 		case *types.AttributeValueMemberB:
 			kind, value = 'B', v.Value
 		default:
+			// Not a key type: DynamoDB never gives one, and the
+			// check of the start key refuses the cursor without it.
 			continue
 		}
-		b = binary.AppendUvarint(b, uint64(len(n)))
-		b = append(b, n...)
-		b = append(b, kind)
-		b = binary.AppendUvarint(b, uint64(len(value)))
-		b = append(b, value...)
+		body = appendChunk(body, n)
+		body = append(body, kind)
+		body = appendChunk(body, value)
 	}
-	b = binary.BigEndian.AppendUint64(b, hash64(string(b)))
+	var b []byte
+	if keys == nil {
+		b = append([]byte{cursorChecked}, body...)
+		b = append(b, cursorSum(bind, b)...)
+	} else {
+		iv := keys.iv(bind, body)
+		b = append([]byte{cursorSealed}, iv...)
+		b = append(b, body...)
+		keys.crypt(iv, b[1+cursorIVSize:])
+	}
 	return Cursor(base64.RawURLEncoding.EncodeToString(b))
 }
 
 // decodeCursor returns the ExclusiveStartKey of a cursor, refusing one
-// that was damaged or comes from another pattern or partition.
-func decodeCursor(pattern, partition string, c Cursor) (map[string]types.AttributeValue, error) {
+// that was damaged, made for another query than bind's, or made with
+// other keys (or with keys when there are none, or without when there
+// are).
+func decodeCursor(keys *cursorKeys, bind *cursorBinding, c Cursor) (map[string]types.AttributeValue, error) {
 	if c == "" {
 		return nil, nil
 	}
+	if len(c) > maxCursor {
+		return nil, ErrInvalidCursor
+	}
 	b, err := base64.RawURLEncoding.DecodeString(string(c))
-	if err != nil || len(b) < 1+8+8+1+8 {
+	if err != nil || len(b) < 1 {
 		return nil, ErrInvalidCursor
 	}
-	body, sum := b[:len(b)-8], b[len(b)-8:]
-	if binary.BigEndian.Uint64(sum) != hash64(string(body)) || body[0] != cursorVersion {
+	var body []byte
+	switch {
+	case keys == nil && b[0] == cursorChecked && len(b) > 1+cursorSumSize:
+		n := len(b) - cursorSumSize
+		if !bytes.Equal(b[n:], cursorSum(bind, b[:n])) {
+			return nil, ErrInvalidCursor
+		}
+		body = b[1:n]
+	case keys != nil && b[0] == cursorSealed && len(b) > 1+cursorIVSize:
+		iv := b[1 : 1+cursorIVSize]
+		body = b[1+cursorIVSize:]
+		keys.crypt(iv, body)
+		if !hmac.Equal(iv, keys.iv(bind, body)) {
+			return nil, ErrInvalidCursor
+		}
+	default:
 		return nil, ErrInvalidCursor
 	}
-	if binary.BigEndian.Uint64(body[1:9]) != hash64(pattern) || binary.BigEndian.Uint64(body[9:17]) != hash64(partition) {
-		return nil, ErrInvalidCursor
-	}
-	rest := body[17:]
+	return parseCursorKey(body)
+}
+
+// parseCursorKey reads the key a cursor holds.
+func parseCursorKey(rest []byte) (map[string]types.AttributeValue, error) {
 	n, k := binary.Uvarint(rest)
 	if k <= 0 || n > 4 {
 		return nil, ErrInvalidCursor
@@ -97,6 +322,9 @@ func decodeCursor(pattern, partition string, c Cursor) (map[string]types.Attribu
 			return nil, ErrInvalidCursor
 		}
 		rest = r
+		if _, dup := key[string(name)]; dup {
+			return nil, ErrInvalidCursor
+		}
 		switch kind {
 		case 'S':
 			key[string(name)] = &types.AttributeValueMemberS{Value: string(value)}
@@ -114,6 +342,36 @@ func decodeCursor(pattern, partition string, c Cursor) (map[string]types.Attribu
 	return key, nil
 }
 
+// cursorSum is the checksum of an unsigned cursor b of the query bind
+// identifies: it finds damage, not forgery (anyone can compute it).
+func cursorSum(bind *cursorBinding, b []byte) []byte {
+	h := sha256.New()
+	h.Write(bind[:])
+	h.Write(b)
+	return h.Sum(nil)[:cursorSumSize]
+}
+
+// iv is the synthetic IV of a sealed cursor: the HMAC-SHA256 of the
+// query's binding, the format and the key, truncated to an AES block. It
+// signs the cursor, and as the IV of AES-CTR it makes one key give one
+// cursor (SIV: a deterministic authenticated encryption).
+func (k *cursorKeys) iv(bind *cursorBinding, body []byte) []byte {
+	h := hmac.New(sha256.New, k.mac)
+	h.Write(bind[:])
+	h.Write([]byte{cursorSealed})
+	h.Write(body)
+	return h.Sum(nil)[:cursorIVSize]
+}
+
+// crypt encrypts or decrypts b in place with AES-256-CTR from iv.
+func (k *cursorKeys) crypt(iv, b []byte) {
+	block, err := aes.NewCipher(k.enc)
+	if err != nil {
+		panic(err) // a 32-byte key always makes a cipher
+	}
+	cipher.NewCTR(block, iv).XORKeyStream(b, b)
+}
+
 // chunk reads a length-prefixed byte string.
 func chunk(b []byte) (data, rest []byte, ok bool) {
 	n, k := binary.Uvarint(b)
@@ -123,10 +381,129 @@ func chunk(b []byte) (data, rest []byte, ok bool) {
 	return b[k : k+int(n)], b[k+int(n):], true
 }
 
-func hash64(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+// admits reports whether a start key fits the query: exactly its key
+// attributes, of their types and sizes, the partition's value, and a sort
+// key inside the key condition.
+func (q *queryKeys) admits(key map[string]types.AttributeValue) bool {
+	if len(key) != len(q.attrs) {
+		return false
+	}
+	for _, a := range q.attrs {
+		v, ok := key[a.name]
+		if !ok || !validKeyValue(v, a.kind, a.sort) {
+			return false
+		}
+	}
+	if c, ok := compareValues(key[q.pk], q.pkValue); !ok || c != 0 {
+		return false
+	}
+	if q.op == "" {
+		return true
+	}
+	sk := key[q.sk]
+	if q.op == "begins_with" {
+		switch v := sk.(type) {
+		case *types.AttributeValueMemberS:
+			p, ok := q.lo.(*types.AttributeValueMemberS)
+			return ok && strings.HasPrefix(v.Value, p.Value)
+		case *types.AttributeValueMemberB:
+			p, ok := q.lo.(*types.AttributeValueMemberB)
+			return ok && bytes.HasPrefix(v.Value, p.Value)
+		}
+		return false
+	}
+	c, ok := compareValues(sk, q.lo)
+	if !ok {
+		return false
+	}
+	switch q.op {
+	case "=":
+		return c == 0
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	case ">=":
+		return c >= 0
+	case "BETWEEN":
+		h, ok := compareValues(sk, q.hi)
+		return c >= 0 && ok && h <= 0
+	}
+	return false
+}
+
+// validKeyValue reports whether v can be a key attribute's value of type
+// kind: a non-empty string (valid UTF-8), number or binary, no longer than
+// a sort key's (sort) or a partition key's largest.
+func validKeyValue(v types.AttributeValue, kind byte, sort bool) bool {
+	size := maxPartitionKey
+	if sort {
+		size = maxSortKey
+	}
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return kind == 'S' && v.Value != "" && len(v.Value) <= size && utf8.ValidString(v.Value)
+	case *types.AttributeValueMemberN:
+		return kind == 'N' && validNumber(v.Value)
+	case *types.AttributeValueMemberB:
+		return kind == 'B' && len(v.Value) > 0 && len(v.Value) <= size
+	}
+	return false
+}
+
+// validNumber reports whether s is a number as DynamoDB writes one: an
+// optional minus, digits with an optional point, an optional exponent,
+// 38 significant digits at most.
+func validNumber(s string) bool {
+	allDigits := func(s string) bool {
+		return strings.Trim(s, "0123456789") == ""
+	}
+	s = strings.TrimPrefix(s, "-")
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if intPart+frac == "" || !allDigits(intPart) || !allDigits(frac) || len(strings.TrimRight(digits, "0")) > 38 {
+		return false
+	}
+	if hasExp {
+		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-")
+		return exp != "" && len(exp) <= 4 && allDigits(exp)
+	}
+	return true
+}
+
+// compareValues compares two key values of one type as DynamoDB orders
+// them (strings by their UTF-8 bytes, numbers by value, binary by bytes);
+// ok is false when their types differ or a number does not parse.
+func compareValues(a, b types.AttributeValue) (c int, ok bool) {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		y, ok := b.(*types.AttributeValueMemberS)
+		if !ok {
+			return 0, false
+		}
+		return strings.Compare(x.Value, y.Value), true
+	case *types.AttributeValueMemberN:
+		y, ok := b.(*types.AttributeValueMemberN)
+		if !ok || !validNumber(x.Value) || !validNumber(y.Value) {
+			return 0, false
+		}
+		p, okp := new(big.Rat).SetString(x.Value)
+		q, okq := new(big.Rat).SetString(y.Value)
+		if !okp || !okq {
+			return 0, false
+		}
+		return p.Cmp(q), true
+	case *types.AttributeValueMemberB:
+		y, ok := b.(*types.AttributeValueMemberB)
+		if !ok {
+			return 0, false
+		}
+		return bytes.Compare(x.Value, y.Value), true
+	}
+	return 0, false
 }
 
 // Page asks a query for one page of results: where it starts (the zero
@@ -146,58 +523,12 @@ func pageLimit(p Page, def int32) int32 {
 	return def
 }
 
-// partitionOf identifies a partition key value, to tie a cursor to it.
-func partitionOf(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S" + v.Value
-	case *types.AttributeValueMemberN:
-		return "N" + v.Value
-	case *types.AttributeValueMemberB:
-		return "B" + base64.StdEncoding.EncodeToString(v.Value)
-	}
-	return ""
-}
-
 // emptyRange reports whether the bounds of a sort key BETWEEN are the
 // wrong way round (lo above hi): the range holds nothing, and DynamoDB
 // refuses such a condition, so the query returns no item instead.
 func emptyRange(lo, hi types.AttributeValue) bool {
-	switch l := lo.(type) {
-	case *types.AttributeValueMemberS:
-		h, ok := hi.(*types.AttributeValueMemberS)
-		return ok && l.Value > h.Value
-	case *types.AttributeValueMemberN:
-		h, ok := hi.(*types.AttributeValueMemberN)
-		if !ok {
-			return false
-		}
-		x, okx := new(big.Rat).SetString(l.Value)
-		y, oky := new(big.Rat).SetString(h.Value)
-		return okx && oky && x.Cmp(y) > 0
-	case *types.AttributeValueMemberB:
-		h, ok := hi.(*types.AttributeValueMemberB)
-		return ok && bytes.Compare(l.Value, h.Value) > 0
-	}
-	return false
-}
-
-// cursorStart is the ExclusiveStartKey of a page of a query of pattern on
-// the partition pk: none for the first page.
-func cursorStart(pattern string, pk types.AttributeValue, c Cursor) (map[string]types.AttributeValue, error) {
-	if c == "" {
-		return nil, nil
-	}
-	return decodeCursor(pattern, partitionOf(pk), c)
-}
-
-// cursorNext is the cursor of the page after one whose LastEvaluatedKey
-// is key: "" after the last page.
-func cursorNext(pattern string, pk types.AttributeValue, key map[string]types.AttributeValue) Cursor {
-	if len(key) == 0 {
-		return ""
-	}
-	return encodeCursor(pattern, partitionOf(pk), key)
+	c, ok := compareValues(lo, hi)
+	return ok && c > 0
 }
 
 // walk yields every item of every page that page returns, reading the

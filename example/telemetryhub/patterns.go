@@ -112,12 +112,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		sk:           types.AttributeValueMemberS{Value: "user:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("UsersOfAccount", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -125,6 +120,18 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "UsersOfAccount",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "UsersOfAccount", cause: &callError{method: "UsersOfAccount", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -140,7 +147,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UsersOfAccount", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("UsersOfAccount", undecoded)
 }
 
@@ -192,12 +199,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("ServiceGroupsOfAccount", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -205,6 +207,18 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ServiceGroupsOfAccount",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ServiceGroupsOfAccount", cause: &callError{method: "ServiceGroupsOfAccount", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -220,7 +234,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ServiceGroupsOfAccount", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ServiceGroupsOfAccount", undecoded)
 }
 
@@ -272,16 +286,20 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("AccountData", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "AccountData", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "AccountData",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "AccountData", cause: &callError{method: "AccountData", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -314,7 +332,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = cursorNext("AccountData", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("AccountData", undecoded)
 }
 
@@ -363,12 +381,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("ServiceGroupsOfUser", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -376,6 +389,18 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ServiceGroupsOfUser",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ServiceGroupsOfUser", cause: &callError{method: "ServiceGroupsOfUser", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -391,7 +416,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ServiceGroupsOfUser", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ServiceGroupsOfUser", undecoded)
 }
 
@@ -446,12 +471,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		sk:           types.AttributeValueMemberS{Value: "user:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("UsersOfServiceGroup", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -460,6 +480,18 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "UsersOfServiceGroup",
+		pk:      "SK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "PK",
+	})
+	if err != nil {
+		return nil, &callError{method: "UsersOfServiceGroup", cause: &callError{method: "UsersOfServiceGroup", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -475,7 +507,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UsersOfServiceGroup", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("UsersOfServiceGroup", undecoded)
 }
 
@@ -528,12 +560,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		sk:           types.AttributeValueMemberS{Value: "account:"},
 		table:        s.telemetryHubTable,
 	}
-	start, err := cursorStart("UserByID", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "UserByID", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -542,6 +569,18 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "UserByID",
+		pk:      "SK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "PK",
+	})
+	if err != nil {
+		return nil, &callError{method: "UserByID", cause: &callError{method: "UserByID", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -557,7 +596,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("UserByID", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("UserByID", undecoded)
 }
 

@@ -38,7 +38,8 @@ var _ Client = (*dynamodb.Client)(nil)
 // use.
 type Store struct {
 	client            Client
-	telemetryHubTable string // physical name of table TelemetryHub
+	telemetryHubTable string      // physical name of table TelemetryHub
+	cursorKeys        *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
 }
 
 // Option changes a Store made by New.
@@ -59,6 +60,23 @@ func New(client Client, opts ...Option) *Store {
 func WithTelemetryHubTable(name string) Option {
 	return func(s *Store) {
 		s.telemetryHubTable = name
+	}
+}
+
+// WithCursorKey makes the Store sign the cursors it gives out with
+// HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys
+// derived from secret (HKDF-SHA256), and refuse every cursor not sealed
+// with the same secret: one signed with another secret, or unsigned. Give
+// it at least 32 random bytes, the same to every Store that reads
+// another's cursors; with another secret, the cursors given out before are
+// refused (ErrInvalidCursor). Without it cursors are only checksummed:
+// their key values can be read, and a caller who knows the format can
+// build one, whose key must still lie inside the query's key condition.
+// It panics on an empty secret.
+func WithCursorKey(secret []byte) Option {
+	keys := newCursorKeys(secret)
+	return func(s *Store) {
+		s.cursorKeys = keys
 	}
 }
 

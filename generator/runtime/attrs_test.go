@@ -664,6 +664,13 @@ func TestItemDecoderAgreesWithReaders(t *testing.T) {
 				want, wantErr := r.read("Book", "title", av)
 				d := itemDecoder{entity: "Book"}
 				got := dm.decode(&d, "title", av, p)
+				if p == optional && isNull(av) {
+					// A stored NULL is an absent optional attribute.
+					if d.err != nil || !reflect.ValueOf(got).IsZero() {
+						t.Errorf("%s(NULL value), optional = %#v, %v; want the zero value", dm.reader, got, d.err)
+					}
+					continue
+				}
 				if wantErr != nil {
 					if d.err == nil || d.err.Error() != wantErr.Error() {
 						t.Errorf("%s(%s value): error %v, want %v", dm.reader, typ, d.err, wantErr)
@@ -757,5 +764,49 @@ func TestUpdateExpression(t *testing.T) {
 		if got := updateExpression(tt.set, tt.add, tt.remove, tt.del); got != tt.want {
 			t.Errorf("updateExpression(%q, %q, %q, %q) = %q, want %q", tt.set, tt.add, tt.remove, tt.del, got, tt.want)
 		}
+	}
+}
+
+// TestDecodePtrAndDefault: an optional scalar is nil when the item lacks
+// it or holds NULL, and a pointer to the value otherwise, zero included;
+// a default stands for a missing or NULL attribute and for nothing else.
+func TestDecodePtrAndDefault(t *testing.T) {
+	null := &types.AttributeValueMemberNULL{Value: true}
+	d := itemDecoder{entity: "Book"}
+	if p := decodePtr(&d, "n", nil, readInt); p != nil {
+		t.Errorf("decodePtr(missing) = %v", *p)
+	}
+	if p := decodePtr(&d, "n", null, readInt); p != nil {
+		t.Errorf("decodePtr(NULL) = %v", *p)
+	}
+	if p := decodePtr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, readInt); p == nil || *p != 0 {
+		t.Errorf("decodePtr(0) = %v", p)
+	}
+	if p := decodePtr(&d, "b", &types.AttributeValueMemberBOOL{Value: false}, readBool); p == nil || *p {
+		t.Errorf("decodePtr(false) = %v", p)
+	}
+	if d.err != nil {
+		t.Fatalf("error %v", d.err)
+	}
+	if p := decodePtr(&d, "n", &types.AttributeValueMemberS{Value: "x"}, readInt); p == nil || d.err == nil {
+		t.Errorf("decodePtr(S) for an int: %v, %v; want an error", p, d.err)
+	}
+	d = itemDecoder{entity: "Book"}
+	for _, av := range []types.AttributeValue{nil, null} {
+		if got := decodeOr(&d, "n", av, int64(3), readInt); got != 3 {
+			t.Errorf("decodeOr(%v) = %d, want the default 3", av, got)
+		}
+	}
+	if got := decodeOr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, int64(3), readInt); got != 0 {
+		t.Errorf("decodeOr(0) = %d, want the stored 0", got)
+	}
+	if d.err != nil {
+		t.Fatalf("error %v", d.err)
+	}
+	if document(null) != nil || document(nil) != nil {
+		t.Error("document(NULL) is not nil")
+	}
+	if m := (&types.AttributeValueMemberM{}); document(m) != m {
+		t.Error("document(M) is not the value")
 	}
 }

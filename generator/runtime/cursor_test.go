@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
@@ -11,15 +13,29 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// cursorKeys are LastEvaluatedKeys of 1 to 4 attributes (a table key, and
+func avS(v string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: v} }
+func avN(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }
+func avB(v ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
+func binding(s string) *cursorBinding    { b := cursorBinding(sha256.Sum256([]byte(s))); return &b }
+func keysOf(secret string) *cursorKeys   { return newCursorKeys([]byte(secret)) }
+func rawCursor(t *testing.T, c Cursor) []byte {
+	t.Helper()
+	raw, err := base64.RawURLEncoding.DecodeString(string(c))
+	if err != nil {
+		t.Fatalf("cursor %q is not RawURLEncoding: %v", c, err)
+	}
+	return raw
+}
+
+// sampleKeys are LastEvaluatedKeys of 1 to 4 attributes (a table key, and
 // a table key plus an index key) with S, N and B values.
-func cursorKeys() []map[string]types.AttributeValue {
-	S := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	N := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
-	B := func(v ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
+func sampleKeys() []map[string]types.AttributeValue {
+	S, N, B := avS, avN, avB
 	long := strings.Repeat("x", 2048)
 	return []map[string]types.AttributeValue{
 		{"pk": S("USER#alice")},
@@ -39,28 +55,37 @@ func cursorKeys() []map[string]types.AttributeValue {
 	}
 }
 
+// keyModes are the two ways a Store makes cursors: unsigned, and sealed
+// with a key.
+var keyModes = []struct {
+	name string
+	keys *cursorKeys
+}{{"unsigned", nil}, {"keyed", newCursorKeys([]byte("the secret of the tests"))}}
+
 func TestCursorRoundTrip(t *testing.T) {
-	for _, key := range cursorKeys() {
-		c := encodeCursor("Orders", "USER#alice", key)
-		if c == "" {
-			t.Errorf("encodeCursor(%s) = \"\"", showKey(key))
-			continue
-		}
-		if strings.ContainsAny(string(c), "+/=") {
-			t.Errorf("cursor %q is not URL-safe unpadded base64", c)
-		}
-		got, err := decodeCursor("Orders", "USER#alice", c)
-		if err != nil {
-			t.Errorf("decodeCursor(encodeCursor(%s)): %v", showKey(key), err)
-			continue
-		}
-		if !reflect.DeepEqual(keyView(got), keyView(key)) {
-			t.Errorf("decodeCursor(encodeCursor(%s)) = %s", showKey(key), showKey(got))
-		}
-		// Deterministic: map order does not matter.
-		for range 5 {
-			if c2 := encodeCursor("Orders", "USER#alice", cloneKey(key)); c2 != c {
-				t.Errorf("encodeCursor(%s) not deterministic: %q vs %q", showKey(key), c, c2)
+	for _, mode := range keyModes {
+		for _, key := range sampleKeys() {
+			c := encodeCursor(mode.keys, binding("Q"), key)
+			if c == "" {
+				t.Errorf("%s: encodeCursor(%s) = \"\"", mode.name, showKey(key))
+				continue
+			}
+			if strings.ContainsAny(string(c), "+/=") {
+				t.Errorf("%s: cursor %q is not URL-safe unpadded base64", mode.name, c)
+			}
+			got, err := decodeCursor(mode.keys, binding("Q"), c)
+			if err != nil {
+				t.Errorf("%s: decodeCursor(encodeCursor(%s)): %v", mode.name, showKey(key), err)
+				continue
+			}
+			if !reflect.DeepEqual(keyView(got), keyView(key)) {
+				t.Errorf("%s: decodeCursor(encodeCursor(%s)) = %s", mode.name, showKey(key), showKey(got))
+			}
+			// Deterministic: map order does not matter.
+			for range 5 {
+				if c2 := encodeCursor(mode.keys, binding("Q"), cloneKey(key)); c2 != c {
+					t.Errorf("%s: encodeCursor(%s) not deterministic: %q vs %q", mode.name, showKey(key), c, c2)
+				}
 			}
 		}
 	}
@@ -88,84 +113,208 @@ func keyView(k map[string]types.AttributeValue) map[string]string {
 }
 
 func TestCursorZero(t *testing.T) {
-	for _, key := range []map[string]types.AttributeValue{nil, {}} {
-		if c := encodeCursor("p", "q", key); c != "" {
-			t.Errorf("encodeCursor(%v) = %q, want the zero cursor", key, c)
+	for _, mode := range keyModes {
+		for _, key := range []map[string]types.AttributeValue{nil, {}} {
+			if c := encodeCursor(mode.keys, binding("q"), key); c != "" {
+				t.Errorf("%s: encodeCursor(%v) = %q, want the zero cursor", mode.name, key, c)
+			}
 		}
-	}
-	for _, pat := range []string{"", "p"} {
-		key, err := decodeCursor(pat, "q", "")
+		key, err := decodeCursor(mode.keys, binding("q"), "")
 		if key != nil || err != nil {
-			t.Errorf("decodeCursor(%q, zero) = %v, %v; want nil, nil", pat, key, err)
+			t.Errorf("%s: decodeCursor(zero) = %v, %v; want nil, nil", mode.name, key, err)
 		}
 	}
 }
 
-func TestCursorOtherPatternOrPartition(t *testing.T) {
-	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "USER#alice"}, "sk": &types.AttributeValueMemberN{Value: "1"}}
-	c := encodeCursor("OrdersByUser", "USER#alice", key)
-	for _, tt := range []struct{ pattern, partition string }{
-		{"OrdersByDate", "USER#alice"},
-		{"OrdersByUser", "USER#bob"},
-		{"OrdersByDate", "USER#bob"},
-		{"", "USER#alice"},
-		{"OrdersByUser", ""},
-		{"ordersbyuser", "USER#alice"},
-		{"OrdersByUser", "USER#alice "},
-		// Moving text between pattern and partition changes both.
-		{"OrdersByUserU", "SER#alice"},
-		{"OrdersByUse", "rUSER#alice"},
-		{"USER#alice", "OrdersByUser"},
+func TestCursorSecrets(t *testing.T) {
+	key := map[string]types.AttributeValue{"pk": avS("USER#alice"), "sk": avS("ORDER#secret-42")}
+	a, b := keysOf("secret A"), keysOf("secret B")
+	signedA := encodeCursor(a, binding("Q"), key)
+	unsigned := encodeCursor(nil, binding("Q"), key)
+	refused := func(what string, k *cursorKeys, c Cursor) {
+		t.Helper()
+		if got, err := decodeCursor(k, binding("Q"), c); !errors.Is(err, ErrInvalidCursor) || got != nil {
+			t.Errorf("%s: decodeCursor = %s, %v; want ErrInvalidCursor", what, showKey(got), err)
+		}
+	}
+	refused("a cursor signed with one key, read with another", b, signedA)
+	refused("a signed cursor read by a store without a key", nil, signedA)
+	refused("an unsigned cursor read by a store with a key", a, unsigned)
+	refused("a key differing in one byte", keysOf("secret a"), signedA)
+	if got, err := decodeCursor(keysOf("secret A"), binding("Q"), signedA); err != nil || !maps.Equal(keyView(got), keyView(key)) {
+		t.Errorf("the same secret given again: %s, %v", showKey(got), err)
+	}
+	if signedA == encodeCursor(b, binding("Q"), key) {
+		t.Errorf("two keys give one cursor")
+	}
+	// A sealed cursor shows none of the key's values, nor its names; an
+	// unsigned one does (it is only checksummed).
+	for _, text := range []string{"USER#alice", "ORDER#secret-42", "alice", "secret", "pk"} {
+		if bytes.Contains(rawCursor(t, signedA), []byte(text)) {
+			t.Errorf("the sealed cursor holds %q in clear", text)
+		}
+	}
+	if !bytes.Contains(rawCursor(t, unsigned), []byte("USER#alice")) {
+		t.Errorf("the unsigned cursor does not hold its key in clear; the docs say it does")
+	}
+	// The secret is copied: changing the caller's slice changes nothing.
+	secret := []byte("secret A")
+	k := newCursorKeys(secret)
+	secret[0] = 'X'
+	if _, err := decodeCursor(k, binding("Q"), signedA); err != nil {
+		t.Errorf("after the caller changed its secret slice: %v", err)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("newCursorKeys(empty) did not panic")
+			}
+		}()
+		newCursorKeys(nil)
+	}()
+}
+
+// queryIn is the QueryInput of a query on table, index ("" for the
+// table's key), with the values of its key condition and filter.
+func queryIn(table, index string, values map[string]types.AttributeValue) *dynamodb.QueryInput {
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(table),
+		KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :sk)"),
+		ExpressionAttributeValues: values,
+	}
+	if index != "" {
+		in.IndexName = aws.String(index)
+	}
+	return in
+}
+
+func TestCursorBinding(t *testing.T) {
+	values := func(pk, sk, status string) map[string]types.AttributeValue {
+		m := map[string]types.AttributeValue{":pk": avS(pk), ":sk": avS(sk)}
+		if status != "" {
+			m[":status"] = avS(status)
+		}
+		return m
+	}
+	base := bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live")))
+	key := map[string]types.AttributeValue{"pk": avS("USER#alice"), "sk": avS("ORDER#1")}
+	others := map[string]cursorBinding{
+		"another table name":        bindQuery("OrdersByUser", queryIn("Orders-prod", "GSI1", values("USER#alice", "ORDER#", "live"))),
+		"another index":             bindQuery("OrdersByUser", queryIn("Orders", "GSI2", values("USER#alice", "ORDER#", "live"))),
+		"the table's key":           bindQuery("OrdersByUser", queryIn("Orders", "", values("USER#alice", "ORDER#", "live"))),
+		"another pattern":           bindQuery("OrdersByDate", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live"))),
+		"another partition":         bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#bob", "ORDER#", "live"))),
+		"another where operand":     bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#2024", "live"))),
+		"another filter operand":    bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "draft"))),
+		"no filter operand":         bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", ""))),
+		"text moved between them":   bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#aliceORDER#", "", "live"))),
+		"pattern and table swapped": bindQuery("Orders", queryIn("OrdersByUser", "GSI1", values("USER#alice", "ORDER#", "live"))),
+		"a value of another type": bindQuery("OrdersByUser", queryIn("Orders", "GSI1", map[string]types.AttributeValue{
+			":pk": avB([]byte("USER#alice")...), ":sk": avS("ORDER#"), ":status": avS("live"),
+		})),
+		"another placeholder": bindQuery("OrdersByUser", queryIn("Orders", "GSI1", map[string]types.AttributeValue{
+			":pk": avS("USER#alice"), ":sk": avS("ORDER#"), ":state": avS("live"),
+		})),
+	}
+	for _, mode := range keyModes {
+		c := encodeCursor(mode.keys, &base, key)
+		if _, err := decodeCursor(mode.keys, &base, c); err != nil {
+			t.Fatalf("%s: own query: %v", mode.name, err)
+		}
+		same := bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live")))
+		if _, err := decodeCursor(mode.keys, &same, c); err != nil {
+			t.Errorf("%s: the same query again: %v", mode.name, err)
+		}
+		for what, bind := range others {
+			if bind == base {
+				t.Errorf("%s binds like the query", what)
+			}
+			if got, err := decodeCursor(mode.keys, &bind, c); !errors.Is(err, ErrInvalidCursor) || got != nil {
+				t.Errorf("%s: a cursor used with %s: %s, %v; want ErrInvalidCursor", mode.name, what, showKey(got), err)
+			}
+		}
+	}
+}
+
+func TestBindValues(t *testing.T) {
+	// Distinct values bind apart; a set's order and a map's do not count.
+	vals := []types.AttributeValue{
+		avS("1"), avN("1"), avB('1'), avS(""), avB(), avS("MQ=="), avS("N1"), avS("USER#alice"), avS("USER#alice "),
+		&types.AttributeValueMemberBOOL{Value: true}, &types.AttributeValueMemberBOOL{Value: false},
+		&types.AttributeValueMemberNULL{Value: true},
+		&types.AttributeValueMemberSS{Value: []string{"a", "b"}}, &types.AttributeValueMemberSS{Value: []string{"ab"}},
+		&types.AttributeValueMemberNS{Value: []string{"1", "2"}}, &types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}},
+		&types.AttributeValueMemberL{Value: []types.AttributeValue{avS("a"), avS("b")}},
+		&types.AttributeValueMemberL{Value: []types.AttributeValue{avS("b"), avS("a")}},
+		&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"a": avS("b")}},
+		&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"ab": avS("")}},
+		nil,
+	}
+	seen := map[cursorBinding]int{}
+	for i, v := range vals {
+		b := bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": v}))
+		if j, dup := seen[b]; dup {
+			t.Errorf("values %d and %d bind alike", j, i)
+		}
+		seen[b] = i
+	}
+	for _, pair := range [][2]types.AttributeValue{
+		{&types.AttributeValueMemberSS{Value: []string{"a", "b"}}, &types.AttributeValueMemberSS{Value: []string{"b", "a"}}},
+		{&types.AttributeValueMemberNS{Value: []string{"1", "2"}}, &types.AttributeValueMemberNS{Value: []string{"2", "1"}}},
+		{&types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}}, &types.AttributeValueMemberBS{Value: [][]byte{{2}, {1}}}},
 	} {
-		got, err := decodeCursor(tt.pattern, tt.partition, c)
-		if err == nil || got != nil {
-			t.Errorf("decodeCursor(%q, %q) of a cursor of (OrdersByUser, USER#alice) = %s, %v", tt.pattern, tt.partition, showKey(got), err)
+		a := bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": pair[0]}))
+		b := bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": pair[1]}))
+		if a != b {
+			t.Errorf("a set in another order binds apart")
 		}
-		if !errors.Is(err, ErrInvalidCursor) {
-			t.Errorf("decodeCursor(%q, %q): %v, want ErrInvalidCursor", tt.pattern, tt.partition, err)
-		}
+	}
+	// Binding does not change what it reads (a set is sorted in a copy).
+	bs := &types.AttributeValueMemberBS{Value: [][]byte{{2}, {1}}}
+	bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": bs}))
+	if bs.Value[0][0] != 2 {
+		t.Errorf("bindQuery sorted the caller's set")
 	}
 }
 
 func TestCursorEveryByteChange(t *testing.T) {
-	for _, key := range cursorKeys() {
-		if len(keyView(key)["pk"]) > 100 {
-			continue // keep it fast
-		}
-		c := encodeCursor("P", "Q", key)
-		raw, err := base64.RawURLEncoding.DecodeString(string(c))
-		if err != nil {
-			t.Fatalf("cursor %q is not RawURLEncoding: %v", c, err)
-		}
-		for i := range raw {
-			for d := 1; d < 256; d++ {
-				b := slices.Clone(raw)
-				b[i] ^= byte(d)
-				bad := Cursor(base64.RawURLEncoding.EncodeToString(b))
-				if got, err := decodeCursor("P", "Q", bad); !errors.Is(err, ErrInvalidCursor) || got != nil {
-					t.Fatalf("key %s: byte %d of %d xor %#x: decodeCursor = %s, %v", showKey(key), i, len(raw), d, showKey(got), err)
+	for _, mode := range keyModes {
+		for _, key := range sampleKeys() {
+			if len(keyView(key)["pk"]) > 100 {
+				continue // keep it fast
+			}
+			c := encodeCursor(mode.keys, binding("Q"), key)
+			raw := rawCursor(t, c)
+			for i := range raw {
+				for d := 1; d < 256; d++ {
+					b := slices.Clone(raw)
+					b[i] ^= byte(d)
+					bad := Cursor(base64.RawURLEncoding.EncodeToString(b))
+					if got, err := decodeCursor(mode.keys, binding("Q"), bad); !errors.Is(err, ErrInvalidCursor) || got != nil {
+						t.Fatalf("%s: key %s: byte %d of %d xor %#x: decodeCursor = %s, %v", mode.name, showKey(key), i, len(raw), d, showKey(got), err)
+					}
 				}
 			}
-		}
-		// Every change of one character of the text, too.
-		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=. "
-		for i := range len(c) {
-			for _, r := range alphabet {
-				if byte(r) == c[i] {
-					continue
-				}
-				bad := c[:i] + Cursor(r) + c[i+1:]
-				got, err := decodeCursor("P", "Q", bad)
-				if err == nil {
-					// A change of the last character's unused low bits
-					// decodes to the same bytes; anything else must fail.
-					if rb, derr := base64.RawURLEncoding.DecodeString(string(bad)); derr == nil && string(rb) == string(raw) {
+			// Every change of one character of the text, too.
+			const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=. "
+			for i := range len(c) {
+				for _, r := range alphabet {
+					if byte(r) == c[i] {
 						continue
 					}
-					t.Fatalf("key %s: char %d %q -> %q: decodeCursor = %s, nil", showKey(key), i, c[i], r, showKey(got))
-				}
-				if !errors.Is(err, ErrInvalidCursor) {
-					t.Fatalf("char change: %v, want ErrInvalidCursor", err)
+					bad := c[:i] + Cursor(r) + c[i+1:]
+					got, err := decodeCursor(mode.keys, binding("Q"), bad)
+					if err == nil {
+						// A change of the last character's unused low bits
+						// decodes to the same bytes; anything else must fail.
+						if rb, derr := base64.RawURLEncoding.DecodeString(string(bad)); derr == nil && string(rb) == string(raw) {
+							continue
+						}
+						t.Fatalf("%s: key %s: char %d %q -> %q: decodeCursor = %s, nil", mode.name, showKey(key), i, c[i], r, showKey(got))
+					}
+					if !errors.Is(err, ErrInvalidCursor) {
+						t.Fatalf("char change: %v, want ErrInvalidCursor", err)
+					}
 				}
 			}
 		}
@@ -173,38 +322,43 @@ func TestCursorEveryByteChange(t *testing.T) {
 }
 
 func TestCursorTruncatedOrExtended(t *testing.T) {
-	for _, key := range cursorKeys() {
-		c := encodeCursor("P", "Q", key)
-		raw, _ := base64.RawURLEncoding.DecodeString(string(c))
-		for n := range len(c) {
-			if got, err := decodeCursor("P", "Q", c[:n]); n > 0 && (!errors.Is(err, ErrInvalidCursor) || got != nil) {
-				t.Errorf("decodeCursor(first %d of %d chars) = %s, %v", n, len(c), showKey(got), err)
+	for _, mode := range keyModes {
+		for _, key := range sampleKeys() {
+			c := encodeCursor(mode.keys, binding("Q"), key)
+			raw := rawCursor(t, c)
+			dec := func(c Cursor) (map[string]types.AttributeValue, error) {
+				return decodeCursor(mode.keys, binding("Q"), c)
 			}
-		}
-		for n := 1; n < len(raw); n++ { // n = 0 is the zero cursor
-			bad := Cursor(base64.RawURLEncoding.EncodeToString(raw[:n]))
-			if got, err := decodeCursor("P", "Q", bad); !errors.Is(err, ErrInvalidCursor) || got != nil {
-				t.Errorf("decodeCursor(first %d of %d bytes) = %s, %v", n, len(raw), showKey(got), err)
+			for n := 1; n < len(c); n++ {
+				if got, err := dec(c[:n]); !errors.Is(err, ErrInvalidCursor) || got != nil {
+					t.Errorf("%s: decodeCursor(first %d of %d chars) = %s, %v", mode.name, n, len(c), showKey(got), err)
+				}
 			}
-			// Dropping bytes from the front.
-			bad = Cursor(base64.RawURLEncoding.EncodeToString(raw[n:]))
-			if got, err := decodeCursor("P", "Q", bad); !errors.Is(err, ErrInvalidCursor) || got != nil {
-				t.Errorf("decodeCursor(last %d of %d bytes) = %s, %v", len(raw)-n, len(raw), showKey(got), err)
+			for n := 1; n < len(raw); n++ { // n = 0 is the zero cursor
+				bad := Cursor(base64.RawURLEncoding.EncodeToString(raw[:n]))
+				if got, err := dec(bad); !errors.Is(err, ErrInvalidCursor) || got != nil {
+					t.Errorf("%s: decodeCursor(first %d of %d bytes) = %s, %v", mode.name, n, len(raw), showKey(got), err)
+				}
+				// Dropping bytes from the front.
+				bad = Cursor(base64.RawURLEncoding.EncodeToString(raw[n:]))
+				if got, err := dec(bad); !errors.Is(err, ErrInvalidCursor) || got != nil {
+					t.Errorf("%s: decodeCursor(last %d of %d bytes) = %s, %v", mode.name, len(raw)-n, len(raw), showKey(got), err)
+				}
 			}
-		}
-		for _, extra := range []string{"A", "AA", "AAAA", "x", "="} {
-			if got, err := decodeCursor("P", "Q", c+Cursor(extra)); !errors.Is(err, ErrInvalidCursor) || got != nil {
-				t.Errorf("decodeCursor(cursor + %q) = %s, %v", extra, showKey(got), err)
+			for _, extra := range []string{"A", "AA", "AAAA", "x", "="} {
+				if got, err := dec(c + Cursor(extra)); !errors.Is(err, ErrInvalidCursor) || got != nil {
+					t.Errorf("%s: decodeCursor(cursor + %q) = %s, %v", mode.name, extra, showKey(got), err)
+				}
 			}
-		}
-		// The same bytes in another base64 alphabet or padded.
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
-			other := enc.EncodeToString(raw)
-			if other == string(c) {
-				continue
-			}
-			if got, err := decodeCursor("P", "Q", Cursor(other)); !errors.Is(err, ErrInvalidCursor) || got != nil {
-				t.Errorf("decodeCursor(%q, padded or std alphabet) = %s, %v", other, showKey(got), err)
+			// The same bytes in another base64 alphabet or padded.
+			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+				other := enc.EncodeToString(raw)
+				if other == string(c) {
+					continue
+				}
+				if got, err := dec(Cursor(other)); !errors.Is(err, ErrInvalidCursor) || got != nil {
+					t.Errorf("%s: decodeCursor(%q, padded or std alphabet) = %s, %v", mode.name, other, showKey(got), err)
+				}
 			}
 		}
 	}
@@ -215,7 +369,8 @@ func TestCursorGarbage(t *testing.T) {
 	garbage := []string{
 		"x", "!!!!", "====", "A", "AAAA", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
 		" ", "\x00", "\xff\xfe", "null", "{}", "cursor", "ééééééé", strings.Repeat("A", 10000),
-		"AQ", // just the version
+		strings.Repeat("A", maxCursor+4),
+		"Ag", "Aw", // just the format
 	}
 	for range 2000 {
 		b := make([]byte, 1+r.IntN(80)) // not empty: that is the zero cursor
@@ -223,34 +378,34 @@ func TestCursorGarbage(t *testing.T) {
 			b[i] = byte(r.Uint32())
 		}
 		garbage = append(garbage, base64.RawURLEncoding.EncodeToString(b), string(b))
-	}
-	// A well-formed header (right version, pattern and partition) with a
-	// random body and a random checksum.
-	for range 2000 {
-		b := []byte{cursorVersion}
-		b = binary.BigEndian.AppendUint64(b, hash64("P"))
-		b = binary.BigEndian.AppendUint64(b, hash64("Q"))
-		for range r.IntN(40) + 9 {
-			b = append(b, byte(r.Uint32()))
-		}
+		// With a right format byte.
+		b[0] = []byte{cursorChecked, cursorSealed}[r.IntN(2)]
 		garbage = append(garbage, base64.RawURLEncoding.EncodeToString(b))
 	}
-	for _, g := range garbage {
-		got, err := decodeCursor("P", "Q", Cursor(g))
-		if !errors.Is(err, ErrInvalidCursor) || got != nil {
-			t.Errorf("decodeCursor(%.60q) = %s, %v", g, showKey(got), err)
+	for _, mode := range keyModes {
+		for _, g := range garbage {
+			got, err := decodeCursor(mode.keys, binding("Q"), Cursor(g))
+			if !errors.Is(err, ErrInvalidCursor) || got != nil {
+				t.Errorf("%s: decodeCursor(%.60q) = %s, %v", mode.name, g, showKey(got), err)
+			}
 		}
 	}
 }
 
-// sealCursor builds a cursor around body (what follows the header) with a
-// right header and checksum, so that the body's parsing is what is tested.
-func sealCursor(version byte, pattern, partition string, body []byte) Cursor {
-	b := []byte{version}
-	b = binary.BigEndian.AppendUint64(b, hash64(pattern))
-	b = binary.BigEndian.AppendUint64(b, hash64(partition))
-	b = append(b, body...)
-	b = binary.BigEndian.AppendUint64(b, hash64(string(b)))
+// sealCursor builds a cursor around body (the encoded key) with a right
+// format and checksum, or seal with keys, so that the body's parsing is
+// what is tested.
+func sealCursor(keys *cursorKeys, bind *cursorBinding, body []byte) Cursor {
+	var b []byte
+	if keys == nil {
+		b = append([]byte{cursorChecked}, body...)
+		b = append(b, cursorSum(bind, b)...)
+	} else {
+		iv := keys.iv(bind, body)
+		b = append([]byte{cursorSealed}, iv...)
+		b = append(b, body...)
+		keys.crypt(iv, b[1+cursorIVSize:])
+	}
 	return Cursor(base64.RawURLEncoding.EncodeToString(b))
 }
 
@@ -264,66 +419,80 @@ func entry(name string, kind byte, value string) []byte {
 }
 
 func TestCursorSealedBodies(t *testing.T) {
-	// The parser behind a valid checksum: well-formed bodies decode, the
-	// others are refused, none panics.
+	// The parser behind a valid checksum or seal: well-formed bodies
+	// decode, the others are refused, none panics.
 	cat := func(parts ...[]byte) []byte { return slices.Concat(parts...) }
 	good := cat([]byte{2}, entry("pk", 'S', "a"), entry("sk", 'N', "1"))
-	if key, err := decodeCursor("P", "Q", sealCursor(cursorVersion, "P", "Q", good)); err != nil ||
-		!maps.Equal(keyView(key), map[string]string{"pk": "Sa", "sk": "N1"}) {
-		t.Fatalf("sealed good body: %s, %v", showKey(key), err)
-	}
-	for name, body := range map[string][]byte{
-		"other version":      nil, // handled below
-		"no count":           {},
-		"zero attributes":    {0},
-		"five attributes":    cat([]byte{5}, entry("a", 'S', "1"), entry("b", 'S', "1"), entry("c", 'S', "1"), entry("d", 'S', "1"), entry("e", 'S', "1")),
-		"huge count":         cat(binary.AppendUvarint(nil, 1<<40), entry("a", 'S', "1")),
-		"count above":        cat([]byte{2}, entry("pk", 'S', "a")),
-		"count below":        cat([]byte{1}, entry("pk", 'S', "a"), entry("sk", 'S', "b")),
-		"trailing byte":      cat([]byte{1}, entry("pk", 'S', "a"), []byte{0}),
-		"kind BOOL":          cat([]byte{1}, entry("pk", 'b', "a")),
-		"kind lower s":       cat([]byte{1}, entry("pk", 's', "a")),
-		"kind zero":          cat([]byte{1}, entry("pk", 0, "a")),
-		"name overruns":      {1, 200, 'p', 'k'},
-		"value overruns":     {1, 2, 'p', 'k', 'S', 100, 'a'},
-		"huge value length":  cat([]byte{1, 2, 'p', 'k', 'S'}, binary.AppendUvarint(nil, 1<<63), []byte("a")),
-		"max uvarint length": cat([]byte{1}, binary.AppendUvarint(nil, ^uint64(0)), []byte("pk")),
-		"bad uvarint":        {1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01},
-		"no kind":            {1, 2, 'p', 'k'},
-		"no value length":    {1, 2, 'p', 'k', 'S'},
-	} {
-		c := sealCursor(cursorVersion, "P", "Q", body)
-		if name == "other version" {
-			c = sealCursor(cursorVersion+1, "P", "Q", good)
+	for _, mode := range keyModes {
+		if key, err := decodeCursor(mode.keys, binding("Q"), sealCursor(mode.keys, binding("Q"), good)); err != nil ||
+			!maps.Equal(keyView(key), map[string]string{"pk": "Sa", "sk": "N1"}) {
+			t.Fatalf("%s: sealed good body: %s, %v", mode.name, showKey(key), err)
 		}
-		got, err := decodeCursor("P", "Q", c)
-		if name == "zero attributes" {
-			// An empty key is never encoded (it is the zero cursor); a
-			// decoder may take it as "from the start" or refuse it, but it
-			// must not return a non-empty key.
-			if len(got) != 0 {
-				t.Errorf("%s: decodeCursor = %s, %v", name, showKey(got), err)
+		for name, body := range map[string][]byte{
+			"no count":           {},
+			"zero attributes":    {0},
+			"five attributes":    cat([]byte{5}, entry("a", 'S', "1"), entry("b", 'S', "1"), entry("c", 'S', "1"), entry("d", 'S', "1"), entry("e", 'S', "1")),
+			"huge count":         cat(binary.AppendUvarint(nil, 1<<40), entry("a", 'S', "1")),
+			"count above":        cat([]byte{2}, entry("pk", 'S', "a")),
+			"count below":        cat([]byte{1}, entry("pk", 'S', "a"), entry("sk", 'S', "b")),
+			"one name twice":     cat([]byte{2}, entry("pk", 'S', "a"), entry("pk", 'S', "b")),
+			"trailing byte":      cat([]byte{1}, entry("pk", 'S', "a"), []byte{0}),
+			"kind BOOL":          cat([]byte{1}, entry("pk", 'b', "a")),
+			"kind lower s":       cat([]byte{1}, entry("pk", 's', "a")),
+			"kind zero":          cat([]byte{1}, entry("pk", 0, "a")),
+			"name overruns":      {1, 200, 'p', 'k'},
+			"value overruns":     {1, 2, 'p', 'k', 'S', 100, 'a'},
+			"huge value length":  cat([]byte{1, 2, 'p', 'k', 'S'}, binary.AppendUvarint(nil, 1<<63), []byte("a")),
+			"max uvarint length": cat([]byte{1}, binary.AppendUvarint(nil, ^uint64(0)), []byte("pk")),
+			"bad uvarint":        {1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01},
+			"no kind":            {1, 2, 'p', 'k'},
+			"no value length":    {1, 2, 'p', 'k', 'S'},
+		} {
+			c := sealCursor(mode.keys, binding("Q"), body)
+			got, err := decodeCursor(mode.keys, binding("Q"), c)
+			if name == "zero attributes" {
+				// An empty key is never encoded (it is the zero cursor); a
+				// decoder may take it as "from the start" or refuse it, but it
+				// must not return a non-empty key (nor the check of the start
+				// key take it).
+				if len(got) != 0 {
+					t.Errorf("%s: %s: decodeCursor = %s, %v", mode.name, name, showKey(got), err)
+				}
+				continue
 			}
-			continue
+			if !errors.Is(err, ErrInvalidCursor) || got != nil {
+				t.Errorf("%s: %s: decodeCursor = %s, %v; want ErrInvalidCursor", mode.name, name, showKey(got), err)
+			}
 		}
-		if !errors.Is(err, ErrInvalidCursor) || got != nil {
-			t.Errorf("%s: decodeCursor = %s, %v; want ErrInvalidCursor", name, showKey(got), err)
+		// The good body under the other mode's format byte.
+		other := keyModes[0].keys
+		if mode.keys == nil {
+			other = keyModes[1].keys
+		}
+		if got, err := decodeCursor(mode.keys, binding("Q"), sealCursor(other, binding("Q"), good)); !errors.Is(err, ErrInvalidCursor) {
+			t.Errorf("%s: a cursor of the other mode: %s, %v", mode.name, showKey(got), err)
 		}
 	}
 }
 
 func FuzzDecodeCursor(f *testing.F) {
-	for _, key := range cursorKeys()[:8] {
-		c := encodeCursor("P", "Q", key)
+	for _, key := range sampleKeys()[:8] {
+		c := encodeCursor(nil, binding("Q"), key)
 		raw, _ := base64.RawURLEncoding.DecodeString(string(c))
-		f.Add("P", "Q", string(c), raw[17:len(raw)-8])
+		f.Add("Q", false, string(c), raw[1:len(raw)-cursorSumSize])
+		f.Add("Q", true, string(encodeCursor(keyModes[1].keys, binding("Q"), key)), raw[1:len(raw)-cursorSumSize])
 	}
-	f.Add("", "", "", []byte{})
-	f.Add("P", "Q", "!!", []byte{1, 0xff})
-	f.Fuzz(func(t *testing.T, pattern, partition, c string, body []byte) {
+	f.Add("", false, "", []byte{})
+	f.Add("Q", true, "!!", []byte{1, 0xff})
+	f.Fuzz(func(t *testing.T, query string, keyed bool, c string, body []byte) {
+		var keys *cursorKeys
+		if keyed {
+			keys = keyModes[1].keys
+		}
+		bind := binding(query)
 		// Any text: no panic; an error is ErrInvalidCursor.
 		check := func(c Cursor) {
-			key, err := decodeCursor(pattern, partition, c)
+			key, err := decodeCursor(keys, bind, c)
 			if err != nil {
 				if !errors.Is(err, ErrInvalidCursor) || key != nil {
 					t.Fatalf("decodeCursor(%q) = %s, %v", c, showKey(key), err)
@@ -340,20 +509,214 @@ func FuzzDecodeCursor(f *testing.F) {
 				t.Fatalf("decodeCursor(%q) = %s: more than 4 attributes", c, showKey(key))
 			}
 			// It decodes: re-encoding gives a cursor of the same key.
-			c2 := encodeCursor(pattern, partition, key)
-			key2, err := decodeCursor(pattern, partition, c2)
+			c2 := encodeCursor(keys, bind, key)
+			key2, err := decodeCursor(keys, bind, c2)
 			if err != nil || !maps.Equal(keyView(key2), keyView(key)) {
 				t.Fatalf("decodeCursor(%q) = %s, re-encoded %q decodes to %s, %v", c, showKey(key), c2, showKey(key2), err)
 			}
 			if len(key) > 0 && c2 == "" {
 				t.Fatalf("decodeCursor(%q) = %s re-encodes to the zero cursor", c, showKey(key))
 			}
+			// The check of a start key takes any key without a panic, and
+			// takes only keys of the query's attributes.
+			for _, q := range []*queryKeys{
+				ordersByDate("BETWEEN", avS("a"), avS("z")),
+				ordersByDate("begins_with", avS("D"), nil),
+				{pattern: "R", attrs: []startAttr{{"pk", 'N', false}, {"sk", 'N', true}}, pk: "pk", sk: "sk", op: "<", pkValue: avN("1"), lo: avN("10")},
+				{pattern: "B", attrs: []startAttr{{"pk", 'B', false}}, pk: "pk", pkValue: avB(1)},
+			} {
+				if q.admits(key) {
+					for _, a := range q.attrs {
+						if _, ok := key[a.name]; !ok || len(key) != len(q.attrs) {
+							t.Fatalf("admits(%s) for attributes %v", showKey(key), q.attrs)
+						}
+					}
+				}
+			}
+			// Another query's binding refuses it.
+			if key, err := decodeCursor(keys, binding(query+"x"), c); err == nil {
+				t.Fatalf("decodeCursor(%q) for another query = %s", c, showKey(key))
+			}
 		}
 		check(Cursor(c))
-		// The body behind a right header and checksum, to reach the
-		// parser.
-		check(sealCursor(cursorVersion, pattern, partition, body))
+		// The body behind a right checksum or seal, to reach the parser.
+		check(sealCursor(keys, bind, body))
 	})
+}
+
+// ordersByDate is the start key check of a query on index GSI1 (GSI1PK,
+// GSI1SK) of a table keyed by PK and SK, in partition USER#alice.
+func ordersByDate(op string, lo, hi types.AttributeValue) *queryKeys {
+	return &queryKeys{
+		pattern: "OrdersByDate",
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pk:      "GSI1PK", sk: "GSI1SK", op: op,
+		pkValue: avS("USER#alice"), lo: lo, hi: hi,
+	}
+}
+
+// startKey is a start key of ordersByDate with sort key value sk.
+func startKey(sk types.AttributeValue) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"GSI1PK": avS("USER#alice"), "GSI1SK": sk, "PK": avS("ORDER#1"), "SK": avS("ORDER#1")}
+}
+
+func TestStartKeyAdmitted(t *testing.T) {
+	with := func(k map[string]types.AttributeValue, name string, v types.AttributeValue) map[string]types.AttributeValue {
+		k = maps.Clone(k)
+		if v == nil {
+			delete(k, name)
+		} else {
+			k[name] = v
+		}
+		return k
+	}
+	date := avS("DATE#2024-05-01")
+	for _, tt := range []struct {
+		what string
+		q    *queryKeys
+		key  map[string]types.AttributeValue
+		want bool
+	}{
+		{"inside begins_with", ordersByDate("begins_with", avS("DATE#2024"), nil), startKey(date), true},
+		{"the prefix itself", ordersByDate("begins_with", avS("DATE#2024"), nil), startKey(avS("DATE#2024")), true},
+		{"outside begins_with", ordersByDate("begins_with", avS("DATE#2024"), nil), startKey(avS("DATE#2023-12-31")), false},
+		{"shorter than the prefix", ordersByDate("begins_with", avS("DATE#2024"), nil), startKey(avS("DATE#")), false},
+		{"inside between", ordersByDate("BETWEEN", avS("DATE#2024-01"), avS("DATE#2024-06")), startKey(date), true},
+		{"on the low bound", ordersByDate("BETWEEN", avS("DATE#2024-05-01"), avS("DATE#2024-06")), startKey(date), true},
+		{"on the high bound", ordersByDate("BETWEEN", avS("DATE#2024-01"), avS("DATE#2024-05-01")), startKey(date), true},
+		{"below between", ordersByDate("BETWEEN", avS("DATE#2024-06"), avS("DATE#2024-07")), startKey(date), false},
+		{"above between", ordersByDate("BETWEEN", avS("DATE#2024-01"), avS("DATE#2024-02")), startKey(date), false},
+		{"equal", ordersByDate("=", date, nil), startKey(date), true},
+		{"not equal", ordersByDate("=", date, nil), startKey(avS("DATE#2024-05-02")), false},
+		{"below <", ordersByDate("<", avS("DATE#2025"), nil), startKey(date), true},
+		{"at <", ordersByDate("<", date, nil), startKey(date), false},
+		{"at <=", ordersByDate("<=", date, nil), startKey(date), true},
+		{"above <=", ordersByDate("<=", avS("DATE#2024"), nil), startKey(date), false},
+		{"above >", ordersByDate(">", avS("DATE#2024"), nil), startKey(date), true},
+		{"at >", ordersByDate(">", date, nil), startKey(date), false},
+		{"at >=", ordersByDate(">=", date, nil), startKey(date), true},
+		{"below >=", ordersByDate(">=", avS("DATE#2025"), nil), startKey(date), false},
+		{"the whole partition", ordersByDate("", nil, nil), startKey(avS("anything")), true},
+		{"another partition", ordersByDate("", nil, nil), with(startKey(date), "GSI1PK", avS("USER#bob")), false},
+		{"the partition's text as B", ordersByDate("", nil, nil), with(startKey(date), "GSI1PK", avB([]byte("USER#alice")...)), false},
+		{"missing the index's sort key", ordersByDate("", nil, nil), with(startKey(date), "GSI1SK", nil), false},
+		{"missing the index's partition key", ordersByDate("", nil, nil), with(startKey(date), "GSI1PK", nil), false},
+		{"missing the table's sort key", ordersByDate("", nil, nil), with(startKey(date), "SK", nil), false},
+		{"missing the table's partition key", ordersByDate("", nil, nil), with(startKey(date), "PK", nil), false},
+		{"an extra attribute", ordersByDate("", nil, nil), with(startKey(date), "GSI2PK", avS("x")), false},
+		{"another name instead", ordersByDate("", nil, nil), with(with(startKey(date), "SK", nil), "sk", avS("ORDER#1")), false},
+		{"the sort key of another type", ordersByDate("", nil, nil), startKey(avN("1")), false},
+		{"the table's key of another type", ordersByDate("", nil, nil), with(startKey(date), "PK", avB(1)), false},
+		{"a BOOL", ordersByDate("", nil, nil), with(startKey(date), "PK", &types.AttributeValueMemberBOOL{Value: true}), false},
+		{"a nil value", ordersByDate("", nil, nil), with(startKey(date), "PK", types.AttributeValue(nil)), false},
+		{"an empty string", ordersByDate("", nil, nil), with(startKey(date), "PK", avS("")), false},
+		{"not UTF-8", ordersByDate("", nil, nil), with(startKey(date), "PK", avS("\xff")), false},
+		{"a table sort key too long", ordersByDate("", nil, nil), with(startKey(date), "SK", avS(strings.Repeat("x", 1025))), false},
+		{"a table sort key the longest", ordersByDate("", nil, nil), with(startKey(date), "SK", avS(strings.Repeat("x", 1024))), true},
+		{"a table partition key the longest", ordersByDate("", nil, nil), with(startKey(date), "PK", avS(strings.Repeat("x", 2048))), true},
+		{"a table partition key too long", ordersByDate("", nil, nil), with(startKey(date), "PK", avS(strings.Repeat("x", 2049))), false},
+		{"an empty key", ordersByDate("", nil, nil), map[string]types.AttributeValue{}, false},
+		{"no key", ordersByDate("", nil, nil), nil, false},
+		{"an unknown operator", ordersByDate("<>", date, nil), startKey(date), false},
+	} {
+		if got := tt.q.admits(tt.key); got != tt.want {
+			t.Errorf("%s: admits(%s) = %v, want %v", tt.what, showKey(tt.key), got, tt.want)
+		}
+	}
+	// Natural keys of type N and B: numbers by value, binary by bytes.
+	readings := func(op string, lo, hi types.AttributeValue) *queryKeys {
+		return &queryKeys{pattern: "R", attrs: []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, pk: "deviceId", sk: "seq", op: op, pkValue: avN("7"), lo: lo, hi: hi}
+	}
+	rk := func(pk, seq string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"deviceId": avN(pk), "seq": avN(seq)}
+	}
+	blobs := func(op string, lo types.AttributeValue) *queryKeys {
+		return &queryKeys{pattern: "B", attrs: []startAttr{{"id", 'B', false}, {"part", 'B', true}}, pk: "id", sk: "part", op: op, pkValue: avB(1), lo: lo}
+	}
+	bk := func(part ...byte) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"id": avB(1), "part": avB(part...)}
+	}
+	for _, tt := range []struct {
+		what string
+		q    *queryKeys
+		key  map[string]types.AttributeValue
+		want bool
+	}{
+		{"N in range", readings("BETWEEN", avN("2"), avN("10")), rk("7", "9"), true},
+		{"N by value, not text", readings("BETWEEN", avN("2"), avN("10")), rk("7", "100"), false},
+		{"N below", readings(">=", avN("-5"), nil), rk("7", "-6"), false},
+		{"N partition by value", readings("", nil, nil), rk("7.0", "1"), true},
+		{"N another partition", readings("", nil, nil), rk("8", "1"), false},
+		{"N not a number", readings("", nil, nil), rk("7", "1x"), false},
+		{"N empty", readings("", nil, nil), rk("7", ""), false},
+		{"N a fraction", readings("", nil, nil), rk("7", "1/2"), false},
+		{"N hexadecimal", readings("", nil, nil), rk("7", "0x10"), false},
+		{"N 39 digits", readings("", nil, nil), rk("7", strings.Repeat("1", 39)), false},
+		{"N 38 digits", readings("", nil, nil), rk("7", strings.Repeat("1", 38)), true},
+		{"N with exponent", readings("<", avN("1e3"), nil), rk("7", "1.5E+2"), true},
+		{"B begins_with", blobs("begins_with", avB(1, 2)), bk(1, 2, 3), true},
+		{"B outside begins_with", blobs("begins_with", avB(1, 2)), bk(1, 3), false},
+		{"B empty", blobs("", nil), bk(), false},
+		{"B ordered by bytes", blobs(">", avB(0x7f)), bk(0x80), true},
+		{"B against an S prefix", blobs("begins_with", avS("\x01")), bk(1, 2), false},
+	} {
+		if got := tt.q.admits(tt.key); got != tt.want {
+			t.Errorf("%s: admits(%s) = %v, want %v", tt.what, showKey(tt.key), got, tt.want)
+		}
+	}
+}
+
+func TestCursorStart(t *testing.T) {
+	values := func() map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{":pk": avS("USER#alice"), ":sk": avS("DATE#2024")}
+	}
+	q := func(in *dynamodb.QueryInput) *queryKeys {
+		k := ordersByDate("begins_with", in.ExpressionAttributeValues[":sk"], nil)
+		k.pkValue = in.ExpressionAttributeValues[":pk"]
+		return k
+	}
+	for _, mode := range keyModes {
+		// The first page: no start key; its Next continues.
+		in := queryIn("Orders", "GSI1", values())
+		scope, err := cursorStart(mode.keys, "", in, q(in))
+		if err != nil || in.ExclusiveStartKey != nil {
+			t.Fatalf("%s: first page: %v, start %s", mode.name, err, showKey(in.ExclusiveStartKey))
+		}
+		last := startKey(avS("DATE#2024-05-01"))
+		next := cursorNext(scope, last)
+		if next == "" {
+			t.Fatalf("%s: no cursor after a page with a LastEvaluatedKey", mode.name)
+		}
+		if c := cursorNext(scope, nil); c != "" {
+			t.Errorf("%s: cursorNext(none) = %q", mode.name, c)
+		}
+		in2 := queryIn("Orders", "GSI1", values())
+		if _, err := cursorStart(mode.keys, next, in2, q(in2)); err != nil || !maps.Equal(keyView(in2.ExclusiveStartKey), keyView(last)) {
+			t.Errorf("%s: the next page: %v, start %s", mode.name, err, showKey(in2.ExclusiveStartKey))
+		}
+		// The client may change what it is given: the next cursor is made
+		// of what the query sent before the call.
+		in.ExpressionAttributeValues[":pk"].(*types.AttributeValueMemberS).Value = "USER#bob"
+		*in.TableName = "Other"
+		if again := cursorNext(scope, last); again != next {
+			t.Errorf("%s: the client's changes to the input changed the next cursor", mode.name)
+		}
+		// Refused, and no start key set: another partition, a forged key.
+		in3 := queryIn("Orders", "GSI1", map[string]types.AttributeValue{":pk": avS("USER#bob"), ":sk": avS("DATE#2024")})
+		if _, err := cursorStart(mode.keys, next, in3, q(in3)); !errors.Is(err, ErrInvalidCursor) || in3.ExclusiveStartKey != nil {
+			t.Errorf("%s: a cursor of another partition: %v, start %s", mode.name, err, showKey(in3.ExclusiveStartKey))
+		}
+		// A key outside the range, in a cursor of this very query
+		// (as a caller who knows the format can build one unsigned).
+		in4 := queryIn("Orders", "GSI1", values())
+		forged := encodeCursor(mode.keys, new(bindQuery("OrdersByDate", in4)), startKey(avS("DATE#2023")))
+		if _, err := cursorStart(mode.keys, forged, in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
+			t.Errorf("%s: a key outside the range: %v, start %s", mode.name, err, showKey(in4.ExclusiveStartKey))
+		}
+		if _, err := cursorStart(mode.keys, "!!", in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
+			t.Errorf("%s: a damaged cursor: %v", mode.name, err)
+		}
+	}
 }
 
 func TestPageLimit(t *testing.T) {
@@ -388,40 +751,6 @@ func TestPageLimit(t *testing.T) {
 		}
 		if got != nil && got != &f.limit {
 			t.Errorf("limitRef does not point into the request's own block")
-		}
-	}
-}
-
-func TestPartitionOf(t *testing.T) {
-	vals := []types.AttributeValue{
-		&types.AttributeValueMemberS{Value: "1"},
-		&types.AttributeValueMemberN{Value: "1"},
-		&types.AttributeValueMemberB{Value: []byte("1")},
-		&types.AttributeValueMemberS{Value: ""},
-		&types.AttributeValueMemberB{Value: nil},
-		&types.AttributeValueMemberS{Value: "MQ=="},
-		&types.AttributeValueMemberS{Value: "N1"},
-		&types.AttributeValueMemberS{Value: "USER#alice"},
-		&types.AttributeValueMemberS{Value: "USER#alice "},
-	}
-	seen := map[string]int{}
-	for i, v := range vals {
-		p := partitionOf(v)
-		if j, dup := seen[p]; dup {
-			t.Errorf("partitionOf(%#v) = partitionOf(%#v) = %q", v, vals[j], p)
-		}
-		seen[p] = i
-	}
-	// A cursor read from one partition is refused for another, even one
-	// whose value has the same text in another type.
-	key := map[string]types.AttributeValue{"pk": vals[0], "sk": &types.AttributeValueMemberS{Value: "x"}}
-	c := encodeCursor("P", partitionOf(vals[0]), key)
-	if _, err := decodeCursor("P", partitionOf(vals[0]), c); err != nil {
-		t.Fatalf("own partition: %v", err)
-	}
-	for _, v := range vals[1:] {
-		if _, err := decodeCursor("P", partitionOf(v), c); !errors.Is(err, ErrInvalidCursor) {
-			t.Errorf("cursor of partition S \"1\" used for %#v: %v", v, err)
 		}
 	}
 }

@@ -110,17 +110,21 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetKeys", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetKeys", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		IndexName:                 &fixed.index,
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "WidgetKeys",
+		pk:      "GSI2PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetKeys", cause: &callError{method: "WidgetKeys", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -137,7 +141,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetKeys", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetKeys", undecoded)
 }
 
@@ -298,12 +302,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		sk:           types.AttributeValueMemberS{Value: "SERIAL#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetsInRegion", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":     &fixed.pk,
@@ -315,6 +314,18 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetsInRegion",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetsInRegion", cause: &callError{method: "WidgetsInRegion", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -330,7 +341,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInRegion", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetsInRegion", undecoded)
 }
 
@@ -384,12 +395,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ActiveWidgets", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#active": "active"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":active": &types.AttributeValueMemberBOOL{Value: true},
@@ -400,6 +406,18 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ActiveWidgets",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ActiveWidgets", cause: &callError{method: "ActiveWidgets", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -415,7 +433,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ActiveWidgets", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ActiveWidgets", undecoded)
 }
 
@@ -469,12 +487,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetsInStatus", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetsInStatus", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":       &fixed.pk,
@@ -486,6 +499,18 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetsInStatus",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetsInStatus", cause: &callError{method: "WidgetsInStatus", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -501,7 +526,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInStatus", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetsInStatus", undecoded)
 }
 
@@ -563,12 +588,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		sk:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetsInCategory", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -577,6 +597,18 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetsInCategory",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetsInCategory", cause: &callError{method: "WidgetsInCategory", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -592,7 +624,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetsInCategory", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetsInCategory", undecoded)
 }
 
@@ -663,12 +695,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetNames", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetNames", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
@@ -678,6 +705,18 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		Limit:                  fixed.limitRef(),
 		ProjectionExpression:   &fixed.projection,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetNames",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetNames", cause: &callError{method: "WidgetNames", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -693,7 +732,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetNames", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetNames", undecoded)
 }
 
@@ -743,12 +782,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		sk:           types.AttributeValueMemberS{Value: "OWNER#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("WidgetOwners", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "WidgetOwners", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -757,6 +791,18 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "WidgetOwners",
+		pk:      "SK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "PK",
+	})
+	if err != nil {
+		return nil, &callError{method: "WidgetOwners", cause: &callError{method: "WidgetOwners", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -772,7 +818,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("WidgetOwners", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetOwners", undecoded)
 }
 
@@ -824,16 +870,20 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		pk:           types.AttributeValueMemberS{Value: pk},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("OwnerPage", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "OwnerPage", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:         start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
 		KeyConditionExpression:    &fixed.keyCondition,
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "OwnerPage",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+	})
+	if err != nil {
+		return nil, &callError{method: "OwnerPage", cause: &callError{method: "OwnerPage", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -859,7 +909,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = cursorNext("OwnerPage", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("OwnerPage", undecoded)
 }
 
@@ -909,13 +959,8 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("Events", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "Events", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:    &fixed.consistent,
-		ExclusiveStartKey: start,
+		ConsistentRead: &fixed.consistent,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -923,6 +968,18 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "Events",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "Events", cause: &callError{method: "Events", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -938,7 +995,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Events", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("Events", undecoded)
 }
 
@@ -989,12 +1046,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsDesc", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsDesc", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -1003,6 +1055,18 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "EventsDesc",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsDesc", cause: &callError{method: "EventsDesc", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1018,7 +1082,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsDesc", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsDesc", undecoded)
 }
 
@@ -1079,12 +1143,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsBefore", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsBefore", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1093,6 +1152,19 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsBefore",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsBefore", cause: &callError{method: "EventsBefore", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1108,7 +1180,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsBefore", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsBefore", undecoded)
 }
 
@@ -1166,12 +1238,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsUpTo", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsUpTo", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1180,6 +1247,19 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsUpTo",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsUpTo", cause: &callError{method: "EventsUpTo", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1195,7 +1275,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsUpTo", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsUpTo", undecoded)
 }
 
@@ -1253,12 +1333,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAfter", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAfter", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1267,6 +1342,19 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAfter",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAfter", cause: &callError{method: "EventsAfter", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1282,7 +1370,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAfter", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAfter", undecoded)
 }
 
@@ -1341,12 +1429,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsFrom", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsFrom", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1356,6 +1439,19 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsFrom",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsFrom", cause: &callError{method: "EventsFrom", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1371,7 +1467,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsFrom", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsFrom", undecoded)
 }
 
@@ -1431,12 +1527,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsBetween", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsBetween", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1445,6 +1536,19 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsBetween",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsBetween", cause: &callError{method: "EventsBetween", kind: err}}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
@@ -1463,7 +1567,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsBetween", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsBetween", undecoded)
 }
 
@@ -1530,12 +1634,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtBefore", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1545,6 +1644,19 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtBefore",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtBefore", cause: &callError{method: "EventsAtBefore", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1560,7 +1672,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtBefore", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtBefore", undecoded)
 }
 
@@ -1623,12 +1735,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtUpTo", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1638,6 +1745,19 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtUpTo",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtUpTo", cause: &callError{method: "EventsAtUpTo", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1653,7 +1773,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtUpTo", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtUpTo", undecoded)
 }
 
@@ -1716,12 +1836,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtAfter", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1731,6 +1846,19 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtAfter",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtAfter", cause: &callError{method: "EventsAtAfter", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1746,7 +1874,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtAfter", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtAfter", undecoded)
 }
 
@@ -1809,12 +1937,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtFrom", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1824,6 +1947,19 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtFrom",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtFrom", cause: &callError{method: "EventsAtFrom", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1839,7 +1975,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtFrom", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtFrom", undecoded)
 }
 
@@ -1909,12 +2045,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("EventsAtBetween", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -1925,6 +2056,19 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "EventsAtBetween",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "LSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "EventsAtBetween", cause: &callError{method: "EventsAtBetween", kind: err}}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
@@ -1943,7 +2087,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("EventsAtBetween", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtBetween", undecoded)
 }
 
@@ -1996,12 +2140,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		sk:           types.AttributeValueMemberS{Value: "NOTE#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("Notes", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "Notes", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -2009,6 +2148,18 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "Notes",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "Notes", cause: &callError{method: "Notes", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2027,7 +2178,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Notes", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("Notes", undecoded)
 }
 
@@ -2112,12 +2263,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		sk:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("Pins", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "Pins", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -2125,6 +2271,18 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "Pins",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "Pins", cause: &callError{method: "Pins", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2140,7 +2298,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("Pins", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("Pins", undecoded)
 }
 
@@ -3473,12 +3631,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		sk:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ThemesLike", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ThemesLike", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -3486,6 +3639,18 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ThemesLike",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ThemesLike", cause: &callError{method: "ThemesLike", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -3504,7 +3669,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ThemesLike", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ThemesLike", undecoded)
 }
 
@@ -3568,12 +3733,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		skLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ThemesFrom", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ThemesFrom", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   &fixed.pk,
 			":skhi": &fixed.skHi,
@@ -3582,6 +3742,19 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ThemesFrom",
+		pk:      "PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ThemesFrom", cause: &callError{method: "ThemesFrom", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -3600,7 +3773,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ThemesFrom", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ThemesFrom", undecoded)
 }
 
@@ -4019,12 +4192,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		sk:           types.AttributeValueMemberS{Value: "REPO#"},
 		table:        s.mainTable,
 	}
-	start, err := cursorStart("ReposByVisibility", &fixed.pk, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReposByVisibility", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey: start,
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &fixed.pk,
 			":sk": &fixed.sk,
@@ -4033,6 +4201,18 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "begins_with",
+		pattern: "ReposByVisibility",
+		pk:      "GSI1PK",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "GSI1SK",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReposByVisibility", cause: &callError{method: "ReposByVisibility", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -4048,7 +4228,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReposByVisibility", &fixed.pk, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ReposByVisibility", undecoded)
 }
 

@@ -77,12 +77,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		limit:        pageLimit(page, 0),
 		table:        s.readingsTable,
 	}
-	start, err := cursorStart("ReadingsBetween", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
@@ -92,6 +87,19 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		hi:      in.ExpressionAttributeValues[":skhi"],
+		lo:      in.ExpressionAttributeValues[":sklo"],
+		op:      "BETWEEN",
+		pattern: "ReadingsBetween",
+		pk:      "deviceId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "seq",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReadingsBetween", cause: &callError{method: "ReadingsBetween", kind: err}}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
@@ -110,7 +118,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReadingsBetween", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ReadingsBetween", undecoded)
 }
 
@@ -160,12 +168,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		limit:        pageLimit(page, 0),
 		table:        s.readingsTable,
 	}
-	start, err := cursorStart("ReadingsBefore", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -175,6 +178,18 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		Limit:                  fixed.limitRef(),
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      "<",
+		pattern: "ReadingsBefore",
+		pk:      "deviceId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "seq",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReadingsBefore", cause: &callError{method: "ReadingsBefore", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -190,7 +205,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReadingsBefore", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ReadingsBefore", undecoded)
 }
 
@@ -240,12 +255,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		limit:        pageLimit(page, 5),
 		table:        s.readingsTable,
 	}
-	start, err := cursorStart("ReadingsFrom", pkValue, page.Cursor)
-	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", cause: err}
-	}
 	in := &dynamodb.QueryInput{
-		ExclusiveStartKey:        start,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
@@ -254,6 +264,18 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		KeyConditionExpression: &fixed.keyCondition,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
+	}
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		lo:      in.ExpressionAttributeValues[":sk"],
+		op:      ">=",
+		pattern: "ReadingsFrom",
+		pk:      "deviceId",
+		pkValue: in.ExpressionAttributeValues[":pk"],
+		sk:      "seq",
+	})
+	if err != nil {
+		return nil, &callError{method: "ReadingsFrom", cause: &callError{method: "ReadingsFrom", kind: err}}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -269,7 +291,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext("ReadingsFrom", pkValue, out.LastEvaluatedKey)
+	res.Next = cursorNext(start, out.LastEvaluatedKey)
 	return res, decodeErr("ReadingsFrom", undecoded)
 }
 

@@ -39,8 +39,9 @@ var _ Client = (*dynamodb.Client)(nil)
 // use.
 type Store struct {
 	client        Client
-	mainTable     string // physical name of table Main
-	readingsTable string // physical name of table Readings
+	mainTable     string      // physical name of table Main
+	readingsTable string      // physical name of table Readings
+	cursorKeys    *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
 }
 
 // Option changes a Store made by New.
@@ -68,6 +69,23 @@ func WithMainTable(name string) Option {
 func WithReadingsTable(name string) Option {
 	return func(s *Store) {
 		s.readingsTable = name
+	}
+}
+
+// WithCursorKey makes the Store sign the cursors it gives out with
+// HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys
+// derived from secret (HKDF-SHA256), and refuse every cursor not sealed
+// with the same secret: one signed with another secret, or unsigned. Give
+// it at least 32 random bytes, the same to every Store that reads
+// another's cursors; with another secret, the cursors given out before are
+// refused (ErrInvalidCursor). Without it cursors are only checksummed:
+// their key values can be read, and a caller who knows the format can
+// build one, whose key must still lie inside the query's key condition.
+// It panics on an empty secret.
+func WithCursorKey(secret []byte) Option {
+	keys := newCursorKeys(secret)
+	return func(s *Store) {
+		s.cursorKeys = keys
 	}
 }
 

@@ -15,7 +15,7 @@ var FixedNames = []string{
 	"Store", "New", "Option", "Client", "Cursor", "Page", "Tables",
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
-	"ErrInvalidItem", "ErrInvalidCursor",
+	"ErrInvalidItem", "ErrInvalidCursor", "WithCursorKey",
 }
 
 // EntityMethods are the methods generated on every entity type; an
@@ -219,8 +219,9 @@ func (e *Entity) PluralName() string {
 // method's body refers to them: Go's predeclared identifiers, the
 // packages generated code imports, the identifiers of the runtime files,
 // and the locals the generated methods declare. (Generator tests keep
-// the last three lists true.) StoreNames are the unexported names of the
-// Store's file.
+// the last three lists true.) StoreNames are the names the Store's file
+// declares besides Store, New, Option, Client, Tables and the table
+// options.
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -238,19 +239,24 @@ var (
 		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
 		"appendTime", "backoff", "backoffBase", "backoffCap", "batchGet", "batchGetClient",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
-		"cursorStart", "cursorVersion", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "document", "emptyRange", "encodeCursor",
-		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
+		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "document", "emptyRange", "encodeCursor",
+		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
 		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
-		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "queryFixed", "readBool",
+		"optional", "pageLimit", "parseKeyInt", "presence", "putDigits", "queryFixed", "readBool",
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
 		"required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
 		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "walk",
 		"walkPages", "wrongType",
+		// The cursors' (dyngen_cursor.go).
+		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
+		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
+		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "startAttr", "validKeyValue",
+		"validNumber",
 	}
-	StoreNames   = []string{"pkgPrefix"}
+	StoreNames   = []string{"pkgPrefix", "WithCursorKey"}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
 		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "ok",

@@ -30,6 +30,45 @@ const (
 	SKGe
 )
 
+// Operator is the operator of a sort key condition of kind k as the
+// KeyConditionExpression writes it ("=", "begins_with", "BETWEEN", "<",
+// "<=", ">", ">="); "" for SKNone.
+func (k SKKind) Operator() string {
+	return [...]string{SKEq: "=", SKBeginsWith: "begins_with", SKBetween: "BETWEEN", SKLt: "<", SKLe: "<=", SKGt: ">", SKGe: ">="}[k]
+}
+
+// StartAttr is an attribute of a query's start key (its
+// ExclusiveStartKey, a LastEvaluatedKey DynamoDB gave).
+type StartAttr struct {
+	*model.KeyAttr
+	// Sort is set for a sort key of the index or of the table, whose
+	// value is at most 1024 bytes (a partition key's 2048).
+	Sort bool
+}
+
+// StartKey lists the attributes of the start key of a query with k: the
+// index's key, then the table's (a secondary index's start key holds
+// both), each once.
+func (k *KeyCond) StartKey() []StartAttr {
+	var out []StartAttr
+	add := func(ka *model.KeyAttr, sort bool) {
+		for i := range out {
+			if out[i].Name == ka.Name {
+				out[i].Sort = out[i].Sort || sort
+				return
+			}
+		}
+		out = append(out, StartAttr{ka, sort})
+	}
+	for _, ix := range []*model.Index{k.Index, k.Index.Table.Primary()} {
+		add(ix.PK, false)
+		if ix.SK != nil {
+			add(ix.SK, true)
+		}
+	}
+	return out
+}
+
 // SKCond is the condition on the sort key.
 type SKCond struct {
 	Kind SKKind

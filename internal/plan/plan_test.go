@@ -597,3 +597,56 @@ func TestRefusalReasons(t *testing.T) {
 		})
 	}
 }
+
+func TestStartKey(t *testing.T) {
+	pps := planned(t, `
+  OrdersOf: {query: Order, by: [customerId]}
+  OrdersByStatus: {query: Order, by: [status], where: {placed: between}, index: GSI1}
+  OrdersByTotal: {query: Order, by: [customerId], where: {total: ">="}, index: LSI1}
+  CustomersInverted: {query: Customer, index: Inverted}
+`)
+	show := func(attrs []plan.StartAttr) string {
+		var out []string
+		for _, a := range attrs {
+			s := a.Name + ":" + string(a.Type)
+			if a.Sort {
+				s += ":sort"
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, " ")
+	}
+	for name, want := range map[string]string{
+		// The table's key: its two attributes.
+		"OrdersOf": "PK:S SK:S:sort",
+		// A GSI: its key, then the table's.
+		"OrdersByStatus": "GSI1PK:S GSI1SK:S:sort PK:S SK:S:sort",
+		// An LSI shares the table's partition key: three attributes.
+		"OrdersByTotal": "PK:S LSI1SK:S:sort SK:S:sort",
+		// An inverted index: the table's two attributes, each a sort key
+		// of one of them.
+		"CustomersInverted": "SK:S:sort PK:S:sort",
+	} {
+		pp, ok := pps[name]
+		if !ok {
+			t.Errorf("no plan for %s", name)
+			continue
+		}
+		if got := show(pp.Key.StartKey()); got != want {
+			t.Errorf("%s: StartKey = %s, want %s", name, got, want)
+		}
+	}
+	for kind, want := range map[plan.SKKind]string{
+		plan.SKNone: "", plan.SKEq: "=", plan.SKBeginsWith: "begins_with", plan.SKBetween: "BETWEEN",
+		plan.SKLt: "<", plan.SKLe: "<=", plan.SKGt: ">", plan.SKGe: ">=",
+	} {
+		if got := kind.Operator(); got != want {
+			t.Errorf("SKKind(%d).Operator() = %q, want %q", kind, got, want)
+		}
+		// The expression the plan sends uses the same operator.
+		k := &plan.KeyCond{SK: plan.SKCond{Kind: kind}}
+		if want != "" && !strings.Contains(k.Expression(), want) {
+			t.Errorf("the key condition of kind %d, %q, lacks %q", kind, k.Expression(), want)
+		}
+	}
+}
