@@ -50,5 +50,5 @@ func (m *method) cursorStart(g *jen.Group, fail func(jen.Code) jen.Code) {
 		jen.Id("s").Dot("cursorKeys"), jen.Id("page").Dot("Cursor"), jen.Id("in"),
 		jen.Op("&").Id("queryKeys").Values(check),
 	)
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(jen.Err(), nil)))
+	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 }

@@ -132,7 +132,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: &callError{method: "BookPage", kind: err}}
+		return nil, &callError{method: "BookPage", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -238,7 +238,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: &callError{method: "ReviewsOfBook", kind: err}}
+		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -322,7 +322,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: &callError{method: "UserPage", kind: err}}
+		return nil, &callError{method: "UserPage", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -426,7 +426,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		sk:      "GSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: &callError{method: "ReviewsOfUser", kind: err}}
+		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {

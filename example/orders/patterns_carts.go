@@ -55,7 +55,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "CartContents", cause: &callError{method: "CartContents", kind: err}}
+		return nil, &callError{method: "CartContents", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {

@@ -55,7 +55,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "TrackingPage", cause: &callError{method: "TrackingPage", kind: err}}
+		return nil, &callError{method: "TrackingPage", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -147,7 +147,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "TrackingEvents", cause: &callError{method: "TrackingEvents", kind: err}}
+		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {

@@ -100,7 +100,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", cause: &callError{method: "OrdersOfCustomer", kind: err}}
+		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -192,7 +192,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "RecentOrders", cause: &callError{method: "RecentOrders", kind: err}}
+		return nil, &callError{method: "RecentOrders", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -349,7 +349,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		sk:      "GSISK",
 	})
 	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", cause: &callError{method: "OrderOfCustomer", kind: err}}
+		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -437,7 +437,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", cause: &callError{method: "InvoicesOfCustomer", kind: err}}
+		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {

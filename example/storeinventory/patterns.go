@@ -113,7 +113,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", cause: &callError{method: "GoodsOfStore", kind: err}}
+		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -211,7 +211,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", cause: &callError{method: "GoodsInCategory", kind: err}}
+		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -298,7 +298,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", cause: &callError{method: "GoodsInCategoryByPrice", kind: err}}
+		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -401,7 +401,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		sk:      "GSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", cause: &callError{method: "GoodsInPriceRange", kind: err}}
+		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil

@@ -131,7 +131,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", cause: &callError{method: "UsersOfAccount", kind: err}}
+		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -218,7 +218,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", cause: &callError{method: "ServiceGroupsOfAccount", kind: err}}
+		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -299,7 +299,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "AccountData", cause: &callError{method: "AccountData", kind: err}}
+		return nil, &callError{method: "AccountData", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -400,7 +400,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", cause: &callError{method: "ServiceGroupsOfUser", kind: err}}
+		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -491,7 +491,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		sk:      "PK",
 	})
 	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", cause: &callError{method: "UsersOfServiceGroup", kind: err}}
+		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -580,7 +580,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		sk:      "PK",
 	})
 	if err != nil {
-		return nil, &callError{method: "UserByID", cause: &callError{method: "UserByID", kind: err}}
+		return nil, &callError{method: "UserByID", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {

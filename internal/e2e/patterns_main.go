@@ -124,7 +124,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetKeys", cause: &callError{method: "WidgetKeys", kind: err}}
+		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -325,7 +325,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		sk:      "GSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", cause: &callError{method: "WidgetsInRegion", kind: err}}
+		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -417,7 +417,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", cause: &callError{method: "ActiveWidgets", kind: err}}
+		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -510,7 +510,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetsInStatus", cause: &callError{method: "WidgetsInStatus", kind: err}}
+		return nil, &callError{method: "WidgetsInStatus", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -608,7 +608,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		sk:      "LSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", cause: &callError{method: "WidgetsInCategory", kind: err}}
+		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -716,7 +716,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetNames", cause: &callError{method: "WidgetNames", kind: err}}
+		return nil, &callError{method: "WidgetNames", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -802,7 +802,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		sk:      "PK",
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetOwners", cause: &callError{method: "WidgetOwners", kind: err}}
+		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -883,7 +883,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		pkValue: in.ExpressionAttributeValues[":pk"],
 	})
 	if err != nil {
-		return nil, &callError{method: "OwnerPage", cause: &callError{method: "OwnerPage", kind: err}}
+		return nil, &callError{method: "OwnerPage", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -979,7 +979,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "Events", cause: &callError{method: "Events", kind: err}}
+		return nil, &callError{method: "Events", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1066,7 +1066,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsDesc", cause: &callError{method: "EventsDesc", kind: err}}
+		return nil, &callError{method: "EventsDesc", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1164,7 +1164,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsBefore", cause: &callError{method: "EventsBefore", kind: err}}
+		return nil, &callError{method: "EventsBefore", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1259,7 +1259,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsUpTo", cause: &callError{method: "EventsUpTo", kind: err}}
+		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1354,7 +1354,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsAfter", cause: &callError{method: "EventsAfter", kind: err}}
+		return nil, &callError{method: "EventsAfter", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1451,7 +1451,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsFrom", cause: &callError{method: "EventsFrom", kind: err}}
+		return nil, &callError{method: "EventsFrom", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1548,7 +1548,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsBetween", cause: &callError{method: "EventsBetween", kind: err}}
+		return nil, &callError{method: "EventsBetween", cause: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
@@ -1656,7 +1656,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		sk:      "LSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", cause: &callError{method: "EventsAtBefore", kind: err}}
+		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1757,7 +1757,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		sk:      "LSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", cause: &callError{method: "EventsAtUpTo", kind: err}}
+		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1858,7 +1858,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		sk:      "LSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", cause: &callError{method: "EventsAtAfter", kind: err}}
+		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -1959,7 +1959,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		sk:      "LSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", cause: &callError{method: "EventsAtFrom", kind: err}}
+		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2068,7 +2068,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		sk:      "LSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: &callError{method: "EventsAtBetween", kind: err}}
+		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
@@ -2159,7 +2159,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "Notes", cause: &callError{method: "Notes", kind: err}}
+		return nil, &callError{method: "Notes", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -2282,7 +2282,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "Pins", cause: &callError{method: "Pins", kind: err}}
+		return nil, &callError{method: "Pins", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -3650,7 +3650,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", cause: &callError{method: "ThemesLike", kind: err}}
+		return nil, &callError{method: "ThemesLike", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -3754,7 +3754,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		sk:      "SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", cause: &callError{method: "ThemesFrom", kind: err}}
+		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -4212,7 +4212,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		sk:      "GSI1SK",
 	})
 	if err != nil {
-		return nil, &callError{method: "ReposByVisibility", cause: &callError{method: "ReposByVisibility", kind: err}}
+		return nil, &callError{method: "ReposByVisibility", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {

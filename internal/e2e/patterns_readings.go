@@ -99,7 +99,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		sk:      "seq",
 	})
 	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", cause: &callError{method: "ReadingsBetween", kind: err}}
+		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
 	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
@@ -189,7 +189,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		sk:      "seq",
 	})
 	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", cause: &callError{method: "ReadingsBefore", kind: err}}
+		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
@@ -275,7 +275,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		sk:      "seq",
 	})
 	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", cause: &callError{method: "ReadingsFrom", kind: err}}
+		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
