@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"strings"
 
@@ -30,6 +31,9 @@ type method struct {
 	p  *model.Pattern
 	// req holds the expressions the call sends, with their placeholders.
 	req *plan.Request
+	// summary is the first line of the doc comment of the method being
+	// emitted; StoreAPI repeats it (see storeMethod).
+	summary string
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
@@ -120,6 +124,7 @@ func (m *method) emit() {
 // doc writes the method's doc comment: the pattern, the call, the index,
 // the key condition and how each key is built.
 func (m *method) doc(summary string, lines ...string) {
+	m.summary = summary
 	comment(m.f, summary)
 	if m.p.Doc != "" {
 		comment(m.f, "")
@@ -300,20 +305,31 @@ func operandValue(a *model.Attribute, op model.CondOp, v jen.Code) jen.Code {
 
 // signature starts the pattern's method: ctx, then its parameters.
 func (m *method) signature(results ...jen.Code) *jen.Statement {
-	return m.storeMethod(m.p.GoName, true, results...)
+	return m.storeMethod(m.p.GoName, true, true, results...)
 }
 
 // storeMethod starts a Store method named name whose parameters are the
-// pattern's, after ctx when withCtx.
-func (m *method) storeMethod(name string, withCtx bool, results ...jen.Code) *jen.Statement {
-	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(name).ParamsFunc(func(g *jen.Group) {
-		if withCtx {
-			g.Id("ctx").Qual("context", "Context")
-		}
-		for _, p := range m.pp.Params {
-			g.Id(p.Name).Add(m.paramType(p))
-		}
-	}).Params(results...)
+// pattern's (the page left out unless withPage), after ctx when withCtx.
+// It is the one printer of a Store method's signature: an exported
+// method's is printed again, by the same code, in StoreAPI, with the
+// summary line of its doc comment (see apiFile).
+func (m *method) storeMethod(name string, withCtx, withPage bool, results ...jen.Code) *jen.Statement {
+	sig := func() *jen.Statement {
+		return jen.Id(name).ParamsFunc(func(g *jen.Group) {
+			if withCtx {
+				g.Id("ctx").Qual("context", "Context")
+			}
+			for _, p := range m.pp.Params {
+				if p.Role != plan.ParamPage || withPage {
+					g.Id(p.Name).Add(m.paramType(p))
+				}
+			}
+		}).Params(results...)
+	}
+	if token.IsExported(name) {
+		m.e.addAPI(m.pp, apiMethod{summary: m.summary, sig: sig})
+	}
+	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Add(sig())
 }
 
 // resultType is the type a read returns for one item: the entity, or the

@@ -425,10 +425,9 @@ func (m *method) resultType() {
 // iterator emits the method that walks every page: item by item for one
 // entity, page by page for a collection.
 func (m *method) iterator() {
-	var params, names []jen.Code
+	var names []jen.Code
 	for _, p := range m.pp.Params {
 		if p.Role != plan.ParamPage {
-			params = append(params, jen.Id(p.Name).Add(m.paramType(p)))
 			names = append(names, jen.Id(p.Name))
 		}
 	}
@@ -452,12 +451,8 @@ func (m *method) iterator() {
 		)
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
-	commentf(m.f, "%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
-	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
-		g.Id("ctx").Qual("context", "Context")
-		for _, p := range params {
-			g.Add(p)
-		}
-	}).Qual("iter", "Seq2").Types(elem, jen.Error()).Block(ret)
+	m.summary = fmt.Sprintf("%s walks %s, reading the pages one at a time; it stops at the first error.", m.p.AllMethod(), what)
+	comment(m.f, m.summary)
+	m.storeMethod(m.p.AllMethod(), true, false, jen.Qual("iter", "Seq2").Types(elem, jen.Error())).Block(ret)
 	m.f.Line()
 }

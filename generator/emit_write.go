@@ -92,7 +92,7 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 // with fail, and returns the input.
 func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
 	commentf(m.f, "%s builds the request of %s.", m.p.InputMethod(), m.p.GoName)
-	m.storeMethod(m.p.InputMethod(), false, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.storeMethod(m.p.InputMethod(), false, true, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		in := body(g, fail)
 		g.Return(in, jen.Nil())

@@ -11,7 +11,7 @@ import (
 // FixedNames are the package-level identifiers every generated package
 // declares.
 var FixedNames = []string{
-	"Store", "New", "Option", "Client", "Cursor", "Page", "Tables",
+	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Tables",
 	"KeyError", "ItemError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor",
