@@ -103,9 +103,12 @@ func (m *method) emit() {
 	case plan.GetItem:
 		m.get()
 	case plan.Query:
-		if m.p.Op == model.OpGet {
+		switch {
+		case m.p.Op == model.OpGet:
 			m.getByQuery()
-		} else {
+		case m.p.First:
+			m.first()
+		default:
 			m.query()
 		}
 	case plan.PutItem:

@@ -199,10 +199,10 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	if m.p.Consistent {
 		ref("consistent", jen.True())
 	}
-	switch m.p.Op {
-	case model.OpGet:
-		// A get through an index: one item (see getByQuery).
-		fixed[jen.Id("limit")] = jen.Lit(1)
+	switch {
+	case m.req.Limit > 0:
+		// A get through an index, a query's first item: one item.
+		fixed[jen.Id("limit")] = jen.Lit(m.req.Limit)
 	default:
 		// A query, one page: from the cursor's start, at most the page's
 		// limit.
@@ -312,8 +312,12 @@ func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
 	return jen.Id("instantBefore")
 }
 
-// emptyResult is the return of a query that can match nothing.
+// emptyResult is the return of a query that can match nothing: an empty
+// page, or ErrNotFound for a query's first item.
 func (m *method) emptyResult() jen.Code {
+	if m.p.First {
+		return jen.Return(jen.Nil(), m.callErr(jen.Id("ErrNotFound"), nil))
+	}
 	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
 }
 

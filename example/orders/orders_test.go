@@ -470,8 +470,12 @@ func TestTrackingEvents(t *testing.T) {
 	if len(res.Items) != 0 || res.Next != "" {
 		t.Errorf("TrackingEvents of an order without events: %+v", res)
 	}
+	if ev, err := s.LatestTrackingEvent(ctx, orderID); !errors.Is(err, orders.ErrNotFound) {
+		t.Errorf("LatestTrackingEvent of an order without events: %+v, %v; want ErrNotFound", ev, err)
+	}
 
-	// Record them one by one: after each, the events so far, in order.
+	// Record them one by one: after each, the events so far, in order,
+	// and the last one is the latest.
 	for i := range events {
 		if err := s.RecordTrackingEvent(ctx, &events[i]); err != nil {
 			t.Fatalf("RecordTrackingEvent %s: %v", events[i].Status, err)
@@ -481,6 +485,11 @@ func TestTrackingEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkEvents(t, fmt.Sprintf("TrackingEvents after %d", i+1), res.Items, events[:i+1])
+		latest, err := s.LatestTrackingEvent(ctx, orderID)
+		if err != nil {
+			t.Fatalf("LatestTrackingEvent after %d: %v", i+1, err)
+		}
+		checkEvents(t, fmt.Sprintf("LatestTrackingEvent after %d", i+1), []orders.TrackingEvent{*latest}, events[i:i+1])
 	}
 	// Recording an event again is refused, and changes nothing.
 	again := events[3]

@@ -39,6 +39,9 @@ type StoreAPI interface {
 	// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading the pages one at a time; it stops at the first error.
 	TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error]
 
+	// LatestTrackingEvent reads the first TrackingEvent of the query, in descending sort key order; ErrNotFound when there is none.
+	LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error)
+
 	// RecordTrackingEvent writes trackingEvent only when no item has its key: ErrAlreadyExists otherwise.
 	RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error
 

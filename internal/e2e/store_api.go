@@ -69,6 +69,9 @@ type StoreAPI interface {
 	// EventsAll walks every Event of Events, reading the pages one at a time; it stops at the first error.
 	EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error]
 
+	// LatestEvent reads the first Event of the query, in descending sort key order; ErrNotFound when there is none.
+	LatestEvent(ctx context.Context, ownerID string) (*Event, error)
+
 	// EventsDesc reads one page of Event items; page.Cursor continues from the page before, and the result's Next is "" after the last page.
 	EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error)
 
@@ -257,6 +260,15 @@ type StoreAPI interface {
 
 	// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages one at a time; it stops at the first error.
 	ReadingsFromAll(ctx context.Context, deviceID int64, seq int64) iter.Seq2[Reading, error]
+
+	// LatestReading reads the first Reading of the query, in descending sort key order; ErrNotFound when there is none.
+	LatestReading(ctx context.Context, deviceID int64) (*Reading, error)
+
+	// FirstReadingBetween reads the first Reading of the query, in ascending sort key order; ErrNotFound when there is none.
+	FirstReadingBetween(ctx context.Context, deviceID int64, seqFrom int64, seqTo int64) (*Reading, error)
+
+	// LastReadingBefore reads the first Reading of the query, in descending sort key order; ErrNotFound when there is none.
+	LastReadingBefore(ctx context.Context, deviceID int64, seq int64) (*LastReadingBeforeItem, error)
 
 	// SaveReading writes reading whole, replacing any item with its key.
 	SaveReading(ctx context.Context, reading *Reading) error

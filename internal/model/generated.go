@@ -45,6 +45,10 @@ func EnumConst(e *Entity, a *Attribute, value string) string {
 // ResultType is the Go type of one page of a query's results.
 func (p *Pattern) ResultType() string { return p.GoName + "Result" }
 
+// ReturnsPages reports whether the pattern's method returns a page of
+// results, which an iterator walks: a query, but one of its first item.
+func (p *Pattern) ReturnsPages() bool { return p.Op == OpQuery && !p.First }
+
 // AllMethod is the Store method that walks every page of a query.
 func (p *Pattern) AllMethod() string { return p.GoName + "All" }
 
@@ -102,7 +106,7 @@ func (m *Model) GeneratedNames() []GenName {
 		}
 	}
 	for _, p := range m.Patterns {
-		if p.Op == OpQuery {
+		if p.ReturnsPages() {
 			out = append(out, GenName{p.ResultType(), "pattern " + p.Name, p.Pos, ""})
 		}
 		if len(p.Select) > 0 {
@@ -118,7 +122,7 @@ func (m *Model) StoreMethods() []GenName {
 	var out []GenName
 	for _, p := range m.Patterns {
 		out = append(out, GenName{p.GoName, "pattern " + p.Name, p.Pos, ""})
-		if p.Op == OpQuery {
+		if p.ReturnsPages() {
 			out = append(out, GenName{p.AllMethod(), "pattern " + p.Name, p.Pos, ""})
 		}
 	}

@@ -20,6 +20,10 @@ type Request struct {
 	Filter       string
 	Condition    string
 	Update       *Update
+	// Limit is the Limit every call of a Query sends: 1 for a get through
+	// an index and for a query's first item; 0 when the caller's page
+	// sets it.
+	Limit int
 	// Names are the ExpressionAttributeNames, by placeholder, sorted.
 	Names []Name
 	// Values are the ExpressionAttributeValues, in the order they were
@@ -281,6 +285,9 @@ func (b *builder) request(pp *Pattern) {
 		keyCondition(n, pp.Key)
 		req.Projection = projection(n, pp)
 		req.Filter = n.conds(p.Filter, "")
+		if p.Op == model.OpGet || p.First {
+			req.Limit = 1
+		}
 	case GetItem, BatchGetItem:
 		req.Projection = projection(n, pp)
 	case PutItem, DeleteItem:
@@ -498,6 +505,9 @@ func (r *Request) Describe() []string {
 		add("UpdateExpression", r.Update.Expression())
 	}
 	add("ConditionExpression", r.Condition)
+	if r.Limit > 0 {
+		out = append(out, fmt.Sprintf("Limit: %d", r.Limit))
+	}
 	if len(r.Names) > 0 {
 		var names []string
 		for _, nm := range r.Names {
