@@ -13,32 +13,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/dyngen/dyngen/example/orders"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates the tables of the spec under unique names in DynamoDB
-// Local and returns a Store over them.
+// newStore returns a Store over tables of unique names in DynamoDB Local,
+// which it creates from the Store's own Tables.
 func newStore(t *testing.T) *orders.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []orders.Option
-	for _, in := range orders.Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "Carts":
-			opts = append(opts, orders.WithCartsTable(name))
-		case "Orders":
-			opts = append(opts, orders.WithOrdersTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
+	s := orders.New(c, orders.WithCartsTable(dynamotest.TableName("Carts")), orders.WithOrdersTable(dynamotest.TableName("Orders")))
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
 	}
-	if len(opts) != 2 {
-		t.Fatalf("Tables() returned %d tables, want 2", len(opts))
-	}
-	return orders.New(c, opts...)
+	return s
 }
 
 // ksuid returns a KSUID for the instant at: 27 base62 characters, a 4-byte

@@ -11,11 +11,15 @@ import (
 // FixedNames are the package-level identifiers every generated package
 // declares.
 var FixedNames = []string{
-	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Tables",
+	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Table",
 	"KeyError", "ItemError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor",
 }
+
+// StoreFixedMethods are the methods every generated Store declares besides
+// the patterns'.
+var StoreFixedMethods = []string{"Tables"}
 
 // EntityMethods are the methods generated on every entity type; an
 // attribute can't have a Go field of the same name.
