@@ -313,26 +313,35 @@ func (m *method) signature(results ...jen.Code) *jen.Statement {
 
 // storeMethod starts a Store method named name whose parameters are the
 // pattern's (the page left out unless withPage), after ctx when withCtx.
-// It is the one printer of a Store method's signature: an exported
-// method's is printed again, by the same code, in StoreAPI, with the
-// summary line of its doc comment (see apiFile).
+// Its signature is printed by methodSig, the one printer of a Store
+// method's signature: an exported method's is printed again, by the same
+// code, in StoreAPI, with the summary line of its doc comment (see
+// apiFile).
 func (m *method) storeMethod(name string, withCtx, withPage bool, results ...jen.Code) *jen.Statement {
-	sig := func() *jen.Statement {
-		return jen.Id(name).ParamsFunc(func(g *jen.Group) {
-			if withCtx {
-				g.Id("ctx").Qual("context", "Context")
-			}
-			for _, p := range m.pp.Params {
-				if p.Role != plan.ParamPage || withPage {
-					g.Id(p.Name).Add(m.paramType(p))
-				}
-			}
-		}).Params(results...)
-	}
 	if token.IsExported(name) {
-		m.e.addAPI(m.pp, apiMethod{summary: m.summary, sig: sig})
+		// A method of its own, without the file being built: StoreAPI is
+		// printed after every pattern file, which need not stay in memory
+		// until then.
+		api := &method{e: m.e, pp: m.pp, p: m.p, req: m.req}
+		m.e.addAPI(m.pp, apiMethod{summary: m.summary, sig: func() *jen.Statement {
+			return api.methodSig(name, withCtx, withPage, results)
+		}})
 	}
-	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Add(sig())
+	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Add(m.methodSig(name, withCtx, withPage, results))
+}
+
+// methodSig prints a Store method's name, parameters and results.
+func (m *method) methodSig(name string, withCtx, withPage bool, results []jen.Code) *jen.Statement {
+	return jen.Id(name).ParamsFunc(func(g *jen.Group) {
+		if withCtx {
+			g.Id("ctx").Qual("context", "Context")
+		}
+		for _, p := range m.pp.Params {
+			if p.Role != plan.ParamPage || withPage {
+				g.Id(p.Name).Add(m.paramType(p))
+			}
+		}
+	}).Params(results...)
 }
 
 // resultType is the type a read returns for one item: the entity, or the
