@@ -86,6 +86,7 @@ var models = []model{
 			// Lines and events in one Query of the order's collection.
 			{"TrackingPage", plan.Query, "primary", `orderId = {orderId}`, "OrderLine by _type; TrackingEvent by prefix EVENT#"},
 			{"TrackingEvents", plan.Query, "primary", `orderId = {orderId} AND begins_with(SK, "EVENT#")`, "OrderLine kept out"},
+			{"LatestTrackingEvent", plan.Query, "primary", `orderId = {orderId} AND begins_with(SK, "EVENT#")`, "OrderLine kept out"},
 			{"RecordTrackingEvent", plan.PutItem, "primary", `orderId = {orderId} AND SK = "EVENT#{eventId}"`, "-"},
 			{"AddOrderLine", plan.PutItem, "primary", `orderId = {orderId} AND SK = "{sku}"`, "-"},
 			{"AddOrderLines", plan.BatchWriteItem, "primary", `orderId = {orderId} AND SK = "{sku}"`, "-"},

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"strings"
 
@@ -30,6 +31,9 @@ type method struct {
 	p  *model.Pattern
 	// req holds the expressions the call sends, with their placeholders.
 	req *plan.Request
+	// summary is the first line of the doc comment of the method being
+	// emitted; StoreAPI repeats it (see storeMethod).
+	summary string
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
@@ -85,9 +89,12 @@ func (m *method) emit() {
 	case plan.GetItem:
 		m.get()
 	case plan.Query:
-		if m.p.Op == model.OpGet {
+		switch {
+		case m.p.Op == model.OpGet:
 			m.getByQuery()
-		} else {
+		case m.p.First:
+			m.first()
+		default:
 			m.query()
 		}
 	case plan.PutItem:
@@ -106,6 +113,7 @@ func (m *method) emit() {
 // doc writes the method's doc comment: the pattern, the call, the index,
 // the key condition and how each key is built.
 func (m *method) doc(summary string, lines ...string) {
+	m.summary = summary
 	if m.p.Doc != "" {
 		// The spec's doc first: go doc shows its first sentence as the
 		// method's summary.
@@ -271,17 +279,35 @@ func operandValue(a *model.Attribute, op model.CondOp, v jen.Code) jen.Code {
 
 // signature starts the pattern's method: ctx, then its parameters.
 func (m *method) signature(results ...jen.Code) *jen.Statement {
-	return m.storeMethod(m.p.GoName, true, results...)
+	return m.storeMethod(m.p.GoName, true, true, results...)
 }
 
 // storeMethod starts a Store method named name whose parameters are the
-// pattern's, after ctx when withCtx.
-func (m *method) storeMethod(name string, withCtx bool, results ...jen.Code) *jen.Statement {
-	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(name).ParamsFunc(func(g *jen.Group) {
+// pattern's (the page left out unless withPage), after ctx when withCtx.
+// Its signature is printed by methodSig, the one printer of a Store
+// method's signature: an exported method's is printed again, by the same
+// code, in StoreAPI, with the summary line of its doc comment (see
+// apiFile).
+func (m *method) storeMethod(name string, withCtx, withPage bool, results ...jen.Code) *jen.Statement {
+	if token.IsExported(name) {
+		// A method of its own, without the file being built: StoreAPI is
+		// printed after every pattern file, which need not stay in memory
+		// until then.
+		api := &method{e: m.e, pp: m.pp, p: m.p, req: m.req}
+		m.e.addAPI(m.pp, apiMethod{summary: m.summary, sig: func() *jen.Statement {
+			return api.methodSig(name, withCtx, withPage, results)
+		}})
+	}
+	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Add(m.methodSig(name, withCtx, withPage, results))
+}
+
+// methodSig prints a Store method's name, parameters and results.
+func (m *method) methodSig(name string, withCtx, withPage bool, results []jen.Code) *jen.Statement {
+	return jen.Id(name).ParamsFunc(func(g *jen.Group) {
 		if withCtx {
 			g.Id("ctx").Qual("context", "Context")
 		}
-		m.params(g, true)
+		m.params(g, withPage)
 	}).Params(results...)
 }
 

@@ -214,10 +214,10 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	if m.p.Consistent {
 		ref("consistent", jen.True())
 	}
-	switch m.p.Op {
-	case model.OpGet:
-		// A get through an index: one item (see getByQuery).
-		fixed[jen.Id("limit")] = jen.Lit(1)
+	switch {
+	case m.req.Limit > 0:
+		// A get through an index, a query's first item: one item.
+		fixed[jen.Id("limit")] = jen.Lit(m.req.Limit)
 	default:
 		// A query, one page: at most the page's limit.
 		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
@@ -324,8 +324,12 @@ func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
 	return jen.Id("instantBefore")
 }
 
-// emptyResult is the return of a query that can match nothing.
+// emptyResult is the return of a query that can match nothing: an empty
+// page, or ErrNotFound for a query's first item.
 func (m *method) emptyResult() jen.Code {
+	if m.p.First {
+		return jen.Return(jen.Nil(), m.callErr(jen.Id("ErrNotFound"), nil))
+	}
 	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
 }
 
@@ -484,13 +488,11 @@ func (m *method) iterator() {
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
 	if m.p.IsCollection() {
-		commentf(m.f, "%s walks %s, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.", m.p.AllMethod(), what)
+		m.summary = fmt.Sprintf("%s walks %s, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.", m.p.AllMethod(), what)
 	} else {
-		commentf(m.f, "%s walks %s, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.", m.p.AllMethod(), what)
+		m.summary = fmt.Sprintf("%s walks %s, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.", m.p.AllMethod(), what)
 	}
-	m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Id(m.p.AllMethod()).ParamsFunc(func(g *jen.Group) {
-		g.Id("ctx").Qual("context", "Context")
-		m.params(g, false)
-	}).Qual("iter", "Seq2").Types(elem, jen.Error()).Block(ret)
+	comment(m.f, m.summary)
+	m.storeMethod(m.p.AllMethod(), true, false, jen.Qual("iter", "Seq2").Types(elem, jen.Error())).Block(ret)
 	m.f.Line()
 }

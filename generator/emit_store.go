@@ -3,7 +3,6 @@ package generator
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
@@ -129,108 +128,4 @@ func (e *emitter) cursorKeyOption(f *jen.File) {
 		jen.Id("keys").Op(":=").Id("newCursorKeys").Call(jen.Id("secret")),
 		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot("cursorKeys").Op("=").Id("keys"))),
 	)
-}
-
-// tables emits Tables: the CreateTableInput of each table, with its
-// indexes, for tests and provisioning.
-func (e *emitter) tables(f *jen.File) {
-	m := e.p.Model
-	comment(f, "Tables returns the definition of every table of the spec, under its logical")
-	comment(f, "name, with on-demand billing: what CreateTable needs to make them.")
-	var ttl []string
-	for _, t := range m.Tables {
-		if t.TTL != "" {
-			ttl = append(ttl, fmt.Sprintf("%s reads attribute %s", t.Name, t.TTL))
-		}
-	}
-	if len(ttl) > 0 {
-		comment(f, "Time to live is set apart, with UpdateTimeToLive: "+strings.Join(ttl, "; ")+".")
-	}
-	f.Func().Id("Tables").Params().Index().Op("*").Qual(pathDynamo, "CreateTableInput").Block(
-		jen.Return(jen.Index().Op("*").Qual(pathDynamo, "CreateTableInput").ValuesFunc(func(g *jen.Group) {
-			for _, t := range m.Tables {
-				g.Add(e.tableInput(t))
-			}
-		})),
-	)
-}
-
-func (e *emitter) tableInput(t *model.Table) jen.Code {
-	var defs []*model.KeyAttr
-	for _, ix := range t.Indexes {
-		for _, k := range ix.KeyAttrs() {
-			if !slices.ContainsFunc(defs, func(d *model.KeyAttr) bool { return d.Name == k.Name }) {
-				defs = append(defs, k)
-			}
-		}
-	}
-	return jen.Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("TableName")] = jen.Qual(pathAWS, "String").Call(jen.Lit(t.Name))
-		d[jen.Id("BillingMode")] = jen.Qual(pathTypes, "BillingModePayPerRequest")
-		d[jen.Id("AttributeDefinitions")] = jen.Index().Qual(pathTypes, "AttributeDefinition").ValuesFunc(func(g *jen.Group) {
-			for _, k := range defs {
-				g.Values(jen.Dict{
-					jen.Id("AttributeName"): jen.Qual(pathAWS, "String").Call(jen.Lit(k.Name)),
-					jen.Id("AttributeType"): jen.Qual(pathTypes, "ScalarAttributeType"+string(k.Type)),
-				})
-			}
-		})
-		d[jen.Id("KeySchema")] = keySchema(t.Primary())
-		var gsis, lsis []*model.Index
-		for _, ix := range t.Indexes[1:] {
-			if ix.Kind == model.Local {
-				lsis = append(lsis, ix)
-			} else {
-				gsis = append(gsis, ix)
-			}
-		}
-		if len(gsis) > 0 {
-			d[jen.Id("GlobalSecondaryIndexes")] = jen.Index().Qual(pathTypes, "GlobalSecondaryIndex").ValuesFunc(func(g *jen.Group) {
-				for _, ix := range gsis {
-					g.Values(jen.Dict{
-						jen.Id("IndexName"):  jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name)),
-						jen.Id("KeySchema"):  keySchema(ix),
-						jen.Id("Projection"): projection(ix),
-					})
-				}
-			})
-		}
-		if len(lsis) > 0 {
-			d[jen.Id("LocalSecondaryIndexes")] = jen.Index().Qual(pathTypes, "LocalSecondaryIndex").ValuesFunc(func(g *jen.Group) {
-				for _, ix := range lsis {
-					g.Values(jen.Dict{
-						jen.Id("IndexName"):  jen.Qual(pathAWS, "String").Call(jen.Lit(ix.Name)),
-						jen.Id("KeySchema"):  keySchema(ix),
-						jen.Id("Projection"): projection(ix),
-					})
-				}
-			})
-		}
-	}))
-}
-
-func keySchema(ix *model.Index) jen.Code {
-	return jen.Index().Qual(pathTypes, "KeySchemaElement").ValuesFunc(func(g *jen.Group) {
-		g.Values(jen.Dict{jen.Id("AttributeName"): jen.Qual(pathAWS, "String").Call(jen.Lit(ix.PK.Name)), jen.Id("KeyType"): jen.Qual(pathTypes, "KeyTypeHash")})
-		if ix.SK != nil {
-			g.Values(jen.Dict{jen.Id("AttributeName"): jen.Qual(pathAWS, "String").Call(jen.Lit(ix.SK.Name)), jen.Id("KeyType"): jen.Qual(pathTypes, "KeyTypeRange")})
-		}
-	})
-}
-
-func projection(ix *model.Index) jen.Code {
-	switch ix.Projection {
-	case model.ProjectKeys:
-		return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeKeysOnly")})
-	case model.ProjectInclude:
-		return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{
-			jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeInclude"),
-			jen.Id("NonKeyAttributes"): jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, a := range ix.Include {
-					g.Lit(a)
-				}
-			}),
-		})
-	}
-	return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeAll")})
 }

@@ -94,7 +94,7 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 // are returned as they are: the method that calls it names itself.
 func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
 	commentf(m.f, "%s builds the request of %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), m.p.GoName)
-	m.storeMethod(m.p.InputMethod(), false, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.storeMethod(m.p.InputMethod(), false, true, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.unpack(g)
 		in := body(g, fail)

@@ -68,6 +68,8 @@ type emitter struct {
 	bugs     []error
 	// packageNames holds the package-level names a local must not hide.
 	packageNames map[string]bool
+	// api holds the exported Store methods of each pattern (see addAPI).
+	api map[*plan.Pattern][]apiMethod
 }
 
 // newScope is a new scope of locals (see scopeName).
@@ -86,12 +88,13 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 	source = model.CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(source))
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames()}
+	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames(), api: map[*plan.Pattern][]apiMethod{}}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// The pattern files come first: their methods tell which key builders
-	// the entity files hold, so an entity file is built once every
-	// pattern file is (while those render). Each result has its slot: the
+	// the entity files hold, and which methods StoreAPI lists, so an
+	// entity file and StoreAPI's are built once every pattern file is
+	// (while those render). Each result has its slot: the
 	// output does not depend on the order they finish in.
 	type job struct {
 		name  string
@@ -107,6 +110,10 @@ func emit(p *plan.Plan, source string) ([]File, error) {
 		}})
 	}
 	jobs = append(jobs, job{model.StoreFile, e.storeFile})
+	jobs = append(jobs, job{model.APIFile, func() *jen.File {
+		patternsBuilt.Wait()
+		return e.apiFile()
+	}})
 	for _, ent := range p.Model.Entities {
 		jobs = append(jobs, job{ent.File(), func() *jen.File {
 			patternsBuilt.Wait()

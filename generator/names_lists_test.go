@@ -183,3 +183,60 @@ func unpacksParams(n *ast.AssignStmt, params map[string]bool) bool {
 	}
 	return true
 }
+
+// TestFixedNames keeps model.FixedNames and model.StoreFixedMethods true:
+// on every golden case, each exported package-level name the generated
+// files declare is in FixedNames or among the spec's GeneratedNames, and
+// each method of *Store is a pattern's (StoreMethods), an input builder
+// (unexported), or in StoreFixedMethods.
+func TestFixedNames(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/golden/*.txtar")
+	if len(cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, file := range cases {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spec []byte
+		for _, f := range ar.Files {
+			if f.Name == "spec.yaml" {
+				spec = f.Data
+			}
+		}
+		res := Check("spec.yaml", spec)
+		if res.Diags.HasErrors() {
+			t.Fatal(res.Diags.Err())
+		}
+		known := map[string]bool{}
+		for _, n := range res.Model.GeneratedNames() {
+			known[n.Name] = true
+		}
+		methods := map[string]bool{}
+		for _, n := range res.Model.StoreMethods() {
+			methods[n.Name] = true
+		}
+		files, diags := Generate("spec.yaml", "spec.yaml", spec)
+		if diags.HasErrors() {
+			t.Fatal(diags.Err())
+		}
+		fset := token.NewFileSet()
+		for _, f := range files {
+			af, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range packageNames(af) {
+				if token.IsExported(name) && !known[name] && !slices.Contains(model.FixedNames, name) {
+					t.Errorf("%s/%s declares %s, which is neither in model.FixedNames nor a generated name of the spec", file, f.Name, name)
+				}
+			}
+			for _, d := range af.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && isStore(fd.Recv) && fd.Name.IsExported() && !methods[fd.Name.Name] && !slices.Contains(model.StoreFixedMethods, fd.Name.Name) {
+					t.Errorf("%s/%s declares the Store method %s, which is neither a pattern's nor in model.StoreFixedMethods", file, f.Name, fd.Name.Name)
+				}
+			}
+		}
+	}
+}

@@ -164,6 +164,7 @@ type sentRequest struct {
 	ValuesNil                                                    bool
 	IndexName                                                    string
 	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
+	Limit                                                        int32
 	Shared                                                       []string
 }
 
@@ -239,6 +240,9 @@ func asPlanned(req *plan.Request, r sentRequest) []string {
 		update = req.Update.Expression()
 	}
 	cmp("UpdateExpression", update, r.Update)
+	if req.Limit > 0 && int32(req.Limit) != r.Limit {
+		problems = append(problems, fmt.Sprintf("Limit: plan %d, code sends %d", req.Limit, r.Limit))
+	}
 	names := map[string]string{}
 	for _, n := range req.Names {
 		names[n.Placeholder] = n.Stored
@@ -299,6 +303,7 @@ type sentRequest struct {
 	ValuesNil                                                    bool
 	IndexName                                                    string
 	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
+	Limit                                                        int32
 	Shared                                                       []string
 }
 
@@ -396,6 +401,7 @@ func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...fu
 func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	r.add(in.KeyConditionExpression, in.FilterExpression, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.IndexName)
 	last := &r.got[len(r.got)-1]
+	last.Limit = aws.ToInt32(in.Limit)
 	// The generated code sets ScanIndexForward only to false and
 	// ConsistentRead only to true: the other value is a client's change.
 	if in.ScanIndexForward != nil {

@@ -150,6 +150,7 @@ type Pattern struct {
 	Where      []*Cond
 	Order      Str
 	Limit      Int
+	First      Bool
 	Index      Str
 	Consistent Bool
 	Filter     []*Cond

@@ -660,6 +660,7 @@ func (p *parser) pattern(e entry) *Pattern {
 		"where":      func(k, v *yaml.Node) { pt.Where = p.conds(v, "where", false) },
 		"order":      func(k, v *yaml.Node) { pt.Order = p.str(v, "order") },
 		"limit":      func(k, v *yaml.Node) { pt.Limit = p.integer(v, "limit") },
+		"first":      func(k, v *yaml.Node) { pt.First = p.boolean(v, "first") },
 		"index":      func(k, v *yaml.Node) { pt.Index = p.str(v, "index") },
 		"consistent": func(k, v *yaml.Node) { pt.Consistent = p.boolean(v, "consistent") },
 		"filter":     func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },

@@ -7,30 +7,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/dyngen/dyngen/example/bookreviews"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates the tables of the spec under unique names in DynamoDB
-// Local and returns a Store over them.
+// newStore returns a Store over tables of unique names in DynamoDB Local,
+// which it creates from the Store's own Tables.
 func newStore(t *testing.T) *bookreviews.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []bookreviews.Option
-	for _, in := range bookreviews.Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "BookReviews":
-			opts = append(opts, bookreviews.WithBookReviewsTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
+	s := bookreviews.New(c, bookreviews.WithBookReviewsTable(dynamotest.TableName("BookReviews")))
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
 	}
-	if len(opts) != 1 {
-		t.Fatalf("Tables() returned %d tables, want 1", len(opts))
-	}
-	return bookreviews.New(c, opts...)
+	return s
 }
 
 // ---- fixtures ------------------------------------------------------------------

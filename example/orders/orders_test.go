@@ -14,32 +14,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/dyngen/dyngen/example/orders"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates the tables of the spec under unique names in DynamoDB
-// Local and returns a Store over them.
+// newStore returns a Store over tables of unique names in DynamoDB Local,
+// which it creates from the Store's own Tables.
 func newStore(t *testing.T) *orders.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []orders.Option
-	for _, in := range orders.Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "Carts":
-			opts = append(opts, orders.WithCartsTable(name))
-		case "Orders":
-			opts = append(opts, orders.WithOrdersTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
+	s := orders.New(c, orders.WithCartsTable(dynamotest.TableName("Carts")), orders.WithOrdersTable(dynamotest.TableName("Orders")))
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
 	}
-	if len(opts) != 2 {
-		t.Fatalf("Tables() returned %d tables, want 2", len(opts))
-	}
-	return orders.New(c, opts...)
+	return s
 }
 
 // ksuid returns a KSUID for the instant at: 27 base62 characters, a 4-byte
@@ -486,8 +474,12 @@ func TestTrackingEvents(t *testing.T) {
 	if len(res.Items) != 0 || res.Next != "" {
 		t.Errorf("TrackingEvents of an order without events: %+v", res)
 	}
+	if ev, err := s.LatestTrackingEvent(ctx, orderID); !errors.Is(err, orders.ErrNotFound) {
+		t.Errorf("LatestTrackingEvent of an order without events: %+v, %v; want ErrNotFound", ev, err)
+	}
 
-	// Record them one by one: after each, the events so far, in order.
+	// Record them one by one: after each, the events so far, in order,
+	// and the last one is the latest.
 	for i := range events {
 		if err := s.RecordTrackingEvent(ctx, &events[i]); err != nil {
 			t.Fatalf("RecordTrackingEvent %s: %v", events[i].Status, err)
@@ -497,6 +489,11 @@ func TestTrackingEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkEvents(t, fmt.Sprintf("TrackingEvents after %d", i+1), res.Items, events[:i+1])
+		latest, err := s.LatestTrackingEvent(ctx, orderID)
+		if err != nil {
+			t.Fatalf("LatestTrackingEvent after %d: %v", i+1, err)
+		}
+		checkEvents(t, fmt.Sprintf("LatestTrackingEvent after %d", i+1), []orders.TrackingEvent{*latest}, events[i:i+1])
 	}
 	// Recording an event again is refused, and changes nothing.
 	again := events[3]

@@ -181,6 +181,54 @@ func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[
 	})
 }
 
+const latestTrackingEventKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
+
+// Where an order is now: its latest tracking event, one item from one Query
+// with Limit 1 (no page, no cursor).
+//
+// LatestTrackingEvent reads the first TrackingEvent of the query, in
+// descending sort key order; ErrNotFound when there is none.
+//
+//	Query on table Orders
+//	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
+//		"EVENT#")
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
+//	ScanIndexForward: false (descending)
+//	Limit: 1
+func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {
+	pkValue := intValue(orderID)
+	fixed := &queryFixed{
+		keyCondition: latestTrackingEventKeyCondition,
+		limit:        1,
+		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+		table:        s.ordersTable,
+	}
+	in := &dynamodb.QueryInput{
+		ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": pkValue,
+			":sk": &fixed.sk,
+		},
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "LatestTrackingEvent", cause: err}
+	}
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "LatestTrackingEvent", kind: ErrNotFound}
+	}
+	var v TrackingEvent
+	if err := v.UnmarshalItem(out.Items[0]); err != nil {
+		return nil, &callError{method: "LatestTrackingEvent", cause: err}
+	}
+	return &v, nil
+}
+
 const recordTrackingEventCondition = "attribute_not_exists(#pk)"
 
 // Records a tracking event; fails if that event id is already recorded.

@@ -89,43 +89,61 @@ func WithCursorKey(secret []byte) Option {
 	}
 }
 
-// Tables returns the definition of every table of the spec, under its
-// logical
-// name, with on-demand billing: what CreateTable needs to make them.
-func Tables() []*dynamodb.CreateTableInput {
-	return []*dynamodb.CreateTableInput{{
-		AttributeDefinitions: []types.AttributeDefinition{{
-			AttributeName: aws.String("cartId"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("productId"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-		KeySchema: []types.KeySchemaElement{{
-			AttributeName: aws.String("cartId"),
-			KeyType:       types.KeyTypeHash,
-		}, {
-			AttributeName: aws.String("productId"),
-			KeyType:       types.KeyTypeRange,
-		}},
-		TableName: aws.String("Carts"),
+// Table is the definition of one table of the spec under the physical name
+// a
+// Store was given: the requests that make it.
+type Table struct {
+	// Name is the table's name in the spec.
+	Name string
+	// Create makes the table, its indexes included, with on-demand billing.
+	Create *dynamodb.CreateTableInput
+	// TimeToLive turns time to live on, on the attribute the spec names, once
+	// the table is active; nil when the spec names none.
+	TimeToLive *dynamodb.UpdateTimeToLiveInput
+}
+
+// Tables returns the definition of every table of the spec, in spec order,
+// under the physical names s was given; each call returns new values.
+func (s *Store) Tables() []Table {
+	return []Table{{
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("cartId"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("productId"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("cartId"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("productId"),
+				KeyType:       types.KeyTypeRange,
+			}},
+			TableName: aws.String(s.cartsTable),
+		},
+		Name: "Carts",
 	}, {
-		AttributeDefinitions: []types.AttributeDefinition{{
-			AttributeName: aws.String("orderId"),
-			AttributeType: types.ScalarAttributeTypeN,
-		}, {
-			AttributeName: aws.String("SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-		KeySchema: []types.KeySchemaElement{{
-			AttributeName: aws.String("orderId"),
-			KeyType:       types.KeyTypeHash,
-		}, {
-			AttributeName: aws.String("SK"),
-			KeyType:       types.KeyTypeRange,
-		}},
-		TableName: aws.String("Orders"),
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("orderId"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}, {
+				AttributeName: aws.String("SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("orderId"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("SK"),
+				KeyType:       types.KeyTypeRange,
+			}},
+			TableName: aws.String(s.ordersTable),
+		},
+		Name: "Orders",
 	}}
 }

@@ -8,30 +8,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/dyngen/dyngen/example/retail"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates the tables of the spec under unique names in DynamoDB
-// Local and returns a Store over them.
+// newStore returns a Store over tables of unique names in DynamoDB Local,
+// which it creates from the Store's own Tables.
 func newStore(t *testing.T) *retail.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []retail.Option
-	for _, in := range retail.Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "retail_table":
-			opts = append(opts, retail.WithRetailTableTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
+	s := retail.New(c, retail.WithRetailTableTable(dynamotest.TableName("retail_table")))
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
 	}
-	if len(opts) != 1 {
-		t.Fatalf("Tables() returned %d tables, want 1", len(opts))
-	}
-	return retail.New(c, opts...)
+	return s
 }
 
 // ---- fixtures ------------------------------------------------------------------

@@ -82,43 +82,58 @@ func WithCursorKey(secret []byte) Option {
 	}
 }
 
-// Tables returns the definition of every table of the spec, under its
-// logical
-// name, with on-demand billing: what CreateTable needs to make them.
-func Tables() []*dynamodb.CreateTableInput {
-	return []*dynamodb.CreateTableInput{{
-		AttributeDefinitions: []types.AttributeDefinition{{
-			AttributeName: aws.String("PK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSIPK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSISK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String("GSI"),
-			KeySchema: []types.KeySchemaElement{{
+// Table is the definition of one table of the spec under the physical name
+// a
+// Store was given: the requests that make it.
+type Table struct {
+	// Name is the table's name in the spec.
+	Name string
+	// Create makes the table, its indexes included, with on-demand billing.
+	Create *dynamodb.CreateTableInput
+	// TimeToLive turns time to live on, on the attribute the spec names, once
+	// the table is active; nil when the spec names none.
+	TimeToLive *dynamodb.UpdateTimeToLiveInput
+}
+
+// Tables returns the definition of every table of the spec, in spec order,
+// under the physical names s was given; each call returns new values.
+func (s *Store) Tables() []Table {
+	return []Table{{
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("PK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
 				AttributeName: aws.String("GSIPK"),
-				KeyType:       types.KeyTypeHash,
+				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("GSISK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName: aws.String("GSI"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("GSIPK"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("GSISK"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}},
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("PK"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("SK"),
 				KeyType:       types.KeyTypeRange,
 			}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
-		KeySchema: []types.KeySchemaElement{{
-			AttributeName: aws.String("PK"),
-			KeyType:       types.KeyTypeHash,
-		}, {
-			AttributeName: aws.String("SK"),
-			KeyType:       types.KeyTypeRange,
-		}},
-		TableName: aws.String("retail_table"),
+			TableName: aws.String(s.retailTableTable),
+		},
+		Name: "retail_table",
 	}}
 }

@@ -81,43 +81,58 @@ func WithCursorKey(secret []byte) Option {
 	}
 }
 
-// Tables returns the definition of every table of the spec, under its
-// logical
-// name, with on-demand billing: what CreateTable needs to make them.
-func Tables() []*dynamodb.CreateTableInput {
-	return []*dynamodb.CreateTableInput{{
-		AttributeDefinitions: []types.AttributeDefinition{{
-			AttributeName: aws.String("PK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSI1PK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSI1SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String("GSI1"),
-			KeySchema: []types.KeySchemaElement{{
+// Table is the definition of one table of the spec under the physical name
+// a
+// Store was given: the requests that make it.
+type Table struct {
+	// Name is the table's name in the spec.
+	Name string
+	// Create makes the table, its indexes included, with on-demand billing.
+	Create *dynamodb.CreateTableInput
+	// TimeToLive turns time to live on, on the attribute the spec names, once
+	// the table is active; nil when the spec names none.
+	TimeToLive *dynamodb.UpdateTimeToLiveInput
+}
+
+// Tables returns the definition of every table of the spec, in spec order,
+// under the physical names s was given; each call returns new values.
+func (s *Store) Tables() []Table {
+	return []Table{{
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("PK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
 				AttributeName: aws.String("GSI1PK"),
-				KeyType:       types.KeyTypeHash,
+				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("GSI1SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName: aws.String("GSI1"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("GSI1PK"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("GSI1SK"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}},
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("PK"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("SK"),
 				KeyType:       types.KeyTypeRange,
 			}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
-		KeySchema: []types.KeySchemaElement{{
-			AttributeName: aws.String("PK"),
-			KeyType:       types.KeyTypeHash,
-		}, {
-			AttributeName: aws.String("SK"),
-			KeyType:       types.KeyTypeRange,
-		}},
-		TableName: aws.String("StoreInventory"),
+			TableName: aws.String(s.storeInventoryTable),
+		},
+		Name: "StoreInventory",
 	}}
 }

@@ -8,30 +8,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/dyngen/dyngen/example/storeinventory"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates the tables of the spec under unique names in DynamoDB
-// Local and returns a Store over them.
+// newStore returns a Store over tables of unique names in DynamoDB Local,
+// which it creates from the Store's own Tables.
 func newStore(t *testing.T) *storeinventory.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []storeinventory.Option
-	for _, in := range storeinventory.Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "StoreInventory":
-			opts = append(opts, storeinventory.WithStoreInventoryTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
+	s := storeinventory.New(c, storeinventory.WithStoreInventoryTable(dynamotest.TableName("StoreInventory")))
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
 	}
-	if len(opts) != 1 {
-		t.Fatalf("Tables() returned %d tables, want 1", len(opts))
-	}
-	return storeinventory.New(c, opts...)
+	return s
 }
 
 // ---- fixtures ------------------------------------------------------------------

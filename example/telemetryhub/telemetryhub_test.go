@@ -8,30 +8,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/dyngen/dyngen/example/telemetryhub"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates the tables of the spec under unique names in DynamoDB
-// Local and returns a Store over them.
+// newStore returns a Store over tables of unique names in DynamoDB Local,
+// which it creates from the Store's own Tables.
 func newStore(t *testing.T) *telemetryhub.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []telemetryhub.Option
-	for _, in := range telemetryhub.Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "TelemetryHub":
-			opts = append(opts, telemetryhub.WithTelemetryHubTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
+	s := telemetryhub.New(c, telemetryhub.WithTelemetryHubTable(dynamotest.TableName("TelemetryHub")))
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
 	}
-	if len(opts) != 1 {
-		t.Fatalf("Tables() returned %d tables, want 1", len(opts))
-	}
-	return telemetryhub.New(c, opts...)
+	return s
 }
 
 // ---- fixtures ------------------------------------------------------------------

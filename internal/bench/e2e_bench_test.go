@@ -345,13 +345,15 @@ func newE2E(b *testing.B) *e2eEnv {
 		b.Skip(dynamotest.EndpointEnv + " is not set; run: scripts/dynamodb-local run go test ./internal/bench/ -run '^$' -bench E2E")
 	}
 	c := dynamotest.Client(b)
-	tables := bookreviews.Tables()
-	if len(tables) != 1 || aws.ToString(tables[0].TableName) != "BookReviews" {
+	name := dynamotest.TableName("BookReviews")
+	store := bookreviews.New(c, bookreviews.WithBookReviewsTable(name))
+	tables := store.Tables()
+	if len(tables) != 1 {
 		b.Fatalf("Tables() = %d tables, want BookReviews only", len(tables))
 	}
-	name := dynamotest.CreateTable(b, c, tables[0])
+	dynamotest.MakeTable(b, c, tables[0].Create, tables[0].TimeToLive)
 	return &e2eEnv{
-		store: bookreviews.New(c, bookreviews.WithBookReviewsTable(name)),
+		store: store,
 		raw:   &rawStore{client: c, table: name},
 	}
 }

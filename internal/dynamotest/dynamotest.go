@@ -94,13 +94,30 @@ func CreateTable(t testing.TB, c *dynamodb.Client, in *dynamodb.CreateTableInput
 	if in == nil {
 		t.Fatal("dynamotest.CreateTable: nil input")
 	}
-	name := uniqueName(aws.ToString(in.TableName))
 	req := *in
-	req.TableName = aws.String(name)
+	req.TableName = aws.String(TableName(aws.ToString(in.TableName)))
+	MakeTable(t, c, &req, nil)
+	return aws.ToString(req.TableName)
+}
 
+// TableName returns a physical table name for a test: base, "-" and a
+// random suffix, within DynamoDB's limits, so that tests may run in
+// parallel. A Store made with it (With<Table>Table) gives the table's
+// definition under that name to [MakeTable].
+func TableName(base string) string { return uniqueName(base) }
+
+// MakeTable creates the table that create describes, under its own name,
+// waits until it is ACTIVE, turns time to live on with ttl when ttl is not
+// nil, and deletes the table when the test ends.
+func MakeTable(t testing.TB, c *dynamodb.Client, create *dynamodb.CreateTableInput, ttl *dynamodb.UpdateTimeToLiveInput) {
+	t.Helper()
+	if create == nil {
+		t.Fatal("dynamotest.MakeTable: nil input")
+	}
+	name := aws.ToString(create.TableName)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	if _, err := c.CreateTable(ctx, &req); err != nil {
+	if _, err := c.CreateTable(ctx, create); err != nil {
 		t.Fatalf("create table %s: %v", name, err)
 	}
 	t.Cleanup(func() {
@@ -119,7 +136,15 @@ func CreateTable(t testing.TB, c *dynamodb.Client, in *dynamodb.CreateTableInput
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 50*time.Second); err != nil {
 		t.Fatalf("wait for table %s to be active: %v", name, err)
 	}
-	return name
+	if ttl == nil {
+		return
+	}
+	if aws.ToString(ttl.TableName) != name {
+		t.Fatalf("dynamotest.MakeTable: time to live of table %s given for table %s", aws.ToString(ttl.TableName), name)
+	}
+	if _, err := c.UpdateTimeToLive(ctx, ttl); err != nil {
+		t.Fatalf("turn time to live on for table %s: %v", name, err)
+	}
 }
 
 // uniqueName returns base with a random suffix, within DynamoDB's limits.

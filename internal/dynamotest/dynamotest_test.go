@@ -217,3 +217,31 @@ func TestCreateTableCleanup(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeTable checks that MakeTable creates a table under the name it is
+// given and turns its time to live on.
+func TestMakeTable(t *testing.T) {
+	c := Client(t)
+	ctx := t.Context()
+	in := thingsTable()
+	name := TableName("Things")
+	in.TableName = aws.String(name)
+	MakeTable(t, c, in, &dynamodb.UpdateTimeToLiveInput{
+		TableName:               aws.String(name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("expires"), Enabled: aws.Bool(true)},
+	})
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Table.TableStatus != types.TableStatusActive {
+		t.Errorf("table %s is %s, want ACTIVE", name, d.Table.TableStatus)
+	}
+	ttl, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ttl.TimeToLiveDescription; d == nil || aws.ToString(d.AttributeName) != "expires" || (d.TimeToLiveStatus != types.TimeToLiveStatusEnabled && d.TimeToLiveStatus != types.TimeToLiveStatusEnabling) {
+		t.Errorf("time to live of %s: %+v, want enabled on expires", name, d)
+	}
+}

@@ -18,9 +18,9 @@ import (
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
-// newStore creates every table of Tables() under a unique name and returns
-// a Store over them and the raw client. wrap, when not nil, stands between
-// the store and the client.
+// newStore returns a Store over tables of unique names, and the raw
+// client; it creates the tables from the Store's own Tables. wrap, when
+// not nil, stands between the store and the client.
 func newStore(t *testing.T, wrap func(Client) Client) (*Store, *dynamodb.Client) {
 	t.Helper()
 	s, c, _ := newStoreOpts(t, wrap)
@@ -32,26 +32,16 @@ func newStore(t *testing.T, wrap func(Client) Client) (*Store, *dynamodb.Client)
 func newStoreOpts(t *testing.T, wrap func(Client) Client, extra ...Option) (*Store, *dynamodb.Client, []Option) {
 	t.Helper()
 	c := dynamotest.Client(t)
-	var opts []Option
-	for _, in := range Tables() {
-		name := dynamotest.CreateTable(t, c, in)
-		switch logical := aws.ToString(in.TableName); logical {
-		case "Main":
-			opts = append(opts, WithMainTable(name))
-		case "Readings":
-			opts = append(opts, WithReadingsTable(name))
-		default:
-			t.Fatalf("Tables() returned table %q, which the spec does not define", logical)
-		}
-	}
-	if len(opts) != 2 {
-		t.Fatalf("Tables() returned %d tables, want 2", len(opts))
-	}
 	var client Client = c
 	if wrap != nil {
 		client = wrap(c)
 	}
-	return New(client, append(slices.Clip(opts), extra...)...), c, opts
+	opts := []Option{WithMainTable(dynamotest.TableName("Main")), WithReadingsTable(dynamotest.TableName("Readings"))}
+	s := New(client, append(slices.Clip(opts), extra...)...)
+	for _, table := range s.Tables() {
+		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
+	}
+	return s, c, opts
 }
 
 // ---- fixtures and comparisons --------------------------------------------------

@@ -1013,6 +1013,54 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 	})
 }
 
+const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
+
+// LatestEvent reads the first Event of the query, in descending sort key
+// order; ErrNotFound when there is none.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"EVENT#")
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	ScanIndexForward: false (descending)
+//	Limit: 1
+func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
+	pk, err := eventPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "LatestEvent", cause: err}
+	}
+	fixed := &queryFixed{
+		keyCondition: latestEventKeyCondition,
+		limit:        1,
+		pk:           types.AttributeValueMemberS{Value: pk},
+		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+		table:        s.mainTable,
+	}
+	in := &dynamodb.QueryInput{
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &fixed.pk,
+			":sk": &fixed.sk,
+		},
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "LatestEvent", cause: err}
+	}
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "LatestEvent", kind: ErrNotFound}
+	}
+	var v Event
+	if err := v.UnmarshalItem(out.Items[0]); err != nil {
+		return nil, &callError{method: "LatestEvent", cause: err}
+	}
+	return &v, nil
+}
+
 // EventsDescResult is one page of EventsDesc.
 type EventsDescResult struct {
 	Items []Event

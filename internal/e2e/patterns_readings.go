@@ -309,6 +309,174 @@ func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) 
 	})
 }
 
+const latestReadingKeyCondition = "#pk = :pk"
+
+// The latest reading of a device, in one Query with Limit 1.
+//
+// LatestReading reads the first Reading of the query, in descending sort
+// key order; ErrNotFound when there is none.
+//
+//	Query on table Readings
+//	KeyConditionExpression: deviceId = {deviceId}
+//	ScanIndexForward: false (descending)
+//	Limit: 1
+func (s *Store) LatestReading(ctx context.Context, deviceID int64) (*Reading, error) {
+	pkValue := intValue(deviceID)
+	fixed := &queryFixed{
+		keyCondition: latestReadingKeyCondition,
+		limit:        1,
+		table:        s.readingsTable,
+	}
+	in := &dynamodb.QueryInput{
+		ExpressionAttributeNames:  map[string]string{"#pk": "deviceId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
+		KeyConditionExpression:    &fixed.keyCondition,
+		Limit:                     fixed.limitRef(),
+		ScanIndexForward:          &fixed.forward,
+		TableName:                 &fixed.table,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "LatestReading", cause: err}
+	}
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "LatestReading", kind: ErrNotFound}
+	}
+	var v Reading
+	if err := v.UnmarshalItem(out.Items[0]); err != nil {
+		return nil, &callError{method: "LatestReading", cause: err}
+	}
+	return &v, nil
+}
+
+// FirstReadingBetweenParams holds the inputs of FirstReadingBetween.
+type FirstReadingBetweenParams struct {
+	DeviceID int64
+	SeqFrom  int64 // the sort key condition's operand
+	SeqTo    int64 // the sort key condition's operand
+}
+
+const firstReadingBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
+
+// FirstReadingBetween reads the first Reading of the query, in ascending
+// sort key order; ErrNotFound when there is none.
+//
+//	Query on table Readings
+//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
+//		{seq:from} AND {seq:to}
+//	ConsistentRead: true
+//	Limit: 1
+func (s *Store) FirstReadingBetween(ctx context.Context, params FirstReadingBetweenParams) (*Reading, error) {
+	deviceID := params.DeviceID
+	seqFrom := params.SeqFrom
+	seqTo := params.SeqTo
+	pkValue := intValue(deviceID)
+	fixed := &queryFixed{
+		consistent:   true,
+		keyCondition: firstReadingBetweenKeyCondition,
+		limit:        1,
+		table:        s.readingsTable,
+	}
+	in := &dynamodb.QueryInput{
+		ConsistentRead:           &fixed.consistent,
+		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":   pkValue,
+			":skhi": intValue(seqTo),
+			":sklo": intValue(seqFrom),
+		},
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		TableName:              &fixed.table,
+	}
+	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+		return nil, &callError{method: "FirstReadingBetween", kind: ErrNotFound}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "FirstReadingBetween", cause: err}
+	}
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "FirstReadingBetween", kind: ErrNotFound}
+	}
+	var v Reading
+	if err := v.UnmarshalItem(out.Items[0]); err != nil {
+		return nil, &callError{method: "FirstReadingBetween", cause: err}
+	}
+	return &v, nil
+}
+
+// LastReadingBeforeParams holds the inputs of LastReadingBefore.
+type LastReadingBeforeParams struct {
+	DeviceID int64
+	Seq      int64 // the sort key condition's operand
+}
+
+// LastReadingBeforeItem holds the attributes of a Reading that
+// LastReadingBefore reads.
+type LastReadingBeforeItem struct {
+	Value    float64
+	DeviceID int64
+	Seq      int64
+}
+
+// unmarshalItem sets view from the attributes LastReadingBefore reads.
+func (view *LastReadingBeforeItem) unmarshalItem(item map[string]types.AttributeValue) error {
+	dec := itemDecoder{entity: "Reading"}
+	view.Value = dec.float("value", item["value"], required)
+	view.DeviceID = dec.int("deviceId", item["deviceId"], required)
+	view.Seq = dec.int("seq", item["seq"], required)
+	return dec.err
+}
+
+const lastReadingBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
+
+const lastReadingBeforeProjection = "#value, #pk, #sk"
+
+// LastReadingBefore reads the first Reading of the query, in descending
+// sort key order; ErrNotFound when there is none.
+//
+//	Query on table Readings
+//	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
+//	ProjectionExpression: #value, #pk, #sk
+//	ScanIndexForward: false (descending)
+//	Limit: 1
+func (s *Store) LastReadingBefore(ctx context.Context, params LastReadingBeforeParams) (*LastReadingBeforeItem, error) {
+	deviceID := params.DeviceID
+	seq := params.Seq
+	pkValue := intValue(deviceID)
+	fixed := &queryFixed{
+		keyCondition: lastReadingBeforeKeyCondition,
+		limit:        1,
+		projection:   lastReadingBeforeProjection,
+		table:        s.readingsTable,
+	}
+	in := &dynamodb.QueryInput{
+		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq", "#value": "value"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": pkValue,
+			":sk": intValue(seq),
+		},
+		KeyConditionExpression: &fixed.keyCondition,
+		Limit:                  fixed.limitRef(),
+		ProjectionExpression:   &fixed.projection,
+		ScanIndexForward:       &fixed.forward,
+		TableName:              &fixed.table,
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "LastReadingBefore", cause: err}
+	}
+	if len(out.Items) == 0 {
+		return nil, &callError{method: "LastReadingBefore", kind: ErrNotFound}
+	}
+	var v LastReadingBeforeItem
+	if err := v.unmarshalItem(out.Items[0]); err != nil {
+		return nil, &callError{method: "LastReadingBefore", cause: err}
+	}
+	return &v, nil
+}
+
 // SaveReading writes reading whole, replacing any item with its key.
 //
 //	PutItem on table Readings

@@ -89,102 +89,126 @@ func WithCursorKey(secret []byte) Option {
 	}
 }
 
-// Tables returns the definition of every table of the spec, under its
-// logical
-// name, with on-demand billing: what CreateTable needs to make them.
-// Time to live is set apart, with UpdateTimeToLive: Main reads attribute
-// expiresAt.
-func Tables() []*dynamodb.CreateTableInput {
-	return []*dynamodb.CreateTableInput{{
-		AttributeDefinitions: []types.AttributeDefinition{{
-			AttributeName: aws.String("PK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSI1PK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSI1SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("LSI1SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSI2PK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}, {
-			AttributeName: aws.String("GSI2SK"),
-			AttributeType: types.ScalarAttributeTypeS,
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String("GSI1"),
-			KeySchema: []types.KeySchemaElement{{
+// Table is the definition of one table of the spec under the physical name
+// a
+// Store was given: the requests that make it.
+type Table struct {
+	// Name is the table's name in the spec.
+	Name string
+	// Create makes the table, its indexes included, with on-demand billing.
+	Create *dynamodb.CreateTableInput
+	// TimeToLive turns time to live on, on the attribute the spec names, once
+	// the table is active; nil when the spec names none.
+	TimeToLive *dynamodb.UpdateTimeToLiveInput
+}
+
+// Tables returns the definition of every table of the spec, in spec order,
+// under the physical names s was given; each call returns new values.
+// Time to live: Main reads attribute expiresAt.
+func (s *Store) Tables() []Table {
+	return []Table{{
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("PK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
 				AttributeName: aws.String("GSI1PK"),
-				KeyType:       types.KeyTypeHash,
+				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("GSI1SK"),
-				KeyType:       types.KeyTypeRange,
-			}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}, {
-			IndexName: aws.String("Inverted"),
-			KeySchema: []types.KeySchemaElement{{
-				AttributeName: aws.String("SK"),
-				KeyType:       types.KeyTypeHash,
-			}, {
-				AttributeName: aws.String("PK"),
-				KeyType:       types.KeyTypeRange,
-			}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}, {
-			IndexName: aws.String("ByKeys"),
-			KeySchema: []types.KeySchemaElement{{
-				AttributeName: aws.String("GSI2PK"),
-				KeyType:       types.KeyTypeHash,
-			}, {
-				AttributeName: aws.String("GSI2SK"),
-				KeyType:       types.KeyTypeRange,
-			}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
-		}},
-		KeySchema: []types.KeySchemaElement{{
-			AttributeName: aws.String("PK"),
-			KeyType:       types.KeyTypeHash,
-		}, {
-			AttributeName: aws.String("SK"),
-			KeyType:       types.KeyTypeRange,
-		}},
-		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
-			IndexName: aws.String("LSI1"),
-			KeySchema: []types.KeySchemaElement{{
-				AttributeName: aws.String("PK"),
-				KeyType:       types.KeyTypeHash,
+				AttributeType: types.ScalarAttributeTypeS,
 			}, {
 				AttributeName: aws.String("LSI1SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("GSI2PK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}, {
+				AttributeName: aws.String("GSI2SK"),
+				AttributeType: types.ScalarAttributeTypeS,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName: aws.String("GSI1"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("GSI1PK"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("GSI1SK"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}, {
+				IndexName: aws.String("Inverted"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("SK"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("PK"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}, {
+				IndexName: aws.String("ByKeys"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("GSI2PK"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("GSI2SK"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			}},
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("PK"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("SK"),
 				KeyType:       types.KeyTypeRange,
 			}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
-		TableName: aws.String("Main"),
+			LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
+				IndexName: aws.String("LSI1"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("PK"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("LSI1SK"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}},
+			TableName: aws.String(s.mainTable),
+		},
+		Name: "Main",
+		TimeToLive: &dynamodb.UpdateTimeToLiveInput{
+			TableName: aws.String(s.mainTable),
+			TimeToLiveSpecification: &types.TimeToLiveSpecification{
+				AttributeName: aws.String("expiresAt"),
+				Enabled:       aws.Bool(true),
+			},
+		},
 	}, {
-		AttributeDefinitions: []types.AttributeDefinition{{
-			AttributeName: aws.String("deviceId"),
-			AttributeType: types.ScalarAttributeTypeN,
-		}, {
-			AttributeName: aws.String("seq"),
-			AttributeType: types.ScalarAttributeTypeN,
-		}},
-		BillingMode: types.BillingModePayPerRequest,
-		KeySchema: []types.KeySchemaElement{{
-			AttributeName: aws.String("deviceId"),
-			KeyType:       types.KeyTypeHash,
-		}, {
-			AttributeName: aws.String("seq"),
-			KeyType:       types.KeyTypeRange,
-		}},
-		TableName: aws.String("Readings"),
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("deviceId"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}, {
+				AttributeName: aws.String("seq"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("deviceId"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("seq"),
+				KeyType:       types.KeyTypeRange,
+			}},
+			TableName: aws.String(s.readingsTable),
+		},
+		Name: "Readings",
 	}}
 }

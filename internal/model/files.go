@@ -11,6 +11,9 @@ import (
 // definitions.
 const StoreFile = "store.go"
 
+// APIFile is the file of StoreAPI, the interface of the Store's methods.
+const APIFile = "store_api.go"
+
 // RuntimeFiles are the files copied from dyngen's runtime, by the name of
 // their source.
 var RuntimeFiles = []string{"errors.go", "keys.go", "attrs.go", "cursor.go", "batch.go"}
@@ -31,7 +34,7 @@ func (m *Model) PatternsFile(t *Table) string {
 func (e *Entity) File() string {
 	name := snake(e.GoName)
 	switch {
-	case name == "store" || name == "patterns" || strings.HasPrefix(name, "patterns_") || strings.HasPrefix(name, "dyngen_"):
+	case name == "store" || name == "store_api" || name == "patterns" || strings.HasPrefix(name, "patterns_") || strings.HasPrefix(name, "dyngen_"):
 		// The generator's own files.
 		name += "_entity"
 	}
@@ -41,7 +44,7 @@ func (e *Entity) File() string {
 // FileNames lists every file the spec makes the generator write, with
 // what it comes from, in spec order.
 func (m *Model) FileNames() []GenName {
-	out := []GenName{{StoreFile, "the Store", Pos{}, ""}}
+	out := []GenName{{StoreFile, "the Store", Pos{}, ""}, {APIFile, "StoreAPI", Pos{}, ""}}
 	for _, name := range RuntimeFiles {
 		out = append(out, GenName{RuntimeFile(name), "dyngen's runtime", Pos{}, ""})
 	}

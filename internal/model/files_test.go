@@ -19,6 +19,8 @@ func TestEntityFile(t *testing.T) {
 		{"UnitTest", "unit_test_entity.go"},
 		{"Windows", "windows.go"},
 		{"Store", "store_entity.go"},
+		{"StoreApi", "store_api_entity.go"},
+		{"StoreAPIItem", "store_api_item.go"},
 		{"Patterns", "patterns_entity.go"},
 		{"PatternsMain", "patterns_main_entity.go"},
 		{"DyngenKeys", "dyngen_keys_entity.go"},

@@ -12,11 +12,15 @@ import (
 // FixedNames are the package-level identifiers every generated package
 // declares.
 var FixedNames = []string{
-	"Store", "New", "Option", "Client", "Cursor", "Page", "Tables",
+	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Table",
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor", "WithCursorKey",
 }
+
+// StoreFixedMethods are the methods every generated Store declares besides
+// the patterns'.
+var StoreFixedMethods = []string{"Tables"}
 
 // EntityMethods are the methods generated on every entity type; an
 // attribute can't have a Go field of the same name.
@@ -45,6 +49,10 @@ func EnumConst(e *Entity, a *Attribute, value string) string {
 
 // ResultType is the Go type of one page of a query's results.
 func (p *Pattern) ResultType() string { return p.GoName + "Result" }
+
+// ReturnsPages reports whether the pattern's method returns a page of
+// results, which an iterator walks: a query, but one of its first item.
+func (p *Pattern) ReturnsPages() bool { return p.Op == OpQuery && !p.First }
 
 // AllMethod is the Store method that walks every page of a query.
 func (p *Pattern) AllMethod() string { return p.GoName + "All" }
@@ -176,7 +184,7 @@ func (m *Model) GeneratedNames() []GenName {
 		}
 	}
 	for _, p := range m.Patterns {
-		if p.Op == OpQuery {
+		if p.ReturnsPages() {
 			out = append(out, GenName{p.ResultType(), "pattern " + p.Name, p.Pos, ""})
 		}
 		if len(p.Select) > 0 {
@@ -195,7 +203,7 @@ func (m *Model) StoreMethods() []GenName {
 	var out []GenName
 	for _, p := range m.Patterns {
 		out = append(out, GenName{p.GoName, "pattern " + p.Name, p.Pos, ""})
-		if p.Op == OpQuery {
+		if p.ReturnsPages() {
 			out = append(out, GenName{p.AllMethod(), "pattern " + p.Name, p.Pos, ""})
 		}
 	}

@@ -44,11 +44,15 @@ type Pattern struct {
 	By    []string
 	ByPos []Pos
 	// Where is the range condition on the sort key, or nil.
-	Where      *Cond
-	Order      Order
-	OrderPos   Pos
-	Limit      int
-	LimitPos   Pos
+	Where    *Cond
+	Order    Order
+	OrderPos Pos
+	Limit    int
+	LimitPos Pos
+	// First is set for a query that returns its first item, read with
+	// Limit 1, rather than a page.
+	First      bool
+	FirstPos   Pos
 	Index      string // forced index name, or ""
 	IndexPos   Pos
 	Consistent bool

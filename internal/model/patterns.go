@@ -15,7 +15,7 @@ import (
 // operation itself and doc.
 var allowed = map[Op][]string{
 	OpGet:         {"by", "index", "consistent", "select"},
-	OpQuery:       {"by", "where", "order", "limit", "index", "consistent", "filter", "select"},
+	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select"},
 	OpPut:         {"when"},
 	OpCreate:      {"when"},
 	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when"},
@@ -195,6 +195,9 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 			p.Limit, p.LimitPos = int(sp.Limit.Value), sp.Limit.Pos
 		}
 	}
+	if sp.First.Set && sp.First.Value && p.Op == OpQuery {
+		r.first(p, sp)
+	}
 	if sp.Index.Set {
 		if p.Table.Index(sp.Index.Value) == nil {
 			var known []string
@@ -237,7 +240,34 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	}
 }
 
-var patternKeys = []string{"by", "where", "order", "limit", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert"}
+// first checks first: true on a query: one item of one entity, read
+// with Limit 1, so no page size and no filter (DynamoDB applies the
+// filter after the limit).
+func (r *resolver) first(p *Pattern, sp *spec.Pattern) {
+	pos := sp.First.Pos
+	ok := true
+	if sp.Limit.Set {
+		r.errorf(pos, "pattern %s: first reads one item, with Limit 1, and limit sets the size of a page, which first does not return; remove limit", p.Name)
+		ok = false
+	}
+	if len(sp.Filter) > 0 {
+		r.errorf(pos, "pattern %s: first reads one item with Limit 1, and DynamoDB applies the filter after the limit: the one item read may be dropped while a later one matches, and the method would answer ErrNotFound; narrow the query with by or where instead of filter, or remove first", p.Name)
+		ok = false
+	}
+	if len(p.Entities) > 1 {
+		var names []string
+		for _, e := range p.Entities {
+			names = append(names, e.Name)
+		}
+		r.errorf(pos, "pattern %s: first returns one item of one entity, and the query reads %s; query one entity", p.Name, strings.Join(names, ", "))
+		ok = false
+	}
+	if ok {
+		p.First, p.FirstPos = true, pos
+	}
+}
+
+var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert"}
 
 func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
 

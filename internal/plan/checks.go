@@ -429,6 +429,10 @@ func generatedNames(m *model.Model, diags *diag.List) {
 	}
 	methods := map[string]model.GenName{}
 	for _, n := range m.StoreMethods() {
+		if slices.Contains(model.StoreFixedMethods, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Store method %s, which the generated Store declares itself; rename it", n.From, n.Name)
+			continue
+		}
 		if first, dup := methods[n.Name]; dup {
 			diags.Errorf(n.Pos, "%s and %s both give the Store method %s; rename one", first.From, n.From, n.Name)
 			continue

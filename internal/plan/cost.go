@@ -207,12 +207,12 @@ func (b *builder) cost(pp *Pattern) {
 		pp.Cost.Detail = fmt.Sprintf("one item of about %d bytes", size(e))
 	case Query:
 		items := p.Limit
-		if items == 0 {
+		switch {
+		case pp.Request.Limit > 0:
+			items = pp.Request.Limit
+		case items == 0:
 			items = assumePage
 			s.assume(assumedPage)
-		}
-		if p.Op == model.OpGet {
-			items = 1
 		}
 		total := 0
 		for _, m := range p.Entities {

@@ -131,7 +131,9 @@ func (b *builder) params(pp *Pattern) {
 			}
 		}
 		conds(p.Filter)
-		fixed(ParamPage, "page")
+		if !p.First {
+			fixed(ParamPage, "page")
+		}
 	case model.OpPut, model.OpCreate:
 		base := model.ParamName(p.Entity().GoName)
 		n := name(base)

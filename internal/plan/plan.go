@@ -37,6 +37,8 @@ type Plan struct {
 	Writes []*WriteAmp
 	// Assumptions are the sizes the cost estimates assume.
 	Assumptions []string
+	// Tables defines every table, in spec order.
+	Tables []*TableDef
 }
 
 // Pattern is how one access pattern is served.
@@ -155,7 +157,7 @@ type IndexWrites struct {
 // are added to diags; the plan is complete only when diags holds no error.
 func Build(m *model.Model, diags *diag.List) *Plan {
 	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}, packageNames: m.PackageNames()}
-	p := &Plan{Model: m}
+	p := &Plan{Model: m, Tables: tableDefs(m)}
 	checkModel(m, b.langs, diags)
 	for _, pat := range m.Patterns {
 		if pp := b.pattern(pat); pp != nil {

@@ -184,6 +184,11 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	if msg := b.members(pp, keys); msg != "" {
 		return failBound("%s", msg)
 	}
+	if p.First {
+		if msg := firstOK(pp); msg != "" {
+			return failBound("%s", msg)
+		}
+	}
 	// Rule 5: the index projects what the result needs.
 	if msg := projects(pp); msg != "" {
 		return failBound("%s", msg)
@@ -197,6 +202,24 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 		}
 	}
 	return candidate{plan: pp}
+}
+
+// firstOK says why a query's first item can't be read with Limit 1 from
+// the key condition of pp: the one item read must be the result, so the
+// key condition must read no item the method would then drop.
+func firstOK(pp *Pattern) string {
+	p := pp.Pattern
+	if len(pp.Foreign) > 0 {
+		var names []string
+		for _, f := range pp.Foreign {
+			names = append(names, f.Entity.Name)
+		}
+		return fmt.Sprintf("first reads one item with Limit 1, and items of %s share the key range, so the one item read may be one of theirs, dropped, while a %s item follows; give %s a sort key prefix that no other entity's sort key starts with, or remove first", strings.Join(names, ", "), p.Entity().Name, p.Entity().Name)
+	}
+	if pp.Key.SK.DropEqual && p.Order == model.Desc {
+		return fmt.Sprintf("first reads one item with Limit 1, and where %s < reads the item equal to the bound and drops it after the read (BETWEEN includes the bound): in descending order it comes first, and an item before it would be missed; use <=, or order asc, or remove first", p.Where.Attr.Name)
+	}
+	return ""
 }
 
 // bindPrefix walks sk from the start, binding literal text and the

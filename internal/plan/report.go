@@ -118,10 +118,13 @@ type ReportRequest struct {
 	// Update is the update expression a call sends when it gives every
 	// optional attribute a value (see docs/spec.md on optional
 	// attributes).
-	Update    string        `json:"update,omitempty"`
-	Condition string        `json:"condition,omitempty"`
-	Names     []ReportName  `json:"names,omitempty"`
-	Values    []ReportValue `json:"values,omitempty"`
+	Update    string `json:"update,omitempty"`
+	Condition string `json:"condition,omitempty"`
+	// Limit is the Limit the call sends whatever the caller asks: 1 for a
+	// get through an index and for a query's first item; 0 for none.
+	Limit  int           `json:"limit,omitempty"`
+	Names  []ReportName  `json:"names,omitempty"`
+	Values []ReportValue `json:"values,omitempty"`
 	// Sometimes says which update actions a call sends only with some
 	// values ("DELETE #tags :tags is sent only when tags holds
 	// elements").
@@ -359,7 +362,7 @@ var sourceNames = map[Source]string{
 
 // report is the request's part of the report.
 func (r *Request) report() ReportRequest {
-	rr := ReportRequest{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.Condition}
+	rr := ReportRequest{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.Condition, Limit: r.Limit}
 	if r.Update != nil {
 		rr.Update = r.Update.Expression()
 	}
@@ -416,6 +419,9 @@ func (rr ReportRequest) fields() []field {
 	add("FilterExpression", rr.Filter)
 	add("UpdateExpression", rr.Update)
 	add("ConditionExpression", rr.Condition)
+	if rr.Limit > 0 {
+		add("Limit", strconv.Itoa(rr.Limit))
+	}
 	for _, note := range rr.Sometimes {
 		out = append(out, field{"note", note})
 	}

@@ -21,6 +21,10 @@ type Request struct {
 	Filter       string
 	Condition    string
 	Update       *Update
+	// Limit is the Limit every call of a Query sends: 1 for a get through
+	// an index and for a query's first item; 0 when the caller's page
+	// sets it.
+	Limit int
 	// Names are the ExpressionAttributeNames, by placeholder, sorted.
 	Names []Name
 	// Values are the ExpressionAttributeValues, in the order they were
@@ -342,6 +346,9 @@ func (b *builder) request(pp *Pattern) {
 		keyCondition(n, pp.Key)
 		req.Projection = projection(n, pp)
 		req.Filter = n.conds(p.Filter, "")
+		if p.Op == model.OpGet || p.First {
+			req.Limit = 1
+		}
 	case GetItem, BatchGetItem:
 		req.Projection = projection(n, pp)
 	case PutItem, DeleteItem:

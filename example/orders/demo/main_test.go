@@ -14,7 +14,7 @@ import (
 // patterns are the access patterns of spec.yaml: the demo runs each.
 var patterns = []string{
 	"CartContents", "AddToCart", "ChangeQuantity", "RemoveFromCart",
-	"TrackingPage", "TrackingEvents", "RecordTrackingEvent", "AddOrderLine", "AddOrderLines",
+	"TrackingPage", "TrackingEvents", "LatestTrackingEvent", "RecordTrackingEvent", "AddOrderLine", "AddOrderLines",
 }
 
 func TestDemo(t *testing.T) {
@@ -36,6 +36,7 @@ func TestDemo(t *testing.T) {
 		"changing a product not in the cart: error ErrNotFound",
 		"adding it again: error ErrAlreadyExists",
 		"recording it again: error ErrAlreadyExists",
+		"an order without events: error ErrNotFound",
 		"total $167.95",
 	} {
 		if !strings.Contains(text, want) {
@@ -46,6 +47,10 @@ func TestDemo(t *testing.T) {
 	events := between(text, "== TrackingEvents:", "\n== ")
 	if i, j, k := strings.Index(events, "PLACED"), strings.Index(events, "PICKED"), strings.Index(events, "SHIPPED"); i < 0 || j < i || k < j {
 		t.Errorf("TrackingEvents' output is not in time order:\n%s", events)
+	}
+	// The latest event is the last one recorded.
+	if latest := between(text, "== LatestTrackingEvent:", "\n== "); !strings.Contains(latest, "SHIPPED") || strings.Contains(latest, "PLACED") {
+		t.Errorf("LatestTrackingEvent's output is not the SHIPPED event alone:\n%s", latest)
 	}
 	// The lines come back by SKU, numerically: 7, 42, 1000.
 	page := between(text, "== TrackingPage:", "\n== ")

@@ -48,9 +48,14 @@ func main() {
 // run creates the tables, runs every pattern on a little data, prints what
 // each returns to out, and deletes the tables.
 func run(ctx context.Context, client *dynamodb.Client, out io.Writer) (err error) {
-	var opts []telemetryhub.Option
-	for _, in := range telemetryhub.Tables() {
-		name, cerr := createTable(ctx, client, in)
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	suffix := hex.EncodeToString(b[:])
+	s := telemetryhub.New(client, telemetryhub.WithTelemetryHubTable("TelemetryHub-demo-"+suffix))
+	for _, table := range s.Tables() {
+		name, cerr := createTable(ctx, client, table)
 		if name != "" {
 			defer func() { err = errors.Join(err, deleteTable(client, name)) }()
 		}
@@ -58,9 +63,8 @@ func run(ctx context.Context, client *dynamodb.Client, out io.Writer) (err error
 			return cerr
 		}
 		fmt.Fprintf(out, "created table %s\n", name)
-		opts = append(opts, telemetryhub.WithTelemetryHubTable(name))
 	}
-	return demo(ctx, telemetryhub.New(client, opts...), out)
+	return demo(ctx, s, out)
 }
 
 func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
@@ -236,18 +240,13 @@ func sentinel(err error) string {
 	return "error: " + err.Error()
 }
 
-// createTable creates the table in describes under its name plus a random
-// suffix and waits until it is active. It returns the name even when the
-// wait fails, so that the caller can delete the table.
-func createTable(ctx context.Context, c *dynamodb.Client, in *dynamodb.CreateTableInput) (string, error) {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	name := aws.ToString(in.TableName) + "-demo-" + hex.EncodeToString(b[:])
-	req := *in
-	req.TableName = aws.String(name)
-	if _, err := c.CreateTable(ctx, &req); err != nil {
+// createTable creates a table of the Store under the name the Store gave
+// it, waits until it is active and turns its time to live on, if the spec
+// names an attribute for it. It returns the name even when the wait
+// fails, so that the caller can delete the table.
+func createTable(ctx context.Context, c *dynamodb.Client, table telemetryhub.Table) (string, error) {
+	name := aws.ToString(table.Create.TableName)
+	if _, err := c.CreateTable(ctx, table.Create); err != nil {
 		return "", fmt.Errorf("create table %s: %w", name, err)
 	}
 	w := dynamodb.NewTableExistsWaiter(c, func(o *dynamodb.TableExistsWaiterOptions) {
@@ -256,6 +255,11 @@ func createTable(ctx context.Context, c *dynamodb.Client, in *dynamodb.CreateTab
 	})
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute); err != nil {
 		return name, fmt.Errorf("wait for table %s: %w", name, err)
+	}
+	if table.TimeToLive != nil {
+		if _, err := c.UpdateTimeToLive(ctx, table.TimeToLive); err != nil {
+			return name, fmt.Errorf("turn time to live on for table %s: %w", name, err)
+		}
 	}
 	return name, nil
 }

@@ -1,0 +1,48 @@
+package generator
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// apiMethod is an exported Store method as StoreAPI lists it: the summary
+// line of its doc comment and the printer of its signature (see
+// storeMethod).
+type apiMethod struct {
+	summary string
+	sig     func() *jen.Statement
+}
+
+// addAPI records an exported Store method of pattern pp, in the order
+// pp's emission declares them.
+func (e *emitter) addAPI(pp *plan.Pattern, am apiMethod) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.api[pp] = append(e.api[pp], am)
+}
+
+// apiFile emits StoreAPI, the interface of the Store's methods that serve
+// the patterns, in spec order, so that a caller can stand a test double
+// in for the Store. The methods are those the pattern files declare, so
+// it is built after them.
+func (e *emitter) apiFile() *jen.File {
+	f := e.newFile()
+	comment(f, "StoreAPI is the Store's methods that serve the access patterns of the spec,")
+	comment(f, "in spec order: a caller that takes a StoreAPI can be given a test double")
+	comment(f, "instead of a *Store. Tables, for provisioning, is left out.")
+	f.Type().Id("StoreAPI").InterfaceFunc(func(g *jen.Group) {
+		for i, pp := range e.p.Patterns {
+			for j, am := range e.api[pp] {
+				if i+j > 0 {
+					g.Line()
+				}
+				comment(g, am.summary)
+				g.Add(am.sig())
+			}
+		}
+	})
+	f.Line()
+	comment(f, "*Store implements StoreAPI.")
+	f.Var().Id("_").Id("StoreAPI").Op("=").Parens(jen.Op("*").Id("Store")).Parens(jen.Nil())
+	return f
+}
