@@ -25,6 +25,25 @@ var clientMethods = []struct {
 	{plan.BatchWriteItem, "BatchWriteItem"},
 }
 
+// The runtime's batch constants (generator/runtime/batch.go), for the
+// generated doc comments; TestBatchConstants keeps them equal.
+const (
+	defaultBatchConcurrency = 8   // requests of one batch method in flight at once
+	batchAttempts           = 10  // requests of one chunk at most
+	maxBatchGet             = 100 // keys per BatchGetItem
+	maxBatchWrite           = 25  // writes per BatchWriteItem
+)
+
+// hasBatch reports whether a pattern of p is a batch.
+func hasBatch(p *plan.Plan) bool {
+	for _, pp := range p.Patterns {
+		if pp.Call == plan.BatchGetItem || pp.Call == plan.BatchWriteItem {
+			return true
+		}
+	}
+	return false
+}
+
 // tableField is the Store field holding a table's physical name.
 func tableField(t *model.Table) string { return model.ParamName(t.GoName) + "Table" }
 
@@ -75,6 +94,9 @@ func (e *emitter) storeFile() *jen.File {
 		for _, t := range m.Tables {
 			g.Add(trailing(jen.Id(tableField(t)).String(), "physical name of table "+t.Name))
 		}
+		if hasBatch(e.p) {
+			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
+		}
 	})
 	f.Line()
 	comment(f, "Option changes a Store made by New.")
@@ -97,6 +119,15 @@ func (e *emitter) storeFile() *jen.File {
 		commentf(f, "%s sets the physical name of table %s (default %q).", t.TableOption(), t.Name, t.Name)
 		f.Func().Id(t.TableOption()).Params(jen.Id("name").String()).Id("Option").Block(
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(tableField(t)).Op("=").Id("name"))),
+		)
+	}
+	if hasBatch(e.p) {
+		f.Line()
+		commentf(f, "%s sets how many requests of one batch method are in", model.BatchOption)
+		commentf(f, "flight at once (default %d; n < 1 means the default): a batch is sent in", defaultBatchConcurrency)
+		commentf(f, "chunks of %d keys to read or %d writes, n chunks at a time.", maxBatchGet, maxBatchWrite)
+		f.Func().Id(model.BatchOption).Params(jen.Id("n").Int()).Id("Option").Block(
+			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
 		)
 	}
 	f.Line()

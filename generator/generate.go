@@ -194,19 +194,14 @@ func (e *emitter) newFile() *jen.File {
 // runtimeFiles lists the runtime files the plan needs.
 func runtimeFiles(p *plan.Plan) []string {
 	files := []string{"errors.go", "keys.go", "attrs.go"}
-	var query, batch bool
+	var query bool
 	for _, pp := range p.Patterns {
-		switch pp.Call {
-		case plan.Query:
-			query = query || pp.Pattern.Op == "query"
-		case plan.BatchGetItem, plan.BatchWriteItem:
-			batch = true
-		}
+		query = query || pp.Call == plan.Query && pp.Pattern.Op == "query"
 	}
 	if query {
 		files = append(files, "cursor.go")
 	}
-	if batch {
+	if hasBatch(p) {
 		files = append(files, "batch.go")
 	}
 	return files

@@ -2282,56 +2282,40 @@ func (s *Store) touchEventInput(ownerID string, seq int64, note string, at time.
 	}, nil
 }
 
-// GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10 requests per chunk at most
 func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		pk, err := eventPK(k.OwnerID)
+	in := make([]map[string]types.AttributeValue, len(keys))
+	for i := range keys {
+		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("GetEvents", "read", i, len(keys), err)
 		}
-		sk, err := eventSK(k.Seq)
+		sk, err := eventSK(keys[i].Seq)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("GetEvents", "read", i, len(keys), err)
 		}
-		key := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, key)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
-	if err != nil {
-		return nil, &callError{method: "GetEvents", cause: err}
-	}
-	found := make(map[string]Event, len(items))
-	for _, item := range items {
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "GetEvents",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Event, error) {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
+			return Event{}, err
 		}
-		found[keyHash(item, "PK", "SK")] = v
-	}
-	out := make([]Event, 0, len(found))
-	for _, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		}
-	}
-	return out, nil
+		return v, nil
+	})
 }
 
 // WidgetNamesByKeyItem holds the attributes of a Widget that WidgetNamesByKey reads.
@@ -2352,118 +2336,93 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 
-// WidgetNamesByKey reads the Widget items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// WidgetNamesByKey reads the Widget items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10 requests per chunk at most
 func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		pk, err := widgetPK(k.OwnerID)
+	in := make([]map[string]types.AttributeValue, len(keys))
+	for i := range keys {
+		pk, err := widgetPK(keys[i].OwnerID)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("WidgetNamesByKey", "read", i, len(keys), err)
 		}
-		sk, err := widgetSK(k.WidgetID)
+		sk, err := widgetSK(keys[i].WidgetID)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("WidgetNamesByKey", "read", i, len(keys), err)
 		}
-		key := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, key)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
-	if err != nil {
-		return nil, &callError{method: "WidgetNamesByKey", cause: err}
-	}
-	found := make(map[string]WidgetNamesByKeyItem, len(items))
-	for _, item := range items {
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "WidgetNamesByKey",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}, func(item map[string]types.AttributeValue) (WidgetNamesByKeyItem, error) {
 		var v WidgetNamesByKeyItem
 		if err := v.unmarshalItem(item); err != nil {
-			return nil, err
+			return WidgetNamesByKeyItem{}, err
 		}
-		found[keyHash(item, "PK", "SK")] = v
-	}
-	out := make([]WidgetNamesByKeyItem, 0, len(found))
-	for _, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		}
-	}
-	return out, nil
+		return v, nil
+	})
 }
 
-// PutEvents writes every Event of items whole; of two items with one key, the last is written.
+// PutEvents writes every Event of items whole; of two items with one key, the last is written. On a failure its *BatchError lists the items not written and those that may or may not have been.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed puts and throttled requests: retried with backoff, 10 requests per chunk at most
 func (s *Store) PutEvents(ctx context.Context, items []Event) error {
-	reqs := make([]types.WriteRequest, 0, len(items))
-	requestAt := make(map[string]int, len(items))
+	reqs := make([]types.WriteRequest, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return err
+			return batchItemError("PutEvents", "written", i, len(items), err)
 		}
-		h := keyHash(item, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "PutEvents", cause: err}
-	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "PutEvents",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "written", reqs)
 }
 
-// DeleteEvents deletes the Event items of keys; keys with no item are no error.
+// DeleteEvents deletes the Event items of keys; keys with no item are no error. On a failure its *BatchError lists the keys not deleted and those that may or may not have been.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 deletes per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed deletes and throttled requests: retried with backoff, 10 requests per chunk at most
 func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
-	reqs := make([]types.WriteRequest, 0, len(keys))
-	requestAt := make(map[string]int, len(keys))
+	reqs := make([]types.WriteRequest, len(keys))
 	for i := range keys {
 		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
-			return err
+			return batchItemError("DeleteEvents", "deleted", i, len(keys), err)
 		}
 		sk, err := eventSK(keys[i].Seq)
 		if err != nil {
-			return err
+			return batchItemError("DeleteEvents", "deleted", i, len(keys), err)
 		}
-		key := map[string]types.AttributeValue{
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
-		}
-		h := keyHash(key, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+		}}}
 	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "DeleteEvents", cause: err}
-	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "DeleteEvents",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "deleted", reqs)
 }
 
 // GetTheme reads one Theme by its primary key; ErrNotFound when there is none.
@@ -2795,118 +2754,93 @@ func (s *Store) deleteThemeInput(ownerID string, style ThemeStyle) (*dynamodb.De
 	}, nil
 }
 
-// GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once.
+// GetThemes reads the Theme items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10 requests per chunk at most
 func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		pk, err := themePK(k.OwnerID)
-		if err != nil {
-			return nil, err
-		}
-		sk, err := themeSK(k.Style)
-		if err != nil {
-			return nil, err
-		}
-		key := map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		}
-		h := keyHash(key, "PK", "SK")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, key)
-	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
-	if err != nil {
-		return nil, &callError{method: "GetThemes", cause: err}
-	}
-	found := make(map[string]Theme, len(items))
-	for _, item := range items {
-		var v Theme
-		if err := v.UnmarshalItem(item); err != nil {
-			return nil, err
-		}
-		found[keyHash(item, "PK", "SK")] = v
-	}
-	out := make([]Theme, 0, len(found))
-	for _, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		}
-	}
-	return out, nil
-}
-
-// PutThemes writes every Theme of items whole; of two items with one key, the last is written.
-//
-//	BatchWriteItem on table Main
-//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.
-func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
-	reqs := make([]types.WriteRequest, 0, len(items))
-	requestAt := make(map[string]int, len(items))
-	for i := range items {
-		item, err := items[i].MarshalItem()
-		if err != nil {
-			return err
-		}
-		h := keyHash(item, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
-	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "PutThemes", cause: err}
-	}
-	return nil
-}
-
-// DeleteThemes deletes the Theme items of keys; keys with no item are no error.
-//
-//	BatchWriteItem on table Main
-//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.
-func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
-	reqs := make([]types.WriteRequest, 0, len(keys))
-	requestAt := make(map[string]int, len(keys))
+	in := make([]map[string]types.AttributeValue, len(keys))
 	for i := range keys {
 		pk, err := themePK(keys[i].OwnerID)
 		if err != nil {
-			return err
+			return nil, batchItemError("GetThemes", "read", i, len(keys), err)
 		}
 		sk, err := themeSK(keys[i].Style)
 		if err != nil {
-			return err
+			return nil, batchItemError("GetThemes", "read", i, len(keys), err)
 		}
-		key := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(key, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
-			continue
+	}
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "GetThemes",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Theme, error) {
+		var v Theme
+		if err := v.UnmarshalItem(item); err != nil {
+			return Theme{}, err
 		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+		return v, nil
+	})
+}
+
+// PutThemes writes every Theme of items whole; of two items with one key, the last is written. On a failure its *BatchError lists the items not written and those that may or may not have been.
+//
+//	BatchWriteItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchWriteItem: 25 puts per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed puts and throttled requests: retried with backoff, 10 requests per chunk at most
+func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
+	reqs := make([]types.WriteRequest, len(items))
+	for i := range items {
+		item, err := items[i].MarshalItem()
+		if err != nil {
+			return batchItemError("PutThemes", "written", i, len(items), err)
+		}
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "DeleteThemes", cause: err}
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "PutThemes",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "written", reqs)
+}
+
+// DeleteThemes deletes the Theme items of keys; keys with no item are no error. On a failure its *BatchError lists the keys not deleted and those that may or may not have been.
+//
+//	BatchWriteItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchWriteItem: 25 deletes per request, up to WithBatchConcurrency (default 8) requests at once
+//	Unprocessed deletes and throttled requests: retried with backoff, 10 requests per chunk at most
+func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
+	reqs := make([]types.WriteRequest, len(keys))
+	for i := range keys {
+		pk, err := themePK(keys[i].OwnerID)
+		if err != nil {
+			return batchItemError("DeleteThemes", "deleted", i, len(keys), err)
+		}
+		sk, err := themeSK(keys[i].Style)
+		if err != nil {
+			return batchItemError("DeleteThemes", "deleted", i, len(keys), err)
+		}
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		}}}
 	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "DeleteThemes",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "deleted", reqs)
 }
 
 const createAdminThemeCondition = "attribute_not_exists(PK)"

@@ -12,9 +12,9 @@ import (
 // declares.
 var FixedNames = []string{
 	"Store", "New", "Option", "Client", "Cursor", "Page", "Tables",
-	"KeyError", "ItemError",
+	"KeyError", "ItemError", "BatchError", BatchOption,
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
-	"ErrInvalidItem", "ErrInvalidCursor",
+	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
 }
 
 // EntityMethods are the methods generated on every entity type; an
@@ -47,6 +47,16 @@ func (p *Pattern) ResultType() string { return p.GoName + "Result" }
 
 // AllMethod is the Store method that walks every page of a query.
 func (p *Pattern) AllMethod() string { return p.GoName + "All" }
+
+// BatchOption is the Store option that sets how many requests of one batch
+// method are in flight at once, and BatchField the Store's field holding
+// it; both are declared when a pattern is a batch. (No table's field,
+// which ends in Table, and no input method, which ends in Input, can take
+// BatchField.)
+const (
+	BatchOption = "WithBatchConcurrency"
+	BatchField  = "batchConcurrency"
+)
 
 // TableOption is the option that sets a table's physical name.
 func (t *Table) TableOption() string { return "With" + t.GoName + "Table" }
@@ -142,8 +152,10 @@ func (e *Entity) PluralName() string {
 // method's body refers to them: Go's predeclared identifiers, the
 // packages generated code imports, the identifiers of the runtime files,
 // and the locals the generated methods declare. (Generator tests keep
-// the last three lists true.) StoreNames are the unexported names of the
-// Store's file.
+// the last three lists true.) StoreNames are the names the Store's file
+// declares besides Store, New, Option, Client, Tables and the tables'
+// options: pkgPrefix, and BatchOption (declared when a pattern is a
+// batch).
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -157,11 +169,14 @@ var (
 		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
 	}
 	RuntimeNames = []string{
-		"Cursor", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
-		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "appendKeyTime",
-		"appendTime", "backoff", "backoffBase", "backoffCap", "batchGet", "batchGetClient",
+		"BatchError", "Cursor", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
+		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ItemError", "KeyError", "Page", "appendKeyTime",
+		"appendTime", "attemptsError", "backoff", "backoffBase", "backoffCap", "backoffOrStop",
+		"batchAttempts", "batchCall", "batchDone", "batchFailure", "batchGet", "batchGetClient",
+		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
-		"cursorStart", "cursorVersion", "decode", "decodeCursor", "emptyRange", "encodeCursor",
+		"cursorStart", "cursorVersion", "decode", "decodeCursor", "defaultBatchConcurrency",
+		"emptyRange", "encodeCursor", "errBatchStopped",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "hash64", "highChar", "intDiff",
 		"intSetValue", "intValue", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
@@ -169,11 +184,11 @@ var (
 		"optional", "pageLimit", "parseKeyInt", "partitionOf", "presence", "putDigits", "queryFixed", "readBool",
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
-		"required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
+		"refused", "required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
 		"throttled", "timeLayout", "unique", "updateExpression", "validMap", "validStrings", "walk",
-		"walkPages", "wrongType",
+		"walkPages", "writeKey", "wrongType",
 	}
-	StoreNames   = []string{"pkgPrefix"}
+	StoreNames   = []string{"pkgPrefix", BatchOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "err", "fixed", "found", "h", "i", "in", "instantBefore", "item",
 		"items", "j", "k", "key", "keyOrder", "keys", "ok", "out", "page", "pk", "pkValue",
