@@ -21,7 +21,7 @@ import (
 // newStore creates every table of Tables() under a unique name and returns
 // a Store over them and the raw client. wrap, when not nil, stands between
 // the store and the client.
-func newStore(t *testing.T, wrap func(Client) Client) (*Store, *dynamodb.Client) {
+func newStore(t *testing.T, wrap func(Client) Client, extra ...Option) (*Store, *dynamodb.Client) {
 	t.Helper()
 	c := dynamotest.Client(t)
 	var opts []Option
@@ -43,7 +43,7 @@ func newStore(t *testing.T, wrap func(Client) Client) (*Store, *dynamodb.Client)
 	if wrap != nil {
 		client = wrap(c)
 	}
-	return New(client, opts...), c
+	return New(client, append(opts, extra...)...), c
 }
 
 // ---- fixtures and comparisons --------------------------------------------------
