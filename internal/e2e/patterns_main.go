@@ -2282,6 +2282,39 @@ func (s *Store) touchEventInput(ownerID string, seq int64, note string, at time.
 	}, nil
 }
 
+// GetEvent reads one Event by its primary key; ErrNotFound when there is none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
+func (s *Store) GetEvent(ctx context.Context, ownerID string, seq int64) (*Event, error) {
+	pk, err := eventPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := eventSK(seq)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetEvent", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetEvent", kind: ErrNotFound}
+	}
+	var v Event
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // GetEvents reads the Event items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read.
 //
 //	BatchGetItem on table Main
