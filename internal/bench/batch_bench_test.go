@@ -10,8 +10,10 @@ package bench
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,8 +27,20 @@ import (
 // bulkItems is how many items each pass writes or reads.
 const bulkItems = 10_000
 
-// bulkConcurrencies are the WithBatchConcurrency values measured.
-var bulkConcurrencies = []int{1, 2, 4, 8, 16}
+// bulkReverse runs the batch sub-benchmarks from the highest concurrency
+// down, and the reads before the writes. Alternating it between passes
+// spreads the machine's load drifts over every variant.
+var bulkReverse = flag.Bool("bulk.reverse", false, "run BenchmarkBulk's variants in the reverse order")
+
+// bulkConcurrencies are the WithBatchConcurrency values measured, in the
+// order -bulk.reverse says.
+func bulkConcurrencies() []int {
+	cs := []int{1, 2, 4, 8, 16}
+	if *bulkReverse {
+		slices.Reverse(cs)
+	}
+	return cs
+}
 
 // bulkEvents are the items written and read: 10,000 events of 20 owners.
 func bulkEvents() ([]e2e.Event, []e2e.EventKey) {
@@ -100,42 +114,120 @@ func BenchmarkBulk(b *testing.B) {
 		b.Fatalf("GetEvents: %d items, the last %+v; GetEvent: %+v", len(got), got[len(got)-1], *one)
 	}
 
-	b.Run("put/sequential", func(b *testing.B) {
-		bulkRun(b, func() error {
-			for i := range evs {
-				if err := seq.PutEvent(ctx, &evs[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	})
-	for _, n := range bulkConcurrencies {
-		s := e2e.New(c, e2e.WithMainTable(table), e2e.WithBatchConcurrency(n))
-		b.Run(fmt.Sprintf("put/batch/c=%d", n), func(b *testing.B) {
-			bulkRun(b, func() error { return s.PutEvents(ctx, evs) })
-		})
-	}
-	b.Run("get/sequential", func(b *testing.B) {
-		bulkRun(b, func() error {
-			for _, k := range keys {
-				if _, err := seq.GetEvent(ctx, k.OwnerID, k.Seq); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	})
-	for _, n := range bulkConcurrencies {
-		s := e2e.New(c, e2e.WithMainTable(table), e2e.WithBatchConcurrency(n))
-		b.Run(fmt.Sprintf("get/batch/c=%d", n), func(b *testing.B) {
+	put := func(b *testing.B) {
+		b.Run("put/sequential", func(b *testing.B) {
 			bulkRun(b, func() error {
-				got, err := s.GetEvents(ctx, keys)
-				if err == nil && len(got) != bulkItems {
-					err = errors.New("GetEvents: an item is missing")
+				for i := range evs {
+					if err := seq.PutEvent(ctx, &evs[i]); err != nil {
+						return err
+					}
 				}
-				return err
+				return nil
 			})
 		})
+		for _, n := range bulkConcurrencies() {
+			s := e2e.New(c, e2e.WithMainTable(table), e2e.WithBatchConcurrency(n))
+			b.Run(fmt.Sprintf("put/batch/c=%d", n), func(b *testing.B) {
+				bulkRun(b, func() error { return s.PutEvents(ctx, evs) })
+			})
+		}
+	}
+	get := func(b *testing.B) {
+		b.Run("get/sequential", func(b *testing.B) {
+			bulkRun(b, func() error {
+				for _, k := range keys {
+					if _, err := seq.GetEvent(ctx, k.OwnerID, k.Seq); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+		for _, n := range bulkConcurrencies() {
+			s := e2e.New(c, e2e.WithMainTable(table), e2e.WithBatchConcurrency(n))
+			b.Run(fmt.Sprintf("get/batch/c=%d", n), func(b *testing.B) {
+				bulkRun(b, func() error {
+					got, err := s.GetEvents(ctx, keys)
+					if err == nil && len(got) != bulkItems {
+						err = errors.New("GetEvents: an item is missing")
+					}
+					return err
+				})
+			})
+		}
+	}
+	if *bulkReverse {
+		get(b)
+		put(b)
+	} else {
+		put(b)
+		get(b)
+	}
+}
+
+// bulkRTT is the time BenchmarkBulkLatency adds to every request.
+var bulkRTT = flag.Duration("bulk.rtt", 10*time.Millisecond, "the latency BenchmarkBulkLatency adds to each request")
+
+// slowClient adds a fixed latency to every batch request, as the network
+// and the service do to a request to DynamoDB, which DynamoDB Local on
+// the same machine lacks.
+type slowClient struct {
+	*dynamodb.Client
+	rtt time.Duration
+}
+
+func (c slowClient) wait(ctx context.Context) error {
+	t := time.NewTimer(c.rtt)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (c slowClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	if err := c.wait(ctx); err != nil {
+		return nil, err
+	}
+	return c.Client.BatchGetItem(ctx, in, optFns...)
+}
+
+func (c slowClient) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	if err := c.wait(ctx); err != nil {
+		return nil, err
+	}
+	return c.Client.BatchWriteItem(ctx, in, optFns...)
+}
+
+// BenchmarkBulkLatency is BenchmarkBulk's batch variants with -bulk.rtt
+// added to every request: how the concurrency pays where each request
+// waits on the network, not on a server sharing the client's CPU. (The
+// sequential loop, 10,000 round trips, is left out.)
+func BenchmarkBulkLatency(b *testing.B) {
+	c, table := newBulk(b)
+	ctx := context.Background()
+	evs, keys := bulkEvents()
+	slow := slowClient{c, *bulkRTT}
+	if err := e2e.New(slow, e2e.WithMainTable(table)).PutEvents(ctx, evs); err != nil {
+		b.Fatal(err)
+	}
+	for _, op := range []string{"put", "get"} {
+		for _, n := range bulkConcurrencies() {
+			s := e2e.New(slow, e2e.WithMainTable(table), e2e.WithBatchConcurrency(n))
+			b.Run(fmt.Sprintf("%s/batch/c=%d", op, n), func(b *testing.B) {
+				bulkRun(b, func() error {
+					if op == "put" {
+						return s.PutEvents(ctx, evs)
+					}
+					got, err := s.GetEvents(ctx, keys)
+					if err == nil && len(got) != bulkItems {
+						err = errors.New("GetEvents: an item is missing")
+					}
+					return err
+				})
+			})
+		}
 	}
 }
