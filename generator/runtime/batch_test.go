@@ -1008,11 +1008,11 @@ func TestBatchFailureStopsOthers(t *testing.T) {
 					// In flight when chunk 0 fails: done, and the keys left
 					// unprocessed are not sent again.
 					<-failed
-					time.Sleep(50 * time.Millisecond)
+					time.Sleep(200 * time.Millisecond)
 					return ids[:5], nil
 				case 2, 3:
 					<-failed
-					time.Sleep(50 * time.Millisecond)
+					time.Sleep(200 * time.Millisecond)
 					return nil, nil
 				}
 				t.Errorf("chunk %d started after chunk 0 failed", chunk)
