@@ -6,8 +6,19 @@ import (
 )
 
 // hasCursors reports whether the package pages queries: whether it has
-// cursors, dyngen_cursor.go and the Store's cursor key.
+// cursors and the Store's cursor key (a query's first item has none).
 func hasCursors(p *plan.Plan) bool {
+	for _, pp := range p.Patterns {
+		if pp.Call == plan.Query && pp.Pattern.Op == "query" && !pp.Pattern.First {
+			return true
+		}
+	}
+	return false
+}
+
+// hasQuery reports whether a pattern of p is a query, its first item's
+// included.
+func hasQuery(p *plan.Plan) bool {
 	for _, pp := range p.Patterns {
 		if pp.Call == plan.Query && pp.Pattern.Op == "query" {
 			return true

@@ -24,6 +24,25 @@ var clientMethods = []struct {
 	{plan.BatchWriteItem, "BatchWriteItem"},
 }
 
+// The runtime's batch constants (generator/runtime/batch.go), for the
+// generated doc comments; TestBatchConstants keeps them equal.
+const (
+	defaultBatchConcurrency = 8   // requests of one batch method in flight at once
+	batchAttempts           = 10  // requests of one chunk at most
+	maxBatchGet             = 100 // keys per BatchGetItem
+	maxBatchWrite           = 25  // writes per BatchWriteItem
+)
+
+// hasBatch reports whether a pattern of p is a batch.
+func hasBatch(p *plan.Plan) bool {
+	for _, pp := range p.Patterns {
+		if pp.Call == plan.BatchGetItem || pp.Call == plan.BatchWriteItem {
+			return true
+		}
+	}
+	return false
+}
+
 // tableField is the Store field holding a table's physical name.
 func tableField(t *model.Table) string { return model.ParamName(t.GoName) + "Table" }
 
@@ -77,6 +96,9 @@ func (e *emitter) storeFile() *jen.File {
 		if hasCursors(e.p) {
 			g.Add(trailing(jen.Id("cursorKeys").Op("*").Id("cursorKeys"), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
 		}
+		if hasBatch(e.p) {
+			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
+		}
 	})
 	f.Line()
 	comment(f, "Option changes a Store made by New.")
@@ -105,6 +127,15 @@ func (e *emitter) storeFile() *jen.File {
 		f.Line()
 		e.cursorKeyOption(f)
 	}
+	if hasBatch(e.p) {
+		f.Line()
+		commentf(f, "%s sets how many requests of one batch method are in", model.BatchOption)
+		commentf(f, "flight at once (default %d; n < 1 means the default): a batch is sent in", defaultBatchConcurrency)
+		commentf(f, "chunks of %d keys to read or %d writes, n chunks at a time.", maxBatchGet, maxBatchWrite)
+		f.Func().Id(model.BatchOption).Params(jen.Id("n").Int()).Id("Option").Block(
+			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
+		)
+	}
 	f.Line()
 	e.tables(f)
 	return f
@@ -113,7 +144,7 @@ func (e *emitter) storeFile() *jen.File {
 // cursorKeyOption emits WithCursorKey, the option that makes the Store
 // seal its cursors.
 func (e *emitter) cursorKeyOption(f *jen.File) {
-	name := model.StoreNames[1]
+	name := model.CursorKeyOption
 	comment(f, name+" makes the Store sign the cursors it gives out with\n"+
 		"HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys\n"+
 		"derived from secret (HKDF-SHA256), and refuse every cursor not sealed\n"+

@@ -169,120 +169,101 @@ func emptiness(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.
 	return nil
 }
 
-// batchGet emits a BatchGetItem of many keys: unique keys, chunks of 100,
-// unprocessed keys retried, items in the order of the keys.
-func (m *method) batchGet() {
-	ent := m.ent()
-	k := ent.PrimaryKey()
-	m.viewType()
-	projConst := m.constant("Projection", m.req.Projection)
-	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once. Items that can't be decoded are left out too, and the result comes with a DecodeError listing them.", m.p.GoName, ent.GoName),
-		"BatchGetItem: 100 keys per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.")
+// batchLines are the doc lines of a batch method on how it calls
+// DynamoDB.
+func batchLines(call string, per int, what string) []string {
+	return []string{
+		fmt.Sprintf("%s: %d %s per request, up to %s (default %d) requests at once", call, per, what, model.BatchOption, defaultBatchConcurrency),
+		fmt.Sprintf("Unprocessed %s and throttled requests: retried with backoff, %d requests per chunk at most", what, batchAttempts),
+	}
+}
+
+// batchCall is the batchCall literal of the method: its name, table, key
+// attribute names and the Store's concurrency.
+func (m *method) batchCall() jen.Code {
+	k := m.ent().PrimaryKey()
 	names := []jen.Code{jen.Lit(k.Index.PK.Name)}
 	if k.SK != nil {
 		names = append(names, jen.Lit(k.Index.SK.Name))
 	}
+	return jen.Id("batchCall").Values(jen.Dict{
+		jen.Id("method"):  jen.Lit(m.p.GoName),
+		jen.Id("table"):   jen.Id("s").Dot(tableField(m.p.Table)),
+		jen.Id("key"):     jen.Index().String().Values(names...),
+		jen.Id("workers"): jen.Id("s").Dot(model.BatchField),
+	})
+}
+
+// batchItemFail returns the error of a value refused before any call.
+func (m *method) batchItemFail(src, done string, results ...jen.Code) func(jen.Code) jen.Code {
+	return func(err jen.Code) jen.Code {
+		e := jen.Id("batchItemError").Call(jen.Lit(m.p.GoName), jen.Lit(done), jen.Id("i"), jen.Len(jen.Id(src)), err)
+		return jen.Return(append(results, e)...)
+	}
+}
+
+// batchGet emits a BatchGetItem of many keys: the runtime drops repeated
+// keys, sends chunks of 100 and puts the items in the order of the keys.
+func (m *method) batchGet() {
+	ent := m.ent()
+	m.viewType()
+	projConst := m.constant("Projection", m.req.Projection)
+	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read; items that can't be decoded are left out, and its Err is a DecodeError listing them.", m.p.GoName, ent.GoName),
+		batchLines("BatchGetItem", maxBatchGet, "keys")...)
 	m.signature(jen.Index().Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
-		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-		g.Id("in").Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(0), jen.Len(jen.Id("keys")))
-		g.Id("keyOrder").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Len(jen.Id("keys")))
-		g.Id("seen").Op(":=").Make(jen.Map(jen.String()).Bool(), jen.Len(jen.Id("keys")))
-		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("keys")).BlockFunc(func(g *jen.Group) {
-			key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("k").Dot(a.GoName) }, fail)
-			g.Id("keyMap").Op(":=").Add(key)
-			g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("keyMap")}, names...)...)
-			g.Id("keyOrder").Op("=").Append(jen.Id("keyOrder"), jen.Id("h"))
-			g.If(jen.Id("seen").Index(jen.Id("h"))).Block(jen.Continue())
-			g.Id("seen").Index(jen.Id("h")).Op("=").True()
-			g.Id("in").Op("=").Append(jen.Id("in"), jen.Id("keyMap"))
+		fail := m.batchItemFail("keys", "read", jen.Nil())
+		g.Id("in").Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Len(jen.Id("keys")))
+		g.For(jen.Id("i").Op(":=").Range().Id("keys")).BlockFunc(func(g *jen.Group) {
+			key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("keys").Index(jen.Id("i")).Dot(a.GoName) }, fail)
+			g.Id("in").Index(jen.Id("i")).Op("=").Add(key)
 		})
+		// The projection keeps the keys: they put the items in order.
 		var projArg, namesArg jen.Code = jen.Lit(""), jen.Nil()
 		if projConst != nil {
 			projArg = projConst
 			if len(m.req.Names) > 0 {
 				namesArg = m.namesMap()
 			}
-			// The keys are needed to put the items in order.
 		}
-		g.List(jen.Id("items"), jen.Err()).Op(":=").Id("batchGet").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("in"), jen.Lit(m.p.Consistent), projArg, namesArg)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(m.callErr(nil, jen.Err())))
-		// An item that can't be decoded is left out, and listed in the
-		// DecodeError by the place of its key: the others are still read.
-		g.Id("found").Op(":=").Make(jen.Map(jen.String()).Id(m.itemType()), jen.Len(jen.Id("items")))
-		g.Id("failed").Op(":=").Map(jen.String()).Error().Values()
-		g.For(jen.List(jen.Id("_"), jen.Id("item")).Op(":=").Range().Id("items")).BlockFunc(func(g *jen.Group) {
-			g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("item")}, names...)...)
-			m.decode(g, jen.Id("item"), "v", func(err jen.Code) jen.Code {
-				return jen.Id("failed").Index(jen.Id("h")).Op("=").Add(err).Line().Continue()
-			})
-			g.Id("found").Index(jen.Id("h")).Op("=").Id("v")
+		decode := jen.Func().Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Params(jen.Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+			m.decode(g, jen.Id("item"), "v", func(err jen.Code) jen.Code { return jen.Return(jen.Id(m.itemType()).Values(), err) })
+			g.Return(jen.Id("v"), jen.Nil())
 		})
-		g.Id("out").Op(":=").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(jen.Id("found")))
-		g.Var().Id("undecoded").Index().Id("UndecodedItem")
-		g.For(jen.List(jen.Id("i"), jen.Id("h")).Op(":=").Range().Id("keyOrder")).Block(
-			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("found").Index(jen.Id("h")), jen.Id("ok")).Block(
-				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("v")),
-				jen.Id("delete").Call(jen.Id("found"), jen.Id("h")),
-			).Else().If(jen.List(jen.Err(), jen.Id("ok")).Op(":=").Id("failed").Index(jen.Id("h")), jen.Id("ok")).Block(
-				jen.Id("undecoded").Op("=").Append(jen.Id("undecoded"), m.undecodable(jen.Id("i"), jen.Err())),
-				jen.Id("delete").Call(jen.Id("failed"), jen.Id("h")),
-			),
-		)
-		g.Return(jen.Id("out"), m.decodeErr())
+		g.Return(jen.Id("batchGet").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), m.batchCall(), jen.Id("in"), jen.Lit(m.p.Consistent), projArg, namesArg, decode))
 	})
 	m.f.Line()
 }
 
-// batchWrite emits a BatchWriteItem of many puts or deletes: one request
-// per key (the last put of a key wins), chunks of 25, unprocessed
-// requests retried.
+// batchWrite emits a BatchWriteItem of many puts or deletes: the runtime
+// sends one request per key (the last put of a key wins) in chunks of 25.
 func (m *method) batchWrite() {
 	ent := m.ent()
-	k := ent.PrimaryKey()
-	names := []jen.Code{jen.Lit(k.Index.PK.Name)}
-	if k.SK != nil {
-		names = append(names, jen.Lit(k.Index.SK.Name))
-	}
 	put := m.p.Op == model.OpBatchPut
+	src, done := "keys", "deleted"
 	if put {
-		m.doc(fmt.Sprintf("%s writes every %s of items whole; of two items with one key, the last is written.", m.p.GoName, ent.GoName),
-			"BatchWriteItem: 25 puts per request; unprocessed items and throttled requests are retried with backoff until done or ctx ends.")
+		src, done = "items", "written"
+		m.doc(fmt.Sprintf("%s writes every %s of items whole; of two items with one key, the last is written. On a failure its *BatchError lists the items not written and those that may or may not have been.", m.p.GoName, ent.GoName),
+			batchLines("BatchWriteItem", maxBatchWrite, "puts")...)
 	} else {
-		m.doc(fmt.Sprintf("%s deletes the %s items of keys; keys with no item are no error.", m.p.GoName, ent.GoName),
-			"BatchWriteItem: 25 deletes per request; unprocessed keys and throttled requests are retried with backoff until done or ctx ends.")
+		m.doc(fmt.Sprintf("%s deletes the %s items of keys; keys with no item are no error. On a failure its *BatchError lists the keys not deleted and those that may or may not have been.", m.p.GoName, ent.GoName),
+			batchLines("BatchWriteItem", maxBatchWrite, "deletes")...)
 	}
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
-		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
-		src := "keys"
-		if put {
-			src = "items"
-		}
-		g.Id("reqs").Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Lit(0), jen.Len(jen.Id(src)))
-		g.Id("requestAt").Op(":=").Make(jen.Map(jen.String()).Int(), jen.Len(jen.Id(src)))
+		fail := m.batchItemFail(src, done)
+		g.Id("reqs").Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Len(jen.Id(src)))
 		g.For(jen.Id("i").Op(":=").Range().Id(src)).BlockFunc(func(g *jen.Group) {
 			var req jen.Code
 			if put {
 				g.List(jen.Id("item"), jen.Err()).Op(":=").Id("items").Index(jen.Id("i")).Dot("MarshalItem").Call()
 				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-				g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("item")}, names...)...)
 				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("PutRequest"): jen.Op("&").Qual(pathTypes, "PutRequest").Values(jen.Dict{jen.Id("Item"): jen.Id("item")})})
 			} else {
 				key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("keys").Index(jen.Id("i")).Dot(a.GoName) }, fail)
-				g.Id("keyMap").Op(":=").Add(key)
-				g.Id("h").Op(":=").Id("keyHash").Call(append([]jen.Code{jen.Id("keyMap")}, names...)...)
-				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("DeleteRequest"): jen.Op("&").Qual(pathTypes, "DeleteRequest").Values(jen.Dict{jen.Id("Key"): jen.Id("keyMap")})})
+				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("DeleteRequest"): jen.Op("&").Qual(pathTypes, "DeleteRequest").Values(jen.Dict{jen.Id("Key"): key})})
 			}
-			g.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("requestAt").Index(jen.Id("h")), jen.Id("ok")).Block(
-				jen.Id("reqs").Index(jen.Id("j")).Op("=").Add(req),
-				jen.Continue(),
-			)
-			g.Id("requestAt").Index(jen.Id("h")).Op("=").Len(jen.Id("reqs"))
-			g.Id("reqs").Op("=").Append(jen.Id("reqs"), req)
+			g.Id("reqs").Index(jen.Id("i")).Op("=").Add(req)
 		})
-		g.If(jen.Err().Op(":=").Id("batchWrite").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("reqs")), jen.Err().Op("!=").Nil()).Block(
-			fail(m.callErr(nil, jen.Err())),
-		)
-		g.Return(jen.Nil())
+		g.Return(jen.Id("batchWrite").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), m.batchCall(), jen.Lit(done), jen.Id("reqs")))
 	})
 	m.f.Line()
 }

@@ -201,17 +201,12 @@ func (e *emitter) newFile() *jen.File {
 // runtimeFiles lists the runtime files the plan needs.
 func runtimeFiles(p *plan.Plan) []string {
 	files := []string{"errors.go", "keys.go", "attrs.go"}
-	var batch bool
-	for _, pp := range p.Patterns {
-		switch pp.Call {
-		case plan.BatchGetItem, plan.BatchWriteItem:
-			batch = true
-		}
-	}
-	if hasCursors(p) {
+	if hasQuery(p) {
+		// A query's first item needs no cursor, but the range check
+		// (emptyRange) and page limits of the queries live there too.
 		files = append(files, "cursor.go")
 	}
-	if batch {
+	if hasBatch(p) {
 		files = append(files, "batch.go")
 	}
 	return files

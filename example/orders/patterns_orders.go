@@ -306,30 +306,28 @@ func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput,
 // Writes the lines of an order in batches.
 //
 // AddOrderLines writes every OrderLine of items whole; of two items with
-// one key, the last is written.
+// one key, the last is written. On a failure its *BatchError lists the
+// items not written and those that may or may not have been.
 //
 //	BatchWriteItem on table Orders
 //	Key of each item: orderId = {orderId} AND SK = "{sku}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
-//		requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed puts and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) AddOrderLines(ctx context.Context, items []OrderLine) error {
-	reqs := make([]types.WriteRequest, 0, len(items))
-	requestAt := make(map[string]int, len(items))
+	reqs := make([]types.WriteRequest, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return err
+			return batchItemError("AddOrderLines", "written", i, len(items), err)
 		}
-		h := keyHash(item, "orderId", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	if err := batchWrite(ctx, s.client, s.ordersTable, reqs); err != nil {
-		return &callError{method: "AddOrderLines", cause: err}
-	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"orderId", "SK"},
+		method:  "AddOrderLines",
+		table:   s.ordersTable,
+		workers: s.batchConcurrency,
+	}, "written", reqs)
 }

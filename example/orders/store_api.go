@@ -73,7 +73,8 @@ type StoreAPI interface {
 	AddOrderLine(ctx context.Context, orderLine *OrderLine) error
 
 	// AddOrderLines writes every OrderLine of items whole; of two items with
-	// one key, the last is written.
+	// one key, the last is written. On a failure its *BatchError lists the
+	// items not written and those that may or may not have been.
 	AddOrderLines(ctx context.Context, items []OrderLine) error
 }
 

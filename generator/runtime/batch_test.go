@@ -6,15 +6,20 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
 const fakeTable = "tbl"
@@ -250,10 +255,31 @@ func (f *fakeDB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 
 var projNames = map[string]string{"#a": "pk"}
 
+// testCall is the batchCall of the tests' table, keyed by pk and sk.
+func testCall(workers int) batchCall {
+	return batchCall{method: "M", table: fakeTable, key: []string{"pk", "sk"}, workers: workers}
+}
+
+// rawItem is the decoder of the tests: the item as it is.
+func rawItem(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+	return item, nil
+}
+
+// getAll is batchGet of the tests' keys, consistent, with a projection.
+func getAll(ctx context.Context, c batchGetClient, workers int, keys []map[string]types.AttributeValue) ([]map[string]types.AttributeValue, error) {
+	return batchGet(ctx, c, testCall(workers), keys, true, "#a, sk", projNames, rawItem)
+}
+
+// writeAll is batchWrite of reqs.
+func writeAll(ctx context.Context, c batchWriteClient, workers int, reqs []types.WriteRequest) error {
+	return batchWrite(ctx, c, testCall(workers), "written", reqs)
+}
+
 func TestBatchGetEveryKeyOnce(t *testing.T) {
-	for _, n := range []int{0, 1, 99, 100, 101, 250} {
+	for _, n := range []int{0, 1, 99, 100, 101, 250, 1234} {
 		for seed := range uint64(2) {
-			t.Run(fmt.Sprintf("%d keys seed %d", n, seed), func(t *testing.T) {
+			workers := 1 + int(seed)*3
+			t.Run(fmt.Sprintf("%d keys seed %d workers %d", n, seed, workers), func(t *testing.T) {
 				t.Parallel()
 				f := newFakeDB(t, uint64(n)*10+seed)
 				keys := make([]map[string]types.AttributeValue, n)
@@ -262,12 +288,17 @@ func TestBatchGetEveryKeyOnce(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 				defer cancel()
-				items, err := batchGet(ctx, f, fakeTable, keys, true, "#a, sk", projNames)
+				items, err := getAll(ctx, f, workers, keys)
 				if err != nil {
 					t.Fatalf("batchGet: %v", err)
 				}
 				got := map[string]int{}
-				for _, it := range items {
+				for i, it := range items {
+					// In the order of the keys, whatever order the
+					// chunks were done in.
+					if id, want := keyID(it), keyID(testKey(i)); id != want {
+						t.Fatalf("item %d is %s, want %s", i, id, want)
+					}
 					id := keyID(it)
 					got[id]++
 					if d, _ := it["data"].(*types.AttributeValueMemberS); d == nil || d.Value != "item of "+id {
@@ -283,8 +314,7 @@ func TestBatchGetEveryKeyOnce(t *testing.T) {
 						t.Errorf("key %s: returned %d times, served %d times", id, got[id], f.served[id])
 					}
 				}
-				// Each chunk of 100 is done before the next starts: every
-				// request holds keys of one chunk.
+				// No request mixes two chunks.
 				for r, ids := range f.getReqs {
 					chunk := -1
 					for _, id := range ids {
@@ -308,9 +338,10 @@ func TestBatchGetEveryKeyOnce(t *testing.T) {
 }
 
 func TestBatchWriteEveryRequestOnce(t *testing.T) {
-	for _, n := range []int{0, 1, 24, 25, 26, 60} {
+	for _, n := range []int{0, 1, 24, 25, 26, 60, 1234} {
 		for seed := range uint64(2) {
-			t.Run(fmt.Sprintf("%d writes seed %d", n, seed), func(t *testing.T) {
+			workers := 1 + int(seed)*3
+			t.Run(fmt.Sprintf("%d writes seed %d workers %d", n, seed, workers), func(t *testing.T) {
 				t.Parallel()
 				f := newFakeDB(t, uint64(n)*10+seed+1000)
 				reqs := make([]types.WriteRequest, n)
@@ -325,7 +356,7 @@ func TestBatchWriteEveryRequestOnce(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 				defer cancel()
-				if err := batchWrite(ctx, f, fakeTable, reqs); err != nil {
+				if err := writeAll(ctx, f, workers, reqs); err != nil {
 					t.Fatalf("batchWrite: %v", err)
 				}
 				for i := range n {
@@ -367,7 +398,7 @@ func TestBatchFakeExercisesRetries(t *testing.T) {
 	for i := range keys {
 		keys[i] = testKey(i)
 	}
-	if _, err := batchGet(t.Context(), f, fakeTable, keys, true, "#a, sk", projNames); err != nil {
+	if _, err := getAll(t.Context(), f, 2, keys); err != nil {
 		t.Fatal(err)
 	}
 	if f.throttles == 0 || f.unprocSent == 0 || len(f.getReqs) <= 3 {
@@ -375,6 +406,46 @@ func TestBatchFakeExercisesRetries(t *testing.T) {
 	}
 }
 
+// httpStatus wraps err as the SDK does an error DynamoDB answered with
+// status code.
+func httpStatus(code int, err error) error {
+	return &awshttp.ResponseError{ResponseError: &smithyhttp.ResponseError{
+		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: code}},
+		Err:      err,
+	}}
+}
+
+// indexes returns lo, lo+1, ..., hi-1.
+func indexes(lo, hi int) []int {
+	var out []int
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// asBatchError returns err's *BatchError, failing t if there is none.
+func asBatchError(t *testing.T, err error) *BatchError {
+	t.Helper()
+	var be *BatchError
+	if !errors.As(err, &be) {
+		t.Fatalf("%v: no *BatchError", err)
+	}
+	return be
+}
+
+// checkIndexes fails unless got lists want.
+func checkIndexes(t *testing.T, what string, got, want []int) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestBatchNonThrottlingErrorReturnedAtOnce: an error other than
+// throttling ends the batch without a retry; the chunks before were done,
+// the failed chunk is not (a read, or a write DynamoDB refused) or unknown
+// (a write with no answer), the chunks after are not sent.
 func TestBatchNonThrottlingErrorReturnedAtOnce(t *testing.T) {
 	sdkErrs := []func() error{
 		func() error { return &types.ResourceNotFoundException{Message: aws.String("no table")} },
@@ -383,54 +454,77 @@ func TestBatchNonThrottlingErrorReturnedAtOnce(t *testing.T) {
 		func() error { return errors.New("connection reset") },
 	}
 	for i, mk := range sdkErrs {
-		for _, failChunk := range []int{0, 1} {
-			t.Run(fmt.Sprintf("err %d chunk %d", i, failChunk), func(t *testing.T) {
-				t.Parallel()
-				orig := mk()
-				wrapped := &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Batch", Err: orig}
-				// Fail the first request of chunk failChunk.
-				failIn := func(size int) func(int, []string) error {
-					return func(_ int, ids []string) error {
-						if n, _ := strconv.Atoi(ids[0][1:]); n/size == failChunk {
-							return wrapped
-						}
-						return nil
+		for _, status := range []int{0, 400, 500} {
+			for _, failChunk := range []int{0, 1} {
+				t.Run(fmt.Sprintf("err %d status %d chunk %d", i, status, failChunk), func(t *testing.T) {
+					t.Parallel()
+					orig := mk()
+					var wrapped error = orig
+					if status != 0 {
+						wrapped = httpStatus(status, orig)
 					}
-				}
+					wrapped = &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Batch", Err: wrapped}
+					// Fail the first request of chunk failChunk.
+					failIn := func(size int) func(int, []string) error {
+						return func(_ int, ids []string) error {
+							if n, _ := strconv.Atoi(ids[0][1:]); n/size == failChunk {
+								return wrapped
+							}
+							return nil
+						}
+					}
 
-				f := newFakeDB(t, uint64(i))
-				f.unprocP, f.throttleP = 0, 0
-				f.fail = failIn(maxBatchGet)
-				keys := make([]map[string]types.AttributeValue, 150)
-				for i := range keys {
-					keys[i] = testKey(i)
-				}
-				// A deadline, so that a loop retrying this error fails
-				// instead of hanging.
-				ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
-				defer cancel()
-				items, err := batchGet(ctx, f, fakeTable, keys, true, "#a, sk", projNames)
-				if items != nil {
-					t.Errorf("batchGet returned %d items with the error", len(items))
-				}
-				checkSameError(t, err, orig)
-				if len(f.getReqs) != failChunk+1 {
-					t.Errorf("batchGet sent %d requests, want %d (no retry of a non-throttling error)", len(f.getReqs), failChunk+1)
-				}
+					f := newFakeDB(t, uint64(i))
+					f.unprocP, f.throttleP = 0, 0
+					f.fail = failIn(maxBatchGet)
+					keys := make([]map[string]types.AttributeValue, 250)
+					for i := range keys {
+						keys[i] = testKey(i)
+					}
+					// A deadline, so that a loop retrying this error fails
+					// instead of hanging.
+					ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+					defer cancel()
+					items, err := getAll(ctx, f, 1, keys)
+					if len(items) != failChunk*maxBatchGet {
+						t.Errorf("batchGet returned %d items with the error, want the %d read", len(items), failChunk*maxBatchGet)
+					}
+					checkSameError(t, err, orig)
+					be := asBatchError(t, err)
+					checkIndexes(t, "get NotDone", be.NotDone, indexes(failChunk*maxBatchGet, 250))
+					checkIndexes(t, "get Unknown", be.Unknown, nil)
+					if be.Item != -1 || be.Method != "M" {
+						t.Errorf("get: Item %d, Method %q", be.Item, be.Method)
+					}
+					if len(f.getReqs) != failChunk+1 {
+						t.Errorf("batchGet sent %d requests, want %d (no retry of a non-throttling error)", len(f.getReqs), failChunk+1)
+					}
 
-				f = newFakeDB(t, uint64(i))
-				f.unprocP, f.throttleP = 0, 0
-				f.fail = failIn(maxBatchWrite)
-				reqs := make([]types.WriteRequest, 40)
-				for i := range reqs {
-					reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: testKey(i)}}
-				}
-				err = batchWrite(ctx, f, fakeTable, reqs)
-				checkSameError(t, err, orig)
-				if len(f.writeReqs) != failChunk+1 {
-					t.Errorf("batchWrite sent %d requests, want %d", len(f.writeReqs), failChunk+1)
-				}
-			})
+					f = newFakeDB(t, uint64(i))
+					f.unprocP, f.throttleP = 0, 0
+					f.fail = failIn(maxBatchWrite)
+					reqs := make([]types.WriteRequest, 60)
+					for i := range reqs {
+						reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: testKey(i)}}
+					}
+					err = writeAll(ctx, f, 1, reqs)
+					checkSameError(t, err, orig)
+					be = asBatchError(t, err)
+					failed := indexes(failChunk*maxBatchWrite, (failChunk+1)*maxBatchWrite)
+					after := indexes((failChunk+1)*maxBatchWrite, 60)
+					if status == 400 {
+						// DynamoDB refused the request: nothing of it was done.
+						checkIndexes(t, "write NotDone", be.NotDone, append(failed, after...))
+						checkIndexes(t, "write Unknown", be.Unknown, nil)
+					} else {
+						checkIndexes(t, "write NotDone", be.NotDone, after)
+						checkIndexes(t, "write Unknown", be.Unknown, failed)
+					}
+					if len(f.writeReqs) != failChunk+1 {
+						t.Errorf("batchWrite sent %d requests, want %d", len(f.writeReqs), failChunk+1)
+					}
+				})
+			}
 		}
 	}
 }
@@ -468,7 +562,8 @@ func checkSameError(t *testing.T, err, orig error) {
 
 // TestBatchCancel: a store that never processes anything (every key
 // unprocessed, or every request throttled) keeps the loops going until
-// the context ends; they then return its error.
+// the context ends; they then return its error, with every index not
+// done.
 func TestBatchCancel(t *testing.T) {
 	for _, mode := range []string{"unprocessed", "throttled"} {
 		for _, op := range []string{"get", "write"} {
@@ -499,27 +594,32 @@ func TestBatchCancel(t *testing.T) {
 					defer cancel()
 					start := time.Now()
 					var err error
+					n := 120
 					if op == "get" {
-						keys := make([]map[string]types.AttributeValue, 120)
+						keys := make([]map[string]types.AttributeValue, n)
 						for i := range keys {
 							keys[i] = testKey(i)
 						}
 						var items []map[string]types.AttributeValue
-						items, err = batchGet(ctx, f, fakeTable, keys, true, "#a, sk", projNames)
-						if items != nil {
+						items, err = getAll(ctx, f, 1, keys)
+						if len(items) != 0 {
 							t.Errorf("batchGet returned %d items with the error", len(items))
 						}
 					} else {
-						reqs := make([]types.WriteRequest, 30)
+						n = 30
+						reqs := make([]types.WriteRequest, n)
 						for i := range reqs {
 							reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: testKey(i)}}
 						}
-						err = batchWrite(ctx, f, fakeTable, reqs)
+						err = writeAll(ctx, f, 1, reqs)
 					}
 					elapsed := time.Since(start)
 					if !errors.Is(err, want) {
 						t.Errorf("error %v, want %v", err, want)
 					}
+					be := asBatchError(t, err)
+					checkIndexes(t, "NotDone", be.NotDone, indexes(0, n))
+					checkIndexes(t, "Unknown", be.Unknown, nil)
 					if elapsed > time.Second {
 						t.Errorf("took %v after the context ended at 150ms", elapsed)
 					}
@@ -528,12 +628,12 @@ func TestBatchCancel(t *testing.T) {
 					}
 					calls := len(f.getReqs) + len(f.writeReqs)
 					switch {
-					case how == "cancelled before" && calls > 1:
+					case how == "cancelled before" && calls > 0:
 						t.Errorf("%d requests with a context cancelled before the call", calls)
 					case how != "cancelled before" && calls < 2:
 						t.Errorf("only %d requests in 150ms: no retry?", calls)
 					}
-					// Only the first chunk was tried.
+					// One chunk at a time: only the first was tried.
 					for _, ids := range append(f.getReqs, f.writeReqs...) {
 						if n, _ := strconv.Atoi(ids[0][1:]); n != 0 {
 							t.Errorf("a request starts at %s: the loop went on to another chunk", ids[0])
@@ -620,7 +720,8 @@ func TestBatchGetRequestsShareNothing(t *testing.T) {
 		keys[i] = testKey(i)
 	}
 	c := &changingBatchClient{}
-	if _, err := batchGet(t.Context(), c, "T", keys, true, "#n", map[string]string{"#n": "name"}); err != nil {
+	call := batchCall{method: "M", table: "T", key: []string{"pk", "sk"}, workers: 1}
+	if _, err := batchGet(t.Context(), c, call, keys, true, "#n", map[string]string{"#n": "name"}, rawItem); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.seen) != 3 {
@@ -631,4 +732,534 @@ func TestBatchGetRequestsShareNothing(t *testing.T) {
 			t.Errorf("request %d holds what the client changed in an earlier one: %v %q %v", i, *ka.ConsistentRead, *ka.ProjectionExpression, ka.ExpressionAttributeNames)
 		}
 	}
+}
+
+// TestBatchAttemptsRunOut: a store that never processes a chunk (every key
+// left unprocessed, or every request throttled) makes the method fail after
+// batchAttempts requests of that chunk, with no deadline on the context:
+// ErrRetriesExhausted (and the throttling error), the other chunks done.
+func TestBatchAttemptsRunOut(t *testing.T) {
+	for _, mode := range []string{"unprocessed", "throttled"} {
+		for _, op := range []string{"get", "write"} {
+			t.Run(mode+" "+op, func(t *testing.T) {
+				t.Parallel()
+				f := newFakeDB(t, 11)
+				f.unprocP, f.throttleP = 0, 0
+				// The second chunk is never processed; its requests are
+				// counted.
+				size := maxBatchGet
+				if op == "write" {
+					size = maxBatchWrite
+				}
+				stuck := 0
+				f.maxBad = -1
+				f.fail = func(_ int, ids []string) error {
+					f.unprocP = 0
+					if n, _ := strconv.Atoi(ids[0][1:]); n/size != 1 {
+						return nil
+					}
+					stuck++
+					if mode == "throttled" {
+						return throttleError(stuck)
+					}
+					f.unprocP = 1
+					return nil
+				}
+				n := 3 * size
+				var err error
+				start := time.Now()
+				if op == "get" {
+					keys := make([]map[string]types.AttributeValue, n)
+					for i := range keys {
+						keys[i] = testKey(i)
+					}
+					var items []map[string]types.AttributeValue
+					items, err = getAll(context.Background(), f, 3, keys)
+					if len(items) != 2*size {
+						t.Errorf("%d items returned with the error, want the %d read", len(items), 2*size)
+					}
+					for _, it := range items {
+						if i, _ := strconv.Atoi(keyID(it)[1:]); i/size == 1 {
+							t.Errorf("item %s returned, of the chunk never read", keyID(it))
+						}
+					}
+				} else {
+					reqs := make([]types.WriteRequest, n)
+					for i := range reqs {
+						reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: testKey(i)}}
+					}
+					err = writeAll(context.Background(), f, 3, reqs)
+				}
+				t.Logf("gave up after %v", time.Since(start))
+				if !errors.Is(err, ErrRetriesExhausted) {
+					t.Fatalf("error %v, want ErrRetriesExhausted", err)
+				}
+				if mode == "throttled" && !throttled(err) {
+					t.Errorf("error %v does not wrap the last throttling error", err)
+				}
+				if stuck != batchAttempts {
+					t.Errorf("the stuck chunk was sent %d times, want batchAttempts (%d)", stuck, batchAttempts)
+				}
+				be := asBatchError(t, err)
+				checkIndexes(t, "NotDone", be.NotDone, indexes(size, 2*size))
+				checkIndexes(t, "Unknown", be.Unknown, nil)
+				want := "attempts ran out"
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			})
+		}
+	}
+}
+
+// gateClient serves batch requests by calling serve, and counts the
+// requests in flight: the most at once is peak.
+type gateClient struct {
+	serve func(ctx context.Context, call int, ids []string) (unprocessed []string, err error)
+
+	mu       sync.Mutex
+	calls    int
+	inFlight int
+	peak     int
+	done     map[string]bool // ids served
+	items    map[string]map[string]types.AttributeValue
+}
+
+func newGate(serve func(ctx context.Context, call int, ids []string) ([]string, error)) *gateClient {
+	return &gateClient{serve: serve, done: map[string]bool{}}
+}
+
+func (g *gateClient) enter() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inFlight++
+	g.peak = max(g.peak, g.inFlight)
+	g.calls++
+	return g.calls - 1
+}
+
+func (g *gateClient) leave(ids, unprocessed []string, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inFlight--
+	if err != nil {
+		return
+	}
+	for _, id := range ids {
+		if !slices.Contains(unprocessed, id) {
+			g.done[id] = true
+		}
+	}
+}
+
+func (g *gateClient) inFlightNow() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.inFlight
+}
+
+func (g *gateClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	call := g.enter()
+	ka := in.RequestItems[fakeTable]
+	var ids []string
+	for _, k := range ka.Keys {
+		ids = append(ids, keyID(k))
+	}
+	unproc, err := g.serve(ctx, call, ids)
+	g.leave(ids, unproc, err)
+	if err != nil {
+		return nil, err
+	}
+	out := &dynamodb.BatchGetItemOutput{Responses: map[string][]map[string]types.AttributeValue{}}
+	for _, k := range ka.Keys {
+		if slices.Contains(unproc, keyID(k)) {
+			u := out.UnprocessedKeys[fakeTable]
+			u.Keys = append(u.Keys, k)
+			out.UnprocessedKeys = map[string]types.KeysAndAttributes{fakeTable: u}
+			continue
+		}
+		out.Responses[fakeTable] = append(out.Responses[fakeTable], maps.Clone(k))
+	}
+	return out, nil
+}
+
+func (g *gateClient) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	call := g.enter()
+	var ids []string
+	for _, r := range in.RequestItems[fakeTable] {
+		ids = append(ids, keyID(writeKey(r)))
+	}
+	unproc, err := g.serve(ctx, call, ids)
+	g.leave(ids, unproc, err)
+	if err != nil {
+		return nil, err
+	}
+	out := &dynamodb.BatchWriteItemOutput{}
+	for _, r := range in.RequestItems[fakeTable] {
+		if slices.Contains(unproc, keyID(writeKey(r))) {
+			out.UnprocessedItems = map[string][]types.WriteRequest{fakeTable: append(out.UnprocessedItems[fakeTable], r)}
+		}
+	}
+	return out, nil
+}
+
+// waitFor waits until cond holds, for 2s at most.
+func waitFor(cond func() bool) bool {
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return false
+}
+
+func deleteReqs(n int) []types.WriteRequest {
+	reqs := make([]types.WriteRequest, n)
+	for i := range reqs {
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: testKey(i)}}
+	}
+	return reqs
+}
+
+func getKeys(n int) []map[string]types.AttributeValue {
+	keys := make([]map[string]types.AttributeValue, n)
+	for i := range keys {
+		keys[i] = testKey(i)
+	}
+	return keys
+}
+
+// TestBatchConcurrencyBound: at most workers requests are in flight at
+// once, and that many are when there are chunks enough; 0 means
+// defaultBatchConcurrency.
+func TestBatchConcurrencyBound(t *testing.T) {
+	for _, workers := range []int{1, 2, 5, 0, 40} {
+		for _, op := range []string{"get", "write"} {
+			t.Run(fmt.Sprintf("%s workers %d", op, workers), func(t *testing.T) {
+				t.Parallel()
+				want := workers
+				if workers < 1 {
+					want = defaultBatchConcurrency
+				}
+				const chunks = 30
+				want = min(want, chunks)
+				var g *gateClient
+				g = newGate(func(context.Context, int, []string) ([]string, error) {
+					// Hold the request until want are in flight (or a
+					// while): the peak is then exactly the bound.
+					waitFor(func() bool { return g.inFlightNow() >= want })
+					time.Sleep(time.Millisecond)
+					return nil, nil
+				})
+				var err error
+				n := chunks * maxBatchWrite
+				if op == "get" {
+					n = chunks * maxBatchGet
+					var items []map[string]types.AttributeValue
+					items, err = getAll(t.Context(), g, workers, getKeys(n))
+					if len(items) != n {
+						t.Errorf("%d items, want %d", len(items), n)
+					}
+				} else {
+					err = writeAll(t.Context(), g, workers, deleteReqs(n))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g.peak != want {
+					t.Errorf("at most %d requests in flight at once, want %d", g.peak, want)
+				}
+				if g.calls != chunks || len(g.done) != n {
+					t.Errorf("%d calls doing %d, want %d and %d", g.calls, len(g.done), chunks, n)
+				}
+			})
+		}
+	}
+}
+
+// TestBatchFailureStopsOthers: when a chunk fails for good, no chunk
+// starts after it and no request is sent again; the requests in flight
+// finish, and what they did is reported done.
+func TestBatchFailureStopsOthers(t *testing.T) {
+	for _, op := range []string{"get", "write"} {
+		t.Run(op, func(t *testing.T) {
+			t.Parallel()
+			size := maxBatchGet
+			if op == "write" {
+				size = maxBatchWrite
+			}
+			const workers, chunks = 4, 10
+			failed := make(chan struct{})
+			var g *gateClient
+			g = newGate(func(_ context.Context, _ int, ids []string) ([]string, error) {
+				chunk := 0
+				if n, _ := strconv.Atoi(ids[0][1:]); n > 0 {
+					chunk = n / size
+				}
+				switch chunk {
+				case 0:
+					// Fail once the three other chunks are in flight.
+					if !waitFor(func() bool { return g.inFlightNow() == workers }) {
+						t.Error("the four first chunks were not in flight at once")
+					}
+					defer close(failed)
+					return nil, httpStatus(400, &types.ResourceNotFoundException{Message: aws.String("no table")})
+				case 1:
+					// In flight when chunk 0 fails: done, and the keys left
+					// unprocessed are not sent again.
+					<-failed
+					time.Sleep(200 * time.Millisecond)
+					return ids[:5], nil
+				case 2, 3:
+					<-failed
+					time.Sleep(200 * time.Millisecond)
+					return nil, nil
+				}
+				t.Errorf("chunk %d started after chunk 0 failed", chunk)
+				return nil, nil
+			})
+			var err error
+			n := chunks * size
+			if op == "get" {
+				var items []map[string]types.AttributeValue
+				items, err = getAll(t.Context(), g, workers, getKeys(n))
+				// The items of chunks 1 (but its 5 unprocessed keys), 2 and 3.
+				if len(items) != 3*size-5 {
+					t.Errorf("%d items returned, want %d", len(items), 3*size-5)
+				}
+			} else {
+				err = writeAll(t.Context(), g, workers, deleteReqs(n))
+			}
+			var rnf *types.ResourceNotFoundException
+			if !errors.As(err, &rnf) {
+				t.Fatalf("error %v, want the ResourceNotFoundException", err)
+			}
+			be := asBatchError(t, err)
+			want := append(indexes(0, size), indexes(size, size+5)...)
+			want = append(want, indexes(4*size, n)...)
+			checkIndexes(t, "NotDone", be.NotDone, want)
+			checkIndexes(t, "Unknown", be.Unknown, nil)
+			if g.calls != workers {
+				t.Errorf("%d requests, want %d", g.calls, workers)
+			}
+			// What is reported done is what the store did.
+			for i := range n {
+				if g.done[keyID(testKey(i))] == slices.Contains(be.NotDone, i) {
+					t.Errorf("index %d: done %v, reported not done %v", i, g.done[keyID(testKey(i))], slices.Contains(be.NotDone, i))
+				}
+			}
+		})
+	}
+}
+
+// TestBatchCancelInFlight: the caller's context ends while requests are in
+// flight. The writes they held are unknown (the SDK gives up on the call
+// without DynamoDB's answer), the reads not done; the chunks done before
+// are done, and those not started not done.
+func TestBatchCancelInFlight(t *testing.T) {
+	for _, op := range []string{"get", "write"} {
+		t.Run(op, func(t *testing.T) {
+			t.Parallel()
+			size := maxBatchGet
+			if op == "write" {
+				size = maxBatchWrite
+			}
+			const workers, chunks = 2, 6
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			var g *gateClient
+			g = newGate(func(ctx context.Context, _ int, ids []string) ([]string, error) {
+				n, _ := strconv.Atoi(ids[0][1:])
+				if n/size < 2 {
+					return nil, nil
+				}
+				// Chunks 2 and 3 hang until the caller gives up.
+				if waitFor(func() bool { return g.inFlightNow() == workers }) {
+					cancel()
+				}
+				<-ctx.Done()
+				return nil, &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Batch", Err: ctx.Err()}
+			})
+			var err error
+			n := chunks * size
+			if op == "get" {
+				var items []map[string]types.AttributeValue
+				items, err = getAll(ctx, g, workers, getKeys(n))
+				if len(items) != 2*size {
+					t.Errorf("%d items returned, want %d", len(items), 2*size)
+				}
+			} else {
+				err = writeAll(ctx, g, workers, deleteReqs(n))
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("error %v, want context.Canceled", err)
+			}
+			be := asBatchError(t, err)
+			if op == "get" {
+				checkIndexes(t, "NotDone", be.NotDone, indexes(2*size, n))
+				checkIndexes(t, "Unknown", be.Unknown, nil)
+			} else {
+				checkIndexes(t, "NotDone", be.NotDone, indexes(4*size, n))
+				checkIndexes(t, "Unknown", be.Unknown, indexes(2*size, 4*size))
+			}
+			if g.calls != 4 {
+				t.Errorf("%d requests, want 4", g.calls)
+			}
+		})
+	}
+}
+
+// TestBatchDuplicates: a key given twice is read once, at its first place,
+// and reported with both its indexes; of two writes with one key the last
+// is sent.
+func TestBatchDuplicates(t *testing.T) {
+	// Keys 0..149, then 0..149 again, reversed: every key twice.
+	keys := getKeys(150)
+	for i := 149; i >= 0; i-- {
+		keys = append(keys, testKey(i))
+	}
+	var g *gateClient
+	g = newGate(func(_ context.Context, _ int, ids []string) ([]string, error) {
+		if len(ids) != 100 && len(ids) != 50 {
+			t.Errorf("a request of %d keys", len(ids))
+		}
+		if ids[0] == "K100" {
+			return nil, httpStatus(400, errors.New("refused"))
+		}
+		return nil, nil
+	})
+	items, err := getAll(t.Context(), g, 1, keys)
+	if len(items) != 100 {
+		t.Fatalf("%d items, want 100", len(items))
+	}
+	for i, it := range items {
+		if keyID(it) != keyID(testKey(i)) {
+			t.Fatalf("item %d is %s", i, keyID(it))
+		}
+	}
+	be := asBatchError(t, err)
+	checkIndexes(t, "NotDone", be.NotDone, append(indexes(100, 150), indexes(150, 200)...))
+
+	// Puts: the last of a key is sent.
+	reqs := make([]types.WriteRequest, 0, 60)
+	for i := range 60 {
+		k := testKey(i % 30)
+		k["data"] = &types.AttributeValueMemberS{Value: "v" + strconv.Itoa(i)}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: k}})
+	}
+	rec := &recordWrites{}
+	if err := writeAll(t.Context(), rec, 3, reqs); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.data) != 30 {
+		t.Errorf("%d items written, want 30", len(rec.data))
+	}
+	for id, d := range rec.data {
+		i, _ := strconv.Atoi(id[1:])
+		if d != "v"+strconv.Itoa(i+30) {
+			t.Errorf("%s written with %s, want the last", id, d)
+		}
+	}
+}
+
+// recordWrites keeps the data each put writes.
+type recordWrites struct {
+	mu   sync.Mutex
+	data map[string]string
+}
+
+func (r *recordWrites) BatchWriteItem(_ context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.data == nil {
+		r.data = map[string]string{}
+	}
+	for _, w := range in.RequestItems[fakeTable] {
+		id := keyID(w.PutRequest.Item)
+		if _, ok := r.data[id]; ok {
+			return nil, errors.New("key written twice")
+		}
+		r.data[id] = w.PutRequest.Item["data"].(*types.AttributeValueMemberS).Value
+	}
+	return &dynamodb.BatchWriteItemOutput{}, nil
+}
+
+// TestBatchDecodeError: an item read that can't be decoded is reported by
+// its index, as not read; the others are returned.
+func TestBatchDecodeError(t *testing.T) {
+	g := newGate(func(context.Context, int, []string) ([]string, error) { return nil, nil })
+	keys := getKeys(250)
+	keys = append(keys, testKey(7))
+	bad := &ItemError{Entity: "E", Attr: "a", Reason: "stored as S"}
+	items, err := batchGet(t.Context(), g, testCall(3), keys, false, "", nil, func(item map[string]types.AttributeValue) (string, error) {
+		if id := keyID(item); id != "K7" && id != "K170" {
+			return id, nil
+		}
+		return "", bad
+	})
+	if len(items) != 248 || items[7] != "K8" || items[169] != "K171" {
+		t.Errorf("%d items returned (%v...)", len(items), items[:9])
+	}
+	if !errors.Is(err, ErrInvalidItem) {
+		t.Fatalf("error %v, want ErrInvalidItem", err)
+	}
+	be := asBatchError(t, err)
+	if be.Item != 7 {
+		t.Errorf("Item %d, want 7", be.Item)
+	}
+	checkIndexes(t, "NotDone", be.NotDone, []int{7, 170, 250})
+	if want := pkgPrefix + "M: item 7: E.a: stored as S"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}
+
+// TestBatchErrorText: a BatchError names the method, and the item or how
+// many were not done; no value.
+func TestBatchErrorText(t *testing.T) {
+	err := batchItemError("BatchGetCartItems", "read", 3, 5, &KeyError{Attr: "cartId", Value: "secret", Reason: "empty"})
+	if want := pkgPrefix + "BatchGetCartItems: item 3: invalid key value for cartId: empty"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	var ke *KeyError
+	if !errors.Is(err, ErrInvalidKey) || !errors.As(err, &ke) {
+		t.Errorf("%v: not a KeyError", err)
+	}
+	be := asBatchError(t, err)
+	checkIndexes(t, "NotDone", be.NotDone, indexes(0, 5))
+	if strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %q holds the value", err)
+	}
+
+	g := newGate(func(_ context.Context, call int, ids []string) ([]string, error) {
+		if call == 0 {
+			return nil, nil
+		}
+		return nil, errors.New("connection reset")
+	})
+	err = batchWrite(t.Context(), g, batchCall{method: "PutThings", table: fakeTable, key: []string{"pk", "sk"}, workers: 1}, "written", deleteReqs(60))
+	if want := pkgPrefix + "PutThings: 10 of 60 items not written, 25 unknown: connection reset"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	err = batchWrite(t.Context(), g, batchCall{method: "DeleteThings", table: fakeTable, key: []string{"pk", "sk"}, workers: 1}, "deleted", deleteReqs(60))
+	if want := pkgPrefix + "DeleteThings: 35 of 60 keys not deleted, 25 unknown: connection reset"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}
+
+// TestBatchPanic: a client's panic in a chunk is raised in the caller's
+// goroutine.
+func TestBatchPanic(t *testing.T) {
+	g := newGate(func(_ context.Context, call int, _ []string) ([]string, error) {
+		if call == 3 {
+			panic("client bug")
+		}
+		return nil, nil
+	})
+	defer func() {
+		if p := recover(); p != "client bug" {
+			t.Errorf("recovered %v", p)
+		}
+	}()
+	writeAll(t.Context(), g, 4, deleteReqs(300))
+	t.Error("no panic")
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -270,27 +273,378 @@ func (alwaysThrottled) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemI
 func TestBatchGivesUp(t *testing.T) {
 	t.Parallel()
 	s := New(alwaysThrottled{}, WithMainTable("Main"))
+	evs := []Event{{OwnerID: "o", Seq: 1, At: time.Unix(1, 0)}, {OwnerID: "o", Seq: 2, At: time.Unix(1, 0)}}
+	keys := []EventKey{{"o", 1}, {"o", 2}}
+
+	// With a deadline, the context's error, if the deadline comes first.
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
-	err := s.PutEvents(ctx, []Event{{OwnerID: "o", Seq: 1, At: time.Unix(1, 0)}})
+	err := s.PutEvents(ctx, evs)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("PutEvents, always throttled: %v, want the context's deadline", err)
 	}
-	_, err = s.GetEvents(ctx, []EventKey{{"o", 1}})
+	_, err = s.GetEvents(ctx, keys)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("GetEvents, always throttled: %v, want the context's deadline", err)
 	}
 
+	// With none, the attempts run out.
+	t.Run("no deadline", func(t *testing.T) {
+		for _, op := range []string{"put", "get"} {
+			t.Run(op, func(t *testing.T) {
+				t.Parallel()
+				var err error
+				if op == "put" {
+					err = s.PutEvents(context.Background(), evs)
+				} else {
+					var got []Event
+					got, err = s.GetEvents(context.Background(), keys)
+					if len(got) != 0 {
+						t.Errorf("%d events read", len(got))
+					}
+				}
+				if !errors.Is(err, ErrRetriesExhausted) {
+					t.Fatalf("%v, want ErrRetriesExhausted", err)
+				}
+				var pt *types.ProvisionedThroughputExceededException
+				if !errors.As(err, &pt) {
+					t.Errorf("%v does not wrap the last throttling error", err)
+				}
+				be := batchErr(t, err)
+				checkIndexes(t, "NotDone", be.NotDone, []int{0, 1})
+				checkIndexes(t, "Unknown", be.Unknown, nil)
+			})
+		}
+	})
+
 	// Errors other than throttling end the batch at once, wrapped.
 	c := dynamotest.Client(t)
 	s = New(c, WithMainTable("e2e-no-such-table"))
-	err = s.PutEvents(t.Context(), []Event{{OwnerID: "o", Seq: 1, At: time.Unix(1, 0)}})
+	err = s.PutEvents(t.Context(), evs)
 	var rnf *types.ResourceNotFoundException
 	if !errors.As(err, &rnf) {
 		t.Errorf("PutEvents to a missing table: %v, want a ResourceNotFoundException", err)
 	}
-	_, err = s.GetEvents(t.Context(), []EventKey{{"o", 1}})
+	// DynamoDB refused the request: nothing was written, and that is known.
+	be := batchErr(t, err)
+	checkIndexes(t, "NotDone", be.NotDone, []int{0, 1})
+	checkIndexes(t, "Unknown", be.Unknown, nil)
+	_, err = s.GetEvents(t.Context(), keys)
 	if code := dynamotest.ErrorCode(err); code != "ResourceNotFoundException" {
 		t.Errorf("GetEvents from a missing table: error code %q (%v)", code, err)
+	}
+}
+
+// batchErr returns err's *BatchError, failing t if there is none.
+func batchErr(t *testing.T, err error) *BatchError {
+	t.Helper()
+	var be *BatchError
+	if !errors.As(err, &be) {
+		t.Fatalf("%v: no *BatchError", err)
+	}
+	return be
+}
+
+func checkIndexes(t *testing.T, what string, got, want []int) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// peakClient counts the batch requests in flight at once. before, when
+// set, is called with each request's number (from 1) and may return
+// another table to send it to.
+type peakClient struct {
+	Client
+	before func(call int) (table string)
+
+	mu       sync.Mutex
+	calls    int
+	inFlight int
+	peak     int
+}
+
+func (p *peakClient) enter() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inFlight++
+	p.peak = max(p.peak, p.inFlight)
+	p.calls++
+	return p.calls
+}
+
+func (p *peakClient) leave() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inFlight--
+}
+
+func (p *peakClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	call := p.enter()
+	defer p.leave()
+	if p.before != nil {
+		if table := p.before(call); table != "" {
+			for _, ka := range in.RequestItems {
+				in.RequestItems = map[string]types.KeysAndAttributes{table: ka}
+			}
+		}
+	}
+	return p.Client.BatchGetItem(ctx, in, optFns...)
+}
+
+func (p *peakClient) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	call := p.enter()
+	defer p.leave()
+	if p.before != nil {
+		if table := p.before(call); table != "" {
+			for _, reqs := range in.RequestItems {
+				in.RequestItems = map[string][]types.WriteRequest{table: reqs}
+			}
+		}
+	}
+	return p.Client.BatchWriteItem(ctx, in, optFns...)
+}
+
+// storedEvents reads every event of the owners with a Query, by key.
+func storedEvents(t *testing.T, s *Store, owners ...string) map[EventKey]Event {
+	t.Helper()
+	out := map[EventKey]Event{}
+	for _, o := range owners {
+		for _, e := range collect(t, s.EventsAll(t.Context(), o)) {
+			out[EventKey{e.OwnerID, e.Seq}] = e
+		}
+	}
+	return out
+}
+
+func manyEvents(n int) ([]Event, []EventKey) {
+	evs := make([]Event, n)
+	keys := make([]EventKey, n)
+	for i := range evs {
+		evs[i] = Event{OwnerID: fmt.Sprint("o", i%3), Seq: int64(i - n/2), At: time.Unix(int64(i), 7), Note: fmt.Sprint("note ", i)}
+		keys[i] = EventKey{evs[i].OwnerID, evs[i].Seq}
+	}
+	return evs, keys
+}
+
+// TestBatchConcurrent: a large batch is sent WithBatchConcurrency
+// requests at a time, no more; the reads come back in the order of the
+// keys whatever order the chunks were done in.
+func TestBatchConcurrent(t *testing.T) {
+	t.Parallel()
+	for _, workers := range []int{1, 4} {
+		t.Run(fmt.Sprint("workers ", workers), func(t *testing.T) {
+			t.Parallel()
+			var peak *peakClient
+			s, _ := newStore(t, func(c Client) Client {
+				peak = &peakClient{Client: c}
+				return peak
+			}, WithBatchConcurrency(workers))
+			ctx := t.Context()
+			const n = 1000
+			evs, keys := manyEvents(n)
+			must(t, s.PutEvents(ctx, evs))
+			if peak.calls != n/25 {
+				t.Errorf("PutEvents: %d requests, want %d", peak.calls, n/25)
+			}
+			if got := storedEvents(t, s, "o0", "o1", "o2"); len(got) != n {
+				t.Fatalf("%d events stored, want %d", len(got), n)
+			}
+			// The keys shuffled, with some twice: the items come back in
+			// their order, each key once, at its first place.
+			order := rand.New(rand.NewPCG(1, 2)).Perm(n)
+			var ks []EventKey
+			for _, i := range order {
+				ks = append(ks, keys[i])
+			}
+			ks = append(ks, ks[:50]...)
+			got, err := s.GetEvents(ctx, ks)
+			must(t, err)
+			if len(got) != n {
+				t.Fatalf("GetEvents: %d events, want %d", len(got), n)
+			}
+			for j, i := range order {
+				checkEvent(t, fmt.Sprintf("GetEvents[%d]", j), got[j], evs[i])
+			}
+			must(t, s.DeleteEvents(ctx, keys))
+			if got := storedEvents(t, s, "o0", "o1", "o2"); len(got) != 0 {
+				t.Errorf("%d events left after DeleteEvents", len(got))
+			}
+			switch {
+			case peak.peak > workers:
+				t.Errorf("%d requests in flight at once, over %d", peak.peak, workers)
+			case workers > 1 && peak.peak < 2:
+				t.Errorf("at most %d request in flight at once with %d allowed", peak.peak, workers)
+			}
+			t.Logf("%d requests, at most %d at once", peak.calls, peak.peak)
+		})
+	}
+}
+
+// TestBatchPartialFailure: one request of a batch is refused by DynamoDB
+// (sent to a table that does not exist): the batch stops, and its
+// BatchError tells exactly which items were written, as DynamoDB holds
+// them.
+func TestBatchPartialFailure(t *testing.T) {
+	t.Parallel()
+	var peak *peakClient
+	s, _ := newStore(t, func(c Client) Client {
+		peak = &peakClient{Client: c}
+		return peak
+	}, WithBatchConcurrency(3))
+	peak.before = func(call int) string {
+		if call == 4 {
+			return "e2e-no-such-table"
+		}
+		return ""
+	}
+	ctx := t.Context()
+	const n = 500
+	evs, keys := manyEvents(n)
+	err := s.PutEvents(ctx, evs)
+	var rnf *types.ResourceNotFoundException
+	if !errors.As(err, &rnf) {
+		t.Fatalf("PutEvents: %v, want the ResourceNotFoundException", err)
+	}
+	be := batchErr(t, err)
+	if len(be.Unknown) != 0 || len(be.NotDone) < 25 || be.Method != "PutEvents" || be.Item != -1 {
+		t.Errorf("PutEvents: %d not done, %d unknown, method %q, item %d", len(be.NotDone), len(be.Unknown), be.Method, be.Item)
+	}
+	if peak.calls >= n/25 {
+		t.Errorf("%d requests: the batch went on after the failure", peak.calls)
+	}
+	stored := storedEvents(t, s, "o0", "o1", "o2")
+	for i, k := range keys {
+		_, ok := stored[k]
+		if notDone := slices.Contains(be.NotDone, i); ok == notDone {
+			t.Errorf("item %d: stored %v, reported not written %v", i, ok, notDone)
+		}
+	}
+	t.Logf("%d requests; %d items written, %d not", peak.calls, len(stored), len(be.NotDone))
+
+	// A read that fails the same way returns the items it read, and the
+	// keys not read.
+	must(t, s.PutEvents(ctx, evs))
+	peak.mu.Lock()
+	peak.calls = 0
+	peak.mu.Unlock()
+	peak.before = func(call int) string {
+		if call == 2 {
+			return "e2e-no-such-table"
+		}
+		return ""
+	}
+	got, err := s.GetEvents(ctx, keys)
+	be = batchErr(t, err)
+	if !errors.As(err, &rnf) || len(be.NotDone) < 100 || len(be.Unknown) != 0 {
+		t.Fatalf("GetEvents: %v, %d keys not read", err, len(be.NotDone))
+	}
+	j := 0
+	for i := range keys {
+		if slices.Contains(be.NotDone, i) {
+			continue
+		}
+		if j >= len(got) {
+			t.Fatalf("GetEvents returned %d events, fewer than the %d keys read", len(got), n-len(be.NotDone))
+		}
+		checkEvent(t, fmt.Sprintf("GetEvents: key %d", i), got[j], evs[i])
+		j++
+	}
+	if j != len(got) {
+		t.Errorf("GetEvents returned %d events for %d keys read", len(got), j)
+	}
+}
+
+// TestBatchCancelMidway: the caller's context ends while a batch is in
+// flight. The items reported written are stored, those reported not
+// written are not; the others' fate is unknown.
+func TestBatchCancelMidway(t *testing.T) {
+	t.Parallel()
+	var peak *peakClient
+	s, _ := newStore(t, func(c Client) Client {
+		peak = &peakClient{Client: c}
+		return peak
+	}, WithBatchConcurrency(4))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	peak.before = func(call int) string {
+		if call == 6 {
+			cancel()
+		}
+		return ""
+	}
+	const n = 500
+	evs, keys := manyEvents(n)
+	err := s.PutEvents(ctx, evs)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("PutEvents: %v, want context.Canceled", err)
+	}
+	be := batchErr(t, err)
+	if len(be.NotDone) == 0 || len(be.Unknown) == 0 {
+		t.Errorf("%d not written, %d unknown: want some of each", len(be.NotDone), len(be.Unknown))
+	}
+	stored := storedEvents(t, s, "o0", "o1", "o2")
+	written := 0
+	for i, k := range keys {
+		_, ok := stored[k]
+		switch {
+		case slices.Contains(be.Unknown, i):
+		case slices.Contains(be.NotDone, i):
+			if ok {
+				t.Errorf("item %d reported not written is stored", i)
+			}
+		default:
+			written++
+			if !ok {
+				t.Errorf("item %d reported written is not stored", i)
+			}
+		}
+	}
+	// The sixth request starts once two have ended: their chunks are
+	// done.
+	if written < 2*25 {
+		t.Errorf("%d items reported written, want the 2 chunks done before the cancel at least", written)
+	}
+	t.Logf("%d written, %d not, %d unknown", written, len(be.NotDone), len(be.Unknown))
+}
+
+// TestBatchItemErrors: a value refused before any call is named by the
+// method and its index, not its value; nothing is sent.
+func TestBatchItemErrors(t *testing.T) {
+	t.Parallel()
+	var peak *peakClient
+	s, _ := newStore(t, func(c Client) Client {
+		peak = &peakClient{Client: c}
+		return peak
+	})
+	keys := []EventKey{{"a", 1}, {"b", 2}, {"c", 3}, {"", 4}, {"e", 5}}
+	_, err := s.GetEvents(t.Context(), keys)
+	if want := "e2e: GetEvents: item 3: invalid key value for ownerId: empty"; err == nil || err.Error() != want {
+		t.Errorf("GetEvents: %v, want %q", err, want)
+	}
+	var ke *KeyError
+	if !errors.As(err, &ke) || !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("GetEvents: %v is no KeyError", err)
+	}
+	be := batchErr(t, err)
+	if be.Item != 3 {
+		t.Errorf("Item %d, want 3", be.Item)
+	}
+	checkIndexes(t, "NotDone", be.NotDone, []int{0, 1, 2, 3, 4})
+
+	keys[3].OwnerID = "x#y"
+	err = s.DeleteEvents(t.Context(), keys)
+	if want := "e2e: DeleteEvents: item 3: invalid key value for ownerId: holds '#', a separator of its key"; err == nil || err.Error() != want {
+		t.Errorf("DeleteEvents: %v, want %q", err, want)
+	}
+	evs, _ := manyEvents(5)
+	evs[2].OwnerID = "secret\xff"
+	err = s.PutEvents(t.Context(), evs)
+	if err == nil || !strings.HasPrefix(err.Error(), "e2e: PutEvents: item 2: ") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("PutEvents: %v, want item 2 named, not its value", err)
+	}
+	if peak.calls != 0 {
+		t.Errorf("%d requests sent", peak.calls)
 	}
 }

@@ -48,6 +48,10 @@ func methodOf(err error) string {
 	if errors.As(err, &ce) {
 		return ce.method
 	}
+	var be *BatchError
+	if errors.As(err, &be) {
+		return be.Method
+	}
 	return ""
 }
 

@@ -20,10 +20,11 @@ import (
 
 // newStore returns a Store over tables of unique names, and the raw
 // client; it creates the tables from the Store's own Tables. wrap, when
-// not nil, stands between the store and the client.
-func newStore(t *testing.T, wrap func(Client) Client) (*Store, *dynamodb.Client) {
+// not nil, stands between the store and the client; extra options go to
+// the Store.
+func newStore(t *testing.T, wrap func(Client) Client, extra ...Option) (*Store, *dynamodb.Client) {
 	t.Helper()
-	s, c, _ := newStoreOpts(t, wrap)
+	s, c, _ := newStoreOpts(t, wrap, extra...)
 	return s, c
 }
 

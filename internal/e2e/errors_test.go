@@ -138,14 +138,6 @@ func storeErrors(s *Store, in inputs) map[string]error {
 	return out
 }
 
-// batchMethods are the Store's batch methods, whose errors name the
-// method in another change.
-var batchMethods = map[string]bool{
-	"GetEvents": true, "WidgetNamesByKey": true, "PutEvents": true, "DeleteEvents": true,
-	"GetThemes": true, "PutThemes": true, "DeleteThemes": true,
-	"GetReadings": true, "PutReadings": true, "DeleteReadings": true,
-}
-
 // TestErrorsNameTheMethod calls every Store method with values it
 // refuses (or with a client that refuses every call) and checks that the
 // error names the method, keeps its kind reachable, and holds none of
@@ -165,10 +157,10 @@ func TestErrorsNameTheMethod(t *testing.T) {
 				}
 			}
 			method := strings.TrimSuffix(name, "All")
-			if got := methodOf(err); got != method && !batchMethods[name] {
+			if got := methodOf(err); got != method {
 				t.Errorf("%s: %v names %q, want %q", name, err, got, method)
 			}
-			if !strings.Contains(err.Error(), method+": ") && !batchMethods[name] {
+			if !strings.Contains(err.Error(), method+": ") {
 				t.Errorf("%s: message %q does not name %s", name, err, method)
 			}
 			for _, k := range []error{ErrInvalidKey, ErrInvalidItem, ErrInvalidCursor, errRefused} {

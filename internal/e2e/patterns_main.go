@@ -3324,67 +3324,82 @@ func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemIn
 	}, nil
 }
 
+// GetEvent reads one Event by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
+func (s *Store) GetEvent(ctx context.Context, key EventKey) (*Event, error) {
+	ownerID := key.OwnerID
+	seq := key.Seq
+	pk, err := eventPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetEvent", cause: err}
+	}
+	sk, err := eventSK(seq)
+	if err != nil {
+		return nil, &callError{method: "GetEvent", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetEvent", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetEvent", cause: ErrNotFound}
+	}
+	var v Event
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetEvent", cause: err}
+	}
+	return &v, nil
+}
+
 // GetEvents reads the Event items of keys, in the order of keys; keys with
-// no item are left out, and a key given twice is read once. Items that
-// can't be decoded are left out too, and the result comes with a
-// DecodeError listing them.
+// no item are left out, and a key given twice is read once, at its first
+// place. On a failure it returns the items read with a *BatchError that
+// lists the keys not read; items that can't be decoded are left out, and
+// its Err is a DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
-//		requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		pk, err := eventPK(k.OwnerID)
+	in := make([]map[string]types.AttributeValue, len(keys))
+	for i := range keys {
+		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("GetEvents", "read", i, len(keys), err)
 		}
-		sk, err := eventSK(k.Seq)
+		sk, err := eventSK(keys[i].Seq)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("GetEvents", "read", i, len(keys), err)
 		}
-		keyMap := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(keyMap, "PK", "SK")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, keyMap)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
-	if err != nil {
-		return nil, &callError{method: "GetEvents", cause: err}
-	}
-	found := make(map[string]Event, len(items))
-	failed := map[string]error{}
-	for _, item := range items {
-		h := keyHash(item, "PK", "SK")
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "GetEvents",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Event, error) {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			failed[h] = err
-			continue
+			return Event{}, err
 		}
-		found[h] = v
-	}
-	out := make([]Event, 0, len(found))
-	var undecoded []UndecodedItem
-	for i, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		} else if err, ok := failed[h]; ok {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
-			delete(failed, h)
-		}
-	}
-	return out, decodeErr("GetEvents", undecoded)
+		return v, nil
+	})
 }
 
 // WidgetNamesByKeyItem holds the attributes of a Widget that
@@ -3407,133 +3422,106 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 
 // WidgetNamesByKey reads the Widget items of keys, in the order of keys;
-// keys with no item are left out, and a key given twice is read once. Items
-// that can't be decoded are left out too, and the result comes with a
-// DecodeError listing them.
+// keys with no item are left out, and a key given twice is read once, at
+// its first place. On a failure it returns the items read with a
+// *BatchError that lists the keys not read; items that can't be decoded are
+// left out, and its Err is a DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
-//		requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		pk, err := widgetPK(k.OwnerID)
+	in := make([]map[string]types.AttributeValue, len(keys))
+	for i := range keys {
+		pk, err := widgetPK(keys[i].OwnerID)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("WidgetNamesByKey", "read", i, len(keys), err)
 		}
-		sk, err := widgetSK(k.WidgetID)
+		sk, err := widgetSK(keys[i].WidgetID)
 		if err != nil {
-			return nil, err
+			return nil, batchItemError("WidgetNamesByKey", "read", i, len(keys), err)
 		}
-		keyMap := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(keyMap, "PK", "SK")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, keyMap)
 	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"})
-	if err != nil {
-		return nil, &callError{method: "WidgetNamesByKey", cause: err}
-	}
-	found := make(map[string]WidgetNamesByKeyItem, len(items))
-	failed := map[string]error{}
-	for _, item := range items {
-		h := keyHash(item, "PK", "SK")
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "WidgetNamesByKey",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}, func(item map[string]types.AttributeValue) (WidgetNamesByKeyItem, error) {
 		var v WidgetNamesByKeyItem
 		if err := v.unmarshalItem(item); err != nil {
-			failed[h] = err
-			continue
+			return WidgetNamesByKeyItem{}, err
 		}
-		found[h] = v
-	}
-	out := make([]WidgetNamesByKeyItem, 0, len(found))
-	var undecoded []UndecodedItem
-	for i, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		} else if err, ok := failed[h]; ok {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
-			delete(failed, h)
-		}
-	}
-	return out, decodeErr("WidgetNamesByKey", undecoded)
+		return v, nil
+	})
 }
 
 // PutEvents writes every Event of items whole; of two items with one key,
-// the last is written.
+// the last is written. On a failure its *BatchError lists the items not
+// written and those that may or may not have been.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
-//		requests are retried with backoff until done or ctx ends.
+//	BatchWriteItem: 25 puts per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed puts and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) PutEvents(ctx context.Context, items []Event) error {
-	reqs := make([]types.WriteRequest, 0, len(items))
-	requestAt := make(map[string]int, len(items))
+	reqs := make([]types.WriteRequest, len(items))
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return err
+			return batchItemError("PutEvents", "written", i, len(items), err)
 		}
-		h := keyHash(item, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "PutEvents", cause: err}
-	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "PutEvents",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "written", reqs)
 }
 
 // DeleteEvents deletes the Event items of keys; keys with no item are no
-// error.
+// error. On a failure its *BatchError lists the keys not deleted and those
+// that may or may not have been.
 //
 //	BatchWriteItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and
-//		throttled requests are retried with backoff until done or ctx
-//		ends.
+//	BatchWriteItem: 25 deletes per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed deletes and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
-	reqs := make([]types.WriteRequest, 0, len(keys))
-	requestAt := make(map[string]int, len(keys))
+	reqs := make([]types.WriteRequest, len(keys))
 	for i := range keys {
 		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
-			return err
+			return batchItemError("DeleteEvents", "deleted", i, len(keys), err)
 		}
 		sk, err := eventSK(keys[i].Seq)
 		if err != nil {
-			return err
+			return batchItemError("DeleteEvents", "deleted", i, len(keys), err)
 		}
-		keyMap := map[string]types.AttributeValue{
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
-		}
-		h := keyHash(keyMap, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}})
+		}}}
 	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "DeleteEvents", cause: err}
-	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "DeleteEvents",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "deleted", reqs)
 }
 
 // GetTheme reads one Theme by its primary key; ErrNotFound when there is
@@ -3944,133 +3932,106 @@ func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error
 }
 
 // GetThemes reads the Theme items of keys, in the order of keys; keys with
-// no item are left out, and a key given twice is read once. Items that
-// can't be decoded are left out too, and the result comes with a
-// DecodeError listing them.
+// no item are left out, and a key given twice is read once, at its first
+// place. On a failure it returns the items read with a *BatchError that
+// lists the keys not read; items that can't be decoded are left out, and
+// its Err is a DecodeError listing them.
 //
 //	BatchGetItem on table Main
 //	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
-//		requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		pk, err := themePK(k.OwnerID)
-		if err != nil {
-			return nil, err
-		}
-		sk, err := themeSK(k.Style)
-		if err != nil {
-			return nil, err
-		}
-		keyMap := map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		}
-		h := keyHash(keyMap, "PK", "SK")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, keyMap)
-	}
-	items, err := batchGet(ctx, s.client, s.mainTable, in, false, "", nil)
-	if err != nil {
-		return nil, &callError{method: "GetThemes", cause: err}
-	}
-	found := make(map[string]Theme, len(items))
-	failed := map[string]error{}
-	for _, item := range items {
-		h := keyHash(item, "PK", "SK")
-		var v Theme
-		if err := v.UnmarshalItem(item); err != nil {
-			failed[h] = err
-			continue
-		}
-		found[h] = v
-	}
-	out := make([]Theme, 0, len(found))
-	var undecoded []UndecodedItem
-	for i, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		} else if err, ok := failed[h]; ok {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
-			delete(failed, h)
-		}
-	}
-	return out, decodeErr("GetThemes", undecoded)
-}
-
-// PutThemes writes every Theme of items whole; of two items with one key,
-// the last is written.
-//
-//	BatchWriteItem on table Main
-//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
-//		requests are retried with backoff until done or ctx ends.
-func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
-	reqs := make([]types.WriteRequest, 0, len(items))
-	requestAt := make(map[string]int, len(items))
-	for i := range items {
-		item, err := items[i].MarshalItem()
-		if err != nil {
-			return err
-		}
-		h := keyHash(item, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
-	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "PutThemes", cause: err}
-	}
-	return nil
-}
-
-// DeleteThemes deletes the Theme items of keys; keys with no item are no
-// error.
-//
-//	BatchWriteItem on table Main
-//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and
-//		throttled requests are retried with backoff until done or ctx
-//		ends.
-func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
-	reqs := make([]types.WriteRequest, 0, len(keys))
-	requestAt := make(map[string]int, len(keys))
+	in := make([]map[string]types.AttributeValue, len(keys))
 	for i := range keys {
 		pk, err := themePK(keys[i].OwnerID)
 		if err != nil {
-			return err
+			return nil, batchItemError("GetThemes", "read", i, len(keys), err)
 		}
 		sk, err := themeSK(keys[i].Style)
 		if err != nil {
-			return err
+			return nil, batchItemError("GetThemes", "read", i, len(keys), err)
 		}
-		keyMap := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
-		h := keyHash(keyMap, "PK", "SK")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}}
-			continue
+	}
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "GetThemes",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Theme, error) {
+		var v Theme
+		if err := v.UnmarshalItem(item); err != nil {
+			return Theme{}, err
 		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}})
+		return v, nil
+	})
+}
+
+// PutThemes writes every Theme of items whole; of two items with one key,
+// the last is written. On a failure its *BatchError lists the items not
+// written and those that may or may not have been.
+//
+//	BatchWriteItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchWriteItem: 25 puts per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed puts and throttled requests: retried with backoff, 10
+//		requests per chunk at most
+func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
+	reqs := make([]types.WriteRequest, len(items))
+	for i := range items {
+		item, err := items[i].MarshalItem()
+		if err != nil {
+			return batchItemError("PutThemes", "written", i, len(items), err)
+		}
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	if err := batchWrite(ctx, s.client, s.mainTable, reqs); err != nil {
-		return &callError{method: "DeleteThemes", cause: err}
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "PutThemes",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "written", reqs)
+}
+
+// DeleteThemes deletes the Theme items of keys; keys with no item are no
+// error. On a failure its *BatchError lists the keys not deleted and those
+// that may or may not have been.
+//
+//	BatchWriteItem on table Main
+//	Key of each item: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
+//	BatchWriteItem: 25 deletes per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed deletes and throttled requests: retried with backoff, 10
+//		requests per chunk at most
+func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
+	reqs := make([]types.WriteRequest, len(keys))
+	for i := range keys {
+		pk, err := themePK(keys[i].OwnerID)
+		if err != nil {
+			return batchItemError("DeleteThemes", "deleted", i, len(keys), err)
+		}
+		sk, err := themeSK(keys[i].Style)
+		if err != nil {
+			return batchItemError("DeleteThemes", "deleted", i, len(keys), err)
+		}
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		}}}
 	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"PK", "SK"},
+		method:  "DeleteThemes",
+		table:   s.mainTable,
+		workers: s.batchConcurrency,
+	}, "deleted", reqs)
 }
 
 const createAdminThemeCondition = "attribute_not_exists(PK)"

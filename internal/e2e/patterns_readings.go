@@ -600,115 +600,88 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 }
 
 // GetReadings reads the Reading items of keys, in the order of keys; keys
-// with no item are left out, and a key given twice is read once. Items that
-// can't be decoded are left out too, and the result comes with a
-// DecodeError listing them.
+// with no item are left out, and a key given twice is read once, at its
+// first place. On a failure it returns the items read with a *BatchError
+// that lists the keys not read; items that can't be decoded are left out,
+// and its Err is a DecodeError listing them.
 //
 //	BatchGetItem on table Readings
 //	Key of each item: deviceId = {deviceId} AND seq = {seq}
-//	BatchGetItem: 100 keys per request; unprocessed keys and throttled
-//		requests are retried with backoff until done or ctx ends.
+//	BatchGetItem: 100 keys per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed keys and throttled requests: retried with backoff, 10
+//		requests per chunk at most
 func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, error) {
-	in := make([]map[string]types.AttributeValue, 0, len(keys))
-	keyOrder := make([]string, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		keyMap := map[string]types.AttributeValue{
-			"deviceId": intValue(k.DeviceID),
-			"seq":      intValue(k.Seq),
-		}
-		h := keyHash(keyMap, "deviceId", "seq")
-		keyOrder = append(keyOrder, h)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		in = append(in, keyMap)
-	}
-	items, err := batchGet(ctx, s.client, s.readingsTable, in, true, "", nil)
-	if err != nil {
-		return nil, &callError{method: "GetReadings", cause: err}
-	}
-	found := make(map[string]Reading, len(items))
-	failed := map[string]error{}
-	for _, item := range items {
-		h := keyHash(item, "deviceId", "seq")
-		var v Reading
-		if err := v.UnmarshalItem(item); err != nil {
-			failed[h] = err
-			continue
-		}
-		found[h] = v
-	}
-	out := make([]Reading, 0, len(found))
-	var undecoded []UndecodedItem
-	for i, h := range keyOrder {
-		if v, ok := found[h]; ok {
-			out = append(out, v)
-			delete(found, h)
-		} else if err, ok := failed[h]; ok {
-			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
-			delete(failed, h)
-		}
-	}
-	return out, decodeErr("GetReadings", undecoded)
-}
-
-// PutReadings writes every Reading of items whole; of two items with one
-// key, the last is written.
-//
-//	BatchWriteItem on table Readings
-//	Key of each item: deviceId = {deviceId} AND seq = {seq}
-//	BatchWriteItem: 25 puts per request; unprocessed items and throttled
-//		requests are retried with backoff until done or ctx ends.
-func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
-	reqs := make([]types.WriteRequest, 0, len(items))
-	requestAt := make(map[string]int, len(items))
-	for i := range items {
-		item, err := items[i].MarshalItem()
-		if err != nil {
-			return err
-		}
-		h := keyHash(item, "deviceId", "seq")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
-			continue
-		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
-	}
-	if err := batchWrite(ctx, s.client, s.readingsTable, reqs); err != nil {
-		return &callError{method: "PutReadings", cause: err}
-	}
-	return nil
-}
-
-// DeleteReadings deletes the Reading items of keys; keys with no item are
-// no error.
-//
-//	BatchWriteItem on table Readings
-//	Key of each item: deviceId = {deviceId} AND seq = {seq}
-//	BatchWriteItem: 25 deletes per request; unprocessed keys and
-//		throttled requests are retried with backoff until done or ctx
-//		ends.
-func (s *Store) DeleteReadings(ctx context.Context, keys []ReadingKey) error {
-	reqs := make([]types.WriteRequest, 0, len(keys))
-	requestAt := make(map[string]int, len(keys))
+	in := make([]map[string]types.AttributeValue, len(keys))
 	for i := range keys {
-		keyMap := map[string]types.AttributeValue{
+		in[i] = map[string]types.AttributeValue{
 			"deviceId": intValue(keys[i].DeviceID),
 			"seq":      intValue(keys[i].Seq),
 		}
-		h := keyHash(keyMap, "deviceId", "seq")
-		if j, ok := requestAt[h]; ok {
-			reqs[j] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}}
-			continue
+	}
+	return batchGet(ctx, s.client, batchCall{
+		key:     []string{"deviceId", "seq"},
+		method:  "GetReadings",
+		table:   s.readingsTable,
+		workers: s.batchConcurrency,
+	}, in, true, "", nil, func(item map[string]types.AttributeValue) (Reading, error) {
+		var v Reading
+		if err := v.UnmarshalItem(item); err != nil {
+			return Reading{}, err
 		}
-		requestAt[h] = len(reqs)
-		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyMap}})
+		return v, nil
+	})
+}
+
+// PutReadings writes every Reading of items whole; of two items with one
+// key, the last is written. On a failure its *BatchError lists the items
+// not written and those that may or may not have been.
+//
+//	BatchWriteItem on table Readings
+//	Key of each item: deviceId = {deviceId} AND seq = {seq}
+//	BatchWriteItem: 25 puts per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed puts and throttled requests: retried with backoff, 10
+//		requests per chunk at most
+func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
+	reqs := make([]types.WriteRequest, len(items))
+	for i := range items {
+		item, err := items[i].MarshalItem()
+		if err != nil {
+			return batchItemError("PutReadings", "written", i, len(items), err)
+		}
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	if err := batchWrite(ctx, s.client, s.readingsTable, reqs); err != nil {
-		return &callError{method: "DeleteReadings", cause: err}
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"deviceId", "seq"},
+		method:  "PutReadings",
+		table:   s.readingsTable,
+		workers: s.batchConcurrency,
+	}, "written", reqs)
+}
+
+// DeleteReadings deletes the Reading items of keys; keys with no item are
+// no error. On a failure its *BatchError lists the keys not deleted and
+// those that may or may not have been.
+//
+//	BatchWriteItem on table Readings
+//	Key of each item: deviceId = {deviceId} AND seq = {seq}
+//	BatchWriteItem: 25 deletes per request, up to WithBatchConcurrency
+//		(default 8) requests at once
+//	Unprocessed deletes and throttled requests: retried with backoff, 10
+//		requests per chunk at most
+func (s *Store) DeleteReadings(ctx context.Context, keys []ReadingKey) error {
+	reqs := make([]types.WriteRequest, len(keys))
+	for i := range keys {
+		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
+			"deviceId": intValue(keys[i].DeviceID),
+			"seq":      intValue(keys[i].Seq),
+		}}}
 	}
-	return nil
+	return batchWrite(ctx, s.client, batchCall{
+		key:     []string{"deviceId", "seq"},
+		method:  "DeleteReadings",
+		table:   s.readingsTable,
+		workers: s.batchConcurrency,
+	}, "deleted", reqs)
 }

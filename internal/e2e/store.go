@@ -38,10 +38,11 @@ var _ Client = (*dynamodb.Client)(nil)
 // Store serves the access patterns of the spec. It is safe for concurrent
 // use.
 type Store struct {
-	client        Client
-	mainTable     string      // physical name of table Main
-	readingsTable string      // physical name of table Readings
-	cursorKeys    *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	client           Client
+	mainTable        string      // physical name of table Main
+	readingsTable    string      // physical name of table Readings
+	cursorKeys       *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	batchConcurrency int         // requests of one batch method in flight at once; < 1: the default
 }
 
 // Option changes a Store made by New.
@@ -86,6 +87,15 @@ func WithCursorKey(secret []byte) Option {
 	keys := newCursorKeys(secret)
 	return func(s *Store) {
 		s.cursorKeys = keys
+	}
+}
+
+// WithBatchConcurrency sets how many requests of one batch method are in
+// flight at once (default 8; n < 1 means the default): a batch is sent in
+// chunks of 100 keys to read or 25 writes, n chunks at a time.
+func WithBatchConcurrency(n int) Option {
+	return func(s *Store) {
+		s.batchConcurrency = n
 	}
 }
 

@@ -350,24 +350,32 @@ type StoreAPI interface {
 	// creates the item when there is none.
 	TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error)
 
+	// GetEvent reads one Event by its primary key; ErrNotFound when there is
+	// none.
+	GetEvent(ctx context.Context, key EventKey) (*Event, error)
+
 	// GetEvents reads the Event items of keys, in the order of keys; keys with
-	// no item are left out, and a key given twice is read once. Items that
-	// can't be decoded are left out too, and the result comes with a
-	// DecodeError listing them.
+	// no item are left out, and a key given twice is read once, at its first
+	// place. On a failure it returns the items read with a *BatchError that
+	// lists the keys not read; items that can't be decoded are left out, and
+	// its Err is a DecodeError listing them.
 	GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 
 	// WidgetNamesByKey reads the Widget items of keys, in the order of keys;
-	// keys with no item are left out, and a key given twice is read once. Items
-	// that can't be decoded are left out too, and the result comes with a
-	// DecodeError listing them.
+	// keys with no item are left out, and a key given twice is read once, at
+	// its first place. On a failure it returns the items read with a
+	// *BatchError that lists the keys not read; items that can't be decoded are
+	// left out, and its Err is a DecodeError listing them.
 	WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error)
 
 	// PutEvents writes every Event of items whole; of two items with one key,
-	// the last is written.
+	// the last is written. On a failure its *BatchError lists the items not
+	// written and those that may or may not have been.
 	PutEvents(ctx context.Context, items []Event) error
 
 	// DeleteEvents deletes the Event items of keys; keys with no item are no
-	// error.
+	// error. On a failure its *BatchError lists the keys not deleted and those
+	// that may or may not have been.
 	DeleteEvents(ctx context.Context, keys []EventKey) error
 
 	// GetTheme reads one Theme by its primary key; ErrNotFound when there is
@@ -414,17 +422,20 @@ type StoreAPI interface {
 	DeleteTheme(ctx context.Context, key ThemeKey) error
 
 	// GetThemes reads the Theme items of keys, in the order of keys; keys with
-	// no item are left out, and a key given twice is read once. Items that
-	// can't be decoded are left out too, and the result comes with a
-	// DecodeError listing them.
+	// no item are left out, and a key given twice is read once, at its first
+	// place. On a failure it returns the items read with a *BatchError that
+	// lists the keys not read; items that can't be decoded are left out, and
+	// its Err is a DecodeError listing them.
 	GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 
 	// PutThemes writes every Theme of items whole; of two items with one key,
-	// the last is written.
+	// the last is written. On a failure its *BatchError lists the items not
+	// written and those that may or may not have been.
 	PutThemes(ctx context.Context, items []Theme) error
 
 	// DeleteThemes deletes the Theme items of keys; keys with no item are no
-	// error.
+	// error. On a failure its *BatchError lists the keys not deleted and those
+	// that may or may not have been.
 	DeleteThemes(ctx context.Context, keys []ThemeKey) error
 
 	// CreateAdminTheme writes adminTheme only when no item has its key:
@@ -495,17 +506,20 @@ type StoreAPI interface {
 	Hit(ctx context.Context, params HitParams) (*Reading, error)
 
 	// GetReadings reads the Reading items of keys, in the order of keys; keys
-	// with no item are left out, and a key given twice is read once. Items that
-	// can't be decoded are left out too, and the result comes with a
-	// DecodeError listing them.
+	// with no item are left out, and a key given twice is read once, at its
+	// first place. On a failure it returns the items read with a *BatchError
+	// that lists the keys not read; items that can't be decoded are left out,
+	// and its Err is a DecodeError listing them.
 	GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, error)
 
 	// PutReadings writes every Reading of items whole; of two items with one
-	// key, the last is written.
+	// key, the last is written. On a failure its *BatchError lists the items
+	// not written and those that may or may not have been.
 	PutReadings(ctx context.Context, items []Reading) error
 
 	// DeleteReadings deletes the Reading items of keys; keys with no item are
-	// no error.
+	// no error. On a failure its *BatchError lists the keys not deleted and
+	// those that may or may not have been.
 	DeleteReadings(ctx context.Context, keys []ReadingKey) error
 
 	// GetRepo reads one Repo by its primary key; ErrNotFound when there is

@@ -13,9 +13,10 @@ import (
 // declares.
 var FixedNames = []string{
 	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Table",
-	"KeyError", "ItemError", "DecodeError", "UndecodedItem",
+	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
-	"ErrInvalidItem", "ErrInvalidCursor", "WithCursorKey",
+	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
+	CursorKeyOption, BatchOption,
 }
 
 // StoreFixedMethods are the methods every generated Store declares besides
@@ -56,6 +57,19 @@ func (p *Pattern) ReturnsPages() bool { return p.Op == OpQuery && !p.First }
 
 // AllMethod is the Store method that walks every page of a query.
 func (p *Pattern) AllMethod() string { return p.GoName + "All" }
+
+// BatchOption is the Store option that sets how many requests of one batch
+// method are in flight at once, and BatchField the Store's field holding
+// it; both are declared when a pattern is a batch. (No table's field,
+// which ends in Table, and no input method, which ends in Input, can take
+// BatchField.)
+const (
+	// CursorKeyOption is the Store option that seals cursors with a
+	// secret.
+	CursorKeyOption = "WithCursorKey"
+	BatchOption     = "WithBatchConcurrency"
+	BatchField      = "batchConcurrency"
+)
 
 // TableOption is the option that sets a table's physical name.
 func (t *Table) TableOption() string { return "With" + t.GoName + "Table" }
@@ -228,8 +242,9 @@ func (e *Entity) PluralName() string {
 // packages generated code imports, the identifiers of the runtime files,
 // and the locals the generated methods declare. (Generator tests keep
 // the last three lists true.) StoreNames are the names the Store's file
-// declares besides Store, New, Option, Client, Tables and the table
-// options.
+// declares besides Store, New, Option, Client, Tables and the tables'
+// options: pkgPrefix, and the options declared when a pattern needs them
+// (CursorKeyOption, BatchOption).
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -243,11 +258,14 @@ var (
 		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
 	}
 	RuntimeNames = []string{
-		"Cursor", "DecodeError", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
-		"ErrInvalidKey", "ErrNotFound", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
-		"appendTime", "backoff", "backoffBase", "backoffCap", "batchGet", "batchGetClient",
+		"BatchError", "Cursor", "DecodeError", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
+		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
+		"appendTime", "attemptsError", "backoff", "backoffBase", "backoffCap", "backoffOrStop",
+		"batchAttempts", "batchCall", "batchDone", "batchFailure", "batchGet", "batchGetClient",
+		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
-		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "document", "emptyRange", "encodeCursor",
+		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
+		"emptyRange", "encodeCursor", "errBatchStopped",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
@@ -255,16 +273,16 @@ var (
 		"optional", "pageLimit", "parseKeyInt", "presence", "putDigits", "queryFixed", "readBool",
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
-		"required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
+		"refused", "required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
 		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "walk",
-		"walkPages", "wrongType",
+		"walkPages", "writeKey", "wrongType",
 		// The cursors' (dyngen_cursor.go).
 		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
 		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "startAttr", "validKeyValue",
 		"validNumber",
 	}
-	StoreNames   = []string{"pkgPrefix", "WithCursorKey"}
+	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
 		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "ok",
