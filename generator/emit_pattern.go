@@ -141,7 +141,7 @@ func (m *method) doc(summary string, lines ...string) {
 		comment(m.f, "\t"+l)
 	}
 	for _, p := range m.pp.Params {
-		if p.Renamed {
+		if p.Renamed && p.Field == "" {
 			comment(m.f, "")
 			what := m.ent().Name
 			if p.Attr != nil {

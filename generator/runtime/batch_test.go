@@ -1204,12 +1204,16 @@ func TestBatchDecodeError(t *testing.T) {
 		t.Fatalf("error %v, want ErrInvalidItem", err)
 	}
 	be := asBatchError(t, err)
-	if be.Item != 7 {
-		t.Errorf("Item %d, want 7", be.Item)
+	if be.Item != -1 {
+		t.Errorf("Item %d, want -1: the error is about two items", be.Item)
 	}
 	checkIndexes(t, "NotDone", be.NotDone, []int{7, 170, 250})
-	if want := pkgPrefix + "M: item 7: E.a: stored as S"; err.Error() != want {
-		t.Errorf("error %q, want %q", err, want)
+	var de *DecodeError
+	if !errors.As(err, &de) || len(de.Items) != 2 || de.Items[0].Position != 7 || de.Items[1].Position != 170 || de.Items[0].Err != bad {
+		t.Fatalf("error %v: want a DecodeError listing the items of keys 7 and 170", err)
+	}
+	if got := de.Items[0].KeyAttrs; len(got) != 2 || got[0] != "pk" || got[1] != "sk" {
+		t.Errorf("KeyAttrs %q, want the call's key attributes", got)
 	}
 }
 
