@@ -6,43 +6,16 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 )
 
 // TestStoreAPI checks, for the spec of every golden case and example,
 // that StoreAPI lists every exported method of *Store but Tables, each
 // with the signature of the method and a doc comment, in store_api.go.
 func TestStoreAPI(t *testing.T) {
-	specs := map[string][]byte{}
-	cases, _ := filepath.Glob("testdata/golden/*.txtar")
-	for _, file := range cases {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if f.Name == "spec.yaml" {
-				specs[file] = f.Data
-			}
-		}
-	}
-	examples, _ := filepath.Glob("../example/*/spec.yaml")
-	for _, file := range append(examples, "../internal/e2e/spec.yaml") {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		specs[file] = data
-	}
-	if len(specs) < 10 {
-		t.Fatalf("only %d specs", len(specs))
-	}
+	specs := corpusSpecs(t)
 	for name, data := range specs {
 		t.Run(name, func(t *testing.T) {
 			files, diags := Generate("spec.yaml", "spec.yaml", data)
