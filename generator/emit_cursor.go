@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -27,39 +29,58 @@ func hasQuery(p *plan.Plan) bool {
 	return false
 }
 
-// cursorStart emits the start of a query's page: cursorStart binds the
-// cursors to the request in (built before), and sets its
-// ExclusiveStartKey from page.Cursor once the key it holds passes the
-// check of the plan's start key and key condition. The values it is
-// checked against are those the request sends.
-func (m *method) cursorStart(g *jen.Group, fail func(jen.Code) jen.Code) {
+// queryShape emits the query's queryShape, the same for every call: the
+// check of a cursor's start key (the plan's start key and key condition)
+// with the placeholders of the values it is checked against, which are
+// those the request sends, and the placeholders of the request's values.
+// It returns its name.
+func (m *method) queryShape() string {
 	key := m.pp.Key
 	var attrs []jen.Code
 	for _, a := range key.StartKey() {
 		attrs = append(attrs, jen.Values(jen.Lit(a.Name), jen.LitRune(rune(a.Type[0])), jen.Lit(a.Sort)))
 	}
-	value := func(src plan.Source) jen.Code {
-		return jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(src)))
-	}
 	check := jen.Dict{
 		jen.Id("pattern"): jen.Lit(m.p.Name),
 		jen.Id("attrs"):   jen.Index().Id("startAttr").Values(attrs...),
 		jen.Id("pk"):      jen.Lit(key.Index.PK.Name),
-		jen.Id("pkValue"): value(plan.PKValue),
 	}
+	shape := jen.Dict{jen.Id("pkValue"): jen.Lit(m.req.Placeholder(plan.PKValue))}
 	if op := key.SK.Kind.Operator(); op != "" {
 		check[jen.Id("sk")] = jen.Lit(key.Index.SK.Name)
 		check[jen.Id("op")] = jen.Lit(op)
 		if key.SK.Kind == plan.SKBetween {
-			check[jen.Id("lo")] = value(plan.SKLow)
-			check[jen.Id("hi")] = value(plan.SKHigh)
+			shape[jen.Id("lo")] = jen.Lit(m.req.Placeholder(plan.SKLow))
+			shape[jen.Id("hi")] = jen.Lit(m.req.Placeholder(plan.SKHigh))
 		} else {
-			check[jen.Id("lo")] = value(plan.SKValue)
+			shape[jen.Id("lo")] = jen.Lit(m.req.Placeholder(plan.SKValue))
 		}
 	}
+	var values []string
+	for _, v := range m.req.Values {
+		values = append(values, v.Placeholder)
+	}
+	slices.Sort(values)
+	shape[jen.Id("keys")] = jen.Id("queryKeys").Values(check)
+	shape[jen.Id("values")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, v := range values {
+			g.Lit(v)
+		}
+	})
+	name := m.p.ConstName("Shape")
+	commentf(m.f, "%s is how %s binds and checks its cursors.", name, m.p.GoName)
+	m.f.Var().Id(name).Op("=").Op("&").Id("queryShape").Values(shape)
+	m.f.Line()
+	return name
+}
+
+// cursorStart emits the start of a query's page: cursorStart binds the
+// cursors to the request in (built before), and sets its
+// ExclusiveStartKey from page.Cursor once the key it holds passes the
+// check of the query's shape (see queryShape).
+func (m *method) cursorStart(g *jen.Group, fail func(jen.Code) jen.Code, shape string) {
 	g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(
-		jen.Id("s").Dot("cursorKeys"), jen.Id("page").Dot("Cursor"), jen.Id("in"),
-		jen.Op("&").Id("queryKeys").Values(check),
+		jen.Id("s").Dot("cursorKeys"), jen.Id("page").Dot("Cursor"), jen.Id("in"), jen.Id(shape),
 	)
 	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 }

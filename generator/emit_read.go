@@ -359,12 +359,13 @@ func (m *method) query() {
 		what = "the items of " + strings.Join(names, ", ")
 	}
 	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what), lines...)
+	shape := m.queryShape()
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
 		g.Id("in").Op(":=").Add(in)
-		m.cursorStart(g, fail)
+		m.cursorStart(g, fail, shape)
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
 			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKLow))), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKHigh))))).Block(m.emptyResult())
 		}
@@ -393,7 +394,7 @@ func (m *method) query() {
 			}
 			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
 		})
-		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Id("start"), jen.Id("out").Dot("LastEvaluatedKey"))
+		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Op("&").Id("start"), jen.Id("out").Dot("LastEvaluatedKey"))
 		g.Return(jen.Id("res"), m.decodeErr())
 	})
 	m.f.Line()

@@ -107,6 +107,18 @@ const bookPageKeyCondition = "PK = :pk"
 //	KeyConditionExpression: PK = "BOOK#{isbn}"
 //	ScanIndexForward: false (descending)
 //	Limit: 16 unless page.Limit is set
+//
+// bookPageShape is how BookPage binds and checks its cursors.
+var bookPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "BookPage",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
@@ -125,12 +137,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 		ScanIndexForward:          &fixed.forward,
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "BookPage",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
 	if err != nil {
 		return nil, &callError{method: "BookPage", cause: err}
 	}
@@ -158,7 +165,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("BookPage", undecoded)
 }
 
@@ -203,6 +210,22 @@ const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		them.
 //	ScanIndexForward: false (descending)
 //	Limit: 15 unless page.Limit is set
+//
+// reviewsOfBookShape is how ReviewsOfBook binds and checks its cursors.
+var reviewsOfBookShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "ReviewsOfBook",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	pk, err := reviewPK(isbn)
 	if err != nil {
@@ -227,16 +250,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "ReviewsOfBook",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
@@ -254,7 +268,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ReviewsOfBook", undecoded)
 }
 
@@ -295,6 +309,18 @@ const userPageKeyCondition = "GSI1PK = :pk"
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}"
 //	ScanIndexForward: false (descending)
+//
+// userPageShape is how UserPage binds and checks its cursors.
+var userPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "UserPage",
+		pk:      "GSI1PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
 	pk, err := userGSI1PK(username)
 	if err != nil {
@@ -315,12 +341,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 		ScanIndexForward:          &fixed.forward,
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "UserPage",
-		pk:      "GSI1PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
 	if err != nil {
 		return nil, &callError{method: "UserPage", cause: err}
 	}
@@ -348,7 +369,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("UserPage", undecoded)
 }
 
@@ -389,6 +410,22 @@ const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :sk
 //	Items of User share the partition; the key condition never reads
 //		them.
 //	ScanIndexForward: false (descending)
+//
+// reviewsOfUserShape is how ReviewsOfUser binds and checks its cursors.
+var reviewsOfUserShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "ReviewsOfUser",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)
 	if err != nil {
@@ -415,16 +452,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "ReviewsOfUser",
-		pk:      "GSI1PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "GSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
@@ -442,7 +470,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ReviewsOfUser", undecoded)
 }
 

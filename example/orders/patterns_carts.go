@@ -31,6 +31,18 @@ const cartContentsKeyCondition = "#pk = :pk"
 //
 //	Query on table Carts
 //	KeyConditionExpression: cartId = "{cartId}"
+//
+// cartContentsShape is how CartContents binds and checks its cursors.
+var cartContentsShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"cartId", 'S', false}, {"productId", 'S', true}},
+		pattern: "CartContents",
+		pk:      "cartId",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
 	pkValue := &types.AttributeValueMemberS{Value: cartID}
 	if cartID == "" {
@@ -48,12 +60,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"cartId", 'S', false}, {"productId", 'S', true}},
-		pattern: "CartContents",
-		pk:      "cartId",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, cartContentsShape)
 	if err != nil {
 		return nil, &callError{method: "CartContents", cause: err}
 	}
@@ -71,7 +78,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("CartContents", undecoded)
 }
 

@@ -34,6 +34,18 @@ const trackingPageKeyCondition = "#pk = :pk"
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId}
+//
+// trackingPageShape is how TrackingPage binds and checks its cursors.
+var trackingPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
+		pattern: "TrackingPage",
+		pk:      "orderId",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
 	pkValue := intValue(orderID)
 	fixed := &queryFixed{
@@ -48,12 +60,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
-		pattern: "TrackingPage",
-		pk:      "orderId",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, trackingPageShape)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", cause: err}
 	}
@@ -81,7 +88,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("TrackingPage", undecoded)
 }
 
@@ -119,6 +126,21 @@ const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 //		"EVENT#")
 //	Items of OrderLine share the partition; the key condition never reads
 //		them.
+//
+// trackingEventsShape is how TrackingEvents binds and checks its cursors.
+var trackingEventsShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "TrackingEvents",
+		pk:      "orderId",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	pkValue := intValue(orderID)
 	fixed := &queryFixed{
@@ -137,15 +159,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "TrackingEvents",
-		pk:      "orderId",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, trackingEventsShape)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", cause: err}
 	}
@@ -163,7 +177,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("TrackingEvents", undecoded)
 }
 

@@ -69,6 +69,22 @@ const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		"ORDR#")
 //	Items of Customer, Invoice share the partition; the key condition
 //		never reads them.
+//
+// ordersOfCustomerShape is how OrdersOfCustomer binds and checks its
+// cursors.
+var ordersOfCustomerShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "OrdersOfCustomer",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -90,15 +106,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "OrdersOfCustomer",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ordersOfCustomerShape)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
@@ -116,7 +124,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("OrdersOfCustomer", undecoded)
 }
 
@@ -160,6 +168,21 @@ const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
+//
+// recentOrdersShape is how RecentOrders binds and checks its cursors.
+var recentOrdersShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "RecentOrders",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -182,15 +205,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "RecentOrders",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, recentOrdersShape)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
 	}
@@ -208,7 +223,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("RecentOrders", undecoded)
 }
 
@@ -310,6 +325,21 @@ const orderOfCustomerFilter = "#customerId = :customerId"
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
 //	FilterExpression: #customerId = :customerId (DynamoDB reads, and
 //		bills, the items it drops)
+//
+// orderOfCustomerShape is how OrderOfCustomer binds and checks its cursors.
+var orderOfCustomerShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "=",
+		pattern: "OrderOfCustomer",
+		pk:      "GSIPK",
+		sk:      "GSISK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":customerId", ":pk", ":sk"},
+}
+
 func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error) {
 	orderID := params.OrderID
 	customerID := params.CustomerID
@@ -339,15 +369,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "=",
-		pattern: "OrderOfCustomer",
-		pk:      "GSIPK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "GSISK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, orderOfCustomerShape)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
@@ -365,7 +387,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("OrderOfCustomer", undecoded)
 }
 
@@ -406,6 +428,22 @@ const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		"INVC#")
 //	Items of Customer, Order share the partition; the key condition never
 //		reads them.
+//
+// invoicesOfCustomerShape is how InvoicesOfCustomer binds and checks its
+// cursors.
+var invoicesOfCustomerShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "InvoicesOfCustomer",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {
@@ -427,15 +465,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "InvoicesOfCustomer",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, invoicesOfCustomerShape)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
@@ -453,7 +483,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("InvoicesOfCustomer", undecoded)
 }
 

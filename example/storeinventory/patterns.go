@@ -89,6 +89,18 @@ const goodsOfStoreKeyCondition = "PK = :pk"
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}"
+//
+// goodsOfStoreShape is how GoodsOfStore binds and checks its cursors.
+var goodsOfStoreShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "GoodsOfStore",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {
@@ -106,12 +118,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "GoodsOfStore",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsOfStoreShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
@@ -129,7 +136,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsOfStore", undecoded)
 }
 
@@ -174,6 +181,21 @@ const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK,
 //		"{category}#")
+//
+// goodsInCategoryShape is how GoodsInCategory binds and checks its cursors.
+var goodsInCategoryShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "GoodsInCategory",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -201,15 +223,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "GoodsInCategory",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
@@ -227,7 +241,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsInCategory", undecoded)
 }
 
@@ -270,6 +284,19 @@ const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
+//
+// goodsInCategoryByPriceShape is how GoodsInCategoryByPrice binds and
+// checks its cursors.
+var goodsInCategoryByPriceShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "GoodsInCategoryByPrice",
+		pk:      "GSI1PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -291,12 +318,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "GoodsInCategoryByPrice",
-		pk:      "GSI1PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryByPriceShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
@@ -314,7 +336,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsInCategoryByPrice", undecoded)
 }
 
@@ -361,6 +383,23 @@ const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK
 //		BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
+//
+// goodsInPriceRangeShape is how GoodsInPriceRange binds and checks its
+// cursors.
+var goodsInPriceRangeShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "GoodsInPriceRange",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -390,16 +429,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "GoodsInPriceRange",
-		pk:      "GSI1PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "GSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInPriceRangeShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
@@ -420,7 +450,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("GoodsInPriceRange", undecoded)
 }
 

@@ -100,6 +100,21 @@ const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		begins_with(SK, "user:")
 //	Items of Account, ServiceGroup share the partition; the key condition
 //		never reads them.
+//
+// usersOfAccountShape is how UsersOfAccount binds and checks its cursors.
+var usersOfAccountShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "UsersOfAccount",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
@@ -121,15 +136,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "UsersOfAccount",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, usersOfAccountShape)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
@@ -147,7 +154,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("UsersOfAccount", undecoded)
 }
 
@@ -187,6 +194,22 @@ const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		begins_with(SK, "servicegroup:")
 //	Items of Account, User share the partition; the key condition never
 //		reads them.
+//
+// serviceGroupsOfAccountShape is how ServiceGroupsOfAccount binds and
+// checks its cursors.
+var serviceGroupsOfAccountShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ServiceGroupsOfAccount",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
@@ -208,15 +231,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "ServiceGroupsOfAccount",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfAccountShape)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
@@ -234,7 +249,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ServiceGroupsOfAccount", undecoded)
 }
 
@@ -275,6 +290,18 @@ const accountDataKeyCondition = "PK = :pk"
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}"
+//
+// accountDataShape is how AccountData binds and checks its cursors.
+var accountDataShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "AccountData",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
@@ -292,12 +319,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "AccountData",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, accountDataShape)
 	if err != nil {
 		return nil, &callError{method: "AccountData", cause: err}
 	}
@@ -332,7 +354,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("AccountData", undecoded)
 }
 
@@ -369,6 +391,22 @@ const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK,
 //		"servicegroup:")
+//
+// serviceGroupsOfUserShape is how ServiceGroupsOfUser binds and checks its
+// cursors.
+var serviceGroupsOfUserShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ServiceGroupsOfUser",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	pk, err := membershipPK(userID)
 	if err != nil {
@@ -390,15 +428,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "ServiceGroupsOfUser",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfUserShape)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
@@ -416,7 +446,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ServiceGroupsOfUser", undecoded)
 }
 
@@ -458,6 +488,22 @@ const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 //		begins_with(PK, "user:")
 //	Items of ServiceGroup share the partition; the key condition never
 //		reads them.
+//
+// usersOfServiceGroupShape is how UsersOfServiceGroup binds and checks its
+// cursors.
+var usersOfServiceGroupShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		op:      "begins_with",
+		pattern: "UsersOfServiceGroup",
+		pk:      "SK",
+		sk:      "PK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {
@@ -481,15 +527,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "UsersOfServiceGroup",
-		pk:      "SK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "PK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, usersOfServiceGroupShape)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
@@ -507,7 +545,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("UsersOfServiceGroup", undecoded)
 }
 
@@ -547,6 +585,21 @@ const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK,
 //		"account:")
+//
+// userByIDShape is how UserByID binds and checks its cursors.
+var userByIDShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		op:      "begins_with",
+		pattern: "UserByID",
+		pk:      "SK",
+		sk:      "PK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	pk, err := userSK(userID)
 	if err != nil {
@@ -570,15 +623,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "UserByID",
-		pk:      "SK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "PK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userByIDShape)
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}
 	}
@@ -596,7 +641,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("UserByID", undecoded)
 }
 

@@ -98,6 +98,18 @@ const widgetKeysKeyCondition = "GSI2PK = :pk"
 //
 //	Query on GSI ByKeys of table Main
 //	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
+//
+// widgetKeysShape is how WidgetKeys binds and checks its cursors.
+var widgetKeysShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "WidgetKeys",
+		pk:      "GSI2PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	pk, err := widgetGSI2PK(serial)
 	if err != nil {
@@ -117,12 +129,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "WidgetKeys",
-		pk:      "GSI2PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetKeysShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
@@ -141,7 +148,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetKeys", undecoded)
 }
 
@@ -286,6 +293,21 @@ const widgetsInRegionFilter = "#status = :status"
 //	FilterExpression: #status = :status (DynamoDB reads, and bills, the
 //		items it drops)
 //	Limit: 50 unless page.Limit is set
+//
+// widgetsInRegionShape is how WidgetsInRegion binds and checks its cursors.
+var widgetsInRegionShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "WidgetsInRegion",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk", ":status"},
+}
+
 func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
 	region := params.Region
 	status := params.Status
@@ -315,15 +337,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "WidgetsInRegion",
-		pk:      "GSI1PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "GSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInRegionShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
@@ -341,7 +355,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetsInRegion", undecoded)
 }
 
@@ -382,6 +396,21 @@ const activeWidgetsFilter = "#active = :active"
 //		partition; the key condition never reads them.
 //	FilterExpression: #active = :active (DynamoDB reads, and bills, the
 //		items it drops)
+//
+// activeWidgetsShape is how ActiveWidgets binds and checks its cursors.
+var activeWidgetsShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ActiveWidgets",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":active", ":pk", ":sk"},
+}
+
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -407,15 +436,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "ActiveWidgets",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, activeWidgetsShape)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
@@ -433,7 +454,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ActiveWidgets", undecoded)
 }
 
@@ -474,6 +495,21 @@ const widgetsInStatusFilter = "#status IN (:status_1, :status_2)"
 //		partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
 //		and bills, the items it drops)
+//
+// widgetsInStatusShape is how WidgetsInStatus binds and checks its cursors.
+var widgetsInStatusShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "WidgetsInStatus",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk", ":status_1", ":status_2"},
+}
+
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -500,15 +536,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "WidgetsInStatus",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInStatusShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInStatus", cause: err}
 	}
@@ -526,7 +554,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetsInStatus", undecoded)
 }
 
@@ -569,6 +597,22 @@ const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 //		begins_with(LSI1SK, "CAT/{category}/")
 //	Items of Event share the partition; the key condition never reads
 //		them.
+//
+// widgetsInCategoryShape is how WidgetsInCategory binds and checks its
+// cursors.
+var widgetsInCategoryShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "WidgetsInCategory",
+		pk:      "PK",
+		sk:      "LSI1SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
 	ownerID := params.OwnerID
 	category := params.Category
@@ -598,15 +642,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "WidgetsInCategory",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "LSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInCategoryShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
@@ -624,7 +660,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetsInCategory", undecoded)
 }
 
@@ -682,6 +718,21 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 //	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
+//
+// widgetNamesShape is how WidgetNames binds and checks its cursors.
+var widgetNamesShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "WidgetNames",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -706,15 +757,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		ProjectionExpression:   &fixed.projection,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "WidgetNames",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetNamesShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
 	}
@@ -732,7 +775,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetNames", undecoded)
 }
 
@@ -769,6 +812,21 @@ const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 //	Query on GSI Inverted of table Main
 //	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
 //		"OWNER#")
+//
+// widgetOwnersShape is how WidgetOwners binds and checks its cursors.
+var widgetOwnersShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		op:      "begins_with",
+		pattern: "WidgetOwners",
+		pk:      "SK",
+		sk:      "PK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
@@ -792,15 +850,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "WidgetOwners",
-		pk:      "SK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "PK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetOwnersShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
@@ -818,7 +868,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("WidgetOwners", undecoded)
 }
 
@@ -859,6 +909,18 @@ const ownerPageKeyCondition = "PK = :pk"
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 //	Repo items may be read too (read cost); they are dropped by _type.
+//
+// ownerPageShape is how OwnerPage binds and checks its cursors.
+var ownerPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "OwnerPage",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+	values:  []string{":pk"},
+}
+
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -876,12 +938,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		Limit:                     fixed.limitRef(),
 		TableName:                 &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "OwnerPage",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ownerPageShape)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", cause: err}
 	}
@@ -909,7 +966,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("OwnerPage", undecoded)
 }
 
@@ -946,6 +1003,21 @@ const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
 //	ConsistentRead: true
+//
+// eventsShape is how Events binds and checks its cursors.
+var eventsShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "Events",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -969,15 +1041,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "Events",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsShape)
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
 	}
@@ -995,7 +1059,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("Events", undecoded)
 }
 
@@ -1082,6 +1146,21 @@ const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
+//
+// eventsDescShape is how EventsDesc binds and checks its cursors.
+var eventsDescShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "EventsDesc",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1104,15 +1183,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "EventsDesc",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsDescShape)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
 	}
@@ -1130,7 +1201,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsDesc", undecoded)
 }
 
@@ -1173,6 +1244,22 @@ const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
+//
+// eventsBeforeShape is how EventsBefore binds and checks its cursors.
+var eventsBeforeShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsBefore",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1201,16 +1288,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsBefore",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsBeforeShape)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", cause: err}
 	}
@@ -1228,7 +1306,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsBefore", undecoded)
 }
 
@@ -1271,6 +1349,22 @@ const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
+//
+// eventsUpToShape is how EventsUpTo binds and checks its cursors.
+var eventsUpToShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsUpTo",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1296,16 +1390,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsUpTo",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsUpToShape)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
@@ -1323,7 +1408,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsUpTo", undecoded)
 }
 
@@ -1366,6 +1451,22 @@ const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
+//
+// eventsAfterShape is how EventsAfter binds and checks its cursors.
+var eventsAfterShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsAfter",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1391,16 +1492,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsAfter",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAfterShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
 	}
@@ -1418,7 +1510,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAfter", undecoded)
 }
 
@@ -1462,6 +1554,22 @@ const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
+//
+// eventsFromShape is how EventsFrom binds and checks its cursors.
+var eventsFromShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsFrom",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1488,16 +1596,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsFrom",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsFromShape)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
 	}
@@ -1515,7 +1614,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsFrom", undecoded)
 }
 
@@ -1559,6 +1658,22 @@ const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
 //	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
+//
+// eventsBetweenShape is how EventsBetween binds and checks its cursors.
+var eventsBetweenShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsBetween",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	ownerID := params.OwnerID
 	seqFrom := params.SeqFrom
@@ -1585,16 +1700,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsBetween",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsBetweenShape)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
 	}
@@ -1615,7 +1721,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsBetween", undecoded)
 }
 
@@ -1658,6 +1764,22 @@ const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //		"EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads
 //		them.
+//
+// eventsAtBeforeShape is how EventsAtBefore binds and checks its cursors.
+var eventsAtBeforeShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsAtBefore",
+		pk:      "PK",
+		sk:      "LSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -1693,16 +1815,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsAtBefore",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "LSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtBeforeShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
@@ -1720,7 +1833,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtBefore", undecoded)
 }
 
@@ -1763,6 +1876,22 @@ const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //		"EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads
 //		them.
+//
+// eventsAtUpToShape is how EventsAtUpTo binds and checks its cursors.
+var eventsAtUpToShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsAtUpTo",
+		pk:      "PK",
+		sk:      "LSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -1794,16 +1923,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsAtUpTo",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "LSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtUpToShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
@@ -1821,7 +1941,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtUpTo", undecoded)
 }
 
@@ -1864,6 +1984,22 @@ const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //		"EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads
 //		them.
+//
+// eventsAtAfterShape is how EventsAtAfter binds and checks its cursors.
+var eventsAtAfterShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsAtAfter",
+		pk:      "PK",
+		sk:      "LSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -1895,16 +2031,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsAtAfter",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "LSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtAfterShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
@@ -1922,7 +2049,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtAfter", undecoded)
 }
 
@@ -1965,6 +2092,22 @@ const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 //		"EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
 //	Items of Widget share the partition; the key condition never reads
 //		them.
+//
+// eventsAtFromShape is how EventsAtFrom binds and checks its cursors.
+var eventsAtFromShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsAtFrom",
+		pk:      "PK",
+		sk:      "LSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -1996,16 +2139,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsAtFrom",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "LSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtFromShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
@@ -2023,7 +2157,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtFrom", undecoded)
 }
 
@@ -2068,6 +2202,22 @@ const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi
 //	Items of Widget share the partition; the key condition never reads
 //		them.
 //	ScanIndexForward: false (descending)
+//
+// eventsAtBetweenShape is how EventsAtBetween binds and checks its cursors.
+var eventsAtBetweenShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "EventsAtBetween",
+		pk:      "PK",
+		sk:      "LSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
 	ownerID := params.OwnerID
 	atFrom := params.AtFrom
@@ -2105,16 +2255,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "EventsAtBetween",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "LSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtBetweenShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
@@ -2135,7 +2276,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("EventsAtBetween", undecoded)
 }
 
@@ -2176,6 +2317,21 @@ const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Items of Widget, Event, Theme, AdminTheme, Repo share the partition;
 //		the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
+//
+// notesShape is how Notes binds and checks its cursors.
+var notesShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "Notes",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
@@ -2197,15 +2353,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "Notes",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, notesShape)
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
 	}
@@ -2226,7 +2374,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("Notes", undecoded)
 }
 
@@ -2299,6 +2447,21 @@ const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		"NOTE#PIN#")
 //	Items of Widget, Event, Note, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
+//
+// pinsShape is how Pins binds and checks its cursors.
+var pinsShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "Pins",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -2320,15 +2483,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "Pins",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, pinsShape)
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}
 	}
@@ -2346,7 +2501,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("Pins", undecoded)
 }
 
@@ -3649,6 +3804,21 @@ const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
+//
+// themesLikeShape is how ThemesLike binds and checks its cursors.
+var themesLikeShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ThemesLike",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
 	ownerID := params.OwnerID
 	style := params.Style
@@ -3676,15 +3846,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "ThemesLike",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, themesLikeShape)
 	if err != nil {
 		return nil, &callError{method: "ThemesLike", cause: err}
 	}
@@ -3705,7 +3867,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ThemesLike", undecoded)
 }
 
@@ -3750,6 +3912,22 @@ const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
+//
+// themesFromShape is how ThemesFrom binds and checks its cursors.
+var themesFromShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "ThemesFrom",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
 	ownerID := params.OwnerID
 	style := params.Style
@@ -3779,16 +3957,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "ThemesFrom",
-		pk:      "PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, themesFromShape)
 	if err != nil {
 		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
@@ -3809,7 +3978,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ThemesFrom", undecoded)
 }
 
@@ -4188,6 +4357,22 @@ const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "PUBLIC#{public}" AND
 //		begins_with(GSI1SK, "REPO#")
+//
+// reposByVisibilityShape is how ReposByVisibility binds and checks its
+// cursors.
+var reposByVisibilityShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ReposByVisibility",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
 	pk, err := repoGSI1PK(public)
 	if err != nil {
@@ -4211,15 +4396,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "begins_with",
-		pattern: "ReposByVisibility",
-		pk:      "GSI1PK",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "GSI1SK",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reposByVisibilityShape)
 	if err != nil {
 		return nil, &callError{method: "ReposByVisibility", cause: err}
 	}
@@ -4237,7 +4414,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ReposByVisibility", undecoded)
 }
 

@@ -67,6 +67,22 @@ const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
 //		{seq:from} AND {seq:to}
+//
+// readingsBetweenShape is how ReadingsBetween binds and checks its cursors.
+var readingsBetweenShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		op:      "BETWEEN",
+		pattern: "ReadingsBetween",
+		pk:      "deviceId",
+		sk:      "seq",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+	values:  []string{":pk", ":skhi", ":sklo"},
+}
+
 func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error) {
 	deviceID := params.DeviceID
 	seqFrom := params.SeqFrom
@@ -88,16 +104,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
-		hi:      in.ExpressionAttributeValues[":skhi"],
-		lo:      in.ExpressionAttributeValues[":sklo"],
-		op:      "BETWEEN",
-		pattern: "ReadingsBetween",
-		pk:      "deviceId",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "seq",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsBetweenShape)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", cause: err}
 	}
@@ -118,7 +125,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ReadingsBetween", undecoded)
 }
 
@@ -159,6 +166,21 @@ const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
 //	ScanIndexForward: false (descending)
+//
+// readingsBeforeShape is how ReadingsBefore binds and checks its cursors.
+var readingsBeforeShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		op:      "<",
+		pattern: "ReadingsBefore",
+		pk:      "deviceId",
+		sk:      "seq",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
@@ -179,15 +201,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		ScanIndexForward:       &fixed.forward,
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      "<",
-		pattern: "ReadingsBefore",
-		pk:      "deviceId",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "seq",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsBeforeShape)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", cause: err}
 	}
@@ -205,7 +219,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ReadingsBefore", undecoded)
 }
 
@@ -246,6 +260,21 @@ const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
 //	Limit: 5 unless page.Limit is set
+//
+// readingsFromShape is how ReadingsFrom binds and checks its cursors.
+var readingsFromShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
+		op:      ">=",
+		pattern: "ReadingsFrom",
+		pk:      "deviceId",
+		sk:      "seq",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+	values:  []string{":pk", ":sk"},
+}
+
 func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
@@ -265,15 +294,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		Limit:                  fixed.limitRef(),
 		TableName:              &fixed.table,
 	}
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, &queryKeys{
-		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
-		lo:      in.ExpressionAttributeValues[":sk"],
-		op:      ">=",
-		pattern: "ReadingsFrom",
-		pk:      "deviceId",
-		pkValue: in.ExpressionAttributeValues[":pk"],
-		sk:      "seq",
-	})
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsFromShape)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", cause: err}
 	}
@@ -291,7 +312,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey)
 	return res, decodeErr("ReadingsFrom", undecoded)
 }
 

@@ -279,7 +279,7 @@ var (
 		// The cursors' (dyngen_cursor.go).
 		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
 		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
-		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "startAttr", "validKeyValue",
+		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "querySnapshot", "snapshotQuery", "startAttr", "validKeyValue",
 		"validNumber",
 	}
 	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption}
@@ -327,7 +327,8 @@ func (m *Model) PackageNames() map[string]bool {
 }
 
 // ConstName is a pattern's constant holding one of its expressions
-// (suffix KeyCondition, Projection, Filter, Condition or Update).
+// (suffix KeyCondition, Projection, Filter, Condition or Update), or a
+// query's shape (Shape).
 func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) + suffix }
 
 // InputMethod is the Store method that builds a write pattern's request
@@ -335,7 +336,7 @@ func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) +
 func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
 
 // ExpressionConsts are the suffixes of a pattern's expression constants.
-var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update"}
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Shape"}
 
 // BuilderName is the function that builds an entity's value of a key
 // attribute (bookPK, reviewGSI1SK).
