@@ -27,16 +27,17 @@ func (e *emitter) addAPI(pp *plan.Pattern, am apiMethod) {
 // it is built after them.
 func (e *emitter) apiFile() *jen.File {
 	f := e.newFile()
-	comment(f, "StoreAPI is the Store's methods that serve the access patterns of the spec,")
-	comment(f, "in spec order: a caller that takes a StoreAPI can be given a test double")
-	comment(f, "instead of a *Store. Tables, for provisioning, is left out.")
+	comment(f, "StoreAPI is the Store's methods that serve the access patterns of the spec, "+
+		"in spec order: a caller that takes a StoreAPI can be given a test double "+
+		"instead of a *Store. Tables, for provisioning, is left out. Each method's "+
+		"doc comment on Store says more than its first sentence here.")
 	f.Type().Id("StoreAPI").InterfaceFunc(func(g *jen.Group) {
 		for i, pp := range e.p.Patterns {
 			for j, am := range e.api[pp] {
 				if i+j > 0 {
 					g.Line()
 				}
-				comment(g, am.summary)
+				comment(g, firstSentence(am.summary))
 				g.Add(am.sig())
 			}
 		}
@@ -45,4 +46,15 @@ func (e *emitter) apiFile() *jen.File {
 	comment(f, "*Store implements StoreAPI.")
 	f.Var().Id("_").Id("StoreAPI").Op("=").Parens(jen.Op("*").Id("Store")).Parens(jen.Nil())
 	return f
+}
+
+// firstSentence is text up to the end of its first sentence (a period,
+// or a semicolon, followed by a space), with a period.
+func firstSentence(text string) string {
+	for i := 0; i+1 < len(text); i++ {
+		if (text[i] == '.' || text[i] == ';') && text[i+1] == ' ' {
+			return text[:i] + "."
+		}
+	}
+	return text
 }
