@@ -82,7 +82,7 @@ func (e *Entity) KeyType() string { return e.GoName + "Key" }
 // read or delete, or a method that takes one key (TakesKey).
 func (m *Model) NeedsKeyType(e *Entity) bool {
 	for _, p := range m.Patterns {
-		if (p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()) && p.Entity() == e {
+		if p.Entity() == e && (p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()) {
 			return true
 		}
 	}
