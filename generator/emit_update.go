@@ -50,12 +50,22 @@ func (up *updater) doc() {
 	lines := []string{"UpdateExpression: " + up.u.Expression()}
 	if len(up.sometimes) > 0 {
 		var names []string
+		pointers, others := false, false
 		for _, a := range p.Set {
 			if a.Optional {
 				names = append(names, a.Name)
+				pointers = pointers || a.StoredForm().Pointer
+				others = others || !a.StoredForm().Pointer
 			}
 		}
-		note := fmt.Sprintf("(%s: nil, or an empty list, set or map, removes the attribute", strings.Join(names, ", "))
+		given := "nil, or an empty list, set or map,"
+		switch {
+		case !others:
+			given = "nil"
+		case !pointers:
+			given = "nil or empty"
+		}
+		note := fmt.Sprintf("(%s: %s removes the attribute", strings.Join(names, ", "), given)
 		for _, rb := range up.pp.Rebuild {
 			if slices.ContainsFunc(rb.Template.Attrs(), func(a *model.Attribute) bool { return a.Optional && slices.Contains(p.Set, a) }) {
 				note += ", with the index keys built from it"

@@ -9,62 +9,42 @@ import (
 )
 
 // StoreAPI is the Store's methods that serve the access patterns of the
-// spec,
-// in spec order: a caller that takes a StoreAPI can be given a test double
-// instead of a *Store. Tables, for provisioning, is left out.
+// spec, in spec order: a caller that takes a StoreAPI can be given a test
+// double instead of a *Store. Tables, for provisioning, is left out. Each
+// method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// GetBook reads one Book by its primary key; ErrNotFound when there is
-	// none.
+	// GetBook reads one Book by its primary key.
 	GetBook(ctx context.Context, isbn string) (*Book, error)
 
-	// GetUser reads one User by its primary key; ErrNotFound when there is
-	// none.
+	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, username string) (*User, error)
 
-	// BookPage reads one page of the items of Book, Review; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// BookPage reads one page of the items of Book, Review.
 	BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error)
 
 	// BookPageAll walks every page of BookPage, reading the pages one at a
-	// time. A page that left out items it can't decode comes with its
-	// DecodeError, and the walk goes on; another error ends it.
+	// time.
 	BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error]
 
-	// ReviewsOfBook reads one page of Review items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// ReviewsOfBook reads one page of Review items.
 	ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error)
 
 	// ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error]
 
-	// UserPage reads one page of the items of User, Review; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// UserPage reads one page of the items of User, Review.
 	UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error)
 
 	// UserPageAll walks every page of UserPage, reading the pages one at a
-	// time. A page that left out items it can't decode comes with its
-	// DecodeError, and the walk goes on; another error ends it.
+	// time.
 	UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error]
 
-	// ReviewsOfUser reads one page of Review items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// ReviewsOfUser reads one page of Review items.
 	ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error)
 
 	// ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error]
 
 	// AddBook writes book only when no item has its key: ErrAlreadyExists
@@ -80,11 +60,9 @@ type StoreAPI interface {
 	WriteReview(ctx context.Context, review *Review) error
 
 	// UpdateReview changes a Review and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error)
 
-	// DeleteReview deletes the Review with this key; deleting an item that does
-	// not exist is no error.
+	// DeleteReview deletes the Review with this key.
 	DeleteReview(ctx context.Context, key ReviewKey) error
 }
 

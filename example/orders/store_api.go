@@ -9,59 +9,43 @@ import (
 )
 
 // StoreAPI is the Store's methods that serve the access patterns of the
-// spec,
-// in spec order: a caller that takes a StoreAPI can be given a test double
-// instead of a *Store. Tables, for provisioning, is left out.
+// spec, in spec order: a caller that takes a StoreAPI can be given a test
+// double instead of a *Store. Tables, for provisioning, is left out. Each
+// method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// CartContents reads one page of CartItem items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// CartContents reads one page of CartItem items.
 	CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error)
 
 	// CartContentsAll walks every CartItem of CartContents, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error]
 
-	// AddToCart changes a CartItem and returns it as it is after the change. It
-	// creates the item when there is none.
+	// AddToCart changes a CartItem and returns it as it is after the change.
 	AddToCart(ctx context.Context, params AddToCartParams) (*CartItem, error)
 
 	// ChangeQuantity changes a CartItem and returns it as it is after the
-	// change. ErrNotFound when there is no such item.
+	// change.
 	ChangeQuantity(ctx context.Context, params ChangeQuantityParams) (*CartItem, error)
 
-	// RemoveFromCart deletes the CartItem with this key; deleting an item that
-	// does not exist is no error.
+	// RemoveFromCart deletes the CartItem with this key.
 	RemoveFromCart(ctx context.Context, key CartItemKey) error
 
-	// TrackingPage reads one page of the items of OrderLine, TrackingEvent;
-	// page.Cursor continues from the page before, and the result's Next is ""
-	// after the last page. Items that can't be decoded are left out of the
-	// result, which comes with a DecodeError listing them.
+	// TrackingPage reads one page of the items of OrderLine, TrackingEvent.
 	TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error)
 
 	// TrackingPageAll walks every page of TrackingPage, reading the pages one
-	// at a time. A page that left out items it can't decode comes with its
-	// DecodeError, and the walk goes on; another error ends it.
+	// at a time.
 	TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error]
 
-	// TrackingEvents reads one page of TrackingEvent items; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// TrackingEvents reads one page of TrackingEvent items.
 	TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error)
 
 	// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading
-	// the pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// the pages one at a time.
 	TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error]
 
 	// LatestTrackingEvent reads the first TrackingEvent of the query, in
-	// descending sort key order; ErrNotFound when there is none.
+	// descending sort key order.
 	LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error)
 
 	// RecordTrackingEvent writes trackingEvent only when no item has its key:
@@ -72,9 +56,7 @@ type StoreAPI interface {
 	// ErrAlreadyExists otherwise.
 	AddOrderLine(ctx context.Context, orderLine *OrderLine) error
 
-	// AddOrderLines writes every OrderLine of items whole; of two items with
-	// one key, the last is written. On a failure its *BatchError lists the
-	// items not written and those that may or may not have been.
+	// AddOrderLines writes every OrderLine of items whole.
 	AddOrderLines(ctx context.Context, items []OrderLine) error
 }
 

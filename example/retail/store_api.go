@@ -9,67 +9,45 @@ import (
 )
 
 // StoreAPI is the Store's methods that serve the access patterns of the
-// spec,
-// in spec order: a caller that takes a StoreAPI can be given a test double
-// instead of a *Store. Tables, for provisioning, is left out.
+// spec, in spec order: a caller that takes a StoreAPI can be given a test
+// double instead of a *Store. Tables, for provisioning, is left out. Each
+// method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// GetCustomer reads one Customer by its primary key; ErrNotFound when there
-	// is none.
+	// GetCustomer reads one Customer by its primary key.
 	GetCustomer(ctx context.Context, customerID string) (*Customer, error)
 
-	// OrdersOfCustomer reads one page of Order items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// OrdersOfCustomer reads one page of Order items.
 	OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error)
 
 	// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error]
 
-	// RecentOrders reads one page of Order items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// RecentOrders reads one page of Order items.
 	RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error)
 
 	// RecentOrdersAll walks every Order of RecentOrders, reading the pages one
-	// at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// at a time.
 	RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error]
 
-	// GetOrder reads one Order through GSI; ErrNotFound when there is none.
+	// GetOrder reads one Order through GSI.
 	GetOrder(ctx context.Context, orderID string) (*Order, error)
 
-	// OrderOfCustomer reads one page of Order items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// OrderOfCustomer reads one page of Order items.
 	OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error)
 
 	// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error]
 
-	// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// InvoicesOfCustomer reads one page of Invoice items.
 	InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error)
 
 	// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading
-	// the pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// the pages one at a time.
 	InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error]
 
-	// OrdersOfInvoice reads one InvoiceOrder by its primary key; ErrNotFound
-	// when there is none.
+	// OrdersOfInvoice reads one InvoiceOrder by its primary key.
 	OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error)
 
 	// CreateCustomer writes customer only when no item has its key:
@@ -81,7 +59,6 @@ type StoreAPI interface {
 	PlaceOrder(ctx context.Context, order *Order) error
 
 	// SetOrderStatus changes a Order and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error)
 
 	// CreateInvoice writes invoice only when no item has its key:

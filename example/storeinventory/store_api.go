@@ -9,60 +9,39 @@ import (
 )
 
 // StoreAPI is the Store's methods that serve the access patterns of the
-// spec,
-// in spec order: a caller that takes a StoreAPI can be given a test double
-// instead of a *Store. Tables, for provisioning, is left out.
+// spec, in spec order: a caller that takes a StoreAPI can be given a test
+// double instead of a *Store. Tables, for provisioning, is left out. Each
+// method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// StoreLocation reads one StoreMetadata by its primary key; ErrNotFound
-	// when there is none.
+	// StoreLocation reads one StoreMetadata by its primary key.
 	StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error)
 
-	// GoodsOfStore reads one page of Good items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// GoodsOfStore reads one page of Good items.
 	GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error)
 
 	// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one
-	// at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// at a time.
 	GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error]
 
-	// GoodsInCategory reads one page of Good items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// GoodsInCategory reads one page of Good items.
 	GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error)
 
 	// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error]
 
-	// GoodsInCategoryByPrice reads one page of Good items; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// GoodsInCategoryByPrice reads one page of Good items.
 	GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error)
 
 	// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice,
-	// reading the pages one at a time. Items that can't be decoded are left
-	// out, and a page's DecodeError listing them comes after its other items;
-	// the walk goes on. Another error ends it.
+	// reading the pages one at a time.
 	GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error]
 
-	// GoodsInPriceRange reads one page of Good items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// GoodsInPriceRange reads one page of Good items.
 	GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error)
 
 	// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error]
 
 	// AddStore writes storeMetadata only when no item has its key:
@@ -70,7 +49,7 @@ type StoreAPI interface {
 	AddStore(ctx context.Context, storeMetadata *StoreMetadata) error
 
 	// MoveStore changes a StoreMetadata and returns it as it is after the
-	// change. ErrNotFound when there is no such item.
+	// change.
 	MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMetadata, error)
 
 	// AddGood writes good only when no item has its key: ErrAlreadyExists
@@ -81,11 +60,9 @@ type StoreAPI interface {
 	SaveGood(ctx context.Context, good *Good) error
 
 	// Reprice changes a Good and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	Reprice(ctx context.Context, params RepriceParams) (*Good, error)
 
-	// RemoveGood deletes the Good with this key; deleting an item that does not
-	// exist is no error.
+	// RemoveGood deletes the Good with this key.
 	RemoveGood(ctx context.Context, key GoodKey) error
 }
 

@@ -9,87 +9,56 @@ import (
 )
 
 // StoreAPI is the Store's methods that serve the access patterns of the
-// spec,
-// in spec order: a caller that takes a StoreAPI can be given a test double
-// instead of a *Store. Tables, for provisioning, is left out.
+// spec, in spec order: a caller that takes a StoreAPI can be given a test
+// double instead of a *Store. Tables, for provisioning, is left out. Each
+// method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// GetAccount reads one Account by its primary key; ErrNotFound when there
-	// is none.
+	// GetAccount reads one Account by its primary key.
 	GetAccount(ctx context.Context, accountID string) (*Account, error)
 
-	// GetUser reads one User by its primary key; ErrNotFound when there is
-	// none.
+	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, key UserKey) (*User, error)
 
-	// UsersOfAccount reads one page of User items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// UsersOfAccount reads one page of User items.
 	UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error)
 
 	// UsersOfAccountAll walks every User of UsersOfAccount, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error]
 
-	// ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// ServiceGroupsOfAccount reads one page of ServiceGroup items.
 	ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error)
 
 	// ServiceGroupsOfAccountAll walks every ServiceGroup of
-	// ServiceGroupsOfAccount, reading the pages one at a time. Items that can't
-	// be decoded are left out, and a page's DecodeError listing them comes
-	// after its other items; the walk goes on. Another error ends it.
+	// ServiceGroupsOfAccount, reading the pages one at a time.
 	ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error]
 
-	// AccountData reads one page of the items of Account, User, ServiceGroup;
-	// page.Cursor continues from the page before, and the result's Next is ""
-	// after the last page. Items that can't be decoded are left out of the
-	// result, which comes with a DecodeError listing them.
+	// AccountData reads one page of the items of Account, User, ServiceGroup.
 	AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error)
 
 	// AccountDataAll walks every page of AccountData, reading the pages one at
-	// a time. A page that left out items it can't decode comes with its
-	// DecodeError, and the walk goes on; another error ends it.
+	// a time.
 	AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error]
 
-	// ServiceGroupsOfUser reads one page of Membership items; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// ServiceGroupsOfUser reads one page of Membership items.
 	ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error)
 
 	// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser,
-	// reading the pages one at a time. Items that can't be decoded are left
-	// out, and a page's DecodeError listing them comes after its other items;
-	// the walk goes on. Another error ends it.
+	// reading the pages one at a time.
 	ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error]
 
-	// UsersOfServiceGroup reads one page of Membership items; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// UsersOfServiceGroup reads one page of Membership items.
 	UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error)
 
 	// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup,
-	// reading the pages one at a time. Items that can't be decoded are left
-	// out, and a page's DecodeError listing them comes after its other items;
-	// the walk goes on. Another error ends it.
+	// reading the pages one at a time.
 	UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error]
 
-	// UserByID reads one page of User items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// UserByID reads one page of User items.
 	UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error)
 
 	// UserByIDAll walks every User of UserByID, reading the pages one at a
-	// time. Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
+	// time.
 	UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error]
 
 	// CreateAccount writes account only when no item has its key:
@@ -108,8 +77,7 @@ type StoreAPI interface {
 	// ErrAlreadyExists otherwise.
 	GrantServiceGroup(ctx context.Context, membership *Membership) error
 
-	// RevokeServiceGroup deletes the Membership with this key; deleting an item
-	// that does not exist is no error.
+	// RevokeServiceGroup deletes the Membership with this key.
 	RevokeServiceGroup(ctx context.Context, key MembershipKey) error
 }
 

@@ -3121,8 +3121,8 @@ const moveWidgetCondition = "attribute_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #serial = :serial, GSI2PK = :GSI2PK, #region =
 //		:region, GSI1PK = :GSI1PK, GSI1SK = :GSI1SK
-//	(region: nil, or an empty list, set or map, removes the attribute,
-//		with the index keys built from it)
+//	(region: nil removes the attribute, with the index keys built from
+//		it)
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
@@ -4450,8 +4450,8 @@ const setRepoVisibilityCondition = "attribute_exists(PK)"
 //	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
 //	UpdateExpression: SET #public = :public, #stars = :stars, #humidity =
 //		:humidity, GSI1PK = :GSI1PK, GSI1SK = :GSI1SK
-//	(public, stars, humidity: nil, or an empty list, set or map, removes
-//		the attribute, with the index keys built from it)
+//	(public, stars, humidity: nil removes the attribute, with the index
+//		keys built from it)
 //	ConditionExpression: attribute_exists(PK)
 //	rewrites GSI1PK="PUBLIC#{public}" on GSI1
 //	rewrites GSI1SK="REPO#{repoId}" on GSI1

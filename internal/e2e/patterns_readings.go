@@ -545,7 +545,7 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 //	Key: deviceId = {deviceId} AND seq = {seq}
 //	UpdateExpression: SET #value = :value, #at = :at, #_type = :_type,
 //		#unit = :unit ADD #hits :hits
-//	(unit: nil, or an empty list, set or map, removes the attribute)
+//	(unit: nil removes the attribute)
 //	hits: the amount added to hits; a negative amount subtracts
 //	ConditionExpression: ((attribute_not_exists(#hits) AND :hits >=
 //		:hits_min) OR #hits >= :hits_restMin) AND

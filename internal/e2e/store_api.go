@@ -9,286 +9,172 @@ import (
 )
 
 // StoreAPI is the Store's methods that serve the access patterns of the
-// spec,
-// in spec order: a caller that takes a StoreAPI can be given a test double
-// instead of a *Store. Tables, for provisioning, is left out.
+// spec, in spec order: a caller that takes a StoreAPI can be given a test
+// double instead of a *Store. Tables, for provisioning, is left out. Each
+// method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// WidgetKeys reads one page of Widget items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// WidgetKeys reads one page of Widget items.
 	WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error)
 
 	// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error]
 
-	// GetWidget reads one Widget by its primary key; ErrNotFound when there is
-	// none.
+	// GetWidget reads one Widget by its primary key.
 	GetWidget(ctx context.Context, key WidgetKey) (*Widget, error)
 
-	// WidgetBySerial reads one Widget through GSI1; ErrNotFound when there is
-	// none.
+	// WidgetBySerial reads one Widget through GSI1.
 	WidgetBySerial(ctx context.Context, params WidgetBySerialParams) (*Widget, error)
 
-	// WidgetsInRegion reads one page of Widget items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// WidgetsInRegion reads one page of Widget items.
 	WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error)
 
 	// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error]
 
-	// ActiveWidgets reads one page of Widget items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// ActiveWidgets reads one page of Widget items.
 	ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error)
 
 	// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error]
 
-	// WidgetsInStatus reads one page of Widget items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// WidgetsInStatus reads one page of Widget items.
 	WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error)
 
 	// WidgetsInStatusAll walks every Widget of WidgetsInStatus, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	WidgetsInStatusAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error]
 
-	// WidgetsInCategory reads one page of Widget items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// WidgetsInCategory reads one page of Widget items.
 	WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error)
 
 	// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error]
 
-	// WidgetNames reads one page of Widget items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// WidgetNames reads one page of Widget items.
 	WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error)
 
 	// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error]
 
-	// WidgetOwners reads one page of Widget items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// WidgetOwners reads one page of Widget items.
 	WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error)
 
 	// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one
-	// at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// at a time.
 	WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error]
 
-	// OwnerPage reads one page of the items of Widget, Note; page.Cursor
-	// continues from the page before, and the result's Next is "" after the
-	// last page. Items that can't be decoded are left out of the result, which
-	// comes with a DecodeError listing them.
+	// OwnerPage reads one page of the items of Widget, Note.
 	OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error)
 
 	// OwnerPageAll walks every page of OwnerPage, reading the pages one at a
-	// time. A page that left out items it can't decode comes with its
-	// DecodeError, and the walk goes on; another error ends it.
+	// time.
 	OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error]
 
-	// Events reads one page of Event items; page.Cursor continues from the page
-	// before, and the result's Next is "" after the last page. Items that can't
-	// be decoded are left out of the result, which comes with a DecodeError
-	// listing them.
+	// Events reads one page of Event items.
 	Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error)
 
 	// EventsAll walks every Event of Events, reading the pages one at a time.
-	// Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
 	EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error]
 
 	// LatestEvent reads the first Event of the query, in descending sort key
-	// order; ErrNotFound when there is none.
+	// order.
 	LatestEvent(ctx context.Context, ownerID string) (*Event, error)
 
-	// EventsDesc reads one page of Event items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsDesc reads one page of Event items.
 	EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error)
 
 	// EventsDescAll walks every Event of EventsDesc, reading the pages one at a
-	// time. Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
+	// time.
 	EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error]
 
-	// EventsBefore reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsBefore reads one page of Event items.
 	EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error)
 
 	// EventsBeforeAll walks every Event of EventsBefore, reading the pages one
-	// at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// at a time.
 	EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error]
 
-	// EventsUpTo reads one page of Event items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsUpTo reads one page of Event items.
 	EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error)
 
 	// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a
-	// time. Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
+	// time.
 	EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error]
 
-	// EventsAfter reads one page of Event items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsAfter reads one page of Event items.
 	EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error)
 
 	// EventsAfterAll walks every Event of EventsAfter, reading the pages one at
-	// a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// a time.
 	EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error]
 
-	// EventsFrom reads one page of Event items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsFrom reads one page of Event items.
 	EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error)
 
 	// EventsFromAll walks every Event of EventsFrom, reading the pages one at a
-	// time. Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
+	// time.
 	EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error]
 
-	// EventsBetween reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsBetween reads one page of Event items.
 	EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error)
 
 	// EventsBetweenAll walks every Event of EventsBetween, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error]
 
-	// EventsAtBefore reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsAtBefore reads one page of Event items.
 	EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error)
 
 	// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error]
 
-	// EventsAtUpTo reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsAtUpTo reads one page of Event items.
 	EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error)
 
 	// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one
-	// at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// at a time.
 	EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error]
 
-	// EventsAtAfter reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsAtAfter reads one page of Event items.
 	EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error)
 
 	// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error]
 
-	// EventsAtFrom reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsAtFrom reads one page of Event items.
 	EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error)
 
 	// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one
-	// at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// at a time.
 	EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error]
 
-	// EventsAtBetween reads one page of Event items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// EventsAtBetween reads one page of Event items.
 	EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error)
 
 	// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error]
 
-	// Notes reads one page of Note items; page.Cursor continues from the page
-	// before, and the result's Next is "" after the last page. Items that can't
-	// be decoded are left out of the result, which comes with a DecodeError
-	// listing them.
+	// Notes reads one page of Note items.
 	Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error)
 
 	// NotesAll walks every Note of Notes, reading the pages one at a time.
-	// Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
 	NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error]
 
-	// GetNote reads one Note by its primary key; ErrNotFound when there is
-	// none.
+	// GetNote reads one Note by its primary key.
 	GetNote(ctx context.Context, key NoteKey) (*Note, error)
 
-	// Pins reads one page of Pin items; page.Cursor continues from the page
-	// before, and the result's Next is "" after the last page. Items that can't
-	// be decoded are left out of the result, which comes with a DecodeError
-	// listing them.
+	// Pins reads one page of Pin items.
 	Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error)
 
-	// PinsAll walks every Pin of Pins, reading the pages one at a time. Items
-	// that can't be decoded are left out, and a page's DecodeError listing them
-	// comes after its other items; the walk goes on. Another error ends it.
+	// PinsAll walks every Pin of Pins, reading the pages one at a time.
 	PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error]
 
 	// CreateWidget writes widget only when no item has its key:
@@ -296,39 +182,27 @@ type StoreAPI interface {
 	CreateWidget(ctx context.Context, widget *Widget) error
 
 	// PutWidget writes widget whole, replacing any item with its key.
-	// ErrConditionFailed when the when condition does not hold.
 	PutWidget(ctx context.Context, widget *Widget, version int64) error
 
 	// EditWidget changes a Widget and returns it as it is after the change.
-	// ErrNotFound when there is no such item. ErrConditionFailed when the when
-	// condition does not hold.
 	EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error)
 
 	// RetireWidget changes a Widget and returns it as it is after the change.
-	// ErrNotFound when there is no such item. ErrConditionFailed when the when
-	// condition does not hold.
 	RetireWidget(ctx context.Context, params RetireWidgetParams) (*Widget, error)
 
 	// ShelveWidget changes a Widget and returns it as it is after the change.
-	// ErrNotFound when there is no such item. ErrConditionFailed when the when
-	// condition does not hold.
 	ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*Widget, error)
 
 	// UnlabelWidget changes a Widget and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (*Widget, error)
 
 	// RelabelWidget changes a Widget and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	RelabelWidget(ctx context.Context, params RelabelWidgetParams) (*Widget, error)
 
 	// MoveWidget changes a Widget and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widget, error)
 
-	// DeleteWidget deletes the Widget with this key; deleting an item that does
-	// not exist is no error. ErrConditionFailed when the when condition does
-	// not hold.
+	// DeleteWidget deletes the Widget with this key.
 	DeleteWidget(ctx context.Context, key WidgetKey) error
 
 	// PutEvent writes event whole, replacing any item with its key.
@@ -342,44 +216,28 @@ type StoreAPI interface {
 	// otherwise.
 	CreatePin(ctx context.Context, pin *Pin) error
 
-	// DeleteNote deletes the Note with this key; deleting an item that does not
-	// exist is no error.
+	// DeleteNote deletes the Note with this key.
 	DeleteNote(ctx context.Context, key NoteKey) error
 
-	// TouchEvent changes a Event and returns it as it is after the change. It
-	// creates the item when there is none.
+	// TouchEvent changes a Event and returns it as it is after the change.
 	TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error)
 
-	// GetEvent reads one Event by its primary key; ErrNotFound when there is
-	// none.
+	// GetEvent reads one Event by its primary key.
 	GetEvent(ctx context.Context, key EventKey) (*Event, error)
 
-	// GetEvents reads the Event items of keys, in the order of keys; keys with
-	// no item are left out, and a key given twice is read once, at its first
-	// place. On a failure it returns the items read with a *BatchError that
-	// lists the keys not read; items that can't be decoded are left out, and
-	// its Err is a DecodeError listing them.
+	// GetEvents reads the Event items of keys, in the order of keys.
 	GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 
-	// WidgetNamesByKey reads the Widget items of keys, in the order of keys;
-	// keys with no item are left out, and a key given twice is read once, at
-	// its first place. On a failure it returns the items read with a
-	// *BatchError that lists the keys not read; items that can't be decoded are
-	// left out, and its Err is a DecodeError listing them.
+	// WidgetNamesByKey reads the Widget items of keys, in the order of keys.
 	WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error)
 
-	// PutEvents writes every Event of items whole; of two items with one key,
-	// the last is written. On a failure its *BatchError lists the items not
-	// written and those that may or may not have been.
+	// PutEvents writes every Event of items whole.
 	PutEvents(ctx context.Context, items []Event) error
 
-	// DeleteEvents deletes the Event items of keys; keys with no item are no
-	// error. On a failure its *BatchError lists the keys not deleted and those
-	// that may or may not have been.
+	// DeleteEvents deletes the Event items of keys.
 	DeleteEvents(ctx context.Context, keys []EventKey) error
 
-	// GetTheme reads one Theme by its primary key; ErrNotFound when there is
-	// none.
+	// GetTheme reads one Theme by its primary key.
 	GetTheme(ctx context.Context, key ThemeKey) (*Theme, error)
 
 	// CreateTheme writes theme only when no item has its key: ErrAlreadyExists
@@ -389,161 +247,109 @@ type StoreAPI interface {
 	// PutTheme writes theme whole, replacing any item with its key.
 	PutTheme(ctx context.Context, theme *Theme) error
 
-	// ThemesLike reads one page of Theme items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// ThemesLike reads one page of Theme items.
 	ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error)
 
 	// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a
-	// time. Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
+	// time.
 	ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error]
 
-	// ThemesFrom reads one page of Theme items; page.Cursor continues from the
-	// page before, and the result's Next is "" after the last page. Items that
-	// can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// ThemesFrom reads one page of Theme items.
 	ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error)
 
 	// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a
-	// time. Items that can't be decoded are left out, and a page's DecodeError
-	// listing them comes after its other items; the walk goes on. Another error
-	// ends it.
+	// time.
 	ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error]
 
 	// RecolorTheme changes a Theme and returns it as it is after the change.
-	// ErrNotFound when there is no such item.
 	RecolorTheme(ctx context.Context, params RecolorThemeParams) (*Theme, error)
 
-	// DeleteTheme deletes the Theme with this key; deleting an item that does
-	// not exist is no error.
+	// DeleteTheme deletes the Theme with this key.
 	DeleteTheme(ctx context.Context, key ThemeKey) error
 
-	// GetThemes reads the Theme items of keys, in the order of keys; keys with
-	// no item are left out, and a key given twice is read once, at its first
-	// place. On a failure it returns the items read with a *BatchError that
-	// lists the keys not read; items that can't be decoded are left out, and
-	// its Err is a DecodeError listing them.
+	// GetThemes reads the Theme items of keys, in the order of keys.
 	GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 
-	// PutThemes writes every Theme of items whole; of two items with one key,
-	// the last is written. On a failure its *BatchError lists the items not
-	// written and those that may or may not have been.
+	// PutThemes writes every Theme of items whole.
 	PutThemes(ctx context.Context, items []Theme) error
 
-	// DeleteThemes deletes the Theme items of keys; keys with no item are no
-	// error. On a failure its *BatchError lists the keys not deleted and those
-	// that may or may not have been.
+	// DeleteThemes deletes the Theme items of keys.
 	DeleteThemes(ctx context.Context, keys []ThemeKey) error
 
 	// CreateAdminTheme writes adminTheme only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error
 
-	// GetAdminTheme reads one AdminTheme by its primary key; ErrNotFound when
-	// there is none.
+	// GetAdminTheme reads one AdminTheme by its primary key.
 	GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error)
 
-	// GetReading reads one Reading by its primary key; ErrNotFound when there
-	// is none.
+	// GetReading reads one Reading by its primary key.
 	GetReading(ctx context.Context, key ReadingKey) (*Reading, error)
 
-	// ReadingsBetween reads one page of Reading items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// ReadingsBetween reads one page of Reading items.
 	ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error)
 
 	// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error]
 
-	// ReadingsBefore reads one page of Reading items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// ReadingsBefore reads one page of Reading items.
 	ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error)
 
 	// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error]
 
-	// ReadingsFrom reads one page of Reading items; page.Cursor continues from
-	// the page before, and the result's Next is "" after the last page. Items
-	// that can't be decoded are left out of the result, which comes with a
-	// DecodeError listing them.
+	// ReadingsFrom reads one page of Reading items.
 	ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error)
 
 	// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages
-	// one at a time. Items that can't be decoded are left out, and a page's
-	// DecodeError listing them comes after its other items; the walk goes on.
-	// Another error ends it.
+	// one at a time.
 	ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error]
 
 	// LatestReading reads the first Reading of the query, in descending sort
-	// key order; ErrNotFound when there is none.
+	// key order.
 	LatestReading(ctx context.Context, deviceID int64) (*Reading, error)
 
 	// FirstReadingBetween reads the first Reading of the query, in ascending
-	// sort key order; ErrNotFound when there is none.
+	// sort key order.
 	FirstReadingBetween(ctx context.Context, params FirstReadingBetweenParams) (*Reading, error)
 
 	// LastReadingBefore reads the first Reading of the query, in descending
-	// sort key order; ErrNotFound when there is none.
+	// sort key order.
 	LastReadingBefore(ctx context.Context, params LastReadingBeforeParams) (*LastReadingBeforeItem, error)
 
 	// SaveReading writes reading whole, replacing any item with its key.
 	SaveReading(ctx context.Context, reading *Reading) error
 
-	// Hit changes a Reading and returns it as it is after the change. It
-	// creates the item when there is none.
+	// Hit changes a Reading and returns it as it is after the change.
 	Hit(ctx context.Context, params HitParams) (*Reading, error)
 
-	// GetReadings reads the Reading items of keys, in the order of keys; keys
-	// with no item are left out, and a key given twice is read once, at its
-	// first place. On a failure it returns the items read with a *BatchError
-	// that lists the keys not read; items that can't be decoded are left out,
-	// and its Err is a DecodeError listing them.
+	// GetReadings reads the Reading items of keys, in the order of keys.
 	GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, error)
 
-	// PutReadings writes every Reading of items whole; of two items with one
-	// key, the last is written. On a failure its *BatchError lists the items
-	// not written and those that may or may not have been.
+	// PutReadings writes every Reading of items whole.
 	PutReadings(ctx context.Context, items []Reading) error
 
-	// DeleteReadings deletes the Reading items of keys; keys with no item are
-	// no error. On a failure its *BatchError lists the keys not deleted and
-	// those that may or may not have been.
+	// DeleteReadings deletes the Reading items of keys.
 	DeleteReadings(ctx context.Context, keys []ReadingKey) error
 
-	// GetRepo reads one Repo by its primary key; ErrNotFound when there is
-	// none.
+	// GetRepo reads one Repo by its primary key.
 	GetRepo(ctx context.Context, key RepoKey) (*Repo, error)
 
 	// CreateRepo writes repo only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateRepo(ctx context.Context, repo *Repo) error
 
-	// ReposByVisibility reads one page of Repo items; page.Cursor continues
-	// from the page before, and the result's Next is "" after the last page.
-	// Items that can't be decoded are left out of the result, which comes with
-	// a DecodeError listing them.
+	// ReposByVisibility reads one page of Repo items.
 	ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error)
 
 	// ReposByVisibilityAll walks every Repo of ReposByVisibility, reading the
-	// pages one at a time. Items that can't be decoded are left out, and a
-	// page's DecodeError listing them comes after its other items; the walk
-	// goes on. Another error ends it.
+	// pages one at a time.
 	ReposByVisibilityAll(ctx context.Context, public bool) iter.Seq2[Repo, error]
 
 	// SetRepoVisibility changes a Repo and returns it as it is after the
-	// change. ErrNotFound when there is no such item.
+	// change.
 	SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error)
 }
 
