@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -32,8 +30,7 @@ func hasQuery(p *plan.Plan) bool {
 // queryShape emits the query's queryShape, the same for every call: the
 // check of a cursor's start key (the plan's start key and key condition)
 // with the placeholders of the values it is checked against, which are
-// those the request sends, and the placeholders of the request's values.
-// It returns its name.
+// those the request sends. It returns its name.
 func (m *method) queryShape() string {
 	key := m.pp.Key
 	var attrs []jen.Code
@@ -56,17 +53,7 @@ func (m *method) queryShape() string {
 			shape[jen.Id("lo")] = jen.Lit(m.req.Placeholder(plan.SKValue))
 		}
 	}
-	var values []string
-	for _, v := range m.req.Values {
-		values = append(values, v.Placeholder)
-	}
-	slices.Sort(values)
 	shape[jen.Id("keys")] = jen.Id("queryKeys").Values(check)
-	shape[jen.Id("values")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
-		for _, v := range values {
-			g.Lit(v)
-		}
-	})
 	name := m.p.ConstName("Shape")
 	commentf(m.f, "%s is how %s binds and checks its cursors.", name, m.p.GoName)
 	m.f.Var().Id(name).Op("=").Op("&").Id("queryShape").Values(shape)

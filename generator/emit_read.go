@@ -147,6 +147,15 @@ func (m *method) skipForeign(g *jen.Group) {
 // the QueryInput literal (without its ExclusiveStartKey, which cursorStart
 // sets). where holds the where operands' parameter names (nil when none).
 func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code) jen.Code {
+	return m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, false)
+}
+
+// queryInputOf is queryInput; with rebuild, the input is built by a local
+// function, newInput, of the method's own values (key texts, parameters,
+// constants), which nothing given to the client can change: the method
+// calls it for the request, and cursorNext again, only for a page with a
+// next one, to bind the next cursor to the request as it was sent.
+func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code, rebuild bool) jen.Code {
 	ix, key := m.pp.Index, m.pp.Key
 	ent := m.ent()
 	scope := m.scope()
@@ -167,8 +176,14 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 		}
 	}
 	if isNatural(key.PK, ix.PK) || ix.PK.Type != model.S {
-		g.Id("pkValue").Op(":=").Add(m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk"))
-		keyValues[plan.PKValue] = jen.Id("pkValue")
+		v := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk")
+		if rebuild {
+			// A new value on every build.
+			keyValues[plan.PKValue] = v
+		} else {
+			g.Id("pkValue").Op(":=").Add(v)
+			keyValues[plan.PKValue] = jen.Id("pkValue")
+		}
 	} else {
 		text(plan.PKValue, "pk")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, "pk"))
 	}
@@ -229,7 +244,15 @@ func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, k
 	if filterConst != nil {
 		ref("filter", filterConst)
 	}
-	g.Id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed)
+	build := []jen.Code{
+		jen.Id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed),
+		jen.Return(jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)),
+	}
+	if rebuild {
+		g.Id("newInput").Op(":=").Func().Params().Op("*").Qual(pathDynamo, "QueryInput").Block(build...)
+		return jen.Id("newInput").Call()
+	}
+	g.Add(build[0])
 	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)
 }
 
@@ -363,7 +386,7 @@ func (m *method) query() {
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
-		in := m.queryInput(g, val, keyCond, projConst, filterConst, fail)
+		in := m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, true)
 		g.Id("in").Op(":=").Add(in)
 		m.cursorStart(g, fail, shape)
 		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
@@ -394,7 +417,7 @@ func (m *method) query() {
 			}
 			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
 		})
-		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Op("&").Id("start"), jen.Id("out").Dot("LastEvaluatedKey"))
+		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Op("&").Id("start"), jen.Id("out").Dot("LastEvaluatedKey"), jen.Id("newInput"))
 		g.Return(jen.Id("res"), m.decodeErr())
 	})
 	m.f.Line()

@@ -116,7 +116,6 @@ var bookPageShape = &queryShape{
 		pk:      "PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
@@ -124,19 +123,22 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	if err != nil {
 		return nil, &callError{method: "BookPage", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: bookPageKeyCondition,
-		limit:        pageLimit(page, 16),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.bookReviewsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: bookPageKeyCondition,
+			limit:        pageLimit(page, 16),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.bookReviewsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			ScanIndexForward:          &fixed.forward,
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		ScanIndexForward:          &fixed.forward,
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
 	if err != nil {
 		return nil, &callError{method: "BookPage", cause: err}
@@ -165,7 +167,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("BookPage", undecoded)
 }
 
@@ -223,7 +225,6 @@ var reviewsOfBookShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
@@ -231,25 +232,28 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: reviewsOfBookKeyCondition,
-		limit:        pageLimit(page, 15),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-		table:        s.bookReviewsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: reviewsOfBookKeyCondition,
+			limit:        pageLimit(page, 15),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			table:        s.bookReviewsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfBook", cause: err}
@@ -268,7 +272,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ReviewsOfBook", undecoded)
 }
 
@@ -318,7 +322,6 @@ var userPageShape = &queryShape{
 		pk:      "GSI1PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
@@ -326,21 +329,24 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	if err != nil {
 		return nil, &callError{method: "UserPage", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "GSI1",
-		keyCondition: userPageKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.bookReviewsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: userPageKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.bookReviewsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			IndexName:                 &fixed.index,
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			ScanIndexForward:          &fixed.forward,
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		IndexName:                 &fixed.index,
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		ScanIndexForward:          &fixed.forward,
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
 	if err != nil {
 		return nil, &callError{method: "UserPage", cause: err}
@@ -369,7 +375,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("UserPage", undecoded)
 }
 
@@ -423,7 +429,6 @@ var reviewsOfUserShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
@@ -431,27 +436,30 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "GSI1",
-		keyCondition: reviewsOfUserKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-		table:        s.bookReviewsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: reviewsOfUserKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			table:        s.bookReviewsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
 	if err != nil {
 		return nil, &callError{method: "ReviewsOfUser", cause: err}
@@ -470,7 +478,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ReviewsOfUser", undecoded)
 }
 

@@ -40,26 +40,27 @@ var cartContentsShape = &queryShape{
 		pk:      "cartId",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
-	pkValue := &types.AttributeValueMemberS{Value: cartID}
 	if cartID == "" {
 		return nil, &callError{method: "CartContents", cause: &KeyError{Attr: "cartId", Reason: "empty"}}
 	}
-	fixed := &queryFixed{
-		keyCondition: cartContentsKeyCondition,
-		limit:        pageLimit(page, 0),
-		table:        s.cartsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: cartContentsKeyCondition,
+			limit:        pageLimit(page, 0),
+			table:        s.cartsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: cartID}},
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, cartContentsShape)
 	if err != nil {
 		return nil, &callError{method: "CartContents", cause: err}
@@ -78,7 +79,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("CartContents", undecoded)
 }
 

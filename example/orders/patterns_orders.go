@@ -43,23 +43,24 @@ var trackingPageShape = &queryShape{
 		pk:      "orderId",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
-	pkValue := intValue(orderID)
-	fixed := &queryFixed{
-		keyCondition: trackingPageKeyCondition,
-		limit:        pageLimit(page, 0),
-		table:        s.ordersTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: trackingPageKeyCondition,
+			limit:        pageLimit(page, 0),
+			table:        s.ordersTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": intValue(orderID)},
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, trackingPageShape)
 	if err != nil {
 		return nil, &callError{method: "TrackingPage", cause: err}
@@ -88,7 +89,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("TrackingPage", undecoded)
 }
 
@@ -138,27 +139,28 @@ var trackingEventsShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
-	pkValue := intValue(orderID)
-	fixed := &queryFixed{
-		keyCondition: trackingEventsKeyCondition,
-		limit:        pageLimit(page, 0),
-		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-		table:        s.ordersTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: trackingEventsKeyCondition,
+			limit:        pageLimit(page, 0),
+			sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+			table:        s.ordersTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": intValue(orderID),
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, trackingEventsShape)
 	if err != nil {
 		return nil, &callError{method: "TrackingEvents", cause: err}
@@ -177,7 +179,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("TrackingEvents", undecoded)
 }
 

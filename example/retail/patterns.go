@@ -82,7 +82,6 @@ var ordersOfCustomerShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
@@ -90,22 +89,25 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: ordersOfCustomerKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
-		table:        s.retailTableTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: ordersOfCustomerKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "ORDR#"},
+			table:        s.retailTableTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ordersOfCustomerShape)
 	if err != nil {
 		return nil, &callError{method: "OrdersOfCustomer", cause: err}
@@ -124,7 +126,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("OrdersOfCustomer", undecoded)
 }
 
@@ -180,7 +182,6 @@ var recentOrdersShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
@@ -188,23 +189,26 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: recentOrdersKeyCondition,
-		limit:        pageLimit(page, 10),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "ORDR#"},
-		table:        s.retailTableTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: recentOrdersKeyCondition,
+			limit:        pageLimit(page, 10),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "ORDR#"},
+			table:        s.retailTableTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, recentOrdersShape)
 	if err != nil {
 		return nil, &callError{method: "RecentOrders", cause: err}
@@ -223,7 +227,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("RecentOrders", undecoded)
 }
 
@@ -337,7 +341,6 @@ var orderOfCustomerShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":customerId", ":pk", ":sk"},
 }
 
 func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error) {
@@ -347,28 +350,31 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
 	}
-	fixed := &queryFixed{
-		filter:       orderOfCustomerFilter,
-		index:        "GSI",
-		keyCondition: orderOfCustomerKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "ROOT"},
-		table:        s.retailTableTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			filter:       orderOfCustomerFilter,
+			index:        "GSI",
+			keyCondition: orderOfCustomerKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "ROOT"},
+			table:        s.retailTableTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":customerId": &types.AttributeValueMemberS{Value: customerID},
+				":pk":         &fixed.pk,
+				":sk":         &fixed.sk,
+			},
+			FilterExpression:       &fixed.filter,
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":customerId": &types.AttributeValueMemberS{Value: customerID},
-			":pk":         &fixed.pk,
-			":sk":         &fixed.sk,
-		},
-		FilterExpression:       &fixed.filter,
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, orderOfCustomerShape)
 	if err != nil {
 		return nil, &callError{method: "OrderOfCustomer", cause: err}
@@ -387,7 +393,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("OrderOfCustomer", undecoded)
 }
 
@@ -441,7 +447,6 @@ var invoicesOfCustomerShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
@@ -449,22 +454,25 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: invoicesOfCustomerKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "INVC#"},
-		table:        s.retailTableTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: invoicesOfCustomerKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "INVC#"},
+			table:        s.retailTableTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, invoicesOfCustomerShape)
 	if err != nil {
 		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
@@ -483,7 +491,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("InvoicesOfCustomer", undecoded)
 }
 

@@ -98,7 +98,6 @@ var goodsOfStoreShape = &queryShape{
 		pk:      "PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
@@ -106,18 +105,21 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: goodsOfStoreKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.storeInventoryTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: goodsOfStoreKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.storeInventoryTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsOfStoreShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsOfStore", cause: err}
@@ -136,7 +138,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("GoodsOfStore", undecoded)
 }
 
@@ -193,7 +195,6 @@ var goodsInCategoryShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error) {
@@ -207,22 +208,25 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: goodsInCategoryKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: categoryKey + "#"},
-		table:        s.storeInventoryTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: goodsInCategoryKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: categoryKey + "#"},
+			table:        s.storeInventoryTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategory", cause: err}
@@ -241,7 +245,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("GoodsInCategory", undecoded)
 }
 
@@ -294,7 +298,6 @@ var goodsInCategoryByPriceShape = &queryShape{
 		pk:      "GSI1PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
@@ -304,20 +307,23 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "GSI1",
-		keyCondition: goodsInCategoryByPriceKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.storeInventoryTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: goodsInCategoryByPriceKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.storeInventoryTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			IndexName:                 &fixed.index,
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		IndexName:                 &fixed.index,
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryByPriceShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
@@ -336,7 +342,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("GoodsInCategoryByPrice", undecoded)
 }
 
@@ -397,7 +403,6 @@ var goodsInPriceRangeShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error) {
@@ -409,26 +414,29 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "GSI1",
-		keyCondition: goodsInPriceRangeKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
-		skLo:         types.AttributeValueMemberS{Value: keyInt(priceFrom)},
-		table:        s.storeInventoryTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: goodsInPriceRangeKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
+			skLo:         types.AttributeValueMemberS{Value: keyInt(priceFrom)},
+			table:        s.storeInventoryTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInPriceRangeShape)
 	if err != nil {
 		return nil, &callError{method: "GoodsInPriceRange", cause: err}
@@ -450,7 +458,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("GoodsInPriceRange", undecoded)
 }
 

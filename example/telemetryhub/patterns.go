@@ -112,7 +112,6 @@ var usersOfAccountShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
@@ -120,22 +119,25 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: usersOfAccountKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "user:"},
-		table:        s.telemetryHubTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: usersOfAccountKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "user:"},
+			table:        s.telemetryHubTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, usersOfAccountShape)
 	if err != nil {
 		return nil, &callError{method: "UsersOfAccount", cause: err}
@@ -154,7 +156,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("UsersOfAccount", undecoded)
 }
 
@@ -207,7 +209,6 @@ var serviceGroupsOfAccountShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
@@ -215,22 +216,25 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: serviceGroupsOfAccountKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
-		table:        s.telemetryHubTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: serviceGroupsOfAccountKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
+			table:        s.telemetryHubTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfAccountShape)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
@@ -249,7 +253,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ServiceGroupsOfAccount", undecoded)
 }
 
@@ -299,7 +303,6 @@ var accountDataShape = &queryShape{
 		pk:      "PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error) {
@@ -307,18 +310,21 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	if err != nil {
 		return nil, &callError{method: "AccountData", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: accountDataKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.telemetryHubTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: accountDataKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.telemetryHubTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, accountDataShape)
 	if err != nil {
 		return nil, &callError{method: "AccountData", cause: err}
@@ -354,7 +360,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("AccountData", undecoded)
 }
 
@@ -404,7 +410,6 @@ var serviceGroupsOfUserShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
@@ -412,22 +417,25 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: serviceGroupsOfUserKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
-		table:        s.telemetryHubTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: serviceGroupsOfUserKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
+			table:        s.telemetryHubTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfUserShape)
 	if err != nil {
 		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
@@ -446,7 +454,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ServiceGroupsOfUser", undecoded)
 }
 
@@ -501,7 +509,6 @@ var usersOfServiceGroupShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
@@ -509,24 +516,27 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "Inverse",
-		keyCondition: usersOfServiceGroupKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "user:"},
-		table:        s.telemetryHubTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "Inverse",
+			keyCondition: usersOfServiceGroupKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "user:"},
+			table:        s.telemetryHubTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, usersOfServiceGroupShape)
 	if err != nil {
 		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
@@ -545,7 +555,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("UsersOfServiceGroup", undecoded)
 }
 
@@ -597,7 +607,6 @@ var userByIDShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
@@ -605,24 +614,27 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "Inverse",
-		keyCondition: userByIDKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "account:"},
-		table:        s.telemetryHubTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "Inverse",
+			keyCondition: userByIDKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "account:"},
+			table:        s.telemetryHubTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userByIDShape)
 	if err != nil {
 		return nil, &callError{method: "UserByID", cause: err}
@@ -641,7 +653,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("UserByID", undecoded)
 }
 

@@ -673,33 +673,34 @@ func TestCursorStart(t *testing.T) {
 	q := func(in *dynamodb.QueryInput) *queryShape {
 		k := ordersByDate("begins_with", nil, nil)
 		k.pkValue = nil
-		return &queryShape{keys: *k, pkValue: ":pk", lo: ":sk", values: []string{":pk", ":sk"}}
+		return &queryShape{keys: *k, pkValue: ":pk", lo: ":sk"}
 	}
+	newInput := func() *dynamodb.QueryInput { return queryIn("Orders", "GSI1", values()) }
 	for _, mode := range keyModes {
 		// The first page: no start key; its Next continues.
-		in := queryIn("Orders", "GSI1", values())
+		in := newInput()
 		scope, err := cursorStart(mode.keys, "", in, q(in))
-		if err != nil || in.ExclusiveStartKey != nil {
-			t.Fatalf("%s: first page: %v, start %s", mode.name, err, showKey(in.ExclusiveStartKey))
+		if err != nil || in.ExclusiveStartKey != nil || scope.bound {
+			t.Fatalf("%s: first page: %v, start %s, bound at once %v", mode.name, err, showKey(in.ExclusiveStartKey), scope.bound)
 		}
+		// The client may change what it is given: the next cursor is
+		// bound to the request as the method built it.
+		in.ExpressionAttributeValues[":pk"].(*types.AttributeValueMemberS).Value = "USER#bob"
+		*in.TableName = "Other"
 		last := startKey(avS("DATE#2024-05-01"))
-		next := cursorNext(&scope, last)
+		if c := cursorNext(&scope, nil, newInput); c != "" || scope.bound {
+			t.Errorf("%s: cursorNext(none) = %q, bound %v", mode.name, c, scope.bound)
+		}
+		next := cursorNext(&scope, last, newInput)
 		if next == "" {
 			t.Fatalf("%s: no cursor after a page with a LastEvaluatedKey", mode.name)
 		}
-		if c := cursorNext(&scope, nil); c != "" {
-			t.Errorf("%s: cursorNext(none) = %q", mode.name, c)
+		if again := cursorNext(&scope, last, func() *dynamodb.QueryInput { panic("built again") }); again != next {
+			t.Errorf("%s: a second cursor of the page differs", mode.name)
 		}
-		in2 := queryIn("Orders", "GSI1", values())
+		in2 := newInput()
 		if _, err := cursorStart(mode.keys, next, in2, q(in2)); err != nil || !maps.Equal(keyView(in2.ExclusiveStartKey), keyView(last)) {
 			t.Errorf("%s: the next page: %v, start %s", mode.name, err, showKey(in2.ExclusiveStartKey))
-		}
-		// The client may change what it is given: the next cursor is made
-		// of what the query sent before the call.
-		in.ExpressionAttributeValues[":pk"].(*types.AttributeValueMemberS).Value = "USER#bob"
-		*in.TableName = "Other"
-		if again := cursorNext(&scope, last); again != next {
-			t.Errorf("%s: the client's changes to the input changed the next cursor", mode.name)
 		}
 		// Refused, and no start key set: another partition, a forged key.
 		in3 := queryIn("Orders", "GSI1", map[string]types.AttributeValue{":pk": avS("USER#bob"), ":sk": avS("DATE#2024")})
@@ -809,54 +810,5 @@ func TestEmptyRange(t *testing.T) {
 				t.Errorf("emptyRange(keyInt(%d), keyInt(%d)) = %v", a, b, got)
 			}
 		}
-	}
-}
-
-// TestSnapshotBinding: the binding made later from a query's snapshot is
-// the one bindQuery makes at once, whatever the client does to the
-// request in between; a query whose values are not all scalars is bound
-// at once.
-func TestSnapshotBinding(t *testing.T) {
-	table, kc, filter := "T", "#pk = :pk AND #sk > :sk", "#n = :n"
-	in := &dynamodb.QueryInput{
-		TableName:              &table,
-		KeyConditionExpression: &kc,
-		FilterExpression:       &filter,
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":sk": &types.AttributeValueMemberS{Value: "b"},
-			":pk": &types.AttributeValueMemberS{Value: "a"},
-			":n":  &types.AttributeValueMemberN{Value: "7"},
-			":t":  &types.AttributeValueMemberBOOL{Value: true},
-			":f":  &types.AttributeValueMemberBOOL{},
-			":z":  &types.AttributeValueMemberNULL{Value: true},
-		},
-	}
-	want := bindQuery("P", in)
-	shape := &queryShape{keys: queryKeys{pattern: "P"}, values: []string{":f", ":n", ":pk", ":sk", ":t", ":z"}}
-	var snap querySnapshot
-	if !snapshotQuery(&snap, shape, in) {
-		t.Fatal("no snapshot of a query of scalars")
-	}
-	// The client changes everything it was given.
-	table, kc = "U", "changed"
-	in.ExpressionAttributeValues[":pk"].(*types.AttributeValueMemberS).Value = "x"
-	in.ExpressionAttributeValues[":q"] = &types.AttributeValueMemberS{Value: "new"}
-	if got := snap.bind(); got != want {
-		t.Error("the snapshot's binding is not the request's as it was")
-	}
-	if snap.bind() == bindQuery("P", in) {
-		t.Error("the snapshot's binding is the changed request's")
-	}
-	delete(in.ExpressionAttributeValues, ":q")
-	scope, err := cursorStart(nil, "", in, shape)
-	if err != nil || scope.bound {
-		t.Errorf("a first page bound at once: %v", err)
-	}
-	in.ExpressionAttributeValues[":z"] = &types.AttributeValueMemberL{}
-	if snapshotQuery(&querySnapshot{}, shape, in) {
-		t.Error("a snapshot of a list value")
-	}
-	if scope, _ := cursorStart(nil, "", in, shape); !scope.bound || scope.bind != bindQuery("P", in) {
-		t.Error("a query with a list value is not bound at once")
 	}
 }

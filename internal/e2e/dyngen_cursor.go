@@ -72,51 +72,28 @@ func newCursorKeys(secret []byte) *cursorKeys {
 type cursorBinding [sha256.Size]byte
 
 // cursorScope is what the cursors of one call of a query are made with:
-// the Store's keys and the query's binding, or a copy of what the binding
-// is made of, taken before the call, so that nothing the client is given
-// feeds the next cursor. The binding is computed when a cursor needs it:
-// a page with no cursor given and none to give costs no hash.
+// the Store's keys and the query's binding, made before the call when a
+// cursor is given, else only when a page has a next one, from a request
+// built again from the method's own values: nothing the client is given
+// feeds the next cursor, and a page with no cursor given and none to give
+// costs no hash.
 type cursorScope struct {
-	keys *cursorKeys
-	bind cursorBinding
-	// snap holds the copy when bound is false.
-	snap  querySnapshot
-	bound bool
-}
-
-// binding is the scope's binding.
-func (s *cursorScope) binding() cursorBinding {
-	if !s.bound {
-		s.bind, s.bound = s.snap.bind(), true
-	}
-	return s.bind
-}
-
-// querySnapshot is a copy of what a query's binding is made of, when its
-// values are all strings, numbers, bools or NULLs (Go strings, which no
-// one can change): its table, index, pattern and expressions, and its
-// values by placeholder.
-type querySnapshot struct {
-	strs  [5]string // table, index, pattern, key condition, filter
-	has   [5]bool   // which of strs the query sends
-	n     int       // values
-	names [8]string // the values' placeholders, in order
-	kinds [8]byte   // 'S', 'N', 'T', 'F' or '0' (NULL)
-	vals  [8]string
+	keys    *cursorKeys
+	pattern string
+	bind    cursorBinding
+	bound   bool
 }
 
 // queryShape is what the generated code of a query tells cursorStart,
 // the same for every call: the check of the start key, with the
 // placeholders of the values it is checked against (read from the
-// request), and the placeholders of the request's values, in order.
+// request).
 type queryShape struct {
 	// keys is the check, its values left nil.
 	keys queryKeys
 	// pkValue, lo and hi are the placeholders of keys' values; "" for
 	// none.
 	pkValue, lo, hi string
-	// values are the placeholders of the request's values, sorted.
-	values []string
 }
 
 // check is the check of the start key of a query sent as in.
@@ -130,72 +107,6 @@ func (s *queryShape) check(in *dynamodb.QueryInput) *queryKeys {
 		q.hi = in.ExpressionAttributeValues[s.hi]
 	}
 	return &q
-}
-
-// snapshotQuery copies into q what binds the cursors of a query of shape
-// s sent as in; false when a value is of another type, or there are more
-// than 8, or others than s says.
-func snapshotQuery(q *querySnapshot, s *queryShape, in *dynamodb.QueryInput) bool {
-	pattern := s.keys.pattern
-	for i, s := range [...]*string{in.TableName, in.IndexName, &pattern, in.KeyConditionExpression, in.FilterExpression} {
-		if s != nil {
-			q.strs[i], q.has[i] = *s, true
-		}
-	}
-	if len(s.values) > len(q.names) || len(in.ExpressionAttributeValues) != len(s.values) {
-		return false
-	}
-	for _, name := range s.values {
-		av, ok := in.ExpressionAttributeValues[name]
-		if !ok {
-			return false
-		}
-		var kind byte
-		var v string
-		switch av := av.(type) {
-		case *types.AttributeValueMemberS:
-			kind, v = 'S', av.Value
-		case *types.AttributeValueMemberN:
-			kind, v = 'N', av.Value
-		case *types.AttributeValueMemberBOOL:
-			kind = 'F'
-			if av.Value {
-				kind = 'T'
-			}
-		case *types.AttributeValueMemberNULL:
-			kind = '0'
-		default:
-			return false
-		}
-		q.names[q.n], q.kinds[q.n], q.vals[q.n] = name, kind, v
-		q.n++
-	}
-	return true
-}
-
-// bind is the binding of the query the snapshot was taken of: the same
-// bytes hashed as bindQuery hashes.
-func (q *querySnapshot) bind() cursorBinding {
-	var buf [512]byte
-	b := append(buf[:0], "dyngen cursor\x00"...)
-	for i, s := range q.strs {
-		if !q.has[i] {
-			b = append(b, 0)
-			continue
-		}
-		b = appendChunk(append(b, 1), s)
-	}
-	b = binary.AppendUvarint(b, uint64(q.n))
-	for i := range q.n {
-		b = appendChunk(b, q.names[i])
-		switch k := q.kinds[i]; k {
-		case 'S', 'N':
-			b = appendChunk(append(b, k), q.vals[i])
-		default:
-			b = append(b, k)
-		}
-	}
-	return sha256.Sum256(b)
 }
 
 // startAttr is an attribute of a query's start key: its name, its type
@@ -231,15 +142,11 @@ type queryKeys struct {
 // and its key must lie inside the key condition (a forged one is refused
 // before any call). It returns the scope the next cursor is made in.
 func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, shape *queryShape) (cursorScope, error) {
-	scope := cursorScope{keys: keys}
-	if c == "" && snapshotQuery(&scope.snap, shape, in) {
-		return scope, nil
-	}
-	scope.snap = querySnapshot{}
-	scope.bind, scope.bound = bindQuery(shape.keys.pattern, in), true
+	scope := cursorScope{keys: keys, pattern: shape.keys.pattern}
 	if c == "" {
 		return scope, nil
 	}
+	scope.bind, scope.bound = bindQuery(shape.keys.pattern, in), true
 	// A copy, so that only a call with a cursor allocates one.
 	bind := scope.bind
 	key, err := decodeCursor(keys, &bind, c)
@@ -254,12 +161,16 @@ func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, shape *que
 }
 
 // cursorNext is the cursor of the page after one whose LastEvaluatedKey
-// is key: "" after the last page.
-func cursorNext(scope *cursorScope, key map[string]types.AttributeValue) Cursor {
+// is key: "" after the last page. newInput builds the request again, as
+// it was sent, when the binding is not made yet.
+func cursorNext(scope *cursorScope, key map[string]types.AttributeValue, newInput func() *dynamodb.QueryInput) Cursor {
 	if len(key) == 0 {
 		return ""
 	}
-	bind := scope.binding() // a copy, allocated only with a next page
+	if !scope.bound {
+		scope.bind, scope.bound = bindQuery(scope.pattern, newInput()), true
+	}
+	bind := scope.bind // a copy, allocated only with a next page
 	return encodeCursor(scope.keys, &bind, key)
 }
 

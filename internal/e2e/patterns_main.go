@@ -107,7 +107,6 @@ var widgetKeysShape = &queryShape{
 		pk:      "GSI2PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
@@ -115,20 +114,23 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "ByKeys",
-		keyCondition: widgetKeysKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "ByKeys",
+			keyCondition: widgetKeysKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			IndexName:                 &fixed.index,
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		IndexName:                 &fixed.index,
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetKeysShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetKeys", cause: err}
@@ -148,7 +150,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("WidgetKeys", undecoded)
 }
 
@@ -305,7 +307,6 @@ var widgetsInRegionShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk", ":status"},
 }
 
 func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
@@ -315,28 +316,31 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
 	}
-	fixed := &queryFixed{
-		filter:       widgetsInRegionFilter,
-		index:        "GSI1",
-		keyCondition: widgetsInRegionKeyCondition,
-		limit:        pageLimit(page, 50),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "SERIAL#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			filter:       widgetsInRegionFilter,
+			index:        "GSI1",
+			keyCondition: widgetsInRegionKeyCondition,
+			limit:        pageLimit(page, 50),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "SERIAL#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#status": "status"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":     &fixed.pk,
+				":sk":     &fixed.sk,
+				":status": &types.AttributeValueMemberS{Value: string(status)},
+			},
+			FilterExpression:       &fixed.filter,
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#status": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":     &fixed.pk,
-			":sk":     &fixed.sk,
-			":status": &types.AttributeValueMemberS{Value: string(status)},
-		},
-		FilterExpression:       &fixed.filter,
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInRegionShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInRegion", cause: err}
@@ -355,7 +359,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("WidgetsInRegion", undecoded)
 }
 
@@ -408,7 +412,6 @@ var activeWidgetsShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":active", ":pk", ":sk"},
 }
 
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
@@ -416,26 +419,29 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
 	}
-	fixed := &queryFixed{
-		filter:       activeWidgetsFilter,
-		keyCondition: activeWidgetsKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			filter:       activeWidgetsFilter,
+			keyCondition: activeWidgetsKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#active": "active"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":active": &types.AttributeValueMemberBOOL{Value: true},
+				":pk":     &fixed.pk,
+				":sk":     &fixed.sk,
+			},
+			FilterExpression:       &fixed.filter,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#active": "active"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":active": &types.AttributeValueMemberBOOL{Value: true},
-			":pk":     &fixed.pk,
-			":sk":     &fixed.sk,
-		},
-		FilterExpression:       &fixed.filter,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, activeWidgetsShape)
 	if err != nil {
 		return nil, &callError{method: "ActiveWidgets", cause: err}
@@ -454,7 +460,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ActiveWidgets", undecoded)
 }
 
@@ -507,7 +513,6 @@ var widgetsInStatusShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk", ":status_1", ":status_2"},
 }
 
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
@@ -515,27 +520,30 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 	if err != nil {
 		return nil, &callError{method: "WidgetsInStatus", cause: err}
 	}
-	fixed := &queryFixed{
-		filter:       widgetsInStatusFilter,
-		keyCondition: widgetsInStatusKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			filter:       widgetsInStatusFilter,
+			keyCondition: widgetsInStatusKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#status": "status"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":       &fixed.pk,
+				":sk":       &fixed.sk,
+				":status_1": &types.AttributeValueMemberS{Value: "draft"},
+				":status_2": &types.AttributeValueMemberS{Value: "retired"},
+			},
+			FilterExpression:       &fixed.filter,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#status": "status"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":       &fixed.pk,
-			":sk":       &fixed.sk,
-			":status_1": &types.AttributeValueMemberS{Value: "draft"},
-			":status_2": &types.AttributeValueMemberS{Value: "retired"},
-		},
-		FilterExpression:       &fixed.filter,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInStatusShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInStatus", cause: err}
@@ -554,7 +562,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("WidgetsInStatus", undecoded)
 }
 
@@ -610,7 +618,6 @@ var widgetsInCategoryShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
@@ -624,24 +631,27 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "LSI1",
-		keyCondition: widgetsInCategoryKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "LSI1",
+			keyCondition: widgetsInCategoryKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInCategoryShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetsInCategory", cause: err}
@@ -660,7 +670,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("WidgetsInCategory", undecoded)
 }
 
@@ -730,7 +740,6 @@ var widgetNamesShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
@@ -738,25 +747,28 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: widgetNamesKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		projection:   widgetNamesProjection,
-		sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: widgetNamesKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			projection:   widgetNamesProjection,
+			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ProjectionExpression:   &fixed.projection,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ProjectionExpression:   &fixed.projection,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetNamesShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetNames", cause: err}
@@ -775,7 +787,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("WidgetNames", undecoded)
 }
 
@@ -824,7 +836,6 @@ var widgetOwnersShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
@@ -832,24 +843,27 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "Inverted",
-		keyCondition: widgetOwnersKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "OWNER#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "Inverted",
+			keyCondition: widgetOwnersKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "OWNER#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetOwnersShape)
 	if err != nil {
 		return nil, &callError{method: "WidgetOwners", cause: err}
@@ -868,7 +882,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("WidgetOwners", undecoded)
 }
 
@@ -918,7 +932,6 @@ var ownerPageShape = &queryShape{
 		pk:      "PK",
 	},
 	pkValue: ":pk",
-	values:  []string{":pk"},
 }
 
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
@@ -926,18 +939,21 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: ownerPageKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: ownerPageKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
+			KeyConditionExpression:    &fixed.keyCondition,
+			Limit:                     fixed.limitRef(),
+			TableName:                 &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		TableName:                 &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ownerPageShape)
 	if err != nil {
 		return nil, &callError{method: "OwnerPage", cause: err}
@@ -966,7 +982,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("OwnerPage", undecoded)
 }
 
@@ -1015,7 +1031,6 @@ var eventsShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
@@ -1023,24 +1038,27 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
 	}
-	fixed := &queryFixed{
-		consistent:   true,
-		keyCondition: eventsKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			consistent:   true,
+			keyCondition: eventsKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ConsistentRead: &fixed.consistent,
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ConsistentRead: &fixed.consistent,
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsShape)
 	if err != nil {
 		return nil, &callError{method: "Events", cause: err}
@@ -1059,7 +1077,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("Events", undecoded)
 }
 
@@ -1158,7 +1176,6 @@ var eventsDescShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -1166,23 +1183,26 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: eventsDescKeyCondition,
-		limit:        pageLimit(page, 3),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: eventsDescKeyCondition,
+			limit:        pageLimit(page, 3),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "EVENT#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsDescShape)
 	if err != nil {
 		return nil, &callError{method: "EventsDesc", cause: err}
@@ -1201,7 +1221,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsDesc", undecoded)
 }
 
@@ -1257,7 +1277,6 @@ var eventsBeforeShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
@@ -1270,24 +1289,27 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 	if seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
 	}
-	fixed := &queryFixed{
-		keyCondition: eventsBeforeKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: eventsBeforeKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsBeforeShape)
 	if err != nil {
 		return nil, &callError{method: "EventsBefore", cause: err}
@@ -1306,7 +1328,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsBefore", undecoded)
 }
 
@@ -1362,7 +1384,6 @@ var eventsUpToShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
@@ -1372,24 +1393,27 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: eventsUpToKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: eventsUpToKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsUpToShape)
 	if err != nil {
 		return nil, &callError{method: "EventsUpTo", cause: err}
@@ -1408,7 +1432,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsUpTo", undecoded)
 }
 
@@ -1464,7 +1488,6 @@ var eventsAfterShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
@@ -1474,24 +1497,27 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: eventsAfterKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: eventsAfterKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAfterShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAfter", cause: err}
@@ -1510,7 +1536,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsAfter", undecoded)
 }
 
@@ -1567,7 +1593,6 @@ var eventsFromShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
@@ -1577,25 +1602,28 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: eventsFromKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: eventsFromKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsFromShape)
 	if err != nil {
 		return nil, &callError{method: "EventsFrom", cause: err}
@@ -1614,7 +1642,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsFrom", undecoded)
 }
 
@@ -1671,7 +1699,6 @@ var eventsBetweenShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
@@ -1682,24 +1709,27 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: eventsBetweenKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: eventsBetweenKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsBetweenShape)
 	if err != nil {
 		return nil, &callError{method: "EventsBetween", cause: err}
@@ -1721,7 +1751,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsBetween", undecoded)
 }
 
@@ -1777,7 +1807,6 @@ var eventsAtBeforeShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
@@ -1795,26 +1824,29 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "LSI1",
-		keyCondition: eventsAtBeforeKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "LSI1",
+			keyCondition: eventsAtBeforeKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtBeforeShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBefore", cause: err}
@@ -1833,7 +1865,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsAtBefore", undecoded)
 }
 
@@ -1889,7 +1921,6 @@ var eventsAtUpToShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
@@ -1903,26 +1934,29 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "LSI1",
-		keyCondition: eventsAtUpToKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "LSI1",
+			keyCondition: eventsAtUpToKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtUpToShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtUpTo", cause: err}
@@ -1941,7 +1975,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsAtUpTo", undecoded)
 }
 
@@ -1997,7 +2031,6 @@ var eventsAtAfterShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
@@ -2011,26 +2044,29 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "LSI1",
-		keyCondition: eventsAtAfterKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "LSI1",
+			keyCondition: eventsAtAfterKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtAfterShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtAfter", cause: err}
@@ -2049,7 +2085,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsAtAfter", undecoded)
 }
 
@@ -2105,7 +2141,6 @@ var eventsAtFromShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
@@ -2119,26 +2154,29 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "LSI1",
-		keyCondition: eventsAtFromKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "LSI1",
+			keyCondition: eventsAtFromKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtFromShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtFrom", cause: err}
@@ -2157,7 +2195,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsAtFrom", undecoded)
 }
 
@@ -2215,7 +2253,6 @@ var eventsAtBetweenShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
@@ -2234,27 +2271,30 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "LSI1",
-		keyCondition: eventsAtBetweenKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "LSI1",
+			keyCondition: eventsAtBetweenKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtBetweenShape)
 	if err != nil {
 		return nil, &callError{method: "EventsAtBetween", cause: err}
@@ -2276,7 +2316,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("EventsAtBetween", undecoded)
 }
 
@@ -2329,7 +2369,6 @@ var notesShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
@@ -2337,22 +2376,25 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: notesKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "NOTE#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: notesKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "NOTE#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, notesShape)
 	if err != nil {
 		return nil, &callError{method: "Notes", cause: err}
@@ -2374,7 +2416,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("Notes", undecoded)
 }
 
@@ -2459,7 +2501,6 @@ var pinsShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
@@ -2467,22 +2508,25 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: pinsKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: pinsKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, pinsShape)
 	if err != nil {
 		return nil, &callError{method: "Pins", cause: err}
@@ -2501,7 +2545,7 @@ func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResul
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("Pins", undecoded)
 }
 
@@ -3816,7 +3860,6 @@ var themesLikeShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
@@ -3830,22 +3873,25 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 	if err != nil {
 		return nil, &callError{method: "ThemesLike", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: themesLikeKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: themesLikeKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, themesLikeShape)
 	if err != nil {
 		return nil, &callError{method: "ThemesLike", cause: err}
@@ -3867,7 +3913,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ThemesLike", undecoded)
 }
 
@@ -3925,7 +3971,6 @@ var themesFromShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
@@ -3939,24 +3984,27 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	if err != nil {
 		return nil, &callError{method: "ThemesFrom", cause: err}
 	}
-	fixed := &queryFixed{
-		keyCondition: themesFromKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		skHi:         types.AttributeValueMemberS{Value: "THEME#" + highChar},
-		skLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: themesFromKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			skHi:         types.AttributeValueMemberS{Value: "THEME#" + highChar},
+			skLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   &fixed.pk,
+				":skhi": &fixed.skHi,
+				":sklo": &fixed.skLo,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   &fixed.pk,
-			":skhi": &fixed.skHi,
-			":sklo": &fixed.skLo,
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, themesFromShape)
 	if err != nil {
 		return nil, &callError{method: "ThemesFrom", cause: err}
@@ -3978,7 +4026,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ThemesFrom", undecoded)
 }
 
@@ -4370,7 +4418,6 @@ var reposByVisibilityShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
@@ -4378,24 +4425,27 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 	if err != nil {
 		return nil, &callError{method: "ReposByVisibility", cause: err}
 	}
-	fixed := &queryFixed{
-		index:        "GSI1",
-		keyCondition: reposByVisibilityKeyCondition,
-		limit:        pageLimit(page, 0),
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "REPO#"},
-		table:        s.mainTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: reposByVisibilityKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "REPO#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
-		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reposByVisibilityShape)
 	if err != nil {
 		return nil, &callError{method: "ReposByVisibility", cause: err}
@@ -4414,7 +4464,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ReposByVisibility", undecoded)
 }
 

@@ -80,30 +80,31 @@ var readingsBetweenShape = &queryShape{
 	},
 	lo:      ":sklo",
 	pkValue: ":pk",
-	values:  []string{":pk", ":skhi", ":sklo"},
 }
 
 func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error) {
 	deviceID := params.DeviceID
 	seqFrom := params.SeqFrom
 	seqTo := params.SeqTo
-	pkValue := intValue(deviceID)
-	fixed := &queryFixed{
-		keyCondition: readingsBetweenKeyCondition,
-		limit:        pageLimit(page, 0),
-		table:        s.readingsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: readingsBetweenKeyCondition,
+			limit:        pageLimit(page, 0),
+			table:        s.readingsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":   intValue(deviceID),
+				":skhi": intValue(seqTo),
+				":sklo": intValue(seqFrom),
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": intValue(seqTo),
-			":sklo": intValue(seqFrom),
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsBetweenShape)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBetween", cause: err}
@@ -125,7 +126,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ReadingsBetween", undecoded)
 }
 
@@ -178,29 +179,30 @@ var readingsBeforeShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
-	pkValue := intValue(deviceID)
-	fixed := &queryFixed{
-		keyCondition: readingsBeforeKeyCondition,
-		limit:        pageLimit(page, 0),
-		table:        s.readingsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: readingsBeforeKeyCondition,
+			limit:        pageLimit(page, 0),
+			table:        s.readingsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": intValue(deviceID),
+				":sk": intValue(seq),
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": intValue(seq),
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsBeforeShape)
 	if err != nil {
 		return nil, &callError{method: "ReadingsBefore", cause: err}
@@ -219,7 +221,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ReadingsBefore", undecoded)
 }
 
@@ -272,28 +274,29 @@ var readingsFromShape = &queryShape{
 	},
 	lo:      ":sk",
 	pkValue: ":pk",
-	values:  []string{":pk", ":sk"},
 }
 
 func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
-	pkValue := intValue(deviceID)
-	fixed := &queryFixed{
-		keyCondition: readingsFromKeyCondition,
-		limit:        pageLimit(page, 5),
-		table:        s.readingsTable,
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: readingsFromKeyCondition,
+			limit:        pageLimit(page, 5),
+			table:        s.readingsTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": intValue(deviceID),
+				":sk": intValue(seq),
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": intValue(seq),
-		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
-	}
+	in := newInput()
 	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsFromShape)
 	if err != nil {
 		return nil, &callError{method: "ReadingsFrom", cause: err}
@@ -312,7 +315,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey)
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
 	return res, decodeErr("ReadingsFrom", undecoded)
 }
 

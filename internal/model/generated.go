@@ -279,13 +279,13 @@ var (
 		// The cursors' (dyngen_cursor.go).
 		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
 		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
-		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "querySnapshot", "snapshotQuery", "startAttr", "validKeyValue",
+		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
 		"validNumber",
 	}
 	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
-		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "ok",
+		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "ok",
 		"out", "page", "pk", "pkValue", "remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk",
 		"start", "undecoded", "v", "values", "view",
 		"yield",
