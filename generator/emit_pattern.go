@@ -376,14 +376,13 @@ func (m *method) paramsStruct() {
 		}
 		commentf(m.f, "%s is named for its role: %s has another input too.", p.Field, p.Attr.Name)
 	}
-	ent := m.ent()
 	m.f.Type().Id(st.Type).StructFunc(func(g *jen.Group) {
 		for _, p := range m.pp.Params {
 			if p.Field == "" {
 				continue
 			}
 			f := jen.Id(p.Field).Add(m.paramType(p))
-			if note := paramNote(ent, p); note != "" {
+			if note := paramNote(p); note != "" {
 				trailing(f, note)
 			}
 			g.Add(f)
@@ -393,7 +392,7 @@ func (m *method) paramsStruct() {
 }
 
 // paramNote says what an input is for, on its field.
-func paramNote(ent *model.Entity, p *plan.Param) string {
+func paramNote(p *plan.Param) string {
 	switch p.Role {
 	case plan.ParamWhere:
 		return "the sort key condition's operand"
@@ -409,6 +408,8 @@ func paramNote(ent *model.Entity, p *plan.Param) string {
 			return "added; a negative number subtracts"
 		}
 		return "the elements added"
+	case plan.ParamElems:
+		return "the elements removed; empty removes none"
 	}
 	return ""
 }

@@ -2951,8 +2951,8 @@ func (s *Store) shelveWidgetInput(params ShelveWidgetParams) (*dynamodb.UpdateIt
 type UnlabelWidgetParams struct {
 	OwnerID  string
 	WidgetID string
-	Labels   []string
-	Sizes    []int64
+	Labels   []string // the elements removed; empty removes none
+	Sizes    []int64  // the elements removed; empty removes none
 }
 
 const unlabelWidgetCondition = "attribute_exists(PK)"
@@ -3050,7 +3050,7 @@ type RelabelWidgetParams struct {
 	WidgetID string
 	Count    int64    // added; a negative number subtracts
 	Labels   []string // the elements added
-	Sizes    []int64
+	Sizes    []int64  // the elements removed; empty removes none
 }
 
 const relabelWidgetCondition = "attribute_exists(PK) AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
