@@ -308,18 +308,18 @@ var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
 // doc prints MarshalItem's doc.
 func (p *itemPrinter) doc(f *jen.File) {
-	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q,", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
-	comment(f, "and the key attributes of every index it is in. It refuses key values")
-	comment(f, "that could make the key of another item (see KeyError) and values that")
-	comment(f, "break the spec's constraints (see ItemError).")
+	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q, "+
+		"and the key attributes of every index it is in. It refuses key values "+
+		"that could make the key of another item (see KeyError) and values that "+
+		"break the spec's constraints (see ItemError).", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
 }
 
 // body prints the keys, the checks of the spec's constraints, the values
 // block and the item.
 func (p *itemPrinter) body(g *jen.Group) {
 	if len(p.l.steps)+len(p.l.plain) > 0 {
-		comment(g, "The keys first, so that a value no key can hold is a KeyError on")
-		comment(g, "writes as on reads; then the spec's constraints.")
+		comment(g, "The keys first, so that a value no key can hold is a KeyError on "+
+			"writes as on reads; then the spec's constraints.")
 	}
 	for _, s := range p.l.steps {
 		p.keyStep(g, s)
@@ -603,10 +603,10 @@ func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(s
 // by type; a required attribute that is missing is an error.
 func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 	r := receiver(ent)
-	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing", r)
-	comment(f, "required attribute, or one stored with another type, is an ItemError;")
-	comment(f, "an optional attribute the item lacks, or holds as NULL, is nil (an")
-	comment(f, "empty slice or map), and a required one with a default takes it.")
+	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing "+
+		"required attribute, or one stored with another type, is an ItemError; "+
+		"an optional attribute the item lacks, or holds as NULL, is nil (an "+
+		"empty slice or map), and a required one with a default takes it.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))
 	})

@@ -381,8 +381,9 @@ func (m *method) query() {
 		}
 		what = "the items of " + strings.Join(names, ", ")
 	}
-	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what), lines...)
+	// The shape before the doc, which belongs to the method.
 	shape := m.queryShape()
+	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what), lines...)
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())

@@ -69,8 +69,8 @@ func (e *emitter) storeFile() *jen.File {
 			calls = append(calls, pp.Call)
 		}
 	}
-	comment(f, "Client is the part of *dynamodb.Client the store calls; a wrapper or a")
-	comment(f, "test double can stand in for it.")
+	comment(f, "Client is the part of *dynamodb.Client the store calls; a wrapper or a "+
+		"test double can stand in for it.")
 	f.Type().Id("Client").InterfaceFunc(func(g *jen.Group) {
 		for _, cm := range clientMethods {
 			if !slices.Contains(calls, cm.call) {
@@ -104,8 +104,8 @@ func (e *emitter) storeFile() *jen.File {
 	comment(f, "Option changes a Store made by New.")
 	f.Type().Id("Option").Func().Params(jen.Op("*").Id("Store"))
 	f.Line()
-	comment(f, "New returns a Store that calls client. Each table's physical name is its")
-	comment(f, "logical name unless an option sets it.")
+	comment(f, "New returns a Store that calls client. Each table's physical name is its "+
+		"logical name unless an option sets it.")
 	f.Func().Id("New").Params(jen.Id("client").Id("Client"), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Store").Block(
 		jen.Id("s").Op(":=").Op("&").Id("Store").ValuesFunc(func(g *jen.Group) {
 			g.Id("client").Op(":").Id("client")
@@ -129,9 +129,9 @@ func (e *emitter) storeFile() *jen.File {
 	}
 	if hasBatch(e.p) {
 		f.Line()
-		commentf(f, "%s sets how many requests of one batch method are in", model.BatchOption)
-		commentf(f, "flight at once (default %d; n < 1 means the default): a batch is sent in", defaultBatchConcurrency)
-		commentf(f, "chunks of %d keys to read or %d writes, n chunks at a time.", maxBatchGet, maxBatchWrite)
+		commentf(f, "%s sets how many requests of one batch method are in "+
+			"flight at once (default %d; n < 1 means the default): a batch is sent in "+
+			"chunks of %d keys to read or %d writes, n chunks at a time.", model.BatchOption, defaultBatchConcurrency, maxBatchGet, maxBatchWrite)
 		f.Func().Id(model.BatchOption).Params(jen.Id("n").Int()).Id("Option").Block(
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
 		)
@@ -145,15 +145,15 @@ func (e *emitter) storeFile() *jen.File {
 // seal its cursors.
 func (e *emitter) cursorKeyOption(f *jen.File) {
 	name := model.CursorKeyOption
-	comment(f, name+" makes the Store sign the cursors it gives out with\n"+
-		"HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys\n"+
-		"derived from secret (HKDF-SHA256), and refuse every cursor not sealed\n"+
-		"with the same secret: one signed with another secret, or unsigned. Give\n"+
-		"it at least 32 random bytes, the same to every Store that reads\n"+
-		"another's cursors; with another secret, the cursors given out before are\n"+
-		"refused (ErrInvalidCursor). Without it cursors are only checksummed:\n"+
-		"their key values can be read, and a caller who knows the format can\n"+
-		"build one, whose key must still lie inside the query's key condition.\n"+
+	comment(f, name+" makes the Store sign the cursors it gives out with "+
+		"HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys "+
+		"derived from secret (HKDF-SHA256), and refuse every cursor not sealed "+
+		"with the same secret: one signed with another secret, or unsigned. Give "+
+		"it at least 32 random bytes, the same to every Store that reads "+
+		"another's cursors; with another secret, the cursors given out before are "+
+		"refused (ErrInvalidCursor). Without it cursors are only checksummed: "+
+		"their key values can be read, and a caller who knows the format can "+
+		"build one, whose key must still lie inside the query's key condition. "+
 		"It panics on an empty secret.")
 	f.Func().Id(name).Params(jen.Id("secret").Index().Byte()).Id("Option").Block(
 		jen.Id("keys").Op(":=").Id("newCursorKeys").Call(jen.Id("secret")),

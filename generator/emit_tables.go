@@ -13,8 +13,8 @@ import (
 // make it under the physical name the Store was given, printed from the
 // plan's definition of the table.
 func (e *emitter) tables(f *jen.File) {
-	comment(f, "Table is the definition of one table of the spec under the physical name a")
-	comment(f, "Store was given: the requests that make it.")
+	comment(f, "Table is the definition of one table of the spec under the physical name a "+
+		"Store was given: the requests that make it.")
 	f.Type().Id("Table").StructFunc(func(g *jen.Group) {
 		comment(g, "Name is the table's name in the spec.")
 		g.Id("Name").String()
@@ -24,8 +24,8 @@ func (e *emitter) tables(f *jen.File) {
 		g.Id("TimeToLive").Op("*").Qual(pathDynamo, "UpdateTimeToLiveInput")
 	})
 	f.Line()
-	comment(f, "Tables returns the definition of every table of the spec, in spec order,")
-	comment(f, "under the physical names s was given; each call returns new values.")
+	comment(f, "Tables returns the definition of every table of the spec, in spec order, "+
+		"under the physical names s was given; each call returns new values.")
 	var ttl []string
 	for _, d := range e.p.Tables {
 		if d.TTL != "" {

@@ -92,6 +92,16 @@ type BookPageResult struct {
 
 const bookPageKeyCondition = "PK = :pk"
 
+// bookPageShape is how BookPage binds and checks its cursors.
+var bookPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "BookPage",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+}
+
 // The book page: the book and its most recent reviews, a page at a time.
 // "With the scanIndexForward property set to false, you retrieve the items
 // from bottom to top. This gives you the book and then the reviews from
@@ -107,17 +117,6 @@ const bookPageKeyCondition = "PK = :pk"
 //	KeyConditionExpression: PK = "BOOK#{isbn}"
 //	ScanIndexForward: false (descending)
 //	Limit: 16 unless page.Limit is set
-//
-// bookPageShape is how BookPage binds and checks its cursors.
-var bookPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "BookPage",
-		pk:      "PK",
-	},
-	pkValue: ":pk",
-}
-
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
@@ -193,6 +192,20 @@ type ReviewsOfBookResult struct {
 
 const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
+// reviewsOfBookShape is how ReviewsOfBook binds and checks its cursors.
+var reviewsOfBookShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "ReviewsOfBook",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+}
+
 // "Get all the reviews for a given book", newest first, a page at a time.
 // The book shares the partition and, since a review's sort key starts with
 // a date rather than a prefix, no begins_with separates them: the book must
@@ -212,21 +225,6 @@ const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 //		them.
 //	ScanIndexForward: false (descending)
 //	Limit: 15 unless page.Limit is set
-//
-// reviewsOfBookShape is how ReviewsOfBook binds and checks its cursors.
-var reviewsOfBookShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ReviewsOfBook",
-		pk:      "PK",
-		sk:      "SK",
-	},
-	lo:      ":sklo",
-	pkValue: ":pk",
-}
-
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	pk, err := reviewPK(isbn)
 	if err != nil {
@@ -300,6 +298,16 @@ type UserPageResult struct {
 
 const userPageKeyCondition = "GSI1PK = :pk"
 
+// userPageShape is how UserPage binds and checks its cursors.
+var userPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "UserPage",
+		pk:      "GSI1PK",
+	},
+	pkValue: ":pk",
+}
+
 // The user's profile: the user and their reviews, newest first, from the
 // user's item collection on GSI1 ("with scanIndexForward property set to
 // false, the user will come first, and then their reviews in
@@ -313,17 +321,6 @@ const userPageKeyCondition = "GSI1PK = :pk"
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}"
 //	ScanIndexForward: false (descending)
-//
-// userPageShape is how UserPage binds and checks its cursors.
-var userPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "UserPage",
-		pk:      "GSI1PK",
-	},
-	pkValue: ":pk",
-}
-
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
 	pk, err := userGSI1PK(username)
 	if err != nil {
@@ -401,6 +398,20 @@ type ReviewsOfUserResult struct {
 
 const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
+// reviewsOfUserShape is how ReviewsOfUser binds and checks its cursors.
+var reviewsOfUserShape = &queryShape{
+	hi: ":skhi",
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "BETWEEN",
+		pattern: "ReviewsOfUser",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sklo",
+	pkValue: ":pk",
+}
+
 // "Get all the reviews for a given user", newest first.
 //
 // ReviewsOfUser reads one page of Review items; page.Cursor continues from
@@ -416,21 +427,6 @@ const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :sk
 //	Items of User share the partition; the key condition never reads
 //		them.
 //	ScanIndexForward: false (descending)
-//
-// reviewsOfUserShape is how ReviewsOfUser binds and checks its cursors.
-var reviewsOfUserShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ReviewsOfUser",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
-	},
-	lo:      ":sklo",
-	pkValue: ":pk",
-}
-
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)
 	if err != nil {

@@ -44,13 +44,12 @@ func (c *CartItem) validate() error {
 }
 
 // MarshalItem returns c as DynamoDB stores it: its attributes,
-// _type="CartItem",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="CartItem", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	if c.CartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
@@ -87,9 +86,9 @@ type cartItemValues struct {
 }
 
 // UnmarshalItem sets c from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (c *CartItem) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "CartItem"}
 	c.CartID = dec.string("cartId", item["cartId"], required)

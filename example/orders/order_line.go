@@ -41,13 +41,12 @@ func (o *OrderLine) validate() error {
 }
 
 // MarshalItem returns o as DynamoDB stores it: its attributes,
-// _type="OrderLine",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="OrderLine", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	sk := keyInt(o.SKU)
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -85,9 +84,9 @@ type orderLineValues struct {
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (o *OrderLine) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "OrderLine"}
 	o.OrderID = dec.int("orderId", item["orderId"], required)

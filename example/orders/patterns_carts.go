@@ -22,16 +22,6 @@ type CartContentsResult struct {
 
 const cartContentsKeyCondition = "#pk = :pk"
 
-// A cart's contents, the whole item collection.
-//
-// CartContents reads one page of CartItem items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Carts
-//	KeyConditionExpression: cartId = "{cartId}"
-//
 // cartContentsShape is how CartContents binds and checks its cursors.
 var cartContentsShape = &queryShape{
 	keys: queryKeys{
@@ -42,6 +32,15 @@ var cartContentsShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// A cart's contents, the whole item collection.
+//
+// CartContents reads one page of CartItem items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Carts
+//	KeyConditionExpression: cartId = "{cartId}"
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
 	if cartID == "" {
 		return nil, &callError{method: "CartContents", cause: &KeyError{Attr: "cartId", Reason: "empty"}}

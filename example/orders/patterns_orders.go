@@ -22,6 +22,16 @@ type TrackingPageResult struct {
 
 const trackingPageKeyCondition = "#pk = :pk"
 
+// trackingPageShape is how TrackingPage binds and checks its cursors.
+var trackingPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
+		pattern: "TrackingPage",
+		pk:      "orderId",
+	},
+	pkValue: ":pk",
+}
+
 // The tracking page: "you want to retrieve these together for efficiency
 // because the most common pattern is to provide a tracking page with the
 // purchased items shown in addition to the tracking details". One Query of
@@ -34,17 +44,6 @@ const trackingPageKeyCondition = "#pk = :pk"
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId}
-//
-// trackingPageShape is how TrackingPage binds and checks its cursors.
-var trackingPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
-		pattern: "TrackingPage",
-		pk:      "orderId",
-	},
-	pkValue: ":pk",
-}
-
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
@@ -115,19 +114,6 @@ type TrackingEventsResult struct {
 
 const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 
-// The tracking events of an order only, in the order they happened.
-//
-// TrackingEvents reads one page of TrackingEvent items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
-//
-//	Query on table Orders
-//	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
-//		"EVENT#")
-//	Items of OrderLine share the partition; the key condition never reads
-//		them.
-//
 // trackingEventsShape is how TrackingEvents binds and checks its cursors.
 var trackingEventsShape = &queryShape{
 	keys: queryKeys{
@@ -141,6 +127,18 @@ var trackingEventsShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// The tracking events of an order only, in the order they happened.
+//
+// TrackingEvents reads one page of TrackingEvent items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
+//
+//	Query on table Orders
+//	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
+//		"EVENT#")
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{

@@ -77,12 +77,12 @@ func WithOrdersTable(name string) Option {
 // HMAC-SHA256 and encrypt the key values they hold (AES-256-CTR), with keys
 // derived from secret (HKDF-SHA256), and refuse every cursor not sealed
 // with the same secret: one signed with another secret, or unsigned. Give
-// it at least 32 random bytes, the same to every Store that reads
-// another's cursors; with another secret, the cursors given out before are
-// refused (ErrInvalidCursor). Without it cursors are only checksummed:
-// their key values can be read, and a caller who knows the format can
-// build one, whose key must still lie inside the query's key condition.
-// It panics on an empty secret.
+// it at least 32 random bytes, the same to every Store that reads another's
+// cursors; with another secret, the cursors given out before are refused
+// (ErrInvalidCursor). Without it cursors are only checksummed: their key
+// values can be read, and a caller who knows the format can build one,
+// whose key must still lie inside the query's key condition. It panics on
+// an empty secret.
 func WithCursorKey(secret []byte) Option {
 	keys := newCursorKeys(secret)
 	return func(s *Store) {
@@ -100,8 +100,7 @@ func WithBatchConcurrency(n int) Option {
 }
 
 // Table is the definition of one table of the spec under the physical name
-// a
-// Store was given: the requests that make it.
+// a Store was given: the requests that make it.
 type Table struct {
 	// Name is the table's name in the spec.
 	Name string

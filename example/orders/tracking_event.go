@@ -41,13 +41,12 @@ func (t *TrackingEvent) validate() error {
 }
 
 // MarshalItem returns t as DynamoDB stores it: its attributes,
-// _type="TrackingEvent",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="TrackingEvent", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	eventIDKey, err := keyString("eventId", t.EventID, "#")
 	if err != nil {
 		return nil, err
@@ -91,9 +90,9 @@ type trackingEventValues struct {
 }
 
 // UnmarshalItem sets t from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (t *TrackingEvent) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "TrackingEvent"}
 	t.OrderID = dec.int("orderId", item["orderId"], required)

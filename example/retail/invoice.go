@@ -56,13 +56,12 @@ func (i *Invoice) validate() error {
 }
 
 // MarshalItem returns i as DynamoDB stores it: its attributes,
-// _type="Invoice",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="Invoice", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -127,9 +126,9 @@ type invoiceValues struct {
 }
 
 // UnmarshalItem sets i from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (i *Invoice) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Invoice"}
 	i.CustomerID = dec.string("customerId", item["customerId"], required)

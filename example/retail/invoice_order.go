@@ -58,13 +58,12 @@ func (i *InvoiceOrder) validate() error {
 }
 
 // MarshalItem returns i as DynamoDB stores it: its attributes,
-// _type="InvoiceOrder",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="InvoiceOrder", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -121,9 +120,9 @@ type invoiceOrderValues struct {
 }
 
 // UnmarshalItem sets i from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (i *InvoiceOrder) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "InvoiceOrder"}
 	i.InvoiceID = dec.string("invoiceId", item["invoiceId"], required)

@@ -101,13 +101,12 @@ func (o *Order) validate() error {
 }
 
 // MarshalItem returns o as DynamoDB stores it: its attributes,
-// _type="Order",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="Order", and the key attributes of every index it is in. It refuses
+// key values that could make the key of another item (see KeyError) and
+// values that break the spec's constraints (see ItemError).
 func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [117]byte
 	text := keyBuf[:0]
@@ -197,9 +196,9 @@ type orderValues struct {
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Order"}
 	o.CustomerID = dec.string("customerId", item["customerId"], required)

@@ -55,21 +55,6 @@ type OrdersOfCustomerResult struct {
 
 const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B
-// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
-// Partition Key = 12345 and Sort Key begins_with('ORDR#'), oldest first.
-//
-// OrdersOfCustomer reads one page of Order items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on table retail_table
-//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
-//		"ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition
-//		never reads them.
-//
 // ordersOfCustomerShape is how OrdersOfCustomer binds and checks its
 // cursors.
 var ordersOfCustomerShape = &queryShape{
@@ -84,6 +69,20 @@ var ordersOfCustomerShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B
+// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
+// Partition Key = 12345 and Sort Key begins_with('ORDR#'), oldest first.
+//
+// OrdersOfCustomer reads one page of Order items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table retail_table
+//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
+//		"ORDR#")
+//	Items of Customer, Invoice share the partition; the key condition
+//		never reads them.
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -153,6 +152,19 @@ type RecentOrdersResult struct {
 
 const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
+// recentOrdersShape is how RecentOrders binds and checks its cursors.
+var recentOrdersShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "RecentOrders",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
 // A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 ORDER BY
 // ORDER_DATE LIMIT 10. Query API: Partition Key = 12345 and Sort Key
@@ -170,20 +182,6 @@ const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //		never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
-//
-// recentOrdersShape is how RecentOrders binds and checks its cursors.
-var recentOrdersShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "RecentOrders",
-		pk:      "PK",
-		sk:      "SK",
-	},
-	lo:      ":sk",
-	pkValue: ":pk",
-}
-
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -312,6 +310,19 @@ const orderOfCustomerKeyCondition = "#pk = :pk AND #sk = :sk"
 
 const orderOfCustomerFilter = "#customerId = :customerId"
 
+// orderOfCustomerShape is how OrderOfCustomer binds and checks its cursors.
+var orderOfCustomerShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "=",
+		pattern: "OrderOfCustomer",
+		pk:      "GSIPK",
+		sk:      "GSISK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
 // Get specific order details of a customer. SELECT A.* FROM ORDERS A,
 // CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345
 // AND A.ORDER_ID = "a1b2c3d4". In the article's first layout this was a
@@ -329,20 +340,6 @@ const orderOfCustomerFilter = "#customerId = :customerId"
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
 //	FilterExpression: #customerId = :customerId (DynamoDB reads, and
 //		bills, the items it drops)
-//
-// orderOfCustomerShape is how OrderOfCustomer binds and checks its cursors.
-var orderOfCustomerShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "=",
-		pattern: "OrderOfCustomer",
-		pk:      "GSIPK",
-		sk:      "GSISK",
-	},
-	lo:      ":sk",
-	pkValue: ":pk",
-}
-
 func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error) {
 	orderID := params.OrderID
 	customerID := params.CustomerID
@@ -420,21 +417,6 @@ type InvoicesOfCustomerResult struct {
 
 const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B
-// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
-// Partition Key = 12345 and Sort Key begins_with(INVC#).
-//
-// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on table retail_table
-//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
-//		"INVC#")
-//	Items of Customer, Order share the partition; the key condition never
-//		reads them.
-//
 // invoicesOfCustomerShape is how InvoicesOfCustomer binds and checks its
 // cursors.
 var invoicesOfCustomerShape = &queryShape{
@@ -449,6 +431,20 @@ var invoicesOfCustomerShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B
+// WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
+// Partition Key = 12345 and Sort Key begins_with(INVC#).
+//
+// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table retail_table
+//	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
+//		"INVC#")
+//	Items of Customer, Order share the partition; the key condition never
+//		reads them.
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {

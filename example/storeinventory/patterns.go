@@ -79,17 +79,6 @@ type GoodsOfStoreResult struct {
 
 const goodsOfStoreKeyCondition = "PK = :pk"
 
-// "Query for store inventory by using the prefix INV#store_id in the
-// partition key": all goods of a store, in category order.
-//
-// GoodsOfStore reads one page of Good items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table StoreInventory
-//	KeyConditionExpression: PK = "INV#{storeId}"
-//
 // goodsOfStoreShape is how GoodsOfStore binds and checks its cursors.
 var goodsOfStoreShape = &queryShape{
 	keys: queryKeys{
@@ -100,6 +89,16 @@ var goodsOfStoreShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// "Query for store inventory by using the prefix INV#store_id in the
+// partition key": all goods of a store, in category order.
+//
+// GoodsOfStore reads one page of Good items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table StoreInventory
+//	KeyConditionExpression: PK = "INV#{storeId}"
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {
@@ -171,19 +170,6 @@ type GoodsInCategoryResult struct {
 
 const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// A store's goods in a category at any level of the hierarchy: PK =
-// INV#StoreA, SK begins with Electronics# returns all electronics goods,
-// Electronics#Laptops#Accessories# only laptop accessories.
-//
-// GoodsInCategory reads one page of Good items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table StoreInventory
-//	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK,
-//		"{category}#")
-//
 // goodsInCategoryShape is how GoodsInCategory binds and checks its cursors.
 var goodsInCategoryShape = &queryShape{
 	keys: queryKeys{
@@ -197,6 +183,18 @@ var goodsInCategoryShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// A store's goods in a category at any level of the hierarchy: PK =
+// INV#StoreA, SK begins with Electronics# returns all electronics goods,
+// Electronics#Laptops#Accessories# only laptop accessories.
+//
+// GoodsInCategory reads one page of Good items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table StoreInventory
+//	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK,
+//		"{category}#")
 func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -278,17 +276,6 @@ type GoodsInCategoryByPriceResult struct {
 
 const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 
-// "Query all prices for a particular category in a store by querying on the
-// GSI1 partition key": the goods of exactly one category, cheapest first.
-//
-// GoodsInCategoryByPrice reads one page of Good items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
-//
-//	Query on GSI GSI1 of table StoreInventory
-//	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
-//
 // goodsInCategoryByPriceShape is how GoodsInCategoryByPrice binds and
 // checks its cursors.
 var goodsInCategoryByPriceShape = &queryShape{
@@ -300,6 +287,16 @@ var goodsInCategoryByPriceShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// "Query all prices for a particular category in a store by querying on the
+// GSI1 partition key": the goods of exactly one category, cheapest first.
+//
+// GoodsInCategoryByPrice reads one page of Good items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
+//
+//	Query on GSI GSI1 of table StoreInventory
+//	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -377,19 +374,6 @@ type GoodsInPriceRangeResult struct {
 
 const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
-// "Filter by price for a particular category in a store by querying on GSI1
-// partition key + a range in the GSI1 sort key (e.g. price > 1000 && price
-// < 1500)."
-//
-// GoodsInPriceRange reads one page of Good items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on GSI GSI1 of table StoreInventory
-//	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK
-//		BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
-//
 // goodsInPriceRangeShape is how GoodsInPriceRange binds and checks its
 // cursors.
 var goodsInPriceRangeShape = &queryShape{
@@ -405,6 +389,18 @@ var goodsInPriceRangeShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// "Filter by price for a particular category in a store by querying on GSI1
+// partition key + a range in the GSI1 sort key (e.g. price > 1000 && price
+// < 1500)."
+//
+// GoodsInPriceRange reads one page of Good items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on GSI GSI1 of table StoreInventory
+//	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK
+//		BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
 func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error) {
 	storeID := params.StoreID
 	category := params.Category

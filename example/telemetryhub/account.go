@@ -43,13 +43,12 @@ func (a *Account) validate() error {
 }
 
 // MarshalItem returns a as DynamoDB stores it: its attributes,
-// _type="Account",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="Account", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -97,9 +96,9 @@ type accountValues struct {
 }
 
 // UnmarshalItem sets a from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Account"}
 	a.AccountID = dec.string("accountId", item["accountId"], required)

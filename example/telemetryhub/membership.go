@@ -66,13 +66,12 @@ func (m *Membership) validate() error {
 }
 
 // MarshalItem returns m as DynamoDB stores it: its attributes,
-// _type="Membership",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="Membership", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [66]byte
 	text := keyBuf[:0]
@@ -130,9 +129,9 @@ type membershipValues struct {
 }
 
 // UnmarshalItem sets m from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (m *Membership) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Membership"}
 	m.UserID = dec.string("userId", item["userId"], required)

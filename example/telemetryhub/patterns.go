@@ -87,20 +87,6 @@ type UsersOfAccountResult struct {
 
 const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// All users belonging to an account: dynamodb.query(PK="account:...",
-// SK_begins_with="user:").
-//
-// UsersOfAccount reads one page of User items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table TelemetryHub
-//	KeyConditionExpression: PK = "account:{accountId}" AND
-//		begins_with(SK, "user:")
-//	Items of Account, ServiceGroup share the partition; the key condition
-//		never reads them.
-//
 // usersOfAccountShape is how UsersOfAccount binds and checks its cursors.
 var usersOfAccountShape = &queryShape{
 	keys: queryKeys{
@@ -114,6 +100,19 @@ var usersOfAccountShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// All users belonging to an account: dynamodb.query(PK="account:...",
+// SK_begins_with="user:").
+//
+// UsersOfAccount reads one page of User items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table TelemetryHub
+//	KeyConditionExpression: PK = "account:{accountId}" AND
+//		begins_with(SK, "user:")
+//	Items of Account, ServiceGroup share the partition; the key condition
+//		never reads them.
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
@@ -183,20 +182,6 @@ type ServiceGroupsOfAccountResult struct {
 
 const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// All service groups of an account: dynamodb.query(PK="account:...",
-// SK_begins_with="servicegroup:").
-//
-// ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
-//
-//	Query on table TelemetryHub
-//	KeyConditionExpression: PK = "account:{accountId}" AND
-//		begins_with(SK, "servicegroup:")
-//	Items of Account, User share the partition; the key condition never
-//		reads them.
-//
 // serviceGroupsOfAccountShape is how ServiceGroupsOfAccount binds and
 // checks its cursors.
 var serviceGroupsOfAccountShape = &queryShape{
@@ -211,6 +196,19 @@ var serviceGroupsOfAccountShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// All service groups of an account: dynamodb.query(PK="account:...",
+// SK_begins_with="servicegroup:").
+//
+// ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
+//
+//	Query on table TelemetryHub
+//	KeyConditionExpression: PK = "account:{accountId}" AND
+//		begins_with(SK, "servicegroup:")
+//	Items of Account, User share the partition; the key condition never
+//		reads them.
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
@@ -282,6 +280,16 @@ type AccountDataResult struct {
 
 const accountDataKeyCondition = "PK = :pk"
 
+// accountDataShape is how AccountData binds and checks its cursors.
+var accountDataShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "AccountData",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+}
+
 // "Retrieve all the account data with a single query (including the account
 // metadata record, all users, and service groups)": PK only, nothing about
 // the SK. The article warns that this "often involves over-fetching"; each
@@ -294,17 +302,6 @@ const accountDataKeyCondition = "PK = :pk"
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}"
-//
-// accountDataShape is how AccountData binds and checks its cursors.
-var accountDataShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "AccountData",
-		pk:      "PK",
-	},
-	pkValue: ":pk",
-}
-
 func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
@@ -386,18 +383,6 @@ type ServiceGroupsOfUserResult struct {
 
 const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// The service groups a user has access to (the "Select Service Group"
-// dropdown): dynamodb.query(PK="user:...", SK_begins_with="servicegroup:").
-//
-// ServiceGroupsOfUser reads one page of Membership items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
-//
-//	Query on table TelemetryHub
-//	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK,
-//		"servicegroup:")
-//
 // serviceGroupsOfUserShape is how ServiceGroupsOfUser binds and checks its
 // cursors.
 var serviceGroupsOfUserShape = &queryShape{
@@ -412,6 +397,17 @@ var serviceGroupsOfUserShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// The service groups a user has access to (the "Select Service Group"
+// dropdown): dynamodb.query(PK="user:...", SK_begins_with="servicegroup:").
+//
+// ServiceGroupsOfUser reads one page of Membership items; page.Cursor
+// continues from the page before, and the result's Next is "" after the
+// last page. Items that can't be decoded are left out of the result, which
+// comes with a DecodeError listing them.
+//
+//	Query on table TelemetryHub
+//	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK,
+//		"servicegroup:")
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	pk, err := membershipPK(userID)
 	if err != nil {
@@ -481,6 +477,20 @@ type UsersOfServiceGroupResult struct {
 
 const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
+// usersOfServiceGroupShape is how UsersOfServiceGroup binds and checks its
+// cursors.
+var usersOfServiceGroupShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
+		op:      "begins_with",
+		pattern: "UsersOfServiceGroup",
+		pk:      "SK",
+		sk:      "PK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
 // "Get all users belonging to a service group", the reverse lookup, through
 // the inverse GSI: PK="servicegroup:...", SK_begins_with="user:". The
 // service group's own item (SK account:...) shares that partition on the
@@ -496,21 +506,6 @@ const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 //		begins_with(PK, "user:")
 //	Items of ServiceGroup share the partition; the key condition never
 //		reads them.
-//
-// usersOfServiceGroupShape is how UsersOfServiceGroup binds and checks its
-// cursors.
-var usersOfServiceGroupShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		op:      "begins_with",
-		pattern: "UsersOfServiceGroup",
-		pk:      "SK",
-		sk:      "PK",
-	},
-	lo:      ":sk",
-	pkValue: ":pk",
-}
-
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {
@@ -582,20 +577,6 @@ type UserByIDResult struct {
 
 const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
-// A user found by their id alone, with the account they belong to ("since
-// we know the user_id, we can deduce the account_id that the user belongs
-// to"): on the inverse GSI the user's item is PK=user:<user_id>,
-// SK=account:<account_id>.
-//
-// UserByID reads one page of User items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on GSI Inverse of table TelemetryHub
-//	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK,
-//		"account:")
-//
 // userByIDShape is how UserByID binds and checks its cursors.
 var userByIDShape = &queryShape{
 	keys: queryKeys{
@@ -609,6 +590,19 @@ var userByIDShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// A user found by their id alone, with the account they belong to ("since
+// we know the user_id, we can deduce the account_id that the user belongs
+// to"): on the inverse GSI the user's item is PK=user:<user_id>,
+// SK=account:<account_id>.
+//
+// UserByID reads one page of User items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI Inverse of table TelemetryHub
+//	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK,
+//		"account:")
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	pk, err := userSK(userID)
 	if err != nil {

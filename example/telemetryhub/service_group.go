@@ -49,13 +49,12 @@ func (s *ServiceGroup) validate() error {
 }
 
 // MarshalItem returns s as DynamoDB stores it: its attributes,
-// _type="ServiceGroup",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="ServiceGroup", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [69]byte
 	text := keyBuf[:0]
@@ -113,9 +112,9 @@ type serviceGroupValues struct {
 }
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (s *ServiceGroup) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "ServiceGroup"}
 	s.AccountID = dec.string("accountId", item["accountId"], required)

@@ -75,13 +75,12 @@ func (u *User) validate() error {
 }
 
 // MarshalItem returns u as DynamoDB stores it: its attributes,
-// _type="User",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="User", and the key attributes of every index it is in. It refuses
+// key values that could make the key of another item (see KeyError) and
+// values that break the spec's constraints (see ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -145,9 +144,9 @@ type userValues struct {
 }
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "User"}
 	u.AccountID = dec.string("accountId", item["accountId"], required)

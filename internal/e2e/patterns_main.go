@@ -91,14 +91,6 @@ type WidgetKeysResult struct {
 
 const widgetKeysKeyCondition = "GSI2PK = :pk"
 
-// WidgetKeys reads one page of Widget items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on GSI ByKeys of table Main
-//	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
-//
 // widgetKeysShape is how WidgetKeys binds and checks its cursors.
 var widgetKeysShape = &queryShape{
 	keys: queryKeys{
@@ -109,6 +101,13 @@ var widgetKeysShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// WidgetKeys reads one page of Widget items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI ByKeys of table Main
+//	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	pk, err := widgetGSI2PK(serial)
 	if err != nil {
@@ -284,18 +283,6 @@ const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
 const widgetsInRegionFilter = "#status = :status"
 
-// WidgetsInRegion reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on GSI GSI1 of table Main
-//	KeyConditionExpression: GSI1PK = "REGION#{region}" AND
-//		begins_with(GSI1SK, "SERIAL#")
-//	FilterExpression: #status = :status (DynamoDB reads, and bills, the
-//		items it drops)
-//	Limit: 50 unless page.Limit is set
-//
 // widgetsInRegionShape is how WidgetsInRegion binds and checks its cursors.
 var widgetsInRegionShape = &queryShape{
 	keys: queryKeys{
@@ -309,6 +296,17 @@ var widgetsInRegionShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// WidgetsInRegion reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "REGION#{region}" AND
+//		begins_with(GSI1SK, "SERIAL#")
+//	FilterExpression: #status = :status (DynamoDB reads, and bills, the
+//		items it drops)
+//	Limit: 50 unless page.Limit is set
 func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
 	region := params.Region
 	status := params.Status
@@ -388,19 +386,6 @@ const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const activeWidgetsFilter = "#active = :active"
 
-// ActiveWidgets reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//	FilterExpression: #active = :active (DynamoDB reads, and bills, the
-//		items it drops)
-//
 // activeWidgetsShape is how ActiveWidgets binds and checks its cursors.
 var activeWidgetsShape = &queryShape{
 	keys: queryKeys{
@@ -414,6 +399,18 @@ var activeWidgetsShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ActiveWidgets reads one page of Widget items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	FilterExpression: #active = :active (DynamoDB reads, and bills, the
+//		items it drops)
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -489,19 +486,6 @@ const widgetsInStatusKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const widgetsInStatusFilter = "#status IN (:status_1, :status_2)"
 
-// WidgetsInStatus reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
-//		and bills, the items it drops)
-//
 // widgetsInStatusShape is how WidgetsInStatus binds and checks its cursors.
 var widgetsInStatusShape = &queryShape{
 	keys: queryKeys{
@@ -515,6 +499,18 @@ var widgetsInStatusShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// WidgetsInStatus reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
+//		and bills, the items it drops)
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -595,17 +591,6 @@ type WidgetsInCategoryResult struct {
 
 const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 
-// WidgetsInCategory reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
-//		begins_with(LSI1SK, "CAT/{category}/")
-//	Items of Event share the partition; the key condition never reads
-//		them.
-//
 // widgetsInCategoryShape is how WidgetsInCategory binds and checks its
 // cursors.
 var widgetsInCategoryShape = &queryShape{
@@ -620,6 +605,16 @@ var widgetsInCategoryShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// WidgetsInCategory reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on LSI LSI1 of table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
+//		begins_with(LSI1SK, "CAT/{category}/")
+//	Items of Event share the partition; the key condition never reads
+//		them.
 func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
 	ownerID := params.OwnerID
 	category := params.Category
@@ -717,18 +712,6 @@ const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 
-// WidgetNames reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//	ProjectionExpression: #name, #status, #ownerId, #widgetId
-//
 // widgetNamesShape is how WidgetNames binds and checks its cursors.
 var widgetNamesShape = &queryShape{
 	keys: queryKeys{
@@ -742,6 +725,17 @@ var widgetNamesShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// WidgetNames reads one page of Widget items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	ProjectionExpression: #name, #status, #ownerId, #widgetId
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -814,17 +808,6 @@ type WidgetOwnersResult struct {
 
 const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
-// Widgets with one id across owners, on the inverted index.
-//
-// WidgetOwners reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on GSI Inverted of table Main
-//	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
-//		"OWNER#")
-//
 // widgetOwnersShape is how WidgetOwners binds and checks its cursors.
 var widgetOwnersShape = &queryShape{
 	keys: queryKeys{
@@ -838,6 +821,16 @@ var widgetOwnersShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// Widgets with one id across owners, on the inverted index.
+//
+// WidgetOwners reads one page of Widget items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI Inverted of table Main
+//	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
+//		"OWNER#")
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
@@ -910,6 +903,16 @@ type OwnerPageResult struct {
 
 const ownerPageKeyCondition = "PK = :pk"
 
+// ownerPageShape is how OwnerPage binds and checks its cursors.
+var ownerPageShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		pattern: "OwnerPage",
+		pk:      "PK",
+	},
+	pkValue: ":pk",
+}
+
 // OwnerPage reads one page of the items of Widget, Note; page.Cursor
 // continues from the page before, and the result's Next is "" after the
 // last page. Items that can't be decoded are left out of the result, which
@@ -923,17 +926,6 @@ const ownerPageKeyCondition = "PK = :pk"
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 //	Repo items may be read too (read cost); they are dropped by _type.
-//
-// ownerPageShape is how OwnerPage binds and checks its cursors.
-var ownerPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "OwnerPage",
-		pk:      "PK",
-	},
-	pkValue: ":pk",
-}
-
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -1008,18 +1000,6 @@ type EventsResult struct {
 
 const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Events reads one page of Event items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page. Items that can't
-// be decoded are left out of the result, which comes with a DecodeError
-// listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//	ConsistentRead: true
-//
 // eventsShape is how Events binds and checks its cursors.
 var eventsShape = &queryShape{
 	keys: queryKeys{
@@ -1033,6 +1013,17 @@ var eventsShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// Events reads one page of Event items; page.Cursor continues from the page
+// before, and the result's Next is "" after the last page. Items that can't
+// be decoded are left out of the result, which comes with a DecodeError
+// listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"EVENT#")
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1152,19 +1143,6 @@ type EventsDescResult struct {
 
 const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// EventsDesc reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//	ScanIndexForward: false (descending)
-//	Limit: 3 unless page.Limit is set
-//
 // eventsDescShape is how EventsDesc binds and checks its cursors.
 var eventsDescShape = &queryShape{
 	keys: queryKeys{
@@ -1178,6 +1156,18 @@ var eventsDescShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsDesc reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"EVENT#")
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	ScanIndexForward: false (descending)
+//	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
@@ -1254,17 +1244,6 @@ type EventsBeforeResult struct {
 
 const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsBefore reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
-//		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//
 // eventsBeforeShape is how EventsBefore binds and checks its cursors.
 var eventsBeforeShape = &queryShape{
 	hi: ":skhi",
@@ -1279,6 +1258,16 @@ var eventsBeforeShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsBefore reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1361,17 +1350,6 @@ type EventsUpToResult struct {
 
 const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsUpTo reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
-//		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//
 // eventsUpToShape is how EventsUpTo binds and checks its cursors.
 var eventsUpToShape = &queryShape{
 	hi: ":skhi",
@@ -1386,6 +1364,16 @@ var eventsUpToShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsUpTo reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1465,17 +1453,6 @@ type EventsAfterResult struct {
 
 const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsAfter reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
-//		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//
 // eventsAfterShape is how EventsAfter binds and checks its cursors.
 var eventsAfterShape = &queryShape{
 	hi: ":skhi",
@@ -1490,6 +1467,16 @@ var eventsAfterShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsAfter reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1569,18 +1556,6 @@ type EventsFromResult struct {
 
 const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsFrom reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
-//		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//	ScanIndexForward: false (descending)
-//
 // eventsFromShape is how EventsFrom binds and checks its cursors.
 var eventsFromShape = &queryShape{
 	hi: ":skhi",
@@ -1595,6 +1570,17 @@ var eventsFromShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsFrom reads one page of Event items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+//	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1676,17 +1662,6 @@ type EventsBetweenResult struct {
 
 const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// EventsBetween reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
-//		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//
 // eventsBetweenShape is how EventsBetween binds and checks its cursors.
 var eventsBetweenShape = &queryShape{
 	hi: ":skhi",
@@ -1701,6 +1676,16 @@ var eventsBetweenShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsBetween reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	ownerID := params.OwnerID
 	seqFrom := params.SeqFrom
@@ -1784,17 +1769,6 @@ type EventsAtBeforeResult struct {
 
 const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtBefore reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
-//		"EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
-//
 // eventsAtBeforeShape is how EventsAtBefore binds and checks its cursors.
 var eventsAtBeforeShape = &queryShape{
 	hi: ":skhi",
@@ -1809,6 +1783,16 @@ var eventsAtBeforeShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsAtBefore reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on LSI LSI1 of table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -1898,17 +1882,6 @@ type EventsAtUpToResult struct {
 
 const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtUpTo reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
-//		"EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
-//
 // eventsAtUpToShape is how EventsAtUpTo binds and checks its cursors.
 var eventsAtUpToShape = &queryShape{
 	hi: ":skhi",
@@ -1923,6 +1896,16 @@ var eventsAtUpToShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsAtUpTo reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on LSI LSI1 of table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2008,17 +1991,6 @@ type EventsAtAfterResult struct {
 
 const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtAfter reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
-//		"EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
-//
 // eventsAtAfterShape is how EventsAtAfter binds and checks its cursors.
 var eventsAtAfterShape = &queryShape{
 	hi: ":skhi",
@@ -2033,6 +2005,16 @@ var eventsAtAfterShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsAtAfter reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on LSI LSI1 of table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2118,17 +2100,6 @@ type EventsAtFromResult struct {
 
 const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtFrom reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
-//		"EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
-//
 // eventsAtFromShape is how EventsAtFrom binds and checks its cursors.
 var eventsAtFromShape = &queryShape{
 	hi: ":skhi",
@@ -2143,6 +2114,16 @@ var eventsAtFromShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsAtFrom reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on LSI LSI1 of table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2229,18 +2210,6 @@ type EventsAtBetweenResult struct {
 
 const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
-// EventsAtBetween reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on LSI LSI1 of table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
-//		"EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
-//	ScanIndexForward: false (descending)
-//
 // eventsAtBetweenShape is how EventsAtBetween binds and checks its cursors.
 var eventsAtBetweenShape = &queryShape{
 	hi: ":skhi",
@@ -2255,6 +2224,17 @@ var eventsAtBetweenShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// EventsAtBetween reads one page of Event items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on LSI LSI1 of table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
+//		"EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
+//	Items of Widget share the partition; the key condition never reads
+//		them.
+//	ScanIndexForward: false (descending)
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
 	ownerID := params.OwnerID
 	atFrom := params.AtFrom
@@ -2343,6 +2323,19 @@ type NotesResult struct {
 
 const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
+// notesShape is how Notes binds and checks its cursors.
+var notesShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "Notes",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
 // Pins share the begins_with range NOTE#; they are kept out by the entity
 // attribute.
 //
@@ -2357,20 +2350,6 @@ const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Items of Widget, Event, Theme, AdminTheme, Repo share the partition;
 //		the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
-//
-// notesShape is how Notes binds and checks its cursors.
-var notesShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "Notes",
-		pk:      "PK",
-		sk:      "SK",
-	},
-	lo:      ":sk",
-	pkValue: ":pk",
-}
-
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
@@ -2479,17 +2458,6 @@ type PinsResult struct {
 
 const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// Pins reads one page of Pin items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page. Items that can't
-// be decoded are left out of the result, which comes with a DecodeError
-// listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"NOTE#PIN#")
-//	Items of Widget, Event, Note, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
-//
 // pinsShape is how Pins binds and checks its cursors.
 var pinsShape = &queryShape{
 	keys: queryKeys{
@@ -2503,6 +2471,16 @@ var pinsShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// Pins reads one page of Pin items; page.Cursor continues from the page
+// before, and the result's Next is "" after the last page. Items that can't
+// be decoded are left out of the result, which comes with a DecodeError
+// listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"NOTE#PIN#")
+//	Items of Widget, Event, Note, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -3836,19 +3814,6 @@ type ThemesLikeResult struct {
 
 const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-// ThemesLike reads one page of Theme items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
-//		"THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
-//		condition never reads them.
-//	AdminTheme items may be read too (read cost); they are dropped by
-//		_type.
-//
 // themesLikeShape is how ThemesLike binds and checks its cursors.
 var themesLikeShape = &queryShape{
 	keys: queryKeys{
@@ -3862,6 +3827,18 @@ var themesLikeShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ThemesLike reads one page of Theme items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"THEME#{style:prefix}")
+//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
+//		condition never reads them.
+//	AdminTheme items may be read too (read cost); they are dropped by
+//		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
 	ownerID := params.OwnerID
 	style := params.Style
@@ -3946,19 +3923,6 @@ type ThemesFromResult struct {
 
 const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
-// ThemesFrom reads one page of Theme items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Main
-//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
-//		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
-//		condition never reads them.
-//	AdminTheme items may be read too (read cost); they are dropped by
-//		_type.
-//
 // themesFromShape is how ThemesFrom binds and checks its cursors.
 var themesFromShape = &queryShape{
 	hi: ":skhi",
@@ -3973,6 +3937,18 @@ var themesFromShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ThemesFrom reads one page of Theme items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
+//		"THEME#{style}" AND "THEME#\U0010FFFF"
+//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
+//		condition never reads them.
+//	AdminTheme items may be read too (read cost); they are dropped by
+//		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
 	ownerID := params.OwnerID
 	style := params.Style
@@ -4394,18 +4370,6 @@ type ReposByVisibilityResult struct {
 
 const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
-// The public (or private) repositories; those with no visibility are in
-// neither.
-//
-// ReposByVisibility reads one page of Repo items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on GSI GSI1 of table Main
-//	KeyConditionExpression: GSI1PK = "PUBLIC#{public}" AND
-//		begins_with(GSI1SK, "REPO#")
-//
 // reposByVisibilityShape is how ReposByVisibility binds and checks its
 // cursors.
 var reposByVisibilityShape = &queryShape{
@@ -4420,6 +4384,17 @@ var reposByVisibilityShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// The public (or private) repositories; those with no visibility are in
+// neither.
+//
+// ReposByVisibility reads one page of Repo items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "PUBLIC#{public}" AND
+//		begins_with(GSI1SK, "REPO#")
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
 	pk, err := repoGSI1PK(public)
 	if err != nil {

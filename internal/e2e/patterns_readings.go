@@ -59,15 +59,6 @@ type ReadingsBetweenResult struct {
 
 const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
-// ReadingsBetween reads one page of Reading items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
-//		{seq:from} AND {seq:to}
-//
 // readingsBetweenShape is how ReadingsBetween binds and checks its cursors.
 var readingsBetweenShape = &queryShape{
 	hi: ":skhi",
@@ -82,6 +73,14 @@ var readingsBetweenShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ReadingsBetween reads one page of Reading items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table Readings
+//	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
+//		{seq:from} AND {seq:to}
 func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error) {
 	deviceID := params.DeviceID
 	seqFrom := params.SeqFrom
@@ -159,15 +158,6 @@ type ReadingsBeforeResult struct {
 
 const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 
-// ReadingsBefore reads one page of Reading items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
-//
-//	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
-//	ScanIndexForward: false (descending)
-//
 // readingsBeforeShape is how ReadingsBefore binds and checks its cursors.
 var readingsBeforeShape = &queryShape{
 	keys: queryKeys{
@@ -181,6 +171,14 @@ var readingsBeforeShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ReadingsBefore reads one page of Reading items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table Readings
+//	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
+//	ScanIndexForward: false (descending)
 func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
@@ -254,15 +252,6 @@ type ReadingsFromResult struct {
 
 const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 
-// ReadingsFrom reads one page of Reading items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
-//
-//	Query on table Readings
-//	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
-//	Limit: 5 unless page.Limit is set
-//
 // readingsFromShape is how ReadingsFrom binds and checks its cursors.
 var readingsFromShape = &queryShape{
 	keys: queryKeys{
@@ -276,6 +265,14 @@ var readingsFromShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ReadingsFrom reads one page of Reading items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on table Readings
+//	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
+//	Limit: 5 unless page.Limit is set
 func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq

@@ -59,8 +59,8 @@ func (p *Pin) validate() error {
 // that could make the key of another item (see KeyError) and values that
 // break the spec's constraints (see ItemError).
 func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -120,9 +120,9 @@ type pinValues struct {
 }
 
 // UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (p *Pin) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Pin"}
 	p.OwnerID = dec.string("ownerId", item["ownerId"], required)

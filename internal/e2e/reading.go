@@ -47,10 +47,9 @@ func (r *Reading) validate() error {
 }
 
 // MarshalItem returns r as DynamoDB stores it: its attributes,
-// _type="Reading",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="Reading", and the key attributes of every index it is in. It
+// refuses key values that could make the key of another item (see KeyError)
+// and values that break the spec's constraints (see ItemError).
 func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err := r.validate(); err != nil {
 		return nil, err
@@ -90,9 +89,9 @@ type readingValues struct {
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (r *Reading) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Reading"}
 	r.DeviceID = dec.int("deviceId", item["deviceId"], required)

@@ -154,13 +154,12 @@ func (r *Repo) validate() error {
 }
 
 // MarshalItem returns r as DynamoDB stores it: its attributes,
-// _type="Repo",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// _type="Repo", and the key attributes of every index it is in. It refuses
+// key values that could make the key of another item (see KeyError) and
+// values that break the spec's constraints (see ItemError).
 func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on
-	// writes as on reads; then the spec's constraints.
+	// The keys first, so that a value no key can hold is a KeyError on writes
+	// as on reads; then the spec's constraints.
 	// Only an item with public is in GSI GSI1.
 	var gsi1PK string
 	var gsi1SK string
@@ -269,9 +268,9 @@ type repoValues struct {
 }
 
 // UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError;
-// an optional attribute the item lacks, or holds as NULL, is nil (an
-// empty slice or map), and a required one with a default takes it.
+// required attribute, or one stored with another type, is an ItemError; an
+// optional attribute the item lacks, or holds as NULL, is nil (an empty
+// slice or map), and a required one with a default takes it.
 func (r *Repo) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "Repo"}
 	r.OwnerID = dec.string("ownerId", item["ownerId"], required)
