@@ -24,7 +24,7 @@ func literalValue(l *plan.Literal) jen.Code {
 }
 
 // goLiteral is the Go value of attribute a that constant l stores, as a
-// key builder takes it.
+// key builder takes it and a read of a default gives it.
 func goLiteral(ent *model.Entity, a *model.Attribute, l *plan.Literal) jen.Code {
 	f := a.StoredForm()
 	switch f.Go {
@@ -48,10 +48,11 @@ func goLiteral(ent *model.Entity, a *model.Attribute, l *plan.Literal) jen.Code 
 	case model.GoTime:
 		if l.Dynamo == "N" {
 			n, _ := strconv.ParseInt(l.Text, 10, 64)
+			// In UTC, as the readers give a time stored as N.
 			if f.Base == model.BaseUnixMilli {
-				return jen.Qual("time", "UnixMilli").Call(jen.Lit(n))
+				return jen.Qual("time", "UnixMilli").Call(jen.Lit(n)).Dot("UTC").Call()
 			}
-			return jen.Qual("time", "Unix").Call(jen.Lit(n), jen.Lit(0))
+			return jen.Qual("time", "Unix").Call(jen.Lit(n), jen.Lit(0)).Dot("UTC").Call()
 		}
 		layout := "2006-01-02T15:04:05.000000000Z"
 		if f.Text == model.TextDate {

@@ -3,10 +3,10 @@ package generator
 import (
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // Printing an attribute's stored form (model.StoredForm, which decides
@@ -192,7 +192,7 @@ func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 		}
 		return call
 	case a.Default != nil:
-		call = jen.Id("decodeOr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, defaultValue(a), reader)
+		call = jen.Id("decodeOr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, defaultValue(ent, a), reader)
 	default:
 		args := []jen.Code{jen.Lit(a.Name), av}
 		if f.Base == model.BaseJoined {
@@ -211,41 +211,14 @@ func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 }
 
 // defaultValue is an attribute's default as a Go value of its reader's
-// type (an enum's as its text): the model checked it.
-func defaultValue(a *model.Attribute) jen.Code {
-	text := a.Default.Text
-	switch a.StoredForm().Go {
-	case model.GoInt64, model.GoFloat64:
-		n, _ := model.CanonicalNumber(text, a.Type == model.Int)
-		return jen.Id(n)
-	case model.GoBool:
-		return jen.Lit(text == "true")
-	case model.GoTime:
-		return timeLit(a, text)
+// type (an enum's as its text): the model checked it, and stores it as a
+// constant of the spec is stored (model.StoredConst).
+func defaultValue(ent *model.Entity, a *model.Attribute) jen.Code {
+	dynamo, text := model.StoredConst(a, model.OpEq, a.Default.Text)
+	if a.StoredForm().Go == model.GoEnum {
+		return jen.Lit(text)
 	}
-	return jen.Lit(text)
-}
-
-// timeLit is a time constant of attribute a, checked by the model, as a
-// time.Date call in UTC (a date's at midnight UTC), or time.Unix for a
-// time stored as a number.
-func timeLit(a *model.Attribute, text string) jen.Code {
-	if a.StoredForm().Dynamo == "N" {
-		if n, err := model.CanonicalNumber(text, true); err == nil {
-			if a.StoredForm().Base == model.BaseUnixMilli {
-				return jen.Qual("time", "UnixMilli").Call(jen.Id(n)).Dot("UTC").Call()
-			}
-			return jen.Qual("time", "Unix").Call(jen.Id(n), jen.Lit(0)).Dot("UTC").Call()
-		}
-	}
-	layout := time.RFC3339Nano
-	if a.Format == model.Date {
-		layout = time.DateOnly
-	}
-	t, _ := time.Parse(layout, text)
-	t = t.UTC()
-	return jen.Qual("time", "Date").Call(jen.Lit(t.Year()), jen.Qual("time", t.Month().String()), jen.Lit(t.Day()),
-		jen.Lit(t.Hour()), jen.Lit(t.Minute()), jen.Lit(t.Second()), jen.Lit(t.Nanosecond()), jen.Qual("time", "UTC"))
+	return goLiteral(ent, a, &plan.Literal{Dynamo: dynamo, Text: text})
 }
 
 // unstorable is the condition under which v, a value of attribute a, is

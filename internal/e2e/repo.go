@@ -282,7 +282,7 @@ func (r *Repo) UnmarshalItem(item map[string]types.AttributeValue) error {
 	r.Level = (*RepoLevel)(decodePtr(&dec, "level", item["level"], readString))
 	r.SeenAt = decodePtr(&dec, "seenAt", item["seenAt"], readTime)
 	r.License = decodeOr(&dec, "license", item["license"], "none", readString)
-	r.Rank = decodeOr(&dec, "rank", item["rank"], 3, readInt)
+	r.Rank = decodeOr(&dec, "rank", item["rank"], int64(3), readInt)
 	r.Kind = RepoKind(decodeOr(&dec, "kind", item["kind"], "code", readString))
 	r.Since = decodeOr(&dec, "since", item["since"], time.Date(2020, time.January, 1, 0, 0, 0, 0, time.UTC), readDate)
 	return dec.err

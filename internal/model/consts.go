@@ -122,49 +122,8 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 	if err := constFits(k, a, OpEq); err != nil {
 		return fail("%v", err)
 	}
-	_, stored := StoredConst(a, OpEq, k.Value)
-	switch a.Type {
-	case Int:
-		n, _ := strconv.ParseInt(stored, 10, 64)
-		if a.Min != nil && n < a.Min.Int {
-			return fail("%s is below its min %s", stored, a.Min.Text)
-		}
-		if a.Max != nil && n > a.Max.Int {
-			return fail("%s is above its max %s", stored, a.Max.Text)
-		}
-	case Float:
-		f, _ := strconv.ParseFloat(stored, 64)
-		if a.Min != nil && f < a.Min.Float {
-			return fail("%s is below its min %s", stored, a.Min.Text)
-		}
-		if a.Max != nil && f > a.Max.Float {
-			return fail("%s is above its max %s", stored, a.Max.Text)
-		}
-		if af := abs(f); af != 0 && (af < 1e-130 || af >= 1e126) {
-			return fail("%s is not a number DynamoDB stores (1e-130 to 1e126 in magnitude)", stored)
-		}
-	case String, Path:
-		if a.MaxLength > 0 && utf8.RuneCountInString(k.Value) > a.MaxLength {
-			return fail("the constant is longer than its maxLength %d", a.MaxLength)
-		}
-	case Time:
-		if a.StoredForm().Dynamo == "S" {
-			if t, err := time.Parse(time.RFC3339Nano, k.Value); err == nil && a.Format != Date && (t.UTC().Year() < 0 || t.UTC().Year() > 9999) {
-				return fail("%s is a time outside the years 0000-9999 (UTC)", k.Value)
-			}
-		}
-	}
-	if a.Type == Path {
-		for _, el := range strings.Split(k.Value, string(a.Separator)) {
-			if el == "" {
-				return fail("%q has an empty path element (the elements are separated by %q)", k.Value, string(a.Separator))
-			}
-		}
-	}
-	if a.TTL {
-		if t, err := time.Parse(time.RFC3339Nano, k.Value); err == nil && t.IsZero() {
-			return fail("the zero time as a time to live would never expire; give a time")
-		}
+	if reason := constValueError(k, a); reason != "" {
+		return fail("%s", reason)
 	}
 	// The primary key's templates are refused with their own error.
 	for _, ek := range p.Entity().Keys[1:] {
@@ -186,6 +145,62 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 		}
 	}
 	return true
+}
+
+// constValueError is why constant k, which fits a's type, is not a value
+// a write of a may store (below its min, above its max, longer than its
+// maxLength, a float DynamoDB does not store, a time outside the years
+// 0000-9999, an empty path element, the zero time as a time to live), or
+// "". Set constants and defaults are checked with it.
+func constValueError(k spec.Const, a *Attribute) string {
+	_, stored := StoredConst(a, OpEq, k.Value)
+	switch a.Type {
+	case Int:
+		n, _ := strconv.ParseInt(stored, 10, 64)
+		if a.Min != nil && n < a.Min.Int {
+			return fmt.Sprintf("%s is below its min %s", stored, a.Min.Text)
+		}
+		if a.Max != nil && n > a.Max.Int {
+			return fmt.Sprintf("%s is above its max %s", stored, a.Max.Text)
+		}
+	case Float:
+		f, _ := strconv.ParseFloat(stored, 64)
+		if a.Min != nil && f < a.Min.Float {
+			return fmt.Sprintf("%s is below its min %s", stored, a.Min.Text)
+		}
+		if a.Max != nil && f > a.Max.Float {
+			return fmt.Sprintf("%s is above its max %s", stored, a.Max.Text)
+		}
+		if af := abs(f); af != 0 && (af < 1e-130 || af >= 1e126) {
+			return fmt.Sprintf("%s is not a number DynamoDB stores (1e-130 to 1e126 in magnitude)", stored)
+		}
+	case String, Path:
+		if a.MaxLength > 0 && utf8.RuneCountInString(k.Value) > a.MaxLength {
+			return fmt.Sprintf("the constant is longer than its maxLength %d", a.MaxLength)
+		}
+		if !utf8.ValidString(k.Value) {
+			return "the constant is not valid UTF-8"
+		}
+	case Time:
+		if a.StoredForm().Dynamo == "S" {
+			if t, err := time.Parse(time.RFC3339Nano, k.Value); err == nil && a.Format != Date && (t.UTC().Year() < 0 || t.UTC().Year() > 9999) {
+				return fmt.Sprintf("%s is a time outside the years 0000-9999 (UTC)", k.Value)
+			}
+		}
+	}
+	if a.Type == Path {
+		for _, el := range strings.Split(k.Value, string(a.Separator)) {
+			if el == "" {
+				return fmt.Sprintf("%q has an empty path element (the elements are separated by %q)", k.Value, string(a.Separator))
+			}
+		}
+	}
+	if a.TTL {
+		if t, err := time.Parse(time.RFC3339Nano, k.Value); err == nil && t.IsZero() {
+			return "the zero time as a time to live would never expire; give a time"
+		}
+	}
+	return ""
 }
 
 // keyBreaker is why a string constant of attribute a can't stand in key

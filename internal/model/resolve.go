@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -590,48 +589,11 @@ func (r *resolver) attrDefault(a *Attribute, sa *spec.Attribute, what string) {
 		r.errorf(k.Pos, "default of %s: %v", what, err)
 		return
 	}
-	if err := constInRange(*k, a); err != nil {
-		r.errorf(k.Pos, "default of %s: %v", what, err)
+	if reason := constValueError(*k, a); reason != "" {
+		r.errorf(k.Pos, "default of %s: %s", what, reason)
 		return
 	}
 	a.Default = &Const{Text: k.Value, Pos: k.Pos}
-}
-
-// constInRange checks a constant value against the attribute's min, max
-// and maxLength, and a time's four-digit year.
-func constInRange(k spec.Const, a *Attribute) error {
-	switch a.Type {
-	case Int, Float:
-		f, err := strconv.ParseFloat(strings.ReplaceAll(k.Value, "_", ""), 64)
-		if n, ierr := strconv.ParseInt(strings.ReplaceAll(k.Value, "_", ""), 0, 64); ierr == nil {
-			f, err = float64(n), nil
-			if a.Min != nil && a.Type == Int && n < a.Min.Int || a.Max != nil && a.Type == Int && n > a.Max.Int {
-				return fmt.Errorf("%s is outside %s's bounds", k.Value, a.Name)
-			}
-		}
-		if err == nil && a.Type == Float && (a.Min != nil && f < a.Min.Float || a.Max != nil && f > a.Max.Float) {
-			return fmt.Errorf("%s is outside %s's bounds", k.Value, a.Name)
-		}
-	case String:
-		if a.MaxLength > 0 && utf8.RuneCountInString(k.Value) > a.MaxLength {
-			return fmt.Errorf("longer than %s's maxLength %d", a.Name, a.MaxLength)
-		}
-		if !utf8.ValidString(k.Value) {
-			return fmt.Errorf("not valid UTF-8")
-		}
-	case Time:
-		if a.DynamoType() == "N" {
-			return nil
-		}
-		layout := time.RFC3339Nano
-		if a.Format == Date {
-			layout = time.DateOnly
-		}
-		if t, err := time.Parse(layout, k.Value); err == nil && (t.UTC().Year() < 0 || t.UTC().Year() > 9999) {
-			return fmt.Errorf("a time outside the years 0000-9999")
-		}
-	}
-	return nil
 }
 
 func (r *resolver) attrType(a *Attribute, sa *spec.Attribute, what string) {
