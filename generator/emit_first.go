@@ -34,9 +34,7 @@ func (m *method) first() {
 		fail := m.fail(jen.Nil())
 		in := m.queryInput(g, val, keyCond, projConst, nil, fail)
 		g.Id("in").Op(":=").Add(in)
-		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
-			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKLow))), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKHigh))))).Block(m.emptyResult())
-		}
+		m.emptyRange(g)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(m.emptyResult())

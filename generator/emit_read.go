@@ -356,6 +356,19 @@ func (m *method) emptyResult() jen.Code {
 	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
 }
 
+// emptyRange emits, for a where between, the answer without a call when
+// its bounds are the wrong way round (DynamoDB refuses such a
+// condition): no item.
+func (m *method) emptyRange(g *jen.Group) {
+	if w := m.p.Where; w == nil || w.Op != model.OpBetween {
+		return
+	}
+	value := func(src plan.Source) jen.Code {
+		return jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(src)))
+	}
+	g.If(jen.Id("emptyRange").Call(value(plan.SKLow), value(plan.SKHigh))).Block(m.emptyResult())
+}
+
 // query emits a Query of one page, its result type and its iterator.
 func (m *method) query() {
 	ent := m.ent()
@@ -390,9 +403,7 @@ func (m *method) query() {
 		in := m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, true)
 		g.Id("in").Op(":=").Add(in)
 		m.cursorStart(g, fail, shape)
-		if w := m.p.Where; w != nil && w.Op == model.OpBetween {
-			g.If(jen.Id("emptyRange").Call(jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKLow))), jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.SKHigh))))).Block(m.emptyResult())
-		}
+		m.emptyRange(g)
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		if m.p.IsCollection() {
