@@ -34,6 +34,9 @@ type method struct {
 	// summary is the first line of the doc comment of the method being
 	// emitted; StoreAPI repeats it (see storeMethod).
 	summary string
+	// step is the transaction's step whose request builder is emitted,
+	// or nil.
+	step *plan.Step
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
@@ -107,6 +110,8 @@ func (m *method) emit() {
 		m.batchGet()
 	case plan.BatchWriteItem:
 		m.batchWrite()
+	case plan.TransactWriteItems, plan.TransactGetItems:
+		m.transaction()
 	}
 }
 
@@ -316,6 +321,10 @@ func (m *method) methodSig(name string, withCtx, withPage bool, results []jen.Co
 // the inputs (plan.ParamsStruct) where its first field stands.
 func (m *method) params(g *jen.Group, withPage bool) {
 	st := m.pp.Struct
+	if m.pp.Tx != nil {
+		g.Id(st.Var).Id(st.Type)
+		return
+	}
 	printed := false
 	for _, p := range m.pp.Params {
 		switch {
@@ -366,7 +375,7 @@ func (m *method) unpack(g *jen.Group) {
 // takes one: a field per input, with what it is for.
 func (m *method) paramsStruct() {
 	st := m.pp.Struct
-	if st == nil || !st.Own {
+	if st == nil || !st.Own || m.pp.Tx != nil {
 		return
 	}
 	commentf(m.f, "%s holds the inputs of %s.", st.Type, m.p.GoName)

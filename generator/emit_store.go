@@ -22,6 +22,8 @@ var clientMethods = []struct {
 	{plan.DeleteItem, "DeleteItem"},
 	{plan.BatchGetItem, "BatchGetItem"},
 	{plan.BatchWriteItem, "BatchWriteItem"},
+	{plan.TransactGetItems, "TransactGetItems"},
+	{plan.TransactWriteItems, "TransactWriteItems"},
 }
 
 // The runtime's batch constants (generator/runtime/batch.go), for the
@@ -37,6 +39,16 @@ const (
 func hasBatch(p *plan.Plan) bool {
 	for _, pp := range p.Patterns {
 		if pp.Call == plan.BatchGetItem || pp.Call == plan.BatchWriteItem {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTransaction reports whether a pattern of p is a transaction.
+func hasTransaction(p *plan.Plan) bool {
+	for _, pp := range p.Patterns {
+		if pp.Tx != nil {
 			return true
 		}
 	}

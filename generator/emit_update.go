@@ -28,6 +28,15 @@ type updater struct {
 // update emits an UpdateItem: its doc, the method that sends it and
 // returns the item as it is after the change, and its input builder.
 func (m *method) update() {
+	up := m.updater()
+	up.doc()
+	up.call()
+	m.inputBuilder("UpdateItemInput", up.input)
+}
+
+// updater starts the printing of an update: it emits its expression
+// constants.
+func (m *method) updater() *updater {
 	up := &updater{method: m, u: m.req.Update, params: map[*model.Attribute]string{}, rebuilt: map[*plan.Value]jen.Code{}}
 	up.always, up.sometimes = up.u.Static()
 	for _, q := range m.pp.Params {
@@ -39,9 +48,7 @@ func (m *method) update() {
 		up.updateConst = m.constant("Update", up.u.Expression())
 	}
 	up.condConst = m.constant("Condition", m.req.Condition)
-	up.doc()
-	up.call()
-	m.inputBuilder("UpdateItemInput", up.input)
+	return up
 }
 
 // doc emits the update's doc comment.
@@ -213,16 +220,20 @@ func (up *updater) value(v *plan.Value) jen.Code {
 	case plan.SetValue:
 		return attrValue(v.Attr, up.setValue(v.Attr))
 	case plan.AddAmount, plan.RemoveElems:
+		if v.Lit != nil {
+			return literalValue(v.Lit)
+		}
 		return attrValue(v.Attr, jen.Id(up.params[v.Attr]))
 	case plan.SetConst:
 		return literalValue(v.Lit)
 	case plan.AddLimit:
 		return attrValue(v.Attr, addLimit(v))
 	case plan.AddRest:
+		amount := up.amount(v.Attr)
 		if v.Attr.Type == model.Int {
-			return jen.Id("intDiff").Call(addLimit(v), jen.Id(up.params[v.Attr]))
+			return jen.Id("intDiff").Call(addLimit(v), amount)
 		}
-		return attrValue(v.Attr, jen.Add(addLimit(v)).Op("-").Id(up.params[v.Attr]))
+		return attrValue(v.Attr, jen.Add(addLimit(v)).Op("-").Add(amount))
 	case plan.RebuiltKey:
 		return up.rebuilt[v]
 	case plan.EntityType:
@@ -231,6 +242,17 @@ func (up *updater) value(v *plan.Value) jen.Code {
 		return attrValue(v.Attr, up.keyParam(v.Attr))
 	}
 	return up.condValue(v)
+}
+
+// amount is the amount the update adds to a: its parameter, or the
+// constant of the spec as the plan sends it.
+func (up *updater) amount(a *model.Attribute) jen.Code {
+	for _, v := range up.req.Values {
+		if v.Source == plan.AddAmount && v.Attr == a && v.Lit != nil {
+			return goLiteral(up.ent(), a, v.Lit)
+		}
+	}
+	return jen.Id(up.params[a])
 }
 
 // chooseActions emits the lists of SET and REMOVE actions and the values

@@ -16,7 +16,7 @@ import (
 func (up *updater) paramLines() []string {
 	var out []string
 	for _, v := range up.req.Values {
-		if v.Source == plan.SetConst {
+		if (v.Source == plan.SetConst || v.Source == plan.AddAmount) && v.Lit != nil {
 			out = append(out, fmt.Sprintf("%s: the constant %s", v.Placeholder, v.Lit))
 		}
 	}

@@ -8,18 +8,6 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// conditionKinds are the errors a failed condition becomes, when the item
-// is absent and when it is present.
-func (m *method) conditionKinds() (absent, present string) {
-	switch {
-	case m.p.Op == model.OpCreate:
-		return "ErrConditionFailed", "ErrAlreadyExists"
-	case m.p.Op == model.OpUpdate && !m.p.Upsert:
-		return "ErrNotFound", "ErrConditionFailed"
-	}
-	return "ErrConditionFailed", "ErrConditionFailed"
-}
-
 // conditionInput adds the condition of a put or delete to the input.
 func (m *method) conditionInput(in jen.Dict, cond jen.Code) {
 	if cond == nil {
@@ -39,7 +27,7 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 	if !hasCond {
 		return m.callErr(nil, jen.Err())
 	}
-	absent, present := m.conditionKinds()
+	absent, present, _ := plan.ConditionKinds(m.pp)
 	return jen.Id("conditionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Id(absent), jen.Id(present))
 }
 
@@ -62,6 +50,13 @@ func (m *method) put() {
 	}
 	m.doc(summary, lines...)
 	m.callWithoutResult("PutItem", condConst != nil)
+	m.putInput(condConst)
+}
+
+// putInput emits the input builder of a put or create, whose condition
+// is the constant condConst (or nil).
+func (m *method) putInput(condConst jen.Code) {
+	r := m.pp.Params[0].Name
 	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
@@ -93,8 +88,18 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 // with fail, and returns the input. Its errors (a KeyError, an ItemError)
 // are returned as they are: the method that calls it names itself.
 func (m *method) inputBuilder(inputType string, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
-	commentf(m.f, "%s builds the request of %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), m.p.GoName)
-	m.storeMethod(m.p.InputMethod(), false, true, jen.Op("*").Qual(pathDynamo, inputType), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.inputBuilderOf(jen.Qual(pathDynamo, inputType), body)
+}
+
+// inputBuilderOf is inputBuilder of a request of type typ.
+func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code) {
+	if m.step != nil {
+		st := m.step.Step
+		commentf(m.f, "%s builds step %d of %s, %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), st.Index+1, st.Tx.GoName, st.Action())
+	} else {
+		commentf(m.f, "%s builds the request of %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), m.p.GoName)
+	}
+	m.storeMethod(m.p.InputMethod(), false, true, jen.Op("*").Add(typ), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.unpack(g)
 		in := body(g, fail)
@@ -109,7 +114,6 @@ func (m *method) paramNames() []jen.Code { return m.args(true) }
 // delete emits a DeleteItem by primary key.
 func (m *method) delete() {
 	ent := m.ent()
-	val := m.keyParam
 	cond := m.req.Condition
 	var condConst jen.Code
 	var lines []string
@@ -123,8 +127,14 @@ func (m *method) delete() {
 	}
 	m.doc(summary, lines...)
 	m.callWithoutResult("DeleteItem", condConst != nil)
+	m.deleteInput(condConst)
+}
+
+// deleteInput emits the input builder of a delete, whose condition is
+// the constant condConst (or nil).
+func (m *method) deleteInput(condConst jen.Code) {
 	m.inputBuilder("DeleteItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
-		key := m.primaryKeyMap(g, ent, val, fail)
+		key := m.primaryKeyMap(g, m.ent(), m.keyParam, fail)
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
 		m.conditionInput(in, condConst)
 		return jen.Op("&").Qual(pathDynamo, "DeleteItemInput").Values(in)

@@ -34,7 +34,7 @@ const (
 	pathAWS    = "github.com/aws/aws-sdk-go-v2/aws"
 )
 
-//go:embed runtime/errors.go runtime/keys.go runtime/attrs.go runtime/cursor.go runtime/batch.go
+//go:embed runtime/errors.go runtime/keys.go runtime/attrs.go runtime/cursor.go runtime/batch.go runtime/transact.go
 var runtimeFS embed.FS
 
 // Generate compiles the spec in data and returns the files of the
@@ -208,6 +208,9 @@ func runtimeFiles(p *plan.Plan) []string {
 	}
 	if hasBatch(p) {
 		files = append(files, "batch.go")
+	}
+	if hasTransaction(p) {
+		files = append(files, "transact.go")
 	}
 	return files
 }

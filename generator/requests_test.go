@@ -128,22 +128,39 @@ func TestRequestsAsPlanned(t *testing.T) {
 	for name, p := range plans {
 		pkg := p.Model.Package
 		for _, pp := range p.Patterns {
-			for _, variant := range []string{"given", "zero"} {
-				r, ok := got[pkg][pp.Pattern.Name+"/"+variant]
-				if !ok {
-					t.Errorf("%s: %s (%s) sent no request", name, pp.Pattern.Name, variant)
-					continue
+			// A transaction sends its steps' requests, each checked as a
+			// call of its own would be.
+			calls := []struct {
+				name string
+				req  *plan.Request
+			}{{pp.Pattern.Name, pp.Request}}
+			if pp.Tx != nil {
+				calls = calls[:0]
+				for _, s := range pp.Tx.Steps {
+					calls = append(calls, struct {
+						name string
+						req  *plan.Request
+					}{s.Plan.Pattern.Name, s.Plan.Request})
 				}
-				checked++
-				for _, what := range r.Shared {
-					t.Errorf("%s: %s (%s values): the request holds %s, which the client changed in an earlier request", name, pp.Pattern.Name, variant, what)
-				}
-				for _, problem := range dynamoRules(r) {
-					t.Errorf("%s: %s (%s values): %s", name, pp.Pattern.Name, variant, problem)
-				}
-				if variant == "given" {
-					for _, problem := range asPlanned(pp.Request, r) {
-						t.Errorf("%s: %s: %s", name, pp.Pattern.Name, problem)
+			}
+			for _, call := range calls {
+				for _, variant := range []string{"given", "zero"} {
+					r, ok := got[pkg][call.name+"/"+variant]
+					if !ok {
+						t.Errorf("%s: %s (%s) sent no request", name, call.name, variant)
+						continue
+					}
+					checked++
+					for _, what := range r.Shared {
+						t.Errorf("%s: %s (%s values): the request holds %s, which the client changed in an earlier request", name, call.name, variant, what)
+					}
+					for _, problem := range dynamoRules(r) {
+						t.Errorf("%s: %s (%s values): %s", name, call.name, variant, problem)
+					}
+					if variant == "given" {
+						for _, problem := range asPlanned(call.req, r) {
+							t.Errorf("%s: %s: %s", name, call.name, problem)
+						}
 					}
 				}
 			}
@@ -451,6 +468,41 @@ func (r *recorder) BatchWriteItem(_ context.Context, in *dynamodb.BatchWriteItem
 	return &dynamodb.BatchWriteItemOutput{}, nil
 }
 
+func (r *recorder) TransactWriteItems(_ context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	for _, it := range in.TransactItems {
+		switch {
+		case it.Put != nil:
+			x := it.Put
+			r.add(nil, nil, x.ConditionExpression, nil, nil, x.ExpressionAttributeNames, x.ExpressionAttributeValues, nil)
+			r.change([]*string{x.ConditionExpression, x.TableName}, []map[string]string{x.ExpressionAttributeNames}, []map[string]types.AttributeValue{x.ExpressionAttributeValues, x.Item}, nil)
+		case it.Update != nil:
+			x := it.Update
+			r.add(nil, nil, x.ConditionExpression, x.UpdateExpression, nil, x.ExpressionAttributeNames, x.ExpressionAttributeValues, nil)
+			r.change([]*string{x.ConditionExpression, x.UpdateExpression, x.TableName}, []map[string]string{x.ExpressionAttributeNames}, []map[string]types.AttributeValue{x.ExpressionAttributeValues, x.Key}, nil)
+		case it.Delete != nil:
+			x := it.Delete
+			r.add(nil, nil, x.ConditionExpression, nil, nil, x.ExpressionAttributeNames, x.ExpressionAttributeValues, nil)
+			r.change([]*string{x.ConditionExpression, x.TableName}, []map[string]string{x.ExpressionAttributeNames}, []map[string]types.AttributeValue{x.ExpressionAttributeValues, x.Key}, nil)
+		case it.ConditionCheck != nil:
+			x := it.ConditionCheck
+			r.add(nil, nil, x.ConditionExpression, nil, nil, x.ExpressionAttributeNames, x.ExpressionAttributeValues, nil)
+			r.change([]*string{x.ConditionExpression, x.TableName}, []map[string]string{x.ExpressionAttributeNames}, []map[string]types.AttributeValue{x.ExpressionAttributeValues, x.Key}, nil)
+		default:
+			r.add(nil, nil, nil, nil, nil, nil, nil, nil)
+		}
+	}
+	return &dynamodb.TransactWriteItemsOutput{}, nil
+}
+
+func (r *recorder) TransactGetItems(_ context.Context, in *dynamodb.TransactGetItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	for _, it := range in.TransactItems {
+		x := it.Get
+		r.add(nil, nil, nil, nil, x.ProjectionExpression, x.ExpressionAttributeNames, nil, nil)
+		r.change([]*string{x.ProjectionExpression, x.TableName}, []map[string]string{x.ExpressionAttributeNames}, []map[string]types.AttributeValue{x.Key}, nil)
+	}
+	return &dynamodb.TransactGetItemsOutput{}, nil
+}
+
 // rec and store serve every call of the test: a request may share
 // nothing with an earlier one, through the package or the Store.
 var rec = &recorder{}
@@ -471,6 +523,23 @@ func record(t *testing.T, pattern, variant string, call func(s *Store) error) {
 	fmt.Printf("REQUEST %s\n", line)
 }
 
+// recordSteps prints every request a transaction sent, one per step.
+func recordSteps(t *testing.T, pattern, variant string, call func(s *Store) error) {
+	before := len(rec.got)
+	err := call(store)
+	if len(rec.got) == before {
+		t.Errorf("%s (%s) sent nothing: %v", pattern, variant, err)
+		return
+	}
+	for i, r := range rec.got[before:] {
+		r.Package, r.Pattern, r.Variant = `)
+	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(`, fmt.Sprintf("%s step %d", pattern, i+1), variant
+		line, _ := json.Marshal(r)
+		fmt.Printf("REQUEST %s\n", line)
+	}
+}
+
 func TestDumpRequests(t *testing.T) {
 	ctx := context.Background()
 `)
@@ -479,6 +548,14 @@ func TestDumpRequests(t *testing.T) {
 			variant := "given"
 			if zero {
 				variant = "zero"
+			}
+			if pp.Tx != nil {
+				results := "_, err"
+				if pp.Call == plan.TransactWriteItems {
+					results = "err"
+				}
+				fmt.Fprintf(&b, "\trecordSteps(t, %q, %q, func(s *Store) error {\n\t\t%s := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.Name, variant, results, pp.Pattern.GoName, txValue(pp, zero))
+				continue
 			}
 			var args, fields []string
 			for _, prm := range pp.Params {
@@ -559,6 +636,51 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 		}
 	}
 	return attrValueExpr(e, p.Attr)
+}
+
+// txValue is the struct of a transaction's inputs, every one given a
+// valid value, each string a value of its own so that steps whose keys
+// take different inputs address different items.
+func txValue(pp *plan.Pattern, zero bool) string {
+	var fields []string
+	for i, in := range pp.Tx.Inputs {
+		if in.Item != nil {
+			e := in.Item.Entity()
+			var vals []string
+			for j, a := range e.Attributes {
+				v := distinctValue(e, a, j)
+				if a.StoredForm().Pointer {
+					v = pointerExpr(e, a)
+				}
+				vals = append(vals, a.GoName+": "+v)
+			}
+			fields = append(fields, in.Field+": "+e.GoName+"{"+strings.Join(vals, ", ")+"}")
+			continue
+		}
+		for _, s := range pp.Tx.Steps {
+			j := slices.IndexFunc(s.Args, func(a *plan.Arg) bool { return a.Input == in })
+			if j < 0 {
+				continue
+			}
+			q := s.Plan.Params[j]
+			v := paramValue(s.Plan, q, zero)
+			if q.Role == plan.ParamKey {
+				v = distinctValue(s.Step.Entity(), q.Attr, 100+i)
+			}
+			fields = append(fields, in.Field+": "+v)
+			break
+		}
+	}
+	return pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
+}
+
+// distinctValue is attrValueExpr, but a string of its own for each i
+// where the attribute's length allows.
+func distinctValue(e *model.Entity, a *model.Attribute, i int) string {
+	if a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 4) {
+		return strconv.Quote(fmt.Sprintf("v%d", i))
+	}
+	return attrValueExpr(e, a)
 }
 
 // pointerExpr is a pointer to a valid value of a, an optional scalar.

@@ -159,12 +159,32 @@ type Pattern struct {
 	Set        []Str // the attributes set to a parameter
 	// SetConsts are the items of set written {attr: constant}: the
 	// attributes set to a constant.
-	SetConsts  []*SetConst
-	Add        []Str
+	SetConsts []*SetConst
+	Add       []Str
+	// AddConsts are the items of add written {attr: constant}: the
+	// attributes a constant amount is added to.
+	AddConsts  []*SetConst
 	Remove     []Str
 	RemoveFrom []Str
 	Upsert     Bool
 	Given      []Str // every key written in the pattern, in order
+	// Steps are the steps of a transaction or transactGet, each written
+	// as a pattern of its own (without a name).
+	Steps []*Pattern
+	// Bind maps an attribute a step takes to the input it takes it from:
+	// another input's name, or Step.attr, a field of a step's item.
+	Bind []*Bind
+	// As names a step, for bind and for a transactGet's result.
+	As Str
+	// Exists is a check step's test: the item exists (default), or not.
+	Exists Bool
+}
+
+// Bind is one entry of a step's bind: the step's attribute Attr takes its
+// value from From (an input name, or Step.attr).
+type Bind struct {
+	Attr Str
+	From Str
 }
 
 // Cond is one condition of where, filter or when: an attribute and an

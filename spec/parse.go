@@ -648,12 +648,24 @@ func (p *parser) keys(e entry, what string) *Keys {
 	return k
 }
 
-// Operations are the operation keys of a pattern, in the order of SPEC.md.
-var Operations = []string{"get", "query", "put", "create", "update", "delete", "batchGet", "batchPut", "batchDelete"}
+// Operations are the operation keys of a pattern, in the order of
+// docs/spec.md: those of one call, then the transactions, whose value is
+// a list of steps.
+var Operations = []string{"get", "query", "put", "create", "update", "delete", "batchGet", "batchPut", "batchDelete", "transaction", "transactGet"}
+
+// StepOperations are the operation keys of a transaction's step and of a
+// transactGet's.
+var StepOperations = []string{"get", "put", "create", "update", "delete", "check"}
 
 func (p *parser) pattern(e entry) *Pattern {
 	pt := &Pattern{Name: p.name(e.key), Pos: p.pos(e.val)}
-	what := "pattern " + e.name
+	p.patternBody(e.key, e.val, pt, "pattern "+e.name, false)
+	return pt
+}
+
+// patternBody reads the keys of a pattern, or of a transaction's step
+// (which takes bind, as and exists, and no transaction).
+func (p *parser) patternBody(key, val *yaml.Node, pt *Pattern, what string, step bool) {
 	handlers := map[string]func(k, v *yaml.Node){
 		"doc":        func(k, v *yaml.Node) { pt.Doc = p.str(v, "doc") },
 		"by":         func(k, v *yaml.Node) { pt.By = p.strList(v, "by"); pt.ByPos = p.pos(v) },
@@ -666,21 +678,32 @@ func (p *parser) pattern(e entry) *Pattern {
 		"filter":     func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },
 		"when":       func(k, v *yaml.Node) { pt.When = p.conds(v, "when", true) },
 		"select":     func(k, v *yaml.Node) { pt.Select = p.nonEmptyList(v, "select") },
-		"set":        func(k, v *yaml.Node) { pt.Set, pt.SetConsts = p.setList(v) },
-		"add":        func(k, v *yaml.Node) { pt.Add = p.nonEmptyList(v, "add") },
+		"set":        func(k, v *yaml.Node) { pt.Set, pt.SetConsts = p.constList(v, "set") },
+		"add":        func(k, v *yaml.Node) { pt.Add, pt.AddConsts = p.constList(v, "add") },
 		"remove":     func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
 		"removeFrom": func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
 		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
 	}
-	for _, op := range Operations {
+	ops := Operations
+	if step {
+		ops = StepOperations
+		handlers["bind"] = func(k, v *yaml.Node) { pt.Bind = p.binds(v) }
+		handlers["as"] = func(k, v *yaml.Node) { pt.As = p.str(v, "as") }
+		handlers["exists"] = func(k, v *yaml.Node) { pt.Exists = p.boolean(v, "exists") }
+	}
+	for _, op := range ops {
 		handlers[op] = func(k, v *yaml.Node) {
 			if pt.Op.Set {
-				p.errorf(k, "%s has two operations, %s and %s; a pattern has exactly one", what, pt.Op.Value, op)
+				p.errorf(k, "%s has two operations, %s and %s; it has exactly one", what, pt.Op.Value, op)
 				return
 			}
 			pt.Op = p.name(k)
 			v = p.resolve(v)
 			if v == nil {
+				return
+			}
+			if op == "transaction" || op == "transactGet" {
+				pt.Steps = p.steps(v, op)
 				return
 			}
 			if op == "query" && v.Kind == yaml.SequenceNode {
@@ -693,7 +716,7 @@ func (p *parser) pattern(e entry) *Pattern {
 			}
 		}
 	}
-	if r := p.resolve(e.val); r != nil && r.Kind == yaml.MappingNode {
+	if r := p.resolve(val); r != nil && r.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(r.Content); i += 2 {
 			if k := r.Content[i]; k.Kind == yaml.ScalarNode {
 				pt.Given = append(pt.Given, Str{Value: k.Value, Pos: p.pos(k), Set: true})
@@ -701,27 +724,70 @@ func (p *parser) pattern(e entry) *Pattern {
 		}
 	}
 	before := p.diags.Len()
-	p.fields(e.val, what, handlers)
+	p.fields(val, what, handlers)
 	if !pt.Op.Set && p.diags.Len() == before {
-		if r := e.val; r.Kind == yaml.MappingNode {
-			p.errorf(e.key, "%s has no operation; give one of %s", what, strings.Join(Operations, ", "))
+		if r := p.resolve(val); r != nil && r.Kind == yaml.MappingNode {
+			p.errorf(key, "%s has no operation; give one of %s", what, strings.Join(ops, ", "))
 		}
 	}
-	return pt
 }
 
-// setList reads an update's set: a list whose items are attribute names
-// (set to a parameter) or one-entry mappings {attr: constant}.
-func (p *parser) setList(n *yaml.Node) ([]Str, []*SetConst) {
+// steps reads the list of a transaction's steps: at least one, each a
+// mapping with its operation.
+func (p *parser) steps(n *yaml.Node, op string) []*Pattern {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s must be a list of steps, not %s", op, kindName(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		p.errorf(n, "%s has no steps", op)
+		return nil
+	}
+	var out []*Pattern
+	for i, it := range n.Content {
+		st := &Pattern{Pos: p.pos(it)}
+		r := p.resolve(it)
+		if r == nil {
+			continue
+		}
+		if r.Kind != yaml.MappingNode {
+			p.errorf(it, "step %d of %s must be a mapping, as in {create: Like}, not %s", i+1, op, kindName(r))
+			continue
+		}
+		p.patternBody(it, it, st, fmt.Sprintf("step %d of %s", i+1, op), true)
+		out = append(out, st)
+	}
+	return out
+}
+
+// binds reads a step's bind: attribute -> input.
+func (p *parser) binds(n *yaml.Node) []*Bind {
+	var out []*Bind
+	for _, e := range p.entries(n, "bind") {
+		b := &Bind{Attr: p.name(e.key), From: p.str(e.val, "the input bound to "+e.name)}
+		if b.From.Set {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// constExample shows an item of set or add that gives a constant.
+var constExample = map[string]string{"set": "{status: closed}", "add": "{likesCount: 1}"}
+
+// constList reads an update's set or add: a list whose items are
+// attribute names (set to, or added, a parameter) or one-entry mappings
+// {attr: constant}.
+func (p *parser) constList(n *yaml.Node, what string) ([]Str, []*SetConst) {
 	r := p.resolve(n)
 	if r == nil {
 		return nil, nil
 	}
 	if r.Kind != yaml.SequenceNode {
-		return p.nonEmptyList(n, "set"), nil
+		return p.nonEmptyList(n, what), nil
 	}
 	if len(r.Content) == 0 {
-		p.errorf(r, "set is empty")
+		p.errorf(r, "%s is empty", what)
 		return nil, nil
 	}
 	var names []Str
@@ -732,18 +798,18 @@ func (p *parser) setList(n *yaml.Node) ([]Str, []*SetConst) {
 			continue
 		}
 		if it.Kind != yaml.MappingNode {
-			if s := p.str(it, "an item of set"); s.Set {
+			if s := p.str(it, "an item of "+what); s.Set {
 				names = append(names, s)
 			}
 			continue
 		}
 		if len(it.Content) != 2 {
-			p.errorf(it, "an item of set that gives a constant is one attribute and its value, as in {status: closed}")
+			p.errorf(it, "an item of %s that gives a constant is one attribute and its value, as in %s", what, constExample[what])
 			continue
 		}
 		k, v := it.Content[0], p.resolve(it.Content[1])
 		if k.Kind != yaml.ScalarNode {
-			p.errorf(k, "an item of set that gives a constant is one attribute and its value, as in {status: closed}")
+			p.errorf(k, "an item of %s that gives a constant is one attribute and its value, as in %s", what, constExample[what])
 			continue
 		}
 		if v == nil {
@@ -751,7 +817,11 @@ func (p *parser) setList(n *yaml.Node) ([]Str, []*SetConst) {
 		}
 		attr := p.name(k)
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-			p.errorf(v, "the constant set to %s must be a value, not %s (use remove to remove it)", attr.Value, kindName(v))
+			if what == "set" {
+				p.errorf(v, "the constant set to %s must be a value, not %s (use remove to remove it)", attr.Value, kindName(v))
+			} else {
+				p.errorf(v, "the amount added to %s must be a number, not %s", attr.Value, kindName(v))
+			}
 			continue
 		}
 		consts = append(consts, &SetConst{Attr: attr, Pos: p.pos(k), Const: Const{Value: v.Value, Tag: v.Tag, Pos: p.pos(v)}})

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,54 +104,30 @@ func TestPlanJSON(t *testing.T) {
 					t.Errorf("pattern %d is %s, want %s", i, got.Name, pp.Pattern.Name)
 					continue
 				}
-				key := ""
-				if pp.Key != nil {
-					key = pp.Key.Describe()
+				if got.Call != string(pp.Call) || got.Table != pp.Pattern.Table.Name || got.Index != pp.Index.Name {
+					t.Errorf("%s: %s on %s, index %s; want %s on %s, index %s", got.Name, got.Call, got.Table, got.Index, pp.Call, pp.Pattern.Table.Name, pp.Index.Name)
 				}
-				r := pp.Request
-				update := ""
-				if r.Update != nil {
-					update = r.Update.Expression()
-				}
-				for _, c := range []struct{ field, got, want string }{
-					{"call", got.Call, string(pp.Call)},
-					{"table", got.Table, pp.Pattern.Table.Name},
-					{"index", got.Index, pp.Index.Name},
-					{"key", got.Key, key},
-					{"keyCondition", got.KeyCondition, r.KeyCondition},
-					{"projection", got.Projection, r.Projection},
-					{"filter", got.Filter, r.Filter},
-					{"update", got.Update, update},
-					{"condition", got.Condition, r.Condition},
-				} {
-					if c.got != c.want {
-						t.Errorf("%s: %s is %q, want %q", got.Name, c.field, c.got, c.want)
+				checkRequest(t, got.Name, got.Key, got.ReportRequest, pp.Key, pp.Request)
+				if pp.Tx != nil {
+					if len(got.Steps) != len(pp.Tx.Steps) {
+						t.Fatalf("%s: %d steps, want %d", got.Name, len(got.Steps), len(pp.Tx.Steps))
 					}
-				}
-				if len(got.Names) != len(r.Names) {
-					t.Errorf("%s: names %+v, want %+v", got.Name, got.Names, r.Names)
-				} else {
-					for j, n := range r.Names {
-						if got.Names[j].Placeholder != n.Placeholder || got.Names[j].Attribute != n.Stored {
-							t.Errorf("%s: name %d is %+v, want %+v", got.Name, j, got.Names[j], n)
+					for j, st := range pp.Tx.Steps {
+						gs := got.Steps[j]
+						name := fmt.Sprintf("%s step %d", got.Name, j+1)
+						if gs.Step != j+1 || gs.Action != st.Action || gs.Table != st.Step.Table.Name || gs.IfAbsent != st.IfAbsent || gs.IfPresent != st.IfPresent || len(gs.Inputs) != len(st.Plan.Params) {
+							t.Errorf("%s is %+v", name, gs)
 						}
+						checkRequest(t, name, gs.Key, gs.ReportRequest, st.Plan.Key, st.Plan.Request)
 					}
-				}
-				var values []string
-				for _, v := range r.Values {
-					values = append(values, v.Placeholder)
-				}
-				var gotValues []string
-				for _, v := range got.Values {
-					gotValues = append(gotValues, v.Placeholder)
-					if v.Source == "" {
-						t.Errorf("%s: value %s has no source", got.Name, v.Placeholder)
+					fields := len(pp.Tx.Inputs)
+					if pp.Tx.Token != "" {
+						fields++
 					}
-				}
-				if !slices.Equal(gotValues, values) {
-					t.Errorf("%s: values %q, want %q", got.Name, gotValues, values)
-				}
-				if len(got.Params) != len(pp.Params) {
+					if len(got.Params) != fields {
+						t.Errorf("%s: %d params, want a field per input (%d)", got.Name, len(got.Params), fields)
+					}
+				} else if len(got.Params) != len(pp.Params) {
 					t.Errorf("%s: %d params, want %d", got.Name, len(got.Params), len(pp.Params))
 				} else {
 					for j, p := range pp.Params {
@@ -168,6 +145,56 @@ func TestPlanJSON(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkRequest checks that the report of a call (a pattern, or a step
+// of a transaction) holds the key and the request strings and
+// placeholders of the plan.
+func checkRequest(t *testing.T, name, gotKey string, got plan.ReportRequest, k *plan.KeyCond, r *plan.Request) {
+	t.Helper()
+	key := ""
+	if k != nil {
+		key = k.Describe()
+	}
+	update := ""
+	if r.Update != nil {
+		update = r.Update.Expression()
+	}
+	for _, c := range []struct{ field, got, want string }{
+		{"key", gotKey, key},
+		{"keyCondition", got.KeyCondition, r.KeyCondition},
+		{"projection", got.Projection, r.Projection},
+		{"filter", got.Filter, r.Filter},
+		{"update", got.Update, update},
+		{"condition", got.Condition, r.Condition},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %s is %q, want %q", name, c.field, c.got, c.want)
+		}
+	}
+	if len(got.Names) != len(r.Names) {
+		t.Errorf("%s: names %+v, want %+v", name, got.Names, r.Names)
+	} else {
+		for j, n := range r.Names {
+			if got.Names[j].Placeholder != n.Placeholder || got.Names[j].Attribute != n.Stored {
+				t.Errorf("%s: name %d is %+v, want %+v", name, j, got.Names[j], n)
+			}
+		}
+	}
+	var values []string
+	for _, v := range r.Values {
+		values = append(values, v.Placeholder)
+	}
+	var gotValues []string
+	for _, v := range got.Values {
+		gotValues = append(gotValues, v.Placeholder)
+		if v.Source == "" {
+			t.Errorf("%s: value %s has no source", name, v.Placeholder)
+		}
+	}
+	if !slices.Equal(gotValues, values) {
+		t.Errorf("%s: values %q, want %q", name, gotValues, values)
 	}
 }
 

@@ -139,3 +139,11 @@ func TestEnumKeys(t *testing.T) {
 		t.Errorf("GetTheme after DeleteTheme: %v, want ErrNotFound", err)
 	}
 }
+
+func (c noCalls) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return nil, c.fail("TransactWriteItems")
+}
+
+func (c noCalls) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	return nil, c.fail("TransactGetItems")
+}

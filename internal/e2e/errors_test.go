@@ -45,6 +45,14 @@ func (refusing) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, .
 	return nil, errRefused
 }
 
+func (refusing) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return nil, errRefused
+}
+
+func (refusing) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	return nil, errRefused
+}
+
 // inputs gives every parameter of a Store method a value of its type,
 // the same for every method: a string holds a separator of the keys, an
 // int is above Widget's count max, a float is one DynamoDB can't store,

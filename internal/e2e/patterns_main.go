@@ -4575,3 +4575,1200 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 	}
 	return in, nil
 }
+
+const createMemberCondition = "attribute_not_exists(PK)"
+
+// CreateMember writes member only when no item has its key:
+// ErrAlreadyExists otherwise.
+//
+//	PutItem on table Main
+//	Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateMember(ctx context.Context, member *Member) error {
+	in, err := s.createMemberInput(member)
+	if err != nil {
+		return &callError{method: "CreateMember", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateMember", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createMemberInput builds the request of CreateMember; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createMemberInput(member *Member) (*dynamodb.PutItemInput, error) {
+	item, err := member.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createMemberCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// GetMember reads one Member by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+func (s *Store) GetMember(ctx context.Context, username string) (*Member, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, &callError{method: "GetMember", cause: err}
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, &callError{method: "GetMember", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetMember", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetMember", cause: ErrNotFound}
+	}
+	var v Member
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetMember", cause: err}
+	}
+	return &v, nil
+}
+
+const createPhotoCondition = "attribute_not_exists(PK)"
+
+// CreatePhoto writes photo only when no item has its key: ErrAlreadyExists
+// otherwise.
+//
+//	PutItem on table Main
+//	Key: PK = "PHOTO#{photoId}" AND SK = "PHOTO#{photoId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreatePhoto(ctx context.Context, photo *Photo) error {
+	in, err := s.createPhotoInput(photo)
+	if err != nil {
+		return &callError{method: "CreatePhoto", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreatePhoto", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createPhotoInput builds the request of CreatePhoto; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createPhotoInput(photo *Photo) (*dynamodb.PutItemInput, error) {
+	item, err := photo.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createPhotoCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// GetPhoto reads one Photo by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "PHOTO#{photoId}" AND SK = "PHOTO#{photoId}"
+func (s *Store) GetPhoto(ctx context.Context, photoID string) (*Photo, error) {
+	pk, err := photoPK(photoID)
+	if err != nil {
+		return nil, &callError{method: "GetPhoto", cause: err}
+	}
+	sk, err := photoSK(photoID)
+	if err != nil {
+		return nil, &callError{method: "GetPhoto", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetPhoto", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetPhoto", cause: ErrNotFound}
+	}
+	var v Photo
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetPhoto", cause: err}
+	}
+	return &v, nil
+}
+
+// GetLike reads one Like by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "PHOTO#{photoId}" AND SK = "LIKE#{username}"
+func (s *Store) GetLike(ctx context.Context, key LikeKey) (*Like, error) {
+	photoID := key.PhotoID
+	username := key.Username
+	pk, err := likePK(photoID)
+	if err != nil {
+		return nil, &callError{method: "GetLike", cause: err}
+	}
+	sk, err := likeSK(username)
+	if err != nil {
+		return nil, &callError{method: "GetLike", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetLike", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetLike", cause: ErrNotFound}
+	}
+	var v Like
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetLike", cause: err}
+	}
+	return &v, nil
+}
+
+// GetFollow reads one Follow by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "MEMBER#{follower}" AND SK = "FOLLOWS#{followee}"
+func (s *Store) GetFollow(ctx context.Context, key FollowKey) (*Follow, error) {
+	follower := key.Follower
+	followee := key.Followee
+	pk, err := followPK(follower)
+	if err != nil {
+		return nil, &callError{method: "GetFollow", cause: err}
+	}
+	sk, err := followSK(followee)
+	if err != nil {
+		return nil, &callError{method: "GetFollow", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetFollow", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetFollow", cause: ErrNotFound}
+	}
+	var v Follow
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetFollow", cause: err}
+	}
+	return &v, nil
+}
+
+const createBlockCondition = "attribute_not_exists(PK)"
+
+// CreateBlock writes block only when no item has its key: ErrAlreadyExists
+// otherwise.
+//
+//	PutItem on table Main
+//	Key: PK = "MEMBER#{blocker}" AND SK = "BLOCKS#{blocked}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateBlock(ctx context.Context, block *Block) error {
+	in, err := s.createBlockInput(block)
+	if err != nil {
+		return &callError{method: "CreateBlock", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateBlock", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	return nil
+}
+
+// createBlockInput builds the request of CreateBlock; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createBlockInput(block *Block) (*dynamodb.PutItemInput, error) {
+	item, err := block.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createBlockCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const likePhotoStep1Condition = "attribute_exists(PK)"
+
+// likePhotoStep1Input builds step 1 of LikePhoto, check Member; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) likePhotoStep1Input(username string) (*types.ConditionCheck, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &types.ConditionCheck{
+		ConditionExpression: aws.String(likePhotoStep1Condition),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const likePhotoStep2Condition = "attribute_not_exists(PK)"
+
+// likePhotoStep2Input builds step 2 of LikePhoto, create Like; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) likePhotoStep2Input(like *Like) (*dynamodb.PutItemInput, error) {
+	item, err := like.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(likePhotoStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const likePhotoStep3Update = "ADD #likesCount :likesCount"
+
+const likePhotoStep3Condition = "attribute_exists(PK) AND ((attribute_not_exists(#likesCount) AND :likesCount >= :likesCount_min) OR #likesCount >= :likesCount_restMin) AND ((attribute_not_exists(#likesCount) AND :likesCount <= :likesCount_max) OR #likesCount <= :likesCount_restMax)"
+
+// likePhotoStep3Input builds step 3 of LikePhoto, update Photo; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) likePhotoStep3Input(photoID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := photoPK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := photoSK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(likePhotoStep3Condition),
+		ExpressionAttributeNames: map[string]string{"#likesCount": "likesCount"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":likesCount":         &types.AttributeValueMemberN{Value: "1"},
+			":likesCount_max":     intValue(math.MaxInt64),
+			":likesCount_min":     intValue(0),
+			":likesCount_restMax": intDiff(math.MaxInt64, int64(1)),
+			":likesCount_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(likePhotoStep3Update),
+	}, nil
+}
+
+// LikePhotoParams holds the inputs of LikePhoto. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type LikePhotoParams struct {
+	// Like is the item step 2 writes (create Like); steps 1 (check Member) and
+	// 3 (update Photo) also take values of its fields.
+	Like Like
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// likePhotoTx describes the steps of LikePhoto for the runtime.
+var likePhotoTx = transaction{
+	method: "LikePhoto",
+	steps: []transactStep{{
+		action:    "check Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create Like",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Photo",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// A member likes a photo once; the photo counts its likes.
+//
+// LikePhoto writes its 3 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, ConditionCheck on table Main: check Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  ConditionExpression: attribute_exists(PK)
+//	step 2, Put on table Main: create Like
+//	  Key: PK = "PHOTO#{photoId}" AND SK = "LIKE#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Update on table Main: update Photo
+//	  Key: PK = "PHOTO#{photoId}" AND SK = "PHOTO#{photoId}"
+//	  UpdateExpression: ADD #likesCount :likesCount
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#likesCount) AND :likesCount >=
+//	  	:likesCount_min) OR #likesCount >= :likesCount_restMin) AND
+//	  	((attribute_not_exists(#likesCount) AND :likesCount <=
+//	  	:likesCount_max) OR #likesCount <= :likesCount_restMax)
+//	  constant values: :likesCount={N: "1"}
+//	  ExpressionAttributeNames: #likesCount="likesCount"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
+	step1, err := s.likePhotoStep1Input(params.Like.Username)
+	if err != nil {
+		return likePhotoTx.stepError(0, err)
+	}
+	step2, err := s.likePhotoStep2Input(&params.Like)
+	if err != nil {
+		return likePhotoTx.stepError(1, err)
+	}
+	step3, err := s.likePhotoStep3Input(params.Like.PhotoID)
+	if err != nil {
+		return likePhotoTx.stepError(2, err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3)},
+	}); err != nil {
+		return likePhotoTx.err(err)
+	}
+	return nil
+}
+
+const unlikePhotoStep1Condition = "attribute_exists(#username)"
+
+// unlikePhotoStep1Input builds step 1 of UnlikePhoto, delete Like; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) unlikePhotoStep1Input(photoID string, username string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := likePK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := likeSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(unlikePhotoStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#username": "username"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const unlikePhotoStep2Update = "ADD #likesCount :likesCount"
+
+const unlikePhotoStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#likesCount) AND :likesCount >= :likesCount_min) OR #likesCount >= :likesCount_restMin) AND ((attribute_not_exists(#likesCount) AND :likesCount <= :likesCount_max) OR #likesCount <= :likesCount_restMax)"
+
+// unlikePhotoStep2Input builds step 2 of UnlikePhoto, update Photo; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) unlikePhotoStep2Input(photoID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := photoPK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := photoSK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(unlikePhotoStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#likesCount": "likesCount"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":likesCount":         &types.AttributeValueMemberN{Value: "-1"},
+			":likesCount_max":     intValue(math.MaxInt64),
+			":likesCount_min":     intValue(0),
+			":likesCount_restMax": intDiff(math.MaxInt64, int64(-1)),
+			":likesCount_restMin": intDiff(0, int64(-1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(unlikePhotoStep2Update),
+	}, nil
+}
+
+// UnlikePhotoParams holds the inputs of UnlikePhoto. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type UnlikePhotoParams struct {
+	// PhotoID is photoId, of the key, in steps 1 (delete Like) and 2 (update
+	// Photo).
+	PhotoID string
+	// Username is username, of the key, in step 1 (delete Like).
+	Username string
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// unlikePhotoTx describes the steps of UnlikePhoto for the runtime.
+var unlikePhotoTx = transaction{
+	method: "UnlikePhoto",
+	steps: []transactStep{{
+		action:    "delete Like",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Photo",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// UnlikePhoto writes its 2 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Like
+//	  Key: PK = "PHOTO#{photoId}" AND SK = "LIKE#{username}"
+//	  ConditionExpression: attribute_exists(#username)
+//	  ExpressionAttributeNames: #username="username"
+//	step 2, Update on table Main: update Photo
+//	  Key: PK = "PHOTO#{photoId}" AND SK = "PHOTO#{photoId}"
+//	  UpdateExpression: ADD #likesCount :likesCount
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#likesCount) AND :likesCount >=
+//	  	:likesCount_min) OR #likesCount >= :likesCount_restMin) AND
+//	  	((attribute_not_exists(#likesCount) AND :likesCount <=
+//	  	:likesCount_max) OR #likesCount <= :likesCount_restMax)
+//	  constant values: :likesCount={N: "-1"}
+//	  ExpressionAttributeNames: #likesCount="likesCount"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error {
+	step1, err := s.unlikePhotoStep1Input(params.PhotoID, params.Username)
+	if err != nil {
+		return unlikePhotoTx.stepError(0, err)
+	}
+	step2, err := s.unlikePhotoStep2Input(params.PhotoID)
+	if err != nil {
+		return unlikePhotoTx.stepError(1, err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
+	}); err != nil {
+		return unlikePhotoTx.err(err)
+	}
+	return nil
+}
+
+const followMemberStep1Condition = "attribute_not_exists(PK)"
+
+// followMemberStep1Input builds step 1 of FollowMember, check Block; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) followMemberStep1Input(blocker string, blocked string) (*types.ConditionCheck, error) {
+	pk, err := blockPK(blocker)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := blockSK(blocked)
+	if err != nil {
+		return nil, err
+	}
+	return &types.ConditionCheck{
+		ConditionExpression: aws.String(followMemberStep1Condition),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const followMemberStep2Condition = "attribute_not_exists(PK)"
+
+// followMemberStep2Input builds step 2 of FollowMember, create Follow; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) followMemberStep2Input(follow *Follow) (*dynamodb.PutItemInput, error) {
+	item, err := follow.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(followMemberStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const followMemberStep3Update = "ADD #following :following"
+
+const followMemberStep3Condition = "attribute_exists(PK) AND ((attribute_not_exists(#following) AND :following >= :following_min) OR #following >= :following_restMin) AND ((attribute_not_exists(#following) AND :following <= :following_max) OR #following <= :following_restMax)"
+
+// followMemberStep3Input builds step 3 of FollowMember, update Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) followMemberStep3Input(username string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(followMemberStep3Condition),
+		ExpressionAttributeNames: map[string]string{"#following": "following"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":following":         &types.AttributeValueMemberN{Value: "1"},
+			":following_max":     intValue(math.MaxInt64),
+			":following_min":     intValue(0),
+			":following_restMax": intDiff(math.MaxInt64, int64(1)),
+			":following_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(followMemberStep3Update),
+	}, nil
+}
+
+const followMemberStep4Update = "ADD #followers :followers"
+
+const followMemberStep4Condition = "attribute_exists(PK) AND ((attribute_not_exists(#followers) AND :followers >= :followers_min) OR #followers >= :followers_restMin) AND ((attribute_not_exists(#followers) AND :followers <= :followers_max) OR #followers <= :followers_restMax)"
+
+// followMemberStep4Input builds step 4 of FollowMember, update Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) followMemberStep4Input(username string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(followMemberStep4Condition),
+		ExpressionAttributeNames: map[string]string{"#followers": "followers"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":followers":         &types.AttributeValueMemberN{Value: "1"},
+			":followers_max":     intValue(math.MaxInt64),
+			":followers_min":     intValue(0),
+			":followers_restMax": intDiff(math.MaxInt64, int64(1)),
+			":followers_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(followMemberStep4Update),
+	}, nil
+}
+
+// FollowMemberParams holds the inputs of FollowMember. A field named after
+// an attribute is that attribute's value in every step that takes it.
+type FollowMemberParams struct {
+	// Follow is the item step 2 writes (create Follow); steps 1 (check Block),
+	// 3 (update Member) and 4 (update Member) also take values of its fields.
+	Follow Follow
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// followMemberTx describes the steps of FollowMember for the runtime.
+var followMemberTx = transaction{
+	distinct: [][2]int{{2, 3}},
+	method:   "FollowMember",
+	steps: []transactStep{{
+		action:    "check Block",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create Follow",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Follow a member who does not block the follower; both count it.
+//
+// FollowMember writes its 4 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, ConditionCheck on table Main: check Block
+//	  Key: PK = "MEMBER#{blocker}" AND SK = "BLOCKS#{blocked}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: create Follow
+//	  Key: PK = "MEMBER#{follower}" AND SK = "FOLLOWS#{followee}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #following :following
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#following) AND :following >=
+//	  	:following_min) OR #following >= :following_restMin) AND
+//	  	((attribute_not_exists(#following) AND :following <=
+//	  	:following_max) OR #following <= :following_restMax)
+//	  constant values: :following={N: "1"}
+//	  ExpressionAttributeNames: #following="following"
+//	step 4, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #followers :followers
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#followers) AND :followers >=
+//	  	:followers_min) OR #followers >= :followers_restMin) AND
+//	  	((attribute_not_exists(#followers) AND :followers <=
+//	  	:followers_max) OR #followers <= :followers_restMax)
+//	  constant values: :followers={N: "1"}
+//	  ExpressionAttributeNames: #followers="followers"
+//
+// Steps 3 and 4 may address one item, which DynamoDB refuses: their keys
+// are compared before the call (ErrSameItem).
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) error {
+	step1, err := s.followMemberStep1Input(params.Follow.Followee, params.Follow.Follower)
+	if err != nil {
+		return followMemberTx.stepError(0, err)
+	}
+	step2, err := s.followMemberStep2Input(&params.Follow)
+	if err != nil {
+		return followMemberTx.stepError(1, err)
+	}
+	step3, err := s.followMemberStep3Input(params.Follow.Follower)
+	if err != nil {
+		return followMemberTx.stepError(2, err)
+	}
+	step4, err := s.followMemberStep4Input(params.Follow.Followee)
+	if err != nil {
+		return followMemberTx.stepError(3, err)
+	}
+	if err := followMemberTx.distinctItems(step1.Key, step2.Item, step3.Key, step4.Key); err != nil {
+		return err
+	}
+	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3), transactUpdate(step4)},
+	}); err != nil {
+		return followMemberTx.err(err)
+	}
+	return nil
+}
+
+const placePurchaseStep1Condition = "attribute_not_exists(PK)"
+
+// placePurchaseStep1Input builds step 1 of PlacePurchase, create Purchase;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) placePurchaseStep1Input(purchase *Purchase) (*dynamodb.PutItemInput, error) {
+	item, err := purchase.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(placePurchaseStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const placePurchaseStep2Update = "ADD #balance :balance"
+
+const placePurchaseStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#balance) AND :balance >= :balance_min) OR #balance >= :balance_restMin) AND ((attribute_not_exists(#balance) AND :balance <= :balance_max) OR #balance <= :balance_restMax)"
+
+// placePurchaseStep2Input builds step 2 of PlacePurchase, update Member;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) placePurchaseStep2Input(username string, balance int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(placePurchaseStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#balance": "balance"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":balance":         intValue(balance),
+			":balance_max":     intValue(math.MaxInt64),
+			":balance_min":     intValue(0),
+			":balance_restMax": intDiff(math.MaxInt64, balance),
+			":balance_restMin": intDiff(0, balance),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(placePurchaseStep2Update),
+	}, nil
+}
+
+// PlacePurchaseParams holds the inputs of PlacePurchase. A field named
+// after an attribute is that attribute's value in every step that takes it.
+type PlacePurchaseParams struct {
+	// Purchase is the item step 1 writes (create Purchase); step 2 (update
+	// Member) also take values of its fields.
+	Purchase Purchase
+	// Balance is the amount added to balance (a negative amount subtracts), in
+	// step 2 (update Member).
+	Balance int64
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// placePurchaseTx describes the steps of PlacePurchase for the runtime.
+var placePurchaseTx = transaction{
+	method: "PlacePurchase",
+	steps: []transactStep{{
+		action:    "create Purchase",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Record a purchase and charge the member, whose balance can't go below 0.
+//
+// PlacePurchase writes its 2 steps in one transaction: all of them, or
+// none. A step that fails gives a *TransactionError naming it and wrapping
+// its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Purchase
+//	  Key: PK = "MEMBER#{username}" AND SK = "PURCHASE#{purchaseId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #balance :balance
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#balance) AND :balance >= :balance_min)
+//	  	OR #balance >= :balance_restMin) AND
+//	  	((attribute_not_exists(#balance) AND :balance <= :balance_max)
+//	  	OR #balance <= :balance_restMax)
+//	  ExpressionAttributeNames: #balance="balance"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) error {
+	step1, err := s.placePurchaseStep1Input(&params.Purchase)
+	if err != nil {
+		return placePurchaseTx.stepError(0, err)
+	}
+	step2, err := s.placePurchaseStep2Input(params.Purchase.Username, params.Balance)
+	if err != nil {
+		return placePurchaseTx.stepError(1, err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
+	}); err != nil {
+		return placePurchaseTx.err(err)
+	}
+	return nil
+}
+
+const transferStep1Update = "ADD #balance :balance"
+
+const transferStep1Condition = "attribute_exists(PK) AND ((attribute_not_exists(#balance) AND :balance >= :balance_min) OR #balance >= :balance_restMin) AND ((attribute_not_exists(#balance) AND :balance <= :balance_max) OR #balance <= :balance_restMax)"
+
+// transferStep1Input builds step 1 of Transfer, update Member; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) transferStep1Input(username string, balance int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(transferStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#balance": "balance"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":balance":         intValue(balance),
+			":balance_max":     intValue(math.MaxInt64),
+			":balance_min":     intValue(0),
+			":balance_restMax": intDiff(math.MaxInt64, balance),
+			":balance_restMin": intDiff(0, balance),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(transferStep1Update),
+	}, nil
+}
+
+const transferStep2Update = "ADD #balance :balance"
+
+const transferStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#balance) AND :balance >= :balance_min) OR #balance >= :balance_restMin) AND ((attribute_not_exists(#balance) AND :balance <= :balance_max) OR #balance <= :balance_restMax)"
+
+// transferStep2Input builds step 2 of Transfer, update Member; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) transferStep2Input(username string, balance int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(transferStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#balance": "balance"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":balance":         intValue(balance),
+			":balance_max":     intValue(math.MaxInt64),
+			":balance_min":     intValue(0),
+			":balance_restMax": intDiff(math.MaxInt64, balance),
+			":balance_restMin": intDiff(0, balance),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(transferStep2Update),
+	}, nil
+}
+
+// TransferParams holds the inputs of Transfer. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type TransferParams struct {
+	// From is username, of the key, in step 1 (update Member).
+	From string
+	// Debit is the amount added to balance (a negative amount subtracts), in
+	// step 1 (update Member).
+	Debit int64
+	// To is username, of the key, in step 2 (update Member).
+	To string
+	// Credit is the amount added to balance (a negative amount subtracts), in
+	// step 2 (update Member).
+	Credit int64
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// transferTx describes the steps of Transfer for the runtime.
+var transferTx = transaction{
+	distinct: [][2]int{{0, 1}},
+	method:   "Transfer",
+	steps: []transactStep{{
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Move credit between two members; the same member twice is refused before
+// the call.
+//
+// Transfer writes its 2 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #balance :balance
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#balance) AND :balance >= :balance_min)
+//	  	OR #balance >= :balance_restMin) AND
+//	  	((attribute_not_exists(#balance) AND :balance <= :balance_max)
+//	  	OR #balance <= :balance_restMax)
+//	  ExpressionAttributeNames: #balance="balance"
+//	step 2, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #balance :balance
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#balance) AND :balance >= :balance_min)
+//	  	OR #balance >= :balance_restMin) AND
+//	  	((attribute_not_exists(#balance) AND :balance <= :balance_max)
+//	  	OR #balance <= :balance_restMax)
+//	  ExpressionAttributeNames: #balance="balance"
+//
+// Steps 1 and 2 may address one item, which DynamoDB refuses: their keys
+// are compared before the call (ErrSameItem).
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) Transfer(ctx context.Context, params TransferParams) error {
+	step1, err := s.transferStep1Input(params.From, params.Debit)
+	if err != nil {
+		return transferTx.stepError(0, err)
+	}
+	step2, err := s.transferStep2Input(params.To, params.Credit)
+	if err != nil {
+		return transferTx.stepError(1, err)
+	}
+	if err := transferTx.distinctItems(step1.Key, step2.Key); err != nil {
+		return err
+	}
+	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactUpdate(step1), transactUpdate(step2)},
+	}); err != nil {
+		return transferTx.err(err)
+	}
+	return nil
+}
+
+// memberAndPhotoStep1Input builds step 1 of MemberAndPhoto, get Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) memberAndPhotoStep1Input(username string) (*types.Get, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &types.Get{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// memberAndPhotoStep2Input builds step 2 of MemberAndPhoto, get Photo; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) memberAndPhotoStep2Input(photoID string) (*types.Get, error) {
+	pk, err := photoPK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := photoSK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	return &types.Get{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// memberAndPhotoStep3Input builds step 3 of MemberAndPhoto, get Like; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) memberAndPhotoStep3Input(photoID string, username string) (*types.Get, error) {
+	pk, err := likePK(photoID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := likeSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &types.Get{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// MemberAndPhotoParams holds the inputs of MemberAndPhoto. A field named
+// after an attribute is that attribute's value in every step that takes it.
+type MemberAndPhotoParams struct {
+	// Username is username, of the key, in steps 1 (get Member) and 3 (get
+	// Like).
+	Username string
+	// PhotoID is photoId, of the key, in steps 2 (get Photo) and 3 (get Like).
+	PhotoID string
+}
+
+// MemberAndPhotoResult holds the items MemberAndPhoto reads, read together:
+// each is nil when there is no such item.
+type MemberAndPhotoResult struct {
+	Member *Member // step 1
+	Photo  *Photo  // step 2
+	Like   *Like   // step 3
+}
+
+// memberAndPhotoTx describes the steps of MemberAndPhoto for the runtime.
+var memberAndPhotoTx = transaction{
+	method: "MemberAndPhoto",
+	steps: []transactStep{{
+		action:    "get Member",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "get Photo",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "get Like",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// MemberAndPhoto reads its 3 items in one transaction, as they all are at
+// one moment; an item that does not exist is nil in the result.
+//
+//	TransactGetItems
+//	step 1, Get on table Main: get Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	step 2, Get on table Main: get Photo
+//	  Key: PK = "PHOTO#{photoId}" AND SK = "PHOTO#{photoId}"
+//	step 3, Get on table Main: get Like
+//	  Key: PK = "PHOTO#{photoId}" AND SK = "LIKE#{username}"
+func (s *Store) MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams) (*MemberAndPhotoResult, error) {
+	step1, err := s.memberAndPhotoStep1Input(params.Username)
+	if err != nil {
+		return nil, memberAndPhotoTx.stepError(0, err)
+	}
+	step2, err := s.memberAndPhotoStep2Input(params.PhotoID)
+	if err != nil {
+		return nil, memberAndPhotoTx.stepError(1, err)
+	}
+	step3, err := s.memberAndPhotoStep3Input(params.PhotoID, params.Username)
+	if err != nil {
+		return nil, memberAndPhotoTx.stepError(2, err)
+	}
+	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: step1}, {Get: step2}, {Get: step3}}})
+	if err != nil {
+		return nil, memberAndPhotoTx.err(err)
+	}
+	var res MemberAndPhotoResult
+	if item := itemAt(out.Responses, 0); len(item) > 0 {
+		var v Member
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, memberAndPhotoTx.stepError(0, err)
+		}
+		res.Member = &v
+	}
+	if item := itemAt(out.Responses, 1); len(item) > 0 {
+		var v Photo
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, memberAndPhotoTx.stepError(1, err)
+		}
+		res.Photo = &v
+	}
+	if item := itemAt(out.Responses, 2); len(item) > 0 {
+		var v Like
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, memberAndPhotoTx.stepError(2, err)
+		}
+		res.Like = &v
+	}
+	return &res, nil
+}

@@ -351,6 +351,50 @@ type StoreAPI interface {
 	// SetRepoVisibility changes a Repo and returns it as it is after the
 	// change.
 	SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error)
+
+	// CreateMember writes member only when no item has its key:
+	// ErrAlreadyExists otherwise.
+	CreateMember(ctx context.Context, member *Member) error
+
+	// GetMember reads one Member by its primary key.
+	GetMember(ctx context.Context, username string) (*Member, error)
+
+	// CreatePhoto writes photo only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreatePhoto(ctx context.Context, photo *Photo) error
+
+	// GetPhoto reads one Photo by its primary key.
+	GetPhoto(ctx context.Context, photoID string) (*Photo, error)
+
+	// GetLike reads one Like by its primary key.
+	GetLike(ctx context.Context, key LikeKey) (*Like, error)
+
+	// GetFollow reads one Follow by its primary key.
+	GetFollow(ctx context.Context, key FollowKey) (*Follow, error)
+
+	// CreateBlock writes block only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreateBlock(ctx context.Context, block *Block) error
+
+	// LikePhoto writes its 3 steps in one transaction: all of them, or none.
+	LikePhoto(ctx context.Context, params LikePhotoParams) error
+
+	// UnlikePhoto writes its 2 steps in one transaction: all of them, or none.
+	UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error
+
+	// FollowMember writes its 4 steps in one transaction: all of them, or none.
+	FollowMember(ctx context.Context, params FollowMemberParams) error
+
+	// PlacePurchase writes its 2 steps in one transaction: all of them, or
+	// none.
+	PlacePurchase(ctx context.Context, params PlacePurchaseParams) error
+
+	// Transfer writes its 2 steps in one transaction: all of them, or none.
+	Transfer(ctx context.Context, params TransferParams) error
+
+	// MemberAndPhoto reads its 3 items in one transaction, as they all are at
+	// one moment.
+	MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams) (*MemberAndPhotoResult, error)
 }
 
 // *Store implements StoreAPI.

@@ -147,6 +147,27 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 	return true
 }
 
+// addConst checks a constant amount an update adds: a number of the
+// attribute's type, not zero. Bounds are kept by the update's condition,
+// as for an amount given as a parameter.
+func (r *resolver) addConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
+	k := sc.Const
+	fail := func(format string, args ...any) bool {
+		r.errorf(k.Pos, "update %s: add %s: %s", p.Name, a.Name, fmt.Sprintf(format, args...))
+		return false
+	}
+	if a.Type != Int && a.Type != Float {
+		return fail("%s takes no constant amount; only an int or a float does (give the elements as a parameter: add: [%s])", a.Describe(), a.Name)
+	}
+	if err := constFits(k, a, OpEq); err != nil {
+		return fail("%v", err)
+	}
+	if text, err := CanonicalNumber(k.Value, a.Type == Int); err == nil && text == "0" {
+		return fail("adding 0 changes nothing; remove it")
+	}
+	return true
+}
+
 // constValueError is why constant k, which fits a's type, is not a value
 // a write of a may store (below its min, above its max, longer than its
 // maxLength, a float DynamoDB does not store, a time outside the years

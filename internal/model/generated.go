@@ -16,6 +16,7 @@ var FixedNames = []string{
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
+	"TransactionError", "ErrTransactionConflict", "ErrSameItem",
 	CursorKeyOption, BatchOption,
 }
 
@@ -48,7 +49,8 @@ func EnumConst(e *Entity, a *Attribute, value string) string {
 	return EnumType(e, a) + g
 }
 
-// ResultType is the Go type of one page of a query's results.
+// ResultType is the Go type of one page of a query's results, and of
+// the items a transactGet reads.
 func (p *Pattern) ResultType() string { return p.GoName + "Result" }
 
 // ReturnsPages reports whether the pattern's method returns a page of
@@ -153,6 +155,10 @@ func (p *Pattern) byPrimaryKey() bool {
 // inputs, or "" when it takes them as parameters of their own.
 func (p *Pattern) ParamsType() string {
 	switch {
+	case p.Op.IsTransaction():
+		// A transaction's inputs are named, and shared by its steps by
+		// name: always a struct, which also holds the request token.
+		return p.GoName + "Params"
 	case p.Inputs() <= MaxPositional:
 		return ""
 	case p.TakesKey():
@@ -198,7 +204,7 @@ func (m *Model) GeneratedNames() []GenName {
 		}
 	}
 	for _, p := range m.Patterns {
-		if p.ReturnsPages() {
+		if p.ReturnsPages() || p.Op == OpTransactGet {
 			out = append(out, GenName{p.ResultType(), "pattern " + p.Name, p.Pos, ""})
 		}
 		if len(p.Select) > 0 {
@@ -266,6 +272,9 @@ var (
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
 		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
 		"emptyRange", "encodeCursor", "errBatchStopped",
+		// The transactions' (dyngen_transact.go).
+		"ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "requestToken", "sameKey", "transactDelete", "transactPut",
+		"transactStep", "transactUpdate", "transaction",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
@@ -335,8 +344,9 @@ func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) +
 // apart from its call.
 func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
 
-// ExpressionConsts are the suffixes of a pattern's expression constants.
-var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Shape"}
+// ExpressionConsts are the suffixes of a pattern's expression constants,
+// of a query's shape and of a transaction's description (Tx).
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Shape", "Tx"}
 
 // BuilderName is the function that builds an entity's value of a key
 // attribute (bookPK, reviewGSI1SK).
@@ -389,6 +399,12 @@ func (m *Model) UnexportedNames() []GenName {
 		switch p.Op {
 		case OpPut, OpCreate, OpUpdate, OpDelete:
 			out = append(out, GenName{p.InputMethod(), from, p.Pos, fix})
+		}
+		for _, st := range p.Steps {
+			for _, s := range ExpressionConsts {
+				out = append(out, GenName{st.ConstName(s), from, st.Pos, fix})
+			}
+			out = append(out, GenName{st.InputMethod(), from, st.Pos, fix})
 		}
 		if p.Op.IsRead() {
 			for _, e := range p.Entities {

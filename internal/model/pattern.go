@@ -15,10 +15,20 @@ const (
 	OpBatchGet    Op = "batchGet"
 	OpBatchPut    Op = "batchPut"
 	OpBatchDelete Op = "batchDelete"
+	// OpTransaction writes its steps in one TransactWriteItems, and
+	// OpTransactGet reads its steps in one TransactGetItems.
+	OpTransaction Op = "transaction"
+	OpTransactGet Op = "transactGet"
+	// OpCheck is a step of a transaction that writes nothing: a condition
+	// on an item (ConditionCheck).
+	OpCheck Op = "check"
 )
 
 // IsRead reports whether the operation reads items.
 func (o Op) IsRead() bool { return o == OpGet || o == OpQuery || o == OpBatchGet }
+
+// IsTransaction reports whether the operation is a transaction of steps.
+func (o Op) IsTransaction() bool { return o == OpTransaction || o == OpTransactGet }
 
 // Order is a query's sort order.
 type Order string
@@ -69,7 +79,86 @@ type Pattern struct {
 	Remove    []*Attribute
 	// RemoveFrom are the sets an update removes the given elements from.
 	RemoveFrom []*Attribute
-	Upsert     bool
+	// AddConsts are the numbers an update adds a constant amount to.
+	AddConsts []*SetConst
+	Upsert    bool
+	// Steps are a transaction's steps, in request order. Entities and
+	// Table are those of its first step.
+	Steps []*Step
+	// Missing is set on a check step that holds when no item has the key
+	// (exists: false).
+	Missing bool
+}
+
+// Step is one step of a transaction: a pattern of its own (Name
+// "LikePhoto step 2", GoName LikePhotoStep2), whose method is not
+// generated, only the builder of its request.
+type Step struct {
+	*Pattern
+	// Tx is the transaction, and Index the step's place in it, from 0.
+	Tx    *Pattern
+	Index int
+	// As names the step: its as, or its entity's name.
+	As    string
+	AsPos Pos
+	// Bind lists the step's inputs taken from elsewhere than the input
+	// named after the attribute.
+	Bind []*Binding
+}
+
+// Binding is where a step takes the value of one of its attributes:
+// the transaction's input named Input, or the field of attribute From of
+// the item that step Item writes.
+type Binding struct {
+	Attr  *Attribute
+	Input string
+	Item  *Step
+	From  *Attribute
+	Pos   Pos
+}
+
+// Action is what the step does, as the generated docs and errors say it:
+// "create Like", "update Photo", "check User".
+func (s *Step) Action() string { return string(s.Op) + " " + s.Entity().Name }
+
+// FieldName is the Go name of the step's field, in a transaction's
+// struct of inputs for the item it writes, in a transactGet's result for
+// the item it reads: its as, or its entity's Go name.
+func (s *Step) FieldName() string {
+	if s.As == s.Entity().Name {
+		return s.Entity().GoName
+	}
+	return GoName(s.As)
+}
+
+// Binding returns the step's binding of a, or nil.
+func (s *Step) Binding(a *Attribute) *Binding {
+	for _, b := range s.Bind {
+		if b.Attr == a {
+			return b
+		}
+	}
+	return nil
+}
+
+// AddConst returns the constant the update adds to a, or nil.
+func (p *Pattern) AddConst(a *Attribute) *SetConst {
+	for _, sc := range p.AddConsts {
+		if sc.Attr == a {
+			return sc
+		}
+	}
+	return nil
+}
+
+// AddAttrs returns every attribute the update adds to: those added a
+// parameter, then those added a constant.
+func (p *Pattern) AddAttrs() []*Attribute {
+	out := slices.Clone(p.Add)
+	for _, sc := range p.AddConsts {
+		out = append(out, sc.Attr)
+	}
+	return out
 }
 
 // SetConst is an attribute an update sets to a constant, already checked

@@ -23,6 +23,7 @@ var allowed = map[Op][]string{
 	OpBatchGet:    {"consistent", "select"},
 	OpBatchPut:    {},
 	OpBatchDelete: {},
+	OpCheck:       {"when"},
 }
 
 // whereOps are the range operators of a query's where.
@@ -61,6 +62,12 @@ func (r *resolver) patterns() {
 			continue
 		}
 		p.Op, p.OpPos = Op(sp.Op.Value), sp.Op.Pos
+		if p.Op.IsTransaction() {
+			if r.transaction(p, sp) {
+				r.m.Patterns = append(r.m.Patterns, p)
+			}
+			continue
+		}
 		if !r.patternEntities(p, sp) {
 			continue
 		}
@@ -304,7 +311,7 @@ func (r *resolver) attrList(p *Pattern, names []spec.Str, what string) []*Attrib
 // update checks set, add and remove against the attributes' types and the
 // primary key.
 func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
-	if len(p.Set)+len(p.Add)+len(p.Remove)+len(p.RemoveFrom) == 0 && len(sp.Set)+len(sp.SetConsts)+len(sp.Add)+len(sp.Remove)+len(sp.RemoveFrom) == 0 {
+	if len(p.Set)+len(p.Add)+len(p.Remove)+len(p.RemoveFrom) == 0 && len(sp.Set)+len(sp.SetConsts)+len(sp.Add)+len(sp.AddConsts)+len(sp.Remove)+len(sp.RemoveFrom) == 0 {
 		r.errorf(p.OpPos, "update %s changes nothing; give set, add, remove or removeFrom", p.Entity().Name)
 		return
 	}
@@ -363,6 +370,24 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 	}
 	check(consts, constNames, "set")
 	check(p.Add, sp.Add, "add")
+	var added []*Attribute
+	var addedNames []spec.Str
+	for _, sc := range sp.AddConsts {
+		a := r.attrOf(p, sc.Attr, "add")
+		if a == nil {
+			continue
+		}
+		if slices.Contains(added, a) || slices.Contains(p.Add, a) {
+			r.errorf(sc.Attr.Pos, "add lists %s twice", a.Name)
+			continue
+		}
+		added = append(added, a)
+		addedNames = append(addedNames, sc.Attr)
+		if r.addConst(p, sc, a) {
+			p.AddConsts = append(p.AddConsts, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
+		}
+	}
+	check(added, addedNames, "add")
 	check(p.Remove, sp.Remove, "remove")
 	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
 }
@@ -391,6 +416,8 @@ func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos) bool {
 	a := c.Attr.Name
 	where := fmt.Sprintf("%s %s: when on %s, an attribute of the primary key %s", p.Op, p.Name, a, key)
 	switch {
+	case p.Op == OpCheck && (c.Op == OpExists || c.Op == OpNotExists):
+		r.errorf(pos, "%s: whether the item exists is the check's exists (true by default, false to check that there is none); remove it", where)
 	case c.Op != OpExists && c.Op != OpNotExists:
 		r.errorf(pos, "%s: the key already fixes its value, so the condition %q on it is always true or always false; remove it", where, c.Op)
 	case p.Op == OpPut && c.Op == OpExists, p.Op == OpDelete && c.Op == OpExists:

@@ -247,6 +247,9 @@ func (b *builder) cost(pp *Pattern) {
 		pp.Cost.Detail = per + ampDetail(w)
 	case UpdateItem:
 		pp.Cost.WCU, pp.Cost.Detail = b.updateCost(pp)
+	case ConditionCheck:
+		pp.Cost.WCU = writeUnits(s.item(e))
+		pp.Cost.Detail = fmt.Sprintf("a condition on one item of about %d bytes", s.item(e))
 	}
 }
 
@@ -259,7 +262,7 @@ func (b *builder) updateCost(pp *Pattern) (float64, string) {
 	s := b.sizes
 	total := writeUnits(s.item(e))
 	parts := []string{fmt.Sprintf("table %g", total)}
-	changed := append(append(append(p.SetAttrs(), p.Add...), p.Remove...), p.RemoveFrom...)
+	changed := append(append(append(p.SetAttrs(), p.AddAttrs()...), p.Remove...), p.RemoveFrom...)
 	for _, k := range e.Keys[1:] {
 		ix := k.Index
 		rewrites := slices.ContainsFunc(pp.Rebuild, func(r *Rebuild) bool { return r.Index == ix })

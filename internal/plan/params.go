@@ -117,7 +117,7 @@ func (b *builder) params(pp *Pattern) {
 		}
 	}
 	switch p.Op {
-	case model.OpGet, model.OpDelete:
+	case model.OpGet, model.OpDelete, model.OpCheck:
 		keys()
 		conds(p.When)
 	case model.OpQuery:
@@ -178,6 +178,14 @@ func inputsStruct(pp *Pattern, taken func(string) bool) *ParamsStruct {
 	for i := 2; taken(in.Var); i++ {
 		in.Var = fmt.Sprintf("%s%d", strings.TrimRight(in.Var, "0123456789"), i)
 	}
+	in.Renamed = fieldNames(pp)
+	return in
+}
+
+// fieldNames names each input's field in a struct of the pattern's
+// inputs, and returns those named after their role too.
+func fieldNames(pp *Pattern) []*Param {
+	var renamed []*Param
 	fields := map[string]bool{}
 	for _, q := range pp.Params {
 		if q.Attr == nil && q.Cond == nil {
@@ -194,14 +202,14 @@ func inputsStruct(pp *Pattern, taken func(string) bool) *ParamsStruct {
 		q.Field = a.GoName + suffix
 		if fields[q.Field] {
 			q.Field = roleWord(pp, q) + q.Field
-			in.Renamed = append(in.Renamed, q)
+			renamed = append(renamed, q)
 		}
 		for i := 2; fields[q.Field]; i++ {
 			q.Field = fmt.Sprintf("%s%s%d", a.GoName, suffix, i)
 		}
 		fields[q.Field] = true
 	}
-	return in
+	return renamed
 }
 
 // roleWord names what a parameter is for, to tell its field from

@@ -72,6 +72,8 @@ type Pattern struct {
 	// placeholders.
 	Request *Request
 	Cost    Cost
+	// Tx is the plan of a transaction's steps, or nil.
+	Tx *Transaction
 }
 
 // Entity returns the pattern's first entity.
@@ -198,6 +200,9 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 		pp = b.read(p)
 	case model.OpBatchGet:
 		pp = b.batchGet(p)
+	case model.OpTransaction, model.OpTransactGet:
+		// The steps' parameters are planned with them.
+		return b.transaction(p)
 	default:
 		pp = b.write(p)
 	}

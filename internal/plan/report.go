@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,9 +67,9 @@ type ReportIndex struct {
 }
 
 // ReportPattern is how one access pattern is served: one call, its
-// request and its cost. A later version may add, for a pattern served by
-// several calls (a transaction), a list of steps, each with the call,
-// table, index and request fields of a pattern.
+// request and its cost. A transaction is one call whose steps each have
+// their own action, table, key and request (Steps); its own key and
+// request are then empty.
 type ReportPattern struct {
 	Name string `json:"name"`
 	// Line and Col are the pattern's position in the spec.
@@ -76,7 +77,8 @@ type ReportPattern struct {
 	Col      int      `json:"col"`
 	Entities []string `json:"entities"`
 	// Call is the DynamoDB operation: GetItem, Query, PutItem,
-	// UpdateItem, DeleteItem, BatchGetItem or BatchWriteItem.
+	// UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem,
+	// TransactWriteItems or TransactGetItems.
 	Call  string `json:"call"`
 	Table string `json:"table"`
 	// Index is "primary" for the table's own key, else the index's name.
@@ -105,6 +107,33 @@ type ReportPattern struct {
 	Notes  []string      `json:"notes,omitempty"`
 	Cost   ReportCost    `json:"cost"`
 	Params []ReportParam `json:"params"`
+	// Steps are the steps of a transaction, in request order.
+	Steps []ReportStep `json:"steps,omitempty"`
+}
+
+// ReportStep is one step of a transaction: the member of the
+// transaction's item it fills, its table, key and request, and where its
+// inputs come from.
+type ReportStep struct {
+	// Step is the step's number, from 1.
+	Step int `json:"step"`
+	// Action is Put, Update, Delete, ConditionCheck or Get.
+	Action string `json:"action"`
+	// Operation is the step's operation in the spec: put, create,
+	// update, delete, check or get.
+	Operation string `json:"operation"`
+	Entity    string `json:"entity"`
+	Table     string `json:"table"`
+	Key       string `json:"key"`
+	ReportRequest
+	// IfAbsent and IfPresent are the errors a failed condition of the
+	// step gives, when its item does not exist and when it does.
+	IfAbsent  string `json:"ifAbsent,omitempty"`
+	IfPresent string `json:"ifPresent,omitempty"`
+	// Inputs are the fields of the method's struct each parameter of the
+	// step takes ("Like", "Like.PhotoID", "Debit").
+	Inputs []string   `json:"inputs"`
+	Cost   ReportCost `json:"cost"`
 }
 
 // ReportRequest is the expressions a call sends, with their attribute
@@ -276,6 +305,9 @@ func reportKeys(ix *model.Index) (ReportKey, *ReportKey) {
 
 // report is the pattern's part of the report.
 func (pp *Pattern) report() ReportPattern {
+	if pp.Tx != nil {
+		return pp.txReport()
+	}
 	p := pp.Pattern
 	rp := ReportPattern{
 		Name: p.Name, Line: p.Pos.Line, Col: p.Pos.Col,
@@ -328,6 +360,58 @@ func (pp *Pattern) report() ReportPattern {
 			rprm.Attribute = prm.Attr.Name
 		}
 		rp.Params = append(rp.Params, rprm)
+	}
+	return rp
+}
+
+// txReport is a transaction's part of the report.
+func (pp *Pattern) txReport() ReportPattern {
+	p := pp.Pattern
+	tx := pp.Tx
+	rp := ReportPattern{
+		Name: p.Name, Line: p.Pos.Line, Col: p.Pos.Col,
+		Call: string(pp.Call), Table: p.Table.Name, Index: pp.Index.Name,
+		Members: []ReportMember{},
+		Cost:    ReportCost{RCU: pp.Cost.RCU, WCU: pp.Cost.WCU, Detail: pp.Cost.Detail},
+		Params:  []ReportParam{},
+	}
+	for _, s := range tx.Steps {
+		e := s.Step.Entity()
+		if !slices.Contains(rp.Entities, e.Name) {
+			rp.Entities = append(rp.Entities, e.Name)
+			rp.Members = append(rp.Members, ReportMember{Entity: e.Name, By: "keyCondition"})
+		}
+		rs := ReportStep{
+			Step: s.Step.Index + 1, Action: s.Action, Operation: string(s.Step.Op),
+			Entity: e.Name, Table: s.Step.Table.Name, Key: s.Plan.Key.Describe(),
+			ReportRequest: s.Plan.Request.report(),
+			IfAbsent:      s.IfAbsent, IfPresent: s.IfPresent,
+			Inputs: []string{},
+			Cost:   ReportCost{RCU: s.Plan.Cost.RCU, WCU: s.Plan.Cost.WCU, Detail: s.Plan.Cost.Detail},
+		}
+		for _, a := range s.Args {
+			in := a.Input.Field
+			if a.Field != "" {
+				in += "." + a.Field
+			}
+			rs.Inputs = append(rs.Inputs, in)
+		}
+		rp.Steps = append(rp.Steps, rs)
+	}
+	for _, in := range tx.Inputs {
+		prm := ReportParam{Name: pp.Struct.Var + "." + in.Field, GoType: in.GoType, Role: "input"}
+		if in.Item != nil {
+			prm.Role = "item"
+		} else if in.Attr != nil {
+			prm.Attribute = in.Attr.Name
+		}
+		rp.Params = append(rp.Params, prm)
+	}
+	if tx.Token != "" {
+		rp.Params = append(rp.Params, ReportParam{Name: pp.Struct.Var + "." + tx.Token, GoType: "string", Role: "requestToken"})
+	}
+	for _, d := range tx.Distinct {
+		rp.Notes = append(rp.Notes, fmt.Sprintf("steps %d and %d may address one item: their keys are compared before the call", d[0]+1, d[1]+1))
 	}
 	return rp
 }

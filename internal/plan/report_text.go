@@ -134,6 +134,19 @@ func (p ReportPattern) fields() []field {
 			out = append(out, field{"rewrites", fmt.Sprintf("%s=%q on %s", rw.Attribute, rw.Template, rw.Index)})
 		}
 	}
+	for _, s := range p.Steps {
+		out = append(out, field{fmt.Sprintf("step %d", s.Step), fmt.Sprintf("%s on %s: %s %s", s.Action, s.Table, s.Operation, s.Entity)})
+		out = append(out, field{"  key", s.Key})
+		for _, f := range s.ReportRequest.fields() {
+			out = append(out, field{"  " + f.label, f.value})
+		}
+		if len(s.Inputs) > 0 {
+			out = append(out, field{"  inputs", strings.Join(s.Inputs, ", ")})
+		}
+		if s.IfAbsent != "" {
+			out = append(out, field{"  fails with", fmt.Sprintf("%s when the item does not exist, %s when it does", s.IfAbsent, s.IfPresent)})
+		}
+	}
 	return out
 }
 
@@ -141,7 +154,7 @@ func (p ReportPattern) fields() []field {
 // result: "" when no other entity shares the items read.
 func (p ReportPattern) othersText() string {
 	var parts []string
-	if len(p.Members) > 1 {
+	if len(p.Members) > 1 && len(p.Steps) == 0 {
 		for _, m := range p.Members {
 			if m.By == "sortKeyPrefix" {
 				parts = append(parts, fmt.Sprintf("%s by %s prefix %s", m.Entity, m.Attribute, strconv.Quote(m.Prefix)))

@@ -351,7 +351,7 @@ func (b *builder) request(pp *Pattern) {
 		}
 	case GetItem, BatchGetItem:
 		req.Projection = projection(n, pp)
-	case PutItem, DeleteItem:
+	case PutItem, DeleteItem, ConditionCheck:
 		req.Condition = condition(n, pp, nil)
 	case UpdateItem:
 		amounts := update(n, pp, req)
@@ -443,8 +443,10 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	switch {
 	case p.Op == model.OpCreate:
 		parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
-	case p.Op == model.OpUpdate && !p.Upsert:
+	case p.Op == model.OpUpdate && !p.Upsert, p.Op == model.OpCheck && !p.Missing:
 		parts = append(parts, fmt.Sprintf("attribute_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+	case p.Op == model.OpCheck:
+		parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
 	}
 	if c := n.conds(p.When, "_when"); c != "" {
 		parts = append(parts, c)
@@ -454,7 +456,7 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	// not read the sum back): a new item's amount is checked against the
 	// bound, a stored value against the bound less the amount, which the
 	// call computes exactly.
-	for _, a := range p.Add {
+	for _, a := range p.AddAttrs() {
 		name := n.name(a.Stored, "")
 		for _, bound := range []struct {
 			set bool
@@ -542,9 +544,13 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	}
 	u.Set = append(append(u.Set, sometimes...), sparse...)
 	amounts := map[*model.Attribute]string{}
-	for _, a := range p.Add {
+	for _, a := range p.AddAttrs() {
 		name := n.name(a.Stored, "")
-		v := n.value(a.Name, &Value{Source: AddAmount, Attr: a})
+		v := &Value{Source: AddAmount, Attr: a}
+		if sc := p.AddConst(a); sc != nil {
+			v.Lit = literal(a, model.OpEq, sc.Const.Text)
+		}
+		v = n.value(a.Name, v)
 		amounts[a] = v.Placeholder
 		u.Add = append(u.Add, &Clause{Text: name + " " + v.Placeholder, Values: []*Value{v}})
 	}

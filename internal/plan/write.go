@@ -59,7 +59,7 @@ func (b *builder) update(pp *Pattern) bool {
 	set := p.SetAttrs()
 	known := slices.Clone(e.PrimaryKey().Attrs())
 	known = append(known, set...)
-	changed := append(append(append(slices.Clone(set), p.Add...), p.Remove...), p.RemoveFrom...)
+	changed := append(append(append(slices.Clone(set), p.AddAttrs()...), p.Remove...), p.RemoveFrom...)
 	for _, k := range e.Keys[1:] {
 		// The optional attributes of the index's templates the update
 		// changes decide whether the item is in the index: every key
@@ -107,7 +107,7 @@ func (b *builder) update(pp *Pattern) bool {
 				if slices.Contains(p.Remove, a) {
 					rb.Remove = true
 				}
-				if slices.Contains(p.Add, a) {
+				if slices.Contains(p.AddAttrs(), a) {
 					b.errorf(p.Pos, "update %s adds to %s, which %s=%q on %s holds; an atomic add gives no value to rebuild the key with, so use set", p.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
 					ok, added = false, true
 				}
@@ -130,7 +130,7 @@ func (b *builder) update(pp *Pattern) bool {
 	if p.Upsert {
 		var missing []string
 		for _, a := range e.Attributes {
-			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.Add, a) {
+			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.AddAttrs(), a) {
 				continue
 			}
 			missing = append(missing, a.Name)

@@ -1,0 +1,329 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// transaction emits a transaction: the request builder of each step, the
+// struct of its inputs, its description for the runtime (transaction),
+// and the method that sends every step in one call.
+func (m *method) transaction() {
+	tx := m.pp.Tx
+	for _, s := range tx.Steps {
+		sm := &method{e: m.e, f: m.f, pp: s.Plan, p: s.Plan.Pattern, req: s.Plan.Request, step: s}
+		sm.stepBuilder()
+	}
+	m.txStruct()
+	if m.pp.Call == plan.TransactGetItems {
+		m.txResult()
+	}
+	m.txVar()
+	m.txDoc()
+	if m.pp.Call == plan.TransactGetItems {
+		m.transactGet()
+	} else {
+		m.transactWrite()
+	}
+}
+
+// stepBuilder emits the function that builds a step's request, as its own
+// call would send it (the runtime makes it a transaction's item).
+func (m *method) stepBuilder() {
+	switch m.pp.Call {
+	case plan.PutItem:
+		m.putInput(m.constant("Condition", m.req.Condition))
+	case plan.DeleteItem:
+		m.deleteInput(m.constant("Condition", m.req.Condition))
+	case plan.UpdateItem:
+		up := m.updater()
+		m.inputBuilder("UpdateItemInput", up.input)
+	case plan.ConditionCheck:
+		condConst := m.constant("Condition", m.req.Condition)
+		m.inputBuilderOf(jen.Qual(pathTypes, "ConditionCheck"), func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
+			key := m.primaryKeyMap(g, m.ent(), m.keyParam, fail)
+			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+			m.conditionInput(in, condConst)
+			return jen.Op("&").Qual(pathTypes, "ConditionCheck").Values(in)
+		})
+	case plan.GetItem:
+		m.inputBuilderOf(jen.Qual(pathTypes, "Get"), func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
+			key := m.primaryKeyMap(g, m.ent(), m.keyParam, fail)
+			return jen.Op("&").Qual(pathTypes, "Get").Values(jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key})
+		})
+	default:
+		m.e.bug("step %s has no builder for %s", m.p.Name, m.pp.Call)
+	}
+}
+
+// stepNames lists steps as "step 2 (update Photo)" or "steps 2 (update
+// Photo) and 3 (update User)".
+func stepNames(steps []*plan.Step, users func(*plan.Step) bool) string {
+	var names []string
+	for _, s := range steps {
+		if users(s) {
+			names = append(names, fmt.Sprintf("%d (%s)", s.Step.Index+1, s.Step.Action()))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "step " + names[0]
+	}
+	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// txStruct emits the struct of a transaction's inputs: the items its
+// steps write, the values they share by name, and the request token.
+func (m *method) txStruct() {
+	tx := m.pp.Tx
+	st := m.pp.Struct
+	commentf(m.f, "%s holds the inputs of %s. A field named after an attribute is that attribute's value in every step that takes it.", st.Type, m.p.GoName)
+	m.f.Type().Id(st.Type).StructFunc(func(g *jen.Group) {
+		for _, in := range tx.Inputs {
+			var what string
+			users := stepNames(tx.Steps, func(s *plan.Step) bool {
+				if s.Step == in.Item {
+					return false
+				}
+				for j, a := range s.Args {
+					if a.Input == in {
+						if what == "" {
+							what = inputRole(s.Plan.Params[j])
+						}
+						return true
+					}
+				}
+				return false
+			})
+			switch {
+			case in.Item == nil:
+				commentf(g, "%s is %s, in %s.", in.Field, what, users)
+			case users == "":
+				commentf(g, "%s is the item step %d writes (%s).", in.Field, in.Item.Index+1, in.Item.Action())
+			default:
+				commentf(g, "%s is the item step %d writes (%s); %s also take values of its fields.", in.Field, in.Item.Index+1, in.Item.Action(), users)
+			}
+			g.Id(in.Field).Add(typeCode(in.GoType))
+		}
+		if tx.Token != "" {
+			commentf(g, "%s, when not empty, is the call's ClientRequestToken: a call repeated with the same token within 10 minutes changes nothing again and succeeds, so a retry after a lost answer is safe. Without one, the SDK gives each call its own token, which makes only its own retries idempotent.", tx.Token)
+			g.Id(tx.Token).String()
+		}
+	})
+	m.f.Line()
+}
+
+// inputRole says what a step's parameter is, for the field of the
+// transaction's struct that gives it.
+func inputRole(q *plan.Param) string {
+	switch q.Role {
+	case plan.ParamKey:
+		return fmt.Sprintf("%s, of the key", q.Attr.Name)
+	case plan.ParamSet:
+		if q.Pointer {
+			return fmt.Sprintf("the value %s is set to (nil removes it)", q.Attr.Name)
+		}
+		return fmt.Sprintf("the value %s is set to", q.Attr.Name)
+	case plan.ParamAdd:
+		return fmt.Sprintf("the amount added to %s (a negative amount subtracts)", q.Attr.Name)
+	case plan.ParamElems:
+		return fmt.Sprintf("the elements removed from %s", q.Attr.Name)
+	case plan.ParamCond:
+		return fmt.Sprintf("the operand of the condition %s %s", q.Cond.Attr.Name, q.Cond.Op)
+	}
+	return "an input"
+}
+
+// txResult emits the result of a transactGet: a field per step.
+func (m *method) txResult() {
+	tx := m.pp.Tx
+	commentf(m.f, "%s holds the items %s reads, read together: each is nil when there is no such item.", m.p.ResultType(), m.p.GoName)
+	m.f.Type().Id(m.p.ResultType()).StructFunc(func(g *jen.Group) {
+		for _, s := range tx.Steps {
+			g.Add(trailing(jen.Id(s.Step.FieldName()).Op("*").Id(s.Step.Entity().GoName), fmt.Sprintf("step %d", s.Step.Index+1)))
+		}
+	})
+	m.f.Line()
+}
+
+// txVar emits the transaction's description for the runtime.
+func (m *method) txVar() {
+	tx := m.pp.Tx
+	commentf(m.f, "%s describes the steps of %s for the runtime.", m.p.ConstName("Tx"), m.p.GoName)
+	errVar := func(name string) jen.Code {
+		if name == "" {
+			return jen.Nil()
+		}
+		return jen.Id(name)
+	}
+	fields := jen.Dict{
+		jen.Id("method"): jen.Lit(m.p.GoName),
+		jen.Id("steps"): jen.Index().Id("transactStep").ValuesFunc(func(g *jen.Group) {
+			for _, s := range tx.Steps {
+				ix := s.Step.Table.Primary()
+				key := []jen.Code{jen.Lit(ix.PK.Name)}
+				if ix.SK != nil {
+					key = append(key, jen.Lit(ix.SK.Name))
+				}
+				g.Values(jen.Dict{
+					jen.Id("action"):    jen.Lit(s.Step.Action()),
+					jen.Id("ifAbsent"):  errVar(s.IfAbsent),
+					jen.Id("ifPresent"): errVar(s.IfPresent),
+					jen.Id("key"):       jen.Index().String().Values(key...),
+				})
+			}
+		}),
+	}
+	if len(tx.Distinct) > 0 {
+		fields[jen.Id("distinct")] = jen.Index().Index(jen.Lit(2)).Int().ValuesFunc(func(g *jen.Group) {
+			for _, d := range tx.Distinct {
+				g.Values(jen.Lit(d[0]), jen.Lit(d[1]))
+			}
+		})
+	}
+	m.f.Var().Id(m.p.ConstName("Tx")).Op("=").Id("transaction").Values(fields)
+	m.f.Line()
+}
+
+// txDoc emits the doc comment of a transaction's method: what it does,
+// then each step's action, table, key and expressions.
+func (m *method) txDoc() {
+	tx := m.pp.Tx
+	summary := fmt.Sprintf("%s writes its %d steps in one transaction: all of them, or none. A step that fails gives a *TransactionError naming it and wrapping its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with the SDK's TransactionCanceledException.", m.p.GoName, len(tx.Steps))
+	if m.pp.Call == plan.TransactGetItems {
+		summary = fmt.Sprintf("%s reads its %d items in one transaction, as they all are at one moment; an item that does not exist is nil in the result.", m.p.GoName, len(tx.Steps))
+	}
+	if m.p.Doc != "" {
+		comment(m.f, m.p.Doc)
+		comment(m.f, "")
+	}
+	m.summary = summary
+	comment(m.f, summary)
+	comment(m.f, "")
+	comment(m.f, "\t"+string(m.pp.Call))
+	for _, s := range tx.Steps {
+		comment(m.f, fmt.Sprintf("\tstep %d, %s on table %s: %s", s.Step.Index+1, s.Action, s.Step.Table.Name, s.Step.Action()))
+		comment(m.f, "\t  Key: "+s.Plan.Key.Describe())
+		for _, l := range s.Plan.Request.Describe() {
+			comment(m.f, "\t  "+l)
+		}
+	}
+	if len(tx.Distinct) > 0 {
+		var pairs []string
+		for _, d := range tx.Distinct {
+			pairs = append(pairs, fmt.Sprintf("%d and %d", d[0]+1, d[1]+1))
+		}
+		comment(m.f, "")
+		commentf(m.f, "Steps %s may address one item, which DynamoDB refuses: their keys are compared before the call (ErrSameItem).", strings.Join(pairs, ", "))
+	}
+	if tx.Token != "" {
+		comment(m.f, "")
+		commentf(m.f, "Give params.%s to make a retried call idempotent.", tx.Token)
+	}
+}
+
+// stepCalls emits the building of every step's request, each into
+// step<n>, failing with the step's error.
+func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code) []string {
+	tx := m.pp.Tx
+	st := m.pp.Struct
+	var locals []string
+	for i, s := range tx.Steps {
+		name := m.local("step" + strconv.Itoa(i+1))
+		locals = append(locals, name)
+		var args []jen.Code
+		for j, q := range s.Plan.Params {
+			a := s.Args[j]
+			v := jen.Id(st.Var).Dot(a.Input.Field)
+			if a.Field != "" {
+				v = v.Dot(a.Field)
+			}
+			if q.Role == plan.ParamItem {
+				v = jen.Op("&").Add(v)
+			}
+			args = append(args, v)
+		}
+		g.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())))
+	}
+	return locals
+}
+
+// transactWrite emits the method of a transaction of writes.
+func (m *method) transactWrite() {
+	tx := m.pp.Tx
+	txVar := jen.Id(m.p.ConstName("Tx"))
+	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
+		locals := m.stepCalls(g, fail)
+		if len(tx.Distinct) > 0 {
+			var keys []jen.Code
+			for i, s := range tx.Steps {
+				field := "Key"
+				if s.Action == "Put" {
+					field = "Item"
+				}
+				keys = append(keys, jen.Id(locals[i]).Dot(field))
+			}
+			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctItems").Call(keys...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		items := jen.Index().Qual(pathTypes, "TransactWriteItem").ValuesFunc(func(g *jen.Group) {
+			for i, s := range tx.Steps {
+				switch s.Action {
+				case "Put":
+					g.Id("transactPut").Call(jen.Id(locals[i]))
+				case "Update":
+					g.Id("transactUpdate").Call(jen.Id(locals[i]))
+				case "Delete":
+					g.Id("transactDelete").Call(jen.Id(locals[i]))
+				case "ConditionCheck":
+					g.Values(jen.Dict{jen.Id("ConditionCheck"): jen.Id(locals[i])})
+				}
+			}
+		})
+		in := jen.Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
+			jen.Id("TransactItems"):      items,
+			jen.Id("ClientRequestToken"): jen.Id("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token)),
+		})
+		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), in), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(txVar.Clone().Dot("err").Call(jen.Err())),
+		)
+		g.Return(jen.Nil())
+	})
+	m.f.Line()
+}
+
+// transactGet emits the method of a transactGet.
+func (m *method) transactGet() {
+	tx := m.pp.Tx
+	txVar := jen.Id(m.p.ConstName("Tx"))
+	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+		locals := m.stepCalls(g, fail)
+		items := jen.Index().Qual(pathTypes, "TransactGetItem").ValuesFunc(func(g *jen.Group) {
+			for i := range tx.Steps {
+				g.Values(jen.Dict{jen.Id("Get"): jen.Id(locals[i])})
+			}
+		})
+		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): items})
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactGetItems").Call(jen.Id("ctx"), in)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(jen.Err())))
+		g.Var().Id("res").Id(m.p.ResultType())
+		for i, s := range tx.Steps {
+			ent := s.Step.Entity()
+			g.If(jen.Id("item").Op(":=").Id("itemAt").Call(jen.Id("out").Dot("Responses"), jen.Lit(i)), jen.Len(jen.Id("item")).Op(">").Lit(0)).Block(
+				jen.Var().Id("v").Id(ent.GoName),
+				jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err()))),
+				jen.Id("res").Dot(s.Step.FieldName()).Op("=").Op("&").Id("v"),
+			)
+		}
+		g.Return(jen.Op("&").Id("res"), jen.Nil())
+	})
+	m.f.Line()
+}

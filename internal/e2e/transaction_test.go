@@ -1,0 +1,258 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// stepFailed checks that err is the failure of step (from 0) of a
+// transaction, of kind want, with the SDK's cancellation reachable.
+func stepFailed(t *testing.T, err error, step int, want error) {
+	t.Helper()
+	var te *TransactionError
+	if !errors.As(err, &te) {
+		t.Fatalf("error %v is no *TransactionError", err)
+	}
+	if te.Step != step {
+		t.Errorf("failed step %d (%s, %s), want %d", te.Step, te.Action, te.Reason, step)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("error %v is not %v", err, want)
+	}
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		t.Errorf("error %v does not wrap the TransactionCanceledException", err)
+	}
+	for _, other := range []error{ErrNotFound, ErrAlreadyExists, ErrConditionFailed, ErrTransactionConflict} {
+		if other != want && errors.Is(err, other) {
+			t.Errorf("error %v is also %v", err, other)
+		}
+	}
+}
+
+func mustMember(t *testing.T, s *Store, username string) *Member {
+	t.Helper()
+	m, err := s.GetMember(context.Background(), username)
+	if err != nil {
+		t.Fatalf("GetMember %s: %v", username, err)
+	}
+	return m
+}
+
+func TestTransactionLikePhoto(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, nil)
+	if err := s.CreateMember(ctx, &Member{Username: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreatePhoto(ctx, &Photo{PhotoID: "p1", Owner: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	like := Like{PhotoID: "p1", Username: "ann"}
+	if err := s.LikePhoto(ctx, LikePhotoParams{Like: like}); err != nil {
+		t.Fatalf("LikePhoto: %v", err)
+	}
+	if _, err := s.GetLike(ctx, LikeKey{PhotoID: "p1", Username: "ann"}); err != nil {
+		t.Fatalf("the like was not written: %v", err)
+	}
+	photo, err := s.GetPhoto(ctx, "p1")
+	if err != nil || photo.LikesCount != 1 {
+		t.Fatalf("photo after one like = %+v, %v; want 1 like", photo, err)
+	}
+
+	// The same like again: step 2 (create Like) finds it, nothing changes.
+	err = s.LikePhoto(ctx, LikePhotoParams{Like: like})
+	stepFailed(t, err, 1, ErrAlreadyExists)
+	var te *TransactionError
+	if errors.As(err, &te) && (te.Reason != "ConditionalCheckFailed" || te.Action != "create Like") {
+		t.Errorf("step error %+v, want reason ConditionalCheckFailed of create Like", te)
+	}
+	if photo, _ := s.GetPhoto(ctx, "p1"); photo.LikesCount != 1 {
+		t.Errorf("a cancelled like counted: %d likes", photo.LikesCount)
+	}
+
+	// No such photo: step 3 (update Photo) fails, and the like of step 2
+	// is not written.
+	err = s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p2", Username: "ann"}})
+	stepFailed(t, err, 2, ErrNotFound)
+	if _, err := s.GetLike(ctx, LikeKey{PhotoID: "p2", Username: "ann"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the like of a cancelled transaction: %v", err)
+	}
+
+	// No such member: step 1 (check Member).
+	stepFailed(t, s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p1", Username: "zed"}}), 0, ErrNotFound)
+
+	// Unlike: the delete's condition holds, the count goes down; a second
+	// unlike fails at step 1 and the count stays.
+	if err := s.UnlikePhoto(ctx, UnlikePhotoParams{PhotoID: "p1", Username: "ann"}); err != nil {
+		t.Fatalf("UnlikePhoto: %v", err)
+	}
+	if photo, _ := s.GetPhoto(ctx, "p1"); photo.LikesCount != 0 {
+		t.Errorf("after unlike: %d likes", photo.LikesCount)
+	}
+	stepFailed(t, s.UnlikePhoto(ctx, UnlikePhotoParams{PhotoID: "p1", Username: "ann"}), 0, ErrConditionFailed)
+	if photo, _ := s.GetPhoto(ctx, "p1"); photo.LikesCount != 0 {
+		t.Errorf("after a failed unlike: %d likes", photo.LikesCount)
+	}
+}
+
+func TestTransactionFollow(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, nil)
+	for _, u := range []string{"ann", "bob", "cy"} {
+		if err := s.CreateMember(ctx, &Member{Username: u}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "bob"}}); err != nil {
+		t.Fatalf("FollowMember: %v", err)
+	}
+	if ann, bob := mustMember(t, s, "ann"), mustMember(t, s, "bob"); ann.Following != 1 || bob.Followers != 1 || ann.Followers != 0 || bob.Following != 0 {
+		t.Errorf("after ann follows bob: ann %+v, bob %+v", ann, bob)
+	}
+	// cy blocks ann: the check of step 1 (no Block) fails.
+	if err := s.CreateBlock(ctx, &Block{Blocker: "cy", Blocked: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	stepFailed(t, s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "cy"}}), 0, ErrAlreadyExists)
+	if _, err := s.GetFollow(ctx, FollowKey{Follower: "ann", Followee: "cy"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a blocked follow was written: %v", err)
+	}
+	// bob follows cy, who does not block him.
+	if err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "bob", Followee: "cy"}}); err != nil {
+		t.Fatalf("FollowMember bob -> cy: %v", err)
+	}
+	if cy := mustMember(t, s, "cy"); cy.Followers != 1 {
+		t.Errorf("cy has %d followers, want 1", cy.Followers)
+	}
+}
+
+func TestTransactionSameItem(t *testing.T) {
+	ctx := context.Background()
+	// Refused before any call: noCalls fails the test if one is made.
+	s := New(noCalls{t})
+	err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "ann"}})
+	var te *TransactionError
+	if !errors.Is(err, ErrSameItem) || !errors.As(err, &te) || te.Step != 3 {
+		t.Errorf("following oneself: %v, want ErrSameItem at step 4", err)
+	}
+	if err := s.Transfer(ctx, TransferParams{From: "ann", To: "ann", Debit: -1, Credit: 1}); !errors.Is(err, ErrSameItem) {
+		t.Errorf("a transfer to oneself: %v, want ErrSameItem", err)
+	}
+	// A key value refused before the call names its step.
+	err = s.Transfer(ctx, TransferParams{From: "", To: "bob"})
+	if !errors.Is(err, ErrInvalidKey) || !errors.As(err, &te) || te.Step != 0 {
+		t.Errorf("an empty key: %v, want ErrInvalidKey at step 1", err)
+	}
+}
+
+func TestTransactionBalance(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, nil)
+	if err := s.CreateMember(ctx, &Member{Username: "ann", Balance: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o1", Total: 30}, Balance: -30}); err != nil {
+		t.Fatalf("PlacePurchase: %v", err)
+	}
+	if ann := mustMember(t, s, "ann"); ann.Balance != 70 {
+		t.Errorf("balance %d, want 70", ann.Balance)
+	}
+	// The balance can't go below 0 (min: 0): the update's condition fails,
+	// and the purchase is not recorded.
+	err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o2", Total: 100}, Balance: -100})
+	stepFailed(t, err, 1, ErrConditionFailed)
+	if ann := mustMember(t, s, "ann"); ann.Balance != 70 {
+		t.Errorf("balance %d after a refused purchase, want 70", ann.Balance)
+	}
+
+	// A request token makes a repeated call change nothing again.
+	p := PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o3", Total: 20}, Balance: -20, RequestToken: "order-o3"}
+	for i := range 2 {
+		if err := s.PlacePurchase(ctx, p); err != nil {
+			t.Fatalf("call %d with a request token: %v", i+1, err)
+		}
+	}
+	if ann := mustMember(t, s, "ann"); ann.Balance != 50 {
+		t.Errorf("balance %d after a repeated call, want 50", ann.Balance)
+	}
+
+	if err := s.CreateMember(ctx, &Member{Username: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Transfer(ctx, TransferParams{From: "ann", Debit: -50, To: "bob", Credit: 50}); err != nil {
+		t.Fatalf("Transfer: %v", err)
+	}
+	if ann, bob := mustMember(t, s, "ann"), mustMember(t, s, "bob"); ann.Balance != 0 || bob.Balance != 50 {
+		t.Errorf("after the transfer: ann %d, bob %d", ann.Balance, bob.Balance)
+	}
+	stepFailed(t, s.Transfer(ctx, TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1}), 0, ErrConditionFailed)
+}
+
+func TestTransactGet(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, nil)
+	if err := s.CreateMember(ctx, &Member{Username: "ann", Balance: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreatePhoto(ctx, &Photo{PhotoID: "p1", Owner: "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.MemberAndPhoto(ctx, MemberAndPhotoParams{Username: "ann", PhotoID: "p1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Member == nil || res.Member.Balance != 5 || res.Photo == nil || res.Photo.Owner != "bob" || res.Like != nil {
+		t.Errorf("result %+v", res)
+	}
+	if err := s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p1", Username: "ann"}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.MemberAndPhoto(ctx, MemberAndPhotoParams{Username: "ann", PhotoID: "p1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Like == nil || res.Photo.LikesCount != 1 {
+		t.Errorf("after the like: %+v", res)
+	}
+	res, err = s.MemberAndPhoto(ctx, MemberAndPhotoParams{Username: "zed", PhotoID: "p9"})
+	if err != nil || res.Member != nil || res.Photo != nil || res.Like != nil {
+		t.Errorf("absent items: %+v, %v", res, err)
+	}
+}
+
+// conflicting cancels every transaction with a TransactionConflict on
+// its second step, which DynamoDB Local never does.
+type conflicting struct{ Client }
+
+func (conflicting) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return nil, &types.TransactionCanceledException{
+		Message: aws.String("e2e: cancelled"),
+		CancellationReasons: []types.CancellationReason{
+			{Code: aws.String("None")},
+			{Code: aws.String("TransactionConflict")},
+		},
+	}
+}
+
+func TestTransactionConflict(t *testing.T) {
+	s := New(conflicting{noCalls{t}})
+	err := s.Transfer(context.Background(), TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1})
+	stepFailed(t, err, 1, ErrTransactionConflict)
+	var r interface{ RetryableError() bool }
+	if !errors.As(err, &r) || !r.RetryableError() {
+		t.Errorf("a conflict is not marked retryable: %v", err)
+	}
+	// Another reason is not retryable.
+	var te *TransactionError
+	errors.As(err, &te)
+	te.Err = ErrConditionFailed
+	if te.RetryableError() {
+		t.Error("a failed condition is marked retryable")
+	}
+}

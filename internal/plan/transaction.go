@@ -1,0 +1,408 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// The calls of a transaction, and of its steps that are no call of their
+// own.
+const (
+	TransactWriteItems Call = "TransactWriteItems"
+	TransactGetItems   Call = "TransactGetItems"
+	// ConditionCheck is a step of a transaction that writes nothing.
+	ConditionCheck Call = "ConditionCheck"
+)
+
+// maxTransactionBytes is the most a transaction may hold (DynamoDB's
+// 4 MB), and maxItemBytes the largest item.
+const (
+	maxTransactionBytes = 4 << 20
+	maxItemBytes        = 400 << 10
+)
+
+// Step is one step of a transaction, planned.
+type Step struct {
+	Step *model.Step
+	// Plan is the step as a call of its own: its key, its request and
+	// the parameters of the function that builds it (never a struct).
+	Plan *Pattern
+	// Action is the member of the transaction's item the step fills:
+	// Put, Update, Delete, ConditionCheck or Get.
+	Action string
+	// Args are where each of Plan.Params takes its value, in order.
+	Args []*Arg
+	// IfAbsent and IfPresent are the errors a failed condition of the
+	// step is (ErrNotFound, ErrAlreadyExists, ErrConditionFailed...),
+	// when the item does not exist and when it does; "" when the step
+	// has no condition.
+	IfAbsent, IfPresent string
+}
+
+// Arg is where a step's parameter takes its value: an input of the
+// transaction, or, for an item input, the field Field of the item.
+type Arg struct {
+	Input *Input
+	Field string
+}
+
+// Input is a field of the struct a transaction's method takes.
+type Input struct {
+	Field  string
+	GoType string
+	// Item is the step whose whole item the input is, or nil.
+	Item *model.Step
+	// Attr is the attribute of the first step that takes the input.
+	Attr *model.Attribute
+	// Steps are the steps that take it, in order.
+	Steps []*model.Step
+}
+
+// Transaction is the plan of a transaction pattern's steps.
+type Transaction struct {
+	Steps  []*Step
+	Inputs []*Input
+	// Token is the field of the struct that holds the call's client
+	// request token.
+	Token string
+	// Distinct lists the pairs of steps (indexes, the first lower) that
+	// may address the same item, depending on the values of a call: the
+	// method compares their keys before the call.
+	Distinct [][2]int
+}
+
+// TokenField is the field of a transaction's struct holding its client
+// request token.
+const TokenField = "RequestToken"
+
+// ConditionKinds returns the errors a failed condition of a write or
+// check p is, when the item does not exist and when it does: the names
+// of the runtime's error variables. ok is false when p sends no
+// condition.
+func ConditionKinds(pp *Pattern) (absent, present string, ok bool) {
+	p := pp.Pattern
+	if pp.Request == nil || pp.Request.Condition == "" {
+		return "", "", false
+	}
+	switch {
+	case p.Op == model.OpCreate:
+		return "ErrConditionFailed", "ErrAlreadyExists", true
+	case p.Op == model.OpUpdate && !p.Upsert:
+		return "ErrNotFound", "ErrConditionFailed", true
+	case p.Op == model.OpCheck && p.Missing:
+		return "ErrConditionFailed", "ErrAlreadyExists", true
+	case p.Op == model.OpCheck:
+		return "ErrNotFound", "ErrConditionFailed", true
+	}
+	return "ErrConditionFailed", "ErrConditionFailed", true
+}
+
+// transaction plans a transaction's steps, the inputs they share, the
+// items they address and the cost.
+func (b *builder) transaction(p *model.Pattern) *Pattern {
+	call := TransactWriteItems
+	if p.Op == model.OpTransactGet {
+		call = TransactGetItems
+	}
+	// The transaction sends no expression of its own: its steps do.
+	pp := &Pattern{Pattern: p, Call: call, Index: p.Table.Primary(), Tx: &Transaction{}, Request: &Request{}}
+	if call == TransactWriteItems {
+		pp.Tx.Token = TokenField
+	}
+	ok := true
+	for _, st := range p.Steps {
+		sp := b.stepPlan(st)
+		if sp == nil {
+			ok = false
+			continue
+		}
+		s := &Step{Step: st, Plan: sp}
+		switch sp.Call {
+		case PutItem:
+			s.Action = "Put"
+		case UpdateItem:
+			s.Action = "Update"
+		case DeleteItem:
+			s.Action = "Delete"
+		case ConditionCheck:
+			s.Action = "ConditionCheck"
+		case GetItem:
+			s.Action = "Get"
+		}
+		s.IfAbsent, s.IfPresent, _ = ConditionKinds(sp)
+		pp.Tx.Steps = append(pp.Tx.Steps, s)
+	}
+	if !ok {
+		return nil
+	}
+	if !b.txInputs(pp) || !b.distinct(pp) {
+		return nil
+	}
+	b.txSize(pp)
+	b.txCost(pp)
+	// The method's parameters: the struct of inputs, whose fields the
+	// plan named.
+	pp.Struct = &ParamsStruct{Type: p.ParamsType(), Var: "params", Own: true}
+	return pp
+}
+
+// stepPlan plans a step as a call of its own.
+func (b *builder) stepPlan(st *model.Step) *Pattern {
+	p := st.Pattern
+	var sp *Pattern
+	switch p.Op {
+	case model.OpGet:
+		e := p.Entity()
+		sp = &Pattern{Pattern: p, Call: GetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+		sp.Members = []*Member{{Entity: e, How: ByKey}}
+		b.request(sp)
+		b.cost(sp)
+	case model.OpCheck:
+		e := p.Entity()
+		sp = &Pattern{Pattern: p, Call: ConditionCheck, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+		b.request(sp)
+		b.cost(sp)
+	default:
+		sp = b.write(p)
+	}
+	if sp == nil {
+		return nil
+	}
+	b.params(sp)
+	// The step's builder takes its values as parameters of their own.
+	sp.Struct = nil
+	return sp
+}
+
+// txInputs decides the fields of the transaction's struct and where each
+// step's parameter takes its value: a field of its own name (shared by
+// the steps that take a value of that name), the input its bind names,
+// or a field of another step's item.
+func (b *builder) txInputs(pp *Pattern) bool {
+	tx := pp.Tx
+	p := pp.Pattern
+	ok := true
+	byField := map[string]*Input{}
+	where := func(st *model.Step) string {
+		return fmt.Sprintf("step %d (%s)", st.Index+1, st.Action())
+	}
+	take := func(field, goType string, st *model.Step, a *model.Attribute, pos model.Pos) *Input {
+		if in := byField[field]; in != nil {
+			if in.Item != nil {
+				b.errorf(pos, "%s %s: %s takes an input %s, the name of the item %s writes; bind it to another name", p.Op, p.Name, where(st), field, where(in.Item))
+				ok = false
+				return nil
+			}
+			if in.GoType != goType {
+				b.errorf(pos, "%s %s: %s and %s both take %s, as %s and as %s; bind one of them to another name", p.Op, p.Name, where(in.Steps[0]), where(st), field, in.GoType, goType)
+				ok = false
+				return nil
+			}
+			if !slices.Contains(in.Steps, st) {
+				in.Steps = append(in.Steps, st)
+			}
+			return in
+		}
+		if field == tx.Token {
+			b.errorf(pos, "%s %s: %s takes an input %s, the field of the call's client request token; bind it to another name", p.Op, p.Name, where(st), field)
+			ok = false
+			return nil
+		}
+		in := &Input{Field: field, GoType: goType, Attr: a, Steps: []*model.Step{st}}
+		byField[field] = in
+		tx.Inputs = append(tx.Inputs, in)
+		return in
+	}
+	// The items first: a bind may name them from any step.
+	items := map[*model.Step]*Input{}
+	for _, s := range tx.Steps {
+		st := s.Step
+		if st.Op != model.OpPut && st.Op != model.OpCreate {
+			continue
+		}
+		field := st.FieldName()
+		if prev := byField[field]; prev != nil {
+			b.errorf(st.AsPos, "%s %s: %s and %s both write an item named %s; give one of them as: <name>", p.Op, p.Name, where(prev.Item), where(st), field)
+			ok = false
+			continue
+		}
+		in := &Input{Field: field, GoType: st.Entity().GoName, Item: st, Steps: []*model.Step{st}}
+		byField[field] = in
+		tx.Inputs = append(tx.Inputs, in)
+		items[st] = in
+	}
+	for _, s := range tx.Steps {
+		st := s.Step
+		// The names the step's inputs would have in a struct of their
+		// own name the transaction's; the builder takes parameters.
+		fieldNames(s.Plan)
+		fields := map[*Param]string{}
+		for _, q := range s.Plan.Params {
+			fields[q], q.Field = q.Field, ""
+		}
+		for _, q := range s.Plan.Params {
+			goType := s.Plan.GoType(q)
+			if q.Role == ParamItem {
+				s.Args = append(s.Args, &Arg{Input: items[st]})
+				continue
+			}
+			var bd *model.Binding
+			if q.Role == ParamKey || q.Role == ParamSet || q.Role == ParamAdd || q.Role == ParamElems {
+				bd = st.Binding(q.Attr)
+			}
+			switch {
+			case bd != nil && bd.Item != nil:
+				src := items[bd.Item]
+				if src == nil {
+					ok = false
+					continue
+				}
+				srcType := model.FieldType(bd.Item.Entity(), bd.From)
+				if srcType != goType {
+					b.errorf(bd.Pos, "%s %s: %s takes %s as %s, and %s.%s is %s; bind it to a value of its type", p.Op, p.Name, where(st), q.Attr.Name, goType, bd.Item.As, bd.From.Name, srcType)
+					ok = false
+					continue
+				}
+				if !slices.Contains(src.Steps, st) {
+					src.Steps = append(src.Steps, st)
+				}
+				s.Args = append(s.Args, &Arg{Input: src, Field: bd.From.GoName})
+			case bd != nil:
+				in := take(model.GoName(bd.Input), goType, st, q.Attr, bd.Pos)
+				if in == nil {
+					continue
+				}
+				s.Args = append(s.Args, &Arg{Input: in})
+			default:
+				in := take(fields[q], goType, st, q.Attr, st.OpPos)
+				if in == nil {
+					continue
+				}
+				s.Args = append(s.Args, &Arg{Input: in})
+			}
+		}
+	}
+	return ok
+}
+
+// distinct finds the steps that address the same item of one table:
+// DynamoDB refuses two actions on one item in a transaction. Items of
+// two entities never meet (the model's keys can't collide). Two steps of
+// one entity whose keys take every value from the same inputs always
+// address one item, and are refused; otherwise the method compares their
+// keys before the call.
+func (b *builder) distinct(pp *Pattern) bool {
+	tx := pp.Tx
+	p := pp.Pattern
+	ok := true
+	source := func(s *Step, a *model.Attribute) string {
+		for i, q := range s.Plan.Params {
+			arg := s.Args[i]
+			switch {
+			case q.Role == ParamItem:
+				return arg.Input.Field + "." + a.GoName
+			case q.Role == ParamKey && q.Attr == a:
+				if arg.Field != "" {
+					return arg.Input.Field + "." + arg.Field
+				}
+				return arg.Input.Field
+			}
+		}
+		return ""
+	}
+	for i, x := range tx.Steps {
+		for j := i + 1; j < len(tx.Steps); j++ {
+			y := tx.Steps[j]
+			if x.Step.Entity() != y.Step.Entity() {
+				continue
+			}
+			e := x.Step.Entity()
+			same := true
+			var from []string
+			for _, a := range e.PrimaryKey().Attrs() {
+				sx, sy := source(x, a), source(y, a)
+				from = append(from, fmt.Sprintf("%s from %s", a.Name, sx))
+				if sx != sy {
+					same = false
+				}
+			}
+			if same {
+				b.errorf(y.Step.OpPos, "%s %s: steps %d and %d both address the %s item of %s, whatever the call gives, and DynamoDB refuses two actions on one item in a transaction; bind the key of one of them to another input", p.Op, p.Name, i+1, j+1, e.Name, strings.Join(from, ", "))
+				ok = false
+				continue
+			}
+			tx.Distinct = append(tx.Distinct, [2]int{i, j})
+		}
+	}
+	return ok
+}
+
+// txSize warns when the items a transaction writes could pass DynamoDB's
+// 4 MB: each at most as large as its attributes' declared bounds allow,
+// and at most 400 KB.
+func (b *builder) txSize(pp *Pattern) {
+	if pp.Call != TransactWriteItems {
+		return
+	}
+	total := 0
+	var unbounded []string
+	for _, s := range pp.Tx.Steps {
+		if s.Plan.Call != PutItem && s.Plan.Call != UpdateItem {
+			continue
+		}
+		n, bounded := maxItemSize(s.Step.Entity())
+		if !bounded {
+			unbounded = append(unbounded, fmt.Sprint(s.Step.Index+1))
+		}
+		total += n
+	}
+	if total > maxTransactionBytes {
+		detail := ""
+		if len(unbounded) > 0 {
+			detail = fmt.Sprintf(" (the items of steps %s have attributes without a maxLength, and count as 400 KB)", strings.Join(unbounded, ", "))
+		}
+		b.diags.Warnf(pp.Pattern.Pos, "%s %s may write up to %d KB, and DynamoDB refuses a transaction over 4 MB%s; bound the attributes with maxLength or split the transaction", pp.Pattern.Op, pp.Pattern.Name, total>>10, detail)
+	}
+}
+
+// maxItemSize is the largest item of e its declared bounds allow, at most
+// 400 KB; bounded is false when an attribute has no bound.
+func maxItemSize(e *model.Entity) (n int, bounded bool) {
+	bounded = true
+	for _, a := range e.Attributes {
+		m, ok := MaxEncodedBytes(a)
+		switch a.Type {
+		case model.Float:
+			m, ok = 21, true // 38 digits, two to a byte, and the exponent
+		case model.Bool:
+			m, ok = 1, true
+		}
+		if !ok {
+			return maxItemBytes, false
+		}
+		n += len(a.Stored) + m
+	}
+	for _, k := range e.Keys {
+		for _, tm := range k.Templates() {
+			m, _ := MaxKeyBytes(tm)
+			n += m + 8
+		}
+	}
+	return min(n, maxItemBytes), bounded
+}
+
+// txCost is the capacity a transaction consumes: DynamoDB bills two
+// units for each item of a transaction, for its prepare and commit.
+func (b *builder) txCost(pp *Pattern) {
+	var parts []string
+	for _, s := range pp.Tx.Steps {
+		c := s.Plan.Cost
+		pp.Cost.RCU += 2 * c.RCU
+		pp.Cost.WCU += 2 * c.WCU
+		parts = append(parts, fmt.Sprintf("step %d: 2 x (%s)", s.Step.Index+1, c.Detail))
+	}
+	pp.Cost.Detail = "a transaction bills each item twice; " + strings.Join(parts, "; ")
+}
