@@ -164,7 +164,10 @@ type Pattern struct {
 	Remove     []Str
 	RemoveFrom []Str
 	Upsert     Bool
-	Given      []Str // every key written in the pattern, in order
+	// Expired is how the pattern treats items whose time to live has
+	// passed: "include" reads (or writes over) them as stored.
+	Expired Str
+	Given   []Str // every key written in the pattern, in order
 }
 
 // Cond is one condition of where, filter or when: an attribute and an

@@ -671,6 +671,7 @@ func (p *parser) pattern(e entry) *Pattern {
 		"remove":     func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
 		"removeFrom": func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
 		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
+		"expired":    func(k, v *yaml.Node) { pt.Expired = p.str(v, "expired") },
 	}
 	for _, op := range Operations {
 		handlers[op] = func(k, v *yaml.Node) {

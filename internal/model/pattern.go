@@ -70,6 +70,36 @@ type Pattern struct {
 	// RemoveFrom are the sets an update removes the given elements from.
 	RemoveFrom []*Attribute
 	Upsert     bool
+	// IncludeExpired is set by expired: include: the pattern reads, and
+	// writes over, items whose time to live has passed as stored ones.
+	IncludeExpired bool
+	ExpiredPos     Pos
+}
+
+// Expires reports whether the pattern treats items whose time to live
+// has passed as absent: an entity of it stores its table's ttl
+// attribute, and the pattern has no expired: include.
+func (p *Pattern) Expires() bool {
+	if p.IncludeExpired || p.Table == nil || p.Table.TTL == "" {
+		return false
+	}
+	for _, e := range p.Entities {
+		if e.TTLAttr() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// TTLAttr returns the entity's attribute stored under its table's ttl
+// name, or nil.
+func (e *Entity) TTLAttr() *Attribute {
+	for _, a := range e.Attributes {
+		if a.TTL {
+			return a
+		}
+	}
+	return nil
 }
 
 // SetConst is an attribute an update sets to a constant, already checked

@@ -349,7 +349,32 @@ func (pp *Pattern) notes() []string {
 		}
 		out = append(out, fmt.Sprintf("%s not projected by %s: decoded from the key attributes", strings.Join(names, ", "), pp.Index.Name))
 	}
+	if note := pp.ExpiryNote(); note != "" {
+		out = append(out, note)
+	}
 	return out
+}
+
+// ExpiryNote says how the call treats an item whose time to live has
+// passed, or "" when it reads or writes it as stored: the report's note
+// and the generated method's doc.
+func (pp *Pattern) ExpiryNote() string {
+	x := pp.Request.Expiry
+	if x == nil {
+		return ""
+	}
+	expired := fmt.Sprintf("an item whose %s is at or before the Store's clock (expired, not yet deleted by DynamoDB)", x.Attr)
+	switch {
+	case x.InCode && pp.Call == BatchGetItem:
+		return "expired items are absent: " + expired + " is read, billed and left out"
+	case x.InCode:
+		return "expired items are absent: " + expired + " is read, billed and answered ErrNotFound"
+	case pp.Call == Query:
+		return "expired items are left out: " + expired + " is read, billed and dropped by the filter " + x.Text
+	case pp.Pattern.Op == model.OpCreate:
+		return "expired items are absent: the create replaces " + expired
+	}
+	return "expired items are absent: the update of " + expired + " fails with ErrNotFound"
 }
 
 // sourceNames are the names of the sources of values in the report.
@@ -357,7 +382,7 @@ var sourceNames = map[Source]string{
 	PKValue: "partitionKey", SKValue: "sortKey", SKLow: "sortKeyLow", SKHigh: "sortKeyHigh",
 	CondOperand: "condition", SetValue: "set", AddAmount: "add", AddLimit: "addLimit",
 	AddRest: "addRest", RebuiltKey: "rebuiltKey", EntityType: "entityType", KeyInput: "keyInput",
-	SetConst: "setConstant", RemoveElems: "removeFrom",
+	SetConst: "setConstant", RemoveElems: "removeFrom", Now: "now",
 }
 
 // report is the request's part of the report.
