@@ -16,7 +16,7 @@ var FixedNames = []string{
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
-	CursorKeyOption, BatchOption,
+	CursorKeyOption, BatchOption, ClockOption,
 }
 
 // StoreFixedMethods are the methods every generated Store declares besides
@@ -69,6 +69,15 @@ const (
 	CursorKeyOption = "WithCursorKey"
 	BatchOption     = "WithBatchConcurrency"
 	BatchField      = "batchConcurrency"
+)
+
+// ClockOption is the Store option that sets the Store's clock, and
+// ClockField the Store's field holding it (default time.Now); both are
+// declared when a pattern reads the clock: when it treats expired items
+// as absent.
+const (
+	ClockOption = "WithClock"
+	ClockField  = "now"
 )
 
 // TableOption is the option that sets a table's physical name.
@@ -244,7 +253,7 @@ func (e *Entity) PluralName() string {
 // the last three lists true.) StoreNames are the names the Store's file
 // declares besides Store, New, Option, Client, Tables and the tables'
 // options: pkgPrefix, and the options declared when a pattern needs them
-// (CursorKeyOption, BatchOption).
+// (CursorKeyOption, BatchOption, ClockOption).
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -265,7 +274,7 @@ var (
 		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
 		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
-		"emptyRange", "encodeCursor", "errBatchStopped",
+		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiringConditionError",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
@@ -282,7 +291,7 @@ var (
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
 		"validNumber",
 	}
-	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption}
+	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
 		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "ok",

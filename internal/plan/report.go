@@ -363,18 +363,18 @@ func (pp *Pattern) ExpiryNote() string {
 	if x == nil {
 		return ""
 	}
-	expired := fmt.Sprintf("an item whose %s is at or before the Store's clock (expired, not yet deleted by DynamoDB)", x.Attr)
+	what := fmt.Sprintf("(%s at or before the Store's clock), which DynamoDB deletes only eventually,", x.Attr)
 	switch {
 	case x.InCode && pp.Call == BatchGetItem:
-		return "expired items are absent: " + expired + " is read, billed and left out"
+		return "expired items " + what + " are absent: read and billed, then left out"
 	case x.InCode:
-		return "expired items are absent: " + expired + " is read, billed and answered ErrNotFound"
+		return "an expired item " + what + " is absent: read and billed, then answered ErrNotFound"
 	case pp.Call == Query:
-		return "expired items are left out: " + expired + " is read, billed and dropped by the filter " + x.Text
+		return "expired items " + what + " are absent: read and billed, then left out by the filter"
 	case pp.Pattern.Op == model.OpCreate:
-		return "expired items are absent: the create replaces " + expired
+		return "an expired item " + what + " is absent: the create replaces it"
 	}
-	return "expired items are absent: the update of " + expired + " fails with ErrNotFound"
+	return "an expired item " + what + " is absent: the update answers ErrNotFound"
 }
 
 // sourceNames are the names of the sources of values in the report.
