@@ -165,9 +165,11 @@ func (e *emitter) storeFile() *jen.File {
 // clockOption emits WithClock, the option that sets the Store's clock.
 func (e *emitter) clockOption(f *jen.File) {
 	comment(f, model.ClockOption+" sets the clock the Store reads the time from "+
-		"(time.Now by default): an item whose time to live is at or before its now "+
-		"has expired, and is absent (DynamoDB deletes it only eventually).")
+		"(time.Now by default, and when now is nil): an item whose time to live is "+
+		"at or before its now has expired, and is absent (DynamoDB deletes it only "+
+		"eventually).")
 	f.Func().Id(model.ClockOption).Params(jen.Id("now").Func().Params().Qual("time", "Time")).Id("Option").Block(
+		jen.If(jen.Id("now").Op("==").Nil()).Block(jen.Id("now").Op("=").Qual("time", "Now")),
 		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.ClockField).Op("=").Id("now"))),
 	)
 }

@@ -102,9 +102,12 @@ func WithBatchConcurrency(n int) Option {
 }
 
 // WithClock sets the clock the Store reads the time from (time.Now by
-// default): an item whose time to live is at or before its now has expired,
-// and is absent (DynamoDB deletes it only eventually).
+// default, and when now is nil): an item whose time to live is at or before
+// its now has expired, and is absent (DynamoDB deletes it only eventually).
 func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
 	return func(s *Store) {
 		s.now = now
 	}
