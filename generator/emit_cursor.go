@@ -53,6 +53,10 @@ func (m *method) queryShape() string {
 			shape[jen.Id("lo")] = jen.Lit(m.req.Placeholder(plan.SKValue))
 		}
 	}
+	if ph := m.req.Placeholder(plan.Now); ph != "" {
+		// The Store clock's now changes from page to page.
+		shape[jen.Id("clock")] = jen.Lit(ph)
+	}
 	shape[jen.Id("keys")] = jen.Id("queryKeys").Values(check)
 	name := m.p.ConstName("Shape")
 	commentf(m.f, "%s is how %s binds and checks its cursors.", name, m.p.GoName)

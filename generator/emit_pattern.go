@@ -266,6 +266,9 @@ func (m *method) sometimesValues() map[*plan.Value]bool {
 // condValue is the value of a condition's operand: the method's
 // parameter, or the constant the spec gives.
 func (m *method) condValue(v *plan.Value) jen.Code {
+	if v.Source == plan.Now {
+		return jen.Id("intValue").Call(m.clockNow())
+	}
 	c := v.Cond
 	a := plan.CondOperandAttr(c)
 	if c.IsParam() {

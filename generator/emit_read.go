@@ -60,6 +60,7 @@ func (m *method) get() {
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, jen.Id("out").Dot("Item"), fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id("out").Dot("Item"), "v", fail)
 		g.Return(jen.Op("&").Id("v"), jen.Nil())
 	})
@@ -96,7 +97,31 @@ func (m *method) readLines() []string {
 	if m.p.Consistent {
 		out = append(out, "ConsistentRead: true")
 	}
+	if note := m.pp.ExpiryNote(); note != "" {
+		out = append(out, upperFirst(note)+".")
+	}
 	return out
+}
+
+// upperFirst is s with its first letter in upper case.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// dropExpired emits, for a read that drops an expired item in code (see
+// plan.Expiry), the check of item, and then, when it has expired.
+func (m *method) dropExpired(g *jen.Group, item jen.Code, then jen.Code) {
+	if x := m.req.Expiry; x != nil && x.InCode {
+		g.If(jen.Id("expired").Call(item, jen.Lit(x.Attr), m.clockNow())).Block(then)
+	}
+}
+
+// clockNow is the Store clock's now, in epoch seconds.
+func (m *method) clockNow() jen.Code {
+	return jen.Id("s").Dot(model.ClockField).Call().Dot("Unix").Call()
 }
 
 // getByQuery emits a get through an index whose key the inputs bind: a
@@ -123,6 +148,7 @@ func (m *method) getByQuery() {
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), in)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), "v", fail)
 		g.Return(jen.Op("&").Id("v"), jen.Nil())
 	})
@@ -204,7 +230,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		text(plan.SKValue, "sk")(m.bound(g, scope, sk.Lo, val, fail, false))
 	}
 	values := m.valuesDict(func(v *plan.Value) jen.Code {
-		if v.Source == plan.CondOperand {
+		if v.Source == plan.CondOperand || v.Source == plan.Now {
 			return m.condValue(v)
 		}
 		return keyValues[v.Source]

@@ -55,6 +55,24 @@ func hasTransaction(p *plan.Plan) bool {
 	return false
 }
 
+// hasClock reports whether a pattern of p, or a step of a transaction,
+// reads the Store's clock: one that treats expired items as absent.
+func hasClock(p *plan.Plan) bool {
+	for _, pp := range p.Patterns {
+		if pp.Request.Expiry != nil {
+			return true
+		}
+		if pp.Tx != nil {
+			for _, s := range pp.Tx.Steps {
+				if s.Plan.Request.Expiry != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // tableField is the Store field holding a table's physical name.
 func tableField(t *model.Table) string { return model.ParamName(t.GoName) + "Table" }
 
@@ -111,6 +129,9 @@ func (e *emitter) storeFile() *jen.File {
 		if hasBatch(e.p) {
 			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
 		}
+		if hasClock(e.p) {
+			g.Add(trailing(jen.Id(model.ClockField).Func().Params().Qual("time", "Time"), "set by "+model.ClockOption+"; time.Now by default"))
+		}
 	})
 	f.Line()
 	comment(f, "Option changes a Store made by New.")
@@ -123,6 +144,9 @@ func (e *emitter) storeFile() *jen.File {
 			g.Id("client").Op(":").Id("client")
 			for _, t := range m.Tables {
 				g.Id(tableField(t)).Op(":").Lit(t.Name)
+			}
+			if hasClock(e.p) {
+				g.Id(model.ClockField).Op(":").Qual("time", "Now")
 			}
 		}),
 		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("s"))),
@@ -148,9 +172,25 @@ func (e *emitter) storeFile() *jen.File {
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
 		)
 	}
+	if hasClock(e.p) {
+		f.Line()
+		e.clockOption(f)
+	}
 	f.Line()
 	e.tables(f)
 	return f
+}
+
+// clockOption emits WithClock, the option that sets the Store's clock.
+func (e *emitter) clockOption(f *jen.File) {
+	comment(f, model.ClockOption+" sets the clock the Store reads the time from "+
+		"(time.Now by default, and when now is nil): an item whose time to live is "+
+		"at or before its now has expired, and is absent (DynamoDB deletes it only "+
+		"eventually).")
+	f.Func().Id(model.ClockOption).Params(jen.Id("now").Func().Params().Qual("time", "Time")).Id("Option").Block(
+		jen.If(jen.Id("now").Op("==").Nil()).Block(jen.Id("now").Op("=").Qual("time", "Now")),
+		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.ClockField).Op("=").Id("now"))),
+	)
 }
 
 // cursorKeyOption emits WithCursorKey, the option that makes the Store

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,12 +172,17 @@ func (m *method) txVar() {
 				if ix.SK != nil {
 					key = append(key, jen.Lit(ix.SK.Name))
 				}
-				g.Values(jen.Dict{
+				d := jen.Dict{
 					jen.Id("action"):    jen.Lit(s.Step.Action()),
 					jen.Id("ifAbsent"):  errVar(s.IfAbsent),
 					jen.Id("ifPresent"): errVar(s.IfPresent),
 					jen.Id("key"):       jen.Index().String().Values(key...),
-				})
+				}
+				if x := s.Plan.Request.Expiry; x != nil && !x.InCode {
+					d[jen.Id("ttl")] = jen.Lit(x.Attr)
+					d[jen.Id("now")] = jen.Lit(s.Plan.Request.Placeholder(plan.Now))
+				}
+				g.Values(d)
 			}
 		}),
 	}
@@ -287,12 +293,12 @@ func (m *method) transactWrite() {
 				}
 			}
 		})
-		in := jen.Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
+		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
 			jen.Id("TransactItems"):      items,
 			jen.Id("ClientRequestToken"): jen.Id("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token)),
 		})
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), in), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(txVar.Clone().Dot("err").Call(jen.Err())),
+		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(txVar.Clone().Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
 		)
 		g.Return(jen.Nil())
 	})
@@ -313,11 +319,20 @@ func (m *method) transactGet() {
 		})
 		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): items})
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactGetItems").Call(jen.Id("ctx"), in)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(jen.Err())))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(jen.Err(), jen.Nil())))
 		g.Var().Id("res").Id(m.p.ResultType())
+		now := m.local("now")
+		if slices.ContainsFunc(tx.Steps, func(s *plan.Step) bool { return s.Plan.Request.Expiry != nil }) {
+			g.Id(now).Op(":=").Add(m.clockNow())
+		}
 		for i, s := range tx.Steps {
 			ent := s.Step.Entity()
-			g.If(jen.Id("item").Op(":=").Id("itemAt").Call(jen.Id("out").Dot("Responses"), jen.Lit(i)), jen.Len(jen.Id("item")).Op(">").Lit(0)).Block(
+			present := jen.Len(jen.Id("item")).Op(">").Lit(0)
+			if x := s.Plan.Request.Expiry; x != nil && x.InCode {
+				// An expired item is absent.
+				present = present.Op("&&").Op("!").Id("expired").Call(jen.Id("item"), jen.Lit(x.Attr), jen.Id(now))
+			}
+			g.If(jen.Id("item").Op(":=").Id("itemAt").Call(jen.Id("out").Dot("Responses"), jen.Lit(i)), present).Block(
 				jen.Var().Id("v").Id(ent.GoName),
 				jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err()))),
 				jen.Id("res").Dot(s.Step.FieldName()).Op("=").Op("&").Id("v"),

@@ -85,6 +85,9 @@ func (up *updater) doc() {
 	if up.req.Condition != "" {
 		lines = append(lines, "ConditionExpression: "+up.req.Condition)
 	}
+	if note := up.pp.ExpiryNote(); note != "" {
+		lines = append(lines, upperFirst(note)+".")
+	}
 	for _, rb := range up.pp.Rebuild {
 		if !rb.Remove {
 			lines = append(lines, fmt.Sprintf("rewrites %s=%q on %s", rb.KeyAttr.Name, rb.Template.Source, rb.Index.Name))

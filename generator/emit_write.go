@@ -28,6 +28,11 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 		return m.callErr(nil, jen.Err())
 	}
 	absent, present, _ := plan.ConditionKinds(m.pp)
+	if x := m.req.Expiry; x != nil && !x.InCode {
+		// An expired item is absent: the now the request sent tells.
+		now := jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
+		return jen.Id("expiringConditionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Id(absent), jen.Id(present), jen.Lit(x.Attr), now)
+	}
 	return jen.Id("conditionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Id(absent), jen.Id(present))
 }
 
@@ -40,6 +45,9 @@ func (m *method) put() {
 	if cond != "" {
 		condConst = m.constant("Condition", cond)
 		lines = append(lines, "ConditionExpression: "+cond)
+	}
+	if note := m.pp.ExpiryNote(); note != "" {
+		lines = append(lines, upperFirst(note)+".")
 	}
 	summary := fmt.Sprintf("%s writes %s whole, replacing any item with its key.", m.p.GoName, r)
 	if m.p.Op == model.OpCreate {
@@ -196,12 +204,18 @@ func (m *method) batchCall() jen.Code {
 	if k.SK != nil {
 		names = append(names, jen.Lit(k.Index.SK.Name))
 	}
-	return jen.Id("batchCall").Values(jen.Dict{
+	call := jen.Dict{
 		jen.Id("method"):  jen.Lit(m.p.GoName),
 		jen.Id("table"):   jen.Id("s").Dot(tableField(m.p.Table)),
 		jen.Id("key"):     jen.Index().String().Values(names...),
 		jen.Id("workers"): jen.Id("s").Dot(model.BatchField),
-	})
+	}
+	if x := m.req.Expiry; x != nil && x.InCode {
+		// Expired items are absent: left out.
+		call[jen.Id("ttl")] = jen.Lit(x.Attr)
+		call[jen.Id("now")] = m.clockNow()
+	}
+	return jen.Id("batchCall").Values(call)
 }
 
 // batchItemFail returns the error of a value refused before any call.
@@ -218,8 +232,12 @@ func (m *method) batchGet() {
 	ent := m.ent()
 	m.viewType()
 	projConst := m.constant("Projection", m.req.Projection)
+	lines := batchLines("BatchGetItem", maxBatchGet, "keys")
+	if note := m.pp.ExpiryNote(); note != "" {
+		lines = append(lines, upperFirst(note)+".")
+	}
 	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read; items that can't be decoded are left out, and its Err is a DecodeError listing them.", m.p.GoName, ent.GoName),
-		batchLines("BatchGetItem", maxBatchGet, "keys")...)
+		lines...)
 	m.signature(jen.Index().Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := m.batchItemFail("keys", "read", jen.Nil())
 		g.Id("in").Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Len(jen.Id("keys")))

@@ -167,7 +167,10 @@ type Pattern struct {
 	Remove     []Str
 	RemoveFrom []Str
 	Upsert     Bool
-	Given      []Str // every key written in the pattern, in order
+	// Expired is how the pattern treats items whose time to live has
+	// passed: "include" reads (or writes over) them as stored.
+	Expired Str
+	Given   []Str // every key written in the pattern, in order
 	// Steps are the steps of a transaction or transactGet, each written
 	// as a pattern of its own (without a name).
 	Steps []*Pattern

@@ -683,6 +683,7 @@ func (p *parser) patternBody(key, val *yaml.Node, pt *Pattern, what string, step
 		"remove":     func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
 		"removeFrom": func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
 		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
+		"expired":    func(k, v *yaml.Node) { pt.Expired = p.str(v, "expired") },
 	}
 	ops := Operations
 	if step {

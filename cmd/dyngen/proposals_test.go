@@ -90,6 +90,19 @@ var proposalForms = []struct {
 		},
 	},
 	{
+		// add expired: include
+		"add expired: include",
+		regexp.MustCompile(`(?i)add expired: include`),
+		func(s *specDoc, msg string, m []string) error {
+			p, err := s.pattern(subjectPattern(msg))
+			if err != nil {
+				return err
+			}
+			setKey(p, "expired", scalar("include"))
+			return nil
+		},
+	},
+	{
 		// remove consistent: true; remove index: GSI1
 		"remove a pattern key",
 		regexp.MustCompile(`(?i)remove (consistent: true|index: [\w.-]+)`),

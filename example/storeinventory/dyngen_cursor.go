@@ -80,6 +80,7 @@ type cursorBinding [sha256.Size]byte
 type cursorScope struct {
 	keys    *cursorKeys
 	pattern string
+	clock   string // queryShape's clock
 	bind    cursorBinding
 	bound   bool
 }
@@ -94,6 +95,10 @@ type queryShape struct {
 	// pkValue, lo and hi are the placeholders of keys' values; "" for
 	// none.
 	pkValue, lo, hi string
+	// clock is the placeholder of the Store clock's now, which a query
+	// that leaves expired items out sends ("" for none): a cursor is
+	// bound to its name, not its value, which changes from page to page.
+	clock string
 }
 
 // check is the check of the start key of a query sent as in.
@@ -142,11 +147,11 @@ type queryKeys struct {
 // and its key must lie inside the key condition (a forged one is refused
 // before any call). It returns the scope the next cursor is made in.
 func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, shape *queryShape) (cursorScope, error) {
-	scope := cursorScope{keys: keys, pattern: shape.keys.pattern}
+	scope := cursorScope{keys: keys, pattern: shape.keys.pattern, clock: shape.clock}
 	if c == "" {
 		return scope, nil
 	}
-	scope.bind, scope.bound = bindQuery(shape.keys.pattern, in), true
+	scope.bind, scope.bound = bindQuery(shape.keys.pattern, shape.clock, in), true
 	// A copy, so that only a call with a cursor allocates one.
 	bind := scope.bind
 	key, err := decodeCursor(keys, &bind, c)
@@ -168,16 +173,17 @@ func cursorNext(scope *cursorScope, key map[string]types.AttributeValue, newInpu
 		return ""
 	}
 	if !scope.bound {
-		scope.bind, scope.bound = bindQuery(scope.pattern, newInput()), true
+		scope.bind, scope.bound = bindQuery(scope.pattern, scope.clock, newInput()), true
 	}
 	bind := scope.bind // a copy, allocated only with a next page
 	return encodeCursor(scope.keys, &bind, key)
 }
 
 // bindQuery is the binding of the cursors of a query of pattern sent as
-// in: its table, index, expressions and values. (Its buffers are on the
-// stack for a usual query.)
-func bindQuery(pattern string, in *dynamodb.QueryInput) cursorBinding {
+// in: its table, index, expressions and values, but the value of
+// placeholder clock (the Store clock's now, "" for none). (Its buffers
+// are on the stack for a usual query.)
+func bindQuery(pattern, clock string, in *dynamodb.QueryInput) cursorBinding {
 	var buf [512]byte
 	b := append(buf[:0], "dyngen cursor\x00"...)
 	for _, s := range [...]*string{in.TableName, in.IndexName, &pattern, in.KeyConditionExpression, in.FilterExpression} {
@@ -196,6 +202,10 @@ func bindQuery(pattern string, in *dynamodb.QueryInput) cursorBinding {
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, n := range names {
 		b = appendChunk(b, n)
+		if n == clock {
+			b = append(b, 'C')
+			continue
+		}
 		b = bindValue(b, in.ExpressionAttributeValues[n])
 	}
 	return sha256.Sum256(b)

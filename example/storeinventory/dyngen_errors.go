@@ -112,6 +112,20 @@ func conditionError(method string, err, ifAbsent, ifPresent error) error {
 	return &callError{method, nil, err}
 }
 
+// expiringConditionError is conditionError for a write that treats an
+// expired item as absent: a failed condition whose item has expired (its
+// ttl attribute at or before now, the value the request sent) becomes
+// ifAbsent too.
+func expiringConditionError(method string, err, ifAbsent, ifPresent error, ttl string, now types.AttributeValue) error {
+	var ccf *types.ConditionalCheckFailedException
+	if n, ok := now.(*types.AttributeValueMemberN); ok && errors.As(err, &ccf) && len(ccf.Item) > 0 {
+		if sec, perr := strconv.ParseInt(n.Value, 10, 64); perr == nil && expired(ccf.Item, ttl, sec) {
+			return &callError{method, ifAbsent, err}
+		}
+	}
+	return conditionError(method, err, ifAbsent, ifPresent)
+}
+
 // DecodeError is the error of a read that left out of its result the
 // items it could not decode: the result holds every other item. Items
 // lists those left out, in the order they were read. It wraps each one's

@@ -330,6 +330,20 @@ func intValue(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 
+// expired reports whether an item's time to live has passed: its ttl
+// attribute attr holds epoch seconds at or before now. DynamoDB deletes
+// such an item only eventually; the store reads it as absent. An item
+// without the attribute, or with one that is no number, never expires,
+// as in DynamoDB.
+func expired(item map[string]types.AttributeValue, attr string, now int64) bool {
+	v, ok := item[attr].(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	t, err := strconv.ParseFloat(v.Value, 64)
+	return err == nil && t <= float64(now)
+}
+
 // queryFixed holds what a Query's input points to, the request's own:
 // the client may change what it is given, and one block is cheaper than
 // a value per pointer.

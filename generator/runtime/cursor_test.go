@@ -196,23 +196,23 @@ func TestCursorBinding(t *testing.T) {
 		}
 		return m
 	}
-	base := bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live")))
+	base := bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live")))
 	key := map[string]types.AttributeValue{"pk": avS("USER#alice"), "sk": avS("ORDER#1")}
 	others := map[string]cursorBinding{
-		"another table name":        bindQuery("OrdersByUser", queryIn("Orders-prod", "GSI1", values("USER#alice", "ORDER#", "live"))),
-		"another index":             bindQuery("OrdersByUser", queryIn("Orders", "GSI2", values("USER#alice", "ORDER#", "live"))),
-		"the table's key":           bindQuery("OrdersByUser", queryIn("Orders", "", values("USER#alice", "ORDER#", "live"))),
-		"another pattern":           bindQuery("OrdersByDate", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live"))),
-		"another partition":         bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#bob", "ORDER#", "live"))),
-		"another where operand":     bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#2024", "live"))),
-		"another filter operand":    bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "draft"))),
-		"no filter operand":         bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", ""))),
-		"text moved between them":   bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#aliceORDER#", "", "live"))),
-		"pattern and table swapped": bindQuery("Orders", queryIn("OrdersByUser", "GSI1", values("USER#alice", "ORDER#", "live"))),
-		"a value of another type": bindQuery("OrdersByUser", queryIn("Orders", "GSI1", map[string]types.AttributeValue{
+		"another table name":        bindQuery("OrdersByUser", "", queryIn("Orders-prod", "GSI1", values("USER#alice", "ORDER#", "live"))),
+		"another index":             bindQuery("OrdersByUser", "", queryIn("Orders", "GSI2", values("USER#alice", "ORDER#", "live"))),
+		"the table's key":           bindQuery("OrdersByUser", "", queryIn("Orders", "", values("USER#alice", "ORDER#", "live"))),
+		"another pattern":           bindQuery("OrdersByDate", "", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live"))),
+		"another partition":         bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#bob", "ORDER#", "live"))),
+		"another where operand":     bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#2024", "live"))),
+		"another filter operand":    bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "draft"))),
+		"no filter operand":         bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", ""))),
+		"text moved between them":   bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#aliceORDER#", "", "live"))),
+		"pattern and table swapped": bindQuery("Orders", "", queryIn("OrdersByUser", "GSI1", values("USER#alice", "ORDER#", "live"))),
+		"a value of another type": bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", map[string]types.AttributeValue{
 			":pk": avB([]byte("USER#alice")...), ":sk": avS("ORDER#"), ":status": avS("live"),
 		})),
-		"another placeholder": bindQuery("OrdersByUser", queryIn("Orders", "GSI1", map[string]types.AttributeValue{
+		"another placeholder": bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", map[string]types.AttributeValue{
 			":pk": avS("USER#alice"), ":sk": avS("ORDER#"), ":state": avS("live"),
 		})),
 	}
@@ -221,7 +221,7 @@ func TestCursorBinding(t *testing.T) {
 		if _, err := decodeCursor(mode.keys, &base, c); err != nil {
 			t.Fatalf("%s: own query: %v", mode.name, err)
 		}
-		same := bindQuery("OrdersByUser", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live")))
+		same := bindQuery("OrdersByUser", "", queryIn("Orders", "GSI1", values("USER#alice", "ORDER#", "live")))
 		if _, err := decodeCursor(mode.keys, &same, c); err != nil {
 			t.Errorf("%s: the same query again: %v", mode.name, err)
 		}
@@ -252,7 +252,7 @@ func TestBindValues(t *testing.T) {
 	}
 	seen := map[cursorBinding]int{}
 	for i, v := range vals {
-		b := bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": v}))
+		b := bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": v}))
 		if j, dup := seen[b]; dup {
 			t.Errorf("values %d and %d bind alike", j, i)
 		}
@@ -263,15 +263,15 @@ func TestBindValues(t *testing.T) {
 		{&types.AttributeValueMemberNS{Value: []string{"1", "2"}}, &types.AttributeValueMemberNS{Value: []string{"2", "1"}}},
 		{&types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}}, &types.AttributeValueMemberBS{Value: [][]byte{{2}, {1}}}},
 	} {
-		a := bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": pair[0]}))
-		b := bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": pair[1]}))
+		a := bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": pair[0]}))
+		b := bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": pair[1]}))
 		if a != b {
 			t.Errorf("a set in another order binds apart")
 		}
 	}
 	// Binding does not change what it reads (a set is sorted in a copy).
 	bs := &types.AttributeValueMemberBS{Value: [][]byte{{2}, {1}}}
-	bindQuery("P", queryIn("T", "", map[string]types.AttributeValue{":v": bs}))
+	bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": bs}))
 	if bs.Value[0][0] != 2 {
 		t.Errorf("bindQuery sorted the caller's set")
 	}
@@ -710,7 +710,7 @@ func TestCursorStart(t *testing.T) {
 		// A key outside the range, in a cursor of this very query
 		// (as a caller who knows the format can build one unsigned).
 		in4 := queryIn("Orders", "GSI1", values())
-		forged := encodeCursor(mode.keys, new(bindQuery("OrdersByDate", in4)), startKey(avS("DATE#2023")))
+		forged := encodeCursor(mode.keys, new(bindQuery("OrdersByDate", "", in4)), startKey(avS("DATE#2023")))
 		if _, err := cursorStart(mode.keys, forged, in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
 			t.Errorf("%s: a key outside the range: %v, start %s", mode.name, err, showKey(in4.ExclusiveStartKey))
 		}
@@ -810,5 +810,25 @@ func TestEmptyRange(t *testing.T) {
 				t.Errorf("emptyRange(keyInt(%d), keyInt(%d)) = %v", a, b, got)
 			}
 		}
+	}
+}
+
+// TestBindQueryClock: a query that leaves expired items out sends the
+// Store clock's now, which changes from page to page: its cursors are
+// bound to the placeholder, not to the value, and still to every other
+// value.
+func TestBindQueryClock(t *testing.T) {
+	in := func(now, pk string) *dynamodb.QueryInput {
+		return queryIn("T", "", map[string]types.AttributeValue{":pk": avS(pk), ":now": &types.AttributeValueMemberN{Value: now}})
+	}
+	base := bindQuery("P", ":now", in("100", "a"))
+	if later := bindQuery("P", ":now", in("200", "a")); later != base {
+		t.Errorf("another now binds otherwise")
+	}
+	if other := bindQuery("P", ":now", in("100", "b")); other == base {
+		t.Errorf("another partition binds alike")
+	}
+	if unbound := bindQuery("P", "", in("100", "a")); unbound == base {
+		t.Errorf("the clock's value binds like its placeholder")
 	}
 }

@@ -283,3 +283,69 @@ func TestDecodeError(t *testing.T) {
 		t.Error("an empty DecodeError is not ErrInvalidItem")
 	}
 }
+
+// TestExpiringConditionError: a write that treats an expired item as
+// absent maps the failed condition of an expired item (its ttl at or
+// before the now the request sent) as of an absent one.
+func TestExpiringConditionError(t *testing.T) {
+	item := func(ttl string) *types.ConditionalCheckFailedException {
+		it := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "W#1"}}
+		if ttl != "" {
+			it["exp"] = &types.AttributeValueMemberN{Value: ttl}
+		}
+		return &types.ConditionalCheckFailedException{Item: it}
+	}
+	now := &types.AttributeValueMemberN{Value: "1000"}
+	for _, tt := range []struct {
+		name string
+		err  error
+		now  types.AttributeValue
+		want error
+	}{
+		{"absent", &types.ConditionalCheckFailedException{}, now, ErrNotFound},
+		{"expired before now", item("999"), now, ErrNotFound},
+		{"expired at now", item("1000"), now, ErrNotFound},
+		{"live", item("1001"), now, ErrConditionFailed},
+		{"no ttl", item(""), now, ErrConditionFailed},
+		{"a ttl that is no number", item("soon"), now, ErrConditionFailed},
+		{"no now sent", item("999"), nil, ErrConditionFailed},
+	} {
+		err := expiringConditionError("UpdateW", tt.err, ErrNotFound, ErrConditionFailed, "exp", tt.now)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: the cause is not wrapped: %v", tt.name, err)
+		}
+	}
+	other := errors.New("throttled")
+	if err := expiringConditionError("UpdateW", other, ErrNotFound, ErrConditionFailed, "exp", now); errors.Is(err, ErrNotFound) || errors.Is(err, ErrConditionFailed) || !errors.Is(err, other) {
+		t.Errorf("another error: %v", err)
+	}
+}
+
+// TestExpired: an item has expired when its ttl attribute is a number at
+// or before now; without one, or with another type, it never expires.
+func TestExpired(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		v    types.AttributeValue
+		want bool
+	}{
+		{"before", &types.AttributeValueMemberN{Value: "99"}, true},
+		{"at", &types.AttributeValueMemberN{Value: "100"}, true},
+		{"after", &types.AttributeValueMemberN{Value: "101"}, false},
+		{"a fraction before", &types.AttributeValueMemberN{Value: "99.5"}, true},
+		{"a string", &types.AttributeValueMemberS{Value: "1"}, false},
+		{"not a number", &types.AttributeValueMemberN{Value: "x"}, false},
+		{"absent", nil, false},
+	} {
+		item := map[string]types.AttributeValue{}
+		if tt.v != nil {
+			item["exp"] = tt.v
+		}
+		if got := expired(item, "exp", 100); got != tt.want {
+			t.Errorf("%s: expired = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -138,6 +138,11 @@ type batchCall struct {
 	table   string   // the table's physical name
 	key     []string // the primary key's attribute names
 	workers int      // requests in flight at once; < 1: defaultBatchConcurrency
+	// ttl is the ttl attribute of a read that leaves expired items out
+	// (see expired), "" for none; now is the Store clock's, in epoch
+	// seconds.
+	ttl string
+	now int64
 }
 
 // What became of one unique key or write of a batch.
@@ -396,6 +401,9 @@ func batchGet[T any](ctx context.Context, c batchGetClient, call batchCall, keys
 	for i, k := range of {
 		if send[k] != i || items[k] == nil || state[k] != batchDone {
 			continue
+		}
+		if call.ttl != "" && expired(items[k], call.ttl, call.now) {
+			continue // absent
 		}
 		v, derr := decode(items[k])
 		if derr != nil {

@@ -78,12 +78,14 @@ type transaction struct {
 }
 
 // transactStep is one step of a transaction: its action, the errors of a
-// failed condition when its item is absent and present, and its table's
-// key attributes.
+// failed condition when its item is absent and present, its table's key
+// attributes and, for a step that treats an expired item as absent, the
+// ttl attribute and the placeholder of the now its condition compares.
 type transactStep struct {
 	action              string
 	ifAbsent, ifPresent error
 	key                 []string
+	ttl, now            string
 }
 
 // stepError is the error of a value step i refused before the call.
@@ -130,12 +132,13 @@ func sameKey(x, y map[string]types.AttributeValue, names []string) bool {
 	return true
 }
 
-// err maps the error of the transaction's call: a cancellation becomes a
-// TransactionError for its first step with a reason, in request order;
-// a failed condition is the step's ifAbsent when DynamoDB returned no
-// item (ReturnValuesOnConditionCheckFailure ALL_OLD), its ifPresent when
-// it did.
-func (t *transaction) err(err error) error {
+// err maps the error of the transaction's call of items (nil for a
+// read): a cancellation becomes a TransactionError for its first step
+// with a reason, in request order; a failed condition is the step's
+// ifAbsent when DynamoDB returned no item
+// (ReturnValuesOnConditionCheckFailure ALL_OLD) or an expired one, its
+// ifPresent when it returned another.
+func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 	var tce *types.TransactionCanceledException
 	if !errors.As(err, &tce) {
 		return &callError{method: t.method, cause: err}
@@ -149,7 +152,7 @@ func (t *transaction) err(err error) error {
 		switch code {
 		case "ConditionalCheckFailed":
 			te.Err = t.steps[i].ifPresent
-			if len(r.Item) == 0 {
+			if len(r.Item) == 0 || i < len(items) && t.steps[i].expired(r.Item, items[i]) {
 				te.Err = t.steps[i].ifAbsent
 			}
 			if te.Err == nil {
@@ -161,6 +164,29 @@ func (t *transaction) err(err error) error {
 		return &callError{method: t.method, cause: te}
 	}
 	return &callError{method: t.method, cause: err}
+}
+
+// expired reports whether a step that treats an expired item as absent
+// failed on an item expired at the now its request sent.
+func (s *transactStep) expired(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
+	if s.ttl == "" {
+		return false
+	}
+	var values map[string]types.AttributeValue
+	switch {
+	case sent.Put != nil:
+		values = sent.Put.ExpressionAttributeValues
+	case sent.Update != nil:
+		values = sent.Update.ExpressionAttributeValues
+	case sent.ConditionCheck != nil:
+		values = sent.ConditionCheck.ExpressionAttributeValues
+	}
+	n, ok := values[s.now].(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	sec, err := strconv.ParseInt(n.Value, 10, 64)
+	return err == nil && expired(item, s.ttl, sec)
 }
 
 // requestToken is the ClientRequestToken of a call: nil when the caller

@@ -101,6 +101,9 @@ var widgetKeysShape = &queryShape{
 	pkValue: ":pk",
 }
 
+// ByKeys does not project expiresAt, which tells expired widgets, so this
+// read returns them too.
+//
 // WidgetKeys reads one page of Widget items; page.Cursor continues from the
 // page before, and the result's Next is "" after the last page. Items that
 // can't be decoded are left out of the result, which comes with a
@@ -173,6 +176,9 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	ConsistentRead: true
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
 func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 	ownerID := key.OwnerID
 	widgetID := key.WidgetID
@@ -198,6 +204,9 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 	if out.Item == nil {
 		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
 	}
+	if expired(out.Item, "expiresAt", s.now().Unix()) {
+		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
+	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Item); err != nil {
 		return nil, &callError{method: "GetWidget", cause: err}
@@ -221,6 +230,9 @@ const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND GSI1SK =
 //		"SERIAL#{serial}"
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
 //	Limit: 1
 //	An index key need not be unique: with several items, the first in
 //		sort key order is returned.
@@ -259,6 +271,9 @@ func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams)
 	if len(out.Items) == 0 {
 		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
 	}
+	if expired(out.Items[0], "expiresAt", s.now().Unix()) {
+		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
+	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
 		return nil, &callError{method: "WidgetBySerial", cause: err}
@@ -281,10 +296,11 @@ type WidgetsInRegionResult struct {
 
 const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
-const widgetsInRegionFilter = "#status = :status"
+const widgetsInRegionFilter = "#status = :status AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // widgetsInRegionShape is how WidgetsInRegion binds and checks its cursors.
 var widgetsInRegionShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
 		op:      "begins_with",
@@ -304,8 +320,12 @@ var widgetsInRegionShape = &queryShape{
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND
 //		begins_with(GSI1SK, "SERIAL#")
-//	FilterExpression: #status = :status (DynamoDB reads, and bills, the
-//		items it drops)
+//	FilterExpression: #status = :status AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
+//		reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 //	Limit: 50 unless page.Limit is set
 func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
 	region := params.Region
@@ -325,8 +345,9 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#status": "status"},
+			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":now":    intValue(s.now().Unix()),
 				":pk":     &fixed.pk,
 				":sk":     &fixed.sk,
 				":status": &types.AttributeValueMemberS{Value: string(status)},
@@ -384,10 +405,11 @@ type ActiveWidgetsResult struct {
 
 const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-const activeWidgetsFilter = "#active = :active"
+const activeWidgetsFilter = "#active = :active AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // activeWidgetsShape is how ActiveWidgets binds and checks its cursors.
 var activeWidgetsShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
 		op:      "begins_with",
@@ -409,8 +431,12 @@ var activeWidgetsShape = &queryShape{
 //		"WIDGET#")
 //	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
-//	FilterExpression: #active = :active (DynamoDB reads, and bills, the
-//		items it drops)
+//	FilterExpression: #active = :active AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
+//		reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -426,9 +452,10 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#active": "active"},
+			ExpressionAttributeNames: map[string]string{"#active": "active", "#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
 				":active": &types.AttributeValueMemberBOOL{Value: true},
+				":now":    intValue(s.now().Unix()),
 				":pk":     &fixed.pk,
 				":sk":     &fixed.sk,
 			},
@@ -484,10 +511,11 @@ type WidgetsInStatusResult struct {
 
 const widgetsInStatusKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
-const widgetsInStatusFilter = "#status IN (:status_1, :status_2)"
+const widgetsInStatusFilter = "#status IN (:status_1, :status_2) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // widgetsInStatusShape is how WidgetsInStatus binds and checks its cursors.
 var widgetsInStatusShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
 		op:      "begins_with",
@@ -509,8 +537,12 @@ var widgetsInStatusShape = &queryShape{
 //		"WIDGET#")
 //	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
-//	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
-//		and bills, the items it drops)
+//	FilterExpression: #status IN (:status_1, :status_2) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
+//		reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -526,8 +558,9 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#status": "status"},
+			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":now":      intValue(s.now().Unix()),
 				":pk":       &fixed.pk,
 				":sk":       &fixed.sk,
 				":status_1": &types.AttributeValueMemberS{Value: "draft"},
@@ -591,9 +624,12 @@ type WidgetsInCategoryResult struct {
 
 const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
 
+const widgetsInCategoryFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
 // widgetsInCategoryShape is how WidgetsInCategory binds and checks its
 // cursors.
 var widgetsInCategoryShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
 		op:      "begins_with",
@@ -615,6 +651,11 @@ var widgetsInCategoryShape = &queryShape{
 //		begins_with(LSI1SK, "CAT/{category}/")
 //	Items of Event share the partition; the key condition never reads
 //		them.
+//	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
+//		:now) (DynamoDB reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
 	ownerID := params.OwnerID
 	category := params.Category
@@ -628,6 +669,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	}
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
+			filter:       widgetsInCategoryFilter,
 			index:        "LSI1",
 			keyCondition: widgetsInCategoryKeyCondition,
 			limit:        pageLimit(page, 0),
@@ -636,10 +678,13 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":now": intValue(s.now().Unix()),
+				":pk":  &fixed.pk,
+				":sk":  &fixed.sk,
 			},
+			FilterExpression:       &fixed.filter,
 			IndexName:              &fixed.index,
 			KeyConditionExpression: &fixed.keyCondition,
 			Limit:                  fixed.limitRef(),
@@ -712,8 +757,11 @@ const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 
+const widgetNamesFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
 // widgetNamesShape is how WidgetNames binds and checks its cursors.
 var widgetNamesShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
 		op:      "begins_with",
@@ -736,6 +784,11 @@ var widgetNamesShape = &queryShape{
 //	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
 //		partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
+//	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
+//		:now) (DynamoDB reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -743,6 +796,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	}
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
+			filter:       widgetNamesFilter,
 			keyCondition: widgetNamesKeyCondition,
 			limit:        pageLimit(page, 0),
 			pk:           types.AttributeValueMemberS{Value: pk},
@@ -751,11 +805,13 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
+			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":now": intValue(s.now().Unix()),
+				":pk":  &fixed.pk,
+				":sk":  &fixed.sk,
 			},
+			FilterExpression:       &fixed.filter,
 			KeyConditionExpression: &fixed.keyCondition,
 			Limit:                  fixed.limitRef(),
 			ProjectionExpression:   &fixed.projection,
@@ -808,8 +864,11 @@ type WidgetOwnersResult struct {
 
 const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
+const widgetOwnersFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
 // widgetOwnersShape is how WidgetOwners binds and checks its cursors.
 var widgetOwnersShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
 		op:      "begins_with",
@@ -831,6 +890,11 @@ var widgetOwnersShape = &queryShape{
 //	Query on GSI Inverted of table Main
 //	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
 //		"OWNER#")
+//	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
+//		:now) (DynamoDB reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
@@ -838,6 +902,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	}
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
+			filter:       widgetOwnersFilter,
 			index:        "Inverted",
 			keyCondition: widgetOwnersKeyCondition,
 			limit:        pageLimit(page, 0),
@@ -846,10 +911,13 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
+			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":now": intValue(s.now().Unix()),
+				":pk":  &fixed.pk,
+				":sk":  &fixed.sk,
 			},
+			FilterExpression:       &fixed.filter,
 			IndexName:              &fixed.index,
 			KeyConditionExpression: &fixed.keyCondition,
 			Limit:                  fixed.limitRef(),
@@ -903,8 +971,11 @@ type OwnerPageResult struct {
 
 const ownerPageKeyCondition = "PK = :pk"
 
+const ownerPageFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
 // ownerPageShape is how OwnerPage binds and checks its cursors.
 var ownerPageShape = &queryShape{
+	clock: ":now",
 	keys: queryKeys{
 		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
 		pattern: "OwnerPage",
@@ -926,6 +997,11 @@ var ownerPageShape = &queryShape{
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 //	Repo items may be read too (read cost); they are dropped by _type.
+//	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
+//		:now) (DynamoDB reads, and bills, the items it drops)
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out by the filter.
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -933,16 +1009,22 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	}
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
+			filter:       ownerPageFilter,
 			keyCondition: ownerPageKeyCondition,
 			limit:        pageLimit(page, 0),
 			pk:           types.AttributeValueMemberS{Value: pk},
 			table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":now": intValue(s.now().Unix()),
+				":pk":  &fixed.pk,
+			},
+			FilterExpression:       &fixed.filter,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
 		}
 	}
 	in := newInput()
@@ -988,6 +1070,101 @@ func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*Own
 			return nil, "", err
 		}
 		return res, res.Next, err
+	})
+}
+
+// WidgetsWithExpiredResult is one page of WidgetsWithExpired.
+type WidgetsWithExpiredResult struct {
+	Items []Widget
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const widgetsWithExpiredKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
+
+// widgetsWithExpiredShape is how WidgetsWithExpired binds and checks its
+// cursors.
+var widgetsWithExpiredShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "WidgetsWithExpired",
+		pk:      "PK",
+		sk:      "SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
+// Every widget of an owner, those whose time to live has passed included.
+//
+// WidgetsWithExpired reads one page of Widget items; page.Cursor continues
+// from the page before, and the result's Next is "" after the last page.
+// Items that can't be decoded are left out of the result, which comes with
+// a DecodeError listing them.
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
+//		"WIDGET#")
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
+//		partition; the key condition never reads them.
+func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "WidgetsWithExpired", cause: err}
+	}
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			keyCondition: widgetsWithExpiredKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
+	}
+	in := newInput()
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsWithExpiredShape)
+	if err != nil {
+		return nil, &callError{method: "WidgetsWithExpired", cause: err}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "WidgetsWithExpired", cause: err}
+	}
+	res := &WidgetsWithExpiredResult{Items: make([]Widget, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		var v Widget
+		if err := v.UnmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, decodeErr("WidgetsWithExpired", undecoded)
+}
+
+// WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, reading
+// the pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
+func (s *Store) WidgetsWithExpiredAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
+	return walk(func(page Page) ([]Widget, Cursor, error) {
+		res, err := s.WidgetsWithExpired(ctx, ownerID, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
 	})
 }
 
@@ -2540,21 +2717,24 @@ func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, erro
 	})
 }
 
-const createWidgetCondition = "attribute_not_exists(PK)"
+const createWidgetCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
 
 // CreateWidget writes widget only when no item has its key:
 // ErrAlreadyExists otherwise.
 //
 //	PutItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
-//	ConditionExpression: attribute_not_exists(PK)
+//	ConditionExpression: (attribute_not_exists(PK) OR #expiresAt <= :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the create replaces
+//		it.
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	in, err := s.createWidgetInput(widget)
 	if err != nil {
 		return &callError{method: "CreateWidget", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists)
+		return expiringConditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	return nil
 }
@@ -2568,6 +2748,8 @@ func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error
 	}
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
+		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.now().Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2628,7 +2810,7 @@ type EditWidgetParams struct {
 	Version   int64                // the operand of version =
 }
 
-const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
+const editWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND #version = :version_when AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
 // EditWidget changes a Widget and returns it as it is after the change.
 // ErrNotFound when there is no such item. ErrConditionFailed when the when
@@ -2644,11 +2826,15 @@ const editWidgetCondition = "attribute_exists(PK) AND #version = :version_when A
 //	count: the amount added to count; a negative amount subtracts
 //	labels: its elements are added to the set labels
 //	sizes: its elements are added to the set sizes
-//	ConditionExpression: attribute_exists(PK) AND #version =
-//		:version_when AND ((attribute_not_exists(#count) AND :count >=
-//		:count_min) OR #count >= :count_restMin) AND
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
+//		#version = :version_when AND ((attribute_not_exists(#count) AND
+//		:count >= :count_min) OR #count >= :count_restMin) AND
 //		((attribute_not_exists(#count) AND :count <= :count_max) OR
 //		#count <= :count_restMax)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
 func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error) {
 	in, err := s.editWidgetInput(params)
 	if err != nil {
@@ -2656,7 +2842,7 @@ func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widge
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("EditWidget", err, ErrNotFound, ErrConditionFailed)
+		return nil, expiringConditionError("EditWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -2722,6 +2908,7 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		":count_restMin": intDiff(-1000000, count),
 		":labels":        stringSetValue(labels),
 		":name":          &types.AttributeValueMemberS{Value: name},
+		":now":           intValue(s.now().Unix()),
 		":price":         floatValue(price),
 		":sizes":         intSetValue(sizes),
 		":tags":          stringsValue(tags),
@@ -2774,7 +2961,7 @@ type RetireWidgetParams struct {
 
 const retireWidgetUpdate = "SET #status = :status"
 
-const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
+const retireWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND #status = :status_when"
 
 // RetireWidget changes a Widget and returns it as it is after the change.
 // ErrNotFound when there is no such item. ErrConditionFailed when the when
@@ -2783,7 +2970,12 @@ const retireWidgetCondition = "attribute_exists(PK) AND #status = :status_when"
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
 //	UpdateExpression: SET #status = :status
-//	ConditionExpression: attribute_exists(PK) AND #status = :status_when
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
+//		#status = :status_when
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
 func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*Widget, error) {
 	in, err := s.retireWidgetInput(params)
 	if err != nil {
@@ -2791,7 +2983,7 @@ func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*W
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("RetireWidget", err, ErrNotFound, ErrConditionFailed)
+		return nil, expiringConditionError("RetireWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -2819,8 +3011,9 @@ func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateIt
 	}
 	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(retireWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#status": "status"},
+		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now":         intValue(s.now().Unix()),
 			":status":      &types.AttributeValueMemberS{Value: string(status)},
 			":status_when": &types.AttributeValueMemberS{Value: "live"},
 		},
@@ -2843,7 +3036,7 @@ type ShelveWidgetParams struct {
 
 const shelveWidgetUpdate = "SET #status = :status, #name = :name, #version = :version, #active = :active, #day = :day, #created_at = :createdAt, GSI2SK = :GSI2SK"
 
-const shelveWidgetCondition = "attribute_exists(PK) AND #status IN (:status_when_1, :status_when_2)"
+const shelveWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND #status IN (:status_when_1, :status_when_2)"
 
 // Sets constants: the status to retired, from draft or live only, and a
 // name that would end a comment or a string literal; the ByKeys key is
@@ -2864,8 +3057,12 @@ const shelveWidgetCondition = "attribute_exists(PK) AND #status IN (:status_when
 //	:active: the constant {BOOL: false}
 //	:day: the constant {S: "2023-12-31"}
 //	:createdAt: the constant {S: "2024-06-07T06:09:10.500000000Z"}
-//	ConditionExpression: attribute_exists(PK) AND #status IN
-//		(:status_when_1, :status_when_2)
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
+//		#status IN (:status_when_1, :status_when_2)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
 //	rewrites GSI2SK="{version}#{active}#{day}#{createdAt}" on ByKeys
 func (s *Store) ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*Widget, error) {
 	in, err := s.shelveWidgetInput(params)
@@ -2874,7 +3071,7 @@ func (s *Store) ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*W
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("ShelveWidget", err, ErrNotFound, ErrConditionFailed)
+		return nil, expiringConditionError("ShelveWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -2902,13 +3099,14 @@ func (s *Store) shelveWidgetInput(params ShelveWidgetParams) (*dynamodb.UpdateIt
 	}
 	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(shelveWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#active": "active", "#created_at": "created_at", "#day": "day", "#name": "name", "#status": "status", "#version": "version"},
+		ExpressionAttributeNames: map[string]string{"#active": "active", "#created_at": "created_at", "#day": "day", "#expiresAt": "expiresAt", "#name": "name", "#status": "status", "#version": "version"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":GSI2SK":        &types.AttributeValueMemberS{Value: rebuilt1},
 			":active":        &types.AttributeValueMemberBOOL{Value: false},
 			":createdAt":     &types.AttributeValueMemberS{Value: "2024-06-07T06:09:10.500000000Z"},
 			":day":           &types.AttributeValueMemberS{Value: "2023-12-31"},
 			":name":          &types.AttributeValueMemberS{Value: "*/ \"shelved\"\n`back` \\ end"},
+			":now":           intValue(s.now().Unix()),
 			":status":        &types.AttributeValueMemberS{Value: "retired"},
 			":status_when_1": &types.AttributeValueMemberS{Value: "draft"},
 			":status_when_2": &types.AttributeValueMemberS{Value: "live"},
@@ -2933,7 +3131,7 @@ type UnlabelWidgetParams struct {
 	Sizes    []int64  // the elements removed; empty removes none
 }
 
-const unlabelWidgetCondition = "attribute_exists(PK)"
+const unlabelWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // Removes elements from two sets (DELETE); an empty set removes nothing.
 //
@@ -2947,7 +3145,11 @@ const unlabelWidgetCondition = "attribute_exists(PK)"
 //		request sends no DELETE for it
 //	sizes: its elements are removed from the set sizes; when empty, the
 //		request sends no DELETE for it
-//	ConditionExpression: attribute_exists(PK)
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
 func (s *Store) UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (*Widget, error) {
 	in, err := s.unlabelWidgetInput(params)
 	if err != nil {
@@ -2955,7 +3157,7 @@ func (s *Store) UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("UnlabelWidget", err, ErrNotFound, ErrConditionFailed)
+		return nil, expiringConditionError("UnlabelWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -2982,11 +3184,11 @@ func (s *Store) unlabelWidgetInput(params UnlabelWidgetParams) (*dynamodb.Update
 	if err != nil {
 		return nil, err
 	}
-	values := map[string]types.AttributeValue{}
+	values := map[string]types.AttributeValue{":now": intValue(s.now().Unix())}
 	set := []string{}
 	remove := []string{}
 	var del []string
-	names := map[string]string{"#labels": "labels", "#sizes": "sizes"}
+	names := map[string]string{"#expiresAt": "expiresAt", "#labels": "labels", "#sizes": "sizes"}
 	if len(labels) > 0 {
 		del = append(del, "#labels :labels")
 		values[":labels"] = stringSetValue(labels)
@@ -3031,7 +3233,7 @@ type RelabelWidgetParams struct {
 	Sizes    []int64  // the elements removed; empty removes none
 }
 
-const relabelWidgetCondition = "attribute_exists(PK) AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
+const relabelWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND ((attribute_not_exists(#count) AND :count >= :count_min) OR #count >= :count_restMin) AND ((attribute_not_exists(#count) AND :count <= :count_max) OR #count <= :count_restMax)"
 
 // Adds elements to one set and removes them from another; the count may go
 // down.
@@ -3048,9 +3250,13 @@ const relabelWidgetCondition = "attribute_exists(PK) AND ((attribute_not_exists(
 //	sizes: its elements are removed from the set sizes; when empty, the
 //		request sends no DELETE for it
 //	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
 //		((attribute_not_exists(#count) AND :count >= :count_min) OR
 //		#count >= :count_restMin) AND ((attribute_not_exists(#count) AND
 //		:count <= :count_max) OR #count <= :count_restMax)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
 func (s *Store) RelabelWidget(ctx context.Context, params RelabelWidgetParams) (*Widget, error) {
 	in, err := s.relabelWidgetInput(params)
 	if err != nil {
@@ -3058,7 +3264,7 @@ func (s *Store) RelabelWidget(ctx context.Context, params RelabelWidgetParams) (
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("RelabelWidget", err, ErrNotFound, ErrConditionFailed)
+		return nil, expiringConditionError("RelabelWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -3093,11 +3299,12 @@ func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.Update
 		":count_restMax": intDiff(1000000, count),
 		":count_restMin": intDiff(-1000000, count),
 		":labels":        stringSetValue(labels),
+		":now":           intValue(s.now().Unix()),
 	}
 	set := []string{}
 	remove := []string{}
 	var del []string
-	names := map[string]string{"#count": "count", "#labels": "labels", "#sizes": "sizes"}
+	names := map[string]string{"#count": "count", "#expiresAt": "expiresAt", "#labels": "labels", "#sizes": "sizes"}
 	if len(sizes) > 0 {
 		del = append(del, "#sizes :sizes")
 		values[":sizes"] = intSetValue(sizes)
@@ -3132,7 +3339,7 @@ type MoveWidgetParams struct {
 	Serial   string  // the value set
 }
 
-const moveWidgetCondition = "attribute_exists(PK)"
+const moveWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // Rewrites the GSI1 key.
 //
@@ -3145,7 +3352,11 @@ const moveWidgetCondition = "attribute_exists(PK)"
 //		:region, GSI1PK = :GSI1PK, GSI1SK = :GSI1SK
 //	(region: nil removes the attribute, with the index keys built from
 //		it)
-//	ConditionExpression: attribute_exists(PK)
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
 //	rewrites GSI1PK="REGION#{region}" on GSI1
 //	rewrites GSI1SK="SERIAL#{serial}" on GSI1
 //	rewrites GSI2PK="SERIAL#{serial}" on ByKeys
@@ -3156,7 +3367,7 @@ func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widge
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed)
+		return nil, expiringConditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -3194,6 +3405,7 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 	}
 	values := map[string]types.AttributeValue{
 		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt1},
+		":now":    intValue(s.now().Unix()),
 		":serial": &types.AttributeValueMemberS{Value: serial},
 	}
 	set := []string{"#serial = :serial", "GSI2PK = :GSI2PK"}
@@ -3226,7 +3438,7 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(moveWidgetCondition),
-		ExpressionAttributeNames: map[string]string{"#region": "region", "#serial": "serial"},
+		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#region": "region", "#serial": "serial"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -3596,7 +3808,7 @@ func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeV
 	return dec.err
 }
 
-const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
+const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, #expiresAt, PK, SK"
 
 // WidgetNamesByKey reads the Widget items of keys, in the order of keys;
 // keys with no item are left out, and a key given twice is read once, at
@@ -3610,6 +3822,9 @@ const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, PK, SK"
 //		(default 8) requests at once
 //	Unprocessed keys and throttled requests: retried with backoff, 10
 //		requests per chunk at most
+//	Expired items (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, are absent: read and billed,
+//		then left out.
 func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error) {
 	in := make([]map[string]types.AttributeValue, len(keys))
 	for i := range keys {
@@ -3629,9 +3844,11 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 	return batchGet(ctx, s.client, batchCall{
 		key:     []string{"PK", "SK"},
 		method:  "WidgetNamesByKey",
+		now:     s.now().Unix(),
 		table:   s.mainTable,
+		ttl:     "expiresAt",
 		workers: s.batchConcurrency,
-	}, in, false, widgetNamesByKeyProjection, map[string]string{"#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}, func(item map[string]types.AttributeValue) (WidgetNamesByKeyItem, error) {
+	}, in, false, widgetNamesByKeyProjection, map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}, func(item map[string]types.AttributeValue) (WidgetNamesByKeyItem, error) {
 		var v WidgetNamesByKeyItem
 		if err := v.unmarshalItem(item); err != nil {
 			return WidgetNamesByKeyItem{}, err
@@ -4969,11 +5186,12 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	if err != nil {
 		return likePhotoTx.stepError(2, err)
 	}
-	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
 		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3)},
-	}); err != nil {
-		return likePhotoTx.err(err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return likePhotoTx.err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -5102,11 +5320,12 @@ func (s *Store) UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error
 	if err != nil {
 		return unlikePhotoTx.stepError(1, err)
 	}
-	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
 		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
-	}); err != nil {
-		return unlikePhotoTx.err(err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return unlikePhotoTx.err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -5324,11 +5543,12 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 	if err := followMemberTx.distinctItems(step1.Key, step2.Item, step3.Key, step4.Key); err != nil {
 		return err
 	}
-	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
 		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3), transactUpdate(step4)},
-	}); err != nil {
-		return followMemberTx.err(err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return followMemberTx.err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -5450,11 +5670,12 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 	if err != nil {
 		return placePurchaseTx.stepError(1, err)
 	}
-	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
 		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
-	}); err != nil {
-		return placePurchaseTx.err(err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return placePurchaseTx.err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -5613,11 +5834,12 @@ func (s *Store) Transfer(ctx context.Context, params TransferParams) error {
 	if err := transferTx.distinctItems(step1.Key, step2.Key); err != nil {
 		return err
 	}
-	if _, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
 		TransactItems:      []types.TransactWriteItem{transactUpdate(step1), transactUpdate(step2)},
-	}); err != nil {
-		return transferTx.err(err)
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return transferTx.err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -5746,7 +5968,7 @@ func (s *Store) MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams)
 	}
 	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: step1}, {Get: step2}, {Get: step3}}})
 	if err != nil {
-		return nil, memberAndPhotoTx.err(err)
+		return nil, memberAndPhotoTx.err(err, nil)
 	}
 	var res MemberAndPhotoResult
 	if item := itemAt(out.Responses, 0); len(item) > 0 {

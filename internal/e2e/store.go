@@ -12,6 +12,7 @@ package e2e
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -41,10 +42,11 @@ var _ Client = (*dynamodb.Client)(nil)
 // use.
 type Store struct {
 	client           Client
-	mainTable        string      // physical name of table Main
-	readingsTable    string      // physical name of table Readings
-	cursorKeys       *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
-	batchConcurrency int         // requests of one batch method in flight at once; < 1: the default
+	mainTable        string           // physical name of table Main
+	readingsTable    string           // physical name of table Readings
+	cursorKeys       *cursorKeys      // set by WithCursorKey; nil: cursors are checksummed, not signed
+	batchConcurrency int              // requests of one batch method in flight at once; < 1: the default
+	now              func() time.Time // set by WithClock; time.Now by default
 }
 
 // Option changes a Store made by New.
@@ -53,7 +55,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings"}
+	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings", now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -98,6 +100,18 @@ func WithCursorKey(secret []byte) Option {
 func WithBatchConcurrency(n int) Option {
 	return func(s *Store) {
 		s.batchConcurrency = n
+	}
+}
+
+// WithClock sets the clock the Store reads the time from (time.Now by
+// default, and when now is nil): an item whose time to live is at or before
+// its now has expired, and is absent (DynamoDB deletes it only eventually).
+func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
+	return func(s *Store) {
+		s.now = now
 	}
 }
 

@@ -75,6 +75,13 @@ type StoreAPI interface {
 	// time.
 	OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error]
 
+	// WidgetsWithExpired reads one page of Widget items.
+	WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error)
+
+	// WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, reading
+	// the pages one at a time.
+	WidgetsWithExpiredAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error]
+
 	// Events reads one page of Event items.
 	Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error)
 

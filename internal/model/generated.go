@@ -17,7 +17,7 @@ var FixedNames = []string{
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
 	"TransactionError", "ErrTransactionConflict", "ErrSameItem",
-	CursorKeyOption, BatchOption,
+	CursorKeyOption, BatchOption, ClockOption,
 }
 
 // StoreFixedMethods are the methods every generated Store declares besides
@@ -71,6 +71,15 @@ const (
 	CursorKeyOption = "WithCursorKey"
 	BatchOption     = "WithBatchConcurrency"
 	BatchField      = "batchConcurrency"
+)
+
+// ClockOption is the Store option that sets the Store's clock, and
+// ClockField the Store's field holding it (default time.Now); both are
+// declared when a pattern reads the clock: when it treats expired items
+// as absent.
+const (
+	ClockOption = "WithClock"
+	ClockField  = "now"
 )
 
 // TableOption is the option that sets a table's physical name.
@@ -250,7 +259,7 @@ func (e *Entity) PluralName() string {
 // the last three lists true.) StoreNames are the names the Store's file
 // declares besides Store, New, Option, Client, Tables and the tables'
 // options: pkgPrefix, and the options declared when a pattern needs them
-// (CursorKeyOption, BatchOption).
+// (CursorKeyOption, BatchOption, ClockOption).
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -271,7 +280,7 @@ var (
 		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
 		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
-		"emptyRange", "encodeCursor", "errBatchStopped",
+		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiringConditionError",
 		// The transactions' (dyngen_transact.go).
 		"ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "requestToken", "sameKey", "transactDelete", "transactPut",
 		"transactStep", "transactUpdate", "transaction",
@@ -291,7 +300,7 @@ var (
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
 		"validNumber",
 	}
-	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption}
+	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
 		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "ok",

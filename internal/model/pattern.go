@@ -82,6 +82,10 @@ type Pattern struct {
 	// AddConsts are the numbers an update adds a constant amount to.
 	AddConsts []*SetConst
 	Upsert    bool
+	// IncludeExpired is set by expired: include: the pattern reads, and
+	// writes over, items whose time to live has passed as stored ones.
+	IncludeExpired bool
+	ExpiredPos     Pos
 	// Steps are a transaction's steps, in request order. Entities and
 	// Table are those of its first step.
 	Steps []*Step
@@ -159,6 +163,33 @@ func (p *Pattern) AddAttrs() []*Attribute {
 		out = append(out, sc.Attr)
 	}
 	return out
+
+}
+
+// Expires reports whether the pattern treats items whose time to live
+// has passed as absent: an entity of it stores its table's ttl
+// attribute, and the pattern has no expired: include.
+func (p *Pattern) Expires() bool {
+	if p.IncludeExpired || p.Table == nil || p.Table.TTL == "" {
+		return false
+	}
+	for _, e := range p.Entities {
+		if e.TTLAttr() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// TTLAttr returns the entity's attribute stored under its table's ttl
+// name, or nil.
+func (e *Entity) TTLAttr() *Attribute {
+	for _, a := range e.Attributes {
+		if a.TTL {
+			return a
+		}
+	}
+	return nil
 }
 
 // SetConst is an attribute an update sets to a constant, already checked

@@ -14,16 +14,16 @@ import (
 // allowed lists, per operation, the pattern keys it takes besides the
 // operation itself and doc.
 var allowed = map[Op][]string{
-	OpGet:         {"by", "index", "consistent", "select"},
-	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select"},
+	OpGet:         {"by", "index", "consistent", "select", "expired"},
+	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select", "expired"},
 	OpPut:         {"when"},
-	OpCreate:      {"when"},
-	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when"},
+	OpCreate:      {"when", "expired"},
+	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when", "expired"},
 	OpDelete:      {"when"},
-	OpBatchGet:    {"consistent", "select"},
+	OpBatchGet:    {"consistent", "select", "expired"},
 	OpBatchPut:    {},
 	OpBatchDelete: {},
-	OpCheck:       {"when"},
+	OpCheck:       {"when", "expired"},
 }
 
 // whereOps are the range operators of a query's where.
@@ -202,6 +202,9 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 			p.Limit, p.LimitPos = int(sp.Limit.Value), sp.Limit.Pos
 		}
 	}
+	if sp.Expired.Set && slices.Contains(allowed[p.Op], "expired") {
+		r.expired(p, sp)
+	}
 	if sp.First.Set && sp.First.Value && p.Op == OpQuery {
 		r.first(p, sp)
 	}
@@ -269,12 +272,45 @@ func (r *resolver) first(p *Pattern, sp *spec.Pattern) {
 		r.errorf(pos, "pattern %s: first returns one item of one entity, and the query reads %s; query one entity", p.Name, strings.Join(names, ", "))
 		ok = false
 	}
+	if ok && p.Expires() {
+		// Leaving the expired items out takes a filter, which DynamoDB
+		// applies after the Limit 1 (see filter above).
+		r.errorf(pos, "pattern %s: first reads one item with Limit 1, and %s stores the ttl attribute %s: the one item read may have expired while a later one has not, and leaving expired items out takes a filter, which DynamoDB applies after the limit; add expired: include to return the first item even when it has expired, or remove first", p.Name, p.Entity().Name, p.Table.TTL)
+		ok = false
+	}
 	if ok {
 		p.First, p.FirstPos = true, pos
 	}
 }
 
-var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert"}
+// expired checks expired: include: it applies to a pattern of an entity
+// that stores its table's ttl attribute.
+func (r *resolver) expired(p *Pattern, sp *spec.Pattern) {
+	pos := sp.Expired.Pos
+	switch {
+	case sp.Expired.Value != "include":
+		r.errorf(pos, "expired must be include, not %q (by default, items whose time to live has passed are absent)", sp.Expired.Value)
+	case p.Table.TTL == "":
+		r.errorf(pos, "pattern %s: expired: include applies to a table with a ttl, and table %s has none; remove expired", p.Name, p.Table.Name)
+	default:
+		p.IncludeExpired, p.ExpiredPos = true, pos
+		if !slices.ContainsFunc(p.Entities, func(e *Entity) bool { return e.TTLAttr() != nil }) {
+			p.IncludeExpired = false
+			r.errorf(pos, "pattern %s: expired: include applies to an entity that stores the ttl attribute %s of table %s, and %s does not; remove expired", p.Name, p.Table.TTL, p.Table.Name, entityNames(p.Entities))
+		}
+	}
+}
+
+// entityNames lists the entities' names, joined by ", ".
+func entityNames(es []*Entity) string {
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired"}
 
 func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
 

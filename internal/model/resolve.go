@@ -84,7 +84,8 @@ func (r *resolver) includes() {
 
 // projections completes INCLUDE projections with what decoding an item
 // needs: the entity attribute and the stored attributes of the key
-// templates of the entities in the index.
+// templates of the entities in the index, and the ttl attribute of those
+// that store it, which tells an expired item.
 func (r *resolver) projections() {
 	for _, t := range r.m.Tables {
 		for _, ix := range t.Indexes {
@@ -106,6 +107,9 @@ func (r *resolver) projections() {
 					add(a.Stored)
 				}
 				for _, a := range e.PrimaryKey().Attrs() {
+					add(a.Stored)
+				}
+				if a := e.TTLAttr(); a != nil {
 					add(a.Stored)
 				}
 			}

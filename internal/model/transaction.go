@@ -22,12 +22,12 @@ var stepOps = map[Op][]Op{
 // stepKeys are the keys each step operation takes besides its operation,
 // doc, as and bind.
 var stepKeys = map[Op][]string{
-	OpGet:    {},
+	OpGet:    {"expired"},
 	OpPut:    {"when"},
-	OpCreate: {"when"},
+	OpCreate: {"when", "expired"},
 	OpUpdate: allowed[OpUpdate],
 	OpDelete: {"when"},
-	OpCheck:  {"when", "exists"},
+	OpCheck:  {"when", "exists", "expired"},
 }
 
 // inputName is the form of an input a bind names.

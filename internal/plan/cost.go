@@ -232,6 +232,9 @@ func (b *builder) cost(pp *Pattern) {
 		if len(p.Filter) > 0 {
 			detail += ", plus the items the filter drops"
 		}
+		if x := pp.Request.Expiry; x != nil && !x.InCode {
+			detail += ", plus the expired items it leaves out"
+		}
 		pp.Cost.RCU = readUnits(bytes, p.Consistent)
 		pp.Cost.Detail = detail
 	case BatchGetItem:

@@ -201,6 +201,9 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			return failBound("filter on %s, which %s does not project", f.Attr.Name, ix.Name)
 		}
 	}
+	if p.Expires() && !ix.Projects(p.Table.TTL) {
+		return failBound("expired items are told by the ttl attribute %s, which %s does not project; project it, or add expired: include", p.Table.TTL, ix.Name)
+	}
 	return candidate{plan: pp}
 }
 

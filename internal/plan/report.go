@@ -433,7 +433,32 @@ func (pp *Pattern) notes() []string {
 		}
 		out = append(out, fmt.Sprintf("%s not projected by %s: decoded from the key attributes", strings.Join(names, ", "), pp.Index.Name))
 	}
+	if note := pp.ExpiryNote(); note != "" {
+		out = append(out, note)
+	}
 	return out
+}
+
+// ExpiryNote says how the call treats an item whose time to live has
+// passed, or "" when it reads or writes it as stored: the report's note
+// and the generated method's doc.
+func (pp *Pattern) ExpiryNote() string {
+	x := pp.Request.Expiry
+	if x == nil {
+		return ""
+	}
+	what := fmt.Sprintf("(%s at or before the Store's clock), which DynamoDB deletes only eventually,", x.Attr)
+	switch {
+	case x.InCode && pp.Call == BatchGetItem:
+		return "expired items " + what + " are absent: read and billed, then left out"
+	case x.InCode:
+		return "an expired item " + what + " is absent: read and billed, then answered ErrNotFound"
+	case pp.Call == Query:
+		return "expired items " + what + " are absent: read and billed, then left out by the filter"
+	case pp.Pattern.Op == model.OpCreate:
+		return "an expired item " + what + " is absent: the create replaces it"
+	}
+	return "an expired item " + what + " is absent: the update answers ErrNotFound"
 }
 
 // sourceNames are the names of the sources of values in the report.
@@ -441,7 +466,7 @@ var sourceNames = map[Source]string{
 	PKValue: "partitionKey", SKValue: "sortKey", SKLow: "sortKeyLow", SKHigh: "sortKeyHigh",
 	CondOperand: "condition", SetValue: "set", AddAmount: "add", AddLimit: "addLimit",
 	AddRest: "addRest", RebuiltKey: "rebuiltKey", EntityType: "entityType", KeyInput: "keyInput",
-	SetConst: "setConstant", RemoveElems: "removeFrom",
+	SetConst: "setConstant", RemoveElems: "removeFrom", Now: "now",
 }
 
 // report is the request's part of the report.

@@ -31,6 +31,25 @@ type Request struct {
 	// named. A value of a clause that is not always sent (see
 	// Clause.Unless) is sent only with it.
 	Values []*Value
+	// Expiry is how the call treats an item whose time to live has
+	// passed, or nil when it reads or writes such items as stored.
+	Expiry *Expiry
+}
+
+// Expiry is how a call treats an item whose time to live has passed (its
+// table's ttl attribute holds epoch seconds at or before the Store
+// clock's now): as absent, since DynamoDB deletes it only eventually.
+type Expiry struct {
+	// Attr is the stored name of the table's ttl attribute.
+	Attr string
+	// InCode is set when the generated code drops an expired item after
+	// the read (a get, a batchGet): the request sends nothing for it.
+	// Otherwise Text is the part of the request's FilterExpression (a
+	// query leaves expired items out) or ConditionExpression (a create
+	// replaces one, an update of one fails as of an absent item) that
+	// does it, with the Now value.
+	InCode bool
+	Text   string
 }
 
 // Name is an attribute name placeholder and the stored name it stands for.
@@ -57,6 +76,7 @@ const (
 	RebuiltKey                // the new value of Rebuild's key attribute
 	EntityType                // the entity's type value (an upsert writes it)
 	KeyInput                  // a primary key attribute Attr (an upsert writes it)
+	Now                       // the Store clock's now, in epoch seconds (Expiry)
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -349,8 +369,21 @@ func (b *builder) request(pp *Pattern) {
 		if p.Op == model.OpGet || p.First {
 			req.Limit = 1
 		}
+		switch {
+		case !p.Expires():
+		case p.Op == model.OpGet:
+			req.Expiry = &Expiry{Attr: p.Table.TTL, InCode: true}
+		default:
+			// The model refuses first with expiry: DynamoDB would apply
+			// the filter after the limit.
+			req.Expiry = n.expiry(p, "(attribute_not_exists(%[1]s) OR %[1]s > %[2]s)")
+			req.Filter = joinAnd(req.Filter, req.Expiry.Text)
+		}
 	case GetItem, BatchGetItem:
 		req.Projection = projection(n, pp)
+		if p.Expires() {
+			req.Expiry = &Expiry{Attr: p.Table.TTL, InCode: true}
+		}
 	case PutItem, DeleteItem, ConditionCheck:
 		req.Condition = condition(n, pp, nil)
 	case UpdateItem:
@@ -360,6 +393,26 @@ func (b *builder) request(pp *Pattern) {
 	}
 	slices.SortFunc(req.Names, func(x, y Name) int { return strings.Compare(x.Placeholder, y.Placeholder) })
 	pp.Request = req
+}
+
+// expiry names the ttl attribute and the Now value of a request that
+// leaves expired items out by its expression, written by format from
+// them (%[1]s the attribute, %[2]s the value).
+func (n *requestNamer) expiry(p *model.Pattern, format string) *Expiry {
+	name := n.name(p.Table.TTL, "")
+	now := n.value("now", &Value{Source: Now}).Placeholder
+	return &Expiry{Attr: p.Table.TTL, Text: fmt.Sprintf(format, name, now)}
+}
+
+// joinAnd joins the non-empty expressions with AND.
+func joinAnd(exprs ...string) string {
+	var parts []string
+	for _, e := range exprs {
+		if e != "" {
+			parts = append(parts, e)
+		}
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // keyCondition names the key attributes and the key values of a Query.
@@ -407,6 +460,10 @@ func projection(n *requestNamer, pp *Pattern) string {
 	for _, a := range SelectAttrs(p) {
 		add(a.Stored)
 	}
+	if p.Expires() && (p.Op == model.OpGet || p.Op == model.OpBatchGet) {
+		// The code that drops an expired item reads the ttl attribute.
+		add(p.Table.TTL)
+	}
 	for _, mem := range pp.Members {
 		if mem.How == ByEntityAttr {
 			add(p.Table.EntityAttr)
@@ -441,8 +498,19 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	p := pp.Pattern
 	var parts []string
 	switch {
+	case (p.Op == model.OpCreate || p.Op == model.OpCheck && p.Missing) && p.Expires():
+		// An expired item is absent: a create replaces it.
+		pk := n.name(p.Table.PK.Name, keyPK)
+		n.req.Expiry = n.expiry(p, "%[1]s <= %[2]s")
+		parts = append(parts, fmt.Sprintf("(attribute_not_exists(%s) OR %s)", pk, n.req.Expiry.Text))
 	case p.Op == model.OpCreate:
 		parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+	case (p.Op == model.OpUpdate && !p.Upsert || p.Op == model.OpCheck && !p.Missing) && p.Expires():
+		// An expired item is absent: an update or check of it fails,
+		// ErrNotFound.
+		pk := n.name(p.Table.PK.Name, keyPK)
+		n.req.Expiry = n.expiry(p, "(attribute_not_exists(%[1]s) OR %[1]s > %[2]s)")
+		parts = append(parts, fmt.Sprintf("attribute_exists(%s) AND %s", pk, n.req.Expiry.Text))
 	case p.Op == model.OpUpdate && !p.Upsert, p.Op == model.OpCheck && !p.Missing:
 		parts = append(parts, fmt.Sprintf("attribute_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
 	case p.Op == model.OpCheck:

@@ -40,12 +40,26 @@ func (b *builder) write(p *model.Pattern) *Pattern {
 		if !b.update(pp) {
 			return nil
 		}
+		b.upsertTTL(p)
 	case model.OpBatchPut, model.OpBatchDelete:
 		pp.Call = BatchWriteItem
 	}
 	b.request(pp)
 	b.cost(pp)
 	return pp
+}
+
+// upsertTTL warns of an upsert of an entity that stores its table's ttl
+// attribute and does not set it: over an expired item, which DynamoDB
+// deletes only eventually, no condition can tell an update from a
+// create, so the item is updated in place, keeps its ttl, and stays
+// expired (absent to the other patterns).
+func (b *builder) upsertTTL(p *model.Pattern) {
+	a := p.Entity().TTLAttr()
+	if !p.Upsert || a == nil || slices.Contains(p.SetAttrs(), a) || slices.Contains(p.Remove, a) {
+		return
+	}
+	b.diags.Warnf(p.Pos, "pattern %s: an upsert of an expired %s (its %s at or before now, not yet deleted by DynamoDB) updates it in place: the item keeps its %s and stays expired; add %s to set", p.Name, p.Entity().Name, a.Name, a.Name, a.Name)
 }
 
 // update finds the index keys an update must rewrite and refuses one it
