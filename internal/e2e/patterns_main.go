@@ -5994,3 +5994,366 @@ func (s *Store) MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams)
 	}
 	return &res, nil
 }
+
+const renewWidgetStep1Condition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
+
+// renewWidgetStep1Input builds step 1 of RenewWidget, create Widget; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) renewWidgetStep1Input(widget *Widget) (*dynamodb.PutItemInput, error) {
+	item, err := widget.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(renewWidgetStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.now().Unix())},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const renewWidgetStep2Condition = "attribute_exists(PK)"
+
+// renewWidgetStep2Input builds step 2 of RenewWidget, check Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) renewWidgetStep2Input(username string) (*types.ConditionCheck, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &types.ConditionCheck{
+		ConditionExpression: aws.String(renewWidgetStep2Condition),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// RenewWidgetParams holds the inputs of RenewWidget. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type RenewWidgetParams struct {
+	// Widget is the item step 1 writes (create Widget); step 2 (check Member)
+	// also take values of its fields.
+	Widget Widget
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// renewWidgetTx describes the steps of RenewWidget for the runtime.
+var renewWidgetTx = transaction{
+	method: "RenewWidget",
+	steps: []transactStep{{
+		action:    "create Widget",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+		now:       ":now",
+		ttl:       "expiresAt",
+	}, {
+		action:    "check Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Create a widget of a member, over one whose time to live has passed.
+//
+// RenewWidget writes its 2 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Widget
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
+//	  ConditionExpression: (attribute_not_exists(PK) OR #expiresAt <=
+//	  	:now)
+//	  ExpressionAttributeNames: #expiresAt="expiresAt"
+//	step 2, ConditionCheck on table Main: check Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  ConditionExpression: attribute_exists(PK)
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error {
+	step1, err := s.renewWidgetStep1Input(&params.Widget)
+	if err != nil {
+		return renewWidgetTx.stepError(0, err)
+	}
+	step2, err := s.renewWidgetStep2Input(params.Widget.OwnerID)
+	if err != nil {
+		return renewWidgetTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactPut(step1), {ConditionCheck: step2}},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return renewWidgetTx.err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// widgetAndMemberStep1Input builds step 1 of WidgetAndMember, get Widget;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) widgetAndMemberStep1Input(ownerID string, widgetID string) (*types.Get, error) {
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := widgetSK(widgetID)
+	if err != nil {
+		return nil, err
+	}
+	return &types.Get{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// widgetAndMemberStep2Input builds step 2 of WidgetAndMember, get Member;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) widgetAndMemberStep2Input(username string) (*types.Get, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &types.Get{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// WidgetAndMemberParams holds the inputs of WidgetAndMember. A field named
+// after an attribute is that attribute's value in every step that takes it.
+type WidgetAndMemberParams struct {
+	// OwnerID is ownerId, of the key, in steps 1 (get Widget) and 2 (get
+	// Member).
+	OwnerID string
+	// WidgetID is widgetId, of the key, in step 1 (get Widget).
+	WidgetID string
+}
+
+// WidgetAndMemberResult holds the items WidgetAndMember reads, read
+// together: each is nil when there is no such item.
+type WidgetAndMemberResult struct {
+	Widget *Widget // step 1
+	Member *Member // step 2
+}
+
+// widgetAndMemberTx describes the steps of WidgetAndMember for the runtime.
+var widgetAndMemberTx = transaction{
+	method: "WidgetAndMember",
+	steps: []transactStep{{
+		action:    "get Widget",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "get Member",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// WidgetAndMember reads its 2 items in one transaction, as they all are at
+// one moment; an item that does not exist is nil in the result.
+//
+//	TransactGetItems
+//	step 1, Get on table Main: get Widget
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
+//	step 2, Get on table Main: get Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+func (s *Store) WidgetAndMember(ctx context.Context, params WidgetAndMemberParams) (*WidgetAndMemberResult, error) {
+	step1, err := s.widgetAndMemberStep1Input(params.OwnerID, params.WidgetID)
+	if err != nil {
+		return nil, widgetAndMemberTx.stepError(0, err)
+	}
+	step2, err := s.widgetAndMemberStep2Input(params.OwnerID)
+	if err != nil {
+		return nil, widgetAndMemberTx.stepError(1, err)
+	}
+	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: step1}, {Get: step2}}})
+	if err != nil {
+		return nil, widgetAndMemberTx.err(err, nil)
+	}
+	var res WidgetAndMemberResult
+	now := s.now().Unix()
+	if item := itemAt(out.Responses, 0); len(item) > 0 && !expired(item, "expiresAt", now) {
+		var v Widget
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, widgetAndMemberTx.stepError(0, err)
+		}
+		res.Widget = &v
+	}
+	if item := itemAt(out.Responses, 1); len(item) > 0 {
+		var v Member
+		if err := v.UnmarshalItem(item); err != nil {
+			return nil, widgetAndMemberTx.stepError(1, err)
+		}
+		res.Member = &v
+	}
+	return &res, nil
+}
+
+const countWidgetStep1Condition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
+// countWidgetStep1Input builds step 1 of CountWidget, check Widget; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) countWidgetStep1Input(ownerID string, widgetID string) (*types.ConditionCheck, error) {
+	pk, err := widgetPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := widgetSK(widgetID)
+	if err != nil {
+		return nil, err
+	}
+	return &types.ConditionCheck{
+		ConditionExpression:       aws.String(countWidgetStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#expiresAt": "expiresAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": intValue(s.now().Unix())},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const countWidgetStep2Update = "ADD #followers :followers"
+
+const countWidgetStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#followers) AND :followers >= :followers_min) OR #followers >= :followers_restMin) AND ((attribute_not_exists(#followers) AND :followers <= :followers_max) OR #followers <= :followers_restMax)"
+
+// countWidgetStep2Input builds step 2 of CountWidget, update Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) countWidgetStep2Input(username string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(countWidgetStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#followers": "followers"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":followers":         &types.AttributeValueMemberN{Value: "1"},
+			":followers_max":     intValue(math.MaxInt64),
+			":followers_min":     intValue(0),
+			":followers_restMax": intDiff(math.MaxInt64, int64(1)),
+			":followers_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(countWidgetStep2Update),
+	}, nil
+}
+
+// CountWidgetParams holds the inputs of CountWidget. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type CountWidgetParams struct {
+	// OwnerID is ownerId, of the key, in steps 1 (check Widget) and 2 (update
+	// Member).
+	OwnerID string
+	// WidgetID is widgetId, of the key, in step 1 (check Widget).
+	WidgetID string
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// countWidgetTx describes the steps of CountWidget for the runtime.
+var countWidgetTx = transaction{
+	method: "CountWidget",
+	steps: []transactStep{{
+		action:    "check Widget",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+		now:       ":now",
+		ttl:       "expiresAt",
+	}, {
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// CountWidget writes its 2 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, ConditionCheck on table Main: check Widget
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "WIDGET#{widgetId}"
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
+//	  ExpressionAttributeNames: #expiresAt="expiresAt"
+//	step 2, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #followers :followers
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#followers) AND :followers >=
+//	  	:followers_min) OR #followers >= :followers_restMin) AND
+//	  	((attribute_not_exists(#followers) AND :followers <=
+//	  	:followers_max) OR #followers <= :followers_restMax)
+//	  constant values: :followers={N: "1"}
+//	  ExpressionAttributeNames: #followers="followers"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error {
+	step1, err := s.countWidgetStep1Input(params.OwnerID, params.WidgetID)
+	if err != nil {
+		return countWidgetTx.stepError(0, err)
+	}
+	step2, err := s.countWidgetStep2Input(params.OwnerID)
+	if err != nil {
+		return countWidgetTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactUpdate(step2)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return countWidgetTx.err(err, in.TransactItems)
+	}
+	return nil
+}

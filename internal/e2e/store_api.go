@@ -402,6 +402,16 @@ type StoreAPI interface {
 	// MemberAndPhoto reads its 3 items in one transaction, as they all are at
 	// one moment.
 	MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams) (*MemberAndPhotoResult, error)
+
+	// RenewWidget writes its 2 steps in one transaction: all of them, or none.
+	RenewWidget(ctx context.Context, params RenewWidgetParams) error
+
+	// WidgetAndMember reads its 2 items in one transaction, as they all are at
+	// one moment.
+	WidgetAndMember(ctx context.Context, params WidgetAndMemberParams) (*WidgetAndMemberResult, error)
+
+	// CountWidget writes its 2 steps in one transaction: all of them, or none.
+	CountWidget(ctx context.Context, params CountWidgetParams) error
 }
 
 // *Store implements StoreAPI.

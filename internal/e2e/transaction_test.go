@@ -256,3 +256,36 @@ func TestTransactionConflict(t *testing.T) {
 		t.Error("a failed condition is marked retryable")
 	}
 }
+
+// TestTransactionExpiry: in a transaction too, an expired item is absent:
+// a create writes over it, a check of it fails as for no item
+// (ErrNotFound), and a transactGet leaves it out.
+func TestTransactionExpiry(t *testing.T) {
+	ctx := context.Background()
+	now, later := expiryStores(t)
+	must(t, now.CreateMember(ctx, &Member{Username: "o"}))
+	w := expiring("o", "w", soon())
+	must(t, now.CreateWidget(ctx, w))
+	check := CountWidgetParams{OwnerID: "o", WidgetID: "w"}
+	must(t, now.CountWidget(ctx, check))
+	stepFailed(t, later.CountWidget(ctx, check), 0, ErrNotFound)
+	if m := mustMember(t, now, "o"); m.Followers != 1 {
+		t.Errorf("the member was counted %d times, want once", m.Followers)
+	}
+	res, err := later.WidgetAndMember(ctx, WidgetAndMemberParams{OwnerID: "o", WidgetID: "w"})
+	if err != nil || res.Widget != nil || res.Member == nil {
+		t.Errorf("transactGet of an expired widget: %+v, %v; want no widget, the member", res, err)
+	}
+	if res, err := now.WidgetAndMember(ctx, WidgetAndMemberParams{OwnerID: "o", WidgetID: "w"}); err != nil || res.Widget == nil {
+		t.Errorf("transactGet of a live widget: %+v, %v", res, err)
+	}
+	// A create over the live widget fails; over the expired one, it
+	// replaces it.
+	renewed := expiring("o", "w", soon())
+	renewed.Name = "renewed"
+	stepFailed(t, now.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}), 0, ErrAlreadyExists)
+	must(t, later.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}))
+	if got, err := now.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); err != nil || got.Name != "renewed" {
+		t.Errorf("after the renewal: %+v, %v", got, err)
+	}
+}
