@@ -156,8 +156,12 @@ func (r *resolver) addConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 		r.errorf(k.Pos, "update %s: add %s: %s", p.Name, a.Name, fmt.Sprintf(format, args...))
 		return false
 	}
-	if a.Type != Int && a.Type != Float {
+	switch a.Type {
+	case Int, Float:
+	case StringSet, IntSet:
 		return fail("%s takes no constant amount; only an int or a float does (give the elements as a parameter: add: [%s])", a.Describe(), a.Name)
+	default:
+		return false // add's own check refuses the type
 	}
 	if err := constFits(k, a, OpEq); err != nil {
 		return fail("%v", err)

@@ -33,6 +33,14 @@ var stepKeys = map[Op][]string{
 // inputName is the form of an input a bind names.
 var inputName = entityName
 
+// article is word with its indefinite article: "a create", "an update".
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
+
 // transaction resolves a transaction's steps and their bindings. It
 // reports whether the pattern is whole.
 func (r *resolver) transaction(p *Pattern, sp *spec.Pattern) bool {
@@ -114,7 +122,7 @@ func (r *resolver) step(p *Pattern, ss *spec.Pattern, i int) *Step {
 			if len(stepKeys[op]) > 0 {
 				takes = "; it takes " + strings.Join(stepKeys[op], ", ")
 			}
-			r.errorf(g.Pos, "%s: %s does not apply to a %s step%s", what, g.Value, op, takes)
+			r.errorf(g.Pos, "%s: %s does not apply to %s step%s", what, g.Value, article(string(op)), takes)
 			return nil
 		}
 	}
@@ -177,7 +185,9 @@ func (r *resolver) binds(st *Step, ss *spec.Pattern) bool {
 				if o.Op != OpPut && o.Op != OpCreate {
 					continue
 				}
-				named = append(named, o.As)
+				if !slices.Contains(named, o.As) {
+					named = append(named, o.As)
+				}
 				if o.As == step {
 					items = append(items, o)
 				}
