@@ -191,6 +191,10 @@ var notProposals = []struct {
 	{regexp.MustCompile(`add the pattern it is for`), "a warning's advice"},
 	{regexp.MustCompile(`add a time attribute named \w+ to the entities that expire`), "a warning's advice; which entities expire is the user's choice"},
 	{regexp.MustCompile(`a constant condition is one operator and its value, e\.g\. \{"=": shipped\}`), "illustrates the form of a constant condition"},
+	{regexp.MustCompile(`set, add,? (and|or) removeFrom`), "add is the key named"},
+	{regexp.MustCompile(`^update \w+: add \w+:`), "add is the key named"},
+	{regexp.MustCompile(`^add lists \w+ twice`), "add is the key named"},
+	{regexp.MustCompile(`an item of add that gives`), "add is the key named"},
 }
 
 // TestProposals applies every fix the error cases' messages propose, as
