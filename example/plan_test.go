@@ -84,10 +84,13 @@ var models = []model{
 			{"ChangeQuantity", plan.UpdateItem, "primary", `cartId = "{cartId}" AND productId = "{productId}"`, "-"},
 			{"RemoveFromCart", plan.DeleteItem, "primary", `cartId = "{cartId}" AND productId = "{productId}"`, "-"},
 			// Lines and events in one Query of the order's collection.
-			{"TrackingPage", plan.Query, "primary", `orderId = {orderId}`, "OrderLine by _type; TrackingEvent by prefix EVENT#"},
-			{"TrackingEvents", plan.Query, "primary", `orderId = {orderId} AND begins_with(SK, "EVENT#")`, "OrderLine kept out"},
-			{"LatestTrackingEvent", plan.Query, "primary", `orderId = {orderId} AND begins_with(SK, "EVENT#")`, "OrderLine kept out"},
-			{"RecordTrackingEvent", plan.PutItem, "primary", `orderId = {orderId} AND SK = "EVENT#{eventId}"`, "-"},
+			{"TrackingPage", plan.Query, "primary", `orderId = {orderId}`, "Order by prefix ORDER; OrderLine by _type; TrackingEvent by prefix EVENT#"},
+			{"TrackingEvents", plan.Query, "primary", `orderId = {orderId} AND begins_with(SK, "EVENT#")`, "Order kept out; OrderLine kept out"},
+			{"LatestTrackingEvent", plan.Query, "primary", `orderId = {orderId} AND begins_with(SK, "EVENT#")`, "Order kept out; OrderLine kept out"},
+			{"PlaceOrder", plan.PutItem, "primary", `orderId = {orderId} AND SK = "ORDER"`, "-"},
+			{"GetOrder", plan.GetItem, "primary", `orderId = {orderId} AND SK = "ORDER"`, "OrderLine kept out; TrackingEvent kept out"},
+			// The event and the order's status, written together.
+			{"RecordTrackingEvent", plan.TransactWriteItems, "primary", "", "-"},
 			{"AddOrderLine", plan.PutItem, "primary", `orderId = {orderId} AND SK = "{sku}"`, "-"},
 			{"AddOrderLines", plan.BatchWriteItem, "primary", `orderId = {orderId} AND SK = "{sku}"`, "-"},
 		},

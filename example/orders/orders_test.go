@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/orders"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
@@ -125,6 +126,61 @@ func checkEvents(t *testing.T, what string, got, want []orders.TrackingEvent) {
 	}
 	for i := range min(len(got), len(want)) {
 		checkEvent(t, fmt.Sprintf("%s[%d]", what, i), got[i], want[i])
+	}
+}
+
+// stepFailed checks that err is the failure of step (from 0) of a
+// transaction, of kind want and of no other kind, with the SDK's
+// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
+func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
+	t.Helper()
+	var te *orders.TransactionError
+	if !errors.As(err, &te) {
+		t.Errorf("%s: %v, want a *TransactionError", what, err)
+		return
+	}
+	if te.Step != step {
+		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", what, err, want)
+	}
+	for _, other := range []error{orders.ErrNotFound, orders.ErrAlreadyExists, orders.ErrConditionFailed, orders.ErrInvalidKey} {
+		if other != want && errors.Is(err, other) {
+			t.Errorf("%s: %v is also %v", what, err, other)
+		}
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) != viaDynamoDB {
+		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
+	}
+}
+
+// record records e with RecordTrackingEvent, failing the test on an error.
+func record(t *testing.T, s *orders.Store, e orders.TrackingEvent) {
+	t.Helper()
+	if err := s.RecordTrackingEvent(t.Context(), orders.RecordTrackingEventParams{TrackingEvent: e}); err != nil {
+		t.Fatalf("RecordTrackingEvent %s %s: %v", e.EventID, e.Status, err)
+	}
+}
+
+// placeOrder creates the order's own item with status NEW.
+func placeOrder(t *testing.T, s *orders.Store, orderID int64) {
+	t.Helper()
+	if err := s.PlaceOrder(t.Context(), &orders.Order{OrderID: orderID, Status: "NEW"}); err != nil {
+		t.Fatalf("PlaceOrder %d: %v", orderID, err)
+	}
+}
+
+// checkStatus checks the status of the order's own item.
+func checkStatus(t *testing.T, what string, s *orders.Store, orderID int64, want string) {
+	t.Helper()
+	o, err := s.GetOrder(t.Context(), orderID)
+	if err != nil {
+		t.Fatalf("%s: GetOrder %d: %v", what, orderID, err)
+	}
+	if o.OrderID != orderID || o.Status != want {
+		t.Errorf("%s: order %+v, want status %s", what, *o, want)
 	}
 }
 
@@ -369,6 +425,8 @@ func TestTrackingPage(t *testing.T) {
 	lines, events := order(t, orderID, placed)
 	// Another order's items, which must never show.
 	otherLines, otherEvents := order(t, orderID+1, placed)
+	placeOrder(t, s, orderID)
+	placeOrder(t, s, orderID+1)
 
 	// The lines: one by one, and in a batch for the other order.
 	for i := range lines {
@@ -380,16 +438,15 @@ func TestTrackingPage(t *testing.T) {
 		t.Fatalf("AddOrderLines: %v", err)
 	}
 	// The events, recorded out of order: the sort key puts them in order.
+	// The order's status is that of the last event recorded (events[4]),
+	// not of the latest event by id (events[5]).
 	for _, i := range []int{2, 0, 1, 5, 3, 4} {
-		if err := s.RecordTrackingEvent(ctx, &events[i]); err != nil {
-			t.Fatalf("RecordTrackingEvent %s: %v", events[i].Status, err)
-		}
+		record(t, s, events[i])
 	}
-	for i := range otherEvents[:2] {
-		if err := s.RecordTrackingEvent(ctx, &otherEvents[i]); err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range otherEvents[:2] {
+		record(t, s, e)
 	}
+	wantOrder := []orders.Order{{OrderID: orderID, Status: events[4].Status}}
 
 	// One Query: the lines (by SKU, numerically) then the events (in time order).
 	res, err := s.TrackingPage(ctx, orderID, orders.Page{})
@@ -398,6 +455,9 @@ func TestTrackingPage(t *testing.T) {
 	}
 	checkLines(t, "TrackingPage lines", res.OrderLines, bySKU(lines))
 	checkEvents(t, "TrackingPage events", res.TrackingEvents, events)
+	if !slices.Equal(res.Orders, wantOrder) {
+		t.Errorf("TrackingPage order = %+v, want %+v", res.Orders, wantOrder)
+	}
 	if res.Next != "" {
 		t.Errorf("TrackingPage: Next = %q, want \"\"", res.Next)
 	}
@@ -406,6 +466,7 @@ func TestTrackingPage(t *testing.T) {
 	}
 
 	// Page by page, 3 items a page: the same items, each typed right.
+	var gotOrders []orders.Order
 	var gotLines []orders.OrderLine
 	var gotEvents []orders.TrackingEvent
 	pages := 0
@@ -416,6 +477,7 @@ func TestTrackingPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		pages++
+		gotOrders = append(gotOrders, r.Orders...)
 		gotLines = append(gotLines, r.OrderLines...)
 		gotEvents = append(gotEvents, r.TrackingEvents...)
 		if r.Next == "" {
@@ -424,26 +486,33 @@ func TestTrackingPage(t *testing.T) {
 		page.Cursor = r.Next
 	}
 	if pages < 4 {
-		t.Errorf("TrackingPage, 10 items 3 a page: %d pages", pages)
+		t.Errorf("TrackingPage, 11 items 3 a page: %d pages", pages)
+	}
+	if !slices.Equal(gotOrders, wantOrder) {
+		t.Errorf("TrackingPage pages: order = %+v, want %+v", gotOrders, wantOrder)
 	}
 	checkLines(t, "TrackingPage pages: lines", gotLines, bySKU(lines))
 	checkEvents(t, "TrackingPage pages: events", gotEvents, events)
 
 	// And with the iterator.
-	gotLines, gotEvents = nil, nil
+	gotOrders, gotLines, gotEvents = nil, nil, nil
 	for r, err := range s.TrackingPageAll(ctx, orderID+1) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		gotOrders = append(gotOrders, r.Orders...)
 		gotLines = append(gotLines, r.OrderLines...)
 		gotEvents = append(gotEvents, r.TrackingEvents...)
 	}
 	checkLines(t, "TrackingPageAll other order: lines", gotLines, bySKU(otherLines))
 	checkEvents(t, "TrackingPageAll other order: events", gotEvents, otherEvents[:2])
+	if want := []orders.Order{{OrderID: orderID + 1, Status: otherEvents[1].Status}}; !slices.Equal(gotOrders, want) {
+		t.Errorf("TrackingPageAll other order: order = %+v, want %+v", gotOrders, want)
+	}
 
 	// An order that does not exist: an empty page.
 	res, err = s.TrackingPage(ctx, 1, orders.Page{})
-	if err != nil || len(res.OrderLines)+len(res.TrackingEvents) != 0 {
+	if err != nil || len(res.Orders)+len(res.OrderLines)+len(res.TrackingEvents) != 0 {
 		t.Errorf("TrackingPage of a missing order: %+v, %v", res, err)
 	}
 	// A cursor of one order is refused for another.
@@ -462,6 +531,7 @@ func TestTrackingEvents(t *testing.T) {
 	const orderID = 20_240_001
 	placed := time.Date(2025, 1, 3, 22, 40, 0, 0, time.UTC)
 	lines, events := order(t, orderID, placed)
+	placeOrder(t, s, orderID)
 	if err := s.AddOrderLines(ctx, lines); err != nil {
 		t.Fatal(err)
 	}
@@ -479,11 +549,10 @@ func TestTrackingEvents(t *testing.T) {
 	}
 
 	// Record them one by one: after each, the events so far, in order,
-	// and the last one is the latest.
+	// the last one is the latest, and the order has its status.
 	for i := range events {
-		if err := s.RecordTrackingEvent(ctx, &events[i]); err != nil {
-			t.Fatalf("RecordTrackingEvent %s: %v", events[i].Status, err)
-		}
+		record(t, s, events[i])
+		checkStatus(t, fmt.Sprintf("after event %d", i+1), s, orderID, events[i].Status)
 		res, err := s.TrackingEvents(ctx, orderID, orders.Page{})
 		if err != nil {
 			t.Fatal(err)
@@ -495,17 +564,19 @@ func TestTrackingEvents(t *testing.T) {
 		}
 		checkEvents(t, fmt.Sprintf("LatestTrackingEvent after %d", i+1), []orders.TrackingEvent{*latest}, events[i:i+1])
 	}
-	// Recording an event again is refused, and changes nothing.
+	// Recording an event again is refused at step 0 (create
+	// TrackingEvent), and changes nothing: neither the event nor the
+	// order's status.
 	again := events[3]
 	again.Status = "LOST"
-	if err := s.RecordTrackingEvent(ctx, &again); !errors.Is(err, orders.ErrAlreadyExists) {
-		t.Errorf("RecordTrackingEvent of a recorded event: %v, want ErrAlreadyExists", err)
-	}
-	// An event id can't hold the key's separator.
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: again})
+	stepFailed(t, "RecordTrackingEvent of a recorded event", err, 0, orders.ErrAlreadyExists, true)
+	checkStatus(t, "after a refused event", s, orderID, events[len(events)-1].Status)
+	// An event id can't hold the key's separator: refused before the call,
+	// at step 0.
 	bad := orders.TrackingEvent{OrderID: orderID, EventID: "2a#b", Status: "X"}
-	if err := s.RecordTrackingEvent(ctx, &bad); !errors.Is(err, orders.ErrInvalidKey) {
-		t.Errorf("RecordTrackingEvent with '#' in the event id: %v, want ErrInvalidKey", err)
-	}
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: bad})
+	stepFailed(t, "RecordTrackingEvent with '#' in the event id", err, 0, orders.ErrInvalidKey, false)
 
 	// Pages of 2, and the iterator.
 	var got []orders.TrackingEvent
@@ -541,6 +612,56 @@ func TestTrackingEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLines(t, "TrackingPage lines", tp.OrderLines, bySKU(lines))
+}
+
+// TestOrderStatus: RecordTrackingEvent writes the event and the order's
+// status in one transaction, all or nothing.
+func TestOrderStatus(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	const orderID = 7_000_001
+	_, events := order(t, orderID, time.Date(2025, 2, 1, 9, 0, 0, 0, time.UTC))
+
+	// An event of an order that does not exist: the update of step 1
+	// finds no order, and the event of step 0 is not written either.
+	err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: events[0]})
+	stepFailed(t, "RecordTrackingEvent of a missing order", err, 1, orders.ErrNotFound, true)
+	if res, err := s.TrackingPage(ctx, orderID, orders.Page{}); err != nil || len(res.Orders)+len(res.OrderLines)+len(res.TrackingEvents) != 0 {
+		t.Errorf("TrackingPage after a cancelled event: %+v, %v; want nothing", res, err)
+	}
+	if _, err := s.GetOrder(ctx, orderID); !errors.Is(err, orders.ErrNotFound) {
+		t.Errorf("GetOrder of a missing order: %v, want ErrNotFound", err)
+	}
+
+	// PlaceOrder creates the order once.
+	placeOrder(t, s, orderID)
+	checkStatus(t, "a new order", s, orderID, "NEW")
+	if err := s.PlaceOrder(ctx, &orders.Order{OrderID: orderID, Status: "PLACED"}); !errors.Is(err, orders.ErrAlreadyExists) {
+		t.Errorf("PlaceOrder of an existing order: %v, want ErrAlreadyExists", err)
+	}
+	checkStatus(t, "after a refused PlaceOrder", s, orderID, "NEW")
+
+	// Now the same event is recorded, and the order takes its status.
+	record(t, s, events[0])
+	checkStatus(t, "after the first event", s, orderID, events[0].Status)
+
+	// A request token makes a retried call (after a lost answer, say)
+	// succeed without writing again; without it the retry is refused.
+	// DynamoDB takes a token of 1 to 36 characters: the KSUID (27).
+	p := orders.RecordTrackingEventParams{TrackingEvent: events[1], RequestToken: events[1].EventID}
+	for i := range 2 {
+		if err := s.RecordTrackingEvent(ctx, p); err != nil {
+			t.Fatalf("RecordTrackingEvent with a request token, call %d: %v", i+1, err)
+		}
+	}
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: events[1]})
+	stepFailed(t, "RecordTrackingEvent again without the token", err, 0, orders.ErrAlreadyExists, true)
+	checkStatus(t, "after the second event", s, orderID, events[1].Status)
+	res, err := s.TrackingEvents(ctx, orderID, orders.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, "TrackingEvents", res.Items, events[:2])
 }
 
 func TestOrderLines(t *testing.T) {

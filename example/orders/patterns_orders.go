@@ -6,6 +6,7 @@ package orders
 import (
 	"context"
 	"iter"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -14,6 +15,7 @@ import (
 
 // TrackingPageResult is one page of TrackingPage.
 type TrackingPageResult struct {
+	Orders         []Order
 	OrderLines     []OrderLine
 	TrackingEvents []TrackingEvent
 	// Next continues with the next page; "" after the last one.
@@ -37,10 +39,10 @@ var trackingPageShape = &queryShape{
 // purchased items shown in addition to the tracking details". One Query of
 // the order's item collection.
 //
-// TrackingPage reads one page of the items of OrderLine, TrackingEvent;
-// page.Cursor continues from the page before, and the result's Next is ""
-// after the last page. Items that can't be decoded are left out of the
-// result, which comes with a DecodeError listing them.
+// TrackingPage reads one page of the items of Order, OrderLine,
+// TrackingEvent; page.Cursor continues from the page before, and the
+// result's Next is "" after the last page. Items that can't be decoded are
+// left out of the result, which comes with a DecodeError listing them.
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId}
@@ -72,6 +74,13 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
+		case hasKeyPrefix(item, "SK", "ORDER"):
+			var v Order
+			if err := v.UnmarshalItem(item); err != nil {
+				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				continue
+			}
+			res.Orders = append(res.Orders, v)
 		case isType(item, "_type", "OrderLine"):
 			var v OrderLine
 			if err := v.UnmarshalItem(item); err != nil {
@@ -137,8 +146,8 @@ var trackingEventsShape = &queryShape{
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
 //		"EVENT#")
-//	Items of OrderLine share the partition; the key condition never reads
-//		them.
+//	Items of Order, OrderLine share the partition; the key condition
+//		never reads them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
@@ -206,8 +215,8 @@ const latestTrackingEventKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
 //		"EVENT#")
-//	Items of OrderLine share the partition; the key condition never reads
-//		them.
+//	Items of Order, OrderLine share the partition; the key condition
+//		never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {
@@ -243,41 +252,188 @@ func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*Tracki
 	return &v, nil
 }
 
-const recordTrackingEventCondition = "attribute_not_exists(#pk)"
+const placeOrderCondition = "attribute_not_exists(#pk)"
 
-// Records a tracking event; fails if that event id is already recorded.
+// Creates the order's own item, with its first status.
 //
-// RecordTrackingEvent writes trackingEvent only when no item has its key:
-// ErrAlreadyExists otherwise.
+// PlaceOrder writes order only when no item has its key: ErrAlreadyExists
+// otherwise.
 //
 //	PutItem on table Orders
-//	Key: orderId = {orderId} AND SK = "EVENT#{eventId}"
+//	Key: orderId = {orderId} AND SK = "ORDER"
 //	ConditionExpression: attribute_not_exists(#pk)
-func (s *Store) RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error {
-	in, err := s.recordTrackingEventInput(trackingEvent)
+func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
+	in, err := s.placeOrderInput(order)
 	if err != nil {
-		return &callError{method: "RecordTrackingEvent", cause: err}
+		return &callError{method: "PlaceOrder", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("RecordTrackingEvent", err, ErrConditionFailed, ErrAlreadyExists)
+		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
 
-// recordTrackingEventInput builds the request of RecordTrackingEvent; its
-// errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) recordTrackingEventInput(trackingEvent *TrackingEvent) (*dynamodb.PutItemInput, error) {
-	item, err := trackingEvent.MarshalItem()
+// placeOrderInput builds the request of PlaceOrder; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
+	item, err := order.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(recordTrackingEventCondition),
+		ConditionExpression:                 aws.String(placeOrderCondition),
 		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.ordersTable),
 	}, nil
+}
+
+// The order's own item, its status.
+//
+// GetOrder reads one Order by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Orders
+//	Key: orderId = {orderId} AND SK = "ORDER"
+func (s *Store) GetOrder(ctx context.Context, orderID int64) (*Order, error) {
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"SK":      &types.AttributeValueMemberS{Value: "ORDER"},
+			"orderId": intValue(orderID),
+		},
+		TableName: aws.String(s.ordersTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetOrder", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetOrder", cause: ErrNotFound}
+	}
+	var v Order
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetOrder", cause: err}
+	}
+	return &v, nil
+}
+
+const recordTrackingEventStep1Condition = "attribute_not_exists(#pk)"
+
+// recordTrackingEventStep1Input builds step 1 of RecordTrackingEvent,
+// create TrackingEvent; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) recordTrackingEventStep1Input(trackingEvent *TrackingEvent) (*dynamodb.PutItemInput, error) {
+	item, err := trackingEvent.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(recordTrackingEventStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#pk": "orderId"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.ordersTable),
+	}, nil
+}
+
+const recordTrackingEventStep2Update = "SET #status = :status"
+
+const recordTrackingEventStep2Condition = "attribute_exists(#pk)"
+
+// recordTrackingEventStep2Input builds step 2 of RecordTrackingEvent,
+// update Order; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) recordTrackingEventStep2Input(orderID int64, status string) (*dynamodb.UpdateItemInput, error) {
+	if !utf8.ValidString(status) {
+		return nil, &ItemError{Entity: "Order", Attr: "status", Reason: "not valid UTF-8"}
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(recordTrackingEventStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#pk": "orderId", "#status": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":status": &types.AttributeValueMemberS{Value: status}},
+		Key: map[string]types.AttributeValue{
+			"SK":      &types.AttributeValueMemberS{Value: "ORDER"},
+			"orderId": intValue(orderID),
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.ordersTable),
+		UpdateExpression:                    aws.String(recordTrackingEventStep2Update),
+	}, nil
+}
+
+// RecordTrackingEventParams holds the inputs of RecordTrackingEvent. A
+// field named after an attribute is that attribute's value in every step
+// that takes it.
+type RecordTrackingEventParams struct {
+	// TrackingEvent is the item step 1 writes (create TrackingEvent); step 2
+	// (update Order) also take values of its fields.
+	TrackingEvent TrackingEvent
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// recordTrackingEventTx describes the steps of RecordTrackingEvent for the
+// runtime.
+var recordTrackingEventTx = transaction{
+	method: "RecordTrackingEvent",
+	steps: []transactStep{{
+		action:    "create TrackingEvent",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"orderId", "SK"},
+	}, {
+		action:    "update Order",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"orderId", "SK"},
+	}},
+}
+
+// Records a tracking event and sets the order's status to the event's, in
+// one transaction: the order's status is that of the last event recorded,
+// never behind it. An event id already recorded fails the create
+// (ErrAlreadyExists), an order that does not exist the update
+// (ErrNotFound); either way nothing is written.
+//
+// RecordTrackingEvent writes its 2 steps in one transaction: all of them,
+// or none. A step that fails gives a *TransactionError naming it and
+// wrapping its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Orders: create TrackingEvent
+//	  Key: orderId = {orderId} AND SK = "EVENT#{eventId}"
+//	  ConditionExpression: attribute_not_exists(#pk)
+//	  ExpressionAttributeNames: #pk="orderId"
+//	step 2, Update on table Orders: update Order
+//	  Key: orderId = {orderId} AND SK = "ORDER"
+//	  UpdateExpression: SET #status = :status
+//	  ConditionExpression: attribute_exists(#pk)
+//	  ExpressionAttributeNames: #pk="orderId", #status="status"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEventParams) error {
+	step1, err := s.recordTrackingEventStep1Input(&params.TrackingEvent)
+	if err != nil {
+		return recordTrackingEventTx.stepError(0, err)
+	}
+	step2, err := s.recordTrackingEventStep2Input(params.TrackingEvent.OrderID, params.TrackingEvent.Status)
+	if err != nil {
+		return recordTrackingEventTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return recordTrackingEventTx.err(err, in.TransactItems)
+	}
+	return nil
 }
 
 const addOrderLineCondition = "attribute_not_exists(#pk)"

@@ -30,7 +30,8 @@ type StoreAPI interface {
 	// RemoveFromCart deletes the CartItem with this key.
 	RemoveFromCart(ctx context.Context, key CartItemKey) error
 
-	// TrackingPage reads one page of the items of OrderLine, TrackingEvent.
+	// TrackingPage reads one page of the items of Order, OrderLine,
+	// TrackingEvent.
 	TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error)
 
 	// TrackingPageAll walks every page of TrackingPage, reading the pages one
@@ -48,9 +49,16 @@ type StoreAPI interface {
 	// descending sort key order.
 	LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error)
 
-	// RecordTrackingEvent writes trackingEvent only when no item has its key:
-	// ErrAlreadyExists otherwise.
-	RecordTrackingEvent(ctx context.Context, trackingEvent *TrackingEvent) error
+	// PlaceOrder writes order only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	PlaceOrder(ctx context.Context, order *Order) error
+
+	// GetOrder reads one Order by its primary key.
+	GetOrder(ctx context.Context, orderID int64) (*Order, error)
+
+	// RecordTrackingEvent writes its 2 steps in one transaction: all of them,
+	// or none.
+	RecordTrackingEvent(ctx context.Context, params RecordTrackingEventParams) error
 
 	// AddOrderLine writes orderLine only when no item has its key:
 	// ErrAlreadyExists otherwise.

@@ -121,6 +121,12 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 	}
 
 	const orderID = 112_8937_4410
+	section("PlaceOrder", fmt.Sprintf("checkout: order %d, its own item", orderID))
+	if err := s.PlaceOrder(ctx, &orders.Order{OrderID: orderID, Status: "NEW"}); err != nil {
+		return err
+	}
+	p("  order %d status NEW", orderID)
+
 	section("AddOrderLine", fmt.Sprintf("checkout: order %d, one line", orderID))
 	first := orders.OrderLine{OrderID: orderID, SKU: 1000, ProductName: "Echo Dot (4th Gen)", Quantity: 3, UnitPrice: 4999}
 	if err := s.AddOrderLine(ctx, &first); err != nil {
@@ -142,7 +148,7 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 		p("  %s", fmtLine(l))
 	}
 
-	section("RecordTrackingEvent", "the order moves along")
+	section("RecordTrackingEvent", "the order moves along: each event and the order's status, one transaction")
 	placed := time.Date(2024, 11, 29, 8, 15, 0, 0, time.UTC)
 	for i, st := range []struct{ status, message string }{
 		{"PLACED", "Order received"},
@@ -150,20 +156,39 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 		{"SHIPPED", "Handed to carrier"},
 	} {
 		e := orders.TrackingEvent{OrderID: orderID, EventID: ksuid(placed.Add(time.Duration(i) * 3 * time.Hour)), Status: st.status, Message: new(st.message)}
-		if err := s.RecordTrackingEvent(ctx, &e); err != nil {
+		if err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: e}); err != nil {
 			return err
 		}
-		p("  %s", fmtEvent(e))
+		o, err := s.GetOrder(ctx, orderID)
+		if err != nil {
+			return err
+		}
+		p("  %s -> order status %s", fmtEvent(e), o.Status)
 		if i == 0 {
-			err := s.RecordTrackingEvent(ctx, &e)
+			again := e
+			again.Status = "LOST"
+			err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: again})
 			p("  recording it again: %s", sentinel(err))
 		}
 	}
+	lost := orders.TrackingEvent{OrderID: orderID + 1, EventID: ksuid(placed), Status: "PLACED"}
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: lost})
+	p("an event of an order never placed: %s", sentinel(err))
+
+	section("GetOrder", "the order's own item: the status of its last event")
+	o, err := s.GetOrder(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	p("  order %d status %s", o.OrderID, o.Status)
 
 	section("TrackingPage", "the lines and the tracking events of the order, one Query")
 	res, err := s.TrackingPage(ctx, orderID, orders.Page{})
 	if err != nil {
 		return err
+	}
+	for _, o := range res.Orders {
+		p("  order %d status %s", o.OrderID, o.Status)
 	}
 	var total int64
 	for _, l := range res.OrderLines {
@@ -230,8 +255,13 @@ func ksuid(at time.Time) string {
 	return string(out)
 }
 
-// sentinel names the error sentinel of the package that err wraps.
+// sentinel names the error sentinel of the package that err wraps, and
+// the step of a transaction that failed.
 func sentinel(err error) string {
+	var te *orders.TransactionError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("step %d (%s): %s", te.Step, te.Action, sentinel(te.Err))
+	}
 	for _, e := range []struct {
 		name string
 		err  error
