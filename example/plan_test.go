@@ -135,8 +135,9 @@ var models = []model{
 			{"CreateAccount", plan.PutItem, "primary", `PK = "account:{accountId}" AND SK = "metadata:account"`, "-"},
 			{"CreateUser", plan.PutItem, "primary", `PK = "account:{accountId}" AND SK = "user:{userId}"`, "-"},
 			{"CreateServiceGroup", plan.PutItem, "primary", `PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"`, "-"},
-			{"GrantServiceGroup", plan.PutItem, "primary", `PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"`, "-"},
-			{"RevokeServiceGroup", plan.DeleteItem, "primary", `PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"`, "-"},
+			// The membership and the group's member count, written together.
+			{"GrantServiceGroup", plan.TransactWriteItems, "primary", "", "-"},
+			{"RevokeServiceGroup", plan.TransactWriteItems, "primary", "", "-"},
 		},
 	},
 }

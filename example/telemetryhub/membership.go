@@ -26,12 +26,6 @@ type Membership struct {
 	GrantedAt      time.Time
 }
 
-// MembershipKey holds the primary key attributes of a Membership.
-type MembershipKey struct {
-	UserID         string
-	ServiceGroupID string
-}
-
 // membershipPK builds PK="user:{userId}" of Membership items.
 func membershipPK(userID string) (string, error) {
 	userIDKey, err := keyString("userId", userID, ":")

@@ -6,6 +6,7 @@ package telemetryhub
 import (
 	"context"
 	"iter"
+	"math"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -768,63 +769,184 @@ func (s *Store) createServiceGroupInput(serviceGroup *ServiceGroup) (*dynamodb.P
 	}, nil
 }
 
-const grantServiceGroupCondition = "attribute_not_exists(PK)"
+const grantServiceGroupStep1Condition = "attribute_exists(PK)"
 
-// Gives a user access to a service group (writes the membership record).
-//
-// GrantServiceGroup writes membership only when no item has its key:
-// ErrAlreadyExists otherwise.
-//
-//	PutItem on table TelemetryHub
-//	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
-//	ConditionExpression: attribute_not_exists(PK)
-func (s *Store) GrantServiceGroup(ctx context.Context, membership *Membership) error {
-	in, err := s.grantServiceGroupInput(membership)
+// grantServiceGroupStep1Input builds step 1 of GrantServiceGroup, check
+// User; its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) grantServiceGroupStep1Input(accountID string, userID string) (*types.ConditionCheck, error) {
+	pk, err := userPK(accountID)
 	if err != nil {
-		return &callError{method: "GrantServiceGroup", cause: err}
+		return nil, err
 	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("GrantServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
+	sk, err := userSK(userID)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	return &types.ConditionCheck{
+		ConditionExpression: aws.String(grantServiceGroupStep1Condition),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.telemetryHubTable),
+	}, nil
 }
 
-// grantServiceGroupInput builds the request of GrantServiceGroup; its
-// errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) grantServiceGroupInput(membership *Membership) (*dynamodb.PutItemInput, error) {
+const grantServiceGroupStep2Condition = "attribute_not_exists(PK)"
+
+// grantServiceGroupStep2Input builds step 2 of GrantServiceGroup, create
+// Membership; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) grantServiceGroupStep2Input(membership *Membership) (*dynamodb.PutItemInput, error) {
 	item, err := membership.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(grantServiceGroupCondition),
+		ConditionExpression:                 aws.String(grantServiceGroupStep2Condition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.telemetryHubTable),
 	}, nil
 }
 
-// RevokeServiceGroup deletes the Membership with this key; deleting an item
-// that does not exist is no error.
-//
-//	DeleteItem on table TelemetryHub
-//	Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
-func (s *Store) RevokeServiceGroup(ctx context.Context, key MembershipKey) error {
-	in, err := s.revokeServiceGroupInput(key)
+const grantServiceGroupStep3Update = "ADD #members :members"
+
+const grantServiceGroupStep3Condition = "attribute_exists(PK) AND ((attribute_not_exists(#members) AND :members >= :members_min) OR #members >= :members_restMin) AND ((attribute_not_exists(#members) AND :members <= :members_max) OR #members <= :members_restMax)"
+
+// grantServiceGroupStep3Input builds step 3 of GrantServiceGroup, update
+// ServiceGroup; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) grantServiceGroupStep3Input(accountID string, serviceGroupID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := serviceGroupPK(accountID)
 	if err != nil {
-		return &callError{method: "RevokeServiceGroup", cause: err}
+		return nil, err
 	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "RevokeServiceGroup", cause: err}
+	sk, err := serviceGroupSK(serviceGroupID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(grantServiceGroupStep3Condition),
+		ExpressionAttributeNames: map[string]string{"#members": "members"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":members":         &types.AttributeValueMemberN{Value: "1"},
+			":members_max":     intValue(math.MaxInt64),
+			":members_min":     intValue(0),
+			":members_restMax": intDiff(math.MaxInt64, int64(1)),
+			":members_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.telemetryHubTable),
+		UpdateExpression:                    aws.String(grantServiceGroupStep3Update),
+	}, nil
+}
+
+// GrantServiceGroupParams holds the inputs of GrantServiceGroup. A field
+// named after an attribute is that attribute's value in every step that
+// takes it.
+type GrantServiceGroupParams struct {
+	// Membership is the item step 2 writes (create Membership); steps 1 (check
+	// User) and 3 (update ServiceGroup) also take values of its fields.
+	Membership Membership
+	// AccountID is accountId, of the key, in steps 1 (check User) and 3 (update
+	// ServiceGroup).
+	AccountID string
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// grantServiceGroupTx describes the steps of GrantServiceGroup for the
+// runtime.
+var grantServiceGroupTx = transaction{
+	method: "GrantServiceGroup",
+	steps: []transactStep{{
+		action:    "check User",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create Membership",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update ServiceGroup",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Gives a user of an account access to a service group of the same account
+// and counts the group's members, in one transaction: the user must exist
+// (ErrNotFound), the membership must not (ErrAlreadyExists), and the group
+// must exist (ErrNotFound); then it has one member more.
+//
+// GrantServiceGroup writes its 3 steps in one transaction: all of them, or
+// none. A step that fails gives a *TransactionError naming it and wrapping
+// its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, ConditionCheck on table TelemetryHub: check User
+//	  Key: PK = "account:{accountId}" AND SK = "user:{userId}"
+//	  ConditionExpression: attribute_exists(PK)
+//	step 2, Put on table TelemetryHub: create Membership
+//	  Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Update on table TelemetryHub: update ServiceGroup
+//	  Key: PK = "account:{accountId}" AND SK =
+//	  	"servicegroup:{serviceGroupId}"
+//	  UpdateExpression: ADD #members :members
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#members) AND :members >= :members_min)
+//	  	OR #members >= :members_restMin) AND
+//	  	((attribute_not_exists(#members) AND :members <= :members_max)
+//	  	OR #members <= :members_restMax)
+//	  constant values: :members={N: "1"}
+//	  ExpressionAttributeNames: #members="members"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupParams) error {
+	step1, err := s.grantServiceGroupStep1Input(params.AccountID, params.Membership.UserID)
+	if err != nil {
+		return grantServiceGroupTx.stepError(0, err)
+	}
+	step2, err := s.grantServiceGroupStep2Input(&params.Membership)
+	if err != nil {
+		return grantServiceGroupTx.stepError(1, err)
+	}
+	step3, err := s.grantServiceGroupStep3Input(params.AccountID, params.Membership.ServiceGroupID)
+	if err != nil {
+		return grantServiceGroupTx.stepError(2, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return grantServiceGroupTx.err(err, in.TransactItems)
 	}
 	return nil
 }
 
-// revokeServiceGroupInput builds the request of RevokeServiceGroup; its
-// errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) revokeServiceGroupInput(key MembershipKey) (*dynamodb.DeleteItemInput, error) {
-	userID := key.UserID
-	serviceGroupID := key.ServiceGroupID
+const revokeServiceGroupStep1Condition = "attribute_exists(#userId)"
+
+// revokeServiceGroupStep1Input builds step 1 of RevokeServiceGroup, delete
+// Membership; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) revokeServiceGroupStep1Input(userID string, serviceGroupID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := membershipPK(userID)
 	if err != nil {
 		return nil, err
@@ -834,10 +956,133 @@ func (s *Store) revokeServiceGroupInput(key MembershipKey) (*dynamodb.DeleteItem
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(revokeServiceGroupStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#userId": "userId"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.telemetryHubTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.telemetryHubTable),
 	}, nil
+}
+
+const revokeServiceGroupStep2Update = "ADD #members :members"
+
+const revokeServiceGroupStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#members) AND :members >= :members_min) OR #members >= :members_restMin) AND ((attribute_not_exists(#members) AND :members <= :members_max) OR #members <= :members_restMax)"
+
+// revokeServiceGroupStep2Input builds step 2 of RevokeServiceGroup, update
+// ServiceGroup; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) revokeServiceGroupStep2Input(accountID string, serviceGroupID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := serviceGroupPK(accountID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := serviceGroupSK(serviceGroupID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(revokeServiceGroupStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#members": "members"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":members":         &types.AttributeValueMemberN{Value: "-1"},
+			":members_max":     intValue(math.MaxInt64),
+			":members_min":     intValue(0),
+			":members_restMax": intDiff(math.MaxInt64, int64(-1)),
+			":members_restMin": intDiff(0, int64(-1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.telemetryHubTable),
+		UpdateExpression:                    aws.String(revokeServiceGroupStep2Update),
+	}, nil
+}
+
+// RevokeServiceGroupParams holds the inputs of RevokeServiceGroup. A field
+// named after an attribute is that attribute's value in every step that
+// takes it.
+type RevokeServiceGroupParams struct {
+	// UserID is userId, of the key, in step 1 (delete Membership).
+	UserID string
+	// ServiceGroupID is serviceGroupId, of the key, in steps 1 (delete
+	// Membership) and 2 (update ServiceGroup).
+	ServiceGroupID string
+	// AccountID is accountId, of the key, in step 2 (update ServiceGroup).
+	AccountID string
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// revokeServiceGroupTx describes the steps of RevokeServiceGroup for the
+// runtime.
+var revokeServiceGroupTx = transaction{
+	method: "RevokeServiceGroup",
+	steps: []transactStep{{
+		action:    "delete Membership",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update ServiceGroup",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Takes a user's access to a service group away and counts the group's
+// members, in one transaction: a membership that does not exist is
+// ErrConditionFailed and counts nothing; the group must exist
+// (ErrNotFound).
+//
+// RevokeServiceGroup writes its 2 steps in one transaction: all of them, or
+// none. A step that fails gives a *TransactionError naming it and wrapping
+// its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Delete on table TelemetryHub: delete Membership
+//	  Key: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"
+//	  ConditionExpression: attribute_exists(#userId)
+//	  ExpressionAttributeNames: #userId="userId"
+//	step 2, Update on table TelemetryHub: update ServiceGroup
+//	  Key: PK = "account:{accountId}" AND SK =
+//	  	"servicegroup:{serviceGroupId}"
+//	  UpdateExpression: ADD #members :members
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#members) AND :members >= :members_min)
+//	  	OR #members >= :members_restMin) AND
+//	  	((attribute_not_exists(#members) AND :members <= :members_max)
+//	  	OR #members <= :members_restMax)
+//	  constant values: :members={N: "-1"}
+//	  ExpressionAttributeNames: #members="members"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) RevokeServiceGroup(ctx context.Context, params RevokeServiceGroupParams) error {
+	step1, err := s.revokeServiceGroupStep1Input(params.UserID, params.ServiceGroupID)
+	if err != nil {
+		return revokeServiceGroupTx.stepError(0, err)
+	}
+	step2, err := s.revokeServiceGroupStep2Input(params.AccountID, params.ServiceGroupID)
+	if err != nil {
+		return revokeServiceGroupTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return revokeServiceGroupTx.err(err, in.TransactItems)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package telemetryhub
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -23,6 +24,7 @@ type ServiceGroup struct {
 	AccountID      string
 	ServiceGroupID string
 	Name           string
+	Members        int64 // default 0 when the item lacks it
 }
 
 // serviceGroupPK builds PK="account:{accountId}" of ServiceGroup items.
@@ -32,6 +34,16 @@ func serviceGroupPK(accountID string) (string, error) {
 		return "", err
 	}
 	return keySize("PK", "account:"+accountIDKey, maxSortKey)
+}
+
+// serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of ServiceGroup
+// items.
+func serviceGroupSK(serviceGroupID string) (string, error) {
+	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
+	if err != nil {
+		return "", err
+	}
+	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxSortKey)
 }
 
 // validate checks s against the constraints of the spec before a write.
@@ -44,6 +56,9 @@ func (s *ServiceGroup) validate() error {
 	}
 	if !utf8.ValidString(s.Name) {
 		return &ItemError{Entity: "ServiceGroup", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	if s.Members < 0 {
+		return &ItemError{Entity: "ServiceGroup", Attr: "members", Reason: "below its min 0"}
 	}
 	return nil
 }
@@ -94,14 +109,18 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: s.ServiceGroupID},
 			{Value: s.Name},
 		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(s.Members, 10)},
+		},
 	}
-	item := make(map[string]types.AttributeValue, 6)
+	item := make(map[string]types.AttributeValue, 7)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
 	item["accountId"] = &vals.s[3]
 	item["serviceGroupId"] = &vals.s[4]
 	item["name"] = &vals.s[5]
+	item["members"] = &vals.n[0]
 	return item, nil
 }
 
@@ -109,6 +128,7 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 // item, allocated at once.
 type serviceGroupValues struct {
 	s [6]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets s from an item as DynamoDB returns it. A missing
@@ -120,5 +140,6 @@ func (s *ServiceGroup) UnmarshalItem(item map[string]types.AttributeValue) error
 	s.AccountID = dec.string("accountId", item["accountId"], required)
 	s.ServiceGroupID = dec.string("serviceGroupId", item["serviceGroupId"], required)
 	s.Name = dec.string("name", item["name"], required)
+	s.Members = decodeOr(&dec, "members", item["members"], int64(0), readInt)
 	return dec.err
 }

@@ -73,12 +73,13 @@ type StoreAPI interface {
 	// ErrAlreadyExists otherwise.
 	CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error
 
-	// GrantServiceGroup writes membership only when no item has its key:
-	// ErrAlreadyExists otherwise.
-	GrantServiceGroup(ctx context.Context, membership *Membership) error
+	// GrantServiceGroup writes its 3 steps in one transaction: all of them, or
+	// none.
+	GrantServiceGroup(ctx context.Context, params GrantServiceGroupParams) error
 
-	// RevokeServiceGroup deletes the Membership with this key.
-	RevokeServiceGroup(ctx context.Context, key MembershipKey) error
+	// RevokeServiceGroup writes its 2 steps in one transaction: all of them, or
+	// none.
+	RevokeServiceGroup(ctx context.Context, params RevokeServiceGroupParams) error
 }
 
 // *Store implements StoreAPI.

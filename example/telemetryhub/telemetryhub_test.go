@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/telemetryhub"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
@@ -93,10 +95,80 @@ func seed(t *testing.T, s *telemetryhub.Store) {
 		}
 	}
 	for i := range grants {
-		m := membership(i)
-		if err := s.GrantServiceGroup(ctx, &m); err != nil {
-			t.Fatalf("GrantServiceGroup %s -> %s: %v", m.UserID, m.ServiceGroupID, err)
+		grant(t, s, membership(i))
+	}
+}
+
+// accountOf returns the account of a user of the fixtures.
+func accountOf(user string) string {
+	for _, us := range [][]telemetryhub.User{acmeUsers, globexUsers} {
+		for _, u := range us {
+			if u.UserID == user {
+				return u.AccountID
+			}
 		}
+	}
+	return ""
+}
+
+// grant gives a user of the fixtures access to a service group of their
+// account, failing the test on an error.
+func grant(t *testing.T, s *telemetryhub.Store, m telemetryhub.Membership) {
+	t.Helper()
+	if err := s.GrantServiceGroup(t.Context(), telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: accountOf(m.UserID)}); err != nil {
+		t.Fatalf("GrantServiceGroup %s -> %s: %v", m.UserID, m.ServiceGroupID, err)
+	}
+}
+
+// counted returns the groups, each with the number of members grants gives
+// it.
+func counted(groups []telemetryhub.ServiceGroup) []telemetryhub.ServiceGroup {
+	out := slices.Clone(groups)
+	for i := range out {
+		out[i].Members = int64(len(usersOf(out[i].ServiceGroupID)))
+	}
+	return out
+}
+
+// members returns the stored member count of a service group of acme.
+func members(t *testing.T, s *telemetryhub.Store, group string) int64 {
+	t.Helper()
+	for g, err := range s.ServiceGroupsOfAccountAll(t.Context(), acme.AccountID) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.ServiceGroupID == group {
+			return g.Members
+		}
+	}
+	t.Fatalf("no service group %s in %s", group, acme.AccountID)
+	return 0
+}
+
+// stepFailed checks that err is the failure of step (from 0) of a
+// transaction, of kind want and of no other kind, with the SDK's
+// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
+func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
+	t.Helper()
+	var te *telemetryhub.TransactionError
+	if !errors.As(err, &te) {
+		t.Errorf("%s: %v, want a *TransactionError", what, err)
+		return
+	}
+	if te.Step != step {
+		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", what, err, want)
+	}
+	for _, other := range []error{telemetryhub.ErrNotFound, telemetryhub.ErrAlreadyExists, telemetryhub.ErrConditionFailed, telemetryhub.ErrInvalidKey} {
+		if other != want && errors.Is(err, other) {
+			t.Errorf("%s: %v is also %v", what, err, other)
+		}
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) != viaDynamoDB {
+		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
 	}
 }
 
@@ -265,7 +337,7 @@ func TestUsersAndGroupsOfAccount(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ServiceGroupsOfAccount: %v", err)
 	}
-	checkGroups(t, "ServiceGroupsOfAccount acme", gres.Items, acmeGroups)
+	checkGroups(t, "ServiceGroupsOfAccount acme", gres.Items, counted(acmeGroups))
 	var groups []telemetryhub.ServiceGroup
 	for g, err := range s.ServiceGroupsOfAccountAll(ctx, globex.AccountID) {
 		if err != nil {
@@ -273,7 +345,7 @@ func TestUsersAndGroupsOfAccount(t *testing.T) {
 		}
 		groups = append(groups, g)
 	}
-	checkGroups(t, "ServiceGroupsOfAccountAll globex", groups, globexGroups)
+	checkGroups(t, "ServiceGroupsOfAccountAll globex", groups, counted(globexGroups))
 
 	// An account with nothing in it yet.
 	empty := telemetryhub.Account{AccountID: "acc-newbie", Name: "Newbie"}
@@ -303,7 +375,7 @@ func TestAccountData(t *testing.T) {
 		t.Errorf("AccountData accounts = %+v, want [%+v]", res.Accounts, acme)
 	}
 	checkUsers(t, "AccountData users", res.Users, acmeUsers)
-	checkGroups(t, "AccountData service groups", res.ServiceGroups, acmeGroups)
+	checkGroups(t, "AccountData service groups", res.ServiceGroups, counted(acmeGroups))
 	if res.Next != "" {
 		t.Errorf("AccountData: Next = %q, want \"\"", res.Next)
 	}
@@ -338,7 +410,7 @@ func TestAccountData(t *testing.T) {
 		t.Errorf("AccountData pages: accounts = %+v", accounts)
 	}
 	checkUsers(t, "AccountData pages: users", users, acmeUsers)
-	checkGroups(t, "AccountData pages: service groups", groups, acmeGroups)
+	checkGroups(t, "AccountData pages: service groups", groups, counted(acmeGroups))
 
 	// With the iterator, for the other account.
 	accounts, users, groups = nil, nil, nil
@@ -354,7 +426,7 @@ func TestAccountData(t *testing.T) {
 		t.Errorf("AccountDataAll globex: accounts = %+v", accounts)
 	}
 	checkUsers(t, "AccountDataAll globex: users", users, globexUsers)
-	checkGroups(t, "AccountDataAll globex: service groups", groups, globexGroups)
+	checkGroups(t, "AccountDataAll globex: service groups", groups, counted(globexGroups))
 
 	// A missing account: nothing.
 	r, err := s.AccountData(ctx, "acc-000000", telemetryhub.Page{})
@@ -441,56 +513,121 @@ func TestMembershipsBothWays(t *testing.T) {
 }
 
 // TestGrantAndRevoke grants a user a service group and revokes it: each
-// time both directions of the relationship follow.
+// time both directions of the relationship follow, and the group's member
+// count with them, or, when a step fails, nothing changes.
 func TestGrantAndRevoke(t *testing.T) {
 	s := newStore(t)
 	ctx := t.Context()
 	seed(t, s)
+	const prod = "sg-prod-17"
+	if n := members(t, s, prod); n != 2 {
+		t.Fatalf("%s has %d members after the seed, want 2", prod, n)
+	}
 
 	daffy := acmeUsers[3].UserID
-	grant := telemetryhub.Membership{UserID: daffy, ServiceGroupID: "sg-prod-17", GrantedAt: time.Date(2025, 2, 14, 16, 45, 30, 250_000_000, time.UTC)}
-	if err := s.GrantServiceGroup(ctx, &grant); err != nil {
+	daffyProd := telemetryhub.Membership{UserID: daffy, ServiceGroupID: prod, GrantedAt: time.Date(2025, 2, 14, 16, 45, 30, 250_000_000, time.UTC)}
+	params := telemetryhub.GrantServiceGroupParams{Membership: daffyProd, AccountID: acme.AccountID}
+	if err := s.GrantServiceGroup(ctx, params); err != nil {
 		t.Fatalf("GrantServiceGroup: %v", err)
 	}
-	// Granting it again is refused, and keeps the first grant's date.
-	again := grant
-	again.GrantedAt = grant.GrantedAt.Add(time.Hour)
-	if err := s.GrantServiceGroup(ctx, &again); !errors.Is(err, telemetryhub.ErrAlreadyExists) {
-		t.Errorf("GrantServiceGroup of an existing membership: %v, want ErrAlreadyExists", err)
+	if n := members(t, s, prod); n != 3 {
+		t.Errorf("%s has %d members after the grant, want 3", prod, n)
+	}
+	// Granting it again is refused at step 1 (create Membership), keeps the
+	// first grant's date and counts nothing.
+	again := params
+	again.Membership.GrantedAt = daffyProd.GrantedAt.Add(time.Hour)
+	stepFailed(t, "GrantServiceGroup of an existing membership", s.GrantServiceGroup(ctx, again), 1, telemetryhub.ErrAlreadyExists, true)
+	if n := members(t, s, prod); n != 3 {
+		t.Errorf("%s has %d members after a refused grant, want 3", prod, n)
 	}
 
 	r, err := s.ServiceGroupsOfUser(ctx, daffy, telemetryhub.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkMemberships(t, "ServiceGroupsOfUser after the grant", r.Items, []telemetryhub.Membership{grant})
-	u, err := s.UsersOfServiceGroup(ctx, "sg-prod-17", telemetryhub.Page{})
+	checkMemberships(t, "ServiceGroupsOfUser after the grant", r.Items, []telemetryhub.Membership{daffyProd})
+	u, err := s.UsersOfServiceGroup(ctx, prod, telemetryhub.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(usersOf("sg-prod-17"), grant) // usr-0004 sorts last
+	want := append(usersOf(prod), daffyProd) // usr-0004 sorts last
 	checkMemberships(t, "UsersOfServiceGroup after the grant", u.Items, want)
 
-	// Revoke it: gone both ways; revoking again is no error.
-	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: daffy, ServiceGroupID: "sg-prod-17"}); err != nil {
+	// Grants the transaction refuses, writing no membership and counting
+	// nothing: a user who does not exist (step 0, check User); a user of
+	// another account, who is no user of the account given (step 0), or
+	// whose account has no such group (step 2, update ServiceGroup); a
+	// group that does not exist (step 2).
+	hank := globexUsers[0].UserID
+	for _, c := range []struct {
+		what    string
+		user    string
+		group   string
+		account string
+		step    int
+	}{
+		{"a missing user", "usr-9999", prod, acme.AccountID, 0},
+		{"a user of another account, under acme", hank, prod, acme.AccountID, 0},
+		{"a group of another account, under globex", hank, prod, globex.AccountID, 2},
+		{"a missing group", daffy, "sg-none-00", acme.AccountID, 2},
+	} {
+		m := telemetryhub.Membership{UserID: c.user, ServiceGroupID: c.group, GrantedAt: daffyProd.GrantedAt}
+		err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: c.account})
+		stepFailed(t, "GrantServiceGroup of "+c.what, err, c.step, telemetryhub.ErrNotFound, true)
+		r, err := s.ServiceGroupsOfUser(ctx, c.user, telemetryhub.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(r.Items, func(m telemetryhub.Membership) bool { return m.ServiceGroupID == c.group }) {
+			t.Errorf("GrantServiceGroup of %s wrote the membership", c.what)
+		}
+	}
+	if n := members(t, s, prod); n != 3 {
+		t.Errorf("%s has %d members after the refused grants, want 3", prod, n)
+	}
+	// A key value holding the separator is refused before the call.
+	bad := telemetryhub.GrantServiceGroupParams{Membership: telemetryhub.Membership{UserID: "usr:0004", ServiceGroupID: prod}, AccountID: acme.AccountID}
+	stepFailed(t, "GrantServiceGroup with ':' in the user id", s.GrantServiceGroup(ctx, bad), 0, telemetryhub.ErrInvalidKey, false)
+
+	// Revoke it: gone both ways, and counted.
+	revoke := telemetryhub.RevokeServiceGroupParams{UserID: daffy, ServiceGroupID: prod, AccountID: acme.AccountID}
+	if err := s.RevokeServiceGroup(ctx, revoke); err != nil {
 		t.Fatalf("RevokeServiceGroup: %v", err)
 	}
-	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: daffy, ServiceGroupID: "sg-prod-17"}); err != nil {
-		t.Errorf("RevokeServiceGroup of a revoked membership: %v", err)
+	if n := members(t, s, prod); n != 2 {
+		t.Errorf("%s has %d members after the revoke, want 2", prod, n)
+	}
+	// Revoking again: the delete's condition (the membership exists) fails
+	// at step 0, and the count stays. Without the condition, deleting no
+	// membership would still take one from the count.
+	stepFailed(t, "RevokeServiceGroup of a revoked membership", s.RevokeServiceGroup(ctx, revoke), 0, telemetryhub.ErrConditionFailed, true)
+	if n := members(t, s, prod); n != 2 {
+		t.Errorf("%s has %d members after revoking twice, want 2", prod, n)
 	}
 	r, err = s.ServiceGroupsOfUser(ctx, daffy, telemetryhub.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkMemberships(t, "ServiceGroupsOfUser after the revoke", r.Items, nil)
-	u, err = s.UsersOfServiceGroup(ctx, "sg-prod-17", telemetryhub.Page{})
+	u, err = s.UsersOfServiceGroup(ctx, prod, telemetryhub.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkMemberships(t, "UsersOfServiceGroup after the revoke", u.Items, usersOf("sg-prod-17"))
+	checkMemberships(t, "UsersOfServiceGroup after the revoke", u.Items, usersOf(prod))
+
+	// A revoke naming the wrong account finds no group to count down at
+	// step 1: the membership stays.
+	wrong := telemetryhub.RevokeServiceGroupParams{UserID: "usr-0002", ServiceGroupID: prod, AccountID: globex.AccountID}
+	stepFailed(t, "RevokeServiceGroup under another account", s.RevokeServiceGroup(ctx, wrong), 1, telemetryhub.ErrNotFound, true)
+	r, err = s.ServiceGroupsOfUser(ctx, "usr-0002", telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMemberships(t, "ServiceGroupsOfUser usr-0002 after a refused revoke", r.Items, groupsOf("usr-0002"))
 
 	// Revoking one of several grants leaves the others.
-	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: "usr-0001", ServiceGroupID: "sg-dev-41"}); err != nil {
+	if err := s.RevokeServiceGroup(ctx, telemetryhub.RevokeServiceGroupParams{UserID: "usr-0001", ServiceGroupID: "sg-dev-41", AccountID: acme.AccountID}); err != nil {
 		t.Fatal(err)
 	}
 	r, err = s.ServiceGroupsOfUser(ctx, "usr-0001", telemetryhub.Page{})
@@ -504,11 +641,66 @@ func TestGrantAndRevoke(t *testing.T) {
 	}
 	checkMemberships(t, "UsersOfServiceGroup dev after revoking usr-0001", u.Items, usersOf("sg-dev-41")[1:])
 
-	// The account's own data is untouched by memberships.
+	// The account's own data: its users untouched, each group counting its
+	// memberships.
 	ad, err := s.AccountData(ctx, acme.AccountID, telemetryhub.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkUsers(t, "AccountData users after the grants", ad.Users, acmeUsers)
-	checkGroups(t, "AccountData groups after the grants", ad.ServiceGroups, acmeGroups)
+	wantGroups := counted(acmeGroups)
+	wantGroups[0].Members-- // dev, without usr-0001
+	checkGroups(t, "AccountData groups after the grants", ad.ServiceGroups, wantGroups)
+}
+
+// TestGrantCountsConcurrently grants one group to many users at once: the
+// transactions on the one group item either succeed or fail whole, so the
+// count is the number of memberships written.
+func TestGrantCountsConcurrently(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	if err := s.CreateServiceGroup(ctx, &acmeGroups[0]); err != nil {
+		t.Fatal(err)
+	}
+	const n = 12
+	for i := range n {
+		u := telemetryhub.User{AccountID: acme.AccountID, UserID: fmt.Sprintf("usr-%04d", 500+i), FirstName: "U", LastName: "Ser", Role: "viewer", CreatedAt: signup}
+		if err := s.CreateUser(ctx, &u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	group := acmeGroups[0].ServiceGroupID
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			m := telemetryhub.Membership{UserID: fmt.Sprintf("usr-%04d", 500+i), ServiceGroupID: group, GrantedAt: signup}
+			errs[i] = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: acme.AccountID})
+		})
+	}
+	wg.Wait()
+	granted := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			granted++
+		case errors.Is(err, telemetryhub.ErrTransactionConflict):
+			t.Logf("grant %d: %v", i, err)
+		default:
+			t.Errorf("grant %d: %v", i, err)
+		}
+	}
+	if granted == 0 {
+		t.Fatal("no grant succeeded")
+	}
+	r, err := s.UsersOfServiceGroup(ctx, group, telemetryhub.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Items) != granted {
+		t.Errorf("%d grants succeeded, %d memberships written", granted, len(r.Items))
+	}
+	if got := members(t, s, group); got != int64(granted) {
+		t.Errorf("%s counts %d members, %d memberships written", group, got, granted)
+	}
 }

@@ -113,7 +113,19 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		p("  %s %q", g.ServiceGroupID, g.Name)
 	}
 
-	section("GrantServiceGroup", "the admin grants access")
+	groupMembers := func(id string) (int64, error) {
+		for g, err := range s.ServiceGroupsOfAccountAll(ctx, acme.AccountID) {
+			if err != nil {
+				return 0, err
+			}
+			if g.ServiceGroupID == id {
+				return g.Members, nil
+			}
+		}
+		return 0, fmt.Errorf("no service group %s", id)
+	}
+
+	section("GrantServiceGroup", "the admin grants access; each group counts its members, in the same transaction")
 	granted := time.Date(2024, 6, 3, 12, 0, 0, 0, time.UTC)
 	for _, m := range []telemetryhub.Membership{
 		{UserID: "usr-0001", ServiceGroupID: "sg-dev-41", GrantedAt: granted},
@@ -121,14 +133,24 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		{UserID: "usr-0002", ServiceGroupID: "sg-prod-17", GrantedAt: granted.AddDate(0, 0, 2)},
 		{UserID: "usr-0003", ServiceGroupID: "sg-dev-41", GrantedAt: granted.AddDate(0, 1, 0)},
 	} {
-		if err := s.GrantServiceGroup(ctx, &m); err != nil {
+		if err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: acme.AccountID}); err != nil {
 			return err
 		}
-		p("  user %s -> service group %s", m.UserID, m.ServiceGroupID)
+		n, err := groupMembers(m.ServiceGroupID)
+		if err != nil {
+			return err
+		}
+		p("  user %s -> service group %s (members %d)", m.UserID, m.ServiceGroupID, n)
 	}
 	again := telemetryhub.Membership{UserID: "usr-0001", ServiceGroupID: "sg-dev-41", GrantedAt: time.Now()}
-	err = s.GrantServiceGroup(ctx, &again)
+	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: again, AccountID: acme.AccountID})
 	p("granting usr-0001 sg-dev-41 again: %s", sentinel(err))
+	ghost := telemetryhub.Membership{UserID: "usr-9999", ServiceGroupID: "sg-dev-41", GrantedAt: time.Now()}
+	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: ghost, AccountID: acme.AccountID})
+	p("granting a user who does not exist: %s", sentinel(err))
+	nogroup := telemetryhub.Membership{UserID: "usr-0003", ServiceGroupID: "sg-none-00", GrantedAt: time.Now()}
+	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: nogroup, AccountID: acme.AccountID})
+	p("granting a group that does not exist: %s", sentinel(err))
 
 	section("GetAccount", acme.AccountID)
 	a, err := s.GetAccount(ctx, acme.AccountID)
@@ -159,7 +181,7 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		p("  %s %q", g.ServiceGroupID, g.Name)
+		p("  %s %q, members %d", g.ServiceGroupID, g.Name, g.Members)
 	}
 
 	section("AccountData", "everything of the account in one Query")
@@ -174,7 +196,7 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		p("  user          %s", fmtUser(u))
 	}
 	for _, g := range data.ServiceGroups {
-		p("  service group %s %q", g.ServiceGroupID, g.Name)
+		p("  service group %s %q, members %d", g.ServiceGroupID, g.Name, g.Members)
 	}
 
 	section("ServiceGroupsOfUser", "the service groups usr-0001 can open (table)")
@@ -200,11 +222,18 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		p("  %s", fmtUser(u))
 	}
 
-	section("RevokeServiceGroup", "usr-0001 loses prod")
-	if err := s.RevokeServiceGroup(ctx, telemetryhub.MembershipKey{UserID: "usr-0001", ServiceGroupID: "sg-prod-17"}); err != nil {
+	section("RevokeServiceGroup", "usr-0001 loses prod; the group counts one member less")
+	revoke := telemetryhub.RevokeServiceGroupParams{UserID: "usr-0001", ServiceGroupID: "sg-prod-17", AccountID: acme.AccountID}
+	if err := s.RevokeServiceGroup(ctx, revoke); err != nil {
 		return err
 	}
-	p("users of sg-prod-17 now:")
+	err = s.RevokeServiceGroup(ctx, revoke)
+	p("revoking it again: %s", sentinel(err))
+	n, err := groupMembers("sg-prod-17")
+	if err != nil {
+		return err
+	}
+	p("sg-prod-17, members %d:", n)
 	ug, err = s.UsersOfServiceGroup(ctx, "sg-prod-17", telemetryhub.Page{})
 	if err != nil {
 		return err
@@ -217,8 +246,13 @@ func fmtUser(u telemetryhub.User) string {
 	return fmt.Sprintf("%s of %s: %s %s, %s, since %s", u.UserID, u.AccountID, u.FirstName, u.LastName, u.Role, u.CreatedAt.Format(time.DateOnly))
 }
 
-// sentinel names the error sentinel of the package that err wraps.
+// sentinel names the step of a transaction that failed, and the error
+// sentinel of the package that err wraps.
 func sentinel(err error) string {
+	var te *telemetryhub.TransactionError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("step %d (%s): %s", te.Step, te.Action, sentinel(te.Err))
+	}
 	for _, e := range []struct {
 		name string
 		err  error

@@ -33,10 +33,13 @@ func TestDemo(t *testing.T) {
 	}
 	for _, want := range []string{
 		"creating it again: error ErrAlreadyExists",
-		"granting usr-0001 sg-dev-41 again: error ErrAlreadyExists",
+		"granting usr-0001 sg-dev-41 again: step 1 (create Membership): error ErrAlreadyExists",
+		"granting a user who does not exist: step 0 (check User): error ErrNotFound",
+		"granting a group that does not exist: step 2 (update ServiceGroup): error ErrNotFound",
+		"user usr-0003 -> service group sg-dev-41 (members 2)",
 		"usr-9999: error ErrNotFound",
 		"account       acc-7f3a9c \"Acme Rockets\"",
-		"service group sg-prod-17 \"prod\"",
+		"service group sg-prod-17 \"prod\", members 2",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo's output does not show %q", want)
@@ -50,7 +53,7 @@ func TestDemo(t *testing.T) {
 		{"== ServiceGroupsOfUser:", []string{"usr-0001 -> service group sg-dev-41", "usr-0001 -> service group sg-prod-17"}, []string{"usr-0002", "usr-0003"}},
 		{"== UsersOfServiceGroup:", []string{"usr-0001 -> service group sg-prod-17", "usr-0002 -> service group sg-prod-17"}, []string{"sg-dev-41", "usr-0003"}},
 		{"== UserByID:", []string{"usr-0003 of acc-7f3a9c: Marvin Martian"}, []string{"usr-0001", "usr-0002"}},
-		{"== RevokeServiceGroup:", []string{"usr-0002 -> service group sg-prod-17"}, []string{"usr-0001"}},
+		{"== RevokeServiceGroup:", []string{"revoking it again: step 0 (delete Membership): error ErrConditionFailed", "sg-prod-17, members 1:", "usr-0002 -> service group sg-prod-17"}, []string{"usr-0001"}},
 	} {
 		sec := between(text, tc.section, "\n== ")
 		for _, w := range tc.want {
