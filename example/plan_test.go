@@ -52,9 +52,10 @@ var models = []model{
 			{"ReviewsOfUser", plan.Query, "GSI1", `GSI1PK = "USER#{username}" AND GSI1SK BETWEEN "{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"`, "User kept out"},
 			{"AddBook", plan.PutItem, "primary", `PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"`, "-"},
 			{"AddUser", plan.PutItem, "primary", `PK = "USER#{username}" AND SK = "USER#{username}"`, "-"},
-			{"WriteReview", plan.PutItem, "primary", `PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`, "-"},
+			// The review and its book's review count, written together.
+			{"WriteReview", plan.TransactWriteItems, "primary", "", "-"},
 			{"UpdateReview", plan.UpdateItem, "primary", `PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`, "-"},
-			{"DeleteReview", plan.DeleteItem, "primary", `PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`, "-"},
+			{"DeleteReview", plan.TransactWriteItems, "primary", "", "-"},
 		},
 	},
 	{

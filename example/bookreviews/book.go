@@ -4,6 +4,7 @@
 package bookreviews
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -22,6 +23,8 @@ type Book struct {
 	Author string // stored as Author
 	// Stored as PublicationYear; optional: nil when absent.
 	PublicationYear *int64
+	// Stored as ReviewCount; default 0 when the item lacks it.
+	ReviewCount int64
 }
 
 // bookPK builds PK="BOOK#{isbn}" of Book items.
@@ -52,6 +55,9 @@ func (b *Book) validate() error {
 	}
 	if !utf8.ValidString(b.Author) {
 		return &ItemError{Entity: "Book", Attr: "author", Reason: "not valid UTF-8"}
+	}
+	if b.ReviewCount < 0 {
+		return &ItemError{Entity: "Book", Attr: "reviewCount", Reason: "below its min 0"}
 	}
 	return nil
 }
@@ -98,8 +104,11 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: b.Title},
 			{Value: b.Author},
 		},
+		n: [1]types.AttributeValueMemberN{
+			{Value: strconv.FormatInt(b.ReviewCount, 10)},
+		},
 	}
-	item := make(map[string]types.AttributeValue, 7)
+	item := make(map[string]types.AttributeValue, 8)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
@@ -109,6 +118,7 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	if b.PublicationYear != nil {
 		item["PublicationYear"] = intValue(*b.PublicationYear)
 	}
+	item["ReviewCount"] = &vals.n[0]
 	return item, nil
 }
 
@@ -116,6 +126,7 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 // at once.
 type bookValues struct {
 	s [6]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets b from an item as DynamoDB returns it. A missing
@@ -128,5 +139,6 @@ func (b *Book) UnmarshalItem(item map[string]types.AttributeValue) error {
 	b.Title = dec.string("title", item["Title"], required)
 	b.Author = dec.string("author", item["Author"], required)
 	b.PublicationYear = decodePtr(&dec, "publicationYear", item["PublicationYear"], readInt)
+	b.ReviewCount = decodeOr(&dec, "reviewCount", item["ReviewCount"], int64(0), readInt)
 	return dec.err
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/bookreviews"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
@@ -94,6 +95,58 @@ func checkBook(t *testing.T, what string, got *bookreviews.Book, want bookreview
 	if !equalPtr(got.PublicationYear, want.PublicationYear) {
 		t.Errorf("%s: PublicationYear = %s, want %s", what, ptrText(got.PublicationYear), ptrText(want.PublicationYear))
 	}
+	if got.ReviewCount != want.ReviewCount {
+		t.Errorf("%s: ReviewCount = %d, want %d", what, got.ReviewCount, want.ReviewCount)
+	}
+}
+
+// counting returns b with n reviews counted.
+func counting(b bookreviews.Book, n int64) bookreviews.Book {
+	b.ReviewCount = n
+	return b
+}
+
+// stepFailed checks that err is the failure of step (from 0) of a
+// transaction, of kind want and of no other kind, with the SDK's
+// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
+func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
+	t.Helper()
+	var te *bookreviews.TransactionError
+	if !errors.As(err, &te) {
+		t.Errorf("%s: %v, want a *TransactionError", what, err)
+		return
+	}
+	if te.Step != step {
+		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", what, err, want)
+	}
+	for _, other := range []error{bookreviews.ErrNotFound, bookreviews.ErrAlreadyExists, bookreviews.ErrConditionFailed, bookreviews.ErrInvalidKey, bookreviews.ErrInvalidItem} {
+		if other != want && errors.Is(err, other) {
+			t.Errorf("%s: %v is also %v", what, err, other)
+		}
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) != viaDynamoDB {
+		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
+	}
+}
+
+// writeReview writes r with WriteReview.
+func writeReview(t *testing.T, s *bookreviews.Store, r bookreviews.Review) error {
+	t.Helper()
+	return s.WriteReview(t.Context(), bookreviews.WriteReviewParams{Review: r})
+}
+
+// bookCount returns the stored review count of a book.
+func bookCount(t *testing.T, s *bookreviews.Store, isbn string) int64 {
+	t.Helper()
+	b, err := s.GetBook(t.Context(), isbn)
+	if err != nil {
+		t.Fatalf("GetBook %s: %v", isbn, err)
+	}
+	return b.ReviewCount
 }
 
 // equalPtr reports whether two optional values are both absent or both
@@ -189,12 +242,12 @@ func seed(t *testing.T, s *bookreviews.Store, n int) []bookreviews.Review {
 	}
 	rs := goReviews(n)
 	for i := range rs {
-		if err := s.WriteReview(ctx, &rs[i]); err != nil {
+		if err := writeReview(t, s, rs[i]); err != nil {
 			t.Fatalf("WriteReview %d: %v", i, err)
 		}
 	}
 	other := ddiaReview()
-	if err := s.WriteReview(ctx, &other); err != nil {
+	if err := writeReview(t, s, other); err != nil {
 		t.Fatalf("WriteReview ddia: %v", err)
 	}
 	return rs
@@ -219,7 +272,8 @@ func TestGetBookAndUser(t *testing.T) {
 	ctx := t.Context()
 	seed(t, s, 3)
 
-	for _, want := range []bookreviews.Book{goBook, ddiaBook, quietBook} {
+	// Each book counts the reviews written of it.
+	for _, want := range []bookreviews.Book{counting(goBook, 3), counting(ddiaBook, 1), quietBook} {
 		got, err := s.GetBook(ctx, want.ISBN)
 		if err != nil {
 			t.Fatalf("GetBook %s: %v", want.ISBN, err)
@@ -237,7 +291,7 @@ func TestGetBookAndUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBook(t, "GetBook after a refused AddBook", got, goBook)
+	checkBook(t, "GetBook after a refused AddBook", got, counting(goBook, 3))
 
 	u, err := s.GetUser(ctx, "carol")
 	if err != nil {
@@ -390,7 +444,7 @@ func TestBookPage(t *testing.T) {
 	if len(res.Books) != 1 {
 		t.Fatalf("BookPage first page: %d books, want 1", len(res.Books))
 	}
-	checkBook(t, "BookPage book", &res.Books[0], goBook)
+	checkBook(t, "BookPage book", &res.Books[0], counting(goBook, n))
 	checkReviews(t, "BookPage first page reviews", res.Reviews, want[:15])
 	if res.Next == "" {
 		t.Fatal("BookPage first page: Next is empty, but 35 reviews are left")
@@ -433,7 +487,7 @@ func TestBookPage(t *testing.T) {
 	if len(books) != 1 {
 		t.Errorf("BookPageAll: %d books, want 1", len(books))
 	} else {
-		checkBook(t, "BookPageAll book", &books[0], goBook)
+		checkBook(t, "BookPageAll book", &books[0], counting(goBook, n))
 	}
 	checkOnce(t, "BookPageAll", reviews)
 	checkReviews(t, "BookPageAll reviews", reviews, want)
@@ -593,21 +647,32 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 		ReviewText: "Dense but rewarding.",
 		ReviewDate: time.Date(2024, 2, 29, 23, 30, 0, 500, paris),
 	}
-	if err := s.WriteReview(ctx, &r); err != nil {
+	if err := writeReview(t, s, r); err != nil {
 		t.Fatalf("WriteReview: %v", err)
 	}
-	// Writing the same review again (same book, date and user) is refused.
+	if n := bookCount(t, s, ddiaBook.ISBN); n != 2 {
+		t.Errorf("ddiaBook counts %d reviews after WriteReview, want 2", n)
+	}
+	// Writing the same review again (same book, date and user) is refused
+	// at step 0 (create Review), and counts nothing.
 	dup := r
 	dup.ReviewText = "overwritten?"
-	if err := s.WriteReview(ctx, &dup); !errors.Is(err, bookreviews.ErrAlreadyExists) {
-		t.Errorf("WriteReview of an existing review: %v, want ErrAlreadyExists", err)
-	}
-	// Constraints of the spec: a grade is 0 to 10.
+	stepFailed(t, "WriteReview of an existing review", writeReview(t, s, dup), 0, bookreviews.ErrAlreadyExists, true)
+	// Constraints of the spec: a grade is 0 to 10, refused before the call.
 	bad := r
 	bad.ReviewDate = bad.ReviewDate.Add(time.Hour)
 	bad.Grade = 11
-	if err := s.WriteReview(ctx, &bad); !errors.Is(err, bookreviews.ErrInvalidItem) {
-		t.Errorf("WriteReview with grade 11: %v, want ErrInvalidItem", err)
+	stepFailed(t, "WriteReview with grade 11", writeReview(t, s, bad), 0, bookreviews.ErrInvalidItem, false)
+	// A review of a book that does not exist: the update of step 1 finds
+	// no book, and the review of step 0 is not written either.
+	ghost := r
+	ghost.ISBN = "978-9999999999"
+	stepFailed(t, "WriteReview of a missing book", writeReview(t, s, ghost), 1, bookreviews.ErrNotFound, true)
+	if res, err := s.BookPage(ctx, ghost.ISBN, bookreviews.Page{}); err != nil || len(res.Books)+len(res.Reviews) != 0 {
+		t.Errorf("BookPage of a missing book after a refused review: %+v, %v", res, err)
+	}
+	if n := bookCount(t, s, ddiaBook.ISBN); n != 2 {
+		t.Errorf("ddiaBook counts %d reviews after the refused reviews, want 2", n)
 	}
 
 	// The review is in the book's collection (after alice's older one)...
@@ -664,12 +729,16 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 		t.Errorf("ReviewsOfBook after the refused updates: %d reviews, want 2", len(byBook.Items))
 	}
 
-	// Delete it: gone from both collections; deleting again is no error.
-	if err := s.DeleteReview(ctx, bookreviews.ReviewKey{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username}); err != nil {
+	// Delete it: gone from both collections, and from the count. Deleting
+	// it again fails at step 0 (its condition: the review exists) and
+	// counts nothing.
+	del := bookreviews.DeleteReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username}
+	if err := s.DeleteReview(ctx, del); err != nil {
 		t.Fatalf("DeleteReview: %v", err)
 	}
-	if err := s.DeleteReview(ctx, bookreviews.ReviewKey{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username}); err != nil {
-		t.Errorf("DeleteReview of a deleted review: %v", err)
+	stepFailed(t, "DeleteReview of a deleted review", s.DeleteReview(ctx, del), 0, bookreviews.ErrConditionFailed, true)
+	if n := bookCount(t, s, ddiaBook.ISBN); n != 1 {
+		t.Errorf("ddiaBook counts %d reviews after DeleteReview, want 1", n)
 	}
 	byBook, err = s.ReviewsOfBook(ctx, ddiaBook.ISBN, bookreviews.Page{})
 	if err != nil {
@@ -681,12 +750,12 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkReviews(t, "ReviewsOfUser after DeleteReview", byUser.Items, nil)
-	// The book is untouched by all of this.
+	// The book is as it was, alice's review counted.
 	b, err := s.GetBook(ctx, ddiaBook.ISBN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBook(t, "GetBook after the review's life", b, ddiaBook)
+	checkBook(t, "GetBook after the review's life", b, counting(ddiaBook, 1))
 }
 
 // TestBookNeverAReview pins the note of MODELS.md: a review's sort key starts
@@ -704,7 +773,7 @@ func TestBookNeverAReview(t *testing.T) {
 		{ISBN: goBook.ISBN, Username: "last", Grade: 2, ReviewText: "at the end of time", ReviewDate: time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)},
 	}
 	for i := range edges {
-		if err := s.WriteReview(ctx, &edges[i]); err != nil {
+		if err := writeReview(t, s, edges[i]); err != nil {
 			t.Fatalf("WriteReview %s: %v", edges[i].Username, err)
 		}
 	}
@@ -735,7 +804,7 @@ func TestBookNeverAReview(t *testing.T) {
 	checkReviews(t, "BookPage reviews", res.Reviews, []bookreviews.Review{edges[1], edges[0]})
 	// A date outside the years 0000-9999 can't be written.
 	far := bookreviews.Review{ISBN: goBook.ISBN, Username: "far", Grade: 3, ReviewText: "x", ReviewDate: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
-	if err := s.WriteReview(ctx, &far); err == nil {
+	if err := writeReview(t, s, far); err == nil {
 		t.Error("WriteReview of a review dated 10000: no error")
 	}
 }

@@ -6,6 +6,7 @@ package bookreviews
 import (
 	"context"
 	"iter"
+	"math"
 	"time"
 	"unicode/utf8"
 
@@ -560,42 +561,133 @@ func (s *Store) addUserInput(user *User) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
-const writeReviewCondition = "attribute_not_exists(PK)"
+const writeReviewStep1Condition = "attribute_not_exists(PK)"
 
-// Writes a review. Writing it with its full primary key also gives it its
-// GSI1 key ("DynamoDB will thus take care of updating that item in the GSI
-// as well").
-//
-// WriteReview writes review only when no item has its key: ErrAlreadyExists
-// otherwise.
-//
-//	PutItem on table BookReviews
-//	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
-//	ConditionExpression: attribute_not_exists(PK)
-func (s *Store) WriteReview(ctx context.Context, review *Review) error {
-	in, err := s.writeReviewInput(review)
-	if err != nil {
-		return &callError{method: "WriteReview", cause: err}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
-}
-
-// writeReviewInput builds the request of WriteReview; its errors are a
-// KeyError or an ItemError, which the caller wraps.
-func (s *Store) writeReviewInput(review *Review) (*dynamodb.PutItemInput, error) {
+// writeReviewStep1Input builds step 1 of WriteReview, create Review; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) writeReviewStep1Input(review *Review) (*dynamodb.PutItemInput, error) {
 	item, err := review.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(writeReviewCondition),
+		ConditionExpression:                 aws.String(writeReviewStep1Condition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
 	}, nil
+}
+
+const writeReviewStep2Update = "ADD #ReviewCount :reviewCount"
+
+const writeReviewStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#ReviewCount) AND :reviewCount >= :reviewCount_min) OR #ReviewCount >= :reviewCount_restMin) AND ((attribute_not_exists(#ReviewCount) AND :reviewCount <= :reviewCount_max) OR #ReviewCount <= :reviewCount_restMax)"
+
+// writeReviewStep2Input builds step 2 of WriteReview, update Book; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) writeReviewStep2Input(isbn string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := bookPK(isbn)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(isbn)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(writeReviewStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#ReviewCount": "ReviewCount"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":reviewCount":         &types.AttributeValueMemberN{Value: "1"},
+			":reviewCount_max":     intValue(math.MaxInt64),
+			":reviewCount_min":     intValue(0),
+			":reviewCount_restMax": intDiff(math.MaxInt64, int64(1)),
+			":reviewCount_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
+		UpdateExpression:                    aws.String(writeReviewStep2Update),
+	}, nil
+}
+
+// WriteReviewParams holds the inputs of WriteReview. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type WriteReviewParams struct {
+	// Review is the item step 1 writes (create Review); step 2 (update Book)
+	// also take values of its fields.
+	Review Review
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// writeReviewTx describes the steps of WriteReview for the runtime.
+var writeReviewTx = transaction{
+	method: "WriteReview",
+	steps: []transactStep{{
+		action:    "create Review",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Book",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Writes a review and counts it on its book, in one transaction. Writing it
+// with its full primary key also gives it its GSI1 key ("DynamoDB will thus
+// take care of updating that item in the GSI as well"). A review with that
+// key already is ErrAlreadyExists, a book that does not exist ErrNotFound;
+// either way nothing is written.
+//
+// WriteReview writes its 2 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table BookReviews: create Review
+//	  Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Update on table BookReviews: update Book
+//	  Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
+//	  UpdateExpression: ADD #ReviewCount :reviewCount
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#ReviewCount) AND :reviewCount >=
+//	  	:reviewCount_min) OR #ReviewCount >= :reviewCount_restMin) AND
+//	  	((attribute_not_exists(#ReviewCount) AND :reviewCount <=
+//	  	:reviewCount_max) OR #ReviewCount <= :reviewCount_restMax)
+//	  constant values: :reviewCount={N: "1"}
+//	  ExpressionAttributeNames: #ReviewCount="ReviewCount"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error {
+	step1, err := s.writeReviewStep1Input(&params.Review)
+	if err != nil {
+		return writeReviewTx.stepError(0, err)
+	}
+	step2, err := s.writeReviewStep2Input(params.Review.ISBN)
+	if err != nil {
+		return writeReviewTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return writeReviewTx.err(err, in.TransactItems)
+	}
+	return nil
 }
 
 // UpdateReviewParams holds the inputs of UpdateReview.
@@ -680,28 +772,11 @@ func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateIt
 	}, nil
 }
 
-// DeleteReview deletes the Review with this key; deleting an item that does
-// not exist is no error.
-//
-//	DeleteItem on table BookReviews
-//	Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
-func (s *Store) DeleteReview(ctx context.Context, key ReviewKey) error {
-	in, err := s.deleteReviewInput(key)
-	if err != nil {
-		return &callError{method: "DeleteReview", cause: err}
-	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "DeleteReview", cause: err}
-	}
-	return nil
-}
+const deleteReviewStep1Condition = "attribute_exists(#username)"
 
-// deleteReviewInput builds the request of DeleteReview; its errors are a
-// KeyError or an ItemError, which the caller wraps.
-func (s *Store) deleteReviewInput(key ReviewKey) (*dynamodb.DeleteItemInput, error) {
-	isbn := key.ISBN
-	reviewDate := key.ReviewDate
-	username := key.Username
+// deleteReviewStep1Input builds step 1 of DeleteReview, delete Review; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteReviewStep1Input(isbn string, reviewDate time.Time, username string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := reviewPK(isbn)
 	if err != nil {
 		return nil, err
@@ -711,10 +786,126 @@ func (s *Store) deleteReviewInput(key ReviewKey) (*dynamodb.DeleteItemInput, err
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteReviewStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#username": "username"},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.bookReviewsTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
 	}, nil
+}
+
+const deleteReviewStep2Update = "ADD #ReviewCount :reviewCount"
+
+const deleteReviewStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#ReviewCount) AND :reviewCount >= :reviewCount_min) OR #ReviewCount >= :reviewCount_restMin) AND ((attribute_not_exists(#ReviewCount) AND :reviewCount <= :reviewCount_max) OR #ReviewCount <= :reviewCount_restMax)"
+
+// deleteReviewStep2Input builds step 2 of DeleteReview, update Book; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteReviewStep2Input(isbn string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := bookPK(isbn)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(isbn)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(deleteReviewStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#ReviewCount": "ReviewCount"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":reviewCount":         &types.AttributeValueMemberN{Value: "-1"},
+			":reviewCount_max":     intValue(math.MaxInt64),
+			":reviewCount_min":     intValue(0),
+			":reviewCount_restMax": intDiff(math.MaxInt64, int64(-1)),
+			":reviewCount_restMin": intDiff(0, int64(-1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
+		UpdateExpression:                    aws.String(deleteReviewStep2Update),
+	}, nil
+}
+
+// DeleteReviewParams holds the inputs of DeleteReview. A field named after
+// an attribute is that attribute's value in every step that takes it.
+type DeleteReviewParams struct {
+	// ISBN is isbn, of the key, in steps 1 (delete Review) and 2 (update Book).
+	ISBN string
+	// ReviewDate is reviewDate, of the key, in step 1 (delete Review).
+	ReviewDate time.Time
+	// Username is username, of the key, in step 1 (delete Review).
+	Username string
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// deleteReviewTx describes the steps of DeleteReview for the runtime.
+var deleteReviewTx = transaction{
+	method: "DeleteReview",
+	steps: []transactStep{{
+		action:    "delete Review",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Book",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Deletes a review and takes it off its book's count, in one transaction. A
+// review that does not exist is ErrConditionFailed and counts nothing.
+//
+// DeleteReview writes its 2 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Delete on table BookReviews: delete Review
+//	  Key: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"
+//	  ConditionExpression: attribute_exists(#username)
+//	  ExpressionAttributeNames: #username="username"
+//	step 2, Update on table BookReviews: update Book
+//	  Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
+//	  UpdateExpression: ADD #ReviewCount :reviewCount
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#ReviewCount) AND :reviewCount >=
+//	  	:reviewCount_min) OR #ReviewCount >= :reviewCount_restMin) AND
+//	  	((attribute_not_exists(#ReviewCount) AND :reviewCount <=
+//	  	:reviewCount_max) OR #ReviewCount <= :reviewCount_restMax)
+//	  constant values: :reviewCount={N: "-1"}
+//	  ExpressionAttributeNames: #ReviewCount="ReviewCount"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) DeleteReview(ctx context.Context, params DeleteReviewParams) error {
+	step1, err := s.deleteReviewStep1Input(params.ISBN, params.ReviewDate, params.Username)
+	if err != nil {
+		return deleteReviewTx.stepError(0, err)
+	}
+	step2, err := s.deleteReviewStep2Input(params.ISBN)
+	if err != nil {
+		return deleteReviewTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteReviewTx.err(err, in.TransactItems)
+	}
+	return nil
 }

@@ -29,13 +29,6 @@ type Review struct {
 	ReviewDate time.Time // stored as ReviewDate
 }
 
-// ReviewKey holds the primary key attributes of a Review.
-type ReviewKey struct {
-	ISBN       string
-	ReviewDate time.Time
-	Username   string
-}
-
 // reviewPK builds PK="BOOK#{isbn}" of Review items.
 func reviewPK(isbn string) (string, error) {
 	isbnKey, err := keyString("isbn", isbn, "#")

@@ -55,15 +55,14 @@ type StoreAPI interface {
 	// otherwise.
 	AddUser(ctx context.Context, user *User) error
 
-	// WriteReview writes review only when no item has its key: ErrAlreadyExists
-	// otherwise.
-	WriteReview(ctx context.Context, review *Review) error
+	// WriteReview writes its 2 steps in one transaction: all of them, or none.
+	WriteReview(ctx context.Context, params WriteReviewParams) error
 
 	// UpdateReview changes a Review and returns it as it is after the change.
 	UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error)
 
-	// DeleteReview deletes the Review with this key.
-	DeleteReview(ctx context.Context, key ReviewKey) error
+	// DeleteReview writes its 2 steps in one transaction: all of them, or none.
+	DeleteReview(ctx context.Context, params DeleteReviewParams) error
 }
 
 // *Store implements StoreAPI.

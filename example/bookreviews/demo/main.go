@@ -89,18 +89,24 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 		p("added user %s, member since %s", u.Username, u.MembershipDate.Format(time.DateOnly))
 	}
 
-	section("WriteReview", "five reviews of the book, a day apart")
+	section("WriteReview", "five reviews of the book, a day apart; the book counts each, in the same transaction")
 	day := time.Date(2024, 5, 1, 18, 0, 0, 0, time.UTC)
 	texts := []string{"Clear and precise.", "The concurrency chapters shine.", "A classic.", "Exercises are great.", "Still the best intro."}
 	var reviews []bookreviews.Review
 	for i, text := range texts {
 		r := bookreviews.Review{ISBN: book.ISBN, Username: []string{"alice", "bob", "carol"}[i%3], Grade: int64(6 + i), ReviewText: text, ReviewDate: day.AddDate(0, 0, i)}
-		if err := s.WriteReview(ctx, &r); err != nil {
+		if err := s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: r}); err != nil {
 			return err
 		}
 		reviews = append(reviews, r)
 		p("wrote %s", fmtReview(r))
 	}
+	err = s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: reviews[0]})
+	p("writing the first again: %s", sentinel(err))
+	orphan := reviews[0]
+	orphan.ISBN = "978-0000000000"
+	err = s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: orphan})
+	p("a review of a missing book: %s", sentinel(err))
 
 	section("GetBook", book.ISBN)
 	b, err := s.GetBook(ctx, book.ISBN)
@@ -184,9 +190,10 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 	_, err = s.UpdateReview(ctx, bookreviews.UpdateReviewParams{ISBN: first.ISBN, ReviewDate: first.ReviewDate.Add(time.Minute), Username: first.Username, Grade: 1, ReviewText: "no such review"})
 	p("updating a missing review: %s", sentinel(err))
 
-	section("DeleteReview", "bob deletes his review")
+	section("DeleteReview", "bob deletes his review; the book counts one review less")
 	second := reviews[1]
-	if err := s.DeleteReview(ctx, bookreviews.ReviewKey{ISBN: second.ISBN, ReviewDate: second.ReviewDate, Username: second.Username}); err != nil {
+	del := bookreviews.DeleteReviewParams{ISBN: second.ISBN, ReviewDate: second.ReviewDate, Username: second.Username}
+	if err := s.DeleteReview(ctx, del); err != nil {
 		return err
 	}
 	left := 0
@@ -197,11 +204,23 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 		left++
 	}
 	p("deleted %s; the book has %d reviews left", fmtReview(second), left)
+	err = s.DeleteReview(ctx, del)
+	p("deleting it again: %s", sentinel(err))
+	b, err = s.GetBook(ctx, book.ISBN)
+	if err != nil {
+		return err
+	}
+	p("%s", fmtBook(*b))
 	return nil
 }
 
-// sentinel names the error sentinel of the package that err wraps.
+// sentinel names the step of a transaction that failed, and the error
+// sentinel of the package that err wraps.
 func sentinel(err error) string {
+	var te *bookreviews.TransactionError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("step %d (%s): %s", te.Step, te.Action, sentinel(te.Err))
+	}
 	for _, e := range []struct {
 		name string
 		err  error
@@ -228,7 +247,7 @@ func fmtBook(b bookreviews.Book) string {
 	if b.PublicationYear != nil {
 		s += fmt.Sprintf(" (%d)", *b.PublicationYear)
 	}
-	return s
+	return s + fmt.Sprintf(", %d reviews", b.ReviewCount)
 }
 
 func fmtReview(r bookreviews.Review) string {
