@@ -47,6 +47,8 @@ type Order struct {
 	OrderDate  time.Time
 	Status     OrderStatus
 	Total      int64 // The order total in cents
+	// Whether the order has its invoice; default false when the item lacks it.
+	Invoiced bool
 }
 
 // orderPK builds PK="CUST#{customerId}" of Order items.
@@ -173,8 +175,11 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(o.Total, 10)},
 		},
+		bool: [1]types.AttributeValueMemberBOOL{
+			{Value: o.Invoiced},
+		},
 	}
-	item := make(map[string]types.AttributeValue, 10)
+	item := make(map[string]types.AttributeValue, 11)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["GSIPK"] = &vals.s[2]
@@ -185,14 +190,16 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["orderDate"] = &vals.s[7]
 	item["status"] = &vals.s[8]
 	item["total"] = &vals.n[0]
+	item["invoiced"] = &vals.bool[0]
 	return item, nil
 }
 
 // orderValues holds the scalar attribute values of one Order item,
 // allocated at once.
 type orderValues struct {
-	s [9]types.AttributeValueMemberS
-	n [1]types.AttributeValueMemberN
+	s    [9]types.AttributeValueMemberS
+	n    [1]types.AttributeValueMemberN
+	bool [1]types.AttributeValueMemberBOOL
 }
 
 // UnmarshalItem sets o from an item as DynamoDB returns it. A missing
@@ -206,5 +213,6 @@ func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
 	o.OrderDate = dec.time("orderDate", item["orderDate"], required)
 	o.Status = OrderStatus(dec.string("status", item["status"], required))
 	o.Total = dec.int("total", item["total"], required)
+	o.Invoiced = decodeOr(&dec, "invoiced", item["invoiced"], false, readBool)
 	return dec.err
 }

@@ -677,70 +677,159 @@ func (s *Store) setOrderStatusInput(params SetOrderStatusParams) (*dynamodb.Upda
 	}, nil
 }
 
-const createInvoiceCondition = "attribute_not_exists(PK)"
+const createInvoiceStep1Condition = "attribute_not_exists(PK)"
 
-// CreateInvoice writes invoice only when no item has its key:
-// ErrAlreadyExists otherwise.
-//
-//	PutItem on table retail_table
-//	Key: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"
-//	ConditionExpression: attribute_not_exists(PK)
-func (s *Store) CreateInvoice(ctx context.Context, invoice *Invoice) error {
-	in, err := s.createInvoiceInput(invoice)
-	if err != nil {
-		return &callError{method: "CreateInvoice", cause: err}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateInvoice", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
-}
-
-// createInvoiceInput builds the request of CreateInvoice; its errors are a
-// KeyError or an ItemError, which the caller wraps.
-func (s *Store) createInvoiceInput(invoice *Invoice) (*dynamodb.PutItemInput, error) {
+// createInvoiceStep1Input builds step 1 of CreateInvoice, create Invoice;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createInvoiceStep1Input(invoice *Invoice) (*dynamodb.PutItemInput, error) {
 	item, err := invoice.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(createInvoiceCondition),
+		ConditionExpression:                 aws.String(createInvoiceStep1Condition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
 	}, nil
 }
 
-const createInvoiceOrderCondition = "attribute_not_exists(PK)"
+const createInvoiceStep2Condition = "attribute_not_exists(PK)"
 
-// CreateInvoiceOrder writes invoiceOrder only when no item has its key:
-// ErrAlreadyExists otherwise.
-//
-//	PutItem on table retail_table
-//	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
-//	ConditionExpression: attribute_not_exists(PK)
-func (s *Store) CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error {
-	in, err := s.createInvoiceOrderInput(invoiceOrder)
-	if err != nil {
-		return &callError{method: "CreateInvoiceOrder", cause: err}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateInvoiceOrder", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
-}
-
-// createInvoiceOrderInput builds the request of CreateInvoiceOrder; its
-// errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) createInvoiceOrderInput(invoiceOrder *InvoiceOrder) (*dynamodb.PutItemInput, error) {
+// createInvoiceStep2Input builds step 2 of CreateInvoice, create
+// InvoiceOrder; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) createInvoiceStep2Input(invoiceOrder *InvoiceOrder) (*dynamodb.PutItemInput, error) {
 	item, err := invoiceOrder.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(createInvoiceOrderCondition),
+		ConditionExpression:                 aws.String(createInvoiceStep2Condition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.retailTableTable),
 	}, nil
+}
+
+const createInvoiceStep3Update = "SET #invoiced = :invoiced"
+
+const createInvoiceStep3Condition = "attribute_exists(PK) AND #invoiced = :invoiced_when"
+
+// createInvoiceStep3Input builds step 3 of CreateInvoice, update Order; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createInvoiceStep3Input(customerID string, orderDate time.Time, orderID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := orderPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := orderSK(orderDate, orderID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(createInvoiceStep3Condition),
+		ExpressionAttributeNames: map[string]string{"#invoiced": "invoiced"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":invoiced":      &types.AttributeValueMemberBOOL{Value: true},
+			":invoiced_when": &types.AttributeValueMemberBOOL{Value: false},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.retailTableTable),
+		UpdateExpression:                    aws.String(createInvoiceStep3Update),
+	}, nil
+}
+
+// CreateInvoiceParams holds the inputs of CreateInvoice. A field named
+// after an attribute is that attribute's value in every step that takes it.
+type CreateInvoiceParams struct {
+	// Invoice is the item step 1 writes (create Invoice); step 3 (update Order)
+	// also take values of its fields.
+	Invoice Invoice
+	// InvoiceOrder is the item step 2 writes (create InvoiceOrder); step 3
+	// (update Order) also take values of its fields.
+	InvoiceOrder InvoiceOrder
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// createInvoiceTx describes the steps of CreateInvoice for the runtime.
+var createInvoiceTx = transaction{
+	method: "CreateInvoice",
+	steps: []transactStep{{
+		action:    "create Invoice",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create InvoiceOrder",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "update Order",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Writes an invoice of an order: the invoice in the customer's item
+// collection, the invoice item with the order's details, and the order
+// marked invoiced, in one transaction. The order must exist (ErrNotFound)
+// and have no invoice yet (ErrConditionFailed); an invoice id already used
+// is ErrAlreadyExists. Either way nothing is written.
+//
+// CreateInvoice writes its 3 steps in one transaction: all of them, or
+// none. A step that fails gives a *TransactionError naming it and wrapping
+// its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table retail_table: create Invoice
+//	  Key: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table retail_table: create InvoiceOrder
+//	  Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Update on table retail_table: update Order
+//	  Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
+//	  UpdateExpression: SET #invoiced = :invoiced
+//	  ConditionExpression: attribute_exists(PK) AND #invoiced =
+//	  	:invoiced_when
+//	  constant values: :invoiced={BOOL: true}, :invoiced_when={BOOL:
+//	  	false}
+//	  ExpressionAttributeNames: #invoiced="invoiced"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) error {
+	step1, err := s.createInvoiceStep1Input(&params.Invoice)
+	if err != nil {
+		return createInvoiceTx.stepError(0, err)
+	}
+	step2, err := s.createInvoiceStep2Input(&params.InvoiceOrder)
+	if err != nil {
+		return createInvoiceTx.stepError(1, err)
+	}
+	step3, err := s.createInvoiceStep3Input(params.Invoice.CustomerID, params.InvoiceOrder.OrderDate, params.Invoice.OrderID)
+	if err != nil {
+		return createInvoiceTx.stepError(2, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactPut(step2), transactUpdate(step3)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createInvoiceTx.err(err, in.TransactItems)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/retail"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
@@ -87,6 +88,9 @@ func checkOrder(t *testing.T, what string, got, want retail.Order) {
 	if got.Total != want.Total {
 		t.Errorf("%s: Total = %d, want %d", what, got.Total, want.Total)
 	}
+	if got.Invoiced != want.Invoiced {
+		t.Errorf("%s: Invoiced = %t, want %t", what, got.Invoiced, want.Invoiced)
+	}
 }
 
 func checkOrders(t *testing.T, what string, got, want []retail.Order) {
@@ -119,6 +123,42 @@ func checkInvoiceOrder(t *testing.T, what string, got *retail.InvoiceOrder, want
 	}
 }
 
+// invoiceOf returns the params of CreateInvoice for an invoice of order o
+// with the given id, both items filled from the order.
+func invoiceOf(o retail.Order, id string) retail.CreateInvoiceParams {
+	return retail.CreateInvoiceParams{
+		Invoice:      retail.Invoice{CustomerID: o.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(2 * time.Hour), Amount: o.Total},
+		InvoiceOrder: retail.InvoiceOrder{InvoiceID: id, CustomerID: o.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total},
+	}
+}
+
+// stepFailed checks that err is the failure of step (from 0) of a
+// transaction, of kind want and of no other kind, with the SDK's
+// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
+func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
+	t.Helper()
+	var te *retail.TransactionError
+	if !errors.As(err, &te) {
+		t.Errorf("%s: %v, want a *TransactionError", what, err)
+		return
+	}
+	if te.Step != step {
+		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", what, err, want)
+	}
+	for _, other := range []error{retail.ErrNotFound, retail.ErrAlreadyExists, retail.ErrConditionFailed, retail.ErrInvalidKey} {
+		if other != want && errors.Is(err, other) {
+			t.Errorf("%s: %v is also %v", what, err, other)
+		}
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) != viaDynamoDB {
+		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
+	}
+}
+
 // seeded is what seed wrote.
 type seeded struct {
 	janeOrders, omarOrders []retail.Order
@@ -128,7 +168,8 @@ type seeded struct {
 
 // seed writes three customers; 15 orders of jane, 3 of omar, written in a
 // shuffled order; and an invoice (with its invoice item) for three of
-// jane's orders, one of them with twin's id.
+// jane's orders, one of them with twin's id. The orders it returns are
+// marked invoiced as stored.
 func seed(t *testing.T, s *retail.Store) seeded {
 	t.Helper()
 	ctx := t.Context()
@@ -154,16 +195,13 @@ func seed(t *testing.T, s *retail.Store) seeded {
 		if i == 1 {
 			id = twin.CustomerID
 		}
-		inv := retail.Invoice{CustomerID: jane.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(2 * time.Hour), Amount: o.Total}
-		if err := s.CreateInvoice(ctx, &inv); err != nil {
+		p := invoiceOf(o, id)
+		if err := s.CreateInvoice(ctx, p); err != nil {
 			t.Fatalf("CreateInvoice %s: %v", id, err)
 		}
-		item := retail.InvoiceOrder{InvoiceID: id, CustomerID: jane.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total}
-		if err := s.CreateInvoiceOrder(ctx, &item); err != nil {
-			t.Fatalf("CreateInvoiceOrder %s: %v", id, err)
-		}
-		d.janeInvoices = append(d.janeInvoices, inv)
-		d.invoiceOrders = append(d.invoiceOrders, item)
+		d.janeOrders[k].Invoiced = true
+		d.janeInvoices = append(d.janeInvoices, p.Invoice)
+		d.invoiceOrders = append(d.invoiceOrders, p.InvoiceOrder)
 	}
 	slices.SortFunc(d.janeInvoices, func(a, b retail.Invoice) int { // the sort key: INVC#<id>
 		switch {
@@ -491,14 +529,99 @@ func TestInvoices(t *testing.T) {
 		t.Errorf("OrdersOfInvoice of a customer id: %v, want ErrNotFound", err)
 	}
 
-	// Creating an invoice or an invoice item twice is refused.
-	if err := s.CreateInvoice(ctx, &d.janeInvoices[0]); !errors.Is(err, retail.ErrAlreadyExists) {
-		t.Errorf("CreateInvoice of an existing invoice: %v, want ErrAlreadyExists", err)
+	// The invoiced orders say so.
+	for _, k := range []int{2, 7, 11} {
+		o, err := s.GetOrder(ctx, d.janeOrders[k].OrderID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOrder(t, "GetOrder of an invoiced order", *o, d.janeOrders[k])
 	}
-	if err := s.CreateInvoiceOrder(ctx, &d.invoiceOrders[0]); !errors.Is(err, retail.ErrAlreadyExists) {
-		t.Errorf("CreateInvoiceOrder of an existing invoice item: %v, want ErrAlreadyExists", err)
+}
+
+// TestCreateInvoice: the invoice, its invoice item and the order's mark are
+// written together, or not at all.
+func TestCreateInvoice(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	d := seed(t, s)
+	// nothingWritten checks that neither item of invoice id exists for
+	// customer c.
+	nothingWritten := func(what, c, id string) {
+		t.Helper()
+		if _, err := s.OrdersOfInvoice(ctx, id); !errors.Is(err, retail.ErrNotFound) {
+			t.Errorf("%s: the invoice item was written (%v)", what, err)
+		}
+		for inv, err := range s.InvoicesOfCustomerAll(ctx, c) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if inv.InvoiceID == id {
+				t.Errorf("%s: the invoice was written", what)
+			}
+		}
 	}
-	if err := s.CreateInvoice(ctx, &retail.Invoice{CustomerID: jane.CustomerID, InvoiceID: "inv#1", OrderID: "x", InvoiceDate: time.Now()}); !errors.Is(err, retail.ErrInvalidKey) {
-		t.Errorf("CreateInvoice with '#' in the id: %v, want ErrInvalidKey", err)
+	invoiced := d.janeOrders[2]
+
+	// The same invoice again: step 0 (create Invoice) finds it.
+	again := invoiceOf(invoiced, d.invoiceOrders[0].InvoiceID)
+	stepFailed(t, "CreateInvoice of an existing invoice", s.CreateInvoice(ctx, again), 0, retail.ErrAlreadyExists, true)
+
+	// A second invoice of an invoiced order: step 2 (update Order) finds
+	// it invoiced already, and neither item of the new invoice is written.
+	second := invoiceOf(invoiced, "inv99second")
+	stepFailed(t, "CreateInvoice of an invoiced order", s.CreateInvoice(ctx, second), 2, retail.ErrConditionFailed, true)
+	nothingWritten("a second invoice of an order", jane.CustomerID, "inv99second")
+
+	// An invoice of an order that does not exist (an unknown id, or the
+	// date of another order): step 2 finds no order.
+	ghost := d.janeOrders[0]
+	ghost.OrderID = "zz0000"
+	stepFailed(t, "CreateInvoice of a missing order", s.CreateInvoice(ctx, invoiceOf(ghost, "inv98ghost")), 2, retail.ErrNotFound, true)
+	nothingWritten("an invoice of a missing order", jane.CustomerID, "inv98ghost")
+	moved := d.janeOrders[0]
+	moved.OrderDate = moved.OrderDate.Add(time.Second)
+	stepFailed(t, "CreateInvoice with another order date", s.CreateInvoice(ctx, invoiceOf(moved, "inv97moved")), 2, retail.ErrNotFound, true)
+	nothingWritten("an invoice with another order date", jane.CustomerID, "inv97moved")
+
+	// An invoice id is unique across customers: the invoice item, keyed by
+	// the id alone, exists (step 1), so omar's invoice is not written
+	// either, although its own key (in omar's collection) is free.
+	omars := invoiceOf(d.omarOrders[0], d.invoiceOrders[0].InvoiceID)
+	stepFailed(t, "CreateInvoice with another customer's invoice id", s.CreateInvoice(ctx, omars), 1, retail.ErrAlreadyExists, true)
+	if r, err := s.InvoicesOfCustomer(ctx, omar.CustomerID, retail.Page{}); err != nil || len(r.Items) != 0 {
+		t.Errorf("InvoicesOfCustomer omar after a refused invoice: %+v, %v", r, err)
+	}
+	if o, err := s.GetOrder(ctx, d.omarOrders[0].OrderID); err != nil || o.Invoiced {
+		t.Errorf("omar's order after a refused invoice: %+v, %v; want not invoiced", o, err)
+	}
+
+	// A key value refused before the call names its step.
+	bad := invoiceOf(d.janeOrders[0], "inv#1")
+	stepFailed(t, "CreateInvoice with '#' in the id", s.CreateInvoice(ctx, bad), 0, retail.ErrInvalidKey, false)
+
+	// The order not invoiced yet gets its invoice, once.
+	p := invoiceOf(d.janeOrders[0], "inv96first")
+	if err := s.CreateInvoice(ctx, p); err != nil {
+		t.Fatalf("CreateInvoice: %v", err)
+	}
+	o, err := s.GetOrder(ctx, d.janeOrders[0].OrderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := d.janeOrders[0]
+	want.Invoiced = true
+	checkOrder(t, "GetOrder after CreateInvoice", *o, want)
+	got, err := s.OrdersOfInvoice(ctx, "inv96first")
+	if err != nil {
+		t.Fatalf("OrdersOfInvoice: %v", err)
+	}
+	checkInvoiceOrder(t, "OrdersOfInvoice after CreateInvoice", got, p.InvoiceOrder)
+	res, err := s.InvoicesOfCustomer(ctx, jane.CustomerID, retail.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != len(d.janeInvoices)+1 {
+		t.Errorf("InvoicesOfCustomer jane: %d invoices, want %d", len(res.Items), len(d.janeInvoices)+1)
 	}
 }

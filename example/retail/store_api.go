@@ -61,13 +61,9 @@ type StoreAPI interface {
 	// SetOrderStatus changes a Order and returns it as it is after the change.
 	SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error)
 
-	// CreateInvoice writes invoice only when no item has its key:
-	// ErrAlreadyExists otherwise.
-	CreateInvoice(ctx context.Context, invoice *Invoice) error
-
-	// CreateInvoiceOrder writes invoiceOrder only when no item has its key:
-	// ErrAlreadyExists otherwise.
-	CreateInvoiceOrder(ctx context.Context, invoiceOrder *InvoiceOrder) error
+	// CreateInvoice writes its 3 steps in one transaction: all of them, or
+	// none.
+	CreateInvoice(ctx context.Context, params CreateInvoiceParams) error
 }
 
 // *Store implements StoreAPI.

@@ -122,19 +122,25 @@ func demo(ctx context.Context, s *retail.Store, out io.Writer) error {
 	}
 	p("  %s", fmtOrder(*upd))
 
-	section("CreateInvoice", "an invoice for Jane's order a1b2c305")
+	section("CreateInvoice", "an invoice for Jane's order a1b2c305: the invoice, the invoice item and the order's mark, one transaction")
 	o5 := janes[5]
-	inv := retail.Invoice{CustomerID: jane.CustomerID, InvoiceID: "inv12ab34cd", OrderID: o5.OrderID, InvoiceDate: o5.OrderDate.Add(3 * time.Hour), Amount: o5.Total}
-	if err := s.CreateInvoice(ctx, &inv); err != nil {
+	invoice := func(o retail.Order, id string) retail.CreateInvoiceParams {
+		return retail.CreateInvoiceParams{
+			Invoice:      retail.Invoice{CustomerID: o.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(3 * time.Hour), Amount: o.Total},
+			InvoiceOrder: retail.InvoiceOrder{InvoiceID: id, CustomerID: o.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total},
+		}
+	}
+	params := invoice(o5, "inv12ab34cd")
+	if err := s.CreateInvoice(ctx, params); err != nil {
 		return err
 	}
+	inv, item := params.Invoice, params.InvoiceOrder
 	p("  %s", fmtInvoice(inv))
-	section("CreateInvoiceOrder", "the invoice item with the order's details")
-	item := retail.InvoiceOrder{InvoiceID: inv.InvoiceID, CustomerID: jane.CustomerID, OrderID: o5.OrderID, OrderDate: o5.OrderDate, OrderTotal: o5.Total}
-	if err := s.CreateInvoiceOrder(ctx, &item); err != nil {
-		return err
-	}
 	p("  invoice %s -> order %s", item.InvoiceID, item.OrderID)
+	err = s.CreateInvoice(ctx, invoice(o5, "inv55second"))
+	p("a second invoice of that order: %s", sentinel(err))
+	err = s.CreateInvoice(ctx, invoice(omars, "inv12ab34cd"))
+	p("Omar's invoice under the same invoice id: %s", sentinel(err))
 
 	section("GetCustomer", "SELECT * FROM CUSTOMER WHERE CUSTOMER_ID = 12345")
 	c, err := s.GetCustomer(ctx, jane.CustomerID)
@@ -199,15 +205,24 @@ func demo(ctx context.Context, s *retail.Store, out io.Writer) error {
 }
 
 func fmtOrder(o retail.Order) string {
-	return fmt.Sprintf("order %s of %s on %s: %-9s $%d.%02d", o.OrderID, o.CustomerID, o.OrderDate.Format(time.DateOnly), o.Status, o.Total/100, o.Total%100)
+	s := fmt.Sprintf("order %s of %s on %s: %-9s $%d.%02d", o.OrderID, o.CustomerID, o.OrderDate.Format(time.DateOnly), o.Status, o.Total/100, o.Total%100)
+	if o.Invoiced {
+		s += ", invoiced"
+	}
+	return s
 }
 
 func fmtInvoice(i retail.Invoice) string {
 	return fmt.Sprintf("invoice %s of %s for order %s on %s: $%d.%02d", i.InvoiceID, i.CustomerID, i.OrderID, i.InvoiceDate.Format(time.DateOnly), i.Amount/100, i.Amount%100)
 }
 
-// sentinel names the error sentinel of the package that err wraps.
+// sentinel names the step of a transaction that failed, and the error
+// sentinel of the package that err wraps.
 func sentinel(err error) string {
+	var te *retail.TransactionError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("step %d (%s): %s", te.Step, te.Action, sentinel(te.Err))
+	}
 	for _, e := range []struct {
 		name string
 		err  error
