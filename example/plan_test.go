@@ -75,6 +75,9 @@ var models = []model{
 			{"SaveGood", plan.PutItem, "primary", `PK = "INV#{storeId}" AND SK = "{category}#{goodId}"`, "-"},
 			{"Reprice", plan.UpdateItem, "primary", `PK = "INV#{storeId}" AND SK = "{category}#{goodId}"`, "-"},
 			{"RemoveGood", plan.DeleteItem, "primary", `PK = "INV#{storeId}" AND SK = "{category}#{goodId}"`, "-"},
+			// A good's category is in its key: a move is a delete and a
+			// create, written together.
+			{"MoveGood", plan.TransactWriteItems, "primary", "", "-"},
 		},
 	},
 	{

@@ -748,3 +748,125 @@ func (s *Store) removeGoodInput(key GoodKey) (*dynamodb.DeleteItemInput, error) 
 		TableName: aws.String(s.storeInventoryTable),
 	}, nil
 }
+
+const moveGoodStep1Condition = "attribute_exists(#goodId)"
+
+// moveGoodStep1Input builds step 1 of MoveGood, delete Good; its errors are
+// a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveGoodStep1Input(storeID string, category []string, goodID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := goodPK(storeID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := goodSK(category, goodID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(moveGoodStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#goodId": "goodId"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.storeInventoryTable),
+	}, nil
+}
+
+const moveGoodStep2Condition = "attribute_not_exists(PK)"
+
+// moveGoodStep2Input builds step 2 of MoveGood, create Good; its errors are
+// a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveGoodStep2Input(good *Good) (*dynamodb.PutItemInput, error) {
+	item, err := good.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(moveGoodStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.storeInventoryTable),
+	}, nil
+}
+
+// MoveGoodParams holds the inputs of MoveGood. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type MoveGoodParams struct {
+	// Good is the item step 2 writes (create Good); step 1 (delete Good) also
+	// take values of its fields.
+	Good Good
+	// FromCategory is category, of the key, in step 1 (delete Good).
+	FromCategory []string
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// moveGoodTx describes the steps of MoveGood for the runtime.
+var moveGoodTx = transaction{
+	distinct: [][2]int{{0, 1}},
+	method:   "MoveGood",
+	steps: []transactStep{{
+		action:    "delete Good",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create Good",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Moves a good to another category of its store. The category is part of
+// the good's key, and UpdateItem can't change a key, so the good is deleted
+// under its old category and created under the new one, in one transaction:
+// it is never in both categories, nor in neither. A good that is not in the
+// old category is ErrConditionFailed, one already in the new category
+// ErrAlreadyExists; either way nothing changes.
+//
+// MoveGood writes its 2 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Delete on table StoreInventory: delete Good
+//	  Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
+//	  ConditionExpression: attribute_exists(#goodId)
+//	  ExpressionAttributeNames: #goodId="goodId"
+//	step 2, Put on table StoreInventory: create Good
+//	  Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Steps 1 and 2 may address one item, which DynamoDB refuses: their keys
+// are compared before the call (ErrSameItem).
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
+	step1, err := s.moveGoodStep1Input(params.Good.StoreID, params.FromCategory, params.Good.GoodID)
+	if err != nil {
+		return moveGoodTx.stepError(0, err)
+	}
+	step2, err := s.moveGoodStep2Input(&params.Good)
+	if err != nil {
+		return moveGoodTx.stepError(1, err)
+	}
+	if err := moveGoodTx.distinctItems(step1.Key, step2.Item); err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactPut(step2)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return moveGoodTx.err(err, in.TransactItems)
+	}
+	return nil
+}

@@ -64,6 +64,9 @@ type StoreAPI interface {
 
 	// RemoveGood deletes the Good with this key.
 	RemoveGood(ctx context.Context, key GoodKey) error
+
+	// MoveGood writes its 2 steps in one transaction: all of them, or none.
+	MoveGood(ctx context.Context, params MoveGoodParams) error
 }
 
 // *Store implements StoreAPI.

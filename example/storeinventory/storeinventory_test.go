@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/storeinventory"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
@@ -559,4 +560,102 @@ func TestGoodWrites(t *testing.T) {
 	if p := prices(byPrice.Items); !slices.Equal(p, []int64{95, 850, 1200, 1500, 3900, 4999}) {
 		t.Errorf("GoodsInCategoryByPrice accessories after the writes: prices %v", p)
 	}
+}
+
+// stepFailed checks that err is the failure of step (from 0) of a
+// transaction, of kind want and of no other kind, with the SDK's
+// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
+func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
+	t.Helper()
+	var te *storeinventory.TransactionError
+	if !errors.As(err, &te) {
+		t.Errorf("%s: %v, want a *TransactionError", what, err)
+		return
+	}
+	if te.Step != step {
+		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", what, err, want)
+	}
+	for _, other := range []error{storeinventory.ErrNotFound, storeinventory.ErrAlreadyExists, storeinventory.ErrConditionFailed, storeinventory.ErrSameItem} {
+		if other != want && errors.Is(err, other) {
+			t.Errorf("%s: %v is also %v", what, err, other)
+		}
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) != viaDynamoDB {
+		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
+	}
+}
+
+// TestMoveGood moves a good to another category: the delete under the old
+// category and the create under the new one happen together or not at all,
+// on the table and on GSI1.
+func TestMoveGood(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	seed(t, s)
+	// idsIn returns the ids of StoreA's goods of exactly the category, on
+	// the table (by sort key) and on GSI1 (by price).
+	idsIn := func(category []string) (table, gsi []string) {
+		t.Helper()
+		r, err := s.GoodsInCategory(ctx, storeinventory.GoodsInCategoryParams{StoreID: "StoreA", Category: category}, storeinventory.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range r.Items {
+			if slices.Equal(g.Category, category) {
+				table = append(table, g.GoodID)
+			}
+		}
+		p, err := s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: category}, storeinventory.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return table, ids(p.Items)
+	}
+
+	dock := storeA[6] // in accessories
+	moved := dock
+	moved.Category = laptops
+	move := storeinventory.MoveGoodParams{Good: moved, FromCategory: accessories}
+	if err := s.MoveGood(ctx, move); err != nil {
+		t.Fatalf("MoveGood: %v", err)
+	}
+	table, gsi := idsIn(accessories)
+	if slices.Contains(table, "dock") || slices.Contains(gsi, "dock") {
+		t.Errorf("accessories after the move: table %q, GSI1 %q; the dock is still there", table, gsi)
+	}
+	table, gsi = idsIn(laptops)
+	if want := []string{"dock", "mbp-14", "tp-x1", "xps-13"}; !slices.Equal(table, want) {
+		t.Errorf("laptops after the move: %q, want %q", table, want)
+	}
+	if want := []string{"dock", "xps-13", "tp-x1", "mbp-14"}; !slices.Equal(gsi, want) {
+		t.Errorf("laptops by price after the move: %q, want %q", gsi, want)
+	}
+
+	// Moving it again from accessories: the delete's condition (the good is
+	// there) fails at step 0, and no second dock is created.
+	stepFailed(t, "MoveGood of a good not in the old category", s.MoveGood(ctx, move), 0, storeinventory.ErrConditionFailed, true)
+	if table, _ := idsIn(laptops); len(table) != 4 {
+		t.Errorf("laptops after a refused move: %q", table)
+	}
+
+	// A good of that id already in the new category: the create fails at
+	// step 1, and the good stays in its old category.
+	if err := s.AddGood(ctx, &storeinventory.Good{StoreID: "StoreA", Category: electronics, GoodID: "mouse", Name: "Mouse (display model)", Price: 500}); err != nil {
+		t.Fatal(err)
+	}
+	mouse := storeA[7]
+	into := mouse
+	into.Category = electronics
+	stepFailed(t, "MoveGood onto an existing good", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: into, FromCategory: accessories}), 1, storeinventory.ErrAlreadyExists, true)
+	if table, gsi := idsIn(accessories); !slices.Contains(table, "mouse") || !slices.Contains(gsi, "mouse") {
+		t.Errorf("accessories after a refused move: table %q, GSI1 %q; the mouse is gone", table, gsi)
+	}
+
+	// The same category twice: the two steps would address one item,
+	// refused before the call.
+	stepFailed(t, "MoveGood into its own category", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: mouse, FromCategory: accessories}), 1, storeinventory.ErrSameItem, false)
 }

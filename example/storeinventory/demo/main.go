@@ -192,6 +192,22 @@ func demo(ctx context.Context, s *storeinventory.Store, out io.Writer) error {
 		return err
 	}
 	list(byPrice.Items)
+
+	section("MoveGood", "the hub moves from the accessories to Electronics: a delete and a create, one transaction")
+	hub := storeinventory.Good{StoreID: "StoreA", Category: electronics, GoodID: "hub", Name: "USB hub", Price: 1000}
+	move := storeinventory.MoveGoodParams{Good: hub, FromCategory: accessories}
+	if err := s.MoveGood(ctx, move); err != nil {
+		return err
+	}
+	p("moved: %s", fmtGood(hub))
+	err = s.MoveGood(ctx, move)
+	p("moving it again from the accessories: %s", sentinel(err))
+	byPrice, err = s.GoodsInCategoryByPrice(ctx, storeinventory.GoodsInCategoryByPriceParams{StoreID: "StoreA", Category: electronics}, storeinventory.Page{})
+	if err != nil {
+		return err
+	}
+	p("StoreA, exactly Electronics, by price:")
+	list(byPrice.Items)
 	return nil
 }
 
@@ -203,8 +219,13 @@ func dollars(cents int64) string {
 	return fmt.Sprintf("$%d.%02d", cents/100, cents%100)
 }
 
-// sentinel names the error sentinel of the package that err wraps.
+// sentinel names the step of a transaction that failed, and the error
+// sentinel of the package that err wraps.
 func sentinel(err error) string {
+	var te *storeinventory.TransactionError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("step %d (%s): %s", te.Step, te.Action, sentinel(te.Err))
+	}
 	for _, e := range []struct {
 		name string
 		err  error

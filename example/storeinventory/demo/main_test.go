@@ -14,7 +14,7 @@ import (
 // patterns are the access patterns of spec.yaml: the demo runs each.
 var patterns = []string{
 	"StoreLocation", "GoodsOfStore", "GoodsInCategory", "GoodsInCategoryByPrice", "GoodsInPriceRange",
-	"AddStore", "MoveStore", "AddGood", "SaveGood", "Reprice", "RemoveGood",
+	"AddStore", "MoveStore", "AddGood", "SaveGood", "Reprice", "RemoveGood", "MoveGood",
 }
 
 func TestDemo(t *testing.T) {
@@ -36,6 +36,7 @@ func TestDemo(t *testing.T) {
 		"adding tv-55 again: error ErrAlreadyExists",
 		"StoreA is now at Sveavägen 44, Stockholm",
 		"repricing a missing good: error ErrNotFound",
+		"moving it again from the accessories: step 0 (delete Good): error ErrConditionFailed",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo's output does not show %q", want)
@@ -50,6 +51,14 @@ func TestDemo(t *testing.T) {
 	section = between(text, "== GoodsInCategory: StoreA, category Electronics and below", "\n== ")
 	if section == "" || strings.Contains(section, "ElectronicsOutlet") {
 		t.Errorf("GoodsInCategory Electronics shows ElectronicsOutlet goods:\n%s", section)
+	}
+	// The moved hub is in Electronics, on GSI1 too, and no longer an accessory.
+	section = between(text, "== MoveGood:", "\n== ")
+	if !strings.Contains(section, "  StoreA Electronics                            hub ") {
+		t.Errorf("MoveGood's output does not show the hub in Electronics:\n%s", section)
+	}
+	if strings.Contains(section, "Accessories") {
+		t.Errorf("MoveGood's output shows an accessory:\n%s", section)
 	}
 	checkDeleted(t, c, text)
 }
