@@ -21,7 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
-	"github.com/dyngen/dyngen/example/bookreviews"
+	"github.com/dyngen/dyngen/internal/bench/bookreviews"
 )
 
 // The item every benchmark works on. The review date has nine significant

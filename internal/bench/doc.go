@@ -1,5 +1,6 @@
-// Package bench compares the code dyngen generates (example/bookreviews)
-// with the reflection-based alternatives (the AWS SDK's attributevalue and
+// Package bench compares the code dyngen generates (bookreviews, its copy
+// of example/bookreviews' spec as measured, where WriteReview is one
+// conditional PutItem) with the reflection-based alternatives (the AWS SDK's attributevalue and
 // expression packages and guregu/dynamo) and with hand-written code, on
 // the same item and the same query; and, against DynamoDB Local, the
 // generated methods with the same raw SDK calls. It holds only benchmarks

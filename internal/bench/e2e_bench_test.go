@@ -29,7 +29,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/dyngen/dyngen/example/bookreviews"
+	"github.com/dyngen/dyngen/internal/bench/bookreviews"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
