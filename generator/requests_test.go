@@ -674,11 +674,22 @@ func txValue(pp *plan.Pattern, zero bool) string {
 	return pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
 }
 
-// distinctValue is attrValueExpr, but a string of its own for each i
-// where the attribute's length allows.
+// distinctValue is attrValueExpr, but a value of its own for each i: a
+// string where the attribute's length allows, a path (a move between two
+// categories takes the old one as an input of its own), an int without a
+// maximum.
 func distinctValue(e *model.Entity, a *model.Attribute, i int) string {
-	if a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 4) {
+	switch {
+	case a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 4):
 		return strconv.Quote(fmt.Sprintf("v%d", i))
+	case a.Type == model.Path:
+		return fmt.Sprintf(`[]string{"p", "v%d"}`, i)
+	case a.Type == model.Int && a.Max == nil && (a.Min == nil || a.Min.Int <= 1<<40):
+		lo := int64(7)
+		if a.Min != nil {
+			lo = a.Min.Int
+		}
+		return strconv.FormatInt(lo+int64(i), 10)
 	}
 	return attrValueExpr(e, a)
 }
