@@ -147,6 +147,41 @@ var models = []model{
 	},
 }
 
+// steps holds, for each transaction of the models, its steps in order:
+// each step's action and the key of its item, as the READMEs show them.
+var steps = map[string][]string{
+	"bookreviews/WriteReview": {
+		`create Review: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`,
+		`update Book: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"`,
+	},
+	"bookreviews/DeleteReview": {
+		`delete Review: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`,
+		`update Book: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"`,
+	},
+	"storeinventory/MoveGood": {
+		`delete Good: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"`,
+		`create Good: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"`,
+	},
+	"orders/RecordTrackingEvent": {
+		`create TrackingEvent: orderId = {orderId} AND SK = "EVENT#{eventId}"`,
+		`update Order: orderId = {orderId} AND SK = "ORDER"`,
+	},
+	"retail/CreateInvoice": {
+		`create Invoice: PK = "CUST#{customerId}" AND SK = "INVC#{invoiceId}"`,
+		`create InvoiceOrder: PK = "INVC#{invoiceId}" AND SK = "ROOT"`,
+		`update Order: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"`,
+	},
+	"telemetryhub/GrantServiceGroup": {
+		`check User: PK = "account:{accountId}" AND SK = "user:{userId}"`,
+		`create Membership: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"`,
+		`update ServiceGroup: PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"`,
+	},
+	"telemetryhub/RevokeServiceGroup": {
+		`delete Membership: PK = "user:{userId}" AND SK = "servicegroup:{serviceGroupId}"`,
+		`update ServiceGroup: PK = "account:{accountId}" AND SK = "servicegroup:{serviceGroupId}"`,
+	},
+}
+
 // caught holds, for each model whose article's literal layout dyngen
 // refuses, every diagnostic dyngen gives on it (caught.yaml).
 var caught = map[string][]string{
@@ -233,9 +268,34 @@ func TestPlans(t *testing.T) {
 				if o := othersOf(pp); o != w.others {
 					t.Errorf("%s: other entities\n got %s\nwant %s", w.name, o, w.others)
 				}
+				want, isTx := steps[m.name+"/"+w.name]
+				if (pp.Tx != nil) != isTx {
+					t.Errorf("%s: a transaction %t, the test expects %t", w.name, pp.Tx != nil, isTx)
+					continue
+				}
+				if got := stepsOf(pp); isTx && !slices.Equal(got, want) {
+					t.Errorf("%s: steps\n got %q\nwant %q", w.name, got, want)
+				}
 			}
 		})
 	}
+}
+
+// stepsOf returns each step of a transaction as its action and the key of
+// its item.
+func stepsOf(pp *plan.Pattern) []string {
+	var out []string
+	if pp.Tx == nil {
+		return out
+	}
+	for _, s := range pp.Tx.Steps {
+		key := ""
+		if s.Plan.Key != nil {
+			key = s.Plan.Key.Describe()
+		}
+		out = append(out, s.Step.Action()+": "+key)
+	}
+	return out
 }
 
 func TestCaught(t *testing.T) {
