@@ -410,6 +410,8 @@ func paramNote(p *plan.Param) string {
 		return "the elements added"
 	case plan.ParamElems:
 		return "the elements removed; empty removes none"
+	case plan.ParamVersion:
+		return "the version read; ErrVersionConflict when the stored one differs"
 	}
 	return ""
 }

@@ -99,6 +99,9 @@ func (e *emitter) storeFile() *jen.File {
 		if hasBatch(e.p) {
 			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
 		}
+		if m.NeedsClock() {
+			g.Add(trailing(jen.Id(model.ClockField).Func().Params().Qual("time", "Time"), "the timestamps' clock, set by "+model.ClockOption))
+		}
 	})
 	f.Line()
 	comment(f, "Option changes a Store made by New.")
@@ -111,6 +114,9 @@ func (e *emitter) storeFile() *jen.File {
 			g.Id("client").Op(":").Id("client")
 			for _, t := range m.Tables {
 				g.Id(tableField(t)).Op(":").Lit(t.Name)
+			}
+			if m.NeedsClock() {
+				g.Id(model.ClockField).Op(":").Qual("time", "Now")
 			}
 		}),
 		jen.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("opts")).Block(jen.Id("o").Call(jen.Id("s"))),
@@ -134,6 +140,13 @@ func (e *emitter) storeFile() *jen.File {
 			"chunks of %d keys to read or %d writes, n chunks at a time.", model.BatchOption, defaultBatchConcurrency, maxBatchGet, maxBatchWrite)
 		f.Func().Id(model.BatchOption).Params(jen.Id("n").Int()).Id("Option").Block(
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
+		)
+	}
+	if m.NeedsClock() {
+		f.Line()
+		commentf(f, "%s sets the clock the Store takes the timestamps of the items it writes from (default time.Now): a created time on create, an updated time on every write. The caller's values of those attributes are never written.", model.ClockOption)
+		f.Func().Id(model.ClockOption).Params(jen.Id("now").Func().Params().Qual("time", "Time")).Id("Option").Block(
+			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.ClockField).Op("=").Id("now"))),
 		)
 	}
 	f.Line()

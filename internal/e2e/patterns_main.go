@@ -407,8 +407,8 @@ var activeWidgetsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active (DynamoDB reads, and bills, the
 //		items it drops)
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
@@ -507,8 +507,8 @@ var widgetsInStatusShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
 //		and bills, the items it drops)
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
@@ -733,8 +733,8 @@ var widgetNamesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
@@ -926,6 +926,8 @@ var ownerPageShape = &queryShape{
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 //	Repo items may be read too (read cost); they are dropped by _type.
+//	Counter items may be read too (read cost); they are dropped by _type.
+//	Ledger items may be read too (read cost); they are dropped by _type.
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -1021,8 +1023,8 @@ var eventsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1094,8 +1096,8 @@ const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
@@ -1164,8 +1166,8 @@ var eventsDescShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -1266,8 +1268,8 @@ var eventsBeforeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1372,8 +1374,8 @@ var eventsUpToShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1475,8 +1477,8 @@ var eventsAfterShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1578,8 +1580,8 @@ var eventsFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	ownerID := params.OwnerID
@@ -1684,8 +1686,8 @@ var eventsBetweenShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	ownerID := params.OwnerID
 	seqFrom := params.SeqFrom
@@ -2347,8 +2349,8 @@ var notesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of Widget, Event, Theme, AdminTheme, Repo share the partition;
-//		the key condition never reads them.
+//	Items of Widget, Event, Theme, AdminTheme, Repo, Counter, Ledger
+//		share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -2479,8 +2481,8 @@ var pinsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
-//	Items of Widget, Event, Note, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Event, Note, Theme, AdminTheme, Repo, Counter,
+//		Ledger share the partition; the key condition never reads them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -3835,8 +3837,8 @@ var themesLikeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
-//		condition never reads them.
+//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger share the
+//		partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
@@ -3945,8 +3947,8 @@ var themesFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
-//		condition never reads them.
+//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger share the
+//		partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
@@ -4574,4 +4576,488 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 		in.ExpressionAttributeValues = values
 	}
 	return in, nil
+}
+
+// GetCounter reads one Counter by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConsistentRead: true
+func (s *Store) GetCounter(ctx context.Context, key CounterKey) (*Counter, error) {
+	ownerID := key.OwnerID
+	counterID := key.CounterID
+	pk, err := counterPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	sk, err := counterSK(counterID)
+	if err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetCounter", cause: ErrNotFound}
+	}
+	var v Counter
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	return &v, nil
+}
+
+const createCounterCondition = "attribute_not_exists(PK)"
+
+// CreateCounter writes counter only when no item has its key:
+// ErrAlreadyExists otherwise. It writes rev 1, whatever the item holds. It
+// sets updatedAt from the Store's clock, whatever the caller gives. On
+// success counter holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateCounter(ctx context.Context, counter *Counter) error {
+	in, err := s.createCounterInput(counter)
+	if err != nil {
+		return &callError{method: "CreateCounter", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateCounter", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := counter.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateCounter", cause: err}
+	}
+	return nil
+}
+
+// createCounterInput builds the request of CreateCounter; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createCounterInput(counter *Counter) (*dynamodb.PutItemInput, error) {
+	item, err := counter.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	item["updatedAt"] = intValue(now.UnixMilli())
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createCounterCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putCounterCondition = "#rev = :rev_expected"
+
+// PutCounter writes counter whole, replacing any item with its key. Counter
+// is versioned: the stored rev must be counter.Rev, the version read, or
+// the call fails with ErrVersionConflict (ErrNotFound when there is no
+// item). It writes counter.Rev + 1. It sets updatedAt from the Store's
+// clock, whatever the caller gives. On success counter holds the item as
+// written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConditionExpression: #rev = :rev_expected
+func (s *Store) PutCounter(ctx context.Context, counter *Counter) error {
+	in, err := s.putCounterInput(counter)
+	if err != nil {
+		return &callError{method: "PutCounter", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return versionError("PutCounter", err, "rev", counter.Rev, ErrConditionFailed)
+	}
+	if err := counter.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "PutCounter", cause: err}
+	}
+	return nil
+}
+
+// putCounterInput builds the request of PutCounter; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) putCounterInput(counter *Counter) (*dynamodb.PutItemInput, error) {
+	item, err := counter.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = intValue(counter.Rev + 1)
+	item["updatedAt"] = intValue(now.UnixMilli())
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putCounterCondition),
+		ExpressionAttributeNames:            map[string]string{"#rev": "rev"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":rev_expected": intValue(counter.Rev)},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// SetCountParams holds the inputs of SetCount.
+type SetCountParams struct {
+	OwnerID   string
+	CounterID string
+	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+	Count     int64 // the value set
+}
+
+const setCountUpdate = "SET #count = :count, #rev = #rev + :rev_one, #updatedAt = :updatedAt_now"
+
+const setCountCondition = "attribute_exists(PK) AND #rev = :rev_expected"
+
+// Sets the count of the version read.
+//
+// SetCount changes a Counter and returns it as it is after the change.
+// ErrNotFound when there is no such item. Counter is versioned: the stored
+// rev must be rev, the version read, or the call fails with
+// ErrVersionConflict (ErrNotFound when there is no item). It adds one to
+// rev. It sets updatedAt from the Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	UpdateExpression: SET #count = :count, #rev = #rev + :rev_one,
+//		#updatedAt = :updatedAt_now
+//	ConditionExpression: attribute_exists(PK) AND #rev = :rev_expected
+func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, error) {
+	in, err := s.setCountInput(params)
+	if err != nil {
+		return nil, &callError{method: "SetCount", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, versionError("SetCount", err, "rev", params.Rev, ErrConditionFailed)
+	}
+	var v Counter
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "SetCount", cause: err}
+	}
+	return &v, nil
+}
+
+// setCountInput builds the request of SetCount; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	counterID := params.CounterID
+	rev := params.Rev
+	count := params.Count
+	now := s.clock()
+	pk, err := counterPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := counterSK(counterID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setCountCondition),
+		ExpressionAttributeNames: map[string]string{"#count": "count", "#rev": "rev", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":count":         intValue(count),
+			":rev_expected":  intValue(rev),
+			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
+			":updatedAt_now": intValue(now.UnixMilli()),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(setCountUpdate),
+	}, nil
+}
+
+// DeleteCounterParams holds the inputs of DeleteCounter.
+type DeleteCounterParams struct {
+	OwnerID   string
+	CounterID string
+	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+}
+
+const deleteCounterCondition = "#rev = :rev_expected"
+
+// DeleteCounter deletes the Counter with this key. Counter is versioned:
+// the stored rev must be rev, the version read, or the call fails with
+// ErrVersionConflict (ErrNotFound when there is no item).
+//
+//	DeleteItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConditionExpression: #rev = :rev_expected
+func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) error {
+	in, err := s.deleteCounterInput(params)
+	if err != nil {
+		return &callError{method: "DeleteCounter", cause: err}
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return versionError("DeleteCounter", err, "rev", params.Rev, ErrConditionFailed)
+	}
+	return nil
+}
+
+// deleteCounterInput builds the request of DeleteCounter; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.DeleteItemInput, error) {
+	ownerID := params.OwnerID
+	counterID := params.CounterID
+	rev := params.Rev
+	pk, err := counterPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := counterSK(counterID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteCounterCondition),
+		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// GetLedger reads one Ledger by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	ConsistentRead: true
+func (s *Store) GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error) {
+	ownerID := key.OwnerID
+	ledgerID := key.LedgerID
+	pk, err := ledgerPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	sk, err := ledgerSK(ledgerID)
+	if err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetLedger", cause: ErrNotFound}
+	}
+	var v Ledger
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	return &v, nil
+}
+
+const createLedgerCondition = "attribute_not_exists(PK)"
+
+// CreateLedger writes ledger only when no item has its key:
+// ErrAlreadyExists otherwise. It sets createdAt and updatedAt from the
+// Store's clock, whatever the caller gives. On success ledger holds the
+// item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateLedger(ctx context.Context, ledger *Ledger) error {
+	in, err := s.createLedgerInput(ledger)
+	if err != nil {
+		return &callError{method: "CreateLedger", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateLedger", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := ledger.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateLedger", cause: err}
+	}
+	return nil
+}
+
+// createLedgerInput builds the request of CreateLedger; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createLedgerInput(ledger *Ledger) (*dynamodb.PutItemInput, error) {
+	item, err := ledger.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createLedgerCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// AnnotateParams holds the inputs of Annotate.
+type AnnotateParams struct {
+	OwnerID  string
+	LedgerID string
+	Note     string // the value set
+}
+
+const annotateUpdate = "SET #note = :note, #updatedAt = :updatedAt_now"
+
+const annotateCondition = "attribute_exists(PK)"
+
+// Annotate changes a Ledger and returns it as it is after the change.
+// ErrNotFound when there is no such item. It sets updatedAt from the
+// Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	UpdateExpression: SET #note = :note, #updatedAt = :updatedAt_now
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error) {
+	in, err := s.annotateInput(params)
+	if err != nil {
+		return nil, &callError{method: "Annotate", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("Annotate", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Ledger
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "Annotate", cause: err}
+	}
+	return &v, nil
+}
+
+// annotateInput builds the request of Annotate; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) annotateInput(params AnnotateParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	ledgerID := params.LedgerID
+	note := params.Note
+	if !utf8.ValidString(note) {
+		return nil, &ItemError{Entity: "Ledger", Attr: "note", Reason: "not valid UTF-8"}
+	}
+	now := s.clock()
+	pk, err := ledgerPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := ledgerSK(ledgerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(annotateCondition),
+		ExpressionAttributeNames: map[string]string{"#note": "note", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":note":          &types.AttributeValueMemberS{Value: note},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(annotateUpdate),
+	}, nil
+}
+
+// OpenLedgerParams holds the inputs of OpenLedger.
+type OpenLedgerParams struct {
+	OwnerID  string
+	LedgerID string
+	Note     string // the value set
+}
+
+const openLedgerUpdate = "SET #note = :note, #_type = :_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt = if_not_exists(#createdAt, :createdAt_now), #updatedAt = :updatedAt_now"
+
+// Writes a ledger's note, creating the ledger when there is none.
+//
+// OpenLedger changes a Ledger and returns it as it is after the change. It
+// creates the item when there is none. A new item's createdAt is the
+// Store's clock's time; an existing item keeps its own. It sets updatedAt
+// from the Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	UpdateExpression: SET #note = :note, #_type = :_type, #ownerId =
+//		:ownerId, #ledgerId = :ledgerId, #createdAt =
+//		if_not_exists(#createdAt, :createdAt_now), #updatedAt =
+//		:updatedAt_now
+func (s *Store) OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error) {
+	in, err := s.openLedgerInput(params)
+	if err != nil {
+		return nil, &callError{method: "OpenLedger", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "OpenLedger", cause: err}
+	}
+	var v Ledger
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "OpenLedger", cause: err}
+	}
+	return &v, nil
+}
+
+// openLedgerInput builds the request of OpenLedger; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	ledgerID := params.LedgerID
+	note := params.Note
+	if !utf8.ValidString(note) {
+		return nil, &ItemError{Entity: "Ledger", Attr: "note", Reason: "not valid UTF-8"}
+	}
+	now := s.clock()
+	pk, err := ledgerPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := ledgerSK(ledgerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":_type":         &types.AttributeValueMemberS{Value: "Ledger"},
+			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":ledgerId":      &types.AttributeValueMemberS{Value: ledgerID},
+			":note":          &types.AttributeValueMemberS{Value: note},
+			":ownerId":       &types.AttributeValueMemberS{Value: ownerID},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(openLedgerUpdate),
+	}, nil
 }

@@ -12,6 +12,7 @@ package e2e
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -39,10 +40,11 @@ var _ Client = (*dynamodb.Client)(nil)
 // use.
 type Store struct {
 	client           Client
-	mainTable        string      // physical name of table Main
-	readingsTable    string      // physical name of table Readings
-	cursorKeys       *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
-	batchConcurrency int         // requests of one batch method in flight at once; < 1: the default
+	mainTable        string           // physical name of table Main
+	readingsTable    string           // physical name of table Readings
+	cursorKeys       *cursorKeys      // set by WithCursorKey; nil: cursors are checksummed, not signed
+	batchConcurrency int              // requests of one batch method in flight at once; < 1: the default
+	clock            func() time.Time // the timestamps' clock, set by WithClock
 }
 
 // Option changes a Store made by New.
@@ -51,7 +53,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings"}
+	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings", clock: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -96,6 +98,16 @@ func WithCursorKey(secret []byte) Option {
 func WithBatchConcurrency(n int) Option {
 	return func(s *Store) {
 		s.batchConcurrency = n
+	}
+}
+
+// WithClock sets the clock the Store takes the timestamps of the items it
+// writes from (default time.Now): a created time on create, an updated time
+// on every write. The caller's values of those attributes are never
+// written.
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) {
+		s.clock = now
 	}
 }
 

@@ -351,6 +351,35 @@ type StoreAPI interface {
 	// SetRepoVisibility changes a Repo and returns it as it is after the
 	// change.
 	SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error)
+
+	// GetCounter reads one Counter by its primary key.
+	GetCounter(ctx context.Context, key CounterKey) (*Counter, error)
+
+	// CreateCounter writes counter only when no item has its key:
+	// ErrAlreadyExists otherwise.
+	CreateCounter(ctx context.Context, counter *Counter) error
+
+	// PutCounter writes counter whole, replacing any item with its key.
+	PutCounter(ctx context.Context, counter *Counter) error
+
+	// SetCount changes a Counter and returns it as it is after the change.
+	SetCount(ctx context.Context, params SetCountParams) (*Counter, error)
+
+	// DeleteCounter deletes the Counter with this key.
+	DeleteCounter(ctx context.Context, params DeleteCounterParams) error
+
+	// GetLedger reads one Ledger by its primary key.
+	GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error)
+
+	// CreateLedger writes ledger only when no item has its key:
+	// ErrAlreadyExists otherwise.
+	CreateLedger(ctx context.Context, ledger *Ledger) error
+
+	// Annotate changes a Ledger and returns it as it is after the change.
+	Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error)
+
+	// OpenLedger changes a Ledger and returns it as it is after the change.
+	OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error)
 }
 
 // *Store implements StoreAPI.

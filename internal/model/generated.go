@@ -15,8 +15,8 @@ var FixedNames = []string{
 	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Table",
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
-	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
-	CursorKeyOption, BatchOption,
+	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted", "ErrVersionConflict",
+	CursorKeyOption, BatchOption, ClockOption,
 }
 
 // StoreFixedMethods are the methods every generated Store declares besides
@@ -69,7 +69,26 @@ const (
 	CursorKeyOption = "WithCursorKey"
 	BatchOption     = "WithBatchConcurrency"
 	BatchField      = "batchConcurrency"
+	// ClockOption is the Store option that sets the clock the timestamps
+	// are taken from, and ClockField the Store's field holding it; both
+	// are declared when a pattern writes an entity with timestamps.
+	ClockOption = "WithClock"
+	ClockField  = "clock"
 )
+
+// NeedsClock reports whether a pattern of m writes an entity with
+// timestamps, which the Store's clock sets.
+func (m *Model) NeedsClock() bool {
+	for _, p := range m.Patterns {
+		switch p.Op {
+		case OpPut, OpCreate, OpUpdate, OpBatchPut:
+			if p.Entity().Stamped() {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // TableOption is the option that sets a table's physical name.
 func (t *Table) TableOption() string { return "With" + t.GoName + "Table" }
@@ -99,8 +118,9 @@ const MaxPositional = 1
 
 // Inputs is how many values a pattern's method takes from its caller,
 // besides ctx, the item of a put or create, the page of a query and the
-// keys or items of a batch: the key's attributes, the where and
-// condition operands, and the values an update sets and adds.
+// keys or items of a batch: the key's attributes, the version an update
+// or delete of a versioned entity expects, the where and condition
+// operands, and the values an update sets and adds.
 func (p *Pattern) Inputs() int {
 	n := 0
 	switch p.Op {
@@ -108,6 +128,9 @@ func (p *Pattern) Inputs() int {
 		n = len(p.By)
 	case OpUpdate, OpDelete:
 		n = len(p.Entity().PrimaryKey().Attrs())
+		if p.Entity().Version != nil {
+			n++ // the version the caller read
+		}
 	}
 	if p.Where != nil {
 		n += p.Where.Op.Operands()
@@ -244,7 +267,7 @@ func (e *Entity) PluralName() string {
 // the last three lists true.) StoreNames are the names the Store's file
 // declares besides Store, New, Option, Client, Tables and the tables'
 // options: pkgPrefix, and the options declared when a pattern needs them
-// (CursorKeyOption, BatchOption).
+// (CursorKeyOption, BatchOption, ClockOption).
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -259,7 +282,7 @@ var (
 	}
 	RuntimeNames = []string{
 		"BatchError", "Cursor", "DecodeError", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
-		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
+		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ErrVersionConflict", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
 		"appendTime", "attemptsError", "backoff", "backoffBase", "backoffCap", "backoffOrStop",
 		"batchAttempts", "batchCall", "batchDone", "batchFailure", "batchGet", "batchGetClient",
 		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
@@ -274,7 +297,7 @@ var (
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
 		"refused", "required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
-		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "walk",
+		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "versionError", "walk",
 		"walkPages", "writeKey", "wrongType",
 		// The cursors' (dyngen_cursor.go).
 		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
@@ -282,10 +305,10 @@ var (
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
 		"validNumber",
 	}
-	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption}
+	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
-		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "ok",
+		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "now", "ok",
 		"out", "page", "pk", "pkValue", "remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk",
 		"start", "undecoded", "v", "values", "view",
 		"yield",

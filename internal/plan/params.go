@@ -22,6 +22,7 @@ const (
 	ParamItem              // the item a put writes
 	ParamKeys              // the keys of a batch read or delete
 	ParamItems             // the items of a batch put
+	ParamVersion           // the version Attr the caller read (update, delete)
 )
 
 // Param is a parameter of a pattern's method, after ctx.
@@ -116,9 +117,17 @@ func (b *builder) params(pp *Pattern) {
 			add(ParamKey, a, nil, 0, "")
 		}
 	}
+	// version is the version the caller read, which an update or delete
+	// of a versioned entity expects.
+	version := func() {
+		if a := p.Entity().Version; a != nil && p.Op != model.OpGet {
+			add(ParamVersion, a, nil, 0, "")
+		}
+	}
 	switch p.Op {
 	case model.OpGet, model.OpDelete:
 		keys()
+		version()
 		conds(p.When)
 	case model.OpQuery:
 		keys()
@@ -141,6 +150,7 @@ func (b *builder) params(pp *Pattern) {
 		conds(p.When)
 	case model.OpUpdate:
 		keys()
+		version()
 		for _, a := range p.Set {
 			add(ParamSet, a, nil, 0, "")
 			out[len(out)-1].Pointer = a.StoredForm().Pointer
@@ -214,6 +224,8 @@ func roleWord(pp *Pattern, q *Param) string {
 		return "Set"
 	case ParamAdd:
 		return "Add"
+	case ParamVersion:
+		return "Version"
 	case ParamCond:
 		if slices.Contains(pp.Pattern.Filter, q.Cond) {
 			return "Filter"
@@ -244,6 +256,8 @@ func (r Role) String() string {
 		return "keys"
 	case ParamItems:
 		return "items"
+	case ParamVersion:
+		return "version"
 	}
 	return fmt.Sprintf("Role(%d)", int(r))
 }

@@ -31,6 +31,10 @@ type Request struct {
 	// named. A value of a clause that is not always sent (see
 	// Clause.Unless) is sent only with it.
 	Values []*Value
+	// Item are the attributes a PutItem writes in place of the caller's
+	// values: the version (VersionFirst, VersionNext) and the timestamps
+	// (ClockNow), each under its stored name (Placeholder is "").
+	Item []*Value
 }
 
 // Name is an attribute name placeholder and the stored name it stands for.
@@ -57,6 +61,13 @@ const (
 	RebuiltKey                // the new value of Rebuild's key attribute
 	EntityType                // the entity's type value (an upsert writes it)
 	KeyInput                  // a primary key attribute Attr (an upsert writes it)
+	// The version of a versioned entity (model.Entity.Version) and its
+	// timestamps, which the generated code sets, never the caller.
+	VersionExpected // the version Attr the caller read: the item's, or a parameter
+	VersionStep     // the 1 an update adds to version Attr (Lit)
+	VersionFirst    // the version Attr a create writes: 1 (Lit)
+	VersionNext     // the version Attr a put writes: the one read, plus one
+	ClockNow        // the Store's clock's time, for timestamp Attr
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -351,8 +362,11 @@ func (b *builder) request(pp *Pattern) {
 		}
 	case GetItem, BatchGetItem:
 		req.Projection = projection(n, pp)
+	case BatchWriteItem:
+		req.Item = itemValues(pp)
 	case PutItem, DeleteItem:
 		req.Condition = condition(n, pp, nil)
+		req.Item = itemValues(pp)
 	case UpdateItem:
 		amounts := update(n, pp, req)
 		req.Condition = condition(n, pp, amounts)
@@ -449,6 +463,9 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	if c := n.conds(p.When, "_when"); c != "" {
 		parts = append(parts, c)
 	}
+	if c := versionCondition(n, pp); c != "" {
+		parts = append(parts, c)
+	}
 	// An atomic add keeps a number with a min or max in its bounds, and an
 	// int in int64's (DynamoDB's numbers go further, and the package could
 	// not read the sum back): a new item's amount is checked against the
@@ -540,6 +557,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 			u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
 		}
 	}
+	u.Set = append(u.Set, managedClauses(n, pp)...)
 	u.Set = append(append(u.Set, sometimes...), sparse...)
 	amounts := map[*model.Attribute]string{}
 	for _, a := range p.Add {
@@ -595,4 +613,80 @@ func ownNames(req *Request) {
 			}
 		}
 	}
+}
+
+// versionCondition is the part of a write's condition that checks the
+// version the caller read, for a put, update or delete of a versioned
+// entity: "#rev = :rev_expected". An absent item fails it too, which the
+// generated code tells apart (ErrNotFound) by the item DynamoDB returns.
+func versionCondition(n *requestNamer, pp *Pattern) string {
+	p := pp.Pattern
+	a := p.Entity().Version
+	if a == nil {
+		return ""
+	}
+	switch p.Op {
+	case model.OpPut, model.OpUpdate, model.OpDelete:
+	default:
+		return ""
+	}
+	name := n.name(a.Stored, "")
+	v := n.value(a.Name+"_expected", &Value{Source: VersionExpected, Attr: a})
+	return name + " = " + v.Placeholder
+}
+
+// managedClauses are the SET actions of an update that keep the entity's
+// version and timestamps: the version goes up by one ("#rev = #rev +
+// :rev_one"), the updated time is the clock's, and an upsert writes the
+// created time only when the item has none ("#createdAt =
+// if_not_exists(#createdAt, :createdAt_now)").
+func managedClauses(n *requestNamer, pp *Pattern) []*Clause {
+	p := pp.Pattern
+	e := p.Entity()
+	var out []*Clause
+	if a := e.Version; a != nil {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_one", &Value{Source: VersionStep, Attr: a, Lit: &Literal{Dynamo: "N", Text: "1"}})
+		out = append(out, &Clause{Text: fmt.Sprintf("%s = %s + %s", name, name, v.Placeholder), Values: []*Value{v}})
+	}
+	if a := e.Created; a != nil && p.Upsert {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_now", &Value{Source: ClockNow, Attr: a})
+		out = append(out, &Clause{Text: fmt.Sprintf("%s = if_not_exists(%s, %s)", name, name, v.Placeholder), Values: []*Value{v}})
+	}
+	if a := e.Updated; a != nil {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_now", &Value{Source: ClockNow, Attr: a})
+		out = append(out, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
+	}
+	return out
+}
+
+// itemValues are the attributes a put or create writes in place of the
+// caller's: the version (1 on create, the one read plus one on put) and
+// the timestamps (both on create, the updated time on put and on each
+// item of a batch put).
+func itemValues(pp *Pattern) []*Value {
+	p := pp.Pattern
+	e := p.Entity()
+	var out []*Value
+	switch p.Op {
+	case model.OpCreate:
+		if a := e.Version; a != nil {
+			out = append(out, &Value{Source: VersionFirst, Attr: a, Lit: &Literal{Dynamo: "N", Text: "1"}})
+		}
+		for _, a := range []*model.Attribute{e.Created, e.Updated} {
+			if a != nil {
+				out = append(out, &Value{Source: ClockNow, Attr: a})
+			}
+		}
+	case model.OpPut, model.OpBatchPut:
+		if a := e.Version; a != nil {
+			out = append(out, &Value{Source: VersionNext, Attr: a})
+		}
+		if a := e.Updated; a != nil {
+			out = append(out, &Value{Source: ClockNow, Attr: a})
+		}
+	}
+	return out
 }

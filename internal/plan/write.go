@@ -130,7 +130,7 @@ func (b *builder) update(pp *Pattern) bool {
 	if p.Upsert {
 		var missing []string
 		for _, a := range e.Attributes {
-			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.Add, a) {
+			if a.Optional || e.Managed(a) || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.Add, a) {
 				continue
 			}
 			missing = append(missing, a.Name)

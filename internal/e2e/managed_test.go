@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestVersionLostUpdates runs 16 goroutines of 100 read-modify-write
+// loops each on one counter, half with a replacing put and half with an
+// update, each retrying on ErrVersionConflict: no increment is lost.
+func TestVersionLostUpdates(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t, nil)
+	ctx := t.Context()
+	c := &Counter{OwnerID: "o", CounterID: "race"}
+	must(t, s.CreateCounter(ctx, c))
+	const workers, loops = 16, 100
+	var conflicts atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for range loops {
+				for {
+					cur, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "race"})
+					if err != nil {
+						errs <- err
+						return
+					}
+					if w%2 == 0 {
+						cur.Count++
+						err = s.PutCounter(ctx, cur)
+					} else {
+						_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "race", Rev: cur.Rev, Count: cur.Count + 1})
+					}
+					if errors.Is(err, ErrVersionConflict) {
+						conflicts.Add(1)
+						continue
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					break
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	got, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "race"})
+	must(t, err)
+	if got.Count != workers*loops || got.Rev != workers*loops+1 {
+		t.Errorf("after %d increments: count %d, version %d; want %d and %d", workers*loops, got.Count, got.Rev, workers*loops, workers*loops+1)
+	}
+	t.Logf("%d version conflicts retried", conflicts.Load())
+}
+
+// TestVersionErrors: create writes version 1 whatever the item holds; a
+// stale version is ErrVersionConflict, not ErrNotFound, and changes
+// nothing; an absent item is ErrNotFound for put, update and delete.
+func TestVersionErrors(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t, nil)
+	ctx := t.Context()
+	c := &Counter{OwnerID: "o", CounterID: "c", Rev: 41, Count: 5}
+	must(t, s.CreateCounter(ctx, c))
+	if c.Rev != 1 {
+		t.Errorf("CreateCounter left the item's Rev %d, want 1", c.Rev)
+	}
+	stored, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "c"})
+	must(t, err)
+	if stored.Rev != 1 || stored.Count != 5 {
+		t.Errorf("created counter: %+v, want version 1, count 5", stored)
+	}
+	// A put with the version read writes the next one, into the item too.
+	stale := *stored
+	stored.Count = 6
+	must(t, s.PutCounter(ctx, stored))
+	if stored.Rev != 2 {
+		t.Errorf("PutCounter left the item's Rev %d, want 2", stored.Rev)
+	}
+	// The version read before that put is stale now.
+	stale.Count = 100
+	checkConflict := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrVersionConflict) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrConditionFailed) {
+			t.Errorf("%s with a stale version: %v, want ErrVersionConflict only", what, err)
+		}
+	}
+	checkConflict("PutCounter", s.PutCounter(ctx, &stale))
+	if stale.Rev != 1 {
+		t.Errorf("a failed PutCounter changed the item's Rev to %d", stale.Rev)
+	}
+	_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", Rev: 1, Count: 100})
+	checkConflict("SetCount", err)
+	checkConflict("DeleteCounter", s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", Rev: 1}))
+	got, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "c"})
+	must(t, err)
+	if got.Rev != 2 || got.Count != 6 {
+		t.Errorf("after the stale writes: %+v, want version 2, count 6", got)
+	}
+	// An update with the version read returns the next one.
+	upd, err := s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", Rev: 2, Count: 7})
+	must(t, err)
+	if upd.Rev != 3 || upd.Count != 7 {
+		t.Errorf("SetCount returned %+v, want version 3, count 7", upd)
+	}
+	must(t, s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", Rev: 3}))
+	// No item: ErrNotFound, not a conflict.
+	checkNotFound := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrNotFound) || errors.Is(err, ErrVersionConflict) {
+			t.Errorf("%s of an absent item: %v, want ErrNotFound only", what, err)
+		}
+	}
+	checkNotFound("PutCounter", s.PutCounter(ctx, &Counter{OwnerID: "o", CounterID: "c", Rev: 3}))
+	_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", Rev: 3, Count: 1})
+	checkNotFound("SetCount", err)
+	checkNotFound("DeleteCounter", s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", Rev: 3}))
+	if _, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "c"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the put of an absent item wrote it: %v", err)
+	}
+}
+
+// fakeClock is a clock the test moves.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// TestTimestamps: under a fake clock, create sets both times whatever
+// the caller gives; an update moves only the updated time; an upsert
+// writes the created time only when it creates the item.
+func TestTimestamps(t *testing.T) {
+	t.Parallel()
+	clock := &fakeClock{}
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	ctx := t.Context()
+	t1 := time.Date(2025, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
+	t2 := t1.Add(90 * time.Minute)
+	t3 := t2.Add(24 * time.Hour)
+	clock.set(t1)
+	l := &Ledger{OwnerID: "o", LedgerID: "l", Note: "first", CreatedAt: t3, UpdatedAt: t3}
+	must(t, s.CreateLedger(ctx, l))
+	if !l.CreatedAt.Equal(t1) || !l.UpdatedAt.Equal(t1) {
+		t.Errorf("CreateLedger left the item's times %v, %v; want %v for both", l.CreatedAt, l.UpdatedAt, t1)
+	}
+	got, err := s.GetLedger(ctx, LedgerKey{OwnerID: "o", LedgerID: "l"})
+	must(t, err)
+	if !got.CreatedAt.Equal(t1) || !got.UpdatedAt.Equal(t1) {
+		t.Errorf("created ledger: created %v, updated %v; want %v for both", got.CreatedAt, got.UpdatedAt, t1)
+	}
+	clock.set(t2)
+	upd, err := s.Annotate(ctx, AnnotateParams{OwnerID: "o", LedgerID: "l", Note: "second"})
+	must(t, err)
+	if !upd.CreatedAt.Equal(t1) || !upd.UpdatedAt.Equal(t2) || upd.Note != "second" {
+		t.Errorf("Annotate returned created %v, updated %v, note %q; want %v, %v, second", upd.CreatedAt, upd.UpdatedAt, upd.Note, t1, t2)
+	}
+	// An upsert of an existing item keeps its created time.
+	clock.set(t3)
+	upd, err = s.OpenLedger(ctx, OpenLedgerParams{OwnerID: "o", LedgerID: "l", Note: "third"})
+	must(t, err)
+	if !upd.CreatedAt.Equal(t1) || !upd.UpdatedAt.Equal(t3) {
+		t.Errorf("OpenLedger of an existing ledger: created %v, updated %v; want %v, %v", upd.CreatedAt, upd.UpdatedAt, t1, t3)
+	}
+	// An upsert that creates the item writes both.
+	upd, err = s.OpenLedger(ctx, OpenLedgerParams{OwnerID: "o", LedgerID: "new", Note: "n"})
+	must(t, err)
+	if !upd.CreatedAt.Equal(t3) || !upd.UpdatedAt.Equal(t3) {
+		t.Errorf("OpenLedger of a new ledger: created %v, updated %v; want %v for both", upd.CreatedAt, upd.UpdatedAt, t3)
+	}
+}
+
+// TestVersionTimestamps: a versioned counter's updated time moves with
+// every write, from the Store's clock, in the format of its attribute.
+func TestVersionTimestamps(t *testing.T) {
+	t.Parallel()
+	clock := &fakeClock{}
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	ctx := t.Context()
+	t1 := time.Date(2025, 5, 6, 7, 8, 9, 123_000_000, time.UTC)
+	clock.set(t1)
+	c := &Counter{OwnerID: "o", CounterID: "t"}
+	must(t, s.CreateCounter(ctx, c))
+	if !c.UpdatedAt.Equal(t1) {
+		t.Errorf("CreateCounter: updated %v, want %v", c.UpdatedAt, t1)
+	}
+	t2 := t1.Add(time.Second)
+	clock.set(t2)
+	must(t, s.PutCounter(ctx, c))
+	got, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "t"})
+	must(t, err)
+	if !got.UpdatedAt.Equal(t2) || got.Rev != 2 {
+		t.Errorf("after PutCounter: updated %v, version %d; want %v, 2", got.UpdatedAt, got.Rev, t2)
+	}
+}
