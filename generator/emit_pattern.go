@@ -100,6 +100,10 @@ func (m *method) emit() {
 	case plan.PutItem:
 		m.put()
 	case plan.UpdateItem:
+		if m.p.Op == model.OpPut {
+			m.replace()
+			break
+		}
 		m.update()
 	case plan.DeleteItem:
 		m.delete()

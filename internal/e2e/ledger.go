@@ -18,11 +18,13 @@ import (
 // Its items hold _type="Ledger", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="LEDGER#{ledgerId}"
+//	GSI GSI1: GSI1PK="TAG#{tag}" GSI1SK="LEDGER#{ledgerId}"
 //	GSI Inverted: SK="LEDGER#{ledgerId}" PK="OWNER#{ownerId}"
 type Ledger struct {
 	OwnerID   string
 	LedgerID  string
 	Note      string
+	Tag       *string // optional: nil when absent
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -51,6 +53,24 @@ func ledgerSK(ledgerID string) (string, error) {
 	return keySize("SK", "LEDGER#"+ledgerIDKey, maxSortKey)
 }
 
+// ledgerGSI1PK builds GSI1PK="TAG#{tag}" of Ledger items.
+func ledgerGSI1PK(tag string) (string, error) {
+	tagKey, err := keyString("tag", tag, "#")
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI1PK", "TAG#"+tagKey, maxPartitionKey)
+}
+
+// ledgerGSI1SK builds GSI1SK="LEDGER#{ledgerId}" of Ledger items.
+func ledgerGSI1SK(ledgerID string) (string, error) {
+	ledgerIDKey, err := keyString("ledgerId", ledgerID, "#")
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI1SK", "LEDGER#"+ledgerIDKey, maxSortKey)
+}
+
 // validate checks l against the constraints of the spec before a write.
 func (l *Ledger) validate() error {
 	if !utf8.ValidString(l.OwnerID) {
@@ -61,6 +81,11 @@ func (l *Ledger) validate() error {
 	}
 	if !utf8.ValidString(l.Note) {
 		return &ItemError{Entity: "Ledger", Attr: "note", Reason: "not valid UTF-8"}
+	}
+	if l.Tag != nil {
+		if !utf8.ValidString(*l.Tag) {
+			return &ItemError{Entity: "Ledger", Attr: "tag", Reason: "not valid UTF-8"}
+		}
 	}
 	if !storableYear(l.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Ledger", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
@@ -78,6 +103,30 @@ func (l *Ledger) validate() error {
 func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first, so that a value no key can hold is a KeyError on writes
 	// as on reads; then the spec's constraints.
+	// Only an item with tag is in GSI GSI1.
+	var gsi1PK string
+	var gsi1SK string
+	inGSI1 := l.Tag != nil
+	if inGSI1 {
+		tagKey, err := keyString("tag", *l.Tag, "#")
+		if err != nil {
+			return nil, err
+		}
+		gsi1PKBuilt, err := keySize("GSI1PK", "TAG#"+tagKey, maxPartitionKey)
+		if err != nil {
+			return nil, err
+		}
+		gsi1PK = gsi1PKBuilt
+		ledgerIDKey, err := keyString("ledgerId", l.LedgerID, "#")
+		if err != nil {
+			return nil, err
+		}
+		gsi1SKBuilt, err := keySize("GSI1SK", "LEDGER#"+ledgerIDKey, maxSortKey)
+		if err != nil {
+			return nil, err
+		}
+		gsi1SK = gsi1SKBuilt
+	}
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -109,9 +158,11 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	// One allocation holds the item's scalar attribute values.
 	vals := &ledgerValues{
-		s: [8]types.AttributeValueMemberS{
+		s: [10]types.AttributeValueMemberS{
 			{Value: pk},
 			{Value: sk},
+			{Value: gsi1PK},
+			{Value: gsi1SK},
 			{Value: "Ledger"},
 			{Value: l.OwnerID},
 			{Value: l.LedgerID},
@@ -120,22 +171,31 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: formatTime(l.UpdatedAt)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 8)
+	item := make(map[string]types.AttributeValue, 11)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["ownerId"] = &vals.s[3]
-	item["ledgerId"] = &vals.s[4]
-	item["note"] = &vals.s[5]
-	item["createdAt"] = &vals.s[6]
-	item["updatedAt"] = &vals.s[7]
+	if inGSI1 {
+		item["GSI1PK"] = &vals.s[2]
+	}
+	if inGSI1 {
+		item["GSI1SK"] = &vals.s[3]
+	}
+	item["_type"] = &vals.s[4]
+	item["ownerId"] = &vals.s[5]
+	item["ledgerId"] = &vals.s[6]
+	item["note"] = &vals.s[7]
+	if l.Tag != nil {
+		item["tag"] = &types.AttributeValueMemberS{Value: *l.Tag}
+	}
+	item["createdAt"] = &vals.s[8]
+	item["updatedAt"] = &vals.s[9]
 	return item, nil
 }
 
 // ledgerValues holds the scalar attribute values of one Ledger item,
 // allocated at once.
 type ledgerValues struct {
-	s [8]types.AttributeValueMemberS
+	s [10]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets l from an item as DynamoDB returns it. A missing
@@ -147,6 +207,7 @@ func (l *Ledger) UnmarshalItem(item map[string]types.AttributeValue) error {
 	l.OwnerID = dec.string("ownerId", item["ownerId"], required)
 	l.LedgerID = dec.string("ledgerId", item["ledgerId"], required)
 	l.Note = dec.string("note", item["note"], required)
+	l.Tag = decodePtr(&dec, "tag", item["tag"], readString)
 	l.CreatedAt = dec.time("createdAt", item["createdAt"], required)
 	l.UpdatedAt = dec.time("updatedAt", item["updatedAt"], required)
 	return dec.err

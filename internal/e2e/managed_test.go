@@ -213,3 +213,44 @@ func TestVersionTimestamps(t *testing.T) {
 		t.Errorf("after PutCounter: updated %v, version %d; want %v, 2", got.UpdatedAt, got.Rev, t2)
 	}
 }
+
+// TestReplaceKeepsCreated: a replacing put of an entity with a created
+// time keeps the stored created time whatever the caller gives, writes
+// the clock's updated time, writes a new item's created time from the
+// clock, and removes what the new item lacks (an optional attribute, and
+// with it the item's entry of the sparse index).
+func TestReplaceKeepsCreated(t *testing.T) {
+	t.Parallel()
+	clock := &fakeClock{}
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	ctx := t.Context()
+	t1 := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
+	t2 := t1.Add(time.Hour)
+	long := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock.set(t1)
+	// A put of a new item writes the clock's time as its created time.
+	tag := "red"
+	l := &Ledger{OwnerID: "o", LedgerID: "p", Note: "one", Tag: &tag, CreatedAt: long}
+	must(t, s.PutLedger(ctx, l))
+	if !l.CreatedAt.Equal(t1) || !l.UpdatedAt.Equal(t1) {
+		t.Errorf("PutLedger of a new ledger: created %v, updated %v; want %v for both", l.CreatedAt, l.UpdatedAt, t1)
+	}
+	if got := collect(t, s.LedgersTaggedAll(ctx, "red")); len(got) != 1 {
+		t.Errorf("LedgersTagged(red) read %d ledgers, want 1", len(got))
+	}
+	// A replacing put keeps it, whatever the caller gives.
+	clock.set(t2)
+	r := &Ledger{OwnerID: "o", LedgerID: "p", Note: "two", CreatedAt: long, UpdatedAt: long}
+	must(t, s.PutLedger(ctx, r))
+	got, err := s.GetLedger(ctx, LedgerKey{OwnerID: "o", LedgerID: "p"})
+	must(t, err)
+	if !got.CreatedAt.Equal(t1) || !got.UpdatedAt.Equal(t2) || got.Note != "two" || got.Tag != nil {
+		t.Errorf("replaced ledger: created %v, updated %v, note %q, tag %v; want %v, %v, two, no tag", got.CreatedAt, got.UpdatedAt, got.Note, got.Tag, t1, t2)
+	}
+	if !r.CreatedAt.Equal(t1) || !r.UpdatedAt.Equal(t2) {
+		t.Errorf("PutLedger left the item's times %v, %v; want %v, %v", r.CreatedAt, r.UpdatedAt, t1, t2)
+	}
+	if got := collect(t, s.LedgersTaggedAll(ctx, "red")); len(got) != 0 {
+		t.Errorf("LedgersTagged(red) read %d ledgers after the tag was dropped, want 0", len(got))
+	}
+}

@@ -4915,6 +4915,179 @@ func (s *Store) createLedgerInput(ledger *Ledger) (*dynamodb.PutItemInput, error
 	}, nil
 }
 
+// Replaces a ledger; it keeps its created time.
+//
+// PutLedger writes ledger whole, replacing any item with its key, in one
+// UpdateItem that sets each of its attributes and removes those it lacks,
+// so that a replaced item keeps its createdAt: a new item's is the Store's
+// clock's time. Attributes of the stored item that Ledger does not declare
+// are kept. It sets updatedAt from the Store's clock, whatever the caller
+// gives. On success ledger holds the item as written.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	UpdateExpression: SET #_type = :_type, #ownerId = :ownerId, #ledgerId
+//		= :ledgerId, #note = :note, #updatedAt = :updatedAt, #createdAt =
+//		if_not_exists(#createdAt, :createdAt_now), #tag = :tag, GSI1PK =
+//		:GSI1PK, GSI1SK = :GSI1SK
+//	(an attribute the item lacks is removed instead of set)
+func (s *Store) PutLedger(ctx context.Context, ledger *Ledger) error {
+	in, err := s.putLedgerInput(ledger)
+	if err != nil {
+		return &callError{method: "PutLedger", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return &callError{method: "PutLedger", cause: err}
+	}
+	if err := ledger.UnmarshalItem(out.Attributes); err != nil {
+		return &callError{method: "PutLedger", cause: err}
+	}
+	return nil
+}
+
+// putLedgerInput builds the request of PutLedger; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error) {
+	item, err := ledger.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	values := map[string]types.AttributeValue{
+		":_type":         item["_type"],
+		":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":ledgerId":      item["ledgerId"],
+		":note":          item["note"],
+		":ownerId":       item["ownerId"],
+		":updatedAt":     item["updatedAt"],
+	}
+	set := []string{"#_type = :_type", "#ownerId = :ownerId", "#ledgerId = :ledgerId", "#note = :note", "#updatedAt = :updatedAt", "#createdAt = if_not_exists(#createdAt, :createdAt_now)"}
+	var remove []string
+	if v, ok := item["tag"]; ok {
+		set = append(set, "#tag = :tag")
+		values[":tag"] = v
+	} else {
+		remove = append(remove, "#tag")
+	}
+	if v, ok := item["GSI1PK"]; ok {
+		set = append(set, "GSI1PK = :GSI1PK")
+		values[":GSI1PK"] = v
+	} else {
+		remove = append(remove, "GSI1PK")
+	}
+	if v, ok := item["GSI1SK"]; ok {
+		set = append(set, "GSI1SK = :GSI1SK")
+		values[":GSI1SK"] = v
+	} else {
+		remove = append(remove, "GSI1SK")
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames:  map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#tag": "tag", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: values,
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(updateExpression(set, "", remove, nil)),
+	}, nil
+}
+
+// LedgersTaggedResult is one page of LedgersTagged.
+type LedgersTaggedResult struct {
+	Items []Ledger
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const ledgersTaggedKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
+
+// ledgersTaggedShape is how LedgersTagged binds and checks its cursors.
+var ledgersTaggedShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "LedgersTagged",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
+// LedgersTagged reads one page of Ledger items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "TAG#{tag}" AND begins_with(GSI1SK,
+//		"LEDGER#")
+func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error) {
+	pk, err := ledgerGSI1PK(tag)
+	if err != nil {
+		return nil, &callError{method: "LedgersTagged", cause: err}
+	}
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: ledgersTaggedKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "LEDGER#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
+	}
+	in := newInput()
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ledgersTaggedShape)
+	if err != nil {
+		return nil, &callError{method: "LedgersTagged", cause: err}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "LedgersTagged", cause: err}
+	}
+	res := &LedgersTaggedResult{Items: make([]Ledger, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		var v Ledger
+		if err := v.UnmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, decodeErr("LedgersTagged", undecoded)
+}
+
+// LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
+func (s *Store) LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error] {
+	return walk(func(page Page) ([]Ledger, Cursor, error) {
+		res, err := s.LedgersTagged(ctx, tag, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
+	})
+}
+
 // AnnotateParams holds the inputs of Annotate.
 type AnnotateParams struct {
 	OwnerID  string
@@ -4993,7 +5166,7 @@ type OpenLedgerParams struct {
 	Note     string // the value set
 }
 
-const openLedgerUpdate = "SET #note = :note, #_type = :_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt = if_not_exists(#createdAt, :createdAt_now), #updatedAt = :updatedAt_now"
+const openLedgerUpdate = "SET #note = :note, GSI1SK = :GSI1SK, #_type = :_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt = if_not_exists(#createdAt, :createdAt_now), #updatedAt = :updatedAt_now"
 
 // Writes a ledger's note, creating the ledger when there is none.
 //
@@ -5004,10 +5177,11 @@ const openLedgerUpdate = "SET #note = :note, #_type = :_type, #ownerId = :ownerI
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
-//	UpdateExpression: SET #note = :note, #_type = :_type, #ownerId =
-//		:ownerId, #ledgerId = :ledgerId, #createdAt =
+//	UpdateExpression: SET #note = :note, GSI1SK = :GSI1SK, #_type =
+//		:_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt =
 //		if_not_exists(#createdAt, :createdAt_now), #updatedAt =
 //		:updatedAt_now
+//	rewrites GSI1SK="LEDGER#{ledgerId}" on GSI1
 func (s *Store) OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error) {
 	in, err := s.openLedgerInput(params)
 	if err != nil {
@@ -5042,9 +5216,14 @@ func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemIn
 	if err != nil {
 		return nil, err
 	}
+	rebuilt1, err := ledgerGSI1SK(ledgerID)
+	if err != nil {
+		return nil, err
+	}
 	return &dynamodb.UpdateItemInput{
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI1SK":        &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":         &types.AttributeValueMemberS{Value: "Ledger"},
 			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
 			":ledgerId":      &types.AttributeValueMemberS{Value: ledgerID},

@@ -375,6 +375,19 @@ type StoreAPI interface {
 	// ErrAlreadyExists otherwise.
 	CreateLedger(ctx context.Context, ledger *Ledger) error
 
+	// PutLedger writes ledger whole, replacing any item with its key, in one
+	// UpdateItem that sets each of its attributes and removes those it lacks,
+	// so that a replaced item keeps its createdAt: a new item's is the Store's
+	// clock's time.
+	PutLedger(ctx context.Context, ledger *Ledger) error
+
+	// LedgersTagged reads one page of Ledger items.
+	LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error)
+
+	// LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
+	// one at a time.
+	LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error]
+
 	// Annotate changes a Ledger and returns it as it is after the change.
 	Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error)
 

@@ -268,9 +268,6 @@ func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
 			}
 		}
 	}
-	if c := e.Created; c != nil && p.Op == OpPut {
-		r.errorf(p.OpPos, "put %s: %s has a created time (timestamps created: %s), which a replacing PutItem can't keep; use create for a new item and update to change one", e.Name, e.Name, c.Name)
-	}
 	if c := e.Created; c != nil && p.Op == OpBatchPut {
 		r.errorf(p.OpPos, "batchPut %s: BatchWriteItem replaces items whole with no update expression, so it can't keep the created time (timestamps created: %s) of an item it replaces; use put in a loop, or remove created from the timestamps of %s", e.Name, c.Name, e.Name)
 	}

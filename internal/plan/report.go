@@ -147,7 +147,7 @@ type ReportValue struct {
 	// Source is one of partitionKey, sortKey, sortKeyLow, sortKeyHigh,
 	// condition, set, add, addLimit, addRest, rebuiltKey, entityType,
 	// keyInput, setConstant, removeFrom, versionExpected, versionStep,
-	// versionFirst, versionNext, clock.
+	// versionFirst, versionNext, clock, item.
 	Source string `json:"source"`
 	// Attribute is the attribute the value is of, when there is one
 	// (for rebuiltKey, the key attribute).
@@ -363,7 +363,7 @@ var sourceNames = map[Source]string{
 	AddRest: "addRest", RebuiltKey: "rebuiltKey", EntityType: "entityType", KeyInput: "keyInput",
 	SetConst: "setConstant", RemoveElems: "removeFrom",
 	VersionExpected: "versionExpected", VersionStep: "versionStep", VersionFirst: "versionFirst",
-	VersionNext: "versionNext", ClockNow: "clock",
+	VersionNext: "versionNext", ClockNow: "clock", ItemAttr: "item",
 }
 
 // report is the request's part of the report.
@@ -392,6 +392,8 @@ func (r *Request) report() ReportRequest {
 			rv.Attribute = v.Rebuild.KeyAttr.Name
 		case v.Attr != nil:
 			rv.Attribute = v.Attr.Name
+		case v.Stored != "":
+			rv.Attribute = v.Stored
 		}
 		rr.Values = append(rr.Values, rv)
 	}

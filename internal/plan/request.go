@@ -68,6 +68,7 @@ const (
 	VersionFirst    // the version Attr a create writes: 1 (Lit)
 	VersionNext     // the version Attr a put writes: the one read, plus one
 	ClockNow        // the Store's clock's time, for timestamp Attr
+	ItemAttr        // the value of Stored in the item a put writes (sent as an update)
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -82,6 +83,9 @@ type Value struct {
 	// Lit is the value of a constant of the spec (SetConst, or a
 	// CondOperand of a condition with constants), as it is sent.
 	Lit *Literal
+	// Stored is the stored name of an ItemAttr value: an attribute of
+	// the entity (Attr), the entity attribute or an index key attribute.
+	Stored string
 }
 
 // Literal is a constant of the spec as a request sends it: an attribute
@@ -368,6 +372,12 @@ func (b *builder) request(pp *Pattern) {
 		req.Condition = condition(n, pp, nil)
 		req.Item = itemValues(pp)
 	case UpdateItem:
+		if p.Op == model.OpPut {
+			replace(n, pp, req)
+			req.Condition = condition(n, pp, nil)
+			req.Item = itemValues(pp)
+			break
+		}
 		amounts := update(n, pp, req)
 		req.Condition = condition(n, pp, amounts)
 		ownNames(req)
@@ -689,4 +699,66 @@ func itemValues(pp *Pattern) []*Value {
 		}
 	}
 	return out
+}
+
+// replace writes the actions of a put of an entity with a created time,
+// which is sent as an UpdateItem (see builder.write): it sets every
+// attribute the item holds and removes each one it may lack when it
+// lacks it (an optional attribute, the key attributes of an index the
+// item may be left out of), as a PutItem would replace the item whole,
+// and writes the created time only when the stored item has none, so
+// that an item replaced keeps its own. The version and the updated time
+// are the item's, which the put sets first (Request.Item).
+func replace(n *requestNamer, pp *Pattern, req *Request) {
+	p := pp.Pattern
+	e := p.Entity()
+	t := p.Table
+	u := &Update{}
+	req.Update = u
+	var sometimes []*Clause
+	add := func(stored, base string, a *model.Attribute, absent []*model.Attribute) {
+		name := n.name(stored, "")
+		v := n.value(base, &Value{Source: ItemAttr, Attr: a, Stored: stored})
+		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
+		if len(absent) > 0 {
+			c.Unless, c.Instead = absent, name
+			sometimes = append(sometimes, c)
+			return
+		}
+		u.Set = append(u.Set, c)
+	}
+	add(t.EntityAttr, t.EntityAttr, nil, nil)
+	for _, a := range e.Attributes {
+		if t.IsKeyAttr(a.Stored) || a == e.Created {
+			continue
+		}
+		var absent []*model.Attribute
+		if a.Optional {
+			absent = []*model.Attribute{a}
+		}
+		add(a.Stored, a.Name, a, absent)
+	}
+	if a := e.Created; a != nil {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_now", &Value{Source: ClockNow, Attr: a})
+		u.Set = append(u.Set, &Clause{Text: fmt.Sprintf("%s = if_not_exists(%s, %s)", name, name, v.Placeholder), Values: []*Value{v}})
+	}
+	seen := map[string]bool{}
+	for _, k := range e.Keys[1:] {
+		var absent []*model.Attribute
+		for _, a := range k.Attrs() {
+			if a.Optional {
+				absent = append(absent, a)
+			}
+		}
+		for i, tm := range k.Templates() {
+			ka := k.Index.KeyAttrs()[i]
+			if tm.Implied || t.IsKeyAttr(ka.Name) || seen[ka.Name] {
+				continue
+			}
+			seen[ka.Name] = true
+			add(ka.Name, ka.Name, nil, absent)
+		}
+	}
+	u.Set = append(u.Set, sometimes...)
 }
