@@ -286,7 +286,7 @@ func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
 			case e.Updated:
 				role = "its updated time"
 			}
-			r.errorf(posOf(names, a.Name, i), "update %s can't %s %s: it is %s, which the generated code sets on every write; remove it from %s", p.Name, what, a.Name, role, what)
+			r.errorf(posOf(names, a.Name, i), "update %s can't %s %s: it is %s, which the generated code sets itself; remove it from %s", p.Name, what, a.Name, role, what)
 		}
 	}
 	refuse(p.Set, sp.Set, "set")

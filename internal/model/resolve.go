@@ -1003,7 +1003,7 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 					known = append(known, a.Name)
 				}
 			}
-			r.errorf(name.Pos, "%s of %s names %q, which is not an attribute of %s%s; add %s: %s to its attributes", what, e.Name, name.Value, e.Name, nearest(name.Value, known), name.Value, typeName)
+			r.errorf(name.Pos, "%s of %s names %q, which is not an attribute of %s; declare %s: %s among its attributes%s", what, e.Name, name.Value, e.Name, name.Value, typeName, nearest(name.Value, known))
 			return nil
 		}
 		if a.Type == "" {
@@ -1028,7 +1028,7 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 					if tm == k.SK {
 						ka = k.Index.SK
 					}
-					r.errorf(name.Pos, "%s of %s names %s, which %s=%q on %s is built from; the generated code changes it on every write, and a key can't change with it: use an attribute in no key template", what, e.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
+					r.errorf(name.Pos, "%s of %s names %s, which %s=%q on %s is built from; the generated code sets it, not the caller, and an item's keys can't be built from it: use an attribute in no key template", what, e.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
 					return nil
 				}
 			}

@@ -12,17 +12,17 @@ import (
 type Role int
 
 const (
-	ParamKey   Role = iota // an attribute the key is built from (Attr)
-	ParamWhere             // operand Operand of the where condition (Attr)
-	ParamCond              // operand Operand of a filter or when condition (Cond)
-	ParamSet               // the value an update sets Attr to
-	ParamAdd               // the amount an update adds to Attr
-	ParamElems             // the elements an update removes from set Attr
-	ParamPage              // the page of a query
-	ParamItem              // the item a put writes
-	ParamKeys              // the keys of a batch read or delete
-	ParamItems             // the items of a batch put
-	ParamVersion           // the version Attr the caller read (update, delete)
+	ParamKey     Role = iota // an attribute the key is built from (Attr)
+	ParamWhere               // operand Operand of the where condition (Attr)
+	ParamCond                // operand Operand of a filter or when condition (Cond)
+	ParamSet                 // the value an update sets Attr to
+	ParamAdd                 // the amount an update adds to Attr
+	ParamElems               // the elements an update removes from set Attr
+	ParamPage                // the page of a query
+	ParamItem                // the item a put writes
+	ParamKeys                // the keys of a batch read or delete
+	ParamItems               // the items of a batch put
+	ParamVersion             // the version Attr the caller read (update, delete)
 )
 
 // Param is a parameter of a pattern's method, after ctx.
