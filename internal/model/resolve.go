@@ -1036,6 +1036,11 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 		return a
 	}
 	e.Version = attr(se.Version, "version", Int, "int")
+	if a := e.Version; a != nil && a.Default != nil {
+		// An item written before the version was added holds none: no
+		// condition on the version read could hold for it.
+		r.errorf(a.Default.Pos, "version of %s names %s, which has a default; an item without a stored version could never be written with the version read: remove default:, and write a version into the items that lack one", e.Name, a.Name)
+	}
 	if ts := se.Timestamps; ts != nil {
 		e.Created = attr(ts.Created, "timestamps created", Time, "time")
 		e.Updated = attr(ts.Updated, "timestamps updated", Time, "time")
