@@ -254,3 +254,42 @@ func TestReplaceKeepsCreated(t *testing.T) {
 		t.Errorf("LedgersTagged(red) read %d ledgers after the tag was dropped, want 0", len(got))
 	}
 }
+
+// TestVersionedReplace: the put of a versioned entity with a created
+// time, one UpdateItem, checks the version read like a PutItem would:
+// the next version and the created time kept on success, a stale version
+// ErrVersionConflict, an absent item ErrNotFound and no item written.
+func TestVersionedReplace(t *testing.T) {
+	t.Parallel()
+	clock := &fakeClock{}
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	ctx := t.Context()
+	t1 := time.Date(2025, 7, 8, 9, 10, 11, 0, time.UTC)
+	t2 := t1.Add(time.Minute)
+	clock.set(t1)
+	v := &Vault{OwnerID: "o", VaultID: "v", Gold: 1}
+	must(t, s.CreateVault(ctx, v))
+	stale := *v
+	clock.set(t2)
+	v.Gold = 2
+	v.CreatedAt = t2
+	must(t, s.PutVault(ctx, v))
+	if v.Rev != 2 || !v.CreatedAt.Equal(t1) || !v.UpdatedAt.Equal(t2) {
+		t.Errorf("after PutVault: version %d, created %v, updated %v; want 2, %v, %v", v.Rev, v.CreatedAt, v.UpdatedAt, t1, t2)
+	}
+	stale.Gold = 100
+	if err := s.PutVault(ctx, &stale); !errors.Is(err, ErrVersionConflict) || errors.Is(err, ErrNotFound) {
+		t.Errorf("PutVault with a stale version: %v, want ErrVersionConflict", err)
+	}
+	got, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "v"})
+	must(t, err)
+	if got.Gold != 2 || got.Rev != 2 {
+		t.Errorf("after a stale put: %+v, want gold 2, version 2", got)
+	}
+	if err := s.PutVault(ctx, &Vault{OwnerID: "o", VaultID: "none", Rev: 1}); !errors.Is(err, ErrNotFound) || errors.Is(err, ErrVersionConflict) {
+		t.Errorf("PutVault of an absent item: %v, want ErrNotFound", err)
+	}
+	if _, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "none"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the put of an absent item wrote it: %v", err)
+	}
+}

@@ -407,8 +407,8 @@ var activeWidgetsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active (DynamoDB reads, and bills, the
 //		items it drops)
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
@@ -507,8 +507,8 @@ var widgetsInStatusShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) (DynamoDB reads,
 //		and bills, the items it drops)
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
@@ -733,8 +733,8 @@ var widgetNamesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
@@ -928,6 +928,7 @@ var ownerPageShape = &queryShape{
 //	Repo items may be read too (read cost); they are dropped by _type.
 //	Counter items may be read too (read cost); they are dropped by _type.
 //	Ledger items may be read too (read cost); they are dropped by _type.
+//	Vault items may be read too (read cost); they are dropped by _type.
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -1023,8 +1024,8 @@ var eventsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1096,8 +1097,8 @@ const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
@@ -1166,8 +1167,8 @@ var eventsDescShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -1268,8 +1269,8 @@ var eventsBeforeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1374,8 +1375,8 @@ var eventsUpToShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1477,8 +1478,8 @@ var eventsAfterShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1580,8 +1581,8 @@ var eventsFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	ownerID := params.OwnerID
@@ -1686,8 +1687,8 @@ var eventsBetweenShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	ownerID := params.OwnerID
 	seqFrom := params.SeqFrom
@@ -2349,8 +2350,8 @@ var notesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of Widget, Event, Theme, AdminTheme, Repo, Counter, Ledger
-//		share the partition; the key condition never reads them.
+//	Items of Widget, Event, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -2482,7 +2483,8 @@ var pinsShape = &queryShape{
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
 //	Items of Widget, Event, Note, Theme, AdminTheme, Repo, Counter,
-//		Ledger share the partition; the key condition never reads them.
+//		Ledger, Vault share the partition; the key condition never reads
+//		them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -3837,8 +3839,8 @@ var themesLikeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
+//		the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
@@ -3947,8 +3949,8 @@ var themesFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
+//		the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
@@ -5238,5 +5240,155 @@ func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemIn
 		ReturnValues:     types.ReturnValueAllNew,
 		TableName:        aws.String(s.mainTable),
 		UpdateExpression: aws.String(openLedgerUpdate),
+	}, nil
+}
+
+// GetVault reads one Vault by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	ConsistentRead: true
+func (s *Store) GetVault(ctx context.Context, key VaultKey) (*Vault, error) {
+	ownerID := key.OwnerID
+	vaultID := key.VaultID
+	pk, err := vaultPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	sk, err := vaultSK(vaultID)
+	if err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetVault", cause: ErrNotFound}
+	}
+	var v Vault
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	return &v, nil
+}
+
+const createVaultCondition = "attribute_not_exists(PK)"
+
+// CreateVault writes vault only when no item has its key: ErrAlreadyExists
+// otherwise. It writes rev 1, whatever the item holds. It sets createdAt
+// and updatedAt from the Store's clock, whatever the caller gives. On
+// success vault holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateVault(ctx context.Context, vault *Vault) error {
+	in, err := s.createVaultInput(vault)
+	if err != nil {
+		return &callError{method: "CreateVault", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateVault", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := vault.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateVault", cause: err}
+	}
+	return nil
+}
+
+// createVaultInput builds the request of CreateVault; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createVaultInput(vault *Vault) (*dynamodb.PutItemInput, error) {
+	item, err := vault.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createVaultCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putVaultUpdate = "SET #_type = :_type, #ownerId = :ownerId, #vaultId = :vaultId, #rev = :rev, #gold = :gold, #updatedAt = :updatedAt, #createdAt = if_not_exists(#createdAt, :createdAt_now)"
+
+const putVaultCondition = "#rev = :rev_expected"
+
+// PutVault writes vault whole, replacing any item with its key, in one
+// UpdateItem that sets each of its attributes and removes those it lacks,
+// so that a replaced item keeps its createdAt: a new item's is the Store's
+// clock's time. Attributes of the stored item that Vault does not declare
+// are kept. Vault is versioned: the stored rev must be vault.Rev, the
+// version read, or the call fails with ErrVersionConflict (ErrNotFound when
+// there is no item). It writes vault.Rev + 1. It sets updatedAt from the
+// Store's clock, whatever the caller gives. On success vault holds the item
+// as written.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	UpdateExpression: SET #_type = :_type, #ownerId = :ownerId, #vaultId
+//		= :vaultId, #rev = :rev, #gold = :gold, #updatedAt = :updatedAt,
+//		#createdAt = if_not_exists(#createdAt, :createdAt_now)
+//	ConditionExpression: #rev = :rev_expected
+func (s *Store) PutVault(ctx context.Context, vault *Vault) error {
+	in, err := s.putVaultInput(vault)
+	if err != nil {
+		return &callError{method: "PutVault", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return versionError("PutVault", err, "rev", vault.Rev, ErrConditionFailed)
+	}
+	if err := vault.UnmarshalItem(out.Attributes); err != nil {
+		return &callError{method: "PutVault", cause: err}
+	}
+	return nil
+}
+
+// putVaultInput builds the request of PutVault; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) putVaultInput(vault *Vault) (*dynamodb.UpdateItemInput, error) {
+	item, err := vault.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = intValue(vault.Rev + 1)
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(putVaultCondition),
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#gold": "gold", "#ownerId": "ownerId", "#rev": "rev", "#updatedAt": "updatedAt", "#vaultId": "vaultId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":_type":         item["_type"],
+			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":gold":          item["gold"],
+			":ownerId":       item["ownerId"],
+			":rev":           item["rev"],
+			":rev_expected":  intValue(vault.Rev),
+			":updatedAt":     item["updatedAt"],
+			":vaultId":       item["vaultId"],
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(putVaultUpdate),
 	}, nil
 }

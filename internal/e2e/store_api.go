@@ -393,6 +393,19 @@ type StoreAPI interface {
 
 	// OpenLedger changes a Ledger and returns it as it is after the change.
 	OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error)
+
+	// GetVault reads one Vault by its primary key.
+	GetVault(ctx context.Context, key VaultKey) (*Vault, error)
+
+	// CreateVault writes vault only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreateVault(ctx context.Context, vault *Vault) error
+
+	// PutVault writes vault whole, replacing any item with its key, in one
+	// UpdateItem that sets each of its attributes and removes those it lacks,
+	// so that a replaced item keeps its createdAt: a new item's is the Store's
+	// clock's time.
+	PutVault(ctx context.Context, vault *Vault) error
 }
 
 // *Store implements StoreAPI.
