@@ -126,7 +126,12 @@ func (m *method) managedDoc() string {
 		if m.p.Op != model.OpPut {
 			read = m.pp.Param(plan.ParamVersion, a, nil, 0).Name
 		}
-		out += fmt.Sprintf(" %s is versioned: the stored %s must be %s, the version read, or the call fails with ErrVersionConflict (ErrNotFound when there is no item).", e.GoName, a.Name, read)
+		out += fmt.Sprintf(" %s is versioned: the stored %s must be %s, the version read, or the call fails with ErrVersionConflict", e.GoName, a.Name, read)
+		if m.p.Op == model.OpUpdate {
+			out += "." // its summary says ErrNotFound already
+		} else {
+			out += " (ErrNotFound when there is no item)."
+		}
 		switch m.p.Op {
 		case model.OpPut:
 			out += fmt.Sprintf(" It writes %s + 1.", read)

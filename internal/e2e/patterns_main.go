@@ -4723,8 +4723,8 @@ const setCountCondition = "attribute_exists(PK) AND #rev = :rev_expected"
 // SetCount changes a Counter and returns it as it is after the change.
 // ErrNotFound when there is no such item. Counter is versioned: the stored
 // rev must be rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item). It adds one to
-// rev. It sets updatedAt from the Store's clock, whatever the caller gives.
+// ErrVersionConflict. It adds one to rev. It sets updatedAt from the
+// Store's clock, whatever the caller gives.
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
