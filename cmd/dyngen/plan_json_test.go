@@ -150,6 +150,21 @@ func TestPlanJSON(t *testing.T) {
 				if !slices.Equal(gotValues, values) {
 					t.Errorf("%s: values %q, want %q", got.Name, gotValues, values)
 				}
+				// The version and timestamps a put or create writes in
+				// its item.
+				var item, gotItem []string
+				for _, v := range r.Item {
+					item = append(item, v.Attr.Name)
+				}
+				for _, v := range got.Item {
+					gotItem = append(gotItem, v.Attribute)
+					if v.Source == "" {
+						t.Errorf("%s: item value %s has no source", got.Name, v.Attribute)
+					}
+				}
+				if !slices.Equal(gotItem, item) {
+					t.Errorf("%s: item values %q, want %q", got.Name, gotItem, item)
+				}
 				if len(got.Params) != len(pp.Params) {
 					t.Errorf("%s: %d params, want %d", got.Name, len(got.Params), len(pp.Params))
 				} else {
