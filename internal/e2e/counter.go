@@ -22,9 +22,11 @@ import (
 type Counter struct {
 	OwnerID   string
 	CounterID string
-	Rev       int64
-	Count     int64
-	UpdatedAt time.Time // stored as unixMilli
+	// The version: each write checks and sets it.
+	Rev   int64
+	Count int64
+	// Stored as unixMilli; the Store sets it on every write.
+	UpdatedAt time.Time
 }
 
 // CounterKey holds the primary key attributes of a Counter.

@@ -24,9 +24,9 @@ type Ledger struct {
 	OwnerID   string
 	LedgerID  string
 	Note      string
-	Tag       *string // optional: nil when absent
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	Tag       *string   // optional: nil when absent
+	CreatedAt time.Time // the Store sets it for a new item
+	UpdatedAt time.Time // the Store sets it on every write
 }
 
 // LedgerKey holds the primary key attributes of a Ledger.

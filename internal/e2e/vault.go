@@ -20,12 +20,13 @@ import (
 //	table Main: PK="OWNER#{ownerId}" SK="VAULT#{vaultId}"
 //	GSI Inverted: SK="VAULT#{vaultId}" PK="OWNER#{ownerId}"
 type Vault struct {
-	OwnerID   string
-	VaultID   string
+	OwnerID string
+	VaultID string
+	// The version: each write checks and sets it.
 	Rev       int64
 	Gold      int64
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	CreatedAt time.Time // the Store sets it for a new item
+	UpdatedAt time.Time // the Store sets it on every write
 }
 
 // VaultKey holds the primary key attributes of a Vault.
