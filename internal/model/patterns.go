@@ -248,6 +248,79 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	if p.Op == OpUpdate {
 		r.update(p, sp)
 	}
+	r.managedWrites(p, sp)
+}
+
+// managedWrites refuses a write that can't keep an entity's version or
+// timestamps: a batch write of a versioned entity, or a batch put of one
+// with a created time (BatchWriteItem takes no condition and no update
+// expression); an upsert of a versioned entity (a new item is made by
+// create, which writes version 1); an update that changes one of them,
+// or a when on the version, which the generated code sets and checks
+// itself.
+func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
+	e := p.Entity()
+	if e == nil || len(p.Entities) != 1 {
+		return
+	}
+	if v := e.Version; v != nil {
+		switch p.Op {
+		case OpBatchPut, OpBatchDelete:
+			r.errorf(p.OpPos, "%s %s: %s is versioned (version: %s), and BatchWriteItem takes no condition, so it can't check the version; use %s in a loop, or remove version from %s", p.Op, e.Name, e.Name, v.Name, map[Op]string{OpBatchPut: "put", OpBatchDelete: "delete"}[p.Op], e.Name)
+		case OpUpdate:
+			if p.Upsert {
+				r.errorf(sp.Upsert.Pos, "update %s: %s is versioned (version: %s), and an upsert that creates the item would have no version the caller read; use create for a new item and remove upsert", p.Name, e.Name, v.Name)
+			}
+		}
+		for i, c := range p.When {
+			if c.Attr == v {
+				r.errorf(posOf(condNames(sp.When), v.Name, i), "%s %s: when on %s, the version, which the method checks itself against the version the caller read; remove it", p.Op, p.Name, v.Name)
+			}
+		}
+	}
+	if c := e.Created; c != nil && p.Op == OpBatchPut {
+		r.errorf(p.OpPos, "batchPut %s: BatchWriteItem replaces items whole with no update expression, so it can't keep the created time (timestamps created: %s) of an item it replaces; use put in a loop, or remove created from the timestamps of %s", e.Name, c.Name, e.Name)
+	}
+	if p.Op != OpUpdate {
+		return
+	}
+	refuse := func(list []*Attribute, names []spec.Str, what string) {
+		for i, a := range list {
+			if !e.Managed(a) {
+				continue
+			}
+			role := "its version"
+			switch a {
+			case e.Created:
+				role = "its created time"
+			case e.Updated:
+				role = "its updated time"
+			}
+			r.errorf(posOf(names, a.Name, i), "update %s can't %s %s: it is %s, which the generated code sets itself; remove it from %s", p.Name, what, a.Name, role, what)
+		}
+	}
+	refuse(p.Set, sp.Set, "set")
+	var consts []*Attribute
+	var constNames []spec.Str
+	for _, sc := range sp.SetConsts {
+		constNames = append(constNames, sc.Attr)
+	}
+	for _, sc := range p.SetConsts {
+		consts = append(consts, sc.Attr)
+	}
+	refuse(consts, constNames, "set")
+	refuse(p.Add, sp.Add, "add")
+	refuse(p.Remove, sp.Remove, "remove")
+	refuse(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+}
+
+// condNames are the attribute names of conditions, with their positions.
+func condNames(cs []*spec.Cond) []spec.Str {
+	var out []spec.Str
+	for _, c := range cs {
+		out = append(out, c.Attr)
+	}
+	return out
 }
 
 // first checks first: true on a query: one item of one entity, read
