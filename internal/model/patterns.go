@@ -458,47 +458,44 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 			}
 		}
 	}
+	// The constants of set and add: each checked as a value of its
+	// attribute (setConst, addConst), then as the parameters are.
 	check(p.Set, sp.Set, "set")
-	// The constants: each checked as a value of its attribute.
 	var consts []*Attribute
 	var constNames []spec.Str
-	for _, sc := range sp.SetConsts {
-		a := r.attrOf(p, sc.Attr, "set")
-		if a == nil {
-			continue
-		}
-		if slices.Contains(consts, a) || slices.Contains(p.Set, a) {
-			r.errorf(sc.Attr.Pos, "set lists %s twice", a.Name)
-			continue
-		}
-		consts = append(consts, a)
-		constNames = append(constNames, sc.Attr)
-		if r.setConst(p, sc, a) {
-			p.SetConsts = append(p.SetConsts, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
-		}
-	}
+	consts, constNames, p.SetConsts = r.constItems(p, sp.SetConsts, p.Set, "set", r.setConst)
 	check(consts, constNames, "set")
 	check(p.Add, sp.Add, "add")
-	var added []*Attribute
-	var addedNames []spec.Str
-	for _, sc := range sp.AddConsts {
-		a := r.attrOf(p, sc.Attr, "add")
+	consts, constNames, p.AddConsts = r.constItems(p, sp.AddConsts, p.Add, "add", r.addConst)
+	check(consts, constNames, "add")
+	check(p.Remove, sp.Remove, "remove")
+	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+}
+
+// constItems resolves the items of set or add (what) that give a
+// constant: an attribute of the pattern, not listed twice (params are the
+// attributes the same key lists by name), checked by valid. It returns
+// every attribute named, with its name, and the constants valid accepts.
+func (r *resolver) constItems(p *Pattern, items []*spec.SetConst, params []*Attribute, what string, valid func(*Pattern, *spec.SetConst, *Attribute) bool) ([]*Attribute, []spec.Str, []*SetConst) {
+	var attrs []*Attribute
+	var names []spec.Str
+	var out []*SetConst
+	for _, sc := range items {
+		a := r.attrOf(p, sc.Attr, what)
 		if a == nil {
 			continue
 		}
-		if slices.Contains(added, a) || slices.Contains(p.Add, a) {
-			r.errorf(sc.Attr.Pos, "add lists %s twice", a.Name)
+		if slices.Contains(attrs, a) || slices.Contains(params, a) {
+			r.errorf(sc.Attr.Pos, "%s lists %s twice", what, a.Name)
 			continue
 		}
-		added = append(added, a)
-		addedNames = append(addedNames, sc.Attr)
-		if r.addConst(p, sc, a) {
-			p.AddConsts = append(p.AddConsts, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
+		attrs = append(attrs, a)
+		names = append(names, sc.Attr)
+		if valid(p, sc, a) {
+			out = append(out, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
 		}
 	}
-	check(added, addedNames, "add")
-	check(p.Remove, sp.Remove, "remove")
-	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+	return attrs, names, out
 }
 
 // whenOnKey refuses a when on an attribute of the primary key, which the
