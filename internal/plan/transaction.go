@@ -224,6 +224,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			continue
 		}
 		field := st.FieldName()
+		if field == tx.Token {
+			b.errorf(st.AsPos, "%s %s: %s writes an item named %s, the field of the call's client request token; give it as: <name>", p.Op, p.Name, where(st), field)
+			ok = false
+			continue
+		}
 		if prev := byField[field]; prev != nil {
 			b.errorf(st.AsPos, "%s %s: %s and %s both write an item named %s; give one of them as: <name>", p.Op, p.Name, where(prev.Item), where(st), field)
 			ok = false
