@@ -1045,6 +1045,11 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 		// condition on the version read could hold for it.
 		r.errorf(a.Default.Pos, "version of %s names %s, which has a default; an item without a stored version could never be written with the version read: remove default:, and write a version into the items that lack one", e.Name, a.Name)
 	}
+	if a := e.Version; a != nil && (a.Min != nil || a.Max != nil) {
+		// The generated code writes 1, then one more on every write: a
+		// bound would refuse a version it wrote itself.
+		r.errorf(se.Version.Pos, "version of %s names %s, which has a min or max; the store writes 1 and then counts up by itself: remove min: and max:", e.Name, a.Name)
+	}
 	if ts := se.Timestamps; ts != nil {
 		e.Created = attr(ts.Created, "timestamps created", Time, "time")
 		e.Updated = attr(ts.Updated, "timestamps updated", Time, "time")
