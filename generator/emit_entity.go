@@ -79,7 +79,7 @@ func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
 	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
 		for _, a := range ent.Attributes {
 			st := jen.Id(a.GoName).Add(fieldType(ent, a))
-			switch note := strings.Join(fieldNotes(a), "; "); {
+			switch note := strings.Join(append(fieldNotes(a), managedNotes(ent, a)...), "; "); {
 			case len(note) > maxTrailing:
 				comment(g, capitalize(note)+".")
 			case note != "":
@@ -153,6 +153,21 @@ func fieldNotes(a *model.Attribute) []string {
 		notes = append(notes, "attribute "+a.Name)
 	}
 	return notes
+}
+
+// managedNotes say which field the Store's writes set themselves: the
+// version and the timestamps.
+func managedNotes(ent *model.Entity, a *model.Attribute) []string {
+	switch a {
+	case nil:
+	case ent.Version:
+		return []string{"the version: each write checks and sets it"}
+	case ent.Created:
+		return []string{"the Store sets it for a new item"}
+	case ent.Updated:
+		return []string{"the Store sets it on every write"}
+	}
+	return nil
 }
 
 // describeEntityKey shows an entity's templates on one index.

@@ -103,6 +103,10 @@ func (m *method) emit() {
 	case plan.PutItem:
 		m.put()
 	case plan.UpdateItem:
+		if m.p.Op == model.OpPut {
+			m.replace()
+			break
+		}
 		m.update()
 	case plan.DeleteItem:
 		m.delete()
@@ -422,6 +426,8 @@ func paramNote(p *plan.Param) string {
 		return "the elements added"
 	case plan.ParamElems:
 		return "the elements removed; empty removes none"
+	case plan.ParamVersion:
+		return "the version read; ErrVersionConflict when the stored one differs"
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/model"
@@ -73,6 +74,10 @@ func hasClock(p *plan.Plan) bool {
 	return false
 }
 
+// needsClock reports whether the Store takes a clock: a pattern stamps
+// the items it writes, or treats expired items as absent.
+func (e *emitter) needsClock() bool { return hasClock(e.p) || e.p.Model.NeedsClock() }
+
 // tableField is the Store field holding a table's physical name.
 func tableField(t *model.Table) string { return model.ParamName(t.GoName) + "Table" }
 
@@ -129,7 +134,7 @@ func (e *emitter) storeFile() *jen.File {
 		if hasBatch(e.p) {
 			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
 		}
-		if hasClock(e.p) {
+		if e.needsClock() {
 			g.Add(trailing(jen.Id(model.ClockField).Func().Params().Qual("time", "Time"), "set by "+model.ClockOption+"; time.Now by default"))
 		}
 	})
@@ -145,7 +150,7 @@ func (e *emitter) storeFile() *jen.File {
 			for _, t := range m.Tables {
 				g.Id(tableField(t)).Op(":").Lit(t.Name)
 			}
-			if hasClock(e.p) {
+			if e.needsClock() {
 				g.Id(model.ClockField).Op(":").Qual("time", "Now")
 			}
 		}),
@@ -172,7 +177,7 @@ func (e *emitter) storeFile() *jen.File {
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
 		)
 	}
-	if hasClock(e.p) {
+	if e.needsClock() {
 		f.Line()
 		e.clockOption(f)
 	}
@@ -183,10 +188,15 @@ func (e *emitter) storeFile() *jen.File {
 
 // clockOption emits WithClock, the option that sets the Store's clock.
 func (e *emitter) clockOption(f *jen.File) {
+	var uses []string
+	if e.p.Model.NeedsClock() {
+		uses = append(uses, "it stamps the items it writes with their created and updated times (the caller's values of those attributes are never written)")
+	}
+	if hasClock(e.p) {
+		uses = append(uses, "an item whose time to live is at or before its now has expired, and is absent (DynamoDB deletes it only eventually)")
+	}
 	comment(f, model.ClockOption+" sets the clock the Store reads the time from "+
-		"(time.Now by default, and when now is nil): an item whose time to live is "+
-		"at or before its now has expired, and is absent (DynamoDB deletes it only "+
-		"eventually).")
+		"(time.Now by default, and when now is nil): "+strings.Join(uses, "; ")+".")
 	f.Func().Id(model.ClockOption).Params(jen.Id("now").Func().Params().Qual("time", "Time")).Id("Option").Block(
 		jen.If(jen.Id("now").Op("==").Nil()).Block(jen.Id("now").Op("=").Qual("time", "Now")),
 		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.ClockField).Op("=").Id("now"))),

@@ -3,10 +3,10 @@ package generator
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -41,6 +41,16 @@ func (m *method) stepBuilder() {
 	case plan.DeleteItem:
 		m.deleteInput(m.constant("Condition", m.req.Condition))
 	case plan.UpdateItem:
+		if m.p.Op == model.OpPut {
+			// A put of an entity with a created time, sent as an update.
+			_, sometimes := m.req.Update.Static()
+			var updateConst jen.Code
+			if len(sometimes) == 0 {
+				updateConst = m.constant("Update", m.req.Update.Expression())
+			}
+			m.replaceInput(updateConst, m.constant("Condition", m.req.Condition))
+			return
+		}
 		up := m.updater()
 		m.inputBuilder("UpdateItemInput", up.input)
 	case plan.ConditionCheck:
@@ -137,6 +147,8 @@ func inputRole(q *plan.Param) string {
 		return fmt.Sprintf("the elements removed from %s", q.Attr.Name)
 	case plan.ParamCond:
 		return fmt.Sprintf("the operand of the condition %s %s", q.Cond.Attr.Name, q.Cond.Op)
+	case plan.ParamVersion:
+		return fmt.Sprintf("the version %s of the item as it was read: the step fails with ErrVersionConflict when the stored one differs", q.Attr.Name)
 	}
 	return "an input"
 }
@@ -181,6 +193,12 @@ func (m *method) txVar() {
 				if x := s.Plan.Request.Expiry; x != nil && !x.InCode {
 					d[jen.Id("ttl")] = jen.Lit(x.Attr)
 					d[jen.Id("now")] = jen.Lit(s.Plan.Request.Placeholder(plan.Now))
+				}
+				for _, v := range s.Plan.Request.Values {
+					if v.Source == plan.VersionExpected {
+						d[jen.Id("version")] = jen.Lit(v.Attr.Stored)
+						d[jen.Id("expected")] = jen.Lit(v.Placeholder)
+					}
 				}
 				g.Values(d)
 			}
@@ -234,15 +252,15 @@ func (m *method) txDoc() {
 	}
 }
 
-// stepCalls emits the building of every step's request, each into
-// step<n>, failing with the step's error.
-func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code) []string {
+// stepCalls emits the building of every step's request into items[i],
+// made a transaction's item by the runtime's wrap function of its action
+// (transactPut...), failing with the step's error.
+func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType string) {
 	tx := m.pp.Tx
 	st := m.pp.Struct
-	var locals []string
+	g.Id("items").Op(":=").Make(jen.Index().Qual(pathTypes, itemType), jen.Lit(len(tx.Steps)))
+	g.Var().Err().Error()
 	for i, s := range tx.Steps {
-		name := m.local("step" + strconv.Itoa(i+1))
-		locals = append(locals, name)
 		var args []jen.Code
 		for j, q := range s.Plan.Params {
 			a := s.Args[j]
@@ -255,10 +273,12 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code) []string 
 			}
 			args = append(args, v)
 		}
-		g.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())))
+		wrap := map[string]string{"Put": "transactPut", "Update": "transactUpdate", "Delete": "transactDelete", "ConditionCheck": "transactCheck", "Get": "transactGet"}[s.Action]
+		build := jen.Id(wrap).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
+		g.If(jen.List(jen.Id("items").Index(jen.Lit(i)), jen.Err()).Op("=").Add(build), jen.Err().Op("!=").Nil()).Block(
+			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())),
+		)
 	}
-	return locals
 }
 
 // transactWrite emits the method of a transaction of writes.
@@ -267,34 +287,12 @@ func (m *method) transactWrite() {
 	txVar := jen.Id(m.p.ConstName("Tx"))
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
-		locals := m.stepCalls(g, fail)
+		m.stepCalls(g, fail, "TransactWriteItem")
 		if len(tx.Distinct) > 0 {
-			var keys []jen.Code
-			for i, s := range tx.Steps {
-				field := "Key"
-				if s.Action == "Put" {
-					field = "Item"
-				}
-				keys = append(keys, jen.Id(locals[i]).Dot(field))
-			}
-			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctItems").Call(keys...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctItems").Call(jen.Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		}
-		items := jen.Index().Qual(pathTypes, "TransactWriteItem").ValuesFunc(func(g *jen.Group) {
-			for i, s := range tx.Steps {
-				switch s.Action {
-				case "Put":
-					g.Id("transactPut").Call(jen.Id(locals[i]))
-				case "Update":
-					g.Id("transactUpdate").Call(jen.Id(locals[i]))
-				case "Delete":
-					g.Id("transactDelete").Call(jen.Id(locals[i]))
-				case "ConditionCheck":
-					g.Values(jen.Dict{jen.Id("ConditionCheck"): jen.Id(locals[i])})
-				}
-			}
-		})
 		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
-			jen.Id("TransactItems"):      items,
+			jen.Id("TransactItems"):      jen.Id("items"),
 			jen.Id("ClientRequestToken"): jen.Id("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token)),
 		})
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
@@ -311,13 +309,11 @@ func (m *method) transactGet() {
 	txVar := jen.Id(m.p.ConstName("Tx"))
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
-		locals := m.stepCalls(g, fail)
-		items := jen.Index().Qual(pathTypes, "TransactGetItem").ValuesFunc(func(g *jen.Group) {
-			for i := range tx.Steps {
-				g.Values(jen.Dict{jen.Id("Get"): jen.Id(locals[i])})
-			}
-		})
-		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): items})
+		m.stepCalls(g, fail, "TransactGetItem")
+		if len(tx.Distinct) > 0 {
+			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctGets").Call(jen.Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+		}
+		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id("items")})
 		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactGetItems").Call(jen.Id("ctx"), in)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(jen.Err(), jen.Nil())))
 		g.Var().Id("res").Id(m.p.ResultType())

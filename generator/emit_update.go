@@ -23,6 +23,9 @@ type updater struct {
 	updateConst, condConst jen.Code
 	// rebuilt holds the value of each rewritten index key, once built.
 	rebuilt map[*plan.Value]jen.Code
+	// now is the local holding the Store's clock's time, when the update
+	// sets a timestamp.
+	now string
 }
 
 // update emits an UpdateItem: its doc, the method that sends it and
@@ -102,6 +105,7 @@ func (up *updater) doc() {
 	if len(p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
+	summary += up.managedDoc()
 	up.method.doc(summary, lines...)
 }
 
@@ -126,6 +130,7 @@ func (up *updater) call() {
 // input.
 func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 	up.checks(g, fail)
+	up.now = up.clockLocal(g)
 	key := up.primaryKeyMap(g, up.ent(), up.keyParam, fail)
 	for _, c := range up.always {
 		up.rebuildKeys(g, c, fail)
@@ -243,6 +248,9 @@ func (up *updater) value(v *plan.Value) jen.Code {
 		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(up.ent().TypeValue)})
 	case plan.KeyInput:
 		return attrValue(v.Attr, up.keyParam(v.Attr))
+	}
+	if c, ok := up.managedValue(v, up.now); ok {
+		return c
 	}
 	return up.condValue(v)
 }

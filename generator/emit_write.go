@@ -16,7 +16,7 @@ func (m *method) conditionInput(in jen.Dict, cond jen.Code) {
 	in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(cond)
 	in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
 	m.setNames(in)
-	if values := m.valuesDict(m.condValue); len(values) > 0 {
+	if values := m.valuesDict(m.writeValue); len(values) > 0 {
 		in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
 	}
 }
@@ -28,6 +28,9 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 		return m.callErr(nil, jen.Err())
 	}
 	absent, present, _ := plan.ConditionKinds(m.pp)
+	if m.checkedVersion() != nil {
+		return m.versionErr(present)
+	}
 	if x := m.req.Expiry; x != nil && !x.InCode {
 		// An expired item is absent: the now the request sent tells.
 		now := jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
@@ -56,6 +59,7 @@ func (m *method) put() {
 	if len(m.p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
+	summary += m.managedDoc()
 	m.doc(summary, lines...)
 	m.callWithoutResult("PutItem", condConst != nil)
 	m.putInput(condConst)
@@ -68,6 +72,7 @@ func (m *method) putInput(condConst jen.Code) {
 	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		m.stampItem(g, "item", m.clockLocal(g))
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): jen.Id("item")}
 		m.conditionInput(in, condConst)
 		return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)
@@ -85,6 +90,7 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot(call).Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(m.writeErr(hasCond)),
 		)
+		m.refreshItem(g, fail)
 		g.Return(jen.Nil())
 	})
 	m.f.Line()
@@ -116,6 +122,15 @@ func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail
 	m.f.Line()
 }
 
+// writeValue is the value of a placeholder of a put's or delete's
+// condition: the version the caller read, or a when operand.
+func (m *method) writeValue(v *plan.Value) jen.Code {
+	if c, ok := m.managedValue(v, ""); ok {
+		return c
+	}
+	return m.condValue(v)
+}
+
 // paramNames are the method's parameters after ctx, as arguments.
 func (m *method) paramNames() []jen.Code { return m.args(true) }
 
@@ -130,9 +145,13 @@ func (m *method) delete() {
 		lines = append(lines, "ConditionExpression: "+cond)
 	}
 	summary := fmt.Sprintf("%s deletes the %s with this key; deleting an item that does not exist is no error.", m.p.GoName, ent.GoName)
+	if m.checkedVersion() != nil {
+		summary = fmt.Sprintf("%s deletes the %s with this key.", m.p.GoName, ent.GoName)
+	}
 	if len(m.p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
+	summary += m.managedDoc()
 	m.doc(summary, lines...)
 	m.callWithoutResult("DeleteItem", condConst != nil)
 	m.deleteInput(condConst)
@@ -270,7 +289,7 @@ func (m *method) batchWrite() {
 	src, done := "keys", "deleted"
 	if put {
 		src, done = "items", "written"
-		m.doc(fmt.Sprintf("%s writes every %s of items whole; of two items with one key, the last is written. On a failure its *BatchError lists the items not written and those that may or may not have been.", m.p.GoName, ent.GoName),
+		m.doc(fmt.Sprintf("%s writes every %s of items whole; of two items with one key, the last is written. On a failure its *BatchError lists the items not written and those that may or may not have been.%s", m.p.GoName, ent.GoName, m.managedDoc()),
 			batchLines("BatchWriteItem", maxBatchWrite, "puts")...)
 	} else {
 		m.doc(fmt.Sprintf("%s deletes the %s items of keys; keys with no item are no error. On a failure its *BatchError lists the keys not deleted and those that may or may not have been.", m.p.GoName, ent.GoName),
@@ -279,11 +298,13 @@ func (m *method) batchWrite() {
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := m.batchItemFail(src, done)
 		g.Id("reqs").Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Len(jen.Id(src)))
+		now := m.clockLocal(g)
 		g.For(jen.Id("i").Op(":=").Range().Id(src)).BlockFunc(func(g *jen.Group) {
 			var req jen.Code
 			if put {
 				g.List(jen.Id("item"), jen.Err()).Op(":=").Id("items").Index(jen.Id("i")).Dot("MarshalItem").Call()
 				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+				m.stampItem(g, "item", now)
 				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("PutRequest"): jen.Op("&").Qual(pathTypes, "PutRequest").Values(jen.Dict{jen.Id("Item"): jen.Id("item")})})
 			} else {
 				key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("keys").Index(jen.Id("i")).Dot(a.GoName) }, fail)

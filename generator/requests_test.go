@@ -574,7 +574,8 @@ func TestDumpRequests(t *testing.T) {
 				}
 			}
 			results := "_, err"
-			if pp.Call == plan.PutItem || pp.Call == plan.DeleteItem || pp.Call == plan.BatchWriteItem {
+			switch pp.Pattern.Op {
+			case model.OpPut, model.OpCreate, model.OpDelete, model.OpBatchPut, model.OpBatchDelete:
 				results = "err"
 			}
 			fmt.Fprintf(&b, "\trecord(t, %q, %q, func(s *Store) error {\n\t\t%s := s.%s(ctx", pp.Pattern.Name, variant, results, pp.Pattern.GoName)

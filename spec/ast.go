@@ -107,6 +107,20 @@ type Entity struct {
 	TypeValue  Str
 	Attributes []*Attribute
 	Keys       []*Keys
+	// Version names the attribute holding the item's version
+	// (optimistic locking).
+	Version Str
+	// Timestamps names the attributes the generated code sets from the
+	// Store's clock, or is nil.
+	Timestamps *Timestamps
+}
+
+// Timestamps are an entity's created and updated times; either may be
+// left out (Set false).
+type Timestamps struct {
+	Pos     Pos
+	Created Str
+	Updated Str
 }
 
 // Attribute is one attribute of an entity, from its short form

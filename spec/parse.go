@@ -581,6 +581,23 @@ func (p *parser) entity(e entry) *Entity {
 				en.Attributes = append(en.Attributes, p.attribute(ae))
 			}
 		},
+		"version": func(k, v *yaml.Node) { en.Version = p.str(v, "version") },
+		"timestamps": func(k, v *yaml.Node) {
+			v = p.resolve(v)
+			if v == nil {
+				return
+			}
+			ts := &Timestamps{Pos: p.pos(v)}
+			before := p.diags.Len()
+			p.fields(v, "timestamps of "+what, map[string]func(k, v *yaml.Node){
+				"created": func(k, v *yaml.Node) { ts.Created = p.str(v, "created") },
+				"updated": func(k, v *yaml.Node) { ts.Updated = p.str(v, "updated") },
+			})
+			if p.diags.Len() == before && !ts.Created.Set && !ts.Updated.Set {
+				p.errorf(v, "timestamps of %s names no attribute; give created, updated or both", what)
+			}
+			en.Timestamps = ts
+		},
 		"keys": func(k, v *yaml.Node) {
 			for _, ke := range p.entries(v, "keys of "+what) {
 				en.Keys = append(en.Keys, p.keys(ke, what))

@@ -196,6 +196,20 @@ func checkRequest(t *testing.T, name, gotKey string, got plan.ReportRequest, k *
 	if !slices.Equal(gotValues, values) {
 		t.Errorf("%s: values %q, want %q", name, gotValues, values)
 	}
+	// The version and timestamps a put or create writes in its item.
+	var item, gotItem []string
+	for _, v := range r.Item {
+		item = append(item, v.Attr.Name)
+	}
+	for _, v := range got.Item {
+		gotItem = append(gotItem, v.Attribute)
+		if v.Source == "" {
+			t.Errorf("%s: item value %s has no source", name, v.Attribute)
+		}
+	}
+	if !slices.Equal(gotItem, item) {
+		t.Errorf("%s: item values %q, want %q", name, gotItem, item)
+	}
 }
 
 // TestPlanWidth checks that no line of the report `dyngen plan` prints is

@@ -181,6 +181,43 @@ func TestConditionError(t *testing.T) {
 	}
 }
 
+func TestVersionError(t *testing.T) {
+	stored := func(item map[string]types.AttributeValue) error {
+		return &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "PutItem", Err: &types.ConditionalCheckFailedException{Item: item}}
+	}
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	for _, tt := range []struct {
+		name  string
+		err   error
+		want  error
+		other []error
+	}{
+		{"absent", stored(nil), ErrNotFound, []error{ErrVersionConflict, ErrConditionFailed}},
+		{"another version", stored(map[string]types.AttributeValue{"rev": n("8")}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
+		{"no version stored", stored(map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "a"}}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
+		{"the version read: the when failed", stored(map[string]types.AttributeValue{"rev": n("7")}), ErrConditionFailed, []error{ErrNotFound, ErrVersionConflict}},
+	} {
+		err := versionError("SaveBook", tt.err, "rev", 7, ErrConditionFailed)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: errors.Is(%v, %v) = false", tt.name, err, tt.want)
+		}
+		for _, o := range tt.other {
+			if errors.Is(err, o) {
+				t.Errorf("%s: errors.Is(%v, %v) = true", tt.name, err, o)
+			}
+		}
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: the cause is not wrapped: %v", tt.name, err)
+		}
+	}
+	// Another error keeps its cause, with no kind.
+	cause := errors.New("throttled")
+	err := versionError("SaveBook", cause, "rev", 7, ErrConditionFailed)
+	if !errors.Is(err, cause) || errors.Is(err, ErrVersionConflict) || errors.Is(err, ErrNotFound) {
+		t.Errorf("versionError(%v) = %v", cause, err)
+	}
+}
+
 func TestKeyAndItemErrors(t *testing.T) {
 	ke := &KeyError{Attr: "isbn", Value: "a#b", Reason: "holds '#'"}
 	if got, want := ke.Error(), pkgPrefix+"invalid key value for isbn: holds '#'"; got != want {

@@ -204,7 +204,7 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 	if out.Item == nil {
 		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
 	}
-	if expired(out.Item, "expiresAt", s.now().Unix()) {
+	if expired(out.Item, "expiresAt", s.clock().Unix()) {
 		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
 	}
 	var v Widget
@@ -271,7 +271,7 @@ func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams)
 	if len(out.Items) == 0 {
 		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
 	}
-	if expired(out.Items[0], "expiresAt", s.now().Unix()) {
+	if expired(out.Items[0], "expiresAt", s.clock().Unix()) {
 		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
 	}
 	var v Widget
@@ -347,7 +347,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now":    intValue(s.now().Unix()),
+				":now":    intValue(s.clock().Unix()),
 				":pk":     &fixed.pk,
 				":sk":     &fixed.sk,
 				":status": &types.AttributeValueMemberS{Value: string(status)},
@@ -429,8 +429,8 @@ var activeWidgetsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
 //		reads, and bills, the items it drops)
@@ -455,7 +455,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 			ExpressionAttributeNames: map[string]string{"#active": "active", "#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
 				":active": &types.AttributeValueMemberBOOL{Value: true},
-				":now":    intValue(s.now().Unix()),
+				":now":    intValue(s.clock().Unix()),
 				":pk":     &fixed.pk,
 				":sk":     &fixed.sk,
 			},
@@ -535,8 +535,8 @@ var widgetsInStatusShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
 //		reads, and bills, the items it drops)
@@ -560,7 +560,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now":      intValue(s.now().Unix()),
+				":now":      intValue(s.clock().Unix()),
 				":pk":       &fixed.pk,
 				":sk":       &fixed.sk,
 				":status_1": &types.AttributeValueMemberS{Value: "draft"},
@@ -680,7 +680,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.now().Unix()),
+				":now": intValue(s.clock().Unix()),
 				":pk":  &fixed.pk,
 				":sk":  &fixed.sk,
 			},
@@ -781,8 +781,8 @@ var widgetNamesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
@@ -807,7 +807,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.now().Unix()),
+				":now": intValue(s.clock().Unix()),
 				":pk":  &fixed.pk,
 				":sk":  &fixed.sk,
 			},
@@ -913,7 +913,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.now().Unix()),
+				":now": intValue(s.clock().Unix()),
 				":pk":  &fixed.pk,
 				":sk":  &fixed.sk,
 			},
@@ -997,6 +997,9 @@ var ownerPageShape = &queryShape{
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 //	Repo items may be read too (read cost); they are dropped by _type.
+//	Counter items may be read too (read cost); they are dropped by _type.
+//	Ledger items may be read too (read cost); they are dropped by _type.
+//	Vault items may be read too (read cost); they are dropped by _type.
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
 //	Expired items (expiresAt at or before the Store's clock), which
@@ -1018,7 +1021,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.now().Unix()),
+				":now": intValue(s.clock().Unix()),
 				":pk":  &fixed.pk,
 			},
 			FilterExpression:       &fixed.filter,
@@ -1106,8 +1109,8 @@ var widgetsWithExpiredShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -1198,8 +1201,8 @@ var eventsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1271,8 +1274,8 @@ const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
@@ -1341,8 +1344,8 @@ var eventsDescShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -1443,8 +1446,8 @@ var eventsBeforeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1549,8 +1552,8 @@ var eventsUpToShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1652,8 +1655,8 @@ var eventsAfterShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1755,8 +1758,8 @@ var eventsFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	ownerID := params.OwnerID
@@ -1861,8 +1864,8 @@ var eventsBetweenShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	ownerID := params.OwnerID
 	seqFrom := params.SeqFrom
@@ -2524,8 +2527,8 @@ var notesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of Widget, Event, Theme, AdminTheme, Repo share the partition;
-//		the key condition never reads them.
+//	Items of Widget, Event, Theme, AdminTheme, Repo, Counter, Ledger,
+//		Vault share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -2656,8 +2659,9 @@ var pinsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
-//	Items of Widget, Event, Note, Theme, AdminTheme, Repo share the
-//		partition; the key condition never reads them.
+//	Items of Widget, Event, Note, Theme, AdminTheme, Repo, Counter,
+//		Ledger, Vault share the partition; the key condition never reads
+//		them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
@@ -2749,7 +2753,7 @@ func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
 		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.now().Unix())},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2908,7 +2912,7 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		":count_restMin": intDiff(-1000000, count),
 		":labels":        stringSetValue(labels),
 		":name":          &types.AttributeValueMemberS{Value: name},
-		":now":           intValue(s.now().Unix()),
+		":now":           intValue(s.clock().Unix()),
 		":price":         floatValue(price),
 		":sizes":         intSetValue(sizes),
 		":tags":          stringsValue(tags),
@@ -3013,7 +3017,7 @@ func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateIt
 		ConditionExpression:      aws.String(retireWidgetCondition),
 		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now":         intValue(s.now().Unix()),
+			":now":         intValue(s.clock().Unix()),
 			":status":      &types.AttributeValueMemberS{Value: string(status)},
 			":status_when": &types.AttributeValueMemberS{Value: "live"},
 		},
@@ -3106,7 +3110,7 @@ func (s *Store) shelveWidgetInput(params ShelveWidgetParams) (*dynamodb.UpdateIt
 			":createdAt":     &types.AttributeValueMemberS{Value: "2024-06-07T06:09:10.500000000Z"},
 			":day":           &types.AttributeValueMemberS{Value: "2023-12-31"},
 			":name":          &types.AttributeValueMemberS{Value: "*/ \"shelved\"\n`back` \\ end"},
-			":now":           intValue(s.now().Unix()),
+			":now":           intValue(s.clock().Unix()),
 			":status":        &types.AttributeValueMemberS{Value: "retired"},
 			":status_when_1": &types.AttributeValueMemberS{Value: "draft"},
 			":status_when_2": &types.AttributeValueMemberS{Value: "live"},
@@ -3184,7 +3188,7 @@ func (s *Store) unlabelWidgetInput(params UnlabelWidgetParams) (*dynamodb.Update
 	if err != nil {
 		return nil, err
 	}
-	values := map[string]types.AttributeValue{":now": intValue(s.now().Unix())}
+	values := map[string]types.AttributeValue{":now": intValue(s.clock().Unix())}
 	set := []string{}
 	remove := []string{}
 	var del []string
@@ -3299,7 +3303,7 @@ func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.Update
 		":count_restMax": intDiff(1000000, count),
 		":count_restMin": intDiff(-1000000, count),
 		":labels":        stringSetValue(labels),
-		":now":           intValue(s.now().Unix()),
+		":now":           intValue(s.clock().Unix()),
 	}
 	set := []string{}
 	remove := []string{}
@@ -3405,7 +3409,7 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 	}
 	values := map[string]types.AttributeValue{
 		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt1},
-		":now":    intValue(s.now().Unix()),
+		":now":    intValue(s.clock().Unix()),
 		":serial": &types.AttributeValueMemberS{Value: serial},
 	}
 	set := []string{"#serial = :serial", "GSI2PK = :GSI2PK"}
@@ -3844,7 +3848,7 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 	return batchGet(ctx, s.client, batchCall{
 		key:     []string{"PK", "SK"},
 		method:  "WidgetNamesByKey",
-		now:     s.now().Unix(),
+		now:     s.clock().Unix(),
 		table:   s.mainTable,
 		ttl:     "expiresAt",
 		workers: s.batchConcurrency,
@@ -4052,8 +4056,8 @@ var themesLikeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
-//		condition never reads them.
+//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
+//		the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
@@ -4162,8 +4166,8 @@ var themesFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin, Repo share the partition; the key
-//		condition never reads them.
+//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
+//		the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
@@ -5174,21 +5178,20 @@ var likePhotoTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
-	step1, err := s.likePhotoStep1Input(params.Like.Username)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 3)
+	var err error
+	if items[0], err = transactCheck(s.likePhotoStep1Input(params.Like.Username)); err != nil {
 		return likePhotoTx.stepError(0, err)
 	}
-	step2, err := s.likePhotoStep2Input(&params.Like)
-	if err != nil {
+	if items[1], err = transactPut(s.likePhotoStep2Input(&params.Like)); err != nil {
 		return likePhotoTx.stepError(1, err)
 	}
-	step3, err := s.likePhotoStep3Input(params.Like.PhotoID)
-	if err != nil {
+	if items[2], err = transactUpdate(s.likePhotoStep3Input(params.Like.PhotoID)); err != nil {
 		return likePhotoTx.stepError(2, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return likePhotoTx.err(err, in.TransactItems)
@@ -5312,17 +5315,17 @@ var unlikePhotoTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error {
-	step1, err := s.unlikePhotoStep1Input(params.PhotoID, params.Username)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactDelete(s.unlikePhotoStep1Input(params.PhotoID, params.Username)); err != nil {
 		return unlikePhotoTx.stepError(0, err)
 	}
-	step2, err := s.unlikePhotoStep2Input(params.PhotoID)
-	if err != nil {
+	if items[1], err = transactUpdate(s.unlikePhotoStep2Input(params.PhotoID)); err != nil {
 		return unlikePhotoTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return unlikePhotoTx.err(err, in.TransactItems)
@@ -5524,28 +5527,26 @@ var followMemberTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) error {
-	step1, err := s.followMemberStep1Input(params.Follow.Followee, params.Follow.Follower)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 4)
+	var err error
+	if items[0], err = transactCheck(s.followMemberStep1Input(params.Follow.Followee, params.Follow.Follower)); err != nil {
 		return followMemberTx.stepError(0, err)
 	}
-	step2, err := s.followMemberStep2Input(&params.Follow)
-	if err != nil {
+	if items[1], err = transactPut(s.followMemberStep2Input(&params.Follow)); err != nil {
 		return followMemberTx.stepError(1, err)
 	}
-	step3, err := s.followMemberStep3Input(params.Follow.Follower)
-	if err != nil {
+	if items[2], err = transactUpdate(s.followMemberStep3Input(params.Follow.Follower)); err != nil {
 		return followMemberTx.stepError(2, err)
 	}
-	step4, err := s.followMemberStep4Input(params.Follow.Followee)
-	if err != nil {
+	if items[3], err = transactUpdate(s.followMemberStep4Input(params.Follow.Followee)); err != nil {
 		return followMemberTx.stepError(3, err)
 	}
-	if err := followMemberTx.distinctItems(step1.Key, step2.Item, step3.Key, step4.Key); err != nil {
+	if err := followMemberTx.distinctItems(items); err != nil {
 		return err
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3), transactUpdate(step4)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return followMemberTx.err(err, in.TransactItems)
@@ -5662,17 +5663,17 @@ var placePurchaseTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) error {
-	step1, err := s.placePurchaseStep1Input(&params.Purchase)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactPut(s.placePurchaseStep1Input(&params.Purchase)); err != nil {
 		return placePurchaseTx.stepError(0, err)
 	}
-	step2, err := s.placePurchaseStep2Input(params.Purchase.Username, params.Balance)
-	if err != nil {
+	if items[1], err = transactUpdate(s.placePurchaseStep2Input(params.Purchase.Username, params.Balance)); err != nil {
 		return placePurchaseTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return placePurchaseTx.err(err, in.TransactItems)
@@ -5823,20 +5824,20 @@ var transferTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) Transfer(ctx context.Context, params TransferParams) error {
-	step1, err := s.transferStep1Input(params.From, params.Debit)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactUpdate(s.transferStep1Input(params.From, params.Debit)); err != nil {
 		return transferTx.stepError(0, err)
 	}
-	step2, err := s.transferStep2Input(params.To, params.Credit)
-	if err != nil {
+	if items[1], err = transactUpdate(s.transferStep2Input(params.To, params.Credit)); err != nil {
 		return transferTx.stepError(1, err)
 	}
-	if err := transferTx.distinctItems(step1.Key, step2.Key); err != nil {
+	if err := transferTx.distinctItems(items); err != nil {
 		return err
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactUpdate(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return transferTx.err(err, in.TransactItems)
@@ -5954,19 +5955,18 @@ var memberAndPhotoTx = transaction{
 //	step 3, Get on table Main: get Like
 //	  Key: PK = "PHOTO#{photoId}" AND SK = "LIKE#{username}"
 func (s *Store) MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams) (*MemberAndPhotoResult, error) {
-	step1, err := s.memberAndPhotoStep1Input(params.Username)
-	if err != nil {
+	items := make([]types.TransactGetItem, 3)
+	var err error
+	if items[0], err = transactGet(s.memberAndPhotoStep1Input(params.Username)); err != nil {
 		return nil, memberAndPhotoTx.stepError(0, err)
 	}
-	step2, err := s.memberAndPhotoStep2Input(params.PhotoID)
-	if err != nil {
+	if items[1], err = transactGet(s.memberAndPhotoStep2Input(params.PhotoID)); err != nil {
 		return nil, memberAndPhotoTx.stepError(1, err)
 	}
-	step3, err := s.memberAndPhotoStep3Input(params.PhotoID, params.Username)
-	if err != nil {
+	if items[2], err = transactGet(s.memberAndPhotoStep3Input(params.PhotoID, params.Username)); err != nil {
 		return nil, memberAndPhotoTx.stepError(2, err)
 	}
-	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: step1}, {Get: step2}, {Get: step3}}})
+	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items})
 	if err != nil {
 		return nil, memberAndPhotoTx.err(err, nil)
 	}
@@ -6007,7 +6007,7 @@ func (s *Store) renewWidgetStep1Input(widget *Widget) (*dynamodb.PutItemInput, e
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(renewWidgetStep1Condition),
 		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.now().Unix())},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -6089,17 +6089,17 @@ var renewWidgetTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error {
-	step1, err := s.renewWidgetStep1Input(&params.Widget)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactPut(s.renewWidgetStep1Input(&params.Widget)); err != nil {
 		return renewWidgetTx.stepError(0, err)
 	}
-	step2, err := s.renewWidgetStep2Input(params.Widget.OwnerID)
-	if err != nil {
+	if items[1], err = transactCheck(s.renewWidgetStep2Input(params.Widget.OwnerID)); err != nil {
 		return renewWidgetTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactPut(step1), {ConditionCheck: step2}},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return renewWidgetTx.err(err, in.TransactItems)
@@ -6189,20 +6189,20 @@ var widgetAndMemberTx = transaction{
 //	step 2, Get on table Main: get Member
 //	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
 func (s *Store) WidgetAndMember(ctx context.Context, params WidgetAndMemberParams) (*WidgetAndMemberResult, error) {
-	step1, err := s.widgetAndMemberStep1Input(params.OwnerID, params.WidgetID)
-	if err != nil {
+	items := make([]types.TransactGetItem, 2)
+	var err error
+	if items[0], err = transactGet(s.widgetAndMemberStep1Input(params.OwnerID, params.WidgetID)); err != nil {
 		return nil, widgetAndMemberTx.stepError(0, err)
 	}
-	step2, err := s.widgetAndMemberStep2Input(params.OwnerID)
-	if err != nil {
+	if items[1], err = transactGet(s.widgetAndMemberStep2Input(params.OwnerID)); err != nil {
 		return nil, widgetAndMemberTx.stepError(1, err)
 	}
-	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{Get: step1}, {Get: step2}}})
+	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items})
 	if err != nil {
 		return nil, widgetAndMemberTx.err(err, nil)
 	}
 	var res WidgetAndMemberResult
-	now := s.now().Unix()
+	now := s.clock().Unix()
 	if item := itemAt(out.Responses, 0); len(item) > 0 && !expired(item, "expiresAt", now) {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
@@ -6236,7 +6236,7 @@ func (s *Store) countWidgetStep1Input(ownerID string, widgetID string) (*types.C
 	return &types.ConditionCheck{
 		ConditionExpression:       aws.String(countWidgetStep1Condition),
 		ExpressionAttributeNames:  map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": intValue(s.now().Unix())},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -6340,20 +6340,1058 @@ var countWidgetTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error {
-	step1, err := s.countWidgetStep1Input(params.OwnerID, params.WidgetID)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactCheck(s.countWidgetStep1Input(params.OwnerID, params.WidgetID)); err != nil {
 		return countWidgetTx.stepError(0, err)
 	}
-	step2, err := s.countWidgetStep2Input(params.OwnerID)
-	if err != nil {
+	if items[1], err = transactUpdate(s.countWidgetStep2Input(params.OwnerID)); err != nil {
 		return countWidgetTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return countWidgetTx.err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetCounter reads one Counter by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConsistentRead: true
+func (s *Store) GetCounter(ctx context.Context, key CounterKey) (*Counter, error) {
+	ownerID := key.OwnerID
+	counterID := key.CounterID
+	pk, err := counterPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	sk, err := counterSK(counterID)
+	if err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetCounter", cause: ErrNotFound}
+	}
+	var v Counter
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetCounter", cause: err}
+	}
+	return &v, nil
+}
+
+const createCounterCondition = "attribute_not_exists(PK)"
+
+// CreateCounter writes counter only when no item has its key:
+// ErrAlreadyExists otherwise. It writes rev 1, whatever the item holds. It
+// sets updatedAt from the Store's clock, whatever the caller gives. On
+// success counter holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateCounter(ctx context.Context, counter *Counter) error {
+	in, err := s.createCounterInput(counter)
+	if err != nil {
+		return &callError{method: "CreateCounter", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateCounter", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := counter.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateCounter", cause: err}
+	}
+	return nil
+}
+
+// createCounterInput builds the request of CreateCounter; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createCounterInput(counter *Counter) (*dynamodb.PutItemInput, error) {
+	item, err := counter.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	item["updatedAt"] = intValue(now.UnixMilli())
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createCounterCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putCounterCondition = "#rev = :rev_expected"
+
+// PutCounter writes counter whole, replacing any item with its key. Counter
+// is versioned: the stored rev must be counter.Rev, the version read, or
+// the call fails with ErrVersionConflict (ErrNotFound when there is no
+// item). It writes counter.Rev + 1. It sets updatedAt from the Store's
+// clock, whatever the caller gives. On success counter holds the item as
+// written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConditionExpression: #rev = :rev_expected
+func (s *Store) PutCounter(ctx context.Context, counter *Counter) error {
+	in, err := s.putCounterInput(counter)
+	if err != nil {
+		return &callError{method: "PutCounter", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return versionError("PutCounter", err, "rev", counter.Rev, ErrConditionFailed)
+	}
+	if err := counter.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "PutCounter", cause: err}
+	}
+	return nil
+}
+
+// putCounterInput builds the request of PutCounter; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) putCounterInput(counter *Counter) (*dynamodb.PutItemInput, error) {
+	item, err := counter.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = intValue(counter.Rev + 1)
+	item["updatedAt"] = intValue(now.UnixMilli())
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putCounterCondition),
+		ExpressionAttributeNames:            map[string]string{"#rev": "rev"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":rev_expected": intValue(counter.Rev)},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// SetCountParams holds the inputs of SetCount.
+type SetCountParams struct {
+	OwnerID   string
+	CounterID string
+	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+	Count     int64 // the value set
+}
+
+const setCountUpdate = "SET #count = :count, #rev = #rev + :rev_one, #updatedAt = :updatedAt_now"
+
+const setCountCondition = "attribute_exists(PK) AND #rev = :rev_expected"
+
+// Sets the count of the version read.
+//
+// SetCount changes a Counter and returns it as it is after the change.
+// ErrNotFound when there is no such item. Counter is versioned: the stored
+// rev must be rev, the version read, or the call fails with
+// ErrVersionConflict. It adds one to rev. It sets updatedAt from the
+// Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	UpdateExpression: SET #count = :count, #rev = #rev + :rev_one,
+//		#updatedAt = :updatedAt_now
+//	ConditionExpression: attribute_exists(PK) AND #rev = :rev_expected
+func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, error) {
+	in, err := s.setCountInput(params)
+	if err != nil {
+		return nil, &callError{method: "SetCount", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, versionError("SetCount", err, "rev", params.Rev, ErrConditionFailed)
+	}
+	var v Counter
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "SetCount", cause: err}
+	}
+	return &v, nil
+}
+
+// setCountInput builds the request of SetCount; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	counterID := params.CounterID
+	rev := params.Rev
+	count := params.Count
+	now := s.clock()
+	pk, err := counterPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := counterSK(counterID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setCountCondition),
+		ExpressionAttributeNames: map[string]string{"#count": "count", "#rev": "rev", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":count":         intValue(count),
+			":rev_expected":  intValue(rev),
+			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
+			":updatedAt_now": intValue(now.UnixMilli()),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(setCountUpdate),
+	}, nil
+}
+
+// DeleteCounterParams holds the inputs of DeleteCounter.
+type DeleteCounterParams struct {
+	OwnerID   string
+	CounterID string
+	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+}
+
+const deleteCounterCondition = "#rev = :rev_expected"
+
+// DeleteCounter deletes the Counter with this key. Counter is versioned:
+// the stored rev must be rev, the version read, or the call fails with
+// ErrVersionConflict (ErrNotFound when there is no item).
+//
+//	DeleteItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
+//	ConditionExpression: #rev = :rev_expected
+func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) error {
+	in, err := s.deleteCounterInput(params)
+	if err != nil {
+		return &callError{method: "DeleteCounter", cause: err}
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return versionError("DeleteCounter", err, "rev", params.Rev, ErrConditionFailed)
+	}
+	return nil
+}
+
+// deleteCounterInput builds the request of DeleteCounter; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.DeleteItemInput, error) {
+	ownerID := params.OwnerID
+	counterID := params.CounterID
+	rev := params.Rev
+	pk, err := counterPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := counterSK(counterID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteCounterCondition),
+		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// GetLedger reads one Ledger by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	ConsistentRead: true
+func (s *Store) GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error) {
+	ownerID := key.OwnerID
+	ledgerID := key.LedgerID
+	pk, err := ledgerPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	sk, err := ledgerSK(ledgerID)
+	if err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetLedger", cause: ErrNotFound}
+	}
+	var v Ledger
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetLedger", cause: err}
+	}
+	return &v, nil
+}
+
+const createLedgerCondition = "attribute_not_exists(PK)"
+
+// CreateLedger writes ledger only when no item has its key:
+// ErrAlreadyExists otherwise. It sets createdAt and updatedAt from the
+// Store's clock, whatever the caller gives. On success ledger holds the
+// item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateLedger(ctx context.Context, ledger *Ledger) error {
+	in, err := s.createLedgerInput(ledger)
+	if err != nil {
+		return &callError{method: "CreateLedger", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateLedger", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := ledger.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateLedger", cause: err}
+	}
+	return nil
+}
+
+// createLedgerInput builds the request of CreateLedger; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createLedgerInput(ledger *Ledger) (*dynamodb.PutItemInput, error) {
+	item, err := ledger.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createLedgerCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// Replaces a ledger; it keeps its created time.
+//
+// PutLedger writes ledger whole, replacing any item with its key, in one
+// UpdateItem that sets each of its attributes and removes those it lacks,
+// so that a replaced item keeps its createdAt: a new item's is the Store's
+// clock's time. Attributes of the stored item that Ledger does not declare
+// are kept. It sets updatedAt from the Store's clock, whatever the caller
+// gives. On success ledger holds the item as written.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	UpdateExpression: SET #_type = :_type, #ownerId = :ownerId, #ledgerId
+//		= :ledgerId, #note = :note, #updatedAt = :updatedAt, #createdAt =
+//		if_not_exists(#createdAt, :createdAt_now), #tag = :tag, GSI1PK =
+//		:GSI1PK, GSI1SK = :GSI1SK
+//	(an attribute the item lacks is removed instead of set)
+func (s *Store) PutLedger(ctx context.Context, ledger *Ledger) error {
+	in, err := s.putLedgerInput(ledger)
+	if err != nil {
+		return &callError{method: "PutLedger", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return &callError{method: "PutLedger", cause: err}
+	}
+	if err := ledger.UnmarshalItem(out.Attributes); err != nil {
+		return &callError{method: "PutLedger", cause: err}
+	}
+	return nil
+}
+
+// putLedgerInput builds the request of PutLedger; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error) {
+	item, err := ledger.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	values := map[string]types.AttributeValue{
+		":_type":         item["_type"],
+		":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":ledgerId":      item["ledgerId"],
+		":note":          item["note"],
+		":ownerId":       item["ownerId"],
+		":updatedAt":     item["updatedAt"],
+	}
+	set := []string{"#_type = :_type", "#ownerId = :ownerId", "#ledgerId = :ledgerId", "#note = :note", "#updatedAt = :updatedAt", "#createdAt = if_not_exists(#createdAt, :createdAt_now)"}
+	var remove []string
+	if v, ok := item["tag"]; ok {
+		set = append(set, "#tag = :tag")
+		values[":tag"] = v
+	} else {
+		remove = append(remove, "#tag")
+	}
+	if v, ok := item["GSI1PK"]; ok {
+		set = append(set, "GSI1PK = :GSI1PK")
+		values[":GSI1PK"] = v
+	} else {
+		remove = append(remove, "GSI1PK")
+	}
+	if v, ok := item["GSI1SK"]; ok {
+		set = append(set, "GSI1SK = :GSI1SK")
+		values[":GSI1SK"] = v
+	} else {
+		remove = append(remove, "GSI1SK")
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames:  map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#tag": "tag", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: values,
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(updateExpression(set, "", remove, nil)),
+	}, nil
+}
+
+// LedgersTaggedResult is one page of LedgersTagged.
+type LedgersTaggedResult struct {
+	Items []Ledger
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const ledgersTaggedKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
+
+// ledgersTaggedShape is how LedgersTagged binds and checks its cursors.
+var ledgersTaggedShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "LedgersTagged",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
+// LedgersTagged reads one page of Ledger items; page.Cursor continues from
+// the page before, and the result's Next is "" after the last page. Items
+// that can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "TAG#{tag}" AND begins_with(GSI1SK,
+//		"LEDGER#")
+func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error) {
+	pk, err := ledgerGSI1PK(tag)
+	if err != nil {
+		return nil, &callError{method: "LedgersTagged", cause: err}
+	}
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: ledgersTaggedKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "LEDGER#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
+	}
+	in := newInput()
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ledgersTaggedShape)
+	if err != nil {
+		return nil, &callError{method: "LedgersTagged", cause: err}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "LedgersTagged", cause: err}
+	}
+	res := &LedgersTaggedResult{Items: make([]Ledger, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		var v Ledger
+		if err := v.UnmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, decodeErr("LedgersTagged", undecoded)
+}
+
+// LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
+// one at a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
+func (s *Store) LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error] {
+	return walk(func(page Page) ([]Ledger, Cursor, error) {
+		res, err := s.LedgersTagged(ctx, tag, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
+	})
+}
+
+// AnnotateParams holds the inputs of Annotate.
+type AnnotateParams struct {
+	OwnerID  string
+	LedgerID string
+	Note     string // the value set
+}
+
+const annotateUpdate = "SET #note = :note, #updatedAt = :updatedAt_now"
+
+const annotateCondition = "attribute_exists(PK)"
+
+// Annotate changes a Ledger and returns it as it is after the change.
+// ErrNotFound when there is no such item. It sets updatedAt from the
+// Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	UpdateExpression: SET #note = :note, #updatedAt = :updatedAt_now
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error) {
+	in, err := s.annotateInput(params)
+	if err != nil {
+		return nil, &callError{method: "Annotate", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("Annotate", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Ledger
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "Annotate", cause: err}
+	}
+	return &v, nil
+}
+
+// annotateInput builds the request of Annotate; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) annotateInput(params AnnotateParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	ledgerID := params.LedgerID
+	note := params.Note
+	if !utf8.ValidString(note) {
+		return nil, &ItemError{Entity: "Ledger", Attr: "note", Reason: "not valid UTF-8"}
+	}
+	now := s.clock()
+	pk, err := ledgerPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := ledgerSK(ledgerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(annotateCondition),
+		ExpressionAttributeNames: map[string]string{"#note": "note", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":note":          &types.AttributeValueMemberS{Value: note},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(annotateUpdate),
+	}, nil
+}
+
+// OpenLedgerParams holds the inputs of OpenLedger.
+type OpenLedgerParams struct {
+	OwnerID  string
+	LedgerID string
+	Note     string // the value set
+}
+
+const openLedgerUpdate = "SET #note = :note, GSI1SK = :GSI1SK, #_type = :_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt = if_not_exists(#createdAt, :createdAt_now), #updatedAt = :updatedAt_now"
+
+// Writes a ledger's note, creating the ledger when there is none.
+//
+// OpenLedger changes a Ledger and returns it as it is after the change. It
+// creates the item when there is none. A new item's createdAt is the
+// Store's clock's time; an existing item keeps its own. It sets updatedAt
+// from the Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	UpdateExpression: SET #note = :note, GSI1SK = :GSI1SK, #_type =
+//		:_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt =
+//		if_not_exists(#createdAt, :createdAt_now), #updatedAt =
+//		:updatedAt_now
+//	rewrites GSI1SK="LEDGER#{ledgerId}" on GSI1
+func (s *Store) OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error) {
+	in, err := s.openLedgerInput(params)
+	if err != nil {
+		return nil, &callError{method: "OpenLedger", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "OpenLedger", cause: err}
+	}
+	var v Ledger
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "OpenLedger", cause: err}
+	}
+	return &v, nil
+}
+
+// openLedgerInput builds the request of OpenLedger; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	ledgerID := params.LedgerID
+	note := params.Note
+	if !utf8.ValidString(note) {
+		return nil, &ItemError{Entity: "Ledger", Attr: "note", Reason: "not valid UTF-8"}
+	}
+	now := s.clock()
+	pk, err := ledgerPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := ledgerSK(ledgerID)
+	if err != nil {
+		return nil, err
+	}
+	rebuilt1, err := ledgerGSI1SK(ledgerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI1SK":        &types.AttributeValueMemberS{Value: rebuilt1},
+			":_type":         &types.AttributeValueMemberS{Value: "Ledger"},
+			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":ledgerId":      &types.AttributeValueMemberS{Value: ledgerID},
+			":note":          &types.AttributeValueMemberS{Value: note},
+			":ownerId":       &types.AttributeValueMemberS{Value: ownerID},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(openLedgerUpdate),
+	}, nil
+}
+
+// GetVault reads one Vault by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	ConsistentRead: true
+func (s *Store) GetVault(ctx context.Context, key VaultKey) (*Vault, error) {
+	ownerID := key.OwnerID
+	vaultID := key.VaultID
+	pk, err := vaultPK(ownerID)
+	if err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	sk, err := vaultSK(vaultID)
+	if err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetVault", cause: ErrNotFound}
+	}
+	var v Vault
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetVault", cause: err}
+	}
+	return &v, nil
+}
+
+const createVaultCondition = "attribute_not_exists(PK)"
+
+// CreateVault writes vault only when no item has its key: ErrAlreadyExists
+// otherwise. It writes rev 1, whatever the item holds. It sets createdAt
+// and updatedAt from the Store's clock, whatever the caller gives. On
+// success vault holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateVault(ctx context.Context, vault *Vault) error {
+	in, err := s.createVaultInput(vault)
+	if err != nil {
+		return &callError{method: "CreateVault", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreateVault", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := vault.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateVault", cause: err}
+	}
+	return nil
+}
+
+// createVaultInput builds the request of CreateVault; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createVaultInput(vault *Vault) (*dynamodb.PutItemInput, error) {
+	item, err := vault.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createVaultCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putVaultUpdate = "SET #_type = :_type, #ownerId = :ownerId, #vaultId = :vaultId, #rev = :rev, #gold = :gold, #updatedAt = :updatedAt, #createdAt = if_not_exists(#createdAt, :createdAt_now)"
+
+const putVaultCondition = "#rev = :rev_expected"
+
+// PutVault writes vault whole, replacing any item with its key, in one
+// UpdateItem that sets each of its attributes and removes those it lacks,
+// so that a replaced item keeps its createdAt: a new item's is the Store's
+// clock's time. Attributes of the stored item that Vault does not declare
+// are kept. Vault is versioned: the stored rev must be vault.Rev, the
+// version read, or the call fails with ErrVersionConflict (ErrNotFound when
+// there is no item). It writes vault.Rev + 1. It sets updatedAt from the
+// Store's clock, whatever the caller gives. On success vault holds the item
+// as written.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	UpdateExpression: SET #_type = :_type, #ownerId = :ownerId, #vaultId
+//		= :vaultId, #rev = :rev, #gold = :gold, #updatedAt = :updatedAt,
+//		#createdAt = if_not_exists(#createdAt, :createdAt_now)
+//	ConditionExpression: #rev = :rev_expected
+func (s *Store) PutVault(ctx context.Context, vault *Vault) error {
+	in, err := s.putVaultInput(vault)
+	if err != nil {
+		return &callError{method: "PutVault", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return versionError("PutVault", err, "rev", vault.Rev, ErrConditionFailed)
+	}
+	if err := vault.UnmarshalItem(out.Attributes); err != nil {
+		return &callError{method: "PutVault", cause: err}
+	}
+	return nil
+}
+
+// putVaultInput builds the request of PutVault; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) putVaultInput(vault *Vault) (*dynamodb.UpdateItemInput, error) {
+	item, err := vault.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = intValue(vault.Rev + 1)
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(putVaultCondition),
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#gold": "gold", "#ownerId": "ownerId", "#rev": "rev", "#updatedAt": "updatedAt", "#vaultId": "vaultId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":_type":         item["_type"],
+			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":gold":          item["gold"],
+			":ownerId":       item["ownerId"],
+			":rev":           item["rev"],
+			":rev_expected":  intValue(vault.Rev),
+			":updatedAt":     item["updatedAt"],
+			":vaultId":       item["vaultId"],
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(putVaultUpdate),
+	}, nil
+}
+
+const moveGoldStep1Update = "SET #rev = #rev + :rev_one, #updatedAt = :updatedAt_now ADD #gold :gold"
+
+const moveGoldStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected AND ((attribute_not_exists(#gold) AND :gold >= :gold_min) OR #gold >= :gold_restMin) AND ((attribute_not_exists(#gold) AND :gold <= :gold_max) OR #gold <= :gold_restMax)"
+
+// moveGoldStep1Input builds step 1 of MoveGold, update Vault; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, gold int64) (*dynamodb.UpdateItemInput, error) {
+	now := s.clock()
+	pk, err := vaultPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := vaultSK(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveGoldStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#gold": "gold", "#rev": "rev", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":gold":          intValue(gold),
+			":gold_max":      intValue(math.MaxInt64),
+			":gold_min":      intValue(math.MinInt64),
+			":gold_restMax":  intDiff(math.MaxInt64, gold),
+			":gold_restMin":  intDiff(math.MinInt64, gold),
+			":rev_expected":  intValue(rev),
+			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveGoldStep1Update),
+	}, nil
+}
+
+const moveGoldStep2Update = "SET #rev = #rev + :rev_one, #updatedAt = :updatedAt_now ADD #gold :gold"
+
+const moveGoldStep2Condition = "attribute_exists(PK) AND #rev = :rev_expected AND ((attribute_not_exists(#gold) AND :gold >= :gold_min) OR #gold >= :gold_restMin) AND ((attribute_not_exists(#gold) AND :gold <= :gold_max) OR #gold <= :gold_restMax)"
+
+// moveGoldStep2Input builds step 2 of MoveGold, update Vault; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, gold int64) (*dynamodb.UpdateItemInput, error) {
+	now := s.clock()
+	pk, err := vaultPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := vaultSK(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveGoldStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#gold": "gold", "#rev": "rev", "#updatedAt": "updatedAt"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":gold":          intValue(gold),
+			":gold_max":      intValue(math.MaxInt64),
+			":gold_min":      intValue(math.MinInt64),
+			":gold_restMax":  intDiff(math.MaxInt64, gold),
+			":gold_restMin":  intDiff(math.MinInt64, gold),
+			":rev_expected":  intValue(rev),
+			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveGoldStep2Update),
+	}, nil
+}
+
+const moveGoldStep3Condition = "attribute_not_exists(PK)"
+
+// moveGoldStep3Input builds step 3 of MoveGold, create Ledger; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveGoldStep3Input(ledger *Ledger) (*dynamodb.PutItemInput, error) {
+	item, err := ledger.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(moveGoldStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// MoveGoldParams holds the inputs of MoveGold. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type MoveGoldParams struct {
+	// Ledger is the item step 3 writes (create Ledger).
+	Ledger Ledger
+	// OwnerID is ownerId, of the key, in steps 1 (update Vault) and 2 (update
+	// Vault).
+	OwnerID string
+	// FromID is vaultId, of the key, in step 1 (update Vault).
+	FromID string
+	// FromRev is the version rev of the item as it was read: the step fails
+	// with ErrVersionConflict when the stored one differs, in step 1 (update
+	// Vault).
+	FromRev int64
+	// Debit is the amount added to gold (a negative amount subtracts), in step
+	// 1 (update Vault).
+	Debit int64
+	// ToID is vaultId, of the key, in step 2 (update Vault).
+	ToID string
+	// ToRev is the version rev of the item as it was read: the step fails with
+	// ErrVersionConflict when the stored one differs, in step 2 (update Vault).
+	ToRev int64
+	// Credit is the amount added to gold (a negative amount subtracts), in step
+	// 2 (update Vault).
+	Credit int64
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// moveGoldTx describes the steps of MoveGold for the runtime.
+var moveGoldTx = transaction{
+	distinct: [][2]int{{0, 1}},
+	method:   "MoveGold",
+	steps: []transactStep{{
+		action:    "update Vault",
+		expected:  ":rev_expected",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+		version:   "rev",
+	}, {
+		action:    "update Vault",
+		expected:  ":rev_expected",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+		version:   "rev",
+	}, {
+		action:    "create Ledger",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Moves gold between two vaults of the versions read; the counter counts
+// the moves.
+//
+// MoveGold writes its 3 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Update on table Main: update Vault
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	  UpdateExpression: SET #rev = #rev + :rev_one, #updatedAt =
+//	  	:updatedAt_now ADD #gold :gold
+//	  ConditionExpression: attribute_exists(PK) AND #rev = :rev_expected
+//	  	AND ((attribute_not_exists(#gold) AND :gold >= :gold_min) OR
+//	  	#gold >= :gold_restMin) AND ((attribute_not_exists(#gold) AND
+//	  	:gold <= :gold_max) OR #gold <= :gold_restMax)
+//	  constant values: :rev_one={N: "1"}
+//	  ExpressionAttributeNames: #gold="gold", #rev="rev",
+//	  	#updatedAt="updatedAt"
+//	step 2, Update on table Main: update Vault
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	  UpdateExpression: SET #rev = #rev + :rev_one, #updatedAt =
+//	  	:updatedAt_now ADD #gold :gold
+//	  ConditionExpression: attribute_exists(PK) AND #rev = :rev_expected
+//	  	AND ((attribute_not_exists(#gold) AND :gold >= :gold_min) OR
+//	  	#gold >= :gold_restMin) AND ((attribute_not_exists(#gold) AND
+//	  	:gold <= :gold_max) OR #gold <= :gold_restMax)
+//	  constant values: :rev_one={N: "1"}
+//	  ExpressionAttributeNames: #gold="gold", #rev="rev",
+//	  	#updatedAt="updatedAt"
+//	step 3, Put on table Main: create Ledger
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: createdAt=the Store's clock, updatedAt=the
+//	  	Store's clock
+//
+// Steps 1 and 2 may address one item, which DynamoDB refuses: their keys
+// are compared before the call (ErrSameItem).
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
+	items := make([]types.TransactWriteItem, 3)
+	var err error
+	if items[0], err = transactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit)); err != nil {
+		return moveGoldTx.stepError(0, err)
+	}
+	if items[1], err = transactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit)); err != nil {
+		return moveGoldTx.stepError(1, err)
+	}
+	if items[2], err = transactPut(s.moveGoldStep3Input(&params.Ledger)); err != nil {
+		return moveGoldTx.stepError(2, err)
+	}
+	if err := moveGoldTx.distinctItems(items); err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return moveGoldTx.err(err, in.TransactItems)
 	}
 	return nil
 }

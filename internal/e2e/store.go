@@ -46,7 +46,7 @@ type Store struct {
 	readingsTable    string           // physical name of table Readings
 	cursorKeys       *cursorKeys      // set by WithCursorKey; nil: cursors are checksummed, not signed
 	batchConcurrency int              // requests of one batch method in flight at once; < 1: the default
-	now              func() time.Time // set by WithClock; time.Now by default
+	clock            func() time.Time // set by WithClock; time.Now by default
 }
 
 // Option changes a Store made by New.
@@ -55,7 +55,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings", now: time.Now}
+	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings", clock: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -104,14 +104,16 @@ func WithBatchConcurrency(n int) Option {
 }
 
 // WithClock sets the clock the Store reads the time from (time.Now by
-// default, and when now is nil): an item whose time to live is at or before
-// its now has expired, and is absent (DynamoDB deletes it only eventually).
+// default, and when now is nil): it stamps the items it writes with their
+// created and updated times (the caller's values of those attributes are
+// never written); an item whose time to live is at or before its now has
+// expired, and is absent (DynamoDB deletes it only eventually).
 func WithClock(now func() time.Time) Option {
 	if now == nil {
 		now = time.Now
 	}
 	return func(s *Store) {
-		s.now = now
+		s.clock = now
 	}
 }
 

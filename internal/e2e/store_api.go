@@ -412,6 +412,64 @@ type StoreAPI interface {
 
 	// CountWidget writes its 2 steps in one transaction: all of them, or none.
 	CountWidget(ctx context.Context, params CountWidgetParams) error
+
+	// GetCounter reads one Counter by its primary key.
+	GetCounter(ctx context.Context, key CounterKey) (*Counter, error)
+
+	// CreateCounter writes counter only when no item has its key:
+	// ErrAlreadyExists otherwise.
+	CreateCounter(ctx context.Context, counter *Counter) error
+
+	// PutCounter writes counter whole, replacing any item with its key.
+	PutCounter(ctx context.Context, counter *Counter) error
+
+	// SetCount changes a Counter and returns it as it is after the change.
+	SetCount(ctx context.Context, params SetCountParams) (*Counter, error)
+
+	// DeleteCounter deletes the Counter with this key.
+	DeleteCounter(ctx context.Context, params DeleteCounterParams) error
+
+	// GetLedger reads one Ledger by its primary key.
+	GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error)
+
+	// CreateLedger writes ledger only when no item has its key:
+	// ErrAlreadyExists otherwise.
+	CreateLedger(ctx context.Context, ledger *Ledger) error
+
+	// PutLedger writes ledger whole, replacing any item with its key, in one
+	// UpdateItem that sets each of its attributes and removes those it lacks,
+	// so that a replaced item keeps its createdAt: a new item's is the Store's
+	// clock's time.
+	PutLedger(ctx context.Context, ledger *Ledger) error
+
+	// LedgersTagged reads one page of Ledger items.
+	LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error)
+
+	// LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
+	// one at a time.
+	LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error]
+
+	// Annotate changes a Ledger and returns it as it is after the change.
+	Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error)
+
+	// OpenLedger changes a Ledger and returns it as it is after the change.
+	OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error)
+
+	// GetVault reads one Vault by its primary key.
+	GetVault(ctx context.Context, key VaultKey) (*Vault, error)
+
+	// CreateVault writes vault only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreateVault(ctx context.Context, vault *Vault) error
+
+	// PutVault writes vault whole, replacing any item with its key, in one
+	// UpdateItem that sets each of its attributes and removes those it lacks,
+	// so that a replaced item keeps its createdAt: a new item's is the Store's
+	// clock's time.
+	PutVault(ctx context.Context, vault *Vault) error
+
+	// MoveGold writes its 3 steps in one transaction: all of them, or none.
+	MoveGold(ctx context.Context, params MoveGoldParams) error
 }
 
 // *Store implements StoreAPI.

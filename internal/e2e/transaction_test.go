@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -287,5 +288,49 @@ func TestTransactionExpiry(t *testing.T) {
 	must(t, later.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}))
 	if got, err := now.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); err != nil || got.Name != "renewed" {
 		t.Errorf("after the renewal: %+v, %v", got, err)
+	}
+}
+
+// TestTransactionVersions: steps of versioned items check the version
+// each was read at and set the next, a stale one failing its step with
+// ErrVersionConflict (not ErrNotFound); a step's created item takes its
+// times from the Store's clock.
+func TestTransactionVersions(t *testing.T) {
+	ctx := context.Background()
+	clock := &fakeClock{}
+	t1 := time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)
+	clock.set(t1)
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	must(t, s.CreateVault(ctx, &Vault{OwnerID: "o", VaultID: "a", Gold: 10}))
+	must(t, s.CreateVault(ctx, &Vault{OwnerID: "o", VaultID: "b"}))
+	move := MoveGoldParams{
+		OwnerID: "o", FromID: "a", FromRev: 1, Debit: -4, ToID: "b", ToRev: 1, Credit: 4,
+		Ledger: Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
+	}
+	must(t, s.MoveGold(ctx, move))
+	a, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "a"})
+	must(t, err)
+	b, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "b"})
+	must(t, err)
+	if a.Gold != 6 || a.Rev != 2 || b.Gold != 4 || b.Rev != 2 {
+		t.Errorf("after the move: a %+v, b %+v", a, b)
+	}
+	l, err := s.GetLedger(ctx, LedgerKey{OwnerID: "o", LedgerID: "m1"})
+	if err != nil || !l.CreatedAt.Equal(t1) || !l.UpdatedAt.Equal(t1) {
+		t.Errorf("the ledger written by the move: %+v, %v; want its times %v", l, err, t1)
+	}
+
+	// The same move again: a's version is stale (step 1), then b's.
+	move.Ledger.LedgerID = "m2"
+	stepFailed(t, s.MoveGold(ctx, move), 0, ErrVersionConflict)
+	move.FromRev = 2
+	stepFailed(t, s.MoveGold(ctx, move), 1, ErrVersionConflict)
+	move.ToRev = 2
+	must(t, s.MoveGold(ctx, move))
+	// No such vault: ErrNotFound, not a version conflict.
+	move.Ledger.LedgerID, move.ToID, move.FromRev = "m3", "nosuch", 3
+	stepFailed(t, s.MoveGold(ctx, move), 1, ErrNotFound)
+	if a, _ := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "a"}); a.Gold != 2 || a.Rev != 3 {
+		t.Errorf("after two moves and a failed one: a %+v", a)
 	}
 }

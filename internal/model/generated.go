@@ -15,7 +15,7 @@ var FixedNames = []string{
 	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Table",
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
-	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted",
+	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted", "ErrVersionConflict",
 	"TransactionError", "ErrTransactionConflict", "ErrSameItem",
 	CursorKeyOption, BatchOption, ClockOption,
 }
@@ -71,16 +71,32 @@ const (
 	CursorKeyOption = "WithCursorKey"
 	BatchOption     = "WithBatchConcurrency"
 	BatchField      = "batchConcurrency"
+	// ClockOption is the Store option that sets the clock the Store
+	// reads the time from, and ClockField the Store's field holding it
+	// (default time.Now); both are declared when a pattern writes an
+	// entity with timestamps, or treats expired items as absent.
+	ClockOption = "WithClock"
+	ClockField  = "clock"
 )
 
-// ClockOption is the Store option that sets the Store's clock, and
-// ClockField the Store's field holding it (default time.Now); both are
-// declared when a pattern reads the clock: when it treats expired items
-// as absent.
-const (
-	ClockOption = "WithClock"
-	ClockField  = "now"
-)
+// NeedsClock reports whether a pattern of m, or a step of a
+// transaction, writes an entity with timestamps, which the Store's clock
+// sets.
+func (m *Model) NeedsClock() bool {
+	stamps := func(p *Pattern) bool {
+		switch p.Op {
+		case OpPut, OpCreate, OpUpdate, OpBatchPut:
+			return p.Entity().Stamped()
+		}
+		return false
+	}
+	for _, p := range m.Patterns {
+		if stamps(p) || slices.ContainsFunc(p.Steps, func(s *Step) bool { return stamps(s.Pattern) }) {
+			return true
+		}
+	}
+	return false
+}
 
 // TableOption is the option that sets a table's physical name.
 func (t *Table) TableOption() string { return "With" + t.GoName + "Table" }
@@ -110,8 +126,9 @@ const MaxPositional = 1
 
 // Inputs is how many values a pattern's method takes from its caller,
 // besides ctx, the item of a put or create, the page of a query and the
-// keys or items of a batch: the key's attributes, the where and
-// condition operands, and the values an update sets and adds.
+// keys or items of a batch: the key's attributes, the version an update
+// or delete of a versioned entity expects, the where and condition
+// operands, and the values an update sets and adds.
 func (p *Pattern) Inputs() int {
 	n := 0
 	switch p.Op {
@@ -119,6 +136,9 @@ func (p *Pattern) Inputs() int {
 		n = len(p.By)
 	case OpUpdate, OpDelete:
 		n = len(p.Entity().PrimaryKey().Attrs())
+		if p.Entity().Version != nil {
+			n++ // the version the caller read
+		}
 	}
 	if p.Where != nil {
 		n += p.Where.Op.Operands()
@@ -274,7 +294,7 @@ var (
 	}
 	RuntimeNames = []string{
 		"BatchError", "Cursor", "DecodeError", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
-		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
+		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ErrVersionConflict", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
 		"appendTime", "attemptsError", "backoff", "backoffBase", "backoffCap", "backoffOrStop",
 		"batchAttempts", "batchCall", "batchDone", "batchFailure", "batchGet", "batchGetClient",
 		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
@@ -282,8 +302,8 @@ var (
 		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
 		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiringConditionError",
 		// The transactions' (dyngen_transact.go).
-		"ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "requestToken", "sameKey", "transactDelete", "transactPut",
-		"transactStep", "transactUpdate", "transaction",
+		"ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "requestToken", "sameKey", "sentValues", "transactCheck", "transactDelete", "transactGet", "transactPut",
+		"transactKey", "transactStep", "transactUpdate", "transaction",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
 		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
@@ -292,7 +312,7 @@ var (
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
 		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
 		"refused", "required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
-		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "walk",
+		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "versionError", "walk",
 		"walkPages", "writeKey", "wrongType",
 		// The cursors' (dyngen_cursor.go).
 		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
@@ -303,7 +323,7 @@ var (
 	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
-		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "ok",
+		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "now", "ok",
 		"out", "page", "pk", "pkValue", "remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk",
 		"start", "undecoded", "v", "values", "view",
 		"yield",

@@ -216,6 +216,21 @@ type Entity struct {
 	// Keys are the entity's templates on every index it appears in, in the
 	// table's index order; the primary key first.
 	Keys []*EntityKey
+	// Version is the int attribute holding the item's version (optimistic
+	// locking), or nil.
+	Version *Attribute
+	// Created and Updated are the time attributes the generated code sets
+	// from the Store's clock, or nil.
+	Created, Updated *Attribute
+}
+
+// Stamped reports whether the entity has a created or an updated time.
+func (e *Entity) Stamped() bool { return e.Created != nil || e.Updated != nil }
+
+// Managed reports whether the generated code sets a, never the caller:
+// the entity's version or one of its timestamps.
+func (e *Entity) Managed(a *Attribute) bool {
+	return a != nil && (a == e.Version || a == e.Created || a == e.Updated)
 }
 
 // Attr returns the attribute named name (its spec name), or nil.

@@ -201,22 +201,29 @@ type SetConst struct {
 
 // SetAttrs returns every attribute the update sets: those set to a
 // parameter, then those set to a constant.
-func (p *Pattern) SetAttrs() []*Attribute {
-	out := slices.Clone(p.Set)
-	for _, sc := range p.SetConsts {
-		out = append(out, sc.Attr)
-	}
-	return out
-}
+func (p *Pattern) SetAttrs() []*Attribute { return withConsts(p.Set, p.SetConsts) }
 
 // SetConst returns the constant the update sets a to, or nil.
-func (p *Pattern) SetConst(a *Attribute) *SetConst {
-	for _, sc := range p.SetConsts {
+func (p *Pattern) SetConst(a *Attribute) *SetConst { return constOf(p.SetConsts, a) }
+
+// constOf returns the constant of consts for a, or nil.
+func constOf(consts []*SetConst, a *Attribute) *SetConst {
+	for _, sc := range consts {
 		if sc.Attr == a {
 			return sc
 		}
 	}
 	return nil
+}
+
+// withConsts returns the attributes given as parameters, then those of
+// the constants.
+func withConsts(params []*Attribute, consts []*SetConst) []*Attribute {
+	out := slices.Clone(params)
+	for _, sc := range consts {
+		out = append(out, sc.Attr)
+	}
+	return out
 }
 
 // Entity returns the pattern's first (for most operations, only) entity.

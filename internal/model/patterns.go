@@ -248,6 +248,79 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	if p.Op == OpUpdate {
 		r.update(p, sp)
 	}
+	r.managedWrites(p, sp)
+}
+
+// managedWrites refuses a write that can't keep an entity's version or
+// timestamps: a batch write of a versioned entity, or a batch put of one
+// with a created time (BatchWriteItem takes no condition and no update
+// expression); an upsert of a versioned entity (a new item is made by
+// create, which writes version 1); an update that changes one of them,
+// or a when on the version, which the generated code sets and checks
+// itself.
+func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
+	e := p.Entity()
+	if e == nil || len(p.Entities) != 1 {
+		return
+	}
+	if v := e.Version; v != nil {
+		switch p.Op {
+		case OpBatchPut, OpBatchDelete:
+			r.errorf(p.OpPos, "%s %s: %s is versioned (version: %s), and BatchWriteItem takes no condition, so it can't check the version; use %s in a loop, or remove version from %s", p.Op, e.Name, e.Name, v.Name, map[Op]string{OpBatchPut: "put", OpBatchDelete: "delete"}[p.Op], e.Name)
+		case OpUpdate:
+			if p.Upsert {
+				r.errorf(sp.Upsert.Pos, "update %s: %s is versioned (version: %s), and an upsert that creates the item would have no version the caller read; use create for a new item and remove upsert", p.Name, e.Name, v.Name)
+			}
+		}
+		for i, c := range p.When {
+			if c.Attr == v {
+				r.errorf(posOf(condNames(sp.When), v.Name, i), "%s %s: when on %s, the version, which the method checks itself against the version the caller read; remove it", p.Op, p.Name, v.Name)
+			}
+		}
+	}
+	if c := e.Created; c != nil && p.Op == OpBatchPut {
+		r.errorf(p.OpPos, "batchPut %s: BatchWriteItem replaces items whole with no update expression, so it can't keep the created time (timestamps created: %s) of an item it replaces; use put in a loop, or remove created from the timestamps of %s", e.Name, c.Name, e.Name)
+	}
+	if p.Op != OpUpdate {
+		return
+	}
+	refuse := func(list []*Attribute, names []spec.Str, what string) {
+		for i, a := range list {
+			if !e.Managed(a) {
+				continue
+			}
+			role := "its version"
+			switch a {
+			case e.Created:
+				role = "its created time"
+			case e.Updated:
+				role = "its updated time"
+			}
+			r.errorf(posOf(names, a.Name, i), "update %s can't %s %s: it is %s, which the generated code sets itself; remove it from %s", p.Name, what, a.Name, role, what)
+		}
+	}
+	refuse(p.Set, sp.Set, "set")
+	var consts []*Attribute
+	var constNames []spec.Str
+	for _, sc := range sp.SetConsts {
+		constNames = append(constNames, sc.Attr)
+	}
+	for _, sc := range p.SetConsts {
+		consts = append(consts, sc.Attr)
+	}
+	refuse(consts, constNames, "set")
+	refuse(p.Add, sp.Add, "add")
+	refuse(p.Remove, sp.Remove, "remove")
+	refuse(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+}
+
+// condNames are the attribute names of conditions, with their positions.
+func condNames(cs []*spec.Cond) []spec.Str {
+	var out []spec.Str
+	for _, c := range cs {
+		out = append(out, c.Attr)
+	}
+	return out
 }
 
 // first checks first: true on a query: one item of one entity, read
@@ -385,47 +458,44 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 			}
 		}
 	}
+	// The constants of set and add: each checked as a value of its
+	// attribute (setConst, addConst), then as the parameters are.
 	check(p.Set, sp.Set, "set")
-	// The constants: each checked as a value of its attribute.
 	var consts []*Attribute
 	var constNames []spec.Str
-	for _, sc := range sp.SetConsts {
-		a := r.attrOf(p, sc.Attr, "set")
-		if a == nil {
-			continue
-		}
-		if slices.Contains(consts, a) || slices.Contains(p.Set, a) {
-			r.errorf(sc.Attr.Pos, "set lists %s twice", a.Name)
-			continue
-		}
-		consts = append(consts, a)
-		constNames = append(constNames, sc.Attr)
-		if r.setConst(p, sc, a) {
-			p.SetConsts = append(p.SetConsts, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
-		}
-	}
+	consts, constNames, p.SetConsts = r.constItems(p, sp.SetConsts, p.Set, "set", r.setConst)
 	check(consts, constNames, "set")
 	check(p.Add, sp.Add, "add")
-	var added []*Attribute
-	var addedNames []spec.Str
-	for _, sc := range sp.AddConsts {
-		a := r.attrOf(p, sc.Attr, "add")
+	consts, constNames, p.AddConsts = r.constItems(p, sp.AddConsts, p.Add, "add", r.addConst)
+	check(consts, constNames, "add")
+	check(p.Remove, sp.Remove, "remove")
+	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+}
+
+// constItems resolves the items of set or add (what) that give a
+// constant: an attribute of the pattern, not listed twice (params are the
+// attributes the same key lists by name), checked by valid. It returns
+// every attribute named, with its name, and the constants valid accepts.
+func (r *resolver) constItems(p *Pattern, items []*spec.SetConst, params []*Attribute, what string, valid func(*Pattern, *spec.SetConst, *Attribute) bool) ([]*Attribute, []spec.Str, []*SetConst) {
+	var attrs []*Attribute
+	var names []spec.Str
+	var out []*SetConst
+	for _, sc := range items {
+		a := r.attrOf(p, sc.Attr, what)
 		if a == nil {
 			continue
 		}
-		if slices.Contains(added, a) || slices.Contains(p.Add, a) {
-			r.errorf(sc.Attr.Pos, "add lists %s twice", a.Name)
+		if slices.Contains(attrs, a) || slices.Contains(params, a) {
+			r.errorf(sc.Attr.Pos, "%s lists %s twice", what, a.Name)
 			continue
 		}
-		added = append(added, a)
-		addedNames = append(addedNames, sc.Attr)
-		if r.addConst(p, sc, a) {
-			p.AddConsts = append(p.AddConsts, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
+		attrs = append(attrs, a)
+		names = append(names, sc.Attr)
+		if valid(p, sc, a) {
+			out = append(out, &SetConst{Attr: a, Const: Const{Text: sc.Const.Value, Pos: sc.Const.Pos}})
 		}
 	}
-	check(added, addedNames, "add")
-	check(p.Remove, sp.Remove, "remove")
-	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+	return attrs, names, out
 }
 
 // whenOnKey refuses a when on an attribute of the primary key, which the

@@ -490,6 +490,7 @@ func (r *resolver) entities() {
 			typeValues[e.Table][e.TypeValue] = e
 			e.Table.Entities = append(e.Table.Entities, e)
 			r.keys(e, se)
+			r.managed(e, se)
 		}
 		r.m.Entities = append(r.m.Entities, e)
 	}
@@ -987,4 +988,74 @@ func attrGoPos(sa *spec.Attribute) Pos {
 		return sa.Go.Pos
 	}
 	return sa.Name.Pos
+}
+
+// managed resolves the attributes the generated code sets itself: the
+// version of optimistic locking and the timestamps. Each must be a
+// required attribute of the right type in no key template: the key of an
+// item can't change with its version or its time.
+func (r *resolver) managed(e *Entity, se *spec.Entity) {
+	attr := func(name spec.Str, what string, t Type, typeName string) *Attribute {
+		if !name.Set {
+			return nil
+		}
+		a := e.Attr(name.Value)
+		if a == nil {
+			var known []string
+			for _, a := range e.Attributes {
+				if a.Type == t {
+					known = append(known, a.Name)
+				}
+			}
+			r.errorf(name.Pos, "%s of %s names %q, which is not an attribute of %s; declare %s: %s among its attributes%s", what, e.Name, name.Value, e.Name, name.Value, typeName, nearest(name.Value, known))
+			return nil
+		}
+		if a.Type == "" {
+			return nil // its type is reported
+		}
+		if a.Type != t {
+			r.errorf(name.Pos, "%s of %s names %s, which is %s; it must be %s", what, e.Name, a.Name, a.Describe(), typeName)
+			return nil
+		}
+		if a.Optional {
+			r.errorf(name.Pos, "%s of %s names %s, which is optional; every item holds it: remove optional: true", what, e.Name, a.Name)
+			return nil
+		}
+		if a.TTL {
+			r.errorf(name.Pos, "%s of %s names %s, the table's ttl attribute, which says when the item expires; use another attribute", what, e.Name, a.Name)
+			return nil
+		}
+		for _, k := range e.Keys {
+			for _, tm := range k.Templates() {
+				if tm.Has(a) {
+					ka := k.Index.PK
+					if tm == k.SK {
+						ka = k.Index.SK
+					}
+					r.errorf(name.Pos, "%s of %s names %s, which %s=%q on %s is built from; the generated code sets it, not the caller, and an item's keys can't be built from it: use an attribute in no key template", what, e.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
+					return nil
+				}
+			}
+		}
+		return a
+	}
+	e.Version = attr(se.Version, "version", Int, "int")
+	if a := e.Version; a != nil && a.Default != nil {
+		// An item written before the version was added holds none: no
+		// condition on the version read could hold for it.
+		r.errorf(a.Default.Pos, "version of %s names %s, which has a default; an item without a stored version could never be written with the version read: remove default:, and write a version into the items that lack one", e.Name, a.Name)
+	}
+	if a := e.Version; a != nil && (a.Min != nil || a.Max != nil) {
+		// The generated code writes 1, then one more on every write: a
+		// bound would refuse a version it wrote itself.
+		r.errorf(se.Version.Pos, "version of %s names %s, which has a min or max; the store writes 1 and then counts up by itself: remove min: and max:", e.Name, a.Name)
+	}
+	if ts := se.Timestamps; ts != nil {
+		e.Created = attr(ts.Created, "timestamps created", Time, "time")
+		e.Updated = attr(ts.Updated, "timestamps updated", Time, "time")
+		if e.Created != nil && e.Created == e.Updated {
+			r.errorf(ts.Updated.Pos, "timestamps of %s name %s as both created and updated; give each its own attribute, or leave one out", e.Name, e.Created.Name)
+			e.Updated = nil
+		}
+	}
 }

@@ -12,16 +12,17 @@ import (
 type Role int
 
 const (
-	ParamKey   Role = iota // an attribute the key is built from (Attr)
-	ParamWhere             // operand Operand of the where condition (Attr)
-	ParamCond              // operand Operand of a filter or when condition (Cond)
-	ParamSet               // the value an update sets Attr to
-	ParamAdd               // the amount an update adds to Attr
-	ParamElems             // the elements an update removes from set Attr
-	ParamPage              // the page of a query
-	ParamItem              // the item a put writes
-	ParamKeys              // the keys of a batch read or delete
-	ParamItems             // the items of a batch put
+	ParamKey     Role = iota // an attribute the key is built from (Attr)
+	ParamWhere               // operand Operand of the where condition (Attr)
+	ParamCond                // operand Operand of a filter or when condition (Cond)
+	ParamSet                 // the value an update sets Attr to
+	ParamAdd                 // the amount an update adds to Attr
+	ParamElems               // the elements an update removes from set Attr
+	ParamPage                // the page of a query
+	ParamItem                // the item a put writes
+	ParamKeys                // the keys of a batch read or delete
+	ParamItems               // the items of a batch put
+	ParamVersion             // the version Attr the caller read (update, delete)
 )
 
 // Param is a parameter of a pattern's method, after ctx.
@@ -116,9 +117,17 @@ func (b *builder) params(pp *Pattern) {
 			add(ParamKey, a, nil, 0, "")
 		}
 	}
+	// version is the version the caller read, which an update or delete
+	// of a versioned entity expects.
+	version := func() {
+		if a := p.Entity().Version; a != nil && p.Op != model.OpGet {
+			add(ParamVersion, a, nil, 0, "")
+		}
+	}
 	switch p.Op {
 	case model.OpGet, model.OpDelete, model.OpCheck:
 		keys()
+		version()
 		conds(p.When)
 	case model.OpQuery:
 		keys()
@@ -141,6 +150,7 @@ func (b *builder) params(pp *Pattern) {
 		conds(p.When)
 	case model.OpUpdate:
 		keys()
+		version()
 		for _, a := range p.Set {
 			add(ParamSet, a, nil, 0, "")
 			out[len(out)-1].Pointer = a.StoredForm().Pointer
@@ -222,6 +232,8 @@ func roleWord(pp *Pattern, q *Param) string {
 		return "Set"
 	case ParamAdd:
 		return "Add"
+	case ParamVersion:
+		return "Version"
 	case ParamCond:
 		if slices.Contains(pp.Pattern.Filter, q.Cond) {
 			return "Filter"
@@ -252,6 +264,8 @@ func (r Role) String() string {
 		return "keys"
 	case ParamItems:
 		return "items"
+	case ParamVersion:
+		return "version"
 	}
 	return fmt.Sprintf("Role(%d)", int(r))
 }

@@ -154,6 +154,9 @@ type ReportRequest struct {
 	Limit  int           `json:"limit,omitempty"`
 	Names  []ReportName  `json:"names,omitempty"`
 	Values []ReportValue `json:"values,omitempty"`
+	// Item are the attributes a put or create writes in place of the
+	// caller's values (no placeholder): its version and timestamps.
+	Item []ReportValue `json:"item,omitempty"`
 	// Sometimes says which update actions a call sends only with some
 	// values ("DELETE #tags :tags is sent only when tags holds
 	// elements").
@@ -172,7 +175,8 @@ type ReportValue struct {
 	Placeholder string `json:"placeholder"`
 	// Source is one of partitionKey, sortKey, sortKeyLow, sortKeyHigh,
 	// condition, set, add, addLimit, addRest, rebuiltKey, entityType,
-	// keyInput, setConstant, removeFrom.
+	// keyInput, setConstant, removeFrom, versionExpected, versionStep,
+	// versionFirst, versionNext, clock, item.
 	Source string `json:"source"`
 	// Attribute is the attribute the value is of, when there is one
 	// (for rebuiltKey, the key attribute).
@@ -467,6 +471,8 @@ var sourceNames = map[Source]string{
 	CondOperand: "condition", SetValue: "set", AddAmount: "add", AddLimit: "addLimit",
 	AddRest: "addRest", RebuiltKey: "rebuiltKey", EntityType: "entityType", KeyInput: "keyInput",
 	SetConst: "setConstant", RemoveElems: "removeFrom", Now: "now",
+	VersionExpected: "versionExpected", VersionStep: "versionStep", VersionFirst: "versionFirst",
+	VersionNext: "versionNext", ClockNow: "clock", ItemAttr: "item",
 }
 
 // report is the request's part of the report.
@@ -495,8 +501,17 @@ func (r *Request) report() ReportRequest {
 			rv.Attribute = v.Rebuild.KeyAttr.Name
 		case v.Attr != nil:
 			rv.Attribute = v.Attr.Name
+		case v.Stored != "":
+			rv.Attribute = v.Stored
 		}
 		rr.Values = append(rr.Values, rv)
+	}
+	for _, v := range r.Item {
+		rv := ReportValue{Source: sourceNames[v.Source], Attribute: v.Attr.Name}
+		if v.Lit != nil {
+			rv.Constant = v.Lit.String()
+		}
+		rr.Item = append(rr.Item, rv)
 	}
 	return rr
 }
@@ -541,6 +556,18 @@ func (rr ReportRequest) fields() []field {
 		}
 	}
 	add("constant values", strings.Join(consts, ", "))
+	var item []string
+	for _, v := range rr.Item {
+		switch {
+		case v.Constant != "":
+			item = append(item, v.Attribute+"="+v.Constant)
+		case v.Source == "versionNext":
+			item = append(item, v.Attribute+"=the version read + 1")
+		default:
+			item = append(item, v.Attribute+"=the Store's clock")
+		}
+	}
+	add("written in the item", strings.Join(item, ", "))
 	if len(rr.Names) > 0 {
 		var names []string
 		for _, nm := range rr.Names {

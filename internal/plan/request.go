@@ -31,6 +31,10 @@ type Request struct {
 	// named. A value of a clause that is not always sent (see
 	// Clause.Unless) is sent only with it.
 	Values []*Value
+	// Item are the attributes a PutItem writes in place of the caller's
+	// values: the version (VersionFirst, VersionNext) and the timestamps
+	// (ClockNow), each under its stored name (Placeholder is "").
+	Item []*Value
 	// Expiry is how the call treats an item whose time to live has
 	// passed, or nil when it reads or writes such items as stored.
 	Expiry *Expiry
@@ -77,6 +81,14 @@ const (
 	EntityType                // the entity's type value (an upsert writes it)
 	KeyInput                  // a primary key attribute Attr (an upsert writes it)
 	Now                       // the Store clock's now, in epoch seconds (Expiry)
+	// The version of a versioned entity (model.Entity.Version) and its
+	// timestamps, which the generated code sets, never the caller.
+	VersionExpected // the version Attr the caller read: the item's, or a parameter
+	VersionStep     // the 1 an update adds to version Attr (Lit)
+	VersionFirst    // the version Attr a create writes: 1 (Lit)
+	VersionNext     // the version Attr a put writes: the one read, plus one
+	ClockNow        // the Store's clock's time, for timestamp Attr
+	ItemAttr        // the value of Stored in the item a put writes (sent as an update)
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -91,6 +103,9 @@ type Value struct {
 	// Lit is the value of a constant of the spec (SetConst, or a
 	// CondOperand of a condition with constants), as it is sent.
 	Lit *Literal
+	// Stored is the stored name of an ItemAttr value: an attribute of
+	// the entity (Attr), the entity attribute or an index key attribute.
+	Stored string
 }
 
 // Literal is a constant of the spec as a request sends it: an attribute
@@ -384,9 +399,18 @@ func (b *builder) request(pp *Pattern) {
 		if p.Expires() {
 			req.Expiry = &Expiry{Attr: p.Table.TTL, InCode: true}
 		}
+	case BatchWriteItem:
+		req.Item = itemValues(pp)
 	case PutItem, DeleteItem, ConditionCheck:
 		req.Condition = condition(n, pp, nil)
+		req.Item = itemValues(pp)
 	case UpdateItem:
+		if p.Op == model.OpPut {
+			replace(n, pp, req)
+			req.Condition = condition(n, pp, nil)
+			req.Item = itemValues(pp)
+			break
+		}
 		amounts := update(n, pp, req)
 		req.Condition = condition(n, pp, amounts)
 		ownNames(req)
@@ -519,6 +543,9 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	if c := n.conds(p.When, "_when"); c != "" {
 		parts = append(parts, c)
 	}
+	if c := versionCondition(n, pp); c != "" {
+		parts = append(parts, c)
+	}
 	// An atomic add keeps a number with a min or max in its bounds, and an
 	// int in int64's (DynamoDB's numbers go further, and the package could
 	// not read the sum back): a new item's amount is checked against the
@@ -610,6 +637,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 			u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
 		}
 	}
+	u.Set = append(u.Set, managedClauses(n, pp)...)
 	u.Set = append(append(u.Set, sometimes...), sparse...)
 	amounts := map[*model.Attribute]string{}
 	for _, a := range p.AddAttrs() {
@@ -669,4 +697,142 @@ func ownNames(req *Request) {
 			}
 		}
 	}
+}
+
+// versionCondition is the part of a write's condition that checks the
+// version the caller read, for a put, update or delete of a versioned
+// entity: "#rev = :rev_expected". An absent item fails it too, which the
+// generated code tells apart (ErrNotFound) by the item DynamoDB returns.
+func versionCondition(n *requestNamer, pp *Pattern) string {
+	p := pp.Pattern
+	a := p.Entity().Version
+	if a == nil {
+		return ""
+	}
+	switch p.Op {
+	case model.OpPut, model.OpUpdate, model.OpDelete:
+	default:
+		return ""
+	}
+	name := n.name(a.Stored, "")
+	v := n.value(a.Name+"_expected", &Value{Source: VersionExpected, Attr: a})
+	return name + " = " + v.Placeholder
+}
+
+// managedClauses are the SET actions of an update that keep the entity's
+// version and timestamps: the version goes up by one ("#rev = #rev +
+// :rev_one"), the updated time is the clock's, and an upsert writes the
+// created time only when the item has none ("#createdAt =
+// if_not_exists(#createdAt, :createdAt_now)").
+func managedClauses(n *requestNamer, pp *Pattern) []*Clause {
+	p := pp.Pattern
+	e := p.Entity()
+	var out []*Clause
+	if a := e.Version; a != nil {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_one", &Value{Source: VersionStep, Attr: a, Lit: &Literal{Dynamo: "N", Text: "1"}})
+		out = append(out, &Clause{Text: fmt.Sprintf("%s = %s + %s", name, name, v.Placeholder), Values: []*Value{v}})
+	}
+	if a := e.Created; a != nil && p.Upsert {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_now", &Value{Source: ClockNow, Attr: a})
+		out = append(out, &Clause{Text: fmt.Sprintf("%s = if_not_exists(%s, %s)", name, name, v.Placeholder), Values: []*Value{v}})
+	}
+	if a := e.Updated; a != nil {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_now", &Value{Source: ClockNow, Attr: a})
+		out = append(out, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
+	}
+	return out
+}
+
+// itemValues are the attributes a put or create writes in place of the
+// caller's: the version (1 on create, the one read plus one on put) and
+// the timestamps (both on create, the updated time on put and on each
+// item of a batch put).
+func itemValues(pp *Pattern) []*Value {
+	p := pp.Pattern
+	e := p.Entity()
+	var out []*Value
+	switch p.Op {
+	case model.OpCreate:
+		if a := e.Version; a != nil {
+			out = append(out, &Value{Source: VersionFirst, Attr: a, Lit: &Literal{Dynamo: "N", Text: "1"}})
+		}
+		for _, a := range []*model.Attribute{e.Created, e.Updated} {
+			if a != nil {
+				out = append(out, &Value{Source: ClockNow, Attr: a})
+			}
+		}
+	case model.OpPut, model.OpBatchPut:
+		if a := e.Version; a != nil {
+			out = append(out, &Value{Source: VersionNext, Attr: a})
+		}
+		if a := e.Updated; a != nil {
+			out = append(out, &Value{Source: ClockNow, Attr: a})
+		}
+	}
+	return out
+}
+
+// replace writes the actions of a put of an entity with a created time,
+// which is sent as an UpdateItem (see builder.write): it sets every
+// attribute the item holds and removes each one it may lack when it
+// lacks it (an optional attribute, the key attributes of an index the
+// item may be left out of), as a PutItem would replace the item whole,
+// and writes the created time only when the stored item has none, so
+// that an item replaced keeps its own. The version and the updated time
+// are the item's, which the put sets first (Request.Item).
+func replace(n *requestNamer, pp *Pattern, req *Request) {
+	p := pp.Pattern
+	e := p.Entity()
+	t := p.Table
+	u := &Update{}
+	req.Update = u
+	var sometimes []*Clause
+	add := func(stored, base string, a *model.Attribute, absent []*model.Attribute) {
+		name := n.name(stored, "")
+		v := n.value(base, &Value{Source: ItemAttr, Attr: a, Stored: stored})
+		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
+		if len(absent) > 0 {
+			c.Unless, c.Instead = absent, name
+			sometimes = append(sometimes, c)
+			return
+		}
+		u.Set = append(u.Set, c)
+	}
+	add(t.EntityAttr, t.EntityAttr, nil, nil)
+	for _, a := range e.Attributes {
+		if t.IsKeyAttr(a.Stored) || a == e.Created {
+			continue
+		}
+		var absent []*model.Attribute
+		if a.Optional {
+			absent = []*model.Attribute{a}
+		}
+		add(a.Stored, a.Name, a, absent)
+	}
+	if a := e.Created; a != nil {
+		name := n.name(a.Stored, "")
+		v := n.value(a.Name+"_now", &Value{Source: ClockNow, Attr: a})
+		u.Set = append(u.Set, &Clause{Text: fmt.Sprintf("%s = if_not_exists(%s, %s)", name, name, v.Placeholder), Values: []*Value{v}})
+	}
+	seen := map[string]bool{}
+	for _, k := range e.Keys[1:] {
+		var absent []*model.Attribute
+		for _, a := range k.Attrs() {
+			if a.Optional {
+				absent = append(absent, a)
+			}
+		}
+		for i, tm := range k.Templates() {
+			ka := k.Index.KeyAttrs()[i]
+			if tm.Implied || t.IsKeyAttr(ka.Name) || seen[ka.Name] {
+				continue
+			}
+			seen[ka.Name] = true
+			add(ka.Name, ka.Name, nil, absent)
+		}
+	}
+	u.Set = append(u.Set, sometimes...)
 }

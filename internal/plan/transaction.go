@@ -224,6 +224,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			continue
 		}
 		field := st.FieldName()
+		if field == tx.Token {
+			b.errorf(st.AsPos, "%s %s: %s writes an item named %s, the field of the call's client request token; give it as: <name>", p.Op, p.Name, where(st), field)
+			ok = false
+			continue
+		}
 		if prev := byField[field]; prev != nil {
 			b.errorf(st.AsPos, "%s %s: %s and %s both write an item named %s; give one of them as: <name>", p.Op, p.Name, where(prev.Item), where(st), field)
 			ok = false
@@ -254,6 +259,20 @@ func (b *builder) txInputs(pp *Pattern) bool {
 				bd = st.Binding(q.Attr)
 			}
 			switch {
+			case q.Role == ParamVersion:
+				// The version an update or delete checks is its item's:
+				// never shared by name with another step's.
+				field := st.FieldName() + q.Attr.GoName
+				if in := byField[field]; in != nil {
+					b.errorf(st.OpPos, "%s %s: %s and %s both take the version %s; give one of them as: <name>", p.Op, p.Name, where(in.Steps[0]), where(st), field)
+					ok = false
+					continue
+				}
+				in := take(field, goType, st, q.Attr, st.OpPos)
+				if in == nil {
+					continue
+				}
+				s.Args = append(s.Args, &Arg{Input: in})
 			case bd != nil && bd.Item != nil:
 				src := items[bd.Item]
 				if src == nil {

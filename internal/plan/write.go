@@ -33,6 +33,12 @@ func (b *builder) write(p *model.Pattern) *Pattern {
 	switch p.Op {
 	case model.OpPut, model.OpCreate:
 		pp.Call = PutItem
+		if p.Op == model.OpPut && e.Created != nil {
+			// PutItem would write the caller's created time over the
+			// stored one: an UpdateItem that sets every attribute
+			// replaces the item as well, and keeps its created time.
+			pp.Call = UpdateItem
+		}
 	case model.OpDelete:
 		pp.Call = DeleteItem
 	case model.OpUpdate:
@@ -144,7 +150,7 @@ func (b *builder) update(pp *Pattern) bool {
 	if p.Upsert {
 		var missing []string
 		for _, a := range e.Attributes {
-			if a.Optional || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.AddAttrs(), a) {
+			if a.Optional || e.Managed(a) || slices.Contains(e.PrimaryKey().Attrs(), a) || slices.Contains(set, a) || slices.Contains(p.AddAttrs(), a) {
 				continue
 			}
 			missing = append(missing, a.Name)

@@ -1,0 +1,112 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// replace emits a put of an entity with a created time, which the plan
+// sends as an UpdateItem (plan.replace): it sets every attribute the item
+// holds and removes those it lacks, as PutItem would write it whole, and
+// writes the created time only where the stored item has none.
+func (m *method) replace() {
+	r := m.pp.Params[0].Name
+	u := m.req.Update
+	_, sometimes := u.Static()
+	var updateConst jen.Code
+	if len(sometimes) == 0 {
+		updateConst = m.constant("Update", u.Expression())
+	}
+	condConst := m.constant("Condition", m.req.Condition)
+	lines := []string{"UpdateExpression: " + u.Expression()}
+	if len(sometimes) > 0 {
+		lines = append(lines, "(an attribute the item lacks is removed instead of set)")
+	}
+	if m.req.Condition != "" {
+		lines = append(lines, "ConditionExpression: "+m.req.Condition)
+	}
+	e := m.ent()
+	summary := fmt.Sprintf("%s writes %s whole, replacing any item with its key, in one UpdateItem that sets each of its attributes and removes those it lacks, so that a replaced item keeps its %s: a new item's is the Store's clock's time. Attributes of the stored item that %s does not declare are kept.", m.p.GoName, r, e.Created.Name, e.GoName)
+	if len(m.p.When) > 0 {
+		summary += " ErrConditionFailed when the when condition does not hold."
+	}
+	summary += m.managedDoc()
+	m.doc(summary, lines...)
+	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := m.fail()
+		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(m.p.InputMethod()).Call(m.paramNames()...)
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Id("in"))
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(m.writeErr(condConst != nil)))
+		g.If(jen.Err().Op(":=").Id(r).Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.Return(jen.Nil())
+	})
+	m.f.Line()
+	m.replaceInput(updateConst, condConst)
+}
+
+// replaceInput emits the input builder of a put sent as an UpdateItem,
+// whose expressions are the constants updateConst (nil when the actions
+// depend on the item) and condConst (or nil).
+func (m *method) replaceInput(updateConst, condConst jen.Code) {
+	r := m.pp.Params[0].Name
+	always, sometimes := m.req.Update.Static()
+	m.inputBuilder("UpdateItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
+		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		now := m.clockLocal(g)
+		m.stampItem(g, "item", now)
+		key := jen.Dict{}
+		for _, ka := range m.p.Table.Primary().KeyAttrs() {
+			key[jen.Lit(ka.Name)] = jen.Id("item").Index(jen.Lit(ka.Name))
+		}
+		value := func(v *plan.Value) jen.Code {
+			if v.Source == plan.ItemAttr {
+				return jen.Id("item").Index(jen.Lit(v.Stored))
+			}
+			if c, ok := m.managedValue(v, now); ok {
+				return c
+			}
+			return m.condValue(v)
+		}
+		in := jen.Dict{
+			jen.Id("TableName"):    m.tableRef(),
+			jen.Id("Key"):          jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(key),
+			jen.Id("ReturnValues"): jen.Qual(pathTypes, "ReturnValueAllNew"),
+		}
+		m.setNames(in)
+		if condConst != nil {
+			in[jen.Id("ConditionExpression")] = jen.Qual(pathAWS, "String").Call(condConst)
+			in[jen.Id("ReturnValuesOnConditionCheckFailure")] = jen.Qual(pathTypes, "ReturnValuesOnConditionCheckFailureAllOld")
+		}
+		values := m.valuesDict(value)
+		if len(sometimes) == 0 {
+			in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(updateConst)
+			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+			return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+		}
+		// An attribute the item lacks is removed: the put writes the
+		// item whole.
+		g.Id("values").Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+		g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+			for _, c := range always {
+				g.Lit(c.Text)
+			}
+		})
+		g.Var().Id("remove").Index().String()
+		for _, c := range sometimes {
+			v := c.Values[0]
+			g.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(v.Stored)), jen.Id("ok")).Block(
+				jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(c.Text)),
+				jen.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Id("v"),
+			).Else().Block(
+				jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(c.Instead)),
+			)
+		}
+		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(""), jen.Id("remove"), jen.Nil()))
+		in[jen.Id("ExpressionAttributeValues")] = jen.Id("values")
+		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+	})
+}
