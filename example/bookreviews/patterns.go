@@ -672,17 +672,17 @@ var writeReviewTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error {
-	step1, err := s.writeReviewStep1Input(&params.Review)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactPut(s.writeReviewStep1Input(&params.Review)); err != nil {
 		return writeReviewTx.stepError(0, err)
 	}
-	step2, err := s.writeReviewStep2Input(params.Review.ISBN)
-	if err != nil {
+	if items[1], err = transactUpdate(s.writeReviewStep2Input(params.Review.ISBN)); err != nil {
 		return writeReviewTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return writeReviewTx.err(err, in.TransactItems)
@@ -892,17 +892,17 @@ var deleteReviewTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) DeleteReview(ctx context.Context, params DeleteReviewParams) error {
-	step1, err := s.deleteReviewStep1Input(params.ISBN, params.ReviewDate, params.Username)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactDelete(s.deleteReviewStep1Input(params.ISBN, params.ReviewDate, params.Username)); err != nil {
 		return deleteReviewTx.stepError(0, err)
 	}
-	step2, err := s.deleteReviewStep2Input(params.ISBN)
-	if err != nil {
+	if items[1], err = transactUpdate(s.deleteReviewStep2Input(params.ISBN)); err != nil {
 		return deleteReviewTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return deleteReviewTx.err(err, in.TransactItems)

@@ -418,17 +418,17 @@ var recordTrackingEventTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEventParams) error {
-	step1, err := s.recordTrackingEventStep1Input(&params.TrackingEvent)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactPut(s.recordTrackingEventStep1Input(&params.TrackingEvent)); err != nil {
 		return recordTrackingEventTx.stepError(0, err)
 	}
-	step2, err := s.recordTrackingEventStep2Input(params.TrackingEvent.OrderID, params.TrackingEvent.Status)
-	if err != nil {
+	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(params.TrackingEvent.OrderID, params.TrackingEvent.Status)); err != nil {
 		return recordTrackingEventTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return recordTrackingEventTx.err(err, in.TransactItems)

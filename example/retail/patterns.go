@@ -812,21 +812,20 @@ var createInvoiceTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) error {
-	step1, err := s.createInvoiceStep1Input(&params.Invoice)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 3)
+	var err error
+	if items[0], err = transactPut(s.createInvoiceStep1Input(&params.Invoice)); err != nil {
 		return createInvoiceTx.stepError(0, err)
 	}
-	step2, err := s.createInvoiceStep2Input(&params.InvoiceOrder)
-	if err != nil {
+	if items[1], err = transactPut(s.createInvoiceStep2Input(&params.InvoiceOrder)); err != nil {
 		return createInvoiceTx.stepError(1, err)
 	}
-	step3, err := s.createInvoiceStep3Input(params.Invoice.CustomerID, params.InvoiceOrder.OrderDate, params.Invoice.OrderID)
-	if err != nil {
+	if items[2], err = transactUpdate(s.createInvoiceStep3Input(params.Invoice.CustomerID, params.InvoiceOrder.OrderDate, params.Invoice.OrderID)); err != nil {
 		return createInvoiceTx.stepError(2, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactPut(step2), transactUpdate(step3)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return createInvoiceTx.err(err, in.TransactItems)

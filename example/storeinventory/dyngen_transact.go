@@ -86,6 +86,10 @@ type transactStep struct {
 	ifAbsent, ifPresent error
 	key                 []string
 	ttl, now            string
+	// version is the stored attribute holding the item's version, and
+	// expected the placeholder of the version the step expects, for a
+	// step of a versioned entity.
+	version, expected string
 }
 
 // stepError is the error of a value step i refused before the call.
@@ -93,13 +97,39 @@ func (t *transaction) stepError(i int, err error) error {
 	return &callError{method: t.method, cause: &TransactionError{Step: i, Action: t.steps[i].action, Err: err}}
 }
 
-// distinctItems refuses a call whose steps of a pair of t.distinct
-// address one item: keys holds each step's key, or its item.
-func (t *transaction) distinctItems(keys ...map[string]types.AttributeValue) error {
+// distinctItems refuses a transaction whose steps of a pair of
+// t.distinct address one item.
+func (t *transaction) distinctItems(items []types.TransactWriteItem) error {
 	for _, d := range t.distinct {
-		if sameKey(keys[d[0]], keys[d[1]], t.steps[d[0]].key) {
+		if sameKey(transactKey(items[d[0]]), transactKey(items[d[1]]), t.steps[d[0]].key) {
 			return t.stepError(d[1], ErrSameItem)
 		}
+	}
+	return nil
+}
+
+// distinctGets is distinctItems for the items a transactGet reads.
+func (t *transaction) distinctGets(items []types.TransactGetItem) error {
+	for _, d := range t.distinct {
+		if sameKey(items[d[0]].Get.Key, items[d[1]].Get.Key, t.steps[d[0]].key) {
+			return t.stepError(d[1], ErrSameItem)
+		}
+	}
+	return nil
+}
+
+// transactKey is the key of a transaction's item: the item a Put writes
+// holds it.
+func transactKey(it types.TransactWriteItem) map[string]types.AttributeValue {
+	switch {
+	case it.Put != nil:
+		return it.Put.Item
+	case it.Update != nil:
+		return it.Update.Key
+	case it.Delete != nil:
+		return it.Delete.Key
+	case it.ConditionCheck != nil:
+		return it.ConditionCheck.Key
 	}
 	return nil
 }
@@ -151,9 +181,14 @@ func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 		te := &TransactionError{Step: i, Action: t.steps[i].action, Reason: code, cause: err}
 		switch code {
 		case "ConditionalCheckFailed":
-			te.Err = t.steps[i].ifPresent
-			if len(r.Item) == 0 || i < len(items) && t.steps[i].expired(r.Item, items[i]) {
-				te.Err = t.steps[i].ifAbsent
+			st := &t.steps[i]
+			switch {
+			case len(r.Item) == 0, i < len(items) && st.expired(r.Item, items[i]):
+				te.Err = st.ifAbsent
+			case i < len(items) && st.staleVersion(r.Item, items[i]):
+				te.Err = ErrVersionConflict
+			default:
+				te.Err = st.ifPresent
 			}
 			if te.Err == nil {
 				te.Err = ErrConditionFailed
@@ -172,21 +207,41 @@ func (s *transactStep) expired(item map[string]types.AttributeValue, sent types.
 	if s.ttl == "" {
 		return false
 	}
-	var values map[string]types.AttributeValue
-	switch {
-	case sent.Put != nil:
-		values = sent.Put.ExpressionAttributeValues
-	case sent.Update != nil:
-		values = sent.Update.ExpressionAttributeValues
-	case sent.ConditionCheck != nil:
-		values = sent.ConditionCheck.ExpressionAttributeValues
-	}
-	n, ok := values[s.now].(*types.AttributeValueMemberN)
+	n, ok := sentValues(sent)[s.now].(*types.AttributeValueMemberN)
 	if !ok {
 		return false
 	}
 	sec, err := strconv.ParseInt(n.Value, 10, 64)
 	return err == nil && expired(item, s.ttl, sec)
+}
+
+// staleVersion reports whether a step of a versioned entity failed on
+// an item whose version is not the one its request expected.
+func (s *transactStep) staleVersion(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
+	if s.version == "" {
+		return false
+	}
+	want, ok := sentValues(sent)[s.expected].(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	got, ok := item[s.version].(*types.AttributeValueMemberN)
+	return !ok || got.Value != want.Value
+}
+
+// sentValues are the ExpressionAttributeValues of a transaction's item.
+func sentValues(sent types.TransactWriteItem) map[string]types.AttributeValue {
+	switch {
+	case sent.Put != nil:
+		return sent.Put.ExpressionAttributeValues
+	case sent.Update != nil:
+		return sent.Update.ExpressionAttributeValues
+	case sent.Delete != nil:
+		return sent.Delete.ExpressionAttributeValues
+	case sent.ConditionCheck != nil:
+		return sent.ConditionCheck.ExpressionAttributeValues
+	}
+	return nil
 }
 
 // requestToken is the ClientRequestToken of a call: nil when the caller
@@ -199,8 +254,13 @@ func requestToken(token string) *string {
 }
 
 // transactPut, transactUpdate and transactDelete make the request of a
-// write, built as the write's own call, a step of a transaction.
-func transactPut(in *dynamodb.PutItemInput) types.TransactWriteItem {
+// write, built as the write's own call would send it, a transaction's
+// item; transactCheck and transactGet wrap a check and a get. Each
+// passes on the error of the step's builder.
+func transactPut(in *dynamodb.PutItemInput, err error) (types.TransactWriteItem, error) {
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
 	return types.TransactWriteItem{Put: &types.Put{
 		TableName:                           in.TableName,
 		Item:                                in.Item,
@@ -208,10 +268,13 @@ func transactPut(in *dynamodb.PutItemInput) types.TransactWriteItem {
 		ExpressionAttributeNames:            in.ExpressionAttributeNames,
 		ExpressionAttributeValues:           in.ExpressionAttributeValues,
 		ReturnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
-	}}
+	}}, nil
 }
 
-func transactUpdate(in *dynamodb.UpdateItemInput) types.TransactWriteItem {
+func transactUpdate(in *dynamodb.UpdateItemInput, err error) (types.TransactWriteItem, error) {
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName:                           in.TableName,
 		Key:                                 in.Key,
@@ -220,10 +283,13 @@ func transactUpdate(in *dynamodb.UpdateItemInput) types.TransactWriteItem {
 		ExpressionAttributeNames:            in.ExpressionAttributeNames,
 		ExpressionAttributeValues:           in.ExpressionAttributeValues,
 		ReturnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
-	}}
+	}}, nil
 }
 
-func transactDelete(in *dynamodb.DeleteItemInput) types.TransactWriteItem {
+func transactDelete(in *dynamodb.DeleteItemInput, err error) (types.TransactWriteItem, error) {
+	if err != nil {
+		return types.TransactWriteItem{}, err
+	}
 	return types.TransactWriteItem{Delete: &types.Delete{
 		TableName:                           in.TableName,
 		Key:                                 in.Key,
@@ -231,7 +297,15 @@ func transactDelete(in *dynamodb.DeleteItemInput) types.TransactWriteItem {
 		ExpressionAttributeNames:            in.ExpressionAttributeNames,
 		ExpressionAttributeValues:           in.ExpressionAttributeValues,
 		ReturnValuesOnConditionCheckFailure: in.ReturnValuesOnConditionCheckFailure,
-	}}
+	}}, nil
+}
+
+func transactCheck(in *types.ConditionCheck, err error) (types.TransactWriteItem, error) {
+	return types.TransactWriteItem{ConditionCheck: in}, err
+}
+
+func transactGet(in *types.Get, err error) (types.TransactGetItem, error) {
+	return types.TransactGetItem{Get: in}, err
 }
 
 // itemAt is the item of the i-th response of a TransactGetItems: nil when

@@ -850,20 +850,20 @@ var moveGoodTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
-	step1, err := s.moveGoodStep1Input(params.Good.StoreID, params.FromCategory, params.Good.GoodID)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactDelete(s.moveGoodStep1Input(params.Good.StoreID, params.FromCategory, params.Good.GoodID)); err != nil {
 		return moveGoodTx.stepError(0, err)
 	}
-	step2, err := s.moveGoodStep2Input(&params.Good)
-	if err != nil {
+	if items[1], err = transactPut(s.moveGoodStep2Input(&params.Good)); err != nil {
 		return moveGoodTx.stepError(1, err)
 	}
-	if err := moveGoodTx.distinctItems(step1.Key, step2.Item); err != nil {
+	if err := moveGoodTx.distinctItems(items); err != nil {
 		return err
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactPut(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return moveGoodTx.err(err, in.TransactItems)

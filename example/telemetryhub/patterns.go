@@ -919,21 +919,20 @@ var grantServiceGroupTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupParams) error {
-	step1, err := s.grantServiceGroupStep1Input(params.AccountID, params.Membership.UserID)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 3)
+	var err error
+	if items[0], err = transactCheck(s.grantServiceGroupStep1Input(params.AccountID, params.Membership.UserID)); err != nil {
 		return grantServiceGroupTx.stepError(0, err)
 	}
-	step2, err := s.grantServiceGroupStep2Input(&params.Membership)
-	if err != nil {
+	if items[1], err = transactPut(s.grantServiceGroupStep2Input(&params.Membership)); err != nil {
 		return grantServiceGroupTx.stepError(1, err)
 	}
-	step3, err := s.grantServiceGroupStep3Input(params.AccountID, params.Membership.ServiceGroupID)
-	if err != nil {
+	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, params.Membership.ServiceGroupID)); err != nil {
 		return grantServiceGroupTx.stepError(2, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{{ConditionCheck: step1}, transactPut(step2), transactUpdate(step3)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return grantServiceGroupTx.err(err, in.TransactItems)
@@ -1069,17 +1068,17 @@ var revokeServiceGroupTx = transaction{
 //
 // Give params.RequestToken to make a retried call idempotent.
 func (s *Store) RevokeServiceGroup(ctx context.Context, params RevokeServiceGroupParams) error {
-	step1, err := s.revokeServiceGroupStep1Input(params.UserID, params.ServiceGroupID)
-	if err != nil {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactDelete(s.revokeServiceGroupStep1Input(params.UserID, params.ServiceGroupID)); err != nil {
 		return revokeServiceGroupTx.stepError(0, err)
 	}
-	step2, err := s.revokeServiceGroupStep2Input(params.AccountID, params.ServiceGroupID)
-	if err != nil {
+	if items[1], err = transactUpdate(s.revokeServiceGroupStep2Input(params.AccountID, params.ServiceGroupID)); err != nil {
 		return revokeServiceGroupTx.stepError(1, err)
 	}
 	in := &dynamodb.TransactWriteItemsInput{
 		ClientRequestToken: requestToken(params.RequestToken),
-		TransactItems:      []types.TransactWriteItem{transactDelete(step1), transactUpdate(step2)},
+		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return revokeServiceGroupTx.err(err, in.TransactItems)

@@ -20,6 +20,10 @@ var (
 	ErrAlreadyExists = errors.New(pkgPrefix + "item already exists")
 	// ErrConditionFailed: the pattern's when condition did not hold.
 	ErrConditionFailed = errors.New(pkgPrefix + "condition failed")
+	// ErrVersionConflict: a write of a versioned item was given a
+	// version that is not the stored one: another write came between
+	// the read and this one. Read the item again and retry.
+	ErrVersionConflict = errors.New(pkgPrefix + "version conflict")
 	// ErrInvalidKey: a value can't be part of a key (see KeyError).
 	ErrInvalidKey = errors.New(pkgPrefix + "invalid key value")
 	// ErrInvalidItem: an attribute breaks its spec constraints (see
@@ -124,6 +128,26 @@ func expiringConditionError(method string, err, ifAbsent, ifPresent error, ttl s
 		}
 	}
 	return conditionError(method, err, ifAbsent, ifPresent)
+}
+
+// versionError maps the error of a conditional write of a versioned
+// item, which holds its version in attribute attr: a failed condition is
+// ErrNotFound when DynamoDB returned no item (there is none), and
+// ErrVersionConflict when the stored version is not expected; when it is,
+// the pattern's when condition failed: ifPresent. Other errors keep
+// their cause.
+func versionError(method string, err error, attr string, expected int64, ifPresent error) error {
+	var ccf *types.ConditionalCheckFailedException
+	if !errors.As(err, &ccf) {
+		return &callError{method, nil, err}
+	}
+	if len(ccf.Item) == 0 {
+		return &callError{method, ErrNotFound, err}
+	}
+	if n, ok := ccf.Item[attr].(*types.AttributeValueMemberN); !ok || n.Value != strconv.FormatInt(expected, 10) {
+		return &callError{method, ErrVersionConflict, err}
+	}
+	return &callError{method, ifPresent, err}
 }
 
 // DecodeError is the error of a read that left out of its result the
