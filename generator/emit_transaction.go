@@ -118,12 +118,16 @@ func (m *method) txStruct() {
 			case users == "":
 				commentf(g, "%s is the item step %d writes (%s).", in.Field, in.Item.Index+1, in.Item.Action())
 			default:
-				commentf(g, "%s is the item step %d writes (%s); %s also take values of its fields.", in.Field, in.Item.Index+1, in.Item.Action(), users)
+				verb := "takes"
+				if strings.HasPrefix(users, "steps ") {
+					verb = "take"
+				}
+				commentf(g, "%s is the item step %d writes (%s); %s also %s values of its fields.", in.Field, in.Item.Index+1, in.Item.Action(), users, verb)
 			}
 			g.Id(in.Field).Add(typeCode(in.GoType))
 		}
 		if tx.Token != "" {
-			commentf(g, "%s, when not empty, is the call's ClientRequestToken: a call repeated with the same token within 10 minutes changes nothing again and succeeds, so a retry after a lost answer is safe. Without one, the SDK gives each call its own token, which makes only its own retries idempotent.", tx.Token)
+			commentf(g, "%s, when not empty, is the call's ClientRequestToken, 1 to 36 characters (ErrInvalidRequestToken otherwise): a call repeated with the same token within 10 minutes changes nothing again and succeeds, so a retry after a lost answer is safe. Without one, the SDK gives each call its own token, which makes only its own retries idempotent.", tx.Token)
 			g.Id(tx.Token).String()
 		}
 	})
@@ -291,9 +295,11 @@ func (m *method) transactWrite() {
 		if len(tx.Distinct) > 0 {
 			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctItems").Call(jen.Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		}
+		g.List(jen.Id("token"), jen.Err()).Op(":=").Add(txVar).Dot("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token))
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
 			jen.Id("TransactItems"):      jen.Id("items"),
-			jen.Id("ClientRequestToken"): jen.Id("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token)),
+			jen.Id("ClientRequestToken"): jen.Id("token"),
 		})
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(txVar.Clone().Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),

@@ -106,7 +106,7 @@ func counting(b bookreviews.Book, n int64) bookreviews.Book {
 	return b
 }
 
-// stepFailed checks that err is the failure of step (from 0) of a
+// stepFailed checks that err is the failure of step (from 1) of a
 // transaction, of kind want and of no other kind, with the SDK's
 // cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
 func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
@@ -654,20 +654,20 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 		t.Errorf("ddiaBook counts %d reviews after WriteReview, want 2", n)
 	}
 	// Writing the same review again (same book, date and user) is refused
-	// at step 0 (create Review), and counts nothing.
+	// at step 1 (create Review), and counts nothing.
 	dup := r
 	dup.ReviewText = "overwritten?"
-	stepFailed(t, "WriteReview of an existing review", writeReview(t, s, dup), 0, bookreviews.ErrAlreadyExists, true)
+	stepFailed(t, "WriteReview of an existing review", writeReview(t, s, dup), 1, bookreviews.ErrAlreadyExists, true)
 	// Constraints of the spec: a grade is 0 to 10, refused before the call.
 	bad := r
 	bad.ReviewDate = bad.ReviewDate.Add(time.Hour)
 	bad.Grade = 11
-	stepFailed(t, "WriteReview with grade 11", writeReview(t, s, bad), 0, bookreviews.ErrInvalidItem, false)
-	// A review of a book that does not exist: the update of step 1 finds
-	// no book, and the review of step 0 is not written either.
+	stepFailed(t, "WriteReview with grade 11", writeReview(t, s, bad), 1, bookreviews.ErrInvalidItem, false)
+	// A review of a book that does not exist: the update of step 2 finds
+	// no book, and the review of step 1 is not written either.
 	ghost := r
 	ghost.ISBN = "978-9999999999"
-	stepFailed(t, "WriteReview of a missing book", writeReview(t, s, ghost), 1, bookreviews.ErrNotFound, true)
+	stepFailed(t, "WriteReview of a missing book", writeReview(t, s, ghost), 2, bookreviews.ErrNotFound, true)
 	if res, err := s.BookPage(ctx, ghost.ISBN, bookreviews.Page{}); err != nil || len(res.Books)+len(res.Reviews) != 0 {
 		t.Errorf("BookPage of a missing book after a refused review: %+v, %v", res, err)
 	}
@@ -730,13 +730,13 @@ func TestWriteUpdateDeleteReview(t *testing.T) {
 	}
 
 	// Delete it: gone from both collections, and from the count. Deleting
-	// it again fails at step 0 (its condition: the review exists) and
+	// it again fails at step 1 (its condition: the review exists) and
 	// counts nothing.
 	del := bookreviews.DeleteReviewParams{ISBN: r.ISBN, ReviewDate: r.ReviewDate, Username: r.Username}
 	if err := s.DeleteReview(ctx, del); err != nil {
 		t.Fatalf("DeleteReview: %v", err)
 	}
-	stepFailed(t, "DeleteReview of a deleted review", s.DeleteReview(ctx, del), 0, bookreviews.ErrConditionFailed, true)
+	stepFailed(t, "DeleteReview of a deleted review", s.DeleteReview(ctx, del), 1, bookreviews.ErrConditionFailed, true)
 	if n := bookCount(t, s, ddiaBook.ISBN); n != 1 {
 		t.Errorf("ddiaBook counts %d reviews after DeleteReview, want 1", n)
 	}

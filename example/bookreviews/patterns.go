@@ -618,13 +618,13 @@ func (s *Store) writeReviewStep2Input(isbn string) (*dynamodb.UpdateItemInput, e
 // attribute is that attribute's value in every step that takes it.
 type WriteReviewParams struct {
 	// Review is the item step 1 writes (create Review); step 2 (update Book)
-	// also take values of its fields.
+	// also takes values of its fields.
 	Review Review
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -633,7 +633,7 @@ var writeReviewTx = transaction{
 	method: "WriteReview",
 	steps: []transactStep{{
 		action:    "create Review",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -680,8 +680,12 @@ func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error
 	if items[1], err = transactUpdate(s.writeReviewStep2Input(params.Review.ISBN)); err != nil {
 		return writeReviewTx.stepError(1, err)
 	}
+	token, err := writeReviewTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -842,11 +846,11 @@ type DeleteReviewParams struct {
 	ReviewDate time.Time
 	// Username is username, of the key, in step 1 (delete Review).
 	Username string
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -900,8 +904,12 @@ func (s *Store) DeleteReview(ctx context.Context, params DeleteReviewParams) err
 	if items[1], err = transactUpdate(s.deleteReviewStep2Input(params.ISBN)); err != nil {
 		return deleteReviewTx.stepError(1, err)
 	}
+	token, err := deleteReviewTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {

@@ -129,7 +129,7 @@ func checkEvents(t *testing.T, what string, got, want []orders.TrackingEvent) {
 	}
 }
 
-// stepFailed checks that err is the failure of step (from 0) of a
+// stepFailed checks that err is the failure of step (from 1) of a
 // transaction, of kind want and of no other kind, with the SDK's
 // cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
 func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
@@ -564,19 +564,19 @@ func TestTrackingEvents(t *testing.T) {
 		}
 		checkEvents(t, fmt.Sprintf("LatestTrackingEvent after %d", i+1), []orders.TrackingEvent{*latest}, events[i:i+1])
 	}
-	// Recording an event again is refused at step 0 (create
+	// Recording an event again is refused at step 1 (create
 	// TrackingEvent), and changes nothing: neither the event nor the
 	// order's status.
 	again := events[3]
 	again.Status = "LOST"
 	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: again})
-	stepFailed(t, "RecordTrackingEvent of a recorded event", err, 0, orders.ErrAlreadyExists, true)
+	stepFailed(t, "RecordTrackingEvent of a recorded event", err, 1, orders.ErrAlreadyExists, true)
 	checkStatus(t, "after a refused event", s, orderID, events[len(events)-1].Status)
 	// An event id can't hold the key's separator: refused before the call,
-	// at step 0.
+	// at step 1.
 	bad := orders.TrackingEvent{OrderID: orderID, EventID: "2a#b", Status: "X"}
 	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: bad})
-	stepFailed(t, "RecordTrackingEvent with '#' in the event id", err, 0, orders.ErrInvalidKey, false)
+	stepFailed(t, "RecordTrackingEvent with '#' in the event id", err, 1, orders.ErrInvalidKey, false)
 
 	// Pages of 2, and the iterator.
 	var got []orders.TrackingEvent
@@ -622,10 +622,10 @@ func TestOrderStatus(t *testing.T) {
 	const orderID = 7_000_001
 	_, events := order(t, orderID, time.Date(2025, 2, 1, 9, 0, 0, 0, time.UTC))
 
-	// An event of an order that does not exist: the update of step 1
-	// finds no order, and the event of step 0 is not written either.
+	// An event of an order that does not exist: the update of step 2
+	// finds no order, and the event of step 1 is not written either.
 	err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: events[0]})
-	stepFailed(t, "RecordTrackingEvent of a missing order", err, 1, orders.ErrNotFound, true)
+	stepFailed(t, "RecordTrackingEvent of a missing order", err, 2, orders.ErrNotFound, true)
 	if res, err := s.TrackingPage(ctx, orderID, orders.Page{}); err != nil || len(res.Orders)+len(res.OrderLines)+len(res.TrackingEvents) != 0 {
 		t.Errorf("TrackingPage after a cancelled event: %+v, %v; want nothing", res, err)
 	}
@@ -655,7 +655,7 @@ func TestOrderStatus(t *testing.T) {
 		}
 	}
 	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: events[1]})
-	stepFailed(t, "RecordTrackingEvent again without the token", err, 0, orders.ErrAlreadyExists, true)
+	stepFailed(t, "RecordTrackingEvent again without the token", err, 1, orders.ErrAlreadyExists, true)
 	checkStatus(t, "after the second event", s, orderID, events[1].Status)
 	res, err := s.TrackingEvents(ctx, orderID, orders.Page{})
 	if err != nil {

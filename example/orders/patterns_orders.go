@@ -367,13 +367,13 @@ func (s *Store) recordTrackingEventStep2Input(orderID int64, status string) (*dy
 // that takes it.
 type RecordTrackingEventParams struct {
 	// TrackingEvent is the item step 1 writes (create TrackingEvent); step 2
-	// (update Order) also take values of its fields.
+	// (update Order) also takes values of its fields.
 	TrackingEvent TrackingEvent
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -383,7 +383,7 @@ var recordTrackingEventTx = transaction{
 	method: "RecordTrackingEvent",
 	steps: []transactStep{{
 		action:    "create TrackingEvent",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"orderId", "SK"},
 	}, {
@@ -426,8 +426,12 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEv
 	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(params.TrackingEvent.OrderID, params.TrackingEvent.Status)); err != nil {
 		return recordTrackingEventTx.stepError(1, err)
 	}
+	token, err := recordTrackingEventTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {

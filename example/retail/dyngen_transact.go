@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -21,6 +22,9 @@ var (
 	// ErrSameItem: two steps of a transaction address one item, which
 	// DynamoDB refuses; the values of the call made their keys equal.
 	ErrSameItem = errors.New(pkgPrefix + "two steps of the transaction address one item")
+	// ErrInvalidRequestToken: a transaction's RequestToken is longer than
+	// the 36 characters DynamoDB takes, or is not UTF-8.
+	ErrInvalidRequestToken = errors.New(pkgPrefix + "invalid request token")
 )
 
 // TransactionError tells which step of a transaction failed, and why. It
@@ -29,8 +33,9 @@ var (
 // an ItemError) for errors.Is and errors.As, and the SDK's
 // *types.TransactionCanceledException, which lists every step's reason.
 type TransactionError struct {
-	// Step is the step's place in the transaction, from 0, in the order
-	// of the spec and of the request.
+	// Step is the step's number, from 1, in the order of the spec and of
+	// the request, as the method's doc comment and dyngen plan count
+	// them.
 	Step int
 	// Action is what the step does, as the spec says it: "create Like".
 	Action string
@@ -44,7 +49,7 @@ type TransactionError struct {
 }
 
 func (e *TransactionError) Error() string {
-	msg := pkgPrefix + "step " + strconv.Itoa(e.Step+1) + " (" + e.Action + ")"
+	msg := pkgPrefix + "step " + strconv.Itoa(e.Step) + " (" + e.Action + ")"
 	if e.Err != nil {
 		msg += ": " + strings.TrimPrefix(e.Err.Error(), pkgPrefix)
 	} else if e.Reason != "" {
@@ -92,9 +97,10 @@ type transactStep struct {
 	version, expected string
 }
 
-// stepError is the error of a value step i refused before the call.
+// stepError is the error of a value refused before the call by the step
+// at index i.
 func (t *transaction) stepError(i int, err error) error {
-	return &callError{method: t.method, cause: &TransactionError{Step: i, Action: t.steps[i].action, Err: err}}
+	return &callError{method: t.method, cause: &TransactionError{Step: i + 1, Action: t.steps[i].action, Err: err}}
 }
 
 // distinctItems refuses a transaction whose steps of a pair of
@@ -178,7 +184,7 @@ func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 		if code == "" || code == "None" || i >= len(t.steps) {
 			continue
 		}
-		te := &TransactionError{Step: i, Action: t.steps[i].action, Reason: code, cause: err}
+		te := &TransactionError{Step: i + 1, Action: t.steps[i].action, Reason: code, cause: err}
 		switch code {
 		case "ConditionalCheckFailed":
 			st := &t.steps[i]
@@ -244,13 +250,22 @@ func sentValues(sent types.TransactWriteItem) map[string]types.AttributeValue {
 	return nil
 }
 
+// maxRequestToken is the longest ClientRequestToken DynamoDB takes, in
+// characters.
+const maxRequestToken = 36
+
 // requestToken is the ClientRequestToken of a call: nil when the caller
-// gives none (the SDK then makes one per call).
-func requestToken(token string) *string {
+// gives none (the SDK then makes one per call). A token DynamoDB would
+// refuse, longer than 36 characters or not UTF-8, is refused before the
+// call.
+func (t *transaction) requestToken(token string) (*string, error) {
 	if token == "" {
-		return nil
+		return nil, nil
 	}
-	return &token
+	if !utf8.ValidString(token) || utf8.RuneCountInString(token) > maxRequestToken {
+		return nil, &callError{method: t.method, kind: ErrInvalidRequestToken}
+	}
+	return &token, nil
 }
 
 // transactPut, transactUpdate and transactDelete make the request of a

@@ -749,16 +749,16 @@ func (s *Store) createInvoiceStep3Input(customerID string, orderDate time.Time, 
 // after an attribute is that attribute's value in every step that takes it.
 type CreateInvoiceParams struct {
 	// Invoice is the item step 1 writes (create Invoice); step 3 (update Order)
-	// also take values of its fields.
+	// also takes values of its fields.
 	Invoice Invoice
 	// InvoiceOrder is the item step 2 writes (create InvoiceOrder); step 3
-	// (update Order) also take values of its fields.
+	// (update Order) also takes values of its fields.
 	InvoiceOrder InvoiceOrder
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -767,12 +767,12 @@ var createInvoiceTx = transaction{
 	method: "CreateInvoice",
 	steps: []transactStep{{
 		action:    "create Invoice",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create InvoiceOrder",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -823,8 +823,12 @@ func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) e
 	if items[2], err = transactUpdate(s.createInvoiceStep3Input(params.Invoice.CustomerID, params.InvoiceOrder.OrderDate, params.Invoice.OrderID)); err != nil {
 		return createInvoiceTx.stepError(2, err)
 	}
+	token, err := createInvoiceTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {

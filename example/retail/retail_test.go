@@ -132,7 +132,7 @@ func invoiceOf(o retail.Order, id string) retail.CreateInvoiceParams {
 	}
 }
 
-// stepFailed checks that err is the failure of step (from 0) of a
+// stepFailed checks that err is the failure of step (from 1) of a
 // transaction, of kind want and of no other kind, with the SDK's
 // cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
 func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
@@ -563,32 +563,32 @@ func TestCreateInvoice(t *testing.T) {
 	}
 	invoiced := d.janeOrders[2]
 
-	// The same invoice again: step 0 (create Invoice) finds it.
+	// The same invoice again: step 1 (create Invoice) finds it.
 	again := invoiceOf(invoiced, d.invoiceOrders[0].InvoiceID)
-	stepFailed(t, "CreateInvoice of an existing invoice", s.CreateInvoice(ctx, again), 0, retail.ErrAlreadyExists, true)
+	stepFailed(t, "CreateInvoice of an existing invoice", s.CreateInvoice(ctx, again), 1, retail.ErrAlreadyExists, true)
 
-	// A second invoice of an invoiced order: step 2 (update Order) finds
+	// A second invoice of an invoiced order: step 3 (update Order) finds
 	// it invoiced already, and neither item of the new invoice is written.
 	second := invoiceOf(invoiced, "inv99second")
-	stepFailed(t, "CreateInvoice of an invoiced order", s.CreateInvoice(ctx, second), 2, retail.ErrConditionFailed, true)
+	stepFailed(t, "CreateInvoice of an invoiced order", s.CreateInvoice(ctx, second), 3, retail.ErrConditionFailed, true)
 	nothingWritten("a second invoice of an order", jane.CustomerID, "inv99second")
 
 	// An invoice of an order that does not exist (an unknown id, or the
-	// date of another order): step 2 finds no order.
+	// date of another order): step 3 finds no order.
 	ghost := d.janeOrders[0]
 	ghost.OrderID = "zz0000"
-	stepFailed(t, "CreateInvoice of a missing order", s.CreateInvoice(ctx, invoiceOf(ghost, "inv98ghost")), 2, retail.ErrNotFound, true)
+	stepFailed(t, "CreateInvoice of a missing order", s.CreateInvoice(ctx, invoiceOf(ghost, "inv98ghost")), 3, retail.ErrNotFound, true)
 	nothingWritten("an invoice of a missing order", jane.CustomerID, "inv98ghost")
 	moved := d.janeOrders[0]
 	moved.OrderDate = moved.OrderDate.Add(time.Second)
-	stepFailed(t, "CreateInvoice with another order date", s.CreateInvoice(ctx, invoiceOf(moved, "inv97moved")), 2, retail.ErrNotFound, true)
+	stepFailed(t, "CreateInvoice with another order date", s.CreateInvoice(ctx, invoiceOf(moved, "inv97moved")), 3, retail.ErrNotFound, true)
 	nothingWritten("an invoice with another order date", jane.CustomerID, "inv97moved")
 
 	// An invoice id is unique across customers: the invoice item, keyed by
-	// the id alone, exists (step 1), so omar's invoice is not written
+	// the id alone, exists (step 2), so omar's invoice is not written
 	// either, although its own key (in omar's collection) is free.
 	omars := invoiceOf(d.omarOrders[0], d.invoiceOrders[0].InvoiceID)
-	stepFailed(t, "CreateInvoice with another customer's invoice id", s.CreateInvoice(ctx, omars), 1, retail.ErrAlreadyExists, true)
+	stepFailed(t, "CreateInvoice with another customer's invoice id", s.CreateInvoice(ctx, omars), 2, retail.ErrAlreadyExists, true)
 	if r, err := s.InvoicesOfCustomer(ctx, omar.CustomerID, retail.Page{}); err != nil || len(r.Items) != 0 {
 		t.Errorf("InvoicesOfCustomer omar after a refused invoice: %+v, %v", r, err)
 	}
@@ -598,7 +598,7 @@ func TestCreateInvoice(t *testing.T) {
 
 	// A key value refused before the call names its step.
 	bad := invoiceOf(d.janeOrders[0], "inv#1")
-	stepFailed(t, "CreateInvoice with '#' in the id", s.CreateInvoice(ctx, bad), 0, retail.ErrInvalidKey, false)
+	stepFailed(t, "CreateInvoice with '#' in the id", s.CreateInvoice(ctx, bad), 1, retail.ErrInvalidKey, false)
 
 	// The order not invoiced yet gets its invoice, once.
 	p := invoiceOf(d.janeOrders[0], "inv96first")

@@ -795,15 +795,15 @@ func (s *Store) moveGoodStep2Input(good *Good) (*dynamodb.PutItemInput, error) {
 // attribute is that attribute's value in every step that takes it.
 type MoveGoodParams struct {
 	// Good is the item step 2 writes (create Good); step 1 (delete Good) also
-	// take values of its fields.
+	// takes values of its fields.
 	Good Good
 	// FromCategory is category, of the key, in step 1 (delete Good).
 	FromCategory []string
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -818,7 +818,7 @@ var moveGoodTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Good",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -861,8 +861,12 @@ func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 	if err := moveGoodTx.distinctItems(items); err != nil {
 		return err
 	}
+	token, err := moveGoodTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {

@@ -562,7 +562,7 @@ func TestGoodWrites(t *testing.T) {
 	}
 }
 
-// stepFailed checks that err is the failure of step (from 0) of a
+// stepFailed checks that err is the failure of step (from 1) of a
 // transaction, of kind want and of no other kind, with the SDK's
 // cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
 func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
@@ -636,26 +636,26 @@ func TestMoveGood(t *testing.T) {
 	}
 
 	// Moving it again from accessories: the delete's condition (the good is
-	// there) fails at step 0, and no second dock is created.
-	stepFailed(t, "MoveGood of a good not in the old category", s.MoveGood(ctx, move), 0, storeinventory.ErrConditionFailed, true)
+	// there) fails at step 1, and no second dock is created.
+	stepFailed(t, "MoveGood of a good not in the old category", s.MoveGood(ctx, move), 1, storeinventory.ErrConditionFailed, true)
 	if table, _ := idsIn(laptops); len(table) != 4 {
 		t.Errorf("laptops after a refused move: %q", table)
 	}
 
 	// A good of that id already in the new category: the create fails at
-	// step 1, and the good stays in its old category.
+	// step 2, and the good stays in its old category.
 	if err := s.AddGood(ctx, &storeinventory.Good{StoreID: "StoreA", Category: electronics, GoodID: "mouse", Name: "Mouse (display model)", Price: 500}); err != nil {
 		t.Fatal(err)
 	}
 	mouse := storeA[7]
 	into := mouse
 	into.Category = electronics
-	stepFailed(t, "MoveGood onto an existing good", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: into, FromCategory: accessories}), 1, storeinventory.ErrAlreadyExists, true)
+	stepFailed(t, "MoveGood onto an existing good", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: into, FromCategory: accessories}), 2, storeinventory.ErrAlreadyExists, true)
 	if table, gsi := idsIn(accessories); !slices.Contains(table, "mouse") || !slices.Contains(gsi, "mouse") {
 		t.Errorf("accessories after a refused move: table %q, GSI1 %q; the mouse is gone", table, gsi)
 	}
 
 	// The same category twice: the two steps would address one item,
 	// refused before the call.
-	stepFailed(t, "MoveGood into its own category", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: mouse, FromCategory: accessories}), 1, storeinventory.ErrSameItem, false)
+	stepFailed(t, "MoveGood into its own category", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: mouse, FromCategory: accessories}), 2, storeinventory.ErrSameItem, false)
 }

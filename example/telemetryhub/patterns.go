@@ -858,11 +858,11 @@ type GrantServiceGroupParams struct {
 	// AccountID is accountId, of the key, in steps 1 (check User) and 3 (update
 	// ServiceGroup).
 	AccountID string
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -877,7 +877,7 @@ var grantServiceGroupTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Membership",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -930,8 +930,12 @@ func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupP
 	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, params.Membership.ServiceGroupID)); err != nil {
 		return grantServiceGroupTx.stepError(2, err)
 	}
+	token, err := grantServiceGroupTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -1014,11 +1018,11 @@ type RevokeServiceGroupParams struct {
 	ServiceGroupID string
 	// AccountID is accountId, of the key, in step 2 (update ServiceGroup).
 	AccountID string
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -1076,8 +1080,12 @@ func (s *Store) RevokeServiceGroup(ctx context.Context, params RevokeServiceGrou
 	if items[1], err = transactUpdate(s.revokeServiceGroupStep2Input(params.AccountID, params.ServiceGroupID)); err != nil {
 		return revokeServiceGroupTx.stepError(1, err)
 	}
+	token, err := revokeServiceGroupTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {

@@ -145,7 +145,7 @@ func members(t *testing.T, s *telemetryhub.Store, group string) int64 {
 	return 0
 }
 
-// stepFailed checks that err is the failure of step (from 0) of a
+// stepFailed checks that err is the failure of step (from 1) of a
 // transaction, of kind want and of no other kind, with the SDK's
 // cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
 func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
@@ -533,11 +533,11 @@ func TestGrantAndRevoke(t *testing.T) {
 	if n := members(t, s, prod); n != 3 {
 		t.Errorf("%s has %d members after the grant, want 3", prod, n)
 	}
-	// Granting it again is refused at step 1 (create Membership), keeps the
+	// Granting it again is refused at step 2 (create Membership), keeps the
 	// first grant's date and counts nothing.
 	again := params
 	again.Membership.GrantedAt = daffyProd.GrantedAt.Add(time.Hour)
-	stepFailed(t, "GrantServiceGroup of an existing membership", s.GrantServiceGroup(ctx, again), 1, telemetryhub.ErrAlreadyExists, true)
+	stepFailed(t, "GrantServiceGroup of an existing membership", s.GrantServiceGroup(ctx, again), 2, telemetryhub.ErrAlreadyExists, true)
 	if n := members(t, s, prod); n != 3 {
 		t.Errorf("%s has %d members after a refused grant, want 3", prod, n)
 	}
@@ -555,10 +555,10 @@ func TestGrantAndRevoke(t *testing.T) {
 	checkMemberships(t, "UsersOfServiceGroup after the grant", u.Items, want)
 
 	// Grants the transaction refuses, writing no membership and counting
-	// nothing: a user who does not exist (step 0, check User); a user of
-	// another account, who is no user of the account given (step 0), or
-	// whose account has no such group (step 2, update ServiceGroup); a
-	// group that does not exist (step 2).
+	// nothing: a user who does not exist (step 1, check User); a user of
+	// another account, who is no user of the account given (step 1), or
+	// whose account has no such group (step 3, update ServiceGroup); a
+	// group that does not exist (step 3).
 	hank := globexUsers[0].UserID
 	for _, c := range []struct {
 		what    string
@@ -567,10 +567,10 @@ func TestGrantAndRevoke(t *testing.T) {
 		account string
 		step    int
 	}{
-		{"a missing user", "usr-9999", prod, acme.AccountID, 0},
-		{"a user of another account, under acme", hank, prod, acme.AccountID, 0},
-		{"a group of another account, under globex", hank, prod, globex.AccountID, 2},
-		{"a missing group", daffy, "sg-none-00", acme.AccountID, 2},
+		{"a missing user", "usr-9999", prod, acme.AccountID, 1},
+		{"a user of another account, under acme", hank, prod, acme.AccountID, 1},
+		{"a group of another account, under globex", hank, prod, globex.AccountID, 3},
+		{"a missing group", daffy, "sg-none-00", acme.AccountID, 3},
 	} {
 		m := telemetryhub.Membership{UserID: c.user, ServiceGroupID: c.group, GrantedAt: daffyProd.GrantedAt}
 		err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: c.account})
@@ -588,7 +588,7 @@ func TestGrantAndRevoke(t *testing.T) {
 	}
 	// A key value holding the separator is refused before the call.
 	bad := telemetryhub.GrantServiceGroupParams{Membership: telemetryhub.Membership{UserID: "usr:0004", ServiceGroupID: prod}, AccountID: acme.AccountID}
-	stepFailed(t, "GrantServiceGroup with ':' in the user id", s.GrantServiceGroup(ctx, bad), 0, telemetryhub.ErrInvalidKey, false)
+	stepFailed(t, "GrantServiceGroup with ':' in the user id", s.GrantServiceGroup(ctx, bad), 1, telemetryhub.ErrInvalidKey, false)
 
 	// Revoke it: gone both ways, and counted.
 	revoke := telemetryhub.RevokeServiceGroupParams{UserID: daffy, ServiceGroupID: prod, AccountID: acme.AccountID}
@@ -599,9 +599,9 @@ func TestGrantAndRevoke(t *testing.T) {
 		t.Errorf("%s has %d members after the revoke, want 2", prod, n)
 	}
 	// Revoking again: the delete's condition (the membership exists) fails
-	// at step 0, and the count stays. Without the condition, deleting no
+	// at step 1, and the count stays. Without the condition, deleting no
 	// membership would still take one from the count.
-	stepFailed(t, "RevokeServiceGroup of a revoked membership", s.RevokeServiceGroup(ctx, revoke), 0, telemetryhub.ErrConditionFailed, true)
+	stepFailed(t, "RevokeServiceGroup of a revoked membership", s.RevokeServiceGroup(ctx, revoke), 1, telemetryhub.ErrConditionFailed, true)
 	if n := members(t, s, prod); n != 2 {
 		t.Errorf("%s has %d members after revoking twice, want 2", prod, n)
 	}
@@ -617,9 +617,9 @@ func TestGrantAndRevoke(t *testing.T) {
 	checkMemberships(t, "UsersOfServiceGroup after the revoke", u.Items, usersOf(prod))
 
 	// A revoke naming the wrong account finds no group to count down at
-	// step 1: the membership stays.
+	// step 2: the membership stays.
 	wrong := telemetryhub.RevokeServiceGroupParams{UserID: "usr-0002", ServiceGroupID: prod, AccountID: globex.AccountID}
-	stepFailed(t, "RevokeServiceGroup under another account", s.RevokeServiceGroup(ctx, wrong), 1, telemetryhub.ErrNotFound, true)
+	stepFailed(t, "RevokeServiceGroup under another account", s.RevokeServiceGroup(ctx, wrong), 2, telemetryhub.ErrNotFound, true)
 	r, err = s.ServiceGroupsOfUser(ctx, "usr-0002", telemetryhub.Page{})
 	if err != nil {
 		t.Fatal(err)

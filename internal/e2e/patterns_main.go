@@ -5122,11 +5122,11 @@ type LikePhotoParams struct {
 	// Like is the item step 2 writes (create Like); steps 1 (check Member) and
 	// 3 (update Photo) also take values of its fields.
 	Like Like
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -5140,7 +5140,7 @@ var likePhotoTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Like",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -5189,8 +5189,12 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	if items[2], err = transactUpdate(s.likePhotoStep3Input(params.Like.PhotoID)); err != nil {
 		return likePhotoTx.stepError(2, err)
 	}
+	token, err := likePhotoTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -5268,11 +5272,11 @@ type UnlikePhotoParams struct {
 	PhotoID string
 	// Username is username, of the key, in step 1 (delete Like).
 	Username string
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -5323,8 +5327,12 @@ func (s *Store) UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error
 	if items[1], err = transactUpdate(s.unlikePhotoStep2Input(params.PhotoID)); err != nil {
 		return unlikePhotoTx.stepError(1, err)
 	}
+	token, err := unlikePhotoTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -5452,11 +5460,11 @@ type FollowMemberParams struct {
 	// Follow is the item step 2 writes (create Follow); steps 1 (check Block),
 	// 3 (update Member) and 4 (update Member) also take values of its fields.
 	Follow Follow
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -5466,12 +5474,12 @@ var followMemberTx = transaction{
 	method:   "FollowMember",
 	steps: []transactStep{{
 		action:    "check Block",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Follow",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -5544,8 +5552,12 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 	if err := followMemberTx.distinctItems(items); err != nil {
 		return err
 	}
+	token, err := followMemberTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -5611,16 +5623,16 @@ func (s *Store) placePurchaseStep2Input(username string, balance int64) (*dynamo
 // after an attribute is that attribute's value in every step that takes it.
 type PlacePurchaseParams struct {
 	// Purchase is the item step 1 writes (create Purchase); step 2 (update
-	// Member) also take values of its fields.
+	// Member) also takes values of its fields.
 	Purchase Purchase
 	// Balance is the amount added to balance (a negative amount subtracts), in
 	// step 2 (update Member).
 	Balance int64
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -5629,7 +5641,7 @@ var placePurchaseTx = transaction{
 	method: "PlacePurchase",
 	steps: []transactStep{{
 		action:    "create Purchase",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -5671,8 +5683,12 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 	if items[1], err = transactUpdate(s.placePurchaseStep2Input(params.Purchase.Username, params.Balance)); err != nil {
 		return placePurchaseTx.stepError(1, err)
 	}
+	token, err := placePurchaseTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -5766,11 +5782,11 @@ type TransferParams struct {
 	// Credit is the amount added to balance (a negative amount subtracts), in
 	// step 2 (update Member).
 	Credit int64
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -5835,8 +5851,12 @@ func (s *Store) Transfer(ctx context.Context, params TransferParams) error {
 	if err := transferTx.distinctItems(items); err != nil {
 		return err
 	}
+	token, err := transferTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -6042,13 +6062,13 @@ func (s *Store) renewWidgetStep2Input(username string) (*types.ConditionCheck, e
 // attribute is that attribute's value in every step that takes it.
 type RenewWidgetParams struct {
 	// Widget is the item step 1 writes (create Widget); step 2 (check Member)
-	// also take values of its fields.
+	// also takes values of its fields.
 	Widget Widget
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -6097,8 +6117,12 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 	if items[1], err = transactCheck(s.renewWidgetStep2Input(params.Widget.OwnerID)); err != nil {
 		return renewWidgetTx.stepError(1, err)
 	}
+	token, err := renewWidgetTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -6290,11 +6314,11 @@ type CountWidgetParams struct {
 	OwnerID string
 	// WidgetID is widgetId, of the key, in step 1 (check Widget).
 	WidgetID string
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -6348,8 +6372,12 @@ func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error
 	if items[1], err = transactUpdate(s.countWidgetStep2Input(params.OwnerID)); err != nil {
 		return countWidgetTx.stepError(1, err)
 	}
+	token, err := countWidgetTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
@@ -7296,11 +7324,11 @@ type MoveGoldParams struct {
 	// Credit is the amount added to gold (a negative amount subtracts), in step
 	// 2 (update Vault).
 	Credit int64
-	// RequestToken, when not empty, is the call's ClientRequestToken: a call
-	// repeated with the same token within 10 minutes changes nothing again and
-	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
-	// gives each call its own token, which makes only its own retries
-	// idempotent.
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
 	RequestToken string
 }
 
@@ -7324,7 +7352,7 @@ var moveGoldTx = transaction{
 		version:   "rev",
 	}, {
 		action:    "create Ledger",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -7386,8 +7414,12 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	if err := moveGoldTx.distinctItems(items); err != nil {
 		return err
 	}
+	token, err := moveGoldTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
 	in := &dynamodb.TransactWriteItemsInput{
-		ClientRequestToken: requestToken(params.RequestToken),
+		ClientRequestToken: token,
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {

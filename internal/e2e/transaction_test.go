@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,7 +69,7 @@ func TestTransactionLikePhoto(t *testing.T) {
 
 	// The same like again: step 2 (create Like) finds it, nothing changes.
 	err = s.LikePhoto(ctx, LikePhotoParams{Like: like})
-	stepFailed(t, err, 1, ErrAlreadyExists)
+	stepFailed(t, err, 2, ErrAlreadyExists)
 	var te *TransactionError
 	if errors.As(err, &te) && (te.Reason != "ConditionalCheckFailed" || te.Action != "create Like") {
 		t.Errorf("step error %+v, want reason ConditionalCheckFailed of create Like", te)
@@ -80,13 +81,13 @@ func TestTransactionLikePhoto(t *testing.T) {
 	// No such photo: step 3 (update Photo) fails, and the like of step 2
 	// is not written.
 	err = s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p2", Username: "ann"}})
-	stepFailed(t, err, 2, ErrNotFound)
+	stepFailed(t, err, 3, ErrNotFound)
 	if _, err := s.GetLike(ctx, LikeKey{PhotoID: "p2", Username: "ann"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the like of a cancelled transaction: %v", err)
 	}
 
 	// No such member: step 1 (check Member).
-	stepFailed(t, s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p1", Username: "zed"}}), 0, ErrNotFound)
+	stepFailed(t, s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p1", Username: "zed"}}), 1, ErrNotFound)
 
 	// Unlike: the delete's condition holds, the count goes down; a second
 	// unlike fails at step 1 and the count stays.
@@ -96,7 +97,7 @@ func TestTransactionLikePhoto(t *testing.T) {
 	if photo, _ := s.GetPhoto(ctx, "p1"); photo.LikesCount != 0 {
 		t.Errorf("after unlike: %d likes", photo.LikesCount)
 	}
-	stepFailed(t, s.UnlikePhoto(ctx, UnlikePhotoParams{PhotoID: "p1", Username: "ann"}), 0, ErrConditionFailed)
+	stepFailed(t, s.UnlikePhoto(ctx, UnlikePhotoParams{PhotoID: "p1", Username: "ann"}), 1, ErrConditionFailed)
 	if photo, _ := s.GetPhoto(ctx, "p1"); photo.LikesCount != 0 {
 		t.Errorf("after a failed unlike: %d likes", photo.LikesCount)
 	}
@@ -120,7 +121,7 @@ func TestTransactionFollow(t *testing.T) {
 	if err := s.CreateBlock(ctx, &Block{Blocker: "cy", Blocked: "ann"}); err != nil {
 		t.Fatal(err)
 	}
-	stepFailed(t, s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "cy"}}), 0, ErrAlreadyExists)
+	stepFailed(t, s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "cy"}}), 1, ErrAlreadyExists)
 	if _, err := s.GetFollow(ctx, FollowKey{Follower: "ann", Followee: "cy"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a blocked follow was written: %v", err)
 	}
@@ -139,7 +140,7 @@ func TestTransactionSameItem(t *testing.T) {
 	s := New(noCalls{t})
 	err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "ann"}})
 	var te *TransactionError
-	if !errors.Is(err, ErrSameItem) || !errors.As(err, &te) || te.Step != 3 {
+	if !errors.Is(err, ErrSameItem) || !errors.As(err, &te) || te.Step != 4 {
 		t.Errorf("following oneself: %v, want ErrSameItem at step 4", err)
 	}
 	if err := s.Transfer(ctx, TransferParams{From: "ann", To: "ann", Debit: -1, Credit: 1}); !errors.Is(err, ErrSameItem) {
@@ -147,7 +148,7 @@ func TestTransactionSameItem(t *testing.T) {
 	}
 	// A key value refused before the call names its step.
 	err = s.Transfer(ctx, TransferParams{From: "", To: "bob"})
-	if !errors.Is(err, ErrInvalidKey) || !errors.As(err, &te) || te.Step != 0 {
+	if !errors.Is(err, ErrInvalidKey) || !errors.As(err, &te) || te.Step != 1 {
 		t.Errorf("an empty key: %v, want ErrInvalidKey at step 1", err)
 	}
 }
@@ -167,7 +168,7 @@ func TestTransactionBalance(t *testing.T) {
 	// The balance can't go below 0 (min: 0): the update's condition fails,
 	// and the purchase is not recorded.
 	err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o2", Total: 100}, Balance: -100})
-	stepFailed(t, err, 1, ErrConditionFailed)
+	stepFailed(t, err, 2, ErrConditionFailed)
 	if ann := mustMember(t, s, "ann"); ann.Balance != 70 {
 		t.Errorf("balance %d after a refused purchase, want 70", ann.Balance)
 	}
@@ -192,7 +193,7 @@ func TestTransactionBalance(t *testing.T) {
 	if ann, bob := mustMember(t, s, "ann"), mustMember(t, s, "bob"); ann.Balance != 0 || bob.Balance != 50 {
 		t.Errorf("after the transfer: ann %d, bob %d", ann.Balance, bob.Balance)
 	}
-	stepFailed(t, s.Transfer(ctx, TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1}), 0, ErrConditionFailed)
+	stepFailed(t, s.Transfer(ctx, TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1}), 1, ErrConditionFailed)
 }
 
 func TestTransactGet(t *testing.T) {
@@ -244,7 +245,7 @@ func (conflicting) TransactWriteItems(context.Context, *dynamodb.TransactWriteIt
 func TestTransactionConflict(t *testing.T) {
 	s := New(conflicting{noCalls{t}})
 	err := s.Transfer(context.Background(), TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1})
-	stepFailed(t, err, 1, ErrTransactionConflict)
+	stepFailed(t, err, 2, ErrTransactionConflict)
 	var r interface{ RetryableError() bool }
 	if !errors.As(err, &r) || !r.RetryableError() {
 		t.Errorf("a conflict is not marked retryable: %v", err)
@@ -269,7 +270,7 @@ func TestTransactionExpiry(t *testing.T) {
 	must(t, now.CreateWidget(ctx, w))
 	check := CountWidgetParams{OwnerID: "o", WidgetID: "w"}
 	must(t, now.CountWidget(ctx, check))
-	stepFailed(t, later.CountWidget(ctx, check), 0, ErrNotFound)
+	stepFailed(t, later.CountWidget(ctx, check), 1, ErrNotFound)
 	if m := mustMember(t, now, "o"); m.Followers != 1 {
 		t.Errorf("the member was counted %d times, want once", m.Followers)
 	}
@@ -284,7 +285,7 @@ func TestTransactionExpiry(t *testing.T) {
 	// replaces it.
 	renewed := expiring("o", "w", soon())
 	renewed.Name = "renewed"
-	stepFailed(t, now.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}), 0, ErrAlreadyExists)
+	stepFailed(t, now.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}), 1, ErrAlreadyExists)
 	must(t, later.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}))
 	if got, err := now.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); err != nil || got.Name != "renewed" {
 		t.Errorf("after the renewal: %+v, %v", got, err)
@@ -322,15 +323,33 @@ func TestTransactionVersions(t *testing.T) {
 
 	// The same move again: a's version is stale (step 1), then b's.
 	move.Ledger.LedgerID = "m2"
-	stepFailed(t, s.MoveGold(ctx, move), 0, ErrVersionConflict)
-	move.FromRev = 2
 	stepFailed(t, s.MoveGold(ctx, move), 1, ErrVersionConflict)
+	move.FromRev = 2
+	stepFailed(t, s.MoveGold(ctx, move), 2, ErrVersionConflict)
 	move.ToRev = 2
 	must(t, s.MoveGold(ctx, move))
 	// No such vault: ErrNotFound, not a version conflict.
 	move.Ledger.LedgerID, move.ToID, move.FromRev = "m3", "nosuch", 3
-	stepFailed(t, s.MoveGold(ctx, move), 1, ErrNotFound)
+	stepFailed(t, s.MoveGold(ctx, move), 2, ErrNotFound)
 	if a, _ := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "a"}); a.Gold != 2 || a.Rev != 3 {
 		t.Errorf("after two moves and a failed one: a %+v", a)
+	}
+}
+
+// TestRequestToken: a token DynamoDB would refuse (over 36 characters,
+// or not UTF-8) is refused before the call; one of 36 is sent.
+func TestRequestToken(t *testing.T) {
+	ctx := context.Background()
+	s := New(noCalls{t})
+	p := TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1}
+	for _, token := range []string{strings.Repeat("x", 37), "\xff"} {
+		p.RequestToken = token
+		if err := s.Transfer(ctx, p); !errors.Is(err, ErrInvalidRequestToken) {
+			t.Errorf("token %q: %v, want ErrInvalidRequestToken", token, err)
+		}
+	}
+	p.RequestToken = strings.Repeat("é", 36)
+	if err := New(conflicting{noCalls{t}}).Transfer(ctx, p); !errors.Is(err, ErrTransactionConflict) {
+		t.Errorf("a token of 36 characters: %v, want the call made", err)
 	}
 }

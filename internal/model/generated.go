@@ -16,7 +16,7 @@ var FixedNames = []string{
 	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
 	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
 	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted", "ErrVersionConflict",
-	"TransactionError", "ErrTransactionConflict", "ErrSameItem",
+	"TransactionError", "ErrTransactionConflict", "ErrSameItem", "ErrInvalidRequestToken",
 	CursorKeyOption, BatchOption, ClockOption,
 }
 
@@ -302,7 +302,7 @@ var (
 		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
 		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiringConditionError",
 		// The transactions' (dyngen_transact.go).
-		"ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "requestToken", "sameKey", "sentValues", "transactCheck", "transactDelete", "transactGet", "transactPut",
+		"ErrInvalidRequestToken", "ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "maxRequestToken", "sameKey", "sentValues", "transactCheck", "transactDelete", "transactGet", "transactPut",
 		"transactKey", "transactStep", "transactUpdate", "transaction",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
@@ -325,7 +325,7 @@ var (
 		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
 		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "now", "ok",
 		"out", "page", "pk", "pkValue", "remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk",
-		"start", "undecoded", "v", "values", "view",
+		"start", "token", "undecoded", "v", "values", "view",
 		"yield",
 	}
 )

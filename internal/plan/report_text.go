@@ -143,7 +143,13 @@ func (p ReportPattern) fields() []field {
 		if len(s.Inputs) > 0 {
 			out = append(out, field{"  inputs", strings.Join(s.Inputs, ", ")})
 		}
-		if s.IfAbsent != "" {
+		switch {
+		case s.IfPresent == "":
+		case s.IfAbsent == "":
+			out = append(out, field{"  fails with", s.IfPresent + " when an item has the key"})
+		case s.IfAbsent == s.IfPresent:
+			out = append(out, field{"  fails with", s.IfPresent + " when its condition does not hold"})
+		default:
 			out = append(out, field{"  fails with", fmt.Sprintf("%s when the item does not exist, %s when it does", s.IfAbsent, s.IfPresent)})
 		}
 	}

@@ -38,7 +38,7 @@ type Step struct {
 	// IfAbsent and IfPresent are the errors a failed condition of the
 	// step is (ErrNotFound, ErrAlreadyExists, ErrConditionFailed...),
 	// when the item does not exist and when it does; "" when the step
-	// has no condition.
+	// has no condition, or none that an absent item fails.
 	IfAbsent, IfPresent string
 }
 
@@ -133,6 +133,10 @@ func (b *builder) transaction(p *model.Pattern) *Pattern {
 			s.Action = "Get"
 		}
 		s.IfAbsent, s.IfPresent, _ = ConditionKinds(sp)
+		if s.IfPresent == "ErrAlreadyExists" && len(st.When) == 0 && !sp.Pattern.Expires() {
+			// Only an item with the key fails the condition.
+			s.IfAbsent = ""
+		}
 		pp.Tx.Steps = append(pp.Tx.Steps, s)
 	}
 	if !ok {

@@ -32,9 +32,9 @@ func TestDemo(t *testing.T) {
 	}
 	for _, want := range []string{
 		`book   978-0134190440 "The Go Programming Language" by Alan A. A. Donovan, Brian W. Kernighan (2015), 5 reviews`,
-		"writing the first again: step 0 (create Review): error ErrAlreadyExists",
-		"a review of a missing book: step 1 (update Book): error ErrNotFound",
-		"deleting it again: step 0 (delete Review): error ErrConditionFailed",
+		"writing the first again: step 1 (create Review): error ErrAlreadyExists",
+		"a review of a missing book: step 2 (update Book): error ErrNotFound",
+		"deleting it again: step 1 (delete Review): error ErrConditionFailed",
 		"Kernighan (2015), 4 reviews",
 		"adding it again: error ErrAlreadyExists",
 		"a missing book: error ErrNotFound",

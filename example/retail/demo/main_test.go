@@ -38,8 +38,8 @@ func TestDemo(t *testing.T) {
 		"12345 Jane Doe <jane.doe@example.com>",
 		"order f9e8d7c6 of 67890 on 2024-02-08: shipped   $129.99",
 		"invoice inv12ab34cd: order a1b2c305 of customer 12345",
-		"a second invoice of that order: step 2 (update Order): error ErrConditionFailed",
-		"Omar's invoice under the same invoice id: step 1 (create InvoiceOrder): error ErrAlreadyExists",
+		"a second invoice of that order: step 3 (update Order): error ErrConditionFailed",
+		"Omar's invoice under the same invoice id: step 2 (create InvoiceOrder): error ErrAlreadyExists",
 		"order a1b2c305 of 12345 on 2024-02-22: delivered $62.50, invoiced",
 		"(10 shown; more: true)",
 	} {

@@ -36,7 +36,7 @@ func TestDemo(t *testing.T) {
 		"adding tv-55 again: error ErrAlreadyExists",
 		"StoreA is now at Sveavägen 44, Stockholm",
 		"repricing a missing good: error ErrNotFound",
-		"moving it again from the accessories: step 0 (delete Good): error ErrConditionFailed",
+		"moving it again from the accessories: step 1 (delete Good): error ErrConditionFailed",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo's output does not show %q", want)

@@ -33,9 +33,9 @@ func TestDemo(t *testing.T) {
 	}
 	for _, want := range []string{
 		"creating it again: error ErrAlreadyExists",
-		"granting usr-0001 sg-dev-41 again: step 1 (create Membership): error ErrAlreadyExists",
-		"granting a user who does not exist: step 0 (check User): error ErrNotFound",
-		"granting a group that does not exist: step 2 (update ServiceGroup): error ErrNotFound",
+		"granting usr-0001 sg-dev-41 again: step 2 (create Membership): error ErrAlreadyExists",
+		"granting a user who does not exist: step 1 (check User): error ErrNotFound",
+		"granting a group that does not exist: step 3 (update ServiceGroup): error ErrNotFound",
 		"user usr-0003 -> service group sg-dev-41 (members 2)",
 		"usr-9999: error ErrNotFound",
 		"account       acc-7f3a9c \"Acme Rockets\"",
@@ -53,7 +53,7 @@ func TestDemo(t *testing.T) {
 		{"== ServiceGroupsOfUser:", []string{"usr-0001 -> service group sg-dev-41", "usr-0001 -> service group sg-prod-17"}, []string{"usr-0002", "usr-0003"}},
 		{"== UsersOfServiceGroup:", []string{"usr-0001 -> service group sg-prod-17", "usr-0002 -> service group sg-prod-17"}, []string{"sg-dev-41", "usr-0003"}},
 		{"== UserByID:", []string{"usr-0003 of acc-7f3a9c: Marvin Martian"}, []string{"usr-0001", "usr-0002"}},
-		{"== RevokeServiceGroup:", []string{"revoking it again: step 0 (delete Membership): error ErrConditionFailed", "sg-prod-17, members 1:", "usr-0002 -> service group sg-prod-17"}, []string{"usr-0001"}},
+		{"== RevokeServiceGroup:", []string{"revoking it again: step 1 (delete Membership): error ErrConditionFailed", "sg-prod-17, members 1:", "usr-0002 -> service group sg-prod-17"}, []string{"usr-0001"}},
 	} {
 		sec := between(text, tc.section, "\n== ")
 		for _, w := range tc.want {
