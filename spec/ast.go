@@ -107,6 +107,10 @@ type Entity struct {
 	TypeValue  Str
 	Attributes []*Attribute
 	Keys       []*Keys
+	// Unique lists the attributes whose values no two items of the
+	// entity share; UniquePos is the list's position.
+	Unique    []Str
+	UniquePos Pos
 }
 
 // Attribute is one attribute of an entity, from its short form

@@ -581,6 +581,7 @@ func (p *parser) entity(e entry) *Entity {
 				en.Attributes = append(en.Attributes, p.attribute(ae))
 			}
 		},
+		"unique": func(k, v *yaml.Node) { en.Unique = p.nonEmptyList(v, "unique"); en.UniquePos = p.pos(k) },
 		"keys": func(k, v *yaml.Node) {
 			for _, ke := range p.entries(v, "keys of "+what) {
 				en.Keys = append(en.Keys, p.keys(ke, what))

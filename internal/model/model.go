@@ -216,6 +216,11 @@ type Entity struct {
 	// Keys are the entity's templates on every index it appears in, in the
 	// table's index order; the primary key first.
 	Keys []*EntityKey
+	// Unique are the entity's unique values, in spec order.
+	Unique []*Unique
+	// ClaimOf is set on the claim entity of a unique value (derived by
+	// the model, not written in the spec).
+	ClaimOf *Unique
 }
 
 // Attr returns the attribute named name (its spec name), or nil.

@@ -47,6 +47,11 @@ type Step struct {
 type Arg struct {
 	Input *Input
 	Field string
+	// Build is set on the claim item a write of an entity with unique
+	// values takes: where each of its fields, in the order of the claim
+	// entity's attributes, takes its value (Input.Field is then the
+	// claim's type).
+	Build []*Arg
 }
 
 // Input is a field of the struct a transaction's method takes.
