@@ -242,3 +242,14 @@ func itemAt(responses []types.ItemResponse, i int) map[string]types.AttributeVal
 	}
 	return nil
 }
+
+// only is the transaction of the steps keep, in the order sent: a write
+// of an entity with unique values leaves out the claims of a value that
+// does not change.
+func (t *transaction) only(keep ...int) *transaction {
+	o := &transaction{method: t.method}
+	for _, i := range keep {
+		o.steps = append(o.steps, t.steps[i])
+	}
+	return o
+}

@@ -6357,3 +6357,567 @@ func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error
 	}
 	return nil
 }
+
+const createAccountStep1Condition = "attribute_not_exists(PK)"
+
+// createAccountStep1Input builds step 1 of CreateAccount, create Account;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createAccountStep1Input(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createAccountStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createAccountStep2Condition = "attribute_not_exists(PK)"
+
+// createAccountStep2Input builds step 2 of CreateAccount, claim
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createAccountStep2Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createAccountStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createAccountTx describes the steps of CreateAccount for the runtime.
+var createAccountTx = transaction{
+	method: "CreateAccount",
+	steps: []transactStep{{
+		action:    "create Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateAccount writes the Account only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Account holds its unique
+// values: each is claimed in the same transaction (ErrAlreadyExists from
+// the step "claim Account.<attribute>"). One request: TransactWriteItems. A
+// failed step gives a *TransactionError naming it.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
+	step1, err := s.createAccountStep1Input(account)
+	if err != nil {
+		return createAccountTx.stepError(0, err)
+	}
+	step2, err := s.createAccountStep2Input(&AccountEmailClaim{
+		Email:    account.Email,
+		Username: account.Username,
+	})
+	if err != nil {
+		return createAccountTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{transactPut(step1), transactPut(step2)}}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createAccountTx.err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetAccount reads one Account by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+func (s *Store) GetAccount(ctx context.Context, username string) (*Account, error) {
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetAccount", cause: ErrNotFound}
+	}
+	var v Account
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	return &v, nil
+}
+
+// AccountByEmail reads the Account holding this email: GetItem of its
+// claim, then GetItem of the Account (two requests); ErrNotFound when no
+// Account holds it.
+//
+//	GetItem on table Main (the claim AccountEmailClaim)
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	then GetItem on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConsistentRead: true
+func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
+	var c AccountEmailClaim
+	{
+		pk, err := accountEmailClaimPK(email)
+		if err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+		sk, err := accountEmailClaimSK(email)
+		if err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.mainTable),
+		})
+		if err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+		if out.Item == nil {
+			return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+		}
+		if err := c.UnmarshalItem(out.Item); err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+	}
+	pk, err := accountPK(c.Username)
+	if err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	sk, err := accountSK(c.Username)
+	if err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+	}
+	var v Account
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	if v.Email != email {
+		return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+	}
+	return &v, nil
+}
+
+// ChangeAccountEmailParams holds the inputs of ChangeAccountEmail.
+type ChangeAccountEmailParams struct {
+	Username string
+	Email    string // the value set
+}
+
+const changeAccountEmailStep1Update = "SET #email = :email"
+
+const changeAccountEmailStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// changeAccountEmailStep1Input builds step 1 of ChangeAccountEmail, update
+// Account; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) changeAccountEmailStep1Input(username string, email string, email_ string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 200 {
+		return nil, &ItemError{Entity: "Account", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "Account", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeAccountEmailStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email":      &types.AttributeValueMemberS{Value: email},
+			":email_when": &types.AttributeValueMemberS{Value: email_},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeAccountEmailStep1Update),
+	}, nil
+}
+
+// changeAccountEmailStep2Input builds step 2 of ChangeAccountEmail, release
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeAccountEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const changeAccountEmailStep3Condition = "attribute_not_exists(PK)"
+
+// changeAccountEmailStep3Input builds step 3 of ChangeAccountEmail, claim
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeAccountEmailStep3Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeAccountEmailStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// changeAccountEmailTx describes the steps of ChangeAccountEmail for the
+// runtime.
+var changeAccountEmailTx = transaction{
+	method: "ChangeAccountEmail",
+	steps: []transactStep{{
+		action:    "update Account",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release Account.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangeAccountEmail updates the Account and moves the claims of the unique
+// values it changes: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values read:
+// ErrConditionFailed when another call changed them in between, ErrNotFound
+// when there is no item, ErrAlreadyExists from the step "claim
+// Account.<attribute>" when another Account holds the new value. A failed
+// step gives a *TransactionError naming it.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  UpdateExpression: SET #email = :email
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	step 3, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error {
+	username := params.Username
+	email := params.Email
+	pk, err := accountPK(username)
+	if err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	if out.Item == nil {
+		return &callError{method: "ChangeAccountEmail", cause: ErrNotFound}
+	}
+	var old Account
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	step1, err := s.changeAccountEmailStep1Input(username, email, old.Email)
+	if err != nil {
+		return changeAccountEmailTx.stepError(0, err)
+	}
+	step2, err := s.changeAccountEmailStep2Input(old.Email)
+	if err != nil {
+		return changeAccountEmailTx.stepError(1, err)
+	}
+	step3, err := s.changeAccountEmailStep3Input(&AccountEmailClaim{
+		Email:    email,
+		Username: username,
+	})
+	if err != nil {
+		return changeAccountEmailTx.stepError(2, err)
+	}
+	items := []types.TransactWriteItem{transactUpdate(step1)}
+	keep := []int{0}
+	if old.Email != email {
+		items = append(items, transactDelete(step2), transactPut(step3))
+		keep = append(keep, 1, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeAccountEmailTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// RenameAccountParams holds the inputs of RenameAccount.
+type RenameAccountParams struct {
+	Username string
+	Name     string // the value set
+}
+
+const renameAccountUpdate = "SET #name = :name"
+
+const renameAccountCondition = "attribute_exists(PK)"
+
+// RenameAccount changes a Account and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	UpdateExpression: SET #name = :name
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error) {
+	in, err := s.renameAccountInput(params)
+	if err != nil {
+		return nil, &callError{method: "RenameAccount", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("RenameAccount", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Account
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "RenameAccount", cause: err}
+	}
+	return &v, nil
+}
+
+// renameAccountInput builds the request of RenameAccount; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) renameAccountInput(params RenameAccountParams) (*dynamodb.UpdateItemInput, error) {
+	username := params.Username
+	name := params.Name
+	if !utf8.ValidString(name) {
+		return nil, &ItemError{Entity: "Account", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(renameAccountCondition),
+		ExpressionAttributeNames:  map[string]string{"#name": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":name": &types.AttributeValueMemberS{Value: name}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(renameAccountUpdate),
+	}, nil
+}
+
+const deleteAccountStep1Condition = "#email = :email_when"
+
+// deleteAccountStep1Input builds step 1 of DeleteAccount, delete Account;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteAccountStep1Input(username string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteAccountStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteAccountStep2Input builds step 2 of DeleteAccount, release
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteAccountStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteAccountTx describes the steps of DeleteAccount for the runtime.
+var deleteAccountTx = transaction{
+	method: "DeleteAccount",
+	steps: []transactStep{{
+		action:    "delete Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release Account.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// DeleteAccount deletes the Account with this key and releases the claims
+// of its unique values: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed its unique values in between. A failed step gives a
+// *TransactionError naming it.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+func (s *Store) DeleteAccount(ctx context.Context, username string) error {
+	pk, err := accountPK(username)
+	if err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	if out.Item == nil {
+		return nil
+	}
+	var old Account
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	step1, err := s.deleteAccountStep1Input(username, old.Email)
+	if err != nil {
+		return deleteAccountTx.stepError(0, err)
+	}
+	step2, err := s.deleteAccountStep2Input(old.Email)
+	if err != nil {
+		return deleteAccountTx.stepError(1, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{transactDelete(step1), transactDelete(step2)}}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteAccountTx.err(err, in.TransactItems)
+	}
+	return nil
+}

@@ -412,6 +412,30 @@ type StoreAPI interface {
 
 	// CountWidget writes its 2 steps in one transaction: all of them, or none.
 	CountWidget(ctx context.Context, params CountWidgetParams) error
+
+	// CreateAccount writes the Account only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Account holds its unique
+	// values: each is claimed in the same transaction (ErrAlreadyExists from
+	// the step "claim Account.<attribute>").
+	CreateAccount(ctx context.Context, account *Account) error
+
+	// GetAccount reads one Account by its primary key.
+	GetAccount(ctx context.Context, username string) (*Account, error)
+
+	// AccountByEmail reads the Account holding this email: GetItem of its
+	// claim, then GetItem of the Account (two requests).
+	AccountByEmail(ctx context.Context, email string) (*Account, error)
+
+	// ChangeAccountEmail updates the Account and moves the claims of the unique
+	// values it changes: GetItem, then TransactWriteItems (two requests).
+	ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error
+
+	// RenameAccount changes a Account and returns it as it is after the change.
+	RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error)
+
+	// DeleteAccount deletes the Account with this key and releases the claims
+	// of its unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteAccount(ctx context.Context, username string) error
 }
 
 // *Store implements StoreAPI.

@@ -58,6 +58,10 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		if sp == nil {
 			return nil
 		}
+		// The builder takes parameters of its own.
+		for _, q := range sp.Params {
+			q.Field = ""
+		}
 		s := &Step{Step: st, Plan: sp}
 		switch sp.Call {
 		case PutItem:

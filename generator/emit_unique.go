@@ -1,0 +1,254 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// uniqueWrite emits a write of an entity with unique values: the request
+// builder of each step, the transaction's description, and the method
+// that reads the item (but for a create), then sends the write and its
+// claims in one TransactWriteItems.
+func (m *method) uniqueWrite() {
+	tx := m.pp.Tx
+	u := m.pp.Unique
+	for _, s := range tx.Steps {
+		sm := &method{e: m.e, f: m.f, pp: s.Plan, p: s.Plan.Pattern, req: s.Plan.Request, step: s}
+		sm.stepBuilder()
+	}
+	m.txVar()
+	m.uniqueDoc()
+	ent := m.ent()
+	txVar := jen.Id(m.p.ConstName("Tx"))
+	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
+		fail := m.fail()
+		if r := u.Read; r != nil {
+			key := m.primaryKeyMap(g, ent, m.keyParam, fail)
+			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key, jen.Id("ConsistentRead"): jen.Qual(pathAWS, "Bool").Call(jen.True())}
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			if m.p.Op == model.OpDelete {
+				// Deleting an item that does not exist is no error.
+				g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+			} else {
+				g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			}
+			g.Var().Id(u.Old).Id(ent.GoName)
+			g.If(jen.Err().Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id("out").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		}
+		var locals []string
+		for i, s := range tx.Steps {
+			name := m.local("step" + strconv.Itoa(i+1))
+			locals = append(locals, name)
+			var args []jen.Code
+			for j, q := range s.Plan.Params {
+				v := m.argCode(s.Args[j])
+				if q.Role == plan.ParamItem && s.Args[j].Build == nil && s.Step.Claim != nil {
+					v = jen.Op("&").Add(v)
+				}
+				args = append(args, v)
+			}
+			g.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err())))
+		}
+		item := func(i int) jen.Code {
+			switch tx.Steps[i].Action {
+			case "Put":
+				return jen.Id("transactPut").Call(jen.Id(locals[i]))
+			case "Update":
+				return jen.Id("transactUpdate").Call(jen.Id(locals[i]))
+			}
+			return jen.Id("transactDelete").Call(jen.Id(locals[i]))
+		}
+		if m.p.Op != model.OpUpdate {
+			// Every step, every time.
+			items := jen.Index().Qual(pathTypes, "TransactWriteItem").ValuesFunc(func(g *jen.Group) {
+				for i := range tx.Steps {
+					g.Add(item(i))
+				}
+			})
+			g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): items})
+			g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(txVar.Clone().Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
+			)
+			g.Return(jen.Nil())
+			return
+		}
+		// An update sends the claims of a value that changes.
+		g.Id("items").Op(":=").Index().Qual(pathTypes, "TransactWriteItem").Values(item(0))
+		g.Id("keep").Op(":=").Index().Int().Values(jen.Lit(0))
+		for i := 1; i < len(tx.Steps); i += 2 {
+			release, take := tx.Steps[i], tx.Steps[i+1]
+			a := release.Step.Claim.Attr
+			var newValue *plan.Arg
+			for j, ca := range take.Step.Claim.Claim.Attributes {
+				if ca.Name == a.Name {
+					newValue = take.Args[0].Build[j]
+				}
+			}
+			g.If(jen.Id(u.Old).Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).Block(
+				jen.Id("items").Op("=").Append(jen.Id("items"), item(i), item(i+1)),
+				jen.Id("keep").Op("=").Append(jen.Id("keep"), jen.Lit(i), jen.Lit(i+1)),
+			)
+		}
+		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id("items")})
+		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(txVar.Clone().Dot("only").Call(jen.Id("keep").Op("...")).Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
+		)
+		g.Return(jen.Nil())
+	})
+	m.f.Line()
+}
+
+// argCode is the value of a step's argument, as the plan says where it
+// comes from.
+func (m *method) argCode(a *plan.Arg) jen.Code {
+	if a.Build != nil {
+		claim := m.claimOf(a.Input.Field)
+		d := jen.Dict{}
+		for i, ca := range claim.Attributes {
+			v := m.argCode(a.Build[i])
+			if ca.Type == model.Enum {
+				v = jen.Id(model.EnumType(claim, ca)).Call(v)
+			}
+			d[jen.Id(ca.GoName)] = v
+		}
+		return jen.Op("&").Id(claim.GoName).Values(d)
+	}
+	v := jen.Id(a.Input.Field)
+	if a.Field != "" {
+		v = v.Dot(a.Field)
+	}
+	return v
+}
+
+// claimOf is the claim entity of Go name name.
+func (m *method) claimOf(name string) *model.Entity {
+	for _, u := range m.ent().Unique {
+		if u.Claim.GoName == name {
+			return u.Claim
+		}
+	}
+	m.e.bug("pattern %s has no claim %s", m.p.Name, name)
+	return m.ent()
+}
+
+// uniqueDoc emits the doc comment of a write of an entity with unique
+// values.
+func (m *method) uniqueDoc() {
+	tx := m.pp.Tx
+	ent := m.ent()
+	var summary string
+	switch m.p.Op {
+	case model.OpCreate:
+		summary = fmt.Sprintf("%s writes the %s only when no item has its key (ErrAlreadyExists from step 1) and no other %s holds its unique values: each is claimed in the same transaction (ErrAlreadyExists from the step \"claim %s.<attribute>\"). One request: TransactWriteItems.", m.p.GoName, ent.GoName, ent.GoName, ent.Name)
+	case model.OpUpdate:
+		summary = fmt.Sprintf("%s updates the %s and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds the values read: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds the new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
+	default:
+		summary = fmt.Sprintf("%s deletes the %s with this key and releases the claims of its unique values: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed its unique values in between.", m.p.GoName, ent.GoName)
+	}
+	if len(m.p.When) > 0 {
+		summary += " ErrConditionFailed when the when condition does not hold."
+	}
+	summary += " A failed step gives a *TransactionError naming it."
+	if m.p.Doc != "" {
+		comment(m.f, m.p.Doc)
+		comment(m.f, "")
+	}
+	m.summary = summary
+	comment(m.f, summary)
+	comment(m.f, "")
+	if r := m.pp.Unique.Read; r != nil {
+		comment(m.f, "\tGetItem (ConsistentRead) on table "+m.p.Table.Name)
+		comment(m.f, "\t  Key: "+r.Key.Describe())
+	}
+	comment(m.f, "\tTransactWriteItems")
+	for _, s := range tx.Steps {
+		comment(m.f, fmt.Sprintf("\tstep %d, %s on table %s: %s", s.Step.Index+1, s.Action, s.Step.Table.Name, s.Step.Action()))
+		comment(m.f, "\t  Key: "+s.Plan.Key.Describe())
+		for _, l := range s.Plan.Request.Describe() {
+			comment(m.f, "\t  "+l)
+		}
+	}
+	if m.p.Op == model.OpUpdate {
+		comment(m.f, "")
+		comment(m.f, "The release and claim steps of a value are sent only when the value changes.")
+	}
+}
+
+// lookupGet emits a get by a unique value: a GetItem of the value's
+// claim, then a GetItem of the item by the key the claim holds.
+func (m *method) lookupGet() {
+	ent := m.ent()
+	u := m.pp.Unique
+	claim := u.Value.Claim
+	m.viewType()
+	projConst := m.constant("Projection", m.req.Projection)
+	summary := fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", m.p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)
+	m.summary = summary
+	if m.p.Doc != "" {
+		comment(m.f, m.p.Doc)
+		comment(m.f, "")
+	}
+	comment(m.f, summary)
+	comment(m.f, "")
+	commentf(m.f, "\tGetItem on table %s (the claim %s)", m.p.Table.Name, claim.Name)
+	comment(m.f, "\t  Key: "+u.Claim.Key.Describe())
+	commentf(m.f, "\tthen GetItem on table %s", m.p.Table.Name)
+	comment(m.f, "\t  Key: "+m.pp.Key.Describe())
+	for _, l := range m.readLines() {
+		comment(m.f, "\t  "+l)
+	}
+	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
+		fail := m.fail(jen.Nil())
+		value := m.keyParam(u.Value.Attr)
+		g.Var().Id("c").Id(claim.GoName)
+		g.BlockFunc(func(g *jen.Group) {
+			key := m.primaryKeyMap(g, claim, func(a *model.Attribute) jen.Code {
+				if a.Type == model.Enum {
+					return jen.Id(model.EnumType(claim, a)).Call(value)
+				}
+				return value
+			}, fail)
+			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+			if m.p.Consistent {
+				in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+			}
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			g.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		})
+		key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code {
+			ca := claim.Attr(a.Name)
+			v := jen.Id("c").Dot(ca.GoName)
+			if a.Type == model.Enum {
+				return jen.Id(model.EnumType(ent, a)).Call(v)
+			}
+			return v
+		}, fail)
+		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+		if m.p.Consistent {
+			in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+		}
+		if projConst != nil {
+			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+			m.setNames(in)
+		}
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, jen.Id("out").Dot("Item"), fail(jen.Id("ErrNotFound")))
+		m.decode(g, jen.Id("out").Dot("Item"), "v", fail)
+		// The item changed its value after the claim was read.
+		g.If(jen.Id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
+		g.Return(jen.Op("&").Id("v"), jen.Nil())
+	})
+	m.f.Line()
+}
