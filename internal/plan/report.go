@@ -410,6 +410,9 @@ func (pp *Pattern) txReport() ReportPattern {
 		rp.Notes = append(rp.Notes, fmt.Sprintf("steps %d and %d may address one item: their keys are compared before the call", d[0]+1, d[1]+1))
 	}
 	if pp.Unique != nil {
+		if pp.Key != nil {
+			rp.Key = pp.Key.Describe()
+		}
 		rp.Notes = append(rp.Notes, pp.Unique.notes(pp)...)
 		for _, prm := range pp.Params {
 			rprm := ReportParam{Name: prm.Name, GoType: pp.GoType(prm), Role: prm.Role.String()}
