@@ -324,7 +324,11 @@ type sentRequest struct {
 	Shared                                                       []string
 }
 
-type recorder struct{ got []sentRequest }
+type recorder struct {
+	got []sentRequest
+	// item is the item the next GetItem answers, or nil for none.
+	item map[string]types.AttributeValue
+}
 
 // mutated marks what a client changed in a request it was given: a later
 // request that holds it shares memory with an earlier one.
@@ -412,7 +416,9 @@ func (r *recorder) change(strs []*string, maps []map[string]string, avs []map[st
 func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	r.add(nil, nil, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, nil, nil)
 	r.change([]*string{in.ProjectionExpression, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.Key}, nil)
-	return &dynamodb.GetItemOutput{}, nil
+	item := r.item
+	r.item = nil
+	return &dynamodb.GetItemOutput{Item: item}, nil
 }
 
 func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
@@ -540,6 +546,28 @@ func recordSteps(t *testing.T, pattern, variant string, call func(s *Store) erro
 	}
 }
 
+// recordUnique prints the requests of a write of an entity with unique
+// values after its GetItem, which answers old: one per step.
+func recordUnique(t *testing.T, pattern, variant string, old interface{ MarshalItem() (map[string]types.AttributeValue, error) }, call func(s *Store) error) {
+	skip := 0
+	if old != nil {
+		item, err := old.MarshalItem()
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		rec.item = item
+		skip = 1
+	}
+	recordSteps(t, pattern, variant, func(s *Store) error {
+		before := len(rec.got)
+		err := call(s)
+		if len(rec.got) > before {
+			rec.got = append(rec.got[:before], rec.got[before+skip:]...)
+		}
+		return err
+	})
+}
+
 func TestDumpRequests(t *testing.T) {
 	ctx := context.Background()
 `)
@@ -549,6 +577,15 @@ func TestDumpRequests(t *testing.T) {
 			if zero {
 				variant = "zero"
 			}
+			if pp.Tx != nil && pp.Unique != nil {
+				old := "nil"
+				if pp.Unique.Read != nil {
+					old = "&" + oldValue(pp.Pattern.Entity())
+				}
+				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %s, func(s *Store) error {\n\t\t", pp.Pattern.Name, variant, old)
+				fmt.Fprintf(&b, "err := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
+				continue
+			}
 			if pp.Tx != nil {
 				results := "_, err"
 				if pp.Call == plan.TransactWriteItems {
@@ -557,22 +594,7 @@ func TestDumpRequests(t *testing.T) {
 				fmt.Fprintf(&b, "\trecordSteps(t, %q, %q, func(s *Store) error {\n\t\t%s := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.Name, variant, results, pp.Pattern.GoName, txValue(pp, zero))
 				continue
 			}
-			var args, fields []string
-			for _, prm := range pp.Params {
-				if prm.Field == "" {
-					args = append(args, paramValue(pp, prm, zero))
-					continue
-				}
-				if len(fields) == 0 {
-					args = append(args, "") // the struct, where its first field stands
-				}
-				fields = append(fields, prm.Field+": "+paramValue(pp, prm, zero))
-			}
-			for i, a := range args {
-				if a == "" {
-					args[i] = pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
-				}
-			}
+			args := callArgs(pp, zero)
 			results := "_, err"
 			if pp.Call == plan.PutItem || pp.Call == plan.DeleteItem || pp.Call == plan.BatchWriteItem {
 				results = "err"
@@ -586,6 +608,54 @@ func TestDumpRequests(t *testing.T) {
 	}
 	b.WriteString("}\n")
 	return []byte(b.String()), nil
+}
+
+// callArgs are the arguments of a call of the pattern's method after
+// ctx, every one given a valid value.
+func callArgs(pp *plan.Pattern, zero bool) []string {
+	var args, fields []string
+	for _, prm := range pp.Params {
+		if prm.Field == "" {
+			args = append(args, paramValue(pp, prm, zero))
+			continue
+		}
+		if len(fields) == 0 {
+			args = append(args, "") // the struct, where its first field stands
+		}
+		fields = append(fields, prm.Field+": "+paramValue(pp, prm, zero))
+	}
+	for i, a := range args {
+		if a == "" {
+			args[i] = pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
+		}
+	}
+	return args
+}
+
+// oldValue is entityValue with every unique value another than the
+// calls give: the item a write reads before it moves its claims.
+func oldValue(e *model.Entity) string {
+	var fields []string
+	for _, a := range e.Attributes {
+		v := attrValueExpr(e, a)
+		if u := e.UniqueOf(a); u != nil {
+			switch a.Type {
+			case model.String:
+				v = `"w"`
+			case model.Int:
+				v = "(" + v + ") + 1"
+			case model.Enum:
+				if len(a.Values) > 1 {
+					v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"
+				}
+			}
+		}
+		if a.StoredForm().Pointer {
+			v = pointerExpr(e, a)
+		}
+		fields = append(fields, a.GoName+": "+v)
+	}
+	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
 }
 
 // paramValue is a Go expression of a valid value for a parameter; zero

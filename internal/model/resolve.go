@@ -475,7 +475,7 @@ func (r *resolver) entities() {
 				r.errorf(se.Name.Pos, "entity name %q gives no Go name; start it with a letter", e.Name)
 			}
 		case goNames[e.GoName] != nil:
-			r.errorf(se.Name.Pos, "entities %s and %s have the same Go name %s", goNames[e.GoName].Name, e.Name, e.GoName)
+			r.errorf(se.Name.Pos, "entities %s and %s have the same Go name %s", goNames[e.GoName].label(), e.label(), e.GoName)
 		default:
 			goNames[e.GoName] = e
 		}
@@ -497,7 +497,7 @@ func (r *resolver) entities() {
 				if se.TypeValue.Set {
 					pos = se.TypeValue.Pos
 				}
-				r.errorf(pos, "entities %s and %s write the same %s value %q in table %s; set typeValue apart", other.Name, e.Name, e.Table.EntityAttr, e.TypeValue, e.Table.Name)
+				r.errorf(pos, "entities %s and %s write the same %s value %q in table %s; set typeValue apart", other.label(), e.label(), e.Table.EntityAttr, e.TypeValue, e.Table.Name)
 			}
 			typeValues[e.Table][e.TypeValue] = e
 			e.Table.Entities = append(e.Table.Entities, e)

@@ -95,7 +95,7 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 		}
 		attrs := append([]*Attribute{a}, pkAttrs...)
 		for _, x := range attrs {
-			if t.KeyAttrNamed(x.Name) != nil {
+			if !bad && t.KeyAttrNamed(x.Name) != nil {
 				r.errorf(n.Pos, "%s: the claim stores %s under its name, which is a key attribute of table %s; rename the attribute (its stored name may stay: attr:)", what, x.Name, t.Name)
 				bad = true
 			}
@@ -160,7 +160,7 @@ func (r *resolver) uniqueWrites() {
 		if p.Op.IsTransaction() {
 			r.part = p
 			for _, st := range p.Steps {
-				if e := st.Entity(); len(e.Unique) > 0 && st.Op != OpCheck && st.Op != OpGet {
+				if e := st.Entity(); len(e.Unique) > 0 && st.Op != OpCheck && st.Op != OpGet && (st.Op != OpUpdate || setsUnique(st.Pattern)) {
 					r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has unique values (%s), in a transaction of its own is not supported: the claims are written by the entity's own patterns; use its create, update or delete pattern", st.Index+1, p.Op, p.Name, st.Op, e.Name, uniqueNames(e))
 				}
 			}
@@ -262,4 +262,22 @@ func uniqueNames(e *Entity) string {
 		names = append(names, u.Attr.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// setsUnique reports whether update p sets a unique value.
+func setsUnique(p *Pattern) bool {
+	for _, a := range p.SetAttrs() {
+		if p.Entity().UniqueOf(a) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// label names an entity in a message: a claim says whose it is.
+func (e *Entity) label() string {
+	if u := e.ClaimOf; u != nil {
+		return fmt.Sprintf("%s (the claim of %s's unique %s)", e.Name, u.Owner.Name, u.Attr.Name)
+	}
+	return e.Name
 }
