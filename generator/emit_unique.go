@@ -27,74 +27,106 @@ func (m *method) uniqueWrite() {
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail()
-		if r := u.Read; r != nil {
-			key := m.primaryKeyMap(g, ent, m.keyParam, fail)
-			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key, jen.Id("ConsistentRead"): jen.Qual(pathAWS, "Bool").Call(jen.True())}
-			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			if m.p.Op == model.OpDelete {
-				// Deleting an item that does not exist is no error.
-				g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
-			} else {
-				g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-			}
-			g.Var().Id(u.Old).Id(ent.GoName)
-			g.If(jen.Err().Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id("out").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		}
-		var locals []string
-		for i, s := range tx.Steps {
+		// build emits the building of step i's request, and returns its
+		// item of the transaction.
+		build := func(g *jen.Group, i int) jen.Code {
+			s := tx.Steps[i]
 			name := m.local("step" + strconv.Itoa(i+1))
-			locals = append(locals, name)
 			var args []jen.Code
-			for j, q := range s.Plan.Params {
-				v := m.argCode(s.Args[j])
-				if q.Role == plan.ParamItem && s.Args[j].Build == nil && s.Step.Claim != nil {
-					v = jen.Op("&").Add(v)
-				}
-				args = append(args, v)
+			for j := range s.Plan.Params {
+				args = append(args, m.argCode(s.Args[j]))
 			}
 			g.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err())))
-		}
-		item := func(i int) jen.Code {
-			switch tx.Steps[i].Action {
+			switch s.Action {
 			case "Put":
-				return jen.Id("transactPut").Call(jen.Id(locals[i]))
+				return jen.Id("transactPut").Call(jen.Id(name))
 			case "Update":
-				return jen.Id("transactUpdate").Call(jen.Id(locals[i]))
+				return jen.Id("transactUpdate").Call(jen.Id(name))
 			}
-			return jen.Id("transactDelete").Call(jen.Id(locals[i]))
+			return jen.Id("transactDelete").Call(jen.Id(name))
 		}
-		if m.p.Op != model.OpUpdate {
-			// Every step, every time.
-			items := jen.Index().Qual(pathTypes, "TransactWriteItem").ValuesFunc(func(g *jen.Group) {
-				for i := range tx.Steps {
-					g.Add(item(i))
+		// add emits the building of steps and their adding to items and
+		// keep.
+		add := func(g *jen.Group, steps ...int) {
+			var items, keep []jen.Code
+			for _, i := range steps {
+				items = append(items, build(g, i))
+				keep = append(keep, jen.Lit(i))
+			}
+			g.Id("items").Op("=").Append(append([]jen.Code{jen.Id("items")}, items...)...)
+			g.Id("keep").Op("=").Append(append([]jen.Code{jen.Id("keep")}, keep...)...)
+		}
+		// moves emits, for each unique value the write may change, the
+		// release of its old claim and the taking of the new one when
+		// the value read differs from the new one.
+		moves := func(g *jen.Group) {
+			for i, s := range tx.Steps {
+				if s.Step.Role != model.ReleaseStep {
+					continue
 				}
+				take := tx.Steps[i+1]
+				a := s.Step.Claim.Attr
+				var newValue *plan.Arg
+				for j, ca := range take.Step.Claim.Claim.Attributes {
+					if ca.Name == a.Name {
+						newValue = take.Args[0].Build[j]
+					}
+				}
+				g.If(jen.Id(u.Old).Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).BlockFunc(func(g *jen.Group) {
+					add(g, i, i+1)
+				})
+			}
+		}
+		decodeOld := func(g *jen.Group) {
+			g.Var().Id(u.Old).Id(ent.GoName)
+			g.If(jen.Err().Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id("out").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		}
+		if u.Read != nil {
+			key := m.primaryKeyMap(g, ent, m.readKey, fail)
+			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key, jen.Id("ConsistentRead"): jen.Qual(pathAWS, "Bool").Call(jen.True())}
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		}
+		g.Var().Id("items").Index().Qual(pathTypes, "TransactWriteItem")
+		g.Var().Id("keep").Index().Int()
+		switch m.p.Op {
+		case model.OpCreate:
+			// Every step.
+			var all []int
+			for i := range tx.Steps {
+				all = append(all, i)
+			}
+			add(g, all...)
+		case model.OpDelete:
+			// Deleting an item that does not exist is no error.
+			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+			decodeOld(g)
+			var all []int
+			for i := range tx.Steps {
+				all = append(all, i)
+			}
+			add(g, all...)
+		case model.OpUpdate:
+			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			decodeOld(g)
+			add(g, 0)
+			moves(g)
+		case model.OpPut:
+			// Over no item, the put is a create, and takes every claim.
+			var absent []int
+			for i, s := range tx.Steps {
+				if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+					absent = append(absent, i)
+				}
+			}
+			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).BlockFunc(func(g *jen.Group) {
+				add(g, absent...)
+			}).Else().BlockFunc(func(g *jen.Group) {
+				decodeOld(g)
+				add(g, 0)
+				moves(g)
 			})
-			g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): items})
-			g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(txVar.Clone().Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
-			)
-			g.Return(jen.Nil())
-			return
-		}
-		// An update sends the claims of a value that changes.
-		g.Id("items").Op(":=").Index().Qual(pathTypes, "TransactWriteItem").Values(item(0))
-		g.Id("keep").Op(":=").Index().Int().Values(jen.Lit(0))
-		for i := 1; i < len(tx.Steps); i += 2 {
-			release, take := tx.Steps[i], tx.Steps[i+1]
-			a := release.Step.Claim.Attr
-			var newValue *plan.Arg
-			for j, ca := range take.Step.Claim.Claim.Attributes {
-				if ca.Name == a.Name {
-					newValue = take.Args[0].Build[j]
-				}
-			}
-			g.If(jen.Id(u.Old).Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).Block(
-				jen.Id("items").Op("=").Append(jen.Id("items"), item(i), item(i+1)),
-				jen.Id("keep").Op("=").Append(jen.Id("keep"), jen.Lit(i), jen.Lit(i+1)),
-			)
 		}
 		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id("items")})
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
@@ -103,6 +135,15 @@ func (m *method) uniqueWrite() {
 		g.Return(jen.Nil())
 	})
 	m.f.Line()
+}
+
+// readKey is the value of a key attribute of the item a write reads
+// first: its key parameter, or the field of the item a put writes.
+func (m *method) readKey(a *model.Attribute) jen.Code {
+	if q := m.pp.Params[0]; q.Role == plan.ParamItem {
+		return jen.Id(q.Name).Dot(a.GoName)
+	}
+	return m.keyParam(a)
 }
 
 // argCode is the value of a step's argument, as the plan says where it
@@ -147,6 +188,8 @@ func (m *method) uniqueDoc() {
 	switch m.p.Op {
 	case model.OpCreate:
 		summary = fmt.Sprintf("%s writes the %s only when no item has its key (ErrAlreadyExists from step 1) and no other %s holds its unique values: each is claimed in the same transaction (ErrAlreadyExists from the step \"claim %s.<attribute>\"). One request: TransactWriteItems.", m.p.GoName, ent.GoName, ent.GoName, ent.Name)
+	case model.OpPut:
+		summary = fmt.Sprintf("%s writes the %s whole, replacing any item with its key, and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). Over an item, the put holds only while the item still holds the values read; over no item, it holds only while there is still none: ErrConditionFailed when another call changed them in between, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds a new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
 	case model.OpUpdate:
 		summary = fmt.Sprintf("%s updates the %s and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds the values read: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds the new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
 	default:
@@ -175,9 +218,13 @@ func (m *method) uniqueDoc() {
 			comment(m.f, "\t  "+l)
 		}
 	}
-	if m.p.Op == model.OpUpdate {
+	switch m.p.Op {
+	case model.OpUpdate:
 		comment(m.f, "")
 		comment(m.f, "The release and claim steps of a value are sent only when the value changes.")
+	case model.OpPut:
+		comment(m.f, "")
+		comment(m.f, "Over an item read, step 1 is sent, and the release and claim steps of a value only when the value changes; over no item, step 2 and every claim step.")
 	}
 }
 

@@ -27,7 +27,9 @@ var (
 // *types.TransactionCanceledException, which lists every step's reason.
 type TransactionError struct {
 	// Step is the step's place in the transaction, from 0, in the order
-	// of the spec and of the request.
+	// of the spec and of the request. (A write of an entity with unique
+	// values sends some of its steps: Step is the place among all of
+	// them, as its doc comment numbers them from 1.)
 	Step int
 	// Action is what the step does, as the spec says it: "create Like".
 	Action string
@@ -72,6 +74,9 @@ type transaction struct {
 	method   string
 	steps    []transactStep
 	distinct [][2]int
+	// sent is, when not nil, each sent item's place among the steps (see
+	// only).
+	sent []int
 }
 
 // transactStep is one step of a transaction: its action, the errors of a
@@ -146,6 +151,9 @@ func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 			continue
 		}
 		te := &TransactionError{Step: i, Action: t.steps[i].action, Reason: code, cause: err}
+		if i < len(t.sent) {
+			te.Step = t.sent[i]
+		}
 		switch code {
 		case "ConditionalCheckFailed":
 			te.Err = t.steps[i].ifPresent
@@ -242,9 +250,9 @@ func itemAt(responses []types.ItemResponse, i int) map[string]types.AttributeVal
 
 // only is the transaction of the steps keep, in the order sent: a write
 // of an entity with unique values leaves out the claims of a value that
-// does not change.
+// does not change. Its errors name each step by its place among t's.
 func (t *transaction) only(keep ...int) *transaction {
-	o := &transaction{method: t.method}
+	o := &transaction{method: t.method, sent: keep}
 	for _, i := range keep {
 		o.steps = append(o.steps, t.steps[i])
 	}

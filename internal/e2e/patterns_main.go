@@ -6424,6 +6424,8 @@ var createAccountTx = transaction{
 //	  	"UNIQUE#Account#email#{email}"
 //	  ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
+	var items []types.TransactWriteItem
+	var keep []int
 	step1, err := s.createAccountStep1Input(account)
 	if err != nil {
 		return createAccountTx.stepError(0, err)
@@ -6435,9 +6437,11 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	if err != nil {
 		return createAccountTx.stepError(1, err)
 	}
-	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{transactPut(step1), transactPut(step2)}}
+	items = append(items, transactPut(step1), transactPut(step2))
+	keep = append(keep, 0, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return createAccountTx.err(err, in.TransactItems)
+		return createAccountTx.only(keep...).err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -6702,6 +6706,8 @@ func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmai
 	if err != nil {
 		return &callError{method: "ChangeAccountEmail", cause: err}
 	}
+	var items []types.TransactWriteItem
+	var keep []int
 	if out.Item == nil {
 		return &callError{method: "ChangeAccountEmail", cause: ErrNotFound}
 	}
@@ -6713,20 +6719,20 @@ func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmai
 	if err != nil {
 		return changeAccountEmailTx.stepError(0, err)
 	}
-	step2, err := s.changeAccountEmailStep2Input(old.Email)
-	if err != nil {
-		return changeAccountEmailTx.stepError(1, err)
-	}
-	step3, err := s.changeAccountEmailStep3Input(&AccountEmailClaim{
-		Email:    email,
-		Username: username,
-	})
-	if err != nil {
-		return changeAccountEmailTx.stepError(2, err)
-	}
-	items := []types.TransactWriteItem{transactUpdate(step1)}
-	keep := []int{0}
+	items = append(items, transactUpdate(step1))
+	keep = append(keep, 0)
 	if old.Email != email {
+		step2, err := s.changeAccountEmailStep2Input(old.Email)
+		if err != nil {
+			return changeAccountEmailTx.stepError(1, err)
+		}
+		step3, err := s.changeAccountEmailStep3Input(&AccountEmailClaim{
+			Email:    email,
+			Username: username,
+		})
+		if err != nil {
+			return changeAccountEmailTx.stepError(2, err)
+		}
 		items = append(items, transactDelete(step2), transactPut(step3))
 		keep = append(keep, 1, 2)
 	}
@@ -6900,6 +6906,8 @@ func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 	if err != nil {
 		return &callError{method: "DeleteAccount", cause: err}
 	}
+	var items []types.TransactWriteItem
+	var keep []int
 	if out.Item == nil {
 		return nil
 	}
@@ -6915,9 +6923,211 @@ func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 	if err != nil {
 		return deleteAccountTx.stepError(1, err)
 	}
-	in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{transactDelete(step1), transactDelete(step2)}}
+	items = append(items, transactDelete(step1), transactDelete(step2))
+	keep = append(keep, 0, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return deleteAccountTx.err(err, in.TransactItems)
+		return deleteAccountTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const saveAccountStep1Condition = "#email = :email_when"
+
+// saveAccountStep1Input builds step 1 of SaveAccount, put Account; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveAccountStep1Input(account *Account, email string) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveAccountStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#email": "email"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveAccountStep2Condition = "attribute_not_exists(PK)"
+
+// saveAccountStep2Input builds step 2 of SaveAccount, put Account (no item
+// read); its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveAccountStep2Input(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveAccountStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveAccountStep3Input builds step 3 of SaveAccount, release
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) saveAccountStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const saveAccountStep4Condition = "attribute_not_exists(PK)"
+
+// saveAccountStep4Input builds step 4 of SaveAccount, claim Account.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveAccountStep4Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveAccountStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveAccountTx describes the steps of SaveAccount for the runtime.
+var saveAccountTx = transaction{
+	method: "SaveAccount",
+	steps: []transactStep{{
+		action:    "put Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "put Account (no item read)",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release Account.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// SaveAccount writes the Account whole, replacing any item with its key,
+// and moves the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Account.<attribute>" when
+// another Account holds a new value. A failed step gives a
+// *TransactionError naming it.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Put on table Main: put Account (no item read)
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Delete on table Main: release Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	step 4, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
+	pk, err := accountPK(account.Username)
+	if err != nil {
+		return &callError{method: "SaveAccount", cause: err}
+	}
+	sk, err := accountSK(account.Username)
+	if err != nil {
+		return &callError{method: "SaveAccount", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "SaveAccount", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	if out.Item == nil {
+		step2, err := s.saveAccountStep2Input(account)
+		if err != nil {
+			return saveAccountTx.stepError(1, err)
+		}
+		step4, err := s.saveAccountStep4Input(&AccountEmailClaim{
+			Email:    account.Email,
+			Username: account.Username,
+		})
+		if err != nil {
+			return saveAccountTx.stepError(3, err)
+		}
+		items = append(items, transactPut(step2), transactPut(step4))
+		keep = append(keep, 1, 3)
+	} else {
+		var old Account
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return &callError{method: "SaveAccount", cause: err}
+		}
+		step1, err := s.saveAccountStep1Input(account, old.Email)
+		if err != nil {
+			return saveAccountTx.stepError(0, err)
+		}
+		items = append(items, transactPut(step1))
+		keep = append(keep, 0)
+		if old.Email != account.Email {
+			step3, err := s.saveAccountStep3Input(old.Email)
+			if err != nil {
+				return saveAccountTx.stepError(2, err)
+			}
+			step4, err := s.saveAccountStep4Input(&AccountEmailClaim{
+				Email:    account.Email,
+				Username: account.Username,
+			})
+			if err != nil {
+				return saveAccountTx.stepError(3, err)
+			}
+			items = append(items, transactDelete(step3), transactPut(step4))
+			keep = append(keep, 2, 3)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return saveAccountTx.only(keep...).err(err, in.TransactItems)
 	}
 	return nil
 }

@@ -436,6 +436,11 @@ type StoreAPI interface {
 	// DeleteAccount deletes the Account with this key and releases the claims
 	// of its unique values: GetItem, then TransactWriteItems (two requests).
 	DeleteAccount(ctx context.Context, username string) error
+
+	// SaveAccount writes the Account whole, replacing any item with its key,
+	// and moves the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	SaveAccount(ctx context.Context, account *Account) error
 }
 
 // *Store implements StoreAPI.

@@ -232,3 +232,63 @@ func TestUniqueConcurrentChange(t *testing.T) {
 		t.Errorf("%d claims of b@x.org, want 0", got)
 	}
 }
+
+func TestUniquePutMovesTheClaim(t *testing.T) {
+	ctx := context.Background()
+	s, c := newStore(t, nil)
+	// Over no item, a put is a create that claims its email.
+	if err := s.SaveAccount(ctx, &Account{Username: "ann", Email: "a@x.org", Name: "Ann"}); err != nil {
+		t.Fatalf("SaveAccount of a new account: %v", err)
+	}
+	holder(t, s, "a@x.org", "ann")
+	// Another account can't put the email, new or not.
+	err := s.SaveAccount(ctx, &Account{Username: "bob", Email: "a@x.org"})
+	claimTaken(t, err)
+	var te *TransactionError
+	if errors.As(err, &te) && te.Step != 3 {
+		t.Errorf("failed step %d, want 3 (claim, after step 2 the create)", te.Step)
+	}
+	if _, err := s.GetAccount(ctx, "bob"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GetAccount bob after the failed put: %v", err)
+	}
+	// A put that changes the email moves the claim.
+	if err := s.SaveAccount(ctx, &Account{Username: "ann", Email: "a2@x.org", Name: "Ann"}); err != nil {
+		t.Fatalf("SaveAccount moving the email: %v", err)
+	}
+	holder(t, s, "a2@x.org", "ann")
+	holder(t, s, "a@x.org", "")
+	if got := claims(t, s, c, "a@x.org"); got != 0 {
+		t.Errorf("%d claims of the old email, want 0", got)
+	}
+	// A put that keeps the email keeps the claim.
+	if err := s.SaveAccount(ctx, &Account{Username: "ann", Email: "a2@x.org", Name: "Ann B."}); err != nil {
+		t.Fatalf("SaveAccount keeping the email: %v", err)
+	}
+	holder(t, s, "a2@x.org", "ann")
+	if a, err := s.GetAccount(ctx, "ann"); err != nil || a.Name != "Ann B." {
+		t.Errorf("GetAccount ann: %+v, %v", a, err)
+	}
+	if got := claims(t, s, c, "a2@x.org"); got != 1 {
+		t.Errorf("%d claims of a2@x.org, want 1", got)
+	}
+}
+
+func TestUniquePutConcurrentCreate(t *testing.T) {
+	ctx := context.Background()
+	var ch *changer
+	s, c := newStore(t, func(c Client) Client { ch = &changer{Client: c}; return ch })
+	other := New(c, WithMainTable(s.mainTable))
+	// Another call creates ann between this put's read (no item) and its
+	// transaction: the put, a create, fails cleanly.
+	ch.change = func() {
+		if err := other.CreateAccount(ctx, &Account{Username: "ann", Email: "b@x.org"}); err != nil {
+			t.Errorf("the concurrent create: %v", err)
+		}
+	}
+	err := s.SaveAccount(ctx, &Account{Username: "ann", Email: "a@x.org"})
+	stepFailed(t, err, 1, ErrConditionFailed)
+	holder(t, s, "b@x.org", "ann")
+	if got := claims(t, s, c, "a@x.org"); got != 0 {
+		t.Errorf("%d claims of a@x.org, want 0", got)
+	}
+}

@@ -140,6 +140,8 @@ func (s *Step) Action() string {
 		return "claim " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
 	case s.Claim != nil:
 		return "release " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
+	case s.Role == AbsentStep:
+		return "put " + s.Entity().Name + " (no item read)"
 	}
 	return string(s.Op) + " " + s.Entity().Name
 }

@@ -148,6 +148,9 @@ const (
 	TakeStep
 	// ReleaseStep deletes the claim of the value read before the write.
 	ReleaseStep
+	// AbsentStep is a put's write when the read found no item: a create
+	// (attribute_not_exists), sent instead of the OwnStep.
+	AbsentStep
 )
 
 // uniqueWrites plans, in the model, the steps of every write of an entity
@@ -184,8 +187,17 @@ func (r *resolver) uniqueWrites() {
 			r.errorf(p.OpPos, "pattern %s: %s of %s, which has unique values (%s): BatchWriteItem sends no condition and no transaction, so it can't keep the claims of the values; use create and delete", p.Name, p.Op, e.Name, uniqueNames(e))
 			continue
 		case OpPut:
-			r.errorf(p.OpPos, "pattern %s: put of %s, which has unique values (%s), is not supported: a put replaces the item unseen, and its claims with it; use create, then update to change a value", p.Name, e.Name, uniqueNames(e))
-			continue
+			// The item read decides: over it, the put holds while it
+			// still holds the values read; without it, the put is a
+			// create.
+			eq = e.Unique
+			steps = append(steps, r.ownStep(p, eq))
+			absent := r.ownStep(p, nil)
+			absent.Op, absent.Role = OpCreate, AbsentStep
+			steps = append(steps, absent)
+			for _, u := range eq {
+				steps = append(steps, claimStep(p, u, ReleaseStep), claimStep(p, u, TakeStep))
+			}
 		case OpCreate:
 			steps = append(steps, r.ownStep(p, nil))
 			for _, u := range e.Unique {

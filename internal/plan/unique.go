@@ -72,6 +72,10 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 			s.Action = "Delete"
 		}
 		s.IfAbsent, s.IfPresent, _ = ConditionKinds(sp)
+		if st.Role == model.AbsentStep {
+			// Another call wrote the item after the read.
+			s.IfPresent = "ErrConditionFailed"
+		}
 		s.Args = uniqueArgs(pp, own, s)
 		pp.Tx.Steps = append(pp.Tx.Steps, s)
 	}
@@ -199,6 +203,9 @@ func (u *Unique) notes(pp *Pattern) []string {
 			names = append(names, v.Attr.Name)
 		}
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
+		if pp.Pattern.Op == model.OpPut {
+			out = append(out, "when the read finds no item, the put is sent as step 2, a create, with the claims of every value (steps 4, 6...), instead of step 1")
+		}
 	}
 	return out
 }
