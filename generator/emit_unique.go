@@ -24,6 +24,7 @@ func (m *method) uniqueWrite() {
 	m.uniqueDoc()
 	ent := m.ent()
 	txVar := jen.Id(m.p.ConstName("Tx"))
+	itemsVar, keepVar, out := m.local("items"), m.local("keep"), m.local("out")
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail()
@@ -33,8 +34,13 @@ func (m *method) uniqueWrite() {
 			s := tx.Steps[i]
 			name := m.local("step" + strconv.Itoa(i+1))
 			var args []jen.Code
-			for j := range s.Plan.Params {
-				args = append(args, m.argCode(s.Args[j]))
+			for j, q := range s.Plan.Params {
+				v := m.argCode(s.Args[j])
+				if s.Step.Claim != nil && q.Attr != nil && q.Attr.Type == model.Enum {
+					// The claim's enum type from the owner's.
+					v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
+				}
+				args = append(args, v)
 			}
 			g.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err())))
@@ -54,8 +60,8 @@ func (m *method) uniqueWrite() {
 				items = append(items, build(g, i))
 				keep = append(keep, jen.Lit(i))
 			}
-			g.Id("items").Op("=").Append(append([]jen.Code{jen.Id("items")}, items...)...)
-			g.Id("keep").Op("=").Append(append([]jen.Code{jen.Id("keep")}, keep...)...)
+			g.Id(itemsVar).Op("=").Append(append([]jen.Code{jen.Id(itemsVar)}, items...)...)
+			g.Id(keepVar).Op("=").Append(append([]jen.Code{jen.Id(keepVar)}, keep...)...)
 		}
 		// moves emits, for each unique value the write may change, the
 		// release of its old claim and the taking of the new one when
@@ -80,16 +86,16 @@ func (m *method) uniqueWrite() {
 		}
 		decodeOld := func(g *jen.Group) {
 			g.Var().Id(u.Old).Id(ent.GoName)
-			g.If(jen.Err().Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id("out").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(jen.Err().Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		}
 		if u.Read != nil {
 			key := m.primaryKeyMap(g, ent, m.readKey, fail)
 			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key, jen.Id("ConsistentRead"): jen.Qual(pathAWS, "Bool").Call(jen.True())}
-			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.List(jen.Id(out), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
 			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		}
-		g.Var().Id("items").Index().Qual(pathTypes, "TransactWriteItem")
-		g.Var().Id("keep").Index().Int()
+		g.Var().Id(itemsVar).Index().Qual(pathTypes, "TransactWriteItem")
+		g.Var().Id(keepVar).Index().Int()
 		switch m.p.Op {
 		case model.OpCreate:
 			// Every step.
@@ -100,7 +106,7 @@ func (m *method) uniqueWrite() {
 			add(g, all...)
 		case model.OpDelete:
 			// Deleting an item that does not exist is no error.
-			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
 			decodeOld(g)
 			var all []int
 			for i := range tx.Steps {
@@ -108,7 +114,7 @@ func (m *method) uniqueWrite() {
 			}
 			add(g, all...)
 		case model.OpUpdate:
-			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
 			decodeOld(g)
 			add(g, 0)
 			moves(g)
@@ -120,7 +126,7 @@ func (m *method) uniqueWrite() {
 					absent = append(absent, i)
 				}
 			}
-			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).BlockFunc(func(g *jen.Group) {
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).BlockFunc(func(g *jen.Group) {
 				add(g, absent...)
 			}).Else().BlockFunc(func(g *jen.Group) {
 				decodeOld(g)
@@ -128,9 +134,9 @@ func (m *method) uniqueWrite() {
 				moves(g)
 			})
 		}
-		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id("items")})
+		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id(itemsVar)})
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(txVar.Clone().Dot("only").Call(jen.Id("keep").Op("...")).Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
+			jen.Return(txVar.Clone().Dot("only").Call(jen.Id(keepVar).Op("...")).Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
 		)
 		g.Return(jen.Nil())
 	})
@@ -255,7 +261,8 @@ func (m *method) lookupGet() {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		value := m.keyParam(u.Value.Attr)
-		g.Var().Id("c").Id(claim.GoName)
+		c, out := m.local("claim"), m.local("out")
+		g.Var().Id(c).Id(claim.GoName)
 		g.BlockFunc(func(g *jen.Group) {
 			key := m.primaryKeyMap(g, claim, func(a *model.Attribute) jen.Code {
 				if a.Type == model.Enum {
@@ -267,14 +274,14 @@ func (m *method) lookupGet() {
 			if m.p.Consistent {
 				in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
 			}
-			g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.List(jen.Id(out), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
 			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-			g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-			g.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			g.If(jen.Err().Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 		})
 		key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code {
 			ca := claim.Attr(a.Name)
-			v := jen.Id("c").Dot(ca.GoName)
+			v := jen.Id(c).Dot(ca.GoName)
 			if a.Type == model.Enum {
 				return jen.Id(model.EnumType(ent, a)).Call(v)
 			}
@@ -288,11 +295,11 @@ func (m *method) lookupGet() {
 			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
 			m.setNames(in)
 		}
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+		g.List(jen.Id(out), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-		m.dropExpired(g, jen.Id("out").Dot("Item"), fail(jen.Id("ErrNotFound")))
-		m.decode(g, jen.Id("out").Dot("Item"), "v", fail)
+		g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
+		m.decode(g, jen.Id(out).Dot("Item"), "v", fail)
 		// The item changed its value after the claim was read.
 		g.If(jen.Id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
 		g.Return(jen.Op("&").Id("v"), jen.Nil())

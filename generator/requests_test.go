@@ -134,6 +134,13 @@ func TestRequestsAsPlanned(t *testing.T) {
 				name string
 				req  *plan.Request
 			}{{pp.Pattern.Name, pp.Request}}
+			if u := pp.Unique; u != nil && u.Claim != nil {
+				// A get by a unique value reads the claim first.
+				calls = append(calls, struct {
+					name string
+					req  *plan.Request
+				}{pp.Pattern.Name + " claim", u.Claim.Request})
+			}
 			if pp.Tx != nil {
 				calls = calls[:0]
 				for _, s := range pp.Tx.Steps {
@@ -546,26 +553,63 @@ func recordSteps(t *testing.T, pattern, variant string, call func(s *Store) erro
 	}
 }
 
+// marshaler is an item of the generated package.
+type marshaler interface {
+	MarshalItem() (map[string]types.AttributeValue, error)
+}
+
 // recordUnique prints the requests of a write of an entity with unique
-// values after its GetItem, which answers old: one per step.
-func recordUnique(t *testing.T, pattern, variant string, old interface{ MarshalItem() (map[string]types.AttributeValue, error) }, call func(s *Store) error) {
+// values after its GetItem (when reads), which answers old (no item when
+// old is nil): the steps it sends, by their numbers in sent (from 0).
+func recordUnique(t *testing.T, pattern, variant string, reads bool, old marshaler, sent []int, call func(s *Store) error) {
 	skip := 0
+	if reads {
+		skip = 1
+	}
 	if old != nil {
 		item, err := old.MarshalItem()
 		if err != nil {
 			t.Fatalf("%s: %v", pattern, err)
 		}
 		rec.item = item
-		skip = 1
 	}
-	recordSteps(t, pattern, variant, func(s *Store) error {
-		before := len(rec.got)
-		err := call(s)
-		if len(rec.got) > before {
-			rec.got = append(rec.got[:before], rec.got[before+skip:]...)
-		}
-		return err
-	})
+	before := len(rec.got)
+	err := call(store)
+	if len(rec.got) != before+skip+len(sent) {
+		t.Errorf("%s (%s) sent %d requests, want %d: %v", pattern, variant, len(rec.got)-before, skip+len(sent), err)
+		return
+	}
+	for i, r := range rec.got[before+skip:] {
+		r.Package, r.Pattern, r.Variant = `)
+	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(`, fmt.Sprintf("%s step %d", pattern, sent[i]+1), variant
+		line, _ := json.Marshal(r)
+		fmt.Printf("REQUEST %s\n", line)
+	}
+}
+
+// recordLookup prints the requests of a get by a unique value: the
+// GetItem of the claim, which answers claim, then the item's.
+func recordLookup(t *testing.T, pattern, variant string, claim marshaler, call func(s *Store) error) {
+	item, err := claim.MarshalItem()
+	if err != nil {
+		t.Fatalf("%s: %v", pattern, err)
+	}
+	rec.item = item
+	before := len(rec.got)
+	err = call(store)
+	if len(rec.got) != before+2 {
+		t.Errorf("%s (%s) sent %d requests, want 2: %v", pattern, variant, len(rec.got)-before, err)
+		return
+	}
+	for i, name := range []string{pattern + " claim", pattern} {
+		r := rec.got[before+i]
+		r.Package, r.Pattern, r.Variant = `)
+	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(`, name, variant
+		line, _ := json.Marshal(r)
+		fmt.Printf("REQUEST %s\n", line)
+	}
 }
 
 func TestDumpRequests(t *testing.T) {
@@ -577,13 +621,32 @@ func TestDumpRequests(t *testing.T) {
 			if zero {
 				variant = "zero"
 			}
+			if pp.Unique != nil && pp.Unique.Claim != nil {
+				claim := pp.Unique.Claim.Pattern.Entity()
+				fmt.Fprintf(&b, "\trecordLookup(t, %q, %q, &%s, func(s *Store) error {\n\t\t_, err := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.Name, variant, entityValue(claim), pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
+				continue
+			}
 			if pp.Tx != nil && pp.Unique != nil {
+				// Over an item read, every step but a put's create; a put
+				// over no item sends its create and the claims.
+				var over, absent []string
+				for i, s := range pp.Tx.Steps {
+					if s.Step.Role != model.AbsentStep {
+						over = append(over, strconv.Itoa(i))
+					}
+					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+						absent = append(absent, strconv.Itoa(i))
+					}
+				}
+				call := fmt.Sprintf("func(s *Store) error {\n\t\terr := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
 				old := "nil"
 				if pp.Unique.Read != nil {
 					old = "&" + oldValue(pp.Pattern.Entity())
 				}
-				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %s, func(s *Store) error {\n\t\t", pp.Pattern.Name, variant, old)
-				fmt.Fprintf(&b, "err := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
+				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
+				if pp.Pattern.Op == model.OpPut {
+					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
+				}
 				continue
 			}
 			if pp.Tx != nil {

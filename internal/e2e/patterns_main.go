@@ -6491,7 +6491,7 @@ func (s *Store) GetAccount(ctx context.Context, username string) (*Account, erro
 //	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
 //	  ConsistentRead: true
 func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
-	var c AccountEmailClaim
+	var claim AccountEmailClaim
 	{
 		pk, err := accountEmailClaimPK(email)
 		if err != nil {
@@ -6515,15 +6515,15 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, err
 		if out.Item == nil {
 			return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
 		}
-		if err := c.UnmarshalItem(out.Item); err != nil {
+		if err := claim.UnmarshalItem(out.Item); err != nil {
 			return nil, &callError{method: "AccountByEmail", cause: err}
 		}
 	}
-	pk, err := accountPK(c.Username)
+	pk, err := accountPK(claim.Username)
 	if err != nil {
 		return nil, &callError{method: "AccountByEmail", cause: err}
 	}
-	sk, err := accountSK(c.Username)
+	sk, err := accountSK(claim.Username)
 	if err != nil {
 		return nil, &callError{method: "AccountByEmail", cause: err}
 	}

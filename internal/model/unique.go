@@ -60,6 +60,10 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 	}
 	var out []*spec.Entity
 	pkAttrs := e.PrimaryKey().Attrs()
+	if ttl := e.TTLAttr(); ttl != nil {
+		r.errorf(se.UniquePos, "%s has unique values and stores its table's ttl attribute (%s): DynamoDB deletes an expired item without its claims, which would keep its values taken; remove unique, or store the time to live under another name", e.Name, ttl.Name)
+		return nil
+	}
 	for _, n := range se.Unique {
 		a := e.Attr(n.Value)
 		what := fmt.Sprintf("unique %s of %s", n.Value, e.Name)

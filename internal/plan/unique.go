@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -176,6 +177,10 @@ func uniqueLookup(p *model.Pattern) *model.Unique {
 func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	e := p.Entity()
 	c := u.Claim
+	if len(p.Select) > 0 && !slices.Contains(p.Select, u.Attr) {
+		b.errorf(p.SelectPos, "pattern %s reads %s by its unique %s, and checks that the item read still holds it: add %s to select", p.Name, e.Name, u.Attr.Name, u.Attr.Name)
+		return nil
+	}
 	cp := &model.Pattern{Name: p.Name + " claim", GoName: p.GoName + "Claim", Pos: p.Pos, Op: model.OpGet, OpPos: p.OpPos,
 		Entities: []*model.Entity{c}, Table: c.Table, Order: model.Asc, Consistent: p.Consistent, IncludeExpired: true}
 	claim := &Pattern{Pattern: cp, Call: GetItem, Index: c.Table.Primary(), Key: primaryKey(c), Inputs: c.PrimaryKey().Attrs()}
