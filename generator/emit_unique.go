@@ -156,16 +156,7 @@ func (m *method) readKey(a *model.Attribute) jen.Code {
 // comes from.
 func (m *method) argCode(a *plan.Arg) jen.Code {
 	if a.Build != nil {
-		claim := m.claimOf(a.Input.Field)
-		d := jen.Dict{}
-		for i, ca := range claim.Attributes {
-			v := m.argCode(a.Build[i])
-			if ca.Type == model.Enum {
-				v = jen.Id(model.EnumType(claim, ca)).Call(v)
-			}
-			d[jen.Id(ca.GoName)] = v
-		}
-		return jen.Op("&").Id(claim.GoName).Values(d)
+		return m.claimCode(a, m.argCode)
 	}
 	v := jen.Id(a.Input.Field)
 	if a.Field != "" {
@@ -174,11 +165,26 @@ func (m *method) argCode(a *plan.Arg) jen.Code {
 	return v
 }
 
+// claimCode is the claim argument a builds, each field's value printed
+// by field.
+func (m *method) claimCode(a *plan.Arg, field func(*plan.Arg) jen.Code) jen.Code {
+	claim := m.claimOf(a.Input.Field)
+	d := jen.Dict{}
+	for i, ca := range claim.Attributes {
+		v := field(a.Build[i])
+		if ca.Type == model.Enum {
+			v = jen.Id(model.EnumType(claim, ca)).Call(v)
+		}
+		d[jen.Id(ca.GoName)] = v
+	}
+	return jen.Op("&").Id(claim.GoName).Values(d)
+}
+
 // claimOf is the claim entity of Go name name.
 func (m *method) claimOf(name string) *model.Entity {
-	for _, u := range m.ent().Unique {
-		if u.Claim.GoName == name {
-			return u.Claim
+	for _, e := range m.e.p.Model.Entities {
+		if e.ClaimOf != nil && e.GoName == name {
+			return e
 		}
 	}
 	m.e.bug("pattern %s has no claim %s", m.p.Name, name)

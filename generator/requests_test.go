@@ -781,7 +781,12 @@ func txValue(pp *plan.Pattern, zero bool) string {
 			e := in.Item.Entity()
 			var vals []string
 			for j, a := range e.Attributes {
-				v := distinctValue(e, a, j)
+				// Each item's values of their own: two items of one
+				// entity, and their claims, address items of their own.
+				v := distinctValue(e, a, j+1000*i)
+				if a.Type == model.Enum {
+					v = distinctValue(e, a, i)
+				}
 				if a.StoredForm().Pointer {
 					v = pointerExpr(e, a)
 				}
@@ -810,8 +815,13 @@ func txValue(pp *plan.Pattern, zero bool) string {
 // distinctValue is attrValueExpr, but a string of its own for each i
 // where the attribute's length allows.
 func distinctValue(e *model.Entity, a *model.Attribute, i int) string {
-	if a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 4) {
+	switch {
+	case a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 5):
 		return strconv.Quote(fmt.Sprintf("v%d", i))
+	case a.Type == model.Enum:
+		return model.EnumType(e, a) + "(" + strconv.Quote(a.Values[i%len(a.Values)]) + ")"
+	case a.Type == model.Int && a.Max == nil:
+		return "(" + attrValueExpr(e, a) + ") + " + strconv.Itoa(i)
 	}
 	return attrValueExpr(e, a)
 }

@@ -7131,3 +7131,137 @@ func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
 	}
 	return nil
 }
+
+const openAccountStep1Condition = "attribute_not_exists(PK)"
+
+// openAccountStep1Input builds step 1 of OpenAccount, create Account; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openAccountStep1Input(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openAccountStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openAccountStep2Condition = "attribute_not_exists(PK)"
+
+// openAccountStep2Input builds step 2 of OpenAccount, create Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openAccountStep2Input(member *Member) (*dynamodb.PutItemInput, error) {
+	item, err := member.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openAccountStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openAccountStep3Condition = "attribute_not_exists(PK)"
+
+// openAccountStep3Input builds step 3 of OpenAccount, claim Account.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openAccountStep3Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openAccountStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// OpenAccountParams holds the inputs of OpenAccount. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type OpenAccountParams struct {
+	// Account is the item step 1 writes (create Account).
+	Account Account
+	// Member is the item step 2 writes (create Member).
+	Member Member
+	// RequestToken, when not empty, is the call's ClientRequestToken: a call
+	// repeated with the same token within 10 minutes changes nothing again and
+	// succeeds, so a retry after a lost answer is safe. Without one, the SDK
+	// gives each call its own token, which makes only its own retries
+	// idempotent.
+	RequestToken string
+}
+
+// openAccountTx describes the steps of OpenAccount for the runtime.
+var openAccountTx = transaction{
+	method: "OpenAccount",
+	steps: []transactStep{{
+		action:    "create Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create Member",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Create an account and its member together; the transaction claims the
+// account's email too.
+//
+// OpenAccount writes its 3 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: create Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error {
+	step1, err := s.openAccountStep1Input(&params.Account)
+	if err != nil {
+		return openAccountTx.stepError(0, err)
+	}
+	step2, err := s.openAccountStep2Input(&params.Member)
+	if err != nil {
+		return openAccountTx.stepError(1, err)
+	}
+	step3, err := s.openAccountStep3Input(&AccountEmailClaim{
+		Email:    params.Account.Email,
+		Username: params.Account.Username,
+	})
+	if err != nil {
+		return openAccountTx.stepError(2, err)
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: requestToken(params.RequestToken),
+		TransactItems:      []types.TransactWriteItem{transactPut(step1), transactPut(step2), transactPut(step3)},
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return openAccountTx.err(err, in.TransactItems)
+	}
+	return nil
+}

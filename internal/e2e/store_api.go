@@ -441,6 +441,9 @@ type StoreAPI interface {
 	// and moves the claims of the unique values it changes: GetItem, then
 	// TransactWriteItems (two requests).
 	SaveAccount(ctx context.Context, account *Account) error
+
+	// OpenAccount writes its 3 steps in one transaction: all of them, or none.
+	OpenAccount(ctx context.Context, params OpenAccountParams) error
 }
 
 // *Store implements StoreAPI.

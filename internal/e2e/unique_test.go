@@ -292,3 +292,27 @@ func TestUniquePutConcurrentCreate(t *testing.T) {
 		t.Errorf("%d claims of a@x.org, want 0", got)
 	}
 }
+
+func TestUniqueTransactionCreateClaims(t *testing.T) {
+	ctx := context.Background()
+	s, c := newStore(t, nil)
+	open := OpenAccountParams{Account: Account{Username: "ann", Email: "a@x.org"}, Member: Member{Username: "ann"}}
+	if err := s.OpenAccount(ctx, open); err != nil {
+		t.Fatalf("OpenAccount: %v", err)
+	}
+	holder(t, s, "a@x.org", "ann")
+	// Another account with the email: the claim the transaction adds
+	// fails, and nothing is written.
+	err := s.OpenAccount(ctx, OpenAccountParams{Account: Account{Username: "bob", Email: "a@x.org"}, Member: Member{Username: "bob"}})
+	stepFailed(t, err, 2, ErrAlreadyExists)
+	claimTaken(t, err)
+	if _, err := s.GetAccount(ctx, "bob"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GetAccount bob: %v", err)
+	}
+	if _, err := s.GetMember(ctx, "bob"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GetMember bob: %v", err)
+	}
+	if got := claims(t, s, c, "a@x.org"); got != 1 {
+		t.Errorf("%d claims, want 1", got)
+	}
+}

@@ -119,6 +119,9 @@ type Step struct {
 	// write itself and for the steps of a transaction pattern.
 	Claim *Unique
 	Role  StepRole
+	// Of is, for the claim a transaction pattern adds, the create step
+	// whose item holds the value.
+	Of *Step
 }
 
 // Binding is where a step takes the value of one of its attributes:

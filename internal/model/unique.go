@@ -166,11 +166,7 @@ func (r *resolver) uniqueWrites() {
 	for _, p := range r.m.Patterns {
 		if p.Op.IsTransaction() {
 			r.part = p
-			for _, st := range p.Steps {
-				if e := st.Entity(); len(e.Unique) > 0 && st.Op != OpCheck && st.Op != OpGet && (st.Op != OpUpdate || setsUnique(st.Pattern)) {
-					r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has unique values (%s), in a transaction of its own is not supported: the claims are written by the entity's own patterns; use its create, update or delete pattern", st.Index+1, p.Op, p.Name, st.Op, e.Name, uniqueNames(e))
-				}
-			}
+			r.transactionClaims(p)
 			continue
 		}
 		if len(p.Entities) == 0 {
@@ -296,4 +292,37 @@ func (e *Entity) label() string {
 		return fmt.Sprintf("%s (the claim of %s's unique %s)", e.Name, u.Owner.Name, u.Attr.Name)
 	}
 	return e.Name
+}
+
+// transactionClaims adds to transaction p, after its own steps, the
+// claim of each unique value of the item each create step writes, and
+// refuses the steps that would need to read an item first: a put, a
+// delete, an update that sets a unique value.
+func (r *resolver) transactionClaims(p *Pattern) {
+	var claims []*Step
+	for _, st := range p.Steps {
+		e := st.Entity()
+		switch {
+		case len(e.Unique) == 0 || st.Op == OpCheck || st.Op == OpGet || st.Op == OpUpdate && !setsUnique(st.Pattern):
+		case st.Op == OpCreate:
+			for _, u := range e.Unique {
+				c := claimStep(p, u, TakeStep)
+				c.Of = st
+				claims = append(claims, c)
+			}
+		default:
+			r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has unique values (%s), is not supported in a transaction: it would read the item first to move its claims; use the entity's own %s pattern (a create step is supported: its claims are added to the transaction)", st.Index+1, p.Op, p.Name, st.Op, e.Name, uniqueNames(e), st.Op)
+		}
+	}
+	total := len(p.Steps) + len(claims)
+	for _, c := range claims {
+		c.Index = len(p.Steps)
+		c.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, c.Index+1)
+		c.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, c.Index+1)
+		if c.Index == MaxTransactionActions {
+			r.errorf(c.Of.OpPos, "%s %s has %d steps with the claims of the unique values its creates write, and DynamoDB takes at most %d actions in one transaction: split the transaction", p.Op, p.Name, total, MaxTransactionActions)
+			return
+		}
+		p.Steps = append(p.Steps, c)
+	}
 }

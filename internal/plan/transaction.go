@@ -225,7 +225,7 @@ func (b *builder) txInputs(pp *Pattern) bool {
 	items := map[*model.Step]*Input{}
 	for _, s := range tx.Steps {
 		st := s.Step
-		if st.Op != model.OpPut && st.Op != model.OpCreate {
+		if st.Op != model.OpPut && st.Op != model.OpCreate || st.Claim != nil {
 			continue
 		}
 		field := st.FieldName()
@@ -250,6 +250,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 		}
 		for _, q := range s.Plan.Params {
 			goType := s.Plan.GoType(q)
+			if q.Role == ParamItem && st.Claim != nil {
+				// The claim of a value of the item a create step writes.
+				s.Args = append(s.Args, claimArg(st, items[st.Of]))
+				continue
+			}
 			if q.Role == ParamItem {
 				s.Args = append(s.Args, &Arg{Input: items[st]})
 				continue
@@ -307,6 +312,12 @@ func (b *builder) distinct(pp *Pattern) bool {
 		for i, q := range s.Plan.Params {
 			arg := s.Args[i]
 			switch {
+			case q.Role == ParamItem && arg.Build != nil:
+				for j, ca := range s.Step.Entity().Attributes {
+					if ca == a {
+						return arg.Build[j].String()
+					}
+				}
 			case q.Role == ParamItem:
 				return arg.Input.Field + "." + a.GoName
 			case q.Role == ParamKey && q.Attr == a:

@@ -214,3 +214,14 @@ func (u *Unique) notes(pp *Pattern) []string {
 	}
 	return out
 }
+
+// claimArg is the claim step st of a transaction takes: built from the
+// fields of the item in, which its create step writes.
+func claimArg(st *model.Step, in *Input) *Arg {
+	owner := st.Of.Entity()
+	a := &Arg{Input: &Input{Field: st.Claim.Claim.GoName}}
+	for _, ca := range st.Claim.Claim.Attributes {
+		a.Build = append(a.Build, &Arg{Input: in, Field: owner.Attr(ca.Name).GoName})
+	}
+	return a
+}
