@@ -204,6 +204,11 @@ func (r *resolver) uniqueWrites() {
 				steps = append(steps, claimStep(p, u, TakeStep))
 			}
 		case OpUpdate:
+			for _, a := range p.AddAttrs() {
+				if e.UniqueOf(a) != nil {
+					r.errorf(p.OpPos, "pattern %s adds to unique %s of %s, which changes the value without its claim; set it instead", p.Name, a.Name, e.Name)
+				}
+			}
 			for _, sc := range p.SetConsts {
 				if u := e.UniqueOf(sc.Attr); u != nil {
 					r.errorf(p.OpPos, "pattern %s sets unique %s of %s to a constant, which only one item can hold; set it to a parameter", p.Name, sc.Attr.Name, e.Name)
@@ -276,9 +281,10 @@ func uniqueNames(e *Entity) string {
 	return strings.Join(names, ", ")
 }
 
-// setsUnique reports whether update p sets a unique value.
+// setsUnique reports whether update p sets a unique value, or adds to
+// one.
 func setsUnique(p *Pattern) bool {
-	for _, a := range p.SetAttrs() {
+	for _, a := range append(p.SetAttrs(), p.AddAttrs()...) {
 		if p.Entity().UniqueOf(a) != nil {
 			return true
 		}
