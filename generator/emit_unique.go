@@ -210,7 +210,7 @@ func (m *method) uniqueDoc() {
 	if len(m.p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
-	summary += " A failed step gives a *TransactionError naming it."
+	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
 	if m.p.Doc != "" {
 		comment(m.f, m.p.Doc)
 		comment(m.f, "")

@@ -6413,7 +6413,9 @@ var createAccountTx = transaction{
 // (ErrAlreadyExists from step 1) and no other Account holds its unique
 // values: each is claimed in the same transaction (ErrAlreadyExists from
 // the step "claim Account.<attribute>"). One request: TransactWriteItems. A
-// failed step gives a *TransactionError naming it.
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
 //
 //	TransactWriteItems
 //	step 1, Put on table Main: create Account
@@ -6664,7 +6666,9 @@ var changeAccountEmailTx = transaction{
 // ErrConditionFailed when another call changed them in between, ErrNotFound
 // when there is no item, ErrAlreadyExists from the step "claim
 // Account.<attribute>" when another Account holds the new value. A failed
-// step gives a *TransactionError naming it.
+// step gives a *TransactionError naming it; ErrTransactionConflict when
+// another transaction held one of its items at once, and changed nothing:
+// retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
@@ -6874,7 +6878,9 @@ var deleteAccountTx = transaction{
 // of its unique values: GetItem, then TransactWriteItems (two requests).
 // Deleting an item that does not exist is no error; ErrConditionFailed when
 // another call changed its unique values in between. A failed step gives a
-// *TransactionError naming it.
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
@@ -7039,7 +7045,9 @@ var saveAccountTx = transaction{
 // there is still none: ErrConditionFailed when another call changed them in
 // between, ErrAlreadyExists from the step "claim Account.<attribute>" when
 // another Account holds a new value. A failed step gives a
-// *TransactionError naming it.
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
