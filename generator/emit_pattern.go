@@ -88,6 +88,14 @@ func (m *method) scope() map[string]string {
 
 func (m *method) emit() {
 	m.paramsStruct()
+	switch {
+	case m.pp.Unique != nil && m.pp.Call == plan.GetItem:
+		m.lookupGet()
+		return
+	case m.pp.Unique != nil:
+		m.uniqueWrite()
+		return
+	}
 	switch m.pp.Call {
 	case plan.GetItem:
 		m.get()
@@ -328,7 +336,7 @@ func (m *method) methodSig(name string, withCtx, withPage bool, results []jen.Co
 // the inputs (plan.ParamsStruct) where its first field stands.
 func (m *method) params(g *jen.Group, withPage bool) {
 	st := m.pp.Struct
-	if m.pp.Tx != nil {
+	if m.pp.Tx != nil && m.pp.Unique == nil {
 		g.Id(st.Var).Id(st.Type)
 		return
 	}
@@ -382,7 +390,7 @@ func (m *method) unpack(g *jen.Group) {
 // takes one: a field per input, with what it is for.
 func (m *method) paramsStruct() {
 	st := m.pp.Struct
-	if st == nil || !st.Own || m.pp.Tx != nil {
+	if st == nil || !st.Own || m.pp.Tx != nil && m.pp.Unique == nil {
 		return
 	}
 	commentf(m.f, "%s holds the inputs of %s.", st.Type, m.p.GoName)

@@ -268,6 +268,11 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 		var args []jen.Code
 		for j, q := range s.Plan.Params {
 			a := s.Args[j]
+			if a.Build != nil {
+				// A claim, built from the fields of an item.
+				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return jen.Id(st.Var).Dot(b.Input.Field).Dot(b.Field) }))
+				continue
+			}
 			v := jen.Id(st.Var).Dot(a.Input.Field)
 			if a.Field != "" {
 				v = v.Dot(a.Field)

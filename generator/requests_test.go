@@ -134,6 +134,13 @@ func TestRequestsAsPlanned(t *testing.T) {
 				name string
 				req  *plan.Request
 			}{{pp.Pattern.Name, pp.Request}}
+			if u := pp.Unique; u != nil && u.Claim != nil {
+				// A get by a unique value reads the claim first.
+				calls = append(calls, struct {
+					name string
+					req  *plan.Request
+				}{pp.Pattern.Name + " claim", u.Claim.Request})
+			}
 			if pp.Tx != nil {
 				calls = calls[:0]
 				for _, s := range pp.Tx.Steps {
@@ -324,7 +331,11 @@ type sentRequest struct {
 	Shared                                                       []string
 }
 
-type recorder struct{ got []sentRequest }
+type recorder struct {
+	got []sentRequest
+	// item is the item the next GetItem answers, or nil for none.
+	item map[string]types.AttributeValue
+}
 
 // mutated marks what a client changed in a request it was given: a later
 // request that holds it shares memory with an earlier one.
@@ -412,7 +423,9 @@ func (r *recorder) change(strs []*string, maps []map[string]string, avs []map[st
 func (r *recorder) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	r.add(nil, nil, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, nil, nil)
 	r.change([]*string{in.ProjectionExpression, in.TableName}, []map[string]string{in.ExpressionAttributeNames}, []map[string]types.AttributeValue{in.Key}, nil)
-	return &dynamodb.GetItemOutput{}, nil
+	item := r.item
+	r.item = nil
+	return &dynamodb.GetItemOutput{Item: item}, nil
 }
 
 func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
@@ -540,6 +553,65 @@ func recordSteps(t *testing.T, pattern, variant string, call func(s *Store) erro
 	}
 }
 
+// marshaler is an item of the generated package.
+type marshaler interface {
+	MarshalItem() (map[string]types.AttributeValue, error)
+}
+
+// recordUnique prints the requests of a write of an entity with unique
+// values after its GetItem (when reads), which answers old (no item when
+// old is nil): the steps it sends, by their numbers in sent (from 0).
+func recordUnique(t *testing.T, pattern, variant string, reads bool, old marshaler, sent []int, call func(s *Store) error) {
+	skip := 0
+	if reads {
+		skip = 1
+	}
+	if old != nil {
+		item, err := old.MarshalItem()
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		rec.item = item
+	}
+	before := len(rec.got)
+	err := call(store)
+	if len(rec.got) != before+skip+len(sent) {
+		t.Errorf("%s (%s) sent %d requests, want %d: %v", pattern, variant, len(rec.got)-before, skip+len(sent), err)
+		return
+	}
+	for i, r := range rec.got[before+skip:] {
+		r.Package, r.Pattern, r.Variant = `)
+	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(`, fmt.Sprintf("%s step %d", pattern, sent[i]+1), variant
+		line, _ := json.Marshal(r)
+		fmt.Printf("REQUEST %s\n", line)
+	}
+}
+
+// recordLookup prints the requests of a get by a unique value: the
+// GetItem of the claim, which answers claim, then the item's.
+func recordLookup(t *testing.T, pattern, variant string, claim marshaler, call func(s *Store) error) {
+	item, err := claim.MarshalItem()
+	if err != nil {
+		t.Fatalf("%s: %v", pattern, err)
+	}
+	rec.item = item
+	before := len(rec.got)
+	err = call(store)
+	if len(rec.got) != before+2 {
+		t.Errorf("%s (%s) sent %d requests, want 2: %v", pattern, variant, len(rec.got)-before, err)
+		return
+	}
+	for i, name := range []string{pattern + " claim", pattern} {
+		r := rec.got[before+i]
+		r.Package, r.Pattern, r.Variant = `)
+	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(`, name, variant
+		line, _ := json.Marshal(r)
+		fmt.Printf("REQUEST %s\n", line)
+	}
+}
+
 func TestDumpRequests(t *testing.T) {
 	ctx := context.Background()
 `)
@@ -549,6 +621,34 @@ func TestDumpRequests(t *testing.T) {
 			if zero {
 				variant = "zero"
 			}
+			if pp.Unique != nil && pp.Unique.Claim != nil {
+				claim := pp.Unique.Claim.Pattern.Entity()
+				fmt.Fprintf(&b, "\trecordLookup(t, %q, %q, &%s, func(s *Store) error {\n\t\t_, err := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.Name, variant, entityValue(claim), pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
+				continue
+			}
+			if pp.Tx != nil && pp.Unique != nil {
+				// Over an item read, every step but a put's create; a put
+				// over no item sends its create and the claims.
+				var over, absent []string
+				for i, s := range pp.Tx.Steps {
+					if s.Step.Role != model.AbsentStep {
+						over = append(over, strconv.Itoa(i))
+					}
+					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+						absent = append(absent, strconv.Itoa(i))
+					}
+				}
+				call := fmt.Sprintf("func(s *Store) error {\n\t\terr := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
+				old := "nil"
+				if pp.Unique.Read != nil {
+					old = "&" + oldValue(pp.Pattern.Entity())
+				}
+				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
+				if pp.Pattern.Op == model.OpPut {
+					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
+				}
+				continue
+			}
 			if pp.Tx != nil {
 				results := "_, err"
 				if pp.Call == plan.TransactWriteItems {
@@ -557,22 +657,7 @@ func TestDumpRequests(t *testing.T) {
 				fmt.Fprintf(&b, "\trecordSteps(t, %q, %q, func(s *Store) error {\n\t\t%s := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.Name, variant, results, pp.Pattern.GoName, txValue(pp, zero))
 				continue
 			}
-			var args, fields []string
-			for _, prm := range pp.Params {
-				if prm.Field == "" {
-					args = append(args, paramValue(pp, prm, zero))
-					continue
-				}
-				if len(fields) == 0 {
-					args = append(args, "") // the struct, where its first field stands
-				}
-				fields = append(fields, prm.Field+": "+paramValue(pp, prm, zero))
-			}
-			for i, a := range args {
-				if a == "" {
-					args[i] = pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
-				}
-			}
+			args := callArgs(pp, zero)
 			results := "_, err"
 			switch pp.Pattern.Op {
 			case model.OpPut, model.OpCreate, model.OpDelete, model.OpBatchPut, model.OpBatchDelete:
@@ -587,6 +672,54 @@ func TestDumpRequests(t *testing.T) {
 	}
 	b.WriteString("}\n")
 	return []byte(b.String()), nil
+}
+
+// callArgs are the arguments of a call of the pattern's method after
+// ctx, every one given a valid value.
+func callArgs(pp *plan.Pattern, zero bool) []string {
+	var args, fields []string
+	for _, prm := range pp.Params {
+		if prm.Field == "" {
+			args = append(args, paramValue(pp, prm, zero))
+			continue
+		}
+		if len(fields) == 0 {
+			args = append(args, "") // the struct, where its first field stands
+		}
+		fields = append(fields, prm.Field+": "+paramValue(pp, prm, zero))
+	}
+	for i, a := range args {
+		if a == "" {
+			args[i] = pp.Struct.Type + "{" + strings.Join(fields, ", ") + "}"
+		}
+	}
+	return args
+}
+
+// oldValue is entityValue with every unique value another than the
+// calls give: the item a write reads before it moves its claims.
+func oldValue(e *model.Entity) string {
+	var fields []string
+	for _, a := range e.Attributes {
+		v := attrValueExpr(e, a)
+		if u := e.UniqueOf(a); u != nil {
+			switch a.Type {
+			case model.String:
+				v = `"w"`
+			case model.Int:
+				v = "(" + v + ") + 1"
+			case model.Enum:
+				if len(a.Values) > 1 {
+					v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"
+				}
+			}
+		}
+		if a.StoredForm().Pointer {
+			v = pointerExpr(e, a)
+		}
+		fields = append(fields, a.GoName+": "+v)
+	}
+	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
 }
 
 // paramValue is a Go expression of a valid value for a parameter; zero
@@ -649,7 +782,12 @@ func txValue(pp *plan.Pattern, zero bool) string {
 			e := in.Item.Entity()
 			var vals []string
 			for j, a := range e.Attributes {
-				v := distinctValue(e, a, j)
+				// Each item's values of their own: two items of one
+				// entity, and their claims, address items of their own.
+				v := distinctValue(e, a, j+1000*i)
+				if a.Type == model.Enum {
+					v = distinctValue(e, a, i)
+				}
 				if a.StoredForm().Pointer {
 					v = pointerExpr(e, a)
 				}
@@ -681,16 +819,14 @@ func txValue(pp *plan.Pattern, zero bool) string {
 // maximum.
 func distinctValue(e *model.Entity, a *model.Attribute, i int) string {
 	switch {
-	case a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 4):
+	case a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 5):
 		return strconv.Quote(fmt.Sprintf("v%d", i))
 	case a.Type == model.Path:
 		return fmt.Sprintf(`[]string{"p", "v%d"}`, i)
-	case a.Type == model.Int && a.Max == nil && (a.Min == nil || a.Min.Int <= 1<<40):
-		lo := int64(7)
-		if a.Min != nil {
-			lo = a.Min.Int
-		}
-		return strconv.FormatInt(lo+int64(i), 10)
+	case a.Type == model.Enum:
+		return model.EnumType(e, a) + "(" + strconv.Quote(a.Values[i%len(a.Values)]) + ")"
+	case a.Type == model.Int && a.Max == nil:
+		return "(" + attrValueExpr(e, a) + ") + " + strconv.Itoa(i)
 	}
 	return attrValueExpr(e, a)
 }

@@ -113,6 +113,10 @@ type Entity struct {
 	// Timestamps names the attributes the generated code sets from the
 	// Store's clock, or is nil.
 	Timestamps *Timestamps
+	// Unique lists the attributes whose values no two items of the
+	// entity share; UniquePos is the list's position.
+	Unique    []Str
+	UniquePos Pos
 }
 
 // Timestamps are an entity's created and updated times; either may be

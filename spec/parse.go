@@ -598,6 +598,7 @@ func (p *parser) entity(e entry) *Entity {
 			}
 			en.Timestamps = ts
 		},
+		"unique": func(k, v *yaml.Node) { en.Unique = p.nonEmptyList(v, "unique"); en.UniquePos = p.pos(k) },
 		"keys": func(k, v *yaml.Node) {
 			for _, ke := range p.entries(v, "keys of "+what) {
 				en.Keys = append(en.Keys, p.keys(ke, what))

@@ -77,9 +77,9 @@ var proposalForms = []struct {
 		},
 	},
 	{
-		// add customerId to by; add paid to set
+		// add customerId to by; add paid to set; add email to select
 		"add to a list",
-		regexp.MustCompile(`(?i)add (\w+(?:, \w+)*) to (by|set)\b`),
+		regexp.MustCompile(`(?i)add (\w+(?:, \w+)*) to (by|set|select)\b`),
 		func(s *specDoc, msg string, m []string) error {
 			p, err := s.pattern(subjectPattern(msg))
 			if err != nil {

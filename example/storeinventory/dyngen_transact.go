@@ -80,6 +80,9 @@ type transaction struct {
 	method   string
 	steps    []transactStep
 	distinct [][2]int
+	// sent is, when not nil, each sent item's place among the steps (see
+	// only).
+	sent []int
 }
 
 // transactStep is one step of a transaction: its action, the errors of a
@@ -100,7 +103,16 @@ type transactStep struct {
 // stepError is the error of a value refused before the call by the step
 // at index i.
 func (t *transaction) stepError(i int, err error) error {
-	return &callError{method: t.method, cause: &TransactionError{Step: i + 1, Action: t.steps[i].action, Err: err}}
+	return &callError{method: t.method, cause: &TransactionError{Step: t.number(i), Action: t.steps[i].action, Err: err}}
+}
+
+// number is the number, from 1, of the step at index i among those
+// sent: its place among all the steps.
+func (t *transaction) number(i int) int {
+	if i < len(t.sent) {
+		return t.sent[i] + 1
+	}
+	return i + 1
 }
 
 // distinctItems refuses a transaction whose steps of a pair of
@@ -184,7 +196,7 @@ func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 		if code == "" || code == "None" || i >= len(t.steps) {
 			continue
 		}
-		te := &TransactionError{Step: i + 1, Action: t.steps[i].action, Reason: code, cause: err}
+		te := &TransactionError{Step: t.number(i), Action: t.steps[i].action, Reason: code, cause: err}
 		switch code {
 		case "ConditionalCheckFailed":
 			st := &t.steps[i]
@@ -330,4 +342,15 @@ func itemAt(responses []types.ItemResponse, i int) map[string]types.AttributeVal
 		return responses[i].Item
 	}
 	return nil
+}
+
+// only is the transaction of the steps keep, in the order sent: a write
+// of an entity with unique values leaves out the claims of a value that
+// does not change. Its errors name each step by its place among t's.
+func (t *transaction) only(keep ...int) *transaction {
+	o := &transaction{method: t.method, sent: keep}
+	for _, i := range keep {
+		o.steps = append(o.steps, t.steps[i])
+	}
+	return o
 }

@@ -7427,3 +7427,925 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	}
 	return nil
 }
+
+const createAccountStep1Condition = "attribute_not_exists(PK)"
+
+// createAccountStep1Input builds step 1 of CreateAccount, create Account;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createAccountStep1Input(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createAccountStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createAccountStep2Condition = "attribute_not_exists(PK)"
+
+// createAccountStep2Input builds step 2 of CreateAccount, claim
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createAccountStep2Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createAccountStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createAccountTx describes the steps of CreateAccount for the runtime.
+var createAccountTx = transaction{
+	method: "CreateAccount",
+	steps: []transactStep{{
+		action:    "create Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateAccount writes the Account only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Account holds its unique
+// values: each is claimed in the same transaction (ErrAlreadyExists from
+// the step "claim Account.<attribute>"). One request: TransactWriteItems. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = transactPut(s.createAccountStep1Input(account)); err != nil {
+		return createAccountTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = transactPut(s.createAccountStep2Input(&AccountEmailClaim{
+		Email:    account.Email,
+		Username: account.Username,
+	})); err != nil {
+		return createAccountTx.stepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createAccountTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetAccount reads one Account by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+func (s *Store) GetAccount(ctx context.Context, username string) (*Account, error) {
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetAccount", cause: ErrNotFound}
+	}
+	var v Account
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetAccount", cause: err}
+	}
+	return &v, nil
+}
+
+// AccountByEmail reads the Account holding this email: GetItem of its
+// claim, then GetItem of the Account (two requests); ErrNotFound when no
+// Account holds it.
+//
+//	GetItem on table Main (the claim AccountEmailClaim)
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	then GetItem on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConsistentRead: true
+func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
+	var claim AccountEmailClaim
+	{
+		pk, err := accountEmailClaimPK(email)
+		if err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+		sk, err := accountEmailClaimSK(email)
+		if err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.mainTable),
+		})
+		if err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+		if out.Item == nil {
+			return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, &callError{method: "AccountByEmail", cause: err}
+		}
+	}
+	pk, err := accountPK(claim.Username)
+	if err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	sk, err := accountSK(claim.Username)
+	if err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+	}
+	var v Account
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "AccountByEmail", cause: err}
+	}
+	if v.Email != email {
+		return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+	}
+	return &v, nil
+}
+
+// ChangeAccountEmailParams holds the inputs of ChangeAccountEmail.
+type ChangeAccountEmailParams struct {
+	Username string
+	Email    string // the value set
+}
+
+const changeAccountEmailStep1Update = "SET #email = :email"
+
+const changeAccountEmailStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// changeAccountEmailStep1Input builds step 1 of ChangeAccountEmail, update
+// Account; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) changeAccountEmailStep1Input(username string, email string, email_ string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 200 {
+		return nil, &ItemError{Entity: "Account", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "Account", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeAccountEmailStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email":      &types.AttributeValueMemberS{Value: email},
+			":email_when": &types.AttributeValueMemberS{Value: email_},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeAccountEmailStep1Update),
+	}, nil
+}
+
+// changeAccountEmailStep2Input builds step 2 of ChangeAccountEmail, release
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeAccountEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const changeAccountEmailStep3Condition = "attribute_not_exists(PK)"
+
+// changeAccountEmailStep3Input builds step 3 of ChangeAccountEmail, claim
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeAccountEmailStep3Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeAccountEmailStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// changeAccountEmailTx describes the steps of ChangeAccountEmail for the
+// runtime.
+var changeAccountEmailTx = transaction{
+	method: "ChangeAccountEmail",
+	steps: []transactStep{{
+		action:    "update Account",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release Account.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangeAccountEmail updates the Account and moves the claims of the unique
+// values it changes: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values read:
+// ErrConditionFailed when another call changed them in between, ErrNotFound
+// when there is no item, ErrAlreadyExists from the step "claim
+// Account.<attribute>" when another Account holds the new value. A failed
+// step gives a *TransactionError naming it; ErrTransactionConflict when
+// another transaction held one of its items at once, and changed nothing:
+// retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  UpdateExpression: SET #email = :email
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	step 3, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error {
+	username := params.Username
+	email := params.Email
+	pk, err := accountPK(username)
+	if err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return &callError{method: "ChangeAccountEmail", cause: ErrNotFound}
+	}
+	var old Account
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "ChangeAccountEmail", cause: err}
+	}
+	if step, err = transactUpdate(s.changeAccountEmailStep1Input(username, email, old.Email)); err != nil {
+		return changeAccountEmailTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.Email != email {
+		if step, err = transactDelete(s.changeAccountEmailStep2Input(old.Email)); err != nil {
+			return changeAccountEmailTx.stepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = transactPut(s.changeAccountEmailStep3Input(&AccountEmailClaim{
+			Email:    email,
+			Username: username,
+		})); err != nil {
+			return changeAccountEmailTx.stepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeAccountEmailTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// RenameAccountParams holds the inputs of RenameAccount.
+type RenameAccountParams struct {
+	Username string
+	Name     string // the value set
+}
+
+const renameAccountUpdate = "SET #name = :name"
+
+const renameAccountCondition = "attribute_exists(PK)"
+
+// RenameAccount changes a Account and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	UpdateExpression: SET #name = :name
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error) {
+	in, err := s.renameAccountInput(params)
+	if err != nil {
+		return nil, &callError{method: "RenameAccount", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("RenameAccount", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Account
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "RenameAccount", cause: err}
+	}
+	return &v, nil
+}
+
+// renameAccountInput builds the request of RenameAccount; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) renameAccountInput(params RenameAccountParams) (*dynamodb.UpdateItemInput, error) {
+	username := params.Username
+	name := params.Name
+	if !utf8.ValidString(name) {
+		return nil, &ItemError{Entity: "Account", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(renameAccountCondition),
+		ExpressionAttributeNames:  map[string]string{"#name": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":name": &types.AttributeValueMemberS{Value: name}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(renameAccountUpdate),
+	}, nil
+}
+
+const deleteAccountStep1Condition = "#email = :email_when"
+
+// deleteAccountStep1Input builds step 1 of DeleteAccount, delete Account;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteAccountStep1Input(username string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteAccountStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteAccountStep2Input builds step 2 of DeleteAccount, release
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteAccountStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteAccountTx describes the steps of DeleteAccount for the runtime.
+var deleteAccountTx = transaction{
+	method: "DeleteAccount",
+	steps: []transactStep{{
+		action:    "delete Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release Account.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// DeleteAccount deletes the Account with this key and releases the claims
+// of its unique values: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+func (s *Store) DeleteAccount(ctx context.Context, username string) error {
+	pk, err := accountPK(username)
+	if err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	sk, err := accountSK(username)
+	if err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Account
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "DeleteAccount", cause: err}
+	}
+	if step, err = transactDelete(s.deleteAccountStep1Input(username, old.Email)); err != nil {
+		return deleteAccountTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = transactDelete(s.deleteAccountStep2Input(old.Email)); err != nil {
+		return deleteAccountTx.stepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteAccountTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const saveAccountStep1Condition = "#email = :email_when"
+
+// saveAccountStep1Input builds step 1 of SaveAccount, put Account; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveAccountStep1Input(account *Account, email string) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveAccountStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#email": "email"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveAccountStep2Condition = "attribute_not_exists(PK)"
+
+// saveAccountStep2Input builds step 2 of SaveAccount, put Account (no item
+// read); its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveAccountStep2Input(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveAccountStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveAccountStep3Input builds step 3 of SaveAccount, release
+// Account.email; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) saveAccountStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := accountEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := accountEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const saveAccountStep4Condition = "attribute_not_exists(PK)"
+
+// saveAccountStep4Input builds step 4 of SaveAccount, claim Account.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveAccountStep4Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveAccountStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveAccountTx describes the steps of SaveAccount for the runtime.
+var saveAccountTx = transaction{
+	method: "SaveAccount",
+	steps: []transactStep{{
+		action:    "put Account",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "put Account (no item read)",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release Account.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// SaveAccount writes the Account whole, replacing any item with its key,
+// and moves the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Account.<attribute>" when
+// another Account holds a new value. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Put on table Main: put Account (no item read)
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Delete on table Main: release Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	step 4, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
+	pk, err := accountPK(account.Username)
+	if err != nil {
+		return &callError{method: "SaveAccount", cause: err}
+	}
+	sk, err := accountSK(account.Username)
+	if err != nil {
+		return &callError{method: "SaveAccount", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "SaveAccount", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = transactPut(s.saveAccountStep2Input(account)); err != nil {
+			return saveAccountTx.stepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = transactPut(s.saveAccountStep4Input(&AccountEmailClaim{
+			Email:    account.Email,
+			Username: account.Username,
+		})); err != nil {
+			return saveAccountTx.stepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	} else {
+		var old Account
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return &callError{method: "SaveAccount", cause: err}
+		}
+		if step, err = transactPut(s.saveAccountStep1Input(account, old.Email)); err != nil {
+			return saveAccountTx.stepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+		if old.Email != account.Email {
+			if step, err = transactDelete(s.saveAccountStep3Input(old.Email)); err != nil {
+				return saveAccountTx.stepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+			if step, err = transactPut(s.saveAccountStep4Input(&AccountEmailClaim{
+				Email:    account.Email,
+				Username: account.Username,
+			})); err != nil {
+				return saveAccountTx.stepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return saveAccountTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const openAccountStep1Condition = "attribute_not_exists(PK)"
+
+// openAccountStep1Input builds step 1 of OpenAccount, create Account; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openAccountStep1Input(account *Account) (*dynamodb.PutItemInput, error) {
+	item, err := account.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openAccountStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openAccountStep2Condition = "attribute_not_exists(PK)"
+
+// openAccountStep2Input builds step 2 of OpenAccount, create Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openAccountStep2Input(member *Member) (*dynamodb.PutItemInput, error) {
+	item, err := member.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openAccountStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openAccountStep3Condition = "attribute_not_exists(PK)"
+
+// openAccountStep3Input builds step 3 of OpenAccount, claim Account.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openAccountStep3Input(accountEmailClaim *AccountEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := accountEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openAccountStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// OpenAccountParams holds the inputs of OpenAccount. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type OpenAccountParams struct {
+	// Account is the item step 1 writes (create Account).
+	Account Account
+	// Member is the item step 2 writes (create Member).
+	Member Member
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
+	RequestToken string
+}
+
+// openAccountTx describes the steps of OpenAccount for the runtime.
+var openAccountTx = transaction{
+	method: "OpenAccount",
+	steps: []transactStep{{
+		action:    "create Account",
+		ifAbsent:  nil,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "create Member",
+		ifAbsent:  nil,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Account.email",
+		ifAbsent:  nil,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Create an account and its member together; the transaction claims the
+// account's email too.
+//
+// OpenAccount writes its 3 steps in one transaction: all of them, or none.
+// A step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Account
+//	  Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: create Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Main: claim Account.email
+//	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
+//	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error {
+	items := make([]types.TransactWriteItem, 3)
+	var err error
+	if items[0], err = transactPut(s.openAccountStep1Input(&params.Account)); err != nil {
+		return openAccountTx.stepError(0, err)
+	}
+	if items[1], err = transactPut(s.openAccountStep2Input(&params.Member)); err != nil {
+		return openAccountTx.stepError(1, err)
+	}
+	if items[2], err = transactPut(s.openAccountStep3Input(&AccountEmailClaim{
+		Email:    params.Account.Email,
+		Username: params.Account.Username,
+	})); err != nil {
+		return openAccountTx.stepError(2, err)
+	}
+	token, err := openAccountTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: token,
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return openAccountTx.err(err, in.TransactItems)
+	}
+	return nil
+}

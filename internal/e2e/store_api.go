@@ -470,6 +470,38 @@ type StoreAPI interface {
 
 	// MoveGold writes its 3 steps in one transaction: all of them, or none.
 	MoveGold(ctx context.Context, params MoveGoldParams) error
+
+	// CreateAccount writes the Account only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Account holds its unique
+	// values: each is claimed in the same transaction (ErrAlreadyExists from
+	// the step "claim Account.<attribute>").
+	CreateAccount(ctx context.Context, account *Account) error
+
+	// GetAccount reads one Account by its primary key.
+	GetAccount(ctx context.Context, username string) (*Account, error)
+
+	// AccountByEmail reads the Account holding this email: GetItem of its
+	// claim, then GetItem of the Account (two requests).
+	AccountByEmail(ctx context.Context, email string) (*Account, error)
+
+	// ChangeAccountEmail updates the Account and moves the claims of the unique
+	// values it changes: GetItem, then TransactWriteItems (two requests).
+	ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error
+
+	// RenameAccount changes a Account and returns it as it is after the change.
+	RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error)
+
+	// DeleteAccount deletes the Account with this key and releases the claims
+	// of its unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteAccount(ctx context.Context, username string) error
+
+	// SaveAccount writes the Account whole, replacing any item with its key,
+	// and moves the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	SaveAccount(ctx context.Context, account *Account) error
+
+	// OpenAccount writes its 3 steps in one transaction: all of them, or none.
+	OpenAccount(ctx context.Context, params OpenAccountParams) error
 }
 
 // *Store implements StoreAPI.

@@ -222,6 +222,11 @@ type Entity struct {
 	// Created and Updated are the time attributes the generated code sets
 	// from the Store's clock, or nil.
 	Created, Updated *Attribute
+	// Unique are the entity's unique values, in spec order.
+	Unique []*Unique
+	// ClaimOf is set on the claim entity of a unique value (derived by
+	// the model, not written in the spec).
+	ClaimOf *Unique
 }
 
 // Stamped reports whether the entity has a created or an updated time.

@@ -87,8 +87,14 @@ type Pattern struct {
 	IncludeExpired bool
 	ExpiredPos     Pos
 	// Steps are a transaction's steps, in request order. Entities and
-	// Table are those of its first step.
+	// Table are those of its first step. A write of an entity with unique
+	// values (create, delete, an update that sets one) has steps too: its
+	// own write, then the claims it releases and takes (Step.Claim).
 	Steps []*Step
+	// Read are the unique values a write reads before its transaction
+	// (GetItem) and conditions its write on: an update's that it sets, a
+	// delete's.
+	Read []*Unique
 	// Missing is set on a check step that holds when no item has the key
 	// (exists: false).
 	Missing bool
@@ -108,6 +114,14 @@ type Step struct {
 	// Bind lists the step's inputs taken from elsewhere than the input
 	// named after the attribute.
 	Bind []*Binding
+	// Claim is the unique value whose claim the step takes or releases
+	// (Role), in a write of an entity with unique values; nil for the
+	// write itself and for the steps of a transaction pattern.
+	Claim *Unique
+	Role  StepRole
+	// Of is, for the claim a transaction pattern adds, the create step
+	// whose item holds the value.
+	Of *Step
 }
 
 // Binding is where a step takes the value of one of its attributes:
@@ -123,7 +137,17 @@ type Binding struct {
 
 // Action is what the step does, as the generated docs and errors say it:
 // "create Like", "update Photo", "check User".
-func (s *Step) Action() string { return string(s.Op) + " " + s.Entity().Name }
+func (s *Step) Action() string {
+	switch {
+	case s.Claim != nil && s.Role == TakeStep:
+		return "claim " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
+	case s.Claim != nil:
+		return "release " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
+	case s.Role == AbsentStep:
+		return "put " + s.Entity().Name + " (no item read)"
+	}
+	return string(s.Op) + " " + s.Entity().Name
+}
 
 // FieldName is the Go name of the step's field, in a transaction's
 // struct of inputs for the item it writes, in a transactGet's result for
@@ -268,6 +292,9 @@ type Cond struct {
 	Attr *Attribute
 	Pos  Pos
 	Op   CondOp
+	// Read is set on a condition a write of an entity with unique values
+	// adds: the attribute still holds the value read before the write.
+	Read bool
 	// Consts holds the constant operands, already checked against the
 	// attribute's type, as they will be written (Go literal text is the
 	// emitter's choice). Empty when the operands are method parameters.

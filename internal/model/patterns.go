@@ -110,6 +110,11 @@ func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
 			ok = false // the entity's own errors are reported
 			continue
 		}
+		if u := e.ClaimOf; u != nil {
+			r.errorf(n.Pos, "%s is the claim of %s's unique %s, which dyngen writes with the %s; read the %s by it with get: %s, by: [%s]", e.Name, u.Owner.Name, u.Attr.Name, u.Owner.Name, u.Owner.Name, u.Owner.Name, u.Attr.Name)
+			ok = false
+			continue
+		}
 		if p.Table != nil && e.Table != p.Table {
 			r.errorf(n.Pos, "pattern %s reads %s from table %s and %s from table %s; one Query reads one table", p.Name, p.Entities[0].Name, p.Table.Name, e.Name, e.Table.Name)
 			ok = false

@@ -47,6 +47,7 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.tables()
 	r.entities()
 	r.patterns()
+	r.uniqueWrites()
 	r.includes()
 	r.projections()
 	r.projectionLimit()
@@ -441,9 +442,20 @@ func (r *resolver) entities() {
 	goNames := map[string]*Entity{}
 	typeValues := map[*Table]map[string]*Entity{}
 	defer func() { r.part = nil }()
-	for _, se := range r.f.Entities {
+	// The claim entities of unique values follow the spec's own, each
+	// resolved as they are.
+	queue := slices.Clone(r.f.Entities)
+	claims := map[*spec.Entity]*Unique{}
+	for i := 0; i < len(queue); i++ {
+		se := queue[i]
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
 		r.part = e
+		if u := claims[se]; u != nil {
+			u.Claim, e.ClaimOf = e, u
+			// An error of the claim is one of its owner.
+			r.part = u.Owner
+			r.m.broken[e] = r.m.broken[u.Owner]
+		}
 		if !entityName.MatchString(e.Name) {
 			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
 		}
@@ -463,7 +475,7 @@ func (r *resolver) entities() {
 				r.errorf(se.Name.Pos, "entity name %q gives no Go name; start it with a letter", e.Name)
 			}
 		case goNames[e.GoName] != nil:
-			r.errorf(se.Name.Pos, "entities %s and %s have the same Go name %s", goNames[e.GoName].Name, e.Name, e.GoName)
+			r.errorf(se.Name.Pos, "entities %s and %s have the same Go name %s", goNames[e.GoName].label(), e.label(), e.GoName)
 		default:
 			goNames[e.GoName] = e
 		}
@@ -485,12 +497,16 @@ func (r *resolver) entities() {
 				if se.TypeValue.Set {
 					pos = se.TypeValue.Pos
 				}
-				r.errorf(pos, "entities %s and %s write the same %s value %q in table %s; set typeValue apart", other.Name, e.Name, e.Table.EntityAttr, e.TypeValue, e.Table.Name)
+				r.errorf(pos, "entities %s and %s write the same %s value %q in table %s; set typeValue apart", other.label(), e.label(), e.Table.EntityAttr, e.TypeValue, e.Table.Name)
 			}
 			typeValues[e.Table][e.TypeValue] = e
 			e.Table.Entities = append(e.Table.Entities, e)
 			r.keys(e, se)
 			r.managed(e, se)
+			queue = append(queue, r.uniques(e, se, claims)...)
+		}
+		if e.ClaimOf != nil && r.m.broken[e.ClaimOf.Owner] {
+			r.m.broken[e] = true
 		}
 		r.m.Entities = append(r.m.Entities, e)
 	}

@@ -232,6 +232,9 @@ func collisionFix(ix *model.Index, a *model.Entity, ka *model.EntityKey, b *mode
 				okA = okA && !sharesPartition(a, ix)
 				okB = okB && !sharesPartition(b, ix)
 			}
+			// The key of a claim is the model's, not the spec's.
+			okA = okA && a.ClaimOf == nil
+			okB = okB && b.ClaimOf == nil
 			switch {
 			case both && okA && okB && changesOK([]keyChange{ca, cb}, pair):
 				return fmt.Sprintf("give each entity a %s key prefix of its own that the other's values can't produce, e.g. %s and %s", pt.name, ca, cb)

@@ -74,6 +74,9 @@ type Pattern struct {
 	Cost    Cost
 	// Tx is the plan of a transaction's steps, or nil.
 	Tx *Transaction
+	// Unique is set on a write of an entity with unique values (its Tx
+	// holds the write and the claims) and on a get by a unique value.
+	Unique *Unique
 }
 
 // Entity returns the pattern's first entity.
@@ -203,6 +206,12 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 	case model.OpTransaction, model.OpTransactGet:
 		// The steps' parameters are planned with them.
 		return b.transaction(p)
+	case model.OpPut, model.OpCreate, model.OpUpdate, model.OpDelete:
+		if len(p.Steps) > 0 {
+			// A write of an entity with unique values, and its claims.
+			return b.uniqueWrite(p)
+		}
+		pp = b.write(p)
 	default:
 		pp = b.write(p)
 	}

@@ -22,6 +22,9 @@ type candidate struct {
 // read plans a get or query: it tries every index (or the one the pattern
 // forces) and keeps the best that serves the pattern, or refuses it.
 func (b *builder) read(p *model.Pattern) *Pattern {
+	if u := uniqueLookup(p); u != nil {
+		return b.lookup(p, u)
+	}
 	t := p.Table
 	var ok []*Pattern
 	var failed []candidate

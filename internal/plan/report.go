@@ -394,11 +394,7 @@ func (pp *Pattern) txReport() ReportPattern {
 			Cost:   ReportCost{RCU: s.Plan.Cost.RCU, WCU: s.Plan.Cost.WCU, Detail: s.Plan.Cost.Detail},
 		}
 		for _, a := range s.Args {
-			in := a.Input.Field
-			if a.Field != "" {
-				in += "." + a.Field
-			}
-			rs.Inputs = append(rs.Inputs, in)
+			rs.Inputs = append(rs.Inputs, a.String())
 		}
 		rp.Steps = append(rp.Steps, rs)
 	}
@@ -417,6 +413,19 @@ func (pp *Pattern) txReport() ReportPattern {
 	for _, d := range tx.Distinct {
 		rp.Notes = append(rp.Notes, fmt.Sprintf("steps %d and %d may address one item: their keys are compared before the call", d[0]+1, d[1]+1))
 	}
+	if pp.Unique != nil {
+		if pp.Key != nil {
+			rp.Key = pp.Key.Describe()
+		}
+		rp.Notes = append(rp.Notes, pp.Unique.notes(pp)...)
+		for _, prm := range pp.Params {
+			rprm := ReportParam{Name: prm.Name, GoType: pp.GoType(prm), Role: prm.Role.String()}
+			if prm.Attr != nil {
+				rprm.Attribute = prm.Attr.Name
+			}
+			rp.Params = append(rp.Params, rprm)
+		}
+	}
 	return rp
 }
 
@@ -424,6 +433,9 @@ func (pp *Pattern) txReport() ReportPattern {
 // words.
 func (pp *Pattern) notes() []string {
 	var out []string
+	if u := pp.Unique; u != nil {
+		out = append(out, u.notes(pp)...)
+	}
 	if pp.Key != nil && pp.Key.SK.Narrowed {
 		out = append(out, "the sort key is bounded to the range of its leading placeholder to keep other entities out")
 	}

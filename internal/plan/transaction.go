@@ -47,6 +47,11 @@ type Step struct {
 type Arg struct {
 	Input *Input
 	Field string
+	// Build is set on the claim item a write of an entity with unique
+	// values takes: where each of its fields, in the order of the claim
+	// entity's attributes, takes its value (Input.Field is then the
+	// claim's type).
+	Build []*Arg
 }
 
 // Input is a field of the struct a transaction's method takes.
@@ -224,7 +229,7 @@ func (b *builder) txInputs(pp *Pattern) bool {
 	items := map[*model.Step]*Input{}
 	for _, s := range tx.Steps {
 		st := s.Step
-		if st.Op != model.OpPut && st.Op != model.OpCreate {
+		if st.Op != model.OpPut && st.Op != model.OpCreate || st.Claim != nil {
 			continue
 		}
 		field := st.FieldName()
@@ -254,6 +259,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 		}
 		for _, q := range s.Plan.Params {
 			goType := s.Plan.GoType(q)
+			if q.Role == ParamItem && st.Claim != nil {
+				// The claim of a value of the item a create step writes.
+				s.Args = append(s.Args, claimArg(st, items[st.Of]))
+				continue
+			}
 			if q.Role == ParamItem {
 				s.Args = append(s.Args, &Arg{Input: items[st]})
 				continue
@@ -325,6 +335,12 @@ func (b *builder) distinct(pp *Pattern) bool {
 		for i, q := range s.Plan.Params {
 			arg := s.Args[i]
 			switch {
+			case q.Role == ParamItem && arg.Build != nil:
+				for j, ca := range s.Step.Entity().Attributes {
+					if ca == a {
+						return arg.Build[j].String()
+					}
+				}
 			case q.Role == ParamItem:
 				return arg.Input.Field + "." + a.GoName
 			case q.Role == ParamKey && q.Attr == a:

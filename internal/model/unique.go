@@ -1,0 +1,334 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dyngen/dyngen/spec"
+)
+
+// Unique is a unique value of an entity: no two of its items hold one
+// value of Attr. Each value is claimed by an item of its own, of the
+// entity Claim, stored in the owner's table and written in one
+// transaction with the owner's item.
+type Unique struct {
+	Owner *Entity
+	Attr  *Attribute
+	// Pos is the attribute's entry in the entity's unique list.
+	Pos Pos
+	// Claim is the hidden entity of the claims: the unique attribute and
+	// the owner's primary key attributes, which lead a lookup to the
+	// owner.
+	Claim *Entity
+}
+
+// ClaimPrefix starts the key of every claim item:
+// UNIQUE#<Entity>#<attribute>#{value}.
+const ClaimPrefix = "UNIQUE"
+
+// ClaimName is the name (and Go name) of the claim entity of attribute a
+// of e: UserEmailClaim.
+func ClaimName(e *Entity, a *Attribute) string { return e.GoName + a.GoName + "Claim" }
+
+// ClaimTypeValue is the value a claim item's entity attribute holds:
+// User.email.
+func ClaimTypeValue(e *Entity, a *Attribute) string { return e.TypeValue + "." + a.Name }
+
+// ClaimTemplate is the template of both key attributes of a claim: a
+// literal naming the entity and the attribute, then the value.
+func ClaimTemplate(e *Entity, a *Attribute) string {
+	return fmt.Sprintf("%s#%s#%s#{%s}", ClaimPrefix, e.Name, a.Name, a.Name)
+}
+
+// UniqueOf returns e's unique value of a, or nil.
+func (e *Entity) UniqueOf(a *Attribute) *Unique {
+	for _, u := range e.Unique {
+		if u.Attr == a {
+			return u
+		}
+	}
+	return nil
+}
+
+// uniques checks the unique list of entity e and returns the spec of
+// the claim entity of each value, for the resolver to resolve as it does
+// the spec's own entities (names, type value, attributes, keys).
+func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*Unique) []*spec.Entity {
+	if len(se.Unique) == 0 || len(e.Keys) == 0 || e.Table == nil {
+		return nil
+	}
+	var out []*spec.Entity
+	pkAttrs := e.PrimaryKey().Attrs()
+	if ttl := e.TTLAttr(); ttl != nil {
+		r.errorf(se.UniquePos, "%s has unique values and stores its table's ttl attribute (%s): DynamoDB deletes an expired item without its claims, which would keep its values taken; remove unique, or store the time to live under another name", e.Name, ttl.Name)
+		return nil
+	}
+	for _, n := range se.Unique {
+		a := e.Attr(n.Value)
+		what := fmt.Sprintf("unique %s of %s", n.Value, e.Name)
+		if a == nil {
+			var known []string
+			for _, x := range e.Attributes {
+				known = append(known, x.Name)
+			}
+			r.errorf(n.Pos, "%s: %q is not an attribute of %s%s", what, n.Value, e.Name, nearest(n.Value, known))
+			continue
+		}
+		switch {
+		case e.UniqueOf(a) != nil:
+			r.errorf(n.Pos, "%s: %s is listed twice; remove one", what, a.Name)
+			continue
+		case a.Type != String && a.Type != Enum && a.Type != Int:
+			r.errorf(n.Pos, "%s: %s is %s; a unique value is a string, an enum or an int", what, a.Name, a.Describe())
+			continue
+		case a.Optional:
+			r.errorf(n.Pos, "%s: %s is optional, and an item without a value claims none; make it required (remove optional: true)", what, a.Name)
+			continue
+		case slices.Contains(pkAttrs, a):
+			r.errorf(n.Pos, "%s: %s is in the primary key of %s, which no two items share already; remove it from unique", what, a.Name, e.Name)
+			continue
+		}
+		t := e.Table
+		bad := false
+		for _, ka := range t.Primary().KeyAttrs() {
+			if ka.Type != S {
+				r.errorf(n.Pos, "%s: the claim of a value is an item keyed %q, and key attribute %s of table %s is of type %s; a table with unique values needs string (S) key attributes", what, ClaimTemplate(e, a), ka.Name, t.Name, ka.Type)
+				bad = true
+			}
+		}
+		attrs := append([]*Attribute{a}, pkAttrs...)
+		for _, x := range attrs {
+			if !bad && t.KeyAttrNamed(x.Name) != nil {
+				r.errorf(n.Pos, "%s: the claim stores %s under its name, which is a key attribute of table %s; rename the attribute (its stored name may stay: attr:)", what, x.Name, t.Name)
+				bad = true
+			}
+		}
+		if bad {
+			continue
+		}
+		u := &Unique{Owner: e, Attr: a, Pos: n.Pos}
+		e.Unique = append(e.Unique, u)
+		str := func(v string) spec.Str { return spec.Str{Value: v, Pos: n.Pos, Set: true} }
+		cs := &spec.Entity{
+			Name:      str(ClaimName(e, a)),
+			Pos:       n.Pos,
+			Doc:       str(fmt.Sprintf("%s is the claim of a value of %s's unique %s: an item of its own, keyed by the value, that leads to the %s holding it. dyngen writes it with the %s.", ClaimName(e, a), e.Name, a.Name, e.Name, e.Name)),
+			Table:     str(t.Name),
+			TypeValue: str(ClaimTypeValue(e, a)),
+		}
+		for _, x := range attrs {
+			sa := &spec.Attribute{Name: str(x.Name), Pos: n.Pos, Type: str(string(x.Type)), Go: str(x.GoName), MaxLength: spec.Int{Value: int64(x.MaxLength), Set: x.MaxLength > 0, Pos: n.Pos}}
+			for _, v := range x.Values {
+				sa.Values = append(sa.Values, str(v))
+			}
+			if x.Type == Time {
+				sa.Format = str(string(x.Format))
+			}
+			if x.Type == Path {
+				sa.Separator = str(string(x.Separator))
+			}
+			cs.Attributes = append(cs.Attributes, sa)
+		}
+		keys := &spec.Keys{Index: str(PrimaryName), Pos: n.Pos, PK: str(ClaimTemplate(e, a))}
+		if t.SK != nil {
+			keys.SK = str(ClaimTemplate(e, a))
+		}
+		cs.Keys = []*spec.Keys{keys}
+		claims[cs] = u
+		out = append(out, cs)
+	}
+	return out
+}
+
+// StepRole is what a step of a write of an entity with unique values
+// does.
+type StepRole int
+
+const (
+	// OwnStep is the pattern's own write.
+	OwnStep StepRole = iota
+	// TakeStep creates the claim of a value (attribute_not_exists).
+	TakeStep
+	// ReleaseStep deletes the claim of the value read before the write.
+	ReleaseStep
+	// AbsentStep is a put's write when the read found no item: a create
+	// (attribute_not_exists), sent instead of the OwnStep.
+	AbsentStep
+)
+
+// uniqueWrites plans, in the model, the steps of every write of an entity
+// with unique values: the write and the claims it takes and releases, in
+// one TransactWriteItems. It refuses the writes that can't keep the
+// claims.
+func (r *resolver) uniqueWrites() {
+	defer func() { r.part = nil }()
+	for _, p := range r.m.Patterns {
+		if p.Op.IsTransaction() {
+			r.part = p
+			r.transactionClaims(p)
+			continue
+		}
+		if len(p.Entities) == 0 {
+			continue
+		}
+		e := p.Entity()
+		if e.ClaimOf != nil {
+			continue // refused in patternEntities
+		}
+		if len(e.Unique) == 0 {
+			continue
+		}
+		r.part = p
+		var steps []*Step
+		var eq []*Unique
+		switch p.Op {
+		case OpBatchPut, OpBatchDelete:
+			r.errorf(p.OpPos, "pattern %s: %s of %s, which has unique values (%s): BatchWriteItem sends no condition and no transaction, so it can't keep the claims of the values; use create and delete", p.Name, p.Op, e.Name, uniqueNames(e))
+			continue
+		case OpPut:
+			// The item read decides: over it, the put holds while it
+			// still holds the values read; without it, the put is a
+			// create.
+			eq = e.Unique
+			steps = append(steps, r.ownStep(p, eq))
+			absent := r.ownStep(p, nil)
+			absent.Op, absent.Role = OpCreate, AbsentStep
+			steps = append(steps, absent)
+			for _, u := range eq {
+				steps = append(steps, claimStep(p, u, ReleaseStep), claimStep(p, u, TakeStep))
+			}
+		case OpCreate:
+			steps = append(steps, r.ownStep(p, nil))
+			for _, u := range e.Unique {
+				steps = append(steps, claimStep(p, u, TakeStep))
+			}
+		case OpUpdate:
+			for _, a := range p.AddAttrs() {
+				if e.UniqueOf(a) != nil {
+					r.errorf(p.OpPos, "pattern %s adds to unique %s of %s, which changes the value without its claim; set it instead", p.Name, a.Name, e.Name)
+				}
+			}
+			for _, sc := range p.SetConsts {
+				if u := e.UniqueOf(sc.Attr); u != nil {
+					r.errorf(p.OpPos, "pattern %s sets unique %s of %s to a constant, which only one item can hold; set it to a parameter", p.Name, sc.Attr.Name, e.Name)
+				}
+			}
+			for _, a := range p.Set {
+				if u := e.UniqueOf(a); u != nil {
+					eq = append(eq, u)
+				}
+			}
+			if len(eq) == 0 {
+				continue // the claims stay: a plain UpdateItem
+			}
+			if p.Upsert {
+				r.errorf(p.OpPos, "pattern %s: an upsert of %s sets unique %s, and an upsert may create the item unseen, without the claim of its value; remove upsert, or create the item first", p.Name, e.Name, eq[0].Attr.Name)
+				continue
+			}
+			steps = append(steps, r.ownStep(p, eq))
+			for _, u := range eq {
+				steps = append(steps, claimStep(p, u, ReleaseStep), claimStep(p, u, TakeStep))
+			}
+		case OpDelete:
+			eq = e.Unique
+			steps = append(steps, r.ownStep(p, eq))
+			for _, u := range eq {
+				steps = append(steps, claimStep(p, u, ReleaseStep))
+			}
+		default:
+			continue
+		}
+		for i, st := range steps {
+			st.Index = i
+			st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
+			st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
+		}
+		p.Steps = steps
+		p.Read = eq
+	}
+}
+
+// ownStep is the step of pattern p that writes its item: the pattern
+// itself, its condition holding also when each value of eq is still the
+// one read before.
+func (r *resolver) ownStep(p *Pattern, eq []*Unique) *Step {
+	sub := *p
+	sub.Steps = nil
+	sub.When = slices.Clone(p.When)
+	for _, u := range eq {
+		sub.When = append(sub.When, &Cond{Attr: u.Attr, Pos: u.Pos, Op: OpEq, Read: true})
+	}
+	return &Step{Pattern: &sub, Tx: p, As: p.Entity().Name, AsPos: p.OpPos}
+}
+
+// claimStep is the step of pattern p that takes or releases the claim of
+// unique value u.
+func claimStep(p *Pattern, u *Unique, role StepRole) *Step {
+	op := OpCreate
+	if role == ReleaseStep {
+		op = OpDelete
+	}
+	sub := &Pattern{Op: op, OpPos: p.OpPos, Pos: u.Pos, Entities: []*Entity{u.Claim}, Table: u.Claim.Table, Order: Asc, IncludeExpired: true}
+	return &Step{Pattern: sub, Tx: p, As: u.Claim.Name, AsPos: u.Pos, Claim: u, Role: role}
+}
+
+func uniqueNames(e *Entity) string {
+	var names []string
+	for _, u := range e.Unique {
+		names = append(names, u.Attr.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// setsUnique reports whether update p sets a unique value, or adds to
+// one.
+func setsUnique(p *Pattern) bool {
+	for _, a := range append(p.SetAttrs(), p.AddAttrs()...) {
+		if p.Entity().UniqueOf(a) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// label names an entity in a message: a claim says whose it is.
+func (e *Entity) label() string {
+	if u := e.ClaimOf; u != nil {
+		return fmt.Sprintf("%s (the claim of %s's unique %s)", e.Name, u.Owner.Name, u.Attr.Name)
+	}
+	return e.Name
+}
+
+// transactionClaims adds to transaction p, after its own steps, the
+// claim of each unique value of the item each create step writes, and
+// refuses the steps that would need to read an item first: a put, a
+// delete, an update that sets a unique value.
+func (r *resolver) transactionClaims(p *Pattern) {
+	var claims []*Step
+	for _, st := range p.Steps {
+		e := st.Entity()
+		switch {
+		case len(e.Unique) == 0 || st.Op == OpCheck || st.Op == OpGet || st.Op == OpUpdate && !setsUnique(st.Pattern):
+		case st.Op == OpCreate:
+			for _, u := range e.Unique {
+				c := claimStep(p, u, TakeStep)
+				c.Of = st
+				claims = append(claims, c)
+			}
+		default:
+			r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has unique values (%s), is not supported in a transaction: it would read the item first to move its claims; use the entity's own %s pattern (a create step is supported: its claims are added to the transaction)", st.Index+1, p.Op, p.Name, st.Op, e.Name, uniqueNames(e), st.Op)
+		}
+	}
+	total := len(p.Steps) + len(claims)
+	for _, c := range claims {
+		c.Index = len(p.Steps)
+		c.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, c.Index+1)
+		c.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, c.Index+1)
+		if c.Index == MaxTransactionActions {
+			r.errorf(c.Of.OpPos, "%s %s has %d steps with the claims of the unique values its creates write, and DynamoDB takes at most %d actions in one transaction: split the transaction", p.Op, p.Name, total, MaxTransactionActions)
+			return
+		}
+		p.Steps = append(p.Steps, c)
+	}
+}

@@ -1,0 +1,227 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// Unique is the plan of a write of an entity with unique values, or of a
+// get by one of them (Pattern.Unique).
+type Unique struct {
+	// Read is the GetItem of the current item a write sends before its
+	// transaction (consistent, the whole item), to learn the values its
+	// claims hold; nil for a create. Old is the method's local holding
+	// the item read.
+	Read *Pattern
+	Old  string
+	// Claim is the GetItem of the claim a get by a unique value sends
+	// first; the pattern's own GetItem then reads the owner by the key
+	// the claim holds. Nil for a write.
+	Claim *Pattern
+	// Value is the unique value a get reads the claim of.
+	Value *model.Unique
+}
+
+// uniqueWrite plans a write of an entity with unique values: the GetItem
+// of the values its claims hold (but for a create), then one
+// TransactWriteItems of its own write and the claims it releases and
+// takes, which the model decided (Pattern.Steps). The method takes what
+// the write alone would.
+func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
+	own := b.write(p)
+	if own == nil {
+		return nil
+	}
+	b.params(own)
+	e := p.Entity()
+	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
+		Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
+	taken := map[string]bool{}
+	for _, q := range own.Params {
+		taken[q.Name] = true
+	}
+	if len(p.Read) > 0 {
+		read := &Pattern{Pattern: p, Call: GetItem, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
+		read.Members = []*Member{{Entity: e, How: ByKey}}
+		b.cost(read)
+		read.Cost.RCU = readUnits(b.sizes.item(e), true)
+		pp.Unique.Read = read
+		pp.Unique.Old = "old"
+		for taken[pp.Unique.Old] || b.packageNames[pp.Unique.Old] || model.TakenByCode(pp.Unique.Old) {
+			pp.Unique.Old += "_"
+		}
+	}
+	for _, st := range p.Steps {
+		sp := b.stepPlan(st)
+		if sp == nil {
+			return nil
+		}
+		// The builder takes parameters of its own.
+		for _, q := range sp.Params {
+			q.Field = ""
+		}
+		s := &Step{Step: st, Plan: sp}
+		switch sp.Call {
+		case PutItem:
+			s.Action = "Put"
+		case UpdateItem:
+			s.Action = "Update"
+		case DeleteItem:
+			s.Action = "Delete"
+		}
+		s.IfAbsent, s.IfPresent, _ = ConditionKinds(sp)
+		if st.Role == model.AbsentStep {
+			// Another call wrote the item after the read.
+			s.IfPresent = "ErrConditionFailed"
+		}
+		s.Args = uniqueArgs(pp, own, s)
+		pp.Tx.Steps = append(pp.Tx.Steps, s)
+	}
+	b.txCost(pp)
+	if r := pp.Unique.Read; r != nil {
+		pp.Cost.RCU += r.Cost.RCU
+		pp.Cost.Detail = fmt.Sprintf("GetItem first (consistent): %s; then %s", r.Cost.Detail, pp.Cost.Detail)
+	}
+	return pp
+}
+
+// uniqueArgs says where each parameter of step s's request builder takes
+// its value: the method's parameter of the same role (Input.Field is its
+// name; for the item of a create, Field is a field of it), the item read
+// before (Input.Field is Unique.Old), or, for the claim a step takes, its
+// fields one by one (Build).
+func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
+	p := pp.Pattern
+	st := s.Step
+	outer := func(q *Param) *Input { return &Input{Field: q.Name, Attr: q.Attr} }
+	// value is where the write's value of attribute a of the owner comes
+	// from: the item a create writes, the update's key or set parameter.
+	value := func(a *model.Attribute) *Arg {
+		for _, q := range own.Params {
+			switch {
+			case q.Role == ParamItem:
+				return &Arg{Input: outer(q), Field: a.GoName}
+			case (q.Role == ParamKey || q.Role == ParamSet) && q.Attr == a:
+				return &Arg{Input: outer(q)}
+			}
+		}
+		return nil
+	}
+	old := func(a *model.Attribute) *Arg {
+		return &Arg{Input: &Input{Field: pp.Unique.Old, Attr: a}, Field: a.GoName}
+	}
+	owner := p.Entity()
+	var args []*Arg
+	for _, q := range s.Plan.Params {
+		switch {
+		case st.Claim == nil && q.Role == ParamCond && q.Cond.Read:
+			args = append(args, old(q.Cond.Attr))
+		case st.Claim == nil:
+			// The pattern's own parameter.
+			for _, oq := range own.Params {
+				if oq.Role == q.Role && oq.Attr == q.Attr && oq.Cond == q.Cond && oq.Operand == q.Operand {
+					args = append(args, &Arg{Input: outer(oq)})
+				}
+			}
+		case st.Role == model.ReleaseStep:
+			// The claim's key: the value read.
+			args = append(args, old(owner.Attr(q.Attr.Name)))
+		default:
+			// The claim: the new value and the owner's key.
+			a := &Arg{Input: &Input{Field: st.Claim.Claim.GoName}}
+			for _, ca := range st.Claim.Claim.Attributes {
+				a.Build = append(a.Build, value(owner.Attr(ca.Name)))
+			}
+			args = append(args, a)
+		}
+	}
+	return args
+}
+
+// String says where an argument takes its value, as `dyngen plan` shows
+// it: user.Email, old.Email, UserEmailClaim{email: email, ...}.
+func (a *Arg) String() string {
+	if a.Build != nil {
+		var parts []string
+		for _, b := range a.Build {
+			parts = append(parts, b.String())
+		}
+		return a.Input.Field + "{" + strings.Join(parts, ", ") + "}"
+	}
+	s := a.Input.Field
+	if a.Field != "" {
+		s += "." + a.Field
+	}
+	return s
+}
+
+// uniqueLookup returns the unique value a get reads its item by: a get
+// whose by names one unique attribute of its entity, on no given index.
+func uniqueLookup(p *model.Pattern) *model.Unique {
+	if p.Op != model.OpGet || p.Index != "" || len(p.By) != 1 || len(p.Entities) != 1 {
+		return nil
+	}
+	e := p.Entity()
+	a := e.Attr(p.By[0])
+	if a == nil {
+		return nil
+	}
+	return e.UniqueOf(a)
+}
+
+// lookup plans a get by a unique value: a GetItem of the value's claim,
+// then a GetItem of the item by the key the claim holds.
+func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
+	e := p.Entity()
+	c := u.Claim
+	if len(p.Select) > 0 && !slices.Contains(p.Select, u.Attr) {
+		b.errorf(p.SelectPos, "pattern %s reads %s by its unique %s, and checks that the item read still holds it: add %s to select", p.Name, e.Name, u.Attr.Name, u.Attr.Name)
+		return nil
+	}
+	cp := &model.Pattern{Name: p.Name + " claim", GoName: p.GoName + "Claim", Pos: p.Pos, Op: model.OpGet, OpPos: p.OpPos,
+		Entities: []*model.Entity{c}, Table: c.Table, Order: model.Asc, Consistent: p.Consistent, IncludeExpired: true}
+	claim := &Pattern{Pattern: cp, Call: GetItem, Index: c.Table.Primary(), Key: primaryKey(c), Inputs: c.PrimaryKey().Attrs()}
+	claim.Members = []*Member{{Entity: c, How: ByKey}}
+	b.request(claim)
+	b.cost(claim)
+	pp := &Pattern{Pattern: p, Call: GetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: []*model.Attribute{u.Attr}, Unique: &Unique{Claim: claim, Value: u}}
+	pp.Members = []*Member{{Entity: e, How: ByKey}}
+	b.request(pp)
+	b.cost(pp)
+	pp.Cost.RCU += claim.Cost.RCU
+	pp.Cost.Detail = fmt.Sprintf("GetItem of the claim %s: %s; then GetItem of the %s: %s", c.Name, claim.Cost.Detail, e.Name, pp.Cost.Detail)
+	return pp
+}
+
+// notes say in words how the pattern keeps or reads the claims.
+func (u *Unique) notes(pp *Pattern) []string {
+	var out []string
+	if c := u.Claim; c != nil {
+		out = append(out, fmt.Sprintf("2 requests: GetItem of the claim %s, key %s, then GetItem of the %s by the key the claim holds; ErrNotFound when there is no claim, or the item no longer holds the value", c.Entity().Name, c.Key.Describe(), pp.Entity().Name))
+	}
+	if r := u.Read; r != nil {
+		var names []string
+		for _, v := range pp.Pattern.Read {
+			names = append(names, v.Attr.Name)
+		}
+		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
+		if pp.Pattern.Op == model.OpPut {
+			out = append(out, "when the read finds no item, the put is sent as step 2, a create, with the claims of every value (steps 4, 6...), instead of step 1")
+		}
+	}
+	return out
+}
+
+// claimArg is the claim step st of a transaction takes: built from the
+// fields of the item in, which its create step writes.
+func claimArg(st *model.Step, in *Input) *Arg {
+	owner := st.Of.Entity()
+	a := &Arg{Input: &Input{Field: st.Claim.Claim.GoName}}
+	for _, ca := range st.Claim.Claim.Attributes {
+		a.Build = append(a.Build, &Arg{Input: in, Field: owner.Attr(ca.Name).GoName})
+	}
+	return a
+}

@@ -1,0 +1,138 @@
+package plan_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+const uniqueSpec = `
+version: 1
+package: accounts
+tables:
+  Main: {partitionKey: PK, sortKey: SK}
+entities:
+  User:
+    attributes: {username: string, email: string, name: string}
+    unique: [email]
+    keys: {primary: {pk: "USER#{username}", sk: "USER#{username}"}}
+patterns:
+  CreateUser: {create: User}
+  SaveUser: {put: User}
+  MoveEmail: {update: User, set: [email]}
+  Rename: {update: User, set: [name]}
+  DeleteUser: {delete: User}
+  UserByEmail: {get: User, by: [email]}
+`
+
+// stepDesc is what a test says of a step: its action, request and
+// errors.
+type stepDesc struct {
+	action, call, condition string
+	ifAbsent, ifPresent     string
+	args                    []string
+}
+
+func TestUniquePlans(t *testing.T) {
+	res := generator.Check("spec.yaml", []byte(uniqueSpec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	claim := res.Model.Entities[1]
+	if claim.Name != "UserEmailClaim" || claim.TypeValue != "User.email" || claim.ClaimOf == nil || claim.PrimaryKey().PK.Source != "UNIQUE#User#email#{email}" {
+		t.Fatalf("claim entity %s, type value %s, pk %s", claim.Name, claim.TypeValue, claim.PrimaryKey().PK.Source)
+	}
+	pps := map[string]*plan.Pattern{}
+	for _, pp := range res.Plan.Patterns {
+		pps[pp.Pattern.Name] = pp
+	}
+	for _, tc := range []struct {
+		name  string
+		call  plan.Call
+		read  bool
+		steps []stepDesc
+	}{
+		{"CreateUser", plan.TransactWriteItems, false, []stepDesc{
+			{"create User", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"user"}},
+			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
+		}},
+		{"SaveUser", plan.TransactWriteItems, true, []stepDesc{
+			{"put User", "PutItem", "#email = :email_when", "ErrConditionFailed", "ErrConditionFailed", []string{"user", "old.Email"}},
+			{"put User (no item read)", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrConditionFailed", []string{"user"}},
+			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
+			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
+		}},
+		{"MoveEmail", plan.TransactWriteItems, true, []stepDesc{
+			{"update User", "UpdateItem", "attribute_exists(PK) AND #email = :email_when", "ErrNotFound", "ErrConditionFailed", []string{"username", "email", "old.Email"}},
+			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
+			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"UserEmailClaim{email, username}"}},
+		}},
+		{"Rename", plan.UpdateItem, false, nil},
+		{"DeleteUser", plan.TransactWriteItems, true, []stepDesc{
+			{"delete User", "DeleteItem", "#email = :email_when", "ErrConditionFailed", "ErrConditionFailed", []string{"username", "old.Email"}},
+			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
+		}},
+	} {
+		pp := pps[tc.name]
+		if pp == nil {
+			t.Errorf("%s: not planned", tc.name)
+			continue
+		}
+		if pp.Call != tc.call {
+			t.Errorf("%s: %s, want %s", tc.name, pp.Call, tc.call)
+		}
+		if tc.steps == nil {
+			if pp.Tx != nil || pp.Unique != nil {
+				t.Errorf("%s: planned with claims", tc.name)
+			}
+			continue
+		}
+		if (pp.Unique.Read != nil) != tc.read {
+			t.Errorf("%s: reads first %v, want %v", tc.name, pp.Unique.Read != nil, tc.read)
+		}
+		if len(pp.Tx.Steps) != len(tc.steps) {
+			t.Errorf("%s: %d steps, want %d", tc.name, len(pp.Tx.Steps), len(tc.steps))
+			continue
+		}
+		for i, s := range pp.Tx.Steps {
+			want := tc.steps[i]
+			var args []string
+			for _, a := range s.Args {
+				args = append(args, a.String())
+			}
+			got := stepDesc{s.Step.Action(), string(s.Plan.Call), s.Plan.Request.Condition, s.IfAbsent, s.IfPresent, args}
+			if got.action != want.action || got.call != want.call || got.condition != want.condition || got.ifAbsent != want.ifAbsent || got.ifPresent != want.ifPresent || !slices.Equal(got.args, want.args) {
+				t.Errorf("%s step %d:\n got %+v\nwant %+v", tc.name, i+1, got, want)
+			}
+		}
+	}
+	lookup := pps["UserByEmail"]
+	if lookup.Call != plan.GetItem || lookup.Unique == nil || lookup.Unique.Claim == nil || lookup.Unique.Claim.Pattern.Entity() != claim {
+		t.Fatalf("UserByEmail: %+v", lookup)
+	}
+	if len(lookup.Params) != 1 || lookup.Params[0].Role != plan.ParamKey || lookup.Params[0].Attr.Name != "email" {
+		t.Errorf("UserByEmail params: %+v", lookup.Params)
+	}
+	if got := lookup.Key.Describe(); got != `PK = "USER#{username}" AND SK = "USER#{username}"` {
+		t.Errorf("UserByEmail owner key %s", got)
+	}
+	// The claim's names are in the lists of the generated package.
+	var names []string
+	for _, n := range res.Model.GeneratedNames() {
+		names = append(names, n.Name)
+	}
+	if !slices.Contains(names, "UserEmailClaim") {
+		t.Errorf("GeneratedNames lacks UserEmailClaim: %v", names)
+	}
+	var builders []string
+	for _, n := range res.Model.UnexportedNames() {
+		builders = append(builders, n.Name)
+	}
+	for _, want := range []string{"createUserStep2Input", "moveEmailStep3Input", "userEmailClaimPK"} {
+		if !slices.Contains(builders, want) {
+			t.Errorf("UnexportedNames lacks %s", want)
+		}
+	}
+}
