@@ -41,6 +41,8 @@ var models = []model{
 		patterns: []wantPattern{
 			{"GetBook", plan.GetItem, "primary", `PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"`, "Review kept out"},
 			{"GetUser", plan.GetItem, "primary", `PK = "USER#{username}" AND SK = "USER#{username}"`, "-"},
+			// By the email's claim, then by the key it holds: two GetItems.
+			{"UserByEmail", plan.GetItem, "primary", `PK = "USER#{username}" AND SK = "USER#{username}"`, "-"},
 			// The book and its reviews in one Query of the book's item
 			// collection; the reviews' sort key has no literal prefix (it
 			// starts with the date), so they are told apart by _type.
@@ -51,7 +53,10 @@ var models = []model{
 			{"UserPage", plan.Query, "GSI1", `GSI1PK = "USER#{username}"`, "User by prefix USER#; Review by _type"},
 			{"ReviewsOfUser", plan.Query, "GSI1", `GSI1PK = "USER#{username}" AND GSI1SK BETWEEN "{reviewDate:min}" AND "{reviewDate:max}\U0010FFFF"`, "User kept out"},
 			{"AddBook", plan.PutItem, "primary", `PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"`, "-"},
-			{"AddUser", plan.PutItem, "primary", `PK = "USER#{username}" AND SK = "USER#{username}"`, "-"},
+			// The user and its email's claim, written together.
+			{"AddUser", plan.TransactWriteItems, "primary", `PK = "USER#{username}" AND SK = "USER#{username}"`, "-"},
+			// The user read, then the update with the claim moved.
+			{"ChangeEmail", plan.TransactWriteItems, "primary", `PK = "USER#{username}" AND SK = "USER#{username}"`, "-"},
 			// The review and its book's review count, written together.
 			{"WriteReview", plan.TransactWriteItems, "primary", "", "-"},
 			{"UpdateReview", plan.UpdateItem, "primary", `PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`, "-"},
@@ -150,6 +155,15 @@ var models = []model{
 // steps holds, for each transaction of the models, its steps in order:
 // each step's action and the key of its item, as the READMEs show them.
 var steps = map[string][]string{
+	"bookreviews/AddUser": {
+		`create User: PK = "USER#{username}" AND SK = "USER#{username}"`,
+		`claim User.email: PK = "UNIQUE#User#email#{email}" AND SK = "UNIQUE#User#email#{email}"`,
+	},
+	"bookreviews/ChangeEmail": {
+		`update User: PK = "USER#{username}" AND SK = "USER#{username}"`,
+		`release User.email: PK = "UNIQUE#User#email#{email}" AND SK = "UNIQUE#User#email#{email}"`,
+		`claim User.email: PK = "UNIQUE#User#email#{email}" AND SK = "UNIQUE#User#email#{email}"`,
+	},
 	"bookreviews/WriteReview": {
 		`create Review: PK = "BOOK#{isbn}" AND SK = "{reviewDate}#USER#{username}"`,
 		`update Book: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"`,

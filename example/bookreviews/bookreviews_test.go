@@ -178,6 +178,9 @@ func checkUser(t *testing.T, what string, got *bookreviews.User, want bookreview
 	if !got.MembershipDate.Equal(want.MembershipDate) {
 		t.Errorf("%s: MembershipDate = %s, want %s", what, got.MembershipDate, want.MembershipDate)
 	}
+	if got.Email != want.Email {
+		t.Errorf("%s: Email = %q, want %q", what, got.Email, want.Email)
+	}
 }
 
 func checkReview(t *testing.T, what string, got, want bookreviews.Review) {
@@ -235,7 +238,7 @@ func seed(t *testing.T, s *bookreviews.Store, n int) []bookreviews.Review {
 		}
 	}
 	for i, u := range readers {
-		user := bookreviews.User{Username: u, MembershipDate: time.Date(2020, time.Month(i+1), 15, 12, 0, 0, 0, time.UTC)}
+		user := bookreviews.User{Username: u, MembershipDate: time.Date(2020, time.Month(i+1), 15, 12, 0, 0, 0, time.UTC), Email: u + "@example.com"}
 		if err := s.AddUser(ctx, &user); err != nil {
 			t.Fatalf("AddUser %s: %v", u, err)
 		}
@@ -297,11 +300,11 @@ func TestGetBookAndUser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GetUser: %v", err)
 	}
-	checkUser(t, "GetUser carol", u, bookreviews.User{Username: "carol", MembershipDate: time.Date(2020, 3, 15, 12, 0, 0, 0, time.UTC)})
+	checkUser(t, "GetUser carol", u, bookreviews.User{Username: "carol", MembershipDate: time.Date(2020, 3, 15, 12, 0, 0, 0, time.UTC), Email: "carol@example.com"})
 	if _, err := s.GetUser(ctx, "mallory"); !errors.Is(err, bookreviews.ErrNotFound) {
 		t.Errorf("GetUser of a missing user: %v, want ErrNotFound", err)
 	}
-	if err := s.AddUser(ctx, &bookreviews.User{Username: "carol", MembershipDate: time.Now()}); !errors.Is(err, bookreviews.ErrAlreadyExists) {
+	if err := s.AddUser(ctx, &bookreviews.User{Username: "carol", MembershipDate: time.Now(), Email: "carol2@example.com"}); !errors.Is(err, bookreviews.ErrAlreadyExists) {
 		t.Errorf("AddUser of an existing username: %v, want ErrAlreadyExists", err)
 	}
 	// A key value holding the separator is refused before any call.
@@ -581,7 +584,7 @@ func TestUserReviews(t *testing.T) {
 	if len(up.Users) != 1 {
 		t.Fatalf("UserPage: %d users, want 1", len(up.Users))
 	}
-	checkUser(t, "UserPage user", &up.Users[0], bookreviews.User{Username: "alice", MembershipDate: time.Date(2020, 1, 15, 12, 0, 0, 0, time.UTC)})
+	checkUser(t, "UserPage user", &up.Users[0], bookreviews.User{Username: "alice", MembershipDate: time.Date(2020, 1, 15, 12, 0, 0, 0, time.UTC), Email: "alice@example.com"})
 	checkReviews(t, "UserPage reviews", up.Reviews, want)
 
 	// The same page by page, the user on the first page only.
@@ -614,7 +617,7 @@ func TestUserReviews(t *testing.T) {
 	}
 
 	// A user without reviews, and one who does not exist.
-	frank := bookreviews.User{Username: "frank", MembershipDate: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)}
+	frank := bookreviews.User{Username: "frank", MembershipDate: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC), Email: "frank@example.com"}
 	if err := s.AddUser(ctx, &frank); err != nil {
 		t.Fatal(err)
 	}
@@ -806,5 +809,60 @@ func TestBookNeverAReview(t *testing.T) {
 	far := bookreviews.Review{ISBN: goBook.ISBN, Username: "far", Grade: 3, ReviewText: "x", ReviewDate: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if err := writeReview(t, s, far); err == nil {
 		t.Error("WriteReview of a review dated 10000: no error")
+	}
+}
+
+// TestUniqueEmail: no two users share an email. AddUser writes the user
+// and the email's claim in one transaction, so a taken email fails at the
+// claim (step 2) and writes no user; ChangeEmail moves the claim, and the
+// old email is free again; UserByEmail reads the claim, then its user.
+func TestUniqueEmail(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	day := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	ann := bookreviews.User{Username: "ann", MembershipDate: day, Email: "ann@example.com"}
+	if err := s.AddUser(ctx, &ann); err != nil {
+		t.Fatalf("AddUser ann: %v", err)
+	}
+	got, err := s.UserByEmail(ctx, "ann@example.com")
+	if err != nil {
+		t.Fatalf("UserByEmail: %v", err)
+	}
+	checkUser(t, "UserByEmail ann", got, ann)
+	if _, err := s.UserByEmail(ctx, "nobody@example.com"); !errors.Is(err, bookreviews.ErrNotFound) {
+		t.Errorf("UserByEmail of an email no one holds: %v, want ErrNotFound", err)
+	}
+
+	// Another user can't take ann's email: the claim of step 2 fails, and
+	// the user of step 1 is not written.
+	bob := bookreviews.User{Username: "bob", MembershipDate: day, Email: "ann@example.com"}
+	err = s.AddUser(ctx, &bob)
+	var te *bookreviews.TransactionError
+	if !errors.Is(err, bookreviews.ErrAlreadyExists) || !errors.As(err, &te) || te.Step != 2 || te.Action != "claim User.email" {
+		t.Errorf("AddUser with a taken email: %v (%+v), want ErrAlreadyExists at step 2, the claim", err, te)
+	}
+	if _, err := s.GetUser(ctx, "bob"); !errors.Is(err, bookreviews.ErrNotFound) {
+		t.Errorf("bob was written without his email's claim: %v", err)
+	}
+
+	// ann moves to a new email; the old one is then free for bob.
+	if err := s.ChangeEmail(ctx, bookreviews.ChangeEmailParams{Username: "ann", Email: "ann@example.org"}); err != nil {
+		t.Fatalf("ChangeEmail: %v", err)
+	}
+	if got, err := s.UserByEmail(ctx, "ann@example.org"); err != nil || got.Username != "ann" {
+		t.Errorf("UserByEmail of the new email: %+v, %v", got, err)
+	}
+	if _, err := s.UserByEmail(ctx, "ann@example.com"); !errors.Is(err, bookreviews.ErrNotFound) {
+		t.Errorf("UserByEmail of the released email: %v, want ErrNotFound", err)
+	}
+	if err := s.AddUser(ctx, &bob); err != nil {
+		t.Fatalf("AddUser bob with the released email: %v", err)
+	}
+	// Moving to an email another user holds changes nothing.
+	if err := s.ChangeEmail(ctx, bookreviews.ChangeEmailParams{Username: "ann", Email: "ann@example.com"}); !errors.Is(err, bookreviews.ErrAlreadyExists) {
+		t.Errorf("ChangeEmail to bob's email: %v, want ErrAlreadyExists", err)
+	}
+	if got, err := s.GetUser(ctx, "ann"); err != nil || got.Email != "ann@example.org" {
+		t.Errorf("ann after a refused change: %+v, %v", got, err)
 	}
 }

@@ -83,6 +83,76 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 	return &v, nil
 }
 
+// The user of an email (sign-in by email). GetItem of the email's claim,
+// then of its user.
+//
+// UserByEmail reads the User holding this email: GetItem of its claim, then
+// GetItem of the User (two requests); ErrNotFound when no User holds it.
+//
+//	GetItem on table BookReviews (the claim UserEmailClaim)
+//	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
+//	  	"UNIQUE#User#email#{email}"
+//	then GetItem on table BookReviews
+//	  Key: PK = "USER#{username}" AND SK = "USER#{username}"
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	var claim UserEmailClaim
+	{
+		pk, err := userEmailClaimPK(email)
+		if err != nil {
+			return nil, &callError{method: "UserByEmail", cause: err}
+		}
+		sk, err := userEmailClaimSK(email)
+		if err != nil {
+			return nil, &callError{method: "UserByEmail", cause: err}
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.bookReviewsTable),
+		})
+		if err != nil {
+			return nil, &callError{method: "UserByEmail", cause: err}
+		}
+		if out.Item == nil {
+			return nil, &callError{method: "UserByEmail", cause: ErrNotFound}
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, &callError{method: "UserByEmail", cause: err}
+		}
+	}
+	pk, err := userPK(claim.Username)
+	if err != nil {
+		return nil, &callError{method: "UserByEmail", cause: err}
+	}
+	sk, err := userSK(claim.Username)
+	if err != nil {
+		return nil, &callError{method: "UserByEmail", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.bookReviewsTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "UserByEmail", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "UserByEmail", cause: ErrNotFound}
+	}
+	var v User
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "UserByEmail", cause: err}
+	}
+	if v.Email != email {
+		return nil, &callError{method: "UserByEmail", cause: ErrNotFound}
+	}
+	return &v, nil
+}
+
 // BookPageResult is one page of BookPage.
 type BookPageResult struct {
 	Books   []Book
@@ -527,38 +597,289 @@ func (s *Store) addBookInput(book *Book) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
-const addUserCondition = "attribute_not_exists(PK)"
+const addUserStep1Condition = "attribute_not_exists(PK)"
 
-// AddUser writes user only when no item has its key: ErrAlreadyExists
-// otherwise.
-//
-//	PutItem on table BookReviews
-//	Key: PK = "USER#{username}" AND SK = "USER#{username}"
-//	ConditionExpression: attribute_not_exists(PK)
-func (s *Store) AddUser(ctx context.Context, user *User) error {
-	in, err := s.addUserInput(user)
-	if err != nil {
-		return &callError{method: "AddUser", cause: err}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
-	}
-	return nil
-}
-
-// addUserInput builds the request of AddUser; its errors are a KeyError or
-// an ItemError, which the caller wraps.
-func (s *Store) addUserInput(user *User) (*dynamodb.PutItemInput, error) {
+// addUserStep1Input builds step 1 of AddUser, create User; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) addUserStep1Input(user *User) (*dynamodb.PutItemInput, error) {
 	item, err := user.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(addUserCondition),
+		ConditionExpression:                 aws.String(addUserStep1Condition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.bookReviewsTable),
 	}, nil
+}
+
+const addUserStep2Condition = "attribute_not_exists(PK)"
+
+// addUserStep2Input builds step 2 of AddUser, claim User.email; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) addUserStep2Input(userEmailClaim *UserEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := userEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(addUserStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
+	}, nil
+}
+
+// addUserTx describes the steps of AddUser for the runtime.
+var addUserTx = transaction{
+	method: "AddUser",
+	steps: []transactStep{{
+		action:    "create User",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim User.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Adds a user; a taken username, or a taken email, is ErrAlreadyExists.
+//
+// AddUser writes the User only when no item has its key (ErrAlreadyExists
+// from step 1) and no other User holds its unique values: each is claimed
+// in the same transaction (ErrAlreadyExists from the step "claim
+// User.<attribute>"). One request: TransactWriteItems. A failed step gives
+// a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table BookReviews: create User
+//	  Key: PK = "USER#{username}" AND SK = "USER#{username}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table BookReviews: claim User.email
+//	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
+//	  	"UNIQUE#User#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) AddUser(ctx context.Context, user *User) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = transactPut(s.addUserStep1Input(user)); err != nil {
+		return addUserTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = transactPut(s.addUserStep2Input(&UserEmailClaim{
+		Email:    user.Email,
+		Username: user.Username,
+	})); err != nil {
+		return addUserTx.stepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return addUserTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// ChangeEmailParams holds the inputs of ChangeEmail.
+type ChangeEmailParams struct {
+	Username string
+	Email    string // the value set
+}
+
+const changeEmailStep1Update = "SET #email = :email"
+
+const changeEmailStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// changeEmailStep1Input builds step 1 of ChangeEmail, update User; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) changeEmailStep1Input(username string, email string, email_ string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 200 {
+		return nil, &ItemError{Entity: "User", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "User", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := userPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := userSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeEmailStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email":      &types.AttributeValueMemberS{Value: email},
+			":email_when": &types.AttributeValueMemberS{Value: email_},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
+		UpdateExpression:                    aws.String(changeEmailStep1Update),
+	}, nil
+}
+
+// changeEmailStep2Input builds step 2 of ChangeEmail, release User.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) changeEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := userEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := userEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.bookReviewsTable),
+	}, nil
+}
+
+const changeEmailStep3Condition = "attribute_not_exists(PK)"
+
+// changeEmailStep3Input builds step 3 of ChangeEmail, claim User.email; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) changeEmailStep3Input(userEmailClaim *UserEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := userEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeEmailStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
+	}, nil
+}
+
+// changeEmailTx describes the steps of ChangeEmail for the runtime.
+var changeEmailTx = transaction{
+	method: "ChangeEmail",
+	steps: []transactStep{{
+		action:    "update User",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "release User.email",
+		ifAbsent:  nil,
+		ifPresent: nil,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim User.email",
+		ifAbsent:  ErrConditionFailed,
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Moves a user's email to a new one, which no other user may hold; the old
+// one is free again.
+//
+// ChangeEmail updates the User and moves the claims of the unique values it
+// changes: GetItem, then TransactWriteItems (two requests). The update
+// holds only while the item still holds the values read: ErrConditionFailed
+// when another call changed them in between, ErrNotFound when there is no
+// item, ErrAlreadyExists from the step "claim User.<attribute>" when
+// another User holds the new value. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table BookReviews
+//	  Key: PK = "USER#{username}" AND SK = "USER#{username}"
+//	TransactWriteItems
+//	step 1, Update on table BookReviews: update User
+//	  Key: PK = "USER#{username}" AND SK = "USER#{username}"
+//	  UpdateExpression: SET #email = :email
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table BookReviews: release User.email
+//	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
+//	  	"UNIQUE#User#email#{email}"
+//	step 3, Put on table BookReviews: claim User.email
+//	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
+//	  	"UNIQUE#User#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangeEmail(ctx context.Context, params ChangeEmailParams) error {
+	username := params.Username
+	email := params.Email
+	pk, err := userPK(username)
+	if err != nil {
+		return &callError{method: "ChangeEmail", cause: err}
+	}
+	sk, err := userSK(username)
+	if err != nil {
+		return &callError{method: "ChangeEmail", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.bookReviewsTable),
+	})
+	if err != nil {
+		return &callError{method: "ChangeEmail", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return &callError{method: "ChangeEmail", cause: ErrNotFound}
+	}
+	var old User
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "ChangeEmail", cause: err}
+	}
+	if step, err = transactUpdate(s.changeEmailStep1Input(username, email, old.Email)); err != nil {
+		return changeEmailTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.Email != email {
+		if step, err = transactDelete(s.changeEmailStep2Input(old.Email)); err != nil {
+			return changeEmailTx.stepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = transactPut(s.changeEmailStep3Input(&UserEmailClaim{
+			Email:    email,
+			Username: username,
+		})); err != nil {
+			return changeEmailTx.stepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeEmailTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
 }
 
 const writeReviewStep1Condition = "attribute_not_exists(PK)"

@@ -19,6 +19,10 @@ type StoreAPI interface {
 	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, username string) (*User, error)
 
+	// UserByEmail reads the User holding this email: GetItem of its claim, then
+	// GetItem of the User (two requests).
+	UserByEmail(ctx context.Context, email string) (*User, error)
+
 	// BookPage reads one page of the items of Book, Review.
 	BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error)
 
@@ -51,9 +55,15 @@ type StoreAPI interface {
 	// otherwise.
 	AddBook(ctx context.Context, book *Book) error
 
-	// AddUser writes user only when no item has its key: ErrAlreadyExists
-	// otherwise.
+	// AddUser writes the User only when no item has its key (ErrAlreadyExists
+	// from step 1) and no other User holds its unique values: each is claimed
+	// in the same transaction (ErrAlreadyExists from the step "claim
+	// User.<attribute>").
 	AddUser(ctx context.Context, user *User) error
+
+	// ChangeEmail updates the User and moves the claims of the unique values it
+	// changes: GetItem, then TransactWriteItems (two requests).
+	ChangeEmail(ctx context.Context, params ChangeEmailParams) error
 
 	// WriteReview writes its 2 steps in one transaction: all of them, or none.
 	WriteReview(ctx context.Context, params WriteReviewParams) error

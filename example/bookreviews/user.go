@@ -21,6 +21,7 @@ import (
 type User struct {
 	Username       string
 	MembershipDate time.Time // stored as MembershipDate
+	Email          string
 }
 
 // userPK builds PK="USER#{username}" of User items.
@@ -57,6 +58,12 @@ func (u *User) validate() error {
 	}
 	if !storableYear(u.MembershipDate.UTC().Year()) {
 		return &ItemError{Entity: "User", Attr: "membershipDate", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
+	if utf8.RuneCountInString(u.Email) > 200 {
+		return &ItemError{Entity: "User", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(u.Email) {
+		return &ItemError{Entity: "User", Attr: "email", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
@@ -109,7 +116,7 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	// One allocation holds the item's scalar attribute values.
 	vals := &userValues{
-		s: [7]types.AttributeValueMemberS{
+		s: [8]types.AttributeValueMemberS{
 			{Value: pk},
 			{Value: sk},
 			{Value: gsi1PK},
@@ -117,9 +124,10 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: "User"},
 			{Value: u.Username},
 			{Value: formatTime(u.MembershipDate)},
+			{Value: u.Email},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 7)
+	item := make(map[string]types.AttributeValue, 8)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["GSI1PK"] = &vals.s[2]
@@ -127,13 +135,14 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["_type"] = &vals.s[4]
 	item["username"] = &vals.s[5]
 	item["MembershipDate"] = &vals.s[6]
+	item["email"] = &vals.s[7]
 	return item, nil
 }
 
 // userValues holds the scalar attribute values of one User item, allocated
 // at once.
 type userValues struct {
-	s [7]types.AttributeValueMemberS
+	s [8]types.AttributeValueMemberS
 }
 
 // UnmarshalItem sets u from an item as DynamoDB returns it. A missing
@@ -144,5 +153,6 @@ func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := itemDecoder{entity: "User"}
 	u.Username = dec.string("username", item["username"], required)
 	u.MembershipDate = dec.time("membershipDate", item["MembershipDate"], required)
+	u.Email = dec.string("email", item["email"], required)
 	return dec.err
 }

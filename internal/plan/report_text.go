@@ -184,6 +184,8 @@ func (p ReportPattern) othersText() string {
 
 func (c ReportCost) short() string {
 	switch {
+	case c.RCU > 0 && c.WCU > 0:
+		return fmt.Sprintf("%g RCU + %g WCU", c.RCU, c.WCU)
 	case c.RCU > 0:
 		return fmt.Sprintf("%g RCU", c.RCU)
 	case c.WCU > 0:

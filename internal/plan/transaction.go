@@ -105,6 +105,18 @@ func ConditionKinds(pp *Pattern) (absent, present string, ok bool) {
 	return "ErrConditionFailed", "ErrConditionFailed", true
 }
 
+// stepKinds are the errors a failed condition of a transaction's step
+// is, when its item is absent and present: ConditionKinds, but "" for
+// the absent item of a step whose condition only an item with the key
+// fails (a create or a check of no item, without when or expiry).
+func stepKinds(sp *Pattern) (absent, present string) {
+	absent, present, _ = ConditionKinds(sp)
+	if present == "ErrAlreadyExists" && len(sp.Pattern.When) == 0 && !sp.Pattern.Expires() {
+		absent = ""
+	}
+	return absent, present
+}
+
 // transaction plans a transaction's steps, the inputs they share, the
 // items they address and the cost.
 func (b *builder) transaction(p *model.Pattern) *Pattern {
@@ -137,11 +149,7 @@ func (b *builder) transaction(p *model.Pattern) *Pattern {
 		case GetItem:
 			s.Action = "Get"
 		}
-		s.IfAbsent, s.IfPresent, _ = ConditionKinds(sp)
-		if s.IfPresent == "ErrAlreadyExists" && len(st.When) == 0 && !sp.Pattern.Expires() {
-			// Only an item with the key fails the condition.
-			s.IfAbsent = ""
-		}
+		s.IfAbsent, s.IfPresent = stepKinds(sp)
 		pp.Tx.Steps = append(pp.Tx.Steps, s)
 	}
 	if !ok {

@@ -72,7 +72,7 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		case DeleteItem:
 			s.Action = "Delete"
 		}
-		s.IfAbsent, s.IfPresent, _ = ConditionKinds(sp)
+		s.IfAbsent, s.IfPresent = stepKinds(sp)
 		if st.Role == model.AbsentStep {
 			// Another call wrote the item after the read.
 			s.IfPresent = "ErrConditionFailed"

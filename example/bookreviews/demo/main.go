@@ -80,14 +80,30 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 	err := s.AddBook(ctx, &book)
 	p("adding it again: %s", sentinel(err))
 
-	section("AddUser", "three users")
+	section("AddUser", "three users, each with an email no other user holds")
 	for i, name := range []string{"alice", "bob", "carol"} {
-		u := bookreviews.User{Username: name, MembershipDate: time.Date(2021, time.Month(3*i+1), 1, 0, 0, 0, 0, time.UTC)}
+		u := bookreviews.User{Username: name, MembershipDate: time.Date(2021, time.Month(3*i+1), 1, 0, 0, 0, 0, time.UTC), Email: name + "@example.com"}
 		if err := s.AddUser(ctx, &u); err != nil {
 			return err
 		}
-		p("added user %s, member since %s", u.Username, u.MembershipDate.Format(time.DateOnly))
+		p("added user %s <%s>, member since %s", u.Username, u.Email, u.MembershipDate.Format(time.DateOnly))
 	}
+	err = s.AddUser(ctx, &bookreviews.User{Username: "mallory", MembershipDate: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), Email: "alice@example.com"})
+	p("a user with alice's email: %s", sentinel(err))
+
+	section("UserByEmail", "who is bob@example.com (GetItem of the email's claim, then of its user)")
+	holder, err := s.UserByEmail(ctx, "bob@example.com")
+	if err != nil {
+		return err
+	}
+	p("bob@example.com is %s", holder.Username)
+
+	section("ChangeEmail", "carol moves to a new email; the old one is free again")
+	if err := s.ChangeEmail(ctx, bookreviews.ChangeEmailParams{Username: "carol", Email: "carol@example.org"}); err != nil {
+		return err
+	}
+	_, err = s.UserByEmail(ctx, "carol@example.com")
+	p("carol@example.com now: %s", sentinel(err))
 
 	section("WriteReview", "five reviews of the book, a day apart; the book counts each, in the same transaction")
 	day := time.Date(2024, 5, 1, 18, 0, 0, 0, time.UTC)

@@ -13,8 +13,8 @@ import (
 
 // patterns are the access patterns of spec.yaml: the demo runs each.
 var patterns = []string{
-	"GetBook", "GetUser", "BookPage", "ReviewsOfBook", "UserPage", "ReviewsOfUser",
-	"AddBook", "AddUser", "WriteReview", "UpdateReview", "DeleteReview",
+	"GetBook", "GetUser", "UserByEmail", "BookPage", "ReviewsOfBook", "UserPage", "ReviewsOfUser",
+	"AddBook", "AddUser", "ChangeEmail", "WriteReview", "UpdateReview", "DeleteReview",
 }
 
 func TestDemo(t *testing.T) {
@@ -33,6 +33,9 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{
 		`book   978-0134190440 "The Go Programming Language" by Alan A. A. Donovan, Brian W. Kernighan (2015), 5 reviews`,
 		"writing the first again: step 1 (create Review): error ErrAlreadyExists",
+		"a user with alice's email: step 2 (claim User.email): error ErrAlreadyExists",
+		"bob@example.com is bob",
+		"carol@example.com now: error ErrNotFound",
 		"a review of a missing book: step 2 (update Book): error ErrNotFound",
 		"deleting it again: step 1 (delete Review): error ErrConditionFailed",
 		"Kernighan (2015), 4 reviews",
