@@ -636,12 +636,12 @@ var addUserTx = transaction{
 	method: "AddUser",
 	steps: []transactStep{{
 		action:    "create User",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim User.email",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -787,7 +787,7 @@ var changeEmailTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim User.email",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},

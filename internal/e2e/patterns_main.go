@@ -7468,12 +7468,12 @@ var createAccountTx = transaction{
 	method: "CreateAccount",
 	steps: []transactStep{{
 		action:    "create Account",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -7726,7 +7726,7 @@ var changeAccountEmailTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -8095,7 +8095,7 @@ var saveAccountTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "put Account (no item read)",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrConditionFailed,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -8105,7 +8105,7 @@ var saveAccountTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  ErrConditionFailed,
+		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},

@@ -322,11 +322,11 @@ var (
 	}
 	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
-		"ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i", "in",
-		"instantBefore", "item", "items", "j", "k", "keyAttr", "keyMap", "keyOrder", "keys", "names", "newInput", "now", "ok",
-		"out", "page", "pk", "pkValue", "remove", "reqs", "requestAt", "res", "s", "seen", "set", "sk",
-		"start", "token", "undecoded", "v", "values", "view",
-		"yield",
+		"claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i",
+		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
+		"keys", "names", "newInput", "now", "ok", "old", "out", "page", "pk", "pkValue", "remove",
+		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "step", "token", "undecoded", "v",
+		"values", "view", "yield",
 	}
 )
 

@@ -49,8 +49,9 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		b.cost(read)
 		read.Cost.RCU = readUnits(b.sizes.item(e), true)
 		pp.Unique.Read = read
+		// old is among model.MethodLocals, which no parameter takes.
 		pp.Unique.Old = "old"
-		for taken[pp.Unique.Old] || b.packageNames[pp.Unique.Old] || model.TakenByCode(pp.Unique.Old) {
+		for taken[pp.Unique.Old] || b.packageNames[pp.Unique.Old] {
 			pp.Unique.Old += "_"
 		}
 	}
