@@ -173,12 +173,6 @@ func (m *method) txResult() {
 func (m *method) txVar() {
 	tx := m.pp.Tx
 	commentf(m.f, "%s describes the steps of %s for the runtime.", m.p.ConstName("Tx"), m.p.GoName)
-	errVar := func(name string) jen.Code {
-		if name == "" {
-			return jen.Nil()
-		}
-		return jen.Id(name)
-	}
 	fields := jen.Dict{
 		jen.Id("method"): jen.Lit(m.p.GoName),
 		jen.Id("steps"): jen.Index().Id("transactStep").ValuesFunc(func(g *jen.Group) {
@@ -189,10 +183,14 @@ func (m *method) txVar() {
 					key = append(key, jen.Lit(ix.SK.Name))
 				}
 				d := jen.Dict{
-					jen.Id("action"):    jen.Lit(s.Step.Action()),
-					jen.Id("ifAbsent"):  errVar(s.IfAbsent),
-					jen.Id("ifPresent"): errVar(s.IfPresent),
-					jen.Id("key"):       jen.Index().String().Values(key...),
+					jen.Id("action"): jen.Lit(s.Step.Action()),
+					jen.Id("key"):    jen.Index().String().Values(key...),
+				}
+				if s.IfAbsent != "" {
+					d[jen.Id("ifAbsent")] = jen.Id(s.IfAbsent)
+				}
+				if s.IfPresent != "" {
+					d[jen.Id("ifPresent")] = jen.Id(s.IfPresent)
 				}
 				if x := s.Plan.Request.Expiry; x != nil && !x.InCode {
 					d[jen.Id("ttl")] = jen.Lit(x.Attr)

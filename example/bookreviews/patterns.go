@@ -636,12 +636,10 @@ var addUserTx = transaction{
 	method: "AddUser",
 	steps: []transactStep{{
 		action:    "create User",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim User.email",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -781,13 +779,10 @@ var changeEmailTx = transaction{
 		ifPresent: ErrConditionFailed,
 		key:       []string{"PK", "SK"},
 	}, {
-		action:    "release User.email",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "release User.email",
+		key:    []string{"PK", "SK"},
 	}, {
 		action:    "claim User.email",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -954,7 +949,6 @@ var writeReviewTx = transaction{
 	method: "WriteReview",
 	steps: []transactStep{{
 		action:    "create Review",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {

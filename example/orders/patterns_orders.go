@@ -383,7 +383,6 @@ var recordTrackingEventTx = transaction{
 	method: "RecordTrackingEvent",
 	steps: []transactStep{{
 		action:    "create TrackingEvent",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"orderId", "SK"},
 	}, {

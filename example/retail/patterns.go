@@ -767,12 +767,10 @@ var createInvoiceTx = transaction{
 	method: "CreateInvoice",
 	steps: []transactStep{{
 		action:    "create Invoice",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create InvoiceOrder",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {

@@ -818,7 +818,6 @@ var moveGoodTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Good",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},

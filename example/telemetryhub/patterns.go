@@ -877,7 +877,6 @@ var grantServiceGroupTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Membership",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {

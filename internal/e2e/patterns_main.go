@@ -5140,7 +5140,6 @@ var likePhotoTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Like",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -5474,12 +5473,10 @@ var followMemberTx = transaction{
 	method:   "FollowMember",
 	steps: []transactStep{{
 		action:    "check Block",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Follow",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -5641,7 +5638,6 @@ var placePurchaseTx = transaction{
 	method: "PlacePurchase",
 	steps: []transactStep{{
 		action:    "create Purchase",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
@@ -5947,20 +5943,14 @@ type MemberAndPhotoResult struct {
 var memberAndPhotoTx = transaction{
 	method: "MemberAndPhoto",
 	steps: []transactStep{{
-		action:    "get Member",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "get Member",
+		key:    []string{"PK", "SK"},
 	}, {
-		action:    "get Photo",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "get Photo",
+		key:    []string{"PK", "SK"},
 	}, {
-		action:    "get Like",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "get Like",
+		key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -6192,15 +6182,11 @@ type WidgetAndMemberResult struct {
 var widgetAndMemberTx = transaction{
 	method: "WidgetAndMember",
 	steps: []transactStep{{
-		action:    "get Widget",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "get Widget",
+		key:    []string{"PK", "SK"},
 	}, {
-		action:    "get Member",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "get Member",
+		key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -7352,7 +7338,6 @@ var moveGoldTx = transaction{
 		version:   "rev",
 	}, {
 		action:    "create Ledger",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -7468,12 +7453,10 @@ var createAccountTx = transaction{
 	method: "CreateAccount",
 	steps: []transactStep{{
 		action:    "create Account",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -7720,13 +7703,10 @@ var changeAccountEmailTx = transaction{
 		ifPresent: ErrConditionFailed,
 		key:       []string{"PK", "SK"},
 	}, {
-		action:    "release Account.email",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "release Account.email",
+		key:    []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -7939,10 +7919,8 @@ var deleteAccountTx = transaction{
 		ifPresent: ErrConditionFailed,
 		key:       []string{"PK", "SK"},
 	}, {
-		action:    "release Account.email",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "release Account.email",
+		key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -8095,17 +8073,13 @@ var saveAccountTx = transaction{
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "put Account (no item read)",
-		ifAbsent:  nil,
 		ifPresent: ErrConditionFailed,
 		key:       []string{"PK", "SK"},
 	}, {
-		action:    "release Account.email",
-		ifAbsent:  nil,
-		ifPresent: nil,
-		key:       []string{"PK", "SK"},
+		action: "release Account.email",
+		key:    []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},
@@ -8284,17 +8258,14 @@ var openAccountTx = transaction{
 	method: "OpenAccount",
 	steps: []transactStep{{
 		action:    "create Account",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "create Member",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}, {
 		action:    "claim Account.email",
-		ifAbsent:  nil,
 		ifPresent: ErrAlreadyExists,
 		key:       []string{"PK", "SK"},
 	}},

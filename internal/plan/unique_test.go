@@ -55,19 +55,19 @@ func TestUniquePlans(t *testing.T) {
 		steps []stepDesc
 	}{
 		{"CreateUser", plan.TransactWriteItems, false, []stepDesc{
-			{"create User", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"user"}},
-			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
+			{"create User", "PutItem", "attribute_not_exists(PK)", "", "ErrAlreadyExists", []string{"user"}},
+			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
 		}},
 		{"SaveUser", plan.TransactWriteItems, true, []stepDesc{
 			{"put User", "PutItem", "#email = :email_when", "ErrConditionFailed", "ErrConditionFailed", []string{"user", "old.Email"}},
-			{"put User (no item read)", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrConditionFailed", []string{"user"}},
+			{"put User (no item read)", "PutItem", "attribute_not_exists(PK)", "", "ErrConditionFailed", []string{"user"}},
 			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
-			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
+			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
 		}},
 		{"MoveEmail", plan.TransactWriteItems, true, []stepDesc{
 			{"update User", "UpdateItem", "attribute_exists(PK) AND #email = :email_when", "ErrNotFound", "ErrConditionFailed", []string{"username", "email", "old.Email"}},
 			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
-			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "ErrConditionFailed", "ErrAlreadyExists", []string{"UserEmailClaim{email, username}"}},
+			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "", "ErrAlreadyExists", []string{"UserEmailClaim{email, username}"}},
 		}},
 		{"Rename", plan.UpdateItem, false, nil},
 		{"DeleteUser", plan.TransactWriteItems, true, []stepDesc{
