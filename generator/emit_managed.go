@@ -113,7 +113,13 @@ func (m *method) refreshItem(g *jen.Group, fail func(jen.Code) jen.Code) {
 // ErrNotFound, ErrVersionConflict, or present (the when condition).
 func (m *method) versionErr(present string) jen.Code {
 	a := m.checkedVersion()
-	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present))
+	ttl, now := jen.Lit(""), jen.Code(jen.Nil())
+	if x := m.req.Expiry; x != nil && !x.InCode {
+		// An expired item is absent: the now the request sent tells.
+		ttl = jen.Lit(x.Attr)
+		now = jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
+	}
+	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
 }
 
 // managedDoc is what the method's doc says of the version and the

@@ -217,11 +217,32 @@ func (m *method) txVar() {
 	m.f.Line()
 }
 
+// stepErrors are the errors a transaction's steps may fail with, in a
+// fixed order: their conditions' and a conflict's.
+func stepErrors(tx *plan.Transaction) []string {
+	may := map[string]bool{"ErrTransactionConflict": true}
+	for _, s := range tx.Steps {
+		may[s.IfAbsent], may[s.IfPresent] = true, true
+		for _, v := range s.Plan.Request.Values {
+			if v.Source == plan.VersionExpected {
+				may["ErrVersionConflict"] = true
+			}
+		}
+	}
+	var out []string
+	for _, e := range []string{"ErrAlreadyExists", "ErrNotFound", "ErrConditionFailed", "ErrVersionConflict", "ErrTransactionConflict"} {
+		if may[e] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // txDoc emits the doc comment of a transaction's method: what it does,
 // then each step's action, table, key and expressions.
 func (m *method) txDoc() {
 	tx := m.pp.Tx
-	summary := fmt.Sprintf("%s writes its %d steps in one transaction: all of them, or none. A step that fails gives a *TransactionError naming it and wrapping its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with the SDK's TransactionCanceledException.", m.p.GoName, len(tx.Steps))
+	summary := fmt.Sprintf("%s writes its %d steps in one transaction: all of them, or none. A step that fails gives a *TransactionError naming it and wrapping its error (%s), with the SDK's TransactionCanceledException.", m.p.GoName, len(tx.Steps), strings.Join(stepErrors(tx), ", "))
 	if m.pp.Call == plan.TransactGetItems {
 		summary = fmt.Sprintf("%s reads its %d items in one transaction, as they all are at one moment; an item that does not exist is nil in the result.", m.p.GoName, len(tx.Steps))
 	}

@@ -97,8 +97,13 @@ func (m *method) uniqueWrite() {
 			}
 			add(g, all...)
 		case model.OpDelete:
-			// Deleting an item that does not exist is no error.
-			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+			if ent.Version != nil {
+				// The version read must still be there.
+				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			} else {
+				// Deleting an item that does not exist is no error.
+				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+			}
 			decodeOld(g)
 			var all []int
 			for i := range tx.Steps {
@@ -111,6 +116,14 @@ func (m *method) uniqueWrite() {
 			add(g, 0)
 			moves(g)
 		case model.OpPut:
+			if ent.Version != nil {
+				// A put of the version read never creates the item.
+				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+				decodeOld(g)
+				add(g, 0)
+				moves(g)
+				break
+			}
 			// Over no item, the put is a create, and takes every claim.
 			var absent []int
 			for i, s := range tx.Steps {

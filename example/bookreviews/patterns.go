@@ -1190,8 +1190,8 @@ var deleteReviewTx = transaction{
 //
 // DeleteReview writes its 2 steps in one transaction: all of them, or none.
 // A step that fails gives a *TransactionError naming it and wrapping its
-// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// error (ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with the
+// SDK's TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Delete on table BookReviews: delete Review

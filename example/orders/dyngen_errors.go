@@ -132,17 +132,24 @@ func expiringConditionError(method string, err, ifAbsent, ifPresent error, ttl s
 
 // versionError maps the error of a conditional write of a versioned
 // item, which holds its version in attribute attr: a failed condition is
-// ErrNotFound when DynamoDB returned no item (there is none), and
-// ErrVersionConflict when the stored version is not expected; when it is,
-// the pattern's when condition failed: ifPresent. Other errors keep
+// ErrNotFound when DynamoDB returned no item (there is none) or, for a
+// write that treats an expired item as absent (ttl is not ""), one whose
+// time to live is at or before now, the value the request sent; else
+// ErrVersionConflict when the stored version is not expected; when it
+// is, the pattern's when condition failed: ifPresent. Other errors keep
 // their cause.
-func versionError(method string, err error, attr string, expected int64, ifPresent error) error {
+func versionError(method string, err error, attr string, expected int64, ifPresent error, ttl string, now types.AttributeValue) error {
 	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
 		return &callError{method, nil, err}
 	}
 	if len(ccf.Item) == 0 {
 		return &callError{method, ErrNotFound, err}
+	}
+	if n, ok := now.(*types.AttributeValueMemberN); ok && ttl != "" {
+		if sec, perr := strconv.ParseInt(n.Value, 10, 64); perr == nil && expired(ccf.Item, ttl, sec) {
+			return &callError{method, ErrNotFound, err}
+		}
 	}
 	if n, ok := ccf.Item[attr].(*types.AttributeValueMemberN); !ok || n.Value != strconv.FormatInt(expected, 10) {
 		return &callError{method, ErrVersionConflict, err}

@@ -832,8 +832,8 @@ var moveGoodTx = transaction{
 //
 // MoveGood writes its 2 steps in one transaction: all of them, or none. A
 // step that fails gives a *TransactionError naming it and wrapping its
-// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// error (ErrAlreadyExists, ErrConditionFailed, ErrTransactionConflict),
+// with the SDK's TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Delete on table StoreInventory: delete Good

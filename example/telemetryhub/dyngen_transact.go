@@ -29,9 +29,10 @@ var (
 
 // TransactionError tells which step of a transaction failed, and why. It
 // wraps the step's kind of error (ErrAlreadyExists, ErrNotFound,
-// ErrConditionFailed, ErrTransactionConflict, ErrSameItem, a KeyError or
-// an ItemError) for errors.Is and errors.As, and the SDK's
-// *types.TransactionCanceledException, which lists every step's reason.
+// ErrConditionFailed, ErrVersionConflict, ErrTransactionConflict,
+// ErrSameItem, a KeyError or an ItemError) for errors.Is and errors.As,
+// and the SDK's *types.TransactionCanceledException, which lists every
+// step's reason.
 type TransactionError struct {
 	// Step is the step's number, from 1, in the order of the spec and of
 	// the request, as the method's doc comment and dyngen plan count
@@ -70,7 +71,8 @@ func (e *TransactionError) Unwrap() []error {
 }
 
 // RetryableError reports whether retrying the transaction may succeed: a
-// conflict with another request. The SDK's retryer reads it.
+// conflict with another request. It serves the caller's retry loop: the
+// SDK's retryer sees the call's own exception.
 func (e *TransactionError) RetryableError() bool { return e.Err == ErrTransactionConflict }
 
 // transaction describes a transaction's steps for its method: what each

@@ -1049,8 +1049,8 @@ var revokeServiceGroupTx = transaction{
 //
 // RevokeServiceGroup writes its 2 steps in one transaction: all of them, or
 // none. A step that fails gives a *TransactionError naming it and wrapping
-// its error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// its error (ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with
+// the SDK's TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Delete on table TelemetryHub: delete Membership

@@ -196,8 +196,12 @@ func TestVersionError(t *testing.T) {
 		{"another version", stored(map[string]types.AttributeValue{"rev": n("8")}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 		{"no version stored", stored(map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "a"}}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 		{"the version read: the when failed", stored(map[string]types.AttributeValue{"rev": n("7")}), ErrConditionFailed, []error{ErrNotFound, ErrVersionConflict}},
+		// An expired item is absent, whatever its version.
+		{"expired, another version", stored(map[string]types.AttributeValue{"rev": n("8"), "exp": n("100")}), ErrNotFound, []error{ErrVersionConflict, ErrConditionFailed}},
+		{"expired, the version read", stored(map[string]types.AttributeValue{"rev": n("7"), "exp": n("200")}), ErrNotFound, []error{ErrVersionConflict, ErrConditionFailed}},
+		{"not expired yet", stored(map[string]types.AttributeValue{"rev": n("8"), "exp": n("201")}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 	} {
-		err := versionError("SaveBook", tt.err, "rev", 7, ErrConditionFailed)
+		err := versionError("SaveBook", tt.err, "rev", 7, ErrConditionFailed, "exp", n("200"))
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: errors.Is(%v, %v) = false", tt.name, err, tt.want)
 		}
@@ -212,7 +216,7 @@ func TestVersionError(t *testing.T) {
 	}
 	// Another error keeps its cause, with no kind.
 	cause := errors.New("throttled")
-	err := versionError("SaveBook", cause, "rev", 7, ErrConditionFailed)
+	err := versionError("SaveBook", cause, "rev", 7, ErrConditionFailed, "", nil)
 	if !errors.Is(err, cause) || errors.Is(err, ErrVersionConflict) || errors.Is(err, ErrNotFound) {
 		t.Errorf("versionError(%v) = %v", cause, err)
 	}

@@ -5297,8 +5297,8 @@ var unlikePhotoTx = transaction{
 
 // UnlikePhoto writes its 2 steps in one transaction: all of them, or none.
 // A step that fails gives a *TransactionError naming it and wrapping its
-// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// error (ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with the
+// SDK's TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Delete on table Main: delete Like
@@ -5808,8 +5808,8 @@ var transferTx = transaction{
 //
 // Transfer writes its 2 steps in one transaction: all of them, or none. A
 // step that fails gives a *TransactionError naming it and wrapping its
-// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// error (ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with the
+// SDK's TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Update on table Main: update Member
@@ -6328,8 +6328,8 @@ var countWidgetTx = transaction{
 
 // CountWidget writes its 2 steps in one transaction: all of them, or none.
 // A step that fails gives a *TransactionError naming it and wrapping its
-// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// error (ErrNotFound, ErrConditionFailed, ErrTransactionConflict), with the
+// SDK's TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, ConditionCheck on table Main: check Widget
@@ -6470,7 +6470,7 @@ func (s *Store) PutCounter(ctx context.Context, counter *Counter) error {
 		return &callError{method: "PutCounter", cause: err}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return versionError("PutCounter", err, "rev", counter.Rev, ErrConditionFailed)
+		return versionError("PutCounter", err, "rev", counter.Rev, ErrConditionFailed, "", nil)
 	}
 	if err := counter.UnmarshalItem(in.Item); err != nil {
 		return &callError{method: "PutCounter", cause: err}
@@ -6530,7 +6530,7 @@ func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, 
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("SetCount", err, "rev", params.Rev, ErrConditionFailed)
+		return nil, versionError("SetCount", err, "rev", params.Rev, ErrConditionFailed, "", nil)
 	}
 	var v Counter
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -6597,7 +6597,7 @@ func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) e
 		return &callError{method: "DeleteCounter", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return versionError("DeleteCounter", err, "rev", params.Rev, ErrConditionFailed)
+		return versionError("DeleteCounter", err, "rev", params.Rev, ErrConditionFailed, "", nil)
 	}
 	return nil
 }
@@ -7143,7 +7143,7 @@ func (s *Store) PutVault(ctx context.Context, vault *Vault) error {
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return versionError("PutVault", err, "rev", vault.Rev, ErrConditionFailed)
+		return versionError("PutVault", err, "rev", vault.Rev, ErrConditionFailed, "", nil)
 	}
 	if err := vault.UnmarshalItem(out.Attributes); err != nil {
 		return &callError{method: "PutVault", cause: err}
@@ -7349,7 +7349,8 @@ var moveGoldTx = transaction{
 // MoveGold writes its 3 steps in one transaction: all of them, or none. A
 // step that fails gives a *TransactionError naming it and wrapping its
 // error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// ErrVersionConflict, ErrTransactionConflict), with the SDK's
+// TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Update on table Main: update Vault
@@ -8276,8 +8277,8 @@ var openAccountTx = transaction{
 //
 // OpenAccount writes its 3 steps in one transaction: all of them, or none.
 // A step that fails gives a *TransactionError naming it and wrapping its
-// error (ErrAlreadyExists, ErrNotFound, ErrConditionFailed,
-// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+// error (ErrAlreadyExists, ErrTransactionConflict), with the SDK's
+// TransactionCanceledException.
 //
 //	TransactWriteItems
 //	step 1, Put on table Main: create Account
@@ -8317,6 +8318,738 @@ func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return openAccountTx.err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const createLeaseCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
+
+// CreateLease writes lease only when no item has its key: ErrAlreadyExists
+// otherwise. It writes rev 1, whatever the item holds. On success lease
+// holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "LEASE#{leaseId}" AND SK = "LEASE#{leaseId}"
+//	ConditionExpression: (attribute_not_exists(PK) OR #expiresAt <= :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the create replaces
+//		it.
+func (s *Store) CreateLease(ctx context.Context, lease *Lease) error {
+	in, err := s.createLeaseInput(lease)
+	if err != nil {
+		return &callError{method: "CreateLease", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return expiringConditionError("CreateLease", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
+	}
+	if err := lease.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreateLease", cause: err}
+	}
+	return nil
+}
+
+// createLeaseInput builds the request of CreateLease; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createLeaseInput(lease *Lease) (*dynamodb.PutItemInput, error) {
+	item, err := lease.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createLeaseCondition),
+		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// RenewLeaseParams holds the inputs of RenewLease.
+type RenewLeaseParams struct {
+	LeaseID string
+	Rev     int64  // the version read; ErrVersionConflict when the stored one differs
+	Holder  string // the value set
+}
+
+const renewLeaseUpdate = "SET #holder = :holder, #rev = #rev + :rev_one"
+
+const renewLeaseCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND #rev = :rev_expected"
+
+// RenewLease changes a Lease and returns it as it is after the change.
+// ErrNotFound when there is no such item. Lease is versioned: the stored
+// rev must be rev, the version read, or the call fails with
+// ErrVersionConflict. It adds one to rev.
+//
+//	UpdateItem on table Main
+//	Key: PK = "LEASE#{leaseId}" AND SK = "LEASE#{leaseId}"
+//	UpdateExpression: SET #holder = :holder, #rev = #rev + :rev_one
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND #rev
+//		= :rev_expected
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
+func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease, error) {
+	in, err := s.renewLeaseInput(params)
+	if err != nil {
+		return nil, &callError{method: "RenewLease", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, versionError("RenewLease", err, "rev", params.Rev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+	}
+	var v Lease
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "RenewLease", cause: err}
+	}
+	return &v, nil
+}
+
+// renewLeaseInput builds the request of RenewLease; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemInput, error) {
+	leaseID := params.LeaseID
+	rev := params.Rev
+	holder := params.Holder
+	if !utf8.ValidString(holder) {
+		return nil, &ItemError{Entity: "Lease", Attr: "holder", Reason: "not valid UTF-8"}
+	}
+	pk, err := leasePK(leaseID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := leaseSK(leaseID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(renewLeaseCondition),
+		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#holder": "holder", "#rev": "rev"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":holder":       &types.AttributeValueMemberS{Value: holder},
+			":now":          intValue(s.clock().Unix()),
+			":rev_expected": intValue(rev),
+			":rev_one":      &types.AttributeValueMemberN{Value: "1"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(renewLeaseUpdate),
+	}, nil
+}
+
+const createProfileStep1Condition = "attribute_not_exists(PK)"
+
+// createProfileStep1Input builds step 1 of CreateProfile, create Profile;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createProfileStep1Input(profile *Profile) (*dynamodb.PutItemInput, error) {
+	item, err := profile.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createProfileStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createProfileStep2Condition = "attribute_not_exists(PK)"
+
+// createProfileStep2Input builds step 2 of CreateProfile, claim
+// Profile.handle; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createProfileStep2Input(profileHandleClaim *ProfileHandleClaim) (*dynamodb.PutItemInput, error) {
+	item, err := profileHandleClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createProfileStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createProfileTx describes the steps of CreateProfile for the runtime.
+var createProfileTx = transaction{
+	method: "CreateProfile",
+	steps: []transactStep{{
+		action:    "create Profile",
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action:    "claim Profile.handle",
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateProfile writes the Profile only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Profile holds its unique
+// values: each is claimed in the same transaction (ErrAlreadyExists from
+// the step "claim Profile.<attribute>"). One request: TransactWriteItems. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Profile
+//	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: rev={N: "1"}, createdAt=the Store's clock
+//	step 2, Put on table Main: claim Profile.handle
+//	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
+//	  	"UNIQUE#Profile#handle#{handle}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateProfile(ctx context.Context, profile *Profile) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = transactPut(s.createProfileStep1Input(profile)); err != nil {
+		return createProfileTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = transactPut(s.createProfileStep2Input(&ProfileHandleClaim{
+		Handle:    profile.Handle,
+		ProfileID: profile.ProfileID,
+	})); err != nil {
+		return createProfileTx.stepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createProfileTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetProfile reads one Profile by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
+//	ConsistentRead: true
+func (s *Store) GetProfile(ctx context.Context, profileID string) (*Profile, error) {
+	pk, err := profilePK(profileID)
+	if err != nil {
+		return nil, &callError{method: "GetProfile", cause: err}
+	}
+	sk, err := profileSK(profileID)
+	if err != nil {
+		return nil, &callError{method: "GetProfile", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetProfile", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetProfile", cause: ErrNotFound}
+	}
+	var v Profile
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetProfile", cause: err}
+	}
+	return &v, nil
+}
+
+const putProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expected"
+
+// putProfileStep1Input builds step 1 of PutProfile, put Profile; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putProfileStep1Input(profile *Profile, handle string) (*dynamodb.UpdateItemInput, error) {
+	item, err := profile.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["rev"] = intValue(profile.Rev + 1)
+	values := map[string]types.AttributeValue{
+		":_type":         item["_type"],
+		":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":handle":        item["handle"],
+		":handle_when":   &types.AttributeValueMemberS{Value: handle},
+		":profileId":     item["profileId"],
+		":rev":           item["rev"],
+		":rev_expected":  intValue(profile.Rev),
+	}
+	set := []string{"#_type = :_type", "#profileId = :profileId", "#handle = :handle", "#rev = :rev", "#createdAt = if_not_exists(#createdAt, :createdAt_now)"}
+	var remove []string
+	if v, ok := item["tags"]; ok {
+		set = append(set, "#tags = :tags")
+		values[":tags"] = v
+	} else {
+		remove = append(remove, "#tags")
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(putProfileStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#handle": "handle", "#profileId": "profileId", "#rev": "rev", "#tags": "tags"},
+		ExpressionAttributeValues: values,
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+	}, nil
+}
+
+// putProfileStep2Input builds step 2 of PutProfile, release Profile.handle;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putProfileStep2Input(handle string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := profileHandleClaimPK(handle)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := profileHandleClaimSK(handle)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const putProfileStep3Condition = "attribute_not_exists(PK)"
+
+// putProfileStep3Input builds step 3 of PutProfile, claim Profile.handle;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putProfileStep3Input(profileHandleClaim *ProfileHandleClaim) (*dynamodb.PutItemInput, error) {
+	item, err := profileHandleClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putProfileStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// putProfileTx describes the steps of PutProfile for the runtime.
+var putProfileTx = transaction{
+	method: "PutProfile",
+	steps: []transactStep{{
+		action:    "put Profile",
+		expected:  ":rev_expected",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+		version:   "rev",
+	}, {
+		action: "release Profile.handle",
+		key:    []string{"PK", "SK"},
+	}, {
+		action:    "claim Profile.handle",
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// PutProfile writes the Profile whole, replacing any item with its key, and
+// moves the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Profile.<attribute>" when
+// another Profile holds a new value. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: put Profile
+//	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
+//	  UpdateExpression: SET #_type = :_type, #profileId = :profileId,
+//	  	#handle = :handle, #rev = :rev, #createdAt =
+//	  	if_not_exists(#createdAt, :createdAt_now), #tags = :tags
+//	  ConditionExpression: #handle = :handle_when AND #rev =
+//	  	:rev_expected
+//	  written in the item: rev=the version read + 1
+//	  ExpressionAttributeNames: #_type="_type", #createdAt="createdAt",
+//	  	#handle="handle", #profileId="profileId", #rev="rev",
+//	  	#tags="tags"
+//	step 2, Delete on table Main: release Profile.handle
+//	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
+//	  	"UNIQUE#Profile#handle#{handle}"
+//	step 3, Put on table Main: claim Profile.handle
+//	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
+//	  	"UNIQUE#Profile#handle#{handle}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
+	pk, err := profilePK(profile.ProfileID)
+	if err != nil {
+		return &callError{method: "PutProfile", cause: err}
+	}
+	sk, err := profileSK(profile.ProfileID)
+	if err != nil {
+		return &callError{method: "PutProfile", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "PutProfile", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return &callError{method: "PutProfile", cause: ErrNotFound}
+	}
+	var old Profile
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "PutProfile", cause: err}
+	}
+	if step, err = transactUpdate(s.putProfileStep1Input(profile, old.Handle)); err != nil {
+		return putProfileTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.Handle != profile.Handle {
+		if step, err = transactDelete(s.putProfileStep2Input(old.Handle)); err != nil {
+			return putProfileTx.stepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = transactPut(s.putProfileStep3Input(&ProfileHandleClaim{
+			Handle:    profile.Handle,
+			ProfileID: profile.ProfileID,
+		})); err != nil {
+			return putProfileTx.stepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return putProfileTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// DeleteProfileParams holds the inputs of DeleteProfile.
+type DeleteProfileParams struct {
+	ProfileID string
+	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+}
+
+const deleteProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expected"
+
+// deleteProfileStep1Input builds step 1 of DeleteProfile, delete Profile;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteProfileStep1Input(profileID string, rev int64, handle string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := profilePK(profileID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := profileSK(profileID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteProfileStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#handle": "handle", "#rev": "rev"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":handle_when":  &types.AttributeValueMemberS{Value: handle},
+			":rev_expected": intValue(rev),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteProfileStep2Input builds step 2 of DeleteProfile, release
+// Profile.handle; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteProfileStep2Input(handle string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := profileHandleClaimPK(handle)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := profileHandleClaimSK(handle)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteProfileTx describes the steps of DeleteProfile for the runtime.
+var deleteProfileTx = transaction{
+	method: "DeleteProfile",
+	steps: []transactStep{{
+		action:    "delete Profile",
+		expected:  ":rev_expected",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+		version:   "rev",
+	}, {
+		action: "release Profile.handle",
+		key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteProfile deletes the Profile with this key and releases the claims
+// of its unique values: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Profile
+//	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
+//	  ConditionExpression: #handle = :handle_when AND #rev =
+//	  	:rev_expected
+//	  ExpressionAttributeNames: #handle="handle", #rev="rev"
+//	step 2, Delete on table Main: release Profile.handle
+//	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
+//	  	"UNIQUE#Profile#handle#{handle}"
+func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) error {
+	profileID := params.ProfileID
+	rev := params.Rev
+	pk, err := profilePK(profileID)
+	if err != nil {
+		return &callError{method: "DeleteProfile", cause: err}
+	}
+	sk, err := profileSK(profileID)
+	if err != nil {
+		return &callError{method: "DeleteProfile", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return &callError{method: "DeleteProfile", cause: err}
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return &callError{method: "DeleteProfile", cause: ErrNotFound}
+	}
+	var old Profile
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return &callError{method: "DeleteProfile", cause: err}
+	}
+	if step, err = transactDelete(s.deleteProfileStep1Input(profileID, rev, old.Handle)); err != nil {
+		return deleteProfileTx.stepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = transactDelete(s.deleteProfileStep2Input(old.Handle)); err != nil {
+		return deleteProfileTx.stepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteProfileTx.only(keep...).err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const auditVaultStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected"
+
+// auditVaultStep1Input builds step 1 of AuditVault, check Vault; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, rev int64) (*types.ConditionCheck, error) {
+	pk, err := vaultPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := vaultSK(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	return &types.ConditionCheck{
+		ConditionExpression:       aws.String(auditVaultStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const auditVaultStep2Update = "ADD #followers :followers"
+
+const auditVaultStep2Condition = "attribute_exists(PK) AND ((attribute_not_exists(#followers) AND :followers >= :followers_min) OR #followers >= :followers_restMin) AND ((attribute_not_exists(#followers) AND :followers <= :followers_max) OR #followers <= :followers_restMax)"
+
+// auditVaultStep2Input builds step 2 of AuditVault, update Member; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) auditVaultStep2Input(username string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := memberPK(username)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := memberSK(username)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(auditVaultStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#followers": "followers"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":followers":         &types.AttributeValueMemberN{Value: "1"},
+			":followers_max":     intValue(math.MaxInt64),
+			":followers_min":     intValue(0),
+			":followers_restMax": intDiff(math.MaxInt64, int64(1)),
+			":followers_restMin": intDiff(0, int64(1)),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(auditVaultStep2Update),
+	}, nil
+}
+
+// AuditVaultParams holds the inputs of AuditVault. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type AuditVaultParams struct {
+	// OwnerID is ownerId, of the key, in steps 1 (check Vault) and 2 (update
+	// Member).
+	OwnerID string
+	// VaultID is vaultId, of the key, in step 1 (check Vault).
+	VaultID string
+	// VaultRev is the version rev of the item as it was read: the step fails
+	// with ErrVersionConflict when the stored one differs, in step 1 (check
+	// Vault).
+	VaultRev int64
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
+	RequestToken string
+}
+
+// auditVaultTx describes the steps of AuditVault for the runtime.
+var auditVaultTx = transaction{
+	method: "AuditVault",
+	steps: []transactStep{{
+		action:    "check Vault",
+		expected:  ":rev_expected",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+		version:   "rev",
+	}, {
+		action:    "update Member",
+		ifAbsent:  ErrNotFound,
+		ifPresent: ErrConditionFailed,
+		key:       []string{"PK", "SK"},
+	}},
+}
+
+// Counts an audit on a member only while a vault is at the version read.
+//
+// AuditVault writes its 2 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrNotFound, ErrConditionFailed, ErrVersionConflict,
+// ErrTransactionConflict), with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, ConditionCheck on table Main: check Vault
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	  ConditionExpression: attribute_exists(PK) AND #rev = :rev_expected
+//	  ExpressionAttributeNames: #rev="rev"
+//	step 2, Update on table Main: update Member
+//	  Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
+//	  UpdateExpression: ADD #followers :followers
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	((attribute_not_exists(#followers) AND :followers >=
+//	  	:followers_min) OR #followers >= :followers_restMin) AND
+//	  	((attribute_not_exists(#followers) AND :followers <=
+//	  	:followers_max) OR #followers <= :followers_restMax)
+//	  constant values: :followers={N: "1"}
+//	  ExpressionAttributeNames: #followers="followers"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) AuditVault(ctx context.Context, params AuditVaultParams) error {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if items[0], err = transactCheck(s.auditVaultStep1Input(params.OwnerID, params.VaultID, params.VaultRev)); err != nil {
+		return auditVaultTx.stepError(0, err)
+	}
+	if items[1], err = transactUpdate(s.auditVaultStep2Input(params.OwnerID)); err != nil {
+		return auditVaultTx.stepError(1, err)
+	}
+	token, err := auditVaultTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: token,
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return auditVaultTx.err(err, in.TransactItems)
 	}
 	return nil
 }

@@ -502,6 +502,34 @@ type StoreAPI interface {
 
 	// OpenAccount writes its 3 steps in one transaction: all of them, or none.
 	OpenAccount(ctx context.Context, params OpenAccountParams) error
+
+	// CreateLease writes lease only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreateLease(ctx context.Context, lease *Lease) error
+
+	// RenewLease changes a Lease and returns it as it is after the change.
+	RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease, error)
+
+	// CreateProfile writes the Profile only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Profile holds its unique
+	// values: each is claimed in the same transaction (ErrAlreadyExists from
+	// the step "claim Profile.<attribute>").
+	CreateProfile(ctx context.Context, profile *Profile) error
+
+	// GetProfile reads one Profile by its primary key.
+	GetProfile(ctx context.Context, profileID string) (*Profile, error)
+
+	// PutProfile writes the Profile whole, replacing any item with its key, and
+	// moves the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	PutProfile(ctx context.Context, profile *Profile) error
+
+	// DeleteProfile deletes the Profile with this key and releases the claims
+	// of its unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteProfile(ctx context.Context, params DeleteProfileParams) error
+
+	// AuditVault writes its 2 steps in one transaction: all of them, or none.
+	AuditVault(ctx context.Context, params AuditVaultParams) error
 }
 
 // *Store implements StoreAPI.

@@ -192,9 +192,13 @@ func (r *resolver) uniqueWrites() {
 			// create.
 			eq = e.Unique
 			steps = append(steps, r.ownStep(p, eq))
-			absent := r.ownStep(p, nil)
-			absent.Op, absent.Role = OpCreate, AbsentStep
-			steps = append(steps, absent)
+			if e.Version == nil {
+				// A put of a versioned entity writes over the version
+				// read, and never creates the item (ErrNotFound).
+				absent := r.ownStep(p, nil)
+				absent.Op, absent.Role = OpCreate, AbsentStep
+				steps = append(steps, absent)
+			}
 			for _, u := range eq {
 				steps = append(steps, claimStep(p, u, ReleaseStep), claimStep(p, u, TakeStep))
 			}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -143,8 +144,11 @@ func (p ReportPattern) fields() []field {
 		if len(s.Inputs) > 0 {
 			out = append(out, field{"  inputs", strings.Join(s.Inputs, ", ")})
 		}
+		versioned := slices.ContainsFunc(s.Values, func(v ReportValue) bool { return v.Source == "versionExpected" })
 		switch {
 		case s.IfPresent == "":
+		case versioned:
+			out = append(out, field{"  fails with", fmt.Sprintf("%s when the item does not exist, ErrVersionConflict when its version is not the one read, %s when it is", s.IfAbsent, s.IfPresent)})
 		case s.IfAbsent == "":
 			out = append(out, field{"  fails with", s.IfPresent + " when an item has the key"})
 		case s.IfAbsent == s.IfPresent:

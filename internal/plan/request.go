@@ -711,6 +711,10 @@ func versionCondition(n *requestNamer, pp *Pattern) string {
 	}
 	switch p.Op {
 	case model.OpPut, model.OpUpdate, model.OpDelete:
+	case model.OpCheck:
+		if p.Missing {
+			return ""
+		}
 	default:
 		return ""
 	}
@@ -806,8 +810,10 @@ func replace(n *requestNamer, pp *Pattern, req *Request) {
 		if t.IsKeyAttr(a.Stored) || a == e.Created {
 			continue
 		}
+		// An attribute the item may lack (an optional one, an empty set,
+		// a nil document: MarshalItem leaves them out) is removed instead.
 		var absent []*model.Attribute
-		if a.Optional {
+		if !a.StoredForm().Always {
 			absent = []*model.Attribute{a}
 		}
 		add(a.Stored, a.Name, a, absent)

@@ -101,6 +101,9 @@ func ConditionKinds(pp *Pattern) (absent, present string, ok bool) {
 		return "ErrConditionFailed", "ErrAlreadyExists", true
 	case p.Op == model.OpCheck:
 		return "ErrNotFound", "ErrConditionFailed", true
+	case (p.Op == model.OpPut || p.Op == model.OpDelete) && p.Entity().Version != nil:
+		// A versioned item the caller read must still be there.
+		return "ErrNotFound", "ErrConditionFailed", true
 	}
 	return "ErrConditionFailed", "ErrConditionFailed", true
 }
