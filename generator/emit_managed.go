@@ -45,6 +45,17 @@ func (m *method) expectedVersion() jen.Code {
 	return jen.Id(p.Name)
 }
 
+// clockParam is the parameter of a transaction's step builder that
+// gives the time the transaction read, or nil.
+func (m *method) clockParam() *plan.Param {
+	for _, q := range m.pp.Params {
+		if q.Role == plan.ParamClock {
+			return q
+		}
+	}
+	return nil
+}
+
 // usesClock reports whether the request sends a time of the Store's
 // clock.
 func (m *method) usesClock() bool {
@@ -63,6 +74,10 @@ func (m *method) usesClock() bool {
 func (m *method) clockLocal(g *jen.Group) string {
 	if !m.usesClock() {
 		return ""
+	}
+	if q := m.clockParam(); q != nil {
+		// A transaction's step: the transaction read the clock.
+		return q.Name
 	}
 	now := m.local("now")
 	g.Id(now).Op(":=").Id("s").Dot(model.ClockField).Call()

@@ -121,6 +121,9 @@ func (m *method) dropExpired(g *jen.Group, item jen.Code, then jen.Code) {
 
 // clockNow is the Store clock's now, in epoch seconds.
 func (m *method) clockNow() jen.Code {
+	if q := m.clockParam(); q != nil {
+		return jen.Id(q.Name).Dot("Unix").Call()
+	}
 	return jen.Id("s").Dot(model.ClockField).Call().Dot("Unix").Call()
 }
 

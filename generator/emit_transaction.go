@@ -126,6 +126,10 @@ func (m *method) txStruct() {
 			}
 			g.Id(in.Field).Add(typeCode(in.GoType))
 		}
+		if tx.Now != "" {
+			commentf(g, "%s, when not zero, is the time the steps write and tell expired items by, instead of the Store's clock. A retry with the same %s must send the same values, times included: give it the %s of the first call.", tx.Now, tx.Token, tx.Now)
+			g.Id(tx.Now).Qual("time", "Time")
+		}
 		if tx.Token != "" {
 			commentf(g, "%s, when not empty, is the call's ClientRequestToken, 1 to 36 characters (ErrInvalidRequestToken otherwise): a call repeated with the same token within 10 minutes changes nothing again and succeeds, so a retry after a lost answer is safe. Without one, the SDK gives each call its own token, which makes only its own retries idempotent.", tx.Token)
 			g.Id(tx.Token).String()
@@ -283,10 +287,15 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 	st := m.pp.Struct
 	g.Id("items").Op(":=").Make(jen.Index().Qual(pathTypes, itemType), jen.Lit(len(tx.Steps)))
 	g.Var().Err().Error()
+	now := m.readClock(g)
 	for i, s := range tx.Steps {
 		var args []jen.Code
 		for j, q := range s.Plan.Params {
 			a := s.Args[j]
+			if a.Clock {
+				args = append(args, jen.Id(now))
+				continue
+			}
 			if a.Build != nil {
 				// A claim, built from the fields of an item.
 				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return jen.Id(st.Var).Dot(b.Input.Field).Dot(b.Field) }))
@@ -307,6 +316,25 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())),
 		)
 	}
+}
+
+// readClock emits, when a step takes the time, the one reading of the
+// Store's clock of the call, or the struct's Now when given, and returns
+// the local holding it.
+func (m *method) readClock(g *jen.Group) string {
+	uses := false
+	for _, s := range m.pp.Tx.Steps {
+		uses = uses || slices.ContainsFunc(s.Args, func(a *plan.Arg) bool { return a.Clock })
+	}
+	if !uses {
+		return ""
+	}
+	now := m.local("now")
+	g.Id(now).Op(":=").Id("s").Dot(model.ClockField).Call()
+	if f := m.pp.Tx.Now; f != "" {
+		g.If(jen.Op("!").Id(m.pp.Struct.Var).Dot(f).Dot("IsZero").Call()).Block(jen.Id(now).Op("=").Id(m.pp.Struct.Var).Dot(f))
+	}
+	return now
 }
 
 // transactWrite emits the method of a transaction of writes.

@@ -26,6 +26,7 @@ func (m *method) uniqueWrite() {
 	itemsVar, keepVar, out := m.local("items"), m.local("keep"), m.local("out")
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
+		m.readClock(g)
 		fail := m.fail()
 		stepVar := m.local("step")
 		// add emits the building of steps' requests, each made a
@@ -160,6 +161,10 @@ func (m *method) readKey(a *model.Attribute) jen.Code {
 // argCode is the value of a step's argument, as the plan says where it
 // comes from.
 func (m *method) argCode(a *plan.Arg) jen.Code {
+	if a.Clock {
+		// The time readClock read once for every step.
+		return jen.Id(m.local("now"))
+	}
 	if a.Build != nil {
 		return m.claimCode(a, m.argCode)
 	}

@@ -121,8 +121,10 @@ func TestPlanJSON(t *testing.T) {
 						checkRequest(t, name, gs.Key, gs.ReportRequest, st.Plan.Key, st.Plan.Request)
 					}
 					fields := len(pp.Tx.Inputs)
-					if pp.Tx.Token != "" {
-						fields++
+					for _, f := range []string{pp.Tx.Token, pp.Tx.Now} {
+						if f != "" {
+							fields++
+						}
 					}
 					if pp.Unique != nil {
 						// A write of an entity with unique values takes

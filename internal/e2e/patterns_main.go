@@ -6009,7 +6009,7 @@ const renewWidgetStep1Condition = "(attribute_not_exists(PK) OR #expiresAt <= :n
 
 // renewWidgetStep1Input builds step 1 of RenewWidget, create Widget; its
 // errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) renewWidgetStep1Input(widget *Widget) (*dynamodb.PutItemInput, error) {
+func (s *Store) renewWidgetStep1Input(widget *Widget, now time.Time) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
 		return nil, err
@@ -6017,7 +6017,7 @@ func (s *Store) renewWidgetStep1Input(widget *Widget) (*dynamodb.PutItemInput, e
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(renewWidgetStep1Condition),
 		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(now.Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -6054,6 +6054,10 @@ type RenewWidgetParams struct {
 	// Widget is the item step 1 writes (create Widget); step 2 (check Member)
 	// also takes values of its fields.
 	Widget Widget
+	// Now, when not zero, is the time the steps write and tell expired items
+	// by, instead of the Store's clock. A retry with the same RequestToken must
+	// send the same values, times included: give it the Now of the first call.
+	Now time.Time
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -6101,7 +6105,11 @@ var renewWidgetTx = transaction{
 func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactPut(s.renewWidgetStep1Input(&params.Widget)); err != nil {
+	now := s.clock()
+	if !params.Now.IsZero() {
+		now = params.Now
+	}
+	if items[0], err = transactPut(s.renewWidgetStep1Input(&params.Widget, now)); err != nil {
 		return renewWidgetTx.stepError(0, err)
 	}
 	if items[1], err = transactCheck(s.renewWidgetStep2Input(params.Widget.OwnerID)); err != nil {
@@ -6234,7 +6242,7 @@ const countWidgetStep1Condition = "attribute_exists(PK) AND (attribute_not_exist
 
 // countWidgetStep1Input builds step 1 of CountWidget, check Widget; its
 // errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) countWidgetStep1Input(ownerID string, widgetID string) (*types.ConditionCheck, error) {
+func (s *Store) countWidgetStep1Input(ownerID string, widgetID string, now time.Time) (*types.ConditionCheck, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -6246,7 +6254,7 @@ func (s *Store) countWidgetStep1Input(ownerID string, widgetID string) (*types.C
 	return &types.ConditionCheck{
 		ConditionExpression:       aws.String(countWidgetStep1Condition),
 		ExpressionAttributeNames:  map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": intValue(now.Unix())},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -6300,6 +6308,10 @@ type CountWidgetParams struct {
 	OwnerID string
 	// WidgetID is widgetId, of the key, in step 1 (check Widget).
 	WidgetID string
+	// Now, when not zero, is the time the steps write and tell expired items
+	// by, instead of the Store's clock. A retry with the same RequestToken must
+	// send the same values, times included: give it the Now of the first call.
+	Now time.Time
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -6352,7 +6364,11 @@ var countWidgetTx = transaction{
 func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactCheck(s.countWidgetStep1Input(params.OwnerID, params.WidgetID)); err != nil {
+	now := s.clock()
+	if !params.Now.IsZero() {
+		now = params.Now
+	}
+	if items[0], err = transactCheck(s.countWidgetStep1Input(params.OwnerID, params.WidgetID, now)); err != nil {
 		return countWidgetTx.stepError(0, err)
 	}
 	if items[1], err = transactUpdate(s.countWidgetStep2Input(params.OwnerID)); err != nil {
@@ -7191,8 +7207,7 @@ const moveGoldStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected AN
 
 // moveGoldStep1Input builds step 1 of MoveGold, update Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, gold int64) (*dynamodb.UpdateItemInput, error) {
-	now := s.clock()
+func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -7231,8 +7246,7 @@ const moveGoldStep2Condition = "attribute_exists(PK) AND #rev = :rev_expected AN
 
 // moveGoldStep2Input builds step 2 of MoveGold, update Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, gold int64) (*dynamodb.UpdateItemInput, error) {
-	now := s.clock()
+func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -7269,12 +7283,11 @@ const moveGoldStep3Condition = "attribute_not_exists(PK)"
 
 // moveGoldStep3Input builds step 3 of MoveGold, create Ledger; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep3Input(ledger *Ledger) (*dynamodb.PutItemInput, error) {
+func (s *Store) moveGoldStep3Input(ledger *Ledger, now time.Time) (*dynamodb.PutItemInput, error) {
 	item, err := ledger.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock()
 	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
 	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
 	return &dynamodb.PutItemInput{
@@ -7310,6 +7323,10 @@ type MoveGoldParams struct {
 	// Credit is the amount added to gold (a negative amount subtracts), in step
 	// 2 (update Vault).
 	Credit int64
+	// Now, when not zero, is the time the steps write and tell expired items
+	// by, instead of the Store's clock. A retry with the same RequestToken must
+	// send the same values, times included: give it the Now of the first call.
+	Now time.Time
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -7388,13 +7405,17 @@ var moveGoldTx = transaction{
 func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	items := make([]types.TransactWriteItem, 3)
 	var err error
-	if items[0], err = transactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit)); err != nil {
+	now := s.clock()
+	if !params.Now.IsZero() {
+		now = params.Now
+	}
+	if items[0], err = transactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit, now)); err != nil {
 		return moveGoldTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit)); err != nil {
+	if items[1], err = transactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit, now)); err != nil {
 		return moveGoldTx.stepError(1, err)
 	}
-	if items[2], err = transactPut(s.moveGoldStep3Input(&params.Ledger)); err != nil {
+	if items[2], err = transactPut(s.moveGoldStep3Input(&params.Ledger, now)); err != nil {
 		return moveGoldTx.stepError(2, err)
 	}
 	if err := moveGoldTx.distinctItems(items); err != nil {
@@ -8448,12 +8469,11 @@ const createProfileStep1Condition = "attribute_not_exists(PK)"
 
 // createProfileStep1Input builds step 1 of CreateProfile, create Profile;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) createProfileStep1Input(profile *Profile) (*dynamodb.PutItemInput, error) {
+func (s *Store) createProfileStep1Input(profile *Profile, now time.Time) (*dynamodb.PutItemInput, error) {
 	item, err := profile.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock()
 	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
 	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
 	return &dynamodb.PutItemInput{
@@ -8514,11 +8534,12 @@ var createProfileTx = transaction{
 //	  	"UNIQUE#Profile#handle#{handle}"
 //	  ConditionExpression: attribute_not_exists(PK)
 func (s *Store) CreateProfile(ctx context.Context, profile *Profile) error {
+	now := s.clock()
 	var items []types.TransactWriteItem
 	var keep []int
 	var step types.TransactWriteItem
 	var err error
-	if step, err = transactPut(s.createProfileStep1Input(profile)); err != nil {
+	if step, err = transactPut(s.createProfileStep1Input(profile, now)); err != nil {
 		return createProfileTx.stepError(0, err)
 	}
 	items = append(items, step)
@@ -8578,12 +8599,11 @@ const putProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expecte
 
 // putProfileStep1Input builds step 1 of PutProfile, put Profile; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) putProfileStep1Input(profile *Profile, handle string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) putProfileStep1Input(profile *Profile, handle string, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	item, err := profile.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock()
 	item["rev"] = intValue(profile.Rev + 1)
 	values := map[string]types.AttributeValue{
 		":_type":         item["_type"],
@@ -8711,6 +8731,7 @@ var putProfileTx = transaction{
 // value only when the value changes; over no item, step 2 and every claim
 // step.
 func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
+	now := s.clock()
 	pk, err := profilePK(profile.ProfileID)
 	if err != nil {
 		return &callError{method: "PutProfile", cause: err}
@@ -8740,7 +8761,7 @@ func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 	if err := old.UnmarshalItem(out.Item); err != nil {
 		return &callError{method: "PutProfile", cause: err}
 	}
-	if step, err = transactUpdate(s.putProfileStep1Input(profile, old.Handle)); err != nil {
+	if step, err = transactUpdate(s.putProfileStep1Input(profile, old.Handle, now)); err != nil {
 		return putProfileTx.stepError(0, err)
 	}
 	items = append(items, step)

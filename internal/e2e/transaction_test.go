@@ -353,3 +353,34 @@ func TestRequestToken(t *testing.T) {
 		t.Errorf("a token of 36 characters: %v, want the call made", err)
 	}
 }
+
+// TestRequestTokenWithClock: a transaction whose steps take the Store's
+// clock (timestamps) reads it once per call, and a retry with the same
+// request token and the same Now sends the same values: it succeeds and
+// changes nothing again, however the clock moved.
+func TestRequestTokenWithClock(t *testing.T) {
+	ctx := context.Background()
+	var ticks int64
+	clock := func() time.Time { ticks++; return time.Unix(1_700_000_000+ticks, 0) }
+	s, _ := newStore(t, nil, WithClock(clock))
+	must(t, s.CreateVault(ctx, &Vault{OwnerID: "o", VaultID: "a", Gold: 10}))
+	must(t, s.CreateVault(ctx, &Vault{OwnerID: "o", VaultID: "b"}))
+	move := MoveGoldParams{
+		OwnerID: "o", FromID: "a", FromRev: 1, Debit: -4, ToID: "b", ToRev: 1, Credit: 4,
+		Ledger:       Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
+		RequestToken: "move-m1",
+		Now:          time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC),
+	}
+	for i := range 2 {
+		if err := s.MoveGold(ctx, move); err != nil {
+			t.Fatalf("call %d: %v", i+1, err)
+		}
+	}
+	a, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "a"})
+	must(t, err)
+	l, err := s.GetLedger(ctx, LedgerKey{OwnerID: "o", LedgerID: "m1"})
+	must(t, err)
+	if a.Gold != 6 || a.Rev != 2 || !a.UpdatedAt.Equal(move.Now) || !l.CreatedAt.Equal(move.Now) {
+		t.Errorf("after a repeated move: vault %+v, ledger %+v; want one move at %v", a, l, move.Now)
+	}
+}

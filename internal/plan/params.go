@@ -23,6 +23,7 @@ const (
 	ParamKeys                // the keys of a batch read or delete
 	ParamItems               // the items of a batch put
 	ParamVersion             // the version Attr the caller read (update, delete)
+	ParamClock               // the time a transaction's step takes, read once per call
 )
 
 // Param is a parameter of a pattern's method, after ctx.
@@ -264,6 +265,8 @@ func (r Role) String() string {
 		return "keys"
 	case ParamItems:
 		return "items"
+	case ParamClock:
+		return "clock"
 	case ParamVersion:
 		return "version"
 	}
@@ -281,6 +284,8 @@ func (pp *Pattern) GoType(p *Param) string {
 		return model.GoType(ent, CondOperandAttr(p.Cond))
 	case ParamPage:
 		return "Page"
+	case ParamClock:
+		return "time.Time"
 	case ParamItem:
 		return "*" + ent.GoName
 	case ParamKeys:

@@ -410,6 +410,9 @@ func (pp *Pattern) txReport() ReportPattern {
 	if tx.Token != "" {
 		rp.Params = append(rp.Params, ReportParam{Name: pp.Struct.Var + "." + tx.Token, GoType: "string", Role: "requestToken"})
 	}
+	if tx.Now != "" {
+		rp.Params = append(rp.Params, ReportParam{Name: pp.Struct.Var + "." + tx.Now, GoType: "time.Time", Role: "clock"})
+	}
 	for _, d := range tx.Distinct {
 		rp.Notes = append(rp.Notes, fmt.Sprintf("steps %d and %d may address one item: their keys are compared before the call", d[0]+1, d[1]+1))
 	}

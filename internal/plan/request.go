@@ -130,6 +130,19 @@ func (l *Literal) String() string {
 	return fmt.Sprintf("{%s: %s}", l.Dynamo, strconv.Quote(l.Text))
 }
 
+// UsesClock reports whether the request sends a time of the Store's
+// clock: a timestamp, or the now an expired item is told by.
+func (r *Request) UsesClock() bool {
+	for _, vs := range [][]*Value{r.Values, r.Item} {
+		for _, v := range vs {
+			if v.Source == ClockNow || v.Source == Now {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Placeholder is the placeholder of the request's first value from
 // source s, or "".
 func (r *Request) Placeholder(s Source) string {

@@ -43,10 +43,12 @@ type Step struct {
 }
 
 // Arg is where a step's parameter takes its value: an input of the
-// transaction, or, for an item input, the field Field of the item.
+// transaction, or, for an item input, the field Field of the item; or,
+// with Clock, the time the transaction read once.
 type Arg struct {
 	Input *Input
 	Field string
+	Clock bool
 	// Build is set on the claim item a write of an entity with unique
 	// values takes: where each of its fields, in the order of the claim
 	// entity's attributes, takes its value (Input.Field is then the
@@ -71,8 +73,9 @@ type Transaction struct {
 	Steps  []*Step
 	Inputs []*Input
 	// Token is the field of the struct that holds the call's client
-	// request token.
-	Token string
+	// request token, and Now the one that holds the time its steps take
+	// instead of the Store's clock ("" when no step reads the clock).
+	Token, Now string
 	// Distinct lists the pairs of steps (indexes, the first lower) that
 	// may address the same item, depending on the values of a call: the
 	// method compares their keys before the call.
@@ -80,8 +83,15 @@ type Transaction struct {
 }
 
 // TokenField is the field of a transaction's struct holding its client
-// request token.
-const TokenField = "RequestToken"
+// request token, and NowField the one holding the time its steps take.
+const (
+	TokenField = "RequestToken"
+	NowField   = "Now"
+)
+
+// fixedFields says what the fields of a transaction's struct that no
+// input may take hold.
+var fixedFields = map[string]string{TokenField: "client request token", NowField: "time"}
 
 // ConditionKinds returns the errors a failed condition of a write or
 // check p is, when the item does not exist and when it does: the names
@@ -192,8 +202,14 @@ func (b *builder) stepPlan(st *model.Step) *Pattern {
 		return nil
 	}
 	b.params(sp)
-	// The step's builder takes its values as parameters of their own.
+	// The step's builder takes its values as parameters of their own,
+	// and the time of its timestamps and expiry from the transaction,
+	// which reads the clock once: a retry with the same request token
+	// must send the same values.
 	sp.Struct = nil
+	if sp.Request.UsesClock() {
+		sp.Params = append(sp.Params, &Param{Name: "now", Role: ParamClock})
+	}
 	return sp
 }
 
@@ -226,8 +242,8 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			}
 			return in
 		}
-		if field == tx.Token {
-			b.errorf(pos, "%s %s: %s takes an input %s, the field of the call's client request token; bind it to another name", p.Op, p.Name, where(st), field)
+		if field == tx.Token || field == NowField && tx.Token != "" {
+			b.errorf(pos, "%s %s: %s takes an input %s, the field of the call's %s; bind it to another name", p.Op, p.Name, where(st), field, fixedFields[field])
 			ok = false
 			return nil
 		}
@@ -244,8 +260,8 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			continue
 		}
 		field := st.FieldName()
-		if field == tx.Token {
-			b.errorf(st.AsPos, "%s %s: %s writes an item named %s, the field of the call's client request token; give it as: <name>", p.Op, p.Name, where(st), field)
+		if field == tx.Token || field == NowField && tx.Token != "" {
+			b.errorf(st.AsPos, "%s %s: %s writes an item named %s, the field of the call's %s; give it as: <name>", p.Op, p.Name, where(st), field, fixedFields[field])
 			ok = false
 			continue
 		}
@@ -270,6 +286,13 @@ func (b *builder) txInputs(pp *Pattern) bool {
 		}
 		for _, q := range s.Plan.Params {
 			goType := s.Plan.GoType(q)
+			if q.Role == ParamClock {
+				s.Args = append(s.Args, &Arg{Clock: true})
+				if tx.Token != "" {
+					tx.Now = NowField
+				}
+				continue
+			}
 			if q.Role == ParamItem && st.Claim != nil {
 				// The claim of a value of the item a create step writes.
 				s.Args = append(s.Args, claimArg(st, items[st.Of]))

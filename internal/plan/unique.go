@@ -118,6 +118,8 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 	var args []*Arg
 	for _, q := range s.Plan.Params {
 		switch {
+		case q.Role == ParamClock:
+			args = append(args, &Arg{Clock: true})
 		case st.Claim == nil && q.Role == ParamCond && q.Cond.Read:
 			args = append(args, old(q.Cond.Attr))
 		case st.Claim == nil:
@@ -145,6 +147,9 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 // String says where an argument takes its value, as `dyngen plan` shows
 // it: user.Email, old.Email, UserEmailClaim{email: email, ...}.
 func (a *Arg) String() string {
+	if a.Clock {
+		return "the time read once"
+	}
 	if a.Build != nil {
 		var parts []string
 		for _, b := range a.Build {
