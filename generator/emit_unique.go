@@ -144,6 +144,11 @@ func (m *method) uniqueWrite() {
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(txVar.Clone().Dot("only").Call(jen.Id(keepVar).Op("...")).Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
 		)
+		if q := m.pp.Params[0]; q.Role == plan.ParamItem && len(tx.Steps[0].Plan.Request.Item) > 0 && tx.Steps[0].Action == "Put" {
+			// The caller's item holds what was written: the version and
+			// the times the Store set.
+			g.If(jen.Err().Op(":=").Id(q.Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		}
 		g.Return(jen.Nil())
 	})
 	m.f.Line()
@@ -220,6 +225,7 @@ func (m *method) uniqueDoc() {
 	if len(m.p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
+	summary += m.managedDoc()
 	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
 	if m.p.Doc != "" {
 		comment(m.f, m.p.Doc)

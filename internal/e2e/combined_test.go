@@ -34,6 +34,9 @@ func TestVersionedUnique(t *testing.T) {
 	s, _ := newStore(t, nil)
 	p := &Profile{ProfileID: "p", Handle: "ann", Tags: []string{"a"}}
 	must(t, s.CreateProfile(ctx, p))
+	if p.Rev != 1 || p.CreatedAt.IsZero() {
+		t.Errorf("after CreateProfile the caller's item is %+v, want version 1 and its created time", p)
+	}
 	got, err := s.GetProfile(ctx, "p")
 	must(t, err)
 	if got.Rev != 1 {

@@ -8519,10 +8519,12 @@ var createProfileTx = transaction{
 // CreateProfile writes the Profile only when no item has its key
 // (ErrAlreadyExists from step 1) and no other Profile holds its unique
 // values: each is claimed in the same transaction (ErrAlreadyExists from
-// the step "claim Profile.<attribute>"). One request: TransactWriteItems. A
-// failed step gives a *TransactionError naming it; ErrTransactionConflict
-// when another transaction held one of its items at once, and changed
-// nothing: retrying may succeed.
+// the step "claim Profile.<attribute>"). One request: TransactWriteItems.
+// It writes rev 1, whatever the item holds. It sets createdAt from the
+// Store's clock, whatever the caller gives. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	TransactWriteItems
 //	step 1, Put on table Main: create Profile
@@ -8555,6 +8557,9 @@ func (s *Store) CreateProfile(ctx context.Context, profile *Profile) error {
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return createProfileTx.only(keep...).err(err, in.TransactItems)
+	}
+	if err := profile.UnmarshalItem(items[0].Put.Item); err != nil {
+		return &callError{method: "CreateProfile", cause: err}
 	}
 	return nil
 }
@@ -8700,10 +8705,12 @@ var putProfileTx = transaction{
 // the item still holds the values read; over no item, it holds only while
 // there is still none: ErrConditionFailed when another call changed them in
 // between, ErrAlreadyExists from the step "claim Profile.<attribute>" when
-// another Profile holds a new value. A failed step gives a
-// *TransactionError naming it; ErrTransactionConflict when another
-// transaction held one of its items at once, and changed nothing: retrying
-// may succeed.
+// another Profile holds a new value. Profile is versioned: the stored rev
+// must be profile.Rev, the version read, or the call fails with
+// ErrVersionConflict (ErrNotFound when there is no item). It writes
+// profile.Rev + 1. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
@@ -8863,8 +8870,10 @@ var deleteProfileTx = transaction{
 // DeleteProfile deletes the Profile with this key and releases the claims
 // of its unique values: GetItem, then TransactWriteItems (two requests).
 // Deleting an item that does not exist is no error; ErrConditionFailed when
-// another call changed its unique values in between. A failed step gives a
-// *TransactionError naming it; ErrTransactionConflict when another
+// another call changed its unique values in between. Profile is versioned:
+// the stored rev must be rev, the version read, or the call fails with
+// ErrVersionConflict (ErrNotFound when there is no item). A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
 // transaction held one of its items at once, and changed nothing: retrying
 // may succeed.
 //
