@@ -118,6 +118,18 @@ func ConditionKinds(pp *Pattern) (absent, present string, ok bool) {
 	return "ErrConditionFailed", "ErrConditionFailed", true
 }
 
+// actions are the members of a transaction's item that steps of each
+// call fill.
+var actions = map[Call]string{PutItem: "Put", UpdateItem: "Update", DeleteItem: "Delete", ConditionCheck: "ConditionCheck", GetItem: "Get"}
+
+// newStep is step st of a transaction, planned as sp: its action and the
+// errors of its condition.
+func newStep(st *model.Step, sp *Pattern) *Step {
+	s := &Step{Step: st, Plan: sp, Action: actions[sp.Call]}
+	s.IfAbsent, s.IfPresent = stepKinds(sp)
+	return s
+}
+
 // stepKinds are the errors a failed condition of a transaction's step
 // is, when its item is absent and present: ConditionKinds, but "" for
 // the absent item of a step whose condition only an item with the key
@@ -149,21 +161,7 @@ func (b *builder) transaction(p *model.Pattern) *Pattern {
 			ok = false
 			continue
 		}
-		s := &Step{Step: st, Plan: sp}
-		switch sp.Call {
-		case PutItem:
-			s.Action = "Put"
-		case UpdateItem:
-			s.Action = "Update"
-		case DeleteItem:
-			s.Action = "Delete"
-		case ConditionCheck:
-			s.Action = "ConditionCheck"
-		case GetItem:
-			s.Action = "Get"
-		}
-		s.IfAbsent, s.IfPresent = stepKinds(sp)
-		pp.Tx.Steps = append(pp.Tx.Steps, s)
+		pp.Tx.Steps = append(pp.Tx.Steps, newStep(st, sp))
 	}
 	if !ok {
 		return nil

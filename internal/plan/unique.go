@@ -64,16 +64,7 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		for _, q := range sp.Params {
 			q.Field = ""
 		}
-		s := &Step{Step: st, Plan: sp}
-		switch sp.Call {
-		case PutItem:
-			s.Action = "Put"
-		case UpdateItem:
-			s.Action = "Update"
-		case DeleteItem:
-			s.Action = "Delete"
-		}
-		s.IfAbsent, s.IfPresent = stepKinds(sp)
+		s := newStep(st, sp)
 		if st.Role == model.AbsentStep {
 			// Another call wrote the item after the read.
 			s.IfPresent = "ErrConditionFailed"
