@@ -430,6 +430,31 @@ func (b *builder) request(pp *Pattern) {
 	}
 	slices.SortFunc(req.Names, func(x, y Name) int { return strings.Compare(x.Placeholder, y.Placeholder) })
 	pp.Request = req
+	b.expressionSizes(pp)
+}
+
+// maxExpression is the longest expression string DynamoDB takes, in
+// bytes.
+const maxExpression = 4096
+
+// expressionSizes refuses a request whose expression DynamoDB would
+// refuse for its length: every call of the method would fail. An update
+// is measured with every action it may send.
+func (b *builder) expressionSizes(pp *Pattern) {
+	r := pp.Request
+	update := ""
+	if r.Update != nil {
+		update = r.Update.Expression()
+	}
+	for _, e := range []struct{ field, text string }{
+		{"KeyConditionExpression", r.KeyCondition}, {"ProjectionExpression", r.Projection},
+		{"FilterExpression", r.Filter}, {"ConditionExpression", r.Condition}, {"UpdateExpression", update},
+	} {
+		if len(e.text) > maxExpression {
+			p := pp.Pattern
+			b.errorf(p.Pos, "%s %s: its %s is %d bytes, and DynamoDB takes at most %d; give the attributes shorter stored names (attr:), or write fewer of them in one request (a put of an entity with a created time names every attribute: without it, the put is a PutItem)", p.Op, p.Name, e.field, len(e.text), maxExpression)
+		}
+	}
 }
 
 // expiry names the ttl attribute and the Now value of a request that
