@@ -310,13 +310,17 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			}
 			args = append(args, v)
 		}
-		wrap := map[string]string{"Put": "transactPut", "Update": "transactUpdate", "Delete": "transactDelete", "ConditionCheck": "transactCheck", "Get": "transactGet"}[s.Action]
-		build := jen.Id(wrap).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
+		build := jen.Id(stepWrappers[s.Action]).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
 		g.If(jen.List(jen.Id("items").Index(jen.Lit(i)), jen.Err()).Op("=").Add(build), jen.Err().Op("!=").Nil()).Block(
 			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())),
 		)
 	}
 }
+
+// stepWrappers are the runtime's functions that make a step's request,
+// built as its own call would send it, a transaction's item, by the
+// step's action.
+var stepWrappers = map[string]string{"Put": "transactPut", "Update": "transactUpdate", "Delete": "transactDelete", "ConditionCheck": "transactCheck", "Get": "transactGet"}
 
 // readClock emits, when a step takes the time, the one reading of the
 // Store's clock of the call, or the struct's Now when given, and returns

@@ -44,8 +44,7 @@ func (m *method) uniqueWrite() {
 					}
 					args = append(args, v)
 				}
-				wrap := map[string]string{"Put": "transactPut", "Update": "transactUpdate", "Delete": "transactDelete"}[s.Action]
-				g.If(jen.List(jen.Id(stepVar), jen.Err()).Op("=").Id(wrap).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), jen.Err().Op("!=").Nil()).Block(
+				g.If(jen.List(jen.Id(stepVar), jen.Err()).Op("=").Id(stepWrappers[s.Action]).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err())),
 				)
 				g.Id(itemsVar).Op("=").Append(jen.Id(itemsVar), jen.Id(stepVar))

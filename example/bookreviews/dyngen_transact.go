@@ -224,15 +224,7 @@ func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 // expired reports whether a step that treats an expired item as absent
 // failed on an item expired at the now its request sent.
 func (s *transactStep) expired(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
-	if s.ttl == "" {
-		return false
-	}
-	n, ok := sentValues(sent)[s.now].(*types.AttributeValueMemberN)
-	if !ok {
-		return false
-	}
-	sec, err := strconv.ParseInt(n.Value, 10, 64)
-	return err == nil && expired(item, s.ttl, sec)
+	return s.ttl != "" && expiredAt(item, s.ttl, sentValues(sent)[s.now])
 }
 
 // staleVersion reports whether a step of a versioned entity failed on

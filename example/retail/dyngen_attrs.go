@@ -344,6 +344,17 @@ func expired(item map[string]types.AttributeValue, attr string, now int64) bool 
 	return err == nil && t <= float64(now)
 }
 
+// expiredAt is expired at the now a request sent, the attribute value of
+// its :now placeholder; false when ttl is "" or now is no number.
+func expiredAt(item map[string]types.AttributeValue, ttl string, now types.AttributeValue) bool {
+	n, ok := now.(*types.AttributeValueMemberN)
+	if !ok || ttl == "" {
+		return false
+	}
+	sec, err := strconv.ParseInt(n.Value, 10, 64)
+	return err == nil && expired(item, ttl, sec)
+}
+
 // queryFixed holds what a Query's input points to, the request's own:
 // the client may change what it is given, and one block is cheaper than
 // a value per pointer.

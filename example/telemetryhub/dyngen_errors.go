@@ -122,10 +122,8 @@ func conditionError(method string, err, ifAbsent, ifPresent error) error {
 // ifAbsent too.
 func expiringConditionError(method string, err, ifAbsent, ifPresent error, ttl string, now types.AttributeValue) error {
 	var ccf *types.ConditionalCheckFailedException
-	if n, ok := now.(*types.AttributeValueMemberN); ok && errors.As(err, &ccf) && len(ccf.Item) > 0 {
-		if sec, perr := strconv.ParseInt(n.Value, 10, 64); perr == nil && expired(ccf.Item, ttl, sec) {
-			return &callError{method, ifAbsent, err}
-		}
+	if errors.As(err, &ccf) && len(ccf.Item) > 0 && expiredAt(ccf.Item, ttl, now) {
+		return &callError{method, ifAbsent, err}
 	}
 	return conditionError(method, err, ifAbsent, ifPresent)
 }
@@ -146,10 +144,8 @@ func versionError(method string, err error, attr string, expected int64, ifPrese
 	if len(ccf.Item) == 0 {
 		return &callError{method, ErrNotFound, err}
 	}
-	if n, ok := now.(*types.AttributeValueMemberN); ok && ttl != "" {
-		if sec, perr := strconv.ParseInt(n.Value, 10, 64); perr == nil && expired(ccf.Item, ttl, sec) {
-			return &callError{method, ErrNotFound, err}
-		}
+	if expiredAt(ccf.Item, ttl, now) {
+		return &callError{method, ErrNotFound, err}
 	}
 	if n, ok := ccf.Item[attr].(*types.AttributeValueMemberN); !ok || n.Value != strconv.FormatInt(expected, 10) {
 		return &callError{method, ErrVersionConflict, err}

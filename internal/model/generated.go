@@ -300,7 +300,7 @@ var (
 		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
 		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
 		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
-		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiringConditionError",
+		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiredAt", "expiringConditionError",
 		// The transactions' (dyngen_transact.go).
 		"ErrInvalidRequestToken", "ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "maxRequestToken", "sameKey", "sentValues", "transactCheck", "transactDelete", "transactGet", "transactPut",
 		"transactKey", "transactStep", "transactUpdate", "transaction",

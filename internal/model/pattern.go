@@ -170,25 +170,11 @@ func (s *Step) Binding(a *Attribute) *Binding {
 }
 
 // AddConst returns the constant the update adds to a, or nil.
-func (p *Pattern) AddConst(a *Attribute) *SetConst {
-	for _, sc := range p.AddConsts {
-		if sc.Attr == a {
-			return sc
-		}
-	}
-	return nil
-}
+func (p *Pattern) AddConst(a *Attribute) *SetConst { return constOf(p.AddConsts, a) }
 
 // AddAttrs returns every attribute the update adds to: those added a
 // parameter, then those added a constant.
-func (p *Pattern) AddAttrs() []*Attribute {
-	out := slices.Clone(p.Add)
-	for _, sc := range p.AddConsts {
-		out = append(out, sc.Attr)
-	}
-	return out
-
-}
+func (p *Pattern) AddAttrs() []*Attribute { return withConsts(p.Add, p.AddConsts) }
 
 // Expires reports whether the pattern treats items whose time to live
 // has passed as absent: an entity of it stores its table's ttl
