@@ -67,7 +67,7 @@ func (e *emitter) table(d *plan.TableDef) jen.Code {
 func createTable(d *plan.TableDef, name jen.Code) jen.Dict {
 	in := jen.Dict{
 		jen.Id("TableName"):   name,
-		jen.Id("BillingMode"): jen.Qual(pathTypes, "BillingModePayPerRequest"),
+		jen.Id("BillingMode"): jen.Qual(pathTypes, sdkEnum[plan.Billing]),
 		jen.Id("AttributeDefinitions"): jen.Index().Qual(pathTypes, "AttributeDefinition").ValuesFunc(func(g *jen.Group) {
 			for _, k := range d.Attributes {
 				g.Values(jen.Dict{
@@ -100,26 +100,31 @@ func createTable(d *plan.TableDef, name jen.Code) jen.Dict {
 
 func keySchema(ix *model.Index) jen.Code {
 	return jen.Index().Qual(pathTypes, "KeySchemaElement").ValuesFunc(func(g *jen.Group) {
-		g.Values(jen.Dict{jen.Id("AttributeName"): jen.Qual(pathAWS, "String").Call(jen.Lit(ix.PK.Name)), jen.Id("KeyType"): jen.Qual(pathTypes, "KeyTypeHash")})
-		if ix.SK != nil {
-			g.Values(jen.Dict{jen.Id("AttributeName"): jen.Qual(pathAWS, "String").Call(jen.Lit(ix.SK.Name)), jen.Id("KeyType"): jen.Qual(pathTypes, "KeyTypeRange")})
+		for _, k := range plan.KeySchema(ix) {
+			g.Values(jen.Dict{jen.Id("AttributeName"): jen.Qual(pathAWS, "String").Call(jen.Lit(k.Name)), jen.Id("KeyType"): jen.Qual(pathTypes, sdkEnum[k.Type])})
 		}
 	})
 }
 
 func projection(ix *model.Index) jen.Code {
-	switch ix.Projection {
-	case model.ProjectKeys:
-		return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeKeysOnly")})
-	case model.ProjectInclude:
-		return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{
-			jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeInclude"),
-			jen.Id("NonKeyAttributes"): jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, a := range ix.Include {
-					g.Lit(a)
-				}
-			}),
+	typ, nonKey := plan.Projection(ix)
+	fields := jen.Dict{jen.Id("ProjectionType"): jen.Qual(pathTypes, sdkEnum[typ])}
+	if len(nonKey) > 0 {
+		fields[jen.Id("NonKeyAttributes")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+			for _, a := range nonKey {
+				g.Lit(a)
+			}
 		})
 	}
-	return jen.Op("&").Qual(pathTypes, "Projection").Values(jen.Dict{jen.Id("ProjectionType"): jen.Qual(pathTypes, "ProjectionTypeAll")})
+	return jen.Op("&").Qual(pathTypes, "Projection").Values(fields)
+}
+
+// sdkEnum names the SDK's constant of each value of the table definition.
+var sdkEnum = map[string]string{
+	"HASH":            "KeyTypeHash",
+	"RANGE":           "KeyTypeRange",
+	"ALL":             "ProjectionTypeAll",
+	"KEYS_ONLY":       "ProjectionTypeKeysOnly",
+	"INCLUDE":         "ProjectionTypeInclude",
+	"PAY_PER_REQUEST": "BillingModePayPerRequest",
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -38,7 +39,8 @@ const (
 var runtimeFS embed.FS
 
 // Generate compiles the spec in data and returns the files of the
-// generated package, in a fixed order. file names the spec in diagnostics;
+// generated package, in a fixed order, then those of the outputs the spec
+// asks for (outputs:) and their manifest. file names the spec in diagnostics;
 // source is how the header's source line names it (the command passes
 // the spec's path relative to the output directory, so the bytes do not
 // depend on where dyngen runs). With any error, no file is returned.
@@ -48,6 +50,13 @@ func Generate(file, source string, data []byte) ([]File, *diag.List) {
 		return nil, res.Diags
 	}
 	files, err := emit(res.Plan, source)
+	if err == nil {
+		var outs []output.File
+		outs, err = output.Render(res.Plan, output.NewSource(source))
+		for _, o := range outs {
+			files = append(files, File(o))
+		}
+	}
 	if err != nil {
 		// Emission follows the plan; a failure here is a bug of dyngen,
 		// reported as an error on the spec rather than a broken file.

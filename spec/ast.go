@@ -56,6 +56,18 @@ type File struct {
 	Tables   []*Table
 	Entities []*Entity
 	Patterns []*Pattern
+	// Outputs are the files besides the Go package the spec asks for, in
+	// spec order.
+	Outputs []*Output
+}
+
+// Output asks for one output besides the Go package: Kind names its
+// format (the key under outputs:), File its file name when not the
+// default.
+type Output struct {
+	Kind Str
+	Pos  Pos
+	File Str
 }
 
 // KeyAttr is a table's or index's key attribute: a name and a DynamoDB

@@ -461,6 +461,11 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 				f.Patterns = append(f.Patterns, p.pattern(e))
 			}
 		},
+		"outputs": func(k, v *yaml.Node) {
+			for _, e := range p.entries(v, "outputs") {
+				f.Outputs = append(f.Outputs, p.output(e))
+			}
+		},
 	})
 	if root.Kind != yaml.MappingNode || p.diags.Len() > before {
 		// A misspelt key already explains what is missing.
@@ -481,6 +486,27 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 		}
 	}
 }
+
+// output reads one entry of outputs: the format's name, then nothing
+// (the defaults) or its options.
+func (p *parser) output(e entry) *Output {
+	o := &Output{Kind: p.name(e.key), Pos: p.pos(e.key)}
+	if !slices.Contains(OutputKinds, e.name) {
+		p.errorf(e.key, "unknown output %q%s", e.name, suggest(e.name, OutputKinds))
+		return o
+	}
+	if v := p.resolve(e.val); v == nil || v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return o
+	}
+	p.fields(e.val, "output "+e.name, map[string]func(k, v *yaml.Node){
+		"file": func(k, v *yaml.Node) { o.File = p.str(v, "file") },
+	})
+	return o
+}
+
+// OutputKinds are the formats outputs: may name, in the order the
+// reference lists them.
+var OutputKinds = []string{"cloudformation", "terraform", "createTable", "workbench", "design", "iam"}
 
 func (p *parser) keyAttr(n *yaml.Node, what string) *KeyAttr {
 	n = p.resolve(n)

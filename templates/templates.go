@@ -1,5 +1,6 @@
 // Package templates holds the text/template files dyngen renders for
-// what is not Go code: the plan report of `dyngen plan`.
+// what is not Go code: the plan report of `dyngen plan` and the outputs
+// a spec asks for (internal/output).
 package templates
 
 import (
@@ -10,7 +11,16 @@ import (
 //go:embed *.tmpl
 var files embed.FS
 
+// parse parses one template file.
+func parse(name string) *template.Template {
+	return template.Must(template.New(name).ParseFS(files, name))
+}
+
 // Plan is the template of the plan report. It prints lines the plan
 // package has already laid out and wrapped (see plan.Report.WriteText):
 // the template decides the sections and their order.
-var Plan = template.Must(template.New("plan.txt.tmpl").ParseFS(files, "plan.txt.tmpl"))
+var Plan = parse("plan.txt.tmpl")
+
+// Manifest is the list of the outputs written besides the Go package
+// (model.ManifestFile).
+var Manifest = parse("manifest.txt.tmpl")

@@ -42,7 +42,7 @@ func (e *Entity) File() string {
 }
 
 // FileNames lists every file the spec makes the generator write, with
-// what it comes from, in spec order.
+// what it comes from, in spec order: the Go package, then the outputs.
 func (m *Model) FileNames() []GenName {
 	out := []GenName{{StoreFile, "the Store", Pos{}, ""}, {APIFile, "StoreAPI", Pos{}, ""}}
 	for _, name := range RuntimeFiles {
@@ -54,7 +54,7 @@ func (m *Model) FileNames() []GenName {
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.File(), "entity " + e.Name, e.Pos, ""})
 	}
-	return out
+	return append(out, m.OutputFiles()...)
 }
 
 // snake writes a Go name in snake case: GamePlayer -> game_player,

@@ -26,6 +26,9 @@ type Model struct {
 	Tables   []*Table
 	Entities []*Entity
 	Patterns []*Pattern
+	// Outputs are the outputs besides the Go package the spec asks for,
+	// in spec order.
+	Outputs []*Output
 
 	// broken holds the tables, entities and patterns the resolver found
 	// an error in; loose is set by an error it could not tie to one.

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -398,18 +399,35 @@ func generatedNames(m *model.Model, diags *diag.List) {
 		}
 		seen[n.Name] = n
 	}
-	// The files: none may replace another.
+	// The files: none may replace another, even where file names ignore
+	// case (macOS, Windows).
 	files := map[string]model.GenName{}
 	for _, n := range m.FileNames() {
-		if first, dup := files[n.Name]; dup {
-			fix := "rename one"
-			if strings.HasPrefix(n.From, "entity ") {
-				fix = "set go: on " + n.From + " to give it another file"
-			}
-			diags.Errorf(n.Pos, "%s and %s both give the file %s; %s", first.From, n.From, n.Name, fix)
+		if len(n.Name) > model.MaxFileName {
+			diags.Errorf(n.Pos, "%s gives a file name of %d bytes, %s; most file systems take at most %d; %s", n.From, len(n.Name), n.Name, model.MaxFileName, cmp.Or(n.Fix, "rename it"))
 			continue
 		}
-		files[n.Name] = n
+		if !strings.HasSuffix(n.Name, ".go") && n.Name != model.ManifestFile && !model.IsOutputFileName(n.Name) {
+			diags.Errorf(n.Pos, "%s gives the file name %q, which does not start with a letter or digit; %s", n.From, n.Name, n.Fix)
+			continue
+		}
+		folded := strings.ToLower(n.Name)
+		if first, dup := files[folded]; dup {
+			fix := "rename one"
+			switch {
+			case strings.HasPrefix(n.From, "entity "):
+				fix = "set go: on " + n.From + " to give it another file"
+			case n.Fix != "":
+				fix = n.Fix
+			}
+			name := n.Name
+			if first.Name != n.Name {
+				name = fmt.Sprintf("%s and %s, one file where names ignore case", first.Name, n.Name)
+			}
+			diags.Errorf(n.Pos, "%s and %s both give the file %s; %s", first.From, n.From, name, fix)
+			continue
+		}
+		files[folded] = n
 	}
 	// The fields of a collection read's result: one per entity, plural.
 	for _, p := range m.Patterns {

@@ -51,3 +51,35 @@ func tableDefs(m *model.Model) []*TableDef {
 	}
 	return out
 }
+
+// Billing is the billing mode every table is made with: on demand.
+const Billing = "PAY_PER_REQUEST"
+
+// KeyElement is one element of a key schema: an attribute and its role,
+// HASH (the partition key) or RANGE (the sort key).
+type KeyElement struct {
+	Name string
+	Type string // HASH or RANGE
+}
+
+// KeySchema is the key schema of ix: its partition key, then its sort
+// key when it has one.
+func KeySchema(ix *model.Index) []KeyElement {
+	out := []KeyElement{{ix.PK.Name, "HASH"}}
+	if ix.SK != nil {
+		out = append(out, KeyElement{ix.SK.Name, "RANGE"})
+	}
+	return out
+}
+
+// Projection is the projection of a secondary index as CreateTable takes
+// it: ALL, KEYS_ONLY, or INCLUDE with the non-key attributes it adds.
+func Projection(ix *model.Index) (typ string, nonKey []string) {
+	switch ix.Projection {
+	case model.ProjectKeys:
+		return "KEYS_ONLY", nil
+	case model.ProjectInclude:
+		return "INCLUDE", ix.Include
+	}
+	return "ALL", nil
+}
