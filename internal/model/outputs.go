@@ -163,3 +163,13 @@ func hasEnding(name string, endings []string) bool {
 	}
 	return false
 }
+
+// CloudFormationID is the logical ID of table t's AWS::DynamoDB::Table
+// resource in the CloudFormation output. Table Go names differ, so these
+// do.
+func (t *Table) CloudFormationID() string { return t.GoName + "Table" }
+
+// TerraformName is the name of table t's aws_dynamodb_table resource in
+// the Terraform output. Two Go names may give one (ABTable and AbTable):
+// the checks refuse that.
+func (t *Table) TerraformName() string { return snake(t.GoName) }
