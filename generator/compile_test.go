@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -22,8 +23,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
+	"go.yaml.in/yaml/v3"
 )
 
 // This file checks a generated package the way the Go toolchain will
@@ -462,7 +466,32 @@ func outputProblems(res *Result) []error {
 		}
 		return []error{fmt.Errorf("emitting a sound spec failed: %s", strings.Join(lines, "\n"))}
 	}
-	return append(packageProblems(files), docProblems(res.Plan, files)...)
+	problems := append(packageProblems(files), docProblems(res.Plan, files)...)
+	return append(problems, renderedProblems(res.Plan)...)
+}
+
+// renderedProblems renders the outputs a sound spec asks for: rendering
+// must not fail, and each file must be what its ending says it is.
+func renderedProblems(p *plan.Plan) []error {
+	outs, err := output.Render(p, output.NewSource("spec.yaml"))
+	if err != nil {
+		return []error{fmt.Errorf("rendering the outputs of a sound spec failed: %v", err)}
+	}
+	var problems []error
+	for _, f := range outs {
+		switch {
+		case strings.HasSuffix(f.Name, ".json") && !json.Valid(f.Data):
+			problems = append(problems, fmt.Errorf("%s is not JSON", f.Name))
+		case strings.HasSuffix(f.Name, ".yaml") || strings.HasSuffix(f.Name, ".yml"):
+			var doc yaml.Node
+			if err := yaml.Unmarshal(f.Data, &doc); err != nil {
+				problems = append(problems, fmt.Errorf("%s is not YAML: %v", f.Name, err))
+			}
+		case !utf8.Valid(f.Data):
+			problems = append(problems, fmt.Errorf("%s is not UTF-8", f.Name))
+		}
+	}
+	return problems
 }
 
 // TestPackageProblems checks that packageProblems and docProblems find

@@ -90,6 +90,22 @@ var proposalForms = []struct {
 		},
 	},
 	{
+		// file "model.yaml" of output workbench must end in .json; e.g. "workbench.json"
+		"output file",
+		regexp.MustCompile(`of output (\w+)\b.*\be\.g\. "([^"]+)"`),
+		func(s *specDoc, msg string, m []string) error {
+			o, err := s.section("outputs", m[1])
+			if err != nil {
+				return err
+			}
+			if o.Kind != yaml.MappingNode {
+				o.Kind, o.Tag, o.Value = yaml.MappingNode, "!!map", ""
+			}
+			setKey(o, "file", scalar(m[2]))
+			return nil
+		},
+	},
+	{
 		// add expired: include
 		"add expired: include",
 		regexp.MustCompile(`(?i)add expired: include`),

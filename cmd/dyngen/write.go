@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/model"
 )
 
 // sourceName is how generated files name the spec: its path relative to
@@ -34,10 +35,13 @@ func sourceName(spec, out string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// The files of the output directory. dyngen looks only at *.go files and
-// tells them apart by their first two lines: the generated-code header and
-// the source line naming the spec. A file is the spec's own when both
-// match what generation writes; only its own files are overwritten or
+// The files of the output directory. dyngen looks at the *.go files, at
+// the list of outputs (model.ManifestFile) and at the files generation
+// writes or the list names. It tells a Go file, and the list, apart by
+// their first two lines: the generated-code header and the source line
+// naming the spec. A file is the spec's own when both match what
+// generation writes; an output, which may be JSON and carry no header,
+// when the spec's own list names it. Only its own files are overwritten or
 // removed. A file generated from another spec or without the header is
 // read no further than its head; anything that is not a regular file (a
 // symbolic link, a named pipe, a directory) is not opened at all. None of
@@ -51,7 +55,7 @@ const (
 	absent    owner = iota // no such file
 	ours                   // generated from this spec
 	otherSpec              // generated from another spec, or by a dyngen that wrote no source line
-	foreign                // a regular file dyngen did not generate
+	foreign                // a regular file dyngen did not generate, or an output the list does not name
 	irregular              // not a regular file: never opened
 )
 
@@ -71,21 +75,38 @@ type existing struct {
 // header and the source line fit in it.
 const headSize = 4 << 10
 
-// origin reads the head of a Go file: whether it starts with the
-// generated-code header, and the source line after it ("" when there is
-// none, or when the line does not end within head).
-func origin(head []byte) (generated bool, source string) {
+// origin reads the head of a generated file whose comments start with
+// comment ("// " in Go, "# " in the list of outputs): whether it starts
+// with the generated-code header, and the source line after it ("" when
+// there is none, or when the line does not end within head).
+func origin(head []byte, comment string) (generated bool, source string) {
 	line, rest, _ := bytes.Cut(head, []byte("\n"))
-	if string(bytes.TrimSuffix(line, []byte("\r"))) != generator.Header {
+	if string(bytes.TrimSuffix(line, []byte("\r"))) != comment+model.GeneratedText {
 		return false, ""
 	}
 	line, _, ok := bytes.Cut(rest, []byte("\n"))
-	src, isSource := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte("// source: "))
+	src, isSource := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte(comment+"source: "))
 	if !ok || !isSource {
 		return true, ""
 	}
 	return true, string(src)
 }
+
+// commentOf is how a file of the output directory that dyngen tells by
+// its header starts its comments, "" for any other.
+func commentOf(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".go"):
+		return "// "
+	case name == model.ManifestFile:
+		return "# "
+	}
+	return ""
+}
+
+// maxManifest bounds what dyngen reads of a list of outputs: far more
+// than any spec's list.
+const maxManifest = 1 << 20
 
 // layout is the output directory as generation finds it.
 type layout struct {
@@ -93,17 +114,23 @@ type layout struct {
 	spec   string // the spec as the command line names it
 	source string // the source line of the generated files
 	files  []generator.File
-	have   map[string]existing // the *.go files of dir
+	have   map[string]existing // the files of dir dyngen looks at
+	// names are the names of every entry of dir, to tell names that
+	// differ only in case.
+	names []string
+	// listed are the outputs the spec's own list names.
+	listed map[string]bool
 }
 
-// survey reads what the *.go files of dir are: each one's type, without
-// following links, and the head of each regular file; a file of ours that
-// generation writes is compared whole when its size is that of the new
-// contents. A missing dir has no files.
+// survey reads what the files of dir that dyngen looks at are: each
+// one's type, without following links, and the head of each regular file;
+// a file of ours that generation writes is compared whole when its size
+// is that of the new contents. The list of outputs is read first: an
+// output is ours when our list names it. A missing dir has no files.
 func survey(dir, spec string, files []generator.File) (*layout, error) {
-	l := &layout{dir: dir, spec: spec, files: files, have: map[string]existing{}}
+	l := &layout{dir: dir, spec: spec, files: files, have: map[string]existing{}, listed: map[string]bool{}}
 	if len(files) > 0 {
-		_, l.source = origin(files[0].Data)
+		_, l.source = origin(files[0].Data, "// ")
 	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -112,11 +139,23 @@ func survey(dir, spec string, files []generator.File) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return !strings.HasSuffix(e.Name(), ".go") })
 	want := make(map[string][]byte, len(files))
 	for _, f := range files {
 		want[f.Name] = f.Data
 	}
+	for _, e := range entries {
+		l.names = append(l.names, e.Name())
+		if e.Name() == model.ManifestFile {
+			if err := l.readManifest(e, want[e.Name()]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
+		name := e.Name()
+		_, generated := want[name]
+		return name == model.ManifestFile || !strings.HasSuffix(name, ".go") && !generated && !l.listed[name]
+	})
 	found := make([]existing, len(entries))
 	err = forEach(len(entries), func(i int) error {
 		e := entries[i]
@@ -137,9 +176,53 @@ func survey(dir, spec string, files []generator.File) (*layout, error) {
 	return l, nil
 }
 
+// readManifest reads the list of outputs of dir: who it is of, and, when
+// it is ours, the outputs it names. A name that is not a plain file name
+// an output could have is an error: the list was edited, and dyngen
+// neither writes nor removes a file it names.
+func (l *layout) readManifest(e fs.DirEntry, data []byte) error {
+	if !e.Type().IsRegular() {
+		l.have[e.Name()] = existing{owner: irregular, mode: e.Type()}
+		return nil
+	}
+	path := filepath.Join(l.dir, e.Name())
+	ex, err := l.inspect(path, data)
+	if err != nil || ex.owner != ours {
+		l.have[e.Name()] = ex
+		return err
+	}
+	f, size, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if size > maxManifest {
+		return fmt.Errorf("%s is %d bytes long, not a list dyngen wrote; restore it from version control or remove it with the outputs it names", path, size)
+	}
+	list, err := io.ReadAll(io.LimitReader(f, maxManifest))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for i, line := range strings.Split(string(list), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !model.IsOutputFileName(line) {
+			errs = append(errs, fmt.Errorf("%s:%d names %q, which is not a file dyngen writes; restore the list from version control, or remove it and the outputs it names", path, i+1, line))
+			continue
+		}
+		l.listed[line] = true
+	}
+	l.have[e.Name()] = ex
+	return errors.Join(errs...)
+}
+
 // inspect reads the head of the regular file at path and, when the file
 // is ours and as long as data (what generation writes there, nil for
-// none), the rest of it.
+// none), the rest of it. A Go file and the list of outputs are ours by
+// their header; any other file when our list names it.
 func (l *layout) inspect(path string, data []byte) (existing, error) {
 	f, size, err := openRegular(path)
 	if errors.Is(err, errIrregular) {
@@ -151,18 +234,23 @@ func (l *layout) inspect(path string, data []byte) (existing, error) {
 	defer f.Close()
 	// A head long enough for the header and our source line, whatever
 	// the length of the spec's path.
-	head := make([]byte, max(headSize, len(generator.Header)+len(l.source)+16))
+	head := make([]byte, max(headSize, len(model.GeneratedText)+len(l.source)+32))
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return existing{}, err
 	}
 	head = head[:n]
-	generated, source := origin(head)
-	switch {
-	case !generated:
+	name := filepath.Base(path)
+	if comment := commentOf(name); comment != "" {
+		generated, source := origin(head, comment)
+		switch {
+		case !generated:
+			return existing{owner: foreign}, nil
+		case source != l.source || l.source == "":
+			return existing{owner: otherSpec, source: source}, nil
+		}
+	} else if !l.listed[name] {
 		return existing{owner: foreign}, nil
-	case source != l.source || l.source == "":
-		return existing{owner: otherSpec, source: source}, nil
 	}
 	ex := existing{owner: ours}
 	if data != nil && size == int64(len(data)) && bytes.HasPrefix(data, head) {
@@ -248,7 +336,7 @@ func (l *layout) conflicts() error {
 	// On a file system that ignores case (macOS, Windows), Note.go is
 	// note.go: writing one replaces the other.
 	folded := map[string]string{}
-	for name := range l.have {
+	for _, name := range l.names {
 		folded[strings.ToLower(name)] = name
 	}
 	for _, f := range l.files {
@@ -260,6 +348,10 @@ func (l *layout) conflicts() error {
 		}
 		switch ex := l.have[f.Name]; ex.owner {
 		case foreign:
+			if commentOf(f.Name) == "" {
+				errs = append(errs, fmt.Errorf("%s exists and %s does not name it as an output of %s; move it away", path, filepath.Join(l.dir, model.ManifestFile), l.spec))
+				continue
+			}
 			errs = append(errs, fmt.Errorf("%s exists and was not generated by dyngen; move it away", path))
 		case irregular:
 			errs = append(errs, fmt.Errorf("%s exists and is not a regular file (%s); dyngen neither reads nor writes through it: move it away", path, kindOf(ex.mode)))

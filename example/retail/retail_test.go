@@ -14,13 +14,14 @@ import (
 )
 
 // newStore returns a Store over tables of unique names in DynamoDB Local,
-// which it creates from the Store's own Tables.
+// which it creates from the create-table inputs of the spec's outputs,
+// after checking they are the Store's own Tables.
 func newStore(t *testing.T) *retail.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
 	s := retail.New(c, retail.WithRetailTableTable(dynamotest.TableName("retail_table")))
 	for _, table := range s.Tables() {
-		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
+		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s
 }

@@ -15,13 +15,14 @@ import (
 )
 
 // newStore returns a Store over tables of unique names in DynamoDB Local,
-// which it creates from the Store's own Tables.
+// which it creates from the create-table inputs of the spec's outputs,
+// after checking they are the Store's own Tables.
 func newStore(t *testing.T) *telemetryhub.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
 	s := telemetryhub.New(c, telemetryhub.WithTelemetryHubTable(dynamotest.TableName("TelemetryHub")))
 	for _, table := range s.Tables() {
-		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
+		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s
 }

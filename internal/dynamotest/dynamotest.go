@@ -13,11 +13,15 @@
 package dynamotest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -145,6 +149,65 @@ func MakeTable(t testing.TB, c *dynamodb.Client, create *dynamodb.CreateTableInp
 	if _, err := c.UpdateTimeToLive(ctx, ttl); err != nil {
 		t.Fatalf("turn time to live on for table %s: %v", name, err)
 	}
+}
+
+// MakeTableFromFiles creates a table from the files of the createTable
+// output in dir: name.create-table.json, and name.update-time-to-live.json
+// when the table has a ttl, as `aws dynamodb create-table
+// --cli-input-json` and `update-time-to-live` read them. The files name the
+// spec's table; it is created under the physical name of create, the
+// Store's own definition of the table (its Tables), which the files must
+// equal field for field, and deleted when the test ends. So a test that
+// runs a Store on it proves the files are the definition the code runs on.
+func MakeTableFromFiles(t testing.TB, c *dynamodb.Client, dir, name string, create *dynamodb.CreateTableInput, ttl *dynamodb.UpdateTimeToLiveInput) {
+	t.Helper()
+	physical := aws.ToString(create.TableName)
+	fromFile := new(dynamodb.CreateTableInput)
+	readInput(t, filepath.Join(dir, name+".create-table.json"), name, fromFile)
+	fromFile.TableName = aws.String(physical)
+	if !reflect.DeepEqual(fromFile, create) {
+		t.Fatalf("%s.create-table.json is not the table the Store defines:\nfile:  %s\nStore: %s", name, show(fromFile), show(create))
+	}
+	var ttlFile *dynamodb.UpdateTimeToLiveInput
+	ttlPath := filepath.Join(dir, name+".update-time-to-live.json")
+	if _, err := os.Stat(ttlPath); err == nil || ttl != nil {
+		ttlFile = new(dynamodb.UpdateTimeToLiveInput)
+		readInput(t, ttlPath, name, ttlFile)
+		ttlFile.TableName = aws.String(physical)
+		if !reflect.DeepEqual(ttlFile, ttl) {
+			t.Fatalf("%s.update-time-to-live.json is not the time to live the Store defines:\nfile:  %s\nStore: %s", name, show(ttlFile), show(ttl))
+		}
+	}
+	MakeTable(t, c, fromFile, ttlFile)
+}
+
+// readInput decodes the input of an AWS CLI command from the JSON file at
+// path into in: every key must be one of the input's (case aside, as the
+// CLI's keys are the API's), and the file must name table.
+func readInput(t testing.TB, path, table string, in any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(in); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var named struct{ TableName string }
+	if err := json.Unmarshal(data, &named); err != nil || named.TableName != table {
+		t.Fatalf("%s names table %q, not %s (%v)", path, named.TableName, table, err)
+	}
+}
+
+// show prints an input for a message.
+func show(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(data)
 }
 
 // uniqueName returns base with a random suffix, within DynamoDB's limits.

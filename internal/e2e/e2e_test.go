@@ -40,7 +40,7 @@ func newStoreOpts(t *testing.T, wrap func(Client) Client, extra ...Option) (*Sto
 	opts := []Option{WithMainTable(dynamotest.TableName("Main")), WithReadingsTable(dynamotest.TableName("Readings"))}
 	s := New(client, append(slices.Clip(opts), extra...)...)
 	for _, table := range s.Tables() {
-		dynamotest.MakeTable(t, c, table.Create, table.TimeToLive)
+		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s, c, opts
 }

@@ -84,9 +84,9 @@ func (m *Model) OutputFiles() []GenName {
 			continue
 		}
 		for _, t := range m.Tables {
-			out = append(out, GenName{CreateTableFile(t), "the create-table input of table " + t.Name, o.Pos, "rename the table"})
+			out = append(out, GenName{CreateTableFile(t), "the create-table input of table " + t.Name, t.Pos, "rename the table"})
 			if t.TTL != "" {
-				out = append(out, GenName{TimeToLiveFile(t), "the update-time-to-live input of table " + t.Name, o.Pos, "rename the table"})
+				out = append(out, GenName{TimeToLiveFile(t), "the update-time-to-live input of table " + t.Name, t.Pos, "rename the table"})
 			}
 		}
 	}

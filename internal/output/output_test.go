@@ -1,0 +1,101 @@
+package output
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/spec"
+)
+
+// planOf plans a spec that must have no error.
+func planOf(t *testing.T, src string) *plan.Plan {
+	t.Helper()
+	f, diags := spec.Parse("spec.yaml", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	m := model.Resolve(f, diags)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	p := plan.Build(m, diags)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	return p
+}
+
+const twoTables = `version: 1
+package: notes
+tables:
+  Notes: {partitionKey: PK, sortKey: SK, ttl: expiresAt}
+  Archive: {partitionKey: PK, sortKey: SK}
+entities:
+  Note:
+    table: Notes
+    attributes: {userId: string, noteId: string, expiresAt: {type: time, optional: true}}
+    keys: {primary: {pk: "USER#{userId}", sk: "NOTE#{noteId}"}}
+  Old:
+    table: Archive
+    attributes: {userId: string, noteId: string}
+    keys: {primary: {pk: "USER#{userId}", sk: "NOTE#{noteId}"}}
+patterns:
+  GetNote: {get: Note}
+  GetOld: {get: Old}
+`
+
+// TestRenderFilesAndManifest: the files are those the model names, in its
+// order, the manifest last listing the others; the same plan renders the
+// same bytes; a spec with no outputs renders no file, not even the list.
+func TestRenderFilesAndManifest(t *testing.T) {
+	if files, err := Render(planOf(t, twoTables), NewSource("spec.yaml")); err != nil || files != nil {
+		t.Fatalf("no outputs: %d files, %v", len(files), err)
+	}
+	p := planOf(t, twoTables+"outputs:\n  createTable:\n")
+	files, err := Render(p, NewSource("../spec\n.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	want := []string{"Notes.create-table.json", "Notes.update-time-to-live.json", "Archive.create-table.json", model.ManifestFile}
+	if !slices.Equal(names, want) {
+		t.Fatalf("files %q, want %q", names, want)
+	}
+	list := string(files[3].Data)
+	wantList := "# " + model.GeneratedText + "\n# source: ../spec\\n.yaml\n#\n"
+	if !strings.HasPrefix(list, wantList) || !strings.HasSuffix(list, "\n"+strings.Join(want[:3], "\n")+"\n") {
+		t.Errorf("the list of outputs:\n%s", list)
+	}
+	again, err := Render(p, NewSource("../spec\n.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range files {
+		if !bytes.Equal(files[i].Data, again[i].Data) {
+			t.Errorf("%s differs between two renderings", files[i].Name)
+		}
+	}
+}
+
+// TestRenderRefusesUnnamedFile: a renderer that writes a file the model
+// does not name is a bug, reported, not written.
+func TestRenderRefusesUnnamedFile(t *testing.T) {
+	p := planOf(t, twoTables+"outputs:\n  createTable:\n")
+	saved := renderers[model.CreateTable]
+	t.Cleanup(func() { renderers[model.CreateTable] = saved })
+	renderers[model.CreateTable] = func(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
+		files, err := saved(p, o, src)
+		files[0].Name = "../" + files[0].Name
+		return files, err
+	}
+	if _, err := Render(p, NewSource("spec.yaml")); err == nil || !strings.Contains(err.Error(), "rendered ../Notes.create-table.json where the model names Notes.create-table.json") {
+		t.Fatalf("err = %v", err)
+	}
+}
