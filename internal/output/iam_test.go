@@ -319,7 +319,7 @@ tables:
     partitionKey: PK
     sortKey: SK
   Counts:
-    partitionKey: N
+    partitionKey: {name: n, type: N}
 entities:
   Star:
     table: Things
@@ -348,7 +348,6 @@ entities:
   Count:
     table: Counts
     attributes: {n: int}
-    keys: {primary: {pk: "{n}"}}
 patterns:
   GetStar: {get: Star}
   GetQuote: {get: Quote}
