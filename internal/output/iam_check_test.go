@@ -40,24 +40,24 @@ func compileIAMSchema(t *testing.T) *jsonschema.Schema {
 // items ("Using IAM with DynamoDB transactions").
 var dynamodbActions = []string{
 	"AssociateTableReplica", "BatchGetItem", "BatchWriteItem", "ConditionCheckItem",
-	"CreateBackup", "CreateGlobalTable", "CreateTable", "CreateTableReplica",
-	"DeleteBackup", "DeleteItem", "DeleteResourcePolicy", "DeleteTable", "DeleteTableReplica",
+	"CreateBackup", "CreateGlobalTable", "CreateGlobalTableWitness", "CreateTable", "CreateTableReplica",
+	"DeleteBackup", "DeleteGlobalTableWitness", "DeleteItem", "DeleteResourcePolicy", "DeleteTable", "DeleteTableReplica",
 	"DescribeBackup", "DescribeContinuousBackups", "DescribeContributorInsights",
 	"DescribeEndpoints", "DescribeExport", "DescribeGlobalTable", "DescribeGlobalTableSettings",
 	"DescribeImport", "DescribeKinesisStreamingDestination", "DescribeLimits",
 	"DescribeReservedCapacity", "DescribeReservedCapacityOfferings", "DescribeStream",
 	"DescribeTable", "DescribeTableReplicaAutoScaling", "DescribeTimeToLive",
 	"DisableKinesisStreamingDestination", "EnableKinesisStreamingDestination",
-	"ExportTableToPointInTime", "GetItem", "GetRecords", "GetResourcePolicy", "GetShardIterator",
-	"ImportTable", "ListBackups", "ListContributorInsights", "ListExports", "ListGlobalTables",
+	"ExportTableToPointInTime", "GetAbacStatus", "GetItem", "GetRecords", "GetResourcePolicy", "GetShardIterator",
+	"ImportTable", "InjectError", "ListBackups", "ListContributorInsights", "ListExports", "ListGlobalTables",
 	"ListImports", "ListStreams", "ListTables", "ListTagsOfResource",
 	"PartiQLDelete", "PartiQLInsert", "PartiQLSelect", "PartiQLUpdate",
 	"PurchaseReservedCapacityOfferings", "PutItem", "PutResourcePolicy", "Query",
-	"RestoreTableFromAwsBackup", "RestoreTableFromBackup", "RestoreTableToPointInTime", "Scan",
-	"StartAwsBackupJob", "TagResource", "UntagResource", "UpdateContinuousBackups",
+	"ReadDataForReplication", "ReplicateSettings", "RestoreTableFromAwsBackup", "RestoreTableFromBackup", "RestoreTableToPointInTime", "Scan",
+	"StartAwsBackupJob", "TagResource", "UntagResource", "UpdateAbacStatus", "UpdateContinuousBackups",
 	"UpdateContributorInsights", "UpdateGlobalTable", "UpdateGlobalTableSettings",
 	"UpdateGlobalTableVersion", "UpdateItem", "UpdateKinesisStreamingDestination", "UpdateTable",
-	"UpdateTableReplicaAutoScaling", "UpdateTimeToLive",
+	"UpdateTableReplicaAutoScaling", "UpdateTimeToLive", "WriteDataForReplication",
 }
 
 // conditionOperators are IAM's condition operators ("IAM JSON policy

@@ -3,6 +3,8 @@ package output_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -391,5 +393,65 @@ func TestIAMPolicyHostile(t *testing.T) {
 	}
 	if !p.allows("dynamodb:GetItem", "table/Counts", []string{"12"}) {
 		t.Errorf("a number key is not allowed: its statement should bind no key")
+	}
+}
+
+// cfnPolicy wraps a policy in a CloudFormation template, as the policy
+// document of an AWS::IAM::ManagedPolicy, for cfn-lint to check.
+func cfnPolicy(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.MarshalIndent(map[string]any{
+		"AWSTemplateFormatVersion": "2010-09-09",
+		"Resources":                map[string]any{"Policy": map[string]any{"Type": "AWS::IAM::ManagedPolicy", "Properties": map[string]any{"PolicyDocument": v}}},
+	}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestIAMPolicyCfnLint has cfn-lint, when it is installed, check every
+// example's policy and the hostile one as the document of a managed policy: its grammar
+// (rule E3510) and its action names (W3037), from AWS's own data. A
+// transaction's API name, which is no IAM action, must fail it.
+func TestIAMPolicyCfnLint(t *testing.T) {
+	lint, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		t.Skip("cfn-lint is not installed")
+	}
+	if testing.Short() {
+		t.Skip("cfn-lint takes seconds")
+	}
+	dir := t.TempDir()
+	var files []string
+	var bad []byte
+	for _, spec := range exampleSpecs(t) {
+		_, doc := renderIAM(t, spec, readFile(t, spec))
+		name := filepath.Join(dir, filepath.Base(filepath.Dir(spec))+".json")
+		if err := os.WriteFile(name, cfnPolicy(t, doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+		bad = bytes.Replace(doc, []byte(`"dynamodb:GetItem"`), []byte(`"dynamodb:TransactGetItems"`), 1)
+	}
+	_, doc := renderIAM(t, "spec.yaml", []byte(hostileSpec))
+	name := filepath.Join(dir, "hostile.json")
+	if err := os.WriteFile(name, cfnPolicy(t, doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, name)
+	if out, err := exec.Command(lint, files...).CombinedOutput(); err != nil {
+		t.Errorf("cfn-lint: %v\n%s", err, out)
+	}
+	name = filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(name, cfnPolicy(t, bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(lint, name).CombinedOutput(); err == nil || !bytes.Contains(out, []byte("transactgetitems")) {
+		t.Errorf("cfn-lint passes dynamodb:TransactGetItems: %v\n%s", err, out)
 	}
 }
