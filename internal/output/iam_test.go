@@ -305,6 +305,12 @@ func TestIAMPolicyExamples(t *testing.T) {
 				}
 			}
 			checkAgainstReport(t, res, doc)
+			// A customer managed policy holds at most 6,144 characters,
+			// white space not counted (IAM User Guide, IAM and AWS STS
+			// quotas).
+			if n := len(bytes.Join(bytes.Fields(doc), nil)); n > 6144 {
+				t.Errorf("the policy takes %d characters, more than a managed policy holds", n)
+			}
 		})
 	}
 }

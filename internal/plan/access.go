@@ -95,18 +95,21 @@ type use struct {
 	pk     *model.Template
 }
 
-// Uses lists every call the generated code makes, as an action on a
+// uses lists every call the generated code makes, as an action on a
 // table or index: the pattern's own call, each item of a transaction,
 // and the GetItem a write of an entity with unique values sends first or
 // a get by a unique value sends for the claim.
 func uses(p *Plan) []use {
 	var out []use
 	add := func(pp *Pattern, a Action) {
-		pk := pp.Entity().Key(pp.Index).PK
 		if pp.Key != nil {
-			pk = pp.Key.PK
+			out = append(out, use{pp.Index, a, pp.Key.PK})
+			return
 		}
-		out = append(out, use{pp.Index, a, pk})
+		// A batch write of whole items: the keys of its entities' items.
+		for _, e := range pp.Pattern.Entities {
+			out = append(out, use{pp.Index, a, e.Key(pp.Index).PK})
+		}
 	}
 	for _, pp := range p.Patterns {
 		if u := pp.Unique; u != nil {
