@@ -93,6 +93,8 @@ type use struct {
 	index  *model.Index
 	action Action
 	pk     *model.Template
+	// pattern is the pattern that makes the call.
+	pattern *model.Pattern
 }
 
 // uses lists every call the generated code makes, as an action on a
@@ -103,12 +105,12 @@ func uses(p *Plan) []use {
 	var out []use
 	add := func(pp *Pattern, a Action) {
 		if pp.Key != nil {
-			out = append(out, use{pp.Index, a, pp.Key.PK})
+			out = append(out, use{pp.Index, a, pp.Key.PK, pp.Pattern})
 			return
 		}
 		// A batch write of whole items: the keys of its entities' items.
 		for _, e := range pp.Pattern.Entities {
-			out = append(out, use{pp.Index, a, e.Key(pp.Index).PK})
+			out = append(out, use{pp.Index, a, e.Key(pp.Index).PK, pp.Pattern})
 		}
 	}
 	for _, pp := range p.Patterns {
@@ -143,6 +145,11 @@ var sidChars = regexp.MustCompile(`^[A-Za-z0-9]+$`)
 // statements of one id, or an id IAM refuses, are errors.
 func access(p *Plan, diags *diag.List) *Access {
 	all := uses(p)
+	for _, u := range all {
+		if !slices.Contains(actionOrder, u.action) {
+			diags.Errorf(u.pattern.Pos, "pattern %s makes a call dyngen knows no IAM action of; please report it", u.pattern.Name)
+		}
+	}
 	acc := &Access{}
 	sids := map[string]*model.Index{}
 	for _, t := range p.Model.Tables {
@@ -201,6 +208,7 @@ func access(p *Plan, diags *diag.List) *Access {
 	return acc
 }
 
+// describeIndex names a table or an index in an error.
 func describeIndex(ix *model.Index) string {
 	if ix.IsPrimary() {
 		return "table " + ix.Table.Name
