@@ -46,6 +46,7 @@ type renderer func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
 var renderers = map[model.OutputKind]renderer{
 	model.CreateTable: createTable,
 	model.Workbench:   workbench,
+	model.IAM:         iam,
 }
 
 // Render returns the files of every output p's model asks for, in the

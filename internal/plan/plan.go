@@ -39,6 +39,9 @@ type Plan struct {
 	Assumptions []string
 	// Tables defines every table, in spec order.
 	Tables []*TableDef
+	// Access is what the patterns' calls ask of DynamoDB, as the IAM
+	// policy's statements; nil when the spec asks for no iam output.
+	Access *Access
 }
 
 // Pattern is how one access pattern is served.
@@ -173,6 +176,9 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 		// With a refused pattern, an index may look unused only because
 		// the pattern meant for it was refused.
 		b.indexUse(p)
+	}
+	if m.Output(model.IAM) != nil {
+		p.Access = access(p, diags)
 	}
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()

@@ -1,0 +1,462 @@
+package output_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/output"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// policy is the part of an IAM policy the evaluator below reads.
+type policy struct {
+	Statement []statement
+}
+
+// statement is a statement of a policy.
+type statement struct {
+	Sid       string
+	Effect    string
+	Action    []string
+	Resource  []string
+	Condition map[string]map[string]any
+}
+
+// requestARN is the ARN of a table or index as a request names it.
+func requestARN(resource string) string {
+	return "arn:aws:dynamodb:eu-west-3:123456789012:" + resource
+}
+
+// iamGlob is a pattern of StringLike or of an ARN as a regular
+// expression: * any text, ? one character, IAM's special variables ${*},
+// ${?} and ${$} the character itself.
+func iamGlob(pat string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for pat != "" {
+		switch {
+		case strings.HasPrefix(pat, "${*}"), strings.HasPrefix(pat, "${?}"), strings.HasPrefix(pat, "${$}"):
+			b.WriteString(regexp.QuoteMeta(pat[2:3]))
+			pat = pat[4:]
+			continue
+		case pat[0] == '*':
+			b.WriteString("(?s:.*)")
+		case pat[0] == '?':
+			b.WriteString("(?s:.)")
+		default:
+			b.WriteString(regexp.QuoteMeta(pat[:1]))
+		}
+		pat = pat[1:]
+	}
+	return regexp.MustCompile(b.String() + "$")
+}
+
+// allows evaluates p as IAM does an identity-based policy of Allow
+// statements: whether a request of action on resource (table/T or
+// table/T/index/I) whose partition key values are keys is allowed.
+func (p *policy) allows(action, resource string, keys []string) bool {
+	for _, st := range p.Statement {
+		if st.Effect != "Allow" || !slices.Contains(st.Action, action) {
+			continue
+		}
+		if !slices.ContainsFunc(st.Resource, func(r string) bool { return iamGlob(r).MatchString(requestARN(resource)) }) {
+			continue
+		}
+		if conditionHolds(st.Condition, keys) {
+			return true
+		}
+	}
+	return false
+}
+
+// conditionHolds evaluates the conditions dyngen writes on
+// dynamodb:LeadingKeys.
+func conditionHolds(c map[string]map[string]any, keys []string) bool {
+	for op, kv := range c {
+		for k, v := range kv {
+			if k != "dynamodb:LeadingKeys" {
+				panic("unexpected condition key " + k)
+			}
+			switch op {
+			case "Null":
+				// "false": the key is in the request.
+				if (v == "false") != (len(keys) > 0) {
+					return false
+				}
+			case "ForAllValues:StringLike":
+				var pats []*regexp.Regexp
+				for _, x := range v.([]any) {
+					pats = append(pats, iamGlob(x.(string)))
+				}
+				for _, key := range keys {
+					if !slices.ContainsFunc(pats, func(re *regexp.Regexp) bool { return re.MatchString(key) }) {
+						return false
+					}
+				}
+			default:
+				panic("unexpected condition operator " + op)
+			}
+		}
+	}
+	return true
+}
+
+// call is a call the report says the generated code makes: an action
+// on a table or index, and the key it sends as the report prints it
+// ("" for a batch write of whole items).
+type call struct {
+	Action, Resource, Key string
+}
+
+// stepActions are the IAM actions of a transaction's members: there is
+// no IAM action for TransactWriteItems or TransactGetItems ("Using IAM
+// with DynamoDB transactions").
+var stepActions = map[string]string{"Put": "PutItem", "Update": "UpdateItem", "Delete": "DeleteItem", "ConditionCheck": "ConditionCheckItem", "Get": "GetItem"}
+
+var (
+	claimNote = regexp.MustCompile(`^2 requests: GetItem of the claim \S+, key (.*), then GetItem of`)
+	readNote  = regexp.MustCompile(`^2 requests: GetItem of the item first \(consistent, key (.*)\) to read`)
+)
+
+// reportCalls lists the calls of the report of a spec, read from what
+// `dyngen plan -json` prints, independently of plan.Access.
+func reportCalls(t *testing.T, r *plan.Report) []call {
+	t.Helper()
+	var out []call
+	for _, p := range r.Patterns {
+		resource := "table/" + p.Table
+		for _, n := range p.Notes {
+			for _, re := range []*regexp.Regexp{claimNote, readNote} {
+				if m := re.FindStringSubmatch(n); m != nil {
+					out = append(out, call{"GetItem", resource, m[1]})
+				}
+			}
+		}
+		if len(p.Steps) > 0 {
+			for _, s := range p.Steps {
+				a := stepActions[s.Action]
+				if a == "" {
+					t.Fatalf("%s: step %d has action %q", p.Name, s.Step, s.Action)
+				}
+				out = append(out, call{a, "table/" + s.Table, s.Key})
+			}
+			continue
+		}
+		if !slices.Contains([]string{"GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "BatchGetItem", "BatchWriteItem"}, p.Call) {
+			t.Fatalf("%s: call %s without steps", p.Name, p.Call)
+		}
+		if p.Index != "primary" {
+			resource += "/index/" + p.Index
+		}
+		out = append(out, call{p.Call, resource, p.Key})
+	}
+	return out
+}
+
+var (
+	pkOfKey     = regexp.MustCompile(`^\S+ = ("(?:[^"\\]|\\.)*")`)
+	placeholder = regexp.MustCompile(`\{[^{}]*\}`)
+)
+
+// sampleKey is a partition key value a call of key sends: its template
+// with a value in each placeholder; ok is false when the key is no
+// string (a number or binary key is printed without quotes).
+func sampleKey(t *testing.T, key string) (string, bool) {
+	m := pkOfKey.FindStringSubmatch(key)
+	if m == nil {
+		return "", false
+	}
+	tpl, err := strconv.Unquote(m[1])
+	if err != nil {
+		t.Fatalf("key %s: %v", key, err)
+	}
+	return placeholder.ReplaceAllString(tpl, "v1"), true
+}
+
+// renderIAM plans the spec in file and renders its IAM policy.
+func renderIAM(t *testing.T, file string, data []byte) (*generator.Result, []byte) {
+	t.Helper()
+	res := generator.Check(file, data)
+	if res.Diags.HasErrors() {
+		t.Fatalf("%s: %v", file, res.Diags.Err())
+	}
+	files, err := output.Render(res.Plan, output.NewSource(filepath.Base(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := res.Model.Output("iam").File
+	for _, f := range files {
+		if f.Name == name {
+			return res, f.Data
+		}
+	}
+	t.Fatalf("%s: no %s among the outputs", file, name)
+	return nil, nil
+}
+
+// checkAgainstReport checks that the policy allows exactly the calls
+// of the spec's report: each one, with the partition key value it
+// sends; no other action on any table or index; and, where a statement
+// binds the partition key, neither a key of another prefix nor a
+// request with no key.
+func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
+	t.Helper()
+	var p policy
+	if err := json.Unmarshal(doc, &p); err != nil {
+		t.Fatal(err)
+	}
+	calls := reportCalls(t, plan.NewReport("spec.yaml", res.Plan, res.Diags))
+	want := map[string]bool{}
+	for _, c := range calls {
+		want["dynamodb:"+c.Action+" "+c.Resource] = true
+		key, ok := sampleKey(t, c.Key)
+		switch {
+		case c.Key == "":
+			// A batch write of whole items: its keys are the items'.
+		case !ok:
+			// The key is no string: no pattern binds it.
+			if !p.allows("dynamodb:"+c.Action, c.Resource, []string{"12"}) {
+				t.Errorf("dynamodb:%s on %s with key %s is not allowed", c.Action, c.Resource, c.Key)
+			}
+		case !p.allows("dynamodb:"+c.Action, c.Resource, []string{key}):
+			t.Errorf("dynamodb:%s on %s with partition key %q (%s) is not allowed", c.Action, c.Resource, key, c.Key)
+		}
+	}
+	got := map[string]bool{}
+	for _, st := range p.Statement {
+		for _, a := range st.Action {
+			for _, r := range st.Resource {
+				got[a+" "+strings.TrimPrefix(r, output.IAMARNPrefix)] = true
+			}
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			t.Errorf("the policy allows %s, which no call of the report makes", k)
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("the report's call %s is not in the policy", k)
+		}
+	}
+	for _, st := range p.Statement {
+		if st.Condition == nil {
+			continue
+		}
+		for _, a := range st.Action {
+			r := strings.TrimPrefix(st.Resource[0], output.IAMARNPrefix)
+			// An action some statement allows without a condition
+			// reaches every key.
+			if slices.ContainsFunc(p.Statement, func(o statement) bool {
+				return o.Condition == nil && slices.Contains(o.Action, a) && slices.Equal(o.Resource, st.Resource)
+			}) {
+				continue
+			}
+			if p.allows(a, r, []string{"\x7fnot-a-key"}) {
+				t.Errorf("%s: %s on %s is allowed for a key no template makes", st.Sid, a, r)
+			}
+			if p.allows(a, r, nil) {
+				t.Errorf("%s: %s on %s is allowed for a request with no key", st.Sid, a, r)
+			}
+		}
+	}
+}
+
+// exampleSpecs are the specs of the examples and of the end-to-end
+// test, which all ask for the IAM policy.
+func exampleSpecs(t *testing.T) []string {
+	specs, err := filepath.Glob("../../example/*/spec.yaml")
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no example specs: %v", err)
+	}
+	return append(specs, "../e2e/spec.yaml")
+}
+
+// TestIAMPolicyExamples checks the IAM policy of every example: the
+// file written is the one rendered, it follows the IAM policy grammar,
+// it grants exactly the calls of the spec's report and no more, and it
+// grants no Scan nor any wildcard.
+func TestIAMPolicyExamples(t *testing.T) {
+	sch := compileIAMSchema(t)
+	for _, file := range exampleSpecs(t) {
+		t.Run(filepath.Base(filepath.Dir(file)), func(t *testing.T) {
+			res, doc := renderIAM(t, file, readFile(t, file))
+			onDisk := readFile(t, filepath.Join(filepath.Dir(file), res.Model.Output("iam").File))
+			if !bytes.Equal(doc, onDisk) {
+				t.Errorf("the committed %s is not the rendered one: regenerate the example", res.Model.Output("iam").File)
+			}
+			for _, e := range checkIAMPolicy(t, sch, doc) {
+				t.Error(e)
+			}
+			for _, s := range []string{`"*"`, `"dynamodb:*`, `"dynamodb:Scan"`, "NotAction", "NotResource", "Deny"} {
+				if bytes.Contains(doc, []byte(s)) {
+					t.Errorf("the policy holds %s", s)
+				}
+			}
+			checkAgainstReport(t, res, doc)
+			// A customer managed policy holds at most 6,144 characters,
+			// white space not counted (IAM User Guide, IAM and AWS STS
+			// quotas).
+			if n := len(bytes.Join(bytes.Fields(doc), nil)); n > 6144 {
+				t.Errorf("the policy takes %d characters, more than a managed policy holds", n)
+			}
+		})
+	}
+}
+
+// hostileSpec has partition key templates whose literal text holds what
+// StringLike, JSON or a policy variable would read: * ? $ " \ ' and
+// ${...} (braces can't be literal text, so "$" then a placeholder), a
+// line separator, text outside Latin-1, and a number key.
+const hostileSpec = `
+version: 1
+package: hostile
+tables:
+  Things:
+    partitionKey: PK
+    sortKey: SK
+  Counts:
+    partitionKey: {name: n, type: N}
+entities:
+  Star:
+    table: Things
+    attributes: {id: string}
+    keys: {primary: {pk: "A*?{id}", sk: "X"}}
+  Quote:
+    table: Things
+    attributes: {id: string}
+    keys: {primary: {pk: "D$\"\\'{id}", sk: "X"}}
+  Dollar:
+    table: Things
+    attributes: {id: string}
+    keys: {primary: {pk: "E$${id}", sk: "X"}}
+  Wide:
+    table: Things
+    attributes: {id: string}
+    keys: {primary: {pk: "AB日{id}", sk: "X"}}
+  Line:
+    table: Things
+    attributes: {id: string}
+    keys: {primary: {pk: "L\u2028-->{id}", sk: "X"}}
+  Const:
+    table: Things
+    attributes: {id: string}
+    keys: {primary: {pk: "CONFIG*", sk: "C#{id}"}}
+  Count:
+    table: Counts
+    attributes: {n: int}
+patterns:
+  GetStar: {get: Star}
+  GetQuote: {get: Quote}
+  GetDollar: {get: Dollar}
+  GetWide: {get: Wide}
+  GetLine: {get: Line}
+  GetConst: {get: Const}
+  GetCount: {get: Count}
+outputs:
+  iam:
+`
+
+// TestIAMPolicyHostile checks that no literal text of a template changes
+// the policy's structure or what it allows: the policy follows the
+// grammar, allows each key its template makes, and the *, ? and $ of a
+// literal match only themselves.
+func TestIAMPolicyHostile(t *testing.T) {
+	sch := compileIAMSchema(t)
+	res, doc := renderIAM(t, "spec.yaml", []byte(hostileSpec))
+	for _, e := range checkIAMPolicy(t, sch, doc) {
+		t.Error(e)
+	}
+	checkAgainstReport(t, res, doc)
+	var p policy
+	if err := json.Unmarshal(doc, &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Statement) != 2 {
+		t.Fatalf("%d statements, want one per table:\n%s", len(p.Statement), doc)
+	}
+	get := func(key string) bool { return p.allows("dynamodb:GetItem", "table/Things", []string{key}) }
+	for _, key := range []string{"A*?x", `D$"\'x`, "E$$x", "AB日x", "ABx", "L\u2028-->x", "Lx", "CONFIG*"} {
+		if !get(key) {
+			t.Errorf("key %q is not allowed", key)
+		}
+	}
+	for _, key := range []string{"Axyx", "A*x", `D$"x`, "Exxx", "CONFIG", "CONFIGx", "x"} {
+		if get(key) {
+			t.Errorf("key %q is allowed", key)
+		}
+	}
+	if !p.allows("dynamodb:GetItem", "table/Counts", []string{"12"}) {
+		t.Errorf("a number key is not allowed: its statement should bind no key")
+	}
+}
+
+// cfnPolicy wraps a policy in a CloudFormation template, as the policy
+// document of an AWS::IAM::ManagedPolicy, for cfn-lint to check.
+func cfnPolicy(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.MarshalIndent(map[string]any{
+		"AWSTemplateFormatVersion": "2010-09-09",
+		"Resources":                map[string]any{"Policy": map[string]any{"Type": "AWS::IAM::ManagedPolicy", "Properties": map[string]any{"PolicyDocument": v}}},
+	}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestIAMPolicyCfnLint has cfn-lint, when it is installed, check every
+// example's policy and the hostile one as the document of a managed policy: its grammar
+// (rule E3510) and its action names (W3037), from AWS's own data. A
+// transaction's API name, which is no IAM action, must fail it.
+func TestIAMPolicyCfnLint(t *testing.T) {
+	lint, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		t.Skip("cfn-lint is not installed")
+	}
+	if testing.Short() {
+		t.Skip("cfn-lint takes seconds")
+	}
+	dir := t.TempDir()
+	var files []string
+	var bad []byte
+	for _, spec := range exampleSpecs(t) {
+		_, doc := renderIAM(t, spec, readFile(t, spec))
+		name := filepath.Join(dir, filepath.Base(filepath.Dir(spec))+".json")
+		if err := os.WriteFile(name, cfnPolicy(t, doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+		bad = bytes.Replace(doc, []byte(`"dynamodb:GetItem"`), []byte(`"dynamodb:TransactGetItems"`), 1)
+	}
+	_, doc := renderIAM(t, "spec.yaml", []byte(hostileSpec))
+	name := filepath.Join(dir, "hostile.json")
+	if err := os.WriteFile(name, cfnPolicy(t, doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, name)
+	if out, err := exec.Command(lint, files...).CombinedOutput(); err != nil {
+		t.Errorf("cfn-lint: %v\n%s", err, out)
+	}
+	name = filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(name, cfnPolicy(t, bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(lint, name).CombinedOutput(); err == nil || !bytes.Contains(out, []byte("transactgetitems")) {
+		t.Errorf("cfn-lint passes dynamodb:TransactGetItems: %v\n%s", err, out)
+	}
+}
