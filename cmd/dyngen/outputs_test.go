@@ -107,6 +107,19 @@ func TestOutputsWrittenCheckedAndRemoved(t *testing.T) {
 	if got := readFile(t, path); !strings.Contains(got, "PAY_PER_REQUEST") {
 		t.Errorf("the changed output was not rewritten:\n%s", got)
 	}
+	// An output the list does not name but that holds exactly what
+	// generation writes (the list was lost) is taken back: nothing is lost. The changed one
+	// above was not.
+	list = readFile(t, filepath.Join("out", model.ManifestFile))
+	if err := os.Remove(filepath.Join("out", model.ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cmd("spec.yaml", "-o", "out"); code != 0 {
+		t.Fatalf("generate without the list: exit %d: %s", code, stderr)
+	}
+	if readFile(t, filepath.Join("out", model.ManifestFile)) != list {
+		t.Error("the list was not written again as it was")
+	}
 	// Without outputs:, every output and the list go.
 	writeSpec(t, smallSpec)
 	if code, _, stderr := cmd("spec.yaml", "-o", "out"); code != 0 {

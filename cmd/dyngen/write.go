@@ -250,7 +250,21 @@ func (l *layout) inspect(path string, data []byte) (existing, error) {
 			return existing{owner: otherSpec, source: source}, nil
 		}
 	} else if !l.listed[name] {
-		return existing{owner: foreign}, nil
+		// An output our list does not name is not ours, unless it
+		// already holds exactly what generation writes there: writing
+		// it loses nothing (the list was lost, or two branches that
+		// each added an output were merged).
+		if data == nil || size != int64(len(data)) || !bytes.HasPrefix(data, head) {
+			return existing{owner: foreign}, nil
+		}
+		rest, err := io.ReadAll(io.LimitReader(f, size-int64(n)+1))
+		if err != nil {
+			return existing{}, err
+		}
+		if !bytes.Equal(data[n:], rest) {
+			return existing{owner: foreign}, nil
+		}
+		return existing{owner: ours, same: true}, nil
 	}
 	ex := existing{owner: ours}
 	if data != nil && size == int64(len(data)) && bytes.HasPrefix(data, head) {
