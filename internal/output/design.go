@@ -88,7 +88,7 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 		}
 		if !ix.IsPrimary() {
 			typ, nonKey := plan.Projection(ix)
-			row[4] = typ
+			row[4] = code(typ)
 			if len(nonKey) > 0 {
 				row[4] += ": " + codes(nonKey)
 			}
@@ -108,7 +108,7 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	if d.TTL != "" {
 		facts = append(facts, "Time to live: "+code(d.TTL)+".")
 	}
-	facts = append(facts, "Billing: "+plan.Billing+".")
+	facts = append(facts, "Billing: "+code(plan.Billing)+".")
 	dt.Facts = strings.Join(facts, " ")
 
 	// The entity/key table: an entity a row, a column per key attribute
@@ -134,9 +134,11 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 				}
 				continue
 			}
-			for i, tp := range k.Templates() {
+			for _, tp := range k.Templates() {
 				cell := code(tp.Source)
-				if i == 0 && k.Sparse() {
+				if slices.ContainsFunc(tp.Attrs(), func(a *model.Attribute) bool { return a.Optional }) {
+					// The item is in the index only when it has the
+					// attribute (EntityKey.Sparse).
 					cell += " (sparse)"
 				}
 				row = append(row, cell)
