@@ -192,13 +192,14 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 }
 
 // collectionDiagram is the Mermaid flowchart of table t's item
-// collections: a subgraph per index holding a node per collection,
-// labelled with its partition key template, and an edge from each
-// collection to each of its entities, labelled with the entity's sort
-// key template. The IDs are the plan's.
+// collections: a subgraph per index, holding a subgraph per item
+// collection, titled with its partition key template, holding a node per
+// entity, labelled with its name and sort key template. Nothing links
+// them, so that Mermaid lays the indexes out one under the other, the
+// collections of an index side by side, the entities of a collection one
+// under the other. The IDs are the plan's.
 func collectionDiagram(t *model.Table) []string {
 	out := []string{"flowchart LR"}
-	var edges []string
 	for _, ic := range plan.ItemCollections(t) {
 		ix := ic.Index
 		var attrs []string
@@ -209,32 +210,26 @@ func collectionDiagram(t *model.Table) []string {
 		if ix.IsPrimary() {
 			title = fmt.Sprintf("table %s: %s", t.Name, strings.Join(attrs, ", "))
 		}
-		out = append(out, fmt.Sprintf("  subgraph %s[%s]", ic.ID, mermaid(title)))
+		out = append(out, fmt.Sprintf("  subgraph %s[%s]", ic.ID, mermaid(title)), "    direction TB")
 		for _, c := range ic.Collections {
 			pk := c.Members[0].Key.PK
-			out = append(out, fmt.Sprintf("    %s([%s])", c.ID, mermaid(ix.PK.Name+" = "+pk.Source)))
+			out = append(out, fmt.Sprintf("    subgraph %s[%s]", c.ID, mermaid(ix.PK.Name+" = "+pk.Source)), "      direction LR")
 			for _, mb := range c.Members {
 				k := mb.Key
-				var label []string
+				label := []string{mb.Entity.Name}
 				if k.PK.Source != pk.Source {
 					label = append(label, ix.PK.Name+" = "+k.PK.Source)
 				}
 				if k.SK != nil {
 					label = append(label, ix.SK.Name+" = "+k.SK.Source)
 				}
-				edge := fmt.Sprintf("  %s --> %s", c.ID, plan.EntityID(mb.Entity))
-				if len(label) > 0 {
-					edge = fmt.Sprintf("  %s -->|%s| %s", c.ID, mermaid(strings.Join(label, ", ")), plan.EntityID(mb.Entity))
-				}
-				edges = append(edges, edge)
+				out = append(out, fmt.Sprintf("      %s[%s]", mb.ID, mermaidLines(label)))
 			}
+			out = append(out, "    end")
 		}
 		out = append(out, "  end")
 	}
-	for _, e := range t.Entities {
-		out = append(out, fmt.Sprintf("  %s[%s]", plan.EntityID(e), mermaid(e.Name)))
-	}
-	return append(out, edges...)
+	return out
 }
 
 // paragraphs are the paragraphs of a doc (separated by an empty line),
@@ -377,6 +372,17 @@ func mermaid(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// mermaidLines is a label of several lines, each inert (mermaid),
+// broken by <br>.
+func mermaidLines(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		q := mermaid(l)
+		out = append(out, q[1:len(q)-1])
+	}
+	return `"` + strings.Join(out, "<br>") + `"`
 }
 
 // shown is s with every character that does not show as itself written

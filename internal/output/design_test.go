@@ -94,7 +94,7 @@ func TestDesignHostile(t *testing.T) {
 		"\\\\u202eevil next",
 		"``A\\|B`<x>\"q\"#{id}``",
 		"````S;%%init%%-->end\\n``` x\\u202e````",
-		`"SK = S#59;#37;#37;init#37;#37;#45;#45;#62;end#92;n#96;#96;#96; x#92;u202e"`,
+		`["Thing<br>SK = S#59;#37;#37;init#37;#37;#45;#45;#62;end#92;n#96;#96;#96; x#92;u202e"]`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the document has no %s", want)
@@ -383,92 +383,99 @@ func pp(p *plan.Plan, name string) *plan.Pattern {
 
 // The statements of the flowchart, as the design document writes them.
 var (
-	subgraphLine = regexp.MustCompile(`^  subgraph (I\d+)\["([^"]*)"\]$`)
-	nodeLine     = regexp.MustCompile(`^    (I\d+P\d+)\(\["([^"]*)"\]\)$`)
-	entityLine   = regexp.MustCompile(`^  (E\d+)\["([^"]*)"\]$`)
-	edgeLine     = regexp.MustCompile(`^  (I\d+P\d+) -->(?:\|"([^"]*)"\|)? (E\d+)$`)
+	indexLine      = regexp.MustCompile(`^  subgraph (I\d+)\["([^"]*)"\]$`)
+	collectionLine = regexp.MustCompile(`^    subgraph (I\d+P\d+)\["([^"]*)"\]$`)
+	memberLine     = regexp.MustCompile(`^      (I\d+P\d+E\d+)\["([^"]*)"\]$`)
 	// label is what a label may hold: letters, digits, the template
 	// characters the labels keep, and entity codes.
 	label = regexp.MustCompile(`^(?:[\p{L}\p{N} #{}:=_.,/+@]|#\d+;)*$`)
 )
 
 // checkDiagram checks table t's flowchart: every statement one the
-// document writes, the subgraphs closed, every node declared once before
-// an edge names it, every collection in the subgraph of its index, an
-// entity node per entity, labelled with its name, and an edge from the
-// collections of each index to each entity on it, once.
+// document writes, at its depth (an index's subgraph holding its
+// collections' subgraphs, each holding its entities' nodes, the IDs
+// saying so), every ID once, every label inert; a node per entity and
+// index it is on, labelled with the entity's name and its sort key
+// template, and entities in one collection only when their partition
+// key templates are alike.
 func checkDiagram(t *testing.T, tbl *model.Table, lines []string) {
 	t.Helper()
 	if len(lines) == 0 || lines[0] != "flowchart LR" {
 		t.Errorf("table %s: the diagram is not a flowchart: %q", tbl.Name, lines)
 		return
 	}
-	declared := map[string]bool{}
+	seen := map[string]bool{}
 	declare := func(id, text string) {
-		if declared[id] {
+		if seen[id] {
 			t.Errorf("table %s: %s declared twice", tbl.Name, id)
 		}
-		declared[id] = true
-		if !label.MatchString(text) || strings.Contains(text, ";;") {
+		seen[id] = true
+		if !label.MatchString(strings.ReplaceAll(text, "<br>", " ")) {
 			t.Errorf("table %s: label %q of %s is not inert", tbl.Name, text, id)
 		}
 	}
-	open := ""
-	edges := map[string]int{}
-	var entities []string
+	var stack []string // the open subgraphs
+	got := map[string]string{}
+	pkOf := map[string]string{} // a collection's partition key label
 	for _, line := range lines[1:] {
-		if m := subgraphLine.FindStringSubmatch(line); m != nil {
-			if open != "" {
-				t.Errorf("table %s: subgraph %s inside %s", tbl.Name, m[1], open)
+		var m []string
+		switch {
+		case line == "    direction TB" && len(stack) == 1, line == "      direction LR" && len(stack) == 2:
+		case strings.TrimSpace(line) == "end" && len(stack) > 0 && line == strings.Repeat("  ", len(stack))+"end":
+			stack = stack[:len(stack)-1]
+		default:
+			if m = indexLine.FindStringSubmatch(line); m != nil && len(stack) == 0 {
+				stack = append(stack, m[1])
+			} else if m = collectionLine.FindStringSubmatch(line); m != nil && len(stack) == 1 && strings.HasPrefix(m[1], stack[0]+"P") {
+				stack = append(stack, m[1])
+				pkOf[m[1]] = unescapeMermaid(m[2])
+			} else if m = memberLine.FindStringSubmatch(line); m != nil && len(stack) == 2 && strings.HasPrefix(m[1], stack[1]+"E") {
+				got[m[1]] = unescapeMermaid(m[2])
+			} else {
+				t.Errorf("table %s: unexpected diagram line %q (in %v)", tbl.Name, line, stack)
+				continue
 			}
-			open = m[1]
 			declare(m[1], m[2])
-		} else if m := nodeLine.FindStringSubmatch(line); m != nil {
-			if open == "" || !strings.HasPrefix(m[1], open+"P") {
-				t.Errorf("table %s: collection %s outside its index's subgraph (%s)", tbl.Name, m[1], open)
-			}
-			declare(m[1], m[2])
-		} else if line == "  end" {
-			if open == "" {
-				t.Errorf("table %s: an end without a subgraph", tbl.Name)
-			}
-			open = ""
-		} else if m := entityLine.FindStringSubmatch(line); m != nil {
-			declare(m[1], m[2])
-			entities = append(entities, unescapeMermaid(m[2]))
-		} else if m := edgeLine.FindStringSubmatch(line); m != nil {
-			if !declared[m[1]] || !declared[m[3]] {
-				t.Errorf("table %s: edge %q names an undeclared node", tbl.Name, line)
-			}
-			if !label.MatchString(m[2]) {
-				t.Errorf("table %s: edge label %q is not inert", tbl.Name, m[2])
-			}
-			ix, _, _ := strings.Cut(m[1], "P")
-			edges[ix+" "+m[3]]++
-		} else {
-			t.Errorf("table %s: unexpected diagram line %q", tbl.Name, line)
 		}
 	}
-	if open != "" {
-		t.Errorf("table %s: subgraph %s not closed", tbl.Name, open)
+	if len(stack) != 0 {
+		t.Errorf("table %s: subgraphs %v not closed", tbl.Name, stack)
 	}
-	var names []string
-	for _, e := range tbl.Entities {
-		names = append(names, e.Name)
-	}
-	if !slices.Equal(entities, names) {
-		t.Errorf("table %s: entity nodes %q, want %q", tbl.Name, entities, names)
-	}
-	want := map[string]int{}
+	// Every entity of every index once, in the collection of its
+	// partition key template.
+	members := 0
 	for i, ix := range tbl.Indexes {
 		for j, e := range tbl.Entities {
-			if e.Key(ix) != nil {
-				want[fmt.Sprintf("I%d E%d", i, j)] = 1
+			k := e.Key(ix)
+			if k == nil {
+				continue
+			}
+			members++
+			var id string
+			for g := range got {
+				if strings.HasPrefix(g, fmt.Sprintf("I%dP", i)) && strings.HasSuffix(g, fmt.Sprintf("E%d", j)) {
+					id = g
+				}
+			}
+			if id == "" {
+				t.Errorf("table %s: no node of %s on %s", tbl.Name, e.Name, ix.Name)
+				continue
+			}
+			want := e.Name
+			if k.SK != nil {
+				want += "<br>" + ix.SK.Name + " = " + k.SK.Source
+			}
+			if lbl := got[id]; lbl != want && !strings.HasPrefix(lbl, e.Name+"<br>"+ix.PK.Name+" = ") && strings.IndexFunc(want, hiddenRune) < 0 {
+				t.Errorf("table %s: node %s is %q, want %q", tbl.Name, id, lbl, want)
+			}
+			coll, _, _ := strings.Cut(id, "E")
+			if pk := ix.PK.Name + " = " + k.PK.Source; pkOf[coll] != pk && !strings.Contains(got[id], "<br>"+pk) && strings.IndexFunc(pk, hiddenRune) < 0 {
+				t.Errorf("table %s: %s is in collection %q, its partition key is %q", tbl.Name, e.Name, pkOf[coll], pk)
 			}
 		}
 	}
-	if fmt.Sprint(edges) != fmt.Sprint(want) {
-		t.Errorf("table %s: edges per index and entity %v, want %v", tbl.Name, edges, want)
+	if members != len(got) {
+		t.Errorf("table %s: %d entity nodes, want %d", tbl.Name, len(got), members)
 	}
 }
 

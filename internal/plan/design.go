@@ -8,7 +8,9 @@ import (
 
 // The design document (outputs: design:) draws, per table, the item
 // collections of every index: which entities share its partitions. What
-// it draws is decided here; the output only prints it.
+// it draws, and the IDs of the diagram's nodes, are decided here; the
+// output only prints them. The IDs are made of positions (I1P0E2), so
+// no two of them can be one and no name of the spec is in them.
 
 // IndexCollections are the item collections of one index.
 type IndexCollections struct {
@@ -38,6 +40,9 @@ type ItemCollection struct {
 // CollectionMember is an entity of an item collection and its key on
 // the collection's index.
 type CollectionMember struct {
+	// ID names the member in the Mermaid diagram: its collection's ID,
+	// "E" and the entity's position among the table's entities (I1P0E2).
+	ID     string
 	Entity *model.Entity
 	Key    *model.EntityKey
 }
@@ -49,7 +54,7 @@ func ItemCollections(t *model.Table) []*IndexCollections {
 	var out []*IndexCollections
 	for i, ix := range t.Indexes {
 		ic := &IndexCollections{Index: ix, ID: fmt.Sprintf("I%d", i)}
-		for _, e := range t.Entities {
+		for j, e := range t.Entities {
 			k := e.Key(ix)
 			if k == nil {
 				continue
@@ -65,23 +70,11 @@ func ItemCollections(t *model.Table) []*IndexCollections {
 				in = &ItemCollection{ID: fmt.Sprintf("%sP%d", ic.ID, len(ic.Collections))}
 				ic.Collections = append(ic.Collections, in)
 			}
-			in.Members = append(in.Members, CollectionMember{e, k})
+			in.Members = append(in.Members, CollectionMember{fmt.Sprintf("%sE%d", in.ID, j), e, k})
 		}
 		out = append(out, ic)
 	}
 	return out
-}
-
-// EntityID names entity e in the Mermaid diagram of its table: "E" and
-// its position among the table's entities. The IDs of a diagram are
-// made of positions, so no two of them can be one.
-func EntityID(e *model.Entity) string {
-	for i, x := range e.Table.Entities {
-		if x == e {
-			return fmt.Sprintf("E%d", i)
-		}
-	}
-	panic("plan: entity " + e.Name + " is not among its table's entities")
 }
 
 // Report is the pattern's part of the plan report (see Report): what
