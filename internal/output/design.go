@@ -194,12 +194,13 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 // collectionDiagram is the Mermaid flowchart of table t's item
 // collections: a subgraph per index, holding a subgraph per item
 // collection, titled with its partition key template, holding a node per
-// entity, labelled with its name and sort key template. Nothing links
-// them, so that Mermaid lays the indexes out one under the other, the
-// collections of an index side by side, the entities of a collection one
-// under the other. The IDs are the plan's.
+// entity, labelled with its name and sort key template. Invisible links
+// (~~~) keep each level in spec order: the indexes one under the other,
+// the collections of an index side by side, the entities of a collection
+// one under the other. The IDs are the plan's.
 func collectionDiagram(t *model.Table) []string {
-	out := []string{"flowchart LR"}
+	out := []string{"flowchart TB"}
+	var indexes []string
 	for _, ic := range plan.ItemCollections(t) {
 		ix := ic.Index
 		var attrs []string
@@ -210,10 +211,12 @@ func collectionDiagram(t *model.Table) []string {
 		if ix.IsPrimary() {
 			title = fmt.Sprintf("table %s: %s", t.Name, strings.Join(attrs, ", "))
 		}
-		out = append(out, fmt.Sprintf("  subgraph %s[%s]", ic.ID, mermaid(title)), "    direction TB")
+		out = append(out, fmt.Sprintf("  subgraph %s[%s]", ic.ID, mermaid(title)), "    direction LR")
+		var collections []string
 		for _, c := range ic.Collections {
 			pk := c.Members[0].Key.PK
-			out = append(out, fmt.Sprintf("    subgraph %s[%s]", c.ID, mermaid(ix.PK.Name+" = "+pk.Source)), "      direction LR")
+			out = append(out, fmt.Sprintf("    subgraph %s[%s]", c.ID, mermaid(ix.PK.Name+" = "+pk.Source)), "      direction TB")
+			var members []string
 			for _, mb := range c.Members {
 				k := mb.Key
 				label := []string{mb.Entity.Name}
@@ -224,12 +227,26 @@ func collectionDiagram(t *model.Table) []string {
 					label = append(label, ix.SK.Name+" = "+k.SK.Source)
 				}
 				out = append(out, fmt.Sprintf("      %s[%s]", mb.ID, mermaidLines(label)))
+				members = append(members, mb.ID)
 			}
+			out = append(out, inOrder("      ", members)...)
 			out = append(out, "    end")
+			collections = append(collections, c.ID)
 		}
+		out = append(out, inOrder("    ", collections)...)
 		out = append(out, "  end")
+		indexes = append(indexes, ic.ID)
 	}
-	return out
+	return append(out, inOrder("  ", indexes)...)
+}
+
+// inOrder is the invisible links that keep ids in their order: none for
+// fewer than two.
+func inOrder(indent string, ids []string) []string {
+	if len(ids) < 2 {
+		return nil
+	}
+	return []string{indent + strings.Join(ids, " ~~~ ")}
 }
 
 // paragraphs are the paragraphs of a doc (separated by an empty line),

@@ -400,16 +400,20 @@ var (
 // key templates are alike.
 func checkDiagram(t *testing.T, tbl *model.Table, lines []string) {
 	t.Helper()
-	if len(lines) == 0 || lines[0] != "flowchart LR" {
+	if len(lines) == 0 || lines[0] != "flowchart TB" {
 		t.Errorf("table %s: the diagram is not a flowchart: %q", tbl.Name, lines)
 		return
 	}
 	seen := map[string]bool{}
+	var order []string // the IDs, as declared
+	// depth is how many subgraphs an ID is in: I0 none, I0P1 one.
+	depth := func(id string) int { return strings.Count(id, "P") + strings.Count(id, "E") }
 	declare := func(id, text string) {
 		if seen[id] {
 			t.Errorf("table %s: %s declared twice", tbl.Name, id)
 		}
 		seen[id] = true
+		order = append(order, id)
 		if !label.MatchString(strings.ReplaceAll(text, "<br>", " ")) {
 			t.Errorf("table %s: label %q of %s is not inert", tbl.Name, text, id)
 		}
@@ -420,7 +424,20 @@ func checkDiagram(t *testing.T, tbl *model.Table, lines []string) {
 	for _, line := range lines[1:] {
 		var m []string
 		switch {
-		case line == "    direction TB" && len(stack) == 1, line == "      direction LR" && len(stack) == 2:
+		case line == "    direction LR" && len(stack) == 1, line == "      direction TB" && len(stack) == 2:
+		case strings.Contains(line, " ~~~ "):
+			// The invisible links that order a level: every ID declared
+			// at that level, in order.
+			ids := strings.Split(strings.TrimSpace(line), " ~~~ ")
+			var want []string
+			for _, id := range order {
+				if depth(id) == len(stack) && (len(stack) == 0 || strings.HasPrefix(id, stack[len(stack)-1])) {
+					want = append(want, id)
+				}
+			}
+			if line != strings.Repeat("  ", len(stack)+1)+strings.Join(ids, " ~~~ ") || !slices.Equal(ids, want) {
+				t.Errorf("table %s: the links %q order %q, want %q", tbl.Name, line, ids, want)
+			}
 		case strings.TrimSpace(line) == "end" && len(stack) > 0 && line == strings.Repeat("  ", len(stack))+"end":
 			stack = stack[:len(stack)-1]
 		default:
