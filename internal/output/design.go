@@ -78,13 +78,8 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	dt.Indexes = [][]string{{"Index", "Kind", "Partition key", "Sort key", "Projection", "About"}}
 	for _, ix := range t.Indexes {
 		row := []string{md(ix.Name), ix.Kind.String(), "", "", "", md(ix.Doc)}
-		for _, k := range plan.KeySchema(ix) {
-			attr := ix.PK
-			cell := 2
-			if k.Type == "RANGE" {
-				attr, cell = ix.SK, 3
-			}
-			row[cell] = code(attr.Name) + " (" + string(attr.Type) + ")"
+		for i, k := range ix.KeyAttrs() {
+			row[2+i] = code(k.Name) + " (" + string(k.Type) + ")"
 		}
 		if !ix.IsPrimary() {
 			typ, nonKey := plan.Projection(ix)
