@@ -24,3 +24,7 @@ var Plan = parse("plan.txt.tmpl")
 // Manifest is the list of the outputs written besides the Go package
 // (model.ManifestFile).
 var Manifest = parse("manifest.txt.tmpl")
+
+// Design is the design document (outputs: design:), a Markdown file
+// whose every text internal/output has made inert.
+var Design = parse("design.md.tmpl")

@@ -47,6 +47,7 @@ var renderers = map[model.OutputKind]renderer{
 	model.CreateTable: createTable,
 	model.Workbench:   workbench,
 	model.IAM:         iam,
+	model.Design:      design,
 }
 
 // Render returns the files of every output p's model asks for, in the
