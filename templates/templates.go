@@ -24,3 +24,7 @@ var Plan = parse("plan.txt.tmpl")
 // Manifest is the list of the outputs written besides the Go package
 // (model.ManifestFile).
 var Manifest = parse("manifest.txt.tmpl")
+
+// CloudFormation is the CloudFormation template of the tables
+// (internal/output/cloudformation.go).
+var CloudFormation = parse("cloudformation.yaml.tmpl")
