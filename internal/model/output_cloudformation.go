@@ -106,7 +106,7 @@ func (m *Model) CloudFormationNames() []CFName {
 		}
 		ids := t.CloudFormationIDs()
 		add := func(s CFSection, name, what string) {
-			out = append(out, CFName{s, GenName{name, what + " of table " + t.Name, t.Pos, "rename the table"}})
+			out = append(out, CFName{s, GenName{name, what + " of table " + t.Name, t.Pos, "rename table " + t.Name}})
 		}
 		add(CFResources, ids.Resource, "the resource")
 		add(CFParameters, ids.Name, "the name parameter")
@@ -126,7 +126,7 @@ func (m *Model) CloudFormationNames() []CFName {
 			}
 			ixIDs := ix.CloudFormationIDs()
 			add := func(s CFSection, name, what string) {
-				out = append(out, CFName{s, GenName{name, what + " of index " + ix.Name + " of table " + t.Name, ix.Pos, "rename the index or the table"}})
+				out = append(out, CFName{s, GenName{name, what + " of index " + ix.Name + " of table " + t.Name, ix.Pos, "rename index " + ix.Name + " of table " + t.Name}})
 			}
 			add(CFParameters, ixIDs.ReadCapacity, "the read capacity parameter")
 			add(CFParameters, ixIDs.WriteCapacity, "the write capacity parameter")

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"strings"
+
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
 )
@@ -28,6 +30,8 @@ func cloudFormationNames(m *model.Model, diags *diag.List) {
 	seen := map[string]model.CFName{}
 	reported := map[[2]model.Pos]bool{}
 	count := map[model.CFSection]int{}
+	longest := map[model.Pos]model.CFName{}
+	var order []model.Pos
 	for _, n := range m.CloudFormationNames() {
 		count[n.Section]++
 		switch {
@@ -35,18 +39,32 @@ func cloudFormationNames(m *model.Model, diags *diag.List) {
 			diags.Errorf(n.Pos, "%s gives the CloudFormation logical ID %q, which is not alphanumeric (A-Z, a-z, 0-9); %s", n.From, n.Name, n.Fix)
 			continue
 		case len(n.Name) > model.MaxCFLogicalID:
-			diags.Errorf(n.Pos, "%s gives a CloudFormation logical ID of %d characters, CloudFormation takes at most %d; %s, shorter", n.From, len(n.Name), model.MaxCFLogicalID, n.Fix)
+			// One error per table or index: of its longest logical ID.
+			if l, ok := longest[n.Pos]; !ok || len(n.Name) > len(l.Name) {
+				if !ok {
+					order = append(order, n.Pos)
+				}
+				longest[n.Pos] = n
+			}
 			continue
 		}
 		key := n.Section.Namespace() + "\x00" + n.Name
 		if first, dup := seen[key]; dup {
 			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
 				reported[pair] = true
-				diags.Errorf(n.Pos, "%s and %s both give the CloudFormation logical ID %s, and CloudFormation takes one of a name among its %s; %s", first.From, n.From, n.Name, n.Section.Namespace(), n.Fix)
+				fix := n.Fix
+				if first.Fix != n.Fix {
+					fix += ", or " + strings.TrimPrefix(first.Fix, "rename ")
+				}
+				diags.Errorf(n.Pos, "%s and %s both give the CloudFormation logical ID %s, and a template's %s need distinct logical IDs; %s", first.From, n.From, n.Name, n.Section.Namespace(), fix)
 			}
 			continue
 		}
 		seen[key] = n
+	}
+	for _, pos := range order {
+		n := longest[pos]
+		diags.Errorf(n.Pos, "%s gives a CloudFormation logical ID of %d characters, CloudFormation takes at most %d; %s, %d characters shorter at least", n.From, len(n.Name), model.MaxCFLogicalID, n.Fix, len(n.Name)-model.MaxCFLogicalID)
 	}
 	for _, s := range []model.CFSection{model.CFParameters, model.CFOutputs, model.CFResources} {
 		if q := cfQuotas[s]; count[s] > q.max {
