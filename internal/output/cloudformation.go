@@ -30,6 +30,9 @@ type (
 		Global     []cfIndex
 		Local      []cfIndex
 		TTL        string // "" when the table has none
+		// DependsOn is the logical ID of the table with secondary
+		// indexes made before this one, when this one has any.
+		DependsOn string
 	}
 	// cfTableDocs are the descriptions of a table's parameters and
 	// outputs.
@@ -59,6 +62,10 @@ type (
 // the name and ARN of each table as outputs.
 func cloudFormation(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 	data := cfTemplate{Header: hashHeader(src), Billing: plan.Billing}
+	// DynamoDB limits how many tables with secondary indexes may be
+	// created at once, and CloudFormation creates tables in parallel: as
+	// its documentation asks, each such table depends on the one before.
+	indexed := ""
 	for _, d := range p.Tables {
 		t := cfTable{
 			IDs:  d.Table.CloudFormationIDs(),
@@ -92,6 +99,10 @@ func cloudFormation(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 		}
 		if d.TTL != "" {
 			t.TTL = yamlString(d.TTL)
+		}
+		if len(d.Global)+len(d.Local) > 0 {
+			t.DependsOn = indexed
+			indexed = t.IDs.Resource
 		}
 		data.Tables = append(data.Tables, t)
 	}

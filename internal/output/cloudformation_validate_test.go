@@ -148,12 +148,22 @@ func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values ma
 	if len(outputs) != 2*len(p.Tables) {
 		t.Errorf("%d outputs, want 2 per table (%d)", len(outputs), 2*len(p.Tables))
 	}
+	// Each table with secondary indexes depends on the one before.
+	var indexed any
 	for _, d := range p.Tables {
 		ids := d.Table.CloudFormationIDs()
 		r, _ := resources[ids.Resource].(map[string]any)
 		if r["Type"] != "AWS::DynamoDB::Table" {
 			t.Errorf("resource %s: type %v, want AWS::DynamoDB::Table", ids.Resource, r["Type"])
 			continue
+		}
+		if len(d.Global)+len(d.Local) > 0 {
+			if r["DependsOn"] != indexed {
+				t.Errorf("resource %s depends on %v, want %v", ids.Resource, r["DependsOn"], indexed)
+			}
+			indexed = ids.Resource
+		} else if r["DependsOn"] != nil {
+			t.Errorf("resource %s, without index, depends on %v", ids.Resource, r["DependsOn"])
 		}
 		provisioned := values[ids.BillingMode] == "PROVISIONED"
 		throughput := func(read, write string) map[string]any {
