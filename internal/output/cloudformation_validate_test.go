@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -516,4 +517,71 @@ func cfnSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	return sch
+}
+
+// cfnLint is the cfn-lint of npm that testdata/cfn-lint/package.json pins;
+// .ci/run installs it (npm ci).
+const cfnLint = "testdata/cfn-lint/node_modules/.bin/cfn-lint"
+
+// ansi matches the colors cfn-lint prints.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestCloudFormationLint runs cfn-lint on every template, deployed with
+// the defaults: it evaluates the intrinsic functions, and checks every
+// reference, condition and attribute, the parameters' values, and the
+// properties against its copy of AWS's resource specification. That copy
+// predates DeletionProtectionEnabled (2023): the one finding allowed is
+// that property, once per table. cfn-lint 1.9.7 loses its place in a
+// resource once two Fn::If have given objects (the ProvisionedThroughput
+// of a provisioned table and of its indexes) and then reports every
+// intrinsic function after them as misplaced: the provisioned
+// deployments are left to TestCloudFormationSchema. Without cfn-lint the
+// test fails in CI and is skipped elsewhere.
+func TestCloudFormationLint(t *testing.T) {
+	if _, err := os.Stat(cfnLint); err != nil {
+		msg := fmt.Sprintf("cfn-lint is not installed (%v); run: npm ci --prefix internal/output/testdata/cfn-lint", err)
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	for _, c := range cfnCases(t) {
+		t.Run(c.spec, func(t *testing.T) {
+			lint(t, c.data, c.plan.Tables)
+		})
+	}
+}
+
+// lint runs cfn-lint on a template of tables, and fails the test on any
+// finding but the one expected.
+func lint(t *testing.T, data []byte, tables []*plan.TableDef) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "tables.cfn.yaml")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	allowed := map[string]int{}
+	for _, d := range tables {
+		allowed["Resources > "+d.Table.CloudFormationID()+" > Properties > DeletionProtectionEnabled: DeletionProtectionEnabled is not a valid property of AWS::DynamoDB::Table"]++
+	}
+	out, _ := exec.Command(cfnLint, "validate", file).CombinedOutput()
+	text := ansi.ReplaceAllString(string(out), "")
+	var resource string
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Resource: "):
+			resource = strings.TrimPrefix(line, "Resource: ")
+		case strings.HasPrefix(line, "Message: "):
+			finding := resource + ": " + strings.TrimPrefix(line, "Message: ")
+			if allowed[finding] == 0 {
+				t.Errorf("cfn-lint: %s", finding)
+			}
+			allowed[finding]--
+		}
+	}
+	for finding, n := range allowed {
+		if n > 0 {
+			t.Errorf("cfn-lint did not report %q (did it read the template?)\n%s", finding, text)
+		}
+	}
 }
