@@ -45,9 +45,22 @@ var runtimeFS embed.FS
 // the spec's path relative to the output directory, so the bytes do not
 // depend on where dyngen runs). With any error, no file is returned.
 func Generate(file, source string, data []byte) ([]File, *diag.List) {
+	return GenerateOver(file, source, data, nil)
+}
+
+// GenerateOver is Generate for an output directory that may hold the
+// outputs of an earlier generation: committed returns the bytes of an
+// output file as it is there, nil when there is none. It warns besides
+// of a table whose global secondary indexes change by more than one
+// since the committed CloudFormation or Terraform output: a deployment
+// creates or deletes one per update. With committed nil, it is Generate.
+func GenerateOver(file, source string, data []byte, committed func(name string) []byte) ([]File, *diag.List) {
 	res := Check(file, data)
 	if res.Diags.HasErrors() {
 		return nil, res.Diags
+	}
+	if committed != nil {
+		output.GSIChanges(res.Plan, committed, res.Diags)
 	}
 	files, err := emit(res.Plan, source)
 	if err == nil {

@@ -28,3 +28,7 @@ var Manifest = parse("manifest.txt.tmpl")
 // Design is the design document (outputs: design:), a Markdown file
 // whose every text internal/output has made inert.
 var Design = parse("design.md.tmpl")
+
+// CloudFormation is the CloudFormation template of the tables
+// (internal/output/cloudformation.go).
+var CloudFormation = parse("cloudformation.yaml.tmpl")

@@ -150,7 +150,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dyngen: %v\n", err)
 		return exitSpec
 	}
-	files, diags := generator.Generate(o.spec, source, data)
+	files, diags := generator.GenerateOver(o.spec, source, data, committedOutputs(o.out))
 	diags.Print(stderr)
 	if diags.HasErrors() {
 		return exitSpec

@@ -44,10 +44,11 @@ type renderer func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
 
 // renderers holds the renderer of each format.
 var renderers = map[model.OutputKind]renderer{
-	model.CreateTable: createTable,
-	model.Workbench:   workbench,
-	model.IAM:         iam,
-	model.Design:      design,
+	model.CloudFormation: cloudFormation,
+	model.CreateTable:    createTable,
+	model.Workbench:      workbench,
+	model.Design:         design,
+	model.IAM:            iam,
 }
 
 // Render returns the files of every output p's model asks for, in the

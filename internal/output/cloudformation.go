@@ -1,0 +1,156 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/templates"
+)
+
+// The CloudFormation template, as templates/cloudformation.yaml.tmpl
+// prints it. Every string from the spec is already a quoted scalar
+// (yamlString); the logical IDs are the model's, alphanumeric (the plan
+// refuses any other).
+type (
+	cfTemplate struct {
+		Header  []string
+		Billing string // the default billing mode
+		Tables  []cfTable
+	}
+	cfTable struct {
+		IDs        model.CFTableIDs
+		Name       string // the spec's table name: the name parameter's default
+		Doc        cfTableDocs
+		Attributes []cfAttribute
+		Key        []cfKey
+		Global     []cfIndex
+		Local      []cfIndex
+		TTL        string // "" when the table has none
+		// DependsOn is the logical ID of the table with secondary
+		// indexes made before this one, when this one has any.
+		DependsOn string
+	}
+	// cfTableDocs are the descriptions of a table's parameters and
+	// outputs.
+	cfTableDocs struct {
+		Name, Billing, Read, Write, PointInTimeRecovery, DeletionProtection, NameOutput, ArnOutput string
+	}
+	cfAttribute struct {
+		Name, Type string
+	}
+	cfKey struct {
+		Name, Type string
+	}
+	cfIndex struct {
+		IDs        model.CFIndexIDs // of a global index
+		Name       string
+		Key        []cfKey
+		Projection string
+		NonKey     []string
+		CapDoc     [2]string // the descriptions of the capacity parameters of a global index
+	}
+)
+
+// cloudFormation renders the CloudFormation template of the tables: an
+// AWS::DynamoDB::Table per table, printed from plan.TableDef, with
+// parameters for what differs between deployments (physical name,
+// billing, capacities, point-in-time recovery, deletion protection) and
+// the name and ARN of each table as outputs.
+func cloudFormation(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
+	data := cfTemplate{Header: hashHeader(src), Billing: plan.Billing}
+	// DynamoDB limits how many tables with secondary indexes may be
+	// created at once, and CloudFormation creates tables in parallel: as
+	// its documentation asks, each such table depends on the one before.
+	indexed := ""
+	for _, d := range p.Tables {
+		t := cfTable{
+			IDs:  d.Table.CloudFormationIDs(),
+			Name: yamlString(d.Table.Name),
+			Key:  cfKeys(d.Key),
+		}
+		name := d.Table.Name
+		t.Doc = cfTableDocs{
+			Name:                yamlString("The physical name of table " + name + "."),
+			Billing:             yamlString("The billing mode of table " + name + ": PAY_PER_REQUEST (on demand) or PROVISIONED (with the capacities of its parameters)."),
+			Read:                yamlString("Read capacity units of table " + name + " when it is provisioned."),
+			Write:               yamlString("Write capacity units of table " + name + " when it is provisioned."),
+			PointInTimeRecovery: yamlString("Whether point-in-time recovery of table " + name + " is on."),
+			DeletionProtection:  yamlString("Whether deletion protection of table " + name + " is on: the table can't be deleted while it is."),
+			NameOutput:          yamlString("The physical name of table " + name + "."),
+			ArnOutput:           yamlString("The ARN of table " + name + "."),
+		}
+		for _, a := range d.Attributes {
+			t.Attributes = append(t.Attributes, cfAttribute{yamlString(a.Name), yamlString(string(a.Type))})
+		}
+		for _, ix := range d.Global {
+			c := cfIndexOf(ix)
+			c.IDs = ix.CloudFormationIDs()
+			for i, what := range []string{"Read", "Write"} {
+				c.CapDoc[i] = yamlString(fmt.Sprintf("%s capacity units of index %s of table %s when the table is provisioned; 0 for the table's.", what, ix.Name, d.Table.Name))
+			}
+			t.Global = append(t.Global, c)
+		}
+		for _, ix := range d.Local {
+			t.Local = append(t.Local, cfIndexOf(ix))
+		}
+		if d.TTL != "" {
+			t.TTL = yamlString(d.TTL)
+		}
+		if len(d.Global)+len(d.Local) > 0 {
+			t.DependsOn = indexed
+			indexed = t.IDs.Resource
+		}
+		data.Tables = append(data.Tables, t)
+	}
+	out, err := execute(templates.CloudFormation, data)
+	if err != nil {
+		return nil, err
+	}
+	return []File{{o.File, out}}, nil
+}
+
+func cfKeys(ix *model.Index) []cfKey {
+	var out []cfKey
+	for _, k := range plan.KeySchema(ix) {
+		out = append(out, cfKey{yamlString(k.Name), k.Type})
+	}
+	return out
+}
+
+func cfIndexOf(ix *model.Index) cfIndex {
+	typ, nonKey := plan.Projection(ix)
+	c := cfIndex{Name: yamlString(ix.Name), Key: cfKeys(ix), Projection: typ}
+	for _, a := range nonKey {
+		c.NonKey = append(c.NonKey, yamlString(a))
+	}
+	return c
+}
+
+// yamlString is s as a YAML double-quoted scalar, inert whatever s
+// holds: JSON's quoting (which YAML reads alike), with every character
+// outside printable ASCII escaped, so that no line break, control,
+// format or bidirectional character reaches the file as it is.
+func yamlString(s string) string {
+	q, err := json.Marshal(s) // a string always marshals
+	if err != nil {
+		panic(err)
+	}
+	var b strings.Builder
+	for _, r := range string(q) {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r == utf8.RuneError:
+			b.WriteString(`\uFFFD`)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		}
+	}
+	return b.String()
+}
