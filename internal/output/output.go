@@ -45,6 +45,7 @@ type renderer func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
 // renderers holds the renderer of each format.
 var renderers = map[model.OutputKind]renderer{
 	model.CreateTable: createTable,
+	model.Terraform:   terraform,
 }
 
 // Render returns the files of every output p's model asks for, in the
