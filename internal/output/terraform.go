@@ -104,6 +104,8 @@ type (
 // added in (a Terraform file lists its tables in spec order).
 type tfObject []tfMember
 
+// tfMember is a member of a tfObject: a block label or a name, and its
+// value.
 type tfMember struct {
 	Name  string
 	Value any
@@ -139,8 +141,10 @@ func tfString(s string) string {
 	return tfEscaper.Replace(s)
 }
 
+// tfEscaper writes the escapes of Terraform's templates.
 var tfEscaper = strings.NewReplacer("${", "$${", "%{", "%%{")
 
+// tfStrings is tfString of each of ss.
 func tfStrings(ss []string) []string {
 	var out []string
 	for _, s := range ss {

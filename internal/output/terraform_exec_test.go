@@ -31,6 +31,8 @@ type leaf struct {
 	value any
 }
 
+// leaves appends the strings and bools of v, by path, in an order of
+// their own.
 func leaves(path string, v any, out *[]leaf) {
 	switch v := v.(type) {
 	case map[string]any:

@@ -19,6 +19,7 @@ import (
 // tfDoc is a decoded tables.tf.json, as generic JSON.
 type tfDoc map[string]any
 
+// obj is v as a JSON object, failing the test when it is not one.
 func obj(t *testing.T, v any, what string) map[string]any {
 	t.Helper()
 	m, ok := v.(map[string]any)
@@ -28,6 +29,8 @@ func obj(t *testing.T, v any, what string) map[string]any {
 	return m
 }
 
+// list is v as a JSON array of objects, failing the test when it is not
+// one.
 func list(t *testing.T, v any, what string) []map[string]any {
 	t.Helper()
 	a, ok := v.([]any)
@@ -84,6 +87,7 @@ var (
 	localArgs  = []string{"name", "range_key", "projection_type", "non_key_attributes"}
 )
 
+// onlyKeys fails the test for a member of m that allowed does not list.
 func onlyKeys(t *testing.T, m map[string]any, allowed []string, what string) {
 	t.Helper()
 	for k := range m {
@@ -245,6 +249,8 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 	}
 }
 
+// checkProjection checks the projection_type and non_key_attributes of
+// an index block against the index's projection.
 func checkProjection(t *testing.T, ix map[string]any, want *model.Index, what string) {
 	t.Helper()
 	typ, nonKey := plan.Projection(want)
