@@ -13,9 +13,9 @@ import (
 // TerraformAWSProvider is the version constraint of the AWS provider the
 // Terraform output is written for: the syntax of aws_dynamodb_table from
 // 6.29.0 on (a global secondary index's keys in key_schema blocks, its
-// hash_key and range_key deprecated), with the fixes of that syntax up
-// to 6.37.0 (no perpetual diff on an index with a sort key; removing one
-// index no longer removes and re-creates the others).
+// hash_key and range_key deprecated), from the release that has the
+// fixes of that syntax (a perpetual diff on an index with a sort key;
+// removing one index removed and re-created the others).
 const TerraformAWSProvider = ">= 6.37.0, < 7.0.0"
 
 // The Terraform JSON output (https://developer.hashicorp.com/terraform/
