@@ -45,6 +45,7 @@ type renderer func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
 // renderers holds the renderer of each format.
 var renderers = map[model.OutputKind]renderer{
 	model.CloudFormation: cloudFormation,
+	model.Terraform:      terraform,
 	model.CreateTable:    createTable,
 	model.Workbench:      workbench,
 	model.Design:         design,

@@ -1,0 +1,44 @@
+package plan
+
+import (
+	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// terraformNames refuses, when the spec asks for the Terraform output,
+// two resources, two input variables or two output values of one name
+// there (tables ABTable and AbTable both give ab_table). Terraform would
+// refuse the file; dyngen says which tables to rename. Two sources that
+// meet in one namespace meet in the others too: one error says so.
+func terraformNames(m *model.Model, diags *diag.List) {
+	if m.Output(model.Terraform) == nil {
+		return
+	}
+	resources, variables, outputs := m.TerraformNames()
+	reported := map[[2]model.Pos]bool{}
+	for _, ns := range []struct {
+		what  string
+		names []model.GenName
+	}{
+		{"the resource aws_dynamodb_table.", resources},
+		{"the variable ", variables},
+		{"the output ", outputs},
+	} {
+		seen := map[string]model.GenName{}
+		for _, n := range ns.names {
+			first, dup := seen[n.Name]
+			if !dup {
+				seen[n.Name] = n
+				continue
+			}
+			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
+				reported[pair] = true
+				fix := n.Fix
+				if fix == "" {
+					fix = first.Fix
+				}
+				diags.Errorf(n.Pos, "%s and %s both give %s%s in the Terraform output; %s", first.From, n.From, ns.what, n.Name, fix)
+			}
+		}
+	}
+}

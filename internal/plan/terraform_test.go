@@ -1,0 +1,83 @@
+package plan_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// twoTables is a spec of tables ABTable and AbTable, whose Go names
+// differ but whose Terraform names are both ab_table, with outputs:
+// appended.
+const twoTables = `
+version: 1
+package: shop
+tables:
+  ABTable: {partitionKey: PK}
+  AbTable: {partitionKey: PK}
+entities:
+  A:
+    table: ABTable
+    attributes: {id: string}
+    keys: {primary: {pk: "A#{id}"}}
+  B:
+    table: AbTable
+    attributes: {id: string}
+    keys: {primary: {pk: "B#{id}"}}
+patterns:
+  GetA: {get: A}
+`
+
+// TestTerraformNameClash checks that two tables of one Terraform name are
+// refused, once, at the second table, when the spec asks for the
+// Terraform output, and not otherwise.
+func TestTerraformNameClash(t *testing.T) {
+	res := generator.Check("spec.yaml", []byte(twoTables+"outputs:\n  terraform:\n"))
+	err := res.Diags.Err()
+	if err == nil {
+		t.Fatal("no error for two tables of Terraform name ab_table")
+	}
+	msg := err.Error()
+	if want := "spec.yaml:6:3: table ABTable and table AbTable both give the resource aws_dynamodb_table.ab_table in the Terraform output; rename one of the tables"; !strings.Contains(msg, want) {
+		t.Errorf("error:\n%s\nwant:\n%s", msg, want)
+	}
+	if n := strings.Count(msg, "Terraform output"); n != 1 {
+		t.Errorf("%d errors of the clash, want 1:\n%s", n, msg)
+	}
+	// The tables' files of patterns clash too (patterns_ab_table.go):
+	// that error stays, the Terraform one goes with the output.
+	for _, outputs := range []string{"", "outputs:\n  createTable:\n"} {
+		err := generator.Check("spec.yaml", []byte(twoTables+outputs)).Diags.Err()
+		if err == nil || strings.Contains(err.Error(), "Terraform") {
+			t.Errorf("without the Terraform output: %v", err)
+		}
+	}
+}
+
+// tfIdent is the form of a Terraform identifier: a resource, variable or
+// output name.
+var tfIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// TestTerraformNames checks the names of the Terraform output of the
+// shared spec: identifiers, each distinct in its namespace, none of the
+// names Terraform reserves for variables.
+func TestTerraformNames(t *testing.T) {
+	res := check(t, "  GetCustomer: {get: Customer}\n")
+	resources, variables, outputs := res.Model.TerraformNames()
+	if len(resources) != 1 || resources[0].Name != "shop" || len(variables) != 1+len(model.TerraformSharedVars) || len(outputs) != 2 {
+		t.Fatalf("names %v %v %v", resources, variables, outputs)
+	}
+	reserved := []string{"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"}
+	for _, ns := range [][]model.GenName{resources, variables, outputs} {
+		seen := map[string]bool{}
+		for _, n := range ns {
+			if !tfIdent.MatchString(n.Name) || seen[n.Name] || strings.Contains(strings.Join(reserved, " "), n.Name) {
+				t.Errorf("name %q (%s) is not a distinct Terraform identifier", n.Name, n.From)
+			}
+			seen[n.Name] = true
+		}
+	}
+}
