@@ -1,67 +1,125 @@
 package model
 
 // The names the Terraform output (tables.tf.json) declares. Terraform
-// keeps three namespaces apart: resources of one type, input variables
-// and output values. Each name here is decided once; the plan's checks
-// refuse two of one namespace that are equal.
+// keeps apart the resources of each type, the input variables, the
+// output values and the local values. Each name here is decided once;
+// the plan's checks refuse two of one namespace that are equal.
+//
+// Every name of a table starts with the table's resource name
+// (Table.TerraformName), every name of a global index with the table's
+// then the index's Go name in snake case; each ends with a suffix of its
+// own. So names of two kinds never meet, but a table's and an index's
+// can: table a with index b, and table a_b, both give the variable
+// a_b_read_capacity; table a with index b_c, and table a_b with index c,
+// both give a_b_c_read_capacity.
 
-// The input variables the Terraform output declares once for all its
-// tables, besides a table name variable per table
-// (Table.TerraformTableNameVar).
-const (
-	// TerraformBillingModeVar is the billing mode of every table:
-	// PAY_PER_REQUEST (the default) or PROVISIONED.
-	TerraformBillingModeVar = "billing_mode"
-	// TerraformReadCapacityVar and TerraformWriteCapacityVar are the
-	// capacity units of every table and global index when billing_mode
-	// is PROVISIONED; on demand they are not sent.
-	TerraformReadCapacityVar  = "read_capacity"
-	TerraformWriteCapacityVar = "write_capacity"
-	// TerraformPITRVar turns point-in-time recovery on for every table.
-	TerraformPITRVar = "point_in_time_recovery"
-	// TerraformDeletionProtectionVar turns deletion protection on for
-	// every table.
-	TerraformDeletionProtectionVar = "deletion_protection"
-)
-
-// TerraformSharedVars lists the variables the Terraform output declares
-// once for all its tables, in the order it declares them.
-var TerraformSharedVars = []string{
-	TerraformBillingModeVar,
-	TerraformReadCapacityVar,
-	TerraformWriteCapacityVar,
-	TerraformPITRVar,
-	TerraformDeletionProtectionVar,
+// TFTableNames are the names the Terraform output gives one table.
+type TFTableNames struct {
+	// Resource is the aws_dynamodb_table resource.
+	Resource string
+	// The input variables: the physical table name, the billing mode, the
+	// table's capacities when provisioned, point-in-time recovery and
+	// deletion protection.
+	NameVar, BillingModeVar, ReadCapacityVar, WriteCapacityVar, PITRVar, DeletionProtectionVar string
+	// The output values: the physical table name and its ARN.
+	NameOutput, ARNOutput string
 }
 
-// TerraformTableNameVar is the input variable of table t's physical name
-// in the Terraform output; its default is the spec's name.
-func (t *Table) TerraformTableNameVar() string { return t.TerraformName() + "_table_name" }
+// TerraformNames returns the names of table t in the Terraform output.
+func (t *Table) TerraformNames() TFTableNames {
+	r := t.TerraformName()
+	return TFTableNames{
+		Resource:              r,
+		NameVar:               r + "_table_name",
+		BillingModeVar:        r + "_billing_mode",
+		ReadCapacityVar:       r + "_read_capacity",
+		WriteCapacityVar:      r + "_write_capacity",
+		PITRVar:               r + "_point_in_time_recovery",
+		DeletionProtectionVar: r + "_deletion_protection",
+		NameOutput:            r + "_table_name",
+		ARNOutput:             r + "_table_arn",
+	}
+}
 
-// TerraformNameOutput is the output value of table t's physical name in
-// the Terraform output.
-func (t *Table) TerraformNameOutput() string { return t.TerraformName() + "_table_name" }
+// TFIndexNames are the names the Terraform output gives one global
+// secondary index: the variables of its capacities when its table is
+// provisioned (null, the default, stands for the table's).
+type TFIndexNames struct {
+	ReadCapacityVar, WriteCapacityVar string
+}
 
-// TerraformARNOutput is the output value of table t's ARN in the
+// TerraformNames returns the names of global secondary index ix in the
 // Terraform output.
-func (t *Table) TerraformARNOutput() string { return t.TerraformName() + "_table_arn" }
+func (ix *Index) TerraformNames() TFIndexNames {
+	r := ix.Table.TerraformName() + "_" + snake(ix.GoName)
+	return TFIndexNames{
+		ReadCapacityVar:  r + "_read_capacity",
+		WriteCapacityVar: r + "_write_capacity",
+	}
+}
+
+// The names of the IAM policy the Terraform output declares when the
+// spec asks for the iam output too: the policy of iam-policy.json, its
+// resources the module's tables.
+const (
+	// TerraformPolicyResource is the aws_iam_policy resource.
+	TerraformPolicyResource = "dynamodb"
+	// TerraformPolicyLocal is the local value of the policy document,
+	// which the resource's policy argument encodes (jsonencode).
+	TerraformPolicyLocal = "dynamodb_policy"
+	// TerraformPolicyNameVar is the input variable of the policy's name
+	// (Model.TerraformPolicyName by default).
+	TerraformPolicyNameVar = "iam_policy_name"
+	// TerraformPolicyARNOutput is the output value of the policy's ARN.
+	TerraformPolicyARNOutput = "iam_policy_arn"
+)
+
+// TerraformPolicyName is the default name of the IAM policy of the
+// Terraform output: the package's, then -dynamodb.
+func (m *Model) TerraformPolicyName() string { return m.Package + "-dynamodb" }
+
+// TerraformPolicy reports whether the Terraform output declares the IAM
+// policy: when the spec asks for both the terraform and the iam output.
+func (m *Model) TerraformPolicy() bool {
+	return m.Output(Terraform) != nil && m.Output(IAM) != nil
+}
 
 // TerraformNames lists the names the Terraform output declares, by
 // namespace: its aws_dynamodb_table resources, its input variables and
 // its output values, each in the order the output declares them. A name
-// of a table comes with the table's position and the fix of a clash.
+// of a table or index comes with its position and the fix of a clash.
+// The policy's resource and local value are alone in their namespaces.
 func (m *Model) TerraformNames() (resources, variables, outputs []GenName) {
 	for _, t := range m.Tables {
 		from := "table " + t.Name
 		fix := "rename one of the tables"
-		resources = append(resources, GenName{t.TerraformName(), from, t.Pos, fix})
-		variables = append(variables, GenName{t.TerraformTableNameVar(), from, t.Pos, fix})
+		n := t.TerraformNames()
+		resources = append(resources, GenName{n.Resource, from, t.Pos, fix})
+		for _, v := range []string{n.NameVar, n.BillingModeVar, n.ReadCapacityVar, n.WriteCapacityVar} {
+			variables = append(variables, GenName{v, from, t.Pos, fix})
+		}
+		for _, ix := range t.Indexes {
+			if ix.Kind != Global {
+				continue
+			}
+			ixFrom := "index " + ix.Name + " of table " + t.Name
+			ixFix := "rename one of them"
+			in := ix.TerraformNames()
+			variables = append(variables,
+				GenName{in.ReadCapacityVar, ixFrom, ix.Pos, ixFix},
+				GenName{in.WriteCapacityVar, ixFrom, ix.Pos, ixFix})
+		}
+		for _, v := range []string{n.PITRVar, n.DeletionProtectionVar} {
+			variables = append(variables, GenName{v, from, t.Pos, fix})
+		}
 		outputs = append(outputs,
-			GenName{t.TerraformNameOutput(), from, t.Pos, fix},
-			GenName{t.TerraformARNOutput(), from, t.Pos, fix})
+			GenName{n.NameOutput, from, t.Pos, fix},
+			GenName{n.ARNOutput, from, t.Pos, fix})
 	}
-	for _, v := range TerraformSharedVars {
-		variables = append(variables, GenName{v, "the Terraform output's variable " + v, m.Pos, ""})
+	if m.TerraformPolicy() {
+		from := "the IAM policy"
+		variables = append(variables, GenName{TerraformPolicyNameVar, from, m.Pos, ""})
+		outputs = append(outputs, GenName{TerraformPolicyARNOutput, from, m.Pos, ""})
 	}
 	return resources, variables, outputs
 }

@@ -50,20 +50,33 @@ func iam(p *plan.Plan, o *model.Output, _ Source) ([]File, error) {
 	if p.Access == nil {
 		return nil, fmt.Errorf("the plan has no access to print")
 	}
-	doc := iamPolicy{Version: iamVersion, Statement: []iamStatement{}}
-	for _, g := range p.Access.Grants {
-		st := iamStatement{Sid: g.Sid, Effect: "Allow", Resource: []string{IAMARNPrefix + g.Resource()}}
-		for _, a := range g.Actions {
-			st.Action = append(st.Action, "dynamodb:"+string(a))
-		}
-		if g.LeadingKeys != nil {
-			st.Condition = &iamCondition{iamKeys{g.LeadingKeys}, iamNull{"false"}}
-		}
-		doc.Statement = append(doc.Statement, st)
-	}
-	data, err := marshalJSON(doc)
+	arn := func(g *plan.Grant) string { return IAMARNPrefix + g.Resource() }
+	data, err := marshalJSON(iamDocument(p.Access, arn, func(s string) string { return s }))
 	if err != nil {
 		return nil, err
 	}
 	return []File{{o.File, data}}, nil
+}
+
+// iamDocument is the policy document of access a, which every output
+// that holds the policy prints: each grant's resource as arn writes it,
+// and each other string of the plan (statement ids, actions, partition
+// key patterns) as str makes it inert for the output.
+func iamDocument(a *plan.Access, arn func(*plan.Grant) string, str func(string) string) iamPolicy {
+	doc := iamPolicy{Version: iamVersion, Statement: []iamStatement{}}
+	for _, g := range a.Grants {
+		st := iamStatement{Sid: str(g.Sid), Effect: "Allow", Resource: []string{arn(g)}}
+		for _, a := range g.Actions {
+			st.Action = append(st.Action, str("dynamodb:"+string(a)))
+		}
+		if g.LeadingKeys != nil {
+			keys := []string{}
+			for _, k := range g.LeadingKeys {
+				keys = append(keys, str(k))
+			}
+			st.Condition = &iamCondition{iamKeys{keys}, iamNull{"false"}}
+		}
+		doc.Statement = append(doc.Statement, st)
+	}
+	return doc
 }

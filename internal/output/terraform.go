@@ -28,6 +28,7 @@ type (
 		Comment   string      `json:"//"`
 		Terraform tfSettings  `json:"terraform"`
 		Variable  tfObject    `json:"variable"`
+		Locals    tfObject    `json:"locals,omitempty"`
 		Resource  tfResources `json:"resource"`
 		Output    tfObject    `json:"output"`
 	}
@@ -39,7 +40,13 @@ type (
 		Version string `json:"version"`
 	}
 	tfResources struct {
-		Table tfObject `json:"aws_dynamodb_table"`
+		Table  tfObject `json:"aws_dynamodb_table"`
+		Policy tfObject `json:"aws_iam_policy,omitempty"`
+	}
+	tfPolicy struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+		Policy      string `json:"policy"`
 	}
 	tfVariable struct {
 		Type        string         `json:"type"`
@@ -157,16 +164,13 @@ func tfStrings(ss []string) []string {
 func tfRef(expr string) string { return "${" + expr + "}" }
 
 // terraform renders tables.tf.json: an aws_dynamodb_table per table,
-// printed from the plan's one definition of the table, its physical name
-// an input variable, billing, point-in-time recovery and deletion
-// protection input variables shared by the tables, and each table's name
-// and ARN as output values. Every name is the model's.
+// printed from the plan's one definition of the table, with input
+// variables of its physical name, billing (and each global index's
+// capacities), point-in-time recovery and deletion protection, and its
+// name and ARN as output values; when the spec asks for the iam output
+// too, the IAM policy of the plan's access (terraformPolicy). Every name
+// is the model's.
 func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
-	billing := "var." + model.TerraformBillingModeVar
-	provisioned := func(v string) string {
-		return tfRef(fmt.Sprintf(`%s == "PROVISIONED" ? var.%s : null`, billing, v))
-	}
-	read, write := provisioned(model.TerraformReadCapacityVar), provisioned(model.TerraformWriteCapacityVar)
 	f := tfFile{
 		Comment: model.GeneratedText + " source: " + src.Line,
 		Terraform: tfSettings{RequiredProviders: map[string]tfProvider{
@@ -175,17 +179,33 @@ func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 	}
 	for _, d := range p.Tables {
 		t := d.Table
-		f.Variable = append(f.Variable, tfMember{t.TerraformTableNameVar(), tfVariable{
-			Type: "string", Default: t.Name,
-			Description: "The physical name of table " + t.Name + ".",
-		}})
+		n := t.TerraformNames()
+		provisioned := func(v string) string {
+			return tfRef(fmt.Sprintf(`var.%s == "PROVISIONED" ? %s : null`, n.BillingModeVar, v))
+		}
+		f.Variable = append(f.Variable,
+			tfMember{n.NameVar, tfVariable{
+				Type: "string", Default: t.Name,
+				Description: "The physical name of table " + t.Name + ".",
+			}},
+			tfMember{n.BillingModeVar, tfVariable{
+				Type: "string", Default: plan.Billing,
+				Description: "The billing mode of table " + t.Name + ": PAY_PER_REQUEST (on demand) or PROVISIONED (" + n.ReadCapacityVar + " and " + n.WriteCapacityVar + " units).",
+				Validation: []tfValidation{{
+					Condition:    tfRef(fmt.Sprintf(`contains(["PAY_PER_REQUEST", "PROVISIONED"], var.%s)`, n.BillingModeVar)),
+					ErrorMessage: "The billing mode must be PAY_PER_REQUEST or PROVISIONED.",
+				}},
+			}},
+			capacityVar(n.ReadCapacityVar, "read", "table "+t.Name, n.BillingModeVar),
+			capacityVar(n.WriteCapacityVar, "write", "table "+t.Name, n.BillingModeVar),
+		)
 		res := tfTable{
-			Name:                      tfRef("var." + t.TerraformTableNameVar()),
-			BillingMode:               tfRef(billing),
-			ReadCapacity:              read,
-			WriteCapacity:             write,
-			PointInTimeRecovery:       []tfEnabled{{tfRef("var." + model.TerraformPITRVar)}},
-			DeletionProtectionEnabled: tfRef("var." + model.TerraformDeletionProtectionVar),
+			Name:                      tfRef("var." + n.NameVar),
+			BillingMode:               tfRef("var." + n.BillingModeVar),
+			ReadCapacity:              provisioned("var." + n.ReadCapacityVar),
+			WriteCapacity:             provisioned("var." + n.WriteCapacityVar),
+			PointInTimeRecovery:       []tfEnabled{{tfRef("var." + n.PITRVar)}},
+			DeletionProtectionEnabled: tfRef("var." + n.DeletionProtectionVar),
 		}
 		for _, k := range plan.KeySchema(d.Key) {
 			if k.Type == "HASH" {
@@ -198,8 +218,17 @@ func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 			res.Attribute = append(res.Attribute, tfAttr{tfString(a.Name), string(a.Type)})
 		}
 		for _, ix := range d.Global {
+			in := ix.TerraformNames()
+			what := "index " + ix.Name + " of table " + t.Name
+			f.Variable = append(f.Variable,
+				indexCapacityVar(in.ReadCapacityVar, "read", what, n.ReadCapacityVar, n.BillingModeVar),
+				indexCapacityVar(in.WriteCapacityVar, "write", what, n.WriteCapacityVar, n.BillingModeVar))
 			typ, nonKey := plan.Projection(ix)
-			g := tfGlobal{Name: tfString(ix.Name), ProjectionType: typ, NonKeyAttributes: tfStrings(nonKey), ReadCapacity: read, WriteCapacity: write}
+			g := tfGlobal{
+				Name: tfString(ix.Name), ProjectionType: typ, NonKeyAttributes: tfStrings(nonKey),
+				ReadCapacity:  provisioned(fmt.Sprintf("coalesce(var.%s, var.%s)", in.ReadCapacityVar, n.ReadCapacityVar)),
+				WriteCapacity: provisioned(fmt.Sprintf("coalesce(var.%s, var.%s)", in.WriteCapacityVar, n.WriteCapacityVar)),
+			}
 			for _, k := range plan.KeySchema(ix) {
 				g.KeySchema = append(g.KeySchema, tfKeySchema{tfString(k.Name), k.Type})
 			}
@@ -218,32 +247,27 @@ func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 		if d.TTL != "" {
 			res.TTL = []tfTTL{{tfString(d.TTL), true}}
 		}
-		f.Resource.Table = append(f.Resource.Table, tfMember{t.TerraformName(), res})
-		ref := "aws_dynamodb_table." + t.TerraformName()
-		f.Output = append(f.Output,
-			tfMember{t.TerraformNameOutput(), tfOutput{"The physical name of table " + t.Name + ".", tfRef(ref + ".name")}},
-			tfMember{t.TerraformARNOutput(), tfOutput{"The ARN of table " + t.Name + ".", tfRef(ref + ".arn")}})
-	}
-	f.Variable = append(f.Variable,
-		tfMember{model.TerraformBillingModeVar, tfVariable{
-			Type: "string", Default: plan.Billing,
-			Description: "The billing mode of every table: PAY_PER_REQUEST (on demand) or PROVISIONED (read_capacity and write_capacity units for each table and global index).",
-			Validation: []tfValidation{{
-				Condition:    tfRef(fmt.Sprintf(`contains(["PAY_PER_REQUEST", "PROVISIONED"], %s)`, billing)),
-				ErrorMessage: "The billing mode must be PAY_PER_REQUEST or PROVISIONED.",
+		f.Variable = append(f.Variable,
+			tfMember{n.PITRVar, tfVariable{
+				Type: "bool", Default: false,
+				Description: "Whether point-in-time recovery is on for table " + t.Name + ".",
 			}},
-		}},
-		capacityVar(model.TerraformReadCapacityVar, "read"),
-		capacityVar(model.TerraformWriteCapacityVar, "write"),
-		tfMember{model.TerraformPITRVar, tfVariable{
-			Type: "bool", Default: false,
-			Description: "Whether point-in-time recovery is on for every table.",
-		}},
-		tfMember{model.TerraformDeletionProtectionVar, tfVariable{
-			Type: "bool", Default: false,
-			Description: "Whether deletion protection is on for every table.",
-		}},
-	)
+			tfMember{n.DeletionProtectionVar, tfVariable{
+				Type: "bool", Default: false,
+				Description: "Whether deletion protection is on for table " + t.Name + ": it can't be deleted while it is.",
+			}},
+		)
+		f.Resource.Table = append(f.Resource.Table, tfMember{n.Resource, res})
+		ref := "aws_dynamodb_table." + n.Resource
+		f.Output = append(f.Output,
+			tfMember{n.NameOutput, tfOutput{"The physical name of table " + t.Name + ".", tfRef(ref + ".name")}},
+			tfMember{n.ARNOutput, tfOutput{"The ARN of table " + t.Name + ".", tfRef(ref + ".arn")}})
+	}
+	if p.Model.TerraformPolicy() {
+		if err := terraformPolicy(p, &f); err != nil {
+			return nil, err
+		}
+	}
 	data, err := marshalJSON(f)
 	if err != nil {
 		return nil, err
@@ -251,15 +275,68 @@ func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 	return []File{{o.File, data}}, nil
 }
 
+// terraformPolicy adds to f the IAM policy the iam output writes
+// (iamDocument of the plan's access), its resources the ARNs of the
+// module's tables: the document as a local value, whose strings
+// Terraform reads as templates (each of the plan's goes through
+// tfString), an aws_iam_policy of it (jsonencode), the variable of the
+// policy's name and the output of its ARN.
+func terraformPolicy(p *plan.Plan, f *tfFile) error {
+	if p.Access == nil {
+		return fmt.Errorf("the plan has no access to print")
+	}
+	arn := func(g *plan.Grant) string {
+		s := tfRef("aws_dynamodb_table." + g.Index.Table.TerraformNames().Resource + ".arn")
+		if !g.Index.IsPrimary() {
+			s += "/index/" + tfString(g.Index.Name)
+		}
+		return s
+	}
+	name := model.TerraformPolicyNameVar
+	f.Variable = append(f.Variable, tfMember{name, tfVariable{
+		Type: "string", Default: p.Model.TerraformPolicyName(),
+		Description: "The name of the IAM policy that allows the calls of package " + p.Model.Package + " on its tables.",
+		Validation: []tfValidation{{
+			Condition:    tfRef(fmt.Sprintf(`can(regex("^[A-Za-z0-9_+=,.@-]{1,128}$", var.%s))`, name)),
+			ErrorMessage: "An IAM policy name is 1 to 128 letters, digits and _+=,.@- characters.",
+		}},
+	}})
+	f.Locals = append(f.Locals, tfMember{model.TerraformPolicyLocal, iamDocument(p.Access, arn, tfString)})
+	f.Resource.Policy = append(f.Resource.Policy, tfMember{model.TerraformPolicyResource, tfPolicy{
+		Name:        tfRef("var." + name),
+		Description: tfString("The calls of package " + p.Model.Package + " on its DynamoDB tables."),
+		Policy:      tfRef("jsonencode(local." + model.TerraformPolicyLocal + ")"),
+	}})
+	f.Output = append(f.Output, tfMember{model.TerraformPolicyARNOutput, tfOutput{
+		"The ARN of the IAM policy of package " + p.Model.Package + ".",
+		tfRef("aws_iam_policy." + model.TerraformPolicyResource + ".arn"),
+	}})
+	return nil
+}
+
 // capacityVar is the variable of the read or write capacity units of
-// every table and global index when billing is PROVISIONED.
-func capacityVar(name, what string) tfMember {
+// one table when its billing mode (variable billing) is PROVISIONED.
+func capacityVar(name, what, of, billing string) tfMember {
 	return tfMember{name, tfVariable{
 		Type: "number", Default: 5,
-		Description: "The " + what + " capacity units of every table and global index when billing_mode is PROVISIONED; not sent on demand.",
+		Description: "The " + what + " capacity units of " + of + " when " + billing + " is PROVISIONED; not sent on demand.",
 		Validation: []tfValidation{{
 			Condition:    tfRef(fmt.Sprintf("var.%s >= 1 && floor(var.%s) == var.%s", name, name, name)),
 			ErrorMessage: "The " + what + " capacity must be a whole number of at least 1.",
+		}},
+	}}
+}
+
+// indexCapacityVar is the variable of the read or write capacity units
+// of a global index when its table's billing mode is PROVISIONED: null,
+// the default, for the table's (variable table).
+func indexCapacityVar(name, what, of, table, billing string) tfMember {
+	return tfMember{name, tfVariable{
+		Type: "number", Default: nil,
+		Description: "The " + what + " capacity units of " + of + " when " + billing + " is PROVISIONED, or null (the default) for the table's " + table + "; not sent on demand.",
+		Validation: []tfValidation{{
+			Condition:    tfRef(fmt.Sprintf("var.%s == null ? true : var.%s >= 1 && floor(var.%s) == var.%s", name, name, name, name)),
+			ErrorMessage: "The " + what + " capacity must be null or a whole number of at least 1.",
 		}},
 	}}
 }

@@ -7,12 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // terraformBinary is the terraform or tofu command on PATH, or "".
@@ -57,13 +60,20 @@ func leaves(path string, v any, out *[]leaf) {
 // Terraform output of the hostile spec and of every example, when one
 // is installed: the AWS provider it would need to validate the
 // resources can't be installed here, so the test keeps the file's
-// variables and makes each string and bool of a resource an output
-// value, which Terraform reads as it reads a resource argument (a
-// template). It applies that configuration (no resource, no provider)
-// on demand and provisioned, and checks each value: a literal reads as
-// the test reads it (tfLiteral, whose agreement with the spec's names
-// TestTerraformHostile checks), a reference as the variable's value. A
-// billing mode outside the two is refused by the variable's validation.
+// variables and local values and makes each string and bool of a
+// resource an output value, which Terraform reads as it reads a
+// resource argument (a template); a reference to a table's ARN, which
+// only the provider knows, is replaced by the iam output's ARN of the
+// table. It applies that configuration (no resource, no provider) with
+// every table on demand, then with every other table provisioned (the
+// first, then the second), and checks each value: a literal reads as the
+// test reads it (tfLiteral, whose agreement with the spec's names
+// TestTerraformHostile checks), a capacity as the table's billing mode
+// and the variables give it (a global index's first capacity its own, the
+// second its table's), a reference as the variable's value, the policy
+// as the iam output's document. A billing mode outside the two, a
+// capacity of an index under 1 and a policy name IAM refuses are refused
+// by the variables' validations.
 func TestTerraformEvaluates(t *testing.T) {
 	bin := terraformBinary()
 	if bin == "" {
@@ -84,8 +94,9 @@ func TestTerraformEvaluates(t *testing.T) {
 			if err := res.Diags.Err(); err != nil {
 				t.Fatal(err)
 			}
+			p := res.Plan
 			var doc map[string]any
-			if err := json.Unmarshal(render(t, res.Plan, res.Model.Output(model.Terraform).File), &doc); err != nil {
+			if err := json.Unmarshal(render(t, p, res.Model.Output(model.Terraform).File), &doc); err != nil {
 				t.Fatal(err)
 			}
 			var ls []leaf
@@ -94,31 +105,123 @@ func TestTerraformEvaluates(t *testing.T) {
 			for i, l := range ls {
 				outs[fmt.Sprintf("o%d", i)] = map[string]any{"value": l.value}
 			}
-			cfg, err := json.Marshal(map[string]any{"variable": doc["variable"], "output": outs})
+			cfg := map[string]any{"variable": doc["variable"], "output": outs}
+			if doc["locals"] != nil {
+				cfg["locals"] = withTableARNs(p, doc["locals"])
+			}
+			data, err := json.Marshal(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "main.tf.json"), cfg, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, "main.tf.json"), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			vars := doc["variable"].(map[string]any)
-			for _, billing := range []string{"PAY_PER_REQUEST", "PROVISIONED"} {
-				got := apply(t, bin, dir, "-var=billing_mode="+billing, "-var=read_capacity=7", "-var=write_capacity=9")
-				for i, l := range ls {
-					checkLeaf(t, l, got[fmt.Sprintf("o%d", i)], vars, billing)
+			var policy any
+			if p.Model.TerraformPolicy() {
+				if err := json.Unmarshal(render(t, p, p.Model.Output(model.IAM).File), &policy); err != nil {
+					t.Fatal(err)
 				}
 			}
-			if out, err := run(bin, dir, "plan", "-input=false", "-no-color", "-var=billing_mode=ON_DEMAND"); err == nil || !strings.Contains(out, "PAY_PER_REQUEST or PROVISIONED") {
-				t.Errorf("billing mode ON_DEMAND accepted:\n%s", out)
+			vars := doc["variable"].(map[string]any)
+			rounds := []int{-1, 0}
+			if len(p.Tables) > 1 {
+				rounds = append(rounds, 1)
+			}
+			for _, first := range rounds {
+				// Tables first, first+2, ... provisioned, the others on
+				// demand (none when first is -1); every table's capacities
+				// 7 and 9, a global index's read capacity 3.
+				want := map[string]any{}
+				var args []string
+				for i, d := range p.Tables {
+					n := d.Table.TerraformNames()
+					mode := "PAY_PER_REQUEST"
+					if first >= 0 && i >= first && (i-first)%2 == 0 {
+						mode = "PROVISIONED"
+					}
+					args = append(args, "-var="+n.BillingModeVar+"="+mode, "-var="+n.ReadCapacityVar+"=7", "-var="+n.WriteCapacityVar+"=9")
+					path := ".aws_dynamodb_table." + n.Resource
+					want[path+".billing_mode"] = mode
+					if mode == "PROVISIONED" {
+						want[path+".read_capacity"], want[path+".write_capacity"] = 7.0, 9.0
+					} else {
+						want[path+".read_capacity"], want[path+".write_capacity"] = nil, nil
+					}
+					for j, ix := range d.Global {
+						args = append(args, "-var="+ix.TerraformNames().ReadCapacityVar+"=3")
+						ixPath := fmt.Sprintf("%s.global_secondary_index[%d]", path, j)
+						if mode == "PROVISIONED" {
+							want[ixPath+".read_capacity"], want[ixPath+".write_capacity"] = 3.0, 9.0
+						} else {
+							want[ixPath+".read_capacity"], want[ixPath+".write_capacity"] = nil, nil
+						}
+					}
+				}
+				got := apply(t, bin, dir, args...)
+				for i, l := range ls {
+					checkLeaf(t, l, got[fmt.Sprintf("o%d", i)], vars, want, policy)
+				}
+			}
+			d := p.Tables[0]
+			refused := map[string]string{
+				"-var=" + d.Table.TerraformNames().BillingModeVar + "=ON_DEMAND": "PAY_PER_REQUEST or PROVISIONED",
+			}
+			if len(d.Global) > 0 {
+				refused["-var="+d.Global[0].TerraformNames().WriteCapacityVar+"=0"] = "null or a whole number"
+			}
+			if p.Model.TerraformPolicy() {
+				refused["-var="+model.TerraformPolicyNameVar+"=a b"] = "128 letters"
+			}
+			for arg, msg := range refused {
+				if out, err := run(bin, dir, "plan", "-input=false", "-no-color", arg); err == nil || !strings.Contains(out, msg) {
+					t.Errorf("%s accepted:\n%s", arg, out)
+				}
 			}
 		})
 	}
 }
 
-// checkLeaf checks the value Terraform gave leaf l (nil when null).
-func checkLeaf(t *testing.T, l leaf, got any, vars map[string]any, billing string) {
+// withTableARNs is the local values v of the Terraform output with each
+// string that starts with a reference to a table's ARN
+// (${aws_dynamodb_table.<name>.arn}, never the start of a string of the
+// spec, which is inert) starting with the iam output's ARN of the table
+// instead.
+func withTableARNs(p *plan.Plan, v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			out[k] = withTableARNs(p, e)
+		}
+		return out
+	case []any:
+		var out []any
+		for _, e := range v {
+			out = append(out, withTableARNs(p, e))
+		}
+		return out
+	case string:
+		for _, d := range p.Tables {
+			ref := "${aws_dynamodb_table." + d.Table.TerraformNames().Resource + ".arn}"
+			if rest, ok := strings.CutPrefix(v, ref); ok {
+				return strings.ReplaceAll(output.IAMARNPrefix+"table/"+d.Table.Name, "${", "$${") + rest
+			}
+		}
+	}
+	return v
+}
+
+// checkLeaf checks the value Terraform gave leaf l (nil when null):
+// want's, by path, or a literal's, a variable's default, or the policy.
+func checkLeaf(t *testing.T, l leaf, got any, vars, want map[string]any, policy any) {
 	t.Helper()
+	if w, ok := want[l.path]; ok {
+		if got != w {
+			t.Errorf("%s = %v: Terraform gives %v, want %v", l.path, l.value, got, w)
+		}
+		return
+	}
 	s, isString := l.value.(string)
 	if !isString {
 		if got != l.value {
@@ -132,23 +235,21 @@ func checkLeaf(t *testing.T, l leaf, got any, vars map[string]any, billing strin
 		}
 		return
 	}
-	var want any
-	switch ref := strings.TrimSuffix(strings.TrimPrefix(s, "${var."), "}"); {
-	case strings.Contains(s, "PROVISIONED"):
-		// The capacity: sent only when provisioned.
-		if billing == "PROVISIONED" {
-			want = map[bool]float64{true: 7, false: 9}[strings.Contains(s, "read_capacity")]
+	if l.path == ".aws_iam_policy."+model.TerraformPolicyResource+".policy" {
+		var doc any
+		if g, _ := got.(string); json.Unmarshal([]byte(g), &doc) != nil || !reflect.DeepEqual(doc, policy) {
+			t.Errorf("%s = %q: Terraform gives\n%v\nwant the iam output's\n%v", l.path, s, got, policy)
 		}
-	case ref == model.TerraformBillingModeVar:
-		want = billing
-	case vars[ref] != nil:
-		want = vars[ref].(map[string]any)["default"]
-	default:
+		return
+	}
+	ref := strings.TrimSuffix(strings.TrimPrefix(s, "${var."), "}")
+	v, ok := vars[ref].(map[string]any)
+	if !ok {
 		t.Errorf("%s = %q: not a reference the output makes", l.path, s)
 		return
 	}
-	if got != want {
-		t.Errorf("%s = %q: Terraform gives %v, want %v", l.path, s, got, want)
+	if got != v["default"] {
+		t.Errorf("%s = %q: Terraform gives %v, want %v", l.path, s, got, v["default"])
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -109,7 +110,7 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
-	onlyKeys(t, doc, []string{"//", "terraform", "variable", "resource", "output"}, "the file")
+	onlyKeys(t, doc, []string{"//", "terraform", "variable", "locals", "resource", "output"}, "the file")
 	if c, _ := doc["//"].(string); !strings.HasPrefix(c, model.GeneratedText+" source: ") {
 		t.Errorf(`"//" = %q, want the generated-code header and the source`, c)
 	}
@@ -119,51 +120,69 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 	}
 	vars := obj(t, doc["variable"], "variable")
 	outs := obj(t, doc["output"], "output")
-	res := obj(t, obj(t, doc["resource"], "resource")["aws_dynamodb_table"], "aws_dynamodb_table")
+	resources := obj(t, doc["resource"], "resource")
+	res := obj(t, resources["aws_dynamodb_table"], "aws_dynamodb_table")
 	if len(res) != len(p.Tables) {
 		t.Errorf("%d tables, want %d", len(res), len(p.Tables))
 	}
-	if len(vars) != len(p.Tables)+len(model.TerraformSharedVars) || len(outs) != 2*len(p.Tables) {
-		t.Errorf("%d variables and %d outputs for %d tables", len(vars), len(outs), len(p.Tables))
+	wantVars, wantOuts := 0, 2*len(p.Tables)
+	for _, d := range p.Tables {
+		wantVars += 6 + 2*len(d.Global)
 	}
-	wantDefaults := map[string]any{
-		model.TerraformBillingModeVar:        plan.Billing,
-		model.TerraformReadCapacityVar:       json.Number("5"),
-		model.TerraformWriteCapacityVar:      json.Number("5"),
-		model.TerraformPITRVar:               false,
-		model.TerraformDeletionProtectionVar: false,
+	if p.Model.TerraformPolicy() {
+		wantVars, wantOuts = wantVars+1, wantOuts+1
+		checkTerraformPolicy(t, p, doc, vars, outs)
+	} else if doc["locals"] != nil || resources["aws_iam_policy"] != nil {
+		t.Errorf("a policy without the iam output: %v", doc["locals"])
 	}
-	for name, def := range wantDefaults {
-		if v := obj(t, vars[name], "variable "+name); v["default"] != def {
-			t.Errorf("variable %s defaults to %v, want %v", name, v["default"], def)
-		}
-	}
-	provisioned := func(v string) string {
-		return `${var.billing_mode == "PROVISIONED" ? var.` + v + ` : null}`
+	if len(vars) != wantVars || len(outs) != wantOuts {
+		t.Errorf("%d variables and %d outputs, want %d and %d", len(vars), len(outs), wantVars, wantOuts)
 	}
 	for _, d := range p.Tables {
-		tn := d.Table.TerraformName()
+		n := d.Table.TerraformNames()
+		tn := n.Resource
 		what := "aws_dynamodb_table." + tn
 		r := obj(t, res[tn], what)
 		onlyKeys(t, r, tableArgs, what)
 		// The physical name: a variable whose default is the spec's name
 		// (a literal value: Terraform reads a default as it is).
-		nameVar := d.Table.TerraformTableNameVar()
-		if v := obj(t, vars[nameVar], "variable "+nameVar); v["default"] != d.Table.Name || v["type"] != "string" {
-			t.Errorf("variable %s = %v, want a string defaulting to %q", nameVar, v, d.Table.Name)
+		if v := obj(t, vars[n.NameVar], "variable "+n.NameVar); v["default"] != d.Table.Name || v["type"] != "string" {
+			t.Errorf("variable %s = %v, want a string defaulting to %q", n.NameVar, v, d.Table.Name)
+		}
+		wantDefaults := map[string]any{
+			n.BillingModeVar:        plan.Billing,
+			n.ReadCapacityVar:       json.Number("5"),
+			n.WriteCapacityVar:      json.Number("5"),
+			n.PITRVar:               false,
+			n.DeletionProtectionVar: false,
+		}
+		for _, ix := range d.Global {
+			in := ix.TerraformNames()
+			wantDefaults[in.ReadCapacityVar] = nil
+			wantDefaults[in.WriteCapacityVar] = nil
+		}
+		for name, def := range wantDefaults {
+			if v := obj(t, vars[name], "variable "+name); v["default"] != def || !hasKey(v, "default") {
+				t.Errorf("variable %s defaults to %v, want %v", name, v["default"], def)
+			} else if _, ok := v["validation"]; !ok && (name != n.PITRVar && name != n.DeletionProtectionVar) {
+				t.Errorf("variable %s has no validation", name)
+			}
+		}
+		provisioned := func(v string) string {
+			return `${var.` + n.BillingModeVar + ` == "PROVISIONED" ? ` + v + ` : null}`
 		}
 		for arg, want := range map[string]string{
-			"name":                        "${var." + nameVar + "}",
-			"billing_mode":                "${var.billing_mode}",
-			"read_capacity":               provisioned("read_capacity"),
-			"write_capacity":              provisioned("write_capacity"),
-			"deletion_protection_enabled": "${var.deletion_protection}",
+			"name":                        "${var." + n.NameVar + "}",
+			"billing_mode":                "${var." + n.BillingModeVar + "}",
+			"read_capacity":               provisioned("var." + n.ReadCapacityVar),
+			"write_capacity":              provisioned("var." + n.WriteCapacityVar),
+			"deletion_protection_enabled": "${var." + n.DeletionProtectionVar + "}",
 		} {
 			if r[arg] != want {
 				t.Errorf("%s.%s = %v, want %s", what, arg, r[arg], want)
 			}
 		}
-		if pitr := list(t, r["point_in_time_recovery"], what+".point_in_time_recovery"); len(pitr) != 1 || pitr[0]["enabled"] != "${var.point_in_time_recovery}" {
+		if pitr := list(t, r["point_in_time_recovery"], what+".point_in_time_recovery"); len(pitr) != 1 || pitr[0]["enabled"] != "${var."+n.PITRVar+"}" {
 			t.Errorf("%s.point_in_time_recovery = %v", what, pitr)
 		}
 		// The key schema.
@@ -209,7 +228,9 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 				t.Errorf("%s key_schema %v, want %v", gw, ks, want)
 			}
 			checkProjection(t, g, ix, gw)
-			if g["read_capacity"] != provisioned("read_capacity") || g["write_capacity"] != provisioned("write_capacity") {
+			in := ix.TerraformNames()
+			if g["read_capacity"] != provisioned("coalesce(var."+in.ReadCapacityVar+", var."+n.ReadCapacityVar+")") ||
+				g["write_capacity"] != provisioned("coalesce(var."+in.WriteCapacityVar+", var."+n.WriteCapacityVar+")") {
 				t.Errorf("%s capacity %v/%v", gw, g["read_capacity"], g["write_capacity"])
 			}
 		}
@@ -241,12 +262,80 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 			t.Errorf("%s.ttl = %v, want %q enabled", what, ttl, d.TTL)
 		}
 		// The outputs: the table's name and ARN.
-		for name, attr := range map[string]string{d.Table.TerraformNameOutput(): "name", d.Table.TerraformARNOutput(): "arn"} {
+		for name, attr := range map[string]string{n.NameOutput: "name", n.ARNOutput: "arn"} {
 			if o := obj(t, outs[name], "output "+name); o["value"] != "${"+what+"."+attr+"}" {
 				t.Errorf("output %s = %v, want the table's %s", name, o["value"], attr)
 			}
 		}
 	}
+}
+
+// hasKey reports whether m has the member k (a null one too).
+func hasKey(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// checkTerraformPolicy checks the IAM policy of the Terraform output doc
+// of p: its local value is the iam output's document once each resource
+// is resolved (resolvePolicy), the aws_iam_policy encodes it, its name is
+// a variable and its ARN an output.
+func checkTerraformPolicy(t *testing.T, p *plan.Plan, doc tfDoc, vars, outs map[string]any) {
+	t.Helper()
+	got := resolvePolicy(t, p, obj(t, doc["locals"], "locals")[model.TerraformPolicyLocal], "local."+model.TerraformPolicyLocal)
+	var want any
+	if err := json.Unmarshal(render(t, p, p.Model.Output(model.IAM).File), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the policy document resolves to\n%v\nthe iam output's is\n%v", got, want)
+	}
+	what := "aws_iam_policy." + model.TerraformPolicyResource
+	pol := obj(t, obj(t, obj(t, doc["resource"], "resource")["aws_iam_policy"], "aws_iam_policy")[model.TerraformPolicyResource], what)
+	onlyKeys(t, pol, []string{"name", "description", "policy"}, what)
+	literal(t, pol["description"], what+".description")
+	if pol["name"] != "${var."+model.TerraformPolicyNameVar+"}" || pol["policy"] != "${jsonencode(local."+model.TerraformPolicyLocal+")}" {
+		t.Errorf("%s = %v", what, pol)
+	}
+	if v := obj(t, vars[model.TerraformPolicyNameVar], "variable "+model.TerraformPolicyNameVar); v["default"] != p.Model.Package+"-dynamodb" {
+		t.Errorf("variable %s = %v", model.TerraformPolicyNameVar, v)
+	}
+	if o := obj(t, outs[model.TerraformPolicyARNOutput], "output "+model.TerraformPolicyARNOutput); o["value"] != "${"+what+".arn}" {
+		t.Errorf("output %s = %v", model.TerraformPolicyARNOutput, o)
+	}
+}
+
+// resolvePolicy is v, the policy document of the Terraform output, as
+// Terraform reads it with each table's ARN the iam output's ARN of the
+// table: a string that starts with the reference
+// ${aws_dynamodb_table.<name>.arn} is that ARN then the literal rest,
+// every other string a literal (what is where is for the caller's
+// comparison to check).
+func resolvePolicy(t *testing.T, p *plan.Plan, v any, path string) any {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			out[k] = resolvePolicy(t, p, e, path+"."+k)
+		}
+		return out
+	case []any:
+		out := []any{}
+		for i, e := range v {
+			out = append(out, resolvePolicy(t, p, e, fmt.Sprintf("%s[%d]", path, i)))
+		}
+		return out
+	case string:
+		for _, d := range p.Tables {
+			ref := "${aws_dynamodb_table." + d.Table.TerraformNames().Resource + ".arn}"
+			if rest, ok := strings.CutPrefix(v, ref); ok {
+				return output.IAMARNPrefix + "table/" + d.Table.Name + literal(t, rest, path)
+			}
+		}
+		return literal(t, v, path)
+	}
+	return v
 }
 
 // checkProjection checks the projection_type and non_key_attributes of
@@ -345,13 +434,14 @@ entities:
       ref: {type: string, optional: true, attr: "!Ref x"}
       expires: {type: time, optional: true, attr: "exp$${x}"}
     keys:
-      primary: {pk: "ITEM#{id}", sk: "ITEM"}
+      primary: {pk: "I$*?%T#{id}", sk: "ITEM"}
       GSI1: {pk: "X#{id}", sk: "{n}"}
       LSI1: {sk: "L#{id}"}
 patterns:
   GetItem: {get: Item}
 outputs:
   terraform:
+  iam:
 `
 
 // TestTerraformHostile renders a spec whose names Terraform would read as
@@ -365,6 +455,11 @@ func TestTerraformHostile(t *testing.T) {
 	d := res.Plan.Tables[0]
 	if d.TTL != "exp$${x}" || len(d.Global) != 1 || len(d.Local) != 1 || !strings.Contains(d.Global[0].PK.Name, "${") {
 		t.Fatalf("the spec did not give the hostile names: ttl %q", d.TTL)
+	}
+	// IAM's escapes of *, ? and $ in a partition key pattern are what
+	// Terraform would read as an interpolation.
+	if keys := res.Plan.Access.Grants[0].LeadingKeys; len(keys) != 1 || !strings.HasPrefix(keys[0], "I${$}${*}${?}%T#") {
+		t.Fatalf("the spec did not give the hostile partition key pattern: %q", keys)
 	}
 	data := render(t, res.Plan, "tables.tf.json")
 	checkTerraform(t, res.Plan, data)

@@ -7,9 +7,11 @@ import (
 
 // terraformNames refuses, when the spec asks for the Terraform output,
 // two resources, two input variables or two output values of one name
-// there (tables ABTable and AbTable both give ab_table). Terraform would
-// refuse the file; dyngen says which tables to rename. Two sources that
-// meet in one namespace meet in the others too: one error says so.
+// there: tables ABTable and AbTable both give ab_table; table a with
+// global index b, and table a_b, both give the variable
+// a_b_read_capacity. Terraform would refuse the file; dyngen says which
+// tables or indexes to rename. Two sources that meet in one namespace
+// may meet in the others too, and in several names: one error says so.
 func terraformNames(m *model.Model, diags *diag.List) {
 	if m.Output(model.Terraform) == nil {
 		return
@@ -34,8 +36,11 @@ func terraformNames(m *model.Model, diags *diag.List) {
 			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
 				reported[pair] = true
 				fix := n.Fix
-				if fix == "" {
+				switch {
+				case fix == "":
 					fix = first.Fix
+				case first.Fix != "" && first.Fix != fix:
+					fix = "rename one of them"
 				}
 				diags.Errorf(n.Pos, "%s and %s both give %s%s in the Terraform output; %s", first.From, n.From, ns.what, n.Name, fix)
 			}

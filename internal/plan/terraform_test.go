@@ -67,7 +67,13 @@ var tfIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 func TestTerraformNames(t *testing.T) {
 	res := check(t, "  GetCustomer: {get: Customer}\n")
 	resources, variables, outputs := res.Model.TerraformNames()
-	if len(resources) != 1 || resources[0].Name != "shop" || len(variables) != 1+len(model.TerraformSharedVars) || len(outputs) != 2 {
+	globals := 0
+	for _, ix := range res.Model.Tables[0].Indexes {
+		if ix.Kind == model.Global {
+			globals++
+		}
+	}
+	if len(resources) != 1 || resources[0].Name != "shop" || len(variables) != 6+2*globals || len(outputs) != 2 {
 		t.Fatalf("names %v %v %v", resources, variables, outputs)
 	}
 	reserved := []string{"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"}
@@ -79,5 +85,69 @@ func TestTerraformNames(t *testing.T) {
 			}
 			seen[n.Name] = true
 		}
+	}
+}
+
+// indexClash is a spec of table Shop with global index ByEmail, table
+// ShopBy with global index Email and table ShopByEmail: all three give
+// the variable shop_by_email_read_capacity (and _write_capacity) in the
+// Terraform output, the first two as an index's, the third as a
+// table's.
+const indexClash = `
+version: 1
+package: shop
+tables:
+  Shop:
+    partitionKey: PK
+    indexes: {ByEmail: {partitionKey: GPK}}
+  ShopBy:
+    partitionKey: PK
+    indexes: {Email: {partitionKey: GPK}}
+  ShopByEmail: {partitionKey: PK}
+entities:
+  A:
+    table: Shop
+    attributes: {id: string}
+    keys: {primary: {pk: "A#{id}"}, ByEmail: {pk: "E#{id}"}}
+  B:
+    table: ShopBy
+    attributes: {id: string}
+    keys: {primary: {pk: "B#{id}"}, Email: {pk: "E#{id}"}}
+  C:
+    table: ShopByEmail
+    attributes: {id: string}
+    keys: {primary: {pk: "C#{id}"}}
+patterns:
+  GetA: {get: A}
+  ByEmailA: {query: A, index: ByEmail, by: [id]}
+  EmailB: {query: B, index: Email, by: [id]}
+  GetB: {get: B}
+  GetC: {get: C}
+`
+
+// TestTerraformIndexNameClash checks that a global index's capacity
+// variables that meet another index's, or a table's, are refused, each
+// pair once, at the later one, naming both; and not without the
+// Terraform output.
+func TestTerraformIndexNameClash(t *testing.T) {
+	res := generator.Check("spec.yaml", []byte(indexClash+"outputs:\n  terraform:\n"))
+	err := res.Diags.Err()
+	if err == nil {
+		t.Fatal("no error for three sources of shop_by_email_read_capacity")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"spec.yaml:10:15: index ByEmail of table Shop and index Email of table ShopBy both give the variable shop_by_email_read_capacity in the Terraform output; rename one of them",
+		"spec.yaml:11:3: index ByEmail of table Shop and table ShopByEmail both give the variable shop_by_email_read_capacity in the Terraform output; rename one of them",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error:\n%s\nwant:\n%s", msg, want)
+		}
+	}
+	if n := strings.Count(msg, "Terraform output"); n != 2 {
+		t.Errorf("%d errors, want 2:\n%s", n, msg)
+	}
+	if err := generator.Check("spec.yaml", []byte(indexClash+"outputs:\n  cloudformation:\n")).Diags.Err(); err != nil && strings.Contains(err.Error(), "Terraform") {
+		t.Errorf("without the Terraform output: %v", err)
 	}
 }
