@@ -8,7 +8,9 @@ import (
 )
 
 // The IAM policy document, in the order of AWS's grammar of the IAM JSON
-// policy language.
+// policy language. A Resource is an ARN as the format that holds the
+// policy writes it: a string in iam-policy.json, an intrinsic function
+// of the table resource in the CloudFormation template.
 type (
 	iamPolicy struct {
 		Version   string         `json:"Version"`
@@ -18,7 +20,7 @@ type (
 		Sid       string        `json:"Sid"`
 		Effect    string        `json:"Effect"`
 		Action    []string      `json:"Action"`
-		Resource  []string      `json:"Resource"`
+		Resource  []any         `json:"Resource"`
 		Condition *iamCondition `json:"Condition,omitempty"`
 	}
 	// iamCondition binds the partition key values of a request: each
@@ -50,9 +52,30 @@ func iam(p *plan.Plan, o *model.Output, _ Source) ([]File, error) {
 	if p.Access == nil {
 		return nil, fmt.Errorf("the plan has no access to print")
 	}
+	doc, err := iamPolicyOf(p.Access, func(g *plan.Grant) (any, error) {
+		return IAMARNPrefix + g.Resource(), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	data, err := marshalJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	return []File{{o.File, data}}, nil
+}
+
+// iamPolicyOf is the policy document of the access the plan decided, a
+// statement per grant, each grant's resource written by arn: the one
+// policy the iam output and the CloudFormation output print.
+func iamPolicyOf(acc *plan.Access, arn func(*plan.Grant) (any, error)) (iamPolicy, error) {
 	doc := iamPolicy{Version: iamVersion, Statement: []iamStatement{}}
-	for _, g := range p.Access.Grants {
-		st := iamStatement{Sid: g.Sid, Effect: "Allow", Resource: []string{IAMARNPrefix + g.Resource()}}
+	for _, g := range acc.Grants {
+		r, err := arn(g)
+		if err != nil {
+			return iamPolicy{}, err
+		}
+		st := iamStatement{Sid: g.Sid, Effect: "Allow", Resource: []any{r}}
 		for _, a := range g.Actions {
 			st.Action = append(st.Action, "dynamodb:"+string(a))
 		}
@@ -61,9 +84,5 @@ func iam(p *plan.Plan, o *model.Output, _ Source) ([]File, error) {
 		}
 		doc.Statement = append(doc.Statement, st)
 	}
-	data, err := marshalJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	return []File{{o.File, data}}, nil
+	return doc, nil
 }
