@@ -300,6 +300,13 @@ func checkPolicy(t *testing.T, p *plan.Plan, resources, outputs map[string]any, 
 	if got, want := resolved(got), resolved(want); !reflect.DeepEqual(got, want) {
 		t.Errorf("the template's IAM policy is not the iam output's:\ngot  %s\nwant %s", jsonText(got), jsonText(want))
 	}
+	// A customer managed policy holds at most 6,144 characters, white
+	// space not counted: so must the deployed one, its ARNs of a long
+	// region and an account.
+	deployedText := strings.ReplaceAll(jsonText(got), output.IAMARNPrefix, "arn:aws:dynamodb:ap-southeast-4:123456789012:")
+	if n := len(strings.Join(strings.Fields(deployedText), "")); n > 6144 {
+		t.Errorf("the deployed policy takes %d characters, more than a managed policy holds", n)
+	}
 	o, _ := outputs[ids.ArnOutput].(map[string]any)
 	if o["Value"] != "ref:"+ids.Resource {
 		t.Errorf("output %s: value %v, want ref:%s", ids.ArnOutput, o["Value"], ids.Resource)
