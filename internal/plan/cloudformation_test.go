@@ -104,4 +104,15 @@ func TestCloudFormationPolicyNames(t *testing.T) {
 			t.Errorf("%s: CloudFormationPolicy() = %v", outputs, res.Plan.CloudFormationPolicy())
 		}
 	}
+	// Without pattern, the policy has no statement: the template holds
+	// none (IAM refuses it).
+	spec := strings.Replace(cfnSpec("  things:\n    partitionKey: PK\n", "outputs:\n  cloudformation:\n  iam:\n"), "  GetThing: {get: Thing, by: [id]}\n", "", 1)
+	spec = strings.Replace(spec, "patterns:\n", "", 1)
+	res := generator.Check("spec.yaml", []byte(spec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	if res.Plan.Access == nil || len(res.Plan.Access.Grants) != 0 || res.Plan.CloudFormationPolicy() != nil {
+		t.Errorf("without pattern: access %v, CloudFormationPolicy() = %v", res.Plan.Access, res.Plan.CloudFormationPolicy())
+	}
 }
