@@ -5,7 +5,9 @@ package model
 // outputs, all named after the resource's logical ID; each global
 // secondary index gives the parameters and conditions of its own
 // capacities, named after the resource's logical ID and the index's Go
-// name. The plan refuses two that meet (CloudFormationNames).
+// name. When the spec asks for the IAM policy too, the template also
+// holds that policy as a resource with an output of its ARN
+// (CFPolicyIDs). The plan refuses two that meet (CloudFormationNames).
 
 // CFSection is a section of a CloudFormation template whose entries
 // are named by logical IDs.
@@ -89,6 +91,30 @@ func (ix *Index) CloudFormationIDs() CFIndexIDs {
 	}
 }
 
+// CFPolicyIDs are the logical IDs of the IAM policy the CloudFormation
+// output holds when the spec asks for the iam output too: the
+// AWS::IAM::ManagedPolicy resource and the output of its ARN. No table
+// or index gives either (a table's logical IDs all start with its
+// resource's, which ends in Table, and end in Table, Name, Arn,
+// BillingMode, Capacity, Recovery, Protection or IsProvisioned);
+// CloudFormationNames lists them with the others all the same.
+type CFPolicyIDs struct {
+	Resource, ArnOutput string
+}
+
+// CloudFormationPolicyIDs returns the logical IDs of the IAM policy in
+// the CloudFormation output.
+func CloudFormationPolicyIDs() CFPolicyIDs {
+	return CFPolicyIDs{Resource: "AccessPolicy", ArnOutput: "AccessPolicyArn"}
+}
+
+// CloudFormationPolicy reports whether the CloudFormation output may
+// hold the IAM policy: whether the spec asks for both outputs. (The
+// plan leaves the policy out when it has no statement.)
+func (m *Model) CloudFormationPolicy() bool {
+	return m.Output(CloudFormation) != nil && m.Output(IAM) != nil
+}
+
 // CFName is one logical ID of the CloudFormation output, with its
 // section and what it comes from.
 type CFName struct {
@@ -97,7 +123,8 @@ type CFName struct {
 }
 
 // CloudFormationNames lists every logical ID of the CloudFormation
-// output, in the order the output declares them within a section.
+// output, in the order the output declares them within a section. The
+// IAM policy's, which can't be renamed, have no Fix.
 func (m *Model) CloudFormationNames() []CFName {
 	var out []CFName
 	for _, t := range m.Tables {
@@ -133,6 +160,12 @@ func (m *Model) CloudFormationNames() []CFName {
 			add(CFConditions, ixIDs.ReadCapacityOfTable, "the read capacity condition")
 			add(CFConditions, ixIDs.WriteCapacityOfTable, "the write capacity condition")
 		}
+	}
+	if m.CloudFormationPolicy() {
+		ids, pos := CloudFormationPolicyIDs(), m.Output(IAM).Pos
+		out = append(out,
+			CFName{CFResources, GenName{ids.Resource, "the IAM policy's resource", pos, ""}},
+			CFName{CFOutputs, GenName{ids.ArnOutput, "the IAM policy's ARN output", pos, ""}})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package output
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -20,6 +21,23 @@ type (
 		Header  []string
 		Billing string // the default billing mode
 		Tables  []cfTable
+		Policy  *cfPolicy // nil when the template holds no IAM policy
+	}
+	// cfPolicy is the AWS::IAM::ManagedPolicy of the IAM output's
+	// statements on the stack's tables.
+	cfPolicy struct {
+		IDs model.CFPolicyIDs
+		// Document is the policy document as indented JSON, which YAML
+		// reads as a flow mapping, a line each, in printable ASCII.
+		Document []string
+	}
+	// cfGetAtt and cfSub are the intrinsic functions that write the ARN
+	// of a table and of its index in the policy.
+	cfGetAtt struct {
+		GetAtt [2]string `json:"Fn::GetAtt"`
+	}
+	cfSub struct {
+		Sub string `json:"Fn::Sub"`
 	}
 	cfTable struct {
 		IDs        model.CFTableIDs
@@ -106,6 +124,17 @@ func cloudFormation(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 		}
 		data.Tables = append(data.Tables, t)
 	}
+	if acc := p.CloudFormationPolicy(); acc != nil {
+		doc, err := iamPolicyOf(acc, cfARN, func(s string) string { return s })
+		if err != nil {
+			return nil, err
+		}
+		lines, err := yamlJSON(doc)
+		if err != nil {
+			return nil, err
+		}
+		data.Policy = &cfPolicy{IDs: model.CloudFormationPolicyIDs(), Document: lines}
+	}
 	out, err := execute(templates.CloudFormation, data)
 	if err != nil {
 		return nil, err
@@ -130,19 +159,46 @@ func cfIndexOf(ix *model.Index) cfIndex {
 	return c
 }
 
-// yamlString is s as a YAML double-quoted scalar, inert whatever s
-// holds: JSON's quoting (which YAML reads alike), with every character
-// outside printable ASCII escaped, so that no line break, control,
-// format or bidirectional character reaches the file as it is.
-func yamlString(s string) string {
-	q, err := json.Marshal(s) // a string always marshals
-	if err != nil {
-		panic(err)
+// cfIndexName is what an index name may hold in the template's Fn::Sub
+// of the index's ARN: DynamoDB's characters of index names, none of
+// which Fn::Sub reads (it reads ${...}).
+var cfIndexName = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
+
+// cfARN writes the ARN of a grant's table or index in the template: of
+// the table resource, so that the policy names the table whatever
+// physical name the stack's parameters give it.
+func cfARN(g *plan.Grant) (any, error) {
+	id := g.Index.Table.CloudFormationIDs().Resource
+	if g.Index.IsPrimary() {
+		return cfGetAtt{[2]string{id, "Arn"}}, nil
 	}
+	if !cfIndexName.MatchString(g.Index.Name) {
+		return nil, fmt.Errorf("index name %q is not a DynamoDB index name", g.Index.Name)
+	}
+	return cfSub{"${" + id + ".Arn}/index/" + g.Index.Name}, nil
+}
+
+// yamlJSON is v as indented JSON (marshalJSON), its lines without the
+// final line break, each character outside printable ASCII of its
+// strings escaped: YAML reads it as flow collections, every string
+// double-quoted, as yamlString writes them.
+func yamlJSON(v any) ([]string, error) {
+	data, err := marshalJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(asciiJSON(data), "\n"), "\n"), nil
+}
+
+// asciiJSON is JSON text q as YAML flow text: every character of its
+// strings outside printable ASCII written as an escape of YAML's
+// double-quoted scalars (\u, as JSON's, or \U beyond U+FFFF). A line
+// break is kept: encoding/json writes none in a string.
+func asciiJSON(q []byte) string {
 	var b strings.Builder
 	for _, r := range string(q) {
 		switch {
-		case r >= 0x20 && r < 0x7f:
+		case r >= 0x20 && r < 0x7f, r == '\n':
 			b.WriteRune(r)
 		case r == utf8.RuneError:
 			b.WriteString(`\uFFFD`)
@@ -153,4 +209,16 @@ func yamlString(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// yamlString is s as a YAML double-quoted scalar, inert whatever s
+// holds: JSON's quoting (which YAML reads alike), with every character
+// outside printable ASCII escaped, so that no line break, control,
+// format or bidirectional character reaches the file as it is.
+func yamlString(s string) string {
+	q, err := json.Marshal(s) // a string always marshals
+	if err != nil {
+		panic(err)
+	}
+	return asciiJSON(q)
 }

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -179,5 +180,67 @@ func TestCloudFormationDeterministic(t *testing.T) {
 	}
 	if !bytes.HasPrefix(a[0].Data, []byte("# "+model.GeneratedText+"\n# source: spec.yaml\n")) {
 		t.Errorf("the template does not start with the generated-code header:\n%s", a[0].Data)
+	}
+}
+
+// TestYAMLJSONInert checks that a document of hostile strings, as the
+// template holds the IAM policy, is printable ASCII that YAML reads back
+// as JSON does, indented as the template indents it.
+func TestYAMLJSONInert(t *testing.T) {
+	doc := map[string]any{"Statement": []any{map[string]any{"Sid": "A", "Keys": hostile}}}
+	lines, err := yamlJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("Resources:\n  P:\n    PolicyDocument:\n")
+	for _, l := range lines {
+		for _, r := range l {
+			if r < 0x20 || r >= 0x7f {
+				t.Errorf("line %q holds %U", l, r)
+			}
+		}
+		b.WriteString("        " + l + "\n")
+	}
+	b.WriteString("    Other: x\n")
+	var got struct {
+		Resources map[string]map[string]any `yaml:"Resources"`
+	}
+	if err := yaml.Unmarshal([]byte(b.String()), &got); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	want, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := json.Marshal(got.Resources["P"]["PolicyDocument"]); err != nil || !bytes.Equal(g, want) {
+		t.Errorf("YAML reads\n%s\nwant\n%s", g, want)
+	}
+	if got.Resources["P"]["Other"] != "x" || len(got.Resources["P"]) != 2 {
+		t.Errorf("the document changed what follows it: %v", got.Resources["P"])
+	}
+}
+
+// TestCFARN checks the ARNs of the template's policy: the table's Arn
+// attribute, and Fn::Sub of it for an index, whose name must hold
+// nothing Fn::Sub reads.
+func TestCFARN(t *testing.T) {
+	p := hostilePlan("x")
+	d := p.Tables[0]
+	got, err := cfARN(&plan.Grant{Index: d.Key})
+	if want := (cfGetAtt{[2]string{"HostileTable", "Arn"}}); err != nil || got != want {
+		t.Errorf("table: %v, %v; want %v", got, err, want)
+	}
+	ix := d.Global[0]
+	ix.Name = "By.Name-1_x"
+	got, err = cfARN(&plan.Grant{Index: ix})
+	if want := (cfSub{"${HostileTable.Arn}/index/By.Name-1_x"}); err != nil || got != want {
+		t.Errorf("index: %v, %v; want %v", got, err, want)
+	}
+	for _, name := range []string{"x${AWS::Region}", "x$", "x}", "a b", "é"} {
+		ix.Name = name
+		if got, err := cfARN(&plan.Grant{Index: ix}); err == nil {
+			t.Errorf("index %q: %v, want an error", name, got)
+		}
 	}
 }

@@ -142,12 +142,19 @@ func globalIDs(d *plan.TableDef) []model.CFIndexIDs {
 func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values map[string]string) {
 	t.Helper()
 	resources, _ := tmpl["Resources"].(map[string]any)
-	if len(resources) != len(p.Tables) {
-		t.Errorf("%d resources, the plan has %d tables", len(resources), len(p.Tables))
-	}
 	outputs, _ := tmpl["Outputs"].(map[string]any)
-	if len(outputs) != 2*len(p.Tables) {
-		t.Errorf("%d outputs, want 2 per table (%d)", len(outputs), 2*len(p.Tables))
+	policy := 0
+	if p.CloudFormationPolicy() != nil {
+		policy = 1
+		checkPolicy(t, p, resources, outputs, values)
+	} else if _, ok := resources[model.CloudFormationPolicyIDs().Resource]; ok {
+		t.Errorf("the template holds the IAM policy, which the plan leaves out")
+	}
+	if len(resources) != len(p.Tables)+policy {
+		t.Errorf("%d resources, the plan has %d tables and %d policy", len(resources), len(p.Tables), policy)
+	}
+	if len(outputs) != 2*len(p.Tables)+policy {
+		t.Errorf("%d outputs, want 2 per table (%d) and %d for the policy", len(outputs), 2*len(p.Tables), policy)
 	}
 	// Each table with secondary indexes depends on the one before.
 	var indexed any
@@ -165,6 +172,11 @@ func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values ma
 			indexed = ids.Resource
 		} else if r["DependsOn"] != nil {
 			t.Errorf("resource %s, without index, depends on %v", ids.Resource, r["DependsOn"])
+		}
+		// Neither a stack's deletion nor an update that replaces the
+		// table deletes its items.
+		if r["DeletionPolicy"] != "Retain" || r["UpdateReplacePolicy"] != "Retain" {
+			t.Errorf("resource %s: DeletionPolicy %v, UpdateReplacePolicy %v, want Retain", ids.Resource, r["DeletionPolicy"], r["UpdateReplacePolicy"])
 		}
 		provisioned := values[ids.BillingMode] == "PROVISIONED"
 		throughput := func(read, write string) map[string]any {
@@ -225,6 +237,85 @@ func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values ma
 	}
 }
 
+// checkPolicy checks the template's IAM policy: its statements are the
+// iam output's (rendered from the same plan), each resource an ARN of a
+// table resource of the template that, resolved with the deployed
+// table name, is the iam output's ARN of that table renamed; its ARN is
+// an output, exported.
+func checkPolicy(t *testing.T, p *plan.Plan, resources, outputs map[string]any, values map[string]string) {
+	t.Helper()
+	ids := model.CloudFormationPolicyIDs()
+	r, _ := resources[ids.Resource].(map[string]any)
+	if r["Type"] != "AWS::IAM::ManagedPolicy" {
+		t.Errorf("resource %s: type %v, want AWS::IAM::ManagedPolicy", ids.Resource, r["Type"])
+		return
+	}
+	props, _ := r["Properties"].(map[string]any)
+	got := props["PolicyDocument"]
+	// The tables' ARNs, as the iam output names them and as the
+	// resolved template does.
+	deployed := map[string]string{}
+	for _, d := range p.Tables {
+		tid := d.Table.CloudFormationIDs()
+		deployed["arn:"+tid.Resource] = output.IAMARNPrefix + "table/" + orDefault(values[tid.Name], d.Table.Name)
+		deployed[output.IAMARNPrefix+"table/"+d.Table.Name] = deployed["arn:"+tid.Resource]
+	}
+	// Resolved ARNs: arn:<table resource>[/index/<name>].
+	resolved := func(doc any) any {
+		sts, _ := doc.(map[string]any)["Statement"].([]any)
+		for _, st := range sts {
+			st, _ := st.(map[string]any)
+			rs, _ := st["Resource"].([]any)
+			for i, res := range rs {
+				s, _ := res.(string)
+				table, index, _ := strings.Cut(s, "/index/")
+				arn, ok := deployed[table]
+				if !ok {
+					t.Errorf("statement %v: resource %v is not the ARN of a table", st["Sid"], res)
+					continue
+				}
+				if index != "" {
+					arn += "/index/" + index
+				}
+				rs[i] = arn
+			}
+		}
+		return doc
+	}
+	files, err := output.Render(p, output.NewSource("spec.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	for _, f := range files {
+		if f.Name == p.Model.Output(model.IAM).File {
+			if err := json.Unmarshal(f.Data, &want); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if want == nil {
+		t.Fatal("no IAM output rendered")
+	}
+	if got, want := resolved(got), resolved(want); !reflect.DeepEqual(got, want) {
+		t.Errorf("the template's IAM policy is not the iam output's:\ngot  %s\nwant %s", jsonText(got), jsonText(want))
+	}
+	// A customer managed policy holds at most 6,144 characters, white
+	// space not counted: so must the deployed one, its ARNs of a long
+	// region and an account.
+	deployedText := strings.ReplaceAll(jsonText(got), output.IAMARNPrefix, "arn:aws:dynamodb:ap-southeast-4:123456789012:")
+	if n := len(strings.Join(strings.Fields(deployedText), "")); n > 6144 {
+		t.Errorf("the deployed policy takes %d characters, more than a managed policy holds", n)
+	}
+	o, _ := outputs[ids.ArnOutput].(map[string]any)
+	if o["Value"] != "ref:"+ids.Resource {
+		t.Errorf("output %s: value %v, want ref:%s", ids.ArnOutput, o["Value"], ids.Resource)
+	}
+	if ex, _ := o["Export"].(map[string]any); ex["Name"] != "stack-"+ids.ArnOutput {
+		t.Errorf("output %s: export %v, want stack-%s", ids.ArnOutput, o["Export"], ids.ArnOutput)
+	}
+}
+
 func orDefault(v, def string) string {
 	if v == "" {
 		return def
@@ -281,6 +372,9 @@ func parseTemplate(t *testing.T, data []byte) map[string]any {
 	return tmpl
 }
 
+// subVariable is a variable of Fn::Sub, or its escape ${!...}.
+var subVariable = regexp.MustCompile(`\$\{[^}]*\}`)
+
 // noValue stands for AWS::NoValue while a template is resolved.
 type noValue struct{}
 
@@ -288,7 +382,8 @@ type noValue struct{}
 // and outputs as CloudFormation would deploy it, with the parameter
 // values given (the defaults for the others, each checked against its
 // constraints). A reference to a resource reads "ref:<id>", its Arn
-// attribute "arn:<id>", the stack's name "stack". An intrinsic function
+// attribute "arn:<id>" (in Fn::GetAtt or Fn::Sub), the stack's name
+// "stack". An intrinsic function
 // the output is not expected to use fails the test.
 func resolveTemplate(t *testing.T, tmpl map[string]any, values map[string]string) map[string]any {
 	t.Helper()
@@ -389,7 +484,17 @@ func resolveTemplate(t *testing.T, tmpl map[string]any, values map[string]string
 						return "arn:" + fmt.Sprint(a[0])
 					case k == "Fn::Sub":
 						s, _ := arg.(string)
-						return strings.ReplaceAll(s, "${AWS::StackName}", "stack")
+						return subVariable.ReplaceAllStringFunc(s, func(v string) string {
+							name := v[2 : len(v)-1]
+							if name == "AWS::StackName" {
+								return "stack"
+							}
+							if id, ok := strings.CutSuffix(name, ".Arn"); ok && resources[id] != nil {
+								return "arn:" + id
+							}
+							t.Fatalf("Fn::Sub %q: unexpected %s", s, v)
+							return ""
+						})
 					case strings.HasPrefix(k, "Fn::") || k == "Condition":
 						t.Fatalf("unexpected intrinsic function %s", k)
 					}
@@ -468,8 +573,9 @@ func TestCIDownloadsSchema(t *testing.T) {
 }
 
 // cfnSchema compiles goformation's schema of CloudFormation templates,
-// its resources narrowed to AWS::DynamoDB::Table (the only type the
-// output declares) and its quotas brought to today's.
+// its resources narrowed to AWS::DynamoDB::Table and
+// AWS::IAM::ManagedPolicy (the types the output declares) and its quotas
+// brought to today's.
 func cfnSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	path := os.Getenv("DYNGEN_CFN_SCHEMA")
@@ -497,7 +603,10 @@ func cfnSchema(t *testing.T) *jsonschema.Schema {
 	root["$schema"] = "http://json-schema.org/draft-04/schema#"
 	props := root["properties"].(map[string]any)
 	props["Resources"].(map[string]any)["patternProperties"] = map[string]any{
-		"^[a-zA-Z0-9]+$": map[string]any{"$ref": "#/definitions/AWS::DynamoDB::Table"},
+		"^[a-zA-Z0-9]+$": map[string]any{"oneOf": []any{
+			map[string]any{"$ref": "#/definitions/AWS::DynamoDB::Table"},
+			map[string]any{"$ref": "#/definitions/AWS::IAM::ManagedPolicy"},
+		}},
 	}
 	// The schema holds older quotas (50 parameters, 60 outputs);
 	// CloudFormation now takes 200 of each.

@@ -8,7 +8,9 @@ import (
 )
 
 // The IAM policy document, in the order of AWS's grammar of the IAM JSON
-// policy language.
+// policy language. A Resource is an ARN as the format that holds the
+// policy writes it: a string in iam-policy.json, an intrinsic function
+// of the table resource in the CloudFormation template.
 type (
 	iamPolicy struct {
 		Version   string         `json:"Version"`
@@ -18,7 +20,7 @@ type (
 		Sid       string        `json:"Sid"`
 		Effect    string        `json:"Effect"`
 		Action    []string      `json:"Action"`
-		Resource  []string      `json:"Resource"`
+		Resource  []any         `json:"Resource"`
 		Condition *iamCondition `json:"Condition,omitempty"`
 	}
 	// iamCondition binds the partition key values of a request: each
@@ -50,22 +52,33 @@ func iam(p *plan.Plan, o *model.Output, _ Source) ([]File, error) {
 	if p.Access == nil {
 		return nil, fmt.Errorf("the plan has no access to print")
 	}
-	arn := func(g *plan.Grant) string { return IAMARNPrefix + g.Resource() }
-	data, err := marshalJSON(iamDocument(p.Access, arn, func(s string) string { return s }))
+	doc, err := iamPolicyOf(p.Access, func(g *plan.Grant) (any, error) {
+		return IAMARNPrefix + g.Resource(), nil
+	}, func(s string) string { return s })
+	if err != nil {
+		return nil, err
+	}
+	data, err := marshalJSON(doc)
 	if err != nil {
 		return nil, err
 	}
 	return []File{{o.File, data}}, nil
 }
 
-// iamDocument is the policy document of access a, which every output
-// that holds the policy prints: each grant's resource as arn writes it,
-// and each other string of the plan (statement ids, actions, partition
-// key patterns) as str makes it inert for the output.
-func iamDocument(a *plan.Access, arn func(*plan.Grant) string, str func(string) string) iamPolicy {
+// iamPolicyOf is the policy document of the access the plan decided, a
+// statement per grant, which every output that holds the policy prints
+// (the iam output, CloudFormation's and Terraform's): each grant's
+// resource as arn writes it, and each other string of the plan
+// (statement ids, actions, partition key patterns) as str makes it inert
+// for the output.
+func iamPolicyOf(acc *plan.Access, arn func(*plan.Grant) (any, error), str func(string) string) (iamPolicy, error) {
 	doc := iamPolicy{Version: iamVersion, Statement: []iamStatement{}}
-	for _, g := range a.Grants {
-		st := iamStatement{Sid: str(g.Sid), Effect: "Allow", Resource: []string{arn(g)}}
+	for _, g := range acc.Grants {
+		r, err := arn(g)
+		if err != nil {
+			return iamPolicy{}, err
+		}
+		st := iamStatement{Sid: str(g.Sid), Effect: "Allow", Resource: []any{r}}
 		for _, a := range g.Actions {
 			st.Action = append(st.Action, str("dynamodb:"+string(a)))
 		}
@@ -78,5 +91,5 @@ func iamDocument(a *plan.Access, arn func(*plan.Grant) string, str func(string) 
 		}
 		doc.Statement = append(doc.Statement, st)
 	}
-	return doc
+	return doc, nil
 }

@@ -276,7 +276,7 @@ func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 }
 
 // terraformPolicy adds to f the IAM policy the iam output writes
-// (iamDocument of the plan's access), its resources the ARNs of the
+// (iamPolicyOf the plan's access), its resources the ARNs of the
 // module's tables: the document as a local value, whose strings
 // Terraform reads as templates (each of the plan's goes through
 // tfString), an aws_iam_policy of it (jsonencode), the variable of the
@@ -285,12 +285,12 @@ func terraformPolicy(p *plan.Plan, f *tfFile) error {
 	if p.Access == nil {
 		return fmt.Errorf("the plan has no access to print")
 	}
-	arn := func(g *plan.Grant) string {
+	arn := func(g *plan.Grant) (any, error) {
 		s := tfRef("aws_dynamodb_table." + g.Index.Table.TerraformNames().Resource + ".arn")
 		if !g.Index.IsPrimary() {
 			s += "/index/" + tfString(g.Index.Name)
 		}
-		return s
+		return s, nil
 	}
 	name := model.TerraformPolicyNameVar
 	f.Variable = append(f.Variable, tfMember{name, tfVariable{
@@ -301,7 +301,11 @@ func terraformPolicy(p *plan.Plan, f *tfFile) error {
 			ErrorMessage: "An IAM policy name is 1 to 128 letters, digits and _+=,.@- characters.",
 		}},
 	}})
-	f.Locals = append(f.Locals, tfMember{model.TerraformPolicyLocal, iamDocument(p.Access, arn, tfString)})
+	doc, err := iamPolicyOf(p.Access, arn, tfString)
+	if err != nil {
+		return err
+	}
+	f.Locals = append(f.Locals, tfMember{model.TerraformPolicyLocal, doc})
 	f.Resource.Policy = append(f.Resource.Policy, tfMember{model.TerraformPolicyResource, tfPolicy{
 		Name:        tfRef("var." + name),
 		Description: tfString("The calls of package " + p.Model.Package + " on its DynamoDB tables."),

@@ -14,8 +14,8 @@ var cfQuotas = map[model.CFSection]struct {
 	per string
 }{
 	model.CFParameters: {200, "6 per table, 2 per global secondary index"},
-	model.CFOutputs:    {200, "2 per table"},
-	model.CFResources:  {500, "1 per table"},
+	model.CFOutputs:    {200, "2 per table, 1 for the IAM policy"},
+	model.CFResources:  {500, "1 per table, 1 for the IAM policy"},
 }
 
 // cloudFormationNames refuses, when the spec asks for the CloudFormation
@@ -27,12 +27,17 @@ func cloudFormationNames(m *model.Model, diags *diag.List) {
 	if o == nil {
 		return
 	}
+	checkCFNames(m.CloudFormationNames(), o, diags)
+}
+
+// checkCFNames checks the logical IDs of the CloudFormation output o.
+func checkCFNames(names []model.CFName, o *model.Output, diags *diag.List) {
 	seen := map[string]model.CFName{}
 	reported := map[[2]model.Pos]bool{}
 	count := map[model.CFSection]int{}
 	longest := map[model.Pos]model.CFName{}
 	var order []model.Pos
-	for _, n := range m.CloudFormationNames() {
+	for _, n := range names {
 		count[n.Section]++
 		switch {
 		case !isCFLogicalID(n.Name):
@@ -52,11 +57,17 @@ func cloudFormationNames(m *model.Model, diags *diag.List) {
 		if first, dup := seen[key]; dup {
 			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
 				reported[pair] = true
-				fix := n.Fix
-				if first.Fix != n.Fix {
-					fix += ", or " + strings.TrimPrefix(first.Fix, "rename ")
+				// The error is where a rename fixes it: the IAM
+				// policy's logical IDs (no Fix) are fixed.
+				at, other := n, first
+				if at.Fix == "" {
+					at, other = first, n
 				}
-				diags.Errorf(n.Pos, "%s and %s both give the CloudFormation logical ID %s, and a template's %s need distinct logical IDs; %s", first.From, n.From, n.Name, n.Section.Namespace(), fix)
+				fix := at.Fix
+				if other.Fix != "" && other.Fix != at.Fix {
+					fix += ", or " + strings.TrimPrefix(other.Fix, "rename ")
+				}
+				diags.Errorf(at.Pos, "%s and %s both give the CloudFormation logical ID %s, and a template's %s need distinct logical IDs; %s", first.From, n.From, n.Name, n.Section.Namespace(), fix)
 			}
 			continue
 		}
@@ -82,4 +93,15 @@ func isCFLogicalID(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// CloudFormationPolicy returns the access the CloudFormation output
+// holds as an AWS::IAM::ManagedPolicy, its resources the stack's tables:
+// the IAM policy's (Access), when the spec asks for both outputs and the
+// policy has a statement (IAM refuses a policy without); else nil.
+func (p *Plan) CloudFormationPolicy() *Access {
+	if !p.Model.CloudFormationPolicy() || p.Access == nil || len(p.Access.Grants) == 0 {
+		return nil
+	}
+	return p.Access
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/model"
 )
 
 // cfnSpec is a spec of the tables given (YAML lines under tables:), each
@@ -73,5 +74,45 @@ func TestCloudFormationNames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCloudFormationPolicyNames checks that the IAM policy's logical IDs
+// are among the CloudFormation output's names when the spec asks for
+// the iam output too, and that tables whose names come nearest to them
+// don't meet them.
+func TestCloudFormationPolicyNames(t *testing.T) {
+	ids := model.CloudFormationPolicyIDs()
+	tables := "  access:\n    partitionKey: PK\n  access-policy:\n    partitionKey: PK\n    indexes:\n      arn: {partitionKey: GSI1PK}\n  policy:\n    partitionKey: PK\n"
+	for _, outputs := range []string{"outputs:\n  cloudformation:\n  iam:\n", "outputs:\n  cloudformation:\n", "outputs:\n  iam:\n"} {
+		spec := strings.Replace(cfnSpec(tables, outputs), "  Thing:\n", "  Thing:\n    table: access\n", 1)
+		res := generator.Check("spec.yaml", []byte(spec))
+		if res.Diags.HasErrors() {
+			t.Fatalf("%s: %v", outputs, res.Diags.Err())
+		}
+		want := strings.Contains(outputs, "cloudformation") && strings.Contains(outputs, "iam")
+		var got []string
+		for _, n := range res.Model.CloudFormationNames() {
+			if n.Name == ids.Resource || n.Name == ids.ArnOutput {
+				got = append(got, string(n.Section)+" "+n.Name)
+			}
+		}
+		if w := []string{"Resources " + ids.Resource, "Outputs " + ids.ArnOutput}; want != (strings.Join(got, ",") == strings.Join(w, ",")) || !want && got != nil {
+			t.Errorf("%s: the policy's names are %q", outputs, got)
+		}
+		if (res.Plan.CloudFormationPolicy() != nil) != want {
+			t.Errorf("%s: CloudFormationPolicy() = %v", outputs, res.Plan.CloudFormationPolicy())
+		}
+	}
+	// Without pattern, the policy has no statement: the template holds
+	// none (IAM refuses it).
+	spec := strings.Replace(cfnSpec("  things:\n    partitionKey: PK\n", "outputs:\n  cloudformation:\n  iam:\n"), "  GetThing: {get: Thing, by: [id]}\n", "", 1)
+	spec = strings.Replace(spec, "patterns:\n", "", 1)
+	res := generator.Check("spec.yaml", []byte(spec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	if res.Plan.Access == nil || len(res.Plan.Access.Grants) != 0 || res.Plan.CloudFormationPolicy() != nil {
+		t.Errorf("without pattern: access %v, CloudFormationPolicy() = %v", res.Plan.Access, res.Plan.CloudFormationPolicy())
 	}
 }
