@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"io"
 	"path/filepath"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -20,12 +20,18 @@ func committedOutputs(dir string) func(name string) []byte {
 		if !model.IsOutputFileName(name) {
 			return nil
 		}
-		path := filepath.Join(dir, name)
-		fi, err := os.Lstat(path)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCommitted {
+		// Opened as the writer opens files: a link is not followed, a
+		// named pipe does not block, and the type is checked on the
+		// file opened, not on the name before.
+		f, size, err := openRegular(filepath.Join(dir, name))
+		if err != nil {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		defer f.Close()
+		if size > maxCommitted {
+			return nil
+		}
+		data, err := io.ReadAll(io.LimitReader(f, size))
 		if err != nil {
 			return nil
 		}

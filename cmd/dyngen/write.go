@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -69,6 +71,9 @@ type existing struct {
 	// same is whether a file of ours holds exactly what generation
 	// writes there.
 	same bool
+	// changed is set on a file our list names that no longer holds what
+	// dyngen wrote there.
+	changed bool
 }
 
 // headSize bounds what dyngen reads of a file to tell whose it is: the
@@ -118,8 +123,12 @@ type layout struct {
 	// names are the names of every entry of dir, to tell names that
 	// differ only in case.
 	names []string
-	// listed are the outputs the spec's own list names.
-	listed map[string]bool
+	// listed are the outputs the spec's own list names, with the SHA-256
+	// of what dyngen wrote there (hex).
+	listed map[string]string
+	// specFile is the spec itself, never an output: nil when it is not
+	// found.
+	specFile fs.FileInfo
 }
 
 // survey reads what the files of dir that dyngen looks at are: each
@@ -128,7 +137,8 @@ type layout struct {
 // is that of the new contents. The list of outputs is read first: an
 // output is ours when our list names it. A missing dir has no files.
 func survey(dir, spec string, files []generator.File) (*layout, error) {
-	l := &layout{dir: dir, spec: spec, files: files, have: map[string]existing{}, listed: map[string]bool{}}
+	l := &layout{dir: dir, spec: spec, files: files, have: map[string]existing{}, listed: map[string]string{}}
+	l.specFile, _ = os.Stat(spec)
 	if len(files) > 0 {
 		_, l.source = origin(files[0].Data, "// ")
 	}
@@ -154,7 +164,8 @@ func survey(dir, spec string, files []generator.File) (*layout, error) {
 	entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
 		name := e.Name()
 		_, generated := want[name]
-		return name == model.ManifestFile || !strings.HasSuffix(name, ".go") && !generated && !l.listed[name]
+		_, listed := l.listed[name]
+		return name == model.ManifestFile || !strings.HasSuffix(name, ".go") && !generated && !listed
 	})
 	found := make([]existing, len(entries))
 	err = forEach(len(entries), func(i int) error {
@@ -209,11 +220,12 @@ func (l *layout) readManifest(e fs.DirEntry, data []byte) error {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if !model.IsOutputFileName(line) {
-			errs = append(errs, fmt.Errorf("%s:%d names %q, which is not a file dyngen writes; restore the list from version control, or remove it and the outputs it names", path, i+1, line))
+		sum, name, ok := strings.Cut(line, "  ")
+		if !ok || !isSHA256(sum) || !model.IsOutputFileName(name) {
+			errs = append(errs, fmt.Errorf("%s:%d is %q, not the checksum and name of a file dyngen writes; restore the list from version control, or remove it and generate again", path, i+1, line))
 			continue
 		}
-		l.listed[line] = true
+		l.listed[name] = sum
 	}
 	l.have[e.Name()] = ex
 	return errors.Join(errs...)
@@ -249,22 +261,8 @@ func (l *layout) inspect(path string, data []byte) (existing, error) {
 		case source != l.source || l.source == "":
 			return existing{owner: otherSpec, source: source}, nil
 		}
-	} else if !l.listed[name] {
-		// An output our list does not name is not ours, unless it
-		// already holds exactly what generation writes there: writing
-		// it loses nothing (the list was lost, or two branches that
-		// each added an output were merged).
-		if data == nil || size != int64(len(data)) || !bytes.HasPrefix(data, head) {
-			return existing{owner: foreign}, nil
-		}
-		rest, err := io.ReadAll(io.LimitReader(f, size-int64(n)+1))
-		if err != nil {
-			return existing{}, err
-		}
-		if !bytes.Equal(data[n:], rest) {
-			return existing{owner: foreign}, nil
-		}
-		return existing{owner: ours, same: true}, nil
+	} else {
+		return l.inspectOutput(f, size, head, name, data)
 	}
 	ex := existing{owner: ours}
 	if data != nil && size == int64(len(data)) && bytes.HasPrefix(data, head) {
@@ -275,6 +273,75 @@ func (l *layout) inspect(path string, data []byte) (existing, error) {
 		ex.same = bytes.Equal(data[n:], rest)
 	}
 	return ex, nil
+}
+
+// maxOutput bounds what dyngen reads of a file where an output goes, or
+// that its list names: far more than any output.
+const maxOutput = 64 << 20
+
+// inspectOutput says whose the regular file f is, where an output goes or
+// that the list names (head is what inspect read of it, size its size,
+// data what generation writes there, nil for none). Such a file may be
+// JSON, with no room for a header, so it is ours when:
+//   - our list names it with the checksum of its bytes: it is what
+//     dyngen wrote there (a file edited since, or one an edited list
+//     names, is not);
+//   - or generation writes there a format whose first two lines hold
+//     the header and our source line (YAML, Markdown, Terraform's JSON
+//     with its comment property), and the file starts with the same two
+//     lines: it is ours as a Go file is, edited or not;
+//   - or it holds exactly what generation writes there: writing it
+//     loses nothing (the list was lost, or two branches that each added
+//     an output were merged).
+//
+// The spec itself is never ours, whatever the list says.
+func (l *layout) inspectOutput(f *os.File, size int64, head []byte, name string, data []byte) (existing, error) {
+	if info, err := f.Stat(); err == nil && l.specFile != nil && os.SameFile(info, l.specFile) {
+		return existing{owner: foreign}, nil
+	}
+	if size > maxOutput {
+		return existing{owner: foreign}, nil
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, size-int64(len(head))+1))
+	if err != nil {
+		return existing{}, err
+	}
+	all := append(head, rest...)
+	same := data != nil && bytes.Equal(all, data)
+	sum := sha256.Sum256(all)
+	listed, isListed := l.listed[name]
+	switch {
+	case isListed && listed == hex.EncodeToString(sum[:]), same:
+		return existing{owner: ours, same: same}, nil
+	case data != nil && headLines(all, 2) == headLines(data, 2) && strings.Contains(headLines(data, 2), model.GeneratedText) && strings.Contains(headLines(data, 2), "source: "):
+		return existing{owner: ours}, nil
+	case isListed:
+		return existing{owner: foreign, changed: true}, nil
+	}
+	return existing{owner: foreign}, nil
+}
+
+// headLines returns the first n lines of data, each with its line break,
+// or "" when data has fewer.
+func headLines(data []byte, n int) string {
+	end := 0
+	for range n {
+		i := bytes.IndexByte(data[end:], '\n')
+		if i < 0 {
+			return ""
+		}
+		end += i + 1
+	}
+	return string(data[:end])
+}
+
+// isSHA256 reports whether s is a SHA-256 checksum in lower-case hex.
+func isSHA256(s string) bool {
+	if len(s) != sha256.Size*2 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil && strings.ToLower(s) == s
 }
 
 // errIrregular is the error of openRegular for a file that is not a
@@ -357,12 +424,23 @@ func (l *layout) conflicts() error {
 		path := filepath.Join(l.dir, f.Name)
 		if _, exact := l.have[f.Name]; !exact {
 			if other, ok := folded[strings.ToLower(f.Name)]; ok {
+				if l.have[other].owner == ours {
+					// A rename that changes only case: writing the new
+					// name and removing the old one would remove both
+					// where names ignore case.
+					errs = append(errs, fmt.Errorf("%s is a file dyngen generated, which it now writes as %s; where file names ignore case they are one file, so dyngen does not rename it: remove %s, then generate", filepath.Join(l.dir, other), path, filepath.Join(l.dir, other)))
+					continue
+				}
 				errs = append(errs, fmt.Errorf("%s exists, and where file names ignore case it is %s, which dyngen writes; rename it or move it away", filepath.Join(l.dir, other), path))
 			}
 		}
 		switch ex := l.have[f.Name]; ex.owner {
 		case foreign:
-			if commentOf(f.Name) == "" {
+			switch {
+			case ex.changed:
+				errs = append(errs, fmt.Errorf("%s was changed since dyngen wrote it (its checksum is not the one %s lists), and dyngen does not write over a change: restore it from version control, or remove it", path, filepath.Join(l.dir, model.ManifestFile)))
+				continue
+			case commentOf(f.Name) == "":
 				errs = append(errs, fmt.Errorf("%s exists and %s does not name it as an output of %s; move it away", path, filepath.Join(l.dir, model.ManifestFile), l.spec))
 				continue
 			}

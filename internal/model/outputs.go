@@ -142,17 +142,23 @@ func (r *resolver) outputFile(k OutputKind, name string, f outputFormat) string 
 		return fmt.Sprintf("file %q of output %s must end in %s; e.g. %q", name, k, strings.Join(f.endings, " or "), f.file)
 	case strings.EqualFold(name, ManifestFile):
 		return fmt.Sprintf("file %q of output %s is the list of outputs dyngen writes; choose another (e.g. %q)", name, k, f.file)
+	case k != Terraform && strings.HasSuffix(strings.ToLower(name), ".tf.json"):
+		return fmt.Sprintf("file %q of output %s would be read by Terraform, which reads every .tf.json file of the directory as configuration; e.g. %q", name, k, f.file)
+	case k == Terraform && (strings.EqualFold(name, "override.tf.json") || strings.HasSuffix(strings.ToLower(name), "_override.tf.json")):
+		return fmt.Sprintf("file %q of output %s would be an override file to Terraform, which merges it into the other files' resources instead of reading its own; e.g. %q", name, k, f.file)
 	}
 	return ""
 }
 
 // IsOutputFileName reports whether name could be the file of an output:
-// a plain file name, not a Go file, not the manifest. The command reads
+// a plain file name, not a Go file, not the manifest, not a name Windows
+// reserves for a device. The command reads
 // the manifest's list through it, so that an edited list can't make it
 // write or remove a file elsewhere.
 func IsOutputFileName(name string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(name), ".")
 	return outputFileName.MatchString(name) && len(name) <= MaxFileName &&
-		!strings.HasSuffix(name, ".go") && name != ManifestFile
+		!strings.HasSuffix(name, ".go") && name != ManifestFile && !windowsDevice[base]
 }
 
 func hasEnding(name string, endings []string) bool {

@@ -10,6 +10,8 @@ package output
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -76,17 +78,19 @@ func Render(p *plan.Plan, src Source) ([]File, error) {
 	if len(want) != len(out)+1 {
 		return nil, fmt.Errorf("rendered %d output files, the model names %d", len(out), len(want)-1)
 	}
-	names := make([]string, len(out))
+	type listed struct{ Sum, Name string }
+	list := make([]listed, len(out))
 	for i, f := range out {
 		if f.Name != want[i].Name {
 			return nil, fmt.Errorf("rendered %s where the model names %s", f.Name, want[i].Name)
 		}
-		names[i] = f.Name
+		sum := sha256.Sum256(f.Data)
+		list[i] = listed{hex.EncodeToString(sum[:]), f.Name}
 	}
 	manifest, err := execute(templates.Manifest, struct {
 		Header []string
-		Files  []string
-	}{hashHeader(src), names})
+		Files  []listed
+	}{hashHeader(src), list})
 	if err != nil {
 		return nil, err
 	}
