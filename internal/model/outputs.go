@@ -156,9 +156,15 @@ func (r *resolver) outputFile(k OutputKind, name string, f outputFormat) string 
 // the manifest's list through it, so that an edited list can't make it
 // write or remove a file elsewhere.
 func IsOutputFileName(name string) bool {
-	base, _, _ := strings.Cut(strings.ToLower(name), ".")
 	return outputFileName.MatchString(name) && len(name) <= MaxFileName &&
-		!strings.HasSuffix(name, ".go") && name != ManifestFile && !windowsDevice[base]
+		!strings.HasSuffix(name, ".go") && name != ManifestFile && !IsWindowsDevice(name)
+}
+
+// IsWindowsDevice reports whether Windows reserves file name name for a
+// device, whatever follows its first dot (con.json, NUL.txt).
+func IsWindowsDevice(name string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(name), ".")
+	return windowsDevice[base]
 }
 
 func hasEnding(name string, endings []string) bool {

@@ -410,7 +410,8 @@ func generatedNames(m *model.Model, diags *diag.List) {
 			continue
 		}
 		if !strings.HasSuffix(n.Name, ".go") && n.Name != model.ManifestFile && !model.IsOutputFileName(n.Name) {
-			if base, _, _ := strings.Cut(n.Name, "."); model.IsOutputFileName(strings.Repeat("x", len(base)) + n.Name[len(base):]) {
+			if model.IsWindowsDevice(n.Name) {
+				base, _, _ := strings.Cut(n.Name, ".")
 				diags.Errorf(n.Pos, "%s gives the file name %q, which can't be created on Windows: it reserves the name %s for a device; %s", n.From, n.Name, base, n.Fix)
 			} else {
 				diags.Errorf(n.Pos, "%s gives the file name %q, which does not start with a letter or digit; %s", n.From, n.Name, n.Fix)
