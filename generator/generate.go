@@ -51,16 +51,18 @@ func Generate(file, source string, data []byte) ([]File, *diag.List) {
 // GenerateOver is Generate for an output directory that may hold the
 // outputs of an earlier generation: committed returns the bytes of an
 // output file as it is there, nil when there is none. It warns besides
-// of a table whose global secondary indexes change by more than one
-// since the committed CloudFormation or Terraform output: a deployment
-// creates or deletes one per update. With committed nil, it is Generate.
+// of a table that changes since the committed CloudFormation or
+// Terraform output in a way that deploying it fails at or loses the
+// table's items (output.TableChanges): a new key schema or local
+// secondary index, or, with CloudFormation, global secondary indexes
+// changed by more than one. With committed nil, it is Generate.
 func GenerateOver(file, source string, data []byte, committed func(name string) []byte) ([]File, *diag.List) {
 	res := Check(file, data)
 	if res.Diags.HasErrors() {
 		return nil, res.Diags
 	}
 	if committed != nil {
-		output.GSIChanges(res.Plan, committed, res.Diags)
+		output.TableChanges(res.Plan, committed, res.Diags)
 	}
 	files, err := emit(res.Plan, source)
 	if err == nil {

@@ -8,7 +8,8 @@ import (
 )
 
 // maxCommitted is the largest committed output read for the comparison of
-// global secondary indexes; a larger file is not compared.
+// its tables with the spec's (output.TableChanges); a larger file is not
+// compared.
 const maxCommitted = 16 << 20
 
 // committedOutputs returns what generator.GenerateOver reads the outputs

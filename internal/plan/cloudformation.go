@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/diag"
@@ -104,4 +106,67 @@ func (p *Plan) CloudFormationPolicy() *Access {
 		return nil
 	}
 	return p.Access
+}
+
+// cfDynamicRef is what starts a CloudFormation dynamic reference
+// ({{resolve:ssm:...}}, {{resolve:ssm-secure:...}},
+// {{resolve:secretsmanager:...}}), which CloudFormation resolves inside
+// any string of a resource property, quoted or not. CloudFormation
+// documents the references' forms but not how strictly it reads them
+// (case, spaces, services it may add), so every "{{" is refused rather
+// than "{{resolve:" only: no DynamoDB name needs it.
+const cfDynamicRef = "{{"
+
+// cloudFormationStrings refuses, when the spec asks for the
+// CloudFormation output, a spec string the template's resources hold
+// that CloudFormation would read as a dynamic reference, replacing it by
+// what SSM or Secrets Manager hold there: the stack's table would differ
+// from the Store's Tables (or the policy from the iam output). The
+// strings are the key attribute names, the attributes a projection
+// lists, the ttl attribute and, in the IAM policy, the partition key
+// patterns (dynamodb:LeadingKeys). Table and index names can't hold a
+// brace (a-z A-Z 0-9 _ . -).
+func cloudFormationStrings(p *Plan, diags *diag.List) {
+	if p.Model.Output(model.CloudFormation) == nil {
+		return
+	}
+	refuse := func(pos model.Pos, what, fix string) {
+		diags.Errorf(pos, "%s holds %q: CloudFormation reads {{resolve:...}} in the strings of a template's resources as a dynamic reference and puts there a value stored in SSM or Secrets Manager, so the stack's table would not be the Store's (dyngen refuses any %q there); %s", what, cfDynamicRef, cfDynamicRef, fix)
+	}
+	for _, d := range p.Tables {
+		for _, a := range d.Attributes {
+			if strings.Contains(a.Name, cfDynamicRef) {
+				refuse(a.Pos, fmt.Sprintf("key attribute %q", a.Name), "rename the key attribute")
+			}
+		}
+		for _, ix := range slices.Concat(d.Global, d.Local) {
+			_, nonKey := Projection(ix)
+			for _, n := range nonKey {
+				if strings.Contains(n, cfDynamicRef) {
+					pos := ix.IncludePos
+					if pos.Line == 0 {
+						pos = ix.Pos
+					}
+					refuse(pos, fmt.Sprintf("the attribute %q that index %s projects", n, ix.Name), "give the attribute another stored name (attr:)")
+				}
+			}
+		}
+		if strings.Contains(d.TTL, cfDynamicRef) {
+			refuse(d.Table.TTLPos, fmt.Sprintf("the ttl attribute %q of table %s", d.TTL, d.Table.Name), "give the attribute another stored name (attr:), and ttl: that name")
+		}
+	}
+	if !p.Model.CloudFormationPolicy() || p.Access == nil {
+		return
+	}
+	reported := map[*model.Template]bool{}
+	for _, g := range p.Access.Grants {
+		for _, t := range g.Templates {
+			keys, _ := LeadingKeys([]*model.Template{t})
+			if reported[t] || !slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, cfDynamicRef) }) {
+				continue
+			}
+			reported[t] = true
+			refuse(t.Pos, fmt.Sprintf("partition key template %q, whose literal prefix the template's IAM policy holds (dynamodb:LeadingKeys),", t.Source), "write the key's literal text without it")
+		}
+	}
 }

@@ -34,3 +34,40 @@ func TestCloudFormationPolicyClash(t *testing.T) {
 		}
 	}
 }
+
+// TestCloudFormationPolicyDynamicReference checks that a partition key
+// pattern of the CloudFormation output's IAM policy holding "{{" is an
+// error at its template, once, and only when the spec asks for the
+// CloudFormation output with the policy. No spec's template can hold a
+// brace today (the template syntax refuses it): the plan is built by
+// hand.
+func TestCloudFormationPolicyDynamicReference(t *testing.T) {
+	pos := model.Pos{File: "spec.yaml", Line: 12, Col: 20}
+	id := &model.Attribute{Name: "id"}
+	bad := &model.Template{Source: "A{{resolve:ssm:x}}#{id}", Pos: pos, KeyType: model.S,
+		Segments: []model.Segment{{Literal: "A{{resolve:ssm:x}}#"}, {Attr: id}}}
+	good := &model.Template{Source: "B#{id}", KeyType: model.S, Segments: []model.Segment{{Literal: "B#"}, {Attr: id}}}
+	grants := []*Grant{{Templates: []*model.Template{good, bad}}, {Templates: []*model.Template{bad}}}
+	for _, tt := range []struct {
+		outputs []model.OutputKind
+		errors  int
+	}{
+		{[]model.OutputKind{model.CloudFormation, model.IAM}, 1},
+		{[]model.OutputKind{model.IAM}, 0},
+		{[]model.OutputKind{model.CloudFormation}, 0}, // no policy in the template
+	} {
+		m := &model.Model{}
+		for _, k := range tt.outputs {
+			m.Outputs = append(m.Outputs, &model.Output{Kind: k})
+		}
+		var diags diag.List
+		cloudFormationStrings(&Plan{Model: m, Access: &Access{Grants: grants}}, &diags)
+		errs := diags.Errors()
+		if len(errs) != tt.errors {
+			t.Fatalf("outputs %v: %d errors, want %d: %v", tt.outputs, len(errs), tt.errors, errs)
+		}
+		if len(errs) == 1 && (errs[0].Pos != pos || !strings.Contains(errs[0].Message, `partition key template "A{{resolve:ssm:x}}#{id}"`)) {
+			t.Errorf("error %s", errs[0])
+		}
+	}
+}

@@ -180,6 +180,7 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 	if m.Output(model.IAM) != nil {
 		p.Access = access(p, diags)
 	}
+	cloudFormationStrings(p, diags)
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
 	return p
