@@ -13,102 +13,10 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// policy is the part of an IAM policy the evaluator below reads.
-type policy struct {
-	Statement []statement
-}
-
-// statement is a statement of a policy.
-type statement struct {
-	Sid       string
-	Effect    string
-	Action    []string
-	Resource  []string
-	Condition map[string]map[string]any
-}
-
-// requestARN is the ARN of a table or index as a request names it.
-func requestARN(resource string) string {
-	return "arn:aws:dynamodb:eu-west-3:123456789012:" + resource
-}
-
-// iamGlob is a pattern of StringLike or of an ARN as a regular
-// expression: * any text, ? one character, IAM's special variables ${*},
-// ${?} and ${$} the character itself.
-func iamGlob(pat string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	for pat != "" {
-		switch {
-		case strings.HasPrefix(pat, "${*}"), strings.HasPrefix(pat, "${?}"), strings.HasPrefix(pat, "${$}"):
-			b.WriteString(regexp.QuoteMeta(pat[2:3]))
-			pat = pat[4:]
-			continue
-		case pat[0] == '*':
-			b.WriteString("(?s:.*)")
-		case pat[0] == '?':
-			b.WriteString("(?s:.)")
-		default:
-			b.WriteString(regexp.QuoteMeta(pat[:1]))
-		}
-		pat = pat[1:]
-	}
-	return regexp.MustCompile(b.String() + "$")
-}
-
-// allows evaluates p as IAM does an identity-based policy of Allow
-// statements: whether a request of action on resource (table/T or
-// table/T/index/I) whose partition key values are keys is allowed.
-func (p *policy) allows(action, resource string, keys []string) bool {
-	for _, st := range p.Statement {
-		if st.Effect != "Allow" || !slices.Contains(st.Action, action) {
-			continue
-		}
-		if !slices.ContainsFunc(st.Resource, func(r string) bool { return iamGlob(r).MatchString(requestARN(resource)) }) {
-			continue
-		}
-		if conditionHolds(st.Condition, keys) {
-			return true
-		}
-	}
-	return false
-}
-
-// conditionHolds evaluates the conditions dyngen writes on
-// dynamodb:LeadingKeys.
-func conditionHolds(c map[string]map[string]any, keys []string) bool {
-	for op, kv := range c {
-		for k, v := range kv {
-			if k != "dynamodb:LeadingKeys" {
-				panic("unexpected condition key " + k)
-			}
-			switch op {
-			case "Null":
-				// "false": the key is in the request.
-				if (v == "false") != (len(keys) > 0) {
-					return false
-				}
-			case "ForAllValues:StringLike":
-				var pats []*regexp.Regexp
-				for _, x := range v.([]any) {
-					pats = append(pats, iamGlob(x.(string)))
-				}
-				for _, key := range keys {
-					if !slices.ContainsFunc(pats, func(re *regexp.Regexp) bool { return re.MatchString(key) }) {
-						return false
-					}
-				}
-			default:
-				panic("unexpected condition operator " + op)
-			}
-		}
-	}
-	return true
-}
 
 // call is a call the report says the generated code makes: an action
 // on a table or index, and the key it sends as the report prints it
@@ -210,8 +118,8 @@ func renderIAM(t *testing.T, file string, data []byte) (*generator.Result, []byt
 // request with no key.
 func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 	t.Helper()
-	var p policy
-	if err := json.Unmarshal(doc, &p); err != nil {
+	p, err := iamcheck.Parse(doc)
+	if err != nil {
 		t.Fatal(err)
 	}
 	calls := reportCalls(t, plan.NewReport("spec.yaml", res.Plan, res.Diags))
@@ -224,10 +132,10 @@ func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 			// A batch write of whole items: its keys are the items'.
 		case !ok:
 			// The key is no string: no pattern binds it.
-			if !p.allows("dynamodb:"+c.Action, c.Resource, []string{"12"}) {
+			if !p.Allows("dynamodb:"+c.Action, c.Resource, []string{"12"}) {
 				t.Errorf("dynamodb:%s on %s with key %s is not allowed", c.Action, c.Resource, c.Key)
 			}
-		case !p.allows("dynamodb:"+c.Action, c.Resource, []string{key}):
+		case !p.Allows("dynamodb:"+c.Action, c.Resource, []string{key}):
 			t.Errorf("dynamodb:%s on %s with partition key %q (%s) is not allowed", c.Action, c.Resource, key, c.Key)
 		}
 	}
@@ -257,15 +165,15 @@ func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 			r := strings.TrimPrefix(st.Resource[0], output.IAMARNPrefix)
 			// An action some statement allows without a condition
 			// reaches every key.
-			if slices.ContainsFunc(p.Statement, func(o statement) bool {
+			if slices.ContainsFunc(p.Statement, func(o iamcheck.Statement) bool {
 				return o.Condition == nil && slices.Contains(o.Action, a) && slices.Equal(o.Resource, st.Resource)
 			}) {
 				continue
 			}
-			if p.allows(a, r, []string{"\x7fnot-a-key"}) {
+			if p.Allows(a, r, []string{"\x7fnot-a-key"}) {
 				t.Errorf("%s: %s on %s is allowed for a key no template makes", st.Sid, a, r)
 			}
-			if p.allows(a, r, nil) {
+			if p.Allows(a, r, nil) {
 				t.Errorf("%s: %s on %s is allowed for a request with no key", st.Sid, a, r)
 			}
 		}
@@ -378,14 +286,14 @@ func TestIAMPolicyHostile(t *testing.T) {
 		t.Error(e)
 	}
 	checkAgainstReport(t, res, doc)
-	var p policy
-	if err := json.Unmarshal(doc, &p); err != nil {
+	p, err := iamcheck.Parse(doc)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Statement) != 2 {
 		t.Fatalf("%d statements, want one per table:\n%s", len(p.Statement), doc)
 	}
-	get := func(key string) bool { return p.allows("dynamodb:GetItem", "table/Things", []string{key}) }
+	get := func(key string) bool { return p.Allows("dynamodb:GetItem", "table/Things", []string{key}) }
 	for _, key := range []string{"A*?x", `D$"\'x`, "E$$x", "AB日x", "ABx", "L\u2028-->x", "Lx", "CONFIG*"} {
 		if !get(key) {
 			t.Errorf("key %q is not allowed", key)
@@ -396,7 +304,7 @@ func TestIAMPolicyHostile(t *testing.T) {
 			t.Errorf("key %q is allowed", key)
 		}
 	}
-	if !p.allows("dynamodb:GetItem", "table/Counts", []string{"12"}) {
+	if !p.Allows("dynamodb:GetItem", "table/Counts", []string{"12"}) {
 		t.Errorf("a number key is not allowed: its statement should bind no key")
 	}
 }
