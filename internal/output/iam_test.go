@@ -3,6 +3,7 @@ package output_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/iamcheck"
@@ -212,14 +214,102 @@ func TestIAMPolicyExamples(t *testing.T) {
 				}
 			}
 			checkAgainstReport(t, res, doc)
-			// A customer managed policy holds at most 6,144 characters,
-			// white space not counted (IAM User Guide, IAM and AWS STS
-			// quotas).
-			if n := len(bytes.Join(bytes.Fields(doc), nil)); n > 6144 {
+			// A managed policy holds at most 6,144 characters, white
+			// space not counted (IAM User Guide, IAM and AWS STS quotas).
+			if n := policySize(t, res, doc); n > plan.ManagedPolicyMaxSize {
 				t.Errorf("the policy takes %d characters, more than a managed policy holds", n)
 			}
 		})
 	}
+}
+
+// policySize returns the characters of the printed policy doc, white
+// space not counted, and checks that the plan's size of it, which
+// decides the warning on a policy too large, is the same.
+func policySize(t *testing.T, res *generator.Result, doc []byte) int {
+	t.Helper()
+	n := utf8.RuneCount(bytes.Join(bytes.Fields(doc), nil))
+	if got := res.Plan.Access.Size(); got != n {
+		t.Errorf("the plan says the policy takes %d characters, the printed one takes %d", got, n)
+	}
+	return n
+}
+
+// warehouseSpec has n tables, each with an index, and the patterns that
+// give each a statement of its own and one of its index: the 24
+// statements of 12 tables take more than a managed policy holds, the 22
+// of 11 do not.
+func warehouseSpec(n int) string {
+	var b strings.Builder
+	b.WriteString("version: 1\npackage: warehouse\ntables:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  Warehouse%02d:\n    partitionKey: PK\n    sortKey: SK\n    indexes:\n      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}\n", i)
+	}
+	b.WriteString("entities:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  Shipment%02d:\n    table: Warehouse%02d\n    attributes: {shipmentId: string, region: string}\n    keys:\n", i, i)
+		b.WriteString("      primary: {pk: \"SHIPMENT#{shipmentId}\", sk: \"SHIPMENT\"}\n      GSI1: {pk: \"REGION#{region}\", sk: \"SHIPMENT#{shipmentId}\"}\n")
+	}
+	b.WriteString("patterns:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  GetShipment%02d: {get: Shipment%02d}\n  CreateShipment%02d: {create: Shipment%02d}\n", i, i, i, i)
+		fmt.Fprintf(&b, "  ShipmentsInRegion%02d: {query: Shipment%02d, by: [region], index: GSI1}\n", i, i)
+	}
+	b.WriteString("outputs:\n  iam:\n")
+	return b.String()
+}
+
+// TestIAMPolicySize checks the warning on a policy larger than a
+// managed policy holds: the plan's size is the printed policy's, white
+// space not counted, and the warning, at the iam output, comes when it
+// is over 6,144 and only then.
+func TestIAMPolicySize(t *testing.T) {
+	var sizes []int
+	for _, n := range []int{1, 11, 12} {
+		res := generator.Check("spec.yaml", []byte(warehouseSpec(n)))
+		if res.Diags.HasErrors() {
+			t.Fatalf("%d tables: %v", n, res.Diags.Err())
+		}
+		files, err := output.Render(res.Plan, output.NewSource("spec.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc []byte
+		for _, f := range files {
+			if f.Name == "iam-policy.json" {
+				doc = f.Data
+			}
+		}
+		size := policySize(t, res, doc)
+		sizes = append(sizes, size)
+		var warned []string
+		for _, d := range res.Diags.Sorted() {
+			if strings.Contains(d.Message, "IAM policy takes") {
+				warned = append(warned, d.String())
+			}
+		}
+		pos := res.Model.Output("iam").Pos
+		want := fmt.Sprintf("%s: warning: the IAM policy takes %s characters without white space, more than the 6,144 of a managed policy", pos, thousandsOf(size))
+		switch {
+		case size <= plan.ManagedPolicyMaxSize && len(warned) > 0:
+			t.Errorf("%d tables, %d characters: warned %q", n, size, warned)
+		case size > plan.ManagedPolicyMaxSize && (len(warned) != 1 || !strings.HasPrefix(warned[0], want)):
+			t.Errorf("%d tables, %d characters: warned %q, want one starting %q", n, size, warned, want)
+		}
+	}
+	// The cases hold a policy under the limit and one over it.
+	if sizes[1] > plan.ManagedPolicyMaxSize || sizes[2] <= plan.ManagedPolicyMaxSize {
+		t.Errorf("sizes %v: 11 tables should fit a managed policy, 12 should not", sizes)
+	}
+}
+
+// thousandsOf writes n as the warning does: 6,385.
+func thousandsOf(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) > 3 {
+		s = s[:len(s)-3] + "," + s[len(s)-3:]
+	}
+	return s
 }
 
 // hostileSpec has partition key templates whose literal text holds what
@@ -286,6 +376,7 @@ func TestIAMPolicyHostile(t *testing.T) {
 		t.Error(e)
 	}
 	checkAgainstReport(t, res, doc)
+	policySize(t, res, doc)
 	p, err := iamcheck.Parse(doc)
 	if err != nil {
 		t.Fatal(err)
