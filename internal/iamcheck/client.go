@@ -45,6 +45,7 @@ type Request struct {
 	Keys     []string
 }
 
+// String writes the request for a test's failure.
 func (r Request) String() string {
 	return fmt.Sprintf("%s on %s, partition key values %q", r.Action, r.Resource, r.Keys)
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
+// testPolicy is the policy of the tests: statements with and without a
+// condition, special variables, a Deny and a wildcard resource.
 const testPolicy = `{"Version": "2012-10-17", "Statement": [
  {"Sid": "TTableGetItemQuery", "Effect": "Allow", "Action": ["dynamodb:GetItem", "dynamodb:Query"],
   "Resource": ["arn:aws:dynamodb:*:*:table/T"],
@@ -25,6 +27,7 @@ const testPolicy = `{"Version": "2012-10-17", "Statement": [
  {"Sid": "Delete", "Effect": "Allow", "Action": ["dynamodb:DeleteItem"], "Resource": ["arn:aws:dynamodb:*:*:table/*"]}
 ]}`
 
+// mustParse parses doc or fails the test.
 func mustParse(t *testing.T, doc string) *Policy {
 	t.Helper()
 	p, err := Parse([]byte(doc))
@@ -100,6 +103,7 @@ func TestClone(t *testing.T) {
 	}
 }
 
+// s is a string attribute value.
 func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
 // addTables adds the tables of the tests: T's physical name T-x1, its
@@ -194,10 +198,12 @@ func TestRequests(t *testing.T) {
 // fake answers every call with an empty output.
 type fake struct{ Client }
 
+// GetItem answers with no item.
 func (fake) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	return &dynamodb.GetItemOutput{}, nil
 }
 
+// TransactWriteItems answers with success.
 func (fake) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	return &dynamodb.TransactWriteItemsOutput{}, nil
 }
