@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/bookreviews"
 	"github.com/dyngen/dyngen/internal/dynamotest"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
 // newStore returns a Store over tables of unique names in DynamoDB Local,
@@ -18,8 +19,12 @@ import (
 func newStore(t *testing.T) *bookreviews.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	s := bookreviews.New(c, bookreviews.WithBookReviewsTable(dynamotest.TableName("BookReviews")))
+	// Every call of the Store must be one the IAM policy dyngen wrote
+	// allows: the test fails on a call it denies.
+	chk := iamcheck.New(t, "iam-policy.json", c)
+	s := bookreviews.New(chk, bookreviews.WithBookReviewsTable(dynamotest.TableName("BookReviews")))
 	for _, table := range s.Tables() {
+		chk.Add(table.Name, table.Create)
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s

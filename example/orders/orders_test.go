@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/orders"
 	"github.com/dyngen/dyngen/internal/dynamotest"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
 // newStore returns a Store over tables of unique names in DynamoDB Local,
@@ -25,8 +26,12 @@ import (
 func newStore(t *testing.T) *orders.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	s := orders.New(c, orders.WithCartsTable(dynamotest.TableName("Carts")), orders.WithOrdersTable(dynamotest.TableName("Orders")))
+	// Every call of the Store must be one the IAM policy dyngen wrote
+	// allows: the test fails on a call it denies.
+	chk := iamcheck.New(t, "iam-policy.json", c)
+	s := orders.New(chk, orders.WithCartsTable(dynamotest.TableName("Carts")), orders.WithOrdersTable(dynamotest.TableName("Orders")))
 	for _, table := range s.Tables() {
+		chk.Add(table.Name, table.Create)
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/retail"
 	"github.com/dyngen/dyngen/internal/dynamotest"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
 // newStore returns a Store over tables of unique names in DynamoDB Local,
@@ -19,8 +20,12 @@ import (
 func newStore(t *testing.T) *retail.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	s := retail.New(c, retail.WithRetailTableTable(dynamotest.TableName("retail_table")))
+	// Every call of the Store must be one the IAM policy dyngen wrote
+	// allows: the test fails on a call it denies.
+	chk := iamcheck.New(t, "iam-policy.json", c)
+	s := retail.New(chk, retail.WithRetailTableTable(dynamotest.TableName("retail_table")))
 	for _, table := range s.Tables() {
+		chk.Add(table.Name, table.Create)
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/example/telemetryhub"
 	"github.com/dyngen/dyngen/internal/dynamotest"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
 // newStore returns a Store over tables of unique names in DynamoDB Local,
@@ -20,8 +21,12 @@ import (
 func newStore(t *testing.T) *telemetryhub.Store {
 	t.Helper()
 	c := dynamotest.Client(t)
-	s := telemetryhub.New(c, telemetryhub.WithTelemetryHubTable(dynamotest.TableName("TelemetryHub")))
+	// Every call of the Store must be one the IAM policy dyngen wrote
+	// allows: the test fails on a call it denies.
+	chk := iamcheck.New(t, "iam-policy.json", c)
+	s := telemetryhub.New(chk, telemetryhub.WithTelemetryHubTable(dynamotest.TableName("TelemetryHub")))
 	for _, table := range s.Tables() {
+		chk.Add(table.Name, table.Create)
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s

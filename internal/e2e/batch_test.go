@@ -272,7 +272,7 @@ func (alwaysThrottled) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemI
 
 func TestBatchGivesUp(t *testing.T) {
 	t.Parallel()
-	s := New(alwaysThrottled{}, WithMainTable("Main"))
+	s := newChecked(t, alwaysThrottled{}, WithMainTable("Main"))
 	evs := []Event{{OwnerID: "o", Seq: 1, At: time.Unix(1, 0)}, {OwnerID: "o", Seq: 2, At: time.Unix(1, 0)}}
 	keys := []EventKey{{"o", 1}, {"o", 2}}
 
@@ -319,7 +319,7 @@ func TestBatchGivesUp(t *testing.T) {
 
 	// Errors other than throttling end the batch at once, wrapped.
 	c := dynamotest.Client(t)
-	s = New(c, WithMainTable("e2e-no-such-table"))
+	s = newChecked(t, c, WithMainTable("e2e-no-such-table"))
 	err = s.PutEvents(t.Context(), evs)
 	var rnf *types.ResourceNotFoundException
 	if !errors.As(err, &rnf) {

@@ -266,16 +266,16 @@ func TestCursorsWithKey(t *testing.T) {
 			t.Errorf("%s: %v, want ErrInvalidCursor", what, err)
 		}
 	}
-	same := New(client, append(slices.Clip(tables), WithCursorKey(slices.Clone(secret)))...)
+	same := newChecked(t, client, append(slices.Clip(tables), WithCursorKey(slices.Clone(secret)))...)
 	res, err := same.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 1, SeqTo: 8}, Page{Cursor: cur, Limit: 3})
 	must(t, err)
 	if !slices.Equal(seqsOf(res.Items), []int64{4, 5, 6}) {
 		t.Errorf("another Store with the same secret: %v", seqsOf(res.Items))
 	}
-	other := New(client, append(slices.Clip(tables), WithCursorKey([]byte("another secret, as long as it is")))...)
+	other := newChecked(t, client, append(slices.Clip(tables), WithCursorKey([]byte("another secret, as long as it is")))...)
 	_, err = other.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 1, SeqTo: 8}, Page{Cursor: cur})
 	refused("a Store with another secret", err)
-	plain := New(client, tables...)
+	plain := newChecked(t, client, tables...)
 	_, err = plain.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 1, SeqTo: 8}, Page{Cursor: cur})
 	refused("a Store without a key", err)
 	pres, err := plain.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 1, SeqTo: 8}, Page{Limit: 3})
@@ -346,7 +346,7 @@ func TestCursorNotFromClientMemory(t *testing.T) {
 	}
 	// A store with a client that changes nothing takes the cursor for the
 	// query it came from.
-	plain := New(client, tables...)
+	plain := newChecked(t, client, tables...)
 	next, err := plain.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 0, SeqTo: 5}, Page{Cursor: res.Next, Limit: 2})
 	must(t, err)
 	if got := seqsOf(next.Items); !slices.Equal(got, []int64{2, 3}) {

@@ -16,12 +16,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dyngen/dyngen/internal/dynamotest"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
 // newStore returns a Store over tables of unique names, and the raw
 // client; it creates the tables from the Store's own Tables. wrap, when
 // not nil, stands between the store and the client; extra options go to
-// the Store.
+// the Store. Every call the Store makes must be one the spec's IAM
+// policy allows (see newChecked).
 func newStore(t *testing.T, wrap func(Client) Client, extra ...Option) (*Store, *dynamodb.Client) {
 	t.Helper()
 	s, c, _ := newStoreOpts(t, wrap, extra...)
@@ -38,11 +40,28 @@ func newStoreOpts(t *testing.T, wrap func(Client) Client, extra ...Option) (*Sto
 		client = wrap(c)
 	}
 	opts := []Option{WithMainTable(dynamotest.TableName("Main")), WithReadingsTable(dynamotest.TableName("Readings"))}
-	s := New(client, append(slices.Clip(opts), extra...)...)
+	s := newChecked(t, client, append(slices.Clip(opts), extra...)...)
 	for _, table := range s.Tables() {
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
 	}
 	return s, c, opts
+}
+
+// policyFile is the spec's IAM policy, as dyngen wrote it.
+const policyFile = "iam-policy.json"
+
+// newChecked returns a Store over next made with opts, whose every call
+// the spec's IAM policy (policyFile) must allow: the test fails on a
+// call it denies, each table named by its name in the spec. The calls a
+// test makes itself on a raw client are not checked.
+func newChecked(t testing.TB, next Client, opts ...Option) *Store {
+	t.Helper()
+	chk := iamcheck.New(t, policyFile, next)
+	s := New(chk, opts...)
+	for _, table := range s.Tables() {
+		chk.Add(table.Name, table.Create)
+	}
+	return s
 }
 
 // ---- fixtures and comparisons --------------------------------------------------

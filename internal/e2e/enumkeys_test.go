@@ -71,7 +71,7 @@ func themeCalls(ctx context.Context, s *Store, style ThemeStyle) map[string]erro
 // TestEnumKeysBeforeAnyCall checks that every Theme method refuses a style
 // outside light and dark with a KeyError before any call.
 func TestEnumKeysBeforeAnyCall(t *testing.T) {
-	s := New(noCalls{t})
+	s := newChecked(t, noCalls{t})
 	for _, style := range []ThemeStyle{"ADMIN", "Light", "light ", "x"} {
 		for method, err := range themeCalls(t.Context(), s, style) {
 			var ke *KeyError

@@ -154,7 +154,7 @@ func storeErrors(s *Store, in inputs) map[string]error {
 // error names the method, keeps its kind reachable, and holds none of
 // the values given.
 func TestErrorsNameTheMethod(t *testing.T) {
-	s := New(refusing{})
+	s := newChecked(t, refusing{})
 	kinds := map[error]int{}
 	for _, in := range []inputs{bad, badValues} {
 		for name, err := range storeErrors(s, in) {

@@ -22,7 +22,7 @@ func expiryStores(t *testing.T) (now, later *Store) {
 	clock := func() time.Time {
 		return time.Now().Add(time.Hour + time.Duration(ticks.Add(1))*time.Second)
 	}
-	later = New(now.client, append(slices.Clip(opts), WithClock(clock))...)
+	later = newChecked(t, now.client, append(slices.Clip(opts), WithClock(clock))...)
 	return now, later
 }
 

@@ -18,7 +18,7 @@ func TestTables(t *testing.T) {
 	c := dynamotest.Client(t)
 	ctx := t.Context()
 	main, readings := dynamotest.TableName("prod-main"), dynamotest.TableName("prod-readings")
-	s := New(c, WithMainTable(main), WithReadingsTable(readings))
+	s := newChecked(t, c, WithMainTable(main), WithReadingsTable(readings))
 	tables := s.Tables()
 	if len(tables) != 2 || tables[0].Name != "Main" || tables[1].Name != "Readings" {
 		t.Fatalf("Tables() = %d tables, want Main and Readings", len(tables))

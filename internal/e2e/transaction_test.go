@@ -137,7 +137,7 @@ func TestTransactionFollow(t *testing.T) {
 func TestTransactionSameItem(t *testing.T) {
 	ctx := context.Background()
 	// Refused before any call: noCalls fails the test if one is made.
-	s := New(noCalls{t})
+	s := newChecked(t, noCalls{t})
 	err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "ann"}})
 	var te *TransactionError
 	if !errors.Is(err, ErrSameItem) || !errors.As(err, &te) || te.Step != 4 {
@@ -243,7 +243,7 @@ func (conflicting) TransactWriteItems(context.Context, *dynamodb.TransactWriteIt
 }
 
 func TestTransactionConflict(t *testing.T) {
-	s := New(conflicting{noCalls{t}})
+	s := newChecked(t, conflicting{noCalls{t}})
 	err := s.Transfer(context.Background(), TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1})
 	stepFailed(t, err, 2, ErrTransactionConflict)
 	var r interface{ RetryableError() bool }
@@ -340,7 +340,7 @@ func TestTransactionVersions(t *testing.T) {
 // or not UTF-8) is refused before the call; one of 36 is sent.
 func TestRequestToken(t *testing.T) {
 	ctx := context.Background()
-	s := New(noCalls{t})
+	s := newChecked(t, noCalls{t})
 	p := TransferParams{From: "ann", Debit: -1, To: "bob", Credit: 1}
 	for _, token := range []string{strings.Repeat("x", 37), "\xff"} {
 		p.RequestToken = token
@@ -349,7 +349,7 @@ func TestRequestToken(t *testing.T) {
 		}
 	}
 	p.RequestToken = strings.Repeat("é", 36)
-	if err := New(conflicting{noCalls{t}}).Transfer(ctx, p); !errors.Is(err, ErrTransactionConflict) {
+	if err := newChecked(t, conflicting{noCalls{t}}).Transfer(ctx, p); !errors.Is(err, ErrTransactionConflict) {
 		t.Errorf("a token of 36 characters: %v, want the call made", err)
 	}
 }

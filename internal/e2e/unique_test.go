@@ -198,7 +198,7 @@ func TestUniqueConcurrentChange(t *testing.T) {
 	ctx := context.Background()
 	var ch *changer
 	s, c := newStore(t, func(c Client) Client { ch = &changer{Client: c}; return ch })
-	other := New(c, WithMainTable(s.mainTable))
+	other := newChecked(t, c, WithMainTable(s.mainTable))
 	if err := s.CreateAccount(ctx, &Account{Username: "ann", Email: "a@x.org"}); err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestUniquePutConcurrentCreate(t *testing.T) {
 	ctx := context.Background()
 	var ch *changer
 	s, c := newStore(t, func(c Client) Client { ch = &changer{Client: c}; return ch })
-	other := New(c, WithMainTable(s.mainTable))
+	other := newChecked(t, c, WithMainTable(s.mainTable))
 	// Another call creates ann between this put's read (no item) and its
 	// transaction: the put, a create, fails cleanly.
 	ch.change = func() {

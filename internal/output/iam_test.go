@@ -3,6 +3,7 @@ package output_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,104 +12,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/iamcheck"
 	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// policy is the part of an IAM policy the evaluator below reads.
-type policy struct {
-	Statement []statement
-}
-
-// statement is a statement of a policy.
-type statement struct {
-	Sid       string
-	Effect    string
-	Action    []string
-	Resource  []string
-	Condition map[string]map[string]any
-}
-
-// requestARN is the ARN of a table or index as a request names it.
-func requestARN(resource string) string {
-	return "arn:aws:dynamodb:eu-west-3:123456789012:" + resource
-}
-
-// iamGlob is a pattern of StringLike or of an ARN as a regular
-// expression: * any text, ? one character, IAM's special variables ${*},
-// ${?} and ${$} the character itself.
-func iamGlob(pat string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	for pat != "" {
-		switch {
-		case strings.HasPrefix(pat, "${*}"), strings.HasPrefix(pat, "${?}"), strings.HasPrefix(pat, "${$}"):
-			b.WriteString(regexp.QuoteMeta(pat[2:3]))
-			pat = pat[4:]
-			continue
-		case pat[0] == '*':
-			b.WriteString("(?s:.*)")
-		case pat[0] == '?':
-			b.WriteString("(?s:.)")
-		default:
-			b.WriteString(regexp.QuoteMeta(pat[:1]))
-		}
-		pat = pat[1:]
-	}
-	return regexp.MustCompile(b.String() + "$")
-}
-
-// allows evaluates p as IAM does an identity-based policy of Allow
-// statements: whether a request of action on resource (table/T or
-// table/T/index/I) whose partition key values are keys is allowed.
-func (p *policy) allows(action, resource string, keys []string) bool {
-	for _, st := range p.Statement {
-		if st.Effect != "Allow" || !slices.Contains(st.Action, action) {
-			continue
-		}
-		if !slices.ContainsFunc(st.Resource, func(r string) bool { return iamGlob(r).MatchString(requestARN(resource)) }) {
-			continue
-		}
-		if conditionHolds(st.Condition, keys) {
-			return true
-		}
-	}
-	return false
-}
-
-// conditionHolds evaluates the conditions dyngen writes on
-// dynamodb:LeadingKeys.
-func conditionHolds(c map[string]map[string]any, keys []string) bool {
-	for op, kv := range c {
-		for k, v := range kv {
-			if k != "dynamodb:LeadingKeys" {
-				panic("unexpected condition key " + k)
-			}
-			switch op {
-			case "Null":
-				// "false": the key is in the request.
-				if (v == "false") != (len(keys) > 0) {
-					return false
-				}
-			case "ForAllValues:StringLike":
-				var pats []*regexp.Regexp
-				for _, x := range v.([]any) {
-					pats = append(pats, iamGlob(x.(string)))
-				}
-				for _, key := range keys {
-					if !slices.ContainsFunc(pats, func(re *regexp.Regexp) bool { return re.MatchString(key) }) {
-						return false
-					}
-				}
-			default:
-				panic("unexpected condition operator " + op)
-			}
-		}
-	}
-	return true
-}
 
 // call is a call the report says the generated code makes: an action
 // on a table or index, and the key it sends as the report prints it
@@ -210,8 +120,8 @@ func renderIAM(t *testing.T, file string, data []byte) (*generator.Result, []byt
 // request with no key.
 func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 	t.Helper()
-	var p policy
-	if err := json.Unmarshal(doc, &p); err != nil {
+	p, err := iamcheck.Parse(doc)
+	if err != nil {
 		t.Fatal(err)
 	}
 	calls := reportCalls(t, plan.NewReport("spec.yaml", res.Plan, res.Diags))
@@ -224,10 +134,10 @@ func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 			// A batch write of whole items: its keys are the items'.
 		case !ok:
 			// The key is no string: no pattern binds it.
-			if !p.allows("dynamodb:"+c.Action, c.Resource, []string{"12"}) {
+			if !p.Allows("dynamodb:"+c.Action, c.Resource, []string{"12"}) {
 				t.Errorf("dynamodb:%s on %s with key %s is not allowed", c.Action, c.Resource, c.Key)
 			}
-		case !p.allows("dynamodb:"+c.Action, c.Resource, []string{key}):
+		case !p.Allows("dynamodb:"+c.Action, c.Resource, []string{key}):
 			t.Errorf("dynamodb:%s on %s with partition key %q (%s) is not allowed", c.Action, c.Resource, key, c.Key)
 		}
 	}
@@ -257,15 +167,15 @@ func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 			r := strings.TrimPrefix(st.Resource[0], output.IAMARNPrefix)
 			// An action some statement allows without a condition
 			// reaches every key.
-			if slices.ContainsFunc(p.Statement, func(o statement) bool {
+			if slices.ContainsFunc(p.Statement, func(o iamcheck.Statement) bool {
 				return o.Condition == nil && slices.Contains(o.Action, a) && slices.Equal(o.Resource, st.Resource)
 			}) {
 				continue
 			}
-			if p.allows(a, r, []string{"\x7fnot-a-key"}) {
+			if p.Allows(a, r, []string{"\x7fnot-a-key"}) {
 				t.Errorf("%s: %s on %s is allowed for a key no template makes", st.Sid, a, r)
 			}
-			if p.allows(a, r, nil) {
+			if p.Allows(a, r, nil) {
 				t.Errorf("%s: %s on %s is allowed for a request with no key", st.Sid, a, r)
 			}
 		}
@@ -304,14 +214,102 @@ func TestIAMPolicyExamples(t *testing.T) {
 				}
 			}
 			checkAgainstReport(t, res, doc)
-			// A customer managed policy holds at most 6,144 characters,
-			// white space not counted (IAM User Guide, IAM and AWS STS
-			// quotas).
-			if n := len(bytes.Join(bytes.Fields(doc), nil)); n > 6144 {
+			// A managed policy holds at most 6,144 characters, white
+			// space not counted (IAM User Guide, IAM and AWS STS quotas).
+			if n := policySize(t, res, doc); n > plan.ManagedPolicyMaxSize {
 				t.Errorf("the policy takes %d characters, more than a managed policy holds", n)
 			}
 		})
 	}
+}
+
+// policySize returns the characters of the printed policy doc, white
+// space not counted, and checks that the plan's size of it, which
+// decides the warning on a policy too large, is the same.
+func policySize(t *testing.T, res *generator.Result, doc []byte) int {
+	t.Helper()
+	n := utf8.RuneCount(bytes.Join(bytes.Fields(doc), nil))
+	if got := res.Plan.Access.Size(); got != n {
+		t.Errorf("the plan says the policy takes %d characters, the printed one takes %d", got, n)
+	}
+	return n
+}
+
+// warehouseSpec has n tables, each with an index, and the patterns that
+// give each a statement of its own and one of its index: the 24
+// statements of 12 tables take more than a managed policy holds, the 22
+// of 11 do not.
+func warehouseSpec(n int) string {
+	var b strings.Builder
+	b.WriteString("version: 1\npackage: warehouse\ntables:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  Warehouse%02d:\n    partitionKey: PK\n    sortKey: SK\n    indexes:\n      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}\n", i)
+	}
+	b.WriteString("entities:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  Shipment%02d:\n    table: Warehouse%02d\n    attributes: {shipmentId: string, region: string}\n    keys:\n", i, i)
+		b.WriteString("      primary: {pk: \"SHIPMENT#{shipmentId}\", sk: \"SHIPMENT\"}\n      GSI1: {pk: \"REGION#{region}\", sk: \"SHIPMENT#{shipmentId}\"}\n")
+	}
+	b.WriteString("patterns:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  GetShipment%02d: {get: Shipment%02d}\n  CreateShipment%02d: {create: Shipment%02d}\n", i, i, i, i)
+		fmt.Fprintf(&b, "  ShipmentsInRegion%02d: {query: Shipment%02d, by: [region], index: GSI1}\n", i, i)
+	}
+	b.WriteString("outputs:\n  iam:\n")
+	return b.String()
+}
+
+// TestIAMPolicySize checks the warning on a policy larger than a
+// managed policy holds: the plan's size is the printed policy's, white
+// space not counted, and the warning, at the iam output, comes when it
+// is over 6,144 and only then.
+func TestIAMPolicySize(t *testing.T) {
+	var sizes []int
+	for _, n := range []int{1, 11, 12} {
+		res := generator.Check("spec.yaml", []byte(warehouseSpec(n)))
+		if res.Diags.HasErrors() {
+			t.Fatalf("%d tables: %v", n, res.Diags.Err())
+		}
+		files, err := output.Render(res.Plan, output.NewSource("spec.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc []byte
+		for _, f := range files {
+			if f.Name == "iam-policy.json" {
+				doc = f.Data
+			}
+		}
+		size := policySize(t, res, doc)
+		sizes = append(sizes, size)
+		var warned []string
+		for _, d := range res.Diags.Sorted() {
+			if strings.Contains(d.Message, "IAM policy takes") {
+				warned = append(warned, d.String())
+			}
+		}
+		pos := res.Model.Output("iam").Pos
+		want := fmt.Sprintf("%s: warning: the IAM policy takes %s characters without white space, more than the 6,144 of a managed policy", pos, thousandsOf(size))
+		switch {
+		case size <= plan.ManagedPolicyMaxSize && len(warned) > 0:
+			t.Errorf("%d tables, %d characters: warned %q", n, size, warned)
+		case size > plan.ManagedPolicyMaxSize && (len(warned) != 1 || !strings.HasPrefix(warned[0], want)):
+			t.Errorf("%d tables, %d characters: warned %q, want one starting %q", n, size, warned, want)
+		}
+	}
+	// The cases hold a policy under the limit and one over it.
+	if sizes[1] > plan.ManagedPolicyMaxSize || sizes[2] <= plan.ManagedPolicyMaxSize {
+		t.Errorf("sizes %v: 11 tables should fit a managed policy, 12 should not", sizes)
+	}
+}
+
+// thousandsOf writes n as the warning does: 6,385.
+func thousandsOf(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) > 3 {
+		s = s[:len(s)-3] + "," + s[len(s)-3:]
+	}
+	return s
 }
 
 // hostileSpec has partition key templates whose literal text holds what
@@ -378,14 +376,15 @@ func TestIAMPolicyHostile(t *testing.T) {
 		t.Error(e)
 	}
 	checkAgainstReport(t, res, doc)
-	var p policy
-	if err := json.Unmarshal(doc, &p); err != nil {
+	policySize(t, res, doc)
+	p, err := iamcheck.Parse(doc)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Statement) != 2 {
 		t.Fatalf("%d statements, want one per table:\n%s", len(p.Statement), doc)
 	}
-	get := func(key string) bool { return p.allows("dynamodb:GetItem", "table/Things", []string{key}) }
+	get := func(key string) bool { return p.Allows("dynamodb:GetItem", "table/Things", []string{key}) }
 	for _, key := range []string{"A*?x", `D$"\'x`, "E$$x", "AB日x", "ABx", "L\u2028-->x", "Lx", "CONFIG*"} {
 		if !get(key) {
 			t.Errorf("key %q is not allowed", key)
@@ -396,7 +395,7 @@ func TestIAMPolicyHostile(t *testing.T) {
 			t.Errorf("key %q is allowed", key)
 		}
 	}
-	if !p.allows("dynamodb:GetItem", "table/Counts", []string{"12"}) {
+	if !p.Allows("dynamodb:GetItem", "table/Counts", []string{"12"}) {
 		t.Errorf("a number key is not allowed: its statement should bind no key")
 	}
 }
@@ -419,15 +418,14 @@ func cfnPolicy(t *testing.T, doc []byte) []byte {
 	return out
 }
 
-// TestIAMPolicyCfnLint has cfn-lint, when it is installed, check every
-// example's policy and the hostile one as the document of a managed policy: its grammar
-// (rule E3510) and its action names (W3037), from AWS's own data. A
-// transaction's API name, which is no IAM action, must fail it.
+// TestIAMPolicyCfnLint has AWS's cfn-lint (pyCfnLintVersion: skipped
+// without it, failed when DYNGEN_CFN_LINT is "required", as in CI) check
+// every example's policy and the hostile one as the document of a
+// managed policy: its grammar (rule E3510) and its action names (W3037),
+// from AWS's own data. A transaction's API name, which is no IAM action,
+// must fail it.
 func TestIAMPolicyCfnLint(t *testing.T) {
-	lint, err := exec.LookPath("cfn-lint")
-	if err != nil {
-		t.Skip("cfn-lint is not installed")
-	}
+	lint := pyCfnLint(t)
 	if testing.Short() {
 		t.Skip("cfn-lint takes seconds")
 	}
@@ -449,14 +447,20 @@ func TestIAMPolicyCfnLint(t *testing.T) {
 		t.Fatal(err)
 	}
 	files = append(files, name)
-	if out, err := exec.Command(lint, files...).CombinedOutput(); err != nil {
+	// Away from any .cfnlintrc of the tree.
+	lintIn := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(lint, args...)
+		cmd.Dir = dir
+		return cmd
+	}
+	if out, err := lintIn(files...).CombinedOutput(); err != nil {
 		t.Errorf("cfn-lint: %v\n%s", err, out)
 	}
 	name = filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(name, cfnPolicy(t, bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(lint, name).CombinedOutput(); err == nil || !bytes.Contains(out, []byte("transactgetitems")) {
+	if out, err := lintIn(name).CombinedOutput(); err == nil || !bytes.Contains(out, []byte("transactgetitems")) {
 		t.Errorf("cfn-lint passes dynamodb:TransactGetItems: %v\n%s", err, out)
 	}
 }

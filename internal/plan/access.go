@@ -142,7 +142,8 @@ var sidChars = regexp.MustCompile(`^[A-Za-z0-9]+$`)
 // access decides the statements of the IAM policy: per table and index
 // in spec order, the actions the patterns' calls make there, those whose
 // calls send the same partition key patterns in one statement. Two
-// statements of one id, or an id IAM refuses, are errors.
+// statements of one id, or an id IAM refuses, are errors; a policy
+// larger than a managed policy may be is a warning.
 func access(p *Plan, diags *diag.List) *Access {
 	all := uses(p)
 	for _, u := range all {
@@ -205,6 +206,7 @@ func access(p *Plan, diags *diag.List) *Access {
 			acc.Grants = append(acc.Grants, grants...)
 		}
 	}
+	checkPolicySize(p.Model, acc, diags)
 	return acc
 }
 
