@@ -109,7 +109,7 @@ func (e *emitter) bug(format string, args ...any) {
 
 func emit(p *plan.Plan, source string) ([]File, error) {
 	// The source line is one line comment, whatever the spec's path.
-	source = model.CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(source))
+	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
 	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames(), api: map[*plan.Pattern][]apiMethod{}}

@@ -30,12 +30,17 @@ const (
 const DefaultEntityAttr = "_type"
 
 var (
+	// DynamoDB's names of tables and indexes (IsDynamoName).
 	dynamoName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
 	// Entity and pattern names become Go identifiers; attribute names
 	// also stand in key templates and expressions.
 	entityName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 	attrName   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
+
+// IsDynamoName reports whether s is a name DynamoDB takes for a table or
+// an index: 3 to 255 of a-z A-Z 0-9 _ . - (the model refuses any other).
+func IsDynamoName(s string) bool { return dynamoName.MatchString(s) }
 
 // Resolve turns a parsed spec into a model. It reports every problem it
 // finds; the model is complete only when diags holds no error.

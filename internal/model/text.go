@@ -107,6 +107,13 @@ func textWidth(s string) int {
 	return utf8.RuneCountInString(s) + 3*strings.Count(s, "\t")
 }
 
+// SourceLine is the path of a spec as generated files name it in their
+// source line: one line, its line breaks written \n and \r, then inert
+// as a comment line (CommentLine).
+func SourceLine(path string) string {
+	return CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(path))
+}
+
 // CommentLine is text as one line of a Go line comment: its lines (see
 // CommentLines) joined by spaces.
 func CommentLine(text string) string {

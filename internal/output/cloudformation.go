@@ -3,7 +3,6 @@ package output
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -125,7 +124,7 @@ func cloudFormation(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 		data.Tables = append(data.Tables, t)
 	}
 	if acc := p.CloudFormationPolicy(); acc != nil {
-		doc, err := iamPolicyOf(acc, cfARN, func(s string) string { return s })
+		doc, err := acc.Document(cfARN, func(s string) string { return s })
 		if err != nil {
 			return nil, err
 		}
@@ -159,11 +158,6 @@ func cfIndexOf(ix *model.Index) cfIndex {
 	return c
 }
 
-// cfIndexName is what an index name may hold in the template's Fn::Sub
-// of the index's ARN: DynamoDB's characters of index names, none of
-// which Fn::Sub reads (it reads ${...}).
-var cfIndexName = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
-
 // cfARN writes the ARN of a grant's table or index in the template: of
 // the table resource, so that the policy names the table whatever
 // physical name the stack's parameters give it.
@@ -172,7 +166,9 @@ func cfARN(g *plan.Grant) (any, error) {
 	if g.Index.IsPrimary() {
 		return cfGetAtt{[2]string{id, "Arn"}}, nil
 	}
-	if !cfIndexName.MatchString(g.Index.Name) {
+	// DynamoDB's characters of index names, none of which Fn::Sub reads
+	// (it reads ${...}).
+	if !model.IsDynamoName(g.Index.Name) {
 		return nil, fmt.Errorf("index name %q is not a DynamoDB index name", g.Index.Name)
 	}
 	return cfSub{"${" + id + ".Arn}/index/" + g.Index.Name}, nil

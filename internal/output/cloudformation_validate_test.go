@@ -257,8 +257,8 @@ func checkPolicy(t *testing.T, p *plan.Plan, resources, outputs map[string]any, 
 	deployed := map[string]string{}
 	for _, d := range p.Tables {
 		tid := d.Table.CloudFormationIDs()
-		deployed["arn:"+tid.Resource] = output.IAMARNPrefix + "table/" + orDefault(values[tid.Name], d.Table.Name)
-		deployed[output.IAMARNPrefix+"table/"+d.Table.Name] = deployed["arn:"+tid.Resource]
+		deployed["arn:"+tid.Resource] = plan.IAMARNPrefix + "table/" + orDefault(values[tid.Name], d.Table.Name)
+		deployed[plan.IAMARNPrefix+"table/"+d.Table.Name] = deployed["arn:"+tid.Resource]
 	}
 	// Resolved ARNs: arn:<table resource>[/index/<name>].
 	resolved := func(doc any) any {
@@ -303,7 +303,7 @@ func checkPolicy(t *testing.T, p *plan.Plan, resources, outputs map[string]any, 
 	// A customer managed policy holds at most 6,144 characters, white
 	// space not counted: so must the deployed one, its ARNs of a long
 	// region and an account.
-	deployedText := strings.ReplaceAll(jsonText(got), output.IAMARNPrefix, "arn:aws:dynamodb:ap-southeast-4:123456789012:")
+	deployedText := strings.ReplaceAll(jsonText(got), plan.IAMARNPrefix, "arn:aws:dynamodb:ap-southeast-4:123456789012:")
 	if n := len(strings.Join(strings.Fields(deployedText), "")); n > 6144 {
 		t.Errorf("the deployed policy takes %d characters, more than a managed policy holds", n)
 	}

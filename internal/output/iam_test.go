@@ -145,7 +145,7 @@ func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 	for _, st := range p.Statement {
 		for _, a := range st.Action {
 			for _, r := range st.Resource {
-				got[a+" "+strings.TrimPrefix(r, output.IAMARNPrefix)] = true
+				got[a+" "+strings.TrimPrefix(r, plan.IAMARNPrefix)] = true
 			}
 		}
 	}
@@ -164,7 +164,7 @@ func checkAgainstReport(t *testing.T, res *generator.Result, doc []byte) {
 			continue
 		}
 		for _, a := range st.Action {
-			r := strings.TrimPrefix(st.Resource[0], output.IAMARNPrefix)
+			r := strings.TrimPrefix(st.Resource[0], plan.IAMARNPrefix)
 			// An action some statement allows without a condition
 			// reaches every key.
 			if slices.ContainsFunc(p.Statement, func(o iamcheck.Statement) bool {

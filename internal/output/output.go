@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"text/template"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -31,14 +30,14 @@ type File struct {
 
 // Source is how the outputs name the spec they come from.
 type Source struct {
-	// Line is the spec's path as one line of text: a line break or a
-	// character that reorders text is escaped (model.CommentLine).
+	// Line is the spec's path as one line of text, as the Go files'
+	// source line has it (model.SourceLine).
 	Line string
 }
 
 // NewSource returns the Source of a spec the output directory names path.
 func NewSource(path string) Source {
-	return Source{Line: model.CommentLine(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(path))}
+	return Source{Line: model.SourceLine(path)}
 }
 
 // renderer renders one output.

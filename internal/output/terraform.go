@@ -276,7 +276,7 @@ func terraform(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 }
 
 // terraformPolicy adds to f the IAM policy the iam output writes
-// (iamPolicyOf the plan's access), its resources the ARNs of the
+// (the document of the plan's access), its resources the ARNs of the
 // module's tables: the document as a local value, whose strings
 // Terraform reads as templates (each of the plan's goes through
 // tfString), an aws_iam_policy of it (jsonencode), the variable of the
@@ -301,7 +301,7 @@ func terraformPolicy(p *plan.Plan, f *tfFile) error {
 			ErrorMessage: "An IAM policy name is 1 to 128 letters, digits and _+=,.@- characters.",
 		}},
 	}})
-	doc, err := iamPolicyOf(p.Access, arn, tfString)
+	doc, err := p.Access.Document(arn, tfString)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/model"
-	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -205,7 +204,7 @@ func withTableARNs(p *plan.Plan, v any) any {
 		for _, d := range p.Tables {
 			ref := "${aws_dynamodb_table." + d.Table.TerraformNames().Resource + ".arn}"
 			if rest, ok := strings.CutPrefix(v, ref); ok {
-				return strings.ReplaceAll(output.IAMARNPrefix+"table/"+d.Table.Name, "${", "$${") + rest
+				return strings.ReplaceAll(plan.IAMARNPrefix+"table/"+d.Table.Name, "${", "$${") + rest
 			}
 		}
 	}

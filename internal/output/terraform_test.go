@@ -330,7 +330,7 @@ func resolvePolicy(t *testing.T, p *plan.Plan, v any, path string) any {
 		for _, d := range p.Tables {
 			ref := "${aws_dynamodb_table." + d.Table.TerraformNames().Resource + ".arn}"
 			if rest, ok := strings.CutPrefix(v, ref); ok {
-				return output.IAMARNPrefix + "table/" + d.Table.Name + literal(t, rest, path)
+				return plan.IAMARNPrefix + "table/" + d.Table.Name + literal(t, rest, path)
 			}
 		}
 		return literal(t, v, path)

@@ -97,6 +97,16 @@ func (a *Access) Document(arn func(*Grant) (any, error), str func(string) string
 	return doc, nil
 }
 
+// IAMDocument is the policy document as the iam output writes it: each
+// resource its ARN (Grant.ARN), every other string as the plan has it.
+func (a *Access) IAMDocument() PolicyDocument {
+	doc, err := a.Document(func(g *Grant) (any, error) { return g.ARN(), nil }, func(s string) string { return s })
+	if err != nil {
+		panic(err) // the ARN function does not fail
+	}
+	return doc
+}
+
 // ARN is the grant's resource as the iam output writes it.
 func (g *Grant) ARN() string { return IAMARNPrefix + g.Resource() }
 
@@ -104,14 +114,10 @@ func (g *Grant) ARN() string { return IAMARNPrefix + g.Resource() }
 // writes it (JSON, no HTML escaping), white space not counted, as IAM
 // counts a policy against its quotas.
 func (a *Access) Size() int {
-	doc, err := a.Document(func(g *Grant) (any, error) { return g.ARN(), nil }, func(s string) string { return s })
-	if err != nil {
-		panic(err) // the ARN function does not fail
-	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	if err := enc.Encode(a.IAMDocument()); err != nil {
 		panic(err) // strings and slices only
 	}
 	n := 0
