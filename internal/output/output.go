@@ -111,7 +111,9 @@ func execute(t *template.Template, data any) ([]byte, error) {
 }
 
 // marshalJSON is v as indented JSON with a final line break, its keys in
-// the order of v's struct fields; <, > and & are written as they are.
+// the order of v's struct fields; <, > and & are written as they are, the
+// characters that reorder text as escapes (escapeBidi). Every JSON output
+// is written by it.
 func marshalJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -120,5 +122,24 @@ func marshalJSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return escapeBidi(b.Bytes()), nil
+}
+
+// escapeBidi writes the characters that reorder text (model.IsBidiControl)
+// of JSON text as \u escapes, which read back as the same strings: they
+// can only stand in strings, where an escape means the character.
+// encoding/json escapes U+2028 and U+2029 itself.
+func escapeBidi(data []byte) []byte {
+	if !bytes.ContainsFunc(data, model.IsBidiControl) {
+		return data
+	}
+	var b bytes.Buffer
+	for _, r := range string(data) {
+		if model.IsBidiControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.Bytes()
 }

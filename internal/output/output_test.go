@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +105,34 @@ func TestRenderRefusesUnnamedFile(t *testing.T) {
 	}
 	if _, err := Render(p, NewSource("spec.yaml")); err == nil || !strings.Contains(err.Error(), "rendered ../Notes.create-table.json where the model names Notes.create-table.json") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestJSONOutputsEscapeBidi: every JSON output writes the characters that
+// reorder text as escapes, which read back as the spec's string, so that
+// none reaches a file as it is.
+func TestJSONOutputsEscapeBidi(t *testing.T) {
+	name := "P\u202eK"
+	p := planOf(t, strings.Replace(twoTables, "Notes: {partitionKey: PK,", "Notes: {partitionKey: \""+name+"\",", 1)+
+		"outputs:\n  createTable:\n  terraform:\n  workbench:\n  iam:\n")
+	files, err := Render(p, NewSource("spec.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".json") {
+			continue
+		}
+		if strings.ContainsRune(string(f.Data), '\u202e') {
+			t.Errorf("%s holds U+202E as it is", f.Name)
+		}
+		if f.Name == "Notes.create-table.json" {
+			var in struct {
+				KeySchema []struct{ AttributeName string }
+			}
+			if err := json.Unmarshal(f.Data, &in); err != nil || len(in.KeySchema) == 0 || in.KeySchema[0].AttributeName != name {
+				t.Errorf("%s reads back %+v, %v; want the partition key %q", f.Name, in, err, name)
+			}
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
@@ -127,26 +126,7 @@ func workbench(p *plan.Plan, o *model.Output, _ Source) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []File{{o.File, escapeBidi(data)}}, nil
-}
-
-// escapeBidi writes the characters that reorder text (model.IsBidiControl)
-// of JSON text as \u escapes, which read back as the same strings: they
-// can only stand in strings, where an escape means the character.
-// encoding/json escapes U+2028 and U+2029 itself.
-func escapeBidi(data []byte) []byte {
-	if !bytes.ContainsFunc(data, model.IsBidiControl) {
-		return data
-	}
-	var b bytes.Buffer
-	for _, r := range string(data) {
-		if model.IsBidiControl(r) {
-			fmt.Fprintf(&b, "\\u%04x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.Bytes()
+	return []File{{o.File, data}}, nil
 }
 
 // wbKeysOf is the key attributes of ix.
