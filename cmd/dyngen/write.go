@@ -196,24 +196,33 @@ func (l *layout) readManifest(e fs.DirEntry, data []byte) error {
 		l.have[e.Name()] = existing{owner: irregular, mode: e.Type()}
 		return nil
 	}
+	// Opened once: its head says whose it is, the rest is the list.
 	path := filepath.Join(l.dir, e.Name())
-	ex, err := l.inspect(path, data)
-	if err != nil || ex.owner != ours {
-		l.have[e.Name()] = ex
-		return err
-	}
 	f, size, err := openRegular(path)
+	if errors.Is(err, errIrregular) {
+		l.have[e.Name()] = existing{owner: irregular, mode: fs.ModeIrregular}
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if size > maxManifest {
-		return fmt.Errorf("%s is %d bytes long, not a list dyngen wrote; restore it from version control or remove it with the outputs it names", path, size)
-	}
 	list, err := io.ReadAll(io.LimitReader(f, maxManifest))
 	if err != nil {
 		return err
 	}
+	generated, source := origin(list, "# ")
+	switch {
+	case !generated:
+		l.have[e.Name()] = existing{owner: foreign}
+		return nil
+	case source != l.source || l.source == "":
+		l.have[e.Name()] = existing{owner: otherSpec, source: source}
+		return nil
+	case size > maxManifest:
+		return fmt.Errorf("%s is %d bytes long, not a list dyngen wrote; restore it from version control or remove it with the outputs it names", path, size)
+	}
+	ex := existing{owner: ours, same: data != nil && bytes.Equal(list, data)}
 	var errs []error
 	for i, line := range strings.Split(string(list), "\n") {
 		line = strings.TrimSuffix(line, "\r")
