@@ -50,7 +50,7 @@ func CommentLines(text string) []string {
 		case r == '\r' && strings.HasPrefix(text[i+1:], "\n"):
 			size = 2
 			end()
-		case r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029':
+		case IsLineBreak(r):
 			end()
 		case r == '\t':
 			b.WriteRune(r)
@@ -65,6 +65,12 @@ func CommentLines(text string) []string {
 	}
 	end()
 	return lines
+}
+
+// IsLineBreak reports whether r shows as a line break: \n, \r, U+0085,
+// U+2028 or U+2029.
+func IsLineBreak(r rune) bool {
+	return r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029'
 }
 
 // CommentWidth is the most characters a comment line holds after "// ",

@@ -408,7 +408,7 @@ func shown(s, lineBreak string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case isLineBreak(r):
+		case model.IsLineBreak(r):
 			if r == '\r' && strings.HasPrefix(s[i+1:], "\n") {
 				size = 2
 			}
@@ -423,11 +423,6 @@ func shown(s, lineBreak string) string {
 		i += size
 	}
 	return b.String()
-}
-
-// isLineBreak reports whether r shows as a line break.
-func isLineBreak(r rune) bool {
-	return r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029'
 }
 
 // hidden reports whether r is a character that does not show as itself:
