@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -133,12 +132,6 @@ func uses(p *Plan) []use {
 	return out
 }
 
-// sidChars is what a statement id may hold: "For IAM policies, basic
-// alphanumeric characters (A-Z,a-z,0-9) are the only allowed characters
-// in the Sid value" (IAM User Guide, grammar of the IAM JSON policy
-// language).
-var sidChars = regexp.MustCompile(`^[A-Za-z0-9]+$`)
-
 // access decides the statements of the IAM policy: per table and index
 // in spec order, the actions the patterns' calls make there, those whose
 // calls send the same partition key patterns in one statement. Two
@@ -195,7 +188,11 @@ func access(p *Plan, diags *diag.List) *Access {
 					what = "index " + ix.Name + " of table " + t.Name
 				}
 				switch other := sids[g.Sid]; {
-				case !sidChars.MatchString(g.Sid):
+				// "For IAM policies, basic alphanumeric characters
+				// (A-Z,a-z,0-9) are the only allowed characters in the
+				// Sid value" (IAM User Guide, grammar of the IAM JSON
+				// policy language).
+				case !isAlphanumeric(g.Sid):
 					diags.Errorf(ix.Pos, "the IAM policy's statement of %s would be %q, and a statement id holds only A-Z, a-z and 0-9; rename the %s", what, g.Sid, strings.Fields(what)[0])
 				case other != nil && other != ix:
 					diags.Errorf(ix.Pos, "the IAM policy's statement of %s is %s, like that of %s; rename one of them", what, g.Sid, describeIndex(other))

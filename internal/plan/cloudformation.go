@@ -42,7 +42,7 @@ func checkCFNames(names []model.CFName, o *model.Output, diags *diag.List) {
 	for _, n := range names {
 		count[n.Section]++
 		switch {
-		case !isCFLogicalID(n.Name):
+		case !isAlphanumeric(n.Name):
 			diags.Errorf(n.Pos, "%s gives the CloudFormation logical ID %q, which is not alphanumeric (A-Z, a-z, 0-9); %s", n.From, n.Name, n.Fix)
 			continue
 		case len(n.Name) > model.MaxCFLogicalID:
@@ -86,9 +86,9 @@ func checkCFNames(names []model.CFName, o *model.Output, diags *diag.List) {
 	}
 }
 
-// isCFLogicalID reports whether s is made of the characters a
-// CloudFormation logical ID takes: A-Z, a-z, 0-9, at least one.
-func isCFLogicalID(s string) bool {
+// isAlphanumeric reports whether s is made of A-Z, a-z and 0-9, at least
+// one: what a CloudFormation logical ID and an IAM statement id take.
+func isAlphanumeric(s string) bool {
 	for _, r := range s {
 		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
 			return false
