@@ -62,15 +62,6 @@ func ledgerGSI1PK(tag string) (string, error) {
 	return keySize("GSI1PK", "TAG#"+tagKey, maxPartitionKey)
 }
 
-// ledgerGSI1SK builds GSI1SK="LEDGER#{ledgerId}" of Ledger items.
-func ledgerGSI1SK(ledgerID string) (string, error) {
-	ledgerIDKey, err := keyString("ledgerId", ledgerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return keySize("GSI1SK", "LEDGER#"+ledgerIDKey, maxSortKey)
-}
-
 // validate checks l against the constraints of the spec before a write.
 func (l *Ledger) validate() error {
 	if !utf8.ValidString(l.OwnerID) {

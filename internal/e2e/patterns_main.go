@@ -6976,7 +6976,7 @@ type OpenLedgerParams struct {
 	Note     string // the value set
 }
 
-const openLedgerUpdate = "SET #note = :note, GSI1SK = :GSI1SK, #_type = :_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt = if_not_exists(#createdAt, :createdAt_now), #updatedAt = :updatedAt_now"
+const openLedgerUpdate = "SET #note = :note, #_type = :_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt = if_not_exists(#createdAt, :createdAt_now), #updatedAt = :updatedAt_now"
 
 // Writes a ledger's note, creating the ledger when there is none.
 //
@@ -6987,11 +6987,10 @@ const openLedgerUpdate = "SET #note = :note, GSI1SK = :GSI1SK, #_type = :_type, 
 //
 //	UpdateItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
-//	UpdateExpression: SET #note = :note, GSI1SK = :GSI1SK, #_type =
-//		:_type, #ownerId = :ownerId, #ledgerId = :ledgerId, #createdAt =
+//	UpdateExpression: SET #note = :note, #_type = :_type, #ownerId =
+//		:ownerId, #ledgerId = :ledgerId, #createdAt =
 //		if_not_exists(#createdAt, :createdAt_now), #updatedAt =
 //		:updatedAt_now
-//	rewrites GSI1SK="LEDGER#{ledgerId}" on GSI1
 func (s *Store) OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error) {
 	in, err := s.openLedgerInput(params)
 	if err != nil {
@@ -7026,14 +7025,9 @@ func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemIn
 	if err != nil {
 		return nil, err
 	}
-	rebuilt1, err := ledgerGSI1SK(ledgerID)
-	if err != nil {
-		return nil, err
-	}
 	return &dynamodb.UpdateItemInput{
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":GSI1SK":        &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":         &types.AttributeValueMemberS{Value: "Ledger"},
 			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
 			":ledgerId":      &types.AttributeValueMemberS{Value: ledgerID},

@@ -10,6 +10,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/diag"
 )
@@ -280,6 +281,23 @@ type EntityKey struct {
 	PK    *Template
 	SK    *Template // nil when the index has no sort key
 	Pos   Pos       // the keys entry, or the entity when implied
+	// Via is set when the entity does not name the index, yet its item
+	// holds every key attribute of it, written for the indexes Via lists
+	// (an attribute that keys two indexes): DynamoDB puts the item in the
+	// index all the same. Its templates are those keys' own, Implied.
+	Via []*EntityKey
+}
+
+// Derived reports whether the entity is in the index without naming it.
+func (k *EntityKey) Derived() bool { return len(k.Via) > 0 }
+
+// ViaNames lists the indexes a derived key's attributes are written for.
+func (k *EntityKey) ViaNames() string {
+	var names []string
+	for _, v := range k.Via {
+		names = append(names, v.Index.Name)
+	}
+	return strings.Join(names, " and ")
 }
 
 // Templates returns pk and, when present, sk.
@@ -305,13 +323,27 @@ func (k *EntityKey) Attrs() []*Attribute {
 
 // Sparse reports whether an item can be left out of the index because an
 // attribute of its templates is optional.
-func (k *EntityKey) Sparse() bool {
+func (k *EntityKey) Sparse() bool { return len(k.Presence()) > 0 }
+
+// Presence returns the optional attributes an item needs, all of them,
+// to be in the index: those of the key's templates and, for a derived
+// key, those of the keys its attributes are written for (an item holds
+// an index's key attributes all or none).
+func (k *EntityKey) Presence() []*Attribute {
+	var out []*Attribute
 	for _, a := range k.Attrs() {
-		if a.Optional {
-			return true
+		if a.Optional && !contains(out, a) {
+			out = append(out, a)
 		}
 	}
-	return false
+	for _, v := range k.Via {
+		for _, a := range v.Presence() {
+			if !contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 func contains[T comparable](s []T, v T) bool {

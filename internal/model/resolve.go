@@ -749,6 +749,7 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		}
 		given[k.Index.Value] = k
 	}
+	var unnamed []unnamedKey
 	for _, ix := range t.Indexes {
 		sk := given[ix.Name]
 		var pkText, skText spec.Str
@@ -797,6 +798,13 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 			continue // no primary key: the error is reported
 		}
 		missing := pkSrc == absent || (ix.SK != nil && skSrc == absent)
+		if missing && sk == nil && (pk != nil || pkSrc == absent) && (ix.SK == nil || skT != nil || skSrc == absent) {
+			// Not named: the item may still hold every key attribute of
+			// ix, written for other indexes. Decided once all named keys
+			// are known.
+			unnamed = append(unnamed, unnamedKey{ix, [2]*Template{pk, skT}})
+			continue
+		}
 		if missing {
 			if sk != nil {
 				which, name := "pk", ix.PK.Name
@@ -813,6 +821,80 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		e.Keys = append(e.Keys, &EntityKey{Index: ix, PK: pk, SK: skT, Pos: pos})
 	}
 	r.sharedKeyAttrs(e)
+	for _, u := range unnamed {
+		if k := derivedKey(e, u.ix, u.found); k != nil {
+			e.Keys = append(e.Keys, k)
+		}
+	}
+	if len(unnamed) > 0 {
+		slices.SortStableFunc(e.Keys, func(a, b *EntityKey) int {
+			return slices.Index(t.Indexes, a.Index) - slices.Index(t.Indexes, b.Index)
+		})
+	}
+}
+
+// unnamedKey is an index an entity does not name, with the templates its
+// item holds for the index's key attributes on its own (the table's key
+// attributes, an attribute stored under a key attribute's name).
+type unnamedKey struct {
+	ix    *Index
+	found [2]*Template
+}
+
+// derivedKey returns e's key on ix, an index e does not name, when e's
+// item holds every key attribute of ix all the same: an attribute the
+// table's key or e's own attribute fills (found), or one of e's templates
+// on another index fills. DynamoDB puts an item in every index whose key
+// attributes it holds, whatever index the spec names. Nil when a key
+// attribute of ix is never written.
+func derivedKey(e *Entity, ix *Index, found [2]*Template) *EntityKey {
+	k := &EntityKey{Index: ix, Pos: e.Pos}
+	var via []*EntityKey
+	for i, ka := range ix.KeyAttrs() {
+		tm := found[i]
+		if tm == nil {
+			src, from := e.templateOf(ka.Name)
+			if src == nil {
+				return nil
+			}
+			cp := *src
+			cp.Implied = true
+			tm = &cp
+			if !slices.Contains(via, from) {
+				via = append(via, from)
+			}
+			if len(via) == 1 {
+				k.Pos = src.Pos
+			}
+		}
+		if i == 0 {
+			k.PK = tm
+		} else {
+			k.SK = tm
+		}
+	}
+	if len(via) == 0 {
+		return nil // every key attribute is the item's own: named or absent
+	}
+	k.Via = via
+	return k
+}
+
+// templateOf returns e's template for the key attribute stored under
+// name on an index e names, with its key; nil when e names none that has
+// it.
+func (e *Entity) templateOf(name string) (*Template, *EntityKey) {
+	for _, k := range e.Keys {
+		if k.Derived() {
+			continue
+		}
+		for i, ka := range k.Index.KeyAttrs() {
+			if ka.Name == name {
+				return k.Templates()[i], k
+			}
+		}
+	}
+	return nil, nil
 }
 
 // sharedKeyAttrs refuses an entity that fills one key attribute, shared by

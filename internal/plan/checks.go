@@ -144,13 +144,41 @@ func collisions(ix *model.Index, langs *langs, diags *diag.List) {
 			verdict, w := keylang.CollidePrepared(x.prepared, y.prepared, keylang.DefaultBudget)
 			switch verdict {
 			case keylang.Collision:
-				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s; %s",
-					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), collisionFix(ix, a, ka, b, kb))
+				diags.Errorf(kb.Pos, "%s and %s can have the same key on %s: %s (%s) and %s (%s) both give %s%s%s; %s",
+					a.Name, b.Name, indexName(ix), describeKey(ka), a.Name, describeKey(kb), b.Name, witnessKey(ix, w), witnessValues(a, b, w), derivedNote(a, ka, b, kb), collisionFix(ix, a, ka, b, kb))
 			case keylang.Undecided:
 				diags.Warnf(kb.Pos, "could not decide whether %s and %s can have the same key on %s (%s and %s)", a.Name, b.Name, indexName(ix), describeKey(ka), describeKey(kb))
 			}
 		}
 	}
+}
+
+// derivedNote says why an entity whose key on the index is derived is in
+// it at all: it does not name the index, but its item holds the index's
+// key attributes, written for other indexes.
+func derivedNote(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.EntityKey) string {
+	var notes []string
+	for _, x := range []struct {
+		e *model.Entity
+		k *model.EntityKey
+	}{{a, ka}, {b, kb}} {
+		if x.k.Derived() {
+			notes = append(notes, fmt.Sprintf("%s does not name %s, but its items hold %s, written for %s, and DynamoDB puts an item in every index whose key attributes it holds", x.e.Name, x.k.Index.Name, keyAttrNames(x.k.Index), x.k.ViaNames()))
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(notes, "; ") + ")"
+}
+
+// keyAttrNames lists an index's key attribute names: "G2PK and G2SK".
+func keyAttrNames(ix *model.Index) string {
+	var names []string
+	for _, ka := range ix.KeyAttrs() {
+		names = append(names, ka.Name)
+	}
+	return strings.Join(names, " and ")
 }
 
 func describeKey(k *model.EntityKey) string {
@@ -235,9 +263,10 @@ func collisionFix(ix *model.Index, a *model.Entity, ka *model.EntityKey, b *mode
 				okA = okA && !sharesPartition(a, ix)
 				okB = okB && !sharesPartition(b, ix)
 			}
-			// The key of a claim is the model's, not the spec's.
-			okA = okA && a.ClaimOf == nil
-			okB = okB && b.ClaimOf == nil
+			// The key of a claim is the model's, not the spec's; a derived
+			// key's templates are those of the keys it is written for.
+			okA = okA && a.ClaimOf == nil && !ka.Derived()
+			okB = okB && b.ClaimOf == nil && !kb.Derived()
 			switch {
 			case both && okA && okB && changesOK([]keyChange{ca, cb}, pair):
 				return fmt.Sprintf("give each entity a %s key prefix of its own that the other's values can't produce, e.g. %s and %s", pt.name, ca, cb)
@@ -248,6 +277,9 @@ func collisionFix(ix *model.Index, a *model.Entity, ka *model.EntityKey, b *mode
 				return fmt.Sprintf("give %s a %s key of its own that %s's values can't produce, e.g. %s", a.Name, pt.name, b.Name, ca)
 			}
 		}
+	}
+	if ka.Derived() || kb.Derived() {
+		return fmt.Sprintf("give %s key attributes of its own, not shared with another index, or give each entity a literal key prefix of its own that the other's values can't produce", indexName(ix))
 	}
 	return "give each entity a literal key prefix of its own that the other's values can't produce"
 }

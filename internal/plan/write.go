@@ -109,9 +109,11 @@ func (b *builder) update(pp *Pattern) bool {
 				}
 			}
 			if len(touched) == 0 && len(sparse) == 0 {
-				if p.Upsert && knowsAll(known, tm) {
-					// An upsert may create the item: it writes every
-					// index key it can build.
+				if p.Upsert && !k.Sparse() && knowsAllOf(known, k) {
+					// An upsert may create the item: it writes the keys
+					// of every index it can build all of. Half of an
+					// index's key would put the item in another index
+					// keyed by that attribute alone.
 					pp.Rebuild = append(pp.Rebuild, &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm})
 				}
 				continue
@@ -133,14 +135,26 @@ func (b *builder) update(pp *Pattern) bool {
 				}
 			}
 			if !rb.Remove && !added {
-				var missing []*model.Attribute
+				var missing, absent []*model.Attribute
 				for _, a := range tm.Attrs() {
 					if !slices.Contains(known, a) {
 						missing = append(missing, a)
 					}
 				}
-				if len(missing) > 0 {
+				// The item is in the index only with every key attribute:
+				// where an optional attribute the update does not know
+				// decides that, it can't tell whether to write this one.
+				for _, a := range k.Presence() {
+					if !slices.Contains(known, a) && !slices.Contains(missing, a) {
+						absent = append(absent, a)
+					}
+				}
+				switch {
+				case len(missing) > 0:
 					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, names(missing), names(missing))
+					ok = false
+				case len(absent) > 0:
+					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s; but an item is in %s only when it holds %s, which the update does not know, and it can't write one key attribute of %s without the others (that would leave the item half in the index, and in any index keyed by %s alone); add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, k.Index.Name, names(absent), k.Index.Name, ka.Name, names(absent))
 					ok = false
 				}
 			}
@@ -169,6 +183,12 @@ func names(as []*model.Attribute) string {
 		s = append(s, a.Name)
 	}
 	return strings.Join(s, ", ")
+}
+
+// knowsAllOf reports whether every attribute of k's templates is in
+// known.
+func knowsAllOf(known []*model.Attribute, k *model.EntityKey) bool {
+	return !slices.ContainsFunc(k.Templates(), func(tm *model.Template) bool { return !knowsAll(known, tm) })
 }
 
 // knowsAll reports whether every attribute of tm is in known.
