@@ -900,20 +900,53 @@ func (e *Entity) templateOf(name string) (*Template, *EntityKey) {
 // sharedKeyAttrs refuses an entity that fills one key attribute, shared by
 // several indexes, with different templates: an item holds one value per
 // attribute.
+//
+// A key attribute the entity writes from a template (not one of the
+// table's, nor an attribute of its own) is written once, when the item is
+// in the index it was first written for: every index that shares it must
+// hold the item under the same optional attributes, or one of them would
+// hold half of its key.
 func (r *resolver) sharedKeyAttrs(e *Entity) {
-	first := map[string]*Template{}
+	type filled struct {
+		tm *Template
+		k  *EntityKey
+	}
+	first := map[string]filled{}
 	for _, k := range e.Keys {
 		for i, tm := range k.Templates() {
 			name := k.Index.KeyAttrs()[i].Name
-			if prev, ok := first[name]; ok {
-				if prev.Source != tm.Source {
-					r.errorf(tm.Pos, "%s fills key attribute %s with %q on %s but with %q on another index; an item holds one value per attribute, so give the indexes key attributes of their own", e.Name, name, tm.Source, indexLabel(k.Index), prev.Source)
-				}
+			prev, ok := first[name]
+			if !ok {
+				first[name] = filled{tm, k}
 				continue
 			}
-			first[name] = tm
+			if prev.tm.Source != tm.Source {
+				r.errorf(tm.Pos, "%s fills key attribute %s with %q on %s but with %q on another index; an item holds one value per attribute, so give the indexes key attributes of their own", e.Name, name, tm.Source, indexLabel(k.Index), prev.tm.Source)
+				continue
+			}
+			if tm.Implied || prev.tm.Implied {
+				continue
+			}
+			if a, b := presenceText(prev.k), presenceText(k); a != b {
+				r.errorf(tm.Pos, "%s writes key attribute %s for %s and for %s, but is in %s %s and in %s %s; an item holds one %s, so one of the indexes would hold it with half of its key; give the indexes key attributes of their own, or give both the same optional attributes", e.Name, name, indexLabel(prev.k.Index), indexLabel(k.Index), prev.k.Index.Name, a, k.Index.Name, b, name)
+			}
 		}
 	}
+}
+
+// presenceText says when an item is in k's index: "always", or "only with
+// a and b".
+func presenceText(k *EntityKey) string {
+	p := k.Presence()
+	if len(p) == 0 {
+		return "always"
+	}
+	var names []string
+	for _, a := range p {
+		names = append(names, a.Name)
+	}
+	slices.Sort(names)
+	return "only with " + strings.Join(names, " and ")
 }
 
 // keyTemplate finds the entity's template for one key attribute of ix.
