@@ -112,17 +112,21 @@ func (m *method) txStruct() {
 				}
 				return false
 			})
+			written := ""
+			if len(in.Written) > 0 {
+				written = fmt.Sprintf(" On success it holds the item as written, with the %s the step writes.", andList(in.Written))
+			}
 			switch {
 			case in.Item == nil:
 				commentf(g, "%s is %s, in %s.", in.Field, what, users)
 			case users == "":
-				commentf(g, "%s is the item step %d writes (%s).", in.Field, in.Item.Index+1, in.Item.Action())
+				commentf(g, "%s is the item step %d writes (%s).%s", in.Field, in.Item.Index+1, in.Item.Action(), written)
 			default:
 				verb := "takes"
 				if strings.HasPrefix(users, "steps ") {
 					verb = "take"
 				}
-				commentf(g, "%s is the item step %d writes (%s); %s also %s values of its fields.", in.Field, in.Item.Index+1, in.Item.Action(), users, verb)
+				commentf(g, "%s is the item step %d writes (%s); %s also %s values of its fields, as the step writes them.%s", in.Field, in.Item.Index+1, in.Item.Action(), users, verb, written)
 			}
 			g.Id(in.Field).Add(typeCode(in.GoType))
 		}
@@ -136,6 +140,21 @@ func (m *method) txStruct() {
 		}
 	})
 	m.f.Line()
+}
+
+// andList names attributes: "rev, createdAt and updatedAt".
+func andList(attrs []*model.Attribute) string {
+	var names []string
+	for _, a := range attrs {
+		names = append(names, a.Name)
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // inputRole says what a step's parameter is, for the field of the
@@ -282,13 +301,21 @@ func (m *method) txDoc() {
 // stepCalls emits the building of every step's request into items[i],
 // made a transaction's item by the runtime's wrap function of its action
 // (transactPut...), failing with the step's error.
-func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType string) {
+func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType string) map[*plan.Input]string {
 	tx := m.pp.Tx
 	st := m.pp.Struct
 	g.Id("items").Op(":=").Make(jen.Index().Qual(pathTypes, itemType), jen.Lit(len(tx.Steps)))
 	g.Var().Err().Error()
 	now := m.readClock(g)
-	for i, s := range tx.Steps {
+	copies := m.itemCopies(g, fail)
+	input := func(in *plan.Input) *jen.Statement {
+		if c, ok := copies[in]; ok {
+			return jen.Id(c)
+		}
+		return jen.Id(st.Var).Dot(in.Field)
+	}
+	for _, i := range tx.Order {
+		s := tx.Steps[i]
 		var args []jen.Code
 		for j, q := range s.Plan.Params {
 			a := s.Args[j]
@@ -298,10 +325,10 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			}
 			if a.Build != nil {
 				// A claim, built from the fields of an item.
-				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return jen.Id(st.Var).Dot(b.Input.Field).Dot(b.Field) }))
+				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return input(b.Input).Dot(b.Field) }))
 				continue
 			}
-			v := jen.Id(st.Var).Dot(a.Input.Field)
+			v := input(a.Input)
 			if a.Field != "" {
 				v = v.Dot(a.Field)
 			}
@@ -314,6 +341,54 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 		g.If(jen.List(jen.Id("items").Index(jen.Lit(i)), jen.Err()).Op("=").Add(build), jen.Err().Op("!=").Nil()).Block(
 			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())),
 		)
+	}
+	return copies
+}
+
+// itemCopies emits, for each item a step writes, the check that the
+// caller gave one and a copy of it, which building the step stamps with
+// the version and times it writes (so that a bind of them reads what is
+// written) and which the method gives back on success. It returns the
+// locals holding the copies.
+func (m *method) itemCopies(g *jen.Group, fail func(jen.Code) jen.Code) map[*plan.Input]string {
+	tx := m.pp.Tx
+	st := m.pp.Struct
+	copies := map[*plan.Input]string{}
+	for _, in := range tx.ItemInputs() {
+		c := m.local(itemParam(tx, in).Name)
+		copies[in] = c
+		g.If(jen.Id(st.Var).Dot(in.Field).Op("==").Nil()).Block(
+			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(in.Item.Index), jen.Op("&").Id("ItemError").Values(
+				jen.Id("Entity").Op(":").Lit(in.Item.Entity().Name),
+				jen.Id("Reason").Op(":").Lit(fmt.Sprintf("no item: %s.%s is nil", st.Var, in.Field)),
+			))),
+		)
+		g.Id(c).Op(":=").Op("*").Id(st.Var).Dot(in.Field)
+	}
+	return copies
+}
+
+// itemParam is the parameter of the builder of in's step that takes the
+// item: its name names the copy.
+func itemParam(tx *plan.Transaction, in *plan.Input) *plan.Param {
+	for _, s := range tx.Steps {
+		if s.Step != in.Item {
+			continue
+		}
+		for _, q := range s.Plan.Params {
+			if q.Role == plan.ParamItem {
+				return q
+			}
+		}
+	}
+	panic("dyngen: the step of item " + in.Field + " takes no item")
+}
+
+// giveBack emits, after a transaction succeeded, the copies of its items,
+// as written, into the caller's items.
+func (m *method) giveBack(g *jen.Group, copies map[*plan.Input]string) {
+	for _, in := range m.pp.Tx.ItemInputs() {
+		g.Op("*").Id(m.pp.Struct.Var).Dot(in.Field).Op("=").Id(copies[in])
 	}
 }
 
@@ -347,7 +422,7 @@ func (m *method) transactWrite() {
 	txVar := jen.Id(m.p.ConstName("Tx"))
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
-		m.stepCalls(g, fail, "TransactWriteItem")
+		copies := m.stepCalls(g, fail, "TransactWriteItem")
 		if len(tx.Distinct) > 0 {
 			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctItems").Call(jen.Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		}
@@ -360,6 +435,7 @@ func (m *method) transactWrite() {
 		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(txVar.Clone().Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
 		)
+		m.giveBack(g, copies)
 		g.Return(jen.Nil())
 	})
 	m.f.Line()

@@ -117,6 +117,17 @@ func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.unpack(g)
 		in := body(g, fail)
+		if m.step != nil && m.step.Stamps {
+			// The step decodes the item it built, stamped, back into the
+			// item it was given (the transaction's copy of the caller's),
+			// which then holds the version and times the step writes in
+			// their stored form, for later steps' binds and for the caller
+			// on success.
+			v := m.local("in")
+			g.Id(v).Op(":=").Add(in)
+			g.If(jen.Err().Op(":=").Id(m.pp.Params[0].Name).Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			in = jen.Id(v)
+		}
 		g.Return(in, jen.Nil())
 	})
 	m.f.Line()

@@ -142,7 +142,7 @@ func stepFailed(t *testing.T, what string, err error, step int, want error, viaD
 // writeReview writes r with WriteReview.
 func writeReview(t *testing.T, s *bookreviews.Store, r bookreviews.Review) error {
 	t.Helper()
-	return s.WriteReview(t.Context(), bookreviews.WriteReviewParams{Review: r})
+	return s.WriteReview(t.Context(), bookreviews.WriteReviewParams{Review: &r})
 }
 
 // bookCount returns the stored review count of a book.

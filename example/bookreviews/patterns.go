@@ -934,8 +934,8 @@ func (s *Store) writeReviewStep2Input(isbn string) (*dynamodb.UpdateItemInput, e
 // attribute is that attribute's value in every step that takes it.
 type WriteReviewParams struct {
 	// Review is the item step 1 writes (create Review); step 2 (update Book)
-	// also takes values of its fields.
-	Review Review
+	// also takes values of its fields, as the step writes them.
+	Review *Review
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -989,10 +989,14 @@ var writeReviewTx = transaction{
 func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactPut(s.writeReviewStep1Input(&params.Review)); err != nil {
+	if params.Review == nil {
+		return writeReviewTx.stepError(0, &ItemError{Entity: "Review", Reason: "no item: params.Review is nil"})
+	}
+	review := *params.Review
+	if items[0], err = transactPut(s.writeReviewStep1Input(&review)); err != nil {
 		return writeReviewTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.writeReviewStep2Input(params.Review.ISBN)); err != nil {
+	if items[1], err = transactUpdate(s.writeReviewStep2Input(review.ISBN)); err != nil {
 		return writeReviewTx.stepError(1, err)
 	}
 	token, err := writeReviewTx.requestToken(params.RequestToken)
@@ -1006,6 +1010,7 @@ func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return writeReviewTx.err(err, in.TransactItems)
 	}
+	*params.Review = review
 	return nil
 }
 

@@ -165,7 +165,7 @@ func stepFailed(t *testing.T, what string, err error, step int, want error, viaD
 // record records e with RecordTrackingEvent, failing the test on an error.
 func record(t *testing.T, s *orders.Store, e orders.TrackingEvent) {
 	t.Helper()
-	if err := s.RecordTrackingEvent(t.Context(), orders.RecordTrackingEventParams{TrackingEvent: e}); err != nil {
+	if err := s.RecordTrackingEvent(t.Context(), orders.RecordTrackingEventParams{TrackingEvent: &e}); err != nil {
 		t.Fatalf("RecordTrackingEvent %s %s: %v", e.EventID, e.Status, err)
 	}
 }
@@ -575,13 +575,13 @@ func TestTrackingEvents(t *testing.T) {
 	// order's status.
 	again := events[3]
 	again.Status = "LOST"
-	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: again})
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &again})
 	stepFailed(t, "RecordTrackingEvent of a recorded event", err, 1, orders.ErrAlreadyExists, true)
 	checkStatus(t, "after a refused event", s, orderID, events[len(events)-1].Status)
 	// An event id can't hold the key's separator: refused before the call,
 	// at step 1.
 	bad := orders.TrackingEvent{OrderID: orderID, EventID: "2a#b", Status: "X"}
-	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: bad})
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &bad})
 	stepFailed(t, "RecordTrackingEvent with '#' in the event id", err, 1, orders.ErrInvalidKey, false)
 
 	// Pages of 2, and the iterator.
@@ -630,7 +630,7 @@ func TestOrderStatus(t *testing.T) {
 
 	// An event of an order that does not exist: the update of step 2
 	// finds no order, and the event of step 1 is not written either.
-	err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: events[0]})
+	err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &events[0]})
 	stepFailed(t, "RecordTrackingEvent of a missing order", err, 2, orders.ErrNotFound, true)
 	if res, err := s.TrackingPage(ctx, orderID, orders.Page{}); err != nil || len(res.Orders)+len(res.OrderLines)+len(res.TrackingEvents) != 0 {
 		t.Errorf("TrackingPage after a cancelled event: %+v, %v; want nothing", res, err)
@@ -654,13 +654,13 @@ func TestOrderStatus(t *testing.T) {
 	// A request token makes a retried call (after a lost answer, say)
 	// succeed without writing again; without it the retry is refused.
 	// DynamoDB takes a token of 1 to 36 characters: the KSUID (27).
-	p := orders.RecordTrackingEventParams{TrackingEvent: events[1], RequestToken: events[1].EventID}
+	p := orders.RecordTrackingEventParams{TrackingEvent: &events[1], RequestToken: events[1].EventID}
 	for i := range 2 {
 		if err := s.RecordTrackingEvent(ctx, p); err != nil {
 			t.Fatalf("RecordTrackingEvent with a request token, call %d: %v", i+1, err)
 		}
 	}
-	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: events[1]})
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &events[1]})
 	stepFailed(t, "RecordTrackingEvent again without the token", err, 1, orders.ErrAlreadyExists, true)
 	checkStatus(t, "after the second event", s, orderID, events[1].Status)
 	res, err := s.TrackingEvents(ctx, orderID, orders.Page{})

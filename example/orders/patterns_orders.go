@@ -367,8 +367,8 @@ func (s *Store) recordTrackingEventStep2Input(orderID int64, status string) (*dy
 // that takes it.
 type RecordTrackingEventParams struct {
 	// TrackingEvent is the item step 1 writes (create TrackingEvent); step 2
-	// (update Order) also takes values of its fields.
-	TrackingEvent TrackingEvent
+	// (update Order) also takes values of its fields, as the step writes them.
+	TrackingEvent *TrackingEvent
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -419,10 +419,14 @@ var recordTrackingEventTx = transaction{
 func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEventParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactPut(s.recordTrackingEventStep1Input(&params.TrackingEvent)); err != nil {
+	if params.TrackingEvent == nil {
+		return recordTrackingEventTx.stepError(0, &ItemError{Entity: "TrackingEvent", Reason: "no item: params.TrackingEvent is nil"})
+	}
+	trackingEvent := *params.TrackingEvent
+	if items[0], err = transactPut(s.recordTrackingEventStep1Input(&trackingEvent)); err != nil {
 		return recordTrackingEventTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(params.TrackingEvent.OrderID, params.TrackingEvent.Status)); err != nil {
+	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(trackingEvent.OrderID, trackingEvent.Status)); err != nil {
 		return recordTrackingEventTx.stepError(1, err)
 	}
 	token, err := recordTrackingEventTx.requestToken(params.RequestToken)
@@ -436,6 +440,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEv
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return recordTrackingEventTx.err(err, in.TransactItems)
 	}
+	*params.TrackingEvent = trackingEvent
 	return nil
 }
 

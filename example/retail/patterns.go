@@ -749,11 +749,11 @@ func (s *Store) createInvoiceStep3Input(customerID string, orderDate time.Time, 
 // after an attribute is that attribute's value in every step that takes it.
 type CreateInvoiceParams struct {
 	// Invoice is the item step 1 writes (create Invoice); step 3 (update Order)
-	// also takes values of its fields.
-	Invoice Invoice
+	// also takes values of its fields, as the step writes them.
+	Invoice *Invoice
 	// InvoiceOrder is the item step 2 writes (create InvoiceOrder); step 3
-	// (update Order) also takes values of its fields.
-	InvoiceOrder InvoiceOrder
+	// (update Order) also takes values of its fields, as the step writes them.
+	InvoiceOrder *InvoiceOrder
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -812,13 +812,21 @@ var createInvoiceTx = transaction{
 func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) error {
 	items := make([]types.TransactWriteItem, 3)
 	var err error
-	if items[0], err = transactPut(s.createInvoiceStep1Input(&params.Invoice)); err != nil {
+	if params.Invoice == nil {
+		return createInvoiceTx.stepError(0, &ItemError{Entity: "Invoice", Reason: "no item: params.Invoice is nil"})
+	}
+	invoice := *params.Invoice
+	if params.InvoiceOrder == nil {
+		return createInvoiceTx.stepError(1, &ItemError{Entity: "InvoiceOrder", Reason: "no item: params.InvoiceOrder is nil"})
+	}
+	invoiceOrder := *params.InvoiceOrder
+	if items[0], err = transactPut(s.createInvoiceStep1Input(&invoice)); err != nil {
 		return createInvoiceTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.createInvoiceStep2Input(&params.InvoiceOrder)); err != nil {
+	if items[1], err = transactPut(s.createInvoiceStep2Input(&invoiceOrder)); err != nil {
 		return createInvoiceTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.createInvoiceStep3Input(params.Invoice.CustomerID, params.InvoiceOrder.OrderDate, params.Invoice.OrderID)); err != nil {
+	if items[2], err = transactUpdate(s.createInvoiceStep3Input(invoice.CustomerID, invoiceOrder.OrderDate, invoice.OrderID)); err != nil {
 		return createInvoiceTx.stepError(2, err)
 	}
 	token, err := createInvoiceTx.requestToken(params.RequestToken)
@@ -832,5 +840,7 @@ func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) e
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return createInvoiceTx.err(err, in.TransactItems)
 	}
+	*params.Invoice = invoice
+	*params.InvoiceOrder = invoiceOrder
 	return nil
 }

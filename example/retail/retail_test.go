@@ -133,8 +133,8 @@ func checkInvoiceOrder(t *testing.T, what string, got *retail.InvoiceOrder, want
 // with the given id, both items filled from the order.
 func invoiceOf(o retail.Order, id string) retail.CreateInvoiceParams {
 	return retail.CreateInvoiceParams{
-		Invoice:      retail.Invoice{CustomerID: o.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(2 * time.Hour), Amount: o.Total},
-		InvoiceOrder: retail.InvoiceOrder{InvoiceID: id, CustomerID: o.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total},
+		Invoice:      &retail.Invoice{CustomerID: o.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(2 * time.Hour), Amount: o.Total},
+		InvoiceOrder: &retail.InvoiceOrder{InvoiceID: id, CustomerID: o.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total},
 	}
 }
 
@@ -206,8 +206,8 @@ func seed(t *testing.T, s *retail.Store) seeded {
 			t.Fatalf("CreateInvoice %s: %v", id, err)
 		}
 		d.janeOrders[k].Invoiced = true
-		d.janeInvoices = append(d.janeInvoices, p.Invoice)
-		d.invoiceOrders = append(d.invoiceOrders, p.InvoiceOrder)
+		d.janeInvoices = append(d.janeInvoices, *p.Invoice)
+		d.invoiceOrders = append(d.invoiceOrders, *p.InvoiceOrder)
 	}
 	slices.SortFunc(d.janeInvoices, func(a, b retail.Invoice) int { // the sort key: INVC#<id>
 		switch {
@@ -622,7 +622,7 @@ func TestCreateInvoice(t *testing.T) {
 	if err != nil {
 		t.Fatalf("OrdersOfInvoice: %v", err)
 	}
-	checkInvoiceOrder(t, "OrdersOfInvoice after CreateInvoice", got, p.InvoiceOrder)
+	checkInvoiceOrder(t, "OrdersOfInvoice after CreateInvoice", got, *p.InvoiceOrder)
 	res, err := s.InvoicesOfCustomer(ctx, jane.CustomerID, retail.Page{})
 	if err != nil {
 		t.Fatal(err)

@@ -795,8 +795,8 @@ func (s *Store) moveGoodStep2Input(good *Good) (*dynamodb.PutItemInput, error) {
 // attribute is that attribute's value in every step that takes it.
 type MoveGoodParams struct {
 	// Good is the item step 2 writes (create Good); step 1 (delete Good) also
-	// takes values of its fields.
-	Good Good
+	// takes values of its fields, as the step writes them.
+	Good *Good
 	// FromCategory is category, of the key, in step 1 (delete Good).
 	FromCategory []string
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
@@ -851,10 +851,14 @@ var moveGoodTx = transaction{
 func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactDelete(s.moveGoodStep1Input(params.Good.StoreID, params.FromCategory, params.Good.GoodID)); err != nil {
+	if params.Good == nil {
+		return moveGoodTx.stepError(1, &ItemError{Entity: "Good", Reason: "no item: params.Good is nil"})
+	}
+	good := *params.Good
+	if items[0], err = transactDelete(s.moveGoodStep1Input(good.StoreID, params.FromCategory, good.GoodID)); err != nil {
 		return moveGoodTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.moveGoodStep2Input(&params.Good)); err != nil {
+	if items[1], err = transactPut(s.moveGoodStep2Input(&good)); err != nil {
 		return moveGoodTx.stepError(1, err)
 	}
 	if err := moveGoodTx.distinctItems(items); err != nil {
@@ -871,5 +875,6 @@ func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return moveGoodTx.err(err, in.TransactItems)
 	}
+	*params.Good = good
 	return nil
 }

@@ -625,7 +625,7 @@ func TestMoveGood(t *testing.T) {
 	dock := storeA[6] // in accessories
 	moved := dock
 	moved.Category = laptops
-	move := storeinventory.MoveGoodParams{Good: moved, FromCategory: accessories}
+	move := storeinventory.MoveGoodParams{Good: &moved, FromCategory: accessories}
 	if err := s.MoveGood(ctx, move); err != nil {
 		t.Fatalf("MoveGood: %v", err)
 	}
@@ -656,12 +656,12 @@ func TestMoveGood(t *testing.T) {
 	mouse := storeA[7]
 	into := mouse
 	into.Category = electronics
-	stepFailed(t, "MoveGood onto an existing good", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: into, FromCategory: accessories}), 2, storeinventory.ErrAlreadyExists, true)
+	stepFailed(t, "MoveGood onto an existing good", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: &into, FromCategory: accessories}), 2, storeinventory.ErrAlreadyExists, true)
 	if table, gsi := idsIn(accessories); !slices.Contains(table, "mouse") || !slices.Contains(gsi, "mouse") {
 		t.Errorf("accessories after a refused move: table %q, GSI1 %q; the mouse is gone", table, gsi)
 	}
 
 	// The same category twice: the two steps would address one item,
 	// refused before the call.
-	stepFailed(t, "MoveGood into its own category", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: mouse, FromCategory: accessories}), 2, storeinventory.ErrSameItem, false)
+	stepFailed(t, "MoveGood into its own category", s.MoveGood(ctx, storeinventory.MoveGoodParams{Good: &mouse, FromCategory: accessories}), 2, storeinventory.ErrSameItem, false)
 }

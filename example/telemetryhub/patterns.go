@@ -853,8 +853,9 @@ func (s *Store) grantServiceGroupStep3Input(accountID string, serviceGroupID str
 // takes it.
 type GrantServiceGroupParams struct {
 	// Membership is the item step 2 writes (create Membership); steps 1 (check
-	// User) and 3 (update ServiceGroup) also take values of its fields.
-	Membership Membership
+	// User) and 3 (update ServiceGroup) also take values of its fields, as the
+	// step writes them.
+	Membership *Membership
 	// AccountID is accountId, of the key, in steps 1 (check User) and 3 (update
 	// ServiceGroup).
 	AccountID string
@@ -920,13 +921,17 @@ var grantServiceGroupTx = transaction{
 func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupParams) error {
 	items := make([]types.TransactWriteItem, 3)
 	var err error
-	if items[0], err = transactCheck(s.grantServiceGroupStep1Input(params.AccountID, params.Membership.UserID)); err != nil {
+	if params.Membership == nil {
+		return grantServiceGroupTx.stepError(1, &ItemError{Entity: "Membership", Reason: "no item: params.Membership is nil"})
+	}
+	membership := *params.Membership
+	if items[0], err = transactCheck(s.grantServiceGroupStep1Input(params.AccountID, membership.UserID)); err != nil {
 		return grantServiceGroupTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.grantServiceGroupStep2Input(&params.Membership)); err != nil {
+	if items[1], err = transactPut(s.grantServiceGroupStep2Input(&membership)); err != nil {
 		return grantServiceGroupTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, params.Membership.ServiceGroupID)); err != nil {
+	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, membership.ServiceGroupID)); err != nil {
 		return grantServiceGroupTx.stepError(2, err)
 	}
 	token, err := grantServiceGroupTx.requestToken(params.RequestToken)
@@ -940,6 +945,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupP
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return grantServiceGroupTx.err(err, in.TransactItems)
 	}
+	*params.Membership = membership
 	return nil
 }
 

@@ -121,7 +121,7 @@ func accountOf(user string) string {
 // account, failing the test on an error.
 func grant(t *testing.T, s *telemetryhub.Store, m telemetryhub.Membership) {
 	t.Helper()
-	if err := s.GrantServiceGroup(t.Context(), telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: accountOf(m.UserID)}); err != nil {
+	if err := s.GrantServiceGroup(t.Context(), telemetryhub.GrantServiceGroupParams{Membership: &m, AccountID: accountOf(m.UserID)}); err != nil {
 		t.Fatalf("GrantServiceGroup %s -> %s: %v", m.UserID, m.ServiceGroupID, err)
 	}
 }
@@ -532,7 +532,7 @@ func TestGrantAndRevoke(t *testing.T) {
 
 	daffy := acmeUsers[3].UserID
 	daffyProd := telemetryhub.Membership{UserID: daffy, ServiceGroupID: prod, GrantedAt: time.Date(2025, 2, 14, 16, 45, 30, 250_000_000, time.UTC)}
-	params := telemetryhub.GrantServiceGroupParams{Membership: daffyProd, AccountID: acme.AccountID}
+	params := telemetryhub.GrantServiceGroupParams{Membership: &daffyProd, AccountID: acme.AccountID}
 	if err := s.GrantServiceGroup(ctx, params); err != nil {
 		t.Fatalf("GrantServiceGroup: %v", err)
 	}
@@ -541,8 +541,10 @@ func TestGrantAndRevoke(t *testing.T) {
 	}
 	// Granting it again is refused at step 2 (create Membership), keeps the
 	// first grant's date and counts nothing.
+	later := daffyProd
+	later.GrantedAt = daffyProd.GrantedAt.Add(time.Hour)
 	again := params
-	again.Membership.GrantedAt = daffyProd.GrantedAt.Add(time.Hour)
+	again.Membership = &later
 	stepFailed(t, "GrantServiceGroup of an existing membership", s.GrantServiceGroup(ctx, again), 2, telemetryhub.ErrAlreadyExists, true)
 	if n := members(t, s, prod); n != 3 {
 		t.Errorf("%s has %d members after a refused grant, want 3", prod, n)
@@ -579,7 +581,7 @@ func TestGrantAndRevoke(t *testing.T) {
 		{"a missing group", daffy, "sg-none-00", acme.AccountID, 3},
 	} {
 		m := telemetryhub.Membership{UserID: c.user, ServiceGroupID: c.group, GrantedAt: daffyProd.GrantedAt}
-		err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: c.account})
+		err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: &m, AccountID: c.account})
 		stepFailed(t, "GrantServiceGroup of "+c.what, err, c.step, telemetryhub.ErrNotFound, true)
 		r, err := s.ServiceGroupsOfUser(ctx, c.user, telemetryhub.Page{})
 		if err != nil {
@@ -593,7 +595,7 @@ func TestGrantAndRevoke(t *testing.T) {
 		t.Errorf("%s has %d members after the refused grants, want 3", prod, n)
 	}
 	// A key value holding the separator is refused before the call.
-	bad := telemetryhub.GrantServiceGroupParams{Membership: telemetryhub.Membership{UserID: "usr:0004", ServiceGroupID: prod}, AccountID: acme.AccountID}
+	bad := telemetryhub.GrantServiceGroupParams{Membership: &telemetryhub.Membership{UserID: "usr:0004", ServiceGroupID: prod}, AccountID: acme.AccountID}
 	stepFailed(t, "GrantServiceGroup with ':' in the user id", s.GrantServiceGroup(ctx, bad), 1, telemetryhub.ErrInvalidKey, false)
 
 	// Revoke it: gone both ways, and counted.
@@ -681,7 +683,7 @@ func TestGrantCountsConcurrently(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			m := telemetryhub.Membership{UserID: fmt.Sprintf("usr-%04d", 500+i), ServiceGroupID: group, GrantedAt: signup}
-			errs[i] = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: acme.AccountID})
+			errs[i] = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: &m, AccountID: acme.AccountID})
 		})
 	}
 	wg.Wait()

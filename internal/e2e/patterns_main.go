@@ -5120,8 +5120,8 @@ func (s *Store) likePhotoStep3Input(photoID string) (*dynamodb.UpdateItemInput, 
 // attribute is that attribute's value in every step that takes it.
 type LikePhotoParams struct {
 	// Like is the item step 2 writes (create Like); steps 1 (check Member) and
-	// 3 (update Photo) also take values of its fields.
-	Like Like
+	// 3 (update Photo) also take values of its fields, as the step writes them.
+	Like *Like
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -5179,13 +5179,17 @@ var likePhotoTx = transaction{
 func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	items := make([]types.TransactWriteItem, 3)
 	var err error
-	if items[0], err = transactCheck(s.likePhotoStep1Input(params.Like.Username)); err != nil {
+	if params.Like == nil {
+		return likePhotoTx.stepError(1, &ItemError{Entity: "Like", Reason: "no item: params.Like is nil"})
+	}
+	like := *params.Like
+	if items[0], err = transactCheck(s.likePhotoStep1Input(like.Username)); err != nil {
 		return likePhotoTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.likePhotoStep2Input(&params.Like)); err != nil {
+	if items[1], err = transactPut(s.likePhotoStep2Input(&like)); err != nil {
 		return likePhotoTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.likePhotoStep3Input(params.Like.PhotoID)); err != nil {
+	if items[2], err = transactUpdate(s.likePhotoStep3Input(like.PhotoID)); err != nil {
 		return likePhotoTx.stepError(2, err)
 	}
 	token, err := likePhotoTx.requestToken(params.RequestToken)
@@ -5199,6 +5203,7 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return likePhotoTx.err(err, in.TransactItems)
 	}
+	*params.Like = like
 	return nil
 }
 
@@ -5457,8 +5462,9 @@ func (s *Store) followMemberStep4Input(username string) (*dynamodb.UpdateItemInp
 // an attribute is that attribute's value in every step that takes it.
 type FollowMemberParams struct {
 	// Follow is the item step 2 writes (create Follow); steps 1 (check Block),
-	// 3 (update Member) and 4 (update Member) also take values of its fields.
-	Follow Follow
+	// 3 (update Member) and 4 (update Member) also take values of its fields,
+	// as the step writes them.
+	Follow *Follow
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -5534,16 +5540,20 @@ var followMemberTx = transaction{
 func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) error {
 	items := make([]types.TransactWriteItem, 4)
 	var err error
-	if items[0], err = transactCheck(s.followMemberStep1Input(params.Follow.Followee, params.Follow.Follower)); err != nil {
+	if params.Follow == nil {
+		return followMemberTx.stepError(1, &ItemError{Entity: "Follow", Reason: "no item: params.Follow is nil"})
+	}
+	follow := *params.Follow
+	if items[0], err = transactCheck(s.followMemberStep1Input(follow.Followee, follow.Follower)); err != nil {
 		return followMemberTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.followMemberStep2Input(&params.Follow)); err != nil {
+	if items[1], err = transactPut(s.followMemberStep2Input(&follow)); err != nil {
 		return followMemberTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.followMemberStep3Input(params.Follow.Follower)); err != nil {
+	if items[2], err = transactUpdate(s.followMemberStep3Input(follow.Follower)); err != nil {
 		return followMemberTx.stepError(2, err)
 	}
-	if items[3], err = transactUpdate(s.followMemberStep4Input(params.Follow.Followee)); err != nil {
+	if items[3], err = transactUpdate(s.followMemberStep4Input(follow.Followee)); err != nil {
 		return followMemberTx.stepError(3, err)
 	}
 	if err := followMemberTx.distinctItems(items); err != nil {
@@ -5560,6 +5570,7 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return followMemberTx.err(err, in.TransactItems)
 	}
+	*params.Follow = follow
 	return nil
 }
 
@@ -5620,8 +5631,8 @@ func (s *Store) placePurchaseStep2Input(username string, balance int64) (*dynamo
 // after an attribute is that attribute's value in every step that takes it.
 type PlacePurchaseParams struct {
 	// Purchase is the item step 1 writes (create Purchase); step 2 (update
-	// Member) also takes values of its fields.
-	Purchase Purchase
+	// Member) also takes values of its fields, as the step writes them.
+	Purchase *Purchase
 	// Balance is the amount added to balance (a negative amount subtracts), in
 	// step 2 (update Member).
 	Balance int64
@@ -5673,10 +5684,14 @@ var placePurchaseTx = transaction{
 func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactPut(s.placePurchaseStep1Input(&params.Purchase)); err != nil {
+	if params.Purchase == nil {
+		return placePurchaseTx.stepError(0, &ItemError{Entity: "Purchase", Reason: "no item: params.Purchase is nil"})
+	}
+	purchase := *params.Purchase
+	if items[0], err = transactPut(s.placePurchaseStep1Input(&purchase)); err != nil {
 		return placePurchaseTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.placePurchaseStep2Input(params.Purchase.Username, params.Balance)); err != nil {
+	if items[1], err = transactUpdate(s.placePurchaseStep2Input(purchase.Username, params.Balance)); err != nil {
 		return placePurchaseTx.stepError(1, err)
 	}
 	token, err := placePurchaseTx.requestToken(params.RequestToken)
@@ -5690,6 +5705,7 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return placePurchaseTx.err(err, in.TransactItems)
 	}
+	*params.Purchase = purchase
 	return nil
 }
 
@@ -6052,8 +6068,8 @@ func (s *Store) renewWidgetStep2Input(username string) (*types.ConditionCheck, e
 // attribute is that attribute's value in every step that takes it.
 type RenewWidgetParams struct {
 	// Widget is the item step 1 writes (create Widget); step 2 (check Member)
-	// also takes values of its fields.
-	Widget Widget
+	// also takes values of its fields, as the step writes them.
+	Widget *Widget
 	// Now, when not zero, is the time the steps write and tell expired items
 	// by, instead of the Store's clock. A retry with the same RequestToken must
 	// send the same values, times included: give it the Now of the first call.
@@ -6109,10 +6125,14 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 	if !params.Now.IsZero() {
 		now = params.Now
 	}
-	if items[0], err = transactPut(s.renewWidgetStep1Input(&params.Widget, now)); err != nil {
+	if params.Widget == nil {
+		return renewWidgetTx.stepError(0, &ItemError{Entity: "Widget", Reason: "no item: params.Widget is nil"})
+	}
+	widget := *params.Widget
+	if items[0], err = transactPut(s.renewWidgetStep1Input(&widget, now)); err != nil {
 		return renewWidgetTx.stepError(0, err)
 	}
-	if items[1], err = transactCheck(s.renewWidgetStep2Input(params.Widget.OwnerID)); err != nil {
+	if items[1], err = transactCheck(s.renewWidgetStep2Input(widget.OwnerID)); err != nil {
 		return renewWidgetTx.stepError(1, err)
 	}
 	token, err := renewWidgetTx.requestToken(params.RequestToken)
@@ -6126,6 +6146,7 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return renewWidgetTx.err(err, in.TransactItems)
 	}
+	*params.Widget = widget
 	return nil
 }
 
@@ -7284,19 +7305,24 @@ func (s *Store) moveGoldStep3Input(ledger *Ledger, now time.Time) (*dynamodb.Put
 	}
 	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
 	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
-	return &dynamodb.PutItemInput{
+	in := &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(moveGoldStep3Condition),
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-	}, nil
+	}
+	if err := ledger.UnmarshalItem(item); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 // MoveGoldParams holds the inputs of MoveGold. A field named after an
 // attribute is that attribute's value in every step that takes it.
 type MoveGoldParams struct {
-	// Ledger is the item step 3 writes (create Ledger).
-	Ledger Ledger
+	// Ledger is the item step 3 writes (create Ledger). On success it holds the
+	// item as written, with the createdAt and updatedAt the step writes.
+	Ledger *Ledger
 	// OwnerID is ownerId, of the key, in steps 1 (update Vault) and 2 (update
 	// Vault).
 	OwnerID string
@@ -7403,13 +7429,17 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	if !params.Now.IsZero() {
 		now = params.Now
 	}
+	if params.Ledger == nil {
+		return moveGoldTx.stepError(2, &ItemError{Entity: "Ledger", Reason: "no item: params.Ledger is nil"})
+	}
+	ledger := *params.Ledger
 	if items[0], err = transactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit, now)); err != nil {
 		return moveGoldTx.stepError(0, err)
 	}
 	if items[1], err = transactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit, now)); err != nil {
 		return moveGoldTx.stepError(1, err)
 	}
-	if items[2], err = transactPut(s.moveGoldStep3Input(&params.Ledger, now)); err != nil {
+	if items[2], err = transactPut(s.moveGoldStep3Input(&ledger, now)); err != nil {
 		return moveGoldTx.stepError(2, err)
 	}
 	if err := moveGoldTx.distinctItems(items); err != nil {
@@ -7426,6 +7456,164 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return moveGoldTx.err(err, in.TransactItems)
 	}
+	*params.Ledger = ledger
+	return nil
+}
+
+const openVaultStep1Condition = "attribute_not_exists(PK)"
+
+// openVaultStep1Input builds step 1 of OpenVault, create Vault; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openVaultStep1Input(vault *Vault, now time.Time) (*dynamodb.PutItemInput, error) {
+	item, err := vault.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	in := &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openVaultStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}
+	if err := vault.UnmarshalItem(item); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+const openVaultStep2Update = "SET #at = :at, #note = :note, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
+
+// openVaultStep2Input builds step 2 of OpenVault, update Event; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openVaultStep2Input(ownerID string, seq int64, at time.Time, note string) (*dynamodb.UpdateItemInput, error) {
+	if !storableYear(at.UTC().Year()) {
+		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
+	}
+	if !utf8.ValidString(note) {
+		return nil, &ItemError{Entity: "Event", Attr: "note", Reason: "not valid UTF-8"}
+	}
+	pk, err := eventPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := eventSK(seq)
+	if err != nil {
+		return nil, err
+	}
+	rebuilt1, err := eventLSI1SK(at)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#at": "at", "#note": "note", "#ownerId": "ownerId", "#seq": "seq"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
+			":_type":   &types.AttributeValueMemberS{Value: "Event"},
+			":at":      &types.AttributeValueMemberS{Value: formatTime(at)},
+			":note":    &types.AttributeValueMemberS{Value: note},
+			":ownerId": &types.AttributeValueMemberS{Value: ownerID},
+			":seq":     intValue(seq),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(openVaultStep2Update),
+	}, nil
+}
+
+// OpenVaultParams holds the inputs of OpenVault. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type OpenVaultParams struct {
+	// Vault is the item step 1 writes (create Vault); step 2 (update Event)
+	// also takes values of its fields, as the step writes them. On success it
+	// holds the item as written, with the rev, createdAt and updatedAt the step
+	// writes.
+	Vault *Vault
+	// Note is the value note is set to, in step 2 (update Event).
+	Note string
+	// Now, when not zero, is the time the steps write and tell expired items
+	// by, instead of the Store's clock. A retry with the same RequestToken must
+	// send the same values, times included: give it the Now of the first call.
+	Now time.Time
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
+	RequestToken string
+}
+
+// openVaultTx describes the steps of OpenVault for the runtime.
+var openVaultTx = transaction{
+	method: "OpenVault",
+	steps: []transactStep{{
+		action:    "create Vault",
+		ifPresent: ErrAlreadyExists,
+		key:       []string{"PK", "SK"},
+	}, {
+		action: "update Event",
+		key:    []string{"PK", "SK"},
+	}},
+}
+
+// Creates a vault and records its opening as an event numbered by the
+// vault's first version and dated by its created time, as the step writes
+// them.
+//
+// OpenVault writes its 2 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrTransactionConflict), with the SDK's
+// TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Vault
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: rev={N: "1"}, createdAt=the Store's clock,
+//	  	updatedAt=the Store's clock
+//	step 2, Update on table Main: update Event
+//	  Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
+//	  UpdateExpression: SET #at = :at, #note = :note, LSI1SK = :LSI1SK,
+//	  	#_type = :_type, #ownerId = :ownerId, #seq = :seq
+//	  ExpressionAttributeNames: #_type="_type", #at="at", #note="note",
+//	  	#ownerId="ownerId", #seq="seq"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) OpenVault(ctx context.Context, params OpenVaultParams) error {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	now := s.clock()
+	if !params.Now.IsZero() {
+		now = params.Now
+	}
+	if params.Vault == nil {
+		return openVaultTx.stepError(0, &ItemError{Entity: "Vault", Reason: "no item: params.Vault is nil"})
+	}
+	vault := *params.Vault
+	if items[0], err = transactPut(s.openVaultStep1Input(&vault, now)); err != nil {
+		return openVaultTx.stepError(0, err)
+	}
+	if items[1], err = transactUpdate(s.openVaultStep2Input(vault.OwnerID, vault.Rev, vault.CreatedAt, params.Note)); err != nil {
+		return openVaultTx.stepError(1, err)
+	}
+	token, err := openVaultTx.requestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: token,
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return openVaultTx.err(err, in.TransactItems)
+	}
+	*params.Vault = vault
 	return nil
 }
 
@@ -8258,9 +8446,9 @@ func (s *Store) openAccountStep3Input(accountEmailClaim *AccountEmailClaim) (*dy
 // attribute is that attribute's value in every step that takes it.
 type OpenAccountParams struct {
 	// Account is the item step 1 writes (create Account).
-	Account Account
+	Account *Account
 	// Member is the item step 2 writes (create Member).
-	Member Member
+	Member *Member
 	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
 	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
 	// same token within 10 minutes changes nothing again and succeeds, so a
@@ -8311,15 +8499,23 @@ var openAccountTx = transaction{
 func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error {
 	items := make([]types.TransactWriteItem, 3)
 	var err error
-	if items[0], err = transactPut(s.openAccountStep1Input(&params.Account)); err != nil {
+	if params.Account == nil {
+		return openAccountTx.stepError(0, &ItemError{Entity: "Account", Reason: "no item: params.Account is nil"})
+	}
+	account := *params.Account
+	if params.Member == nil {
+		return openAccountTx.stepError(1, &ItemError{Entity: "Member", Reason: "no item: params.Member is nil"})
+	}
+	member := *params.Member
+	if items[0], err = transactPut(s.openAccountStep1Input(&account)); err != nil {
 		return openAccountTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.openAccountStep2Input(&params.Member)); err != nil {
+	if items[1], err = transactPut(s.openAccountStep2Input(&member)); err != nil {
 		return openAccountTx.stepError(1, err)
 	}
 	if items[2], err = transactPut(s.openAccountStep3Input(&AccountEmailClaim{
-		Email:    params.Account.Email,
-		Username: params.Account.Username,
+		Email:    account.Email,
+		Username: account.Username,
 	})); err != nil {
 		return openAccountTx.stepError(2, err)
 	}
@@ -8334,6 +8530,8 @@ func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return openAccountTx.err(err, in.TransactItems)
 	}
+	*params.Account = account
+	*params.Member = member
 	return nil
 }
 

@@ -471,6 +471,9 @@ type StoreAPI interface {
 	// MoveGold writes its 3 steps in one transaction: all of them, or none.
 	MoveGold(ctx context.Context, params MoveGoldParams) error
 
+	// OpenVault writes its 2 steps in one transaction: all of them, or none.
+	OpenVault(ctx context.Context, params OpenVaultParams) error
+
 	// CreateAccount writes the Account only when no item has its key
 	// (ErrAlreadyExists from step 1) and no other Account holds its unique
 	// values: each is claimed in the same transaction (ErrAlreadyExists from

@@ -56,7 +56,7 @@ func TestTransactionLikePhoto(t *testing.T) {
 		t.Fatal(err)
 	}
 	like := Like{PhotoID: "p1", Username: "ann"}
-	if err := s.LikePhoto(ctx, LikePhotoParams{Like: like}); err != nil {
+	if err := s.LikePhoto(ctx, LikePhotoParams{Like: &like}); err != nil {
 		t.Fatalf("LikePhoto: %v", err)
 	}
 	if _, err := s.GetLike(ctx, LikeKey{PhotoID: "p1", Username: "ann"}); err != nil {
@@ -68,7 +68,7 @@ func TestTransactionLikePhoto(t *testing.T) {
 	}
 
 	// The same like again: step 2 (create Like) finds it, nothing changes.
-	err = s.LikePhoto(ctx, LikePhotoParams{Like: like})
+	err = s.LikePhoto(ctx, LikePhotoParams{Like: &like})
 	stepFailed(t, err, 2, ErrAlreadyExists)
 	var te *TransactionError
 	if errors.As(err, &te) && (te.Reason != "ConditionalCheckFailed" || te.Action != "create Like") {
@@ -80,14 +80,14 @@ func TestTransactionLikePhoto(t *testing.T) {
 
 	// No such photo: step 3 (update Photo) fails, and the like of step 2
 	// is not written.
-	err = s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p2", Username: "ann"}})
+	err = s.LikePhoto(ctx, LikePhotoParams{Like: &Like{PhotoID: "p2", Username: "ann"}})
 	stepFailed(t, err, 3, ErrNotFound)
 	if _, err := s.GetLike(ctx, LikeKey{PhotoID: "p2", Username: "ann"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the like of a cancelled transaction: %v", err)
 	}
 
 	// No such member: step 1 (check Member).
-	stepFailed(t, s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p1", Username: "zed"}}), 1, ErrNotFound)
+	stepFailed(t, s.LikePhoto(ctx, LikePhotoParams{Like: &Like{PhotoID: "p1", Username: "zed"}}), 1, ErrNotFound)
 
 	// Unlike: the delete's condition holds, the count goes down; a second
 	// unlike fails at step 1 and the count stays.
@@ -111,7 +111,7 @@ func TestTransactionFollow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "bob"}}); err != nil {
+	if err := s.FollowMember(ctx, FollowMemberParams{Follow: &Follow{Follower: "ann", Followee: "bob"}}); err != nil {
 		t.Fatalf("FollowMember: %v", err)
 	}
 	if ann, bob := mustMember(t, s, "ann"), mustMember(t, s, "bob"); ann.Following != 1 || bob.Followers != 1 || ann.Followers != 0 || bob.Following != 0 {
@@ -121,12 +121,12 @@ func TestTransactionFollow(t *testing.T) {
 	if err := s.CreateBlock(ctx, &Block{Blocker: "cy", Blocked: "ann"}); err != nil {
 		t.Fatal(err)
 	}
-	stepFailed(t, s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "cy"}}), 1, ErrAlreadyExists)
+	stepFailed(t, s.FollowMember(ctx, FollowMemberParams{Follow: &Follow{Follower: "ann", Followee: "cy"}}), 1, ErrAlreadyExists)
 	if _, err := s.GetFollow(ctx, FollowKey{Follower: "ann", Followee: "cy"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a blocked follow was written: %v", err)
 	}
 	// bob follows cy, who does not block him.
-	if err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "bob", Followee: "cy"}}); err != nil {
+	if err := s.FollowMember(ctx, FollowMemberParams{Follow: &Follow{Follower: "bob", Followee: "cy"}}); err != nil {
 		t.Fatalf("FollowMember bob -> cy: %v", err)
 	}
 	if cy := mustMember(t, s, "cy"); cy.Followers != 1 {
@@ -138,7 +138,7 @@ func TestTransactionSameItem(t *testing.T) {
 	ctx := context.Background()
 	// Refused before any call: noCalls fails the test if one is made.
 	s := newChecked(t, noCalls{t})
-	err := s.FollowMember(ctx, FollowMemberParams{Follow: Follow{Follower: "ann", Followee: "ann"}})
+	err := s.FollowMember(ctx, FollowMemberParams{Follow: &Follow{Follower: "ann", Followee: "ann"}})
 	var te *TransactionError
 	if !errors.Is(err, ErrSameItem) || !errors.As(err, &te) || te.Step != 4 {
 		t.Errorf("following oneself: %v, want ErrSameItem at step 4", err)
@@ -159,7 +159,7 @@ func TestTransactionBalance(t *testing.T) {
 	if err := s.CreateMember(ctx, &Member{Username: "ann", Balance: 100}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o1", Total: 30}, Balance: -30}); err != nil {
+	if err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: &Purchase{Username: "ann", PurchaseID: "o1", Total: 30}, Balance: -30}); err != nil {
 		t.Fatalf("PlacePurchase: %v", err)
 	}
 	if ann := mustMember(t, s, "ann"); ann.Balance != 70 {
@@ -167,14 +167,14 @@ func TestTransactionBalance(t *testing.T) {
 	}
 	// The balance can't go below 0 (min: 0): the update's condition fails,
 	// and the purchase is not recorded.
-	err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o2", Total: 100}, Balance: -100})
+	err := s.PlacePurchase(ctx, PlacePurchaseParams{Purchase: &Purchase{Username: "ann", PurchaseID: "o2", Total: 100}, Balance: -100})
 	stepFailed(t, err, 2, ErrConditionFailed)
 	if ann := mustMember(t, s, "ann"); ann.Balance != 70 {
 		t.Errorf("balance %d after a refused purchase, want 70", ann.Balance)
 	}
 
 	// A request token makes a repeated call change nothing again.
-	p := PlacePurchaseParams{Purchase: Purchase{Username: "ann", PurchaseID: "o3", Total: 20}, Balance: -20, RequestToken: "order-o3"}
+	p := PlacePurchaseParams{Purchase: &Purchase{Username: "ann", PurchaseID: "o3", Total: 20}, Balance: -20, RequestToken: "order-o3"}
 	for i := range 2 {
 		if err := s.PlacePurchase(ctx, p); err != nil {
 			t.Fatalf("call %d with a request token: %v", i+1, err)
@@ -212,7 +212,7 @@ func TestTransactGet(t *testing.T) {
 	if res.Member == nil || res.Member.Balance != 5 || res.Photo == nil || res.Photo.Owner != "bob" || res.Like != nil {
 		t.Errorf("result %+v", res)
 	}
-	if err := s.LikePhoto(ctx, LikePhotoParams{Like: Like{PhotoID: "p1", Username: "ann"}}); err != nil {
+	if err := s.LikePhoto(ctx, LikePhotoParams{Like: &Like{PhotoID: "p1", Username: "ann"}}); err != nil {
 		t.Fatal(err)
 	}
 	res, err = s.MemberAndPhoto(ctx, MemberAndPhotoParams{Username: "ann", PhotoID: "p1"})
@@ -285,8 +285,8 @@ func TestTransactionExpiry(t *testing.T) {
 	// replaces it.
 	renewed := expiring("o", "w", soon())
 	renewed.Name = "renewed"
-	stepFailed(t, now.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}), 1, ErrAlreadyExists)
-	must(t, later.RenewWidget(ctx, RenewWidgetParams{Widget: *renewed}))
+	stepFailed(t, now.RenewWidget(ctx, RenewWidgetParams{Widget: &*renewed}), 1, ErrAlreadyExists)
+	must(t, later.RenewWidget(ctx, RenewWidgetParams{Widget: &*renewed}))
 	if got, err := now.GetWidget(ctx, WidgetKey{OwnerID: "o", WidgetID: "w"}); err != nil || got.Name != "renewed" {
 		t.Errorf("after the renewal: %+v, %v", got, err)
 	}
@@ -306,7 +306,7 @@ func TestTransactionVersions(t *testing.T) {
 	must(t, s.CreateVault(ctx, &Vault{OwnerID: "o", VaultID: "b"}))
 	move := MoveGoldParams{
 		OwnerID: "o", FromID: "a", FromRev: 1, Debit: -4, ToID: "b", ToRev: 1, Credit: 4,
-		Ledger: Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
+		Ledger: &Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
 	}
 	must(t, s.MoveGold(ctx, move))
 	a, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "a"})
@@ -367,7 +367,7 @@ func TestRequestTokenWithClock(t *testing.T) {
 	must(t, s.CreateVault(ctx, &Vault{OwnerID: "o", VaultID: "b"}))
 	move := MoveGoldParams{
 		OwnerID: "o", FromID: "a", FromRev: 1, Debit: -4, ToID: "b", ToRev: 1, Credit: 4,
-		Ledger:       Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
+		Ledger:       &Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
 		RequestToken: "move-m1",
 		Now:          time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC),
 	}
@@ -382,5 +382,55 @@ func TestRequestTokenWithClock(t *testing.T) {
 	must(t, err)
 	if a.Gold != 6 || a.Rev != 2 || !a.UpdatedAt.Equal(move.Now) || !l.CreatedAt.Equal(move.Now) {
 		t.Errorf("after a repeated move: vault %+v, ledger %+v; want one move at %v", a, l, move.Now)
+	}
+}
+
+// TestTransactionWritesBack: the values a step writes itself (a version,
+// times from the Store's clock) are what a later step's bind takes and
+// what the caller's item holds after the call, as after a call of its
+// own: OpenVault's event is numbered by the vault's first version and
+// dated by its created time, and the vault can be put at once with the
+// version the transaction gave it back. A failed transaction leaves the
+// caller's item as it was.
+func TestTransactionWritesBack(t *testing.T) {
+	ctx := context.Background()
+	clock := &fakeClock{}
+	// Nanoseconds the stored form keeps, in a zone it does not: the item
+	// holds the time as it reads back.
+	t1 := time.Date(2025, 5, 6, 7, 8, 9, 123456789, time.FixedZone("x", 3600))
+	clock.set(t1)
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	v := &Vault{OwnerID: "o", VaultID: "v", Gold: 3, Rev: 42}
+	must(t, s.OpenVault(ctx, OpenVaultParams{Vault: v, Note: "opened"}))
+	stored, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "v"})
+	must(t, err)
+	if *v != *stored {
+		t.Errorf("the caller's vault after OpenVault: %+v; want it as stored, %+v", *v, *stored)
+	}
+	if v.Rev != 1 || !v.CreatedAt.Equal(t1) || !v.UpdatedAt.Equal(t1) {
+		t.Errorf("the vault after OpenVault: rev %d, created %v, updated %v; want 1 and %v", v.Rev, v.CreatedAt, v.UpdatedAt, t1)
+	}
+	ev, err := s.GetEvent(ctx, EventKey{OwnerID: "o", Seq: 1})
+	if err != nil || !ev.At.Equal(t1) || ev.Note != "opened" {
+		t.Errorf("the event of the opening: %+v, %v; want seq 1 (the vault's version) at %v", ev, err, t1)
+	}
+	// The version given back is the stored one: a versioned put succeeds.
+	v.Gold = 4
+	must(t, s.PutVault(ctx, v))
+	if v.Rev != 2 {
+		t.Errorf("after PutVault: rev %d, want 2", v.Rev)
+	}
+
+	// Opened again: the create fails, and the caller's item is untouched.
+	again := &Vault{OwnerID: "o", VaultID: "v", Gold: 9, Rev: 7}
+	stepFailed(t, s.OpenVault(ctx, OpenVaultParams{Vault: again, Note: "twice"}), 1, ErrAlreadyExists)
+	if again.Rev != 7 || !again.CreatedAt.IsZero() || again.Gold != 9 {
+		t.Errorf("the caller's vault after a failed OpenVault: %+v; want it unchanged", *again)
+	}
+	// No item: an ItemError naming the step, before any call.
+	err = s.OpenVault(ctx, OpenVaultParams{Note: "none"})
+	var ie *ItemError
+	if !errors.As(err, &ie) || ie.Entity != "Vault" {
+		t.Errorf("OpenVault without a vault: %v; want an ItemError of Vault", err)
 	}
 }

@@ -296,14 +296,14 @@ func TestUniquePutConcurrentCreate(t *testing.T) {
 func TestUniqueTransactionCreateClaims(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t, nil)
-	open := OpenAccountParams{Account: Account{Username: "ann", Email: "a@x.org"}, Member: Member{Username: "ann"}}
+	open := OpenAccountParams{Account: &Account{Username: "ann", Email: "a@x.org"}, Member: &Member{Username: "ann"}}
 	if err := s.OpenAccount(ctx, open); err != nil {
 		t.Fatalf("OpenAccount: %v", err)
 	}
 	holder(t, s, "a@x.org", "ann")
 	// Another account with the email: the claim the transaction adds
 	// fails, and nothing is written.
-	err := s.OpenAccount(ctx, OpenAccountParams{Account: Account{Username: "bob", Email: "a@x.org"}, Member: Member{Username: "bob"}})
+	err := s.OpenAccount(ctx, OpenAccountParams{Account: &Account{Username: "bob", Email: "a@x.org"}, Member: &Member{Username: "bob"}})
 	stepFailed(t, err, 3, ErrAlreadyExists)
 	claimTaken(t, err)
 	if _, err := s.GetAccount(ctx, "bob"); !errors.Is(err, ErrNotFound) {

@@ -35,6 +35,11 @@ type Step struct {
 	Action string
 	// Args are where each of Plan.Params takes its value, in order.
 	Args []*Arg
+	// Stamps is set on a step that writes the caller's item of a
+	// transaction with values of its own (Input.Written): its builder
+	// decodes the item it built back into the item it was given, the
+	// method's copy.
+	Stamps bool
 	// IfAbsent and IfPresent are the errors a failed condition of the
 	// step is (ErrNotFound, ErrAlreadyExists, ErrConditionFailed...),
 	// when the item does not exist and when it does; "" when the step
@@ -66,6 +71,12 @@ type Input struct {
 	Attr *model.Attribute
 	// Steps are the steps that take it, in order.
 	Steps []*model.Step
+	// Written are the attributes of an item input that its step writes
+	// itself (version, timestamps), which the method gives back into the
+	// caller's item on success and later steps' binds read as written.
+	// A put's created time is not among them: the step keeps the stored
+	// one, which it does not read.
+	Written []*model.Attribute
 }
 
 // Transaction is the plan of a transaction pattern's steps.
@@ -80,6 +91,24 @@ type Transaction struct {
 	// may address the same item, depending on the values of a call: the
 	// method compares their keys before the call.
 	Distinct [][2]int
+	// Order is the order the method builds the steps' requests in (the
+	// request keeps the steps' own): the steps that write an item first,
+	// since building one stamps the copy of its item with the version
+	// and times it writes, which a later step's bind then reads.
+	Order []int
+}
+
+// ItemInputs are the inputs that are a step's whole item, in order: a
+// pointer to the caller's item, copied by the method, stamped with what
+// the step writes, and given back on success.
+func (tx *Transaction) ItemInputs() []*Input {
+	var out []*Input
+	for _, in := range tx.Inputs {
+		if in.Item != nil {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // TokenField is the field of a transaction's struct holding its client
@@ -169,6 +198,7 @@ func (b *builder) transaction(p *model.Pattern) *Pattern {
 	if !b.txInputs(pp) || !b.distinct(pp) {
 		return nil
 	}
+	pp.Tx.Order = buildOrder(pp.Tx)
 	b.txSize(pp)
 	b.txCost(pp)
 	// The method's parameters: the struct of inputs, whose fields the
@@ -268,7 +298,14 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			ok = false
 			continue
 		}
-		in := &Input{Field: field, GoType: st.Entity().GoName, Item: st, Steps: []*model.Step{st}}
+		in := &Input{Field: field, GoType: "*" + st.Entity().GoName, Item: st, Steps: []*model.Step{st}}
+		e := st.Entity()
+		for _, a := range []*model.Attribute{e.Version, e.Created, e.Updated} {
+			if a != nil && (a != e.Created || st.Op == model.OpCreate) {
+				in.Written = append(in.Written, a)
+			}
+		}
+		s.Stamps = len(in.Written) > 0
 		byField[field] = in
 		tx.Inputs = append(tx.Inputs, in)
 		items[st] = in
@@ -331,6 +368,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 					ok = false
 					continue
 				}
+				if reason := unboundWrite(bd.Item, tx); reason != "" && bd.Item.Entity().Created == bd.From {
+					b.errorf(bd.Pos, "%s %s: %s takes %s from %s.%s, but %s; bind it to an input", p.Op, p.Name, where(st), q.Attr.Name, bd.Item.As, bd.From.Name, reason)
+					ok = false
+					continue
+				}
 				if !slices.Contains(src.Steps, st) {
 					src.Steps = append(src.Steps, st)
 				}
@@ -351,6 +393,53 @@ func (b *builder) txInputs(pp *Pattern) bool {
 		}
 	}
 	return ok
+}
+
+// unboundWrite says why the value a step writes into its item's created
+// time is not known before the call: a put of an item that has one keeps
+// the stored time (if_not_exists), which the transaction does not read.
+// "" when it is known.
+func unboundWrite(st *model.Step, tx *Transaction) string {
+	for _, s := range tx.Steps {
+		if s.Step == st && st.Op == model.OpPut && s.Plan.Call == UpdateItem {
+			return fmt.Sprintf("step %d (%s) keeps the %s of a stored %s, which the transaction does not read, and writes the Store's time only for a new one", st.Index+1, st.Action(), st.Entity().Created.Name, st.Entity().Name)
+		}
+	}
+	return ""
+}
+
+// buildOrder is the order a transaction's method builds its steps'
+// requests in: the steps' own, but a step that takes values of the item
+// a later step writes with values of its own (a version, times) comes
+// after that step, which stamps the item with them. A value refused before the call is then the first
+// step's in step order that has one, wherever no bind reaches ahead.
+func buildOrder(tx *Transaction) []int {
+	placed := make([]bool, len(tx.Steps))
+	var order []int
+	var place func(i int)
+	place = func(i int) {
+		if placed[i] {
+			return
+		}
+		placed[i] = true
+		for _, a := range tx.Steps[i].Args {
+			for _, b := range append([]*Arg{a}, a.Build...) {
+				if b.Input == nil || len(b.Input.Written) == 0 || b.Input.Item == tx.Steps[i].Step {
+					continue
+				}
+				for j, s := range tx.Steps {
+					if s.Step == b.Input.Item {
+						place(j)
+					}
+				}
+			}
+		}
+		order = append(order, i)
+	}
+	for i := range tx.Steps {
+		place(i)
+	}
+	return order
 }
 
 // distinct finds the steps that address the same item of one table:

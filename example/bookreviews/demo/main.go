@@ -111,17 +111,17 @@ func demo(ctx context.Context, s *bookreviews.Store, out io.Writer) error {
 	var reviews []bookreviews.Review
 	for i, text := range texts {
 		r := bookreviews.Review{ISBN: book.ISBN, Username: []string{"alice", "bob", "carol"}[i%3], Grade: int64(6 + i), ReviewText: text, ReviewDate: day.AddDate(0, 0, i)}
-		if err := s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: r}); err != nil {
+		if err := s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: &r}); err != nil {
 			return err
 		}
 		reviews = append(reviews, r)
 		p("wrote %s", fmtReview(r))
 	}
-	err = s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: reviews[0]})
+	err = s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: &reviews[0]})
 	p("writing the first again: %s", sentinel(err))
 	orphan := reviews[0]
 	orphan.ISBN = "978-0000000000"
-	err = s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: orphan})
+	err = s.WriteReview(ctx, bookreviews.WriteReviewParams{Review: &orphan})
 	p("a review of a missing book: %s", sentinel(err))
 
 	section("GetBook", book.ISBN)

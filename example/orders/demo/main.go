@@ -156,7 +156,7 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 		{"SHIPPED", "Handed to carrier"},
 	} {
 		e := orders.TrackingEvent{OrderID: orderID, EventID: ksuid(placed.Add(time.Duration(i) * 3 * time.Hour)), Status: st.status, Message: new(st.message)}
-		if err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: e}); err != nil {
+		if err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &e}); err != nil {
 			return err
 		}
 		o, err := s.GetOrder(ctx, orderID)
@@ -167,12 +167,12 @@ func demo(ctx context.Context, s *orders.Store, out io.Writer) error {
 		if i == 0 {
 			again := e
 			again.Status = "LOST"
-			err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: again})
+			err := s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &again})
 			p("  recording it again: %s", sentinel(err))
 		}
 	}
 	lost := orders.TrackingEvent{OrderID: orderID + 1, EventID: ksuid(placed), Status: "PLACED"}
-	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: lost})
+	err = s.RecordTrackingEvent(ctx, orders.RecordTrackingEventParams{TrackingEvent: &lost})
 	p("an event of an order never placed: %s", sentinel(err))
 
 	section("GetOrder", "the order's own item: the status of its last event")

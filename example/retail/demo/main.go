@@ -126,15 +126,15 @@ func demo(ctx context.Context, s *retail.Store, out io.Writer) error {
 	o5 := janes[5]
 	invoice := func(o retail.Order, id string) retail.CreateInvoiceParams {
 		return retail.CreateInvoiceParams{
-			Invoice:      retail.Invoice{CustomerID: o.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(3 * time.Hour), Amount: o.Total},
-			InvoiceOrder: retail.InvoiceOrder{InvoiceID: id, CustomerID: o.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total},
+			Invoice:      &retail.Invoice{CustomerID: o.CustomerID, InvoiceID: id, OrderID: o.OrderID, InvoiceDate: o.OrderDate.Add(3 * time.Hour), Amount: o.Total},
+			InvoiceOrder: &retail.InvoiceOrder{InvoiceID: id, CustomerID: o.CustomerID, OrderID: o.OrderID, OrderDate: o.OrderDate, OrderTotal: o.Total},
 		}
 	}
 	params := invoice(o5, "inv12ab34cd")
 	if err := s.CreateInvoice(ctx, params); err != nil {
 		return err
 	}
-	inv, item := params.Invoice, params.InvoiceOrder
+	inv, item := *params.Invoice, *params.InvoiceOrder
 	p("  %s", fmtInvoice(inv))
 	p("  invoice %s -> order %s", item.InvoiceID, item.OrderID)
 	err = s.CreateInvoice(ctx, invoice(o5, "inv55second"))

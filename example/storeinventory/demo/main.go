@@ -195,7 +195,7 @@ func demo(ctx context.Context, s *storeinventory.Store, out io.Writer) error {
 
 	section("MoveGood", "the hub moves from the accessories to Electronics: a delete and a create, one transaction")
 	hub := storeinventory.Good{StoreID: "StoreA", Category: electronics, GoodID: "hub", Name: "USB hub", Price: 1000}
-	move := storeinventory.MoveGoodParams{Good: hub, FromCategory: accessories}
+	move := storeinventory.MoveGoodParams{Good: &hub, FromCategory: accessories}
 	if err := s.MoveGood(ctx, move); err != nil {
 		return err
 	}

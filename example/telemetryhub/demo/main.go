@@ -133,7 +133,7 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		{UserID: "usr-0002", ServiceGroupID: "sg-prod-17", GrantedAt: granted.AddDate(0, 0, 2)},
 		{UserID: "usr-0003", ServiceGroupID: "sg-dev-41", GrantedAt: granted.AddDate(0, 1, 0)},
 	} {
-		if err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: m, AccountID: acme.AccountID}); err != nil {
+		if err := s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: &m, AccountID: acme.AccountID}); err != nil {
 			return err
 		}
 		n, err := groupMembers(m.ServiceGroupID)
@@ -143,13 +143,13 @@ func demo(ctx context.Context, s *telemetryhub.Store, out io.Writer) error {
 		p("  user %s -> service group %s (members %d)", m.UserID, m.ServiceGroupID, n)
 	}
 	again := telemetryhub.Membership{UserID: "usr-0001", ServiceGroupID: "sg-dev-41", GrantedAt: time.Now()}
-	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: again, AccountID: acme.AccountID})
+	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: &again, AccountID: acme.AccountID})
 	p("granting usr-0001 sg-dev-41 again: %s", sentinel(err))
 	ghost := telemetryhub.Membership{UserID: "usr-9999", ServiceGroupID: "sg-dev-41", GrantedAt: time.Now()}
-	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: ghost, AccountID: acme.AccountID})
+	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: &ghost, AccountID: acme.AccountID})
 	p("granting a user who does not exist: %s", sentinel(err))
 	nogroup := telemetryhub.Membership{UserID: "usr-0003", ServiceGroupID: "sg-none-00", GrantedAt: time.Now()}
-	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: nogroup, AccountID: acme.AccountID})
+	err = s.GrantServiceGroup(ctx, telemetryhub.GrantServiceGroupParams{Membership: &nogroup, AccountID: acme.AccountID})
 	p("granting a group that does not exist: %s", sentinel(err))
 
 	section("GetAccount", acme.AccountID)
