@@ -113,6 +113,26 @@ func (m *method) stampItem(g *jen.Group, item, now string) {
 	}
 }
 
+// marshalStamped emits the marshalling of the item r into the local item,
+// and the reading of the clock; it returns the local holding the time.
+// When an index key is built from the created time (StampCreated), the
+// item is marshalled from a copy of r holding the clock's time, so that
+// the key holds the time the write stores.
+func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.Code) string {
+	if !m.req.StampCreated {
+		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
+		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		return m.clockLocal(g)
+	}
+	now := m.clockLocal(g)
+	stamped := m.local("stamped")
+	g.Id(stamped).Op(":=").Op("*").Id(r)
+	g.Id(stamped).Dot(m.ent().Created.GoName).Op("=").Id(now)
+	g.List(jen.Id("item"), jen.Err()).Op(":=").Id(stamped).Dot("MarshalItem").Call()
+	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	return now
+}
+
 // refreshItem emits, after a put or create that set the version or the
 // timestamps, the decoding of the item written into the caller's item,
 // so that it holds its new version and times.

@@ -54,9 +54,7 @@ func (m *method) replaceInput(updateConst, condConst jen.Code) {
 	r := m.pp.Params[0].Name
 	always, sometimes := m.req.Update.Static()
 	m.inputBuilder("UpdateItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
-		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		now := m.clockLocal(g)
+		now := m.marshalStamped(g, r, fail)
 		m.stampItem(g, "item", now)
 		key := jen.Dict{}
 		for _, ka := range m.p.Table.Primary().KeyAttrs() {

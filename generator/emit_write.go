@@ -70,9 +70,8 @@ func (m *method) put() {
 func (m *method) putInput(condConst jen.Code) {
 	r := m.pp.Params[0].Name
 	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
-		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		m.stampItem(g, "item", m.clockLocal(g))
+		now := m.marshalStamped(g, r, fail)
+		m.stampItem(g, "item", now)
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): jen.Id("item")}
 		m.conditionInput(in, condConst)
 		return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -291,5 +292,63 @@ func TestVersionedReplace(t *testing.T) {
 	}
 	if _, err := s.GetVault(ctx, VaultKey{OwnerID: "o", VaultID: "none"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the put of an absent item wrote it: %v", err)
+	}
+}
+
+// TestCreatedKey: an index key built from the created time ("newest
+// first") holds the time the Store writes at create; a replacing put
+// keeps the stored time and key (if_not_exists) whatever the caller's
+// item says, and writes the clock's time for a new item; an update that
+// does not touch the key leaves it.
+func TestCreatedKey(t *testing.T) {
+	ctx := t.Context()
+	clock := &fakeClock{}
+	t1 := time.Date(2025, 3, 1, 10, 0, 0, 111, time.UTC)
+	t2, t3 := t1.Add(time.Minute), t1.Add(2*time.Minute)
+	s, _ := newStore(t, nil, WithClock(clock.Now))
+	newest := func() []string {
+		t.Helper()
+		res, err := s.NewestPosts(ctx, "ann", Page{})
+		must(t, err)
+		var ids []string
+		for _, p := range res.Items {
+			ids = append(ids, p.PostID+"@"+p.CreatedAt.Format(time.TimeOnly))
+		}
+		return ids
+	}
+	clock.set(t1)
+	first := &Post{Author: "ann", PostID: "p1", Title: "first", CreatedAt: t3.Add(time.Hour)}
+	must(t, s.CreatePost(ctx, first))
+	if !first.CreatedAt.Equal(t1) {
+		t.Errorf("created %v, want the clock's %v", first.CreatedAt, t1)
+	}
+	clock.set(t2)
+	must(t, s.CreatePost(ctx, &Post{Author: "ann", PostID: "p2", Title: "second"}))
+	if got, want := strings.Join(newest(), " "), "p2@10:01:00 p1@10:00:00"; got != want {
+		t.Errorf("newest first: %s, want %s", got, want)
+	}
+	// A put of p1 whose caller gives another time keeps the stored one,
+	// in the item and in its key: p1 stays second.
+	clock.set(t3)
+	replaced := &Post{Author: "ann", PostID: "p1", Title: "first, again", CreatedAt: t3.Add(time.Hour)}
+	must(t, s.PutPost(ctx, replaced))
+	if !replaced.CreatedAt.Equal(t1) || replaced.Title != "first, again" {
+		t.Errorf("after the put: %+v; want created %v", replaced, t1)
+	}
+	// A put of a new post writes the clock's time and its key.
+	must(t, s.PutPost(ctx, &Post{Author: "ann", PostID: "p3", Title: "third"}))
+	_, err := s.RetitlePost(ctx, RetitlePostParams{PostID: "p2", Title: "second, retitled"})
+	must(t, err)
+	if got, want := strings.Join(newest(), " "), "p3@10:02:00 p2@10:01:00 p1@10:00:00"; got != want {
+		t.Errorf("newest first after the puts: %s, want %s", got, want)
+	}
+	// Moving p1 to another author rewrites the partition key only; its
+	// sort key, built from the created time, stays.
+	_, err = s.MovePost(ctx, MovePostParams{PostID: "p1", Author: "bob"})
+	must(t, err)
+	res, err := s.NewestPosts(ctx, "bob", Page{})
+	must(t, err)
+	if len(res.Items) != 1 || !res.Items[0].CreatedAt.Equal(t1) {
+		t.Errorf("bob's posts: %+v; want p1 created %v", res.Items, t1)
 	}
 }

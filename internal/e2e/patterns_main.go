@@ -7460,6 +7460,374 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	return nil
 }
 
+const createPostCondition = "attribute_not_exists(PK)"
+
+// CreatePost writes post only when no item has its key: ErrAlreadyExists
+// otherwise. It sets createdAt from the Store's clock, whatever the caller
+// gives. On success post holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "POST#{postId}" AND SK = "POST#{postId}"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreatePost(ctx context.Context, post *Post) error {
+	in, err := s.createPostInput(post)
+	if err != nil {
+		return &callError{method: "CreatePost", cause: err}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return conditionError("CreatePost", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := post.UnmarshalItem(in.Item); err != nil {
+		return &callError{method: "CreatePost", cause: err}
+	}
+	return nil
+}
+
+// createPostInput builds the request of CreatePost; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) createPostInput(post *Post) (*dynamodb.PutItemInput, error) {
+	now := s.clock()
+	stamped := *post
+	stamped.CreatedAt = now
+	item, err := stamped.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createPostCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putPostUpdate = "SET #_type = :_type, #author = :author, #postId = :postId, #title = :title, #createdAt = if_not_exists(#createdAt, :createdAt_now), GSI1PK = :GSI1PK, GSI1SK = if_not_exists(GSI1SK, :GSI1SK)"
+
+// PutPost writes post whole, replacing any item with its key, in one
+// UpdateItem that sets each of its attributes and removes those it lacks,
+// so that a replaced item keeps its createdAt: a new item's is the Store's
+// clock's time. Attributes of the stored item that Post does not declare
+// are kept.
+//
+//	UpdateItem on table Main
+//	Key: PK = "POST#{postId}" AND SK = "POST#{postId}"
+//	UpdateExpression: SET #_type = :_type, #author = :author, #postId =
+//		:postId, #title = :title, #createdAt = if_not_exists(#createdAt,
+//		:createdAt_now), GSI1PK = :GSI1PK, GSI1SK = if_not_exists(GSI1SK,
+//		:GSI1SK)
+func (s *Store) PutPost(ctx context.Context, post *Post) error {
+	in, err := s.putPostInput(post)
+	if err != nil {
+		return &callError{method: "PutPost", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return &callError{method: "PutPost", cause: err}
+	}
+	if err := post.UnmarshalItem(out.Attributes); err != nil {
+		return &callError{method: "PutPost", cause: err}
+	}
+	return nil
+}
+
+// putPostInput builds the request of PutPost; its errors are a KeyError or
+// an ItemError, which the caller wraps.
+func (s *Store) putPostInput(post *Post) (*dynamodb.UpdateItemInput, error) {
+	now := s.clock()
+	stamped := *post
+	stamped.CreatedAt = now
+	item, err := stamped.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#author": "author", "#createdAt": "createdAt", "#postId": "postId", "#title": "title"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI1PK":        item["GSI1PK"],
+			":GSI1SK":        item["GSI1SK"],
+			":_type":         item["_type"],
+			":author":        item["author"],
+			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":postId":        item["postId"],
+			":title":         item["title"],
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": item["PK"],
+			"SK": item["SK"],
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(putPostUpdate),
+	}, nil
+}
+
+// RetitlePostParams holds the inputs of RetitlePost.
+type RetitlePostParams struct {
+	PostID string
+	Title  string // the value set
+}
+
+const retitlePostUpdate = "SET #title = :title"
+
+const retitlePostCondition = "attribute_exists(PK)"
+
+// RetitlePost changes a Post and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "POST#{postId}" AND SK = "POST#{postId}"
+//	UpdateExpression: SET #title = :title
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) RetitlePost(ctx context.Context, params RetitlePostParams) (*Post, error) {
+	in, err := s.retitlePostInput(params)
+	if err != nil {
+		return nil, &callError{method: "RetitlePost", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("RetitlePost", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Post
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "RetitlePost", cause: err}
+	}
+	return &v, nil
+}
+
+// retitlePostInput builds the request of RetitlePost; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) retitlePostInput(params RetitlePostParams) (*dynamodb.UpdateItemInput, error) {
+	postID := params.PostID
+	title := params.Title
+	if !utf8.ValidString(title) {
+		return nil, &ItemError{Entity: "Post", Attr: "title", Reason: "not valid UTF-8"}
+	}
+	pk, err := postPK(postID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := postSK(postID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(retitlePostCondition),
+		ExpressionAttributeNames:  map[string]string{"#title": "title"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":title": &types.AttributeValueMemberS{Value: title}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(retitlePostUpdate),
+	}, nil
+}
+
+// MovePostParams holds the inputs of MovePost.
+type MovePostParams struct {
+	PostID string
+	Author string // the value set
+}
+
+const movePostUpdate = "SET #author = :author, GSI1PK = :GSI1PK"
+
+const movePostCondition = "attribute_exists(PK)"
+
+// MovePost changes a Post and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "POST#{postId}" AND SK = "POST#{postId}"
+//	UpdateExpression: SET #author = :author, GSI1PK = :GSI1PK
+//	ConditionExpression: attribute_exists(PK)
+//	rewrites GSI1PK="AUTHOR#{author}" on GSI1
+func (s *Store) MovePost(ctx context.Context, params MovePostParams) (*Post, error) {
+	in, err := s.movePostInput(params)
+	if err != nil {
+		return nil, &callError{method: "MovePost", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("MovePost", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Post
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "MovePost", cause: err}
+	}
+	return &v, nil
+}
+
+// movePostInput builds the request of MovePost; its errors are a KeyError
+// or an ItemError, which the caller wraps.
+func (s *Store) movePostInput(params MovePostParams) (*dynamodb.UpdateItemInput, error) {
+	postID := params.PostID
+	author := params.Author
+	if !utf8.ValidString(author) {
+		return nil, &ItemError{Entity: "Post", Attr: "author", Reason: "not valid UTF-8"}
+	}
+	pk, err := postPK(postID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := postSK(postID)
+	if err != nil {
+		return nil, err
+	}
+	rebuilt1, err := postGSI1PK(author)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(movePostCondition),
+		ExpressionAttributeNames: map[string]string{"#author": "author"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI1PK": &types.AttributeValueMemberS{Value: rebuilt1},
+			":author": &types.AttributeValueMemberS{Value: author},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(movePostUpdate),
+	}, nil
+}
+
+// GetPost reads one Post by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "POST#{postId}" AND SK = "POST#{postId}"
+//	ConsistentRead: true
+func (s *Store) GetPost(ctx context.Context, postID string) (*Post, error) {
+	pk, err := postPK(postID)
+	if err != nil {
+		return nil, &callError{method: "GetPost", cause: err}
+	}
+	sk, err := postSK(postID)
+	if err != nil {
+		return nil, &callError{method: "GetPost", cause: err}
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, &callError{method: "GetPost", cause: err}
+	}
+	if out.Item == nil {
+		return nil, &callError{method: "GetPost", cause: ErrNotFound}
+	}
+	var v Post
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, &callError{method: "GetPost", cause: err}
+	}
+	return &v, nil
+}
+
+// NewestPostsResult is one page of NewestPosts.
+type NewestPostsResult struct {
+	Items []Post
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const newestPostsKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
+
+// newestPostsShape is how NewestPosts binds and checks its cursors.
+var newestPostsShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "NewestPosts",
+		pk:      "GSI1PK",
+		sk:      "GSI1SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
+// NewestPosts reads one page of Post items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "AUTHOR#{author}" AND
+//		begins_with(GSI1SK, "POST#")
+//	ScanIndexForward: false (descending)
+func (s *Store) NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error) {
+	pk, err := postGSI1PK(author)
+	if err != nil {
+		return nil, &callError{method: "NewestPosts", cause: err}
+	}
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "GSI1",
+			keyCondition: newestPostsKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "POST#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			ScanIndexForward:       &fixed.forward,
+			TableName:              &fixed.table,
+		}
+	}
+	in := newInput()
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, newestPostsShape)
+	if err != nil {
+		return nil, &callError{method: "NewestPosts", cause: err}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "NewestPosts", cause: err}
+	}
+	res := &NewestPostsResult{Items: make([]Post, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		var v Post
+		if err := v.UnmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, decodeErr("NewestPosts", undecoded)
+}
+
+// NewestPostsAll walks every Post of NewestPosts, reading the pages one at
+// a time. Items that can't be decoded are left out, and a page's
+// DecodeError listing them comes after its other items; the walk goes on.
+// Another error ends it.
+func (s *Store) NewestPostsAll(ctx context.Context, author string) iter.Seq2[Post, error] {
+	return walk(func(page Page) ([]Post, Cursor, error) {
+		res, err := s.NewestPosts(ctx, author, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
+	})
+}
+
 const openVaultStep1Condition = "attribute_not_exists(PK)"
 
 // openVaultStep1Input builds step 1 of OpenVault, create Vault; its errors

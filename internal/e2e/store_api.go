@@ -471,6 +471,32 @@ type StoreAPI interface {
 	// MoveGold writes its 3 steps in one transaction: all of them, or none.
 	MoveGold(ctx context.Context, params MoveGoldParams) error
 
+	// CreatePost writes post only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreatePost(ctx context.Context, post *Post) error
+
+	// PutPost writes post whole, replacing any item with its key, in one
+	// UpdateItem that sets each of its attributes and removes those it lacks,
+	// so that a replaced item keeps its createdAt: a new item's is the Store's
+	// clock's time.
+	PutPost(ctx context.Context, post *Post) error
+
+	// RetitlePost changes a Post and returns it as it is after the change.
+	RetitlePost(ctx context.Context, params RetitlePostParams) (*Post, error)
+
+	// MovePost changes a Post and returns it as it is after the change.
+	MovePost(ctx context.Context, params MovePostParams) (*Post, error)
+
+	// GetPost reads one Post by its primary key.
+	GetPost(ctx context.Context, postID string) (*Post, error)
+
+	// NewestPosts reads one page of Post items.
+	NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error)
+
+	// NewestPostsAll walks every Post of NewestPosts, reading the pages one at
+	// a time.
+	NewestPostsAll(ctx context.Context, author string) iter.Seq2[Post, error]
+
 	// OpenVault writes its 2 steps in one transaction: all of them, or none.
 	OpenVault(ctx context.Context, params OpenVaultParams) error
 

@@ -242,6 +242,13 @@ func (e *Entity) Managed(a *Attribute) bool {
 	return a != nil && (a == e.Version || a == e.Created || a == e.Updated)
 }
 
+// CreatedIn reports whether template tm, written by the entity itself
+// (not the attribute as a natural key, nor a template written for another
+// index), is built from its created time, which only a create knows.
+func (e *Entity) CreatedIn(tm *Template) bool {
+	return e.Created != nil && !tm.Implied && tm.Has(e.Created)
+}
+
 // Attr returns the attribute named name (its spec name), or nil.
 func (e *Entity) Attr(name string) *Attribute {
 	for _, a := range e.Attributes {

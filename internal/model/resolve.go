@@ -1129,10 +1129,11 @@ func attrGoPos(sa *spec.Attribute) Pos {
 
 // managed resolves the attributes the generated code sets itself: the
 // version of optimistic locking and the timestamps. Each must be a
-// required attribute of the right type in no key template: the key of an
-// item can't change with its version or its time.
+// required attribute of the right type in no key template, the key of an
+// item can't change with its version or its time, but for the created
+// time in a secondary index's key: it never changes.
 func (r *resolver) managed(e *Entity, se *spec.Entity) {
-	attr := func(name spec.Str, what string, t Type, typeName string) *Attribute {
+	attr := func(name spec.Str, what string, t Type, typeName string, secondaryKeys bool) *Attribute {
 		if !name.Set {
 			return nil
 		}
@@ -1164,19 +1165,24 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 		}
 		for _, k := range e.Keys {
 			for _, tm := range k.Templates() {
-				if tm.Has(a) {
-					ka := k.Index.PK
-					if tm == k.SK {
-						ka = k.Index.SK
-					}
-					r.errorf(name.Pos, "%s of %s names %s, which %s=%q on %s is built from; the generated code sets it, not the caller, and an item's keys can't be built from it: use an attribute in no key template", what, e.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
+				if !tm.Has(a) || secondaryKeys && !k.Index.IsPrimary() {
+					continue
+				}
+				ka := k.Index.PK
+				if tm == k.SK {
+					ka = k.Index.SK
+				}
+				if secondaryKeys {
+					r.errorf(name.Pos, "%s of %s names %s, which %s=%q of its primary key is built from; the generated code sets it at create, so the caller could not address the item before reading it: use it in a secondary index's key only", what, e.Name, a.Name, ka.Name, tm.Source)
 					return nil
 				}
+				r.errorf(name.Pos, "%s of %s names %s, which %s=%q on %s is built from; the generated code sets it, not the caller, and an item's keys can't be built from it: use an attribute in no key template", what, e.Name, a.Name, ka.Name, tm.Source, k.Index.Name)
+				return nil
 			}
 		}
 		return a
 	}
-	e.Version = attr(se.Version, "version", Int, "int")
+	e.Version = attr(se.Version, "version", Int, "int", false)
 	if a := e.Version; a != nil && a.Default != nil {
 		// An item written before the version was added holds none: no
 		// condition on the version read could hold for it.
@@ -1188,8 +1194,11 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 		r.errorf(se.Version.Pos, "version of %s names %s, which has a min or max; the store writes 1 and then counts up by itself: remove min: and max:", e.Name, a.Name)
 	}
 	if ts := se.Timestamps; ts != nil {
-		e.Created = attr(ts.Created, "timestamps created", Time, "time")
-		e.Updated = attr(ts.Updated, "timestamps updated", Time, "time")
+		// The created time is written once, at create: a secondary
+		// index's key may hold it ("newest first"), and the writes that
+		// can't know it without a read are planned or refused (plan).
+		e.Created = attr(ts.Created, "timestamps created", Time, "time", true)
+		e.Updated = attr(ts.Updated, "timestamps updated", Time, "time", false)
 		if e.Created != nil && e.Created == e.Updated {
 			r.errorf(ts.Updated.Pos, "timestamps of %s name %s as both created and updated; give each its own attribute, or leave one out", e.Name, e.Created.Name)
 			e.Updated = nil

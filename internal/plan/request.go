@@ -35,6 +35,12 @@ type Request struct {
 	// values: the version (VersionFirst, VersionNext) and the timestamps
 	// (ClockNow), each under its stored name (Placeholder is "").
 	Item []*Value
+	// StampCreated is set on a create or put of an entity whose index
+	// key is built from its created time: the item is marshalled from a
+	// copy of the caller's whose created time is the clock's, so that the
+	// key holds the time the write stores (a put keeps a stored item's
+	// key with if_not_exists, as it keeps its created time).
+	StampCreated bool
 	// Expiry is how the call treats an item whose time to live has
 	// passed, or nil when it reads or writes such items as stored.
 	Expiry *Expiry
@@ -417,11 +423,13 @@ func (b *builder) request(pp *Pattern) {
 	case PutItem, DeleteItem, ConditionCheck:
 		req.Condition = condition(n, pp, nil)
 		req.Item = itemValues(pp)
+		req.StampCreated = p.Op == model.OpCreate && createdKeyed(p.Entity())
 	case UpdateItem:
 		if p.Op == model.OpPut {
 			replace(n, pp, req)
 			req.Condition = condition(n, pp, nil)
 			req.Item = itemValues(pp)
+			req.StampCreated = createdKeyed(p.Entity())
 			break
 		}
 		amounts := update(n, pp, req)
@@ -875,8 +883,28 @@ func replace(n *requestNamer, pp *Pattern, req *Request) {
 				continue
 			}
 			seen[ka.Name] = true
+			if e.CreatedIn(tm) {
+				// Built from the created time: a replaced item keeps its
+				// key as it keeps its time (the planner refuses such a
+				// template with attributes a put may change).
+				name := n.name(ka.Name, "")
+				v := n.value(ka.Name, &Value{Source: ItemAttr, Stored: ka.Name})
+				u.Set = append(u.Set, &Clause{Text: fmt.Sprintf("%s = if_not_exists(%s, %s)", name, name, v.Placeholder), Values: []*Value{v}})
+				continue
+			}
 			add(ka.Name, ka.Name, nil, absent)
 		}
 	}
 	u.Set = append(u.Set, sometimes...)
+}
+
+// createdKeyed reports whether an index key template e writes is built
+// from its created time.
+func createdKeyed(e *model.Entity) bool {
+	for _, k := range e.Keys {
+		if slices.ContainsFunc(k.Templates(), e.CreatedIn) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,9 @@ func (b *builder) write(p *model.Pattern) *Pattern {
 			// stored one: an UpdateItem that sets every attribute
 			// replaces the item as well, and keeps its created time.
 			pp.Call = UpdateItem
+			if !b.putCreatedKeys(p) {
+				return nil
+			}
 		}
 	case model.OpDelete:
 		pp.Call = DeleteItem
@@ -53,6 +56,40 @@ func (b *builder) write(p *model.Pattern) *Pattern {
 	b.request(pp)
 	b.cost(pp)
 	return pp
+}
+
+// putCreatedKeys refuses a put of an entity with an index key built from
+// its created time that it could not keep right without reading the
+// item: the put keeps a stored key with if_not_exists, as it keeps the
+// stored time, which holds only when nothing else of the key can change
+// (its other placeholders are the primary key's) and the item is in the
+// index whenever it exists (no optional attribute decides it).
+func (b *builder) putCreatedKeys(p *model.Pattern) bool {
+	e := p.Entity()
+	ok := true
+	for _, k := range e.Keys[1:] {
+		for i, tm := range k.Templates() {
+			if !e.CreatedIn(tm) {
+				continue
+			}
+			ka := k.Index.KeyAttrs()[i]
+			var other []*model.Attribute
+			for _, a := range tm.Attrs() {
+				if a != e.Created && !slices.Contains(e.PrimaryKey().Attrs(), a) {
+					other = append(other, a)
+				}
+			}
+			switch {
+			case len(other) > 0:
+				b.errorf(p.OpPos, "put %s replaces the item, and %s=%q on %s holds %s, the created time a replaced item keeps without the put reading it, with %s, which the put may change; the put can't rebuild that key: build it from %s and the primary key's attributes only, or write with create and update", p.Name, ka.Name, tm.Source, k.Index.Name, e.Created.Name, names(other), e.Created.Name)
+				ok = false
+			case k.Sparse():
+				b.errorf(p.OpPos, "put %s replaces the item, and %s=%q on %s holds %s, the created time a replaced item keeps without the put reading it, but an item is in %s only with %s, so a put could put a stored item in it without knowing its created time; make %s required, or write with create and update", p.Name, ka.Name, tm.Source, k.Index.Name, e.Created.Name, k.Index.Name, names(k.Presence()), names(k.Presence()))
+				ok = false
+			}
+		}
+	}
+	return ok
 }
 
 // upsertTTL warns of an upsert of an entity that stores its table's ttl
@@ -107,6 +144,15 @@ func (b *builder) update(pp *Pattern) bool {
 				if slices.Contains(changed, a) {
 					touched = append(touched, a)
 				}
+			}
+			if e.CreatedIn(tm) && (len(touched) > 0 || len(sparse) > 0 || p.Upsert) {
+				if p.Upsert {
+					b.errorf(p.Pos, "update %s has upsert: true, so it may create the item, and a new item's %s=%q on %s needs %s, the created time only a create writes; use create, or put", p.Name, ka.Name, tm.Source, k.Index.Name, e.Created.Name)
+				} else {
+					b.errorf(p.Pos, "update %s may rewrite %s=%q on %s, which holds %s, the created time the Store writes at create; the update does not read it, so it can't build that key: keep %s in a key with attributes the update does not change (the primary key's), or write with create and put", p.Name, ka.Name, tm.Source, k.Index.Name, e.Created.Name, e.Created.Name)
+				}
+				ok = false
+				continue
 			}
 			if len(touched) == 0 && len(sparse) == 0 {
 				if p.Upsert && !k.Sparse() && knowsAllOf(known, k) {
