@@ -241,3 +241,41 @@ patterns:
 		}
 	}
 }
+
+// TestSharedKeyAttributeRebuiltOnce: a key attribute two indexes share is
+// one attribute of the item: an update that rebuilds it names it once
+// (DynamoDB refuses an UpdateExpression whose paths overlap), and an
+// upsert that writes both indexes' keys writes it once.
+func TestSharedKeyAttributeRebuiltOnce(t *testing.T) {
+	spec := `
+version: 1
+package: shared
+tables:
+  Shared:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+      GSI0: {partitionKey: K3, sortKey: K2}
+      GSI1: {partitionKey: K3}
+entities:
+  Item:
+    attributes: {id: string, a: string, secret: string}
+    keys:
+      primary: {pk: "I#{id}", sk: "I"}
+      GSI0: {pk: "R#{a}", sk: "R#{id}"}
+      GSI1: {pk: "R#{a}"}
+patterns:
+  SetA: {update: Item, set: [a]}
+  Upsert: {update: Item, set: [a, secret], upsert: true}
+`
+	res := generator.Check("spec.yaml", []byte(spec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	for _, pp := range res.Plan.Patterns {
+		expr := pp.Request.Update.Expression()
+		if n := strings.Count(expr, "K3 = "); n != 1 {
+			t.Errorf("%s: %q sets K3 %d times, want once", pp.Pattern.Name, expr, n)
+		}
+	}
+}

@@ -117,6 +117,9 @@ func (b *builder) update(pp *Pattern) bool {
 	known := slices.Clone(e.PrimaryKey().Attrs())
 	known = append(known, set...)
 	changed := append(append(append(slices.Clone(set), p.AddAttrs()...), p.Remove...), p.RemoveFrom...)
+	// A key attribute two indexes share holds one template (the model's
+	// rule), rebuilt once: an UpdateExpression may name an attribute once.
+	rebuilt := map[string]bool{}
 	for _, k := range e.Keys[1:] {
 		// The optional attributes of the index's templates the update
 		// changes decide whether the item is in the index: every key
@@ -134,9 +137,11 @@ func (b *builder) update(pp *Pattern) bool {
 			if tm == k.SK {
 				ka = k.Index.SK
 			}
-			if tm.Implied {
+			if tm.Implied || rebuilt[ka.Name] {
 				// A natural key is the attribute itself; a table key
-				// attribute can't change in an update.
+				// attribute can't change in an update; a derived key's
+				// templates are rebuilt for the index they are written
+				// for.
 				continue
 			}
 			var touched []*model.Attribute
@@ -161,6 +166,7 @@ func (b *builder) update(pp *Pattern) bool {
 					// index's key would put the item in another index
 					// keyed by that attribute alone.
 					pp.Rebuild = append(pp.Rebuild, &Rebuild{Index: k.Index, KeyAttr: ka, Template: tm})
+					rebuilt[ka.Name] = true
 				}
 				continue
 			}
@@ -205,6 +211,7 @@ func (b *builder) update(pp *Pattern) bool {
 				}
 			}
 			pp.Rebuild = append(pp.Rebuild, rb)
+			rebuilt[ka.Name] = true
 		}
 	}
 	if p.Upsert {
