@@ -176,6 +176,9 @@ func describeEntityKey(k *model.EntityKey) string {
 	if k.SK != nil {
 		s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)
 	}
+	if k.Derived() {
+		s += " (written for " + k.ViaNames() + ")"
+	}
 	return s
 }
 
