@@ -21,8 +21,8 @@ import (
 const maxNumberDigits = 38
 
 // The least and greatest exponent of a number other than zero, as
-// decimalNumber.exp holds it (the magnitude is 0.d × 10^exp): 1e-130 is 0.1e-129,
-// and the greatest, 9.99...e125, is 0.999...e126.
+// decimalNumber.exp holds it (the magnitude is 0.d × 10^exp): 1e-130 is
+// 0.1e-129, and the greatest, 9.99...e125, is 0.999...e126.
 const (
 	minNumberExp = -129
 	maxNumberExp = 126

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dyngen/dyngen/internal/model"
 )
 
 // The numbers of the tests, at the edges of what DynamoDB stores.
@@ -302,6 +304,21 @@ func randomFloat(r *rand.Rand) float64 {
 		return f
 	}
 	return math.Float64frombits(r.Uint64())
+}
+
+// The model writes a float constant of the spec as the generated code
+// writes a float: one text per number.
+func TestFloatTextAsModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for range 5000 {
+		f := randomFloat(r)
+		if math.IsNaN(f) {
+			continue
+		}
+		if model.FloatStored(f) != storableFloat(f) || model.FloatStored(f) && model.FloatText(f) != formatFloat(f) {
+			t.Fatalf("%g: the model's %q (stored %v), the runtime's %q (stored %v)", f, model.FloatText(f), model.FloatStored(f), formatFloat(f), storableFloat(f))
+		}
+	}
 }
 
 func TestNumbersAgainstBigRat(t *testing.T) {

@@ -68,6 +68,7 @@ var wbPackages = []struct {
 		"Counter":            func() entityItem { return new(e2e.Counter) },
 		"Event":              func() entityItem { return new(e2e.Event) },
 		"Follow":             func() entityItem { return new(e2e.Follow) },
+		"Gauge":              func() entityItem { return new(e2e.Gauge) },
 		"Lease":              func() entityItem { return new(e2e.Lease) },
 		"Ledger":             func() entityItem { return new(e2e.Ledger) },
 		"Like":               func() entityItem { return new(e2e.Like) },
