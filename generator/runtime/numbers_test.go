@@ -57,7 +57,10 @@ func TestNumberText(t *testing.T) {
 func TestNumberTextOfItsOwn(t *testing.T) {
 	// Text already in DynamoDB's form is returned as it is, without a
 	// copy.
-	for _, s := range []string{"0", "1000000", "-0.00001", digits38, least, greatest} {
+	for _, s := range []string{"0", "1000000", "-0.00001", "-1.5", "12.25", digits38, "0." + digits38, "-" + least, least, greatest} {
+		if !plainNumber(s) {
+			t.Errorf("plainNumber(%q) = false", s)
+		}
 		got, ok := numberText(s)
 		if !ok || got != s {
 			t.Errorf("numberText(%q) = %q, %v", s, got, ok)
@@ -199,6 +202,9 @@ func checkNumber(t *testing.T, a, b string, f float64) {
 			// Taken, with an exponent too long for the oracle: its text
 			// must still be DynamoDB's form.
 			t.Logf("%q: beyond the oracle", s)
+		}
+		if plainNumber(s) != (ok && text == s) {
+			t.Fatalf("plainNumber(%q) = %v, numberText %q, %v", s, plainNumber(s), text, ok)
 		}
 		if !ok {
 			continue

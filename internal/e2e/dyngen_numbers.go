@@ -188,6 +188,9 @@ func (x *decimalNumber) sign() int {
 // when it is that already, without allocating), and whether s is a
 // number DynamoDB stores.
 func numberText(s string) (string, bool) {
+	if plainNumber(s) {
+		return s, true // as DynamoDB answers, and as the generated code sends
+	}
 	x, ok := parseNumber(s)
 	if !ok {
 		return s, false
@@ -198,6 +201,54 @@ func numberText(s string) (string, bool) {
 		return s, true
 	}
 	return string(b), true
+}
+
+// plainNumber reports whether s is a number DynamoDB stores written as
+// DynamoDB writes it (numberText(s) is s): one pass, no copy.
+func plainNumber(s string) bool {
+	i, n := 0, len(s)
+	if i < n && s[i] == '-' {
+		i++
+	}
+	start := i
+	for i < n && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	whole := i - start
+	if whole == 0 || whole > 1 && s[start] == '0' {
+		return false
+	}
+	zero := s[start] == '0'
+	if i == n {
+		if zero {
+			return start == 0 // "0", not "-0"
+		}
+		// An integer: its digits but the trailing zeros are significant.
+		last := i - 1
+		for s[last] == '0' {
+			last--
+		}
+		return last-start < maxNumberDigits && whole <= maxNumberExp
+	}
+	if s[i] != '.' || i+1 == n || s[n-1] == '0' {
+		return false
+	}
+	lead := 0 // of 0.00ddd, the zeros after the point: the exponent
+	for j, leading := i+1, zero; j < n; j++ {
+		switch c := s[j]; {
+		case c < '0' || c > '9':
+			return false
+		case leading && c == '0':
+			lead++
+		default:
+			leading = false
+		}
+	}
+	frac := n - i - 1
+	if zero {
+		return frac-lead <= maxNumberDigits && -lead >= minNumberExp
+	}
+	return whole+frac <= maxNumberDigits && whole <= maxNumberExp
 }
 
 // compareNumbers compares the numbers a and b by value; ok is false when

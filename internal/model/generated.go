@@ -320,7 +320,7 @@ var (
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
 		// The numbers' (dyngen_numbers.go).
 		"compareNumbers", "decimalNumber", "formatFloat", "keyFloat", "maxNumberDigits", "maxNumberExp",
-		"maxNumberText", "minNumberExp", "numberText", "parseNumber", "sameNumber",
+		"maxNumberText", "minNumberExp", "numberText", "parseNumber", "plainNumber", "sameNumber",
 	}
 	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
