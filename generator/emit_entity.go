@@ -361,8 +361,8 @@ func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
 	}
 }
 
-// naturalCheck prints the check of an attribute that is a whole string
-// key, when it is present if it is optional.
+// naturalCheck prints the check of an attribute that is a whole key
+// (naturalChecked), when it is present if it is optional.
 func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
 	if !a.Optional {
 		naturalKeyCheck(g, a, p.val(a), marshalFail)

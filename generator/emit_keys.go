@@ -143,18 +143,30 @@ func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) stri
 	return limit
 }
 
+// naturalChecked reports whether attribute a standing as the whole key
+// attribute ka (a natural key) is checked (naturalKeyCheck): a string
+// key, or a number DynamoDB stores only some values of (a float).
+func naturalChecked(a *model.Attribute, ka *model.KeyAttr) bool {
+	return ka.Type == model.S || ka.Type == model.N && a.StoredForm().Key.Number != ""
+}
+
 // naturalKeyCheck emits the check of v, the value of attribute a standing
-// as a whole string key attribute (a natural key), calling fail with its
-// error: a string must not be empty, an enum must be one of its values.
+// as a whole key attribute (a natural key), calling fail with its error:
+// a string must not be empty, an enum must be one of its values, a float
+// a number DynamoDB stores.
 func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err jen.Code) jen.Code) {
+	checked := func(call jen.Code) {
+		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	}
 	switch a.Type {
 	case model.String:
 		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
 	case model.Enum:
-		g.If(
-			jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")),
-			jen.Err().Op("!=").Nil(),
-		).Block(fail(jen.Err()))
+		checked(jen.Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
+	default:
+		if fn := a.StoredForm().Key.Number; fn != "" {
+			checked(jen.Id(fn).Call(jen.Lit(a.Name), v))
+		}
 	}
 }
 
@@ -266,35 +278,56 @@ func concat(parts []piece) *jen.Statement {
 // the name of another value (a where operand); an encoding is declared
 // once per attribute, separators and value.
 func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
+	k := a.StoredForm().Key
 	switch keyType {
 	case model.N:
-		// A number's text, as the item holds it.
-		return storedText(a, v)
+		// A number's text, as the item holds it; checked where DynamoDB
+		// stores only some values (a float).
+		if k.Number == "" {
+			return storedText(a, v)
+		}
+		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, jen.Id(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
 	case model.B:
 		return v
 	}
-	k := a.StoredForm().Key
 	switch {
 	case k.Func == "":
 		return v
 	case !k.Checked:
 		return jen.Id(k.Func).Call(baseValue(a, k.Arg, v))
 	}
-	// The encoding is declared once per scope; refused are the separators
-	// it refuses ("" when it takes none, as a time's).
+	// Refused are the separators the encoding refuses ("" when it takes
+	// none, as a time's).
 	refused := ""
 	if k.Seps {
 		refused = seps
 	}
-	id := scopeID(a, refused, k.Func, vid)
+	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, jen.Id(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
+}
+
+// checkedKey emits, once per scope and id, the call of a checked key
+// encoding of attribute a, which returns the text and an error, into a
+// local named after a, with the check of its error; it returns the local.
+func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a *model.Attribute, call jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
 	name, declared := scope[id]
 	if !declared {
 		name = e.scopeName(scope, paramName(a)+"Key")
 		scope[id] = name
-		g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
+		g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
 		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
 	}
 	return jen.Id(name)
+}
+
+// numberKeyValue emits the attribute value of v, a value of attribute a
+// standing as a whole key attribute of type N (a natural key, or a query
+// operand on one), vid naming it as encodeValue's does: a float
+// DynamoDB can't store is refused with a KeyError.
+func (e *emitter) numberKeyValue(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
+	if a.StoredForm().Key.Number == "" {
+		return attrValue(a, v)
+	}
+	return memberValue("N", e.encodeValue(g, scope, a, model.N, "", v, vid, fail))
 }
 
 // keyArgs are the arguments of a checked key encoding of v, a value of

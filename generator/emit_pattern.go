@@ -187,8 +187,11 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 	if isNatural(tm, ka) {
 		a := tm.Segments[0].Attr
 		v := val(a)
-		if ka.Type == model.S {
+		switch ka.Type {
+		case model.S:
 			naturalKeyCheck(g, a, v, fail)
+		case model.N:
+			return m.e.numberKeyValue(g, scope, a, v, "", fail)
 		}
 		return attrValue(a, v)
 	}

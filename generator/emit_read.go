@@ -299,7 +299,11 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 	w := s.Range
 	if tm.KeyType != model.S {
 		// A whole N or B sort key: the operand is the value.
-		return attrValue(w.Attr, m.param(plan.ParamWhere, w.Attr, nil, b.Operand)), nil
+		op := m.param(plan.ParamWhere, w.Attr, nil, b.Operand)
+		if tm.KeyType == model.N {
+			return m.e.numberKeyValue(g, scope, w.Attr, op, m.pp.Param(plan.ParamWhere, w.Attr, nil, b.Operand).Name, fail), nil
+		}
+		return attrValue(w.Attr, op), nil
 	}
 	parts := m.e.keyPieces(g, scope, tm, s.Prefix, val, fail)
 	// then appends to the bound's text.

@@ -139,7 +139,7 @@ func textValue(text model.Text, x jen.Code) jen.Code {
 	case model.TextInt:
 		return jen.Qual("strconv", "FormatInt").Call(x, jen.Lit(10))
 	case model.TextFloat:
-		return jen.Qual("strconv", "FormatFloat").Call(x, jen.Id("'g'"), jen.Lit(-1), jen.Lit(64))
+		return jen.Id("formatFloat").Call(x)
 	}
 	return x
 }

@@ -35,7 +35,7 @@ const (
 	pathAWS    = "github.com/aws/aws-sdk-go-v2/aws"
 )
 
-//go:embed runtime/errors.go runtime/keys.go runtime/attrs.go runtime/cursor.go runtime/batch.go runtime/transact.go
+//go:embed runtime/errors.go runtime/keys.go runtime/attrs.go runtime/numbers.go runtime/cursor.go runtime/batch.go runtime/transact.go
 var runtimeFS embed.FS
 
 // Generate compiles the spec in data and returns the files of the
@@ -224,7 +224,7 @@ func (e *emitter) newFile() *jen.File {
 
 // runtimeFiles lists the runtime files the plan needs.
 func runtimeFiles(p *plan.Plan) []string {
-	files := []string{"errors.go", "keys.go", "attrs.go"}
+	files := []string{"errors.go", "keys.go", "attrs.go", "numbers.go"}
 	if hasQuery(p) {
 		// A query's first item needs no cursor, but the range check
 		// (emptyRange) and page limits of the queries live there too.

@@ -148,13 +148,14 @@ func (l *itemLayout) addIndex(ent *model.Entity, k *model.EntityKey, written map
 }
 
 // indexKeys are the keys of an index MarshalItem builds, each key
-// attribute once; a natural string key's check is a step of its own.
+// attribute once; the check of a natural key that has one (a string, a
+// float) is a step of its own.
 func (l *itemLayout) indexKeys(ent *model.Entity, k *model.EntityKey, written map[string]bool) []*keyBuild {
 	var keys []*keyBuild
 	for i, tm := range k.Templates() {
 		ka := k.Index.KeyAttrs()[i]
 		switch {
-		case isNatural(tm, ka) && ka.Type == model.S && !written[ka.Name]:
+		case isNatural(tm, ka) && naturalChecked(tm.Segments[0].Attr, ka) && !written[ka.Name]:
 			written[ka.Name] = true
 			l.steps = append(l.steps, keyStep{natural: tm.Segments[0].Attr})
 		case tm.Implied || written[ka.Name]:

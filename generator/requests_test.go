@@ -815,8 +815,8 @@ func txValue(pp *plan.Pattern, zero bool) string {
 
 // distinctValue is attrValueExpr, but a value of its own for each i: a
 // string where the attribute's length allows, a path (a move between two
-// categories takes the old one as an input of its own), an int without a
-// maximum.
+// categories takes the old one as an input of its own), an int or a float
+// without a maximum.
 func distinctValue(e *model.Entity, a *model.Attribute, i int) string {
 	switch {
 	case a.Type == model.String && (a.MaxLength == 0 || a.MaxLength >= 5):
@@ -825,7 +825,7 @@ func distinctValue(e *model.Entity, a *model.Attribute, i int) string {
 		return fmt.Sprintf(`[]string{"p", "v%d"}`, i)
 	case a.Type == model.Enum:
 		return model.EnumType(e, a) + "(" + strconv.Quote(a.Values[i%len(a.Values)]) + ")"
-	case a.Type == model.Int && a.Max == nil:
+	case (a.Type == model.Int || a.Type == model.Float) && a.Max == nil:
 		return "(" + attrValueExpr(e, a) + ") + " + strconv.Itoa(i)
 	}
 	return attrValueExpr(e, a)

@@ -165,9 +165,9 @@ func sameKey(x, y map[string]types.AttributeValue, names []string) bool {
 				return false
 			}
 		case *types.AttributeValueMemberN:
+			// By value: 0 and -0 are one key.
 			b, ok := y[n].(*types.AttributeValueMemberN)
-			// The generated code writes a number of a key in one form.
-			if !ok || a.Value != b.Value {
+			if !ok || !sameNumber(a.Value, b.Value) {
 				return false
 			}
 		case *types.AttributeValueMemberB:
@@ -238,7 +238,7 @@ func (s *transactStep) staleVersion(item map[string]types.AttributeValue, sent t
 		return false
 	}
 	got, ok := item[s.version].(*types.AttributeValueMemberN)
-	return !ok || got.Value != want.Value
+	return !ok || !sameNumber(got.Value, want.Value)
 }
 
 // sentValues are the ExpressionAttributeValues of a transaction's item.

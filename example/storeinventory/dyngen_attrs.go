@@ -385,7 +385,7 @@ func intDiff(a, b int64) types.AttributeValue {
 }
 
 func floatValue(f float64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatFloat(f, 'g', -1, 64)}
+	return &types.AttributeValueMemberN{Value: formatFloat(f)}
 }
 
 func stringsValue(ss []string) types.AttributeValue {
@@ -413,7 +413,10 @@ func mapValue(m map[string]string) types.AttributeValue {
 	return &types.AttributeValueMemberM{Value: out}
 }
 
-// keyHash identifies a key in a batch, to drop duplicates.
+// keyHash identifies a key in a batch, to drop duplicates and to find
+// the keys and items DynamoDB answers with among those sent: keys of
+// equal values give one text, a number's value being its text as
+// DynamoDB writes it back (numberText: 1e+06 is 1000000, -0 is 0).
 func keyHash(key map[string]types.AttributeValue, names ...string) string {
 	// Each value is written with its type and its length, so that no
 	// two keys give the same text.
@@ -425,6 +428,9 @@ func keyHash(key map[string]types.AttributeValue, names ...string) string {
 			kind, value = "S", v.Value
 		case *types.AttributeValueMemberN:
 			kind, value = "N", v.Value
+			if text, ok := numberText(v.Value); ok {
+				value = text
+			}
 		case *types.AttributeValueMemberB:
 			kind, value = "B", string(v.Value)
 		}

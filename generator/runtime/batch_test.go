@@ -1267,3 +1267,122 @@ func TestBatchPanic(t *testing.T) {
 	writeAll(t.Context(), g, 4, deleteReqs(300))
 	t.Error("no panic")
 }
+
+// numberTable answers as DynamoDB does for a table keyed by pk (S) and sk
+// (N): it holds a number's value, not its text, so it refuses a request
+// that names one key twice (1e+06 and 1000000, or 0 and -0), and gives
+// keys back in its own form (1000000, 0), as items read and as keys left
+// unprocessed. Its first request of each kind leaves its last keys
+// unprocessed.
+type numberTable struct {
+	mu      sync.Mutex
+	items   map[string]bool // by key, sk in DynamoDB's form
+	gets    int
+	writes  int
+	written []string // the keys written and deleted, in DynamoDB's form
+}
+
+// dynamoKey is a key as DynamoDB gives it back, and its text; ok is false
+// for a number DynamoDB refuses.
+func dynamoKey(k map[string]types.AttributeValue) (map[string]types.AttributeValue, string, bool) {
+	text, ok := numberText(k["sk"].(*types.AttributeValueMemberN).Value)
+	pk := k["pk"].(*types.AttributeValueMemberS).Value
+	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberN{Value: text}}, pk + "|" + text, ok
+}
+
+// numbersRefused is DynamoDB's answer to a request it refuses.
+var numbersRefused = httpStatus(400, errors.New("ValidationException: provided list of item keys contains duplicates"))
+
+func (n *numberTable) BatchGetItem(_ context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.gets++
+	keys := in.RequestItems[fakeTable].Keys
+	out := &dynamodb.BatchGetItemOutput{Responses: map[string][]map[string]types.AttributeValue{}, UnprocessedKeys: map[string]types.KeysAndAttributes{}}
+	seen := map[string]bool{}
+	var left []map[string]types.AttributeValue
+	for i, k := range keys {
+		key, id, ok := dynamoKey(k)
+		if !ok || seen[id] {
+			return nil, numbersRefused
+		}
+		seen[id] = true
+		switch {
+		case n.gets == 1 && i >= len(keys)/2:
+			left = append(left, key)
+		case n.items[id]:
+			out.Responses[fakeTable] = append(out.Responses[fakeTable], key)
+		}
+	}
+	if len(left) > 0 {
+		out.UnprocessedKeys[fakeTable] = types.KeysAndAttributes{Keys: left}
+	}
+	return out, nil
+}
+
+func (n *numberTable) BatchWriteItem(_ context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.writes++
+	reqs := in.RequestItems[fakeTable]
+	out := &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}}
+	seen := map[string]bool{}
+	for i, r := range reqs {
+		key, id, ok := dynamoKey(writeKey(r))
+		if !ok || seen[id] {
+			return nil, numbersRefused
+		}
+		seen[id] = true
+		if n.writes == 1 && i >= len(reqs)/2 {
+			out.UnprocessedItems[fakeTable] = append(out.UnprocessedItems[fakeTable], types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}})
+			continue
+		}
+		n.written = append(n.written, id)
+	}
+	return out, nil
+}
+
+// numberKey is a key of numberTable.
+func numberKey(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberN{Value: sk}}
+}
+
+// The keys of a batch are numbers by value: the items and unprocessed
+// keys DynamoDB answers with, in its own form, are found among those sent
+// in another, and two texts of one number are one key.
+func TestBatchNumbersByValue(t *testing.T) {
+	distinct := []string{"1e+06", "1234567", "1e+21", "1e-05", "-2e+07", "1.50", "0", "1.2345678901234567890123456789012345678E+37", "1E-130", "9.9999999999999999999999999999999999999e125"}
+	for _, texts := range [][]string{distinct, append(slices.Clone(distinct), "-0", "0.0", "1000000", "1e21")} {
+		n := &numberTable{items: map[string]bool{}}
+		keys := make([]map[string]types.AttributeValue, len(texts))
+		for i, s := range texts {
+			keys[i] = numberKey("p", s)
+			_, id, ok := dynamoKey(keys[i])
+			if !ok {
+				t.Fatalf("%s is no number", s)
+			}
+			n.items[id] = true
+		}
+		items, err := batchGet(t.Context(), n, testCall(1), keys, false, "", nil, rawItem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One item per number: 0, -0 and 0.0 are one.
+		if len(items) != len(distinct) || n.gets != 2 {
+			t.Errorf("keys %q: %d items in %d requests, want %d in 2", texts, len(items), n.gets, len(distinct))
+		}
+		// Deletes: each number is deleted once, those left unprocessed
+		// again.
+		reqs := make([]types.WriteRequest, len(texts))
+		for i, k := range keys {
+			reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k}}
+		}
+		if err := batchWrite(t.Context(), n, testCall(1), "deleted", reqs); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(n.written)
+		if len(n.written) != len(distinct) || len(slices.Compact(n.written)) != len(distinct) || n.writes != 2 {
+			t.Errorf("keys %q: deleted %q in %d requests, want every number once in 2", texts, n.written, n.writes)
+		}
+	}
+}

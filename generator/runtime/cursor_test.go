@@ -91,7 +91,8 @@ func TestCursorRoundTrip(t *testing.T) {
 	}
 }
 
-// keyView is a key in comparable form: name -> type letter + value.
+// keyView is a key in comparable form: name -> type letter + value, a
+// number's value as DynamoDB writes it (a cursor holds it so).
 func keyView(k map[string]types.AttributeValue) map[string]string {
 	if k == nil {
 		return nil
@@ -102,7 +103,8 @@ func keyView(k map[string]types.AttributeValue) map[string]string {
 		case *types.AttributeValueMemberS:
 			out[n] = "S" + v.Value
 		case *types.AttributeValueMemberN:
-			out[n] = "N" + v.Value
+			text, _ := numberText(v.Value)
+			out[n] = "N" + text
 		case *types.AttributeValueMemberB:
 			out[n] = "B" + string(v.Value)
 		default:
@@ -267,6 +269,18 @@ func TestBindValues(t *testing.T) {
 		b := bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": pair[1]}))
 		if a != b {
 			t.Errorf("a set in another order binds apart")
+		}
+	}
+	// Numbers bind by value: a cursor of a query by 1e+06 is one of a
+	// query by 1000000.
+	for _, pair := range [][2]types.AttributeValue{
+		{avN("1e+06"), avN("1000000")}, {avN("-0"), avN("0")}, {avN("1.50"), avN("1.5")},
+		{&types.AttributeValueMemberNS{Value: []string{"1e1", "2"}}, &types.AttributeValueMemberNS{Value: []string{"2", "10"}}},
+	} {
+		a := bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": pair[0]}))
+		b := bindQuery("P", "", queryIn("T", "", map[string]types.AttributeValue{":v": pair[1]}))
+		if a != b {
+			t.Errorf("%v and %v, one number, bind apart", pair[0], pair[1])
 		}
 	}
 	// Binding does not change what it reads (a set is sorted in a copy).
@@ -654,6 +668,16 @@ func TestStartKeyAdmitted(t *testing.T) {
 		{"N 39 digits", readings("", nil, nil), rk("7", strings.Repeat("1", 39)), false},
 		{"N 38 digits", readings("", nil, nil), rk("7", strings.Repeat("1", 38)), true},
 		{"N with exponent", readings("<", avN("1e3"), nil), rk("7", "1.5E+2"), true},
+		{"N negative zero", readings("=", avN("0"), nil), rk("7", "-0"), true},
+		{"N partition with exponent", readings("", nil, nil), rk("0.7e1", "1"), true},
+		{"N 38 digits by value", readings(">", avN("12345678901234567890123456789012345677"), nil), rk("7", "1.2345678901234567890123456789012345678e37"), true},
+		{"N the least", readings(">", avN("0"), nil), rk("7", "1e-130"), true},
+		{"N the greatest", readings(">", avN("0"), nil), rk("7", "9.9999999999999999999999999999999999999E+125"), true},
+		{"N above the greatest", readings(">", avN("0"), nil), rk("7", "1e126"), false},
+		{"N far above the greatest", readings(">", avN("0"), nil), rk("7", "1e200"), false},
+		{"N below the least", readings("<", avN("1"), nil), rk("7", "1e-131"), false},
+		{"N partition above the greatest", readings("", nil, nil), rk("1e200", "1"), false},
+		{"N bound above the greatest", readings("<", avN("1e200"), nil), rk("7", "1"), false},
 		{"B begins_with", blobs("begins_with", avB(1, 2)), bk(1, 2, 3), true},
 		{"B outside begins_with", blobs("begins_with", avB(1, 2)), bk(1, 3), false},
 		{"B empty", blobs("", nil), bk(), false},
@@ -718,6 +742,66 @@ func TestCursorStart(t *testing.T) {
 			t.Errorf("%s: a damaged cursor: %v", mode.name, err)
 		}
 	}
+}
+
+// A cursor of a query of number keys: a key out of DynamoDB's range is
+// refused before any call, whether or not it is inside the query's
+// bounds, and a number is sent as DynamoDB writes it, whatever the text
+// the cursor holds.
+func TestCursorStartNumbers(t *testing.T) {
+	shape := &queryShape{
+		keys:    queryKeys{pattern: "GaugesFrom", attrs: []startAttr{{"zone", 'N', false}, {"level", 'N', true}}, pk: "zone", sk: "level", op: ">="},
+		pkValue: ":pk", lo: ":sk",
+	}
+	newInput := func() *dynamodb.QueryInput {
+		return queryIn("Gauges", "", map[string]types.AttributeValue{":pk": avN("1000000"), ":sk": avN("-1e5")})
+	}
+	key := func(zone, level string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"zone": avN(zone), "level": avN(level)}
+	}
+	for _, mode := range keyModes {
+		for _, tt := range []struct {
+			zone, level string
+			want        map[string]string // nil: refused
+		}{
+			{"1e+06", "1E200", nil},
+			{"1e+06", "-1e200", nil},
+			{"1e+06", "1e126", nil},
+			{"1e+06", "1e-131", nil},
+			{"1e+06", "123456789012345678901234567890123456789", nil},
+			{"1e200", "1", nil},
+			{"1e+06", "-0", map[string]string{"zone": "N1000000", "level": "N0"}},
+			{"1000000.0", "1.50E+2", map[string]string{"zone": "N1000000", "level": "N150"}},
+			{"1e6", "9.9999999999999999999999999999999999999e125", map[string]string{"zone": "N1000000", "level": "N" + greatest}},
+			{"1e6", "-1e-130", map[string]string{"zone": "N1000000", "level": "N-" + least}},
+		} {
+			in := newInput()
+			c := encodeCursor(mode.keys, new(bindQuery("GaugesFrom", "", in)), key(tt.zone, tt.level))
+			_, err := cursorStart(mode.keys, c, in, shape)
+			if tt.want == nil {
+				if !errors.Is(err, ErrInvalidCursor) || in.ExclusiveStartKey != nil {
+					t.Errorf("%s: a cursor at %s, %s: %v, start %s; want ErrInvalidCursor", mode.name, tt.zone, tt.level, err, showKey(in.ExclusiveStartKey))
+				}
+				continue
+			}
+			if err != nil || !maps.Equal(rawView(in.ExclusiveStartKey), tt.want) {
+				t.Errorf("%s: a cursor at %s, %s: %v, start %v; want %v", mode.name, tt.zone, tt.level, err, rawView(in.ExclusiveStartKey), tt.want)
+			}
+		}
+	}
+}
+
+// rawView is a key's values as they are sent: type letter + text.
+func rawView(k map[string]types.AttributeValue) map[string]string {
+	out := map[string]string{}
+	for n, av := range k {
+		if v, ok := av.(*types.AttributeValueMemberN); ok {
+			out[n] = "N" + v.Value
+		} else {
+			out[n] = "?"
+		}
+	}
+	return out
 }
 
 func TestPageLimit(t *testing.T) {

@@ -144,7 +144,7 @@ func versionError(method string, err error, attr string, expected int64, ifPrese
 	if expiredAt(ccf.Item, ttl, now) {
 		return &callError{method, ErrNotFound, err}
 	}
-	if n, ok := ccf.Item[attr].(*types.AttributeValueMemberN); !ok || n.Value != strconv.FormatInt(expected, 10) {
+	if n, ok := ccf.Item[attr].(*types.AttributeValueMemberN); !ok || !sameNumber(n.Value, strconv.FormatInt(expected, 10)) {
 		return &callError{method, ErrVersionConflict, err}
 	}
 	return &callError{method, ifPresent, err}

@@ -196,6 +196,9 @@ func TestVersionError(t *testing.T) {
 		{"another version", stored(map[string]types.AttributeValue{"rev": n("8")}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 		{"no version stored", stored(map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "a"}}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 		{"the version read: the when failed", stored(map[string]types.AttributeValue{"rev": n("7")}), ErrConditionFailed, []error{ErrNotFound, ErrVersionConflict}},
+		// By value: 7.0 is the version read.
+		{"the version read in another text", stored(map[string]types.AttributeValue{"rev": n("7.0")}), ErrConditionFailed, []error{ErrNotFound, ErrVersionConflict}},
+		{"a version of no number", stored(map[string]types.AttributeValue{"rev": n("7x")}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 		// An expired item is absent, whatever its version.
 		{"expired, another version", stored(map[string]types.AttributeValue{"rev": n("8"), "exp": n("100")}), ErrNotFound, []error{ErrVersionConflict, ErrConditionFailed}},
 		{"expired, the version read", stored(map[string]types.AttributeValue{"rev": n("7"), "exp": n("200")}), ErrNotFound, []error{ErrVersionConflict, ErrConditionFailed}},

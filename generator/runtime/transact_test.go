@@ -38,3 +38,58 @@ func TestTransactionOnly(t *testing.T) {
 		t.Errorf("err of all steps: %v", err)
 	}
 }
+
+// Two steps whose keys hold one number in two texts address one item:
+// ErrSameItem, before the call.
+func TestSameKeyNumbers(t *testing.T) {
+	key := func(pk string, sk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"zone": &types.AttributeValueMemberN{Value: pk}, "level": &types.AttributeValueMemberN{Value: sk}}
+	}
+	tx := &transaction{method: "Label", distinct: [][2]int{{0, 1}}, steps: []transactStep{
+		{action: "update Gauge", key: []string{"zone", "level"}},
+		{action: "update Gauge", key: []string{"zone", "level"}},
+	}}
+	for _, tt := range []struct {
+		a, b [2]string
+		same bool
+	}{
+		{[2]string{"1", "0"}, [2]string{"1", "-0"}, true},
+		{[2]string{"1e+06", "1"}, [2]string{"1000000", "1.0"}, true},
+		{[2]string{"7", "0.00001"}, [2]string{"7", "1e-05"}, true},
+		{[2]string{"7", "1"}, [2]string{"7", "10"}, false},
+		{[2]string{"7", "1e-130"}, [2]string{"7", "-1e-130"}, false},
+	} {
+		items := []types.TransactWriteItem{
+			{Update: &types.Update{Key: key(tt.a[0], tt.a[1])}},
+			{Delete: &types.Delete{Key: key(tt.b[0], tt.b[1])}},
+		}
+		err := tx.distinctItems(items)
+		if got := errors.Is(err, ErrSameItem); got != tt.same {
+			t.Errorf("keys %v and %v: %v, want the same item %v", tt.a, tt.b, err, tt.same)
+		}
+		gets := []types.TransactGetItem{{Get: &types.Get{Key: key(tt.a[0], tt.a[1])}}, {Get: &types.Get{Key: key(tt.b[0], tt.b[1])}}}
+		if got := errors.Is(tx.distinctGets(gets), ErrSameItem); got != tt.same {
+			t.Errorf("gets of keys %v and %v: the same item %v, want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+}
+
+// A step's version is compared by value: an item holding the expected
+// version in another text failed on the step's own condition, not on
+// its version.
+func TestStaleVersionNumbers(t *testing.T) {
+	tx := &transaction{method: "Save", steps: []transactStep{{action: "put Doc", ifAbsent: ErrNotFound, ifPresent: ErrConditionFailed, version: "rev", expected: ":rev"}}}
+	sent := []types.TransactWriteItem{{Put: &types.Put{ExpressionAttributeValues: map[string]types.AttributeValue{":rev": &types.AttributeValueMemberN{Value: "5"}}}}}
+	for _, tt := range []struct {
+		stored string
+		want   error
+	}{{"5", ErrConditionFailed}, {"5.0", ErrConditionFailed}, {"5e0", ErrConditionFailed}, {"6", ErrVersionConflict}} {
+		cause := &types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{
+			Code: aws.String("ConditionalCheckFailed"),
+			Item: map[string]types.AttributeValue{"rev": &types.AttributeValueMemberN{Value: tt.stored}},
+		}}}
+		if err := tx.err(cause, sent); !errors.Is(err, tt.want) {
+			t.Errorf("stored version %s: %v, want %v", tt.stored, err, tt.want)
+		}
+	}
+}

@@ -32,14 +32,14 @@ func newStore(t *testing.T, wrap func(Client) Client, extra ...Option) (*Store, 
 
 // newStoreOpts is newStore with extra options, returning the options that
 // name the tables too, to make other Stores over them.
-func newStoreOpts(t *testing.T, wrap func(Client) Client, extra ...Option) (*Store, *dynamodb.Client, []Option) {
+func newStoreOpts(t testing.TB, wrap func(Client) Client, extra ...Option) (*Store, *dynamodb.Client, []Option) {
 	t.Helper()
 	c := dynamotest.Client(t)
 	var client Client = c
 	if wrap != nil {
 		client = wrap(c)
 	}
-	opts := []Option{WithMainTable(dynamotest.TableName("Main")), WithReadingsTable(dynamotest.TableName("Readings"))}
+	opts := []Option{WithMainTable(dynamotest.TableName("Main")), WithReadingsTable(dynamotest.TableName("Readings")), WithGaugesTable(dynamotest.TableName("Gauges"))}
 	s := newChecked(t, client, append(slices.Clip(opts), extra...)...)
 	for _, table := range s.Tables() {
 		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)

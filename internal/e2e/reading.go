@@ -62,7 +62,7 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 		n: [4]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(r.DeviceID, 10)},
 			{Value: strconv.FormatInt(r.Seq, 10)},
-			{Value: strconv.FormatFloat(r.Value, 'g', -1, 64)},
+			{Value: formatFloat(r.Value)},
 			{Value: strconv.FormatInt(r.At.UnixMilli(), 10)},
 		},
 	}

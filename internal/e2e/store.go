@@ -44,6 +44,7 @@ type Store struct {
 	client           Client
 	mainTable        string           // physical name of table Main
 	readingsTable    string           // physical name of table Readings
+	gaugesTable      string           // physical name of table Gauges
 	cursorKeys       *cursorKeys      // set by WithCursorKey; nil: cursors are checksummed, not signed
 	batchConcurrency int              // requests of one batch method in flight at once; < 1: the default
 	clock            func() time.Time // set by WithClock; time.Now by default
@@ -55,7 +56,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings", clock: time.Now}
+	s := &Store{client: client, mainTable: "Main", readingsTable: "Readings", gaugesTable: "Gauges", clock: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -74,6 +75,14 @@ func WithMainTable(name string) Option {
 func WithReadingsTable(name string) Option {
 	return func(s *Store) {
 		s.readingsTable = name
+	}
+}
+
+// WithGaugesTable sets the physical name of table Gauges (default
+// "Gauges").
+func WithGaugesTable(name string) Option {
+	return func(s *Store) {
+		s.gaugesTable = name
 	}
 }
 
@@ -237,5 +246,39 @@ func (s *Store) Tables() []Table {
 			TableName: aws.String(s.readingsTable),
 		},
 		Name: "Readings",
+	}, {
+		Create: &dynamodb.CreateTableInput{
+			AttributeDefinitions: []types.AttributeDefinition{{
+				AttributeName: aws.String("zone"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}, {
+				AttributeName: aws.String("level"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}, {
+				AttributeName: aws.String("at"),
+				AttributeType: types.ScalarAttributeTypeN,
+			}},
+			BillingMode: types.BillingModePayPerRequest,
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+				IndexName: aws.String("ByLevel"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("at"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("zone"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}},
+			KeySchema: []types.KeySchemaElement{{
+				AttributeName: aws.String("zone"),
+				KeyType:       types.KeyTypeHash,
+			}, {
+				AttributeName: aws.String("level"),
+				KeyType:       types.KeyTypeRange,
+			}},
+			TableName: aws.String(s.gaugesTable),
+		},
+		Name: "Gauges",
 	}}
 }

@@ -341,6 +341,51 @@ type StoreAPI interface {
 	// DeleteReadings deletes the Reading items of keys.
 	DeleteReadings(ctx context.Context, keys []ReadingKey) error
 
+	// GetGauge reads one Gauge by its primary key.
+	GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error)
+
+	// PutGauge writes gauge whole, replacing any item with its key.
+	PutGauge(ctx context.Context, gauge *Gauge) error
+
+	// DeleteGauge deletes the Gauge with this key.
+	DeleteGauge(ctx context.Context, key GaugeKey) error
+
+	// LabelGauge changes a Gauge and returns it as it is after the change.
+	LabelGauge(ctx context.Context, params LabelGaugeParams) (*Gauge, error)
+
+	// GaugesFrom reads one page of Gauge items.
+	GaugesFrom(ctx context.Context, params GaugesFromParams, page Page) (*GaugesFromResult, error)
+
+	// GaugesFromAll walks every Gauge of GaugesFrom, reading the pages one at a
+	// time.
+	GaugesFromAll(ctx context.Context, params GaugesFromParams) iter.Seq2[Gauge, error]
+
+	// GaugesBetween reads one page of Gauge items.
+	GaugesBetween(ctx context.Context, params GaugesBetweenParams, page Page) (*GaugesBetweenResult, error)
+
+	// GaugesBetweenAll walks every Gauge of GaugesBetween, reading the pages
+	// one at a time.
+	GaugesBetweenAll(ctx context.Context, params GaugesBetweenParams) iter.Seq2[Gauge, error]
+
+	// GaugesAtLevel reads one page of Gauge items.
+	GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, page Page) (*GaugesAtLevelResult, error)
+
+	// GaugesAtLevelAll walks every Gauge of GaugesAtLevel, reading the pages
+	// one at a time.
+	GaugesAtLevelAll(ctx context.Context, params GaugesAtLevelParams) iter.Seq2[Gauge, error]
+
+	// GetGauges reads the Gauge items of keys, in the order of keys.
+	GetGauges(ctx context.Context, keys []GaugeKey) ([]Gauge, error)
+
+	// PutGauges writes every Gauge of items whole.
+	PutGauges(ctx context.Context, items []Gauge) error
+
+	// DeleteGauges deletes the Gauge items of keys.
+	DeleteGauges(ctx context.Context, keys []GaugeKey) error
+
+	// LabelGauges writes its 2 steps in one transaction: all of them, or none.
+	LabelGauges(ctx context.Context, params LabelGaugesParams) error
+
 	// GetRepo reads one Repo by its primary key.
 	GetRepo(ctx context.Context, key RepoKey) (*Repo, error)
 

@@ -17,13 +17,13 @@ func TestTables(t *testing.T) {
 	t.Parallel()
 	c := dynamotest.Client(t)
 	ctx := t.Context()
-	main, readings := dynamotest.TableName("prod-main"), dynamotest.TableName("prod-readings")
-	s := newChecked(t, c, WithMainTable(main), WithReadingsTable(readings))
+	main, readings, gauges := dynamotest.TableName("prod-main"), dynamotest.TableName("prod-readings"), dynamotest.TableName("prod-gauges")
+	s := newChecked(t, c, WithMainTable(main), WithReadingsTable(readings), WithGaugesTable(gauges))
 	tables := s.Tables()
-	if len(tables) != 2 || tables[0].Name != "Main" || tables[1].Name != "Readings" {
-		t.Fatalf("Tables() = %d tables, want Main and Readings", len(tables))
+	if len(tables) != 3 || tables[0].Name != "Main" || tables[1].Name != "Readings" || tables[2].Name != "Gauges" {
+		t.Fatalf("Tables() = %d tables, want Main, Readings and Gauges", len(tables))
 	}
-	want := map[string]string{"Main": main, "Readings": readings}
+	want := map[string]string{"Main": main, "Readings": readings, "Gauges": gauges}
 	for _, table := range tables {
 		if got := aws.ToString(table.Create.TableName); got != want[table.Name] {
 			t.Errorf("table %s is created as %q, want %q", table.Name, got, want[table.Name])
@@ -36,7 +36,7 @@ func TestTables(t *testing.T) {
 	if tables[1].TimeToLive != nil {
 		t.Errorf("Readings has no ttl, but its TimeToLive is %+v", tables[1].TimeToLive)
 	}
-	for name, attr := range map[string]string{main: "expiresAt", readings: ""} {
+	for name, attr := range map[string]string{main: "expiresAt", readings: "", gauges: ""} {
 		d, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
 		if err != nil {
 			t.Fatalf("DescribeTimeToLive %s: %v", name, err)

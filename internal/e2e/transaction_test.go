@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dyngen/dyngen/internal/dynamotest"
 )
 
 // stepFailed checks that err is the failure of step (from 0) of a
@@ -174,7 +175,7 @@ func TestTransactionBalance(t *testing.T) {
 	}
 
 	// A request token makes a repeated call change nothing again.
-	p := PlacePurchaseParams{Purchase: &Purchase{Username: "ann", PurchaseID: "o3", Total: 20}, Balance: -20, RequestToken: "order-o3"}
+	p := PlacePurchaseParams{Purchase: &Purchase{Username: "ann", PurchaseID: "o3", Total: 20}, Balance: -20, RequestToken: dynamotest.TableName("order-o3")}
 	for i := range 2 {
 		if err := s.PlacePurchase(ctx, p); err != nil {
 			t.Fatalf("call %d with a request token: %v", i+1, err)
@@ -368,7 +369,7 @@ func TestRequestTokenWithClock(t *testing.T) {
 	move := MoveGoldParams{
 		OwnerID: "o", FromID: "a", FromRev: 1, Debit: -4, ToID: "b", ToRev: 1, Credit: 4,
 		Ledger:       &Ledger{OwnerID: "o", LedgerID: "m1", Note: "a to b"},
-		RequestToken: "move-m1",
+		RequestToken: dynamotest.TableName("move-m1"),
 		Now:          time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC),
 	}
 	for i := range 2 {

@@ -334,7 +334,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 		},
 		n: [5]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(w.Count, 10)},
-			{Value: strconv.FormatFloat(w.Price, 'g', -1, 64)},
+			{Value: formatFloat(w.Price)},
 			{Value: strconv.FormatInt(w.Version, 10)},
 			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)},
 			{Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},

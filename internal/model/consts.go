@@ -196,9 +196,6 @@ func constValueError(k spec.Const, a *Attribute) string {
 		if a.Max != nil && f > a.Max.Float {
 			return fmt.Sprintf("%s is above its max %s", stored, a.Max.Text)
 		}
-		if af := abs(f); af != 0 && (af < 1e-130 || af >= 1e126) {
-			return fmt.Sprintf("%s is not a number DynamoDB stores (1e-130 to 1e126 in magnitude)", stored)
-		}
 	case String, Path:
 		if a.MaxLength > 0 && utf8.RuneCountInString(k.Value) > a.MaxLength {
 			return fmt.Sprintf("the constant is longer than its maxLength %d", a.MaxLength)
@@ -252,11 +249,4 @@ func keyBreaker(a *Attribute, tm *Template, text string) string {
 		}
 	}
 	return ""
-}
-
-func abs(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
 }

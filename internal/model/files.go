@@ -16,7 +16,7 @@ const APIFile = "store_api.go"
 
 // RuntimeFiles are the files copied from dyngen's runtime, by the name of
 // their source.
-var RuntimeFiles = []string{"errors.go", "keys.go", "attrs.go", "cursor.go", "batch.go", "transact.go"}
+var RuntimeFiles = []string{"errors.go", "keys.go", "attrs.go", "numbers.go", "cursor.go", "batch.go", "transact.go"}
 
 // RuntimeFile is the generated name of a runtime file.
 func RuntimeFile(name string) string { return "dyngen_" + name }

@@ -289,7 +289,7 @@ var (
 		"uint", "uint16", "uint32", "uint64", "uint8", "uintptr",
 	}
 	ImportNames = []string{
-		"aws", "big", "context", "dynamodb", "errors", "fmt", "iter", "math", "rand", "regexp",
+		"aws", "big", "cmp", "context", "dynamodb", "errors", "fmt", "iter", "math", "rand", "regexp",
 		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
 	}
 	RuntimeNames = []string{
@@ -318,7 +318,9 @@ var (
 		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
 		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
 		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
-		"validNumber",
+		// The numbers' (dyngen_numbers.go).
+		"compareNumbers", "decimalNumber", "formatFloat", "keyFloat", "maxNumberDigits", "maxNumberExp",
+		"maxNumberText", "minNumberExp", "numberText", "parseNumber", "plainNumber", "sameNumber",
 	}
 	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -723,7 +722,7 @@ func constFits(k spec.Const, a *Attribute, op CondOp) error {
 			return fmt.Errorf("%q is not a number", k.Value)
 		}
 		if _, err := CanonicalNumber(k.Value, false); err != nil {
-			return fmt.Errorf("%q is not a number DynamoDB stores (a finite float64)", k.Value)
+			return fmt.Errorf("%q is not a number DynamoDB stores (%s)", k.Value, FloatRange)
 		}
 	case Bool:
 		if k.Tag != "!!bool" {
@@ -758,7 +757,9 @@ func constFits(k spec.Const, a *Attribute, op CondOp) error {
 
 // CanonicalNumber is the decimal text DynamoDB takes of a number
 // constant as YAML writes it (1_000, 0x10, 1e3, .5): an int64 when isInt,
-// else a finite float64, the form the generated code would write it in.
+// else a float64 DynamoDB stores (FloatStored), in the form the generated
+// code writes it in and DynamoDB gives it back (FloatText): two constants
+// of one value have one text.
 func CanonicalNumber(text string, isInt bool) (string, error) {
 	t := strings.ReplaceAll(text, "_", "")
 	if n, err := strconv.ParseInt(t, 0, 64); err == nil {
@@ -767,8 +768,8 @@ func CanonicalNumber(text string, isInt bool) (string, error) {
 		return "", err
 	}
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return "", fmt.Errorf("%q is not a finite number", text)
+	if err != nil || !FloatStored(f) {
+		return "", fmt.Errorf("%q is not a number DynamoDB stores", text)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64), nil
+	return FloatText(f), nil
 }

@@ -715,6 +715,11 @@ func (r *resolver) bound(n spec.Number, t Type, what string) *Bound {
 		r.errorf(n.Pos, "%s is an int; its bound %s must be an integer", what, n.Text)
 		return nil
 	}
+	if t == Float && !FloatStored(n.Value) {
+		// An atomic add sends it in its condition.
+		r.errorf(n.Pos, "%s: its bound %s is not a number DynamoDB stores (%s); bring it within, or leave it out", what, n.Text, FloatRange)
+		return nil
+	}
 	return &Bound{Text: n.Text, Int: n.Int, Float: n.Value, Pos: n.Pos}
 }
 

@@ -1,6 +1,11 @@
 package model
 
-import "github.com/dyngen/dyngen/internal/keylang"
+import (
+	"math"
+	"strconv"
+
+	"github.com/dyngen/dyngen/internal/keylang"
+)
 
 // StoredForm describes how an attribute's Go value is stored: the
 // attribute value its item holds, how that value is made and read back,
@@ -78,6 +83,12 @@ type KeyForm struct {
 	// it depends on the attribute's maxLength or enum values, or is
 	// unbounded.
 	Width int
+	// Number is the runtime function that checks a value standing as a
+	// whole key of type N and returns its text, called with the
+	// attribute's name: a float DynamoDB can't store is a KeyError before
+	// any call. "" when every value is a number DynamoDB stores (an int,
+	// a time's epoch seconds), written by Text.
+	Number string
 }
 
 // GoKind is the kind of an attribute's Go type.
@@ -128,7 +139,7 @@ const (
 	TextTime              // formatTime: UTC, nine fraction digits
 	TextDate              // formatDate: YYYY-MM-DD
 	TextInt               // strconv.FormatInt, base 10
-	TextFloat             // strconv.FormatFloat, shortest
+	TextFloat             // formatFloat: shortest, in plain digits as DynamoDB writes it
 )
 
 // Storable is a runtime test of values DynamoDB can't store, or dyngen
@@ -160,7 +171,7 @@ var typeForms = map[Type]StoredForm{
 	Int: {Dynamo: "N", Go: GoInt64, Text: TextInt, Writer: "intValue", Reader: "int",
 		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", KeepsOrder: true, Width: 20}},
 	Float: {Dynamo: "N", Go: GoFloat64, Text: TextFloat, Writer: "floatValue", Reader: "float", Storable: StorableFloat,
-		Key: KeyForm{Lang: keylang.Int}},
+		Key: KeyForm{Lang: keylang.Int, Number: "keyFloat"}},
 	Bool: {Dynamo: "BOOL", Go: GoBool, Reader: "bool",
 		Key: KeyForm{Lang: keylang.Bool, Func: "keyBool", KeepsOrder: true, Width: 5}},
 	Bytes:     {Dynamo: "B", Go: GoBytes, Reader: "bytes"},
@@ -248,4 +259,26 @@ func FieldType(e *Entity, a *Attribute) string {
 		return "*" + GoType(e, a)
 	}
 	return GoType(e, a)
+}
+
+// FloatRange says which floats DynamoDB stores as a number (FloatStored).
+const FloatRange = "zero, or 1e-130 to below 1e126 in magnitude"
+
+// FloatStored reports whether DynamoDB stores f as a number: zero, or a
+// magnitude from 1e-130 to below 1e126 (so neither NaN nor an infinity).
+// The generated code checks it with the runtime's storableFloat.
+func FloatStored(f float64) bool {
+	a := math.Abs(f)
+	return a == 0 || a >= 1e-130 && a < 1e126
+}
+
+// FloatText is a float as the generated code writes it, with the
+// runtime's formatFloat: the shortest decimal that reads back as f, in
+// plain digits as DynamoDB gives a number back (1e6 as 1000000, 1e-5 as
+// 0.00001), negative zero as 0.
+func FloatText(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }

@@ -230,7 +230,7 @@ func SampleOf(a *model.Attribute) SampleValue {
 		if a.Max != nil && f > a.Max.Float {
 			f = a.Max.Float
 		}
-		return SampleValue{Type: "N", Text: strconv.FormatFloat(f, 'g', -1, 64)}
+		return SampleValue{Type: "N", Text: model.FloatText(f)}
 	case model.Bool:
 		return SampleValue{Type: "BOOL", Bool: true}
 	case model.Time:

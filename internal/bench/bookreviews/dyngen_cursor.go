@@ -14,7 +14,6 @@ import (
 	"encoding/binary"
 	"iter"
 	"maps"
-	"math/big"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -219,7 +218,10 @@ func bindValue(b []byte, av types.AttributeValue) []byte {
 	case *types.AttributeValueMemberS:
 		return appendChunk(append(b, 'S'), v.Value)
 	case *types.AttributeValueMemberN:
-		return appendChunk(append(b, 'N'), v.Value)
+		// By value: a cursor of a query by 1e+06 is one of a query by
+		// 1000000.
+		text, _ := numberText(v.Value)
+		return appendChunk(append(b, 'N'), text)
 	case *types.AttributeValueMemberB:
 		return appendChunk(append(b, 'B'), v.Value)
 	case *types.AttributeValueMemberBOOL:
@@ -232,7 +234,11 @@ func bindValue(b []byte, av types.AttributeValue) []byte {
 	case *types.AttributeValueMemberSS:
 		return appendSorted(append(b, 's'), slices.Clone(v.Value), strings.Compare)
 	case *types.AttributeValueMemberNS:
-		return appendSorted(append(b, 'n'), slices.Clone(v.Value), strings.Compare)
+		set := make([]string, len(v.Value))
+		for i, n := range v.Value {
+			set[i], _ = numberText(n)
+		}
+		return appendSorted(append(b, 'n'), set, strings.Compare)
 	case *types.AttributeValueMemberBS:
 		return appendSorted(append(b, 'b'), slices.Clone(v.Value), bytes.Compare)
 	case *types.AttributeValueMemberL:
@@ -374,7 +380,13 @@ func parseCursorKey(rest []byte) (map[string]types.AttributeValue, error) {
 		case 'S':
 			key[string(name)] = &types.AttributeValueMemberS{Value: string(value)}
 		case 'N':
-			key[string(name)] = &types.AttributeValueMemberN{Value: string(value)}
+			// A number DynamoDB stores, or the cursor is refused before
+			// any call; sent as DynamoDB writes it.
+			text, ok := numberText(string(value))
+			if !ok {
+				return nil, ErrInvalidCursor
+			}
+			key[string(name)] = &types.AttributeValueMemberN{Value: text}
 		case 'B':
 			key[string(name)] = &types.AttributeValueMemberB{Value: slices.Clone(value)}
 		default:
@@ -491,37 +503,18 @@ func validKeyValue(v types.AttributeValue, kind byte, sort bool) bool {
 	case *types.AttributeValueMemberS:
 		return kind == 'S' && v.Value != "" && len(v.Value) <= size && utf8.ValidString(v.Value)
 	case *types.AttributeValueMemberN:
-		return kind == 'N' && validNumber(v.Value)
+		_, ok := parseNumber(v.Value)
+		return kind == 'N' && ok
 	case *types.AttributeValueMemberB:
 		return kind == 'B' && len(v.Value) > 0 && len(v.Value) <= size
 	}
 	return false
 }
 
-// validNumber reports whether s is a number as DynamoDB writes one: an
-// optional minus, digits with an optional point, an optional exponent,
-// 38 significant digits at most.
-func validNumber(s string) bool {
-	allDigits := func(s string) bool {
-		return strings.Trim(s, "0123456789") == ""
-	}
-	s = strings.TrimPrefix(s, "-")
-	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if intPart+frac == "" || !allDigits(intPart) || !allDigits(frac) || len(strings.TrimRight(digits, "0")) > 38 {
-		return false
-	}
-	if hasExp {
-		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-")
-		return exp != "" && len(exp) <= 4 && allDigits(exp)
-	}
-	return true
-}
-
 // compareValues compares two key values of one type as DynamoDB orders
 // them (strings by their UTF-8 bytes, numbers by value, binary by bytes);
-// ok is false when their types differ or a number does not parse.
+// ok is false when their types differ or a number is none DynamoDB
+// stores.
 func compareValues(a, b types.AttributeValue) (c int, ok bool) {
 	switch x := a.(type) {
 	case *types.AttributeValueMemberS:
@@ -532,15 +525,10 @@ func compareValues(a, b types.AttributeValue) (c int, ok bool) {
 		return strings.Compare(x.Value, y.Value), true
 	case *types.AttributeValueMemberN:
 		y, ok := b.(*types.AttributeValueMemberN)
-		if !ok || !validNumber(x.Value) || !validNumber(y.Value) {
+		if !ok {
 			return 0, false
 		}
-		p, okp := new(big.Rat).SetString(x.Value)
-		q, okq := new(big.Rat).SetString(y.Value)
-		if !okp || !okq {
-			return 0, false
-		}
-		return p.Cmp(q), true
+		return compareNumbers(x.Value, y.Value)
 	case *types.AttributeValueMemberB:
 		y, ok := b.(*types.AttributeValueMemberB)
 		if !ok {
