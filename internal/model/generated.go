@@ -128,7 +128,8 @@ const MaxPositional = 1
 // besides ctx, the item of a put or create, the page of a query and the
 // keys or items of a batch: the key's attributes, the version an update
 // or delete of a versioned entity expects, the where and condition
-// operands, and the values an update sets and adds.
+// operands, and the values an update sets and adds and the elements it
+// removes from sets.
 func (p *Pattern) Inputs() int {
 	n := 0
 	switch p.Op {
@@ -148,7 +149,7 @@ func (p *Pattern) Inputs() int {
 			n += c.Op.Operands()
 		}
 	}
-	return n + len(p.Set) + len(p.Add)
+	return n + len(p.Set) + len(p.Add) + len(p.RemoveFrom)
 }
 
 // TakesKey reports whether the pattern's method takes its entity's key

@@ -24,6 +24,8 @@ const (
 	ParamItems               // the items of a batch put
 	ParamVersion             // the version Attr the caller read (update, delete)
 	ParamClock               // the time a transaction's step takes, read once per call
+
+	roleCount // the number of roles; each has a name (Role.String)
 )
 
 // Param is a parameter of a pattern's method, after ctx.
@@ -235,6 +237,8 @@ func roleWord(pp *Pattern, q *Param) string {
 		return "Add"
 	case ParamVersion:
 		return "Version"
+	case ParamElems:
+		return "RemoveFrom"
 	case ParamCond:
 		if slices.Contains(pp.Pattern.Filter, q.Cond) {
 			return "Filter"
@@ -244,34 +248,34 @@ func roleWord(pp *Pattern, q *Param) string {
 	return "Key"
 }
 
+// roleNames are the roles' names in `dyngen plan -json`, the spec's words
+// where the spec has one (removeFrom). A test checks that every role has
+// one.
+var roleNames = [roleCount]string{
+	ParamKey:     "key",
+	ParamWhere:   "where",
+	ParamCond:    "condition",
+	ParamSet:     "set",
+	ParamAdd:     "add",
+	ParamElems:   "removeFrom",
+	ParamPage:    "page",
+	ParamItem:    "item",
+	ParamKeys:    "keys",
+	ParamItems:   "items",
+	ParamVersion: "version",
+	ParamClock:   "clock",
+}
+
 // String is the role's name in `dyngen plan -json`.
 func (r Role) String() string {
-	switch r {
-	case ParamKey:
-		return "key"
-	case ParamWhere:
-		return "where"
-	case ParamCond:
-		return "condition"
-	case ParamSet:
-		return "set"
-	case ParamAdd:
-		return "add"
-	case ParamPage:
-		return "page"
-	case ParamItem:
-		return "item"
-	case ParamKeys:
-		return "keys"
-	case ParamItems:
-		return "items"
-	case ParamClock:
-		return "clock"
-	case ParamVersion:
-		return "version"
+	if r >= 0 && r < roleCount && roleNames[r] != "" {
+		return roleNames[r]
 	}
 	return fmt.Sprintf("Role(%d)", int(r))
 }
+
+// MarshalText writes the role as its name.
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // GoType is the Go type of the parameter p of the pattern's method, as
 // the generated package spells it ("string", "time.Time", "*Book",

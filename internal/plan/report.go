@@ -223,7 +223,9 @@ type ReportParam struct {
 	Name string `json:"name"`
 	// GoType is its Go type as the generated package spells it.
 	GoType string `json:"goType"`
-	// Role is key, where, condition, set, add, page, item, keys or items.
+	// Role is the Role's name (key, where, condition, set, add, removeFrom,
+	// page, item, keys, items, version, clock), or input or requestToken
+	// for the fields of a transaction's struct.
 	Role      string `json:"role"`
 	Attribute string `json:"attribute,omitempty"`
 }
