@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,5 +81,94 @@ patterns:
 	}
 	if checked < 100 {
 		t.Errorf("only %d patterns checked", checked)
+	}
+}
+
+// TestVersionInputsAreSent: a method, or a transaction's step, asks for the
+// version read only when its request is conditioned on it: a check that no
+// item has the key (exists: false) sends none, so it takes none.
+func TestVersionInputsAreSent(t *testing.T) {
+	specs := corpusSpecs(t)
+	specs["vault.yaml"] = []byte(`version: 1
+package: vault
+tables:
+  Main: {partitionKey: PK, sortKey: SK}
+entities:
+  Account:
+    version: rev
+    attributes: {id: string, rev: int, balance: int}
+    keys: {primary: {pk: "A#{id}", sk: "A"}}
+  Transfer:
+    attributes: {id: string, from: string, to: string}
+    keys: {primary: {pk: "T#{id}", sk: "T"}}
+patterns:
+  GetAccount: {get: Account}
+  Move:
+    transaction:
+      - check: Account
+        as: from
+        exists: false
+        bind: {id: Transfer.from}
+      - check: Account
+        as: to
+        bind: {id: Transfer.to}
+      - create: Transfer
+`)
+	checked := 0
+	// sent lists the values the requests of pp send: its own, and each
+	// step's of a transaction (or of a write with unique values).
+	sent := func(pp *plan.Pattern) []*plan.Value {
+		var vs []*plan.Value
+		if pp.Request != nil {
+			vs = append(vs, pp.Request.Values...)
+		}
+		if pp.Tx != nil {
+			for _, st := range pp.Tx.Steps {
+				if st.Plan.Request != nil {
+					vs = append(vs, st.Plan.Request.Values...)
+				}
+			}
+		}
+		return vs
+	}
+	check := func(name, what string, pp *plan.Pattern) {
+		for _, p := range pp.Params {
+			if p.Role != plan.ParamVersion {
+				continue
+			}
+			checked++
+			if !slices.ContainsFunc(sent(pp), func(v *plan.Value) bool { return v.Source == plan.VersionExpected && v.Attr == p.Attr }) {
+				t.Errorf("%s: %s takes the version %s, which its request never sends", name, what, p.Name)
+			}
+		}
+	}
+	for name, data := range specs {
+		res := Check(name, data)
+		if res.Plan == nil {
+			t.Fatalf("%s: %v", name, res.Diags.Err())
+		}
+		for _, pp := range res.Plan.Patterns {
+			check(name, pp.Pattern.Name, pp)
+			if pp.Tx == nil {
+				continue
+			}
+			for _, st := range pp.Tx.Steps {
+				check(name, st.Plan.Pattern.Name, st.Plan)
+			}
+			for _, in := range pp.Tx.Inputs {
+				if in.Attr == nil || in.Item != nil || in.Attr != in.Steps[0].Entity().Version {
+					continue
+				}
+				checked++
+				if !slices.ContainsFunc(pp.Tx.Steps, func(st *plan.Step) bool {
+					return slices.Contains(in.Steps, st.Step) && slices.ContainsFunc(sent(st.Plan), func(v *plan.Value) bool { return v.Source == plan.VersionExpected })
+				}) {
+					t.Errorf("%s: %s has the input %s, a version no step sends", name, pp.Pattern.Name, in.Field)
+				}
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d version inputs checked", checked)
 	}
 }

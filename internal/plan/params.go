@@ -120,10 +120,11 @@ func (b *builder) params(pp *Pattern) {
 			add(ParamKey, a, nil, 0, "")
 		}
 	}
-	// version is the version the caller read, which an update or delete
-	// of a versioned entity expects.
+	// version is the version the caller read, which an update, delete or
+	// check of a versioned entity expects; a check that no item has the
+	// key (exists: false) reads no version.
 	version := func() {
-		if a := p.Entity().Version; a != nil && p.Op != model.OpGet {
+		if a := p.Entity().Version; a != nil && p.Op != model.OpGet && !p.Missing {
 			add(ParamVersion, a, nil, 0, "")
 		}
 	}
