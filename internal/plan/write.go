@@ -139,8 +139,15 @@ func (b *builder) update(pp *Pattern) bool {
 						missing = append(missing, a)
 					}
 				}
-				if len(missing) > 0 {
+				switch {
+				case len(missing) == 0:
+				case len(touched) > 0:
 					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, names(missing), names(missing))
+					ok = false
+				default:
+					// The template holds nothing the update changes: an
+					// optional attribute of another key of the index does.
+					b.errorf(p.Pos, "update %s sets optional %s of the key of %s, so it must rewrite %s=%q too, for the item to be in %s with its whole key or not at all, which needs %s; add %s to set", p.Name, names(sparse), k.Index.Name, ka.Name, tm.Source, k.Index.Name, names(missing), names(missing))
 					ok = false
 				}
 			}
