@@ -32,7 +32,12 @@ func keyPattern(tm *model.Template) string {
 			b.WriteString(regexp.QuoteMeta(s.Literal))
 			continue
 		}
-		b.WriteString("(" + placeholderPattern(s.Attr, class) + ")")
+		pattern := placeholderPattern(s.Attr, class)
+		if tm.TakesEmpty(s.Attr) {
+			// An optional string's present "" is read back as "".
+			pattern = strings.TrimSuffix(pattern, "+") + "*"
+		}
+		b.WriteString("(" + pattern + ")")
 	}
 	b.WriteString("$")
 	return b.String()

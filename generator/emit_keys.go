@@ -208,14 +208,13 @@ func (e *emitter) keyExpr(g *jen.Group, scope map[string]string, ent *model.Enti
 // keyPieces emits the encoding of the first n segments of tm and returns
 // the pieces of their text.
 func (e *emitter) keyPieces(g *jen.Group, scope map[string]string, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) []piece {
-	seps := string(tm.Separators())
 	var parts []piece
 	for _, seg := range tm.Segments[:n] {
 		if seg.Attr == nil {
 			parts = append(parts, piece{lit: seg.Literal})
 			continue
 		}
-		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), "", fail)})
+		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm, val(seg.Attr), "", fail)})
 	}
 	return parts
 }
@@ -260,20 +259,21 @@ func concat(parts []piece) *jen.Statement {
 	return expr
 }
 
-// encodeValue emits the encoding of one placeholder value and returns the
-// expression of its text (or bytes, in a B key). vid names the value v
-// within the scope: "" for the scope's own value of the attribute, or
-// the name of another value (a where operand); an encoding is declared
-// once per attribute, separators and value.
-func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
-	switch keyType {
+// encodeValue emits the encoding of one placeholder value of template tm
+// and returns the expression of its text (or bytes, in a B key). vid
+// names the value v within the scope: "" for the scope's own value of the
+// attribute, or the name of another value (a where operand); an encoding
+// is declared once per attribute, separators, encoding and value.
+func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, tm *model.Template, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
+	seps := string(tm.Separators())
+	switch tm.KeyType {
 	case model.N:
 		// A number's text, as the item holds it.
 		return storedText(a, v)
 	case model.B:
 		return v
 	}
-	k := a.StoredForm().Key
+	k := tm.KeyForm(a)
 	switch {
 	case k.Func == "":
 		return v

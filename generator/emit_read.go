@@ -319,7 +319,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		opID := m.pp.Param(plan.ParamWhere, w.Attr, nil, b.Operand).Name
 		switch {
 		case beginsWith && w.Attr.Type == model.Path:
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, opID, fail))
+			then(m.e.encodeValue(g, scope, w.Attr, tm, op, opID, fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
 			then(m.e.encodePrefix(g, scope, w.Attr, op, seps, fail))
@@ -329,7 +329,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 				op = m.pred(g, w.Attr, op)
 				vid += " predecessor"
 			}
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, vid, fail))
+			then(m.e.encodeValue(g, scope, w.Attr, tm, op, vid, fail))
 		}
 	case plan.Least, plan.Greatest:
 		lo, hi := minMax(x)

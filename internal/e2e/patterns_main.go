@@ -4797,6 +4797,245 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 	return in, nil
 }
 
+// ReposByTopicItem holds the attributes of a Repo that ReposByTopic reads.
+type ReposByTopicItem struct {
+	OwnerID string
+	RepoID  string
+	Topic   *string
+}
+
+// unmarshalItem sets view from the attributes ReposByTopic reads.
+func (view *ReposByTopicItem) unmarshalItem(item map[string]types.AttributeValue) error {
+	dec := itemDecoder{entity: "Repo"}
+	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	view.RepoID = dec.string("repoId", item["repoId"], required)
+	view.Topic = decodePtr(&dec, "topic", item["topic"], readString)
+	return dec.err
+}
+
+// reposByTopicRepoGSI2SKPattern parses GSI2SK="REPO#{ownerId}#{repoId}" of
+// Repo items.
+var reposByTopicRepoGSI2SKPattern = regexp.MustCompile("^REPO#([^#]+)#([^#]+)$")
+
+// reposByTopicRepoGSI2PKPattern parses GSI2PK="TOPIC#{topic}" of Repo
+// items.
+var reposByTopicRepoGSI2PKPattern = regexp.MustCompile("^TOPIC#([^#]*)$")
+
+// reposByTopicFromKeys puts ownerId, repoId, topic, which ByKeys does not
+// project, into item from its keys.
+func reposByTopicFromKeys(item map[string]types.AttributeValue) {
+	if keyAttr, ok := item["GSI2SK"].(*types.AttributeValueMemberS); ok {
+		if m := reposByTopicRepoGSI2SKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
+			item["ownerId"] = &types.AttributeValueMemberS{Value: m[1]}
+			item["repoId"] = &types.AttributeValueMemberS{Value: m[2]}
+		}
+	}
+	if keyAttr, ok := item["GSI2PK"].(*types.AttributeValueMemberS); ok {
+		if m := reposByTopicRepoGSI2PKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
+			item["topic"] = &types.AttributeValueMemberS{Value: m[1]}
+		}
+	}
+}
+
+// ReposByTopicResult is one page of ReposByTopic.
+type ReposByTopicResult struct {
+	Items []ReposByTopicItem
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const reposByTopicKeyCondition = "GSI2PK = :pk AND begins_with(GSI2SK, :sk)"
+
+// reposByTopicShape is how ReposByTopic binds and checks its cursors.
+var reposByTopicShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ReposByTopic",
+		pk:      "GSI2PK",
+		sk:      "GSI2SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
+// The repositories of a topic, read back from the keys ByKeys projects; the
+// empty topic is a topic like any other, and those with no topic are in
+// none.
+//
+// ReposByTopic reads one page of Repo items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI ByKeys of table Main
+//	KeyConditionExpression: GSI2PK = "TOPIC#{topic}" AND
+//		begins_with(GSI2SK, "REPO#")
+func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error) {
+	pk, err := repoGSI2PK(topic)
+	if err != nil {
+		return nil, &callError{method: "ReposByTopic", cause: err}
+	}
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "ByKeys",
+			keyCondition: reposByTopicKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "REPO#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
+	}
+	in := newInput()
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reposByTopicShape)
+	if err != nil {
+		return nil, &callError{method: "ReposByTopic", cause: err}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "ReposByTopic", cause: err}
+	}
+	res := &ReposByTopicResult{Items: make([]ReposByTopicItem, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		reposByTopicFromKeys(item)
+		var v ReposByTopicItem
+		if err := v.unmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, decodeErr("ReposByTopic", undecoded)
+}
+
+// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, reading the
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
+func (s *Store) ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error] {
+	return walk(func(page Page) ([]ReposByTopicItem, Cursor, error) {
+		res, err := s.ReposByTopic(ctx, topic, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
+	})
+}
+
+// SetRepoTopicParams holds the inputs of SetRepoTopic.
+type SetRepoTopicParams struct {
+	OwnerID string
+	RepoID  string
+	Topic   *string // the value set; nil removes it
+}
+
+const setRepoTopicCondition = "attribute_exists(PK)"
+
+// SetRepoTopic changes a Repo and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
+//	UpdateExpression: SET #topic = :topic, GSI2PK = :GSI2PK, GSI2SK =
+//		:GSI2SK
+//	(topic: nil removes the attribute, with the index keys built from it)
+//	ConditionExpression: attribute_exists(PK)
+//	rewrites GSI2PK="TOPIC#{topic}" on ByKeys
+//	rewrites GSI2SK="REPO#{ownerId}#{repoId}" on ByKeys
+func (s *Store) SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*Repo, error) {
+	in, err := s.setRepoTopicInput(params)
+	if err != nil {
+		return nil, &callError{method: "SetRepoTopic", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("SetRepoTopic", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Repo
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "SetRepoTopic", cause: err}
+	}
+	return &v, nil
+}
+
+// setRepoTopicInput builds the request of SetRepoTopic; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) setRepoTopicInput(params SetRepoTopicParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	repoID := params.RepoID
+	topic := params.Topic
+	if topic != nil {
+		if !utf8.ValidString(*topic) {
+			return nil, &ItemError{Entity: "Repo", Attr: "topic", Reason: "not valid UTF-8"}
+		}
+	}
+	pk, err := repoPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := repoSK(repoID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{}
+	set := []string{}
+	remove := []string{}
+	if topic == nil {
+		remove = append(remove, "#topic")
+	} else {
+		set = append(set, "#topic = :topic")
+		values[":topic"] = &types.AttributeValueMemberS{Value: *topic}
+	}
+	if topic == nil {
+		remove = append(remove, "GSI2PK")
+	} else {
+		rebuilt1, err := repoGSI2PK(*topic)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI2PK = :GSI2PK")
+		values[":GSI2PK"] = &types.AttributeValueMemberS{Value: rebuilt1}
+	}
+	if topic == nil {
+		remove = append(remove, "GSI2SK")
+	} else {
+		rebuilt2, err := repoGSI2SK(ownerID, repoID)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI2SK = :GSI2SK")
+		values[":GSI2SK"] = &types.AttributeValueMemberS{Value: rebuilt2}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setRepoTopicCondition),
+		ExpressionAttributeNames: map[string]string{"#topic": "topic"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
 const createMemberCondition = "attribute_not_exists(PK)"
 
 // CreateMember writes member only when no item has its key:

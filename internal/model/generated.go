@@ -307,7 +307,7 @@ var (
 		"transactKey", "transactStep", "transactUpdate", "transaction",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
-		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
+		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyStringOrEmpty", "keyTime", "mapValue",
 		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
 		"optional", "pageLimit", "parseKeyInt", "presence", "putDigits", "queryFixed", "readBool",
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
