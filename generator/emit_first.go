@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -23,7 +22,7 @@ func (m *method) first() {
 	}
 	lines := m.readLines()
 	order := "ascending"
-	if m.p.Order == model.Desc {
+	if m.req.Descending {
 		order = "descending"
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}

@@ -251,7 +251,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 	if !ix.IsPrimary() {
 		ref("index", jen.Lit(ix.Name))
 	}
-	if m.p.Order == model.Desc {
+	if m.req.Descending {
 		// forward is false: only the pointer is set.
 		in[jen.Id("ScanIndexForward")] = jen.Op("&").Id("fixed").Dot("forward")
 	}
@@ -264,7 +264,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		fixed[jen.Id("limit")] = jen.Lit(m.req.Limit)
 	default:
 		// A query, one page: at most the page's limit.
-		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
+		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.req.PageLimit))
 	}
 	in[jen.Id("Limit")] = jen.Id("fixed").Dot("limitRef").Call()
 	if projConst != nil {
@@ -409,11 +409,11 @@ func (m *method) query() {
 	projConst := m.constant("Projection", m.req.Projection)
 	filterConst := m.constant("Filter", m.req.Filter)
 	lines := m.readLines()
-	if m.p.Order == model.Desc {
+	if m.req.Descending {
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}
-	if m.p.Limit > 0 {
-		lines = append(lines, fmt.Sprintf("Limit: %d unless page.Limit is set", m.p.Limit))
+	if m.req.PageLimit > 0 {
+		lines = append(lines, fmt.Sprintf("Limit: %d unless page.Limit is set", m.req.PageLimit))
 	}
 	what := ent.GoName + " items"
 	if m.p.IsCollection() {

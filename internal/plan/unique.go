@@ -193,6 +193,24 @@ func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	return pp
 }
 
+// Lookup is one of the GetItems of a get by a unique value: the entity
+// whose item it reads, and its key.
+type Lookup struct {
+	Entity *model.Entity
+	Key    *KeyCond
+}
+
+// Lookups are the GetItems a get by a unique value sends, in order: the
+// claim's, by the value the caller gives, then the item's, by the key
+// the claim holds. Nil for any other pattern.
+func (pp *Pattern) Lookups() []Lookup {
+	if pp.Unique == nil || pp.Unique.Claim == nil {
+		return nil
+	}
+	c := pp.Unique.Claim
+	return []Lookup{{c.Entity(), c.Key}, {pp.Entity(), pp.Key}}
+}
+
 // notes say in words how the pattern keeps or reads the claims.
 func (u *Unique) notes(pp *Pattern) []string {
 	var out []string
