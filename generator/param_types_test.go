@@ -172,3 +172,48 @@ patterns:
 		t.Errorf("only %d version inputs checked", checked)
 	}
 }
+
+// TestVersionFieldName: the version read has one field name in every
+// params struct of an entity's patterns, a call's or a transaction step's
+// (without as): the entity's and the attribute's Go names (VaultRev).
+func TestVersionFieldName(t *testing.T) {
+	for name, data := range corpusSpecs(t) {
+		res := Check(name, data)
+		if res.Plan == nil {
+			t.Fatalf("%s: %v", name, res.Diags.Err())
+		}
+		fields := map[*model.Entity]map[string][]string{}
+		note := func(e *model.Entity, field, where string) {
+			if fields[e] == nil {
+				fields[e] = map[string][]string{}
+			}
+			fields[e][field] = append(fields[e][field], where)
+		}
+		for _, pp := range res.Plan.Patterns {
+			if pp.Tx != nil && pp.Unique == nil {
+				for _, in := range pp.Tx.Inputs {
+					st := in.Steps[0]
+					if in.Item == nil && in.Attr != nil && in.Attr == st.Entity().Version && st.As == st.Entity().Name {
+						note(st.Entity(), in.Field, pp.Pattern.Name)
+					}
+				}
+				continue
+			}
+			for _, p := range pp.Params {
+				if p.Role == plan.ParamVersion {
+					note(pp.Pattern.Entity(), p.Field, pp.Pattern.Name)
+				}
+			}
+		}
+		for e, names := range fields {
+			if len(names) > 1 {
+				t.Errorf("%s: the version of %s has %d field names: %v", name, e.Name, len(names), names)
+			}
+			for field, where := range names {
+				if want := e.GoName + e.Version.GoName; field != want {
+					t.Errorf("%s: %v name the version of %s %s, want %s", name, where, e.Name, field, want)
+				}
+			}
+		}
+	}
+}

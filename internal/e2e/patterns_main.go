@@ -6755,10 +6755,10 @@ func (s *Store) putCounterInput(counter *Counter) (*dynamodb.PutItemInput, error
 
 // SetCountParams holds the inputs of SetCount.
 type SetCountParams struct {
-	OwnerID   string
-	CounterID string
-	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
-	Count     int64 // the value set
+	OwnerID    string
+	CounterID  string
+	CounterRev int64 // the version read; ErrVersionConflict when the stored one differs
+	Count      int64 // the value set
 }
 
 const setCountUpdate = "SET #count = :count, #rev = #rev + :rev_one, #updatedAt = :updatedAt_now"
@@ -6769,7 +6769,7 @@ const setCountCondition = "attribute_exists(PK) AND #rev = :rev_expected"
 //
 // SetCount changes a Counter and returns it as it is after the change.
 // ErrNotFound when there is no such item. Counter is versioned: the stored
-// rev must be rev, the version read, or the call fails with
+// rev must be counterRev, the version read, or the call fails with
 // ErrVersionConflict. It adds one to rev. It sets updatedAt from the
 // Store's clock, whatever the caller gives.
 //
@@ -6785,7 +6785,7 @@ func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, 
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("SetCount", err, "rev", params.Rev, ErrConditionFailed, "", nil)
+		return nil, versionError("SetCount", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
 	}
 	var v Counter
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -6799,7 +6799,7 @@ func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, 
 func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	counterID := params.CounterID
-	rev := params.Rev
+	counterRev := params.CounterRev
 	count := params.Count
 	now := s.clock()
 	pk, err := counterPK(ownerID)
@@ -6815,7 +6815,7 @@ func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput,
 		ExpressionAttributeNames: map[string]string{"#count": "count", "#rev": "rev", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":count":         intValue(count),
-			":rev_expected":  intValue(rev),
+			":rev_expected":  intValue(counterRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
 			":updatedAt_now": intValue(now.UnixMilli()),
 		},
@@ -6832,16 +6832,16 @@ func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput,
 
 // DeleteCounterParams holds the inputs of DeleteCounter.
 type DeleteCounterParams struct {
-	OwnerID   string
-	CounterID string
-	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+	OwnerID    string
+	CounterID  string
+	CounterRev int64 // the version read; ErrVersionConflict when the stored one differs
 }
 
 const deleteCounterCondition = "#rev = :rev_expected"
 
 // DeleteCounter deletes the Counter with this key. Counter is versioned:
-// the stored rev must be rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item).
+// the stored rev must be counterRev, the version read, or the call fails
+// with ErrVersionConflict (ErrNotFound when there is no item).
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
@@ -6852,7 +6852,7 @@ func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) e
 		return &callError{method: "DeleteCounter", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return versionError("DeleteCounter", err, "rev", params.Rev, ErrConditionFailed, "", nil)
+		return versionError("DeleteCounter", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
 	}
 	return nil
 }
@@ -6862,7 +6862,7 @@ func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) e
 func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.DeleteItemInput, error) {
 	ownerID := params.OwnerID
 	counterID := params.CounterID
-	rev := params.Rev
+	counterRev := params.CounterRev
 	pk, err := counterPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -6874,7 +6874,7 @@ func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.Delete
 	return &dynamodb.DeleteItemInput{
 		ConditionExpression:       aws.String(deleteCounterCondition),
 		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(counterRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -7446,7 +7446,7 @@ const moveGoldStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected AN
 
 // moveGoldStep1Input builds step 1 of MoveGold, update Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, vaultRev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -7464,7 +7464,7 @@ func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, go
 			":gold_min":      intValue(math.MinInt64),
 			":gold_restMax":  intDiff(math.MaxInt64, gold),
 			":gold_restMin":  intDiff(math.MinInt64, gold),
-			":rev_expected":  intValue(rev),
+			":rev_expected":  intValue(vaultRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
 			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
 		},
@@ -7485,7 +7485,7 @@ const moveGoldStep2Condition = "attribute_exists(PK) AND #rev = :rev_expected AN
 
 // moveGoldStep2Input builds step 2 of MoveGold, update Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, vaultRev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -7503,7 +7503,7 @@ func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, go
 			":gold_min":      intValue(math.MinInt64),
 			":gold_restMax":  intDiff(math.MaxInt64, gold),
 			":gold_restMin":  intDiff(math.MinInt64, gold),
-			":rev_expected":  intValue(rev),
+			":rev_expected":  intValue(vaultRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
 			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
 		},
@@ -8628,9 +8628,9 @@ func (s *Store) createLeaseInput(lease *Lease) (*dynamodb.PutItemInput, error) {
 
 // RenewLeaseParams holds the inputs of RenewLease.
 type RenewLeaseParams struct {
-	LeaseID string
-	Rev     int64  // the version read; ErrVersionConflict when the stored one differs
-	Holder  string // the value set
+	LeaseID  string
+	LeaseRev int64  // the version read; ErrVersionConflict when the stored one differs
+	Holder   string // the value set
 }
 
 const renewLeaseUpdate = "SET #holder = :holder, #rev = #rev + :rev_one"
@@ -8639,7 +8639,7 @@ const renewLeaseCondition = "attribute_exists(PK) AND (attribute_not_exists(#exp
 
 // RenewLease changes a Lease and returns it as it is after the change.
 // ErrNotFound when there is no such item. Lease is versioned: the stored
-// rev must be rev, the version read, or the call fails with
+// rev must be leaseRev, the version read, or the call fails with
 // ErrVersionConflict. It adds one to rev.
 //
 //	UpdateItem on table Main
@@ -8658,7 +8658,7 @@ func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("RenewLease", err, "rev", params.Rev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, versionError("RenewLease", err, "rev", params.LeaseRev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Lease
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -8671,7 +8671,7 @@ func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease
 // KeyError or an ItemError, which the caller wraps.
 func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemInput, error) {
 	leaseID := params.LeaseID
-	rev := params.Rev
+	leaseRev := params.LeaseRev
 	holder := params.Holder
 	if !utf8.ValidString(holder) {
 		return nil, &ItemError{Entity: "Lease", Attr: "holder", Reason: "not valid UTF-8"}
@@ -8690,7 +8690,7 @@ func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemIn
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":holder":       &types.AttributeValueMemberS{Value: holder},
 			":now":          intValue(s.clock().Unix()),
-			":rev_expected": intValue(rev),
+			":rev_expected": intValue(leaseRev),
 			":rev_one":      &types.AttributeValueMemberN{Value: "1"},
 		},
 		Key: map[string]types.AttributeValue{
@@ -9036,15 +9036,15 @@ func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 
 // DeleteProfileParams holds the inputs of DeleteProfile.
 type DeleteProfileParams struct {
-	ProfileID string
-	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+	ProfileID  string
+	ProfileRev int64 // the version read; ErrVersionConflict when the stored one differs
 }
 
 const deleteProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expected"
 
 // deleteProfileStep1Input builds step 1 of DeleteProfile, delete Profile;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) deleteProfileStep1Input(profileID string, rev int64, handle string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteProfileStep1Input(profileID string, profileRev int64, handle string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := profilePK(profileID)
 	if err != nil {
 		return nil, err
@@ -9058,7 +9058,7 @@ func (s *Store) deleteProfileStep1Input(profileID string, rev int64, handle stri
 		ExpressionAttributeNames: map[string]string{"#handle": "handle", "#rev": "rev"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":handle_when":  &types.AttributeValueMemberS{Value: handle},
-			":rev_expected": intValue(rev),
+			":rev_expected": intValue(profileRev),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -9110,11 +9110,11 @@ var deleteProfileTx = transaction{
 // of its unique values: GetItem, then TransactWriteItems (two requests).
 // Deleting an item that does not exist is no error; ErrConditionFailed when
 // another call changed its unique values in between. Profile is versioned:
-// the stored rev must be rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item). A failed step
-// gives a *TransactionError naming it; ErrTransactionConflict when another
-// transaction held one of its items at once, and changed nothing: retrying
-// may succeed.
+// the stored rev must be profileRev, the version read, or the call fails
+// with ErrVersionConflict (ErrNotFound when there is no item). A failed
+// step gives a *TransactionError naming it; ErrTransactionConflict when
+// another transaction held one of its items at once, and changed nothing:
+// retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
@@ -9129,7 +9129,7 @@ var deleteProfileTx = transaction{
 //	  	"UNIQUE#Profile#handle#{handle}"
 func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) error {
 	profileID := params.ProfileID
-	rev := params.Rev
+	profileRev := params.ProfileRev
 	pk, err := profilePK(profileID)
 	if err != nil {
 		return &callError{method: "DeleteProfile", cause: err}
@@ -9159,7 +9159,7 @@ func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) e
 	if err := old.UnmarshalItem(out.Item); err != nil {
 		return &callError{method: "DeleteProfile", cause: err}
 	}
-	if step, err = transactDelete(s.deleteProfileStep1Input(profileID, rev, old.Handle)); err != nil {
+	if step, err = transactDelete(s.deleteProfileStep1Input(profileID, profileRev, old.Handle)); err != nil {
 		return deleteProfileTx.stepError(0, err)
 	}
 	items = append(items, step)
@@ -9180,7 +9180,7 @@ const auditVaultStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected"
 
 // auditVaultStep1Input builds step 1 of AuditVault, check Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, rev int64) (*types.ConditionCheck, error) {
+func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, vaultRev int64) (*types.ConditionCheck, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -9192,7 +9192,7 @@ func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, rev int64) 
 	return &types.ConditionCheck{
 		ConditionExpression:       aws.String(auditVaultStep1Condition),
 		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(vaultRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},

@@ -122,10 +122,15 @@ func (b *builder) params(pp *Pattern) {
 	}
 	// version is the version the caller read, which an update, delete or
 	// check of a versioned entity expects; a check that no item has the
-	// key (exists: false) reads no version.
+	// key (exists: false) reads no version. It is named after the entity
+	// and the attribute (vaultRev), as a transaction's step names its own
+	// (VaultRev, FromRev for a step as: from): one name in every params
+	// struct.
 	version := func() {
 		if a := p.Entity().Version; a != nil && p.Op != model.OpGet && !p.Missing {
-			add(ParamVersion, a, nil, 0, "")
+			base := model.ParamName(p.Entity().GoName + a.GoName)
+			n := name(base)
+			out = append(out, &Param{Name: n, Role: ParamVersion, Attr: a, Renamed: n != base})
 		}
 	}
 	switch p.Op {
@@ -214,6 +219,9 @@ func fieldNames(pp *Pattern) []*Param {
 			suffix = []string{"From", "To"}[q.Operand]
 		}
 		q.Field = a.GoName + suffix
+		if q.Role == ParamVersion {
+			q.Field = pp.Pattern.Entity().GoName + a.GoName
+		}
 		if fields[q.Field] {
 			q.Field = roleWord(pp, q) + q.Field
 			renamed = append(renamed, q)
