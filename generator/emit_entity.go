@@ -362,10 +362,10 @@ func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
 // key, when it is present if it is optional.
 func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
 	if !a.Optional {
-		naturalKeyCheck(g, a, p.val(a), marshalFail)
+		naturalKeyCheck(g, a, p.val(a), "err", marshalFail)
 		return
 	}
-	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), marshalFail) })
+	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), "err", marshalFail) })
 }
 
 // sparseKeys prints the keys of a sparse index, built when the item is in

@@ -146,16 +146,26 @@ func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) stri
 // naturalKeyCheck emits the check of v, the value of attribute a standing
 // as a whole string key attribute (a natural key), calling fail with its
 // error: a string must not be empty, an enum must be one of its values.
-func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err jen.Code) jen.Code) {
+func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName string, fail func(err jen.Code) jen.Code) {
 	switch a.Type {
 	case model.String:
 		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
 	case model.Enum:
 		g.If(
-			jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")),
-			jen.Err().Op("!=").Nil(),
-		).Block(fail(jen.Err()))
+			jen.List(jen.Id("_"), jen.Id(errName)).Op(":=").Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")),
+			jen.Id(errName).Op("!=").Nil(),
+		).Block(fail(jen.Id(errName)))
 	}
+}
+
+// scopeLocal is the name of local name (one of model.MethodLocals) in
+// scope: the method's, as its plan names it (m.scope), or name itself in
+// a function of no pattern (a key builder, MarshalItem).
+func scopeLocal(scope map[string]string, name string) string {
+	if n, ok := scope["local|"+name]; ok {
+		return n
+	}
+	return name
 }
 
 // encodePrefix emits the check of v, the beginsWith operand of a string or
@@ -174,8 +184,9 @@ func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.A
 		}
 		call = jen.Id("keyEnumPrefix").Call(args...)
 	}
-	g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	errID := jen.Id(scopeLocal(scope, "err"))
+	g.List(jen.Id(name), errID).Op(":=").Add(call)
+	g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
 	return jen.Id(name)
 }
 
@@ -291,8 +302,9 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	if !declared {
 		name = e.scopeName(scope, paramName(a)+"Key")
 		scope[id] = name
-		g.List(jen.Id(name), jen.Err()).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		errID := jen.Id(scopeLocal(scope, "err"))
+		g.List(jen.Id(name), errID).Op(":=").Id(k.Func).Call(keyArgs(a, k, v, seps)...)
+		g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
 	}
 	return jen.Id(name)
 }

@@ -80,7 +80,7 @@ func (m *method) clockLocal(g *jen.Group) string {
 		return q.Name
 	}
 	now := m.local("now")
-	g.Id(now).Op(":=").Id("s").Dot(model.ClockField).Call()
+	g.Id(now).Op(":=").Add(m.id("s")).Dot(model.ClockField).Call()
 	return now
 }
 
@@ -121,7 +121,7 @@ func (m *method) refreshItem(g *jen.Group, fail func(jen.Code) jen.Code) {
 		return
 	}
 	r := m.pp.Params[0].Name
-	g.If(jen.Err().Op(":=").Id(r).Dot("UnmarshalItem").Call(jen.Id("in").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	g.If(m.id("err").Op(":=").Id(r).Dot("UnmarshalItem").Call(m.id("in").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 }
 
 // versionErr is the error of a failed write of a versioned item:
@@ -132,9 +132,9 @@ func (m *method) versionErr(present string) jen.Code {
 	if x := m.req.Expiry; x != nil && !x.InCode {
 		// An expired item is absent: the now the request sent tells.
 		ttl = jen.Lit(x.Attr)
-		now = jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
+		now = m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
 	}
-	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
+	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
 }
 
 // managedDoc is what the method's doc says of the version and the

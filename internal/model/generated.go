@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -345,9 +346,38 @@ var codeNames = func() map[string]bool {
 
 // TakenByCode reports whether the generated code uses name itself: a Go
 // predeclared identifier, an imported package, a name of the runtime or
-// of the Store's file, or a local of the methods. A parameter never takes
-// such a name.
+// of the Store's file, or a local of the methods. A key builder's
+// parameter never takes such a name.
 func TakenByCode(name string) bool { return codeNames[name] }
+
+// TakenByPackage reports whether name is one the generated methods can't
+// let a parameter hide: a Go predeclared identifier, an imported package,
+// a name of the runtime or of the Store's file. A method's own locals
+// (MethodLocals) are not: they give way to a parameter (LocalName).
+func TakenByPackage(name string) bool { return packageCodeNames[name] }
+
+// packageCodeNames holds every name of Predeclared, ImportNames,
+// RuntimeNames and StoreNames.
+var packageCodeNames = func() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]string{Predeclared, ImportNames, RuntimeNames, StoreNames} {
+		for _, n := range list {
+			out[n] = true
+		}
+	}
+	return out
+}()
+
+// LocalName is the name a method's local name takes where taken refuses
+// it (a parameter of the spec has it): name and the least number from 2
+// up that taken does not refuse.
+func LocalName(name string, taken func(string) bool) string {
+	n := name
+	for i := 2; taken(n); i++ {
+		n = name + strconv.Itoa(i)
+	}
+	return n
+}
 
 // PackageNames holds the unexported package-level names of the generated
 // package: the runtime's, the Store file's and those the spec gives

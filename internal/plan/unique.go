@@ -38,22 +38,15 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	b.params(own)
 	e := p.Entity()
 	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
-		Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
-	taken := map[string]bool{}
-	for _, q := range own.Params {
-		taken[q.Name] = true
-	}
+		Locals: own.Locals, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
 	if len(p.Read) > 0 {
 		read := &Pattern{Pattern: p, Call: GetItem, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
 		read.Members = []*Member{{Entity: e, How: ByKey}}
 		b.cost(read)
 		read.Cost.RCU = readUnits(b.sizes.item(e), true)
 		pp.Unique.Read = read
-		// old is among model.MethodLocals, which no parameter takes.
-		pp.Unique.Old = "old"
-		for taken[pp.Unique.Old] || b.packageNames[pp.Unique.Old] {
-			pp.Unique.Old += "_"
-		}
+		// old is among model.MethodLocals: it gives way to a parameter.
+		pp.Unique.Old = pp.Local("old")
 	}
 	for _, st := range p.Steps {
 		sp := b.stepPlan(st)
