@@ -70,8 +70,8 @@ func (m *method) queryShape() string {
 // ExclusiveStartKey from page.Cursor once the key it holds passes the
 // check of the query's shape (see queryShape).
 func (m *method) cursorStart(g *jen.Group, fail func(jen.Code) jen.Code, shape string) {
-	g.List(jen.Id("start"), jen.Err()).Op(":=").Id("cursorStart").Call(
-		jen.Id("s").Dot("cursorKeys"), jen.Id("page").Dot("Cursor"), jen.Id("in"), jen.Id(shape),
+	g.List(m.id("start"), m.id("err")).Op(":=").Id("cursorStart").Call(
+		m.id("s").Dot("cursorKeys"), m.id("page").Dot("Cursor"), m.id("in"), jen.Id(shape),
 	)
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 }

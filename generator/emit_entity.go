@@ -365,10 +365,10 @@ func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
 // (naturalChecked), when it is present if it is optional.
 func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
 	if !a.Optional {
-		naturalKeyCheck(g, a, p.val(a), marshalFail)
+		naturalKeyCheck(g, a, p.val(a), "err", marshalFail)
 		return
 	}
-	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), marshalFail) })
+	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), "err", marshalFail) })
 }
 
 // sparseKeys prints the keys of a sparse index, built when the item is in
@@ -468,16 +468,15 @@ func (p *itemPrinter) keyBuffer(g *jen.Group) {
 // bufferedText prints the appending of key k's text to the buffer, and
 // where it ends.
 func (p *itemPrinter) bufferedText(g *jen.Group, k *keyBuild) {
-	seps := string(k.tm.Separators())
 	for _, pc := range k.pieces {
-		p.keyPiece(g, k, pc, seps)
+		p.keyPiece(g, k, pc)
 	}
 	g.Id(k.v + "End").Op(":=").Len(jen.Id("text"))
 }
 
 // keyPiece prints the appending of a piece of key k's text to the
 // buffer.
-func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece, seps string) {
+func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece) {
 	a := pc.attr
 	switch {
 	case a == nil:
@@ -492,7 +491,7 @@ func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece, seps stri
 		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
 		g.Id(to).Op(":=").Len(jen.Id("text"))
 	default:
-		enc := p.e.encodeValue(g, p.scope, a, k.tm.KeyType, seps, p.val(a), "", marshalFail)
+		enc := p.e.encodeValue(g, p.scope, a, k.tm, p.val(a), "", marshalFail)
 		g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
 	}
 }

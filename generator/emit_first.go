@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -23,7 +22,7 @@ func (m *method) first() {
 	}
 	lines := m.readLines()
 	order := "ascending"
-	if m.p.Order == model.Desc {
+	if m.req.Descending {
 		order = "descending"
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}
@@ -33,19 +32,19 @@ func (m *method) first() {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInput(g, val, keyCond, projConst, nil, fail)
-		g.Id("in").Op(":=").Add(in)
+		g.Add(m.id("in")).Op(":=").Add(in)
 		m.emptyRange(g)
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(m.emptyResult())
-		m.decode(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), "v", fail)
+		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("Query").Call(m.id("ctx"), m.id("in"))
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		g.If(jen.Len(m.id("out").Dot("Items")).Op("==").Lit(0)).Block(m.emptyResult())
+		m.decode(g, m.id("out").Dot("Items").Index(jen.Lit(0)), m.local("v"), fail)
 		if m.pp.Key.SK.DropEqual {
 			// In ascending order, the item equal to the bound comes
 			// last: read first, it is the only one (the planner refuses
 			// this in descending order).
-			g.If(jen.Id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(m.emptyResult())
+			g.If(m.id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(m.emptyResult())
 		}
-		g.Return(jen.Op("&").Id("v"), jen.Nil())
+		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()
 }

@@ -32,7 +32,12 @@ func keyPattern(tm *model.Template) string {
 			b.WriteString(regexp.QuoteMeta(s.Literal))
 			continue
 		}
-		b.WriteString("(" + placeholderPattern(s.Attr, class) + ")")
+		pattern := placeholderPattern(s.Attr, class)
+		if tm.TakesEmpty(s.Attr) {
+			// An optional string's present "" is read back as "".
+			pattern = strings.TrimSuffix(pattern, "+") + "*"
+		}
+		b.WriteString("(" + pattern + ")")
 	}
 	b.WriteString("$")
 	return b.String()
@@ -169,7 +174,7 @@ func (m *method) fromKeysFunc(e *model.Entity, attrs []*model.Attribute, sources
 		names = append(names, a.Name)
 	}
 	commentf(m.f, "%s puts %s, which %s does not project, into item from its keys.", fromKeysName(m.p, e), strings.Join(names, ", "), m.pp.Index.Name)
-	m.f.Func().Id(fromKeysName(m.p, e)).Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).BlockFunc(func(g *jen.Group) {
+	m.f.Func().Id(fromKeysName(m.p, e)).Params(m.id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).BlockFunc(func(g *jen.Group) {
 		for _, s := range sources {
 			g.Add(m.fromKeySource(e, s))
 		}
@@ -182,14 +187,14 @@ func (m *method) fromKeysFunc(e *model.Entity, attrs []*model.Attribute, sources
 func (m *method) fromKeySource(e *model.Entity, s *keySource) jen.Code {
 	var sets []jen.Code
 	for i, a := range s.attrs {
-		sets = append(sets, jen.Id("item").Index(jen.Lit(a.Stored)).Op("=").Add(storedFromKey(a, jen.Id("m").Index(jen.Lit(s.group[i])))))
+		sets = append(sets, m.id("item").Index(jen.Lit(a.Stored)).Op("=").Add(storedFromKey(a, jen.Id("m").Index(jen.Lit(s.group[i])))))
 	}
 	return jen.If(
-		jen.List(jen.Id("keyAttr"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(s.ka.Name)).Assert(jen.Op("*").Qual(pathTypes, "AttributeValueMemberS")),
-		jen.Id("ok"),
+		jen.List(m.id("keyAttr"), m.id("ok")).Op(":=").Add(m.id("item")).Index(jen.Lit(s.ka.Name)).Assert(jen.Op("*").Qual(pathTypes, "AttributeValueMemberS")),
+		m.id("ok"),
 	).Block(
 		jen.If(
-			jen.Id("m").Op(":=").Id(patternVar(m.p, e, s.ka)).Dot("FindStringSubmatch").Call(jen.Id("keyAttr").Dot("Value")),
+			jen.Id("m").Op(":=").Id(patternVar(m.p, e, s.ka)).Dot("FindStringSubmatch").Call(m.id("keyAttr").Dot("Value")),
 			jen.Id("m").Op("!=").Nil(),
 		).Block(sets...),
 	)

@@ -153,10 +153,10 @@ func naturalChecked(a *model.Attribute, ka *model.KeyAttr) bool {
 // naturalKeyCheck emits the check of v, the value of attribute a standing
 // as a whole key attribute (a natural key), calling fail with its error:
 // a string must not be empty, an enum must be one of its values, a float
-// a number DynamoDB stores.
-func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err jen.Code) jen.Code) {
+// a number DynamoDB stores. errName is the local of the error.
+func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName string, fail func(err jen.Code) jen.Code) {
 	checked := func(call jen.Code) {
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.If(jen.List(jen.Id("_"), jen.Id(errName)).Op(":=").Add(call), jen.Id(errName).Op("!=").Nil()).Block(fail(jen.Id(errName)))
 	}
 	switch a.Type {
 	case model.String:
@@ -168,6 +168,16 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, fail func(err
 			checked(jen.Id(fn).Call(jen.Lit(a.Name), v))
 		}
 	}
+}
+
+// scopeLocal is the name of local name (one of model.MethodLocals) in
+// scope: the method's, as its plan names it (m.scope), or name itself in
+// a function of no pattern (a key builder, MarshalItem).
+func scopeLocal(scope map[string]string, name string) string {
+	if n, ok := scope["local|"+name]; ok {
+		return n
+	}
+	return name
 }
 
 // encodePrefix emits the check of v, the beginsWith operand of a string or
@@ -186,8 +196,9 @@ func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.A
 		}
 		call = jen.Id("keyEnumPrefix").Call(args...)
 	}
-	g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	errID := jen.Id(scopeLocal(scope, "err"))
+	g.List(jen.Id(name), errID).Op(":=").Add(call)
+	g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
 	return jen.Id(name)
 }
 
@@ -220,14 +231,13 @@ func (e *emitter) keyExpr(g *jen.Group, scope map[string]string, ent *model.Enti
 // keyPieces emits the encoding of the first n segments of tm and returns
 // the pieces of their text.
 func (e *emitter) keyPieces(g *jen.Group, scope map[string]string, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) []piece {
-	seps := string(tm.Separators())
 	var parts []piece
 	for _, seg := range tm.Segments[:n] {
 		if seg.Attr == nil {
 			parts = append(parts, piece{lit: seg.Literal})
 			continue
 		}
-		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm.KeyType, seps, val(seg.Attr), "", fail)})
+		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm, val(seg.Attr), "", fail)})
 	}
 	return parts
 }
@@ -272,17 +282,18 @@ func concat(parts []piece) *jen.Statement {
 	return expr
 }
 
-// encodeValue emits the encoding of one placeholder value and returns the
-// expression of its text (or bytes, in a B key). vid names the value v
-// within the scope: "" for the scope's own value of the attribute, or
-// the name of another value (a where operand); an encoding is declared
-// once per attribute, separators and value.
-func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, keyType model.ScalarType, seps string, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
-	k := a.StoredForm().Key
-	switch keyType {
+// encodeValue emits the encoding of one placeholder value of template tm
+// and returns the expression of its text (or bytes, in a B key). vid
+// names the value v within the scope: "" for the scope's own value of the
+// attribute, or the name of another value (a where operand); an encoding
+// is declared once per attribute, separators, encoding and value.
+func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, tm *model.Template, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
+	seps := string(tm.Separators())
+	switch tm.KeyType {
 	case model.N:
 		// A number's text, as the item holds it; checked where DynamoDB
 		// stores only some values (a float).
+		k := a.StoredForm().Key
 		if k.Number == "" {
 			return storedText(a, v)
 		}
@@ -290,6 +301,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	case model.B:
 		return v
 	}
+	k := tm.KeyForm(a)
 	switch {
 	case k.Func == "":
 		return v
@@ -313,8 +325,9 @@ func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a
 	if !declared {
 		name = e.scopeName(scope, paramName(a)+"Key")
 		scope[id] = name
-		g.List(jen.Id(name), jen.Err()).Op(":=").Add(call)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		errID := jen.Id(scopeLocal(scope, "err"))
+		g.List(jen.Id(name), errID).Op(":=").Add(call)
+		g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
 	}
 	return jen.Id(name)
 }
@@ -327,7 +340,7 @@ func (e *emitter) numberKeyValue(g *jen.Group, scope map[string]string, a *model
 	if a.StoredForm().Key.Number == "" {
 		return attrValue(a, v)
 	}
-	return memberValue("N", e.encodeValue(g, scope, a, model.N, "", v, vid, fail))
+	return memberValue("N", e.encodeValue(g, scope, a, &model.Template{KeyType: model.N}, v, vid, fail))
 }
 
 // keyArgs are the arguments of a checked key encoding of v, a value of

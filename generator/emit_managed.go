@@ -80,7 +80,7 @@ func (m *method) clockLocal(g *jen.Group) string {
 		return q.Name
 	}
 	now := m.local("now")
-	g.Id(now).Op(":=").Id("s").Dot(model.ClockField).Call()
+	g.Id(now).Op(":=").Add(m.id("s")).Dot(model.ClockField).Call()
 	return now
 }
 
@@ -120,16 +120,16 @@ func (m *method) stampItem(g *jen.Group, item, now string) {
 // the key holds the time the write stores.
 func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.Code) string {
 	if !m.req.StampCreated {
-		g.List(jen.Id("item"), jen.Err()).Op(":=").Id(r).Dot("MarshalItem").Call()
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(m.id("item"), m.id("err")).Op(":=").Id(r).Dot("MarshalItem").Call()
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		return m.clockLocal(g)
 	}
 	now := m.clockLocal(g)
 	stamped := m.local("stamped")
 	g.Id(stamped).Op(":=").Op("*").Id(r)
 	g.Id(stamped).Dot(m.ent().Created.GoName).Op("=").Id(now)
-	g.List(jen.Id("item"), jen.Err()).Op(":=").Id(stamped).Dot("MarshalItem").Call()
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	g.List(m.id("item"), m.id("err")).Op(":=").Id(stamped).Dot("MarshalItem").Call()
+	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 	return now
 }
 
@@ -141,7 +141,7 @@ func (m *method) refreshItem(g *jen.Group, fail func(jen.Code) jen.Code) {
 		return
 	}
 	r := m.pp.Params[0].Name
-	g.If(jen.Err().Op(":=").Id(r).Dot("UnmarshalItem").Call(jen.Id("in").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	g.If(m.id("err").Op(":=").Id(r).Dot("UnmarshalItem").Call(m.id("in").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 }
 
 // versionErr is the error of a failed write of a versioned item:
@@ -152,9 +152,9 @@ func (m *method) versionErr(present string) jen.Code {
 	if x := m.req.Expiry; x != nil && !x.InCode {
 		// An expired item is absent: the now the request sent tells.
 		ttl = jen.Lit(x.Attr)
-		now = jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
+		now = m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
 	}
-	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
+	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
 }
 
 // managedDoc is what the method's doc says of the version and the

@@ -44,7 +44,7 @@ func (m *method) ent() *model.Entity { return m.p.Entity() }
 // tableRef is the TableName of a request: the client gets its own copy of
 // the Store's name.
 func (m *method) tableRef() jen.Code {
-	return jen.Qual(pathAWS, "String").Call(jen.Id("s").Dot(tableField(m.p.Table)))
+	return jen.Qual(pathAWS, "String").Call(m.id("s").Dot(tableField(m.p.Table)))
 }
 
 // param is the name of the method's parameter of role r for attribute a
@@ -61,19 +61,21 @@ func (m *method) param(r plan.Role, a *model.Attribute, c *model.Cond, i int) je
 // paramType is the Go type of a parameter, as the plan decided it.
 func (m *method) paramType(p *plan.Param) jen.Code { return typeCode(m.pp.GoType(p)) }
 
-// local is a local of the method's body named base, or base with
-// underscores after it where a parameter or a package-level name the
-// local would hide has that name.
-func (m *method) local(base string) string {
+// local is the name of the method's own name base (one of
+// model.MethodLocals), as the plan decided it: base, or, where a
+// parameter has it, the name that gives way (plan.Pattern.Local).
+func (m *method) local(base string) string { return m.pp.Local(base) }
+
+// derived is a local named after what it holds rather than one of the
+// method's own names (rebuilt1, the first key an update rewrites): base,
+// or base with underscores after it where a parameter or a package-level
+// name the local would hide has that name.
+func (m *method) derived(base string) string {
 	name := base
-	for m.isParam(name) || m.e.packageNames[name] {
+	for slices.ContainsFunc(m.pp.Params, func(p *plan.Param) bool { return p.Name == name }) || m.e.packageNames[name] {
 		name += "_"
 	}
 	return name
-}
-
-func (m *method) isParam(name string) bool {
-	return slices.ContainsFunc(m.pp.Params, func(p *plan.Param) bool { return p.Name == name })
 }
 
 // scope is a new scope of encoded key values for the method's body: the
@@ -82,6 +84,9 @@ func (m *method) scope() map[string]string {
 	scope := m.e.newScope()
 	for _, p := range m.pp.Params {
 		scope["param|"+p.Name] = p.Name
+	}
+	for l, n := range m.pp.Locals {
+		scope["local|"+l] = n
 	}
 	return scope
 }
@@ -189,7 +194,7 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 		v := val(a)
 		switch ka.Type {
 		case model.S:
-			naturalKeyCheck(g, a, v, fail)
+			naturalKeyCheck(g, a, v, scopeLocal(scope, "err"), fail)
 		case model.N:
 			return m.e.numberKeyValue(g, scope, a, v, "", fail)
 		}
@@ -212,8 +217,8 @@ func (m *method) keyText(g *jen.Group, ent *model.Entity, ka *model.KeyAttr, tm 
 	for _, a := range tm.Attrs() {
 		args = append(args, val(a))
 	}
-	g.List(jen.Id(varName), jen.Err()).Op(":=").Id(m.e.useBuilder(ent, ka)).Call(args...)
-	g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	g.List(jen.Id(varName), m.id("err")).Op(":=").Id(m.e.useBuilder(ent, ka)).Call(args...)
+	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 	return jen.Id(varName)
 }
 
@@ -221,10 +226,10 @@ func (m *method) keyText(g *jen.Group, ent *model.Entity, ka *model.KeyAttr, tm 
 func (m *method) primaryKeyMap(g *jen.Group, ent *model.Entity, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code) jen.Code {
 	k := ent.PrimaryKey()
 	scope := m.scope()
-	pk := m.keyValue(g, scope, ent, k.Index.PK, k.PK, val, fail, "pk")
+	pk := m.keyValue(g, scope, ent, k.Index.PK, k.PK, val, fail, m.local("pk"))
 	d := jen.Dict{jen.Lit(k.Index.PK.Name): pk}
 	if k.SK != nil {
-		d[jen.Lit(k.Index.SK.Name)] = m.keyValue(g, scope, ent, k.Index.SK, k.SK, val, fail, "sk")
+		d[jen.Lit(k.Index.SK.Name)] = m.keyValue(g, scope, ent, k.Index.SK, k.SK, val, fail, m.local("sk"))
 	}
 	return jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(d)
 }
@@ -321,14 +326,14 @@ func (m *method) storeMethod(name string, withCtx, withPage bool, results ...jen
 			return api.methodSig(name, withCtx, withPage, results)
 		}})
 	}
-	return m.f.Func().Params(jen.Id("s").Op("*").Id("Store")).Add(m.methodSig(name, withCtx, withPage, results))
+	return m.f.Func().Params(m.id("s").Op("*").Id("Store")).Add(m.methodSig(name, withCtx, withPage, results))
 }
 
 // methodSig prints a Store method's name, parameters and results.
 func (m *method) methodSig(name string, withCtx, withPage bool, results []jen.Code) *jen.Statement {
 	return jen.Id(name).ParamsFunc(func(g *jen.Group) {
 		if withCtx {
-			g.Id("ctx").Qual("context", "Context")
+			g.Add(m.id("ctx")).Qual("context", "Context")
 		}
 		m.params(g, withPage)
 	}).Params(results...)
@@ -467,6 +472,8 @@ func (m *method) viewType() {
 	})
 	m.f.Line()
 	commentf(m.f, "unmarshalItem sets view from the attributes %s reads.", m.p.GoName)
+	// A function of its own, where no parameter of the pattern's is:
+	// its names are the usual ones.
 	m.f.Func().Params(jen.Id("view").Op("*").Id(m.p.ViewType())).Id("unmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, attrs, jen.Id("view"))
 	})
@@ -483,7 +490,7 @@ func (m *method) decode(g *jen.Group, item jen.Code, name string, onErr func(jen
 	if len(m.p.Select) > 0 {
 		method = "unmarshalItem"
 	}
-	g.If(jen.Err().Op(":=").Id(name).Dot(method).Call(item), jen.Err().Op("!=").Nil()).Block(onErr(jen.Err()))
+	g.If(m.id("err").Op(":=").Id(name).Dot(method).Call(item), m.id("err").Op("!=").Nil()).Block(onErr(m.id("err")))
 }
 
 // minMax returns the least and greatest key text of a fixed-width
@@ -494,3 +501,8 @@ func minMax(a *model.Attribute) (string, string) {
 	hi, _ := keylang.MaxEnc(k)
 	return lo, hi
 }
+
+// id is the identifier of name, one of the method's own names
+// (model.MethodLocals: the receiver, ctx, page, in, out, err...), as the
+// plan names it: it gives way to a parameter of the spec's that has it.
+func (m *method) id(name string) *jen.Statement { return jen.Id(m.local(name)) }

@@ -57,12 +57,12 @@ func (m *method) get() {
 			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
 			m.setNames(in)
 		}
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.If(jen.Id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-		m.dropExpired(g, jen.Id("out").Dot("Item"), fail(jen.Id("ErrNotFound")))
-		m.decode(g, jen.Id("out").Dot("Item"), "v", fail)
-		g.Return(jen.Op("&").Id("v"), jen.Nil())
+		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		g.If(m.id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, m.id("out").Dot("Item"), fail(jen.Id("ErrNotFound")))
+		m.decode(g, m.id("out").Dot("Item"), m.local("v"), fail)
+		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()
 }
@@ -124,7 +124,7 @@ func (m *method) clockNow() jen.Code {
 	if q := m.clockParam(); q != nil {
 		return jen.Id(q.Name).Dot("Unix").Call()
 	}
-	return jen.Id("s").Dot(model.ClockField).Call().Dot("Unix").Call()
+	return m.id("s").Dot(model.ClockField).Call().Dot("Unix").Call()
 }
 
 // getByQuery emits a get through an index whose key the inputs bind: a
@@ -148,12 +148,12 @@ func (m *method) getByQuery() {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInput(g, val, keyCond, projConst, nil, fail)
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), in)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.If(jen.Len(jen.Id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(jen.Id("ErrNotFound")))
-		m.dropExpired(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), fail(jen.Id("ErrNotFound")))
-		m.decode(g, jen.Id("out").Dot("Items").Index(jen.Lit(0)), "v", fail)
-		g.Return(jen.Op("&").Id("v"), jen.Nil())
+		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("Query").Call(m.id("ctx"), in)
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		g.If(jen.Len(m.id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, m.id("out").Dot("Items").Index(jen.Lit(0)), fail(jen.Id("ErrNotFound")))
+		m.decode(g, m.id("out").Dot("Items").Index(jen.Lit(0)), m.local("v"), fail)
+		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()
 }
@@ -168,7 +168,7 @@ func (m *method) dropsForeign() bool {
 // read of one entity.
 func (m *method) skipForeign(g *jen.Group) {
 	if m.dropsForeign() {
-		g.If(jen.Op("!").Id("isType").Call(jen.Id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
+		g.If(jen.Op("!").Id("isType").Call(m.id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
 	}
 }
 
@@ -191,7 +191,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 	// The request's own copy of everything it points to, in one block:
 	// the client may change what it is given, and one allocation is
 	// cheaper than one per pointer.
-	fixed := jen.Dict{jen.Id("table"): jen.Id("s").Dot(tableField(m.p.Table)), jen.Id("keyCondition"): keyCond}
+	fixed := jen.Dict{jen.Id("table"): m.id("s").Dot(tableField(m.p.Table)), jen.Id("keyCondition"): keyCond}
 	keyValues := map[plan.Source]jen.Code{}
 	// text puts a string key value into the block, or keeps another.
 	text := func(src plan.Source, field string) func(value, text jen.Code) {
@@ -201,28 +201,28 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 				return
 			}
 			fixed[jen.Id(field)] = jen.Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): text})
-			keyValues[src] = jen.Op("&").Id("fixed").Dot(field)
+			keyValues[src] = jen.Op("&").Add(m.id("fixed")).Dot(field)
 		}
 	}
 	if isNatural(key.PK, ix.PK) || ix.PK.Type != model.S {
-		v := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, "pk")
+		v := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, m.local("pk"))
 		if rebuild {
 			// A new value on every build.
 			keyValues[plan.PKValue] = v
 		} else {
-			g.Id("pkValue").Op(":=").Add(v)
-			keyValues[plan.PKValue] = jen.Id("pkValue")
+			g.Add(m.id("pkValue")).Op(":=").Add(v)
+			keyValues[plan.PKValue] = m.id("pkValue")
 		}
 	} else {
-		text(plan.PKValue, "pk")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, "pk"))
+		text(plan.PKValue, "pk")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, m.local("pk")))
 	}
 	sk := key.SK
 	switch sk.Kind {
 	case plan.SKEq:
 		if isNatural(sk.Template, ix.SK) || ix.SK.Type != model.S {
-			keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, "sk")
+			keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, m.local("sk"))
 		} else {
-			text(plan.SKValue, "sk")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, "sk"))
+			text(plan.SKValue, "sk")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, m.local("sk")))
 		}
 	case plan.SKBeginsWith:
 		text(plan.SKValue, "sk")(m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true))
@@ -239,21 +239,21 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		return keyValues[v.Source]
 	})
 	in := jen.Dict{
-		jen.Id("TableName"):                 jen.Op("&").Id("fixed").Dot("table"),
-		jen.Id("KeyConditionExpression"):    jen.Op("&").Id("fixed").Dot("keyCondition"),
+		jen.Id("TableName"):                 jen.Op("&").Add(m.id("fixed")).Dot("table"),
+		jen.Id("KeyConditionExpression"):    jen.Op("&").Add(m.id("fixed")).Dot("keyCondition"),
 		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
 	}
 	m.setNames(in)
 	ref := func(field string, value jen.Code) {
 		fixed[jen.Id(field)] = value
-		in[jen.Id(fieldOfInput[field])] = jen.Op("&").Id("fixed").Dot(field)
+		in[jen.Id(fieldOfInput[field])] = jen.Op("&").Add(m.id("fixed")).Dot(field)
 	}
 	if !ix.IsPrimary() {
 		ref("index", jen.Lit(ix.Name))
 	}
-	if m.p.Order == model.Desc {
+	if m.req.Descending {
 		// forward is false: only the pointer is set.
-		in[jen.Id("ScanIndexForward")] = jen.Op("&").Id("fixed").Dot("forward")
+		in[jen.Id("ScanIndexForward")] = jen.Op("&").Add(m.id("fixed")).Dot("forward")
 	}
 	if m.p.Consistent {
 		ref("consistent", jen.True())
@@ -264,9 +264,9 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		fixed[jen.Id("limit")] = jen.Lit(m.req.Limit)
 	default:
 		// A query, one page: at most the page's limit.
-		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(jen.Id("page"), jen.Lit(m.p.Limit))
+		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(m.id("page"), jen.Lit(m.req.PageLimit))
 	}
-	in[jen.Id("Limit")] = jen.Id("fixed").Dot("limitRef").Call()
+	in[jen.Id("Limit")] = m.id("fixed").Dot("limitRef").Call()
 	if projConst != nil {
 		ref("projection", projConst)
 	}
@@ -274,12 +274,12 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		ref("filter", filterConst)
 	}
 	build := []jen.Code{
-		jen.Id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed),
+		m.id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed),
 		jen.Return(jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)),
 	}
 	if rebuild {
-		g.Id("newInput").Op(":=").Func().Params().Op("*").Qual(pathDynamo, "QueryInput").Block(build...)
-		return jen.Id("newInput").Call()
+		g.Add(m.id("newInput")).Op(":=").Func().Params().Op("*").Qual(pathDynamo, "QueryInput").Block(build...)
+		return m.id("newInput").Call()
 	}
 	g.Add(build[0])
 	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)
@@ -323,7 +323,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 		opID := m.pp.Param(plan.ParamWhere, w.Attr, nil, b.Operand).Name
 		switch {
 		case beginsWith && w.Attr.Type == model.Path:
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, opID, fail))
+			then(m.e.encodeValue(g, scope, w.Attr, tm, op, opID, fail))
 			thenLit(string(w.Attr.Separator))
 		case beginsWith:
 			then(m.e.encodePrefix(g, scope, w.Attr, op, seps, fail))
@@ -333,7 +333,7 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 				op = m.pred(g, w.Attr, op)
 				vid += " predecessor"
 			}
-			then(m.e.encodeValue(g, scope, w.Attr, model.S, seps, op, vid, fail))
+			then(m.e.encodeValue(g, scope, w.Attr, tm, op, vid, fail))
 		}
 	case plan.Least, plan.Greatest:
 		lo, hi := minMax(x)
@@ -366,18 +366,18 @@ func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
 		return jen.False()
 	case a.Format == model.Date:
 		// Nothing is before the first day of year 0000.
-		g.Id("dayBefore").Op(":=").Add(op).Dot("AddDate").Call(jen.Lit(0), jen.Lit(0), jen.Lit(-1))
-		g.If(jen.Id("dayBefore").Dot("Year").Call().Op("<").Lit(0)).Block(empty)
-		return jen.Id("dayBefore")
+		g.Add(m.id("dayBefore")).Op(":=").Add(op).Dot("AddDate").Call(jen.Lit(0), jen.Lit(0), jen.Lit(-1))
+		g.If(m.id("dayBefore").Dot("Year").Call().Op("<").Lit(0)).Block(empty)
+		return m.id("dayBefore")
 	case a.Format == model.Unix || a.TTL:
 		return jen.Add(op).Dot("Add").Call(jen.Op("-").Qual("time", "Second"))
 	case a.Format == model.UnixMilli:
 		return jen.Add(op).Dot("Add").Call(jen.Op("-").Qual("time", "Millisecond"))
 	}
 	// Nothing is before the first instant of year 0000.
-	g.Id("instantBefore").Op(":=").Add(op).Dot("Add").Call(jen.Op("-").Lit(1))
-	g.If(jen.Id("instantBefore").Dot("UTC").Call().Dot("Year").Call().Op("<").Lit(0)).Block(empty)
-	return jen.Id("instantBefore")
+	g.Add(m.id("instantBefore")).Op(":=").Add(op).Dot("Add").Call(jen.Op("-").Lit(1))
+	g.If(m.id("instantBefore").Dot("UTC").Call().Dot("Year").Call().Op("<").Lit(0)).Block(empty)
+	return m.id("instantBefore")
 }
 
 // emptyResult is the return of a query that can match nothing: an empty
@@ -397,7 +397,7 @@ func (m *method) emptyRange(g *jen.Group) {
 		return
 	}
 	value := func(src plan.Source) jen.Code {
-		return jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(src)))
+		return m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(src)))
 	}
 	g.If(jen.Id("emptyRange").Call(value(plan.SKLow), value(plan.SKHigh))).Block(m.emptyResult())
 }
@@ -413,11 +413,11 @@ func (m *method) query() {
 	projConst := m.constant("Projection", m.req.Projection)
 	filterConst := m.constant("Filter", m.req.Filter)
 	lines := m.readLines()
-	if m.p.Order == model.Desc {
+	if m.req.Descending {
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}
-	if m.p.Limit > 0 {
-		lines = append(lines, fmt.Sprintf("Limit: %d unless page.Limit is set", m.p.Limit))
+	if m.req.PageLimit > 0 {
+		lines = append(lines, fmt.Sprintf("Limit: %d unless %s.Limit is set", m.req.PageLimit, m.pp.Local("page")))
 	}
 	what := ent.GoName + " items"
 	if m.p.IsCollection() {
@@ -429,41 +429,41 @@ func (m *method) query() {
 	}
 	// The shape before the doc, which belongs to the method.
 	shape := m.queryShape()
-	m.doc(fmt.Sprintf("%s reads one page of %s; page.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what), lines...)
+	m.doc(fmt.Sprintf("%s reads one page of %s; %s.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what, m.pp.Local("page")), lines...)
 	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, true)
-		g.Id("in").Op(":=").Add(in)
+		g.Add(m.id("in")).Op(":=").Add(in)
 		m.cursorStart(g, fail, shape)
 		m.emptyRange(g)
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("Query").Call(jen.Id("ctx"), jen.Id("in"))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("Query").Call(m.id("ctx"), m.id("in"))
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		if m.p.IsCollection() {
-			g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values()
+			g.Add(m.id("res")).Op(":=").Op("&").Id(m.p.ResultType()).Values()
 		} else {
-			g.Id("res").Op(":=").Op("&").Id(m.p.ResultType()).Values(jen.Id("Items").Op(":").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(jen.Id("out").Dot("Items"))))
+			g.Add(m.id("res")).Op(":=").Op("&").Id(m.p.ResultType()).Values(jen.Id("Items").Op(":").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(m.id("out").Dot("Items"))))
 		}
 		// An item that can't be decoded is left out, and listed in the
 		// page's DecodeError: the others are still read.
-		g.Var().Id("undecoded").Index().Id("UndecodedItem")
+		g.Var().Add(m.id("undecoded")).Index().Id("UndecodedItem")
 		skip := func(err jen.Code) jen.Code {
-			return jen.Id("undecoded").Op("=").Append(jen.Id("undecoded"), m.undecodable(jen.Id("i"), err)).Line().Continue()
+			return m.id("undecoded").Op("=").Append(m.id("undecoded"), m.undecodable(m.id("i"), err)).Line().Continue()
 		}
-		g.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Id("out").Dot("Items")).BlockFunc(func(g *jen.Group) {
+		g.For(jen.List(m.id("i"), m.id("item")).Op(":=").Range().Add(m.id("out")).Dot("Items")).BlockFunc(func(g *jen.Group) {
 			if m.p.IsCollection() {
 				m.collect(g, skip)
 				return
 			}
 			m.skipForeign(g)
-			m.decode(g, jen.Id("item"), "v", skip)
+			m.decode(g, m.id("item"), m.local("v"), skip)
 			if m.pp.Key.SK.DropEqual {
-				g.If(jen.Id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(jen.Continue())
+				g.If(m.id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(jen.Continue())
 			}
-			g.Id("res").Dot("Items").Op("=").Append(jen.Id("res").Dot("Items"), jen.Id("v"))
+			g.Add(m.id("res")).Dot("Items").Op("=").Append(m.id("res").Dot("Items"), m.id("v"))
 		})
-		g.Id("res").Dot("Next").Op("=").Id("cursorNext").Call(jen.Op("&").Id("start"), jen.Id("out").Dot("LastEvaluatedKey"), jen.Id("newInput"))
-		g.Return(jen.Id("res"), m.decodeErr())
+		g.Add(m.id("res")).Dot("Next").Op("=").Id("cursorNext").Call(jen.Op("&").Add(m.id("start")), m.id("out").Dot("LastEvaluatedKey"), m.id("newInput"))
+		g.Return(m.id("res"), m.decodeErr())
 	})
 	m.f.Line()
 	m.iterator()
@@ -485,7 +485,7 @@ func (m *method) undecodable(position, err jen.Code) jen.Code {
 // decodeErr is the error a read returns with its result: its undecoded
 // items, in a DecodeError naming the method, or nil.
 func (m *method) decodeErr() jen.Code {
-	return jen.Id("decodeErr").Call(jen.Lit(m.p.GoName), jen.Id("undecoded"))
+	return jen.Id("decodeErr").Call(jen.Lit(m.p.GoName), m.id("undecoded"))
 }
 
 // collect emits the assignment of an item of a collection read to its
@@ -496,16 +496,16 @@ func (m *method) collect(g *jen.Group, skip func(jen.Code) jen.Code) {
 		for _, mem := range m.pp.Members {
 			var cond jen.Code
 			if mem.How == plan.BySortKeyPrefix {
-				cond = jen.Id("hasKeyPrefix").Call(jen.Id("item"), jen.Lit(m.pp.Index.SK.Name), jen.Lit(mem.Prefix))
+				cond = jen.Id("hasKeyPrefix").Call(m.id("item"), jen.Lit(m.pp.Index.SK.Name), jen.Lit(mem.Prefix))
 			} else {
-				cond = jen.Id("isType").Call(jen.Id("item"), jen.Lit(t.EntityAttr), jen.Lit(mem.Entity.TypeValue))
+				cond = jen.Id("isType").Call(m.id("item"), jen.Lit(t.EntityAttr), jen.Lit(mem.Entity.TypeValue))
 			}
 			field := pluralField(mem.Entity)
 			g.Case(cond).BlockFunc(func(g *jen.Group) {
-				m.fillFromKeys(g, mem.Entity, jen.Id("item"))
-				g.Var().Id("v").Id(mem.Entity.GoName)
-				g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(skip(jen.Err()))
-				g.Id("res").Dot(field).Op("=").Append(jen.Id("res").Dot(field), jen.Id("v"))
+				m.fillFromKeys(g, mem.Entity, m.id("item"))
+				g.Var().Add(m.id("v")).Id(mem.Entity.GoName)
+				g.If(m.id("err").Op(":=").Add(m.id("v")).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(skip(m.id("err")))
+				g.Add(m.id("res")).Dot(field).Op("=").Append(m.id("res").Dot(field), m.id("v"))
 			})
 		}
 	})
@@ -536,23 +536,23 @@ func (m *method) resultType() {
 // entity, page by page for a collection.
 func (m *method) iterator() {
 	names := m.args(false)
-	call := jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{jen.Id("ctx")}, names...), jen.Id("page"))...)
+	call := jen.List(m.id("res"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.GoName).Call(append(append([]jen.Code{m.id("ctx")}, names...), m.id("page"))...)
 	var elem, page, ret jen.Code
 	walker, what := "walk", "every "+m.itemType()+" of "+m.p.GoName
 	if m.p.IsCollection() {
 		elem = jen.Op("*").Id(m.p.ResultType())
-		page = jen.Func().Params(jen.Id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
+		page = jen.Func().Params(m.id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
 			call,
-			jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
-			jen.Return(jen.Id("res"), jen.Id("res").Dot("Next"), jen.Err()),
+			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
+			jen.Return(m.id("res"), m.id("res").Dot("Next"), m.id("err")),
 		)
 		walker, what = "walkPages", "every page of "+m.p.GoName
 	} else {
 		elem = jen.Id(m.itemType())
-		page = jen.Func().Params(jen.Id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
+		page = jen.Func().Params(m.id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
 			call,
-			jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), jen.Err())),
-			jen.Return(jen.Id("res").Dot("Items"), jen.Id("res").Dot("Next"), jen.Err()),
+			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
+			jen.Return(m.id("res").Dot("Items"), m.id("res").Dot("Next"), m.id("err")),
 		)
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))

@@ -36,11 +36,11 @@ func (m *method) replace() {
 	m.doc(summary, lines...)
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := m.fail()
-		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(m.p.InputMethod()).Call(m.paramNames()...)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Id("in"))
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(m.writeErr(condConst != nil)))
-		g.If(jen.Err().Op(":=").Id(r).Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(m.id("in"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.InputMethod()).Call(m.paramNames()...)
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("UpdateItem").Call(m.id("ctx"), m.id("in"))
+		g.If(m.id("err").Op("!=").Nil()).Block(jen.Return(m.writeErr(condConst != nil)))
+		g.If(m.id("err").Op(":=").Id(r).Dot("UnmarshalItem").Call(m.id("out").Dot("Attributes")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		g.Return(jen.Nil())
 	})
 	m.f.Line()
@@ -55,14 +55,14 @@ func (m *method) replaceInput(updateConst, condConst jen.Code) {
 	always, sometimes := m.req.Update.Static()
 	m.inputBuilder("UpdateItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		now := m.marshalStamped(g, r, fail)
-		m.stampItem(g, "item", now)
+		m.stampItem(g, m.local("item"), now)
 		key := jen.Dict{}
 		for _, ka := range m.p.Table.Primary().KeyAttrs() {
-			key[jen.Lit(ka.Name)] = jen.Id("item").Index(jen.Lit(ka.Name))
+			key[jen.Lit(ka.Name)] = m.id("item").Index(jen.Lit(ka.Name))
 		}
 		value := func(v *plan.Value) jen.Code {
 			if v.Source == plan.ItemAttr {
-				return jen.Id("item").Index(jen.Lit(v.Stored))
+				return m.id("item").Index(jen.Lit(v.Stored))
 			}
 			if c, ok := m.managedValue(v, now); ok {
 				return c
@@ -87,24 +87,24 @@ func (m *method) replaceInput(updateConst, condConst jen.Code) {
 		}
 		// An attribute the item lacks is removed: the put writes the
 		// item whole.
-		g.Id("values").Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
-		g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+		g.Add(m.id("values")).Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+		g.Add(m.id("set")).Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
 			for _, c := range always {
 				g.Lit(c.Text)
 			}
 		})
-		g.Var().Id("remove").Index().String()
+		g.Var().Add(m.id("remove")).Index().String()
 		for _, c := range sometimes {
 			v := c.Values[0]
-			g.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("item").Index(jen.Lit(v.Stored)), jen.Id("ok")).Block(
-				jen.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(c.Text)),
-				jen.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Id("v"),
+			g.If(jen.List(m.id("v"), m.id("ok")).Op(":=").Add(m.id("item")).Index(jen.Lit(v.Stored)), m.id("ok")).Block(
+				m.id("set").Op("=").Append(m.id("set"), jen.Lit(c.Text)),
+				m.id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(m.id("v")),
 			).Else().Block(
-				jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(c.Instead)),
+				m.id("remove").Op("=").Append(m.id("remove"), jen.Lit(c.Instead)),
 			)
 		}
-		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(""), jen.Id("remove"), jen.Nil()))
-		in[jen.Id("ExpressionAttributeValues")] = jen.Id("values")
+		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(m.id("set"), jen.Lit(""), m.id("remove"), jen.Nil()))
+		in[jen.Id("ExpressionAttributeValues")] = m.id("values")
 		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
 	})
 }

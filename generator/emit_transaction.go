@@ -304,8 +304,8 @@ func (m *method) txDoc() {
 func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType string) map[*plan.Input]string {
 	tx := m.pp.Tx
 	st := m.pp.Struct
-	g.Id("items").Op(":=").Make(jen.Index().Qual(pathTypes, itemType), jen.Lit(len(tx.Steps)))
-	g.Var().Err().Error()
+	g.Add(m.id("items")).Op(":=").Make(jen.Index().Qual(pathTypes, itemType), jen.Lit(len(tx.Steps)))
+	g.Var().Add(m.id("err")).Error()
 	now := m.readClock(g)
 	copies := m.itemCopies(g, fail)
 	input := func(in *plan.Input) *jen.Statement {
@@ -337,9 +337,9 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			}
 			args = append(args, v)
 		}
-		build := jen.Id(stepWrappers[s.Action]).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
-		g.If(jen.List(jen.Id("items").Index(jen.Lit(i)), jen.Err()).Op("=").Add(build), jen.Err().Op("!=").Nil()).Block(
-			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), jen.Err())),
+		build := jen.Id(stepWrappers[s.Action]).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
+		g.If(jen.List(m.id("items").Index(jen.Lit(i)), m.id("err")).Op("=").Add(build), m.id("err").Op("!=").Nil()).Block(
+			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), m.id("err"))),
 		)
 	}
 	return copies
@@ -355,7 +355,7 @@ func (m *method) itemCopies(g *jen.Group, fail func(jen.Code) jen.Code) map[*pla
 	st := m.pp.Struct
 	copies := map[*plan.Input]string{}
 	for _, in := range tx.ItemInputs() {
-		c := m.local(itemParam(tx, in).Name)
+		c := in.Copy
 		copies[in] = c
 		g.If(jen.Id(st.Var).Dot(in.Field).Op("==").Nil()).Block(
 			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(in.Item.Index), jen.Op("&").Id("ItemError").Values(
@@ -366,22 +366,6 @@ func (m *method) itemCopies(g *jen.Group, fail func(jen.Code) jen.Code) map[*pla
 		g.Id(c).Op(":=").Op("*").Id(st.Var).Dot(in.Field)
 	}
 	return copies
-}
-
-// itemParam is the parameter of the builder of in's step that takes the
-// item: its name names the copy.
-func itemParam(tx *plan.Transaction, in *plan.Input) *plan.Param {
-	for _, s := range tx.Steps {
-		if s.Step != in.Item {
-			continue
-		}
-		for _, q := range s.Plan.Params {
-			if q.Role == plan.ParamItem {
-				return q
-			}
-		}
-	}
-	panic("dyngen: the step of item " + in.Field + " takes no item")
 }
 
 // giveBack emits, after a transaction succeeded, the copies of its items,
@@ -409,7 +393,7 @@ func (m *method) readClock(g *jen.Group) string {
 		return ""
 	}
 	now := m.local("now")
-	g.Id(now).Op(":=").Id("s").Dot(model.ClockField).Call()
+	g.Id(now).Op(":=").Add(m.id("s")).Dot(model.ClockField).Call()
 	if f := m.pp.Tx.Now; f != "" {
 		g.If(jen.Op("!").Id(m.pp.Struct.Var).Dot(f).Dot("IsZero").Call()).Block(jen.Id(now).Op("=").Id(m.pp.Struct.Var).Dot(f))
 	}
@@ -424,16 +408,16 @@ func (m *method) transactWrite() {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
 		copies := m.stepCalls(g, fail, "TransactWriteItem")
 		if len(tx.Distinct) > 0 {
-			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctItems").Call(jen.Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			g.If(m.id("err").Op(":=").Add(txVar).Dot("distinctItems").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
 		}
-		g.List(jen.Id("token"), jen.Err()).Op(":=").Add(txVar).Dot("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token))
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
-			jen.Id("TransactItems"):      jen.Id("items"),
-			jen.Id("ClientRequestToken"): jen.Id("token"),
+		g.List(m.id("token"), m.id("err")).Op(":=").Add(txVar).Dot("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token))
+		g.If(m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
+		g.Add(m.id("in")).Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
+			jen.Id("TransactItems"):      m.id("items"),
+			jen.Id("ClientRequestToken"): m.id("token"),
 		})
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(txVar.Clone().Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
+		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
+			jen.Return(txVar.Clone().Dot("err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
 		)
 		m.giveBack(g, copies)
 		g.Return(jen.Nil())
@@ -449,30 +433,30 @@ func (m *method) transactGet() {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.stepCalls(g, fail, "TransactGetItem")
 		if len(tx.Distinct) > 0 {
-			g.If(jen.Err().Op(":=").Add(txVar).Dot("distinctGets").Call(jen.Id("items")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.If(m.id("err").Op(":=").Add(txVar).Dot("distinctGets").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), m.id("err")))
 		}
-		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id("items")})
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactGetItems").Call(jen.Id("ctx"), in)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(jen.Err(), jen.Nil())))
-		g.Var().Id("res").Id(m.p.ResultType())
+		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): m.id("items")})
+		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactGetItems").Call(m.id("ctx"), in)
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(m.id("err"), jen.Nil())))
+		g.Var().Add(m.id("res")).Id(m.p.ResultType())
 		now := m.local("now")
 		if slices.ContainsFunc(tx.Steps, func(s *plan.Step) bool { return s.Plan.Request.Expiry != nil }) {
 			g.Id(now).Op(":=").Add(m.clockNow())
 		}
 		for i, s := range tx.Steps {
 			ent := s.Step.Entity()
-			present := jen.Len(jen.Id("item")).Op(">").Lit(0)
+			present := jen.Len(m.id("item")).Op(">").Lit(0)
 			if x := s.Plan.Request.Expiry; x != nil && x.InCode {
 				// An expired item is absent.
-				present = present.Op("&&").Op("!").Id("expired").Call(jen.Id("item"), jen.Lit(x.Attr), jen.Id(now))
+				present = present.Op("&&").Op("!").Id("expired").Call(m.id("item"), jen.Lit(x.Attr), jen.Id(now))
 			}
-			g.If(jen.Id("item").Op(":=").Id("itemAt").Call(jen.Id("out").Dot("Responses"), jen.Lit(i)), present).Block(
-				jen.Var().Id("v").Id(ent.GoName),
-				jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err()))),
-				jen.Id("res").Dot(s.Step.FieldName()).Op("=").Op("&").Id("v"),
+			g.If(m.id("item").Op(":=").Id("itemAt").Call(m.id("out").Dot("Responses"), jen.Lit(i)), present).Block(
+				jen.Var().Add(m.id("v")).Id(ent.GoName),
+				jen.If(m.id("err").Op(":=").Add(m.id("v")).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(fail(txVar.Clone().Dot("stepError").Call(jen.Lit(i), m.id("err")))),
+				m.id("res").Dot(s.Step.FieldName()).Op("=").Op("&").Add(m.id("v")),
 			)
 		}
-		g.Return(jen.Op("&").Id("res"), jen.Nil())
+		g.Return(jen.Op("&").Add(m.id("res")), jen.Nil())
 	})
 	m.f.Line()
 }

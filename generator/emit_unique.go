@@ -44,8 +44,8 @@ func (m *method) uniqueWrite() {
 					}
 					args = append(args, v)
 				}
-				g.If(jen.List(jen.Id(stepVar), jen.Err()).Op("=").Id(stepWrappers[s.Action]).Call(jen.Id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), jen.Err())),
+				g.If(jen.List(jen.Id(stepVar), m.id("err")).Op("=").Id(stepWrappers[s.Action]).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), m.id("err").Op("!=").Nil()).Block(
+					jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), m.id("err"))),
 				)
 				g.Id(itemsVar).Op("=").Append(jen.Id(itemsVar), jen.Id(stepVar))
 				g.Id(keepVar).Op("=").Append(jen.Id(keepVar), jen.Lit(i))
@@ -74,19 +74,19 @@ func (m *method) uniqueWrite() {
 		}
 		decodeOld := func(g *jen.Group) {
 			g.Var().Id(u.Old).Id(ent.GoName)
-			g.If(jen.Err().Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(m.id("err").Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		}
 		if u.Read != nil {
 			key := m.primaryKeyMap(g, ent, m.readKey, fail)
 			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key, jen.Id("ConsistentRead"): jen.Qual(pathAWS, "Bool").Call(jen.True())}
-			g.List(jen.Id(out), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		}
 		g.Var().Id(itemsVar).Index().Qual(pathTypes, "TransactWriteItem")
 		g.Var().Id(keepVar).Index().Int()
 		g.Var().Id(stepVar).Qual(pathTypes, "TransactWriteItem")
 		if u.Read == nil {
-			g.Var().Err().Error()
+			g.Var().Add(m.id("err")).Error()
 		}
 		switch m.p.Op {
 		case model.OpCreate:
@@ -139,14 +139,14 @@ func (m *method) uniqueWrite() {
 				moves(g)
 			})
 		}
-		g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id(itemsVar)})
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("TransactWriteItems").Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(txVar.Clone().Dot("only").Call(jen.Id(keepVar).Op("...")).Dot("err").Call(jen.Err(), jen.Id("in").Dot("TransactItems"))),
+		g.Add(m.id("in")).Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id(itemsVar)})
+		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
+			jen.Return(txVar.Clone().Dot("only").Call(jen.Id(keepVar).Op("...")).Dot("err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
 		)
 		if q := m.pp.Params[0]; q.Role == plan.ParamItem && len(tx.Steps[0].Plan.Request.Item) > 0 && tx.Steps[0].Action == "Put" {
 			// The caller's item holds what was written: the version and
 			// the times the Store set.
-			g.If(jen.Err().Op(":=").Id(q.Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(m.id("err").Op(":=").Id(q.Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		}
 		g.Return(jen.Nil())
 	})
@@ -295,10 +295,10 @@ func (m *method) lookupGet() {
 			if m.p.Consistent {
 				in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
 			}
-			g.List(jen.Id(out), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-			g.If(jen.Err().Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(m.id("err").Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		})
 		key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code {
 			ca := claim.Attr(a.Name)
@@ -316,14 +316,14 @@ func (m *method) lookupGet() {
 			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
 			m.setNames(in)
 		}
-		g.List(jen.Id(out), jen.Err()).Op(":=").Id("s").Dot("client").Dot("GetItem").Call(jen.Id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
 		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
-		m.decode(g, jen.Id(out).Dot("Item"), "v", fail)
+		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
 		// The item changed its value after the claim was read.
-		g.If(jen.Id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
-		g.Return(jen.Op("&").Id("v"), jen.Nil())
+		g.If(m.id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
+		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()
 }

@@ -115,13 +115,13 @@ func (up *updater) call() {
 	ent := up.ent()
 	up.signature(jen.Op("*").Id(ent.GoName), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := up.fail(jen.Nil())
-		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(up.p.InputMethod()).Call(up.paramNames()...)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Id("s").Dot("client").Dot("UpdateItem").Call(jen.Id("ctx"), jen.Id("in"))
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), up.writeErr(up.condConst != nil)))
-		g.Var().Id("v").Id(ent.GoName)
-		g.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalItem").Call(jen.Id("out").Dot("Attributes")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.Return(jen.Op("&").Id("v"), jen.Nil())
+		g.List(up.id("in"), up.id("err")).Op(":=").Add(up.id("s")).Dot(up.p.InputMethod()).Call(up.paramNames()...)
+		g.If(up.id("err").Op("!=").Nil()).Block(fail(up.id("err")))
+		g.List(up.id("out"), up.id("err")).Op(":=").Add(up.id("s")).Dot("client").Dot("UpdateItem").Call(up.id("ctx"), up.id("in"))
+		g.If(up.id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), up.writeErr(up.condConst != nil)))
+		g.Var().Add(up.id("v")).Id(ent.GoName)
+		g.If(up.id("err").Op(":=").Add(up.id("v")).Dot("UnmarshalItem").Call(up.id("out").Dot("Attributes")), up.id("err").Op("!=").Nil()).Block(fail(up.id("err")))
+		g.Return(jen.Op("&").Add(up.id("v")), jen.Nil())
 	})
 	up.f.Line()
 }
@@ -157,14 +157,14 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 	}
 	up.chooseActions(g, values, fail)
 	up.expression(g, in)
-	g.Id("in").Op(":=").Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+	g.Add(up.id("in")).Op(":=").Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
 	up.sendIfAny(g)
 	// DynamoDB refuses an empty map of values: a call that sets nothing
 	// but removes sends none.
-	g.If(jen.Len(jen.Id("values")).Op(">").Lit(0)).Block(
-		jen.Id("in").Dot("ExpressionAttributeValues").Op("=").Id("values"),
+	g.If(jen.Len(up.id("values")).Op(">").Lit(0)).Block(
+		up.id("in").Dot("ExpressionAttributeValues").Op("=").Add(up.id("values")),
 	)
-	return jen.Id("in")
+	return up.id("in")
 }
 
 // checks emits the spec's checks of the values the update sets and adds,
@@ -205,8 +205,8 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 		if v.Source != plan.RebuiltKey {
 			continue
 		}
-		name := up.local(fmt.Sprintf("rebuilt%d", len(up.rebuilt)+1))
-		g.List(jen.Id(name), jen.Err()).Op(":=").Id(up.e.useBuilder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
+		name := up.derived(fmt.Sprintf("rebuilt%d", len(up.rebuilt)+1))
+		g.List(jen.Id(name), up.id("err")).Op(":=").Id(up.e.useBuilder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
 			for _, a := range v.Rebuild.Template.Attrs() {
 				if _, ok := up.params[a]; ok {
 					g.Add(up.setValue(a))
@@ -217,7 +217,7 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 				}
 			}
 		})
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+		g.If(up.id("err").Op("!=").Nil()).Block(fail(up.id("err")))
 		up.rebuilt[v] = keyAttrValue(v.Rebuild.KeyAttr, jen.Id(name))
 	}
 }
@@ -270,13 +270,13 @@ func (up *updater) amount(a *model.Attribute) jen.Code {
 // map, and for each action that depends on the call's values, the choice
 // between it and its REMOVE.
 func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Code) jen.Code) {
-	g.Id("values").Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
-	g.Id("set").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+	g.Add(up.id("values")).Op(":=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+	g.Add(up.id("set")).Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, c := range up.always {
 			g.Lit(c.Text)
 		}
 	})
-	g.Id("remove").Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
+	g.Add(up.id("remove")).Op(":=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, c := range up.u.Remove {
 			g.Lit(c.Text)
 		}
@@ -293,12 +293,12 @@ func (up *updater) chooseActions(g *jen.Group, values jen.Dict, fail func(jen.Co
 			}
 		}
 		g.If(zero).Block(
-			jen.Id("remove").Op("=").Append(jen.Id("remove"), jen.Lit(c.Instead)),
+			up.id("remove").Op("=").Append(up.id("remove"), jen.Lit(c.Instead)),
 		).Else().BlockFunc(func(g *jen.Group) {
 			up.rebuildKeys(g, c, fail)
-			g.Id("set").Op("=").Append(jen.Id("set"), jen.Lit(c.Text))
+			g.Add(up.id("set")).Op("=").Append(up.id("set"), jen.Lit(c.Text))
 			for _, v := range c.Values {
-				g.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
+				g.Add(up.id("values")).Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
 			}
 		})
 	}

@@ -58,13 +58,13 @@ func (up *updater) setConst(a *model.Attribute) *plan.Literal {
 
 // dropNames is the else branch that takes the names only c uses out of
 // the names map, or nothing.
-func dropNames(c *plan.Clause) jen.Code {
+func (up *updater) dropNames(c *plan.Clause) jen.Code {
 	if len(c.Names) == 0 {
 		return jen.Null()
 	}
 	return jen.Else().BlockFunc(func(g *jen.Group) {
 		for _, n := range c.Names {
-			g.Delete(jen.Id("names"), jen.Lit(n))
+			g.Delete(up.id("names"), jen.Lit(n))
 		}
 	})
 }
@@ -87,19 +87,19 @@ func (up *updater) checkElems(g *jen.Group) {
 // with elements to remove, its names only with it.
 func (up *updater) chooseDeletes(g *jen.Group) {
 	if len(up.u.Delete) > 0 {
-		g.Var().Id("del").Index().String()
+		g.Var().Add(up.id("del")).Index().String()
 	}
 	if up.ownNames() {
-		g.Id("names").Op(":=").Add(up.namesMap())
+		g.Add(up.id("names")).Op(":=").Add(up.namesMap())
 	}
 	for _, c := range up.u.Delete {
 		a := c.Unless[0]
 		g.If(present(a, jen.Id(up.params[a]))).BlockFunc(func(g *jen.Group) {
-			g.Id("del").Op("=").Append(jen.Id("del"), jen.Lit(c.Text))
+			g.Add(up.id("del")).Op("=").Append(up.id("del"), jen.Lit(c.Text))
 			for _, v := range c.Values {
-				g.Id("values").Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
+				g.Add(up.id("values")).Index(jen.Lit(v.Placeholder)).Op("=").Add(up.value(v))
 			}
-		}).Add(dropNames(c))
+		}).Add(up.dropNames(c))
 	}
 }
 
@@ -109,11 +109,11 @@ func (up *updater) chooseDeletes(g *jen.Group) {
 func (up *updater) expression(g *jen.Group, in jen.Dict) {
 	var del jen.Code = jen.Nil()
 	if len(up.u.Delete) > 0 {
-		del = jen.Id("del")
+		del = up.id("del")
 	}
-	expr := jen.Id("updateExpression").Call(jen.Id("set"), jen.Lit(up.u.AddText()), jen.Id("remove"), del)
+	expr := jen.Id("updateExpression").Call(up.id("set"), jen.Lit(up.u.AddText()), up.id("remove"), del)
 	if up.u.MayBeEmpty() {
-		g.Id("expr").Op(":=").Add(expr)
+		g.Add(up.id("expr")).Op(":=").Add(expr)
 		return
 	}
 	in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(expr)
@@ -124,13 +124,13 @@ func (up *updater) expression(g *jen.Group, in jen.Dict) {
 // changes nothing sends none) and an empty map of names.
 func (up *updater) sendIfAny(g *jen.Group) {
 	if up.u.MayBeEmpty() {
-		g.If(jen.Id("expr").Op("!=").Lit("")).Block(
-			jen.Id("in").Dot("UpdateExpression").Op("=").Qual(pathAWS, "String").Call(jen.Id("expr")),
+		g.If(up.id("expr").Op("!=").Lit("")).Block(
+			up.id("in").Dot("UpdateExpression").Op("=").Qual(pathAWS, "String").Call(up.id("expr")),
 		)
 	}
 	if up.ownNames() {
-		g.If(jen.Len(jen.Id("names")).Op(">").Lit(0)).Block(
-			jen.Id("in").Dot("ExpressionAttributeNames").Op("=").Id("names"),
+		g.If(jen.Len(up.id("names")).Op(">").Lit(0)).Block(
+			up.id("in").Dot("ExpressionAttributeNames").Op("=").Add(up.id("names")),
 		)
 	}
 }

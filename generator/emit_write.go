@@ -25,7 +25,7 @@ func (m *method) conditionInput(in jen.Dict, cond jen.Code) {
 // maps to the pattern's errors (conditionError names the method).
 func (m *method) writeErr(hasCond bool) jen.Code {
 	if !hasCond {
-		return m.callErr(nil, jen.Err())
+		return m.callErr(nil, m.id("err"))
 	}
 	absent, present, _ := plan.ConditionKinds(m.pp)
 	if m.checkedVersion() != nil {
@@ -33,10 +33,10 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 	}
 	if x := m.req.Expiry; x != nil && !x.InCode {
 		// An expired item is absent: the now the request sent tells.
-		now := jen.Id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
-		return jen.Id("expiringConditionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Id(absent), jen.Id(present), jen.Lit(x.Attr), now)
+		now := m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
+		return jen.Id("expiringConditionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present), jen.Lit(x.Attr), now)
 	}
-	return jen.Id("conditionError").Call(jen.Lit(m.p.GoName), jen.Err(), jen.Id(absent), jen.Id(present))
+	return jen.Id("conditionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present))
 }
 
 // put emits a PutItem of a whole item (create: only where none has the key).
@@ -71,8 +71,8 @@ func (m *method) putInput(condConst jen.Code) {
 	r := m.pp.Params[0].Name
 	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		now := m.marshalStamped(g, r, fail)
-		m.stampItem(g, "item", now)
-		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): jen.Id("item")}
+		m.stampItem(g, m.local("item"), now)
+		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): m.id("item")}
 		m.conditionInput(in, condConst)
 		return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)
 	})
@@ -84,9 +84,9 @@ func (m *method) putInput(condConst jen.Code) {
 func (m *method) callWithoutResult(call string, hasCond bool) {
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := m.fail()
-		g.List(jen.Id("in"), jen.Err()).Op(":=").Id("s").Dot(m.p.InputMethod()).Call(m.paramNames()...)
-		g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-		g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("client").Dot(call).Call(jen.Id("ctx"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+		g.List(m.id("in"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.InputMethod()).Call(m.paramNames()...)
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot(call).Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
 			jen.Return(m.writeErr(hasCond)),
 		)
 		m.refreshItem(g, fail)
@@ -124,7 +124,7 @@ func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail
 			// on success.
 			v := m.local("in")
 			g.Id(v).Op(":=").Add(in)
-			g.If(jen.Err().Op(":=").Id(m.pp.Params[0].Name).Dot("UnmarshalItem").Call(jen.Id("item")), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+			g.If(m.id("err").Op(":=").Id(m.pp.Params[0].Name).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 			in = jen.Id(v)
 		}
 		g.Return(in, jen.Nil())
@@ -235,9 +235,9 @@ func (m *method) batchCall() jen.Code {
 	}
 	call := jen.Dict{
 		jen.Id("method"):  jen.Lit(m.p.GoName),
-		jen.Id("table"):   jen.Id("s").Dot(tableField(m.p.Table)),
+		jen.Id("table"):   m.id("s").Dot(tableField(m.p.Table)),
 		jen.Id("key"):     jen.Index().String().Values(names...),
-		jen.Id("workers"): jen.Id("s").Dot(model.BatchField),
+		jen.Id("workers"): m.id("s").Dot(model.BatchField),
 	}
 	if x := m.req.Expiry; x != nil && x.InCode {
 		// Expired items are absent: left out.
@@ -250,7 +250,7 @@ func (m *method) batchCall() jen.Code {
 // batchItemFail returns the error of a value refused before any call.
 func (m *method) batchItemFail(src, done string, results ...jen.Code) func(jen.Code) jen.Code {
 	return func(err jen.Code) jen.Code {
-		e := jen.Id("batchItemError").Call(jen.Lit(m.p.GoName), jen.Lit(done), jen.Id("i"), jen.Len(jen.Id(src)), err)
+		e := jen.Id("batchItemError").Call(jen.Lit(m.p.GoName), jen.Lit(done), m.id("i"), jen.Len(m.id(src)), err)
 		return jen.Return(append(results, e)...)
 	}
 }
@@ -269,10 +269,10 @@ func (m *method) batchGet() {
 		lines...)
 	m.signature(jen.Index().Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := m.batchItemFail("keys", "read", jen.Nil())
-		g.Id("in").Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Len(jen.Id("keys")))
-		g.For(jen.Id("i").Op(":=").Range().Id("keys")).BlockFunc(func(g *jen.Group) {
-			key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("keys").Index(jen.Id("i")).Dot(a.GoName) }, fail)
-			g.Id("in").Index(jen.Id("i")).Op("=").Add(key)
+		g.Add(m.id("in")).Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Len(m.id("keys")))
+		g.For(m.id("i").Op(":=").Range().Add(m.id("keys"))).BlockFunc(func(g *jen.Group) {
+			key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return m.id("keys").Index(m.id("i")).Dot(a.GoName) }, fail)
+			g.Add(m.id("in")).Index(m.id("i")).Op("=").Add(key)
 		})
 		// The projection keeps the keys: they put the items in order.
 		var projArg, namesArg jen.Code = jen.Lit(""), jen.Nil()
@@ -282,11 +282,11 @@ func (m *method) batchGet() {
 				namesArg = m.namesMap()
 			}
 		}
-		decode := jen.Func().Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Params(jen.Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
-			m.decode(g, jen.Id("item"), "v", func(err jen.Code) jen.Code { return jen.Return(jen.Id(m.itemType()).Values(), err) })
-			g.Return(jen.Id("v"), jen.Nil())
+		decode := jen.Func().Params(m.id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Params(jen.Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+			m.decode(g, m.id("item"), m.local("v"), func(err jen.Code) jen.Code { return jen.Return(jen.Id(m.itemType()).Values(), err) })
+			g.Return(m.id("v"), jen.Nil())
 		})
-		g.Return(jen.Id("batchGet").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), m.batchCall(), jen.Id("in"), jen.Lit(m.p.Consistent), projArg, namesArg, decode))
+		g.Return(jen.Id("batchGet").Call(m.id("ctx"), m.id("s").Dot("client"), m.batchCall(), m.id("in"), jen.Lit(m.p.Consistent), projArg, namesArg, decode))
 	})
 	m.f.Line()
 }
@@ -307,22 +307,22 @@ func (m *method) batchWrite() {
 	}
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := m.batchItemFail(src, done)
-		g.Id("reqs").Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Len(jen.Id(src)))
+		g.Add(m.id("reqs")).Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Len(m.id(src)))
 		now := m.clockLocal(g)
-		g.For(jen.Id("i").Op(":=").Range().Id(src)).BlockFunc(func(g *jen.Group) {
+		g.For(m.id("i").Op(":=").Range().Add(m.id(src))).BlockFunc(func(g *jen.Group) {
 			var req jen.Code
 			if put {
-				g.List(jen.Id("item"), jen.Err()).Op(":=").Id("items").Index(jen.Id("i")).Dot("MarshalItem").Call()
-				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
-				m.stampItem(g, "item", now)
-				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("PutRequest"): jen.Op("&").Qual(pathTypes, "PutRequest").Values(jen.Dict{jen.Id("Item"): jen.Id("item")})})
+				g.List(m.id("item"), m.id("err")).Op(":=").Add(m.id("items")).Index(m.id("i")).Dot("MarshalItem").Call()
+				g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+				m.stampItem(g, m.local("item"), now)
+				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("PutRequest"): jen.Op("&").Qual(pathTypes, "PutRequest").Values(jen.Dict{jen.Id("Item"): m.id("item")})})
 			} else {
-				key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return jen.Id("keys").Index(jen.Id("i")).Dot(a.GoName) }, fail)
+				key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code { return m.id("keys").Index(m.id("i")).Dot(a.GoName) }, fail)
 				req = jen.Qual(pathTypes, "WriteRequest").Values(jen.Dict{jen.Id("DeleteRequest"): jen.Op("&").Qual(pathTypes, "DeleteRequest").Values(jen.Dict{jen.Id("Key"): key})})
 			}
-			g.Id("reqs").Index(jen.Id("i")).Op("=").Add(req)
+			g.Add(m.id("reqs")).Index(m.id("i")).Op("=").Add(req)
 		})
-		g.Return(jen.Id("batchWrite").Call(jen.Id("ctx"), jen.Id("s").Dot("client"), m.batchCall(), jen.Lit(done), jen.Id("reqs")))
+		g.Return(jen.Id("batchWrite").Call(m.id("ctx"), m.id("s").Dot("client"), m.batchCall(), jen.Lit(done), m.id("reqs")))
 	})
 	m.f.Line()
 }

@@ -189,6 +189,7 @@ type sentRequest struct {
 	IndexName                                                    string
 	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
 	Limit                                                        int32
+	Descending                                                   bool
 	Shared                                                       []string
 }
 
@@ -267,6 +268,13 @@ func asPlanned(req *plan.Request, r sentRequest) []string {
 	if req.Limit > 0 && int32(req.Limit) != r.Limit {
 		problems = append(problems, fmt.Sprintf("Limit: plan %d, code sends %d", req.Limit, r.Limit))
 	}
+	// A page of a query, called with the zero Page: the pattern's limit.
+	if req.KeyCondition != "" && req.Limit == 0 && int32(req.PageLimit) != r.Limit {
+		problems = append(problems, fmt.Sprintf("Limit of a page: plan %d, code sends %d", req.PageLimit, r.Limit))
+	}
+	if req.Descending != r.Descending {
+		problems = append(problems, fmt.Sprintf("ScanIndexForward false: plan %v, code sends %v", req.Descending, r.Descending))
+	}
 	names := map[string]string{}
 	for _, n := range req.Names {
 		names[n.Placeholder] = n.Stored
@@ -328,6 +336,7 @@ type sentRequest struct {
 	IndexName                                                    string
 	HasKeyCondition, HasFilter, HasCondition, HasUpdate, HasProj bool
 	Limit                                                        int32
+	Descending                                                   bool
 	Shared                                                       []string
 }
 
@@ -432,6 +441,7 @@ func (r *recorder) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*
 	r.add(in.KeyConditionExpression, in.FilterExpression, nil, nil, in.ProjectionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.IndexName)
 	last := &r.got[len(r.got)-1]
 	last.Limit = aws.ToInt32(in.Limit)
+	last.Descending = in.ScanIndexForward != nil && !*in.ScanIndexForward
 	// The generated code sets ScanIndexForward only to false and
 	// ConsistentRead only to true: the other value is a client's change.
 	if in.ScanIndexForward != nil {
@@ -793,7 +803,7 @@ func txValue(pp *plan.Pattern, zero bool) string {
 				}
 				vals = append(vals, a.GoName+": "+v)
 			}
-			fields = append(fields, in.Field+": "+e.GoName+"{"+strings.Join(vals, ", ")+"}")
+			fields = append(fields, in.Field+": &"+e.GoName+"{"+strings.Join(vals, ", ")+"}")
 			continue
 		}
 		for _, s := range pp.Tx.Steps {

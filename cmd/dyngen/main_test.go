@@ -83,6 +83,7 @@ func runCase(t *testing.T, file string) {
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
 	got := map[string]string{"stdout": stdout.String(), "stderr": stderr.String()}
+	checkDiagnosticLines(t, file, got["stderr"])
 	if *update {
 		var out []txtar.File
 		for _, f := range ar.Files {

@@ -107,7 +107,23 @@ func TestPlanJSON(t *testing.T) {
 				if got.Call != string(pp.Call) || got.Table != pp.Pattern.Table.Name || got.Index != pp.Index.Name {
 					t.Errorf("%s: %s on %s, index %s; want %s on %s, index %s", got.Name, got.Call, got.Table, got.Index, pp.Call, pp.Pattern.Table.Name, pp.Index.Name)
 				}
-				checkRequest(t, got.Name, got.Key, got.ReportRequest, pp.Key, pp.Request)
+				key := pp.Key
+				if ls := pp.Lookups(); len(ls) > 0 {
+					// A get by a unique value reads the claim first.
+					key = ls[0].Key
+					if len(got.Requests) != len(ls) {
+						t.Errorf("%s: requests %+v, want %d", got.Name, got.Requests, len(ls))
+					} else {
+						for j, l := range ls {
+							if r := got.Requests[j]; r.Call != "GetItem" || r.Entity != l.Entity.Name || r.Key != l.Key.Describe() {
+								t.Errorf("%s: request %d is %+v, want GetItem of %s by %s", got.Name, j+1, r, l.Entity.Name, l.Key.Describe())
+							}
+						}
+					}
+				} else if len(got.Requests) > 0 {
+					t.Errorf("%s: requests %+v of a pattern that sends one", got.Name, got.Requests)
+				}
+				checkRequest(t, got.Name, got.Key, got.ReportRequest, key, pp.Request)
 				if pp.Tx != nil {
 					if len(got.Steps) != len(pp.Tx.Steps) {
 						t.Fatalf("%s: %d steps, want %d", got.Name, len(got.Steps), len(pp.Tx.Steps))
@@ -167,6 +183,13 @@ func checkRequest(t *testing.T, name, gotKey string, got plan.ReportRequest, k *
 	update := ""
 	if r.Update != nil {
 		update = r.Update.Expression()
+	}
+	order := ""
+	if r.KeyCondition != "" {
+		order = map[bool]string{false: "asc", true: "desc"}[r.Descending]
+	}
+	if got.Order != order || got.Limit != r.Limit || got.PageLimit != r.PageLimit {
+		t.Errorf("%s: order %q, limit %d, page limit %d; want %q, %d, %d", name, got.Order, got.Limit, got.PageLimit, order, r.Limit, r.PageLimit)
 	}
 	for _, c := range []struct{ field, got, want string }{
 		{"key", gotKey, key},

@@ -992,11 +992,11 @@ func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error
 	if params.Review == nil {
 		return writeReviewTx.stepError(0, &ItemError{Entity: "Review", Reason: "no item: params.Review is nil"})
 	}
-	review := *params.Review
-	if items[0], err = transactPut(s.writeReviewStep1Input(&review)); err != nil {
+	writtenReview := *params.Review
+	if items[0], err = transactPut(s.writeReviewStep1Input(&writtenReview)); err != nil {
 		return writeReviewTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.writeReviewStep2Input(review.ISBN)); err != nil {
+	if items[1], err = transactUpdate(s.writeReviewStep2Input(writtenReview.ISBN)); err != nil {
 		return writeReviewTx.stepError(1, err)
 	}
 	token, err := writeReviewTx.requestToken(params.RequestToken)
@@ -1010,7 +1010,7 @@ func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return writeReviewTx.err(err, in.TransactItems)
 	}
-	*params.Review = review
+	*params.Review = writtenReview
 	return nil
 }
 

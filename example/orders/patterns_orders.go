@@ -422,11 +422,11 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEv
 	if params.TrackingEvent == nil {
 		return recordTrackingEventTx.stepError(0, &ItemError{Entity: "TrackingEvent", Reason: "no item: params.TrackingEvent is nil"})
 	}
-	trackingEvent := *params.TrackingEvent
-	if items[0], err = transactPut(s.recordTrackingEventStep1Input(&trackingEvent)); err != nil {
+	writtenTrackingEvent := *params.TrackingEvent
+	if items[0], err = transactPut(s.recordTrackingEventStep1Input(&writtenTrackingEvent)); err != nil {
 		return recordTrackingEventTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(trackingEvent.OrderID, trackingEvent.Status)); err != nil {
+	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(writtenTrackingEvent.OrderID, writtenTrackingEvent.Status)); err != nil {
 		return recordTrackingEventTx.stepError(1, err)
 	}
 	token, err := recordTrackingEventTx.requestToken(params.RequestToken)
@@ -440,7 +440,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEv
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return recordTrackingEventTx.err(err, in.TransactItems)
 	}
-	*params.TrackingEvent = trackingEvent
+	*params.TrackingEvent = writtenTrackingEvent
 	return nil
 }
 

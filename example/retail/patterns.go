@@ -815,18 +815,18 @@ func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) e
 	if params.Invoice == nil {
 		return createInvoiceTx.stepError(0, &ItemError{Entity: "Invoice", Reason: "no item: params.Invoice is nil"})
 	}
-	invoice := *params.Invoice
+	writtenInvoice := *params.Invoice
 	if params.InvoiceOrder == nil {
 		return createInvoiceTx.stepError(1, &ItemError{Entity: "InvoiceOrder", Reason: "no item: params.InvoiceOrder is nil"})
 	}
-	invoiceOrder := *params.InvoiceOrder
-	if items[0], err = transactPut(s.createInvoiceStep1Input(&invoice)); err != nil {
+	writtenInvoiceOrder := *params.InvoiceOrder
+	if items[0], err = transactPut(s.createInvoiceStep1Input(&writtenInvoice)); err != nil {
 		return createInvoiceTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.createInvoiceStep2Input(&invoiceOrder)); err != nil {
+	if items[1], err = transactPut(s.createInvoiceStep2Input(&writtenInvoiceOrder)); err != nil {
 		return createInvoiceTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.createInvoiceStep3Input(invoice.CustomerID, invoiceOrder.OrderDate, invoice.OrderID)); err != nil {
+	if items[2], err = transactUpdate(s.createInvoiceStep3Input(writtenInvoice.CustomerID, writtenInvoiceOrder.OrderDate, writtenInvoice.OrderID)); err != nil {
 		return createInvoiceTx.stepError(2, err)
 	}
 	token, err := createInvoiceTx.requestToken(params.RequestToken)
@@ -840,7 +840,7 @@ func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) e
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return createInvoiceTx.err(err, in.TransactItems)
 	}
-	*params.Invoice = invoice
-	*params.InvoiceOrder = invoiceOrder
+	*params.Invoice = writtenInvoice
+	*params.InvoiceOrder = writtenInvoiceOrder
 	return nil
 }

@@ -854,11 +854,11 @@ func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 	if params.Good == nil {
 		return moveGoodTx.stepError(1, &ItemError{Entity: "Good", Reason: "no item: params.Good is nil"})
 	}
-	good := *params.Good
-	if items[0], err = transactDelete(s.moveGoodStep1Input(good.StoreID, params.FromCategory, good.GoodID)); err != nil {
+	writtenGood := *params.Good
+	if items[0], err = transactDelete(s.moveGoodStep1Input(writtenGood.StoreID, params.FromCategory, writtenGood.GoodID)); err != nil {
 		return moveGoodTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.moveGoodStep2Input(&good)); err != nil {
+	if items[1], err = transactPut(s.moveGoodStep2Input(&writtenGood)); err != nil {
 		return moveGoodTx.stepError(1, err)
 	}
 	if err := moveGoodTx.distinctItems(items); err != nil {
@@ -875,6 +875,6 @@ func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return moveGoodTx.err(err, in.TransactItems)
 	}
-	*params.Good = good
+	*params.Good = writtenGood
 	return nil
 }

@@ -924,14 +924,14 @@ func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupP
 	if params.Membership == nil {
 		return grantServiceGroupTx.stepError(1, &ItemError{Entity: "Membership", Reason: "no item: params.Membership is nil"})
 	}
-	membership := *params.Membership
-	if items[0], err = transactCheck(s.grantServiceGroupStep1Input(params.AccountID, membership.UserID)); err != nil {
+	writtenMembership := *params.Membership
+	if items[0], err = transactCheck(s.grantServiceGroupStep1Input(params.AccountID, writtenMembership.UserID)); err != nil {
 		return grantServiceGroupTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.grantServiceGroupStep2Input(&membership)); err != nil {
+	if items[1], err = transactPut(s.grantServiceGroupStep2Input(&writtenMembership)); err != nil {
 		return grantServiceGroupTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, membership.ServiceGroupID)); err != nil {
+	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, writtenMembership.ServiceGroupID)); err != nil {
 		return grantServiceGroupTx.stepError(2, err)
 	}
 	token, err := grantServiceGroupTx.requestToken(params.RequestToken)
@@ -945,7 +945,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupP
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return grantServiceGroupTx.err(err, in.TransactItems)
 	}
-	*params.Membership = membership
+	*params.Membership = writtenMembership
 	return nil
 }
 

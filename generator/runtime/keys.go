@@ -36,6 +36,16 @@ func keyString(attr, v, seps string) (string, error) {
 	return v, nil
 }
 
+// keyStringOrEmpty is keyString for a placeholder that may also hold the
+// empty string: an optional string's present "" in a key template with
+// literal text, whose key is then never empty.
+func keyStringOrEmpty(attr, v, seps string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	return keyString(attr, v, seps)
+}
+
 // keyEnum checks an enum value placed in a key template whose separator
 // characters are seps: it must be one of the enum's values (valid, as
 // its Valid method says). The collision check counts only those values:

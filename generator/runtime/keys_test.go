@@ -415,6 +415,27 @@ func TestKeyString(t *testing.T) {
 	}
 }
 
+// TestKeyStringOrEmpty: the empty string goes, as the key language of a
+// placeholder that may be empty says; every other value is keyString's.
+func TestKeyStringOrEmpty(t *testing.T) {
+	const seps = "#|"
+	if got, err := keyStringOrEmpty("topic", "", seps); err != nil || got != "" {
+		t.Errorf("keyStringOrEmpty(\"\") = %q, %v; want \"\", nil", got, err)
+	}
+	seg := keylang.Segment{Var: "v", Kind: keylang.String, Empty: true}
+	tm := keylang.Template{Segs: []keylang.Segment{{Lit: "K" + seps}, seg}}
+	if l := keylang.TemplateLang(tm); !l.Contains("K" + seps) {
+		t.Errorf("the key language of %v does not hold the key of an empty value", tm)
+	}
+	for _, v := range []string{"a", "ä", "a#b", "x|", "\xff"} {
+		want, wantErr := keyString("topic", v, seps)
+		got, err := keyStringOrEmpty("topic", v, seps)
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Errorf("keyStringOrEmpty(%q) = %q, %v; keyString gives %q, %v", v, got, err, want, wantErr)
+		}
+	}
+}
+
 // keylangTemplate is a template whose separators are seps (and a letter,
 // which is not a separator).
 func keylangTemplate(seps string) keylang.Template {

@@ -15,11 +15,11 @@ func TestVersionedExpiry(t *testing.T) {
 	now, later := expiryStores(t)
 	l := &Lease{LeaseID: "l", Holder: "ann", ExpiresAt: soon()}
 	must(t, now.CreateLease(ctx, l))
-	if _, err := now.RenewLease(ctx, RenewLeaseParams{LeaseID: "l", Rev: 1, Holder: "bob"}); err != nil {
+	if _, err := now.RenewLease(ctx, RenewLeaseParams{LeaseID: "l", LeaseRev: 1, Holder: "bob"}); err != nil {
 		t.Fatalf("RenewLease of a live lease: %v", err)
 	}
 	for _, rev := range []int64{2, 1} {
-		if _, err := later.RenewLease(ctx, RenewLeaseParams{LeaseID: "l", Rev: rev, Holder: "cy"}); !errors.Is(err, ErrNotFound) || errors.Is(err, ErrVersionConflict) {
+		if _, err := later.RenewLease(ctx, RenewLeaseParams{LeaseID: "l", LeaseRev: rev, Holder: "cy"}); !errors.Is(err, ErrNotFound) || errors.Is(err, ErrVersionConflict) {
 			t.Errorf("RenewLease of an expired lease with version %d: %v, want ErrNotFound", rev, err)
 		}
 	}
@@ -52,14 +52,14 @@ func TestVersionedUnique(t *testing.T) {
 	}
 	// Another writer deletes it; a put of the version read answers
 	// ErrNotFound and writes nothing.
-	must(t, s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p", Rev: 2}))
+	must(t, s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p", ProfileRev: 2}))
 	if err := s.PutProfile(ctx, again); !errors.Is(err, ErrNotFound) {
 		t.Errorf("PutProfile of a deleted profile: %v, want ErrNotFound", err)
 	}
 	if _, err := s.GetProfile(ctx, "p"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the deleted profile came back: %v", err)
 	}
-	if err := s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p", Rev: 2}); !errors.Is(err, ErrNotFound) {
+	if err := s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p", ProfileRev: 2}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("DeleteProfile of a deleted profile: %v, want ErrNotFound", err)
 	}
 	// Its handle is free again.

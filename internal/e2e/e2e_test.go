@@ -352,8 +352,10 @@ func TestWidgetRoundTrip(t *testing.T) {
 	got, err = s.GetWidget(ctx, WidgetKey{OwnerID: "o1", WidgetID: "w2"})
 	must(t, err)
 	checkWidget(t, "GetWidget of a bare widget", got, bare)
-	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "", Serial: "S-w2"}); !errors.Is(err, ErrInvalidKey) {
-		t.Errorf("WidgetBySerial with an empty region: %v, want ErrInvalidKey", err)
+	// The empty region is a region (REGION#), which the bare widget, with
+	// no region, is not in.
+	if _, err := s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "", Serial: "S-w2"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("WidgetBySerial with an empty region: %v, want ErrNotFound", err)
 	}
 
 	if _, err := s.GetWidget(ctx, WidgetKey{OwnerID: "o1", WidgetID: "nope"}); !errors.Is(err, ErrNotFound) {
@@ -696,10 +698,17 @@ func TestMoveWidget(t *testing.T) {
 	if _, err := s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: new("e#u"), Serial: "s3"}); !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("MoveWidget to a region holding the separator: %v, want ErrInvalidKey", err)
 	}
-	// A present empty region is a value, not an absence: it would build an
-	// empty key part, which is refused.
-	if _, err := s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: new(""), Serial: "s3"}); !errors.Is(err, ErrInvalidKey) {
-		t.Errorf("MoveWidget to an empty region: %v, want ErrInvalidKey", err)
+	// A present empty region is a value, not an absence: GSI1PK="REGION#",
+	// never empty, finds it.
+	got, err = s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: new(""), Serial: "s3"})
+	must(t, err)
+	if got.Region == nil || *got.Region != "" {
+		t.Errorf("MoveWidget to an empty region: %+v", got)
+	}
+	got, err = s.WidgetBySerial(ctx, WidgetBySerialParams{Region: "", Serial: "s3"})
+	must(t, err)
+	if got.WidgetID != "bare" || got.Region == nil || *got.Region != "" {
+		t.Errorf("WidgetBySerial after moving a widget to the empty region: %+v", got)
 	}
 	// A nil region removes the attribute and the GSI1 keys built from it.
 	got, err = s.MoveWidget(ctx, MoveWidgetParams{OwnerID: "o", WidgetID: "bare", Region: nil, Serial: "s4"})

@@ -177,7 +177,7 @@ func uniqueWrites(t *testing.T, s *Store) {
 	if pr, err = s.GetProfile(ctx, "p1"); err != nil {
 		t.Fatal(err)
 	}
-	must(t, s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p1", Rev: pr.Rev}))
+	must(t, s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p1", ProfileRev: pr.Rev}))
 }
 
 // TestIAMPolicyDenialFailsLive checks, against DynamoDB Local, that a

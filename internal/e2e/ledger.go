@@ -55,7 +55,7 @@ func ledgerSK(ledgerID string) (string, error) {
 
 // ledgerGSI1PK builds GSI1PK="TAG#{tag}" of Ledger items.
 func ledgerGSI1PK(tag string) (string, error) {
-	tagKey, err := keyString("tag", tag, "#")
+	tagKey, err := keyStringOrEmpty("tag", tag, "#")
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +99,7 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi1SK string
 	inGSI1 := l.Tag != nil
 	if inGSI1 {
-		tagKey, err := keyString("tag", *l.Tag, "#")
+		tagKey, err := keyStringOrEmpty("tag", *l.Tag, "#")
 		if err != nil {
 			return nil, err
 		}

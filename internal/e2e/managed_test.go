@@ -35,7 +35,7 @@ func TestVersionLostUpdates(t *testing.T) {
 						cur.Count++
 						err = s.PutCounter(ctx, cur)
 					} else {
-						_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "race", Rev: cur.Rev, Count: cur.Count + 1})
+						_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "race", CounterRev: cur.Rev, Count: cur.Count + 1})
 					}
 					if errors.Is(err, ErrVersionConflict) {
 						conflicts.Add(1)
@@ -99,21 +99,21 @@ func TestVersionErrors(t *testing.T) {
 	if stale.Rev != 1 {
 		t.Errorf("a failed PutCounter changed the item's Rev to %d", stale.Rev)
 	}
-	_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", Rev: 1, Count: 100})
+	_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", CounterRev: 1, Count: 100})
 	checkConflict("SetCount", err)
-	checkConflict("DeleteCounter", s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", Rev: 1}))
+	checkConflict("DeleteCounter", s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", CounterRev: 1}))
 	got, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "c"})
 	must(t, err)
 	if got.Rev != 2 || got.Count != 6 {
 		t.Errorf("after the stale writes: %+v, want version 2, count 6", got)
 	}
 	// An update with the version read returns the next one.
-	upd, err := s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", Rev: 2, Count: 7})
+	upd, err := s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", CounterRev: 2, Count: 7})
 	must(t, err)
 	if upd.Rev != 3 || upd.Count != 7 {
 		t.Errorf("SetCount returned %+v, want version 3, count 7", upd)
 	}
-	must(t, s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", Rev: 3}))
+	must(t, s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", CounterRev: 3}))
 	// No item: ErrNotFound, not a conflict.
 	checkNotFound := func(what string, err error) {
 		t.Helper()
@@ -122,9 +122,9 @@ func TestVersionErrors(t *testing.T) {
 		}
 	}
 	checkNotFound("PutCounter", s.PutCounter(ctx, &Counter{OwnerID: "o", CounterID: "c", Rev: 3}))
-	_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", Rev: 3, Count: 1})
+	_, err = s.SetCount(ctx, SetCountParams{OwnerID: "o", CounterID: "c", CounterRev: 3, Count: 1})
 	checkNotFound("SetCount", err)
-	checkNotFound("DeleteCounter", s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", Rev: 3}))
+	checkNotFound("DeleteCounter", s.DeleteCounter(ctx, DeleteCounterParams{OwnerID: "o", CounterID: "c", CounterRev: 3}))
 	if _, err := s.GetCounter(ctx, CounterKey{OwnerID: "o", CounterID: "c"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the put of an absent item wrote it: %v", err)
 	}

@@ -212,3 +212,66 @@ func avEqual(a, b types.AttributeValue) bool {
 	}
 	return false
 }
+
+// TestOptionalEmptyStringInKey: a present empty optional string is a value
+// in a key too, as DynamoDB allows: "TOPIC#{topic}" holds literal text, so
+// its key is "TOPIC#", never empty. It is stored, indexed, queried and
+// read back from the key's text as "", apart from the items with no topic
+// (in no key) and from those of another topic.
+func TestOptionalEmptyStringInKey(t *testing.T) {
+	t.Parallel()
+	s, raw := newStore(t, nil)
+	ctx := t.Context()
+	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "e", RepoID: "empty", Topic: new(""), Kind: RepoKindCode}))
+	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "e", RepoID: "none", Kind: RepoKindCode}))
+	must(t, s.CreateRepo(ctx, &Repo{OwnerID: "e", RepoID: "go", Topic: new("go"), Kind: RepoKindCode}))
+
+	item := rawItem(t, s, raw, "OWNER#e", "REPO#empty")
+	for name, want := range map[string]types.AttributeValue{
+		"topic":  &types.AttributeValueMemberS{Value: ""},
+		"GSI2PK": &types.AttributeValueMemberS{Value: "TOPIC#"},
+		"GSI2SK": &types.AttributeValueMemberS{Value: "REPO#e#empty"},
+	} {
+		if got := item[name]; !avEqual(got, want) {
+			t.Errorf("stored %s = %#v, want %#v", name, got, want)
+		}
+	}
+	if v, ok := rawItem(t, s, raw, "OWNER#e", "REPO#none")["GSI2PK"]; ok {
+		t.Errorf("a repository with no topic has a ByKeys key: %#v", v)
+	}
+	got, err := s.GetRepo(ctx, RepoKey{OwnerID: "e", RepoID: "empty"})
+	must(t, err)
+	if got.Topic == nil || *got.Topic != "" {
+		t.Errorf("GetRepo's topic = %v, want a pointer to \"\"", got.Topic)
+	}
+
+	byTopic := func(topic string) []ReposByTopicItem {
+		t.Helper()
+		res, err := s.ReposByTopic(ctx, topic, Page{})
+		must(t, err)
+		return res.Items
+	}
+	// Read back from the keys: the empty topic is a pointer to "".
+	if items := byTopic(""); len(items) != 1 || items[0].RepoID != "empty" || items[0].Topic == nil || *items[0].Topic != "" {
+		t.Errorf("ReposByTopic(\"\") = %+v, want the repository empty, topic \"\"", items)
+	}
+	if items := byTopic("go"); len(items) != 1 || items[0].RepoID != "go" {
+		t.Errorf("ReposByTopic(go) = %+v, want go", items)
+	}
+
+	// An update moves an item to and from the empty topic, and nil takes
+	// it out of the index.
+	upd, err := s.SetRepoTopic(ctx, SetRepoTopicParams{OwnerID: "e", RepoID: "go", Topic: new("")})
+	must(t, err)
+	if upd.Topic == nil || *upd.Topic != "" {
+		t.Errorf("SetRepoTopic(\"\") = %+v", upd)
+	}
+	if items := byTopic(""); len(items) != 2 {
+		t.Errorf("ReposByTopic(\"\") after the update = %+v, want empty and go", items)
+	}
+	_, err = s.SetRepoTopic(ctx, SetRepoTopicParams{OwnerID: "e", RepoID: "empty", Topic: nil})
+	must(t, err)
+	if items := byTopic(""); len(items) != 1 || items[0].RepoID != "go" {
+		t.Errorf("ReposByTopic(\"\") after removing a topic = %+v, want go", items)
+	}
+}

@@ -4797,6 +4797,245 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 	return in, nil
 }
 
+// ReposByTopicItem holds the attributes of a Repo that ReposByTopic reads.
+type ReposByTopicItem struct {
+	OwnerID string
+	RepoID  string
+	Topic   *string
+}
+
+// unmarshalItem sets view from the attributes ReposByTopic reads.
+func (view *ReposByTopicItem) unmarshalItem(item map[string]types.AttributeValue) error {
+	dec := itemDecoder{entity: "Repo"}
+	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
+	view.RepoID = dec.string("repoId", item["repoId"], required)
+	view.Topic = decodePtr(&dec, "topic", item["topic"], readString)
+	return dec.err
+}
+
+// reposByTopicRepoGSI2SKPattern parses GSI2SK="REPO#{ownerId}#{repoId}" of
+// Repo items.
+var reposByTopicRepoGSI2SKPattern = regexp.MustCompile("^REPO#([^#]+)#([^#]+)$")
+
+// reposByTopicRepoGSI2PKPattern parses GSI2PK="TOPIC#{topic}" of Repo
+// items.
+var reposByTopicRepoGSI2PKPattern = regexp.MustCompile("^TOPIC#([^#]*)$")
+
+// reposByTopicFromKeys puts ownerId, repoId, topic, which ByKeys does not
+// project, into item from its keys.
+func reposByTopicFromKeys(item map[string]types.AttributeValue) {
+	if keyAttr, ok := item["GSI2SK"].(*types.AttributeValueMemberS); ok {
+		if m := reposByTopicRepoGSI2SKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
+			item["ownerId"] = &types.AttributeValueMemberS{Value: m[1]}
+			item["repoId"] = &types.AttributeValueMemberS{Value: m[2]}
+		}
+	}
+	if keyAttr, ok := item["GSI2PK"].(*types.AttributeValueMemberS); ok {
+		if m := reposByTopicRepoGSI2PKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
+			item["topic"] = &types.AttributeValueMemberS{Value: m[1]}
+		}
+	}
+}
+
+// ReposByTopicResult is one page of ReposByTopic.
+type ReposByTopicResult struct {
+	Items []ReposByTopicItem
+	// Next continues with the next page; "" after the last one.
+	Next Cursor
+}
+
+const reposByTopicKeyCondition = "GSI2PK = :pk AND begins_with(GSI2SK, :sk)"
+
+// reposByTopicShape is how ReposByTopic binds and checks its cursors.
+var reposByTopicShape = &queryShape{
+	keys: queryKeys{
+		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		op:      "begins_with",
+		pattern: "ReposByTopic",
+		pk:      "GSI2PK",
+		sk:      "GSI2SK",
+	},
+	lo:      ":sk",
+	pkValue: ":pk",
+}
+
+// The repositories of a topic, read back from the keys ByKeys projects; the
+// empty topic is a topic like any other, and those with no topic are in
+// none.
+//
+// ReposByTopic reads one page of Repo items; page.Cursor continues from the
+// page before, and the result's Next is "" after the last page. Items that
+// can't be decoded are left out of the result, which comes with a
+// DecodeError listing them.
+//
+//	Query on GSI ByKeys of table Main
+//	KeyConditionExpression: GSI2PK = "TOPIC#{topic}" AND
+//		begins_with(GSI2SK, "REPO#")
+func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error) {
+	pk, err := repoGSI2PK(topic)
+	if err != nil {
+		return nil, &callError{method: "ReposByTopic", cause: err}
+	}
+	newInput := func() *dynamodb.QueryInput {
+		fixed := &queryFixed{
+			index:        "ByKeys",
+			keyCondition: reposByTopicKeyCondition,
+			limit:        pageLimit(page, 0),
+			pk:           types.AttributeValueMemberS{Value: pk},
+			sk:           types.AttributeValueMemberS{Value: "REPO#"},
+			table:        s.mainTable,
+		}
+		return &dynamodb.QueryInput{
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk": &fixed.pk,
+				":sk": &fixed.sk,
+			},
+			IndexName:              &fixed.index,
+			KeyConditionExpression: &fixed.keyCondition,
+			Limit:                  fixed.limitRef(),
+			TableName:              &fixed.table,
+		}
+	}
+	in := newInput()
+	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reposByTopicShape)
+	if err != nil {
+		return nil, &callError{method: "ReposByTopic", cause: err}
+	}
+	out, err := s.client.Query(ctx, in)
+	if err != nil {
+		return nil, &callError{method: "ReposByTopic", cause: err}
+	}
+	res := &ReposByTopicResult{Items: make([]ReposByTopicItem, 0, len(out.Items))}
+	var undecoded []UndecodedItem
+	for i, item := range out.Items {
+		reposByTopicFromKeys(item)
+		var v ReposByTopicItem
+		if err := v.unmarshalItem(item); err != nil {
+			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			continue
+		}
+		res.Items = append(res.Items, v)
+	}
+	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, decodeErr("ReposByTopic", undecoded)
+}
+
+// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, reading the
+// pages one at a time. Items that can't be decoded are left out, and a
+// page's DecodeError listing them comes after its other items; the walk
+// goes on. Another error ends it.
+func (s *Store) ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error] {
+	return walk(func(page Page) ([]ReposByTopicItem, Cursor, error) {
+		res, err := s.ReposByTopic(ctx, topic, page)
+		if res == nil {
+			return nil, "", err
+		}
+		return res.Items, res.Next, err
+	})
+}
+
+// SetRepoTopicParams holds the inputs of SetRepoTopic.
+type SetRepoTopicParams struct {
+	OwnerID string
+	RepoID  string
+	Topic   *string // the value set; nil removes it
+}
+
+const setRepoTopicCondition = "attribute_exists(PK)"
+
+// SetRepoTopic changes a Repo and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
+//	UpdateExpression: SET #topic = :topic, GSI2PK = :GSI2PK, GSI2SK =
+//		:GSI2SK
+//	(topic: nil removes the attribute, with the index keys built from it)
+//	ConditionExpression: attribute_exists(PK)
+//	rewrites GSI2PK="TOPIC#{topic}" on ByKeys
+//	rewrites GSI2SK="REPO#{ownerId}#{repoId}" on ByKeys
+func (s *Store) SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*Repo, error) {
+	in, err := s.setRepoTopicInput(params)
+	if err != nil {
+		return nil, &callError{method: "SetRepoTopic", cause: err}
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, conditionError("SetRepoTopic", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Repo
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, &callError{method: "SetRepoTopic", cause: err}
+	}
+	return &v, nil
+}
+
+// setRepoTopicInput builds the request of SetRepoTopic; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) setRepoTopicInput(params SetRepoTopicParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	repoID := params.RepoID
+	topic := params.Topic
+	if topic != nil {
+		if !utf8.ValidString(*topic) {
+			return nil, &ItemError{Entity: "Repo", Attr: "topic", Reason: "not valid UTF-8"}
+		}
+	}
+	pk, err := repoPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := repoSK(repoID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{}
+	set := []string{}
+	remove := []string{}
+	if topic == nil {
+		remove = append(remove, "#topic")
+	} else {
+		set = append(set, "#topic = :topic")
+		values[":topic"] = &types.AttributeValueMemberS{Value: *topic}
+	}
+	if topic == nil {
+		remove = append(remove, "GSI2PK")
+	} else {
+		rebuilt1, err := repoGSI2PK(*topic)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI2PK = :GSI2PK")
+		values[":GSI2PK"] = &types.AttributeValueMemberS{Value: rebuilt1}
+	}
+	if topic == nil {
+		remove = append(remove, "GSI2SK")
+	} else {
+		rebuilt2, err := repoGSI2SK(ownerID, repoID)
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, "GSI2SK = :GSI2SK")
+		values[":GSI2SK"] = &types.AttributeValueMemberS{Value: rebuilt2}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setRepoTopicCondition),
+		ExpressionAttributeNames: map[string]string{"#topic": "topic"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
 const createMemberCondition = "attribute_not_exists(PK)"
 
 // CreateMember writes member only when no item has its key:
@@ -5182,14 +5421,14 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	if params.Like == nil {
 		return likePhotoTx.stepError(1, &ItemError{Entity: "Like", Reason: "no item: params.Like is nil"})
 	}
-	like := *params.Like
-	if items[0], err = transactCheck(s.likePhotoStep1Input(like.Username)); err != nil {
+	writtenLike := *params.Like
+	if items[0], err = transactCheck(s.likePhotoStep1Input(writtenLike.Username)); err != nil {
 		return likePhotoTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.likePhotoStep2Input(&like)); err != nil {
+	if items[1], err = transactPut(s.likePhotoStep2Input(&writtenLike)); err != nil {
 		return likePhotoTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.likePhotoStep3Input(like.PhotoID)); err != nil {
+	if items[2], err = transactUpdate(s.likePhotoStep3Input(writtenLike.PhotoID)); err != nil {
 		return likePhotoTx.stepError(2, err)
 	}
 	token, err := likePhotoTx.requestToken(params.RequestToken)
@@ -5203,7 +5442,7 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return likePhotoTx.err(err, in.TransactItems)
 	}
-	*params.Like = like
+	*params.Like = writtenLike
 	return nil
 }
 
@@ -5543,17 +5782,17 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 	if params.Follow == nil {
 		return followMemberTx.stepError(1, &ItemError{Entity: "Follow", Reason: "no item: params.Follow is nil"})
 	}
-	follow := *params.Follow
-	if items[0], err = transactCheck(s.followMemberStep1Input(follow.Followee, follow.Follower)); err != nil {
+	writtenFollow := *params.Follow
+	if items[0], err = transactCheck(s.followMemberStep1Input(writtenFollow.Followee, writtenFollow.Follower)); err != nil {
 		return followMemberTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.followMemberStep2Input(&follow)); err != nil {
+	if items[1], err = transactPut(s.followMemberStep2Input(&writtenFollow)); err != nil {
 		return followMemberTx.stepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.followMemberStep3Input(follow.Follower)); err != nil {
+	if items[2], err = transactUpdate(s.followMemberStep3Input(writtenFollow.Follower)); err != nil {
 		return followMemberTx.stepError(2, err)
 	}
-	if items[3], err = transactUpdate(s.followMemberStep4Input(follow.Followee)); err != nil {
+	if items[3], err = transactUpdate(s.followMemberStep4Input(writtenFollow.Followee)); err != nil {
 		return followMemberTx.stepError(3, err)
 	}
 	if err := followMemberTx.distinctItems(items); err != nil {
@@ -5570,7 +5809,7 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return followMemberTx.err(err, in.TransactItems)
 	}
-	*params.Follow = follow
+	*params.Follow = writtenFollow
 	return nil
 }
 
@@ -5687,11 +5926,11 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 	if params.Purchase == nil {
 		return placePurchaseTx.stepError(0, &ItemError{Entity: "Purchase", Reason: "no item: params.Purchase is nil"})
 	}
-	purchase := *params.Purchase
-	if items[0], err = transactPut(s.placePurchaseStep1Input(&purchase)); err != nil {
+	writtenPurchase := *params.Purchase
+	if items[0], err = transactPut(s.placePurchaseStep1Input(&writtenPurchase)); err != nil {
 		return placePurchaseTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.placePurchaseStep2Input(purchase.Username, params.Balance)); err != nil {
+	if items[1], err = transactUpdate(s.placePurchaseStep2Input(writtenPurchase.Username, params.Balance)); err != nil {
 		return placePurchaseTx.stepError(1, err)
 	}
 	token, err := placePurchaseTx.requestToken(params.RequestToken)
@@ -5705,7 +5944,7 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return placePurchaseTx.err(err, in.TransactItems)
 	}
-	*params.Purchase = purchase
+	*params.Purchase = writtenPurchase
 	return nil
 }
 
@@ -6128,11 +6367,11 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 	if params.Widget == nil {
 		return renewWidgetTx.stepError(0, &ItemError{Entity: "Widget", Reason: "no item: params.Widget is nil"})
 	}
-	widget := *params.Widget
-	if items[0], err = transactPut(s.renewWidgetStep1Input(&widget, now)); err != nil {
+	writtenWidget := *params.Widget
+	if items[0], err = transactPut(s.renewWidgetStep1Input(&writtenWidget, now)); err != nil {
 		return renewWidgetTx.stepError(0, err)
 	}
-	if items[1], err = transactCheck(s.renewWidgetStep2Input(widget.OwnerID)); err != nil {
+	if items[1], err = transactCheck(s.renewWidgetStep2Input(writtenWidget.OwnerID)); err != nil {
 		return renewWidgetTx.stepError(1, err)
 	}
 	token, err := renewWidgetTx.requestToken(params.RequestToken)
@@ -6146,7 +6385,7 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return renewWidgetTx.err(err, in.TransactItems)
 	}
-	*params.Widget = widget
+	*params.Widget = writtenWidget
 	return nil
 }
 
@@ -6537,10 +6776,10 @@ func (s *Store) putCounterInput(counter *Counter) (*dynamodb.PutItemInput, error
 
 // SetCountParams holds the inputs of SetCount.
 type SetCountParams struct {
-	OwnerID   string
-	CounterID string
-	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
-	Count     int64 // the value set
+	OwnerID    string
+	CounterID  string
+	CounterRev int64 // the version read; ErrVersionConflict when the stored one differs
+	Count      int64 // the value set
 }
 
 const setCountUpdate = "SET #count = :count, #rev = #rev + :rev_one, #updatedAt = :updatedAt_now"
@@ -6551,7 +6790,7 @@ const setCountCondition = "attribute_exists(PK) AND #rev = :rev_expected"
 //
 // SetCount changes a Counter and returns it as it is after the change.
 // ErrNotFound when there is no such item. Counter is versioned: the stored
-// rev must be rev, the version read, or the call fails with
+// rev must be counterRev, the version read, or the call fails with
 // ErrVersionConflict. It adds one to rev. It sets updatedAt from the
 // Store's clock, whatever the caller gives.
 //
@@ -6567,7 +6806,7 @@ func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, 
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("SetCount", err, "rev", params.Rev, ErrConditionFailed, "", nil)
+		return nil, versionError("SetCount", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
 	}
 	var v Counter
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -6581,7 +6820,7 @@ func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, 
 func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	counterID := params.CounterID
-	rev := params.Rev
+	counterRev := params.CounterRev
 	count := params.Count
 	now := s.clock()
 	pk, err := counterPK(ownerID)
@@ -6597,7 +6836,7 @@ func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput,
 		ExpressionAttributeNames: map[string]string{"#count": "count", "#rev": "rev", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":count":         intValue(count),
-			":rev_expected":  intValue(rev),
+			":rev_expected":  intValue(counterRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
 			":updatedAt_now": intValue(now.UnixMilli()),
 		},
@@ -6614,16 +6853,16 @@ func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput,
 
 // DeleteCounterParams holds the inputs of DeleteCounter.
 type DeleteCounterParams struct {
-	OwnerID   string
-	CounterID string
-	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+	OwnerID    string
+	CounterID  string
+	CounterRev int64 // the version read; ErrVersionConflict when the stored one differs
 }
 
 const deleteCounterCondition = "#rev = :rev_expected"
 
 // DeleteCounter deletes the Counter with this key. Counter is versioned:
-// the stored rev must be rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item).
+// the stored rev must be counterRev, the version read, or the call fails
+// with ErrVersionConflict (ErrNotFound when there is no item).
 //
 //	DeleteItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
@@ -6634,7 +6873,7 @@ func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) e
 		return &callError{method: "DeleteCounter", cause: err}
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return versionError("DeleteCounter", err, "rev", params.Rev, ErrConditionFailed, "", nil)
+		return versionError("DeleteCounter", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
 	}
 	return nil
 }
@@ -6644,7 +6883,7 @@ func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) e
 func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.DeleteItemInput, error) {
 	ownerID := params.OwnerID
 	counterID := params.CounterID
-	rev := params.Rev
+	counterRev := params.CounterRev
 	pk, err := counterPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -6656,7 +6895,7 @@ func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.Delete
 	return &dynamodb.DeleteItemInput{
 		ConditionExpression:       aws.String(deleteCounterCondition),
 		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(counterRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -7222,7 +7461,7 @@ const moveGoldStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected AN
 
 // moveGoldStep1Input builds step 1 of MoveGold, update Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, vaultRev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -7240,7 +7479,7 @@ func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, rev int64, go
 			":gold_min":      intValue(math.MinInt64),
 			":gold_restMax":  intDiff(math.MaxInt64, gold),
 			":gold_restMin":  intDiff(math.MinInt64, gold),
-			":rev_expected":  intValue(rev),
+			":rev_expected":  intValue(vaultRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
 			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
 		},
@@ -7261,7 +7500,7 @@ const moveGoldStep2Condition = "attribute_exists(PK) AND #rev = :rev_expected AN
 
 // moveGoldStep2Input builds step 2 of MoveGold, update Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, vaultRev int64, gold int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -7279,7 +7518,7 @@ func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, rev int64, go
 			":gold_min":      intValue(math.MinInt64),
 			":gold_restMax":  intDiff(math.MaxInt64, gold),
 			":gold_restMin":  intDiff(math.MinInt64, gold),
-			":rev_expected":  intValue(rev),
+			":rev_expected":  intValue(vaultRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
 			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
 		},
@@ -7432,14 +7671,14 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	if params.Ledger == nil {
 		return moveGoldTx.stepError(2, &ItemError{Entity: "Ledger", Reason: "no item: params.Ledger is nil"})
 	}
-	ledger := *params.Ledger
+	writtenLedger := *params.Ledger
 	if items[0], err = transactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit, now)); err != nil {
 		return moveGoldTx.stepError(0, err)
 	}
 	if items[1], err = transactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit, now)); err != nil {
 		return moveGoldTx.stepError(1, err)
 	}
-	if items[2], err = transactPut(s.moveGoldStep3Input(&ledger, now)); err != nil {
+	if items[2], err = transactPut(s.moveGoldStep3Input(&writtenLedger, now)); err != nil {
 		return moveGoldTx.stepError(2, err)
 	}
 	if err := moveGoldTx.distinctItems(items); err != nil {
@@ -7456,7 +7695,7 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return moveGoldTx.err(err, in.TransactItems)
 	}
-	*params.Ledger = ledger
+	*params.Ledger = writtenLedger
 	return nil
 }
 
@@ -7963,11 +8202,11 @@ func (s *Store) OpenVault(ctx context.Context, params OpenVaultParams) error {
 	if params.Vault == nil {
 		return openVaultTx.stepError(0, &ItemError{Entity: "Vault", Reason: "no item: params.Vault is nil"})
 	}
-	vault := *params.Vault
-	if items[0], err = transactPut(s.openVaultStep1Input(&vault, now)); err != nil {
+	writtenVault := *params.Vault
+	if items[0], err = transactPut(s.openVaultStep1Input(&writtenVault, now)); err != nil {
 		return openVaultTx.stepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.openVaultStep2Input(vault.OwnerID, vault.Rev, vault.CreatedAt, params.Note)); err != nil {
+	if items[1], err = transactUpdate(s.openVaultStep2Input(writtenVault.OwnerID, writtenVault.Rev, writtenVault.CreatedAt, params.Note)); err != nil {
 		return openVaultTx.stepError(1, err)
 	}
 	token, err := openVaultTx.requestToken(params.RequestToken)
@@ -7981,7 +8220,7 @@ func (s *Store) OpenVault(ctx context.Context, params OpenVaultParams) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return openVaultTx.err(err, in.TransactItems)
 	}
-	*params.Vault = vault
+	*params.Vault = writtenVault
 	return nil
 }
 
@@ -8870,20 +9109,20 @@ func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error
 	if params.Account == nil {
 		return openAccountTx.stepError(0, &ItemError{Entity: "Account", Reason: "no item: params.Account is nil"})
 	}
-	account := *params.Account
+	writtenAccount := *params.Account
 	if params.Member == nil {
 		return openAccountTx.stepError(1, &ItemError{Entity: "Member", Reason: "no item: params.Member is nil"})
 	}
-	member := *params.Member
-	if items[0], err = transactPut(s.openAccountStep1Input(&account)); err != nil {
+	writtenMember := *params.Member
+	if items[0], err = transactPut(s.openAccountStep1Input(&writtenAccount)); err != nil {
 		return openAccountTx.stepError(0, err)
 	}
-	if items[1], err = transactPut(s.openAccountStep2Input(&member)); err != nil {
+	if items[1], err = transactPut(s.openAccountStep2Input(&writtenMember)); err != nil {
 		return openAccountTx.stepError(1, err)
 	}
 	if items[2], err = transactPut(s.openAccountStep3Input(&AccountEmailClaim{
-		Email:    account.Email,
-		Username: account.Username,
+		Email:    writtenAccount.Email,
+		Username: writtenAccount.Username,
 	})); err != nil {
 		return openAccountTx.stepError(2, err)
 	}
@@ -8898,8 +9137,8 @@ func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return openAccountTx.err(err, in.TransactItems)
 	}
-	*params.Account = account
-	*params.Member = member
+	*params.Account = writtenAccount
+	*params.Member = writtenMember
 	return nil
 }
 
@@ -8949,9 +9188,9 @@ func (s *Store) createLeaseInput(lease *Lease) (*dynamodb.PutItemInput, error) {
 
 // RenewLeaseParams holds the inputs of RenewLease.
 type RenewLeaseParams struct {
-	LeaseID string
-	Rev     int64  // the version read; ErrVersionConflict when the stored one differs
-	Holder  string // the value set
+	LeaseID  string
+	LeaseRev int64  // the version read; ErrVersionConflict when the stored one differs
+	Holder   string // the value set
 }
 
 const renewLeaseUpdate = "SET #holder = :holder, #rev = #rev + :rev_one"
@@ -8960,7 +9199,7 @@ const renewLeaseCondition = "attribute_exists(PK) AND (attribute_not_exists(#exp
 
 // RenewLease changes a Lease and returns it as it is after the change.
 // ErrNotFound when there is no such item. Lease is versioned: the stored
-// rev must be rev, the version read, or the call fails with
+// rev must be leaseRev, the version read, or the call fails with
 // ErrVersionConflict. It adds one to rev.
 //
 //	UpdateItem on table Main
@@ -8979,7 +9218,7 @@ func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("RenewLease", err, "rev", params.Rev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, versionError("RenewLease", err, "rev", params.LeaseRev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Lease
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
@@ -8992,7 +9231,7 @@ func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease
 // KeyError or an ItemError, which the caller wraps.
 func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemInput, error) {
 	leaseID := params.LeaseID
-	rev := params.Rev
+	leaseRev := params.LeaseRev
 	holder := params.Holder
 	if !utf8.ValidString(holder) {
 		return nil, &ItemError{Entity: "Lease", Attr: "holder", Reason: "not valid UTF-8"}
@@ -9011,7 +9250,7 @@ func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemIn
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":holder":       &types.AttributeValueMemberS{Value: holder},
 			":now":          intValue(s.clock().Unix()),
-			":rev_expected": intValue(rev),
+			":rev_expected": intValue(leaseRev),
 			":rev_one":      &types.AttributeValueMemberN{Value: "1"},
 		},
 		Key: map[string]types.AttributeValue{
@@ -9357,15 +9596,15 @@ func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 
 // DeleteProfileParams holds the inputs of DeleteProfile.
 type DeleteProfileParams struct {
-	ProfileID string
-	Rev       int64 // the version read; ErrVersionConflict when the stored one differs
+	ProfileID  string
+	ProfileRev int64 // the version read; ErrVersionConflict when the stored one differs
 }
 
 const deleteProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expected"
 
 // deleteProfileStep1Input builds step 1 of DeleteProfile, delete Profile;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) deleteProfileStep1Input(profileID string, rev int64, handle string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteProfileStep1Input(profileID string, profileRev int64, handle string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := profilePK(profileID)
 	if err != nil {
 		return nil, err
@@ -9379,7 +9618,7 @@ func (s *Store) deleteProfileStep1Input(profileID string, rev int64, handle stri
 		ExpressionAttributeNames: map[string]string{"#handle": "handle", "#rev": "rev"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":handle_when":  &types.AttributeValueMemberS{Value: handle},
-			":rev_expected": intValue(rev),
+			":rev_expected": intValue(profileRev),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -9431,11 +9670,11 @@ var deleteProfileTx = transaction{
 // of its unique values: GetItem, then TransactWriteItems (two requests).
 // Deleting an item that does not exist is no error; ErrConditionFailed when
 // another call changed its unique values in between. Profile is versioned:
-// the stored rev must be rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item). A failed step
-// gives a *TransactionError naming it; ErrTransactionConflict when another
-// transaction held one of its items at once, and changed nothing: retrying
-// may succeed.
+// the stored rev must be profileRev, the version read, or the call fails
+// with ErrVersionConflict (ErrNotFound when there is no item). A failed
+// step gives a *TransactionError naming it; ErrTransactionConflict when
+// another transaction held one of its items at once, and changed nothing:
+// retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
@@ -9450,7 +9689,7 @@ var deleteProfileTx = transaction{
 //	  	"UNIQUE#Profile#handle#{handle}"
 func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) error {
 	profileID := params.ProfileID
-	rev := params.Rev
+	profileRev := params.ProfileRev
 	pk, err := profilePK(profileID)
 	if err != nil {
 		return &callError{method: "DeleteProfile", cause: err}
@@ -9480,7 +9719,7 @@ func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) e
 	if err := old.UnmarshalItem(out.Item); err != nil {
 		return &callError{method: "DeleteProfile", cause: err}
 	}
-	if step, err = transactDelete(s.deleteProfileStep1Input(profileID, rev, old.Handle)); err != nil {
+	if step, err = transactDelete(s.deleteProfileStep1Input(profileID, profileRev, old.Handle)); err != nil {
 		return deleteProfileTx.stepError(0, err)
 	}
 	items = append(items, step)
@@ -9501,7 +9740,7 @@ const auditVaultStep1Condition = "attribute_exists(PK) AND #rev = :rev_expected"
 
 // auditVaultStep1Input builds step 1 of AuditVault, check Vault; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, rev int64) (*types.ConditionCheck, error) {
+func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, vaultRev int64) (*types.ConditionCheck, error) {
 	pk, err := vaultPK(ownerID)
 	if err != nil {
 		return nil, err
@@ -9513,7 +9752,7 @@ func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, rev int64) 
 	return &types.ConditionCheck{
 		ConditionExpression:       aws.String(auditVaultStep1Condition),
 		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(rev)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(vaultRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},

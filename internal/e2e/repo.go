@@ -48,9 +48,9 @@ func (v RepoKind) Valid() bool {
 }
 
 // A repository. Its optional scalars are pointers: a present false, 0 or ""
-// is stored and indexed; only an absent one leaves the item out of GSI1.
-// The attributes with a default were added after items were written without
-// them.
+// is stored and indexed; only an absent one leaves the item out of GSI1
+// (public) and ByKeys (topic). The attributes with a default were added
+// after items were written without them.
 //
 // Repo is an item of table Main.
 //
@@ -59,6 +59,7 @@ func (v RepoKind) Valid() bool {
 //	table Main: PK="OWNER#{ownerId}" SK="REPO#{repoId}"
 //	GSI GSI1: GSI1PK="PUBLIC#{public}" GSI1SK="REPO#{repoId}"
 //	GSI Inverted: SK="REPO#{repoId}" PK="OWNER#{ownerId}"
+//	GSI ByKeys: GSI2PK="TOPIC#{topic}" GSI2SK="REPO#{ownerId}#{repoId}"
 type Repo struct {
 	OwnerID  string
 	RepoID   string
@@ -111,6 +112,28 @@ func repoGSI1SK(repoID string) (string, error) {
 		return "", err
 	}
 	return keySize("GSI1SK", "REPO#"+repoIDKey, maxSortKey)
+}
+
+// repoGSI2PK builds GSI2PK="TOPIC#{topic}" of Repo items.
+func repoGSI2PK(topic string) (string, error) {
+	topicKey, err := keyStringOrEmpty("topic", topic, "#")
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI2PK", "TOPIC#"+topicKey, maxPartitionKey)
+}
+
+// repoGSI2SK builds GSI2SK="REPO#{ownerId}#{repoId}" of Repo items.
+func repoGSI2SK(ownerID string, repoID string) (string, error) {
+	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	if err != nil {
+		return "", err
+	}
+	repoIDKey, err := keyString("repoId", repoID, "#")
+	if err != nil {
+		return "", err
+	}
+	return keySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, maxSortKey)
 }
 
 // validate checks r against the constraints of the spec before a write.
@@ -176,6 +199,34 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 		}
 		gsi1SK = gsi1SKBuilt
 	}
+	// Only an item with topic is in GSI ByKeys.
+	var gsi2PK string
+	var gsi2SK string
+	inByKeys := r.Topic != nil
+	if inByKeys {
+		topicKey, err := keyStringOrEmpty("topic", *r.Topic, "#")
+		if err != nil {
+			return nil, err
+		}
+		gsi2PKBuilt, err := keySize("GSI2PK", "TOPIC#"+topicKey, maxPartitionKey)
+		if err != nil {
+			return nil, err
+		}
+		gsi2PK = gsi2PKBuilt
+		ownerIDKey, err := keyString("ownerId", r.OwnerID, "#")
+		if err != nil {
+			return nil, err
+		}
+		repoIDKey, err := keyString("repoId", r.RepoID, "#")
+		if err != nil {
+			return nil, err
+		}
+		gsi2SKBuilt, err := keySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, maxSortKey)
+		if err != nil {
+			return nil, err
+		}
+		gsi2SK = gsi2SKBuilt
+	}
 	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
 	text := keyBuf[:0]
@@ -207,11 +258,13 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	}
 	// One allocation holds the item's scalar attribute values.
 	vals := &repoValues{
-		s: [10]types.AttributeValueMemberS{
+		s: [12]types.AttributeValueMemberS{
 			{Value: pk},
 			{Value: sk},
 			{Value: gsi1PK},
 			{Value: gsi1SK},
+			{Value: gsi2PK},
+			{Value: gsi2SK},
 			{Value: "Repo"},
 			{Value: r.OwnerID},
 			{Value: r.RepoID},
@@ -223,7 +276,7 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: strconv.FormatInt(r.Rank, 10)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 17)
+	item := make(map[string]types.AttributeValue, 19)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	if inGSI1 {
@@ -232,9 +285,15 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	if inGSI1 {
 		item["GSI1SK"] = &vals.s[3]
 	}
-	item["_type"] = &vals.s[4]
-	item["ownerId"] = &vals.s[5]
-	item["repoId"] = &vals.s[6]
+	if inByKeys {
+		item["GSI2PK"] = &vals.s[4]
+	}
+	if inByKeys {
+		item["GSI2SK"] = &vals.s[5]
+	}
+	item["_type"] = &vals.s[6]
+	item["ownerId"] = &vals.s[7]
+	item["repoId"] = &vals.s[8]
 	if r.Public != nil {
 		item["public"] = &types.AttributeValueMemberBOOL{Value: *r.Public}
 	}
@@ -253,17 +312,17 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	if r.SeenAt != nil {
 		item["seenAt"] = &types.AttributeValueMemberS{Value: formatTime(*r.SeenAt)}
 	}
-	item["license"] = &vals.s[7]
+	item["license"] = &vals.s[9]
 	item["rank"] = &vals.n[0]
-	item["kind"] = &vals.s[8]
-	item["since"] = &vals.s[9]
+	item["kind"] = &vals.s[10]
+	item["since"] = &vals.s[11]
 	return item, nil
 }
 
 // repoValues holds the scalar attribute values of one Repo item, allocated
 // at once.
 type repoValues struct {
-	s [10]types.AttributeValueMemberS
+	s [12]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 

@@ -404,6 +404,16 @@ type StoreAPI interface {
 	// change.
 	SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error)
 
+	// ReposByTopic reads one page of Repo items.
+	ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error)
+
+	// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, reading the
+	// pages one at a time.
+	ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error]
+
+	// SetRepoTopic changes a Repo and returns it as it is after the change.
+	SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*Repo, error)
+
 	// CreateMember writes member only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateMember(ctx context.Context, member *Member) error

@@ -99,7 +99,7 @@ func widgetSK(widgetID string) (string, error) {
 
 // widgetGSI1PK builds GSI1PK="REGION#{region}" of Widget items.
 func widgetGSI1PK(region string) (string, error) {
-	regionKey, err := keyString("region", region, "#")
+	regionKey, err := keyStringOrEmpty("region", region, "#")
 	if err != nil {
 		return "", err
 	}
@@ -217,7 +217,7 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi1SK string
 	inGSI1 := w.Region != nil
 	if inGSI1 {
-		regionKey, err := keyString("region", *w.Region, "#")
+		regionKey, err := keyStringOrEmpty("region", *w.Region, "#")
 		if err != nil {
 			return nil, err
 		}

@@ -96,6 +96,7 @@ func (g keyGen) template(reuse []Segment, names string) Template {
 		switch x := r.IntN(20); {
 		case x < 9:
 			s.Kind = String
+			s.Empty = r.IntN(3) == 0
 		case x < 13:
 			s.Kind = Enum
 			pool := []string{"a", "b", "c", "ab", "ba", "bc", "cc"}
@@ -203,7 +204,7 @@ func refOK(s Segment, seps []rune, v string) bool {
 	}
 	switch s.Kind {
 	case String:
-		return elemOK(v)
+		return v == "" && s.Empty || elemOK(v)
 	case Path:
 		for _, e := range strings.Split(v, string(s.PathSep)) {
 			if !elemOK(e) {
@@ -266,7 +267,8 @@ func newBruteSide(k Key, maxProduct int) bruteSide {
 		case Bool:
 			cands = []string{"true", "false"}
 		default:
-			cands = words(valueAlpha, L)
+			// The empty value, which only a String marked Empty takes.
+			cands = append([]string{""}, words(valueAlpha, L)...)
 		}
 		var out []string
 		for _, v := range cands {
@@ -395,7 +397,7 @@ func matcher(k Key) func(key string) bool {
 			if v, set := vals[g.Var]; set {
 				return strings.HasPrefix(s[pos:], v) && m(ti, si+1, pos+len(v))
 			}
-			for e := pos + 1; e <= len(s); e++ {
+			for e := pos; e <= len(s); e++ { // empty only where refOK allows it
 				if v := s[pos:e]; ok(g.Var, v) {
 					vals[g.Var] = v
 					if m(ti, si+1, e) {

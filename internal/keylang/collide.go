@@ -115,7 +115,8 @@ func CollidePrepared(a, b *Prepared, budget int) (Verdict, *Witness) {
 	if len(nullable) > 8 {
 		return Undecided, nil
 	}
-	// A value may be empty only for an Enum listing "": try every choice
+	// A value may be empty only for a String marked Empty or an Enum
+	// listing "": try every choice
 	// of which such placeholders are empty; the search itself only deals
 	// in non-empty values.
 	for mask := 0; mask < 1<<len(nullable); mask++ {
@@ -183,6 +184,9 @@ type sideVar struct {
 func langSig(t Template, g Segment) string {
 	switch g.Kind {
 	case String:
+		if g.Empty {
+			return "S0" + string(t.Seps())
+		}
 		return "S" + string(t.Seps())
 	case Path:
 		return "P" + string(g.PathSep) + string(t.Seps())

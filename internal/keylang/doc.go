@@ -13,6 +13,7 @@
 //
 //   - String: non-empty, valid UTF-8, holding no separator character of the
 //     template. A template without separators takes any non-empty string.
+//     A String marked Empty (Segment.Empty) takes the empty string too.
 //   - Path: one or more elements joined by the path separator (one of the
 //     template's separators), each element a String value.
 //   - Enum: exactly one of the listed values.

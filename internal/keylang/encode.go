@@ -122,6 +122,9 @@ func CheckPath(t Template, sep rune, v string) error {
 func EncodeValue(t Template, s Segment, user string) (string, error) {
 	switch s.Kind {
 	case String:
+		if user == "" && s.Empty {
+			return "", nil
+		}
 		return user, CheckString(t, user)
 	case Path:
 		return user, CheckPath(t, s.PathSep, user)

@@ -38,6 +38,8 @@ func (r *fuzzReader) template() Template {
 				}
 			case Path:
 				s.PathSep = rune("#:-."[r.next()%4])
+			case String:
+				s.Empty = r.next()%2 == 0
 			}
 			t.Segs = append(t.Segs, s)
 		} else {

@@ -40,6 +40,10 @@ type Segment struct {
 	Kind    Kind     // placeholder kind
 	Values  []string // the values of an Enum
 	PathSep rune     // the element separator of a Path
+	// Empty is set when a String placeholder may also hold the empty
+	// string (an optional attribute's present "" in a template with
+	// literal text, whose key is never empty).
+	Empty bool
 }
 
 // IsVar reports whether the segment is a placeholder.
@@ -217,7 +221,11 @@ func SegmentLang(t Template, i int) Lang {
 func ValueLang(s Segment, seps []rune) Lang {
 	switch s.Kind {
 	case String:
-		return plus(chars(scalarsWithout(append(slices.Clone(seps), MaxRune))))
+		l := plus(chars(scalarsWithout(append(slices.Clone(seps), MaxRune))))
+		if s.Empty {
+			l = Union(Epsilon(), l)
+		}
+		return l
 	case Path:
 		// The path separator is one of seps; should a caller break that
 		// rule, elements still exclude it, as CheckPath does.

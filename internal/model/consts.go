@@ -139,6 +139,9 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 				}
 				continue
 			}
+			if k.Value == "" && tm.TakesEmpty(a) {
+				continue
+			}
 			if reason := keyBreaker(a, tm, k.Value); reason != "" {
 				return fail("the constant %s, so it can't be written into %s=%q on %s", reason, ka.Name, tm.Source, ek.Index.Name)
 			}

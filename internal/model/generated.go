@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -128,7 +129,8 @@ const MaxPositional = 1
 // besides ctx, the item of a put or create, the page of a query and the
 // keys or items of a batch: the key's attributes, the version an update
 // or delete of a versioned entity expects, the where and condition
-// operands, and the values an update sets and adds.
+// operands, and the values an update sets and adds and the elements it
+// removes from sets.
 func (p *Pattern) Inputs() int {
 	n := 0
 	switch p.Op {
@@ -148,7 +150,7 @@ func (p *Pattern) Inputs() int {
 			n += c.Op.Operands()
 		}
 	}
-	return n + len(p.Set) + len(p.Add)
+	return n + len(p.Set) + len(p.Add) + len(p.RemoveFrom)
 }
 
 // TakesKey reports whether the pattern's method takes its entity's key
@@ -306,7 +308,7 @@ var (
 		"transactKey", "transactStep", "transactUpdate", "transaction",
 		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
 		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
-		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyTime", "mapValue",
+		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyStringOrEmpty", "keyTime", "mapValue",
 		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
 		"optional", "pageLimit", "parseKeyInt", "presence", "putDigits", "queryFixed", "readBool",
 		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
@@ -327,7 +329,7 @@ var (
 		"claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
 		"keys", "names", "newInput", "now", "ok", "old", "out", "page", "pk", "pkValue", "remove",
-		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "start", "step", "token", "undecoded", "v",
+		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "start", "step", "token", "undecoded", "v",
 		"values", "view", "yield",
 	}
 )
@@ -346,9 +348,38 @@ var codeNames = func() map[string]bool {
 
 // TakenByCode reports whether the generated code uses name itself: a Go
 // predeclared identifier, an imported package, a name of the runtime or
-// of the Store's file, or a local of the methods. A parameter never takes
-// such a name.
+// of the Store's file, or a local of the methods. A key builder's
+// parameter never takes such a name.
 func TakenByCode(name string) bool { return codeNames[name] }
+
+// TakenByPackage reports whether name is one the generated methods can't
+// let a parameter hide: a Go predeclared identifier, an imported package,
+// a name of the runtime or of the Store's file. A method's own locals
+// (MethodLocals) are not: they give way to a parameter (LocalName).
+func TakenByPackage(name string) bool { return packageCodeNames[name] }
+
+// packageCodeNames holds every name of Predeclared, ImportNames,
+// RuntimeNames and StoreNames.
+var packageCodeNames = func() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range [][]string{Predeclared, ImportNames, RuntimeNames, StoreNames} {
+		for _, n := range list {
+			out[n] = true
+		}
+	}
+	return out
+}()
+
+// LocalName is the name a method's local name takes where taken refuses
+// it (a parameter of the spec has it): name and the least number from 2
+// up that taken does not refuse.
+func LocalName(name string, taken func(string) bool) string {
+	n := name
+	for i := 2; taken(n); i++ {
+		n = name + strconv.Itoa(i)
+	}
+	return n
+}
 
 // PackageNames holds the unexported package-level names of the generated
 // package: the runtime's, the Store file's and those the spec gives

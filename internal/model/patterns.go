@@ -232,7 +232,7 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	p.Upsert = sp.Upsert.Value
 	for _, w := range sp.When {
 		if c := r.cond(p, w, condOps, "when"); c != nil {
-			if slices.Contains(allowed[p.Op], "when") && !r.whenOnKey(p, c, w.Attr.Pos) {
+			if slices.Contains(allowed[p.Op], "when") && (!r.whenOnKey(p, c, w.Attr.Pos) || !r.whenOnCreate(p, c, w.Attr.Pos)) {
 				continue
 			}
 			p.When = append(p.When, c)
@@ -548,6 +548,26 @@ func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos) bool {
 		r.errorf(pos, "%s: exists repeats update's own condition that the item exists (ErrNotFound otherwise); remove it", where)
 	default:
 		r.errorf(pos, "%s: notExists never holds, since update changes only an existing item; remove it (create writes a new item)", where)
+	}
+	return false
+}
+
+// whenOnCreate refuses a when on a create (whenOnKey has refused those
+// on the primary key): a create writes only where no item has the key, or
+// where an expired item lingers, which is absent, so its condition reads
+// the attributes of no item. An absent attribute fails a comparison,
+// exists, in and contains, so the create could never succeed; it passes
+// notExists and <>, which then do nothing. It reports whether c is kept.
+func (r *resolver) whenOnCreate(p *Pattern, c *Cond, pos Pos) bool {
+	if p.Op != OpCreate {
+		return true
+	}
+	where := fmt.Sprintf("%s %s: when on %s: a create writes only where no item has the key, so its condition reads the attributes of no item", p.Op, p.Name, c.Attr.Name)
+	switch c.Op {
+	case OpNotExists, OpNe:
+		r.errorf(pos, "%s, and %q on %s always holds there: it does nothing; remove it", where, c.Op, c.Attr.Name)
+	default:
+		r.errorf(pos, "%s, and %q on %s never holds there: the create could never succeed; remove it (put with this when replaces only an item that meets it)", where, c.Op, c.Attr.Name)
 	}
 	return false
 }

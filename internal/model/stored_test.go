@@ -63,3 +63,40 @@ func TestStoredFormOfTTL(t *testing.T) {
 		t.Errorf("ttl stored as %+v", f)
 	}
 }
+
+// TestTakesEmpty: a placeholder may hold "" only where the value is an
+// optional string's and the key still holds literal text: a required
+// string, an enum, a whole key and a natural key refuse it, and so does
+// an N key.
+func TestTakesEmpty(t *testing.T) {
+	opt := &Attribute{Name: "topic", Type: String, Optional: true}
+	req := &Attribute{Name: "id", Type: String}
+	enum := &Attribute{Name: "level", Type: Enum, Optional: true, Values: []string{"low"}}
+	num := &Attribute{Name: "n", Type: Int, Optional: true}
+	tm := func(kt ScalarType, implied bool, segs ...Segment) *Template {
+		return &Template{KeyType: kt, Implied: implied, Segments: segs}
+	}
+	lit := func(s string) Segment { return Segment{Literal: s} }
+	ph := func(a *Attribute) Segment { return Segment{Attr: a} }
+	for _, c := range []struct {
+		name string
+		tm   *Template
+		a    *Attribute
+		want bool
+	}{
+		{"TOPIC#{topic}", tm(S, false, lit("TOPIC#"), ph(opt)), opt, true},
+		{"{topic}#{id}", tm(S, false, ph(opt), lit("#"), ph(req)), opt, true},
+		{"{topic}#{id}, id", tm(S, false, ph(opt), lit("#"), ph(req)), req, false},
+		{"{topic}", tm(S, false, ph(opt)), opt, false},
+		{"natural topic", tm(S, true, ph(opt)), opt, false},
+		{"L#{level}", tm(S, false, lit("L#"), ph(enum)), enum, false},
+		{"{n} (N)", tm(N, false, ph(num)), num, false},
+	} {
+		if got := c.tm.TakesEmpty(c.a); got != c.want {
+			t.Errorf("%s: TakesEmpty(%s) = %v, want %v", c.name, c.a.Name, got, c.want)
+		}
+		if f := c.tm.KeyForm(c.a).Func; (f == "keyStringOrEmpty") != c.want {
+			t.Errorf("%s: KeyForm(%s).Func = %s", c.name, c.a.Name, f)
+		}
+	}
+}

@@ -69,6 +69,34 @@ func (t *Template) String() string {
 	return b.String()
 }
 
+// TakesEmpty reports whether a placeholder of a in t may hold the empty
+// string: a's is an optional string, whose present "" is a value like any
+// other (a pointer to ""), and t is a string key holding literal text, so
+// that its key is never empty (DynamoDB refuses an empty key). A required
+// string's "" is refused: it has no absence to be told from, and is most
+// often a field left unset; so is "" where it would be the whole key.
+func (t *Template) TakesEmpty(a *Attribute) bool {
+	if a.Type != String || !a.Optional || t.KeyType != S || t.Implied {
+		return false
+	}
+	for _, s := range t.Segments {
+		if s.Attr == nil && s.Literal != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyForm is how a's value is written into t: its stored form's, but for
+// a placeholder that may be empty (TakesEmpty), whose encoding lets "" by.
+func (t *Template) KeyForm(a *Attribute) KeyForm {
+	k := a.StoredForm().Key
+	if t.TakesEmpty(a) {
+		k.Func = "keyStringOrEmpty"
+	}
+	return k
+}
+
 // LiteralPrefix returns the literal text before the first placeholder.
 func (t *Template) LiteralPrefix() string {
 	if len(t.Segments) > 0 && t.Segments[0].Attr == nil {

@@ -88,6 +88,13 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 		case slices.Contains(pkAttrs, a):
 			r.errorf(n.Pos, "%s: %s is in the primary key of %s, which no two items share already; remove it from unique", what, a.Name, e.Name)
 			continue
+		case a.Default != nil:
+			// An item stored without the value has no claim: every write
+			// of it conditions on the default it reads and fails, and
+			// another item may claim the default, so two items would read
+			// one value.
+			r.errorf(a.Default.Pos, "%s: %s has a default, which a read gives an item stored without it; such an item has no claim, so every write of it fails its claim's condition, and another item can claim the default: remove default:, and write a value and its claim into the items that lack one", what, a.Name)
+			continue
 		}
 		t := e.Table
 		bad := false

@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -146,13 +147,21 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	}
 
 	// The access-pattern matrix.
-	dt.Patterns = [][]string{{"Pattern", "Call", "Index", "Key condition", "Cost"}}
+	dt.Patterns = [][]string{{"Pattern", "Call", "Index", "Key condition", "Order", "Limit", "Cost"}}
 	for _, pp := range p.Patterns {
 		if pp.Pattern.Table != t {
 			continue
 		}
 		r := pp.Report()
 		key := code(r.Key)
+		if len(r.Requests) > 1 {
+			// A get by a unique value: the claim, then the item.
+			var reqs []string
+			for i, c := range r.Requests {
+				reqs = append(reqs, fmt.Sprintf("%d. %s %s: %s", i+1, md(c.Call), md(c.Entity), code(c.Key)))
+			}
+			key = strings.Join(reqs, "<br>")
+		}
 		if len(r.Steps) > 0 {
 			var steps []string
 			for _, s := range r.Steps {
@@ -168,7 +177,7 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 		if r.Cost.Detail != "" {
 			cost += " (" + md(r.Cost.Detail) + ")"
 		}
-		dt.Patterns = append(dt.Patterns, []string{md(r.Name), md(r.Call), md(r.Index), key, cost})
+		dt.Patterns = append(dt.Patterns, []string{md(r.Name), md(r.Call), md(r.Index), key, queryOrder(r.ReportRequest), queryLimit(r.ReportRequest), cost})
 		if pp.Pattern.Doc == "" && len(r.Notes) == 0 {
 			continue
 		}
@@ -184,6 +193,33 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 
 	dt.Diagram = collectionDiagram(t)
 	return dt
+}
+
+// queryOrder is the order cell of a call: the order a Query reads the sort
+// key in (ScanIndexForward), "" for another call.
+func queryOrder(r plan.ReportRequest) string {
+	switch r.Order {
+	case string(model.Asc):
+		return "ascending"
+	case string(model.Desc):
+		return "descending"
+	}
+	return ""
+}
+
+// queryLimit is the limit cell of a call: the Limit a Query sends, fixed
+// or per page unless the caller's page sets another; "" for another
+// call.
+func queryLimit(r plan.ReportRequest) string {
+	switch {
+	case r.Limit > 0:
+		return strconv.Itoa(r.Limit)
+	case r.PageLimit > 0:
+		return strconv.Itoa(r.PageLimit) + " a page"
+	case r.Order != "":
+		return "1 MB a page"
+	}
+	return ""
 }
 
 // collectionDiagram is the Mermaid flowchart of table t's item

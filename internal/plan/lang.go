@@ -19,7 +19,7 @@ func keyTemplate(t *model.Template) keylang.Template {
 			out.Segs = append(out.Segs, keylang.Segment{Lit: s.Literal})
 			continue
 		}
-		seg := keylang.Segment{Var: s.Attr.Name, Kind: s.Attr.StoredForm().Key.Lang, Values: s.Attr.Values, PathSep: s.Attr.Separator}
+		seg := keylang.Segment{Var: s.Attr.Name, Kind: s.Attr.StoredForm().Key.Lang, Values: s.Attr.Values, PathSep: s.Attr.Separator, Empty: t.TakesEmpty(s.Attr)}
 		switch t.KeyType {
 		case model.N:
 			seg.Kind = keylang.Int
@@ -138,8 +138,8 @@ func (c *langs) overlaps(a, b int) bool {
 }
 
 // describe writes down everything the language of a key template depends
-// on: its key type, literal text and each placeholder's kind, enum values
-// and path separator (not its name).
+// on: its key type, literal text and each placeholder's kind, whether it
+// may be empty, enum values and path separator (not its name).
 func describe(kt model.ScalarType, t keylang.Template) string {
 	b := []byte(kt)
 	for _, s := range t.Segs {
@@ -149,6 +149,9 @@ func describe(kt model.ScalarType, t keylang.Template) string {
 			continue
 		}
 		b = append(b, 'V')
+		if s.Empty {
+			b = append(b, 'E')
+		}
 		b = strconv.AppendInt(b, int64(s.Kind), 10)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(s.PathSep), 10)

@@ -127,7 +127,8 @@ func TestVersionRequests(t *testing.T) {
 }
 
 // TestVersionParam: an update or delete of a versioned entity takes the
-// version read, named after the attribute, in its params struct.
+// version read, named after the entity and the attribute as a
+// transaction's step names it, in its params struct.
 func TestVersionParam(t *testing.T) {
 	pps := managedPlans(t)
 	for _, name := range []string{"Deposit", "Close"} {
@@ -138,7 +139,7 @@ func TestVersionParam(t *testing.T) {
 				found = p
 			}
 		}
-		if found == nil || found.Name != "rev" || found.Field != "Rev" || pp.GoType(found) != "int64" {
+		if found == nil || found.Name != "accountRev" || found.Field != "AccountRev" || pp.GoType(found) != "int64" {
 			t.Errorf("%s: version parameter %+v", name, found)
 		}
 	}

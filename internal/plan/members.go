@@ -305,7 +305,7 @@ func sameShape(x, y *model.Template) bool {
 			if a.Literal != c.Literal {
 				return false
 			}
-		case a.Attr.StoredForm().Key.Lang != c.Attr.StoredForm().Key.Lang || !slices.Equal(a.Attr.Values, c.Attr.Values) || a.Attr.Separator != c.Attr.Separator:
+		case a.Attr.StoredForm().Key.Lang != c.Attr.StoredForm().Key.Lang || x.TakesEmpty(a.Attr) != y.TakesEmpty(c.Attr) || !slices.Equal(a.Attr.Values, c.Attr.Values) || a.Attr.Separator != c.Attr.Separator:
 			return false
 		}
 	}

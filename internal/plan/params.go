@@ -24,6 +24,8 @@ const (
 	ParamItems               // the items of a batch put
 	ParamVersion             // the version Attr the caller read (update, delete)
 	ParamClock               // the time a transaction's step takes, read once per call
+
+	roleCount // the number of roles; each has a name (Role.String)
 )
 
 // Param is a parameter of a pattern's method, after ctx.
@@ -35,8 +37,10 @@ type Param struct {
 	Operand int
 	// Renamed is set when Name is not the name derived from the
 	// attribute, because that name is taken (a Go keyword or predeclared
-	// identifier, an imported package, a name the package or the method
-	// declares, or another parameter): the doc comment says so.
+	// identifier, an imported package, a name the package declares, or
+	// another parameter): the doc comment says so. The method's own
+	// locals never take a parameter's name: they give way
+	// (Pattern.Locals).
 	Renamed bool
 	// Pointer is set when the parameter is a pointer to the attribute's
 	// value: an update's value of an optional scalar, nil removing it.
@@ -44,6 +48,10 @@ type Param struct {
 	// Field is the parameter's field in the method's Inputs struct; ""
 	// when the method takes its inputs as parameters of their own.
 	Field string
+	// fixed is set on a parameter the generated code names (page, keys,
+	// items), which gives way to a parameter of the spec's as a local
+	// does (Pattern.Locals).
+	fixed bool
 }
 
 // ParamsStruct is the struct a method takes its inputs in, past
@@ -77,8 +85,11 @@ func (pp *Pattern) Param(r Role, a *model.Attribute, c *model.Cond, i int) *Para
 func (b *builder) params(pp *Pattern) {
 	p := pp.Pattern
 	var out []*Param
+	// A parameter keeps the spec's name unless the method could not use
+	// it: a name of Go's or of the package, or another parameter's. The
+	// method's own locals give way to it (locals).
 	taken := func(name string) bool {
-		return model.TakenByCode(name) || b.packageNames[name] || slices.ContainsFunc(out, func(q *Param) bool { return q.Name == name })
+		return model.TakenByPackage(name) || b.packageNames[name] || slices.ContainsFunc(out, func(q *Param) bool { return q.Name == name })
 	}
 	// name returns base, or base_ (then base_2, base_3...) when base is
 	// taken.
@@ -97,8 +108,11 @@ func (b *builder) params(pp *Pattern) {
 		n := name(base)
 		out = append(out, &Param{Name: n, Role: r, Attr: a, Cond: c, Operand: i, Renamed: n != base})
 	}
+	// fixed is a parameter of the generated code's (page, keys, items):
+	// it is named after the locals are (locals), and gives way as they
+	// do.
 	fixed := func(r Role, name string) {
-		out = append(out, &Param{Name: name, Role: r})
+		out = append(out, &Param{Name: name, Role: r, fixed: true})
 	}
 	conds := func(cs []*model.Cond) {
 		for _, c := range cs {
@@ -118,11 +132,17 @@ func (b *builder) params(pp *Pattern) {
 			add(ParamKey, a, nil, 0, "")
 		}
 	}
-	// version is the version the caller read, which an update or delete
-	// of a versioned entity expects.
+	// version is the version the caller read, which an update, delete or
+	// check of a versioned entity expects; a check that no item has the
+	// key (exists: false) reads no version. It is named after the entity
+	// and the attribute (vaultRev), as a transaction's step names its own
+	// (VaultRev, FromRev for a step as: from): one name in every params
+	// struct.
 	version := func() {
-		if a := p.Entity().Version; a != nil && p.Op != model.OpGet {
-			add(ParamVersion, a, nil, 0, "")
+		if a := p.Entity().Version; a != nil && p.Op != model.OpGet && !p.Missing {
+			base := model.ParamName(p.Entity().GoName + a.GoName)
+			n := name(base)
+			out = append(out, &Param{Name: n, Role: ParamVersion, Attr: a, Renamed: n != base})
 		}
 	}
 	switch p.Op {
@@ -170,6 +190,47 @@ func (b *builder) params(pp *Pattern) {
 	}
 	pp.Params = out
 	pp.Struct = inputsStruct(pp, taken)
+	pp.Locals = b.locals(pp)
+	for _, q := range out {
+		if q.fixed {
+			q.Name = pp.Local(q.Name)
+		}
+	}
+}
+
+// locals decides the names of the method's own locals (and receiver,
+// ctx and fixed parameters: model.MethodLocals) that a parameter of the
+// spec's, or the struct holding them, takes: each gives way to the least
+// numbered name (item2) that no parameter, no other local, nothing of
+// Go's or the package's has.
+func (b *builder) locals(pp *Pattern) map[string]string {
+	params := map[string]bool{}
+	for _, q := range pp.Params {
+		if !q.fixed {
+			params[q.Name] = true
+		}
+	}
+	if pp.Struct != nil {
+		params[pp.Struct.Var] = true
+	}
+	var out map[string]string
+	used := map[string]bool{}
+	for _, l := range model.MethodLocals {
+		used[l] = true
+	}
+	for _, l := range model.MethodLocals {
+		if !params[l] {
+			continue
+		}
+		n := model.LocalName(l, func(n string) bool {
+			return params[n] || used[n] || model.TakenByPackage(n) || b.packageNames[n]
+		})
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[l], used[n] = n, true
+	}
+	return out
 }
 
 // inputsStruct decides the struct the method takes its inputs in, and
@@ -211,6 +272,9 @@ func fieldNames(pp *Pattern) []*Param {
 			suffix = []string{"From", "To"}[q.Operand]
 		}
 		q.Field = a.GoName + suffix
+		if q.Role == ParamVersion {
+			q.Field = pp.Pattern.Entity().GoName + a.GoName
+		}
 		if fields[q.Field] {
 			q.Field = roleWord(pp, q) + q.Field
 			renamed = append(renamed, q)
@@ -235,6 +299,8 @@ func roleWord(pp *Pattern, q *Param) string {
 		return "Add"
 	case ParamVersion:
 		return "Version"
+	case ParamElems:
+		return "RemoveFrom"
 	case ParamCond:
 		if slices.Contains(pp.Pattern.Filter, q.Cond) {
 			return "Filter"
@@ -244,34 +310,34 @@ func roleWord(pp *Pattern, q *Param) string {
 	return "Key"
 }
 
+// roleNames are the roles' names in `dyngen plan -json`, the spec's words
+// where the spec has one (removeFrom). A test checks that every role has
+// one.
+var roleNames = [roleCount]string{
+	ParamKey:     "key",
+	ParamWhere:   "where",
+	ParamCond:    "condition",
+	ParamSet:     "set",
+	ParamAdd:     "add",
+	ParamElems:   "removeFrom",
+	ParamPage:    "page",
+	ParamItem:    "item",
+	ParamKeys:    "keys",
+	ParamItems:   "items",
+	ParamVersion: "version",
+	ParamClock:   "clock",
+}
+
 // String is the role's name in `dyngen plan -json`.
 func (r Role) String() string {
-	switch r {
-	case ParamKey:
-		return "key"
-	case ParamWhere:
-		return "where"
-	case ParamCond:
-		return "condition"
-	case ParamSet:
-		return "set"
-	case ParamAdd:
-		return "add"
-	case ParamPage:
-		return "page"
-	case ParamItem:
-		return "item"
-	case ParamKeys:
-		return "keys"
-	case ParamItems:
-		return "items"
-	case ParamClock:
-		return "clock"
-	case ParamVersion:
-		return "version"
+	if r >= 0 && r < roleCount && roleNames[r] != "" {
+		return roleNames[r]
 	}
 	return fmt.Sprintf("Role(%d)", int(r))
 }
+
+// MarshalText writes the role as its name.
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // GoType is the Go type of the parameter p of the pattern's method, as
 // the generated package spells it ("string", "time.Time", "*Book",

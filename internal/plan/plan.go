@@ -69,6 +69,11 @@ type Pattern struct {
 	FromKeys []*model.Attribute
 	// Params are the parameters of the pattern's method after ctx.
 	Params []*Param
+	// Locals are the names the pattern's functions give the names of
+	// their own (model.MethodLocals: the receiver s, ctx, page, in, out,
+	// err, item...) that a parameter of the spec's takes: the local gives
+	// way, never the parameter. Local reads it.
+	Locals map[string]string
 	// Rebuild lists the index keys an update rewrites.
 	Rebuild []*Rebuild
 	// Request holds the expressions the call sends, with their
@@ -84,6 +89,16 @@ type Pattern struct {
 
 // Entity returns the pattern's first entity.
 func (p *Pattern) Entity() *model.Entity { return p.Pattern.Entity() }
+
+// Local is the name the pattern's functions give name, one of their own
+// (model.MethodLocals): name itself, unless a parameter has it
+// (Pattern.Locals).
+func (p *Pattern) Local(name string) string {
+	if n, ok := p.Locals[name]; ok {
+		return n
+	}
+	return name
+}
 
 // Recognize is how an item read by a Query is assigned to its entity.
 type Recognize int

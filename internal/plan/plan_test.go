@@ -650,3 +650,38 @@ func TestStartKey(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryOrderAndLimit: the plan decides each Query's order
+// (ScanIndexForward) and limit, which the generated code sends and the
+// reports print: a page's limit is the pattern's, a get through an index
+// and a first item read one item, in sort key order unless order: desc.
+func TestQueryOrderAndLimit(t *testing.T) {
+	pps := planned(t, `
+  Recent: {query: Order, by: [customerId], order: desc, limit: 20}
+  All: {query: Order, by: [customerId]}
+  Latest: {query: Order, by: [customerId], order: desc, first: true}
+  ByEmail: {get: Customer, by: [email], index: GSI1}
+  GetOrder: {get: Order}
+`)
+	for _, c := range []struct {
+		name             string
+		limit, pageLimit int
+		desc             bool
+		order            string
+	}{
+		{"Recent", 0, 20, true, "desc"},
+		{"All", 0, 0, false, "asc"},
+		{"Latest", 1, 0, true, "desc"},
+		{"ByEmail", 1, 0, false, "asc"},
+		{"GetOrder", 0, 0, false, ""},
+	} {
+		pp := pps[c.name]
+		r := pp.Request
+		if r.Limit != c.limit || r.PageLimit != c.pageLimit || r.Descending != c.desc {
+			t.Errorf("%s: limit %d, page limit %d, descending %v; want %d, %d, %v", c.name, r.Limit, r.PageLimit, r.Descending, c.limit, c.pageLimit, c.desc)
+		}
+		if rep := pp.Report(); rep.Order != c.order || rep.Limit != c.limit || rep.PageLimit != c.pageLimit {
+			t.Errorf("%s: the report says order %q, limit %d, page limit %d", c.name, rep.Order, rep.Limit, rep.PageLimit)
+		}
+	}
+}

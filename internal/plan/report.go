@@ -87,8 +87,14 @@ type ReportPattern struct {
 	// the key attributes' names and the templates their values are built
 	// from (PK = "BOOK#{isbn}" AND begins_with(SK, "REVIEW#")); for a
 	// batch call, the key of each item. "" for a batch write of whole
-	// items.
+	// items. For a get by a unique value, the key of the claim, which the
+	// method reads first (see Requests).
 	Key string `json:"key,omitempty"`
+	// Requests are the method's requests in the order it sends them,
+	// when they read items by different keys: a get by a unique value
+	// reads the claim by the value, then the item by the key the claim
+	// holds.
+	Requests []ReportCall `json:"requests,omitempty"`
 	// ReportRequest is what the call sends, as the generated code sends
 	// it.
 	ReportRequest
@@ -151,7 +157,15 @@ type ReportRequest struct {
 	Condition string `json:"condition,omitempty"`
 	// Limit is the Limit the call sends whatever the caller asks: 1 for a
 	// get through an index and for a query's first item; 0 for none.
-	Limit  int           `json:"limit,omitempty"`
+	Limit int `json:"limit,omitempty"`
+	// PageLimit is the Limit a page of a Query sends when the caller's
+	// page sets none (the pattern's limit); 0 for none, DynamoDB's 1 MB
+	// page, and for a call with a fixed Limit.
+	PageLimit int `json:"pageLimit,omitempty"`
+	// Order is the order a Query reads the sort key in: asc
+	// (ScanIndexForward unsent, DynamoDB's default) or desc
+	// (ScanIndexForward false); "" for any other call.
+	Order  string        `json:"order,omitempty"`
 	Names  []ReportName  `json:"names,omitempty"`
 	Values []ReportValue `json:"values,omitempty"`
 	// Item are the attributes a put or create writes in place of the
@@ -161,6 +175,14 @@ type ReportRequest struct {
 	// values ("DELETE #tags :tags is sent only when tags holds
 	// elements").
 	Sometimes []string `json:"sometimes,omitempty"`
+}
+
+// ReportCall is one request of a method that sends several: its call,
+// the entity whose item it reads and its key.
+type ReportCall struct {
+	Call   string `json:"call"`
+	Entity string `json:"entity"`
+	Key    string `json:"key"`
 }
 
 // ReportName is an ExpressionAttributeNames entry.
@@ -223,7 +245,9 @@ type ReportParam struct {
 	Name string `json:"name"`
 	// GoType is its Go type as the generated package spells it.
 	GoType string `json:"goType"`
-	// Role is key, where, condition, set, add, page, item, keys or items.
+	// Role is the Role's name (key, where, condition, set, add, removeFrom,
+	// page, item, keys, items, version, clock), or input or requestToken
+	// for the fields of a transaction's struct.
 	Role      string `json:"role"`
 	Attribute string `json:"attribute,omitempty"`
 }
@@ -326,6 +350,12 @@ func (pp *Pattern) report() ReportPattern {
 	}
 	if pp.Key != nil {
 		rp.Key = pp.Key.Describe()
+	}
+	if ls := pp.Lookups(); len(ls) > 0 {
+		rp.Key = ls[0].Key.Describe()
+		for _, l := range ls {
+			rp.Requests = append(rp.Requests, ReportCall{Call: string(GetItem), Entity: l.Entity.Name, Key: l.Key.Describe()})
+		}
 	}
 	member := func(e *model.Entity, how Recognize, prefix string) ReportMember {
 		switch how {
@@ -492,7 +522,14 @@ var sourceNames = map[Source]string{
 
 // report is the request's part of the report.
 func (r *Request) report() ReportRequest {
-	rr := ReportRequest{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.Condition, Limit: r.Limit}
+	rr := ReportRequest{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.Condition, Limit: r.Limit, PageLimit: r.PageLimit}
+	if r.KeyCondition != "" {
+		// A Query: the order it reads in.
+		rr.Order = string(model.Asc)
+		if r.Descending {
+			rr.Order = string(model.Desc)
+		}
+	}
 	if r.Update != nil {
 		rr.Update = r.Update.Expression()
 	}
@@ -558,8 +595,19 @@ func (rr ReportRequest) fields() []field {
 	add("FilterExpression", rr.Filter)
 	add("UpdateExpression", rr.Update)
 	add("ConditionExpression", rr.Condition)
-	if rr.Limit > 0 {
+	switch rr.Order {
+	case string(model.Asc):
+		add("ScanIndexForward", "not sent (ascending, DynamoDB's default)")
+	case string(model.Desc):
+		add("ScanIndexForward", "false (descending)")
+	}
+	switch {
+	case rr.Limit > 0:
 		add("Limit", strconv.Itoa(rr.Limit))
+	case rr.PageLimit > 0:
+		add("Limit", strconv.Itoa(rr.PageLimit)+", unless the page sets another")
+	case rr.Order != "":
+		add("Limit", "none (a page holds up to 1 MB), unless the page sets one")
 	}
 	for _, note := range rr.Sometimes {
 		out = append(out, field{"note", note})

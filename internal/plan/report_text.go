@@ -118,7 +118,16 @@ func (p ReportPattern) fields() []field {
 		case string(BatchGetItem), string(BatchWriteItem):
 			label = "key of each"
 		}
-		out = append(out, field{label, p.Key})
+		if len(p.Requests) > 1 {
+			// The first request reads the item Key is of, the next ones
+			// follow (a get by a unique value: the claim, then the item).
+			out = append(out, field{label, fmt.Sprintf("%s (%s)", p.Key, p.Requests[0].Entity)})
+			for _, r := range p.Requests[1:] {
+				out = append(out, field{"then", fmt.Sprintf("%s of %s: %s", r.Call, r.Entity, r.Key)})
+			}
+		} else {
+			out = append(out, field{label, p.Key})
+		}
 	}
 	if o := p.othersText(); o != "" {
 		out = append(out, field{"other entities", o})

@@ -25,6 +25,14 @@ type Request struct {
 	// an index and for a query's first item; 0 when the caller's page
 	// sets it.
 	Limit int
+	// PageLimit is the Limit a page of a Query sends when the caller's
+	// page sets none: the pattern's limit, or 0 for none (DynamoDB's
+	// 1 MB page). 0 too for a call whose Limit is fixed.
+	PageLimit int
+	// Descending is set when a Query reads the sort key from the highest
+	// (ScanIndexForward false, order: desc); a Query without it reads
+	// ascending, DynamoDB's default, and leaves ScanIndexForward unsent.
+	Descending bool
 	// Names are the ExpressionAttributeNames, by placeholder, sorted.
 	Names []Name
 	// Values are the ExpressionAttributeValues, in the order they were
@@ -402,7 +410,10 @@ func (b *builder) request(pp *Pattern) {
 		req.Filter = n.conds(p.Filter, "")
 		if p.Op == model.OpGet || p.First {
 			req.Limit = 1
+		} else {
+			req.PageLimit = p.Limit
 		}
+		req.Descending = p.Order == model.Desc
 		switch {
 		case !p.Expires():
 		case p.Op == model.OpGet:

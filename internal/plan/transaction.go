@@ -77,6 +77,10 @@ type Input struct {
 	// A put's created time is not among them: the step keeps the stored
 	// one, which it does not read.
 	Written []*model.Attribute
+	// Copy is the local of the method holding its copy of an item
+	// input: written<Field>, a name no method local, nothing of Go's or
+	// the package's has.
+	Copy string
 }
 
 // Transaction is the plan of a transaction pattern's steps.
@@ -299,6 +303,9 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			continue
 		}
 		in := &Input{Field: field, GoType: "*" + st.Entity().GoName, Item: st, Steps: []*model.Step{st}}
+		in.Copy = model.LocalName("written"+field, func(n string) bool {
+			return model.TakenByCode(n) || b.packageNames[n]
+		})
 		e := st.Entity()
 		for _, a := range []*model.Attribute{e.Version, e.Created, e.Updated} {
 			if a != nil && (a != e.Created || st.Op == model.OpCreate) {

@@ -38,22 +38,15 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	b.params(own)
 	e := p.Entity()
 	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
-		Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
-	taken := map[string]bool{}
-	for _, q := range own.Params {
-		taken[q.Name] = true
-	}
+		Locals: own.Locals, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
 	if len(p.Read) > 0 {
 		read := &Pattern{Pattern: p, Call: GetItem, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
 		read.Members = []*Member{{Entity: e, How: ByKey}}
 		b.cost(read)
 		read.Cost.RCU = readUnits(b.sizes.item(e), true)
 		pp.Unique.Read = read
-		// old is among model.MethodLocals, which no parameter takes.
-		pp.Unique.Old = "old"
-		for taken[pp.Unique.Old] || b.packageNames[pp.Unique.Old] {
-			pp.Unique.Old += "_"
-		}
+		// old is among model.MethodLocals: it gives way to a parameter.
+		pp.Unique.Old = pp.Local("old")
 	}
 	for _, st := range p.Steps {
 		sp := b.stepPlan(st)
@@ -191,6 +184,24 @@ func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	pp.Cost.RCU += claim.Cost.RCU
 	pp.Cost.Detail = fmt.Sprintf("GetItem of the claim %s: %s; then GetItem of the %s: %s", c.Name, claim.Cost.Detail, e.Name, pp.Cost.Detail)
 	return pp
+}
+
+// Lookup is one of the GetItems of a get by a unique value: the entity
+// whose item it reads, and its key.
+type Lookup struct {
+	Entity *model.Entity
+	Key    *KeyCond
+}
+
+// Lookups are the GetItems a get by a unique value sends, in order: the
+// claim's, by the value the caller gives, then the item's, by the key
+// the claim holds. Nil for any other pattern.
+func (pp *Pattern) Lookups() []Lookup {
+	if pp.Unique == nil || pp.Unique.Claim == nil {
+		return nil
+	}
+	c := pp.Unique.Claim
+	return []Lookup{{c.Entity(), c.Key}, {pp.Entity(), pp.Key}}
 }
 
 // notes say in words how the pattern keeps or reads the claims.

@@ -279,3 +279,37 @@ patterns:
 		}
 	}
 }
+
+// TestSetConstantZeroOfOptional: a constant that is an optional
+// attribute's zero value is a present value, sent as it is (false, 0,
+// ""), as a pointer to it would be; removing the attribute is remove's.
+func TestSetConstantZeroOfOptional(t *testing.T) {
+	spec := `
+version: 1
+package: flags
+tables:
+  Main: {partitionKey: PK, sortKey: SK}
+entities:
+  Item:
+    attributes:
+      id: string
+      c: {type: bool, optional: true}
+      n: {type: int, optional: true}
+      s: {type: string, optional: true}
+    keys: {primary: {pk: "I#{id}", sk: "I"}}
+patterns:
+  Zero: {update: Item, set: [{c: false}, {n: 0}, {s: ""}]}
+`
+	res := generator.Check("spec.yaml", []byte(spec))
+	if err := res.Diags.Err(); err != nil {
+		t.Fatal(err)
+	}
+	req := res.Plan.Patterns[0].Request
+	want := map[string]string{":c": `{BOOL: false}`, ":n": `{N: "0"}`, ":s": `{S: ""}`}
+	if l := literals(req); len(l) != len(want) || l[":c"] != want[":c"] || l[":n"] != want[":n"] || l[":s"] != want[":s"] {
+		t.Errorf("constants %v, want %v", l, want)
+	}
+	if e := req.Update.Expression(); e != "SET #c = :c, #n = :n, #s = :s" {
+		t.Errorf("update expression %q", e)
+	}
+}

@@ -201,12 +201,21 @@ func (b *builder) update(pp *Pattern) bool {
 						absent = append(absent, a)
 					}
 				}
+				changes := names(touched)
+				if changes == "" {
+					changes = "optional " + names(sparse)
+				}
 				switch {
-				case len(missing) > 0:
+				case len(missing) > 0 && len(touched) > 0:
 					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s, which also needs %s; add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, names(missing), names(missing))
 					ok = false
+				case len(missing) > 0:
+					// The template holds nothing the update changes: an
+					// optional attribute of another key of the index does.
+					b.errorf(p.Pos, "update %s sets optional %s of the key of %s, so it must rewrite %s=%q too, for the item to be in %s with its whole key or not at all, which needs %s; add %s to set", p.Name, names(sparse), k.Index.Name, ka.Name, tm.Source, k.Index.Name, names(missing), names(missing))
+					ok = false
 				case len(absent) > 0:
-					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s; but an item is in %s only when it holds %s, which the update does not know, and it can't write one key attribute of %s without the others (that would leave the item half in the index, and in any index keyed by %s alone); add %s to set", p.Name, names(touched), ka.Name, tm.Source, k.Index.Name, k.Index.Name, names(absent), k.Index.Name, ka.Name, names(absent))
+					b.errorf(p.Pos, "update %s changes %s, so it must rewrite %s=%q on %s; but an item is in %s only when it holds %s, which the update does not know, and it can't write one key attribute of %s without the others (that would leave the item half in the index, and in any index keyed by %s alone); add %s to set", p.Name, changes, ka.Name, tm.Source, k.Index.Name, k.Index.Name, names(absent), k.Index.Name, ka.Name, names(absent))
 					ok = false
 				}
 			}
