@@ -191,6 +191,21 @@ func (p *prober) quoteOpens(q int) bool {
 	return !strings.HasSuffix(p.err(q), open) && strings.HasSuffix(p.err(q+1), open)
 }
 
+// failsWithout reports whether the whole file, with the characters from
+// off to last blanked (line breaks kept), fails with the error text.
+func (p *prober) failsWithout(off, last int, text string) bool {
+	blanked := bytes.Clone(p.data)
+	for i := off; i <= last && i < len(blanked); i++ {
+		if blanked[i] != '\n' && blanked[i] != '\r' {
+			blanked[i] = ' '
+		}
+	}
+	saved := p.data
+	p.data = blanked
+	defer func() { p.data = saved }()
+	return p.err(len(blanked)) == text
+}
+
 // quoteEnd is the offset of the quote that closes the quoted value opening
 // at q, or -1 when it runs to the end of the file.
 func quoteEnd(data []byte, q int) int {
@@ -360,9 +375,17 @@ func locateYAMLError(data []byte, f yamlFailure) (off int, p *prober, exact, ok 
 			for off > p.starts[line-1] && (data[off] == ' ' || data[off] == '\t') {
 				off--
 			}
+			last := off
 			off = p.tokenStart(off)
 			if !flowProblems[f.problem] {
 				off, exact = simpleKeyStart(data, p.starts[line-1], off)
+			}
+			if exact && (data[off] == '"' || data[off] == '\'') && p.failsWithout(off, last, f.text) {
+				// The scanner reads ahead past a value that may be a key:
+				// the error can be about a token before the quoted value
+				// found, whose error showed only once this one was read.
+				// The file without the value failing the same way says so.
+				exact = false
 			}
 		}
 		if !want(data[off]) {
@@ -571,7 +594,7 @@ func (p *prober) fix(off int, problem string) string {
 			return "; \": \" in a plain value starts a mapping: quote the value: " + q
 		}
 		if prevKeyless {
-			return fmt.Sprintf("; line %d (%s) has no \": \" after its key, so YAML reads this line as more of its value: add the colon there", prevLine, strings.TrimSpace(prev))
+			return fmt.Sprintf("; line %d (%s) has no \": \" after its key, so YAML reads this line as more of its value: write the colon there", prevLine, strings.TrimSpace(prev))
 		}
 		if prev != "" {
 			return fmt.Sprintf("; this line is indented deeper than the key on line %d, so YAML reads it as more of that key's value: indent it like that key, or quote the value if \": \" is part of it", prevLine)
@@ -607,7 +630,7 @@ func (p *prober) fix(off int, problem string) string {
 		case c == '}' || c == ']':
 			return fmt.Sprintf("; nothing opens this %q: remove it", c)
 		case prevKeyless && indent(prev) == indent(line):
-			return fmt.Sprintf("; line %d (%s) has no \": \" after its key, so YAML reads it as a value: add the colon there", prevLine, strings.TrimSpace(prev))
+			return fmt.Sprintf("; line %d (%s) has no \": \" after its key, so YAML reads it as a value: write the colon there", prevLine, strings.TrimSpace(prev))
 		case prev != "" && indent(prev) != indent(line):
 			return fmt.Sprintf("; this line is indented by %s and line %d by %s: the keys of one mapping line up (indent with spaces)", spaces(indent(line)), prevLine, spaces(indent(prev)))
 		}

@@ -60,6 +60,10 @@ func TestYAMLErrorPositions(t *testing.T) {
 		{"document marker in a quoted value", head + "doc: \"a\n---\n  b\"\n", "4:1", "ends the document"},
 		{"tag handle", head + "doc: !x!y z\n", "3:6", "a spec uses no tags"},
 		{"indentation indicator 0", head + "doc: |0\n  x\n", "3:7", "1 to 9"},
+		// The token at fault is the plain value at 5:23, after the quoted
+		// one closing at 5:22; the parser notices it only once it has read
+		// the quoted value at 5:49: the line is sure, the column is not.
+		{"token read ahead of", "version: 1\nentities:\n  User:\n    keys:\n\"      primary: {pk: \"account:{accountId}\", sk: \"user:{userId}\"}\n", "5:1", "(at a token of this line; the YAML parser gives no column)"},
 		{"position not found", head + "doc: !<tag\n", "3:1", "the YAML parser names line 3 and no column"},
 		{"position not found, no line", "%YAML 2.0\n---\nversion: 1\n", "1:1", "the YAML parser names no line"},
 	} {
