@@ -31,6 +31,7 @@ func TestGolden(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no golden cases")
 	}
+	batch := newVetBatch(t)
 	for _, file := range cases {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
@@ -93,9 +94,10 @@ func TestGolden(t *testing.T) {
 			if dead := unused(t, files); len(dead) > 0 {
 				t.Errorf("unexported declarations no code uses: %v", dead)
 			}
-			vet(t, name, files, tests)
+			batch.add(t, name, files, tests)
 		})
 	}
+	batch.run()
 }
 
 // TestExamplesHaveNoDeadCode checks the committed example packages the
@@ -194,6 +196,34 @@ func packageNames(af *ast.File) []string {
 // and runs the tests, when there are any.
 func vet(t *testing.T, name string, files, tests []File) {
 	t.Helper()
+	b := newVetBatch(t)
+	b.add(t, name, files, tests)
+	b.run()
+}
+
+// A vetBatch checks generated packages together, once they are all
+// written: one gofmt, one go vet and one go test for all of them rather
+// than one of each per package, which would load the packages they import
+// and start the toolchain again and again.
+type vetBatch struct {
+	t    *testing.T // the test the problems are reported to
+	pkgs []vetPkg
+}
+
+type vetPkg struct {
+	name, dir string
+	generated []string // the paths of the generated files, which gofmt checks
+	tests     bool
+}
+
+// newVetBatch starts a batch whose problems t reports; the packages'
+// directories are removed when t ends.
+func newVetBatch(t *testing.T) *vetBatch { return &vetBatch{t: t} }
+
+// add writes the files of the package called name (and tests, its test
+// files) into a directory under testdata; t is the test that made them.
+func (b *vetBatch) add(t *testing.T, name string, files, tests []File) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("compiling generated code is skipped in -short mode")
 	}
@@ -201,27 +231,70 @@ func vet(t *testing.T, name string, files, tests []File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+	b.t.Cleanup(func() { os.RemoveAll(dir) })
+	p := vetPkg{name: name, dir: dir, tests: len(tests) > 0}
+	for i, f := range append(slices.Clone(files), tests...) {
+		path := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if i < len(files) {
+			p.generated = append(p.generated, path)
+		}
 	}
-	if out, err := exec.Command("gofmt", "-l", dir).CombinedOutput(); err != nil || len(out) > 0 {
-		t.Errorf("gofmt -l %s: %v\n%s", dir, err, out)
-	}
-	if out, err := exec.Command("go", "vet", "./"+dir).CombinedOutput(); err != nil {
-		t.Errorf("go vet: %v\n%s", err, out)
-	}
-	if len(tests) == 0 {
+	b.pkgs = append(b.pkgs, p)
+}
+
+// run checks every package added: gofmt -l, go vet, and go test of those
+// with tests. A problem is reported with the name of its package.
+func (b *vetBatch) run() {
+	t := b.t
+	t.Helper()
+	if len(b.pkgs) == 0 {
 		return
 	}
-	for _, f := range tests {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
-			t.Fatal(err)
+	var generated, pkgs, tested []string
+	for _, p := range b.pkgs {
+		generated = append(generated, p.generated...)
+		pkgs = append(pkgs, "./"+filepath.ToSlash(p.dir))
+		if p.tests {
+			tested = append(tested, "./"+filepath.ToSlash(p.dir))
 		}
 	}
-	if out, err := exec.Command("go", "test", "-count=1", "./"+dir).CombinedOutput(); err != nil {
-		t.Errorf("go test: %v\n%s", err, out)
+	if out, err := exec.Command("gofmt", append([]string{"-l"}, generated...)...).CombinedOutput(); err != nil || len(out) > 0 {
+		b.report(out, err, "gofmt", "-l")
+	}
+	// go vet and go test build the packages once: the test binaries use
+	// the packages go vet compiled.
+	if out, err := exec.Command("go", append([]string{"vet"}, pkgs...)...).CombinedOutput(); err != nil {
+		b.report(out, err, "go", "vet")
+	}
+	if len(tested) > 0 {
+		if out, err := exec.Command("go", append([]string{"test", "-count=1", "-vet=off"}, tested...)...).CombinedOutput(); err != nil {
+			b.report(out, err, "go", "test", "-count=1", "-vet=off")
+		}
+	}
+}
+
+// report reports the failure of command on the batch: what the command
+// says of each package it names, run on that package alone, under the
+// package's name; all it said when it names none.
+func (b *vetBatch) report(out []byte, err error, command ...string) {
+	b.t.Helper()
+	named := false
+	for _, p := range b.pkgs {
+		if !bytes.Contains(out, []byte(p.dir)) {
+			continue
+		}
+		named = true
+		args := []string{"./" + filepath.ToSlash(p.dir)}
+		if command[0] == "gofmt" {
+			args = p.generated
+		}
+		alone, err := exec.Command(command[0], append(command[1:], args...)...).CombinedOutput()
+		b.t.Errorf("%s: %s: %v\n%s", p.name, strings.Join(command, " "), err, alone)
+	}
+	if !named {
+		b.t.Errorf("%s: %v\n%s", strings.Join(command, " "), err, out)
 	}
 }

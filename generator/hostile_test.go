@@ -107,6 +107,7 @@ func plain(s string) string {
 // of the same spec with plain text, no comment is a directive or a block
 // comment, and the package compiles and passes go vet.
 func TestHostileText(t *testing.T) {
+	batch := newVetBatch(t)
 	for i, s := range hostileTexts {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			spec := hostileSpec(s, s)
@@ -133,9 +134,10 @@ func TestHostileText(t *testing.T) {
 					}
 				}
 			}
-			vet(t, "hostile"+strconv.Itoa(i), files, nil)
+			batch.add(t, "hostile"+strconv.Itoa(i), files, nil)
 		})
 	}
+	batch.run()
 }
 
 // tokens scans a generated file: its code, one entry per token (a string

@@ -31,7 +31,8 @@ func Parse(file string, data []byte) (f *File, diags *diag.List) {
 	}
 	root, err := decode(data)
 	if err != nil {
-		diags.Errorf(yamlErrorPos(file, err), "%s", yamlErrorMessage(err))
+		pos, msg := yamlError(file, data, err)
+		diags.Errorf(pos, "%s", msg)
 		return f, diags
 	}
 	p := &parser{file: file, diags: diags}
@@ -132,7 +133,7 @@ func decode(data []byte) (root *yaml.Node, err error) {
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
+	if err := decodeFirst(dec, &doc); err != nil {
 		if err == io.EOF {
 			return nil, errors.New("the spec is empty")
 		}
@@ -148,43 +149,23 @@ func decode(data []byte) (root *yaml.Node, err error) {
 	return &doc, nil
 }
 
+// decodeFirst decodes the next document of dec into doc, under recover
+// (so that no input can crash the generator).
+func decodeFirst(dec *yaml.Decoder, doc *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the YAML parser failed on this input: %v", r)
+		}
+	}()
+	return dec.Decode(doc)
+}
+
 type posError struct {
 	line, col int
 	msg       string
 }
 
 func (e *posError) Error() string { return e.msg }
-
-// yamlErrorPos extracts the line from the YAML library's error text
-// ("yaml: line 3: ..."), which carries no structured position.
-func yamlErrorPos(file string, err error) Pos {
-	var pe *posError
-	if errors.As(err, &pe) {
-		return Pos{File: file, Line: pe.line, Col: pe.col}
-	}
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
-		if n, _, ok := strings.Cut(rest, ":"); ok {
-			if line, err := strconv.Atoi(n); err == nil {
-				return Pos{File: file, Line: line, Col: 1}
-			}
-		}
-	}
-	return Pos{File: file, Line: 1, Col: 1}
-}
-
-func yamlErrorMessage(err error) string {
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
-		if _, m, ok := strings.Cut(rest, ": "); ok {
-			return "invalid YAML: " + m
-		}
-	}
-	if rest, ok := strings.CutPrefix(msg, "yaml: "); ok {
-		return "invalid YAML: " + rest
-	}
-	return msg
-}
 
 type parser struct {
 	file    string

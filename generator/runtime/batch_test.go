@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,6 +24,22 @@ import (
 )
 
 const fakeTable = "tbl"
+
+// The tests of batches that retry, wait or run requests side by side run
+// in a synctest bubble: time there is the bubble's own, and it moves only
+// when every goroutine of the bubble is blocked. So the backoffs between
+// retries take no real time, a deadline or a sleep ends at the same point
+// of the calls whatever the load of the machine, and a request held by a
+// sleep returns only once every request that can be sent beside it has
+// been: no test depends on how fast or in what order goroutines run.
+
+// parallelBubble is the parallel subtest running f in a synctest bubble.
+func parallelBubble(f func(t *testing.T)) func(t *testing.T) {
+	return func(t *testing.T) {
+		t.Parallel()
+		synctest.Test(t, f)
+	}
+}
 
 // fakeDB is a BatchGetItem/BatchWriteItem endpoint that leaves a random
 // part of each request unprocessed and sometimes throttles a whole request,
@@ -279,14 +296,15 @@ func TestBatchGetEveryKeyOnce(t *testing.T) {
 	for _, n := range []int{0, 1, 99, 100, 101, 250, 1234} {
 		for seed := range uint64(2) {
 			workers := 1 + int(seed)*3
-			t.Run(fmt.Sprintf("%d keys seed %d workers %d", n, seed, workers), func(t *testing.T) {
-				t.Parallel()
+			t.Run(fmt.Sprintf("%d keys seed %d workers %d", n, seed, workers), parallelBubble(func(t *testing.T) {
 				f := newFakeDB(t, uint64(n)*10+seed)
 				keys := make([]map[string]types.AttributeValue, n)
 				for i := range keys {
 					keys[i] = testKey(i)
 				}
-				ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+				// A deadline of the bubble's time, so that a loop retrying
+				// for ever fails instead of hanging.
+				ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 				defer cancel()
 				items, err := getAll(ctx, f, workers, keys)
 				if err != nil {
@@ -332,7 +350,7 @@ func TestBatchGetEveryKeyOnce(t *testing.T) {
 					t.Errorf("%d requests for %d keys", len(f.getReqs), n)
 				}
 				t.Logf("%d requests, %d throttled, %d keys left unprocessed", len(f.getReqs), f.throttles, f.unprocSent)
-			})
+			}))
 		}
 	}
 }
@@ -341,8 +359,7 @@ func TestBatchWriteEveryRequestOnce(t *testing.T) {
 	for _, n := range []int{0, 1, 24, 25, 26, 60, 1234} {
 		for seed := range uint64(2) {
 			workers := 1 + int(seed)*3
-			t.Run(fmt.Sprintf("%d writes seed %d workers %d", n, seed, workers), func(t *testing.T) {
-				t.Parallel()
+			t.Run(fmt.Sprintf("%d writes seed %d workers %d", n, seed, workers), parallelBubble(func(t *testing.T) {
 				f := newFakeDB(t, uint64(n)*10+seed+1000)
 				reqs := make([]types.WriteRequest, n)
 				for i := range reqs {
@@ -354,7 +371,9 @@ func TestBatchWriteEveryRequestOnce(t *testing.T) {
 						reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: k}}
 					}
 				}
-				ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+				// A deadline of the bubble's time, so that a loop retrying
+				// for ever fails instead of hanging.
+				ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 				defer cancel()
 				if err := writeAll(ctx, f, workers, reqs); err != nil {
 					t.Fatalf("batchWrite: %v", err)
@@ -384,7 +403,7 @@ func TestBatchWriteEveryRequestOnce(t *testing.T) {
 					t.Errorf("%d requests for %d writes", len(f.writeReqs), n)
 				}
 				t.Logf("%d requests, %d throttled, %d writes left unprocessed", len(f.writeReqs), f.throttles, f.unprocSent)
-			})
+			}))
 		}
 	}
 }
@@ -393,17 +412,19 @@ func TestBatchWriteEveryRequestOnce(t *testing.T) {
 // really leave keys unprocessed and throttle requests.
 func TestBatchFakeExercisesRetries(t *testing.T) {
 	t.Parallel()
-	f := newFakeDB(t, 42)
-	keys := make([]map[string]types.AttributeValue, 250)
-	for i := range keys {
-		keys[i] = testKey(i)
-	}
-	if _, err := getAll(t.Context(), f, 2, keys); err != nil {
-		t.Fatal(err)
-	}
-	if f.throttles == 0 || f.unprocSent == 0 || len(f.getReqs) <= 3 {
-		t.Errorf("fake: %d throttles, %d unprocessed keys, %d requests", f.throttles, f.unprocSent, len(f.getReqs))
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeDB(t, 42)
+		keys := make([]map[string]types.AttributeValue, 250)
+		for i := range keys {
+			keys[i] = testKey(i)
+		}
+		if _, err := getAll(t.Context(), f, 2, keys); err != nil {
+			t.Fatal(err)
+		}
+		if f.throttles == 0 || f.unprocSent == 0 || len(f.getReqs) <= 3 {
+			t.Errorf("fake: %d throttles, %d unprocessed keys, %d requests", f.throttles, f.unprocSent, len(f.getReqs))
+		}
+	})
 }
 
 // httpStatus wraps err as the SDK does an error DynamoDB answered with
@@ -456,8 +477,7 @@ func TestBatchNonThrottlingErrorReturnedAtOnce(t *testing.T) {
 	for i, mk := range sdkErrs {
 		for _, status := range []int{0, 400, 500} {
 			for _, failChunk := range []int{0, 1} {
-				t.Run(fmt.Sprintf("err %d status %d chunk %d", i, status, failChunk), func(t *testing.T) {
-					t.Parallel()
+				t.Run(fmt.Sprintf("err %d status %d chunk %d", i, status, failChunk), parallelBubble(func(t *testing.T) {
 					orig := mk()
 					var wrapped error = orig
 					if status != 0 {
@@ -481,9 +501,9 @@ func TestBatchNonThrottlingErrorReturnedAtOnce(t *testing.T) {
 					for i := range keys {
 						keys[i] = testKey(i)
 					}
-					// A deadline, so that a loop retrying this error fails
-					// instead of hanging.
-					ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+					// A deadline of the bubble's time, so that a loop
+					// retrying this error fails instead of hanging.
+					ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 					defer cancel()
 					items, err := getAll(ctx, f, 1, keys)
 					if len(items) != failChunk*maxBatchGet {
@@ -523,7 +543,7 @@ func TestBatchNonThrottlingErrorReturnedAtOnce(t *testing.T) {
 					if len(f.writeReqs) != failChunk+1 {
 						t.Errorf("batchWrite sent %d requests, want %d", len(f.writeReqs), failChunk+1)
 					}
-				})
+				}))
 			}
 		}
 	}
@@ -568,8 +588,7 @@ func TestBatchCancel(t *testing.T) {
 	for _, mode := range []string{"unprocessed", "throttled"} {
 		for _, op := range []string{"get", "write"} {
 			for _, how := range []string{"cancel", "deadline", "cancelled before"} {
-				t.Run(mode+" "+op+" "+how, func(t *testing.T) {
-					t.Parallel()
+				t.Run(mode+" "+op+" "+how, parallelBubble(func(t *testing.T) {
 					f := newFakeDB(t, 7)
 					f.maxBad = -1
 					if mode == "unprocessed" {
@@ -620,8 +639,10 @@ func TestBatchCancel(t *testing.T) {
 					be := asBatchError(t, err)
 					checkIndexes(t, "NotDone", be.NotDone, indexes(0, n))
 					checkIndexes(t, "Unknown", be.Unknown, nil)
-					if elapsed > time.Second {
-						t.Errorf("took %v after the context ended at 150ms", elapsed)
+					// The bubble's clock stands still while the loop runs: the
+					// call ends when the context does, not after a backoff.
+					if end := 150 * time.Millisecond; how == "cancelled before" && elapsed != 0 || how != "cancelled before" && elapsed != end {
+						t.Errorf("returned %v after the call, the context ended at %v", elapsed, end)
 					}
 					if len(f.served) != 0 {
 						t.Errorf("%d keys served by a store that serves none", len(f.served))
@@ -639,7 +660,7 @@ func TestBatchCancel(t *testing.T) {
 							t.Errorf("a request starts at %s: the loop went on to another chunk", ids[0])
 						}
 					}
-				})
+				}))
 			}
 		}
 	}
@@ -670,25 +691,27 @@ func TestThrottled(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	// With the context done, every attempt returns its error at once,
-	// without panicking on a huge attempt number.
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	for _, attempt := range []int{0, 1, 5, 6, 7, 15, 16, 17, 30, 62, 63, 64, 100, 1 << 20} {
-		if err := backoff(ctx, attempt); !errors.Is(err, context.Canceled) {
-			t.Errorf("backoff(cancelled, %d) = %v", attempt, err)
+	synctest.Test(t, func(t *testing.T) {
+		// With the context done, every attempt returns its error at once,
+		// without panicking on a huge attempt number.
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		for _, attempt := range []int{0, 1, 5, 6, 7, 15, 16, 17, 30, 62, 63, 64, 100, 1 << 20} {
+			if err := backoff(ctx, attempt); !errors.Is(err, context.Canceled) {
+				t.Errorf("backoff(cancelled, %d) = %v", attempt, err)
+			}
 		}
-	}
-	// A first retry waits at most backoffBase (+1ms).
-	start := time.Now()
-	for range 10 {
-		if err := backoff(t.Context(), 0); err != nil {
-			t.Fatal(err)
+		// A first retry waits at most backoffBase (+1ms).
+		start := time.Now()
+		for range 10 {
+			if err := backoff(t.Context(), 0); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if d := time.Since(start); d > 10*(backoffBase+time.Millisecond)+200*time.Millisecond {
-		t.Errorf("10 first backoffs took %v", d)
-	}
+		if d := time.Since(start); d > 10*(backoffBase+time.Millisecond) || d == 0 {
+			t.Errorf("10 first backoffs took %v, want at most 10 × %v, more than 0", d, backoffBase+time.Millisecond)
+		}
+	})
 }
 
 // changingBatchClient changes everything it is given after reading it,
@@ -741,8 +764,7 @@ func TestBatchGetRequestsShareNothing(t *testing.T) {
 func TestBatchAttemptsRunOut(t *testing.T) {
 	for _, mode := range []string{"unprocessed", "throttled"} {
 		for _, op := range []string{"get", "write"} {
-			t.Run(mode+" "+op, func(t *testing.T) {
-				t.Parallel()
+			t.Run(mode+" "+op, parallelBubble(func(t *testing.T) {
 				f := newFakeDB(t, 11)
 				f.unprocP, f.throttleP = 0, 0
 				// The second chunk is never processed; its requests are
@@ -807,7 +829,7 @@ func TestBatchAttemptsRunOut(t *testing.T) {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q does not say %q", err, want)
 				}
-			})
+			}))
 		}
 	}
 }
@@ -903,16 +925,6 @@ func (g *gateClient) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWrite
 	return out, nil
 }
 
-// waitFor waits until cond holds, for 2s at most.
-func waitFor(cond func() bool) bool {
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if cond() {
-			return true
-		}
-	}
-	return false
-}
-
 func deleteReqs(n int) []types.WriteRequest {
 	reqs := make([]types.WriteRequest, n)
 	for i := range reqs {
@@ -935,20 +947,20 @@ func getKeys(n int) []map[string]types.AttributeValue {
 func TestBatchConcurrencyBound(t *testing.T) {
 	for _, workers := range []int{1, 2, 5, 0, 40} {
 		for _, op := range []string{"get", "write"} {
-			t.Run(fmt.Sprintf("%s workers %d", op, workers), func(t *testing.T) {
-				t.Parallel()
+			t.Run(fmt.Sprintf("%s workers %d", op, workers), parallelBubble(func(t *testing.T) {
 				want := workers
 				if workers < 1 {
 					want = defaultBatchConcurrency
 				}
 				const chunks = 30
 				want = min(want, chunks)
-				var g *gateClient
-				g = newGate(func(context.Context, int, []string) ([]string, error) {
-					// Hold the request until want are in flight (or a
-					// while): the peak is then exactly the bound.
-					waitFor(func() bool { return g.inFlightNow() >= want })
-					time.Sleep(time.Millisecond)
+				g := newGate(func(context.Context, int, []string) ([]string, error) {
+					// Hold the request a second of the bubble's time,
+					// which passes only once every worker is blocked:
+					// every request the workers may have in flight
+					// beside it is sent, and the peak is exactly the
+					// bound.
+					time.Sleep(time.Second)
 					return nil, nil
 				})
 				var err error
@@ -972,7 +984,7 @@ func TestBatchConcurrencyBound(t *testing.T) {
 				if g.calls != chunks || len(g.done) != n {
 					t.Errorf("%d calls doing %d, want %d and %d", g.calls, len(g.done), chunks, n)
 				}
-			})
+			}))
 		}
 	}
 }
@@ -982,8 +994,7 @@ func TestBatchConcurrencyBound(t *testing.T) {
 // finish, and what they did is reported done.
 func TestBatchFailureStopsOthers(t *testing.T) {
 	for _, op := range []string{"get", "write"} {
-		t.Run(op, func(t *testing.T) {
-			t.Parallel()
+		t.Run(op, parallelBubble(func(t *testing.T) {
 			size := maxBatchGet
 			if op == "write" {
 				size = maxBatchWrite
@@ -998,21 +1009,26 @@ func TestBatchFailureStopsOthers(t *testing.T) {
 				}
 				switch chunk {
 				case 0:
-					// Fail once the three other chunks are in flight.
-					if !waitFor(func() bool { return g.inFlightNow() == workers }) {
-						t.Error("the four first chunks were not in flight at once")
+					// Fail once the three other chunks are in flight: a
+					// second of the bubble's time passes only once every
+					// worker is blocked.
+					time.Sleep(time.Second)
+					if n := g.inFlightNow(); n != workers {
+						t.Errorf("%d chunks in flight when the first fails, want the %d first", n, workers)
 					}
 					defer close(failed)
 					return nil, httpStatus(400, &types.ResourceNotFoundException{Message: aws.String("no table")})
 				case 1:
 					// In flight when chunk 0 fails: done, and the keys left
-					// unprocessed are not sent again.
+					// unprocessed are not sent again. The sleep ends once
+					// the failure has stopped the batch (every other
+					// goroutine blocked).
 					<-failed
-					time.Sleep(200 * time.Millisecond)
+					time.Sleep(time.Second)
 					return ids[:5], nil
 				case 2, 3:
 					<-failed
-					time.Sleep(200 * time.Millisecond)
+					time.Sleep(time.Second)
 					return nil, nil
 				}
 				t.Errorf("chunk %d started after chunk 0 failed", chunk)
@@ -1048,7 +1064,7 @@ func TestBatchFailureStopsOthers(t *testing.T) {
 					t.Errorf("index %d: done %v, reported not done %v", i, g.done[keyID(testKey(i))], slices.Contains(be.NotDone, i))
 				}
 			}
-		})
+		}))
 	}
 }
 
@@ -1058,8 +1074,7 @@ func TestBatchFailureStopsOthers(t *testing.T) {
 // are done, and those not started not done.
 func TestBatchCancelInFlight(t *testing.T) {
 	for _, op := range []string{"get", "write"} {
-		t.Run(op, func(t *testing.T) {
-			t.Parallel()
+		t.Run(op, parallelBubble(func(t *testing.T) {
 			size := maxBatchGet
 			if op == "write" {
 				size = maxBatchWrite
@@ -1073,8 +1088,14 @@ func TestBatchCancelInFlight(t *testing.T) {
 				if n/size < 2 {
 					return nil, nil
 				}
-				// Chunks 2 and 3 hang until the caller gives up.
-				if waitFor(func() bool { return g.inFlightNow() == workers }) {
+				// Chunks 2 and 3 hang until the caller gives up, which
+				// chunk 2 does once both are in flight: a second of the
+				// bubble's time passes only once every worker is blocked.
+				if n/size == 2 {
+					time.Sleep(time.Second)
+					if n := g.inFlightNow(); n != workers {
+						t.Errorf("%d requests in flight when the caller gives up, want %d", n, workers)
+					}
 					cancel()
 				}
 				<-ctx.Done()
@@ -1105,7 +1126,7 @@ func TestBatchCancelInFlight(t *testing.T) {
 			if g.calls != 4 {
 				t.Errorf("%d requests, want 4", g.calls)
 			}
-		})
+		}))
 	}
 }
 

@@ -119,16 +119,15 @@ func MakeTable(t testing.TB, c *dynamodb.Client, create *dynamodb.CreateTableInp
 		t.Fatal("dynamotest.MakeTable: nil input")
 	}
 	name := aws.ToString(create.TableName)
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
+	// No deadline of its own: DynamoDB Local on a loaded machine may take
+	// long, and go test's -timeout ends a test that hangs.
+	ctx := t.Context()
 	if _, err := c.CreateTable(ctx, create); err != nil {
 		t.Fatalf("create table %s: %v", name, err)
 	}
 	t.Cleanup(func() {
 		// t.Context() is already canceled when cleanups run.
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		_, err := c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
 		if err != nil && ErrorCode(err) != "ResourceNotFoundException" {
 			t.Errorf("delete table %s: %v", name, err)
 		}
@@ -137,7 +136,9 @@ func MakeTable(t testing.TB, c *dynamodb.Client, create *dynamodb.CreateTableInp
 		o.MinDelay = 50 * time.Millisecond // the default is 20 s
 		o.MaxDelay = time.Second
 	})
-	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 50*time.Second); err != nil {
+	// The waiter needs a bound: one no loaded machine reaches (Local makes
+	// a table ACTIVE at once).
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Hour); err != nil {
 		t.Fatalf("wait for table %s to be active: %v", name, err)
 	}
 	if ttl == nil {

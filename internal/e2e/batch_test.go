@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -270,57 +272,111 @@ func (alwaysThrottled) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemI
 	return nil, &types.ProvisionedThroughputExceededException{Message: aws.String("e2e: throttled")}
 }
 
+// expiringCtx is a context whose deadline passes when the test says, not
+// when a clock does: expire ends it with context.DeadlineExceeded.
+type expiringCtx struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newExpiringCtx(parent context.Context) *expiringCtx {
+	return &expiringCtx{Context: parent, done: make(chan struct{})}
+}
+
+func (c *expiringCtx) Done() <-chan struct{} { return c.done }
+
+func (c *expiringCtx) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
+func (c *expiringCtx) expire() { c.once.Do(func() { close(c.done) }) }
+
+// throttledUntil refuses every batch call for load, and passes the
+// deadline of ctx at its second call.
+type throttledUntil struct {
+	alwaysThrottled
+	ctx   *expiringCtx
+	calls atomic.Int64
+}
+
+func (c *throttledUntil) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	if c.calls.Add(1) == 2 {
+		c.ctx.expire()
+	}
+	return c.alwaysThrottled.BatchGetItem(ctx, in, opts...)
+}
+
+func (c *throttledUntil) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	if c.calls.Add(1) == 2 {
+		c.ctx.expire()
+	}
+	return c.alwaysThrottled.BatchWriteItem(ctx, in, opts...)
+}
+
 func TestBatchGivesUp(t *testing.T) {
 	t.Parallel()
-	s := newChecked(t, alwaysThrottled{}, WithMainTable("Main"))
 	evs := []Event{{OwnerID: "o", Seq: 1, At: time.Unix(1, 0)}, {OwnerID: "o", Seq: 2, At: time.Unix(1, 0)}}
 	keys := []EventKey{{"o", 1}, {"o", 2}}
 
-	// With a deadline, the context's error, if the deadline comes first.
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-	defer cancel()
-	err := s.PutEvents(ctx, evs)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("PutEvents, always throttled: %v, want the context's deadline", err)
-	}
-	_, err = s.GetEvents(ctx, keys)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("GetEvents, always throttled: %v, want the context's deadline", err)
+	// With a deadline, the context's error, if the deadline comes first:
+	// it comes after the second request, whatever the time.
+	for _, op := range []string{"put", "get"} {
+		ctx := newExpiringCtx(t.Context())
+		s := newChecked(t, &throttledUntil{ctx: ctx}, WithMainTable("Main"))
+		var err error
+		if op == "put" {
+			err = s.PutEvents(ctx, evs)
+		} else {
+			_, err = s.GetEvents(ctx, keys)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s, always throttled: %v, want the context's deadline", op, err)
+		}
 	}
 
-	// With none, the attempts run out.
+	// With none, the attempts run out: in a synctest bubble, whose clock
+	// moves only when every goroutine waits, so the backoffs take no time.
 	t.Run("no deadline", func(t *testing.T) {
 		for _, op := range []string{"put", "get"} {
 			t.Run(op, func(t *testing.T) {
 				t.Parallel()
-				var err error
-				if op == "put" {
-					err = s.PutEvents(context.Background(), evs)
-				} else {
-					var got []Event
-					got, err = s.GetEvents(context.Background(), keys)
-					if len(got) != 0 {
-						t.Errorf("%d events read", len(got))
+				synctest.Test(t, func(t *testing.T) {
+					s := newChecked(t, alwaysThrottled{}, WithMainTable("Main"))
+					var err error
+					if op == "put" {
+						err = s.PutEvents(context.Background(), evs)
+					} else {
+						var got []Event
+						got, err = s.GetEvents(context.Background(), keys)
+						if len(got) != 0 {
+							t.Errorf("%d events read", len(got))
+						}
 					}
-				}
-				if !errors.Is(err, ErrRetriesExhausted) {
-					t.Fatalf("%v, want ErrRetriesExhausted", err)
-				}
-				var pt *types.ProvisionedThroughputExceededException
-				if !errors.As(err, &pt) {
-					t.Errorf("%v does not wrap the last throttling error", err)
-				}
-				be := batchErr(t, err)
-				checkIndexes(t, "NotDone", be.NotDone, []int{0, 1})
-				checkIndexes(t, "Unknown", be.Unknown, nil)
+					if !errors.Is(err, ErrRetriesExhausted) {
+						t.Fatalf("%v, want ErrRetriesExhausted", err)
+					}
+					var pt *types.ProvisionedThroughputExceededException
+					if !errors.As(err, &pt) {
+						t.Errorf("%v does not wrap the last throttling error", err)
+					}
+					be := batchErr(t, err)
+					checkIndexes(t, "NotDone", be.NotDone, []int{0, 1})
+					checkIndexes(t, "Unknown", be.Unknown, nil)
+				})
 			})
 		}
 	})
 
 	// Errors other than throttling end the batch at once, wrapped.
 	c := dynamotest.Client(t)
-	s = newChecked(t, c, WithMainTable("e2e-no-such-table"))
-	err = s.PutEvents(t.Context(), evs)
+	s := newChecked(t, c, WithMainTable("e2e-no-such-table"))
+	err := s.PutEvents(t.Context(), evs)
 	var rnf *types.ResourceNotFoundException
 	if !errors.As(err, &rnf) {
 		t.Errorf("PutEvents to a missing table: %v, want a ResourceNotFoundException", err)
@@ -441,6 +497,21 @@ func TestBatchConcurrent(t *testing.T) {
 				peak = &peakClient{Client: c}
 				return peak
 			}, WithBatchConcurrency(workers))
+			if workers > 1 {
+				// The first request waits for the second: sent side by
+				// side, whatever the scheduling (sent one at a time, the
+				// test would hang until go test's -timeout).
+				second := make(chan struct{})
+				peak.before = func(call int) string {
+					switch call {
+					case 1:
+						<-second
+					case 2:
+						close(second)
+					}
+					return ""
+				}
+			}
 			ctx := t.Context()
 			const n = 1000
 			evs, keys := manyEvents(n)
@@ -511,9 +582,9 @@ func TestBatchPartialFailure(t *testing.T) {
 	if len(be.Unknown) != 0 || len(be.NotDone) < 25 || be.Method != "PutEvents" || be.Item != -1 {
 		t.Errorf("PutEvents: %d not done, %d unknown, method %q, item %d", len(be.NotDone), len(be.Unknown), be.Method, be.Item)
 	}
-	if peak.calls >= n/25 {
-		t.Errorf("%d requests: the batch went on after the failure", peak.calls)
-	}
+	// That no chunk starts after the failure depends on when the workers
+	// run here; TestBatchFailureStopsOthers (generator/runtime) proves it
+	// on a clock of its own.
 	stored := storedEvents(t, s, "o0", "o1", "o2")
 	for i, k := range keys {
 		_, ok := stored[k]

@@ -439,6 +439,7 @@ func TestBruteForce(t *testing.T) {
 		shared     bool // only keys sharing a placeholder between pk and sk
 	}{{1, 1500, 3000, false}, {2, 300, 30000, false}, {3, 1500, 3000, true}} {
 		t.Run(fmt.Sprint("seed", c.seed), func(t *testing.T) {
+			t.Parallel() // each seed its own generator
 			g := keyGen{rand.New(rand.NewPCG(c.seed, 99))}
 			var collisions, found, disjoint, shared int
 			bounds := map[int]int{}

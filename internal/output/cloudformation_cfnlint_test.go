@@ -3,11 +3,13 @@ package output_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -17,21 +19,26 @@ import (
 // TestCloudFormationLint runs is another program.)
 const pyCfnLintVersion = "1.51.0"
 
+// findPyCfnLint finds cfn-lint pyCfnLintVersion, once per process (it
+// takes seconds to start): its path, or why there is none.
+var findPyCfnLint = sync.OnceValues(func() (path, why string) {
+	path, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		return "", "cfn-lint is not installed"
+	}
+	out, err := exec.Command(path, "--version").CombinedOutput()
+	if v := strings.TrimSpace(string(out)); err != nil || v != "cfn-lint "+pyCfnLintVersion {
+		return "", fmt.Sprintf("%s --version says %q (%v), not cfn-lint %s", path, v, err, pyCfnLintVersion)
+	}
+	return path, ""
+})
+
 // pyCfnLint returns the path of cfn-lint pyCfnLintVersion. Without it,
 // the test fails when DYNGEN_CFN_LINT is "required", and is skipped
 // otherwise.
 func pyCfnLint(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("cfn-lint")
-	why := ""
-	if err != nil {
-		why = "cfn-lint is not installed"
-	} else {
-		out, err := exec.Command(path, "--version").CombinedOutput()
-		if v := strings.TrimSpace(string(out)); err != nil || v != "cfn-lint "+pyCfnLintVersion {
-			why = fmt.Sprintf("%s --version says %q (%v), not cfn-lint %s", path, v, err, pyCfnLintVersion)
-		}
-	}
+	path, why := findPyCfnLint()
 	if why != "" {
 		msg := why + "; run: pip install cfn-lint==" + pyCfnLintVersion
 		if os.Getenv("DYNGEN_CFN_LINT") == "required" {
@@ -42,16 +49,15 @@ func pyCfnLint(t *testing.T) string {
 	return path
 }
 
-// runCfnLint runs cfn-lint on files with every rule, informational ones
-// included, and the parameter values given ("Key=Value"), and returns
-// its findings, a line each.
-func runCfnLint(t *testing.T, lint string, files, params []string) []string {
+// runCfnLint runs cfn-lint with every rule, informational ones included,
+// on deployments, files each naming a template and the values of its
+// parameters, and returns its findings, a line each: a finding about a
+// template starts with the template's path, one about a parameter's value
+// with the deployment's.
+func runCfnLint(t *testing.T, lint string, deployments []string) []string {
 	t.Helper()
-	args := []string{"--include-checks", "I", "--non-zero-exit-code", "informational", "--format", "parseable"}
-	if len(params) > 0 {
-		args = append(append(args, "--parameters"), params...)
-	}
-	cmd := exec.Command(lint, append(append(args, "--"), files...)...)
+	args := []string{"--include-checks", "I", "--non-zero-exit-code", "informational", "--format", "parseable", "--deployment-files"}
+	cmd := exec.Command(lint, append(args, deployments...)...)
 	// Away from any .cfnlintrc of the tree.
 	cmd.Dir = t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -86,50 +92,65 @@ func TestCloudFormationCfnLint(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cases := cfnCases(t)
-	var files []string
-	for i, c := range cases {
-		name := filepath.Join(dir, fmt.Sprintf("%d-%s.cfn.yaml", i, filepath.Base(filepath.Dir(c.spec))))
-		if err := os.WriteFile(name, c.data, 0o644); err != nil {
-			t.Fatal(err)
+	// Each deployment (a template deployed with the defaults, or with
+	// every parameter set) lints a copy of its template of its own, so
+	// that a finding names the deployment: all in one run of cfn-lint,
+	// which takes seconds to start.
+	type run struct{ name, template, deployment string }
+	var runs []run
+	var deploymentFiles []string
+	deploy := func(name string, template []byte, params map[string]string) {
+		r := run{name, filepath.Join(dir, name+".cfn.yaml"), filepath.Join(dir, name+".deployment.yaml")}
+		var d strings.Builder
+		fmt.Fprintf(&d, "template-file-path: %s\nparameters:\n", r.template)
+		for _, k := range slices.Sorted(maps.Keys(params)) {
+			fmt.Fprintf(&d, "  %s: %q\n", k, params[k])
 		}
-		files = append(files, name)
+		if len(params) == 0 {
+			d.WriteString("  {}\n")
+		}
+		for file, data := range map[string][]byte{r.template: template, r.deployment: []byte(d.String())} {
+			if err := os.WriteFile(file, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runs = append(runs, r)
+		deploymentFiles = append(deploymentFiles, r.deployment)
+	}
+	for i, c := range cases {
+		base := fmt.Sprintf("%d-%s", i, filepath.Base(filepath.Dir(c.spec)))
+		for _, dep := range deployments {
+			params := map[string]string{}
+			for _, d := range c.plan.Tables {
+				maps.Copy(params, dep.set(d.Table.CloudFormationIDs(), globalIDs(d)))
+			}
+			deploy(base+"."+dep.name, c.data, params)
+		}
 	}
 	// The control: a DeletionPolicy CloudFormation does not know, and a
 	// transaction's API name, which is no IAM action, in the last
 	// template.
 	bad := bytes.Replace(cases[len(cases)-1].data, []byte("DeletionPolicy: Retain"), []byte("DeletionPolicy: Keep"), 1)
 	bad = bytes.Replace(bad, []byte(`"dynamodb:GetItem"`), []byte(`"dynamodb:TransactGetItems"`), 1)
-	badFile := filepath.Join(dir, "bad.cfn.yaml")
-	if err := os.WriteFile(badFile, bad, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	deploy("bad", bad, nil)
 	var control []string
-	for _, f := range runCfnLint(t, lint, append(files, badFile), nil) {
-		if strings.HasPrefix(f, badFile+":") {
+	for _, f := range runCfnLint(t, lint, deploymentFiles) {
+		i := slices.IndexFunc(runs, func(r run) bool {
+			return strings.HasPrefix(f, r.template+":") || strings.HasPrefix(f, r.deployment+":")
+		})
+		switch {
+		case i < 0:
+			t.Errorf("cfn-lint: %s", f)
+		case runs[i].name == "bad":
 			control = append(control, f)
-		} else {
-			t.Errorf("cfn-lint, defaults: %s", f)
+		default:
+			t.Errorf("cfn-lint, %s: %s", runs[i].name, f)
 		}
 	}
 	for _, want := range []string{":E3035:'Keep'", ":W3037:'transactgetitems'"} {
 		if !slices.ContainsFunc(control, func(f string) bool { return strings.Contains(f, want) }) {
 			t.Errorf("cfn-lint does not report %s in a broken template:\n%s", want, strings.Join(control, "\n"))
 		}
-	}
-	for i, c := range cases {
-		t.Run(c.spec+"/"+deployments[1].name, func(t *testing.T) {
-			t.Parallel()
-			var params []string
-			for _, d := range c.plan.Tables {
-				for k, v := range deployments[1].set(d.Table.CloudFormationIDs(), globalIDs(d)) {
-					params = append(params, k+"="+v)
-				}
-			}
-			slices.Sort(params)
-			for _, f := range runCfnLint(t, lint, files[i:i+1], params) {
-				t.Errorf("cfn-lint: %s", f)
-			}
-		})
 	}
 }
 

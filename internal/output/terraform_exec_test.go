@@ -89,6 +89,7 @@ func TestTerraformEvaluates(t *testing.T) {
 	}
 	for name, spec := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each case in a directory of its own
 			res := generator.Check("spec.yaml", spec)
 			if err := res.Diags.Err(); err != nil {
 				t.Fatal(err)

@@ -1,6 +1,7 @@
 package output_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dyngen/dyngen/example/bookreviews"
@@ -18,6 +21,8 @@ import (
 	"github.com/dyngen/dyngen/example/storeinventory"
 	"github.com/dyngen/dyngen/example/telemetryhub"
 	"github.com/dyngen/dyngen/internal/e2e"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/spec"
 )
 
 // entityItem is what the generated type of every entity has.
@@ -93,10 +98,16 @@ var wbPackages = []struct {
 // entity's UnmarshalItem reads it, and its MarshalItem, which builds and
 // checks the keys of every index from the values read, writes exactly
 // the sample item back. So the samples hold the keys the generated code
-// builds, and only values it accepts.
+// builds, and only values it accepts. And the item is live when the
+// model is opened: its time to live, read by the package, is after now
+// (the Store treats an item whose ttl is at or before its clock as
+// absent), and the times the Store stamps (created, updated) are not after
+// now, the created time not after the updated one.
 func TestWorkbenchItemsRoundTrip(t *testing.T) {
+	now := time.Now()
 	for _, pkg := range wbPackages {
 		t.Run(filepath.Base(pkg.dir), func(t *testing.T) {
+			entities := specEntities(t, filepath.Join(pkg.dir, "spec.yaml"))
 			data, err := os.ReadFile(filepath.Join(pkg.dir, "workbench.json"))
 			if err != nil {
 				t.Fatal(err)
@@ -143,6 +154,7 @@ func TestWorkbenchItemsRoundTrip(t *testing.T) {
 						if !reflect.DeepEqual(back, item) {
 							t.Errorf("facet %s, item %d: the package writes\n%s\nthe model holds\n%s", f.FacetName, i, showItem(back), showItem(item))
 						}
+						checkSampleTimes(t, fmt.Sprintf("facet %s, item %d", f.FacetName, i), entities[f.FacetName], e, now)
 					}
 				}
 			}
@@ -152,6 +164,134 @@ func TestWorkbenchItemsRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sampleClient answers every GetItem with one item.
+type sampleClient struct {
+	e2e.Client
+	item map[string]types.AttributeValue
+}
+
+func (c sampleClient) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return &dynamodb.GetItemOutput{Item: c.item}, nil
+}
+
+// TestWorkbenchSampleNotExpired reads the sample Widget, an entity that
+// stores its table's ttl, through a Store on the clock: the Store finds
+// it, as it would once the model is committed to a table.
+func TestWorkbenchSampleNotExpired(t *testing.T) {
+	item := sampleItem(t, "../e2e/workbench.json", "Widget")
+	var w e2e.Widget
+	if err := w.UnmarshalItem(item); err != nil {
+		t.Fatal(err)
+	}
+	s := e2e.New(sampleClient{item: item})
+	got, err := s.GetWidget(t.Context(), e2e.WidgetKey{OwnerID: w.OwnerID, WidgetID: w.WidgetID})
+	if err != nil {
+		t.Fatalf("GetWidget of the sample item: %v", err)
+	}
+	if got.ExpiresAt == nil {
+		t.Errorf("the sample Widget has no time to live")
+	}
+}
+
+// sampleItem is the sample item of facet in the workbench model at path.
+func sampleItem(t *testing.T, path, facet string) map[string]types.AttributeValue {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		DataModel []struct {
+			TableFacets []struct {
+				FacetName string
+				TableData []map[string]json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range m.DataModel {
+		for _, f := range tb.TableFacets {
+			if f.FacetName == facet && len(f.TableData) > 0 {
+				item, err := decodeItem(f.TableData[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				return item
+			}
+		}
+	}
+	t.Fatalf("%s: no sample item of %s", path, facet)
+	return nil
+}
+
+// specEntities resolves the spec at path and returns its entities by Go
+// name, the names of the facets.
+func specEntities(t *testing.T, path string) map[string]*model.Entity {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, diags := spec.Parse(path, src)
+	m := model.Resolve(f, diags)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	out := map[string]*model.Entity{}
+	for _, tb := range m.Tables {
+		for _, e := range tb.Entities {
+			out[e.GoName] = e
+		}
+	}
+	return out
+}
+
+// checkSampleTimes checks the times of sample item v (of entity e, as
+// its package read it) against now: its ttl after now, its created and
+// updated times not after now, created not after updated.
+func checkSampleTimes(t *testing.T, what string, e *model.Entity, v entityItem, now time.Time) {
+	t.Helper()
+	if e == nil {
+		t.Errorf("%s: no entity of the spec has this Go name", what)
+		return
+	}
+	at := func(a *model.Attribute) (time.Time, bool) {
+		if a == nil {
+			return time.Time{}, false
+		}
+		f := reflect.ValueOf(v).Elem().FieldByName(a.GoName)
+		if f.Kind() == reflect.Pointer {
+			if f.IsNil() {
+				return time.Time{}, false
+			}
+			f = f.Elem()
+		}
+		tm, ok := f.Interface().(time.Time)
+		if !ok {
+			t.Fatalf("%s: field %s of %s is %s, not a time", what, a.GoName, e.GoName, f.Type())
+		}
+		return tm, true
+	}
+	if tm, ok := at(e.TTLAttr()); ok && !tm.After(now) {
+		t.Errorf("%s: time to live %s (%s) is not after now: the Store reads the item as expired", what, tm.UTC().Format(time.RFC3339), e.TTLAttr().Name)
+	} else if e.TTLAttr() != nil && !ok {
+		t.Errorf("%s: no time to live %s", what, e.TTLAttr().Name)
+	}
+	created, hasCreated := at(e.Created)
+	updated, hasUpdated := at(e.Updated)
+	if hasCreated && created.After(now) {
+		t.Errorf("%s: created %s is after now", what, created.UTC().Format(time.RFC3339))
+	}
+	if hasUpdated && updated.After(now) {
+		t.Errorf("%s: updated %s is after now", what, updated.UTC().Format(time.RFC3339))
+	}
+	if hasCreated && hasUpdated && created.After(updated) {
+		t.Errorf("%s: created %s is after updated %s", what, created.UTC().Format(time.RFC3339), updated.UTC().Format(time.RFC3339))
 	}
 }
 

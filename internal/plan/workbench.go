@@ -197,15 +197,22 @@ func (v SampleValue) scalarText() (string, bool) {
 	return "", false
 }
 
-// SampleTime is the instant of every sample time.
+// SampleTime is the instant of every sample time but the time to live: a
+// time in the past, as a created or updated time the Store stamps is.
 var SampleTime = time.Date(2025, time.January, 2, 3, 4, 5, 0, time.UTC)
+
+// SampleExpiry is the sample time to live (the table's ttl attribute): far
+// in the future, so that the sample item has not expired for the Store,
+// which treats an item whose ttl is at or before its clock as absent.
+var SampleExpiry = time.Date(2999, time.January, 2, 3, 4, 5, 0, time.UTC)
 
 // SampleOf returns the sample value of attribute a, as its item stores
 // it: a string is its name's letters and digits and "1" (cut to its
 // maxLength), which holds no key separator; a number is 1 (1.5 for a
 // float), or its min or max when 1 is outside them; a bool true; a time
-// SampleTime in its format; an enum its first value; a path two elements;
-// a list, set or map one element; a document a string.
+// SampleTime in its format (SampleExpiry for the ttl); an enum its first
+// value; a path two elements; a list, set or map one element; a document a
+// string.
 func SampleOf(a *model.Attribute) SampleValue {
 	word := sampleWord(a)
 	switch a.Type {
@@ -234,17 +241,21 @@ func SampleOf(a *model.Attribute) SampleValue {
 	case model.Bool:
 		return SampleValue{Type: "BOOL", Bool: true}
 	case model.Time:
+		at := SampleTime
+		if a.TTL {
+			at = SampleExpiry
+		}
 		f := a.StoredForm()
 		switch f.Base {
 		case model.BaseUnix:
-			return SampleValue{Type: "N", Text: strconv.FormatInt(SampleTime.Unix(), 10)}
+			return SampleValue{Type: "N", Text: strconv.FormatInt(at.Unix(), 10)}
 		case model.BaseUnixMilli:
-			return SampleValue{Type: "N", Text: strconv.FormatInt(SampleTime.UnixMilli(), 10)}
+			return SampleValue{Type: "N", Text: strconv.FormatInt(at.UnixMilli(), 10)}
 		}
 		if f.Text == model.TextDate {
-			return SampleValue{Type: "S", Text: SampleTime.Format("2006-01-02")}
+			return SampleValue{Type: "S", Text: at.Format("2006-01-02")}
 		}
-		return SampleValue{Type: "S", Text: SampleTime.Format("2006-01-02T15:04:05.000000000Z")}
+		return SampleValue{Type: "S", Text: at.Format("2006-01-02T15:04:05.000000000Z")}
 	case model.Bytes:
 		return SampleValue{Type: "B", Text: word}
 	case model.Strings:
