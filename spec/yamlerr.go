@@ -643,14 +643,14 @@ func (p *prober) fix(off int, problem string) string {
 		from := max(p.flowFrom, 0)
 		st := scanFlow(data[from:off])
 		if len(st.open) == 0 {
-			return fmt.Sprintf("; separate the entries of a flow %s with ',' and end it with %s", what, closer)
+			return fmt.Sprintf("; separate the entries of a flow %s with ',' and end it with '%s'", what, closer)
 		}
 		at := from + st.open[len(st.open)-1]
 		l, col := lineCol(data, at)
 		if here, _ := lineCol(data, off); l < here {
-			return fmt.Sprintf("; the flow %s opened at %d:%d is still open here: end it with %s (or separate its entries with ',')", what, l, col, closer)
+			return fmt.Sprintf("; the flow %s opened at %d:%d is still open here: end it with '%s' (or separate its entries with ',')", what, l, col, closer)
 		}
-		return fmt.Sprintf("; separate the entries of the flow %s opened at %d:%d with ',' and end it with %s; quote a value that holds \": \", ',' or brackets", what, l, col, closer)
+		return fmt.Sprintf("; separate the entries of the flow %s opened at %d:%d with ',' and end it with '%s'; quote a value that holds \": \", ',' or brackets", what, l, col, closer)
 	case problem == "did not find expected alphabetic or numeric character":
 		return fmt.Sprintf("; %q starts an anchor (&name) or an alias (*name), and a name follows it: quote the value if %q is part of it", c, c)
 	case problem == "found undefined tag handle":
