@@ -9,20 +9,27 @@ import (
 	"time"
 )
 
-// expiryStores returns two Stores over the same new tables: now, on the
-// real clock, and later, whose clock says an hour from now and moves a
-// second on every reading (so that no two requests see one now). An item
-// whose time to live is ten minutes away is live for now and expired for
-// later, and DynamoDB Local, whose clock is the real one, does not delete
-// it: the robust way to test expiry.
+// expiryStores returns two Stores over the same new tables: now, whose
+// clock says the time the Stores were made and moves a millisecond on
+// every reading, and later, whose clock says an hour from the real now and
+// moves a second on every reading (so that no two requests see one now).
+// An item whose time to live is ten minutes from its writing (soon) is
+// live for now, however long the test takes on a loaded machine, and
+// expired for later; DynamoDB Local, whose clock is the real one, does not
+// delete it: the robust way to test expiry.
 func expiryStores(t *testing.T) (now, later *Store) {
 	t.Helper()
-	now, _, opts := newStoreOpts(t, nil)
-	var ticks atomic.Int64
-	clock := func() time.Time {
-		return time.Now().Add(time.Hour + time.Duration(ticks.Add(1))*time.Second)
+	made, _, opts := newStoreOpts(t, nil)
+	start := time.Now()
+	var nowTicks, laterTicks atomic.Int64
+	nowClock := func() time.Time {
+		return start.Add(time.Duration(nowTicks.Add(1)) * time.Millisecond)
 	}
-	later = newChecked(t, now.client, append(slices.Clip(opts), WithClock(clock))...)
+	laterClock := func() time.Time {
+		return time.Now().Add(time.Hour + time.Duration(laterTicks.Add(1))*time.Second)
+	}
+	now = newChecked(t, made.client, append(slices.Clip(opts), WithClock(nowClock))...)
+	later = newChecked(t, made.client, append(slices.Clip(opts), WithClock(laterClock))...)
 	return now, later
 }
 
