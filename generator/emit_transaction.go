@@ -301,16 +301,16 @@ func (m *method) txDoc() {
 // stepCalls emits the building of every step's request into items[i],
 // made a transaction's item by the runtime's wrap function of its action
 // (transactPut...), failing with the step's error.
-func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType string) map[*plan.Input]string {
+func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType string) {
 	tx := m.pp.Tx
 	st := m.pp.Struct
 	g.Add(m.id("items")).Op(":=").Make(jen.Index().Qual(pathTypes, itemType), jen.Lit(len(tx.Steps)))
 	g.Var().Add(m.id("err")).Error()
 	now := m.readClock(g)
-	copies := m.itemCopies(g, fail)
+	m.itemCopies(g, fail)
 	input := func(in *plan.Input) *jen.Statement {
-		if c, ok := copies[in]; ok {
-			return jen.Id(c)
+		if in.Item != nil {
+			return jen.Id(in.Copy)
 		}
 		return jen.Id(st.Var).Dot(in.Field)
 	}
@@ -342,37 +342,31 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), m.id("err"))),
 		)
 	}
-	return copies
 }
 
 // itemCopies emits, for each item a step writes, the check that the
 // caller gave one and a copy of it, which building the step stamps with
 // the version and times it writes (so that a bind of them reads what is
-// written) and which the method gives back on success. It returns the
-// locals holding the copies.
-func (m *method) itemCopies(g *jen.Group, fail func(jen.Code) jen.Code) map[*plan.Input]string {
-	tx := m.pp.Tx
+// written) and which the method gives back on success: the local the
+// plan named (Input.Copy).
+func (m *method) itemCopies(g *jen.Group, fail func(jen.Code) jen.Code) {
 	st := m.pp.Struct
-	copies := map[*plan.Input]string{}
-	for _, in := range tx.ItemInputs() {
-		c := in.Copy
-		copies[in] = c
+	for _, in := range m.pp.Tx.ItemInputs() {
 		g.If(jen.Id(st.Var).Dot(in.Field).Op("==").Nil()).Block(
 			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(in.Item.Index), jen.Op("&").Id("ItemError").Values(
 				jen.Id("Entity").Op(":").Lit(in.Item.Entity().Name),
 				jen.Id("Reason").Op(":").Lit(fmt.Sprintf("no item: %s.%s is nil", st.Var, in.Field)),
 			))),
 		)
-		g.Id(c).Op(":=").Op("*").Id(st.Var).Dot(in.Field)
+		g.Id(in.Copy).Op(":=").Op("*").Id(st.Var).Dot(in.Field)
 	}
-	return copies
 }
 
 // giveBack emits, after a transaction succeeded, the copies of its items,
 // as written, into the caller's items.
-func (m *method) giveBack(g *jen.Group, copies map[*plan.Input]string) {
+func (m *method) giveBack(g *jen.Group) {
 	for _, in := range m.pp.Tx.ItemInputs() {
-		g.Op("*").Id(m.pp.Struct.Var).Dot(in.Field).Op("=").Id(copies[in])
+		g.Op("*").Id(m.pp.Struct.Var).Dot(in.Field).Op("=").Id(in.Copy)
 	}
 }
 
@@ -406,7 +400,7 @@ func (m *method) transactWrite() {
 	txVar := jen.Id(m.p.ConstName("Tx"))
 	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
-		copies := m.stepCalls(g, fail, "TransactWriteItem")
+		m.stepCalls(g, fail, "TransactWriteItem")
 		if len(tx.Distinct) > 0 {
 			g.If(m.id("err").Op(":=").Add(txVar).Dot("distinctItems").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
 		}
@@ -419,7 +413,7 @@ func (m *method) transactWrite() {
 		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
 			jen.Return(txVar.Clone().Dot("err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
 		)
-		m.giveBack(g, copies)
+		m.giveBack(g)
 		g.Return(jen.Nil())
 	})
 	m.f.Line()

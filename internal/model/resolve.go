@@ -878,9 +878,8 @@ func derivedKey(e *Entity, ix *Index, found [2]*Template) *EntityKey {
 			k.SK = tm
 		}
 	}
-	if len(via) == 0 {
-		return nil // every key attribute is the item's own: named or absent
-	}
+	// At least one key attribute came from another index: the caller
+	// passes only indexes with an attribute the item does not hold itself.
 	k.Via = via
 	return k
 }
@@ -1173,10 +1172,7 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 				if !tm.Has(a) || secondaryKeys && !k.Index.IsPrimary() {
 					continue
 				}
-				ka := k.Index.PK
-				if tm == k.SK {
-					ka = k.Index.SK
-				}
+				ka := keyAttrOf(k, tm)
 				if secondaryKeys {
 					r.errorf(name.Pos, "%s of %s names %s, which %s=%q of its primary key is built from; the generated code sets it at create, so the caller could not address the item before reading it: use it in a secondary index's key only", what, e.Name, a.Name, ka.Name, tm.Source)
 					return nil

@@ -96,9 +96,9 @@ type Transaction struct {
 	// method compares their keys before the call.
 	Distinct [][2]int
 	// Order is the order the method builds the steps' requests in (the
-	// request keeps the steps' own): the steps that write an item first,
-	// since building one stamps the copy of its item with the version
-	// and times it writes, which a later step's bind then reads.
+	// request keeps the steps' own; see buildOrder): building a step that
+	// writes an item stamps the copy of it with the version and times it
+	// writes, which a bind of another step then reads.
 	Order []int
 }
 
@@ -375,8 +375,10 @@ func (b *builder) txInputs(pp *Pattern) bool {
 					ok = false
 					continue
 				}
-				if reason := unboundWrite(bd.Item, tx); reason != "" && bd.Item.Entity().Created == bd.From {
-					b.errorf(bd.Pos, "%s %s: %s takes %s from %s.%s, but %s; bind it to an input", p.Op, p.Name, where(st), q.Attr.Name, bd.Item.As, bd.From.Name, reason)
+				if e := bd.Item.Entity(); e.Managed(bd.From) && !slices.Contains(src.Written, bd.From) {
+					// A put's created time: not among what the step
+					// writes itself (Input.Written).
+					b.errorf(bd.Pos, "%s %s: %s takes %s from %s.%s, but step %d (%s) keeps the %s of a stored %s, which the transaction does not read, and writes the Store's time only for a new one; bind it to an input", p.Op, p.Name, where(st), q.Attr.Name, bd.Item.As, bd.From.Name, bd.Item.Index+1, bd.Item.Action(), bd.From.Name, e.Name)
 					ok = false
 					continue
 				}
@@ -402,24 +404,12 @@ func (b *builder) txInputs(pp *Pattern) bool {
 	return ok
 }
 
-// unboundWrite says why the value a step writes into its item's created
-// time is not known before the call: a put of an item that has one keeps
-// the stored time (if_not_exists), which the transaction does not read.
-// "" when it is known.
-func unboundWrite(st *model.Step, tx *Transaction) string {
-	for _, s := range tx.Steps {
-		if s.Step == st && st.Op == model.OpPut && s.Plan.Call == UpdateItem {
-			return fmt.Sprintf("step %d (%s) keeps the %s of a stored %s, which the transaction does not read, and writes the Store's time only for a new one", st.Index+1, st.Action(), st.Entity().Created.Name, st.Entity().Name)
-		}
-	}
-	return ""
-}
-
 // buildOrder is the order a transaction's method builds its steps'
 // requests in: the steps' own, but a step that takes values of the item
 // a later step writes with values of its own (a version, times) comes
-// after that step, which stamps the item with them. A value refused before the call is then the first
-// step's in step order that has one, wherever no bind reaches ahead.
+// after that step, which stamps the item with them. A value refused
+// before the call is then the first step's in step order that has one,
+// wherever no bind reaches ahead.
 func buildOrder(tx *Transaction) []int {
 	placed := make([]bool, len(tx.Steps))
 	var order []int
