@@ -1,9 +1,10 @@
-package generator
+package golang
 
 import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/dyngen/dyngen/internal/model"
 )
 

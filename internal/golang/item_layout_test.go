@@ -1,4 +1,4 @@
-package generator
+package golang
 
 import (
 	"fmt"
@@ -46,12 +46,12 @@ patterns:
 // which are size checked, and where each attribute of the item comes
 // from, in which slot, under which condition.
 func TestItemLayout(t *testing.T) {
-	res := Check("spec.yaml", []byte(layoutSpec))
+	res := planOf("spec.yaml", []byte(layoutSpec))
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags)
 	}
-	i := slices.IndexFunc(res.Model.Entities, func(e *model.Entity) bool { return e.Name == "Order" })
-	l := itemLayoutOf(res.Model.Entities[i])
+	i := slices.IndexFunc(res.Plan.Model.Entities, func(e *model.Entity) bool { return e.Name == "Order" })
+	l := itemLayoutOf(res.Plan.Model.Entities[i])
 
 	var steps []string
 	for _, s := range l.steps {

@@ -1,4 +1,4 @@
-package generator
+package golang
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/dyngen/dyngen/internal/model"
 )
 

@@ -1,10 +1,11 @@
-package generator
+package golang
 
 import (
 	"reflect"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )

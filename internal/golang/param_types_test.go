@@ -1,4 +1,4 @@
-package generator
+package golang
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func TestParamGoTypes(t *testing.T) {
 	specs := corpusSpecs(t)
 	checked := 0
 	for name, data := range specs {
-		res := Check(name, data)
+		res := planOf(name, data)
 		if res.Plan == nil {
 			continue
 		}
@@ -60,7 +60,7 @@ patterns:
 `)
 	checked := 0
 	for name, data := range specs {
-		res := Check(name, data)
+		res := planOf(name, data)
 		if res.Plan == nil {
 			t.Fatalf("%s: %v", name, res.Diags.Err())
 		}
@@ -143,7 +143,7 @@ patterns:
 		}
 	}
 	for name, data := range specs {
-		res := Check(name, data)
+		res := planOf(name, data)
 		if res.Plan == nil {
 			t.Fatalf("%s: %v", name, res.Diags.Err())
 		}
@@ -178,7 +178,7 @@ patterns:
 // (without as): the entity's and the attribute's Go names (VaultRev).
 func TestVersionFieldName(t *testing.T) {
 	for name, data := range corpusSpecs(t) {
-		res := Check(name, data)
+		res := planOf(name, data)
 		if res.Plan == nil {
 			t.Fatalf("%s: %v", name, res.Diags.Err())
 		}

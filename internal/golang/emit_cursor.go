@@ -1,7 +1,8 @@
-package generator
+package golang
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
