@@ -488,7 +488,7 @@ func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece) {
 	case pc.how == pieceTimeNew:
 		from, to := timeSpan(a)
 		g.Id(from).Op(":=").Len(jen.Id("text"))
-		g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
+		g.List(jen.Id("text"), jen.Err()).Op("=").Add(rt("AppendKeyTime")).Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
 		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
 		g.Id(to).Op(":=").Len(jen.Id("text"))
 	default:
@@ -636,13 +636,13 @@ func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, target jen.Code) {
 	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.StoredForm().Reader != "" })
 	if decoded {
-		g.Id("dec").Op(":=").Id("itemDecoder").Values(jen.Id("entity").Op(":").Lit(ent.Name))
+		g.Id("dec").Op(":=").Add(rt("ItemDecoder")).Values(jen.Id("Entity").Op(":").Lit(ent.Name))
 	}
 	for _, a := range attrs {
 		g.Add(target).Dot(a.GoName).Op("=").Add(decodeAttr(ent, a))
 	}
 	if decoded {
-		g.Return(jen.Id("dec").Dot("err"))
+		g.Return(jen.Id("dec").Dot("Err"))
 	} else {
 		g.Return(jen.Nil())
 	}

@@ -119,7 +119,7 @@ func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text 
 // keySized is keySize's call on text, the value of string key attribute
 // ka, with limit the constant of its limit.
 func keySized(ka *model.KeyAttr, limit string, text jen.Code) jen.Code {
-	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit))
+	return rt("KeySize").Call(jen.Lit(ka.Name), text, rt(limit))
 }
 
 // keySizeLimit is the constant of the limit a string key attribute ka,
@@ -130,9 +130,9 @@ func keySized(ka *model.KeyAttr, limit string, text jen.Code) jen.Code {
 // enum's). A string's maxLength bounds a key only for values that keep
 // it, and a read does not check it.
 func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) string {
-	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
+	limit, bytes := "MaxPartitionKey", plan.MaxPartitionKeyBytes
 	if isSortKey(ent, ka) {
-		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
+		limit, bytes = "MaxSortKey", plan.MaxSortKeyBytes
 	}
 	bounded := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
 		k := a.StoredForm().Key
@@ -163,10 +163,10 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName strin
 	case model.String:
 		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
 	case model.Enum:
-		checked(jen.Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
+		checked(rt("KeyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
 	default:
 		if fn := a.StoredForm().Key.Number; fn != "" {
-			checked(jen.Id(fn).Call(jen.Lit(a.Name), v))
+			checked(rt(fn).Call(jen.Lit(a.Name), v))
 		}
 	}
 }
@@ -189,13 +189,13 @@ func scopeLocal(scope map[string]string, name string) string {
 func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
 	name := e.scopeName(scope, paramName(a)+"Prefix")
 	scope["prefix|"+name] = name
-	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
+	call := rt("KeyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
 	if a.Type == model.Enum {
 		args := []jen.Code{jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)}
 		for _, value := range a.Values {
 			args = append(args, jen.Lit(value))
 		}
-		call = jen.Id("keyEnumPrefix").Call(args...)
+		call = rt("KeyEnumPrefix").Call(args...)
 	}
 	errID := jen.Id(scopeLocal(scope, "err"))
 	g.List(jen.Id(name), errID).Op(":=").Add(call)
@@ -298,7 +298,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		if k.Number == "" {
 			return storedText(a, v)
 		}
-		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, jen.Id(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
+		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, rt(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
 	case model.B:
 		return v
 	}
@@ -307,7 +307,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	case k.Func == "":
 		return v
 	case !k.Checked:
-		return jen.Id(k.Func).Call(baseValue(a, k.Arg, v))
+		return rt(k.Func).Call(baseValue(a, k.Arg, v))
 	}
 	// Refused are the separators the encoding refuses ("" when it takes
 	// none, as a time's).
@@ -315,7 +315,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	if k.Seps {
 		refused = seps
 	}
-	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, jen.Id(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
+	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, rt(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
 }
 
 // checkedKey emits, once per scope and id, the call of a checked key

@@ -270,7 +270,7 @@ func (l *itemLayout) slots(m string) []*itemAttr {
 // appendsTime reports whether a placeholder's text is a time appended in
 // place to the key buffer of MarshalItem (appendKeyTime).
 func appendsTime(a *model.Attribute) bool {
-	return a.StoredForm().Key.Func == "keyTime"
+	return a.StoredForm().Key.Func == "KeyTime"
 }
 
 // estimateKey is the usual length of a key built from tm: its literal

@@ -58,7 +58,7 @@ func TestItemLayout(t *testing.T) {
 		steps = append(steps, describeStep(s))
 	}
 	wantSteps := []string{
-		"sparse ByCoupon if coupon (inByCoupon): gsi2PK=GSI2PK sized maxPartitionKey, gsi2SK=GSI2SK",
+		"sparse ByCoupon if coupon (inByCoupon): gsi2PK=GSI2PK sized MaxPartitionKey, gsi2SK=GSI2SK",
 		"natural customerId",
 	}
 	checkLines(t, "steps", steps, wantSteps)
@@ -68,8 +68,8 @@ func TestItemLayout(t *testing.T) {
 		plain = append(plain, describeKey(k)+": "+describePieces(k.pieces))
 	}
 	wantPlain := []string{
-		"pk=PK sized maxPartitionKey: \"CUSTOMER#\" customerId",
-		"sk=SK sized maxSortKey: \"ORDER#\" placed(new) \"#\" orderId",
+		"pk=PK sized MaxPartitionKey: \"CUSTOMER#\" customerId",
+		"sk=SK sized MaxSortKey: \"ORDER#\" placed(new) \"#\" orderId",
 		"gsi1PK=GSI1PK: \"STATE#\" state",
 		"gsi1SK=GSI1SK: placed(copy)",
 		"gsi3SK=GSI3SK: placed(copy)",
