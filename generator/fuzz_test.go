@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/internal/report"
 	"golang.org/x/tools/txtar"
 )
 
@@ -109,7 +109,7 @@ func FuzzCheck(f *testing.F) {
 			t.Error(err)
 		}
 		if res.Plan != nil {
-			if err := plan.NewReport("spec.yaml", res.Plan, res.Diags).WriteText(io.Discard); err != nil {
+			if err := report.New("spec.yaml", res.Plan, res.Diags).WriteText(io.Discard); err != nil {
 				t.Fatal(err)
 			}
 		}

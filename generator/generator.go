@@ -7,6 +7,7 @@ package generator
 import (
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 	"github.com/dyngen/dyngen/spec"
 )
@@ -32,12 +33,14 @@ func Check(file string, data []byte) *Result {
 		return res
 	}
 	res.Model = model.Resolve(f, diags)
+	output.Resolve(res.Model, f.Outputs, diags)
 	if diags.HasErrors() {
 		if res.Model.Prune() {
-			plan.Build(res.Model, diags)
+			output.Check(plan.Build(res.Model, diags), diags)
 		}
 		return res
 	}
 	res.Plan = plan.Build(res.Model, diags)
+	output.Check(res.Plan, diags)
 	return res
 }

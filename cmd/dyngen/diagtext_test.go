@@ -144,7 +144,7 @@ func TestDiagnosticTexts(t *testing.T) {
 		}
 		return m
 	}
-	for _, pattern := range []string{"../../example/*/spec.yaml", "../../internal/e2e/spec.yaml", "../../internal/bench/*/spec.yaml", "../../spec/testdata/*/*.yaml", "../../generator/testdata/requests/*.yaml", "../../internal/output/testdata/*.yaml"} {
+	for _, pattern := range []string{"../../example/*/spec.yaml", "../../internal/e2e/spec.yaml", "../../internal/bench/*/spec.yaml", "../../spec/testdata/*/*.yaml", "../../generator/testdata/requests/*.yaml", "../../internal/output/*/testdata/*.yaml"} {
 		for _, file := range glob(pattern) {
 			data, err := os.ReadFile(file)
 			if err != nil {

@@ -39,9 +39,6 @@ type Plan struct {
 	Assumptions []string
 	// Tables defines every table, in spec order.
 	Tables []*TableDef
-	// Access is what the patterns' calls ask of DynamoDB, as the IAM
-	// policy's statements; nil when the spec asks for no iam output.
-	Access *Access
 }
 
 // Pattern is how one access pattern is served.
@@ -192,10 +189,6 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 		// the pattern meant for it was refused.
 		b.indexUse(p)
 	}
-	if m.Output(model.IAM) != nil {
-		p.Access = access(p, diags)
-	}
-	cloudFormationStrings(p, diags)
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
 	return p

@@ -1,0 +1,49 @@
+// Package outputtest holds what the tests of several output formats
+// share: AWS's cfn-lint, which checks the CloudFormation template and the
+// IAM policy as a managed policy's document.
+package outputtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// PyCfnLintVersion is the version of AWS's cfn-lint (Python) that the
+// tests run; .ci/run installs it with pip and then sets
+// DYNGEN_CFN_LINT=required. (The cfn-lint of npm that the CloudFormation
+// output's TestCloudFormationLint runs is another program.)
+const PyCfnLintVersion = "1.51.0"
+
+// findPyCfnLint finds cfn-lint PyCfnLintVersion, once per process (it
+// takes seconds to start): its path, or why there is none.
+var findPyCfnLint = sync.OnceValues(func() (path, why string) {
+	path, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		return "", "cfn-lint is not installed"
+	}
+	out, err := exec.Command(path, "--version").CombinedOutput()
+	if v := strings.TrimSpace(string(out)); err != nil || v != "cfn-lint "+PyCfnLintVersion {
+		return "", fmt.Sprintf("%s --version says %q (%v), not cfn-lint %s", path, v, err, PyCfnLintVersion)
+	}
+	return path, ""
+})
+
+// PyCfnLint returns the path of cfn-lint PyCfnLintVersion. Without it,
+// the test fails when DYNGEN_CFN_LINT is "required", and is skipped
+// otherwise.
+func PyCfnLint(t *testing.T) string {
+	t.Helper()
+	path, why := findPyCfnLint()
+	if why != "" {
+		msg := why + "; run: pip install cfn-lint==" + PyCfnLintVersion
+		if os.Getenv("DYNGEN_CFN_LINT") == "required" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return path
+}
