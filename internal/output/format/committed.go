@@ -162,3 +162,19 @@ func WithTypes(key []CommittedKey, types map[string]string) []CommittedKey {
 	}
 	return key
 }
+
+// EachChangedTable reads the committed file data of a format with read
+// (which reports false when data is nil or not of the format: the
+// generation replaces it, and nothing is compared), and calls changes
+// with each table of p whose committed table read names by name.
+func EachChangedTable(p *plan.Plan, data []byte, read func([]byte) (map[string]CommittedTable, bool), name func(*model.Table) string, changes func(d *plan.TableDef, had CommittedTable)) {
+	tables, ok := read(data)
+	if !ok {
+		return
+	}
+	for _, d := range p.Tables {
+		if had, ok := tables[name(d.Table)]; ok {
+			changes(d, had)
+		}
+	}
+}

@@ -7,36 +7,8 @@ import (
 
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
-
-// shop is a spec of a table with a global index, whose patterns each
-// test adds.
-const shop = `
-version: 1
-package: shop
-tables:
-  Shop:
-    partitionKey: PK
-    sortKey: SK
-    indexes:
-      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}
-entities:
-  Customer:
-    attributes: {customerId: string, email: string}
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "PROFILE"}
-      GSI1: {pk: "EMAIL#{email}", sk: "CUSTOMER"}
-  Order:
-    attributes: {customerId: string, orderId: string, status: {type: enum, values: [open, shipped]}}
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "ORDER#{orderId}"}
-      GSI1: {pk: "STATUS#{status}", sk: "{orderId}"}
-  Line:
-    attributes: {customerId: string, orderId: string, sku: string}
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "LINE#{orderId}#{sku}"}
-patterns:
-`
 
 const askIAM = "outputs:\n  iam:\n"
 
@@ -67,7 +39,7 @@ func sids(gs map[string]*iam.Grant) []string {
 // key patterns they send; an index's patterns are those of its own
 // partition key.
 func TestAccessStatements(t *testing.T) {
-	gs := grants(t, generator.Check("spec.yaml", []byte(shop+`  GetCustomer: {get: Customer}
+	gs := grants(t, generator.Check("spec.yaml", []byte(outputtest.Shop+`  GetCustomer: {get: Customer}
   AddOrder: {create: Order}
   OrdersOf: {query: Order, by: [customerId]}
   ByStatus: {query: Order, by: [status]}

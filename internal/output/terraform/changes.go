@@ -26,15 +26,9 @@ import (
 // committed file that can't be read as a configuration is not compared:
 // the generation replaces it.
 func Changes(p *plan.Plan, o *model.Output, committed format.Committed, diags *diag.List) {
-	tables, ok := committedTables(committed(o.File))
-	if !ok {
-		return
-	}
-	for _, d := range p.Tables {
-		if had, ok := tables[ResourceName(d.Table)]; ok {
-			tableChanges(d, had, o.File, diags)
-		}
-	}
+	format.EachChangedTable(p, committed(o.File), committedTables, ResourceName, func(d *plan.TableDef, had format.CommittedTable) {
+		tableChanges(d, had, o.File, diags)
+	})
 }
 
 // tableChanges warns of the changes of table d since the committed

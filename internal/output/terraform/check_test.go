@@ -7,6 +7,7 @@ import (
 
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output/outputtest"
 	"github.com/dyngen/dyngen/internal/output/terraform"
 )
 
@@ -62,35 +63,11 @@ func TestTerraformNameClash(t *testing.T) {
 // output name.
 var tfIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
-// shop is a spec of one table with global and local indexes.
-const shop = `
-version: 1
-package: shop
-tables:
-  Shop:
-    partitionKey: PK
-    sortKey: SK
-    indexes:
-      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}
-      ByKeys: {partitionKey: GSI2PK, projection: keys}
-      LSI1: {local: true, sortKey: LSI1SK}
-entities:
-  Customer:
-    attributes: {customerId: string, email: string, total: int}
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "PROFILE"}
-      GSI1: {pk: "EMAIL#{email}", sk: "CUSTOMER"}
-      ByKeys: {pk: "C#{customerId}"}
-      LSI1: {sk: "TOTAL#{total}"}
-patterns:
-  GetCustomer: {get: Customer}
-`
-
 // TestTerraformNames checks the names of the Terraform output of a spec
-// of global and local indexes: identifiers, each distinct in its
+// of global and local indexes (outputtest.Shop): identifiers, each distinct in its
 // namespace, none of the names Terraform reserves for variables.
 func TestTerraformNames(t *testing.T) {
-	res := generator.Check("spec.yaml", []byte(shop))
+	res := generator.Check("spec.yaml", []byte(outputtest.Shop+"  GetCustomer: {get: Customer}\n"))
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags.Err())
 	}
