@@ -2,8 +2,8 @@
 // pattern of a resolved model (package model), and refuses, with a
 // position and a fix, what DynamoDB can't serve well. Build reads the
 // model and returns a Plan and diagnostics; it writes nothing and prints
-// nothing. The emitters print what the plan decided: no expression,
-// call, index or parameter is chosen while printing.
+// nothing. The calls, indexes, expressions and parameters are chosen
+// here; the Go emitter (internal/golang) and the outputs print them.
 //
 // A pattern's Pattern holds:
 //
