@@ -32,10 +32,27 @@ const Spec = "spec.yaml"
 // Diagnostics names the section of a case that holds the diagnostics.
 const Diagnostics = "diagnostics"
 
-// Run runs every case of dir (dir/*.txtar) as a subtest: check returns
-// the diagnostics of the case's spec, which must be those of the case.
-// With update, the diagnostics section is rewritten from the run instead.
-func Run(t *testing.T, dir string, update bool, check func(t *testing.T, spec []byte) *diag.List) {
+// Stage is the stage of dyngen's checks whose cases a package keeps.
+type Stage int
+
+const (
+	// Model: every diagnostic of a case is the model's, reported by
+	// spec.Parse and model.Resolve, and the rest of dyngen's checks
+	// (generator.Check) add none; a case the planner reports on too
+	// belongs in internal/plan/testdata.
+	Model Stage = iota
+	// Plan: the diagnostics of a case are those of dyngen's checks
+	// (generator.Check: parse, resolve, plan the model or its sound part),
+	// and the planner reports some of them; a case whose diagnostics are
+	// all the model's belongs in internal/model/testdata.
+	Plan
+)
+
+// Run runs every case of dir (dir/*.txtar) as a subtest: the
+// diagnostics of the case's spec at stage must be those of the case, and
+// the case must belong to stage. With update, the diagnostics section is
+// rewritten from the run instead.
+func Run(t *testing.T, dir string, update bool, stage Stage) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
@@ -46,12 +63,31 @@ func Run(t *testing.T, dir string, update bool, check func(t *testing.T, spec []
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			runCase(t, file, update, check)
+			runCase(t, file, update, stage)
 		})
 	}
 }
 
-func runCase(t *testing.T, file string, update bool, check func(t *testing.T, spec []byte) *diag.List) {
+// check returns the diagnostics of the spec in data at stage, and fails
+// t when they do not belong to it.
+func check(t *testing.T, data []byte, stage Stage) *diag.List {
+	t.Helper()
+	resolved, all := stages(t, data)
+	same := Text(all) == Text(resolved)
+	switch {
+	case stage == Model && !same:
+		t.Errorf("the planner reports on this spec too, and the case belongs in internal/plan/testdata\nall of dyngen's checks:\n%s\nthe model's:\n%s", Text(all), Text(resolved))
+	case stage == Plan && same:
+		t.Errorf("the planner reports nothing on this spec: the case belongs in internal/model/testdata")
+	}
+	if stage == Model {
+		return resolved
+	}
+	return all
+}
+
+// runCase runs the case in file.
+func runCase(t *testing.T, file string, update bool, stage Stage) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +110,7 @@ func runCase(t *testing.T, file string, update bool, check func(t *testing.T, sp
 	if len(bytes.TrimSpace(ar.Comment)) == 0 {
 		t.Error("the case does not say what it is about (its comment is empty)")
 	}
-	got := Text(check(t, data))
+	got := Text(check(t, data, stage))
 	if !update {
 		if got != want {
 			t.Errorf("diagnostics differ (run with -update to accept)\ngot:\n%s\nwant:\n%s", got, want)
@@ -99,12 +135,12 @@ func Text(l *diag.List) string {
 	return b.String()
 }
 
-// Stages checks the spec in data twice: parsed and resolved into the
+// stages checks the spec in data twice: parsed and resolved into the
 // model only (spec.Parse, model.Resolve), and by the whole of dyngen's
 // checks (generator.Check, which plans the model, or the sound part of a
 // model with errors). It fails t when the spec does not parse: a case
 // of the spec's shape is the command's.
-func Stages(t *testing.T, data []byte) (resolved, all *diag.List) {
+func stages(t *testing.T, data []byte) (resolved, all *diag.List) {
 	t.Helper()
 	f, diags := spec.Parse(Spec, data)
 	if diags.HasErrors() {
