@@ -11,13 +11,14 @@ import (
 	"unicode"
 )
 
-// This file keeps the repository's Markdown true: the table of contents
-// of docs/spec.md lists every heading, and every relative link of every
+// This file keeps the repository's Markdown true: the tables of contents
+// of docs/spec.md and docs/guide.md list every heading, and every relative link of every
 // Markdown file names a file that exists and, into a Markdown file, a
 // heading it has, by GitHub's anchor rules.
 
-// specMarkdown is the reference whose table of contents TestSpecContents keeps.
-const specMarkdown = "../../docs/spec.md"
+// contentsDocs are the documents whose tables of contents TestContents
+// keeps: the reference and the guide.
+var contentsDocs = []string{"../../docs/spec.md", "../../docs/guide.md"}
 
 // contentsHeading heads the table of contents of docs/spec.md.
 const contentsHeading = "## Contents"
@@ -148,11 +149,11 @@ func contents(text string) string {
 // contentsSection returns where the contents start and end in text:
 // from after the heading and its blank line up to the next heading, the
 // blank line before it included.
-func contentsSection(t *testing.T, text string) (start, end int) {
+func contentsSection(t *testing.T, doc, text string) (start, end int) {
 	t.Helper()
 	i := strings.Index(text, "\n"+contentsHeading+"\n\n")
 	if i < 0 {
-		t.Fatalf("%s has no section %q", specMarkdown, contentsHeading)
+		t.Fatalf("%s has no section %q", doc, contentsHeading)
 	}
 	start = i + len("\n"+contentsHeading+"\n\n")
 	if strings.HasPrefix(text[start:], "#") {
@@ -160,47 +161,49 @@ func contentsSection(t *testing.T, text string) (start, end int) {
 	}
 	next := strings.Index(text[start:], "\n#")
 	if next < 0 {
-		t.Fatalf("%s: no heading follows the contents", specMarkdown)
+		t.Fatalf("%s: no heading follows the contents", doc)
 	}
 	return start, start + next + 1
 }
 
-// TestSpecContents keeps the table of contents of docs/spec.md true: it is
-// the list of the document's headings, each linked to its anchor, in
-// order and indented by level. go test ./cmd/dyngen -run SpecContents
-// -update writes it.
-func TestSpecContents(t *testing.T) {
-	data, err := os.ReadFile(specMarkdown)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	start, end := contentsSection(t, text)
-	want := contents(text) + "\n"
-	if got := text[start:end]; got != want {
-		if *update {
-			if err := os.WriteFile(specMarkdown, []byte(text[:start]+want+text[end:]), 0o644); err != nil {
-				t.Fatal(err)
+// TestContents keeps the tables of contents of docs/spec.md and
+// docs/guide.md true: each is the list of the document's headings, each
+// linked to its anchor, in order and indented by level. go test
+// ./cmd/dyngen -run Contents -update writes them.
+func TestContents(t *testing.T) {
+	for _, doc := range contentsDocs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		start, end := contentsSection(t, doc, text)
+		want := contents(text) + "\n"
+		if got := text[start:end]; got != want {
+			if *update {
+				if err := os.WriteFile(doc, []byte(text[:start]+want+text[end:]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
 			}
-			return
+			t.Errorf("the contents of %s are not its headings (go test ./cmd/dyngen -run Contents -update rewrites them); want:\n%s", doc, want)
 		}
-		t.Errorf("the contents of %s are not its headings (go test ./cmd/dyngen -run SpecContents -update rewrites them); want:\n%s", specMarkdown, want)
-	}
-	// Each line is a heading: the contents name every one, and only them.
-	anchors := map[string]bool{}
-	for _, h := range headings(text) {
-		anchors[h.anchor] = true
-	}
-	n := 0
-	for _, line := range strings.Split(strings.TrimSuffix(contents(text), "\n"), "\n") {
-		m := markdownLink.FindStringSubmatch(line)
-		if m == nil || !strings.HasPrefix(m[2], "#") || !anchors[m[2][1:]] {
-			t.Errorf("contents line %q links to no heading", line)
+		// Each line is a heading: the contents name every one, and only them.
+		anchors := map[string]bool{}
+		for _, h := range headings(text) {
+			anchors[h.anchor] = true
 		}
-		n++
-	}
-	if n+2 != len(headings(text)) { // the title and the contents' own heading
-		t.Errorf("the contents list %d headings of %d", n, len(headings(text))-2)
+		n := 0
+		for _, line := range strings.Split(strings.TrimSuffix(contents(text), "\n"), "\n") {
+			m := markdownLink.FindStringSubmatch(line)
+			if m == nil || !strings.HasPrefix(m[2], "#") || !anchors[m[2][1:]] {
+				t.Errorf("%s: contents line %q links to no heading", doc, line)
+			}
+			n++
+		}
+		if n+2 != len(headings(text)) { // the title and the contents' own heading
+			t.Errorf("%s: the contents list %d headings of %d", doc, n, len(headings(text))-2)
+		}
 	}
 }
 
