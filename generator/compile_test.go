@@ -25,9 +25,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/dyngen/dyngen/internal/golang"
 	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
-	"go.yaml.in/yaml/v3"
 )
 
 // This file checks a generated package the way the Go toolchain will
@@ -41,7 +43,7 @@ import (
 // generated code imports. Any other package is listed when first
 // imported.
 var compileImports = []string{
-	pathDynamo, pathTypes, pathAWS,
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb", "github.com/aws/aws-sdk-go-v2/service/dynamodb/types", "github.com/aws/aws-sdk-go-v2/aws",
 	"bytes", "context", "encoding/base64", "encoding/binary", "errors", "fmt",
 	"hash/fnv", "iter", "math", "math/big", "math/rand/v2", "regexp", "slices",
 	"strconv", "strings", "time", "unicode/utf8",
@@ -343,7 +345,7 @@ func docProblems(p *plan.Plan, files []File) []error {
 	for _, doc := range docs {
 		*doc = ""
 	}
-	bare, err := emit(p, "spec.yaml")
+	bare, err := golang.Package(p, "spec.yaml")
 	for i, doc := range docs {
 		*doc = saved[i]
 	}
@@ -451,7 +453,7 @@ func outputProblems(res *Result) []error {
 	if res.Plan == nil || res.Diags.HasErrors() {
 		return nil
 	}
-	files, err := emit(res.Plan, "spec.yaml")
+	files, err := golang.Package(res.Plan, "spec.yaml")
 	if err != nil {
 		// jennifer's errors go on with the whole source: the first line
 		// of each says what is wrong.
@@ -515,7 +517,7 @@ patterns:
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags.Err())
 	}
-	files, err := emit(res.Plan, "spec.yaml")
+	files, err := golang.Package(res.Plan, "spec.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,14 +542,14 @@ patterns:
 		return out
 	}
 	rename := func(name string) func(File) []File {
-		return func(f File) []File { return []File{{name, f.Data}} }
+		return func(f File) []File { return []File{{Name: name, Data: f.Data}} }
 	}
 	edit := func(old, new string) func(File) []File {
 		return func(f File) []File {
 			if !bytes.Contains(f.Data, []byte(old)) {
 				t.Fatalf("%s holds no %q", f.Name, old)
 			}
-			return []File{{f.Name, bytes.Replace(f.Data, []byte(old), []byte(new), 1)}}
+			return []File{{Name: f.Name, Data: bytes.Replace(f.Data, []byte(old), []byte(new), 1)}}
 		}
 	}
 	for _, c := range []struct {

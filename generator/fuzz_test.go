@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dyngen/dyngen/internal/report"
 	"golang.org/x/tools/txtar"
+
+	"github.com/dyngen/dyngen/internal/golang"
+	"github.com/dyngen/dyngen/internal/report"
 )
 
 // seedSpecs returns every spec of the project: the examples, the
@@ -139,7 +141,7 @@ func BenchmarkFuzzCheck(b *testing.B) {
 		for b.Loop() {
 			for _, spec := range specs {
 				if res := Check("spec.yaml", spec); res.Plan != nil && !res.Diags.HasErrors() {
-					emit(res.Plan, "spec.yaml")
+					golang.Package(res.Plan, "spec.yaml")
 				}
 			}
 		}

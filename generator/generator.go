@@ -1,7 +1,13 @@
-// Package generator runs dyngen's pipeline on a spec: parse, resolve the
-// model, plan every access pattern, and (once a spec is free of errors)
-// emit the Go package. It returns files and diagnostics; it never writes
-// anything itself: the dyngen command is the only writer.
+// Package generator runs dyngen's pipeline on a spec:
+//
+//	spec.Parse -> model.Resolve -> plan.Build -> golang.Package (the Go package)
+//	                                          -> output.Render (the outputs: listed)
+//
+// and returns the files and the diagnostics. Each stage reads only what the
+// stages before it made: the model decides every name, the plan every
+// request and expression, and the Go emitter (internal/golang) and the
+// outputs (internal/output) print them. It never writes anything itself:
+// the dyngen command is the only writer.
 package generator
 
 import (
@@ -25,7 +31,9 @@ type Result struct {
 // not echoes of shape errors. The planner then checks every table,
 // entity and pattern the model found no error in, and leaves out those
 // with errors and what depends on them; Plan is set only when the model
-// has no error.
+// has no error. The outputs: are resolved with the model and checked on
+// the plan by internal/output (output.Resolve, output.Check), from its
+// table of formats.
 func Check(file string, data []byte) *Result {
 	f, diags := spec.Parse(file, data)
 	res := &Result{Diags: diags}

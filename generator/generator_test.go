@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dyngen/dyngen/internal/golang"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -88,7 +89,7 @@ patterns:
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags.Err())
 	}
-	if _, err := emit(res.Plan, "spec.yaml"); err != nil {
+	if _, err := golang.Package(res.Plan, "spec.yaml"); err != nil {
 		t.Fatalf("the sound plan: %v", err)
 	}
 	pp := res.Plan.Patterns[0]
@@ -96,7 +97,7 @@ patterns:
 		t.Fatalf("CustomerByEmail is planned as %s with members %+v, want a Query reading only Customer items", pp.Call, pp.Members)
 	}
 	pp.Members[0].How = plan.ByEntityAttr
-	if _, err := emit(res.Plan, "spec.yaml"); err == nil || !strings.Contains(err.Error(), "CustomerByEmail") {
+	if _, err := golang.Package(res.Plan, "spec.yaml"); err == nil || !strings.Contains(err.Error(), "CustomerByEmail") {
 		t.Errorf("emit of a get that may read other entities: %v, want an error naming the pattern", err)
 	}
 }

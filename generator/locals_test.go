@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dyngen/dyngen/internal/golang"
 	"github.com/dyngen/dyngen/internal/model"
 )
 
@@ -88,7 +89,7 @@ func TestLocalsGiveWay(t *testing.T) {
 			for _, err := range outputProblems(res) {
 				t.Error(err)
 			}
-			files, err := emit(res.Plan, "spec.yaml")
+			files, err := golang.Package(res.Plan, "spec.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}

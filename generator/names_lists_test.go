@@ -11,8 +11,11 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/dyngen/dyngen/internal/model"
 	"golang.org/x/tools/txtar"
+
+	dynrt "github.com/dyngen/dyngen/generator/runtime"
+
+	"github.com/dyngen/dyngen/internal/model"
 )
 
 // TestRuntimeNames keeps model.RuntimeNames true: it lists exactly the
@@ -22,7 +25,7 @@ func TestRuntimeNames(t *testing.T) {
 	var got []string
 	fset := token.NewFileSet()
 	for _, name := range model.RuntimeFiles {
-		src, err := runtimeFS.ReadFile("runtime/" + name)
+		src, err := dynrt.Source.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,47 +248,5 @@ func TestFixedNames(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestBatchConstants keeps the generator's copies of the runtime's batch
-// constants, which the doc comments print, equal to the runtime's.
-func TestBatchConstants(t *testing.T) {
-	src, err := runtimeFS.ReadFile("runtime/batch.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := parser.ParseFile(token.NewFileSet(), "batch.go", src, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{
-		"defaultBatchConcurrency": defaultBatchConcurrency,
-		"batchAttempts":           batchAttempts,
-		"maxBatchGet":             maxBatchGet,
-		"maxBatchWrite":           maxBatchWrite,
-	}
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, n := range vs.Names {
-				w, ok := want[n.Name]
-				if !ok {
-					continue
-				}
-				delete(want, n.Name)
-				lit, ok := vs.Values[i].(*ast.BasicLit)
-				if got, err := strconv.Atoi(lit.Value); !ok || err != nil || got != w {
-					t.Errorf("runtime %s = %s, the generator's is %d", n.Name, lit.Value, w)
-				}
-			}
-		}
-	}
-	for n := range want {
-		t.Errorf("runtime/batch.go declares no constant %s", n)
 	}
 }

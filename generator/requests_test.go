@@ -14,9 +14,10 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
-	"golang.org/x/tools/txtar"
 )
 
 // TestRequestsAsPlanned calls every method of the packages generated from

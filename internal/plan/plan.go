@@ -1,13 +1,3 @@
-// Package plan decides, for every access pattern of a model, the one
-// DynamoDB call that serves it (GetItem, Query, PutItem, UpdateItem,
-// DeleteItem, BatchGetItem, BatchWriteItem), the index, the exact key
-// condition and how items of other entities sharing a partition are kept
-// out of the typed result. A read no index can serve is refused: there is
-// no Scan. It also runs the whole-model checks (key collisions, key sizes,
-// Go names) and estimates each call's capacity cost.
-//
-// The planner is pure: it reads the model and writes a Plan and
-// diagnostics; emission makes no decision the plan did not make.
 package plan
 
 import (

@@ -1,0 +1,658 @@
+package golang
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// receiver is the receiver name of an entity's methods.
+func receiver(ent *model.Entity) string {
+	return strings.ToLower(ent.GoName[:1])
+}
+
+// entityFile emits an entity: its enum types, its struct, its key
+// builders, and MarshalItem / UnmarshalItem written out field by field.
+func (e *emitter) entityFile(ent *model.Entity) *jen.File {
+	f := e.newFile()
+	for _, a := range ent.Attributes {
+		if a.Type == model.Enum {
+			e.enum(f, ent, a)
+		}
+	}
+	e.entityStruct(f, ent)
+	if e.p.Model.NeedsKeyType(ent) {
+		e.keyStruct(f, ent)
+	}
+	e.keyBuilders(f, ent)
+	e.validate(f, ent)
+	e.marshal(f, ent)
+	e.unmarshal(f, ent)
+	return f
+}
+
+func (e *emitter) enum(f *jen.File, ent *model.Entity, a *model.Attribute) {
+	name := model.EnumType(ent, a)
+	commentf(f, "%s is the type of %s.%s: one of %s.", name, ent.GoName, a.GoName, strings.Join(quoteAll(a.Values), ", "))
+	f.Type().Id(name).String()
+	f.Line()
+	commentf(f, "The values of %s.", name)
+	f.Const().DefsFunc(func(g *jen.Group) {
+		for _, v := range a.Values {
+			g.Id(model.EnumConst(ent, a, v)).Id(name).Op("=").Lit(v)
+		}
+	})
+	f.Line()
+	commentf(f, "Valid reports whether v is one of the values of %s.", name)
+	f.Func().Params(jen.Id("v").Id(name)).Id("Valid").Params().Bool().Block(
+		jen.Switch(jen.Id("v")).Block(
+			jen.CaseFunc(func(g *jen.Group) {
+				for _, v := range a.Values {
+					g.Id(model.EnumConst(ent, a, v))
+				}
+			}).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
+	)
+	f.Line()
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// entityStruct emits the struct, with the spec's docs and how the entity
+// is stored.
+func (e *emitter) entityStruct(f *jen.File, ent *model.Entity) {
+	entityDoc(f, ent)
+	f.Type().Id(ent.GoName).StructFunc(func(g *jen.Group) {
+		for _, a := range ent.Attributes {
+			st := jen.Id(a.GoName).Add(fieldType(ent, a))
+			switch note := strings.Join(append(fieldNotes(a), managedNotes(ent, a)...), "; "); {
+			case len(note) > maxTrailing:
+				comment(g, capitalize(note)+".")
+			case note != "":
+				trailing(st, note)
+			}
+			g.Add(st)
+		}
+	})
+	f.Line()
+}
+
+// maxTrailing is the longest note written at the end of a field's line;
+// a longer one goes above the field, so that lines stay within 80
+// columns.
+const maxTrailing = 40
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// entityDoc emits the doc of an entity's struct: the spec's doc first, as
+// its own paragraph (go doc's summary), then the table and the templates
+// of its keys.
+func entityDoc(f *jen.File, ent *model.Entity) {
+	if ent.Doc != "" {
+		comment(f, ent.Doc)
+		comment(f, "")
+	}
+	commentf(f, "%s is an item of table %s.", ent.GoName, ent.Table.Name)
+	comment(f, "")
+	commentf(f, "Its items hold %s=%q, under these keys:", ent.Table.EntityAttr, ent.TypeValue)
+	comment(f, "")
+	for _, k := range ent.Keys {
+		comment(f, "\t"+describeEntityKey(k))
+	}
+}
+
+// fieldNotes are the notes of an attribute's field: its doc, and how it
+// is stored where that is not plain from its type.
+func fieldNotes(a *model.Attribute) []string {
+	var notes []string
+	if a.Doc != "" {
+		notes = append(notes, strings.TrimSuffix(a.Doc, "."))
+	}
+	if a.Stored != a.Name {
+		notes = append(notes, "stored as "+a.Stored)
+	}
+	switch {
+	case a.StoredForm().Pointer:
+		notes = append(notes, "optional: nil when absent")
+	case a.Optional && a.StoredForm().OmitZero:
+		notes = append(notes, "optional: absent when empty")
+	case a.Optional:
+		notes = append(notes, "optional: absent when nil or empty")
+	case a.Default != nil:
+		notes = append(notes, "default "+a.Default.Text+" when the item lacks it")
+	}
+	switch {
+	case a.TTL:
+		notes = append(notes, "the table's time to live, in epoch seconds")
+	case a.Type == model.Time && a.Format != model.RFC3339:
+		notes = append(notes, "stored as "+string(a.Format))
+	case a.Type == model.Path:
+		notes = append(notes, fmt.Sprintf("a path, stored joined by %q", string(a.Separator)))
+	case a.Type == model.Document:
+		notes = append(notes, "a document, kept as DynamoDB stores it")
+	}
+	if model.GoName(a.Name) != a.GoName && a.GoName != "" {
+		notes = append(notes, "attribute "+a.Name)
+	}
+	return notes
+}
+
+// managedNotes say which field the Store's writes set themselves: the
+// version and the timestamps.
+func managedNotes(ent *model.Entity, a *model.Attribute) []string {
+	switch a {
+	case nil:
+	case ent.Version:
+		return []string{"the version: each write checks and sets it"}
+	case ent.Created:
+		return []string{"the Store sets it for a new item"}
+	case ent.Updated:
+		return []string{"the Store sets it on every write"}
+	}
+	return nil
+}
+
+// describeEntityKey shows an entity's templates on one index.
+func describeEntityKey(k *model.EntityKey) string {
+	s := fmt.Sprintf("%s: %s=%q", indexTitle(k.Index), k.Index.PK.Name, k.PK.Source)
+	if k.SK != nil {
+		s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)
+	}
+	if k.Derived() {
+		s += " (written for " + k.ViaNames() + ")"
+	}
+	return s
+}
+
+func indexTitle(ix *model.Index) string {
+	if ix.IsPrimary() {
+		return "table " + ix.Table.Name
+	}
+	return ix.Kind.String() + " " + ix.Name
+}
+
+// keyStruct emits the struct of an entity's primary key attributes.
+func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
+	commentf(f, "%s holds the primary key attributes of a %s.", ent.KeyType(), ent.GoName)
+	f.Type().Id(ent.KeyType()).StructFunc(func(g *jen.Group) {
+		for _, a := range ent.PrimaryKey().Attrs() {
+			g.Id(a.GoName).Add(goType(ent, a))
+		}
+	})
+	f.Line()
+}
+
+// validate emits the checks of min, max, maxLength, enum values and path
+// elements that every write runs first.
+func (e *emitter) validate(f *jen.File, ent *model.Entity) {
+	r := receiver(ent)
+	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
+	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
+		for _, a := range ent.Attributes {
+			for _, c := range attrChecks(ent, a, jen.Id(r).Dot(a.GoName)) {
+				g.Add(c)
+			}
+		}
+		g.Return(jen.Nil())
+	})
+	f.Line()
+}
+
+// attrChecks are the checks of v, the field of attribute a, before a
+// write; an optional attribute's only when it is present.
+func attrChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
+	checks := valueChecks(ent, a, deref(a, v), func(err jen.Code) jen.Code { return jen.Return(err) })
+	if !a.StoredForm().Pointer || len(checks) == 0 {
+		return checks
+	}
+	return []jen.Code{jen.If(present(a, v)).Block(checks...)}
+}
+
+// valueChecks are the checks of v, a value of attribute a, before a
+// write: its bounds, length, enum value, what DynamoDB can't store, its
+// strings' UTF-8, a path's elements, and a time to live that is set.
+// fail is the return of an error.
+func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) []jen.Code {
+	var checks []jen.Code
+	check := func(cond jen.Code, reason string) {
+		checks = append(checks, jen.If(cond).Block(fail(itemError(ent, a, reason))))
+	}
+	if a.Min != nil {
+		check(jen.Add(v).Op("<").Add(boundLit(a, a.Min)), "below its min "+a.Min.Text)
+	}
+	if a.Max != nil {
+		check(jen.Add(v).Op(">").Add(boundLit(a, a.Max)), "above its max "+a.Max.Text)
+	}
+	if a.MaxLength > 0 && a.Type == model.String {
+		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
+	}
+	if a.Type == model.Enum {
+		check(jen.Op("!").Add(dot(v, "Valid")).Call(), "not one of "+strings.Join(quoteAll(a.Values), ", "))
+	}
+	if a.TTL {
+		// The zero time is epoch second -62135596800: stored, the item
+		// would never expire.
+		check(dot(v, "IsZero").Call(), "the zero time; a time to live must be set")
+	}
+	if c, reason := unstorable(a, v); c != nil {
+		check(c, reason)
+	}
+	if c, reason := invalidUTF8(a, v); c != nil {
+		check(c, reason)
+	}
+	if a.Type == model.Path {
+		checks = append(checks, pathChecks(ent, a, v, fail)...)
+	}
+	return checks
+}
+
+// pathChecks are the checks of v, a path: its joined length, and each
+// element not empty, free of the separator, and valid UTF-8.
+func pathChecks(ent *model.Entity, a *model.Attribute, v jen.Code, failErr func(jen.Code) jen.Code) []jen.Code {
+	fail := func(reason string) jen.Code { return failErr(itemError(ent, a, reason)) }
+	sep := string(a.Separator)
+	var checks []jen.Code
+	if a.MaxLength > 0 {
+		checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(v, jen.Lit(sep))).Op(">").Lit(a.MaxLength)).Block(fail(fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
+	}
+	return append(checks, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(v)).Block(
+		jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(sep)).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
+			fail(fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", sep)),
+		),
+	))
+}
+
+// boundLit is a min or max as a Go constant of the attribute's type.
+func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
+	if a.Type == model.Int {
+		return jen.Id(strconv.FormatInt(b.Int, 10))
+	}
+	return jen.Id(strconv.FormatFloat(b.Float, 'g', -1, 64))
+}
+
+// marshal emits MarshalItem, as its layout says (itemLayoutOf), and the
+// struct of its values block: every attribute, the entity attribute, and
+// the keys of every index the item is in. Each value a key holds is
+// encoded once; the item's scalar attribute values are allocated in one
+// block (a struct of arrays) rather than one by one.
+func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
+	p := &itemPrinter{e: e, ent: ent, l: itemLayoutOf(ent), scope: e.newScope()}
+	p.doc(f)
+	f.Func().Params(jen.Id(p.l.recv).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(p.body)
+	f.Line()
+	p.valuesStruct(f)
+	f.Line()
+}
+
+// itemPrinter prints an entity's item layout as MarshalItem.
+type itemPrinter struct {
+	e   *emitter
+	ent *model.Entity
+	l   *itemLayout
+	// scope holds the key encodings declared in MarshalItem's body.
+	scope map[string]string
+}
+
+// field is the field of attribute a.
+func (p *itemPrinter) field(a *model.Attribute) jen.Code { return jen.Id(p.l.recv).Dot(a.GoName) }
+
+// val is the value of attribute a: its field, dereferenced for an
+// optional scalar, which only code run when it is present reads.
+func (p *itemPrinter) val(a *model.Attribute) jen.Code { return deref(a, p.field(a)) }
+
+// marshalFail is MarshalItem's return of an error.
+func marshalFail(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
+
+// multiLine is a composite literal with one element a line.
+var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+// doc prints MarshalItem's doc.
+func (p *itemPrinter) doc(f *jen.File) {
+	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q, "+
+		"and the key attributes of every index it is in. It refuses key values "+
+		"that could make the key of another item (see KeyError) and values that "+
+		"break the spec's constraints (see ItemError).", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
+}
+
+// body prints the keys, the checks of the spec's constraints, the values
+// block and the item.
+func (p *itemPrinter) body(g *jen.Group) {
+	if len(p.l.steps)+len(p.l.plain) > 0 {
+		comment(g, "The keys first, so that a value no key can hold is a KeyError on "+
+			"writes as on reads; then the spec's constraints.")
+	}
+	for _, s := range p.l.steps {
+		p.keyStep(g, s)
+	}
+	p.plainKeys(g)
+	g.If(jen.Err().Op(":=").Id(p.l.recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	p.valuesBlock(g)
+	p.itemMap(g)
+	g.Return(jen.Id("item"), jen.Nil())
+}
+
+// keyStep prints a step of the keys before the plain keys.
+func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
+	switch {
+	case s.natural != nil:
+		p.naturalCheck(g, s.natural)
+	case s.build != nil:
+		p.buildKey(g, p.scope, s.build, true)
+	default:
+		p.sparseKeys(g, s.sparse)
+	}
+}
+
+// naturalCheck prints the check of an attribute that is a whole key
+// (naturalChecked), when it is present if it is optional.
+func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
+	if !a.Optional {
+		naturalKeyCheck(g, a, p.val(a), "err", marshalFail)
+		return
+	}
+	g.If(present(a, p.field(a))).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, p.val(a), "err", marshalFail) })
+}
+
+// sparseKeys prints the keys of a sparse index, built when the item is in
+// it, each placeholder encoded in the block's own scope.
+func (p *itemPrinter) sparseKeys(g *jen.Group, s *sparseKeys) {
+	commentf(g, "Only an item with %s is in %s.", attrNames(s.attrs), indexTitle(s.index))
+	for _, k := range s.keys {
+		g.Var().Id(k.v).Add(keyGoType(k.ka))
+	}
+	g.Id(s.in).Op(":=").Add(p.allPresent(s.attrs))
+	g.If(jen.Id(s.in)).BlockFunc(func(ig *jen.Group) {
+		local := maps.Clone(p.scope)
+		for _, k := range s.keys {
+			p.buildKey(ig, local, k, false)
+		}
+	})
+}
+
+// allPresent is the condition that every one of attrs is present.
+func (p *itemPrinter) allPresent(attrs []*model.Attribute) jen.Code {
+	var c *jen.Statement
+	for _, a := range attrs {
+		z := present(a, p.field(a))
+		if c == nil {
+			c = jen.Add(z)
+		} else {
+			c = c.Op("&&").Add(z)
+		}
+	}
+	return c
+}
+
+// buildKey prints the building of key k into its variable (declared with
+// := when declare, else assigned), encoding each placeholder once per
+// scope.
+func (p *itemPrinter) buildKey(g *jen.Group, scope map[string]string, k *keyBuild, declare bool) {
+	expr := p.e.keyExpr(g, scope, p.ent, k.tm, len(k.tm.Segments), p.val, marshalFail)
+	switch {
+	case k.limit != "":
+		p.assignSized(g, k, expr, declare)
+		return
+	case k.ka.Type == model.B:
+		a := k.tm.Segments[0].Attr
+		g.If(jen.Len(p.val(a)).Op("==").Lit(0)).Block(marshalFail(emptyKeyError(a)))
+	}
+	if declare {
+		g.Id(k.v).Op(":=").Add(expr)
+	} else {
+		g.Id(k.v).Op("=").Add(expr)
+	}
+}
+
+// assignSized prints the size check of string key k, of text expr, into
+// its variable.
+func (p *itemPrinter) assignSized(g *jen.Group, k *keyBuild, expr jen.Code, declare bool) {
+	v := k.v
+	if !declare {
+		v += "Built"
+	}
+	g.List(jen.Id(v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, expr))
+	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+	if !declare {
+		g.Id(k.v).Op("=").Id(v)
+	}
+}
+
+// plainKeys prints the string keys every item has: one built alone,
+// several written into one buffer.
+func (p *itemPrinter) plainKeys(g *jen.Group) {
+	switch len(p.l.plain) {
+	case 0:
+	case 1:
+		p.buildKey(g, p.scope, p.l.plain[0], true)
+	default:
+		p.keyBuffer(g)
+	}
+}
+
+// keyBuffer prints the buffer of the plain keys' texts, their texts, and
+// each key sliced from them.
+func (p *itemPrinter) keyBuffer(g *jen.Group) {
+	comment(g, "The key texts, written into one buffer: one allocation for all.")
+	g.Var().Id("keyBuf").Index(jen.Lit(p.l.bufSize)).Byte()
+	g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
+	if p.l.bufErr {
+		g.Var().Err().Error()
+	}
+	for _, k := range p.l.plain {
+		p.bufferedText(g, k)
+	}
+	g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
+	for i, k := range p.l.plain {
+		p.bufferedKey(g, i, k)
+	}
+}
+
+// bufferedText prints the appending of key k's text to the buffer, and
+// where it ends.
+func (p *itemPrinter) bufferedText(g *jen.Group, k *keyBuild) {
+	for _, pc := range k.pieces {
+		p.keyPiece(g, k, pc)
+	}
+	g.Id(k.v + "End").Op(":=").Len(jen.Id("text"))
+}
+
+// keyPiece prints the appending of a piece of key k's text to the
+// buffer.
+func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece) {
+	a := pc.attr
+	switch {
+	case a == nil:
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.lit).Op("..."))
+	case pc.how == pieceTimeCopy:
+		from, to := timeSpan(a)
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(from), jen.Id(to)).Op("..."))
+	case pc.how == pieceTimeNew:
+		from, to := timeSpan(a)
+		g.Id(from).Op(":=").Len(jen.Id("text"))
+		g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
+		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+		g.Id(to).Op(":=").Len(jen.Id("text"))
+	default:
+		enc := p.e.encodeValue(g, p.scope, a, k.tm, p.val(a), "", marshalFail)
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
+	}
+}
+
+// timeSpan are the variables of where a time's text stands in the key
+// buffer.
+func timeSpan(a *model.Attribute) (from, to string) {
+	return paramName(a) + "From", paramName(a) + "To"
+}
+
+// bufferedKey prints the i-th plain key, sliced from the buffer's texts,
+// with its size check.
+func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *keyBuild) {
+	var from jen.Code = jen.Empty()
+	if i > 0 {
+		from = jen.Id(p.l.plain[i-1].v + "End")
+	}
+	text := jen.Id("texts").Index(from, jen.Id(k.v+"End"))
+	if k.limit == "" {
+		g.Id(k.v).Op(":=").Add(text)
+		return
+	}
+	g.List(jen.Id(k.v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, text))
+	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+}
+
+// valuesBlock prints the values block: one allocation for the item's
+// scalar attribute values.
+func (p *itemPrinter) valuesBlock(g *jen.Group) {
+	comment(g, "One allocation holds the item's scalar attribute values.")
+	g.Id("vals").Op(":=").Op("&").Id(p.l.valuesType).CustomFunc(multiLine, func(g *jen.Group) {
+		for _, m := range blockMembers {
+			slots := p.l.slots(m)
+			if len(slots) == 0 {
+				continue
+			}
+			g.Id(strings.ToLower(m)).Op(":").Index(jen.Lit(len(slots))).Qual(pathTypes, "AttributeValueMember"+m).CustomFunc(multiLine, func(g *jen.Group) {
+				for _, it := range slots {
+					g.Values(jen.Id("Value").Op(":").Add(p.slotValue(it)))
+				}
+			})
+		}
+	})
+}
+
+// slotValue is the value an item attribute's slot holds.
+func (p *itemPrinter) slotValue(it *itemAttr) jen.Code {
+	switch {
+	case it.key != nil:
+		return jen.Id(it.key.v)
+	case it.attr == nil:
+		return jen.Lit(p.ent.TypeValue)
+	case it.keyText:
+		return p.keyText(it.attr)
+	}
+	return storedText(it.attr, p.val(it.attr))
+}
+
+// keyText is the text a plain key holds of time a: in the buffer, or the
+// encoding the one plain key declared.
+func (p *itemPrinter) keyText(a *model.Attribute) jen.Code {
+	if len(p.l.plain) > 1 {
+		from, to := timeSpan(a)
+		return jen.Id("texts").Index(jen.Id(from), jen.Id(to))
+	}
+	return jen.Id(p.scope[scopeID(a, "", "keyTime", "")])
+}
+
+// itemMap prints the item: each attribute set, under its condition.
+func (p *itemPrinter) itemMap(g *jen.Group) {
+	g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(p.l.items)))
+	for _, it := range p.l.items {
+		st := jen.Id("item").Index(jen.Lit(it.name)).Op("=").Add(p.itemValue(it))
+		switch {
+		case it.in != "":
+			g.If(jen.Id(it.in)).Block(st)
+		case it.present:
+			g.If(present(it.attr, p.field(it.attr))).Block(st)
+		default:
+			g.Add(st)
+		}
+	}
+}
+
+// itemValue is the attribute value of an item attribute: its slot in the
+// values block, or a value of its own.
+func (p *itemPrinter) itemValue(it *itemAttr) jen.Code {
+	if it.member == "" {
+		return attrValue(it.attr, p.val(it.attr))
+	}
+	return jen.Op("&").Id("vals").Dot(strings.ToLower(it.member)).Index(jen.Lit(it.slot))
+}
+
+// valuesStruct prints the struct of the values block.
+func (p *itemPrinter) valuesStruct(f *jen.File) {
+	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", p.l.valuesType, p.ent.GoName)
+	f.Type().Id(p.l.valuesType).StructFunc(func(g *jen.Group) {
+		for _, m := range blockMembers {
+			if n := len(p.l.slots(m)); n > 0 {
+				g.Id(strings.ToLower(m)).Index(jen.Lit(n)).Qual(pathTypes, "AttributeValueMember"+m)
+			}
+		}
+	})
+}
+
+// keyGoType is the Go type of a built key value.
+func keyGoType(ka *model.KeyAttr) jen.Code {
+	if ka.Type == model.B {
+		return jen.Index().Byte()
+	}
+	return jen.String()
+}
+
+func attrNames(as []*model.Attribute) string {
+	var names []string
+	for _, a := range as {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, " and ")
+}
+
+// keyAttrValue is the attribute value of a built key string (or number).
+func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(string(ka.Type), v) }
+
+// unmarshal emits UnmarshalItem: each attribute looked up by name, decoded
+// by type; a required attribute that is missing is an error.
+func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
+	r := receiver(ent)
+	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing "+
+		"required attribute, or one stored with another type, is an ItemError; "+
+		"an optional attribute the item lacks, or holds as NULL, is nil (an "+
+		"empty slice or map), and a required one with a default takes it.", r)
+	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
+		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))
+	})
+	f.Line()
+}
+
+// decodeAttrs emits the decoding of item's attributes attrs into the
+// fields of target, one line each, and the return of the first error.
+func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, target jen.Code) {
+	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.StoredForm().Reader != "" })
+	if decoded {
+		g.Id("dec").Op(":=").Id("itemDecoder").Values(jen.Id("entity").Op(":").Lit(ent.Name))
+	}
+	for _, a := range attrs {
+		g.Add(target).Dot(a.GoName).Op("=").Add(decodeAttr(ent, a))
+	}
+	if decoded {
+		g.Return(jen.Id("dec").Dot("err"))
+	} else {
+		g.Return(jen.Nil())
+	}
+}
+
+// itemError is &ItemError{Entity: ..., Attr: ..., Reason: ...} on one line.
+func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
+	return jen.Op("&").Id("ItemError").Values(
+		jen.Id("Entity").Op(":").Lit(ent.Name),
+		jen.Id("Attr").Op(":").Lit(a.Name),
+		jen.Id("Reason").Op(":").Lit(reason),
+	)
+}

@@ -1,0 +1,387 @@
+package golang
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/dyngen/dyngen/internal/keylang"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// paramName is the Go name of an attribute as a key builder's parameter
+// and the start of the locals named after it: the attribute's name, or
+// with _ after it where that is a name the generated code uses itself
+// (a Go keyword or predeclared identifier, an imported package, a name of
+// the runtime or of the methods' locals).
+func paramName(a *model.Attribute) string {
+	n := model.ParamName(a.GoName)
+	if model.TakenByCode(n) {
+		return n + "_"
+	}
+	return n
+}
+
+// builderName is the function that builds an entity's value of a key
+// attribute (bookPK, reviewGSI1SK).
+func builderName(ent *model.Entity, ka *model.KeyAttr) string {
+	return model.ParamName(ent.GoName) + model.GoName(ka.Name)
+}
+
+// isNatural reports whether a template is an attribute standing as the key
+// attribute itself: no builder, the attribute's own value is the key.
+func isNatural(tm *model.Template, ka *model.KeyAttr) bool {
+	return tm.Implied && len(tm.Segments) == 1 && tm.Segments[0].Attr != nil && tm.Segments[0].Attr.Stored == ka.Name
+}
+
+// useBuilder records that a method uses the builder of an entity's key
+// attribute ka and returns its name.
+func (e *emitter) useBuilder(ent *model.Entity, ka *model.KeyAttr) string {
+	name := builderName(ent, ka)
+	e.mu.Lock()
+	e.builders[name] = true
+	e.mu.Unlock()
+	return name
+}
+
+// keyBuilders emits one function per key attribute the entity fills with
+// a template and a method builds: the value the template gives for the
+// attributes (or, for a template of literal text, the value itself). The
+// methods are built first, so the set is known.
+func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
+	done := map[string]bool{}
+	for _, k := range ent.Keys {
+		for i, tm := range k.Templates() {
+			ka := k.Index.KeyAttrs()[i]
+			if isNatural(tm, ka) || done[ka.Name] || !e.builders[builderName(ent, ka)] {
+				continue
+			}
+			done[ka.Name] = true
+			e.keyBuilder(f, ent, ka, tm)
+		}
+	}
+}
+
+// isConstant reports whether tm is literal text only, for a string key
+// attribute: its value is one value, built when generating.
+func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
+	return ka.Type == model.S && tm.IsConstant()
+}
+
+func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
+	name := builderName(ent, ka)
+	ret := jen.String()
+	zero := jen.Lit("")
+	if ka.Type == model.B {
+		ret, zero = jen.Index().Byte(), jen.Nil()
+	}
+	commentf(f, "%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
+	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
+		for _, a := range tm.Attrs() {
+			g.Id(paramName(a)).Add(goType(ent, a))
+		}
+	}).Params(ret, jen.Error()).BlockFunc(func(g *jen.Group) {
+		fail := func(err jen.Code) jen.Code { return jen.Return(zero, err) }
+		expr := e.keyExpr(g, e.newScope(), ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
+		switch ka.Type {
+		case model.S:
+			if value, checked := sizeChecked(ent, ka, tm, expr); checked {
+				g.Return(value)
+			} else {
+				g.Return(value, jen.Nil())
+			}
+		case model.B:
+			a := tm.Segments[0].Attr
+			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
+			g.Return(expr, jen.Nil())
+		default:
+			g.Return(expr, jen.Nil())
+		}
+	})
+	f.Line()
+}
+
+// sizeChecked returns the value of a string key attribute ka whose text
+// is the expression text: keySize's call, which refuses a key over the
+// attribute's limit (checked, its error to be checked), or text itself
+// when no key tm builds can be over the limit (see keySizeLimit).
+func sizeChecked(ent *model.Entity, ka *model.KeyAttr, tm *model.Template, text jen.Code) (value jen.Code, checked bool) {
+	limit := keySizeLimit(ent, ka, tm)
+	if limit == "" {
+		return text, false
+	}
+	return keySized(ka, limit, text), true
+}
+
+// keySized is keySize's call on text, the value of string key attribute
+// ka, with limit the constant of its limit.
+func keySized(ka *model.KeyAttr, limit string, text jen.Code) jen.Code {
+	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limit))
+}
+
+// keySizeLimit is the constant of the limit a string key attribute ka,
+// built from tm, is checked against: maxSortKey where ka is a sort key,
+// maxPartitionKey elsewhere; "" when no key tm builds can be over the
+// limit whatever the values: its placeholders are all of fixed width
+// (ints, bools, times) or enums (every key refuses a value outside the
+// enum's). A string's maxLength bounds a key only for values that keep
+// it, and a read does not check it.
+func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) string {
+	limit, bytes := "maxPartitionKey", plan.MaxPartitionKeyBytes
+	if isSortKey(ent, ka) {
+		limit, bytes = "maxSortKey", plan.MaxSortKeyBytes
+	}
+	bounded := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
+		k := a.StoredForm().Key
+		return !k.KeepsOrder && k.Lang != keylang.Enum
+	})
+	if size, ok := plan.MaxKeyBytes(tm); bounded && ok && size <= bytes {
+		return ""
+	}
+	return limit
+}
+
+// naturalChecked reports whether attribute a standing as the whole key
+// attribute ka (a natural key) is checked (naturalKeyCheck): a string
+// key, or a number DynamoDB stores only some values of (a float).
+func naturalChecked(a *model.Attribute, ka *model.KeyAttr) bool {
+	return ka.Type == model.S || ka.Type == model.N && a.StoredForm().Key.Number != ""
+}
+
+// naturalKeyCheck emits the check of v, the value of attribute a standing
+// as a whole key attribute (a natural key), calling fail with its error:
+// a string must not be empty, an enum must be one of its values, a float
+// a number DynamoDB stores. errName is the local of the error.
+func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName string, fail func(err jen.Code) jen.Code) {
+	checked := func(call jen.Code) {
+		g.If(jen.List(jen.Id("_"), jen.Id(errName)).Op(":=").Add(call), jen.Id(errName).Op("!=").Nil()).Block(fail(jen.Id(errName)))
+	}
+	switch a.Type {
+	case model.String:
+		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
+	case model.Enum:
+		checked(jen.Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
+	default:
+		if fn := a.StoredForm().Key.Number; fn != "" {
+			checked(jen.Id(fn).Call(jen.Lit(a.Name), v))
+		}
+	}
+}
+
+// scopeLocal is the name of local name (one of model.MethodLocals) in
+// scope: the method's, as its plan names it (m.scope), or name itself in
+// a function of no pattern (a key builder, MarshalItem).
+func scopeLocal(scope map[string]string, name string) string {
+	if n, ok := scope["local|"+name]; ok {
+		return n
+	}
+	return name
+}
+
+// encodePrefix emits the check of v, the beginsWith operand of a string or
+// enum attribute a placed in a key whose separators are seps, and returns
+// the expression of its text. It may be empty; otherwise a string's is
+// checked like a string of the key, and an enum's must start one of the
+// enum's values.
+func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
+	name := e.scopeName(scope, paramName(a)+"Prefix")
+	scope["prefix|"+name] = name
+	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
+	if a.Type == model.Enum {
+		args := []jen.Code{jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)}
+		for _, value := range a.Values {
+			args = append(args, jen.Lit(value))
+		}
+		call = jen.Id("keyEnumPrefix").Call(args...)
+	}
+	errID := jen.Id(scopeLocal(scope, "err"))
+	g.List(jen.Id(name), errID).Op(":=").Add(call)
+	g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
+	return jen.Id(name)
+}
+
+// emptyKeyError is the KeyError of an empty value standing as a whole key
+// attribute (DynamoDB refuses an empty key).
+func emptyKeyError(a *model.Attribute) jen.Code {
+	return jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))
+}
+
+// isSortKey reports whether ka is the sort key of an index the entity is
+// in: its value then has the sort key's smaller limit, also where it is a
+// partition key elsewhere (the table's SK on an inverted index).
+func isSortKey(ent *model.Entity, ka *model.KeyAttr) bool {
+	for _, k := range ent.Keys {
+		if sk := k.Index.SK; sk != nil && sk.Name == ka.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// keyExpr emits the encoding of the first n segments of tm, with the
+// values val gives, into g (with an error check where an encoding can
+// fail, calling fail), and returns the expression that concatenates them.
+// scope remembers the encoded values already declared in the function.
+func (e *emitter) keyExpr(g *jen.Group, scope map[string]string, ent *model.Entity, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) *jen.Statement {
+	return concat(e.keyPieces(g, scope, tm, n, val, fail))
+}
+
+// keyPieces emits the encoding of the first n segments of tm and returns
+// the pieces of their text.
+func (e *emitter) keyPieces(g *jen.Group, scope map[string]string, tm *model.Template, n int, val func(*model.Attribute) jen.Code, fail func(err jen.Code) jen.Code) []piece {
+	var parts []piece
+	for _, seg := range tm.Segments[:n] {
+		if seg.Attr == nil {
+			parts = append(parts, piece{lit: seg.Literal})
+			continue
+		}
+		parts = append(parts, piece{code: e.encodeValue(g, scope, seg.Attr, tm, val(seg.Attr), "", fail)})
+	}
+	return parts
+}
+
+// piece is a part of a key's text: literal text known when generating,
+// or code that computes it.
+type piece struct {
+	lit  string
+	code jen.Code
+}
+
+// concat joins pieces of a key's text with +, merging literal pieces that
+// stand next to each other ("PRIO#" + "9223372036854775807" is one).
+func concat(parts []piece) *jen.Statement {
+	var merged []jen.Code
+	var lit strings.Builder
+	pending := false
+	flush := func() {
+		if pending {
+			merged = append(merged, jen.Lit(lit.String()))
+			lit.Reset()
+			pending = false
+		}
+	}
+	for _, p := range parts {
+		if p.code == nil {
+			lit.WriteString(p.lit)
+			pending = true
+			continue
+		}
+		flush()
+		merged = append(merged, p.code)
+	}
+	flush()
+	if len(merged) == 0 {
+		return jen.Lit("")
+	}
+	expr := jen.Add(merged[0])
+	for _, c := range merged[1:] {
+		expr = expr.Op("+").Add(c)
+	}
+	return expr
+}
+
+// encodeValue emits the encoding of one placeholder value of template tm
+// and returns the expression of its text (or bytes, in a B key). vid
+// names the value v within the scope: "" for the scope's own value of the
+// attribute, or the name of another value (a where operand); an encoding
+// is declared once per attribute, separators, encoding and value.
+func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.Attribute, tm *model.Template, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
+	seps := string(tm.Separators())
+	switch tm.KeyType {
+	case model.N:
+		// A number's text, as the item holds it; checked where DynamoDB
+		// stores only some values (a float).
+		k := a.StoredForm().Key
+		if k.Number == "" {
+			return storedText(a, v)
+		}
+		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, jen.Id(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
+	case model.B:
+		return v
+	}
+	k := tm.KeyForm(a)
+	switch {
+	case k.Func == "":
+		return v
+	case !k.Checked:
+		return jen.Id(k.Func).Call(baseValue(a, k.Arg, v))
+	}
+	// Refused are the separators the encoding refuses ("" when it takes
+	// none, as a time's).
+	refused := ""
+	if k.Seps {
+		refused = seps
+	}
+	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, jen.Id(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
+}
+
+// checkedKey emits, once per scope and id, the call of a checked key
+// encoding of attribute a, which returns the text and an error, into a
+// local named after a, with the check of its error; it returns the local.
+func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a *model.Attribute, call jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
+	name, declared := scope[id]
+	if !declared {
+		name = e.scopeName(scope, paramName(a)+"Key")
+		scope[id] = name
+		errID := jen.Id(scopeLocal(scope, "err"))
+		g.List(jen.Id(name), errID).Op(":=").Add(call)
+		g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
+	}
+	return jen.Id(name)
+}
+
+// numberKeyValue emits the attribute value of v, a value of attribute a
+// standing as a whole key attribute of type N (a natural key, or a query
+// operand on one), vid naming it as encodeValue's does: a float
+// DynamoDB can't store is refused with a KeyError.
+func (e *emitter) numberKeyValue(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, vid string, fail func(err jen.Code) jen.Code) jen.Code {
+	if a.StoredForm().Key.Number == "" {
+		return attrValue(a, v)
+	}
+	return memberValue("N", e.encodeValue(g, scope, a, &model.Template{KeyType: model.N}, v, vid, fail))
+}
+
+// keyArgs are the arguments of a checked key encoding of v, a value of
+// attribute a, in a key whose separators are seps.
+func keyArgs(a *model.Attribute, k model.KeyForm, v jen.Code, seps string) []jen.Code {
+	args := []jen.Code{jen.Lit(a.Name), baseValue(a, k.Arg, v)}
+	if k.Valid {
+		args = append(args, dot(v, "Valid").Call())
+	}
+	if k.PathSep {
+		args = append(args, jen.Lit(string(a.Separator)))
+	}
+	if k.Seps {
+		args = append(args, jen.Lit(seps))
+	}
+	return args
+}
+
+// scopeName is base, or base with the least number from 2 up, whichever
+// neither a name of the scope (its locals and the method's parameters)
+// nor a package-level name the local would hide has.
+func (e *emitter) scopeName(scope map[string]string, base string) string {
+	taken := mapValues(scope)
+	name := base
+	for i := 2; e.packageNames[name] || slices.Contains(taken, name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}
+
+// scopeID is the key of an encoded value in a scope: the attribute, the
+// separators the encoding refuses, the encoding function and the value.
+func scopeID(a *model.Attribute, refused, fn, vid string) string {
+	return a.Name + "|" + refused + "|" + fn + "|" + vid
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,215 @@
+package golang
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// The attributes the generated code sets itself, never the caller: an
+// entity's version (optimistic locking) and its timestamps. The plan
+// decides their expressions and values (plan.VersionExpected,
+// VersionStep, VersionFirst, VersionNext, ClockNow, Request.Item); the
+// printers here print them for every write pattern.
+
+// checkedVersion is the version attribute the pattern's write checks
+// against the version the caller read (put, update, delete of a
+// versioned entity), or nil.
+func (m *method) checkedVersion() *model.Attribute {
+	a := m.ent().Version
+	switch m.p.Op {
+	case model.OpPut, model.OpUpdate, model.OpDelete:
+		return a
+	}
+	return nil
+}
+
+// expectedVersion is the version the caller read, as the method (not its
+// input builder) reads it: the item's field for a put, else the version
+// parameter, or its field in the params struct.
+func (m *method) expectedVersion() jen.Code {
+	a := m.ent().Version
+	if m.p.Op == model.OpPut {
+		return jen.Id(m.pp.Params[0].Name).Dot(a.GoName)
+	}
+	p := m.pp.Param(plan.ParamVersion, a, nil, 0)
+	if p == nil {
+		m.e.bug("pattern %s has no version parameter", m.p.Name)
+		return jen.Id("_")
+	}
+	if p.Field != "" {
+		return jen.Id(m.pp.Struct.Var).Dot(p.Field)
+	}
+	return jen.Id(p.Name)
+}
+
+// clockParam is the parameter of a transaction's step builder that
+// gives the time the transaction read, or nil.
+func (m *method) clockParam() *plan.Param {
+	for _, q := range m.pp.Params {
+		if q.Role == plan.ParamClock {
+			return q
+		}
+	}
+	return nil
+}
+
+// usesClock reports whether the request sends a time of the Store's
+// clock.
+func (m *method) usesClock() bool {
+	for _, vs := range [][]*plan.Value{m.req.Values, m.req.Item} {
+		for _, v := range vs {
+			if v.Source == plan.ClockNow {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clockLocal emits the reading of the Store's clock, once per call, when
+// the request sends one of its times, and returns the local holding it.
+func (m *method) clockLocal(g *jen.Group) string {
+	if !m.usesClock() {
+		return ""
+	}
+	if q := m.clockParam(); q != nil {
+		// A transaction's step: the transaction read the clock.
+		return q.Name
+	}
+	now := m.local("now")
+	g.Id(now).Op(":=").Add(m.id("s")).Dot(model.ClockField).Call()
+	return now
+}
+
+// managedValue is the attribute value of a value of the version or of a
+// timestamp, in the input builder; now is the local holding the clock's
+// time. ok is false for a value of another source.
+func (m *method) managedValue(v *plan.Value, now string) (jen.Code, bool) {
+	switch v.Source {
+	case plan.VersionExpected:
+		if m.p.Op == model.OpPut {
+			return attrValue(v.Attr, jen.Id(m.pp.Params[0].Name).Dot(v.Attr.GoName)), true
+		}
+		return attrValue(v.Attr, m.param(plan.ParamVersion, v.Attr, nil, 0)), true
+	case plan.VersionStep, plan.VersionFirst:
+		return literalValue(v.Lit), true
+	case plan.VersionNext:
+		return attrValue(v.Attr, jen.Id(m.pp.Params[0].Name).Dot(v.Attr.GoName).Op("+").Lit(1)), true
+	case plan.ClockNow:
+		return attrValue(v.Attr, jen.Id(now)), true
+	}
+	return nil, false
+}
+
+// stampItem emits the writing of the version and the timestamps a put or
+// create sets (Request.Item) into item, over the caller's values.
+func (m *method) stampItem(g *jen.Group, item, now string) {
+	for _, v := range m.req.Item {
+		val, _ := m.managedValue(v, now)
+		g.Id(item).Index(jen.Lit(v.Attr.Stored)).Op("=").Add(val)
+	}
+}
+
+// marshalStamped emits the marshalling of the item r into the local item,
+// and the reading of the clock; it returns the local holding the time.
+// When an index key is built from the created time (StampCreated), the
+// item is marshalled from a copy of r holding the clock's time, so that
+// the key holds the time the write stores.
+func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.Code) string {
+	if !m.req.StampCreated {
+		g.List(m.id("item"), m.id("err")).Op(":=").Id(r).Dot("MarshalItem").Call()
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		return m.clockLocal(g)
+	}
+	now := m.clockLocal(g)
+	stamped := m.local("stamped")
+	g.Id(stamped).Op(":=").Op("*").Id(r)
+	g.Id(stamped).Dot(m.ent().Created.GoName).Op("=").Id(now)
+	g.List(m.id("item"), m.id("err")).Op(":=").Id(stamped).Dot("MarshalItem").Call()
+	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+	return now
+}
+
+// refreshItem emits, after a put or create that set the version or the
+// timestamps, the decoding of the item written into the caller's item,
+// so that it holds its new version and times.
+func (m *method) refreshItem(g *jen.Group, fail func(jen.Code) jen.Code) {
+	if len(m.req.Item) == 0 || m.p.Op == model.OpBatchPut {
+		return
+	}
+	r := m.pp.Params[0].Name
+	g.If(m.id("err").Op(":=").Id(r).Dot("UnmarshalItem").Call(m.id("in").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+}
+
+// versionErr is the error of a failed write of a versioned item:
+// ErrNotFound, ErrVersionConflict, or present (the when condition).
+func (m *method) versionErr(present string) jen.Code {
+	a := m.checkedVersion()
+	ttl, now := jen.Lit(""), jen.Code(jen.Nil())
+	if x := m.req.Expiry; x != nil && !x.InCode {
+		// An expired item is absent: the now the request sent tells.
+		ttl = jen.Lit(x.Attr)
+		now = m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
+	}
+	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
+}
+
+// managedDoc is what the method's doc says of the version and the
+// timestamps it sets and checks.
+func (m *method) managedDoc() string {
+	e := m.ent()
+	var out string
+	if a := m.checkedVersion(); a != nil {
+		read := m.pp.Params[0].Name + "." + a.GoName
+		if m.p.Op != model.OpPut {
+			read = m.pp.Param(plan.ParamVersion, a, nil, 0).Name
+		}
+		out += fmt.Sprintf(" %s is versioned: the stored %s must be %s, the version read, or the call fails with ErrVersionConflict", e.GoName, a.Name, read)
+		if m.p.Op == model.OpUpdate {
+			out += "." // its summary says ErrNotFound already
+		} else {
+			out += " (ErrNotFound when there is no item)."
+		}
+		switch m.p.Op {
+		case model.OpPut:
+			out += fmt.Sprintf(" It writes %s + 1.", read)
+		case model.OpUpdate:
+			out += fmt.Sprintf(" It adds one to %s.", a.Name)
+		}
+	}
+	if a := e.Version; a != nil && m.p.Op == model.OpCreate {
+		out += fmt.Sprintf(" It writes %s 1, whatever the item holds.", a.Name)
+	}
+	var stamps []string
+	switch m.p.Op {
+	case model.OpCreate:
+		for _, a := range []*model.Attribute{e.Created, e.Updated} {
+			if a != nil {
+				stamps = append(stamps, a.Name)
+			}
+		}
+	case model.OpUpdate:
+		if e.Created != nil && m.p.Upsert {
+			out += fmt.Sprintf(" A new item's %s is the Store's clock's time; an existing item keeps its own.", e.Created.Name)
+		}
+		fallthrough
+	case model.OpPut, model.OpBatchPut:
+		if e.Updated != nil {
+			stamps = append(stamps, e.Updated.Name)
+		}
+	}
+	switch len(stamps) {
+	case 1:
+		out += fmt.Sprintf(" It sets %s from the Store's clock, whatever the caller gives.", stamps[0])
+	case 2:
+		out += fmt.Sprintf(" It sets %s and %s from the Store's clock, whatever the caller gives.", stamps[0], stamps[1])
+	}
+	if len(m.req.Item) > 0 && m.p.Op != model.OpBatchPut {
+		out += fmt.Sprintf(" On success %s holds the item as written.", m.pp.Params[0].Name)
+	}
+	return out
+}

@@ -1,0 +1,330 @@
+package golang
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// uniqueWrite emits a write of an entity with unique values: the request
+// builder of each step, the transaction's description, and the method
+// that reads the item (but for a create), then sends the write and its
+// claims in one TransactWriteItems.
+func (m *method) uniqueWrite() {
+	tx := m.pp.Tx
+	u := m.pp.Unique
+	for _, s := range tx.Steps {
+		sm := &method{e: m.e, f: m.f, pp: s.Plan, p: s.Plan.Pattern, req: s.Plan.Request, step: s}
+		sm.stepBuilder()
+	}
+	m.txVar()
+	m.uniqueDoc()
+	ent := m.ent()
+	txVar := jen.Id(m.p.ConstName("Tx"))
+	itemsVar, keepVar, out := m.local("items"), m.local("keep"), m.local("out")
+	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
+		m.readClock(g)
+		fail := m.fail()
+		stepVar := m.local("step")
+		// add emits the building of steps' requests, each made a
+		// transaction's item by the runtime's wrapper of its action, and
+		// their adding to items and keep.
+		add := func(g *jen.Group, steps ...int) {
+			for _, i := range steps {
+				s := tx.Steps[i]
+				var args []jen.Code
+				for j, q := range s.Plan.Params {
+					v := m.argCode(s.Args[j])
+					if s.Step.Claim != nil && q.Attr != nil && q.Attr.Type == model.Enum {
+						// The claim's enum type from the owner's.
+						v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
+					}
+					args = append(args, v)
+				}
+				g.If(jen.List(jen.Id(stepVar), m.id("err")).Op("=").Id(stepWrappers[s.Action]).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), m.id("err").Op("!=").Nil()).Block(
+					jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), m.id("err"))),
+				)
+				g.Id(itemsVar).Op("=").Append(jen.Id(itemsVar), jen.Id(stepVar))
+				g.Id(keepVar).Op("=").Append(jen.Id(keepVar), jen.Lit(i))
+			}
+		}
+		// moves emits, for each unique value the write may change, the
+		// release of its old claim and the taking of the new one when
+		// the value read differs from the new one.
+		moves := func(g *jen.Group) {
+			for i, s := range tx.Steps {
+				if s.Step.Role != model.ReleaseStep {
+					continue
+				}
+				take := tx.Steps[i+1]
+				a := s.Step.Claim.Attr
+				var newValue *plan.Arg
+				for j, ca := range take.Step.Claim.Claim.Attributes {
+					if ca.Name == a.Name {
+						newValue = take.Args[0].Build[j]
+					}
+				}
+				g.If(jen.Id(u.Old).Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).BlockFunc(func(g *jen.Group) {
+					add(g, i, i+1)
+				})
+			}
+		}
+		decodeOld := func(g *jen.Group) {
+			g.Var().Id(u.Old).Id(ent.GoName)
+			g.If(m.id("err").Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		}
+		if u.Read != nil {
+			key := m.primaryKeyMap(g, ent, m.readKey, fail)
+			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key, jen.Id("ConsistentRead"): jen.Qual(pathAWS, "Bool").Call(jen.True())}
+			g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		}
+		g.Var().Id(itemsVar).Index().Qual(pathTypes, "TransactWriteItem")
+		g.Var().Id(keepVar).Index().Int()
+		g.Var().Id(stepVar).Qual(pathTypes, "TransactWriteItem")
+		if u.Read == nil {
+			g.Var().Add(m.id("err")).Error()
+		}
+		switch m.p.Op {
+		case model.OpCreate:
+			// Every step.
+			var all []int
+			for i := range tx.Steps {
+				all = append(all, i)
+			}
+			add(g, all...)
+		case model.OpDelete:
+			if ent.Version != nil {
+				// The version read must still be there.
+				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			} else {
+				// Deleting an item that does not exist is no error.
+				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+			}
+			decodeOld(g)
+			var all []int
+			for i := range tx.Steps {
+				all = append(all, i)
+			}
+			add(g, all...)
+		case model.OpUpdate:
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			decodeOld(g)
+			add(g, 0)
+			moves(g)
+		case model.OpPut:
+			if ent.Version != nil {
+				// A put of the version read never creates the item.
+				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+				decodeOld(g)
+				add(g, 0)
+				moves(g)
+				break
+			}
+			// Over no item, the put is a create, and takes every claim.
+			var absent []int
+			for i, s := range tx.Steps {
+				if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+					absent = append(absent, i)
+				}
+			}
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).BlockFunc(func(g *jen.Group) {
+				add(g, absent...)
+			}).Else().BlockFunc(func(g *jen.Group) {
+				decodeOld(g)
+				add(g, 0)
+				moves(g)
+			})
+		}
+		g.Add(m.id("in")).Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id(itemsVar)})
+		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
+			jen.Return(txVar.Clone().Dot("only").Call(jen.Id(keepVar).Op("...")).Dot("err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
+		)
+		if q := m.pp.Params[0]; q.Role == plan.ParamItem && len(tx.Steps[0].Plan.Request.Item) > 0 && tx.Steps[0].Action == "Put" {
+			// The caller's item holds what was written: the version and
+			// the times the Store set.
+			g.If(m.id("err").Op(":=").Id(q.Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		}
+		g.Return(jen.Nil())
+	})
+	m.f.Line()
+}
+
+// readKey is the value of a key attribute of the item a write reads
+// first: its key parameter, or the field of the item a put writes.
+func (m *method) readKey(a *model.Attribute) jen.Code {
+	if q := m.pp.Params[0]; q.Role == plan.ParamItem {
+		return jen.Id(q.Name).Dot(a.GoName)
+	}
+	return m.keyParam(a)
+}
+
+// argCode is the value of a step's argument, as the plan says where it
+// comes from.
+func (m *method) argCode(a *plan.Arg) jen.Code {
+	if a.Clock {
+		// The time readClock read once for every step.
+		return jen.Id(m.local("now"))
+	}
+	if a.Build != nil {
+		return m.claimCode(a, m.argCode)
+	}
+	v := jen.Id(a.Input.Field)
+	if a.Field != "" {
+		v = v.Dot(a.Field)
+	}
+	return v
+}
+
+// claimCode is the claim argument a builds, each field's value printed
+// by field.
+func (m *method) claimCode(a *plan.Arg, field func(*plan.Arg) jen.Code) jen.Code {
+	claim := m.claimOf(a.Input.Field)
+	d := jen.Dict{}
+	for i, ca := range claim.Attributes {
+		v := field(a.Build[i])
+		if ca.Type == model.Enum {
+			v = jen.Id(model.EnumType(claim, ca)).Call(v)
+		}
+		d[jen.Id(ca.GoName)] = v
+	}
+	return jen.Op("&").Id(claim.GoName).Values(d)
+}
+
+// claimOf is the claim entity of Go name name.
+func (m *method) claimOf(name string) *model.Entity {
+	for _, e := range m.e.p.Model.Entities {
+		if e.ClaimOf != nil && e.GoName == name {
+			return e
+		}
+	}
+	m.e.bug("pattern %s has no claim %s", m.p.Name, name)
+	return m.ent()
+}
+
+// uniqueDoc emits the doc comment of a write of an entity with unique
+// values.
+func (m *method) uniqueDoc() {
+	tx := m.pp.Tx
+	ent := m.ent()
+	var summary string
+	switch m.p.Op {
+	case model.OpCreate:
+		summary = fmt.Sprintf("%s writes the %s only when no item has its key (ErrAlreadyExists from step 1) and no other %s holds its unique values: each is claimed in the same transaction (ErrAlreadyExists from the step \"claim %s.<attribute>\"). One request: TransactWriteItems.", m.p.GoName, ent.GoName, ent.GoName, ent.Name)
+	case model.OpPut:
+		summary = fmt.Sprintf("%s writes the %s whole, replacing any item with its key, and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). Over an item, the put holds only while the item still holds the values read; over no item, it holds only while there is still none: ErrConditionFailed when another call changed them in between, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds a new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
+	case model.OpUpdate:
+		summary = fmt.Sprintf("%s updates the %s and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds the values read: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds the new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
+	default:
+		summary = fmt.Sprintf("%s deletes the %s with this key and releases the claims of its unique values: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed its unique values in between.", m.p.GoName, ent.GoName)
+	}
+	if len(m.p.When) > 0 {
+		summary += " ErrConditionFailed when the when condition does not hold."
+	}
+	summary += m.managedDoc()
+	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
+	if m.p.Doc != "" {
+		comment(m.f, m.p.Doc)
+		comment(m.f, "")
+	}
+	m.summary = summary
+	comment(m.f, summary)
+	comment(m.f, "")
+	if r := m.pp.Unique.Read; r != nil {
+		comment(m.f, "\tGetItem (ConsistentRead) on table "+m.p.Table.Name)
+		comment(m.f, "\t  Key: "+r.Key.Describe())
+	}
+	comment(m.f, "\tTransactWriteItems")
+	for _, s := range tx.Steps {
+		comment(m.f, fmt.Sprintf("\tstep %d, %s on table %s: %s", s.Step.Index+1, s.Action, s.Step.Table.Name, s.Step.Action()))
+		comment(m.f, "\t  Key: "+s.Plan.Key.Describe())
+		for _, l := range s.Plan.Request.Describe() {
+			comment(m.f, "\t  "+l)
+		}
+	}
+	switch m.p.Op {
+	case model.OpUpdate:
+		comment(m.f, "")
+		comment(m.f, "The release and claim steps of a value are sent only when the value changes.")
+	case model.OpPut:
+		comment(m.f, "")
+		comment(m.f, "Over an item read, step 1 is sent, and the release and claim steps of a value only when the value changes; over no item, step 2 and every claim step.")
+	}
+}
+
+// lookupGet emits a get by a unique value: a GetItem of the value's
+// claim, then a GetItem of the item by the key the claim holds.
+func (m *method) lookupGet() {
+	ent := m.ent()
+	u := m.pp.Unique
+	claim := u.Value.Claim
+	m.viewType()
+	projConst := m.constant("Projection", m.req.Projection)
+	summary := fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", m.p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)
+	m.summary = summary
+	if m.p.Doc != "" {
+		comment(m.f, m.p.Doc)
+		comment(m.f, "")
+	}
+	comment(m.f, summary)
+	comment(m.f, "")
+	commentf(m.f, "\tGetItem on table %s (the claim %s)", m.p.Table.Name, claim.Name)
+	comment(m.f, "\t  Key: "+u.Claim.Key.Describe())
+	commentf(m.f, "\tthen GetItem on table %s", m.p.Table.Name)
+	comment(m.f, "\t  Key: "+m.pp.Key.Describe())
+	for _, l := range m.readLines() {
+		comment(m.f, "\t  "+l)
+	}
+	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+		m.unpack(g)
+		fail := m.fail(jen.Nil())
+		value := m.keyParam(u.Value.Attr)
+		c, out := m.local("claim"), m.local("out")
+		g.Var().Id(c).Id(claim.GoName)
+		g.BlockFunc(func(g *jen.Group) {
+			key := m.primaryKeyMap(g, claim, func(a *model.Attribute) jen.Code {
+				if a.Type == model.Enum {
+					return jen.Id(model.EnumType(claim, a)).Call(value)
+				}
+				return value
+			}, fail)
+			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+			if m.p.Consistent {
+				in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+			}
+			g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+			g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			g.If(m.id("err").Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		})
+		key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code {
+			ca := claim.Attr(a.Name)
+			v := jen.Id(c).Dot(ca.GoName)
+			if a.Type == model.Enum {
+				return jen.Id(model.EnumType(ent, a)).Call(v)
+			}
+			return v
+		}, fail)
+		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+		if m.p.Consistent {
+			in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+		}
+		if projConst != nil {
+			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+			m.setNames(in)
+		}
+		g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
+		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
+		// The item changed its value after the claim was read.
+		g.If(m.id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
+		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
+	})
+	m.f.Line()
+}
