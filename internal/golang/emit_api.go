@@ -33,11 +33,10 @@ func (e *emitter) apiFile() *jen.File {
 		"instead of a *Store. Tables, for provisioning, is left out. Each method's "+
 		"doc comment on Store says more than its first sentence here.")
 	f.Type().Id("StoreAPI").InterfaceFunc(func(g *jen.Group) {
-		for i, pp := range e.p.Patterns {
-			for j, am := range e.api[pp] {
-				if i+j > 0 {
-					g.Line()
-				}
+		// A method a line, after its summary: the doc comments on Store
+		// say more.
+		for _, pp := range e.p.Patterns {
+			for _, am := range e.api[pp] {
 				comment(g, firstSentence(am.summary))
 				g.Add(am.sig())
 			}

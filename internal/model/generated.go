@@ -325,10 +325,10 @@ var (
 		"aws", "context", RuntimeImport, "dynamodb", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
 	}
 	MethodLocals = []string{
-		"claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i",
+		"args", "check", "claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
-		"keys", "names", "newInput", "now", "ok", "old", "out", "page", "pk", "pkValue", "remove",
-		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "start", "step", "token", "undecoded", "v",
+		"keys", "names", "now", "ok", "old", "out", "page", "pk", "remove",
+		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "step", "token", "v",
 		"values", "view", "yield",
 	}
 )
@@ -399,8 +399,19 @@ func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) +
 func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
 
 // ExpressionConsts are the suffixes of a pattern's expression constants,
-// of a query's shape and of a transaction's description (Tx).
-var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Shape", "Tx"}
+// of the description of a read's request (Read) and of a transaction's
+// (Tx).
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Read", "Tx"}
+
+// IndexVar is the variable that describes index ix to the runtime's
+// reads: t0000Index for a table's primary key, t0000IndexGSI1 for its
+// index GSI1.
+func IndexVar(ix *Index) string {
+	if ix.IsPrimary() {
+		return ParamName(ix.Table.GoName) + "Index"
+	}
+	return ParamName(ix.Table.GoName) + "Index" + ix.GoName
+}
 
 // BuilderName is the function that builds an entity's value of a key
 // attribute (bookPK, reviewGSI1SK).
@@ -426,11 +437,17 @@ func KeyPatternVar(p *Pattern, e *Entity, ka *KeyAttr) string {
 }
 
 // UnexportedNames lists the package-level identifiers the generator may
-// declare for the spec that are not exported, in spec order: key
-// builders, value blocks, expression constants, key parsers. (Not every
-// one is declared: a key builder no method calls is left out.)
+// declare for the spec that are not exported, in spec order: the
+// indexes' descriptions, key builders, value blocks, expression
+// constants, key parsers. (Not every one is declared: a key builder no
+// method calls is left out.)
 func (m *Model) UnexportedNames() []GenName {
 	var out []GenName
+	for _, t := range m.Tables {
+		for _, ix := range t.Indexes {
+			out = append(out, GenName{IndexVar(ix), "table " + t.Name + "'s index " + ix.Name, ix.Pos, "rename the table or the index"})
+		}
+	}
 	for _, e := range m.Entities {
 		fix := "set go: on entity " + e.Name + " to give its generated names another start"
 		out = append(out, GenName{ValuesType(e), "entity " + e.Name, e.Pos, fix})
