@@ -29,7 +29,7 @@ func (e *emitter) entityFile(ent *model.Entity) *jen.File {
 		}
 	}
 	e.entityStruct(f, ent)
-	if e.p.Model.NeedsKeyType(ent) {
+	if e.keyTypes[ent] {
 		e.keyStruct(f, ent)
 	}
 	e.keyBuilders(f, ent)

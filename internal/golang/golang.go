@@ -56,6 +56,9 @@ type emitter struct {
 	// version is the version of the runtime's API the code is written
 	// for (dynrt.GenVersion).
 	version int
+	// keyTypes holds the entities whose key type the package declares
+	// (model.NeedsKeyType), found once for all.
+	keyTypes map[*model.Entity]bool
 }
 
 // newScope is a new scope of locals (see scopeName).
@@ -84,7 +87,7 @@ func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames(), api: map[*plan.Pattern][]apiMethod{}, version: version}
+	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames(), api: map[*plan.Pattern][]apiMethod{}, version: version, keyTypes: p.Model.KeyTypes()}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// The pattern files come first: their methods tell which key builders

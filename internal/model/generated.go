@@ -142,11 +142,29 @@ func (e *Entity) KeyType() string { return e.GoName + "Key" }
 // read or delete, or a method that takes one key (TakesKey).
 func (m *Model) NeedsKeyType(e *Entity) bool {
 	for _, p := range m.Patterns {
-		if p.Entity() == e && (p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()) {
+		if p.Entity() == e && p.takesKeys() {
 			return true
 		}
 	}
 	return false
+}
+
+// KeyTypes holds the entities whose key type the package declares
+// (NeedsKeyType), found in one pass over the patterns.
+func (m *Model) KeyTypes() map[*Entity]bool {
+	out := map[*Entity]bool{}
+	for _, p := range m.Patterns {
+		if p.takesKeys() {
+			out[p.Entity()] = true
+		}
+	}
+	return out
+}
+
+// takesKeys reports whether p's method takes keys of its entity, in its
+// entity's key type.
+func (p *Pattern) takesKeys() bool {
+	return p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()
 }
 
 // MaxPositional is the most inputs a Store method takes as parameters
@@ -251,9 +269,10 @@ func (m *Model) GeneratedNames() []GenName {
 	for _, t := range m.Tables {
 		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
 	}
+	keyTypes := m.KeyTypes()
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.GoName, "entity " + e.Name, e.Pos, ""})
-		if m.NeedsKeyType(e) {
+		if keyTypes[e] {
 			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos, ""})
 		}
 		for _, a := range e.Attributes {
@@ -456,7 +475,7 @@ func (m *Model) UnexportedNames() []GenName {
 			for _, ka := range k.Index.KeyAttrs() {
 				if n := BuilderName(e, ka); !seen[n] {
 					seen[n] = true
-					out = append(out, GenName{n, fmt.Sprintf("entity %s's key attribute %s", e.Name, ka.Name), e.Pos, fix})
+					out = append(out, GenName{n, "entity " + e.Name + "'s key attribute " + ka.Name, e.Pos, fix})
 				}
 			}
 		}
