@@ -14,11 +14,6 @@ import (
 	"github.com/dyngen/dyngen/internal/model"
 )
 
-// receiver is the receiver name of an entity's methods.
-func receiver(ent *model.Entity) string {
-	return strings.ToLower(ent.GoName[:1])
-}
-
 // entityFile emits an entity: its enum types, its struct, its key
 // builders, and MarshalItem / UnmarshalItem written out field by field.
 func (e *emitter) entityFile(ent *model.Entity) *jen.File {
@@ -204,7 +199,7 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 // validate emits the checks of min, max, maxLength, enum values and path
 // elements that every write runs first.
 func (e *emitter) validate(f *jen.File, ent *model.Entity) {
-	r := receiver(ent)
+	r := ent.Receiver()
 	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
 		for _, a := range ent.Attributes {
@@ -500,7 +495,7 @@ func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece) {
 // timeSpan are the variables of where a time's text stands in the key
 // buffer.
 func timeSpan(a *model.Attribute) (from, to string) {
-	return paramName(a) + "From", paramName(a) + "To"
+	return a.VarName() + "From", a.VarName() + "To"
 }
 
 // bufferedKey prints the i-th plain key, sliced from the buffer's texts,
@@ -620,7 +615,7 @@ func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(s
 // unmarshal emits UnmarshalItem: each attribute looked up by name, decoded
 // by type; a required attribute that is missing is an error.
 func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
-	r := receiver(ent)
+	r := ent.Receiver()
 	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing "+
 		"required attribute, or one stored with another type, is an ItemError; "+
 		"an optional attribute the item lacks, or holds as NULL, is nil (an "+

@@ -12,25 +12,6 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// paramName is the Go name of an attribute as a key builder's parameter
-// and the start of the locals named after it: the attribute's name, or
-// with _ after it where that is a name the generated code uses itself
-// (a Go keyword or predeclared identifier, an imported package, a name of
-// the runtime or of the methods' locals).
-func paramName(a *model.Attribute) string {
-	n := model.ParamName(a.GoName)
-	if model.TakenByCode(n) {
-		return n + "_"
-	}
-	return n
-}
-
-// builderName is the function that builds an entity's value of a key
-// attribute (bookPK, reviewGSI1SK).
-func builderName(ent *model.Entity, ka *model.KeyAttr) string {
-	return model.ParamName(ent.GoName) + model.GoName(ka.Name)
-}
-
 // isNatural reports whether a template is an attribute standing as the key
 // attribute itself: no builder, the attribute's own value is the key.
 func isNatural(tm *model.Template, ka *model.KeyAttr) bool {
@@ -40,7 +21,7 @@ func isNatural(tm *model.Template, ka *model.KeyAttr) bool {
 // useBuilder records that a method uses the builder of an entity's key
 // attribute ka and returns its name.
 func (e *emitter) useBuilder(ent *model.Entity, ka *model.KeyAttr) string {
-	name := builderName(ent, ka)
+	name := model.BuilderName(ent, ka)
 	e.mu.Lock()
 	e.builders[name] = true
 	e.mu.Unlock()
@@ -56,7 +37,7 @@ func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
 	for _, k := range ent.Keys {
 		for i, tm := range k.Templates() {
 			ka := k.Index.KeyAttrs()[i]
-			if isNatural(tm, ka) || done[ka.Name] || !e.builders[builderName(ent, ka)] {
+			if isNatural(tm, ka) || done[ka.Name] || !e.builders[model.BuilderName(ent, ka)] {
 				continue
 			}
 			done[ka.Name] = true
@@ -72,7 +53,7 @@ func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
 }
 
 func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
-	name := builderName(ent, ka)
+	name := model.BuilderName(ent, ka)
 	ret := jen.String()
 	zero := jen.Lit("")
 	if ka.Type == model.B {
@@ -81,11 +62,11 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 	commentf(f, "%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
 	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
 		for _, a := range tm.Attrs() {
-			g.Id(paramName(a)).Add(goType(ent, a))
+			g.Id(a.VarName()).Add(goType(ent, a))
 		}
 	}).Params(ret, jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(zero, err) }
-		expr := e.keyExpr(g, e.newScope(), ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
+		expr := e.keyExpr(g, e.newScope(), ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(a.VarName()) }, fail)
 		switch ka.Type {
 		case model.S:
 			if value, checked := sizeChecked(ent, ka, tm, expr); checked {
@@ -95,7 +76,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 			}
 		case model.B:
 			a := tm.Segments[0].Attr
-			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
+			g.If(jen.Len(jen.Id(a.VarName())).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
 			g.Return(expr, jen.Nil())
 		default:
 			g.Return(expr, jen.Nil())
@@ -187,7 +168,7 @@ func scopeLocal(scope map[string]string, name string) string {
 // checked like a string of the key, and an enum's must start one of the
 // enum's values.
 func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
-	name := e.scopeName(scope, paramName(a)+"Prefix")
+	name := e.scopeName(scope, a.PrefixVar())
 	scope["prefix|"+name] = name
 	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
 	if a.Type == model.Enum {
@@ -324,7 +305,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a *model.Attribute, call jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
 	name, declared := scope[id]
 	if !declared {
-		name = e.scopeName(scope, paramName(a)+"Key")
+		name = e.scopeName(scope, a.KeyVar())
 		scope[id] = name
 		errID := jen.Id(scopeLocal(scope, "err"))
 		g.List(jen.Id(name), errID).Op(":=").Add(call)

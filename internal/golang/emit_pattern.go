@@ -45,7 +45,7 @@ func (m *method) ent() *model.Entity { return m.p.Entity() }
 // tableRef is the TableName of a request: the client gets its own copy of
 // the Store's name.
 func (m *method) tableRef() jen.Code {
-	return jen.Qual(pathAWS, "String").Call(m.id("s").Dot(tableField(m.p.Table)))
+	return jen.Qual(pathAWS, "String").Call(m.id("s").Dot(m.p.Table.StoreField()))
 }
 
 // param is the name of the method's parameter of role r for attribute a

@@ -192,7 +192,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 	// The request's own copy of everything it points to, in one block:
 	// the client may change what it is given, and one allocation is
 	// cheaper than one per pointer.
-	fixed := jen.Dict{jen.Id("table"): m.id("s").Dot(tableField(m.p.Table)), jen.Id("keyCondition"): keyCond}
+	fixed := jen.Dict{jen.Id("table"): m.id("s").Dot(m.p.Table.StoreField()), jen.Id("keyCondition"): keyCond}
 	keyValues := map[plan.Source]jen.Code{}
 	// text puts a string key value into the block, or keeps another.
 	text := func(src plan.Source, field string) func(value, text jen.Code) {

@@ -68,14 +68,14 @@ func (m *method) uniqueWrite() {
 						newValue = take.Args[0].Build[j]
 					}
 				}
-				g.If(jen.Id(u.Old).Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).BlockFunc(func(g *jen.Group) {
+				g.If(m.id("old").Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).BlockFunc(func(g *jen.Group) {
 					add(g, i, i+1)
 				})
 			}
 		}
 		decodeOld := func(g *jen.Group) {
-			g.Var().Id(u.Old).Id(ent.GoName)
-			g.If(m.id("err").Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+			g.Var().Add(m.id("old")).Id(ent.GoName)
+			g.If(m.id("err").Op(":=").Add(m.id("old")).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		}
 		if u.Read != nil {
 			key := m.primaryKeyMap(g, ent, m.readKey, fail)

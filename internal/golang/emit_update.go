@@ -206,7 +206,7 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 		if v.Source != plan.RebuiltKey {
 			continue
 		}
-		name := up.derived(fmt.Sprintf("rebuilt%d", len(up.rebuilt)+1))
+		name := up.derived(model.RebuiltVar(len(up.rebuilt) + 1))
 		g.List(jen.Id(name), up.id("err")).Op(":=").Id(up.e.useBuilder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
 			for _, a := range v.Rebuild.Template.Attrs() {
 				if _, ok := up.params[a]; ok {

@@ -236,7 +236,7 @@ func (m *method) batchCall() jen.Code {
 	}
 	call := jen.Dict{
 		jen.Id("method"):  jen.Lit(m.p.GoName),
-		jen.Id("table"):   m.id("s").Dot(tableField(m.p.Table)),
+		jen.Id("table"):   m.id("s").Dot(m.p.Table.StoreField()),
 		jen.Id("key"):     jen.Index().String().Values(names...),
 		jen.Id("workers"): m.id("s").Dot(model.BatchField),
 	}

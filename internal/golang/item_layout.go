@@ -113,7 +113,7 @@ func blockMember(a *model.Attribute) string {
 
 // itemLayoutOf decides what MarshalItem does for ent.
 func itemLayoutOf(ent *model.Entity) *itemLayout {
-	l := &itemLayout{recv: receiver(ent), valuesType: model.ParamName(ent.GoName) + "Values"}
+	l := &itemLayout{recv: ent.Receiver(), valuesType: model.ValuesType(ent)}
 	written := map[string]bool{}
 	for _, k := range ent.Keys {
 		l.addIndex(ent, k, written)

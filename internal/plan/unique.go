@@ -13,10 +13,9 @@ import (
 type Unique struct {
 	// Read is the GetItem of the current item a write sends before its
 	// transaction (consistent, the whole item), to learn the values its
-	// claims hold; nil for a create. Old is the method's local holding
-	// the item read.
+	// claims hold; nil for a create. The method's local "old" (one of
+	// model.MethodLocals, Pattern.Local) holds the item read.
 	Read *Pattern
-	Old  string
 	// Claim is the GetItem of the claim a get by a unique value sends
 	// first; the pattern's own GetItem then reads the owner by the key
 	// the claim holds. Nil for a write.
@@ -45,8 +44,6 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		b.cost(read)
 		read.Cost.RCU = readUnits(b.sizes.item(e), true)
 		pp.Unique.Read = read
-		// old is among model.MethodLocals: it gives way to a parameter.
-		pp.Unique.Old = pp.Local("old")
 	}
 	for _, st := range p.Steps {
 		sp := b.stepPlan(st)
@@ -76,7 +73,7 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 // uniqueArgs says where each parameter of step s's request builder takes
 // its value: the method's parameter of the same role (Input.Field is its
 // name; for the item of a create, Field is a field of it), the item read
-// before (Input.Field is Unique.Old), or, for the claim a step takes, its
+// before (Input.Field is the local "old"), or, for the claim a step takes, its
 // fields one by one (Build).
 func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 	p := pp.Pattern
@@ -96,7 +93,7 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 		return nil
 	}
 	old := func(a *model.Attribute) *Arg {
-		return &Arg{Input: &Input{Field: pp.Unique.Old, Attr: a}, Field: a.GoName}
+		return &Arg{Input: &Input{Field: pp.Local("old"), Attr: a}, Field: a.GoName}
 	}
 	owner := p.Entity()
 	var args []*Arg
