@@ -16,12 +16,45 @@ type Unique struct {
 	// claims hold; nil for a create. The method's local "old" (one of
 	// model.MethodLocals, Pattern.Local) holds the item read.
 	Read *Pattern
+	// Absent is what a write does when the read finds no item (a create,
+	// which reads nothing: always), and Present what it does over the
+	// item read (nil for a create).
+	Absent, Present *Sends
+	// Refresh is set when the caller's item is decoded, on success, from
+	// the first item the transaction wrote: it then holds the version and
+	// the times the Store set.
+	Refresh bool
 	// Claim is the GetItem of the claim a get by a unique value sends
 	// first; the pattern's own GetItem then reads the owner by the key
 	// the claim holds. Nil for a write.
 	Claim *Pattern
 	// Value is the unique value a get reads the claim of.
 	Value *model.Unique
+}
+
+// Sends is what a write of an entity with unique values does after its
+// read: fail, send nothing, or send steps of its transaction.
+type Sends struct {
+	// Fail is the error the write returns instead of sending anything
+	// (ErrNotFound), or "". With no Fail and no Steps, the write sends
+	// nothing and succeeds (a delete of an item that does not exist).
+	Fail string
+	// Steps are the indexes of the steps sent whatever the values, in
+	// order.
+	Steps []int
+	// Moves are the claims of the unique values the write may change,
+	// each sent only when its value changes.
+	Moves []*Move
+}
+
+// Move is the release of the claim of a unique value read and the taking
+// of the new value's, sent when the new value differs from the one read.
+type Move struct {
+	Release, Take int // the indexes of the steps
+	// Attr is the owner's attribute holding the value, and New where the
+	// write takes the new value from.
+	Attr *model.Attribute
+	New  *Arg
 }
 
 // uniqueWrite plans a write of an entity with unique values: the GetItem
@@ -36,10 +69,10 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	}
 	b.params(own)
 	e := p.Entity()
-	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
-		Locals: own.Locals, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
+	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Form: FormUniqueWrite, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
+		Locals: own.Locals, Version: own.Version, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
 	if len(p.Read) > 0 {
-		read := &Pattern{Pattern: p, Call: GetItem, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
+		read := &Pattern{Pattern: p, Call: GetItem, Form: FormGet, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
 		read.Members = []*Member{{Entity: e, How: ByKey}}
 		b.cost(read)
 		read.Cost.RCU = readUnits(b.sizes.item(e), true)
@@ -62,12 +95,72 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		s.Args = uniqueArgs(pp, own, s)
 		pp.Tx.Steps = append(pp.Tx.Steps, s)
 	}
+	uniqueSends(pp)
 	b.txCost(pp)
 	if r := pp.Unique.Read; r != nil {
 		pp.Cost.RCU += r.Cost.RCU
 		pp.Cost.Detail = fmt.Sprintf("GetItem first (consistent): %s; then %s", r.Cost.Detail, pp.Cost.Detail)
 	}
 	return pp
+}
+
+// uniqueSends decides which steps a write of an entity with unique values
+// sends, by what its read finds: a create reads nothing and sends every
+// step; over the item read, a delete sends every step (its write and the
+// releases), an update or put its write and, for each unique value that
+// changes, the release of its claim and the taking of the new one. Over
+// no item, an unversioned put sends its create (the AbsentStep) and the
+// taking of every value; a versioned put and an update fail with
+// ErrNotFound; a delete, of an item that is not there, succeeds unless it
+// checks a version (ErrNotFound).
+func uniqueSends(pp *Pattern) {
+	u, tx := pp.Unique, pp.Tx
+	var all, absent []int
+	for i, s := range tx.Steps {
+		all = append(all, i)
+		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+			absent = append(absent, i)
+		}
+	}
+	switch op := pp.Pattern.Op; {
+	case op == model.OpCreate:
+		u.Absent = &Sends{Steps: all}
+	case op == model.OpDelete:
+		u.Absent, u.Present = &Sends{}, &Sends{Steps: all}
+		if pp.Version != nil {
+			// The version read must still be there.
+			u.Absent.Fail = "ErrNotFound"
+		}
+	default:
+		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: []int{0}, Moves: moves(tx)}
+		if op == model.OpPut && pp.Version == nil {
+			// Over no item, the put is a create, and takes every claim.
+			u.Absent = &Sends{Steps: absent}
+		}
+	}
+	first := tx.Steps[0]
+	u.Refresh = pp.Params[0].Role == ParamItem && len(first.Plan.Request.Item) > 0 && first.Action == "Put"
+}
+
+// moves are the claims a write of an entity with unique values moves
+// when their values change: each release step, and the take step after
+// it, with the new value the take step's claim holds.
+func moves(tx *Transaction) []*Move {
+	var out []*Move
+	for i, s := range tx.Steps {
+		if s.Step.Role != model.ReleaseStep || i+1 == len(tx.Steps) {
+			continue
+		}
+		take := tx.Steps[i+1]
+		mv := &Move{Release: i, Take: i + 1, Attr: s.Step.Claim.Attr}
+		for j, ca := range take.Step.Claim.Claim.Attributes {
+			if ca.Name == mv.Attr.Name {
+				mv.New = take.Args[0].Build[j]
+			}
+		}
+		out = append(out, mv)
+	}
+	return out
 }
 
 // uniqueArgs says where each parameter of step s's request builder takes
@@ -170,11 +263,11 @@ func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	}
 	cp := &model.Pattern{Name: p.Name + " claim", GoName: p.GoName + "Claim", Pos: p.Pos, Op: model.OpGet, OpPos: p.OpPos,
 		Entities: []*model.Entity{c}, Table: c.Table, Order: model.Asc, Consistent: p.Consistent, IncludeExpired: true}
-	claim := &Pattern{Pattern: cp, Call: GetItem, Index: c.Table.Primary(), Key: primaryKey(c), Inputs: c.PrimaryKey().Attrs()}
+	claim := &Pattern{Pattern: cp, Call: GetItem, Form: FormGet, Index: c.Table.Primary(), Key: primaryKey(c), Inputs: c.PrimaryKey().Attrs()}
 	claim.Members = []*Member{{Entity: c, How: ByKey}}
 	b.request(claim)
 	b.cost(claim)
-	pp := &Pattern{Pattern: p, Call: GetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: []*model.Attribute{u.Attr}, Unique: &Unique{Claim: claim, Value: u}}
+	pp := &Pattern{Pattern: p, Call: GetItem, Form: FormLookup, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: []*model.Attribute{u.Attr}, Unique: &Unique{Claim: claim, Value: u}}
 	pp.Members = []*Member{{Entity: e, How: ByKey}}
 	b.request(pp)
 	b.cost(pp)
