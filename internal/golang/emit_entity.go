@@ -512,13 +512,9 @@ func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *plan.KeyBuild) {
 func (p *itemPrinter) valuesBlock(g *jen.Group) {
 	comment(g, "One allocation holds the item's scalar attribute values.")
 	g.Id("vals").Op(":=").Op("&").Id(p.l.ValuesType).CustomFunc(multiLine, func(g *jen.Group) {
-		for _, m := range plan.BlockMembers {
-			slots := p.l.Slots(m)
-			if len(slots) == 0 {
-				continue
-			}
-			g.Id(strings.ToLower(m)).Op(":").Index(jen.Lit(len(slots))).Qual(pathTypes, "AttributeValueMember"+m).CustomFunc(multiLine, func(g *jen.Group) {
-				for _, it := range slots {
+		for _, b := range p.l.Blocks {
+			g.Id(b.Field).Op(":").Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member).CustomFunc(multiLine, func(g *jen.Group) {
+				for _, it := range b.Items {
 					g.Values(jen.Id("Value").Op(":").Add(p.slotValue(it)))
 				}
 			})
@@ -570,17 +566,15 @@ func (p *itemPrinter) itemValue(it *plan.ItemEntry) jen.Code {
 	if it.Member == "" {
 		return attrValue(it.Attr, p.val(it.Attr))
 	}
-	return jen.Op("&").Id("vals").Dot(strings.ToLower(it.Member)).Index(jen.Lit(it.Slot))
+	return jen.Op("&").Id("vals").Dot(it.Block.Field).Index(jen.Lit(it.Slot))
 }
 
 // valuesStruct prints the struct of the values block.
 func (p *itemPrinter) valuesStruct(f *jen.File) {
 	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", p.l.ValuesType, p.ent.GoName)
 	f.Type().Id(p.l.ValuesType).StructFunc(func(g *jen.Group) {
-		for _, m := range plan.BlockMembers {
-			if n := len(p.l.Slots(m)); n > 0 {
-				g.Id(strings.ToLower(m)).Index(jen.Lit(n)).Qual(pathTypes, "AttributeValueMember"+m)
-			}
+		for _, b := range p.l.Blocks {
+			g.Id(b.Field).Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member)
 		}
 	})
 }

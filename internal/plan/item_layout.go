@@ -3,6 +3,7 @@ package plan
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
@@ -28,6 +29,17 @@ type ItemLayout struct {
 	BufErr  bool
 	// Items are the attributes of the item, in the order they are set.
 	Items []*ItemEntry
+	// Blocks are the arrays of the values block, one per member type
+	// that holds a value, in the order of blockMembers.
+	Blocks []*ValuesBlock
+}
+
+// ValuesBlock is an array of the values block: the values of one member
+// type (S, N, B, BOOL), in slot order.
+type ValuesBlock struct {
+	Member string
+	Field  string // the field of the values block's struct: s, n, b, bool
+	Items  []*ItemEntry
 }
 
 // KeyStep is one step of MarshalItem before its plain keys: one of the
@@ -97,8 +109,10 @@ type ItemEntry struct {
 	KeyText bool
 	Span    *KeyPiece
 	// Member is the member type (S, N, B, BOOL) of a value held in the
-	// values block, at Slot; "" when the value is made on its own.
+	// values block, at Slot of Block; "" when the value is made on its
+	// own.
 	Member string
+	Block  *ValuesBlock
 	Slot   int
 	// In is the local that must be true for the attribute to be set (a
 	// key of a sparse index); Present: Attr must be present.
@@ -106,8 +120,8 @@ type ItemEntry struct {
 	Present bool
 }
 
-// BlockMembers are the member types of the values block, in order.
-var BlockMembers = []string{"S", "N", "B", "BOOL"}
+// blockMembers are the member types of the values block, in order.
+var blockMembers = []string{"S", "N", "B", "BOOL"}
 
 // blockMember is the member type of an attribute value held in an item's
 // values block (S, N, B, BOOL), or "" for the others.
@@ -269,28 +283,21 @@ func (l *ItemLayout) span(a *model.Attribute) *KeyPiece {
 	return nil
 }
 
-// assignSlots gives each value of the values block its slot, in the order
-// the item's attributes are set.
+// assignSlots gives each value of the values block its block and slot, in
+// the order the item's attributes are set.
 func (l *ItemLayout) assignSlots() {
-	next := map[string]int{}
-	for _, it := range l.Items {
-		if it.Member != "" {
-			it.Slot = next[it.Member]
-			next[it.Member]++
+	for _, m := range blockMembers {
+		b := &ValuesBlock{Member: m, Field: strings.ToLower(m)}
+		for _, it := range l.Items {
+			if it.Member == m {
+				it.Block, it.Slot = b, len(b.Items)
+				b.Items = append(b.Items, it)
+			}
+		}
+		if len(b.Items) > 0 {
+			l.Blocks = append(l.Blocks, b)
 		}
 	}
-}
-
-// Slots are the item attributes the values block holds in member m, in
-// slot order.
-func (l *ItemLayout) Slots(m string) []*ItemEntry {
-	var out []*ItemEntry
-	for _, it := range l.Items {
-		if it.Member == m {
-			out = append(out, it)
-		}
-	}
-	return out
 }
 
 // appendsTime reports whether a placeholder's text is a time appended in

@@ -105,9 +105,16 @@ func TestItemLayout(t *testing.T) {
 		"tags=attr tags if present",
 	}
 	checkLines(t, "item", items, wantItems)
-	if got := len(l.Slots("S")); got != 11 {
-		t.Errorf("%d S slots, want 11", got)
+	var blocks []string
+	for _, b := range l.Blocks {
+		blocks = append(blocks, fmt.Sprintf("%s %s[%d]", b.Member, b.Field, len(b.Items)))
+		for i, it := range b.Items {
+			if it.Block != b || it.Slot != i {
+				t.Errorf("%s is in slot %d of block %s", it.Name, i, b.Member)
+			}
+		}
 	}
+	checkLines(t, "values blocks", blocks, []string{"S s[11]", "N n[2]"})
 }
 
 func checkLines(t *testing.T, what string, got, want []string) {
