@@ -212,11 +212,17 @@ func (l *ItemLayout) addSparse(k *model.EntityKey, keys []*KeyBuild) string {
 	return in
 }
 
+// marshalLocals are MarshalItem's own locals, which its printer names:
+// the item, the values block, the error, and the buffer of the key texts
+// and its text.
+var marshalLocals = []string{"item", "vals", "err", "keyBuf", "text", "texts"}
+
 // keyVar is the local of a built key attribute, the n-th handled: its
-// name, unless that is empty or taken by MarshalItem.
+// name, unless that is empty or one of MarshalItem's own locals or its
+// receiver.
 func (l *ItemLayout) keyVar(ka *model.KeyAttr, n int) string {
 	v := model.ParamName(model.GoName(ka.Name))
-	if v == "" || slices.Contains([]string{"item", "vals", "err", l.Recv}, v) {
+	if v == "" || v == l.Recv || slices.Contains(marshalLocals, v) {
 		v = "key" + strconv.Itoa(n)
 	}
 	return v
