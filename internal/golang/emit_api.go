@@ -21,7 +21,7 @@ func (e *emitter) apiFile() *jen.File {
 				if i+j > 0 {
 					g.Line()
 				}
-				comment(g, firstSentence(am.summary))
+				comment(g, firstSentence(am.summary()))
 				g.Add(m.methodSig(am.name, true, am.page, am.results))
 			}
 		}

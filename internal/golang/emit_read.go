@@ -547,7 +547,7 @@ func (m *method) iterator() {
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
 	all := m.exported()[1]
-	comment(m.f, all.summary)
+	comment(m.f, all.summary())
 	m.declare(all).Block(ret)
 	m.f.Line()
 }

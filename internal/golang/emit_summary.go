@@ -15,22 +15,22 @@ import (
 // without the other.
 
 // apiMethod is an exported Store method that serves a pattern: its name,
-// whether it takes the pattern's page, its results, and the first line of
-// its doc comment.
+// whether it takes the pattern's page, its results, and the first
+// paragraph of its doc comment.
 type apiMethod struct {
 	name    string
 	page    bool
 	results []jen.Code
-	summary string
+	summary func() string
 }
 
 // exported are the exported Store methods of the pattern, in the order
 // its file declares them: its own, and a query's iterator
 // (model.Pattern.AllMethod).
 func (m *method) exported() []apiMethod {
-	out := []apiMethod{{name: m.p.GoName, page: true, results: m.results(), summary: m.summary()}}
+	out := []apiMethod{{name: m.p.GoName, page: true, results: m.results(), summary: m.summary}}
 	if m.pp.Form == plan.FormPages {
-		out = append(out, apiMethod{name: m.p.AllMethod(), results: []jen.Code{jen.Qual("iter", "Seq2").Types(m.walkElem(), jen.Error())}, summary: m.allSummary()})
+		out = append(out, apiMethod{name: m.p.AllMethod(), results: []jen.Code{jen.Qual("iter", "Seq2").Types(m.walkElem(), jen.Error())}, summary: m.allSummary})
 	}
 	return out
 }

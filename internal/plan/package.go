@@ -34,14 +34,7 @@ type Builder struct {
 }
 
 // Entity returns the plan of entity e.
-func (p *Plan) Entity(e *model.Entity) *Entity {
-	for _, pe := range p.Entities {
-		if pe.Entity == e {
-			return pe
-		}
-	}
-	return nil
-}
+func (p *Plan) Entity(e *model.Entity) *Entity { return p.entities[e] }
 
 // Builder returns the builder of key attribute ka, or nil when no method
 // builds it.
@@ -54,8 +47,10 @@ func (pe *Entity) Builder(ka *model.KeyAttr) *Builder {
 	return nil
 }
 
-// entities plans what the package holds for each entity of p's model.
-func entities(p *Plan) []*Entity {
+// planEntities plans what the package holds for each entity of p's
+// model.
+func planEntities(p *Plan) {
+	p.entities = map[*model.Entity]*Entity{}
 	built := map[*model.Entity]map[string]bool{}
 	for _, pp := range p.Patterns {
 		pp.keyBuilds(func(e *model.Entity, ka *model.KeyAttr) {
@@ -65,7 +60,6 @@ func entities(p *Plan) []*Entity {
 			built[e][ka.Name] = true
 		})
 	}
-	var out []*Entity
 	for _, e := range p.Model.Entities {
 		pe := &Entity{Entity: e, Layout: itemLayout(e)}
 		done := map[string]bool{}
@@ -83,9 +77,9 @@ func entities(p *Plan) []*Entity {
 				pe.Builders = append(pe.Builders, b)
 			}
 		}
-		out = append(out, pe)
+		p.Entities = append(p.Entities, pe)
+		p.entities[e] = pe
 	}
-	return out
 }
 
 // keyBuilds calls built with each key attribute whose value the method

@@ -46,6 +46,7 @@ type Plan struct {
 	// order: the key builders the methods call, the layout of its
 	// MarshalItem.
 	Entities []*Entity
+	entities map[*model.Entity]*Entity // Entities by entity
 }
 
 // Pattern is how one access pattern is served.
@@ -233,7 +234,7 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 	cloudFormationStrings(p, diags)
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
-	p.Entities = entities(p)
+	planEntities(p)
 	return p
 }
 
