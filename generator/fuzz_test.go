@@ -13,7 +13,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/dyngen/dyngen/internal/golang"
-	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/internal/report"
 )
 
 // seedSpecs returns every spec of the project: the examples, the
@@ -111,7 +111,7 @@ func FuzzCheck(f *testing.F) {
 			t.Error(err)
 		}
 		if res.Plan != nil {
-			if err := plan.NewReport("spec.yaml", res.Plan, res.Diags).WriteText(io.Discard); err != nil {
+			if err := report.New("spec.yaml", res.Plan, res.Diags).WriteText(io.Discard); err != nil {
 				t.Fatal(err)
 			}
 		}

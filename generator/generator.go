@@ -13,6 +13,7 @@ package generator
 import (
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 	"github.com/dyngen/dyngen/spec"
 )
@@ -30,7 +31,9 @@ type Result struct {
 // not echoes of shape errors. The planner then checks every table,
 // entity and pattern the model found no error in, and leaves out those
 // with errors and what depends on them; Plan is set only when the model
-// has no error.
+// has no error. The outputs: are resolved with the model and checked on
+// the plan by internal/output (output.Resolve, output.Check), from its
+// table of formats.
 func Check(file string, data []byte) *Result {
 	f, diags := spec.Parse(file, data)
 	res := &Result{Diags: diags}
@@ -38,12 +41,14 @@ func Check(file string, data []byte) *Result {
 		return res
 	}
 	res.Model = model.Resolve(f, diags)
+	output.Resolve(res.Model, f.Outputs, diags)
 	if diags.HasErrors() {
 		if res.Model.Prune() {
-			plan.Build(res.Model, diags)
+			output.Check(plan.Build(res.Model, diags), diags)
 		}
 		return res
 	}
 	res.Plan = plan.Build(res.Model, diags)
+	output.Check(res.Plan, diags)
 	return res
 }

@@ -1,6 +1,6 @@
 // Package templates holds the text/template files dyngen renders for
-// what is not Go code: the plan report of `dyngen plan` and the outputs
-// a spec asks for (internal/output).
+// what is not Go code: the plan report of `dyngen plan` (internal/report)
+// and the outputs a spec asks for (internal/output/<format>).
 package templates
 
 import (
@@ -17,7 +17,7 @@ func parse(name string) *template.Template {
 }
 
 // Plan is the template of the plan report. It prints lines the plan
-// package has already laid out and wrapped (see plan.Report.WriteText):
+// report has already laid out and wrapped (see report.Report.WriteText):
 // the template decides the sections and their order.
 var Plan = parse("plan.txt.tmpl")
 
@@ -30,5 +30,5 @@ var Manifest = parse("manifest.txt.tmpl")
 var Design = parse("design.md.tmpl")
 
 // CloudFormation is the CloudFormation template of the tables
-// (internal/output/cloudformation.go).
+// (internal/output/cloudformation).
 var CloudFormation = parse("cloudformation.yaml.tmpl")

@@ -130,8 +130,9 @@ func TestEmptySubstitutionPatterns(t *testing.T) {
 }
 
 // TestDiagnosticTexts renders every diagnostic the specs of the repository
-// reach (the spec and generator test cases, the examples, the integration
-// and benchmark specs, the fuzz corpora of specs) and fails on one that
+// reach (the spec and generator test cases, the cases of the model's and
+// the planner's checks, the examples, the integration and benchmark specs,
+// the fuzz corpora of specs) and fails on one that
 // shows an empty substitution. The command's txtar cases are checked as
 // they run (runCase), with the command's own output.
 func TestDiagnosticTexts(t *testing.T) {
@@ -144,7 +145,7 @@ func TestDiagnosticTexts(t *testing.T) {
 		}
 		return m
 	}
-	for _, pattern := range []string{"../../example/*/spec.yaml", "../../internal/e2e/spec.yaml", "../../internal/bench/*/spec.yaml", "../../spec/testdata/*/*.yaml", "../../generator/testdata/requests/*.yaml", "../../internal/output/testdata/*.yaml"} {
+	for _, pattern := range []string{"../../example/*/spec.yaml", "../../internal/e2e/spec.yaml", "../../internal/bench/*/spec.yaml", "../../spec/testdata/*/*.yaml", "../../generator/testdata/requests/*.yaml", "../../internal/output/*/testdata/*.yaml"} {
 		for _, file := range glob(pattern) {
 			data, err := os.ReadFile(file)
 			if err != nil {
@@ -153,7 +154,12 @@ func TestDiagnosticTexts(t *testing.T) {
 			add(file, data)
 		}
 	}
-	for _, file := range glob("../../generator/testdata/*/*.txtar") {
+	// The cases of the model's and the planner's checks were the command's
+	// cases, checked as they ran; they are checked here now.
+	cases := glob("../../generator/testdata/*/*.txtar")
+	cases = append(cases, glob("../../internal/model/testdata/*.txtar")...)
+	cases = append(cases, glob("../../internal/plan/testdata/*.txtar")...)
+	for _, file := range cases {
 		ar, err := txtar.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)

@@ -25,7 +25,7 @@ import (
 	"runtime/debug"
 
 	"github.com/dyngen/dyngen/generator"
-	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/internal/report"
 )
 
 // Exit codes.
@@ -167,10 +167,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // planCmd prints the plan, then every warning and error; with -json,
 // the plan and the diagnostics as one JSON document, and the
-// diagnostics on stderr too. Both print one plan.Report.
+// diagnostics on stderr too. Both print one report.Report.
 func planCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 	res := generator.Check(o.spec, data)
-	rep := plan.NewReport(o.spec, res.Plan, res.Diags)
+	rep := report.New(o.spec, res.Plan, res.Diags)
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

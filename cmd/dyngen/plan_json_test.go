@@ -13,6 +13,7 @@ import (
 
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/internal/report"
 	"golang.org/x/tools/txtar"
 )
 
@@ -51,7 +52,7 @@ func TestPlanJSONGolden(t *testing.T) {
 	}
 }
 
-// TestPlanJSON decodes the document of every example into plan.Report,
+// TestPlanJSON decodes the document of every example into report.Report,
 // refusing unknown fields, and checks it against the plan: every pattern
 // is there, in spec order, with the call, index, key and the very
 // request strings and placeholders the plan holds, and the parameters
@@ -71,7 +72,7 @@ func TestPlanJSON(t *testing.T) {
 			}
 			dec := json.NewDecoder(&stdout)
 			dec.DisallowUnknownFields()
-			var rep plan.Report
+			var rep report.Report
 			if err := dec.Decode(&rep); err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +124,7 @@ func TestPlanJSON(t *testing.T) {
 				} else if len(got.Requests) > 0 {
 					t.Errorf("%s: requests %+v of a pattern that sends one", got.Name, got.Requests)
 				}
-				checkRequest(t, got.Name, got.Key, got.ReportRequest, key, pp.Request)
+				checkRequest(t, got.Name, got.Key, got.Request, key, pp.Request)
 				if pp.Tx != nil {
 					if len(got.Steps) != len(pp.Tx.Steps) {
 						t.Fatalf("%s: %d steps, want %d", got.Name, len(got.Steps), len(pp.Tx.Steps))
@@ -134,7 +135,7 @@ func TestPlanJSON(t *testing.T) {
 						if gs.Step != j+1 || gs.Action != st.Action || gs.Table != st.Step.Table.Name || gs.IfAbsent != st.IfAbsent || gs.IfPresent != st.IfPresent || len(gs.Inputs) != len(st.Plan.Params) {
 							t.Errorf("%s is %+v", name, gs)
 						}
-						checkRequest(t, name, gs.Key, gs.ReportRequest, st.Plan.Key, st.Plan.Request)
+						checkRequest(t, name, gs.Key, gs.Request, st.Plan.Key, st.Plan.Request)
 					}
 					fields := len(pp.Tx.Inputs)
 					for _, f := range []string{pp.Tx.Token, pp.Tx.Now} {
@@ -174,7 +175,7 @@ func TestPlanJSON(t *testing.T) {
 // checkRequest checks that the report of a call (a pattern, or a step
 // of a transaction) holds the key and the request strings and
 // placeholders of the plan.
-func checkRequest(t *testing.T, name, gotKey string, got plan.ReportRequest, k *plan.KeyCond, r *plan.Request) {
+func checkRequest(t *testing.T, name, gotKey string, got report.Request, k *plan.KeyCond, r *plan.Request) {
 	t.Helper()
 	key := ""
 	if k != nil {
@@ -243,7 +244,7 @@ func checkRequest(t *testing.T, name, gotKey string, got plan.ReportRequest, k *
 }
 
 // TestPlanWidth checks that no line of the report `dyngen plan` prints is
-// wider than plan.ReportWidth columns, for every example and every spec
+// wider than report.Width columns, for every example and every spec
 // of the txtar cases. The diagnostics, printed one per line as
 // file:line:col: message for tools to parse, are not wrapped: they go to
 // stderr and are not checked here.
@@ -288,7 +289,7 @@ func TestPlanWidth(t *testing.T) {
 			plans++
 		}
 		for i, line := range strings.Split(stdout.String(), "\n") {
-			if n := utf8.RuneCountInString(line); n > plan.ReportWidth {
+			if n := utf8.RuneCountInString(line); n > report.Width {
 				t.Errorf("%s: line %d of the plan is %d columns wide:\n%s", s.name, i+1, n, line)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/checktest"
 	"github.com/dyngen/dyngen/internal/diag"
 )
 
@@ -213,15 +214,23 @@ var notProposals = []struct {
 	{regexp.MustCompile(`an item of add that gives`), "add is the key named"},
 }
 
+// errorCases are the cases of the command (testdata/errors) and those of
+// the model's and the planner's checks (see package checktest).
+var errorCases = []string{"testdata/errors/*.txtar", "../../internal/model/testdata/*.txtar", "../../internal/plan/testdata/*.txtar"}
+
 // TestProposals applies every fix the error cases' messages propose, as
 // written, and checks the spec again: the diagnostic the fix is for must be
 // gone, and no error may appear that the spec did not have. Every
 // message holding "e.g." or "add " must be a known proposal form or one of
 // notProposals.
 func TestProposals(t *testing.T) {
-	files, err := filepath.Glob("testdata/errors/*.txtar")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, pattern := range errorCases {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
 	}
 	applied := map[string]int{}
 	for _, file := range files {
@@ -231,14 +240,18 @@ func TestProposals(t *testing.T) {
 		}
 		var stderr string
 		inputs := map[string][]byte{}
+		specName := ""
 		for _, f := range ar.Files {
-			if f.Name == "stderr" {
+			switch f.Name {
+			case "stderr":
 				stderr = string(f.Data)
-			} else {
+			case checktest.Diagnostics:
+				// A case of the checks has no command line.
+				stderr, specName = string(f.Data), checktest.Spec
+			default:
 				inputs[f.Name] = f.Data
 			}
 		}
-		specName := ""
 		for _, line := range strings.Split(string(ar.Comment), "\n") {
 			if !strings.HasPrefix(line, "dyngen ") {
 				continue

@@ -14,27 +14,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dyngen/dyngen/example/internal/exampletest"
 	"github.com/dyngen/dyngen/example/orders"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
-// newStore returns a Store over tables of unique names in DynamoDB Local,
-// which it creates from the create-table inputs of the spec's outputs,
-// after checking they are the Store's own Tables.
+// newStore returns a Store over tables of unique names in DynamoDB Local
+// (see exampletest.NewStore).
 func newStore(t *testing.T) *orders.Store {
 	t.Helper()
-	c := dynamotest.Client(t)
-	// Every call of the Store must be one the IAM policy dyngen wrote
-	// allows: the test fails on a call it denies.
-	chk := iamcheck.New(t, "iam-policy.json", c)
-	s := orders.New(chk, orders.WithCartsTable(dynamotest.TableName("Carts")), orders.WithOrdersTable(dynamotest.TableName("Orders")))
-	for _, table := range s.Tables() {
-		chk.Add(table.Name, table.Create)
-		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
-	}
-	return s
+	return exampletest.NewStore(t, func(chk *iamcheck.Checker) *orders.Store {
+		return orders.New(chk, orders.WithCartsTable(dynamotest.TableName("Carts")), orders.WithOrdersTable(dynamotest.TableName("Orders")))
+	})
 }
 
 // ksuid returns a KSUID for the instant at: 27 base62 characters, a 4-byte
@@ -99,12 +91,7 @@ func checkLine(t *testing.T, what string, got, want orders.OrderLine) {
 
 func checkLines(t *testing.T, what string, got, want []orders.OrderLine) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %d lines, want %d", what, len(got), len(want))
-	}
-	for i := range min(len(got), len(want)) {
-		checkLine(t, fmt.Sprintf("%s[%d]", what, i), got[i], want[i])
-	}
+	exampletest.CheckEach(t, what, "lines", got, want, checkLine)
 }
 
 func checkEvent(t *testing.T, what string, got, want orders.TrackingEvent) {
@@ -127,40 +114,13 @@ func fmtEvent(e orders.TrackingEvent) string {
 
 func checkEvents(t *testing.T, what string, got, want []orders.TrackingEvent) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %d events, want %d", what, len(got), len(want))
-	}
-	for i := range min(len(got), len(want)) {
-		checkEvent(t, fmt.Sprintf("%s[%d]", what, i), got[i], want[i])
-	}
+	exampletest.CheckEach(t, what, "events", got, want, checkEvent)
 }
 
-// stepFailed checks that err is the failure of step (from 1) of a
-// transaction, of kind want and of no other kind, with the SDK's
-// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
-func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
-	t.Helper()
-	var te *orders.TransactionError
-	if !errors.As(err, &te) {
-		t.Errorf("%s: %v, want a *TransactionError", what, err)
-		return
-	}
-	if te.Step != step {
-		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
-	}
-	if !errors.Is(err, want) {
-		t.Errorf("%s: %v, want %v", what, err, want)
-	}
-	for _, other := range []error{orders.ErrNotFound, orders.ErrAlreadyExists, orders.ErrConditionFailed, orders.ErrInvalidKey} {
-		if other != want && errors.Is(err, other) {
-			t.Errorf("%s: %v is also %v", what, err, other)
-		}
-	}
-	var tce *types.TransactionCanceledException
-	if errors.As(err, &tce) != viaDynamoDB {
-		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
-	}
-}
+// stepFailed checks the failure of a step of a transaction (see
+// exampletest.StepFailedOf).
+var stepFailed = exampletest.StepFailedOf(func(e *orders.TransactionError) (int, string) { return e.Step, e.Action },
+	orders.ErrNotFound, orders.ErrAlreadyExists, orders.ErrConditionFailed, orders.ErrInvalidKey)
 
 // record records e with RecordTrackingEvent, failing the test on an error.
 func record(t *testing.T, s *orders.Store, e orders.TrackingEvent) {

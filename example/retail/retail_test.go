@@ -8,27 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dyngen/dyngen/example/internal/exampletest"
 	"github.com/dyngen/dyngen/example/retail"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
-// newStore returns a Store over tables of unique names in DynamoDB Local,
-// which it creates from the create-table inputs of the spec's outputs,
-// after checking they are the Store's own Tables.
+// newStore returns a Store over tables of unique names in DynamoDB Local
+// (see exampletest.NewStore).
 func newStore(t *testing.T) *retail.Store {
 	t.Helper()
-	c := dynamotest.Client(t)
-	// Every call of the Store must be one the IAM policy dyngen wrote
-	// allows: the test fails on a call it denies.
-	chk := iamcheck.New(t, "iam-policy.json", c)
-	s := retail.New(chk, retail.WithRetailTableTable(dynamotest.TableName("retail_table")))
-	for _, table := range s.Tables() {
-		chk.Add(table.Name, table.Create)
-		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
-	}
-	return s
+	return exampletest.NewStore(t, func(chk *iamcheck.Checker) *retail.Store {
+		return retail.New(chk, retail.WithRetailTableTable(dynamotest.TableName("retail_table")))
+	})
 }
 
 // ---- fixtures ------------------------------------------------------------------
@@ -101,12 +93,7 @@ func checkOrder(t *testing.T, what string, got, want retail.Order) {
 
 func checkOrders(t *testing.T, what string, got, want []retail.Order) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %d orders, want %d", what, len(got), len(want))
-	}
-	for i := range min(len(got), len(want)) {
-		checkOrder(t, fmt.Sprintf("%s[%d]", what, i), got[i], want[i])
-	}
+	exampletest.CheckEach(t, what, "orders", got, want, checkOrder)
 }
 
 func checkInvoice(t *testing.T, what string, got, want retail.Invoice) {
@@ -138,32 +125,10 @@ func invoiceOf(o retail.Order, id string) retail.CreateInvoiceParams {
 	}
 }
 
-// stepFailed checks that err is the failure of step (from 1) of a
-// transaction, of kind want and of no other kind, with the SDK's
-// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
-func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
-	t.Helper()
-	var te *retail.TransactionError
-	if !errors.As(err, &te) {
-		t.Errorf("%s: %v, want a *TransactionError", what, err)
-		return
-	}
-	if te.Step != step {
-		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
-	}
-	if !errors.Is(err, want) {
-		t.Errorf("%s: %v, want %v", what, err, want)
-	}
-	for _, other := range []error{retail.ErrNotFound, retail.ErrAlreadyExists, retail.ErrConditionFailed, retail.ErrInvalidKey} {
-		if other != want && errors.Is(err, other) {
-			t.Errorf("%s: %v is also %v", what, err, other)
-		}
-	}
-	var tce *types.TransactionCanceledException
-	if errors.As(err, &tce) != viaDynamoDB {
-		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
-	}
-}
+// stepFailed checks the failure of a step of a transaction (see
+// exampletest.StepFailedOf).
+var stepFailed = exampletest.StepFailedOf(func(e *retail.TransactionError) (int, string) { return e.Step, e.Action },
+	retail.ErrNotFound, retail.ErrAlreadyExists, retail.ErrConditionFailed, retail.ErrInvalidKey)
 
 // seeded is what seed wrote.
 type seeded struct {

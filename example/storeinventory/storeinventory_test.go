@@ -8,27 +8,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dyngen/dyngen/example/internal/exampletest"
 	"github.com/dyngen/dyngen/example/storeinventory"
 	"github.com/dyngen/dyngen/internal/dynamotest"
 	"github.com/dyngen/dyngen/internal/iamcheck"
 )
 
-// newStore returns a Store over tables of unique names in DynamoDB Local,
-// which it creates from the create-table inputs of the spec's outputs,
-// after checking they are the Store's own Tables.
+// newStore returns a Store over tables of unique names in DynamoDB Local
+// (see exampletest.NewStore).
 func newStore(t *testing.T) *storeinventory.Store {
 	t.Helper()
-	c := dynamotest.Client(t)
-	// Every call of the Store must be one the IAM policy dyngen wrote
-	// allows: the test fails on a call it denies.
-	chk := iamcheck.New(t, "iam-policy.json", c)
-	s := storeinventory.New(chk, storeinventory.WithStoreInventoryTable(dynamotest.TableName("StoreInventory")))
-	for _, table := range s.Tables() {
-		chk.Add(table.Name, table.Create)
-		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
-	}
-	return s
+	return exampletest.NewStore(t, func(chk *iamcheck.Checker) *storeinventory.Store {
+		return storeinventory.New(chk, storeinventory.WithStoreInventoryTable(dynamotest.TableName("StoreInventory")))
+	})
 }
 
 // ---- fixtures ------------------------------------------------------------------
@@ -568,32 +560,10 @@ func TestGoodWrites(t *testing.T) {
 	}
 }
 
-// stepFailed checks that err is the failure of step (from 1) of a
-// transaction, of kind want and of no other kind, with the SDK's
-// cancellation reachable when DynamoDB cancelled it (viaDynamoDB).
-func stepFailed(t *testing.T, what string, err error, step int, want error, viaDynamoDB bool) {
-	t.Helper()
-	var te *storeinventory.TransactionError
-	if !errors.As(err, &te) {
-		t.Errorf("%s: %v, want a *TransactionError", what, err)
-		return
-	}
-	if te.Step != step {
-		t.Errorf("%s: failed at step %d (%s), want %d", what, te.Step, te.Action, step)
-	}
-	if !errors.Is(err, want) {
-		t.Errorf("%s: %v, want %v", what, err, want)
-	}
-	for _, other := range []error{storeinventory.ErrNotFound, storeinventory.ErrAlreadyExists, storeinventory.ErrConditionFailed, storeinventory.ErrSameItem} {
-		if other != want && errors.Is(err, other) {
-			t.Errorf("%s: %v is also %v", what, err, other)
-		}
-	}
-	var tce *types.TransactionCanceledException
-	if errors.As(err, &tce) != viaDynamoDB {
-		t.Errorf("%s: %v: wraps a TransactionCanceledException %v, want %v", what, err, !viaDynamoDB, viaDynamoDB)
-	}
-}
+// stepFailed checks the failure of a step of a transaction (see
+// exampletest.StepFailedOf).
+var stepFailed = exampletest.StepFailedOf(func(e *storeinventory.TransactionError) (int, string) { return e.Step, e.Action },
+	storeinventory.ErrNotFound, storeinventory.ErrAlreadyExists, storeinventory.ErrConditionFailed, storeinventory.ErrSameItem)
 
 // TestMoveGood moves a good to another category: the delete under the old
 // category and the create under the new one happen together or not at all,

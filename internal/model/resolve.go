@@ -56,7 +56,6 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.includes()
 	r.projections()
 	r.projectionLimit()
-	r.outputs()
 	return r.m
 }
 

@@ -332,7 +332,7 @@ func TestOutputsAgree(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) { outputsAgree(t, dir) })
 	}
 	t.Run("testdata/cloudformation.yaml", func(t *testing.T) {
-		src, err := os.ReadFile("testdata/cloudformation.yaml")
+		src, err := os.ReadFile("cloudformation/testdata/cloudformation.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

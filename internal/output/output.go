@@ -1,56 +1,209 @@
-// Package output renders the outputs a spec asks for besides the Go
-// package (outputs:): table definitions for CloudFormation, Terraform and
-// the AWS CLI, a NoSQL Workbench model, a design document and an IAM
-// policy. Each is printed from the plan, the tables from the one
-// definition the generated Store's Tables prints (plan.TableDef); the
-// text formats from the templates of templates/, the JSON ones with
-// encoding/json. Nothing here decides a name or an expression: the model
-// names the files, the plan decides what they hold.
+// Package output lists the outputs a spec may ask for besides the Go
+// package (outputs:): Formats is the one table of them, and each format
+// is a folder beside this file that owns its decisions (names, quotas,
+// what its files hold), its rendering and its tests, reading the plan
+// and the model only:
+//
+//	cloudformation/  the CloudFormation template of the tables (and the IAM policy)
+//	terraform/       the Terraform JSON of the tables (and the IAM policy)
+//	createtable/     per table, the input of aws dynamodb create-table
+//	workbench/       a NoSQL Workbench data model, with sample items
+//	design/          a design document (Markdown, Mermaid)
+//	iam/             the IAM policy of the generated code's calls
+//	format/          what they share: File, JSON, the reading of committed tables
+//
+// The pipeline (generator) resolves outputs: with Resolve, checks the
+// formats' names and quotas with Check once the plan is built, renders
+// the files with Render, and warns of a deployed table a new output
+// would replace with TableChanges. Each reads the table; a new format
+// is one entry of Formats and its folder.
 package output
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"text/template"
+	"strings"
 
+	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output/cloudformation"
+	"github.com/dyngen/dyngen/internal/output/createtable"
+	"github.com/dyngen/dyngen/internal/output/design"
+	"github.com/dyngen/dyngen/internal/output/format"
+	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/output/terraform"
+	"github.com/dyngen/dyngen/internal/output/workbench"
 	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/spec"
 	"github.com/dyngen/dyngen/templates"
 )
 
-// File is one output file: its name in the output directory and its
-// contents.
-type File struct {
-	Name string
-	Data []byte
+// Format is one format of outputs.
+type Format struct {
+	// Kind is the format's name under outputs: (format.CloudFormation...).
+	Kind model.OutputKind
+	// File is the default name of the format's file, and Endings the
+	// endings a name given with file: may have. Both are empty for a
+	// format that writes a file per table (TableFiles), which takes no
+	// file:.
+	File    string
+	Endings []string
+	// TableFiles names the files a format writes per table, with what
+	// each comes from; nil for a format of one file.
+	TableFiles func(t *model.Table) []model.GenName
+	// FileRule says what is wrong, for this format, with name as the
+	// file of output o, its own or another format's ("" when nothing
+	// is): Terraform reads every .tf.json file of the directory. Nil when
+	// the format cares for no name but its own file's.
+	FileRule func(o Format, name string) string
+	// Check adds the format's errors and warnings on a plan (names its
+	// files can't hold, quotas); nil when it has none.
+	Check func(p *plan.Plan, o *model.Output, diags *diag.List)
+	// Render returns the format's files, named as the model names them
+	// (model.OutputFiles).
+	Render func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
+	// Changes warns of the tables whose definition changes since the
+	// format's committed output in a way deploying fails at or loses
+	// items; nil for a format that deploys no table.
+	Changes func(p *plan.Plan, o *model.Output, committed Committed, diags *diag.List)
 }
 
-// Source is how the outputs name the spec they come from.
-type Source struct {
-	// Line is the spec's path as one line of text, as the Go files'
-	// source line has it (model.SourceLine).
-	Line string
+// Formats are the formats of outputs, in the order the reference lists
+// them (spec.OutputKinds). A new format is an entry here, its folder,
+// its name in spec.OutputKinds and spec/schema.json, and its section of
+// docs/spec.md.
+var Formats = []Format{
+	{Kind: format.CloudFormation, File: "tables.cfn.yaml", Endings: []string{".yaml", ".yml"},
+		Check: cloudformation.Check, Render: cloudformation.Render, Changes: cloudformation.Changes},
+	{Kind: format.Terraform, File: "tables.tf.json", Endings: []string{".tf.json"}, FileRule: terraformFile,
+		Check: terraform.Check, Render: terraform.Render, Changes: terraform.Changes},
+	{Kind: format.CreateTable, TableFiles: createtable.Files, Render: createtable.Render},
+	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Render: workbench.Render},
+	{Kind: format.Design, File: "DESIGN.md", Endings: []string{".md"}, Render: design.Render},
+	{Kind: format.IAM, File: "iam-policy.json", Endings: []string{".json"}, Check: iam.Check, Render: iam.Render},
 }
+
+// terraformFile is the Terraform output's rule of file names: Terraform
+// reads every .tf.json file of the directory as configuration, and
+// merges an override file into the others.
+func terraformFile(o Format, name string) string {
+	lower := strings.ToLower(name)
+	switch {
+	case o.Kind != format.Terraform && strings.HasSuffix(lower, ".tf.json"):
+		return fmt.Sprintf("file %q of output %s would be read by Terraform, which reads every .tf.json file of the directory as configuration; e.g. %q", name, o.Kind, o.File)
+	case o.Kind == format.Terraform && (lower == "override.tf.json" || strings.HasSuffix(lower, "_override.tf.json")):
+		return fmt.Sprintf("file %q of output %s would be an override file to Terraform, which merges it into the other files' resources instead of reading its own; e.g. %q", name, o.Kind, o.File)
+	}
+	return ""
+}
+
+// The names every format shares with package format.
+type (
+	// File is one output file: its name in the output directory and its
+	// contents.
+	File = format.File
+	// Source is how the outputs name the spec they come from.
+	Source = format.Source
+	// Committed gives the bytes of an output file as an earlier
+	// generation left it in the output directory, or nil.
+	Committed = format.Committed
+)
 
 // NewSource returns the Source of a spec the output directory names path.
-func NewSource(path string) Source {
-	return Source{Line: model.SourceLine(path)}
+func NewSource(path string) Source { return format.NewSource(path) }
+
+// formatOf returns the format of kind k, or nil.
+func formatOf(k model.OutputKind) *Format {
+	for i := range Formats {
+		if Formats[i].Kind == k {
+			return &Formats[i]
+		}
+	}
+	return nil
 }
 
-// renderer renders one output.
-type renderer func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
+// Resolve resolves the spec's outputs: into m.Outputs, in spec order: the
+// format of each, and its file, the format's default unless file: names
+// another. A file name that can't be written, or that the format or
+// another's tool would read otherwise, is an error at file:, and the
+// output is left out. The parser has refused the formats it does not
+// know.
+func Resolve(m *model.Model, outs []*spec.Output, diags *diag.List) {
+	for _, so := range outs {
+		f := formatOf(model.OutputKind(so.Kind.Value))
+		if f == nil {
+			continue // the parser refused it
+		}
+		o := &model.Output{Kind: f.Kind, Pos: so.Pos, File: f.File, FilePos: so.Pos, TableFiles: f.TableFiles}
+		if so.File.Set {
+			o.FilePos = so.File.Pos
+			if msg := f.fileProblem(so.File.Value); msg != "" {
+				diags.Errorf(so.File.Pos, "%s", msg)
+				continue
+			}
+			o.File = so.File.Value
+		}
+		m.Outputs = append(m.Outputs, o)
+	}
+}
 
-// renderers holds the renderer of each format.
-var renderers = map[model.OutputKind]renderer{
-	model.CloudFormation: cloudFormation,
-	model.Terraform:      terraform,
-	model.CreateTable:    createTable,
-	model.Workbench:      workbench,
-	model.Design:         design,
-	model.IAM:            iam,
+// fileProblem says what is wrong with name as the file of an output of
+// format f, or "".
+func (f Format) fileProblem(name string) string {
+	base, _, _ := strings.Cut(strings.ToLower(name), ".")
+	switch {
+	case f.TableFiles != nil:
+		return fmt.Sprintf("output %s writes a file per table (%s), so it takes no file:; remove it", f.Kind, f.tableFilePattern())
+	case !model.IsPlainFileName(name):
+		return fmt.Sprintf("file %q of output %s is not a plain file name: use letters, digits, '.', '-' and '_', starting with a letter or digit (e.g. %q)", name, f.Kind, f.File)
+	case len(name) > model.MaxFileName:
+		return fmt.Sprintf("file name of output %s is %d bytes long; most file systems take at most %d", f.Kind, len(name), model.MaxFileName)
+	case model.IsWindowsDevice(name):
+		return fmt.Sprintf("file %q of output %s can't be created on Windows, which reserves the name %s for a device; choose another (e.g. %q)", name, f.Kind, base, f.File)
+	case !hasEnding(name, f.Endings):
+		return fmt.Sprintf("file %q of output %s must end in %s; e.g. %q", name, f.Kind, strings.Join(f.Endings, " or "), f.File)
+	case strings.EqualFold(name, model.ManifestFile):
+		return fmt.Sprintf("file %q of output %s is the list of outputs dyngen writes; choose another (e.g. %q)", name, f.Kind, f.File)
+	}
+	for _, other := range Formats {
+		if other.FileRule != nil {
+			if msg := other.FileRule(f, name); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
+}
+
+// tableFilePattern is how a format of a file per table names its files:
+// its first file's name for a table named <table>.
+func (f Format) tableFilePattern() string {
+	return f.TableFiles(&model.Table{Name: "<table>"})[0].Name
+}
+
+func hasEnding(name string, endings []string) bool {
+	for _, e := range endings {
+		if strings.HasSuffix(strings.ToLower(name), e) && len(name) > len(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Check adds the errors and warnings of every format the spec asks for
+// on plan p: names and strings its files can't hold, its quotas. It runs
+// on the plan of a model with errors too (of its sound part, see
+// model.Model.Prune); p nil (no plan) checks nothing.
+func Check(p *plan.Plan, diags *diag.List) {
+	if p == nil {
+		return
+	}
+	for _, f := range Formats {
+		if o := p.Model.Output(f.Kind); o != nil && f.Check != nil {
+			f.Check(p, o, diags)
+		}
+	}
 }
 
 // Render returns the files of every output p's model asks for, in the
@@ -59,11 +212,11 @@ var renderers = map[model.OutputKind]renderer{
 func Render(p *plan.Plan, src Source) ([]File, error) {
 	var out []File
 	for _, o := range p.Model.Outputs {
-		r := renderers[o.Kind]
-		if r == nil {
+		f := formatOf(o.Kind)
+		if f == nil {
 			return nil, fmt.Errorf("output %s is not implemented", o.Kind)
 		}
-		files, err := r(p, o, src)
+		files, err := f.Render(p, o, src)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", o.Kind, err)
 		}
@@ -86,60 +239,28 @@ func Render(p *plan.Plan, src Source) ([]File, error) {
 		sum := sha256.Sum256(f.Data)
 		list[i] = listed{hex.EncodeToString(sum[:]), f.Name}
 	}
-	manifest, err := execute(templates.Manifest, struct {
+	manifest, err := format.Execute(templates.Manifest, struct {
 		Header []string
 		Files  []listed
-	}{hashHeader(src), list})
+	}{format.HashHeader(src), list})
 	if err != nil {
 		return nil, err
 	}
-	return append(out, File{model.ManifestFile, manifest}), nil
+	return append(out, File{Name: model.ManifestFile, Data: manifest}), nil
 }
 
-// hashHeader is the header of a format whose comments start with #.
-func hashHeader(src Source) []string {
-	return []string{"# " + model.GeneratedText, "# source: " + src.Line}
-}
-
-// execute renders a template.
-func execute(t *template.Template, data any) ([]byte, error) {
-	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// marshalJSON is v as indented JSON with a final line break, its keys in
-// the order of v's struct fields; <, > and & are written as they are, the
-// characters that reorder text as escapes (escapeBidi). Every JSON output
-// is written by it.
-func marshalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return escapeBidi(b.Bytes()), nil
-}
-
-// escapeBidi writes the characters that reorder text (model.IsBidiControl)
-// of JSON text as \u escapes, which read back as the same strings: they
-// can only stand in strings, where an escape means the character.
-// encoding/json escapes U+2028 and U+2029 itself.
-func escapeBidi(data []byte) []byte {
-	if !bytes.ContainsFunc(data, model.IsBidiControl) {
-		return data
-	}
-	var b bytes.Buffer
-	for _, r := range string(data) {
-		if model.IsBidiControl(r) {
-			fmt.Fprintf(&b, "\\u%04x", r)
-			continue
+// TableChanges warns, at the table in the spec, of each table whose
+// definition in the plan differs from the committed output of a format
+// that deploys tables (the file an earlier generation left, which is
+// presumably what is deployed) in a way that deploying fails at or that
+// loses the table's items (see each format's Changes). Only the outputs
+// the spec asks for are read, at their file names; a committed file that
+// can't be read as its format is not compared: the generation replaces
+// it.
+func TableChanges(p *plan.Plan, committed Committed, diags *diag.List) {
+	for _, f := range Formats {
+		if o := p.Model.Output(f.Kind); o != nil && f.Changes != nil {
+			f.Changes(p, o, committed, diags)
 		}
-		b.WriteRune(r)
 	}
-	return b.Bytes()
 }

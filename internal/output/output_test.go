@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output/format"
 	"github.com/dyngen/dyngen/internal/plan"
 	"github.com/dyngen/dyngen/spec"
 )
@@ -22,10 +24,12 @@ func planOf(t *testing.T, src string) *plan.Plan {
 		t.Fatal(diags.Err())
 	}
 	m := model.Resolve(f, diags)
+	Resolve(m, f.Outputs, diags)
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
 	p := plan.Build(m, diags)
+	Check(p, diags)
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
@@ -96,9 +100,10 @@ func TestRenderFilesAndManifest(t *testing.T) {
 // does not name is a bug, reported, not written.
 func TestRenderRefusesUnnamedFile(t *testing.T) {
 	p := planOf(t, twoTables+"outputs:\n  createTable:\n")
-	saved := renderers[model.CreateTable]
-	t.Cleanup(func() { renderers[model.CreateTable] = saved })
-	renderers[model.CreateTable] = func(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
+	f := formatOf(format.CreateTable)
+	saved := f.Render
+	t.Cleanup(func() { f.Render = saved })
+	f.Render = func(p *plan.Plan, o *model.Output, src Source) ([]File, error) {
 		files, err := saved(p, o, src)
 		files[0].Name = "../" + files[0].Name
 		return files, err
@@ -132,6 +137,73 @@ func TestJSONOutputsEscapeBidi(t *testing.T) {
 			}
 			if err := json.Unmarshal(f.Data, &in); err != nil || len(in.KeySchema) == 0 || in.KeySchema[0].AttributeName != name {
 				t.Errorf("%s reads back %+v, %v; want the partition key %q", f.Name, in, err, name)
+			}
+		}
+	}
+}
+
+// TestFormatsAreTheSpecs keeps the table of formats, the parser's list
+// of the names outputs: takes (spec.OutputKinds) and the JSON Schema's
+// outputs: one list in one order: each format is under its name in the
+// schema, its default file and its endings the schema's, a format of
+// files per table with no file: at all.
+func TestFormatsAreTheSpecs(t *testing.T) {
+	var kinds []string
+	for _, f := range Formats {
+		kinds = append(kinds, string(f.Kind))
+	}
+	if !slices.Equal(kinds, spec.OutputKinds) {
+		t.Fatalf("the formats are %q, the parser takes %q", kinds, spec.OutputKinds)
+	}
+	var schema struct {
+		Properties struct {
+			Outputs struct {
+				Properties map[string]struct {
+					Description string `json:"description"`
+					OneOf       []struct {
+						Properties struct {
+							File struct {
+								Pattern string `json:"pattern"`
+							} `json:"file"`
+						} `json:"properties"`
+					} `json:"oneOf"`
+				} `json:"properties"`
+			} `json:"outputs"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(spec.JSONSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	props := schema.Properties.Outputs.Properties
+	if len(props) != len(Formats) {
+		t.Errorf("the schema has %d outputs, the table %d", len(props), len(Formats))
+	}
+	for _, f := range Formats {
+		p, ok := props[string(f.Kind)]
+		switch {
+		case !ok:
+			t.Errorf("the schema has no output %s", f.Kind)
+		case f.TableFiles != nil:
+			if f.File != "" || len(f.Endings) > 0 || len(p.OneOf) > 0 {
+				t.Errorf("%s writes a file per table, yet takes file: (table %q %q, schema %d forms)", f.Kind, f.File, f.Endings, len(p.OneOf))
+			}
+		default:
+			if !strings.Contains(p.Description, "default file "+f.File+".") {
+				t.Errorf("the schema's %s does not say its default file %s: %q", f.Kind, f.File, p.Description)
+			}
+			pattern := ""
+			for _, o := range p.OneOf {
+				pattern += o.Properties.File.Pattern
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil || pattern == "" {
+				t.Errorf("the schema's %s file pattern %q: %v", f.Kind, pattern, err)
+				continue
+			}
+			for _, e := range f.Endings {
+				if !re.MatchString("x"+e) || re.MatchString("x"+e+".txt") {
+					t.Errorf("the schema's %s file pattern %q does not take exactly the ending %s", f.Kind, pattern, e)
+				}
 			}
 		}
 	}

@@ -39,8 +39,6 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) {
 		}
 	}
 	generatedNames(m, diags)
-	cloudFormationNames(m, diags)
-	terraformNames(m, diags)
 }
 
 // unusedTTL warns of a table's ttl that no entity of the table stores:

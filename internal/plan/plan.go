@@ -1,13 +1,3 @@
-// Package plan decides, for every access pattern of a model, the one
-// DynamoDB call that serves it (GetItem, Query, PutItem, UpdateItem,
-// DeleteItem, BatchGetItem, BatchWriteItem), the index, the exact key
-// condition and how items of other entities sharing a partition are kept
-// out of the typed result. A read no index can serve is refused: there is
-// no Scan. It also runs the whole-model checks (key collisions, key sizes,
-// Go names) and estimates each call's capacity cost.
-//
-// The planner is pure: it reads the model and writes a Plan and
-// diagnostics; emission makes no decision the plan did not make.
 package plan
 
 import (
@@ -39,9 +29,6 @@ type Plan struct {
 	Assumptions []string
 	// Tables defines every table, in spec order.
 	Tables []*TableDef
-	// Access is what the patterns' calls ask of DynamoDB, as the IAM
-	// policy's statements; nil when the spec asks for no iam output.
-	Access *Access
 	// Entities are what the Go package holds for each entity, in spec
 	// order: the key builders the methods call, the layout of its
 	// MarshalItem.
@@ -228,10 +215,6 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 		// the pattern meant for it was refused.
 		b.indexUse(p)
 	}
-	if m.Output(model.IAM) != nil {
-		p.Access = access(p, diags)
-	}
-	cloudFormationStrings(p, diags)
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
 	planEntities(p)

@@ -680,8 +680,8 @@ func TestQueryOrderAndLimit(t *testing.T) {
 		if r.Limit != c.limit || r.PageLimit != c.pageLimit || r.Descending != c.desc {
 			t.Errorf("%s: limit %d, page limit %d, descending %v; want %d, %d, %v", c.name, r.Limit, r.PageLimit, r.Descending, c.limit, c.pageLimit, c.desc)
 		}
-		if rep := pp.Report(); rep.Order != c.order || rep.Limit != c.limit || rep.PageLimit != c.pageLimit {
-			t.Errorf("%s: the report says order %q, limit %d, page limit %d", c.name, rep.Order, rep.Limit, rep.PageLimit)
+		if got := string(r.Order()); got != c.order {
+			t.Errorf("%s: order %q, want %q", c.name, got, c.order)
 		}
 	}
 }

@@ -294,29 +294,6 @@ func (pp *Pattern) Lookups() []Lookup {
 	return []Lookup{{c.Entity(), c.Key}, {pp.Entity(), pp.Key}}
 }
 
-// notes say in words how the pattern keeps or reads the claims.
-func (u *Unique) notes(pp *Pattern) []string {
-	var out []string
-	if c := u.Claim; c != nil {
-		out = append(out, fmt.Sprintf("2 requests: GetItem of the claim %s, key %s, then GetItem of the %s by the key the claim holds; ErrNotFound when there is no claim, or the item no longer holds the value", c.Entity().Name, c.Key.Describe(), pp.Entity().Name))
-	}
-	if r := u.Read; r != nil {
-		var names []string
-		for _, v := range pp.Pattern.Read {
-			names = append(names, v.Attr.Name)
-		}
-		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
-		switch {
-		case pp.Pattern.Op != model.OpPut:
-		case len(u.Absent.Steps) > 0:
-			out = append(out, "when the read finds no item, the put is sent as step 2, a create, with the claims of every value (steps 4, 6...), instead of step 1")
-		default:
-			out = append(out, "when the read finds no item, the put sends nothing and fails with ErrNotFound: a put of the version read never creates the item")
-		}
-	}
-	return out
-}
-
 // claimArg is the claim step st of a transaction takes: built from the
 // fields of the item in, which its create step writes.
 func claimArg(st *model.Step, in *Input) *Arg {

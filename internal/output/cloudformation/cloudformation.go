@@ -1,0 +1,222 @@
+package cloudformation
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output/format"
+	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/dyngen/dyngen/templates"
+)
+
+// The CloudFormation template, as templates/cloudformation.yaml.tmpl
+// prints it. Every string from the spec is already a quoted scalar
+// (yamlString); the logical IDs are those of ids.go, alphanumeric (Check
+// refuses any other).
+type (
+	cfTemplate struct {
+		Header  []string
+		Billing string // the default billing mode
+		Tables  []cfTable
+		Policy  *cfPolicy // nil when the template holds no IAM policy
+	}
+	// cfPolicy is the AWS::IAM::ManagedPolicy of the IAM output's
+	// statements on the stack's tables.
+	cfPolicy struct {
+		IDs PolicyIDs
+		// Document is the policy document as indented JSON, which YAML
+		// reads as a flow mapping, a line each, in printable ASCII.
+		Document []string
+	}
+	// cfGetAtt and cfSub are the intrinsic functions that write the ARN
+	// of a table and of its index in the policy.
+	cfGetAtt struct {
+		GetAtt [2]string `json:"Fn::GetAtt"`
+	}
+	cfSub struct {
+		Sub string `json:"Fn::Sub"`
+	}
+	cfTable struct {
+		IDs        TableIDs
+		Name       string // the spec's table name: the name parameter's default
+		Doc        cfTableDocs
+		Attributes []cfAttribute
+		Key        []cfKey
+		Global     []cfIndex
+		Local      []cfIndex
+		TTL        string // "" when the table has none
+		// DependsOn is the logical ID of the table with secondary
+		// indexes made before this one, when this one has any.
+		DependsOn string
+	}
+	// cfTableDocs are the descriptions of a table's parameters and
+	// outputs.
+	cfTableDocs struct {
+		Name, Billing, Read, Write, PointInTimeRecovery, DeletionProtection, NameOutput, ArnOutput string
+	}
+	cfAttribute struct {
+		Name, Type string
+	}
+	cfKey struct {
+		Name, Type string
+	}
+	cfIndex struct {
+		IDs        IndexIDs // of a global index
+		Name       string
+		Key        []cfKey
+		Projection string
+		NonKey     []string
+		CapDoc     [2]string // the descriptions of the capacity parameters of a global index
+	}
+)
+
+// Render renders the CloudFormation template of the tables: an
+// AWS::DynamoDB::Table per table, printed from plan.TableDef, with
+// parameters for what differs between deployments (physical name,
+// billing, capacities, point-in-time recovery, deletion protection) and
+// the name and ARN of each table as outputs.
+func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, error) {
+	data := cfTemplate{Header: format.HashHeader(src), Billing: plan.Billing}
+	// DynamoDB limits how many tables with secondary indexes may be
+	// created at once, and CloudFormation creates tables in parallel: as
+	// its documentation asks, each such table depends on the one before.
+	indexed := ""
+	for _, d := range p.Tables {
+		t := cfTable{
+			IDs:  TableIDsOf(d.Table),
+			Name: yamlString(d.Table.Name),
+			Key:  cfKeys(d.Key),
+		}
+		name := d.Table.Name
+		t.Doc = cfTableDocs{
+			Name:                yamlString("The physical name of table " + name + "."),
+			Billing:             yamlString("The billing mode of table " + name + ": PAY_PER_REQUEST (on demand) or PROVISIONED (with the capacities of its parameters)."),
+			Read:                yamlString("Read capacity units of table " + name + " when it is provisioned."),
+			Write:               yamlString("Write capacity units of table " + name + " when it is provisioned."),
+			PointInTimeRecovery: yamlString("Whether point-in-time recovery of table " + name + " is on."),
+			DeletionProtection:  yamlString("Whether deletion protection of table " + name + " is on: the table can't be deleted while it is."),
+			NameOutput:          yamlString("The physical name of table " + name + "."),
+			ArnOutput:           yamlString("The ARN of table " + name + "."),
+		}
+		for _, a := range d.Attributes {
+			t.Attributes = append(t.Attributes, cfAttribute{yamlString(a.Name), yamlString(string(a.Type))})
+		}
+		for _, ix := range d.Global {
+			c := cfIndexOf(ix)
+			c.IDs = IndexIDsOf(ix)
+			for i, what := range []string{"Read", "Write"} {
+				c.CapDoc[i] = yamlString(fmt.Sprintf("%s capacity units of index %s of table %s when the table is provisioned; 0 for the table's.", what, ix.Name, d.Table.Name))
+			}
+			t.Global = append(t.Global, c)
+		}
+		for _, ix := range d.Local {
+			t.Local = append(t.Local, cfIndexOf(ix))
+		}
+		if d.TTL != "" {
+			t.TTL = yamlString(d.TTL)
+		}
+		if len(d.Global)+len(d.Local) > 0 {
+			t.DependsOn = indexed
+			indexed = t.IDs.Resource
+		}
+		data.Tables = append(data.Tables, t)
+	}
+	if acc := Policy(p); acc != nil {
+		doc, err := acc.Document(cfARN, func(s string) string { return s })
+		if err != nil {
+			return nil, err
+		}
+		lines, err := yamlJSON(doc)
+		if err != nil {
+			return nil, err
+		}
+		data.Policy = &cfPolicy{IDs: PolicyIDsOf(), Document: lines}
+	}
+	out, err := format.Execute(templates.CloudFormation, data)
+	if err != nil {
+		return nil, err
+	}
+	return []format.File{{Name: o.File, Data: out}}, nil
+}
+
+func cfKeys(ix *model.Index) []cfKey {
+	var out []cfKey
+	for _, k := range plan.KeySchema(ix) {
+		out = append(out, cfKey{yamlString(k.Name), k.Type})
+	}
+	return out
+}
+
+func cfIndexOf(ix *model.Index) cfIndex {
+	typ, nonKey := plan.Projection(ix)
+	c := cfIndex{Name: yamlString(ix.Name), Key: cfKeys(ix), Projection: typ}
+	for _, a := range nonKey {
+		c.NonKey = append(c.NonKey, yamlString(a))
+	}
+	return c
+}
+
+// cfARN writes the ARN of a grant's table or index in the template: of
+// the table resource, so that the policy names the table whatever
+// physical name the stack's parameters give it.
+func cfARN(g *iam.Grant) (any, error) {
+	id := ResourceID(g.Index.Table)
+	if g.Index.IsPrimary() {
+		return cfGetAtt{[2]string{id, "Arn"}}, nil
+	}
+	// DynamoDB's characters of index names, none of which Fn::Sub reads
+	// (it reads ${...}).
+	if !model.IsDynamoName(g.Index.Name) {
+		return nil, fmt.Errorf("index name %q is not a DynamoDB index name", g.Index.Name)
+	}
+	return cfSub{"${" + id + ".Arn}/index/" + g.Index.Name}, nil
+}
+
+// yamlJSON is v as indented JSON (format.JSON), its lines without the
+// final line break, each character outside printable ASCII of its
+// strings escaped: YAML reads it as flow collections, every string
+// double-quoted, as yamlString writes them.
+func yamlJSON(v any) ([]string, error) {
+	data, err := format.JSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(asciiJSON(data), "\n"), "\n"), nil
+}
+
+// asciiJSON is JSON text q as YAML flow text: every character of its
+// strings outside printable ASCII written as an escape of YAML's
+// double-quoted scalars (\u, as JSON's, or \U beyond U+FFFF). A line
+// break is kept: encoding/json writes none in a string.
+func asciiJSON(q []byte) string {
+	var b strings.Builder
+	for _, r := range string(q) {
+		switch {
+		case r >= 0x20 && r < 0x7f, r == '\n':
+			b.WriteRune(r)
+		case r == utf8.RuneError:
+			b.WriteString(`\uFFFD`)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		}
+	}
+	return b.String()
+}
+
+// yamlString is s as a YAML double-quoted scalar, inert whatever s
+// holds: JSON's quoting (which YAML reads alike), with every character
+// outside printable ASCII escaped, so that no line break, control,
+// format or bidirectional character reaches the file as it is.
+func yamlString(s string) string {
+	q, err := json.Marshal(s) // a string always marshals
+	if err != nil {
+		panic(err)
+	}
+	return asciiJSON(q)
+}

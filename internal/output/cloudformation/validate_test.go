@@ -1,0 +1,699 @@
+package cloudformation_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
+	"github.com/dyngen/dyngen/internal/output/cloudformation"
+	"github.com/dyngen/dyngen/internal/output/format"
+	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/plan"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
+)
+
+// goformation is the module whose schema of CloudFormation templates
+// (generated from AWS's CloudFormation resource specification) validates
+// the output. .ci/run downloads this version into the module cache.
+const (
+	goformation        = "github.com/awslabs/goformation/v7"
+	goformationVersion = "v7.14.9"
+)
+
+// cfnCase is a spec whose CloudFormation output the tests read: the
+// committed file of an example, or the output rendered from a test spec.
+type cfnCase struct {
+	spec string
+	plan *plan.Plan
+	data []byte
+}
+
+// cfnCases returns every example's committed tables.cfn.yaml, and the
+// rendered output of testdata/cloudformation.yaml.
+func cfnCases(t *testing.T) []cfnCase {
+	t.Helper()
+	specs, err := filepath.Glob("../../../example/*/spec.yaml")
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no example spec found (%v)", err)
+	}
+	specs = append(specs, "../../e2e/spec.yaml", "testdata/cloudformation.yaml")
+	var out []cfnCase
+	for _, spec := range specs {
+		src, err := os.ReadFile(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := generator.Check(spec, src)
+		if res.Plan == nil || res.Diags.HasErrors() {
+			t.Fatalf("%s: %v", spec, res.Diags.Err())
+		}
+		o := res.Plan.Model.Output(format.CloudFormation)
+		if o == nil {
+			t.Fatalf("%s asks for no CloudFormation output", spec)
+		}
+		c := cfnCase{spec: spec, plan: res.Plan}
+		if strings.HasPrefix(spec, "testdata/") {
+			files, err := output.Render(res.Plan, output.NewSource("spec.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if f.Name == o.File {
+					c.data = f.Data
+				}
+			}
+		} else if c.data, err = os.ReadFile(filepath.Join(filepath.Dir(spec), o.File)); err != nil {
+			t.Fatal(err)
+		}
+		if c.data == nil {
+			t.Fatalf("%s: no %s rendered", spec, o.File)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// deployment is the parameter values of one deployment of a template:
+// those it sets, the defaults for the others.
+type deployment struct {
+	name string
+	set  func(ids cloudformation.TableIDs, global []cloudformation.IndexIDs) map[string]string
+}
+
+var deployments = []deployment{
+	{"defaults", func(cloudformation.TableIDs, []cloudformation.IndexIDs) map[string]string { return nil }},
+	{"provisioned", func(ids cloudformation.TableIDs, global []cloudformation.IndexIDs) map[string]string {
+		m := map[string]string{
+			ids.Name:                "prod-" + ids.Resource,
+			ids.BillingMode:         "PROVISIONED",
+			ids.ReadCapacity:        "7",
+			ids.WriteCapacity:       "9",
+			ids.PointInTimeRecovery: "true",
+			ids.DeletionProtection:  "true",
+		}
+		if len(global) > 0 {
+			m[global[0].ReadCapacity] = "3"
+			m[global[0].WriteCapacity] = "4"
+		}
+		return m
+	}},
+}
+
+// TestCloudFormationMatchesPlan reads each template as a deployment
+// would (intrinsic functions evaluated with the defaults, and with every
+// parameter set) and compares every table with its plan.TableDef.
+func TestCloudFormationMatchesPlan(t *testing.T) {
+	for _, c := range cfnCases(t) {
+		for _, dep := range deployments {
+			t.Run(c.spec+"/"+dep.name, func(t *testing.T) {
+				tmpl := parseTemplate(t, c.data)
+				values := map[string]string{}
+				for _, d := range c.plan.Tables {
+					for k, v := range dep.set(cloudformation.TableIDsOf(d.Table), globalIDs(d)) {
+						values[k] = v
+					}
+				}
+				got := resolveTemplate(t, tmpl, values)
+				checkAgainstPlan(t, c.plan, got, values)
+			})
+		}
+	}
+}
+
+func globalIDs(d *plan.TableDef) []cloudformation.IndexIDs {
+	var out []cloudformation.IndexIDs
+	for _, ix := range d.Global {
+		out = append(out, cloudformation.IndexIDsOf(ix))
+	}
+	return out
+}
+
+// checkAgainstPlan compares the resolved template with the plan.
+func checkAgainstPlan(t *testing.T, p *plan.Plan, tmpl map[string]any, values map[string]string) {
+	t.Helper()
+	resources, _ := tmpl["Resources"].(map[string]any)
+	outputs, _ := tmpl["Outputs"].(map[string]any)
+	policy := 0
+	if cloudformation.Policy(p) != nil {
+		policy = 1
+		checkPolicy(t, p, resources, outputs, values)
+	} else if _, ok := resources[cloudformation.PolicyIDsOf().Resource]; ok {
+		t.Errorf("the template holds the IAM policy, which the plan leaves out")
+	}
+	if len(resources) != len(p.Tables)+policy {
+		t.Errorf("%d resources, the plan has %d tables and %d policy", len(resources), len(p.Tables), policy)
+	}
+	if len(outputs) != 2*len(p.Tables)+policy {
+		t.Errorf("%d outputs, want 2 per table (%d) and %d for the policy", len(outputs), 2*len(p.Tables), policy)
+	}
+	// Each table with secondary indexes depends on the one before.
+	var indexed any
+	for _, d := range p.Tables {
+		ids := cloudformation.TableIDsOf(d.Table)
+		r, _ := resources[ids.Resource].(map[string]any)
+		if r["Type"] != "AWS::DynamoDB::Table" {
+			t.Errorf("resource %s: type %v, want AWS::DynamoDB::Table", ids.Resource, r["Type"])
+			continue
+		}
+		if len(d.Global)+len(d.Local) > 0 {
+			if r["DependsOn"] != indexed {
+				t.Errorf("resource %s depends on %v, want %v", ids.Resource, r["DependsOn"], indexed)
+			}
+			indexed = ids.Resource
+		} else if r["DependsOn"] != nil {
+			t.Errorf("resource %s, without index, depends on %v", ids.Resource, r["DependsOn"])
+		}
+		// Neither a stack's deletion nor an update that replaces the
+		// table deletes its items.
+		if r["DeletionPolicy"] != "Retain" || r["UpdateReplacePolicy"] != "Retain" {
+			t.Errorf("resource %s: DeletionPolicy %v, UpdateReplacePolicy %v, want Retain", ids.Resource, r["DeletionPolicy"], r["UpdateReplacePolicy"])
+		}
+		provisioned := values[ids.BillingMode] == "PROVISIONED"
+		throughput := func(read, write string) map[string]any {
+			if !provisioned {
+				return nil
+			}
+			return map[string]any{"ReadCapacityUnits": num(read), "WriteCapacityUnits": num(write)}
+		}
+		want := map[string]any{
+			"TableName":                        orDefault(values[ids.Name], d.Table.Name),
+			"KeySchema":                        keySchema(d.Key),
+			"BillingMode":                      orDefault(values[ids.BillingMode], plan.Billing),
+			"DeletionProtectionEnabled":        values[ids.DeletionProtection] == "true",
+			"PointInTimeRecoverySpecification": map[string]any{"PointInTimeRecoveryEnabled": values[ids.PointInTimeRecovery] == "true"},
+		}
+		if tp := throughput(values[ids.ReadCapacity], values[ids.WriteCapacity]); tp != nil {
+			want["ProvisionedThroughput"] = tp
+		}
+		var attrs []any
+		for _, a := range d.Attributes {
+			attrs = append(attrs, map[string]any{"AttributeName": a.Name, "AttributeType": string(a.Type)})
+		}
+		want["AttributeDefinitions"] = attrs
+		var global, local []any
+		for _, ix := range d.Global {
+			g := index(ix)
+			ixIDs := cloudformation.IndexIDsOf(ix)
+			read, write := orDefault(values[ixIDs.ReadCapacity], values[ids.ReadCapacity]), orDefault(values[ixIDs.WriteCapacity], values[ids.WriteCapacity])
+			if tp := throughput(read, write); tp != nil {
+				g["ProvisionedThroughput"] = tp
+			}
+			global = append(global, g)
+		}
+		for _, ix := range d.Local {
+			local = append(local, index(ix))
+		}
+		if global != nil {
+			want["GlobalSecondaryIndexes"] = global
+		}
+		if local != nil {
+			want["LocalSecondaryIndexes"] = local
+		}
+		if d.TTL != "" {
+			want["TimeToLiveSpecification"] = map[string]any{"AttributeName": d.TTL, "Enabled": true}
+		}
+		if got := r["Properties"]; !reflect.DeepEqual(got, want) {
+			t.Errorf("resource %s:\ngot  %s\nwant %s", ids.Resource, jsonText(got), jsonText(want))
+		}
+		for id, v := range map[string]string{ids.NameOutput: "ref:" + ids.Resource, ids.ArnOutput: "arn:" + ids.Resource} {
+			o, _ := outputs[id].(map[string]any)
+			if o["Value"] != v {
+				t.Errorf("output %s: value %v, want %s", id, o["Value"], v)
+			}
+			if ex, _ := o["Export"].(map[string]any); ex["Name"] != "stack-"+id {
+				t.Errorf("output %s: export %v, want stack-%s", id, o["Export"], id)
+			}
+		}
+	}
+}
+
+// checkPolicy checks the template's IAM policy: its statements are the
+// iam output's (rendered from the same plan), each resource an ARN of a
+// table resource of the template that, resolved with the deployed
+// table name, is the iam output's ARN of that table renamed; its ARN is
+// an output, exported.
+func checkPolicy(t *testing.T, p *plan.Plan, resources, outputs map[string]any, values map[string]string) {
+	t.Helper()
+	ids := cloudformation.PolicyIDsOf()
+	r, _ := resources[ids.Resource].(map[string]any)
+	if r["Type"] != "AWS::IAM::ManagedPolicy" {
+		t.Errorf("resource %s: type %v, want AWS::IAM::ManagedPolicy", ids.Resource, r["Type"])
+		return
+	}
+	props, _ := r["Properties"].(map[string]any)
+	got := props["PolicyDocument"]
+	// The tables' ARNs, as the iam output names them and as the
+	// resolved template does.
+	deployed := map[string]string{}
+	for _, d := range p.Tables {
+		tid := cloudformation.TableIDsOf(d.Table)
+		deployed["arn:"+tid.Resource] = iam.ARNPrefix + "table/" + orDefault(values[tid.Name], d.Table.Name)
+		deployed[iam.ARNPrefix+"table/"+d.Table.Name] = deployed["arn:"+tid.Resource]
+	}
+	// Resolved ARNs: arn:<table resource>[/index/<name>].
+	resolved := func(doc any) any {
+		sts, _ := doc.(map[string]any)["Statement"].([]any)
+		for _, st := range sts {
+			st, _ := st.(map[string]any)
+			rs, _ := st["Resource"].([]any)
+			for i, res := range rs {
+				s, _ := res.(string)
+				table, index, _ := strings.Cut(s, "/index/")
+				arn, ok := deployed[table]
+				if !ok {
+					t.Errorf("statement %v: resource %v is not the ARN of a table", st["Sid"], res)
+					continue
+				}
+				if index != "" {
+					arn += "/index/" + index
+				}
+				rs[i] = arn
+			}
+		}
+		return doc
+	}
+	files, err := output.Render(p, output.NewSource("spec.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	for _, f := range files {
+		if f.Name == p.Model.Output(format.IAM).File {
+			if err := json.Unmarshal(f.Data, &want); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if want == nil {
+		t.Fatal("no IAM output rendered")
+	}
+	if got, want := resolved(got), resolved(want); !reflect.DeepEqual(got, want) {
+		t.Errorf("the template's IAM policy is not the iam output's:\ngot  %s\nwant %s", jsonText(got), jsonText(want))
+	}
+	// A customer managed policy holds at most 6,144 characters, white
+	// space not counted: so must the deployed one, its ARNs of a long
+	// region and an account.
+	deployedText := strings.ReplaceAll(jsonText(got), iam.ARNPrefix, "arn:aws:dynamodb:ap-southeast-4:123456789012:")
+	if n := len(strings.Join(strings.Fields(deployedText), "")); n > 6144 {
+		t.Errorf("the deployed policy takes %d characters, more than a managed policy holds", n)
+	}
+	o, _ := outputs[ids.ArnOutput].(map[string]any)
+	if o["Value"] != "ref:"+ids.Resource {
+		t.Errorf("output %s: value %v, want ref:%s", ids.ArnOutput, o["Value"], ids.Resource)
+	}
+	if ex, _ := o["Export"].(map[string]any); ex["Name"] != "stack-"+ids.ArnOutput {
+		t.Errorf("output %s: export %v, want stack-%s", ids.ArnOutput, o["Export"], ids.ArnOutput)
+	}
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// num is a number parameter's value as the resolved template holds it;
+// "" (not set) is the default of the capacities, 5.
+func num(s string) any {
+	if s == "" || s == "0" {
+		s = "5"
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+func keySchema(ix *model.Index) []any {
+	var out []any
+	for _, k := range plan.KeySchema(ix) {
+		out = append(out, map[string]any{"AttributeName": k.Name, "KeyType": k.Type})
+	}
+	return out
+}
+
+func index(ix *model.Index) map[string]any {
+	typ, nonKey := plan.Projection(ix)
+	proj := map[string]any{"ProjectionType": typ}
+	if nonKey != nil {
+		var nk []any
+		for _, a := range nonKey {
+			nk = append(nk, a)
+		}
+		proj["NonKeyAttributes"] = nk
+	}
+	return map[string]any{"IndexName": ix.Name, "KeySchema": keySchema(ix), "Projection": proj}
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// parseTemplate parses a template as YAML: a duplicate key is an error.
+func parseTemplate(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var tmpl map[string]any
+	if err := yaml.Unmarshal(data, &tmpl); err != nil {
+		t.Fatalf("the template is not YAML: %v", err)
+	}
+	return tmpl
+}
+
+// subVariable is a variable of Fn::Sub, or its escape ${!...}.
+var subVariable = regexp.MustCompile(`\$\{[^}]*\}`)
+
+// noValue stands for AWS::NoValue while a template is resolved.
+type noValue struct{}
+
+// resolveTemplate evaluates the intrinsic functions of tmpl's resources
+// and outputs as CloudFormation would deploy it, with the parameter
+// values given (the defaults for the others, each checked against its
+// constraints). A reference to a resource reads "ref:<id>", its Arn
+// attribute "arn:<id>" (in Fn::GetAtt or Fn::Sub), the stack's name
+// "stack". An intrinsic function
+// the output is not expected to use fails the test.
+func resolveTemplate(t *testing.T, tmpl map[string]any, values map[string]string) map[string]any {
+	t.Helper()
+	params, _ := tmpl["Parameters"].(map[string]any)
+	if params == nil {
+		t.Fatal("no Parameters")
+	}
+	resources, _ := tmpl["Resources"].(map[string]any)
+	for id := range values {
+		if params[id] == nil {
+			t.Fatalf("the test sets parameter %s, which the template does not declare", id)
+		}
+	}
+	// The parameter values, checked against the parameters' constraints.
+	pv := map[string]any{}
+	for id, p := range params {
+		p := p.(map[string]any)
+		v, ok := values[id]
+		if !ok {
+			v = fmt.Sprint(p["Default"])
+		}
+		if allowed, ok := p["AllowedValues"].([]any); ok && !slices.Contains(allowed, any(v)) {
+			t.Errorf("parameter %s: %q is not among %v", id, v, allowed)
+		}
+		switch p["Type"] {
+		case "Number":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatalf("parameter %s: %q is not a number", id, v)
+			}
+			if minv, ok := p["MinValue"]; ok {
+				if m, _ := strconv.Atoi(fmt.Sprint(minv)); n < m {
+					t.Errorf("parameter %s: %d is under its MinValue %v", id, n, minv)
+				}
+			}
+			pv[id] = n
+		case "String":
+			pv[id] = v
+		default:
+			t.Fatalf("parameter %s: type %v", id, p["Type"])
+		}
+	}
+	conds := map[string]bool{}
+	condDefs, _ := tmpl["Conditions"].(map[string]any)
+	var eval func(v any) any
+	condition := func(name any) bool {
+		s, _ := name.(string)
+		c, ok := conds[s]
+		if !ok {
+			t.Fatalf("condition %v is not declared", name)
+		}
+		return c
+	}
+	eval = func(v any) any {
+		switch v := v.(type) {
+		case []any:
+			var out []any
+			for _, e := range v {
+				if r := eval(e); r != (noValue{}) {
+					out = append(out, r)
+				}
+			}
+			return out
+		case map[string]any:
+			if len(v) == 1 {
+				for k, arg := range v {
+					switch {
+					case k == "Ref":
+						switch {
+						case arg == "AWS::NoValue":
+							return noValue{}
+						case pv[fmt.Sprint(arg)] != nil:
+							return pv[fmt.Sprint(arg)]
+						case resources[fmt.Sprint(arg)] != nil:
+							return "ref:" + fmt.Sprint(arg)
+						}
+						t.Fatalf("Ref to %v, which is no parameter or resource", arg)
+					case k == "Fn::If":
+						a, _ := arg.([]any)
+						if len(a) != 3 {
+							t.Fatalf("Fn::If takes 3 arguments: %v", arg)
+						}
+						if condition(a[0]) {
+							return eval(a[1])
+						}
+						return eval(a[2])
+					case k == "Fn::Equals":
+						a, _ := arg.([]any)
+						if len(a) != 2 {
+							t.Fatalf("Fn::Equals takes 2 arguments: %v", arg)
+						}
+						return fmt.Sprint(eval(a[0])) == fmt.Sprint(eval(a[1]))
+					case k == "Fn::GetAtt":
+						a, _ := arg.([]any)
+						if len(a) != 2 || a[1] != "Arn" || resources[fmt.Sprint(a[0])] == nil {
+							t.Fatalf("Fn::GetAtt %v: not the Arn of a resource", arg)
+						}
+						return "arn:" + fmt.Sprint(a[0])
+					case k == "Fn::Sub":
+						s, _ := arg.(string)
+						return subVariable.ReplaceAllStringFunc(s, func(v string) string {
+							name := v[2 : len(v)-1]
+							if name == "AWS::StackName" {
+								return "stack"
+							}
+							if id, ok := strings.CutSuffix(name, ".Arn"); ok && resources[id] != nil {
+								return "arn:" + id
+							}
+							t.Fatalf("Fn::Sub %q: unexpected %s", s, v)
+							return ""
+						})
+					case strings.HasPrefix(k, "Fn::") || k == "Condition":
+						t.Fatalf("unexpected intrinsic function %s", k)
+					}
+				}
+			}
+			out := map[string]any{}
+			for k, e := range v {
+				if r := eval(e); r != (noValue{}) {
+					out[k] = r
+				}
+			}
+			return out
+		}
+		return v
+	}
+	for name, def := range condDefs {
+		b, ok := eval(def).(bool)
+		if !ok {
+			t.Fatalf("condition %s is not a boolean", name)
+		}
+		conds[name] = b
+	}
+	out := map[string]any{}
+	for k, v := range tmpl {
+		switch k {
+		case "Resources", "Outputs":
+			out[k] = eval(v)
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TestCloudFormationSchema validates every template, as deployed with
+// the defaults and with every parameter set, against the schema of
+// CloudFormation templates goformation generates from AWS's resource
+// specification: the properties of AWS::DynamoDB::Table and their
+// types, the required ones, no unknown one. The schema comes from the
+// module cache (.ci/run downloads it); without it the test fails in CI
+// and is skipped elsewhere.
+func TestCloudFormationSchema(t *testing.T) {
+	sch := cfnSchema(t)
+	for _, c := range cfnCases(t) {
+		for _, dep := range deployments {
+			t.Run(c.spec+"/"+dep.name, func(t *testing.T) {
+				values := map[string]string{}
+				for _, d := range c.plan.Tables {
+					for k, v := range dep.set(cloudformation.TableIDsOf(d.Table), globalIDs(d)) {
+						values[k] = v
+					}
+				}
+				resolved := resolveTemplate(t, parseTemplate(t, c.data), values)
+				doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(jsonText(resolved))))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sch.Validate(doc); err != nil {
+					t.Errorf("the template does not follow CloudFormation's schema:\n%v", err)
+				}
+			})
+		}
+	}
+}
+
+// TestCIDownloadsSchema keeps .ci/run's download and the version the
+// tests read one.
+func TestCIDownloadsSchema(t *testing.T) {
+	run, err := os.ReadFile("../../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "go mod download " + goformation + "@" + goformationVersion; !strings.Contains(string(run), want) {
+		t.Errorf(".ci/run does not run %q", want)
+	}
+}
+
+// cfnSchema compiles goformation's schema of CloudFormation templates,
+// its resources narrowed to AWS::DynamoDB::Table and
+// AWS::IAM::ManagedPolicy (the types the output declares) and its quotas
+// brought to today's.
+func cfnSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	path := os.Getenv("DYNGEN_CFN_SCHEMA")
+	if path == "" {
+		cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+		if err != nil {
+			t.Fatalf("go env GOMODCACHE: %v", err)
+		}
+		path = filepath.Join(strings.TrimSpace(string(cache)), goformation+"@"+goformationVersion, "schema", "cloudformation.schema.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		msg := fmt.Sprintf("CloudFormation's schema is not installed (%v); run: go mod download %s@%s", err, goformation, goformationVersion)
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	var root map[string]any
+	if err := json.Unmarshal(data, &root); err != nil {
+		t.Fatal(err)
+	}
+	// The file's $id is the draft's own URL; it is a draft-04 schema.
+	delete(root, "$id")
+	root["$schema"] = "http://json-schema.org/draft-04/schema#"
+	props := root["properties"].(map[string]any)
+	props["Resources"].(map[string]any)["patternProperties"] = map[string]any{
+		"^[a-zA-Z0-9]+$": map[string]any{"oneOf": []any{
+			map[string]any{"$ref": "#/definitions/AWS::DynamoDB::Table"},
+			map[string]any{"$ref": "#/definitions/AWS::IAM::ManagedPolicy"},
+		}},
+	}
+	// The schema holds older quotas (50 parameters, 60 outputs);
+	// CloudFormation now takes 200 of each.
+	props["Parameters"].(map[string]any)["maxProperties"] = 200
+	props["Outputs"].(map[string]any)["maxProperties"] = 200
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(jsonText(root))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "file:///cloudformation.schema.json"
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// cfnLint is the cfn-lint of npm that testdata/cfn-lint/package.json pins;
+// .ci/run installs it (npm ci).
+const cfnLint = "testdata/cfn-lint/node_modules/.bin/cfn-lint"
+
+// ansi matches the colors cfn-lint prints.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestCloudFormationLint runs cfn-lint on every template, deployed with
+// the defaults: it evaluates the intrinsic functions, and checks every
+// reference, condition and attribute, the parameters' values, and the
+// properties against its copy of AWS's resource specification. That copy
+// predates DeletionProtectionEnabled (2023): the one finding allowed is
+// that property, once per table. cfn-lint 1.9.7 loses its place in a
+// resource once two Fn::If have given objects (the ProvisionedThroughput
+// of a provisioned table and of its indexes) and then reports every
+// intrinsic function after them as misplaced: the provisioned
+// deployments are left to TestCloudFormationSchema. Without cfn-lint the
+// test fails in CI and is skipped elsewhere.
+func TestCloudFormationLint(t *testing.T) {
+	if _, err := os.Stat(cfnLint); err != nil {
+		msg := fmt.Sprintf("cfn-lint is not installed (%v); run: npm ci --prefix internal/output/cloudformation/testdata/cfn-lint", err)
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	for _, c := range cfnCases(t) {
+		t.Run(c.spec, func(t *testing.T) {
+			lint(t, c.data, c.plan.Tables)
+		})
+	}
+}
+
+// lint runs cfn-lint on a template of tables, and fails the test on any
+// finding but the one expected.
+func lint(t *testing.T, data []byte, tables []*plan.TableDef) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "tables.cfn.yaml")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	allowed := map[string]int{}
+	for _, d := range tables {
+		allowed["Resources > "+cloudformation.ResourceID(d.Table)+" > Properties > DeletionProtectionEnabled: DeletionProtectionEnabled is not a valid property of AWS::DynamoDB::Table"]++
+	}
+	out, _ := exec.Command(cfnLint, "validate", file).CombinedOutput()
+	text := ansi.ReplaceAllString(string(out), "")
+	var resource string
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Resource: "):
+			resource = strings.TrimPrefix(line, "Resource: ")
+		case strings.HasPrefix(line, "Message: "):
+			finding := resource + ": " + strings.TrimPrefix(line, "Message: ")
+			if allowed[finding] == 0 {
+				t.Errorf("cfn-lint: %s", finding)
+			}
+			allowed[finding]--
+		}
+	}
+	for finding, n := range allowed {
+		if n > 0 {
+			t.Errorf("cfn-lint did not report %q (did it read the template?)\n%s", finding, text)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+// Package outputtest holds what the tests of several output formats
+// share: a spec, and AWS's cfn-lint, which checks the CloudFormation
+// template and the IAM policy as a managed policy's document.
+package outputtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// PyCfnLintVersion is the version of AWS's cfn-lint (Python) that the
+// tests run; .ci/run installs it with pip and then sets
+// DYNGEN_CFN_LINT=required. (The cfn-lint of npm that the CloudFormation
+// output's TestCloudFormationLint runs is another program.)
+const PyCfnLintVersion = "1.51.0"
+
+// findPyCfnLint finds cfn-lint PyCfnLintVersion, once per process (it
+// takes seconds to start): its path, or why there is none.
+var findPyCfnLint = sync.OnceValues(func() (path, why string) {
+	path, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		return "", "cfn-lint is not installed"
+	}
+	out, err := exec.Command(path, "--version").CombinedOutput()
+	if v := strings.TrimSpace(string(out)); err != nil || v != "cfn-lint "+PyCfnLintVersion {
+		return "", fmt.Sprintf("%s --version says %q (%v), not cfn-lint %s", path, v, err, PyCfnLintVersion)
+	}
+	return path, ""
+})
+
+// PyCfnLint returns the path of cfn-lint PyCfnLintVersion. Without it,
+// the test fails when DYNGEN_CFN_LINT is "required", and is skipped
+// otherwise.
+func PyCfnLint(t *testing.T) string {
+	t.Helper()
+	path, why := findPyCfnLint()
+	if why != "" {
+		msg := why + "; run: pip install cfn-lint==" + PyCfnLintVersion
+		if os.Getenv("DYNGEN_CFN_LINT") == "required" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return path
+}
+
+// Shop is a spec of one table in the overloaded style with global
+// indexes (one of keys only, one of an include projection), a local
+// index and an inverted index (the planner's tests use it too), ending
+// in patterns:, to which a test adds its patterns.
+const Shop = `
+version: 1
+package: shop
+tables:
+  Shop:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}
+      ByKeys: {partitionKey: GSI2PK, sortKey: GSI2SK, projection: keys}
+      ByTotal: {partitionKey: GSI3PK, sortKey: GSI3SK, projection: [total]}
+      LSI1: {local: true, sortKey: LSI1SK}
+      Inverted: {partitionKey: SK, sortKey: PK}
+entities:
+  Customer:
+    attributes:
+      customerId: string
+      name: string
+      email: string
+    keys:
+      primary: {pk: "CUSTOMER#{customerId}", sk: "PROFILE"}
+      GSI1: {pk: "EMAIL#{email}", sk: "CUSTOMER"}
+  Order:
+    attributes:
+      customerId: string
+      orderId: string
+      placed: time
+      status: {type: enum, values: [open, shipped]}
+      total: int
+      note: {type: string, optional: true}
+    keys:
+      primary: {pk: "CUSTOMER#{customerId}", sk: "ORDER#{placed}#{orderId}"}
+      GSI1: {pk: "STATUS#{status}", sk: "{placed}#{orderId}"}
+      ByKeys: {pk: "ORDERID#{orderId}", sk: "ORDER"}
+      ByTotal: {pk: "TOTALS#{customerId}", sk: "{total}#{orderId}"}
+      LSI1: {sk: "TOTAL#{total}#{orderId}"}
+  Line:
+    attributes:
+      customerId: string
+      orderId: string
+      sku: string
+      qty: int
+    keys:
+      primary: {pk: "CUSTOMER#{customerId}", sk: "LINE#{orderId}#{sku}"}
+patterns:
+`
