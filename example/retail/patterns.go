@@ -621,7 +621,7 @@ const setOrderStatusUpdate = "SET #status = :status"
 
 const setOrderStatusCondition = "attribute_exists(PK)"
 
-// SetOrderStatus changes a Order and returns it as it is after the change.
+// SetOrderStatus changes an Order and returns it as it is after the change.
 // ErrNotFound when there is no such item.
 //
 //	UpdateItem on table retail_table

@@ -3648,7 +3648,7 @@ type TouchEventParams struct {
 
 const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
 
-// TouchEvent changes a Event and returns it as it is after the change. It
+// TouchEvent changes an Event and returns it as it is after the change. It
 // creates the item when there is none.
 //
 //	UpdateItem on table Main
@@ -8620,8 +8620,8 @@ const renameAccountUpdate = "SET #name = :name"
 
 const renameAccountCondition = "attribute_exists(PK)"
 
-// RenameAccount changes a Account and returns it as it is after the change.
-// ErrNotFound when there is no such item.
+// RenameAccount changes an Account and returns it as it is after the
+// change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table Main
 //	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"

@@ -226,7 +226,7 @@ type StoreAPI interface {
 	// DeleteNote deletes the Note with this key.
 	DeleteNote(ctx context.Context, key NoteKey) error
 
-	// TouchEvent changes a Event and returns it as it is after the change.
+	// TouchEvent changes an Event and returns it as it is after the change.
 	TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error)
 
 	// GetEvent reads one Event by its primary key.
@@ -572,7 +572,8 @@ type StoreAPI interface {
 	// values it changes: GetItem, then TransactWriteItems (two requests).
 	ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error
 
-	// RenameAccount changes a Account and returns it as it is after the change.
+	// RenameAccount changes an Account and returns it as it is after the
+	// change.
 	RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error)
 
 	// DeleteAccount deletes the Account with this key and releases the claims

@@ -450,7 +450,7 @@ func (m *method) viewType() {
 	}
 	ent := m.ent()
 	attrs := plan.SelectAttrs(m.p)
-	commentf(m.f, "%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
+	commentf(m.f, "%s holds the attributes of %s that %s reads.", m.p.ViewType(), model.Article(ent.GoName), m.p.GoName)
 	m.f.Type().Id(m.p.ViewType()).StructFunc(func(g *jen.Group) {
 		for _, a := range attrs {
 			g.Id(a.GoName).Add(fieldType(ent, a))

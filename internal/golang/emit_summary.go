@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -84,7 +85,7 @@ func (m *method) summary() string {
 	case plan.FormReplace:
 		s = fmt.Sprintf("%s writes %s whole, replacing any item with its key, in one UpdateItem that sets each of its attributes and removes those it lacks, so that a replaced item keeps its %s: a new item's is the Store's clock's time. Attributes of the stored item that %s does not declare are kept.", p.GoName, m.pp.Params[0].Name, ent.Created.Name, ent.GoName) + m.whenDoc() + m.managedDoc()
 	case plan.FormUpdate:
-		s = fmt.Sprintf("%s changes a %s and returns it as it is after the change.", p.GoName, ent.GoName)
+		s = fmt.Sprintf("%s changes %s and returns it as it is after the change.", p.GoName, model.Article(ent.GoName))
 		if !p.Upsert {
 			s += " ErrNotFound when there is no such item."
 		} else {
