@@ -209,14 +209,14 @@ func firstTokenDiff(a, b []string) string {
 // text that holds a newline, or starts with // or /*, so that what
 // follows can become code.
 func TestCommentsGoThroughCommentLines(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	files, err := filepath.Glob("../internal/golang/*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
 	checked := 0
 	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "comment.go" {
+		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == "comment.go" {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)

@@ -9499,18 +9499,17 @@ var putProfileTx = transaction{
 	}},
 }
 
-// PutProfile writes the Profile whole, replacing any item with its key, and
-// moves the claims of the unique values it changes: GetItem, then
-// TransactWriteItems (two requests). Over an item, the put holds only while
-// the item still holds the values read; over no item, it holds only while
-// there is still none: ErrConditionFailed when another call changed them in
-// between, ErrAlreadyExists from the step "claim Profile.<attribute>" when
-// another Profile holds a new value. Profile is versioned: the stored rev
-// must be profile.Rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item). It writes
-// profile.Rev + 1. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items at
-// once, and changed nothing: retrying may succeed.
+// PutProfile writes the Profile whole, replacing the item read, and moves
+// the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). The put holds only while the item
+// still holds the values read: ErrConditionFailed when another call changed
+// them in between, ErrAlreadyExists from the step "claim
+// Profile.<attribute>" when another Profile holds a new value. Profile is
+// versioned: the stored rev must be profile.Rev, the version read, or the
+// call fails with ErrVersionConflict (ErrNotFound when there is no item).
+// It writes profile.Rev + 1. A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// at once, and changed nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
@@ -9534,9 +9533,8 @@ var putProfileTx = transaction{
 //	  	"UNIQUE#Profile#handle#{handle}"
 //	  ConditionExpression: attribute_not_exists(PK)
 //
-// Over an item read, step 1 is sent, and the release and claim steps of a
-// value only when the value changes; over no item, step 2 and every claim
-// step.
+// The release and claim steps of a value are sent only when the value
+// changes.
 func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 	now := s.clock()
 	pk, err := profilePK(profile.ProfileID)

@@ -603,8 +603,8 @@ type StoreAPI interface {
 	// GetProfile reads one Profile by its primary key.
 	GetProfile(ctx context.Context, profileID string) (*Profile, error)
 
-	// PutProfile writes the Profile whole, replacing any item with its key, and
-	// moves the claims of the unique values it changes: GetItem, then
+	// PutProfile writes the Profile whole, replacing the item read, and moves
+	// the claims of the unique values it changes: GetItem, then
 	// TransactWriteItems (two requests).
 	PutProfile(ctx context.Context, profile *Profile) error
 

@@ -12,7 +12,6 @@ import (
 // is the result (the planner refuses a first whose key condition may read
 // an item the method would drop, and the model one with a filter).
 func (m *method) first() {
-	ent := m.ent()
 	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
@@ -22,14 +21,12 @@ func (m *method) first() {
 		m.e.bug("first %s may read an item it drops", m.p.Name)
 	}
 	lines := m.readLines()
-	order := "ascending"
 	if m.req.Descending {
-		order = "descending"
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}
 	lines = append(lines, fmt.Sprintf("Limit: %d", m.req.Limit))
-	m.doc(fmt.Sprintf("%s reads the first %s of the query, in %s sort key order; ErrNotFound when there is none.", m.p.GoName, ent.GoName, order), lines...)
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInput(g, val, keyCond, projConst, nil, fail)

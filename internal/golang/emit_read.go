@@ -45,8 +45,8 @@ func (m *method) get() {
 	m.viewType()
 	m.fromKeys()
 	projConst := m.constant("Projection", m.req.Projection)
-	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(m.readLines()...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		key := m.primaryKeyMap(g, ent, val, fail)
@@ -138,7 +138,6 @@ func (m *method) clockNow() jen.Code {
 // getByQuery emits a get through an index whose key the inputs bind: a
 // Query with both keys equal; the first item of the entity is the result.
 func (m *method) getByQuery() {
-	ent := m.ent()
 	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
@@ -151,8 +150,8 @@ func (m *method) getByQuery() {
 		m.e.bug("get %s through %s may read items of other entities", m.p.Name, m.pp.Index.Name)
 	}
 	lines := append(m.readLines(), "Limit: 1", "An index key need not be unique: with several items, the first in sort key order is returned.")
-	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInput(g, val, keyCond, projConst, nil, fail)
@@ -199,7 +198,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 	// The request's own copy of everything it points to, in one block:
 	// the client may change what it is given, and one allocation is
 	// cheaper than one per pointer.
-	fixed := jen.Dict{jen.Id("table"): m.id("s").Dot(tableField(m.p.Table)), jen.Id("keyCondition"): keyCond}
+	fixed := jen.Dict{jen.Id("table"): m.id("s").Dot(m.p.Table.StoreField()), jen.Id("keyCondition"): keyCond}
 	keyValues := map[plan.Source]jen.Code{}
 	// text puts a string key value into the block, or keeps another.
 	text := func(src plan.Source, field string) func(value, text jen.Code) {
@@ -212,7 +211,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 			keyValues[src] = jen.Op("&").Add(m.id("fixed")).Dot(field)
 		}
 	}
-	if isNatural(key.PK, ix.PK) || ix.PK.Type != model.S {
+	if key.PK.IsNatural(ix.PK) || ix.PK.Type != model.S {
 		v := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, m.local("pk"))
 		if rebuild {
 			// A new value on every build.
@@ -227,7 +226,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 	sk := key.SK
 	switch sk.Kind {
 	case plan.SKEq:
-		if isNatural(sk.Template, ix.SK) || ix.SK.Type != model.S {
+		if sk.Template.IsNatural(ix.SK) || ix.SK.Type != model.S {
 			keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, m.local("sk"))
 		} else {
 			text(plan.SKValue, "sk")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, m.local("sk")))
@@ -391,17 +390,17 @@ func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
 // emptyResult is the return of a query that can match nothing: an empty
 // page, or ErrNotFound for a query's first item.
 func (m *method) emptyResult() jen.Code {
-	if m.p.First {
+	if m.pp.Form == plan.FormFirst {
 		return jen.Return(jen.Nil(), m.callErr(jen.Id("ErrNotFound"), nil))
 	}
 	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
 }
 
-// emptyRange emits, for a where between, the answer without a call when
-// its bounds are the wrong way round (DynamoDB refuses such a
-// condition): no item.
+// emptyRange emits, for a sort key between two operands of the caller's
+// (a where between), the answer without a call when its bounds are the
+// wrong way round (DynamoDB refuses such a condition): no item.
 func (m *method) emptyRange(g *jen.Group) {
-	if w := m.p.Where; w == nil || w.Op != model.OpBetween {
+	if sk := m.pp.Key.SK; sk.Kind != plan.SKBetween || sk.Lo.Value != plan.Operand || sk.Hi.Value != plan.Operand {
 		return
 	}
 	value := func(src plan.Source) jen.Code {
@@ -412,7 +411,6 @@ func (m *method) emptyRange(g *jen.Group) {
 
 // query emits a Query of one page, its result type and its iterator.
 func (m *method) query() {
-	ent := m.ent()
 	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
@@ -427,18 +425,10 @@ func (m *method) query() {
 	if m.req.PageLimit > 0 {
 		lines = append(lines, fmt.Sprintf("Limit: %d unless %s.Limit is set", m.req.PageLimit, m.pp.Local("page")))
 	}
-	what := ent.GoName + " items"
-	if m.p.IsCollection() {
-		var names []string
-		for _, e := range m.p.Entities {
-			names = append(names, e.GoName)
-		}
-		what = "the items of " + strings.Join(names, ", ")
-	}
 	// The shape before the doc, which belongs to the method.
 	shape := m.queryShape()
-	m.doc(fmt.Sprintf("%s reads one page of %s; %s.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", m.p.GoName, what, m.pp.Local("page")), lines...)
-	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		in := m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, true)
@@ -545,18 +535,17 @@ func (m *method) resultType() {
 func (m *method) iterator() {
 	names := m.args(false)
 	call := jen.List(m.id("res"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.GoName).Call(append(append([]jen.Code{m.id("ctx")}, names...), m.id("page"))...)
-	var elem, page, ret jen.Code
-	walker, what := "walk", "every "+m.itemType()+" of "+m.p.GoName
+	var page, ret jen.Code
+	elem := m.walkElem()
+	walker := "walk"
 	if m.p.IsCollection() {
-		elem = jen.Op("*").Id(m.p.ResultType())
 		page = jen.Func().Params(m.id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
 			call,
 			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
 			jen.Return(m.id("res"), m.id("res").Dot("Next"), m.id("err")),
 		)
-		walker, what = "walkPages", "every page of "+m.p.GoName
+		walker = "walkPages"
 	} else {
-		elem = jen.Id(m.itemType())
 		page = jen.Func().Params(m.id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
 			call,
 			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
@@ -564,12 +553,8 @@ func (m *method) iterator() {
 		)
 	}
 	ret = jen.Return(jen.Id(walker).Call(page))
-	if m.p.IsCollection() {
-		m.summary = fmt.Sprintf("%s walks %s, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.", m.p.AllMethod(), what)
-	} else {
-		m.summary = fmt.Sprintf("%s walks %s, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.", m.p.AllMethod(), what)
-	}
-	comment(m.f, m.summary)
-	m.storeMethod(m.p.AllMethod(), true, false, jen.Qual("iter", "Seq2").Types(elem, jen.Error())).Block(ret)
+	all := m.exported()[1]
+	comment(m.f, all.summary())
+	m.declare(all).Block(ret)
 	m.f.Line()
 }

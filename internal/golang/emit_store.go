@@ -79,9 +79,6 @@ func hasClock(p *plan.Plan) bool {
 // the items it writes, or treats expired items as absent.
 func (e *emitter) needsClock() bool { return hasClock(e.p) || e.p.Model.NeedsClock() }
 
-// tableField is the Store field holding a table's physical name.
-func tableField(t *model.Table) string { return model.ParamName(t.GoName) + "Table" }
-
 // storeFile emits the package doc, the Client interface, the Store with
 // its options, and the table definitions.
 func (e *emitter) storeFile() *jen.File {
@@ -127,7 +124,7 @@ func (e *emitter) storeFile() *jen.File {
 	f.Type().Id("Store").StructFunc(func(g *jen.Group) {
 		g.Id("client").Id("Client")
 		for _, t := range m.Tables {
-			g.Add(trailing(jen.Id(tableField(t)).String(), "physical name of table "+t.Name))
+			g.Add(trailing(jen.Id(t.StoreField()).String(), "physical name of table "+t.Name))
 		}
 		if hasCursors(e.p) {
 			g.Add(trailing(jen.Id("cursorKeys").Op("*").Id("cursorKeys"), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
@@ -149,7 +146,7 @@ func (e *emitter) storeFile() *jen.File {
 		jen.Id("s").Op(":=").Op("&").Id("Store").ValuesFunc(func(g *jen.Group) {
 			g.Id("client").Op(":").Id("client")
 			for _, t := range m.Tables {
-				g.Id(tableField(t)).Op(":").Lit(t.Name)
+				g.Id(t.StoreField()).Op(":").Lit(t.Name)
 			}
 			if e.needsClock() {
 				g.Id(model.ClockField).Op(":").Qual("time", "Now")
@@ -162,7 +159,7 @@ func (e *emitter) storeFile() *jen.File {
 		f.Line()
 		commentf(f, "%s sets the physical name of table %s (default %q).", t.TableOption(), t.Name, t.Name)
 		f.Func().Id(t.TableOption()).Params(jen.Id("name").String()).Id("Option").Block(
-			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(tableField(t)).Op("=").Id("name"))),
+			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(t.StoreField()).Op("=").Id("name"))),
 		)
 	}
 	if hasCursors(e.p) {

@@ -29,14 +29,22 @@ type Plan struct {
 	Assumptions []string
 	// Tables defines every table, in spec order.
 	Tables []*TableDef
+	// Entities are what the Go package holds for each entity, in spec
+	// order: the key builders the methods call, the layout of its
+	// MarshalItem.
+	Entities []*Entity
+	entities map[*model.Entity]*Entity // Entities by entity
 }
 
 // Pattern is how one access pattern is served.
 type Pattern struct {
 	Pattern *model.Pattern
 	Call    Call
-	Index   *model.Index
-	Key     *KeyCond // nil for batch writes of whole items
+	// Form is the form of the Store method that serves it, or of the
+	// request builder of a transaction's step.
+	Form  Form
+	Index *model.Index
+	Key   *KeyCond // nil for batch writes of whole items
 	// Inputs are the attributes the key is built from, in order.
 	Inputs []*model.Attribute
 	// Struct is the struct the method takes its inputs in, or nil when
@@ -62,6 +70,9 @@ type Pattern struct {
 	// err, item...) that a parameter of the spec's takes: the local gives
 	// way, never the parameter. Local reads it.
 	Locals map[string]string
+	// Version is the version attribute the write (or check) compares with
+	// the version its caller read (VersionExpected), or nil.
+	Version *model.Attribute
 	// Rebuild lists the index keys an update rewrites.
 	Rebuild []*Rebuild
 	// Request holds the expressions the call sends, with their
@@ -74,6 +85,31 @@ type Pattern struct {
 	// holds the write and the claims) and on a get by a unique value.
 	Unique *Unique
 }
+
+// Form is the form of the Store method that serves a pattern, or of the
+// request builder of a transaction's step, decided with its call: the
+// emitter prints one kind of method for each.
+type Form int
+
+const (
+	FormGet           Form = iota // GetItem of one item by its primary key
+	FormGetByQuery                // Query of one item through an index: Limit 1
+	FormFirst                     // Query of a query's first item
+	FormPages                     // Query of one page, and the iterator of every page
+	FormPut                       // PutItem of a whole item, over any item with its key
+	FormCreate                    // PutItem of a whole item where no item has its key
+	FormReplace                   // UpdateItem of a put's whole item, which keeps the stored created time
+	FormUpdate                    // UpdateItem of some attributes
+	FormDelete                    // DeleteItem by primary key
+	FormCheck                     // ConditionCheck of a transaction's step
+	FormBatchGet                  // BatchGetItem of many keys
+	FormBatchPut                  // BatchWriteItem of many puts
+	FormBatchDelete               // BatchWriteItem of many deletes
+	FormTransactWrite             // TransactWriteItems of a transaction's steps
+	FormTransactGet               // TransactGetItems of a transaction's steps
+	FormUniqueWrite               // a write of an entity with unique values and its claims (Unique)
+	FormLookup                    // a get by a unique value: its claim, then the item (Unique)
+)
 
 // Entity returns the pattern's first entity.
 func (p *Pattern) Entity() *model.Entity { return p.Pattern.Entity() }
@@ -204,6 +240,7 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 	}
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
+	planEntities(p)
 	return p
 }
 

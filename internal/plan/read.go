@@ -179,7 +179,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			call = GetItem
 		}
 	}
-	pp := &Pattern{Pattern: p, Call: call, Index: ix, Key: key}
+	pp := &Pattern{Pattern: p, Call: call, Form: readForm(p, call), Index: ix, Key: key}
 	for _, name := range p.By {
 		pp.Inputs = append(pp.Inputs, p.Entity().Attr(name))
 	}
@@ -660,4 +660,17 @@ func (b *builder) byFix(p *model.Pattern) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("add %s to by", strings.Join(best, ", "))}
+}
+
+// readForm is the form of the method of a read p served by call.
+func readForm(p *model.Pattern, call Call) Form {
+	switch {
+	case call == GetItem:
+		return FormGet
+	case p.Op == model.OpGet:
+		return FormGetByQuery
+	case p.First:
+		return FormFirst
+	}
+	return FormPages
 }

@@ -524,8 +524,12 @@ func uniqueNotes(pp *plan.Pattern) []string {
 			names = append(names, v.Attr.Name)
 		}
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
-		if pp.Pattern.Op == model.OpPut {
+		switch {
+		case pp.Pattern.Op != model.OpPut:
+		case len(u.Absent.Steps) > 0:
 			out = append(out, "when the read finds no item, the put is sent as step 2, a create, with the claims of every value (steps 4, 6...), instead of step 1")
+		default:
+			out = append(out, "when the read finds no item, the put sends nothing and fails with ErrNotFound: a put of the version read never creates the item")
 		}
 	}
 	return out
