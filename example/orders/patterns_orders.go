@@ -146,8 +146,10 @@ var trackingEventsShape = &queryShape{
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
 //		"EVENT#")
-//	Items of Order, OrderLine share the partition; the key condition
-//		never reads them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	newInput := func() *dynamodb.QueryInput {
 		fixed := &queryFixed{
@@ -215,8 +217,10 @@ const latestTrackingEventKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
 //		"EVENT#")
-//	Items of Order, OrderLine share the partition; the key condition
-//		never reads them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {

@@ -81,8 +81,8 @@ var ordersOfCustomerShape = &queryShape{
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
 //		"ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition
-//		never reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
@@ -178,8 +178,8 @@ var recentOrdersShape = &queryShape{
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
 //		"ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition
-//		never reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
@@ -443,8 +443,8 @@ var invoicesOfCustomerShape = &queryShape{
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
 //		"INVC#")
-//	Items of Customer, Order share the partition; the key condition never
-//		reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {

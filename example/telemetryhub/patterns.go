@@ -112,8 +112,8 @@ var usersOfAccountShape = &queryShape{
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
 //		begins_with(SK, "user:")
-//	Items of Account, ServiceGroup share the partition; the key condition
-//		never reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
@@ -208,8 +208,8 @@ var serviceGroupsOfAccountShape = &queryShape{
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
 //		begins_with(SK, "servicegroup:")
-//	Items of Account, User share the partition; the key condition never
-//		reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
@@ -505,8 +505,8 @@ var usersOfServiceGroupShape = &queryShape{
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND
 //		begins_with(PK, "user:")
-//	Items of ServiceGroup share the partition; the key condition never
-//		reads them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {

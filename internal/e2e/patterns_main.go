@@ -429,8 +429,8 @@ var activeWidgetsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
 //		reads, and bills, the items it drops)
@@ -535,8 +535,8 @@ var widgetsInStatusShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
 //		reads, and bills, the items it drops)
@@ -649,8 +649,8 @@ var widgetsInCategoryShape = &queryShape{
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
 //		begins_with(LSI1SK, "CAT/{category}/")
-//	Items of Event share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
 //	Expired items (expiresAt at or before the Store's clock), which
@@ -781,8 +781,8 @@ var widgetNamesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
@@ -1109,8 +1109,8 @@ var widgetsWithExpiredShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
@@ -1201,8 +1201,8 @@ var eventsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
@@ -1274,8 +1274,8 @@ const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
@@ -1344,8 +1344,8 @@ var eventsDescShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -1446,8 +1446,8 @@ var eventsBeforeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1552,8 +1552,8 @@ var eventsUpToShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1655,8 +1655,8 @@ var eventsAfterShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -1758,8 +1758,8 @@ var eventsFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	ownerID := params.OwnerID
@@ -1864,8 +1864,8 @@ var eventsBetweenShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	ownerID := params.OwnerID
 	seqFrom := params.SeqFrom
@@ -1971,8 +1971,8 @@ var eventsAtBeforeShape = &queryShape{
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2084,8 +2084,8 @@ var eventsAtUpToShape = &queryShape{
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2193,8 +2193,8 @@ var eventsAtAfterShape = &queryShape{
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2302,8 +2302,8 @@ var eventsAtFromShape = &queryShape{
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
 	ownerID := params.OwnerID
 	at := params.At
@@ -2412,8 +2412,8 @@ var eventsAtBetweenShape = &queryShape{
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
 	ownerID := params.OwnerID
@@ -2527,8 +2527,8 @@ var notesShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of Widget, Event, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
@@ -2659,8 +2659,9 @@ var pinsShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
-//	Items of Widget, Event, Note, Theme, AdminTheme, Repo, Counter,
-//		Ledger, Vault share the partition; the key condition never reads
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
+//	Items of Note share the partition; the key condition never reads
 //		them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
@@ -4056,8 +4057,8 @@ var themesLikeShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
-//		the partition; the key condition never reads them.
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
@@ -4166,8 +4167,8 @@ var themesFromShape = &queryShape{
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
-//		the partition; the key condition never reads them.
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {

@@ -75,12 +75,19 @@ func (m *method) readLines() []string {
 	if pp.Key != nil && pp.Key.SK.Narrowed {
 		out = append(out, "(the sort key is bounded to the range of its first placeholder, which keeps other entities out)")
 	}
-	if len(pp.KeptOut) > 0 && pp.Call != plan.GetItem {
-		var names []string
-		for _, e := range pp.KeptOut {
-			names = append(names, e.Name)
+	if pp.Call != plan.GetItem {
+		// What the key condition keeps out: the rule once, the exceptions
+		// by name (plan.KeptOut).
+		if rule := pp.KeptOut.PrefixRule(); rule != "" {
+			out = append(out, fmt.Sprintf("Items of %s, share the partition; the key condition never reads them.", rule))
 		}
-		out = append(out, fmt.Sprintf("Items of %s share the partition; the key condition never reads them.", strings.Join(names, ", ")))
+		if others := pp.KeptOut.Others; len(others) > 0 {
+			var names []string
+			for _, e := range others {
+				names = append(names, e.Name)
+			}
+			out = append(out, fmt.Sprintf("Items of %s share the partition; the key condition never reads them.", strings.Join(names, ", ")))
+		}
 	}
 	for _, f := range pp.Foreign {
 		if f.How == plan.ByEntityAttr {

@@ -56,9 +56,10 @@ type Pattern struct {
 	// Foreign lists the entities that can share the partition and the key
 	// range, and how they are kept out of the result.
 	Foreign []*Foreign
-	// KeptOut lists the entities that can share the partition but whose
-	// items the key condition never reads.
-	KeptOut []*model.Entity
+	// KeptOut says which entities can share the partition but have items
+	// the key condition never reads: how many by the rule of sort key
+	// prefixes, and the others by name.
+	KeptOut KeptOut
 	// FromKeys are the attributes a read decodes from key attribute values
 	// because the index does not project them.
 	FromKeys []*model.Attribute
@@ -151,6 +152,28 @@ type Member struct {
 	How    Recognize
 	Prefix string // for BySortKeyPrefix
 }
+
+// KeptOut is what a read's key condition keeps out: the other entities
+// that can share its partition but whose items it never reads. Most are
+// kept out by a rule said once, not entity by entity: their sort keys
+// start with literal text the condition's does not (ORDER#... against
+// LINE#...). With every entity of a table sharing a partition, a list of
+// them under every read grew with the square of the entities, in the
+// plan, in `dyngen plan` and in the generated methods' docs; the report
+// and the docs print this count and the names of the exceptions.
+type KeptOut struct {
+	// ByPrefix is how many entities the literal start of the condition's
+	// sort key keeps out.
+	ByPrefix int
+	// Others are the entities kept out otherwise, in the table's order:
+	// by the condition's bounds (the range of a placeholder's encoding,
+	// of a where: range, of a narrowed key), which their sort keys'
+	// literal text alone does not tell.
+	Others []*model.Entity
+}
+
+// Len is how many entities the key condition keeps out.
+func (k KeptOut) Len() int { return k.ByPrefix + len(k.Others) }
 
 // Foreign is another entity whose items can be read by a pattern's key
 // condition.

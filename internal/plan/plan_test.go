@@ -227,7 +227,7 @@ patterns:
 	if got, want := reviews.Key.Describe(), `PK = "BOOK#{isbn}" AND SK BETWEEN "{date:min}" AND "{date:max}\U0010FFFF"`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if !reviews.Key.SK.Narrowed || len(reviews.Foreign) != 0 || len(reviews.KeptOut) != 1 || reviews.KeptOut[0].Name != "Book" {
+	if !reviews.Key.SK.Narrowed || len(reviews.Foreign) != 0 || reviews.KeptOut.ByPrefix != 0 || len(reviews.KeptOut.Others) != 1 || reviews.KeptOut.Others[0].Name != "Book" {
 		t.Errorf("Book should be kept out by the key condition: narrowed %v, foreign %v, kept out %v", reviews.Key.SK.Narrowed, reviews.Foreign, reviews.KeptOut)
 	}
 	// In the collection, Book has a prefix of its own, Review does not.
