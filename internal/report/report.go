@@ -115,7 +115,7 @@ type Pattern struct {
 	// KeptOut are the other entities that share the partition whose items
 	// the key condition never reads though their sort keys' literal text
 	// does not tell (its bounds keep them out), by name.
-	KeptOut []string `json:"keptOut,omitempty"`
+	KeptOut []string `json:"keptOutByBound,omitempty"`
 	// Dropped are entities whose items the call can read and the
 	// generated code drops, and how it tells them.
 	Dropped []Member `json:"dropped,omitempty"`
