@@ -44,9 +44,8 @@ import (
 // imported.
 var compileImports = []string{
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb", "github.com/aws/aws-sdk-go-v2/service/dynamodb/types", "github.com/aws/aws-sdk-go-v2/aws",
-	"bytes", "context", "encoding/base64", "encoding/binary", "errors", "fmt",
-	"hash/fnv", "iter", "math", "math/big", "math/rand/v2", "regexp", "slices",
-	"strconv", "strings", "time", "unicode/utf8",
+	"github.com/dyngen/dyngen/generator/runtime",
+	"context", "iter", "math", "regexp", "strconv", "strings", "time", "unicode/utf8",
 }
 
 // exportImporter is a types.Importer that reads packages from the export
@@ -136,7 +135,7 @@ var platforms = sync.OnceValues(func() ([][2]string, error) {
 
 // memo remembers results by a hash of what they were computed from, at
 // most memoSize of them (then it starts again): most inputs of the fuzz
-// target give some of the same files (the runtime's, store.go).
+// target give some of the same files (store.go).
 type memo[V any] struct {
 	mu sync.Mutex
 	m  map[[sha256.Size]byte]V

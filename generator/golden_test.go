@@ -133,8 +133,8 @@ func TestExamplesHaveNoDeadCode(t *testing.T) {
 }
 
 // unused lists the unexported package-level functions, variables,
-// constants and types that the generated files declare outside the
-// runtime files (copied whole, used or not) and that no file uses.
+// constants and types that the generated files declare and that no file
+// uses.
 func unused(t *testing.T, files []File) []string {
 	t.Helper()
 	fset := token.NewFileSet()
@@ -151,9 +151,6 @@ func unused(t *testing.T, files []File) []string {
 			}
 			return true
 		})
-		if strings.HasPrefix(f.Name, "dyngen_") {
-			continue
-		}
 		declared = append(declared, packageNames(af)...)
 	}
 	var dead []string

@@ -13,38 +13,43 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	dynrt "github.com/dyngen/dyngen/generator/runtime"
-
 	"github.com/dyngen/dyngen/internal/model"
 )
 
-// TestRuntimeNames keeps model.RuntimeNames true: it lists exactly the
-// package-level identifiers of the runtime files, which the spec's names
-// must keep apart from.
-func TestRuntimeNames(t *testing.T) {
-	var got []string
-	fset := token.NewFileSet()
-	for _, name := range model.RuntimeFiles {
-		src, err := dynrt.Source.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, packageNames(f)...)
+// TestReExported: every name of the runtime's a generated package
+// declares as its own (model.ReExported) is one the runtime exports, as
+// its source declares it.
+func TestReExported(t *testing.T) {
+	names, err := filepath.Glob("runtime/*.go")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no runtime source: %v", err)
 	}
-	slices.Sort(got)
-	got = slices.Compact(got)
-	want := slices.Sorted(slices.Values(model.RuntimeNames))
-	if !slices.Equal(got, want) {
-		t.Errorf("model.RuntimeNames is not the runtime's names:\nruntime: %v\nlisted:  %v", got, want)
+	exported := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range packageNames(f) {
+			exported[n] = token.IsExported(n)
+		}
+	}
+	for _, group := range model.ReExported {
+		for _, name := range group.Names {
+			if !exported[name] {
+				t.Errorf("model.ReExported lists %s, which the runtime does not export", name)
+			}
+		}
 	}
 }
 
 // TestMethodNames checks, on every golden case, that the packages the
-// generated files of methods import are in model.ImportNames, and that every local
+// generated files of methods import are in model.ImportNames (and are the
+// standard library's, aws-sdk-go-v2's or dyngen's runtime), and that every local
 // a Store method declares is in model.MethodLocals (with a number after it
 // where it gave way to a parameter) or derived from a parameter's name (an
 // encoded key value, a prefix, a rewritten key), so that the plan knows
@@ -86,11 +91,16 @@ func TestMethodNames(t *testing.T) {
 			// Imports are the file's own: only the files of the spec's code
 			// hold methods whose parameters could meet one.
 			for _, imp := range f.Imports {
-				if strings.HasPrefix(tf.Name, "dyngen_") {
-					break
-				}
 				path, _ := strconv.Unquote(imp.Path.Value)
 				name := path[strings.LastIndex(path, "/")+1:]
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				// The standard library, aws-sdk-go-v2 and dyngen's
+				// runtime only (see the runtime's package doc).
+				if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") && !strings.HasPrefix(path, "github.com/aws/aws-sdk-go-v2/") && path != "github.com/dyngen/dyngen/generator/runtime" {
+					t.Errorf("%s/%s imports %s", file, tf.Name, path)
+				}
 				if !slices.Contains(model.ImportNames, name) {
 					t.Errorf("%s/%s imports %s, which model.ImportNames does not list", file, tf.Name, path)
 				}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,8 +130,31 @@ func TestReadmeQuickStart(t *testing.T) {
 
 	quick := section(t, text, "## Quick start")
 	clone := filepath.Join(tmp, "dyngen") // the quick start starts in the clone
-	if err := os.Mkdir(clone, 0o755); err != nil {
-		t.Fatal(err)
+	// What the quick start reads of the clone: the module's go.mod and
+	// go.sum and the runtime the generated package imports, which its
+	// replace directive finds there (without its tests, whose imports
+	// the rest of the clone holds).
+	runtimeFiles, err := filepath.Glob(filepath.Join(root, "generator", "runtime", "*.go"))
+	if err != nil || len(runtimeFiles) == 0 {
+		t.Fatalf("no runtime source: %v", err)
+	}
+	runtimeFiles = slices.DeleteFunc(runtimeFiles, func(name string) bool { return strings.HasSuffix(name, "_test.go") })
+	for _, src := range append([]string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}, runtimeFiles...) {
+		rel, err := filepath.Rel(root, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(clone, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var script []string
 	var files []string

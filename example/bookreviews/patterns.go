@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // GetBook reads one Book by its primary key; ErrNotFound when there is
@@ -23,11 +24,11 @@ import (
 func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	sk, err := bookSK(isbn)
 	if err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -37,14 +38,14 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetBook", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetBook", ErrNotFound)
 	}
 	var v Book
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	return &v, nil
 }
@@ -57,11 +58,11 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 	pk, err := userPK(username)
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	sk, err := userSK(username)
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -71,14 +72,14 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetUser", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetUser", ErrNotFound)
 	}
 	var v User
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	return &v, nil
 }
@@ -99,11 +100,11 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	{
 		pk, err := userEmailClaimPK(email)
 		if err != nil {
-			return nil, &callError{method: "UserByEmail", cause: err}
+			return nil, dyngen.Fail("UserByEmail", err)
 		}
 		sk, err := userEmailClaimSK(email)
 		if err != nil {
-			return nil, &callError{method: "UserByEmail", cause: err}
+			return nil, dyngen.Fail("UserByEmail", err)
 		}
 		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 			Key: map[string]types.AttributeValue{
@@ -113,22 +114,22 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 			TableName: aws.String(s.bookReviewsTable),
 		})
 		if err != nil {
-			return nil, &callError{method: "UserByEmail", cause: err}
+			return nil, dyngen.Fail("UserByEmail", err)
 		}
 		if out.Item == nil {
-			return nil, &callError{method: "UserByEmail", cause: ErrNotFound}
+			return nil, dyngen.Fail("UserByEmail", ErrNotFound)
 		}
 		if err := claim.UnmarshalItem(out.Item); err != nil {
-			return nil, &callError{method: "UserByEmail", cause: err}
+			return nil, dyngen.Fail("UserByEmail", err)
 		}
 	}
 	pk, err := userPK(claim.Username)
 	if err != nil {
-		return nil, &callError{method: "UserByEmail", cause: err}
+		return nil, dyngen.Fail("UserByEmail", err)
 	}
 	sk, err := userSK(claim.Username)
 	if err != nil {
-		return nil, &callError{method: "UserByEmail", cause: err}
+		return nil, dyngen.Fail("UserByEmail", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -138,17 +139,17 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "UserByEmail", cause: err}
+		return nil, dyngen.Fail("UserByEmail", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "UserByEmail", cause: ErrNotFound}
+		return nil, dyngen.Fail("UserByEmail", ErrNotFound)
 	}
 	var v User
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "UserByEmail", cause: err}
+		return nil, dyngen.Fail("UserByEmail", err)
 	}
 	if v.Email != email {
-		return nil, &callError{method: "UserByEmail", cause: ErrNotFound}
+		return nil, dyngen.Fail("UserByEmail", ErrNotFound)
 	}
 	return &v, nil
 }
@@ -164,13 +165,13 @@ type BookPageResult struct {
 const bookPageKeyCondition = "PK = :pk"
 
 // bookPageShape is how BookPage binds and checks its cursors.
-var bookPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "BookPage",
-		pk:      "PK",
+var bookPageShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "PK",
+		Pattern: "BookPage",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // The book page: the book and its most recent reviews, a page at a time.
@@ -191,61 +192,61 @@ var bookPageShape = &queryShape{
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
+		return nil, dyngen.Fail("BookPage", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: bookPageKeyCondition,
-			limit:        pageLimit(page, 16),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: bookPageKeyCondition,
+			Limit:        dyngen.PageLimit(page, 16),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			ScanIndexForward:          &fixed.forward,
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			ScanIndexForward:          &fixed.Forward,
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
+		return nil, dyngen.Fail("BookPage", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
+		return nil, dyngen.Fail("BookPage", err)
 	}
 	res := &BookPageResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "SK", "BOOK#"):
+		case dyngen.HasKeyPrefix(item, "SK", "BOOK#"):
 			var v Book
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Books = append(res.Books, v)
-		case isType(item, "_type", "Review"):
+		case dyngen.IsType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("BookPage", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("BookPage", undecoded)
 }
 
 // BookPageAll walks every page of BookPage, reading the pages one at a
 // time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error] {
-	return walkPages(func(page Page) (*BookPageResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*BookPageResult, Cursor, error) {
 		res, err := s.BookPage(ctx, isbn, page)
 		if res == nil {
 			return nil, "", err
@@ -264,17 +265,17 @@ type ReviewsOfBookResult struct {
 const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // reviewsOfBookShape is how ReviewsOfBook binds and checks its cursors.
-var reviewsOfBookShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ReviewsOfBook",
-		pk:      "PK",
-		sk:      "SK",
+var reviewsOfBookShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "ReviewsOfBook",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // "Get all the reviews for a given book", newest first, a page at a time.
@@ -299,50 +300,50 @@ var reviewsOfBookShape = &queryShape{
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	pk, err := reviewPK(isbn)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
+		return nil, dyngen.Fail("ReviewsOfBook", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: reviewsOfBookKeyCondition,
-			limit:        pageLimit(page, 15),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: reviewsOfBookKeyCondition,
+			Limit:        dyngen.PageLimit(page, 15),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
+		return nil, dyngen.Fail("ReviewsOfBook", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
+		return nil, dyngen.Fail("ReviewsOfBook", err)
 	}
 	res := &ReviewsOfBookResult{Items: make([]Review, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReviewsOfBook", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReviewsOfBook", undecoded)
 }
 
 // ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
@@ -350,7 +351,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error] {
-	return walk(func(page Page) ([]Review, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfBook(ctx, isbn, page)
 		if res == nil {
 			return nil, "", err
@@ -370,13 +371,13 @@ type UserPageResult struct {
 const userPageKeyCondition = "GSI1PK = :pk"
 
 // userPageShape is how UserPage binds and checks its cursors.
-var userPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "UserPage",
-		pk:      "GSI1PK",
+var userPageShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "GSI1PK",
+		Pattern: "UserPage",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // The user's profile: the user and their reviews, newest first, from the
@@ -395,63 +396,63 @@ var userPageShape = &queryShape{
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
 	pk, err := userGSI1PK(username)
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
+		return nil, dyngen.Fail("UserPage", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: userPageKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: userPageKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			IndexName:                 &fixed.index,
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			ScanIndexForward:          &fixed.forward,
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			IndexName:                 &fixed.Index,
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			ScanIndexForward:          &fixed.Forward,
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
+		return nil, dyngen.Fail("UserPage", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
+		return nil, dyngen.Fail("UserPage", err)
 	}
 	res := &UserPageResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "GSI1SK", "USER#"):
+		case dyngen.HasKeyPrefix(item, "GSI1SK", "USER#"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Users = append(res.Users, v)
-		case isType(item, "_type", "Review"):
+		case dyngen.IsType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("UserPage", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("UserPage", undecoded)
 }
 
 // UserPageAll walks every page of UserPage, reading the pages one at a
 // time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error] {
-	return walkPages(func(page Page) (*UserPageResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*UserPageResult, Cursor, error) {
 		res, err := s.UserPage(ctx, username, page)
 		if res == nil {
 			return nil, "", err
@@ -470,17 +471,17 @@ type ReviewsOfUserResult struct {
 const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
 // reviewsOfUserShape is how ReviewsOfUser binds and checks its cursors.
-var reviewsOfUserShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ReviewsOfUser",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var reviewsOfUserShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "GSI1PK",
+		Pattern: "ReviewsOfUser",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // "Get all the reviews for a given user", newest first.
@@ -501,52 +502,52 @@ var reviewsOfUserShape = &queryShape{
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
+		return nil, dyngen.Fail("ReviewsOfUser", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: reviewsOfUserKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: reviewsOfUserKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
+		return nil, dyngen.Fail("ReviewsOfUser", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
+		return nil, dyngen.Fail("ReviewsOfUser", err)
 	}
 	res := &ReviewsOfUserResult{Items: make([]Review, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReviewsOfUser", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReviewsOfUser", undecoded)
 }
 
 // ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
@@ -554,7 +555,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error] {
-	return walk(func(page Page) ([]Review, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfUser(ctx, username, page)
 		if res == nil {
 			return nil, "", err
@@ -574,10 +575,10 @@ const addBookCondition = "attribute_not_exists(PK)"
 func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	in, err := s.addBookInput(book)
 	if err != nil {
-		return &callError{method: "AddBook", cause: err}
+		return dyngen.Fail("AddBook", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -632,16 +633,16 @@ func (s *Store) addUserStep2Input(userEmailClaim *UserEmailClaim) (*dynamodb.Put
 }
 
 // addUserTx describes the steps of AddUser for the runtime.
-var addUserTx = transaction{
-	method: "AddUser",
-	steps: []transactStep{{
-		action:    "create User",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var addUserTx = dyngen.Transaction{
+	Method: "AddUser",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create User",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "claim User.email",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim User.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -668,22 +669,22 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	var keep []int
 	var step types.TransactWriteItem
 	var err error
-	if step, err = transactPut(s.addUserStep1Input(user)); err != nil {
-		return addUserTx.stepError(0, err)
+	if step, err = dyngen.TransactPut(s.addUserStep1Input(user)); err != nil {
+		return addUserTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = transactPut(s.addUserStep2Input(&UserEmailClaim{
+	if step, err = dyngen.TransactPut(s.addUserStep2Input(&UserEmailClaim{
 		Email:    user.Email,
 		Username: user.Username,
 	})); err != nil {
-		return addUserTx.stepError(1, err)
+		return addUserTx.StepError(1, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 1)
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return addUserTx.only(keep...).err(err, in.TransactItems)
+		return addUserTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -771,20 +772,20 @@ func (s *Store) changeEmailStep3Input(userEmailClaim *UserEmailClaim) (*dynamodb
 }
 
 // changeEmailTx describes the steps of ChangeEmail for the runtime.
-var changeEmailTx = transaction{
-	method: "ChangeEmail",
-	steps: []transactStep{{
-		action:    "update User",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var changeEmailTx = dyngen.Transaction{
+	Method: "ChangeEmail",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update User",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action: "release User.email",
-		key:    []string{"PK", "SK"},
+		Action: "release User.email",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action:    "claim User.email",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim User.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -823,11 +824,11 @@ func (s *Store) ChangeEmail(ctx context.Context, params ChangeEmailParams) error
 	email := params.Email
 	pk, err := userPK(username)
 	if err != nil {
-		return &callError{method: "ChangeEmail", cause: err}
+		return dyngen.Fail("ChangeEmail", err)
 	}
 	sk, err := userSK(username)
 	if err != nil {
-		return &callError{method: "ChangeEmail", cause: err}
+		return dyngen.Fail("ChangeEmail", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -838,41 +839,41 @@ func (s *Store) ChangeEmail(ctx context.Context, params ChangeEmailParams) error
 		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
-		return &callError{method: "ChangeEmail", cause: err}
+		return dyngen.Fail("ChangeEmail", err)
 	}
 	var items []types.TransactWriteItem
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
-		return &callError{method: "ChangeEmail", cause: ErrNotFound}
+		return dyngen.Fail("ChangeEmail", ErrNotFound)
 	}
 	var old User
 	if err := old.UnmarshalItem(out.Item); err != nil {
-		return &callError{method: "ChangeEmail", cause: err}
+		return dyngen.Fail("ChangeEmail", err)
 	}
-	if step, err = transactUpdate(s.changeEmailStep1Input(username, email, old.Email)); err != nil {
-		return changeEmailTx.stepError(0, err)
+	if step, err = dyngen.TransactUpdate(s.changeEmailStep1Input(username, email, old.Email)); err != nil {
+		return changeEmailTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
 	if old.Email != email {
-		if step, err = transactDelete(s.changeEmailStep2Input(old.Email)); err != nil {
-			return changeEmailTx.stepError(1, err)
+		if step, err = dyngen.TransactDelete(s.changeEmailStep2Input(old.Email)); err != nil {
+			return changeEmailTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
-		if step, err = transactPut(s.changeEmailStep3Input(&UserEmailClaim{
+		if step, err = dyngen.TransactPut(s.changeEmailStep3Input(&UserEmailClaim{
 			Email:    email,
 			Username: username,
 		})); err != nil {
-			return changeEmailTx.stepError(2, err)
+			return changeEmailTx.StepError(2, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 2)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return changeEmailTx.only(keep...).err(err, in.TransactItems)
+		return changeEmailTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -914,10 +915,10 @@ func (s *Store) writeReviewStep2Input(isbn string) (*dynamodb.UpdateItemInput, e
 		ExpressionAttributeNames: map[string]string{"#ReviewCount": "ReviewCount"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":reviewCount":         &types.AttributeValueMemberN{Value: "1"},
-			":reviewCount_max":     intValue(math.MaxInt64),
-			":reviewCount_min":     intValue(0),
-			":reviewCount_restMax": intDiff(math.MaxInt64, int64(1)),
-			":reviewCount_restMin": intDiff(0, int64(1)),
+			":reviewCount_max":     dyngen.IntValue(math.MaxInt64),
+			":reviewCount_min":     dyngen.IntValue(0),
+			":reviewCount_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":reviewCount_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -945,17 +946,17 @@ type WriteReviewParams struct {
 }
 
 // writeReviewTx describes the steps of WriteReview for the runtime.
-var writeReviewTx = transaction{
-	method: "WriteReview",
-	steps: []transactStep{{
-		action:    "create Review",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var writeReviewTx = dyngen.Transaction{
+	Method: "WriteReview",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Review",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Book",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Book",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -990,16 +991,16 @@ func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error
 	items := make([]types.TransactWriteItem, 2)
 	var err error
 	if params.Review == nil {
-		return writeReviewTx.stepError(0, &ItemError{Entity: "Review", Reason: "no item: params.Review is nil"})
+		return writeReviewTx.StepError(0, &ItemError{Entity: "Review", Reason: "no item: params.Review is nil"})
 	}
 	writtenReview := *params.Review
-	if items[0], err = transactPut(s.writeReviewStep1Input(&writtenReview)); err != nil {
-		return writeReviewTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.writeReviewStep1Input(&writtenReview)); err != nil {
+		return writeReviewTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.writeReviewStep2Input(writtenReview.ISBN)); err != nil {
-		return writeReviewTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.writeReviewStep2Input(writtenReview.ISBN)); err != nil {
+		return writeReviewTx.StepError(1, err)
 	}
-	token, err := writeReviewTx.requestToken(params.RequestToken)
+	token, err := writeReviewTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -1008,7 +1009,7 @@ func (s *Store) WriteReview(ctx context.Context, params WriteReviewParams) error
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return writeReviewTx.err(err, in.TransactItems)
+		return writeReviewTx.Err(err, in.TransactItems)
 	}
 	*params.Review = writtenReview
 	return nil
@@ -1040,15 +1041,15 @@ const updateReviewCondition = "attribute_exists(PK)"
 func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error) {
 	in, err := s.updateReviewInput(params)
 	if err != nil {
-		return nil, &callError{method: "UpdateReview", cause: err}
+		return nil, dyngen.Fail("UpdateReview", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("UpdateReview", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("UpdateReview", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Review
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "UpdateReview", cause: err}
+		return nil, dyngen.Fail("UpdateReview", err)
 	}
 	return &v, nil
 }
@@ -1082,7 +1083,7 @@ func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateIt
 		ConditionExpression:      aws.String(updateReviewCondition),
 		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":grade":      intValue(grade),
+			":grade":      dyngen.IntValue(grade),
 			":reviewText": &types.AttributeValueMemberS{Value: reviewText},
 		},
 		Key: map[string]types.AttributeValue{
@@ -1141,10 +1142,10 @@ func (s *Store) deleteReviewStep2Input(isbn string) (*dynamodb.UpdateItemInput, 
 		ExpressionAttributeNames: map[string]string{"#ReviewCount": "ReviewCount"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":reviewCount":         &types.AttributeValueMemberN{Value: "-1"},
-			":reviewCount_max":     intValue(math.MaxInt64),
-			":reviewCount_min":     intValue(0),
-			":reviewCount_restMax": intDiff(math.MaxInt64, int64(-1)),
-			":reviewCount_restMin": intDiff(0, int64(-1)),
+			":reviewCount_max":     dyngen.IntValue(math.MaxInt64),
+			":reviewCount_min":     dyngen.IntValue(0),
+			":reviewCount_restMax": dyngen.IntDiff(math.MaxInt64, int64(-1)),
+			":reviewCount_restMin": dyngen.IntDiff(0, int64(-1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -1175,18 +1176,18 @@ type DeleteReviewParams struct {
 }
 
 // deleteReviewTx describes the steps of DeleteReview for the runtime.
-var deleteReviewTx = transaction{
-	method: "DeleteReview",
-	steps: []transactStep{{
-		action:    "delete Review",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var deleteReviewTx = dyngen.Transaction{
+	Method: "DeleteReview",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Review",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Book",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Book",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -1218,13 +1219,13 @@ var deleteReviewTx = transaction{
 func (s *Store) DeleteReview(ctx context.Context, params DeleteReviewParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactDelete(s.deleteReviewStep1Input(params.ISBN, params.ReviewDate, params.Username)); err != nil {
-		return deleteReviewTx.stepError(0, err)
+	if items[0], err = dyngen.TransactDelete(s.deleteReviewStep1Input(params.ISBN, params.ReviewDate, params.Username)); err != nil {
+		return deleteReviewTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.deleteReviewStep2Input(params.ISBN)); err != nil {
-		return deleteReviewTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.deleteReviewStep2Input(params.ISBN)); err != nil {
+		return deleteReviewTx.StepError(1, err)
 	}
-	token, err := deleteReviewTx.requestToken(params.RequestToken)
+	token, err := deleteReviewTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -1233,7 +1234,7 @@ func (s *Store) DeleteReview(ctx context.Context, params DeleteReviewParams) err
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return deleteReviewTx.err(err, in.TransactItems)
+		return deleteReviewTx.Err(err, in.TransactItems)
 	}
 	return nil
 }

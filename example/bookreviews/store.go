@@ -18,10 +18,42 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// pkgPrefix starts the package's error messages.
-const pkgPrefix = "bookreviews: "
+// The runtime must serve this package's code: version 1 of its API for
+// generated code (see dyngen.EnforceVersion).
+const (
+	_ = dyngen.EnforceVersion(1 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 1)
+)
+
+// Errors of the Store's methods, for errors.Is. dyngen's runtime declares
+// them; this package names them for its callers.
+var (
+	ErrNotFound            = dyngen.ErrNotFound
+	ErrAlreadyExists       = dyngen.ErrAlreadyExists
+	ErrConditionFailed     = dyngen.ErrConditionFailed
+	ErrVersionConflict     = dyngen.ErrVersionConflict
+	ErrInvalidKey          = dyngen.ErrInvalidKey
+	ErrInvalidItem         = dyngen.ErrInvalidItem
+	ErrInvalidCursor       = dyngen.ErrInvalidCursor
+	ErrTransactionConflict = dyngen.ErrTransactionConflict
+	ErrSameItem            = dyngen.ErrSameItem
+	ErrInvalidRequestToken = dyngen.ErrInvalidRequestToken
+)
+
+// Types of the Store's errors, for errors.As, and of its queries' pages.
+// dyngen's runtime declares them; this package names them for its callers.
+type (
+	KeyError         = dyngen.KeyError
+	ItemError        = dyngen.ItemError
+	DecodeError      = dyngen.DecodeError
+	UndecodedItem    = dyngen.UndecodedItem
+	Cursor           = dyngen.Cursor
+	Page             = dyngen.Page
+	TransactionError = dyngen.TransactionError
+)
 
 // Client is the part of *dynamodb.Client the store calls; a wrapper or a
 // test double can stand in for it.
@@ -39,8 +71,8 @@ var _ Client = (*dynamodb.Client)(nil)
 // use.
 type Store struct {
 	client           Client
-	bookReviewsTable string      // physical name of table BookReviews
-	cursorKeys       *cursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	bookReviewsTable string             // physical name of table BookReviews
+	cursorKeys       *dyngen.CursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
 }
 
 // Option changes a Store made by New.
@@ -75,7 +107,7 @@ func WithBookReviewsTable(name string) Option {
 // whose key must still lie inside the query's key condition. It panics on
 // an empty secret.
 func WithCursorKey(secret []byte) Option {
-	keys := newCursorKeys(secret)
+	keys := dyngen.NewCursorKeys(secret)
 	return func(s *Store) {
 		s.cursorKeys = keys
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // UserEmailClaim is the claim of a value of User's unique email: an item of
@@ -27,21 +28,21 @@ type UserEmailClaim struct {
 // userEmailClaimPK builds PK="UNIQUE#User#email#{email}" of UserEmailClaim
 // items.
 func userEmailClaimPK(email string) (string, error) {
-	emailKey, err := keyString("email", email, "#")
+	emailKey, err := dyngen.KeyString("email", email, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "UNIQUE#User#email#"+emailKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "UNIQUE#User#email#"+emailKey, dyngen.MaxPartitionKey)
 }
 
 // userEmailClaimSK builds SK="UNIQUE#User#email#{email}" of UserEmailClaim
 // items.
 func userEmailClaimSK(email string) (string, error) {
-	emailKey, err := keyString("email", email, "#")
+	emailKey, err := dyngen.KeyString("email", email, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "UNIQUE#User#email#"+emailKey, maxSortKey)
+	return dyngen.KeySize("SK", "UNIQUE#User#email#"+emailKey, dyngen.MaxSortKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
@@ -69,7 +70,7 @@ func (u *UserEmailClaim) MarshalItem() (map[string]types.AttributeValue, error) 
 	var keyBuf [84]byte
 	text := keyBuf[:0]
 	text = append(text, "UNIQUE#User#email#"...)
-	emailKey, err := keyString("email", u.Email, "#")
+	emailKey, err := dyngen.KeyString("email", u.Email, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +80,11 @@ func (u *UserEmailClaim) MarshalItem() (map[string]types.AttributeValue, error) 
 	text = append(text, emailKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +121,8 @@ type userEmailClaimValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (u *UserEmailClaim) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "UserEmailClaim"}
-	u.Email = dec.string("email", item["email"], required)
-	u.Username = dec.string("username", item["username"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "UserEmailClaim"}
+	u.Email = dec.String("email", item["email"], dyngen.Required)
+	u.Username = dec.String("username", item["username"], dyngen.Required)
+	return dec.Err
 }

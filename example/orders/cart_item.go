@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // One product in a cart and how many of it.
@@ -90,9 +91,9 @@ type cartItemValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (c *CartItem) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "CartItem"}
-	c.CartID = dec.string("cartId", item["cartId"], required)
-	c.ProductID = dec.string("productId", item["productId"], required)
-	c.Quantity = dec.int("quantity", item["quantity"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "CartItem"}
+	c.CartID = dec.String("cartId", item["cartId"], dyngen.Required)
+	c.ProductID = dec.String("productId", item["productId"], dyngen.Required)
+	c.Quantity = dec.Int("quantity", item["quantity"], dyngen.Required)
+	return dec.Err
 }

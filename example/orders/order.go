@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // The order's own item, in its item collection: where the order is now, the
@@ -74,8 +75,8 @@ type orderValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Order"}
-	o.OrderID = dec.int("orderId", item["orderId"], required)
-	o.Status = dec.string("status", item["status"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Order"}
+	o.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)
+	o.Status = dec.String("status", item["status"], dyngen.Required)
+	return dec.Err
 }

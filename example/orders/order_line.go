@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A per-item record of the items from the cart, identified by a numeric
@@ -47,7 +48,7 @@ func (o *OrderLine) validate() error {
 func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first, so that a value no key can hold is a KeyError on writes
 	// as on reads; then the spec's constraints.
-	sk := keyInt(o.SKU)
+	sk := dyngen.KeyInt(o.SKU)
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -88,11 +89,11 @@ type orderLineValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (o *OrderLine) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "OrderLine"}
-	o.OrderID = dec.int("orderId", item["orderId"], required)
-	o.SKU = dec.int("sku", item["sku"], required)
-	o.ProductName = dec.string("productName", item["productName"], required)
-	o.Quantity = dec.int("quantity", item["quantity"], required)
-	o.UnitPrice = dec.int("unitPrice", item["unitPrice"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "OrderLine"}
+	o.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)
+	o.SKU = dec.Int("sku", item["sku"], dyngen.Required)
+	o.ProductName = dec.String("productName", item["productName"], dyngen.Required)
+	o.Quantity = dec.Int("quantity", item["quantity"], dyngen.Required)
+	o.UnitPrice = dec.Int("unitPrice", item["unitPrice"], dyngen.Required)
+	return dec.Err
 }

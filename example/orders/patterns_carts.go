@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // CartContentsResult is one page of CartContents.
@@ -23,13 +24,13 @@ type CartContentsResult struct {
 const cartContentsKeyCondition = "#pk = :pk"
 
 // cartContentsShape is how CartContents binds and checks its cursors.
-var cartContentsShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"cartId", 'S', false}, {"productId", 'S', true}},
-		pattern: "CartContents",
-		pk:      "cartId",
+var cartContentsShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "cartId", Kind: 'S'}, {Name: "productId", Kind: 'S', Sort: true}},
+		PK:      "cartId",
+		Pattern: "CartContents",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // A cart's contents, the whole item collection.
@@ -43,43 +44,43 @@ var cartContentsShape = &queryShape{
 //	KeyConditionExpression: cartId = "{cartId}"
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
 	if cartID == "" {
-		return nil, &callError{method: "CartContents", cause: &KeyError{Attr: "cartId", Reason: "empty"}}
+		return nil, dyngen.Fail("CartContents", &KeyError{Attr: "cartId", Reason: "empty"})
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: cartContentsKeyCondition,
-			limit:        pageLimit(page, 0),
-			table:        s.cartsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: cartContentsKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			Table:        s.cartsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: cartID}},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, cartContentsShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, cartContentsShape)
 	if err != nil {
-		return nil, &callError{method: "CartContents", cause: err}
+		return nil, dyngen.Fail("CartContents", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "CartContents", cause: err}
+		return nil, dyngen.Fail("CartContents", err)
 	}
 	res := &CartContentsResult{Items: make([]CartItem, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v CartItem
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "cartId", "productId"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "cartId", "productId"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("CartContents", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("CartContents", undecoded)
 }
 
 // CartContentsAll walks every CartItem of CartContents, reading the pages
@@ -87,7 +88,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error] {
-	return walk(func(page Page) ([]CartItem, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]CartItem, Cursor, error) {
 		res, err := s.CartContents(ctx, cartID, page)
 		if res == nil {
 			return nil, "", err
@@ -124,15 +125,15 @@ const addToCartCondition = "((attribute_not_exists(#quantity) AND :quantity >= :
 func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartItem, error) {
 	in, err := s.addToCartInput(params)
 	if err != nil {
-		return nil, &callError{method: "AddToCart", cause: err}
+		return nil, dyngen.Fail("AddToCart", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("AddToCart", err, ErrConditionFailed, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("AddToCart", err, ErrConditionFailed, ErrConditionFailed)
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "AddToCart", cause: err}
+		return nil, dyngen.Fail("AddToCart", err)
 	}
 	return &v, nil
 }
@@ -154,11 +155,11 @@ func (s *Store) addToCartInput(params AddToCartParams) (*dynamodb.UpdateItemInpu
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#quantity": "quantity"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":_type":            &types.AttributeValueMemberS{Value: "CartItem"},
-			":quantity":         intValue(quantity),
-			":quantity_max":     intValue(math.MaxInt64),
-			":quantity_min":     intValue(0),
-			":quantity_restMax": intDiff(math.MaxInt64, quantity),
-			":quantity_restMin": intDiff(0, quantity),
+			":quantity":         dyngen.IntValue(quantity),
+			":quantity_max":     dyngen.IntValue(math.MaxInt64),
+			":quantity_min":     dyngen.IntValue(0),
+			":quantity_restMax": dyngen.IntDiff(math.MaxInt64, quantity),
+			":quantity_restMin": dyngen.IntDiff(0, quantity),
 		},
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
@@ -194,15 +195,15 @@ const changeQuantityCondition = "attribute_exists(#pk)"
 func (s *Store) ChangeQuantity(ctx context.Context, params ChangeQuantityParams) (*CartItem, error) {
 	in, err := s.changeQuantityInput(params)
 	if err != nil {
-		return nil, &callError{method: "ChangeQuantity", cause: err}
+		return nil, dyngen.Fail("ChangeQuantity", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("ChangeQuantity", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("ChangeQuantity", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v CartItem
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "ChangeQuantity", cause: err}
+		return nil, dyngen.Fail("ChangeQuantity", err)
 	}
 	return &v, nil
 }
@@ -225,7 +226,7 @@ func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.Upda
 	return &dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(changeQuantityCondition),
 		ExpressionAttributeNames:  map[string]string{"#pk": "cartId", "#quantity": "quantity"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":quantity": intValue(quantity)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":quantity": dyngen.IntValue(quantity)},
 		Key: map[string]types.AttributeValue{
 			"cartId":    &types.AttributeValueMemberS{Value: cartID},
 			"productId": &types.AttributeValueMemberS{Value: productID},
@@ -245,10 +246,10 @@ func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.Upda
 func (s *Store) RemoveFromCart(ctx context.Context, key CartItemKey) error {
 	in, err := s.removeFromCartInput(key)
 	if err != nil {
-		return &callError{method: "RemoveFromCart", cause: err}
+		return dyngen.Fail("RemoveFromCart", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "RemoveFromCart", cause: err}
+		return dyngen.Fail("RemoveFromCart", err)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // TrackingPageResult is one page of TrackingPage.
@@ -25,13 +26,13 @@ type TrackingPageResult struct {
 const trackingPageKeyCondition = "#pk = :pk"
 
 // trackingPageShape is how TrackingPage binds and checks its cursors.
-var trackingPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
-		pattern: "TrackingPage",
-		pk:      "orderId",
+var trackingPageShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "orderId", Kind: 'N'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "orderId",
+		Pattern: "TrackingPage",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // The tracking page: "you want to retrieve these together for efficiency
@@ -48,64 +49,64 @@ var trackingPageShape = &queryShape{
 //	KeyConditionExpression: orderId = {orderId}
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: trackingPageKeyCondition,
-			limit:        pageLimit(page, 0),
-			table:        s.ordersTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: trackingPageKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			Table:        s.ordersTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": intValue(orderID)},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)},
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, trackingPageShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, trackingPageShape)
 	if err != nil {
-		return nil, &callError{method: "TrackingPage", cause: err}
+		return nil, dyngen.Fail("TrackingPage", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "TrackingPage", cause: err}
+		return nil, dyngen.Fail("TrackingPage", err)
 	}
 	res := &TrackingPageResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "SK", "ORDER"):
+		case dyngen.HasKeyPrefix(item, "SK", "ORDER"):
 			var v Order
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
 				continue
 			}
 			res.Orders = append(res.Orders, v)
-		case isType(item, "_type", "OrderLine"):
+		case dyngen.IsType(item, "_type", "OrderLine"):
 			var v OrderLine
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
 				continue
 			}
 			res.OrderLines = append(res.OrderLines, v)
-		case hasKeyPrefix(item, "SK", "EVENT#"):
+		case dyngen.HasKeyPrefix(item, "SK", "EVENT#"):
 			var v TrackingEvent
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
 				continue
 			}
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("TrackingPage", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("TrackingPage", undecoded)
 }
 
 // TrackingPageAll walks every page of TrackingPage, reading the pages one
 // at a time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error] {
-	return walkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
 		res, err := s.TrackingPage(ctx, orderID, page)
 		if res == nil {
 			return nil, "", err
@@ -124,16 +125,16 @@ type TrackingEventsResult struct {
 const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 
 // trackingEventsShape is how TrackingEvents binds and checks its cursors.
-var trackingEventsShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"orderId", 'N', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "TrackingEvents",
-		pk:      "orderId",
-		sk:      "SK",
+var trackingEventsShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "orderId", Kind: 'N'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "orderId",
+		Pattern: "TrackingEvents",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // The tracking events of an order only, in the order they happened.
@@ -152,44 +153,44 @@ var trackingEventsShape = &queryShape{
 //		them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: trackingEventsKeyCondition,
-			limit:        pageLimit(page, 0),
-			sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-			table:        s.ordersTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: trackingEventsKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			SK:           types.AttributeValueMemberS{Value: "EVENT#"},
+			Table:        s.ordersTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": intValue(orderID),
-				":sk": &fixed.sk,
+				":pk": dyngen.IntValue(orderID),
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, trackingEventsShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, trackingEventsShape)
 	if err != nil {
-		return nil, &callError{method: "TrackingEvents", cause: err}
+		return nil, dyngen.Fail("TrackingEvents", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "TrackingEvents", cause: err}
+		return nil, dyngen.Fail("TrackingEvents", err)
 	}
 	res := &TrackingEventsResult{Items: make([]TrackingEvent, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v TrackingEvent
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "orderId", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("TrackingEvents", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("TrackingEvents", undecoded)
 }
 
 // TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading
@@ -197,7 +198,7 @@ func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error] {
-	return walk(func(page Page) ([]TrackingEvent, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]TrackingEvent, Cursor, error) {
 		res, err := s.TrackingEvents(ctx, orderID, page)
 		if res == nil {
 			return nil, "", err
@@ -224,34 +225,34 @@ const latestTrackingEventKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {
-	pkValue := intValue(orderID)
-	fixed := &queryFixed{
-		keyCondition: latestTrackingEventKeyCondition,
-		limit:        1,
-		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-		table:        s.ordersTable,
+	pkValue := dyngen.IntValue(orderID)
+	fixed := &dyngen.QueryFixed{
+		KeyCondition: latestTrackingEventKeyCondition,
+		Limit:        1,
+		SK:           types.AttributeValueMemberS{Value: "EVENT#"},
+		Table:        s.ordersTable,
 	}
 	in := &dynamodb.QueryInput{
 		ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": &fixed.sk,
+			":sk": &fixed.SK,
 		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
+		KeyConditionExpression: &fixed.KeyCondition,
+		Limit:                  fixed.LimitRef(),
+		ScanIndexForward:       &fixed.Forward,
+		TableName:              &fixed.Table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "LatestTrackingEvent", cause: err}
+		return nil, dyngen.Fail("LatestTrackingEvent", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "LatestTrackingEvent", kind: ErrNotFound}
+		return nil, dyngen.FailKind("LatestTrackingEvent", ErrNotFound, nil)
 	}
 	var v TrackingEvent
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "LatestTrackingEvent", cause: err}
+		return nil, dyngen.Fail("LatestTrackingEvent", err)
 	}
 	return &v, nil
 }
@@ -269,10 +270,10 @@ const placeOrderCondition = "attribute_not_exists(#pk)"
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	in, err := s.placeOrderInput(order)
 	if err != nil {
-		return &callError{method: "PlaceOrder", cause: err}
+		return dyngen.Fail("PlaceOrder", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -304,19 +305,19 @@ func (s *Store) GetOrder(ctx context.Context, orderID int64) (*Order, error) {
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
 			"SK":      &types.AttributeValueMemberS{Value: "ORDER"},
-			"orderId": intValue(orderID),
+			"orderId": dyngen.IntValue(orderID),
 		},
 		TableName: aws.String(s.ordersTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetOrder", cause: err}
+		return nil, dyngen.Fail("GetOrder", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetOrder", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetOrder", ErrNotFound)
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetOrder", cause: err}
+		return nil, dyngen.Fail("GetOrder", err)
 	}
 	return &v, nil
 }
@@ -357,7 +358,7 @@ func (s *Store) recordTrackingEventStep2Input(orderID int64, status string) (*dy
 		ExpressionAttributeValues: map[string]types.AttributeValue{":status": &types.AttributeValueMemberS{Value: status}},
 		Key: map[string]types.AttributeValue{
 			"SK":      &types.AttributeValueMemberS{Value: "ORDER"},
-			"orderId": intValue(orderID),
+			"orderId": dyngen.IntValue(orderID),
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
@@ -383,17 +384,17 @@ type RecordTrackingEventParams struct {
 
 // recordTrackingEventTx describes the steps of RecordTrackingEvent for the
 // runtime.
-var recordTrackingEventTx = transaction{
-	method: "RecordTrackingEvent",
-	steps: []transactStep{{
-		action:    "create TrackingEvent",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"orderId", "SK"},
+var recordTrackingEventTx = dyngen.Transaction{
+	Method: "RecordTrackingEvent",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create TrackingEvent",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"orderId", "SK"},
 	}, {
-		action:    "update Order",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"orderId", "SK"},
+		Action:    "update Order",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"orderId", "SK"},
 	}},
 }
 
@@ -424,16 +425,16 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEv
 	items := make([]types.TransactWriteItem, 2)
 	var err error
 	if params.TrackingEvent == nil {
-		return recordTrackingEventTx.stepError(0, &ItemError{Entity: "TrackingEvent", Reason: "no item: params.TrackingEvent is nil"})
+		return recordTrackingEventTx.StepError(0, &ItemError{Entity: "TrackingEvent", Reason: "no item: params.TrackingEvent is nil"})
 	}
 	writtenTrackingEvent := *params.TrackingEvent
-	if items[0], err = transactPut(s.recordTrackingEventStep1Input(&writtenTrackingEvent)); err != nil {
-		return recordTrackingEventTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.recordTrackingEventStep1Input(&writtenTrackingEvent)); err != nil {
+		return recordTrackingEventTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.recordTrackingEventStep2Input(writtenTrackingEvent.OrderID, writtenTrackingEvent.Status)); err != nil {
-		return recordTrackingEventTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.recordTrackingEventStep2Input(writtenTrackingEvent.OrderID, writtenTrackingEvent.Status)); err != nil {
+		return recordTrackingEventTx.StepError(1, err)
 	}
-	token, err := recordTrackingEventTx.requestToken(params.RequestToken)
+	token, err := recordTrackingEventTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -442,7 +443,7 @@ func (s *Store) RecordTrackingEvent(ctx context.Context, params RecordTrackingEv
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return recordTrackingEventTx.err(err, in.TransactItems)
+		return recordTrackingEventTx.Err(err, in.TransactItems)
 	}
 	*params.TrackingEvent = writtenTrackingEvent
 	return nil
@@ -461,10 +462,10 @@ const addOrderLineCondition = "attribute_not_exists(#pk)"
 func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	in, err := s.addOrderLineInput(orderLine)
 	if err != nil {
-		return &callError{method: "AddOrderLine", cause: err}
+		return dyngen.Fail("AddOrderLine", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("AddOrderLine", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -502,14 +503,14 @@ func (s *Store) AddOrderLines(ctx context.Context, items []OrderLine) error {
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return batchItemError("AddOrderLines", "written", i, len(items), err)
+			return dyngen.BatchItemError("AddOrderLines", "written", i, len(items), err)
 		}
 		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"orderId", "SK"},
-		method:  "AddOrderLines",
-		table:   s.ordersTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"orderId", "SK"},
+		Method:  "AddOrderLines",
+		Table:   s.ordersTable,
+		Workers: s.batchConcurrency,
 	}, "written", reqs)
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A tracking event of the order's processing.
@@ -47,11 +48,11 @@ func (t *TrackingEvent) validate() error {
 func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first, so that a value no key can hold is a KeyError on writes
 	// as on reads; then the spec's constraints.
-	eventIDKey, err := keyString("eventId", t.EventID, "#")
+	eventIDKey, err := dyngen.KeyString("eventId", t.EventID, "#")
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", "EVENT#"+eventIDKey, maxSortKey)
+	sk, err := dyngen.KeySize("SK", "EVENT#"+eventIDKey, dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -94,10 +95,10 @@ type trackingEventValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (t *TrackingEvent) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "TrackingEvent"}
-	t.OrderID = dec.int("orderId", item["orderId"], required)
-	t.EventID = dec.string("eventId", item["eventId"], required)
-	t.Status = dec.string("status", item["status"], required)
-	t.Message = decodePtr(&dec, "message", item["message"], readString)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "TrackingEvent"}
+	t.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)
+	t.EventID = dec.String("eventId", item["eventId"], dyngen.Required)
+	t.Status = dec.String("status", item["status"], dyngen.Required)
+	t.Message = dyngen.DecodePtr(&dec, "message", item["message"], dyngen.ReadString)
+	return dec.Err
 }

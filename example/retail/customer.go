@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A customer, identified by a customer ID.
@@ -24,11 +25,11 @@ type Customer struct {
 
 // customerPK builds PK="CUST#{customerId}" of Customer items.
 func customerPK(customerID string) (string, error) {
-	customerIDKey, err := keyString("customerId", customerID, "#")
+	customerIDKey, err := dyngen.KeyString("customerId", customerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "CUST#"+customerIDKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks c against the constraints of the spec before a write.
@@ -56,7 +57,7 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "CUST#"...)
-	customerIDKey, err := keyString("customerId", c.CustomerID, "#")
+	customerIDKey, err := dyngen.KeyString("customerId", c.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, "ROOT"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
@@ -105,9 +106,9 @@ type customerValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (c *Customer) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Customer"}
-	c.CustomerID = dec.string("customerId", item["customerId"], required)
-	c.Name = dec.string("name", item["name"], required)
-	c.Email = dec.string("email", item["email"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Customer"}
+	c.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
+	c.Name = dec.String("name", item["name"], dyngen.Required)
+	c.Email = dec.String("email", item["email"], dyngen.Required)
+	return dec.Err
 }

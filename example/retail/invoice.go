@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // An invoice of a customer, for one order.
@@ -28,11 +29,11 @@ type Invoice struct {
 
 // invoicePK builds PK="CUST#{customerId}" of Invoice items.
 func invoicePK(customerID string) (string, error) {
-	customerIDKey, err := keyString("customerId", customerID, "#")
+	customerIDKey, err := dyngen.KeyString("customerId", customerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "CUST#"+customerIDKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks i against the constraints of the spec before a write.
@@ -46,7 +47,7 @@ func (i *Invoice) validate() error {
 	if !utf8.ValidString(i.OrderID) {
 		return &ItemError{Entity: "Invoice", Attr: "orderId", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(i.InvoiceDate.UTC().Year()) {
+	if !dyngen.StorableYear(i.InvoiceDate.UTC().Year()) {
 		return &ItemError{Entity: "Invoice", Attr: "invoiceDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	if i.Amount < 0 {
@@ -66,25 +67,25 @@ func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "CUST#"...)
-	customerIDKey, err := keyString("customerId", i.CustomerID, "#")
+	customerIDKey, err := dyngen.KeyString("customerId", i.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, customerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "INVC#"...)
-	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
+	invoiceIDKey, err := dyngen.KeyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, invoiceIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: i.CustomerID},
 			{Value: i.InvoiceID},
 			{Value: i.OrderID},
-			{Value: formatTime(i.InvoiceDate)},
+			{Value: dyngen.FormatTime(i.InvoiceDate)},
 		},
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(i.Amount, 10)},
@@ -130,11 +131,11 @@ type invoiceValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (i *Invoice) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Invoice"}
-	i.CustomerID = dec.string("customerId", item["customerId"], required)
-	i.InvoiceID = dec.string("invoiceId", item["invoiceId"], required)
-	i.OrderID = dec.string("orderId", item["orderId"], required)
-	i.InvoiceDate = dec.time("invoiceDate", item["invoiceDate"], required)
-	i.Amount = dec.int("amount", item["amount"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Invoice"}
+	i.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
+	i.InvoiceID = dec.String("invoiceId", item["invoiceId"], dyngen.Required)
+	i.OrderID = dec.String("orderId", item["orderId"], dyngen.Required)
+	i.InvoiceDate = dec.Time("invoiceDate", item["invoiceDate"], dyngen.Required)
+	i.Amount = dec.Int("amount", item["amount"], dyngen.Required)
+	return dec.Err
 }

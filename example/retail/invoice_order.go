@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // The invoice item: an invoice with "the necessary order details along with
@@ -30,11 +31,11 @@ type InvoiceOrder struct {
 
 // invoiceOrderPK builds PK="INVC#{invoiceId}" of InvoiceOrder items.
 func invoiceOrderPK(invoiceID string) (string, error) {
-	invoiceIDKey, err := keyString("invoiceId", invoiceID, "#")
+	invoiceIDKey, err := dyngen.KeyString("invoiceId", invoiceID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "INVC#"+invoiceIDKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "INVC#"+invoiceIDKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks i against the constraints of the spec before a write.
@@ -48,7 +49,7 @@ func (i *InvoiceOrder) validate() error {
 	if !utf8.ValidString(i.OrderID) {
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderId", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(i.OrderDate.UTC().Year()) {
+	if !dyngen.StorableYear(i.OrderDate.UTC().Year()) {
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	if i.OrderTotal < 0 {
@@ -68,7 +69,7 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "INVC#"...)
-	invoiceIDKey, err := keyString("invoiceId", i.InvoiceID, "#")
+	invoiceIDKey, err := dyngen.KeyString("invoiceId", i.InvoiceID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, "ROOT"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +95,7 @@ func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: i.InvoiceID},
 			{Value: i.CustomerID},
 			{Value: i.OrderID},
-			{Value: formatTime(i.OrderDate)},
+			{Value: dyngen.FormatTime(i.OrderDate)},
 		},
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(i.OrderTotal, 10)},
@@ -124,11 +125,11 @@ type invoiceOrderValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (i *InvoiceOrder) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "InvoiceOrder"}
-	i.InvoiceID = dec.string("invoiceId", item["invoiceId"], required)
-	i.CustomerID = dec.string("customerId", item["customerId"], required)
-	i.OrderID = dec.string("orderId", item["orderId"], required)
-	i.OrderDate = dec.time("orderDate", item["orderDate"], required)
-	i.OrderTotal = dec.int("orderTotal", item["orderTotal"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "InvoiceOrder"}
+	i.InvoiceID = dec.String("invoiceId", item["invoiceId"], dyngen.Required)
+	i.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
+	i.OrderID = dec.String("orderId", item["orderId"], dyngen.Required)
+	i.OrderDate = dec.Time("orderDate", item["orderDate"], dyngen.Required)
+	i.OrderTotal = dec.Int("orderTotal", item["orderTotal"], dyngen.Required)
+	return dec.Err
 }

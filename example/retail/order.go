@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // OrderStatus is the type of Order.Status: one of "placed", "shipped",
@@ -53,33 +54,33 @@ type Order struct {
 
 // orderPK builds PK="CUST#{customerId}" of Order items.
 func orderPK(customerID string) (string, error) {
-	customerIDKey, err := keyString("customerId", customerID, "#")
+	customerIDKey, err := dyngen.KeyString("customerId", customerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "CUST#"+customerIDKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "CUST#"+customerIDKey, dyngen.MaxPartitionKey)
 }
 
 // orderSK builds SK="ORDR#{orderDate}#{orderId}" of Order items.
 func orderSK(orderDate time.Time, orderID string) (string, error) {
-	orderDateKey, err := keyTime("orderDate", orderDate)
+	orderDateKey, err := dyngen.KeyTime("orderDate", orderDate)
 	if err != nil {
 		return "", err
 	}
-	orderIDKey, err := keyString("orderId", orderID, "#")
+	orderIDKey, err := dyngen.KeyString("orderId", orderID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "ORDR#"+orderDateKey+"#"+orderIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "ORDR#"+orderDateKey+"#"+orderIDKey, dyngen.MaxSortKey)
 }
 
 // orderGSIPK builds GSIPK="{orderId}" of Order items.
 func orderGSIPK(orderID string) (string, error) {
-	orderIDKey, err := keyString("orderId", orderID, "")
+	orderIDKey, err := dyngen.KeyString("orderId", orderID, "")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSIPK", orderIDKey, maxPartitionKey)
+	return dyngen.KeySize("GSIPK", orderIDKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks o against the constraints of the spec before a write.
@@ -90,7 +91,7 @@ func (o *Order) validate() error {
 	if !utf8.ValidString(o.OrderID) {
 		return &ItemError{Entity: "Order", Attr: "orderId", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(o.OrderDate.UTC().Year()) {
+	if !dyngen.StorableYear(o.OrderDate.UTC().Year()) {
 		return &ItemError{Entity: "Order", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	if !o.Status.Valid() {
@@ -114,7 +115,7 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	text := keyBuf[:0]
 	var err error
 	text = append(text, "CUST#"...)
-	customerIDKey, err := keyString("customerId", o.CustomerID, "#")
+	customerIDKey, err := dyngen.KeyString("customerId", o.CustomerID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -122,19 +123,19 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	pkEnd := len(text)
 	text = append(text, "ORDR#"...)
 	orderDateFrom := len(text)
-	text, err = appendKeyTime(text, "orderDate", o.OrderDate)
+	text, err = dyngen.AppendKeyTime(text, "orderDate", o.OrderDate)
 	if err != nil {
 		return nil, err
 	}
 	orderDateTo := len(text)
 	text = append(text, "#"...)
-	orderIDKey, err := keyString("orderId", o.OrderID, "#")
+	orderIDKey, err := dyngen.KeyString("orderId", o.OrderID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, orderIDKey...)
 	skEnd := len(text)
-	orderIDKey2, err := keyString("orderId", o.OrderID, "")
+	orderIDKey2, err := dyngen.KeyString("orderId", o.OrderID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -143,15 +144,15 @@ func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, "ROOT"...)
 	gsiskEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	gsipk, err := keySize("GSIPK", texts[skEnd:gsipkEnd], maxPartitionKey)
+	gsipk, err := dyngen.KeySize("GSIPK", texts[skEnd:gsipkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
@@ -207,12 +208,12 @@ type orderValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Order"}
-	o.CustomerID = dec.string("customerId", item["customerId"], required)
-	o.OrderID = dec.string("orderId", item["orderId"], required)
-	o.OrderDate = dec.time("orderDate", item["orderDate"], required)
-	o.Status = OrderStatus(dec.string("status", item["status"], required))
-	o.Total = dec.int("total", item["total"], required)
-	o.Invoiced = decodeOr(&dec, "invoiced", item["invoiced"], false, readBool)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Order"}
+	o.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
+	o.OrderID = dec.String("orderId", item["orderId"], dyngen.Required)
+	o.OrderDate = dec.Time("orderDate", item["orderDate"], dyngen.Required)
+	o.Status = OrderStatus(dec.String("status", item["status"], dyngen.Required))
+	o.Total = dec.Int("total", item["total"], dyngen.Required)
+	o.Invoiced = dyngen.DecodeOr(&dec, "invoiced", item["invoiced"], false, dyngen.ReadBool)
+	return dec.Err
 }

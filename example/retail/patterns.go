@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // Get all information about a customer. SELECT * FROM CUSTOMER WHERE
@@ -24,7 +25,7 @@ import (
 func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
 	pk, err := customerPK(customerID)
 	if err != nil {
-		return nil, &callError{method: "GetCustomer", cause: err}
+		return nil, dyngen.Fail("GetCustomer", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -34,14 +35,14 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 		TableName: aws.String(s.retailTableTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetCustomer", cause: err}
+		return nil, dyngen.Fail("GetCustomer", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetCustomer", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetCustomer", ErrNotFound)
 	}
 	var v Customer
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetCustomer", cause: err}
+		return nil, dyngen.Fail("GetCustomer", err)
 	}
 	return &v, nil
 }
@@ -57,16 +58,16 @@ const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // ordersOfCustomerShape is how OrdersOfCustomer binds and checks its
 // cursors.
-var ordersOfCustomerShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "OrdersOfCustomer",
-		pk:      "PK",
-		sk:      "SK",
+var ordersOfCustomerShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "OrdersOfCustomer",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B
@@ -86,47 +87,47 @@ var ordersOfCustomerShape = &queryShape{
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", cause: err}
+		return nil, dyngen.Fail("OrdersOfCustomer", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: ordersOfCustomerKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "ORDR#"},
-			table:        s.retailTableTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: ordersOfCustomerKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "ORDR#"},
+			Table:        s.retailTableTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ordersOfCustomerShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, ordersOfCustomerShape)
 	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", cause: err}
+		return nil, dyngen.Fail("OrdersOfCustomer", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "OrdersOfCustomer", cause: err}
+		return nil, dyngen.Fail("OrdersOfCustomer", err)
 	}
 	res := &OrdersOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("OrdersOfCustomer", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("OrdersOfCustomer", undecoded)
 }
 
 // OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the
@@ -134,7 +135,7 @@ func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Pa
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
-	return walk(func(page Page) ([]Order, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrdersOfCustomer(ctx, customerID, page)
 		if res == nil {
 			return nil, "", err
@@ -153,16 +154,16 @@ type RecentOrdersResult struct {
 const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // recentOrdersShape is how RecentOrders binds and checks its cursors.
-var recentOrdersShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "RecentOrders",
-		pk:      "PK",
-		sk:      "SK",
+var recentOrdersShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "RecentOrders",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B
@@ -185,48 +186,48 @@ var recentOrdersShape = &queryShape{
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	pk, err := orderPK(customerID)
 	if err != nil {
-		return nil, &callError{method: "RecentOrders", cause: err}
+		return nil, dyngen.Fail("RecentOrders", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: recentOrdersKeyCondition,
-			limit:        pageLimit(page, 10),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "ORDR#"},
-			table:        s.retailTableTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: recentOrdersKeyCondition,
+			Limit:        dyngen.PageLimit(page, 10),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "ORDR#"},
+			Table:        s.retailTableTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, recentOrdersShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, recentOrdersShape)
 	if err != nil {
-		return nil, &callError{method: "RecentOrders", cause: err}
+		return nil, dyngen.Fail("RecentOrders", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "RecentOrders", cause: err}
+		return nil, dyngen.Fail("RecentOrders", err)
 	}
 	res := &RecentOrdersResult{Items: make([]Order, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("RecentOrders", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("RecentOrders", undecoded)
 }
 
 // RecentOrdersAll walks every Order of RecentOrders, reading the pages one
@@ -234,7 +235,7 @@ func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) 
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
-	return walk(func(page Page) ([]Order, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.RecentOrders(ctx, customerID, page)
 		if res == nil {
 			return nil, "", err
@@ -259,36 +260,36 @@ const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
-		return nil, &callError{method: "GetOrder", cause: err}
+		return nil, dyngen.Fail("GetOrder", err)
 	}
-	fixed := &queryFixed{
-		index:        "GSI",
-		keyCondition: getOrderKeyCondition,
-		limit:        1,
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "ROOT"},
-		table:        s.retailTableTable,
+	fixed := &dyngen.QueryFixed{
+		Index:        "GSI",
+		KeyCondition: getOrderKeyCondition,
+		Limit:        1,
+		PK:           types.AttributeValueMemberS{Value: pk},
+		SK:           types.AttributeValueMemberS{Value: "ROOT"},
+		Table:        s.retailTableTable,
 	}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 		ExpressionAttributeNames: map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
+			":pk": &fixed.PK,
+			":sk": &fixed.SK,
 		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
+		IndexName:              &fixed.Index,
+		KeyConditionExpression: &fixed.KeyCondition,
+		Limit:                  fixed.LimitRef(),
+		TableName:              &fixed.Table,
 	})
 	if err != nil {
-		return nil, &callError{method: "GetOrder", cause: err}
+		return nil, dyngen.Fail("GetOrder", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "GetOrder", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetOrder", ErrNotFound)
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "GetOrder", cause: err}
+		return nil, dyngen.Fail("GetOrder", err)
 	}
 	return &v, nil
 }
@@ -311,16 +312,16 @@ const orderOfCustomerKeyCondition = "#pk = :pk AND #sk = :sk"
 const orderOfCustomerFilter = "#customerId = :customerId"
 
 // orderOfCustomerShape is how OrderOfCustomer binds and checks its cursors.
-var orderOfCustomerShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSIPK", 'S', false}, {"GSISK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "=",
-		pattern: "OrderOfCustomer",
-		pk:      "GSIPK",
-		sk:      "GSISK",
+var orderOfCustomerShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSIPK", Kind: 'S'}, {Name: "GSISK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "=",
+		PK:      "GSIPK",
+		Pattern: "OrderOfCustomer",
+		SK:      "GSISK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Get specific order details of a customer. SELECT A.* FROM ORDERS A,
@@ -345,53 +346,53 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	customerID := params.CustomerID
 	pk, err := orderGSIPK(orderID)
 	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", cause: err}
+		return nil, dyngen.Fail("OrderOfCustomer", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       orderOfCustomerFilter,
-			index:        "GSI",
-			keyCondition: orderOfCustomerKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "ROOT"},
-			table:        s.retailTableTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       orderOfCustomerFilter,
+			Index:        "GSI",
+			KeyCondition: orderOfCustomerKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "ROOT"},
+			Table:        s.retailTableTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
 				":customerId": &types.AttributeValueMemberS{Value: customerID},
-				":pk":         &fixed.pk,
-				":sk":         &fixed.sk,
+				":pk":         &fixed.PK,
+				":sk":         &fixed.SK,
 			},
-			FilterExpression:       &fixed.filter,
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, orderOfCustomerShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, orderOfCustomerShape)
 	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", cause: err}
+		return nil, dyngen.Fail("OrderOfCustomer", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "OrderOfCustomer", cause: err}
+		return nil, dyngen.Fail("OrderOfCustomer", err)
 	}
 	res := &OrderOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Order
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("OrderOfCustomer", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("OrderOfCustomer", undecoded)
 }
 
 // OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the
@@ -399,7 +400,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error] {
-	return walk(func(page Page) ([]Order, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Order, Cursor, error) {
 		res, err := s.OrderOfCustomer(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -419,16 +420,16 @@ const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // invoicesOfCustomerShape is how InvoicesOfCustomer binds and checks its
 // cursors.
-var invoicesOfCustomerShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "InvoicesOfCustomer",
-		pk:      "PK",
-		sk:      "SK",
+var invoicesOfCustomerShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "InvoicesOfCustomer",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B
@@ -448,47 +449,47 @@ var invoicesOfCustomerShape = &queryShape{
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	pk, err := invoicePK(customerID)
 	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
+		return nil, dyngen.Fail("InvoicesOfCustomer", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: invoicesOfCustomerKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "INVC#"},
-			table:        s.retailTableTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: invoicesOfCustomerKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "INVC#"},
+			Table:        s.retailTableTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, invoicesOfCustomerShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, invoicesOfCustomerShape)
 	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
+		return nil, dyngen.Fail("InvoicesOfCustomer", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "InvoicesOfCustomer", cause: err}
+		return nil, dyngen.Fail("InvoicesOfCustomer", err)
 	}
 	res := &InvoicesOfCustomerResult{Items: make([]Invoice, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Invoice
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("InvoicesOfCustomer", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("InvoicesOfCustomer", undecoded)
 }
 
 // InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading
@@ -496,7 +497,7 @@ func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page 
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error] {
-	return walk(func(page Page) ([]Invoice, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Invoice, Cursor, error) {
 		res, err := s.InvoicesOfCustomer(ctx, customerID, page)
 		if res == nil {
 			return nil, "", err
@@ -517,7 +518,7 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error) {
 	pk, err := invoiceOrderPK(invoiceID)
 	if err != nil {
-		return nil, &callError{method: "OrdersOfInvoice", cause: err}
+		return nil, dyngen.Fail("OrdersOfInvoice", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -527,14 +528,14 @@ func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*Invoice
 		TableName: aws.String(s.retailTableTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "OrdersOfInvoice", cause: err}
+		return nil, dyngen.Fail("OrdersOfInvoice", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "OrdersOfInvoice", cause: ErrNotFound}
+		return nil, dyngen.Fail("OrdersOfInvoice", ErrNotFound)
 	}
 	var v InvoiceOrder
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "OrdersOfInvoice", cause: err}
+		return nil, dyngen.Fail("OrdersOfInvoice", err)
 	}
 	return &v, nil
 }
@@ -550,10 +551,10 @@ const createCustomerCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	in, err := s.createCustomerInput(customer)
 	if err != nil {
-		return &callError{method: "CreateCustomer", cause: err}
+		return dyngen.Fail("CreateCustomer", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateCustomer", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -586,10 +587,10 @@ const placeOrderCondition = "attribute_not_exists(PK)"
 func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	in, err := s.placeOrderInput(order)
 	if err != nil {
-		return &callError{method: "PlaceOrder", cause: err}
+		return dyngen.Fail("PlaceOrder", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -631,15 +632,15 @@ const setOrderStatusCondition = "attribute_exists(PK)"
 func (s *Store) SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error) {
 	in, err := s.setOrderStatusInput(params)
 	if err != nil {
-		return nil, &callError{method: "SetOrderStatus", cause: err}
+		return nil, dyngen.Fail("SetOrderStatus", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("SetOrderStatus", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("SetOrderStatus", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Order
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "SetOrderStatus", cause: err}
+		return nil, dyngen.Fail("SetOrderStatus", err)
 	}
 	return &v, nil
 }
@@ -763,21 +764,21 @@ type CreateInvoiceParams struct {
 }
 
 // createInvoiceTx describes the steps of CreateInvoice for the runtime.
-var createInvoiceTx = transaction{
-	method: "CreateInvoice",
-	steps: []transactStep{{
-		action:    "create Invoice",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var createInvoiceTx = dyngen.Transaction{
+	Method: "CreateInvoice",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Invoice",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "create InvoiceOrder",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create InvoiceOrder",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Order",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Order",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -813,23 +814,23 @@ func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) e
 	items := make([]types.TransactWriteItem, 3)
 	var err error
 	if params.Invoice == nil {
-		return createInvoiceTx.stepError(0, &ItemError{Entity: "Invoice", Reason: "no item: params.Invoice is nil"})
+		return createInvoiceTx.StepError(0, &ItemError{Entity: "Invoice", Reason: "no item: params.Invoice is nil"})
 	}
 	writtenInvoice := *params.Invoice
 	if params.InvoiceOrder == nil {
-		return createInvoiceTx.stepError(1, &ItemError{Entity: "InvoiceOrder", Reason: "no item: params.InvoiceOrder is nil"})
+		return createInvoiceTx.StepError(1, &ItemError{Entity: "InvoiceOrder", Reason: "no item: params.InvoiceOrder is nil"})
 	}
 	writtenInvoiceOrder := *params.InvoiceOrder
-	if items[0], err = transactPut(s.createInvoiceStep1Input(&writtenInvoice)); err != nil {
-		return createInvoiceTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.createInvoiceStep1Input(&writtenInvoice)); err != nil {
+		return createInvoiceTx.StepError(0, err)
 	}
-	if items[1], err = transactPut(s.createInvoiceStep2Input(&writtenInvoiceOrder)); err != nil {
-		return createInvoiceTx.stepError(1, err)
+	if items[1], err = dyngen.TransactPut(s.createInvoiceStep2Input(&writtenInvoiceOrder)); err != nil {
+		return createInvoiceTx.StepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.createInvoiceStep3Input(writtenInvoice.CustomerID, writtenInvoiceOrder.OrderDate, writtenInvoice.OrderID)); err != nil {
-		return createInvoiceTx.stepError(2, err)
+	if items[2], err = dyngen.TransactUpdate(s.createInvoiceStep3Input(writtenInvoice.CustomerID, writtenInvoiceOrder.OrderDate, writtenInvoice.OrderID)); err != nil {
+		return createInvoiceTx.StepError(2, err)
 	}
-	token, err := createInvoiceTx.requestToken(params.RequestToken)
+	token, err := createInvoiceTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -838,7 +839,7 @@ func (s *Store) CreateInvoice(ctx context.Context, params CreateInvoiceParams) e
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return createInvoiceTx.err(err, in.TransactItems)
+		return createInvoiceTx.Err(err, in.TransactItems)
 	}
 	*params.Invoice = writtenInvoice
 	*params.InvoiceOrder = writtenInvoiceOrder

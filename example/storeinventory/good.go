@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A good sold by a store, in one category of the hierarchy.
@@ -36,42 +37,42 @@ type GoodKey struct {
 
 // goodPK builds PK="INV#{storeId}" of Good items.
 func goodPK(storeID string) (string, error) {
-	storeIDKey, err := keyString("storeId", storeID, "#")
+	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "INV#"+storeIDKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "INV#"+storeIDKey, dyngen.MaxPartitionKey)
 }
 
 // goodSK builds SK="{category}#{goodId}" of Good items.
 func goodSK(category []string, goodID string) (string, error) {
-	categoryKey, err := keyPath("category", category, "#", "#")
+	categoryKey, err := dyngen.KeyPath("category", category, "#", "#")
 	if err != nil {
 		return "", err
 	}
-	goodIDKey, err := keyString("goodId", goodID, "#")
+	goodIDKey, err := dyngen.KeyString("goodId", goodID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", categoryKey+"#"+goodIDKey, maxSortKey)
+	return dyngen.KeySize("SK", categoryKey+"#"+goodIDKey, dyngen.MaxSortKey)
 }
 
 // goodGSI1PK builds GSI1PK="{storeId}#{category}" of Good items.
 func goodGSI1PK(storeID string, category []string) (string, error) {
-	storeIDKey, err := keyString("storeId", storeID, "#")
+	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
 	if err != nil {
 		return "", err
 	}
-	categoryKey, err := keyPath("category", category, "#", "#")
+	categoryKey, err := dyngen.KeyPath("category", category, "#", "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1PK", storeIDKey+"#"+categoryKey, maxPartitionKey)
+	return dyngen.KeySize("GSI1PK", storeIDKey+"#"+categoryKey, dyngen.MaxPartitionKey)
 }
 
 // goodGSI1SK builds GSI1SK="{price}" of Good items.
 func goodGSI1SK(price int64) (string, error) {
-	return keyInt(price), nil
+	return dyngen.KeyInt(price), nil
 }
 
 // validate checks g against the constraints of the spec before a write.
@@ -107,19 +108,19 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [146]byte
 	text := keyBuf[:0]
 	text = append(text, "INV#"...)
-	storeIDKey, err := keyString("storeId", g.StoreID, "#")
+	storeIDKey, err := dyngen.KeyString("storeId", g.StoreID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, storeIDKey...)
 	pkEnd := len(text)
-	categoryKey, err := keyPath("category", g.Category, "#", "#")
+	categoryKey, err := dyngen.KeyPath("category", g.Category, "#", "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, categoryKey...)
 	text = append(text, "#"...)
-	goodIDKey, err := keyString("goodId", g.GoodID, "#")
+	goodIDKey, err := dyngen.KeyString("goodId", g.GoodID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -129,18 +130,18 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, "#"...)
 	text = append(text, categoryKey...)
 	gsi1PKEnd := len(text)
-	text = append(text, keyInt(g.Price)...)
+	text = append(text, dyngen.KeyInt(g.Price)...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
+	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +192,11 @@ type goodValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (g *Good) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Good"}
-	g.StoreID = dec.string("storeId", item["storeId"], required)
-	g.Category = dec.path("category", item["category"], "#", required)
-	g.GoodID = dec.string("goodId", item["goodId"], required)
-	g.Name = dec.string("name", item["name"], required)
-	g.Price = dec.int("price", item["price"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Good"}
+	g.StoreID = dec.String("storeId", item["storeId"], dyngen.Required)
+	g.Category = dec.Path("category", item["category"], "#", dyngen.Required)
+	g.GoodID = dec.String("goodId", item["goodId"], dyngen.Required)
+	g.Name = dec.String("name", item["name"], dyngen.Required)
+	g.Price = dec.Int("price", item["price"], dyngen.Required)
+	return dec.Err
 }

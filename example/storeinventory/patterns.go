@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // StoreLocationItem holds the attributes of a StoreMetadata that
@@ -22,10 +23,10 @@ type StoreLocationItem struct {
 
 // unmarshalItem sets view from the attributes StoreLocation reads.
 func (view *StoreLocationItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "StoreMetadata"}
-	view.Location = dec.string("location", item["location"], required)
-	view.StoreID = dec.string("storeId", item["storeId"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "StoreMetadata"}
+	view.Location = dec.String("location", item["location"], dyngen.Required)
+	view.StoreID = dec.String("storeId", item["storeId"], dyngen.Required)
+	return dec.Err
 }
 
 const storeLocationProjection = "#location, #storeId"
@@ -42,11 +43,11 @@ const storeLocationProjection = "#location, #storeId"
 func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error) {
 	pk, err := storeMetadataPK(storeID)
 	if err != nil {
-		return nil, &callError{method: "StoreLocation", cause: err}
+		return nil, dyngen.Fail("StoreLocation", err)
 	}
 	sk, err := storeMetadataSK(storeID)
 	if err != nil {
-		return nil, &callError{method: "StoreLocation", cause: err}
+		return nil, dyngen.Fail("StoreLocation", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ExpressionAttributeNames: map[string]string{"#location": "location", "#storeId": "storeId"},
@@ -58,14 +59,14 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 		TableName:            aws.String(s.storeInventoryTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "StoreLocation", cause: err}
+		return nil, dyngen.Fail("StoreLocation", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "StoreLocation", cause: ErrNotFound}
+		return nil, dyngen.Fail("StoreLocation", ErrNotFound)
 	}
 	var v StoreLocationItem
 	if err := v.unmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "StoreLocation", cause: err}
+		return nil, dyngen.Fail("StoreLocation", err)
 	}
 	return &v, nil
 }
@@ -80,13 +81,13 @@ type GoodsOfStoreResult struct {
 const goodsOfStoreKeyCondition = "PK = :pk"
 
 // goodsOfStoreShape is how GoodsOfStore binds and checks its cursors.
-var goodsOfStoreShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "GoodsOfStore",
-		pk:      "PK",
+var goodsOfStoreShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "PK",
+		Pattern: "GoodsOfStore",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // "Query for store inventory by using the prefix INV#store_id in the
@@ -102,43 +103,43 @@ var goodsOfStoreShape = &queryShape{
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	pk, err := goodPK(storeID)
 	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", cause: err}
+		return nil, dyngen.Fail("GoodsOfStore", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: goodsOfStoreKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.storeInventoryTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: goodsOfStoreKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.storeInventoryTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsOfStoreShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsOfStoreShape)
 	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", cause: err}
+		return nil, dyngen.Fail("GoodsOfStore", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GoodsOfStore", cause: err}
+		return nil, dyngen.Fail("GoodsOfStore", err)
 	}
 	res := &GoodsOfStoreResult{Items: make([]Good, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GoodsOfStore", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GoodsOfStore", undecoded)
 }
 
 // GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one
@@ -146,7 +147,7 @@ func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*G
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error] {
-	return walk(func(page Page) ([]Good, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsOfStore(ctx, storeID, page)
 		if res == nil {
 			return nil, "", err
@@ -171,16 +172,16 @@ type GoodsInCategoryResult struct {
 const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // goodsInCategoryShape is how GoodsInCategory binds and checks its cursors.
-var goodsInCategoryShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "GoodsInCategory",
-		pk:      "PK",
-		sk:      "SK",
+var goodsInCategoryShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "GoodsInCategory",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // A store's goods in a category at any level of the hierarchy: PK =
@@ -200,51 +201,51 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	category := params.Category
 	pk, err := goodPK(storeID)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", cause: err}
+		return nil, dyngen.Fail("GoodsInCategory", err)
 	}
-	categoryKey, err := keyPath("category", category, "#", "#")
+	categoryKey, err := dyngen.KeyPath("category", category, "#", "#")
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", cause: err}
+		return nil, dyngen.Fail("GoodsInCategory", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: goodsInCategoryKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: categoryKey + "#"},
-			table:        s.storeInventoryTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: goodsInCategoryKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: categoryKey + "#"},
+			Table:        s.storeInventoryTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryShape)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", cause: err}
+		return nil, dyngen.Fail("GoodsInCategory", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategory", cause: err}
+		return nil, dyngen.Fail("GoodsInCategory", err)
 	}
 	res := &GoodsInCategoryResult{Items: make([]Good, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GoodsInCategory", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GoodsInCategory", undecoded)
 }
 
 // GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages
@@ -252,7 +253,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error] {
-	return walk(func(page Page) ([]Good, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategory(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -278,13 +279,13 @@ const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
 
 // goodsInCategoryByPriceShape is how GoodsInCategoryByPrice binds and
 // checks its cursors.
-var goodsInCategoryByPriceShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "GoodsInCategoryByPrice",
-		pk:      "GSI1PK",
+var goodsInCategoryByPriceShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "GSI1PK",
+		Pattern: "GoodsInCategoryByPrice",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // "Query all prices for a particular category in a store by querying on the
@@ -302,45 +303,45 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 	category := params.Category
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
+		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: goodsInCategoryByPriceKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.storeInventoryTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: goodsInCategoryByPriceKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.storeInventoryTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			IndexName:                 &fixed.index,
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			IndexName:                 &fixed.Index,
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryByPriceShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryByPriceShape)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
+		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GoodsInCategoryByPrice", cause: err}
+		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
 	}
 	res := &GoodsInCategoryByPriceResult{Items: make([]Good, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GoodsInCategoryByPrice", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GoodsInCategoryByPrice", undecoded)
 }
 
 // GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice,
@@ -348,7 +349,7 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 // out, and a page's DecodeError listing them comes after its other items;
 // the walk goes on. Another error ends it.
 func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error] {
-	return walk(func(page Page) ([]Good, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInCategoryByPrice(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -376,17 +377,17 @@ const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND
 
 // goodsInPriceRangeShape is how GoodsInPriceRange binds and checks its
 // cursors.
-var goodsInPriceRangeShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "GoodsInPriceRange",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var goodsInPriceRangeShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "GSI1PK",
+		Pattern: "GoodsInPriceRange",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // "Filter by price for a particular category in a store by querying on GSI1
@@ -408,54 +409,54 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	priceTo := params.PriceTo
 	pk, err := goodGSI1PK(storeID, category)
 	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", cause: err}
+		return nil, dyngen.Fail("GoodsInPriceRange", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: goodsInPriceRangeKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: keyInt(priceTo) + highChar},
-			skLo:         types.AttributeValueMemberS{Value: keyInt(priceFrom)},
-			table:        s.storeInventoryTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: goodsInPriceRangeKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: dyngen.KeyInt(priceTo) + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: dyngen.KeyInt(priceFrom)},
+			Table:        s.storeInventoryTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, goodsInPriceRangeShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsInPriceRangeShape)
 	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", cause: err}
+		return nil, dyngen.Fail("GoodsInPriceRange", err)
 	}
-	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GoodsInPriceRangeResult{}, nil
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GoodsInPriceRange", cause: err}
+		return nil, dyngen.Fail("GoodsInPriceRange", err)
 	}
 	res := &GoodsInPriceRangeResult{Items: make([]Good, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Good
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GoodsInPriceRange", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GoodsInPriceRange", undecoded)
 }
 
 // GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the
@@ -463,7 +464,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error] {
-	return walk(func(page Page) ([]Good, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
 		res, err := s.GoodsInPriceRange(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -483,10 +484,10 @@ const addStoreCondition = "attribute_not_exists(PK)"
 func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) error {
 	in, err := s.addStoreInput(storeMetadata)
 	if err != nil {
-		return &callError{method: "AddStore", cause: err}
+		return dyngen.Fail("AddStore", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("AddStore", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -526,15 +527,15 @@ const moveStoreCondition = "attribute_exists(PK)"
 func (s *Store) MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMetadata, error) {
 	in, err := s.moveStoreInput(params)
 	if err != nil {
-		return nil, &callError{method: "MoveStore", cause: err}
+		return nil, dyngen.Fail("MoveStore", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("MoveStore", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("MoveStore", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v StoreMetadata
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "MoveStore", cause: err}
+		return nil, dyngen.Fail("MoveStore", err)
 	}
 	return &v, nil
 }
@@ -581,10 +582,10 @@ const addGoodCondition = "attribute_not_exists(PK)"
 func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	in, err := s.addGoodInput(good)
 	if err != nil {
-		return &callError{method: "AddGood", cause: err}
+		return dyngen.Fail("AddGood", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("AddGood", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -611,10 +612,10 @@ func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	in, err := s.saveGoodInput(good)
 	if err != nil {
-		return &callError{method: "SaveGood", cause: err}
+		return dyngen.Fail("SaveGood", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return &callError{method: "SaveGood", cause: err}
+		return dyngen.Fail("SaveGood", err)
 	}
 	return nil
 }
@@ -657,15 +658,15 @@ const repriceCondition = "attribute_exists(PK)"
 func (s *Store) Reprice(ctx context.Context, params RepriceParams) (*Good, error) {
 	in, err := s.repriceInput(params)
 	if err != nil {
-		return nil, &callError{method: "Reprice", cause: err}
+		return nil, dyngen.Fail("Reprice", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("Reprice", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("Reprice", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Good
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "Reprice", cause: err}
+		return nil, dyngen.Fail("Reprice", err)
 	}
 	return &v, nil
 }
@@ -697,7 +698,7 @@ func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, e
 		ExpressionAttributeNames: map[string]string{"#price": "price"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":GSI1SK": &types.AttributeValueMemberS{Value: rebuilt1},
-			":price":  intValue(price),
+			":price":  dyngen.IntValue(price),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -718,10 +719,10 @@ func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, e
 func (s *Store) RemoveGood(ctx context.Context, key GoodKey) error {
 	in, err := s.removeGoodInput(key)
 	if err != nil {
-		return &callError{method: "RemoveGood", cause: err}
+		return dyngen.Fail("RemoveGood", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "RemoveGood", cause: err}
+		return dyngen.Fail("RemoveGood", err)
 	}
 	return nil
 }
@@ -808,18 +809,18 @@ type MoveGoodParams struct {
 }
 
 // moveGoodTx describes the steps of MoveGood for the runtime.
-var moveGoodTx = transaction{
-	distinct: [][2]int{{0, 1}},
-	method:   "MoveGood",
-	steps: []transactStep{{
-		action:    "delete Good",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var moveGoodTx = dyngen.Transaction{
+	Distinct: [][2]int{{0, 1}},
+	Method:   "MoveGood",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Good",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "create Good",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create Good",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -852,19 +853,19 @@ func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
 	if params.Good == nil {
-		return moveGoodTx.stepError(1, &ItemError{Entity: "Good", Reason: "no item: params.Good is nil"})
+		return moveGoodTx.StepError(1, &ItemError{Entity: "Good", Reason: "no item: params.Good is nil"})
 	}
 	writtenGood := *params.Good
-	if items[0], err = transactDelete(s.moveGoodStep1Input(writtenGood.StoreID, params.FromCategory, writtenGood.GoodID)); err != nil {
-		return moveGoodTx.stepError(0, err)
+	if items[0], err = dyngen.TransactDelete(s.moveGoodStep1Input(writtenGood.StoreID, params.FromCategory, writtenGood.GoodID)); err != nil {
+		return moveGoodTx.StepError(0, err)
 	}
-	if items[1], err = transactPut(s.moveGoodStep2Input(&writtenGood)); err != nil {
-		return moveGoodTx.stepError(1, err)
+	if items[1], err = dyngen.TransactPut(s.moveGoodStep2Input(&writtenGood)); err != nil {
+		return moveGoodTx.StepError(1, err)
 	}
-	if err := moveGoodTx.distinctItems(items); err != nil {
+	if err := moveGoodTx.DistinctItems(items); err != nil {
 		return err
 	}
-	token, err := moveGoodTx.requestToken(params.RequestToken)
+	token, err := moveGoodTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -873,7 +874,7 @@ func (s *Store) MoveGood(ctx context.Context, params MoveGoodParams) error {
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return moveGoodTx.err(err, in.TransactItems)
+		return moveGoodTx.Err(err, in.TransactItems)
 	}
 	*params.Good = writtenGood
 	return nil

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A store's own data (its metadata item in the table).
@@ -23,20 +24,20 @@ type StoreMetadata struct {
 
 // storeMetadataPK builds PK="STORE#{storeId}" of StoreMetadata items.
 func storeMetadataPK(storeID string) (string, error) {
-	storeIDKey, err := keyString("storeId", storeID, "#")
+	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "STORE#"+storeIDKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "STORE#"+storeIDKey, dyngen.MaxPartitionKey)
 }
 
 // storeMetadataSK builds SK="STORE#{storeId}" of StoreMetadata items.
 func storeMetadataSK(storeID string) (string, error) {
-	storeIDKey, err := keyString("storeId", storeID, "#")
+	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "STORE#"+storeIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "STORE#"+storeIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks s against the constraints of the spec before a write.
@@ -61,7 +62,7 @@ func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "STORE#"...)
-	storeIDKey, err := keyString("storeId", s.StoreID, "#")
+	storeIDKey, err := dyngen.KeyString("storeId", s.StoreID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +72,11 @@ func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, storeIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +113,8 @@ type storeMetadataValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (s *StoreMetadata) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "StoreMetadata"}
-	s.StoreID = dec.string("storeId", item["storeId"], required)
-	s.Location = dec.string("location", item["location"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "StoreMetadata"}
+	s.StoreID = dec.String("storeId", item["storeId"], dyngen.Required)
+	s.Location = dec.String("location", item["location"], dyngen.Required)
+	return dec.Err
 }

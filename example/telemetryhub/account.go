@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // An account (an organization using TelemetryHub).
@@ -24,11 +25,11 @@ type Account struct {
 
 // accountPK builds PK="account:{accountId}" of Account items.
 func accountPK(accountID string) (string, error) {
-	accountIDKey, err := keyString("accountId", accountID, ":")
+	accountIDKey, err := dyngen.KeyString("accountId", accountID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "account:"+accountIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "account:"+accountIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
@@ -53,7 +54,7 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "account:"...)
-	accountIDKey, err := keyString("accountId", a.AccountID, ":")
+	accountIDKey, err := dyngen.KeyString("accountId", a.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, "metadata:account"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +101,8 @@ type accountValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Account"}
-	a.AccountID = dec.string("accountId", item["accountId"], required)
-	a.Name = dec.string("name", item["name"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Account"}
+	a.AccountID = dec.String("accountId", item["accountId"], dyngen.Required)
+	a.Name = dec.String("name", item["name"], dyngen.Required)
+	return dec.Err
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A user's access to a service group: the "membership record" that "serves
@@ -28,21 +29,21 @@ type Membership struct {
 
 // membershipPK builds PK="user:{userId}" of Membership items.
 func membershipPK(userID string) (string, error) {
-	userIDKey, err := keyString("userId", userID, ":")
+	userIDKey, err := dyngen.KeyString("userId", userID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "user:"+userIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "user:"+userIDKey, dyngen.MaxSortKey)
 }
 
 // membershipSK builds SK="servicegroup:{serviceGroupId}" of Membership
 // items.
 func membershipSK(serviceGroupID string) (string, error) {
-	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
+	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", serviceGroupID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "servicegroup:"+serviceGroupIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks m against the constraints of the spec before a write.
@@ -53,7 +54,7 @@ func (m *Membership) validate() error {
 	if !utf8.ValidString(m.ServiceGroupID) {
 		return &ItemError{Entity: "Membership", Attr: "serviceGroupId", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(m.GrantedAt.UTC().Year()) {
+	if !dyngen.StorableYear(m.GrantedAt.UTC().Year()) {
 		return &ItemError{Entity: "Membership", Attr: "grantedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -70,25 +71,25 @@ func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [66]byte
 	text := keyBuf[:0]
 	text = append(text, "user:"...)
-	userIDKey, err := keyString("userId", m.UserID, ":")
+	userIDKey, err := dyngen.KeyString("userId", m.UserID, ":")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, userIDKey...)
 	pkEnd := len(text)
 	text = append(text, "servicegroup:"...)
-	serviceGroupIDKey, err := keyString("serviceGroupId", m.ServiceGroupID, ":")
+	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", m.ServiceGroupID, ":")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, serviceGroupIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: "Membership"},
 			{Value: m.UserID},
 			{Value: m.ServiceGroupID},
-			{Value: formatTime(m.GrantedAt)},
+			{Value: dyngen.FormatTime(m.GrantedAt)},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 6)
@@ -127,9 +128,9 @@ type membershipValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (m *Membership) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Membership"}
-	m.UserID = dec.string("userId", item["userId"], required)
-	m.ServiceGroupID = dec.string("serviceGroupId", item["serviceGroupId"], required)
-	m.GrantedAt = dec.time("grantedAt", item["grantedAt"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Membership"}
+	m.UserID = dec.String("userId", item["userId"], dyngen.Required)
+	m.ServiceGroupID = dec.String("serviceGroupId", item["serviceGroupId"], dyngen.Required)
+	m.GrantedAt = dec.Time("grantedAt", item["grantedAt"], dyngen.Required)
+	return dec.Err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // GetAccount reads one Account by its primary key; ErrNotFound when there
@@ -21,7 +22,7 @@ import (
 func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -31,14 +32,14 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 		TableName: aws.String(s.telemetryHubTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetAccount", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetAccount", ErrNotFound)
 	}
 	var v Account
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	return &v, nil
 }
@@ -53,11 +54,11 @@ func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
 	userID := key.UserID
 	pk, err := userPK(accountID)
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	sk, err := userSK(userID)
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -67,14 +68,14 @@ func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
 		TableName: aws.String(s.telemetryHubTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetUser", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetUser", ErrNotFound)
 	}
 	var v User
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	return &v, nil
 }
@@ -89,16 +90,16 @@ type UsersOfAccountResult struct {
 const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // usersOfAccountShape is how UsersOfAccount binds and checks its cursors.
-var usersOfAccountShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "UsersOfAccount",
-		pk:      "PK",
-		sk:      "SK",
+var usersOfAccountShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "UsersOfAccount",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // All users belonging to an account: dynamodb.query(PK="account:...",
@@ -117,47 +118,47 @@ var usersOfAccountShape = &queryShape{
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	pk, err := userPK(accountID)
 	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", cause: err}
+		return nil, dyngen.Fail("UsersOfAccount", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: usersOfAccountKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "user:"},
-			table:        s.telemetryHubTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: usersOfAccountKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "user:"},
+			Table:        s.telemetryHubTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, usersOfAccountShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, usersOfAccountShape)
 	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", cause: err}
+		return nil, dyngen.Fail("UsersOfAccount", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "UsersOfAccount", cause: err}
+		return nil, dyngen.Fail("UsersOfAccount", err)
 	}
 	res := &UsersOfAccountResult{Items: make([]User, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v User
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("UsersOfAccount", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("UsersOfAccount", undecoded)
 }
 
 // UsersOfAccountAll walks every User of UsersOfAccount, reading the pages
@@ -165,7 +166,7 @@ func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page)
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error] {
-	return walk(func(page Page) ([]User, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]User, Cursor, error) {
 		res, err := s.UsersOfAccount(ctx, accountID, page)
 		if res == nil {
 			return nil, "", err
@@ -185,16 +186,16 @@ const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // serviceGroupsOfAccountShape is how ServiceGroupsOfAccount binds and
 // checks its cursors.
-var serviceGroupsOfAccountShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "ServiceGroupsOfAccount",
-		pk:      "PK",
-		sk:      "SK",
+var serviceGroupsOfAccountShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "ServiceGroupsOfAccount",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // All service groups of an account: dynamodb.query(PK="account:...",
@@ -213,47 +214,47 @@ var serviceGroupsOfAccountShape = &queryShape{
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	pk, err := serviceGroupPK(accountID)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
+		return nil, dyngen.Fail("ServiceGroupsOfAccount", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: serviceGroupsOfAccountKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
-			table:        s.telemetryHubTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: serviceGroupsOfAccountKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "servicegroup:"},
+			Table:        s.telemetryHubTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfAccountShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfAccountShape)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
+		return nil, dyngen.Fail("ServiceGroupsOfAccount", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfAccount", cause: err}
+		return nil, dyngen.Fail("ServiceGroupsOfAccount", err)
 	}
 	res := &ServiceGroupsOfAccountResult{Items: make([]ServiceGroup, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v ServiceGroup
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ServiceGroupsOfAccount", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ServiceGroupsOfAccount", undecoded)
 }
 
 // ServiceGroupsOfAccountAll walks every ServiceGroup of
@@ -261,7 +262,7 @@ func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, pa
 // be decoded are left out, and a page's DecodeError listing them comes
 // after its other items; the walk goes on. Another error ends it.
 func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error] {
-	return walk(func(page Page) ([]ServiceGroup, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]ServiceGroup, Cursor, error) {
 		res, err := s.ServiceGroupsOfAccount(ctx, accountID, page)
 		if res == nil {
 			return nil, "", err
@@ -282,13 +283,13 @@ type AccountDataResult struct {
 const accountDataKeyCondition = "PK = :pk"
 
 // accountDataShape is how AccountData binds and checks its cursors.
-var accountDataShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "AccountData",
-		pk:      "PK",
+var accountDataShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "PK",
+		Pattern: "AccountData",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // "Retrieve all the account data with a single query (including the account
@@ -306,67 +307,67 @@ var accountDataShape = &queryShape{
 func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error) {
 	pk, err := accountPK(accountID)
 	if err != nil {
-		return nil, &callError{method: "AccountData", cause: err}
+		return nil, dyngen.Fail("AccountData", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: accountDataKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.telemetryHubTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: accountDataKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.telemetryHubTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, accountDataShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, accountDataShape)
 	if err != nil {
-		return nil, &callError{method: "AccountData", cause: err}
+		return nil, dyngen.Fail("AccountData", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "AccountData", cause: err}
+		return nil, dyngen.Fail("AccountData", err)
 	}
 	res := &AccountDataResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "SK", "metadata:account"):
+		case dyngen.HasKeyPrefix(item, "SK", "metadata:account"):
 			var v Account
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Accounts = append(res.Accounts, v)
-		case hasKeyPrefix(item, "SK", "user:"):
+		case dyngen.HasKeyPrefix(item, "SK", "user:"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Users = append(res.Users, v)
-		case hasKeyPrefix(item, "SK", "servicegroup:"):
+		case dyngen.HasKeyPrefix(item, "SK", "servicegroup:"):
 			var v ServiceGroup
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("AccountData", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("AccountData", undecoded)
 }
 
 // AccountDataAll walks every page of AccountData, reading the pages one at
 // a time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error] {
-	return walkPages(func(page Page) (*AccountDataResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*AccountDataResult, Cursor, error) {
 		res, err := s.AccountData(ctx, accountID, page)
 		if res == nil {
 			return nil, "", err
@@ -386,16 +387,16 @@ const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // serviceGroupsOfUserShape is how ServiceGroupsOfUser binds and checks its
 // cursors.
-var serviceGroupsOfUserShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "ServiceGroupsOfUser",
-		pk:      "PK",
-		sk:      "SK",
+var serviceGroupsOfUserShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "ServiceGroupsOfUser",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // The service groups a user has access to (the "Select Service Group"
@@ -412,47 +413,47 @@ var serviceGroupsOfUserShape = &queryShape{
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	pk, err := membershipPK(userID)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
+		return nil, dyngen.Fail("ServiceGroupsOfUser", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: serviceGroupsOfUserKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "servicegroup:"},
-			table:        s.telemetryHubTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: serviceGroupsOfUserKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "servicegroup:"},
+			Table:        s.telemetryHubTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfUserShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfUserShape)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
+		return nil, dyngen.Fail("ServiceGroupsOfUser", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ServiceGroupsOfUser", cause: err}
+		return nil, dyngen.Fail("ServiceGroupsOfUser", err)
 	}
 	res := &ServiceGroupsOfUserResult{Items: make([]Membership, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Membership
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ServiceGroupsOfUser", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ServiceGroupsOfUser", undecoded)
 }
 
 // ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser,
@@ -460,7 +461,7 @@ func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Pag
 // out, and a page's DecodeError listing them comes after its other items;
 // the walk goes on. Another error ends it.
 func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error] {
-	return walk(func(page Page) ([]Membership, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Membership, Cursor, error) {
 		res, err := s.ServiceGroupsOfUser(ctx, userID, page)
 		if res == nil {
 			return nil, "", err
@@ -480,16 +481,16 @@ const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
 // usersOfServiceGroupShape is how UsersOfServiceGroup binds and checks its
 // cursors.
-var usersOfServiceGroupShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		op:      "begins_with",
-		pattern: "UsersOfServiceGroup",
-		pk:      "SK",
-		sk:      "PK",
+var usersOfServiceGroupShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "SK",
+		Pattern: "UsersOfServiceGroup",
+		SK:      "PK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // "Get all users belonging to a service group", the reverse lookup, through
@@ -510,49 +511,49 @@ var usersOfServiceGroupShape = &queryShape{
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	pk, err := membershipSK(serviceGroupID)
 	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
+		return nil, dyngen.Fail("UsersOfServiceGroup", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "Inverse",
-			keyCondition: usersOfServiceGroupKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "user:"},
-			table:        s.telemetryHubTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "Inverse",
+			KeyCondition: usersOfServiceGroupKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "user:"},
+			Table:        s.telemetryHubTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, usersOfServiceGroupShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, usersOfServiceGroupShape)
 	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
+		return nil, dyngen.Fail("UsersOfServiceGroup", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "UsersOfServiceGroup", cause: err}
+		return nil, dyngen.Fail("UsersOfServiceGroup", err)
 	}
 	res := &UsersOfServiceGroupResult{Items: make([]Membership, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Membership
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("UsersOfServiceGroup", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("UsersOfServiceGroup", undecoded)
 }
 
 // UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup,
@@ -560,7 +561,7 @@ func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, 
 // out, and a page's DecodeError listing them comes after its other items;
 // the walk goes on. Another error ends it.
 func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error] {
-	return walk(func(page Page) ([]Membership, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Membership, Cursor, error) {
 		res, err := s.UsersOfServiceGroup(ctx, serviceGroupID, page)
 		if res == nil {
 			return nil, "", err
@@ -579,16 +580,16 @@ type UserByIDResult struct {
 const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 
 // userByIDShape is how UserByID binds and checks its cursors.
-var userByIDShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		op:      "begins_with",
-		pattern: "UserByID",
-		pk:      "SK",
-		sk:      "PK",
+var userByIDShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "SK",
+		Pattern: "UserByID",
+		SK:      "PK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // A user found by their id alone, with the account they belong to ("since
@@ -607,49 +608,49 @@ var userByIDShape = &queryShape{
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	pk, err := userSK(userID)
 	if err != nil {
-		return nil, &callError{method: "UserByID", cause: err}
+		return nil, dyngen.Fail("UserByID", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "Inverse",
-			keyCondition: userByIDKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "account:"},
-			table:        s.telemetryHubTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "Inverse",
+			KeyCondition: userByIDKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "account:"},
+			Table:        s.telemetryHubTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userByIDShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, userByIDShape)
 	if err != nil {
-		return nil, &callError{method: "UserByID", cause: err}
+		return nil, dyngen.Fail("UserByID", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "UserByID", cause: err}
+		return nil, dyngen.Fail("UserByID", err)
 	}
 	res := &UserByIDResult{Items: make([]User, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v User
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("UserByID", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("UserByID", undecoded)
 }
 
 // UserByIDAll walks every User of UserByID, reading the pages one at a
@@ -657,7 +658,7 @@ func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserBy
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error] {
-	return walk(func(page Page) ([]User, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]User, Cursor, error) {
 		res, err := s.UserByID(ctx, userID, page)
 		if res == nil {
 			return nil, "", err
@@ -677,10 +678,10 @@ const createAccountCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	in, err := s.createAccountInput(account)
 	if err != nil {
-		return &callError{method: "CreateAccount", cause: err}
+		return dyngen.Fail("CreateAccount", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateAccount", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateAccount", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -711,10 +712,10 @@ const createUserCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	in, err := s.createUserInput(user)
 	if err != nil {
-		return &callError{method: "CreateUser", cause: err}
+		return dyngen.Fail("CreateUser", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateUser", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateUser", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -746,10 +747,10 @@ const createServiceGroupCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error {
 	in, err := s.createServiceGroupInput(serviceGroup)
 	if err != nil {
-		return &callError{method: "CreateServiceGroup", cause: err}
+		return dyngen.Fail("CreateServiceGroup", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateServiceGroup", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -832,10 +833,10 @@ func (s *Store) grantServiceGroupStep3Input(accountID string, serviceGroupID str
 		ExpressionAttributeNames: map[string]string{"#members": "members"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":members":         &types.AttributeValueMemberN{Value: "1"},
-			":members_max":     intValue(math.MaxInt64),
-			":members_min":     intValue(0),
-			":members_restMax": intDiff(math.MaxInt64, int64(1)),
-			":members_restMin": intDiff(0, int64(1)),
+			":members_max":     dyngen.IntValue(math.MaxInt64),
+			":members_min":     dyngen.IntValue(0),
+			":members_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":members_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -869,22 +870,22 @@ type GrantServiceGroupParams struct {
 
 // grantServiceGroupTx describes the steps of GrantServiceGroup for the
 // runtime.
-var grantServiceGroupTx = transaction{
-	method: "GrantServiceGroup",
-	steps: []transactStep{{
-		action:    "check User",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var grantServiceGroupTx = dyngen.Transaction{
+	Method: "GrantServiceGroup",
+	Steps: []dyngen.TransactStep{{
+		Action:    "check User",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "create Membership",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create Membership",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update ServiceGroup",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update ServiceGroup",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -922,19 +923,19 @@ func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupP
 	items := make([]types.TransactWriteItem, 3)
 	var err error
 	if params.Membership == nil {
-		return grantServiceGroupTx.stepError(1, &ItemError{Entity: "Membership", Reason: "no item: params.Membership is nil"})
+		return grantServiceGroupTx.StepError(1, &ItemError{Entity: "Membership", Reason: "no item: params.Membership is nil"})
 	}
 	writtenMembership := *params.Membership
-	if items[0], err = transactCheck(s.grantServiceGroupStep1Input(params.AccountID, writtenMembership.UserID)); err != nil {
-		return grantServiceGroupTx.stepError(0, err)
+	if items[0], err = dyngen.TransactCheck(s.grantServiceGroupStep1Input(params.AccountID, writtenMembership.UserID)); err != nil {
+		return grantServiceGroupTx.StepError(0, err)
 	}
-	if items[1], err = transactPut(s.grantServiceGroupStep2Input(&writtenMembership)); err != nil {
-		return grantServiceGroupTx.stepError(1, err)
+	if items[1], err = dyngen.TransactPut(s.grantServiceGroupStep2Input(&writtenMembership)); err != nil {
+		return grantServiceGroupTx.StepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.grantServiceGroupStep3Input(params.AccountID, writtenMembership.ServiceGroupID)); err != nil {
-		return grantServiceGroupTx.stepError(2, err)
+	if items[2], err = dyngen.TransactUpdate(s.grantServiceGroupStep3Input(params.AccountID, writtenMembership.ServiceGroupID)); err != nil {
+		return grantServiceGroupTx.StepError(2, err)
 	}
-	token, err := grantServiceGroupTx.requestToken(params.RequestToken)
+	token, err := grantServiceGroupTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -943,7 +944,7 @@ func (s *Store) GrantServiceGroup(ctx context.Context, params GrantServiceGroupP
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return grantServiceGroupTx.err(err, in.TransactItems)
+		return grantServiceGroupTx.Err(err, in.TransactItems)
 	}
 	*params.Membership = writtenMembership
 	return nil
@@ -996,10 +997,10 @@ func (s *Store) revokeServiceGroupStep2Input(accountID string, serviceGroupID st
 		ExpressionAttributeNames: map[string]string{"#members": "members"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":members":         &types.AttributeValueMemberN{Value: "-1"},
-			":members_max":     intValue(math.MaxInt64),
-			":members_min":     intValue(0),
-			":members_restMax": intDiff(math.MaxInt64, int64(-1)),
-			":members_restMin": intDiff(0, int64(-1)),
+			":members_max":     dyngen.IntValue(math.MaxInt64),
+			":members_min":     dyngen.IntValue(0),
+			":members_restMax": dyngen.IntDiff(math.MaxInt64, int64(-1)),
+			":members_restMin": dyngen.IntDiff(0, int64(-1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -1033,18 +1034,18 @@ type RevokeServiceGroupParams struct {
 
 // revokeServiceGroupTx describes the steps of RevokeServiceGroup for the
 // runtime.
-var revokeServiceGroupTx = transaction{
-	method: "RevokeServiceGroup",
-	steps: []transactStep{{
-		action:    "delete Membership",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var revokeServiceGroupTx = dyngen.Transaction{
+	Method: "RevokeServiceGroup",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Membership",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update ServiceGroup",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update ServiceGroup",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -1079,13 +1080,13 @@ var revokeServiceGroupTx = transaction{
 func (s *Store) RevokeServiceGroup(ctx context.Context, params RevokeServiceGroupParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactDelete(s.revokeServiceGroupStep1Input(params.UserID, params.ServiceGroupID)); err != nil {
-		return revokeServiceGroupTx.stepError(0, err)
+	if items[0], err = dyngen.TransactDelete(s.revokeServiceGroupStep1Input(params.UserID, params.ServiceGroupID)); err != nil {
+		return revokeServiceGroupTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.revokeServiceGroupStep2Input(params.AccountID, params.ServiceGroupID)); err != nil {
-		return revokeServiceGroupTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.revokeServiceGroupStep2Input(params.AccountID, params.ServiceGroupID)); err != nil {
+		return revokeServiceGroupTx.StepError(1, err)
 	}
-	token, err := revokeServiceGroupTx.requestToken(params.RequestToken)
+	token, err := revokeServiceGroupTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -1094,7 +1095,7 @@ func (s *Store) RevokeServiceGroup(ctx context.Context, params RevokeServiceGrou
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return revokeServiceGroupTx.err(err, in.TransactItems)
+		return revokeServiceGroupTx.Err(err, in.TransactItems)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A service group of an account, such as "dev" or "prod".
@@ -29,21 +30,21 @@ type ServiceGroup struct {
 
 // serviceGroupPK builds PK="account:{accountId}" of ServiceGroup items.
 func serviceGroupPK(accountID string) (string, error) {
-	accountIDKey, err := keyString("accountId", accountID, ":")
+	accountIDKey, err := dyngen.KeyString("accountId", accountID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "account:"+accountIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "account:"+accountIDKey, dyngen.MaxSortKey)
 }
 
 // serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of ServiceGroup
 // items.
 func serviceGroupSK(serviceGroupID string) (string, error) {
-	serviceGroupIDKey, err := keyString("serviceGroupId", serviceGroupID, ":")
+	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", serviceGroupID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "servicegroup:"+serviceGroupIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "servicegroup:"+serviceGroupIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks s against the constraints of the spec before a write.
@@ -74,25 +75,25 @@ func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [69]byte
 	text := keyBuf[:0]
 	text = append(text, "account:"...)
-	accountIDKey, err := keyString("accountId", s.AccountID, ":")
+	accountIDKey, err := dyngen.KeyString("accountId", s.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, accountIDKey...)
 	pkEnd := len(text)
 	text = append(text, "servicegroup:"...)
-	serviceGroupIDKey, err := keyString("serviceGroupId", s.ServiceGroupID, ":")
+	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", s.ServiceGroupID, ":")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, serviceGroupIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -136,10 +137,10 @@ type serviceGroupValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (s *ServiceGroup) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "ServiceGroup"}
-	s.AccountID = dec.string("accountId", item["accountId"], required)
-	s.ServiceGroupID = dec.string("serviceGroupId", item["serviceGroupId"], required)
-	s.Name = dec.string("name", item["name"], required)
-	s.Members = decodeOr(&dec, "members", item["members"], int64(0), readInt)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "ServiceGroup"}
+	s.AccountID = dec.String("accountId", item["accountId"], dyngen.Required)
+	s.ServiceGroupID = dec.String("serviceGroupId", item["serviceGroupId"], dyngen.Required)
+	s.Name = dec.String("name", item["name"], dyngen.Required)
+	s.Members = dyngen.DecodeOr(&dec, "members", item["members"], int64(0), dyngen.ReadInt)
+	return dec.Err
 }

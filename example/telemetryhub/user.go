@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A user of an account.
@@ -35,20 +36,20 @@ type UserKey struct {
 
 // userPK builds PK="account:{accountId}" of User items.
 func userPK(accountID string) (string, error) {
-	accountIDKey, err := keyString("accountId", accountID, ":")
+	accountIDKey, err := dyngen.KeyString("accountId", accountID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "account:"+accountIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "account:"+accountIDKey, dyngen.MaxSortKey)
 }
 
 // userSK builds SK="user:{userId}" of User items.
 func userSK(userID string) (string, error) {
-	userIDKey, err := keyString("userId", userID, ":")
+	userIDKey, err := dyngen.KeyString("userId", userID, ":")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "user:"+userIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "user:"+userIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
@@ -68,7 +69,7 @@ func (u *User) validate() error {
 	if !utf8.ValidString(u.Role) {
 		return &ItemError{Entity: "User", Attr: "role", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(u.CreatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(u.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "User", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -85,25 +86,25 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "account:"...)
-	accountIDKey, err := keyString("accountId", u.AccountID, ":")
+	accountIDKey, err := dyngen.KeyString("accountId", u.AccountID, ":")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, accountIDKey...)
 	pkEnd := len(text)
 	text = append(text, "user:"...)
-	userIDKey, err := keyString("userId", u.UserID, ":")
+	userIDKey, err := dyngen.KeyString("userId", u.UserID, ":")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, userIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: u.FirstName},
 			{Value: u.LastName},
 			{Value: u.Role},
-			{Value: formatTime(u.CreatedAt)},
+			{Value: dyngen.FormatTime(u.CreatedAt)},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 9)
@@ -148,12 +149,12 @@ type userValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "User"}
-	u.AccountID = dec.string("accountId", item["accountId"], required)
-	u.UserID = dec.string("userId", item["userId"], required)
-	u.FirstName = dec.string("firstName", item["first_name"], required)
-	u.LastName = dec.string("lastName", item["last_name"], required)
-	u.Role = dec.string("role", item["role"], required)
-	u.CreatedAt = dec.time("createdAt", item["created_at"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "User"}
+	u.AccountID = dec.String("accountId", item["accountId"], dyngen.Required)
+	u.UserID = dec.String("userId", item["userId"], dyngen.Required)
+	u.FirstName = dec.String("firstName", item["first_name"], dyngen.Required)
+	u.LastName = dec.String("lastName", item["last_name"], dyngen.Required)
+	u.Role = dec.String("role", item["role"], dyngen.Required)
+	u.CreatedAt = dec.Time("createdAt", item["created_at"], dyngen.Required)
+	return dec.Err
 }

@@ -21,7 +21,7 @@ func wrongType(entity, attr, want string) error {
 	return &ItemError{Entity: entity, Attr: attr, Reason: "not stored as " + want}
 }
 
-func readString(entity, attr string, av types.AttributeValue) (string, error) {
+func ReadString(entity, attr string, av types.AttributeValue) (string, error) {
 	v, ok := av.(*types.AttributeValueMemberS)
 	if !ok {
 		return "", wrongType(entity, attr, "S")
@@ -29,7 +29,7 @@ func readString(entity, attr string, av types.AttributeValue) (string, error) {
 	return v.Value, nil
 }
 
-func readInt(entity, attr string, av types.AttributeValue) (int64, error) {
+func ReadInt(entity, attr string, av types.AttributeValue) (int64, error) {
 	v, ok := av.(*types.AttributeValueMemberN)
 	if !ok {
 		return 0, wrongType(entity, attr, "N")
@@ -41,7 +41,7 @@ func readInt(entity, attr string, av types.AttributeValue) (int64, error) {
 	return n, nil
 }
 
-func readFloat(entity, attr string, av types.AttributeValue) (float64, error) {
+func ReadFloat(entity, attr string, av types.AttributeValue) (float64, error) {
 	v, ok := av.(*types.AttributeValueMemberN)
 	if !ok {
 		return 0, wrongType(entity, attr, "N")
@@ -53,7 +53,7 @@ func readFloat(entity, attr string, av types.AttributeValue) (float64, error) {
 	return f, nil
 }
 
-func readBool(entity, attr string, av types.AttributeValue) (bool, error) {
+func ReadBool(entity, attr string, av types.AttributeValue) (bool, error) {
 	v, ok := av.(*types.AttributeValueMemberBOOL)
 	if !ok {
 		return false, wrongType(entity, attr, "BOOL")
@@ -61,9 +61,9 @@ func readBool(entity, attr string, av types.AttributeValue) (bool, error) {
 	return v.Value, nil
 }
 
-// readTime accepts any RFC 3339 time; dyngen writes timeLayout.
-func readTime(entity, attr string, av types.AttributeValue) (time.Time, error) {
-	s, err := readString(entity, attr, av)
+// ReadTime accepts any RFC 3339 time; dyngen writes timeLayout.
+func ReadTime(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	s, err := ReadString(entity, attr, av)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -74,8 +74,8 @@ func readTime(entity, attr string, av types.AttributeValue) (time.Time, error) {
 	return t, nil
 }
 
-func readDate(entity, attr string, av types.AttributeValue) (time.Time, error) {
-	s, err := readString(entity, attr, av)
+func ReadDate(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	s, err := ReadString(entity, attr, av)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -86,17 +86,17 @@ func readDate(entity, attr string, av types.AttributeValue) (time.Time, error) {
 	return t, nil
 }
 
-func readUnix(entity, attr string, av types.AttributeValue) (time.Time, error) {
-	n, err := readInt(entity, attr, av)
+func ReadUnix(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	n, err := ReadInt(entity, attr, av)
 	return time.Unix(n, 0).UTC(), err
 }
 
-func readUnixMilli(entity, attr string, av types.AttributeValue) (time.Time, error) {
-	n, err := readInt(entity, attr, av)
+func ReadUnixMilli(entity, attr string, av types.AttributeValue) (time.Time, error) {
+	n, err := ReadInt(entity, attr, av)
 	return time.UnixMilli(n).UTC(), err
 }
 
-func readBytes(entity, attr string, av types.AttributeValue) ([]byte, error) {
+func ReadBytes(entity, attr string, av types.AttributeValue) ([]byte, error) {
 	v, ok := av.(*types.AttributeValueMemberB)
 	if !ok {
 		return nil, wrongType(entity, attr, "B")
@@ -104,7 +104,7 @@ func readBytes(entity, attr string, av types.AttributeValue) ([]byte, error) {
 	return v.Value, nil
 }
 
-func readStrings(entity, attr string, av types.AttributeValue) ([]string, error) {
+func ReadStrings(entity, attr string, av types.AttributeValue) ([]string, error) {
 	v, ok := av.(*types.AttributeValueMemberL)
 	if !ok {
 		return nil, wrongType(entity, attr, "L")
@@ -120,7 +120,7 @@ func readStrings(entity, attr string, av types.AttributeValue) ([]string, error)
 	return out, nil
 }
 
-func readStringSet(entity, attr string, av types.AttributeValue) ([]string, error) {
+func ReadStringSet(entity, attr string, av types.AttributeValue) ([]string, error) {
 	v, ok := av.(*types.AttributeValueMemberSS)
 	if !ok {
 		return nil, wrongType(entity, attr, "SS")
@@ -128,7 +128,7 @@ func readStringSet(entity, attr string, av types.AttributeValue) ([]string, erro
 	return v.Value, nil
 }
 
-func readIntSet(entity, attr string, av types.AttributeValue) ([]int64, error) {
+func ReadIntSet(entity, attr string, av types.AttributeValue) ([]int64, error) {
 	v, ok := av.(*types.AttributeValueMemberNS)
 	if !ok {
 		return nil, wrongType(entity, attr, "NS")
@@ -144,7 +144,7 @@ func readIntSet(entity, attr string, av types.AttributeValue) ([]int64, error) {
 	return out, nil
 }
 
-func readMap(entity, attr string, av types.AttributeValue) (map[string]string, error) {
+func ReadMap(entity, attr string, av types.AttributeValue) (map[string]string, error) {
 	v, ok := av.(*types.AttributeValueMemberM)
 	if !ok {
 		return nil, wrongType(entity, attr, "M")
@@ -160,8 +160,8 @@ func readMap(entity, attr string, av types.AttributeValue) (map[string]string, e
 	return out, nil
 }
 
-func readPath(entity, attr string, av types.AttributeValue, sep string) ([]string, error) {
-	s, err := readString(entity, attr, av)
+func ReadPath(entity, attr string, av types.AttributeValue, sep string) ([]string, error) {
+	s, err := ReadString(entity, attr, av)
 	if err != nil {
 		return nil, err
 	}
@@ -176,24 +176,24 @@ func missing(entity, attr string) error {
 	return &ItemError{Entity: entity, Attr: attr, Reason: "missing"}
 }
 
-// itemDecoder decodes the attributes of one item of entity, one call per
+// ItemDecoder decodes the attributes of one item of entity, one call per
 // attribute: each method returns the Go value of av, the attribute's value
 // (nil when the item lacks it), or the zero value when av is nil or can't
 // be decoded. It keeps the first error, so a decoder reads every
 // attribute and then checks err once.
-type itemDecoder struct {
-	entity string
-	err    error
+type ItemDecoder struct {
+	Entity string
+	Err    error
 }
 
-// presence says whether an item must hold an attribute: a required
+// Presence says whether an item must hold an attribute: a required
 // attribute the item lacks is an ItemError, an optional one the item
 // lacks, or holds as NULL, is the zero value.
-type presence bool
+type Presence bool
 
 const (
-	required presence = true
-	optional presence = false
+	Required Presence = true
+	Optional Presence = false
 )
 
 // isNull reports whether av is DynamoDB's NULL.
@@ -203,136 +203,136 @@ func isNull(av types.AttributeValue) bool {
 }
 
 // decode reads av with read, the reader of the attribute's type.
-func decode[T any](d *itemDecoder, attr string, av types.AttributeValue, p presence, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
+func decode[T any](d *ItemDecoder, attr string, av types.AttributeValue, p Presence, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
 	var zero T
-	if av == nil || p == optional && isNull(av) {
-		if p == required && d.err == nil {
-			d.err = missing(d.entity, attr)
+	if av == nil || p == Optional && isNull(av) {
+		if p == Required && d.Err == nil {
+			d.Err = missing(d.Entity, attr)
 		}
 		return zero
 	}
-	v, err := read(d.entity, attr, av)
+	v, err := read(d.Entity, attr, av)
 	if err != nil {
-		if d.err == nil {
-			d.err = err
+		if d.Err == nil {
+			d.Err = err
 		}
 		return zero
 	}
 	return v
 }
 
-// decodePtr reads av, the value of an optional attribute, with read: nil
+// DecodePtr reads av, the value of an optional attribute, with read: nil
 // when the item lacks it or holds NULL.
-func decodePtr[T any](d *itemDecoder, attr string, av types.AttributeValue, read func(entity, attr string, av types.AttributeValue) (T, error)) *T {
+func DecodePtr[T any](d *ItemDecoder, attr string, av types.AttributeValue, read func(entity, attr string, av types.AttributeValue) (T, error)) *T {
 	if av == nil || isNull(av) {
 		return nil
 	}
-	v := decode(d, attr, av, required, read)
+	v := decode(d, attr, av, Required, read)
 	return &v
 }
 
-// decodeOr reads av with read, or gives def when the item lacks the
+// DecodeOr reads av with read, or gives def when the item lacks the
 // attribute or holds NULL: the default of an attribute added to the spec
 // after items were written without it.
-func decodeOr[T any](d *itemDecoder, attr string, av types.AttributeValue, def T, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
+func DecodeOr[T any](d *ItemDecoder, attr string, av types.AttributeValue, def T, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
 	if av == nil || isNull(av) {
 		return def
 	}
-	return decode(d, attr, av, required, read)
+	return decode(d, attr, av, Required, read)
 }
 
-// document is the value of an optional document: nil when the item lacks
+// Document is the value of an optional document: nil when the item lacks
 // it or holds NULL.
-func document(av types.AttributeValue) types.AttributeValue {
+func Document(av types.AttributeValue) types.AttributeValue {
 	if isNull(av) {
 		return nil
 	}
 	return av
 }
 
-func (d *itemDecoder) string(attr string, av types.AttributeValue, p presence) string {
-	return decode(d, attr, av, p, readString)
+func (d *ItemDecoder) String(attr string, av types.AttributeValue, p Presence) string {
+	return decode(d, attr, av, p, ReadString)
 }
 
-func (d *itemDecoder) int(attr string, av types.AttributeValue, p presence) int64 {
-	return decode(d, attr, av, p, readInt)
+func (d *ItemDecoder) Int(attr string, av types.AttributeValue, p Presence) int64 {
+	return decode(d, attr, av, p, ReadInt)
 }
 
-func (d *itemDecoder) float(attr string, av types.AttributeValue, p presence) float64 {
-	return decode(d, attr, av, p, readFloat)
+func (d *ItemDecoder) Float(attr string, av types.AttributeValue, p Presence) float64 {
+	return decode(d, attr, av, p, ReadFloat)
 }
 
-func (d *itemDecoder) bool(attr string, av types.AttributeValue, p presence) bool {
-	return decode(d, attr, av, p, readBool)
+func (d *ItemDecoder) Bool(attr string, av types.AttributeValue, p Presence) bool {
+	return decode(d, attr, av, p, ReadBool)
 }
 
-func (d *itemDecoder) time(attr string, av types.AttributeValue, p presence) time.Time {
-	return decode(d, attr, av, p, readTime)
+func (d *ItemDecoder) Time(attr string, av types.AttributeValue, p Presence) time.Time {
+	return decode(d, attr, av, p, ReadTime)
 }
 
-func (d *itemDecoder) date(attr string, av types.AttributeValue, p presence) time.Time {
-	return decode(d, attr, av, p, readDate)
+func (d *ItemDecoder) Date(attr string, av types.AttributeValue, p Presence) time.Time {
+	return decode(d, attr, av, p, ReadDate)
 }
 
-func (d *itemDecoder) unix(attr string, av types.AttributeValue, p presence) time.Time {
-	return decode(d, attr, av, p, readUnix)
+func (d *ItemDecoder) Unix(attr string, av types.AttributeValue, p Presence) time.Time {
+	return decode(d, attr, av, p, ReadUnix)
 }
 
-func (d *itemDecoder) unixMilli(attr string, av types.AttributeValue, p presence) time.Time {
-	return decode(d, attr, av, p, readUnixMilli)
+func (d *ItemDecoder) UnixMilli(attr string, av types.AttributeValue, p Presence) time.Time {
+	return decode(d, attr, av, p, ReadUnixMilli)
 }
 
-func (d *itemDecoder) bytes(attr string, av types.AttributeValue, p presence) []byte {
-	return decode(d, attr, av, p, readBytes)
+func (d *ItemDecoder) Bytes(attr string, av types.AttributeValue, p Presence) []byte {
+	return decode(d, attr, av, p, ReadBytes)
 }
 
-func (d *itemDecoder) strings(attr string, av types.AttributeValue, p presence) []string {
-	return decode(d, attr, av, p, readStrings)
+func (d *ItemDecoder) Strings(attr string, av types.AttributeValue, p Presence) []string {
+	return decode(d, attr, av, p, ReadStrings)
 }
 
-func (d *itemDecoder) stringSet(attr string, av types.AttributeValue, p presence) []string {
-	return decode(d, attr, av, p, readStringSet)
+func (d *ItemDecoder) StringSet(attr string, av types.AttributeValue, p Presence) []string {
+	return decode(d, attr, av, p, ReadStringSet)
 }
 
-func (d *itemDecoder) intSet(attr string, av types.AttributeValue, p presence) []int64 {
-	return decode(d, attr, av, p, readIntSet)
+func (d *ItemDecoder) IntSet(attr string, av types.AttributeValue, p Presence) []int64 {
+	return decode(d, attr, av, p, ReadIntSet)
 }
 
-func (d *itemDecoder) stringMap(attr string, av types.AttributeValue, p presence) map[string]string {
-	return decode(d, attr, av, p, readMap)
+func (d *ItemDecoder) StringMap(attr string, av types.AttributeValue, p Presence) map[string]string {
+	return decode(d, attr, av, p, ReadMap)
 }
 
-func (d *itemDecoder) path(attr string, av types.AttributeValue, sep string, p presence) []string {
+func (d *ItemDecoder) Path(attr string, av types.AttributeValue, sep string, p Presence) []string {
 	return decode(d, attr, av, p, func(entity, attr string, av types.AttributeValue) ([]string, error) {
-		return readPath(entity, attr, av, sep)
+		return ReadPath(entity, attr, av, sep)
 	})
 }
 
-// storableFloat reports whether DynamoDB stores f as a number: zero, or a
+// StorableFloat reports whether DynamoDB stores f as a number: zero, or a
 // magnitude from 1e-130 to below 1e126 (so neither NaN nor an infinity).
-func storableFloat(f float64) bool {
+func StorableFloat(f float64) bool {
 	a := math.Abs(f)
 	return a == 0 || a >= 1e-130 && a < 1e126
 }
 
-// storableYear reports whether a time or date of year y has the fixed
+// StorableYear reports whether a time or date of year y has the fixed
 // four-digit form it is stored in, and so can be read back.
-func storableYear(y int) bool {
+func StorableYear(y int) bool {
 	return 0 <= y && y <= 9999
 }
 
 // The writers build attribute values.
 
-func intValue(n int64) types.AttributeValue {
+func IntValue(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 
-// expired reports whether an item's time to live has passed: its ttl
+// Expired reports whether an item's time to live has passed: its ttl
 // attribute attr holds epoch seconds at or before now. DynamoDB deletes
 // such an item only eventually; the store reads it as absent. An item
 // without the attribute, or with one that is no number, never expires,
 // as in DynamoDB.
-func expired(item map[string]types.AttributeValue, attr string, now int64) bool {
+func Expired(item map[string]types.AttributeValue, attr string, now int64) bool {
 	v, ok := item[attr].(*types.AttributeValueMemberN)
 	if !ok {
 		return false
@@ -349,31 +349,31 @@ func expiredAt(item map[string]types.AttributeValue, ttl string, now types.Attri
 		return false
 	}
 	sec, err := strconv.ParseInt(n.Value, 10, 64)
-	return err == nil && expired(item, ttl, sec)
+	return err == nil && Expired(item, ttl, sec)
 }
 
-// queryFixed holds what a Query's input points to, the request's own:
+// QueryFixed holds what a Query's input points to, the request's own:
 // the client may change what it is given, and one block is cheaper than
 // a value per pointer.
-type queryFixed struct {
-	table, index, keyCondition, filter, projection string
-	forward, consistent                            bool
-	limit                                          int32
-	pk, sk, skLo, skHi                             types.AttributeValueMemberS
+type QueryFixed struct {
+	Table, Index, KeyCondition, Filter, Projection string
+	Forward, Consistent                            bool
+	Limit                                          int32
+	PK, SK, SKLo, SKHi                             types.AttributeValueMemberS
 }
 
-// limitRef is the input's Limit: nil for none.
-func (f *queryFixed) limitRef() *int32 {
-	if f.limit <= 0 {
+// LimitRef is the input's Limit: nil for none.
+func (f *QueryFixed) LimitRef() *int32 {
+	if f.Limit <= 0 {
 		return nil
 	}
-	return &f.limit
+	return &f.Limit
 }
 
-// intDiff is the number a - b, exact also where it is outside int64's
+// IntDiff is the number a - b, exact also where it is outside int64's
 // range (DynamoDB's numbers hold 38 digits): an atomic add's condition
 // compares a stored value with a bound less the amount added.
-func intDiff(a, b int64) types.AttributeValue {
+func IntDiff(a, b int64) types.AttributeValue {
 	d := a - b
 	if (b > 0) == (d < a) || b == 0 {
 		return &types.AttributeValueMemberN{Value: strconv.FormatInt(d, 10)}
@@ -381,11 +381,11 @@ func intDiff(a, b int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: new(big.Int).Sub(big.NewInt(a), big.NewInt(b)).String()}
 }
 
-func floatValue(f float64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: formatFloat(f)}
+func FloatValue(f float64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: FormatFloat(f)}
 }
 
-func stringsValue(ss []string) types.AttributeValue {
+func StringsValue(ss []string) types.AttributeValue {
 	l := make([]types.AttributeValue, len(ss))
 	for i, s := range ss {
 		l[i] = &types.AttributeValueMemberS{Value: s}
@@ -393,7 +393,7 @@ func stringsValue(ss []string) types.AttributeValue {
 	return &types.AttributeValueMemberL{Value: l}
 }
 
-func intSetValue(ns []int64) types.AttributeValue {
+func IntSetValue(ns []int64) types.AttributeValue {
 	ns = unique(ns)
 	l := make([]string, len(ns))
 	for i, n := range ns {
@@ -402,7 +402,7 @@ func intSetValue(ns []int64) types.AttributeValue {
 	return &types.AttributeValueMemberNS{Value: l}
 }
 
-func mapValue(m map[string]string) types.AttributeValue {
+func MapValue(m map[string]string) types.AttributeValue {
 	out := make(map[string]types.AttributeValue, len(m))
 	for k, v := range m {
 		out[k] = &types.AttributeValueMemberS{Value: v}
@@ -413,7 +413,7 @@ func mapValue(m map[string]string) types.AttributeValue {
 // keyHash identifies a key in a batch, to drop duplicates and to find
 // the keys and items DynamoDB answers with among those sent: keys of
 // equal values give one text, a number's value being its text as
-// DynamoDB writes it back (numberText: 1e+06 is 1000000, -0 is 0).
+// DynamoDB writes it back (NumberText: 1e+06 is 1000000, -0 is 0).
 func keyHash(key map[string]types.AttributeValue, names ...string) string {
 	// Each value is written with its type and its length, so that no
 	// two keys give the same text.
@@ -425,7 +425,7 @@ func keyHash(key map[string]types.AttributeValue, names ...string) string {
 			kind, value = "S", v.Value
 		case *types.AttributeValueMemberN:
 			kind, value = "N", v.Value
-			if text, ok := numberText(v.Value); ok {
+			if text, ok := NumberText(v.Value); ok {
 				value = text
 			}
 		case *types.AttributeValueMemberB:
@@ -439,21 +439,21 @@ func keyHash(key map[string]types.AttributeValue, names ...string) string {
 	return b.String()
 }
 
-// isType reports whether an item's entity attribute holds value.
-func isType(item map[string]types.AttributeValue, attr, value string) bool {
+// IsType reports whether an item's entity attribute holds value.
+func IsType(item map[string]types.AttributeValue, attr, value string) bool {
 	v, ok := item[attr].(*types.AttributeValueMemberS)
 	return ok && v.Value == value
 }
 
-// hasKeyPrefix reports whether an item's string key attribute starts with
+// HasKeyPrefix reports whether an item's string key attribute starts with
 // prefix.
-func hasKeyPrefix(item map[string]types.AttributeValue, attr, prefix string) bool {
+func HasKeyPrefix(item map[string]types.AttributeValue, attr, prefix string) bool {
 	v, ok := item[attr].(*types.AttributeValueMemberS)
 	return ok && strings.HasPrefix(v.Value, prefix)
 }
 
-// validStrings reports whether every string is valid UTF-8.
-func validStrings(ss []string) bool {
+// ValidStrings reports whether every string is valid UTF-8.
+func ValidStrings(ss []string) bool {
 	for _, s := range ss {
 		if !utf8.ValidString(s) {
 			return false
@@ -462,8 +462,8 @@ func validStrings(ss []string) bool {
 	return true
 }
 
-// validMap reports whether every key and value is valid UTF-8.
-func validMap(m map[string]string) bool {
+// ValidMap reports whether every key and value is valid UTF-8.
+func ValidMap(m map[string]string) bool {
 	for k, v := range m {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
 			return false
@@ -472,9 +472,9 @@ func validMap(m map[string]string) bool {
 	return true
 }
 
-// stringSetValue writes a string set; a value given twice is written once
+// StringSetValue writes a string set; a value given twice is written once
 // (DynamoDB refuses a set with duplicates).
-func stringSetValue(ss []string) types.AttributeValue {
+func StringSetValue(ss []string) types.AttributeValue {
 	return &types.AttributeValueMemberSS{Value: unique(ss)}
 }
 
@@ -498,10 +498,10 @@ func unique[T comparable](ss []T) []T {
 	return ss
 }
 
-// updateExpression writes an update expression from clauses chosen at
+// UpdateExpression writes an update expression from clauses chosen at
 // run time: SET, REMOVE and DELETE parts, and the ADD part; "" when there
 // is none (the request then sends no UpdateExpression).
-func updateExpression(set []string, add string, remove, del []string) string {
+func UpdateExpression(set []string, add string, remove, del []string) string {
 	var b strings.Builder
 	if len(set) > 0 {
 		b.WriteString("SET " + strings.Join(set, ", "))

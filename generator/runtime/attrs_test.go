@@ -62,20 +62,20 @@ var readers = []struct {
 	typ  string
 	read func(entity, attr string, av types.AttributeValue) (any, error)
 }{
-	{"readString", "S", func(e, a string, av types.AttributeValue) (any, error) { return readString(e, a, av) }},
-	{"readInt", "N", func(e, a string, av types.AttributeValue) (any, error) { return readInt(e, a, av) }},
-	{"readFloat", "N", func(e, a string, av types.AttributeValue) (any, error) { return readFloat(e, a, av) }},
-	{"readBool", "BOOL", func(e, a string, av types.AttributeValue) (any, error) { return readBool(e, a, av) }},
-	{"readTime", "S", func(e, a string, av types.AttributeValue) (any, error) { return readTime(e, a, av) }},
-	{"readDate", "S", func(e, a string, av types.AttributeValue) (any, error) { return readDate(e, a, av) }},
-	{"readUnix", "N", func(e, a string, av types.AttributeValue) (any, error) { return readUnix(e, a, av) }},
-	{"readUnixMilli", "N", func(e, a string, av types.AttributeValue) (any, error) { return readUnixMilli(e, a, av) }},
-	{"readBytes", "B", func(e, a string, av types.AttributeValue) (any, error) { return readBytes(e, a, av) }},
-	{"readStrings", "L", func(e, a string, av types.AttributeValue) (any, error) { return readStrings(e, a, av) }},
-	{"readStringSet", "SS", func(e, a string, av types.AttributeValue) (any, error) { return readStringSet(e, a, av) }},
-	{"readIntSet", "NS", func(e, a string, av types.AttributeValue) (any, error) { return readIntSet(e, a, av) }},
-	{"readMap", "M", func(e, a string, av types.AttributeValue) (any, error) { return readMap(e, a, av) }},
-	{"readPath", "S", func(e, a string, av types.AttributeValue) (any, error) { return readPath(e, a, av, "/") }},
+	{"readString", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadString(e, a, av) }},
+	{"readInt", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadInt(e, a, av) }},
+	{"readFloat", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadFloat(e, a, av) }},
+	{"readBool", "BOOL", func(e, a string, av types.AttributeValue) (any, error) { return ReadBool(e, a, av) }},
+	{"readTime", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadTime(e, a, av) }},
+	{"readDate", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadDate(e, a, av) }},
+	{"readUnix", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadUnix(e, a, av) }},
+	{"readUnixMilli", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadUnixMilli(e, a, av) }},
+	{"readBytes", "B", func(e, a string, av types.AttributeValue) (any, error) { return ReadBytes(e, a, av) }},
+	{"readStrings", "L", func(e, a string, av types.AttributeValue) (any, error) { return ReadStrings(e, a, av) }},
+	{"readStringSet", "SS", func(e, a string, av types.AttributeValue) (any, error) { return ReadStringSet(e, a, av) }},
+	{"readIntSet", "NS", func(e, a string, av types.AttributeValue) (any, error) { return ReadIntSet(e, a, av) }},
+	{"readMap", "M", func(e, a string, av types.AttributeValue) (any, error) { return ReadMap(e, a, av) }},
+	{"readPath", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadPath(e, a, av, "/") }},
 }
 
 func TestReadersRightType(t *testing.T) {
@@ -113,23 +113,23 @@ func TestReadValues(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
 
-	if v, err := readString("E", "a", s("héllo")); err != nil || v != "héllo" {
+	if v, err := ReadString("E", "a", s("héllo")); err != nil || v != "héllo" {
 		t.Errorf("readString = %q, %v", v, err)
 	}
-	if v, err := readString("E", "a", s("")); err != nil || v != "" {
+	if v, err := ReadString("E", "a", s("")); err != nil || v != "" {
 		t.Errorf("readString(\"\") = %q, %v", v, err)
 	}
 	for in, want := range map[string]int64{
 		"0": 0, "-0": 0, "42": 42, "-42": -42, "+7": 7, "007": 7,
 		"9223372036854775807": math.MaxInt64, "-9223372036854775808": math.MinInt64,
 	} {
-		if v, err := readInt("E", "a", n(in)); err != nil || v != want {
+		if v, err := ReadInt("E", "a", n(in)); err != nil || v != want {
 			t.Errorf("readInt(%q) = %d, %v; want %d", in, v, err, want)
 		}
 	}
 	for _, in := range []string{"", " 1", "1 ", "1.5", "1.0", "1e3", "abc", "0x10", "1_000",
 		"9223372036854775808", "-9223372036854775809", "99999999999999999999999999999999999999"} {
-		_, err := readInt("E", "a", n(in))
+		_, err := ReadInt("E", "a", n(in))
 		checkItemError(t, err, "E", "a")
 		noValue(t, "readInt", err, in)
 	}
@@ -137,40 +137,40 @@ func TestReadValues(t *testing.T) {
 		"0": 0, "1.5": 1.5, "-1.5": -1.5, "1e3": 1000, "1E-130": 1e-130, "9.9999999999999999999999999999999999999E+125": 1e126,
 		"42": 42, "0.1": 0.1, "123456789012345678901234567890": 1.2345678901234568e29,
 	} {
-		if v, err := readFloat("E", "a", n(in)); err != nil || v != want {
+		if v, err := ReadFloat("E", "a", n(in)); err != nil || v != want {
 			t.Errorf("readFloat(%q) = %v, %v; want %v", in, v, err, want)
 		}
 	}
 	for _, in := range []string{"", "abc", "1.5.5", "1e", "--1", "1e400", "-1e400", " 1"} {
-		_, err := readFloat("E", "a", n(in))
+		_, err := ReadFloat("E", "a", n(in))
 		checkItemError(t, err, "E", "a")
 		noValue(t, "readFloat", err, in)
 	}
 	for _, in := range []string{"", "2021-3-5", "20210305", "2021-02-30", "05/03/2021", "2021-03-05T00:00:00Z"} {
-		_, err := readDate("E", "a", s(in))
+		_, err := ReadDate("E", "a", s(in))
 		checkItemError(t, err, "E", "a")
 		noValue(t, "readDate", err, in)
 	}
 	for _, in := range []string{"1.5", "9223372036854775808", "x7q"} {
-		_, err := readIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"1", in}})
+		_, err := ReadIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"1", in}})
 		checkItemError(t, err, "E", "a")
 		noValue(t, "readIntSet", err, in)
 	}
 	for _, b := range []bool{true, false} {
-		if v, err := readBool("E", "a", &types.AttributeValueMemberBOOL{Value: b}); err != nil || v != b {
+		if v, err := ReadBool("E", "a", &types.AttributeValueMemberBOOL{Value: b}); err != nil || v != b {
 			t.Errorf("readBool(%v) = %v, %v", b, v, err)
 		}
 	}
-	if v, err := readBytes("E", "a", &types.AttributeValueMemberB{Value: []byte{0, 1, 255}}); err != nil || string(v) != "\x00\x01\xff" {
+	if v, err := ReadBytes("E", "a", &types.AttributeValueMemberB{Value: []byte{0, 1, 255}}); err != nil || string(v) != "\x00\x01\xff" {
 		t.Errorf("readBytes = %q, %v", v, err)
 	}
-	if v, err := readStringSet("E", "a", &types.AttributeValueMemberSS{Value: []string{"x", "y"}}); err != nil || !slices.Equal(v, []string{"x", "y"}) {
+	if v, err := ReadStringSet("E", "a", &types.AttributeValueMemberSS{Value: []string{"x", "y"}}); err != nil || !slices.Equal(v, []string{"x", "y"}) {
 		t.Errorf("readStringSet = %q, %v", v, err)
 	}
-	if v, err := readPath("E", "a", s("usr/local/bin"), "/"); err != nil || !slices.Equal(v, []string{"usr", "local", "bin"}) {
+	if v, err := ReadPath("E", "a", s("usr/local/bin"), "/"); err != nil || !slices.Equal(v, []string{"usr", "local", "bin"}) {
 		t.Errorf("readPath = %q, %v", v, err)
 	}
-	if v, err := readPath("E", "a", s("a→b"), "→"); err != nil || !slices.Equal(v, []string{"a", "b"}) {
+	if v, err := ReadPath("E", "a", s("a→b"), "→"); err != nil || !slices.Equal(v, []string{"a", "b"}) {
 		t.Errorf("readPath(→) = %q, %v", v, err)
 	}
 	// Elements of the wrong type in containers.
@@ -179,47 +179,47 @@ func TestReadValues(t *testing.T) {
 		err  error
 	}{
 		{"readStrings N element", func() error {
-			_, err := readStrings("E", "a", &types.AttributeValueMemberL{Value: []types.AttributeValue{s("x"), n("1")}})
+			_, err := ReadStrings("E", "a", &types.AttributeValueMemberL{Value: []types.AttributeValue{s("x"), n("1")}})
 			return err
 		}()},
 		{"readStrings nil element", func() error {
-			_, err := readStrings("E", "a", &types.AttributeValueMemberL{Value: []types.AttributeValue{nil}})
+			_, err := ReadStrings("E", "a", &types.AttributeValueMemberL{Value: []types.AttributeValue{nil}})
 			return err
 		}()},
 		{"readMap N value", func() error {
-			_, err := readMap("E", "a", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": s("v"), "j": n("1")}})
+			_, err := ReadMap("E", "a", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": s("v"), "j": n("1")}})
 			return err
 		}()},
 		{"readIntSet malformed", func() error {
-			_, err := readIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"1", "1.5"}})
+			_, err := ReadIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"1", "1.5"}})
 			return err
 		}()},
 		{"readIntSet overflow", func() error {
-			_, err := readIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"9223372036854775808"}})
+			_, err := ReadIntSet("E", "a", &types.AttributeValueMemberNS{Value: []string{"9223372036854775808"}})
 			return err
 		}()},
 		{"readTime N", func() error {
-			_, err := readTime("E", "a", n("1614970496"))
+			_, err := ReadTime("E", "a", n("1614970496"))
 			return err
 		}()},
 		{"readUnix S", func() error {
-			_, err := readUnix("E", "a", s("1614970496"))
+			_, err := ReadUnix("E", "a", s("1614970496"))
 			return err
 		}()},
 		{"readUnix malformed", func() error {
-			_, err := readUnix("E", "a", n("1.5"))
+			_, err := ReadUnix("E", "a", n("1.5"))
 			return err
 		}()},
 		{"readUnixMilli malformed", func() error {
-			_, err := readUnixMilli("E", "a", n("x"))
+			_, err := ReadUnixMilli("E", "a", n("x"))
 			return err
 		}()},
 		{"readPath N", func() error {
-			_, err := readPath("E", "a", n("1"), "/")
+			_, err := ReadPath("E", "a", n("1"), "/")
 			return err
 		}()},
 		{"readDate N", func() error {
-			_, err := readDate("E", "a", n("20210305"))
+			_, err := ReadDate("E", "a", n("20210305"))
 			return err
 		}()},
 	} {
@@ -244,9 +244,9 @@ func TestReadTime(t *testing.T) {
 		"2021-03-05T18:54:56.123456789-00:00":        base.Add(123456789),
 		"0000-01-01T00:00:00Z":                       time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
 		"9999-12-31T23:59:59.999999999Z":             time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
-		formatTime(base.Add(123 * time.Microsecond)): base.Add(123 * time.Microsecond),
+		FormatTime(base.Add(123 * time.Microsecond)): base.Add(123 * time.Microsecond),
 	} {
-		got, err := readTime("E", "at", s(in))
+		got, err := ReadTime("E", "at", s(in))
 		if err != nil || !got.Equal(want) {
 			t.Errorf("readTime(%q) = %v, %v; want %v", in, got, err, want)
 		}
@@ -255,7 +255,7 @@ func TestReadTime(t *testing.T) {
 		"", "2021-03-05", "2021-03-05 18:54:56Z", "2021-03-05T18:54:56", "2021-03-05T18:54:56+0200",
 		"2021-03-05T25:54:56Z", "2021-02-30T18:54:56Z", "1614970496", "2021-03-05T18:54:56.Z", "yesterday",
 	} {
-		_, err := readTime("E", "at", s(in))
+		_, err := ReadTime("E", "at", s(in))
 		checkItemError(t, err, "E", "at")
 		noValue(t, "readTime", err, in)
 	}
@@ -264,25 +264,25 @@ func TestReadTime(t *testing.T) {
 func TestReadDateAndUnix(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
-	if d, err := readDate("E", "d", s("2021-03-05")); err != nil || !d.Equal(time.Date(2021, 3, 5, 0, 0, 0, 0, time.UTC)) {
+	if d, err := ReadDate("E", "d", s("2021-03-05")); err != nil || !d.Equal(time.Date(2021, 3, 5, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("readDate = %v, %v", d, err)
 	}
 	for _, in := range []string{"", "2021-3-5", "2021-02-30", "2021-03-05T00:00:00Z", "05/03/2021"} {
-		_, err := readDate("E", "d", s(in))
+		_, err := ReadDate("E", "d", s(in))
 		checkItemError(t, err, "E", "d")
 	}
-	// formatDate / readDate round trip.
+	// FormatDate / ReadDate round trip.
 	d := time.Date(1999, 12, 31, 0, 0, 0, 0, time.UTC)
-	if got, err := readDate("E", "d", s(formatDate(d))); err != nil || !got.Equal(d) {
+	if got, err := ReadDate("E", "d", s(FormatDate(d))); err != nil || !got.Equal(d) {
 		t.Errorf("readDate(formatDate(%v)) = %v, %v", d, got, err)
 	}
-	if u, err := readUnix("E", "u", n("1614970496")); err != nil || !u.Equal(time.Date(2021, 3, 5, 18, 54, 56, 0, time.UTC)) || u.Location() != time.UTC {
+	if u, err := ReadUnix("E", "u", n("1614970496")); err != nil || !u.Equal(time.Date(2021, 3, 5, 18, 54, 56, 0, time.UTC)) || u.Location() != time.UTC {
 		t.Errorf("readUnix = %v, %v", u, err)
 	}
-	if u, err := readUnix("E", "u", n("-1")); err != nil || !u.Equal(time.Unix(-1, 0)) {
+	if u, err := ReadUnix("E", "u", n("-1")); err != nil || !u.Equal(time.Unix(-1, 0)) {
 		t.Errorf("readUnix(-1) = %v, %v", u, err)
 	}
-	if u, err := readUnixMilli("E", "u", n("1614970496500")); err != nil || !u.Equal(time.Date(2021, 3, 5, 18, 54, 56, 5e8, time.UTC)) || u.Location() != time.UTC {
+	if u, err := ReadUnixMilli("E", "u", n("1614970496500")); err != nil || !u.Equal(time.Date(2021, 3, 5, 18, 54, 56, 5e8, time.UTC)) || u.Location() != time.UTC {
 		t.Errorf("readUnixMilli = %v, %v", u, err)
 	}
 }
@@ -296,8 +296,8 @@ func TestIntRoundTrip(t *testing.T) {
 		ns = append(ns, int64(r.Uint64()))
 	}
 	for _, n := range ns {
-		av := intValue(n)
-		got, err := readInt("E", "n", av)
+		av := IntValue(n)
+		got, err := ReadInt("E", "n", av)
 		if err != nil || got != n {
 			t.Errorf("readInt(intValue(%d)) = %d, %v", n, got, err)
 		}
@@ -317,26 +317,26 @@ func TestFloatRoundTrip(t *testing.T) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			continue // DynamoDB has no such numbers
 		}
-		av := floatValue(f)
-		got, err := readFloat("E", "f", av)
+		av := FloatValue(f)
+		got, err := ReadFloat("E", "f", av)
 		if err != nil || math.Float64bits(got) != math.Float64bits(f) && !(f == 0 && got == 0) {
 			t.Errorf("readFloat(floatValue(%v)) = %v, %v (written %q)", f, got, err, av.(*types.AttributeValueMemberN).Value)
 		}
 	}
 	// Negative zero comes back as a zero (DynamoDB has no -0 anyway).
-	if got, err := readFloat("E", "f", floatValue(math.Copysign(0, -1))); err != nil || got != 0 {
+	if got, err := ReadFloat("E", "f", FloatValue(math.Copysign(0, -1))); err != nil || got != 0 {
 		t.Errorf("readFloat(floatValue(-0)) = %v, %v", got, err)
 	}
-	// Whole floats come back through readInt when in range.
-	if got, err := readInt("E", "f", floatValue(42)); err != nil || got != 42 {
+	// Whole floats come back through ReadInt when in range.
+	if got, err := ReadInt("E", "f", FloatValue(42)); err != nil || got != 42 {
 		t.Errorf("readInt(floatValue(42)) = %v, %v", got, err)
 	}
 }
 
 func TestStringsRoundTrip(t *testing.T) {
 	for _, ss := range [][]string{nil, {}, {""}, {"a"}, {"a", "b", "a"}, {"ä", "日本", "🎉", "\x00"}} {
-		av := stringsValue(ss)
-		got, err := readStrings("E", "l", av)
+		av := StringsValue(ss)
+		got, err := ReadStrings("E", "l", av)
 		if err != nil || !slices.Equal(got, ss) {
 			t.Errorf("readStrings(stringsValue(%q)) = %q, %v", ss, got, err)
 		}
@@ -348,8 +348,8 @@ func TestStringsRoundTrip(t *testing.T) {
 
 func TestIntSetRoundTrip(t *testing.T) {
 	for _, ns := range [][]int64{nil, {}, {0}, {1, -1}, intBoundaries()} {
-		av := intSetValue(ns)
-		got, err := readIntSet("E", "ns", av)
+		av := IntSetValue(ns)
+		got, err := ReadIntSet("E", "ns", av)
 		if err != nil || !slices.Equal(got, ns) {
 			t.Errorf("readIntSet(intSetValue(%d)) = %d, %v", ns, got, err)
 		}
@@ -358,8 +358,8 @@ func TestIntSetRoundTrip(t *testing.T) {
 
 func TestMapRoundTrip(t *testing.T) {
 	for _, m := range []map[string]string{nil, {}, {"": ""}, {"a": "1", "b": "2"}, {"ä": "日本", "🎉": "\x00"}} {
-		av := mapValue(m)
-		got, err := readMap("E", "m", av)
+		av := MapValue(m)
+		got, err := ReadMap("E", "m", av)
 		if err != nil || !maps.Equal(got, m) {
 			t.Errorf("readMap(mapValue(%q)) = %q, %v", m, got, err)
 		}
@@ -369,10 +369,10 @@ func TestMapRoundTrip(t *testing.T) {
 	}
 	// The map written is a copy: changing the input later changes nothing.
 	m := map[string]string{"a": "1"}
-	av := mapValue(m)
+	av := MapValue(m)
 	m["a"] = "2"
 	m["b"] = "3"
-	if got, _ := readMap("E", "m", av); !maps.Equal(got, map[string]string{"a": "1"}) {
+	if got, _ := ReadMap("E", "m", av); !maps.Equal(got, map[string]string{"a": "1"}) {
 		t.Errorf("mapValue kept a reference to its input: %q", got)
 	}
 }
@@ -434,14 +434,14 @@ func TestKeyHash(t *testing.T) {
 }
 
 // TestKeyHashNUL checks that keyHash tells apart string keys holding NUL,
-// which DynamoDB allows in S values and keyString lets through.
+// which DynamoDB allows in S values and KeyString lets through.
 func TestKeyHashNUL(t *testing.T) {
 	S := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	k1 := map[string]types.AttributeValue{"pk": S("a\x00Sb"), "sk": S("c")}
 	k2 := map[string]types.AttributeValue{"pk": S("a"), "sk": S("b\x00Sc")}
-	// Both values pass keyString for templates "{id}" (no separators).
+	// Both values pass KeyString for templates "{id}" (no separators).
 	for _, v := range []string{"a\x00Sb", "b\x00Sc"} {
-		if _, err := keyString("id", v, ""); err != nil {
+		if _, err := KeyString("id", v, ""); err != nil {
 			t.Fatalf("keyString(%q): %v", v, err)
 		}
 	}
@@ -503,7 +503,7 @@ func TestIsTypeAndHasKeyPrefix(t *testing.T) {
 		{"absent", "Book", false},
 		{"absent", "", false},
 	} {
-		if got := isType(item, tt.attr, tt.value); got != tt.want {
+		if got := IsType(item, tt.attr, tt.value); got != tt.want {
 			t.Errorf("isType(%s, %q) = %v", tt.attr, tt.value, got)
 		}
 	}
@@ -520,21 +520,21 @@ func TestIsTypeAndHasKeyPrefix(t *testing.T) {
 		{"n", "", false},
 		{"absent", "", false},
 	} {
-		if got := hasKeyPrefix(item, tt.attr, tt.prefix); got != tt.want {
+		if got := HasKeyPrefix(item, tt.attr, tt.prefix); got != tt.want {
 			t.Errorf("hasKeyPrefix(%s, %q) = %v", tt.attr, tt.prefix, got)
 		}
 	}
-	if isType(nil, "type", "Book") || hasKeyPrefix(nil, "sk", "") {
+	if IsType(nil, "type", "Book") || HasKeyPrefix(nil, "sk", "") {
 		t.Errorf("nil item matches")
 	}
 }
 
 func TestReadPathEmpty(t *testing.T) {
-	got, err := readPath("E", "p", &types.AttributeValueMemberS{Value: ""}, "/")
+	got, err := ReadPath("E", "p", &types.AttributeValueMemberS{Value: ""}, "/")
 	if err != nil || len(got) != 0 {
 		t.Errorf("readPath(\"\") = %q, %v; want no element", got, err)
 	}
-	got, err = readPath("E", "p", &types.AttributeValueMemberS{Value: "a"}, "/")
+	got, err = ReadPath("E", "p", &types.AttributeValueMemberS{Value: "a"}, "/")
 	if err != nil || !slices.Equal(got, []string{"a"}) {
 		t.Errorf("readPath(\"a\") = %q, %v", got, err)
 	}
@@ -572,11 +572,11 @@ func TestStorableFloat(t *testing.T) {
 		1e-131: false, 1e300: false, math.MaxFloat64: false, math.SmallestNonzeroFloat64: false,
 		math.Inf(1): false, math.Inf(-1): false, math.NaN(): false,
 	} {
-		if got := storableFloat(f); got != want {
+		if got := StorableFloat(f); got != want {
 			t.Errorf("storableFloat(%v) = %v, want %v", f, got, want)
 		}
 	}
-	// storableFloat agrees with DynamoDB's rule on the text floatValue
+	// StorableFloat agrees with DynamoDB's rule on the text FloatValue
 	// writes.
 	r := rand.New(rand.NewPCG(7, 8))
 	fs := []float64{1e-130, 1e126, math.Nextafter(1e126, 0), math.Nextafter(1e-130, 0), math.Nextafter(1e-130, 1)}
@@ -590,8 +590,8 @@ func TestStorableFloat(t *testing.T) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			continue
 		}
-		text := floatValue(f).(*types.AttributeValueMemberN).Value
-		if got, want := storableFloat(f), dynamoNumberOK(text); got != want {
+		text := FloatValue(f).(*types.AttributeValueMemberN).Value
+		if got, want := StorableFloat(f), dynamoNumberOK(text); got != want {
 			t.Errorf("storableFloat(%v) = %v, but DynamoDB's rule on %q says %v", f, got, text, want)
 		}
 	}
@@ -599,37 +599,37 @@ func TestStorableFloat(t *testing.T) {
 
 func TestStorableYear(t *testing.T) {
 	for y, want := range map[int]bool{-10000: false, -1: false, 0: true, 1: true, 1970: true, 9999: true, 10000: false, 1 << 40: false} {
-		if got := storableYear(y); got != want {
+		if got := StorableYear(y); got != want {
 			t.Errorf("storableYear(%d) = %v", y, got)
 		}
-		// It is exactly the range keyTime accepts.
-		_, err := keyTime("t", time.Date(y, 6, 1, 0, 0, 0, 0, time.UTC))
+		// It is exactly the range KeyTime accepts.
+		_, err := KeyTime("t", time.Date(y, 6, 1, 0, 0, 0, 0, time.UTC))
 		if (err == nil) != want {
 			t.Errorf("year %d: storableYear %v, keyTime error %v", y, want, err)
 		}
 	}
 }
 
-// decoders wraps every itemDecoder method as one signature, with the
+// decoders wraps every ItemDecoder method as one signature, with the
 // reader it must agree with.
 var decoders = []struct {
 	reader string
-	decode func(d *itemDecoder, attr string, av types.AttributeValue, p presence) any
+	decode func(d *ItemDecoder, attr string, av types.AttributeValue, p Presence) any
 }{
-	{"readString", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.string(a, av, p) }},
-	{"readInt", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.int(a, av, p) }},
-	{"readFloat", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.float(a, av, p) }},
-	{"readBool", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.bool(a, av, p) }},
-	{"readTime", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.time(a, av, p) }},
-	{"readDate", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.date(a, av, p) }},
-	{"readUnix", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.unix(a, av, p) }},
-	{"readUnixMilli", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.unixMilli(a, av, p) }},
-	{"readBytes", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.bytes(a, av, p) }},
-	{"readStrings", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.strings(a, av, p) }},
-	{"readStringSet", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.stringSet(a, av, p) }},
-	{"readIntSet", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.intSet(a, av, p) }},
-	{"readMap", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.stringMap(a, av, p) }},
-	{"readPath", func(d *itemDecoder, a string, av types.AttributeValue, p presence) any { return d.path(a, av, "/", p) }},
+	{"readString", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.String(a, av, p) }},
+	{"readInt", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Int(a, av, p) }},
+	{"readFloat", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Float(a, av, p) }},
+	{"readBool", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Bool(a, av, p) }},
+	{"readTime", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Time(a, av, p) }},
+	{"readDate", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Date(a, av, p) }},
+	{"readUnix", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Unix(a, av, p) }},
+	{"readUnixMilli", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.UnixMilli(a, av, p) }},
+	{"readBytes", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Bytes(a, av, p) }},
+	{"readStrings", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Strings(a, av, p) }},
+	{"readStringSet", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.StringSet(a, av, p) }},
+	{"readIntSet", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.IntSet(a, av, p) }},
+	{"readMap", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.StringMap(a, av, p) }},
+	{"readPath", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Path(a, av, "/", p) }},
 }
 
 // rightValue is a value each reader decodes.
@@ -660,28 +660,28 @@ func TestItemDecoderAgreesWithReaders(t *testing.T) {
 			if av == nil {
 				continue
 			}
-			for _, p := range []presence{required, optional} {
+			for _, p := range []Presence{Required, Optional} {
 				want, wantErr := r.read("Book", "title", av)
-				d := itemDecoder{entity: "Book"}
+				d := ItemDecoder{Entity: "Book"}
 				got := dm.decode(&d, "title", av, p)
-				if p == optional && isNull(av) {
+				if p == Optional && isNull(av) {
 					// A stored NULL is an absent optional attribute.
-					if d.err != nil || !reflect.ValueOf(got).IsZero() {
-						t.Errorf("%s(NULL value), optional = %#v, %v; want the zero value", dm.reader, got, d.err)
+					if d.Err != nil || !reflect.ValueOf(got).IsZero() {
+						t.Errorf("%s(NULL value), optional = %#v, %v; want the zero value", dm.reader, got, d.Err)
 					}
 					continue
 				}
 				if wantErr != nil {
-					if d.err == nil || d.err.Error() != wantErr.Error() {
-						t.Errorf("%s(%s value): error %v, want %v", dm.reader, typ, d.err, wantErr)
+					if d.Err == nil || d.Err.Error() != wantErr.Error() {
+						t.Errorf("%s(%s value): error %v, want %v", dm.reader, typ, d.Err, wantErr)
 					}
 					if !reflect.ValueOf(got).IsZero() {
 						t.Errorf("%s(%s value) after an error = %#v, want the zero value", dm.reader, typ, got)
 					}
 					continue
 				}
-				if d.err != nil || !reflect.DeepEqual(got, want) {
-					t.Errorf("%s(%s value) = %#v, %v; want %#v", dm.reader, typ, got, d.err, want)
+				if d.Err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("%s(%s value) = %#v, %v; want %#v", dm.reader, typ, got, d.Err, want)
 				}
 			}
 		}
@@ -690,31 +690,31 @@ func TestItemDecoderAgreesWithReaders(t *testing.T) {
 
 func TestItemDecoderMissing(t *testing.T) {
 	for _, dm := range decoders {
-		d := itemDecoder{entity: "Book"}
-		if got := dm.decode(&d, "title", nil, optional); !reflect.ValueOf(got).IsZero() || d.err != nil {
-			t.Errorf("%s: missing optional = %#v, %v; want the zero value and no error", dm.reader, got, d.err)
+		d := ItemDecoder{Entity: "Book"}
+		if got := dm.decode(&d, "title", nil, Optional); !reflect.ValueOf(got).IsZero() || d.Err != nil {
+			t.Errorf("%s: missing optional = %#v, %v; want the zero value and no error", dm.reader, got, d.Err)
 		}
-		if got := dm.decode(&d, "title", nil, required); !reflect.ValueOf(got).IsZero() {
+		if got := dm.decode(&d, "title", nil, Required); !reflect.ValueOf(got).IsZero() {
 			t.Errorf("%s: missing required = %#v, want the zero value", dm.reader, got)
 		}
-		checkItemError(t, d.err, "Book", "title")
-		if !strings.HasSuffix(d.err.Error(), ": missing") {
-			t.Errorf("%s: missing required: %v", dm.reader, d.err)
+		checkItemError(t, d.Err, "Book", "title")
+		if !strings.HasSuffix(d.Err.Error(), ": missing") {
+			t.Errorf("%s: missing required: %v", dm.reader, d.Err)
 		}
 	}
 }
 
 func TestItemDecoderKeepsFirstError(t *testing.T) {
-	d := itemDecoder{entity: "Book"}
-	if got := d.string("isbn", &types.AttributeValueMemberS{Value: "1"}, required); got != "1" {
+	d := ItemDecoder{Entity: "Book"}
+	if got := d.String("isbn", &types.AttributeValueMemberS{Value: "1"}, Required); got != "1" {
 		t.Errorf("isbn = %q", got)
 	}
-	d.int("year", &types.AttributeValueMemberS{Value: "x"}, required)
-	d.string("title", nil, required)
-	if got := d.string("author", &types.AttributeValueMemberS{Value: "a"}, required); got != "a" {
+	d.Int("year", &types.AttributeValueMemberS{Value: "x"}, Required)
+	d.String("title", nil, Required)
+	if got := d.String("author", &types.AttributeValueMemberS{Value: "a"}, Required); got != "a" {
 		t.Errorf("a good attribute after an error = %q, want it decoded", got)
 	}
-	checkItemError(t, d.err, "Book", "year")
+	checkItemError(t, d.Err, "Book", "year")
 }
 
 func TestIntDiff(t *testing.T) {
@@ -733,7 +733,7 @@ func TestIntDiff(t *testing.T) {
 		{math.MinInt64, math.MinInt64, "0"},
 		{-5, math.MaxInt64, "-9223372036854775812"},
 	} {
-		got := intDiff(tt.a, tt.b).(*types.AttributeValueMemberN).Value
+		got := IntDiff(tt.a, tt.b).(*types.AttributeValueMemberN).Value
 		if got != tt.want {
 			t.Errorf("intDiff(%d, %d) = %s, want %s", tt.a, tt.b, got, tt.want)
 		}
@@ -761,7 +761,7 @@ func TestUpdateExpression(t *testing.T) {
 		{[]string{"#a = :a"}, []string{"#n"}, []string{"#t :t"}, "#c :c", "SET #a = :a ADD #c :c REMOVE #n DELETE #t :t"},
 		{nil, nil, nil, "#c :c", "ADD #c :c"},
 	} {
-		if got := updateExpression(tt.set, tt.add, tt.remove, tt.del); got != tt.want {
+		if got := UpdateExpression(tt.set, tt.add, tt.remove, tt.del); got != tt.want {
 			t.Errorf("updateExpression(%q, %q, %q, %q) = %q, want %q", tt.set, tt.add, tt.remove, tt.del, got, tt.want)
 		}
 	}
@@ -772,41 +772,41 @@ func TestUpdateExpression(t *testing.T) {
 // a default stands for a missing or NULL attribute and for nothing else.
 func TestDecodePtrAndDefault(t *testing.T) {
 	null := &types.AttributeValueMemberNULL{Value: true}
-	d := itemDecoder{entity: "Book"}
-	if p := decodePtr(&d, "n", nil, readInt); p != nil {
+	d := ItemDecoder{Entity: "Book"}
+	if p := DecodePtr(&d, "n", nil, ReadInt); p != nil {
 		t.Errorf("decodePtr(missing) = %v", *p)
 	}
-	if p := decodePtr(&d, "n", null, readInt); p != nil {
+	if p := DecodePtr(&d, "n", null, ReadInt); p != nil {
 		t.Errorf("decodePtr(NULL) = %v", *p)
 	}
-	if p := decodePtr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, readInt); p == nil || *p != 0 {
+	if p := DecodePtr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, ReadInt); p == nil || *p != 0 {
 		t.Errorf("decodePtr(0) = %v", p)
 	}
-	if p := decodePtr(&d, "b", &types.AttributeValueMemberBOOL{Value: false}, readBool); p == nil || *p {
+	if p := DecodePtr(&d, "b", &types.AttributeValueMemberBOOL{Value: false}, ReadBool); p == nil || *p {
 		t.Errorf("decodePtr(false) = %v", p)
 	}
-	if d.err != nil {
-		t.Fatalf("error %v", d.err)
+	if d.Err != nil {
+		t.Fatalf("error %v", d.Err)
 	}
-	if p := decodePtr(&d, "n", &types.AttributeValueMemberS{Value: "x"}, readInt); p == nil || d.err == nil {
-		t.Errorf("decodePtr(S) for an int: %v, %v; want an error", p, d.err)
+	if p := DecodePtr(&d, "n", &types.AttributeValueMemberS{Value: "x"}, ReadInt); p == nil || d.Err == nil {
+		t.Errorf("decodePtr(S) for an int: %v, %v; want an error", p, d.Err)
 	}
-	d = itemDecoder{entity: "Book"}
+	d = ItemDecoder{Entity: "Book"}
 	for _, av := range []types.AttributeValue{nil, null} {
-		if got := decodeOr(&d, "n", av, int64(3), readInt); got != 3 {
+		if got := DecodeOr(&d, "n", av, int64(3), ReadInt); got != 3 {
 			t.Errorf("decodeOr(%v) = %d, want the default 3", av, got)
 		}
 	}
-	if got := decodeOr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, int64(3), readInt); got != 0 {
+	if got := DecodeOr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, int64(3), ReadInt); got != 0 {
 		t.Errorf("decodeOr(0) = %d, want the stored 0", got)
 	}
-	if d.err != nil {
-		t.Fatalf("error %v", d.err)
+	if d.Err != nil {
+		t.Fatalf("error %v", d.Err)
 	}
-	if document(null) != nil || document(nil) != nil {
+	if Document(null) != nil || Document(nil) != nil {
 		t.Error("document(NULL) is not nil")
 	}
-	if m := (&types.AttributeValueMemberM{}); document(m) != m {
+	if m := (&types.AttributeValueMemberM{}); Document(m) != m {
 		t.Error("document(M) is not the value")
 	}
 }

@@ -46,7 +46,7 @@ const (
 // done.
 var ErrRetriesExhausted = errors.New(pkgPrefix + "retries exhausted")
 
-// BatchError is the error of a batch method (batchGet, batchPut,
+// BatchError is the error of a batch method (BatchGet, batchPut,
 // batchDelete): which of the items or keys passed were done and which
 // were not, and why. The other indexes were done: the item written, the
 // key deleted, or the key read (found or not).
@@ -119,9 +119,9 @@ func (e *attemptsError) Unwrap() []error {
 	return []error{ErrRetriesExhausted}
 }
 
-// batchItemError is the error of a batch method that refuses the value
+// BatchItemError is the error of a batch method that refuses the value
 // at index i of the n it was passed, before any call: nothing is done.
-func batchItemError(method, done string, i, n int, err error) error {
+func BatchItemError(method, done string, i, n int, err error) error {
 	notDone := make([]int, n)
 	for j := range notDone {
 		notDone[j] = j
@@ -129,17 +129,17 @@ func batchItemError(method, done string, i, n int, err error) error {
 	return &BatchError{Method: method, Item: i, NotDone: notDone, Err: err, total: n, done: done}
 }
 
-// batchCall is what a batch method tells the runtime about itself.
-type batchCall struct {
-	method  string   // the Store method, for its errors
-	table   string   // the table's physical name
-	key     []string // the primary key's attribute names
-	workers int      // requests in flight at once; < 1: defaultBatchConcurrency
+// BatchCall is what a batch method tells the runtime about itself.
+type BatchCall struct {
+	Method  string   // the Store method, for its errors
+	Table   string   // the table's physical name
+	Key     []string // the primary key's attribute names
+	Workers int      // requests in flight at once; < 1: defaultBatchConcurrency
 	// ttl is the ttl attribute of a read that leaves expired items out
 	// (see expired), "" for none; now is the Store clock's, in epoch
 	// seconds.
-	ttl string
-	now int64
+	TTL string
+	Now int64
 }
 
 // What became of one unique key or write of a batch.
@@ -301,8 +301,8 @@ func batchStopped(ctx context.Context, stop <-chan struct{}) error {
 // batchFailure is the error of a batch whose calls failed with err:
 // state holds what became of each distinct key, of maps the caller's
 // indexes to them.
-func batchFailure(call batchCall, done string, of []int, state []uint8, err error) *BatchError {
-	e := &BatchError{Method: call.method, Item: -1, Err: err, total: len(of), done: done}
+func batchFailure(call BatchCall, done string, of []int, state []uint8, err error) *BatchError {
+	e := &BatchError{Method: call.Method, Item: -1, Err: err, total: len(of), done: done}
 	for i, k := range of {
 		switch state[k] {
 		case batchNotDone:
@@ -318,23 +318,23 @@ type batchGetClient interface {
 	BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
 }
 
-// batchGet reads the items of keys, one per index of the caller's slice
+// BatchGet reads the items of keys, one per index of the caller's slice
 // (a key may repeat), and decodes them: in the order of keys, absent
 // items left out, a key given twice read once, at its first place. It
 // sends 100 distinct keys per request, call.workers requests at once;
 // each chunk's unprocessed keys and throttled requests are retried with
 // backoff, batchAttempts requests at most. On a failure it returns the
 // items read, and a *BatchError with the indexes of the keys not read.
-func batchGet[T any](ctx context.Context, c batchGetClient, call batchCall, keys []map[string]types.AttributeValue, consistent bool, projection string, names map[string]string, decode func(item map[string]types.AttributeValue) (T, error)) ([]T, error) {
-	send, of := batchUnique(len(keys), func(i int) map[string]types.AttributeValue { return keys[i] }, call.key, false)
+func BatchGet[T any](ctx context.Context, c batchGetClient, call BatchCall, keys []map[string]types.AttributeValue, consistent bool, projection string, names map[string]string, decode func(item map[string]types.AttributeValue) (T, error)) ([]T, error) {
+	send, of := batchUnique(len(keys), func(i int) map[string]types.AttributeValue { return keys[i] }, call.Key, false)
 	items := make([]map[string]types.AttributeValue, len(send))
 	state := make([]uint8, len(send))
 	chunks := (len(send) + maxBatchGet - 1) / maxBatchGet
-	err := batchRun(chunks, call.workers, func(chunk int, stop <-chan struct{}) error {
+	err := batchRun(chunks, call.Workers, func(chunk int, stop <-chan struct{}) error {
 		lo, hi := chunk*maxBatchGet, min((chunk+1)*maxBatchGet, len(send))
 		at := make(map[string]int, hi-lo) // a key's number, by its hash
 		for k := lo; k < hi; k++ {
-			at[keyHash(keys[send[k]], call.key...)] = k
+			at[keyHash(keys[send[k]], call.Key...)] = k
 		}
 		pending := make([]map[string]types.AttributeValue, 0, hi-lo)
 		for k := lo; k < hi; k++ {
@@ -353,7 +353,7 @@ func batchGet[T any](ctx context.Context, c batchGetClient, call batchCall, keys
 				ka.ProjectionExpression = &proj
 				ka.ExpressionAttributeNames = maps.Clone(names)
 			}
-			res, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{call.table: ka}})
+			res, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{call.Table: ka}})
 			if err != nil {
 				if !throttled(err) {
 					return err
@@ -361,22 +361,22 @@ func batchGet[T any](ctx context.Context, c batchGetClient, call batchCall, keys
 				last = err
 			} else {
 				last = nil
-				for _, item := range res.Responses[call.table] {
-					if k, ok := at[keyHash(item, call.key...)]; ok {
+				for _, item := range res.Responses[call.Table] {
+					if k, ok := at[keyHash(item, call.Key...)]; ok {
 						items[k] = item
 					}
 				}
 				// The keys sent and not left unprocessed are read.
 				left := map[int]bool{}
 				next := pending[:0:0]
-				for _, key := range res.UnprocessedKeys[call.table].Keys {
-					if k, ok := at[keyHash(key, call.key...)]; ok && !left[k] && state[k] == batchNotDone {
+				for _, key := range res.UnprocessedKeys[call.Table].Keys {
+					if k, ok := at[keyHash(key, call.Key...)]; ok && !left[k] && state[k] == batchNotDone {
 						left[k] = true
 						next = append(next, keys[send[k]])
 					}
 				}
 				for _, key := range pending {
-					if k := at[keyHash(key, call.key...)]; !left[k] {
+					if k := at[keyHash(key, call.Key...)]; !left[k] {
 						state[k] = batchDone
 					}
 				}
@@ -399,7 +399,7 @@ func batchGet[T any](ctx context.Context, c batchGetClient, call batchCall, keys
 		if send[k] != i || items[k] == nil || state[k] != batchDone {
 			continue
 		}
-		if call.ttl != "" && expired(items[k], call.ttl, call.now) {
+		if call.TTL != "" && Expired(items[k], call.TTL, call.Now) {
 			continue // absent
 		}
 		v, derr := decode(items[k])
@@ -407,7 +407,7 @@ func batchGet[T any](ctx context.Context, c batchGetClient, call batchCall, keys
 			// Left out, and listed by the place of its key: the other
 			// items are still read.
 			state[k] = batchNotDone
-			undecoded = append(undecoded, undecodable(i, derr, call.key...))
+			undecoded = append(undecoded, Undecodable(i, derr, call.Key...))
 			continue
 		}
 		out = append(out, v)
@@ -437,18 +437,18 @@ func writeKey(r types.WriteRequest) map[string]types.AttributeValue {
 	return nil
 }
 
-// batchWrite sends the write requests, one per index of the caller's
+// BatchWrite sends the write requests, one per index of the caller's
 // slice, to call.table: one request per key (of two with one key, the
 // last), 25 per request, call.workers requests at once; each chunk's
 // unprocessed items and throttled requests are retried with backoff,
 // batchAttempts requests at most. done is what a write does (written,
 // deleted). On a failure it returns a *BatchError with the indexes of the
 // writes not done and of those whose fate is unknown.
-func batchWrite(ctx context.Context, c batchWriteClient, call batchCall, done string, reqs []types.WriteRequest) error {
-	send, of := batchUnique(len(reqs), func(i int) map[string]types.AttributeValue { return writeKey(reqs[i]) }, call.key, true)
+func BatchWrite(ctx context.Context, c batchWriteClient, call BatchCall, done string, reqs []types.WriteRequest) error {
+	send, of := batchUnique(len(reqs), func(i int) map[string]types.AttributeValue { return writeKey(reqs[i]) }, call.Key, true)
 	state := make([]uint8, len(send))
 	chunks := (len(send) + maxBatchWrite - 1) / maxBatchWrite
-	err := batchRun(chunks, call.workers, func(chunk int, stop <-chan struct{}) error {
+	err := batchRun(chunks, call.Workers, func(chunk int, stop <-chan struct{}) error {
 		lo, hi := chunk*maxBatchWrite, min((chunk+1)*maxBatchWrite, len(send))
 		pending := make([]int, 0, hi-lo) // the numbers of the keys to send
 		for k := lo; k < hi; k++ {
@@ -464,7 +464,7 @@ func batchWrite(ctx context.Context, c batchWriteClient, call batchCall, done st
 			for j, k := range pending {
 				batch[j] = reqs[send[k]]
 			}
-			res, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{call.table: batch}})
+			res, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{call.Table: batch}})
 			if err != nil {
 				if !throttled(err) {
 					if !refused(err) {
@@ -477,16 +477,16 @@ func batchWrite(ctx context.Context, c batchWriteClient, call batchCall, done st
 				last = err
 			} else {
 				last = nil
-				unprocessed := res.UnprocessedItems[call.table]
+				unprocessed := res.UnprocessedItems[call.Table]
 				if len(unprocessed) > 0 && at == nil {
 					at = make(map[string]int, hi-lo)
 					for k := lo; k < hi; k++ {
-						at[keyHash(writeKey(reqs[send[k]]), call.key...)] = k
+						at[keyHash(writeKey(reqs[send[k]]), call.Key...)] = k
 					}
 				}
 				left := map[int]bool{}
 				for _, r := range unprocessed {
-					if k, ok := at[keyHash(writeKey(r), call.key...)]; ok {
+					if k, ok := at[keyHash(writeKey(r), call.Key...)]; ok {
 						left[k] = true
 					}
 				}

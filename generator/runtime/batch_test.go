@@ -272,9 +272,9 @@ func (f *fakeDB) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 
 var projNames = map[string]string{"#a": "pk"}
 
-// testCall is the batchCall of the tests' table, keyed by pk and sk.
-func testCall(workers int) batchCall {
-	return batchCall{method: "M", table: fakeTable, key: []string{"pk", "sk"}, workers: workers}
+// testCall is the BatchCall of the tests' table, keyed by pk and sk.
+func testCall(workers int) BatchCall {
+	return BatchCall{Method: "M", Table: fakeTable, Key: []string{"pk", "sk"}, Workers: workers}
 }
 
 // rawItem is the decoder of the tests: the item as it is.
@@ -282,14 +282,14 @@ func rawItem(item map[string]types.AttributeValue) (map[string]types.AttributeVa
 	return item, nil
 }
 
-// getAll is batchGet of the tests' keys, consistent, with a projection.
+// getAll is BatchGet of the tests' keys, consistent, with a projection.
 func getAll(ctx context.Context, c batchGetClient, workers int, keys []map[string]types.AttributeValue) ([]map[string]types.AttributeValue, error) {
-	return batchGet(ctx, c, testCall(workers), keys, true, "#a, sk", projNames, rawItem)
+	return BatchGet(ctx, c, testCall(workers), keys, true, "#a, sk", projNames, rawItem)
 }
 
-// writeAll is batchWrite of reqs.
+// writeAll is BatchWrite of reqs.
 func writeAll(ctx context.Context, c batchWriteClient, workers int, reqs []types.WriteRequest) error {
-	return batchWrite(ctx, c, testCall(workers), "written", reqs)
+	return BatchWrite(ctx, c, testCall(workers), "written", reqs)
 }
 
 func TestBatchGetEveryKeyOnce(t *testing.T) {
@@ -743,8 +743,8 @@ func TestBatchGetRequestsShareNothing(t *testing.T) {
 		keys[i] = testKey(i)
 	}
 	c := &changingBatchClient{}
-	call := batchCall{method: "M", table: "T", key: []string{"pk", "sk"}, workers: 1}
-	if _, err := batchGet(t.Context(), c, call, keys, true, "#n", map[string]string{"#n": "name"}, rawItem); err != nil {
+	call := BatchCall{Method: "M", Table: "T", Key: []string{"pk", "sk"}, Workers: 1}
+	if _, err := BatchGet(t.Context(), c, call, keys, true, "#n", map[string]string{"#n": "name"}, rawItem); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.seen) != 3 {
@@ -1212,7 +1212,7 @@ func TestBatchDecodeError(t *testing.T) {
 	keys := getKeys(250)
 	keys = append(keys, testKey(7))
 	bad := &ItemError{Entity: "E", Attr: "a", Reason: "stored as S"}
-	items, err := batchGet(t.Context(), g, testCall(3), keys, false, "", nil, func(item map[string]types.AttributeValue) (string, error) {
+	items, err := BatchGet(t.Context(), g, testCall(3), keys, false, "", nil, func(item map[string]types.AttributeValue) (string, error) {
 		if id := keyID(item); id != "K7" && id != "K170" {
 			return id, nil
 		}
@@ -1241,7 +1241,7 @@ func TestBatchDecodeError(t *testing.T) {
 // TestBatchErrorText: a BatchError names the method, and the item or how
 // many were not done; no value.
 func TestBatchErrorText(t *testing.T) {
-	err := batchItemError("BatchGetCartItems", "read", 3, 5, &KeyError{Attr: "cartId", Value: "secret", Reason: "empty"})
+	err := BatchItemError("BatchGetCartItems", "read", 3, 5, &KeyError{Attr: "cartId", Value: "secret", Reason: "empty"})
 	if want := pkgPrefix + "BatchGetCartItems: item 3: invalid key value for cartId: empty"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
@@ -1261,11 +1261,11 @@ func TestBatchErrorText(t *testing.T) {
 		}
 		return nil, errors.New("connection reset")
 	})
-	err = batchWrite(t.Context(), g, batchCall{method: "PutThings", table: fakeTable, key: []string{"pk", "sk"}, workers: 1}, "written", deleteReqs(60))
+	err = BatchWrite(t.Context(), g, BatchCall{Method: "PutThings", Table: fakeTable, Key: []string{"pk", "sk"}, Workers: 1}, "written", deleteReqs(60))
 	if want := pkgPrefix + "PutThings: 10 of 60 items not written, 25 unknown: connection reset"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
-	err = batchWrite(t.Context(), g, batchCall{method: "DeleteThings", table: fakeTable, key: []string{"pk", "sk"}, workers: 1}, "deleted", deleteReqs(60))
+	err = BatchWrite(t.Context(), g, BatchCall{Method: "DeleteThings", Table: fakeTable, Key: []string{"pk", "sk"}, Workers: 1}, "deleted", deleteReqs(60))
 	if want := pkgPrefix + "DeleteThings: 35 of 60 keys not deleted, 25 unknown: connection reset"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
@@ -1306,7 +1306,7 @@ type numberTable struct {
 // dynamoKey is a key as DynamoDB gives it back, and its text; ok is false
 // for a number DynamoDB refuses.
 func dynamoKey(k map[string]types.AttributeValue) (map[string]types.AttributeValue, string, bool) {
-	text, ok := numberText(k["sk"].(*types.AttributeValueMemberN).Value)
+	text, ok := NumberText(k["sk"].(*types.AttributeValueMemberN).Value)
 	pk := k["pk"].(*types.AttributeValueMemberS).Value
 	return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberN{Value: text}}, pk + "|" + text, ok
 }
@@ -1384,7 +1384,7 @@ func TestBatchNumbersByValue(t *testing.T) {
 			}
 			n.items[id] = true
 		}
-		items, err := batchGet(t.Context(), n, testCall(1), keys, false, "", nil, rawItem)
+		items, err := BatchGet(t.Context(), n, testCall(1), keys, false, "", nil, rawItem)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1398,7 +1398,7 @@ func TestBatchNumbersByValue(t *testing.T) {
 		for i, k := range keys {
 			reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k}}
 		}
-		if err := batchWrite(t.Context(), n, testCall(1), "deleted", reqs); err != nil {
+		if err := BatchWrite(t.Context(), n, testCall(1), "deleted", reqs); err != nil {
 			t.Fatal(err)
 		}
 		slices.Sort(n.written)

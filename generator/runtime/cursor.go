@@ -44,15 +44,15 @@ const (
 	maxCursor     = 16 << 10
 )
 
-// cursorKeys are the keys a Store signs and encrypts its cursors with,
+// CursorKeys are the keys a Store signs and encrypts its cursors with,
 // derived from the secret WithCursorKey gives it; nil when it has none.
-type cursorKeys struct {
+type CursorKeys struct {
 	mac, enc []byte
 }
 
-// newCursorKeys derives the keys of a secret with HKDF-SHA256: one for
+// NewCursorKeys derives the keys of a secret with HKDF-SHA256: one for
 // HMAC-SHA256, one for AES-256. It panics on an empty secret.
-func newCursorKeys(secret []byte) *cursorKeys {
+func NewCursorKeys(secret []byte) *CursorKeys {
 	if len(secret) == 0 {
 		panic(pkgPrefix + "WithCursorKey: empty secret")
 	}
@@ -60,111 +60,111 @@ func newCursorKeys(secret []byte) *cursorKeys {
 	if err != nil {
 		panic(pkgPrefix + "WithCursorKey: " + err.Error())
 	}
-	return &cursorKeys{mac: k[:32], enc: k[32:]}
+	return &CursorKeys{mac: k[:32], enc: k[32:]}
 }
 
 // cursorBinding identifies the query a cursor belongs to: a SHA-256 of
 // what it sends besides its start key and limit.
 type cursorBinding [sha256.Size]byte
 
-// cursorScope is what the cursors of one call of a query are made with:
+// CursorScope is what the cursors of one call of a query are made with:
 // the Store's keys and the query's binding, made before the call when a
 // cursor is given, else only when a page has a next one, from a request
 // built again from the method's own values: nothing the client is given
 // feeds the next cursor, and a page with no cursor given and none to give
 // costs no hash.
-type cursorScope struct {
-	keys    *cursorKeys
+type CursorScope struct {
+	keys    *CursorKeys
 	pattern string
-	clock   string // queryShape's clock
+	clock   string // QueryShape's clock
 	bind    cursorBinding
 	bound   bool
 }
 
-// queryShape is what the generated code of a query tells cursorStart,
+// QueryShape is what the generated code of a query tells CursorStart,
 // the same for every call: the check of the start key, with the
 // placeholders of the values it is checked against (read from the
 // request).
-type queryShape struct {
+type QueryShape struct {
 	// keys is the check, its values left nil.
-	keys queryKeys
+	Keys QueryKeys
 	// pkValue, lo and hi are the placeholders of keys' values; "" for
 	// none.
-	pkValue, lo, hi string
+	PKValue, Lo, Hi string
 	// clock is the placeholder of the Store clock's now, which a query
 	// that leaves expired items out sends ("" for none): a cursor is
 	// bound to its name, not its value, which changes from page to page.
-	clock string
+	Clock string
 }
 
 // check is the check of the start key of a query sent as in.
-func (s *queryShape) check(in *dynamodb.QueryInput) *queryKeys {
-	q := s.keys
-	q.pkValue = in.ExpressionAttributeValues[s.pkValue]
-	if s.lo != "" {
-		q.lo = in.ExpressionAttributeValues[s.lo]
+func (s *QueryShape) check(in *dynamodb.QueryInput) *QueryKeys {
+	q := s.Keys
+	q.pkValue = in.ExpressionAttributeValues[s.PKValue]
+	if s.Lo != "" {
+		q.lo = in.ExpressionAttributeValues[s.Lo]
 	}
-	if s.hi != "" {
-		q.hi = in.ExpressionAttributeValues[s.hi]
+	if s.Hi != "" {
+		q.hi = in.ExpressionAttributeValues[s.Hi]
 	}
 	return &q
 }
 
-// startAttr is an attribute of a query's start key: its name, its type
+// StartAttr is an attribute of a query's start key: its name, its type
 // ('S', 'N' or 'B'), and whether it is a sort key (of the index or the
 // table), which bounds its size to 1024 bytes instead of 2048.
-type startAttr struct {
-	name string
-	kind byte
-	sort bool
+type StartAttr struct {
+	Name string
+	Kind byte
+	Sort bool
 }
 
-// queryKeys is what a query's start key is checked against before it is
+// QueryKeys is what a query's start key is checked against before it is
 // sent: the attributes it holds (the index's key and the table's, each
 // once) and the key condition it must meet.
-type queryKeys struct {
-	pattern string
-	attrs   []startAttr
+type QueryKeys struct {
+	Pattern string
+	Attrs   []StartAttr
 	// pk and sk are the index's key attributes (sk "" when the index has
 	// none).
-	pk, sk string
+	PK, SK string
 	// op is the operator of the key condition on sk: "=", "<", "<=", ">",
 	// ">=", "BETWEEN" or "begins_with"; "" when it reads the whole
 	// partition.
-	op string
+	Op string
 	// pkValue is the partition's value; lo is the operand of op (the lower
 	// bound of BETWEEN), hi the upper bound of BETWEEN.
 	pkValue, lo, hi types.AttributeValue
 }
 
-// cursorStart binds the cursors of a query to in (its table, index and
+// CursorStart binds the cursors of a query to in (its table, index and
 // values) and, for a cursor c, sets in's ExclusiveStartKey to the key it
 // holds: c must have been made for this query, with the Store's keys,
 // and its key must lie inside the key condition (a forged one is refused
 // before any call). It returns the scope the next cursor is made in.
-func cursorStart(keys *cursorKeys, c Cursor, in *dynamodb.QueryInput, shape *queryShape) (cursorScope, error) {
-	scope := cursorScope{keys: keys, pattern: shape.keys.pattern, clock: shape.clock}
+func CursorStart(keys *CursorKeys, c Cursor, in *dynamodb.QueryInput, shape *QueryShape) (CursorScope, error) {
+	scope := CursorScope{keys: keys, pattern: shape.Keys.Pattern, clock: shape.Clock}
 	if c == "" {
 		return scope, nil
 	}
-	scope.bind, scope.bound = bindQuery(shape.keys.pattern, shape.clock, in), true
+	scope.bind, scope.bound = bindQuery(shape.Keys.Pattern, shape.Clock, in), true
 	// A copy, so that only a call with a cursor allocates one.
 	bind := scope.bind
 	key, err := decodeCursor(keys, &bind, c)
 	if err != nil {
-		return cursorScope{}, err
+		return CursorScope{}, err
 	}
 	if !shape.check(in).admits(key) {
-		return cursorScope{}, ErrInvalidCursor
+		return CursorScope{}, ErrInvalidCursor
 	}
 	in.ExclusiveStartKey = key
 	return scope, nil
 }
 
-// cursorNext is the cursor of the page after one whose LastEvaluatedKey
+// CursorNext is the cursor of the page after one whose LastEvaluatedKey
 // is key: "" after the last page. newInput builds the request again, as
 // it was sent, when the binding is not made yet.
-func cursorNext(scope *cursorScope, key map[string]types.AttributeValue, newInput func() *dynamodb.QueryInput) Cursor {
+func CursorNext(scope *CursorScope, key map[string]types.AttributeValue, newInput func() *dynamodb.QueryInput) Cursor {
 	if len(key) == 0 {
 		return ""
 	}
@@ -217,7 +217,7 @@ func bindValue(b []byte, av types.AttributeValue) []byte {
 	case *types.AttributeValueMemberN:
 		// By value: a cursor of a query by 1e+06 is one of a query by
 		// 1000000.
-		text, _ := numberText(v.Value)
+		text, _ := NumberText(v.Value)
 		return appendChunk(append(b, 'N'), text)
 	case *types.AttributeValueMemberB:
 		return appendChunk(append(b, 'B'), v.Value)
@@ -233,7 +233,7 @@ func bindValue(b []byte, av types.AttributeValue) []byte {
 	case *types.AttributeValueMemberNS:
 		set := make([]string, len(v.Value))
 		for i, n := range v.Value {
-			set[i], _ = numberText(n)
+			set[i], _ = NumberText(n)
 		}
 		return appendSorted(append(b, 'n'), set, strings.Compare)
 	case *types.AttributeValueMemberBS:
@@ -272,7 +272,7 @@ func appendChunk[T string | []byte](b []byte, data T) []byte {
 
 // encodeCursor turns a LastEvaluatedKey into a cursor of the query bind
 // identifies: checksummed without keys, sealed with them.
-func encodeCursor(keys *cursorKeys, bind *cursorBinding, key map[string]types.AttributeValue) Cursor {
+func encodeCursor(keys *CursorKeys, bind *cursorBinding, key map[string]types.AttributeValue) Cursor {
 	if len(key) == 0 {
 		return ""
 	}
@@ -319,7 +319,7 @@ func encodeCursor(keys *cursorKeys, bind *cursorBinding, key map[string]types.At
 // that was damaged, made for another query than bind's, or made with
 // other keys (or with keys when there are none, or without when there
 // are).
-func decodeCursor(keys *cursorKeys, bind *cursorBinding, c Cursor) (map[string]types.AttributeValue, error) {
+func decodeCursor(keys *CursorKeys, bind *cursorBinding, c Cursor) (map[string]types.AttributeValue, error) {
 	if c == "" {
 		return nil, nil
 	}
@@ -379,7 +379,7 @@ func parseCursorKey(rest []byte) (map[string]types.AttributeValue, error) {
 		case 'N':
 			// A number DynamoDB stores, or the cursor is refused before
 			// any call; sent as DynamoDB writes it.
-			text, ok := numberText(string(value))
+			text, ok := NumberText(string(value))
 			if !ok {
 				return nil, ErrInvalidCursor
 			}
@@ -409,7 +409,7 @@ func cursorSum(bind *cursorBinding, b []byte) []byte {
 // query's binding, the format and the key, truncated to an AES block. It
 // signs the cursor, and as the IV of AES-CTR it makes one key give one
 // cursor (SIV: a deterministic authenticated encryption).
-func (k *cursorKeys) iv(bind *cursorBinding, body []byte) []byte {
+func (k *CursorKeys) iv(bind *cursorBinding, body []byte) []byte {
 	h := hmac.New(sha256.New, k.mac)
 	h.Write(bind[:])
 	h.Write([]byte{cursorSealed})
@@ -418,7 +418,7 @@ func (k *cursorKeys) iv(bind *cursorBinding, body []byte) []byte {
 }
 
 // crypt encrypts or decrypts b in place with AES-256-CTR from iv.
-func (k *cursorKeys) crypt(iv, b []byte) {
+func (k *CursorKeys) crypt(iv, b []byte) {
 	block, err := aes.NewCipher(k.enc)
 	if err != nil {
 		panic(err) // a 32-byte key always makes a cipher
@@ -438,24 +438,24 @@ func chunk(b []byte) (data, rest []byte, ok bool) {
 // admits reports whether a start key fits the query: exactly its key
 // attributes, of their types and sizes, the partition's value, and a sort
 // key inside the key condition.
-func (q *queryKeys) admits(key map[string]types.AttributeValue) bool {
-	if len(key) != len(q.attrs) {
+func (q *QueryKeys) admits(key map[string]types.AttributeValue) bool {
+	if len(key) != len(q.Attrs) {
 		return false
 	}
-	for _, a := range q.attrs {
-		v, ok := key[a.name]
-		if !ok || !validKeyValue(v, a.kind, a.sort) {
+	for _, a := range q.Attrs {
+		v, ok := key[a.Name]
+		if !ok || !validKeyValue(v, a.Kind, a.Sort) {
 			return false
 		}
 	}
-	if c, ok := compareValues(key[q.pk], q.pkValue); !ok || c != 0 {
+	if c, ok := compareValues(key[q.PK], q.pkValue); !ok || c != 0 {
 		return false
 	}
-	if q.op == "" {
+	if q.Op == "" {
 		return true
 	}
-	sk := key[q.sk]
-	if q.op == "begins_with" {
+	sk := key[q.SK]
+	if q.Op == "begins_with" {
 		switch v := sk.(type) {
 		case *types.AttributeValueMemberS:
 			p, ok := q.lo.(*types.AttributeValueMemberS)
@@ -470,7 +470,7 @@ func (q *queryKeys) admits(key map[string]types.AttributeValue) bool {
 	if !ok {
 		return false
 	}
-	switch q.op {
+	switch q.Op {
 	case "=":
 		return c == 0
 	case "<":
@@ -492,9 +492,9 @@ func (q *queryKeys) admits(key map[string]types.AttributeValue) bool {
 // kind: a non-empty string (valid UTF-8), number or binary, no longer than
 // a sort key's (sort) or a partition key's largest.
 func validKeyValue(v types.AttributeValue, kind byte, sort bool) bool {
-	size := maxPartitionKey
+	size := MaxPartitionKey
 	if sort {
-		size = maxSortKey
+		size = MaxSortKey
 	}
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
@@ -525,7 +525,7 @@ func compareValues(a, b types.AttributeValue) (c int, ok bool) {
 		if !ok {
 			return 0, false
 		}
-		return compareNumbers(x.Value, y.Value)
+		return CompareNumbers(x.Value, y.Value)
 	case *types.AttributeValueMemberB:
 		y, ok := b.(*types.AttributeValueMemberB)
 		if !ok {
@@ -544,30 +544,30 @@ type Page struct {
 	Limit  int
 }
 
-// pageLimit is the Limit of a query: the page's, else the pattern's def
+// PageLimit is the Limit of a query: the page's, else the pattern's def
 // (0: none).
-func pageLimit(p Page, def int32) int32 {
+func PageLimit(p Page, def int32) int32 {
 	if p.Limit > 0 {
 		return int32(min(p.Limit, 1<<31-1))
 	}
 	return def
 }
 
-// emptyRange reports whether the bounds of a sort key BETWEEN are the
+// EmptyRange reports whether the bounds of a sort key BETWEEN are the
 // wrong way round (lo above hi): the range holds nothing, and DynamoDB
 // refuses such a condition, so the query returns no item instead.
-func emptyRange(lo, hi types.AttributeValue) bool {
+func EmptyRange(lo, hi types.AttributeValue) bool {
 	c, ok := compareValues(lo, hi)
 	return ok && c > 0
 }
 
-// walk yields every item of every page that page returns, reading the
+// Walk yields every item of every page that page returns, reading the
 // pages one at a time from the first. A page's error is yielded after its
 // items; the walk goes on with the next page when the page has one (a
 // page that left out the items it could not decode, with a DecodeError),
 // and stops after the last page, at an error with no next page, and when
 // the caller stops.
-func walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
+func Walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var p Page
 		for {
@@ -591,12 +591,12 @@ func walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
 	}
 }
 
-// walkPages yields every page that page returns, one at a time from the
+// WalkPages yields every page that page returns, one at a time from the
 // first, with its error. It goes on with the next page when the page has
 // one (a page that left out the items it could not decode, with a
 // DecodeError), and stops after the last page, at an error with no next
 // page, and when the caller stops.
-func walkPages[R any](page func(Page) (R, Cursor, error)) iter.Seq2[R, error] {
+func WalkPages[R any](page func(Page) (R, Cursor, error)) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
 		var p Page
 		for {
@@ -607,4 +607,21 @@ func walkPages[R any](page func(Page) (R, Cursor, error)) iter.Seq2[R, error] {
 			p.Cursor = next
 		}
 	}
+}
+
+// UnsignedCursor is the cursor a Store without a cursor key gives for a
+// page that ends at key, of the query of pattern sent as in (clock is
+// the placeholder of the Store clock's now, "" for none): what anyone
+// who knows the format can build, which the Store still checks against
+// the query's key condition. dyngen's tests forge cursors with it.
+func UnsignedCursor(pattern, clock string, in *dynamodb.QueryInput, key map[string]types.AttributeValue) Cursor {
+	bind := bindQuery(pattern, clock, in)
+	return encodeCursor(nil, &bind, key)
+}
+
+// UnsignedCursorKey is the key an unsigned cursor of that query holds;
+// ErrInvalidCursor when c is none of its cursors.
+func UnsignedCursorKey(pattern, clock string, in *dynamodb.QueryInput, c Cursor) (map[string]types.AttributeValue, error) {
+	bind := bindQuery(pattern, clock, in)
+	return decodeCursor(nil, &bind, c)
 }

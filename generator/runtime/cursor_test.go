@@ -22,7 +22,7 @@ func avS(v string) types.AttributeValue  { return &types.AttributeValueMemberS{V
 func avN(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }
 func avB(v ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
 func binding(s string) *cursorBinding    { b := cursorBinding(sha256.Sum256([]byte(s))); return &b }
-func keysOf(secret string) *cursorKeys   { return newCursorKeys([]byte(secret)) }
+func keysOf(secret string) *CursorKeys   { return NewCursorKeys([]byte(secret)) }
 func rawCursor(t *testing.T, c Cursor) []byte {
 	t.Helper()
 	raw, err := base64.RawURLEncoding.DecodeString(string(c))
@@ -59,8 +59,8 @@ func sampleKeys() []map[string]types.AttributeValue {
 // with a key.
 var keyModes = []struct {
 	name string
-	keys *cursorKeys
-}{{"unsigned", nil}, {"keyed", newCursorKeys([]byte("the secret of the tests"))}}
+	keys *CursorKeys
+}{{"unsigned", nil}, {"keyed", NewCursorKeys([]byte("the secret of the tests"))}}
 
 func TestCursorRoundTrip(t *testing.T) {
 	for _, mode := range keyModes {
@@ -103,7 +103,7 @@ func keyView(k map[string]types.AttributeValue) map[string]string {
 		case *types.AttributeValueMemberS:
 			out[n] = "S" + v.Value
 		case *types.AttributeValueMemberN:
-			text, _ := numberText(v.Value)
+			text, _ := NumberText(v.Value)
 			out[n] = "N" + text
 		case *types.AttributeValueMemberB:
 			out[n] = "B" + string(v.Value)
@@ -133,7 +133,7 @@ func TestCursorSecrets(t *testing.T) {
 	a, b := keysOf("secret A"), keysOf("secret B")
 	signedA := encodeCursor(a, binding("Q"), key)
 	unsigned := encodeCursor(nil, binding("Q"), key)
-	refused := func(what string, k *cursorKeys, c Cursor) {
+	refused := func(what string, k *CursorKeys, c Cursor) {
 		t.Helper()
 		if got, err := decodeCursor(k, binding("Q"), c); !errors.Is(err, ErrInvalidCursor) || got != nil {
 			t.Errorf("%s: decodeCursor = %s, %v; want ErrInvalidCursor", what, showKey(got), err)
@@ -161,7 +161,7 @@ func TestCursorSecrets(t *testing.T) {
 	}
 	// The secret is copied: changing the caller's slice changes nothing.
 	secret := []byte("secret A")
-	k := newCursorKeys(secret)
+	k := NewCursorKeys(secret)
 	secret[0] = 'X'
 	if _, err := decodeCursor(k, binding("Q"), signedA); err != nil {
 		t.Errorf("after the caller changed its secret slice: %v", err)
@@ -172,7 +172,7 @@ func TestCursorSecrets(t *testing.T) {
 				t.Errorf("newCursorKeys(empty) did not panic")
 			}
 		}()
-		newCursorKeys(nil)
+		NewCursorKeys(nil)
 	}()
 }
 
@@ -409,7 +409,7 @@ func TestCursorGarbage(t *testing.T) {
 // sealCursor builds a cursor around body (the encoded key) with a right
 // format and checksum, or seal with keys, so that the body's parsing is
 // what is tested.
-func sealCursor(keys *cursorKeys, bind *cursorBinding, body []byte) Cursor {
+func sealCursor(keys *CursorKeys, bind *cursorBinding, body []byte) Cursor {
 	var b []byte
 	if keys == nil {
 		b = append([]byte{cursorChecked}, body...)
@@ -499,7 +499,7 @@ func FuzzDecodeCursor(f *testing.F) {
 	f.Add("", false, "", []byte{})
 	f.Add("Q", true, "!!", []byte{1, 0xff})
 	f.Fuzz(func(t *testing.T, query string, keyed bool, c string, body []byte) {
-		var keys *cursorKeys
+		var keys *CursorKeys
 		if keyed {
 			keys = keyModes[1].keys
 		}
@@ -533,16 +533,16 @@ func FuzzDecodeCursor(f *testing.F) {
 			}
 			// The check of a start key takes any key without a panic, and
 			// takes only keys of the query's attributes.
-			for _, q := range []*queryKeys{
+			for _, q := range []*QueryKeys{
 				ordersByDate("BETWEEN", avS("a"), avS("z")),
 				ordersByDate("begins_with", avS("D"), nil),
-				{pattern: "R", attrs: []startAttr{{"pk", 'N', false}, {"sk", 'N', true}}, pk: "pk", sk: "sk", op: "<", pkValue: avN("1"), lo: avN("10")},
-				{pattern: "B", attrs: []startAttr{{"pk", 'B', false}}, pk: "pk", pkValue: avB(1)},
+				{Pattern: "R", Attrs: []StartAttr{{"pk", 'N', false}, {"sk", 'N', true}}, PK: "pk", SK: "sk", Op: "<", pkValue: avN("1"), lo: avN("10")},
+				{Pattern: "B", Attrs: []StartAttr{{"pk", 'B', false}}, PK: "pk", pkValue: avB(1)},
 			} {
 				if q.admits(key) {
-					for _, a := range q.attrs {
-						if _, ok := key[a.name]; !ok || len(key) != len(q.attrs) {
-							t.Fatalf("admits(%s) for attributes %v", showKey(key), q.attrs)
+					for _, a := range q.Attrs {
+						if _, ok := key[a.Name]; !ok || len(key) != len(q.Attrs) {
+							t.Fatalf("admits(%s) for attributes %v", showKey(key), q.Attrs)
 						}
 					}
 				}
@@ -560,11 +560,11 @@ func FuzzDecodeCursor(f *testing.F) {
 
 // ordersByDate is the start key check of a query on index GSI1 (GSI1PK,
 // GSI1SK) of a table keyed by PK and SK, in partition USER#alice.
-func ordersByDate(op string, lo, hi types.AttributeValue) *queryKeys {
-	return &queryKeys{
-		pattern: "OrdersByDate",
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pk:      "GSI1PK", sk: "GSI1SK", op: op,
+func ordersByDate(op string, lo, hi types.AttributeValue) *QueryKeys {
+	return &QueryKeys{
+		Pattern: "OrdersByDate",
+		Attrs:   []StartAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		PK:      "GSI1PK", SK: "GSI1SK", Op: op,
 		pkValue: avS("USER#alice"), lo: lo, hi: hi,
 	}
 }
@@ -587,7 +587,7 @@ func TestStartKeyAdmitted(t *testing.T) {
 	date := avS("DATE#2024-05-01")
 	for _, tt := range []struct {
 		what string
-		q    *queryKeys
+		q    *QueryKeys
 		key  map[string]types.AttributeValue
 		want bool
 	}{
@@ -638,21 +638,21 @@ func TestStartKeyAdmitted(t *testing.T) {
 		}
 	}
 	// Natural keys of type N and B: numbers by value, binary by bytes.
-	readings := func(op string, lo, hi types.AttributeValue) *queryKeys {
-		return &queryKeys{pattern: "R", attrs: []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, pk: "deviceId", sk: "seq", op: op, pkValue: avN("7"), lo: lo, hi: hi}
+	readings := func(op string, lo, hi types.AttributeValue) *QueryKeys {
+		return &QueryKeys{Pattern: "R", Attrs: []StartAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, PK: "deviceId", SK: "seq", Op: op, pkValue: avN("7"), lo: lo, hi: hi}
 	}
 	rk := func(pk, seq string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"deviceId": avN(pk), "seq": avN(seq)}
 	}
-	blobs := func(op string, lo types.AttributeValue) *queryKeys {
-		return &queryKeys{pattern: "B", attrs: []startAttr{{"id", 'B', false}, {"part", 'B', true}}, pk: "id", sk: "part", op: op, pkValue: avB(1), lo: lo}
+	blobs := func(op string, lo types.AttributeValue) *QueryKeys {
+		return &QueryKeys{Pattern: "B", Attrs: []StartAttr{{"id", 'B', false}, {"part", 'B', true}}, PK: "id", SK: "part", Op: op, pkValue: avB(1), lo: lo}
 	}
 	bk := func(part ...byte) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"id": avB(1), "part": avB(part...)}
 	}
 	for _, tt := range []struct {
 		what string
-		q    *queryKeys
+		q    *QueryKeys
 		key  map[string]types.AttributeValue
 		want bool
 	}{
@@ -694,16 +694,16 @@ func TestCursorStart(t *testing.T) {
 	values := func() map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{":pk": avS("USER#alice"), ":sk": avS("DATE#2024")}
 	}
-	q := func(in *dynamodb.QueryInput) *queryShape {
+	q := func(in *dynamodb.QueryInput) *QueryShape {
 		k := ordersByDate("begins_with", nil, nil)
 		k.pkValue = nil
-		return &queryShape{keys: *k, pkValue: ":pk", lo: ":sk"}
+		return &QueryShape{Keys: *k, PKValue: ":pk", Lo: ":sk"}
 	}
 	newInput := func() *dynamodb.QueryInput { return queryIn("Orders", "GSI1", values()) }
 	for _, mode := range keyModes {
 		// The first page: no start key; its Next continues.
 		in := newInput()
-		scope, err := cursorStart(mode.keys, "", in, q(in))
+		scope, err := CursorStart(mode.keys, "", in, q(in))
 		if err != nil || in.ExclusiveStartKey != nil || scope.bound {
 			t.Fatalf("%s: first page: %v, start %s, bound at once %v", mode.name, err, showKey(in.ExclusiveStartKey), scope.bound)
 		}
@@ -712,33 +712,33 @@ func TestCursorStart(t *testing.T) {
 		in.ExpressionAttributeValues[":pk"].(*types.AttributeValueMemberS).Value = "USER#bob"
 		*in.TableName = "Other"
 		last := startKey(avS("DATE#2024-05-01"))
-		if c := cursorNext(&scope, nil, newInput); c != "" || scope.bound {
+		if c := CursorNext(&scope, nil, newInput); c != "" || scope.bound {
 			t.Errorf("%s: cursorNext(none) = %q, bound %v", mode.name, c, scope.bound)
 		}
-		next := cursorNext(&scope, last, newInput)
+		next := CursorNext(&scope, last, newInput)
 		if next == "" {
 			t.Fatalf("%s: no cursor after a page with a LastEvaluatedKey", mode.name)
 		}
-		if again := cursorNext(&scope, last, func() *dynamodb.QueryInput { panic("built again") }); again != next {
+		if again := CursorNext(&scope, last, func() *dynamodb.QueryInput { panic("built again") }); again != next {
 			t.Errorf("%s: a second cursor of the page differs", mode.name)
 		}
 		in2 := newInput()
-		if _, err := cursorStart(mode.keys, next, in2, q(in2)); err != nil || !maps.Equal(keyView(in2.ExclusiveStartKey), keyView(last)) {
+		if _, err := CursorStart(mode.keys, next, in2, q(in2)); err != nil || !maps.Equal(keyView(in2.ExclusiveStartKey), keyView(last)) {
 			t.Errorf("%s: the next page: %v, start %s", mode.name, err, showKey(in2.ExclusiveStartKey))
 		}
 		// Refused, and no start key set: another partition, a forged key.
 		in3 := queryIn("Orders", "GSI1", map[string]types.AttributeValue{":pk": avS("USER#bob"), ":sk": avS("DATE#2024")})
-		if _, err := cursorStart(mode.keys, next, in3, q(in3)); !errors.Is(err, ErrInvalidCursor) || in3.ExclusiveStartKey != nil {
+		if _, err := CursorStart(mode.keys, next, in3, q(in3)); !errors.Is(err, ErrInvalidCursor) || in3.ExclusiveStartKey != nil {
 			t.Errorf("%s: a cursor of another partition: %v, start %s", mode.name, err, showKey(in3.ExclusiveStartKey))
 		}
 		// A key outside the range, in a cursor of this very query
 		// (as a caller who knows the format can build one unsigned).
 		in4 := queryIn("Orders", "GSI1", values())
 		forged := encodeCursor(mode.keys, new(bindQuery("OrdersByDate", "", in4)), startKey(avS("DATE#2023")))
-		if _, err := cursorStart(mode.keys, forged, in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
+		if _, err := CursorStart(mode.keys, forged, in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
 			t.Errorf("%s: a key outside the range: %v, start %s", mode.name, err, showKey(in4.ExclusiveStartKey))
 		}
-		if _, err := cursorStart(mode.keys, "!!", in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
+		if _, err := CursorStart(mode.keys, "!!", in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
 			t.Errorf("%s: a damaged cursor: %v", mode.name, err)
 		}
 	}
@@ -749,9 +749,9 @@ func TestCursorStart(t *testing.T) {
 // bounds, and a number is sent as DynamoDB writes it, whatever the text
 // the cursor holds.
 func TestCursorStartNumbers(t *testing.T) {
-	shape := &queryShape{
-		keys:    queryKeys{pattern: "GaugesFrom", attrs: []startAttr{{"zone", 'N', false}, {"level", 'N', true}}, pk: "zone", sk: "level", op: ">="},
-		pkValue: ":pk", lo: ":sk",
+	shape := &QueryShape{
+		Keys:    QueryKeys{Pattern: "GaugesFrom", Attrs: []StartAttr{{"zone", 'N', false}, {"level", 'N', true}}, PK: "zone", SK: "level", Op: ">="},
+		PKValue: ":pk", Lo: ":sk",
 	}
 	newInput := func() *dynamodb.QueryInput {
 		return queryIn("Gauges", "", map[string]types.AttributeValue{":pk": avN("1000000"), ":sk": avN("-1e5")})
@@ -777,7 +777,7 @@ func TestCursorStartNumbers(t *testing.T) {
 		} {
 			in := newInput()
 			c := encodeCursor(mode.keys, new(bindQuery("GaugesFrom", "", in)), key(tt.zone, tt.level))
-			_, err := cursorStart(mode.keys, c, in, shape)
+			_, err := CursorStart(mode.keys, c, in, shape)
 			if tt.want == nil {
 				if !errors.Is(err, ErrInvalidCursor) || in.ExclusiveStartKey != nil {
 					t.Errorf("%s: a cursor at %s, %s: %v, start %s; want ErrInvalidCursor", mode.name, tt.zone, tt.level, err, showKey(in.ExclusiveStartKey))
@@ -823,8 +823,8 @@ func TestPageLimit(t *testing.T) {
 		{1 << 40, 7, 1<<31 - 1},
 		{int(^uint(0) >> 1), 0, 1<<31 - 1},
 	} {
-		f := queryFixed{limit: pageLimit(Page{Limit: tt.limit}, tt.pattern)}
-		got := f.limitRef()
+		f := QueryFixed{Limit: PageLimit(Page{Limit: tt.limit}, tt.pattern)}
+		got := f.LimitRef()
 		switch {
 		case tt.want == 0 && got != nil:
 			t.Errorf("pageLimit(%d, %d) = %d, want none", tt.limit, tt.pattern, *got)
@@ -834,7 +834,7 @@ func TestPageLimit(t *testing.T) {
 		if got != nil && *got <= 0 {
 			t.Errorf("pageLimit(%d, %d) = %d: DynamoDB wants a Limit >= 1", tt.limit, tt.pattern, *got)
 		}
-		if got != nil && got != &f.limit {
+		if got != nil && got != &f.Limit {
 			t.Errorf("limitRef does not point into the request's own block")
 		}
 	}
@@ -856,7 +856,7 @@ func TestEmptyRange(t *testing.T) {
 		{S(""), S(""), false},
 		{S("é"), S("z"), true}, // UTF-8 byte order, as DynamoDB's
 		{S("\uffff"), S("\U00010000"), false},
-		{S("ORDER#" + highChar), S("ORDER#zz"), true},
+		{S("ORDER#" + HighChar), S("ORDER#zz"), true},
 		{N("1"), N("2"), false},
 		{N("2"), N("10"), false}, // numeric, not text, order
 		{N("10"), N("2"), true},
@@ -882,15 +882,15 @@ func TestEmptyRange(t *testing.T) {
 		{S("b"), nil, false},
 		{&types.AttributeValueMemberBOOL{Value: true}, &types.AttributeValueMemberBOOL{Value: false}, false},
 	} {
-		if got := emptyRange(tt.lo, tt.hi); got != tt.want {
+		if got := EmptyRange(tt.lo, tt.hi); got != tt.want {
 			t.Errorf("emptyRange(%s, %s) = %v, want %v", showKey(map[string]types.AttributeValue{"lo": tt.lo}), showKey(map[string]types.AttributeValue{"hi": tt.hi}), got, tt.want)
 		}
 	}
-	// Keys as keyInt and keyTime write them: empty exactly when lo > hi.
+	// Keys as KeyInt and KeyTime write them: empty exactly when lo > hi.
 	ns := intBoundaries()
 	for _, a := range ns {
 		for _, b := range ns[:10] {
-			if got := emptyRange(S(keyInt(a)), S(keyInt(b))); got != (a > b) {
+			if got := EmptyRange(S(KeyInt(a)), S(KeyInt(b))); got != (a > b) {
 				t.Errorf("emptyRange(keyInt(%d), keyInt(%d)) = %v", a, b, got)
 			}
 		}

@@ -99,10 +99,10 @@ func (e *callError) Unwrap() []error {
 	return out
 }
 
-// conditionError maps the error of a conditional write: a failed
+// ConditionErr maps the error of a conditional write: a failed
 // condition becomes ifAbsent when DynamoDB returned no item (the item
 // does not exist), ifPresent when it did; other errors keep their cause.
-func conditionError(method string, err, ifAbsent, ifPresent error) error {
+func ConditionErr(method string, err, ifAbsent, ifPresent error) error {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		if len(ccf.Item) == 0 {
@@ -113,19 +113,19 @@ func conditionError(method string, err, ifAbsent, ifPresent error) error {
 	return &callError{method, nil, err}
 }
 
-// expiringConditionError is conditionError for a write that treats an
+// ExpiringConditionErr is ConditionErr for a write that treats an
 // expired item as absent: a failed condition whose item has expired (its
 // ttl attribute at or before now, the value the request sent) becomes
 // ifAbsent too.
-func expiringConditionError(method string, err, ifAbsent, ifPresent error, ttl string, now types.AttributeValue) error {
+func ExpiringConditionErr(method string, err, ifAbsent, ifPresent error, ttl string, now types.AttributeValue) error {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) && len(ccf.Item) > 0 && expiredAt(ccf.Item, ttl, now) {
 		return &callError{method, ifAbsent, err}
 	}
-	return conditionError(method, err, ifAbsent, ifPresent)
+	return ConditionErr(method, err, ifAbsent, ifPresent)
 }
 
-// versionError maps the error of a conditional write of a versioned
+// VersionErr maps the error of a conditional write of a versioned
 // item, which holds its version in attribute attr: a failed condition is
 // ErrNotFound when DynamoDB returned no item (there is none) or, for a
 // write that treats an expired item as absent (ttl is not ""), one whose
@@ -133,7 +133,7 @@ func expiringConditionError(method string, err, ifAbsent, ifPresent error, ttl s
 // ErrVersionConflict when the stored version is not expected; when it
 // is, the pattern's when condition failed: ifPresent. Other errors keep
 // their cause.
-func versionError(method string, err error, attr string, expected int64, ifPresent error, ttl string, now types.AttributeValue) error {
+func VersionErr(method string, err error, attr string, expected int64, ifPresent error, ttl string, now types.AttributeValue) error {
 	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
 		return &callError{method, nil, err}
@@ -213,10 +213,10 @@ func (e *DecodeError) Unwrap() []error {
 	return out
 }
 
-// undecodable is the item at position that could not be decoded (err,
+// Undecodable is the item at position that could not be decoded (err,
 // which the decoders make an ItemError); keyAttrs name the table's
 // primary key attributes.
-func undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
+func Undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
 	ie, ok := err.(*ItemError)
 	if !ok && !errors.As(err, &ie) {
 		ie = &ItemError{Reason: "can't be decoded"}
@@ -224,11 +224,27 @@ func undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
 	return UndecodedItem{Position: position, KeyAttrs: keyAttrs, Err: ie}
 }
 
-// decodeErr is the error of method's read that left out the items of
+// UndecodedErr is the error of method's read that left out the items of
 // undecoded: nil when there are none.
-func decodeErr(method string, undecoded []UndecodedItem) error {
+func UndecodedErr(method string, undecoded []UndecodedItem) error {
 	if len(undecoded) == 0 {
 		return nil
 	}
 	return &callError{method: method, cause: &DecodeError{Items: undecoded}}
+}
+
+// pkgPrefix starts every error message of the runtime.
+const pkgPrefix = "dyngen: "
+
+// Fail is the error of the Store method named method that failed with
+// cause: the SDK's error, a KeyError, an ItemError, a DecodeError, a
+// cursor's error or one of the Err variables. errors.Is and errors.As
+// find cause.
+func Fail(method string, cause error) error { return &callError{method: method, cause: cause} }
+
+// FailKind is Fail with the kind of the failure (ErrNotFound,
+// ErrConditionFailed, ...), which errors.Is finds, before its cause (nil
+// for none).
+func FailKind(method string, kind, cause error) error {
+	return &callError{method: method, kind: kind, cause: cause}
 }

@@ -131,7 +131,7 @@ func TestConditionError(t *testing.T) {
 		{"present wrapped twice", fmt.Errorf("x: %w", op(present)), present, ErrConditionFailed, []error{ErrNotFound}},
 		{"joined", errors.Join(errors.New("other"), present), present, ErrConditionFailed, []error{ErrNotFound}},
 	} {
-		err := conditionError("UpdateBook", tt.err, ErrNotFound, ErrConditionFailed)
+		err := ConditionErr("UpdateBook", tt.err, ErrNotFound, ErrConditionFailed)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: errors.Is(%v, %v) = false", tt.name, err, tt.want)
 		}
@@ -152,7 +152,7 @@ func TestConditionError(t *testing.T) {
 		}
 	}
 	// A create: the condition fails when the item exists.
-	err := conditionError("CreateBook", op(present), nil, ErrAlreadyExists)
+	err := ConditionErr("CreateBook", op(present), nil, ErrAlreadyExists)
 	if !errors.Is(err, ErrAlreadyExists) {
 		t.Errorf("create: %v", err)
 	}
@@ -164,7 +164,7 @@ func TestConditionError(t *testing.T) {
 		&smithy.GenericAPIError{Code: "ConditionalCheckFailedException"},
 		ErrConditionFailed,
 	} {
-		err := conditionError("UpdateBook", cause, ErrNotFound, ErrAlreadyExists)
+		err := ConditionErr("UpdateBook", cause, ErrNotFound, ErrAlreadyExists)
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAlreadyExists) {
 			t.Errorf("conditionError(%v) = %v: has a kind", cause, err)
 		}
@@ -204,7 +204,7 @@ func TestVersionError(t *testing.T) {
 		{"expired, the version read", stored(map[string]types.AttributeValue{"rev": n("7"), "exp": n("200")}), ErrNotFound, []error{ErrVersionConflict, ErrConditionFailed}},
 		{"not expired yet", stored(map[string]types.AttributeValue{"rev": n("8"), "exp": n("201")}), ErrVersionConflict, []error{ErrNotFound, ErrConditionFailed}},
 	} {
-		err := versionError("SaveBook", tt.err, "rev", 7, ErrConditionFailed, "exp", n("200"))
+		err := VersionErr("SaveBook", tt.err, "rev", 7, ErrConditionFailed, "exp", n("200"))
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: errors.Is(%v, %v) = false", tt.name, err, tt.want)
 		}
@@ -219,7 +219,7 @@ func TestVersionError(t *testing.T) {
 	}
 	// Another error keeps its cause, with no kind.
 	cause := errors.New("throttled")
-	err := versionError("SaveBook", cause, "rev", 7, ErrConditionFailed, "", nil)
+	err := VersionErr("SaveBook", cause, "rev", 7, ErrConditionFailed, "", nil)
 	if !errors.Is(err, cause) || errors.Is(err, ErrVersionConflict) || errors.Is(err, ErrNotFound) {
 		t.Errorf("versionError(%v) = %v", cause, err)
 	}
@@ -283,16 +283,16 @@ func TestCallErrorOverOwnErrors(t *testing.T) {
 }
 
 func TestDecodeError(t *testing.T) {
-	if err := decodeErr("Books", nil); err != nil {
+	if err := UndecodedErr("Books", nil); err != nil {
 		t.Errorf("decodeErr with no undecoded item = %v, want nil", err)
 	}
 	a := &ItemError{Entity: "Book", Attr: "pages", Reason: "not stored as N"}
 	b := &ItemError{Entity: "Review", Attr: "stars", Reason: "missing"}
-	err := decodeErr("Books", []UndecodedItem{
-		undecodable(1, a, "PK", "SK"),
+	err := UndecodedErr("Books", []UndecodedItem{
+		Undecodable(1, a, "PK", "SK"),
 		// The decoders return an ItemError; another error is still listed.
-		undecodable(4, errors.New("boom"), "PK", "SK"),
-		undecodable(7, fmt.Errorf("wrapped: %w", b), "PK", "SK"),
+		Undecodable(4, errors.New("boom"), "PK", "SK"),
+		Undecodable(7, fmt.Errorf("wrapped: %w", b), "PK", "SK"),
 	})
 	want := pkgPrefix + "Books: 3 items can't be decoded: item 1 (key PK, SK): Book.pages: not stored as N; " +
 		"item 4 (key PK, SK): can't be decoded; item 7 (key PK, SK): Review.stars: missing"
@@ -319,7 +319,7 @@ func TestDecodeError(t *testing.T) {
 	if !errors.As(err, &ie) || ie != a {
 		t.Errorf("errors.As(*ItemError) = %v, want the first", ie)
 	}
-	one := &DecodeError{Items: []UndecodedItem{undecodable(0, b, "id")}}
+	one := &DecodeError{Items: []UndecodedItem{Undecodable(0, b, "id")}}
 	if want := pkgPrefix + "1 item can't be decoded: item 0 (key id): Review.stars: missing"; one.Error() != want {
 		t.Errorf("message %q, want %q", one, want)
 	}
@@ -354,7 +354,7 @@ func TestExpiringConditionError(t *testing.T) {
 		{"a ttl that is no number", item("soon"), now, ErrConditionFailed},
 		{"no now sent", item("999"), nil, ErrConditionFailed},
 	} {
-		err := expiringConditionError("UpdateW", tt.err, ErrNotFound, ErrConditionFailed, "exp", tt.now)
+		err := ExpiringConditionErr("UpdateW", tt.err, ErrNotFound, ErrConditionFailed, "exp", tt.now)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 		}
@@ -363,7 +363,7 @@ func TestExpiringConditionError(t *testing.T) {
 		}
 	}
 	other := errors.New("throttled")
-	if err := expiringConditionError("UpdateW", other, ErrNotFound, ErrConditionFailed, "exp", now); errors.Is(err, ErrNotFound) || errors.Is(err, ErrConditionFailed) || !errors.Is(err, other) {
+	if err := ExpiringConditionErr("UpdateW", other, ErrNotFound, ErrConditionFailed, "exp", now); errors.Is(err, ErrNotFound) || errors.Is(err, ErrConditionFailed) || !errors.Is(err, other) {
 		t.Errorf("another error: %v", err)
 	}
 }
@@ -388,7 +388,7 @@ func TestExpired(t *testing.T) {
 		if tt.v != nil {
 			item["exp"] = tt.v
 		}
-		if got := expired(item, "exp", 100); got != tt.want {
+		if got := Expired(item, "exp", 100); got != tt.want {
 			t.Errorf("%s: expired = %v, want %v", tt.name, got, tt.want)
 		}
 	}

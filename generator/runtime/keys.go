@@ -11,14 +11,14 @@ import (
 
 // DynamoDB's key size limits, in bytes.
 const (
-	maxPartitionKey = 2048
-	maxSortKey      = 1024
+	MaxPartitionKey = 2048
+	MaxSortKey      = 1024
 )
 
-// keyString checks a string placed in a key template whose separator
+// KeyString checks a string placed in a key template whose separator
 // characters are seps: it must be non-empty valid UTF-8 and hold none of
 // them, so that no value can produce the key of another item.
-func keyString(attr, v, seps string) (string, error) {
+func KeyString(attr, v, seps string) (string, error) {
 	switch {
 	case v == "":
 		return "", &KeyError{Attr: attr, Value: v, Reason: "empty"}
@@ -26,7 +26,7 @@ func keyString(attr, v, seps string) (string, error) {
 		return "", &KeyError{Attr: attr, Value: v, Reason: "not valid UTF-8"}
 	}
 	if strings.ContainsRune(v, maxRune) {
-		// highChar bounds key ranges from above: no key value may hold it.
+		// HighChar bounds key ranges from above: no key value may hold it.
 		return "", &KeyError{Attr: attr, Value: v, Reason: "holds U+10FFFF, which keys reserve"}
 	}
 	if i := strings.IndexAny(v, seps); i >= 0 {
@@ -36,39 +36,39 @@ func keyString(attr, v, seps string) (string, error) {
 	return v, nil
 }
 
-// keyStringOrEmpty is keyString for a placeholder that may also hold the
+// KeyStringOrEmpty is KeyString for a placeholder that may also hold the
 // empty string: an optional string's present "" in a key template with
 // literal text, whose key is then never empty.
-func keyStringOrEmpty(attr, v, seps string) (string, error) {
+func KeyStringOrEmpty(attr, v, seps string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
-	return keyString(attr, v, seps)
+	return KeyString(attr, v, seps)
 }
 
-// keyEnum checks an enum value placed in a key template whose separator
+// KeyEnum checks an enum value placed in a key template whose separator
 // characters are seps: it must be one of the enum's values (valid, as
 // its Valid method says). The collision check counts only those values:
 // another value could make the key of another entity's item.
-func keyEnum(attr, v string, valid bool, seps string) (string, error) {
+func KeyEnum(attr, v string, valid bool, seps string) (string, error) {
 	switch {
 	case v == "":
 		return "", &KeyError{Attr: attr, Value: v, Reason: "empty"}
 	case !valid:
 		return "", &KeyError{Attr: attr, Value: v, Reason: "not one of its enum values"}
 	}
-	return keyString(attr, v, seps)
+	return KeyString(attr, v, seps)
 }
 
-// keyPath joins the elements of a hierarchy with sep; each element is
+// KeyPath joins the elements of a hierarchy with sep; each element is
 // checked like a string of the key.
-func keyPath(attr string, p []string, sep, seps string) (string, error) {
+func KeyPath(attr string, p []string, sep, seps string) (string, error) {
 	if len(p) == 0 {
 		return "", &KeyError{Attr: attr, Reason: "an empty path"}
 	}
 	n := len(sep) * (len(p) - 1)
 	for _, e := range p {
-		if _, err := keyString(attr, e, seps); err != nil {
+		if _, err := KeyString(attr, e, seps); err != nil {
 			return "", err
 		}
 		n += len(e)
@@ -84,10 +84,10 @@ func keyPath(attr string, p []string, sep, seps string) (string, error) {
 	return b.String(), nil
 }
 
-// keyInt writes n so that the text order is the numeric order: n >= 0 as
+// KeyInt writes n so that the text order is the numeric order: n >= 0 as
 // 19 zero-padded digits, n < 0 as "-" and the 19 digits of n - MinInt64
 // ("-" sorts before every digit).
-func keyInt(n int64) string {
+func KeyInt(n int64) string {
 	var b [20]byte
 	u := uint64(n)
 	if n < 0 {
@@ -106,7 +106,7 @@ func keyInt(n int64) string {
 	return string(b[i:])
 }
 
-// parseKeyInt reverses keyInt.
+// parseKeyInt reverses KeyInt.
 func parseKeyInt(s string) (int64, bool) {
 	neg := strings.HasPrefix(s, "-")
 	body := strings.TrimPrefix(s, "-")
@@ -138,8 +138,8 @@ func parseKeyInt(s string) (int64, bool) {
 // the text order is the time order.
 const timeLayout = "2006-01-02T15:04:05.000000000Z"
 
-// formatTime writes t in timeLayout.
-func formatTime(t time.Time) string {
+// FormatTime writes t in timeLayout.
+func FormatTime(t time.Time) string {
 	u := t.UTC()
 	if y := u.Year(); y < 0 || y > 9999 {
 		// No fixed-width form; the stored value only (keys refuse it).
@@ -172,9 +172,9 @@ func appendTime(b []byte, u time.Time) []byte {
 	return append(b, d[:]...)
 }
 
-// appendKeyTime appends t to a key's text, refusing years outside
-// 0000-9999 as keyTime does.
-func appendKeyTime(b []byte, attr string, t time.Time) ([]byte, error) {
+// AppendKeyTime appends t to a key's text, refusing years outside
+// 0000-9999 as KeyTime does.
+func AppendKeyTime(b []byte, attr string, t time.Time) ([]byte, error) {
 	u := t.UTC()
 	if y := u.Year(); y < 0 || y > 9999 {
 		return b, &KeyError{Attr: attr, Value: t.String(), Reason: "year outside 0000-9999"}
@@ -190,64 +190,64 @@ func putDigits(b []byte, v int) {
 	}
 }
 
-// keyTime writes t for a key: years outside 0000-9999 have no fixed-width
+// KeyTime writes t for a key: years outside 0000-9999 have no fixed-width
 // form and are refused.
-func keyTime(attr string, t time.Time) (string, error) {
+func KeyTime(attr string, t time.Time) (string, error) {
 	if y := t.UTC().Year(); y < 0 || y > 9999 {
 		return "", &KeyError{Attr: attr, Value: t.String(), Reason: "year outside 0000-9999"}
 	}
-	return formatTime(t), nil
+	return FormatTime(t), nil
 }
 
-// formatDate writes the calendar date of t (in its own location).
-func formatDate(t time.Time) string {
+// FormatDate writes the calendar date of t (in its own location).
+func FormatDate(t time.Time) string {
 	var b [10]byte
 	return string(t.AppendFormat(b[:0], time.DateOnly))
 }
 
-// keyDate writes t's date for a key, years 0000-9999.
-func keyDate(attr string, t time.Time) (string, error) {
+// KeyDate writes t's date for a key, years 0000-9999.
+func KeyDate(attr string, t time.Time) (string, error) {
 	if y := t.Year(); y < 0 || y > 9999 {
 		return "", &KeyError{Attr: attr, Value: t.String(), Reason: "year outside 0000-9999"}
 	}
-	return formatDate(t), nil
+	return FormatDate(t), nil
 }
 
-// keyBool writes a bool for a key.
-func keyBool(b bool) string {
+// KeyBool writes a bool for a key.
+func KeyBool(b bool) string {
 	if b {
 		return "true"
 	}
 	return "false"
 }
 
-// keySize refuses a key over DynamoDB's limit for its attribute.
-func keySize(attr, key string, limit int) (string, error) {
+// KeySize refuses a key over DynamoDB's limit for its attribute.
+func KeySize(attr, key string, limit int) (string, error) {
 	if len(key) > limit {
 		return "", &KeyError{Attr: attr, Value: key, Reason: "the key is " + strconv.Itoa(len(key)) + " bytes, over DynamoDB's " + strconv.Itoa(limit)}
 	}
 	return key, nil
 }
 
-// keyPrefix checks the start of a string value for a begins_with on a key:
+// KeyPrefix checks the start of a string value for a begins_with on a key:
 // it may be empty, but holds none of the key's separators.
-func keyPrefix(attr, v, seps string) (string, error) {
+func KeyPrefix(attr, v, seps string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
-	return keyString(attr, v, seps)
+	return KeyString(attr, v, seps)
 }
 
-// keyEnumPrefix checks the start of an enum value for a begins_with on a
+// KeyEnumPrefix checks the start of an enum value for a begins_with on a
 // key: it may be empty, but otherwise starts one of values, the enum's
 // values (a prefix that starts none can only match other items' keys).
-func keyEnumPrefix(attr, v, seps string, values ...string) (string, error) {
+func KeyEnumPrefix(attr, v, seps string, values ...string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
 	for _, value := range values {
 		if strings.HasPrefix(value, v) {
-			return keyString(attr, v, seps)
+			return KeyString(attr, v, seps)
 		}
 	}
 	return "", &KeyError{Attr: attr, Value: v, Reason: "starts none of its enum values"}
@@ -256,13 +256,13 @@ func keyEnumPrefix(attr, v, seps string, values ...string) (string, error) {
 // maxRune is the greatest code point; no string value of a key holds it.
 const maxRune = '\U0010FFFF'
 
-// highChar, appended to a bound, puts it above every key that starts
+// HighChar, appended to a bound, puts it above every key that starts
 // with the bound's text, since no key value holds it.
-const highChar = string(maxRune)
+const HighChar = string(maxRune)
 
-// storedInt turns an int of a key back into the number it is stored as
+// StoredInt turns an int of a key back into the number it is stored as
 // (for attributes read back from keys).
-func storedInt(key string) types.AttributeValue {
+func StoredInt(key string) types.AttributeValue {
 	n, _ := parseKeyInt(key)
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }

@@ -57,7 +57,7 @@ func intBoundaries() []int64 {
 func TestKeyIntMatchesKeylang(t *testing.T) {
 	ns := intBoundaries()
 	for i, n := range ns {
-		got, want := keyInt(n), keylang.EncodeInt(n)
+		got, want := KeyInt(n), keylang.EncodeInt(n)
 		if got != want {
 			t.Errorf("keyInt(%d) = %q, keylang.EncodeInt = %q", n, got, want)
 		}
@@ -68,8 +68,8 @@ func TestKeyIntMatchesKeylang(t *testing.T) {
 		if !ok || back != n {
 			t.Errorf("parseKeyInt(%q) = %d, %v; want %d, true", got, back, ok, n)
 		}
-		if i > 0 && keyInt(ns[i-1]) >= got {
-			t.Errorf("keyInt(%d) = %q is not below keyInt(%d) = %q", ns[i-1], keyInt(ns[i-1]), n, got)
+		if i > 0 && KeyInt(ns[i-1]) >= got {
+			t.Errorf("keyInt(%d) = %q is not below keyInt(%d) = %q", ns[i-1], KeyInt(ns[i-1]), n, got)
 		}
 	}
 	for n, want := range map[int64]string{
@@ -79,13 +79,13 @@ func TestKeyIntMatchesKeylang(t *testing.T) {
 		math.MaxInt64: "9223372036854775807",
 		math.MinInt64: "-0000000000000000000",
 	} {
-		if got := keyInt(n); got != want {
+		if got := KeyInt(n); got != want {
 			t.Errorf("keyInt(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
 
-// badKeyInts are strings keyInt never produces.
+// badKeyInts are strings KeyInt never produces.
 var badKeyInts = []string{
 	"", "-", "--", "0", "-1", "1",
 	"000000000000000000",     // 18 digits
@@ -123,13 +123,13 @@ func TestParseKeyIntRefuses(t *testing.T) {
 func FuzzKeyIntOrder(f *testing.F) {
 	ns := intBoundaries()
 	for i := range ns {
-		f.Add(ns[i], ns[len(ns)-1-i], keyInt(ns[i]))
+		f.Add(ns[i], ns[len(ns)-1-i], KeyInt(ns[i]))
 	}
 	for _, s := range badKeyInts {
 		f.Add(int64(0), int64(0), s)
 	}
 	f.Fuzz(func(t *testing.T, a, b int64, s string) {
-		ka, kb := keyInt(a), keyInt(b)
+		ka, kb := KeyInt(a), KeyInt(b)
 		switch {
 		case a < b && ka >= kb, a > b && ka <= kb, a == b && ka != kb:
 			t.Fatalf("order: %d vs %d, but keyInt gives %q vs %q", a, b, ka, kb)
@@ -152,8 +152,8 @@ func FuzzKeyIntOrder(f *testing.F) {
 			if n != m {
 				t.Fatalf("parseKeyInt(%q) = %d, keylang.DecodeInt = %d", s, n, m)
 			}
-			if keyInt(n) != s {
-				t.Fatalf("parseKeyInt(%q) = %d accepted a string keyInt does not write (%q)", s, n, keyInt(n))
+			if KeyInt(n) != s {
+				t.Fatalf("parseKeyInt(%q) = %d accepted a string keyInt does not write (%q)", s, n, KeyInt(n))
 			}
 		}
 	})
@@ -188,7 +188,7 @@ func TestKeyTime(t *testing.T) {
 		{time.Time{}, "0001-01-01T00:00:00.000000000Z"},
 	}
 	for _, tt := range tests {
-		got, err := keyTime("at", tt.in)
+		got, err := KeyTime("at", tt.in)
 		if err != nil {
 			t.Errorf("keyTime(%v): %v", tt.in, err)
 			continue
@@ -245,8 +245,8 @@ func TestKeyTimeOrder(t *testing.T) {
 		if !times[i-1].Before(times[i]) {
 			t.Fatalf("test data: %v is not before %v", times[i-1], times[i])
 		}
-		a, err1 := keyTime("at", times[i-1])
-		b, err2 := keyTime("at", times[i])
+		a, err1 := KeyTime("at", times[i-1])
+		b, err2 := KeyTime("at", times[i])
 		if err1 != nil || err2 != nil {
 			t.Fatalf("keyTime: %v, %v", err1, err2)
 		}
@@ -255,8 +255,8 @@ func TestKeyTimeOrder(t *testing.T) {
 		}
 	}
 	// The example of the brief, literally.
-	a, _ := keyTime("at", parse("2021-03-05T18:54:56Z"))
-	b, _ := keyTime("at", parse("2021-03-05T18:54:56.5Z"))
+	a, _ := KeyTime("at", parse("2021-03-05T18:54:56Z"))
+	b, _ := KeyTime("at", parse("2021-03-05T18:54:56.5Z"))
 	if !(a < b) {
 		t.Errorf("keyTime(18:54:56Z) = %q is not below keyTime(18:54:56.5Z) = %q", a, b)
 	}
@@ -275,7 +275,7 @@ func TestKeyTimeRefusesYears(t *testing.T) {
 		time.Unix(math.MaxInt64/2, 0),
 		time.Unix(math.MinInt64/2, 0),
 	} {
-		s, err := keyTime("at", tm)
+		s, err := KeyTime("at", tm)
 		if s != "" {
 			t.Errorf("keyTime(%v) = %q, want \"\"", tm, s)
 		}
@@ -302,8 +302,8 @@ func FuzzKeyTimeOrder(f *testing.F) {
 		}
 		for _, p := range pairs {
 			t1, t2 := p[0], p[1]
-			k1, err1 := keyTime("t", t1)
-			k2, err2 := keyTime("t", t2)
+			k1, err1 := KeyTime("t", t1)
+			k2, err2 := KeyTime("t", t2)
 			for _, c := range []struct {
 				tm  time.Time
 				k   string
@@ -348,7 +348,7 @@ func TestKeyDate(t *testing.T) {
 		{time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), "9999-12-31"},
 		{time.Date(5, 6, 7, 0, 0, 0, 0, time.UTC), "0005-06-07"},
 	} {
-		got, err := keyDate("day", tt.in)
+		got, err := KeyDate("day", tt.in)
 		if err != nil || got != tt.want {
 			t.Errorf("keyDate(%v) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
@@ -360,14 +360,14 @@ func TestKeyDate(t *testing.T) {
 		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(-1, 12, 31, 0, 0, 0, 0, time.UTC),
 	} {
-		_, err := keyDate("day", tm)
+		_, err := KeyDate("day", tm)
 		checkKeyError(t, err, "day")
 	}
 }
 
 func TestKeyBool(t *testing.T) {
-	if keyBool(true) != keylang.EncodeBool(true) || keyBool(false) != keylang.EncodeBool(false) {
-		t.Errorf("keyBool = %q, %q", keyBool(true), keyBool(false))
+	if KeyBool(true) != keylang.EncodeBool(true) || KeyBool(false) != keylang.EncodeBool(false) {
+		t.Errorf("keyBool = %q, %q", KeyBool(true), KeyBool(false))
 	}
 }
 
@@ -379,7 +379,7 @@ func TestKeyString(t *testing.T) {
 		"A-B_C.D", // not separators here
 		"←", "↓",  // neighbours of the separator →
 	} {
-		got, err := keyString("id", v, seps)
+		got, err := KeyString("id", v, seps)
 		if err != nil || got != v {
 			t.Errorf("keyString(%.40q) = %.40q, %v; want it unchanged", v, got, err)
 		}
@@ -400,7 +400,7 @@ func TestKeyString(t *testing.T) {
 		{long + "#", "'#'"},
 		{"日本語|日本語", "'|'"},
 	} {
-		got, err := keyString("id", tt.v, seps)
+		got, err := KeyString("id", tt.v, seps)
 		if got != "" {
 			t.Errorf("keyString(%.40q) = %.40q, want \"\"", tt.v, got)
 		}
@@ -410,16 +410,16 @@ func TestKeyString(t *testing.T) {
 		}
 	}
 	// No separators: anything non-empty and valid goes.
-	if got, err := keyString("id", "a#b|c", ""); err != nil || got != "a#b|c" {
+	if got, err := KeyString("id", "a#b|c", ""); err != nil || got != "a#b|c" {
 		t.Errorf("keyString without separators = %q, %v", got, err)
 	}
 }
 
 // TestKeyStringOrEmpty: the empty string goes, as the key language of a
-// placeholder that may be empty says; every other value is keyString's.
+// placeholder that may be empty says; every other value is KeyString's.
 func TestKeyStringOrEmpty(t *testing.T) {
 	const seps = "#|"
-	if got, err := keyStringOrEmpty("topic", "", seps); err != nil || got != "" {
+	if got, err := KeyStringOrEmpty("topic", "", seps); err != nil || got != "" {
 		t.Errorf("keyStringOrEmpty(\"\") = %q, %v; want \"\", nil", got, err)
 	}
 	seg := keylang.Segment{Var: "v", Kind: keylang.String, Empty: true}
@@ -428,8 +428,8 @@ func TestKeyStringOrEmpty(t *testing.T) {
 		t.Errorf("the key language of %v does not hold the key of an empty value", tm)
 	}
 	for _, v := range []string{"a", "ä", "a#b", "x|", "\xff"} {
-		want, wantErr := keyString("topic", v, seps)
-		got, err := keyStringOrEmpty("topic", v, seps)
+		want, wantErr := KeyString("topic", v, seps)
+		got, err := KeyStringOrEmpty("topic", v, seps)
 		if got != want || (err == nil) != (wantErr == nil) {
 			t.Errorf("keyStringOrEmpty(%q) = %q, %v; keyString gives %q, %v", v, got, err, want, wantErr)
 		}
@@ -457,7 +457,7 @@ func FuzzKeyString(f *testing.F) {
 			return
 		}
 		tpl := keylangTemplate(seps)
-		got, err := keyString("v", v, string(tpl.Seps()))
+		got, err := KeyString("v", v, string(tpl.Seps()))
 		kerr := keylang.CheckString(tpl, v)
 		if (err == nil) != (kerr == nil) {
 			t.Fatalf("keyString(%q, seps %q): %v; keylang.CheckString: %v", v, seps, err, kerr)
@@ -495,7 +495,7 @@ func TestKeyPath(t *testing.T) {
 		{[]string{"ä", "日本", "🎉"}, "ä/日本/🎉"},
 		{[]string{"a b", " "}, "a b/ "},
 	} {
-		got, err := keyPath("dir", tt.p, sep, seps)
+		got, err := KeyPath("dir", tt.p, sep, seps)
 		if err != nil || got != tt.want {
 			t.Errorf("keyPath(%q) = %q, %v; want %q", tt.p, got, err, tt.want)
 		}
@@ -508,7 +508,7 @@ func TestKeyPath(t *testing.T) {
 		}
 	}
 	// A multi-byte path separator.
-	if got, err := keyPath("dir", []string{"a", "b", "c"}, "→", "#→"); err != nil || got != "a→b→c" {
+	if got, err := KeyPath("dir", []string{"a", "b", "c"}, "→", "#→"); err != nil || got != "a→b→c" {
 		t.Errorf("keyPath with → = %q, %v", got, err)
 	}
 	for _, p := range [][]string{
@@ -525,7 +525,7 @@ func TestKeyPath(t *testing.T) {
 		{"a", "#"},
 		{"a", "\xff"},
 	} {
-		got, err := keyPath("dir", p, sep, seps)
+		got, err := KeyPath("dir", p, sep, seps)
 		if got != "" {
 			t.Errorf("keyPath(%q) = %q, want \"\"", p, got)
 		}
@@ -534,15 +534,15 @@ func TestKeyPath(t *testing.T) {
 }
 
 func TestKeySize(t *testing.T) {
-	for _, limit := range []int{maxPartitionKey, maxSortKey} {
+	for _, limit := range []int{MaxPartitionKey, MaxSortKey} {
 		for _, n := range []int{0, 1, limit - 1, limit} {
 			k := strings.Repeat("k", n)
-			if got, err := keySize("pk", k, limit); err != nil || got != k {
+			if got, err := KeySize("pk", k, limit); err != nil || got != k {
 				t.Errorf("keySize(%d bytes, %d) = %d bytes, %v", n, limit, len(got), err)
 			}
 		}
 		for _, n := range []int{limit + 1, 2 * limit, 100_000} {
-			got, err := keySize("pk", strings.Repeat("k", n), limit)
+			got, err := KeySize("pk", strings.Repeat("k", n), limit)
 			if got != "" {
 				t.Errorf("keySize(%d bytes, %d) = %d bytes, want \"\"", n, limit, len(got))
 			}
@@ -553,28 +553,28 @@ func TestKeySize(t *testing.T) {
 		}
 		// The limit is in bytes: ä is two.
 		half := strings.Repeat("ä", limit/2)
-		if _, err := keySize("pk", half, limit); err != nil {
+		if _, err := KeySize("pk", half, limit); err != nil {
 			t.Errorf("keySize(%d bytes of ä, %d): %v", len(half), limit, err)
 		}
-		if _, err := keySize("pk", half+"a", limit); err == nil {
+		if _, err := KeySize("pk", half+"a", limit); err == nil {
 			t.Errorf("keySize(%d bytes of ä, %d): no error", len(half)+1, limit)
 		}
 	}
-	if maxPartitionKey != 2048 || maxSortKey != 1024 {
-		t.Errorf("limits %d, %d; DynamoDB's are 2048, 1024", maxPartitionKey, maxSortKey)
+	if MaxPartitionKey != 2048 || MaxSortKey != 1024 {
+		t.Errorf("limits %d, %d; DynamoDB's are 2048, 1024", MaxPartitionKey, MaxSortKey)
 	}
 }
 
 func TestKeyPrefix(t *testing.T) {
 	const seps = "#|"
 	for _, v := range []string{"", "a", "ab", "ä", "日本", "a b"} {
-		got, err := keyPrefix("name", v, seps)
+		got, err := KeyPrefix("name", v, seps)
 		if err != nil || got != v {
 			t.Errorf("keyPrefix(%q) = %q, %v; want it unchanged", v, got, err)
 		}
 	}
 	for _, v := range []string{"#", "a#", "a|b", "\xff", "a\xc3"} {
-		got, err := keyPrefix("name", v, seps)
+		got, err := KeyPrefix("name", v, seps)
 		if got != "" {
 			t.Errorf("keyPrefix(%q) = %q, want \"\"", v, got)
 		}
@@ -584,7 +584,7 @@ func TestKeyPrefix(t *testing.T) {
 
 func TestKeyEnum(t *testing.T) {
 	const seps = "#"
-	if got, err := keyEnum("style", "dark", true, seps); err != nil || got != "dark" {
+	if got, err := KeyEnum("style", "dark", true, seps); err != nil || got != "dark" {
 		t.Errorf("keyEnum of a value = %q, %v; want it unchanged", got, err)
 	}
 	for _, tt := range []struct {
@@ -597,7 +597,7 @@ func TestKeyEnum(t *testing.T) {
 		{"dark ", false, "not one of its enum values"},
 		{"a#b", true, "'#'"}, // a value can't hold a separator: the spec refuses it
 	} {
-		got, err := keyEnum("style", tt.v, tt.valid, seps)
+		got, err := KeyEnum("style", tt.v, tt.valid, seps)
 		if got != "" {
 			t.Errorf("keyEnum(%q) = %q, want \"\"", tt.v, got)
 		}
@@ -612,13 +612,13 @@ func TestKeyEnumPrefix(t *testing.T) {
 	const seps = "#"
 	values := []string{"light", "dark", "darker"}
 	for _, v := range []string{"", "l", "light", "d", "dar", "dark", "darke", "darker"} {
-		got, err := keyEnumPrefix("style", v, seps, values...)
+		got, err := KeyEnumPrefix("style", v, seps, values...)
 		if err != nil || got != v {
 			t.Errorf("keyEnumPrefix(%q) = %q, %v; want it unchanged", v, got, err)
 		}
 	}
 	for _, v := range []string{"L", "lights", "x", "AD", "dark#", "darkest", " ", "\xff"} {
-		got, err := keyEnumPrefix("style", v, seps, values...)
+		got, err := KeyEnumPrefix("style", v, seps, values...)
 		if got != "" {
 			t.Errorf("keyEnumPrefix(%q) = %q, want \"\"", v, got)
 		}
@@ -626,20 +626,20 @@ func TestKeyEnumPrefix(t *testing.T) {
 	}
 }
 
-// TestHighChar: a bound followed by highChar is above every key that
-// starts with the bound's text and continues with a value keyString
+// TestHighChar: a bound followed by HighChar is above every key that
+// starts with the bound's text and continues with a value KeyString
 // accepts, and below the keys that do not start with it but sort after.
 func TestHighChar(t *testing.T) {
-	if highChar != string(rune(0x10FFFF)) || !utf8.ValidString(highChar) {
-		t.Fatalf("highChar = %q", highChar)
+	if HighChar != string(rune(0x10FFFF)) || !utf8.ValidString(HighChar) {
+		t.Fatalf("highChar = %q", HighChar)
 	}
 	const seps = "#"
 	for _, prefix := range []string{"", "ORDER#", "ORDER#ab", "A#日本", "Z#\u07ff", "a#" + string(rune(0xFFFF))} {
-		hi := prefix + highChar
+		hi := prefix + HighChar
 		for _, rest := range []string{"", "a", "zzzz", "ÿ", "\u07ff", "\uffff", "\U0001F389", "\U0010FFFE", "\U0010FFFE\U0010FFFF",
 			string(rune(0xFFFF)) + "x", "\U00100000", "\U0010FFFF"} {
 			if rest != "" {
-				if _, err := keyString("v", rest, seps); err != nil {
+				if _, err := KeyString("v", rest, seps); err != nil {
 					continue // no key holds it
 				}
 			}
@@ -650,15 +650,15 @@ func TestHighChar(t *testing.T) {
 	}
 }
 
-// TestHighCharAfterMaxRune: keyString accepts a value starting with
+// TestHighCharAfterMaxRune: KeyString accepts a value starting with
 // U+10FFFF; a key holding it after the bound's text must still sort
-// below the bound, or a BETWEEN prefix AND prefix+highChar range misses it.
+// below the bound, or a BETWEEN prefix AND prefix+HighChar range misses it.
 func TestHighCharAfterMaxRune(t *testing.T) {
 	const prefix = "ORDER#"
 	v := "\U0010FFFFx"
-	if _, err := keyString("name", v, "#"); !errors.Is(err, ErrInvalidKey) {
+	if _, err := KeyString("name", v, "#"); !errors.Is(err, ErrInvalidKey) {
 		// Accepted, the key would sort above the bound and a range up to
-		// prefix+highChar (where name >= x on "ORDER#{name}") would miss it.
-		t.Errorf("keyString accepts %q, and key %q sorts above the bound %q", v, prefix+v, prefix+highChar)
+		// prefix+HighChar (where name >= x on "ORDER#{name}") would miss it.
+		t.Errorf("keyString accepts %q, and key %q sorts above the bound %q", v, prefix+v, prefix+HighChar)
 	}
 }

@@ -25,7 +25,7 @@ const (
 	maxNumberExp = 126
 )
 
-// maxNumberText is the longest text numberText writes: a sign, "0.", the
+// maxNumberText is the longest text NumberText writes: a sign, "0.", the
 // 129 zeros of the least exponent and 38 digits.
 const maxNumberText = 3 + -minNumberExp + maxNumberDigits
 
@@ -181,10 +181,10 @@ func (x *decimalNumber) sign() int {
 	return 1
 }
 
-// numberText is the text DynamoDB gives back for the number s (s itself
+// NumberText is the text DynamoDB gives back for the number s (s itself
 // when it is that already, without allocating), and whether s is a
 // number DynamoDB stores.
-func numberText(s string) (string, bool) {
+func NumberText(s string) (string, bool) {
 	if plainNumber(s) {
 		return s, true // as DynamoDB answers, and as the generated code sends
 	}
@@ -201,7 +201,7 @@ func numberText(s string) (string, bool) {
 }
 
 // plainNumber reports whether s is a number DynamoDB stores written as
-// DynamoDB writes it (numberText(s) is s): one pass, no copy.
+// DynamoDB writes it (NumberText(s) is s): one pass, no copy.
 func plainNumber(s string) bool {
 	i, n := 0, len(s)
 	if i < n && s[i] == '-' {
@@ -248,9 +248,9 @@ func plainNumber(s string) bool {
 	return whole+frac <= maxNumberDigits && whole <= maxNumberExp
 }
 
-// compareNumbers compares the numbers a and b by value; ok is false when
+// CompareNumbers compares the numbers a and b by value; ok is false when
 // either is no number DynamoDB stores.
-func compareNumbers(a, b string) (c int, ok bool) {
+func CompareNumbers(a, b string) (c int, ok bool) {
 	x, okx := parseNumber(a)
 	y, oky := parseNumber(b)
 	if !okx || !oky {
@@ -265,27 +265,27 @@ func sameNumber(a, b string) bool {
 	if a == b {
 		return true
 	}
-	c, ok := compareNumbers(a, b)
+	c, ok := CompareNumbers(a, b)
 	return ok && c == 0
 }
 
-// formatFloat writes f as DynamoDB writes a number back (see
-// numberText): the shortest decimal that reads back as f, in plain
+// FormatFloat writes f as DynamoDB writes a number back (see
+// NumberText): the shortest decimal that reads back as f, in plain
 // digits (1e6 as "1000000", 1e-5 as "0.00001"), and negative zero as "0".
-// Writes check first that DynamoDB stores f (storableFloat).
-func formatFloat(f float64) string {
+// Writes check first that DynamoDB stores f (StorableFloat).
+func FormatFloat(f float64) string {
 	if f == 0 {
 		return "0"
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// keyFloat writes a float that stands as a whole key attribute of type N,
+// KeyFloat writes a float that stands as a whole key attribute of type N,
 // refusing one DynamoDB can't store (NaN, infinite, or of a magnitude
 // outside 1e-130 to 1e126) before any call.
-func keyFloat(attr string, f float64) (string, error) {
-	if !storableFloat(f) {
+func KeyFloat(attr string, f float64) (string, error) {
+	if !StorableFloat(f) {
 		return "", &KeyError{Attr: attr, Value: strconv.FormatFloat(f, 'g', -1, 64), Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
-	return formatFloat(f), nil
+	return FormatFloat(f), nil
 }

@@ -36,7 +36,7 @@ func TestNumberText(t *testing.T) {
 		{"1" + strings.Repeat("0", 125), "1" + strings.Repeat("0", 125)},
 		{"1" + strings.Repeat("0", 200) + "e-100", "1" + strings.Repeat("0", 100)},
 	} {
-		got, ok := numberText(tt.in)
+		got, ok := NumberText(tt.in)
 		if !ok || got != tt.want {
 			t.Errorf("numberText(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 		}
@@ -48,7 +48,7 @@ func TestNumberText(t *testing.T) {
 		"1e99999999999999999999", "1e-99999999999999999999",
 		thirtyNine, "-" + thirtyNine, "1." + strings.Repeat("0", 37) + "1", "9.99999999999999999999999999999999999999E+125",
 	} {
-		if got, ok := numberText(in); ok {
+		if got, ok := NumberText(in); ok {
 			t.Errorf("numberText(%q) = %q, a number; want none DynamoDB stores", in, got)
 		}
 	}
@@ -61,11 +61,11 @@ func TestNumberTextOfItsOwn(t *testing.T) {
 		if !plainNumber(s) {
 			t.Errorf("plainNumber(%q) = false", s)
 		}
-		got, ok := numberText(s)
+		got, ok := NumberText(s)
 		if !ok || got != s {
 			t.Errorf("numberText(%q) = %q, %v", s, got, ok)
 		}
-		if n := testing.AllocsPerRun(10, func() { numberText(s) }); n != 0 {
+		if n := testing.AllocsPerRun(10, func() { NumberText(s) }); n != 0 {
 			t.Errorf("numberText(%q) allocates %v times", s, n)
 		}
 	}
@@ -81,7 +81,7 @@ func TestNumberCompare(t *testing.T) {
 		{"1e-130", least}, {"-1E-130", "-" + least}, {"9.9999999999999999999999999999999999999E+125", greatest},
 		{"1E+125", "10e124"},
 	} {
-		c, ok := compareNumbers(p[0], p[1])
+		c, ok := CompareNumbers(p[0], p[1])
 		if !ok || c != 0 {
 			t.Errorf("compareNumbers(%q, %q) = %d, %v; want one number", p[0], p[1], c, ok)
 		}
@@ -98,10 +98,10 @@ func TestNumberCompare(t *testing.T) {
 		{"1.2345678901234567890123456789012345678", "1.2345678901234567890123456789012345679"},
 		{"-" + greatest, "-1e125"}, {"1e125", greatest}, {"1e-129", "1e-128"}, {"-9e125", "9e-130"},
 	} {
-		if c, ok := compareNumbers(p[0], p[1]); !ok || c >= 0 {
+		if c, ok := CompareNumbers(p[0], p[1]); !ok || c >= 0 {
 			t.Errorf("compareNumbers(%q, %q) = %d, %v; want < 0", p[0], p[1], c, ok)
 		}
-		if c, ok := compareNumbers(p[1], p[0]); !ok || c <= 0 {
+		if c, ok := CompareNumbers(p[1], p[0]); !ok || c <= 0 {
 			t.Errorf("compareNumbers(%q, %q) = %d, %v; want > 0", p[1], p[0], c, ok)
 		}
 		if sameNumber(p[0], p[1]) {
@@ -111,7 +111,7 @@ func TestNumberCompare(t *testing.T) {
 	// What DynamoDB does not store compares with nothing; as a key's
 	// value it is only the same as its own text.
 	for _, p := range [][2]string{{"1E+126", "1E+126"}, {"1e126", "1"}, {"1", "1e-131"}, {thirtyNine, thirtyNine}, {"NaN", "0"}, {"", "0"}} {
-		if c, ok := compareNumbers(p[0], p[1]); ok {
+		if c, ok := CompareNumbers(p[0], p[1]); ok {
 			t.Errorf("compareNumbers(%q, %q) = %d, true; want refused", p[0], p[1], c)
 		}
 	}
@@ -130,11 +130,11 @@ func TestFormatFloat(t *testing.T) {
 		{1e-130, least}, {1e125, "1" + strings.Repeat("0", 125)},
 		{math.MaxInt64, "9223372036854776000"}, {math.Nextafter(1e126, 0), "9999999999999998" + strings.Repeat("0", 110)},
 	} {
-		got := formatFloat(tt.f)
+		got := FormatFloat(tt.f)
 		if got != tt.want {
 			t.Errorf("formatFloat(%g) = %q, want %q", tt.f, got, tt.want)
 		}
-		if text, ok := numberText(got); !ok || text != got {
+		if text, ok := NumberText(got); !ok || text != got {
 			t.Errorf("formatFloat(%g) = %q, not in DynamoDB's form %q (%v)", tt.f, got, text, ok)
 		}
 		if back, err := strconv.ParseFloat(got, 64); err != nil || back != tt.f {
@@ -145,13 +145,13 @@ func TestFormatFloat(t *testing.T) {
 
 func TestKeyFloat(t *testing.T) {
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e126, -1e126, 1e200, math.MaxFloat64, 1e-131, -1e-131, 5e-324, math.SmallestNonzeroFloat64} {
-		_, err := keyFloat("level", f)
+		_, err := KeyFloat("level", f)
 		checkKeyError(t, err, "level")
 	}
 	for _, f := range []float64{0, math.Copysign(0, -1), 1e-130, -1e-130, math.Nextafter(1e126, 0), math.Nextafter(-1e126, 0), 1e6, 0.5} {
-		got, err := keyFloat("level", f)
-		if err != nil || got != formatFloat(f) {
-			t.Errorf("keyFloat(%g) = %q, %v; want %q", f, got, err, formatFloat(f))
+		got, err := KeyFloat("level", f)
+		if err != nil || got != FormatFloat(f) {
+			t.Errorf("keyFloat(%g) = %q, %v; want %q", f, got, err, FormatFloat(f))
 		}
 	}
 }
@@ -185,12 +185,12 @@ var (
 // after one.
 var dynamoText = regexp.MustCompile(`^(0|-?[1-9][0-9]*|-?(0|[1-9][0-9]*)\.[0-9]*[1-9])$`)
 
-// checkNumber checks numberText and compareNumbers on a and b, and
-// formatFloat on f, against big.Rat.
+// checkNumber checks NumberText and CompareNumbers on a and b, and
+// FormatFloat on f, against big.Rat.
 func checkNumber(t *testing.T, a, b string, f float64) {
 	t.Helper()
 	for _, s := range []string{a, b} {
-		text, ok := numberText(s)
+		text, ok := NumberText(s)
 		r, isNum := ratOf(s)
 		if isNum {
 			abs := new(big.Rat).Abs(r)
@@ -212,7 +212,7 @@ func checkNumber(t *testing.T, a, b string, f float64) {
 		if !dynamoText.MatchString(text) {
 			t.Fatalf("numberText(%q) = %q, not in DynamoDB's form", s, text)
 		}
-		if again, ok := numberText(text); !ok || again != text {
+		if again, ok := NumberText(text); !ok || again != text {
 			t.Fatalf("numberText(%q) = %q, then %q, %v", s, text, again, ok)
 		}
 		if isNum {
@@ -223,9 +223,9 @@ func checkNumber(t *testing.T, a, b string, f float64) {
 	}
 	ra, oka := ratOf(a)
 	rb, okb := ratOf(b)
-	c, ok := compareNumbers(a, b)
-	_, va := numberText(a)
-	_, vb := numberText(b)
+	c, ok := CompareNumbers(a, b)
+	_, va := NumberText(a)
+	_, vb := NumberText(b)
 	if ok != (va && vb) {
 		t.Fatalf("compareNumbers(%q, %q) ok = %v, numbers %v and %v", a, b, ok, va, vb)
 	}
@@ -238,14 +238,14 @@ func checkNumber(t *testing.T, a, b string, f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return
 	}
-	text := formatFloat(f)
+	text := FormatFloat(f)
 	back, err := strconv.ParseFloat(text, 64)
 	if err != nil || back != f {
 		t.Fatalf("formatFloat(%g) = %q reads back as %g, %v", f, text, back, err)
 	}
-	canon, ok := numberText(text)
-	if ok != storableFloat(f) {
-		t.Fatalf("formatFloat(%g) = %q: a number DynamoDB stores %v, storableFloat %v", f, text, ok, storableFloat(f))
+	canon, ok := NumberText(text)
+	if ok != StorableFloat(f) {
+		t.Fatalf("formatFloat(%g) = %q: a number DynamoDB stores %v, storableFloat %v", f, text, ok, StorableFloat(f))
 	}
 	if ok && canon != text {
 		t.Fatalf("formatFloat(%g) = %q, not DynamoDB's %q", f, text, canon)
@@ -321,8 +321,8 @@ func TestFloatTextAsModel(t *testing.T) {
 		if math.IsNaN(f) {
 			continue
 		}
-		if model.FloatStored(f) != storableFloat(f) || model.FloatStored(f) && model.FloatText(f) != formatFloat(f) {
-			t.Fatalf("%g: the model's %q (stored %v), the runtime's %q (stored %v)", f, model.FloatText(f), model.FloatStored(f), formatFloat(f), storableFloat(f))
+		if model.FloatStored(f) != StorableFloat(f) || model.FloatStored(f) && model.FloatText(f) != FormatFloat(f) {
+			t.Fatalf("%g: the model's %q (stored %v), the runtime's %q (stored %v)", f, model.FloatText(f), model.FloatStored(f), FormatFloat(f), StorableFloat(f))
 		}
 	}
 }

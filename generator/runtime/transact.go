@@ -72,42 +72,42 @@ func (e *TransactionError) Unwrap() []error {
 // SDK's retryer sees the call's own exception.
 func (e *TransactionError) RetryableError() bool { return e.Err == ErrTransactionConflict }
 
-// transaction describes a transaction's steps for its method: what each
+// Transaction describes a transaction's steps for its method: what each
 // does, the errors a failed condition of each is, and the pairs of steps
 // whose keys the method compares before the call.
-type transaction struct {
-	method   string
-	steps    []transactStep
-	distinct [][2]int
+type Transaction struct {
+	Method   string
+	Steps    []TransactStep
+	Distinct [][2]int
 	// sent is, when not nil, each sent item's place among the steps (see
 	// only).
 	sent []int
 }
 
-// transactStep is one step of a transaction: its action, the errors of a
+// TransactStep is one step of a transaction: its action, the errors of a
 // failed condition when its item is absent and present, its table's key
 // attributes and, for a step that treats an expired item as absent, the
 // ttl attribute and the placeholder of the now its condition compares.
-type transactStep struct {
-	action              string
-	ifAbsent, ifPresent error
-	key                 []string
-	ttl, now            string
+type TransactStep struct {
+	Action              string
+	IfAbsent, IfPresent error
+	Key                 []string
+	TTL, Now            string
 	// version is the stored attribute holding the item's version, and
 	// expected the placeholder of the version the step expects, for a
 	// step of a versioned entity.
-	version, expected string
+	Version, Expected string
 }
 
 // stepError is the error of a value refused before the call by the step
 // at index i.
-func (t *transaction) stepError(i int, err error) error {
-	return &callError{method: t.method, cause: &TransactionError{Step: t.number(i), Action: t.steps[i].action, Err: err}}
+func (t *Transaction) StepError(i int, err error) error {
+	return &callError{method: t.Method, cause: &TransactionError{Step: t.number(i), Action: t.Steps[i].Action, Err: err}}
 }
 
 // number is the number, from 1, of the step at index i among those
 // sent: its place among all the steps.
-func (t *transaction) number(i int) int {
+func (t *Transaction) number(i int) int {
 	if i < len(t.sent) {
 		return t.sent[i] + 1
 	}
@@ -116,20 +116,20 @@ func (t *transaction) number(i int) int {
 
 // distinctItems refuses a transaction whose steps of a pair of
 // t.distinct address one item.
-func (t *transaction) distinctItems(items []types.TransactWriteItem) error {
-	for _, d := range t.distinct {
-		if sameKey(transactKey(items[d[0]]), transactKey(items[d[1]]), t.steps[d[0]].key) {
-			return t.stepError(d[1], ErrSameItem)
+func (t *Transaction) DistinctItems(items []types.TransactWriteItem) error {
+	for _, d := range t.Distinct {
+		if sameKey(transactKey(items[d[0]]), transactKey(items[d[1]]), t.Steps[d[0]].Key) {
+			return t.StepError(d[1], ErrSameItem)
 		}
 	}
 	return nil
 }
 
-// distinctGets is distinctItems for the items a transactGet reads.
-func (t *transaction) distinctGets(items []types.TransactGetItem) error {
-	for _, d := range t.distinct {
-		if sameKey(items[d[0]].Get.Key, items[d[1]].Get.Key, t.steps[d[0]].key) {
-			return t.stepError(d[1], ErrSameItem)
+// distinctGets is distinctItems for the items a TransactGet reads.
+func (t *Transaction) DistinctGets(items []types.TransactGetItem) error {
+	for _, d := range t.Distinct {
+		if sameKey(items[d[0]].Get.Key, items[d[1]].Get.Key, t.Steps[d[0]].Key) {
+			return t.StepError(d[1], ErrSameItem)
 		}
 	}
 	return nil
@@ -185,27 +185,27 @@ func sameKey(x, y map[string]types.AttributeValue, names []string) bool {
 // ifAbsent when DynamoDB returned no item
 // (ReturnValuesOnConditionCheckFailure ALL_OLD) or an expired one, its
 // ifPresent when it returned another.
-func (t *transaction) err(err error, items []types.TransactWriteItem) error {
+func (t *Transaction) Err(err error, items []types.TransactWriteItem) error {
 	var tce *types.TransactionCanceledException
 	if !errors.As(err, &tce) {
-		return &callError{method: t.method, cause: err}
+		return &callError{method: t.Method, cause: err}
 	}
 	for i, r := range tce.CancellationReasons {
 		code := aws.ToString(r.Code)
-		if code == "" || code == "None" || i >= len(t.steps) {
+		if code == "" || code == "None" || i >= len(t.Steps) {
 			continue
 		}
-		te := &TransactionError{Step: t.number(i), Action: t.steps[i].action, Reason: code, cause: err}
+		te := &TransactionError{Step: t.number(i), Action: t.Steps[i].Action, Reason: code, cause: err}
 		switch code {
 		case "ConditionalCheckFailed":
-			st := &t.steps[i]
+			st := &t.Steps[i]
 			switch {
 			case len(r.Item) == 0, i < len(items) && st.expired(r.Item, items[i]):
-				te.Err = st.ifAbsent
+				te.Err = st.IfAbsent
 			case i < len(items) && st.staleVersion(r.Item, items[i]):
 				te.Err = ErrVersionConflict
 			default:
-				te.Err = st.ifPresent
+				te.Err = st.IfPresent
 			}
 			if te.Err == nil {
 				te.Err = ErrConditionFailed
@@ -213,28 +213,28 @@ func (t *transaction) err(err error, items []types.TransactWriteItem) error {
 		case "TransactionConflict":
 			te.Err = ErrTransactionConflict
 		}
-		return &callError{method: t.method, cause: te}
+		return &callError{method: t.Method, cause: te}
 	}
-	return &callError{method: t.method, cause: err}
+	return &callError{method: t.Method, cause: err}
 }
 
 // expired reports whether a step that treats an expired item as absent
 // failed on an item expired at the now its request sent.
-func (s *transactStep) expired(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
-	return s.ttl != "" && expiredAt(item, s.ttl, sentValues(sent)[s.now])
+func (s *TransactStep) expired(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
+	return s.TTL != "" && expiredAt(item, s.TTL, sentValues(sent)[s.Now])
 }
 
 // staleVersion reports whether a step of a versioned entity failed on
 // an item whose version is not the one its request expected.
-func (s *transactStep) staleVersion(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
-	if s.version == "" {
+func (s *TransactStep) staleVersion(item map[string]types.AttributeValue, sent types.TransactWriteItem) bool {
+	if s.Version == "" {
 		return false
 	}
-	want, ok := sentValues(sent)[s.expected].(*types.AttributeValueMemberN)
+	want, ok := sentValues(sent)[s.Expected].(*types.AttributeValueMemberN)
 	if !ok {
 		return false
 	}
-	got, ok := item[s.version].(*types.AttributeValueMemberN)
+	got, ok := item[s.Version].(*types.AttributeValueMemberN)
 	return !ok || !sameNumber(got.Value, want.Value)
 }
 
@@ -261,21 +261,21 @@ const maxRequestToken = 36
 // gives none (the SDK then makes one per call). A token DynamoDB would
 // refuse, longer than 36 characters or not UTF-8, is refused before the
 // call.
-func (t *transaction) requestToken(token string) (*string, error) {
+func (t *Transaction) RequestToken(token string) (*string, error) {
 	if token == "" {
 		return nil, nil
 	}
 	if !utf8.ValidString(token) || utf8.RuneCountInString(token) > maxRequestToken {
-		return nil, &callError{method: t.method, kind: ErrInvalidRequestToken}
+		return nil, &callError{method: t.Method, kind: ErrInvalidRequestToken}
 	}
 	return &token, nil
 }
 
-// transactPut, transactUpdate and transactDelete make the request of a
+// TransactPut, TransactUpdate and TransactDelete make the request of a
 // write, built as the write's own call would send it, a transaction's
-// item; transactCheck and transactGet wrap a check and a get. Each
+// item; TransactCheck and TransactGet wrap a check and a get. Each
 // passes on the error of the step's builder.
-func transactPut(in *dynamodb.PutItemInput, err error) (types.TransactWriteItem, error) {
+func TransactPut(in *dynamodb.PutItemInput, err error) (types.TransactWriteItem, error) {
 	if err != nil {
 		return types.TransactWriteItem{}, err
 	}
@@ -289,7 +289,7 @@ func transactPut(in *dynamodb.PutItemInput, err error) (types.TransactWriteItem,
 	}}, nil
 }
 
-func transactUpdate(in *dynamodb.UpdateItemInput, err error) (types.TransactWriteItem, error) {
+func TransactUpdate(in *dynamodb.UpdateItemInput, err error) (types.TransactWriteItem, error) {
 	if err != nil {
 		return types.TransactWriteItem{}, err
 	}
@@ -304,7 +304,7 @@ func transactUpdate(in *dynamodb.UpdateItemInput, err error) (types.TransactWrit
 	}}, nil
 }
 
-func transactDelete(in *dynamodb.DeleteItemInput, err error) (types.TransactWriteItem, error) {
+func TransactDelete(in *dynamodb.DeleteItemInput, err error) (types.TransactWriteItem, error) {
 	if err != nil {
 		return types.TransactWriteItem{}, err
 	}
@@ -318,17 +318,17 @@ func transactDelete(in *dynamodb.DeleteItemInput, err error) (types.TransactWrit
 	}}, nil
 }
 
-func transactCheck(in *types.ConditionCheck, err error) (types.TransactWriteItem, error) {
+func TransactCheck(in *types.ConditionCheck, err error) (types.TransactWriteItem, error) {
 	return types.TransactWriteItem{ConditionCheck: in}, err
 }
 
-func transactGet(in *types.Get, err error) (types.TransactGetItem, error) {
+func TransactGet(in *types.Get, err error) (types.TransactGetItem, error) {
 	return types.TransactGetItem{Get: in}, err
 }
 
-// itemAt is the item of the i-th response of a TransactGetItems: nil when
+// ItemAt is the item of the i-th response of a TransactGetItems: nil when
 // there is no such item.
-func itemAt(responses []types.ItemResponse, i int) map[string]types.AttributeValue {
+func ItemAt(responses []types.ItemResponse, i int) map[string]types.AttributeValue {
 	if i < len(responses) {
 		return responses[i].Item
 	}
@@ -338,10 +338,10 @@ func itemAt(responses []types.ItemResponse, i int) map[string]types.AttributeVal
 // only is the transaction of the steps keep, in the order sent: a write
 // of an entity with unique values leaves out the claims of a value that
 // does not change. Its errors name each step by its place among t's.
-func (t *transaction) only(keep ...int) *transaction {
-	o := &transaction{method: t.method, sent: keep}
+func (t *Transaction) Only(keep ...int) *Transaction {
+	o := &Transaction{Method: t.Method, sent: keep}
 	for _, i := range keep {
-		o.steps = append(o.steps, t.steps[i])
+		o.Steps = append(o.Steps, t.Steps[i])
 	}
 	return o
 }

@@ -11,12 +11,12 @@ import (
 // A transaction that sends some of its steps names the failed one by its
 // place among all of them, with its action and error kinds.
 func TestTransactionOnly(t *testing.T) {
-	tx := &transaction{method: "ChangeEmail", steps: []transactStep{
-		{action: "update User", ifAbsent: ErrNotFound, ifPresent: ErrConditionFailed},
-		{action: "release User.email"},
-		{action: "claim User.email", ifAbsent: ErrConditionFailed, ifPresent: ErrAlreadyExists},
-		{action: "release User.phone"},
-		{action: "claim User.phone", ifAbsent: ErrConditionFailed, ifPresent: ErrAlreadyExists},
+	tx := &Transaction{Method: "ChangeEmail", Steps: []TransactStep{
+		{Action: "update User", IfAbsent: ErrNotFound, IfPresent: ErrConditionFailed},
+		{Action: "release User.email"},
+		{Action: "claim User.email", IfAbsent: ErrConditionFailed, IfPresent: ErrAlreadyExists},
+		{Action: "release User.phone"},
+		{Action: "claim User.phone", IfAbsent: ErrConditionFailed, IfPresent: ErrAlreadyExists},
 	}}
 	none, failed := aws.String("None"), aws.String("ConditionalCheckFailed")
 	claim := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "UNIQUE#User#phone#1"}}
@@ -24,7 +24,7 @@ func TestTransactionOnly(t *testing.T) {
 	cause := &types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{
 		{Code: none}, {Code: none}, {Code: failed, Item: claim},
 	}}
-	err := tx.only(0, 3, 4).err(cause, nil)
+	err := tx.Only(0, 3, 4).Err(cause, nil)
 	var te *TransactionError
 	if !errors.As(err, &te) {
 		t.Fatalf("error %v is no *TransactionError", err)
@@ -34,7 +34,7 @@ func TestTransactionOnly(t *testing.T) {
 	}
 	// All of t: the places are the request's. (Steps count from 1.)
 	cause = &types.TransactionCanceledException{CancellationReasons: []types.CancellationReason{{Code: failed, Item: claim}}}
-	if err := tx.err(cause, nil); !errors.As(err, &te) || te.Step != 1 || !errors.Is(err, ErrConditionFailed) {
+	if err := tx.Err(cause, nil); !errors.As(err, &te) || te.Step != 1 || !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("err of all steps: %v", err)
 	}
 }
@@ -45,9 +45,9 @@ func TestSameKeyNumbers(t *testing.T) {
 	key := func(pk string, sk string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"zone": &types.AttributeValueMemberN{Value: pk}, "level": &types.AttributeValueMemberN{Value: sk}}
 	}
-	tx := &transaction{method: "Label", distinct: [][2]int{{0, 1}}, steps: []transactStep{
-		{action: "update Gauge", key: []string{"zone", "level"}},
-		{action: "update Gauge", key: []string{"zone", "level"}},
+	tx := &Transaction{Method: "Label", Distinct: [][2]int{{0, 1}}, Steps: []TransactStep{
+		{Action: "update Gauge", Key: []string{"zone", "level"}},
+		{Action: "update Gauge", Key: []string{"zone", "level"}},
 	}}
 	for _, tt := range []struct {
 		a, b [2]string
@@ -63,12 +63,12 @@ func TestSameKeyNumbers(t *testing.T) {
 			{Update: &types.Update{Key: key(tt.a[0], tt.a[1])}},
 			{Delete: &types.Delete{Key: key(tt.b[0], tt.b[1])}},
 		}
-		err := tx.distinctItems(items)
+		err := tx.DistinctItems(items)
 		if got := errors.Is(err, ErrSameItem); got != tt.same {
 			t.Errorf("keys %v and %v: %v, want the same item %v", tt.a, tt.b, err, tt.same)
 		}
 		gets := []types.TransactGetItem{{Get: &types.Get{Key: key(tt.a[0], tt.a[1])}}, {Get: &types.Get{Key: key(tt.b[0], tt.b[1])}}}
-		if got := errors.Is(tx.distinctGets(gets), ErrSameItem); got != tt.same {
+		if got := errors.Is(tx.DistinctGets(gets), ErrSameItem); got != tt.same {
 			t.Errorf("gets of keys %v and %v: the same item %v, want %v", tt.a, tt.b, got, tt.same)
 		}
 	}
@@ -78,7 +78,7 @@ func TestSameKeyNumbers(t *testing.T) {
 // version in another text failed on the step's own condition, not on
 // its version.
 func TestStaleVersionNumbers(t *testing.T) {
-	tx := &transaction{method: "Save", steps: []transactStep{{action: "put Doc", ifAbsent: ErrNotFound, ifPresent: ErrConditionFailed, version: "rev", expected: ":rev"}}}
+	tx := &Transaction{Method: "Save", Steps: []TransactStep{{Action: "put Doc", IfAbsent: ErrNotFound, IfPresent: ErrConditionFailed, Version: "rev", Expected: ":rev"}}}
 	sent := []types.TransactWriteItem{{Put: &types.Put{ExpressionAttributeValues: map[string]types.AttributeValue{":rev": &types.AttributeValueMemberN{Value: "5"}}}}}
 	for _, tt := range []struct {
 		stored string
@@ -88,7 +88,7 @@ func TestStaleVersionNumbers(t *testing.T) {
 			Code: aws.String("ConditionalCheckFailed"),
 			Item: map[string]types.AttributeValue{"rev": &types.AttributeValueMemberN{Value: tt.stored}},
 		}}}
-		if err := tx.err(cause, sent); !errors.Is(err, tt.want) {
+		if err := tx.Err(cause, sent); !errors.Is(err, tt.want) {
 			t.Errorf("stored version %s: %v, want %v", tt.stored, err, tt.want)
 		}
 	}

@@ -29,7 +29,7 @@ func (p *pages) page(pg Page) ([]int, Cursor, error) {
 func TestWalk(t *testing.T) {
 	p := &pages{failAt: -1}
 	var got []int
-	for v, err := range walk(p.page) {
+	for v, err := range Walk(p.page) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestWalk(t *testing.T) {
 	}
 	// The caller stops: no more page is read.
 	p = &pages{failAt: -1}
-	for v := range walk(p.page) {
+	for v := range Walk(p.page) {
 		if v == 2 {
 			break
 		}
@@ -52,7 +52,7 @@ func TestWalk(t *testing.T) {
 	p = &pages{failAt: 1}
 	var errs int
 	got = nil
-	for v, err := range walk(p.page) {
+	for v, err := range Walk(p.page) {
 		if err != nil {
 			errs++
 			continue
@@ -67,7 +67,7 @@ func TestWalk(t *testing.T) {
 func TestWalkPages(t *testing.T) {
 	p := &pages{failAt: -1}
 	var n int
-	for items, err := range walkPages(func(pg Page) ([]int, Cursor, error) { return p.page(pg) }) {
+	for items, err := range WalkPages(func(pg Page) ([]int, Cursor, error) { return p.page(pg) }) {
 		if err != nil || len(items) != 2 {
 			t.Fatalf("page %d: %v %v", n, items, err)
 		}
@@ -77,7 +77,7 @@ func TestWalkPages(t *testing.T) {
 		t.Errorf("walked %d pages, want 3", n)
 	}
 	p = &pages{failAt: 0}
-	for _, err := range walkPages(func(pg Page) ([]int, Cursor, error) { return p.page(pg) }) {
+	for _, err := range WalkPages(func(pg Page) ([]int, Cursor, error) { return p.page(pg) }) {
 		if err == nil {
 			t.Error("the error was not yielded")
 		}
@@ -99,7 +99,7 @@ func partialPages(asked *[]Cursor) func(Page) ([]int, Cursor, error) {
 		}
 		var err error
 		if i == 1 {
-			err = decodeErr("P", []UndecodedItem{undecodable(1, &ItemError{Entity: "E", Attr: "a", Reason: "missing"}, "PK")})
+			err = UndecodedErr("P", []UndecodedItem{Undecodable(1, &ItemError{Entity: "E", Attr: "a", Reason: "missing"}, "PK")})
 		}
 		return []int{2 * i, 2*i + 1}, next, err
 	}
@@ -111,7 +111,7 @@ func TestWalkGoesOnAfterDecodeError(t *testing.T) {
 	var asked []Cursor
 	var got []int
 	var errs []int // the number of items yielded before each error
-	for v, err := range walk(partialPages(&asked)) {
+	for v, err := range Walk(partialPages(&asked)) {
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) || !errors.Is(err, ErrInvalidItem) || de.Items[0].Position != 1 {
@@ -127,7 +127,7 @@ func TestWalkGoesOnAfterDecodeError(t *testing.T) {
 	}
 	// The caller stops at the error: no more page is read.
 	asked = nil
-	for _, err := range walk(partialPages(&asked)) {
+	for _, err := range Walk(partialPages(&asked)) {
 		if err != nil {
 			break
 		}
@@ -141,7 +141,7 @@ func TestWalkPagesGoesOnAfterDecodeError(t *testing.T) {
 	var asked []Cursor
 	var pages [][]int
 	var errs []int
-	for items, err := range walkPages(partialPages(&asked)) {
+	for items, err := range WalkPages(partialPages(&asked)) {
 		if err != nil {
 			if !errors.Is(err, ErrInvalidItem) {
 				t.Errorf("error %v, want the page's DecodeError", err)

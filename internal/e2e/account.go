@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // An account, whose email no other account holds.
@@ -25,20 +26,20 @@ type Account struct {
 
 // accountPK builds PK="ACCOUNT#{username}" of Account items.
 func accountPK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "ACCOUNT#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("PK", "ACCOUNT#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // accountSK builds SK="ACCOUNT#{username}" of Account items.
 func accountSK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "ACCOUNT#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("SK", "ACCOUNT#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
@@ -72,7 +73,7 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "ACCOUNT#"...)
-	usernameKey, err := keyString("username", a.Username, "#")
+	usernameKey, err := dyngen.KeyString("username", a.Username, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +83,11 @@ func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +126,9 @@ type accountValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Account"}
-	a.Username = dec.string("username", item["username"], required)
-	a.Email = dec.string("email", item["email"], required)
-	a.Name = dec.string("name", item["name"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Account"}
+	a.Username = dec.String("username", item["username"], dyngen.Required)
+	a.Email = dec.String("email", item["email"], dyngen.Required)
+	a.Name = dec.String("name", item["name"], dyngen.Required)
+	return dec.Err
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // AccountEmailClaim is the claim of a value of Account's unique email: an
@@ -29,21 +30,21 @@ type AccountEmailClaim struct {
 // accountEmailClaimPK builds PK="UNIQUE#Account#email#{email}" of
 // AccountEmailClaim items.
 func accountEmailClaimPK(email string) (string, error) {
-	emailKey, err := keyString("email", email, "#")
+	emailKey, err := dyngen.KeyString("email", email, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "UNIQUE#Account#email#"+emailKey, maxSortKey)
+	return dyngen.KeySize("PK", "UNIQUE#Account#email#"+emailKey, dyngen.MaxSortKey)
 }
 
 // accountEmailClaimSK builds SK="UNIQUE#Account#email#{email}" of
 // AccountEmailClaim items.
 func accountEmailClaimSK(email string) (string, error) {
-	emailKey, err := keyString("email", email, "#")
+	emailKey, err := dyngen.KeyString("email", email, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "UNIQUE#Account#email#"+emailKey, maxSortKey)
+	return dyngen.KeySize("SK", "UNIQUE#Account#email#"+emailKey, dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
@@ -74,7 +75,7 @@ func (a *AccountEmailClaim) MarshalItem() (map[string]types.AttributeValue, erro
 	var keyBuf [90]byte
 	text := keyBuf[:0]
 	text = append(text, "UNIQUE#Account#email#"...)
-	emailKey, err := keyString("email", a.Email, "#")
+	emailKey, err := dyngen.KeyString("email", a.Email, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -84,11 +85,11 @@ func (a *AccountEmailClaim) MarshalItem() (map[string]types.AttributeValue, erro
 	text = append(text, emailKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +126,8 @@ type accountEmailClaimValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (a *AccountEmailClaim) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "AccountEmailClaim"}
-	a.Email = dec.string("email", item["email"], required)
-	a.Username = dec.string("username", item["username"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "AccountEmailClaim"}
+	a.Email = dec.String("email", item["email"], dyngen.Required)
+	a.Username = dec.String("username", item["username"], dyngen.Required)
+	return dec.Err
 }

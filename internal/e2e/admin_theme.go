@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // The admin theme of an owner, stored under THEME#ADMIN, which a Theme of a
@@ -26,11 +27,11 @@ type AdminTheme struct {
 
 // adminThemePK builds PK="OWNER#{ownerId}" of AdminTheme items.
 func adminThemePK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
@@ -58,7 +59,7 @@ func (a *AdminTheme) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", a.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", a.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func (a *AdminTheme) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, "THEME#ADMIN"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +108,9 @@ type adminThemeValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (a *AdminTheme) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "AdminTheme"}
-	a.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	a.Style = dec.string("style", item["style"], required)
-	a.Color = dec.string("color", item["color"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "AdminTheme"}
+	a.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	a.Style = dec.String("style", item["style"], dyngen.Required)
+	a.Color = dec.String("color", item["color"], dyngen.Required)
+	return dec.Err
 }

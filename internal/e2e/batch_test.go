@@ -691,7 +691,7 @@ func TestBatchItemErrors(t *testing.T) {
 	})
 	keys := []EventKey{{"a", 1}, {"b", 2}, {"c", 3}, {"", 4}, {"e", 5}}
 	_, err := s.GetEvents(t.Context(), keys)
-	if want := "e2e: GetEvents: item 3: invalid key value for ownerId: empty"; err == nil || err.Error() != want {
+	if want := "dyngen: GetEvents: item 3: invalid key value for ownerId: empty"; err == nil || err.Error() != want {
 		t.Errorf("GetEvents: %v, want %q", err, want)
 	}
 	var ke *KeyError
@@ -706,13 +706,13 @@ func TestBatchItemErrors(t *testing.T) {
 
 	keys[3].OwnerID = "x#y"
 	err = s.DeleteEvents(t.Context(), keys)
-	if want := "e2e: DeleteEvents: item 3: invalid key value for ownerId: holds '#', a separator of its key"; err == nil || err.Error() != want {
+	if want := "dyngen: DeleteEvents: item 3: invalid key value for ownerId: holds '#', a separator of its key"; err == nil || err.Error() != want {
 		t.Errorf("DeleteEvents: %v, want %q", err, want)
 	}
 	evs, _ := manyEvents(5)
 	evs[2].OwnerID = "secret\xff"
 	err = s.PutEvents(t.Context(), evs)
-	if err == nil || !strings.HasPrefix(err.Error(), "e2e: PutEvents: item 2: ") || strings.Contains(err.Error(), "secret") {
+	if err == nil || !strings.HasPrefix(err.Error(), "dyngen: PutEvents: item 2: ") || strings.Contains(err.Error(), "secret") {
 		t.Errorf("PutEvents: %v, want item 2 named, not its value", err)
 	}
 	if peak.calls != 0 {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A member blocks another, who can't follow them.
@@ -24,20 +25,20 @@ type Block struct {
 
 // blockPK builds PK="MEMBER#{blocker}" of Block items.
 func blockPK(blocker string) (string, error) {
-	blockerKey, err := keyString("blocker", blocker, "#")
+	blockerKey, err := dyngen.KeyString("blocker", blocker, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "MEMBER#"+blockerKey, maxSortKey)
+	return dyngen.KeySize("PK", "MEMBER#"+blockerKey, dyngen.MaxSortKey)
 }
 
 // blockSK builds SK="BLOCKS#{blocked}" of Block items.
 func blockSK(blocked string) (string, error) {
-	blockedKey, err := keyString("blocked", blocked, "#")
+	blockedKey, err := dyngen.KeyString("blocked", blocked, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "BLOCKS#"+blockedKey, maxSortKey)
+	return dyngen.KeySize("SK", "BLOCKS#"+blockedKey, dyngen.MaxSortKey)
 }
 
 // validate checks b against the constraints of the spec before a write.
@@ -68,25 +69,25 @@ func (b *Block) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "MEMBER#"...)
-	blockerKey, err := keyString("blocker", b.Blocker, "#")
+	blockerKey, err := dyngen.KeyString("blocker", b.Blocker, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, blockerKey...)
 	pkEnd := len(text)
 	text = append(text, "BLOCKS#"...)
-	blockedKey, err := keyString("blocked", b.Blocked, "#")
+	blockedKey, err := dyngen.KeyString("blocked", b.Blocked, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, blockedKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +124,8 @@ type blockValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (b *Block) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Block"}
-	b.Blocker = dec.string("blocker", item["blocker"], required)
-	b.Blocked = dec.string("blocked", item["blocked"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Block"}
+	b.Blocker = dec.String("blocker", item["blocker"], dyngen.Required)
+	b.Blocked = dec.String("blocked", item["blocked"], dyngen.Required)
+	return dec.Err
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A versioned counter (optimistic locking) with the time of its last write.
@@ -37,20 +38,20 @@ type CounterKey struct {
 
 // counterPK builds PK="OWNER#{ownerId}" of Counter items.
 func counterPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // counterSK builds SK="COUNTER#{counterId}" of Counter items.
 func counterSK(counterID string) (string, error) {
-	counterIDKey, err := keyString("counterId", counterID, "#")
+	counterIDKey, err := dyngen.KeyString("counterId", counterID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "COUNTER#"+counterIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "COUNTER#"+counterIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks c against the constraints of the spec before a write.
@@ -75,25 +76,25 @@ func (c *Counter) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", c.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", c.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "COUNTER#"...)
-	counterIDKey, err := keyString("counterId", c.CounterID, "#")
+	counterIDKey, err := dyngen.KeyString("counterId", c.CounterID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, counterIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -139,11 +140,11 @@ type counterValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (c *Counter) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Counter"}
-	c.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	c.CounterID = dec.string("counterId", item["counterId"], required)
-	c.Rev = dec.int("rev", item["rev"], required)
-	c.Count = dec.int("count", item["count"], required)
-	c.UpdatedAt = dec.unixMilli("updatedAt", item["updatedAt"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Counter"}
+	c.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	c.CounterID = dec.String("counterId", item["counterId"], dyngen.Required)
+	c.Rev = dec.Int("rev", item["rev"], dyngen.Required)
+	c.Count = dec.Int("count", item["count"], dyngen.Required)
+	c.UpdatedAt = dec.UnixMilli("updatedAt", item["updatedAt"], dyngen.Required)
+	return dec.Err
 }

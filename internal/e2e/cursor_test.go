@@ -16,6 +16,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // callRecorder records the Query inputs a store sends.
@@ -47,14 +49,13 @@ func (r *callRecorder) last() *dynamodb.QueryInput {
 // clocks are the placeholders of the Store clock's now that the queries
 // of these tests send (WidgetsInRegion leaves expired widgets out): a
 // cursor is bound to the placeholder, not to its value.
-var clocks = map[string]string{"WidgetsInRegion": widgetsInRegionShape.clock}
+var clocks = map[string]string{"WidgetsInRegion": widgetsInRegionShape.Clock}
 
 // forge is what a caller who knows the format of an unsigned cursor can
 // build: a cursor of the query sent as in (same table, index and values,
 // so the checksum holds) around any key.
 func forge(pattern string, in *dynamodb.QueryInput, key map[string]types.AttributeValue) Cursor {
-	bind := bindQuery(pattern, clocks[pattern], in)
-	return encodeCursor(nil, &bind, key)
+	return dyngen.UnsignedCursor(pattern, clocks[pattern], in, key)
 }
 
 // variants are start keys made from a real one: each change is a key no
@@ -118,8 +119,8 @@ func TestForgedCursors(t *testing.T) {
 				return res.Next, nil
 			},
 			changes: map[string]map[string]types.AttributeValue{
-				"a sort key below the range":      {"SK": sv("EVENT#" + keyInt(1))},
-				"a sort key above the range":      {"SK": sv("EVENT#" + keyInt(7))},
+				"a sort key below the range":      {"SK": sv("EVENT#" + dyngen.KeyInt(1))},
+				"a sort key above the range":      {"SK": sv("EVENT#" + dyngen.KeyInt(7))},
 				"a sort key of another entity":    {"SK": sv("NOTE#x")},
 				"another partition":               {"PK": sv("OWNER#p")},
 				"a partition key of another type": {"PK": nv("1")},
@@ -178,12 +179,11 @@ func TestForgedCursors(t *testing.T) {
 		in := rec.last()
 		// The test's own encoder makes the store's cursors: decoding the
 		// real one with the query's binding gives its key back.
-		bind := bindQuery(tc.pattern, clocks[tc.pattern], in)
-		real, err := decodeCursor(nil, &bind, next)
+		real, err := dyngen.UnsignedCursorKey(tc.pattern, clocks[tc.pattern], in, next)
 		if err != nil {
 			t.Fatalf("%s: the test can't decode the store's cursor: %v", tc.pattern, err)
 		}
-		if again := encodeCursor(nil, &bind, real); again != next {
+		if again := forge(tc.pattern, in, real); again != next {
 			t.Fatalf("%s: the test's encoder does not make the store's cursor", tc.pattern)
 		}
 		// A forged cursor of the real key is taken: what is refused below
@@ -255,7 +255,7 @@ func TestCursorsWithKey(t *testing.T) {
 	cur := cursors[0]
 	raw, err := base64.RawURLEncoding.DecodeString(string(cur))
 	must(t, err)
-	for _, text := range []string{"OWNER#o", "EVENT#", keyInt(3)} {
+	for _, text := range []string{"OWNER#o", "EVENT#", dyngen.KeyInt(3)} {
 		if bytes.Contains(raw, []byte(text)) {
 			t.Errorf("a sealed cursor holds %q in clear", text)
 		}
@@ -292,7 +292,7 @@ func TestCursorsWithKey(t *testing.T) {
 	// A forged unsigned cursor of the real request, given to the Store
 	// with a key.
 	in := rec.last()
-	_, err = s.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 1, SeqTo: 8}, Page{Cursor: forge("EventsBetween", in, map[string]types.AttributeValue{"PK": sv("OWNER#o"), "SK": sv("EVENT#" + keyInt(4))})})
+	_, err = s.EventsBetween(ctx, EventsBetweenParams{OwnerID: "o", SeqFrom: 1, SeqTo: 8}, Page{Cursor: forge("EventsBetween", in, map[string]types.AttributeValue{"PK": sv("OWNER#o"), "SK": sv("EVENT#" + dyngen.KeyInt(4))})})
 	refused("a forged unsigned cursor", err)
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 	for i := range len(cur) {

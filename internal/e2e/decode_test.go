@@ -42,17 +42,20 @@ func marshal(t *testing.T, v interface {
 	return item
 }
 
-// methodOf is the Store method an error names, "" when none does.
+// methodOf is the Store method an error names, "" when none does: a
+// BatchError's, or the one a method's error starts with ("dyngen:
+// GetWidget: ...").
 func methodOf(err error) string {
-	var ce *callError
-	if errors.As(err, &ce) {
-		return ce.method
-	}
 	var be *BatchError
 	if errors.As(err, &be) {
 		return be.Method
 	}
-	return ""
+	rest, ok := strings.CutPrefix(err.Error(), "dyngen: ")
+	method, _, found := strings.Cut(rest, ": ")
+	if !ok || !found || method == "" || strings.ContainsAny(method, " .") {
+		return ""
+	}
+	return method
 }
 
 // noStoredValue fails when the message of err holds a stored value.

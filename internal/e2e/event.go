@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // An event of an owner; int sort key (negative too) and a time on the LSI.
@@ -35,21 +36,21 @@ type EventKey struct {
 
 // eventPK builds PK="OWNER#{ownerId}" of Event items.
 func eventPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // eventSK builds SK="EVENT#{seq}" of Event items.
 func eventSK(seq int64) (string, error) {
-	return "EVENT#" + keyInt(seq), nil
+	return "EVENT#" + dyngen.KeyInt(seq), nil
 }
 
 // eventLSI1SK builds LSI1SK="EVAT#{at}" of Event items.
 func eventLSI1SK(at time.Time) (string, error) {
-	atKey, err := keyTime("at", at)
+	atKey, err := dyngen.KeyTime("at", at)
 	if err != nil {
 		return "", err
 	}
@@ -61,7 +62,7 @@ func (e *Event) validate() error {
 	if !utf8.ValidString(e.OwnerID) {
 		return &ItemError{Entity: "Event", Attr: "ownerId", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(e.At.UTC().Year()) {
+	if !dyngen.StorableYear(e.At.UTC().Year()) {
 		return &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	if !utf8.ValidString(e.Note) {
@@ -82,25 +83,25 @@ func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
 	text := keyBuf[:0]
 	var err error
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", e.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", e.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "EVENT#"...)
-	text = append(text, keyInt(e.Seq)...)
+	text = append(text, dyngen.KeyInt(e.Seq)...)
 	skEnd := len(text)
 	text = append(text, "EVAT#"...)
 	atFrom := len(text)
-	text, err = appendKeyTime(text, "at", e.At)
+	text, err = dyngen.AppendKeyTime(text, "at", e.At)
 	if err != nil {
 		return nil, err
 	}
 	atTo := len(text)
 	lsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +149,10 @@ type eventValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (e *Event) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Event"}
-	e.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	e.Seq = dec.int("seq", item["seq"], required)
-	e.At = dec.time("at", item["at"], required)
-	e.Note = dec.string("note", item["note"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Event"}
+	e.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	e.Seq = dec.Int("seq", item["seq"], dyngen.Required)
+	e.At = dec.Time("at", item["at"], dyngen.Required)
+	e.Note = dec.String("note", item["note"], dyngen.Required)
+	return dec.Err
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // Follow is an item of table Main.
@@ -28,20 +29,20 @@ type FollowKey struct {
 
 // followPK builds PK="MEMBER#{follower}" of Follow items.
 func followPK(follower string) (string, error) {
-	followerKey, err := keyString("follower", follower, "#")
+	followerKey, err := dyngen.KeyString("follower", follower, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "MEMBER#"+followerKey, maxSortKey)
+	return dyngen.KeySize("PK", "MEMBER#"+followerKey, dyngen.MaxSortKey)
 }
 
 // followSK builds SK="FOLLOWS#{followee}" of Follow items.
 func followSK(followee string) (string, error) {
-	followeeKey, err := keyString("followee", followee, "#")
+	followeeKey, err := dyngen.KeyString("followee", followee, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "FOLLOWS#"+followeeKey, maxSortKey)
+	return dyngen.KeySize("SK", "FOLLOWS#"+followeeKey, dyngen.MaxSortKey)
 }
 
 // validate checks f against the constraints of the spec before a write.
@@ -72,25 +73,25 @@ func (f *Follow) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "MEMBER#"...)
-	followerKey, err := keyString("follower", f.Follower, "#")
+	followerKey, err := dyngen.KeyString("follower", f.Follower, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, followerKey...)
 	pkEnd := len(text)
 	text = append(text, "FOLLOWS#"...)
-	followeeKey, err := keyString("followee", f.Followee, "#")
+	followeeKey, err := dyngen.KeyString("followee", f.Followee, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, followeeKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +128,8 @@ type followValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (f *Follow) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Follow"}
-	f.Follower = dec.string("follower", item["follower"], required)
-	f.Followee = dec.string("followee", item["followee"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Follow"}
+	f.Follower = dec.String("follower", item["follower"], dyngen.Required)
+	f.Followee = dec.String("followee", item["followee"], dyngen.Required)
+	return dec.Err
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A gauge at a level of a zone, natural keys of type N that are floats.
@@ -31,7 +32,7 @@ type GaugeKey struct {
 
 // gaugeAt builds at="{level}" of Gauge items.
 func gaugeAt(level float64) (string, error) {
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
 		return "", err
 	}
@@ -40,10 +41,10 @@ func gaugeAt(level float64) (string, error) {
 
 // validate checks g against the constraints of the spec before a write.
 func (g *Gauge) validate() error {
-	if !storableFloat(g.Zone) {
+	if !dyngen.StorableFloat(g.Zone) {
 		return &ItemError{Entity: "Gauge", Attr: "zone", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
-	if !storableFloat(g.Level) {
+	if !dyngen.StorableFloat(g.Level) {
 		return &ItemError{Entity: "Gauge", Attr: "level", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	if g.Label != nil {
@@ -61,13 +62,13 @@ func (g *Gauge) validate() error {
 func (g *Gauge) MarshalItem() (map[string]types.AttributeValue, error) {
 	// The keys first, so that a value no key can hold is a KeyError on writes
 	// as on reads; then the spec's constraints.
-	if _, err := keyFloat("zone", g.Zone); err != nil {
+	if _, err := dyngen.KeyFloat("zone", g.Zone); err != nil {
 		return nil, err
 	}
-	if _, err := keyFloat("level", g.Level); err != nil {
+	if _, err := dyngen.KeyFloat("level", g.Level); err != nil {
 		return nil, err
 	}
-	levelKey, err := keyFloat("level", g.Level)
+	levelKey, err := dyngen.KeyFloat("level", g.Level)
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +83,8 @@ func (g *Gauge) MarshalItem() (map[string]types.AttributeValue, error) {
 		},
 		n: [3]types.AttributeValueMemberN{
 			{Value: at},
-			{Value: formatFloat(g.Zone)},
-			{Value: formatFloat(g.Level)},
+			{Value: dyngen.FormatFloat(g.Zone)},
+			{Value: dyngen.FormatFloat(g.Level)},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 5)
@@ -109,9 +110,9 @@ type gaugeValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (g *Gauge) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Gauge"}
-	g.Zone = dec.float("zone", item["zone"], required)
-	g.Level = dec.float("level", item["level"], required)
-	g.Label = decodePtr(&dec, "label", item["label"], readString)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Gauge"}
+	g.Zone = dec.Float("zone", item["zone"], dyngen.Required)
+	g.Level = dec.Float("level", item["level"], dyngen.Required)
+	g.Label = dyngen.DecodePtr(&dec, "label", item["label"], dyngen.ReadString)
+	return dec.Err
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A versioned lease that expires.
@@ -30,20 +31,20 @@ type Lease struct {
 
 // leasePK builds PK="LEASE#{leaseId}" of Lease items.
 func leasePK(leaseID string) (string, error) {
-	leaseIDKey, err := keyString("leaseId", leaseID, "#")
+	leaseIDKey, err := dyngen.KeyString("leaseId", leaseID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "LEASE#"+leaseIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "LEASE#"+leaseIDKey, dyngen.MaxSortKey)
 }
 
 // leaseSK builds SK="LEASE#{leaseId}" of Lease items.
 func leaseSK(leaseID string) (string, error) {
-	leaseIDKey, err := keyString("leaseId", leaseID, "#")
+	leaseIDKey, err := dyngen.KeyString("leaseId", leaseID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "LEASE#"+leaseIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "LEASE#"+leaseIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks l against the constraints of the spec before a write.
@@ -73,7 +74,7 @@ func (l *Lease) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "LEASE#"...)
-	leaseIDKey, err := keyString("leaseId", l.LeaseID, "#")
+	leaseIDKey, err := dyngen.KeyString("leaseId", l.LeaseID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +84,11 @@ func (l *Lease) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, leaseIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func (l *Lease) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["holder"] = &vals.s[4]
 	item["rev"] = &vals.n[0]
 	if l.ExpiresAt != nil {
-		item["expiresAt"] = intValue((*l.ExpiresAt).Unix())
+		item["expiresAt"] = dyngen.IntValue((*l.ExpiresAt).Unix())
 	}
 	return item, nil
 }
@@ -132,10 +133,10 @@ type leaseValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (l *Lease) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Lease"}
-	l.LeaseID = dec.string("leaseId", item["leaseId"], required)
-	l.Holder = dec.string("holder", item["holder"], required)
-	l.Rev = dec.int("rev", item["rev"], required)
-	l.ExpiresAt = decodePtr(&dec, "expiresAt", item["expiresAt"], readUnix)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Lease"}
+	l.LeaseID = dec.String("leaseId", item["leaseId"], dyngen.Required)
+	l.Holder = dec.String("holder", item["holder"], dyngen.Required)
+	l.Rev = dec.Int("rev", item["rev"], dyngen.Required)
+	l.ExpiresAt = dyngen.DecodePtr(&dec, "expiresAt", item["expiresAt"], dyngen.ReadUnix)
+	return dec.Err
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A ledger with the times it was created and last written, which the store
@@ -37,29 +38,29 @@ type LedgerKey struct {
 
 // ledgerPK builds PK="OWNER#{ownerId}" of Ledger items.
 func ledgerPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // ledgerSK builds SK="LEDGER#{ledgerId}" of Ledger items.
 func ledgerSK(ledgerID string) (string, error) {
-	ledgerIDKey, err := keyString("ledgerId", ledgerID, "#")
+	ledgerIDKey, err := dyngen.KeyString("ledgerId", ledgerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "LEDGER#"+ledgerIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "LEDGER#"+ledgerIDKey, dyngen.MaxSortKey)
 }
 
 // ledgerGSI1PK builds GSI1PK="TAG#{tag}" of Ledger items.
 func ledgerGSI1PK(tag string) (string, error) {
-	tagKey, err := keyStringOrEmpty("tag", tag, "#")
+	tagKey, err := dyngen.KeyStringOrEmpty("tag", tag, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1PK", "TAG#"+tagKey, maxPartitionKey)
+	return dyngen.KeySize("GSI1PK", "TAG#"+tagKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks l against the constraints of the spec before a write.
@@ -78,10 +79,10 @@ func (l *Ledger) validate() error {
 			return &ItemError{Entity: "Ledger", Attr: "tag", Reason: "not valid UTF-8"}
 		}
 	}
-	if !storableYear(l.CreatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(l.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Ledger", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
-	if !storableYear(l.UpdatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(l.UpdatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Ledger", Attr: "updatedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -99,20 +100,20 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi1SK string
 	inGSI1 := l.Tag != nil
 	if inGSI1 {
-		tagKey, err := keyStringOrEmpty("tag", *l.Tag, "#")
+		tagKey, err := dyngen.KeyStringOrEmpty("tag", *l.Tag, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi1PKBuilt, err := keySize("GSI1PK", "TAG#"+tagKey, maxPartitionKey)
+		gsi1PKBuilt, err := dyngen.KeySize("GSI1PK", "TAG#"+tagKey, dyngen.MaxPartitionKey)
 		if err != nil {
 			return nil, err
 		}
 		gsi1PK = gsi1PKBuilt
-		ledgerIDKey, err := keyString("ledgerId", l.LedgerID, "#")
+		ledgerIDKey, err := dyngen.KeyString("ledgerId", l.LedgerID, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi1SKBuilt, err := keySize("GSI1SK", "LEDGER#"+ledgerIDKey, maxSortKey)
+		gsi1SKBuilt, err := dyngen.KeySize("GSI1SK", "LEDGER#"+ledgerIDKey, dyngen.MaxSortKey)
 		if err != nil {
 			return nil, err
 		}
@@ -122,25 +123,25 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", l.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", l.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "LEDGER#"...)
-	ledgerIDKey, err := keyString("ledgerId", l.LedgerID, "#")
+	ledgerIDKey, err := dyngen.KeyString("ledgerId", l.LedgerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ledgerIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +159,8 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: l.OwnerID},
 			{Value: l.LedgerID},
 			{Value: l.Note},
-			{Value: formatTime(l.CreatedAt)},
-			{Value: formatTime(l.UpdatedAt)},
+			{Value: dyngen.FormatTime(l.CreatedAt)},
+			{Value: dyngen.FormatTime(l.UpdatedAt)},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 11)
@@ -194,12 +195,12 @@ type ledgerValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (l *Ledger) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Ledger"}
-	l.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	l.LedgerID = dec.string("ledgerId", item["ledgerId"], required)
-	l.Note = dec.string("note", item["note"], required)
-	l.Tag = decodePtr(&dec, "tag", item["tag"], readString)
-	l.CreatedAt = dec.time("createdAt", item["createdAt"], required)
-	l.UpdatedAt = dec.time("updatedAt", item["updatedAt"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Ledger"}
+	l.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	l.LedgerID = dec.String("ledgerId", item["ledgerId"], dyngen.Required)
+	l.Note = dec.String("note", item["note"], dyngen.Required)
+	l.Tag = dyngen.DecodePtr(&dec, "tag", item["tag"], dyngen.ReadString)
+	l.CreatedAt = dec.Time("createdAt", item["createdAt"], dyngen.Required)
+	l.UpdatedAt = dec.Time("updatedAt", item["updatedAt"], dyngen.Required)
+	return dec.Err
 }

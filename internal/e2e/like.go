@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // Like is an item of table Main.
@@ -28,20 +29,20 @@ type LikeKey struct {
 
 // likePK builds PK="PHOTO#{photoId}" of Like items.
 func likePK(photoID string) (string, error) {
-	photoIDKey, err := keyString("photoId", photoID, "#")
+	photoIDKey, err := dyngen.KeyString("photoId", photoID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "PHOTO#"+photoIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "PHOTO#"+photoIDKey, dyngen.MaxSortKey)
 }
 
 // likeSK builds SK="LIKE#{username}" of Like items.
 func likeSK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "LIKE#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("SK", "LIKE#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // validate checks l against the constraints of the spec before a write.
@@ -72,25 +73,25 @@ func (l *Like) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "PHOTO#"...)
-	photoIDKey, err := keyString("photoId", l.PhotoID, "#")
+	photoIDKey, err := dyngen.KeyString("photoId", l.PhotoID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, photoIDKey...)
 	pkEnd := len(text)
 	text = append(text, "LIKE#"...)
-	usernameKey, err := keyString("username", l.Username, "#")
+	usernameKey, err := dyngen.KeyString("username", l.Username, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +128,8 @@ type likeValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (l *Like) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Like"}
-	l.PhotoID = dec.string("photoId", item["photoId"], required)
-	l.Username = dec.string("username", item["username"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Like"}
+	l.PhotoID = dec.String("photoId", item["photoId"], dyngen.Required)
+	l.Username = dec.String("username", item["username"], dyngen.Required)
+	return dec.Err
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A member, with counts that transactions keep.
@@ -27,20 +28,20 @@ type Member struct {
 
 // memberPK builds PK="MEMBER#{username}" of Member items.
 func memberPK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "MEMBER#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("PK", "MEMBER#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // memberSK builds SK="MEMBER#{username}" of Member items.
 func memberSK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "MEMBER#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("SK", "MEMBER#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // validate checks m against the constraints of the spec before a write.
@@ -74,7 +75,7 @@ func (m *Member) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "MEMBER#"...)
-	usernameKey, err := keyString("username", m.Username, "#")
+	usernameKey, err := dyngen.KeyString("username", m.Username, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -84,11 +85,11 @@ func (m *Member) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +133,10 @@ type memberValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (m *Member) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Member"}
-	m.Username = dec.string("username", item["username"], required)
-	m.Followers = dec.int("followers", item["followers"], required)
-	m.Following = dec.int("following", item["following"], required)
-	m.Balance = dec.int("balance", item["balance"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Member"}
+	m.Username = dec.String("username", item["username"], dyngen.Required)
+	m.Followers = dec.Int("followers", item["followers"], dyngen.Required)
+	m.Following = dec.Int("following", item["following"], dyngen.Required)
+	m.Balance = dec.Int("balance", item["balance"], dyngen.Required)
+	return dec.Err
 }

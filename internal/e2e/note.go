@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // NoteType is the type of Note.Type: one of "plain", "rich".
@@ -51,20 +52,20 @@ type NoteKey struct {
 
 // notePK builds PK="OWNER#{ownerId}" of Note items.
 func notePK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // noteSK builds SK="NOTE#{noteId}" of Note items.
 func noteSK(noteID string) (string, error) {
-	noteIDKey, err := keyString("noteId", noteID, "#")
+	noteIDKey, err := dyngen.KeyString("noteId", noteID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "NOTE#"+noteIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "NOTE#"+noteIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks n against the constraints of the spec before a write.
@@ -95,25 +96,25 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", n.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", n.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "NOTE#"...)
-	noteIDKey, err := keyString("noteId", n.NoteID, "#")
+	noteIDKey, err := dyngen.KeyString("noteId", n.NoteID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, noteIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["text"] = &vals.s[5]
 	item["type"] = &vals.s[6]
 	if n.Range != nil {
-		item["range"] = intValue(*n.Range)
+		item["range"] = dyngen.IntValue(*n.Range)
 	}
 	return item, nil
 }
@@ -157,11 +158,11 @@ type noteValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (n *Note) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Note"}
-	n.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	n.NoteID = dec.string("noteId", item["noteId"], required)
-	n.Text = dec.string("text", item["text"], required)
-	n.Type = NoteType(dec.string("type", item["type"], required))
-	n.Range = decodePtr(&dec, "range", item["range"], readInt)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Note"}
+	n.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	n.NoteID = dec.String("noteId", item["noteId"], dyngen.Required)
+	n.Text = dec.String("text", item["text"], dyngen.Required)
+	n.Type = NoteType(dec.String("type", item["type"], dyngen.Required))
+	n.Range = dyngen.DecodePtr(&dec, "range", item["range"], dyngen.ReadInt)
+	return dec.Err
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // DynamoDB holds a number's value, not its text: it answers 1000000 for
@@ -508,14 +510,14 @@ func textKeys(t *testing.T, s *Store, c *dynamodb.Client, r *rand.Rand, zone flo
 	seen := map[string]bool{}
 	for len(values) < 10 {
 		v := randomValue(r)
-		if text, _ := numberText(v.text(r)); !seen[text] {
+		if text, _ := dyngen.NumberText(v.text(r)); !seen[text] {
 			seen[text] = true
 			values = append(values, v)
 		}
 		if r.IntN(3) == 0 && v.digits != "" && len(v.digits) < 38 {
 			// A neighbour, one in the last of 38 digits away.
 			n := numberValue{neg: v.neg, digits: v.digits + strings.Repeat("0", 37-len(v.digits)) + "1", exp: v.exp}
-			if text, _ := numberText(n.text(r)); !seen[text] {
+			if text, _ := dyngen.NumberText(n.text(r)); !seen[text] {
 				seen[text] = true
 				values = append(values, n)
 			}
@@ -532,12 +534,12 @@ func textKeys(t *testing.T, s *Store, c *dynamodb.Client, r *rand.Rand, zone flo
 		if err != nil || out.Item == nil {
 			t.Fatalf("GetItem of level %s: %v, %v", k["level"].(*types.AttributeValueMemberN).Value, out, err)
 		}
-		text, ok := numberText(k["level"].(*types.AttributeValueMemberN).Value)
+		text, ok := dyngen.NumberText(k["level"].(*types.AttributeValueMemberN).Value)
 		if got := out.Item["level"].(*types.AttributeValueMemberN).Value; !ok || got != text {
 			t.Errorf("DynamoDB gives level %s back as %q, numberText %q", k["level"].(*types.AttributeValueMemberN).Value, got, text)
 		}
 	}
-	call := batchCall{method: "Texts", table: table, key: []string{"zone", "level"}}
+	call := dyngen.BatchCall{Method: "Texts", Table: table, Key: []string{"zone", "level"}}
 	raw := func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) { return item, nil }
 	// Every key in a new text, and some twice in two.
 	var keys []map[string]types.AttributeValue
@@ -547,7 +549,7 @@ func textKeys(t *testing.T, s *Store, c *dynamodb.Client, r *rand.Rand, zone flo
 			keys = append(keys, key(v.text(r)))
 		}
 	}
-	items, err := batchGet(ctx, c, call, keys, true, "", nil, raw)
+	items, err := dyngen.BatchGet(ctx, c, call, keys, true, "", nil, raw)
 	if err != nil || len(items) != len(values) {
 		t.Fatalf("batchGet of %d numbers in other texts: %d items, %v", len(values), len(items), err)
 	}
@@ -555,7 +557,7 @@ func textKeys(t *testing.T, s *Store, c *dynamodb.Client, r *rand.Rand, zone flo
 	// any item the query reads, in another text, continues after it.
 	slices.SortFunc(values, func(a, b numberValue) int { return a.rat().Cmp(b.rat()) })
 	for i := 1; i < len(values); i++ {
-		if c, ok := compareNumbers(values[i-1].text(r), values[i].text(r)); !ok || c >= 0 {
+		if c, ok := dyngen.CompareNumbers(values[i-1].text(r), values[i].text(r)); !ok || c >= 0 {
 			t.Errorf("compareNumbers of %v and %v: %d, %v", values[i-1], values[i], c, ok)
 		}
 	}
@@ -606,7 +608,7 @@ func textKeys(t *testing.T, s *Store, c *dynamodb.Client, r *rand.Rand, zone flo
 			w = v
 		}
 		items := []types.TransactWriteItem{labelStep(table, key(v.text(r))), labelStep(table, key(w.text(r)))}
-		same := errors.Is(labelGaugesTx.distinctItems(items), ErrSameItem)
+		same := errors.Is(labelGaugesTx.DistinctItems(items), ErrSameItem)
 		if same != (w.rat().Cmp(v.rat()) == 0) {
 			t.Errorf("steps at %v and %v: ErrSameItem %v", v, w, same)
 		}
@@ -622,10 +624,10 @@ func textKeys(t *testing.T, s *Store, c *dynamodb.Client, r *rand.Rand, zone flo
 		k["level"] = nv(reparse(r, k["level"].(*types.AttributeValueMemberN).Value))
 		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k}})
 	}
-	if err := batchWrite(ctx, c, call, "deleted", reqs); err != nil {
+	if err := dyngen.BatchWrite(ctx, c, call, "deleted", reqs); err != nil {
 		t.Fatal(err)
 	}
-	if items, err := batchGet(ctx, c, call, keys, true, "", nil, raw); err != nil || len(items) != 0 {
+	if items, err := dyngen.BatchGet(ctx, c, call, keys, true, "", nil, raw); err != nil || len(items) != 0 {
 		t.Errorf("batchGet after batchWrite deleted them: %d items, %v", len(items), err)
 	}
 }
@@ -648,7 +650,7 @@ func reparse(r *rand.Rand, s string) string {
 		return s
 	}
 	v := numberValue{neg: x.Sign() < 0}
-	text, _ := numberText(s)
+	text, _ := dyngen.NumberText(s)
 	v.digits, v.exp = decimalDigits(strings.TrimPrefix(text, "-"))
 	return v.text(r)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // GetGauge reads one Gauge by its primary key; ErrNotFound when there is
@@ -21,13 +22,13 @@ import (
 func (s *Store) GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error) {
 	zone := key.Zone
 	level := key.Level
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
-		return nil, &callError{method: "GetGauge", cause: err}
+		return nil, dyngen.Fail("GetGauge", err)
 	}
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
-		return nil, &callError{method: "GetGauge", cause: err}
+		return nil, dyngen.Fail("GetGauge", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -37,14 +38,14 @@ func (s *Store) GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error) {
 		TableName: aws.String(s.gaugesTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetGauge", cause: err}
+		return nil, dyngen.Fail("GetGauge", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetGauge", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetGauge", ErrNotFound)
 	}
 	var v Gauge
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetGauge", cause: err}
+		return nil, dyngen.Fail("GetGauge", err)
 	}
 	return &v, nil
 }
@@ -56,10 +57,10 @@ func (s *Store) GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error) {
 func (s *Store) PutGauge(ctx context.Context, gauge *Gauge) error {
 	in, err := s.putGaugeInput(gauge)
 	if err != nil {
-		return &callError{method: "PutGauge", cause: err}
+		return dyngen.Fail("PutGauge", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return &callError{method: "PutGauge", cause: err}
+		return dyngen.Fail("PutGauge", err)
 	}
 	return nil
 }
@@ -85,10 +86,10 @@ func (s *Store) putGaugeInput(gauge *Gauge) (*dynamodb.PutItemInput, error) {
 func (s *Store) DeleteGauge(ctx context.Context, key GaugeKey) error {
 	in, err := s.deleteGaugeInput(key)
 	if err != nil {
-		return &callError{method: "DeleteGauge", cause: err}
+		return dyngen.Fail("DeleteGauge", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "DeleteGauge", cause: err}
+		return dyngen.Fail("DeleteGauge", err)
 	}
 	return nil
 }
@@ -98,11 +99,11 @@ func (s *Store) DeleteGauge(ctx context.Context, key GaugeKey) error {
 func (s *Store) deleteGaugeInput(key GaugeKey) (*dynamodb.DeleteItemInput, error) {
 	zone := key.Zone
 	level := key.Level
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
 		return nil, err
 	}
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
 		return nil, err
 	}
@@ -135,15 +136,15 @@ const labelGaugeCondition = "attribute_exists(#pk)"
 func (s *Store) LabelGauge(ctx context.Context, params LabelGaugeParams) (*Gauge, error) {
 	in, err := s.labelGaugeInput(params)
 	if err != nil {
-		return nil, &callError{method: "LabelGauge", cause: err}
+		return nil, dyngen.Fail("LabelGauge", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("LabelGauge", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("LabelGauge", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Gauge
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "LabelGauge", cause: err}
+		return nil, dyngen.Fail("LabelGauge", err)
 	}
 	return &v, nil
 }
@@ -159,11 +160,11 @@ func (s *Store) labelGaugeInput(params LabelGaugeParams) (*dynamodb.UpdateItemIn
 			return nil, &ItemError{Entity: "Gauge", Attr: "label", Reason: "not valid UTF-8"}
 		}
 	}
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
 		return nil, err
 	}
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func (s *Store) labelGaugeInput(params LabelGaugeParams) (*dynamodb.UpdateItemIn
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.gaugesTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -210,16 +211,16 @@ type GaugesFromResult struct {
 const gaugesFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 
 // gaugesFromShape is how GaugesFrom binds and checks its cursors.
-var gaugesFromShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"zone", 'N', false}, {"level", 'N', true}},
-		op:      ">=",
-		pattern: "GaugesFrom",
-		pk:      "zone",
-		sk:      "level",
+var gaugesFromShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "zone", Kind: 'N'}, {Name: "level", Kind: 'N', Sort: true}},
+		Op:      ">=",
+		PK:      "zone",
+		Pattern: "GaugesFrom",
+		SK:      "level",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // GaugesFrom reads one page of Gauge items; page.Cursor continues from the
@@ -233,19 +234,19 @@ var gaugesFromShape = &queryShape{
 func (s *Store) GaugesFrom(ctx context.Context, params GaugesFromParams, page Page) (*GaugesFromResult, error) {
 	zone := params.Zone
 	level := params.Level
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
-		return nil, &callError{method: "GaugesFrom", cause: err}
+		return nil, dyngen.Fail("GaugesFrom", err)
 	}
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
-		return nil, &callError{method: "GaugesFrom", cause: err}
+		return nil, dyngen.Fail("GaugesFrom", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: gaugesFromKeyCondition,
-			limit:        pageLimit(page, 3),
-			table:        s.gaugesTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: gaugesFromKeyCondition,
+			Limit:        dyngen.PageLimit(page, 3),
+			Table:        s.gaugesTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "zone", "#sk": "level"},
@@ -253,32 +254,32 @@ func (s *Store) GaugesFrom(ctx context.Context, params GaugesFromParams, page Pa
 				":pk": &types.AttributeValueMemberN{Value: zoneKey},
 				":sk": &types.AttributeValueMemberN{Value: levelKey},
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, gaugesFromShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, gaugesFromShape)
 	if err != nil {
-		return nil, &callError{method: "GaugesFrom", cause: err}
+		return nil, dyngen.Fail("GaugesFrom", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GaugesFrom", cause: err}
+		return nil, dyngen.Fail("GaugesFrom", err)
 	}
 	res := &GaugesFromResult{Items: make([]Gauge, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Gauge
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "zone", "level"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "zone", "level"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GaugesFrom", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GaugesFrom", undecoded)
 }
 
 // GaugesFromAll walks every Gauge of GaugesFrom, reading the pages one at a
@@ -286,7 +287,7 @@ func (s *Store) GaugesFrom(ctx context.Context, params GaugesFromParams, page Pa
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) GaugesFromAll(ctx context.Context, params GaugesFromParams) iter.Seq2[Gauge, error] {
-	return walk(func(page Page) ([]Gauge, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Gauge, Cursor, error) {
 		res, err := s.GaugesFrom(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -312,17 +313,17 @@ type GaugesBetweenResult struct {
 const gaugesBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
 // gaugesBetweenShape is how GaugesBetween binds and checks its cursors.
-var gaugesBetweenShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"zone", 'N', false}, {"level", 'N', true}},
-		op:      "BETWEEN",
-		pattern: "GaugesBetween",
-		pk:      "zone",
-		sk:      "level",
+var gaugesBetweenShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "zone", Kind: 'N'}, {Name: "level", Kind: 'N', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "zone",
+		Pattern: "GaugesBetween",
+		SK:      "level",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // GaugesBetween reads one page of Gauge items; page.Cursor continues from
@@ -337,23 +338,23 @@ func (s *Store) GaugesBetween(ctx context.Context, params GaugesBetweenParams, p
 	zone := params.Zone
 	levelFrom := params.LevelFrom
 	levelTo := params.LevelTo
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
-		return nil, &callError{method: "GaugesBetween", cause: err}
+		return nil, dyngen.Fail("GaugesBetween", err)
 	}
-	levelKey, err := keyFloat("level", levelFrom)
+	levelKey, err := dyngen.KeyFloat("level", levelFrom)
 	if err != nil {
-		return nil, &callError{method: "GaugesBetween", cause: err}
+		return nil, dyngen.Fail("GaugesBetween", err)
 	}
-	levelKey2, err := keyFloat("level", levelTo)
+	levelKey2, err := dyngen.KeyFloat("level", levelTo)
 	if err != nil {
-		return nil, &callError{method: "GaugesBetween", cause: err}
+		return nil, dyngen.Fail("GaugesBetween", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: gaugesBetweenKeyCondition,
-			limit:        pageLimit(page, 0),
-			table:        s.gaugesTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: gaugesBetweenKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			Table:        s.gaugesTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "zone", "#sk": "level"},
@@ -362,35 +363,35 @@ func (s *Store) GaugesBetween(ctx context.Context, params GaugesBetweenParams, p
 				":skhi": &types.AttributeValueMemberN{Value: levelKey2},
 				":sklo": &types.AttributeValueMemberN{Value: levelKey},
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, gaugesBetweenShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, gaugesBetweenShape)
 	if err != nil {
-		return nil, &callError{method: "GaugesBetween", cause: err}
+		return nil, dyngen.Fail("GaugesBetween", err)
 	}
-	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &GaugesBetweenResult{}, nil
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GaugesBetween", cause: err}
+		return nil, dyngen.Fail("GaugesBetween", err)
 	}
 	res := &GaugesBetweenResult{Items: make([]Gauge, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Gauge
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "zone", "level"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "zone", "level"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GaugesBetween", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GaugesBetween", undecoded)
 }
 
 // GaugesBetweenAll walks every Gauge of GaugesBetween, reading the pages
@@ -398,7 +399,7 @@ func (s *Store) GaugesBetween(ctx context.Context, params GaugesBetweenParams, p
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) GaugesBetweenAll(ctx context.Context, params GaugesBetweenParams) iter.Seq2[Gauge, error] {
-	return walk(func(page Page) ([]Gauge, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Gauge, Cursor, error) {
 		res, err := s.GaugesBetween(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -423,16 +424,16 @@ type GaugesAtLevelResult struct {
 const gaugesAtLevelKeyCondition = "#pk = :pk AND #sk > :sk"
 
 // gaugesAtLevelShape is how GaugesAtLevel binds and checks its cursors.
-var gaugesAtLevelShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"at", 'N', false}, {"zone", 'N', true}, {"level", 'N', true}},
-		op:      ">",
-		pattern: "GaugesAtLevel",
-		pk:      "at",
-		sk:      "zone",
+var gaugesAtLevelShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "at", Kind: 'N'}, {Name: "zone", Kind: 'N', Sort: true}, {Name: "level", Kind: 'N', Sort: true}},
+		Op:      ">",
+		PK:      "at",
+		Pattern: "GaugesAtLevel",
+		SK:      "zone",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // GaugesAtLevel reads one page of Gauge items; page.Cursor continues from
@@ -448,18 +449,18 @@ func (s *Store) GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, p
 	zone := params.Zone
 	pk, err := gaugeAt(level)
 	if err != nil {
-		return nil, &callError{method: "GaugesAtLevel", cause: err}
+		return nil, dyngen.Fail("GaugesAtLevel", err)
 	}
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
-		return nil, &callError{method: "GaugesAtLevel", cause: err}
+		return nil, dyngen.Fail("GaugesAtLevel", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "ByLevel",
-			keyCondition: gaugesAtLevelKeyCondition,
-			limit:        pageLimit(page, 2),
-			table:        s.gaugesTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "ByLevel",
+			KeyCondition: gaugesAtLevelKeyCondition,
+			Limit:        dyngen.PageLimit(page, 2),
+			Table:        s.gaugesTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "at", "#sk": "zone"},
@@ -467,33 +468,33 @@ func (s *Store) GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, p
 				":pk": &types.AttributeValueMemberN{Value: pk},
 				":sk": &types.AttributeValueMemberN{Value: zoneKey},
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, gaugesAtLevelShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, gaugesAtLevelShape)
 	if err != nil {
-		return nil, &callError{method: "GaugesAtLevel", cause: err}
+		return nil, dyngen.Fail("GaugesAtLevel", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "GaugesAtLevel", cause: err}
+		return nil, dyngen.Fail("GaugesAtLevel", err)
 	}
 	res := &GaugesAtLevelResult{Items: make([]Gauge, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Gauge
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "zone", "level"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "zone", "level"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("GaugesAtLevel", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("GaugesAtLevel", undecoded)
 }
 
 // GaugesAtLevelAll walks every Gauge of GaugesAtLevel, reading the pages
@@ -501,7 +502,7 @@ func (s *Store) GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, p
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) GaugesAtLevelAll(ctx context.Context, params GaugesAtLevelParams) iter.Seq2[Gauge, error] {
-	return walk(func(page Page) ([]Gauge, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Gauge, Cursor, error) {
 		res, err := s.GaugesAtLevel(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -525,24 +526,24 @@ func (s *Store) GaugesAtLevelAll(ctx context.Context, params GaugesAtLevelParams
 func (s *Store) GetGauges(ctx context.Context, keys []GaugeKey) ([]Gauge, error) {
 	in := make([]map[string]types.AttributeValue, len(keys))
 	for i := range keys {
-		zoneKey, err := keyFloat("zone", keys[i].Zone)
+		zoneKey, err := dyngen.KeyFloat("zone", keys[i].Zone)
 		if err != nil {
-			return nil, batchItemError("GetGauges", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("GetGauges", "read", i, len(keys), err)
 		}
-		levelKey, err := keyFloat("level", keys[i].Level)
+		levelKey, err := dyngen.KeyFloat("level", keys[i].Level)
 		if err != nil {
-			return nil, batchItemError("GetGauges", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("GetGauges", "read", i, len(keys), err)
 		}
 		in[i] = map[string]types.AttributeValue{
 			"level": &types.AttributeValueMemberN{Value: levelKey},
 			"zone":  &types.AttributeValueMemberN{Value: zoneKey},
 		}
 	}
-	return batchGet(ctx, s.client, batchCall{
-		key:     []string{"zone", "level"},
-		method:  "GetGauges",
-		table:   s.gaugesTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchGet(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"zone", "level"},
+		Method:  "GetGauges",
+		Table:   s.gaugesTable,
+		Workers: s.batchConcurrency,
 	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Gauge, error) {
 		var v Gauge
 		if err := v.UnmarshalItem(item); err != nil {
@@ -567,15 +568,15 @@ func (s *Store) PutGauges(ctx context.Context, items []Gauge) error {
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return batchItemError("PutGauges", "written", i, len(items), err)
+			return dyngen.BatchItemError("PutGauges", "written", i, len(items), err)
 		}
 		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"zone", "level"},
-		method:  "PutGauges",
-		table:   s.gaugesTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"zone", "level"},
+		Method:  "PutGauges",
+		Table:   s.gaugesTable,
+		Workers: s.batchConcurrency,
 	}, "written", reqs)
 }
 
@@ -592,24 +593,24 @@ func (s *Store) PutGauges(ctx context.Context, items []Gauge) error {
 func (s *Store) DeleteGauges(ctx context.Context, keys []GaugeKey) error {
 	reqs := make([]types.WriteRequest, len(keys))
 	for i := range keys {
-		zoneKey, err := keyFloat("zone", keys[i].Zone)
+		zoneKey, err := dyngen.KeyFloat("zone", keys[i].Zone)
 		if err != nil {
-			return batchItemError("DeleteGauges", "deleted", i, len(keys), err)
+			return dyngen.BatchItemError("DeleteGauges", "deleted", i, len(keys), err)
 		}
-		levelKey, err := keyFloat("level", keys[i].Level)
+		levelKey, err := dyngen.KeyFloat("level", keys[i].Level)
 		if err != nil {
-			return batchItemError("DeleteGauges", "deleted", i, len(keys), err)
+			return dyngen.BatchItemError("DeleteGauges", "deleted", i, len(keys), err)
 		}
 		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
 			"level": &types.AttributeValueMemberN{Value: levelKey},
 			"zone":  &types.AttributeValueMemberN{Value: zoneKey},
 		}}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"zone", "level"},
-		method:  "DeleteGauges",
-		table:   s.gaugesTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"zone", "level"},
+		Method:  "DeleteGauges",
+		Table:   s.gaugesTable,
+		Workers: s.batchConcurrency,
 	}, "deleted", reqs)
 }
 
@@ -623,11 +624,11 @@ func (s *Store) labelGaugesStep1Input(zone float64, level float64, label *string
 			return nil, &ItemError{Entity: "Gauge", Attr: "label", Reason: "not valid UTF-8"}
 		}
 	}
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
 		return nil, err
 	}
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
 		return nil, err
 	}
@@ -650,7 +651,7 @@ func (s *Store) labelGaugesStep1Input(zone float64, level float64, label *string
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.gaugesTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -668,11 +669,11 @@ func (s *Store) labelGaugesStep2Input(zone float64, level float64, label *string
 			return nil, &ItemError{Entity: "Gauge", Attr: "label", Reason: "not valid UTF-8"}
 		}
 	}
-	zoneKey, err := keyFloat("zone", zone)
+	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
 		return nil, err
 	}
-	levelKey, err := keyFloat("level", level)
+	levelKey, err := dyngen.KeyFloat("level", level)
 	if err != nil {
 		return nil, err
 	}
@@ -695,7 +696,7 @@ func (s *Store) labelGaugesStep2Input(zone float64, level float64, label *string
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.gaugesTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -724,19 +725,19 @@ type LabelGaugesParams struct {
 }
 
 // labelGaugesTx describes the steps of LabelGauges for the runtime.
-var labelGaugesTx = transaction{
-	distinct: [][2]int{{0, 1}},
-	method:   "LabelGauges",
-	steps: []transactStep{{
-		action:    "update Gauge",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"zone", "level"},
+var labelGaugesTx = dyngen.Transaction{
+	Distinct: [][2]int{{0, 1}},
+	Method:   "LabelGauges",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Gauge",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"zone", "level"},
 	}, {
-		action:    "update Gauge",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"zone", "level"},
+		Action:    "update Gauge",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"zone", "level"},
 	}},
 }
 
@@ -767,16 +768,16 @@ var labelGaugesTx = transaction{
 func (s *Store) LabelGauges(ctx context.Context, params LabelGaugesParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactUpdate(s.labelGaugesStep1Input(params.Zone, params.From, params.Label)); err != nil {
-		return labelGaugesTx.stepError(0, err)
+	if items[0], err = dyngen.TransactUpdate(s.labelGaugesStep1Input(params.Zone, params.From, params.Label)); err != nil {
+		return labelGaugesTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.labelGaugesStep2Input(params.Zone, params.To, params.Label)); err != nil {
-		return labelGaugesTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.labelGaugesStep2Input(params.Zone, params.To, params.Label)); err != nil {
+		return labelGaugesTx.StepError(1, err)
 	}
-	if err := labelGaugesTx.distinctItems(items); err != nil {
+	if err := labelGaugesTx.DistinctItems(items); err != nil {
 		return err
 	}
-	token, err := labelGaugesTx.requestToken(params.RequestToken)
+	token, err := labelGaugesTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -785,7 +786,7 @@ func (s *Store) LabelGauges(ctx context.Context, params LabelGaugesParams) error
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return labelGaugesTx.err(err, in.TransactItems)
+		return labelGaugesTx.Err(err, in.TransactItems)
 	}
 	return nil
 }

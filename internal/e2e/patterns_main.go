@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // WidgetKeysItem holds the attributes of a Widget that WidgetKeys reads.
@@ -29,15 +30,15 @@ type WidgetKeysItem struct {
 
 // unmarshalItem sets view from the attributes WidgetKeys reads.
 func (view *WidgetKeysItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Widget"}
-	view.Serial = dec.string("serial", item["serial"], required)
-	view.Version = dec.int("version", item["version"], required)
-	view.Active = dec.bool("active", item["active"], required)
-	view.Day = dec.date("day", item["day"], required)
-	view.CreatedAt = dec.time("createdAt", item["created_at"], required)
-	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	view.WidgetID = dec.string("widgetId", item["widgetId"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Widget"}
+	view.Serial = dec.String("serial", item["serial"], dyngen.Required)
+	view.Version = dec.Int("version", item["version"], dyngen.Required)
+	view.Active = dec.Bool("active", item["active"], dyngen.Required)
+	view.Day = dec.Date("day", item["day"], dyngen.Required)
+	view.CreatedAt = dec.Time("createdAt", item["created_at"], dyngen.Required)
+	view.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	view.WidgetID = dec.String("widgetId", item["widgetId"], dyngen.Required)
+	return dec.Err
 }
 
 // widgetKeysWidgetGSI2PKPattern parses GSI2PK="SERIAL#{serial}" of Widget
@@ -64,7 +65,7 @@ func widgetKeysFromKeys(item map[string]types.AttributeValue) {
 	}
 	if keyAttr, ok := item["GSI2SK"].(*types.AttributeValueMemberS); ok {
 		if m := widgetKeysWidgetGSI2SKPattern.FindStringSubmatch(keyAttr.Value); m != nil {
-			item["version"] = storedInt(m[1])
+			item["version"] = dyngen.StoredInt(m[1])
 			item["active"] = &types.AttributeValueMemberBOOL{Value: m[2] == "true"}
 			item["day"] = &types.AttributeValueMemberS{Value: m[3]}
 			item["created_at"] = &types.AttributeValueMemberS{Value: m[4]}
@@ -92,13 +93,13 @@ type WidgetKeysResult struct {
 const widgetKeysKeyCondition = "GSI2PK = :pk"
 
 // widgetKeysShape is how WidgetKeys binds and checks its cursors.
-var widgetKeysShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "WidgetKeys",
-		pk:      "GSI2PK",
+var widgetKeysShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI2PK", Kind: 'S'}, {Name: "GSI2SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "GSI2PK",
+		Pattern: "WidgetKeys",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // ByKeys does not project expiresAt, which tells expired widgets, so this
@@ -114,32 +115,32 @@ var widgetKeysShape = &queryShape{
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	pk, err := widgetGSI2PK(serial)
 	if err != nil {
-		return nil, &callError{method: "WidgetKeys", cause: err}
+		return nil, dyngen.Fail("WidgetKeys", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "ByKeys",
-			keyCondition: widgetKeysKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "ByKeys",
+			KeyCondition: widgetKeysKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			IndexName:                 &fixed.index,
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			IndexName:                 &fixed.Index,
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetKeysShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetKeysShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetKeys", cause: err}
+		return nil, dyngen.Fail("WidgetKeys", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetKeys", cause: err}
+		return nil, dyngen.Fail("WidgetKeys", err)
 	}
 	res := &WidgetKeysResult{Items: make([]WidgetKeysItem, 0, len(out.Items))}
 	var undecoded []UndecodedItem
@@ -147,13 +148,13 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 		widgetKeysFromKeys(item)
 		var v WidgetKeysItem
 		if err := v.unmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetKeys", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetKeys", undecoded)
 }
 
 // WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages
@@ -161,7 +162,7 @@ func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*Widg
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
-	return walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
 		res, err := s.WidgetKeys(ctx, serial, page)
 		if res == nil {
 			return nil, "", err
@@ -184,11 +185,11 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 	widgetID := key.WidgetID
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetWidget", cause: err}
+		return nil, dyngen.Fail("GetWidget", err)
 	}
 	sk, err := widgetSK(widgetID)
 	if err != nil {
-		return nil, &callError{method: "GetWidget", cause: err}
+		return nil, dyngen.Fail("GetWidget", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -199,17 +200,17 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetWidget", cause: err}
+		return nil, dyngen.Fail("GetWidget", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetWidget", ErrNotFound)
 	}
-	if expired(out.Item, "expiresAt", s.clock().Unix()) {
-		return nil, &callError{method: "GetWidget", cause: ErrNotFound}
+	if dyngen.Expired(out.Item, "expiresAt", s.clock().Unix()) {
+		return nil, dyngen.Fail("GetWidget", ErrNotFound)
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetWidget", cause: err}
+		return nil, dyngen.Fail("GetWidget", err)
 	}
 	return &v, nil
 }
@@ -241,42 +242,42 @@ func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams)
 	serial := params.Serial
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
-		return nil, &callError{method: "WidgetBySerial", cause: err}
+		return nil, dyngen.Fail("WidgetBySerial", err)
 	}
 	sk, err := widgetGSI1SK(serial)
 	if err != nil {
-		return nil, &callError{method: "WidgetBySerial", cause: err}
+		return nil, dyngen.Fail("WidgetBySerial", err)
 	}
-	fixed := &queryFixed{
-		index:        "GSI1",
-		keyCondition: widgetBySerialKeyCondition,
-		limit:        1,
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: sk},
-		table:        s.mainTable,
+	fixed := &dyngen.QueryFixed{
+		Index:        "GSI1",
+		KeyCondition: widgetBySerialKeyCondition,
+		Limit:        1,
+		PK:           types.AttributeValueMemberS{Value: pk},
+		SK:           types.AttributeValueMemberS{Value: sk},
+		Table:        s.mainTable,
 	}
 	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
+			":pk": &fixed.PK,
+			":sk": &fixed.SK,
 		},
-		IndexName:              &fixed.index,
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
+		IndexName:              &fixed.Index,
+		KeyConditionExpression: &fixed.KeyCondition,
+		Limit:                  fixed.LimitRef(),
+		TableName:              &fixed.Table,
 	})
 	if err != nil {
-		return nil, &callError{method: "WidgetBySerial", cause: err}
+		return nil, dyngen.Fail("WidgetBySerial", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
+		return nil, dyngen.Fail("WidgetBySerial", ErrNotFound)
 	}
-	if expired(out.Items[0], "expiresAt", s.clock().Unix()) {
-		return nil, &callError{method: "WidgetBySerial", cause: ErrNotFound}
+	if dyngen.Expired(out.Items[0], "expiresAt", s.clock().Unix()) {
+		return nil, dyngen.Fail("WidgetBySerial", ErrNotFound)
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "WidgetBySerial", cause: err}
+		return nil, dyngen.Fail("WidgetBySerial", err)
 	}
 	return &v, nil
 }
@@ -299,17 +300,17 @@ const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 const widgetsInRegionFilter = "#status = :status AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // widgetsInRegionShape is how WidgetsInRegion binds and checks its cursors.
-var widgetsInRegionShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "WidgetsInRegion",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var widgetsInRegionShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "GSI1PK",
+		Pattern: "WidgetsInRegion",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // WidgetsInRegion reads one page of Widget items; page.Cursor continues
@@ -332,54 +333,54 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 	status := params.Status
 	pk, err := widgetGSI1PK(region)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", cause: err}
+		return nil, dyngen.Fail("WidgetsInRegion", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       widgetsInRegionFilter,
-			index:        "GSI1",
-			keyCondition: widgetsInRegionKeyCondition,
-			limit:        pageLimit(page, 50),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "SERIAL#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       widgetsInRegionFilter,
+			Index:        "GSI1",
+			KeyCondition: widgetsInRegionKeyCondition,
+			Limit:        dyngen.PageLimit(page, 50),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "SERIAL#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now":    intValue(s.clock().Unix()),
-				":pk":     &fixed.pk,
-				":sk":     &fixed.sk,
+				":now":    dyngen.IntValue(s.clock().Unix()),
+				":pk":     &fixed.PK,
+				":sk":     &fixed.SK,
 				":status": &types.AttributeValueMemberS{Value: string(status)},
 			},
-			FilterExpression:       &fixed.filter,
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInRegionShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsInRegionShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", cause: err}
+		return nil, dyngen.Fail("WidgetsInRegion", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInRegion", cause: err}
+		return nil, dyngen.Fail("WidgetsInRegion", err)
 	}
 	res := &WidgetsInRegionResult{Items: make([]Widget, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetsInRegion", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetsInRegion", undecoded)
 }
 
 // WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the
@@ -387,7 +388,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error] {
-	return walk(func(page Page) ([]Widget, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInRegion(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -408,17 +409,17 @@ const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 const activeWidgetsFilter = "#active = :active AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // activeWidgetsShape is how ActiveWidgets binds and checks its cursors.
-var activeWidgetsShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "ActiveWidgets",
-		pk:      "PK",
-		sk:      "SK",
+var activeWidgetsShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "ActiveWidgets",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // ActiveWidgets reads one page of Widget items; page.Cursor continues from
@@ -440,52 +441,52 @@ var activeWidgetsShape = &queryShape{
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", cause: err}
+		return nil, dyngen.Fail("ActiveWidgets", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       activeWidgetsFilter,
-			keyCondition: activeWidgetsKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       activeWidgetsFilter,
+			KeyCondition: activeWidgetsKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#active": "active", "#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
 				":active": &types.AttributeValueMemberBOOL{Value: true},
-				":now":    intValue(s.clock().Unix()),
-				":pk":     &fixed.pk,
-				":sk":     &fixed.sk,
+				":now":    dyngen.IntValue(s.clock().Unix()),
+				":pk":     &fixed.PK,
+				":sk":     &fixed.SK,
 			},
-			FilterExpression:       &fixed.filter,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, activeWidgetsShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, activeWidgetsShape)
 	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", cause: err}
+		return nil, dyngen.Fail("ActiveWidgets", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ActiveWidgets", cause: err}
+		return nil, dyngen.Fail("ActiveWidgets", err)
 	}
 	res := &ActiveWidgetsResult{Items: make([]Widget, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ActiveWidgets", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ActiveWidgets", undecoded)
 }
 
 // ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages
@@ -493,7 +494,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return walk(func(page Page) ([]Widget, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.ActiveWidgets(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -514,17 +515,17 @@ const widgetsInStatusKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 const widgetsInStatusFilter = "#status IN (:status_1, :status_2) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // widgetsInStatusShape is how WidgetsInStatus binds and checks its cursors.
-var widgetsInStatusShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "WidgetsInStatus",
-		pk:      "PK",
-		sk:      "SK",
+var widgetsInStatusShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "WidgetsInStatus",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // WidgetsInStatus reads one page of Widget items; page.Cursor continues
@@ -546,53 +547,53 @@ var widgetsInStatusShape = &queryShape{
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInStatus", cause: err}
+		return nil, dyngen.Fail("WidgetsInStatus", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       widgetsInStatusFilter,
-			keyCondition: widgetsInStatusKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       widgetsInStatusFilter,
+			KeyCondition: widgetsInStatusKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now":      intValue(s.clock().Unix()),
-				":pk":       &fixed.pk,
-				":sk":       &fixed.sk,
+				":now":      dyngen.IntValue(s.clock().Unix()),
+				":pk":       &fixed.PK,
+				":sk":       &fixed.SK,
 				":status_1": &types.AttributeValueMemberS{Value: "draft"},
 				":status_2": &types.AttributeValueMemberS{Value: "retired"},
 			},
-			FilterExpression:       &fixed.filter,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInStatusShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsInStatusShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInStatus", cause: err}
+		return nil, dyngen.Fail("WidgetsInStatus", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInStatus", cause: err}
+		return nil, dyngen.Fail("WidgetsInStatus", err)
 	}
 	res := &WidgetsInStatusResult{Items: make([]Widget, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetsInStatus", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetsInStatus", undecoded)
 }
 
 // WidgetsInStatusAll walks every Widget of WidgetsInStatus, reading the
@@ -600,7 +601,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) WidgetsInStatusAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return walk(func(page Page) ([]Widget, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInStatus(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -628,17 +629,17 @@ const widgetsInCategoryFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt
 
 // widgetsInCategoryShape is how WidgetsInCategory binds and checks its
 // cursors.
-var widgetsInCategoryShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "WidgetsInCategory",
-		pk:      "PK",
-		sk:      "LSI1SK",
+var widgetsInCategoryShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "WidgetsInCategory",
+		SK:      "LSI1SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // WidgetsInCategory reads one page of Widget items; page.Cursor continues
@@ -661,57 +662,57 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	category := params.Category
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", cause: err}
+		return nil, dyngen.Fail("WidgetsInCategory", err)
 	}
-	categoryKey, err := keyPath("category", category, "/", "/")
+	categoryKey, err := dyngen.KeyPath("category", category, "/", "/")
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", cause: err}
+		return nil, dyngen.Fail("WidgetsInCategory", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       widgetsInCategoryFilter,
-			index:        "LSI1",
-			keyCondition: widgetsInCategoryKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       widgetsInCategoryFilter,
+			Index:        "LSI1",
+			KeyCondition: widgetsInCategoryKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.clock().Unix()),
-				":pk":  &fixed.pk,
-				":sk":  &fixed.sk,
+				":now": dyngen.IntValue(s.clock().Unix()),
+				":pk":  &fixed.PK,
+				":sk":  &fixed.SK,
 			},
-			FilterExpression:       &fixed.filter,
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsInCategoryShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsInCategoryShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", cause: err}
+		return nil, dyngen.Fail("WidgetsInCategory", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetsInCategory", cause: err}
+		return nil, dyngen.Fail("WidgetsInCategory", err)
 	}
 	res := &WidgetsInCategoryResult{Items: make([]Widget, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetsInCategory", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetsInCategory", undecoded)
 }
 
 // WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the
@@ -719,7 +720,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error] {
-	return walk(func(page Page) ([]Widget, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsInCategory(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -738,12 +739,12 @@ type WidgetNamesItem struct {
 
 // unmarshalItem sets view from the attributes WidgetNames reads.
 func (view *WidgetNamesItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Widget"}
-	view.Name = dec.string("name", item["name"], required)
-	view.Status = WidgetStatus(dec.string("status", item["status"], required))
-	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	view.WidgetID = dec.string("widgetId", item["widgetId"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Widget"}
+	view.Name = dec.String("name", item["name"], dyngen.Required)
+	view.Status = WidgetStatus(dec.String("status", item["status"], dyngen.Required))
+	view.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	view.WidgetID = dec.String("widgetId", item["widgetId"], dyngen.Required)
+	return dec.Err
 }
 
 // WidgetNamesResult is one page of WidgetNames.
@@ -760,17 +761,17 @@ const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
 const widgetNamesFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // widgetNamesShape is how WidgetNames binds and checks its cursors.
-var widgetNamesShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "WidgetNames",
-		pk:      "PK",
-		sk:      "SK",
+var widgetNamesShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "WidgetNames",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // WidgetNames reads one page of Widget items; page.Cursor continues from
@@ -792,53 +793,53 @@ var widgetNamesShape = &queryShape{
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "WidgetNames", cause: err}
+		return nil, dyngen.Fail("WidgetNames", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       widgetNamesFilter,
-			keyCondition: widgetNamesKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			projection:   widgetNamesProjection,
-			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       widgetNamesFilter,
+			KeyCondition: widgetNamesKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Projection:   widgetNamesProjection,
+			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.clock().Unix()),
-				":pk":  &fixed.pk,
-				":sk":  &fixed.sk,
+				":now": dyngen.IntValue(s.clock().Unix()),
+				":pk":  &fixed.PK,
+				":sk":  &fixed.SK,
 			},
-			FilterExpression:       &fixed.filter,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ProjectionExpression:   &fixed.projection,
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ProjectionExpression:   &fixed.Projection,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetNamesShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetNamesShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetNames", cause: err}
+		return nil, dyngen.Fail("WidgetNames", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetNames", cause: err}
+		return nil, dyngen.Fail("WidgetNames", err)
 	}
 	res := &WidgetNamesResult{Items: make([]WidgetNamesItem, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v WidgetNamesItem
 		if err := v.unmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetNames", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetNames", undecoded)
 }
 
 // WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the
@@ -846,7 +847,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error] {
-	return walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
 		res, err := s.WidgetNames(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -867,17 +868,17 @@ const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
 const widgetOwnersFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // widgetOwnersShape is how WidgetOwners binds and checks its cursors.
-var widgetOwnersShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"SK", 'S', true}, {"PK", 'S', true}},
-		op:      "begins_with",
-		pattern: "WidgetOwners",
-		pk:      "SK",
-		sk:      "PK",
+var widgetOwnersShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "SK",
+		Pattern: "WidgetOwners",
+		SK:      "PK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Widgets with one id across owners, on the inverted index.
@@ -898,53 +899,53 @@ var widgetOwnersShape = &queryShape{
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
 	pk, err := widgetSK(widgetID)
 	if err != nil {
-		return nil, &callError{method: "WidgetOwners", cause: err}
+		return nil, dyngen.Fail("WidgetOwners", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       widgetOwnersFilter,
-			index:        "Inverted",
-			keyCondition: widgetOwnersKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "OWNER#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       widgetOwnersFilter,
+			Index:        "Inverted",
+			KeyCondition: widgetOwnersKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "OWNER#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.clock().Unix()),
-				":pk":  &fixed.pk,
-				":sk":  &fixed.sk,
+				":now": dyngen.IntValue(s.clock().Unix()),
+				":pk":  &fixed.PK,
+				":sk":  &fixed.SK,
 			},
-			FilterExpression:       &fixed.filter,
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetOwnersShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetOwnersShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetOwners", cause: err}
+		return nil, dyngen.Fail("WidgetOwners", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetOwners", cause: err}
+		return nil, dyngen.Fail("WidgetOwners", err)
 	}
 	res := &WidgetOwnersResult{Items: make([]Widget, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetOwners", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetOwners", undecoded)
 }
 
 // WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one
@@ -952,7 +953,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error] {
-	return walk(func(page Page) ([]Widget, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetOwners(ctx, widgetID, page)
 		if res == nil {
 			return nil, "", err
@@ -974,14 +975,14 @@ const ownerPageKeyCondition = "PK = :pk"
 const ownerPageFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
 
 // ownerPageShape is how OwnerPage binds and checks its cursors.
-var ownerPageShape = &queryShape{
-	clock: ":now",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "OwnerPage",
-		pk:      "PK",
+var ownerPageShape = &dyngen.QueryShape{
+	Clock: ":now",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "PK",
+		Pattern: "OwnerPage",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // OwnerPage reads one page of the items of Widget, Note; page.Cursor
@@ -1008,66 +1009,66 @@ var ownerPageShape = &queryShape{
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "OwnerPage", cause: err}
+		return nil, dyngen.Fail("OwnerPage", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			filter:       ownerPageFilter,
-			keyCondition: ownerPageKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Filter:       ownerPageFilter,
+			KeyCondition: ownerPageKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": intValue(s.clock().Unix()),
-				":pk":  &fixed.pk,
+				":now": dyngen.IntValue(s.clock().Unix()),
+				":pk":  &fixed.PK,
 			},
-			FilterExpression:       &fixed.filter,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			FilterExpression:       &fixed.Filter,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ownerPageShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, ownerPageShape)
 	if err != nil {
-		return nil, &callError{method: "OwnerPage", cause: err}
+		return nil, dyngen.Fail("OwnerPage", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "OwnerPage", cause: err}
+		return nil, dyngen.Fail("OwnerPage", err)
 	}
 	res := &OwnerPageResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "SK", "WIDGET#"):
+		case dyngen.HasKeyPrefix(item, "SK", "WIDGET#"):
 			var v Widget
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Widgets = append(res.Widgets, v)
-		case isType(item, "_type", "Note"):
+		case dyngen.IsType(item, "_type", "Note"):
 			var v Note
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Notes = append(res.Notes, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("OwnerPage", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("OwnerPage", undecoded)
 }
 
 // OwnerPageAll walks every page of OwnerPage, reading the pages one at a
 // time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error] {
-	return walkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
 		res, err := s.OwnerPage(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -1087,16 +1088,16 @@ const widgetsWithExpiredKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // widgetsWithExpiredShape is how WidgetsWithExpired binds and checks its
 // cursors.
-var widgetsWithExpiredShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "WidgetsWithExpired",
-		pk:      "PK",
-		sk:      "SK",
+var widgetsWithExpiredShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "WidgetsWithExpired",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Every widget of an owner, those whose time to live has passed included.
@@ -1114,47 +1115,47 @@ var widgetsWithExpiredShape = &queryShape{
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	pk, err := widgetPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "WidgetsWithExpired", cause: err}
+		return nil, dyngen.Fail("WidgetsWithExpired", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: widgetsWithExpiredKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: widgetsWithExpiredKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, widgetsWithExpiredShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsWithExpiredShape)
 	if err != nil {
-		return nil, &callError{method: "WidgetsWithExpired", cause: err}
+		return nil, dyngen.Fail("WidgetsWithExpired", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "WidgetsWithExpired", cause: err}
+		return nil, dyngen.Fail("WidgetsWithExpired", err)
 	}
 	res := &WidgetsWithExpiredResult{Items: make([]Widget, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("WidgetsWithExpired", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("WidgetsWithExpired", undecoded)
 }
 
 // WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, reading
@@ -1162,7 +1163,7 @@ func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Pag
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) WidgetsWithExpiredAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return walk(func(page Page) ([]Widget, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
 		res, err := s.WidgetsWithExpired(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -1181,16 +1182,16 @@ type EventsResult struct {
 const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // eventsShape is how Events binds and checks its cursors.
-var eventsShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "Events",
-		pk:      "PK",
-		sk:      "SK",
+var eventsShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "Events",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Events reads one page of Event items; page.Cursor continues from the page
@@ -1207,49 +1208,49 @@ var eventsShape = &queryShape{
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "Events", cause: err}
+		return nil, dyngen.Fail("Events", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			consistent:   true,
-			keyCondition: eventsKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Consistent:   true,
+			KeyCondition: eventsKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "EVENT#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
-			ConsistentRead: &fixed.consistent,
+			ConsistentRead: &fixed.Consistent,
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsShape)
 	if err != nil {
-		return nil, &callError{method: "Events", cause: err}
+		return nil, dyngen.Fail("Events", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "Events", cause: err}
+		return nil, dyngen.Fail("Events", err)
 	}
 	res := &EventsResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("Events", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("Events", undecoded)
 }
 
 // EventsAll walks every Event of Events, reading the pages one at a time.
@@ -1257,7 +1258,7 @@ func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsR
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.Events(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -1281,35 +1282,35 @@ const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "LatestEvent", cause: err}
+		return nil, dyngen.Fail("LatestEvent", err)
 	}
-	fixed := &queryFixed{
-		keyCondition: latestEventKeyCondition,
-		limit:        1,
-		pk:           types.AttributeValueMemberS{Value: pk},
-		sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-		table:        s.mainTable,
+	fixed := &dyngen.QueryFixed{
+		KeyCondition: latestEventKeyCondition,
+		Limit:        1,
+		PK:           types.AttributeValueMemberS{Value: pk},
+		SK:           types.AttributeValueMemberS{Value: "EVENT#"},
+		Table:        s.mainTable,
 	}
 	in := &dynamodb.QueryInput{
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.pk,
-			":sk": &fixed.sk,
+			":pk": &fixed.PK,
+			":sk": &fixed.SK,
 		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
+		KeyConditionExpression: &fixed.KeyCondition,
+		Limit:                  fixed.LimitRef(),
+		ScanIndexForward:       &fixed.Forward,
+		TableName:              &fixed.Table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "LatestEvent", cause: err}
+		return nil, dyngen.Fail("LatestEvent", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "LatestEvent", kind: ErrNotFound}
+		return nil, dyngen.FailKind("LatestEvent", ErrNotFound, nil)
 	}
 	var v Event
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "LatestEvent", cause: err}
+		return nil, dyngen.Fail("LatestEvent", err)
 	}
 	return &v, nil
 }
@@ -1324,16 +1325,16 @@ type EventsDescResult struct {
 const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // eventsDescShape is how EventsDesc binds and checks its cursors.
-var eventsDescShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "EventsDesc",
-		pk:      "PK",
-		sk:      "SK",
+var eventsDescShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "EventsDesc",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // EventsDesc reads one page of Event items; page.Cursor continues from the
@@ -1351,48 +1352,48 @@ var eventsDescShape = &queryShape{
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsDesc", cause: err}
+		return nil, dyngen.Fail("EventsDesc", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: eventsDescKeyCondition,
-			limit:        pageLimit(page, 3),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "EVENT#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: eventsDescKeyCondition,
+			Limit:        dyngen.PageLimit(page, 3),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "EVENT#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsDescShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsDescShape)
 	if err != nil {
-		return nil, &callError{method: "EventsDesc", cause: err}
+		return nil, dyngen.Fail("EventsDesc", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsDesc", cause: err}
+		return nil, dyngen.Fail("EventsDesc", err)
 	}
 	res := &EventsDescResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsDesc", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsDesc", undecoded)
 }
 
 // EventsDescAll walks every Event of EventsDesc, reading the pages one at a
@@ -1400,7 +1401,7 @@ func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*Eve
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsDesc(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -1425,17 +1426,17 @@ type EventsBeforeResult struct {
 const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // eventsBeforeShape is how EventsBefore binds and checks its cursors.
-var eventsBeforeShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsBefore",
-		pk:      "PK",
-		sk:      "SK",
+var eventsBeforeShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsBefore",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsBefore reads one page of Event items; page.Cursor continues from
@@ -1453,52 +1454,52 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsBefore", cause: err}
+		return nil, dyngen.Fail("EventsBefore", err)
 	}
 	if seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: eventsBeforeKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq-1) + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: eventsBeforeKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq-1) + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsBeforeShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsBeforeShape)
 	if err != nil {
-		return nil, &callError{method: "EventsBefore", cause: err}
+		return nil, dyngen.Fail("EventsBefore", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsBefore", cause: err}
+		return nil, dyngen.Fail("EventsBefore", err)
 	}
 	res := &EventsBeforeResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsBefore", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsBefore", undecoded)
 }
 
 // EventsBeforeAll walks every Event of EventsBefore, reading the pages one
@@ -1506,7 +1507,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBefore(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -1531,17 +1532,17 @@ type EventsUpToResult struct {
 const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // eventsUpToShape is how EventsUpTo binds and checks its cursors.
-var eventsUpToShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsUpTo",
-		pk:      "PK",
-		sk:      "SK",
+var eventsUpToShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsUpTo",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsUpTo reads one page of Event items; page.Cursor continues from the
@@ -1559,49 +1560,49 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsUpTo", cause: err}
+		return nil, dyngen.Fail("EventsUpTo", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: eventsUpToKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: eventsUpToKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq) + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsUpToShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsUpToShape)
 	if err != nil {
-		return nil, &callError{method: "EventsUpTo", cause: err}
+		return nil, dyngen.Fail("EventsUpTo", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsUpTo", cause: err}
+		return nil, dyngen.Fail("EventsUpTo", err)
 	}
 	res := &EventsUpToResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsUpTo", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsUpTo", undecoded)
 }
 
 // EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a
@@ -1609,7 +1610,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsUpTo(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -1634,17 +1635,17 @@ type EventsAfterResult struct {
 const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // eventsAfterShape is how EventsAfter binds and checks its cursors.
-var eventsAfterShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsAfter",
-		pk:      "PK",
-		sk:      "SK",
+var eventsAfterShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsAfter",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsAfter reads one page of Event items; page.Cursor continues from the
@@ -1662,49 +1663,49 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsAfter", cause: err}
+		return nil, dyngen.Fail("EventsAfter", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: eventsAfterKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq) + highChar},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: eventsAfterKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq) + dyngen.HighChar},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAfterShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAfterShape)
 	if err != nil {
-		return nil, &callError{method: "EventsAfter", cause: err}
+		return nil, dyngen.Fail("EventsAfter", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsAfter", cause: err}
+		return nil, dyngen.Fail("EventsAfter", err)
 	}
 	res := &EventsAfterResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsAfter", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsAfter", undecoded)
 }
 
 // EventsAfterAll walks every Event of EventsAfter, reading the pages one at
@@ -1712,7 +1713,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAfter(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -1737,17 +1738,17 @@ type EventsFromResult struct {
 const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // eventsFromShape is how EventsFrom binds and checks its cursors.
-var eventsFromShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsFrom",
-		pk:      "PK",
-		sk:      "SK",
+var eventsFromShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsFrom",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsFrom reads one page of Event items; page.Cursor continues from the
@@ -1766,50 +1767,50 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	seq := params.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsFrom", cause: err}
+		return nil, dyngen.Fail("EventsFrom", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: eventsFromKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seq)},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: eventsFromKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq)},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsFromShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsFromShape)
 	if err != nil {
-		return nil, &callError{method: "EventsFrom", cause: err}
+		return nil, dyngen.Fail("EventsFrom", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsFrom", cause: err}
+		return nil, dyngen.Fail("EventsFrom", err)
 	}
 	res := &EventsFromResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsFrom", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsFrom", undecoded)
 }
 
 // EventsFromAll walks every Event of EventsFrom, reading the pages one at a
@@ -1817,7 +1818,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsFrom(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -1843,17 +1844,17 @@ type EventsBetweenResult struct {
 const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // eventsBetweenShape is how EventsBetween binds and checks its cursors.
-var eventsBetweenShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsBetween",
-		pk:      "PK",
-		sk:      "SK",
+var eventsBetweenShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsBetween",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsBetween reads one page of Event items; page.Cursor continues from
@@ -1872,52 +1873,52 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	seqTo := params.SeqTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsBetween", cause: err}
+		return nil, dyngen.Fail("EventsBetween", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: eventsBetweenKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqTo) + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVENT#" + keyInt(seqFrom)},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: eventsBetweenKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seqTo) + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seqFrom)},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsBetweenShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsBetweenShape)
 	if err != nil {
-		return nil, &callError{method: "EventsBetween", cause: err}
+		return nil, dyngen.Fail("EventsBetween", err)
 	}
-	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsBetweenResult{}, nil
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsBetween", cause: err}
+		return nil, dyngen.Fail("EventsBetween", err)
 	}
 	res := &EventsBetweenResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsBetween", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsBetween", undecoded)
 }
 
 // EventsBetweenAll walks every Event of EventsBetween, reading the pages
@@ -1925,7 +1926,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsBetween(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -1950,17 +1951,17 @@ type EventsAtBeforeResult struct {
 const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // eventsAtBeforeShape is how EventsAtBefore binds and checks its cursors.
-var eventsAtBeforeShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsAtBefore",
-		pk:      "PK",
-		sk:      "LSI1SK",
+var eventsAtBeforeShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsAtBefore",
+		SK:      "LSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsAtBefore reads one page of Event items; page.Cursor continues from
@@ -1978,59 +1979,59 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", cause: err}
+		return nil, dyngen.Fail("EventsAtBefore", err)
 	}
 	instantBefore := at.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
 		return &EventsAtBeforeResult{}, nil
 	}
-	atKey, err := keyTime("at", instantBefore)
+	atKey, err := dyngen.KeyTime("at", instantBefore)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", cause: err}
+		return nil, dyngen.Fail("EventsAtBefore", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "LSI1",
-			keyCondition: eventsAtBeforeKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "LSI1",
+			KeyCondition: eventsAtBeforeKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtBeforeShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtBeforeShape)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", cause: err}
+		return nil, dyngen.Fail("EventsAtBefore", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBefore", cause: err}
+		return nil, dyngen.Fail("EventsAtBefore", err)
 	}
 	res := &EventsAtBeforeResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsAtBefore", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsAtBefore", undecoded)
 }
 
 // EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages
@@ -2038,7 +2039,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBefore(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -2063,17 +2064,17 @@ type EventsAtUpToResult struct {
 const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // eventsAtUpToShape is how EventsAtUpTo binds and checks its cursors.
-var eventsAtUpToShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsAtUpTo",
-		pk:      "PK",
-		sk:      "LSI1SK",
+var eventsAtUpToShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsAtUpTo",
+		SK:      "LSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsAtUpTo reads one page of Event items; page.Cursor continues from
@@ -2091,55 +2092,55 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", cause: err}
+		return nil, dyngen.Fail("EventsAtUpTo", err)
 	}
-	atKey, err := keyTime("at", at)
+	atKey, err := dyngen.KeyTime("at", at)
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", cause: err}
+		return nil, dyngen.Fail("EventsAtUpTo", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "LSI1",
-			keyCondition: eventsAtUpToKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "LSI1",
+			KeyCondition: eventsAtUpToKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtUpToShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtUpToShape)
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", cause: err}
+		return nil, dyngen.Fail("EventsAtUpTo", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsAtUpTo", cause: err}
+		return nil, dyngen.Fail("EventsAtUpTo", err)
 	}
 	res := &EventsAtUpToResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsAtUpTo", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsAtUpTo", undecoded)
 }
 
 // EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one
@@ -2147,7 +2148,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtUpTo(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -2172,17 +2173,17 @@ type EventsAtAfterResult struct {
 const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // eventsAtAfterShape is how EventsAtAfter binds and checks its cursors.
-var eventsAtAfterShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsAtAfter",
-		pk:      "PK",
-		sk:      "LSI1SK",
+var eventsAtAfterShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsAtAfter",
+		SK:      "LSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsAtAfter reads one page of Event items; page.Cursor continues from
@@ -2200,55 +2201,55 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", cause: err}
+		return nil, dyngen.Fail("EventsAtAfter", err)
 	}
-	atKey, err := keyTime("at", at)
+	atKey, err := dyngen.KeyTime("at", at)
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", cause: err}
+		return nil, dyngen.Fail("EventsAtAfter", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "LSI1",
-			keyCondition: eventsAtAfterKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + highChar},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "LSI1",
+			KeyCondition: eventsAtAfterKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + dyngen.HighChar},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtAfterShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtAfterShape)
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", cause: err}
+		return nil, dyngen.Fail("EventsAtAfter", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsAtAfter", cause: err}
+		return nil, dyngen.Fail("EventsAtAfter", err)
 	}
 	res := &EventsAtAfterResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsAtAfter", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsAtAfter", undecoded)
 }
 
 // EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages
@@ -2256,7 +2257,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtAfter(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -2281,17 +2282,17 @@ type EventsAtFromResult struct {
 const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // eventsAtFromShape is how EventsAtFrom binds and checks its cursors.
-var eventsAtFromShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsAtFrom",
-		pk:      "PK",
-		sk:      "LSI1SK",
+var eventsAtFromShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsAtFrom",
+		SK:      "LSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsAtFrom reads one page of Event items; page.Cursor continues from
@@ -2309,55 +2310,55 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	at := params.At
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", cause: err}
+		return nil, dyngen.Fail("EventsAtFrom", err)
 	}
-	atKey, err := keyTime("at", at)
+	atKey, err := dyngen.KeyTime("at", at)
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", cause: err}
+		return nil, dyngen.Fail("EventsAtFrom", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "LSI1",
-			keyCondition: eventsAtFromKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "LSI1",
+			KeyCondition: eventsAtFromKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtFromShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtFromShape)
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", cause: err}
+		return nil, dyngen.Fail("EventsAtFrom", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsAtFrom", cause: err}
+		return nil, dyngen.Fail("EventsAtFrom", err)
 	}
 	res := &EventsAtFromResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsAtFrom", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsAtFrom", undecoded)
 }
 
 // EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one
@@ -2365,7 +2366,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtFrom(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -2391,17 +2392,17 @@ type EventsAtBetweenResult struct {
 const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
 
 // eventsAtBetweenShape is how EventsAtBetween binds and checks its cursors.
-var eventsAtBetweenShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"LSI1SK", 'S', true}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "EventsAtBetween",
-		pk:      "PK",
-		sk:      "LSI1SK",
+var eventsAtBetweenShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "EventsAtBetween",
+		SK:      "LSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // EventsAtBetween reads one page of Event items; page.Cursor continues from
@@ -2421,63 +2422,63 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	atTo := params.AtTo
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: err}
+		return nil, dyngen.Fail("EventsAtBetween", err)
 	}
-	atKey, err := keyTime("at", atFrom)
+	atKey, err := dyngen.KeyTime("at", atFrom)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: err}
+		return nil, dyngen.Fail("EventsAtBetween", err)
 	}
-	atKey2, err := keyTime("at", atTo)
+	atKey2, err := dyngen.KeyTime("at", atTo)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: err}
+		return nil, dyngen.Fail("EventsAtBetween", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "LSI1",
-			keyCondition: eventsAtBetweenKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "LSI1",
+			KeyCondition: eventsAtBetweenKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, eventsAtBetweenShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtBetweenShape)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: err}
+		return nil, dyngen.Fail("EventsAtBetween", err)
 	}
-	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &EventsAtBetweenResult{}, nil
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "EventsAtBetween", cause: err}
+		return nil, dyngen.Fail("EventsAtBetween", err)
 	}
 	res := &EventsAtBetweenResult{Items: make([]Event, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("EventsAtBetween", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("EventsAtBetween", undecoded)
 }
 
 // EventsAtBetweenAll walks every Event of EventsAtBetween, reading the
@@ -2485,7 +2486,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error] {
-	return walk(func(page Page) ([]Event, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
 		res, err := s.EventsAtBetween(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -2504,16 +2505,16 @@ type NotesResult struct {
 const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // notesShape is how Notes binds and checks its cursors.
-var notesShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "Notes",
-		pk:      "PK",
-		sk:      "SK",
+var notesShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "Notes",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Pins share the begins_with range NOTE#; they are kept out by the entity
@@ -2533,50 +2534,50 @@ var notesShape = &queryShape{
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	pk, err := notePK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "Notes", cause: err}
+		return nil, dyngen.Fail("Notes", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: notesKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "NOTE#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: notesKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "NOTE#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, notesShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, notesShape)
 	if err != nil {
-		return nil, &callError{method: "Notes", cause: err}
+		return nil, dyngen.Fail("Notes", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "Notes", cause: err}
+		return nil, dyngen.Fail("Notes", err)
 	}
 	res := &NotesResult{Items: make([]Note, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
-		if !isType(item, "_type", "Note") {
+		if !dyngen.IsType(item, "_type", "Note") {
 			continue
 		}
 		var v Note
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("Notes", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("Notes", undecoded)
 }
 
 // NotesAll walks every Note of Notes, reading the pages one at a time.
@@ -2584,7 +2585,7 @@ func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesRes
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error] {
-	return walk(func(page Page) ([]Note, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Note, Cursor, error) {
 		res, err := s.Notes(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -2603,11 +2604,11 @@ func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
 	noteID := key.NoteID
 	pk, err := notePK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetNote", cause: err}
+		return nil, dyngen.Fail("GetNote", err)
 	}
 	sk, err := noteSK(noteID)
 	if err != nil {
-		return nil, &callError{method: "GetNote", cause: err}
+		return nil, dyngen.Fail("GetNote", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -2617,14 +2618,14 @@ func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetNote", cause: err}
+		return nil, dyngen.Fail("GetNote", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetNote", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetNote", ErrNotFound)
 	}
 	var v Note
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetNote", cause: err}
+		return nil, dyngen.Fail("GetNote", err)
 	}
 	return &v, nil
 }
@@ -2639,16 +2640,16 @@ type PinsResult struct {
 const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // pinsShape is how Pins binds and checks its cursors.
-var pinsShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "Pins",
-		pk:      "PK",
-		sk:      "SK",
+var pinsShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "Pins",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // Pins reads one page of Pin items; page.Cursor continues from the page
@@ -2666,54 +2667,54 @@ var pinsShape = &queryShape{
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	pk, err := pinPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "Pins", cause: err}
+		return nil, dyngen.Fail("Pins", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: pinsKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: pinsKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, pinsShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, pinsShape)
 	if err != nil {
-		return nil, &callError{method: "Pins", cause: err}
+		return nil, dyngen.Fail("Pins", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "Pins", cause: err}
+		return nil, dyngen.Fail("Pins", err)
 	}
 	res := &PinsResult{Items: make([]Pin, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Pin
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("Pins", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("Pins", undecoded)
 }
 
 // PinsAll walks every Pin of Pins, reading the pages one at a time. Items
 // that can't be decoded are left out, and a page's DecodeError listing them
 // comes after its other items; the walk goes on. Another error ends it.
 func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error] {
-	return walk(func(page Page) ([]Pin, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Pin, Cursor, error) {
 		res, err := s.Pins(ctx, ownerID, page)
 		if res == nil {
 			return nil, "", err
@@ -2736,10 +2737,10 @@ const createWidgetCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
 func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	in, err := s.createWidgetInput(widget)
 	if err != nil {
-		return &callError{method: "CreateWidget", cause: err}
+		return dyngen.Fail("CreateWidget", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return expiringConditionError("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return dyngen.ExpiringConditionErr("CreateWidget", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	return nil
 }
@@ -2754,7 +2755,7 @@ func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createWidgetCondition),
 		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2774,10 +2775,10 @@ const putWidgetCondition = "#version < :version_when"
 func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) error {
 	in, err := s.putWidgetInput(widget, version)
 	if err != nil {
-		return &callError{method: "PutWidget", cause: err}
+		return dyngen.Fail("PutWidget", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
+		return dyngen.ConditionErr("PutWidget", err, ErrConditionFailed, ErrConditionFailed)
 	}
 	return nil
 }
@@ -2792,7 +2793,7 @@ func (s *Store) putWidgetInput(widget *Widget, version int64) (*dynamodb.PutItem
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(putWidgetCondition),
 		ExpressionAttributeNames:            map[string]string{"#version": "version"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":version_when": intValue(version)},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":version_when": dyngen.IntValue(version)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -2843,15 +2844,15 @@ const editWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#exp
 func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error) {
 	in, err := s.editWidgetInput(params)
 	if err != nil {
-		return nil, &callError{method: "EditWidget", cause: err}
+		return nil, dyngen.Fail("EditWidget", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, expiringConditionError("EditWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.ExpiringConditionErr("EditWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "EditWidget", cause: err}
+		return nil, dyngen.Fail("EditWidget", err)
 	}
 	return &v, nil
 }
@@ -2877,13 +2878,13 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 	if !utf8.ValidString(name) {
 		return nil, &ItemError{Entity: "Widget", Attr: "name", Reason: "not valid UTF-8"}
 	}
-	if !storableFloat(price) {
+	if !dyngen.StorableFloat(price) {
 		return nil, &ItemError{Entity: "Widget", Attr: "price", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
-	if !validStrings(tags) {
+	if !dyngen.ValidStrings(tags) {
 		return nil, &ItemError{Entity: "Widget", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
 	}
-	if !validMap(attrs) {
+	if !dyngen.ValidMap(attrs) {
 		return nil, &ItemError{Entity: "Widget", Attr: "attrs", Reason: "holds a key or value that is not valid UTF-8"}
 	}
 	if expiresAt != nil {
@@ -2906,18 +2907,18 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		return nil, err
 	}
 	values := map[string]types.AttributeValue{
-		":count":         intValue(count),
-		":count_max":     intValue(1000000),
-		":count_min":     intValue(-1000000),
-		":count_restMax": intDiff(1000000, count),
-		":count_restMin": intDiff(-1000000, count),
-		":labels":        stringSetValue(labels),
+		":count":         dyngen.IntValue(count),
+		":count_max":     dyngen.IntValue(1000000),
+		":count_min":     dyngen.IntValue(-1000000),
+		":count_restMax": dyngen.IntDiff(1000000, count),
+		":count_restMin": dyngen.IntDiff(-1000000, count),
+		":labels":        dyngen.StringSetValue(labels),
 		":name":          &types.AttributeValueMemberS{Value: name},
-		":now":           intValue(s.clock().Unix()),
-		":price":         floatValue(price),
-		":sizes":         intSetValue(sizes),
-		":tags":          stringsValue(tags),
-		":version_when":  intValue(version),
+		":now":           dyngen.IntValue(s.clock().Unix()),
+		":price":         dyngen.FloatValue(price),
+		":sizes":         dyngen.IntSetValue(sizes),
+		":tags":          dyngen.StringsValue(tags),
+		":version_when":  dyngen.IntValue(version),
 	}
 	set := []string{"#name = :name", "#price = :price", "#tags = :tags"}
 	remove := []string{"#blob", "#kind"}
@@ -2925,7 +2926,7 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		remove = append(remove, "#attrs")
 	} else {
 		set = append(set, "#attrs = :attrs")
-		values[":attrs"] = mapValue(attrs)
+		values[":attrs"] = dyngen.MapValue(attrs)
 	}
 	if extra == nil {
 		remove = append(remove, "#extra")
@@ -2937,7 +2938,7 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		remove = append(remove, "#expiresAt")
 	} else {
 		set = append(set, "#expiresAt = :expiresAt")
-		values[":expiresAt"] = intValue((*expiresAt).Unix())
+		values[":expiresAt"] = dyngen.IntValue((*expiresAt).Unix())
 	}
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(editWidgetCondition),
@@ -2949,7 +2950,7 @@ func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemIn
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "#count :count, #labels :labels, #sizes :sizes", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -2984,15 +2985,15 @@ const retireWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#e
 func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*Widget, error) {
 	in, err := s.retireWidgetInput(params)
 	if err != nil {
-		return nil, &callError{method: "RetireWidget", cause: err}
+		return nil, dyngen.Fail("RetireWidget", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, expiringConditionError("RetireWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.ExpiringConditionErr("RetireWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "RetireWidget", cause: err}
+		return nil, dyngen.Fail("RetireWidget", err)
 	}
 	return &v, nil
 }
@@ -3018,7 +3019,7 @@ func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateIt
 		ConditionExpression:      aws.String(retireWidgetCondition),
 		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now":         intValue(s.clock().Unix()),
+			":now":         dyngen.IntValue(s.clock().Unix()),
 			":status":      &types.AttributeValueMemberS{Value: string(status)},
 			":status_when": &types.AttributeValueMemberS{Value: "live"},
 		},
@@ -3072,15 +3073,15 @@ const shelveWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#e
 func (s *Store) ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*Widget, error) {
 	in, err := s.shelveWidgetInput(params)
 	if err != nil {
-		return nil, &callError{method: "ShelveWidget", cause: err}
+		return nil, dyngen.Fail("ShelveWidget", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, expiringConditionError("ShelveWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.ExpiringConditionErr("ShelveWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "ShelveWidget", cause: err}
+		return nil, dyngen.Fail("ShelveWidget", err)
 	}
 	return &v, nil
 }
@@ -3111,7 +3112,7 @@ func (s *Store) shelveWidgetInput(params ShelveWidgetParams) (*dynamodb.UpdateIt
 			":createdAt":     &types.AttributeValueMemberS{Value: "2024-06-07T06:09:10.500000000Z"},
 			":day":           &types.AttributeValueMemberS{Value: "2023-12-31"},
 			":name":          &types.AttributeValueMemberS{Value: "*/ \"shelved\"\n`back` \\ end"},
-			":now":           intValue(s.clock().Unix()),
+			":now":           dyngen.IntValue(s.clock().Unix()),
 			":status":        &types.AttributeValueMemberS{Value: "retired"},
 			":status_when_1": &types.AttributeValueMemberS{Value: "draft"},
 			":status_when_2": &types.AttributeValueMemberS{Value: "live"},
@@ -3158,15 +3159,15 @@ const unlabelWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#
 func (s *Store) UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (*Widget, error) {
 	in, err := s.unlabelWidgetInput(params)
 	if err != nil {
-		return nil, &callError{method: "UnlabelWidget", cause: err}
+		return nil, dyngen.Fail("UnlabelWidget", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, expiringConditionError("UnlabelWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.ExpiringConditionErr("UnlabelWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "UnlabelWidget", cause: err}
+		return nil, dyngen.Fail("UnlabelWidget", err)
 	}
 	return &v, nil
 }
@@ -3178,7 +3179,7 @@ func (s *Store) unlabelWidgetInput(params UnlabelWidgetParams) (*dynamodb.Update
 	widgetID := params.WidgetID
 	labels := params.Labels
 	sizes := params.Sizes
-	if !validStrings(labels) {
+	if !dyngen.ValidStrings(labels) {
 		return nil, &ItemError{Entity: "Widget", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
 	}
 	pk, err := widgetPK(ownerID)
@@ -3189,24 +3190,24 @@ func (s *Store) unlabelWidgetInput(params UnlabelWidgetParams) (*dynamodb.Update
 	if err != nil {
 		return nil, err
 	}
-	values := map[string]types.AttributeValue{":now": intValue(s.clock().Unix())}
+	values := map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
 	set := []string{}
 	remove := []string{}
 	var del []string
 	names := map[string]string{"#expiresAt": "expiresAt", "#labels": "labels", "#sizes": "sizes"}
 	if len(labels) > 0 {
 		del = append(del, "#labels :labels")
-		values[":labels"] = stringSetValue(labels)
+		values[":labels"] = dyngen.StringSetValue(labels)
 	} else {
 		delete(names, "#labels")
 	}
 	if len(sizes) > 0 {
 		del = append(del, "#sizes :sizes")
-		values[":sizes"] = intSetValue(sizes)
+		values[":sizes"] = dyngen.IntSetValue(sizes)
 	} else {
 		delete(names, "#sizes")
 	}
-	expr := updateExpression(set, "", remove, del)
+	expr := dyngen.UpdateExpression(set, "", remove, del)
 	in := &dynamodb.UpdateItemInput{
 		ConditionExpression: aws.String(unlabelWidgetCondition),
 		Key: map[string]types.AttributeValue{
@@ -3265,15 +3266,15 @@ const relabelWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#
 func (s *Store) RelabelWidget(ctx context.Context, params RelabelWidgetParams) (*Widget, error) {
 	in, err := s.relabelWidgetInput(params)
 	if err != nil {
-		return nil, &callError{method: "RelabelWidget", cause: err}
+		return nil, dyngen.Fail("RelabelWidget", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, expiringConditionError("RelabelWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.ExpiringConditionErr("RelabelWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "RelabelWidget", cause: err}
+		return nil, dyngen.Fail("RelabelWidget", err)
 	}
 	return &v, nil
 }
@@ -3298,13 +3299,13 @@ func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.Update
 		return nil, err
 	}
 	values := map[string]types.AttributeValue{
-		":count":         intValue(count),
-		":count_max":     intValue(1000000),
-		":count_min":     intValue(-1000000),
-		":count_restMax": intDiff(1000000, count),
-		":count_restMin": intDiff(-1000000, count),
-		":labels":        stringSetValue(labels),
-		":now":           intValue(s.clock().Unix()),
+		":count":         dyngen.IntValue(count),
+		":count_max":     dyngen.IntValue(1000000),
+		":count_min":     dyngen.IntValue(-1000000),
+		":count_restMax": dyngen.IntDiff(1000000, count),
+		":count_restMin": dyngen.IntDiff(-1000000, count),
+		":labels":        dyngen.StringSetValue(labels),
+		":now":           dyngen.IntValue(s.clock().Unix()),
 	}
 	set := []string{}
 	remove := []string{}
@@ -3312,7 +3313,7 @@ func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.Update
 	names := map[string]string{"#count": "count", "#expiresAt": "expiresAt", "#labels": "labels", "#sizes": "sizes"}
 	if len(sizes) > 0 {
 		del = append(del, "#sizes :sizes")
-		values[":sizes"] = intSetValue(sizes)
+		values[":sizes"] = dyngen.IntSetValue(sizes)
 	} else {
 		delete(names, "#sizes")
 	}
@@ -3325,7 +3326,7 @@ func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.Update
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "#count :count, #labels :labels", remove, del)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "#count :count, #labels :labels", remove, del)),
 	}
 	if len(names) > 0 {
 		in.ExpressionAttributeNames = names
@@ -3368,15 +3369,15 @@ const moveWidgetCondition = "attribute_exists(PK) AND (attribute_not_exists(#exp
 func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widget, error) {
 	in, err := s.moveWidgetInput(params)
 	if err != nil {
-		return nil, &callError{method: "MoveWidget", cause: err}
+		return nil, dyngen.Fail("MoveWidget", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, expiringConditionError("MoveWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.ExpiringConditionErr("MoveWidget", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Widget
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "MoveWidget", cause: err}
+		return nil, dyngen.Fail("MoveWidget", err)
 	}
 	return &v, nil
 }
@@ -3410,7 +3411,7 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 	}
 	values := map[string]types.AttributeValue{
 		":GSI2PK": &types.AttributeValueMemberS{Value: rebuilt1},
-		":now":    intValue(s.clock().Unix()),
+		":now":    dyngen.IntValue(s.clock().Unix()),
 		":serial": &types.AttributeValueMemberS{Value: serial},
 	}
 	set := []string{"#serial = :serial", "GSI2PK = :GSI2PK"}
@@ -3451,7 +3452,7 @@ func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemIn
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -3471,10 +3472,10 @@ const deleteWidgetCondition = "#status = :status_when"
 func (s *Store) DeleteWidget(ctx context.Context, key WidgetKey) error {
 	in, err := s.deleteWidgetInput(key)
 	if err != nil {
-		return &callError{method: "DeleteWidget", cause: err}
+		return dyngen.Fail("DeleteWidget", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return conditionError("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
+		return dyngen.ConditionErr("DeleteWidget", err, ErrConditionFailed, ErrConditionFailed)
 	}
 	return nil
 }
@@ -3512,10 +3513,10 @@ func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, err
 func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	in, err := s.putEventInput(event)
 	if err != nil {
-		return &callError{method: "PutEvent", cause: err}
+		return dyngen.Fail("PutEvent", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return &callError{method: "PutEvent", cause: err}
+		return dyngen.Fail("PutEvent", err)
 	}
 	return nil
 }
@@ -3544,10 +3545,10 @@ const createNoteCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	in, err := s.createNoteInput(note)
 	if err != nil {
-		return &callError{method: "CreateNote", cause: err}
+		return dyngen.Fail("CreateNote", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateNote", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -3578,10 +3579,10 @@ const createPinCondition = "attribute_not_exists(PK)"
 func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	in, err := s.createPinInput(pin)
 	if err != nil {
-		return &callError{method: "CreatePin", cause: err}
+		return dyngen.Fail("CreatePin", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreatePin", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -3609,10 +3610,10 @@ func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 func (s *Store) DeleteNote(ctx context.Context, key NoteKey) error {
 	in, err := s.deleteNoteInput(key)
 	if err != nil {
-		return &callError{method: "DeleteNote", cause: err}
+		return dyngen.Fail("DeleteNote", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "DeleteNote", cause: err}
+		return dyngen.Fail("DeleteNote", err)
 	}
 	return nil
 }
@@ -3660,15 +3661,15 @@ const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type
 func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error) {
 	in, err := s.touchEventInput(params)
 	if err != nil {
-		return nil, &callError{method: "TouchEvent", cause: err}
+		return nil, dyngen.Fail("TouchEvent", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "TouchEvent", cause: err}
+		return nil, dyngen.Fail("TouchEvent", err)
 	}
 	var v Event
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "TouchEvent", cause: err}
+		return nil, dyngen.Fail("TouchEvent", err)
 	}
 	return &v, nil
 }
@@ -3683,7 +3684,7 @@ func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemIn
 	if !utf8.ValidString(note) {
 		return nil, &ItemError{Entity: "Event", Attr: "note", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(at.UTC().Year()) {
+	if !dyngen.StorableYear(at.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	pk, err := eventPK(ownerID)
@@ -3703,10 +3704,10 @@ func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemIn
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":   &types.AttributeValueMemberS{Value: "Event"},
-			":at":      &types.AttributeValueMemberS{Value: formatTime(at)},
+			":at":      &types.AttributeValueMemberS{Value: dyngen.FormatTime(at)},
 			":note":    &types.AttributeValueMemberS{Value: note},
 			":ownerId": &types.AttributeValueMemberS{Value: ownerID},
-			":seq":     intValue(seq),
+			":seq":     dyngen.IntValue(seq),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -3728,11 +3729,11 @@ func (s *Store) GetEvent(ctx context.Context, key EventKey) (*Event, error) {
 	seq := key.Seq
 	pk, err := eventPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetEvent", cause: err}
+		return nil, dyngen.Fail("GetEvent", err)
 	}
 	sk, err := eventSK(seq)
 	if err != nil {
-		return nil, &callError{method: "GetEvent", cause: err}
+		return nil, dyngen.Fail("GetEvent", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -3742,14 +3743,14 @@ func (s *Store) GetEvent(ctx context.Context, key EventKey) (*Event, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetEvent", cause: err}
+		return nil, dyngen.Fail("GetEvent", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetEvent", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetEvent", ErrNotFound)
 	}
 	var v Event
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetEvent", cause: err}
+		return nil, dyngen.Fail("GetEvent", err)
 	}
 	return &v, nil
 }
@@ -3771,22 +3772,22 @@ func (s *Store) GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
 	for i := range keys {
 		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
-			return nil, batchItemError("GetEvents", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("GetEvents", "read", i, len(keys), err)
 		}
 		sk, err := eventSK(keys[i].Seq)
 		if err != nil {
-			return nil, batchItemError("GetEvents", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("GetEvents", "read", i, len(keys), err)
 		}
 		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 	}
-	return batchGet(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "GetEvents",
-		table:   s.mainTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchGet(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "GetEvents",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Event, error) {
 		var v Event
 		if err := v.UnmarshalItem(item); err != nil {
@@ -3806,11 +3807,11 @@ type WidgetNamesByKeyItem struct {
 
 // unmarshalItem sets view from the attributes WidgetNamesByKey reads.
 func (view *WidgetNamesByKeyItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Widget"}
-	view.Name = dec.string("name", item["name"], required)
-	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	view.WidgetID = dec.string("widgetId", item["widgetId"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Widget"}
+	view.Name = dec.String("name", item["name"], dyngen.Required)
+	view.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	view.WidgetID = dec.String("widgetId", item["widgetId"], dyngen.Required)
+	return dec.Err
 }
 
 const widgetNamesByKeyProjection = "#name, #ownerId, #widgetId, #expiresAt, PK, SK"
@@ -3835,24 +3836,24 @@ func (s *Store) WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]Widge
 	for i := range keys {
 		pk, err := widgetPK(keys[i].OwnerID)
 		if err != nil {
-			return nil, batchItemError("WidgetNamesByKey", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("WidgetNamesByKey", "read", i, len(keys), err)
 		}
 		sk, err := widgetSK(keys[i].WidgetID)
 		if err != nil {
-			return nil, batchItemError("WidgetNamesByKey", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("WidgetNamesByKey", "read", i, len(keys), err)
 		}
 		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 	}
-	return batchGet(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "WidgetNamesByKey",
-		now:     s.clock().Unix(),
-		table:   s.mainTable,
-		ttl:     "expiresAt",
-		workers: s.batchConcurrency,
+	return dyngen.BatchGet(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "WidgetNamesByKey",
+		Now:     s.clock().Unix(),
+		TTL:     "expiresAt",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, in, false, widgetNamesByKeyProjection, map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#widgetId": "widgetId"}, func(item map[string]types.AttributeValue) (WidgetNamesByKeyItem, error) {
 		var v WidgetNamesByKeyItem
 		if err := v.unmarshalItem(item); err != nil {
@@ -3877,15 +3878,15 @@ func (s *Store) PutEvents(ctx context.Context, items []Event) error {
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return batchItemError("PutEvents", "written", i, len(items), err)
+			return dyngen.BatchItemError("PutEvents", "written", i, len(items), err)
 		}
 		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "PutEvents",
-		table:   s.mainTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "PutEvents",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, "written", reqs)
 }
 
@@ -3904,22 +3905,22 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 	for i := range keys {
 		pk, err := eventPK(keys[i].OwnerID)
 		if err != nil {
-			return batchItemError("DeleteEvents", "deleted", i, len(keys), err)
+			return dyngen.BatchItemError("DeleteEvents", "deleted", i, len(keys), err)
 		}
 		sk, err := eventSK(keys[i].Seq)
 		if err != nil {
-			return batchItemError("DeleteEvents", "deleted", i, len(keys), err)
+			return dyngen.BatchItemError("DeleteEvents", "deleted", i, len(keys), err)
 		}
 		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "DeleteEvents",
-		table:   s.mainTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "DeleteEvents",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, "deleted", reqs)
 }
 
@@ -3933,11 +3934,11 @@ func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
 	style := key.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetTheme", cause: err}
+		return nil, dyngen.Fail("GetTheme", err)
 	}
 	sk, err := themeSK(style)
 	if err != nil {
-		return nil, &callError{method: "GetTheme", cause: err}
+		return nil, dyngen.Fail("GetTheme", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -3947,14 +3948,14 @@ func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetTheme", cause: err}
+		return nil, dyngen.Fail("GetTheme", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetTheme", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetTheme", ErrNotFound)
 	}
 	var v Theme
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetTheme", cause: err}
+		return nil, dyngen.Fail("GetTheme", err)
 	}
 	return &v, nil
 }
@@ -3970,10 +3971,10 @@ const createThemeCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.createThemeInput(theme)
 	if err != nil {
-		return &callError{method: "CreateTheme", cause: err}
+		return dyngen.Fail("CreateTheme", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateTheme", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -4000,10 +4001,10 @@ func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.putThemeInput(theme)
 	if err != nil {
-		return &callError{method: "PutTheme", cause: err}
+		return dyngen.Fail("PutTheme", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return &callError{method: "PutTheme", cause: err}
+		return dyngen.Fail("PutTheme", err)
 	}
 	return nil
 }
@@ -4037,16 +4038,16 @@ type ThemesLikeResult struct {
 const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // themesLikeShape is how ThemesLike binds and checks its cursors.
-var themesLikeShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "ThemesLike",
-		pk:      "PK",
-		sk:      "SK",
+var themesLikeShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "PK",
+		Pattern: "ThemesLike",
+		SK:      "SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // ThemesLike reads one page of Theme items; page.Cursor continues from the
@@ -4066,54 +4067,54 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 	style := params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", cause: err}
+		return nil, dyngen.Fail("ThemesLike", err)
 	}
-	stylePrefix, err := keyEnumPrefix("style", string(style), "#", "dark", "light")
+	stylePrefix, err := dyngen.KeyEnumPrefix("style", string(style), "#", "dark", "light")
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", cause: err}
+		return nil, dyngen.Fail("ThemesLike", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: themesLikeKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: themesLikeKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, themesLikeShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, themesLikeShape)
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", cause: err}
+		return nil, dyngen.Fail("ThemesLike", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ThemesLike", cause: err}
+		return nil, dyngen.Fail("ThemesLike", err)
 	}
 	res := &ThemesLikeResult{Items: make([]Theme, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
-		if !isType(item, "_type", "Theme") {
+		if !dyngen.IsType(item, "_type", "Theme") {
 			continue
 		}
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ThemesLike", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ThemesLike", undecoded)
 }
 
 // ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a
@@ -4121,7 +4122,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error] {
-	return walk(func(page Page) ([]Theme, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesLike(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -4146,17 +4147,17 @@ type ThemesFromResult struct {
 const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // themesFromShape is how ThemesFrom binds and checks its cursors.
-var themesFromShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ThemesFrom",
-		pk:      "PK",
-		sk:      "SK",
+var themesFromShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "ThemesFrom",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // ThemesFrom reads one page of Theme items; page.Cursor continues from the
@@ -4176,56 +4177,56 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	style := params.Style
 	pk, err := themePK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", cause: err}
+		return nil, dyngen.Fail("ThemesFrom", err)
 	}
-	styleKey, err := keyEnum("style", string(style), style.Valid(), "#")
+	styleKey, err := dyngen.KeyEnum("style", string(style), style.Valid(), "#")
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", cause: err}
+		return nil, dyngen.Fail("ThemesFrom", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: themesFromKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "THEME#" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: themesFromKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "THEME#" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, themesFromShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, themesFromShape)
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", cause: err}
+		return nil, dyngen.Fail("ThemesFrom", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ThemesFrom", cause: err}
+		return nil, dyngen.Fail("ThemesFrom", err)
 	}
 	res := &ThemesFromResult{Items: make([]Theme, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
-		if !isType(item, "_type", "Theme") {
+		if !dyngen.IsType(item, "_type", "Theme") {
 			continue
 		}
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ThemesFrom", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ThemesFrom", undecoded)
 }
 
 // ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a
@@ -4233,7 +4234,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 // listing them comes after its other items; the walk goes on. Another error
 // ends it.
 func (s *Store) ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error] {
-	return walk(func(page Page) ([]Theme, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Theme, Cursor, error) {
 		res, err := s.ThemesFrom(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -4263,15 +4264,15 @@ const recolorThemeCondition = "attribute_exists(PK)"
 func (s *Store) RecolorTheme(ctx context.Context, params RecolorThemeParams) (*Theme, error) {
 	in, err := s.recolorThemeInput(params)
 	if err != nil {
-		return nil, &callError{method: "RecolorTheme", cause: err}
+		return nil, dyngen.Fail("RecolorTheme", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("RecolorTheme", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("RecolorTheme", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Theme
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "RecolorTheme", cause: err}
+		return nil, dyngen.Fail("RecolorTheme", err)
 	}
 	return &v, nil
 }
@@ -4316,10 +4317,10 @@ func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateIt
 func (s *Store) DeleteTheme(ctx context.Context, key ThemeKey) error {
 	in, err := s.deleteThemeInput(key)
 	if err != nil {
-		return &callError{method: "DeleteTheme", cause: err}
+		return dyngen.Fail("DeleteTheme", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "DeleteTheme", cause: err}
+		return dyngen.Fail("DeleteTheme", err)
 	}
 	return nil
 }
@@ -4363,22 +4364,22 @@ func (s *Store) GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
 	for i := range keys {
 		pk, err := themePK(keys[i].OwnerID)
 		if err != nil {
-			return nil, batchItemError("GetThemes", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("GetThemes", "read", i, len(keys), err)
 		}
 		sk, err := themeSK(keys[i].Style)
 		if err != nil {
-			return nil, batchItemError("GetThemes", "read", i, len(keys), err)
+			return nil, dyngen.BatchItemError("GetThemes", "read", i, len(keys), err)
 		}
 		in[i] = map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}
 	}
-	return batchGet(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "GetThemes",
-		table:   s.mainTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchGet(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "GetThemes",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, in, false, "", nil, func(item map[string]types.AttributeValue) (Theme, error) {
 		var v Theme
 		if err := v.UnmarshalItem(item); err != nil {
@@ -4403,15 +4404,15 @@ func (s *Store) PutThemes(ctx context.Context, items []Theme) error {
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return batchItemError("PutThemes", "written", i, len(items), err)
+			return dyngen.BatchItemError("PutThemes", "written", i, len(items), err)
 		}
 		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "PutThemes",
-		table:   s.mainTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "PutThemes",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, "written", reqs)
 }
 
@@ -4430,22 +4431,22 @@ func (s *Store) DeleteThemes(ctx context.Context, keys []ThemeKey) error {
 	for i := range keys {
 		pk, err := themePK(keys[i].OwnerID)
 		if err != nil {
-			return batchItemError("DeleteThemes", "deleted", i, len(keys), err)
+			return dyngen.BatchItemError("DeleteThemes", "deleted", i, len(keys), err)
 		}
 		sk, err := themeSK(keys[i].Style)
 		if err != nil {
-			return batchItemError("DeleteThemes", "deleted", i, len(keys), err)
+			return dyngen.BatchItemError("DeleteThemes", "deleted", i, len(keys), err)
 		}
 		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		}}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"PK", "SK"},
-		method:  "DeleteThemes",
-		table:   s.mainTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"PK", "SK"},
+		Method:  "DeleteThemes",
+		Table:   s.mainTable,
+		Workers: s.batchConcurrency,
 	}, "deleted", reqs)
 }
 
@@ -4460,10 +4461,10 @@ const createAdminThemeCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error {
 	in, err := s.createAdminThemeInput(adminTheme)
 	if err != nil {
-		return &callError{method: "CreateAdminTheme", cause: err}
+		return dyngen.Fail("CreateAdminTheme", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateAdminTheme", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -4491,7 +4492,7 @@ func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItem
 func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error) {
 	pk, err := adminThemePK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetAdminTheme", cause: err}
+		return nil, dyngen.Fail("GetAdminTheme", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -4501,14 +4502,14 @@ func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme,
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetAdminTheme", cause: err}
+		return nil, dyngen.Fail("GetAdminTheme", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetAdminTheme", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetAdminTheme", ErrNotFound)
 	}
 	var v AdminTheme
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetAdminTheme", cause: err}
+		return nil, dyngen.Fail("GetAdminTheme", err)
 	}
 	return &v, nil
 }
@@ -4523,11 +4524,11 @@ func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
 	repoID := key.RepoID
 	pk, err := repoPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetRepo", cause: err}
+		return nil, dyngen.Fail("GetRepo", err)
 	}
 	sk, err := repoSK(repoID)
 	if err != nil {
-		return nil, &callError{method: "GetRepo", cause: err}
+		return nil, dyngen.Fail("GetRepo", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -4537,14 +4538,14 @@ func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetRepo", cause: err}
+		return nil, dyngen.Fail("GetRepo", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetRepo", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetRepo", ErrNotFound)
 	}
 	var v Repo
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetRepo", cause: err}
+		return nil, dyngen.Fail("GetRepo", err)
 	}
 	return &v, nil
 }
@@ -4560,10 +4561,10 @@ const createRepoCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateRepo(ctx context.Context, repo *Repo) error {
 	in, err := s.createRepoInput(repo)
 	if err != nil {
-		return &callError{method: "CreateRepo", cause: err}
+		return dyngen.Fail("CreateRepo", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateRepo", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateRepo", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -4594,16 +4595,16 @@ const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)
 
 // reposByVisibilityShape is how ReposByVisibility binds and checks its
 // cursors.
-var reposByVisibilityShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "ReposByVisibility",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var reposByVisibilityShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "GSI1PK",
+		Pattern: "ReposByVisibility",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // The public (or private) repositories; those with no visibility are in
@@ -4620,49 +4621,49 @@ var reposByVisibilityShape = &queryShape{
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
 	pk, err := repoGSI1PK(public)
 	if err != nil {
-		return nil, &callError{method: "ReposByVisibility", cause: err}
+		return nil, dyngen.Fail("ReposByVisibility", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: reposByVisibilityKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "REPO#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: reposByVisibilityKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "REPO#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reposByVisibilityShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reposByVisibilityShape)
 	if err != nil {
-		return nil, &callError{method: "ReposByVisibility", cause: err}
+		return nil, dyngen.Fail("ReposByVisibility", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReposByVisibility", cause: err}
+		return nil, dyngen.Fail("ReposByVisibility", err)
 	}
 	res := &ReposByVisibilityResult{Items: make([]Repo, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Repo
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReposByVisibility", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReposByVisibility", undecoded)
 }
 
 // ReposByVisibilityAll walks every Repo of ReposByVisibility, reading the
@@ -4670,7 +4671,7 @@ func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) ReposByVisibilityAll(ctx context.Context, public bool) iter.Seq2[Repo, error] {
-	return walk(func(page Page) ([]Repo, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Repo, Cursor, error) {
 		res, err := s.ReposByVisibility(ctx, public, page)
 		if res == nil {
 			return nil, "", err
@@ -4705,15 +4706,15 @@ const setRepoVisibilityCondition = "attribute_exists(PK)"
 func (s *Store) SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error) {
 	in, err := s.setRepoVisibilityInput(params)
 	if err != nil {
-		return nil, &callError{method: "SetRepoVisibility", cause: err}
+		return nil, dyngen.Fail("SetRepoVisibility", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("SetRepoVisibility", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("SetRepoVisibility", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Repo
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "SetRepoVisibility", cause: err}
+		return nil, dyngen.Fail("SetRepoVisibility", err)
 	}
 	return &v, nil
 }
@@ -4727,7 +4728,7 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 	stars := params.Stars
 	humidity := params.Humidity
 	if humidity != nil {
-		if !storableFloat(*humidity) {
+		if !dyngen.StorableFloat(*humidity) {
 			return nil, &ItemError{Entity: "Repo", Attr: "humidity", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 		}
 	}
@@ -4752,13 +4753,13 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 		remove = append(remove, "#stars")
 	} else {
 		set = append(set, "#stars = :stars")
-		values[":stars"] = intValue(*stars)
+		values[":stars"] = dyngen.IntValue(*stars)
 	}
 	if humidity == nil {
 		remove = append(remove, "#humidity")
 	} else {
 		set = append(set, "#humidity = :humidity")
-		values[":humidity"] = floatValue(*humidity)
+		values[":humidity"] = dyngen.FloatValue(*humidity)
 	}
 	if public == nil {
 		remove = append(remove, "GSI1PK")
@@ -4790,7 +4791,7 @@ func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamod
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -4807,11 +4808,11 @@ type ReposByTopicItem struct {
 
 // unmarshalItem sets view from the attributes ReposByTopic reads.
 func (view *ReposByTopicItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Repo"}
-	view.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	view.RepoID = dec.string("repoId", item["repoId"], required)
-	view.Topic = decodePtr(&dec, "topic", item["topic"], readString)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Repo"}
+	view.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	view.RepoID = dec.String("repoId", item["repoId"], dyngen.Required)
+	view.Topic = dyngen.DecodePtr(&dec, "topic", item["topic"], dyngen.ReadString)
+	return dec.Err
 }
 
 // reposByTopicRepoGSI2SKPattern parses GSI2SK="REPO#{ownerId}#{repoId}" of
@@ -4848,16 +4849,16 @@ type ReposByTopicResult struct {
 const reposByTopicKeyCondition = "GSI2PK = :pk AND begins_with(GSI2SK, :sk)"
 
 // reposByTopicShape is how ReposByTopic binds and checks its cursors.
-var reposByTopicShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI2PK", 'S', false}, {"GSI2SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "ReposByTopic",
-		pk:      "GSI2PK",
-		sk:      "GSI2SK",
+var reposByTopicShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI2PK", Kind: 'S'}, {Name: "GSI2SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "GSI2PK",
+		Pattern: "ReposByTopic",
+		SK:      "GSI2SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // The repositories of a topic, read back from the keys ByKeys projects; the
@@ -4875,36 +4876,36 @@ var reposByTopicShape = &queryShape{
 func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error) {
 	pk, err := repoGSI2PK(topic)
 	if err != nil {
-		return nil, &callError{method: "ReposByTopic", cause: err}
+		return nil, dyngen.Fail("ReposByTopic", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "ByKeys",
-			keyCondition: reposByTopicKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "REPO#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "ByKeys",
+			KeyCondition: reposByTopicKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "REPO#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reposByTopicShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reposByTopicShape)
 	if err != nil {
-		return nil, &callError{method: "ReposByTopic", cause: err}
+		return nil, dyngen.Fail("ReposByTopic", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReposByTopic", cause: err}
+		return nil, dyngen.Fail("ReposByTopic", err)
 	}
 	res := &ReposByTopicResult{Items: make([]ReposByTopicItem, 0, len(out.Items))}
 	var undecoded []UndecodedItem
@@ -4912,13 +4913,13 @@ func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*Rep
 		reposByTopicFromKeys(item)
 		var v ReposByTopicItem
 		if err := v.unmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReposByTopic", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReposByTopic", undecoded)
 }
 
 // ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, reading the
@@ -4926,7 +4927,7 @@ func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*Rep
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error] {
-	return walk(func(page Page) ([]ReposByTopicItem, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]ReposByTopicItem, Cursor, error) {
 		res, err := s.ReposByTopic(ctx, topic, page)
 		if res == nil {
 			return nil, "", err
@@ -4958,15 +4959,15 @@ const setRepoTopicCondition = "attribute_exists(PK)"
 func (s *Store) SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*Repo, error) {
 	in, err := s.setRepoTopicInput(params)
 	if err != nil {
-		return nil, &callError{method: "SetRepoTopic", cause: err}
+		return nil, dyngen.Fail("SetRepoTopic", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("SetRepoTopic", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("SetRepoTopic", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Repo
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "SetRepoTopic", cause: err}
+		return nil, dyngen.Fail("SetRepoTopic", err)
 	}
 	return &v, nil
 }
@@ -5029,7 +5030,7 @@ func (s *Store) setRepoTopicInput(params SetRepoTopicParams) (*dynamodb.UpdateIt
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -5048,10 +5049,10 @@ const createMemberCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateMember(ctx context.Context, member *Member) error {
 	in, err := s.createMemberInput(member)
 	if err != nil {
-		return &callError{method: "CreateMember", cause: err}
+		return dyngen.Fail("CreateMember", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateMember", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateMember", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -5079,11 +5080,11 @@ func (s *Store) createMemberInput(member *Member) (*dynamodb.PutItemInput, error
 func (s *Store) GetMember(ctx context.Context, username string) (*Member, error) {
 	pk, err := memberPK(username)
 	if err != nil {
-		return nil, &callError{method: "GetMember", cause: err}
+		return nil, dyngen.Fail("GetMember", err)
 	}
 	sk, err := memberSK(username)
 	if err != nil {
-		return nil, &callError{method: "GetMember", cause: err}
+		return nil, dyngen.Fail("GetMember", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -5093,14 +5094,14 @@ func (s *Store) GetMember(ctx context.Context, username string) (*Member, error)
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetMember", cause: err}
+		return nil, dyngen.Fail("GetMember", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetMember", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetMember", ErrNotFound)
 	}
 	var v Member
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetMember", cause: err}
+		return nil, dyngen.Fail("GetMember", err)
 	}
 	return &v, nil
 }
@@ -5116,10 +5117,10 @@ const createPhotoCondition = "attribute_not_exists(PK)"
 func (s *Store) CreatePhoto(ctx context.Context, photo *Photo) error {
 	in, err := s.createPhotoInput(photo)
 	if err != nil {
-		return &callError{method: "CreatePhoto", cause: err}
+		return dyngen.Fail("CreatePhoto", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreatePhoto", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreatePhoto", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -5147,11 +5148,11 @@ func (s *Store) createPhotoInput(photo *Photo) (*dynamodb.PutItemInput, error) {
 func (s *Store) GetPhoto(ctx context.Context, photoID string) (*Photo, error) {
 	pk, err := photoPK(photoID)
 	if err != nil {
-		return nil, &callError{method: "GetPhoto", cause: err}
+		return nil, dyngen.Fail("GetPhoto", err)
 	}
 	sk, err := photoSK(photoID)
 	if err != nil {
-		return nil, &callError{method: "GetPhoto", cause: err}
+		return nil, dyngen.Fail("GetPhoto", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -5161,14 +5162,14 @@ func (s *Store) GetPhoto(ctx context.Context, photoID string) (*Photo, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetPhoto", cause: err}
+		return nil, dyngen.Fail("GetPhoto", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetPhoto", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetPhoto", ErrNotFound)
 	}
 	var v Photo
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetPhoto", cause: err}
+		return nil, dyngen.Fail("GetPhoto", err)
 	}
 	return &v, nil
 }
@@ -5183,11 +5184,11 @@ func (s *Store) GetLike(ctx context.Context, key LikeKey) (*Like, error) {
 	username := key.Username
 	pk, err := likePK(photoID)
 	if err != nil {
-		return nil, &callError{method: "GetLike", cause: err}
+		return nil, dyngen.Fail("GetLike", err)
 	}
 	sk, err := likeSK(username)
 	if err != nil {
-		return nil, &callError{method: "GetLike", cause: err}
+		return nil, dyngen.Fail("GetLike", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -5197,14 +5198,14 @@ func (s *Store) GetLike(ctx context.Context, key LikeKey) (*Like, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetLike", cause: err}
+		return nil, dyngen.Fail("GetLike", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetLike", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetLike", ErrNotFound)
 	}
 	var v Like
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetLike", cause: err}
+		return nil, dyngen.Fail("GetLike", err)
 	}
 	return &v, nil
 }
@@ -5219,11 +5220,11 @@ func (s *Store) GetFollow(ctx context.Context, key FollowKey) (*Follow, error) {
 	followee := key.Followee
 	pk, err := followPK(follower)
 	if err != nil {
-		return nil, &callError{method: "GetFollow", cause: err}
+		return nil, dyngen.Fail("GetFollow", err)
 	}
 	sk, err := followSK(followee)
 	if err != nil {
-		return nil, &callError{method: "GetFollow", cause: err}
+		return nil, dyngen.Fail("GetFollow", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -5233,14 +5234,14 @@ func (s *Store) GetFollow(ctx context.Context, key FollowKey) (*Follow, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetFollow", cause: err}
+		return nil, dyngen.Fail("GetFollow", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetFollow", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetFollow", ErrNotFound)
 	}
 	var v Follow
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetFollow", cause: err}
+		return nil, dyngen.Fail("GetFollow", err)
 	}
 	return &v, nil
 }
@@ -5256,10 +5257,10 @@ const createBlockCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateBlock(ctx context.Context, block *Block) error {
 	in, err := s.createBlockInput(block)
 	if err != nil {
-		return &callError{method: "CreateBlock", cause: err}
+		return dyngen.Fail("CreateBlock", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateBlock", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateBlock", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -5340,10 +5341,10 @@ func (s *Store) likePhotoStep3Input(photoID string) (*dynamodb.UpdateItemInput, 
 		ExpressionAttributeNames: map[string]string{"#likesCount": "likesCount"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":likesCount":         &types.AttributeValueMemberN{Value: "1"},
-			":likesCount_max":     intValue(math.MaxInt64),
-			":likesCount_min":     intValue(0),
-			":likesCount_restMax": intDiff(math.MaxInt64, int64(1)),
-			":likesCount_restMin": intDiff(0, int64(1)),
+			":likesCount_max":     dyngen.IntValue(math.MaxInt64),
+			":likesCount_min":     dyngen.IntValue(0),
+			":likesCount_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":likesCount_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -5371,22 +5372,22 @@ type LikePhotoParams struct {
 }
 
 // likePhotoTx describes the steps of LikePhoto for the runtime.
-var likePhotoTx = transaction{
-	method: "LikePhoto",
-	steps: []transactStep{{
-		action:    "check Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var likePhotoTx = dyngen.Transaction{
+	Method: "LikePhoto",
+	Steps: []dyngen.TransactStep{{
+		Action:    "check Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "create Like",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create Like",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Photo",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Photo",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -5420,19 +5421,19 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 	items := make([]types.TransactWriteItem, 3)
 	var err error
 	if params.Like == nil {
-		return likePhotoTx.stepError(1, &ItemError{Entity: "Like", Reason: "no item: params.Like is nil"})
+		return likePhotoTx.StepError(1, &ItemError{Entity: "Like", Reason: "no item: params.Like is nil"})
 	}
 	writtenLike := *params.Like
-	if items[0], err = transactCheck(s.likePhotoStep1Input(writtenLike.Username)); err != nil {
-		return likePhotoTx.stepError(0, err)
+	if items[0], err = dyngen.TransactCheck(s.likePhotoStep1Input(writtenLike.Username)); err != nil {
+		return likePhotoTx.StepError(0, err)
 	}
-	if items[1], err = transactPut(s.likePhotoStep2Input(&writtenLike)); err != nil {
-		return likePhotoTx.stepError(1, err)
+	if items[1], err = dyngen.TransactPut(s.likePhotoStep2Input(&writtenLike)); err != nil {
+		return likePhotoTx.StepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.likePhotoStep3Input(writtenLike.PhotoID)); err != nil {
-		return likePhotoTx.stepError(2, err)
+	if items[2], err = dyngen.TransactUpdate(s.likePhotoStep3Input(writtenLike.PhotoID)); err != nil {
+		return likePhotoTx.StepError(2, err)
 	}
-	token, err := likePhotoTx.requestToken(params.RequestToken)
+	token, err := likePhotoTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -5441,7 +5442,7 @@ func (s *Store) LikePhoto(ctx context.Context, params LikePhotoParams) error {
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return likePhotoTx.err(err, in.TransactItems)
+		return likePhotoTx.Err(err, in.TransactItems)
 	}
 	*params.Like = writtenLike
 	return nil
@@ -5492,10 +5493,10 @@ func (s *Store) unlikePhotoStep2Input(photoID string) (*dynamodb.UpdateItemInput
 		ExpressionAttributeNames: map[string]string{"#likesCount": "likesCount"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":likesCount":         &types.AttributeValueMemberN{Value: "-1"},
-			":likesCount_max":     intValue(math.MaxInt64),
-			":likesCount_min":     intValue(0),
-			":likesCount_restMax": intDiff(math.MaxInt64, int64(-1)),
-			":likesCount_restMin": intDiff(0, int64(-1)),
+			":likesCount_max":     dyngen.IntValue(math.MaxInt64),
+			":likesCount_min":     dyngen.IntValue(0),
+			":likesCount_restMax": dyngen.IntDiff(math.MaxInt64, int64(-1)),
+			":likesCount_restMin": dyngen.IntDiff(0, int64(-1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -5525,18 +5526,18 @@ type UnlikePhotoParams struct {
 }
 
 // unlikePhotoTx describes the steps of UnlikePhoto for the runtime.
-var unlikePhotoTx = transaction{
-	method: "UnlikePhoto",
-	steps: []transactStep{{
-		action:    "delete Like",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var unlikePhotoTx = dyngen.Transaction{
+	Method: "UnlikePhoto",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Like",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Photo",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Photo",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -5565,13 +5566,13 @@ var unlikePhotoTx = transaction{
 func (s *Store) UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactDelete(s.unlikePhotoStep1Input(params.PhotoID, params.Username)); err != nil {
-		return unlikePhotoTx.stepError(0, err)
+	if items[0], err = dyngen.TransactDelete(s.unlikePhotoStep1Input(params.PhotoID, params.Username)); err != nil {
+		return unlikePhotoTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.unlikePhotoStep2Input(params.PhotoID)); err != nil {
-		return unlikePhotoTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.unlikePhotoStep2Input(params.PhotoID)); err != nil {
+		return unlikePhotoTx.StepError(1, err)
 	}
-	token, err := unlikePhotoTx.requestToken(params.RequestToken)
+	token, err := unlikePhotoTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -5580,7 +5581,7 @@ func (s *Store) UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return unlikePhotoTx.err(err, in.TransactItems)
+		return unlikePhotoTx.Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -5646,10 +5647,10 @@ func (s *Store) followMemberStep3Input(username string) (*dynamodb.UpdateItemInp
 		ExpressionAttributeNames: map[string]string{"#following": "following"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":following":         &types.AttributeValueMemberN{Value: "1"},
-			":following_max":     intValue(math.MaxInt64),
-			":following_min":     intValue(0),
-			":following_restMax": intDiff(math.MaxInt64, int64(1)),
-			":following_restMin": intDiff(0, int64(1)),
+			":following_max":     dyngen.IntValue(math.MaxInt64),
+			":following_min":     dyngen.IntValue(0),
+			":following_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":following_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -5682,10 +5683,10 @@ func (s *Store) followMemberStep4Input(username string) (*dynamodb.UpdateItemInp
 		ExpressionAttributeNames: map[string]string{"#followers": "followers"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":followers":         &types.AttributeValueMemberN{Value: "1"},
-			":followers_max":     intValue(math.MaxInt64),
-			":followers_min":     intValue(0),
-			":followers_restMax": intDiff(math.MaxInt64, int64(1)),
-			":followers_restMin": intDiff(0, int64(1)),
+			":followers_max":     dyngen.IntValue(math.MaxInt64),
+			":followers_min":     dyngen.IntValue(0),
+			":followers_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":followers_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -5714,27 +5715,27 @@ type FollowMemberParams struct {
 }
 
 // followMemberTx describes the steps of FollowMember for the runtime.
-var followMemberTx = transaction{
-	distinct: [][2]int{{2, 3}},
-	method:   "FollowMember",
-	steps: []transactStep{{
-		action:    "check Block",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var followMemberTx = dyngen.Transaction{
+	Distinct: [][2]int{{2, 3}},
+	Method:   "FollowMember",
+	Steps: []dyngen.TransactStep{{
+		Action:    "check Block",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "create Follow",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create Follow",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -5781,25 +5782,25 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 	items := make([]types.TransactWriteItem, 4)
 	var err error
 	if params.Follow == nil {
-		return followMemberTx.stepError(1, &ItemError{Entity: "Follow", Reason: "no item: params.Follow is nil"})
+		return followMemberTx.StepError(1, &ItemError{Entity: "Follow", Reason: "no item: params.Follow is nil"})
 	}
 	writtenFollow := *params.Follow
-	if items[0], err = transactCheck(s.followMemberStep1Input(writtenFollow.Followee, writtenFollow.Follower)); err != nil {
-		return followMemberTx.stepError(0, err)
+	if items[0], err = dyngen.TransactCheck(s.followMemberStep1Input(writtenFollow.Followee, writtenFollow.Follower)); err != nil {
+		return followMemberTx.StepError(0, err)
 	}
-	if items[1], err = transactPut(s.followMemberStep2Input(&writtenFollow)); err != nil {
-		return followMemberTx.stepError(1, err)
+	if items[1], err = dyngen.TransactPut(s.followMemberStep2Input(&writtenFollow)); err != nil {
+		return followMemberTx.StepError(1, err)
 	}
-	if items[2], err = transactUpdate(s.followMemberStep3Input(writtenFollow.Follower)); err != nil {
-		return followMemberTx.stepError(2, err)
+	if items[2], err = dyngen.TransactUpdate(s.followMemberStep3Input(writtenFollow.Follower)); err != nil {
+		return followMemberTx.StepError(2, err)
 	}
-	if items[3], err = transactUpdate(s.followMemberStep4Input(writtenFollow.Followee)); err != nil {
-		return followMemberTx.stepError(3, err)
+	if items[3], err = dyngen.TransactUpdate(s.followMemberStep4Input(writtenFollow.Followee)); err != nil {
+		return followMemberTx.StepError(3, err)
 	}
-	if err := followMemberTx.distinctItems(items); err != nil {
+	if err := followMemberTx.DistinctItems(items); err != nil {
 		return err
 	}
-	token, err := followMemberTx.requestToken(params.RequestToken)
+	token, err := followMemberTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -5808,7 +5809,7 @@ func (s *Store) FollowMember(ctx context.Context, params FollowMemberParams) err
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return followMemberTx.err(err, in.TransactItems)
+		return followMemberTx.Err(err, in.TransactItems)
 	}
 	*params.Follow = writtenFollow
 	return nil
@@ -5850,11 +5851,11 @@ func (s *Store) placePurchaseStep2Input(username string, balance int64) (*dynamo
 		ConditionExpression:      aws.String(placePurchaseStep2Condition),
 		ExpressionAttributeNames: map[string]string{"#balance": "balance"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":balance":         intValue(balance),
-			":balance_max":     intValue(math.MaxInt64),
-			":balance_min":     intValue(0),
-			":balance_restMax": intDiff(math.MaxInt64, balance),
-			":balance_restMin": intDiff(0, balance),
+			":balance":         dyngen.IntValue(balance),
+			":balance_max":     dyngen.IntValue(math.MaxInt64),
+			":balance_min":     dyngen.IntValue(0),
+			":balance_restMax": dyngen.IntDiff(math.MaxInt64, balance),
+			":balance_restMin": dyngen.IntDiff(0, balance),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -5885,17 +5886,17 @@ type PlacePurchaseParams struct {
 }
 
 // placePurchaseTx describes the steps of PlacePurchase for the runtime.
-var placePurchaseTx = transaction{
-	method: "PlacePurchase",
-	steps: []transactStep{{
-		action:    "create Purchase",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var placePurchaseTx = dyngen.Transaction{
+	Method: "PlacePurchase",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Purchase",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -5925,16 +5926,16 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 	items := make([]types.TransactWriteItem, 2)
 	var err error
 	if params.Purchase == nil {
-		return placePurchaseTx.stepError(0, &ItemError{Entity: "Purchase", Reason: "no item: params.Purchase is nil"})
+		return placePurchaseTx.StepError(0, &ItemError{Entity: "Purchase", Reason: "no item: params.Purchase is nil"})
 	}
 	writtenPurchase := *params.Purchase
-	if items[0], err = transactPut(s.placePurchaseStep1Input(&writtenPurchase)); err != nil {
-		return placePurchaseTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.placePurchaseStep1Input(&writtenPurchase)); err != nil {
+		return placePurchaseTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.placePurchaseStep2Input(writtenPurchase.Username, params.Balance)); err != nil {
-		return placePurchaseTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.placePurchaseStep2Input(writtenPurchase.Username, params.Balance)); err != nil {
+		return placePurchaseTx.StepError(1, err)
 	}
-	token, err := placePurchaseTx.requestToken(params.RequestToken)
+	token, err := placePurchaseTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -5943,7 +5944,7 @@ func (s *Store) PlacePurchase(ctx context.Context, params PlacePurchaseParams) e
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return placePurchaseTx.err(err, in.TransactItems)
+		return placePurchaseTx.Err(err, in.TransactItems)
 	}
 	*params.Purchase = writtenPurchase
 	return nil
@@ -5968,11 +5969,11 @@ func (s *Store) transferStep1Input(username string, balance int64) (*dynamodb.Up
 		ConditionExpression:      aws.String(transferStep1Condition),
 		ExpressionAttributeNames: map[string]string{"#balance": "balance"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":balance":         intValue(balance),
-			":balance_max":     intValue(math.MaxInt64),
-			":balance_min":     intValue(0),
-			":balance_restMax": intDiff(math.MaxInt64, balance),
-			":balance_restMin": intDiff(0, balance),
+			":balance":         dyngen.IntValue(balance),
+			":balance_max":     dyngen.IntValue(math.MaxInt64),
+			":balance_min":     dyngen.IntValue(0),
+			":balance_restMax": dyngen.IntDiff(math.MaxInt64, balance),
+			":balance_restMin": dyngen.IntDiff(0, balance),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -6004,11 +6005,11 @@ func (s *Store) transferStep2Input(username string, balance int64) (*dynamodb.Up
 		ConditionExpression:      aws.String(transferStep2Condition),
 		ExpressionAttributeNames: map[string]string{"#balance": "balance"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":balance":         intValue(balance),
-			":balance_max":     intValue(math.MaxInt64),
-			":balance_min":     intValue(0),
-			":balance_restMax": intDiff(math.MaxInt64, balance),
-			":balance_restMin": intDiff(0, balance),
+			":balance":         dyngen.IntValue(balance),
+			":balance_max":     dyngen.IntValue(math.MaxInt64),
+			":balance_min":     dyngen.IntValue(0),
+			":balance_restMax": dyngen.IntDiff(math.MaxInt64, balance),
+			":balance_restMin": dyngen.IntDiff(0, balance),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -6043,19 +6044,19 @@ type TransferParams struct {
 }
 
 // transferTx describes the steps of Transfer for the runtime.
-var transferTx = transaction{
-	distinct: [][2]int{{0, 1}},
-	method:   "Transfer",
-	steps: []transactStep{{
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var transferTx = dyngen.Transaction{
+	Distinct: [][2]int{{0, 1}},
+	Method:   "Transfer",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -6094,16 +6095,16 @@ var transferTx = transaction{
 func (s *Store) Transfer(ctx context.Context, params TransferParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactUpdate(s.transferStep1Input(params.From, params.Debit)); err != nil {
-		return transferTx.stepError(0, err)
+	if items[0], err = dyngen.TransactUpdate(s.transferStep1Input(params.From, params.Debit)); err != nil {
+		return transferTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.transferStep2Input(params.To, params.Credit)); err != nil {
-		return transferTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.transferStep2Input(params.To, params.Credit)); err != nil {
+		return transferTx.StepError(1, err)
 	}
-	if err := transferTx.distinctItems(items); err != nil {
+	if err := transferTx.DistinctItems(items); err != nil {
 		return err
 	}
-	token, err := transferTx.requestToken(params.RequestToken)
+	token, err := transferTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -6112,7 +6113,7 @@ func (s *Store) Transfer(ctx context.Context, params TransferParams) error {
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return transferTx.err(err, in.TransactItems)
+		return transferTx.Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -6196,17 +6197,17 @@ type MemberAndPhotoResult struct {
 }
 
 // memberAndPhotoTx describes the steps of MemberAndPhoto for the runtime.
-var memberAndPhotoTx = transaction{
-	method: "MemberAndPhoto",
-	steps: []transactStep{{
-		action: "get Member",
-		key:    []string{"PK", "SK"},
+var memberAndPhotoTx = dyngen.Transaction{
+	Method: "MemberAndPhoto",
+	Steps: []dyngen.TransactStep{{
+		Action: "get Member",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action: "get Photo",
-		key:    []string{"PK", "SK"},
+		Action: "get Photo",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action: "get Like",
-		key:    []string{"PK", "SK"},
+		Action: "get Like",
+		Key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -6223,38 +6224,38 @@ var memberAndPhotoTx = transaction{
 func (s *Store) MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams) (*MemberAndPhotoResult, error) {
 	items := make([]types.TransactGetItem, 3)
 	var err error
-	if items[0], err = transactGet(s.memberAndPhotoStep1Input(params.Username)); err != nil {
-		return nil, memberAndPhotoTx.stepError(0, err)
+	if items[0], err = dyngen.TransactGet(s.memberAndPhotoStep1Input(params.Username)); err != nil {
+		return nil, memberAndPhotoTx.StepError(0, err)
 	}
-	if items[1], err = transactGet(s.memberAndPhotoStep2Input(params.PhotoID)); err != nil {
-		return nil, memberAndPhotoTx.stepError(1, err)
+	if items[1], err = dyngen.TransactGet(s.memberAndPhotoStep2Input(params.PhotoID)); err != nil {
+		return nil, memberAndPhotoTx.StepError(1, err)
 	}
-	if items[2], err = transactGet(s.memberAndPhotoStep3Input(params.PhotoID, params.Username)); err != nil {
-		return nil, memberAndPhotoTx.stepError(2, err)
+	if items[2], err = dyngen.TransactGet(s.memberAndPhotoStep3Input(params.PhotoID, params.Username)); err != nil {
+		return nil, memberAndPhotoTx.StepError(2, err)
 	}
 	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items})
 	if err != nil {
-		return nil, memberAndPhotoTx.err(err, nil)
+		return nil, memberAndPhotoTx.Err(err, nil)
 	}
 	var res MemberAndPhotoResult
-	if item := itemAt(out.Responses, 0); len(item) > 0 {
+	if item := dyngen.ItemAt(out.Responses, 0); len(item) > 0 {
 		var v Member
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, memberAndPhotoTx.stepError(0, err)
+			return nil, memberAndPhotoTx.StepError(0, err)
 		}
 		res.Member = &v
 	}
-	if item := itemAt(out.Responses, 1); len(item) > 0 {
+	if item := dyngen.ItemAt(out.Responses, 1); len(item) > 0 {
 		var v Photo
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, memberAndPhotoTx.stepError(1, err)
+			return nil, memberAndPhotoTx.StepError(1, err)
 		}
 		res.Photo = &v
 	}
-	if item := itemAt(out.Responses, 2); len(item) > 0 {
+	if item := dyngen.ItemAt(out.Responses, 2); len(item) > 0 {
 		var v Like
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, memberAndPhotoTx.stepError(2, err)
+			return nil, memberAndPhotoTx.StepError(2, err)
 		}
 		res.Like = &v
 	}
@@ -6273,7 +6274,7 @@ func (s *Store) renewWidgetStep1Input(widget *Widget, now time.Time) (*dynamodb.
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(renewWidgetStep1Condition),
 		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(now.Unix())},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": dyngen.IntValue(now.Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -6323,20 +6324,20 @@ type RenewWidgetParams struct {
 }
 
 // renewWidgetTx describes the steps of RenewWidget for the runtime.
-var renewWidgetTx = transaction{
-	method: "RenewWidget",
-	steps: []transactStep{{
-		action:    "create Widget",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
-		now:       ":now",
-		ttl:       "expiresAt",
+var renewWidgetTx = dyngen.Transaction{
+	Method: "RenewWidget",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Widget",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+		Now:       ":now",
+		TTL:       "expiresAt",
 	}, {
-		action:    "check Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "check Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -6366,16 +6367,16 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 		now = params.Now
 	}
 	if params.Widget == nil {
-		return renewWidgetTx.stepError(0, &ItemError{Entity: "Widget", Reason: "no item: params.Widget is nil"})
+		return renewWidgetTx.StepError(0, &ItemError{Entity: "Widget", Reason: "no item: params.Widget is nil"})
 	}
 	writtenWidget := *params.Widget
-	if items[0], err = transactPut(s.renewWidgetStep1Input(&writtenWidget, now)); err != nil {
-		return renewWidgetTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.renewWidgetStep1Input(&writtenWidget, now)); err != nil {
+		return renewWidgetTx.StepError(0, err)
 	}
-	if items[1], err = transactCheck(s.renewWidgetStep2Input(writtenWidget.OwnerID)); err != nil {
-		return renewWidgetTx.stepError(1, err)
+	if items[1], err = dyngen.TransactCheck(s.renewWidgetStep2Input(writtenWidget.OwnerID)); err != nil {
+		return renewWidgetTx.StepError(1, err)
 	}
-	token, err := renewWidgetTx.requestToken(params.RequestToken)
+	token, err := renewWidgetTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -6384,7 +6385,7 @@ func (s *Store) RenewWidget(ctx context.Context, params RenewWidgetParams) error
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return renewWidgetTx.err(err, in.TransactItems)
+		return renewWidgetTx.Err(err, in.TransactItems)
 	}
 	*params.Widget = writtenWidget
 	return nil
@@ -6448,14 +6449,14 @@ type WidgetAndMemberResult struct {
 }
 
 // widgetAndMemberTx describes the steps of WidgetAndMember for the runtime.
-var widgetAndMemberTx = transaction{
-	method: "WidgetAndMember",
-	steps: []transactStep{{
-		action: "get Widget",
-		key:    []string{"PK", "SK"},
+var widgetAndMemberTx = dyngen.Transaction{
+	Method: "WidgetAndMember",
+	Steps: []dyngen.TransactStep{{
+		Action: "get Widget",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action: "get Member",
-		key:    []string{"PK", "SK"},
+		Action: "get Member",
+		Key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -6470,29 +6471,29 @@ var widgetAndMemberTx = transaction{
 func (s *Store) WidgetAndMember(ctx context.Context, params WidgetAndMemberParams) (*WidgetAndMemberResult, error) {
 	items := make([]types.TransactGetItem, 2)
 	var err error
-	if items[0], err = transactGet(s.widgetAndMemberStep1Input(params.OwnerID, params.WidgetID)); err != nil {
-		return nil, widgetAndMemberTx.stepError(0, err)
+	if items[0], err = dyngen.TransactGet(s.widgetAndMemberStep1Input(params.OwnerID, params.WidgetID)); err != nil {
+		return nil, widgetAndMemberTx.StepError(0, err)
 	}
-	if items[1], err = transactGet(s.widgetAndMemberStep2Input(params.OwnerID)); err != nil {
-		return nil, widgetAndMemberTx.stepError(1, err)
+	if items[1], err = dyngen.TransactGet(s.widgetAndMemberStep2Input(params.OwnerID)); err != nil {
+		return nil, widgetAndMemberTx.StepError(1, err)
 	}
 	out, err := s.client.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: items})
 	if err != nil {
-		return nil, widgetAndMemberTx.err(err, nil)
+		return nil, widgetAndMemberTx.Err(err, nil)
 	}
 	var res WidgetAndMemberResult
 	now := s.clock().Unix()
-	if item := itemAt(out.Responses, 0); len(item) > 0 && !expired(item, "expiresAt", now) {
+	if item := dyngen.ItemAt(out.Responses, 0); len(item) > 0 && !dyngen.Expired(item, "expiresAt", now) {
 		var v Widget
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, widgetAndMemberTx.stepError(0, err)
+			return nil, widgetAndMemberTx.StepError(0, err)
 		}
 		res.Widget = &v
 	}
-	if item := itemAt(out.Responses, 1); len(item) > 0 {
+	if item := dyngen.ItemAt(out.Responses, 1); len(item) > 0 {
 		var v Member
 		if err := v.UnmarshalItem(item); err != nil {
-			return nil, widgetAndMemberTx.stepError(1, err)
+			return nil, widgetAndMemberTx.StepError(1, err)
 		}
 		res.Member = &v
 	}
@@ -6515,7 +6516,7 @@ func (s *Store) countWidgetStep1Input(ownerID string, widgetID string, now time.
 	return &types.ConditionCheck{
 		ConditionExpression:       aws.String(countWidgetStep1Condition),
 		ExpressionAttributeNames:  map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": intValue(now.Unix())},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": dyngen.IntValue(now.Unix())},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -6545,10 +6546,10 @@ func (s *Store) countWidgetStep2Input(username string) (*dynamodb.UpdateItemInpu
 		ExpressionAttributeNames: map[string]string{"#followers": "followers"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":followers":         &types.AttributeValueMemberN{Value: "1"},
-			":followers_max":     intValue(math.MaxInt64),
-			":followers_min":     intValue(0),
-			":followers_restMax": intDiff(math.MaxInt64, int64(1)),
-			":followers_restMin": intDiff(0, int64(1)),
+			":followers_max":     dyngen.IntValue(math.MaxInt64),
+			":followers_min":     dyngen.IntValue(0),
+			":followers_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":followers_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -6582,20 +6583,20 @@ type CountWidgetParams struct {
 }
 
 // countWidgetTx describes the steps of CountWidget for the runtime.
-var countWidgetTx = transaction{
-	method: "CountWidget",
-	steps: []transactStep{{
-		action:    "check Widget",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
-		now:       ":now",
-		ttl:       "expiresAt",
+var countWidgetTx = dyngen.Transaction{
+	Method: "CountWidget",
+	Steps: []dyngen.TransactStep{{
+		Action:    "check Widget",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Now:       ":now",
+		TTL:       "expiresAt",
 	}, {
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -6629,13 +6630,13 @@ func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error
 	if !params.Now.IsZero() {
 		now = params.Now
 	}
-	if items[0], err = transactCheck(s.countWidgetStep1Input(params.OwnerID, params.WidgetID, now)); err != nil {
-		return countWidgetTx.stepError(0, err)
+	if items[0], err = dyngen.TransactCheck(s.countWidgetStep1Input(params.OwnerID, params.WidgetID, now)); err != nil {
+		return countWidgetTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.countWidgetStep2Input(params.OwnerID)); err != nil {
-		return countWidgetTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.countWidgetStep2Input(params.OwnerID)); err != nil {
+		return countWidgetTx.StepError(1, err)
 	}
-	token, err := countWidgetTx.requestToken(params.RequestToken)
+	token, err := countWidgetTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -6644,7 +6645,7 @@ func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return countWidgetTx.err(err, in.TransactItems)
+		return countWidgetTx.Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -6660,11 +6661,11 @@ func (s *Store) GetCounter(ctx context.Context, key CounterKey) (*Counter, error
 	counterID := key.CounterID
 	pk, err := counterPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetCounter", cause: err}
+		return nil, dyngen.Fail("GetCounter", err)
 	}
 	sk, err := counterSK(counterID)
 	if err != nil {
-		return nil, &callError{method: "GetCounter", cause: err}
+		return nil, dyngen.Fail("GetCounter", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -6675,14 +6676,14 @@ func (s *Store) GetCounter(ctx context.Context, key CounterKey) (*Counter, error
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetCounter", cause: err}
+		return nil, dyngen.Fail("GetCounter", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetCounter", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetCounter", ErrNotFound)
 	}
 	var v Counter
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetCounter", cause: err}
+		return nil, dyngen.Fail("GetCounter", err)
 	}
 	return &v, nil
 }
@@ -6700,13 +6701,13 @@ const createCounterCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateCounter(ctx context.Context, counter *Counter) error {
 	in, err := s.createCounterInput(counter)
 	if err != nil {
-		return &callError{method: "CreateCounter", cause: err}
+		return dyngen.Fail("CreateCounter", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateCounter", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateCounter", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	if err := counter.UnmarshalItem(in.Item); err != nil {
-		return &callError{method: "CreateCounter", cause: err}
+		return dyngen.Fail("CreateCounter", err)
 	}
 	return nil
 }
@@ -6720,7 +6721,7 @@ func (s *Store) createCounterInput(counter *Counter) (*dynamodb.PutItemInput, er
 	}
 	now := s.clock()
 	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
-	item["updatedAt"] = intValue(now.UnixMilli())
+	item["updatedAt"] = dyngen.IntValue(now.UnixMilli())
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createCounterCondition),
 		Item:                                item,
@@ -6744,13 +6745,13 @@ const putCounterCondition = "#rev = :rev_expected"
 func (s *Store) PutCounter(ctx context.Context, counter *Counter) error {
 	in, err := s.putCounterInput(counter)
 	if err != nil {
-		return &callError{method: "PutCounter", cause: err}
+		return dyngen.Fail("PutCounter", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return versionError("PutCounter", err, "rev", counter.Rev, ErrConditionFailed, "", nil)
+		return dyngen.VersionErr("PutCounter", err, "rev", counter.Rev, ErrConditionFailed, "", nil)
 	}
 	if err := counter.UnmarshalItem(in.Item); err != nil {
-		return &callError{method: "PutCounter", cause: err}
+		return dyngen.Fail("PutCounter", err)
 	}
 	return nil
 }
@@ -6763,12 +6764,12 @@ func (s *Store) putCounterInput(counter *Counter) (*dynamodb.PutItemInput, error
 		return nil, err
 	}
 	now := s.clock()
-	item["rev"] = intValue(counter.Rev + 1)
-	item["updatedAt"] = intValue(now.UnixMilli())
+	item["rev"] = dyngen.IntValue(counter.Rev + 1)
+	item["updatedAt"] = dyngen.IntValue(now.UnixMilli())
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(putCounterCondition),
 		ExpressionAttributeNames:            map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":rev_expected": intValue(counter.Rev)},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":rev_expected": dyngen.IntValue(counter.Rev)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -6803,15 +6804,15 @@ const setCountCondition = "attribute_exists(PK) AND #rev = :rev_expected"
 func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, error) {
 	in, err := s.setCountInput(params)
 	if err != nil {
-		return nil, &callError{method: "SetCount", cause: err}
+		return nil, dyngen.Fail("SetCount", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("SetCount", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
+		return nil, dyngen.VersionErr("SetCount", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
 	}
 	var v Counter
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "SetCount", cause: err}
+		return nil, dyngen.Fail("SetCount", err)
 	}
 	return &v, nil
 }
@@ -6836,10 +6837,10 @@ func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput,
 		ConditionExpression:      aws.String(setCountCondition),
 		ExpressionAttributeNames: map[string]string{"#count": "count", "#rev": "rev", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":count":         intValue(count),
-			":rev_expected":  intValue(counterRev),
+			":count":         dyngen.IntValue(count),
+			":rev_expected":  dyngen.IntValue(counterRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
-			":updatedAt_now": intValue(now.UnixMilli()),
+			":updatedAt_now": dyngen.IntValue(now.UnixMilli()),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -6871,10 +6872,10 @@ const deleteCounterCondition = "#rev = :rev_expected"
 func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) error {
 	in, err := s.deleteCounterInput(params)
 	if err != nil {
-		return &callError{method: "DeleteCounter", cause: err}
+		return dyngen.Fail("DeleteCounter", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return versionError("DeleteCounter", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
+		return dyngen.VersionErr("DeleteCounter", err, "rev", params.CounterRev, ErrConditionFailed, "", nil)
 	}
 	return nil
 }
@@ -6896,7 +6897,7 @@ func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.Delete
 	return &dynamodb.DeleteItemInput{
 		ConditionExpression:       aws.String(deleteCounterCondition),
 		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(counterRev)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": dyngen.IntValue(counterRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -6917,11 +6918,11 @@ func (s *Store) GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error) {
 	ledgerID := key.LedgerID
 	pk, err := ledgerPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetLedger", cause: err}
+		return nil, dyngen.Fail("GetLedger", err)
 	}
 	sk, err := ledgerSK(ledgerID)
 	if err != nil {
-		return nil, &callError{method: "GetLedger", cause: err}
+		return nil, dyngen.Fail("GetLedger", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -6932,14 +6933,14 @@ func (s *Store) GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetLedger", cause: err}
+		return nil, dyngen.Fail("GetLedger", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetLedger", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetLedger", ErrNotFound)
 	}
 	var v Ledger
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetLedger", cause: err}
+		return nil, dyngen.Fail("GetLedger", err)
 	}
 	return &v, nil
 }
@@ -6957,13 +6958,13 @@ const createLedgerCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateLedger(ctx context.Context, ledger *Ledger) error {
 	in, err := s.createLedgerInput(ledger)
 	if err != nil {
-		return &callError{method: "CreateLedger", cause: err}
+		return dyngen.Fail("CreateLedger", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateLedger", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateLedger", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	if err := ledger.UnmarshalItem(in.Item); err != nil {
-		return &callError{method: "CreateLedger", cause: err}
+		return dyngen.Fail("CreateLedger", err)
 	}
 	return nil
 }
@@ -6976,8 +6977,8 @@ func (s *Store) createLedgerInput(ledger *Ledger) (*dynamodb.PutItemInput, error
 		return nil, err
 	}
 	now := s.clock()
-	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
-	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createLedgerCondition),
 		Item:                                item,
@@ -7005,14 +7006,14 @@ func (s *Store) createLedgerInput(ledger *Ledger) (*dynamodb.PutItemInput, error
 func (s *Store) PutLedger(ctx context.Context, ledger *Ledger) error {
 	in, err := s.putLedgerInput(ledger)
 	if err != nil {
-		return &callError{method: "PutLedger", cause: err}
+		return dyngen.Fail("PutLedger", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return &callError{method: "PutLedger", cause: err}
+		return dyngen.Fail("PutLedger", err)
 	}
 	if err := ledger.UnmarshalItem(out.Attributes); err != nil {
-		return &callError{method: "PutLedger", cause: err}
+		return dyngen.Fail("PutLedger", err)
 	}
 	return nil
 }
@@ -7025,10 +7026,10 @@ func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error
 		return nil, err
 	}
 	now := s.clock()
-	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	values := map[string]types.AttributeValue{
 		":_type":         item["_type"],
-		":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":createdAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 		":ledgerId":      item["ledgerId"],
 		":note":          item["note"],
 		":ownerId":       item["ownerId"],
@@ -7063,7 +7064,7 @@ func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error
 		},
 		ReturnValues:     types.ReturnValueAllNew,
 		TableName:        aws.String(s.mainTable),
-		UpdateExpression: aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression: aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}, nil
 }
 
@@ -7077,16 +7078,16 @@ type LedgersTaggedResult struct {
 const ledgersTaggedKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
 // ledgersTaggedShape is how LedgersTagged binds and checks its cursors.
-var ledgersTaggedShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "LedgersTagged",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var ledgersTaggedShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "GSI1PK",
+		Pattern: "LedgersTagged",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // LedgersTagged reads one page of Ledger items; page.Cursor continues from
@@ -7100,49 +7101,49 @@ var ledgersTaggedShape = &queryShape{
 func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error) {
 	pk, err := ledgerGSI1PK(tag)
 	if err != nil {
-		return nil, &callError{method: "LedgersTagged", cause: err}
+		return nil, dyngen.Fail("LedgersTagged", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: ledgersTaggedKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "LEDGER#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: ledgersTaggedKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "LEDGER#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, ledgersTaggedShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, ledgersTaggedShape)
 	if err != nil {
-		return nil, &callError{method: "LedgersTagged", cause: err}
+		return nil, dyngen.Fail("LedgersTagged", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "LedgersTagged", cause: err}
+		return nil, dyngen.Fail("LedgersTagged", err)
 	}
 	res := &LedgersTaggedResult{Items: make([]Ledger, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Ledger
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("LedgersTagged", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("LedgersTagged", undecoded)
 }
 
 // LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
@@ -7150,7 +7151,7 @@ func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*Ledg
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error] {
-	return walk(func(page Page) ([]Ledger, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Ledger, Cursor, error) {
 		res, err := s.LedgersTagged(ctx, tag, page)
 		if res == nil {
 			return nil, "", err
@@ -7181,15 +7182,15 @@ const annotateCondition = "attribute_exists(PK)"
 func (s *Store) Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error) {
 	in, err := s.annotateInput(params)
 	if err != nil {
-		return nil, &callError{method: "Annotate", cause: err}
+		return nil, dyngen.Fail("Annotate", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("Annotate", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("Annotate", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Ledger
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "Annotate", cause: err}
+		return nil, dyngen.Fail("Annotate", err)
 	}
 	return &v, nil
 }
@@ -7217,7 +7218,7 @@ func (s *Store) annotateInput(params AnnotateParams) (*dynamodb.UpdateItemInput,
 		ExpressionAttributeNames: map[string]string{"#note": "note", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":note":          &types.AttributeValueMemberS{Value: note},
-			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -7255,15 +7256,15 @@ const openLedgerUpdate = "SET #note = :note, #_type = :_type, #ownerId = :ownerI
 func (s *Store) OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error) {
 	in, err := s.openLedgerInput(params)
 	if err != nil {
-		return nil, &callError{method: "OpenLedger", cause: err}
+		return nil, dyngen.Fail("OpenLedger", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "OpenLedger", cause: err}
+		return nil, dyngen.Fail("OpenLedger", err)
 	}
 	var v Ledger
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "OpenLedger", cause: err}
+		return nil, dyngen.Fail("OpenLedger", err)
 	}
 	return &v, nil
 }
@@ -7290,11 +7291,11 @@ func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemIn
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#ledgerId": "ledgerId", "#note": "note", "#ownerId": "ownerId", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":_type":         &types.AttributeValueMemberS{Value: "Ledger"},
-			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":createdAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 			":ledgerId":      &types.AttributeValueMemberS{Value: ledgerID},
 			":note":          &types.AttributeValueMemberS{Value: note},
 			":ownerId":       &types.AttributeValueMemberS{Value: ownerID},
-			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -7317,11 +7318,11 @@ func (s *Store) GetVault(ctx context.Context, key VaultKey) (*Vault, error) {
 	vaultID := key.VaultID
 	pk, err := vaultPK(ownerID)
 	if err != nil {
-		return nil, &callError{method: "GetVault", cause: err}
+		return nil, dyngen.Fail("GetVault", err)
 	}
 	sk, err := vaultSK(vaultID)
 	if err != nil {
-		return nil, &callError{method: "GetVault", cause: err}
+		return nil, dyngen.Fail("GetVault", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -7332,14 +7333,14 @@ func (s *Store) GetVault(ctx context.Context, key VaultKey) (*Vault, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetVault", cause: err}
+		return nil, dyngen.Fail("GetVault", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetVault", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetVault", ErrNotFound)
 	}
 	var v Vault
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetVault", cause: err}
+		return nil, dyngen.Fail("GetVault", err)
 	}
 	return &v, nil
 }
@@ -7357,13 +7358,13 @@ const createVaultCondition = "attribute_not_exists(PK)"
 func (s *Store) CreateVault(ctx context.Context, vault *Vault) error {
 	in, err := s.createVaultInput(vault)
 	if err != nil {
-		return &callError{method: "CreateVault", cause: err}
+		return dyngen.Fail("CreateVault", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreateVault", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreateVault", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	if err := vault.UnmarshalItem(in.Item); err != nil {
-		return &callError{method: "CreateVault", cause: err}
+		return dyngen.Fail("CreateVault", err)
 	}
 	return nil
 }
@@ -7377,8 +7378,8 @@ func (s *Store) createVaultInput(vault *Vault) (*dynamodb.PutItemInput, error) {
 	}
 	now := s.clock()
 	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
-	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
-	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createVaultCondition),
 		Item:                                item,
@@ -7410,14 +7411,14 @@ const putVaultCondition = "#rev = :rev_expected"
 func (s *Store) PutVault(ctx context.Context, vault *Vault) error {
 	in, err := s.putVaultInput(vault)
 	if err != nil {
-		return &callError{method: "PutVault", cause: err}
+		return dyngen.Fail("PutVault", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return versionError("PutVault", err, "rev", vault.Rev, ErrConditionFailed, "", nil)
+		return dyngen.VersionErr("PutVault", err, "rev", vault.Rev, ErrConditionFailed, "", nil)
 	}
 	if err := vault.UnmarshalItem(out.Attributes); err != nil {
-		return &callError{method: "PutVault", cause: err}
+		return dyngen.Fail("PutVault", err)
 	}
 	return nil
 }
@@ -7430,18 +7431,18 @@ func (s *Store) putVaultInput(vault *Vault) (*dynamodb.UpdateItemInput, error) {
 		return nil, err
 	}
 	now := s.clock()
-	item["rev"] = intValue(vault.Rev + 1)
-	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["rev"] = dyngen.IntValue(vault.Rev + 1)
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(putVaultCondition),
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#createdAt": "createdAt", "#gold": "gold", "#ownerId": "ownerId", "#rev": "rev", "#updatedAt": "updatedAt", "#vaultId": "vaultId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":_type":         item["_type"],
-			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":createdAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 			":gold":          item["gold"],
 			":ownerId":       item["ownerId"],
 			":rev":           item["rev"],
-			":rev_expected":  intValue(vault.Rev),
+			":rev_expected":  dyngen.IntValue(vault.Rev),
 			":updatedAt":     item["updatedAt"],
 			":vaultId":       item["vaultId"],
 		},
@@ -7475,14 +7476,14 @@ func (s *Store) moveGoldStep1Input(ownerID string, vaultID string, vaultRev int6
 		ConditionExpression:      aws.String(moveGoldStep1Condition),
 		ExpressionAttributeNames: map[string]string{"#gold": "gold", "#rev": "rev", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":gold":          intValue(gold),
-			":gold_max":      intValue(math.MaxInt64),
-			":gold_min":      intValue(math.MinInt64),
-			":gold_restMax":  intDiff(math.MaxInt64, gold),
-			":gold_restMin":  intDiff(math.MinInt64, gold),
-			":rev_expected":  intValue(vaultRev),
+			":gold":          dyngen.IntValue(gold),
+			":gold_max":      dyngen.IntValue(math.MaxInt64),
+			":gold_min":      dyngen.IntValue(math.MinInt64),
+			":gold_restMax":  dyngen.IntDiff(math.MaxInt64, gold),
+			":gold_restMin":  dyngen.IntDiff(math.MinInt64, gold),
+			":rev_expected":  dyngen.IntValue(vaultRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
-			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -7514,14 +7515,14 @@ func (s *Store) moveGoldStep2Input(ownerID string, vaultID string, vaultRev int6
 		ConditionExpression:      aws.String(moveGoldStep2Condition),
 		ExpressionAttributeNames: map[string]string{"#gold": "gold", "#rev": "rev", "#updatedAt": "updatedAt"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":gold":          intValue(gold),
-			":gold_max":      intValue(math.MaxInt64),
-			":gold_min":      intValue(math.MinInt64),
-			":gold_restMax":  intDiff(math.MaxInt64, gold),
-			":gold_restMin":  intDiff(math.MinInt64, gold),
-			":rev_expected":  intValue(vaultRev),
+			":gold":          dyngen.IntValue(gold),
+			":gold_max":      dyngen.IntValue(math.MaxInt64),
+			":gold_min":      dyngen.IntValue(math.MinInt64),
+			":gold_restMax":  dyngen.IntDiff(math.MaxInt64, gold),
+			":gold_restMin":  dyngen.IntDiff(math.MinInt64, gold),
+			":rev_expected":  dyngen.IntValue(vaultRev),
 			":rev_one":       &types.AttributeValueMemberN{Value: "1"},
-			":updatedAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -7543,8 +7544,8 @@ func (s *Store) moveGoldStep3Input(ledger *Ledger, now time.Time) (*dynamodb.Put
 	if err != nil {
 		return nil, err
 	}
-	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
-	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	in := &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(moveGoldStep3Condition),
 		Item:                                item,
@@ -7596,27 +7597,27 @@ type MoveGoldParams struct {
 }
 
 // moveGoldTx describes the steps of MoveGold for the runtime.
-var moveGoldTx = transaction{
-	distinct: [][2]int{{0, 1}},
-	method:   "MoveGold",
-	steps: []transactStep{{
-		action:    "update Vault",
-		expected:  ":rev_expected",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
-		version:   "rev",
+var moveGoldTx = dyngen.Transaction{
+	Distinct: [][2]int{{0, 1}},
+	Method:   "MoveGold",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Vault",
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
-		action:    "update Vault",
-		expected:  ":rev_expected",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
-		version:   "rev",
+		Action:    "update Vault",
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
-		action:    "create Ledger",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create Ledger",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -7670,22 +7671,22 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 		now = params.Now
 	}
 	if params.Ledger == nil {
-		return moveGoldTx.stepError(2, &ItemError{Entity: "Ledger", Reason: "no item: params.Ledger is nil"})
+		return moveGoldTx.StepError(2, &ItemError{Entity: "Ledger", Reason: "no item: params.Ledger is nil"})
 	}
 	writtenLedger := *params.Ledger
-	if items[0], err = transactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit, now)); err != nil {
-		return moveGoldTx.stepError(0, err)
+	if items[0], err = dyngen.TransactUpdate(s.moveGoldStep1Input(params.OwnerID, params.FromID, params.FromRev, params.Debit, now)); err != nil {
+		return moveGoldTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit, now)); err != nil {
-		return moveGoldTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.moveGoldStep2Input(params.OwnerID, params.ToID, params.ToRev, params.Credit, now)); err != nil {
+		return moveGoldTx.StepError(1, err)
 	}
-	if items[2], err = transactPut(s.moveGoldStep3Input(&writtenLedger, now)); err != nil {
-		return moveGoldTx.stepError(2, err)
+	if items[2], err = dyngen.TransactPut(s.moveGoldStep3Input(&writtenLedger, now)); err != nil {
+		return moveGoldTx.StepError(2, err)
 	}
-	if err := moveGoldTx.distinctItems(items); err != nil {
+	if err := moveGoldTx.DistinctItems(items); err != nil {
 		return err
 	}
-	token, err := moveGoldTx.requestToken(params.RequestToken)
+	token, err := moveGoldTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -7694,7 +7695,7 @@ func (s *Store) MoveGold(ctx context.Context, params MoveGoldParams) error {
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return moveGoldTx.err(err, in.TransactItems)
+		return moveGoldTx.Err(err, in.TransactItems)
 	}
 	*params.Ledger = writtenLedger
 	return nil
@@ -7712,13 +7713,13 @@ const createPostCondition = "attribute_not_exists(PK)"
 func (s *Store) CreatePost(ctx context.Context, post *Post) error {
 	in, err := s.createPostInput(post)
 	if err != nil {
-		return &callError{method: "CreatePost", cause: err}
+		return dyngen.Fail("CreatePost", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("CreatePost", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("CreatePost", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	if err := post.UnmarshalItem(in.Item); err != nil {
-		return &callError{method: "CreatePost", cause: err}
+		return dyngen.Fail("CreatePost", err)
 	}
 	return nil
 }
@@ -7733,7 +7734,7 @@ func (s *Store) createPostInput(post *Post) (*dynamodb.PutItemInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createPostCondition),
 		Item:                                item,
@@ -7759,14 +7760,14 @@ const putPostUpdate = "SET #_type = :_type, #author = :author, #postId = :postId
 func (s *Store) PutPost(ctx context.Context, post *Post) error {
 	in, err := s.putPostInput(post)
 	if err != nil {
-		return &callError{method: "PutPost", cause: err}
+		return dyngen.Fail("PutPost", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return &callError{method: "PutPost", cause: err}
+		return dyngen.Fail("PutPost", err)
 	}
 	if err := post.UnmarshalItem(out.Attributes); err != nil {
-		return &callError{method: "PutPost", cause: err}
+		return dyngen.Fail("PutPost", err)
 	}
 	return nil
 }
@@ -7788,7 +7789,7 @@ func (s *Store) putPostInput(post *Post) (*dynamodb.UpdateItemInput, error) {
 			":GSI1SK":        item["GSI1SK"],
 			":_type":         item["_type"],
 			":author":        item["author"],
-			":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+			":createdAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 			":postId":        item["postId"],
 			":title":         item["title"],
 		},
@@ -7822,15 +7823,15 @@ const retitlePostCondition = "attribute_exists(PK)"
 func (s *Store) RetitlePost(ctx context.Context, params RetitlePostParams) (*Post, error) {
 	in, err := s.retitlePostInput(params)
 	if err != nil {
-		return nil, &callError{method: "RetitlePost", cause: err}
+		return nil, dyngen.Fail("RetitlePost", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("RetitlePost", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("RetitlePost", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Post
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "RetitlePost", cause: err}
+		return nil, dyngen.Fail("RetitlePost", err)
 	}
 	return &v, nil
 }
@@ -7887,15 +7888,15 @@ const movePostCondition = "attribute_exists(PK)"
 func (s *Store) MovePost(ctx context.Context, params MovePostParams) (*Post, error) {
 	in, err := s.movePostInput(params)
 	if err != nil {
-		return nil, &callError{method: "MovePost", cause: err}
+		return nil, dyngen.Fail("MovePost", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("MovePost", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("MovePost", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Post
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "MovePost", cause: err}
+		return nil, dyngen.Fail("MovePost", err)
 	}
 	return &v, nil
 }
@@ -7947,11 +7948,11 @@ func (s *Store) movePostInput(params MovePostParams) (*dynamodb.UpdateItemInput,
 func (s *Store) GetPost(ctx context.Context, postID string) (*Post, error) {
 	pk, err := postPK(postID)
 	if err != nil {
-		return nil, &callError{method: "GetPost", cause: err}
+		return nil, dyngen.Fail("GetPost", err)
 	}
 	sk, err := postSK(postID)
 	if err != nil {
-		return nil, &callError{method: "GetPost", cause: err}
+		return nil, dyngen.Fail("GetPost", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -7962,14 +7963,14 @@ func (s *Store) GetPost(ctx context.Context, postID string) (*Post, error) {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetPost", cause: err}
+		return nil, dyngen.Fail("GetPost", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetPost", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetPost", ErrNotFound)
 	}
 	var v Post
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetPost", cause: err}
+		return nil, dyngen.Fail("GetPost", err)
 	}
 	return &v, nil
 }
@@ -7984,16 +7985,16 @@ type NewestPostsResult struct {
 const newestPostsKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
 
 // newestPostsShape is how NewestPosts binds and checks its cursors.
-var newestPostsShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "begins_with",
-		pattern: "NewestPosts",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var newestPostsShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "begins_with",
+		PK:      "GSI1PK",
+		Pattern: "NewestPosts",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // NewestPosts reads one page of Post items; page.Cursor continues from the
@@ -8008,50 +8009,50 @@ var newestPostsShape = &queryShape{
 func (s *Store) NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error) {
 	pk, err := postGSI1PK(author)
 	if err != nil {
-		return nil, &callError{method: "NewestPosts", cause: err}
+		return nil, dyngen.Fail("NewestPosts", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: newestPostsKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			sk:           types.AttributeValueMemberS{Value: "POST#"},
-			table:        s.mainTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: newestPostsKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SK:           types.AttributeValueMemberS{Value: "POST#"},
+			Table:        s.mainTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.pk,
-				":sk": &fixed.sk,
+				":pk": &fixed.PK,
+				":sk": &fixed.SK,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, newestPostsShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, newestPostsShape)
 	if err != nil {
-		return nil, &callError{method: "NewestPosts", cause: err}
+		return nil, dyngen.Fail("NewestPosts", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "NewestPosts", cause: err}
+		return nil, dyngen.Fail("NewestPosts", err)
 	}
 	res := &NewestPostsResult{Items: make([]Post, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Post
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("NewestPosts", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("NewestPosts", undecoded)
 }
 
 // NewestPostsAll walks every Post of NewestPosts, reading the pages one at
@@ -8059,7 +8060,7 @@ func (s *Store) NewestPosts(ctx context.Context, author string, page Page) (*New
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) NewestPostsAll(ctx context.Context, author string) iter.Seq2[Post, error] {
-	return walk(func(page Page) ([]Post, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Post, Cursor, error) {
 		res, err := s.NewestPosts(ctx, author, page)
 		if res == nil {
 			return nil, "", err
@@ -8078,8 +8079,8 @@ func (s *Store) openVaultStep1Input(vault *Vault, now time.Time) (*dynamodb.PutI
 		return nil, err
 	}
 	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
-	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
-	item["updatedAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	in := &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(openVaultStep1Condition),
 		Item:                                item,
@@ -8097,7 +8098,7 @@ const openVaultStep2Update = "SET #at = :at, #note = :note, LSI1SK = :LSI1SK, #_
 // openVaultStep2Input builds step 2 of OpenVault, update Event; its errors
 // are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) openVaultStep2Input(ownerID string, seq int64, at time.Time, note string) (*dynamodb.UpdateItemInput, error) {
-	if !storableYear(at.UTC().Year()) {
+	if !dyngen.StorableYear(at.UTC().Year()) {
 		return nil, &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	if !utf8.ValidString(note) {
@@ -8120,10 +8121,10 @@ func (s *Store) openVaultStep2Input(ownerID string, seq int64, at time.Time, not
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":LSI1SK":  &types.AttributeValueMemberS{Value: rebuilt1},
 			":_type":   &types.AttributeValueMemberS{Value: "Event"},
-			":at":      &types.AttributeValueMemberS{Value: formatTime(at)},
+			":at":      &types.AttributeValueMemberS{Value: dyngen.FormatTime(at)},
 			":note":    &types.AttributeValueMemberS{Value: note},
 			":ownerId": &types.AttributeValueMemberS{Value: ownerID},
-			":seq":     intValue(seq),
+			":seq":     dyngen.IntValue(seq),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -8158,15 +8159,15 @@ type OpenVaultParams struct {
 }
 
 // openVaultTx describes the steps of OpenVault for the runtime.
-var openVaultTx = transaction{
-	method: "OpenVault",
-	steps: []transactStep{{
-		action:    "create Vault",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var openVaultTx = dyngen.Transaction{
+	Method: "OpenVault",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Vault",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action: "update Event",
-		key:    []string{"PK", "SK"},
+		Action: "update Event",
+		Key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -8201,16 +8202,16 @@ func (s *Store) OpenVault(ctx context.Context, params OpenVaultParams) error {
 		now = params.Now
 	}
 	if params.Vault == nil {
-		return openVaultTx.stepError(0, &ItemError{Entity: "Vault", Reason: "no item: params.Vault is nil"})
+		return openVaultTx.StepError(0, &ItemError{Entity: "Vault", Reason: "no item: params.Vault is nil"})
 	}
 	writtenVault := *params.Vault
-	if items[0], err = transactPut(s.openVaultStep1Input(&writtenVault, now)); err != nil {
-		return openVaultTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.openVaultStep1Input(&writtenVault, now)); err != nil {
+		return openVaultTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.openVaultStep2Input(writtenVault.OwnerID, writtenVault.Rev, writtenVault.CreatedAt, params.Note)); err != nil {
-		return openVaultTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.openVaultStep2Input(writtenVault.OwnerID, writtenVault.Rev, writtenVault.CreatedAt, params.Note)); err != nil {
+		return openVaultTx.StepError(1, err)
 	}
-	token, err := openVaultTx.requestToken(params.RequestToken)
+	token, err := openVaultTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -8219,7 +8220,7 @@ func (s *Store) OpenVault(ctx context.Context, params OpenVaultParams) error {
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return openVaultTx.err(err, in.TransactItems)
+		return openVaultTx.Err(err, in.TransactItems)
 	}
 	*params.Vault = writtenVault
 	return nil
@@ -8261,16 +8262,16 @@ func (s *Store) createAccountStep2Input(accountEmailClaim *AccountEmailClaim) (*
 }
 
 // createAccountTx describes the steps of CreateAccount for the runtime.
-var createAccountTx = transaction{
-	method: "CreateAccount",
-	steps: []transactStep{{
-		action:    "create Account",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var createAccountTx = dyngen.Transaction{
+	Method: "CreateAccount",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Account",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "claim Account.email",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim Account.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -8295,22 +8296,22 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	var keep []int
 	var step types.TransactWriteItem
 	var err error
-	if step, err = transactPut(s.createAccountStep1Input(account)); err != nil {
-		return createAccountTx.stepError(0, err)
+	if step, err = dyngen.TransactPut(s.createAccountStep1Input(account)); err != nil {
+		return createAccountTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = transactPut(s.createAccountStep2Input(&AccountEmailClaim{
+	if step, err = dyngen.TransactPut(s.createAccountStep2Input(&AccountEmailClaim{
 		Email:    account.Email,
 		Username: account.Username,
 	})); err != nil {
-		return createAccountTx.stepError(1, err)
+		return createAccountTx.StepError(1, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 1)
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return createAccountTx.only(keep...).err(err, in.TransactItems)
+		return createAccountTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -8323,11 +8324,11 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 func (s *Store) GetAccount(ctx context.Context, username string) (*Account, error) {
 	pk, err := accountPK(username)
 	if err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	sk, err := accountSK(username)
 	if err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -8337,14 +8338,14 @@ func (s *Store) GetAccount(ctx context.Context, username string) (*Account, erro
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetAccount", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetAccount", ErrNotFound)
 	}
 	var v Account
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetAccount", cause: err}
+		return nil, dyngen.Fail("GetAccount", err)
 	}
 	return &v, nil
 }
@@ -8364,11 +8365,11 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, err
 	{
 		pk, err := accountEmailClaimPK(email)
 		if err != nil {
-			return nil, &callError{method: "AccountByEmail", cause: err}
+			return nil, dyngen.Fail("AccountByEmail", err)
 		}
 		sk, err := accountEmailClaimSK(email)
 		if err != nil {
-			return nil, &callError{method: "AccountByEmail", cause: err}
+			return nil, dyngen.Fail("AccountByEmail", err)
 		}
 		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 			ConsistentRead: aws.Bool(true),
@@ -8379,22 +8380,22 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, err
 			TableName: aws.String(s.mainTable),
 		})
 		if err != nil {
-			return nil, &callError{method: "AccountByEmail", cause: err}
+			return nil, dyngen.Fail("AccountByEmail", err)
 		}
 		if out.Item == nil {
-			return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+			return nil, dyngen.Fail("AccountByEmail", ErrNotFound)
 		}
 		if err := claim.UnmarshalItem(out.Item); err != nil {
-			return nil, &callError{method: "AccountByEmail", cause: err}
+			return nil, dyngen.Fail("AccountByEmail", err)
 		}
 	}
 	pk, err := accountPK(claim.Username)
 	if err != nil {
-		return nil, &callError{method: "AccountByEmail", cause: err}
+		return nil, dyngen.Fail("AccountByEmail", err)
 	}
 	sk, err := accountSK(claim.Username)
 	if err != nil {
-		return nil, &callError{method: "AccountByEmail", cause: err}
+		return nil, dyngen.Fail("AccountByEmail", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -8405,17 +8406,17 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, err
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "AccountByEmail", cause: err}
+		return nil, dyngen.Fail("AccountByEmail", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+		return nil, dyngen.Fail("AccountByEmail", ErrNotFound)
 	}
 	var v Account
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "AccountByEmail", cause: err}
+		return nil, dyngen.Fail("AccountByEmail", err)
 	}
 	if v.Email != email {
-		return nil, &callError{method: "AccountByEmail", cause: ErrNotFound}
+		return nil, dyngen.Fail("AccountByEmail", ErrNotFound)
 	}
 	return &v, nil
 }
@@ -8507,20 +8508,20 @@ func (s *Store) changeAccountEmailStep3Input(accountEmailClaim *AccountEmailClai
 
 // changeAccountEmailTx describes the steps of ChangeAccountEmail for the
 // runtime.
-var changeAccountEmailTx = transaction{
-	method: "ChangeAccountEmail",
-	steps: []transactStep{{
-		action:    "update Account",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var changeAccountEmailTx = dyngen.Transaction{
+	Method: "ChangeAccountEmail",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Account",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action: "release Account.email",
-		key:    []string{"PK", "SK"},
+		Action: "release Account.email",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action:    "claim Account.email",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim Account.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -8557,11 +8558,11 @@ func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmai
 	email := params.Email
 	pk, err := accountPK(username)
 	if err != nil {
-		return &callError{method: "ChangeAccountEmail", cause: err}
+		return dyngen.Fail("ChangeAccountEmail", err)
 	}
 	sk, err := accountSK(username)
 	if err != nil {
-		return &callError{method: "ChangeAccountEmail", cause: err}
+		return dyngen.Fail("ChangeAccountEmail", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -8572,41 +8573,41 @@ func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmai
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return &callError{method: "ChangeAccountEmail", cause: err}
+		return dyngen.Fail("ChangeAccountEmail", err)
 	}
 	var items []types.TransactWriteItem
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
-		return &callError{method: "ChangeAccountEmail", cause: ErrNotFound}
+		return dyngen.Fail("ChangeAccountEmail", ErrNotFound)
 	}
 	var old Account
 	if err := old.UnmarshalItem(out.Item); err != nil {
-		return &callError{method: "ChangeAccountEmail", cause: err}
+		return dyngen.Fail("ChangeAccountEmail", err)
 	}
-	if step, err = transactUpdate(s.changeAccountEmailStep1Input(username, email, old.Email)); err != nil {
-		return changeAccountEmailTx.stepError(0, err)
+	if step, err = dyngen.TransactUpdate(s.changeAccountEmailStep1Input(username, email, old.Email)); err != nil {
+		return changeAccountEmailTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
 	if old.Email != email {
-		if step, err = transactDelete(s.changeAccountEmailStep2Input(old.Email)); err != nil {
-			return changeAccountEmailTx.stepError(1, err)
+		if step, err = dyngen.TransactDelete(s.changeAccountEmailStep2Input(old.Email)); err != nil {
+			return changeAccountEmailTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
-		if step, err = transactPut(s.changeAccountEmailStep3Input(&AccountEmailClaim{
+		if step, err = dyngen.TransactPut(s.changeAccountEmailStep3Input(&AccountEmailClaim{
 			Email:    email,
 			Username: username,
 		})); err != nil {
-			return changeAccountEmailTx.stepError(2, err)
+			return changeAccountEmailTx.StepError(2, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 2)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return changeAccountEmailTx.only(keep...).err(err, in.TransactItems)
+		return changeAccountEmailTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -8631,15 +8632,15 @@ const renameAccountCondition = "attribute_exists(PK)"
 func (s *Store) RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error) {
 	in, err := s.renameAccountInput(params)
 	if err != nil {
-		return nil, &callError{method: "RenameAccount", cause: err}
+		return nil, dyngen.Fail("RenameAccount", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("RenameAccount", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("RenameAccount", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Account
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "RenameAccount", cause: err}
+		return nil, dyngen.Fail("RenameAccount", err)
 	}
 	return &v, nil
 }
@@ -8723,16 +8724,16 @@ func (s *Store) deleteAccountStep2Input(email string) (*dynamodb.DeleteItemInput
 }
 
 // deleteAccountTx describes the steps of DeleteAccount for the runtime.
-var deleteAccountTx = transaction{
-	method: "DeleteAccount",
-	steps: []transactStep{{
-		action:    "delete Account",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var deleteAccountTx = dyngen.Transaction{
+	Method: "DeleteAccount",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Account",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action: "release Account.email",
-		key:    []string{"PK", "SK"},
+		Action: "release Account.email",
+		Key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -8757,11 +8758,11 @@ var deleteAccountTx = transaction{
 func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 	pk, err := accountPK(username)
 	if err != nil {
-		return &callError{method: "DeleteAccount", cause: err}
+		return dyngen.Fail("DeleteAccount", err)
 	}
 	sk, err := accountSK(username)
 	if err != nil {
-		return &callError{method: "DeleteAccount", cause: err}
+		return dyngen.Fail("DeleteAccount", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -8772,7 +8773,7 @@ func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return &callError{method: "DeleteAccount", cause: err}
+		return dyngen.Fail("DeleteAccount", err)
 	}
 	var items []types.TransactWriteItem
 	var keep []int
@@ -8782,21 +8783,21 @@ func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 	}
 	var old Account
 	if err := old.UnmarshalItem(out.Item); err != nil {
-		return &callError{method: "DeleteAccount", cause: err}
+		return dyngen.Fail("DeleteAccount", err)
 	}
-	if step, err = transactDelete(s.deleteAccountStep1Input(username, old.Email)); err != nil {
-		return deleteAccountTx.stepError(0, err)
+	if step, err = dyngen.TransactDelete(s.deleteAccountStep1Input(username, old.Email)); err != nil {
+		return deleteAccountTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = transactDelete(s.deleteAccountStep2Input(old.Email)); err != nil {
-		return deleteAccountTx.stepError(1, err)
+	if step, err = dyngen.TransactDelete(s.deleteAccountStep2Input(old.Email)); err != nil {
+		return deleteAccountTx.StepError(1, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 1)
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return deleteAccountTx.only(keep...).err(err, in.TransactItems)
+		return deleteAccountTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -8876,24 +8877,24 @@ func (s *Store) saveAccountStep4Input(accountEmailClaim *AccountEmailClaim) (*dy
 }
 
 // saveAccountTx describes the steps of SaveAccount for the runtime.
-var saveAccountTx = transaction{
-	method: "SaveAccount",
-	steps: []transactStep{{
-		action:    "put Account",
-		ifAbsent:  ErrConditionFailed,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+var saveAccountTx = dyngen.Transaction{
+	Method: "SaveAccount",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Account",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "put Account (no item read)",
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "put Account (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action: "release Account.email",
-		key:    []string{"PK", "SK"},
+		Action: "release Account.email",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action:    "claim Account.email",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim Account.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -8932,11 +8933,11 @@ var saveAccountTx = transaction{
 func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
 	pk, err := accountPK(account.Username)
 	if err != nil {
-		return &callError{method: "SaveAccount", cause: err}
+		return dyngen.Fail("SaveAccount", err)
 	}
 	sk, err := accountSK(account.Username)
 	if err != nil {
-		return &callError{method: "SaveAccount", cause: err}
+		return dyngen.Fail("SaveAccount", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -8947,46 +8948,46 @@ func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return &callError{method: "SaveAccount", cause: err}
+		return dyngen.Fail("SaveAccount", err)
 	}
 	var items []types.TransactWriteItem
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
-		if step, err = transactPut(s.saveAccountStep2Input(account)); err != nil {
-			return saveAccountTx.stepError(1, err)
+		if step, err = dyngen.TransactPut(s.saveAccountStep2Input(account)); err != nil {
+			return saveAccountTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
-		if step, err = transactPut(s.saveAccountStep4Input(&AccountEmailClaim{
+		if step, err = dyngen.TransactPut(s.saveAccountStep4Input(&AccountEmailClaim{
 			Email:    account.Email,
 			Username: account.Username,
 		})); err != nil {
-			return saveAccountTx.stepError(3, err)
+			return saveAccountTx.StepError(3, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 3)
 	} else {
 		var old Account
 		if err := old.UnmarshalItem(out.Item); err != nil {
-			return &callError{method: "SaveAccount", cause: err}
+			return dyngen.Fail("SaveAccount", err)
 		}
-		if step, err = transactPut(s.saveAccountStep1Input(account, old.Email)); err != nil {
-			return saveAccountTx.stepError(0, err)
+		if step, err = dyngen.TransactPut(s.saveAccountStep1Input(account, old.Email)); err != nil {
+			return saveAccountTx.StepError(0, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 0)
 		if old.Email != account.Email {
-			if step, err = transactDelete(s.saveAccountStep3Input(old.Email)); err != nil {
-				return saveAccountTx.stepError(2, err)
+			if step, err = dyngen.TransactDelete(s.saveAccountStep3Input(old.Email)); err != nil {
+				return saveAccountTx.StepError(2, err)
 			}
 			items = append(items, step)
 			keep = append(keep, 2)
-			if step, err = transactPut(s.saveAccountStep4Input(&AccountEmailClaim{
+			if step, err = dyngen.TransactPut(s.saveAccountStep4Input(&AccountEmailClaim{
 				Email:    account.Email,
 				Username: account.Username,
 			})); err != nil {
-				return saveAccountTx.stepError(3, err)
+				return saveAccountTx.StepError(3, err)
 			}
 			items = append(items, step)
 			keep = append(keep, 3)
@@ -8994,7 +8995,7 @@ func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return saveAccountTx.only(keep...).err(err, in.TransactItems)
+		return saveAccountTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -9066,20 +9067,20 @@ type OpenAccountParams struct {
 }
 
 // openAccountTx describes the steps of OpenAccount for the runtime.
-var openAccountTx = transaction{
-	method: "OpenAccount",
-	steps: []transactStep{{
-		action:    "create Account",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var openAccountTx = dyngen.Transaction{
+	Method: "OpenAccount",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Account",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "create Member",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "create Member",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "claim Account.email",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim Account.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -9108,26 +9109,26 @@ func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error
 	items := make([]types.TransactWriteItem, 3)
 	var err error
 	if params.Account == nil {
-		return openAccountTx.stepError(0, &ItemError{Entity: "Account", Reason: "no item: params.Account is nil"})
+		return openAccountTx.StepError(0, &ItemError{Entity: "Account", Reason: "no item: params.Account is nil"})
 	}
 	writtenAccount := *params.Account
 	if params.Member == nil {
-		return openAccountTx.stepError(1, &ItemError{Entity: "Member", Reason: "no item: params.Member is nil"})
+		return openAccountTx.StepError(1, &ItemError{Entity: "Member", Reason: "no item: params.Member is nil"})
 	}
 	writtenMember := *params.Member
-	if items[0], err = transactPut(s.openAccountStep1Input(&writtenAccount)); err != nil {
-		return openAccountTx.stepError(0, err)
+	if items[0], err = dyngen.TransactPut(s.openAccountStep1Input(&writtenAccount)); err != nil {
+		return openAccountTx.StepError(0, err)
 	}
-	if items[1], err = transactPut(s.openAccountStep2Input(&writtenMember)); err != nil {
-		return openAccountTx.stepError(1, err)
+	if items[1], err = dyngen.TransactPut(s.openAccountStep2Input(&writtenMember)); err != nil {
+		return openAccountTx.StepError(1, err)
 	}
-	if items[2], err = transactPut(s.openAccountStep3Input(&AccountEmailClaim{
+	if items[2], err = dyngen.TransactPut(s.openAccountStep3Input(&AccountEmailClaim{
 		Email:    writtenAccount.Email,
 		Username: writtenAccount.Username,
 	})); err != nil {
-		return openAccountTx.stepError(2, err)
+		return openAccountTx.StepError(2, err)
 	}
-	token, err := openAccountTx.requestToken(params.RequestToken)
+	token, err := openAccountTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -9136,7 +9137,7 @@ func (s *Store) OpenAccount(ctx context.Context, params OpenAccountParams) error
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return openAccountTx.err(err, in.TransactItems)
+		return openAccountTx.Err(err, in.TransactItems)
 	}
 	*params.Account = writtenAccount
 	*params.Member = writtenMember
@@ -9158,13 +9159,13 @@ const createLeaseCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
 func (s *Store) CreateLease(ctx context.Context, lease *Lease) error {
 	in, err := s.createLeaseInput(lease)
 	if err != nil {
-		return &callError{method: "CreateLease", cause: err}
+		return dyngen.Fail("CreateLease", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return expiringConditionError("CreateLease", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return dyngen.ExpiringConditionErr("CreateLease", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	if err := lease.UnmarshalItem(in.Item); err != nil {
-		return &callError{method: "CreateLease", cause: err}
+		return dyngen.Fail("CreateLease", err)
 	}
 	return nil
 }
@@ -9180,7 +9181,7 @@ func (s *Store) createLeaseInput(lease *Lease) (*dynamodb.PutItemInput, error) {
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createLeaseCondition),
 		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": intValue(s.clock().Unix())},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
@@ -9215,15 +9216,15 @@ const renewLeaseCondition = "attribute_exists(PK) AND (attribute_not_exists(#exp
 func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease, error) {
 	in, err := s.renewLeaseInput(params)
 	if err != nil {
-		return nil, &callError{method: "RenewLease", cause: err}
+		return nil, dyngen.Fail("RenewLease", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, versionError("RenewLease", err, "rev", params.LeaseRev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		return nil, dyngen.VersionErr("RenewLease", err, "rev", params.LeaseRev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
 	}
 	var v Lease
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "RenewLease", cause: err}
+		return nil, dyngen.Fail("RenewLease", err)
 	}
 	return &v, nil
 }
@@ -9250,8 +9251,8 @@ func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemIn
 		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#holder": "holder", "#rev": "rev"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":holder":       &types.AttributeValueMemberS{Value: holder},
-			":now":          intValue(s.clock().Unix()),
-			":rev_expected": intValue(leaseRev),
+			":now":          dyngen.IntValue(s.clock().Unix()),
+			":rev_expected": dyngen.IntValue(leaseRev),
 			":rev_one":      &types.AttributeValueMemberN{Value: "1"},
 		},
 		Key: map[string]types.AttributeValue{
@@ -9275,7 +9276,7 @@ func (s *Store) createProfileStep1Input(profile *Profile, now time.Time) (*dynam
 		return nil, err
 	}
 	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
-	item["createdAt"] = &types.AttributeValueMemberS{Value: formatTime(now)}
+	item["createdAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createProfileStep1Condition),
 		Item:                                item,
@@ -9303,16 +9304,16 @@ func (s *Store) createProfileStep2Input(profileHandleClaim *ProfileHandleClaim) 
 }
 
 // createProfileTx describes the steps of CreateProfile for the runtime.
-var createProfileTx = transaction{
-	method: "CreateProfile",
-	steps: []transactStep{{
-		action:    "create Profile",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+var createProfileTx = dyngen.Transaction{
+	Method: "CreateProfile",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Profile",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}, {
-		action:    "claim Profile.handle",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim Profile.handle",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -9341,25 +9342,25 @@ func (s *Store) CreateProfile(ctx context.Context, profile *Profile) error {
 	var keep []int
 	var step types.TransactWriteItem
 	var err error
-	if step, err = transactPut(s.createProfileStep1Input(profile, now)); err != nil {
-		return createProfileTx.stepError(0, err)
+	if step, err = dyngen.TransactPut(s.createProfileStep1Input(profile, now)); err != nil {
+		return createProfileTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = transactPut(s.createProfileStep2Input(&ProfileHandleClaim{
+	if step, err = dyngen.TransactPut(s.createProfileStep2Input(&ProfileHandleClaim{
 		Handle:    profile.Handle,
 		ProfileID: profile.ProfileID,
 	})); err != nil {
-		return createProfileTx.stepError(1, err)
+		return createProfileTx.StepError(1, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 1)
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return createProfileTx.only(keep...).err(err, in.TransactItems)
+		return createProfileTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	if err := profile.UnmarshalItem(items[0].Put.Item); err != nil {
-		return &callError{method: "CreateProfile", cause: err}
+		return dyngen.Fail("CreateProfile", err)
 	}
 	return nil
 }
@@ -9373,11 +9374,11 @@ func (s *Store) CreateProfile(ctx context.Context, profile *Profile) error {
 func (s *Store) GetProfile(ctx context.Context, profileID string) (*Profile, error) {
 	pk, err := profilePK(profileID)
 	if err != nil {
-		return nil, &callError{method: "GetProfile", cause: err}
+		return nil, dyngen.Fail("GetProfile", err)
 	}
 	sk, err := profileSK(profileID)
 	if err != nil {
-		return nil, &callError{method: "GetProfile", cause: err}
+		return nil, dyngen.Fail("GetProfile", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -9388,14 +9389,14 @@ func (s *Store) GetProfile(ctx context.Context, profileID string) (*Profile, err
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetProfile", cause: err}
+		return nil, dyngen.Fail("GetProfile", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetProfile", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetProfile", ErrNotFound)
 	}
 	var v Profile
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetProfile", cause: err}
+		return nil, dyngen.Fail("GetProfile", err)
 	}
 	return &v, nil
 }
@@ -9409,15 +9410,15 @@ func (s *Store) putProfileStep1Input(profile *Profile, handle string, now time.T
 	if err != nil {
 		return nil, err
 	}
-	item["rev"] = intValue(profile.Rev + 1)
+	item["rev"] = dyngen.IntValue(profile.Rev + 1)
 	values := map[string]types.AttributeValue{
 		":_type":         item["_type"],
-		":createdAt_now": &types.AttributeValueMemberS{Value: formatTime(now)},
+		":createdAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 		":handle":        item["handle"],
 		":handle_when":   &types.AttributeValueMemberS{Value: handle},
 		":profileId":     item["profileId"],
 		":rev":           item["rev"],
-		":rev_expected":  intValue(profile.Rev),
+		":rev_expected":  dyngen.IntValue(profile.Rev),
 	}
 	set := []string{"#_type = :_type", "#profileId = :profileId", "#handle = :handle", "#rev = :rev", "#createdAt = if_not_exists(#createdAt, :createdAt_now)"}
 	var remove []string
@@ -9438,7 +9439,7 @@ func (s *Store) putProfileStep1Input(profile *Profile, handle string, now time.T
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
 	}, nil
 }
 
@@ -9480,22 +9481,22 @@ func (s *Store) putProfileStep3Input(profileHandleClaim *ProfileHandleClaim) (*d
 }
 
 // putProfileTx describes the steps of PutProfile for the runtime.
-var putProfileTx = transaction{
-	method: "PutProfile",
-	steps: []transactStep{{
-		action:    "put Profile",
-		expected:  ":rev_expected",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
-		version:   "rev",
+var putProfileTx = dyngen.Transaction{
+	Method: "PutProfile",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Profile",
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
-		action: "release Profile.handle",
-		key:    []string{"PK", "SK"},
+		Action: "release Profile.handle",
+		Key:    []string{"PK", "SK"},
 	}, {
-		action:    "claim Profile.handle",
-		ifPresent: ErrAlreadyExists,
-		key:       []string{"PK", "SK"},
+		Action:    "claim Profile.handle",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -9539,11 +9540,11 @@ func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 	now := s.clock()
 	pk, err := profilePK(profile.ProfileID)
 	if err != nil {
-		return &callError{method: "PutProfile", cause: err}
+		return dyngen.Fail("PutProfile", err)
 	}
 	sk, err := profileSK(profile.ProfileID)
 	if err != nil {
-		return &callError{method: "PutProfile", cause: err}
+		return dyngen.Fail("PutProfile", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -9554,41 +9555,41 @@ func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return &callError{method: "PutProfile", cause: err}
+		return dyngen.Fail("PutProfile", err)
 	}
 	var items []types.TransactWriteItem
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
-		return &callError{method: "PutProfile", cause: ErrNotFound}
+		return dyngen.Fail("PutProfile", ErrNotFound)
 	}
 	var old Profile
 	if err := old.UnmarshalItem(out.Item); err != nil {
-		return &callError{method: "PutProfile", cause: err}
+		return dyngen.Fail("PutProfile", err)
 	}
-	if step, err = transactUpdate(s.putProfileStep1Input(profile, old.Handle, now)); err != nil {
-		return putProfileTx.stepError(0, err)
+	if step, err = dyngen.TransactUpdate(s.putProfileStep1Input(profile, old.Handle, now)); err != nil {
+		return putProfileTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
 	if old.Handle != profile.Handle {
-		if step, err = transactDelete(s.putProfileStep2Input(old.Handle)); err != nil {
-			return putProfileTx.stepError(1, err)
+		if step, err = dyngen.TransactDelete(s.putProfileStep2Input(old.Handle)); err != nil {
+			return putProfileTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
-		if step, err = transactPut(s.putProfileStep3Input(&ProfileHandleClaim{
+		if step, err = dyngen.TransactPut(s.putProfileStep3Input(&ProfileHandleClaim{
 			Handle:    profile.Handle,
 			ProfileID: profile.ProfileID,
 		})); err != nil {
-			return putProfileTx.stepError(2, err)
+			return putProfileTx.StepError(2, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 2)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return putProfileTx.only(keep...).err(err, in.TransactItems)
+		return putProfileTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -9617,7 +9618,7 @@ func (s *Store) deleteProfileStep1Input(profileID string, profileRev int64, hand
 		ExpressionAttributeNames: map[string]string{"#handle": "handle", "#rev": "rev"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":handle_when":  &types.AttributeValueMemberS{Value: handle},
-			":rev_expected": intValue(profileRev),
+			":rev_expected": dyngen.IntValue(profileRev),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -9650,18 +9651,18 @@ func (s *Store) deleteProfileStep2Input(handle string) (*dynamodb.DeleteItemInpu
 }
 
 // deleteProfileTx describes the steps of DeleteProfile for the runtime.
-var deleteProfileTx = transaction{
-	method: "DeleteProfile",
-	steps: []transactStep{{
-		action:    "delete Profile",
-		expected:  ":rev_expected",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
-		version:   "rev",
+var deleteProfileTx = dyngen.Transaction{
+	Method: "DeleteProfile",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Profile",
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
-		action: "release Profile.handle",
-		key:    []string{"PK", "SK"},
+		Action: "release Profile.handle",
+		Key:    []string{"PK", "SK"},
 	}},
 }
 
@@ -9691,11 +9692,11 @@ func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) e
 	profileRev := params.ProfileRev
 	pk, err := profilePK(profileID)
 	if err != nil {
-		return &callError{method: "DeleteProfile", cause: err}
+		return dyngen.Fail("DeleteProfile", err)
 	}
 	sk, err := profileSK(profileID)
 	if err != nil {
-		return &callError{method: "DeleteProfile", cause: err}
+		return dyngen.Fail("DeleteProfile", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		ConsistentRead: aws.Bool(true),
@@ -9706,31 +9707,31 @@ func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) e
 		TableName: aws.String(s.mainTable),
 	})
 	if err != nil {
-		return &callError{method: "DeleteProfile", cause: err}
+		return dyngen.Fail("DeleteProfile", err)
 	}
 	var items []types.TransactWriteItem
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
-		return &callError{method: "DeleteProfile", cause: ErrNotFound}
+		return dyngen.Fail("DeleteProfile", ErrNotFound)
 	}
 	var old Profile
 	if err := old.UnmarshalItem(out.Item); err != nil {
-		return &callError{method: "DeleteProfile", cause: err}
+		return dyngen.Fail("DeleteProfile", err)
 	}
-	if step, err = transactDelete(s.deleteProfileStep1Input(profileID, profileRev, old.Handle)); err != nil {
-		return deleteProfileTx.stepError(0, err)
+	if step, err = dyngen.TransactDelete(s.deleteProfileStep1Input(profileID, profileRev, old.Handle)); err != nil {
+		return deleteProfileTx.StepError(0, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = transactDelete(s.deleteProfileStep2Input(old.Handle)); err != nil {
-		return deleteProfileTx.stepError(1, err)
+	if step, err = dyngen.TransactDelete(s.deleteProfileStep2Input(old.Handle)); err != nil {
+		return deleteProfileTx.StepError(1, err)
 	}
 	items = append(items, step)
 	keep = append(keep, 1)
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return deleteProfileTx.only(keep...).err(err, in.TransactItems)
+		return deleteProfileTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }
@@ -9751,7 +9752,7 @@ func (s *Store) auditVaultStep1Input(ownerID string, vaultID string, vaultRev in
 	return &types.ConditionCheck{
 		ConditionExpression:       aws.String(auditVaultStep1Condition),
 		ExpressionAttributeNames:  map[string]string{"#rev": "rev"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": intValue(vaultRev)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": dyngen.IntValue(vaultRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -9781,10 +9782,10 @@ func (s *Store) auditVaultStep2Input(username string) (*dynamodb.UpdateItemInput
 		ExpressionAttributeNames: map[string]string{"#followers": "followers"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":followers":         &types.AttributeValueMemberN{Value: "1"},
-			":followers_max":     intValue(math.MaxInt64),
-			":followers_min":     intValue(0),
-			":followers_restMax": intDiff(math.MaxInt64, int64(1)),
-			":followers_restMin": intDiff(0, int64(1)),
+			":followers_max":     dyngen.IntValue(math.MaxInt64),
+			":followers_min":     dyngen.IntValue(0),
+			":followers_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":followers_restMin": dyngen.IntDiff(0, int64(1)),
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -9818,20 +9819,20 @@ type AuditVaultParams struct {
 }
 
 // auditVaultTx describes the steps of AuditVault for the runtime.
-var auditVaultTx = transaction{
-	method: "AuditVault",
-	steps: []transactStep{{
-		action:    "check Vault",
-		expected:  ":rev_expected",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
-		version:   "rev",
+var auditVaultTx = dyngen.Transaction{
+	Method: "AuditVault",
+	Steps: []dyngen.TransactStep{{
+		Action:    "check Vault",
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
-		action:    "update Member",
-		ifAbsent:  ErrNotFound,
-		ifPresent: ErrConditionFailed,
-		key:       []string{"PK", "SK"},
+		Action:    "update Member",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -9862,13 +9863,13 @@ var auditVaultTx = transaction{
 func (s *Store) AuditVault(ctx context.Context, params AuditVaultParams) error {
 	items := make([]types.TransactWriteItem, 2)
 	var err error
-	if items[0], err = transactCheck(s.auditVaultStep1Input(params.OwnerID, params.VaultID, params.VaultRev)); err != nil {
-		return auditVaultTx.stepError(0, err)
+	if items[0], err = dyngen.TransactCheck(s.auditVaultStep1Input(params.OwnerID, params.VaultID, params.VaultRev)); err != nil {
+		return auditVaultTx.StepError(0, err)
 	}
-	if items[1], err = transactUpdate(s.auditVaultStep2Input(params.OwnerID)); err != nil {
-		return auditVaultTx.stepError(1, err)
+	if items[1], err = dyngen.TransactUpdate(s.auditVaultStep2Input(params.OwnerID)); err != nil {
+		return auditVaultTx.StepError(1, err)
 	}
-	token, err := auditVaultTx.requestToken(params.RequestToken)
+	token, err := auditVaultTx.RequestToken(params.RequestToken)
 	if err != nil {
 		return err
 	}
@@ -9877,7 +9878,7 @@ func (s *Store) AuditVault(ctx context.Context, params AuditVaultParams) error {
 		TransactItems:      items,
 	}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return auditVaultTx.err(err, in.TransactItems)
+		return auditVaultTx.Err(err, in.TransactItems)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // GetReading reads one Reading by its primary key; ErrNotFound when there
@@ -25,20 +26,20 @@ func (s *Store) GetReading(ctx context.Context, key ReadingKey) (*Reading, error
 	seq := key.Seq
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
-			"deviceId": intValue(deviceID),
-			"seq":      intValue(seq),
+			"deviceId": dyngen.IntValue(deviceID),
+			"seq":      dyngen.IntValue(seq),
 		},
 		TableName: aws.String(s.readingsTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetReading", cause: err}
+		return nil, dyngen.Fail("GetReading", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetReading", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetReading", ErrNotFound)
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetReading", cause: err}
+		return nil, dyngen.Fail("GetReading", err)
 	}
 	return &v, nil
 }
@@ -60,17 +61,17 @@ type ReadingsBetweenResult struct {
 const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
 // readingsBetweenShape is how ReadingsBetween binds and checks its cursors.
-var readingsBetweenShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
-		op:      "BETWEEN",
-		pattern: "ReadingsBetween",
-		pk:      "deviceId",
-		sk:      "seq",
+var readingsBetweenShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "deviceId",
+		Pattern: "ReadingsBetween",
+		SK:      "seq",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // ReadingsBetween reads one page of Reading items; page.Cursor continues
@@ -86,47 +87,47 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 	seqFrom := params.SeqFrom
 	seqTo := params.SeqTo
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: readingsBetweenKeyCondition,
-			limit:        pageLimit(page, 0),
-			table:        s.readingsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: readingsBetweenKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			Table:        s.readingsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   intValue(deviceID),
-				":skhi": intValue(seqTo),
-				":sklo": intValue(seqFrom),
+				":pk":   dyngen.IntValue(deviceID),
+				":skhi": dyngen.IntValue(seqTo),
+				":sklo": dyngen.IntValue(seqFrom),
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsBetweenShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, readingsBetweenShape)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", cause: err}
+		return nil, dyngen.Fail("ReadingsBetween", err)
 	}
-	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
 		return &ReadingsBetweenResult{}, nil
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBetween", cause: err}
+		return nil, dyngen.Fail("ReadingsBetween", err)
 	}
 	res := &ReadingsBetweenResult{Items: make([]Reading, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "deviceId", "seq"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReadingsBetween", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReadingsBetween", undecoded)
 }
 
 // ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the
@@ -134,7 +135,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error] {
-	return walk(func(page Page) ([]Reading, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBetween(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -159,16 +160,16 @@ type ReadingsBeforeResult struct {
 const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
 
 // readingsBeforeShape is how ReadingsBefore binds and checks its cursors.
-var readingsBeforeShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
-		op:      "<",
-		pattern: "ReadingsBefore",
-		pk:      "deviceId",
-		sk:      "seq",
+var readingsBeforeShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
+		Op:      "<",
+		PK:      "deviceId",
+		Pattern: "ReadingsBefore",
+		SK:      "seq",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // ReadingsBefore reads one page of Reading items; page.Cursor continues
@@ -183,44 +184,44 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 	deviceID := params.DeviceID
 	seq := params.Seq
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: readingsBeforeKeyCondition,
-			limit:        pageLimit(page, 0),
-			table:        s.readingsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: readingsBeforeKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			Table:        s.readingsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": intValue(deviceID),
-				":sk": intValue(seq),
+				":pk": dyngen.IntValue(deviceID),
+				":sk": dyngen.IntValue(seq),
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsBeforeShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, readingsBeforeShape)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", cause: err}
+		return nil, dyngen.Fail("ReadingsBefore", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReadingsBefore", cause: err}
+		return nil, dyngen.Fail("ReadingsBefore", err)
 	}
 	res := &ReadingsBeforeResult{Items: make([]Reading, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "deviceId", "seq"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReadingsBefore", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReadingsBefore", undecoded)
 }
 
 // ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the
@@ -228,7 +229,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 // page's DecodeError listing them comes after its other items; the walk
 // goes on. Another error ends it.
 func (s *Store) ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error] {
-	return walk(func(page Page) ([]Reading, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsBefore(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -253,16 +254,16 @@ type ReadingsFromResult struct {
 const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
 
 // readingsFromShape is how ReadingsFrom binds and checks its cursors.
-var readingsFromShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"deviceId", 'N', false}, {"seq", 'N', true}},
-		op:      ">=",
-		pattern: "ReadingsFrom",
-		pk:      "deviceId",
-		sk:      "seq",
+var readingsFromShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
+		Op:      ">=",
+		PK:      "deviceId",
+		Pattern: "ReadingsFrom",
+		SK:      "seq",
 	},
-	lo:      ":sk",
-	pkValue: ":pk",
+	Lo:      ":sk",
+	PKValue: ":pk",
 }
 
 // ReadingsFrom reads one page of Reading items; page.Cursor continues from
@@ -277,43 +278,43 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 	deviceID := params.DeviceID
 	seq := params.Seq
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: readingsFromKeyCondition,
-			limit:        pageLimit(page, 5),
-			table:        s.readingsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: readingsFromKeyCondition,
+			Limit:        dyngen.PageLimit(page, 5),
+			Table:        s.readingsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": intValue(deviceID),
-				":sk": intValue(seq),
+				":pk": dyngen.IntValue(deviceID),
+				":sk": dyngen.IntValue(seq),
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, readingsFromShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, readingsFromShape)
 	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", cause: err}
+		return nil, dyngen.Fail("ReadingsFrom", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReadingsFrom", cause: err}
+		return nil, dyngen.Fail("ReadingsFrom", err)
 	}
 	res := &ReadingsFromResult{Items: make([]Reading, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "deviceId", "seq"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "deviceId", "seq"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReadingsFrom", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReadingsFrom", undecoded)
 }
 
 // ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages
@@ -321,7 +322,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error] {
-	return walk(func(page Page) ([]Reading, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Reading, Cursor, error) {
 		res, err := s.ReadingsFrom(ctx, params, page)
 		if res == nil {
 			return nil, "", err
@@ -342,30 +343,30 @@ const latestReadingKeyCondition = "#pk = :pk"
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestReading(ctx context.Context, deviceID int64) (*Reading, error) {
-	pkValue := intValue(deviceID)
-	fixed := &queryFixed{
-		keyCondition: latestReadingKeyCondition,
-		limit:        1,
-		table:        s.readingsTable,
+	pkValue := dyngen.IntValue(deviceID)
+	fixed := &dyngen.QueryFixed{
+		KeyCondition: latestReadingKeyCondition,
+		Limit:        1,
+		Table:        s.readingsTable,
 	}
 	in := &dynamodb.QueryInput{
 		ExpressionAttributeNames:  map[string]string{"#pk": "deviceId"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    &fixed.keyCondition,
-		Limit:                     fixed.limitRef(),
-		ScanIndexForward:          &fixed.forward,
-		TableName:                 &fixed.table,
+		KeyConditionExpression:    &fixed.KeyCondition,
+		Limit:                     fixed.LimitRef(),
+		ScanIndexForward:          &fixed.Forward,
+		TableName:                 &fixed.Table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "LatestReading", cause: err}
+		return nil, dyngen.Fail("LatestReading", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "LatestReading", kind: ErrNotFound}
+		return nil, dyngen.FailKind("LatestReading", ErrNotFound, nil)
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "LatestReading", cause: err}
+		return nil, dyngen.Fail("LatestReading", err)
 	}
 	return &v, nil
 }
@@ -391,38 +392,38 @@ func (s *Store) FirstReadingBetween(ctx context.Context, params FirstReadingBetw
 	deviceID := params.DeviceID
 	seqFrom := params.SeqFrom
 	seqTo := params.SeqTo
-	pkValue := intValue(deviceID)
-	fixed := &queryFixed{
-		consistent:   true,
-		keyCondition: firstReadingBetweenKeyCondition,
-		limit:        1,
-		table:        s.readingsTable,
+	pkValue := dyngen.IntValue(deviceID)
+	fixed := &dyngen.QueryFixed{
+		Consistent:   true,
+		KeyCondition: firstReadingBetweenKeyCondition,
+		Limit:        1,
+		Table:        s.readingsTable,
 	}
 	in := &dynamodb.QueryInput{
-		ConsistentRead:           &fixed.consistent,
+		ConsistentRead:           &fixed.Consistent,
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":   pkValue,
-			":skhi": intValue(seqTo),
-			":sklo": intValue(seqFrom),
+			":skhi": dyngen.IntValue(seqTo),
+			":sklo": dyngen.IntValue(seqFrom),
 		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		TableName:              &fixed.table,
+		KeyConditionExpression: &fixed.KeyCondition,
+		Limit:                  fixed.LimitRef(),
+		TableName:              &fixed.Table,
 	}
-	if emptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return nil, &callError{method: "FirstReadingBetween", kind: ErrNotFound}
+	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
+		return nil, dyngen.FailKind("FirstReadingBetween", ErrNotFound, nil)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "FirstReadingBetween", cause: err}
+		return nil, dyngen.Fail("FirstReadingBetween", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "FirstReadingBetween", kind: ErrNotFound}
+		return nil, dyngen.FailKind("FirstReadingBetween", ErrNotFound, nil)
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "FirstReadingBetween", cause: err}
+		return nil, dyngen.Fail("FirstReadingBetween", err)
 	}
 	return &v, nil
 }
@@ -443,11 +444,11 @@ type LastReadingBeforeItem struct {
 
 // unmarshalItem sets view from the attributes LastReadingBefore reads.
 func (view *LastReadingBeforeItem) unmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Reading"}
-	view.Value = dec.float("value", item["value"], required)
-	view.DeviceID = dec.int("deviceId", item["deviceId"], required)
-	view.Seq = dec.int("seq", item["seq"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Reading"}
+	view.Value = dec.Float("value", item["value"], dyngen.Required)
+	view.DeviceID = dec.Int("deviceId", item["deviceId"], dyngen.Required)
+	view.Seq = dec.Int("seq", item["seq"], dyngen.Required)
+	return dec.Err
 }
 
 const lastReadingBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
@@ -465,35 +466,35 @@ const lastReadingBeforeProjection = "#value, #pk, #sk"
 func (s *Store) LastReadingBefore(ctx context.Context, params LastReadingBeforeParams) (*LastReadingBeforeItem, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq
-	pkValue := intValue(deviceID)
-	fixed := &queryFixed{
-		keyCondition: lastReadingBeforeKeyCondition,
-		limit:        1,
-		projection:   lastReadingBeforeProjection,
-		table:        s.readingsTable,
+	pkValue := dyngen.IntValue(deviceID)
+	fixed := &dyngen.QueryFixed{
+		KeyCondition: lastReadingBeforeKeyCondition,
+		Limit:        1,
+		Projection:   lastReadingBeforeProjection,
+		Table:        s.readingsTable,
 	}
 	in := &dynamodb.QueryInput{
 		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq", "#value": "value"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": pkValue,
-			":sk": intValue(seq),
+			":sk": dyngen.IntValue(seq),
 		},
-		KeyConditionExpression: &fixed.keyCondition,
-		Limit:                  fixed.limitRef(),
-		ProjectionExpression:   &fixed.projection,
-		ScanIndexForward:       &fixed.forward,
-		TableName:              &fixed.table,
+		KeyConditionExpression: &fixed.KeyCondition,
+		Limit:                  fixed.LimitRef(),
+		ProjectionExpression:   &fixed.Projection,
+		ScanIndexForward:       &fixed.Forward,
+		TableName:              &fixed.Table,
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "LastReadingBefore", cause: err}
+		return nil, dyngen.Fail("LastReadingBefore", err)
 	}
 	if len(out.Items) == 0 {
-		return nil, &callError{method: "LastReadingBefore", kind: ErrNotFound}
+		return nil, dyngen.FailKind("LastReadingBefore", ErrNotFound, nil)
 	}
 	var v LastReadingBeforeItem
 	if err := v.unmarshalItem(out.Items[0]); err != nil {
-		return nil, &callError{method: "LastReadingBefore", cause: err}
+		return nil, dyngen.Fail("LastReadingBefore", err)
 	}
 	return &v, nil
 }
@@ -505,10 +506,10 @@ func (s *Store) LastReadingBefore(ctx context.Context, params LastReadingBeforeP
 func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	in, err := s.saveReadingInput(reading)
 	if err != nil {
-		return &callError{method: "SaveReading", cause: err}
+		return dyngen.Fail("SaveReading", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return &callError{method: "SaveReading", cause: err}
+		return dyngen.Fail("SaveReading", err)
 	}
 	return nil
 }
@@ -554,15 +555,15 @@ const hitCondition = "((attribute_not_exists(#hits) AND :hits >= :hits_min) OR #
 func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
 	in, err := s.hitInput(params)
 	if err != nil {
-		return nil, &callError{method: "Hit", cause: err}
+		return nil, dyngen.Fail("Hit", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("Hit", err, ErrConditionFailed, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("Hit", err, ErrConditionFailed, ErrConditionFailed)
 	}
 	var v Reading
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "Hit", cause: err}
+		return nil, dyngen.Fail("Hit", err)
 	}
 	return &v, nil
 }
@@ -576,7 +577,7 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 	at := params.At
 	unit := params.Unit
 	hits := params.Hits
-	if !storableFloat(value) {
+	if !dyngen.StorableFloat(value) {
 		return nil, &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	if unit != nil {
@@ -586,13 +587,13 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 	}
 	values := map[string]types.AttributeValue{
 		":_type":        &types.AttributeValueMemberS{Value: "Reading"},
-		":at":           intValue(at.UnixMilli()),
-		":hits":         intValue(hits),
-		":hits_max":     intValue(math.MaxInt64),
-		":hits_min":     intValue(math.MinInt64),
-		":hits_restMax": intDiff(math.MaxInt64, hits),
-		":hits_restMin": intDiff(math.MinInt64, hits),
-		":value":        floatValue(value),
+		":at":           dyngen.IntValue(at.UnixMilli()),
+		":hits":         dyngen.IntValue(hits),
+		":hits_max":     dyngen.IntValue(math.MaxInt64),
+		":hits_min":     dyngen.IntValue(math.MinInt64),
+		":hits_restMax": dyngen.IntDiff(math.MaxInt64, hits),
+		":hits_restMin": dyngen.IntDiff(math.MinInt64, hits),
+		":value":        dyngen.FloatValue(value),
 	}
 	set := []string{"#value = :value", "#at = :at", "#_type = :_type"}
 	remove := []string{}
@@ -606,13 +607,13 @@ func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 		ConditionExpression:      aws.String(hitCondition),
 		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#at": "at", "#hits": "hits", "#unit": "unit", "#value": "value"},
 		Key: map[string]types.AttributeValue{
-			"deviceId": intValue(deviceID),
-			"seq":      intValue(seq),
+			"deviceId": dyngen.IntValue(deviceID),
+			"seq":      dyngen.IntValue(seq),
 		},
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.readingsTable),
-		UpdateExpression:                    aws.String(updateExpression(set, "#hits :hits", remove, nil)),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "#hits :hits", remove, nil)),
 	}
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
@@ -636,15 +637,15 @@ func (s *Store) GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, 
 	in := make([]map[string]types.AttributeValue, len(keys))
 	for i := range keys {
 		in[i] = map[string]types.AttributeValue{
-			"deviceId": intValue(keys[i].DeviceID),
-			"seq":      intValue(keys[i].Seq),
+			"deviceId": dyngen.IntValue(keys[i].DeviceID),
+			"seq":      dyngen.IntValue(keys[i].Seq),
 		}
 	}
-	return batchGet(ctx, s.client, batchCall{
-		key:     []string{"deviceId", "seq"},
-		method:  "GetReadings",
-		table:   s.readingsTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchGet(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"deviceId", "seq"},
+		Method:  "GetReadings",
+		Table:   s.readingsTable,
+		Workers: s.batchConcurrency,
 	}, in, true, "", nil, func(item map[string]types.AttributeValue) (Reading, error) {
 		var v Reading
 		if err := v.UnmarshalItem(item); err != nil {
@@ -669,15 +670,15 @@ func (s *Store) PutReadings(ctx context.Context, items []Reading) error {
 	for i := range items {
 		item, err := items[i].MarshalItem()
 		if err != nil {
-			return batchItemError("PutReadings", "written", i, len(items), err)
+			return dyngen.BatchItemError("PutReadings", "written", i, len(items), err)
 		}
 		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"deviceId", "seq"},
-		method:  "PutReadings",
-		table:   s.readingsTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"deviceId", "seq"},
+		Method:  "PutReadings",
+		Table:   s.readingsTable,
+		Workers: s.batchConcurrency,
 	}, "written", reqs)
 }
 
@@ -695,14 +696,14 @@ func (s *Store) DeleteReadings(ctx context.Context, keys []ReadingKey) error {
 	reqs := make([]types.WriteRequest, len(keys))
 	for i := range keys {
 		reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
-			"deviceId": intValue(keys[i].DeviceID),
-			"seq":      intValue(keys[i].Seq),
+			"deviceId": dyngen.IntValue(keys[i].DeviceID),
+			"seq":      dyngen.IntValue(keys[i].Seq),
 		}}}
 	}
-	return batchWrite(ctx, s.client, batchCall{
-		key:     []string{"deviceId", "seq"},
-		method:  "DeleteReadings",
-		table:   s.readingsTable,
-		workers: s.batchConcurrency,
+	return dyngen.BatchWrite(ctx, s.client, dyngen.BatchCall{
+		Key:     []string{"deviceId", "seq"},
+		Method:  "DeleteReadings",
+		Table:   s.readingsTable,
+		Workers: s.batchConcurrency,
 	}, "deleted", reqs)
 }

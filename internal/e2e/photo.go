@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // Photo is an item of table Main.
@@ -24,20 +25,20 @@ type Photo struct {
 
 // photoPK builds PK="PHOTO#{photoId}" of Photo items.
 func photoPK(photoID string) (string, error) {
-	photoIDKey, err := keyString("photoId", photoID, "#")
+	photoIDKey, err := dyngen.KeyString("photoId", photoID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "PHOTO#"+photoIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "PHOTO#"+photoIDKey, dyngen.MaxSortKey)
 }
 
 // photoSK builds SK="PHOTO#{photoId}" of Photo items.
 func photoSK(photoID string) (string, error) {
-	photoIDKey, err := keyString("photoId", photoID, "#")
+	photoIDKey, err := dyngen.KeyString("photoId", photoID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "PHOTO#"+photoIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "PHOTO#"+photoIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
@@ -71,7 +72,7 @@ func (p *Photo) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "PHOTO#"...)
-	photoIDKey, err := keyString("photoId", p.PhotoID, "#")
+	photoIDKey, err := dyngen.KeyString("photoId", p.PhotoID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +82,11 @@ func (p *Photo) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, photoIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +128,9 @@ type photoValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (p *Photo) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Photo"}
-	p.PhotoID = dec.string("photoId", item["photoId"], required)
-	p.Owner = dec.string("owner", item["owner"], required)
-	p.LikesCount = dec.int("likesCount", item["likesCount"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Photo"}
+	p.PhotoID = dec.String("photoId", item["photoId"], dyngen.Required)
+	p.Owner = dec.String("owner", item["owner"], dyngen.Required)
+	p.LikesCount = dec.Int("likesCount", item["likesCount"], dyngen.Required)
+	return dec.Err
 }

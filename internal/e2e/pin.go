@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A pin, stored under NOTE#PIN#, where the begins_with of a Note query
@@ -28,11 +29,11 @@ type Pin struct {
 
 // pinPK builds PK="OWNER#{ownerId}" of Pin items.
 func pinPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
@@ -65,25 +66,25 @@ func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", p.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", p.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "NOTE#PIN#"...)
-	pinIDKey, err := keyString("pinId", p.PinID, "#")
+	pinIDKey, err := dyngen.KeyString("pinId", p.PinID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, pinIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -124,10 +125,10 @@ type pinValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (p *Pin) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Pin"}
-	p.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	p.PinID = dec.string("pinId", item["pinId"], required)
-	p.Label = dec.string("label", item["label"], required)
-	p.Folder = dec.path("folder", item["folder"], "#", required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Pin"}
+	p.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	p.PinID = dec.String("pinId", item["pinId"], dyngen.Required)
+	p.Label = dec.String("label", item["label"], dyngen.Required)
+	p.Folder = dec.Path("folder", item["folder"], "#", dyngen.Required)
+	return dec.Err
 }

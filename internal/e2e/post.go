@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A post, listed newest first by the created time the Store writes.
@@ -28,29 +29,29 @@ type Post struct {
 
 // postPK builds PK="POST#{postId}" of Post items.
 func postPK(postID string) (string, error) {
-	postIDKey, err := keyString("postId", postID, "#")
+	postIDKey, err := dyngen.KeyString("postId", postID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "POST#"+postIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "POST#"+postIDKey, dyngen.MaxSortKey)
 }
 
 // postSK builds SK="POST#{postId}" of Post items.
 func postSK(postID string) (string, error) {
-	postIDKey, err := keyString("postId", postID, "#")
+	postIDKey, err := dyngen.KeyString("postId", postID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "POST#"+postIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "POST#"+postIDKey, dyngen.MaxSortKey)
 }
 
 // postGSI1PK builds GSI1PK="AUTHOR#{author}" of Post items.
 func postGSI1PK(author string) (string, error) {
-	authorKey, err := keyString("author", author, "#")
+	authorKey, err := dyngen.KeyString("author", author, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1PK", "AUTHOR#"+authorKey, maxPartitionKey)
+	return dyngen.KeySize("GSI1PK", "AUTHOR#"+authorKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
@@ -64,7 +65,7 @@ func (p *Post) validate() error {
 	if !utf8.ValidString(p.Title) {
 		return &ItemError{Entity: "Post", Attr: "title", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(p.CreatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(p.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Post", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -82,7 +83,7 @@ func (p *Post) MarshalItem() (map[string]types.AttributeValue, error) {
 	text := keyBuf[:0]
 	var err error
 	text = append(text, "POST#"...)
-	postIDKey, err := keyString("postId", p.PostID, "#")
+	postIDKey, err := dyngen.KeyString("postId", p.PostID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (p *Post) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, postIDKey...)
 	skEnd := len(text)
 	text = append(text, "AUTHOR#"...)
-	authorKey, err := keyString("author", p.Author, "#")
+	authorKey, err := dyngen.KeyString("author", p.Author, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (p *Post) MarshalItem() (map[string]types.AttributeValue, error) {
 	gsi1PKEnd := len(text)
 	text = append(text, "POST#"...)
 	createdAtFrom := len(text)
-	text, err = appendKeyTime(text, "createdAt", p.CreatedAt)
+	text, err = dyngen.AppendKeyTime(text, "createdAt", p.CreatedAt)
 	if err != nil {
 		return nil, err
 	}
@@ -109,19 +110,19 @@ func (p *Post) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, postIDKey...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
+	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
+	gsi1SK, err := dyngen.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -166,10 +167,10 @@ type postValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (p *Post) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Post"}
-	p.Author = dec.string("author", item["author"], required)
-	p.PostID = dec.string("postId", item["postId"], required)
-	p.Title = dec.string("title", item["title"], required)
-	p.CreatedAt = dec.time("createdAt", item["createdAt"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Post"}
+	p.Author = dec.String("author", item["author"], dyngen.Required)
+	p.PostID = dec.String("postId", item["postId"], dyngen.Required)
+	p.Title = dec.String("title", item["title"], dyngen.Required)
+	p.CreatedAt = dec.Time("createdAt", item["createdAt"], dyngen.Required)
+	return dec.Err
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A versioned profile with a unique handle, a created time and a set that
@@ -31,20 +32,20 @@ type Profile struct {
 
 // profilePK builds PK="PROFILE#{profileId}" of Profile items.
 func profilePK(profileID string) (string, error) {
-	profileIDKey, err := keyString("profileId", profileID, "#")
+	profileIDKey, err := dyngen.KeyString("profileId", profileID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "PROFILE#"+profileIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "PROFILE#"+profileIDKey, dyngen.MaxSortKey)
 }
 
 // profileSK builds SK="PROFILE#{profileId}" of Profile items.
 func profileSK(profileID string) (string, error) {
-	profileIDKey, err := keyString("profileId", profileID, "#")
+	profileIDKey, err := dyngen.KeyString("profileId", profileID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "PROFILE#"+profileIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "PROFILE#"+profileIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
@@ -58,10 +59,10 @@ func (p *Profile) validate() error {
 	if !utf8.ValidString(p.Handle) {
 		return &ItemError{Entity: "Profile", Attr: "handle", Reason: "not valid UTF-8"}
 	}
-	if !validStrings(p.Tags) {
+	if !dyngen.ValidStrings(p.Tags) {
 		return &ItemError{Entity: "Profile", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
 	}
-	if !storableYear(p.CreatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(p.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Profile", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -78,7 +79,7 @@ func (p *Profile) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "PROFILE#"...)
-	profileIDKey, err := keyString("profileId", p.ProfileID, "#")
+	profileIDKey, err := dyngen.KeyString("profileId", p.ProfileID, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -88,11 +89,11 @@ func (p *Profile) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, profileIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (p *Profile) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: "Profile"},
 			{Value: p.ProfileID},
 			{Value: p.Handle},
-			{Value: formatTime(p.CreatedAt)},
+			{Value: dyngen.FormatTime(p.CreatedAt)},
 		},
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(p.Rev, 10)},
@@ -121,7 +122,7 @@ func (p *Profile) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["handle"] = &vals.s[4]
 	item["rev"] = &vals.n[0]
 	if len(p.Tags) > 0 {
-		item["tags"] = stringSetValue(p.Tags)
+		item["tags"] = dyngen.StringSetValue(p.Tags)
 	}
 	item["createdAt"] = &vals.s[5]
 	return item, nil
@@ -139,11 +140,11 @@ type profileValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (p *Profile) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Profile"}
-	p.ProfileID = dec.string("profileId", item["profileId"], required)
-	p.Handle = dec.string("handle", item["handle"], required)
-	p.Rev = dec.int("rev", item["rev"], required)
-	p.Tags = dec.stringSet("tags", item["tags"], optional)
-	p.CreatedAt = dec.time("createdAt", item["createdAt"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Profile"}
+	p.ProfileID = dec.String("profileId", item["profileId"], dyngen.Required)
+	p.Handle = dec.String("handle", item["handle"], dyngen.Required)
+	p.Rev = dec.Int("rev", item["rev"], dyngen.Required)
+	p.Tags = dec.StringSet("tags", item["tags"], dyngen.Optional)
+	p.CreatedAt = dec.Time("createdAt", item["createdAt"], dyngen.Required)
+	return dec.Err
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // ProfileHandleClaim is the claim of a value of Profile's unique handle: an
@@ -29,21 +30,21 @@ type ProfileHandleClaim struct {
 // profileHandleClaimPK builds PK="UNIQUE#Profile#handle#{handle}" of
 // ProfileHandleClaim items.
 func profileHandleClaimPK(handle string) (string, error) {
-	handleKey, err := keyString("handle", handle, "#")
+	handleKey, err := dyngen.KeyString("handle", handle, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "UNIQUE#Profile#handle#"+handleKey, maxSortKey)
+	return dyngen.KeySize("PK", "UNIQUE#Profile#handle#"+handleKey, dyngen.MaxSortKey)
 }
 
 // profileHandleClaimSK builds SK="UNIQUE#Profile#handle#{handle}" of
 // ProfileHandleClaim items.
 func profileHandleClaimSK(handle string) (string, error) {
-	handleKey, err := keyString("handle", handle, "#")
+	handleKey, err := dyngen.KeyString("handle", handle, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "UNIQUE#Profile#handle#"+handleKey, maxSortKey)
+	return dyngen.KeySize("SK", "UNIQUE#Profile#handle#"+handleKey, dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
@@ -71,7 +72,7 @@ func (p *ProfileHandleClaim) MarshalItem() (map[string]types.AttributeValue, err
 	var keyBuf [92]byte
 	text := keyBuf[:0]
 	text = append(text, "UNIQUE#Profile#handle#"...)
-	handleKey, err := keyString("handle", p.Handle, "#")
+	handleKey, err := dyngen.KeyString("handle", p.Handle, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +82,11 @@ func (p *ProfileHandleClaim) MarshalItem() (map[string]types.AttributeValue, err
 	text = append(text, handleKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +123,8 @@ type profileHandleClaimValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (p *ProfileHandleClaim) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "ProfileHandleClaim"}
-	p.Handle = dec.string("handle", item["handle"], required)
-	p.ProfileID = dec.string("profileId", item["profileId"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "ProfileHandleClaim"}
+	p.Handle = dec.String("handle", item["handle"], dyngen.Required)
+	p.ProfileID = dec.String("profileId", item["profileId"], dyngen.Required)
+	return dec.Err
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // Purchase is an item of table Main.
@@ -53,25 +54,25 @@ func (p *Purchase) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "MEMBER#"...)
-	usernameKey, err := keyString("username", p.Username, "#")
+	usernameKey, err := dyngen.KeyString("username", p.Username, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, usernameKey...)
 	pkEnd := len(text)
 	text = append(text, "PURCHASE#"...)
-	purchaseIDKey, err := keyString("purchaseId", p.PurchaseID, "#")
+	purchaseIDKey, err := dyngen.KeyString("purchaseId", p.PurchaseID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, purchaseIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +114,9 @@ type purchaseValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (p *Purchase) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Purchase"}
-	p.Username = dec.string("username", item["username"], required)
-	p.PurchaseID = dec.string("purchaseId", item["purchaseId"], required)
-	p.Total = dec.int("total", item["total"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Purchase"}
+	p.Username = dec.String("username", item["username"], dyngen.Required)
+	p.PurchaseID = dec.String("purchaseId", item["purchaseId"], dyngen.Required)
+	p.Total = dec.Int("total", item["total"], dyngen.Required)
+	return dec.Err
 }

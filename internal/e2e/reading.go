@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A reading of a device, natural keys of type N.
@@ -35,7 +36,7 @@ type ReadingKey struct {
 
 // validate checks r against the constraints of the spec before a write.
 func (r *Reading) validate() error {
-	if !storableFloat(r.Value) {
+	if !dyngen.StorableFloat(r.Value) {
 		return &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
 	if r.Unit != nil {
@@ -62,7 +63,7 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 		n: [4]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(r.DeviceID, 10)},
 			{Value: strconv.FormatInt(r.Seq, 10)},
-			{Value: formatFloat(r.Value)},
+			{Value: dyngen.FormatFloat(r.Value)},
 			{Value: strconv.FormatInt(r.At.UnixMilli(), 10)},
 		},
 	}
@@ -73,7 +74,7 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["value"] = &vals.n[2]
 	item["at"] = &vals.n[3]
 	if r.Hits != nil {
-		item["hits"] = intValue(*r.Hits)
+		item["hits"] = dyngen.IntValue(*r.Hits)
 	}
 	if r.Unit != nil {
 		item["unit"] = &types.AttributeValueMemberS{Value: *r.Unit}
@@ -93,12 +94,12 @@ type readingValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (r *Reading) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Reading"}
-	r.DeviceID = dec.int("deviceId", item["deviceId"], required)
-	r.Seq = dec.int("seq", item["seq"], required)
-	r.Value = dec.float("value", item["value"], required)
-	r.At = dec.unixMilli("at", item["at"], required)
-	r.Hits = decodePtr(&dec, "hits", item["hits"], readInt)
-	r.Unit = decodePtr(&dec, "unit", item["unit"], readString)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Reading"}
+	r.DeviceID = dec.Int("deviceId", item["deviceId"], dyngen.Required)
+	r.Seq = dec.Int("seq", item["seq"], dyngen.Required)
+	r.Value = dec.Float("value", item["value"], dyngen.Required)
+	r.At = dec.UnixMilli("at", item["at"], dyngen.Required)
+	r.Hits = dyngen.DecodePtr(&dec, "hits", item["hits"], dyngen.ReadInt)
+	r.Unit = dyngen.DecodePtr(&dec, "unit", item["unit"], dyngen.ReadString)
+	return dec.Err
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // RepoLevel is the type of Repo.Level: one of "low", "high".
@@ -84,56 +85,56 @@ type RepoKey struct {
 
 // repoPK builds PK="OWNER#{ownerId}" of Repo items.
 func repoPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // repoSK builds SK="REPO#{repoId}" of Repo items.
 func repoSK(repoID string) (string, error) {
-	repoIDKey, err := keyString("repoId", repoID, "#")
+	repoIDKey, err := dyngen.KeyString("repoId", repoID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "REPO#"+repoIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "REPO#"+repoIDKey, dyngen.MaxSortKey)
 }
 
 // repoGSI1PK builds GSI1PK="PUBLIC#{public}" of Repo items.
 func repoGSI1PK(public bool) (string, error) {
-	return "PUBLIC#" + keyBool(public), nil
+	return "PUBLIC#" + dyngen.KeyBool(public), nil
 }
 
 // repoGSI1SK builds GSI1SK="REPO#{repoId}" of Repo items.
 func repoGSI1SK(repoID string) (string, error) {
-	repoIDKey, err := keyString("repoId", repoID, "#")
+	repoIDKey, err := dyngen.KeyString("repoId", repoID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1SK", "REPO#"+repoIDKey, maxSortKey)
+	return dyngen.KeySize("GSI1SK", "REPO#"+repoIDKey, dyngen.MaxSortKey)
 }
 
 // repoGSI2PK builds GSI2PK="TOPIC#{topic}" of Repo items.
 func repoGSI2PK(topic string) (string, error) {
-	topicKey, err := keyStringOrEmpty("topic", topic, "#")
+	topicKey, err := dyngen.KeyStringOrEmpty("topic", topic, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI2PK", "TOPIC#"+topicKey, maxPartitionKey)
+	return dyngen.KeySize("GSI2PK", "TOPIC#"+topicKey, dyngen.MaxPartitionKey)
 }
 
 // repoGSI2SK builds GSI2SK="REPO#{ownerId}#{repoId}" of Repo items.
 func repoGSI2SK(ownerID string, repoID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	repoIDKey, err := keyString("repoId", repoID, "#")
+	repoIDKey, err := dyngen.KeyString("repoId", repoID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, maxSortKey)
+	return dyngen.KeySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks r against the constraints of the spec before a write.
@@ -145,7 +146,7 @@ func (r *Repo) validate() error {
 		return &ItemError{Entity: "Repo", Attr: "repoId", Reason: "not valid UTF-8"}
 	}
 	if r.Humidity != nil {
-		if !storableFloat(*r.Humidity) {
+		if !dyngen.StorableFloat(*r.Humidity) {
 			return &ItemError{Entity: "Repo", Attr: "humidity", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 		}
 	}
@@ -160,7 +161,7 @@ func (r *Repo) validate() error {
 		}
 	}
 	if r.SeenAt != nil {
-		if !storableYear((*r.SeenAt).UTC().Year()) {
+		if !dyngen.StorableYear((*r.SeenAt).UTC().Year()) {
 			return &ItemError{Entity: "Repo", Attr: "seenAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 		}
 	}
@@ -170,7 +171,7 @@ func (r *Repo) validate() error {
 	if !r.Kind.Valid() {
 		return &ItemError{Entity: "Repo", Attr: "kind", Reason: "not one of \"code\", \"docs\""}
 	}
-	if !storableYear(r.Since.Year()) {
+	if !dyngen.StorableYear(r.Since.Year()) {
 		return &ItemError{Entity: "Repo", Attr: "since", Reason: "a date outside the years 0000-9999"}
 	}
 	return nil
@@ -188,12 +189,12 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi1SK string
 	inGSI1 := r.Public != nil
 	if inGSI1 {
-		gsi1PK = "PUBLIC#" + keyBool(*r.Public)
-		repoIDKey, err := keyString("repoId", r.RepoID, "#")
+		gsi1PK = "PUBLIC#" + dyngen.KeyBool(*r.Public)
+		repoIDKey, err := dyngen.KeyString("repoId", r.RepoID, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi1SKBuilt, err := keySize("GSI1SK", "REPO#"+repoIDKey, maxSortKey)
+		gsi1SKBuilt, err := dyngen.KeySize("GSI1SK", "REPO#"+repoIDKey, dyngen.MaxSortKey)
 		if err != nil {
 			return nil, err
 		}
@@ -204,24 +205,24 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi2SK string
 	inByKeys := r.Topic != nil
 	if inByKeys {
-		topicKey, err := keyStringOrEmpty("topic", *r.Topic, "#")
+		topicKey, err := dyngen.KeyStringOrEmpty("topic", *r.Topic, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi2PKBuilt, err := keySize("GSI2PK", "TOPIC#"+topicKey, maxPartitionKey)
+		gsi2PKBuilt, err := dyngen.KeySize("GSI2PK", "TOPIC#"+topicKey, dyngen.MaxPartitionKey)
 		if err != nil {
 			return nil, err
 		}
 		gsi2PK = gsi2PKBuilt
-		ownerIDKey, err := keyString("ownerId", r.OwnerID, "#")
+		ownerIDKey, err := dyngen.KeyString("ownerId", r.OwnerID, "#")
 		if err != nil {
 			return nil, err
 		}
-		repoIDKey, err := keyString("repoId", r.RepoID, "#")
+		repoIDKey, err := dyngen.KeyString("repoId", r.RepoID, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi2SKBuilt, err := keySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, maxSortKey)
+		gsi2SKBuilt, err := dyngen.KeySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, dyngen.MaxSortKey)
 		if err != nil {
 			return nil, err
 		}
@@ -231,25 +232,25 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", r.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", r.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "REPO#"...)
-	repoIDKey, err := keyString("repoId", r.RepoID, "#")
+	repoIDKey, err := dyngen.KeyString("repoId", r.RepoID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, repoIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +271,7 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: r.RepoID},
 			{Value: r.License},
 			{Value: string(r.Kind)},
-			{Value: formatDate(r.Since)},
+			{Value: dyngen.FormatDate(r.Since)},
 		},
 		n: [1]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(r.Rank, 10)},
@@ -298,10 +299,10 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 		item["public"] = &types.AttributeValueMemberBOOL{Value: *r.Public}
 	}
 	if r.Stars != nil {
-		item["stars"] = intValue(*r.Stars)
+		item["stars"] = dyngen.IntValue(*r.Stars)
 	}
 	if r.Humidity != nil {
-		item["humidity"] = floatValue(*r.Humidity)
+		item["humidity"] = dyngen.FloatValue(*r.Humidity)
 	}
 	if r.Topic != nil {
 		item["topic"] = &types.AttributeValueMemberS{Value: *r.Topic}
@@ -310,7 +311,7 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 		item["level"] = &types.AttributeValueMemberS{Value: string(*r.Level)}
 	}
 	if r.SeenAt != nil {
-		item["seenAt"] = &types.AttributeValueMemberS{Value: formatTime(*r.SeenAt)}
+		item["seenAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(*r.SeenAt)}
 	}
 	item["license"] = &vals.s[9]
 	item["rank"] = &vals.n[0]
@@ -331,18 +332,18 @@ type repoValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (r *Repo) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Repo"}
-	r.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	r.RepoID = dec.string("repoId", item["repoId"], required)
-	r.Public = decodePtr(&dec, "public", item["public"], readBool)
-	r.Stars = decodePtr(&dec, "stars", item["stars"], readInt)
-	r.Humidity = decodePtr(&dec, "humidity", item["humidity"], readFloat)
-	r.Topic = decodePtr(&dec, "topic", item["topic"], readString)
-	r.Level = (*RepoLevel)(decodePtr(&dec, "level", item["level"], readString))
-	r.SeenAt = decodePtr(&dec, "seenAt", item["seenAt"], readTime)
-	r.License = decodeOr(&dec, "license", item["license"], "none", readString)
-	r.Rank = decodeOr(&dec, "rank", item["rank"], int64(3), readInt)
-	r.Kind = RepoKind(decodeOr(&dec, "kind", item["kind"], "code", readString))
-	r.Since = decodeOr(&dec, "since", item["since"], time.Date(2020, time.January, 1, 0, 0, 0, 0, time.UTC), readDate)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Repo"}
+	r.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	r.RepoID = dec.String("repoId", item["repoId"], dyngen.Required)
+	r.Public = dyngen.DecodePtr(&dec, "public", item["public"], dyngen.ReadBool)
+	r.Stars = dyngen.DecodePtr(&dec, "stars", item["stars"], dyngen.ReadInt)
+	r.Humidity = dyngen.DecodePtr(&dec, "humidity", item["humidity"], dyngen.ReadFloat)
+	r.Topic = dyngen.DecodePtr(&dec, "topic", item["topic"], dyngen.ReadString)
+	r.Level = (*RepoLevel)(dyngen.DecodePtr(&dec, "level", item["level"], dyngen.ReadString))
+	r.SeenAt = dyngen.DecodePtr(&dec, "seenAt", item["seenAt"], dyngen.ReadTime)
+	r.License = dyngen.DecodeOr(&dec, "license", item["license"], "none", dyngen.ReadString)
+	r.Rank = dyngen.DecodeOr(&dec, "rank", item["rank"], int64(3), dyngen.ReadInt)
+	r.Kind = RepoKind(dyngen.DecodeOr(&dec, "kind", item["kind"], "code", dyngen.ReadString))
+	r.Since = dyngen.DecodeOr(&dec, "since", item["since"], time.Date(2020, time.January, 1, 0, 0, 0, 0, time.UTC), dyngen.ReadDate)
+	return dec.Err
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // ThemeStyle is the type of Theme.Style: one of "dark", "light".
@@ -49,16 +50,16 @@ type ThemeKey struct {
 
 // themePK builds PK="OWNER#{ownerId}" of Theme items.
 func themePK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // themeSK builds SK="THEME#{style}" of Theme items.
 func themeSK(style ThemeStyle) (string, error) {
-	styleKey, err := keyEnum("style", string(style), style.Valid(), "#")
+	styleKey, err := dyngen.KeyEnum("style", string(style), style.Valid(), "#")
 	if err != nil {
 		return "", err
 	}
@@ -90,21 +91,21 @@ func (t *Theme) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", t.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", t.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "THEME#"...)
-	styleKey, err := keyEnum("style", string(t.Style), t.Style.Valid(), "#")
+	styleKey, err := dyngen.KeyEnum("style", string(t.Style), t.Style.Valid(), "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, styleKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +145,9 @@ type themeValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (t *Theme) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Theme"}
-	t.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	t.Style = ThemeStyle(dec.string("style", item["style"], required))
-	t.Color = dec.string("color", item["color"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Theme"}
+	t.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	t.Style = ThemeStyle(dec.String("style", item["style"], dyngen.Required))
+	t.Color = dec.String("color", item["color"], dyngen.Required)
+	return dec.Err
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A versioned item with a created time, whose put is one UpdateItem.
@@ -37,20 +38,20 @@ type VaultKey struct {
 
 // vaultPK builds PK="OWNER#{ownerId}" of Vault items.
 func vaultPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // vaultSK builds SK="VAULT#{vaultId}" of Vault items.
 func vaultSK(vaultID string) (string, error) {
-	vaultIDKey, err := keyString("vaultId", vaultID, "#")
+	vaultIDKey, err := dyngen.KeyString("vaultId", vaultID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "VAULT#"+vaultIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "VAULT#"+vaultIDKey, dyngen.MaxSortKey)
 }
 
 // validate checks v against the constraints of the spec before a write.
@@ -61,10 +62,10 @@ func (v *Vault) validate() error {
 	if !utf8.ValidString(v.VaultID) {
 		return &ItemError{Entity: "Vault", Attr: "vaultId", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(v.CreatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(v.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Vault", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
-	if !storableYear(v.UpdatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(v.UpdatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Vault", Attr: "updatedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -81,25 +82,25 @@ func (v *Vault) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", v.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", v.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "VAULT#"...)
-	vaultIDKey, err := keyString("vaultId", v.VaultID, "#")
+	vaultIDKey, err := dyngen.KeyString("vaultId", v.VaultID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, vaultIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -114,8 +115,8 @@ func (v *Vault) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: "Vault"},
 			{Value: v.OwnerID},
 			{Value: v.VaultID},
-			{Value: formatTime(v.CreatedAt)},
-			{Value: formatTime(v.UpdatedAt)},
+			{Value: dyngen.FormatTime(v.CreatedAt)},
+			{Value: dyngen.FormatTime(v.UpdatedAt)},
 		},
 		n: [2]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(v.Rev, 10)},
@@ -147,12 +148,12 @@ type vaultValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (v *Vault) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Vault"}
-	v.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	v.VaultID = dec.string("vaultId", item["vaultId"], required)
-	v.Rev = dec.int("rev", item["rev"], required)
-	v.Gold = dec.int("gold", item["gold"], required)
-	v.CreatedAt = dec.time("createdAt", item["createdAt"], required)
-	v.UpdatedAt = dec.time("updatedAt", item["updatedAt"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Vault"}
+	v.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	v.VaultID = dec.String("vaultId", item["vaultId"], dyngen.Required)
+	v.Rev = dec.Int("rev", item["rev"], dyngen.Required)
+	v.Gold = dec.Int("gold", item["gold"], dyngen.Required)
+	v.CreatedAt = dec.Time("createdAt", item["createdAt"], dyngen.Required)
+	v.UpdatedAt = dec.Time("updatedAt", item["updatedAt"], dyngen.Required)
+	return dec.Err
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // WidgetStatus is the type of Widget.Status: one of "draft", "live",
@@ -81,61 +82,61 @@ type WidgetKey struct {
 
 // widgetPK builds PK="OWNER#{ownerId}" of Widget items.
 func widgetPK(ownerID string) (string, error) {
-	ownerIDKey, err := keyString("ownerId", ownerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "OWNER#"+ownerIDKey, maxSortKey)
+	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
 }
 
 // widgetSK builds SK="WIDGET#{widgetId}" of Widget items.
 func widgetSK(widgetID string) (string, error) {
-	widgetIDKey, err := keyString("widgetId", widgetID, "#")
+	widgetIDKey, err := dyngen.KeyString("widgetId", widgetID, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "WIDGET#"+widgetIDKey, maxSortKey)
+	return dyngen.KeySize("SK", "WIDGET#"+widgetIDKey, dyngen.MaxSortKey)
 }
 
 // widgetGSI1PK builds GSI1PK="REGION#{region}" of Widget items.
 func widgetGSI1PK(region string) (string, error) {
-	regionKey, err := keyStringOrEmpty("region", region, "#")
+	regionKey, err := dyngen.KeyStringOrEmpty("region", region, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1PK", "REGION#"+regionKey, maxPartitionKey)
+	return dyngen.KeySize("GSI1PK", "REGION#"+regionKey, dyngen.MaxPartitionKey)
 }
 
 // widgetGSI1SK builds GSI1SK="SERIAL#{serial}" of Widget items.
 func widgetGSI1SK(serial string) (string, error) {
-	serialKey, err := keyString("serial", serial, "#")
+	serialKey, err := dyngen.KeyString("serial", serial, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1SK", "SERIAL#"+serialKey, maxSortKey)
+	return dyngen.KeySize("GSI1SK", "SERIAL#"+serialKey, dyngen.MaxSortKey)
 }
 
 // widgetGSI2PK builds GSI2PK="SERIAL#{serial}" of Widget items.
 func widgetGSI2PK(serial string) (string, error) {
-	serialKey, err := keyString("serial", serial, "#")
+	serialKey, err := dyngen.KeyString("serial", serial, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI2PK", "SERIAL#"+serialKey, maxPartitionKey)
+	return dyngen.KeySize("GSI2PK", "SERIAL#"+serialKey, dyngen.MaxPartitionKey)
 }
 
 // widgetGSI2SK builds GSI2SK="{version}#{active}#{day}#{createdAt}" of
 // Widget items.
 func widgetGSI2SK(version int64, active bool, day time.Time, createdAt time.Time) (string, error) {
-	dayKey, err := keyDate("day", day)
+	dayKey, err := dyngen.KeyDate("day", day)
 	if err != nil {
 		return "", err
 	}
-	createdAtKey, err := keyTime("createdAt", createdAt)
+	createdAtKey, err := dyngen.KeyTime("createdAt", createdAt)
 	if err != nil {
 		return "", err
 	}
-	return keyInt(version) + "#" + keyBool(active) + "#" + dayKey + "#" + createdAtKey, nil
+	return dyngen.KeyInt(version) + "#" + dyngen.KeyBool(active) + "#" + dayKey + "#" + createdAtKey, nil
 }
 
 // validate checks w against the constraints of the spec before a write.
@@ -158,13 +159,13 @@ func (w *Widget) validate() error {
 	if w.Count > 1000000 {
 		return &ItemError{Entity: "Widget", Attr: "count", Reason: "above its max 1000000"}
 	}
-	if !storableFloat(w.Price) {
+	if !dyngen.StorableFloat(w.Price) {
 		return &ItemError{Entity: "Widget", Attr: "price", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
 	}
-	if !storableYear(w.CreatedAt.UTC().Year()) {
+	if !dyngen.StorableYear(w.CreatedAt.UTC().Year()) {
 		return &ItemError{Entity: "Widget", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
-	if !storableYear(w.Day.Year()) {
+	if !dyngen.StorableYear(w.Day.Year()) {
 		return &ItemError{Entity: "Widget", Attr: "day", Reason: "a date outside the years 0000-9999"}
 	}
 	if w.ExpiresAt != nil {
@@ -172,13 +173,13 @@ func (w *Widget) validate() error {
 			return &ItemError{Entity: "Widget", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
 		}
 	}
-	if !validStrings(w.Tags) {
+	if !dyngen.ValidStrings(w.Tags) {
 		return &ItemError{Entity: "Widget", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
 	}
-	if !validStrings(w.Labels) {
+	if !dyngen.ValidStrings(w.Labels) {
 		return &ItemError{Entity: "Widget", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
 	}
-	if !validMap(w.Attrs) {
+	if !dyngen.ValidMap(w.Attrs) {
 		return &ItemError{Entity: "Widget", Attr: "attrs", Reason: "holds a key or value that is not valid UTF-8"}
 	}
 	if !w.Status.Valid() {
@@ -217,20 +218,20 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	var gsi1SK string
 	inGSI1 := w.Region != nil
 	if inGSI1 {
-		regionKey, err := keyStringOrEmpty("region", *w.Region, "#")
+		regionKey, err := dyngen.KeyStringOrEmpty("region", *w.Region, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi1PKBuilt, err := keySize("GSI1PK", "REGION#"+regionKey, maxPartitionKey)
+		gsi1PKBuilt, err := dyngen.KeySize("GSI1PK", "REGION#"+regionKey, dyngen.MaxPartitionKey)
 		if err != nil {
 			return nil, err
 		}
 		gsi1PK = gsi1PKBuilt
-		serialKey, err := keyString("serial", w.Serial, "#")
+		serialKey, err := dyngen.KeyString("serial", w.Serial, "#")
 		if err != nil {
 			return nil, err
 		}
-		gsi1SKBuilt, err := keySize("GSI1SK", "SERIAL#"+serialKey, maxSortKey)
+		gsi1SKBuilt, err := dyngen.KeySize("GSI1SK", "SERIAL#"+serialKey, dyngen.MaxSortKey)
 		if err != nil {
 			return nil, err
 		}
@@ -241,70 +242,70 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	text := keyBuf[:0]
 	var err error
 	text = append(text, "OWNER#"...)
-	ownerIDKey, err := keyString("ownerId", w.OwnerID, "#")
+	ownerIDKey, err := dyngen.KeyString("ownerId", w.OwnerID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, ownerIDKey...)
 	pkEnd := len(text)
 	text = append(text, "WIDGET#"...)
-	widgetIDKey, err := keyString("widgetId", w.WidgetID, "#")
+	widgetIDKey, err := dyngen.KeyString("widgetId", w.WidgetID, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, widgetIDKey...)
 	skEnd := len(text)
 	text = append(text, "CAT/"...)
-	categoryKey, err := keyPath("category", w.Category, "/", "/")
+	categoryKey, err := dyngen.KeyPath("category", w.Category, "/", "/")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, categoryKey...)
 	text = append(text, "/"...)
-	widgetIDKey2, err := keyString("widgetId", w.WidgetID, "/")
+	widgetIDKey2, err := dyngen.KeyString("widgetId", w.WidgetID, "/")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, widgetIDKey2...)
 	lsi1SKEnd := len(text)
 	text = append(text, "SERIAL#"...)
-	serialKey, err := keyString("serial", w.Serial, "#")
+	serialKey, err := dyngen.KeyString("serial", w.Serial, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, serialKey...)
 	gsi2PKEnd := len(text)
-	text = append(text, keyInt(w.Version)...)
+	text = append(text, dyngen.KeyInt(w.Version)...)
 	text = append(text, "#"...)
-	text = append(text, keyBool(w.Active)...)
+	text = append(text, dyngen.KeyBool(w.Active)...)
 	text = append(text, "#"...)
-	dayKey, err := keyDate("day", w.Day)
+	dayKey, err := dyngen.KeyDate("day", w.Day)
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, dayKey...)
 	text = append(text, "#"...)
 	createdAtFrom := len(text)
-	text, err = appendKeyTime(text, "createdAt", w.CreatedAt)
+	text, err = dyngen.AppendKeyTime(text, "createdAt", w.CreatedAt)
 	if err != nil {
 		return nil, err
 	}
 	createdAtTo := len(text)
 	gsi2SKEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxSortKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	lsi1SK, err := keySize("LSI1SK", texts[skEnd:lsi1SKEnd], maxSortKey)
+	lsi1SK, err := dyngen.KeySize("LSI1SK", texts[skEnd:lsi1SKEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi2PK, err := keySize("GSI2PK", texts[lsi1SKEnd:gsi2PKEnd], maxPartitionKey)
+	gsi2PK, err := dyngen.KeySize("GSI2PK", texts[lsi1SKEnd:gsi2PKEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
@@ -327,14 +328,14 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: w.WidgetID},
 			{Value: w.Name},
 			{Value: texts[createdAtFrom:createdAtTo]},
-			{Value: formatDate(w.Day)},
+			{Value: dyngen.FormatDate(w.Day)},
 			{Value: string(w.Status)},
 			{Value: strings.Join(w.Category, "/")},
 			{Value: w.Serial},
 		},
 		n: [5]types.AttributeValueMemberN{
 			{Value: strconv.FormatInt(w.Count, 10)},
-			{Value: formatFloat(w.Price)},
+			{Value: dyngen.FormatFloat(w.Price)},
 			{Value: strconv.FormatInt(w.Version, 10)},
 			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)},
 			{Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},
@@ -371,20 +372,20 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["seenAt"] = &vals.n[4]
 	item["day"] = &vals.s[12]
 	if w.ExpiresAt != nil {
-		item["expiresAt"] = intValue((*w.ExpiresAt).Unix())
+		item["expiresAt"] = dyngen.IntValue((*w.ExpiresAt).Unix())
 	}
 	if len(w.Blob) > 0 {
 		item["blob"] = &vals.b[0]
 	}
-	item["tags"] = stringsValue(w.Tags)
+	item["tags"] = dyngen.StringsValue(w.Tags)
 	if len(w.Labels) > 0 {
-		item["labels"] = stringSetValue(w.Labels)
+		item["labels"] = dyngen.StringSetValue(w.Labels)
 	}
 	if len(w.Sizes) > 0 {
-		item["sizes"] = intSetValue(w.Sizes)
+		item["sizes"] = dyngen.IntSetValue(w.Sizes)
 	}
 	if len(w.Attrs) > 0 {
-		item["attrs"] = mapValue(w.Attrs)
+		item["attrs"] = dyngen.MapValue(w.Attrs)
 	}
 	item["status"] = &vals.s[13]
 	if w.Extra != nil {
@@ -415,29 +416,29 @@ type widgetValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Widget"}
-	w.OwnerID = dec.string("ownerId", item["ownerId"], required)
-	w.WidgetID = dec.string("widgetId", item["widgetId"], required)
-	w.Name = dec.string("name", item["name"], required)
-	w.Count = dec.int("count", item["count"], required)
-	w.Price = dec.float("price", item["price"], required)
-	w.Active = dec.bool("active", item["active"], required)
-	w.Version = dec.int("version", item["version"], required)
-	w.CreatedAt = dec.time("createdAt", item["created_at"], required)
-	w.UpdatedAt = dec.unix("updatedAt", item["updatedAt"], required)
-	w.SeenAt = dec.unixMilli("seenAt", item["seenAt"], required)
-	w.Day = dec.date("day", item["day"], required)
-	w.ExpiresAt = decodePtr(&dec, "expiresAt", item["expiresAt"], readUnix)
-	w.Blob = dec.bytes("blob", item["blob"], optional)
-	w.Tags = dec.strings("tags", item["tags"], required)
-	w.Labels = dec.stringSet("labels", item["labels"], optional)
-	w.Sizes = dec.intSet("sizes", item["sizes"], optional)
-	w.Attrs = dec.stringMap("attrs", item["attrs"], optional)
-	w.Status = WidgetStatus(dec.string("status", item["status"], required))
-	w.Extra = document(item["extra"])
-	w.Category = dec.path("category", item["category"], "/", required)
-	w.Region = decodePtr(&dec, "region", item["region"], readString)
-	w.Serial = dec.string("serial", item["serial"], required)
-	w.KindName = decodePtr(&dec, "kind", item["kind"], readString)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Widget"}
+	w.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
+	w.WidgetID = dec.String("widgetId", item["widgetId"], dyngen.Required)
+	w.Name = dec.String("name", item["name"], dyngen.Required)
+	w.Count = dec.Int("count", item["count"], dyngen.Required)
+	w.Price = dec.Float("price", item["price"], dyngen.Required)
+	w.Active = dec.Bool("active", item["active"], dyngen.Required)
+	w.Version = dec.Int("version", item["version"], dyngen.Required)
+	w.CreatedAt = dec.Time("createdAt", item["created_at"], dyngen.Required)
+	w.UpdatedAt = dec.Unix("updatedAt", item["updatedAt"], dyngen.Required)
+	w.SeenAt = dec.UnixMilli("seenAt", item["seenAt"], dyngen.Required)
+	w.Day = dec.Date("day", item["day"], dyngen.Required)
+	w.ExpiresAt = dyngen.DecodePtr(&dec, "expiresAt", item["expiresAt"], dyngen.ReadUnix)
+	w.Blob = dec.Bytes("blob", item["blob"], dyngen.Optional)
+	w.Tags = dec.Strings("tags", item["tags"], dyngen.Required)
+	w.Labels = dec.StringSet("labels", item["labels"], dyngen.Optional)
+	w.Sizes = dec.IntSet("sizes", item["sizes"], dyngen.Optional)
+	w.Attrs = dec.StringMap("attrs", item["attrs"], dyngen.Optional)
+	w.Status = WidgetStatus(dec.String("status", item["status"], dyngen.Required))
+	w.Extra = dyngen.Document(item["extra"])
+	w.Category = dec.Path("category", item["category"], "/", dyngen.Required)
+	w.Region = dyngen.DecodePtr(&dec, "region", item["region"], dyngen.ReadString)
+	w.Serial = dec.String("serial", item["serial"], dyngen.Required)
+	w.KindName = dyngen.DecodePtr(&dec, "kind", item["kind"], dyngen.ReadString)
+	return dec.Err
 }

@@ -36,32 +36,37 @@ func (m *method) queryShape() string {
 	key := m.pp.Key
 	var attrs []jen.Code
 	for _, a := range key.StartKey() {
-		attrs = append(attrs, jen.Values(jen.Lit(a.Name), jen.LitRune(rune(a.Type[0])), jen.Lit(a.Sort)))
+		// One line each: the fields in a list, not a jen.Dict.
+		fields := []jen.Code{jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Kind").Op(":").LitRune(rune(a.Type[0]))}
+		if a.Sort {
+			fields = append(fields, jen.Id("Sort").Op(":").True())
+		}
+		attrs = append(attrs, jen.Values(fields...))
 	}
 	check := jen.Dict{
-		jen.Id("pattern"): jen.Lit(m.p.Name),
-		jen.Id("attrs"):   jen.Index().Id("startAttr").Values(attrs...),
-		jen.Id("pk"):      jen.Lit(key.Index.PK.Name),
+		jen.Id("Pattern"): jen.Lit(m.p.Name),
+		jen.Id("Attrs"):   jen.Index().Add(rt("StartAttr")).Values(attrs...),
+		jen.Id("PK"):      jen.Lit(key.Index.PK.Name),
 	}
-	shape := jen.Dict{jen.Id("pkValue"): jen.Lit(m.req.Placeholder(plan.PKValue))}
+	shape := jen.Dict{jen.Id("PKValue"): jen.Lit(m.req.Placeholder(plan.PKValue))}
 	if op := key.SK.Kind.Operator(); op != "" {
-		check[jen.Id("sk")] = jen.Lit(key.Index.SK.Name)
-		check[jen.Id("op")] = jen.Lit(op)
+		check[jen.Id("SK")] = jen.Lit(key.Index.SK.Name)
+		check[jen.Id("Op")] = jen.Lit(op)
 		if key.SK.Kind == plan.SKBetween {
-			shape[jen.Id("lo")] = jen.Lit(m.req.Placeholder(plan.SKLow))
-			shape[jen.Id("hi")] = jen.Lit(m.req.Placeholder(plan.SKHigh))
+			shape[jen.Id("Lo")] = jen.Lit(m.req.Placeholder(plan.SKLow))
+			shape[jen.Id("Hi")] = jen.Lit(m.req.Placeholder(plan.SKHigh))
 		} else {
-			shape[jen.Id("lo")] = jen.Lit(m.req.Placeholder(plan.SKValue))
+			shape[jen.Id("Lo")] = jen.Lit(m.req.Placeholder(plan.SKValue))
 		}
 	}
 	if ph := m.req.Placeholder(plan.Now); ph != "" {
 		// The Store clock's now changes from page to page.
-		shape[jen.Id("clock")] = jen.Lit(ph)
+		shape[jen.Id("Clock")] = jen.Lit(ph)
 	}
-	shape[jen.Id("keys")] = jen.Id("queryKeys").Values(check)
+	shape[jen.Id("Keys")] = rt("QueryKeys").Values(check)
 	name := m.p.ConstName("Shape")
 	commentf(m.f, "%s is how %s binds and checks its cursors.", name, m.p.GoName)
-	m.f.Var().Id(name).Op("=").Op("&").Id("queryShape").Values(shape)
+	m.f.Var().Id(name).Op("=").Op("&").Add(rt("QueryShape")).Values(shape)
 	m.f.Line()
 	return name
 }
@@ -71,7 +76,7 @@ func (m *method) queryShape() string {
 // ExclusiveStartKey from page.Cursor once the key it holds passes the
 // check of the query's shape (see queryShape).
 func (m *method) cursorStart(g *jen.Group, fail func(jen.Code) jen.Code, shape string) {
-	g.List(m.id("start"), m.id("err")).Op(":=").Id("cursorStart").Call(
+	g.List(m.id("start"), m.id("err")).Op(":=").Add(rt("CursorStart")).Call(
 		m.id("s").Dot("cursorKeys"), m.id("page").Dot("Cursor"), m.id("in"), jen.Id(shape),
 	)
 	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))

@@ -482,7 +482,7 @@ func (p *itemPrinter) keyPiece(g *jen.Group, k *plan.KeyBuild, pc *plan.KeyPiece
 		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(pc.From), jen.Id(pc.To)).Op("..."))
 	case pc.How == plan.PieceTimeNew:
 		g.Id(pc.From).Op(":=").Len(jen.Id("text"))
-		g.List(jen.Id("text"), jen.Err()).Op("=").Id("appendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
+		g.List(jen.Id("text"), jen.Err()).Op("=").Add(rt("AppendKeyTime")).Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
 		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
 		g.Id(pc.To).Op(":=").Len(jen.Id("text"))
 	default:
@@ -617,13 +617,13 @@ func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, target jen.Code) {
 	decoded := slices.ContainsFunc(attrs, func(a *model.Attribute) bool { return a.StoredForm().Reader != "" })
 	if decoded {
-		g.Id("dec").Op(":=").Id("itemDecoder").Values(jen.Id("entity").Op(":").Lit(ent.Name))
+		g.Id("dec").Op(":=").Add(rt("ItemDecoder")).Values(jen.Id("Entity").Op(":").Lit(ent.Name))
 	}
 	for _, a := range attrs {
 		g.Add(target).Dot(a.GoName).Op("=").Add(decodeAttr(ent, a))
 	}
 	if decoded {
-		g.Return(jen.Id("dec").Dot("err"))
+		g.Return(jen.Id("dec").Dot("Err"))
 	} else {
 		g.Return(jen.Nil())
 	}

@@ -197,7 +197,7 @@ func storedFromKey(a *model.Attribute, text jen.Code) jen.Code {
 	switch a.StoredForm().Dynamo {
 	case "N":
 		// A fixed-width int in the key, a number in the item.
-		return jen.Id("storedInt").Call(text)
+		return rt("StoredInt").Call(text)
 	case "BOOL":
 		return jen.Op("&").Qual(pathTypes, "AttributeValueMemberBOOL").Values(jen.Id("Value").Op(":").Add(text).Op("==").Lit("true"))
 	}

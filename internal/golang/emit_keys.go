@@ -68,11 +68,11 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, b *plan.Builder) {
 // keySized is keySize's call on text, the value of string key attribute
 // ka, which refuses a key over limit (its error to be checked).
 func keySized(ka *model.KeyAttr, limit plan.KeyLimit, text jen.Code) jen.Code {
-	return jen.Id("keySize").Call(jen.Lit(ka.Name), text, jen.Id(limitConsts[limit]))
+	return rt("KeySize").Call(jen.Lit(ka.Name), text, rt(limitConsts[limit]))
 }
 
 // limitConsts are the runtime's constants of the key size limits.
-var limitConsts = map[plan.KeyLimit]string{plan.PartitionKeyLimit: "maxPartitionKey", plan.SortKeyLimit: "maxSortKey"}
+var limitConsts = map[plan.KeyLimit]string{plan.PartitionKeyLimit: "MaxPartitionKey", plan.SortKeyLimit: "MaxSortKey"}
 
 // naturalKeyCheck emits the check of v, the value of attribute a standing
 // as a whole key attribute (a natural key), calling fail with its error:
@@ -86,10 +86,10 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName strin
 	case model.String:
 		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
 	case model.Enum:
-		checked(jen.Id("keyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
+		checked(rt("KeyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
 	default:
 		if fn := a.StoredForm().Key.Number; fn != "" {
-			checked(jen.Id(fn).Call(jen.Lit(a.Name), v))
+			checked(rt(fn).Call(jen.Lit(a.Name), v))
 		}
 	}
 }
@@ -112,13 +112,13 @@ func scopeLocal(scope map[string]string, name string) string {
 func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
 	name := e.scopeName(scope, a.PrefixVar())
 	scope["prefix|"+name] = name
-	call := jen.Id("keyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
+	call := rt("KeyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
 	if a.Type == model.Enum {
 		args := []jen.Code{jen.Lit(a.Name), jen.String().Parens(v), jen.Lit(seps)}
 		for _, value := range a.Values {
 			args = append(args, jen.Lit(value))
 		}
-		call = jen.Id("keyEnumPrefix").Call(args...)
+		call = rt("KeyEnumPrefix").Call(args...)
 	}
 	errID := jen.Id(scopeLocal(scope, "err"))
 	g.List(jen.Id(name), errID).Op(":=").Add(call)
@@ -209,7 +209,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		if k.Number == "" {
 			return storedText(a, v)
 		}
-		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, jen.Id(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
+		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, rt(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
 	case model.B:
 		return v
 	}
@@ -218,7 +218,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	case k.Func == "":
 		return v
 	case !k.Checked:
-		return jen.Id(k.Func).Call(baseValue(a, k.Arg, v))
+		return rt(k.Func).Call(baseValue(a, k.Arg, v))
 	}
 	// Refused are the separators the encoding refuses ("" when it takes
 	// none, as a time's).
@@ -226,7 +226,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	if k.Seps {
 		refused = seps
 	}
-	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, jen.Id(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
+	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, rt(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
 }
 
 // checkedKey emits, once per scope and id, the call of a checked key

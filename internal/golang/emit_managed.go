@@ -161,7 +161,7 @@ func (m *method) versionErr(present string) jen.Code {
 		ttl = jen.Lit(x.Attr)
 		now = m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
 	}
-	return jen.Id("versionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
+	return rt("VersionErr").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Lit(a.Stored), m.expectedVersion(), jen.Id(present), ttl, now)
 }
 
 // managedDoc is what the method's doc says of the version and the

@@ -279,7 +279,7 @@ func (m *method) sometimesValues() map[*plan.Value]bool {
 // parameter, or the constant the spec gives.
 func (m *method) condValue(v *plan.Value) jen.Code {
 	if v.Source == plan.Now {
-		return jen.Id("intValue").Call(m.clockNow())
+		return rt("IntValue").Call(m.clockNow())
 	}
 	c := v.Cond
 	a := plan.CondOperandAttr(c)

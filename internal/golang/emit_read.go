@@ -12,7 +12,7 @@ import (
 )
 
 // highCharPiece is the highChar constant as a piece of a key's text.
-var highCharPiece = jen.Id("highChar")
+var highCharPiece = rt("HighChar")
 
 // fail is how the body of the pattern's Store method returns an error:
 // zero (the values of its other results), then the error err wrapped in
@@ -26,16 +26,16 @@ func (m *method) fail(zero ...jen.Code) func(err jen.Code) jen.Code {
 	}
 }
 
-// callErr is &callError{method: ..., kind: kind, cause: cause}.
+// callErr is the runtime's error of the method: Fail(method, cause),
+// or FailKind(method, kind, cause) with a kind.
 func (m *method) callErr(kind, cause jen.Code) jen.Code {
-	fields := []jen.Code{jen.Id("method").Op(":").Lit(m.p.GoName)}
-	if kind != nil {
-		fields = append(fields, jen.Id("kind").Op(":").Add(kind))
+	if kind == nil {
+		return rt("Fail").Call(jen.Lit(m.p.GoName), cause)
 	}
-	if cause != nil {
-		fields = append(fields, jen.Id("cause").Op(":").Add(cause))
+	if cause == nil {
+		cause = jen.Nil()
 	}
-	return jen.Op("&").Id("callError").Values(fields...)
+	return rt("FailKind").Call(jen.Lit(m.p.GoName), kind, cause)
 }
 
 // get emits a GetItem by the whole primary key.
@@ -123,7 +123,7 @@ func upperFirst(s string) string {
 // plan.Expiry), the check of item, and then, when it has expired.
 func (m *method) dropExpired(g *jen.Group, item jen.Code, then jen.Code) {
 	if x := m.req.Expiry; x != nil && x.InCode {
-		g.If(jen.Id("expired").Call(item, jen.Lit(x.Attr), m.clockNow())).Block(then)
+		g.If(rt("Expired").Call(item, jen.Lit(x.Attr), m.clockNow())).Block(then)
 	}
 }
 
@@ -175,7 +175,7 @@ func (m *method) dropsForeign() bool {
 // read of one entity.
 func (m *method) skipForeign(g *jen.Group) {
 	if m.dropsForeign() {
-		g.If(jen.Op("!").Id("isType").Call(m.id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
+		g.If(jen.Op("!").Add(rt("IsType")).Call(m.id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
 	}
 }
 
@@ -198,7 +198,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 	// The request's own copy of everything it points to, in one block:
 	// the client may change what it is given, and one allocation is
 	// cheaper than one per pointer.
-	fixed := jen.Dict{jen.Id("table"): m.id("s").Dot(m.p.Table.StoreField()), jen.Id("keyCondition"): keyCond}
+	fixed := jen.Dict{jen.Id("Table"): m.id("s").Dot(m.p.Table.StoreField()), jen.Id("KeyCondition"): keyCond}
 	keyValues := map[plan.Source]jen.Code{}
 	// text puts a string key value into the block, or keeps another.
 	text := func(src plan.Source, field string) func(value, text jen.Code) {
@@ -221,7 +221,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 			keyValues[plan.PKValue] = m.id("pkValue")
 		}
 	} else {
-		text(plan.PKValue, "pk")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, m.local("pk")))
+		text(plan.PKValue, "PK")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, m.local("pk")))
 	}
 	sk := key.SK
 	switch sk.Kind {
@@ -229,15 +229,15 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		if sk.Template.IsNatural(ix.SK) || ix.SK.Type != model.S {
 			keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, m.local("sk"))
 		} else {
-			text(plan.SKValue, "sk")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, m.local("sk")))
+			text(plan.SKValue, "SK")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, m.local("sk")))
 		}
 	case plan.SKBeginsWith:
-		text(plan.SKValue, "sk")(m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true))
+		text(plan.SKValue, "SK")(m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true))
 	case plan.SKBetween:
-		text(plan.SKLow, "skLo")(m.bound(g, scope, sk.Lo, val, fail, false))
-		text(plan.SKHigh, "skHi")(m.bound(g, scope, sk.Hi, val, fail, false))
+		text(plan.SKLow, "SKLo")(m.bound(g, scope, sk.Lo, val, fail, false))
+		text(plan.SKHigh, "SKHi")(m.bound(g, scope, sk.Hi, val, fail, false))
 	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
-		text(plan.SKValue, "sk")(m.bound(g, scope, sk.Lo, val, fail, false))
+		text(plan.SKValue, "SK")(m.bound(g, scope, sk.Lo, val, fail, false))
 	}
 	values := m.valuesDict(func(v *plan.Value) jen.Code {
 		if v.Source == plan.CondOperand || v.Source == plan.Now {
@@ -246,8 +246,8 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		return keyValues[v.Source]
 	})
 	in := jen.Dict{
-		jen.Id("TableName"):                 jen.Op("&").Add(m.id("fixed")).Dot("table"),
-		jen.Id("KeyConditionExpression"):    jen.Op("&").Add(m.id("fixed")).Dot("keyCondition"),
+		jen.Id("TableName"):                 jen.Op("&").Add(m.id("fixed")).Dot("Table"),
+		jen.Id("KeyConditionExpression"):    jen.Op("&").Add(m.id("fixed")).Dot("KeyCondition"),
 		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
 	}
 	m.setNames(in)
@@ -256,32 +256,32 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 		in[jen.Id(fieldOfInput[field])] = jen.Op("&").Add(m.id("fixed")).Dot(field)
 	}
 	if !ix.IsPrimary() {
-		ref("index", jen.Lit(ix.Name))
+		ref("Index", jen.Lit(ix.Name))
 	}
 	if m.req.Descending {
 		// forward is false: only the pointer is set.
-		in[jen.Id("ScanIndexForward")] = jen.Op("&").Add(m.id("fixed")).Dot("forward")
+		in[jen.Id("ScanIndexForward")] = jen.Op("&").Add(m.id("fixed")).Dot("Forward")
 	}
 	if m.p.Consistent {
-		ref("consistent", jen.True())
+		ref("Consistent", jen.True())
 	}
 	switch {
 	case m.req.Limit > 0:
 		// A get through an index, a query's first item: one item.
-		fixed[jen.Id("limit")] = jen.Lit(m.req.Limit)
+		fixed[jen.Id("Limit")] = jen.Lit(m.req.Limit)
 	default:
 		// A query, one page: at most the page's limit.
-		fixed[jen.Id("limit")] = jen.Id("pageLimit").Call(m.id("page"), jen.Lit(m.req.PageLimit))
+		fixed[jen.Id("Limit")] = rt("PageLimit").Call(m.id("page"), jen.Lit(m.req.PageLimit))
 	}
-	in[jen.Id("Limit")] = m.id("fixed").Dot("limitRef").Call()
+	in[jen.Id("Limit")] = m.id("fixed").Dot("LimitRef").Call()
 	if projConst != nil {
-		ref("projection", projConst)
+		ref("Projection", projConst)
 	}
 	if filterConst != nil {
-		ref("filter", filterConst)
+		ref("Filter", filterConst)
 	}
 	build := []jen.Code{
-		m.id("fixed").Op(":=").Op("&").Id("queryFixed").Values(fixed),
+		m.id("fixed").Op(":=").Op("&").Add(rt("QueryFixed")).Values(fixed),
 		jen.Return(jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)),
 	}
 	if rebuild {
@@ -294,7 +294,7 @@ func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code,
 
 // fieldOfInput is the QueryInput field that points to each field of a
 // queryFixed.
-var fieldOfInput = map[string]string{"index": "IndexName", "consistent": "ConsistentRead", "projection": "ProjectionExpression", "filter": "FilterExpression"}
+var fieldOfInput = map[string]string{"Index": "IndexName", "Consistent": "ConsistentRead", "Projection": "ProjectionExpression", "Filter": "FilterExpression"}
 
 // bound emits one value of the sort key condition: the bound prefix of the
 // template, then the where operand (or the least or greatest encoding of
@@ -406,7 +406,7 @@ func (m *method) emptyRange(g *jen.Group) {
 	value := func(src plan.Source) jen.Code {
 		return m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(src)))
 	}
-	g.If(jen.Id("emptyRange").Call(value(plan.SKLow), value(plan.SKHigh))).Block(m.emptyResult())
+	g.If(rt("EmptyRange").Call(value(plan.SKLow), value(plan.SKHigh))).Block(m.emptyResult())
 }
 
 // query emits a Query of one page, its result type and its iterator.
@@ -460,7 +460,7 @@ func (m *method) query() {
 			}
 			g.Add(m.id("res")).Dot("Items").Op("=").Append(m.id("res").Dot("Items"), m.id("v"))
 		})
-		g.Add(m.id("res")).Dot("Next").Op("=").Id("cursorNext").Call(jen.Op("&").Add(m.id("start")), m.id("out").Dot("LastEvaluatedKey"), m.id("newInput"))
+		g.Add(m.id("res")).Dot("Next").Op("=").Add(rt("CursorNext")).Call(jen.Op("&").Add(m.id("start")), m.id("out").Dot("LastEvaluatedKey"), m.id("newInput"))
 		g.Return(m.id("res"), m.decodeErr())
 	})
 	m.f.Line()
@@ -477,13 +477,13 @@ func (m *method) undecodable(position, err jen.Code) jen.Code {
 	if ix.SK != nil {
 		args = append(args, jen.Lit(ix.SK.Name))
 	}
-	return jen.Id("undecodable").Call(args...)
+	return rt("Undecodable").Call(args...)
 }
 
 // decodeErr is the error a read returns with its result: its undecoded
 // items, in a DecodeError naming the method, or nil.
 func (m *method) decodeErr() jen.Code {
-	return jen.Id("decodeErr").Call(jen.Lit(m.p.GoName), m.id("undecoded"))
+	return rt("UndecodedErr").Call(jen.Lit(m.p.GoName), m.id("undecoded"))
 }
 
 // collect emits the assignment of an item of a collection read to its
@@ -494,9 +494,9 @@ func (m *method) collect(g *jen.Group, skip func(jen.Code) jen.Code) {
 		for _, mem := range m.pp.Members {
 			var cond jen.Code
 			if mem.How == plan.BySortKeyPrefix {
-				cond = jen.Id("hasKeyPrefix").Call(m.id("item"), jen.Lit(m.pp.Index.SK.Name), jen.Lit(mem.Prefix))
+				cond = rt("HasKeyPrefix").Call(m.id("item"), jen.Lit(m.pp.Index.SK.Name), jen.Lit(mem.Prefix))
 			} else {
-				cond = jen.Id("isType").Call(m.id("item"), jen.Lit(t.EntityAttr), jen.Lit(mem.Entity.TypeValue))
+				cond = rt("IsType").Call(m.id("item"), jen.Lit(t.EntityAttr), jen.Lit(mem.Entity.TypeValue))
 			}
 			field := pluralField(mem.Entity)
 			g.Case(cond).BlockFunc(func(g *jen.Group) {
@@ -537,14 +537,14 @@ func (m *method) iterator() {
 	call := jen.List(m.id("res"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.GoName).Call(append(append([]jen.Code{m.id("ctx")}, names...), m.id("page"))...)
 	var page, ret jen.Code
 	elem := m.walkElem()
-	walker := "walk"
+	walker := "Walk"
 	if m.p.IsCollection() {
 		page = jen.Func().Params(m.id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
 			call,
 			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
 			jen.Return(m.id("res"), m.id("res").Dot("Next"), m.id("err")),
 		)
-		walker = "walkPages"
+		walker = "WalkPages"
 	} else {
 		page = jen.Func().Params(m.id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
 			call,
@@ -552,7 +552,7 @@ func (m *method) iterator() {
 			jen.Return(m.id("res").Dot("Items"), m.id("res").Dot("Next"), m.id("err")),
 		)
 	}
-	ret = jen.Return(jen.Id(walker).Call(page))
+	ret = jen.Return(rt(walker).Call(page))
 	all := m.exported()[1]
 	comment(m.f, all.summary())
 	m.declare(all).Block(ret)

@@ -96,7 +96,7 @@ func (m *method) replaceInput(updateConst, condConst jen.Code) {
 				m.id("remove").Op("=").Append(m.id("remove"), jen.Lit(c.Instead)),
 			)
 		}
-		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(jen.Id("updateExpression").Call(m.id("set"), jen.Lit(""), m.id("remove"), jen.Nil()))
+		in[jen.Id("UpdateExpression")] = jen.Qual(pathAWS, "String").Call(rt("UpdateExpression").Call(m.id("set"), jen.Lit(""), m.id("remove"), jen.Nil()))
 		in[jen.Id("ExpressionAttributeValues")] = m.id("values")
 		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
 	})

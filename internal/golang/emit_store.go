@@ -91,9 +91,7 @@ func (e *emitter) storeFile() *jen.File {
 	doc += "\n\nEach access pattern of the spec is one method of Store, served by one GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan."
 	packageComment(f, doc)
 
-	comment(f, "pkgPrefix starts the package's error messages.")
-	f.Const().Id(model.StoreNames[0]).Op("=").Lit(m.Package + ": ")
-	f.Line()
+	e.runtimeNames(f)
 
 	// Client: only the methods the patterns call.
 	var calls []plan.Call
@@ -127,7 +125,7 @@ func (e *emitter) storeFile() *jen.File {
 			g.Add(trailing(jen.Id(t.StoreField()).String(), "physical name of table "+t.Name))
 		}
 		if hasCursors(e.p) {
-			g.Add(trailing(jen.Id("cursorKeys").Op("*").Id("cursorKeys"), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
+			g.Add(trailing(jen.Id("cursorKeys").Op("*").Add(rt("CursorKeys")), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
 		}
 		if hasBatch(e.p) {
 			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
@@ -184,6 +182,53 @@ func (e *emitter) storeFile() *jen.File {
 	return f
 }
 
+// runtimeNames emits the check that the runtime serves the package's
+// version of its API, and the names of the runtime's the package declares
+// as its own (model.ReExported): its callers name them from the package.
+func (e *emitter) runtimeNames(f *jen.File) {
+	v := jen.Lit(e.version)
+	comment(f, fmt.Sprintf("The runtime must serve this package's code: version %d of its API for generated code (see %s.EnforceVersion).", e.version, model.RuntimeImport))
+	f.Const().Defs(
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Add(v).Op("-").Add(rt("MinVersion"))),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("MaxVersion").Op("-").Add(v)),
+	)
+	f.Line()
+	var vars, types []jen.Code
+	for _, group := range model.ReExported {
+		if !e.holds(group.Holder) {
+			continue
+		}
+		for _, name := range group.Names {
+			def := jen.Id(name).Op("=").Add(rt(name))
+			if strings.HasPrefix(name, "Err") {
+				vars = append(vars, def)
+			} else {
+				types = append(types, def)
+			}
+		}
+	}
+	comment(f, "Errors of the Store's methods, for errors.Is. dyngen's runtime declares them; this package names them for its callers.")
+	f.Var().Defs(vars...)
+	f.Line()
+	comment(f, "Types of the Store's errors, for errors.As, and of its queries' pages. dyngen's runtime declares them; this package names them for its callers.")
+	f.Type().Defs(types...)
+	f.Line()
+}
+
+// holds reports whether the package holds what a group of
+// model.ReExported names is declared for.
+func (e *emitter) holds(h model.Holder) bool {
+	switch h {
+	case model.HoldsQuery:
+		return hasQuery(e.p)
+	case model.HoldsBatch:
+		return hasBatch(e.p)
+	case model.HoldsTransaction:
+		return hasTransaction(e.p)
+	}
+	return true
+}
+
 // clockOption emits WithClock, the option that sets the Store's clock.
 func (e *emitter) clockOption(f *jen.File) {
 	var uses []string
@@ -216,7 +261,7 @@ func (e *emitter) cursorKeyOption(f *jen.File) {
 		"build one, whose key must still lie inside the query's key condition. "+
 		"It panics on an empty secret.")
 	f.Func().Id(name).Params(jen.Id("secret").Index().Byte()).Id("Option").Block(
-		jen.Id("keys").Op(":=").Id("newCursorKeys").Call(jen.Id("secret")),
+		jen.Id("keys").Op(":=").Add(rt("NewCursorKeys")).Call(jen.Id("secret")),
 		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot("cursorKeys").Op("=").Id("keys"))),
 	)
 }

@@ -196,8 +196,8 @@ func (m *method) txVar() {
 	tx := m.pp.Tx
 	commentf(m.f, "%s describes the steps of %s for the runtime.", m.p.ConstName("Tx"), m.p.GoName)
 	fields := jen.Dict{
-		jen.Id("method"): jen.Lit(m.p.GoName),
-		jen.Id("steps"): jen.Index().Id("transactStep").ValuesFunc(func(g *jen.Group) {
+		jen.Id("Method"): jen.Lit(m.p.GoName),
+		jen.Id("Steps"): jen.Index().Add(rt("TransactStep")).ValuesFunc(func(g *jen.Group) {
 			for _, s := range tx.Steps {
 				ix := s.Step.Table.Primary()
 				key := []jen.Code{jen.Lit(ix.PK.Name)}
@@ -205,23 +205,23 @@ func (m *method) txVar() {
 					key = append(key, jen.Lit(ix.SK.Name))
 				}
 				d := jen.Dict{
-					jen.Id("action"): jen.Lit(s.Step.Action()),
-					jen.Id("key"):    jen.Index().String().Values(key...),
+					jen.Id("Action"): jen.Lit(s.Step.Action()),
+					jen.Id("Key"):    jen.Index().String().Values(key...),
 				}
 				if s.IfAbsent != "" {
-					d[jen.Id("ifAbsent")] = jen.Id(s.IfAbsent)
+					d[jen.Id("IfAbsent")] = jen.Id(s.IfAbsent)
 				}
 				if s.IfPresent != "" {
-					d[jen.Id("ifPresent")] = jen.Id(s.IfPresent)
+					d[jen.Id("IfPresent")] = jen.Id(s.IfPresent)
 				}
 				if x := s.Plan.Request.Expiry; x != nil && !x.InCode {
-					d[jen.Id("ttl")] = jen.Lit(x.Attr)
-					d[jen.Id("now")] = jen.Lit(s.Plan.Request.Placeholder(plan.Now))
+					d[jen.Id("TTL")] = jen.Lit(x.Attr)
+					d[jen.Id("Now")] = jen.Lit(s.Plan.Request.Placeholder(plan.Now))
 				}
 				for _, v := range s.Plan.Request.Values {
 					if v.Source == plan.VersionExpected {
-						d[jen.Id("version")] = jen.Lit(v.Attr.Stored)
-						d[jen.Id("expected")] = jen.Lit(v.Placeholder)
+						d[jen.Id("Version")] = jen.Lit(v.Attr.Stored)
+						d[jen.Id("Expected")] = jen.Lit(v.Placeholder)
 					}
 				}
 				g.Values(d)
@@ -229,13 +229,13 @@ func (m *method) txVar() {
 		}),
 	}
 	if len(tx.Distinct) > 0 {
-		fields[jen.Id("distinct")] = jen.Index().Index(jen.Lit(2)).Int().ValuesFunc(func(g *jen.Group) {
+		fields[jen.Id("Distinct")] = jen.Index().Index(jen.Lit(2)).Int().ValuesFunc(func(g *jen.Group) {
 			for _, d := range tx.Distinct {
 				g.Values(jen.Lit(d[0]), jen.Lit(d[1]))
 			}
 		})
 	}
-	m.f.Var().Id(m.p.ConstName("Tx")).Op("=").Id("transaction").Values(fields)
+	m.f.Var().Id(m.p.ConstName("Tx")).Op("=").Add(rt("Transaction")).Values(fields)
 	m.f.Line()
 }
 
@@ -331,9 +331,9 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			}
 			args = append(args, v)
 		}
-		build := jen.Id(stepWrappers[s.Action]).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
+		build := rt(stepWrappers[s.Action]).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...))
 		g.If(jen.List(m.id("items").Index(jen.Lit(i)), m.id("err")).Op("=").Add(build), m.id("err").Op("!=").Nil()).Block(
-			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(i), m.id("err"))),
+			fail(jen.Id(m.p.ConstName("Tx")).Dot("StepError").Call(jen.Lit(i), m.id("err"))),
 		)
 	}
 }
@@ -347,7 +347,7 @@ func (m *method) itemCopies(g *jen.Group, fail func(jen.Code) jen.Code) {
 	st := m.pp.Struct
 	for _, in := range m.pp.Tx.ItemInputs() {
 		g.If(jen.Id(st.Var).Dot(in.Field).Op("==").Nil()).Block(
-			fail(jen.Id(m.p.ConstName("Tx")).Dot("stepError").Call(jen.Lit(in.Item.Index), jen.Op("&").Id("ItemError").Values(
+			fail(jen.Id(m.p.ConstName("Tx")).Dot("StepError").Call(jen.Lit(in.Item.Index), jen.Op("&").Id("ItemError").Values(
 				jen.Id("Entity").Op(":").Lit(in.Item.Entity().Name),
 				jen.Id("Reason").Op(":").Lit(fmt.Sprintf("no item: %s.%s is nil", st.Var, in.Field)),
 			))),
@@ -367,7 +367,7 @@ func (m *method) giveBack(g *jen.Group) {
 // stepWrappers are the runtime's functions that make a step's request,
 // built as its own call would send it, a transaction's item, by the
 // step's action.
-var stepWrappers = map[string]string{"Put": "transactPut", "Update": "transactUpdate", "Delete": "transactDelete", "ConditionCheck": "transactCheck", "Get": "transactGet"}
+var stepWrappers = map[string]string{"Put": "TransactPut", "Update": "TransactUpdate", "Delete": "TransactDelete", "ConditionCheck": "TransactCheck", "Get": "TransactGet"}
 
 // readClock emits, when a step takes the time, the one reading of the
 // Store's clock of the call, or the struct's Now when given, and returns
@@ -396,16 +396,16 @@ func (m *method) transactWrite() {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
 		m.stepCalls(g, fail, "TransactWriteItem")
 		if len(tx.Distinct) > 0 {
-			g.If(m.id("err").Op(":=").Add(txVar).Dot("distinctItems").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
+			g.If(m.id("err").Op(":=").Add(txVar).Dot("DistinctItems").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
 		}
-		g.List(m.id("token"), m.id("err")).Op(":=").Add(txVar).Dot("requestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token))
+		g.List(m.id("token"), m.id("err")).Op(":=").Add(txVar).Dot("RequestToken").Call(jen.Id(m.pp.Struct.Var).Dot(tx.Token))
 		g.If(m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
 		g.Add(m.id("in")).Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{
 			jen.Id("TransactItems"):      m.id("items"),
 			jen.Id("ClientRequestToken"): m.id("token"),
 		})
 		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
-			jen.Return(txVar.Clone().Dot("err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
+			jen.Return(txVar.Clone().Dot("Err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
 		)
 		m.giveBack(g)
 		g.Return(jen.Nil())
@@ -421,11 +421,11 @@ func (m *method) transactGet() {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.stepCalls(g, fail, "TransactGetItem")
 		if len(tx.Distinct) > 0 {
-			g.If(m.id("err").Op(":=").Add(txVar).Dot("distinctGets").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), m.id("err")))
+			g.If(m.id("err").Op(":=").Add(txVar).Dot("DistinctGets").Call(m.id("items")), m.id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), m.id("err")))
 		}
 		in := jen.Op("&").Qual(pathDynamo, "TransactGetItemsInput").Values(jen.Dict{jen.Id("TransactItems"): m.id("items")})
 		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactGetItems").Call(m.id("ctx"), in)
-		g.If(m.id("err").Op("!=").Nil()).Block(fail(txVar.Clone().Dot("err").Call(m.id("err"), jen.Nil())))
+		g.If(m.id("err").Op("!=").Nil()).Block(fail(txVar.Clone().Dot("Err").Call(m.id("err"), jen.Nil())))
 		g.Var().Add(m.id("res")).Id(m.p.ResultType())
 		now := m.local("now")
 		if slices.ContainsFunc(tx.Steps, func(s *plan.Step) bool { return s.Plan.Request.Expiry != nil }) {
@@ -436,11 +436,11 @@ func (m *method) transactGet() {
 			present := jen.Len(m.id("item")).Op(">").Lit(0)
 			if x := s.Plan.Request.Expiry; x != nil && x.InCode {
 				// An expired item is absent.
-				present = present.Op("&&").Op("!").Id("expired").Call(m.id("item"), jen.Lit(x.Attr), jen.Id(now))
+				present = present.Op("&&").Op("!").Add(rt("Expired")).Call(m.id("item"), jen.Lit(x.Attr), jen.Id(now))
 			}
-			g.If(m.id("item").Op(":=").Id("itemAt").Call(m.id("out").Dot("Responses"), jen.Lit(i)), present).Block(
+			g.If(m.id("item").Op(":=").Add(rt("ItemAt")).Call(m.id("out").Dot("Responses"), jen.Lit(i)), present).Block(
 				jen.Var().Add(m.id("v")).Id(ent.GoName),
-				jen.If(m.id("err").Op(":=").Add(m.id("v")).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(fail(txVar.Clone().Dot("stepError").Call(jen.Lit(i), m.id("err")))),
+				jen.If(m.id("err").Op(":=").Add(m.id("v")).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(fail(txVar.Clone().Dot("StepError").Call(jen.Lit(i), m.id("err")))),
 				m.id("res").Dot(s.Step.FieldName()).Op("=").Op("&").Add(m.id("v")),
 			)
 		}

@@ -48,8 +48,8 @@ func (m *method) uniqueWrite() {
 					}
 					args = append(args, v)
 				}
-				g.If(jen.List(jen.Id(stepVar), m.id("err")).Op("=").Id(stepWrappers[s.Action]).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), m.id("err").Op("!=").Nil()).Block(
-					jen.Return(txVar.Clone().Dot("stepError").Call(jen.Lit(i), m.id("err"))),
+				g.If(jen.List(jen.Id(stepVar), m.id("err")).Op("=").Add(rt(stepWrappers[s.Action])).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), m.id("err").Op("!=").Nil()).Block(
+					jen.Return(txVar.Clone().Dot("StepError").Call(jen.Lit(i), m.id("err"))),
 				)
 				g.Id(itemsVar).Op("=").Append(jen.Id(itemsVar), jen.Id(stepVar))
 				g.Id(keepVar).Op("=").Append(jen.Id(keepVar), jen.Lit(i))
@@ -108,7 +108,7 @@ func (m *method) uniqueWrite() {
 		}
 		g.Add(m.id("in")).Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id(itemsVar)})
 		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
-			jen.Return(txVar.Clone().Dot("only").Call(jen.Id(keepVar).Op("...")).Dot("err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
+			jen.Return(txVar.Clone().Dot("Only").Call(jen.Id(keepVar).Op("...")).Dot("Err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
 		)
 		if u.Refresh {
 			// The caller's item holds what was written: the version and

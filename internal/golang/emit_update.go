@@ -230,7 +230,7 @@ func (up *updater) value(v *plan.Value) jen.Code {
 	case plan.AddRest:
 		amount := up.amount(v.Attr)
 		if v.Attr.Type == model.Int {
-			return jen.Id("intDiff").Call(addLimit(v), amount)
+			return rt("IntDiff").Call(addLimit(v), amount)
 		}
 		return attrValue(v.Attr, jen.Add(addLimit(v)).Op("-").Add(amount))
 	case plan.RebuiltKey:

@@ -112,7 +112,7 @@ func (up *updater) expression(g *jen.Group, in jen.Dict) {
 	if len(up.u.Delete) > 0 {
 		del = up.id("del")
 	}
-	expr := jen.Id("updateExpression").Call(up.id("set"), jen.Lit(up.u.AddText()), up.id("remove"), del)
+	expr := rt("UpdateExpression").Call(up.id("set"), jen.Lit(up.u.AddText()), up.id("remove"), del)
 	if up.u.MayBeEmpty() {
 		g.Add(up.id("expr")).Op(":=").Add(expr)
 		return

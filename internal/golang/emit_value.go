@@ -134,13 +134,13 @@ func baseValue(a *model.Attribute, base model.Base, v jen.Code) jen.Code {
 func textValue(text model.Text, x jen.Code) jen.Code {
 	switch text {
 	case model.TextTime:
-		return jen.Id("formatTime").Call(x)
+		return rt("FormatTime").Call(x)
 	case model.TextDate:
-		return jen.Id("formatDate").Call(x)
+		return rt("FormatDate").Call(x)
 	case model.TextInt:
 		return jen.Qual("strconv", "FormatInt").Call(x, jen.Lit(10))
 	case model.TextFloat:
-		return jen.Id("formatFloat").Call(x)
+		return rt("FormatFloat").Call(x)
 	}
 	return x
 }
@@ -163,7 +163,7 @@ func attrValue(a *model.Attribute, v jen.Code) jen.Code {
 	x := baseValue(a, f.Base, v)
 	switch {
 	case f.Writer != "":
-		return jen.Id(f.Writer).Call(x)
+		return rt(f.Writer).Call(x)
 	case f.Dynamo == "any":
 		return x
 	}
@@ -179,31 +179,31 @@ func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 	av := jen.Id("item").Index(jen.Lit(a.Stored))
 	if f.Reader == "" {
 		if a.Optional {
-			return jen.Id("document").Call(av)
+			return rt("Document").Call(av)
 		}
 		return av
 	}
-	reader := jen.Id("read" + strings.ToUpper(f.Reader[:1]) + f.Reader[1:])
+	reader := rt("Read" + f.Reader)
 	var call jen.Code
 	switch {
 	case f.Pointer:
-		call = jen.Id("decodePtr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, reader)
+		call = rt("DecodePtr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, reader)
 		if f.Go == model.GoEnum {
 			return jen.Parens(jen.Op("*").Id(model.EnumType(ent, a))).Parens(call)
 		}
 		return call
 	case a.Default != nil:
-		call = jen.Id("decodeOr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, defaultValue(ent, a), reader)
+		call = rt("DecodeOr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, defaultValue(ent, a), reader)
 	default:
 		args := []jen.Code{jen.Lit(a.Name), av}
 		if f.Base == model.BaseJoined {
 			args = append(args, jen.Lit(string(a.Separator)))
 		}
-		p := "optional"
+		p := "Optional"
 		if f.Always {
-			p = "required"
+			p = "Required"
 		}
-		call = jen.Id("dec").Dot(f.Reader).Call(append(args, jen.Id(p))...)
+		call = jen.Id("dec").Dot(f.Reader).Call(append(args, rt(p))...)
 	}
 	if f.Go == model.GoEnum {
 		return jen.Id(model.EnumType(ent, a)).Parens(call)
@@ -228,11 +228,11 @@ func defaultValue(ent *model.Entity, a *model.Attribute) jen.Code {
 func unstorable(a *model.Attribute, v jen.Code) (jen.Code, string) {
 	switch a.StoredForm().Storable {
 	case model.StorableFloat:
-		return jen.Op("!").Id("storableFloat").Call(v), "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"
+		return jen.Op("!").Add(rt("StorableFloat")).Call(v), "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"
 	case model.StorableDate:
-		return jen.Op("!").Id("storableYear").Call(dot(v, "Year").Call()), "a date outside the years 0000-9999"
+		return jen.Op("!").Add(rt("StorableYear")).Call(dot(v, "Year").Call()), "a date outside the years 0000-9999"
 	case model.StorableTime:
-		return jen.Op("!").Id("storableYear").Call(dot(v, "UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
+		return jen.Op("!").Add(rt("StorableYear")).Call(dot(v, "UTC").Call().Dot("Year").Call()), "a time outside the years 0000-9999 (UTC)"
 	}
 	return nil, ""
 }
@@ -245,9 +245,9 @@ func invalidUTF8(a *model.Attribute, v jen.Code) (jen.Code, string) {
 	case model.UTF8String:
 		return jen.Op("!").Qual("unicode/utf8", "ValidString").Call(v), "not valid UTF-8"
 	case model.UTF8Strings:
-		return jen.Op("!").Id("validStrings").Call(v), "holds a string that is not valid UTF-8"
+		return jen.Op("!").Add(rt("ValidStrings")).Call(v), "holds a string that is not valid UTF-8"
 	case model.UTF8Map:
-		return jen.Op("!").Id("validMap").Call(v), "holds a key or value that is not valid UTF-8"
+		return jen.Op("!").Add(rt("ValidMap")).Call(v), "holds a key or value that is not valid UTF-8"
 	}
 	return nil, ""
 }

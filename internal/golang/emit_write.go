@@ -35,9 +35,9 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 	if x := m.req.Expiry; x != nil && !x.InCode {
 		// An expired item is absent: the now the request sent tells.
 		now := m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(plan.Now)))
-		return jen.Id("expiringConditionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present), jen.Lit(x.Attr), now)
+		return rt("ExpiringConditionErr").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present), jen.Lit(x.Attr), now)
 	}
-	return jen.Id("conditionError").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present))
+	return rt("ConditionErr").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present))
 }
 
 // put emits a PutItem of a whole item (create: only where none has the key).
@@ -217,23 +217,23 @@ func (m *method) batchCall() jen.Code {
 		names = append(names, jen.Lit(k.Index.SK.Name))
 	}
 	call := jen.Dict{
-		jen.Id("method"):  jen.Lit(m.p.GoName),
-		jen.Id("table"):   m.id("s").Dot(m.p.Table.StoreField()),
-		jen.Id("key"):     jen.Index().String().Values(names...),
-		jen.Id("workers"): m.id("s").Dot(model.BatchField),
+		jen.Id("Method"):  jen.Lit(m.p.GoName),
+		jen.Id("Table"):   m.id("s").Dot(m.p.Table.StoreField()),
+		jen.Id("Key"):     jen.Index().String().Values(names...),
+		jen.Id("Workers"): m.id("s").Dot(model.BatchField),
 	}
 	if x := m.req.Expiry; x != nil && x.InCode {
 		// Expired items are absent: left out.
-		call[jen.Id("ttl")] = jen.Lit(x.Attr)
-		call[jen.Id("now")] = m.clockNow()
+		call[jen.Id("TTL")] = jen.Lit(x.Attr)
+		call[jen.Id("Now")] = m.clockNow()
 	}
-	return jen.Id("batchCall").Values(call)
+	return rt("BatchCall").Values(call)
 }
 
 // batchItemFail returns the error of a value refused before any call.
 func (m *method) batchItemFail(src, done string, results ...jen.Code) func(jen.Code) jen.Code {
 	return func(err jen.Code) jen.Code {
-		e := jen.Id("batchItemError").Call(jen.Lit(m.p.GoName), jen.Lit(done), m.id("i"), jen.Len(m.id(src)), err)
+		e := rt("BatchItemError").Call(jen.Lit(m.p.GoName), jen.Lit(done), m.id("i"), jen.Len(m.id(src)), err)
 		return jen.Return(append(results, e)...)
 	}
 }
@@ -268,7 +268,7 @@ func (m *method) batchGet() {
 			m.decode(g, m.id("item"), m.local("v"), func(err jen.Code) jen.Code { return jen.Return(jen.Id(m.itemType()).Values(), err) })
 			g.Return(m.id("v"), jen.Nil())
 		})
-		g.Return(jen.Id("batchGet").Call(m.id("ctx"), m.id("s").Dot("client"), m.batchCall(), m.id("in"), jen.Lit(m.p.Consistent), projArg, namesArg, decode))
+		g.Return(rt("BatchGet").Call(m.id("ctx"), m.id("s").Dot("client"), m.batchCall(), m.id("in"), jen.Lit(m.p.Consistent), projArg, namesArg, decode))
 	})
 	m.f.Line()
 }
@@ -302,7 +302,7 @@ func (m *method) batchWrite() {
 			}
 			g.Add(m.id("reqs")).Index(m.id("i")).Op("=").Add(req)
 		})
-		g.Return(jen.Id("batchWrite").Call(m.id("ctx"), m.id("s").Dot("client"), m.batchCall(), jen.Lit(done), m.id("reqs")))
+		g.Return(rt("BatchWrite").Call(m.id("ctx"), m.id("s").Dot("client"), m.batchCall(), jen.Lit(done), m.id("reqs")))
 	})
 	m.f.Line()
 }

@@ -32,7 +32,13 @@ const (
 	pathDynamo = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	pathTypes  = "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	pathAWS    = "github.com/aws/aws-sdk-go-v2/aws"
+	// pathRuntime is dyngen's runtime, which the generated code imports
+	// under the name model.RuntimeImport.
+	pathRuntime = "github.com/dyngen/dyngen/generator/runtime"
 )
+
+// rt is an identifier of dyngen's runtime.
+func rt(name string) *jen.Statement { return jen.Qual(pathRuntime, name) }
 
 // emitter holds what every emit function needs.
 type emitter struct {
@@ -43,6 +49,9 @@ type emitter struct {
 	bugs []error
 	// packageNames holds the package-level names a local must not hide.
 	packageNames map[string]bool
+	// version is the version of the runtime's API the code is written
+	// for (dynrt.GenVersion).
+	version int
 }
 
 // newScope is a new scope of locals (see scopeName).
@@ -57,15 +66,21 @@ func (e *emitter) bug(format string, args ...any) {
 }
 
 // Package returns the files of the Go package the plan describes, sorted
-// by name: the pattern, entity, store and API files and the runtime's.
+// by name: the pattern, entity, store and API files.
 // source is how the header's source line names the spec. An error is a
 // bug of dyngen: a plan the emitter can't print.
 func Package(p *plan.Plan, source string) ([]File, error) {
+	return packageFor(p, source, dynrt.GenVersion)
+}
+
+// packageFor is Package, written for version of the runtime's API for
+// generated code.
+func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 	// The source line is one line comment, whatever the spec's path.
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, packageNames: p.Model.PackageNames()}
+	e := &emitter{p: p, source: source, packageNames: p.Model.PackageNames(), version: version}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// Each is printed from the plan alone (the key builders an entity's
@@ -96,13 +111,6 @@ func Package(p *plan.Plan, source string) ([]File, error) {
 	})
 	if err := errors.Join(append(errs, e.bugs...)...); err != nil {
 		return nil, err
-	}
-	for _, name := range runtimeFiles(p) {
-		data, err := e.runtimeFile(name)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Name: model.RuntimeFile(name), Data: data})
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return files, nil
@@ -158,39 +166,8 @@ func (e *emitter) newFile() *jen.File {
 	headerComment(f, strings.TrimPrefix(Header, "// "))
 	headerComment(f, "source: "+e.source)
 	f.ImportNames(map[string]string{pathDynamo: "dynamodb", pathTypes: "types", pathAWS: "aws"})
+	f.ImportAlias(pathRuntime, model.RuntimeImport)
 	return f
-}
-
-// runtimeFiles lists the runtime files the plan needs.
-func runtimeFiles(p *plan.Plan) []string {
-	files := []string{"errors.go", "keys.go", "attrs.go", "numbers.go"}
-	if hasQuery(p) {
-		// A query's first item needs no cursor, but the range check
-		// (emptyRange) and page limits of the queries live there too.
-		files = append(files, "cursor.go")
-	}
-	if hasBatch(p) {
-		files = append(files, "batch.go")
-	}
-	if hasTransaction(p) {
-		files = append(files, "transact.go")
-	}
-	return files
-}
-
-// runtimeFile returns a runtime file as a file of the generated package:
-// the header, the generated package clause, the rest unchanged (gofmt-clean
-// as it is, which the golden tests check).
-func (e *emitter) runtimeFile(name string) ([]byte, error) {
-	src, err := dynrt.Source.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	body, ok := strings.CutPrefix(string(src), "package runtime\n")
-	if !ok {
-		return nil, fmt.Errorf("runtime/%s does not start with its package clause", name)
-	}
-	return []byte(Header + "\n// source: " + e.source + "\n\npackage " + e.p.Model.Package + "\n" + body), nil
 }
 
 // render writes a file's code, gofmt-formatted, with the standard

@@ -14,13 +14,6 @@ const StoreFile = "store.go"
 // APIFile is the file of StoreAPI, the interface of the Store's methods.
 const APIFile = "store_api.go"
 
-// RuntimeFiles are the files copied from dyngen's runtime, by the name of
-// their source.
-var RuntimeFiles = []string{"errors.go", "keys.go", "attrs.go", "numbers.go", "cursor.go", "batch.go", "transact.go"}
-
-// RuntimeFile is the generated name of a runtime file.
-func RuntimeFile(name string) string { return "dyngen_" + name }
-
 // PatternsFile is the file of the patterns of table t: patterns.go in a
 // spec of one table, patterns_<table>.go otherwise.
 func (m *Model) PatternsFile(t *Table) string {
@@ -34,7 +27,7 @@ func (m *Model) PatternsFile(t *Table) string {
 func (e *Entity) File() string {
 	name := snake(e.GoName)
 	switch {
-	case name == "store" || name == "store_api" || name == "patterns" || strings.HasPrefix(name, "patterns_") || strings.HasPrefix(name, "dyngen_"):
+	case name == "store" || name == "store_api" || name == "patterns" || strings.HasPrefix(name, "patterns_"):
 		// The generator's own files.
 		name += "_entity"
 	}
@@ -45,9 +38,6 @@ func (e *Entity) File() string {
 // what it comes from, in spec order: the Go package, then the outputs.
 func (m *Model) FileNames() []GenName {
 	out := []GenName{{StoreFile, "the Store", Pos{}, ""}, {APIFile, "StoreAPI", Pos{}, ""}}
-	for _, name := range RuntimeFiles {
-		out = append(out, GenName{RuntimeFile(name), "dyngen's runtime", Pos{}, ""})
-	}
 	for _, t := range m.Tables {
 		out = append(out, GenName{m.PatternsFile(t), "the patterns of table " + t.Name, t.Pos, ""})
 	}

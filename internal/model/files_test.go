@@ -23,7 +23,7 @@ func TestEntityFile(t *testing.T) {
 		{"StoreAPIItem", "store_api_item.go"},
 		{"Patterns", "patterns_entity.go"},
 		{"PatternsMain", "patterns_main_entity.go"},
-		{"DyngenKeys", "dyngen_keys_entity.go"},
+		{"DyngenKeys", "dyngen_keys.go"},
 		{"Con", "con_entity.go"},
 		{"AUX", "aux_entity.go"},
 		{"Com1", "com1_entity.go"},

@@ -10,16 +10,48 @@ import (
 // The names of the generated package, derived here so that the checks and
 // the emitter agree on them.
 
-// FixedNames are the package-level identifiers every generated package
-// declares.
-var FixedNames = []string{
-	"Store", "StoreAPI", "New", "Option", "Client", "Cursor", "Page", "Table",
-	"KeyError", "ItemError", "DecodeError", "UndecodedItem", "BatchError",
-	"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidKey",
-	"ErrInvalidItem", "ErrInvalidCursor", "ErrRetriesExhausted", "ErrVersionConflict",
-	"TransactionError", "ErrTransactionConflict", "ErrSameItem", "ErrInvalidRequestToken",
-	CursorKeyOption, BatchOption, ClockOption,
+// RuntimeImport is the name generated code imports dyngen's runtime
+// (github.com/dyngen/dyngen/generator/runtime) under.
+const RuntimeImport = "dyngen"
+
+// Holder is what a generated package holds, which some of its names
+// come with.
+type Holder int
+
+const (
+	HoldsAlways      Holder = iota // every package
+	HoldsQuery                     // a package with a query
+	HoldsBatch                     // a package with a batch pattern
+	HoldsTransaction               // a package with a transaction
+)
+
+// ReExported are the runtime's names a generated package declares as its
+// own (var ErrNotFound = dyngen.ErrNotFound, type Cursor = dyngen.Cursor),
+// for its callers, by what the package holds: errors (Err...), the types
+// of errors and of a query's page.
+var ReExported = []struct {
+	Holder Holder
+	Names  []string
+}{
+	{HoldsAlways, []string{
+		"ErrNotFound", "ErrAlreadyExists", "ErrConditionFailed", "ErrVersionConflict", "ErrInvalidKey",
+		"ErrInvalidItem", "ErrInvalidCursor", "KeyError", "ItemError", "DecodeError", "UndecodedItem",
+	}},
+	{HoldsQuery, []string{"Cursor", "Page"}},
+	{HoldsBatch, []string{"ErrRetriesExhausted", "BatchError"}},
+	{HoldsTransaction, []string{"ErrTransactionConflict", "ErrSameItem", "ErrInvalidRequestToken", "TransactionError"}},
 }
+
+// FixedNames are the package-level identifiers a generated package may
+// declare whatever the spec: the Store's, and the runtime's it declares
+// as its own (ReExported).
+var FixedNames = func() []string {
+	out := []string{"Store", "StoreAPI", "New", "Option", "Client", "Table", CursorKeyOption, BatchOption, ClockOption}
+	for _, group := range ReExported {
+		out = append(out, group.Names...)
+	}
+	return out
+}()
 
 // StoreFixedMethods are the methods every generated Store declares besides
 // the patterns'.
@@ -276,12 +308,11 @@ func (e *Entity) PluralName() string {
 
 // The names a generated method's parameter must not take, because the
 // method's body refers to them: Go's predeclared identifiers, the
-// packages generated code imports, the identifiers of the runtime files,
-// and the locals the generated methods declare. (Generator tests keep
-// the last three lists true.) StoreNames are the names the Store's file
-// declares besides Store, New, Option, Client, Tables and the tables'
-// options: pkgPrefix, and the options declared when a pattern needs them
-// (CursorKeyOption, BatchOption, ClockOption).
+// packages generated code imports (dyngen's runtime among them, as
+// RuntimeImport), and the locals the generated methods declare.
+// (Generator tests keep the last two lists true.) The runtime's own
+// names are no concern: the generated code names them through its
+// import.
 var (
 	Predeclared = []string{
 		"any", "append", "bool", "byte", "cap", "clear", "close", "comparable", "complex",
@@ -291,40 +322,8 @@ var (
 		"uint", "uint16", "uint32", "uint64", "uint8", "uintptr",
 	}
 	ImportNames = []string{
-		"aws", "big", "cmp", "context", "dynamodb", "errors", "fmt", "iter", "math", "rand", "regexp",
-		"slices", "strconv", "strings", "sync", "time", "types", "utf8",
+		"aws", "context", RuntimeImport, "dynamodb", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
 	}
-	RuntimeNames = []string{
-		"BatchError", "Cursor", "DecodeError", "ErrAlreadyExists", "ErrConditionFailed", "ErrInvalidCursor", "ErrInvalidItem",
-		"ErrInvalidKey", "ErrNotFound", "ErrRetriesExhausted", "ErrVersionConflict", "ItemError", "KeyError", "Page", "UndecodedItem", "appendKeyTime",
-		"appendTime", "attemptsError", "backoff", "backoffBase", "backoffCap", "backoffOrStop",
-		"batchAttempts", "batchCall", "batchDone", "batchFailure", "batchGet", "batchGetClient",
-		"batchItemError", "batchNotDone", "batchRun", "batchStopped", "batchUnique", "batchUnknown",
-		"batchWrite", "batchWriteClient", "callError", "chunk", "conditionError", "cursorNext",
-		"cursorStart", "decode", "decodeCursor", "decodeErr", "decodeOr", "decodePtr", "defaultBatchConcurrency", "document",
-		"emptyRange", "encodeCursor", "errBatchStopped", "expired", "expiredAt", "expiringConditionError",
-		// The transactions' (dyngen_transact.go).
-		"ErrInvalidRequestToken", "ErrSameItem", "ErrTransactionConflict", "TransactionError", "itemAt", "maxRequestToken", "sameKey", "sentValues", "transactCheck", "transactDelete", "transactGet", "transactPut",
-		"transactKey", "transactStep", "transactUpdate", "transaction",
-		"floatValue", "formatDate", "formatTime", "hasKeyPrefix", "highChar", "intDiff",
-		"intSetValue", "intValue", "isNull", "isType", "itemDecoder", "keyBool", "keyDate", "keyEnum", "keyEnumPrefix", "keyHash",
-		"keyInt", "keyPath", "keyPrefix", "keySize", "keyString", "keyStringOrEmpty", "keyTime", "mapValue",
-		"maxBatchGet", "maxBatchWrite", "maxPartitionKey", "maxRune", "maxSortKey", "missing",
-		"optional", "pageLimit", "parseKeyInt", "presence", "putDigits", "queryFixed", "readBool",
-		"readBytes", "readDate", "readFloat", "readInt", "readIntSet", "readMap", "readPath",
-		"readString", "readStringSet", "readStrings", "readTime", "readUnix", "readUnixMilli",
-		"refused", "required", "storableFloat", "storableYear", "storedInt", "stringSetValue", "stringsValue",
-		"throttled", "timeLayout", "undecodable", "unique", "updateExpression", "validMap", "validStrings", "versionError", "walk",
-		"walkPages", "writeKey", "wrongType",
-		// The cursors' (dyngen_cursor.go).
-		"appendChunk", "appendSorted", "bindQuery", "bindValue", "compareValues", "cursorBinding", "cursorChecked",
-		"cursorIVSize", "cursorKeys", "cursorScope", "cursorSealed", "cursorSum", "cursorSumSize",
-		"maxCursor", "newCursorKeys", "parseCursorKey", "queryKeys", "queryShape", "startAttr", "validKeyValue",
-		// The numbers' (dyngen_numbers.go).
-		"compareNumbers", "decimalNumber", "formatFloat", "keyFloat", "maxNumberDigits", "maxNumberExp",
-		"maxNumberText", "minNumberExp", "numberText", "parseNumber", "plainNumber", "sameNumber",
-	}
-	StoreNames   = []string{"pkgPrefix", CursorKeyOption, BatchOption, ClockOption}
 	MethodLocals = []string{
 		"claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
@@ -334,11 +333,11 @@ var (
 	}
 )
 
-// codeNames holds every name of Predeclared, ImportNames, RuntimeNames,
-// StoreNames and MethodLocals.
+// codeNames holds every name of Predeclared, ImportNames and
+// MethodLocals.
 var codeNames = func() map[string]bool {
 	out := map[string]bool{}
-	for _, list := range [][]string{Predeclared, ImportNames, RuntimeNames, StoreNames, MethodLocals} {
+	for _, list := range [][]string{Predeclared, ImportNames, MethodLocals} {
 		for _, n := range list {
 			out[n] = true
 		}
@@ -347,22 +346,20 @@ var codeNames = func() map[string]bool {
 }()
 
 // TakenByCode reports whether the generated code uses name itself: a Go
-// predeclared identifier, an imported package, a name of the runtime or
-// of the Store's file, or a local of the methods. A key builder's
-// parameter never takes such a name.
+// predeclared identifier, an imported package or a local of the methods.
+// A key builder's parameter never takes such a name.
 func TakenByCode(name string) bool { return codeNames[name] }
 
 // TakenByPackage reports whether name is one the generated methods can't
-// let a parameter hide: a Go predeclared identifier, an imported package,
-// a name of the runtime or of the Store's file. A method's own locals
-// (MethodLocals) are not: they give way to a parameter (LocalName).
+// let a parameter hide: a Go predeclared identifier or an imported
+// package. A method's own locals (MethodLocals) are not: they give way
+// to a parameter (LocalName).
 func TakenByPackage(name string) bool { return packageCodeNames[name] }
 
-// packageCodeNames holds every name of Predeclared, ImportNames,
-// RuntimeNames and StoreNames.
+// packageCodeNames holds every name of Predeclared and ImportNames.
 var packageCodeNames = func() map[string]bool {
 	out := map[string]bool{}
-	for _, list := range [][]string{Predeclared, ImportNames, RuntimeNames, StoreNames} {
+	for _, list := range [][]string{Predeclared, ImportNames} {
 		for _, n := range list {
 			out[n] = true
 		}
@@ -382,15 +379,10 @@ func LocalName(name string, taken func(string) bool) string {
 }
 
 // PackageNames holds the unexported package-level names of the generated
-// package: the runtime's, the Store file's and those the spec gives
-// (UnexportedNames). A local never takes one: it would hide it.
+// package, which the spec gives (UnexportedNames). A local never takes
+// one: it would hide it.
 func (m *Model) PackageNames() map[string]bool {
 	out := map[string]bool{}
-	for _, list := range [][]string{RuntimeNames, StoreNames} {
-		for _, n := range list {
-			out[n] = true
-		}
-	}
 	for _, n := range m.UnexportedNames() {
 		out[n.Name] = true
 	}

@@ -39,11 +39,11 @@ type StoredForm struct {
 	// BOOL).
 	Text Text
 	// Writer is the runtime function that makes the attribute value from
-	// Base (intValue, stringsValue, ...); "" when the value is a member
+	// Base (IntValue, StringsValue, ...); "" when the value is a member
 	// holding Text, or (a document) the Go value itself.
 	Writer string
-	// Reader is the itemDecoder method that reads the value back
-	// (string, unix, ...); "" for a document, which is the item's value.
+	// Reader is the ItemDecoder method that reads the value back
+	// (String, Unix, ...); "" for a document, which is the item's value.
 	Reader string
 	// Storable is the runtime test of a value DynamoDB can't store or
 	// dyngen can't read back.
@@ -166,36 +166,36 @@ const (
 // typeForms are the stored forms of the types; a time's depends on its
 // format (timeForms).
 var typeForms = map[Type]StoredForm{
-	String: {Dynamo: "S", Go: GoString, Reader: "string", UTF8: UTF8String,
-		Key: KeyForm{Lang: keylang.String, Func: "keyString", Checked: true, Seps: true}},
-	Int: {Dynamo: "N", Go: GoInt64, Text: TextInt, Writer: "intValue", Reader: "int",
-		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", KeepsOrder: true, Width: 20}},
-	Float: {Dynamo: "N", Go: GoFloat64, Text: TextFloat, Writer: "floatValue", Reader: "float", Storable: StorableFloat,
-		Key: KeyForm{Lang: keylang.Int, Number: "keyFloat"}},
-	Bool: {Dynamo: "BOOL", Go: GoBool, Reader: "bool",
-		Key: KeyForm{Lang: keylang.Bool, Func: "keyBool", KeepsOrder: true, Width: 5}},
-	Bytes:     {Dynamo: "B", Go: GoBytes, Reader: "bytes"},
-	Strings:   {Dynamo: "L", Go: GoStrings, Writer: "stringsValue", Reader: "strings", UTF8: UTF8Strings},
-	StringSet: {Dynamo: "SS", Go: GoStrings, OmitZero: true, Writer: "stringSetValue", Reader: "stringSet", UTF8: UTF8Strings},
-	IntSet:    {Dynamo: "NS", Go: GoInt64s, OmitZero: true, Writer: "intSetValue", Reader: "intSet"},
-	Map:       {Dynamo: "M", Go: GoStringMap, Writer: "mapValue", Reader: "stringMap", UTF8: UTF8Map},
-	Enum: {Dynamo: "S", Go: GoEnum, Base: BaseString, Reader: "string",
-		Key: KeyForm{Lang: keylang.Enum, Func: "keyEnum", Checked: true, Arg: BaseString, Valid: true, Seps: true}},
+	String: {Dynamo: "S", Go: GoString, Reader: "String", UTF8: UTF8String,
+		Key: KeyForm{Lang: keylang.String, Func: "KeyString", Checked: true, Seps: true}},
+	Int: {Dynamo: "N", Go: GoInt64, Text: TextInt, Writer: "IntValue", Reader: "Int",
+		Key: KeyForm{Lang: keylang.Int, Func: "KeyInt", KeepsOrder: true, Width: 20}},
+	Float: {Dynamo: "N", Go: GoFloat64, Text: TextFloat, Writer: "FloatValue", Reader: "Float", Storable: StorableFloat,
+		Key: KeyForm{Lang: keylang.Int, Number: "KeyFloat"}},
+	Bool: {Dynamo: "BOOL", Go: GoBool, Reader: "Bool",
+		Key: KeyForm{Lang: keylang.Bool, Func: "KeyBool", KeepsOrder: true, Width: 5}},
+	Bytes:     {Dynamo: "B", Go: GoBytes, Reader: "Bytes"},
+	Strings:   {Dynamo: "L", Go: GoStrings, Writer: "StringsValue", Reader: "Strings", UTF8: UTF8Strings},
+	StringSet: {Dynamo: "SS", Go: GoStrings, OmitZero: true, Writer: "StringSetValue", Reader: "StringSet", UTF8: UTF8Strings},
+	IntSet:    {Dynamo: "NS", Go: GoInt64s, OmitZero: true, Writer: "IntSetValue", Reader: "IntSet"},
+	Map:       {Dynamo: "M", Go: GoStringMap, Writer: "MapValue", Reader: "StringMap", UTF8: UTF8Map},
+	Enum: {Dynamo: "S", Go: GoEnum, Base: BaseString, Reader: "String",
+		Key: KeyForm{Lang: keylang.Enum, Func: "KeyEnum", Checked: true, Arg: BaseString, Valid: true, Seps: true}},
 	Document: {Dynamo: "any", Go: GoDocument, OmitZero: true},
-	Path: {Dynamo: "S", Go: GoStrings, Base: BaseJoined, Reader: "path",
-		Key: KeyForm{Lang: keylang.Path, Func: "keyPath", Checked: true, PathSep: true, Seps: true}},
+	Path: {Dynamo: "S", Go: GoStrings, Base: BaseJoined, Reader: "Path",
+		Key: KeyForm{Lang: keylang.Path, Func: "KeyPath", Checked: true, PathSep: true, Seps: true}},
 }
 
 // timeForms are the stored forms of a time, by format.
 var timeForms = map[TimeFormat]StoredForm{
-	RFC3339: {Dynamo: "S", Go: GoTime, Text: TextTime, Reader: "time", Storable: StorableTime,
-		Key: KeyForm{Lang: keylang.Time, Func: "keyTime", Checked: true, KeepsOrder: true, Width: 30}},
-	Date: {Dynamo: "S", Go: GoTime, Text: TextDate, Reader: "date", Storable: StorableDate,
-		Key: KeyForm{Lang: keylang.Date, Func: "keyDate", Checked: true, KeepsOrder: true, Width: 10}},
-	Unix: {Dynamo: "N", Go: GoTime, Base: BaseUnix, Text: TextInt, Writer: "intValue", Reader: "unix",
-		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", Arg: BaseUnix, KeepsOrder: true, Width: 20}},
-	UnixMilli: {Dynamo: "N", Go: GoTime, Base: BaseUnixMilli, Text: TextInt, Writer: "intValue", Reader: "unixMilli",
-		Key: KeyForm{Lang: keylang.Int, Func: "keyInt", Arg: BaseUnixMilli, KeepsOrder: true, Width: 20}},
+	RFC3339: {Dynamo: "S", Go: GoTime, Text: TextTime, Reader: "Time", Storable: StorableTime,
+		Key: KeyForm{Lang: keylang.Time, Func: "KeyTime", Checked: true, KeepsOrder: true, Width: 30}},
+	Date: {Dynamo: "S", Go: GoTime, Text: TextDate, Reader: "Date", Storable: StorableDate,
+		Key: KeyForm{Lang: keylang.Date, Func: "KeyDate", Checked: true, KeepsOrder: true, Width: 10}},
+	Unix: {Dynamo: "N", Go: GoTime, Base: BaseUnix, Text: TextInt, Writer: "IntValue", Reader: "Unix",
+		Key: KeyForm{Lang: keylang.Int, Func: "KeyInt", Arg: BaseUnix, KeepsOrder: true, Width: 20}},
+	UnixMilli: {Dynamo: "N", Go: GoTime, Base: BaseUnixMilli, Text: TextInt, Writer: "IntValue", Reader: "UnixMilli",
+		Key: KeyForm{Lang: keylang.Int, Func: "KeyInt", Arg: BaseUnixMilli, KeepsOrder: true, Width: 20}},
 }
 
 // StoredForm is how the attribute is stored. A time is stored by its

@@ -59,7 +59,7 @@ func TestStoredFormOfEveryType(t *testing.T) {
 func TestStoredFormOfTTL(t *testing.T) {
 	a := &Attribute{Name: "expires", Type: Time, Format: RFC3339, TTL: true}
 	f := a.StoredForm()
-	if f.Dynamo != "N" || f.Base != BaseUnix || f.Reader != "unix" || f.Key.Arg != BaseUnix {
+	if f.Dynamo != "N" || f.Base != BaseUnix || f.Reader != "Unix" || f.Key.Arg != BaseUnix {
 		t.Errorf("ttl stored as %+v", f)
 	}
 }
@@ -95,7 +95,7 @@ func TestTakesEmpty(t *testing.T) {
 		if got := c.tm.TakesEmpty(c.a); got != c.want {
 			t.Errorf("%s: TakesEmpty(%s) = %v, want %v", c.name, c.a.Name, got, c.want)
 		}
-		if f := c.tm.KeyForm(c.a).Func; (f == "keyStringOrEmpty") != c.want {
+		if f := c.tm.KeyForm(c.a).Func; (f == "KeyStringOrEmpty") != c.want {
 			t.Errorf("%s: KeyForm(%s).Func = %s", c.name, c.a.Name, f)
 		}
 	}

@@ -104,7 +104,7 @@ func (t *Template) TakesEmpty(a *Attribute) bool {
 func (t *Template) KeyForm(a *Attribute) KeyForm {
 	k := a.StoredForm().Key
 	if t.TakesEmpty(a) {
-		k.Func = "keyStringOrEmpty"
+		k.Func = "KeyStringOrEmpty"
 	}
 	return k
 }

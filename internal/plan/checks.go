@@ -409,13 +409,13 @@ func generatedNames(m *model.Model, diags *diag.List) {
 		seen[n.Name] = n
 	}
 	// The package-level names that are not exported: every one apart
-	// from the others and from the runtime's.
+	// from the others and from the packages the generated code imports.
 	// Two sources that meet once meet many times (Thing and THING give
 	// thingValues, thingPK...): one error says so.
 	reported := map[[2]model.Pos]bool{}
 	for _, n := range m.UnexportedNames() {
-		if slices.Contains(model.RuntimeNames, n.Name) || slices.Contains(model.StoreNames, n.Name) {
-			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, n.Fix)
+		if slices.Contains(model.ImportNames, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated code imports a package as; %s", n.From, n.Name, n.Fix)
 			continue
 		}
 		if slices.Contains(model.MethodLocals, n.Name) {

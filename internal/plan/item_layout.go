@@ -307,9 +307,9 @@ func (l *ItemLayout) assignSlots() {
 }
 
 // appendsTime reports whether a placeholder's text is a time appended in
-// place to the key buffer of MarshalItem (appendKeyTime).
+// place to the key buffer of MarshalItem (the runtime's AppendKeyTime).
 func appendsTime(a *model.Attribute) bool {
-	return a.StoredForm().Key.Func == "keyTime"
+	return a.StoredForm().Key.Func == "KeyTime"
 }
 
 // estimateKey is the usual length of a key built from tm: its literal

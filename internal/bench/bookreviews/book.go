@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A book, identified by its ISBN (International Standard Book Number).
@@ -26,20 +27,20 @@ type Book struct {
 
 // bookPK builds PK="BOOK#{isbn}" of Book items.
 func bookPK(isbn string) (string, error) {
-	isbnKey, err := keyString("isbn", isbn, "#")
+	isbnKey, err := dyngen.KeyString("isbn", isbn, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "BOOK#"+isbnKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "BOOK#"+isbnKey, dyngen.MaxPartitionKey)
 }
 
 // bookSK builds SK="BOOK#{isbn}" of Book items.
 func bookSK(isbn string) (string, error) {
-	isbnKey, err := keyString("isbn", isbn, "#")
+	isbnKey, err := dyngen.KeyString("isbn", isbn, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "BOOK#"+isbnKey, maxSortKey)
+	return dyngen.KeySize("SK", "BOOK#"+isbnKey, dyngen.MaxSortKey)
 }
 
 // validate checks b against the constraints of the spec before a write.
@@ -67,7 +68,7 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [64]byte
 	text := keyBuf[:0]
 	text = append(text, "BOOK#"...)
-	isbnKey, err := keyString("isbn", b.ISBN, "#")
+	isbnKey, err := dyngen.KeyString("isbn", b.ISBN, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -77,11 +78,11 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, isbnKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["Title"] = &vals.s[4]
 	item["Author"] = &vals.s[5]
 	if b.PublicationYear != nil {
-		item["PublicationYear"] = intValue(*b.PublicationYear)
+		item["PublicationYear"] = dyngen.IntValue(*b.PublicationYear)
 	}
 	return item, nil
 }
@@ -123,10 +124,10 @@ type bookValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (b *Book) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Book"}
-	b.ISBN = dec.string("isbn", item["isbn"], required)
-	b.Title = dec.string("title", item["Title"], required)
-	b.Author = dec.string("author", item["Author"], required)
-	b.PublicationYear = decodePtr(&dec, "publicationYear", item["PublicationYear"], readInt)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Book"}
+	b.ISBN = dec.String("isbn", item["isbn"], dyngen.Required)
+	b.Title = dec.String("title", item["Title"], dyngen.Required)
+	b.Author = dec.String("author", item["Author"], dyngen.Required)
+	b.PublicationYear = dyngen.DecodePtr(&dec, "publicationYear", item["PublicationYear"], dyngen.ReadInt)
+	return dec.Err
 }

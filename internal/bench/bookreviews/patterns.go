@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // GetBook reads one Book by its primary key; ErrNotFound when there is
@@ -22,11 +23,11 @@ import (
 func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	sk, err := bookSK(isbn)
 	if err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -36,14 +37,14 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetBook", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetBook", ErrNotFound)
 	}
 	var v Book
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetBook", cause: err}
+		return nil, dyngen.Fail("GetBook", err)
 	}
 	return &v, nil
 }
@@ -56,11 +57,11 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 	pk, err := userPK(username)
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	sk, err := userSK(username)
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		Key: map[string]types.AttributeValue{
@@ -70,14 +71,14 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 		TableName: aws.String(s.bookReviewsTable),
 	})
 	if err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	if out.Item == nil {
-		return nil, &callError{method: "GetUser", cause: ErrNotFound}
+		return nil, dyngen.Fail("GetUser", ErrNotFound)
 	}
 	var v User
 	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, &callError{method: "GetUser", cause: err}
+		return nil, dyngen.Fail("GetUser", err)
 	}
 	return &v, nil
 }
@@ -93,13 +94,13 @@ type BookPageResult struct {
 const bookPageKeyCondition = "PK = :pk"
 
 // bookPageShape is how BookPage binds and checks its cursors.
-var bookPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "BookPage",
-		pk:      "PK",
+var bookPageShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "PK",
+		Pattern: "BookPage",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // The book page: the book and its most recent reviews, a page at a time.
@@ -120,61 +121,61 @@ var bookPageShape = &queryShape{
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
 	pk, err := bookPK(isbn)
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
+		return nil, dyngen.Fail("BookPage", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: bookPageKeyCondition,
-			limit:        pageLimit(page, 16),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: bookPageKeyCondition,
+			Limit:        dyngen.PageLimit(page, 16),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			ScanIndexForward:          &fixed.forward,
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			ScanIndexForward:          &fixed.Forward,
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
+		return nil, dyngen.Fail("BookPage", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "BookPage", cause: err}
+		return nil, dyngen.Fail("BookPage", err)
 	}
 	res := &BookPageResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "SK", "BOOK#"):
+		case dyngen.HasKeyPrefix(item, "SK", "BOOK#"):
 			var v Book
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Books = append(res.Books, v)
-		case isType(item, "_type", "Review"):
+		case dyngen.IsType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("BookPage", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("BookPage", undecoded)
 }
 
 // BookPageAll walks every page of BookPage, reading the pages one at a
 // time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error] {
-	return walkPages(func(page Page) (*BookPageResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*BookPageResult, Cursor, error) {
 		res, err := s.BookPage(ctx, isbn, page)
 		if res == nil {
 			return nil, "", err
@@ -193,17 +194,17 @@ type ReviewsOfBookResult struct {
 const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
 
 // reviewsOfBookShape is how ReviewsOfBook binds and checks its cursors.
-var reviewsOfBookShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ReviewsOfBook",
-		pk:      "PK",
-		sk:      "SK",
+var reviewsOfBookShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "PK",
+		Pattern: "ReviewsOfBook",
+		SK:      "SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // "Get all the reviews for a given book", newest first, a page at a time.
@@ -228,50 +229,50 @@ var reviewsOfBookShape = &queryShape{
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	pk, err := reviewPK(isbn)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
+		return nil, dyngen.Fail("ReviewsOfBook", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			keyCondition: reviewsOfBookKeyCondition,
-			limit:        pageLimit(page, 15),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			KeyCondition: reviewsOfBookKeyCondition,
+			Limit:        dyngen.PageLimit(page, 15),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
+		return nil, dyngen.Fail("ReviewsOfBook", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfBook", cause: err}
+		return nil, dyngen.Fail("ReviewsOfBook", err)
 	}
 	res := &ReviewsOfBookResult{Items: make([]Review, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReviewsOfBook", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReviewsOfBook", undecoded)
 }
 
 // ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
@@ -279,7 +280,7 @@ func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*Rev
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error] {
-	return walk(func(page Page) ([]Review, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfBook(ctx, isbn, page)
 		if res == nil {
 			return nil, "", err
@@ -299,13 +300,13 @@ type UserPageResult struct {
 const userPageKeyCondition = "GSI1PK = :pk"
 
 // userPageShape is how UserPage binds and checks its cursors.
-var userPageShape = &queryShape{
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		pattern: "UserPage",
-		pk:      "GSI1PK",
+var userPageShape = &dyngen.QueryShape{
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		PK:      "GSI1PK",
+		Pattern: "UserPage",
 	},
-	pkValue: ":pk",
+	PKValue: ":pk",
 }
 
 // The user's profile: the user and their reviews, newest first, from the
@@ -324,63 +325,63 @@ var userPageShape = &queryShape{
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
 	pk, err := userGSI1PK(username)
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
+		return nil, dyngen.Fail("UserPage", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: userPageKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: userPageKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.pk},
-			IndexName:                 &fixed.index,
-			KeyConditionExpression:    &fixed.keyCondition,
-			Limit:                     fixed.limitRef(),
-			ScanIndexForward:          &fixed.forward,
-			TableName:                 &fixed.table,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
+			IndexName:                 &fixed.Index,
+			KeyConditionExpression:    &fixed.KeyCondition,
+			Limit:                     fixed.LimitRef(),
+			ScanIndexForward:          &fixed.Forward,
+			TableName:                 &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
+		return nil, dyngen.Fail("UserPage", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "UserPage", cause: err}
+		return nil, dyngen.Fail("UserPage", err)
 	}
 	res := &UserPageResult{}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		switch {
-		case hasKeyPrefix(item, "GSI1SK", "USER#"):
+		case dyngen.HasKeyPrefix(item, "GSI1SK", "USER#"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Users = append(res.Users, v)
-		case isType(item, "_type", "Review"):
+		case dyngen.IsType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 				continue
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("UserPage", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("UserPage", undecoded)
 }
 
 // UserPageAll walks every page of UserPage, reading the pages one at a
 // time. A page that left out items it can't decode comes with its
 // DecodeError, and the walk goes on; another error ends it.
 func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error] {
-	return walkPages(func(page Page) (*UserPageResult, Cursor, error) {
+	return dyngen.WalkPages(func(page Page) (*UserPageResult, Cursor, error) {
 		res, err := s.UserPage(ctx, username, page)
 		if res == nil {
 			return nil, "", err
@@ -399,17 +400,17 @@ type ReviewsOfUserResult struct {
 const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
 
 // reviewsOfUserShape is how ReviewsOfUser binds and checks its cursors.
-var reviewsOfUserShape = &queryShape{
-	hi: ":skhi",
-	keys: queryKeys{
-		attrs:   []startAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		op:      "BETWEEN",
-		pattern: "ReviewsOfUser",
-		pk:      "GSI1PK",
-		sk:      "GSI1SK",
+var reviewsOfUserShape = &dyngen.QueryShape{
+	Hi: ":skhi",
+	Keys: dyngen.QueryKeys{
+		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+		Op:      "BETWEEN",
+		PK:      "GSI1PK",
+		Pattern: "ReviewsOfUser",
+		SK:      "GSI1SK",
 	},
-	lo:      ":sklo",
-	pkValue: ":pk",
+	Lo:      ":sklo",
+	PKValue: ":pk",
 }
 
 // "Get all the reviews for a given user", newest first.
@@ -430,52 +431,52 @@ var reviewsOfUserShape = &queryShape{
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	pk, err := reviewGSI1PK(username)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
+		return nil, dyngen.Fail("ReviewsOfUser", err)
 	}
 	newInput := func() *dynamodb.QueryInput {
-		fixed := &queryFixed{
-			index:        "GSI1",
-			keyCondition: reviewsOfUserKeyCondition,
-			limit:        pageLimit(page, 0),
-			pk:           types.AttributeValueMemberS{Value: pk},
-			skHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + highChar},
-			skLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-			table:        s.bookReviewsTable,
+		fixed := &dyngen.QueryFixed{
+			Index:        "GSI1",
+			KeyCondition: reviewsOfUserKeyCondition,
+			Limit:        dyngen.PageLimit(page, 0),
+			PK:           types.AttributeValueMemberS{Value: pk},
+			SKHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
+			SKLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
+			Table:        s.bookReviewsTable,
 		}
 		return &dynamodb.QueryInput{
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.pk,
-				":skhi": &fixed.skHi,
-				":sklo": &fixed.skLo,
+				":pk":   &fixed.PK,
+				":skhi": &fixed.SKHi,
+				":sklo": &fixed.SKLo,
 			},
-			IndexName:              &fixed.index,
-			KeyConditionExpression: &fixed.keyCondition,
-			Limit:                  fixed.limitRef(),
-			ScanIndexForward:       &fixed.forward,
-			TableName:              &fixed.table,
+			IndexName:              &fixed.Index,
+			KeyConditionExpression: &fixed.KeyCondition,
+			Limit:                  fixed.LimitRef(),
+			ScanIndexForward:       &fixed.Forward,
+			TableName:              &fixed.Table,
 		}
 	}
 	in := newInput()
-	start, err := cursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
+	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
+		return nil, dyngen.Fail("ReviewsOfUser", err)
 	}
 	out, err := s.client.Query(ctx, in)
 	if err != nil {
-		return nil, &callError{method: "ReviewsOfUser", cause: err}
+		return nil, dyngen.Fail("ReviewsOfUser", err)
 	}
 	res := &ReviewsOfUserResult{Items: make([]Review, 0, len(out.Items))}
 	var undecoded []UndecodedItem
 	for i, item := range out.Items {
 		var v Review
 		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, undecodable(i, err, "PK", "SK"))
+			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
 			continue
 		}
 		res.Items = append(res.Items, v)
 	}
-	res.Next = cursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, decodeErr("ReviewsOfUser", undecoded)
+	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
+	return res, dyngen.UndecodedErr("ReviewsOfUser", undecoded)
 }
 
 // ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
@@ -483,7 +484,7 @@ func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (
 // DecodeError listing them comes after its other items; the walk goes on.
 // Another error ends it.
 func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error] {
-	return walk(func(page Page) ([]Review, Cursor, error) {
+	return dyngen.Walk(func(page Page) ([]Review, Cursor, error) {
 		res, err := s.ReviewsOfUser(ctx, username, page)
 		if res == nil {
 			return nil, "", err
@@ -503,10 +504,10 @@ const addBookCondition = "attribute_not_exists(PK)"
 func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	in, err := s.addBookInput(book)
 	if err != nil {
-		return &callError{method: "AddBook", cause: err}
+		return dyngen.Fail("AddBook", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("AddBook", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -537,10 +538,10 @@ const addUserCondition = "attribute_not_exists(PK)"
 func (s *Store) AddUser(ctx context.Context, user *User) error {
 	in, err := s.addUserInput(user)
 	if err != nil {
-		return &callError{method: "AddUser", cause: err}
+		return dyngen.Fail("AddUser", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("AddUser", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -575,10 +576,10 @@ const writeReviewCondition = "attribute_not_exists(PK)"
 func (s *Store) WriteReview(ctx context.Context, review *Review) error {
 	in, err := s.writeReviewInput(review)
 	if err != nil {
-		return &callError{method: "WriteReview", cause: err}
+		return dyngen.Fail("WriteReview", err)
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return conditionError("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
+		return dyngen.ConditionErr("WriteReview", err, ErrConditionFailed, ErrAlreadyExists)
 	}
 	return nil
 }
@@ -624,15 +625,15 @@ const updateReviewCondition = "attribute_exists(PK)"
 func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error) {
 	in, err := s.updateReviewInput(params)
 	if err != nil {
-		return nil, &callError{method: "UpdateReview", cause: err}
+		return nil, dyngen.Fail("UpdateReview", err)
 	}
 	out, err := s.client.UpdateItem(ctx, in)
 	if err != nil {
-		return nil, conditionError("UpdateReview", err, ErrNotFound, ErrConditionFailed)
+		return nil, dyngen.ConditionErr("UpdateReview", err, ErrNotFound, ErrConditionFailed)
 	}
 	var v Review
 	if err := v.UnmarshalItem(out.Attributes); err != nil {
-		return nil, &callError{method: "UpdateReview", cause: err}
+		return nil, dyngen.Fail("UpdateReview", err)
 	}
 	return &v, nil
 }
@@ -666,7 +667,7 @@ func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateIt
 		ConditionExpression:      aws.String(updateReviewCondition),
 		ExpressionAttributeNames: map[string]string{"#Grade": "Grade", "#ReviewText": "ReviewText"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":grade":      intValue(grade),
+			":grade":      dyngen.IntValue(grade),
 			":reviewText": &types.AttributeValueMemberS{Value: reviewText},
 		},
 		Key: map[string]types.AttributeValue{
@@ -688,10 +689,10 @@ func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateIt
 func (s *Store) DeleteReview(ctx context.Context, key ReviewKey) error {
 	in, err := s.deleteReviewInput(key)
 	if err != nil {
-		return &callError{method: "DeleteReview", cause: err}
+		return dyngen.Fail("DeleteReview", err)
 	}
 	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return &callError{method: "DeleteReview", cause: err}
+		return dyngen.Fail("DeleteReview", err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A review of a book by a user. Its primary key includes its date and its
@@ -38,33 +39,33 @@ type ReviewKey struct {
 
 // reviewPK builds PK="BOOK#{isbn}" of Review items.
 func reviewPK(isbn string) (string, error) {
-	isbnKey, err := keyString("isbn", isbn, "#")
+	isbnKey, err := dyngen.KeyString("isbn", isbn, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "BOOK#"+isbnKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "BOOK#"+isbnKey, dyngen.MaxPartitionKey)
 }
 
 // reviewSK builds SK="{reviewDate}#USER#{username}" of Review items.
 func reviewSK(reviewDate time.Time, username string) (string, error) {
-	reviewDateKey, err := keyTime("reviewDate", reviewDate)
+	reviewDateKey, err := dyngen.KeyTime("reviewDate", reviewDate)
 	if err != nil {
 		return "", err
 	}
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", reviewDateKey+"#USER#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("SK", reviewDateKey+"#USER#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // reviewGSI1PK builds GSI1PK="USER#{username}" of Review items.
 func reviewGSI1PK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1PK", "USER#"+usernameKey, maxPartitionKey)
+	return dyngen.KeySize("GSI1PK", "USER#"+usernameKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks r against the constraints of the spec before a write.
@@ -84,7 +85,7 @@ func (r *Review) validate() error {
 	if !utf8.ValidString(r.ReviewText) {
 		return &ItemError{Entity: "Review", Attr: "reviewText", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(r.ReviewDate.UTC().Year()) {
+	if !dyngen.StorableYear(r.ReviewDate.UTC().Year()) {
 		return &ItemError{Entity: "Review", Attr: "reviewDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -102,20 +103,20 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 	text := keyBuf[:0]
 	var err error
 	text = append(text, "BOOK#"...)
-	isbnKey, err := keyString("isbn", r.ISBN, "#")
+	isbnKey, err := dyngen.KeyString("isbn", r.ISBN, "#")
 	if err != nil {
 		return nil, err
 	}
 	text = append(text, isbnKey...)
 	pkEnd := len(text)
 	reviewDateFrom := len(text)
-	text, err = appendKeyTime(text, "reviewDate", r.ReviewDate)
+	text, err = dyngen.AppendKeyTime(text, "reviewDate", r.ReviewDate)
 	if err != nil {
 		return nil, err
 	}
 	reviewDateTo := len(text)
 	text = append(text, "#USER#"...)
-	usernameKey, err := keyString("username", r.Username, "#")
+	usernameKey, err := dyngen.KeyString("username", r.Username, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -129,19 +130,19 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, isbnKey...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
+	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
+	gsi1SK, err := dyngen.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +192,11 @@ type reviewValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (r *Review) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "Review"}
-	r.ISBN = dec.string("isbn", item["isbn"], required)
-	r.Username = dec.string("username", item["username"], required)
-	r.Grade = dec.int("grade", item["Grade"], required)
-	r.ReviewText = dec.string("reviewText", item["ReviewText"], required)
-	r.ReviewDate = dec.time("reviewDate", item["ReviewDate"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "Review"}
+	r.ISBN = dec.String("isbn", item["isbn"], dyngen.Required)
+	r.Username = dec.String("username", item["username"], dyngen.Required)
+	r.Grade = dec.Int("grade", item["Grade"], dyngen.Required)
+	r.ReviewText = dec.String("reviewText", item["ReviewText"], dyngen.Required)
+	r.ReviewDate = dec.Time("reviewDate", item["ReviewDate"], dyngen.Required)
+	return dec.Err
 }

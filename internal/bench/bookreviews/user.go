@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
 // A user of the site, identified by their username.
@@ -25,29 +26,29 @@ type User struct {
 
 // userPK builds PK="USER#{username}" of User items.
 func userPK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("PK", "USER#"+usernameKey, maxPartitionKey)
+	return dyngen.KeySize("PK", "USER#"+usernameKey, dyngen.MaxPartitionKey)
 }
 
 // userSK builds SK="USER#{username}" of User items.
 func userSK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("SK", "USER#"+usernameKey, maxSortKey)
+	return dyngen.KeySize("SK", "USER#"+usernameKey, dyngen.MaxSortKey)
 }
 
 // userGSI1PK builds GSI1PK="USER#{username}" of User items.
 func userGSI1PK(username string) (string, error) {
-	usernameKey, err := keyString("username", username, "#")
+	usernameKey, err := dyngen.KeyString("username", username, "#")
 	if err != nil {
 		return "", err
 	}
-	return keySize("GSI1PK", "USER#"+usernameKey, maxPartitionKey)
+	return dyngen.KeySize("GSI1PK", "USER#"+usernameKey, dyngen.MaxPartitionKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
@@ -55,7 +56,7 @@ func (u *User) validate() error {
 	if !utf8.ValidString(u.Username) {
 		return &ItemError{Entity: "User", Attr: "username", Reason: "not valid UTF-8"}
 	}
-	if !storableYear(u.MembershipDate.UTC().Year()) {
+	if !dyngen.StorableYear(u.MembershipDate.UTC().Year()) {
 		return &ItemError{Entity: "User", Attr: "membershipDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
@@ -72,7 +73,7 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	var keyBuf [116]byte
 	text := keyBuf[:0]
 	text = append(text, "USER#"...)
-	usernameKey, err := keyString("username", u.Username, "#")
+	usernameKey, err := dyngen.KeyString("username", u.Username, "#")
 	if err != nil {
 		return nil, err
 	}
@@ -88,19 +89,19 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, usernameKey...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := keySize("PK", texts[:pkEnd], maxPartitionKey)
+	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	sk, err := keySize("SK", texts[pkEnd:skEnd], maxSortKey)
+	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1PK, err := keySize("GSI1PK", texts[skEnd:gsi1PKEnd], maxPartitionKey)
+	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
 	if err != nil {
 		return nil, err
 	}
-	gsi1SK, err := keySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], maxSortKey)
+	gsi1SK, err := dyngen.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: gsi1SK},
 			{Value: "User"},
 			{Value: u.Username},
-			{Value: formatTime(u.MembershipDate)},
+			{Value: dyngen.FormatTime(u.MembershipDate)},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 7)
@@ -141,8 +142,8 @@ type userValues struct {
 // optional attribute the item lacks, or holds as NULL, is nil (an empty
 // slice or map), and a required one with a default takes it.
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
-	dec := itemDecoder{entity: "User"}
-	u.Username = dec.string("username", item["username"], required)
-	u.MembershipDate = dec.time("membershipDate", item["MembershipDate"], required)
-	return dec.err
+	dec := dyngen.ItemDecoder{Entity: "User"}
+	u.Username = dec.String("username", item["username"], dyngen.Required)
+	u.MembershipDate = dec.Time("membershipDate", item["MembershipDate"], dyngen.Required)
+	return dec.Err
 }

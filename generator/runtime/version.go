@@ -1,0 +1,41 @@
+package runtime
+
+// The versions of the runtime's API for generated code. Generated code
+// holds the version it was written for, V, and checks at compile time
+// that MinVersion <= V <= MaxVersion (see EnforceVersion).
+const (
+	// GenVersion is the version the generator of this module writes
+	// code for. It grows when generated code starts to use something
+	// of the runtime that an older runtime lacks.
+	GenVersion = 1
+
+	// MinVersion is the oldest version of generated code this runtime
+	// serves. It grows when the runtime drops or changes something that
+	// code of an older version uses.
+	MinVersion = 1
+
+	// MaxVersion is the newest version of generated code this runtime
+	// serves: that of the generator of the same module.
+	MaxVersion = GenVersion
+)
+
+// EnforceVersion makes the compiler check the versions: every generated
+// package declares, with V the version it was written for,
+//
+//	const (
+//		_ = dyngen.EnforceVersion(V - dyngen.MinVersion)
+//		_ = dyngen.EnforceVersion(dyngen.MaxVersion - V)
+//	)
+//
+// A negative constant can't be converted to an unsigned type, so the
+// package fails to compile, at that line, when the runtime is too new
+// for it (regenerate the package with the dyngen of the module version
+// go.mod requires) or too old (require the module version of the dyngen
+// that generated it: go get github.com/dyngen/dyngen@<version>).
+type EnforceVersion uint
+
+// The runtime serves the code of its own generator.
+const (
+	_ = EnforceVersion(GenVersion - MinVersion)
+	_ = EnforceVersion(MaxVersion - GenVersion)
+)
