@@ -126,3 +126,33 @@ func (pp *Pattern) keyBuilds(built func(*model.Entity, *model.KeyAttr)) {
 		}
 	}
 }
+
+// clientCalls are the calls a Store may make, in the order its Client
+// interface lists them.
+var clientCalls = []Call{GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems, TransactWriteItems}
+
+// Calls are the DynamoDB operations the package's methods call, in the
+// order the Client interface lists them: each pattern's own call, and the
+// GetItem a write of an entity with unique values reads the item with
+// before its transaction, or a get by a unique value reads the claim
+// with.
+func (p *Plan) Calls() []Call {
+	used := map[Call]bool{}
+	for _, pp := range p.Patterns {
+		used[pp.Call] = true
+		if u := pp.Unique; u != nil {
+			for _, r := range []*Pattern{u.Read, u.Claim} {
+				if r != nil {
+					used[r.Call] = true
+				}
+			}
+		}
+	}
+	var out []Call
+	for _, c := range clientCalls {
+		if used[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
