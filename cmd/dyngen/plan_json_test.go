@@ -167,6 +167,15 @@ func TestPlanJSON(t *testing.T) {
 				if len(got.Members) == 0 {
 					t.Errorf("%s: no members", got.Name)
 				}
+				// What the key condition keeps out: the rule's count and
+				// the exceptions' names, the plan's KeptOut.
+				var others []string
+				for _, e := range pp.KeptOut.Others {
+					others = append(others, e.Name)
+				}
+				if got.KeptOutByPrefix != pp.KeptOut.ByPrefix || !slices.Equal(got.KeptOut, others) {
+					t.Errorf("%s: kept out %d by prefix and %q, want %d and %q", got.Name, got.KeptOutByPrefix, got.KeptOut, pp.KeptOut.ByPrefix, others)
+				}
 			}
 		})
 	}

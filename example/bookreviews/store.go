@@ -8,8 +8,10 @@
 // book's page is one Query of its item collection, a user's profile one
 // Query of the user's item collection on GSI1, both newest review first.
 //
-// Each access pattern of the spec is one method of Store, served by one
-// GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan.
+// Each access pattern of the spec is one method of Store. The methods call
+// GetItem, Query, PutItem, UpdateItem and TransactWriteItems, and never
+// Scan; each method's doc shows its calls, with the index and key condition
+// of each.
 package bookreviews
 
 import (

@@ -99,8 +99,10 @@ type TrackingEventsResult dyngen.Result[TrackingEvent]
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
 //		"EVENT#")
-//	Items of Order, OrderLine share the partition; the key condition
-//		never reads them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	args := dyngen.Args{Table: s.ordersTable, SK: "EVENT#"}
 	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
@@ -127,8 +129,10 @@ func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
 //		"EVENT#")
-//	Items of Order, OrderLine share the partition; the key condition
-//		never reads them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
+//	Items of OrderLine share the partition; the key condition never reads
+//		them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {

@@ -8,8 +8,10 @@
 // collection of its products; an order is one item collection of its order
 // lines and its tracking events, read together for the tracking page.
 //
-// Each access pattern of the spec is one method of Store, served by one
-// GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan.
+// Each access pattern of the spec is one method of Store. The methods call
+// GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem and
+// TransactWriteItems, and never Scan; each method's doc shows its calls,
+// with the index and key condition of each.
 package orders
 
 import (

@@ -56,8 +56,8 @@ type OrdersOfCustomerResult dyngen.Result[Order]
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
 //		"ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition
-//		never reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
 	args.PK = args.Key(orderPK(customerID))
@@ -87,8 +87,8 @@ type RecentOrdersResult dyngen.Result[Order]
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
 //		"ORDR#")
-//	Items of Customer, Invoice share the partition; the key condition
-//		never reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
@@ -182,8 +182,8 @@ type InvoicesOfCustomerResult dyngen.Result[Invoice]
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
 //		"INVC#")
-//	Items of Customer, Order share the partition; the key condition never
-//		reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "INVC#"}
 	args.PK = args.Key(invoicePK(customerID))
@@ -297,7 +297,7 @@ const setOrderStatusUpdate = "SET #status = :status"
 
 const setOrderStatusCondition = "attribute_exists(PK)"
 
-// SetOrderStatus changes a Order and returns it as it is after the change.
+// SetOrderStatus changes an Order and returns it as it is after the change.
 // ErrNotFound when there is no such item.
 //
 //	UpdateItem on table retail_table

@@ -10,8 +10,10 @@
 // a GSI finds an order by its id; an invoice item holds the details of the
 // invoice's order.
 //
-// Each access pattern of the spec is one method of Store, served by one
-// GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan.
+// Each access pattern of the spec is one method of Store. The methods call
+// GetItem, Query, PutItem, UpdateItem and TransactWriteItems, and never
+// Scan; each method's doc shows its calls, with the index and key condition
+// of each.
 package retail
 
 import (

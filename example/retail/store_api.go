@@ -47,7 +47,7 @@ type StoreAPI interface {
 	// PlaceOrder writes order only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	PlaceOrder(ctx context.Context, order *Order) error
-	// SetOrderStatus changes a Order and returns it as it is after the change.
+	// SetOrderStatus changes an Order and returns it as it is after the change.
 	SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error)
 	// CreateInvoice writes its 3 steps in one transaction: all of them, or
 	// none.

@@ -8,8 +8,10 @@
 // its inventory queried at any level of the category hierarchy, and a GSI
 // that finds the goods of one category of a store within a price range.
 //
-// Each access pattern of the spec is one method of Store, served by one
-// GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan.
+// Each access pattern of the spec is one method of Store. The methods call
+// GetItem, Query, PutItem, UpdateItem, DeleteItem and TransactWriteItems,
+// and never Scan; each method's doc shows its calls, with the index and key
+// condition of each.
 package storeinventory
 
 import (

@@ -62,8 +62,8 @@ type UsersOfAccountResult dyngen.Result[User]
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
 //		begins_with(SK, "user:")
-//	Items of Account, ServiceGroup share the partition; the key condition
-//		never reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
 	args.PK = args.Key(userPK(accountID))
@@ -93,8 +93,8 @@ type ServiceGroupsOfAccountResult dyngen.Result[ServiceGroup]
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
 //		begins_with(SK, "servicegroup:")
-//	Items of Account, User share the partition; the key condition never
-//		reads them.
+//	Items of 2 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
 	args.PK = args.Key(serviceGroupPK(accountID))
@@ -224,8 +224,8 @@ type UsersOfServiceGroupResult dyngen.Result[Membership]
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND
 //		begins_with(PK, "user:")
-//	Items of ServiceGroup share the partition; the key condition never
-//		reads them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
 	args.PK = args.Key(membershipSK(serviceGroupID))

@@ -8,8 +8,9 @@
 // user access to a service group, in one table with an inverse GSI: every
 // relationship can be walked both ways with one Query.
 //
-// Each access pattern of the spec is one method of Store, served by one
-// GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan.
+// Each access pattern of the spec is one method of Store. The methods call
+// GetItem, Query, PutItem and TransactWriteItems, and never Scan; each
+// method's doc shows its calls, with the index and key condition of each.
 package telemetryhub
 
 import (

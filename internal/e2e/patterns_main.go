@@ -241,8 +241,8 @@ type ActiveWidgetsResult dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
 //		reads, and bills, the items it drops)
@@ -280,8 +280,8 @@ type WidgetsInStatusResult dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
 //		reads, and bills, the items it drops)
@@ -327,8 +327,8 @@ type WidgetsInCategoryResult dyngen.Result[Widget]
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
 //		begins_with(LSI1SK, "CAT/{category}/")
-//	Items of Event share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
 //	Expired items (expiresAt at or before the Store's clock), which
@@ -380,8 +380,8 @@ type WidgetNamesResult dyngen.Result[WidgetNamesItem]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
@@ -526,8 +526,8 @@ type WidgetsWithExpiredResult dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of Event, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
 	args.PK = args.Key(widgetPK(ownerID))
@@ -552,8 +552,8 @@ type EventsResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
@@ -577,8 +577,8 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
@@ -599,8 +599,8 @@ type EventsDescResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
@@ -633,8 +633,8 @@ type EventsBeforeResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -669,8 +669,8 @@ type EventsUpToResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -702,8 +702,8 @@ type EventsAfterResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -735,8 +735,8 @@ type EventsFromResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
@@ -770,8 +770,8 @@ type EventsBetweenResult dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of Widget, Note, Pin, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 9 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -804,8 +804,8 @@ type EventsAtBeforeResult dyngen.Result[Event]
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at:min}" AND "EVAT#{at-1}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVAT#0000-01-01T00:00:00.000000000Z"}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -841,8 +841,8 @@ type EventsAtUpToResult dyngen.Result[Event]
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at:min}" AND "EVAT#{at}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVAT#0000-01-01T00:00:00.000000000Z"}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -874,8 +874,8 @@ type EventsAtAfterResult dyngen.Result[Event]
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at}\U0010FFFF" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -907,8 +907,8 @@ type EventsAtFromResult dyngen.Result[Event]
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at}" AND "EVAT#{at:max}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
@@ -941,8 +941,8 @@ type EventsAtBetweenResult dyngen.Result[Event]
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
 //		"EVAT#{at:from}" AND "EVAT#{at:to}\U0010FFFF"
-//	Items of Widget share the partition; the key condition never reads
-//		them.
+//	Items of 1 other entity, whose sort key starts with other text, share
+//		the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
 	args := dyngen.Args{Table: s.mainTable}
@@ -973,8 +973,8 @@ type NotesResult dyngen.Result[Note]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of Widget, Event, Theme, AdminTheme, Repo, Counter, Ledger,
-//		Vault share the partition; the key condition never reads them.
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#"}
@@ -1011,8 +1011,9 @@ type PinsResult dyngen.Result[Pin]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
-//	Items of Widget, Event, Note, Theme, AdminTheme, Repo, Counter,
-//		Ledger, Vault share the partition; the key condition never reads
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
+//	Items of Note share the partition; the key condition never reads
 //		them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#PIN#"}
@@ -1947,7 +1948,7 @@ type TouchEventParams struct {
 
 const touchEventUpdate = "SET #note = :note, #at = :at, LSI1SK = :LSI1SK, #_type = :_type, #ownerId = :ownerId, #seq = :seq"
 
-// TouchEvent changes a Event and returns it as it is after the change. It
+// TouchEvent changes an Event and returns it as it is after the change. It
 // creates the item when there is none.
 //
 //	UpdateItem on table Main
@@ -2279,8 +2280,8 @@ type ThemesLikeResult dyngen.Result[Theme]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
-//		the partition; the key condition never reads them.
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
@@ -2318,8 +2319,8 @@ type ThemesFromResult dyngen.Result[Theme]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of Widget, Event, Note, Pin, Repo, Counter, Ledger, Vault share
-//		the partition; the key condition never reads them.
+//	Items of 8 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
@@ -6189,8 +6190,8 @@ const renameAccountUpdate = "SET #name = :name"
 
 const renameAccountCondition = "attribute_exists(PK)"
 
-// RenameAccount changes a Account and returns it as it is after the change.
-// ErrNotFound when there is no such item.
+// RenameAccount changes an Account and returns it as it is after the
+// change. ErrNotFound when there is no such item.
 //
 //	UpdateItem on table Main
 //	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
@@ -7044,18 +7045,17 @@ var putProfileTx = dyngen.Transaction{
 	}},
 }
 
-// PutProfile writes the Profile whole, replacing any item with its key, and
-// moves the claims of the unique values it changes: GetItem, then
-// TransactWriteItems (two requests). Over an item, the put holds only while
-// the item still holds the values read; over no item, it holds only while
-// there is still none: ErrConditionFailed when another call changed them in
-// between, ErrAlreadyExists from the step "claim Profile.<attribute>" when
-// another Profile holds a new value. Profile is versioned: the stored rev
-// must be profile.Rev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item). It writes
-// profile.Rev + 1. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items at
-// once, and changed nothing: retrying may succeed.
+// PutProfile writes the Profile whole, replacing the item read, and moves
+// the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). The put holds only while the item
+// still holds the values read: ErrConditionFailed when another call changed
+// them in between, ErrAlreadyExists from the step "claim
+// Profile.<attribute>" when another Profile holds a new value. Profile is
+// versioned: the stored rev must be profile.Rev, the version read, or the
+// call fails with ErrVersionConflict (ErrNotFound when there is no item).
+// It writes profile.Rev + 1. A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// at once, and changed nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
@@ -7079,9 +7079,8 @@ var putProfileTx = dyngen.Transaction{
 //	  	"UNIQUE#Profile#handle#{handle}"
 //	  ConditionExpression: attribute_not_exists(PK)
 //
-// Over an item read, step 1 is sent, and the release and claim steps of a
-// value only when the value changes; over no item, step 2 and every claim
-// step.
+// The release and claim steps of a value are sent only when the value
+// changes.
 func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 	now := s.clock()
 	pk, err := profilePK(profile.ProfileID)

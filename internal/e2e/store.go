@@ -6,8 +6,11 @@
 //
 // The store of dyngen's end-to-end tests.
 //
-// Each access pattern of the spec is one method of Store, served by one
-// GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan.
+// Each access pattern of the spec is one method of Store. The methods call
+// GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchGetItem,
+// BatchWriteItem, TransactGetItems and TransactWriteItems, and never Scan;
+// each method's doc shows its calls, with the index and key condition of
+// each.
 package e2e
 
 import (

@@ -169,7 +169,7 @@ type StoreAPI interface {
 	CreatePin(ctx context.Context, pin *Pin) error
 	// DeleteNote deletes the Note with this key.
 	DeleteNote(ctx context.Context, key NoteKey) error
-	// TouchEvent changes a Event and returns it as it is after the change.
+	// TouchEvent changes an Event and returns it as it is after the change.
 	TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error)
 	// GetEvent reads one Event by its primary key.
 	GetEvent(ctx context.Context, key EventKey) (*Event, error)
@@ -417,7 +417,8 @@ type StoreAPI interface {
 	// ChangeAccountEmail updates the Account and moves the claims of the unique
 	// values it changes: GetItem, then TransactWriteItems (two requests).
 	ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error
-	// RenameAccount changes a Account and returns it as it is after the change.
+	// RenameAccount changes an Account and returns it as it is after the
+	// change.
 	RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error)
 	// DeleteAccount deletes the Account with this key and releases the claims
 	// of its unique values: GetItem, then TransactWriteItems (two requests).
@@ -440,8 +441,8 @@ type StoreAPI interface {
 	CreateProfile(ctx context.Context, profile *Profile) error
 	// GetProfile reads one Profile by its primary key.
 	GetProfile(ctx context.Context, profileID string) (*Profile, error)
-	// PutProfile writes the Profile whole, replacing any item with its key, and
-	// moves the claims of the unique values it changes: GetItem, then
+	// PutProfile writes the Profile whole, replacing the item read, and moves
+	// the claims of the unique values it changes: GetItem, then
 	// TransactWriteItems (two requests).
 	PutProfile(ctx context.Context, profile *Profile) error
 	// DeleteProfile deletes the Profile with this key and releases the claims

@@ -2,30 +2,12 @@ package golang
 
 import (
 	"github.com/dave/jennifer/jen"
-
-	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// apiMethod is an exported Store method as StoreAPI lists it: the summary
-// line of its doc comment and the printer of its signature (see
-// storeMethod).
-type apiMethod struct {
-	summary string
-	sig     func() *jen.Statement
-}
-
-// addAPI records an exported Store method of pattern pp, in the order
-// pp's emission declares them.
-func (e *emitter) addAPI(pp *plan.Pattern, am apiMethod) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.api[pp] = append(e.api[pp], am)
-}
 
 // apiFile emits StoreAPI, the interface of the Store's methods that serve
 // the patterns, in spec order, so that a caller can stand a test double
-// in for the Store. The methods are those the pattern files declare, so
-// it is built after them.
+// in for the Store. The methods are those the pattern files declare,
+// described by the same code (method.exported).
 func (e *emitter) apiFile() *jen.File {
 	f := e.newFile()
 	comment(f, "StoreAPI is the Store's methods that serve the access patterns of the spec, "+
@@ -36,9 +18,10 @@ func (e *emitter) apiFile() *jen.File {
 		// A method a line, after its summary: the doc comments on Store
 		// say more.
 		for _, pp := range e.p.Patterns {
-			for _, am := range e.api[pp] {
-				comment(g, firstSentence(am.summary))
-				g.Add(am.sig())
+			m := &method{e: e, pp: pp, p: pp.Pattern, req: pp.Request}
+			for _, am := range m.exported() {
+				comment(g, firstSentence(am.summary()))
+				g.Add(m.methodSig(am.name, true, am.page, am.results))
 			}
 		}
 	})

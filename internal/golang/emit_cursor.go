@@ -14,7 +14,7 @@ import (
 // cursors and the Store's cursor key (a query's first item has none).
 func hasCursors(p *plan.Plan) bool {
 	for _, pp := range p.Patterns {
-		if pp.Call == plan.Query && pp.Pattern.Op == "query" && !pp.Pattern.First {
+		if pp.Form == plan.FormPages {
 			return true
 		}
 	}
@@ -25,7 +25,7 @@ func hasCursors(p *plan.Plan) bool {
 // included.
 func hasQuery(p *plan.Plan) bool {
 	for _, pp := range p.Patterns {
-		if pp.Call == plan.Query && pp.Pattern.Op == "query" {
+		if pp.Form == plan.FormPages || pp.Form == plan.FormFirst {
 			return true
 		}
 	}

@@ -12,12 +12,8 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// receiver is the receiver name of an entity's methods.
-func receiver(ent *model.Entity) string {
-	return strings.ToLower(ent.GoName[:1])
-}
 
 // entityFile emits an entity: its enum types, its struct, its key
 // builders, and MarshalItem / UnmarshalItem written out field by field.
@@ -203,7 +199,7 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 // elements that every write runs first: one switch of them, but for the
 // loop over a path's elements.
 func (e *emitter) validate(f *jen.File, ent *model.Entity) {
-	r := receiver(ent)
+	r := ent.Receiver()
 	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
 		var cases []jen.Code
@@ -312,15 +308,15 @@ func boundLit(a *model.Attribute, b *model.Bound) jen.Code {
 	return jen.Id(strconv.FormatFloat(b.Float, 'g', -1, 64))
 }
 
-// marshal emits MarshalItem, as its layout says (itemLayoutOf), and the
+// marshal emits MarshalItem, as the plan's layout says (plan.ItemLayout), and the
 // struct of its values block: every attribute, the entity attribute, and
 // the keys of every index the item is in. Each value a key holds is
 // encoded once; the item's scalar attribute values are allocated in one
 // block (a struct of arrays) rather than one by one.
 func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
-	p := &itemPrinter{e: e, ent: ent, l: itemLayoutOf(ent), scope: e.newScope()}
+	p := &itemPrinter{e: e, ent: ent, l: e.p.Entity(ent).Layout, scope: e.newScope()}
 	p.doc(f)
-	f.Func().Params(jen.Id(p.l.recv).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(p.body)
+	f.Func().Params(jen.Id(p.l.Recv).Op("*").Id(ent.GoName)).Id("MarshalItem").Params().Params(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Error()).BlockFunc(p.body)
 	f.Line()
 	p.valuesStruct(f)
 	f.Line()
@@ -330,7 +326,7 @@ func (e *emitter) marshal(f *jen.File, ent *model.Entity) {
 type itemPrinter struct {
 	e   *emitter
 	ent *model.Entity
-	l   *itemLayout
+	l   *plan.ItemLayout
 	// scope holds the key encodings declared in MarshalItem's body.
 	scope map[string]string
 	// started is set once the key buffer's text is declared.
@@ -338,7 +334,7 @@ type itemPrinter struct {
 }
 
 // field is the field of attribute a.
-func (p *itemPrinter) field(a *model.Attribute) jen.Code { return jen.Id(p.l.recv).Dot(a.GoName) }
+func (p *itemPrinter) field(a *model.Attribute) jen.Code { return jen.Id(p.l.Recv).Dot(a.GoName) }
 
 // val is the value of attribute a: its field, dereferenced for an
 // optional scalar, which only code run when it is present reads.
@@ -353,34 +349,34 @@ var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 // doc prints MarshalItem's doc.
 func (p *itemPrinter) doc(f *jen.File) {
 	commentf(f, "MarshalItem returns %s as DynamoDB stores it, with %s=%q and the keys of "+
-		"every index it is in (see KeyError and ItemError).", p.l.recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
+		"every index it is in (see KeyError and ItemError).", p.l.Recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
 }
 
 // body prints the keys, the checks of the spec's constraints, the values
 // block and the item.
 func (p *itemPrinter) body(g *jen.Group) {
-	if len(p.l.steps)+len(p.l.plain) > 0 {
+	if len(p.l.Steps)+len(p.l.Plain) > 0 {
 		comment(g, "The keys first (a value no key can hold is a KeyError on writes "+
 			"as on reads), then the spec's constraints, then one block of values.")
 	}
-	for _, s := range p.l.steps {
+	for _, s := range p.l.Steps {
 		p.keyStep(g, s)
 	}
 	p.plainKeys(g)
-	g.If(jen.Err().Op(":=").Id(p.l.recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	g.If(jen.Err().Op(":=").Id(p.l.Recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 	p.valuesBlock(g)
 	p.itemMap(g)
 }
 
 // keyStep prints a step of the keys before the plain keys.
-func (p *itemPrinter) keyStep(g *jen.Group, s keyStep) {
+func (p *itemPrinter) keyStep(g *jen.Group, s plan.KeyStep) {
 	switch {
-	case s.natural != nil:
-		p.naturalCheck(g, s.natural)
-	case s.build != nil:
-		p.buildKey(g, p.scope, s.build, true)
+	case s.Natural != nil:
+		p.naturalCheck(g, s.Natural)
+	case s.Build != nil:
+		p.buildKey(g, p.scope, s.Build, true)
 	default:
-		p.sparseKeys(g, s.sparse)
+		p.sparseKeys(g, s.Sparse)
 	}
 }
 
@@ -396,15 +392,15 @@ func (p *itemPrinter) naturalCheck(g *jen.Group, a *model.Attribute) {
 
 // sparseKeys prints the keys of a sparse index, built when the item is in
 // it, each placeholder encoded in the block's own scope.
-func (p *itemPrinter) sparseKeys(g *jen.Group, s *sparseKeys) {
-	commentf(g, "Only an item with %s is in %s.", attrNames(s.attrs), indexTitle(s.index))
-	for _, k := range s.keys {
-		g.Var().Id(k.v).Add(keyGoType(k.ka))
+func (p *itemPrinter) sparseKeys(g *jen.Group, s *plan.SparseKeys) {
+	commentf(g, "Only an item with %s is in %s.", attrNames(s.Attrs), indexTitle(s.Index))
+	for _, k := range s.Keys {
+		g.Var().Id(k.Var).Add(keyGoType(k.KeyAttr))
 	}
-	g.Id(s.in).Op(":=").Add(p.allPresent(s.attrs))
-	g.If(jen.Id(s.in)).BlockFunc(func(ig *jen.Group) {
+	g.Id(s.In).Op(":=").Add(p.allPresent(s.Attrs))
+	g.If(jen.Id(s.In)).BlockFunc(func(ig *jen.Group) {
 		local := maps.Clone(p.scope)
-		for _, k := range s.keys {
+		for _, k := range s.Keys {
 			p.buildKey(ig, local, k, false)
 		}
 	})
@@ -427,44 +423,44 @@ func (p *itemPrinter) allPresent(attrs []*model.Attribute) jen.Code {
 // buildKey prints the building of key k into its variable (declared with
 // := when declare, else assigned), encoding each placeholder once per
 // scope.
-func (p *itemPrinter) buildKey(g *jen.Group, scope map[string]string, k *keyBuild, declare bool) {
-	expr := p.e.keyExpr(g, scope, p.ent, k.tm, len(k.tm.Segments), p.val, marshalFail)
+func (p *itemPrinter) buildKey(g *jen.Group, scope map[string]string, k *plan.KeyBuild, declare bool) {
+	expr := p.e.keyExpr(g, scope, p.ent, k.Template, len(k.Template.Segments), p.val, marshalFail)
 	switch {
-	case k.limit != "":
+	case k.Limit != plan.NoLimit:
 		p.assignSized(g, k, expr, declare)
 		return
-	case k.ka.Type == model.B:
-		a := k.tm.Segments[0].Attr
+	case k.KeyAttr.Type == model.B:
+		a := k.Template.Segments[0].Attr
 		g.If(jen.Len(p.val(a)).Op("==").Lit(0)).Block(marshalFail(emptyKeyError(a)))
 	}
 	if declare {
-		g.Id(k.v).Op(":=").Add(expr)
+		g.Id(k.Var).Op(":=").Add(expr)
 	} else {
-		g.Id(k.v).Op("=").Add(expr)
+		g.Id(k.Var).Op("=").Add(expr)
 	}
 }
 
 // assignSized prints the size check of string key k, of text expr, into
 // its variable.
-func (p *itemPrinter) assignSized(g *jen.Group, k *keyBuild, expr jen.Code, declare bool) {
-	v := k.v
+func (p *itemPrinter) assignSized(g *jen.Group, k *plan.KeyBuild, expr jen.Code, declare bool) {
+	v := k.Var
 	if !declare {
-		v += "Built"
+		v = k.Built
 	}
-	g.List(jen.Id(v), jen.Err()).Op(":=").Add(keySized(k.ka, k.limit, expr))
+	g.List(jen.Id(v), jen.Err()).Op(":=").Add(keySized(k.KeyAttr, k.Limit, expr))
 	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
 	if !declare {
-		g.Id(k.v).Op("=").Id(v)
+		g.Id(k.Var).Op("=").Id(v)
 	}
 }
 
 // plainKeys prints the string keys every item has: one built alone,
 // several written into one buffer.
 func (p *itemPrinter) plainKeys(g *jen.Group) {
-	switch len(p.l.plain) {
+	switch len(p.l.Plain) {
 	case 0:
 	case 1:
-		p.buildKey(g, p.scope, p.l.plain[0], true)
+		p.buildKey(g, p.scope, p.l.Plain[0], true)
 	default:
 		p.keyBuffer(g)
 	}
@@ -473,20 +469,20 @@ func (p *itemPrinter) plainKeys(g *jen.Group) {
 // keyBuffer prints the buffer of the plain keys' texts, their texts, and
 // each key sliced from them.
 func (p *itemPrinter) keyBuffer(g *jen.Group) {
-	g.Var().Id("keyBuf").Index(jen.Lit(p.l.bufSize)).Byte()
+	g.Var().Id("keyBuf").Index(jen.Lit(p.l.BufSize)).Byte()
 	g.Var().Id(keyCheck).Add(rt("KeyCheck"))
 	p.scope[keyCheckID] = keyCheck
 	var segments [][]model.Segment
-	for _, k := range p.l.plain {
-		segments = append(segments, k.tm.Segments)
+	for _, k := range p.l.Plain {
+		segments = append(segments, k.Template.Segments)
 	}
 	markOnce(p.scope, segments...)
 	p.started = false
-	for _, k := range p.l.plain {
+	for _, k := range p.l.Plain {
 		p.bufferedText(g, k)
 	}
 	g.Id("texts").Op(":=").String().Parens(jen.Id("text"))
-	for i, k := range p.l.plain {
+	for i, k := range p.l.Plain {
 		p.bufferedKey(g, i, k)
 	}
 	for id := range p.scope {
@@ -499,103 +495,90 @@ func (p *itemPrinter) keyBuffer(g *jen.Group) {
 
 // bufferedText prints the appending of key k's text to the buffer, and
 // where it ends.
-func (p *itemPrinter) bufferedText(g *jen.Group, k *keyBuild) {
-	for _, pc := range k.pieces {
+func (p *itemPrinter) bufferedText(g *jen.Group, k *plan.KeyBuild) {
+	for _, pc := range k.Pieces {
 		p.keyPiece(g, k, pc)
 	}
-	g.Id(k.v + "End").Op(":=").Len(jen.Id("text"))
+	g.Id(k.End).Op(":=").Len(jen.Id("text"))
 }
 
 // keyPiece prints the appending of a piece of key k's text to the
 // buffer.
-func (p *itemPrinter) keyPiece(g *jen.Group, k *keyBuild, pc keyPiece) {
-	a := pc.attr
+func (p *itemPrinter) keyPiece(g *jen.Group, k *plan.KeyBuild, pc *plan.KeyPiece) {
+	a := pc.Attr
 	if !p.started {
 		// The buffer's text starts with the first piece, or empty.
 		p.started = true
 		if a == nil {
-			g.Id("text").Op(":=").Append(jen.Id("keyBuf").Index(jen.Empty(), jen.Lit(0)), jen.Lit(pc.lit).Op("..."))
+			g.Id("text").Op(":=").Append(jen.Id("keyBuf").Index(jen.Empty(), jen.Lit(0)), jen.Lit(pc.Lit).Op("..."))
 			return
 		}
 		g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
 	}
 	switch {
 	case a == nil:
-		g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.lit).Op("..."))
-	case pc.how == pieceTimeCopy:
-		from, to := timeSpan(a)
-		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(from), jen.Id(to)).Op("..."))
-	case pc.how == pieceTimeNew:
-		from, to := timeSpan(a)
-		g.Id(from).Op(":=").Len(jen.Id("text"))
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.Lit).Op("..."))
+	case pc.How == plan.PieceTimeCopy:
+		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(pc.From), jen.Id(pc.To)).Op("..."))
+	case pc.How == plan.PieceTimeNew:
+		g.Id(pc.From).Op(":=").Len(jen.Id("text"))
 		g.Id("text").Op("=").Id(keyCheck).Dot("AppendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
-		g.Id(to).Op(":=").Len(jen.Id("text"))
+		g.Id(pc.To).Op(":=").Len(jen.Id("text"))
 	default:
-		enc := p.e.encodeValue(g, p.scope, a, k.tm, p.val(a), "", marshalFail)
+		enc := p.e.encodeValue(g, p.scope, a, k.Template, p.val(a), "", marshalFail)
 		g.Id("text").Op("=").Append(jen.Id("text"), jen.Add(enc).Op("..."))
 	}
 }
 
-// timeSpan are the variables of where a time's text stands in the key
-// buffer.
-func timeSpan(a *model.Attribute) (from, to string) {
-	return paramName(a) + "From", paramName(a) + "To"
-}
-
 // bufferedKey prints the i-th plain key, sliced from the buffer's texts,
 // with its size check.
-func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *keyBuild) {
+func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *plan.KeyBuild) {
 	var from jen.Code = jen.Empty()
 	if i > 0 {
-		from = jen.Id(p.l.plain[i-1].v + "End")
+		from = jen.Id(p.l.Plain[i-1].End)
 	}
-	text := jen.Id("texts").Index(from, jen.Id(k.v+"End"))
-	if k.limit == "" {
-		g.Id(k.v).Op(":=").Add(text)
+	text := jen.Id("texts").Index(from, jen.Id(k.End))
+	if k.Limit == plan.NoLimit {
+		g.Id(k.Var).Op(":=").Add(text)
 		return
 	}
-	g.Id(k.v).Op(":=").Id(keyCheck).Dot("KeySize").Call(jen.Lit(k.ka.Name), text, rt(k.limit))
+	g.Id(k.Var).Op(":=").Id(keyCheck).Dot("KeySize").Call(jen.Lit(k.KeyAttr.Name), text, rt(limitConsts[k.Limit]))
 }
 
 // valuesBlock prints the values block: one allocation for the item's
 // scalar attribute values.
 func (p *itemPrinter) valuesBlock(g *jen.Group) {
-	g.Id("vals").Op(":=").Op("&").Id(p.l.valuesType).CustomFunc(multiLine, func(g *jen.Group) {
-		for _, m := range blockMembers {
-			slots := p.l.slots(m)
-			if len(slots) == 0 {
-				continue
-			}
+	g.Id("vals").Op(":=").Op("&").Id(p.l.ValuesType).CustomFunc(multiLine, func(g *jen.Group) {
+		for _, b := range p.l.Blocks {
 			var values []jen.Code
-			for _, it := range slots {
+			for _, it := range b.Items {
 				values = append(values, jen.Values(jen.Id("Value").Op(":").Add(p.slotValue(it))))
 			}
-			g.Id(strings.ToLower(m)).Op(":").Index(jen.Lit(len(slots))).Qual(pathTypes, "AttributeValueMember"+m).Add(rows(values, valuesPerLine))
+			g.Id(b.Field).Op(":").Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member).Add(rows(values, valuesPerLine))
 		}
 	})
 }
 
 // slotValue is the value an item attribute's slot holds.
-func (p *itemPrinter) slotValue(it *itemAttr) jen.Code {
+func (p *itemPrinter) slotValue(it *plan.ItemEntry) jen.Code {
 	switch {
-	case it.key != nil:
-		return jen.Id(it.key.v)
-	case it.attr == nil:
+	case it.Key != nil:
+		return jen.Id(it.Key.Var)
+	case it.Attr == nil:
 		return jen.Lit(p.ent.TypeValue)
-	case it.keyText:
-		return p.keyText(it.attr)
+	case it.KeyText:
+		return p.keyText(it)
 	}
-	return storedText(it.attr, p.val(it.attr))
+	return storedText(it.Attr, p.val(it.Attr))
 }
 
-// keyText is the text a plain key holds of time a: in the buffer, or the
+// keyText is the text a plain key holds of a time: in the buffer, or the
 // encoding the one plain key declared.
-func (p *itemPrinter) keyText(a *model.Attribute) jen.Code {
-	if len(p.l.plain) > 1 {
-		from, to := timeSpan(a)
-		return jen.Id("texts").Index(jen.Id(from), jen.Id(to))
+func (p *itemPrinter) keyText(it *plan.ItemEntry) jen.Code {
+	if s := it.Span; s != nil {
+		return jen.Id("texts").Index(jen.Id(s.From), jen.Id(s.To))
 	}
-	return jen.Id(p.scope[scopeID(a, "", "keyTime", "")])
+	return jen.Id(p.scope[scopeID(it.Attr, "", "keyTime", "")])
 }
 
 // itemMap prints the item and its return: each attribute set, under its
@@ -605,27 +588,27 @@ func (p *itemPrinter) itemMap(g *jen.Group) {
 	// A literal where no attribute is set under a condition, and none
 	// twice (a key attribute that is the attribute itself).
 	names := map[string]bool{}
-	twice := slices.ContainsFunc(p.l.items, func(it *itemAttr) bool {
-		seen := names[it.name]
-		names[it.name] = true
+	twice := slices.ContainsFunc(p.l.Items, func(it *plan.ItemEntry) bool {
+		seen := names[it.Name]
+		names[it.Name] = true
 		return seen
 	})
-	if !twice && !slices.ContainsFunc(p.l.items, func(it *itemAttr) bool { return it.in != "" || it.present }) {
+	if !twice && !slices.ContainsFunc(p.l.Items, func(it *plan.ItemEntry) bool { return it.In != "" || it.Present }) {
 		var entries []jen.Code
-		for _, it := range p.l.items {
-			entries = append(entries, jen.Lit(it.name).Op(":").Add(p.itemValue(it)))
+		for _, it := range p.l.Items {
+			entries = append(entries, jen.Lit(it.Name).Op(":").Add(p.itemValue(it)))
 		}
 		g.Return(jen.Add(mapType).Add(rows(entries, entriesPerLine)), jen.Nil())
 		return
 	}
-	g.Id("item").Op(":=").Make(mapType, jen.Lit(len(p.l.items)))
-	for _, it := range p.l.items {
-		st := jen.Id("item").Index(jen.Lit(it.name)).Op("=").Add(p.itemValue(it))
+	g.Id("item").Op(":=").Make(mapType, jen.Lit(len(p.l.Items)))
+	for _, it := range p.l.Items {
+		st := jen.Id("item").Index(jen.Lit(it.Name)).Op("=").Add(p.itemValue(it))
 		switch {
-		case it.in != "":
-			g.If(jen.Id(it.in)).Block(st)
-		case it.present:
-			g.If(present(it.attr, p.field(it.attr))).Block(st)
+		case it.In != "":
+			g.If(jen.Id(it.In)).Block(st)
+		case it.Present:
+			g.If(present(it.Attr, p.field(it.Attr))).Block(st)
 		default:
 			g.Add(st)
 		}
@@ -635,11 +618,11 @@ func (p *itemPrinter) itemMap(g *jen.Group) {
 
 // itemValue is the attribute value of an item attribute: its slot in the
 // values block, or a value of its own.
-func (p *itemPrinter) itemValue(it *itemAttr) jen.Code {
-	if it.member == "" {
-		return attrValue(it.attr, p.val(it.attr))
+func (p *itemPrinter) itemValue(it *plan.ItemEntry) jen.Code {
+	if it.Member == "" {
+		return attrValue(it.Attr, p.val(it.Attr))
 	}
-	return jen.Op("&").Id("vals").Dot(strings.ToLower(it.member)).Index(jen.Lit(it.slot))
+	return jen.Op("&").Id("vals").Dot(it.Block.Field).Index(jen.Lit(it.Slot))
 }
 
 // valuesPerLine and entriesPerLine are how many members of the values
@@ -671,12 +654,10 @@ func rows(elems []jen.Code, perLine int) jen.Code {
 
 // valuesStruct prints the struct of the values block.
 func (p *itemPrinter) valuesStruct(f *jen.File) {
-	commentf(f, "%s holds the scalar values of one %s item, allocated at once.", p.l.valuesType, p.ent.GoName)
-	f.Type().Id(p.l.valuesType).StructFunc(func(g *jen.Group) {
-		for _, m := range blockMembers {
-			if n := len(p.l.slots(m)); n > 0 {
-				g.Id(strings.ToLower(m)).Index(jen.Lit(n)).Qual(pathTypes, "AttributeValueMember"+m)
-			}
+	commentf(f, "%s holds the scalar values of one %s item, allocated at once.", p.l.ValuesType, p.ent.GoName)
+	f.Type().Id(p.l.ValuesType).StructFunc(func(g *jen.Group) {
+		for _, b := range p.l.Blocks {
+			g.Id(b.Field).Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member)
 		}
 	})
 }
@@ -703,7 +684,7 @@ func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(s
 // unmarshal emits UnmarshalItem: each attribute looked up by name, decoded
 // by type; a required attribute that is missing is an error.
 func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
-	r := receiver(ent)
+	r := ent.Receiver()
 	commentf(f, "UnmarshalItem sets %s from an item (see dyngen.ItemDecoder).", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))

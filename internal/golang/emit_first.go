@@ -10,21 +10,18 @@ import (
 // is the result (the planner refuses a first whose key condition may read
 // an item the method would drop, and the model one with a filter).
 func (m *method) first() {
-	ent := m.ent()
 	m.viewType()
 	m.fromKeys()
 	if m.req.Filter != "" || len(m.pp.Foreign) > 0 {
 		m.e.bug("first %s may read an item it drops", m.p.Name)
 	}
 	lines := m.readLines()
-	order := "ascending"
 	if m.req.Descending {
-		order = "descending"
 		lines = append(lines, "ScanIndexForward: false (descending)")
 	}
 	lines = append(lines, fmt.Sprintf("Limit: %d", m.req.Limit))
-	m.doc(fmt.Sprintf("%s reads the first %s of the query, in %s sort key order; ErrNotFound when there is none.", m.p.GoName, ent.GoName, order), lines...)
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		// The inputs a struct holds are read from its fields.
 		m.inline = true
 		defer func() { m.inline = false }()

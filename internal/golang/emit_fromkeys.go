@@ -69,16 +69,6 @@ func placeholderPattern(a *model.Attribute, class string) string {
 	return class
 }
 
-// fromKeysName is the function that fills the attributes a read of
-// pattern p decodes from keys, for entity e.
-func fromKeysName(p *model.Pattern, e *model.Entity) string {
-	name := model.ParamName(p.GoName) + "FromKeys"
-	if p.IsCollection() {
-		name = model.ParamName(p.GoName) + e.GoName + "FromKeys"
-	}
-	return name
-}
-
 // fromKeysOf lists the attributes of e a read decodes from keys.
 func fromKeysOf(pp *plan.Pattern, e *model.Entity) []*model.Attribute {
 	var out []*model.Attribute
@@ -162,8 +152,8 @@ func (m *method) fromKeys() {
 
 // keyPatternVar emits the regular expression that parses a key source.
 func (m *method) keyPatternVar(e *model.Entity, s *keySource) {
-	commentf(m.f, "%s parses %s=%q of %s items.", patternVar(m.p, e, s.ka), s.ka.Name, s.tm.Source, e.GoName)
-	m.f.Var().Id(patternVar(m.p, e, s.ka)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(keyPattern(s.tm)))
+	commentf(m.f, "%s parses %s=%q of %s items.", model.KeyPatternVar(m.p, e, s.ka), s.ka.Name, s.tm.Source, e.GoName)
+	m.f.Var().Id(model.KeyPatternVar(m.p, e, s.ka)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(keyPattern(s.tm)))
 	m.f.Line()
 }
 
@@ -174,8 +164,8 @@ func (m *method) fromKeysFunc(e *model.Entity, attrs []*model.Attribute, sources
 	for _, a := range attrs {
 		names = append(names, a.Name)
 	}
-	commentf(m.f, "%s puts %s, which %s does not project, into item from its keys.", fromKeysName(m.p, e), strings.Join(names, ", "), m.pp.Index.Name)
-	m.f.Func().Id(fromKeysName(m.p, e)).Params(m.id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).BlockFunc(func(g *jen.Group) {
+	commentf(m.f, "%s puts %s, which %s does not project, into item from its keys.", model.FromKeysName(m.p, e), strings.Join(names, ", "), m.pp.Index.Name)
+	m.f.Func().Id(model.FromKeysName(m.p, e)).Params(m.id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).BlockFunc(func(g *jen.Group) {
 		for _, s := range sources {
 			g.Add(m.fromKeySource(e, s))
 		}
@@ -195,15 +185,10 @@ func (m *method) fromKeySource(e *model.Entity, s *keySource) jen.Code {
 		m.id("ok"),
 	).Block(
 		jen.If(
-			jen.Id("m").Op(":=").Id(patternVar(m.p, e, s.ka)).Dot("FindStringSubmatch").Call(m.id("keyAttr").Dot("Value")),
+			jen.Id("m").Op(":=").Id(model.KeyPatternVar(m.p, e, s.ka)).Dot("FindStringSubmatch").Call(m.id("keyAttr").Dot("Value")),
 			jen.Id("m").Op("!=").Nil(),
 		).Block(sets...),
 	)
-}
-
-// patternVar is the variable of a key's regular expression.
-func patternVar(p *model.Pattern, e *model.Entity, ka *model.KeyAttr) string {
-	return model.ParamName(p.GoName) + e.GoName + model.GoName(ka.Name) + "Pattern"
 }
 
 // storedFromKey turns the text of a placeholder in a key into the
@@ -223,6 +208,6 @@ func storedFromKey(a *model.Attribute, text jen.Code) jen.Code {
 // needs it for e.
 func (m *method) fillFromKeys(g *jen.Group, e *model.Entity, item jen.Code) {
 	if len(fromKeysOf(m.pp, e)) > 0 {
-		g.Id(fromKeysName(m.p, e)).Call(item)
+		g.Id(model.FromKeysName(m.p, e)).Call(item)
 	}
 }

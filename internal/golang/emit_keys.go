@@ -7,72 +7,33 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/dyngen/dyngen/internal/keylang"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// paramName is the Go name of an attribute as a key builder's parameter
-// and the start of the locals named after it: the attribute's name, or
-// with _ after it where that is a name the generated code uses itself
-// (a Go keyword or predeclared identifier, an imported package, a name of
-// the runtime or of the methods' locals).
-func paramName(a *model.Attribute) string {
-	n := model.ParamName(a.GoName)
-	if model.TakenByCode(n) {
-		return n + "_"
+// builder is the name of the builder of an entity's key attribute ka,
+// which a method calls: one the plan lists (plan.Entity.Builders).
+func (e *emitter) builder(ent *model.Entity, ka *model.KeyAttr) string {
+	b := e.p.Entity(ent).Builder(ka)
+	if b == nil {
+		e.bug("entity %s has no builder of %s", ent.Name, ka.Name)
+		return "_"
 	}
-	return n
+	return b.Name
 }
 
-// builderName is the function that builds an entity's value of a key
-// attribute (bookPK, reviewGSI1SK).
-func builderName(ent *model.Entity, ka *model.KeyAttr) string {
-	return model.ParamName(ent.GoName) + model.GoName(ka.Name)
-}
-
-// isNatural reports whether a template is an attribute standing as the key
-// attribute itself: no builder, the attribute's own value is the key.
-func isNatural(tm *model.Template, ka *model.KeyAttr) bool {
-	return tm.Implied && len(tm.Segments) == 1 && tm.Segments[0].Attr != nil && tm.Segments[0].Attr.Stored == ka.Name
-}
-
-// useBuilder records that a method uses the builder of an entity's key
-// attribute ka and returns its name.
-func (e *emitter) useBuilder(ent *model.Entity, ka *model.KeyAttr) string {
-	name := builderName(ent, ka)
-	e.mu.Lock()
-	e.builders[name] = true
-	e.mu.Unlock()
-	return name
-}
-
-// keyBuilders emits one function per key attribute the entity fills with
-// a template and a method builds: the value the template gives for the
-// attributes (or, for a template of literal text, the value itself). The
-// methods are built first, so the set is known.
+// keyBuilders emits the functions that build the entity's key attributes
+// the methods build (plan.Entity.Builders): the value the template gives
+// for the attributes (or, for a template of literal text, the value
+// itself).
 func (e *emitter) keyBuilders(f *jen.File, ent *model.Entity) {
-	done := map[string]bool{}
-	for _, k := range ent.Keys {
-		for i, tm := range k.Templates() {
-			ka := k.Index.KeyAttrs()[i]
-			if isNatural(tm, ka) || done[ka.Name] || !e.builders[builderName(ent, ka)] {
-				continue
-			}
-			done[ka.Name] = true
-			e.keyBuilder(f, ent, ka, tm)
-		}
+	for _, b := range e.p.Entity(ent).Builders {
+		e.keyBuilder(f, ent, b)
 	}
 }
 
-// isConstant reports whether tm is literal text only, for a string key
-// attribute: its value is one value, built when generating.
-func isConstant(tm *model.Template, ka *model.KeyAttr) bool {
-	return ka.Type == model.S && tm.IsConstant()
-}
-
-func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, tm *model.Template) {
-	name := builderName(ent, ka)
+func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, b *plan.Builder) {
+	name, ka, tm := b.Name, b.KeyAttr, b.Template
 	ret := jen.String()
 	zero := jen.Lit("")
 	if ka.Type == model.B {
@@ -81,7 +42,7 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 	commentf(f, "%s builds %s=%q of %s items.", name, ka.Name, tm.Source, ent.GoName)
 	f.Func().Id(name).ParamsFunc(func(g *jen.Group) {
 		for _, a := range tm.Attrs() {
-			g.Id(paramName(a)).Add(goType(ent, a))
+			g.Id(a.VarName()).Add(goType(ent, a))
 		}
 	}).Params(ret, jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(zero, err) }
@@ -93,23 +54,22 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 			scope[keyCheckID] = keyCheck
 			markOnce(scope, tm.Segments)
 		}
-		expr := e.keyExpr(g, scope, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(paramName(a)) }, fail)
+		expr := e.keyExpr(g, scope, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(a.VarName()) }, fail)
 		switch ka.Type {
 		case model.S:
-			limit := keySizeLimit(ent, ka, tm)
 			switch {
-			case checked && limit != "":
-				g.Return(jen.Id(keyCheck).Dot("Sized").Call(jen.Lit(ka.Name), expr, rt(limit)))
+			case checked && b.Limit != plan.NoLimit:
+				g.Return(jen.Id(keyCheck).Dot("Sized").Call(jen.Lit(ka.Name), expr, rt(limitConsts[b.Limit])))
 			case checked:
 				g.Return(jen.Id(keyCheck).Dot("Done").Call(expr))
-			case limit != "":
-				g.Return(keySized(ka, limit, expr))
+			case b.Limit != plan.NoLimit:
+				g.Return(keySized(ka, b.Limit, expr))
 			default:
 				g.Return(expr, jen.Nil())
 			}
 		case model.B:
 			a := tm.Segments[0].Attr
-			g.If(jen.Len(jen.Id(paramName(a))).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
+			g.If(jen.Len(jen.Id(a.VarName())).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
 			g.Return(expr, jen.Nil())
 		default:
 			if checked {
@@ -123,39 +83,13 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, ka *model.KeyAttr, 
 }
 
 // keySized is keySize's call on text, the value of string key attribute
-// ka, with limit the constant of its limit.
-func keySized(ka *model.KeyAttr, limit string, text jen.Code) jen.Code {
-	return rt("KeySize").Call(jen.Lit(ka.Name), text, rt(limit))
+// ka, which refuses a key over limit (its error to be checked).
+func keySized(ka *model.KeyAttr, limit plan.KeyLimit, text jen.Code) jen.Code {
+	return rt("KeySize").Call(jen.Lit(ka.Name), text, rt(limitConsts[limit]))
 }
 
-// keySizeLimit is the constant of the limit a string key attribute ka,
-// built from tm, is checked against: maxSortKey where ka is a sort key,
-// maxPartitionKey elsewhere; "" when no key tm builds can be over the
-// limit whatever the values: its placeholders are all of fixed width
-// (ints, bools, times) or enums (every key refuses a value outside the
-// enum's). A string's maxLength bounds a key only for values that keep
-// it, and a read does not check it.
-func keySizeLimit(ent *model.Entity, ka *model.KeyAttr, tm *model.Template) string {
-	limit, bytes := "MaxPartitionKey", plan.MaxPartitionKeyBytes
-	if isSortKey(ent, ka) {
-		limit, bytes = "MaxSortKey", plan.MaxSortKeyBytes
-	}
-	bounded := !slices.ContainsFunc(tm.Attrs(), func(a *model.Attribute) bool {
-		k := a.StoredForm().Key
-		return !k.KeepsOrder && k.Lang != keylang.Enum
-	})
-	if size, ok := plan.MaxKeyBytes(tm); bounded && ok && size <= bytes {
-		return ""
-	}
-	return limit
-}
-
-// naturalChecked reports whether attribute a standing as the whole key
-// attribute ka (a natural key) is checked (naturalKeyCheck): a string
-// key, or a number DynamoDB stores only some values of (a float).
-func naturalChecked(a *model.Attribute, ka *model.KeyAttr) bool {
-	return ka.Type == model.S || ka.Type == model.N && a.StoredForm().Key.Number != ""
-}
+// limitConsts are the runtime's constants of the key size limits.
+var limitConsts = map[plan.KeyLimit]string{plan.PartitionKeyLimit: "MaxPartitionKey", plan.SortKeyLimit: "MaxSortKey"}
 
 // naturalKeyCheck emits the check of v, the value of attribute a standing
 // as a whole key attribute (a natural key), calling fail with its error:
@@ -193,7 +127,7 @@ func scopeLocal(scope map[string]string, name string) string {
 // checked like a string of the key, and an enum's must start one of the
 // enum's values.
 func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.Attribute, v jen.Code, seps string, fail func(err jen.Code) jen.Code) jen.Code {
-	name := e.scopeName(scope, paramName(a)+"Prefix")
+	name := e.scopeName(scope, a.PrefixVar())
 	scope["prefix|"+name] = name
 	call := rt("KeyPrefix").Call(jen.Lit(a.Name), v, jen.Lit(seps))
 	if a.Type == model.Enum {
@@ -213,18 +147,6 @@ func (e *emitter) encodePrefix(g *jen.Group, scope map[string]string, a *model.A
 // attribute (DynamoDB refuses an empty key).
 func emptyKeyError(a *model.Attribute) jen.Code {
 	return jen.Op("&").Id("KeyError").Values(jen.Id("Attr").Op(":").Lit(a.Name), jen.Id("Reason").Op(":").Lit("empty"))
-}
-
-// isSortKey reports whether ka is the sort key of an index the entity is
-// in: its value then has the sort key's smaller limit, also where it is a
-// partition key elsewhere (the table's SK on an inverted index).
-func isSortKey(ent *model.Entity, ka *model.KeyAttr) bool {
-	for _, k := range ent.Keys {
-		if sk := k.Index.SK; sk != nil && sk.Name == ka.Name {
-			return true
-		}
-	}
-	return false
 }
 
 // keyExpr emits the encoding of the first n segments of tm, with the
@@ -338,7 +260,7 @@ func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a
 		// Used once: the encoding where its text goes.
 		return jen.Id(check).Dot(fn).Call(args...)
 	}
-	name = e.scopeName(scope, paramName(a)+"Key")
+	name = e.scopeName(scope, a.KeyVar())
 	scope[id] = name
 	if check, ok := scope[keyCheckID]; ok {
 		g.Id(name).Op(":=").Id(check).Dot(fn).Call(args...)

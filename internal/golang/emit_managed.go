@@ -15,32 +15,38 @@ import (
 // VersionStep, VersionFirst, VersionNext, ClockNow, Request.Item); the
 // printers here print them for every write pattern.
 
-// checkedVersion is the version attribute the pattern's write checks
-// against the version the caller read (put, update, delete of a
-// versioned entity), or nil.
-func (m *method) checkedVersion() *model.Attribute {
-	a := m.ent().Version
-	switch m.p.Op {
-	case model.OpPut, model.OpUpdate, model.OpDelete:
-		return a
+// writeForm is the form of the write itself: the pattern's, or, for a
+// write of an entity with unique values, its first step's, its own.
+func (m *method) writeForm() plan.Form {
+	if m.pp.Form == plan.FormUniqueWrite {
+		return m.pp.Tx.Steps[0].Plan.Form
 	}
-	return nil
+	return m.pp.Form
+}
+
+// versionParam is the parameter the write takes the version its caller
+// read in (Pattern.Version): the version's own (item is false), or the
+// item it writes, whose field holds it (a put has no version parameter).
+func (m *method) versionParam() (p *plan.Param, item bool) {
+	if p := m.pp.Param(plan.ParamVersion, m.pp.Version, nil, 0); p != nil {
+		return p, false
+	}
+	if p := m.pp.Params[0]; p.Role == plan.ParamItem {
+		return p, true
+	}
+	m.e.bug("pattern %s has no version parameter", m.p.Name)
+	return &plan.Param{Name: "_"}, false
 }
 
 // expectedVersion is the version the caller read, as the method (not its
 // input builder) reads it: the item's field for a put, else the version
 // parameter, or its field in the params struct.
 func (m *method) expectedVersion() jen.Code {
-	a := m.ent().Version
-	if m.p.Op == model.OpPut {
-		return jen.Id(m.pp.Params[0].Name).Dot(a.GoName)
-	}
-	p := m.pp.Param(plan.ParamVersion, a, nil, 0)
-	if p == nil {
-		m.e.bug("pattern %s has no version parameter", m.p.Name)
-		return jen.Id("_")
-	}
-	if p.Field != "" {
+	p, item := m.versionParam()
+	switch {
+	case item:
+		return jen.Id(p.Name).Dot(m.pp.Version.GoName)
+	case p.Field != "":
 		return jen.Id(m.pp.Struct.Var).Dot(p.Field)
 	}
 	return jen.Id(p.Name)
@@ -91,8 +97,8 @@ func (m *method) clockLocal(g *jen.Group) string {
 func (m *method) managedValue(v *plan.Value, now string) (jen.Code, bool) {
 	switch v.Source {
 	case plan.VersionExpected:
-		if m.p.Op == model.OpPut {
-			return attrValue(v.Attr, jen.Id(m.pp.Params[0].Name).Dot(v.Attr.GoName)), true
+		if p, item := m.versionParam(); item {
+			return attrValue(v.Attr, jen.Id(p.Name).Dot(v.Attr.GoName)), true
 		}
 		return attrValue(v.Attr, m.param(plan.ParamVersion, v.Attr, nil, 0)), true
 	case plan.VersionStep, plan.VersionFirst:
@@ -138,7 +144,7 @@ func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.
 // timestamps, the decoding of the item written into the caller's item,
 // so that it holds its new version and times.
 func (m *method) refreshItem(g *jen.Group, fail func(jen.Code) jen.Code) {
-	if len(m.req.Item) == 0 || m.p.Op == model.OpBatchPut {
+	if len(m.req.Item) == 0 {
 		return
 	}
 	r := m.pp.Params[0].Name
@@ -148,7 +154,7 @@ func (m *method) refreshItem(g *jen.Group, fail func(jen.Code) jen.Code) {
 // versionErr is the error of a failed write of a versioned item:
 // ErrNotFound, ErrVersionConflict, or present (the when condition).
 func (m *method) versionErr(present string) jen.Code {
-	a := m.checkedVersion()
+	a := m.pp.Version
 	ttl, now := jen.Lit(""), jen.Code(jen.Nil())
 	if x := m.req.Expiry; x != nil && !x.InCode {
 		// An expired item is absent: the now the request sent tells.
@@ -162,42 +168,44 @@ func (m *method) versionErr(present string) jen.Code {
 // timestamps it sets and checks.
 func (m *method) managedDoc() string {
 	e := m.ent()
+	form := m.writeForm()
 	var out string
-	if a := m.checkedVersion(); a != nil {
-		read := m.pp.Params[0].Name + "." + a.GoName
-		if m.p.Op != model.OpPut {
-			read = m.pp.Param(plan.ParamVersion, a, nil, 0).Name
+	if a := m.pp.Version; a != nil {
+		p, item := m.versionParam()
+		read := p.Name
+		if item {
+			read += "." + a.GoName
 		}
 		out += fmt.Sprintf(" %s is versioned: the stored %s must be %s, the version read, or the call fails with ErrVersionConflict", e.GoName, a.Name, read)
-		if m.p.Op == model.OpUpdate {
+		if form == plan.FormUpdate {
 			out += "." // its summary says ErrNotFound already
 		} else {
 			out += " (ErrNotFound when there is no item)."
 		}
-		switch m.p.Op {
-		case model.OpPut:
+		switch form {
+		case plan.FormPut, plan.FormReplace:
 			out += fmt.Sprintf(" It writes %s + 1.", read)
-		case model.OpUpdate:
+		case plan.FormUpdate:
 			out += fmt.Sprintf(" It adds one to %s.", a.Name)
 		}
 	}
-	if a := e.Version; a != nil && m.p.Op == model.OpCreate {
+	if a := e.Version; a != nil && form == plan.FormCreate {
 		out += fmt.Sprintf(" It writes %s 1, whatever the item holds.", a.Name)
 	}
 	var stamps []string
-	switch m.p.Op {
-	case model.OpCreate:
+	switch form {
+	case plan.FormCreate:
 		for _, a := range []*model.Attribute{e.Created, e.Updated} {
 			if a != nil {
 				stamps = append(stamps, a.Name)
 			}
 		}
-	case model.OpUpdate:
+	case plan.FormUpdate:
 		if e.Created != nil && m.p.Upsert {
 			out += fmt.Sprintf(" A new item's %s is the Store's clock's time; an existing item keeps its own.", e.Created.Name)
 		}
 		fallthrough
-	case model.OpPut, model.OpBatchPut:
+	case plan.FormPut, plan.FormReplace, plan.FormBatchPut:
 		if e.Updated != nil {
 			stamps = append(stamps, e.Updated.Name)
 		}
@@ -208,7 +216,7 @@ func (m *method) managedDoc() string {
 	case 2:
 		out += fmt.Sprintf(" It sets %s and %s from the Store's clock, whatever the caller gives.", stamps[0], stamps[1])
 	}
-	if len(m.req.Item) > 0 && m.p.Op != model.OpBatchPut {
+	if len(m.req.Item) > 0 && form != plan.FormBatchPut {
 		out += fmt.Sprintf(" On success %s holds the item as written.", m.pp.Params[0].Name)
 	}
 	return out

@@ -2,7 +2,6 @@ package golang
 
 import (
 	"fmt"
-	"go/token"
 	"slices"
 	"strings"
 
@@ -33,9 +32,6 @@ type method struct {
 	p  *model.Pattern
 	// req holds the expressions the call sends, with their placeholders.
 	req *plan.Request
-	// summary is the first line of the doc comment of the method being
-	// emitted; StoreAPI repeats it (see storeMethod).
-	summary string
 	// step is the transaction's step whose request builder is emitted,
 	// or nil.
 	step *plan.Step
@@ -52,7 +48,7 @@ func (m *method) ent() *model.Entity { return m.p.Entity() }
 // tableRef is the TableName of a request: the client gets its own copy of
 // the Store's name.
 func (m *method) tableRef() jen.Code {
-	return jen.Qual(pathAWS, "String").Call(m.id("s").Dot(tableField(m.p.Table)))
+	return jen.Qual(pathAWS, "String").Call(m.id("s").Dot(m.p.Table.StoreField()))
 }
 
 // param is the name of the method's parameter of role r for attribute a
@@ -108,51 +104,46 @@ func (m *method) scope() map[string]string {
 	return scope
 }
 
+// emit emits the pattern's method, and what comes with it, by the form
+// the plan decided.
 func (m *method) emit() {
 	m.paramsStruct()
-	switch {
-	case m.pp.Unique != nil && m.pp.Call == plan.GetItem:
-		m.lookupGet()
-		return
-	case m.pp.Unique != nil:
-		m.uniqueWrite()
-		return
-	}
-	switch m.pp.Call {
-	case plan.GetItem:
+	switch m.pp.Form {
+	case plan.FormGet:
 		m.get()
-	case plan.Query:
-		switch {
-		case m.p.Op == model.OpGet:
-			m.getByQuery()
-		case m.p.First:
-			m.first()
-		default:
-			m.query()
-		}
-	case plan.PutItem:
+	case plan.FormGetByQuery:
+		m.getByQuery()
+	case plan.FormFirst:
+		m.first()
+	case plan.FormPages:
+		m.query()
+	case plan.FormPut, plan.FormCreate:
 		m.put()
-	case plan.UpdateItem:
-		if m.p.Op == model.OpPut {
-			m.replace()
-			break
-		}
+	case plan.FormReplace:
+		m.replace()
+	case plan.FormUpdate:
 		m.update()
-	case plan.DeleteItem:
+	case plan.FormDelete:
 		m.delete()
-	case plan.BatchGetItem:
+	case plan.FormBatchGet:
 		m.batchGet()
-	case plan.BatchWriteItem:
+	case plan.FormBatchPut, plan.FormBatchDelete:
 		m.batchWrite()
-	case plan.TransactWriteItems, plan.TransactGetItems:
+	case plan.FormTransactWrite, plan.FormTransactGet:
 		m.transaction()
+	case plan.FormUniqueWrite:
+		m.uniqueWrite()
+	case plan.FormLookup:
+		m.lookupGet()
+	default:
+		m.e.bug("pattern %s has no method of form %d", m.p.Name, m.pp.Form)
 	}
 }
 
-// doc writes the method's doc comment: the pattern, the call, the index,
-// the key condition and how each key is built.
-func (m *method) doc(summary string, lines ...string) {
-	m.summary = summary
+// doc writes the method's doc comment: the pattern, the summary, the
+// call, the index, the key condition and how each key is built.
+func (m *method) doc(lines ...string) {
+	summary := m.summary()
 	if m.p.Doc != "" {
 		// The spec's doc first: go doc shows its first sentence as the
 		// method's summary.
@@ -206,7 +197,7 @@ func (m *method) constant(suffix, value string) jen.Code {
 // keyValue emits the attribute value of key attribute ka of the entity's
 // key on the pattern's index, built from the inputs, and returns it.
 func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Entity, ka *model.KeyAttr, tm *model.Template, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, varName string) jen.Code {
-	if isNatural(tm, ka) {
+	if tm.IsNatural(ka) {
 		a := tm.Segments[0].Attr
 		v := val(a)
 		switch ka.Type {
@@ -227,7 +218,7 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 // bytes): the literal text of a constant template, else the builder's
 // result, in variable varName.
 func (m *method) keyText(g *jen.Group, ent *model.Entity, ka *model.KeyAttr, tm *model.Template, val func(*model.Attribute) jen.Code, fail func(jen.Code) jen.Code, varName string) jen.Code {
-	if isConstant(tm, ka) {
+	if tm.IsLiteral(ka) {
 		return jen.Lit(tm.String())
 	}
 	var args []jen.Code
@@ -236,9 +227,9 @@ func (m *method) keyText(g *jen.Group, ent *model.Entity, ka *model.KeyAttr, tm 
 	}
 	if m.check != "" {
 		// A read's: the builder's error kept by its KeyCheck.
-		return jen.Id(m.check).Dot("Key").Call(jen.Id(m.e.useBuilder(ent, ka)).Call(args...))
+		return jen.Id(m.check).Dot("Key").Call(jen.Id(m.e.builder(ent, ka)).Call(args...))
 	}
-	g.List(jen.Id(varName), m.id("err")).Op(":=").Id(m.e.useBuilder(ent, ka)).Call(args...)
+	g.List(jen.Id(varName), m.id("err")).Op(":=").Id(m.e.builder(ent, ka)).Call(args...)
 	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 	return jen.Id(varName)
 }
@@ -326,27 +317,21 @@ func operandValue(a *model.Attribute, op model.CondOp, v jen.Code) jen.Code {
 	return attrValue(a, v)
 }
 
-// signature starts the pattern's method: ctx, then its parameters.
-func (m *method) signature(results ...jen.Code) *jen.Statement {
-	return m.storeMethod(m.p.GoName, true, true, results...)
+// signature starts the pattern's method: ctx, then its parameters, and
+// its results (see exported).
+func (m *method) signature() *jen.Statement { return m.declare(m.exported()[0]) }
+
+// declare starts the exported Store method am: StoreAPI prints its
+// signature with the same code (methodSig).
+func (m *method) declare(am apiMethod) *jen.Statement {
+	return m.storeMethod(am.name, true, am.page, am.results...)
 }
 
 // storeMethod starts a Store method named name whose parameters are the
 // pattern's (the page left out unless withPage), after ctx when withCtx.
 // Its signature is printed by methodSig, the one printer of a Store
-// method's signature: an exported method's is printed again, by the same
-// code, in StoreAPI, with the summary line of its doc comment (see
-// apiFile).
+// method's signature.
 func (m *method) storeMethod(name string, withCtx, withPage bool, results ...jen.Code) *jen.Statement {
-	if token.IsExported(name) {
-		// A method of its own, without the file being built: StoreAPI is
-		// printed after every pattern file, which need not stay in memory
-		// until then.
-		api := &method{e: m.e, pp: m.pp, p: m.p, req: m.req}
-		m.e.addAPI(m.pp, apiMethod{summary: m.summary, sig: func() *jen.Statement {
-			return api.methodSig(name, withCtx, withPage, results)
-		}})
-	}
 	return m.f.Func().Params(m.id("s").Op("*").Id("Store")).Add(m.methodSig(name, withCtx, withPage, results))
 }
 
@@ -485,7 +470,7 @@ func (m *method) viewType() {
 	}
 	ent := m.ent()
 	attrs := plan.SelectAttrs(m.p)
-	commentf(m.f, "%s holds the attributes of a %s that %s reads.", m.p.ViewType(), ent.GoName, m.p.GoName)
+	commentf(m.f, "%s holds the attributes of %s that %s reads.", m.p.ViewType(), model.Article(ent.GoName), m.p.GoName)
 	m.f.Type().Id(m.p.ViewType()).StructFunc(func(g *jen.Group) {
 		for _, a := range attrs {
 			g.Id(a.GoName).Add(fieldType(ent, a))

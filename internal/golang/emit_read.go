@@ -45,12 +45,19 @@ func (m *method) readLines() []string {
 	if pp.Key != nil && pp.Key.SK.Narrowed {
 		out = append(out, "(the sort key is bounded to the range of its first placeholder, which keeps other entities out)")
 	}
-	if len(pp.KeptOut) > 0 && pp.Call != plan.GetItem {
-		var names []string
-		for _, e := range pp.KeptOut {
-			names = append(names, e.Name)
+	if pp.Call != plan.GetItem {
+		// What the key condition keeps out: the rule once, the exceptions
+		// by name (plan.KeptOut).
+		if rule := pp.KeptOut.PrefixRule(); rule != "" {
+			out = append(out, fmt.Sprintf("Items of %s, share the partition; the key condition never reads them.", rule))
 		}
-		out = append(out, fmt.Sprintf("Items of %s share the partition; the key condition never reads them.", strings.Join(names, ", ")))
+		if others := pp.KeptOut.Others; len(others) > 0 {
+			var names []string
+			for _, e := range others {
+				names = append(names, e.Name)
+			}
+			out = append(out, fmt.Sprintf("Items of %s share the partition; the key condition never reads them.", strings.Join(names, ", ")))
+		}
 	}
 	for _, f := range pp.Foreign {
 		if f.How == plan.ByEntityAttr {
@@ -190,7 +197,7 @@ func (m *method) pred(g *jen.Group, a *model.Attribute, op jen.Code) jen.Code {
 // emptyResult is the return of a query that can match nothing: an empty
 // page, or ErrNotFound for a query's first item.
 func (m *method) emptyResult() jen.Code {
-	if m.p.First {
+	if m.pp.Form == plan.FormFirst {
 		return jen.Return(jen.Nil(), m.callErr(jen.Id("ErrNotFound"), nil))
 	}
 	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
@@ -210,12 +217,11 @@ func (m *method) dropExpired(g *jen.Group, item jen.Code, then jen.Code) {
 
 // The reads are sent by the runtime (dyngen.GetItem, QueryFirst,
 // QueryPage, QueryEach): a method builds its key values, and hands them
-// over with the description of its request (its Read variable, the same
-// for every call) and the decoder of its item type.
+// over with the description of its request (a dyngen.Get or Query, all
+// of it but the values of a call) and the decoder of its item type.
 
 // get emits a GetItem by the whole primary key.
 func (m *method) get() {
-	ent := m.ent()
 	m.viewType()
 	m.fromKeys()
 	fields := []field{litField("Method", m.p.GoName), idField("Index", model.IndexVar(m.pp.Index))}
@@ -226,8 +232,8 @@ func (m *method) get() {
 	if x := m.req.Expiry; x != nil && x.InCode {
 		fields = append(fields, litField("TTL", x.Attr))
 	}
-	m.doc(fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", m.p.GoName, ent.GoName), m.readLines()...)
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(m.readLines()...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		// The inputs a struct holds are read from its fields.
 		m.inline = true
 		defer func() { m.inline = false }()
@@ -242,7 +248,6 @@ func (m *method) get() {
 // getByQuery emits a get through an index whose key the inputs bind: a
 // Query with both keys equal; the first item of the entity is the result.
 func (m *method) getByQuery() {
-	ent := m.ent()
 	m.viewType()
 	m.fromKeys()
 	// No item of another entity can have the key the inputs bind (the
@@ -252,8 +257,8 @@ func (m *method) getByQuery() {
 		m.e.bug("get %s through %s may read items of other entities", m.p.Name, m.pp.Index.Name)
 	}
 	lines := append(m.readLines(), "Limit: 1 (of several items of the key, the first in sort key order)")
-	m.doc(fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", m.p.GoName, ent.GoName, m.pp.Index.Name), lines...)
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		// The inputs a struct holds are read from its fields.
 		m.inline = true
 		defer func() { m.inline = false }()
@@ -265,7 +270,6 @@ func (m *method) getByQuery() {
 
 // query emits a Query of one page, its result type and its iterator.
 func (m *method) query() {
-	ent := m.ent()
 	m.viewType()
 	m.fromKeys()
 	m.resultType()
@@ -276,16 +280,8 @@ func (m *method) query() {
 	if m.req.PageLimit > 0 {
 		lines = append(lines, fmt.Sprintf("Limit: %d unless %s.Limit is set", m.req.PageLimit, m.pp.Local("page")))
 	}
-	what := ent.GoName + " items"
-	if m.p.IsCollection() {
-		var names []string
-		for _, e := range m.p.Entities {
-			names = append(names, e.GoName)
-		}
-		what = "the items of " + strings.Join(names, ", ")
-	}
-	m.doc(fmt.Sprintf("%s reads one page of %s (see Page and DecodeError).", m.p.GoName, what), lines...)
-	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		// The inputs a struct holds are read from its fields.
 		m.inline = true
 		defer func() { m.inline = false }()
@@ -358,26 +354,21 @@ func (m *method) resultType() {
 func (m *method) iterator() {
 	names := m.args(false)
 	call := m.id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{m.id("ctx")}, names...), m.id("page"))...)
-	walker, elem, what := "Walk", jen.Id(m.itemType()), "every "+m.itemType()+" of "+m.p.GoName
-	if m.p.IsCollection() {
-		walker, elem, what = "WalkPages", jen.Op("*").Id(m.p.ResultType()), "every page of "+m.p.GoName
-	}
+	walker := "Walk"
 	// A page of the walk is a call of the method, on one line.
 	page := jen.Func().Params(m.id("page").Id("Page")).Params(jen.Op("*").Id(m.p.ResultType()), jen.Error()).Custom(jen.Options{Open: "{", Close: "}"}, jen.Return(call))
 	if m.p.IsCollection() {
 		// The page and its Next cursor.
+		walker = "WalkPages"
 		page = jen.Func().Params(m.id("page").Id("Page")).Params(jen.Op("*").Id(m.p.ResultType()), jen.Id("Cursor"), jen.Error()).Block(
 			jen.List(m.id("res"), m.id("err")).Op(":=").Add(call),
 			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
 			jen.Return(m.id("res"), m.id("res").Dot("Next"), m.id("err")),
 		)
 	}
-	m.summary = fmt.Sprintf("%s walks %s, a page at a time (see dyngen.Walk).", m.p.AllMethod(), what)
-	if m.p.IsCollection() {
-		m.summary = fmt.Sprintf("%s walks %s, one at a time (see dyngen.WalkPages).", m.p.AllMethod(), what)
-	}
-	comment(m.f, m.summary)
-	m.storeMethod(m.p.AllMethod(), true, false, jen.Qual("iter", "Seq2").Types(elem, jen.Error())).Block(jen.Return(rt(walker).Call(page)))
+	all := m.exported()[1]
+	comment(m.f, all.summary())
+	m.declare(all).Block(jen.Return(rt(walker).Call(page)))
 	m.f.Line()
 }
 
@@ -426,7 +417,7 @@ func (m *method) readArgs(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 	}
 	slots := m.readSlots(g, scope, fail)
 	// The literal text first, in the literal (its slots emit nothing).
-	fixed := []jen.Code{jen.Id("Table").Op(":").Add(m.id("s").Dot(tableField(m.p.Table)))}
+	fixed := []jen.Code{jen.Id("Table").Op(":").Add(m.id("s").Dot(m.p.Table.StoreField()))}
 	for _, sl := range slots {
 		if sl.constant {
 			_, text := sl.build()
@@ -470,7 +461,7 @@ type readSlot struct {
 func (m *method) readSlots(g *jen.Group, scope map[string]string, fail func(jen.Code) jen.Code) []readSlot {
 	var out []readSlot
 	key := func(field, name string, ka *model.KeyAttr, tm *model.Template) {
-		out = append(out, readSlot{field, name, !isNatural(tm, ka) && ka.Type == model.S && isConstant(tm, ka), func() (value, text jen.Code) {
+		out = append(out, readSlot{field, name, !tm.IsNatural(ka) && tm.IsLiteral(ka), func() (value, text jen.Code) {
 			return m.keyArg(g, scope, field, ka, tm, fail)
 		}})
 	}
@@ -525,7 +516,7 @@ func (m *method) boundConstant(b plan.Bound) bool {
 // type N or B.
 func (m *method) keyArg(g *jen.Group, scope map[string]string, field string, ka *model.KeyAttr, tm *model.Template, fail func(jen.Code) jen.Code) (value, text jen.Code) {
 	ent := m.ent()
-	if isNatural(tm, ka) || ka.Type != model.S {
+	if tm.IsNatural(ka) || ka.Type != model.S {
 		return m.keyValue(g, scope, ent, ka, tm, m.keyParam, fail, m.local(strings.ToLower(field))), nil
 	}
 	return nil, m.keyText(g, ent, ka, tm, m.keyParam, fail, "")

@@ -1,8 +1,6 @@
 package golang
 
 import (
-	"fmt"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/dyngen/dyngen/internal/plan"
@@ -28,14 +26,8 @@ func (m *method) replace() {
 	if m.req.Condition != "" {
 		lines = append(lines, "ConditionExpression: "+m.req.Condition)
 	}
-	e := m.ent()
-	summary := fmt.Sprintf("%s writes %s whole, replacing any item with its key, in one UpdateItem that sets each of its attributes and removes those it lacks, so that a replaced item keeps its %s: a new item's is the Store's clock's time. Attributes of the stored item that %s does not declare are kept.", m.p.GoName, r, e.Created.Name, e.GoName)
-	if len(m.p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += m.managedDoc()
-	m.doc(summary, lines...)
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := m.fail()
 		g.List(m.id("in"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.InputMethod()).Call(m.paramNames()...)
 		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))

@@ -2,7 +2,6 @@ package golang
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -10,23 +9,6 @@ import (
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
-
-// clientMethods are the *dynamodb.Client methods a call needs, in the
-// order the Client interface lists them.
-var clientMethods = []struct {
-	call   plan.Call
-	method string
-}{
-	{plan.GetItem, "GetItem"},
-	{plan.Query, "Query"},
-	{plan.PutItem, "PutItem"},
-	{plan.UpdateItem, "UpdateItem"},
-	{plan.DeleteItem, "DeleteItem"},
-	{plan.BatchGetItem, "BatchGetItem"},
-	{plan.BatchWriteItem, "BatchWriteItem"},
-	{plan.TransactGetItems, "TransactGetItems"},
-	{plan.TransactWriteItems, "TransactWriteItems"},
-}
 
 // The runtime's batch constants (generator/runtime/batch.go), for the
 // generated doc comments; TestBatchConstants keeps them equal.
@@ -79,9 +61,6 @@ func hasClock(p *plan.Plan) bool {
 // the items it writes, or treats expired items as absent.
 func (e *emitter) needsClock() bool { return hasClock(e.p) || e.p.Model.NeedsClock() }
 
-// tableField is the Store field holding a table's physical name.
-func tableField(t *model.Table) string { return model.ParamName(t.GoName) + "Table" }
-
 // storeFile emits the package doc, the Client interface, the Store with
 // its options, and the table definitions.
 func (e *emitter) storeFile() *jen.File {
@@ -91,30 +70,20 @@ func (e *emitter) storeFile() *jen.File {
 	if m.Doc != "" {
 		doc += "\n\n" + m.Doc
 	}
-	doc += "\n\nEach access pattern of the spec is one method of Store, served by one GetItem, Query, PutItem, UpdateItem, DeleteItem or batch call: no Scan."
+	doc += "\n\n" + callsDoc(e.p)
 	packageComment(f, doc)
 
 	e.runtimeNames(f)
 
-	// Client: only the methods the patterns call.
-	var calls []plan.Call
-	for _, pp := range e.p.Patterns {
-		if !slices.Contains(calls, pp.Call) {
-			calls = append(calls, pp.Call)
-		}
-	}
 	comment(f, "Client is the part of *dynamodb.Client the store calls; a wrapper or a "+
 		"test double can stand in for it.")
 	f.Type().Id("Client").InterfaceFunc(func(g *jen.Group) {
-		for _, cm := range clientMethods {
-			if !slices.Contains(calls, cm.call) {
-				continue
-			}
-			g.Id(cm.method).Params(
+		for _, c := range e.p.Calls() {
+			g.Id(string(c)).Params(
 				jen.Id("ctx").Qual("context", "Context"),
-				jen.Id("in").Op("*").Qual(pathDynamo, cm.method+"Input"),
+				jen.Id("in").Op("*").Qual(pathDynamo, string(c)+"Input"),
 				jen.Id("optFns").Op("...").Func().Params(jen.Op("*").Qual(pathDynamo, "Options")),
-			).Params(jen.Op("*").Qual(pathDynamo, cm.method+"Output"), jen.Error())
+			).Params(jen.Op("*").Qual(pathDynamo, string(c)+"Output"), jen.Error())
 		}
 	})
 	f.Line()
@@ -125,7 +94,7 @@ func (e *emitter) storeFile() *jen.File {
 	f.Type().Id("Store").StructFunc(func(g *jen.Group) {
 		g.Id("client").Id("Client")
 		for _, t := range m.Tables {
-			g.Add(trailing(jen.Id(tableField(t)).String(), "physical name of table "+t.Name))
+			g.Add(trailing(jen.Id(t.StoreField()).String(), "physical name of table "+t.Name))
 		}
 		if hasCursors(e.p) {
 			g.Add(trailing(jen.Id("cursorKeys").Op("*").Add(rt("CursorKeys")), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
@@ -147,7 +116,7 @@ func (e *emitter) storeFile() *jen.File {
 		jen.Id("s").Op(":=").Op("&").Id("Store").ValuesFunc(func(g *jen.Group) {
 			g.Id("client").Op(":").Id("client")
 			for _, t := range m.Tables {
-				g.Id(tableField(t)).Op(":").Lit(t.Name)
+				g.Id(t.StoreField()).Op(":").Lit(t.Name)
 			}
 			if e.needsClock() {
 				g.Id(model.ClockField).Op(":").Qual("time", "Now")
@@ -160,7 +129,7 @@ func (e *emitter) storeFile() *jen.File {
 		f.Line()
 		commentf(f, "%s sets the physical name of table %s (default %q).", t.TableOption(), t.Name, t.Name)
 		f.Func().Id(t.TableOption()).Params(jen.Id("name").String()).Id("Option").Block(
-			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(tableField(t)).Op("=").Id("name"))),
+			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(t.StoreField()).Op("=").Id("name"))),
 		)
 	}
 	if hasCursors(e.p) {
@@ -267,4 +236,21 @@ func (e *emitter) cursorKeyOption(f *jen.File) {
 		jen.Id("keys").Op(":=").Add(rt("NewCursorKeys")).Call(jen.Id("secret")),
 		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot("cursorKeys").Op("=").Id("keys"))),
 	)
+}
+
+// callsDoc is the package doc's paragraph on the calls the methods make
+// (the plan's).
+func callsDoc(p *plan.Plan) string {
+	var calls []string
+	for _, c := range p.Calls() {
+		calls = append(calls, string(c))
+	}
+	if len(calls) == 0 {
+		return "The spec names no access pattern, so Store has no method of one and calls no DynamoDB operation."
+	}
+	list := calls[0]
+	if n := len(calls); n > 1 {
+		list = strings.Join(calls[:n-1], ", ") + " and " + calls[n-1]
+	}
+	return "Each access pattern of the spec is one method of Store. The methods call " + list + ", and never Scan; each method's doc shows its calls, with the index and key condition of each."
 }

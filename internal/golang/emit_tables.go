@@ -47,7 +47,7 @@ func (e *emitter) tables(f *jen.File) {
 
 // table is the Table value of one table.
 func (e *emitter) table(d *plan.TableDef) jen.Code {
-	name := func() jen.Code { return jen.Qual(pathAWS, "String").Call(jen.Id("s").Dot(tableField(d.Table))) }
+	name := func() jen.Code { return jen.Qual(pathAWS, "String").Call(jen.Id("s").Dot(d.Table.StoreField())) }
 	fields := jen.Dict{
 		jen.Id("Name"):   jen.Lit(d.Table.Name),
 		jen.Id("Create"): jen.Op("&").Qual(pathDynamo, "CreateTableInput").Values(createTable(d, name())),

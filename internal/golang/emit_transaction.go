@@ -36,25 +36,23 @@ func (m *method) transaction() {
 // stepBuilder emits the function that builds a step's request, as its own
 // call would send it (the runtime makes it a transaction's item).
 func (m *method) stepBuilder() {
-	switch m.pp.Call {
-	case plan.PutItem:
+	switch m.pp.Form {
+	case plan.FormPut, plan.FormCreate:
 		m.putInput(m.constant("Condition", m.req.Condition))
-	case plan.DeleteItem:
+	case plan.FormDelete:
 		m.deleteInput(m.constant("Condition", m.req.Condition))
-	case plan.UpdateItem:
-		if m.p.Op == model.OpPut {
-			// A put of an entity with a created time, sent as an update.
-			_, sometimes := m.req.Update.Static()
-			var updateConst jen.Code
-			if len(sometimes) == 0 {
-				updateConst = m.constant("Update", m.req.Update.Expression())
-			}
-			m.replaceInput(updateConst, m.constant("Condition", m.req.Condition))
-			return
+	case plan.FormReplace:
+		// A put of an entity with a created time, sent as an update.
+		_, sometimes := m.req.Update.Static()
+		var updateConst jen.Code
+		if len(sometimes) == 0 {
+			updateConst = m.constant("Update", m.req.Update.Expression())
 		}
+		m.replaceInput(updateConst, m.constant("Condition", m.req.Condition))
+	case plan.FormUpdate:
 		up := m.updater()
 		m.inputBuilder("UpdateItemInput", up.input)
-	case plan.ConditionCheck:
+	case plan.FormCheck:
 		condConst := m.constant("Condition", m.req.Condition)
 		m.inputBuilderOf(jen.Qual(pathTypes, "ConditionCheck"), func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 			key := m.primaryKeyMap(g, m.ent(), m.keyParam, fail)
@@ -62,7 +60,7 @@ func (m *method) stepBuilder() {
 			m.conditionInput(in, condConst)
 			return jen.Op("&").Qual(pathTypes, "ConditionCheck").Values(in)
 		})
-	case plan.GetItem:
+	case plan.FormGet:
 		m.inputBuilderOf(jen.Qual(pathTypes, "Get"), func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 			key := m.primaryKeyMap(g, m.ent(), m.keyParam, fail)
 			return jen.Op("&").Qual(pathTypes, "Get").Values(jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key})
@@ -266,16 +264,11 @@ func stepErrors(tx *plan.Transaction) []string {
 // then each step's action, table, key and expressions.
 func (m *method) txDoc() {
 	tx := m.pp.Tx
-	summary := fmt.Sprintf("%s writes its %d steps in one transaction: all of them, or none. A step that fails gives a *TransactionError naming it and wrapping its error (%s), with the SDK's TransactionCanceledException.", m.p.GoName, len(tx.Steps), strings.Join(stepErrors(tx), ", "))
-	if m.pp.Call == plan.TransactGetItems {
-		summary = fmt.Sprintf("%s reads its %d items in one transaction, as they all are at one moment; an item that does not exist is nil in the result.", m.p.GoName, len(tx.Steps))
-	}
 	if m.p.Doc != "" {
 		comment(m.f, m.p.Doc)
 		comment(m.f, "")
 	}
-	m.summary = summary
-	comment(m.f, summary)
+	comment(m.f, m.summary())
 	comment(m.f, "")
 	comment(m.f, "\t"+string(m.pp.Call))
 	for _, s := range tx.Steps {
@@ -399,7 +392,7 @@ func (m *method) readClock(g *jen.Group) string {
 func (m *method) transactWrite() {
 	tx := m.pp.Tx
 	txVar := jen.Id(m.p.ConstName("Tx"))
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(err) }
 		m.stepCalls(g, fail, "TransactWriteItem")
 		if len(tx.Distinct) > 0 {
@@ -424,7 +417,7 @@ func (m *method) transactWrite() {
 func (m *method) transactGet() {
 	tx := m.pp.Tx
 	txVar := jen.Id(m.p.ConstName("Tx"))
-	m.signature(jen.Op("*").Id(m.p.ResultType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.stepCalls(g, fail, "TransactGetItem")
 		if len(tx.Distinct) > 0 {

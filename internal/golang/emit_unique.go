@@ -2,6 +2,8 @@ package golang
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -12,7 +14,8 @@ import (
 // uniqueWrite emits a write of an entity with unique values: the request
 // builder of each step, the transaction's description, and the method
 // that reads the item (but for a create), then sends the write and its
-// claims in one TransactWriteItems.
+// claims in one TransactWriteItems, as the plan decided by what the read
+// finds (plan.Unique.Absent, Present).
 func (m *method) uniqueWrite() {
 	tx := m.pp.Tx
 	u := m.pp.Unique
@@ -25,7 +28,7 @@ func (m *method) uniqueWrite() {
 	ent := m.ent()
 	txVar := jen.Id(m.p.ConstName("Tx"))
 	itemsVar, keepVar, out := m.local("items"), m.local("keep"), m.local("out")
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		m.readClock(g)
 		fail := m.fail()
@@ -52,30 +55,33 @@ func (m *method) uniqueWrite() {
 				g.Id(keepVar).Op("=").Append(jen.Id(keepVar), jen.Lit(i))
 			}
 		}
-		// moves emits, for each unique value the write may change, the
-		// release of its old claim and the taking of the new one when
-		// the value read differs from the new one.
-		moves := func(g *jen.Group) {
-			for i, s := range tx.Steps {
-				if s.Step.Role != model.ReleaseStep {
-					continue
-				}
-				take := tx.Steps[i+1]
-				a := s.Step.Claim.Attr
-				var newValue *plan.Arg
-				for j, ca := range take.Step.Claim.Claim.Attributes {
-					if ca.Name == a.Name {
-						newValue = take.Args[0].Build[j]
-					}
-				}
-				g.If(jen.Id(u.Old).Dot(a.GoName).Op("!=").Add(m.argCode(newValue))).BlockFunc(func(g *jen.Group) {
-					add(g, i, i+1)
+		// sends emits what the write does: fail, return, or add its
+		// steps, and, for each unique value the write may change, the
+		// release of its old claim and the taking of the new one when the
+		// value read differs from the new one.
+		sends := func(g *jen.Group, s *plan.Sends) {
+			switch {
+			case s.Fail != "":
+				g.Add(fail(jen.Id(s.Fail)))
+				return
+			case len(s.Steps) == 0:
+				// Nothing to write.
+				g.Return(jen.Nil())
+				return
+			}
+			add(g, s.Steps...)
+			for _, mv := range s.Moves {
+				g.If(m.id("old").Dot(mv.Attr.GoName).Op("!=").Add(m.argCode(mv.New))).BlockFunc(func(g *jen.Group) {
+					add(g, mv.Release, mv.Take)
 				})
 			}
 		}
-		decodeOld := func(g *jen.Group) {
-			g.Var().Id(u.Old).Id(ent.GoName)
-			g.If(m.id("err").Op(":=").Id(u.Old).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		// present emits the decoding of the item read, and what the
+		// write does over it.
+		present := func(g *jen.Group) {
+			g.Var().Add(m.id("old")).Id(ent.GoName)
+			g.If(m.id("err").Op(":=").Add(m.id("old")).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+			sends(g, u.Present)
 		}
 		if u.Read != nil {
 			key := m.primaryKeyMap(g, ent, m.readKey, fail)
@@ -89,65 +95,25 @@ func (m *method) uniqueWrite() {
 		if u.Read == nil {
 			g.Var().Add(m.id("err")).Error()
 		}
-		switch m.p.Op {
-		case model.OpCreate:
-			// Every step.
-			var all []int
-			for i := range tx.Steps {
-				all = append(all, i)
-			}
-			add(g, all...)
-		case model.OpDelete:
-			if ent.Version != nil {
-				// The version read must still be there.
-				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-			} else {
-				// Deleting an item that does not exist is no error.
-				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(jen.Return(jen.Nil()))
-			}
-			decodeOld(g)
-			var all []int
-			for i := range tx.Steps {
-				all = append(all, i)
-			}
-			add(g, all...)
-		case model.OpUpdate:
-			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-			decodeOld(g)
-			add(g, 0)
-			moves(g)
-		case model.OpPut:
-			if ent.Version != nil {
-				// A put of the version read never creates the item.
-				g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-				decodeOld(g)
-				add(g, 0)
-				moves(g)
-				break
-			}
-			// Over no item, the put is a create, and takes every claim.
-			var absent []int
-			for i, s := range tx.Steps {
-				if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
-					absent = append(absent, i)
-				}
-			}
-			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).BlockFunc(func(g *jen.Group) {
-				add(g, absent...)
-			}).Else().BlockFunc(func(g *jen.Group) {
-				decodeOld(g)
-				add(g, 0)
-				moves(g)
-			})
+		absent := func(g *jen.Group) { sends(g, u.Absent) }
+		switch {
+		case u.Read == nil:
+			// A create: nothing read.
+			absent(g)
+		case len(u.Absent.Steps) > 0:
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).BlockFunc(absent).Else().BlockFunc(present)
+		default:
+			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).BlockFunc(absent)
+			present(g)
 		}
 		g.Add(m.id("in")).Op(":=").Op("&").Qual(pathDynamo, "TransactWriteItemsInput").Values(jen.Dict{jen.Id("TransactItems"): jen.Id(itemsVar)})
 		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("TransactWriteItems").Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
 			jen.Return(txVar.Clone().Dot("Only").Call(jen.Id(keepVar).Op("...")).Dot("Err").Call(m.id("err"), m.id("in").Dot("TransactItems"))),
 		)
-		if q := m.pp.Params[0]; q.Role == plan.ParamItem && len(tx.Steps[0].Plan.Request.Item) > 0 && tx.Steps[0].Action == "Put" {
+		if u.Refresh {
 			// The caller's item holds what was written: the version and
 			// the times the Store set.
-			g.If(m.id("err").Op(":=").Id(q.Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+			g.If(m.id("err").Op(":=").Id(m.pp.Params[0].Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		}
 		g.Return(jen.Nil())
 	})
@@ -206,18 +172,22 @@ func (m *method) claimOf(name string) *model.Entity {
 	return m.ent()
 }
 
-// uniqueDoc emits the doc comment of a write of an entity with unique
+// uniqueSummary is the summary of a write of an entity with unique
 // values.
-func (m *method) uniqueDoc() {
-	tx := m.pp.Tx
+func (m *method) uniqueSummary() string {
 	ent := m.ent()
 	var summary string
-	switch m.p.Op {
-	case model.OpCreate:
+	switch m.writeForm() {
+	case plan.FormCreate:
 		summary = fmt.Sprintf("%s writes the %s only when no item has its key (ErrAlreadyExists from step 1) and no other %s holds its unique values: each is claimed in the same transaction (ErrAlreadyExists from the step \"claim %s.<attribute>\"). One request: TransactWriteItems.", m.p.GoName, ent.GoName, ent.GoName, ent.Name)
-	case model.OpPut:
+	case plan.FormPut, plan.FormReplace:
+		if len(m.pp.Unique.Absent.Steps) == 0 {
+			// A put of the version read: over no item, ErrNotFound.
+			summary = fmt.Sprintf("%s writes the %s whole, replacing the item read, and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). The put holds only while the item still holds the values read: ErrConditionFailed when another call changed them in between, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds a new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
+			break
+		}
 		summary = fmt.Sprintf("%s writes the %s whole, replacing any item with its key, and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). Over an item, the put holds only while the item still holds the values read; over no item, it holds only while there is still none: ErrConditionFailed when another call changed them in between, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds a new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
-	case model.OpUpdate:
+	case plan.FormUpdate:
 		summary = fmt.Sprintf("%s updates the %s and moves the claims of the unique values it changes: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds the values read: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item, ErrAlreadyExists from the step \"claim %s.<attribute>\" when another %s holds the new value.", m.p.GoName, ent.GoName, ent.Name, ent.GoName)
 	default:
 		summary = fmt.Sprintf("%s deletes the %s with this key and releases the claims of its unique values: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed its unique values in between.", m.p.GoName, ent.GoName)
@@ -227,12 +197,18 @@ func (m *method) uniqueDoc() {
 	}
 	summary += m.managedDoc()
 	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
+	return summary
+}
+
+// uniqueDoc emits the doc comment of a write of an entity with unique
+// values.
+func (m *method) uniqueDoc() {
+	tx := m.pp.Tx
 	if m.p.Doc != "" {
 		comment(m.f, m.p.Doc)
 		comment(m.f, "")
 	}
-	m.summary = summary
-	comment(m.f, summary)
+	comment(m.f, m.summary())
 	comment(m.f, "")
 	if r := m.pp.Unique.Read; r != nil {
 		comment(m.f, "\tGetItem (ConsistentRead) on table "+m.p.Table.Name)
@@ -246,13 +222,14 @@ func (m *method) uniqueDoc() {
 			comment(m.f, "\t  "+l)
 		}
 	}
-	switch m.p.Op {
-	case model.OpUpdate:
+	switch u := m.pp.Unique; {
+	case u.Present == nil || len(u.Present.Moves) == 0:
+	case len(u.Absent.Steps) > 0:
+		comment(m.f, "")
+		commentf(m.f, "Over an item read, %s sent, and the release and claim steps of a value only when the value changes; over no item, step %d and every claim step.", stepList(u.Present.Steps), u.Absent.Steps[0]+1)
+	default:
 		comment(m.f, "")
 		comment(m.f, "The release and claim steps of a value are sent only when the value changes.")
-	case model.OpPut:
-		comment(m.f, "")
-		comment(m.f, "Over an item read, step 1 is sent, and the release and claim steps of a value only when the value changes; over no item, step 2 and every claim step.")
 	}
 }
 
@@ -264,13 +241,11 @@ func (m *method) lookupGet() {
 	claim := u.Value.Claim
 	m.viewType()
 	projConst := m.constant("Projection", m.req.Projection)
-	summary := fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", m.p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)
-	m.summary = summary
 	if m.p.Doc != "" {
 		comment(m.f, m.p.Doc)
 		comment(m.f, "")
 	}
-	comment(m.f, summary)
+	comment(m.f, m.summary())
 	comment(m.f, "")
 	commentf(m.f, "\tGetItem on table %s (the claim %s)", m.p.Table.Name, claim.Name)
 	comment(m.f, "\t  Key: "+u.Claim.Key.Describe())
@@ -279,7 +254,7 @@ func (m *method) lookupGet() {
 	for _, l := range m.readLines() {
 		comment(m.f, "\t  "+l)
 	}
-	m.signature(jen.Op("*").Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
 		value := m.keyParam(u.Value.Attr)
@@ -327,4 +302,17 @@ func (m *method) lookupGet() {
 		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()
+}
+
+// stepList names steps by their indexes: "step 1 is", "steps 1 and 2
+// are".
+func stepList(steps []int) string {
+	var names []string
+	for _, i := range steps {
+		names = append(names, strconv.Itoa(i+1))
+	}
+	if len(names) == 1 {
+		return "step " + names[0] + " is"
+	}
+	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are"
 }

@@ -57,7 +57,7 @@ func (m *method) updater() *updater {
 
 // doc emits the update's doc comment.
 func (up *updater) doc() {
-	p, ent := up.p, up.ent()
+	p := up.p
 	lines := []string{"UpdateExpression: " + up.u.Expression()}
 	if len(up.sometimes) > 0 {
 		var names []string
@@ -97,24 +97,14 @@ func (up *updater) doc() {
 			lines = append(lines, fmt.Sprintf("rewrites %s=%q on %s", rb.KeyAttr.Name, rb.Template.Source, rb.Index.Name))
 		}
 	}
-	summary := fmt.Sprintf("%s changes a %s and returns it as it is after the change.", p.GoName, ent.GoName)
-	if !p.Upsert {
-		summary += " ErrNotFound when there is no such item."
-	} else {
-		summary += " It creates the item when there is none."
-	}
-	if len(p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += up.managedDoc()
-	up.method.doc(summary, lines...)
+	up.method.doc(lines...)
 }
 
 // call emits the method: build the input, send it, map a failed
 // condition, decode the item the update returns.
 func (up *updater) call() {
 	ent := up.ent()
-	up.signature(jen.Op("*").Id(ent.GoName), jen.Error()).BlockFunc(func(g *jen.Group) {
+	up.signature().BlockFunc(func(g *jen.Group) {
 		fail := up.fail(jen.Nil())
 		g.List(up.id("in"), up.id("err")).Op(":=").Add(up.id("s")).Dot(up.p.InputMethod()).Call(up.paramNames()...)
 		g.If(up.id("err").Op("!=").Nil()).Block(fail(up.id("err")))
@@ -206,8 +196,8 @@ func (up *updater) rebuildKeys(g *jen.Group, c *plan.Clause, fail func(jen.Code)
 		if v.Source != plan.RebuiltKey {
 			continue
 		}
-		name := up.derived(fmt.Sprintf("rebuilt%d", len(up.rebuilt)+1))
-		g.List(jen.Id(name), up.id("err")).Op(":=").Id(up.e.useBuilder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
+		name := up.derived(model.RebuiltVar(len(up.rebuilt) + 1))
+		g.List(jen.Id(name), up.id("err")).Op(":=").Id(up.e.builder(up.ent(), v.Rebuild.KeyAttr)).CallFunc(func(g *jen.Group) {
 			for _, a := range v.Rebuild.Template.Attrs() {
 				if _, ok := up.params[a]; ok {
 					g.Add(up.setValue(a))

@@ -29,7 +29,7 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 		return m.callErr(nil, m.id("err"))
 	}
 	absent, present, _ := plan.ConditionKinds(m.pp)
-	if m.checkedVersion() != nil {
+	if m.pp.Version != nil {
 		return m.versionErr(present)
 	}
 	if x := m.req.Expiry; x != nil && !x.InCode {
@@ -42,7 +42,6 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 
 // put emits a PutItem of a whole item (create: only where none has the key).
 func (m *method) put() {
-	r := m.pp.Params[0].Name
 	cond := m.req.Condition
 	var condConst jen.Code
 	var lines []string
@@ -53,15 +52,7 @@ func (m *method) put() {
 	if note := m.pp.ExpiryNote(); note != "" {
 		lines = append(lines, upperFirst(note)+".")
 	}
-	summary := fmt.Sprintf("%s writes %s whole, replacing any item with its key.", m.p.GoName, r)
-	if m.p.Op == model.OpCreate {
-		summary = fmt.Sprintf("%s writes %s only when no item has its key: ErrAlreadyExists otherwise.", m.p.GoName, r)
-	}
-	if len(m.p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += m.managedDoc()
-	m.doc(summary, lines...)
+	m.doc(lines...)
 	m.callWithoutResult("PutItem", condConst != nil)
 	m.putInput(condConst)
 }
@@ -87,7 +78,7 @@ func (m *method) putInput(condConst jen.Code) {
 // request with the pattern's input builder, sends it with call, and maps
 // a failed condition to the pattern's errors.
 func (m *method) callWithoutResult(call string, hasCond bool) {
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := m.fail()
 		g.List(m.id("in"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.InputMethod()).Call(m.paramNames()...)
 		if !hasCond && len(m.req.Item) == 0 {
@@ -160,7 +151,6 @@ func (m *method) paramNames() []jen.Code { return m.args(true) }
 
 // delete emits a DeleteItem by primary key.
 func (m *method) delete() {
-	ent := m.ent()
 	cond := m.req.Condition
 	var condConst jen.Code
 	var lines []string
@@ -168,15 +158,7 @@ func (m *method) delete() {
 		condConst = m.constant("Condition", cond)
 		lines = append(lines, "ConditionExpression: "+cond)
 	}
-	summary := fmt.Sprintf("%s deletes the %s with this key; deleting an item that does not exist is no error.", m.p.GoName, ent.GoName)
-	if m.checkedVersion() != nil {
-		summary = fmt.Sprintf("%s deletes the %s with this key.", m.p.GoName, ent.GoName)
-	}
-	if len(m.p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += m.managedDoc()
-	m.doc(summary, lines...)
+	m.doc(lines...)
 	m.callWithoutResult("DeleteItem", condConst != nil)
 	m.deleteInput(condConst)
 }
@@ -249,7 +231,7 @@ func (m *method) batchCall() jen.Code {
 	}
 	call := jen.Dict{
 		jen.Id("Method"):  jen.Lit(m.p.GoName),
-		jen.Id("Table"):   m.id("s").Dot(tableField(m.p.Table)),
+		jen.Id("Table"):   m.id("s").Dot(m.p.Table.StoreField()),
 		jen.Id("Key"):     jen.Index().String().Values(names...),
 		jen.Id("Workers"): m.id("s").Dot(model.BatchField),
 	}
@@ -279,9 +261,8 @@ func (m *method) batchGet() {
 	if note := m.pp.ExpiryNote(); note != "" {
 		lines = append(lines, upperFirst(note)+".")
 	}
-	m.doc(fmt.Sprintf("%s reads the %s items of keys, in the order of keys; keys with no item are left out, and a key given twice is read once, at its first place. On a failure it returns the items read with a *BatchError that lists the keys not read; items that can't be decoded are left out, and its Err is a DecodeError listing them.", m.p.GoName, ent.GoName),
-		lines...)
-	m.signature(jen.Index().Id(m.itemType()), jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := m.batchItemFail("keys", "read", jen.Nil())
 		g.Add(m.id("in")).Op(":=").Make(jen.Index().Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Len(m.id("keys")))
 		g.For(m.id("i").Op(":=").Range().Add(m.id("keys"))).BlockFunc(func(g *jen.Group) {
@@ -309,17 +290,15 @@ func (m *method) batchGet() {
 // sends one request per key (the last put of a key wins) in chunks of 25.
 func (m *method) batchWrite() {
 	ent := m.ent()
-	put := m.p.Op == model.OpBatchPut
+	put := m.pp.Form == plan.FormBatchPut
 	src, done := "keys", "deleted"
 	if put {
 		src, done = "items", "written"
-		m.doc(fmt.Sprintf("%s writes every %s of items whole; of two items with one key, the last is written. On a failure its *BatchError lists the items not written and those that may or may not have been.%s", m.p.GoName, ent.GoName, m.managedDoc()),
-			batchLines("BatchWriteItem", maxBatchWrite, "puts")...)
+		m.doc(batchLines("BatchWriteItem", maxBatchWrite, "puts")...)
 	} else {
-		m.doc(fmt.Sprintf("%s deletes the %s items of keys; keys with no item are no error. On a failure its *BatchError lists the keys not deleted and those that may or may not have been.", m.p.GoName, ent.GoName),
-			batchLines("BatchWriteItem", maxBatchWrite, "deletes")...)
+		m.doc(batchLines("BatchWriteItem", maxBatchWrite, "deletes")...)
 	}
-	m.signature(jen.Error()).BlockFunc(func(g *jen.Group) {
+	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := m.batchItemFail(src, done)
 		g.Add(m.id("reqs")).Op(":=").Make(jen.Index().Qual(pathTypes, "WriteRequest"), jen.Len(m.id(src)))
 		now := m.clockLocal(g)

@@ -44,15 +44,11 @@ func rt(name string) *jen.Statement { return jen.Qual(pathRuntime, name) }
 type emitter struct {
 	p      *plan.Plan
 	source string
-	// builders holds the key builders the methods call (see useBuilder),
-	// and bugs what emission found the plan does not promise.
-	mu       sync.Mutex
-	builders map[string]bool
-	bugs     []error
+	// bugs holds what emission found the plan does not promise.
+	mu   sync.Mutex
+	bugs []error
 	// packageNames holds the package-level names a local must not hide.
 	packageNames map[string]bool
-	// api holds the exported Store methods of each pattern (see addAPI).
-	api map[*plan.Pattern][]apiMethod
 	// version is the version of the runtime's API the code is written
 	// for (dynrt.GenVersion).
 	version int
@@ -87,37 +83,24 @@ func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, builders: map[string]bool{}, packageNames: p.Model.PackageNames(), api: map[*plan.Pattern][]apiMethod{}, version: version, keyTypes: p.Model.KeyTypes()}
+	e := &emitter{p: p, source: source, packageNames: p.Model.PackageNames(), version: version, keyTypes: p.Model.KeyTypes()}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
-	// The pattern files come first: their methods tell which key builders
-	// the entity files hold, and which methods StoreAPI lists, so an
-	// entity file and StoreAPI's are built once every pattern file is
-	// (while those render). Each result has its slot: the
-	// output does not depend on the order they finish in.
+	// Each is printed from the plan alone (the key builders an entity's
+	// file holds and the methods StoreAPI lists are the plan's), in any
+	// order; each result has its slot, so the output does not depend on
+	// the order they finish in.
 	type job struct {
 		name  string
 		build func() *jen.File
 	}
 	var jobs []job
-	var patternsBuilt sync.WaitGroup
 	for _, pf := range e.patternFiles() {
-		patternsBuilt.Add(1)
-		jobs = append(jobs, job{pf.name, func() *jen.File {
-			defer patternsBuilt.Done()
-			return e.patternsFile(pf.patterns)
-		}})
+		jobs = append(jobs, job{pf.name, func() *jen.File { return e.patternsFile(pf.patterns) }})
 	}
-	jobs = append(jobs, job{model.StoreFile, e.storeFile})
-	jobs = append(jobs, job{model.APIFile, func() *jen.File {
-		patternsBuilt.Wait()
-		return e.apiFile()
-	}})
+	jobs = append(jobs, job{model.StoreFile, e.storeFile}, job{model.APIFile, e.apiFile})
 	for _, ent := range p.Model.Entities {
-		jobs = append(jobs, job{ent.File(), func() *jen.File {
-			patternsBuilt.Wait()
-			return e.entityFile(ent)
-		}})
+		jobs = append(jobs, job{ent.File(), func() *jen.File { return e.entityFile(ent) }})
 	}
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
@@ -137,8 +120,7 @@ func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 }
 
 // parallel calls f(0) to f(n-1) on one goroutine per core, handing the
-// indexes out in order: a job waits only for jobs before it (emit's entity
-// files wait for the pattern files), so it never waits for itself.
+// indexes out in order.
 func parallel(n int, f func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup

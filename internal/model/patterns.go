@@ -156,7 +156,7 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 			continue
 		}
 		if !slices.Contains(ok, g.Value) {
-			r.errorf(g.Pos, "%s does not apply to a %s pattern%s", g.Value, p.Op, appliesTo(g.Value))
+			r.errorf(g.Pos, "%s does not apply to %s pattern%s", g.Value, Article(string(p.Op)), appliesTo(g.Value))
 		}
 	}
 	// by

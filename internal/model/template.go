@@ -41,6 +41,18 @@ func (t *Template) Has(a *Attribute) bool { return contains(t.Attrs(), a) }
 // IsConstant reports whether the template has no placeholder.
 func (t *Template) IsConstant() bool { return len(t.Attrs()) == 0 }
 
+// IsNatural reports whether t, the template of key attribute ka, is an
+// attribute standing as the key attribute itself (a natural key): no
+// builder, the attribute's own value is the key.
+func (t *Template) IsNatural(ka *KeyAttr) bool {
+	return t.Implied && len(t.Segments) == 1 && t.Segments[0].Attr != nil && t.Segments[0].Attr.Stored == ka.Name
+}
+
+// IsLiteral reports whether t, the template of key attribute ka, is
+// literal text only, for a string key attribute: its value is one value,
+// known when generating.
+func (t *Template) IsLiteral(ka *KeyAttr) bool { return ka.Type == S && t.IsConstant() }
+
 // Separators returns the characters of the literal text that are neither
 // letters nor digits, in first-seen order: a string value in the template
 // may not contain them.

@@ -158,3 +158,13 @@ func isBidiControl(r rune) bool {
 	}
 	return false
 }
+
+// Article is word with its indefinite article, by the word's first
+// letter: "a create", "an update", "an Article". It is the one rule of
+// every text dyngen writes, docs of generated code included.
+func Article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}

@@ -121,3 +121,16 @@ func TestCommentWrap(t *testing.T) {
 		t.Errorf("wrapped build constraint: %q", lines)
 	}
 }
+
+// TestArticle: the indefinite article follows the word's first letter,
+// whatever its case (an entity's Go name starts with a capital).
+func TestArticle(t *testing.T) {
+	for word, want := range map[string]string{
+		"create": "a create", "update": "an update", "Article": "an Article",
+		"Order": "an Order", "Book": "a Book", "": "a ",
+	} {
+		if got := Article(word); got != want {
+			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

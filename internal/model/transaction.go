@@ -33,20 +33,12 @@ var stepKeys = map[Op][]string{
 // inputName is the form of an input a bind names.
 var inputName = entityName
 
-// article is word with its indefinite article: "a create", "an update".
-func article(word string) string {
-	if strings.ContainsRune("aeiou", rune(word[0])) {
-		return "an " + word
-	}
-	return "a " + word
-}
-
 // transaction resolves a transaction's steps and their bindings. It
 // reports whether the pattern is whole.
 func (r *resolver) transaction(p *Pattern, sp *spec.Pattern) bool {
 	for _, g := range sp.Given {
 		if g.Value != "doc" && g.Value != string(p.Op) {
-			r.errorf(g.Pos, "%s does not apply to a %s pattern; its steps take their own keys", g.Value, p.Op)
+			r.errorf(g.Pos, "%s does not apply to %s pattern; its steps take their own keys", g.Value, Article(string(p.Op)))
 		}
 	}
 	ok := true
@@ -122,7 +114,7 @@ func (r *resolver) step(p *Pattern, ss *spec.Pattern, i int) *Step {
 			if len(stepKeys[op]) > 0 {
 				takes = "; it takes " + strings.Join(stepKeys[op], ", ")
 			}
-			r.errorf(g.Pos, "%s: %s does not apply to %s step%s", what, g.Value, article(string(op)), takes)
+			r.errorf(g.Pos, "%s: %s does not apply to %s step%s", what, g.Value, Article(string(op)), takes)
 			return nil
 		}
 	}
@@ -170,7 +162,7 @@ func (r *resolver) binds(st *Step, ss *spec.Pattern) bool {
 		}
 		if !slices.Contains(st.InputAttrs(), a) {
 			if st.Op == OpPut || st.Op == OpCreate {
-				fail(sb.Attr.Pos, "%s: a %s step takes its whole item as one input; bind names attributes of the key, set, add and removeFrom of the other steps", a.Name, st.Op)
+				fail(sb.Attr.Pos, "%s: %s step takes its whole item as one input; bind names attributes of the key, set, add and removeFrom of the other steps", a.Name, Article(string(st.Op)))
 			} else {
 				fail(sb.Attr.Pos, "%s: the step takes no input for %s; bind names an attribute of its key, or of its set, add or removeFrom", a.Name, a.Name)
 			}

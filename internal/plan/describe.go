@@ -139,3 +139,18 @@ func (pp *Pattern) ExpiryNote() string {
 	}
 	return "an expired item " + what + " is absent: the update answers ErrNotFound"
 }
+
+// PrefixRule names, in the words the report and the methods' docs share,
+// the entities the literal start of the key condition's sort key keeps
+// out, by their number: "2 other entities, whose sort keys start with
+// other text"; "" when there are none. The exceptions (Others) are named
+// one by one.
+func (k KeptOut) PrefixRule() string {
+	switch k.ByPrefix {
+	case 0:
+		return ""
+	case 1:
+		return "1 other entity, whose sort key starts with other text"
+	}
+	return fmt.Sprintf("%d other entities, whose sort keys start with other text", k.ByPrefix)
+}

@@ -68,13 +68,15 @@ func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 
 // foreignEntities lists the entities of ix, other than p's, that can
 // share the partition: those whose items the key condition never reads
-// (kept) and those whose items it can read (read), in the table's order.
+// (kept: counted when their sort keys' literal start keeps them out,
+// named otherwise) and those whose items it can read (read), in the
+// table's order.
 //
 // It runs for every read on every index that can serve it, over every
 // entity of the table, so each entity should cost little: literal prefixes
 // set most entities apart, and the other verdicts are shared by all
 // templates of one language (langs).
-func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (kept, read []*model.Entity) {
+func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCond) (KeptOut, []*model.Entity) {
 	pk := b.langs.template(key.PK)
 	pkLead := key.PK.LiteralPrefix()
 	// Whether two templates of key.PK's language share a key (yes unless
@@ -84,7 +86,8 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 	// Every sort key the condition reads starts with this literal text;
 	// a template that starts with other text is out at once.
 	lead := regionLead(key.SK)
-	kept, read = b.keptBuf[:0], b.readBuf[:0]
+	kept, read := b.keptBuf[:0], b.readBuf[:0]
+	byPrefix := 0
 	for _, o := range b.onIndex(ix) {
 		if slices.Contains(p.Entities, o.e) {
 			continue
@@ -107,7 +110,7 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 		}
 		if ix.SK != nil {
 			if lead != "" && diverge(lead, o.skLead) {
-				kept = append(kept, o.e)
+				byPrefix++
 				continue
 			}
 			if region < 0 {
@@ -127,7 +130,7 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 	// with a thousand entities sharing a partition, growing them by
 	// appending costs more than the rest of planning.
 	b.keptBuf, b.readBuf = kept, read
-	return clone(kept), clone(read)
+	return KeptOut{ByPrefix: byPrefix, Others: clone(kept)}, clone(read)
 }
 
 // indexed is an entity's key on an index, with what foreignEntities

@@ -29,14 +29,22 @@ type Plan struct {
 	Assumptions []string
 	// Tables defines every table, in spec order.
 	Tables []*TableDef
+	// Entities are what the Go package holds for each entity, in spec
+	// order: the key builders the methods call, the layout of its
+	// MarshalItem.
+	Entities []*Entity
+	entities map[*model.Entity]*Entity // Entities by entity
 }
 
 // Pattern is how one access pattern is served.
 type Pattern struct {
 	Pattern *model.Pattern
 	Call    Call
-	Index   *model.Index
-	Key     *KeyCond // nil for batch writes of whole items
+	// Form is the form of the Store method that serves it, or of the
+	// request builder of a transaction's step.
+	Form  Form
+	Index *model.Index
+	Key   *KeyCond // nil for batch writes of whole items
 	// Inputs are the attributes the key is built from, in order.
 	Inputs []*model.Attribute
 	// Struct is the struct the method takes its inputs in, or nil when
@@ -48,9 +56,10 @@ type Pattern struct {
 	// Foreign lists the entities that can share the partition and the key
 	// range, and how they are kept out of the result.
 	Foreign []*Foreign
-	// KeptOut lists the entities that can share the partition but whose
-	// items the key condition never reads.
-	KeptOut []*model.Entity
+	// KeptOut says which entities can share the partition but have items
+	// the key condition never reads: how many by the rule of sort key
+	// prefixes, and the others by name.
+	KeptOut KeptOut
 	// FromKeys are the attributes a read decodes from key attribute values
 	// because the index does not project them.
 	FromKeys []*model.Attribute
@@ -61,6 +70,9 @@ type Pattern struct {
 	// err, item...) that a parameter of the spec's takes: the local gives
 	// way, never the parameter. Local reads it.
 	Locals map[string]string
+	// Version is the version attribute the write (or check) compares with
+	// the version its caller read (VersionExpected), or nil.
+	Version *model.Attribute
 	// Rebuild lists the index keys an update rewrites.
 	Rebuild []*Rebuild
 	// Request holds the expressions the call sends, with their
@@ -73,6 +85,31 @@ type Pattern struct {
 	// holds the write and the claims) and on a get by a unique value.
 	Unique *Unique
 }
+
+// Form is the form of the Store method that serves a pattern, or of the
+// request builder of a transaction's step, decided with its call: the
+// emitter prints one kind of method for each.
+type Form int
+
+const (
+	FormGet           Form = iota // GetItem of one item by its primary key
+	FormGetByQuery                // Query of one item through an index: Limit 1
+	FormFirst                     // Query of a query's first item
+	FormPages                     // Query of one page, and the iterator of every page
+	FormPut                       // PutItem of a whole item, over any item with its key
+	FormCreate                    // PutItem of a whole item where no item has its key
+	FormReplace                   // UpdateItem of a put's whole item, which keeps the stored created time
+	FormUpdate                    // UpdateItem of some attributes
+	FormDelete                    // DeleteItem by primary key
+	FormCheck                     // ConditionCheck of a transaction's step
+	FormBatchGet                  // BatchGetItem of many keys
+	FormBatchPut                  // BatchWriteItem of many puts
+	FormBatchDelete               // BatchWriteItem of many deletes
+	FormTransactWrite             // TransactWriteItems of a transaction's steps
+	FormTransactGet               // TransactGetItems of a transaction's steps
+	FormUniqueWrite               // a write of an entity with unique values and its claims (Unique)
+	FormLookup                    // a get by a unique value: its claim, then the item (Unique)
+)
 
 // Entity returns the pattern's first entity.
 func (p *Pattern) Entity() *model.Entity { return p.Pattern.Entity() }
@@ -115,6 +152,28 @@ type Member struct {
 	How    Recognize
 	Prefix string // for BySortKeyPrefix
 }
+
+// KeptOut is what a read's key condition keeps out: the other entities
+// that can share its partition but whose items it never reads. Most are
+// kept out by a rule said once, not entity by entity: their sort keys
+// start with literal text the condition's does not (ORDER#... against
+// LINE#...). With every entity of a table sharing a partition, a list of
+// them under every read grew with the square of the entities, in the
+// plan, in `dyngen plan` and in the generated methods' docs; the report
+// and the docs print this count and the names of the exceptions.
+type KeptOut struct {
+	// ByPrefix is how many entities the literal start of the condition's
+	// sort key keeps out.
+	ByPrefix int
+	// Others are the entities kept out otherwise, in the table's order:
+	// by the condition's bounds (the range of a placeholder's encoding,
+	// of a where: range, of a narrowed key), which their sort keys'
+	// literal text alone does not tell.
+	Others []*model.Entity
+}
+
+// Len is how many entities the key condition keeps out.
+func (k KeptOut) Len() int { return k.ByPrefix + len(k.Others) }
 
 // Foreign is another entity whose items can be read by a pattern's key
 // condition.
@@ -181,6 +240,7 @@ func Build(m *model.Model, diags *diag.List) *Plan {
 	}
 	p.Writes = b.writeAmps()
 	p.Assumptions = b.sizes.assumptions()
+	planEntities(p)
 	return p
 }
 

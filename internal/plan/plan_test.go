@@ -5,60 +5,13 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/corpus"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// A small spec in the overloaded style with a GSI, an LSI and an inverted
-// index, shared by the table tests below; each test adds its patterns.
-const base = `
-version: 1
-package: shop
-tables:
-  Shop:
-    partitionKey: PK
-    sortKey: SK
-    indexes:
-      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}
-      ByKeys: {partitionKey: GSI2PK, sortKey: GSI2SK, projection: keys}
-      ByTotal: {partitionKey: GSI3PK, sortKey: GSI3SK, projection: [total]}
-      LSI1: {local: true, sortKey: LSI1SK}
-      Inverted: {partitionKey: SK, sortKey: PK}
-entities:
-  Customer:
-    attributes:
-      customerId: string
-      name: string
-      email: string
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "PROFILE"}
-      GSI1: {pk: "EMAIL#{email}", sk: "CUSTOMER"}
-  Order:
-    attributes:
-      customerId: string
-      orderId: string
-      placed: time
-      status: {type: enum, values: [open, shipped]}
-      total: int
-      note: {type: string, optional: true}
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "ORDER#{placed}#{orderId}"}
-      GSI1: {pk: "STATUS#{status}", sk: "{placed}#{orderId}"}
-      ByKeys: {pk: "ORDERID#{orderId}", sk: "ORDER"}
-      ByTotal: {pk: "TOTALS#{customerId}", sk: "{total}#{orderId}"}
-      LSI1: {sk: "TOTAL#{total}#{orderId}"}
-  Line:
-    attributes:
-      customerId: string
-      orderId: string
-      sku: string
-      qty: int
-    keys:
-      primary: {pk: "CUSTOMER#{customerId}", sk: "LINE#{orderId}#{sku}"}
-`
-
 func check(t *testing.T, patterns string) *generator.Result {
 	t.Helper()
-	return generator.Check("spec.yaml", []byte(base+"patterns:\n"+patterns))
+	return generator.Check("spec.yaml", []byte(corpus.Shop+patterns))
 }
 
 // planned plans the patterns and fails on any error.
@@ -227,7 +180,7 @@ patterns:
 	if got, want := reviews.Key.Describe(), `PK = "BOOK#{isbn}" AND SK BETWEEN "{date:min}" AND "{date:max}\U0010FFFF"`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if !reviews.Key.SK.Narrowed || len(reviews.Foreign) != 0 || len(reviews.KeptOut) != 1 || reviews.KeptOut[0].Name != "Book" {
+	if !reviews.Key.SK.Narrowed || len(reviews.Foreign) != 0 || reviews.KeptOut.ByPrefix != 0 || len(reviews.KeptOut.Others) != 1 || reviews.KeptOut.Others[0].Name != "Book" {
 		t.Errorf("Book should be kept out by the key condition: narrowed %v, foreign %v, kept out %v", reviews.Key.SK.Narrowed, reviews.Foreign, reviews.KeptOut)
 	}
 	// In the collection, Book has a prefix of its own, Review does not.

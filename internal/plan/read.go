@@ -179,7 +179,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 			call = GetItem
 		}
 	}
-	pp := &Pattern{Pattern: p, Call: call, Index: ix, Key: key}
+	pp := &Pattern{Pattern: p, Call: call, Form: readForm(p, call), Index: ix, Key: key}
 	for _, name := range p.By {
 		pp.Inputs = append(pp.Inputs, p.Entity().Attr(name))
 	}
@@ -220,7 +220,7 @@ func firstOK(pp *Pattern) string {
 		for _, f := range pp.Foreign {
 			names = append(names, f.Entity.Name)
 		}
-		return fmt.Sprintf("first reads one item with Limit 1, and items of %s share the key range, so the one item read may be one of theirs, dropped, while a %s item follows; give %s a sort key prefix that no other entity's sort key starts with, or remove first", strings.Join(names, ", "), p.Entity().Name, p.Entity().Name)
+		return fmt.Sprintf("first reads one item with Limit 1, and items of %s share the key range, so the one item read may be one of theirs, dropped, while %s item follows; give %s a sort key prefix that no other entity's sort key starts with, or remove first", strings.Join(names, ", "), model.Article(p.Entity().Name), p.Entity().Name)
 	}
 	if pp.Key.SK.DropEqual && p.Order == model.Desc {
 		return fmt.Sprintf("first reads one item with Limit 1, and where %s < reads the item equal to the bound and drops it after the read (BETWEEN includes the bound): in descending order it comes first, and an item before it would be missed; use <=, or order asc, or remove first", p.Where.Attr.Name)
@@ -388,7 +388,7 @@ func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) strin
 		return fmt.Sprintf("where %s %s: a path compares only with beginsWith", x.Name, op)
 	}
 	if !fixed && !last {
-		return fmt.Sprintf("where %s %s: %s is %s followed by more of the sort key %q, so its key text does not sort like its values (only int, time and bool do, or a string placed last)", x.Name, op, x.Name, article(string(x.Type)), s.Template.Source)
+		return fmt.Sprintf("where %s %s: %s is %s followed by more of the sort key %q, so its key text does not sort like its values (only int, time and bool do, or a string placed last)", x.Name, op, x.Name, model.Article(string(x.Type)), s.Template.Source)
 	}
 	if x.Type == model.Enum {
 		if why := enumOrder(x); why != "" {
@@ -464,7 +464,7 @@ func orderOK(ix *model.Index, key *KeyCond) string {
 		return ""
 	}
 	if !x.KeepsOrder() && s.Prefix != len(s.Template.Segments)-1 {
-		return fmt.Sprintf("order sorts by the sort key %s=%q, whose next part {%s} is %s followed by more text, so the order would not be the order of %s", ix.SK.Name, s.Template.Source, x.Name, article(string(x.Type)), x.Name)
+		return fmt.Sprintf("order sorts by the sort key %s=%q, whose next part {%s} is %s followed by more text, so the order would not be the order of %s", ix.SK.Name, s.Template.Source, x.Name, model.Article(string(x.Type)), x.Name)
 	}
 	if x.Type == model.Enum {
 		if why := enumOrder(x); why != "" {
@@ -472,14 +472,6 @@ func orderOK(ix *model.Index, key *KeyCond) string {
 		}
 	}
 	return ""
-}
-
-// article puts "a" or "an" before a word.
-func article(w string) string {
-	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
-		return "an " + w
-	}
-	return "a " + w
 }
 
 // pathEndFix proposes to end e's sort key on ix with the path's separator,
@@ -660,4 +652,17 @@ func (b *builder) byFix(p *model.Pattern) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("add %s to by", strings.Join(best, ", "))}
+}
+
+// readForm is the form of the method of a read p served by call.
+func readForm(p *model.Pattern, call Call) Form {
+	switch {
+	case call == GetItem:
+		return FormGet
+	case p.Op == model.OpGet:
+		return FormGetByQuery
+	case p.First:
+		return FormFirst
+	}
+	return FormPages
 }

@@ -758,8 +758,9 @@ func ownNames(req *Request) {
 
 // versionCondition is the part of a write's condition that checks the
 // version the caller read, for a put, update or delete of a versioned
-// entity: "#rev = :rev_expected". An absent item fails it too, which the
-// generated code tells apart (ErrNotFound) by the item DynamoDB returns.
+// entity: "#rev = :rev_expected" (and it sets Pattern.Version). An absent
+// item fails it too, which the generated code tells apart (ErrNotFound)
+// by the item DynamoDB returns.
 func versionCondition(n *requestNamer, pp *Pattern) string {
 	p := pp.Pattern
 	a := p.Entity().Version
@@ -777,6 +778,7 @@ func versionCondition(n *requestNamer, pp *Pattern) string {
 	}
 	name := n.name(a.Stored, "")
 	v := n.value(a.Name+"_expected", &Value{Source: VersionExpected, Attr: a})
+	pp.Version = a
 	return name + " = " + v.Placeholder
 }
 

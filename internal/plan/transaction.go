@@ -178,12 +178,12 @@ func stepKinds(sp *Pattern) (absent, present string) {
 // transaction plans a transaction's steps, the inputs they share, the
 // items they address and the cost.
 func (b *builder) transaction(p *model.Pattern) *Pattern {
-	call := TransactWriteItems
+	call, form := TransactWriteItems, FormTransactWrite
 	if p.Op == model.OpTransactGet {
-		call = TransactGetItems
+		call, form = TransactGetItems, FormTransactGet
 	}
 	// The transaction sends no expression of its own: its steps do.
-	pp := &Pattern{Pattern: p, Call: call, Index: p.Table.Primary(), Tx: &Transaction{}, Request: &Request{}}
+	pp := &Pattern{Pattern: p, Call: call, Form: form, Index: p.Table.Primary(), Tx: &Transaction{}, Request: &Request{}}
 	if call == TransactWriteItems {
 		pp.Tx.Token = TokenField
 	}
@@ -218,13 +218,13 @@ func (b *builder) stepPlan(st *model.Step) *Pattern {
 	switch p.Op {
 	case model.OpGet:
 		e := p.Entity()
-		sp = &Pattern{Pattern: p, Call: GetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+		sp = &Pattern{Pattern: p, Call: GetItem, Form: FormGet, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
 		sp.Members = []*Member{{Entity: e, How: ByKey}}
 		b.request(sp)
 		b.cost(sp)
 	case model.OpCheck:
 		e := p.Entity()
-		sp = &Pattern{Pattern: p, Call: ConditionCheck, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+		sp = &Pattern{Pattern: p, Call: ConditionCheck, Form: FormCheck, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
 		b.request(sp)
 		b.cost(sp)
 	default:

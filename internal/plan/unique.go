@@ -13,16 +13,48 @@ import (
 type Unique struct {
 	// Read is the GetItem of the current item a write sends before its
 	// transaction (consistent, the whole item), to learn the values its
-	// claims hold; nil for a create. Old is the method's local holding
-	// the item read.
+	// claims hold; nil for a create. The method's local "old" (one of
+	// model.MethodLocals, Pattern.Local) holds the item read.
 	Read *Pattern
-	Old  string
+	// Absent is what a write does when the read finds no item (a create,
+	// which reads nothing: always), and Present what it does over the
+	// item read (nil for a create).
+	Absent, Present *Sends
+	// Refresh is set when the caller's item is decoded, on success, from
+	// the first item the transaction wrote: it then holds the version and
+	// the times the Store set.
+	Refresh bool
 	// Claim is the GetItem of the claim a get by a unique value sends
 	// first; the pattern's own GetItem then reads the owner by the key
 	// the claim holds. Nil for a write.
 	Claim *Pattern
 	// Value is the unique value a get reads the claim of.
 	Value *model.Unique
+}
+
+// Sends is what a write of an entity with unique values does after its
+// read: fail, send nothing, or send steps of its transaction.
+type Sends struct {
+	// Fail is the error the write returns instead of sending anything
+	// (ErrNotFound), or "". With no Fail and no Steps, the write sends
+	// nothing and succeeds (a delete of an item that does not exist).
+	Fail string
+	// Steps are the indexes of the steps sent whatever the values, in
+	// order.
+	Steps []int
+	// Moves are the claims of the unique values the write may change,
+	// each sent only when its value changes.
+	Moves []*Move
+}
+
+// Move is the release of the claim of a unique value read and the taking
+// of the new value's, sent when the new value differs from the one read.
+type Move struct {
+	Release, Take int // the indexes of the steps
+	// Attr is the owner's attribute holding the value, and New where the
+	// write takes the new value from.
+	Attr *model.Attribute
+	New  *Arg
 }
 
 // uniqueWrite plans a write of an entity with unique values: the GetItem
@@ -37,16 +69,14 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	}
 	b.params(own)
 	e := p.Entity()
-	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
-		Locals: own.Locals, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
+	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Form: FormUniqueWrite, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
+		Locals: own.Locals, Version: own.Version, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
 	if len(p.Read) > 0 {
-		read := &Pattern{Pattern: p, Call: GetItem, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
+		read := &Pattern{Pattern: p, Call: GetItem, Form: FormGet, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
 		read.Members = []*Member{{Entity: e, How: ByKey}}
 		b.cost(read)
 		read.Cost.RCU = readUnits(b.sizes.item(e), true)
 		pp.Unique.Read = read
-		// old is among model.MethodLocals: it gives way to a parameter.
-		pp.Unique.Old = pp.Local("old")
 	}
 	for _, st := range p.Steps {
 		sp := b.stepPlan(st)
@@ -65,6 +95,7 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 		s.Args = uniqueArgs(pp, own, s)
 		pp.Tx.Steps = append(pp.Tx.Steps, s)
 	}
+	uniqueSends(pp)
 	b.txCost(pp)
 	if r := pp.Unique.Read; r != nil {
 		pp.Cost.RCU += r.Cost.RCU
@@ -73,10 +104,69 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	return pp
 }
 
+// uniqueSends decides which steps a write of an entity with unique values
+// sends, by what its read finds: a create reads nothing and sends every
+// step; over the item read, a delete sends every step (its write and the
+// releases), an update or put its write and, for each unique value that
+// changes, the release of its claim and the taking of the new one. Over
+// no item, an unversioned put sends its create (the AbsentStep) and the
+// taking of every value; a versioned put and an update fail with
+// ErrNotFound; a delete, of an item that is not there, succeeds unless it
+// checks a version (ErrNotFound).
+func uniqueSends(pp *Pattern) {
+	u, tx := pp.Unique, pp.Tx
+	var all, absent []int
+	for i, s := range tx.Steps {
+		all = append(all, i)
+		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+			absent = append(absent, i)
+		}
+	}
+	switch op := pp.Pattern.Op; {
+	case op == model.OpCreate:
+		u.Absent = &Sends{Steps: all}
+	case op == model.OpDelete:
+		u.Absent, u.Present = &Sends{}, &Sends{Steps: all}
+		if pp.Version != nil {
+			// The version read must still be there.
+			u.Absent.Fail = "ErrNotFound"
+		}
+	default:
+		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: []int{0}, Moves: moves(tx)}
+		if op == model.OpPut && pp.Version == nil {
+			// Over no item, the put is a create, and takes every claim.
+			u.Absent = &Sends{Steps: absent}
+		}
+	}
+	first := tx.Steps[0]
+	u.Refresh = pp.Params[0].Role == ParamItem && len(first.Plan.Request.Item) > 0 && first.Action == "Put"
+}
+
+// moves are the claims a write of an entity with unique values moves
+// when their values change: each release step, and the take step after
+// it, with the new value the take step's claim holds.
+func moves(tx *Transaction) []*Move {
+	var out []*Move
+	for i, s := range tx.Steps {
+		if s.Step.Role != model.ReleaseStep || i+1 == len(tx.Steps) {
+			continue
+		}
+		take := tx.Steps[i+1]
+		mv := &Move{Release: i, Take: i + 1, Attr: s.Step.Claim.Attr}
+		for j, ca := range take.Step.Claim.Claim.Attributes {
+			if ca.Name == mv.Attr.Name {
+				mv.New = take.Args[0].Build[j]
+			}
+		}
+		out = append(out, mv)
+	}
+	return out
+}
+
 // uniqueArgs says where each parameter of step s's request builder takes
 // its value: the method's parameter of the same role (Input.Field is its
 // name; for the item of a create, Field is a field of it), the item read
-// before (Input.Field is Unique.Old), or, for the claim a step takes, its
+// before (Input.Field is the local "old"), or, for the claim a step takes, its
 // fields one by one (Build).
 func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 	p := pp.Pattern
@@ -96,7 +186,7 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 		return nil
 	}
 	old := func(a *model.Attribute) *Arg {
-		return &Arg{Input: &Input{Field: pp.Unique.Old, Attr: a}, Field: a.GoName}
+		return &Arg{Input: &Input{Field: pp.Local("old"), Attr: a}, Field: a.GoName}
 	}
 	owner := p.Entity()
 	var args []*Arg
@@ -173,11 +263,11 @@ func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	}
 	cp := &model.Pattern{Name: p.Name + " claim", GoName: p.GoName + "Claim", Pos: p.Pos, Op: model.OpGet, OpPos: p.OpPos,
 		Entities: []*model.Entity{c}, Table: c.Table, Order: model.Asc, Consistent: p.Consistent, IncludeExpired: true}
-	claim := &Pattern{Pattern: cp, Call: GetItem, Index: c.Table.Primary(), Key: primaryKey(c), Inputs: c.PrimaryKey().Attrs()}
+	claim := &Pattern{Pattern: cp, Call: GetItem, Form: FormGet, Index: c.Table.Primary(), Key: primaryKey(c), Inputs: c.PrimaryKey().Attrs()}
 	claim.Members = []*Member{{Entity: c, How: ByKey}}
 	b.request(claim)
 	b.cost(claim)
-	pp := &Pattern{Pattern: p, Call: GetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: []*model.Attribute{u.Attr}, Unique: &Unique{Claim: claim, Value: u}}
+	pp := &Pattern{Pattern: p, Call: GetItem, Form: FormLookup, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: []*model.Attribute{u.Attr}, Unique: &Unique{Claim: claim, Value: u}}
 	pp.Members = []*Member{{Entity: e, How: ByKey}}
 	b.request(pp)
 	b.cost(pp)

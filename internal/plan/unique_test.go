@@ -1,7 +1,9 @@
 package plan_test
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
@@ -134,5 +136,70 @@ func TestUniquePlans(t *testing.T) {
 		if !slices.Contains(builders, want) {
 			t.Errorf("UnexportedNames lacks %s", want)
 		}
+	}
+}
+
+// TestUniqueSends checks what a write of an entity with unique values
+// sends by what its read finds: the steps sent whatever the values, the
+// claims moved only when a value changes, and what it does over no item.
+func TestUniqueSends(t *testing.T) {
+	spec := uniqueSpec + `  PutVersioned: {put: Account}
+  DeleteVersioned: {delete: Account}
+`
+	spec = strings.Replace(spec, "patterns:\n", `  Account:
+    version: rev
+    attributes: {id: string, handle: string, rev: int}
+    unique: [handle]
+    keys: {primary: {pk: "ACCOUNT#{id}", sk: "ACCOUNT#{id}"}}
+patterns:
+`, 1)
+	res := generator.Check("spec.yaml", []byte(spec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	sends := func(s *plan.Sends) string {
+		if s == nil {
+			return "-"
+		}
+		var parts []string
+		if s.Fail != "" {
+			parts = append(parts, "fail "+s.Fail)
+		}
+		for _, i := range s.Steps {
+			parts = append(parts, fmt.Sprint(i+1))
+		}
+		for _, mv := range s.Moves {
+			parts = append(parts, fmt.Sprintf("%d+%d if %s != %s", mv.Release+1, mv.Take+1, mv.Attr.Name, mv.New))
+		}
+		if len(parts) == 0 {
+			return "nothing"
+		}
+		return strings.Join(parts, ", ")
+	}
+	want := map[string][3]string{ // over no item, over the item read, refresh
+		"CreateUser":      {"1, 2", "-", "false"},
+		"SaveUser":        {"2, 4", "1, 3+4 if email != user.Email", "false"},
+		"MoveEmail":       {"fail ErrNotFound", "1, 2+3 if email != email", "false"},
+		"DeleteUser":      {"nothing", "1, 2", "false"},
+		"PutVersioned":    {"fail ErrNotFound", "1, 2+3 if handle != account.Handle", "true"},
+		"DeleteVersioned": {"fail ErrNotFound", "1, 2", "false"},
+	}
+	for _, pp := range res.Plan.Patterns {
+		w, ok := want[pp.Pattern.Name]
+		if !ok {
+			continue
+		}
+		delete(want, pp.Pattern.Name)
+		u := pp.Unique
+		got := [3]string{sends(u.Absent), sends(u.Present), fmt.Sprint(u.Refresh)}
+		if got != w {
+			t.Errorf("%s: over no item %q, over the item %q, refresh %s; want %q, %q, %s", pp.Pattern.Name, got[0], got[1], got[2], w[0], w[1], w[2])
+		}
+		if (u.Read == nil) != (pp.Pattern.Name == "CreateUser") {
+			t.Errorf("%s: read %v", pp.Pattern.Name, u.Read != nil)
+		}
+	}
+	for name := range want {
+		t.Errorf("no pattern %s", name)
 	}
 }

@@ -19,7 +19,7 @@ func primaryKey(e *model.Entity) *KeyCond {
 
 func (b *builder) batchGet(p *model.Pattern) *Pattern {
 	e := p.Entity()
-	pp := &Pattern{Pattern: p, Call: BatchGetItem, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+	pp := &Pattern{Pattern: p, Call: BatchGetItem, Form: FormBatchGet, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
 	pp.Members = []*Member{{Entity: e, How: ByKey}}
 	b.request(pp)
 	b.cost(pp)
@@ -32,26 +32,31 @@ func (b *builder) write(p *model.Pattern) *Pattern {
 	pp := &Pattern{Pattern: p, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
 	switch p.Op {
 	case model.OpPut, model.OpCreate:
-		pp.Call = PutItem
+		pp.Call, pp.Form = PutItem, FormPut
+		if p.Op == model.OpCreate {
+			pp.Form = FormCreate
+		}
 		if p.Op == model.OpPut && e.Created != nil {
 			// PutItem would write the caller's created time over the
 			// stored one: an UpdateItem that sets every attribute
 			// replaces the item as well, and keeps its created time.
-			pp.Call = UpdateItem
+			pp.Call, pp.Form = UpdateItem, FormReplace
 			if !b.putCreatedKeys(p) {
 				return nil
 			}
 		}
 	case model.OpDelete:
-		pp.Call = DeleteItem
+		pp.Call, pp.Form = DeleteItem, FormDelete
 	case model.OpUpdate:
-		pp.Call = UpdateItem
+		pp.Call, pp.Form = UpdateItem, FormUpdate
 		if !b.update(pp) {
 			return nil
 		}
 		b.upsertTTL(p)
-	case model.OpBatchPut, model.OpBatchDelete:
-		pp.Call = BatchWriteItem
+	case model.OpBatchPut:
+		pp.Call, pp.Form = BatchWriteItem, FormBatchPut
+	case model.OpBatchDelete:
+		pp.Call, pp.Form = BatchWriteItem, FormBatchDelete
 	}
 	b.request(pp)
 	b.cost(pp)

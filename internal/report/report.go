@@ -108,9 +108,14 @@ type Pattern struct {
 	// Members are the entities the call returns or writes, and how an
 	// item read is told to be one of them.
 	Members []Member `json:"members"`
-	// KeptOut are entities that share the partition, whose items the key
-	// condition never reads.
-	KeptOut []string `json:"keptOut,omitempty"`
+	// KeptOutByPrefix is how many other entities share the partition
+	// whose sort keys start with other literal text than the key
+	// condition's, which never reads their items; they are not named.
+	KeptOutByPrefix int `json:"keptOutByPrefix,omitempty"`
+	// KeptOut are the other entities that share the partition whose items
+	// the key condition never reads though their sort keys' literal text
+	// does not tell (its bounds keep them out), by name.
+	KeptOut []string `json:"keptOutByBound,omitempty"`
 	// Dropped are entities whose items the call can read and the
 	// generated code drops, and how it tells them.
 	Dropped []Member `json:"dropped,omitempty"`
@@ -302,6 +307,7 @@ func New(file string, p *plan.Plan, diags *diag.List) *Report {
 	}
 	m := p.Model
 	r.Package = m.Package
+	r.Patterns = make([]Pattern, 0, len(p.Patterns))
 	r.Assumptions = append(r.Assumptions, p.Assumptions...)
 	for _, t := range m.Tables {
 		rt := Table{Name: t.Name, EntityAttribute: t.EntityAttr, TTL: t.TTL, Indexes: []Index{}}
@@ -397,7 +403,8 @@ func PatternOf(pp *plan.Pattern) Pattern {
 	for _, m := range pp.Members {
 		rp.Members = append(rp.Members, member(m.Entity, m.How, m.Prefix))
 	}
-	for _, e := range pp.KeptOut {
+	rp.KeptOutByPrefix = pp.KeptOut.ByPrefix
+	for _, e := range pp.KeptOut.Others {
 		rp.KeptOut = append(rp.KeptOut, e.Name)
 	}
 	for _, f := range pp.Foreign {
@@ -517,8 +524,12 @@ func uniqueNotes(pp *plan.Pattern) []string {
 			names = append(names, v.Attr.Name)
 		}
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
-		if pp.Pattern.Op == model.OpPut {
+		switch {
+		case pp.Pattern.Op != model.OpPut:
+		case len(u.Absent.Steps) > 0:
 			out = append(out, "when the read finds no item, the put is sent as step 2, a create, with the claims of every value (steps 4, 6...), instead of step 1")
+		default:
+			out = append(out, "when the read finds no item, the put sends nothing and fails with ErrNotFound: a put of the version read never creates the item")
 		}
 	}
 	return out

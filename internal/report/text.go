@@ -183,6 +183,9 @@ func (p Pattern) othersText() string {
 			}
 		}
 	}
+	if rule := (plan.KeptOut{ByPrefix: p.KeptOutByPrefix}).PrefixRule(); rule != "" {
+		parts = append(parts, rule+", kept out by the key condition")
+	}
 	for _, e := range p.KeptOut {
 		parts = append(parts, e+" kept out by the key condition")
 	}
@@ -246,27 +249,38 @@ func columns(indent string, rows [][]string) []string {
 	return out
 }
 
-// wrap breaks text at spaces into lines of at most Width columns:
-// the first starts with first, the others with hang. A word wider than
-// the room left stands alone on its line.
+// wrap breaks text at spaces into lines of at most Width columns: the
+// first starts with first, the others with hang. A word wider than the
+// room left stands alone on its line. Each line is built in one buffer:
+// the report of a large spec has tens of thousands of them.
 func wrap(text, first, hang string) []string {
 	var out []string
-	line := first
+	var b strings.Builder
+	b.Grow(min(len(first)+len(text), 2*Width))
+	b.WriteString(first)
 	room := Width - utf8.RuneCountInString(first)
 	empty := true
-	for _, word := range strings.Split(text, " ") {
+	for {
+		word, rest, more := strings.Cut(text, " ")
 		n := utf8.RuneCountInString(word)
 		if !empty && n+1 > room {
-			out = append(out, line)
-			line, room, empty = hang, Width-utf8.RuneCountInString(hang), true
+			out = append(out, b.String())
+			b = strings.Builder{}
+			b.Grow(min(len(hang)+len(text), 2*Width))
+			b.WriteString(hang)
+			room, empty = Width-utf8.RuneCountInString(hang), true
 		}
 		if !empty {
-			line += " "
+			b.WriteByte(' ')
 			room--
 		}
-		line += word
+		b.WriteString(word)
 		room -= n
 		empty = false
+		if !more {
+			break
+		}
+		text = rest
 	}
-	return append(out, line)
+	return append(out, b.String())
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/corpus"
 	"github.com/dyngen/dyngen/internal/output/design"
-	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
 
 // collections lists the item collections of the first table of the spec
@@ -40,7 +40,7 @@ func collections(t *testing.T, data string) []string {
 // into item collections: by the form of their partition key templates,
 // in the table's entity order, with IDs made of positions.
 func TestItemCollections(t *testing.T) {
-	got := collections(t, outputtest.Shop+"  GetCustomer: {get: Customer}\n")
+	got := collections(t, corpus.Shop+"  GetCustomer: {get: Customer}\n")
 	want := []string{
 		// A customer, its orders and their lines share CUSTOMER#{customerId}.
 		"I0: I0P0[I0P0E0=Customer I0P0E1=Order I0P0E2=Line]",

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/corpus"
 	"github.com/dyngen/dyngen/internal/output/iam"
-	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
 
 const askIAM = "outputs:\n  iam:\n"
@@ -39,7 +39,7 @@ func sids(gs map[string]*iam.Grant) []string {
 // key patterns they send; an index's patterns are those of its own
 // partition key.
 func TestAccessStatements(t *testing.T) {
-	gs := grants(t, generator.Check("spec.yaml", []byte(outputtest.Shop+`  GetCustomer: {get: Customer}
+	gs := grants(t, generator.Check("spec.yaml", []byte(corpus.Shop+`  GetCustomer: {get: Customer}
   AddOrder: {create: Order}
   OrdersOf: {query: Order, by: [customerId]}
   ByStatus: {query: Order, by: [status]}

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"strings"
 
+	"slices"
+
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/format"
 	"github.com/dyngen/dyngen/internal/plan"
-	"slices"
 )
 
 // Changes warns, at the table in the spec, of each table whose

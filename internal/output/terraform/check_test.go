@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/corpus"
 	"github.com/dyngen/dyngen/internal/model"
-	"github.com/dyngen/dyngen/internal/output/outputtest"
 	"github.com/dyngen/dyngen/internal/output/terraform"
 )
 
@@ -64,10 +64,10 @@ func TestTerraformNameClash(t *testing.T) {
 var tfIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // TestTerraformNames checks the names of the Terraform output of a spec
-// of global and local indexes (outputtest.Shop): identifiers, each distinct in its
+// of global and local indexes (corpus.Shop): identifiers, each distinct in its
 // namespace, none of the names Terraform reserves for variables.
 func TestTerraformNames(t *testing.T) {
-	res := generator.Check("spec.yaml", []byte(outputtest.Shop+"  GetCustomer: {get: Customer}\n"))
+	res := generator.Check("spec.yaml", []byte(corpus.Shop+"  GetCustomer: {get: Customer}\n"))
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags.Err())
 	}

@@ -1,4 +1,4 @@
-package golang
+package plan_test
 
 import (
 	"fmt"
@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // layoutSpec has an entity whose MarshalItem does every kind of step:
@@ -46,43 +48,43 @@ patterns:
 // which are size checked, and where each attribute of the item comes
 // from, in which slot, under which condition.
 func TestItemLayout(t *testing.T) {
-	res := planOf("spec.yaml", []byte(layoutSpec))
+	res := generator.Check("spec.yaml", []byte(layoutSpec))
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags)
 	}
 	i := slices.IndexFunc(res.Plan.Model.Entities, func(e *model.Entity) bool { return e.Name == "Order" })
-	l := itemLayoutOf(res.Plan.Model.Entities[i])
+	l := res.Plan.Entity(res.Plan.Model.Entities[i]).Layout
 
 	var steps []string
-	for _, s := range l.steps {
+	for _, s := range l.Steps {
 		steps = append(steps, describeStep(s))
 	}
 	wantSteps := []string{
-		"sparse ByCoupon if coupon (inByCoupon): gsi2PK=GSI2PK sized MaxPartitionKey, gsi2SK=GSI2SK",
+		"sparse ByCoupon if coupon (inByCoupon): gsi2PK=GSI2PK sized partition key, gsi2SK=GSI2SK",
 		"natural customerId",
 	}
 	checkLines(t, "steps", steps, wantSteps)
 
 	var plain []string
-	for _, k := range l.plain {
-		plain = append(plain, describeKey(k)+": "+describePieces(k.pieces))
+	for _, k := range l.Plain {
+		plain = append(plain, describeKey(k)+": "+describePieces(k.Pieces))
 	}
 	wantPlain := []string{
-		"pk=PK sized MaxPartitionKey: \"CUSTOMER#\" customerId",
-		"sk=SK sized MaxSortKey: \"ORDER#\" placed(new) \"#\" orderId",
+		"pk=PK sized partition key: \"CUSTOMER#\" customerId",
+		"sk=SK sized sort key: \"ORDER#\" placed(new placedFrom:placedTo) \"#\" orderId",
 		"gsi1PK=GSI1PK: \"STATE#\" state",
-		"gsi1SK=GSI1SK: placed(copy)",
-		"gsi3SK=GSI3SK: placed(copy)",
+		"gsi1SK=GSI1SK: placed(copy placedFrom:placedTo)",
+		"gsi3SK=GSI3SK: placed(copy placedFrom:placedTo)",
 	}
 	checkLines(t, "plain keys", plain, wantPlain)
 	// 9+24, 6+30+1+24, 6+24 and 30 twice: literals, a time's 30 bytes
 	// and 24 for the others.
-	if l.bufSize != 184 || !l.bufErr {
-		t.Errorf("buffer: size %d, err declared %v; want 184, true", l.bufSize, l.bufErr)
+	if l.BufSize != 184 || !l.BufErr {
+		t.Errorf("buffer: size %d, err declared %v; want 184, true", l.BufSize, l.BufErr)
 	}
 
 	var items []string
-	for _, it := range l.items {
+	for _, it := range l.Items {
 		items = append(items, describeItem(it))
 	}
 	wantItems := []string{
@@ -96,16 +98,23 @@ func TestItemLayout(t *testing.T) {
 		"_type=type in S[6]",
 		"customerId=attr customerId in S[7]",
 		"orderId=attr orderId in S[8]",
-		"placed=key text of placed in S[9]",
+		"placed=key text of placed at placedFrom:placedTo in S[9]",
 		"state=attr state in S[10]",
 		"total=attr total in N[1]",
 		"coupon=attr coupon if present",
 		"tags=attr tags if present",
 	}
 	checkLines(t, "item", items, wantItems)
-	if got := len(l.slots("S")); got != 11 {
-		t.Errorf("%d S slots, want 11", got)
+	var blocks []string
+	for _, b := range l.Blocks {
+		blocks = append(blocks, fmt.Sprintf("%s %s[%d]", b.Member, b.Field, len(b.Items)))
+		for i, it := range b.Items {
+			if it.Block != b || it.Slot != i {
+				t.Errorf("%s is in slot %d of block %s", it.Name, i, b.Member)
+			}
+		}
 	}
+	checkLines(t, "values blocks", blocks, []string{"S s[11]", "N n[2]"})
 }
 
 func checkLines(t *testing.T, what string, got, want []string) {
@@ -115,64 +124,73 @@ func checkLines(t *testing.T, what string, got, want []string) {
 	}
 }
 
-func describeStep(s keyStep) string {
+func describeStep(s plan.KeyStep) string {
 	switch {
-	case s.natural != nil:
-		return "natural " + s.natural.Name
-	case s.build != nil:
-		return "build " + describeKey(s.build)
+	case s.Natural != nil:
+		return "natural " + s.Natural.Name
+	case s.Build != nil:
+		return "build " + describeKey(s.Build)
 	}
 	var keys []string
-	for _, k := range s.sparse.keys {
+	for _, k := range s.Sparse.Keys {
 		keys = append(keys, describeKey(k))
 	}
-	return fmt.Sprintf("sparse %s if %s (%s): %s", s.sparse.index.Name, attrNames(s.sparse.attrs), s.sparse.in, strings.Join(keys, ", "))
+	var attrs []string
+	for _, a := range s.Sparse.Attrs {
+		attrs = append(attrs, a.Name)
+	}
+	return fmt.Sprintf("sparse %s if %s (%s): %s", s.Sparse.Index.Name, strings.Join(attrs, " and "), s.Sparse.In, strings.Join(keys, ", "))
 }
 
-func describeKey(k *keyBuild) string {
-	s := k.v + "=" + k.ka.Name
-	if k.limit != "" {
-		s += " sized " + k.limit
+// limitNames are the names of the size limits, as the tests show them.
+var limitNames = map[plan.KeyLimit]string{plan.PartitionKeyLimit: "partition key", plan.SortKeyLimit: "sort key"}
+
+func describeKey(k *plan.KeyBuild) string {
+	s := k.Var + "=" + k.KeyAttr.Name
+	if k.Limit != plan.NoLimit {
+		s += " sized " + limitNames[k.Limit]
 	}
 	return s
 }
 
-func describePieces(pieces []keyPiece) string {
+func describePieces(pieces []*plan.KeyPiece) string {
 	var out []string
 	for _, p := range pieces {
 		switch {
-		case p.attr == nil:
-			out = append(out, fmt.Sprintf("%q", p.lit))
-		case p.how == pieceTimeNew:
-			out = append(out, p.attr.Name+"(new)")
-		case p.how == pieceTimeCopy:
-			out = append(out, p.attr.Name+"(copy)")
+		case p.Attr == nil:
+			out = append(out, fmt.Sprintf("%q", p.Lit))
+		case p.How == plan.PieceTimeNew:
+			out = append(out, p.Attr.Name+"(new "+p.From+":"+p.To+")")
+		case p.How == plan.PieceTimeCopy:
+			out = append(out, p.Attr.Name+"(copy "+p.From+":"+p.To+")")
 		default:
-			out = append(out, p.attr.Name)
+			out = append(out, p.Attr.Name)
 		}
 	}
 	return strings.Join(out, " ")
 }
 
-func describeItem(it *itemAttr) string {
-	s := it.name + "="
+func describeItem(it *plan.ItemEntry) string {
+	s := it.Name + "="
 	switch {
-	case it.key != nil:
-		s += "key " + it.key.v
-	case it.attr == nil:
+	case it.Key != nil:
+		s += "key " + it.Key.Var
+	case it.Attr == nil:
 		s += "type"
-	case it.keyText:
-		s += "key text of " + it.attr.Name
+	case it.KeyText && it.Span != nil:
+		s += "key text of " + it.Attr.Name + " at " + it.Span.From + ":" + it.Span.To
+	case it.KeyText:
+		s += "key text of " + it.Attr.Name
 	default:
-		s += "attr " + it.attr.Name
+		s += "attr " + it.Attr.Name
 	}
-	if it.member != "" {
-		s += fmt.Sprintf(" in %s[%d]", it.member, it.slot)
+	if it.Member != "" {
+		s += fmt.Sprintf(" in %s[%d]", it.Member, it.Slot)
 	}
 	switch {
-	case it.in != "":
-		s += " if " + it.in
-	case it.present:
+	case it.In != "":
+		s += " if " + it.In
+	case it.Present:
 		s += " if present"
 	}
 	return s
