@@ -96,11 +96,11 @@ type getFixed struct {
 // GetItem reads the item of g with the key of a and decodes it; the
 // method's error over ErrNotFound when there is none (or it has
 // expired), or over the SDK's or the decoder's error.
-func GetItem[T any](ctx context.Context, c GetClient, a Args, g *Get, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
+func GetItem[T any](ctx context.Context, c GetClient, a *Args, g *Get, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
 	if a.Err != nil {
 		return nil, Fail(g.Method, a.Err)
 	}
-	item, err := getItem(ctx, c, g, &a)
+	item, err := getItem(ctx, c, g, a)
 	if err != nil {
 		return nil, err
 	}
@@ -314,12 +314,12 @@ func (q *Query) shape() queryShape {
 // it; the method's error over ErrNotFound when there is none (or it has
 // expired, or the decoder skips it), or over the SDK's or the decoder's
 // error.
-func QueryFirst[T any](ctx context.Context, c QueryClient, a Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
+func QueryFirst[T any](ctx context.Context, c QueryClient, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
 	if a.Err != nil {
 		return nil, Fail(q.Method, a.Err)
 	}
-	in := q.input(&a, q.Limit, true)
-	if q.empty(&a, in) {
+	in := q.input(a, q.Limit, true)
+	if q.empty(a, in) {
 		return nil, Fail(q.Method, ErrNotFound)
 	}
 	out, err := c.Query(ctx, in)
@@ -363,41 +363,73 @@ type PageOf[T any] interface {
 // Items that can't be decoded are left out of the result, which comes
 // with the method's error over a DecodeError listing them; on any other
 // error the result is nil.
-func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*R, error) {
-	var res Result[T]
-	next, ok, err := queryPage(ctx, c, keys, q, page, &a, func(n int) { res.Items = make([]T, 0, n) }, func(item map[string]types.AttributeValue) error {
+func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*R, error) {
+	items, next, err := querySend(ctx, c, keys, q, page, a)
+	if err != nil {
+		return nil, err
+	}
+	res := Result[T]{Items: make([]T, 0, len(items)), Next: next}
+	var undecoded []UndecodedItem
+	for i, item := range items {
+		if !q.keeps(item) {
+			continue
+		}
 		// Decoded in place: a value of its own would escape to the heap
 		// (decode is unknown here).
 		var zero T
 		res.Items = append(res.Items, zero)
 		if err := decode(&res.Items[len(res.Items)-1], item); err != nil {
 			res.Items = res.Items[:len(res.Items)-1]
-			return err
+			undecoded = q.undecoded(undecoded, i, err)
 		}
-		return nil
-	})
-	if !ok {
-		return nil, err
 	}
-	res.Next = next
 	r := R(res)
-	return &r, err
+	return &r, undecodedErr(q.Method, undecoded)
 }
 
 // QueryEach is QueryPage for a query of several entities: each is given
 // every item the query keeps, and an error of it leaves the item out of
 // the page, listed in the DecodeError. It sets *next to the next page's
 // cursor; ok is false on an error that leaves no page.
-func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a Args, q *Query, next *Cursor, each func(item map[string]types.AttributeValue) error) (ok bool, err error) {
-	*next, ok, err = queryPage(ctx, c, keys, q, page, &a, func(int) {}, each)
-	return ok, err
+func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, next *Cursor, each func(item map[string]types.AttributeValue) error) (ok bool, err error) {
+	items, cursor, err := querySend(ctx, c, keys, q, page, a)
+	if err != nil {
+		return false, err
+	}
+	*next = cursor
+	var undecoded []UndecodedItem
+	for i, item := range items {
+		if q.keeps(item) {
+			if err := each(item); err != nil {
+				undecoded = q.undecoded(undecoded, i, err)
+			}
+		}
+	}
+	return true, undecodedErr(q.Method, undecoded)
 }
 
-// queryPage sends q's request from page's cursor and gives each item it
-// keeps to each, after telling start how many items DynamoDB returned.
-func queryPage(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, page Page, a *Args, start func(n int), each func(item map[string]types.AttributeValue) error) (Cursor, bool, error) {
+// keeps reports whether q keeps an item it read: one of its entity, when
+// it reads items of others (TypeAttr).
+func (q *Query) keeps(item map[string]types.AttributeValue) bool {
+	return q.TypeAttr == "" || IsType(item, q.TypeAttr, q.TypeValue)
+}
+
+// undecoded is list with the item at position i, which the decoder
+// refused with err, unless it skipped it (Skip): an item that can't be
+// decoded is left out of the page, and listed in its DecodeError.
+func (q *Query) undecoded(list []UndecodedItem, i int, err error) []UndecodedItem {
+	if err == Skip {
+		return list
+	}
+	return append(list, undecodable(i, err, q.Index.Item...))
+}
+
+// querySend sends q's request from page's cursor: the items DynamoDB
+// returned, and the next page's cursor; none where the key condition
+// can read no item.
+func querySend(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, page Page, a *Args) ([]map[string]types.AttributeValue, Cursor, error) {
 	if a.Err != nil {
-		return "", false, Fail(q.Method, a.Err)
+		return nil, "", Fail(q.Method, a.Err)
 	}
 	limit := pageLimit(page, q.Limit)
 	in := q.input(a, limit, true)
@@ -407,31 +439,18 @@ func queryPage(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, p
 		shape := q.shape()
 		var err error
 		if scope, err = cursorStart(keys, page.Cursor, in, &shape); err != nil {
-			return "", false, Fail(q.Method, err)
+			return nil, "", Fail(q.Method, err)
 		}
 	}
 	if q.empty(a, in) {
-		start(0)
-		return "", true, nil
+		return nil, "", nil
 	}
 	out, err := c.Query(ctx, in)
 	if err != nil {
-		return "", false, Fail(q.Method, err)
-	}
-	start(len(out.Items))
-	// An item that can't be decoded is left out, and listed in the
-	// page's DecodeError: the others are still read.
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		if q.TypeAttr != "" && !IsType(item, q.TypeAttr, q.TypeValue) {
-			continue
-		}
-		if err := each(item); err != nil && err != Skip {
-			undecoded = append(undecoded, undecodable(i, err, q.Index.Item...))
-		}
+		return nil, "", Fail(q.Method, err)
 	}
 	next := cursorNext(&scope, out.LastEvaluatedKey, func() *dynamodb.QueryInput { return q.input(a, limit, false) })
-	return next, true, undecodedErr(q.Method, undecoded)
+	return out.Items, next, nil
 }
 
 // Walk yields every item of every page that page returns, reading the
@@ -440,6 +459,8 @@ func queryPage(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, p
 // page that left out the items it could not decode, with a DecodeError),
 // and stops after the last page, at an error with no next page, and when
 // the caller stops.
+//
+//go:noinline
 func Walk[R PageOf[T], T any](page func(Page) (*R, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var p Page
