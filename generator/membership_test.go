@@ -321,8 +321,8 @@ func propExpected(err error) bool {
 `)
 	// What the model says of each entity's items on each index: whether
 	// it is in the index at all, and the optional attributes it needs.
-	b.WriteString("type propIndex struct {\n\tkeys []string\n\tin bool\n\tneeds []string\n}\n\n")
-	b.WriteString("// propModel is what the model says of each entity's items on each index.\nvar propModel = map[string][]propIndex{\n")
+	b.WriteString("type propOnIndex struct {\n\tkeys []string\n\tin bool\n\tneeds []string\n}\n\n")
+	b.WriteString("// propModel is what the model says of each entity's items on each index.\nvar propModel = map[string][]propOnIndex{\n")
 	for _, e := range l.plan.Model.Entities {
 		fmt.Fprintf(&b, "\t%q: {", e.TypeValue)
 		for _, ix := range e.Table.Indexes[1:] {

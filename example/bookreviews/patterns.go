@@ -16,38 +16,29 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// bookReviewsIndex is table BookReviews's primary key, as the reads use it.
+var bookReviewsIndex = &dyngen.Index{
+	PK: "PK", SK: "SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// bookReviewsIndexGSI1 is GSI GSI1 of table BookReviews, as the reads use
+// it.
+var bookReviewsIndexGSI1 = &dyngen.Index{
+	Name: "GSI1", PK: "GSI1PK", SK: "GSI1SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // GetBook reads one Book by its primary key; ErrNotFound when there is
 // none.
 //
 //	GetItem on table BookReviews
 //	Key: PK = "BOOK#{isbn}" AND SK = "BOOK#{isbn}"
 func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
-	pk, err := bookPK(isbn)
-	if err != nil {
-		return nil, dyngen.Fail("GetBook", err)
-	}
-	sk, err := bookSK(isbn)
-	if err != nil {
-		return nil, dyngen.Fail("GetBook", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.bookReviewsTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetBook", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetBook", ErrNotFound)
-	}
-	var v Book
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetBook", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.bookReviewsTable}
+	args.PK = args.Key(bookPK(isbn))
+	args.SK = args.Key(bookSK(isbn))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetBook", Index: bookReviewsIndex}, (*Book).UnmarshalItem)
 }
 
 // GetUser reads one User by its primary key; ErrNotFound when there is
@@ -56,32 +47,10 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 //	GetItem on table BookReviews
 //	Key: PK = "USER#{username}" AND SK = "USER#{username}"
 func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
-	pk, err := userPK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	sk, err := userSK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.bookReviewsTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetUser", ErrNotFound)
-	}
-	var v User
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.bookReviewsTable}
+	args.PK = args.Key(userPK(username))
+	args.SK = args.Key(userSK(username))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetUser", Index: bookReviewsIndex}, (*User).UnmarshalItem)
 }
 
 // The user of an email (sign-in by email). GetItem of the email's claim,
@@ -162,89 +131,51 @@ type BookPageResult struct {
 	Next Cursor
 }
 
-const bookPageKeyCondition = "PK = :pk"
-
-// bookPageShape is how BookPage binds and checks its cursors.
-var bookPageShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "PK",
-		Pattern: "BookPage",
-	},
-	PKValue: ":pk",
-}
-
 // The book page: the book and its most recent reviews, a page at a time.
 // "With the scanIndexForward property set to false, you retrieve the items
 // from bottom to top. This gives you the book and then the reviews from
 // most recent to oldest. Finally, use the limit option set to 16 and you
 // restrict yourself to the 15 most recent reviews."
 //
-// BookPage reads one page of the items of Book, Review; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// BookPage reads one page of the items of Book, Review (see Page and
+// DecodeError).
 //
 //	Query on table BookReviews
 //	KeyConditionExpression: PK = "BOOK#{isbn}"
 //	ScanIndexForward: false (descending)
 //	Limit: 16 unless page.Limit is set
 func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error) {
-	pk, err := bookPK(isbn)
-	if err != nil {
-		return nil, dyngen.Fail("BookPage", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: bookPageKeyCondition,
-			Limit:        dyngen.PageLimit(page, 16),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.bookReviewsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			ScanIndexForward:          &fixed.Forward,
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, bookPageShape)
-	if err != nil {
-		return nil, dyngen.Fail("BookPage", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("BookPage", err)
-	}
+	args := dyngen.Args{Table: s.bookReviewsTable}
+	args.PK = args.Key(bookPK(isbn))
 	res := &BookPageResult{}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "BookPage", Index: bookReviewsIndex, KeyCondition: "PK = :pk",
+		Descending: true, Limit: 16, PK: ":pk",
+	}, &res.Next, func(item map[string]types.AttributeValue) error {
 		switch {
 		case dyngen.HasKeyPrefix(item, "SK", "BOOK#"):
 			var v Book
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Books = append(res.Books, v)
 		case dyngen.IsType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
+		return nil
+	})
+	if !ok {
+		return nil, err
 	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("BookPage", undecoded)
+	return res, err
 }
 
-// BookPageAll walks every page of BookPage, reading the pages one at a
-// time. A page that left out items it can't decode comes with its
-// DecodeError, and the walk goes on; another error ends it.
+// BookPageAll walks every page of BookPage, one at a time (see
+// dyngen.WalkPages).
 func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error] {
 	return dyngen.WalkPages(func(page Page) (*BookPageResult, Cursor, error) {
 		res, err := s.BookPage(ctx, isbn, page)
@@ -255,38 +186,15 @@ func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPag
 	})
 }
 
-// ReviewsOfBookResult is one page of ReviewsOfBook.
-type ReviewsOfBookResult struct {
-	Items []Review
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const reviewsOfBookKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// reviewsOfBookShape is how ReviewsOfBook binds and checks its cursors.
-var reviewsOfBookShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "ReviewsOfBook",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
+// ReviewsOfBookResult is one page of ReviewsOfBook (see dyngen.Result).
+type ReviewsOfBookResult dyngen.Result[Review]
 
 // "Get all the reviews for a given book", newest first, a page at a time.
 // The book shares the partition and, since a review's sort key starts with
 // a date rather than a prefix, no begins_with separates them: the book must
 // still never come back as a review.
 //
-// ReviewsOfBook reads one page of Review items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ReviewsOfBook reads one page of Review items (see Page and DecodeError).
 //
 //	Query on table BookReviews
 //	KeyConditionExpression: PK = "BOOK#{isbn}" AND SK BETWEEN
@@ -298,66 +206,19 @@ var reviewsOfBookShape = &dyngen.QueryShape{
 //	ScanIndexForward: false (descending)
 //	Limit: 15 unless page.Limit is set
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
-	pk, err := reviewPK(isbn)
-	if err != nil {
-		return nil, dyngen.Fail("ReviewsOfBook", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: reviewsOfBookKeyCondition,
-			Limit:        dyngen.PageLimit(page, 15),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-			Table:        s.bookReviewsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reviewsOfBookShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReviewsOfBook", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReviewsOfBook", err)
-	}
-	res := &ReviewsOfBookResult{Items: make([]Review, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Review
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReviewsOfBook", undecoded)
+	args := dyngen.Args{Table: s.bookReviewsTable, Lo: "0000-01-01T00:00:00.000000000Z", Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
+	args.PK = args.Key(reviewPK(isbn))
+	return dyngen.QueryPage[ReviewsOfBookResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReviewsOfBook", Index: bookReviewsIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Descending: true,
+		Limit: 15, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Review).UnmarshalItem)
 }
 
-// ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// ReviewsOfBookAll walks every Review of ReviewsOfBook, a page at a time
+// (see dyngen.Walk).
 func (s *Store) ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error] {
-	return dyngen.Walk(func(page Page) ([]Review, Cursor, error) {
-		res, err := s.ReviewsOfBook(ctx, isbn, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReviewsOfBookResult, error) { return s.ReviewsOfBook(ctx, isbn, page) })
 }
 
 // UserPageResult is one page of UserPage.
@@ -368,89 +229,49 @@ type UserPageResult struct {
 	Next Cursor
 }
 
-const userPageKeyCondition = "GSI1PK = :pk"
-
-// userPageShape is how UserPage binds and checks its cursors.
-var userPageShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "GSI1PK",
-		Pattern: "UserPage",
-	},
-	PKValue: ":pk",
-}
-
 // The user's profile: the user and their reviews, newest first, from the
 // user's item collection on GSI1 ("with scanIndexForward property set to
 // false, the user will come first, and then their reviews in
 // ante-chronological order").
 //
-// UserPage reads one page of the items of User, Review; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// UserPage reads one page of the items of User, Review (see Page and
+// DecodeError).
 //
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}"
 //	ScanIndexForward: false (descending)
 func (s *Store) UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error) {
-	pk, err := userGSI1PK(username)
-	if err != nil {
-		return nil, dyngen.Fail("UserPage", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: userPageKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.bookReviewsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
-			IndexName:                 &fixed.Index,
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			ScanIndexForward:          &fixed.Forward,
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, userPageShape)
-	if err != nil {
-		return nil, dyngen.Fail("UserPage", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("UserPage", err)
-	}
+	args := dyngen.Args{Table: s.bookReviewsTable}
+	args.PK = args.Key(userGSI1PK(username))
 	res := &UserPageResult{}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "UserPage", Index: bookReviewsIndexGSI1, KeyCondition: "GSI1PK = :pk",
+		Descending: true, PK: ":pk",
+	}, &res.Next, func(item map[string]types.AttributeValue) error {
 		switch {
 		case dyngen.HasKeyPrefix(item, "GSI1SK", "USER#"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Users = append(res.Users, v)
 		case dyngen.IsType(item, "_type", "Review"):
 			var v Review
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Reviews = append(res.Reviews, v)
 		}
+		return nil
+	})
+	if !ok {
+		return nil, err
 	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("UserPage", undecoded)
+	return res, err
 }
 
-// UserPageAll walks every page of UserPage, reading the pages one at a
-// time. A page that left out items it can't decode comes with its
-// DecodeError, and the walk goes on; another error ends it.
+// UserPageAll walks every page of UserPage, one at a time (see
+// dyngen.WalkPages).
 func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error] {
 	return dyngen.WalkPages(func(page Page) (*UserPageResult, Cursor, error) {
 		res, err := s.UserPage(ctx, username, page)
@@ -461,35 +282,12 @@ func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*Use
 	})
 }
 
-// ReviewsOfUserResult is one page of ReviewsOfUser.
-type ReviewsOfUserResult struct {
-	Items []Review
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const reviewsOfUserKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
-
-// reviewsOfUserShape is how ReviewsOfUser binds and checks its cursors.
-var reviewsOfUserShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "GSI1PK",
-		Pattern: "ReviewsOfUser",
-		SK:      "GSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
+// ReviewsOfUserResult is one page of ReviewsOfUser (see dyngen.Result).
+type ReviewsOfUserResult dyngen.Result[Review]
 
 // "Get all the reviews for a given user", newest first.
 //
-// ReviewsOfUser reads one page of Review items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ReviewsOfUser reads one page of Review items (see Page and DecodeError).
 //
 //	Query on GSI GSI1 of table BookReviews
 //	KeyConditionExpression: GSI1PK = "USER#{username}" AND GSI1SK BETWEEN
@@ -500,68 +298,19 @@ var reviewsOfUserShape = &dyngen.QueryShape{
 //		them.
 //	ScanIndexForward: false (descending)
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
-	pk, err := reviewGSI1PK(username)
-	if err != nil {
-		return nil, dyngen.Fail("ReviewsOfUser", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: reviewsOfUserKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "0000-01-01T00:00:00.000000000Z"},
-			Table:        s.bookReviewsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reviewsOfUserShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReviewsOfUser", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReviewsOfUser", err)
-	}
-	res := &ReviewsOfUserResult{Items: make([]Review, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Review
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReviewsOfUser", undecoded)
+	args := dyngen.Args{Table: s.bookReviewsTable, Lo: "0000-01-01T00:00:00.000000000Z", Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
+	args.PK = args.Key(reviewGSI1PK(username))
+	return dyngen.QueryPage[ReviewsOfUserResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReviewsOfUser", Index: bookReviewsIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi",
+		Descending:   true, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Review).UnmarshalItem)
 }
 
-// ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// ReviewsOfUserAll walks every Review of ReviewsOfUser, a page at a time
+// (see dyngen.Walk).
 func (s *Store) ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error] {
-	return dyngen.Walk(func(page Page) ([]Review, Cursor, error) {
-		res, err := s.ReviewsOfUser(ctx, username, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReviewsOfUserResult, error) { return s.ReviewsOfUser(ctx, username, page) })
 }
 
 const addBookCondition = "attribute_not_exists(PK)"
@@ -583,8 +332,7 @@ func (s *Store) AddBook(ctx context.Context, book *Book) error {
 	return nil
 }
 
-// addBookInput builds the request of AddBook; its errors are a KeyError or
-// an ItemError, which the caller wraps.
+// addBookInput builds the request of AddBook; the caller wraps its errors.
 func (s *Store) addBookInput(book *Book) (*dynamodb.PutItemInput, error) {
 	item, err := book.MarshalItem()
 	if err != nil {
@@ -1054,8 +802,8 @@ func (s *Store) UpdateReview(ctx context.Context, params UpdateReviewParams) (*R
 	return &v, nil
 }
 
-// updateReviewInput builds the request of UpdateReview; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// updateReviewInput builds the request of UpdateReview; the caller wraps
+// its errors.
 func (s *Store) updateReviewInput(params UpdateReviewParams) (*dynamodb.UpdateItemInput, error) {
 	isbn := params.ISBN
 	reviewDate := params.ReviewDate

@@ -16,9 +16,8 @@ import (
 // author, so a user may review the same book more than once (at different
 // instants).
 //
-// Review is an item of table BookReviews.
-//
-// Its items hold _type="Review", under these keys:
+// Review is an item of table BookReviews, with _type="Review", under these
+// keys:
 //
 //	table BookReviews: PK="BOOK#{isbn}" SK="{reviewDate}#USER#{username}"
 //	GSI GSI1: GSI1PK="USER#{username}" GSI1SK="{reviewDate}#BOOK#{isbn}"
@@ -32,87 +31,57 @@ type Review struct {
 
 // reviewPK builds PK="BOOK#{isbn}" of Review items.
 func reviewPK(isbn string) (string, error) {
-	isbnKey, err := dyngen.KeyString("isbn", isbn, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "BOOK#"+isbnKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "BOOK#"+check.KeyString("isbn", isbn, "#"), dyngen.MaxPartitionKey)
 }
 
 // reviewSK builds SK="{reviewDate}#USER#{username}" of Review items.
 func reviewSK(reviewDate time.Time, username string) (string, error) {
-	reviewDateKey, err := dyngen.KeyTime("reviewDate", reviewDate)
-	if err != nil {
-		return "", err
-	}
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", reviewDateKey+"#USER#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", check.KeyTime("reviewDate", reviewDate)+"#USER#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // reviewGSI1PK builds GSI1PK="USER#{username}" of Review items.
 func reviewGSI1PK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1PK", "USER#"+usernameKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1PK", "USER#"+check.KeyString("username", username, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks r against the constraints of the spec before a write.
 func (r *Review) validate() error {
-	if !utf8.ValidString(r.ISBN) {
+	switch {
+	case !utf8.ValidString(r.ISBN):
 		return &ItemError{Entity: "Review", Attr: "isbn", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(r.Username) {
+	case !utf8.ValidString(r.Username):
 		return &ItemError{Entity: "Review", Attr: "username", Reason: "not valid UTF-8"}
-	}
-	if r.Grade < 0 {
+	case r.Grade < 0:
 		return &ItemError{Entity: "Review", Attr: "grade", Reason: "below its min 0"}
-	}
-	if r.Grade > 10 {
+	case r.Grade > 10:
 		return &ItemError{Entity: "Review", Attr: "grade", Reason: "above its max 10"}
-	}
-	if !utf8.ValidString(r.ReviewText) {
+	case !utf8.ValidString(r.ReviewText):
 		return &ItemError{Entity: "Review", Attr: "reviewText", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(r.ReviewDate.UTC().Year()) {
+	case !dyngen.StorableYear(r.ReviewDate.UTC().Year()):
 		return &ItemError{Entity: "Review", Attr: "reviewDate", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns r as DynamoDB stores it: its attributes,
-// _type="Review", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns r as DynamoDB stores it, with _type="Review" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [178]byte
-	text := keyBuf[:0]
-	var err error
-	text = append(text, "BOOK#"...)
-	isbnKey, err := dyngen.KeyString("isbn", r.ISBN, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "BOOK#"...)
+	isbnKey := check.KeyString("isbn", r.ISBN, "#")
 	text = append(text, isbnKey...)
 	pkEnd := len(text)
 	reviewDateFrom := len(text)
-	text, err = dyngen.AppendKeyTime(text, "reviewDate", r.ReviewDate)
-	if err != nil {
-		return nil, err
-	}
+	text = check.AppendKeyTime(text, "reviewDate", r.ReviewDate)
 	reviewDateTo := len(text)
 	text = append(text, "#USER#"...)
-	usernameKey, err := dyngen.KeyString("username", r.Username, "#")
-	if err != nil {
-		return nil, err
-	}
+	usernameKey := check.KeyString("username", r.Username, "#")
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	text = append(text, "USER#"...)
@@ -123,67 +92,40 @@ func (r *Review) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, isbnKey...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1SK, err := dyngen.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	gsi1PK := check.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
+	gsi1SK := check.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &reviewValues{
 		s: [9]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: "Review"},
-			{Value: r.ISBN},
-			{Value: r.Username},
-			{Value: r.ReviewText},
-			{Value: texts[reviewDateFrom:reviewDateTo]},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: "Review"}, {Value: r.ISBN},
+			{Value: r.Username}, {Value: r.ReviewText}, {Value: texts[reviewDateFrom:reviewDateTo]},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(r.Grade, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(r.Grade, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 10)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["GSI1PK"] = &vals.s[2]
-	item["GSI1SK"] = &vals.s[3]
-	item["_type"] = &vals.s[4]
-	item["isbn"] = &vals.s[5]
-	item["username"] = &vals.s[6]
-	item["Grade"] = &vals.n[0]
-	item["ReviewText"] = &vals.s[7]
-	item["ReviewDate"] = &vals.s[8]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "GSI1PK": &vals.s[2],
+		"GSI1SK": &vals.s[3], "_type": &vals.s[4], "isbn": &vals.s[5],
+		"username": &vals.s[6], "Grade": &vals.n[0], "ReviewText": &vals.s[7],
+		"ReviewDate": &vals.s[8],
+	}, nil
 }
 
-// reviewValues holds the scalar attribute values of one Review item,
-// allocated at once.
+// reviewValues holds the scalar values of one Review item, allocated at
+// once.
 type reviewValues struct {
 	s [9]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets r from an item (see dyngen.ItemDecoder).
 func (r *Review) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Review"}
 	r.ISBN = dec.String("isbn", item["isbn"], dyngen.Required)

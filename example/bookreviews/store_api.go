@@ -15,62 +15,48 @@ import (
 type StoreAPI interface {
 	// GetBook reads one Book by its primary key.
 	GetBook(ctx context.Context, isbn string) (*Book, error)
-
 	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, username string) (*User, error)
-
 	// UserByEmail reads the User holding this email: GetItem of its claim, then
 	// GetItem of the User (two requests).
 	UserByEmail(ctx context.Context, email string) (*User, error)
-
-	// BookPage reads one page of the items of Book, Review.
+	// BookPage reads one page of the items of Book, Review (see Page and
+	// DecodeError).
 	BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error)
-
-	// BookPageAll walks every page of BookPage, reading the pages one at a
-	// time.
+	// BookPageAll walks every page of BookPage, one at a time (see
+	// dyngen.WalkPages).
 	BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error]
-
-	// ReviewsOfBook reads one page of Review items.
+	// ReviewsOfBook reads one page of Review items (see Page and DecodeError).
 	ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error)
-
-	// ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
-	// one at a time.
+	// ReviewsOfBookAll walks every Review of ReviewsOfBook, a page at a time
+	// (see dyngen.Walk).
 	ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error]
-
-	// UserPage reads one page of the items of User, Review.
+	// UserPage reads one page of the items of User, Review (see Page and
+	// DecodeError).
 	UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error)
-
-	// UserPageAll walks every page of UserPage, reading the pages one at a
-	// time.
+	// UserPageAll walks every page of UserPage, one at a time (see
+	// dyngen.WalkPages).
 	UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error]
-
-	// ReviewsOfUser reads one page of Review items.
+	// ReviewsOfUser reads one page of Review items (see Page and DecodeError).
 	ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error)
-
-	// ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
-	// one at a time.
+	// ReviewsOfUserAll walks every Review of ReviewsOfUser, a page at a time
+	// (see dyngen.Walk).
 	ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error]
-
 	// AddBook writes book only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	AddBook(ctx context.Context, book *Book) error
-
 	// AddUser writes the User only when no item has its key (ErrAlreadyExists
 	// from step 1) and no other User holds its unique values: each is claimed
 	// in the same transaction (ErrAlreadyExists from the step "claim
 	// User.<attribute>").
 	AddUser(ctx context.Context, user *User) error
-
 	// ChangeEmail updates the User and moves the claims of the unique values it
 	// changes: GetItem, then TransactWriteItems (two requests).
 	ChangeEmail(ctx context.Context, params ChangeEmailParams) error
-
 	// WriteReview writes its 2 steps in one transaction: all of them, or none.
 	WriteReview(ctx context.Context, params WriteReviewParams) error
-
 	// UpdateReview changes a Review and returns it as it is after the change.
 	UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error)
-
 	// DeleteReview writes its 2 steps in one transaction: all of them, or none.
 	DeleteReview(ctx context.Context, params DeleteReviewParams) error
 }

@@ -13,9 +13,8 @@ import (
 
 // A user of the site, identified by their username.
 //
-// User is an item of table BookReviews.
-//
-// Its items hold _type="User", under these keys:
+// User is an item of table BookReviews, with _type="User", under these
+// keys:
 //
 //	table BookReviews: PK="USER#{username}" SK="USER#{username}"
 //	GSI GSI1: GSI1PK="USER#{username}" GSI1SK="USER#{username}"
@@ -27,63 +26,46 @@ type User struct {
 
 // userPK builds PK="USER#{username}" of User items.
 func userPK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "USER#"+usernameKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "USER#"+check.KeyString("username", username, "#"), dyngen.MaxPartitionKey)
 }
 
 // userSK builds SK="USER#{username}" of User items.
 func userSK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "USER#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "USER#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // userGSI1PK builds GSI1PK="USER#{username}" of User items.
 func userGSI1PK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1PK", "USER#"+usernameKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1PK", "USER#"+check.KeyString("username", username, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
-	if !utf8.ValidString(u.Username) {
+	switch {
+	case !utf8.ValidString(u.Username):
 		return &ItemError{Entity: "User", Attr: "username", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(u.MembershipDate.UTC().Year()) {
+	case !dyngen.StorableYear(u.MembershipDate.UTC().Year()):
 		return &ItemError{Entity: "User", Attr: "membershipDate", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if utf8.RuneCountInString(u.Email) > 200 {
+	case utf8.RuneCountInString(u.Email) > 200:
 		return &ItemError{Entity: "User", Attr: "email", Reason: "longer than its maxLength 200"}
-	}
-	if !utf8.ValidString(u.Email) {
+	case !utf8.ValidString(u.Email):
 		return &ItemError{Entity: "User", Attr: "email", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns u as DynamoDB stores it: its attributes,
-// _type="User", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns u as DynamoDB stores it, with _type="User" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [116]byte
-	text := keyBuf[:0]
-	text = append(text, "USER#"...)
-	usernameKey, err := dyngen.KeyString("username", u.Username, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "USER#"...)
+	usernameKey := check.KeyString("username", u.Username, "#")
 	text = append(text, usernameKey...)
 	pkEnd := len(text)
 	text = append(text, "USER#"...)
@@ -96,60 +78,36 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, usernameKey...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1SK, err := dyngen.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	gsi1PK := check.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
+	gsi1SK := check.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &userValues{
 		s: [8]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: "User"},
-			{Value: u.Username},
-			{Value: dyngen.FormatTime(u.MembershipDate)},
-			{Value: u.Email},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: "User"}, {Value: u.Username},
+			{Value: dyngen.FormatTime(u.MembershipDate)}, {Value: u.Email},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 8)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["GSI1PK"] = &vals.s[2]
-	item["GSI1SK"] = &vals.s[3]
-	item["_type"] = &vals.s[4]
-	item["username"] = &vals.s[5]
-	item["MembershipDate"] = &vals.s[6]
-	item["email"] = &vals.s[7]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "GSI1PK": &vals.s[2],
+		"GSI1SK": &vals.s[3], "_type": &vals.s[4], "username": &vals.s[5],
+		"MembershipDate": &vals.s[6], "email": &vals.s[7],
+	}, nil
 }
 
-// userValues holds the scalar attribute values of one User item, allocated
-// at once.
+// userValues holds the scalar values of one User item, allocated at once.
 type userValues struct {
 	s [8]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets u from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets u from an item (see dyngen.ItemDecoder).
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "User"}
 	u.Username = dec.String("username", item["username"], dyngen.Required)

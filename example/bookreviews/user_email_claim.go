@@ -14,9 +14,8 @@ import (
 // its own, keyed by the value, that leads to the User holding it. dyngen
 // writes it with the User.
 //
-// UserEmailClaim is an item of table BookReviews.
-//
-// Its items hold _type="User.email", under these keys:
+// UserEmailClaim is an item of table BookReviews, with _type="User.email",
+// under these keys:
 //
 //	table BookReviews: PK="UNIQUE#User#email#{email}"
 //		SK="UNIQUE#User#email#{email}"
@@ -28,98 +27,72 @@ type UserEmailClaim struct {
 // userEmailClaimPK builds PK="UNIQUE#User#email#{email}" of UserEmailClaim
 // items.
 func userEmailClaimPK(email string) (string, error) {
-	emailKey, err := dyngen.KeyString("email", email, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "UNIQUE#User#email#"+emailKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "UNIQUE#User#email#"+check.KeyString("email", email, "#"), dyngen.MaxPartitionKey)
 }
 
 // userEmailClaimSK builds SK="UNIQUE#User#email#{email}" of UserEmailClaim
 // items.
 func userEmailClaimSK(email string) (string, error) {
-	emailKey, err := dyngen.KeyString("email", email, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "UNIQUE#User#email#"+emailKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "UNIQUE#User#email#"+check.KeyString("email", email, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
 func (u *UserEmailClaim) validate() error {
-	if utf8.RuneCountInString(u.Email) > 200 {
+	switch {
+	case utf8.RuneCountInString(u.Email) > 200:
 		return &ItemError{Entity: "UserEmailClaim", Attr: "email", Reason: "longer than its maxLength 200"}
-	}
-	if !utf8.ValidString(u.Email) {
+	case !utf8.ValidString(u.Email):
 		return &ItemError{Entity: "UserEmailClaim", Attr: "email", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(u.Username) {
+	case !utf8.ValidString(u.Username):
 		return &ItemError{Entity: "UserEmailClaim", Attr: "username", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns u as DynamoDB stores it: its attributes,
-// _type="User.email", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns u as DynamoDB stores it, with _type="User.email" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (u *UserEmailClaim) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [84]byte
-	text := keyBuf[:0]
-	text = append(text, "UNIQUE#User#email#"...)
-	emailKey, err := dyngen.KeyString("email", u.Email, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "UNIQUE#User#email#"...)
+	emailKey := check.KeyString("email", u.Email, "#")
 	text = append(text, emailKey...)
 	pkEnd := len(text)
 	text = append(text, "UNIQUE#User#email#"...)
 	text = append(text, emailKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &userEmailClaimValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "User.email"},
-			{Value: u.Email},
-			{Value: u.Username},
+			{Value: pk}, {Value: sk}, {Value: "User.email"},
+			{Value: u.Email}, {Value: u.Username},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["email"] = &vals.s[3]
-	item["username"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"email": &vals.s[3], "username": &vals.s[4],
+	}, nil
 }
 
-// userEmailClaimValues holds the scalar attribute values of one
-// UserEmailClaim item, allocated at once.
+// userEmailClaimValues holds the scalar values of one UserEmailClaim item,
+// allocated at once.
 type userEmailClaimValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets u from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets u from an item (see dyngen.ItemDecoder).
 func (u *UserEmailClaim) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "UserEmailClaim"}
 	u.Email = dec.String("email", item["email"], dyngen.Required)

@@ -13,9 +13,8 @@ import (
 
 // One product in a cart and how many of it.
 //
-// CartItem is an item of table Carts.
-//
-// Its items hold _type="CartItem", under these keys:
+// CartItem is an item of table Carts, with _type="CartItem", under these
+// keys:
 //
 //	table Carts: cartId="{cartId}" productId="{productId}"
 type CartItem struct {
@@ -32,25 +31,22 @@ type CartItemKey struct {
 
 // validate checks c against the constraints of the spec before a write.
 func (c *CartItem) validate() error {
-	if !utf8.ValidString(c.CartID) {
+	switch {
+	case !utf8.ValidString(c.CartID):
 		return &ItemError{Entity: "CartItem", Attr: "cartId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(c.ProductID) {
+	case !utf8.ValidString(c.ProductID):
 		return &ItemError{Entity: "CartItem", Attr: "productId", Reason: "not valid UTF-8"}
-	}
-	if c.Quantity < 0 {
+	case c.Quantity < 0:
 		return &ItemError{Entity: "CartItem", Attr: "quantity", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns c as DynamoDB stores it: its attributes,
-// _type="CartItem", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns c as DynamoDB stores it, with _type="CartItem" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	if c.CartID == "" {
 		return nil, &KeyError{Attr: "cartId", Reason: "empty"}
 	}
@@ -60,36 +56,24 @@ func (c *CartItem) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &cartItemValues{
-		s: [3]types.AttributeValueMemberS{
-			{Value: "CartItem"},
-			{Value: c.CartID},
-			{Value: c.ProductID},
-		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(c.Quantity, 10)},
-		},
+		s: [3]types.AttributeValueMemberS{{Value: "CartItem"}, {Value: c.CartID}, {Value: c.ProductID}},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(c.Quantity, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 4)
-	item["_type"] = &vals.s[0]
-	item["cartId"] = &vals.s[1]
-	item["productId"] = &vals.s[2]
-	item["quantity"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"_type": &vals.s[0], "cartId": &vals.s[1], "productId": &vals.s[2],
+		"quantity": &vals.n[0],
+	}, nil
 }
 
-// cartItemValues holds the scalar attribute values of one CartItem item,
-// allocated at once.
+// cartItemValues holds the scalar values of one CartItem item, allocated at
+// once.
 type cartItemValues struct {
 	s [3]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets c from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets c from an item (see dyngen.ItemDecoder).
 func (c *CartItem) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "CartItem"}
 	c.CartID = dec.String("cartId", item["cartId"], dyngen.Required)

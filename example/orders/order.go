@@ -15,9 +15,7 @@ import (
 // status of the last tracking event recorded (RecordTrackingEvent writes
 // the two together).
 //
-// Order is an item of table Orders.
-//
-// Its items hold _type="Order", under these keys:
+// Order is an item of table Orders, with _type="Order", under these keys:
 //
 //	table Orders: orderId="{orderId}" SK="ORDER"
 type Order struct {
@@ -27,53 +25,39 @@ type Order struct {
 
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
-	if !utf8.ValidString(o.Status) {
+	switch {
+	case !utf8.ValidString(o.Status):
 		return &ItemError{Entity: "Order", Attr: "status", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns o as DynamoDB stores it: its attributes,
-// _type="Order", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns o as DynamoDB stores it, with _type="Order" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	sk := "ORDER"
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &orderValues{
-		s: [3]types.AttributeValueMemberS{
-			{Value: sk},
-			{Value: "Order"},
-			{Value: o.Status},
-		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(o.OrderID, 10)},
-		},
+		s: [3]types.AttributeValueMemberS{{Value: sk}, {Value: "Order"}, {Value: o.Status}},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(o.OrderID, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 4)
-	item["SK"] = &vals.s[0]
-	item["_type"] = &vals.s[1]
-	item["orderId"] = &vals.n[0]
-	item["status"] = &vals.s[2]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"SK": &vals.s[0], "_type": &vals.s[1], "orderId": &vals.n[0],
+		"status": &vals.s[2],
+	}, nil
 }
 
-// orderValues holds the scalar attribute values of one Order item,
-// allocated at once.
+// orderValues holds the scalar values of one Order item, allocated at once.
 type orderValues struct {
 	s [3]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets o from an item (see dyngen.ItemDecoder).
 func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Order"}
 	o.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)

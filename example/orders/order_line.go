@@ -14,9 +14,8 @@ import (
 // A per-item record of the items from the cart, identified by a numeric
 // SKU.
 //
-// OrderLine is an item of table Orders.
-//
-// Its items hold _type="OrderLine", under these keys:
+// OrderLine is an item of table Orders, with _type="OrderLine", under these
+// keys:
 //
 //	table Orders: orderId="{orderId}" SK="{sku}"
 type OrderLine struct {
@@ -29,65 +28,48 @@ type OrderLine struct {
 
 // validate checks o against the constraints of the spec before a write.
 func (o *OrderLine) validate() error {
-	if !utf8.ValidString(o.ProductName) {
+	switch {
+	case !utf8.ValidString(o.ProductName):
 		return &ItemError{Entity: "OrderLine", Attr: "productName", Reason: "not valid UTF-8"}
-	}
-	if o.Quantity < 1 {
+	case o.Quantity < 1:
 		return &ItemError{Entity: "OrderLine", Attr: "quantity", Reason: "below its min 1"}
-	}
-	if o.UnitPrice < 0 {
+	case o.UnitPrice < 0:
 		return &ItemError{Entity: "OrderLine", Attr: "unitPrice", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns o as DynamoDB stores it: its attributes,
-// _type="OrderLine", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns o as DynamoDB stores it, with _type="OrderLine" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (o *OrderLine) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	sk := dyngen.KeyInt(o.SKU)
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &orderLineValues{
-		s: [3]types.AttributeValueMemberS{
-			{Value: sk},
-			{Value: "OrderLine"},
-			{Value: o.ProductName},
-		},
+		s: [3]types.AttributeValueMemberS{{Value: sk}, {Value: "OrderLine"}, {Value: o.ProductName}},
 		n: [4]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(o.OrderID, 10)},
-			{Value: strconv.FormatInt(o.SKU, 10)},
-			{Value: strconv.FormatInt(o.Quantity, 10)},
+			{Value: strconv.FormatInt(o.OrderID, 10)}, {Value: strconv.FormatInt(o.SKU, 10)}, {Value: strconv.FormatInt(o.Quantity, 10)},
 			{Value: strconv.FormatInt(o.UnitPrice, 10)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 7)
-	item["SK"] = &vals.s[0]
-	item["_type"] = &vals.s[1]
-	item["orderId"] = &vals.n[0]
-	item["sku"] = &vals.n[1]
-	item["productName"] = &vals.s[2]
-	item["quantity"] = &vals.n[2]
-	item["unitPrice"] = &vals.n[3]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"SK": &vals.s[0], "_type": &vals.s[1], "orderId": &vals.n[0],
+		"sku": &vals.n[1], "productName": &vals.s[2], "quantity": &vals.n[2],
+		"unitPrice": &vals.n[3],
+	}, nil
 }
 
-// orderLineValues holds the scalar attribute values of one OrderLine item,
-// allocated at once.
+// orderLineValues holds the scalar values of one OrderLine item, allocated
+// at once.
 type orderLineValues struct {
 	s [3]types.AttributeValueMemberS
 	n [4]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets o from an item (see dyngen.ItemDecoder).
 func (o *OrderLine) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "OrderLine"}
 	o.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)

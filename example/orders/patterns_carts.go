@@ -14,87 +14,38 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// CartContentsResult is one page of CartContents.
-type CartContentsResult struct {
-	Items []CartItem
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
+// cartsIndex is table Carts's primary key, as the reads use it.
+var cartsIndex = &dyngen.Index{
+	PK: "cartId", SK: "productId", Item: []string{"cartId", "productId"},
+	Start: []dyngen.StartAttr{{Name: "cartId", Kind: 'S'}, {Name: "productId", Kind: 'S', Sort: true}},
 }
 
-const cartContentsKeyCondition = "#pk = :pk"
-
-// cartContentsShape is how CartContents binds and checks its cursors.
-var cartContentsShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "cartId", Kind: 'S'}, {Name: "productId", Kind: 'S', Sort: true}},
-		PK:      "cartId",
-		Pattern: "CartContents",
-	},
-	PKValue: ":pk",
-}
+// CartContentsResult is one page of CartContents (see dyngen.Result).
+type CartContentsResult dyngen.Result[CartItem]
 
 // A cart's contents, the whole item collection.
 //
-// CartContents reads one page of CartItem items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// CartContents reads one page of CartItem items (see Page and DecodeError).
 //
 //	Query on table Carts
 //	KeyConditionExpression: cartId = "{cartId}"
 func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error) {
+	args := dyngen.Args{Table: s.cartsTable}
 	if cartID == "" {
 		return nil, dyngen.Fail("CartContents", &KeyError{Attr: "cartId", Reason: "empty"})
 	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: cartContentsKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			Table:        s.cartsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames:  map[string]string{"#pk": "cartId"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: cartID}},
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, cartContentsShape)
-	if err != nil {
-		return nil, dyngen.Fail("CartContents", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("CartContents", err)
-	}
-	res := &CartContentsResult{Items: make([]CartItem, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v CartItem
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "cartId", "productId"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("CartContents", undecoded)
+	args.Values = map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: cartID}}
+	return dyngen.QueryPage[CartContentsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "CartContents", Index: cartsIndex, KeyCondition: "#pk = :pk",
+		Names: map[string]string{"#pk": "cartId"},
+		PK:    ":pk",
+	}, (*CartItem).UnmarshalItem)
 }
 
-// CartContentsAll walks every CartItem of CartContents, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// CartContentsAll walks every CartItem of CartContents, a page at a time
+// (see dyngen.Walk).
 func (s *Store) CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error] {
-	return dyngen.Walk(func(page Page) ([]CartItem, Cursor, error) {
-		res, err := s.CartContents(ctx, cartID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*CartContentsResult, error) { return s.CartContents(ctx, cartID, page) })
 }
 
 // AddToCartParams holds the inputs of AddToCart.
@@ -138,8 +89,8 @@ func (s *Store) AddToCart(ctx context.Context, params AddToCartParams) (*CartIte
 	return &v, nil
 }
 
-// addToCartInput builds the request of AddToCart; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// addToCartInput builds the request of AddToCart; the caller wraps its
+// errors.
 func (s *Store) addToCartInput(params AddToCartParams) (*dynamodb.UpdateItemInput, error) {
 	cartID := params.CartID
 	productID := params.ProductID
@@ -208,8 +159,8 @@ func (s *Store) ChangeQuantity(ctx context.Context, params ChangeQuantityParams)
 	return &v, nil
 }
 
-// changeQuantityInput builds the request of ChangeQuantity; its errors are
-// a KeyError or an ItemError, which the caller wraps.
+// changeQuantityInput builds the request of ChangeQuantity; the caller
+// wraps its errors.
 func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.UpdateItemInput, error) {
 	cartID := params.CartID
 	productID := params.ProductID
@@ -245,17 +196,14 @@ func (s *Store) changeQuantityInput(params ChangeQuantityParams) (*dynamodb.Upda
 //	Key: cartId = "{cartId}" AND productId = "{productId}"
 func (s *Store) RemoveFromCart(ctx context.Context, key CartItemKey) error {
 	in, err := s.removeFromCartInput(key)
-	if err != nil {
-		return dyngen.Fail("RemoveFromCart", err)
+	if err == nil {
+		_, err = s.client.DeleteItem(ctx, in)
 	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return dyngen.Fail("RemoveFromCart", err)
-	}
-	return nil
+	return dyngen.Wrap("RemoveFromCart", err)
 }
 
-// removeFromCartInput builds the request of RemoveFromCart; its errors are
-// a KeyError or an ItemError, which the caller wraps.
+// removeFromCartInput builds the request of RemoveFromCart; the caller
+// wraps its errors.
 func (s *Store) removeFromCartInput(key CartItemKey) (*dynamodb.DeleteItemInput, error) {
 	cartID := key.CartID
 	productID := key.ProductID

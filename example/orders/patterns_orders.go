@@ -14,6 +14,12 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// ordersIndex is table Orders's primary key, as the reads use it.
+var ordersIndex = &dyngen.Index{
+	PK: "orderId", SK: "SK", Item: []string{"orderId", "SK"},
+	Start: []dyngen.StartAttr{{Name: "orderId", Kind: 'N'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // TrackingPageResult is one page of TrackingPage.
 type TrackingPageResult struct {
 	Orders         []Order
@@ -23,88 +29,55 @@ type TrackingPageResult struct {
 	Next Cursor
 }
 
-const trackingPageKeyCondition = "#pk = :pk"
-
-// trackingPageShape is how TrackingPage binds and checks its cursors.
-var trackingPageShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "orderId", Kind: 'N'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "orderId",
-		Pattern: "TrackingPage",
-	},
-	PKValue: ":pk",
-}
-
 // The tracking page: "you want to retrieve these together for efficiency
 // because the most common pattern is to provide a tracking page with the
 // purchased items shown in addition to the tracking details". One Query of
 // the order's item collection.
 //
 // TrackingPage reads one page of the items of Order, OrderLine,
-// TrackingEvent; page.Cursor continues from the page before, and the
-// result's Next is "" after the last page. Items that can't be decoded are
-// left out of the result, which comes with a DecodeError listing them.
+// TrackingEvent (see Page and DecodeError).
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId}
 func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error) {
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: trackingPageKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			Table:        s.ordersTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames:  map[string]string{"#pk": "orderId"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)},
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, trackingPageShape)
-	if err != nil {
-		return nil, dyngen.Fail("TrackingPage", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("TrackingPage", err)
-	}
+	args := dyngen.Args{Table: s.ordersTable}
+	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
 	res := &TrackingPageResult{}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "TrackingPage", Index: ordersIndex, KeyCondition: "#pk = :pk",
+		Names: map[string]string{"#pk": "orderId"},
+		PK:    ":pk",
+	}, &res.Next, func(item map[string]types.AttributeValue) error {
 		switch {
 		case dyngen.HasKeyPrefix(item, "SK", "ORDER"):
 			var v Order
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
-				continue
+				return err
 			}
 			res.Orders = append(res.Orders, v)
 		case dyngen.IsType(item, "_type", "OrderLine"):
 			var v OrderLine
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
-				continue
+				return err
 			}
 			res.OrderLines = append(res.OrderLines, v)
 		case dyngen.HasKeyPrefix(item, "SK", "EVENT#"):
 			var v TrackingEvent
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
-				continue
+				return err
 			}
 			res.TrackingEvents = append(res.TrackingEvents, v)
 		}
+		return nil
+	})
+	if !ok {
+		return nil, err
 	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("TrackingPage", undecoded)
+	return res, err
 }
 
-// TrackingPageAll walks every page of TrackingPage, reading the pages one
-// at a time. A page that left out items it can't decode comes with its
-// DecodeError, and the walk goes on; another error ends it.
+// TrackingPageAll walks every page of TrackingPage, one at a time (see
+// dyngen.WalkPages).
 func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error] {
 	return dyngen.WalkPages(func(page Page) (*TrackingPageResult, Cursor, error) {
 		res, err := s.TrackingPage(ctx, orderID, page)
@@ -115,34 +88,13 @@ func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*T
 	})
 }
 
-// TrackingEventsResult is one page of TrackingEvents.
-type TrackingEventsResult struct {
-	Items []TrackingEvent
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const trackingEventsKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
-
-// trackingEventsShape is how TrackingEvents binds and checks its cursors.
-var trackingEventsShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "orderId", Kind: 'N'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "orderId",
-		Pattern: "TrackingEvents",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// TrackingEventsResult is one page of TrackingEvents (see dyngen.Result).
+type TrackingEventsResult dyngen.Result[TrackingEvent]
 
 // The tracking events of an order only, in the order they happened.
 //
-// TrackingEvents reads one page of TrackingEvent items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// TrackingEvents reads one page of TrackingEvent items (see Page and
+// DecodeError).
 //
 //	Query on table Orders
 //	KeyConditionExpression: orderId = {orderId} AND begins_with(SK,
@@ -152,62 +104,21 @@ var trackingEventsShape = &dyngen.QueryShape{
 //	Items of OrderLine share the partition; the key condition never reads
 //		them.
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: trackingEventsKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			SK:           types.AttributeValueMemberS{Value: "EVENT#"},
-			Table:        s.ordersTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": dyngen.IntValue(orderID),
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, trackingEventsShape)
-	if err != nil {
-		return nil, dyngen.Fail("TrackingEvents", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("TrackingEvents", err)
-	}
-	res := &TrackingEventsResult{Items: make([]TrackingEvent, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v TrackingEvent
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "orderId", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("TrackingEvents", undecoded)
+	args := dyngen.Args{Table: s.ordersTable, SK: "EVENT#"}
+	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
+	return dyngen.QueryPage[TrackingEventsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "TrackingEvents", Index: ordersIndex,
+		KeyCondition: "#pk = :pk AND begins_with(SK, :sk)",
+		Names:        map[string]string{"#pk": "orderId"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk",
+	}, (*TrackingEvent).UnmarshalItem)
 }
 
-// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading
-// the pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// TrackingEventsAll walks every TrackingEvent of TrackingEvents, a page at
+// a time (see dyngen.Walk).
 func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error] {
-	return dyngen.Walk(func(page Page) ([]TrackingEvent, Cursor, error) {
-		res, err := s.TrackingEvents(ctx, orderID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*TrackingEventsResult, error) { return s.TrackingEvents(ctx, orderID, page) })
 }
-
-const latestTrackingEventKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 
 // Where an order is now: its latest tracking event, one item from one Query
 // with Limit 1 (no page, no cursor).
@@ -225,36 +136,14 @@ const latestTrackingEventKeyCondition = "#pk = :pk AND begins_with(SK, :sk)"
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {
-	pkValue := dyngen.IntValue(orderID)
-	fixed := &dyngen.QueryFixed{
-		KeyCondition: latestTrackingEventKeyCondition,
-		Limit:        1,
-		SK:           types.AttributeValueMemberS{Value: "EVENT#"},
-		Table:        s.ordersTable,
-	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "orderId"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": &fixed.SK,
-		},
-		KeyConditionExpression: &fixed.KeyCondition,
-		Limit:                  fixed.LimitRef(),
-		ScanIndexForward:       &fixed.Forward,
-		TableName:              &fixed.Table,
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("LatestTrackingEvent", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.FailKind("LatestTrackingEvent", ErrNotFound, nil)
-	}
-	var v TrackingEvent
-	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("LatestTrackingEvent", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.ordersTable, SK: "EVENT#"}
+	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "LatestTrackingEvent", Index: ordersIndex,
+		KeyCondition: "#pk = :pk AND begins_with(SK, :sk)",
+		Names:        map[string]string{"#pk": "orderId"},
+		Descending:   true, Limit: 1, Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*TrackingEvent).UnmarshalItem)
 }
 
 const placeOrderCondition = "attribute_not_exists(#pk)"
@@ -278,8 +167,8 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	return nil
 }
 
-// placeOrderInput builds the request of PlaceOrder; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// placeOrderInput builds the request of PlaceOrder; the caller wraps its
+// errors.
 func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 	item, err := order.MarshalItem()
 	if err != nil {
@@ -302,24 +191,9 @@ func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 //	GetItem on table Orders
 //	Key: orderId = {orderId} AND SK = "ORDER"
 func (s *Store) GetOrder(ctx context.Context, orderID int64) (*Order, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"SK":      &types.AttributeValueMemberS{Value: "ORDER"},
-			"orderId": dyngen.IntValue(orderID),
-		},
-		TableName: aws.String(s.ordersTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetOrder", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetOrder", ErrNotFound)
-	}
-	var v Order
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetOrder", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.ordersTable, SK: "ORDER"}
+	args.Values = map[string]types.AttributeValue{"orderId": dyngen.IntValue(orderID)}
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetOrder", Index: ordersIndex}, (*Order).UnmarshalItem)
 }
 
 const recordTrackingEventStep1Condition = "attribute_not_exists(#pk)"
@@ -470,8 +344,8 @@ func (s *Store) AddOrderLine(ctx context.Context, orderLine *OrderLine) error {
 	return nil
 }
 
-// addOrderLineInput builds the request of AddOrderLine; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// addOrderLineInput builds the request of AddOrderLine; the caller wraps
+// its errors.
 func (s *Store) addOrderLineInput(orderLine *OrderLine) (*dynamodb.PutItemInput, error) {
 	item, err := orderLine.MarshalItem()
 	if err != nil {

@@ -13,57 +13,44 @@ import (
 // double instead of a *Store. Tables, for provisioning, is left out. Each
 // method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// CartContents reads one page of CartItem items.
+	// CartContents reads one page of CartItem items (see Page and DecodeError).
 	CartContents(ctx context.Context, cartID string, page Page) (*CartContentsResult, error)
-
-	// CartContentsAll walks every CartItem of CartContents, reading the pages
-	// one at a time.
+	// CartContentsAll walks every CartItem of CartContents, a page at a time
+	// (see dyngen.Walk).
 	CartContentsAll(ctx context.Context, cartID string) iter.Seq2[CartItem, error]
-
 	// AddToCart changes a CartItem and returns it as it is after the change.
 	AddToCart(ctx context.Context, params AddToCartParams) (*CartItem, error)
-
 	// ChangeQuantity changes a CartItem and returns it as it is after the
 	// change.
 	ChangeQuantity(ctx context.Context, params ChangeQuantityParams) (*CartItem, error)
-
 	// RemoveFromCart deletes the CartItem with this key.
 	RemoveFromCart(ctx context.Context, key CartItemKey) error
-
 	// TrackingPage reads one page of the items of Order, OrderLine,
-	// TrackingEvent.
+	// TrackingEvent (see Page and DecodeError).
 	TrackingPage(ctx context.Context, orderID int64, page Page) (*TrackingPageResult, error)
-
-	// TrackingPageAll walks every page of TrackingPage, reading the pages one
-	// at a time.
+	// TrackingPageAll walks every page of TrackingPage, one at a time (see
+	// dyngen.WalkPages).
 	TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*TrackingPageResult, error]
-
-	// TrackingEvents reads one page of TrackingEvent items.
+	// TrackingEvents reads one page of TrackingEvent items (see Page and
+	// DecodeError).
 	TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error)
-
-	// TrackingEventsAll walks every TrackingEvent of TrackingEvents, reading
-	// the pages one at a time.
+	// TrackingEventsAll walks every TrackingEvent of TrackingEvents, a page at
+	// a time (see dyngen.Walk).
 	TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[TrackingEvent, error]
-
 	// LatestTrackingEvent reads the first TrackingEvent of the query, in
 	// descending sort key order.
 	LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error)
-
 	// PlaceOrder writes order only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	PlaceOrder(ctx context.Context, order *Order) error
-
 	// GetOrder reads one Order by its primary key.
 	GetOrder(ctx context.Context, orderID int64) (*Order, error)
-
 	// RecordTrackingEvent writes its 2 steps in one transaction: all of them,
 	// or none.
 	RecordTrackingEvent(ctx context.Context, params RecordTrackingEventParams) error
-
 	// AddOrderLine writes orderLine only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	AddOrderLine(ctx context.Context, orderLine *OrderLine) error
-
 	// AddOrderLines writes every OrderLine of items whole.
 	AddOrderLines(ctx context.Context, items []OrderLine) error
 }

@@ -13,9 +13,8 @@ import (
 
 // A tracking event of the order's processing.
 //
-// TrackingEvent is an item of table Orders.
-//
-// Its items hold _type="TrackingEvent", under these keys:
+// TrackingEvent is an item of table Orders, with _type="TrackingEvent",
+// under these keys:
 //
 //	table Orders: orderId="{orderId}" SK="EVENT#{eventId}"
 type TrackingEvent struct {
@@ -27,27 +26,22 @@ type TrackingEvent struct {
 
 // validate checks t against the constraints of the spec before a write.
 func (t *TrackingEvent) validate() error {
-	if !utf8.ValidString(t.EventID) {
+	switch {
+	case !utf8.ValidString(t.EventID):
 		return &ItemError{Entity: "TrackingEvent", Attr: "eventId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(t.Status) {
+	case !utf8.ValidString(t.Status):
 		return &ItemError{Entity: "TrackingEvent", Attr: "status", Reason: "not valid UTF-8"}
-	}
-	if t.Message != nil {
-		if !utf8.ValidString(*t.Message) {
-			return &ItemError{Entity: "TrackingEvent", Attr: "message", Reason: "not valid UTF-8"}
-		}
+	case t.Message != nil && !utf8.ValidString(*t.Message):
+		return &ItemError{Entity: "TrackingEvent", Attr: "message", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns t as DynamoDB stores it: its attributes,
-// _type="TrackingEvent", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns t as DynamoDB stores it, with _type="TrackingEvent"
+// and the keys of every index it is in (see KeyError and ItemError).
 func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	eventIDKey, err := dyngen.KeyString("eventId", t.EventID, "#")
 	if err != nil {
 		return nil, err
@@ -59,17 +53,12 @@ func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err := t.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &trackingEventValues{
 		s: [4]types.AttributeValueMemberS{
-			{Value: sk},
-			{Value: "TrackingEvent"},
-			{Value: t.EventID},
+			{Value: sk}, {Value: "TrackingEvent"}, {Value: t.EventID},
 			{Value: t.Status},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(t.OrderID, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(t.OrderID, 10)}},
 	}
 	item := make(map[string]types.AttributeValue, 6)
 	item["SK"] = &vals.s[0]
@@ -83,22 +72,19 @@ func (t *TrackingEvent) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// trackingEventValues holds the scalar attribute values of one
-// TrackingEvent item, allocated at once.
+// trackingEventValues holds the scalar values of one TrackingEvent item,
+// allocated at once.
 type trackingEventValues struct {
 	s [4]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets t from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets t from an item (see dyngen.ItemDecoder).
 func (t *TrackingEvent) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "TrackingEvent"}
 	t.OrderID = dec.Int("orderId", item["orderId"], dyngen.Required)
 	t.EventID = dec.String("eventId", item["eventId"], dyngen.Required)
 	t.Status = dec.String("status", item["status"], dyngen.Required)
-	t.Message = dyngen.DecodePtr(&dec, "message", item["message"], dyngen.ReadString)
+	t.Message = dec.StringPtr("message", item["message"])
 	return dec.Err
 }

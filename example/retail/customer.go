@@ -12,9 +12,8 @@ import (
 
 // A customer, identified by a customer ID.
 //
-// Customer is an item of table retail_table.
-//
-// Its items hold _type="Customer", under these keys:
+// Customer is an item of table retail_table, with _type="Customer", under
+// these keys:
 //
 //	table retail_table: PK="CUST#{customerId}" SK="ROOT"
 type Customer struct {
@@ -25,86 +24,63 @@ type Customer struct {
 
 // customerPK builds PK="CUST#{customerId}" of Customer items.
 func customerPK(customerID string) (string, error) {
-	customerIDKey, err := dyngen.KeyString("customerId", customerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "CUST#"+customerIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "CUST#"+check.KeyString("customerId", customerID, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks c against the constraints of the spec before a write.
 func (c *Customer) validate() error {
-	if !utf8.ValidString(c.CustomerID) {
+	switch {
+	case !utf8.ValidString(c.CustomerID):
 		return &ItemError{Entity: "Customer", Attr: "customerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(c.Name) {
+	case !utf8.ValidString(c.Name):
 		return &ItemError{Entity: "Customer", Attr: "name", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(c.Email) {
+	case !utf8.ValidString(c.Email):
 		return &ItemError{Entity: "Customer", Attr: "email", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns c as DynamoDB stores it: its attributes,
-// _type="Customer", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns c as DynamoDB stores it, with _type="Customer" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "CUST#"...)
-	customerIDKey, err := dyngen.KeyString("customerId", c.CustomerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, customerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "CUST#"...)
+	text = append(text, check.KeyString("customerId", c.CustomerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "ROOT"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	sk := texts[pkEnd:skEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &customerValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Customer"},
-			{Value: c.CustomerID},
-			{Value: c.Name},
-			{Value: c.Email},
+			{Value: pk}, {Value: sk}, {Value: "Customer"},
+			{Value: c.CustomerID}, {Value: c.Name}, {Value: c.Email},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["customerId"] = &vals.s[3]
-	item["name"] = &vals.s[4]
-	item["email"] = &vals.s[5]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"customerId": &vals.s[3], "name": &vals.s[4], "email": &vals.s[5],
+	}, nil
 }
 
-// customerValues holds the scalar attribute values of one Customer item,
-// allocated at once.
+// customerValues holds the scalar values of one Customer item, allocated at
+// once.
 type customerValues struct {
 	s [6]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets c from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets c from an item (see dyngen.ItemDecoder).
 func (c *Customer) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Customer"}
 	c.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)

@@ -14,9 +14,8 @@ import (
 
 // An invoice of a customer, for one order.
 //
-// Invoice is an item of table retail_table.
-//
-// Its items hold _type="Invoice", under these keys:
+// Invoice is an item of table retail_table, with _type="Invoice", under
+// these keys:
 //
 //	table retail_table: PK="CUST#{customerId}" SK="INVC#{invoiceId}"
 type Invoice struct {
@@ -29,107 +28,72 @@ type Invoice struct {
 
 // invoicePK builds PK="CUST#{customerId}" of Invoice items.
 func invoicePK(customerID string) (string, error) {
-	customerIDKey, err := dyngen.KeyString("customerId", customerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "CUST#"+customerIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "CUST#"+check.KeyString("customerId", customerID, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks i against the constraints of the spec before a write.
 func (i *Invoice) validate() error {
-	if !utf8.ValidString(i.CustomerID) {
+	switch {
+	case !utf8.ValidString(i.CustomerID):
 		return &ItemError{Entity: "Invoice", Attr: "customerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(i.InvoiceID) {
+	case !utf8.ValidString(i.InvoiceID):
 		return &ItemError{Entity: "Invoice", Attr: "invoiceId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(i.OrderID) {
+	case !utf8.ValidString(i.OrderID):
 		return &ItemError{Entity: "Invoice", Attr: "orderId", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(i.InvoiceDate.UTC().Year()) {
+	case !dyngen.StorableYear(i.InvoiceDate.UTC().Year()):
 		return &ItemError{Entity: "Invoice", Attr: "invoiceDate", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if i.Amount < 0 {
+	case i.Amount < 0:
 		return &ItemError{Entity: "Invoice", Attr: "amount", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns i as DynamoDB stores it: its attributes,
-// _type="Invoice", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns i as DynamoDB stores it, with _type="Invoice" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (i *Invoice) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "CUST#"...)
-	customerIDKey, err := dyngen.KeyString("customerId", i.CustomerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, customerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "CUST#"...)
+	text = append(text, check.KeyString("customerId", i.CustomerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "INVC#"...)
-	invoiceIDKey, err := dyngen.KeyString("invoiceId", i.InvoiceID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, invoiceIDKey...)
+	text = append(text, check.KeyString("invoiceId", i.InvoiceID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := i.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &invoiceValues{
 		s: [7]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Invoice"},
-			{Value: i.CustomerID},
-			{Value: i.InvoiceID},
-			{Value: i.OrderID},
+			{Value: pk}, {Value: sk}, {Value: "Invoice"},
+			{Value: i.CustomerID}, {Value: i.InvoiceID}, {Value: i.OrderID},
 			{Value: dyngen.FormatTime(i.InvoiceDate)},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(i.Amount, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(i.Amount, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 8)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["customerId"] = &vals.s[3]
-	item["invoiceId"] = &vals.s[4]
-	item["orderId"] = &vals.s[5]
-	item["invoiceDate"] = &vals.s[6]
-	item["amount"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"customerId": &vals.s[3], "invoiceId": &vals.s[4], "orderId": &vals.s[5],
+		"invoiceDate": &vals.s[6], "amount": &vals.n[0],
+	}, nil
 }
 
-// invoiceValues holds the scalar attribute values of one Invoice item,
-// allocated at once.
+// invoiceValues holds the scalar values of one Invoice item, allocated at
+// once.
 type invoiceValues struct {
 	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets i from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets i from an item (see dyngen.ItemDecoder).
 func (i *Invoice) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Invoice"}
 	i.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)

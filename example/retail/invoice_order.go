@@ -16,9 +16,8 @@ import (
 // it", keyed by the invoice id ("if further details of the order are
 // required, use the GSI to fetch them using a separate API call").
 //
-// InvoiceOrder is an item of table retail_table.
-//
-// Its items hold _type="InvoiceOrder", under these keys:
+// InvoiceOrder is an item of table retail_table, with _type="InvoiceOrder",
+// under these keys:
 //
 //	table retail_table: PK="INVC#{invoiceId}" SK="ROOT"
 type InvoiceOrder struct {
@@ -31,99 +30,71 @@ type InvoiceOrder struct {
 
 // invoiceOrderPK builds PK="INVC#{invoiceId}" of InvoiceOrder items.
 func invoiceOrderPK(invoiceID string) (string, error) {
-	invoiceIDKey, err := dyngen.KeyString("invoiceId", invoiceID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "INVC#"+invoiceIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "INVC#"+check.KeyString("invoiceId", invoiceID, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks i against the constraints of the spec before a write.
 func (i *InvoiceOrder) validate() error {
-	if !utf8.ValidString(i.InvoiceID) {
+	switch {
+	case !utf8.ValidString(i.InvoiceID):
 		return &ItemError{Entity: "InvoiceOrder", Attr: "invoiceId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(i.CustomerID) {
+	case !utf8.ValidString(i.CustomerID):
 		return &ItemError{Entity: "InvoiceOrder", Attr: "customerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(i.OrderID) {
+	case !utf8.ValidString(i.OrderID):
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderId", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(i.OrderDate.UTC().Year()) {
+	case !dyngen.StorableYear(i.OrderDate.UTC().Year()):
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if i.OrderTotal < 0 {
+	case i.OrderTotal < 0:
 		return &ItemError{Entity: "InvoiceOrder", Attr: "orderTotal", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns i as DynamoDB stores it: its attributes,
-// _type="InvoiceOrder", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns i as DynamoDB stores it, with _type="InvoiceOrder"
+// and the keys of every index it is in (see KeyError and ItemError).
 func (i *InvoiceOrder) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "INVC#"...)
-	invoiceIDKey, err := dyngen.KeyString("invoiceId", i.InvoiceID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, invoiceIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "INVC#"...)
+	text = append(text, check.KeyString("invoiceId", i.InvoiceID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "ROOT"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
 	sk := texts[pkEnd:skEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := i.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &invoiceOrderValues{
 		s: [7]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "InvoiceOrder"},
-			{Value: i.InvoiceID},
-			{Value: i.CustomerID},
-			{Value: i.OrderID},
+			{Value: pk}, {Value: sk}, {Value: "InvoiceOrder"},
+			{Value: i.InvoiceID}, {Value: i.CustomerID}, {Value: i.OrderID},
 			{Value: dyngen.FormatTime(i.OrderDate)},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(i.OrderTotal, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(i.OrderTotal, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 8)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["invoiceId"] = &vals.s[3]
-	item["customerId"] = &vals.s[4]
-	item["orderId"] = &vals.s[5]
-	item["orderDate"] = &vals.s[6]
-	item["orderTotal"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"invoiceId": &vals.s[3], "customerId": &vals.s[4], "orderId": &vals.s[5],
+		"orderDate": &vals.s[6], "orderTotal": &vals.n[0],
+	}, nil
 }
 
-// invoiceOrderValues holds the scalar attribute values of one InvoiceOrder
-// item, allocated at once.
+// invoiceOrderValues holds the scalar values of one InvoiceOrder item,
+// allocated at once.
 type invoiceOrderValues struct {
 	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets i from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets i from an item (see dyngen.ItemDecoder).
 func (i *InvoiceOrder) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "InvoiceOrder"}
 	i.InvoiceID = dec.String("invoiceId", item["invoiceId"], dyngen.Required)

@@ -35,9 +35,8 @@ func (v OrderStatus) Valid() bool {
 
 // An order placed by a customer.
 //
-// Order is an item of table retail_table.
-//
-// Its items hold _type="Order", under these keys:
+// Order is an item of table retail_table, with _type="Order", under these
+// keys:
 //
 //	table retail_table: PK="CUST#{customerId}"
 //		SK="ORDR#{orderDate}#{orderId}"
@@ -54,159 +53,98 @@ type Order struct {
 
 // orderPK builds PK="CUST#{customerId}" of Order items.
 func orderPK(customerID string) (string, error) {
-	customerIDKey, err := dyngen.KeyString("customerId", customerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "CUST#"+customerIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "CUST#"+check.KeyString("customerId", customerID, "#"), dyngen.MaxPartitionKey)
 }
 
 // orderSK builds SK="ORDR#{orderDate}#{orderId}" of Order items.
 func orderSK(orderDate time.Time, orderID string) (string, error) {
-	orderDateKey, err := dyngen.KeyTime("orderDate", orderDate)
-	if err != nil {
-		return "", err
-	}
-	orderIDKey, err := dyngen.KeyString("orderId", orderID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "ORDR#"+orderDateKey+"#"+orderIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "ORDR#"+check.KeyTime("orderDate", orderDate)+"#"+check.KeyString("orderId", orderID, "#"), dyngen.MaxSortKey)
 }
 
 // orderGSIPK builds GSIPK="{orderId}" of Order items.
 func orderGSIPK(orderID string) (string, error) {
-	orderIDKey, err := dyngen.KeyString("orderId", orderID, "")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSIPK", orderIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSIPK", check.KeyString("orderId", orderID, ""), dyngen.MaxPartitionKey)
 }
 
 // validate checks o against the constraints of the spec before a write.
 func (o *Order) validate() error {
-	if !utf8.ValidString(o.CustomerID) {
+	switch {
+	case !utf8.ValidString(o.CustomerID):
 		return &ItemError{Entity: "Order", Attr: "customerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(o.OrderID) {
+	case !utf8.ValidString(o.OrderID):
 		return &ItemError{Entity: "Order", Attr: "orderId", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(o.OrderDate.UTC().Year()) {
+	case !dyngen.StorableYear(o.OrderDate.UTC().Year()):
 		return &ItemError{Entity: "Order", Attr: "orderDate", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if !o.Status.Valid() {
+	case !o.Status.Valid():
 		return &ItemError{Entity: "Order", Attr: "status", Reason: "not one of \"placed\", \"shipped\", \"delivered\", \"cancelled\""}
-	}
-	if o.Total < 0 {
+	case o.Total < 0:
 		return &ItemError{Entity: "Order", Attr: "total", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns o as DynamoDB stores it: its attributes,
-// _type="Order", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns o as DynamoDB stores it, with _type="Order" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (o *Order) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [117]byte
-	text := keyBuf[:0]
-	var err error
-	text = append(text, "CUST#"...)
-	customerIDKey, err := dyngen.KeyString("customerId", o.CustomerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, customerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "CUST#"...)
+	text = append(text, check.KeyString("customerId", o.CustomerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "ORDR#"...)
 	orderDateFrom := len(text)
-	text, err = dyngen.AppendKeyTime(text, "orderDate", o.OrderDate)
-	if err != nil {
-		return nil, err
-	}
+	text = check.AppendKeyTime(text, "orderDate", o.OrderDate)
 	orderDateTo := len(text)
 	text = append(text, "#"...)
-	orderIDKey, err := dyngen.KeyString("orderId", o.OrderID, "#")
-	if err != nil {
-		return nil, err
-	}
+	orderIDKey := check.KeyString("orderId", o.OrderID, "#")
 	text = append(text, orderIDKey...)
 	skEnd := len(text)
-	orderIDKey2, err := dyngen.KeyString("orderId", o.OrderID, "")
-	if err != nil {
-		return nil, err
-	}
+	orderIDKey2 := check.KeyString("orderId", o.OrderID, "")
 	text = append(text, orderIDKey2...)
 	gsipkEnd := len(text)
 	text = append(text, "ROOT"...)
 	gsiskEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	gsipk, err := dyngen.KeySize("GSIPK", texts[skEnd:gsipkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	gsipk := check.KeySize("GSIPK", texts[skEnd:gsipkEnd], dyngen.MaxPartitionKey)
 	gsisk := texts[gsipkEnd:gsiskEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &orderValues{
 		s: [9]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsipk},
-			{Value: gsisk},
-			{Value: "Order"},
-			{Value: o.CustomerID},
-			{Value: o.OrderID},
-			{Value: texts[orderDateFrom:orderDateTo]},
-			{Value: string(o.Status)},
+			{Value: pk}, {Value: sk}, {Value: gsipk},
+			{Value: gsisk}, {Value: "Order"}, {Value: o.CustomerID},
+			{Value: o.OrderID}, {Value: texts[orderDateFrom:orderDateTo]}, {Value: string(o.Status)},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(o.Total, 10)},
-		},
-		bool: [1]types.AttributeValueMemberBOOL{
-			{Value: o.Invoiced},
-		},
+		n:    [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(o.Total, 10)}},
+		bool: [1]types.AttributeValueMemberBOOL{{Value: o.Invoiced}},
 	}
-	item := make(map[string]types.AttributeValue, 11)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["GSIPK"] = &vals.s[2]
-	item["GSISK"] = &vals.s[3]
-	item["_type"] = &vals.s[4]
-	item["customerId"] = &vals.s[5]
-	item["orderId"] = &vals.s[6]
-	item["orderDate"] = &vals.s[7]
-	item["status"] = &vals.s[8]
-	item["total"] = &vals.n[0]
-	item["invoiced"] = &vals.bool[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "GSIPK": &vals.s[2],
+		"GSISK": &vals.s[3], "_type": &vals.s[4], "customerId": &vals.s[5],
+		"orderId": &vals.s[6], "orderDate": &vals.s[7], "status": &vals.s[8],
+		"total": &vals.n[0], "invoiced": &vals.bool[0],
+	}, nil
 }
 
-// orderValues holds the scalar attribute values of one Order item,
-// allocated at once.
+// orderValues holds the scalar values of one Order item, allocated at once.
 type orderValues struct {
 	s    [9]types.AttributeValueMemberS
 	n    [1]types.AttributeValueMemberN
 	bool [1]types.AttributeValueMemberBOOL
 }
 
-// UnmarshalItem sets o from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets o from an item (see dyngen.ItemDecoder).
 func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Order"}
 	o.CustomerID = dec.String("customerId", item["customerId"], dyngen.Required)
@@ -214,6 +152,6 @@ func (o *Order) UnmarshalItem(item map[string]types.AttributeValue) error {
 	o.OrderDate = dec.Time("orderDate", item["orderDate"], dyngen.Required)
 	o.Status = OrderStatus(dec.String("status", item["status"], dyngen.Required))
 	o.Total = dec.Int("total", item["total"], dyngen.Required)
-	o.Invoiced = dyngen.DecodeOr(&dec, "invoiced", item["invoiced"], false, dyngen.ReadBool)
+	o.Invoiced = dec.BoolOr("invoiced", item["invoiced"], false)
 	return dec.Err
 }

@@ -14,6 +14,20 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// retailTableIndex is table retail_table's primary key, as the reads use
+// it.
+var retailTableIndex = &dyngen.Index{
+	PK: "PK", SK: "SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// retailTableIndexGSI is GSI GSI of table retail_table, as the reads use
+// it.
+var retailTableIndexGSI = &dyngen.Index{
+	Name: "GSI", PK: "GSIPK", SK: "GSISK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "GSIPK", Kind: 'S'}, {Name: "GSISK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // Get all information about a customer. SELECT * FROM CUSTOMER WHERE
 // CUSTOMER_ID = 12345. GetItem API: Partition Key = 12345, Sort Key = ROOT.
 //
@@ -23,61 +37,21 @@ import (
 //	GetItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ROOT"
 func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
-	pk, err := customerPK(customerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetCustomer", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: "ROOT"},
-		},
-		TableName: aws.String(s.retailTableTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetCustomer", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetCustomer", ErrNotFound)
-	}
-	var v Customer
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetCustomer", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
+	args.PK = args.Key(customerPK(customerID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetCustomer", Index: retailTableIndex}, (*Customer).UnmarshalItem)
 }
 
-// OrdersOfCustomerResult is one page of OrdersOfCustomer.
-type OrdersOfCustomerResult struct {
-	Items []Order
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const ordersOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// ordersOfCustomerShape is how OrdersOfCustomer binds and checks its
-// cursors.
-var ordersOfCustomerShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "OrdersOfCustomer",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// OrdersOfCustomerResult is one page of OrdersOfCustomer (see
+// dyngen.Result).
+type OrdersOfCustomerResult dyngen.Result[Order]
 
 // Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
 // Partition Key = 12345 and Sort Key begins_with('ORDR#'), oldest first.
 //
-// OrdersOfCustomer reads one page of Order items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// OrdersOfCustomer reads one page of Order items (see Page and
+// DecodeError).
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
@@ -85,96 +59,30 @@ var ordersOfCustomerShape = &dyngen.QueryShape{
 //	Items of 2 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
-	pk, err := orderPK(customerID)
-	if err != nil {
-		return nil, dyngen.Fail("OrdersOfCustomer", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: ordersOfCustomerKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "ORDR#"},
-			Table:        s.retailTableTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, ordersOfCustomerShape)
-	if err != nil {
-		return nil, dyngen.Fail("OrdersOfCustomer", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("OrdersOfCustomer", err)
-	}
-	res := &OrdersOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Order
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("OrdersOfCustomer", undecoded)
+	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
+	args.PK = args.Key(orderPK(customerID))
+	return dyngen.QueryPage[OrdersOfCustomerResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "OrdersOfCustomer", Index: retailTableIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Order).UnmarshalItem)
 }
 
-// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, a page at a
+// time (see dyngen.Walk).
 func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
-	return dyngen.Walk(func(page Page) ([]Order, Cursor, error) {
-		res, err := s.OrdersOfCustomer(ctx, customerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*OrdersOfCustomerResult, error) { return s.OrdersOfCustomer(ctx, customerID, page) })
 }
 
-// RecentOrdersResult is one page of RecentOrders.
-type RecentOrdersResult struct {
-	Items []Order
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const recentOrdersKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// recentOrdersShape is how RecentOrders binds and checks its cursors.
-var recentOrdersShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "RecentOrders",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// RecentOrdersResult is one page of RecentOrders (see dyngen.Result).
+type RecentOrdersResult dyngen.Result[Order]
 
 // A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 ORDER BY
 // ORDER_DATE LIMIT 10. Query API: Partition Key = 12345 and Sort Key
 // begins_with(ORDR#) Limit:10 ScanIndexForward:False.
 //
-// RecentOrders reads one page of Order items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// RecentOrders reads one page of Order items (see Page and DecodeError).
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
@@ -184,67 +92,20 @@ var recentOrdersShape = &dyngen.QueryShape{
 //	ScanIndexForward: false (descending)
 //	Limit: 10 unless page.Limit is set
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
-	pk, err := orderPK(customerID)
-	if err != nil {
-		return nil, dyngen.Fail("RecentOrders", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: recentOrdersKeyCondition,
-			Limit:        dyngen.PageLimit(page, 10),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "ORDR#"},
-			Table:        s.retailTableTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, recentOrdersShape)
-	if err != nil {
-		return nil, dyngen.Fail("RecentOrders", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("RecentOrders", err)
-	}
-	res := &RecentOrdersResult{Items: make([]Order, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Order
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("RecentOrders", undecoded)
+	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
+	args.PK = args.Key(orderPK(customerID))
+	return dyngen.QueryPage[RecentOrdersResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "RecentOrders", Index: retailTableIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 10,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Order).UnmarshalItem)
 }
 
-// RecentOrdersAll walks every Order of RecentOrders, reading the pages one
-// at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// RecentOrdersAll walks every Order of RecentOrders, a page at a time (see
+// dyngen.Walk).
 func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error] {
-	return dyngen.Walk(func(page Page) ([]Order, Cursor, error) {
-		res, err := s.RecentOrders(ctx, customerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*RecentOrdersResult, error) { return s.RecentOrders(ctx, customerID, page) })
 }
-
-const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 
 // Get details of a given order. SELECT * FROM ORDER WHERE ORDER_ID =
 // "a1b2c3d4". Query API (on GSI): Partition Key = "a1b2c3d4" and Sort Key =
@@ -254,44 +115,16 @@ const getOrderKeyCondition = "#pk = :pk AND #sk = :sk"
 //
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
-//	Limit: 1
-//	An index key need not be unique: with several items, the first in
-//		sort key order is returned.
+//	Limit: 1 (of several items of the key, the first in sort key order)
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
-	pk, err := orderGSIPK(orderID)
-	if err != nil {
-		return nil, dyngen.Fail("GetOrder", err)
-	}
-	fixed := &dyngen.QueryFixed{
-		Index:        "GSI",
-		KeyCondition: getOrderKeyCondition,
-		Limit:        1,
-		PK:           types.AttributeValueMemberS{Value: pk},
-		SK:           types.AttributeValueMemberS{Value: "ROOT"},
-		Table:        s.retailTableTable,
-	}
-	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.PK,
-			":sk": &fixed.SK,
-		},
-		IndexName:              &fixed.Index,
-		KeyConditionExpression: &fixed.KeyCondition,
-		Limit:                  fixed.LimitRef(),
-		TableName:              &fixed.Table,
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetOrder", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.Fail("GetOrder", ErrNotFound)
-	}
-	var v Order
-	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("GetOrder", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
+	args.PK = args.Key(orderGSIPK(orderID))
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "GetOrder", Index: retailTableIndexGSI,
+		KeyCondition: "#pk = :pk AND #sk = :sk",
+		Names:        map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
+		Limit:        1, Op: "=", PK: ":pk", SK: ":sk",
+	}, (*Order).UnmarshalItem)
 }
 
 // OrderOfCustomerParams holds the inputs of OrderOfCustomer.
@@ -300,29 +133,8 @@ type OrderOfCustomerParams struct {
 	CustomerID string // the operand of customerId =
 }
 
-// OrderOfCustomerResult is one page of OrderOfCustomer.
-type OrderOfCustomerResult struct {
-	Items []Order
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const orderOfCustomerKeyCondition = "#pk = :pk AND #sk = :sk"
-
-const orderOfCustomerFilter = "#customerId = :customerId"
-
-// orderOfCustomerShape is how OrderOfCustomer binds and checks its cursors.
-var orderOfCustomerShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSIPK", Kind: 'S'}, {Name: "GSISK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "=",
-		PK:      "GSIPK",
-		Pattern: "OrderOfCustomer",
-		SK:      "GSISK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// OrderOfCustomerResult is one page of OrderOfCustomer (see dyngen.Result).
+type OrderOfCustomerResult dyngen.Result[Order]
 
 // Get specific order details of a customer. SELECT A.* FROM ORDERS A,
 // CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345
@@ -332,114 +144,40 @@ var orderOfCustomerShape = &dyngen.QueryShape{
 // is found by its id on the GSI (at most one item) and checked to belong to
 // the customer.
 //
-// OrderOfCustomer reads one page of Order items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// OrderOfCustomer reads one page of Order items (see Page and DecodeError).
 //
 //	Query on GSI GSI of table retail_table
 //	KeyConditionExpression: GSIPK = "{orderId}" AND GSISK = "ROOT"
 //	FilterExpression: #customerId = :customerId (DynamoDB reads, and
 //		bills, the items it drops)
 func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error) {
-	orderID := params.OrderID
-	customerID := params.CustomerID
-	pk, err := orderGSIPK(orderID)
-	if err != nil {
-		return nil, dyngen.Fail("OrderOfCustomer", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       orderOfCustomerFilter,
-			Index:        "GSI",
-			KeyCondition: orderOfCustomerKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "ROOT"},
-			Table:        s.retailTableTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":customerId": &types.AttributeValueMemberS{Value: customerID},
-				":pk":         &fixed.PK,
-				":sk":         &fixed.SK,
-			},
-			FilterExpression:       &fixed.Filter,
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, orderOfCustomerShape)
-	if err != nil {
-		return nil, dyngen.Fail("OrderOfCustomer", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("OrderOfCustomer", err)
-	}
-	res := &OrderOfCustomerResult{Items: make([]Order, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Order
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("OrderOfCustomer", undecoded)
+	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
+	args.PK = args.Key(orderGSIPK(params.OrderID))
+	args.Values = map[string]types.AttributeValue{":customerId": &types.AttributeValueMemberS{Value: params.CustomerID}}
+	return dyngen.QueryPage[OrderOfCustomerResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "OrderOfCustomer", Index: retailTableIndexGSI,
+		KeyCondition: "#pk = :pk AND #sk = :sk", Filter: "#customerId = :customerId",
+		Names: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
+		Op:    "=", PK: ":pk", SK: ":sk",
+	}, (*Order).UnmarshalItem)
 }
 
-// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// OrderOfCustomerAll walks every Order of OrderOfCustomer, a page at a time
+// (see dyngen.Walk).
 func (s *Store) OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error] {
-	return dyngen.Walk(func(page Page) ([]Order, Cursor, error) {
-		res, err := s.OrderOfCustomer(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*OrderOfCustomerResult, error) { return s.OrderOfCustomer(ctx, params, page) })
 }
 
-// InvoicesOfCustomerResult is one page of InvoicesOfCustomer.
-type InvoicesOfCustomerResult struct {
-	Items []Invoice
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const invoicesOfCustomerKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// invoicesOfCustomerShape is how InvoicesOfCustomer binds and checks its
-// cursors.
-var invoicesOfCustomerShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "InvoicesOfCustomer",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// InvoicesOfCustomerResult is one page of InvoicesOfCustomer (see
+// dyngen.Result).
+type InvoicesOfCustomerResult dyngen.Result[Invoice]
 
 // Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
 // Partition Key = 12345 and Sort Key begins_with(INVC#).
 //
-// InvoicesOfCustomer reads one page of Invoice items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// InvoicesOfCustomer reads one page of Invoice items (see Page and
+// DecodeError).
 //
 //	Query on table retail_table
 //	KeyConditionExpression: PK = "CUST#{customerId}" AND begins_with(SK,
@@ -447,63 +185,19 @@ var invoicesOfCustomerShape = &dyngen.QueryShape{
 //	Items of 2 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
-	pk, err := invoicePK(customerID)
-	if err != nil {
-		return nil, dyngen.Fail("InvoicesOfCustomer", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: invoicesOfCustomerKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "INVC#"},
-			Table:        s.retailTableTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, invoicesOfCustomerShape)
-	if err != nil {
-		return nil, dyngen.Fail("InvoicesOfCustomer", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("InvoicesOfCustomer", err)
-	}
-	res := &InvoicesOfCustomerResult{Items: make([]Invoice, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Invoice
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("InvoicesOfCustomer", undecoded)
+	args := dyngen.Args{Table: s.retailTableTable, SK: "INVC#"}
+	args.PK = args.Key(invoicePK(customerID))
+	return dyngen.QueryPage[InvoicesOfCustomerResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "InvoicesOfCustomer", Index: retailTableIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Invoice).UnmarshalItem)
 }
 
-// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading
-// the pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, a page
+// at a time (see dyngen.Walk).
 func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error] {
-	return dyngen.Walk(func(page Page) ([]Invoice, Cursor, error) {
-		res, err := s.InvoicesOfCustomer(ctx, customerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*InvoicesOfCustomerResult, error) { return s.InvoicesOfCustomer(ctx, customerID, page) })
 }
 
 // Get orders for an invoice. SELECT A.* FROM ORDERS A, INVOICE B WHERE
@@ -516,28 +210,9 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 //	GetItem on table retail_table
 //	Key: PK = "INVC#{invoiceId}" AND SK = "ROOT"
 func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error) {
-	pk, err := invoiceOrderPK(invoiceID)
-	if err != nil {
-		return nil, dyngen.Fail("OrdersOfInvoice", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: "ROOT"},
-		},
-		TableName: aws.String(s.retailTableTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("OrdersOfInvoice", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("OrdersOfInvoice", ErrNotFound)
-	}
-	var v InvoiceOrder
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("OrdersOfInvoice", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
+	args.PK = args.Key(invoiceOrderPK(invoiceID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "OrdersOfInvoice", Index: retailTableIndex}, (*InvoiceOrder).UnmarshalItem)
 }
 
 const createCustomerCondition = "attribute_not_exists(PK)"
@@ -559,8 +234,8 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 	return nil
 }
 
-// createCustomerInput builds the request of CreateCustomer; its errors are
-// a KeyError or an ItemError, which the caller wraps.
+// createCustomerInput builds the request of CreateCustomer; the caller
+// wraps its errors.
 func (s *Store) createCustomerInput(customer *Customer) (*dynamodb.PutItemInput, error) {
 	item, err := customer.MarshalItem()
 	if err != nil {
@@ -595,8 +270,8 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	return nil
 }
 
-// placeOrderInput builds the request of PlaceOrder; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// placeOrderInput builds the request of PlaceOrder; the caller wraps its
+// errors.
 func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 	item, err := order.MarshalItem()
 	if err != nil {
@@ -645,8 +320,8 @@ func (s *Store) SetOrderStatus(ctx context.Context, params SetOrderStatusParams)
 	return &v, nil
 }
 
-// setOrderStatusInput builds the request of SetOrderStatus; its errors are
-// a KeyError or an ItemError, which the caller wraps.
+// setOrderStatusInput builds the request of SetOrderStatus; the caller
+// wraps its errors.
 func (s *Store) setOrderStatusInput(params SetOrderStatusParams) (*dynamodb.UpdateItemInput, error) {
 	customerID := params.CustomerID
 	orderDate := params.OrderDate

@@ -15,52 +15,40 @@ import (
 type StoreAPI interface {
 	// GetCustomer reads one Customer by its primary key.
 	GetCustomer(ctx context.Context, customerID string) (*Customer, error)
-
-	// OrdersOfCustomer reads one page of Order items.
+	// OrdersOfCustomer reads one page of Order items (see Page and
+	// DecodeError).
 	OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error)
-
-	// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, reading the
-	// pages one at a time.
+	// OrdersOfCustomerAll walks every Order of OrdersOfCustomer, a page at a
+	// time (see dyngen.Walk).
 	OrdersOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Order, error]
-
-	// RecentOrders reads one page of Order items.
+	// RecentOrders reads one page of Order items (see Page and DecodeError).
 	RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error)
-
-	// RecentOrdersAll walks every Order of RecentOrders, reading the pages one
-	// at a time.
+	// RecentOrdersAll walks every Order of RecentOrders, a page at a time (see
+	// dyngen.Walk).
 	RecentOrdersAll(ctx context.Context, customerID string) iter.Seq2[Order, error]
-
 	// GetOrder reads one Order through GSI.
 	GetOrder(ctx context.Context, orderID string) (*Order, error)
-
-	// OrderOfCustomer reads one page of Order items.
+	// OrderOfCustomer reads one page of Order items (see Page and DecodeError).
 	OrderOfCustomer(ctx context.Context, params OrderOfCustomerParams, page Page) (*OrderOfCustomerResult, error)
-
-	// OrderOfCustomerAll walks every Order of OrderOfCustomer, reading the
-	// pages one at a time.
+	// OrderOfCustomerAll walks every Order of OrderOfCustomer, a page at a time
+	// (see dyngen.Walk).
 	OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerParams) iter.Seq2[Order, error]
-
-	// InvoicesOfCustomer reads one page of Invoice items.
+	// InvoicesOfCustomer reads one page of Invoice items (see Page and
+	// DecodeError).
 	InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error)
-
-	// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, reading
-	// the pages one at a time.
+	// InvoicesOfCustomerAll walks every Invoice of InvoicesOfCustomer, a page
+	// at a time (see dyngen.Walk).
 	InvoicesOfCustomerAll(ctx context.Context, customerID string) iter.Seq2[Invoice, error]
-
 	// OrdersOfInvoice reads one InvoiceOrder by its primary key.
 	OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error)
-
 	// CreateCustomer writes customer only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateCustomer(ctx context.Context, customer *Customer) error
-
 	// PlaceOrder writes order only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	PlaceOrder(ctx context.Context, order *Order) error
-
 	// SetOrderStatus changes an Order and returns it as it is after the change.
 	SetOrderStatus(ctx context.Context, params SetOrderStatusParams) (*Order, error)
-
 	// CreateInvoice writes its 3 steps in one transaction: all of them, or
 	// none.
 	CreateInvoice(ctx context.Context, params CreateInvoiceParams) error

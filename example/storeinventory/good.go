@@ -14,9 +14,8 @@ import (
 
 // A good sold by a store, in one category of the hierarchy.
 //
-// Good is an item of table StoreInventory.
-//
-// Its items hold _type="Good", under these keys:
+// Good is an item of table StoreInventory, with _type="Good", under these
+// keys:
 //
 //	table StoreInventory: PK="INV#{storeId}" SK="{category}#{goodId}"
 //	GSI GSI1: GSI1PK="{storeId}#{category}" GSI1SK="{price}"
@@ -37,37 +36,20 @@ type GoodKey struct {
 
 // goodPK builds PK="INV#{storeId}" of Good items.
 func goodPK(storeID string) (string, error) {
-	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "INV#"+storeIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "INV#"+check.KeyString("storeId", storeID, "#"), dyngen.MaxPartitionKey)
 }
 
 // goodSK builds SK="{category}#{goodId}" of Good items.
 func goodSK(category []string, goodID string) (string, error) {
-	categoryKey, err := dyngen.KeyPath("category", category, "#", "#")
-	if err != nil {
-		return "", err
-	}
-	goodIDKey, err := dyngen.KeyString("goodId", goodID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", categoryKey+"#"+goodIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", check.KeyPath("category", category, "#", "#")+"#"+check.KeyString("goodId", goodID, "#"), dyngen.MaxSortKey)
 }
 
 // goodGSI1PK builds GSI1PK="{storeId}#{category}" of Good items.
 func goodGSI1PK(storeID string, category []string) (string, error) {
-	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
-	if err != nil {
-		return "", err
-	}
-	categoryKey, err := dyngen.KeyPath("category", category, "#", "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1PK", storeIDKey+"#"+categoryKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1PK", check.KeyString("storeId", storeID, "#")+"#"+check.KeyPath("category", category, "#", "#"), dyngen.MaxPartitionKey)
 }
 
 // goodGSI1SK builds GSI1SK="{price}" of Good items.
@@ -77,7 +59,8 @@ func goodGSI1SK(price int64) (string, error) {
 
 // validate checks g against the constraints of the spec before a write.
 func (g *Good) validate() error {
-	if !utf8.ValidString(g.StoreID) {
+	switch {
+	case !utf8.ValidString(g.StoreID):
 		return &ItemError{Entity: "Good", Attr: "storeId", Reason: "not valid UTF-8"}
 	}
 	for _, el := range g.Category {
@@ -85,46 +68,32 @@ func (g *Good) validate() error {
 			return &ItemError{Entity: "Good", Attr: "category", Reason: "a path element is empty, holds \"#\" or is not valid UTF-8"}
 		}
 	}
-	if !utf8.ValidString(g.GoodID) {
+	switch {
+	case !utf8.ValidString(g.GoodID):
 		return &ItemError{Entity: "Good", Attr: "goodId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(g.Name) {
+	case !utf8.ValidString(g.Name):
 		return &ItemError{Entity: "Good", Attr: "name", Reason: "not valid UTF-8"}
-	}
-	if g.Price < 0 {
+	case g.Price < 0:
 		return &ItemError{Entity: "Good", Attr: "price", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns g as DynamoDB stores it: its attributes,
-// _type="Good", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns g as DynamoDB stores it, with _type="Good" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [146]byte
-	text := keyBuf[:0]
-	text = append(text, "INV#"...)
-	storeIDKey, err := dyngen.KeyString("storeId", g.StoreID, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "INV#"...)
+	storeIDKey := check.KeyString("storeId", g.StoreID, "#")
 	text = append(text, storeIDKey...)
 	pkEnd := len(text)
-	categoryKey, err := dyngen.KeyPath("category", g.Category, "#", "#")
-	if err != nil {
-		return nil, err
-	}
+	categoryKey := check.KeyPath("category", g.Category, "#", "#")
 	text = append(text, categoryKey...)
 	text = append(text, "#"...)
-	goodIDKey, err := dyngen.KeyString("goodId", g.GoodID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, goodIDKey...)
+	text = append(text, check.KeyString("goodId", g.GoodID, "#")...)
 	skEnd := len(text)
 	text = append(text, storeIDKey...)
 	text = append(text, "#"...)
@@ -133,64 +102,39 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	text = append(text, dyngen.KeyInt(g.Price)...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	gsi1PK := check.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
 	gsi1SK := texts[gsi1PKEnd:gsi1SKEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &goodValues{
 		s: [9]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: "Good"},
-			{Value: g.StoreID},
-			{Value: strings.Join(g.Category, "#")},
-			{Value: g.GoodID},
-			{Value: g.Name},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: "Good"}, {Value: g.StoreID},
+			{Value: strings.Join(g.Category, "#")}, {Value: g.GoodID}, {Value: g.Name},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(g.Price, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(g.Price, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 10)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["GSI1PK"] = &vals.s[2]
-	item["GSI1SK"] = &vals.s[3]
-	item["_type"] = &vals.s[4]
-	item["storeId"] = &vals.s[5]
-	item["category"] = &vals.s[6]
-	item["goodId"] = &vals.s[7]
-	item["name"] = &vals.s[8]
-	item["price"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "GSI1PK": &vals.s[2],
+		"GSI1SK": &vals.s[3], "_type": &vals.s[4], "storeId": &vals.s[5],
+		"category": &vals.s[6], "goodId": &vals.s[7], "name": &vals.s[8],
+		"price": &vals.n[0],
+	}, nil
 }
 
-// goodValues holds the scalar attribute values of one Good item, allocated
-// at once.
+// goodValues holds the scalar values of one Good item, allocated at once.
 type goodValues struct {
 	s [9]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets g from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets g from an item (see dyngen.ItemDecoder).
 func (g *Good) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Good"}
 	g.StoreID = dec.String("storeId", item["storeId"], dyngen.Required)

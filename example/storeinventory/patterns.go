@@ -14,6 +14,20 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// storeInventoryIndex is table StoreInventory's primary key, as the reads
+// use it.
+var storeInventoryIndex = &dyngen.Index{
+	PK: "PK", SK: "SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// storeInventoryIndexGSI1 is GSI GSI1 of table StoreInventory, as the reads
+// use it.
+var storeInventoryIndexGSI1 = &dyngen.Index{
+	Name: "GSI1", PK: "GSI1PK", SK: "GSI1SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // StoreLocationItem holds the attributes of a StoreMetadata that
 // StoreLocation reads.
 type StoreLocationItem struct {
@@ -29,8 +43,6 @@ func (view *StoreLocationItem) unmarshalItem(item map[string]types.AttributeValu
 	return dec.Err
 }
 
-const storeLocationProjection = "#location, #storeId"
-
 // "Query for the location of a single store by querying on PK + SK with
 // prefix STORE#store_id."
 //
@@ -41,119 +53,39 @@ const storeLocationProjection = "#location, #storeId"
 //	Key: PK = "STORE#{storeId}" AND SK = "STORE#{storeId}"
 //	ProjectionExpression: #location, #storeId
 func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error) {
-	pk, err := storeMetadataPK(storeID)
-	if err != nil {
-		return nil, dyngen.Fail("StoreLocation", err)
-	}
-	sk, err := storeMetadataSK(storeID)
-	if err != nil {
-		return nil, dyngen.Fail("StoreLocation", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ExpressionAttributeNames: map[string]string{"#location": "location", "#storeId": "storeId"},
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		ProjectionExpression: aws.String(storeLocationProjection),
-		TableName:            aws.String(s.storeInventoryTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("StoreLocation", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("StoreLocation", ErrNotFound)
-	}
-	var v StoreLocationItem
-	if err := v.unmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("StoreLocation", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.storeInventoryTable}
+	args.PK = args.Key(storeMetadataPK(storeID))
+	args.SK = args.Key(storeMetadataSK(storeID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{
+		Method: "StoreLocation", Index: storeInventoryIndex,
+		Projection: "#location, #storeId",
+		Names:      map[string]string{"#location": "location", "#storeId": "storeId"},
+	}, (*StoreLocationItem).unmarshalItem)
 }
 
-// GoodsOfStoreResult is one page of GoodsOfStore.
-type GoodsOfStoreResult struct {
-	Items []Good
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const goodsOfStoreKeyCondition = "PK = :pk"
-
-// goodsOfStoreShape is how GoodsOfStore binds and checks its cursors.
-var goodsOfStoreShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "PK",
-		Pattern: "GoodsOfStore",
-	},
-	PKValue: ":pk",
-}
+// GoodsOfStoreResult is one page of GoodsOfStore (see dyngen.Result).
+type GoodsOfStoreResult dyngen.Result[Good]
 
 // "Query for store inventory by using the prefix INV#store_id in the
 // partition key": all goods of a store, in category order.
 //
-// GoodsOfStore reads one page of Good items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// GoodsOfStore reads one page of Good items (see Page and DecodeError).
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}"
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
-	pk, err := goodPK(storeID)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsOfStore", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: goodsOfStoreKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.storeInventoryTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsOfStoreShape)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsOfStore", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsOfStore", err)
-	}
-	res := &GoodsOfStoreResult{Items: make([]Good, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Good
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GoodsOfStore", undecoded)
+	args := dyngen.Args{Table: s.storeInventoryTable}
+	args.PK = args.Key(goodPK(storeID))
+	return dyngen.QueryPage[GoodsOfStoreResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GoodsOfStore", Index: storeInventoryIndex, KeyCondition: "PK = :pk",
+		PK: ":pk",
+	}, (*Good).UnmarshalItem)
 }
 
-// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one
-// at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// GoodsOfStoreAll walks every Good of GoodsOfStore, a page at a time (see
+// dyngen.Walk).
 func (s *Store) GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error] {
-	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsOfStore(ctx, storeID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*GoodsOfStoreResult, error) { return s.GoodsOfStore(ctx, storeID, page) })
 }
 
 // GoodsInCategoryParams holds the inputs of GoodsInCategory.
@@ -162,104 +94,33 @@ type GoodsInCategoryParams struct {
 	Category []string
 }
 
-// GoodsInCategoryResult is one page of GoodsInCategory.
-type GoodsInCategoryResult struct {
-	Items []Good
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const goodsInCategoryKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// goodsInCategoryShape is how GoodsInCategory binds and checks its cursors.
-var goodsInCategoryShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "GoodsInCategory",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// GoodsInCategoryResult is one page of GoodsInCategory (see dyngen.Result).
+type GoodsInCategoryResult dyngen.Result[Good]
 
 // A store's goods in a category at any level of the hierarchy: PK =
 // INV#StoreA, SK begins with Electronics# returns all electronics goods,
 // Electronics#Laptops#Accessories# only laptop accessories.
 //
-// GoodsInCategory reads one page of Good items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// GoodsInCategory reads one page of Good items (see Page and DecodeError).
 //
 //	Query on table StoreInventory
 //	KeyConditionExpression: PK = "INV#{storeId}" AND begins_with(SK,
 //		"{category}#")
 func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error) {
-	storeID := params.StoreID
-	category := params.Category
-	pk, err := goodPK(storeID)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategory", err)
-	}
-	categoryKey, err := dyngen.KeyPath("category", category, "#", "#")
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategory", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: goodsInCategoryKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: categoryKey + "#"},
-			Table:        s.storeInventoryTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryShape)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategory", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategory", err)
-	}
-	res := &GoodsInCategoryResult{Items: make([]Good, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Good
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GoodsInCategory", undecoded)
+	args := dyngen.Args{Table: s.storeInventoryTable}
+	args.PK = args.Key(goodPK(params.StoreID))
+	args.SK = args.KeyPath("category", params.Category, "#", "#") + "#"
+	return dyngen.QueryPage[GoodsInCategoryResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GoodsInCategory", Index: storeInventoryIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Good).UnmarshalItem)
 }
 
-// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// GoodsInCategoryAll walks every Good of GoodsInCategory, a page at a time
+// (see dyngen.Walk).
 func (s *Store) GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error] {
-	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsInCategory(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*GoodsInCategoryResult, error) { return s.GoodsInCategory(ctx, params, page) })
 }
 
 // GoodsInCategoryByPriceParams holds the inputs of GoodsInCategoryByPrice.
@@ -268,93 +129,32 @@ type GoodsInCategoryByPriceParams struct {
 	Category []string
 }
 
-// GoodsInCategoryByPriceResult is one page of GoodsInCategoryByPrice.
-type GoodsInCategoryByPriceResult struct {
-	Items []Good
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const goodsInCategoryByPriceKeyCondition = "GSI1PK = :pk"
-
-// goodsInCategoryByPriceShape is how GoodsInCategoryByPrice binds and
-// checks its cursors.
-var goodsInCategoryByPriceShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "GSI1PK",
-		Pattern: "GoodsInCategoryByPrice",
-	},
-	PKValue: ":pk",
-}
+// GoodsInCategoryByPriceResult is one page of GoodsInCategoryByPrice (see
+// dyngen.Result).
+type GoodsInCategoryByPriceResult dyngen.Result[Good]
 
 // "Query all prices for a particular category in a store by querying on the
 // GSI1 partition key": the goods of exactly one category, cheapest first.
 //
-// GoodsInCategoryByPrice reads one page of Good items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// GoodsInCategoryByPrice reads one page of Good items (see Page and
+// DecodeError).
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}"
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
-	storeID := params.StoreID
-	category := params.Category
-	pk, err := goodGSI1PK(storeID, category)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: goodsInCategoryByPriceKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.storeInventoryTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
-			IndexName:                 &fixed.Index,
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsInCategoryByPriceShape)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
-	}
-	res := &GoodsInCategoryByPriceResult{Items: make([]Good, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Good
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GoodsInCategoryByPrice", undecoded)
+	args := dyngen.Args{Table: s.storeInventoryTable}
+	args.PK = args.Key(goodGSI1PK(params.StoreID, params.Category))
+	return dyngen.QueryPage[GoodsInCategoryByPriceResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GoodsInCategoryByPrice", Index: storeInventoryIndexGSI1,
+		KeyCondition: "GSI1PK = :pk", PK: ":pk",
+	}, (*Good).UnmarshalItem)
 }
 
-// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice,
-// reading the pages one at a time. Items that can't be decoded are left
-// out, and a page's DecodeError listing them comes after its other items;
-// the walk goes on. Another error ends it.
+// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, a
+// page at a time (see dyngen.Walk).
 func (s *Store) GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error] {
-	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsInCategoryByPrice(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
+	return dyngen.Walk(func(page Page) (*GoodsInCategoryByPriceResult, error) {
+		return s.GoodsInCategoryByPrice(ctx, params, page)
 	})
 }
 
@@ -366,111 +166,36 @@ type GoodsInPriceRangeParams struct {
 	PriceTo   int64 // the sort key condition's operand
 }
 
-// GoodsInPriceRangeResult is one page of GoodsInPriceRange.
-type GoodsInPriceRangeResult struct {
-	Items []Good
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const goodsInPriceRangeKeyCondition = "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi"
-
-// goodsInPriceRangeShape is how GoodsInPriceRange binds and checks its
-// cursors.
-var goodsInPriceRangeShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "GSI1PK",
-		Pattern: "GoodsInPriceRange",
-		SK:      "GSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
+// GoodsInPriceRangeResult is one page of GoodsInPriceRange (see
+// dyngen.Result).
+type GoodsInPriceRangeResult dyngen.Result[Good]
 
 // "Filter by price for a particular category in a store by querying on GSI1
 // partition key + a range in the GSI1 sort key (e.g. price > 1000 && price
 // < 1500)."
 //
-// GoodsInPriceRange reads one page of Good items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// GoodsInPriceRange reads one page of Good items (see Page and
+// DecodeError).
 //
 //	Query on GSI GSI1 of table StoreInventory
 //	KeyConditionExpression: GSI1PK = "{storeId}#{category}" AND GSI1SK
 //		BETWEEN "{price:from}" AND "{price:to}\U0010FFFF"
 func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error) {
-	storeID := params.StoreID
-	category := params.Category
-	priceFrom := params.PriceFrom
-	priceTo := params.PriceTo
-	pk, err := goodGSI1PK(storeID, category)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInPriceRange", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: goodsInPriceRangeKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: dyngen.KeyInt(priceTo) + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: dyngen.KeyInt(priceFrom)},
-			Table:        s.storeInventoryTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, goodsInPriceRangeShape)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInPriceRange", err)
-	}
-	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return &GoodsInPriceRangeResult{}, nil
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GoodsInPriceRange", err)
-	}
-	res := &GoodsInPriceRangeResult{Items: make([]Good, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Good
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GoodsInPriceRange", undecoded)
+	args := dyngen.Args{Table: s.storeInventoryTable}
+	args.PK = args.Key(goodGSI1PK(params.StoreID, params.Category))
+	args.Lo = dyngen.KeyInt(params.PriceFrom)
+	args.Hi = dyngen.KeyInt(params.PriceTo) + dyngen.HighChar
+	return dyngen.QueryPage[GoodsInPriceRangeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GoodsInPriceRange", Index: storeInventoryIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Good).UnmarshalItem)
 }
 
-// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, a page at a
+// time (see dyngen.Walk).
 func (s *Store) GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error] {
-	return dyngen.Walk(func(page Page) ([]Good, Cursor, error) {
-		res, err := s.GoodsInPriceRange(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*GoodsInPriceRangeResult, error) { return s.GoodsInPriceRange(ctx, params, page) })
 }
 
 const addStoreCondition = "attribute_not_exists(PK)"
@@ -492,8 +217,8 @@ func (s *Store) AddStore(ctx context.Context, storeMetadata *StoreMetadata) erro
 	return nil
 }
 
-// addStoreInput builds the request of AddStore; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// addStoreInput builds the request of AddStore; the caller wraps its
+// errors.
 func (s *Store) addStoreInput(storeMetadata *StoreMetadata) (*dynamodb.PutItemInput, error) {
 	item, err := storeMetadata.MarshalItem()
 	if err != nil {
@@ -540,8 +265,8 @@ func (s *Store) MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMe
 	return &v, nil
 }
 
-// moveStoreInput builds the request of MoveStore; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// moveStoreInput builds the request of MoveStore; the caller wraps its
+// errors.
 func (s *Store) moveStoreInput(params MoveStoreParams) (*dynamodb.UpdateItemInput, error) {
 	storeID := params.StoreID
 	location := params.Location
@@ -590,8 +315,7 @@ func (s *Store) AddGood(ctx context.Context, good *Good) error {
 	return nil
 }
 
-// addGoodInput builds the request of AddGood; its errors are a KeyError or
-// an ItemError, which the caller wraps.
+// addGoodInput builds the request of AddGood; the caller wraps its errors.
 func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	item, err := good.MarshalItem()
 	if err != nil {
@@ -611,26 +335,20 @@ func (s *Store) addGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
 func (s *Store) SaveGood(ctx context.Context, good *Good) error {
 	in, err := s.saveGoodInput(good)
-	if err != nil {
-		return dyngen.Fail("SaveGood", err)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
 	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return dyngen.Fail("SaveGood", err)
-	}
-	return nil
+	return dyngen.Wrap("SaveGood", err)
 }
 
-// saveGoodInput builds the request of SaveGood; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// saveGoodInput builds the request of SaveGood; the caller wraps its
+// errors.
 func (s *Store) saveGoodInput(good *Good) (*dynamodb.PutItemInput, error) {
 	item, err := good.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.storeInventoryTable),
-	}, nil
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.storeInventoryTable)}, nil
 }
 
 // RepriceParams holds the inputs of Reprice.
@@ -671,8 +389,7 @@ func (s *Store) Reprice(ctx context.Context, params RepriceParams) (*Good, error
 	return &v, nil
 }
 
-// repriceInput builds the request of Reprice; its errors are a KeyError or
-// an ItemError, which the caller wraps.
+// repriceInput builds the request of Reprice; the caller wraps its errors.
 func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, error) {
 	storeID := params.StoreID
 	category := params.Category
@@ -718,17 +435,14 @@ func (s *Store) repriceInput(params RepriceParams) (*dynamodb.UpdateItemInput, e
 //	Key: PK = "INV#{storeId}" AND SK = "{category}#{goodId}"
 func (s *Store) RemoveGood(ctx context.Context, key GoodKey) error {
 	in, err := s.removeGoodInput(key)
-	if err != nil {
-		return dyngen.Fail("RemoveGood", err)
+	if err == nil {
+		_, err = s.client.DeleteItem(ctx, in)
 	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return dyngen.Fail("RemoveGood", err)
-	}
-	return nil
+	return dyngen.Wrap("RemoveGood", err)
 }
 
-// removeGoodInput builds the request of RemoveGood; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// removeGoodInput builds the request of RemoveGood; the caller wraps its
+// errors.
 func (s *Store) removeGoodInput(key GoodKey) (*dynamodb.DeleteItemInput, error) {
 	storeID := key.StoreID
 	category := key.Category

@@ -15,56 +15,43 @@ import (
 type StoreAPI interface {
 	// StoreLocation reads one StoreMetadata by its primary key.
 	StoreLocation(ctx context.Context, storeID string) (*StoreLocationItem, error)
-
-	// GoodsOfStore reads one page of Good items.
+	// GoodsOfStore reads one page of Good items (see Page and DecodeError).
 	GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error)
-
-	// GoodsOfStoreAll walks every Good of GoodsOfStore, reading the pages one
-	// at a time.
+	// GoodsOfStoreAll walks every Good of GoodsOfStore, a page at a time (see
+	// dyngen.Walk).
 	GoodsOfStoreAll(ctx context.Context, storeID string) iter.Seq2[Good, error]
-
-	// GoodsInCategory reads one page of Good items.
+	// GoodsInCategory reads one page of Good items (see Page and DecodeError).
 	GoodsInCategory(ctx context.Context, params GoodsInCategoryParams, page Page) (*GoodsInCategoryResult, error)
-
-	// GoodsInCategoryAll walks every Good of GoodsInCategory, reading the pages
-	// one at a time.
+	// GoodsInCategoryAll walks every Good of GoodsInCategory, a page at a time
+	// (see dyngen.Walk).
 	GoodsInCategoryAll(ctx context.Context, params GoodsInCategoryParams) iter.Seq2[Good, error]
-
-	// GoodsInCategoryByPrice reads one page of Good items.
+	// GoodsInCategoryByPrice reads one page of Good items (see Page and
+	// DecodeError).
 	GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error)
-
-	// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice,
-	// reading the pages one at a time.
+	// GoodsInCategoryByPriceAll walks every Good of GoodsInCategoryByPrice, a
+	// page at a time (see dyngen.Walk).
 	GoodsInCategoryByPriceAll(ctx context.Context, params GoodsInCategoryByPriceParams) iter.Seq2[Good, error]
-
-	// GoodsInPriceRange reads one page of Good items.
+	// GoodsInPriceRange reads one page of Good items (see Page and
+	// DecodeError).
 	GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeParams, page Page) (*GoodsInPriceRangeResult, error)
-
-	// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, reading the
-	// pages one at a time.
+	// GoodsInPriceRangeAll walks every Good of GoodsInPriceRange, a page at a
+	// time (see dyngen.Walk).
 	GoodsInPriceRangeAll(ctx context.Context, params GoodsInPriceRangeParams) iter.Seq2[Good, error]
-
 	// AddStore writes storeMetadata only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	AddStore(ctx context.Context, storeMetadata *StoreMetadata) error
-
 	// MoveStore changes a StoreMetadata and returns it as it is after the
 	// change.
 	MoveStore(ctx context.Context, params MoveStoreParams) (*StoreMetadata, error)
-
 	// AddGood writes good only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	AddGood(ctx context.Context, good *Good) error
-
 	// SaveGood writes good whole, replacing any item with its key.
 	SaveGood(ctx context.Context, good *Good) error
-
 	// Reprice changes a Good and returns it as it is after the change.
 	Reprice(ctx context.Context, params RepriceParams) (*Good, error)
-
 	// RemoveGood deletes the Good with this key.
 	RemoveGood(ctx context.Context, key GoodKey) error
-
 	// MoveGood writes its 2 steps in one transaction: all of them, or none.
 	MoveGood(ctx context.Context, params MoveGoodParams) error
 }

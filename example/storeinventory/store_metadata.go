@@ -12,9 +12,8 @@ import (
 
 // A store's own data (its metadata item in the table).
 //
-// StoreMetadata is an item of table StoreInventory.
-//
-// Its items hold _type="StoreMetadata", under these keys:
+// StoreMetadata is an item of table StoreInventory, with
+// _type="StoreMetadata", under these keys:
 //
 //	table StoreInventory: PK="STORE#{storeId}" SK="STORE#{storeId}"
 type StoreMetadata struct {
@@ -24,94 +23,69 @@ type StoreMetadata struct {
 
 // storeMetadataPK builds PK="STORE#{storeId}" of StoreMetadata items.
 func storeMetadataPK(storeID string) (string, error) {
-	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "STORE#"+storeIDKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "STORE#"+check.KeyString("storeId", storeID, "#"), dyngen.MaxPartitionKey)
 }
 
 // storeMetadataSK builds SK="STORE#{storeId}" of StoreMetadata items.
 func storeMetadataSK(storeID string) (string, error) {
-	storeIDKey, err := dyngen.KeyString("storeId", storeID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "STORE#"+storeIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "STORE#"+check.KeyString("storeId", storeID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks s against the constraints of the spec before a write.
 func (s *StoreMetadata) validate() error {
-	if !utf8.ValidString(s.StoreID) {
+	switch {
+	case !utf8.ValidString(s.StoreID):
 		return &ItemError{Entity: "StoreMetadata", Attr: "storeId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(s.Location) {
+	case !utf8.ValidString(s.Location):
 		return &ItemError{Entity: "StoreMetadata", Attr: "location", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns s as DynamoDB stores it: its attributes,
-// _type="StoreMetadata", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns s as DynamoDB stores it, with _type="StoreMetadata"
+// and the keys of every index it is in (see KeyError and ItemError).
 func (s *StoreMetadata) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "STORE#"...)
-	storeIDKey, err := dyngen.KeyString("storeId", s.StoreID, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "STORE#"...)
+	storeIDKey := check.KeyString("storeId", s.StoreID, "#")
 	text = append(text, storeIDKey...)
 	pkEnd := len(text)
 	text = append(text, "STORE#"...)
 	text = append(text, storeIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &storeMetadataValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "StoreMetadata"},
-			{Value: s.StoreID},
-			{Value: s.Location},
+			{Value: pk}, {Value: sk}, {Value: "StoreMetadata"},
+			{Value: s.StoreID}, {Value: s.Location},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["storeId"] = &vals.s[3]
-	item["location"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"storeId": &vals.s[3], "location": &vals.s[4],
+	}, nil
 }
 
-// storeMetadataValues holds the scalar attribute values of one
-// StoreMetadata item, allocated at once.
+// storeMetadataValues holds the scalar values of one StoreMetadata item,
+// allocated at once.
 type storeMetadataValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets s from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets s from an item (see dyngen.ItemDecoder).
 func (s *StoreMetadata) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "StoreMetadata"}
 	s.StoreID = dec.String("storeId", item["storeId"], dyngen.Required)

@@ -12,9 +12,8 @@ import (
 
 // An account (an organization using TelemetryHub).
 //
-// Account is an item of table TelemetryHub.
-//
-// Its items hold _type="Account", under these keys:
+// Account is an item of table TelemetryHub, with _type="Account", under
+// these keys:
 //
 //	table TelemetryHub: PK="account:{accountId}" SK="metadata:account"
 //	GSI Inverse: SK="metadata:account" PK="account:{accountId}"
@@ -25,81 +24,61 @@ type Account struct {
 
 // accountPK builds PK="account:{accountId}" of Account items.
 func accountPK(accountID string) (string, error) {
-	accountIDKey, err := dyngen.KeyString("accountId", accountID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "account:"+accountIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "account:"+check.KeyString("accountId", accountID, ":"), dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
 func (a *Account) validate() error {
-	if !utf8.ValidString(a.AccountID) {
+	switch {
+	case !utf8.ValidString(a.AccountID):
 		return &ItemError{Entity: "Account", Attr: "accountId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(a.Name) {
+	case !utf8.ValidString(a.Name):
 		return &ItemError{Entity: "Account", Attr: "name", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns a as DynamoDB stores it: its attributes,
-// _type="Account", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns a as DynamoDB stores it, with _type="Account" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "account:"...)
-	accountIDKey, err := dyngen.KeyString("accountId", a.AccountID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, accountIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "account:"...)
+	text = append(text, check.KeyString("accountId", a.AccountID, ":")...)
 	pkEnd := len(text)
 	text = append(text, "metadata:account"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	sk := texts[pkEnd:skEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &accountValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Account"},
-			{Value: a.AccountID},
-			{Value: a.Name},
+			{Value: pk}, {Value: sk}, {Value: "Account"},
+			{Value: a.AccountID}, {Value: a.Name},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["accountId"] = &vals.s[3]
-	item["name"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"accountId": &vals.s[3], "name": &vals.s[4],
+	}, nil
 }
 
-// accountValues holds the scalar attribute values of one Account item,
-// allocated at once.
+// accountValues holds the scalar values of one Account item, allocated at
+// once.
 type accountValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets a from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets a from an item (see dyngen.ItemDecoder).
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Account"}
 	a.AccountID = dec.String("accountId", item["accountId"], dyngen.Required)

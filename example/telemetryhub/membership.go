@@ -14,9 +14,8 @@ import (
 // A user's access to a service group: the "membership record" that "serves
 // as a bridge connecting users and their associated service groups".
 //
-// Membership is an item of table TelemetryHub.
-//
-// Its items hold _type="Membership", under these keys:
+// Membership is an item of table TelemetryHub, with _type="Membership",
+// under these keys:
 //
 //	table TelemetryHub: PK="user:{userId}"
 //		SK="servicegroup:{serviceGroupId}"
@@ -29,104 +28,71 @@ type Membership struct {
 
 // membershipPK builds PK="user:{userId}" of Membership items.
 func membershipPK(userID string) (string, error) {
-	userIDKey, err := dyngen.KeyString("userId", userID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "user:"+userIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "user:"+check.KeyString("userId", userID, ":"), dyngen.MaxSortKey)
 }
 
 // membershipSK builds SK="servicegroup:{serviceGroupId}" of Membership
 // items.
 func membershipSK(serviceGroupID string) (string, error) {
-	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", serviceGroupID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "servicegroup:"+serviceGroupIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "servicegroup:"+check.KeyString("serviceGroupId", serviceGroupID, ":"), dyngen.MaxSortKey)
 }
 
 // validate checks m against the constraints of the spec before a write.
 func (m *Membership) validate() error {
-	if !utf8.ValidString(m.UserID) {
+	switch {
+	case !utf8.ValidString(m.UserID):
 		return &ItemError{Entity: "Membership", Attr: "userId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(m.ServiceGroupID) {
+	case !utf8.ValidString(m.ServiceGroupID):
 		return &ItemError{Entity: "Membership", Attr: "serviceGroupId", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(m.GrantedAt.UTC().Year()) {
+	case !dyngen.StorableYear(m.GrantedAt.UTC().Year()):
 		return &ItemError{Entity: "Membership", Attr: "grantedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns m as DynamoDB stores it: its attributes,
-// _type="Membership", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns m as DynamoDB stores it, with _type="Membership" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (m *Membership) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [66]byte
-	text := keyBuf[:0]
-	text = append(text, "user:"...)
-	userIDKey, err := dyngen.KeyString("userId", m.UserID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, userIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "user:"...)
+	text = append(text, check.KeyString("userId", m.UserID, ":")...)
 	pkEnd := len(text)
 	text = append(text, "servicegroup:"...)
-	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", m.ServiceGroupID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, serviceGroupIDKey...)
+	text = append(text, check.KeyString("serviceGroupId", m.ServiceGroupID, ":")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &membershipValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Membership"},
-			{Value: m.UserID},
-			{Value: m.ServiceGroupID},
-			{Value: dyngen.FormatTime(m.GrantedAt)},
+			{Value: pk}, {Value: sk}, {Value: "Membership"},
+			{Value: m.UserID}, {Value: m.ServiceGroupID}, {Value: dyngen.FormatTime(m.GrantedAt)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["userId"] = &vals.s[3]
-	item["serviceGroupId"] = &vals.s[4]
-	item["grantedAt"] = &vals.s[5]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"userId": &vals.s[3], "serviceGroupId": &vals.s[4], "grantedAt": &vals.s[5],
+	}, nil
 }
 
-// membershipValues holds the scalar attribute values of one Membership
-// item, allocated at once.
+// membershipValues holds the scalar values of one Membership item,
+// allocated at once.
 type membershipValues struct {
 	s [6]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets m from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets m from an item (see dyngen.ItemDecoder).
 func (m *Membership) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Membership"}
 	m.UserID = dec.String("userId", item["userId"], dyngen.Required)

@@ -14,34 +14,29 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// telemetryHubIndex is table TelemetryHub's primary key, as the reads use
+// it.
+var telemetryHubIndex = &dyngen.Index{
+	PK: "PK", SK: "SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// telemetryHubIndexInverse is GSI Inverse of table TelemetryHub, as the
+// reads use it.
+var telemetryHubIndexInverse = &dyngen.Index{
+	Name: "Inverse", PK: "SK", SK: "PK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
+}
+
 // GetAccount reads one Account by its primary key; ErrNotFound when there
 // is none.
 //
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "metadata:account"
 func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, error) {
-	pk, err := accountPK(accountID)
-	if err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: "metadata:account"},
-		},
-		TableName: aws.String(s.telemetryHubTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetAccount", ErrNotFound)
-	}
-	var v Account
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.telemetryHubTable, SK: "metadata:account"}
+	args.PK = args.Key(accountPK(accountID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetAccount", Index: telemetryHubIndex}, (*Account).UnmarshalItem)
 }
 
 // GetUser reads one User by its primary key; ErrNotFound when there is
@@ -50,65 +45,19 @@ func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, err
 //	GetItem on table TelemetryHub
 //	Key: PK = "account:{accountId}" AND SK = "user:{userId}"
 func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
-	accountID := key.AccountID
-	userID := key.UserID
-	pk, err := userPK(accountID)
-	if err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	sk, err := userSK(userID)
-	if err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.telemetryHubTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetUser", ErrNotFound)
-	}
-	var v User
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetUser", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.telemetryHubTable}
+	args.PK = args.Key(userPK(key.AccountID))
+	args.SK = args.Key(userSK(key.UserID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetUser", Index: telemetryHubIndex}, (*User).UnmarshalItem)
 }
 
-// UsersOfAccountResult is one page of UsersOfAccount.
-type UsersOfAccountResult struct {
-	Items []User
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const usersOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// usersOfAccountShape is how UsersOfAccount binds and checks its cursors.
-var usersOfAccountShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "UsersOfAccount",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// UsersOfAccountResult is one page of UsersOfAccount (see dyngen.Result).
+type UsersOfAccountResult dyngen.Result[User]
 
 // All users belonging to an account: dynamodb.query(PK="account:...",
 // SK_begins_with="user:").
 //
-// UsersOfAccount reads one page of User items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// UsersOfAccount reads one page of User items (see Page and DecodeError).
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
@@ -116,95 +65,30 @@ var usersOfAccountShape = &dyngen.QueryShape{
 //	Items of 2 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
-	pk, err := userPK(accountID)
-	if err != nil {
-		return nil, dyngen.Fail("UsersOfAccount", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: usersOfAccountKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "user:"},
-			Table:        s.telemetryHubTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, usersOfAccountShape)
-	if err != nil {
-		return nil, dyngen.Fail("UsersOfAccount", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("UsersOfAccount", err)
-	}
-	res := &UsersOfAccountResult{Items: make([]User, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v User
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("UsersOfAccount", undecoded)
+	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
+	args.PK = args.Key(userPK(accountID))
+	return dyngen.QueryPage[UsersOfAccountResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "UsersOfAccount", Index: telemetryHubIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*User).UnmarshalItem)
 }
 
-// UsersOfAccountAll walks every User of UsersOfAccount, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// UsersOfAccountAll walks every User of UsersOfAccount, a page at a time
+// (see dyngen.Walk).
 func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error] {
-	return dyngen.Walk(func(page Page) ([]User, Cursor, error) {
-		res, err := s.UsersOfAccount(ctx, accountID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*UsersOfAccountResult, error) { return s.UsersOfAccount(ctx, accountID, page) })
 }
 
-// ServiceGroupsOfAccountResult is one page of ServiceGroupsOfAccount.
-type ServiceGroupsOfAccountResult struct {
-	Items []ServiceGroup
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const serviceGroupsOfAccountKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// serviceGroupsOfAccountShape is how ServiceGroupsOfAccount binds and
-// checks its cursors.
-var serviceGroupsOfAccountShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "ServiceGroupsOfAccount",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// ServiceGroupsOfAccountResult is one page of ServiceGroupsOfAccount (see
+// dyngen.Result).
+type ServiceGroupsOfAccountResult dyngen.Result[ServiceGroup]
 
 // All service groups of an account: dynamodb.query(PK="account:...",
 // SK_begins_with="servicegroup:").
 //
-// ServiceGroupsOfAccount reads one page of ServiceGroup items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// ServiceGroupsOfAccount reads one page of ServiceGroup items (see Page and
+// DecodeError).
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}" AND
@@ -212,62 +96,20 @@ var serviceGroupsOfAccountShape = &dyngen.QueryShape{
 //	Items of 2 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
-	pk, err := serviceGroupPK(accountID)
-	if err != nil {
-		return nil, dyngen.Fail("ServiceGroupsOfAccount", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: serviceGroupsOfAccountKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "servicegroup:"},
-			Table:        s.telemetryHubTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfAccountShape)
-	if err != nil {
-		return nil, dyngen.Fail("ServiceGroupsOfAccount", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ServiceGroupsOfAccount", err)
-	}
-	res := &ServiceGroupsOfAccountResult{Items: make([]ServiceGroup, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v ServiceGroup
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ServiceGroupsOfAccount", undecoded)
+	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
+	args.PK = args.Key(serviceGroupPK(accountID))
+	return dyngen.QueryPage[ServiceGroupsOfAccountResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ServiceGroupsOfAccount", Index: telemetryHubIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*ServiceGroup).UnmarshalItem)
 }
 
 // ServiceGroupsOfAccountAll walks every ServiceGroup of
-// ServiceGroupsOfAccount, reading the pages one at a time. Items that can't
-// be decoded are left out, and a page's DecodeError listing them comes
-// after its other items; the walk goes on. Another error ends it.
+// ServiceGroupsOfAccount, a page at a time (see dyngen.Walk).
 func (s *Store) ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error] {
-	return dyngen.Walk(func(page Page) ([]ServiceGroup, Cursor, error) {
-		res, err := s.ServiceGroupsOfAccount(ctx, accountID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
+	return dyngen.Walk(func(page Page) (*ServiceGroupsOfAccountResult, error) {
+		return s.ServiceGroupsOfAccount(ctx, accountID, page)
 	})
 }
 
@@ -280,92 +122,54 @@ type AccountDataResult struct {
 	Next Cursor
 }
 
-const accountDataKeyCondition = "PK = :pk"
-
-// accountDataShape is how AccountData binds and checks its cursors.
-var accountDataShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "PK",
-		Pattern: "AccountData",
-	},
-	PKValue: ":pk",
-}
-
 // "Retrieve all the account data with a single query (including the account
 // metadata record, all users, and service groups)": PK only, nothing about
 // the SK. The article warns that this "often involves over-fetching"; each
 // item comes back typed as its own entity.
 //
-// AccountData reads one page of the items of Account, User, ServiceGroup;
-// page.Cursor continues from the page before, and the result's Next is ""
-// after the last page. Items that can't be decoded are left out of the
-// result, which comes with a DecodeError listing them.
+// AccountData reads one page of the items of Account, User, ServiceGroup
+// (see Page and DecodeError).
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "account:{accountId}"
 func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error) {
-	pk, err := accountPK(accountID)
-	if err != nil {
-		return nil, dyngen.Fail("AccountData", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: accountDataKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.telemetryHubTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, accountDataShape)
-	if err != nil {
-		return nil, dyngen.Fail("AccountData", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("AccountData", err)
-	}
+	args := dyngen.Args{Table: s.telemetryHubTable}
+	args.PK = args.Key(accountPK(accountID))
 	res := &AccountDataResult{}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "AccountData", Index: telemetryHubIndex, KeyCondition: "PK = :pk",
+		PK: ":pk",
+	}, &res.Next, func(item map[string]types.AttributeValue) error {
 		switch {
 		case dyngen.HasKeyPrefix(item, "SK", "metadata:account"):
 			var v Account
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Accounts = append(res.Accounts, v)
 		case dyngen.HasKeyPrefix(item, "SK", "user:"):
 			var v User
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Users = append(res.Users, v)
 		case dyngen.HasKeyPrefix(item, "SK", "servicegroup:"):
 			var v ServiceGroup
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.ServiceGroups = append(res.ServiceGroups, v)
 		}
+		return nil
+	})
+	if !ok {
+		return nil, err
 	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("AccountData", undecoded)
+	return res, err
 }
 
-// AccountDataAll walks every page of AccountData, reading the pages one at
-// a time. A page that left out items it can't decode comes with its
-// DecodeError, and the walk goes on; another error ends it.
+// AccountDataAll walks every page of AccountData, one at a time (see
+// dyngen.WalkPages).
 func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error] {
 	return dyngen.WalkPages(func(page Page) (*AccountDataResult, Cursor, error) {
 		res, err := s.AccountData(ctx, accountID, page)
@@ -376,132 +180,46 @@ func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[
 	})
 }
 
-// ServiceGroupsOfUserResult is one page of ServiceGroupsOfUser.
-type ServiceGroupsOfUserResult struct {
-	Items []Membership
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const serviceGroupsOfUserKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// serviceGroupsOfUserShape is how ServiceGroupsOfUser binds and checks its
-// cursors.
-var serviceGroupsOfUserShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "ServiceGroupsOfUser",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// ServiceGroupsOfUserResult is one page of ServiceGroupsOfUser (see
+// dyngen.Result).
+type ServiceGroupsOfUserResult dyngen.Result[Membership]
 
 // The service groups a user has access to (the "Select Service Group"
 // dropdown): dynamodb.query(PK="user:...", SK_begins_with="servicegroup:").
 //
-// ServiceGroupsOfUser reads one page of Membership items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// ServiceGroupsOfUser reads one page of Membership items (see Page and
+// DecodeError).
 //
 //	Query on table TelemetryHub
 //	KeyConditionExpression: PK = "user:{userId}" AND begins_with(SK,
 //		"servicegroup:")
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
-	pk, err := membershipPK(userID)
-	if err != nil {
-		return nil, dyngen.Fail("ServiceGroupsOfUser", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: serviceGroupsOfUserKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "servicegroup:"},
-			Table:        s.telemetryHubTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, serviceGroupsOfUserShape)
-	if err != nil {
-		return nil, dyngen.Fail("ServiceGroupsOfUser", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ServiceGroupsOfUser", err)
-	}
-	res := &ServiceGroupsOfUserResult{Items: make([]Membership, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Membership
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ServiceGroupsOfUser", undecoded)
+	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
+	args.PK = args.Key(membershipPK(userID))
+	return dyngen.QueryPage[ServiceGroupsOfUserResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ServiceGroupsOfUser", Index: telemetryHubIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Membership).UnmarshalItem)
 }
 
-// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser,
-// reading the pages one at a time. Items that can't be decoded are left
-// out, and a page's DecodeError listing them comes after its other items;
-// the walk goes on. Another error ends it.
+// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser, a
+// page at a time (see dyngen.Walk).
 func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error] {
-	return dyngen.Walk(func(page Page) ([]Membership, Cursor, error) {
-		res, err := s.ServiceGroupsOfUser(ctx, userID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ServiceGroupsOfUserResult, error) { return s.ServiceGroupsOfUser(ctx, userID, page) })
 }
 
-// UsersOfServiceGroupResult is one page of UsersOfServiceGroup.
-type UsersOfServiceGroupResult struct {
-	Items []Membership
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const usersOfServiceGroupKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
-
-// usersOfServiceGroupShape is how UsersOfServiceGroup binds and checks its
-// cursors.
-var usersOfServiceGroupShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "SK",
-		Pattern: "UsersOfServiceGroup",
-		SK:      "PK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// UsersOfServiceGroupResult is one page of UsersOfServiceGroup (see
+// dyngen.Result).
+type UsersOfServiceGroupResult dyngen.Result[Membership]
 
 // "Get all users belonging to a service group", the reverse lookup, through
 // the inverse GSI: PK="servicegroup:...", SK_begins_with="user:". The
 // service group's own item (SK account:...) shares that partition on the
 // GSI and is kept out by the user: prefix.
 //
-// UsersOfServiceGroup reads one page of Membership items; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// UsersOfServiceGroup reads one page of Membership items (see Page and
+// DecodeError).
 //
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "servicegroup:{serviceGroupId}" AND
@@ -509,162 +227,50 @@ var usersOfServiceGroupShape = &dyngen.QueryShape{
 //	Items of 1 other entity, whose sort key starts with other text, share
 //		the partition; the key condition never reads them.
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
-	pk, err := membershipSK(serviceGroupID)
-	if err != nil {
-		return nil, dyngen.Fail("UsersOfServiceGroup", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "Inverse",
-			KeyCondition: usersOfServiceGroupKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "user:"},
-			Table:        s.telemetryHubTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, usersOfServiceGroupShape)
-	if err != nil {
-		return nil, dyngen.Fail("UsersOfServiceGroup", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("UsersOfServiceGroup", err)
-	}
-	res := &UsersOfServiceGroupResult{Items: make([]Membership, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Membership
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("UsersOfServiceGroup", undecoded)
+	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
+	args.PK = args.Key(membershipSK(serviceGroupID))
+	return dyngen.QueryPage[UsersOfServiceGroupResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "UsersOfServiceGroup", Index: telemetryHubIndexInverse,
+		KeyCondition: "SK = :pk AND begins_with(PK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Membership).UnmarshalItem)
 }
 
-// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup,
-// reading the pages one at a time. Items that can't be decoded are left
-// out, and a page's DecodeError listing them comes after its other items;
-// the walk goes on. Another error ends it.
+// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup, a
+// page at a time (see dyngen.Walk).
 func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error] {
-	return dyngen.Walk(func(page Page) ([]Membership, Cursor, error) {
-		res, err := s.UsersOfServiceGroup(ctx, serviceGroupID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
+	return dyngen.Walk(func(page Page) (*UsersOfServiceGroupResult, error) {
+		return s.UsersOfServiceGroup(ctx, serviceGroupID, page)
 	})
 }
 
-// UserByIDResult is one page of UserByID.
-type UserByIDResult struct {
-	Items []User
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const userByIDKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
-
-// userByIDShape is how UserByID binds and checks its cursors.
-var userByIDShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "SK",
-		Pattern: "UserByID",
-		SK:      "PK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// UserByIDResult is one page of UserByID (see dyngen.Result).
+type UserByIDResult dyngen.Result[User]
 
 // A user found by their id alone, with the account they belong to ("since
 // we know the user_id, we can deduce the account_id that the user belongs
 // to"): on the inverse GSI the user's item is PK=user:<user_id>,
 // SK=account:<account_id>.
 //
-// UserByID reads one page of User items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// UserByID reads one page of User items (see Page and DecodeError).
 //
 //	Query on GSI Inverse of table TelemetryHub
 //	KeyConditionExpression: SK = "user:{userId}" AND begins_with(PK,
 //		"account:")
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
-	pk, err := userSK(userID)
-	if err != nil {
-		return nil, dyngen.Fail("UserByID", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "Inverse",
-			KeyCondition: userByIDKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "account:"},
-			Table:        s.telemetryHubTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, userByIDShape)
-	if err != nil {
-		return nil, dyngen.Fail("UserByID", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("UserByID", err)
-	}
-	res := &UserByIDResult{Items: make([]User, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v User
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("UserByID", undecoded)
+	args := dyngen.Args{Table: s.telemetryHubTable, SK: "account:"}
+	args.PK = args.Key(userSK(userID))
+	return dyngen.QueryPage[UserByIDResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "UserByID", Index: telemetryHubIndexInverse,
+		KeyCondition: "SK = :pk AND begins_with(PK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*User).UnmarshalItem)
 }
 
-// UserByIDAll walks every User of UserByID, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// UserByIDAll walks every User of UserByID, a page at a time (see
+// dyngen.Walk).
 func (s *Store) UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error] {
-	return dyngen.Walk(func(page Page) ([]User, Cursor, error) {
-		res, err := s.UserByID(ctx, userID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*UserByIDResult, error) { return s.UserByID(ctx, userID, page) })
 }
 
 const createAccountCondition = "attribute_not_exists(PK)"
@@ -686,8 +292,8 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 	return nil
 }
 
-// createAccountInput builds the request of CreateAccount; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createAccountInput builds the request of CreateAccount; the caller wraps
+// its errors.
 func (s *Store) createAccountInput(account *Account) (*dynamodb.PutItemInput, error) {
 	item, err := account.MarshalItem()
 	if err != nil {
@@ -720,8 +326,8 @@ func (s *Store) CreateUser(ctx context.Context, user *User) error {
 	return nil
 }
 
-// createUserInput builds the request of CreateUser; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createUserInput builds the request of CreateUser; the caller wraps its
+// errors.
 func (s *Store) createUserInput(user *User) (*dynamodb.PutItemInput, error) {
 	item, err := user.MarshalItem()
 	if err != nil {
@@ -755,8 +361,8 @@ func (s *Store) CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGro
 	return nil
 }
 
-// createServiceGroupInput builds the request of CreateServiceGroup; its
-// errors are a KeyError or an ItemError, which the caller wraps.
+// createServiceGroupInput builds the request of CreateServiceGroup; the
+// caller wraps its errors.
 func (s *Store) createServiceGroupInput(serviceGroup *ServiceGroup) (*dynamodb.PutItemInput, error) {
 	item, err := serviceGroup.MarshalItem()
 	if err != nil {

@@ -13,9 +13,8 @@ import (
 
 // A service group of an account, such as "dev" or "prod".
 //
-// ServiceGroup is an item of table TelemetryHub.
-//
-// Its items hold _type="ServiceGroup", under these keys:
+// ServiceGroup is an item of table TelemetryHub, with _type="ServiceGroup",
+// under these keys:
 //
 //	table TelemetryHub: PK="account:{accountId}"
 //		SK="servicegroup:{serviceGroupId}"
@@ -30,117 +29,81 @@ type ServiceGroup struct {
 
 // serviceGroupPK builds PK="account:{accountId}" of ServiceGroup items.
 func serviceGroupPK(accountID string) (string, error) {
-	accountIDKey, err := dyngen.KeyString("accountId", accountID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "account:"+accountIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "account:"+check.KeyString("accountId", accountID, ":"), dyngen.MaxSortKey)
 }
 
 // serviceGroupSK builds SK="servicegroup:{serviceGroupId}" of ServiceGroup
 // items.
 func serviceGroupSK(serviceGroupID string) (string, error) {
-	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", serviceGroupID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "servicegroup:"+serviceGroupIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "servicegroup:"+check.KeyString("serviceGroupId", serviceGroupID, ":"), dyngen.MaxSortKey)
 }
 
 // validate checks s against the constraints of the spec before a write.
 func (s *ServiceGroup) validate() error {
-	if !utf8.ValidString(s.AccountID) {
+	switch {
+	case !utf8.ValidString(s.AccountID):
 		return &ItemError{Entity: "ServiceGroup", Attr: "accountId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(s.ServiceGroupID) {
+	case !utf8.ValidString(s.ServiceGroupID):
 		return &ItemError{Entity: "ServiceGroup", Attr: "serviceGroupId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(s.Name) {
+	case !utf8.ValidString(s.Name):
 		return &ItemError{Entity: "ServiceGroup", Attr: "name", Reason: "not valid UTF-8"}
-	}
-	if s.Members < 0 {
+	case s.Members < 0:
 		return &ItemError{Entity: "ServiceGroup", Attr: "members", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns s as DynamoDB stores it: its attributes,
-// _type="ServiceGroup", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns s as DynamoDB stores it, with _type="ServiceGroup"
+// and the keys of every index it is in (see KeyError and ItemError).
 func (s *ServiceGroup) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [69]byte
-	text := keyBuf[:0]
-	text = append(text, "account:"...)
-	accountIDKey, err := dyngen.KeyString("accountId", s.AccountID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, accountIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "account:"...)
+	text = append(text, check.KeyString("accountId", s.AccountID, ":")...)
 	pkEnd := len(text)
 	text = append(text, "servicegroup:"...)
-	serviceGroupIDKey, err := dyngen.KeyString("serviceGroupId", s.ServiceGroupID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, serviceGroupIDKey...)
+	text = append(text, check.KeyString("serviceGroupId", s.ServiceGroupID, ":")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &serviceGroupValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "ServiceGroup"},
-			{Value: s.AccountID},
-			{Value: s.ServiceGroupID},
-			{Value: s.Name},
+			{Value: pk}, {Value: sk}, {Value: "ServiceGroup"},
+			{Value: s.AccountID}, {Value: s.ServiceGroupID}, {Value: s.Name},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(s.Members, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(s.Members, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 7)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["accountId"] = &vals.s[3]
-	item["serviceGroupId"] = &vals.s[4]
-	item["name"] = &vals.s[5]
-	item["members"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"accountId": &vals.s[3], "serviceGroupId": &vals.s[4], "name": &vals.s[5],
+		"members": &vals.n[0],
+	}, nil
 }
 
-// serviceGroupValues holds the scalar attribute values of one ServiceGroup
-// item, allocated at once.
+// serviceGroupValues holds the scalar values of one ServiceGroup item,
+// allocated at once.
 type serviceGroupValues struct {
 	s [6]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets s from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets s from an item (see dyngen.ItemDecoder).
 func (s *ServiceGroup) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "ServiceGroup"}
 	s.AccountID = dec.String("accountId", item["accountId"], dyngen.Required)
 	s.ServiceGroupID = dec.String("serviceGroupId", item["serviceGroupId"], dyngen.Required)
 	s.Name = dec.String("name", item["name"], dyngen.Required)
-	s.Members = dyngen.DecodeOr(&dec, "members", item["members"], int64(0), dyngen.ReadInt)
+	s.Members = dec.IntOr("members", item["members"], int64(0))
 	return dec.Err
 }

@@ -15,68 +15,54 @@ import (
 type StoreAPI interface {
 	// GetAccount reads one Account by its primary key.
 	GetAccount(ctx context.Context, accountID string) (*Account, error)
-
 	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, key UserKey) (*User, error)
-
-	// UsersOfAccount reads one page of User items.
+	// UsersOfAccount reads one page of User items (see Page and DecodeError).
 	UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error)
-
-	// UsersOfAccountAll walks every User of UsersOfAccount, reading the pages
-	// one at a time.
+	// UsersOfAccountAll walks every User of UsersOfAccount, a page at a time
+	// (see dyngen.Walk).
 	UsersOfAccountAll(ctx context.Context, accountID string) iter.Seq2[User, error]
-
-	// ServiceGroupsOfAccount reads one page of ServiceGroup items.
+	// ServiceGroupsOfAccount reads one page of ServiceGroup items (see Page and
+	// DecodeError).
 	ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error)
-
 	// ServiceGroupsOfAccountAll walks every ServiceGroup of
-	// ServiceGroupsOfAccount, reading the pages one at a time.
+	// ServiceGroupsOfAccount, a page at a time (see dyngen.Walk).
 	ServiceGroupsOfAccountAll(ctx context.Context, accountID string) iter.Seq2[ServiceGroup, error]
-
-	// AccountData reads one page of the items of Account, User, ServiceGroup.
+	// AccountData reads one page of the items of Account, User, ServiceGroup
+	// (see Page and DecodeError).
 	AccountData(ctx context.Context, accountID string, page Page) (*AccountDataResult, error)
-
-	// AccountDataAll walks every page of AccountData, reading the pages one at
-	// a time.
+	// AccountDataAll walks every page of AccountData, one at a time (see
+	// dyngen.WalkPages).
 	AccountDataAll(ctx context.Context, accountID string) iter.Seq2[*AccountDataResult, error]
-
-	// ServiceGroupsOfUser reads one page of Membership items.
+	// ServiceGroupsOfUser reads one page of Membership items (see Page and
+	// DecodeError).
 	ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error)
-
-	// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser,
-	// reading the pages one at a time.
+	// ServiceGroupsOfUserAll walks every Membership of ServiceGroupsOfUser, a
+	// page at a time (see dyngen.Walk).
 	ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.Seq2[Membership, error]
-
-	// UsersOfServiceGroup reads one page of Membership items.
+	// UsersOfServiceGroup reads one page of Membership items (see Page and
+	// DecodeError).
 	UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error)
-
-	// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup,
-	// reading the pages one at a time.
+	// UsersOfServiceGroupAll walks every Membership of UsersOfServiceGroup, a
+	// page at a time (see dyngen.Walk).
 	UsersOfServiceGroupAll(ctx context.Context, serviceGroupID string) iter.Seq2[Membership, error]
-
-	// UserByID reads one page of User items.
+	// UserByID reads one page of User items (see Page and DecodeError).
 	UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error)
-
-	// UserByIDAll walks every User of UserByID, reading the pages one at a
-	// time.
+	// UserByIDAll walks every User of UserByID, a page at a time (see
+	// dyngen.Walk).
 	UserByIDAll(ctx context.Context, userID string) iter.Seq2[User, error]
-
 	// CreateAccount writes account only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateAccount(ctx context.Context, account *Account) error
-
 	// CreateUser writes user only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateUser(ctx context.Context, user *User) error
-
 	// CreateServiceGroup writes serviceGroup only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateServiceGroup(ctx context.Context, serviceGroup *ServiceGroup) error
-
 	// GrantServiceGroup writes its 3 steps in one transaction: all of them, or
 	// none.
 	GrantServiceGroup(ctx context.Context, params GrantServiceGroupParams) error
-
 	// RevokeServiceGroup writes its 2 steps in one transaction: all of them, or
 	// none.
 	RevokeServiceGroup(ctx context.Context, params RevokeServiceGroupParams) error

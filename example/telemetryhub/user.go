@@ -13,9 +13,8 @@ import (
 
 // A user of an account.
 //
-// User is an item of table TelemetryHub.
-//
-// Its items hold _type="User", under these keys:
+// User is an item of table TelemetryHub, with _type="User", under these
+// keys:
 //
 //	table TelemetryHub: PK="account:{accountId}" SK="user:{userId}"
 //	GSI Inverse: SK="user:{userId}" PK="account:{accountId}"
@@ -36,118 +35,77 @@ type UserKey struct {
 
 // userPK builds PK="account:{accountId}" of User items.
 func userPK(accountID string) (string, error) {
-	accountIDKey, err := dyngen.KeyString("accountId", accountID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "account:"+accountIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "account:"+check.KeyString("accountId", accountID, ":"), dyngen.MaxSortKey)
 }
 
 // userSK builds SK="user:{userId}" of User items.
 func userSK(userID string) (string, error) {
-	userIDKey, err := dyngen.KeyString("userId", userID, ":")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "user:"+userIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "user:"+check.KeyString("userId", userID, ":"), dyngen.MaxSortKey)
 }
 
 // validate checks u against the constraints of the spec before a write.
 func (u *User) validate() error {
-	if !utf8.ValidString(u.AccountID) {
+	switch {
+	case !utf8.ValidString(u.AccountID):
 		return &ItemError{Entity: "User", Attr: "accountId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(u.UserID) {
+	case !utf8.ValidString(u.UserID):
 		return &ItemError{Entity: "User", Attr: "userId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(u.FirstName) {
+	case !utf8.ValidString(u.FirstName):
 		return &ItemError{Entity: "User", Attr: "firstName", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(u.LastName) {
+	case !utf8.ValidString(u.LastName):
 		return &ItemError{Entity: "User", Attr: "lastName", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(u.Role) {
+	case !utf8.ValidString(u.Role):
 		return &ItemError{Entity: "User", Attr: "role", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(u.CreatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(u.CreatedAt.UTC().Year()):
 		return &ItemError{Entity: "User", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns u as DynamoDB stores it: its attributes,
-// _type="User", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns u as DynamoDB stores it, with _type="User" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "account:"...)
-	accountIDKey, err := dyngen.KeyString("accountId", u.AccountID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, accountIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "account:"...)
+	text = append(text, check.KeyString("accountId", u.AccountID, ":")...)
 	pkEnd := len(text)
 	text = append(text, "user:"...)
-	userIDKey, err := dyngen.KeyString("userId", u.UserID, ":")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, userIDKey...)
+	text = append(text, check.KeyString("userId", u.UserID, ":")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := u.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &userValues{
 		s: [9]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "User"},
-			{Value: u.AccountID},
-			{Value: u.UserID},
-			{Value: u.FirstName},
-			{Value: u.LastName},
-			{Value: u.Role},
-			{Value: dyngen.FormatTime(u.CreatedAt)},
+			{Value: pk}, {Value: sk}, {Value: "User"},
+			{Value: u.AccountID}, {Value: u.UserID}, {Value: u.FirstName},
+			{Value: u.LastName}, {Value: u.Role}, {Value: dyngen.FormatTime(u.CreatedAt)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 9)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["accountId"] = &vals.s[3]
-	item["userId"] = &vals.s[4]
-	item["first_name"] = &vals.s[5]
-	item["last_name"] = &vals.s[6]
-	item["role"] = &vals.s[7]
-	item["created_at"] = &vals.s[8]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"accountId": &vals.s[3], "userId": &vals.s[4], "first_name": &vals.s[5],
+		"last_name": &vals.s[6], "role": &vals.s[7], "created_at": &vals.s[8],
+	}, nil
 }
 
-// userValues holds the scalar attribute values of one User item, allocated
-// at once.
+// userValues holds the scalar values of one User item, allocated at once.
 type userValues struct {
 	s [9]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets u from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets u from an item (see dyngen.ItemDecoder).
 func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "User"}
 	u.AccountID = dec.String("accountId", item["accountId"], dyngen.Required)

@@ -221,9 +221,9 @@ func decode[T any](d *ItemDecoder, attr string, av types.AttributeValue, p Prese
 	return v
 }
 
-// DecodePtr reads av, the value of an optional attribute, with read: nil
+// decodePtr reads av, the value of an optional attribute, with read: nil
 // when the item lacks it or holds NULL.
-func DecodePtr[T any](d *ItemDecoder, attr string, av types.AttributeValue, read func(entity, attr string, av types.AttributeValue) (T, error)) *T {
+func decodePtr[T any](d *ItemDecoder, attr string, av types.AttributeValue, read func(entity, attr string, av types.AttributeValue) (T, error)) *T {
 	if av == nil || isNull(av) {
 		return nil
 	}
@@ -231,10 +231,10 @@ func DecodePtr[T any](d *ItemDecoder, attr string, av types.AttributeValue, read
 	return &v
 }
 
-// DecodeOr reads av with read, or gives def when the item lacks the
+// decodeOr reads av with read, or gives def when the item lacks the
 // attribute or holds NULL: the default of an attribute added to the spec
 // after items were written without it.
-func DecodeOr[T any](d *ItemDecoder, attr string, av types.AttributeValue, def T, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
+func decodeOr[T any](d *ItemDecoder, attr string, av types.AttributeValue, def T, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
 	if av == nil || isNull(av) {
 		return def
 	}
@@ -250,58 +250,76 @@ func Document(av types.AttributeValue) types.AttributeValue {
 	return av
 }
 
+// The methods of ItemDecoder are kept out of line: the decoder then
+// stays on its caller's stack (a call of a generic function, which their
+// bodies make, from another package is taken to leak its arguments).
+
+//go:noinline
 func (d *ItemDecoder) String(attr string, av types.AttributeValue, p Presence) string {
 	return decode(d, attr, av, p, ReadString)
 }
 
+//go:noinline
 func (d *ItemDecoder) Int(attr string, av types.AttributeValue, p Presence) int64 {
 	return decode(d, attr, av, p, ReadInt)
 }
 
+//go:noinline
 func (d *ItemDecoder) Float(attr string, av types.AttributeValue, p Presence) float64 {
 	return decode(d, attr, av, p, ReadFloat)
 }
 
+//go:noinline
 func (d *ItemDecoder) Bool(attr string, av types.AttributeValue, p Presence) bool {
 	return decode(d, attr, av, p, ReadBool)
 }
 
+//go:noinline
 func (d *ItemDecoder) Time(attr string, av types.AttributeValue, p Presence) time.Time {
 	return decode(d, attr, av, p, ReadTime)
 }
 
+//go:noinline
 func (d *ItemDecoder) Date(attr string, av types.AttributeValue, p Presence) time.Time {
 	return decode(d, attr, av, p, ReadDate)
 }
 
+//go:noinline
 func (d *ItemDecoder) Unix(attr string, av types.AttributeValue, p Presence) time.Time {
 	return decode(d, attr, av, p, ReadUnix)
 }
 
+//go:noinline
 func (d *ItemDecoder) UnixMilli(attr string, av types.AttributeValue, p Presence) time.Time {
 	return decode(d, attr, av, p, ReadUnixMilli)
 }
 
+//go:noinline
 func (d *ItemDecoder) Bytes(attr string, av types.AttributeValue, p Presence) []byte {
 	return decode(d, attr, av, p, ReadBytes)
 }
 
+//go:noinline
 func (d *ItemDecoder) Strings(attr string, av types.AttributeValue, p Presence) []string {
 	return decode(d, attr, av, p, ReadStrings)
 }
 
+//go:noinline
 func (d *ItemDecoder) StringSet(attr string, av types.AttributeValue, p Presence) []string {
 	return decode(d, attr, av, p, ReadStringSet)
 }
 
+//go:noinline
 func (d *ItemDecoder) IntSet(attr string, av types.AttributeValue, p Presence) []int64 {
 	return decode(d, attr, av, p, ReadIntSet)
 }
 
+//go:noinline
 func (d *ItemDecoder) StringMap(attr string, av types.AttributeValue, p Presence) map[string]string {
 	return decode(d, attr, av, p, ReadMap)
 }
 
+//go:noinline
 func (d *ItemDecoder) Path(attr string, av types.AttributeValue, sep string, p Presence) []string {
 	return decode(d, attr, av, p, func(entity, attr string, av types.AttributeValue) ([]string, error) {
 		return ReadPath(entity, attr, av, sep)
@@ -352,22 +370,22 @@ func expiredAt(item map[string]types.AttributeValue, ttl string, now types.Attri
 	return err == nil && Expired(item, ttl, sec)
 }
 
-// QueryFixed holds what a Query's input points to, the request's own:
+// queryFixed holds what a Query's input points to, the request's own:
 // the client may change what it is given, and one block is cheaper than
 // a value per pointer.
-type QueryFixed struct {
-	Table, Index, KeyCondition, Filter, Projection string
-	Forward, Consistent                            bool
-	Limit                                          int32
-	PK, SK, SKLo, SKHi                             types.AttributeValueMemberS
+type queryFixed struct {
+	table, index, keyCondition, filter, projection string
+	forward, consistent                            bool
+	limit                                          int32
+	pk, sk, skLo, skHi                             types.AttributeValueMemberS
 }
 
-// LimitRef is the input's Limit: nil for none.
-func (f *QueryFixed) LimitRef() *int32 {
-	if f.Limit <= 0 {
+// limitRef is the input's Limit: nil for none.
+func (f *queryFixed) limitRef() *int32 {
+	if f.limit <= 0 {
 		return nil
 	}
-	return &f.Limit
+	return &f.limit
 }
 
 // IntDiff is the number a - b, exact also where it is outside int64's
@@ -525,4 +543,88 @@ func UpdateExpression(set []string, add string, remove, del []string) string {
 		b.WriteString("DELETE " + strings.Join(del, ", "))
 	}
 	return b.String()
+}
+
+// The decoders of an optional scalar attribute, a pointer (nil when the
+// item lacks the attribute or holds NULL), and of a required one with a
+// default, def when the item lacks it or holds NULL.
+
+//go:noinline
+func (d *ItemDecoder) StringPtr(attr string, av types.AttributeValue) *string {
+	return decodePtr(d, attr, av, ReadString)
+}
+
+//go:noinline
+func (d *ItemDecoder) StringOr(attr string, av types.AttributeValue, def string) string {
+	return decodeOr(d, attr, av, def, ReadString)
+}
+
+//go:noinline
+func (d *ItemDecoder) IntPtr(attr string, av types.AttributeValue) *int64 {
+	return decodePtr(d, attr, av, ReadInt)
+}
+
+//go:noinline
+func (d *ItemDecoder) IntOr(attr string, av types.AttributeValue, def int64) int64 {
+	return decodeOr(d, attr, av, def, ReadInt)
+}
+
+//go:noinline
+func (d *ItemDecoder) FloatPtr(attr string, av types.AttributeValue) *float64 {
+	return decodePtr(d, attr, av, ReadFloat)
+}
+
+//go:noinline
+func (d *ItemDecoder) FloatOr(attr string, av types.AttributeValue, def float64) float64 {
+	return decodeOr(d, attr, av, def, ReadFloat)
+}
+
+//go:noinline
+func (d *ItemDecoder) BoolPtr(attr string, av types.AttributeValue) *bool {
+	return decodePtr(d, attr, av, ReadBool)
+}
+
+//go:noinline
+func (d *ItemDecoder) BoolOr(attr string, av types.AttributeValue, def bool) bool {
+	return decodeOr(d, attr, av, def, ReadBool)
+}
+
+//go:noinline
+func (d *ItemDecoder) TimePtr(attr string, av types.AttributeValue) *time.Time {
+	return decodePtr(d, attr, av, ReadTime)
+}
+
+//go:noinline
+func (d *ItemDecoder) TimeOr(attr string, av types.AttributeValue, def time.Time) time.Time {
+	return decodeOr(d, attr, av, def, ReadTime)
+}
+
+//go:noinline
+func (d *ItemDecoder) DatePtr(attr string, av types.AttributeValue) *time.Time {
+	return decodePtr(d, attr, av, ReadDate)
+}
+
+//go:noinline
+func (d *ItemDecoder) DateOr(attr string, av types.AttributeValue, def time.Time) time.Time {
+	return decodeOr(d, attr, av, def, ReadDate)
+}
+
+//go:noinline
+func (d *ItemDecoder) UnixPtr(attr string, av types.AttributeValue) *time.Time {
+	return decodePtr(d, attr, av, ReadUnix)
+}
+
+//go:noinline
+func (d *ItemDecoder) UnixOr(attr string, av types.AttributeValue, def time.Time) time.Time {
+	return decodeOr(d, attr, av, def, ReadUnix)
+}
+
+//go:noinline
+func (d *ItemDecoder) UnixMilliPtr(attr string, av types.AttributeValue) *time.Time {
+	return decodePtr(d, attr, av, ReadUnixMilli)
+}
+
+//go:noinline
+func (d *ItemDecoder) UnixMilliOr(attr string, av types.AttributeValue, def time.Time) time.Time {
+	return decodeOr(d, attr, av, def, ReadUnixMilli)
 }

@@ -773,31 +773,31 @@ func TestUpdateExpression(t *testing.T) {
 func TestDecodePtrAndDefault(t *testing.T) {
 	null := &types.AttributeValueMemberNULL{Value: true}
 	d := ItemDecoder{Entity: "Book"}
-	if p := DecodePtr(&d, "n", nil, ReadInt); p != nil {
+	if p := decodePtr(&d, "n", nil, ReadInt); p != nil {
 		t.Errorf("decodePtr(missing) = %v", *p)
 	}
-	if p := DecodePtr(&d, "n", null, ReadInt); p != nil {
+	if p := decodePtr(&d, "n", null, ReadInt); p != nil {
 		t.Errorf("decodePtr(NULL) = %v", *p)
 	}
-	if p := DecodePtr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, ReadInt); p == nil || *p != 0 {
+	if p := decodePtr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, ReadInt); p == nil || *p != 0 {
 		t.Errorf("decodePtr(0) = %v", p)
 	}
-	if p := DecodePtr(&d, "b", &types.AttributeValueMemberBOOL{Value: false}, ReadBool); p == nil || *p {
+	if p := decodePtr(&d, "b", &types.AttributeValueMemberBOOL{Value: false}, ReadBool); p == nil || *p {
 		t.Errorf("decodePtr(false) = %v", p)
 	}
 	if d.Err != nil {
 		t.Fatalf("error %v", d.Err)
 	}
-	if p := DecodePtr(&d, "n", &types.AttributeValueMemberS{Value: "x"}, ReadInt); p == nil || d.Err == nil {
+	if p := decodePtr(&d, "n", &types.AttributeValueMemberS{Value: "x"}, ReadInt); p == nil || d.Err == nil {
 		t.Errorf("decodePtr(S) for an int: %v, %v; want an error", p, d.Err)
 	}
 	d = ItemDecoder{Entity: "Book"}
 	for _, av := range []types.AttributeValue{nil, null} {
-		if got := DecodeOr(&d, "n", av, int64(3), ReadInt); got != 3 {
+		if got := decodeOr(&d, "n", av, int64(3), ReadInt); got != 3 {
 			t.Errorf("decodeOr(%v) = %d, want the default 3", av, got)
 		}
 	}
-	if got := DecodeOr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, int64(3), ReadInt); got != 0 {
+	if got := decodeOr(&d, "n", &types.AttributeValueMemberN{Value: "0"}, int64(3), ReadInt); got != 0 {
 		t.Errorf("decodeOr(0) = %d, want the stored 0", got)
 	}
 	if d.Err != nil {

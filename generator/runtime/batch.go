@@ -407,7 +407,7 @@ func BatchGet[T any](ctx context.Context, c batchGetClient, call BatchCall, keys
 			// Left out, and listed by the place of its key: the other
 			// items are still read.
 			state[k] = batchNotDone
-			undecoded = append(undecoded, Undecodable(i, derr, call.Key...))
+			undecoded = append(undecoded, undecodable(i, derr, call.Key...))
 			continue
 		}
 		out = append(out, v)

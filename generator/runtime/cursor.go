@@ -67,45 +67,45 @@ func NewCursorKeys(secret []byte) *CursorKeys {
 // what it sends besides its start key and limit.
 type cursorBinding [sha256.Size]byte
 
-// CursorScope is what the cursors of one call of a query are made with:
+// cursorScope is what the cursors of one call of a query are made with:
 // the Store's keys and the query's binding, made before the call when a
 // cursor is given, else only when a page has a next one, from a request
 // built again from the method's own values: nothing the client is given
 // feeds the next cursor, and a page with no cursor given and none to give
 // costs no hash.
-type CursorScope struct {
+type cursorScope struct {
 	keys    *CursorKeys
 	pattern string
-	clock   string // QueryShape's clock
+	clock   string // queryShape's clock
 	bind    cursorBinding
 	bound   bool
 }
 
-// QueryShape is what the generated code of a query tells CursorStart,
+// queryShape is what a Query (Query.shape) tells cursorStart,
 // the same for every call: the check of the start key, with the
 // placeholders of the values it is checked against (read from the
 // request).
-type QueryShape struct {
+type queryShape struct {
 	// keys is the check, its values left nil.
-	Keys QueryKeys
+	keys queryKeys
 	// pkValue, lo and hi are the placeholders of keys' values; "" for
 	// none.
-	PKValue, Lo, Hi string
+	pkValue, lo, hi string
 	// clock is the placeholder of the Store clock's now, which a query
 	// that leaves expired items out sends ("" for none): a cursor is
 	// bound to its name, not its value, which changes from page to page.
-	Clock string
+	clock string
 }
 
 // check is the check of the start key of a query sent as in.
-func (s *QueryShape) check(in *dynamodb.QueryInput) *QueryKeys {
-	q := s.Keys
-	q.pkValue = in.ExpressionAttributeValues[s.PKValue]
-	if s.Lo != "" {
-		q.lo = in.ExpressionAttributeValues[s.Lo]
+func (s *queryShape) check(in *dynamodb.QueryInput) *queryKeys {
+	q := s.keys
+	q.pkValue = in.ExpressionAttributeValues[s.pkValue]
+	if s.lo != "" {
+		q.lo = in.ExpressionAttributeValues[s.lo]
 	}
-	if s.Hi != "" {
-		q.hi = in.ExpressionAttributeValues[s.Hi]
+	if s.hi != "" {
+		q.hi = in.ExpressionAttributeValues[s.hi]
 	}
 	return &q
 }
@@ -119,52 +119,52 @@ type StartAttr struct {
 	Sort bool
 }
 
-// QueryKeys is what a query's start key is checked against before it is
+// queryKeys is what a query's start key is checked against before it is
 // sent: the attributes it holds (the index's key and the table's, each
 // once) and the key condition it must meet.
-type QueryKeys struct {
-	Pattern string
-	Attrs   []StartAttr
+type queryKeys struct {
+	pattern string
+	attrs   []StartAttr
 	// pk and sk are the index's key attributes (sk "" when the index has
 	// none).
-	PK, SK string
+	pk, sk string
 	// op is the operator of the key condition on sk: "=", "<", "<=", ">",
 	// ">=", "BETWEEN" or "begins_with"; "" when it reads the whole
 	// partition.
-	Op string
+	op string
 	// pkValue is the partition's value; lo is the operand of op (the lower
 	// bound of BETWEEN), hi the upper bound of BETWEEN.
 	pkValue, lo, hi types.AttributeValue
 }
 
-// CursorStart binds the cursors of a query to in (its table, index and
+// cursorStart binds the cursors of a query to in (its table, index and
 // values) and, for a cursor c, sets in's ExclusiveStartKey to the key it
 // holds: c must have been made for this query, with the Store's keys,
 // and its key must lie inside the key condition (a forged one is refused
 // before any call). It returns the scope the next cursor is made in.
-func CursorStart(keys *CursorKeys, c Cursor, in *dynamodb.QueryInput, shape *QueryShape) (CursorScope, error) {
-	scope := CursorScope{keys: keys, pattern: shape.Keys.Pattern, clock: shape.Clock}
+func cursorStart(keys *CursorKeys, c Cursor, in *dynamodb.QueryInput, shape *queryShape) (cursorScope, error) {
+	scope := cursorScope{keys: keys, pattern: shape.keys.pattern, clock: shape.clock}
 	if c == "" {
 		return scope, nil
 	}
-	scope.bind, scope.bound = bindQuery(shape.Keys.Pattern, shape.Clock, in), true
+	scope.bind, scope.bound = bindQuery(shape.keys.pattern, shape.clock, in), true
 	// A copy, so that only a call with a cursor allocates one.
 	bind := scope.bind
 	key, err := decodeCursor(keys, &bind, c)
 	if err != nil {
-		return CursorScope{}, err
+		return cursorScope{}, err
 	}
 	if !shape.check(in).admits(key) {
-		return CursorScope{}, ErrInvalidCursor
+		return cursorScope{}, ErrInvalidCursor
 	}
 	in.ExclusiveStartKey = key
 	return scope, nil
 }
 
-// CursorNext is the cursor of the page after one whose LastEvaluatedKey
+// cursorNext is the cursor of the page after one whose LastEvaluatedKey
 // is key: "" after the last page. newInput builds the request again, as
 // it was sent, when the binding is not made yet.
-func CursorNext(scope *CursorScope, key map[string]types.AttributeValue, newInput func() *dynamodb.QueryInput) Cursor {
+func cursorNext(scope *cursorScope, key map[string]types.AttributeValue, newInput func() *dynamodb.QueryInput) Cursor {
 	if len(key) == 0 {
 		return ""
 	}
@@ -438,24 +438,24 @@ func chunk(b []byte) (data, rest []byte, ok bool) {
 // admits reports whether a start key fits the query: exactly its key
 // attributes, of their types and sizes, the partition's value, and a sort
 // key inside the key condition.
-func (q *QueryKeys) admits(key map[string]types.AttributeValue) bool {
-	if len(key) != len(q.Attrs) {
+func (q *queryKeys) admits(key map[string]types.AttributeValue) bool {
+	if len(key) != len(q.attrs) {
 		return false
 	}
-	for _, a := range q.Attrs {
+	for _, a := range q.attrs {
 		v, ok := key[a.Name]
 		if !ok || !validKeyValue(v, a.Kind, a.Sort) {
 			return false
 		}
 	}
-	if c, ok := compareValues(key[q.PK], q.pkValue); !ok || c != 0 {
+	if c, ok := compareValues(key[q.pk], q.pkValue); !ok || c != 0 {
 		return false
 	}
-	if q.Op == "" {
+	if q.op == "" {
 		return true
 	}
-	sk := key[q.SK]
-	if q.Op == "begins_with" {
+	sk := key[q.sk]
+	if q.op == "begins_with" {
 		switch v := sk.(type) {
 		case *types.AttributeValueMemberS:
 			p, ok := q.lo.(*types.AttributeValueMemberS)
@@ -470,7 +470,7 @@ func (q *QueryKeys) admits(key map[string]types.AttributeValue) bool {
 	if !ok {
 		return false
 	}
-	switch q.Op {
+	switch q.op {
 	case "=":
 		return c == 0
 	case "<":
@@ -544,51 +544,21 @@ type Page struct {
 	Limit  int
 }
 
-// PageLimit is the Limit of a query: the page's, else the pattern's def
+// pageLimit is the Limit of a query: the page's, else the pattern's def
 // (0: none).
-func PageLimit(p Page, def int32) int32 {
+func pageLimit(p Page, def int32) int32 {
 	if p.Limit > 0 {
 		return int32(min(p.Limit, 1<<31-1))
 	}
 	return def
 }
 
-// EmptyRange reports whether the bounds of a sort key BETWEEN are the
+// emptyRange reports whether the bounds of a sort key BETWEEN are the
 // wrong way round (lo above hi): the range holds nothing, and DynamoDB
 // refuses such a condition, so the query returns no item instead.
-func EmptyRange(lo, hi types.AttributeValue) bool {
+func emptyRange(lo, hi types.AttributeValue) bool {
 	c, ok := compareValues(lo, hi)
 	return ok && c > 0
-}
-
-// Walk yields every item of every page that page returns, reading the
-// pages one at a time from the first. A page's error is yielded after its
-// items; the walk goes on with the next page when the page has one (a
-// page that left out the items it could not decode, with a DecodeError),
-// and stops after the last page, at an error with no next page, and when
-// the caller stops.
-func Walk[T any](page func(Page) ([]T, Cursor, error)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var p Page
-		for {
-			items, next, err := page(p)
-			for _, v := range items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if err != nil {
-				var zero T
-				if !yield(zero, err) {
-					return
-				}
-			}
-			if next == "" {
-				return
-			}
-			p.Cursor = next
-		}
-	}
 }
 
 // WalkPages yields every page that page returns, one at a time from the

@@ -533,16 +533,16 @@ func FuzzDecodeCursor(f *testing.F) {
 			}
 			// The check of a start key takes any key without a panic, and
 			// takes only keys of the query's attributes.
-			for _, q := range []*QueryKeys{
+			for _, q := range []*queryKeys{
 				ordersByDate("BETWEEN", avS("a"), avS("z")),
 				ordersByDate("begins_with", avS("D"), nil),
-				{Pattern: "R", Attrs: []StartAttr{{"pk", 'N', false}, {"sk", 'N', true}}, PK: "pk", SK: "sk", Op: "<", pkValue: avN("1"), lo: avN("10")},
-				{Pattern: "B", Attrs: []StartAttr{{"pk", 'B', false}}, PK: "pk", pkValue: avB(1)},
+				{pattern: "R", attrs: []StartAttr{{"pk", 'N', false}, {"sk", 'N', true}}, pk: "pk", sk: "sk", op: "<", pkValue: avN("1"), lo: avN("10")},
+				{pattern: "B", attrs: []StartAttr{{"pk", 'B', false}}, pk: "pk", pkValue: avB(1)},
 			} {
 				if q.admits(key) {
-					for _, a := range q.Attrs {
-						if _, ok := key[a.Name]; !ok || len(key) != len(q.Attrs) {
-							t.Fatalf("admits(%s) for attributes %v", showKey(key), q.Attrs)
+					for _, a := range q.attrs {
+						if _, ok := key[a.Name]; !ok || len(key) != len(q.attrs) {
+							t.Fatalf("admits(%s) for attributes %v", showKey(key), q.attrs)
 						}
 					}
 				}
@@ -560,11 +560,11 @@ func FuzzDecodeCursor(f *testing.F) {
 
 // ordersByDate is the start key check of a query on index GSI1 (GSI1PK,
 // GSI1SK) of a table keyed by PK and SK, in partition USER#alice.
-func ordersByDate(op string, lo, hi types.AttributeValue) *QueryKeys {
-	return &QueryKeys{
-		Pattern: "OrdersByDate",
-		Attrs:   []StartAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
-		PK:      "GSI1PK", SK: "GSI1SK", Op: op,
+func ordersByDate(op string, lo, hi types.AttributeValue) *queryKeys {
+	return &queryKeys{
+		pattern: "OrdersByDate",
+		attrs:   []StartAttr{{"GSI1PK", 'S', false}, {"GSI1SK", 'S', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+		pk:      "GSI1PK", sk: "GSI1SK", op: op,
 		pkValue: avS("USER#alice"), lo: lo, hi: hi,
 	}
 }
@@ -587,7 +587,7 @@ func TestStartKeyAdmitted(t *testing.T) {
 	date := avS("DATE#2024-05-01")
 	for _, tt := range []struct {
 		what string
-		q    *QueryKeys
+		q    *queryKeys
 		key  map[string]types.AttributeValue
 		want bool
 	}{
@@ -638,21 +638,21 @@ func TestStartKeyAdmitted(t *testing.T) {
 		}
 	}
 	// Natural keys of type N and B: numbers by value, binary by bytes.
-	readings := func(op string, lo, hi types.AttributeValue) *QueryKeys {
-		return &QueryKeys{Pattern: "R", Attrs: []StartAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, PK: "deviceId", SK: "seq", Op: op, pkValue: avN("7"), lo: lo, hi: hi}
+	readings := func(op string, lo, hi types.AttributeValue) *queryKeys {
+		return &queryKeys{pattern: "R", attrs: []StartAttr{{"deviceId", 'N', false}, {"seq", 'N', true}}, pk: "deviceId", sk: "seq", op: op, pkValue: avN("7"), lo: lo, hi: hi}
 	}
 	rk := func(pk, seq string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"deviceId": avN(pk), "seq": avN(seq)}
 	}
-	blobs := func(op string, lo types.AttributeValue) *QueryKeys {
-		return &QueryKeys{Pattern: "B", Attrs: []StartAttr{{"id", 'B', false}, {"part", 'B', true}}, PK: "id", SK: "part", Op: op, pkValue: avB(1), lo: lo}
+	blobs := func(op string, lo types.AttributeValue) *queryKeys {
+		return &queryKeys{pattern: "B", attrs: []StartAttr{{"id", 'B', false}, {"part", 'B', true}}, pk: "id", sk: "part", op: op, pkValue: avB(1), lo: lo}
 	}
 	bk := func(part ...byte) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"id": avB(1), "part": avB(part...)}
 	}
 	for _, tt := range []struct {
 		what string
-		q    *QueryKeys
+		q    *queryKeys
 		key  map[string]types.AttributeValue
 		want bool
 	}{
@@ -694,16 +694,16 @@ func TestCursorStart(t *testing.T) {
 	values := func() map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{":pk": avS("USER#alice"), ":sk": avS("DATE#2024")}
 	}
-	q := func(in *dynamodb.QueryInput) *QueryShape {
+	q := func(in *dynamodb.QueryInput) *queryShape {
 		k := ordersByDate("begins_with", nil, nil)
 		k.pkValue = nil
-		return &QueryShape{Keys: *k, PKValue: ":pk", Lo: ":sk"}
+		return &queryShape{keys: *k, pkValue: ":pk", lo: ":sk"}
 	}
 	newInput := func() *dynamodb.QueryInput { return queryIn("Orders", "GSI1", values()) }
 	for _, mode := range keyModes {
 		// The first page: no start key; its Next continues.
 		in := newInput()
-		scope, err := CursorStart(mode.keys, "", in, q(in))
+		scope, err := cursorStart(mode.keys, "", in, q(in))
 		if err != nil || in.ExclusiveStartKey != nil || scope.bound {
 			t.Fatalf("%s: first page: %v, start %s, bound at once %v", mode.name, err, showKey(in.ExclusiveStartKey), scope.bound)
 		}
@@ -712,33 +712,33 @@ func TestCursorStart(t *testing.T) {
 		in.ExpressionAttributeValues[":pk"].(*types.AttributeValueMemberS).Value = "USER#bob"
 		*in.TableName = "Other"
 		last := startKey(avS("DATE#2024-05-01"))
-		if c := CursorNext(&scope, nil, newInput); c != "" || scope.bound {
+		if c := cursorNext(&scope, nil, newInput); c != "" || scope.bound {
 			t.Errorf("%s: cursorNext(none) = %q, bound %v", mode.name, c, scope.bound)
 		}
-		next := CursorNext(&scope, last, newInput)
+		next := cursorNext(&scope, last, newInput)
 		if next == "" {
 			t.Fatalf("%s: no cursor after a page with a LastEvaluatedKey", mode.name)
 		}
-		if again := CursorNext(&scope, last, func() *dynamodb.QueryInput { panic("built again") }); again != next {
+		if again := cursorNext(&scope, last, func() *dynamodb.QueryInput { panic("built again") }); again != next {
 			t.Errorf("%s: a second cursor of the page differs", mode.name)
 		}
 		in2 := newInput()
-		if _, err := CursorStart(mode.keys, next, in2, q(in2)); err != nil || !maps.Equal(keyView(in2.ExclusiveStartKey), keyView(last)) {
+		if _, err := cursorStart(mode.keys, next, in2, q(in2)); err != nil || !maps.Equal(keyView(in2.ExclusiveStartKey), keyView(last)) {
 			t.Errorf("%s: the next page: %v, start %s", mode.name, err, showKey(in2.ExclusiveStartKey))
 		}
 		// Refused, and no start key set: another partition, a forged key.
 		in3 := queryIn("Orders", "GSI1", map[string]types.AttributeValue{":pk": avS("USER#bob"), ":sk": avS("DATE#2024")})
-		if _, err := CursorStart(mode.keys, next, in3, q(in3)); !errors.Is(err, ErrInvalidCursor) || in3.ExclusiveStartKey != nil {
+		if _, err := cursorStart(mode.keys, next, in3, q(in3)); !errors.Is(err, ErrInvalidCursor) || in3.ExclusiveStartKey != nil {
 			t.Errorf("%s: a cursor of another partition: %v, start %s", mode.name, err, showKey(in3.ExclusiveStartKey))
 		}
 		// A key outside the range, in a cursor of this very query
 		// (as a caller who knows the format can build one unsigned).
 		in4 := queryIn("Orders", "GSI1", values())
 		forged := encodeCursor(mode.keys, new(bindQuery("OrdersByDate", "", in4)), startKey(avS("DATE#2023")))
-		if _, err := CursorStart(mode.keys, forged, in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
+		if _, err := cursorStart(mode.keys, forged, in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
 			t.Errorf("%s: a key outside the range: %v, start %s", mode.name, err, showKey(in4.ExclusiveStartKey))
 		}
-		if _, err := CursorStart(mode.keys, "!!", in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
+		if _, err := cursorStart(mode.keys, "!!", in4, q(in4)); !errors.Is(err, ErrInvalidCursor) || in4.ExclusiveStartKey != nil {
 			t.Errorf("%s: a damaged cursor: %v", mode.name, err)
 		}
 	}
@@ -749,9 +749,9 @@ func TestCursorStart(t *testing.T) {
 // bounds, and a number is sent as DynamoDB writes it, whatever the text
 // the cursor holds.
 func TestCursorStartNumbers(t *testing.T) {
-	shape := &QueryShape{
-		Keys:    QueryKeys{Pattern: "GaugesFrom", Attrs: []StartAttr{{"zone", 'N', false}, {"level", 'N', true}}, PK: "zone", SK: "level", Op: ">="},
-		PKValue: ":pk", Lo: ":sk",
+	shape := &queryShape{
+		keys:    queryKeys{pattern: "GaugesFrom", attrs: []StartAttr{{"zone", 'N', false}, {"level", 'N', true}}, pk: "zone", sk: "level", op: ">="},
+		pkValue: ":pk", lo: ":sk",
 	}
 	newInput := func() *dynamodb.QueryInput {
 		return queryIn("Gauges", "", map[string]types.AttributeValue{":pk": avN("1000000"), ":sk": avN("-1e5")})
@@ -777,7 +777,7 @@ func TestCursorStartNumbers(t *testing.T) {
 		} {
 			in := newInput()
 			c := encodeCursor(mode.keys, new(bindQuery("GaugesFrom", "", in)), key(tt.zone, tt.level))
-			_, err := CursorStart(mode.keys, c, in, shape)
+			_, err := cursorStart(mode.keys, c, in, shape)
 			if tt.want == nil {
 				if !errors.Is(err, ErrInvalidCursor) || in.ExclusiveStartKey != nil {
 					t.Errorf("%s: a cursor at %s, %s: %v, start %s; want ErrInvalidCursor", mode.name, tt.zone, tt.level, err, showKey(in.ExclusiveStartKey))
@@ -823,8 +823,8 @@ func TestPageLimit(t *testing.T) {
 		{1 << 40, 7, 1<<31 - 1},
 		{int(^uint(0) >> 1), 0, 1<<31 - 1},
 	} {
-		f := QueryFixed{Limit: PageLimit(Page{Limit: tt.limit}, tt.pattern)}
-		got := f.LimitRef()
+		f := queryFixed{limit: pageLimit(Page{Limit: tt.limit}, tt.pattern)}
+		got := f.limitRef()
 		switch {
 		case tt.want == 0 && got != nil:
 			t.Errorf("pageLimit(%d, %d) = %d, want none", tt.limit, tt.pattern, *got)
@@ -834,7 +834,7 @@ func TestPageLimit(t *testing.T) {
 		if got != nil && *got <= 0 {
 			t.Errorf("pageLimit(%d, %d) = %d: DynamoDB wants a Limit >= 1", tt.limit, tt.pattern, *got)
 		}
-		if got != nil && got != &f.Limit {
+		if got != nil && got != &f.limit {
 			t.Errorf("limitRef does not point into the request's own block")
 		}
 	}
@@ -882,7 +882,7 @@ func TestEmptyRange(t *testing.T) {
 		{S("b"), nil, false},
 		{&types.AttributeValueMemberBOOL{Value: true}, &types.AttributeValueMemberBOOL{Value: false}, false},
 	} {
-		if got := EmptyRange(tt.lo, tt.hi); got != tt.want {
+		if got := emptyRange(tt.lo, tt.hi); got != tt.want {
 			t.Errorf("emptyRange(%s, %s) = %v, want %v", showKey(map[string]types.AttributeValue{"lo": tt.lo}), showKey(map[string]types.AttributeValue{"hi": tt.hi}), got, tt.want)
 		}
 	}
@@ -890,7 +890,7 @@ func TestEmptyRange(t *testing.T) {
 	ns := intBoundaries()
 	for _, a := range ns {
 		for _, b := range ns[:10] {
-			if got := EmptyRange(S(KeyInt(a)), S(KeyInt(b))); got != (a > b) {
+			if got := emptyRange(S(KeyInt(a)), S(KeyInt(b))); got != (a > b) {
 				t.Errorf("emptyRange(keyInt(%d), keyInt(%d)) = %v", a, b, got)
 			}
 		}

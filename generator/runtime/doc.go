@@ -1,7 +1,13 @@
 // Package runtime is the code every package dyngen generates shares: the
-// errors and their types, the key encodings, the attribute readers and
-// writers, cursors, batch loops and transactions. Its exported API is for
-// generated code, which imports it under the name dyngen:
+// errors and their types, the key encodings (KeyCheck), the attribute
+// readers (ItemDecoder) and writers, the reads (GetItem, QueryFirst,
+// QueryPage, QueryEach and Walk, which send a generated method's request,
+// page, bind its cursors and decode its items), batch loops and
+// transactions. A generated method builds what is its own (its key values,
+// its item type's decoder) and hands over a description of its request
+// that its plan decided (Get, Query): the code that is the same for every
+// pattern runs here, once. Its exported API is for generated code, which
+// imports it under the name dyngen:
 //
 //	import dyngen "github.com/dyngen/dyngen/generator/runtime"
 //

@@ -213,10 +213,10 @@ func (e *DecodeError) Unwrap() []error {
 	return out
 }
 
-// Undecodable is the item at position that could not be decoded (err,
+// undecodable is the item at position that could not be decoded (err,
 // which the decoders make an ItemError); keyAttrs name the table's
 // primary key attributes.
-func Undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
+func undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
 	ie, ok := err.(*ItemError)
 	if !ok && !errors.As(err, &ie) {
 		ie = &ItemError{Reason: "can't be decoded"}
@@ -224,9 +224,9 @@ func Undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
 	return UndecodedItem{Position: position, KeyAttrs: keyAttrs, Err: ie}
 }
 
-// UndecodedErr is the error of method's read that left out the items of
+// undecodedErr is the error of method's read that left out the items of
 // undecoded: nil when there are none.
-func UndecodedErr(method string, undecoded []UndecodedItem) error {
+func undecodedErr(method string, undecoded []UndecodedItem) error {
 	if len(undecoded) == 0 {
 		return nil
 	}
@@ -247,4 +247,12 @@ func Fail(method string, cause error) error { return &callError{method: method, 
 // for none).
 func FailKind(method string, kind, cause error) error {
 	return &callError{method: method, kind: kind, cause: cause}
+}
+
+// Wrap is Fail(method, err), or nil when err is nil.
+func Wrap(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return Fail(method, err)
 }

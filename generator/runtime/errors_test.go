@@ -283,16 +283,16 @@ func TestCallErrorOverOwnErrors(t *testing.T) {
 }
 
 func TestDecodeError(t *testing.T) {
-	if err := UndecodedErr("Books", nil); err != nil {
+	if err := undecodedErr("Books", nil); err != nil {
 		t.Errorf("decodeErr with no undecoded item = %v, want nil", err)
 	}
 	a := &ItemError{Entity: "Book", Attr: "pages", Reason: "not stored as N"}
 	b := &ItemError{Entity: "Review", Attr: "stars", Reason: "missing"}
-	err := UndecodedErr("Books", []UndecodedItem{
-		Undecodable(1, a, "PK", "SK"),
+	err := undecodedErr("Books", []UndecodedItem{
+		undecodable(1, a, "PK", "SK"),
 		// The decoders return an ItemError; another error is still listed.
-		Undecodable(4, errors.New("boom"), "PK", "SK"),
-		Undecodable(7, fmt.Errorf("wrapped: %w", b), "PK", "SK"),
+		undecodable(4, errors.New("boom"), "PK", "SK"),
+		undecodable(7, fmt.Errorf("wrapped: %w", b), "PK", "SK"),
 	})
 	want := pkgPrefix + "Books: 3 items can't be decoded: item 1 (key PK, SK): Book.pages: not stored as N; " +
 		"item 4 (key PK, SK): can't be decoded; item 7 (key PK, SK): Review.stars: missing"
@@ -319,7 +319,7 @@ func TestDecodeError(t *testing.T) {
 	if !errors.As(err, &ie) || ie != a {
 		t.Errorf("errors.As(*ItemError) = %v, want the first", ie)
 	}
-	one := &DecodeError{Items: []UndecodedItem{Undecodable(0, b, "id")}}
+	one := &DecodeError{Items: []UndecodedItem{undecodable(0, b, "id")}}
 	if want := pkgPrefix + "1 item can't be decoded: item 0 (key id): Review.stars: missing"; one.Error() != want {
 		t.Errorf("message %q, want %q", one, want)
 	}

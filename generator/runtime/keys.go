@@ -266,3 +266,85 @@ func StoredInt(key string) types.AttributeValue {
 	n, _ := parseKeyInt(key)
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
+
+// KeyCheck keeps the first error of the key encodings of one item, or of
+// one key: each method is the function of its name, which returns the
+// text and keeps the error, so that the generated code checks once, when
+// the keys are built (Done, Sized), rather than after each value.
+type KeyCheck struct {
+	// Err is the first error of the encodings, nil for none.
+	Err error
+}
+
+// keep keeps err when it is the first.
+func (k *KeyCheck) keep(err error) {
+	if k.Err == nil {
+		k.Err = err
+	}
+}
+
+// text is s, keeping err.
+func (k *KeyCheck) text(s string, err error) string {
+	k.keep(err)
+	return s
+}
+
+// KeyString is KeyString, keeping its error.
+func (k *KeyCheck) KeyString(attr, v, seps string) string { return k.text(KeyString(attr, v, seps)) }
+
+// KeyStringOrEmpty is KeyStringOrEmpty, keeping its error.
+func (k *KeyCheck) KeyStringOrEmpty(attr, v, seps string) string {
+	return k.text(KeyStringOrEmpty(attr, v, seps))
+}
+
+// KeyEnum is KeyEnum, keeping its error.
+func (k *KeyCheck) KeyEnum(attr, v string, valid bool, seps string) string {
+	return k.text(KeyEnum(attr, v, valid, seps))
+}
+
+// KeyPath is KeyPath, keeping its error.
+func (k *KeyCheck) KeyPath(attr string, p []string, sep, seps string) string {
+	return k.text(KeyPath(attr, p, sep, seps))
+}
+
+// KeyTime is KeyTime, keeping its error.
+func (k *KeyCheck) KeyTime(attr string, t time.Time) string { return k.text(KeyTime(attr, t)) }
+
+// KeyDate is KeyDate, keeping its error.
+func (k *KeyCheck) KeyDate(attr string, t time.Time) string { return k.text(KeyDate(attr, t)) }
+
+// KeyFloat is KeyFloat, keeping its error.
+func (k *KeyCheck) KeyFloat(attr string, f float64) string { return k.text(KeyFloat(attr, f)) }
+
+// KeySize is KeySize, keeping its error.
+func (k *KeyCheck) KeySize(attr, key string, limit int) string {
+	return k.text(KeySize(attr, key, limit))
+}
+
+// AppendKeyTime is AppendKeyTime, keeping its error.
+func (k *KeyCheck) AppendKeyTime(b []byte, attr string, t time.Time) []byte {
+	b, err := AppendKeyTime(b, attr, t)
+	k.keep(err)
+	return b
+}
+
+// Done is key, or the first error of the encodings.
+func (k *KeyCheck) Done(key string) (string, error) {
+	if k.Err != nil {
+		return "", k.Err
+	}
+	return key, nil
+}
+
+// Sized is key after KeySize's check, or the first error of the
+// encodings.
+func (k *KeyCheck) Sized(attr, key string, limit int) (string, error) {
+	if k.Err != nil {
+		return "", k.Err
+	}
+	return KeySize(attr, key, limit)
+}
+
+// Key is s, keeping err: the result of a key builder, in a call's
+// arguments.
+func (k *KeyCheck) Key(s string, err error) string { return k.text(s, err) }

@@ -29,7 +29,7 @@ func (p *pages) page(pg Page) ([]int, Cursor, error) {
 func TestWalk(t *testing.T) {
 	p := &pages{failAt: -1}
 	var got []int
-	for v, err := range Walk(p.page) {
+	for v, err := range Walk(asResults(p.page)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestWalk(t *testing.T) {
 	}
 	// The caller stops: no more page is read.
 	p = &pages{failAt: -1}
-	for v := range Walk(p.page) {
+	for v := range Walk(asResults(p.page)) {
 		if v == 2 {
 			break
 		}
@@ -52,7 +52,7 @@ func TestWalk(t *testing.T) {
 	p = &pages{failAt: 1}
 	var errs int
 	got = nil
-	for v, err := range Walk(p.page) {
+	for v, err := range Walk(asResults(p.page)) {
 		if err != nil {
 			errs++
 			continue
@@ -99,7 +99,7 @@ func partialPages(asked *[]Cursor) func(Page) ([]int, Cursor, error) {
 		}
 		var err error
 		if i == 1 {
-			err = UndecodedErr("P", []UndecodedItem{Undecodable(1, &ItemError{Entity: "E", Attr: "a", Reason: "missing"}, "PK")})
+			err = undecodedErr("P", []UndecodedItem{undecodable(1, &ItemError{Entity: "E", Attr: "a", Reason: "missing"}, "PK")})
 		}
 		return []int{2 * i, 2*i + 1}, next, err
 	}
@@ -111,7 +111,7 @@ func TestWalkGoesOnAfterDecodeError(t *testing.T) {
 	var asked []Cursor
 	var got []int
 	var errs []int // the number of items yielded before each error
-	for v, err := range Walk(partialPages(&asked)) {
+	for v, err := range Walk(asResults(partialPages(&asked))) {
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) || !errors.Is(err, ErrInvalidItem) || de.Items[0].Position != 1 {
@@ -127,7 +127,7 @@ func TestWalkGoesOnAfterDecodeError(t *testing.T) {
 	}
 	// The caller stops at the error: no more page is read.
 	asked = nil
-	for _, err := range Walk(partialPages(&asked)) {
+	for _, err := range Walk(asResults(partialPages(&asked))) {
 		if err != nil {
 			break
 		}
@@ -153,5 +153,17 @@ func TestWalkPagesGoesOnAfterDecodeError(t *testing.T) {
 	// The page comes with its error, and the walk goes on.
 	if len(pages) != 3 || !slices.Equal(pages[1], []int{2, 3}) || !slices.Equal(errs, []int{1}) || len(asked) != 3 {
 		t.Errorf("pages %v, errors at pages %v, pages read %d", pages, errs, len(asked))
+	}
+}
+
+// asResults serves the pages of f as a query method does: a nil result
+// with an error that leaves no page.
+func asResults(f func(Page) ([]int, Cursor, error)) func(Page) (*Result[int], error) {
+	return func(pg Page) (*Result[int], error) {
+		items, next, err := f(pg)
+		if items == nil {
+			return nil, err
+		}
+		return &Result[int]{Items: items, Next: next}, err
 	}
 }

@@ -12,9 +12,7 @@ import (
 
 // An account, whose email no other account holds.
 //
-// Account is an item of table Main.
-//
-// Its items hold _type="Account", under these keys:
+// Account is an item of table Main, with _type="Account", under these keys:
 //
 //	table Main: PK="ACCOUNT#{username}" SK="ACCOUNT#{username}"
 //	GSI Inverted: SK="ACCOUNT#{username}" PK="ACCOUNT#{username}"
@@ -26,105 +24,75 @@ type Account struct {
 
 // accountPK builds PK="ACCOUNT#{username}" of Account items.
 func accountPK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "ACCOUNT#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "ACCOUNT#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // accountSK builds SK="ACCOUNT#{username}" of Account items.
 func accountSK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "ACCOUNT#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "ACCOUNT#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
 func (a *Account) validate() error {
-	if utf8.RuneCountInString(a.Username) > 64 {
+	switch {
+	case utf8.RuneCountInString(a.Username) > 64:
 		return &ItemError{Entity: "Account", Attr: "username", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(a.Username) {
+	case !utf8.ValidString(a.Username):
 		return &ItemError{Entity: "Account", Attr: "username", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(a.Email) > 200 {
+	case utf8.RuneCountInString(a.Email) > 200:
 		return &ItemError{Entity: "Account", Attr: "email", Reason: "longer than its maxLength 200"}
-	}
-	if !utf8.ValidString(a.Email) {
+	case !utf8.ValidString(a.Email):
 		return &ItemError{Entity: "Account", Attr: "email", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(a.Name) {
+	case !utf8.ValidString(a.Name):
 		return &ItemError{Entity: "Account", Attr: "name", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns a as DynamoDB stores it: its attributes,
-// _type="Account", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns a as DynamoDB stores it, with _type="Account" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (a *Account) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "ACCOUNT#"...)
-	usernameKey, err := dyngen.KeyString("username", a.Username, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "ACCOUNT#"...)
+	usernameKey := check.KeyString("username", a.Username, "#")
 	text = append(text, usernameKey...)
 	pkEnd := len(text)
 	text = append(text, "ACCOUNT#"...)
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &accountValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Account"},
-			{Value: a.Username},
-			{Value: a.Email},
-			{Value: a.Name},
+			{Value: pk}, {Value: sk}, {Value: "Account"},
+			{Value: a.Username}, {Value: a.Email}, {Value: a.Name},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["username"] = &vals.s[3]
-	item["email"] = &vals.s[4]
-	item["name"] = &vals.s[5]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"username": &vals.s[3], "email": &vals.s[4], "name": &vals.s[5],
+	}, nil
 }
 
-// accountValues holds the scalar attribute values of one Account item,
-// allocated at once.
+// accountValues holds the scalar values of one Account item, allocated at
+// once.
 type accountValues struct {
 	s [6]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets a from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets a from an item (see dyngen.ItemDecoder).
 func (a *Account) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Account"}
 	a.Username = dec.String("username", item["username"], dyngen.Required)

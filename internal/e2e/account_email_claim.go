@@ -14,9 +14,8 @@ import (
 // item of its own, keyed by the value, that leads to the Account holding
 // it. dyngen writes it with the Account.
 //
-// AccountEmailClaim is an item of table Main.
-//
-// Its items hold _type="Account.email", under these keys:
+// AccountEmailClaim is an item of table Main, with _type="Account.email",
+// under these keys:
 //
 //	table Main: PK="UNIQUE#Account#email#{email}"
 //		SK="UNIQUE#Account#email#{email}"
@@ -30,101 +29,74 @@ type AccountEmailClaim struct {
 // accountEmailClaimPK builds PK="UNIQUE#Account#email#{email}" of
 // AccountEmailClaim items.
 func accountEmailClaimPK(email string) (string, error) {
-	emailKey, err := dyngen.KeyString("email", email, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "UNIQUE#Account#email#"+emailKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "UNIQUE#Account#email#"+check.KeyString("email", email, "#"), dyngen.MaxSortKey)
 }
 
 // accountEmailClaimSK builds SK="UNIQUE#Account#email#{email}" of
 // AccountEmailClaim items.
 func accountEmailClaimSK(email string) (string, error) {
-	emailKey, err := dyngen.KeyString("email", email, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "UNIQUE#Account#email#"+emailKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "UNIQUE#Account#email#"+check.KeyString("email", email, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
 func (a *AccountEmailClaim) validate() error {
-	if utf8.RuneCountInString(a.Email) > 200 {
+	switch {
+	case utf8.RuneCountInString(a.Email) > 200:
 		return &ItemError{Entity: "AccountEmailClaim", Attr: "email", Reason: "longer than its maxLength 200"}
-	}
-	if !utf8.ValidString(a.Email) {
+	case !utf8.ValidString(a.Email):
 		return &ItemError{Entity: "AccountEmailClaim", Attr: "email", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(a.Username) > 64 {
+	case utf8.RuneCountInString(a.Username) > 64:
 		return &ItemError{Entity: "AccountEmailClaim", Attr: "username", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(a.Username) {
+	case !utf8.ValidString(a.Username):
 		return &ItemError{Entity: "AccountEmailClaim", Attr: "username", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns a as DynamoDB stores it: its attributes,
-// _type="Account.email", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns a as DynamoDB stores it, with _type="Account.email"
+// and the keys of every index it is in (see KeyError and ItemError).
 func (a *AccountEmailClaim) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [90]byte
-	text := keyBuf[:0]
-	text = append(text, "UNIQUE#Account#email#"...)
-	emailKey, err := dyngen.KeyString("email", a.Email, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "UNIQUE#Account#email#"...)
+	emailKey := check.KeyString("email", a.Email, "#")
 	text = append(text, emailKey...)
 	pkEnd := len(text)
 	text = append(text, "UNIQUE#Account#email#"...)
 	text = append(text, emailKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &accountEmailClaimValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Account.email"},
-			{Value: a.Email},
-			{Value: a.Username},
+			{Value: pk}, {Value: sk}, {Value: "Account.email"},
+			{Value: a.Email}, {Value: a.Username},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["email"] = &vals.s[3]
-	item["username"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"email": &vals.s[3], "username": &vals.s[4],
+	}, nil
 }
 
-// accountEmailClaimValues holds the scalar attribute values of one
-// AccountEmailClaim item, allocated at once.
+// accountEmailClaimValues holds the scalar values of one AccountEmailClaim
+// item, allocated at once.
 type accountEmailClaimValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets a from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets a from an item (see dyngen.ItemDecoder).
 func (a *AccountEmailClaim) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "AccountEmailClaim"}
 	a.Email = dec.String("email", item["email"], dyngen.Required)

@@ -13,9 +13,8 @@ import (
 // The admin theme of an owner, stored under THEME#ADMIN, which a Theme of a
 // style outside light and dark would have.
 //
-// AdminTheme is an item of table Main.
-//
-// Its items hold _type="AdminTheme", under these keys:
+// AdminTheme is an item of table Main, with _type="AdminTheme", under these
+// keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="THEME#ADMIN"
 //	GSI Inverted: SK="THEME#ADMIN" PK="OWNER#{ownerId}"
@@ -27,86 +26,63 @@ type AdminTheme struct {
 
 // adminThemePK builds PK="OWNER#{ownerId}" of AdminTheme items.
 func adminThemePK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks a against the constraints of the spec before a write.
 func (a *AdminTheme) validate() error {
-	if !utf8.ValidString(a.OwnerID) {
+	switch {
+	case !utf8.ValidString(a.OwnerID):
 		return &ItemError{Entity: "AdminTheme", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(a.Style) {
+	case !utf8.ValidString(a.Style):
 		return &ItemError{Entity: "AdminTheme", Attr: "style", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(a.Color) {
+	case !utf8.ValidString(a.Color):
 		return &ItemError{Entity: "AdminTheme", Attr: "color", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns a as DynamoDB stores it: its attributes,
-// _type="AdminTheme", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns a as DynamoDB stores it, with _type="AdminTheme" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (a *AdminTheme) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", a.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", a.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "THEME#ADMIN"...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	sk := texts[pkEnd:skEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &adminThemeValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "AdminTheme"},
-			{Value: a.OwnerID},
-			{Value: a.Style},
-			{Value: a.Color},
+			{Value: pk}, {Value: sk}, {Value: "AdminTheme"},
+			{Value: a.OwnerID}, {Value: a.Style}, {Value: a.Color},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["ownerId"] = &vals.s[3]
-	item["style"] = &vals.s[4]
-	item["color"] = &vals.s[5]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"ownerId": &vals.s[3], "style": &vals.s[4], "color": &vals.s[5],
+	}, nil
 }
 
-// adminThemeValues holds the scalar attribute values of one AdminTheme
-// item, allocated at once.
+// adminThemeValues holds the scalar values of one AdminTheme item,
+// allocated at once.
 type adminThemeValues struct {
 	s [6]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets a from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets a from an item (see dyngen.ItemDecoder).
 func (a *AdminTheme) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "AdminTheme"}
 	a.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)

@@ -12,9 +12,7 @@ import (
 
 // A member blocks another, who can't follow them.
 //
-// Block is an item of table Main.
-//
-// Its items hold _type="Block", under these keys:
+// Block is an item of table Main, with _type="Block", under these keys:
 //
 //	table Main: PK="MEMBER#{blocker}" SK="BLOCKS#{blocked}"
 //	GSI Inverted: SK="BLOCKS#{blocked}" PK="MEMBER#{blocker}"
@@ -25,104 +23,71 @@ type Block struct {
 
 // blockPK builds PK="MEMBER#{blocker}" of Block items.
 func blockPK(blocker string) (string, error) {
-	blockerKey, err := dyngen.KeyString("blocker", blocker, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "MEMBER#"+blockerKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "MEMBER#"+check.KeyString("blocker", blocker, "#"), dyngen.MaxSortKey)
 }
 
 // blockSK builds SK="BLOCKS#{blocked}" of Block items.
 func blockSK(blocked string) (string, error) {
-	blockedKey, err := dyngen.KeyString("blocked", blocked, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "BLOCKS#"+blockedKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "BLOCKS#"+check.KeyString("blocked", blocked, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks b against the constraints of the spec before a write.
 func (b *Block) validate() error {
-	if utf8.RuneCountInString(b.Blocker) > 64 {
+	switch {
+	case utf8.RuneCountInString(b.Blocker) > 64:
 		return &ItemError{Entity: "Block", Attr: "blocker", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(b.Blocker) {
+	case !utf8.ValidString(b.Blocker):
 		return &ItemError{Entity: "Block", Attr: "blocker", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(b.Blocked) > 64 {
+	case utf8.RuneCountInString(b.Blocked) > 64:
 		return &ItemError{Entity: "Block", Attr: "blocked", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(b.Blocked) {
+	case !utf8.ValidString(b.Blocked):
 		return &ItemError{Entity: "Block", Attr: "blocked", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns b as DynamoDB stores it: its attributes,
-// _type="Block", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns b as DynamoDB stores it, with _type="Block" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (b *Block) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "MEMBER#"...)
-	blockerKey, err := dyngen.KeyString("blocker", b.Blocker, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, blockerKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "MEMBER#"...)
+	text = append(text, check.KeyString("blocker", b.Blocker, "#")...)
 	pkEnd := len(text)
 	text = append(text, "BLOCKS#"...)
-	blockedKey, err := dyngen.KeyString("blocked", b.Blocked, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, blockedKey...)
+	text = append(text, check.KeyString("blocked", b.Blocked, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := b.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &blockValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Block"},
-			{Value: b.Blocker},
-			{Value: b.Blocked},
+			{Value: pk}, {Value: sk}, {Value: "Block"},
+			{Value: b.Blocker}, {Value: b.Blocked},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["blocker"] = &vals.s[3]
-	item["blocked"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"blocker": &vals.s[3], "blocked": &vals.s[4],
+	}, nil
 }
 
-// blockValues holds the scalar attribute values of one Block item,
-// allocated at once.
+// blockValues holds the scalar values of one Block item, allocated at once.
 type blockValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets b from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets b from an item (see dyngen.ItemDecoder).
 func (b *Block) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Block"}
 	b.Blocker = dec.String("blocker", item["blocker"], dyngen.Required)

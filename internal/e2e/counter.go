@@ -14,9 +14,7 @@ import (
 
 // A versioned counter (optimistic locking) with the time of its last write.
 //
-// Counter is an item of table Main.
-//
-// Its items hold _type="Counter", under these keys:
+// Counter is an item of table Main, with _type="Counter", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="COUNTER#{counterId}"
 //	GSI Inverted: SK="COUNTER#{counterId}" PK="OWNER#{ownerId}"
@@ -38,107 +36,71 @@ type CounterKey struct {
 
 // counterPK builds PK="OWNER#{ownerId}" of Counter items.
 func counterPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // counterSK builds SK="COUNTER#{counterId}" of Counter items.
 func counterSK(counterID string) (string, error) {
-	counterIDKey, err := dyngen.KeyString("counterId", counterID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "COUNTER#"+counterIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "COUNTER#"+check.KeyString("counterId", counterID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks c against the constraints of the spec before a write.
 func (c *Counter) validate() error {
-	if !utf8.ValidString(c.OwnerID) {
+	switch {
+	case !utf8.ValidString(c.OwnerID):
 		return &ItemError{Entity: "Counter", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(c.CounterID) {
+	case !utf8.ValidString(c.CounterID):
 		return &ItemError{Entity: "Counter", Attr: "counterId", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns c as DynamoDB stores it: its attributes,
-// _type="Counter", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns c as DynamoDB stores it, with _type="Counter" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (c *Counter) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", c.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", c.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "COUNTER#"...)
-	counterIDKey, err := dyngen.KeyString("counterId", c.CounterID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, counterIDKey...)
+	text = append(text, check.KeyString("counterId", c.CounterID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &counterValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Counter"},
-			{Value: c.OwnerID},
-			{Value: c.CounterID},
+			{Value: pk}, {Value: sk}, {Value: "Counter"},
+			{Value: c.OwnerID}, {Value: c.CounterID},
 		},
-		n: [3]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(c.Rev, 10)},
-			{Value: strconv.FormatInt(c.Count, 10)},
-			{Value: strconv.FormatInt(c.UpdatedAt.UnixMilli(), 10)},
-		},
+		n: [3]types.AttributeValueMemberN{{Value: strconv.FormatInt(c.Rev, 10)}, {Value: strconv.FormatInt(c.Count, 10)}, {Value: strconv.FormatInt(c.UpdatedAt.UnixMilli(), 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 8)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["ownerId"] = &vals.s[3]
-	item["counterId"] = &vals.s[4]
-	item["rev"] = &vals.n[0]
-	item["count"] = &vals.n[1]
-	item["updatedAt"] = &vals.n[2]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"ownerId": &vals.s[3], "counterId": &vals.s[4], "rev": &vals.n[0],
+		"count": &vals.n[1], "updatedAt": &vals.n[2],
+	}, nil
 }
 
-// counterValues holds the scalar attribute values of one Counter item,
-// allocated at once.
+// counterValues holds the scalar values of one Counter item, allocated at
+// once.
 type counterValues struct {
 	s [5]types.AttributeValueMemberS
 	n [3]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets c from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets c from an item (see dyngen.ItemDecoder).
 func (c *Counter) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Counter"}
 	c.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)

@@ -47,9 +47,10 @@ func (r *callRecorder) last() *dynamodb.QueryInput {
 }
 
 // clocks are the placeholders of the Store clock's now that the queries
-// of these tests send (WidgetsInRegion leaves expired widgets out): a
-// cursor is bound to the placeholder, not to its value.
-var clocks = map[string]string{"WidgetsInRegion": widgetsInRegionShape.Clock}
+// of these tests send (WidgetsInRegion leaves expired widgets out, and
+// its request holds :now): a cursor is bound to the placeholder, not to
+// its value.
+var clocks = map[string]string{"WidgetsInRegion": ":now"}
 
 // forge is what a caller who knows the format of an unsigned cursor can
 // build: a cursor of the query sent as in (same table, index and values,

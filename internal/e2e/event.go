@@ -14,9 +14,7 @@ import (
 
 // An event of an owner; int sort key (negative too) and a time on the LSI.
 //
-// Event is an item of table Main.
-//
-// Its items hold _type="Event", under these keys:
+// Event is an item of table Main, with _type="Event", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="EVENT#{seq}"
 //	LSI LSI1: PK="OWNER#{ownerId}" LSI1SK="EVAT#{at}"
@@ -36,11 +34,8 @@ type EventKey struct {
 
 // eventPK builds PK="OWNER#{ownerId}" of Event items.
 func eventPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // eventSK builds SK="EVENT#{seq}" of Event items.
@@ -50,104 +45,73 @@ func eventSK(seq int64) (string, error) {
 
 // eventLSI1SK builds LSI1SK="EVAT#{at}" of Event items.
 func eventLSI1SK(at time.Time) (string, error) {
-	atKey, err := dyngen.KeyTime("at", at)
-	if err != nil {
-		return "", err
-	}
-	return "EVAT#" + atKey, nil
+	var check dyngen.KeyCheck
+	return check.Done("EVAT#" + check.KeyTime("at", at))
 }
 
 // validate checks e against the constraints of the spec before a write.
 func (e *Event) validate() error {
-	if !utf8.ValidString(e.OwnerID) {
+	switch {
+	case !utf8.ValidString(e.OwnerID):
 		return &ItemError{Entity: "Event", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(e.At.UTC().Year()) {
+	case !dyngen.StorableYear(e.At.UTC().Year()):
 		return &ItemError{Entity: "Event", Attr: "at", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if !utf8.ValidString(e.Note) {
+	case !utf8.ValidString(e.Note):
 		return &ItemError{Entity: "Event", Attr: "note", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns e as DynamoDB stores it: its attributes,
-// _type="Event", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns e as DynamoDB stores it, with _type="Event" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (e *Event) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [91]byte
-	text := keyBuf[:0]
-	var err error
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", e.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", e.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "EVENT#"...)
 	text = append(text, dyngen.KeyInt(e.Seq)...)
 	skEnd := len(text)
 	text = append(text, "EVAT#"...)
 	atFrom := len(text)
-	text, err = dyngen.AppendKeyTime(text, "at", e.At)
-	if err != nil {
-		return nil, err
-	}
+	text = check.AppendKeyTime(text, "at", e.At)
 	atTo := len(text)
 	lsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	sk := texts[pkEnd:skEnd]
 	lsi1SK := texts[skEnd:lsi1SKEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := e.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &eventValues{
 		s: [7]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: lsi1SK},
-			{Value: "Event"},
-			{Value: e.OwnerID},
-			{Value: texts[atFrom:atTo]},
+			{Value: pk}, {Value: sk}, {Value: lsi1SK},
+			{Value: "Event"}, {Value: e.OwnerID}, {Value: texts[atFrom:atTo]},
 			{Value: e.Note},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(e.Seq, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(e.Seq, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 8)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["LSI1SK"] = &vals.s[2]
-	item["_type"] = &vals.s[3]
-	item["ownerId"] = &vals.s[4]
-	item["seq"] = &vals.n[0]
-	item["at"] = &vals.s[5]
-	item["note"] = &vals.s[6]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "LSI1SK": &vals.s[2],
+		"_type": &vals.s[3], "ownerId": &vals.s[4], "seq": &vals.n[0],
+		"at": &vals.s[5], "note": &vals.s[6],
+	}, nil
 }
 
-// eventValues holds the scalar attribute values of one Event item,
-// allocated at once.
+// eventValues holds the scalar values of one Event item, allocated at once.
 type eventValues struct {
 	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets e from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets e from an item (see dyngen.ItemDecoder).
 func (e *Event) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Event"}
 	e.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)

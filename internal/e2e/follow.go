@@ -10,9 +10,7 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// Follow is an item of table Main.
-//
-// Its items hold _type="Follow", under these keys:
+// Follow is an item of table Main, with _type="Follow", under these keys:
 //
 //	table Main: PK="MEMBER#{follower}" SK="FOLLOWS#{followee}"
 //	GSI Inverted: SK="FOLLOWS#{followee}" PK="MEMBER#{follower}"
@@ -29,104 +27,72 @@ type FollowKey struct {
 
 // followPK builds PK="MEMBER#{follower}" of Follow items.
 func followPK(follower string) (string, error) {
-	followerKey, err := dyngen.KeyString("follower", follower, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "MEMBER#"+followerKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "MEMBER#"+check.KeyString("follower", follower, "#"), dyngen.MaxSortKey)
 }
 
 // followSK builds SK="FOLLOWS#{followee}" of Follow items.
 func followSK(followee string) (string, error) {
-	followeeKey, err := dyngen.KeyString("followee", followee, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "FOLLOWS#"+followeeKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "FOLLOWS#"+check.KeyString("followee", followee, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks f against the constraints of the spec before a write.
 func (f *Follow) validate() error {
-	if utf8.RuneCountInString(f.Follower) > 64 {
+	switch {
+	case utf8.RuneCountInString(f.Follower) > 64:
 		return &ItemError{Entity: "Follow", Attr: "follower", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(f.Follower) {
+	case !utf8.ValidString(f.Follower):
 		return &ItemError{Entity: "Follow", Attr: "follower", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(f.Followee) > 64 {
+	case utf8.RuneCountInString(f.Followee) > 64:
 		return &ItemError{Entity: "Follow", Attr: "followee", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(f.Followee) {
+	case !utf8.ValidString(f.Followee):
 		return &ItemError{Entity: "Follow", Attr: "followee", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns f as DynamoDB stores it: its attributes,
-// _type="Follow", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns f as DynamoDB stores it, with _type="Follow" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (f *Follow) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "MEMBER#"...)
-	followerKey, err := dyngen.KeyString("follower", f.Follower, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, followerKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "MEMBER#"...)
+	text = append(text, check.KeyString("follower", f.Follower, "#")...)
 	pkEnd := len(text)
 	text = append(text, "FOLLOWS#"...)
-	followeeKey, err := dyngen.KeyString("followee", f.Followee, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, followeeKey...)
+	text = append(text, check.KeyString("followee", f.Followee, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &followValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Follow"},
-			{Value: f.Follower},
-			{Value: f.Followee},
+			{Value: pk}, {Value: sk}, {Value: "Follow"},
+			{Value: f.Follower}, {Value: f.Followee},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["follower"] = &vals.s[3]
-	item["followee"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"follower": &vals.s[3], "followee": &vals.s[4],
+	}, nil
 }
 
-// followValues holds the scalar attribute values of one Follow item,
-// allocated at once.
+// followValues holds the scalar values of one Follow item, allocated at
+// once.
 type followValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets f from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets f from an item (see dyngen.ItemDecoder).
 func (f *Follow) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Follow"}
 	f.Follower = dec.String("follower", item["follower"], dyngen.Required)

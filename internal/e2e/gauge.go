@@ -12,9 +12,7 @@ import (
 
 // A gauge at a level of a zone, natural keys of type N that are floats.
 //
-// Gauge is an item of table Gauges.
-//
-// Its items hold _type="Gauge", under these keys:
+// Gauge is an item of table Gauges, with _type="Gauge", under these keys:
 //
 //	table Gauges: zone="{zone}" level="{level}"
 //	GSI ByLevel: at="{level}" zone="{zone}"
@@ -32,36 +30,28 @@ type GaugeKey struct {
 
 // gaugeAt builds at="{level}" of Gauge items.
 func gaugeAt(level float64) (string, error) {
-	levelKey, err := dyngen.KeyFloat("level", level)
-	if err != nil {
-		return "", err
-	}
-	return levelKey, nil
+	var check dyngen.KeyCheck
+	return check.Done(check.KeyFloat("level", level))
 }
 
 // validate checks g against the constraints of the spec before a write.
 func (g *Gauge) validate() error {
-	if !dyngen.StorableFloat(g.Zone) {
+	switch {
+	case !dyngen.StorableFloat(g.Zone):
 		return &ItemError{Entity: "Gauge", Attr: "zone", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
-	}
-	if !dyngen.StorableFloat(g.Level) {
+	case !dyngen.StorableFloat(g.Level):
 		return &ItemError{Entity: "Gauge", Attr: "level", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
-	}
-	if g.Label != nil {
-		if !utf8.ValidString(*g.Label) {
-			return &ItemError{Entity: "Gauge", Attr: "label", Reason: "not valid UTF-8"}
-		}
+	case g.Label != nil && !utf8.ValidString(*g.Label):
+		return &ItemError{Entity: "Gauge", Attr: "label", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns g as DynamoDB stores it: its attributes,
-// _type="Gauge", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns g as DynamoDB stores it, with _type="Gauge" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (g *Gauge) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	if _, err := dyngen.KeyFloat("zone", g.Zone); err != nil {
 		return nil, err
 	}
@@ -76,16 +66,9 @@ func (g *Gauge) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &gaugeValues{
-		s: [1]types.AttributeValueMemberS{
-			{Value: "Gauge"},
-		},
-		n: [3]types.AttributeValueMemberN{
-			{Value: at},
-			{Value: dyngen.FormatFloat(g.Zone)},
-			{Value: dyngen.FormatFloat(g.Level)},
-		},
+		s: [1]types.AttributeValueMemberS{{Value: "Gauge"}},
+		n: [3]types.AttributeValueMemberN{{Value: at}, {Value: dyngen.FormatFloat(g.Zone)}, {Value: dyngen.FormatFloat(g.Level)}},
 	}
 	item := make(map[string]types.AttributeValue, 5)
 	item["at"] = &vals.n[0]
@@ -98,21 +81,17 @@ func (g *Gauge) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// gaugeValues holds the scalar attribute values of one Gauge item,
-// allocated at once.
+// gaugeValues holds the scalar values of one Gauge item, allocated at once.
 type gaugeValues struct {
 	s [1]types.AttributeValueMemberS
 	n [3]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets g from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets g from an item (see dyngen.ItemDecoder).
 func (g *Gauge) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Gauge"}
 	g.Zone = dec.Float("zone", item["zone"], dyngen.Required)
 	g.Level = dec.Float("level", item["level"], dyngen.Required)
-	g.Label = dyngen.DecodePtr(&dec, "label", item["label"], dyngen.ReadString)
+	g.Label = dec.StringPtr("label", item["label"])
 	return dec.Err
 }

@@ -14,9 +14,7 @@ import (
 
 // A versioned lease that expires.
 //
-// Lease is an item of table Main.
-//
-// Its items hold _type="Lease", under these keys:
+// Lease is an item of table Main, with _type="Lease", under these keys:
 //
 //	table Main: PK="LEASE#{leaseId}" SK="LEASE#{leaseId}"
 //	GSI Inverted: SK="LEASE#{leaseId}" PK="LEASE#{leaseId}"
@@ -31,82 +29,58 @@ type Lease struct {
 
 // leasePK builds PK="LEASE#{leaseId}" of Lease items.
 func leasePK(leaseID string) (string, error) {
-	leaseIDKey, err := dyngen.KeyString("leaseId", leaseID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "LEASE#"+leaseIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "LEASE#"+check.KeyString("leaseId", leaseID, "#"), dyngen.MaxSortKey)
 }
 
 // leaseSK builds SK="LEASE#{leaseId}" of Lease items.
 func leaseSK(leaseID string) (string, error) {
-	leaseIDKey, err := dyngen.KeyString("leaseId", leaseID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "LEASE#"+leaseIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "LEASE#"+check.KeyString("leaseId", leaseID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks l against the constraints of the spec before a write.
 func (l *Lease) validate() error {
-	if !utf8.ValidString(l.LeaseID) {
+	switch {
+	case !utf8.ValidString(l.LeaseID):
 		return &ItemError{Entity: "Lease", Attr: "leaseId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(l.Holder) {
+	case !utf8.ValidString(l.Holder):
 		return &ItemError{Entity: "Lease", Attr: "holder", Reason: "not valid UTF-8"}
-	}
-	if l.ExpiresAt != nil {
-		if (*l.ExpiresAt).IsZero() {
-			return &ItemError{Entity: "Lease", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
-		}
+	case l.ExpiresAt != nil && (*l.ExpiresAt).IsZero():
+		return &ItemError{Entity: "Lease", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
 	}
 	return nil
 }
 
-// MarshalItem returns l as DynamoDB stores it: its attributes,
-// _type="Lease", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns l as DynamoDB stores it, with _type="Lease" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (l *Lease) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "LEASE#"...)
-	leaseIDKey, err := dyngen.KeyString("leaseId", l.LeaseID, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "LEASE#"...)
+	leaseIDKey := check.KeyString("leaseId", l.LeaseID, "#")
 	text = append(text, leaseIDKey...)
 	pkEnd := len(text)
 	text = append(text, "LEASE#"...)
 	text = append(text, leaseIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := l.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &leaseValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Lease"},
-			{Value: l.LeaseID},
-			{Value: l.Holder},
+			{Value: pk}, {Value: sk}, {Value: "Lease"},
+			{Value: l.LeaseID}, {Value: l.Holder},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(l.Rev, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(l.Rev, 10)}},
 	}
 	item := make(map[string]types.AttributeValue, 7)
 	item["PK"] = &vals.s[0]
@@ -121,22 +95,18 @@ func (l *Lease) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// leaseValues holds the scalar attribute values of one Lease item,
-// allocated at once.
+// leaseValues holds the scalar values of one Lease item, allocated at once.
 type leaseValues struct {
 	s [5]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets l from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets l from an item (see dyngen.ItemDecoder).
 func (l *Lease) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Lease"}
 	l.LeaseID = dec.String("leaseId", item["leaseId"], dyngen.Required)
 	l.Holder = dec.String("holder", item["holder"], dyngen.Required)
 	l.Rev = dec.Int("rev", item["rev"], dyngen.Required)
-	l.ExpiresAt = dyngen.DecodePtr(&dec, "expiresAt", item["expiresAt"], dyngen.ReadUnix)
+	l.ExpiresAt = dec.UnixPtr("expiresAt", item["expiresAt"])
 	return dec.Err
 }

@@ -14,9 +14,7 @@ import (
 // A ledger with the times it was created and last written, which the store
 // sets from its clock.
 //
-// Ledger is an item of table Main.
-//
-// Its items hold _type="Ledger", under these keys:
+// Ledger is an item of table Main, with _type="Ledger", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="LEDGER#{ledgerId}"
 //	GSI GSI1: GSI1PK="TAG#{tag}" GSI1SK="LEDGER#{ledgerId}"
@@ -38,63 +36,46 @@ type LedgerKey struct {
 
 // ledgerPK builds PK="OWNER#{ownerId}" of Ledger items.
 func ledgerPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // ledgerSK builds SK="LEDGER#{ledgerId}" of Ledger items.
 func ledgerSK(ledgerID string) (string, error) {
-	ledgerIDKey, err := dyngen.KeyString("ledgerId", ledgerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "LEDGER#"+ledgerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "LEDGER#"+check.KeyString("ledgerId", ledgerID, "#"), dyngen.MaxSortKey)
 }
 
 // ledgerGSI1PK builds GSI1PK="TAG#{tag}" of Ledger items.
 func ledgerGSI1PK(tag string) (string, error) {
-	tagKey, err := dyngen.KeyStringOrEmpty("tag", tag, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1PK", "TAG#"+tagKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1PK", "TAG#"+check.KeyStringOrEmpty("tag", tag, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks l against the constraints of the spec before a write.
 func (l *Ledger) validate() error {
-	if !utf8.ValidString(l.OwnerID) {
+	switch {
+	case !utf8.ValidString(l.OwnerID):
 		return &ItemError{Entity: "Ledger", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(l.LedgerID) {
+	case !utf8.ValidString(l.LedgerID):
 		return &ItemError{Entity: "Ledger", Attr: "ledgerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(l.Note) {
+	case !utf8.ValidString(l.Note):
 		return &ItemError{Entity: "Ledger", Attr: "note", Reason: "not valid UTF-8"}
-	}
-	if l.Tag != nil {
-		if !utf8.ValidString(*l.Tag) {
-			return &ItemError{Entity: "Ledger", Attr: "tag", Reason: "not valid UTF-8"}
-		}
-	}
-	if !dyngen.StorableYear(l.CreatedAt.UTC().Year()) {
+	case l.Tag != nil && !utf8.ValidString(*l.Tag):
+		return &ItemError{Entity: "Ledger", Attr: "tag", Reason: "not valid UTF-8"}
+	case !dyngen.StorableYear(l.CreatedAt.UTC().Year()):
 		return &ItemError{Entity: "Ledger", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if !dyngen.StorableYear(l.UpdatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(l.UpdatedAt.UTC().Year()):
 		return &ItemError{Entity: "Ledger", Attr: "updatedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns l as DynamoDB stores it: its attributes,
-// _type="Ledger", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns l as DynamoDB stores it, with _type="Ledger" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	// Only an item with tag is in GSI GSI1.
 	var gsi1PK string
 	var gsi1SK string
@@ -119,47 +100,28 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 		}
 		gsi1SK = gsi1SKBuilt
 	}
-	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", l.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", l.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "LEDGER#"...)
-	ledgerIDKey, err := dyngen.KeyString("ledgerId", l.LedgerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ledgerIDKey...)
+	text = append(text, check.KeyString("ledgerId", l.LedgerID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := l.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &ledgerValues{
 		s: [10]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: "Ledger"},
-			{Value: l.OwnerID},
-			{Value: l.LedgerID},
-			{Value: l.Note},
-			{Value: dyngen.FormatTime(l.CreatedAt)},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: "Ledger"}, {Value: l.OwnerID},
+			{Value: l.LedgerID}, {Value: l.Note}, {Value: dyngen.FormatTime(l.CreatedAt)},
 			{Value: dyngen.FormatTime(l.UpdatedAt)},
 		},
 	}
@@ -184,22 +146,19 @@ func (l *Ledger) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// ledgerValues holds the scalar attribute values of one Ledger item,
-// allocated at once.
+// ledgerValues holds the scalar values of one Ledger item, allocated at
+// once.
 type ledgerValues struct {
 	s [10]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets l from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets l from an item (see dyngen.ItemDecoder).
 func (l *Ledger) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Ledger"}
 	l.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
 	l.LedgerID = dec.String("ledgerId", item["ledgerId"], dyngen.Required)
 	l.Note = dec.String("note", item["note"], dyngen.Required)
-	l.Tag = dyngen.DecodePtr(&dec, "tag", item["tag"], dyngen.ReadString)
+	l.Tag = dec.StringPtr("tag", item["tag"])
 	l.CreatedAt = dec.Time("createdAt", item["createdAt"], dyngen.Required)
 	l.UpdatedAt = dec.Time("updatedAt", item["updatedAt"], dyngen.Required)
 	return dec.Err

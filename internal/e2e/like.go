@@ -10,9 +10,7 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// Like is an item of table Main.
-//
-// Its items hold _type="Like", under these keys:
+// Like is an item of table Main, with _type="Like", under these keys:
 //
 //	table Main: PK="PHOTO#{photoId}" SK="LIKE#{username}"
 //	GSI Inverted: SK="LIKE#{username}" PK="PHOTO#{photoId}"
@@ -29,104 +27,71 @@ type LikeKey struct {
 
 // likePK builds PK="PHOTO#{photoId}" of Like items.
 func likePK(photoID string) (string, error) {
-	photoIDKey, err := dyngen.KeyString("photoId", photoID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "PHOTO#"+photoIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "PHOTO#"+check.KeyString("photoId", photoID, "#"), dyngen.MaxSortKey)
 }
 
 // likeSK builds SK="LIKE#{username}" of Like items.
 func likeSK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "LIKE#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "LIKE#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks l against the constraints of the spec before a write.
 func (l *Like) validate() error {
-	if utf8.RuneCountInString(l.PhotoID) > 64 {
+	switch {
+	case utf8.RuneCountInString(l.PhotoID) > 64:
 		return &ItemError{Entity: "Like", Attr: "photoId", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(l.PhotoID) {
+	case !utf8.ValidString(l.PhotoID):
 		return &ItemError{Entity: "Like", Attr: "photoId", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(l.Username) > 64 {
+	case utf8.RuneCountInString(l.Username) > 64:
 		return &ItemError{Entity: "Like", Attr: "username", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(l.Username) {
+	case !utf8.ValidString(l.Username):
 		return &ItemError{Entity: "Like", Attr: "username", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns l as DynamoDB stores it: its attributes,
-// _type="Like", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns l as DynamoDB stores it, with _type="Like" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (l *Like) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "PHOTO#"...)
-	photoIDKey, err := dyngen.KeyString("photoId", l.PhotoID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, photoIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "PHOTO#"...)
+	text = append(text, check.KeyString("photoId", l.PhotoID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "LIKE#"...)
-	usernameKey, err := dyngen.KeyString("username", l.Username, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, usernameKey...)
+	text = append(text, check.KeyString("username", l.Username, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := l.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &likeValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Like"},
-			{Value: l.PhotoID},
-			{Value: l.Username},
+			{Value: pk}, {Value: sk}, {Value: "Like"},
+			{Value: l.PhotoID}, {Value: l.Username},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["photoId"] = &vals.s[3]
-	item["username"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"photoId": &vals.s[3], "username": &vals.s[4],
+	}, nil
 }
 
-// likeValues holds the scalar attribute values of one Like item, allocated
-// at once.
+// likeValues holds the scalar values of one Like item, allocated at once.
 type likeValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets l from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets l from an item (see dyngen.ItemDecoder).
 func (l *Like) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Like"}
 	l.PhotoID = dec.String("photoId", item["photoId"], dyngen.Required)

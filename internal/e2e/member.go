@@ -13,9 +13,7 @@ import (
 
 // A member, with counts that transactions keep.
 //
-// Member is an item of table Main.
-//
-// Its items hold _type="Member", under these keys:
+// Member is an item of table Main, with _type="Member", under these keys:
 //
 //	table Main: PK="MEMBER#{username}" SK="MEMBER#{username}"
 //	GSI Inverted: SK="MEMBER#{username}" PK="MEMBER#{username}"
@@ -28,110 +26,78 @@ type Member struct {
 
 // memberPK builds PK="MEMBER#{username}" of Member items.
 func memberPK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "MEMBER#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "MEMBER#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // memberSK builds SK="MEMBER#{username}" of Member items.
 func memberSK(username string) (string, error) {
-	usernameKey, err := dyngen.KeyString("username", username, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "MEMBER#"+usernameKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "MEMBER#"+check.KeyString("username", username, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks m against the constraints of the spec before a write.
 func (m *Member) validate() error {
-	if utf8.RuneCountInString(m.Username) > 64 {
+	switch {
+	case utf8.RuneCountInString(m.Username) > 64:
 		return &ItemError{Entity: "Member", Attr: "username", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(m.Username) {
+	case !utf8.ValidString(m.Username):
 		return &ItemError{Entity: "Member", Attr: "username", Reason: "not valid UTF-8"}
-	}
-	if m.Followers < 0 {
+	case m.Followers < 0:
 		return &ItemError{Entity: "Member", Attr: "followers", Reason: "below its min 0"}
-	}
-	if m.Following < 0 {
+	case m.Following < 0:
 		return &ItemError{Entity: "Member", Attr: "following", Reason: "below its min 0"}
-	}
-	if m.Balance < 0 {
+	case m.Balance < 0:
 		return &ItemError{Entity: "Member", Attr: "balance", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns m as DynamoDB stores it: its attributes,
-// _type="Member", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns m as DynamoDB stores it, with _type="Member" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (m *Member) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "MEMBER#"...)
-	usernameKey, err := dyngen.KeyString("username", m.Username, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "MEMBER#"...)
+	usernameKey := check.KeyString("username", m.Username, "#")
 	text = append(text, usernameKey...)
 	pkEnd := len(text)
 	text = append(text, "MEMBER#"...)
 	text = append(text, usernameKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &memberValues{
 		s: [4]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Member"},
+			{Value: pk}, {Value: sk}, {Value: "Member"},
 			{Value: m.Username},
 		},
-		n: [3]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(m.Followers, 10)},
-			{Value: strconv.FormatInt(m.Following, 10)},
-			{Value: strconv.FormatInt(m.Balance, 10)},
-		},
+		n: [3]types.AttributeValueMemberN{{Value: strconv.FormatInt(m.Followers, 10)}, {Value: strconv.FormatInt(m.Following, 10)}, {Value: strconv.FormatInt(m.Balance, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 7)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["username"] = &vals.s[3]
-	item["followers"] = &vals.n[0]
-	item["following"] = &vals.n[1]
-	item["balance"] = &vals.n[2]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"username": &vals.s[3], "followers": &vals.n[0], "following": &vals.n[1],
+		"balance": &vals.n[2],
+	}, nil
 }
 
-// memberValues holds the scalar attribute values of one Member item,
-// allocated at once.
+// memberValues holds the scalar values of one Member item, allocated at
+// once.
 type memberValues struct {
 	s [4]types.AttributeValueMemberS
 	n [3]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets m from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets m from an item (see dyngen.ItemDecoder).
 func (m *Member) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Member"}
 	m.Username = dec.String("username", item["username"], dyngen.Required)

@@ -30,9 +30,7 @@ func (v NoteType) Valid() bool {
 
 // A note of an owner; its sort key prefix also starts Pin's.
 //
-// Note is an item of table Main.
-//
-// Its items hold _type="Note", under these keys:
+// Note is an item of table Main, with _type="Note", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="NOTE#{noteId}"
 //	GSI Inverted: SK="NOTE#{noteId}" PK="OWNER#{ownerId}"
@@ -52,84 +50,57 @@ type NoteKey struct {
 
 // notePK builds PK="OWNER#{ownerId}" of Note items.
 func notePK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // noteSK builds SK="NOTE#{noteId}" of Note items.
 func noteSK(noteID string) (string, error) {
-	noteIDKey, err := dyngen.KeyString("noteId", noteID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "NOTE#"+noteIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "NOTE#"+check.KeyString("noteId", noteID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks n against the constraints of the spec before a write.
 func (n *Note) validate() error {
-	if !utf8.ValidString(n.OwnerID) {
+	switch {
+	case !utf8.ValidString(n.OwnerID):
 		return &ItemError{Entity: "Note", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(n.NoteID) {
+	case !utf8.ValidString(n.NoteID):
 		return &ItemError{Entity: "Note", Attr: "noteId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(n.Text) {
+	case !utf8.ValidString(n.Text):
 		return &ItemError{Entity: "Note", Attr: "text", Reason: "not valid UTF-8"}
-	}
-	if !n.Type.Valid() {
+	case !n.Type.Valid():
 		return &ItemError{Entity: "Note", Attr: "type", Reason: "not one of \"plain\", \"rich\""}
 	}
 	return nil
 }
 
-// MarshalItem returns n as DynamoDB stores it: its attributes,
-// _type="Note", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns n as DynamoDB stores it, with _type="Note" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", n.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", n.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "NOTE#"...)
-	noteIDKey, err := dyngen.KeyString("noteId", n.NoteID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, noteIDKey...)
+	text = append(text, check.KeyString("noteId", n.NoteID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := n.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &noteValues{
 		s: [7]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Note"},
-			{Value: n.OwnerID},
-			{Value: n.NoteID},
-			{Value: n.Text},
+			{Value: pk}, {Value: sk}, {Value: "Note"},
+			{Value: n.OwnerID}, {Value: n.NoteID}, {Value: n.Text},
 			{Value: string(n.Type)},
 		},
 	}
@@ -147,22 +118,18 @@ func (n *Note) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// noteValues holds the scalar attribute values of one Note item, allocated
-// at once.
+// noteValues holds the scalar values of one Note item, allocated at once.
 type noteValues struct {
 	s [7]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets n from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets n from an item (see dyngen.ItemDecoder).
 func (n *Note) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Note"}
 	n.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
 	n.NoteID = dec.String("noteId", item["noteId"], dyngen.Required)
 	n.Text = dec.String("text", item["text"], dyngen.Required)
 	n.Type = NoteType(dec.String("type", item["type"], dyngen.Required))
-	n.Range = dyngen.DecodePtr(&dec, "range", item["range"], dyngen.ReadInt)
+	n.Range = dec.IntPtr("range", item["range"])
 	return dec.Err
 }

@@ -14,40 +14,30 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// gaugesIndex is table Gauges's primary key, as the reads use it.
+var gaugesIndex = &dyngen.Index{
+	PK: "zone", SK: "level", Item: []string{"zone", "level"},
+	Start: []dyngen.StartAttr{{Name: "zone", Kind: 'N'}, {Name: "level", Kind: 'N', Sort: true}},
+}
+
+// gaugesIndexByLevel is GSI ByLevel of table Gauges, as the reads use it.
+var gaugesIndexByLevel = &dyngen.Index{
+	Name: "ByLevel", PK: "at", SK: "zone", Item: []string{"zone", "level"},
+	Start: []dyngen.StartAttr{{Name: "at", Kind: 'N'}, {Name: "zone", Kind: 'N', Sort: true}, {Name: "level", Kind: 'N', Sort: true}},
+}
+
 // GetGauge reads one Gauge by its primary key; ErrNotFound when there is
 // none.
 //
 //	GetItem on table Gauges
 //	Key: zone = {zone} AND level = {level}
 func (s *Store) GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error) {
-	zone := key.Zone
-	level := key.Level
-	zoneKey, err := dyngen.KeyFloat("zone", zone)
-	if err != nil {
-		return nil, dyngen.Fail("GetGauge", err)
+	args := dyngen.Args{Table: s.gaugesTable}
+	args.Values = map[string]types.AttributeValue{
+		"level": &types.AttributeValueMemberN{Value: args.KeyFloat("level", key.Level)},
+		"zone":  &types.AttributeValueMemberN{Value: args.KeyFloat("zone", key.Zone)},
 	}
-	levelKey, err := dyngen.KeyFloat("level", level)
-	if err != nil {
-		return nil, dyngen.Fail("GetGauge", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"level": &types.AttributeValueMemberN{Value: levelKey},
-			"zone":  &types.AttributeValueMemberN{Value: zoneKey},
-		},
-		TableName: aws.String(s.gaugesTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetGauge", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetGauge", ErrNotFound)
-	}
-	var v Gauge
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetGauge", err)
-	}
-	return &v, nil
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetGauge", Index: gaugesIndex}, (*Gauge).UnmarshalItem)
 }
 
 // PutGauge writes gauge whole, replacing any item with its key.
@@ -56,26 +46,20 @@ func (s *Store) GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error) {
 //	Key: zone = {zone} AND level = {level}
 func (s *Store) PutGauge(ctx context.Context, gauge *Gauge) error {
 	in, err := s.putGaugeInput(gauge)
-	if err != nil {
-		return dyngen.Fail("PutGauge", err)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
 	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return dyngen.Fail("PutGauge", err)
-	}
-	return nil
+	return dyngen.Wrap("PutGauge", err)
 }
 
-// putGaugeInput builds the request of PutGauge; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// putGaugeInput builds the request of PutGauge; the caller wraps its
+// errors.
 func (s *Store) putGaugeInput(gauge *Gauge) (*dynamodb.PutItemInput, error) {
 	item, err := gauge.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.gaugesTable),
-	}, nil
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.gaugesTable)}, nil
 }
 
 // DeleteGauge deletes the Gauge with this key; deleting an item that does
@@ -85,17 +69,14 @@ func (s *Store) putGaugeInput(gauge *Gauge) (*dynamodb.PutItemInput, error) {
 //	Key: zone = {zone} AND level = {level}
 func (s *Store) DeleteGauge(ctx context.Context, key GaugeKey) error {
 	in, err := s.deleteGaugeInput(key)
-	if err != nil {
-		return dyngen.Fail("DeleteGauge", err)
+	if err == nil {
+		_, err = s.client.DeleteItem(ctx, in)
 	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return dyngen.Fail("DeleteGauge", err)
-	}
-	return nil
+	return dyngen.Wrap("DeleteGauge", err)
 }
 
-// deleteGaugeInput builds the request of DeleteGauge; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// deleteGaugeInput builds the request of DeleteGauge; the caller wraps its
+// errors.
 func (s *Store) deleteGaugeInput(key GaugeKey) (*dynamodb.DeleteItemInput, error) {
 	zone := key.Zone
 	level := key.Level
@@ -149,8 +130,8 @@ func (s *Store) LabelGauge(ctx context.Context, params LabelGaugeParams) (*Gauge
 	return &v, nil
 }
 
-// labelGaugeInput builds the request of LabelGauge; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// labelGaugeInput builds the request of LabelGauge; the caller wraps its
+// errors.
 func (s *Store) labelGaugeInput(params LabelGaugeParams) (*dynamodb.UpdateItemInput, error) {
 	zone := params.Zone
 	level := params.Level
@@ -201,99 +182,32 @@ type GaugesFromParams struct {
 	Level float64 // the sort key condition's operand
 }
 
-// GaugesFromResult is one page of GaugesFrom.
-type GaugesFromResult struct {
-	Items []Gauge
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// GaugesFromResult is one page of GaugesFrom (see dyngen.Result).
+type GaugesFromResult dyngen.Result[Gauge]
 
-const gaugesFromKeyCondition = "#pk = :pk AND #sk >= :sk"
-
-// gaugesFromShape is how GaugesFrom binds and checks its cursors.
-var gaugesFromShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "zone", Kind: 'N'}, {Name: "level", Kind: 'N', Sort: true}},
-		Op:      ">=",
-		PK:      "zone",
-		Pattern: "GaugesFrom",
-		SK:      "level",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// GaugesFrom reads one page of Gauge items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// GaugesFrom reads one page of Gauge items (see Page and DecodeError).
 //
 //	Query on table Gauges
 //	KeyConditionExpression: zone = {zone} AND level >= {level}
 //	Limit: 3 unless page.Limit is set
 func (s *Store) GaugesFrom(ctx context.Context, params GaugesFromParams, page Page) (*GaugesFromResult, error) {
-	zone := params.Zone
-	level := params.Level
-	zoneKey, err := dyngen.KeyFloat("zone", zone)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesFrom", err)
+	args := dyngen.Args{Table: s.gaugesTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk": &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
+		":sk": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.Level)},
 	}
-	levelKey, err := dyngen.KeyFloat("level", level)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesFrom", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: gaugesFromKeyCondition,
-			Limit:        dyngen.PageLimit(page, 3),
-			Table:        s.gaugesTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "zone", "#sk": "level"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &types.AttributeValueMemberN{Value: zoneKey},
-				":sk": &types.AttributeValueMemberN{Value: levelKey},
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, gaugesFromShape)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesFrom", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesFrom", err)
-	}
-	res := &GaugesFromResult{Items: make([]Gauge, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Gauge
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "zone", "level"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GaugesFrom", undecoded)
+	return dyngen.QueryPage[GaugesFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GaugesFrom", Index: gaugesIndex,
+		KeyCondition: "#pk = :pk AND #sk >= :sk",
+		Names:        map[string]string{"#pk": "zone", "#sk": "level"},
+		Limit:        3, Op: ">=", PK: ":pk", SK: ":sk",
+	}, (*Gauge).UnmarshalItem)
 }
 
-// GaugesFromAll walks every Gauge of GaugesFrom, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// GaugesFromAll walks every Gauge of GaugesFrom, a page at a time (see
+// dyngen.Walk).
 func (s *Store) GaugesFromAll(ctx context.Context, params GaugesFromParams) iter.Seq2[Gauge, error] {
-	return dyngen.Walk(func(page Page) ([]Gauge, Cursor, error) {
-		res, err := s.GaugesFrom(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*GaugesFromResult, error) { return s.GaugesFrom(ctx, params, page) })
 }
 
 // GaugesBetweenParams holds the inputs of GaugesBetween.
@@ -303,109 +217,33 @@ type GaugesBetweenParams struct {
 	LevelTo   float64 // the sort key condition's operand
 }
 
-// GaugesBetweenResult is one page of GaugesBetween.
-type GaugesBetweenResult struct {
-	Items []Gauge
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// GaugesBetweenResult is one page of GaugesBetween (see dyngen.Result).
+type GaugesBetweenResult dyngen.Result[Gauge]
 
-const gaugesBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
-
-// gaugesBetweenShape is how GaugesBetween binds and checks its cursors.
-var gaugesBetweenShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "zone", Kind: 'N'}, {Name: "level", Kind: 'N', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "zone",
-		Pattern: "GaugesBetween",
-		SK:      "level",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// GaugesBetween reads one page of Gauge items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// GaugesBetween reads one page of Gauge items (see Page and DecodeError).
 //
 //	Query on table Gauges
 //	KeyConditionExpression: zone = {zone} AND level BETWEEN {level:from}
 //		AND {level:to}
 func (s *Store) GaugesBetween(ctx context.Context, params GaugesBetweenParams, page Page) (*GaugesBetweenResult, error) {
-	zone := params.Zone
-	levelFrom := params.LevelFrom
-	levelTo := params.LevelTo
-	zoneKey, err := dyngen.KeyFloat("zone", zone)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesBetween", err)
+	args := dyngen.Args{Table: s.gaugesTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk":   &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
+		":skhi": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.LevelTo)},
+		":sklo": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.LevelFrom)},
 	}
-	levelKey, err := dyngen.KeyFloat("level", levelFrom)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesBetween", err)
-	}
-	levelKey2, err := dyngen.KeyFloat("level", levelTo)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesBetween", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: gaugesBetweenKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			Table:        s.gaugesTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "zone", "#sk": "level"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &types.AttributeValueMemberN{Value: zoneKey},
-				":skhi": &types.AttributeValueMemberN{Value: levelKey2},
-				":sklo": &types.AttributeValueMemberN{Value: levelKey},
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, gaugesBetweenShape)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesBetween", err)
-	}
-	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return &GaugesBetweenResult{}, nil
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesBetween", err)
-	}
-	res := &GaugesBetweenResult{Items: make([]Gauge, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Gauge
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "zone", "level"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GaugesBetween", undecoded)
+	return dyngen.QueryPage[GaugesBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GaugesBetween", Index: gaugesIndex,
+		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
+		Names:        map[string]string{"#pk": "zone", "#sk": "level"},
+		Op:           "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Gauge).UnmarshalItem)
 }
 
-// GaugesBetweenAll walks every Gauge of GaugesBetween, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// GaugesBetweenAll walks every Gauge of GaugesBetween, a page at a time
+// (see dyngen.Walk).
 func (s *Store) GaugesBetweenAll(ctx context.Context, params GaugesBetweenParams) iter.Seq2[Gauge, error] {
-	return dyngen.Walk(func(page Page) ([]Gauge, Cursor, error) {
-		res, err := s.GaugesBetween(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*GaugesBetweenResult, error) { return s.GaugesBetween(ctx, params, page) })
 }
 
 // GaugesAtLevelParams holds the inputs of GaugesAtLevel.
@@ -414,101 +252,32 @@ type GaugesAtLevelParams struct {
 	Zone  float64 // the sort key condition's operand
 }
 
-// GaugesAtLevelResult is one page of GaugesAtLevel.
-type GaugesAtLevelResult struct {
-	Items []Gauge
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// GaugesAtLevelResult is one page of GaugesAtLevel (see dyngen.Result).
+type GaugesAtLevelResult dyngen.Result[Gauge]
 
-const gaugesAtLevelKeyCondition = "#pk = :pk AND #sk > :sk"
-
-// gaugesAtLevelShape is how GaugesAtLevel binds and checks its cursors.
-var gaugesAtLevelShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "at", Kind: 'N'}, {Name: "zone", Kind: 'N', Sort: true}, {Name: "level", Kind: 'N', Sort: true}},
-		Op:      ">",
-		PK:      "at",
-		Pattern: "GaugesAtLevel",
-		SK:      "zone",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// GaugesAtLevel reads one page of Gauge items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// GaugesAtLevel reads one page of Gauge items (see Page and DecodeError).
 //
 //	Query on GSI ByLevel of table Gauges
 //	KeyConditionExpression: at = {level} AND zone > {zone}
 //	Limit: 2 unless page.Limit is set
 func (s *Store) GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, page Page) (*GaugesAtLevelResult, error) {
-	level := params.Level
-	zone := params.Zone
-	pk, err := gaugeAt(level)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesAtLevel", err)
+	args := dyngen.Args{Table: s.gaugesTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk": &types.AttributeValueMemberN{Value: args.Key(gaugeAt(params.Level))},
+		":sk": &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
 	}
-	zoneKey, err := dyngen.KeyFloat("zone", zone)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesAtLevel", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "ByLevel",
-			KeyCondition: gaugesAtLevelKeyCondition,
-			Limit:        dyngen.PageLimit(page, 2),
-			Table:        s.gaugesTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "at", "#sk": "zone"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &types.AttributeValueMemberN{Value: pk},
-				":sk": &types.AttributeValueMemberN{Value: zoneKey},
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, gaugesAtLevelShape)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesAtLevel", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("GaugesAtLevel", err)
-	}
-	res := &GaugesAtLevelResult{Items: make([]Gauge, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Gauge
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "zone", "level"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("GaugesAtLevel", undecoded)
+	return dyngen.QueryPage[GaugesAtLevelResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "GaugesAtLevel", Index: gaugesIndexByLevel,
+		KeyCondition: "#pk = :pk AND #sk > :sk",
+		Names:        map[string]string{"#pk": "at", "#sk": "zone"},
+		Limit:        2, Op: ">", PK: ":pk", SK: ":sk",
+	}, (*Gauge).UnmarshalItem)
 }
 
-// GaugesAtLevelAll walks every Gauge of GaugesAtLevel, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// GaugesAtLevelAll walks every Gauge of GaugesAtLevel, a page at a time
+// (see dyngen.Walk).
 func (s *Store) GaugesAtLevelAll(ctx context.Context, params GaugesAtLevelParams) iter.Seq2[Gauge, error] {
-	return dyngen.Walk(func(page Page) ([]Gauge, Cursor, error) {
-		res, err := s.GaugesAtLevel(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*GaugesAtLevelResult, error) { return s.GaugesAtLevel(ctx, params, page) })
 }
 
 // GetGauges reads the Gauge items of keys, in the order of keys; keys with

@@ -17,6 +17,37 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// mainIndex is table Main's primary key, as the reads use it.
+var mainIndex = &dyngen.Index{
+	PK: "PK", SK: "SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// mainIndexGSI1 is GSI GSI1 of table Main, as the reads use it.
+var mainIndexGSI1 = &dyngen.Index{
+	Name: "GSI1", PK: "GSI1PK", SK: "GSI1SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// mainIndexLSI1 is LSI LSI1 of table Main, as the reads use it.
+var mainIndexLSI1 = &dyngen.Index{
+	Name: "LSI1", PK: "PK", SK: "LSI1SK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
+// mainIndexInverted is GSI Inverted of table Main, as the reads use it.
+var mainIndexInverted = &dyngen.Index{
+	Name: "Inverted", PK: "SK", SK: "PK", Item: []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
+}
+
+// mainIndexByKeys is GSI ByKeys of table Main, as the reads use it.
+var mainIndexByKeys = &dyngen.Index{
+	Name: "ByKeys", PK: "GSI2PK", SK: "GSI2SK",
+	Item:  []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "GSI2PK", Kind: 'S'}, {Name: "GSI2SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // WidgetKeysItem holds the attributes of a Widget that WidgetKeys reads.
 type WidgetKeysItem struct {
 	Serial    string
@@ -83,92 +114,32 @@ func widgetKeysFromKeys(item map[string]types.AttributeValue) {
 	}
 }
 
-// WidgetKeysResult is one page of WidgetKeys.
-type WidgetKeysResult struct {
-	Items []WidgetKeysItem
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const widgetKeysKeyCondition = "GSI2PK = :pk"
-
-// widgetKeysShape is how WidgetKeys binds and checks its cursors.
-var widgetKeysShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI2PK", Kind: 'S'}, {Name: "GSI2SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "GSI2PK",
-		Pattern: "WidgetKeys",
-	},
-	PKValue: ":pk",
-}
+// WidgetKeysResult is one page of WidgetKeys (see dyngen.Result).
+type WidgetKeysResult dyngen.Result[WidgetKeysItem]
 
 // ByKeys does not project expiresAt, which tells expired widgets, so this
 // read returns them too.
 //
-// WidgetKeys reads one page of Widget items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// WidgetKeys reads one page of Widget items (see Page and DecodeError).
 //
 //	Query on GSI ByKeys of table Main
 //	KeyConditionExpression: GSI2PK = "SERIAL#{serial}"
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
-	pk, err := widgetGSI2PK(serial)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetKeys", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "ByKeys",
-			KeyCondition: widgetKeysKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &fixed.PK},
-			IndexName:                 &fixed.Index,
-			KeyConditionExpression:    &fixed.KeyCondition,
-			Limit:                     fixed.LimitRef(),
-			TableName:                 &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetKeysShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetKeys", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetKeys", err)
-	}
-	res := &WidgetKeysResult{Items: make([]WidgetKeysItem, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(widgetGSI2PK(serial))
+	return dyngen.QueryPage[WidgetKeysResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetKeys", Index: mainIndexByKeys, KeyCondition: "GSI2PK = :pk",
+		PK: ":pk",
+	}, func(v *WidgetKeysItem, item map[string]types.AttributeValue) error {
 		widgetKeysFromKeys(item)
-		var v WidgetKeysItem
-		if err := v.unmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetKeys", undecoded)
+		return v.unmarshalItem(item)
+	})
 }
 
-// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, a page at a time
+// (see dyngen.Walk).
 func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error] {
-	return dyngen.Walk(func(page Page) ([]WidgetKeysItem, Cursor, error) {
-		res, err := s.WidgetKeys(ctx, serial, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetKeysResult, error) { return s.WidgetKeys(ctx, serial, page) })
 }
 
 // GetWidget reads one Widget by its primary key; ErrNotFound when there is
@@ -181,38 +152,11 @@ func (s *Store) WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[Widg
 //		DynamoDB deletes only eventually, is absent: read and billed,
 //		then answered ErrNotFound.
 func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
-	ownerID := key.OwnerID
-	widgetID := key.WidgetID
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetWidget", err)
-	}
-	sk, err := widgetSK(widgetID)
-	if err != nil {
-		return nil, dyngen.Fail("GetWidget", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetWidget", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetWidget", ErrNotFound)
-	}
-	if dyngen.Expired(out.Item, "expiresAt", s.clock().Unix()) {
-		return nil, dyngen.Fail("GetWidget", ErrNotFound)
-	}
-	var v Widget
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetWidget", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(widgetPK(key.OwnerID))
+	args.SK = args.Key(widgetSK(key.WidgetID))
+	args.Now = s.clock().Unix()
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetWidget", Index: mainIndex, Consistent: true, TTL: "expiresAt"}, (*Widget).UnmarshalItem)
 }
 
 // WidgetBySerialParams holds the inputs of WidgetBySerial.
@@ -220,8 +164,6 @@ type WidgetBySerialParams struct {
 	Region string
 	Serial string
 }
-
-const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 
 // A get through the sparse GSI (a Query with both keys equal).
 //
@@ -234,52 +176,17 @@ const widgetBySerialKeyCondition = "GSI1PK = :pk AND GSI1SK = :sk"
 //	An expired item (expiresAt at or before the Store's clock), which
 //		DynamoDB deletes only eventually, is absent: read and billed,
 //		then answered ErrNotFound.
-//	Limit: 1
-//	An index key need not be unique: with several items, the first in
-//		sort key order is returned.
+//	Limit: 1 (of several items of the key, the first in sort key order)
 func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams) (*Widget, error) {
-	region := params.Region
-	serial := params.Serial
-	pk, err := widgetGSI1PK(region)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetBySerial", err)
-	}
-	sk, err := widgetGSI1SK(serial)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetBySerial", err)
-	}
-	fixed := &dyngen.QueryFixed{
-		Index:        "GSI1",
-		KeyCondition: widgetBySerialKeyCondition,
-		Limit:        1,
-		PK:           types.AttributeValueMemberS{Value: pk},
-		SK:           types.AttributeValueMemberS{Value: sk},
-		Table:        s.mainTable,
-	}
-	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.PK,
-			":sk": &fixed.SK,
-		},
-		IndexName:              &fixed.Index,
-		KeyConditionExpression: &fixed.KeyCondition,
-		Limit:                  fixed.LimitRef(),
-		TableName:              &fixed.Table,
-	})
-	if err != nil {
-		return nil, dyngen.Fail("WidgetBySerial", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.Fail("WidgetBySerial", ErrNotFound)
-	}
-	if dyngen.Expired(out.Items[0], "expiresAt", s.clock().Unix()) {
-		return nil, dyngen.Fail("WidgetBySerial", ErrNotFound)
-	}
-	var v Widget
-	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("WidgetBySerial", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(widgetGSI1PK(params.Region))
+	args.SK = args.Key(widgetGSI1SK(params.Serial))
+	args.Now = s.clock().Unix()
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "WidgetBySerial", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND GSI1SK = :sk", Limit: 1, Op: "=", PK: ":pk",
+		SK: ":sk", TTL: "expiresAt",
+	}, (*Widget).UnmarshalItem)
 }
 
 // WidgetsInRegionParams holds the inputs of WidgetsInRegion.
@@ -288,35 +195,11 @@ type WidgetsInRegionParams struct {
 	Status WidgetStatus // the operand of status =
 }
 
-// WidgetsInRegionResult is one page of WidgetsInRegion.
-type WidgetsInRegionResult struct {
-	Items []Widget
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// WidgetsInRegionResult is one page of WidgetsInRegion (see dyngen.Result).
+type WidgetsInRegionResult dyngen.Result[Widget]
 
-const widgetsInRegionKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
-
-const widgetsInRegionFilter = "#status = :status AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// widgetsInRegionShape is how WidgetsInRegion binds and checks its cursors.
-var widgetsInRegionShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "GSI1PK",
-		Pattern: "WidgetsInRegion",
-		SK:      "GSI1SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// WidgetsInRegion reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// WidgetsInRegion reads one page of Widget items (see Page and
+// DecodeError).
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "REGION#{region}" AND
@@ -329,103 +212,31 @@ var widgetsInRegionShape = &dyngen.QueryShape{
 //		then left out by the filter.
 //	Limit: 50 unless page.Limit is set
 func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error) {
-	region := params.Region
-	status := params.Status
-	pk, err := widgetGSI1PK(region)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInRegion", err)
+	args := dyngen.Args{Table: s.mainTable, SK: "SERIAL#"}
+	args.PK = args.Key(widgetGSI1PK(params.Region))
+	args.Values = map[string]types.AttributeValue{
+		":now":    dyngen.IntValue(s.clock().Unix()),
+		":status": &types.AttributeValueMemberS{Value: string(params.Status)},
 	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       widgetsInRegionFilter,
-			Index:        "GSI1",
-			KeyCondition: widgetsInRegionKeyCondition,
-			Limit:        dyngen.PageLimit(page, 50),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "SERIAL#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now":    dyngen.IntValue(s.clock().Unix()),
-				":pk":     &fixed.PK,
-				":sk":     &fixed.SK,
-				":status": &types.AttributeValueMemberS{Value: string(status)},
-			},
-			FilterExpression:       &fixed.Filter,
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsInRegionShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInRegion", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInRegion", err)
-	}
-	res := &WidgetsInRegionResult{Items: make([]Widget, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Widget
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetsInRegion", undecoded)
+	return dyngen.QueryPage[WidgetsInRegionResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetsInRegion", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)",
+		Filter:       "#status = :status AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Names:        map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
+		Limit:        50, Op: "begins_with", PK: ":pk", SK: ":sk", Clock: ":now",
+	}, (*Widget).UnmarshalItem)
 }
 
-// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// WidgetsInRegionAll walks every Widget of WidgetsInRegion, a page at a
+// time (see dyngen.Walk).
 func (s *Store) WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error] {
-	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetsInRegion(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetsInRegionResult, error) { return s.WidgetsInRegion(ctx, params, page) })
 }
 
-// ActiveWidgetsResult is one page of ActiveWidgets.
-type ActiveWidgetsResult struct {
-	Items []Widget
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// ActiveWidgetsResult is one page of ActiveWidgets (see dyngen.Result).
+type ActiveWidgetsResult dyngen.Result[Widget]
 
-const activeWidgetsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-const activeWidgetsFilter = "#active = :active AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// activeWidgetsShape is how ActiveWidgets binds and checks its cursors.
-var activeWidgetsShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "ActiveWidgets",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// ActiveWidgets reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ActiveWidgets reads one page of Widget items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -439,99 +250,32 @@ var activeWidgetsShape = &dyngen.QueryShape{
 //		DynamoDB deletes only eventually, are absent: read and billed,
 //		then left out by the filter.
 func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error) {
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("ActiveWidgets", err)
+	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
+	args.PK = args.Key(widgetPK(ownerID))
+	args.Values = map[string]types.AttributeValue{
+		":active": &types.AttributeValueMemberBOOL{Value: true},
+		":now":    dyngen.IntValue(s.clock().Unix()),
 	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       activeWidgetsFilter,
-			KeyCondition: activeWidgetsKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#active": "active", "#expiresAt": "expiresAt"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":active": &types.AttributeValueMemberBOOL{Value: true},
-				":now":    dyngen.IntValue(s.clock().Unix()),
-				":pk":     &fixed.PK,
-				":sk":     &fixed.SK,
-			},
-			FilterExpression:       &fixed.Filter,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, activeWidgetsShape)
-	if err != nil {
-		return nil, dyngen.Fail("ActiveWidgets", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ActiveWidgets", err)
-	}
-	res := &ActiveWidgetsResult{Items: make([]Widget, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Widget
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ActiveWidgets", undecoded)
+	return dyngen.QueryPage[ActiveWidgetsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ActiveWidgets", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
+		Filter:       "#active = :active AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Names:        map[string]string{"#active": "active", "#expiresAt": "expiresAt"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk", Clock: ":now",
+	}, (*Widget).UnmarshalItem)
 }
 
-// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// ActiveWidgetsAll walks every Widget of ActiveWidgets, a page at a time
+// (see dyngen.Walk).
 func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.ActiveWidgets(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ActiveWidgetsResult, error) { return s.ActiveWidgets(ctx, ownerID, page) })
 }
 
-// WidgetsInStatusResult is one page of WidgetsInStatus.
-type WidgetsInStatusResult struct {
-	Items []Widget
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// WidgetsInStatusResult is one page of WidgetsInStatus (see dyngen.Result).
+type WidgetsInStatusResult dyngen.Result[Widget]
 
-const widgetsInStatusKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-const widgetsInStatusFilter = "#status IN (:status_1, :status_2) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// widgetsInStatusShape is how WidgetsInStatus binds and checks its cursors.
-var widgetsInStatusShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "WidgetsInStatus",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// WidgetsInStatus reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// WidgetsInStatus reads one page of Widget items (see Page and
+// DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -545,69 +289,26 @@ var widgetsInStatusShape = &dyngen.QueryShape{
 //		DynamoDB deletes only eventually, are absent: read and billed,
 //		then left out by the filter.
 func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error) {
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInStatus", err)
+	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
+	args.PK = args.Key(widgetPK(ownerID))
+	args.Values = map[string]types.AttributeValue{
+		":now":      dyngen.IntValue(s.clock().Unix()),
+		":status_1": &types.AttributeValueMemberS{Value: "draft"},
+		":status_2": &types.AttributeValueMemberS{Value: "retired"},
 	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       widgetsInStatusFilter,
-			KeyCondition: widgetsInStatusKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now":      dyngen.IntValue(s.clock().Unix()),
-				":pk":       &fixed.PK,
-				":sk":       &fixed.SK,
-				":status_1": &types.AttributeValueMemberS{Value: "draft"},
-				":status_2": &types.AttributeValueMemberS{Value: "retired"},
-			},
-			FilterExpression:       &fixed.Filter,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsInStatusShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInStatus", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInStatus", err)
-	}
-	res := &WidgetsInStatusResult{Items: make([]Widget, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Widget
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetsInStatus", undecoded)
+	return dyngen.QueryPage[WidgetsInStatusResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetsInStatus", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
+		Filter:       "#status IN (:status_1, :status_2) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Names:        map[string]string{"#expiresAt": "expiresAt", "#status": "status"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk", Clock: ":now",
+	}, (*Widget).UnmarshalItem)
 }
 
-// WidgetsInStatusAll walks every Widget of WidgetsInStatus, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// WidgetsInStatusAll walks every Widget of WidgetsInStatus, a page at a
+// time (see dyngen.Walk).
 func (s *Store) WidgetsInStatusAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetsInStatus(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetsInStatusResult, error) { return s.WidgetsInStatus(ctx, ownerID, page) })
 }
 
 // WidgetsInCategoryParams holds the inputs of WidgetsInCategory.
@@ -616,36 +317,12 @@ type WidgetsInCategoryParams struct {
 	Category []string // the sort key condition's operand
 }
 
-// WidgetsInCategoryResult is one page of WidgetsInCategory.
-type WidgetsInCategoryResult struct {
-	Items []Widget
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// WidgetsInCategoryResult is one page of WidgetsInCategory (see
+// dyngen.Result).
+type WidgetsInCategoryResult dyngen.Result[Widget]
 
-const widgetsInCategoryKeyCondition = "PK = :pk AND begins_with(LSI1SK, :sk)"
-
-const widgetsInCategoryFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// widgetsInCategoryShape is how WidgetsInCategory binds and checks its
-// cursors.
-var widgetsInCategoryShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "WidgetsInCategory",
-		SK:      "LSI1SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// WidgetsInCategory reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// WidgetsInCategory reads one page of Widget items (see Page and
+// DecodeError).
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND
@@ -658,75 +335,23 @@ var widgetsInCategoryShape = &dyngen.QueryShape{
 //		DynamoDB deletes only eventually, are absent: read and billed,
 //		then left out by the filter.
 func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error) {
-	ownerID := params.OwnerID
-	category := params.Category
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInCategory", err)
-	}
-	categoryKey, err := dyngen.KeyPath("category", category, "/", "/")
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInCategory", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       widgetsInCategoryFilter,
-			Index:        "LSI1",
-			KeyCondition: widgetsInCategoryKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "CAT/" + categoryKey + "/"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": dyngen.IntValue(s.clock().Unix()),
-				":pk":  &fixed.PK,
-				":sk":  &fixed.SK,
-			},
-			FilterExpression:       &fixed.Filter,
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsInCategoryShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInCategory", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsInCategory", err)
-	}
-	res := &WidgetsInCategoryResult{Items: make([]Widget, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Widget
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetsInCategory", undecoded)
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(widgetPK(params.OwnerID))
+	args.SK = "CAT/" + args.KeyPath("category", params.Category, "/", "/") + "/"
+	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
+	return dyngen.QueryPage[WidgetsInCategoryResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetsInCategory", Index: mainIndexLSI1,
+		KeyCondition: "PK = :pk AND begins_with(LSI1SK, :sk)",
+		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Names:        map[string]string{"#expiresAt": "expiresAt"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk", Clock: ":now",
+	}, (*Widget).UnmarshalItem)
 }
 
-// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, a page at a
+// time (see dyngen.Walk).
 func (s *Store) WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error] {
-	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetsInCategory(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetsInCategoryResult, error) { return s.WidgetsInCategory(ctx, params, page) })
 }
 
 // WidgetNamesItem holds the attributes of a Widget that WidgetNames reads.
@@ -747,37 +372,10 @@ func (view *WidgetNamesItem) unmarshalItem(item map[string]types.AttributeValue)
 	return dec.Err
 }
 
-// WidgetNamesResult is one page of WidgetNames.
-type WidgetNamesResult struct {
-	Items []WidgetNamesItem
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// WidgetNamesResult is one page of WidgetNames (see dyngen.Result).
+type WidgetNamesResult dyngen.Result[WidgetNamesItem]
 
-const widgetNamesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-const widgetNamesProjection = "#name, #status, #ownerId, #widgetId"
-
-const widgetNamesFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// widgetNamesShape is how WidgetNames binds and checks its cursors.
-var widgetNamesShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "WidgetNames",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// WidgetNames reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// WidgetNames reads one page of Widget items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -791,102 +389,31 @@ var widgetNamesShape = &dyngen.QueryShape{
 //		DynamoDB deletes only eventually, are absent: read and billed,
 //		then left out by the filter.
 func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error) {
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetNames", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       widgetNamesFilter,
-			KeyCondition: widgetNamesKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Projection:   widgetNamesProjection,
-			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": dyngen.IntValue(s.clock().Unix()),
-				":pk":  &fixed.PK,
-				":sk":  &fixed.SK,
-			},
-			FilterExpression:       &fixed.Filter,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ProjectionExpression:   &fixed.Projection,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetNamesShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetNames", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetNames", err)
-	}
-	res := &WidgetNamesResult{Items: make([]WidgetNamesItem, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v WidgetNamesItem
-		if err := v.unmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetNames", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
+	args.PK = args.Key(widgetPK(ownerID))
+	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
+	return dyngen.QueryPage[WidgetNamesResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetNames", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
+		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Projection:   "#name, #status, #ownerId, #widgetId",
+		Names:        map[string]string{"#expiresAt": "expiresAt", "#name": "name", "#ownerId": "ownerId", "#status": "status", "#widgetId": "widgetId"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk", Clock: ":now",
+	}, (*WidgetNamesItem).unmarshalItem)
 }
 
-// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, a page at a
+// time (see dyngen.Walk).
 func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error] {
-	return dyngen.Walk(func(page Page) ([]WidgetNamesItem, Cursor, error) {
-		res, err := s.WidgetNames(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetNamesResult, error) { return s.WidgetNames(ctx, ownerID, page) })
 }
 
-// WidgetOwnersResult is one page of WidgetOwners.
-type WidgetOwnersResult struct {
-	Items []Widget
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const widgetOwnersKeyCondition = "SK = :pk AND begins_with(PK, :sk)"
-
-const widgetOwnersFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// widgetOwnersShape is how WidgetOwners binds and checks its cursors.
-var widgetOwnersShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "SK",
-		Pattern: "WidgetOwners",
-		SK:      "PK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// WidgetOwnersResult is one page of WidgetOwners (see dyngen.Result).
+type WidgetOwnersResult dyngen.Result[Widget]
 
 // Widgets with one id across owners, on the inverted index.
 //
-// WidgetOwners reads one page of Widget items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// WidgetOwners reads one page of Widget items (see Page and DecodeError).
 //
 //	Query on GSI Inverted of table Main
 //	KeyConditionExpression: SK = "WIDGET#{widgetId}" AND begins_with(PK,
@@ -897,69 +424,22 @@ var widgetOwnersShape = &dyngen.QueryShape{
 //		DynamoDB deletes only eventually, are absent: read and billed,
 //		then left out by the filter.
 func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error) {
-	pk, err := widgetSK(widgetID)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetOwners", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       widgetOwnersFilter,
-			Index:        "Inverted",
-			KeyCondition: widgetOwnersKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "OWNER#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": dyngen.IntValue(s.clock().Unix()),
-				":pk":  &fixed.PK,
-				":sk":  &fixed.SK,
-			},
-			FilterExpression:       &fixed.Filter,
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetOwnersShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetOwners", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetOwners", err)
-	}
-	res := &WidgetOwnersResult{Items: make([]Widget, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Widget
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetOwners", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "OWNER#"}
+	args.PK = args.Key(widgetSK(widgetID))
+	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
+	return dyngen.QueryPage[WidgetOwnersResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetOwners", Index: mainIndexInverted,
+		KeyCondition: "SK = :pk AND begins_with(PK, :sk)",
+		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Names:        map[string]string{"#expiresAt": "expiresAt"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk", Clock: ":now",
+	}, (*Widget).UnmarshalItem)
 }
 
-// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one
-// at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// WidgetOwnersAll walks every Widget of WidgetOwners, a page at a time (see
+// dyngen.Walk).
 func (s *Store) WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error] {
-	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetOwners(ctx, widgetID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetOwnersResult, error) { return s.WidgetOwners(ctx, widgetID, page) })
 }
 
 // OwnerPageResult is one page of OwnerPage.
@@ -970,25 +450,8 @@ type OwnerPageResult struct {
 	Next Cursor
 }
 
-const ownerPageKeyCondition = "PK = :pk"
-
-const ownerPageFilter = "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
-
-// ownerPageShape is how OwnerPage binds and checks its cursors.
-var ownerPageShape = &dyngen.QueryShape{
-	Clock: ":now",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		PK:      "PK",
-		Pattern: "OwnerPage",
-	},
-	PKValue: ":pk",
-}
-
-// OwnerPage reads one page of the items of Widget, Note; page.Cursor
-// continues from the page before, and the result's Next is "" after the
-// last page. Items that can't be decoded are left out of the result, which
-// comes with a DecodeError listing them.
+// OwnerPage reads one page of the items of Widget, Note (see Page and
+// DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}"
@@ -1007,66 +470,40 @@ var ownerPageShape = &dyngen.QueryShape{
 //		DynamoDB deletes only eventually, are absent: read and billed,
 //		then left out by the filter.
 func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error) {
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("OwnerPage", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Filter:       ownerPageFilter,
-			KeyCondition: ownerPageKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":now": dyngen.IntValue(s.clock().Unix()),
-				":pk":  &fixed.PK,
-			},
-			FilterExpression:       &fixed.Filter,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, ownerPageShape)
-	if err != nil {
-		return nil, dyngen.Fail("OwnerPage", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("OwnerPage", err)
-	}
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(widgetPK(ownerID))
+	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
 	res := &OwnerPageResult{}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "OwnerPage", Index: mainIndex, KeyCondition: "PK = :pk",
+		Filter: "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
+		Names:  map[string]string{"#expiresAt": "expiresAt"},
+		PK:     ":pk", Clock: ":now",
+	}, &res.Next, func(item map[string]types.AttributeValue) error {
 		switch {
 		case dyngen.HasKeyPrefix(item, "SK", "WIDGET#"):
 			var v Widget
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Widgets = append(res.Widgets, v)
 		case dyngen.IsType(item, "_type", "Note"):
 			var v Note
 			if err := v.UnmarshalItem(item); err != nil {
-				undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-				continue
+				return err
 			}
 			res.Notes = append(res.Notes, v)
 		}
+		return nil
+	})
+	if !ok {
+		return nil, err
 	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("OwnerPage", undecoded)
+	return res, err
 }
 
-// OwnerPageAll walks every page of OwnerPage, reading the pages one at a
-// time. A page that left out items it can't decode comes with its
-// DecodeError, and the walk goes on; another error ends it.
+// OwnerPageAll walks every page of OwnerPage, one at a time (see
+// dyngen.WalkPages).
 func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error] {
 	return dyngen.WalkPages(func(page Page) (*OwnerPageResult, Cursor, error) {
 		res, err := s.OwnerPage(ctx, ownerID, page)
@@ -1077,35 +514,14 @@ func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*Own
 	})
 }
 
-// WidgetsWithExpiredResult is one page of WidgetsWithExpired.
-type WidgetsWithExpiredResult struct {
-	Items []Widget
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const widgetsWithExpiredKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// widgetsWithExpiredShape is how WidgetsWithExpired binds and checks its
-// cursors.
-var widgetsWithExpiredShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "WidgetsWithExpired",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// WidgetsWithExpiredResult is one page of WidgetsWithExpired (see
+// dyngen.Result).
+type WidgetsWithExpiredResult dyngen.Result[Widget]
 
 // Every widget of an owner, those whose time to live has passed included.
 //
-// WidgetsWithExpired reads one page of Widget items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// WidgetsWithExpired reads one page of Widget items (see Page and
+// DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -1113,91 +529,25 @@ var widgetsWithExpiredShape = &dyngen.QueryShape{
 //	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
-	pk, err := widgetPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsWithExpired", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: widgetsWithExpiredKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "WIDGET#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, widgetsWithExpiredShape)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsWithExpired", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("WidgetsWithExpired", err)
-	}
-	res := &WidgetsWithExpiredResult{Items: make([]Widget, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Widget
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("WidgetsWithExpired", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
+	args.PK = args.Key(widgetPK(ownerID))
+	return dyngen.QueryPage[WidgetsWithExpiredResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "WidgetsWithExpired", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Widget).UnmarshalItem)
 }
 
-// WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, reading
-// the pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, a page at
+// a time (see dyngen.Walk).
 func (s *Store) WidgetsWithExpiredAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error] {
-	return dyngen.Walk(func(page Page) ([]Widget, Cursor, error) {
-		res, err := s.WidgetsWithExpired(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*WidgetsWithExpiredResult, error) { return s.WidgetsWithExpired(ctx, ownerID, page) })
 }
 
-// EventsResult is one page of Events.
-type EventsResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsResult is one page of Events (see dyngen.Result).
+type EventsResult dyngen.Result[Event]
 
-const eventsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// eventsShape is how Events binds and checks its cursors.
-var eventsShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "Events",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// Events reads one page of Event items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page. Items that can't
-// be decoded are left out of the result, which comes with a DecodeError
-// listing them.
+// Events reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -1206,68 +556,20 @@ var eventsShape = &dyngen.QueryShape{
 //		share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("Events", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Consistent:   true,
-			KeyCondition: eventsKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "EVENT#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ConsistentRead: &fixed.Consistent,
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsShape)
-	if err != nil {
-		return nil, dyngen.Fail("Events", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("Events", err)
-	}
-	res := &EventsResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("Events", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
+	args.PK = args.Key(eventPK(ownerID))
+	return dyngen.QueryPage[EventsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "Events", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAll walks every Event of Events, reading the pages one at a time.
-// Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// EventsAll walks every Event of Events, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.Events(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsResult, error) { return s.Events(ctx, ownerID, page) })
 }
-
-const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 
 // LatestEvent reads the first Event of the query, in descending sort key
 // order; ErrNotFound when there is none.
@@ -1280,67 +582,19 @@ const latestEventKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("LatestEvent", err)
-	}
-	fixed := &dyngen.QueryFixed{
-		KeyCondition: latestEventKeyCondition,
-		Limit:        1,
-		PK:           types.AttributeValueMemberS{Value: pk},
-		SK:           types.AttributeValueMemberS{Value: "EVENT#"},
-		Table:        s.mainTable,
-	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &fixed.PK,
-			":sk": &fixed.SK,
-		},
-		KeyConditionExpression: &fixed.KeyCondition,
-		Limit:                  fixed.LimitRef(),
-		ScanIndexForward:       &fixed.Forward,
-		TableName:              &fixed.Table,
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("LatestEvent", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.FailKind("LatestEvent", ErrNotFound, nil)
-	}
-	var v Event
-	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("LatestEvent", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
+	args.PK = args.Key(eventPK(ownerID))
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "LatestEvent", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 1,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsDescResult is one page of EventsDesc.
-type EventsDescResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsDescResult is one page of EventsDesc (see dyngen.Result).
+type EventsDescResult dyngen.Result[Event]
 
-const eventsDescKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// eventsDescShape is how EventsDesc binds and checks its cursors.
-var eventsDescShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "EventsDesc",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// EventsDesc reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsDesc reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -1350,64 +604,19 @@ var eventsDescShape = &dyngen.QueryShape{
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsDesc", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: eventsDescKeyCondition,
-			Limit:        dyngen.PageLimit(page, 3),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "EVENT#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsDescShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsDesc", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsDesc", err)
-	}
-	res := &EventsDescResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsDesc", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
+	args.PK = args.Key(eventPK(ownerID))
+	return dyngen.QueryPage[EventsDescResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsDesc", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 3,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsDescAll walks every Event of EventsDesc, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// EventsDescAll walks every Event of EventsDesc, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsDesc(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsDescResult, error) { return s.EventsDesc(ctx, ownerID, page) })
 }
 
 // EventsBeforeParams holds the inputs of EventsBefore.
@@ -1416,33 +625,10 @@ type EventsBeforeParams struct {
 	Seq     int64 // the sort key condition's operand
 }
 
-// EventsBeforeResult is one page of EventsBefore.
-type EventsBeforeResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsBeforeResult is one page of EventsBefore (see dyngen.Result).
+type EventsBeforeResult dyngen.Result[Event]
 
-const eventsBeforeKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// eventsBeforeShape is how EventsBefore binds and checks its cursors.
-var eventsBeforeShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsBefore",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsBefore reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsBefore reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1450,70 +636,23 @@ var eventsBeforeShape = &dyngen.QueryShape{
 //	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
-	ownerID := params.OwnerID
-	seq := params.Seq
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsBefore", err)
-	}
-	if seq == math.MinInt64 {
+	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	if params.Seq == math.MinInt64 {
 		return &EventsBeforeResult{}, nil
 	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: eventsBeforeKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq-1) + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsBeforeShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsBefore", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsBefore", err)
-	}
-	res := &EventsBeforeResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsBefore", undecoded)
+	args.Hi = "EVENT#" + dyngen.KeyInt(params.Seq-1) + dyngen.HighChar
+	return dyngen.QueryPage[EventsBeforeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsBefore", Index: mainIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsBeforeAll walks every Event of EventsBefore, reading the pages one
-// at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsBeforeAll walks every Event of EventsBefore, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsBefore(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsBeforeResult, error) { return s.EventsBefore(ctx, params, page) })
 }
 
 // EventsUpToParams holds the inputs of EventsUpTo.
@@ -1522,33 +661,10 @@ type EventsUpToParams struct {
 	Seq     int64 // the sort key condition's operand
 }
 
-// EventsUpToResult is one page of EventsUpTo.
-type EventsUpToResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsUpToResult is one page of EventsUpTo (see dyngen.Result).
+type EventsUpToResult dyngen.Result[Event]
 
-const eventsUpToKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// eventsUpToShape is how EventsUpTo binds and checks its cursors.
-var eventsUpToShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsUpTo",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsUpTo reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsUpTo reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1556,67 +672,20 @@ var eventsUpToShape = &dyngen.QueryShape{
 //	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
-	ownerID := params.OwnerID
-	seq := params.Seq
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsUpTo", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: eventsUpToKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq) + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVENT#-0000000000000000000"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsUpToShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsUpTo", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsUpTo", err)
-	}
-	res := &EventsUpToResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsUpTo", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Hi = "EVENT#" + dyngen.KeyInt(params.Seq) + dyngen.HighChar
+	return dyngen.QueryPage[EventsUpToResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsUpTo", Index: mainIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// EventsUpToAll walks every Event of EventsUpTo, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsUpTo(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsUpToResult, error) { return s.EventsUpTo(ctx, params, page) })
 }
 
 // EventsAfterParams holds the inputs of EventsAfter.
@@ -1625,33 +694,10 @@ type EventsAfterParams struct {
 	Seq     int64 // the sort key condition's operand
 }
 
-// EventsAfterResult is one page of EventsAfter.
-type EventsAfterResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsAfterResult is one page of EventsAfter (see dyngen.Result).
+type EventsAfterResult dyngen.Result[Event]
 
-const eventsAfterKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// eventsAfterShape is how EventsAfter binds and checks its cursors.
-var eventsAfterShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsAfter",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsAfter reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsAfter reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1659,67 +705,20 @@ var eventsAfterShape = &dyngen.QueryShape{
 //	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
-	ownerID := params.OwnerID
-	seq := params.Seq
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAfter", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: eventsAfterKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq) + dyngen.HighChar},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAfterShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAfter", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAfter", err)
-	}
-	res := &EventsAfterResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsAfter", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Lo = "EVENT#" + dyngen.KeyInt(params.Seq) + dyngen.HighChar
+	return dyngen.QueryPage[EventsAfterResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsAfter", Index: mainIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAfterAll walks every Event of EventsAfter, reading the pages one at
-// a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsAfterAll walks every Event of EventsAfter, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAfter(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsAfterResult, error) { return s.EventsAfter(ctx, params, page) })
 }
 
 // EventsFromParams holds the inputs of EventsFrom.
@@ -1728,33 +727,10 @@ type EventsFromParams struct {
 	Seq     int64 // the sort key condition's operand
 }
 
-// EventsFromResult is one page of EventsFrom.
-type EventsFromResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsFromResult is one page of EventsFrom (see dyngen.Result).
+type EventsFromResult dyngen.Result[Event]
 
-const eventsFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// eventsFromShape is how EventsFrom binds and checks its cursors.
-var eventsFromShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsFrom",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsFrom reads one page of Event items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsFrom reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1763,68 +739,20 @@ var eventsFromShape = &dyngen.QueryShape{
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
-	ownerID := params.OwnerID
-	seq := params.Seq
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsFrom", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: eventsFromKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVENT#9223372036854775807" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seq)},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsFromShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsFrom", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsFrom", err)
-	}
-	res := &EventsFromResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsFrom", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Lo = "EVENT#" + dyngen.KeyInt(params.Seq)
+	return dyngen.QueryPage[EventsFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsFrom", Index: mainIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Descending: true,
+		Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsFromAll walks every Event of EventsFrom, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// EventsFromAll walks every Event of EventsFrom, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsFrom(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsFromResult, error) { return s.EventsFrom(ctx, params, page) })
 }
 
 // EventsBetweenParams holds the inputs of EventsBetween.
@@ -1834,33 +762,10 @@ type EventsBetweenParams struct {
 	SeqTo   int64 // the sort key condition's operand
 }
 
-// EventsBetweenResult is one page of EventsBetween.
-type EventsBetweenResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsBetweenResult is one page of EventsBetween (see dyngen.Result).
+type EventsBetweenResult dyngen.Result[Event]
 
-const eventsBetweenKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// eventsBetweenShape is how EventsBetween binds and checks its cursors.
-var eventsBetweenShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsBetween",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsBetween reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsBetween reads one page of Event items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -1868,71 +773,21 @@ var eventsBetweenShape = &dyngen.QueryShape{
 //	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
-	ownerID := params.OwnerID
-	seqFrom := params.SeqFrom
-	seqTo := params.SeqTo
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsBetween", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: eventsBetweenKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seqTo) + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVENT#" + dyngen.KeyInt(seqFrom)},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsBetweenShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsBetween", err)
-	}
-	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return &EventsBetweenResult{}, nil
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsBetween", err)
-	}
-	res := &EventsBetweenResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsBetween", undecoded)
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Lo = "EVENT#" + dyngen.KeyInt(params.SeqFrom)
+	args.Hi = "EVENT#" + dyngen.KeyInt(params.SeqTo) + dyngen.HighChar
+	return dyngen.QueryPage[EventsBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsBetween", Index: mainIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsBetweenAll walks every Event of EventsBetween, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsBetweenAll walks every Event of EventsBetween, a page at a time
+// (see dyngen.Walk).
 func (s *Store) EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsBetween(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsBetweenResult, error) { return s.EventsBetween(ctx, params, page) })
 }
 
 // EventsAtBeforeParams holds the inputs of EventsAtBefore.
@@ -1941,33 +796,10 @@ type EventsAtBeforeParams struct {
 	At      time.Time // the sort key condition's operand
 }
 
-// EventsAtBeforeResult is one page of EventsAtBefore.
-type EventsAtBeforeResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsAtBeforeResult is one page of EventsAtBefore (see dyngen.Result).
+type EventsAtBeforeResult dyngen.Result[Event]
 
-const eventsAtBeforeKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
-
-// eventsAtBeforeShape is how EventsAtBefore binds and checks its cursors.
-var eventsAtBeforeShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsAtBefore",
-		SK:      "LSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsAtBefore reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsAtBefore reads one page of Event items (see Page and DecodeError).
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -1975,77 +807,24 @@ var eventsAtBeforeShape = &dyngen.QueryShape{
 //	Items of 1 other entity, whose sort key starts with other text, share
 //		the partition; the key condition never reads them.
 func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error) {
-	ownerID := params.OwnerID
-	at := params.At
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBefore", err)
-	}
-	instantBefore := at.Add(-1)
+	args := dyngen.Args{Table: s.mainTable, Lo: "EVAT#0000-01-01T00:00:00.000000000Z"}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	instantBefore := params.At.Add(-1)
 	if instantBefore.UTC().Year() < 0 {
 		return &EventsAtBeforeResult{}, nil
 	}
-	atKey, err := dyngen.KeyTime("at", instantBefore)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBefore", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "LSI1",
-			KeyCondition: eventsAtBeforeKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtBeforeShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBefore", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBefore", err)
-	}
-	res := &EventsAtBeforeResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsAtBefore", undecoded)
+	args.Hi = "EVAT#" + args.KeyTime("at", instantBefore) + dyngen.HighChar
+	return dyngen.QueryPage[EventsAtBeforeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsAtBefore", Index: mainIndexLSI1,
+		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsAtBeforeAll walks every Event of EventsAtBefore, a page at a time
+// (see dyngen.Walk).
 func (s *Store) EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtBefore(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsAtBeforeResult, error) { return s.EventsAtBefore(ctx, params, page) })
 }
 
 // EventsAtUpToParams holds the inputs of EventsAtUpTo.
@@ -2054,33 +833,10 @@ type EventsAtUpToParams struct {
 	At      time.Time // the sort key condition's operand
 }
 
-// EventsAtUpToResult is one page of EventsAtUpTo.
-type EventsAtUpToResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsAtUpToResult is one page of EventsAtUpTo (see dyngen.Result).
+type EventsAtUpToResult dyngen.Result[Event]
 
-const eventsAtUpToKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
-
-// eventsAtUpToShape is how EventsAtUpTo binds and checks its cursors.
-var eventsAtUpToShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsAtUpTo",
-		SK:      "LSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsAtUpTo reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsAtUpTo reads one page of Event items (see Page and DecodeError).
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -2088,73 +844,20 @@ var eventsAtUpToShape = &dyngen.QueryShape{
 //	Items of 1 other entity, whose sort key starts with other text, share
 //		the partition; the key condition never reads them.
 func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error) {
-	ownerID := params.OwnerID
-	at := params.At
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtUpTo", err)
-	}
-	atKey, err := dyngen.KeyTime("at", at)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtUpTo", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "LSI1",
-			KeyCondition: eventsAtUpToKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVAT#0000-01-01T00:00:00.000000000Z"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtUpToShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtUpTo", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtUpTo", err)
-	}
-	res := &EventsAtUpToResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsAtUpTo", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Lo: "EVAT#0000-01-01T00:00:00.000000000Z"}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Hi = "EVAT#" + args.KeyTime("at", params.At) + dyngen.HighChar
+	return dyngen.QueryPage[EventsAtUpToResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsAtUpTo", Index: mainIndexLSI1,
+		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one
-// at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsAtUpToAll walks every Event of EventsAtUpTo, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtUpTo(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsAtUpToResult, error) { return s.EventsAtUpTo(ctx, params, page) })
 }
 
 // EventsAtAfterParams holds the inputs of EventsAtAfter.
@@ -2163,33 +866,10 @@ type EventsAtAfterParams struct {
 	At      time.Time // the sort key condition's operand
 }
 
-// EventsAtAfterResult is one page of EventsAtAfter.
-type EventsAtAfterResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsAtAfterResult is one page of EventsAtAfter (see dyngen.Result).
+type EventsAtAfterResult dyngen.Result[Event]
 
-const eventsAtAfterKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
-
-// eventsAtAfterShape is how EventsAtAfter binds and checks its cursors.
-var eventsAtAfterShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsAtAfter",
-		SK:      "LSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsAtAfter reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsAtAfter reads one page of Event items (see Page and DecodeError).
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -2197,73 +877,20 @@ var eventsAtAfterShape = &dyngen.QueryShape{
 //	Items of 1 other entity, whose sort key starts with other text, share
 //		the partition; the key condition never reads them.
 func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error) {
-	ownerID := params.OwnerID
-	at := params.At
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtAfter", err)
-	}
-	atKey, err := dyngen.KeyTime("at", at)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtAfter", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "LSI1",
-			KeyCondition: eventsAtAfterKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey + dyngen.HighChar},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtAfterShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtAfter", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtAfter", err)
-	}
-	res := &EventsAtAfterResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsAtAfter", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Lo = "EVAT#" + args.KeyTime("at", params.At) + dyngen.HighChar
+	return dyngen.QueryPage[EventsAtAfterResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsAtAfter", Index: mainIndexLSI1,
+		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsAtAfterAll walks every Event of EventsAtAfter, a page at a time
+// (see dyngen.Walk).
 func (s *Store) EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtAfter(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsAtAfterResult, error) { return s.EventsAtAfter(ctx, params, page) })
 }
 
 // EventsAtFromParams holds the inputs of EventsAtFrom.
@@ -2272,33 +899,10 @@ type EventsAtFromParams struct {
 	At      time.Time // the sort key condition's operand
 }
 
-// EventsAtFromResult is one page of EventsAtFrom.
-type EventsAtFromResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsAtFromResult is one page of EventsAtFrom (see dyngen.Result).
+type EventsAtFromResult dyngen.Result[Event]
 
-const eventsAtFromKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
-
-// eventsAtFromShape is how EventsAtFrom binds and checks its cursors.
-var eventsAtFromShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsAtFrom",
-		SK:      "LSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsAtFrom reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsAtFrom reads one page of Event items (see Page and DecodeError).
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -2306,73 +910,20 @@ var eventsAtFromShape = &dyngen.QueryShape{
 //	Items of 1 other entity, whose sort key starts with other text, share
 //		the partition; the key condition never reads them.
 func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error) {
-	ownerID := params.OwnerID
-	at := params.At
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtFrom", err)
-	}
-	atKey, err := dyngen.KeyTime("at", at)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtFrom", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "LSI1",
-			KeyCondition: eventsAtFromKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtFromShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtFrom", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtFrom", err)
-	}
-	res := &EventsAtFromResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsAtFrom", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Lo = "EVAT#" + args.KeyTime("at", params.At)
+	return dyngen.QueryPage[EventsAtFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsAtFrom", Index: mainIndexLSI1,
+		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one
-// at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// EventsAtFromAll walks every Event of EventsAtFrom, a page at a time (see
+// dyngen.Walk).
 func (s *Store) EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtFrom(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsAtFromResult, error) { return s.EventsAtFrom(ctx, params, page) })
 }
 
 // EventsAtBetweenParams holds the inputs of EventsAtBetween.
@@ -2382,33 +933,10 @@ type EventsAtBetweenParams struct {
 	AtTo    time.Time // the sort key condition's operand
 }
 
-// EventsAtBetweenResult is one page of EventsAtBetween.
-type EventsAtBetweenResult struct {
-	Items []Event
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// EventsAtBetweenResult is one page of EventsAtBetween (see dyngen.Result).
+type EventsAtBetweenResult dyngen.Result[Event]
 
-const eventsAtBetweenKeyCondition = "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi"
-
-// eventsAtBetweenShape is how EventsAtBetween binds and checks its cursors.
-var eventsAtBetweenShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "LSI1SK", Kind: 'S', Sort: true}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "EventsAtBetween",
-		SK:      "LSI1SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// EventsAtBetween reads one page of Event items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// EventsAtBetween reads one page of Event items (see Page and DecodeError).
 //
 //	Query on LSI LSI1 of table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND LSI1SK BETWEEN
@@ -2417,113 +945,30 @@ var eventsAtBetweenShape = &dyngen.QueryShape{
 //		the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error) {
-	ownerID := params.OwnerID
-	atFrom := params.AtFrom
-	atTo := params.AtTo
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBetween", err)
-	}
-	atKey, err := dyngen.KeyTime("at", atFrom)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBetween", err)
-	}
-	atKey2, err := dyngen.KeyTime("at", atTo)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBetween", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "LSI1",
-			KeyCondition: eventsAtBetweenKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "EVAT#" + atKey2 + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "EVAT#" + atKey},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, eventsAtBetweenShape)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBetween", err)
-	}
-	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return &EventsAtBetweenResult{}, nil
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("EventsAtBetween", err)
-	}
-	res := &EventsAtBetweenResult{Items: make([]Event, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Event
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("EventsAtBetween", undecoded)
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(eventPK(params.OwnerID))
+	args.Lo = "EVAT#" + args.KeyTime("at", params.AtFrom)
+	args.Hi = "EVAT#" + args.KeyTime("at", params.AtTo) + dyngen.HighChar
+	return dyngen.QueryPage[EventsAtBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "EventsAtBetween", Index: mainIndexLSI1,
+		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Descending: true,
+		Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Event).UnmarshalItem)
 }
 
-// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// EventsAtBetweenAll walks every Event of EventsAtBetween, a page at a time
+// (see dyngen.Walk).
 func (s *Store) EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error] {
-	return dyngen.Walk(func(page Page) ([]Event, Cursor, error) {
-		res, err := s.EventsAtBetween(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*EventsAtBetweenResult, error) { return s.EventsAtBetween(ctx, params, page) })
 }
 
-// NotesResult is one page of Notes.
-type NotesResult struct {
-	Items []Note
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const notesKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// notesShape is how Notes binds and checks its cursors.
-var notesShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "Notes",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// NotesResult is one page of Notes (see dyngen.Result).
+type NotesResult dyngen.Result[Note]
 
 // Pins share the begins_with range NOTE#; they are kept out by the entity
 // attribute.
 //
-// Notes reads one page of Note items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page. Items that can't
-// be decoded are left out of the result, which comes with a DecodeError
-// listing them.
+// Notes reads one page of Note items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -2532,66 +977,18 @@ var notesShape = &dyngen.QueryShape{
 //		share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
-	pk, err := notePK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("Notes", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: notesKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "NOTE#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, notesShape)
-	if err != nil {
-		return nil, dyngen.Fail("Notes", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("Notes", err)
-	}
-	res := &NotesResult{Items: make([]Note, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		if !dyngen.IsType(item, "_type", "Note") {
-			continue
-		}
-		var v Note
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("Notes", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#"}
+	args.PK = args.Key(notePK(ownerID))
+	return dyngen.QueryPage[NotesResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "Notes", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk", TypeAttr: "_type", TypeValue: "Note",
+	}, (*Note).UnmarshalItem)
 }
 
-// NotesAll walks every Note of Notes, reading the pages one at a time.
-// Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// NotesAll walks every Note of Notes, a page at a time (see dyngen.Walk).
 func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error] {
-	return dyngen.Walk(func(page Page) ([]Note, Cursor, error) {
-		res, err := s.Notes(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*NotesResult, error) { return s.Notes(ctx, ownerID, page) })
 }
 
 // GetNote reads one Note by its primary key; ErrNotFound when there is
@@ -2600,62 +997,16 @@ func (s *Store) NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, er
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
 func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
-	ownerID := key.OwnerID
-	noteID := key.NoteID
-	pk, err := notePK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetNote", err)
-	}
-	sk, err := noteSK(noteID)
-	if err != nil {
-		return nil, dyngen.Fail("GetNote", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetNote", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetNote", ErrNotFound)
-	}
-	var v Note
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetNote", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(notePK(key.OwnerID))
+	args.SK = args.Key(noteSK(key.NoteID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetNote", Index: mainIndex}, (*Note).UnmarshalItem)
 }
 
-// PinsResult is one page of Pins.
-type PinsResult struct {
-	Items []Pin
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// PinsResult is one page of Pins (see dyngen.Result).
+type PinsResult dyngen.Result[Pin]
 
-const pinsKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// pinsShape is how Pins binds and checks its cursors.
-var pinsShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "Pins",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// Pins reads one page of Pin items; page.Cursor continues from the page
-// before, and the result's Next is "" after the last page. Items that can't
-// be decoded are left out of the result, which comes with a DecodeError
-// listing them.
+// Pins reads one page of Pin items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -2665,62 +1016,18 @@ var pinsShape = &dyngen.QueryShape{
 //	Items of Note share the partition; the key condition never reads
 //		them.
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
-	pk, err := pinPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("Pins", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: pinsKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "NOTE#PIN#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, pinsShape)
-	if err != nil {
-		return nil, dyngen.Fail("Pins", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("Pins", err)
-	}
-	res := &PinsResult{Items: make([]Pin, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Pin
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("Pins", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#PIN#"}
+	args.PK = args.Key(pinPK(ownerID))
+	return dyngen.QueryPage[PinsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "Pins", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Pin).UnmarshalItem)
 }
 
-// PinsAll walks every Pin of Pins, reading the pages one at a time. Items
-// that can't be decoded are left out, and a page's DecodeError listing them
-// comes after its other items; the walk goes on. Another error ends it.
+// PinsAll walks every Pin of Pins, a page at a time (see dyngen.Walk).
 func (s *Store) PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error] {
-	return dyngen.Walk(func(page Page) ([]Pin, Cursor, error) {
-		res, err := s.Pins(ctx, ownerID, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*PinsResult, error) { return s.Pins(ctx, ownerID, page) })
 }
 
 const createWidgetCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
@@ -2745,8 +1052,8 @@ func (s *Store) CreateWidget(ctx context.Context, widget *Widget) error {
 	return nil
 }
 
-// createWidgetInput builds the request of CreateWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createWidgetInput builds the request of CreateWidget; the caller wraps
+// its errors.
 func (s *Store) createWidgetInput(widget *Widget) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -2783,8 +1090,8 @@ func (s *Store) PutWidget(ctx context.Context, widget *Widget, version int64) er
 	return nil
 }
 
-// putWidgetInput builds the request of PutWidget; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// putWidgetInput builds the request of PutWidget; the caller wraps its
+// errors.
 func (s *Store) putWidgetInput(widget *Widget, version int64) (*dynamodb.PutItemInput, error) {
 	item, err := widget.MarshalItem()
 	if err != nil {
@@ -2857,8 +1164,8 @@ func (s *Store) EditWidget(ctx context.Context, params EditWidgetParams) (*Widge
 	return &v, nil
 }
 
-// editWidgetInput builds the request of EditWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// editWidgetInput builds the request of EditWidget; the caller wraps its
+// errors.
 func (s *Store) editWidgetInput(params EditWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -2998,8 +1305,8 @@ func (s *Store) RetireWidget(ctx context.Context, params RetireWidgetParams) (*W
 	return &v, nil
 }
 
-// retireWidgetInput builds the request of RetireWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// retireWidgetInput builds the request of RetireWidget; the caller wraps
+// its errors.
 func (s *Store) retireWidgetInput(params RetireWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -3086,8 +1393,8 @@ func (s *Store) ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*W
 	return &v, nil
 }
 
-// shelveWidgetInput builds the request of ShelveWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// shelveWidgetInput builds the request of ShelveWidget; the caller wraps
+// its errors.
 func (s *Store) shelveWidgetInput(params ShelveWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -3172,8 +1479,8 @@ func (s *Store) UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (
 	return &v, nil
 }
 
-// unlabelWidgetInput builds the request of UnlabelWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// unlabelWidgetInput builds the request of UnlabelWidget; the caller wraps
+// its errors.
 func (s *Store) unlabelWidgetInput(params UnlabelWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -3279,8 +1586,8 @@ func (s *Store) RelabelWidget(ctx context.Context, params RelabelWidgetParams) (
 	return &v, nil
 }
 
-// relabelWidgetInput builds the request of RelabelWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// relabelWidgetInput builds the request of RelabelWidget; the caller wraps
+// its errors.
 func (s *Store) relabelWidgetInput(params RelabelWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -3382,8 +1689,8 @@ func (s *Store) MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widge
 	return &v, nil
 }
 
-// moveWidgetInput builds the request of MoveWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// moveWidgetInput builds the request of MoveWidget; the caller wraps its
+// errors.
 func (s *Store) moveWidgetInput(params MoveWidgetParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	widgetID := params.WidgetID
@@ -3480,8 +1787,8 @@ func (s *Store) DeleteWidget(ctx context.Context, key WidgetKey) error {
 	return nil
 }
 
-// deleteWidgetInput builds the request of DeleteWidget; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// deleteWidgetInput builds the request of DeleteWidget; the caller wraps
+// its errors.
 func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, error) {
 	ownerID := key.OwnerID
 	widgetID := key.WidgetID
@@ -3512,26 +1819,20 @@ func (s *Store) deleteWidgetInput(key WidgetKey) (*dynamodb.DeleteItemInput, err
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
 func (s *Store) PutEvent(ctx context.Context, event *Event) error {
 	in, err := s.putEventInput(event)
-	if err != nil {
-		return dyngen.Fail("PutEvent", err)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
 	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return dyngen.Fail("PutEvent", err)
-	}
-	return nil
+	return dyngen.Wrap("PutEvent", err)
 }
 
-// putEventInput builds the request of PutEvent; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// putEventInput builds the request of PutEvent; the caller wraps its
+// errors.
 func (s *Store) putEventInput(event *Event) (*dynamodb.PutItemInput, error) {
 	item, err := event.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.mainTable),
-	}, nil
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
 }
 
 const createNoteCondition = "attribute_not_exists(PK)"
@@ -3553,8 +1854,8 @@ func (s *Store) CreateNote(ctx context.Context, note *Note) error {
 	return nil
 }
 
-// createNoteInput builds the request of CreateNote; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createNoteInput builds the request of CreateNote; the caller wraps its
+// errors.
 func (s *Store) createNoteInput(note *Note) (*dynamodb.PutItemInput, error) {
 	item, err := note.MarshalItem()
 	if err != nil {
@@ -3587,8 +1888,8 @@ func (s *Store) CreatePin(ctx context.Context, pin *Pin) error {
 	return nil
 }
 
-// createPinInput builds the request of CreatePin; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// createPinInput builds the request of CreatePin; the caller wraps its
+// errors.
 func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 	item, err := pin.MarshalItem()
 	if err != nil {
@@ -3609,17 +1910,14 @@ func (s *Store) createPinInput(pin *Pin) (*dynamodb.PutItemInput, error) {
 //	Key: PK = "OWNER#{ownerId}" AND SK = "NOTE#{noteId}"
 func (s *Store) DeleteNote(ctx context.Context, key NoteKey) error {
 	in, err := s.deleteNoteInput(key)
-	if err != nil {
-		return dyngen.Fail("DeleteNote", err)
+	if err == nil {
+		_, err = s.client.DeleteItem(ctx, in)
 	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return dyngen.Fail("DeleteNote", err)
-	}
-	return nil
+	return dyngen.Wrap("DeleteNote", err)
 }
 
-// deleteNoteInput builds the request of DeleteNote; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// deleteNoteInput builds the request of DeleteNote; the caller wraps its
+// errors.
 func (s *Store) deleteNoteInput(key NoteKey) (*dynamodb.DeleteItemInput, error) {
 	ownerID := key.OwnerID
 	noteID := key.NoteID
@@ -3674,8 +1972,8 @@ func (s *Store) TouchEvent(ctx context.Context, params TouchEventParams) (*Event
 	return &v, nil
 }
 
-// touchEventInput builds the request of TouchEvent; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// touchEventInput builds the request of TouchEvent; the caller wraps its
+// errors.
 func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	seq := params.Seq
@@ -3725,34 +2023,10 @@ func (s *Store) touchEventInput(params TouchEventParams) (*dynamodb.UpdateItemIn
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "EVENT#{seq}"
 func (s *Store) GetEvent(ctx context.Context, key EventKey) (*Event, error) {
-	ownerID := key.OwnerID
-	seq := key.Seq
-	pk, err := eventPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetEvent", err)
-	}
-	sk, err := eventSK(seq)
-	if err != nil {
-		return nil, dyngen.Fail("GetEvent", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetEvent", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetEvent", ErrNotFound)
-	}
-	var v Event
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetEvent", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(eventPK(key.OwnerID))
+	args.SK = args.Key(eventSK(key.Seq))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetEvent", Index: mainIndex}, (*Event).UnmarshalItem)
 }
 
 // GetEvents reads the Event items of keys, in the order of keys; keys with
@@ -3930,34 +2204,10 @@ func (s *Store) DeleteEvents(ctx context.Context, keys []EventKey) error {
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
-	ownerID := key.OwnerID
-	style := key.Style
-	pk, err := themePK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetTheme", err)
-	}
-	sk, err := themeSK(style)
-	if err != nil {
-		return nil, dyngen.Fail("GetTheme", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetTheme", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetTheme", ErrNotFound)
-	}
-	var v Theme
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetTheme", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(themePK(key.OwnerID))
+	args.SK = args.Key(themeSK(key.Style))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetTheme", Index: mainIndex}, (*Theme).UnmarshalItem)
 }
 
 const createThemeCondition = "attribute_not_exists(PK)"
@@ -3979,8 +2229,8 @@ func (s *Store) CreateTheme(ctx context.Context, theme *Theme) error {
 	return nil
 }
 
-// createThemeInput builds the request of CreateTheme; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createThemeInput builds the request of CreateTheme; the caller wraps its
+// errors.
 func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	item, err := theme.MarshalItem()
 	if err != nil {
@@ -4000,26 +2250,20 @@ func (s *Store) createThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 func (s *Store) PutTheme(ctx context.Context, theme *Theme) error {
 	in, err := s.putThemeInput(theme)
-	if err != nil {
-		return dyngen.Fail("PutTheme", err)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
 	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return dyngen.Fail("PutTheme", err)
-	}
-	return nil
+	return dyngen.Wrap("PutTheme", err)
 }
 
-// putThemeInput builds the request of PutTheme; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// putThemeInput builds the request of PutTheme; the caller wraps its
+// errors.
 func (s *Store) putThemeInput(theme *Theme) (*dynamodb.PutItemInput, error) {
 	item, err := theme.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.mainTable),
-	}, nil
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
 }
 
 // ThemesLikeParams holds the inputs of ThemesLike.
@@ -4028,32 +2272,10 @@ type ThemesLikeParams struct {
 	Style   ThemeStyle // the sort key condition's operand
 }
 
-// ThemesLikeResult is one page of ThemesLike.
-type ThemesLikeResult struct {
-	Items []Theme
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// ThemesLikeResult is one page of ThemesLike (see dyngen.Result).
+type ThemesLikeResult dyngen.Result[Theme]
 
-const themesLikeKeyCondition = "PK = :pk AND begins_with(SK, :sk)"
-
-// themesLikeShape is how ThemesLike binds and checks its cursors.
-var themesLikeShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "PK",
-		Pattern: "ThemesLike",
-		SK:      "SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// ThemesLike reads one page of Theme items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ThemesLike reads one page of Theme items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
@@ -4063,72 +2285,24 @@ var themesLikeShape = &dyngen.QueryShape{
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error) {
-	ownerID := params.OwnerID
-	style := params.Style
-	pk, err := themePK(ownerID)
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(themePK(params.OwnerID))
+	stylePrefix, err := dyngen.KeyEnumPrefix("style", string(params.Style), "#", "dark", "light")
 	if err != nil {
 		return nil, dyngen.Fail("ThemesLike", err)
 	}
-	stylePrefix, err := dyngen.KeyEnumPrefix("style", string(style), "#", "dark", "light")
-	if err != nil {
-		return nil, dyngen.Fail("ThemesLike", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: themesLikeKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "THEME#" + stylePrefix},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, themesLikeShape)
-	if err != nil {
-		return nil, dyngen.Fail("ThemesLike", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ThemesLike", err)
-	}
-	res := &ThemesLikeResult{Items: make([]Theme, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		if !dyngen.IsType(item, "_type", "Theme") {
-			continue
-		}
-		var v Theme
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ThemesLike", undecoded)
+	args.SK = "THEME#" + stylePrefix
+	return dyngen.QueryPage[ThemesLikeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ThemesLike", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk", TypeAttr: "_type", TypeValue: "Theme",
+	}, (*Theme).UnmarshalItem)
 }
 
-// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// ThemesLikeAll walks every Theme of ThemesLike, a page at a time (see
+// dyngen.Walk).
 func (s *Store) ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error] {
-	return dyngen.Walk(func(page Page) ([]Theme, Cursor, error) {
-		res, err := s.ThemesLike(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ThemesLikeResult, error) { return s.ThemesLike(ctx, params, page) })
 }
 
 // ThemesFromParams holds the inputs of ThemesFrom.
@@ -4137,33 +2311,10 @@ type ThemesFromParams struct {
 	Style   ThemeStyle // the sort key condition's operand
 }
 
-// ThemesFromResult is one page of ThemesFrom.
-type ThemesFromResult struct {
-	Items []Theme
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// ThemesFromResult is one page of ThemesFrom (see dyngen.Result).
+type ThemesFromResult dyngen.Result[Theme]
 
-const themesFromKeyCondition = "PK = :pk AND SK BETWEEN :sklo AND :skhi"
-
-// themesFromShape is how ThemesFrom binds and checks its cursors.
-var themesFromShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "PK",
-		Pattern: "ThemesFrom",
-		SK:      "SK",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// ThemesFrom reads one page of Theme items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ThemesFrom reads one page of Theme items (see Page and DecodeError).
 //
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
@@ -4173,74 +2324,20 @@ var themesFromShape = &dyngen.QueryShape{
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
 func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error) {
-	ownerID := params.OwnerID
-	style := params.Style
-	pk, err := themePK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("ThemesFrom", err)
-	}
-	styleKey, err := dyngen.KeyEnum("style", string(style), style.Valid(), "#")
-	if err != nil {
-		return nil, dyngen.Fail("ThemesFrom", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: themesFromKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SKHi:         types.AttributeValueMemberS{Value: "THEME#" + dyngen.HighChar},
-			SKLo:         types.AttributeValueMemberS{Value: "THEME#" + styleKey},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   &fixed.PK,
-				":skhi": &fixed.SKHi,
-				":sklo": &fixed.SKLo,
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, themesFromShape)
-	if err != nil {
-		return nil, dyngen.Fail("ThemesFrom", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ThemesFrom", err)
-	}
-	res := &ThemesFromResult{Items: make([]Theme, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		if !dyngen.IsType(item, "_type", "Theme") {
-			continue
-		}
-		var v Theme
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ThemesFrom", undecoded)
+	args := dyngen.Args{Table: s.mainTable, Hi: "THEME#" + dyngen.HighChar}
+	args.PK = args.Key(themePK(params.OwnerID))
+	args.Lo = "THEME#" + args.KeyEnum("style", string(params.Style), params.Style.Valid(), "#")
+	return dyngen.QueryPage[ThemesFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ThemesFrom", Index: mainIndex,
+		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
+		PK: ":pk", Lo: ":sklo", Hi: ":skhi", TypeAttr: "_type", TypeValue: "Theme",
+	}, (*Theme).UnmarshalItem)
 }
 
-// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a
-// time. Items that can't be decoded are left out, and a page's DecodeError
-// listing them comes after its other items; the walk goes on. Another error
-// ends it.
+// ThemesFromAll walks every Theme of ThemesFrom, a page at a time (see
+// dyngen.Walk).
 func (s *Store) ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error] {
-	return dyngen.Walk(func(page Page) ([]Theme, Cursor, error) {
-		res, err := s.ThemesFrom(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ThemesFromResult, error) { return s.ThemesFrom(ctx, params, page) })
 }
 
 // RecolorThemeParams holds the inputs of RecolorTheme.
@@ -4277,8 +2374,8 @@ func (s *Store) RecolorTheme(ctx context.Context, params RecolorThemeParams) (*T
 	return &v, nil
 }
 
-// recolorThemeInput builds the request of RecolorTheme; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// recolorThemeInput builds the request of RecolorTheme; the caller wraps
+// its errors.
 func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	style := params.Style
@@ -4316,17 +2413,14 @@ func (s *Store) recolorThemeInput(params RecolorThemeParams) (*dynamodb.UpdateIt
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#{style}"
 func (s *Store) DeleteTheme(ctx context.Context, key ThemeKey) error {
 	in, err := s.deleteThemeInput(key)
-	if err != nil {
-		return dyngen.Fail("DeleteTheme", err)
+	if err == nil {
+		_, err = s.client.DeleteItem(ctx, in)
 	}
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
-		return dyngen.Fail("DeleteTheme", err)
-	}
-	return nil
+	return dyngen.Wrap("DeleteTheme", err)
 }
 
-// deleteThemeInput builds the request of DeleteTheme; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// deleteThemeInput builds the request of DeleteTheme; the caller wraps its
+// errors.
 func (s *Store) deleteThemeInput(key ThemeKey) (*dynamodb.DeleteItemInput, error) {
 	ownerID := key.OwnerID
 	style := key.Style
@@ -4469,8 +2563,8 @@ func (s *Store) CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) er
 	return nil
 }
 
-// createAdminThemeInput builds the request of CreateAdminTheme; its errors
-// are a KeyError or an ItemError, which the caller wraps.
+// createAdminThemeInput builds the request of CreateAdminTheme; the caller
+// wraps its errors.
 func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItemInput, error) {
 	item, err := adminTheme.MarshalItem()
 	if err != nil {
@@ -4490,28 +2584,9 @@ func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItem
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "THEME#ADMIN"
 func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error) {
-	pk, err := adminThemePK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetAdminTheme", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: "THEME#ADMIN"},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetAdminTheme", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetAdminTheme", ErrNotFound)
-	}
-	var v AdminTheme
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetAdminTheme", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable, SK: "THEME#ADMIN"}
+	args.PK = args.Key(adminThemePK(ownerID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetAdminTheme", Index: mainIndex}, (*AdminTheme).UnmarshalItem)
 }
 
 // GetRepo reads one Repo by its primary key; ErrNotFound when there is
@@ -4520,34 +2595,10 @@ func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme,
 //	GetItem on table Main
 //	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
 func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
-	ownerID := key.OwnerID
-	repoID := key.RepoID
-	pk, err := repoPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetRepo", err)
-	}
-	sk, err := repoSK(repoID)
-	if err != nil {
-		return nil, dyngen.Fail("GetRepo", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetRepo", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetRepo", ErrNotFound)
-	}
-	var v Repo
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetRepo", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(repoPK(key.OwnerID))
+	args.SK = args.Key(repoSK(key.RepoID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetRepo", Index: mainIndex}, (*Repo).UnmarshalItem)
 }
 
 const createRepoCondition = "attribute_not_exists(PK)"
@@ -4569,8 +2620,8 @@ func (s *Store) CreateRepo(ctx context.Context, repo *Repo) error {
 	return nil
 }
 
-// createRepoInput builds the request of CreateRepo; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createRepoInput builds the request of CreateRepo; the caller wraps its
+// errors.
 func (s *Store) createRepoInput(repo *Repo) (*dynamodb.PutItemInput, error) {
 	item, err := repo.MarshalItem()
 	if err != nil {
@@ -4584,100 +2635,33 @@ func (s *Store) createRepoInput(repo *Repo) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
-// ReposByVisibilityResult is one page of ReposByVisibility.
-type ReposByVisibilityResult struct {
-	Items []Repo
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const reposByVisibilityKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
-
-// reposByVisibilityShape is how ReposByVisibility binds and checks its
-// cursors.
-var reposByVisibilityShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "GSI1PK",
-		Pattern: "ReposByVisibility",
-		SK:      "GSI1SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// ReposByVisibilityResult is one page of ReposByVisibility (see
+// dyngen.Result).
+type ReposByVisibilityResult dyngen.Result[Repo]
 
 // The public (or private) repositories; those with no visibility are in
 // neither.
 //
-// ReposByVisibility reads one page of Repo items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// ReposByVisibility reads one page of Repo items (see Page and
+// DecodeError).
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "PUBLIC#{public}" AND
 //		begins_with(GSI1SK, "REPO#")
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
-	pk, err := repoGSI1PK(public)
-	if err != nil {
-		return nil, dyngen.Fail("ReposByVisibility", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: reposByVisibilityKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "REPO#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reposByVisibilityShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReposByVisibility", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReposByVisibility", err)
-	}
-	res := &ReposByVisibilityResult{Items: make([]Repo, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Repo
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReposByVisibility", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "REPO#"}
+	args.PK = args.Key(repoGSI1PK(public))
+	return dyngen.QueryPage[ReposByVisibilityResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReposByVisibility", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Repo).UnmarshalItem)
 }
 
-// ReposByVisibilityAll walks every Repo of ReposByVisibility, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// ReposByVisibilityAll walks every Repo of ReposByVisibility, a page at a
+// time (see dyngen.Walk).
 func (s *Store) ReposByVisibilityAll(ctx context.Context, public bool) iter.Seq2[Repo, error] {
-	return dyngen.Walk(func(page Page) ([]Repo, Cursor, error) {
-		res, err := s.ReposByVisibility(ctx, public, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReposByVisibilityResult, error) { return s.ReposByVisibility(ctx, public, page) })
 }
 
 // SetRepoVisibilityParams holds the inputs of SetRepoVisibility.
@@ -4719,8 +2703,8 @@ func (s *Store) SetRepoVisibility(ctx context.Context, params SetRepoVisibilityP
 	return &v, nil
 }
 
-// setRepoVisibilityInput builds the request of SetRepoVisibility; its
-// errors are a KeyError or an ItemError, which the caller wraps.
+// setRepoVisibilityInput builds the request of SetRepoVisibility; the
+// caller wraps its errors.
 func (s *Store) setRepoVisibilityInput(params SetRepoVisibilityParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	repoID := params.RepoID
@@ -4811,7 +2795,7 @@ func (view *ReposByTopicItem) unmarshalItem(item map[string]types.AttributeValue
 	dec := dyngen.ItemDecoder{Entity: "Repo"}
 	view.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
 	view.RepoID = dec.String("repoId", item["repoId"], dyngen.Required)
-	view.Topic = dyngen.DecodePtr(&dec, "topic", item["topic"], dyngen.ReadString)
+	view.Topic = dec.StringPtr("topic", item["topic"])
 	return dec.Err
 }
 
@@ -4839,101 +2823,35 @@ func reposByTopicFromKeys(item map[string]types.AttributeValue) {
 	}
 }
 
-// ReposByTopicResult is one page of ReposByTopic.
-type ReposByTopicResult struct {
-	Items []ReposByTopicItem
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
-
-const reposByTopicKeyCondition = "GSI2PK = :pk AND begins_with(GSI2SK, :sk)"
-
-// reposByTopicShape is how ReposByTopic binds and checks its cursors.
-var reposByTopicShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI2PK", Kind: 'S'}, {Name: "GSI2SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "GSI2PK",
-		Pattern: "ReposByTopic",
-		SK:      "GSI2SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
+// ReposByTopicResult is one page of ReposByTopic (see dyngen.Result).
+type ReposByTopicResult dyngen.Result[ReposByTopicItem]
 
 // The repositories of a topic, read back from the keys ByKeys projects; the
 // empty topic is a topic like any other, and those with no topic are in
 // none.
 //
-// ReposByTopic reads one page of Repo items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ReposByTopic reads one page of Repo items (see Page and DecodeError).
 //
 //	Query on GSI ByKeys of table Main
 //	KeyConditionExpression: GSI2PK = "TOPIC#{topic}" AND
 //		begins_with(GSI2SK, "REPO#")
 func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error) {
-	pk, err := repoGSI2PK(topic)
-	if err != nil {
-		return nil, dyngen.Fail("ReposByTopic", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "ByKeys",
-			KeyCondition: reposByTopicKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "REPO#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, reposByTopicShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReposByTopic", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReposByTopic", err)
-	}
-	res := &ReposByTopicResult{Items: make([]ReposByTopicItem, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
+	args := dyngen.Args{Table: s.mainTable, SK: "REPO#"}
+	args.PK = args.Key(repoGSI2PK(topic))
+	return dyngen.QueryPage[ReposByTopicResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReposByTopic", Index: mainIndexByKeys,
+		KeyCondition: "GSI2PK = :pk AND begins_with(GSI2SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, func(v *ReposByTopicItem, item map[string]types.AttributeValue) error {
 		reposByTopicFromKeys(item)
-		var v ReposByTopicItem
-		if err := v.unmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReposByTopic", undecoded)
+		return v.unmarshalItem(item)
+	})
 }
 
-// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, a page at a
+// time (see dyngen.Walk).
 func (s *Store) ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error] {
-	return dyngen.Walk(func(page Page) ([]ReposByTopicItem, Cursor, error) {
-		res, err := s.ReposByTopic(ctx, topic, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReposByTopicResult, error) { return s.ReposByTopic(ctx, topic, page) })
 }
 
 // SetRepoTopicParams holds the inputs of SetRepoTopic.
@@ -4972,8 +2890,8 @@ func (s *Store) SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*R
 	return &v, nil
 }
 
-// setRepoTopicInput builds the request of SetRepoTopic; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// setRepoTopicInput builds the request of SetRepoTopic; the caller wraps
+// its errors.
 func (s *Store) setRepoTopicInput(params SetRepoTopicParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	repoID := params.RepoID
@@ -5057,8 +2975,8 @@ func (s *Store) CreateMember(ctx context.Context, member *Member) error {
 	return nil
 }
 
-// createMemberInput builds the request of CreateMember; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createMemberInput builds the request of CreateMember; the caller wraps
+// its errors.
 func (s *Store) createMemberInput(member *Member) (*dynamodb.PutItemInput, error) {
 	item, err := member.MarshalItem()
 	if err != nil {
@@ -5078,32 +2996,10 @@ func (s *Store) createMemberInput(member *Member) (*dynamodb.PutItemInput, error
 //	GetItem on table Main
 //	Key: PK = "MEMBER#{username}" AND SK = "MEMBER#{username}"
 func (s *Store) GetMember(ctx context.Context, username string) (*Member, error) {
-	pk, err := memberPK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetMember", err)
-	}
-	sk, err := memberSK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetMember", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetMember", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetMember", ErrNotFound)
-	}
-	var v Member
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetMember", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(memberPK(username))
+	args.SK = args.Key(memberSK(username))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetMember", Index: mainIndex}, (*Member).UnmarshalItem)
 }
 
 const createPhotoCondition = "attribute_not_exists(PK)"
@@ -5125,8 +3021,8 @@ func (s *Store) CreatePhoto(ctx context.Context, photo *Photo) error {
 	return nil
 }
 
-// createPhotoInput builds the request of CreatePhoto; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createPhotoInput builds the request of CreatePhoto; the caller wraps its
+// errors.
 func (s *Store) createPhotoInput(photo *Photo) (*dynamodb.PutItemInput, error) {
 	item, err := photo.MarshalItem()
 	if err != nil {
@@ -5146,32 +3042,10 @@ func (s *Store) createPhotoInput(photo *Photo) (*dynamodb.PutItemInput, error) {
 //	GetItem on table Main
 //	Key: PK = "PHOTO#{photoId}" AND SK = "PHOTO#{photoId}"
 func (s *Store) GetPhoto(ctx context.Context, photoID string) (*Photo, error) {
-	pk, err := photoPK(photoID)
-	if err != nil {
-		return nil, dyngen.Fail("GetPhoto", err)
-	}
-	sk, err := photoSK(photoID)
-	if err != nil {
-		return nil, dyngen.Fail("GetPhoto", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetPhoto", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetPhoto", ErrNotFound)
-	}
-	var v Photo
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetPhoto", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(photoPK(photoID))
+	args.SK = args.Key(photoSK(photoID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetPhoto", Index: mainIndex}, (*Photo).UnmarshalItem)
 }
 
 // GetLike reads one Like by its primary key; ErrNotFound when there is
@@ -5180,34 +3054,10 @@ func (s *Store) GetPhoto(ctx context.Context, photoID string) (*Photo, error) {
 //	GetItem on table Main
 //	Key: PK = "PHOTO#{photoId}" AND SK = "LIKE#{username}"
 func (s *Store) GetLike(ctx context.Context, key LikeKey) (*Like, error) {
-	photoID := key.PhotoID
-	username := key.Username
-	pk, err := likePK(photoID)
-	if err != nil {
-		return nil, dyngen.Fail("GetLike", err)
-	}
-	sk, err := likeSK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetLike", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetLike", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetLike", ErrNotFound)
-	}
-	var v Like
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetLike", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(likePK(key.PhotoID))
+	args.SK = args.Key(likeSK(key.Username))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetLike", Index: mainIndex}, (*Like).UnmarshalItem)
 }
 
 // GetFollow reads one Follow by its primary key; ErrNotFound when there is
@@ -5216,34 +3066,10 @@ func (s *Store) GetLike(ctx context.Context, key LikeKey) (*Like, error) {
 //	GetItem on table Main
 //	Key: PK = "MEMBER#{follower}" AND SK = "FOLLOWS#{followee}"
 func (s *Store) GetFollow(ctx context.Context, key FollowKey) (*Follow, error) {
-	follower := key.Follower
-	followee := key.Followee
-	pk, err := followPK(follower)
-	if err != nil {
-		return nil, dyngen.Fail("GetFollow", err)
-	}
-	sk, err := followSK(followee)
-	if err != nil {
-		return nil, dyngen.Fail("GetFollow", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetFollow", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetFollow", ErrNotFound)
-	}
-	var v Follow
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetFollow", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(followPK(key.Follower))
+	args.SK = args.Key(followSK(key.Followee))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetFollow", Index: mainIndex}, (*Follow).UnmarshalItem)
 }
 
 const createBlockCondition = "attribute_not_exists(PK)"
@@ -5265,8 +3091,8 @@ func (s *Store) CreateBlock(ctx context.Context, block *Block) error {
 	return nil
 }
 
-// createBlockInput builds the request of CreateBlock; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createBlockInput builds the request of CreateBlock; the caller wraps its
+// errors.
 func (s *Store) createBlockInput(block *Block) (*dynamodb.PutItemInput, error) {
 	item, err := block.MarshalItem()
 	if err != nil {
@@ -6657,35 +4483,10 @@ func (s *Store) CountWidget(ctx context.Context, params CountWidgetParams) error
 //	Key: PK = "OWNER#{ownerId}" AND SK = "COUNTER#{counterId}"
 //	ConsistentRead: true
 func (s *Store) GetCounter(ctx context.Context, key CounterKey) (*Counter, error) {
-	ownerID := key.OwnerID
-	counterID := key.CounterID
-	pk, err := counterPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetCounter", err)
-	}
-	sk, err := counterSK(counterID)
-	if err != nil {
-		return nil, dyngen.Fail("GetCounter", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetCounter", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetCounter", ErrNotFound)
-	}
-	var v Counter
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetCounter", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(counterPK(key.OwnerID))
+	args.SK = args.Key(counterSK(key.CounterID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetCounter", Index: mainIndex, Consistent: true}, (*Counter).UnmarshalItem)
 }
 
 const createCounterCondition = "attribute_not_exists(PK)"
@@ -6712,8 +4513,8 @@ func (s *Store) CreateCounter(ctx context.Context, counter *Counter) error {
 	return nil
 }
 
-// createCounterInput builds the request of CreateCounter; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createCounterInput builds the request of CreateCounter; the caller wraps
+// its errors.
 func (s *Store) createCounterInput(counter *Counter) (*dynamodb.PutItemInput, error) {
 	item, err := counter.MarshalItem()
 	if err != nil {
@@ -6756,8 +4557,8 @@ func (s *Store) PutCounter(ctx context.Context, counter *Counter) error {
 	return nil
 }
 
-// putCounterInput builds the request of PutCounter; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// putCounterInput builds the request of PutCounter; the caller wraps its
+// errors.
 func (s *Store) putCounterInput(counter *Counter) (*dynamodb.PutItemInput, error) {
 	item, err := counter.MarshalItem()
 	if err != nil {
@@ -6817,8 +4618,8 @@ func (s *Store) SetCount(ctx context.Context, params SetCountParams) (*Counter, 
 	return &v, nil
 }
 
-// setCountInput builds the request of SetCount; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// setCountInput builds the request of SetCount; the caller wraps its
+// errors.
 func (s *Store) setCountInput(params SetCountParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	counterID := params.CounterID
@@ -6880,8 +4681,8 @@ func (s *Store) DeleteCounter(ctx context.Context, params DeleteCounterParams) e
 	return nil
 }
 
-// deleteCounterInput builds the request of DeleteCounter; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// deleteCounterInput builds the request of DeleteCounter; the caller wraps
+// its errors.
 func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.DeleteItemInput, error) {
 	ownerID := params.OwnerID
 	counterID := params.CounterID
@@ -6914,35 +4715,10 @@ func (s *Store) deleteCounterInput(params DeleteCounterParams) (*dynamodb.Delete
 //	Key: PK = "OWNER#{ownerId}" AND SK = "LEDGER#{ledgerId}"
 //	ConsistentRead: true
 func (s *Store) GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error) {
-	ownerID := key.OwnerID
-	ledgerID := key.LedgerID
-	pk, err := ledgerPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetLedger", err)
-	}
-	sk, err := ledgerSK(ledgerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetLedger", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetLedger", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetLedger", ErrNotFound)
-	}
-	var v Ledger
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetLedger", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(ledgerPK(key.OwnerID))
+	args.SK = args.Key(ledgerSK(key.LedgerID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetLedger", Index: mainIndex, Consistent: true}, (*Ledger).UnmarshalItem)
 }
 
 const createLedgerCondition = "attribute_not_exists(PK)"
@@ -6969,8 +4745,8 @@ func (s *Store) CreateLedger(ctx context.Context, ledger *Ledger) error {
 	return nil
 }
 
-// createLedgerInput builds the request of CreateLedger; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createLedgerInput builds the request of CreateLedger; the caller wraps
+// its errors.
 func (s *Store) createLedgerInput(ledger *Ledger) (*dynamodb.PutItemInput, error) {
 	item, err := ledger.MarshalItem()
 	if err != nil {
@@ -7018,8 +4794,8 @@ func (s *Store) PutLedger(ctx context.Context, ledger *Ledger) error {
 	return nil
 }
 
-// putLedgerInput builds the request of PutLedger; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// putLedgerInput builds the request of PutLedger; the caller wraps its
+// errors.
 func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error) {
 	item, err := ledger.MarshalItem()
 	if err != nil {
@@ -7068,96 +4844,28 @@ func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error
 	}, nil
 }
 
-// LedgersTaggedResult is one page of LedgersTagged.
-type LedgersTaggedResult struct {
-	Items []Ledger
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// LedgersTaggedResult is one page of LedgersTagged (see dyngen.Result).
+type LedgersTaggedResult dyngen.Result[Ledger]
 
-const ledgersTaggedKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
-
-// ledgersTaggedShape is how LedgersTagged binds and checks its cursors.
-var ledgersTaggedShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "GSI1PK",
-		Pattern: "LedgersTagged",
-		SK:      "GSI1SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// LedgersTagged reads one page of Ledger items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// LedgersTagged reads one page of Ledger items (see Page and DecodeError).
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "TAG#{tag}" AND begins_with(GSI1SK,
 //		"LEDGER#")
 func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error) {
-	pk, err := ledgerGSI1PK(tag)
-	if err != nil {
-		return nil, dyngen.Fail("LedgersTagged", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: ledgersTaggedKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "LEDGER#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, ledgersTaggedShape)
-	if err != nil {
-		return nil, dyngen.Fail("LedgersTagged", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("LedgersTagged", err)
-	}
-	res := &LedgersTaggedResult{Items: make([]Ledger, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Ledger
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("LedgersTagged", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "LEDGER#"}
+	args.PK = args.Key(ledgerGSI1PK(tag))
+	return dyngen.QueryPage[LedgersTaggedResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "LedgersTagged", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Ledger).UnmarshalItem)
 }
 
-// LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// LedgersTaggedAll walks every Ledger of LedgersTagged, a page at a time
+// (see dyngen.Walk).
 func (s *Store) LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error] {
-	return dyngen.Walk(func(page Page) ([]Ledger, Cursor, error) {
-		res, err := s.LedgersTagged(ctx, tag, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*LedgersTaggedResult, error) { return s.LedgersTagged(ctx, tag, page) })
 }
 
 // AnnotateParams holds the inputs of Annotate.
@@ -7195,8 +4903,8 @@ func (s *Store) Annotate(ctx context.Context, params AnnotateParams) (*Ledger, e
 	return &v, nil
 }
 
-// annotateInput builds the request of Annotate; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// annotateInput builds the request of Annotate; the caller wraps its
+// errors.
 func (s *Store) annotateInput(params AnnotateParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	ledgerID := params.LedgerID
@@ -7269,8 +4977,8 @@ func (s *Store) OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledge
 	return &v, nil
 }
 
-// openLedgerInput builds the request of OpenLedger; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// openLedgerInput builds the request of OpenLedger; the caller wraps its
+// errors.
 func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemInput, error) {
 	ownerID := params.OwnerID
 	ledgerID := params.LedgerID
@@ -7314,35 +5022,10 @@ func (s *Store) openLedgerInput(params OpenLedgerParams) (*dynamodb.UpdateItemIn
 //	Key: PK = "OWNER#{ownerId}" AND SK = "VAULT#{vaultId}"
 //	ConsistentRead: true
 func (s *Store) GetVault(ctx context.Context, key VaultKey) (*Vault, error) {
-	ownerID := key.OwnerID
-	vaultID := key.VaultID
-	pk, err := vaultPK(ownerID)
-	if err != nil {
-		return nil, dyngen.Fail("GetVault", err)
-	}
-	sk, err := vaultSK(vaultID)
-	if err != nil {
-		return nil, dyngen.Fail("GetVault", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetVault", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetVault", ErrNotFound)
-	}
-	var v Vault
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetVault", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(vaultPK(key.OwnerID))
+	args.SK = args.Key(vaultSK(key.VaultID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetVault", Index: mainIndex, Consistent: true}, (*Vault).UnmarshalItem)
 }
 
 const createVaultCondition = "attribute_not_exists(PK)"
@@ -7369,8 +5052,8 @@ func (s *Store) CreateVault(ctx context.Context, vault *Vault) error {
 	return nil
 }
 
-// createVaultInput builds the request of CreateVault; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createVaultInput builds the request of CreateVault; the caller wraps its
+// errors.
 func (s *Store) createVaultInput(vault *Vault) (*dynamodb.PutItemInput, error) {
 	item, err := vault.MarshalItem()
 	if err != nil {
@@ -7423,8 +5106,8 @@ func (s *Store) PutVault(ctx context.Context, vault *Vault) error {
 	return nil
 }
 
-// putVaultInput builds the request of PutVault; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// putVaultInput builds the request of PutVault; the caller wraps its
+// errors.
 func (s *Store) putVaultInput(vault *Vault) (*dynamodb.UpdateItemInput, error) {
 	item, err := vault.MarshalItem()
 	if err != nil {
@@ -7724,8 +5407,8 @@ func (s *Store) CreatePost(ctx context.Context, post *Post) error {
 	return nil
 }
 
-// createPostInput builds the request of CreatePost; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createPostInput builds the request of CreatePost; the caller wraps its
+// errors.
 func (s *Store) createPostInput(post *Post) (*dynamodb.PutItemInput, error) {
 	now := s.clock()
 	stamped := *post
@@ -7772,8 +5455,7 @@ func (s *Store) PutPost(ctx context.Context, post *Post) error {
 	return nil
 }
 
-// putPostInput builds the request of PutPost; its errors are a KeyError or
-// an ItemError, which the caller wraps.
+// putPostInput builds the request of PutPost; the caller wraps its errors.
 func (s *Store) putPostInput(post *Post) (*dynamodb.UpdateItemInput, error) {
 	now := s.clock()
 	stamped := *post
@@ -7836,8 +5518,8 @@ func (s *Store) RetitlePost(ctx context.Context, params RetitlePostParams) (*Pos
 	return &v, nil
 }
 
-// retitlePostInput builds the request of RetitlePost; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// retitlePostInput builds the request of RetitlePost; the caller wraps its
+// errors.
 func (s *Store) retitlePostInput(params RetitlePostParams) (*dynamodb.UpdateItemInput, error) {
 	postID := params.PostID
 	title := params.Title
@@ -7901,8 +5583,8 @@ func (s *Store) MovePost(ctx context.Context, params MovePostParams) (*Post, err
 	return &v, nil
 }
 
-// movePostInput builds the request of MovePost; its errors are a KeyError
-// or an ItemError, which the caller wraps.
+// movePostInput builds the request of MovePost; the caller wraps its
+// errors.
 func (s *Store) movePostInput(params MovePostParams) (*dynamodb.UpdateItemInput, error) {
 	postID := params.PostID
 	author := params.Author
@@ -7946,127 +5628,35 @@ func (s *Store) movePostInput(params MovePostParams) (*dynamodb.UpdateItemInput,
 //	Key: PK = "POST#{postId}" AND SK = "POST#{postId}"
 //	ConsistentRead: true
 func (s *Store) GetPost(ctx context.Context, postID string) (*Post, error) {
-	pk, err := postPK(postID)
-	if err != nil {
-		return nil, dyngen.Fail("GetPost", err)
-	}
-	sk, err := postSK(postID)
-	if err != nil {
-		return nil, dyngen.Fail("GetPost", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetPost", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetPost", ErrNotFound)
-	}
-	var v Post
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetPost", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(postPK(postID))
+	args.SK = args.Key(postSK(postID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetPost", Index: mainIndex, Consistent: true}, (*Post).UnmarshalItem)
 }
 
-// NewestPostsResult is one page of NewestPosts.
-type NewestPostsResult struct {
-	Items []Post
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// NewestPostsResult is one page of NewestPosts (see dyngen.Result).
+type NewestPostsResult dyngen.Result[Post]
 
-const newestPostsKeyCondition = "GSI1PK = :pk AND begins_with(GSI1SK, :sk)"
-
-// newestPostsShape is how NewestPosts binds and checks its cursors.
-var newestPostsShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "GSI1PK", Kind: 'S'}, {Name: "GSI1SK", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
-		Op:      "begins_with",
-		PK:      "GSI1PK",
-		Pattern: "NewestPosts",
-		SK:      "GSI1SK",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// NewestPosts reads one page of Post items; page.Cursor continues from the
-// page before, and the result's Next is "" after the last page. Items that
-// can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// NewestPosts reads one page of Post items (see Page and DecodeError).
 //
 //	Query on GSI GSI1 of table Main
 //	KeyConditionExpression: GSI1PK = "AUTHOR#{author}" AND
 //		begins_with(GSI1SK, "POST#")
 //	ScanIndexForward: false (descending)
 func (s *Store) NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error) {
-	pk, err := postGSI1PK(author)
-	if err != nil {
-		return nil, dyngen.Fail("NewestPosts", err)
-	}
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			Index:        "GSI1",
-			KeyCondition: newestPostsKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			PK:           types.AttributeValueMemberS{Value: pk},
-			SK:           types.AttributeValueMemberS{Value: "POST#"},
-			Table:        s.mainTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": &fixed.PK,
-				":sk": &fixed.SK,
-			},
-			IndexName:              &fixed.Index,
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
-	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, newestPostsShape)
-	if err != nil {
-		return nil, dyngen.Fail("NewestPosts", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("NewestPosts", err)
-	}
-	res := &NewestPostsResult{Items: make([]Post, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Post
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "PK", "SK"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("NewestPosts", undecoded)
+	args := dyngen.Args{Table: s.mainTable, SK: "POST#"}
+	args.PK = args.Key(postGSI1PK(author))
+	return dyngen.QueryPage[NewestPostsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "NewestPosts", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Descending: true,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Post).UnmarshalItem)
 }
 
-// NewestPostsAll walks every Post of NewestPosts, reading the pages one at
-// a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// NewestPostsAll walks every Post of NewestPosts, a page at a time (see
+// dyngen.Walk).
 func (s *Store) NewestPostsAll(ctx context.Context, author string) iter.Seq2[Post, error] {
-	return dyngen.Walk(func(page Page) ([]Post, Cursor, error) {
-		res, err := s.NewestPosts(ctx, author, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*NewestPostsResult, error) { return s.NewestPosts(ctx, author, page) })
 }
 
 const openVaultStep1Condition = "attribute_not_exists(PK)"
@@ -8322,32 +5912,10 @@ func (s *Store) CreateAccount(ctx context.Context, account *Account) error {
 //	GetItem on table Main
 //	Key: PK = "ACCOUNT#{username}" AND SK = "ACCOUNT#{username}"
 func (s *Store) GetAccount(ctx context.Context, username string) (*Account, error) {
-	pk, err := accountPK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	sk, err := accountSK(username)
-	if err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetAccount", ErrNotFound)
-	}
-	var v Account
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetAccount", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(accountPK(username))
+	args.SK = args.Key(accountSK(username))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetAccount", Index: mainIndex}, (*Account).UnmarshalItem)
 }
 
 // AccountByEmail reads the Account holding this email: GetItem of its
@@ -8645,8 +6213,8 @@ func (s *Store) RenameAccount(ctx context.Context, params RenameAccountParams) (
 	return &v, nil
 }
 
-// renameAccountInput builds the request of RenameAccount; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// renameAccountInput builds the request of RenameAccount; the caller wraps
+// its errors.
 func (s *Store) renameAccountInput(params RenameAccountParams) (*dynamodb.UpdateItemInput, error) {
 	username := params.Username
 	name := params.Name
@@ -9170,8 +6738,8 @@ func (s *Store) CreateLease(ctx context.Context, lease *Lease) error {
 	return nil
 }
 
-// createLeaseInput builds the request of CreateLease; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// createLeaseInput builds the request of CreateLease; the caller wraps its
+// errors.
 func (s *Store) createLeaseInput(lease *Lease) (*dynamodb.PutItemInput, error) {
 	item, err := lease.MarshalItem()
 	if err != nil {
@@ -9229,8 +6797,8 @@ func (s *Store) RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease
 	return &v, nil
 }
 
-// renewLeaseInput builds the request of RenewLease; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// renewLeaseInput builds the request of RenewLease; the caller wraps its
+// errors.
 func (s *Store) renewLeaseInput(params RenewLeaseParams) (*dynamodb.UpdateItemInput, error) {
 	leaseID := params.LeaseID
 	leaseRev := params.LeaseRev
@@ -9372,33 +6940,10 @@ func (s *Store) CreateProfile(ctx context.Context, profile *Profile) error {
 //	Key: PK = "PROFILE#{profileId}" AND SK = "PROFILE#{profileId}"
 //	ConsistentRead: true
 func (s *Store) GetProfile(ctx context.Context, profileID string) (*Profile, error) {
-	pk, err := profilePK(profileID)
-	if err != nil {
-		return nil, dyngen.Fail("GetProfile", err)
-	}
-	sk, err := profileSK(profileID)
-	if err != nil {
-		return nil, dyngen.Fail("GetProfile", err)
-	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{
-			"PK": &types.AttributeValueMemberS{Value: pk},
-			"SK": &types.AttributeValueMemberS{Value: sk},
-		},
-		TableName: aws.String(s.mainTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetProfile", err)
-	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetProfile", ErrNotFound)
-	}
-	var v Profile
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetProfile", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(profilePK(profileID))
+	args.SK = args.Key(profileSK(profileID))
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetProfile", Index: mainIndex, Consistent: true}, (*Profile).UnmarshalItem)
 }
 
 const putProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expected"

@@ -16,32 +16,24 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// readingsIndex is table Readings's primary key, as the reads use it.
+var readingsIndex = &dyngen.Index{
+	PK: "deviceId", SK: "seq", Item: []string{"deviceId", "seq"},
+	Start: []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
+}
+
 // GetReading reads one Reading by its primary key; ErrNotFound when there
 // is none.
 //
 //	GetItem on table Readings
 //	Key: deviceId = {deviceId} AND seq = {seq}
 func (s *Store) GetReading(ctx context.Context, key ReadingKey) (*Reading, error) {
-	deviceID := key.DeviceID
-	seq := key.Seq
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		Key: map[string]types.AttributeValue{
-			"deviceId": dyngen.IntValue(deviceID),
-			"seq":      dyngen.IntValue(seq),
-		},
-		TableName: aws.String(s.readingsTable),
-	})
-	if err != nil {
-		return nil, dyngen.Fail("GetReading", err)
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{
+		"deviceId": dyngen.IntValue(key.DeviceID),
+		"seq":      dyngen.IntValue(key.Seq),
 	}
-	if out.Item == nil {
-		return nil, dyngen.Fail("GetReading", ErrNotFound)
-	}
-	var v Reading
-	if err := v.UnmarshalItem(out.Item); err != nil {
-		return nil, dyngen.Fail("GetReading", err)
-	}
-	return &v, nil
+	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetReading", Index: readingsIndex}, (*Reading).UnmarshalItem)
 }
 
 // ReadingsBetweenParams holds the inputs of ReadingsBetween.
@@ -51,97 +43,34 @@ type ReadingsBetweenParams struct {
 	SeqTo    int64 // the sort key condition's operand
 }
 
-// ReadingsBetweenResult is one page of ReadingsBetween.
-type ReadingsBetweenResult struct {
-	Items []Reading
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// ReadingsBetweenResult is one page of ReadingsBetween (see dyngen.Result).
+type ReadingsBetweenResult dyngen.Result[Reading]
 
-const readingsBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
-
-// readingsBetweenShape is how ReadingsBetween binds and checks its cursors.
-var readingsBetweenShape = &dyngen.QueryShape{
-	Hi: ":skhi",
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
-		Op:      "BETWEEN",
-		PK:      "deviceId",
-		Pattern: "ReadingsBetween",
-		SK:      "seq",
-	},
-	Lo:      ":sklo",
-	PKValue: ":pk",
-}
-
-// ReadingsBetween reads one page of Reading items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// ReadingsBetween reads one page of Reading items (see Page and
+// DecodeError).
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq BETWEEN
 //		{seq:from} AND {seq:to}
 func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error) {
-	deviceID := params.DeviceID
-	seqFrom := params.SeqFrom
-	seqTo := params.SeqTo
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: readingsBetweenKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			Table:        s.readingsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk":   dyngen.IntValue(deviceID),
-				":skhi": dyngen.IntValue(seqTo),
-				":sklo": dyngen.IntValue(seqFrom),
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk":   dyngen.IntValue(params.DeviceID),
+		":skhi": dyngen.IntValue(params.SeqTo),
+		":sklo": dyngen.IntValue(params.SeqFrom),
 	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, readingsBetweenShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReadingsBetween", err)
-	}
-	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return &ReadingsBetweenResult{}, nil
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReadingsBetween", err)
-	}
-	res := &ReadingsBetweenResult{Items: make([]Reading, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Reading
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "deviceId", "seq"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReadingsBetween", undecoded)
+	return dyngen.QueryPage[ReadingsBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReadingsBetween", Index: readingsIndex,
+		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
+		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		Op:           "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Reading).UnmarshalItem)
 }
 
-// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// ReadingsBetweenAll walks every Reading of ReadingsBetween, a page at a
+// time (see dyngen.Walk).
 func (s *Store) ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error] {
-	return dyngen.Walk(func(page Page) ([]Reading, Cursor, error) {
-		res, err := s.ReadingsBetween(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReadingsBetweenResult, error) { return s.ReadingsBetween(ctx, params, page) })
 }
 
 // ReadingsBeforeParams holds the inputs of ReadingsBefore.
@@ -150,92 +79,33 @@ type ReadingsBeforeParams struct {
 	Seq      int64 // the sort key condition's operand
 }
 
-// ReadingsBeforeResult is one page of ReadingsBefore.
-type ReadingsBeforeResult struct {
-	Items []Reading
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// ReadingsBeforeResult is one page of ReadingsBefore (see dyngen.Result).
+type ReadingsBeforeResult dyngen.Result[Reading]
 
-const readingsBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
-
-// readingsBeforeShape is how ReadingsBefore binds and checks its cursors.
-var readingsBeforeShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
-		Op:      "<",
-		PK:      "deviceId",
-		Pattern: "ReadingsBefore",
-		SK:      "seq",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// ReadingsBefore reads one page of Reading items; page.Cursor continues
-// from the page before, and the result's Next is "" after the last page.
-// Items that can't be decoded are left out of the result, which comes with
-// a DecodeError listing them.
+// ReadingsBefore reads one page of Reading items (see Page and
+// DecodeError).
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq < {seq}
 //	ScanIndexForward: false (descending)
 func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error) {
-	deviceID := params.DeviceID
-	seq := params.Seq
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: readingsBeforeKeyCondition,
-			Limit:        dyngen.PageLimit(page, 0),
-			Table:        s.readingsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": dyngen.IntValue(deviceID),
-				":sk": dyngen.IntValue(seq),
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			ScanIndexForward:       &fixed.Forward,
-			TableName:              &fixed.Table,
-		}
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk": dyngen.IntValue(params.DeviceID),
+		":sk": dyngen.IntValue(params.Seq),
 	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, readingsBeforeShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReadingsBefore", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReadingsBefore", err)
-	}
-	res := &ReadingsBeforeResult{Items: make([]Reading, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Reading
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "deviceId", "seq"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReadingsBefore", undecoded)
+	return dyngen.QueryPage[ReadingsBeforeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReadingsBefore", Index: readingsIndex,
+		KeyCondition: "#pk = :pk AND #sk < :sk",
+		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		Descending:   true, Op: "<", PK: ":pk", SK: ":sk",
+	}, (*Reading).UnmarshalItem)
 }
 
-// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the
-// pages one at a time. Items that can't be decoded are left out, and a
-// page's DecodeError listing them comes after its other items; the walk
-// goes on. Another error ends it.
+// ReadingsBeforeAll walks every Reading of ReadingsBefore, a page at a time
+// (see dyngen.Walk).
 func (s *Store) ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error] {
-	return dyngen.Walk(func(page Page) ([]Reading, Cursor, error) {
-		res, err := s.ReadingsBefore(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReadingsBeforeResult, error) { return s.ReadingsBefore(ctx, params, page) })
 }
 
 // ReadingsFromParams holds the inputs of ReadingsFrom.
@@ -244,94 +114,33 @@ type ReadingsFromParams struct {
 	Seq      int64 // the sort key condition's operand
 }
 
-// ReadingsFromResult is one page of ReadingsFrom.
-type ReadingsFromResult struct {
-	Items []Reading
-	// Next continues with the next page; "" after the last one.
-	Next Cursor
-}
+// ReadingsFromResult is one page of ReadingsFrom (see dyngen.Result).
+type ReadingsFromResult dyngen.Result[Reading]
 
-const readingsFromKeyCondition = "#pk = :pk AND #sk >= :sk"
-
-// readingsFromShape is how ReadingsFrom binds and checks its cursors.
-var readingsFromShape = &dyngen.QueryShape{
-	Keys: dyngen.QueryKeys{
-		Attrs:   []dyngen.StartAttr{{Name: "deviceId", Kind: 'N'}, {Name: "seq", Kind: 'N', Sort: true}},
-		Op:      ">=",
-		PK:      "deviceId",
-		Pattern: "ReadingsFrom",
-		SK:      "seq",
-	},
-	Lo:      ":sk",
-	PKValue: ":pk",
-}
-
-// ReadingsFrom reads one page of Reading items; page.Cursor continues from
-// the page before, and the result's Next is "" after the last page. Items
-// that can't be decoded are left out of the result, which comes with a
-// DecodeError listing them.
+// ReadingsFrom reads one page of Reading items (see Page and DecodeError).
 //
 //	Query on table Readings
 //	KeyConditionExpression: deviceId = {deviceId} AND seq >= {seq}
 //	Limit: 5 unless page.Limit is set
 func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error) {
-	deviceID := params.DeviceID
-	seq := params.Seq
-	newInput := func() *dynamodb.QueryInput {
-		fixed := &dyngen.QueryFixed{
-			KeyCondition: readingsFromKeyCondition,
-			Limit:        dyngen.PageLimit(page, 5),
-			Table:        s.readingsTable,
-		}
-		return &dynamodb.QueryInput{
-			ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":pk": dyngen.IntValue(deviceID),
-				":sk": dyngen.IntValue(seq),
-			},
-			KeyConditionExpression: &fixed.KeyCondition,
-			Limit:                  fixed.LimitRef(),
-			TableName:              &fixed.Table,
-		}
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk": dyngen.IntValue(params.DeviceID),
+		":sk": dyngen.IntValue(params.Seq),
 	}
-	in := newInput()
-	start, err := dyngen.CursorStart(s.cursorKeys, page.Cursor, in, readingsFromShape)
-	if err != nil {
-		return nil, dyngen.Fail("ReadingsFrom", err)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("ReadingsFrom", err)
-	}
-	res := &ReadingsFromResult{Items: make([]Reading, 0, len(out.Items))}
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		var v Reading
-		if err := v.UnmarshalItem(item); err != nil {
-			undecoded = append(undecoded, dyngen.Undecodable(i, err, "deviceId", "seq"))
-			continue
-		}
-		res.Items = append(res.Items, v)
-	}
-	res.Next = dyngen.CursorNext(&start, out.LastEvaluatedKey, newInput)
-	return res, dyngen.UndecodedErr("ReadingsFrom", undecoded)
+	return dyngen.QueryPage[ReadingsFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+		Method: "ReadingsFrom", Index: readingsIndex,
+		KeyCondition: "#pk = :pk AND #sk >= :sk",
+		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		Limit:        5, Op: ">=", PK: ":pk", SK: ":sk",
+	}, (*Reading).UnmarshalItem)
 }
 
-// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages
-// one at a time. Items that can't be decoded are left out, and a page's
-// DecodeError listing them comes after its other items; the walk goes on.
-// Another error ends it.
+// ReadingsFromAll walks every Reading of ReadingsFrom, a page at a time
+// (see dyngen.Walk).
 func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error] {
-	return dyngen.Walk(func(page Page) ([]Reading, Cursor, error) {
-		res, err := s.ReadingsFrom(ctx, params, page)
-		if res == nil {
-			return nil, "", err
-		}
-		return res.Items, res.Next, err
-	})
+	return dyngen.Walk(func(page Page) (*ReadingsFromResult, error) { return s.ReadingsFrom(ctx, params, page) })
 }
-
-const latestReadingKeyCondition = "#pk = :pk"
 
 // The latest reading of a device, in one Query with Limit 1.
 //
@@ -343,32 +152,13 @@ const latestReadingKeyCondition = "#pk = :pk"
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LatestReading(ctx context.Context, deviceID int64) (*Reading, error) {
-	pkValue := dyngen.IntValue(deviceID)
-	fixed := &dyngen.QueryFixed{
-		KeyCondition: latestReadingKeyCondition,
-		Limit:        1,
-		Table:        s.readingsTable,
-	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames:  map[string]string{"#pk": "deviceId"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pkValue},
-		KeyConditionExpression:    &fixed.KeyCondition,
-		Limit:                     fixed.LimitRef(),
-		ScanIndexForward:          &fixed.Forward,
-		TableName:                 &fixed.Table,
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("LatestReading", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.FailKind("LatestReading", ErrNotFound, nil)
-	}
-	var v Reading
-	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("LatestReading", err)
-	}
-	return &v, nil
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(deviceID)}
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "LatestReading", Index: readingsIndex, KeyCondition: "#pk = :pk",
+		Names:      map[string]string{"#pk": "deviceId"},
+		Descending: true, Limit: 1, PK: ":pk",
+	}, (*Reading).UnmarshalItem)
 }
 
 // FirstReadingBetweenParams holds the inputs of FirstReadingBetween.
@@ -377,8 +167,6 @@ type FirstReadingBetweenParams struct {
 	SeqFrom  int64 // the sort key condition's operand
 	SeqTo    int64 // the sort key condition's operand
 }
-
-const firstReadingBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :skhi"
 
 // FirstReadingBetween reads the first Reading of the query, in ascending
 // sort key order; ErrNotFound when there is none.
@@ -389,43 +177,18 @@ const firstReadingBetweenKeyCondition = "#pk = :pk AND #sk BETWEEN :sklo AND :sk
 //	ConsistentRead: true
 //	Limit: 1
 func (s *Store) FirstReadingBetween(ctx context.Context, params FirstReadingBetweenParams) (*Reading, error) {
-	deviceID := params.DeviceID
-	seqFrom := params.SeqFrom
-	seqTo := params.SeqTo
-	pkValue := dyngen.IntValue(deviceID)
-	fixed := &dyngen.QueryFixed{
-		Consistent:   true,
-		KeyCondition: firstReadingBetweenKeyCondition,
-		Limit:        1,
-		Table:        s.readingsTable,
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk":   dyngen.IntValue(params.DeviceID),
+		":skhi": dyngen.IntValue(params.SeqTo),
+		":sklo": dyngen.IntValue(params.SeqFrom),
 	}
-	in := &dynamodb.QueryInput{
-		ConsistentRead:           &fixed.Consistent,
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":   pkValue,
-			":skhi": dyngen.IntValue(seqTo),
-			":sklo": dyngen.IntValue(seqFrom),
-		},
-		KeyConditionExpression: &fixed.KeyCondition,
-		Limit:                  fixed.LimitRef(),
-		TableName:              &fixed.Table,
-	}
-	if dyngen.EmptyRange(in.ExpressionAttributeValues[":sklo"], in.ExpressionAttributeValues[":skhi"]) {
-		return nil, dyngen.FailKind("FirstReadingBetween", ErrNotFound, nil)
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("FirstReadingBetween", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.FailKind("FirstReadingBetween", ErrNotFound, nil)
-	}
-	var v Reading
-	if err := v.UnmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("FirstReadingBetween", err)
-	}
-	return &v, nil
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "FirstReadingBetween", Index: readingsIndex,
+		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
+		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
+		Consistent:   true, Limit: 1, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
+	}, (*Reading).UnmarshalItem)
 }
 
 // LastReadingBeforeParams holds the inputs of LastReadingBefore.
@@ -451,10 +214,6 @@ func (view *LastReadingBeforeItem) unmarshalItem(item map[string]types.Attribute
 	return dec.Err
 }
 
-const lastReadingBeforeKeyCondition = "#pk = :pk AND #sk < :sk"
-
-const lastReadingBeforeProjection = "#value, #pk, #sk"
-
 // LastReadingBefore reads the first Reading of the query, in descending
 // sort key order; ErrNotFound when there is none.
 //
@@ -464,39 +223,17 @@ const lastReadingBeforeProjection = "#value, #pk, #sk"
 //	ScanIndexForward: false (descending)
 //	Limit: 1
 func (s *Store) LastReadingBefore(ctx context.Context, params LastReadingBeforeParams) (*LastReadingBeforeItem, error) {
-	deviceID := params.DeviceID
-	seq := params.Seq
-	pkValue := dyngen.IntValue(deviceID)
-	fixed := &dyngen.QueryFixed{
-		KeyCondition: lastReadingBeforeKeyCondition,
-		Limit:        1,
-		Projection:   lastReadingBeforeProjection,
-		Table:        s.readingsTable,
+	args := dyngen.Args{Table: s.readingsTable}
+	args.Values = map[string]types.AttributeValue{
+		":pk": dyngen.IntValue(params.DeviceID),
+		":sk": dyngen.IntValue(params.Seq),
 	}
-	in := &dynamodb.QueryInput{
-		ExpressionAttributeNames: map[string]string{"#pk": "deviceId", "#sk": "seq", "#value": "value"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": pkValue,
-			":sk": dyngen.IntValue(seq),
-		},
-		KeyConditionExpression: &fixed.KeyCondition,
-		Limit:                  fixed.LimitRef(),
-		ProjectionExpression:   &fixed.Projection,
-		ScanIndexForward:       &fixed.Forward,
-		TableName:              &fixed.Table,
-	}
-	out, err := s.client.Query(ctx, in)
-	if err != nil {
-		return nil, dyngen.Fail("LastReadingBefore", err)
-	}
-	if len(out.Items) == 0 {
-		return nil, dyngen.FailKind("LastReadingBefore", ErrNotFound, nil)
-	}
-	var v LastReadingBeforeItem
-	if err := v.unmarshalItem(out.Items[0]); err != nil {
-		return nil, dyngen.Fail("LastReadingBefore", err)
-	}
-	return &v, nil
+	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+		Method: "LastReadingBefore", Index: readingsIndex,
+		KeyCondition: "#pk = :pk AND #sk < :sk", Projection: "#value, #pk, #sk",
+		Names:      map[string]string{"#pk": "deviceId", "#sk": "seq", "#value": "value"},
+		Descending: true, Limit: 1, Op: "<", PK: ":pk", SK: ":sk",
+	}, (*LastReadingBeforeItem).unmarshalItem)
 }
 
 // SaveReading writes reading whole, replacing any item with its key.
@@ -505,26 +242,20 @@ func (s *Store) LastReadingBefore(ctx context.Context, params LastReadingBeforeP
 //	Key: deviceId = {deviceId} AND seq = {seq}
 func (s *Store) SaveReading(ctx context.Context, reading *Reading) error {
 	in, err := s.saveReadingInput(reading)
-	if err != nil {
-		return dyngen.Fail("SaveReading", err)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
 	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return dyngen.Fail("SaveReading", err)
-	}
-	return nil
+	return dyngen.Wrap("SaveReading", err)
 }
 
-// saveReadingInput builds the request of SaveReading; its errors are a
-// KeyError or an ItemError, which the caller wraps.
+// saveReadingInput builds the request of SaveReading; the caller wraps its
+// errors.
 func (s *Store) saveReadingInput(reading *Reading) (*dynamodb.PutItemInput, error) {
 	item, err := reading.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{
-		Item:      item,
-		TableName: aws.String(s.readingsTable),
-	}, nil
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.readingsTable)}, nil
 }
 
 // HitParams holds the inputs of Hit.
@@ -568,8 +299,7 @@ func (s *Store) Hit(ctx context.Context, params HitParams) (*Reading, error) {
 	return &v, nil
 }
 
-// hitInput builds the request of Hit; its errors are a KeyError or an
-// ItemError, which the caller wraps.
+// hitInput builds the request of Hit; the caller wraps its errors.
 func (s *Store) hitInput(params HitParams) (*dynamodb.UpdateItemInput, error) {
 	deviceID := params.DeviceID
 	seq := params.Seq

@@ -11,9 +11,7 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// Photo is an item of table Main.
-//
-// Its items hold _type="Photo", under these keys:
+// Photo is an item of table Main, with _type="Photo", under these keys:
 //
 //	table Main: PK="PHOTO#{photoId}" SK="PHOTO#{photoId}"
 //	GSI Inverted: SK="PHOTO#{photoId}" PK="PHOTO#{photoId}"
@@ -25,108 +23,76 @@ type Photo struct {
 
 // photoPK builds PK="PHOTO#{photoId}" of Photo items.
 func photoPK(photoID string) (string, error) {
-	photoIDKey, err := dyngen.KeyString("photoId", photoID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "PHOTO#"+photoIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "PHOTO#"+check.KeyString("photoId", photoID, "#"), dyngen.MaxSortKey)
 }
 
 // photoSK builds SK="PHOTO#{photoId}" of Photo items.
 func photoSK(photoID string) (string, error) {
-	photoIDKey, err := dyngen.KeyString("photoId", photoID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "PHOTO#"+photoIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "PHOTO#"+check.KeyString("photoId", photoID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
 func (p *Photo) validate() error {
-	if utf8.RuneCountInString(p.PhotoID) > 64 {
+	switch {
+	case utf8.RuneCountInString(p.PhotoID) > 64:
 		return &ItemError{Entity: "Photo", Attr: "photoId", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(p.PhotoID) {
+	case !utf8.ValidString(p.PhotoID):
 		return &ItemError{Entity: "Photo", Attr: "photoId", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(p.Owner) > 64 {
+	case utf8.RuneCountInString(p.Owner) > 64:
 		return &ItemError{Entity: "Photo", Attr: "owner", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(p.Owner) {
+	case !utf8.ValidString(p.Owner):
 		return &ItemError{Entity: "Photo", Attr: "owner", Reason: "not valid UTF-8"}
-	}
-	if p.LikesCount < 0 {
+	case p.LikesCount < 0:
 		return &ItemError{Entity: "Photo", Attr: "likesCount", Reason: "below its min 0"}
 	}
 	return nil
 }
 
-// MarshalItem returns p as DynamoDB stores it: its attributes,
-// _type="Photo", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns p as DynamoDB stores it, with _type="Photo" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (p *Photo) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "PHOTO#"...)
-	photoIDKey, err := dyngen.KeyString("photoId", p.PhotoID, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "PHOTO#"...)
+	photoIDKey := check.KeyString("photoId", p.PhotoID, "#")
 	text = append(text, photoIDKey...)
 	pkEnd := len(text)
 	text = append(text, "PHOTO#"...)
 	text = append(text, photoIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &photoValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Photo"},
-			{Value: p.PhotoID},
-			{Value: p.Owner},
+			{Value: pk}, {Value: sk}, {Value: "Photo"},
+			{Value: p.PhotoID}, {Value: p.Owner},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(p.LikesCount, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(p.LikesCount, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["photoId"] = &vals.s[3]
-	item["owner"] = &vals.s[4]
-	item["likesCount"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"photoId": &vals.s[3], "owner": &vals.s[4], "likesCount": &vals.n[0],
+	}, nil
 }
 
-// photoValues holds the scalar attribute values of one Photo item,
-// allocated at once.
+// photoValues holds the scalar values of one Photo item, allocated at once.
 type photoValues struct {
 	s [5]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets p from an item (see dyngen.ItemDecoder).
 func (p *Photo) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Photo"}
 	p.PhotoID = dec.String("photoId", item["photoId"], dyngen.Required)

@@ -14,9 +14,7 @@ import (
 // A pin, stored under NOTE#PIN#, where the begins_with of a Note query
 // reads it too.
 //
-// Pin is an item of table Main.
-//
-// Its items hold _type="pin", under these keys:
+// Pin is an item of table Main, with _type="pin", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="NOTE#PIN#{pinId}"
 //	GSI Inverted: SK="NOTE#PIN#{pinId}" PK="OWNER#{ownerId}"
@@ -29,22 +27,18 @@ type Pin struct {
 
 // pinPK builds PK="OWNER#{ownerId}" of Pin items.
 func pinPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
 func (p *Pin) validate() error {
-	if !utf8.ValidString(p.OwnerID) {
+	switch {
+	case !utf8.ValidString(p.OwnerID):
 		return &ItemError{Entity: "Pin", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(p.PinID) {
+	case !utf8.ValidString(p.PinID):
 		return &ItemError{Entity: "Pin", Attr: "pinId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(p.Label) {
+	case !utf8.ValidString(p.Label):
 		return &ItemError{Entity: "Pin", Attr: "label", Reason: "not valid UTF-8"}
 	}
 	for _, el := range p.Folder {
@@ -55,75 +49,48 @@ func (p *Pin) validate() error {
 	return nil
 }
 
-// MarshalItem returns p as DynamoDB stores it: its attributes, _type="pin",
-// and the key attributes of every index it is in. It refuses key values
-// that could make the key of another item (see KeyError) and values that
-// break the spec's constraints (see ItemError).
+// MarshalItem returns p as DynamoDB stores it, with _type="pin" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (p *Pin) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", p.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", p.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "NOTE#PIN#"...)
-	pinIDKey, err := dyngen.KeyString("pinId", p.PinID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, pinIDKey...)
+	text = append(text, check.KeyString("pinId", p.PinID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &pinValues{
 		s: [7]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "pin"},
-			{Value: p.OwnerID},
-			{Value: p.PinID},
-			{Value: p.Label},
+			{Value: pk}, {Value: sk}, {Value: "pin"},
+			{Value: p.OwnerID}, {Value: p.PinID}, {Value: p.Label},
 			{Value: strings.Join(p.Folder, "#")},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 7)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["ownerId"] = &vals.s[3]
-	item["pinId"] = &vals.s[4]
-	item["label"] = &vals.s[5]
-	item["folder"] = &vals.s[6]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"ownerId": &vals.s[3], "pinId": &vals.s[4], "label": &vals.s[5],
+		"folder": &vals.s[6],
+	}, nil
 }
 
-// pinValues holds the scalar attribute values of one Pin item, allocated at
-// once.
+// pinValues holds the scalar values of one Pin item, allocated at once.
 type pinValues struct {
 	s [7]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets p from an item (see dyngen.ItemDecoder).
 func (p *Pin) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Pin"}
 	p.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)

@@ -13,9 +13,7 @@ import (
 
 // A post, listed newest first by the created time the Store writes.
 //
-// Post is an item of table Main.
-//
-// Its items hold _type="Post", under these keys:
+// Post is an item of table Main, with _type="Post", under these keys:
 //
 //	table Main: PK="POST#{postId}" SK="POST#{postId}"
 //	GSI GSI1: GSI1PK="AUTHOR#{author}" GSI1SK="POST#{createdAt}#{postId}"
@@ -29,143 +27,92 @@ type Post struct {
 
 // postPK builds PK="POST#{postId}" of Post items.
 func postPK(postID string) (string, error) {
-	postIDKey, err := dyngen.KeyString("postId", postID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "POST#"+postIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "POST#"+check.KeyString("postId", postID, "#"), dyngen.MaxSortKey)
 }
 
 // postSK builds SK="POST#{postId}" of Post items.
 func postSK(postID string) (string, error) {
-	postIDKey, err := dyngen.KeyString("postId", postID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "POST#"+postIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "POST#"+check.KeyString("postId", postID, "#"), dyngen.MaxSortKey)
 }
 
 // postGSI1PK builds GSI1PK="AUTHOR#{author}" of Post items.
 func postGSI1PK(author string) (string, error) {
-	authorKey, err := dyngen.KeyString("author", author, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1PK", "AUTHOR#"+authorKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1PK", "AUTHOR#"+check.KeyString("author", author, "#"), dyngen.MaxPartitionKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
 func (p *Post) validate() error {
-	if !utf8.ValidString(p.Author) {
+	switch {
+	case !utf8.ValidString(p.Author):
 		return &ItemError{Entity: "Post", Attr: "author", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(p.PostID) {
+	case !utf8.ValidString(p.PostID):
 		return &ItemError{Entity: "Post", Attr: "postId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(p.Title) {
+	case !utf8.ValidString(p.Title):
 		return &ItemError{Entity: "Post", Attr: "title", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(p.CreatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(p.CreatedAt.UTC().Year()):
 		return &ItemError{Entity: "Post", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns p as DynamoDB stores it: its attributes,
-// _type="Post", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns p as DynamoDB stores it, with _type="Post" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (p *Post) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [149]byte
-	text := keyBuf[:0]
-	var err error
-	text = append(text, "POST#"...)
-	postIDKey, err := dyngen.KeyString("postId", p.PostID, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "POST#"...)
+	postIDKey := check.KeyString("postId", p.PostID, "#")
 	text = append(text, postIDKey...)
 	pkEnd := len(text)
 	text = append(text, "POST#"...)
 	text = append(text, postIDKey...)
 	skEnd := len(text)
 	text = append(text, "AUTHOR#"...)
-	authorKey, err := dyngen.KeyString("author", p.Author, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, authorKey...)
+	text = append(text, check.KeyString("author", p.Author, "#")...)
 	gsi1PKEnd := len(text)
 	text = append(text, "POST#"...)
 	createdAtFrom := len(text)
-	text, err = dyngen.AppendKeyTime(text, "createdAt", p.CreatedAt)
-	if err != nil {
-		return nil, err
-	}
+	text = check.AppendKeyTime(text, "createdAt", p.CreatedAt)
 	createdAtTo := len(text)
 	text = append(text, "#"...)
 	text = append(text, postIDKey...)
 	gsi1SKEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1PK, err := dyngen.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi1SK, err := dyngen.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	gsi1PK := check.KeySize("GSI1PK", texts[skEnd:gsi1PKEnd], dyngen.MaxPartitionKey)
+	gsi1SK := check.KeySize("GSI1SK", texts[gsi1PKEnd:gsi1SKEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &postValues{
 		s: [9]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: "Post"},
-			{Value: p.Author},
-			{Value: p.PostID},
-			{Value: p.Title},
-			{Value: texts[createdAtFrom:createdAtTo]},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: "Post"}, {Value: p.Author},
+			{Value: p.PostID}, {Value: p.Title}, {Value: texts[createdAtFrom:createdAtTo]},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 9)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["GSI1PK"] = &vals.s[2]
-	item["GSI1SK"] = &vals.s[3]
-	item["_type"] = &vals.s[4]
-	item["author"] = &vals.s[5]
-	item["postId"] = &vals.s[6]
-	item["title"] = &vals.s[7]
-	item["createdAt"] = &vals.s[8]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "GSI1PK": &vals.s[2],
+		"GSI1SK": &vals.s[3], "_type": &vals.s[4], "author": &vals.s[5],
+		"postId": &vals.s[6], "title": &vals.s[7], "createdAt": &vals.s[8],
+	}, nil
 }
 
-// postValues holds the scalar attribute values of one Post item, allocated
-// at once.
+// postValues holds the scalar values of one Post item, allocated at once.
 type postValues struct {
 	s [9]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets p from an item (see dyngen.ItemDecoder).
 func (p *Post) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Post"}
 	p.Author = dec.String("author", item["author"], dyngen.Required)

@@ -15,9 +15,7 @@ import (
 // A versioned profile with a unique handle, a created time and a set that
 // may be empty.
 //
-// Profile is an item of table Main.
-//
-// Its items hold _type="Profile", under these keys:
+// Profile is an item of table Main, with _type="Profile", under these keys:
 //
 //	table Main: PK="PROFILE#{profileId}" SK="PROFILE#{profileId}"
 //	GSI Inverted: SK="PROFILE#{profileId}" PK="PROFILE#{profileId}"
@@ -32,87 +30,62 @@ type Profile struct {
 
 // profilePK builds PK="PROFILE#{profileId}" of Profile items.
 func profilePK(profileID string) (string, error) {
-	profileIDKey, err := dyngen.KeyString("profileId", profileID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "PROFILE#"+profileIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "PROFILE#"+check.KeyString("profileId", profileID, "#"), dyngen.MaxSortKey)
 }
 
 // profileSK builds SK="PROFILE#{profileId}" of Profile items.
 func profileSK(profileID string) (string, error) {
-	profileIDKey, err := dyngen.KeyString("profileId", profileID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "PROFILE#"+profileIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "PROFILE#"+check.KeyString("profileId", profileID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
 func (p *Profile) validate() error {
-	if !utf8.ValidString(p.ProfileID) {
+	switch {
+	case !utf8.ValidString(p.ProfileID):
 		return &ItemError{Entity: "Profile", Attr: "profileId", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(p.Handle) > 64 {
+	case utf8.RuneCountInString(p.Handle) > 64:
 		return &ItemError{Entity: "Profile", Attr: "handle", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(p.Handle) {
+	case !utf8.ValidString(p.Handle):
 		return &ItemError{Entity: "Profile", Attr: "handle", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.ValidStrings(p.Tags) {
+	case !dyngen.ValidStrings(p.Tags):
 		return &ItemError{Entity: "Profile", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(p.CreatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(p.CreatedAt.UTC().Year()):
 		return &ItemError{Entity: "Profile", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns p as DynamoDB stores it: its attributes,
-// _type="Profile", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns p as DynamoDB stores it, with _type="Profile" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (p *Profile) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "PROFILE#"...)
-	profileIDKey, err := dyngen.KeyString("profileId", p.ProfileID, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "PROFILE#"...)
+	profileIDKey := check.KeyString("profileId", p.ProfileID, "#")
 	text = append(text, profileIDKey...)
 	pkEnd := len(text)
 	text = append(text, "PROFILE#"...)
 	text = append(text, profileIDKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &profileValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Profile"},
-			{Value: p.ProfileID},
-			{Value: p.Handle},
-			{Value: dyngen.FormatTime(p.CreatedAt)},
+			{Value: pk}, {Value: sk}, {Value: "Profile"},
+			{Value: p.ProfileID}, {Value: p.Handle}, {Value: dyngen.FormatTime(p.CreatedAt)},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(p.Rev, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(p.Rev, 10)}},
 	}
 	item := make(map[string]types.AttributeValue, 8)
 	item["PK"] = &vals.s[0]
@@ -128,17 +101,14 @@ func (p *Profile) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// profileValues holds the scalar attribute values of one Profile item,
-// allocated at once.
+// profileValues holds the scalar values of one Profile item, allocated at
+// once.
 type profileValues struct {
 	s [6]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets p from an item (see dyngen.ItemDecoder).
 func (p *Profile) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Profile"}
 	p.ProfileID = dec.String("profileId", item["profileId"], dyngen.Required)

@@ -14,9 +14,8 @@ import (
 // item of its own, keyed by the value, that leads to the Profile holding
 // it. dyngen writes it with the Profile.
 //
-// ProfileHandleClaim is an item of table Main.
-//
-// Its items hold _type="Profile.handle", under these keys:
+// ProfileHandleClaim is an item of table Main, with _type="Profile.handle",
+// under these keys:
 //
 //	table Main: PK="UNIQUE#Profile#handle#{handle}"
 //		SK="UNIQUE#Profile#handle#{handle}"
@@ -30,98 +29,72 @@ type ProfileHandleClaim struct {
 // profileHandleClaimPK builds PK="UNIQUE#Profile#handle#{handle}" of
 // ProfileHandleClaim items.
 func profileHandleClaimPK(handle string) (string, error) {
-	handleKey, err := dyngen.KeyString("handle", handle, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "UNIQUE#Profile#handle#"+handleKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "UNIQUE#Profile#handle#"+check.KeyString("handle", handle, "#"), dyngen.MaxSortKey)
 }
 
 // profileHandleClaimSK builds SK="UNIQUE#Profile#handle#{handle}" of
 // ProfileHandleClaim items.
 func profileHandleClaimSK(handle string) (string, error) {
-	handleKey, err := dyngen.KeyString("handle", handle, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "UNIQUE#Profile#handle#"+handleKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "UNIQUE#Profile#handle#"+check.KeyString("handle", handle, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks p against the constraints of the spec before a write.
 func (p *ProfileHandleClaim) validate() error {
-	if utf8.RuneCountInString(p.Handle) > 64 {
+	switch {
+	case utf8.RuneCountInString(p.Handle) > 64:
 		return &ItemError{Entity: "ProfileHandleClaim", Attr: "handle", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(p.Handle) {
+	case !utf8.ValidString(p.Handle):
 		return &ItemError{Entity: "ProfileHandleClaim", Attr: "handle", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(p.ProfileID) {
+	case !utf8.ValidString(p.ProfileID):
 		return &ItemError{Entity: "ProfileHandleClaim", Attr: "profileId", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns p as DynamoDB stores it: its attributes,
-// _type="Profile.handle", and the key attributes of every index it is in.
-// It refuses key values that could make the key of another item (see
-// KeyError) and values that break the spec's constraints (see ItemError).
+// MarshalItem returns p as DynamoDB stores it, with _type="Profile.handle"
+// and the keys of every index it is in (see KeyError and ItemError).
 func (p *ProfileHandleClaim) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [92]byte
-	text := keyBuf[:0]
-	text = append(text, "UNIQUE#Profile#handle#"...)
-	handleKey, err := dyngen.KeyString("handle", p.Handle, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "UNIQUE#Profile#handle#"...)
+	handleKey := check.KeyString("handle", p.Handle, "#")
 	text = append(text, handleKey...)
 	pkEnd := len(text)
 	text = append(text, "UNIQUE#Profile#handle#"...)
 	text = append(text, handleKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &profileHandleClaimValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Profile.handle"},
-			{Value: p.Handle},
-			{Value: p.ProfileID},
+			{Value: pk}, {Value: sk}, {Value: "Profile.handle"},
+			{Value: p.Handle}, {Value: p.ProfileID},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 5)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["handle"] = &vals.s[3]
-	item["profileId"] = &vals.s[4]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"handle": &vals.s[3], "profileId": &vals.s[4],
+	}, nil
 }
 
-// profileHandleClaimValues holds the scalar attribute values of one
+// profileHandleClaimValues holds the scalar values of one
 // ProfileHandleClaim item, allocated at once.
 type profileHandleClaimValues struct {
 	s [5]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets p from an item (see dyngen.ItemDecoder).
 func (p *ProfileHandleClaim) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "ProfileHandleClaim"}
 	p.Handle = dec.String("handle", item["handle"], dyngen.Required)

@@ -11,9 +11,8 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// Purchase is an item of table Main.
-//
-// Its items hold _type="Purchase", under these keys:
+// Purchase is an item of table Main, with _type="Purchase", under these
+// keys:
 //
 //	table Main: PK="MEMBER#{username}" SK="PURCHASE#{purchaseId}"
 //	GSI Inverted: SK="PURCHASE#{purchaseId}" PK="MEMBER#{username}"
@@ -25,94 +24,64 @@ type Purchase struct {
 
 // validate checks p against the constraints of the spec before a write.
 func (p *Purchase) validate() error {
-	if utf8.RuneCountInString(p.Username) > 64 {
+	switch {
+	case utf8.RuneCountInString(p.Username) > 64:
 		return &ItemError{Entity: "Purchase", Attr: "username", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(p.Username) {
+	case !utf8.ValidString(p.Username):
 		return &ItemError{Entity: "Purchase", Attr: "username", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(p.PurchaseID) > 64 {
+	case utf8.RuneCountInString(p.PurchaseID) > 64:
 		return &ItemError{Entity: "Purchase", Attr: "purchaseId", Reason: "longer than its maxLength 64"}
-	}
-	if !utf8.ValidString(p.PurchaseID) {
+	case !utf8.ValidString(p.PurchaseID):
 		return &ItemError{Entity: "Purchase", Attr: "purchaseId", Reason: "not valid UTF-8"}
-	}
-	if p.Total < 1 {
+	case p.Total < 1:
 		return &ItemError{Entity: "Purchase", Attr: "total", Reason: "below its min 1"}
 	}
 	return nil
 }
 
-// MarshalItem returns p as DynamoDB stores it: its attributes,
-// _type="Purchase", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns p as DynamoDB stores it, with _type="Purchase" and
+// the keys of every index it is in (see KeyError and ItemError).
 func (p *Purchase) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "MEMBER#"...)
-	usernameKey, err := dyngen.KeyString("username", p.Username, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, usernameKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "MEMBER#"...)
+	text = append(text, check.KeyString("username", p.Username, "#")...)
 	pkEnd := len(text)
 	text = append(text, "PURCHASE#"...)
-	purchaseIDKey, err := dyngen.KeyString("purchaseId", p.PurchaseID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, purchaseIDKey...)
+	text = append(text, check.KeyString("purchaseId", p.PurchaseID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &purchaseValues{
 		s: [5]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Purchase"},
-			{Value: p.Username},
-			{Value: p.PurchaseID},
+			{Value: pk}, {Value: sk}, {Value: "Purchase"},
+			{Value: p.Username}, {Value: p.PurchaseID},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(p.Total, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(p.Total, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["username"] = &vals.s[3]
-	item["purchaseId"] = &vals.s[4]
-	item["total"] = &vals.n[0]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"username": &vals.s[3], "purchaseId": &vals.s[4], "total": &vals.n[0],
+	}, nil
 }
 
-// purchaseValues holds the scalar attribute values of one Purchase item,
-// allocated at once.
+// purchaseValues holds the scalar values of one Purchase item, allocated at
+// once.
 type purchaseValues struct {
 	s [5]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets p from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets p from an item (see dyngen.ItemDecoder).
 func (p *Purchase) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Purchase"}
 	p.Username = dec.String("username", item["username"], dyngen.Required)

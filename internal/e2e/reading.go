@@ -14,9 +14,8 @@ import (
 
 // A reading of a device, natural keys of type N.
 //
-// Reading is an item of table Readings.
-//
-// Its items hold _type="Reading", under these keys:
+// Reading is an item of table Readings, with _type="Reading", under these
+// keys:
 //
 //	table Readings: deviceId="{deviceId}" seq="{seq}"
 type Reading struct {
@@ -36,34 +35,25 @@ type ReadingKey struct {
 
 // validate checks r against the constraints of the spec before a write.
 func (r *Reading) validate() error {
-	if !dyngen.StorableFloat(r.Value) {
+	switch {
+	case !dyngen.StorableFloat(r.Value):
 		return &ItemError{Entity: "Reading", Attr: "value", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
-	}
-	if r.Unit != nil {
-		if !utf8.ValidString(*r.Unit) {
-			return &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
-		}
+	case r.Unit != nil && !utf8.ValidString(*r.Unit):
+		return &ItemError{Entity: "Reading", Attr: "unit", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns r as DynamoDB stores it: its attributes,
-// _type="Reading", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns r as DynamoDB stores it, with _type="Reading" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &readingValues{
-		s: [1]types.AttributeValueMemberS{
-			{Value: "Reading"},
-		},
+		s: [1]types.AttributeValueMemberS{{Value: "Reading"}},
 		n: [4]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(r.DeviceID, 10)},
-			{Value: strconv.FormatInt(r.Seq, 10)},
-			{Value: dyngen.FormatFloat(r.Value)},
+			{Value: strconv.FormatInt(r.DeviceID, 10)}, {Value: strconv.FormatInt(r.Seq, 10)}, {Value: dyngen.FormatFloat(r.Value)},
 			{Value: strconv.FormatInt(r.At.UnixMilli(), 10)},
 		},
 	}
@@ -82,24 +72,21 @@ func (r *Reading) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// readingValues holds the scalar attribute values of one Reading item,
-// allocated at once.
+// readingValues holds the scalar values of one Reading item, allocated at
+// once.
 type readingValues struct {
 	s [1]types.AttributeValueMemberS
 	n [4]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets r from an item (see dyngen.ItemDecoder).
 func (r *Reading) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Reading"}
 	r.DeviceID = dec.Int("deviceId", item["deviceId"], dyngen.Required)
 	r.Seq = dec.Int("seq", item["seq"], dyngen.Required)
 	r.Value = dec.Float("value", item["value"], dyngen.Required)
 	r.At = dec.UnixMilli("at", item["at"], dyngen.Required)
-	r.Hits = dyngen.DecodePtr(&dec, "hits", item["hits"], dyngen.ReadInt)
-	r.Unit = dyngen.DecodePtr(&dec, "unit", item["unit"], dyngen.ReadString)
+	r.Hits = dec.IntPtr("hits", item["hits"])
+	r.Unit = dec.StringPtr("unit", item["unit"])
 	return dec.Err
 }

@@ -53,9 +53,7 @@ func (v RepoKind) Valid() bool {
 // (public) and ByKeys (topic). The attributes with a default were added
 // after items were written without them.
 //
-// Repo is an item of table Main.
-//
-// Its items hold _type="Repo", under these keys:
+// Repo is an item of table Main, with _type="Repo", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="REPO#{repoId}"
 //	GSI GSI1: GSI1PK="PUBLIC#{public}" GSI1SK="REPO#{repoId}"
@@ -85,20 +83,14 @@ type RepoKey struct {
 
 // repoPK builds PK="OWNER#{ownerId}" of Repo items.
 func repoPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // repoSK builds SK="REPO#{repoId}" of Repo items.
 func repoSK(repoID string) (string, error) {
-	repoIDKey, err := dyngen.KeyString("repoId", repoID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "REPO#"+repoIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "REPO#"+check.KeyString("repoId", repoID, "#"), dyngen.MaxSortKey)
 }
 
 // repoGSI1PK builds GSI1PK="PUBLIC#{public}" of Repo items.
@@ -108,82 +100,52 @@ func repoGSI1PK(public bool) (string, error) {
 
 // repoGSI1SK builds GSI1SK="REPO#{repoId}" of Repo items.
 func repoGSI1SK(repoID string) (string, error) {
-	repoIDKey, err := dyngen.KeyString("repoId", repoID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1SK", "REPO#"+repoIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1SK", "REPO#"+check.KeyString("repoId", repoID, "#"), dyngen.MaxSortKey)
 }
 
 // repoGSI2PK builds GSI2PK="TOPIC#{topic}" of Repo items.
 func repoGSI2PK(topic string) (string, error) {
-	topicKey, err := dyngen.KeyStringOrEmpty("topic", topic, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI2PK", "TOPIC#"+topicKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI2PK", "TOPIC#"+check.KeyStringOrEmpty("topic", topic, "#"), dyngen.MaxPartitionKey)
 }
 
 // repoGSI2SK builds GSI2SK="REPO#{ownerId}#{repoId}" of Repo items.
 func repoGSI2SK(ownerID string, repoID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	repoIDKey, err := dyngen.KeyString("repoId", repoID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI2SK", "REPO#"+ownerIDKey+"#"+repoIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI2SK", "REPO#"+check.KeyString("ownerId", ownerID, "#")+"#"+check.KeyString("repoId", repoID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks r against the constraints of the spec before a write.
 func (r *Repo) validate() error {
-	if !utf8.ValidString(r.OwnerID) {
+	switch {
+	case !utf8.ValidString(r.OwnerID):
 		return &ItemError{Entity: "Repo", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(r.RepoID) {
+	case !utf8.ValidString(r.RepoID):
 		return &ItemError{Entity: "Repo", Attr: "repoId", Reason: "not valid UTF-8"}
-	}
-	if r.Humidity != nil {
-		if !dyngen.StorableFloat(*r.Humidity) {
-			return &ItemError{Entity: "Repo", Attr: "humidity", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
-		}
-	}
-	if r.Topic != nil {
-		if !utf8.ValidString(*r.Topic) {
-			return &ItemError{Entity: "Repo", Attr: "topic", Reason: "not valid UTF-8"}
-		}
-	}
-	if r.Level != nil {
-		if !(*r.Level).Valid() {
-			return &ItemError{Entity: "Repo", Attr: "level", Reason: "not one of \"low\", \"high\""}
-		}
-	}
-	if r.SeenAt != nil {
-		if !dyngen.StorableYear((*r.SeenAt).UTC().Year()) {
-			return &ItemError{Entity: "Repo", Attr: "seenAt", Reason: "a time outside the years 0000-9999 (UTC)"}
-		}
-	}
-	if !utf8.ValidString(r.License) {
+	case r.Humidity != nil && !dyngen.StorableFloat(*r.Humidity):
+		return &ItemError{Entity: "Repo", Attr: "humidity", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
+	case r.Topic != nil && !utf8.ValidString(*r.Topic):
+		return &ItemError{Entity: "Repo", Attr: "topic", Reason: "not valid UTF-8"}
+	case r.Level != nil && !(*r.Level).Valid():
+		return &ItemError{Entity: "Repo", Attr: "level", Reason: "not one of \"low\", \"high\""}
+	case r.SeenAt != nil && !dyngen.StorableYear((*r.SeenAt).UTC().Year()):
+		return &ItemError{Entity: "Repo", Attr: "seenAt", Reason: "a time outside the years 0000-9999 (UTC)"}
+	case !utf8.ValidString(r.License):
 		return &ItemError{Entity: "Repo", Attr: "license", Reason: "not valid UTF-8"}
-	}
-	if !r.Kind.Valid() {
+	case !r.Kind.Valid():
 		return &ItemError{Entity: "Repo", Attr: "kind", Reason: "not one of \"code\", \"docs\""}
-	}
-	if !dyngen.StorableYear(r.Since.Year()) {
+	case !dyngen.StorableYear(r.Since.Year()):
 		return &ItemError{Entity: "Repo", Attr: "since", Reason: "a date outside the years 0000-9999"}
 	}
 	return nil
 }
 
-// MarshalItem returns r as DynamoDB stores it: its attributes,
-// _type="Repo", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns r as DynamoDB stores it, with _type="Repo" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	// Only an item with public is in GSI GSI1.
 	var gsi1PK string
 	var gsi1SK string
@@ -228,54 +190,31 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 		}
 		gsi2SK = gsi2SKBuilt
 	}
-	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", r.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", r.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "REPO#"...)
-	repoIDKey, err := dyngen.KeyString("repoId", r.RepoID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, repoIDKey...)
+	text = append(text, check.KeyString("repoId", r.RepoID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &repoValues{
 		s: [12]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: gsi2PK},
-			{Value: gsi2SK},
-			{Value: "Repo"},
-			{Value: r.OwnerID},
-			{Value: r.RepoID},
-			{Value: r.License},
-			{Value: string(r.Kind)},
-			{Value: dyngen.FormatDate(r.Since)},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: gsi2PK}, {Value: gsi2SK},
+			{Value: "Repo"}, {Value: r.OwnerID}, {Value: r.RepoID},
+			{Value: r.License}, {Value: string(r.Kind)}, {Value: dyngen.FormatDate(r.Since)},
 		},
-		n: [1]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(r.Rank, 10)},
-		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(r.Rank, 10)}},
 	}
 	item := make(map[string]types.AttributeValue, 19)
 	item["PK"] = &vals.s[0]
@@ -320,30 +259,26 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// repoValues holds the scalar attribute values of one Repo item, allocated
-// at once.
+// repoValues holds the scalar values of one Repo item, allocated at once.
 type repoValues struct {
 	s [12]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets r from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets r from an item (see dyngen.ItemDecoder).
 func (r *Repo) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Repo"}
 	r.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
 	r.RepoID = dec.String("repoId", item["repoId"], dyngen.Required)
-	r.Public = dyngen.DecodePtr(&dec, "public", item["public"], dyngen.ReadBool)
-	r.Stars = dyngen.DecodePtr(&dec, "stars", item["stars"], dyngen.ReadInt)
-	r.Humidity = dyngen.DecodePtr(&dec, "humidity", item["humidity"], dyngen.ReadFloat)
-	r.Topic = dyngen.DecodePtr(&dec, "topic", item["topic"], dyngen.ReadString)
-	r.Level = (*RepoLevel)(dyngen.DecodePtr(&dec, "level", item["level"], dyngen.ReadString))
-	r.SeenAt = dyngen.DecodePtr(&dec, "seenAt", item["seenAt"], dyngen.ReadTime)
-	r.License = dyngen.DecodeOr(&dec, "license", item["license"], "none", dyngen.ReadString)
-	r.Rank = dyngen.DecodeOr(&dec, "rank", item["rank"], int64(3), dyngen.ReadInt)
-	r.Kind = RepoKind(dyngen.DecodeOr(&dec, "kind", item["kind"], "code", dyngen.ReadString))
-	r.Since = dyngen.DecodeOr(&dec, "since", item["since"], time.Date(2020, time.January, 1, 0, 0, 0, 0, time.UTC), dyngen.ReadDate)
+	r.Public = dec.BoolPtr("public", item["public"])
+	r.Stars = dec.IntPtr("stars", item["stars"])
+	r.Humidity = dec.FloatPtr("humidity", item["humidity"])
+	r.Topic = dec.StringPtr("topic", item["topic"])
+	r.Level = (*RepoLevel)(dec.StringPtr("level", item["level"]))
+	r.SeenAt = dec.TimePtr("seenAt", item["seenAt"])
+	r.License = dec.StringOr("license", item["license"], "none")
+	r.Rank = dec.IntOr("rank", item["rank"], int64(3))
+	r.Kind = RepoKind(dec.StringOr("kind", item["kind"], "code"))
+	r.Since = dec.DateOr("since", item["since"], time.Date(2020, time.January, 1, 0, 0, 0, 0, time.UTC))
 	return dec.Err
 }

@@ -13,606 +13,441 @@ import (
 // double instead of a *Store. Tables, for provisioning, is left out. Each
 // method's doc comment on Store says more than its first sentence here.
 type StoreAPI interface {
-	// WidgetKeys reads one page of Widget items.
+	// WidgetKeys reads one page of Widget items (see Page and DecodeError).
 	WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error)
-
-	// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, reading the pages
-	// one at a time.
+	// WidgetKeysAll walks every WidgetKeysItem of WidgetKeys, a page at a time
+	// (see dyngen.Walk).
 	WidgetKeysAll(ctx context.Context, serial string) iter.Seq2[WidgetKeysItem, error]
-
 	// GetWidget reads one Widget by its primary key.
 	GetWidget(ctx context.Context, key WidgetKey) (*Widget, error)
-
 	// WidgetBySerial reads one Widget through GSI1.
 	WidgetBySerial(ctx context.Context, params WidgetBySerialParams) (*Widget, error)
-
-	// WidgetsInRegion reads one page of Widget items.
+	// WidgetsInRegion reads one page of Widget items (see Page and
+	// DecodeError).
 	WidgetsInRegion(ctx context.Context, params WidgetsInRegionParams, page Page) (*WidgetsInRegionResult, error)
-
-	// WidgetsInRegionAll walks every Widget of WidgetsInRegion, reading the
-	// pages one at a time.
+	// WidgetsInRegionAll walks every Widget of WidgetsInRegion, a page at a
+	// time (see dyngen.Walk).
 	WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionParams) iter.Seq2[Widget, error]
-
-	// ActiveWidgets reads one page of Widget items.
+	// ActiveWidgets reads one page of Widget items (see Page and DecodeError).
 	ActiveWidgets(ctx context.Context, ownerID string, page Page) (*ActiveWidgetsResult, error)
-
-	// ActiveWidgetsAll walks every Widget of ActiveWidgets, reading the pages
-	// one at a time.
+	// ActiveWidgetsAll walks every Widget of ActiveWidgets, a page at a time
+	// (see dyngen.Walk).
 	ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error]
-
-	// WidgetsInStatus reads one page of Widget items.
+	// WidgetsInStatus reads one page of Widget items (see Page and
+	// DecodeError).
 	WidgetsInStatus(ctx context.Context, ownerID string, page Page) (*WidgetsInStatusResult, error)
-
-	// WidgetsInStatusAll walks every Widget of WidgetsInStatus, reading the
-	// pages one at a time.
+	// WidgetsInStatusAll walks every Widget of WidgetsInStatus, a page at a
+	// time (see dyngen.Walk).
 	WidgetsInStatusAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error]
-
-	// WidgetsInCategory reads one page of Widget items.
+	// WidgetsInCategory reads one page of Widget items (see Page and
+	// DecodeError).
 	WidgetsInCategory(ctx context.Context, params WidgetsInCategoryParams, page Page) (*WidgetsInCategoryResult, error)
-
-	// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, reading the
-	// pages one at a time.
+	// WidgetsInCategoryAll walks every Widget of WidgetsInCategory, a page at a
+	// time (see dyngen.Walk).
 	WidgetsInCategoryAll(ctx context.Context, params WidgetsInCategoryParams) iter.Seq2[Widget, error]
-
-	// WidgetNames reads one page of Widget items.
+	// WidgetNames reads one page of Widget items (see Page and DecodeError).
 	WidgetNames(ctx context.Context, ownerID string, page Page) (*WidgetNamesResult, error)
-
-	// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, reading the
-	// pages one at a time.
+	// WidgetNamesAll walks every WidgetNamesItem of WidgetNames, a page at a
+	// time (see dyngen.Walk).
 	WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[WidgetNamesItem, error]
-
-	// WidgetOwners reads one page of Widget items.
+	// WidgetOwners reads one page of Widget items (see Page and DecodeError).
 	WidgetOwners(ctx context.Context, widgetID string, page Page) (*WidgetOwnersResult, error)
-
-	// WidgetOwnersAll walks every Widget of WidgetOwners, reading the pages one
-	// at a time.
+	// WidgetOwnersAll walks every Widget of WidgetOwners, a page at a time (see
+	// dyngen.Walk).
 	WidgetOwnersAll(ctx context.Context, widgetID string) iter.Seq2[Widget, error]
-
-	// OwnerPage reads one page of the items of Widget, Note.
+	// OwnerPage reads one page of the items of Widget, Note (see Page and
+	// DecodeError).
 	OwnerPage(ctx context.Context, ownerID string, page Page) (*OwnerPageResult, error)
-
-	// OwnerPageAll walks every page of OwnerPage, reading the pages one at a
-	// time.
+	// OwnerPageAll walks every page of OwnerPage, one at a time (see
+	// dyngen.WalkPages).
 	OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*OwnerPageResult, error]
-
-	// WidgetsWithExpired reads one page of Widget items.
+	// WidgetsWithExpired reads one page of Widget items (see Page and
+	// DecodeError).
 	WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error)
-
-	// WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, reading
-	// the pages one at a time.
+	// WidgetsWithExpiredAll walks every Widget of WidgetsWithExpired, a page at
+	// a time (see dyngen.Walk).
 	WidgetsWithExpiredAll(ctx context.Context, ownerID string) iter.Seq2[Widget, error]
-
-	// Events reads one page of Event items.
+	// Events reads one page of Event items (see Page and DecodeError).
 	Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error)
-
-	// EventsAll walks every Event of Events, reading the pages one at a time.
+	// EventsAll walks every Event of Events, a page at a time (see
+	// dyngen.Walk).
 	EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, error]
-
 	// LatestEvent reads the first Event of the query, in descending sort key
 	// order.
 	LatestEvent(ctx context.Context, ownerID string) (*Event, error)
-
-	// EventsDesc reads one page of Event items.
+	// EventsDesc reads one page of Event items (see Page and DecodeError).
 	EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error)
-
-	// EventsDescAll walks every Event of EventsDesc, reading the pages one at a
-	// time.
+	// EventsDescAll walks every Event of EventsDesc, a page at a time (see
+	// dyngen.Walk).
 	EventsDescAll(ctx context.Context, ownerID string) iter.Seq2[Event, error]
-
-	// EventsBefore reads one page of Event items.
+	// EventsBefore reads one page of Event items (see Page and DecodeError).
 	EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error)
-
-	// EventsBeforeAll walks every Event of EventsBefore, reading the pages one
-	// at a time.
+	// EventsBeforeAll walks every Event of EventsBefore, a page at a time (see
+	// dyngen.Walk).
 	EventsBeforeAll(ctx context.Context, params EventsBeforeParams) iter.Seq2[Event, error]
-
-	// EventsUpTo reads one page of Event items.
+	// EventsUpTo reads one page of Event items (see Page and DecodeError).
 	EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error)
-
-	// EventsUpToAll walks every Event of EventsUpTo, reading the pages one at a
-	// time.
+	// EventsUpToAll walks every Event of EventsUpTo, a page at a time (see
+	// dyngen.Walk).
 	EventsUpToAll(ctx context.Context, params EventsUpToParams) iter.Seq2[Event, error]
-
-	// EventsAfter reads one page of Event items.
+	// EventsAfter reads one page of Event items (see Page and DecodeError).
 	EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error)
-
-	// EventsAfterAll walks every Event of EventsAfter, reading the pages one at
-	// a time.
+	// EventsAfterAll walks every Event of EventsAfter, a page at a time (see
+	// dyngen.Walk).
 	EventsAfterAll(ctx context.Context, params EventsAfterParams) iter.Seq2[Event, error]
-
-	// EventsFrom reads one page of Event items.
+	// EventsFrom reads one page of Event items (see Page and DecodeError).
 	EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error)
-
-	// EventsFromAll walks every Event of EventsFrom, reading the pages one at a
-	// time.
+	// EventsFromAll walks every Event of EventsFrom, a page at a time (see
+	// dyngen.Walk).
 	EventsFromAll(ctx context.Context, params EventsFromParams) iter.Seq2[Event, error]
-
-	// EventsBetween reads one page of Event items.
+	// EventsBetween reads one page of Event items (see Page and DecodeError).
 	EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error)
-
-	// EventsBetweenAll walks every Event of EventsBetween, reading the pages
-	// one at a time.
+	// EventsBetweenAll walks every Event of EventsBetween, a page at a time
+	// (see dyngen.Walk).
 	EventsBetweenAll(ctx context.Context, params EventsBetweenParams) iter.Seq2[Event, error]
-
-	// EventsAtBefore reads one page of Event items.
+	// EventsAtBefore reads one page of Event items (see Page and DecodeError).
 	EventsAtBefore(ctx context.Context, params EventsAtBeforeParams, page Page) (*EventsAtBeforeResult, error)
-
-	// EventsAtBeforeAll walks every Event of EventsAtBefore, reading the pages
-	// one at a time.
+	// EventsAtBeforeAll walks every Event of EventsAtBefore, a page at a time
+	// (see dyngen.Walk).
 	EventsAtBeforeAll(ctx context.Context, params EventsAtBeforeParams) iter.Seq2[Event, error]
-
-	// EventsAtUpTo reads one page of Event items.
+	// EventsAtUpTo reads one page of Event items (see Page and DecodeError).
 	EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, page Page) (*EventsAtUpToResult, error)
-
-	// EventsAtUpToAll walks every Event of EventsAtUpTo, reading the pages one
-	// at a time.
+	// EventsAtUpToAll walks every Event of EventsAtUpTo, a page at a time (see
+	// dyngen.Walk).
 	EventsAtUpToAll(ctx context.Context, params EventsAtUpToParams) iter.Seq2[Event, error]
-
-	// EventsAtAfter reads one page of Event items.
+	// EventsAtAfter reads one page of Event items (see Page and DecodeError).
 	EventsAtAfter(ctx context.Context, params EventsAtAfterParams, page Page) (*EventsAtAfterResult, error)
-
-	// EventsAtAfterAll walks every Event of EventsAtAfter, reading the pages
-	// one at a time.
+	// EventsAtAfterAll walks every Event of EventsAtAfter, a page at a time
+	// (see dyngen.Walk).
 	EventsAtAfterAll(ctx context.Context, params EventsAtAfterParams) iter.Seq2[Event, error]
-
-	// EventsAtFrom reads one page of Event items.
+	// EventsAtFrom reads one page of Event items (see Page and DecodeError).
 	EventsAtFrom(ctx context.Context, params EventsAtFromParams, page Page) (*EventsAtFromResult, error)
-
-	// EventsAtFromAll walks every Event of EventsAtFrom, reading the pages one
-	// at a time.
+	// EventsAtFromAll walks every Event of EventsAtFrom, a page at a time (see
+	// dyngen.Walk).
 	EventsAtFromAll(ctx context.Context, params EventsAtFromParams) iter.Seq2[Event, error]
-
-	// EventsAtBetween reads one page of Event items.
+	// EventsAtBetween reads one page of Event items (see Page and DecodeError).
 	EventsAtBetween(ctx context.Context, params EventsAtBetweenParams, page Page) (*EventsAtBetweenResult, error)
-
-	// EventsAtBetweenAll walks every Event of EventsAtBetween, reading the
-	// pages one at a time.
+	// EventsAtBetweenAll walks every Event of EventsAtBetween, a page at a time
+	// (see dyngen.Walk).
 	EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenParams) iter.Seq2[Event, error]
-
-	// Notes reads one page of Note items.
+	// Notes reads one page of Note items (see Page and DecodeError).
 	Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error)
-
-	// NotesAll walks every Note of Notes, reading the pages one at a time.
+	// NotesAll walks every Note of Notes, a page at a time (see dyngen.Walk).
 	NotesAll(ctx context.Context, ownerID string) iter.Seq2[Note, error]
-
 	// GetNote reads one Note by its primary key.
 	GetNote(ctx context.Context, key NoteKey) (*Note, error)
-
-	// Pins reads one page of Pin items.
+	// Pins reads one page of Pin items (see Page and DecodeError).
 	Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error)
-
-	// PinsAll walks every Pin of Pins, reading the pages one at a time.
+	// PinsAll walks every Pin of Pins, a page at a time (see dyngen.Walk).
 	PinsAll(ctx context.Context, ownerID string) iter.Seq2[Pin, error]
-
 	// CreateWidget writes widget only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateWidget(ctx context.Context, widget *Widget) error
-
 	// PutWidget writes widget whole, replacing any item with its key.
 	PutWidget(ctx context.Context, widget *Widget, version int64) error
-
 	// EditWidget changes a Widget and returns it as it is after the change.
 	EditWidget(ctx context.Context, params EditWidgetParams) (*Widget, error)
-
 	// RetireWidget changes a Widget and returns it as it is after the change.
 	RetireWidget(ctx context.Context, params RetireWidgetParams) (*Widget, error)
-
 	// ShelveWidget changes a Widget and returns it as it is after the change.
 	ShelveWidget(ctx context.Context, params ShelveWidgetParams) (*Widget, error)
-
 	// UnlabelWidget changes a Widget and returns it as it is after the change.
 	UnlabelWidget(ctx context.Context, params UnlabelWidgetParams) (*Widget, error)
-
 	// RelabelWidget changes a Widget and returns it as it is after the change.
 	RelabelWidget(ctx context.Context, params RelabelWidgetParams) (*Widget, error)
-
 	// MoveWidget changes a Widget and returns it as it is after the change.
 	MoveWidget(ctx context.Context, params MoveWidgetParams) (*Widget, error)
-
 	// DeleteWidget deletes the Widget with this key.
 	DeleteWidget(ctx context.Context, key WidgetKey) error
-
 	// PutEvent writes event whole, replacing any item with its key.
 	PutEvent(ctx context.Context, event *Event) error
-
 	// CreateNote writes note only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateNote(ctx context.Context, note *Note) error
-
 	// CreatePin writes pin only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreatePin(ctx context.Context, pin *Pin) error
-
 	// DeleteNote deletes the Note with this key.
 	DeleteNote(ctx context.Context, key NoteKey) error
-
 	// TouchEvent changes an Event and returns it as it is after the change.
 	TouchEvent(ctx context.Context, params TouchEventParams) (*Event, error)
-
 	// GetEvent reads one Event by its primary key.
 	GetEvent(ctx context.Context, key EventKey) (*Event, error)
-
 	// GetEvents reads the Event items of keys, in the order of keys.
 	GetEvents(ctx context.Context, keys []EventKey) ([]Event, error)
-
 	// WidgetNamesByKey reads the Widget items of keys, in the order of keys.
 	WidgetNamesByKey(ctx context.Context, keys []WidgetKey) ([]WidgetNamesByKeyItem, error)
-
 	// PutEvents writes every Event of items whole.
 	PutEvents(ctx context.Context, items []Event) error
-
 	// DeleteEvents deletes the Event items of keys.
 	DeleteEvents(ctx context.Context, keys []EventKey) error
-
 	// GetTheme reads one Theme by its primary key.
 	GetTheme(ctx context.Context, key ThemeKey) (*Theme, error)
-
 	// CreateTheme writes theme only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateTheme(ctx context.Context, theme *Theme) error
-
 	// PutTheme writes theme whole, replacing any item with its key.
 	PutTheme(ctx context.Context, theme *Theme) error
-
-	// ThemesLike reads one page of Theme items.
+	// ThemesLike reads one page of Theme items (see Page and DecodeError).
 	ThemesLike(ctx context.Context, params ThemesLikeParams, page Page) (*ThemesLikeResult, error)
-
-	// ThemesLikeAll walks every Theme of ThemesLike, reading the pages one at a
-	// time.
+	// ThemesLikeAll walks every Theme of ThemesLike, a page at a time (see
+	// dyngen.Walk).
 	ThemesLikeAll(ctx context.Context, params ThemesLikeParams) iter.Seq2[Theme, error]
-
-	// ThemesFrom reads one page of Theme items.
+	// ThemesFrom reads one page of Theme items (see Page and DecodeError).
 	ThemesFrom(ctx context.Context, params ThemesFromParams, page Page) (*ThemesFromResult, error)
-
-	// ThemesFromAll walks every Theme of ThemesFrom, reading the pages one at a
-	// time.
+	// ThemesFromAll walks every Theme of ThemesFrom, a page at a time (see
+	// dyngen.Walk).
 	ThemesFromAll(ctx context.Context, params ThemesFromParams) iter.Seq2[Theme, error]
-
 	// RecolorTheme changes a Theme and returns it as it is after the change.
 	RecolorTheme(ctx context.Context, params RecolorThemeParams) (*Theme, error)
-
 	// DeleteTheme deletes the Theme with this key.
 	DeleteTheme(ctx context.Context, key ThemeKey) error
-
 	// GetThemes reads the Theme items of keys, in the order of keys.
 	GetThemes(ctx context.Context, keys []ThemeKey) ([]Theme, error)
-
 	// PutThemes writes every Theme of items whole.
 	PutThemes(ctx context.Context, items []Theme) error
-
 	// DeleteThemes deletes the Theme items of keys.
 	DeleteThemes(ctx context.Context, keys []ThemeKey) error
-
 	// CreateAdminTheme writes adminTheme only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateAdminTheme(ctx context.Context, adminTheme *AdminTheme) error
-
 	// GetAdminTheme reads one AdminTheme by its primary key.
 	GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error)
-
 	// GetReading reads one Reading by its primary key.
 	GetReading(ctx context.Context, key ReadingKey) (*Reading, error)
-
-	// ReadingsBetween reads one page of Reading items.
+	// ReadingsBetween reads one page of Reading items (see Page and
+	// DecodeError).
 	ReadingsBetween(ctx context.Context, params ReadingsBetweenParams, page Page) (*ReadingsBetweenResult, error)
-
-	// ReadingsBetweenAll walks every Reading of ReadingsBetween, reading the
-	// pages one at a time.
+	// ReadingsBetweenAll walks every Reading of ReadingsBetween, a page at a
+	// time (see dyngen.Walk).
 	ReadingsBetweenAll(ctx context.Context, params ReadingsBetweenParams) iter.Seq2[Reading, error]
-
-	// ReadingsBefore reads one page of Reading items.
+	// ReadingsBefore reads one page of Reading items (see Page and
+	// DecodeError).
 	ReadingsBefore(ctx context.Context, params ReadingsBeforeParams, page Page) (*ReadingsBeforeResult, error)
-
-	// ReadingsBeforeAll walks every Reading of ReadingsBefore, reading the
-	// pages one at a time.
+	// ReadingsBeforeAll walks every Reading of ReadingsBefore, a page at a time
+	// (see dyngen.Walk).
 	ReadingsBeforeAll(ctx context.Context, params ReadingsBeforeParams) iter.Seq2[Reading, error]
-
-	// ReadingsFrom reads one page of Reading items.
+	// ReadingsFrom reads one page of Reading items (see Page and DecodeError).
 	ReadingsFrom(ctx context.Context, params ReadingsFromParams, page Page) (*ReadingsFromResult, error)
-
-	// ReadingsFromAll walks every Reading of ReadingsFrom, reading the pages
-	// one at a time.
+	// ReadingsFromAll walks every Reading of ReadingsFrom, a page at a time
+	// (see dyngen.Walk).
 	ReadingsFromAll(ctx context.Context, params ReadingsFromParams) iter.Seq2[Reading, error]
-
 	// LatestReading reads the first Reading of the query, in descending sort
 	// key order.
 	LatestReading(ctx context.Context, deviceID int64) (*Reading, error)
-
 	// FirstReadingBetween reads the first Reading of the query, in ascending
 	// sort key order.
 	FirstReadingBetween(ctx context.Context, params FirstReadingBetweenParams) (*Reading, error)
-
 	// LastReadingBefore reads the first Reading of the query, in descending
 	// sort key order.
 	LastReadingBefore(ctx context.Context, params LastReadingBeforeParams) (*LastReadingBeforeItem, error)
-
 	// SaveReading writes reading whole, replacing any item with its key.
 	SaveReading(ctx context.Context, reading *Reading) error
-
 	// Hit changes a Reading and returns it as it is after the change.
 	Hit(ctx context.Context, params HitParams) (*Reading, error)
-
 	// GetReadings reads the Reading items of keys, in the order of keys.
 	GetReadings(ctx context.Context, keys []ReadingKey) ([]Reading, error)
-
 	// PutReadings writes every Reading of items whole.
 	PutReadings(ctx context.Context, items []Reading) error
-
 	// DeleteReadings deletes the Reading items of keys.
 	DeleteReadings(ctx context.Context, keys []ReadingKey) error
-
 	// GetGauge reads one Gauge by its primary key.
 	GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error)
-
 	// PutGauge writes gauge whole, replacing any item with its key.
 	PutGauge(ctx context.Context, gauge *Gauge) error
-
 	// DeleteGauge deletes the Gauge with this key.
 	DeleteGauge(ctx context.Context, key GaugeKey) error
-
 	// LabelGauge changes a Gauge and returns it as it is after the change.
 	LabelGauge(ctx context.Context, params LabelGaugeParams) (*Gauge, error)
-
-	// GaugesFrom reads one page of Gauge items.
+	// GaugesFrom reads one page of Gauge items (see Page and DecodeError).
 	GaugesFrom(ctx context.Context, params GaugesFromParams, page Page) (*GaugesFromResult, error)
-
-	// GaugesFromAll walks every Gauge of GaugesFrom, reading the pages one at a
-	// time.
+	// GaugesFromAll walks every Gauge of GaugesFrom, a page at a time (see
+	// dyngen.Walk).
 	GaugesFromAll(ctx context.Context, params GaugesFromParams) iter.Seq2[Gauge, error]
-
-	// GaugesBetween reads one page of Gauge items.
+	// GaugesBetween reads one page of Gauge items (see Page and DecodeError).
 	GaugesBetween(ctx context.Context, params GaugesBetweenParams, page Page) (*GaugesBetweenResult, error)
-
-	// GaugesBetweenAll walks every Gauge of GaugesBetween, reading the pages
-	// one at a time.
+	// GaugesBetweenAll walks every Gauge of GaugesBetween, a page at a time
+	// (see dyngen.Walk).
 	GaugesBetweenAll(ctx context.Context, params GaugesBetweenParams) iter.Seq2[Gauge, error]
-
-	// GaugesAtLevel reads one page of Gauge items.
+	// GaugesAtLevel reads one page of Gauge items (see Page and DecodeError).
 	GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, page Page) (*GaugesAtLevelResult, error)
-
-	// GaugesAtLevelAll walks every Gauge of GaugesAtLevel, reading the pages
-	// one at a time.
+	// GaugesAtLevelAll walks every Gauge of GaugesAtLevel, a page at a time
+	// (see dyngen.Walk).
 	GaugesAtLevelAll(ctx context.Context, params GaugesAtLevelParams) iter.Seq2[Gauge, error]
-
 	// GetGauges reads the Gauge items of keys, in the order of keys.
 	GetGauges(ctx context.Context, keys []GaugeKey) ([]Gauge, error)
-
 	// PutGauges writes every Gauge of items whole.
 	PutGauges(ctx context.Context, items []Gauge) error
-
 	// DeleteGauges deletes the Gauge items of keys.
 	DeleteGauges(ctx context.Context, keys []GaugeKey) error
-
 	// LabelGauges writes its 2 steps in one transaction: all of them, or none.
 	LabelGauges(ctx context.Context, params LabelGaugesParams) error
-
 	// GetRepo reads one Repo by its primary key.
 	GetRepo(ctx context.Context, key RepoKey) (*Repo, error)
-
 	// CreateRepo writes repo only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateRepo(ctx context.Context, repo *Repo) error
-
-	// ReposByVisibility reads one page of Repo items.
+	// ReposByVisibility reads one page of Repo items (see Page and
+	// DecodeError).
 	ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error)
-
-	// ReposByVisibilityAll walks every Repo of ReposByVisibility, reading the
-	// pages one at a time.
+	// ReposByVisibilityAll walks every Repo of ReposByVisibility, a page at a
+	// time (see dyngen.Walk).
 	ReposByVisibilityAll(ctx context.Context, public bool) iter.Seq2[Repo, error]
-
 	// SetRepoVisibility changes a Repo and returns it as it is after the
 	// change.
 	SetRepoVisibility(ctx context.Context, params SetRepoVisibilityParams) (*Repo, error)
-
-	// ReposByTopic reads one page of Repo items.
+	// ReposByTopic reads one page of Repo items (see Page and DecodeError).
 	ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error)
-
-	// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, reading the
-	// pages one at a time.
+	// ReposByTopicAll walks every ReposByTopicItem of ReposByTopic, a page at a
+	// time (see dyngen.Walk).
 	ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error]
-
 	// SetRepoTopic changes a Repo and returns it as it is after the change.
 	SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*Repo, error)
-
 	// CreateMember writes member only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateMember(ctx context.Context, member *Member) error
-
 	// GetMember reads one Member by its primary key.
 	GetMember(ctx context.Context, username string) (*Member, error)
-
 	// CreatePhoto writes photo only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreatePhoto(ctx context.Context, photo *Photo) error
-
 	// GetPhoto reads one Photo by its primary key.
 	GetPhoto(ctx context.Context, photoID string) (*Photo, error)
-
 	// GetLike reads one Like by its primary key.
 	GetLike(ctx context.Context, key LikeKey) (*Like, error)
-
 	// GetFollow reads one Follow by its primary key.
 	GetFollow(ctx context.Context, key FollowKey) (*Follow, error)
-
 	// CreateBlock writes block only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateBlock(ctx context.Context, block *Block) error
-
 	// LikePhoto writes its 3 steps in one transaction: all of them, or none.
 	LikePhoto(ctx context.Context, params LikePhotoParams) error
-
 	// UnlikePhoto writes its 2 steps in one transaction: all of them, or none.
 	UnlikePhoto(ctx context.Context, params UnlikePhotoParams) error
-
 	// FollowMember writes its 4 steps in one transaction: all of them, or none.
 	FollowMember(ctx context.Context, params FollowMemberParams) error
-
 	// PlacePurchase writes its 2 steps in one transaction: all of them, or
 	// none.
 	PlacePurchase(ctx context.Context, params PlacePurchaseParams) error
-
 	// Transfer writes its 2 steps in one transaction: all of them, or none.
 	Transfer(ctx context.Context, params TransferParams) error
-
 	// MemberAndPhoto reads its 3 items in one transaction, as they all are at
 	// one moment.
 	MemberAndPhoto(ctx context.Context, params MemberAndPhotoParams) (*MemberAndPhotoResult, error)
-
 	// RenewWidget writes its 2 steps in one transaction: all of them, or none.
 	RenewWidget(ctx context.Context, params RenewWidgetParams) error
-
 	// WidgetAndMember reads its 2 items in one transaction, as they all are at
 	// one moment.
 	WidgetAndMember(ctx context.Context, params WidgetAndMemberParams) (*WidgetAndMemberResult, error)
-
 	// CountWidget writes its 2 steps in one transaction: all of them, or none.
 	CountWidget(ctx context.Context, params CountWidgetParams) error
-
 	// GetCounter reads one Counter by its primary key.
 	GetCounter(ctx context.Context, key CounterKey) (*Counter, error)
-
 	// CreateCounter writes counter only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateCounter(ctx context.Context, counter *Counter) error
-
 	// PutCounter writes counter whole, replacing any item with its key.
 	PutCounter(ctx context.Context, counter *Counter) error
-
 	// SetCount changes a Counter and returns it as it is after the change.
 	SetCount(ctx context.Context, params SetCountParams) (*Counter, error)
-
 	// DeleteCounter deletes the Counter with this key.
 	DeleteCounter(ctx context.Context, params DeleteCounterParams) error
-
 	// GetLedger reads one Ledger by its primary key.
 	GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error)
-
 	// CreateLedger writes ledger only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateLedger(ctx context.Context, ledger *Ledger) error
-
 	// PutLedger writes ledger whole, replacing any item with its key, in one
 	// UpdateItem that sets each of its attributes and removes those it lacks,
 	// so that a replaced item keeps its createdAt: a new item's is the Store's
 	// clock's time.
 	PutLedger(ctx context.Context, ledger *Ledger) error
-
-	// LedgersTagged reads one page of Ledger items.
+	// LedgersTagged reads one page of Ledger items (see Page and DecodeError).
 	LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error)
-
-	// LedgersTaggedAll walks every Ledger of LedgersTagged, reading the pages
-	// one at a time.
+	// LedgersTaggedAll walks every Ledger of LedgersTagged, a page at a time
+	// (see dyngen.Walk).
 	LedgersTaggedAll(ctx context.Context, tag string) iter.Seq2[Ledger, error]
-
 	// Annotate changes a Ledger and returns it as it is after the change.
 	Annotate(ctx context.Context, params AnnotateParams) (*Ledger, error)
-
 	// OpenLedger changes a Ledger and returns it as it is after the change.
 	OpenLedger(ctx context.Context, params OpenLedgerParams) (*Ledger, error)
-
 	// GetVault reads one Vault by its primary key.
 	GetVault(ctx context.Context, key VaultKey) (*Vault, error)
-
 	// CreateVault writes vault only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateVault(ctx context.Context, vault *Vault) error
-
 	// PutVault writes vault whole, replacing any item with its key, in one
 	// UpdateItem that sets each of its attributes and removes those it lacks,
 	// so that a replaced item keeps its createdAt: a new item's is the Store's
 	// clock's time.
 	PutVault(ctx context.Context, vault *Vault) error
-
 	// MoveGold writes its 3 steps in one transaction: all of them, or none.
 	MoveGold(ctx context.Context, params MoveGoldParams) error
-
 	// CreatePost writes post only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreatePost(ctx context.Context, post *Post) error
-
 	// PutPost writes post whole, replacing any item with its key, in one
 	// UpdateItem that sets each of its attributes and removes those it lacks,
 	// so that a replaced item keeps its createdAt: a new item's is the Store's
 	// clock's time.
 	PutPost(ctx context.Context, post *Post) error
-
 	// RetitlePost changes a Post and returns it as it is after the change.
 	RetitlePost(ctx context.Context, params RetitlePostParams) (*Post, error)
-
 	// MovePost changes a Post and returns it as it is after the change.
 	MovePost(ctx context.Context, params MovePostParams) (*Post, error)
-
 	// GetPost reads one Post by its primary key.
 	GetPost(ctx context.Context, postID string) (*Post, error)
-
-	// NewestPosts reads one page of Post items.
+	// NewestPosts reads one page of Post items (see Page and DecodeError).
 	NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error)
-
-	// NewestPostsAll walks every Post of NewestPosts, reading the pages one at
-	// a time.
+	// NewestPostsAll walks every Post of NewestPosts, a page at a time (see
+	// dyngen.Walk).
 	NewestPostsAll(ctx context.Context, author string) iter.Seq2[Post, error]
-
 	// OpenVault writes its 2 steps in one transaction: all of them, or none.
 	OpenVault(ctx context.Context, params OpenVaultParams) error
-
 	// CreateAccount writes the Account only when no item has its key
 	// (ErrAlreadyExists from step 1) and no other Account holds its unique
 	// values: each is claimed in the same transaction (ErrAlreadyExists from
 	// the step "claim Account.<attribute>").
 	CreateAccount(ctx context.Context, account *Account) error
-
 	// GetAccount reads one Account by its primary key.
 	GetAccount(ctx context.Context, username string) (*Account, error)
-
 	// AccountByEmail reads the Account holding this email: GetItem of its
 	// claim, then GetItem of the Account (two requests).
 	AccountByEmail(ctx context.Context, email string) (*Account, error)
-
 	// ChangeAccountEmail updates the Account and moves the claims of the unique
 	// values it changes: GetItem, then TransactWriteItems (two requests).
 	ChangeAccountEmail(ctx context.Context, params ChangeAccountEmailParams) error
-
 	// RenameAccount changes an Account and returns it as it is after the
 	// change.
 	RenameAccount(ctx context.Context, params RenameAccountParams) (*Account, error)
-
 	// DeleteAccount deletes the Account with this key and releases the claims
 	// of its unique values: GetItem, then TransactWriteItems (two requests).
 	DeleteAccount(ctx context.Context, username string) error
-
 	// SaveAccount writes the Account whole, replacing any item with its key,
 	// and moves the claims of the unique values it changes: GetItem, then
 	// TransactWriteItems (two requests).
 	SaveAccount(ctx context.Context, account *Account) error
-
 	// OpenAccount writes its 3 steps in one transaction: all of them, or none.
 	OpenAccount(ctx context.Context, params OpenAccountParams) error
-
 	// CreateLease writes lease only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateLease(ctx context.Context, lease *Lease) error
-
 	// RenewLease changes a Lease and returns it as it is after the change.
 	RenewLease(ctx context.Context, params RenewLeaseParams) (*Lease, error)
-
 	// CreateProfile writes the Profile only when no item has its key
 	// (ErrAlreadyExists from step 1) and no other Profile holds its unique
 	// values: each is claimed in the same transaction (ErrAlreadyExists from
 	// the step "claim Profile.<attribute>").
 	CreateProfile(ctx context.Context, profile *Profile) error
-
 	// GetProfile reads one Profile by its primary key.
 	GetProfile(ctx context.Context, profileID string) (*Profile, error)
-
 	// PutProfile writes the Profile whole, replacing the item read, and moves
 	// the claims of the unique values it changes: GetItem, then
 	// TransactWriteItems (two requests).
 	PutProfile(ctx context.Context, profile *Profile) error
-
 	// DeleteProfile deletes the Profile with this key and releases the claims
 	// of its unique values: GetItem, then TransactWriteItems (two requests).
 	DeleteProfile(ctx context.Context, params DeleteProfileParams) error
-
 	// AuditVault writes its 2 steps in one transaction: all of them, or none.
 	AuditVault(ctx context.Context, params AuditVaultParams) error
 }

@@ -30,9 +30,7 @@ func (v ThemeStyle) Valid() bool {
 
 // A theme of an owner, an enum in its sort key.
 //
-// Theme is an item of table Main.
-//
-// Its items hold _type="Theme", under these keys:
+// Theme is an item of table Main, with _type="Theme", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="THEME#{style}"
 //	GSI Inverted: SK="THEME#{style}" PK="OWNER#{ownerId}"
@@ -50,100 +48,69 @@ type ThemeKey struct {
 
 // themePK builds PK="OWNER#{ownerId}" of Theme items.
 func themePK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // themeSK builds SK="THEME#{style}" of Theme items.
 func themeSK(style ThemeStyle) (string, error) {
-	styleKey, err := dyngen.KeyEnum("style", string(style), style.Valid(), "#")
-	if err != nil {
-		return "", err
-	}
-	return "THEME#" + styleKey, nil
+	var check dyngen.KeyCheck
+	return check.Done("THEME#" + check.KeyEnum("style", string(style), style.Valid(), "#"))
 }
 
 // validate checks t against the constraints of the spec before a write.
 func (t *Theme) validate() error {
-	if !utf8.ValidString(t.OwnerID) {
+	switch {
+	case !utf8.ValidString(t.OwnerID):
 		return &ItemError{Entity: "Theme", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !t.Style.Valid() {
+	case !t.Style.Valid():
 		return &ItemError{Entity: "Theme", Attr: "style", Reason: "not one of \"dark\", \"light\""}
-	}
-	if !utf8.ValidString(t.Color) {
+	case !utf8.ValidString(t.Color):
 		return &ItemError{Entity: "Theme", Attr: "color", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns t as DynamoDB stores it: its attributes,
-// _type="Theme", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns t as DynamoDB stores it, with _type="Theme" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (t *Theme) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", t.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", t.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "THEME#"...)
-	styleKey, err := dyngen.KeyEnum("style", string(t.Style), t.Style.Valid(), "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, styleKey...)
+	text = append(text, check.KeyEnum("style", string(t.Style), t.Style.Valid(), "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
 	sk := texts[pkEnd:skEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := t.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &themeValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Theme"},
-			{Value: t.OwnerID},
-			{Value: string(t.Style)},
-			{Value: t.Color},
+			{Value: pk}, {Value: sk}, {Value: "Theme"},
+			{Value: t.OwnerID}, {Value: string(t.Style)}, {Value: t.Color},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 6)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["ownerId"] = &vals.s[3]
-	item["style"] = &vals.s[4]
-	item["color"] = &vals.s[5]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"ownerId": &vals.s[3], "style": &vals.s[4], "color": &vals.s[5],
+	}, nil
 }
 
-// themeValues holds the scalar attribute values of one Theme item,
-// allocated at once.
+// themeValues holds the scalar values of one Theme item, allocated at once.
 type themeValues struct {
 	s [6]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets t from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets t from an item (see dyngen.ItemDecoder).
 func (t *Theme) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Theme"}
 	t.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)

@@ -14,9 +14,7 @@ import (
 
 // A versioned item with a created time, whose put is one UpdateItem.
 //
-// Vault is an item of table Main.
-//
-// Its items hold _type="Vault", under these keys:
+// Vault is an item of table Main, with _type="Vault", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="VAULT#{vaultId}"
 //	GSI Inverted: SK="VAULT#{vaultId}" PK="OWNER#{ownerId}"
@@ -38,115 +36,75 @@ type VaultKey struct {
 
 // vaultPK builds PK="OWNER#{ownerId}" of Vault items.
 func vaultPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // vaultSK builds SK="VAULT#{vaultId}" of Vault items.
 func vaultSK(vaultID string) (string, error) {
-	vaultIDKey, err := dyngen.KeyString("vaultId", vaultID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "VAULT#"+vaultIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "VAULT#"+check.KeyString("vaultId", vaultID, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks v against the constraints of the spec before a write.
 func (v *Vault) validate() error {
-	if !utf8.ValidString(v.OwnerID) {
+	switch {
+	case !utf8.ValidString(v.OwnerID):
 		return &ItemError{Entity: "Vault", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(v.VaultID) {
+	case !utf8.ValidString(v.VaultID):
 		return &ItemError{Entity: "Vault", Attr: "vaultId", Reason: "not valid UTF-8"}
-	}
-	if !dyngen.StorableYear(v.CreatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(v.CreatedAt.UTC().Year()):
 		return &ItemError{Entity: "Vault", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if !dyngen.StorableYear(v.UpdatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(v.UpdatedAt.UTC().Year()):
 		return &ItemError{Entity: "Vault", Attr: "updatedAt", Reason: "a time outside the years 0000-9999 (UTC)"}
 	}
 	return nil
 }
 
-// MarshalItem returns v as DynamoDB stores it: its attributes,
-// _type="Vault", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns v as DynamoDB stores it, with _type="Vault" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (v *Vault) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", v.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", v.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "VAULT#"...)
-	vaultIDKey, err := dyngen.KeyString("vaultId", v.VaultID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, vaultIDKey...)
+	text = append(text, check.KeyString("vaultId", v.VaultID, "#")...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := v.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &vaultValues{
 		s: [7]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Vault"},
-			{Value: v.OwnerID},
-			{Value: v.VaultID},
-			{Value: dyngen.FormatTime(v.CreatedAt)},
+			{Value: pk}, {Value: sk}, {Value: "Vault"},
+			{Value: v.OwnerID}, {Value: v.VaultID}, {Value: dyngen.FormatTime(v.CreatedAt)},
 			{Value: dyngen.FormatTime(v.UpdatedAt)},
 		},
-		n: [2]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(v.Rev, 10)},
-			{Value: strconv.FormatInt(v.Gold, 10)},
-		},
+		n: [2]types.AttributeValueMemberN{{Value: strconv.FormatInt(v.Rev, 10)}, {Value: strconv.FormatInt(v.Gold, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 9)
-	item["PK"] = &vals.s[0]
-	item["SK"] = &vals.s[1]
-	item["_type"] = &vals.s[2]
-	item["ownerId"] = &vals.s[3]
-	item["vaultId"] = &vals.s[4]
-	item["rev"] = &vals.n[0]
-	item["gold"] = &vals.n[1]
-	item["createdAt"] = &vals.s[5]
-	item["updatedAt"] = &vals.s[6]
-	return item, nil
+	return map[string]types.AttributeValue{
+		"PK": &vals.s[0], "SK": &vals.s[1], "_type": &vals.s[2],
+		"ownerId": &vals.s[3], "vaultId": &vals.s[4], "rev": &vals.n[0],
+		"gold": &vals.n[1], "createdAt": &vals.s[5], "updatedAt": &vals.s[6],
+	}, nil
 }
 
-// vaultValues holds the scalar attribute values of one Vault item,
-// allocated at once.
+// vaultValues holds the scalar values of one Vault item, allocated at once.
 type vaultValues struct {
 	s [7]types.AttributeValueMemberS
 	n [2]types.AttributeValueMemberN
 }
 
-// UnmarshalItem sets v from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets v from an item (see dyngen.ItemDecoder).
 func (v *Vault) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Vault"}
 	v.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)

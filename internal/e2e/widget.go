@@ -35,9 +35,7 @@ func (v WidgetStatus) Valid() bool {
 
 // An item holding every attribute type.
 //
-// Widget is an item of table Main.
-//
-// Its items hold _type="Widget", under these keys:
+// Widget is an item of table Main, with _type="Widget", under these keys:
 //
 //	table Main: PK="OWNER#{ownerId}" SK="WIDGET#{widgetId}"
 //	GSI GSI1: GSI1PK="REGION#{region}" GSI1SK="SERIAL#{serial}"
@@ -82,107 +80,71 @@ type WidgetKey struct {
 
 // widgetPK builds PK="OWNER#{ownerId}" of Widget items.
 func widgetPK(ownerID string) (string, error) {
-	ownerIDKey, err := dyngen.KeyString("ownerId", ownerID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "OWNER#"+ownerIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "OWNER#"+check.KeyString("ownerId", ownerID, "#"), dyngen.MaxSortKey)
 }
 
 // widgetSK builds SK="WIDGET#{widgetId}" of Widget items.
 func widgetSK(widgetID string) (string, error) {
-	widgetIDKey, err := dyngen.KeyString("widgetId", widgetID, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "WIDGET#"+widgetIDKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "WIDGET#"+check.KeyString("widgetId", widgetID, "#"), dyngen.MaxSortKey)
 }
 
 // widgetGSI1PK builds GSI1PK="REGION#{region}" of Widget items.
 func widgetGSI1PK(region string) (string, error) {
-	regionKey, err := dyngen.KeyStringOrEmpty("region", region, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1PK", "REGION#"+regionKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1PK", "REGION#"+check.KeyStringOrEmpty("region", region, "#"), dyngen.MaxPartitionKey)
 }
 
 // widgetGSI1SK builds GSI1SK="SERIAL#{serial}" of Widget items.
 func widgetGSI1SK(serial string) (string, error) {
-	serialKey, err := dyngen.KeyString("serial", serial, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI1SK", "SERIAL#"+serialKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI1SK", "SERIAL#"+check.KeyString("serial", serial, "#"), dyngen.MaxSortKey)
 }
 
 // widgetGSI2PK builds GSI2PK="SERIAL#{serial}" of Widget items.
 func widgetGSI2PK(serial string) (string, error) {
-	serialKey, err := dyngen.KeyString("serial", serial, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("GSI2PK", "SERIAL#"+serialKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("GSI2PK", "SERIAL#"+check.KeyString("serial", serial, "#"), dyngen.MaxPartitionKey)
 }
 
 // widgetGSI2SK builds GSI2SK="{version}#{active}#{day}#{createdAt}" of
 // Widget items.
 func widgetGSI2SK(version int64, active bool, day time.Time, createdAt time.Time) (string, error) {
-	dayKey, err := dyngen.KeyDate("day", day)
-	if err != nil {
-		return "", err
-	}
-	createdAtKey, err := dyngen.KeyTime("createdAt", createdAt)
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeyInt(version) + "#" + dyngen.KeyBool(active) + "#" + dayKey + "#" + createdAtKey, nil
+	var check dyngen.KeyCheck
+	return check.Done(dyngen.KeyInt(version) + "#" + dyngen.KeyBool(active) + "#" + check.KeyDate("day", day) + "#" + check.KeyTime("createdAt", createdAt))
 }
 
 // validate checks w against the constraints of the spec before a write.
 func (w *Widget) validate() error {
-	if !utf8.ValidString(w.OwnerID) {
+	switch {
+	case !utf8.ValidString(w.OwnerID):
 		return &ItemError{Entity: "Widget", Attr: "ownerId", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(w.WidgetID) {
+	case !utf8.ValidString(w.WidgetID):
 		return &ItemError{Entity: "Widget", Attr: "widgetId", Reason: "not valid UTF-8"}
-	}
-	if utf8.RuneCountInString(w.Name) > 100 {
+	case utf8.RuneCountInString(w.Name) > 100:
 		return &ItemError{Entity: "Widget", Attr: "name", Reason: "longer than its maxLength 100"}
-	}
-	if !utf8.ValidString(w.Name) {
+	case !utf8.ValidString(w.Name):
 		return &ItemError{Entity: "Widget", Attr: "name", Reason: "not valid UTF-8"}
-	}
-	if w.Count < -1000000 {
+	case w.Count < -1000000:
 		return &ItemError{Entity: "Widget", Attr: "count", Reason: "below its min -1000000"}
-	}
-	if w.Count > 1000000 {
+	case w.Count > 1000000:
 		return &ItemError{Entity: "Widget", Attr: "count", Reason: "above its max 1000000"}
-	}
-	if !dyngen.StorableFloat(w.Price) {
+	case !dyngen.StorableFloat(w.Price):
 		return &ItemError{Entity: "Widget", Attr: "price", Reason: "not a number DynamoDB stores (NaN, infinite, or outside 1e-130 to 1e126 in magnitude)"}
-	}
-	if !dyngen.StorableYear(w.CreatedAt.UTC().Year()) {
+	case !dyngen.StorableYear(w.CreatedAt.UTC().Year()):
 		return &ItemError{Entity: "Widget", Attr: "createdAt", Reason: "a time outside the years 0000-9999 (UTC)"}
-	}
-	if !dyngen.StorableYear(w.Day.Year()) {
+	case !dyngen.StorableYear(w.Day.Year()):
 		return &ItemError{Entity: "Widget", Attr: "day", Reason: "a date outside the years 0000-9999"}
-	}
-	if w.ExpiresAt != nil {
-		if (*w.ExpiresAt).IsZero() {
-			return &ItemError{Entity: "Widget", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
-		}
-	}
-	if !dyngen.ValidStrings(w.Tags) {
+	case w.ExpiresAt != nil && (*w.ExpiresAt).IsZero():
+		return &ItemError{Entity: "Widget", Attr: "expiresAt", Reason: "the zero time; a time to live must be set"}
+	case !dyngen.ValidStrings(w.Tags):
 		return &ItemError{Entity: "Widget", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
-	}
-	if !dyngen.ValidStrings(w.Labels) {
+	case !dyngen.ValidStrings(w.Labels):
 		return &ItemError{Entity: "Widget", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
-	}
-	if !dyngen.ValidMap(w.Attrs) {
+	case !dyngen.ValidMap(w.Attrs):
 		return &ItemError{Entity: "Widget", Attr: "attrs", Reason: "holds a key or value that is not valid UTF-8"}
-	}
-	if !w.Status.Valid() {
+	case !w.Status.Valid():
 		return &ItemError{Entity: "Widget", Attr: "status", Reason: "not one of \"draft\", \"live\", \"retired\""}
 	}
 	for _, el := range w.Category {
@@ -190,29 +152,22 @@ func (w *Widget) validate() error {
 			return &ItemError{Entity: "Widget", Attr: "category", Reason: "a path element is empty, holds \"/\" or is not valid UTF-8"}
 		}
 	}
-	if w.Region != nil {
-		if !utf8.ValidString(*w.Region) {
-			return &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
-		}
-	}
-	if !utf8.ValidString(w.Serial) {
+	switch {
+	case w.Region != nil && !utf8.ValidString(*w.Region):
+		return &ItemError{Entity: "Widget", Attr: "region", Reason: "not valid UTF-8"}
+	case !utf8.ValidString(w.Serial):
 		return &ItemError{Entity: "Widget", Attr: "serial", Reason: "not valid UTF-8"}
-	}
-	if w.KindName != nil {
-		if !utf8.ValidString(*w.KindName) {
-			return &ItemError{Entity: "Widget", Attr: "kind", Reason: "not valid UTF-8"}
-		}
+	case w.KindName != nil && !utf8.ValidString(*w.KindName):
+		return &ItemError{Entity: "Widget", Attr: "kind", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns w as DynamoDB stores it: its attributes,
-// _type="Widget", and the key attributes of every index it is in. It
-// refuses key values that could make the key of another item (see KeyError)
-// and values that break the spec's constraints (see ItemError).
+// MarshalItem returns w as DynamoDB stores it, with _type="Widget" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	// Only an item with region is in GSI GSI1.
 	var gsi1PK string
 	var gsi1SK string
@@ -237,115 +192,61 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 		}
 		gsi1SK = gsi1SKBuilt
 	}
-	// The key texts, written into one buffer: one allocation for all.
 	var keyBuf [213]byte
-	text := keyBuf[:0]
-	var err error
-	text = append(text, "OWNER#"...)
-	ownerIDKey, err := dyngen.KeyString("ownerId", w.OwnerID, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, ownerIDKey...)
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "OWNER#"...)
+	text = append(text, check.KeyString("ownerId", w.OwnerID, "#")...)
 	pkEnd := len(text)
 	text = append(text, "WIDGET#"...)
-	widgetIDKey, err := dyngen.KeyString("widgetId", w.WidgetID, "#")
-	if err != nil {
-		return nil, err
-	}
+	widgetIDKey := check.KeyString("widgetId", w.WidgetID, "#")
 	text = append(text, widgetIDKey...)
 	skEnd := len(text)
 	text = append(text, "CAT/"...)
-	categoryKey, err := dyngen.KeyPath("category", w.Category, "/", "/")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, categoryKey...)
+	text = append(text, check.KeyPath("category", w.Category, "/", "/")...)
 	text = append(text, "/"...)
-	widgetIDKey2, err := dyngen.KeyString("widgetId", w.WidgetID, "/")
-	if err != nil {
-		return nil, err
-	}
+	widgetIDKey2 := check.KeyString("widgetId", w.WidgetID, "/")
 	text = append(text, widgetIDKey2...)
 	lsi1SKEnd := len(text)
 	text = append(text, "SERIAL#"...)
-	serialKey, err := dyngen.KeyString("serial", w.Serial, "#")
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, serialKey...)
+	text = append(text, check.KeyString("serial", w.Serial, "#")...)
 	gsi2PKEnd := len(text)
 	text = append(text, dyngen.KeyInt(w.Version)...)
 	text = append(text, "#"...)
 	text = append(text, dyngen.KeyBool(w.Active)...)
 	text = append(text, "#"...)
-	dayKey, err := dyngen.KeyDate("day", w.Day)
-	if err != nil {
-		return nil, err
-	}
-	text = append(text, dayKey...)
+	text = append(text, check.KeyDate("day", w.Day)...)
 	text = append(text, "#"...)
 	createdAtFrom := len(text)
-	text, err = dyngen.AppendKeyTime(text, "createdAt", w.CreatedAt)
-	if err != nil {
-		return nil, err
-	}
+	text = check.AppendKeyTime(text, "createdAt", w.CreatedAt)
 	createdAtTo := len(text)
 	gsi2SKEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	lsi1SK, err := dyngen.KeySize("LSI1SK", texts[skEnd:lsi1SKEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
-	}
-	gsi2PK, err := dyngen.KeySize("GSI2PK", texts[lsi1SKEnd:gsi2PKEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxSortKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	lsi1SK := check.KeySize("LSI1SK", texts[skEnd:lsi1SKEnd], dyngen.MaxSortKey)
+	gsi2PK := check.KeySize("GSI2PK", texts[lsi1SKEnd:gsi2PKEnd], dyngen.MaxPartitionKey)
 	gsi2SK := texts[gsi2PKEnd:gsi2SKEnd]
+	if check.Err != nil {
+		return nil, check.Err
+	}
 	if err := w.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &widgetValues{
 		s: [16]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: gsi1PK},
-			{Value: gsi1SK},
-			{Value: lsi1SK},
-			{Value: gsi2PK},
-			{Value: gsi2SK},
-			{Value: "Widget"},
-			{Value: w.OwnerID},
-			{Value: w.WidgetID},
-			{Value: w.Name},
-			{Value: texts[createdAtFrom:createdAtTo]},
-			{Value: dyngen.FormatDate(w.Day)},
-			{Value: string(w.Status)},
-			{Value: strings.Join(w.Category, "/")},
+			{Value: pk}, {Value: sk}, {Value: gsi1PK},
+			{Value: gsi1SK}, {Value: lsi1SK}, {Value: gsi2PK},
+			{Value: gsi2SK}, {Value: "Widget"}, {Value: w.OwnerID},
+			{Value: w.WidgetID}, {Value: w.Name}, {Value: texts[createdAtFrom:createdAtTo]},
+			{Value: dyngen.FormatDate(w.Day)}, {Value: string(w.Status)}, {Value: strings.Join(w.Category, "/")},
 			{Value: w.Serial},
 		},
 		n: [5]types.AttributeValueMemberN{
-			{Value: strconv.FormatInt(w.Count, 10)},
-			{Value: dyngen.FormatFloat(w.Price)},
-			{Value: strconv.FormatInt(w.Version, 10)},
-			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)},
-			{Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},
+			{Value: strconv.FormatInt(w.Count, 10)}, {Value: dyngen.FormatFloat(w.Price)}, {Value: strconv.FormatInt(w.Version, 10)},
+			{Value: strconv.FormatInt(w.UpdatedAt.Unix(), 10)}, {Value: strconv.FormatInt(w.SeenAt.UnixMilli(), 10)},
 		},
-		b: [1]types.AttributeValueMemberB{
-			{Value: w.Blob},
-		},
-		bool: [1]types.AttributeValueMemberBOOL{
-			{Value: w.Active},
-		},
+		b:    [1]types.AttributeValueMemberB{{Value: w.Blob}},
+		bool: [1]types.AttributeValueMemberBOOL{{Value: w.Active}},
 	}
 	item := make(map[string]types.AttributeValue, 31)
 	item["PK"] = &vals.s[0]
@@ -402,8 +303,8 @@ func (w *Widget) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// widgetValues holds the scalar attribute values of one Widget item,
-// allocated at once.
+// widgetValues holds the scalar values of one Widget item, allocated at
+// once.
 type widgetValues struct {
 	s    [16]types.AttributeValueMemberS
 	n    [5]types.AttributeValueMemberN
@@ -411,10 +312,7 @@ type widgetValues struct {
 	bool [1]types.AttributeValueMemberBOOL
 }
 
-// UnmarshalItem sets w from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets w from an item (see dyngen.ItemDecoder).
 func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Widget"}
 	w.OwnerID = dec.String("ownerId", item["ownerId"], dyngen.Required)
@@ -428,7 +326,7 @@ func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
 	w.UpdatedAt = dec.Unix("updatedAt", item["updatedAt"], dyngen.Required)
 	w.SeenAt = dec.UnixMilli("seenAt", item["seenAt"], dyngen.Required)
 	w.Day = dec.Date("day", item["day"], dyngen.Required)
-	w.ExpiresAt = dyngen.DecodePtr(&dec, "expiresAt", item["expiresAt"], dyngen.ReadUnix)
+	w.ExpiresAt = dec.UnixPtr("expiresAt", item["expiresAt"])
 	w.Blob = dec.Bytes("blob", item["blob"], dyngen.Optional)
 	w.Tags = dec.Strings("tags", item["tags"], dyngen.Required)
 	w.Labels = dec.StringSet("labels", item["labels"], dyngen.Optional)
@@ -437,8 +335,8 @@ func (w *Widget) UnmarshalItem(item map[string]types.AttributeValue) error {
 	w.Status = WidgetStatus(dec.String("status", item["status"], dyngen.Required))
 	w.Extra = dyngen.Document(item["extra"])
 	w.Category = dec.Path("category", item["category"], "/", dyngen.Required)
-	w.Region = dyngen.DecodePtr(&dec, "region", item["region"], dyngen.ReadString)
+	w.Region = dec.StringPtr("region", item["region"])
 	w.Serial = dec.String("serial", item["serial"], dyngen.Required)
-	w.KindName = dyngen.DecodePtr(&dec, "kind", item["kind"], dyngen.ReadString)
+	w.KindName = dec.StringPtr("kind", item["kind"])
 	return dec.Err
 }

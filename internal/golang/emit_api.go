@@ -15,12 +15,11 @@ func (e *emitter) apiFile() *jen.File {
 		"instead of a *Store. Tables, for provisioning, is left out. Each method's "+
 		"doc comment on Store says more than its first sentence here.")
 	f.Type().Id("StoreAPI").InterfaceFunc(func(g *jen.Group) {
-		for i, pp := range e.p.Patterns {
+		// A method a line, after its summary: the doc comments on Store
+		// say more.
+		for _, pp := range e.p.Patterns {
 			m := &method{e: e, pp: pp, p: pp.Pattern, req: pp.Request}
-			for j, am := range m.exported() {
-				if i+j > 0 {
-					g.Line()
-				}
+			for _, am := range m.exported() {
 				comment(g, firstSentence(am.summary()))
 				g.Add(m.methodSig(am.name, true, am.page, am.results))
 			}

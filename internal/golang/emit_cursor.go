@@ -1,8 +1,12 @@
 package golang
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
+	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -28,56 +32,182 @@ func hasQuery(p *plan.Plan) bool {
 	return false
 }
 
-// queryShape emits the query's queryShape, the same for every call: the
-// check of a cursor's start key (the plan's start key and key condition)
-// with the placeholders of the values it is checked against, which are
-// those the request sends. It returns its name.
-func (m *method) queryShape() string {
-	key := m.pp.Key
-	var attrs []jen.Code
-	for _, a := range key.StartKey() {
-		// One line each: the fields in a list, not a jen.Dict.
-		fields := []jen.Code{jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Kind").Op(":").LitRune(rune(a.Type[0]))}
-		if a.Sort {
-			fields = append(fields, jen.Id("Sort").Op(":").True())
-		}
-		attrs = append(attrs, jen.Values(fields...))
-	}
-	check := jen.Dict{
-		jen.Id("Pattern"): jen.Lit(m.p.Name),
-		jen.Id("Attrs"):   jen.Index().Add(rt("StartAttr")).Values(attrs...),
-		jen.Id("PK"):      jen.Lit(key.Index.PK.Name),
-	}
-	shape := jen.Dict{jen.Id("PKValue"): jen.Lit(m.req.Placeholder(plan.PKValue))}
-	if op := key.SK.Kind.Operator(); op != "" {
-		check[jen.Id("SK")] = jen.Lit(key.Index.SK.Name)
-		check[jen.Id("Op")] = jen.Lit(op)
-		if key.SK.Kind == plan.SKBetween {
-			shape[jen.Id("Lo")] = jen.Lit(m.req.Placeholder(plan.SKLow))
-			shape[jen.Id("Hi")] = jen.Lit(m.req.Placeholder(plan.SKHigh))
-		} else {
-			shape[jen.Id("Lo")] = jen.Lit(m.req.Placeholder(plan.SKValue))
-		}
-	}
-	if ph := m.req.Placeholder(plan.Now); ph != "" {
-		// The Store clock's now changes from page to page.
-		shape[jen.Id("Clock")] = jen.Lit(ph)
-	}
-	shape[jen.Id("Keys")] = rt("QueryKeys").Values(check)
-	name := m.p.ConstName("Shape")
-	commentf(m.f, "%s is how %s binds and checks its cursors.", name, m.p.GoName)
-	m.f.Var().Id(name).Op("=").Op("&").Add(rt("QueryShape")).Values(shape)
-	m.f.Line()
-	return name
+// isRead reports whether the runtime sends the request of pp from a Read
+// variable and an index's (see readVar): a get by the primary key or a
+// query, but a unique value's lookup.
+func isRead(pp *plan.Pattern) bool {
+	return pp.Unique == nil && (pp.Call == plan.GetItem || pp.Call == plan.Query)
 }
 
-// cursorStart emits the start of a query's page: cursorStart binds the
-// cursors to the request in (built before), and sets its
-// ExclusiveStartKey from page.Cursor once the key it holds passes the
-// check of the query's shape (see queryShape).
-func (m *method) cursorStart(g *jen.Group, fail func(jen.Code) jen.Code, shape string) {
-	g.List(m.id("start"), m.id("err")).Op(":=").Add(rt("CursorStart")).Call(
-		m.id("s").Dot("cursorKeys"), m.id("page").Dot("Cursor"), m.id("in"), jen.Id(shape),
-	)
-	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+// indexVars emits the indexes the reads of patterns use, in the order of
+// their tables' indexes: each index's key attributes, those of its start
+// keys, and the table's, for the runtime.
+func (e *emitter) indexVars(f *jen.File, patterns []*plan.Pattern) {
+	var used []*model.Index
+	for _, pp := range patterns {
+		if isRead(pp) && !slices.Contains(used, pp.Index) {
+			used = append(used, pp.Index)
+		}
+	}
+	for _, t := range e.p.Model.Tables {
+		for _, ix := range t.Indexes {
+			if !slices.Contains(used, ix) {
+				continue
+			}
+			var start []jen.Code
+			for _, a := range (&plan.KeyCond{Index: ix}).StartKey() {
+				// One line each: the fields in a list, not a jen.Dict.
+				fields := []jen.Code{jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Kind").Op(":").LitRune(rune(a.Type[0]))}
+				if a.Sort {
+					fields = append(fields, jen.Id("Sort").Op(":").True())
+				}
+				start = append(start, jen.Values(fields...))
+			}
+			var item []jen.Code
+			for _, ka := range t.Primary().KeyAttrs() {
+				item = append(item, jen.Lit(ka.Name))
+			}
+			fields := []field{litField("Name", ix.Name), litField("PK", ix.PK.Name)}
+			if ix.IsPrimary() {
+				fields = fields[1:]
+			}
+			if ix.SK != nil {
+				fields = append(fields, litField("SK", ix.SK.Name))
+			}
+			fields = append(fields, field{"Item", jen.Index().String().Values(item...), 30}, field{"Start", jen.Index().Add(rt("StartAttr")).Values(start...), 0})
+			what := "table " + t.Name + "'s primary key"
+			if !ix.IsPrimary() {
+				what = ix.Kind.String() + " " + ix.Name + " of table " + t.Name
+			}
+			commentf(f, "%s is %s, as the reads use it.", model.IndexVar(ix), what)
+			f.Var().Id(model.IndexVar(ix)).Op("=").Op("&").Add(structLines(rt("Index"), fields))
+			f.Line()
+		}
+	}
+}
+
+// field is a field of a struct literal the generated code holds, and
+// about the width of its value as printed; 0 for a long value, which
+// stands on a line of its own.
+type field struct {
+	name  string
+	value jen.Code
+	width int
+}
+
+// litField is a field holding a string literal.
+func litField(name, s string) field { return field{name, jen.Lit(s), len(strconv.Quote(s))} }
+
+// idField is a field holding an identifier.
+func idField(name, id string) field { return field{name, jen.Id(id), len(id)} }
+
+// trueField is a field holding true.
+func trueField(name string) field { return field{name, jen.True(), 4} }
+
+// intField is a field holding an int.
+func intField(name string, n int) field { return field{name, jen.Lit(n), len(strconv.Itoa(n))} }
+
+// maxFieldsLine is the most characters of fields structLines puts on one
+// line, its tab left out.
+const maxFieldsLine = 80
+
+// structLines is the literal of a struct type typ with fields, several
+// on a line where they fit: a description the runtime reads, which a
+// field a line would make long.
+func structLines(typ jen.Code, fields []field) jen.Code {
+	var lines []jen.Code
+	var line *jen.Statement
+	width := 0
+	for _, f := range fields {
+		w := len(f.name) + 2 + f.width + 2
+		if f.width == 0 {
+			// A long value: a line of its own.
+			w = maxFieldsLine
+		}
+		if line == nil || width+w > maxFieldsLine {
+			line = jen.Null()
+			lines = append(lines, line)
+			width = 0
+		} else {
+			line.Op(",")
+		}
+		line.Id(f.name).Op(":").Add(f.value)
+		width += w
+	}
+	if len(lines) == 1 {
+		return jen.Add(typ).Values(lines[0])
+	}
+	return jen.Add(typ).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, lines...)
+}
+
+// projectionFields adds to the fields of a Get the projection of the
+// request and its names.
+func (m *method) projectionFields(fields []field) []field {
+	if m.req.Projection == "" {
+		return fields
+	}
+	fields = append(fields, litField("Projection", m.req.Projection))
+	if len(m.req.Names) > 0 {
+		fields = append(fields, field{"Names", m.namesMap(), 0})
+	}
+	return fields
+}
+
+// queryLit is the dyngen.Query of the pattern's read, all of its request
+// but the values of a call: the expressions, the index, the order and
+// limit, the cursor check (the key condition's operator and
+// placeholders, the clock's placeholder) and the items it keeps.
+func (m *method) queryLit() jen.Code {
+	// The expressions are the Read's fields: a reviewer sees them there.
+	var exprs []field
+	for _, c := range []struct{ field, value string }{
+		{"KeyCondition", m.req.KeyCondition},
+		{"Filter", m.req.Filter},
+		{"Projection", m.req.Projection},
+	} {
+		if c.value != "" {
+			exprs = append(exprs, litField(c.field, c.value))
+		}
+	}
+	fields := []field{litField("Method", m.p.GoName)}
+	if m.p.Name != m.p.GoName {
+		// The cursors are bound to the spec's name of the pattern.
+		fields = append(fields, litField("Pattern", m.p.Name))
+	}
+	fields = append(fields, idField("Index", model.IndexVar(m.pp.Index)))
+	fields = append(fields, exprs...)
+	if len(m.req.Names) > 0 {
+		fields = append(fields, field{"Names", m.namesMap(), 0})
+	}
+	if m.req.Descending {
+		fields = append(fields, trueField("Descending"))
+	}
+	if m.p.Consistent {
+		fields = append(fields, trueField("Consistent"))
+	}
+	switch {
+	case m.req.Limit > 0:
+		// A get through an index, a query's first item: one item.
+		fields = append(fields, intField("Limit", int(m.req.Limit)))
+	case m.req.PageLimit > 0:
+		fields = append(fields, intField("Limit", int(m.req.PageLimit)))
+	}
+	if op := m.pp.Key.SK.Kind.Operator(); op != "" {
+		fields = append(fields, litField("Op", op))
+	}
+	for _, v := range []struct {
+		name string
+		src  plan.Source
+	}{{"PK", plan.PKValue}, {"SK", plan.SKValue}, {"Lo", plan.SKLow}, {"Hi", plan.SKHigh}, {"Clock", plan.Now}} {
+		if ph := m.req.Placeholder(v.src); ph != "" {
+			fields = append(fields, litField(v.name, ph))
+		}
+	}
+	if m.dropsForeign() {
+		fields = append(fields, litField("TypeAttr", m.p.Table.EntityAttr), litField("TypeValue", m.ent().TypeValue))
+	}
+	if x := m.req.Expiry; x != nil && x.InCode {
+		fields = append(fields, litField("TTL", x.Attr))
+	}
+	return jen.Op("&").Add(structLines(rt("Query"), fields))
 }

@@ -25,7 +25,7 @@ func (e *emitter) entityFile(ent *model.Entity) *jen.File {
 		}
 	}
 	e.entityStruct(f, ent)
-	if e.p.Model.NeedsKeyType(ent) {
+	if e.keyTypes[ent] {
 		e.keyStruct(f, ent)
 	}
 	e.keyBuilders(f, ent)
@@ -107,9 +107,7 @@ func entityDoc(f *jen.File, ent *model.Entity) {
 		comment(f, ent.Doc)
 		comment(f, "")
 	}
-	commentf(f, "%s is an item of table %s.", ent.GoName, ent.Table.Name)
-	comment(f, "")
-	commentf(f, "Its items hold %s=%q, under these keys:", ent.Table.EntityAttr, ent.TypeValue)
+	commentf(f, "%s is an item of table %s, with %s=%q, under these keys:", ent.GoName, ent.Table.Name, ent.Table.EntityAttr, ent.TypeValue)
 	comment(f, "")
 	for _, k := range ent.Keys {
 		comment(f, "\t"+describeEntityKey(k))
@@ -198,39 +196,55 @@ func (e *emitter) keyStruct(f *jen.File, ent *model.Entity) {
 }
 
 // validate emits the checks of min, max, maxLength, enum values and path
-// elements that every write runs first.
+// elements that every write runs first: one switch of them, but for the
+// loop over a path's elements.
 func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 	r := ent.Receiver()
 	commentf(f, "validate checks %s against the constraints of the spec before a write.", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("validate").Params().Error().BlockFunc(func(g *jen.Group) {
-		for _, a := range ent.Attributes {
-			for _, c := range attrChecks(ent, a, jen.Id(r).Dot(a.GoName)) {
-				g.Add(c)
+		var cases []jen.Code
+		flush := func() {
+			if len(cases) > 0 {
+				g.Switch().Block(cases...)
+				cases = nil
 			}
 		}
+		for _, a := range ent.Attributes {
+			v := jen.Id(r).Dot(a.GoName)
+			for _, c := range valueConds(ent, a, deref(a, v)) {
+				cond := c.cond
+				if a.StoredForm().Pointer {
+					// An optional attribute's, only when it is present.
+					cond = jen.Add(present(a, v)).Op("&&").Add(cond)
+				}
+				cases = append(cases, jen.Case(cond).Block(jen.Return(itemError(ent, a, c.reason))))
+			}
+			if a.Type == model.Path {
+				flush()
+				g.Add(pathLoop(ent, a, deref(a, v), func(err jen.Code) jen.Code { return jen.Return(err) }))
+			}
+		}
+		flush()
 		g.Return(jen.Nil())
 	})
 	f.Line()
 }
 
-// attrChecks are the checks of v, the field of attribute a, before a
-// write; an optional attribute's only when it is present.
-func attrChecks(ent *model.Entity, a *model.Attribute, v jen.Code) []jen.Code {
-	checks := valueChecks(ent, a, deref(a, v), func(err jen.Code) jen.Code { return jen.Return(err) })
-	if !a.StoredForm().Pointer || len(checks) == 0 {
-		return checks
-	}
-	return []jen.Code{jen.If(present(a, v)).Block(checks...)}
+// condition is a check of a value before a write: when cond holds, the
+// value breaks the spec's constraint that reason says.
+type condition struct {
+	cond   jen.Code
+	reason string
 }
 
-// valueChecks are the checks of v, a value of attribute a, before a
-// write: its bounds, length, enum value, what DynamoDB can't store, its
-// strings' UTF-8, a path's elements, and a time to live that is set.
-// fail is the return of an error.
-func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) []jen.Code {
-	var checks []jen.Code
+// valueConds are the conditions of v, a value of attribute a, that refuse
+// it before a write: its bounds, length, enum value, what DynamoDB can't
+// store, its strings' UTF-8, a path's length, and a time to live that is
+// not set. (A path's elements are checked by pathLoop.)
+func valueConds(ent *model.Entity, a *model.Attribute, v jen.Code) []condition {
+	var conds []condition
 	check := func(cond jen.Code, reason string) {
-		checks = append(checks, jen.If(cond).Block(fail(itemError(ent, a, reason))))
+		conds = append(conds, condition{cond, reason})
 	}
 	if a.Min != nil {
 		check(jen.Add(v).Op("<").Add(boundLit(a, a.Min)), "below its min "+a.Min.Text)
@@ -255,26 +269,35 @@ func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(je
 	if c, reason := invalidUTF8(a, v); c != nil {
 		check(c, reason)
 	}
+	if a.Type == model.Path && a.MaxLength > 0 {
+		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(v, jen.Lit(string(a.Separator)))).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
+	}
+	return conds
+}
+
+// valueChecks are the checks of v, a value of attribute a, before a
+// write (valueConds, then a path's elements); fail is the return of an
+// error.
+func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) []jen.Code {
+	var checks []jen.Code
+	for _, c := range valueConds(ent, a, v) {
+		checks = append(checks, jen.If(c.cond).Block(fail(itemError(ent, a, c.reason))))
+	}
 	if a.Type == model.Path {
-		checks = append(checks, pathChecks(ent, a, v, fail)...)
+		checks = append(checks, pathLoop(ent, a, v, fail))
 	}
 	return checks
 }
 
-// pathChecks are the checks of v, a path: its joined length, and each
-// element not empty, free of the separator, and valid UTF-8.
-func pathChecks(ent *model.Entity, a *model.Attribute, v jen.Code, failErr func(jen.Code) jen.Code) []jen.Code {
-	fail := func(reason string) jen.Code { return failErr(itemError(ent, a, reason)) }
+// pathLoop is the check of each element of v, a path: not empty, free of
+// the separator, and valid UTF-8.
+func pathLoop(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) jen.Code {
 	sep := string(a.Separator)
-	var checks []jen.Code
-	if a.MaxLength > 0 {
-		checks = append(checks, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Qual("strings", "Join").Call(v, jen.Lit(sep))).Op(">").Lit(a.MaxLength)).Block(fail(fmt.Sprintf("longer than its maxLength %d", a.MaxLength))))
-	}
-	return append(checks, jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(v)).Block(
+	return jen.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(v)).Block(
 		jen.If(jen.Id("el").Op("==").Lit("").Op("||").Qual("strings", "Contains").Call(jen.Id("el"), jen.Lit(sep)).Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(jen.Id("el"))).Block(
-			fail(fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", sep)),
+			fail(itemError(ent, a, fmt.Sprintf("a path element is empty, holds %q or is not valid UTF-8", sep))),
 		),
-	))
+	)
 }
 
 // boundLit is a min or max as a Go constant of the attribute's type.
@@ -306,6 +329,8 @@ type itemPrinter struct {
 	l   *plan.ItemLayout
 	// scope holds the key encodings declared in MarshalItem's body.
 	scope map[string]string
+	// started is set once the key buffer's text is declared.
+	started bool
 }
 
 // field is the field of attribute a.
@@ -323,18 +348,16 @@ var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
 // doc prints MarshalItem's doc.
 func (p *itemPrinter) doc(f *jen.File) {
-	commentf(f, "MarshalItem returns %s as DynamoDB stores it: its attributes, %s=%q, "+
-		"and the key attributes of every index it is in. It refuses key values "+
-		"that could make the key of another item (see KeyError) and values that "+
-		"break the spec's constraints (see ItemError).", p.l.Recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
+	commentf(f, "MarshalItem returns %s as DynamoDB stores it, with %s=%q and the keys of "+
+		"every index it is in (see KeyError and ItemError).", p.l.Recv, p.ent.Table.EntityAttr, p.ent.TypeValue)
 }
 
 // body prints the keys, the checks of the spec's constraints, the values
 // block and the item.
 func (p *itemPrinter) body(g *jen.Group) {
 	if len(p.l.Steps)+len(p.l.Plain) > 0 {
-		comment(g, "The keys first, so that a value no key can hold is a KeyError on "+
-			"writes as on reads; then the spec's constraints.")
+		comment(g, "The keys first (a value no key can hold is a KeyError on writes "+
+			"as on reads), then the spec's constraints, then one block of values.")
 	}
 	for _, s := range p.l.Steps {
 		p.keyStep(g, s)
@@ -343,7 +366,6 @@ func (p *itemPrinter) body(g *jen.Group) {
 	g.If(jen.Err().Op(":=").Id(p.l.Recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 	p.valuesBlock(g)
 	p.itemMap(g)
-	g.Return(jen.Id("item"), jen.Nil())
 }
 
 // keyStep prints a step of the keys before the plain keys.
@@ -447,12 +469,15 @@ func (p *itemPrinter) plainKeys(g *jen.Group) {
 // keyBuffer prints the buffer of the plain keys' texts, their texts, and
 // each key sliced from them.
 func (p *itemPrinter) keyBuffer(g *jen.Group) {
-	comment(g, "The key texts, written into one buffer: one allocation for all.")
 	g.Var().Id("keyBuf").Index(jen.Lit(p.l.BufSize)).Byte()
-	g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
-	if p.l.BufErr {
-		g.Var().Err().Error()
+	g.Var().Id(keyCheck).Add(rt("KeyCheck"))
+	p.scope[keyCheckID] = keyCheck
+	var segments [][]model.Segment
+	for _, k := range p.l.Plain {
+		segments = append(segments, k.Template.Segments)
 	}
+	markOnce(p.scope, segments...)
+	p.started = false
 	for _, k := range p.l.Plain {
 		p.bufferedText(g, k)
 	}
@@ -460,6 +485,12 @@ func (p *itemPrinter) keyBuffer(g *jen.Group) {
 	for i, k := range p.l.Plain {
 		p.bufferedKey(g, i, k)
 	}
+	for id := range p.scope {
+		if strings.HasPrefix(id, "once|") || id == keyCheckID {
+			delete(p.scope, id)
+		}
+	}
+	g.If(jen.Id(keyCheck).Dot("Err").Op("!=").Nil()).Block(marshalFail(jen.Id(keyCheck).Dot("Err")))
 }
 
 // bufferedText prints the appending of key k's text to the buffer, and
@@ -475,6 +506,15 @@ func (p *itemPrinter) bufferedText(g *jen.Group, k *plan.KeyBuild) {
 // buffer.
 func (p *itemPrinter) keyPiece(g *jen.Group, k *plan.KeyBuild, pc *plan.KeyPiece) {
 	a := pc.Attr
+	if !p.started {
+		// The buffer's text starts with the first piece, or empty.
+		p.started = true
+		if a == nil {
+			g.Id("text").Op(":=").Append(jen.Id("keyBuf").Index(jen.Empty(), jen.Lit(0)), jen.Lit(pc.Lit).Op("..."))
+			return
+		}
+		g.Id("text").Op(":=").Id("keyBuf").Index(jen.Empty(), jen.Lit(0))
+	}
 	switch {
 	case a == nil:
 		g.Id("text").Op("=").Append(jen.Id("text"), jen.Lit(pc.Lit).Op("..."))
@@ -482,8 +522,7 @@ func (p *itemPrinter) keyPiece(g *jen.Group, k *plan.KeyBuild, pc *plan.KeyPiece
 		g.Id("text").Op("=").Append(jen.Id("text"), jen.Id("text").Index(jen.Id(pc.From), jen.Id(pc.To)).Op("..."))
 	case pc.How == plan.PieceTimeNew:
 		g.Id(pc.From).Op(":=").Len(jen.Id("text"))
-		g.List(jen.Id("text"), jen.Err()).Op("=").Add(rt("AppendKeyTime")).Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
-		g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+		g.Id("text").Op("=").Id(keyCheck).Dot("AppendKeyTime").Call(jen.Id("text"), jen.Lit(a.Name), p.val(a))
 		g.Id(pc.To).Op(":=").Len(jen.Id("text"))
 	default:
 		enc := p.e.encodeValue(g, p.scope, a, k.Template, p.val(a), "", marshalFail)
@@ -503,21 +542,19 @@ func (p *itemPrinter) bufferedKey(g *jen.Group, i int, k *plan.KeyBuild) {
 		g.Id(k.Var).Op(":=").Add(text)
 		return
 	}
-	g.List(jen.Id(k.Var), jen.Err()).Op(":=").Add(keySized(k.KeyAttr, k.Limit, text))
-	g.If(jen.Err().Op("!=").Nil()).Block(marshalFail(jen.Err()))
+	g.Id(k.Var).Op(":=").Id(keyCheck).Dot("KeySize").Call(jen.Lit(k.KeyAttr.Name), text, rt(limitConsts[k.Limit]))
 }
 
 // valuesBlock prints the values block: one allocation for the item's
 // scalar attribute values.
 func (p *itemPrinter) valuesBlock(g *jen.Group) {
-	comment(g, "One allocation holds the item's scalar attribute values.")
 	g.Id("vals").Op(":=").Op("&").Id(p.l.ValuesType).CustomFunc(multiLine, func(g *jen.Group) {
 		for _, b := range p.l.Blocks {
-			g.Id(b.Field).Op(":").Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member).CustomFunc(multiLine, func(g *jen.Group) {
-				for _, it := range b.Items {
-					g.Values(jen.Id("Value").Op(":").Add(p.slotValue(it)))
-				}
-			})
+			var values []jen.Code
+			for _, it := range b.Items {
+				values = append(values, jen.Values(jen.Id("Value").Op(":").Add(p.slotValue(it))))
+			}
+			g.Id(b.Field).Op(":").Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member).Add(rows(values, valuesPerLine))
 		}
 	})
 }
@@ -544,9 +581,27 @@ func (p *itemPrinter) keyText(it *plan.ItemEntry) jen.Code {
 	return jen.Id(p.scope[scopeID(it.Attr, "", "keyTime", "")])
 }
 
-// itemMap prints the item: each attribute set, under its condition.
+// itemMap prints the item and its return: each attribute set, under its
+// condition; a literal of them all when none has one.
 func (p *itemPrinter) itemMap(g *jen.Group) {
-	g.Id("item").Op(":=").Make(jen.Map(jen.String()).Qual(pathTypes, "AttributeValue"), jen.Lit(len(p.l.Items)))
+	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
+	// A literal where no attribute is set under a condition, and none
+	// twice (a key attribute that is the attribute itself).
+	names := map[string]bool{}
+	twice := slices.ContainsFunc(p.l.Items, func(it *plan.ItemEntry) bool {
+		seen := names[it.Name]
+		names[it.Name] = true
+		return seen
+	})
+	if !twice && !slices.ContainsFunc(p.l.Items, func(it *plan.ItemEntry) bool { return it.In != "" || it.Present }) {
+		var entries []jen.Code
+		for _, it := range p.l.Items {
+			entries = append(entries, jen.Lit(it.Name).Op(":").Add(p.itemValue(it)))
+		}
+		g.Return(jen.Add(mapType).Add(rows(entries, entriesPerLine)), jen.Nil())
+		return
+	}
+	g.Id("item").Op(":=").Make(mapType, jen.Lit(len(p.l.Items)))
 	for _, it := range p.l.Items {
 		st := jen.Id("item").Index(jen.Lit(it.Name)).Op("=").Add(p.itemValue(it))
 		switch {
@@ -558,6 +613,7 @@ func (p *itemPrinter) itemMap(g *jen.Group) {
 			g.Add(st)
 		}
 	}
+	g.Return(jen.Id("item"), jen.Nil())
 }
 
 // itemValue is the attribute value of an item attribute: its slot in the
@@ -569,9 +625,36 @@ func (p *itemPrinter) itemValue(it *plan.ItemEntry) jen.Code {
 	return jen.Op("&").Id("vals").Dot(it.Block.Field).Index(jen.Lit(it.Slot))
 }
 
+// valuesPerLine and entriesPerLine are how many members of the values
+// block, and entries of an item, rows puts on a line.
+const (
+	valuesPerLine  = 3
+	entriesPerLine = 3
+)
+
+// rows is the body of a composite literal of elems, perLine of them on
+// each line.
+func rows(elems []jen.Code, perLine int) jen.Code {
+	var lines []jen.Code
+	for i := 0; i < len(elems); i += perLine {
+		line := jen.Null()
+		for j, e := range elems[i:min(i+perLine, len(elems))] {
+			if j > 0 {
+				line.Op(",")
+			}
+			line.Add(e)
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 1 {
+		return jen.Values(lines[0])
+	}
+	return jen.Custom(multiLine, lines...)
+}
+
 // valuesStruct prints the struct of the values block.
 func (p *itemPrinter) valuesStruct(f *jen.File) {
-	commentf(f, "%s holds the scalar attribute values of one %s item, allocated at once.", p.l.ValuesType, p.ent.GoName)
+	commentf(f, "%s holds the scalar values of one %s item, allocated at once.", p.l.ValuesType, p.ent.GoName)
 	f.Type().Id(p.l.ValuesType).StructFunc(func(g *jen.Group) {
 		for _, b := range p.l.Blocks {
 			g.Id(b.Field).Index(jen.Lit(len(b.Items))).Qual(pathTypes, "AttributeValueMember"+b.Member)
@@ -602,10 +685,7 @@ func keyAttrValue(ka *model.KeyAttr, v jen.Code) jen.Code { return memberValue(s
 // by type; a required attribute that is missing is an error.
 func (e *emitter) unmarshal(f *jen.File, ent *model.Entity) {
 	r := ent.Receiver()
-	commentf(f, "UnmarshalItem sets %s from an item as DynamoDB returns it. A missing "+
-		"required attribute, or one stored with another type, is an ItemError; "+
-		"an optional attribute the item lacks, or holds as NULL, is nil (an "+
-		"empty slice or map), and a required one with a default takes it.", r)
+	commentf(f, "UnmarshalItem sets %s from an item (see dyngen.ItemDecoder).", r)
 	f.Func().Params(jen.Id(r).Op("*").Id(ent.GoName)).Id("UnmarshalItem").Params(jen.Id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
 		decodeAttrs(g, ent, ent.Attributes, jen.Id(r))
 	})

@@ -46,12 +46,25 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, b *plan.Builder) {
 		}
 	}).Params(ret, jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(zero, err) }
-		expr := e.keyExpr(g, e.newScope(), ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(a.VarName()) }, fail)
+		scope := e.newScope()
+		checked := checksKeys(tm)
+		if checked {
+			// The encodings keep their first error, returned at the end.
+			g.Var().Id(keyCheck).Add(rt("KeyCheck"))
+			scope[keyCheckID] = keyCheck
+			markOnce(scope, tm.Segments)
+		}
+		expr := e.keyExpr(g, scope, ent, tm, len(tm.Segments), func(a *model.Attribute) jen.Code { return jen.Id(a.VarName()) }, fail)
 		switch ka.Type {
 		case model.S:
-			if b.Limit != plan.NoLimit {
+			switch {
+			case checked && b.Limit != plan.NoLimit:
+				g.Return(jen.Id(keyCheck).Dot("Sized").Call(jen.Lit(ka.Name), expr, rt(limitConsts[b.Limit])))
+			case checked:
+				g.Return(jen.Id(keyCheck).Dot("Done").Call(expr))
+			case b.Limit != plan.NoLimit:
 				g.Return(keySized(ka, b.Limit, expr))
-			} else {
+			default:
 				g.Return(expr, jen.Nil())
 			}
 		case model.B:
@@ -59,6 +72,10 @@ func (e *emitter) keyBuilder(f *jen.File, ent *model.Entity, b *plan.Builder) {
 			g.If(jen.Len(jen.Id(a.VarName())).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
 			g.Return(expr, jen.Nil())
 		default:
+			if checked {
+				g.Return(jen.Id(keyCheck).Dot("Done").Call(expr))
+				return
+			}
 			g.Return(expr, jen.Nil())
 		}
 	})
@@ -209,7 +226,7 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 		if k.Number == "" {
 			return storedText(a, v)
 		}
-		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, rt(k.Number).Call(jen.Lit(a.Name), baseValue(a, model.BaseValue, v)), fail)
+		return e.checkedKey(g, scope, scopeID(a, "", k.Number, vid), a, k.Number, []jen.Code{jen.Lit(a.Name), baseValue(a, model.BaseValue, v)}, fail)
 	case model.B:
 		return v
 	}
@@ -226,22 +243,83 @@ func (e *emitter) encodeValue(g *jen.Group, scope map[string]string, a *model.At
 	if k.Seps {
 		refused = seps
 	}
-	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, rt(k.Func).Call(keyArgs(a, k, v, seps)...), fail)
+	return e.checkedKey(g, scope, scopeID(a, refused, k.Func, vid), a, k.Func, keyArgs(a, k, v, seps), fail)
 }
 
-// checkedKey emits, once per scope and id, the call of a checked key
+// checkedKey emits, once per scope and id, the call of fn, a checked key
 // encoding of attribute a, which returns the text and an error, into a
-// local named after a, with the check of its error; it returns the local.
-func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a *model.Attribute, call jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
+// local named after a, and returns the local. Its error is checked at
+// once, calling fail; or, where the scope has a dyngen.KeyCheck (see
+// keyCheck), kept by it, for one check of the whole key or item.
+func (e *emitter) checkedKey(g *jen.Group, scope map[string]string, id string, a *model.Attribute, fn string, args []jen.Code, fail func(err jen.Code) jen.Code) jen.Code {
 	name, declared := scope[id]
-	if !declared {
-		name = e.scopeName(scope, a.KeyVar())
-		scope[id] = name
-		errID := jen.Id(scopeLocal(scope, "err"))
-		g.List(jen.Id(name), errID).Op(":=").Add(call)
-		g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
+	if declared {
+		return jen.Id(name)
 	}
+	if check, ok := scope[keyCheckID]; ok && scope[onceID(a)] != "" {
+		// Used once: the encoding where its text goes.
+		return jen.Id(check).Dot(fn).Call(args...)
+	}
+	name = e.scopeName(scope, a.KeyVar())
+	scope[id] = name
+	if check, ok := scope[keyCheckID]; ok {
+		g.Id(name).Op(":=").Id(check).Dot(fn).Call(args...)
+		return jen.Id(name)
+	}
+	errID := jen.Id(scopeLocal(scope, "err"))
+	g.List(jen.Id(name), errID).Op(":=").Add(rt(fn)).Call(args...)
+	g.If(jen.Add(errID).Op("!=").Nil()).Block(fail(errID))
 	return jen.Id(name)
+}
+
+// keyCheckID is the key of a scope's dyngen.KeyCheck, whose name is
+// keyCheck, in a function of no pattern (a key builder, MarshalItem):
+// the encodings keep their errors there, checked once.
+const keyCheckID = "keyCheck|"
+
+// onceID is the key of the mark, in a scope with a dyngen.KeyCheck, of
+// an attribute whose encoding the function uses once: the encoding is
+// then written where its text goes, with no local.
+func onceID(a *model.Attribute) string { return "once|" + a.Name }
+
+// markOnce marks in scope the attributes that stand once among the
+// segments of templates.
+func markOnce(scope map[string]string, segments ...[]model.Segment) {
+	n := map[*model.Attribute]int{}
+	for _, segs := range segments {
+		for _, seg := range segs {
+			if seg.Attr != nil {
+				n[seg.Attr]++
+			}
+		}
+	}
+	for a, c := range n {
+		if c == 1 {
+			scope[onceID(a)] = "1"
+		}
+	}
+}
+
+// keyCheck is the local of a key builder's or MarshalItem's
+// dyngen.KeyCheck (model.MethodLocals lists it).
+const keyCheck = "check"
+
+// checksKeys reports whether a template has a checked encoding: one that
+// can refuse a value.
+func checksKeys(tm *model.Template) bool {
+	for _, a := range tm.Attrs() {
+		switch tm.KeyType {
+		case model.N:
+			if a.StoredForm().Key.Number != "" {
+				return true
+			}
+		case model.S:
+			if k := tm.KeyForm(a); k.Func != "" && k.Checked {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // numberKeyValue emits the attribute value of v, a value of attribute a

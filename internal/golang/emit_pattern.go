@@ -16,6 +16,7 @@ import (
 // expressions as constants and its result types.
 func (e *emitter) patternsFile(patterns []*plan.Pattern) *jen.File {
 	f := e.newFile()
+	e.indexVars(f, patterns)
 	for _, pp := range patterns {
 		m := &method{e: e, f: f, pp: pp, p: pp.Pattern, req: pp.Request}
 		m.emit()
@@ -34,6 +35,12 @@ type method struct {
 	// step is the transaction's step whose request builder is emitted,
 	// or nil.
 	step *plan.Step
+	// check is the local of the dyngen.KeyCheck that keeps the errors of
+	// a read's key values (see readArgs); "" elsewhere.
+	check string
+	// inline is set where the inputs a method takes in a struct are read
+	// from its fields, with no local of their own (see paramRef).
+	inline bool
 }
 
 func (m *method) ent() *model.Entity { return m.p.Entity() }
@@ -51,6 +58,15 @@ func (m *method) param(r plan.Role, a *model.Attribute, c *model.Cond, i int) je
 	if p == nil {
 		m.e.bug("pattern %s has no parameter of role %d for %v", m.p.Name, r, a)
 		return jen.Id("_")
+	}
+	return m.paramRef(p)
+}
+
+// paramRef is a parameter as the body reads it: its name, or, where the
+// method reads its struct's fields in place (inline), the field.
+func (m *method) paramRef(p *plan.Param) jen.Code {
+	if m.inline && p.Field != "" {
+		return jen.Id(m.pp.Struct.Var).Dot(p.Field)
 	}
 	return jen.Id(p.Name)
 }
@@ -208,6 +224,10 @@ func (m *method) keyText(g *jen.Group, ent *model.Entity, ka *model.KeyAttr, tm 
 	var args []jen.Code
 	for _, a := range tm.Attrs() {
 		args = append(args, val(a))
+	}
+	if m.check != "" {
+		// A read's: the builder's error kept by its KeyCheck.
+		return jen.Id(m.check).Dot("Key").Call(jen.Id(m.e.builder(ent, ka)).Call(args...))
 	}
 	g.List(jen.Id(varName), m.id("err")).Op(":=").Id(m.e.builder(ent, ka)).Call(args...)
 	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))

@@ -38,36 +38,6 @@ func (m *method) callErr(kind, cause jen.Code) jen.Code {
 	return rt("FailKind").Call(jen.Lit(m.p.GoName), kind, cause)
 }
 
-// get emits a GetItem by the whole primary key.
-func (m *method) get() {
-	ent := m.ent()
-	val := m.keyParam
-	m.viewType()
-	m.fromKeys()
-	projConst := m.constant("Projection", m.req.Projection)
-	m.doc(m.readLines()...)
-	m.signature().BlockFunc(func(g *jen.Group) {
-		m.unpack(g)
-		fail := m.fail(jen.Nil())
-		key := m.primaryKeyMap(g, ent, val, fail)
-		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
-		if m.p.Consistent {
-			in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
-		}
-		if projConst != nil {
-			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
-			m.setNames(in)
-		}
-		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
-		g.If(m.id("out").Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
-		m.dropExpired(g, m.id("out").Dot("Item"), fail(jen.Id("ErrNotFound")))
-		m.decode(g, m.id("out").Dot("Item"), m.local("v"), fail)
-		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
-	})
-	m.f.Line()
-}
-
 // readLines are the doc lines of a read beyond the key condition.
 func (m *method) readLines() []string {
 	var out []string
@@ -119,50 +89,12 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// dropExpired emits, for a read that drops an expired item in code (see
-// plan.Expiry), the check of item, and then, when it has expired.
-func (m *method) dropExpired(g *jen.Group, item jen.Code, then jen.Code) {
-	if x := m.req.Expiry; x != nil && x.InCode {
-		g.If(rt("Expired").Call(item, jen.Lit(x.Attr), m.clockNow())).Block(then)
-	}
-}
-
 // clockNow is the Store clock's now, in epoch seconds.
 func (m *method) clockNow() jen.Code {
 	if q := m.clockParam(); q != nil {
-		return jen.Id(q.Name).Dot("Unix").Call()
+		return jen.Add(m.paramRef(q)).Dot("Unix").Call()
 	}
 	return m.id("s").Dot(model.ClockField).Call().Dot("Unix").Call()
-}
-
-// getByQuery emits a get through an index whose key the inputs bind: a
-// Query with both keys equal; the first item of the entity is the result.
-func (m *method) getByQuery() {
-	val := m.keyParam
-	m.viewType()
-	m.fromKeys()
-	keyCond := m.constant("KeyCondition", m.req.KeyCondition)
-	projConst := m.constant("Projection", m.req.Projection)
-	// No item of another entity can have the key the inputs bind (the
-	// collision check refuses such a spec), so the first item the key
-	// condition reads is the result: one item is read, and billed.
-	if m.dropsForeign() {
-		m.e.bug("get %s through %s may read items of other entities", m.p.Name, m.pp.Index.Name)
-	}
-	lines := append(m.readLines(), "Limit: 1", "An index key need not be unique: with several items, the first in sort key order is returned.")
-	m.doc(lines...)
-	m.signature().BlockFunc(func(g *jen.Group) {
-		m.unpack(g)
-		fail := m.fail(jen.Nil())
-		in := m.queryInput(g, val, keyCond, projConst, nil, fail)
-		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("Query").Call(m.id("ctx"), in)
-		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
-		g.If(jen.Len(m.id("out").Dot("Items")).Op("==").Lit(0)).Block(fail(jen.Id("ErrNotFound")))
-		m.dropExpired(g, m.id("out").Dot("Items").Index(jen.Lit(0)), fail(jen.Id("ErrNotFound")))
-		m.decode(g, m.id("out").Dot("Items").Index(jen.Lit(0)), m.local("v"), fail)
-		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
-	})
-	m.f.Line()
 }
 
 // dropsForeign reports whether a read of one entity may read items of
@@ -170,131 +102,6 @@ func (m *method) getByQuery() {
 func (m *method) dropsForeign() bool {
 	return len(m.pp.Members) == 1 && m.pp.Members[0].How == plan.ByEntityAttr
 }
-
-// skipForeign emits the check that drops an item of another entity, for a
-// read of one entity.
-func (m *method) skipForeign(g *jen.Group) {
-	if m.dropsForeign() {
-		g.If(jen.Op("!").Add(rt("IsType")).Call(m.id("item"), jen.Lit(m.p.Table.EntityAttr), jen.Lit(m.ent().TypeValue))).Block(jen.Continue())
-	}
-}
-
-// queryInput emits the building of the key condition values and returns
-// the QueryInput literal (without its ExclusiveStartKey, which cursorStart
-// sets). where holds the where operands' parameter names (nil when none).
-func (m *method) queryInput(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code) jen.Code {
-	return m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, false)
-}
-
-// queryInputOf is queryInput; with rebuild, the input is built by a local
-// function, newInput, of the method's own values (key texts, parameters,
-// constants), which nothing given to the client can change: the method
-// calls it for the request, and cursorNext again, only for a page with a
-// next one, to bind the next cursor to the request as it was sent.
-func (m *method) queryInputOf(g *jen.Group, val func(*model.Attribute) jen.Code, keyCond, projConst, filterConst jen.Code, fail func(jen.Code) jen.Code, rebuild bool) jen.Code {
-	ix, key := m.pp.Index, m.pp.Key
-	ent := m.ent()
-	scope := m.scope()
-	// The request's own copy of everything it points to, in one block:
-	// the client may change what it is given, and one allocation is
-	// cheaper than one per pointer.
-	fixed := jen.Dict{jen.Id("Table"): m.id("s").Dot(m.p.Table.StoreField()), jen.Id("KeyCondition"): keyCond}
-	keyValues := map[plan.Source]jen.Code{}
-	// text puts a string key value into the block, or keeps another.
-	text := func(src plan.Source, field string) func(value, text jen.Code) {
-		return func(value, text jen.Code) {
-			if text == nil {
-				keyValues[src] = value
-				return
-			}
-			fixed[jen.Id(field)] = jen.Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): text})
-			keyValues[src] = jen.Op("&").Add(m.id("fixed")).Dot(field)
-		}
-	}
-	if key.PK.IsNatural(ix.PK) || ix.PK.Type != model.S {
-		v := m.keyValue(g, scope, ent, ix.PK, key.PK, val, fail, m.local("pk"))
-		if rebuild {
-			// A new value on every build.
-			keyValues[plan.PKValue] = v
-		} else {
-			g.Add(m.id("pkValue")).Op(":=").Add(v)
-			keyValues[plan.PKValue] = m.id("pkValue")
-		}
-	} else {
-		text(plan.PKValue, "PK")(nil, m.keyText(g, ent, ix.PK, key.PK, val, fail, m.local("pk")))
-	}
-	sk := key.SK
-	switch sk.Kind {
-	case plan.SKEq:
-		if sk.Template.IsNatural(ix.SK) || ix.SK.Type != model.S {
-			keyValues[plan.SKValue] = m.keyValue(g, scope, ent, ix.SK, sk.Template, val, fail, m.local("sk"))
-		} else {
-			text(plan.SKValue, "SK")(nil, m.keyText(g, ent, ix.SK, sk.Template, val, fail, m.local("sk")))
-		}
-	case plan.SKBeginsWith:
-		text(plan.SKValue, "SK")(m.bound(g, scope, plan.Bound{Value: plan.Operand}, val, fail, true))
-	case plan.SKBetween:
-		text(plan.SKLow, "SKLo")(m.bound(g, scope, sk.Lo, val, fail, false))
-		text(plan.SKHigh, "SKHi")(m.bound(g, scope, sk.Hi, val, fail, false))
-	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
-		text(plan.SKValue, "SK")(m.bound(g, scope, sk.Lo, val, fail, false))
-	}
-	values := m.valuesDict(func(v *plan.Value) jen.Code {
-		if v.Source == plan.CondOperand || v.Source == plan.Now {
-			return m.condValue(v)
-		}
-		return keyValues[v.Source]
-	})
-	in := jen.Dict{
-		jen.Id("TableName"):                 jen.Op("&").Add(m.id("fixed")).Dot("Table"),
-		jen.Id("KeyConditionExpression"):    jen.Op("&").Add(m.id("fixed")).Dot("KeyCondition"),
-		jen.Id("ExpressionAttributeValues"): jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values),
-	}
-	m.setNames(in)
-	ref := func(field string, value jen.Code) {
-		fixed[jen.Id(field)] = value
-		in[jen.Id(fieldOfInput[field])] = jen.Op("&").Add(m.id("fixed")).Dot(field)
-	}
-	if !ix.IsPrimary() {
-		ref("Index", jen.Lit(ix.Name))
-	}
-	if m.req.Descending {
-		// forward is false: only the pointer is set.
-		in[jen.Id("ScanIndexForward")] = jen.Op("&").Add(m.id("fixed")).Dot("Forward")
-	}
-	if m.p.Consistent {
-		ref("Consistent", jen.True())
-	}
-	switch {
-	case m.req.Limit > 0:
-		// A get through an index, a query's first item: one item.
-		fixed[jen.Id("Limit")] = jen.Lit(m.req.Limit)
-	default:
-		// A query, one page: at most the page's limit.
-		fixed[jen.Id("Limit")] = rt("PageLimit").Call(m.id("page"), jen.Lit(m.req.PageLimit))
-	}
-	in[jen.Id("Limit")] = m.id("fixed").Dot("LimitRef").Call()
-	if projConst != nil {
-		ref("Projection", projConst)
-	}
-	if filterConst != nil {
-		ref("Filter", filterConst)
-	}
-	build := []jen.Code{
-		m.id("fixed").Op(":=").Op("&").Add(rt("QueryFixed")).Values(fixed),
-		jen.Return(jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)),
-	}
-	if rebuild {
-		g.Add(m.id("newInput")).Op(":=").Func().Params().Op("*").Qual(pathDynamo, "QueryInput").Block(build...)
-		return m.id("newInput").Call()
-	}
-	g.Add(build[0])
-	return jen.Op("&").Qual(pathDynamo, "QueryInput").Values(in)
-}
-
-// fieldOfInput is the QueryInput field that points to each field of a
-// queryFixed.
-var fieldOfInput = map[string]string{"Index": "IndexName", "Consistent": "ConsistentRead", "Projection": "ProjectionExpression", "Filter": "FilterExpression"}
 
 // bound emits one value of the sort key condition: the bound prefix of the
 // template, then the where operand (or the least or greatest encoding of
@@ -396,28 +203,76 @@ func (m *method) emptyResult() jen.Code {
 	return jen.Return(jen.Op("&").Id(m.p.ResultType()).Values(), jen.Nil())
 }
 
-// emptyRange emits, for a sort key between two operands of the caller's
-// (a where between), the answer without a call when its bounds are the
-// wrong way round (DynamoDB refuses such a condition): no item.
-func (m *method) emptyRange(g *jen.Group) {
-	if sk := m.pp.Key.SK; sk.Kind != plan.SKBetween || sk.Lo.Value != plan.Operand || sk.Hi.Value != plan.Operand {
-		return
+// pluralField is the field of a collection result holding an entity's
+// items: the Go name in the plural.
+func pluralField(e *model.Entity) string { return e.PluralName() }
+
+// dropExpired emits, for a read that drops an expired item in code (see
+// plan.Expiry), the check of item, and then, when it has expired.
+func (m *method) dropExpired(g *jen.Group, item jen.Code, then jen.Code) {
+	if x := m.req.Expiry; x != nil && x.InCode {
+		g.If(rt("Expired").Call(item, jen.Lit(x.Attr), m.clockNow())).Block(then)
 	}
-	value := func(src plan.Source) jen.Code {
-		return m.id("in").Dot("ExpressionAttributeValues").Index(jen.Lit(m.req.Placeholder(src)))
+}
+
+// The reads are sent by the runtime (dyngen.GetItem, QueryFirst,
+// QueryPage, QueryEach): a method builds its key values, and hands them
+// over with the description of its request (a dyngen.Get or Query, all
+// of it but the values of a call) and the decoder of its item type.
+
+// get emits a GetItem by the whole primary key.
+func (m *method) get() {
+	m.viewType()
+	m.fromKeys()
+	fields := []field{litField("Method", m.p.GoName), idField("Index", model.IndexVar(m.pp.Index))}
+	if m.p.Consistent {
+		fields = append(fields, trueField("Consistent"))
 	}
-	g.If(rt("EmptyRange").Call(value(plan.SKLow), value(plan.SKHigh))).Block(m.emptyResult())
+	fields = m.projectionFields(fields)
+	if x := m.req.Expiry; x != nil && x.InCode {
+		fields = append(fields, litField("TTL", x.Attr))
+	}
+	m.doc(m.readLines()...)
+	m.signature().BlockFunc(func(g *jen.Group) {
+		// The inputs a struct holds are read from its fields.
+		m.inline = true
+		defer func() { m.inline = false }()
+		args := m.readArgs(g, m.fail(jen.Nil()))
+		// The Get, all of the request but its key, in the call: it is
+		// short.
+		g.Return(rt("GetItem").Call(m.id("ctx"), m.id("s").Dot("client"), args, jen.Op("&").Add(structLines(rt("Get"), fields)), m.decoder()))
+	})
+	m.f.Line()
+}
+
+// getByQuery emits a get through an index whose key the inputs bind: a
+// Query with both keys equal; the first item of the entity is the result.
+func (m *method) getByQuery() {
+	m.viewType()
+	m.fromKeys()
+	// No item of another entity can have the key the inputs bind (the
+	// collision check refuses such a spec), so the first item the key
+	// condition reads is the result: one item is read, and billed.
+	if m.dropsForeign() {
+		m.e.bug("get %s through %s may read items of other entities", m.p.Name, m.pp.Index.Name)
+	}
+	lines := append(m.readLines(), "Limit: 1 (of several items of the key, the first in sort key order)")
+	m.doc(lines...)
+	m.signature().BlockFunc(func(g *jen.Group) {
+		// The inputs a struct holds are read from its fields.
+		m.inline = true
+		defer func() { m.inline = false }()
+		args := m.readArgs(g, m.fail(jen.Nil()))
+		g.Return(rt("QueryFirst").Call(m.id("ctx"), m.id("s").Dot("client"), args, m.queryLit(), m.decoder()))
+	})
+	m.f.Line()
 }
 
 // query emits a Query of one page, its result type and its iterator.
 func (m *method) query() {
-	val := m.keyParam
 	m.viewType()
 	m.fromKeys()
 	m.resultType()
-	keyCond := m.constant("KeyCondition", m.req.KeyCondition)
-	projConst := m.constant("Projection", m.req.Projection)
-	filterConst := m.constant("Filter", m.req.Filter)
 	lines := m.readLines()
 	if m.req.Descending {
 		lines = append(lines, "ScanIndexForward: false (descending)")
@@ -425,70 +280,35 @@ func (m *method) query() {
 	if m.req.PageLimit > 0 {
 		lines = append(lines, fmt.Sprintf("Limit: %d unless %s.Limit is set", m.req.PageLimit, m.pp.Local("page")))
 	}
-	// The shape before the doc, which belongs to the method.
-	shape := m.queryShape()
 	m.doc(lines...)
 	m.signature().BlockFunc(func(g *jen.Group) {
-		m.unpack(g)
-		fail := m.fail(jen.Nil())
-		in := m.queryInputOf(g, val, keyCond, projConst, filterConst, fail, true)
-		g.Add(m.id("in")).Op(":=").Add(in)
-		m.cursorStart(g, fail, shape)
-		m.emptyRange(g)
-		g.List(m.id("out"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("Query").Call(m.id("ctx"), m.id("in"))
-		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
-		if m.p.IsCollection() {
-			g.Add(m.id("res")).Op(":=").Op("&").Id(m.p.ResultType()).Values()
-		} else {
-			g.Add(m.id("res")).Op(":=").Op("&").Id(m.p.ResultType()).Values(jen.Id("Items").Op(":").Make(jen.Index().Id(m.itemType()), jen.Lit(0), jen.Len(m.id("out").Dot("Items"))))
+		// The inputs a struct holds are read from its fields.
+		m.inline = true
+		defer func() { m.inline = false }()
+		args := m.readArgs(g, m.fail(jen.Nil()))
+		if !m.p.IsCollection() {
+			g.Return(rt("QueryPage").Types(jen.Id(m.p.ResultType())).Call(m.id("ctx"), m.id("s").Dot("client"), m.id("s").Dot("cursorKeys"), m.id("page"), args, m.queryLit(), m.decoder()))
+			return
 		}
-		// An item that can't be decoded is left out, and listed in the
-		// page's DecodeError: the others are still read.
-		g.Var().Add(m.id("undecoded")).Index().Id("UndecodedItem")
-		skip := func(err jen.Code) jen.Code {
-			return m.id("undecoded").Op("=").Append(m.id("undecoded"), m.undecodable(m.id("i"), err)).Line().Continue()
-		}
-		g.For(jen.List(m.id("i"), m.id("item")).Op(":=").Range().Add(m.id("out")).Dot("Items")).BlockFunc(func(g *jen.Group) {
-			if m.p.IsCollection() {
-				m.collect(g, skip)
-				return
-			}
-			m.skipForeign(g)
-			m.decode(g, m.id("item"), m.local("v"), skip)
-			if m.pp.Key.SK.DropEqual {
-				g.If(m.id("v").Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(jen.Continue())
-			}
-			g.Add(m.id("res")).Dot("Items").Op("=").Append(m.id("res").Dot("Items"), m.id("v"))
+		// Each item goes to its entity's field; an item that can't be
+		// decoded is left out, and listed in the page's DecodeError.
+		g.Add(m.id("res")).Op(":=").Op("&").Id(m.p.ResultType()).Values()
+		each := jen.Func().Params(m.id("item").Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
+			m.collect(g)
+			g.Return(jen.Nil())
 		})
-		g.Add(m.id("res")).Dot("Next").Op("=").Add(rt("CursorNext")).Call(jen.Op("&").Add(m.id("start")), m.id("out").Dot("LastEvaluatedKey"), m.id("newInput"))
-		g.Return(m.id("res"), m.decodeErr())
+		g.List(m.id("ok"), m.id("err")).Op(":=").Add(rt("QueryEach")).Call(m.id("ctx"), m.id("s").Dot("client"), m.id("s").Dot("cursorKeys"), m.id("page"), args, m.queryLit(), jen.Op("&").Add(m.id("res")).Dot("Next"), each)
+		g.If(jen.Op("!").Add(m.id("ok"))).Block(jen.Return(jen.Nil(), m.id("err")))
+		g.Return(m.id("res"), m.id("err"))
 	})
 	m.f.Line()
 	m.iterator()
 }
 
-// undecodable is undecodable(position, err, <the table's primary key
-// attribute names>): the entry of an item that can't be decoded in a
-// read's DecodeError.
-func (m *method) undecodable(position, err jen.Code) jen.Code {
-	args := []jen.Code{position, err}
-	ix := m.p.Table.Primary()
-	args = append(args, jen.Lit(ix.PK.Name))
-	if ix.SK != nil {
-		args = append(args, jen.Lit(ix.SK.Name))
-	}
-	return rt("Undecodable").Call(args...)
-}
-
-// decodeErr is the error a read returns with its result: its undecoded
-// items, in a DecodeError naming the method, or nil.
-func (m *method) decodeErr() jen.Code {
-	return rt("UndecodedErr").Call(jen.Lit(m.p.GoName), m.id("undecoded"))
-}
-
 // collect emits the assignment of an item of a collection read to its
-// entity's field; skip is the handling of an item that can't be decoded.
-func (m *method) collect(g *jen.Group, skip func(jen.Code) jen.Code) {
+// entity's field, in the function QueryEach gives each item: it returns
+// the error of an item that can't be decoded.
+func (m *method) collect(g *jen.Group) {
 	t := m.p.Table
 	g.Switch().BlockFunc(func(g *jen.Group) {
 		for _, mem := range m.pp.Members {
@@ -502,27 +322,26 @@ func (m *method) collect(g *jen.Group, skip func(jen.Code) jen.Code) {
 			g.Case(cond).BlockFunc(func(g *jen.Group) {
 				m.fillFromKeys(g, mem.Entity, m.id("item"))
 				g.Var().Add(m.id("v")).Id(mem.Entity.GoName)
-				g.If(m.id("err").Op(":=").Add(m.id("v")).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(skip(m.id("err")))
+				g.If(m.id("err").Op(":=").Add(m.id("v")).Dot("UnmarshalItem").Call(m.id("item")), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
 				g.Add(m.id("res")).Dot(field).Op("=").Append(m.id("res").Dot(field), m.id("v"))
 			})
 		}
 	})
 }
 
-// pluralField is the field of a collection result holding an entity's
-// items: the Go name in the plural.
-func pluralField(e *model.Entity) string { return e.PluralName() }
-
-// resultType emits the type of one page of a query.
+// resultType emits the type of one page of a query: the runtime's Result
+// of its item type, or, for a collection, a field per entity.
 func (m *method) resultType() {
+	if !m.p.IsCollection() {
+		commentf(m.f, "%s is one page of %s (see dyngen.Result).", m.p.ResultType(), m.p.GoName)
+		m.f.Type().Id(m.p.ResultType()).Add(rt("Result")).Types(jen.Id(m.itemType()))
+		m.f.Line()
+		return
+	}
 	commentf(m.f, "%s is one page of %s.", m.p.ResultType(), m.p.GoName)
 	m.f.Type().Id(m.p.ResultType()).StructFunc(func(g *jen.Group) {
-		if m.p.IsCollection() {
-			for _, e := range m.p.Entities {
-				g.Id(pluralField(e)).Index().Id(e.GoName)
-			}
-		} else {
-			g.Id("Items").Index().Id(m.itemType())
+		for _, e := range m.p.Entities {
+			g.Id(pluralField(e)).Index().Id(e.GoName)
 		}
 		comment(g, "Next continues with the next page; \"\" after the last one.")
 		g.Id("Next").Id("Cursor")
@@ -534,27 +353,171 @@ func (m *method) resultType() {
 // entity, page by page for a collection.
 func (m *method) iterator() {
 	names := m.args(false)
-	call := jen.List(m.id("res"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.GoName).Call(append(append([]jen.Code{m.id("ctx")}, names...), m.id("page"))...)
-	var page, ret jen.Code
-	elem := m.walkElem()
+	call := m.id("s").Dot(m.p.GoName).Call(append(append([]jen.Code{m.id("ctx")}, names...), m.id("page"))...)
 	walker := "Walk"
+	// A page of the walk is a call of the method, on one line.
+	page := jen.Func().Params(m.id("page").Id("Page")).Params(jen.Op("*").Id(m.p.ResultType()), jen.Error()).Custom(jen.Options{Open: "{", Close: "}"}, jen.Return(call))
 	if m.p.IsCollection() {
-		page = jen.Func().Params(m.id("page").Id("Page")).Params(elem, jen.Id("Cursor"), jen.Error()).Block(
-			call,
+		// The page and its Next cursor.
+		walker = "WalkPages"
+		page = jen.Func().Params(m.id("page").Id("Page")).Params(jen.Op("*").Id(m.p.ResultType()), jen.Id("Cursor"), jen.Error()).Block(
+			jen.List(m.id("res"), m.id("err")).Op(":=").Add(call),
 			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
 			jen.Return(m.id("res"), m.id("res").Dot("Next"), m.id("err")),
 		)
-		walker = "WalkPages"
-	} else {
-		page = jen.Func().Params(m.id("page").Id("Page")).Params(jen.Index().Add(elem), jen.Id("Cursor"), jen.Error()).Block(
-			call,
-			jen.If(m.id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Lit(""), m.id("err"))),
-			jen.Return(m.id("res").Dot("Items"), m.id("res").Dot("Next"), m.id("err")),
-		)
 	}
-	ret = jen.Return(rt(walker).Call(page))
 	all := m.exported()[1]
 	comment(m.f, all.summary())
-	m.declare(all).Block(ret)
+	m.declare(all).Block(jen.Return(rt(walker).Call(page)))
 	m.f.Line()
+}
+
+// decoder is the function a read decodes its item with: its type's
+// UnmarshalItem (a view's unmarshalItem), after the filling of the
+// attributes it reads from keys; an item equal to a strict bound, which
+// the key condition could not leave out, is skipped (dyngen.Skip).
+func (m *method) decoder() jen.Code {
+	method := "UnmarshalItem"
+	if len(m.p.Select) > 0 {
+		method = "unmarshalItem"
+	}
+	fill := len(fromKeysOf(m.pp, m.ent())) > 0
+	dropEqual := m.pp.Key != nil && m.pp.Key.SK.DropEqual
+	if !fill && !dropEqual {
+		return jen.Parens(jen.Op("*").Id(m.itemType())).Dot(method)
+	}
+	v, item := m.id("v"), m.id("item")
+	return jen.Func().Params(jen.Add(v).Op("*").Id(m.itemType()), jen.Add(item).Map(jen.String()).Qual(pathTypes, "AttributeValue")).Error().BlockFunc(func(g *jen.Group) {
+		m.fillFromKeys(g, m.ent(), item)
+		if !dropEqual {
+			g.Return(jen.Add(v).Dot(method).Call(item))
+			return
+		}
+		g.If(m.id("err").Op(":=").Add(v).Dot(method).Call(item), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
+		g.If(jen.Add(v).Dot(m.p.Where.Attr.GoName).Op("==").Add(m.param(plan.ParamWhere, m.p.Where.Attr, nil, 0))).Block(jen.Return(rt("Skip")))
+		g.Return(jen.Nil())
+	})
+}
+
+// readArgs emits the building of a read's dyngen.Args, whose local it
+// returns: the table's physical name and the key values that are
+// literal text in its literal, then each other key value, built by an
+// encoding that keeps its error in the Args (which the runtime returns
+// before any call), and the other values (numbers, binary, a condition's
+// operands, the clock's now) in Values.
+func (m *method) readArgs(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
+	args := m.local("args")
+	m.check = args
+	defer func() { m.check = "" }()
+	scope := m.scope()
+	scope[keyCheckID] = args
+	// Each encoding where its text goes (see checkedKey).
+	for _, a := range m.ent().Attributes {
+		scope[onceID(a)] = "1"
+	}
+	slots := m.readSlots(g, scope, fail)
+	// The literal text first, in the literal (its slots emit nothing).
+	fixed := []jen.Code{jen.Id("Table").Op(":").Add(m.id("s").Dot(m.p.Table.StoreField()))}
+	for _, sl := range slots {
+		if sl.constant {
+			_, text := sl.build()
+			fixed = append(fixed, jen.Id(sl.field).Op(":").Add(text))
+		}
+	}
+	g.Id(args).Op(":=").Add(rt("Args")).Values(fixed...)
+	values := jen.Dict{}
+	for _, sl := range slots {
+		if sl.constant {
+			continue
+		}
+		if value, text := sl.build(); text != nil {
+			g.Id(args).Dot(sl.field).Op("=").Add(text)
+		} else {
+			values[jen.Lit(sl.name)] = value
+		}
+	}
+	if len(values) > 0 {
+		g.Id(args).Dot("Values").Op("=").Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
+	}
+	if x := m.req.Expiry; x != nil && x.InCode {
+		g.Id(args).Dot("Now").Op("=").Add(m.clockNow())
+	}
+	return jen.Id(args)
+}
+
+// readSlot is a value of a read's Args: a string field, or another value
+// by its name (an attribute, a placeholder); constant where it is
+// literal text, whose build emits nothing. build emits what the value
+// needs and returns it: its text, or its attribute value.
+type readSlot struct {
+	field, name string
+	constant    bool
+	build       func() (value, text jen.Code)
+}
+
+// readSlots are the values of a read's Args: a get's key, or a query's
+// partition, its sort key condition's values, then the others the
+// request sends (a condition's operands, the clock's now).
+func (m *method) readSlots(g *jen.Group, scope map[string]string, fail func(jen.Code) jen.Code) []readSlot {
+	var out []readSlot
+	key := func(field, name string, ka *model.KeyAttr, tm *model.Template) {
+		out = append(out, readSlot{field, name, !tm.IsNatural(ka) && tm.IsLiteral(ka), func() (value, text jen.Code) {
+			return m.keyArg(g, scope, field, ka, tm, fail)
+		}})
+	}
+	if m.pp.Call != plan.Query {
+		k := m.ent().PrimaryKey()
+		key("PK", k.Index.PK.Name, k.Index.PK, k.PK)
+		if k.SK != nil {
+			key("SK", k.Index.SK.Name, k.Index.SK, k.SK)
+		}
+		return out
+	}
+	ix, kc, ph := m.pp.Index, m.pp.Key, m.req.Placeholder
+	key("PK", ph(plan.PKValue), ix.PK, kc.PK)
+	bound := func(field string, src plan.Source, b plan.Bound, beginsWith bool) {
+		out = append(out, readSlot{field, ph(src), m.boundConstant(b), func() (value, text jen.Code) {
+			return m.bound(g, scope, b, m.keyParam, fail, beginsWith)
+		}})
+	}
+	switch sk := kc.SK; sk.Kind {
+	case plan.SKEq:
+		key("SK", ph(plan.SKValue), ix.SK, sk.Template)
+	case plan.SKBeginsWith:
+		bound("SK", plan.SKValue, plan.Bound{Value: plan.Operand}, true)
+	case plan.SKBetween:
+		bound("Lo", plan.SKLow, sk.Lo, false)
+		bound("Hi", plan.SKHigh, sk.Hi, false)
+	case plan.SKLt, plan.SKLe, plan.SKGt, plan.SKGe:
+		bound("SK", plan.SKValue, sk.Lo, false)
+	}
+	for _, v := range m.req.Values {
+		if v.Source == plan.CondOperand || v.Source == plan.Now {
+			out = append(out, readSlot{"", v.Placeholder, false, func() (value, text jen.Code) { return m.condValue(v), nil }})
+		}
+	}
+	return out
+}
+
+// boundConstant reports whether a bound of the sort key condition is
+// literal text: a string sort key, no placeholder before the bound's, and
+// no operand (the least or greatest text of its placeholder).
+func (m *method) boundConstant(b plan.Bound) bool {
+	s := m.pp.Key.SK
+	if s.Template.KeyType != model.S || b.Value == plan.Operand && s.Range != nil {
+		return false
+	}
+	return !slices.ContainsFunc(s.Template.Segments[:s.Prefix], func(seg model.Segment) bool { return seg.Attr != nil })
+}
+
+// keyArg emits the building of the value of key attribute ka from
+// template tm, for field of a read's Args, and returns it: the text of a
+// string key, or the attribute value of a natural key or of a key of
+// type N or B.
+func (m *method) keyArg(g *jen.Group, scope map[string]string, field string, ka *model.KeyAttr, tm *model.Template, fail func(jen.Code) jen.Code) (value, text jen.Code) {
+	ent := m.ent()
+	if tm.IsNatural(ka) || ka.Type != model.S {
+		return m.keyValue(g, scope, ent, ka, tm, m.keyParam, fail, m.local(strings.ToLower(field))), nil
+	}
+	return nil, m.keyText(g, ent, ka, tm, m.keyParam, fail, "")
 }

@@ -77,7 +77,7 @@ func (m *method) summary() string {
 		}
 		s = fmt.Sprintf("%s reads the first %s of the query, in %s sort key order; ErrNotFound when there is none.", p.GoName, ent.GoName, order)
 	case plan.FormPages:
-		s = fmt.Sprintf("%s reads one page of %s; %s.Cursor continues from the page before, and the result's Next is \"\" after the last page. Items that can't be decoded are left out of the result, which comes with a DecodeError listing them.", p.GoName, m.queryWhat(), m.pp.Local("page"))
+		s = fmt.Sprintf("%s reads one page of %s (see Page and DecodeError).", p.GoName, m.queryWhat())
 	case plan.FormPut:
 		s = fmt.Sprintf("%s writes %s whole, replacing any item with its key.", p.GoName, m.pp.Params[0].Name) + m.whenDoc() + m.managedDoc()
 	case plan.FormCreate:
@@ -141,7 +141,7 @@ func (m *method) queryWhat() string {
 // iterator.
 func (m *method) allSummary() string {
 	if m.p.IsCollection() {
-		return fmt.Sprintf("%s walks every page of %s, reading the pages one at a time. A page that left out items it can't decode comes with its DecodeError, and the walk goes on; another error ends it.", m.p.AllMethod(), m.p.GoName)
+		return fmt.Sprintf("%s walks every page of %s, one at a time (see dyngen.WalkPages).", m.p.AllMethod(), m.p.GoName)
 	}
-	return fmt.Sprintf("%s walks every %s of %s, reading the pages one at a time. Items that can't be decoded are left out, and a page's DecodeError listing them comes after its other items; the walk goes on. Another error ends it.", m.p.AllMethod(), m.itemType(), m.p.GoName)
+	return fmt.Sprintf("%s walks every %s of %s, a page at a time (see dyngen.Walk).", m.p.AllMethod(), m.itemType(), m.p.GoName)
 }

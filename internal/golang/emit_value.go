@@ -183,17 +183,16 @@ func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 		}
 		return av
 	}
-	reader := rt("Read" + f.Reader)
 	var call jen.Code
 	switch {
 	case f.Pointer:
-		call = rt("DecodePtr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, reader)
+		call = jen.Id("dec").Dot(f.Reader+"Ptr").Call(jen.Lit(a.Name), av)
 		if f.Go == model.GoEnum {
 			return jen.Parens(jen.Op("*").Id(model.EnumType(ent, a))).Parens(call)
 		}
 		return call
 	case a.Default != nil:
-		call = rt("DecodeOr").Call(jen.Op("&").Id("dec"), jen.Lit(a.Name), av, defaultValue(ent, a), reader)
+		call = jen.Id("dec").Dot(f.Reader+"Or").Call(jen.Lit(a.Name), av, defaultValue(ent, a))
 	default:
 		args := []jen.Code{jen.Lit(a.Name), av}
 		if f.Base == model.BaseJoined {

@@ -64,6 +64,10 @@ func (m *method) putInput(condConst jen.Code) {
 	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		now := m.marshalStamped(g, r, fail)
 		m.stampItem(g, m.local("item"), now)
+		if condConst == nil {
+			// On one line: its two fields.
+			return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(jen.Id("Item").Op(":").Add(m.id("item")), jen.Id("TableName").Op(":").Add(m.tableRef()))
+		}
 		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Item"): m.id("item")}
 		m.conditionInput(in, condConst)
 		return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(in)
@@ -77,6 +81,15 @@ func (m *method) callWithoutResult(call string, hasCond bool) {
 	m.signature().BlockFunc(func(g *jen.Group) {
 		fail := m.fail()
 		g.List(m.id("in"), m.id("err")).Op(":=").Add(m.id("s")).Dot(m.p.InputMethod()).Call(m.paramNames()...)
+		if !hasCond && len(m.req.Item) == 0 {
+			// The builder's error and the call's, each named by the
+			// method.
+			g.If(m.id("err").Op("==").Nil()).Block(
+				jen.List(jen.Id("_"), m.id("err")).Op("=").Add(m.id("s")).Dot("client").Dot(call).Call(m.id("ctx"), m.id("in")),
+			)
+			g.Return(rt("Wrap").Call(jen.Lit(m.p.GoName), m.id("err")))
+			return
+		}
 		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		g.If(jen.List(jen.Id("_"), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot(call).Call(m.id("ctx"), m.id("in")), m.id("err").Op("!=").Nil()).Block(
 			jen.Return(m.writeErr(hasCond)),
@@ -102,7 +115,7 @@ func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail
 		st := m.step.Step
 		commentf(m.f, "%s builds step %d of %s, %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), st.Index+1, st.Tx.GoName, st.Action())
 	} else {
-		commentf(m.f, "%s builds the request of %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), m.p.GoName)
+		commentf(m.f, "%s builds the request of %s; the caller wraps its errors.", m.p.InputMethod(), m.p.GoName)
 	}
 	m.storeMethod(m.p.InputMethod(), false, true, jen.Op("*").Add(typ), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }

@@ -142,11 +142,29 @@ func (e *Entity) KeyType() string { return e.GoName + "Key" }
 // read or delete, or a method that takes one key (TakesKey).
 func (m *Model) NeedsKeyType(e *Entity) bool {
 	for _, p := range m.Patterns {
-		if p.Entity() == e && (p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()) {
+		if p.Entity() == e && p.takesKeys() {
 			return true
 		}
 	}
 	return false
+}
+
+// KeyTypes holds the entities whose key type the package declares
+// (NeedsKeyType), found in one pass over the patterns.
+func (m *Model) KeyTypes() map[*Entity]bool {
+	out := map[*Entity]bool{}
+	for _, p := range m.Patterns {
+		if p.takesKeys() {
+			out[p.Entity()] = true
+		}
+	}
+	return out
+}
+
+// takesKeys reports whether p's method takes keys of its entity, in its
+// entity's key type.
+func (p *Pattern) takesKeys() bool {
+	return p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()
 }
 
 // MaxPositional is the most inputs a Store method takes as parameters
@@ -251,9 +269,10 @@ func (m *Model) GeneratedNames() []GenName {
 	for _, t := range m.Tables {
 		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
 	}
+	keyTypes := m.KeyTypes()
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.GoName, "entity " + e.Name, e.Pos, ""})
-		if m.NeedsKeyType(e) {
+		if keyTypes[e] {
 			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos, ""})
 		}
 		for _, a := range e.Attributes {
@@ -325,10 +344,10 @@ var (
 		"aws", "context", RuntimeImport, "dynamodb", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
 	}
 	MethodLocals = []string{
-		"claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "fixed", "found", "h", "i",
+		"args", "check", "claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
-		"keys", "names", "newInput", "now", "ok", "old", "out", "page", "pk", "pkValue", "remove",
-		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "start", "step", "token", "undecoded", "v",
+		"keys", "names", "now", "ok", "old", "out", "page", "pk", "remove",
+		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "step", "token", "v",
 		"values", "view", "yield",
 	}
 )
@@ -399,8 +418,19 @@ func (p *Pattern) ConstName(suffix string) string { return ParamName(p.GoName) +
 func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
 
 // ExpressionConsts are the suffixes of a pattern's expression constants,
-// of a query's shape and of a transaction's description (Tx).
-var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Shape", "Tx"}
+// of the description of a read's request (Read) and of a transaction's
+// (Tx).
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Read", "Tx"}
+
+// IndexVar is the variable that describes index ix to the runtime's
+// reads: t0000Index for a table's primary key, t0000IndexGSI1 for its
+// index GSI1.
+func IndexVar(ix *Index) string {
+	if ix.IsPrimary() {
+		return ParamName(ix.Table.GoName) + "Index"
+	}
+	return ParamName(ix.Table.GoName) + "Index" + ix.GoName
+}
 
 // BuilderName is the function that builds an entity's value of a key
 // attribute (bookPK, reviewGSI1SK).
@@ -426,11 +456,17 @@ func KeyPatternVar(p *Pattern, e *Entity, ka *KeyAttr) string {
 }
 
 // UnexportedNames lists the package-level identifiers the generator may
-// declare for the spec that are not exported, in spec order: key
-// builders, value blocks, expression constants, key parsers. (Not every
-// one is declared: a key builder no method calls is left out.)
+// declare for the spec that are not exported, in spec order: the
+// indexes' descriptions, key builders, value blocks, expression
+// constants, key parsers. (Not every one is declared: a key builder no
+// method calls is left out.)
 func (m *Model) UnexportedNames() []GenName {
 	var out []GenName
+	for _, t := range m.Tables {
+		for _, ix := range t.Indexes {
+			out = append(out, GenName{IndexVar(ix), "table " + t.Name + "'s index " + ix.Name, ix.Pos, "rename the table or the index"})
+		}
+	}
 	for _, e := range m.Entities {
 		fix := "set go: on entity " + e.Name + " to give its generated names another start"
 		out = append(out, GenName{ValuesType(e), "entity " + e.Name, e.Pos, fix})
@@ -439,7 +475,7 @@ func (m *Model) UnexportedNames() []GenName {
 			for _, ka := range k.Index.KeyAttrs() {
 				if n := BuilderName(e, ka); !seen[n] {
 					seen[n] = true
-					out = append(out, GenName{n, fmt.Sprintf("entity %s's key attribute %s", e.Name, ka.Name), e.Pos, fix})
+					out = append(out, GenName{n, "entity " + e.Name + "'s key attribute " + ka.Name, e.Pos, fix})
 				}
 			}
 		}

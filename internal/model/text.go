@@ -33,13 +33,21 @@ import (
 func CommentLines(text string) []string {
 	var lines []string
 	var b strings.Builder
-	end := func() {
-		for _, line := range wrap(strings.TrimRight(b.String(), " \t"), CommentWidth) {
+	wrapped := func(text string) {
+		for _, line := range wrap(strings.TrimRight(text, " \t"), CommentWidth) {
 			if constraint.IsPlusBuild("// " + line) {
 				line = strconv.Quote(line)
 			}
 			lines = append(lines, line)
 		}
+	}
+	if printableASCII(text) {
+		// Nothing to escape and no line break: the usual text, at once.
+		wrapped(text)
+		return lines
+	}
+	end := func() {
+		wrapped(b.String())
 		b.Reset()
 	}
 	for i := 0; i < len(text); {
@@ -65,6 +73,17 @@ func CommentLines(text string) []string {
 	}
 	end()
 	return lines
+}
+
+// printableASCII reports whether text is printable ASCII only, without
+// a tab: CommentLines writes it as it is.
+func printableASCII(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // IsLineBreak reports whether r shows as a line break: \n, \r, U+0085,

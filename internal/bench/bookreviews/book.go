@@ -12,9 +12,8 @@ import (
 
 // A book, identified by its ISBN (International Standard Book Number).
 //
-// Book is an item of table BookReviews.
-//
-// Its items hold _type="Book", under these keys:
+// Book is an item of table BookReviews, with _type="Book", under these
+// keys:
 //
 //	table BookReviews: PK="BOOK#{isbn}" SK="BOOK#{isbn}"
 type Book struct {
@@ -27,77 +26,56 @@ type Book struct {
 
 // bookPK builds PK="BOOK#{isbn}" of Book items.
 func bookPK(isbn string) (string, error) {
-	isbnKey, err := dyngen.KeyString("isbn", isbn, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("PK", "BOOK#"+isbnKey, dyngen.MaxPartitionKey)
+	var check dyngen.KeyCheck
+	return check.Sized("PK", "BOOK#"+check.KeyString("isbn", isbn, "#"), dyngen.MaxPartitionKey)
 }
 
 // bookSK builds SK="BOOK#{isbn}" of Book items.
 func bookSK(isbn string) (string, error) {
-	isbnKey, err := dyngen.KeyString("isbn", isbn, "#")
-	if err != nil {
-		return "", err
-	}
-	return dyngen.KeySize("SK", "BOOK#"+isbnKey, dyngen.MaxSortKey)
+	var check dyngen.KeyCheck
+	return check.Sized("SK", "BOOK#"+check.KeyString("isbn", isbn, "#"), dyngen.MaxSortKey)
 }
 
 // validate checks b against the constraints of the spec before a write.
 func (b *Book) validate() error {
-	if !utf8.ValidString(b.ISBN) {
+	switch {
+	case !utf8.ValidString(b.ISBN):
 		return &ItemError{Entity: "Book", Attr: "isbn", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(b.Title) {
+	case !utf8.ValidString(b.Title):
 		return &ItemError{Entity: "Book", Attr: "title", Reason: "not valid UTF-8"}
-	}
-	if !utf8.ValidString(b.Author) {
+	case !utf8.ValidString(b.Author):
 		return &ItemError{Entity: "Book", Attr: "author", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
 
-// MarshalItem returns b as DynamoDB stores it: its attributes,
-// _type="Book", and the key attributes of every index it is in. It refuses
-// key values that could make the key of another item (see KeyError) and
-// values that break the spec's constraints (see ItemError).
+// MarshalItem returns b as DynamoDB stores it, with _type="Book" and the
+// keys of every index it is in (see KeyError and ItemError).
 func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
-	// The keys first, so that a value no key can hold is a KeyError on writes
-	// as on reads; then the spec's constraints.
-	// The key texts, written into one buffer: one allocation for all.
+	// The keys first (a value no key can hold is a KeyError on writes as on
+	// reads), then the spec's constraints, then one block of values.
 	var keyBuf [64]byte
-	text := keyBuf[:0]
-	text = append(text, "BOOK#"...)
-	isbnKey, err := dyngen.KeyString("isbn", b.ISBN, "#")
-	if err != nil {
-		return nil, err
-	}
+	var check dyngen.KeyCheck
+	text := append(keyBuf[:0], "BOOK#"...)
+	isbnKey := check.KeyString("isbn", b.ISBN, "#")
 	text = append(text, isbnKey...)
 	pkEnd := len(text)
 	text = append(text, "BOOK#"...)
 	text = append(text, isbnKey...)
 	skEnd := len(text)
 	texts := string(text)
-	pk, err := dyngen.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
-	if err != nil {
-		return nil, err
-	}
-	sk, err := dyngen.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
-	if err != nil {
-		return nil, err
+	pk := check.KeySize("PK", texts[:pkEnd], dyngen.MaxPartitionKey)
+	sk := check.KeySize("SK", texts[pkEnd:skEnd], dyngen.MaxSortKey)
+	if check.Err != nil {
+		return nil, check.Err
 	}
 	if err := b.validate(); err != nil {
 		return nil, err
 	}
-	// One allocation holds the item's scalar attribute values.
 	vals := &bookValues{
 		s: [6]types.AttributeValueMemberS{
-			{Value: pk},
-			{Value: sk},
-			{Value: "Book"},
-			{Value: b.ISBN},
-			{Value: b.Title},
-			{Value: b.Author},
+			{Value: pk}, {Value: sk}, {Value: "Book"},
+			{Value: b.ISBN}, {Value: b.Title}, {Value: b.Author},
 		},
 	}
 	item := make(map[string]types.AttributeValue, 7)
@@ -113,21 +91,17 @@ func (b *Book) MarshalItem() (map[string]types.AttributeValue, error) {
 	return item, nil
 }
 
-// bookValues holds the scalar attribute values of one Book item, allocated
-// at once.
+// bookValues holds the scalar values of one Book item, allocated at once.
 type bookValues struct {
 	s [6]types.AttributeValueMemberS
 }
 
-// UnmarshalItem sets b from an item as DynamoDB returns it. A missing
-// required attribute, or one stored with another type, is an ItemError; an
-// optional attribute the item lacks, or holds as NULL, is nil (an empty
-// slice or map), and a required one with a default takes it.
+// UnmarshalItem sets b from an item (see dyngen.ItemDecoder).
 func (b *Book) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Book"}
 	b.ISBN = dec.String("isbn", item["isbn"], dyngen.Required)
 	b.Title = dec.String("title", item["Title"], dyngen.Required)
 	b.Author = dec.String("author", item["Author"], dyngen.Required)
-	b.PublicationYear = dyngen.DecodePtr(&dec, "publicationYear", item["PublicationYear"], dyngen.ReadInt)
+	b.PublicationYear = dec.IntPtr("publicationYear", item["PublicationYear"])
 	return dec.Err
 }

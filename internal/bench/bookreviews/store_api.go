@@ -15,53 +15,41 @@ import (
 type StoreAPI interface {
 	// GetBook reads one Book by its primary key.
 	GetBook(ctx context.Context, isbn string) (*Book, error)
-
 	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, username string) (*User, error)
-
-	// BookPage reads one page of the items of Book, Review.
+	// BookPage reads one page of the items of Book, Review (see Page and
+	// DecodeError).
 	BookPage(ctx context.Context, isbn string, page Page) (*BookPageResult, error)
-
-	// BookPageAll walks every page of BookPage, reading the pages one at a
-	// time.
+	// BookPageAll walks every page of BookPage, one at a time (see
+	// dyngen.WalkPages).
 	BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPageResult, error]
-
-	// ReviewsOfBook reads one page of Review items.
+	// ReviewsOfBook reads one page of Review items (see Page and DecodeError).
 	ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error)
-
-	// ReviewsOfBookAll walks every Review of ReviewsOfBook, reading the pages
-	// one at a time.
+	// ReviewsOfBookAll walks every Review of ReviewsOfBook, a page at a time
+	// (see dyngen.Walk).
 	ReviewsOfBookAll(ctx context.Context, isbn string) iter.Seq2[Review, error]
-
-	// UserPage reads one page of the items of User, Review.
+	// UserPage reads one page of the items of User, Review (see Page and
+	// DecodeError).
 	UserPage(ctx context.Context, username string, page Page) (*UserPageResult, error)
-
-	// UserPageAll walks every page of UserPage, reading the pages one at a
-	// time.
+	// UserPageAll walks every page of UserPage, one at a time (see
+	// dyngen.WalkPages).
 	UserPageAll(ctx context.Context, username string) iter.Seq2[*UserPageResult, error]
-
-	// ReviewsOfUser reads one page of Review items.
+	// ReviewsOfUser reads one page of Review items (see Page and DecodeError).
 	ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error)
-
-	// ReviewsOfUserAll walks every Review of ReviewsOfUser, reading the pages
-	// one at a time.
+	// ReviewsOfUserAll walks every Review of ReviewsOfUser, a page at a time
+	// (see dyngen.Walk).
 	ReviewsOfUserAll(ctx context.Context, username string) iter.Seq2[Review, error]
-
 	// AddBook writes book only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	AddBook(ctx context.Context, book *Book) error
-
 	// AddUser writes user only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	AddUser(ctx context.Context, user *User) error
-
 	// WriteReview writes review only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	WriteReview(ctx context.Context, review *Review) error
-
 	// UpdateReview changes a Review and returns it as it is after the change.
 	UpdateReview(ctx context.Context, params UpdateReviewParams) (*Review, error)
-
 	// DeleteReview deletes the Review with this key.
 	DeleteReview(ctx context.Context, key ReviewKey) error
 }
