@@ -140,18 +140,22 @@ func (m *method) emit() {
 	}
 }
 
-// doc writes the method's doc comment: the pattern, the summary, the
-// call, the index, the key condition and how each key is built.
-func (m *method) doc(lines ...string) {
-	summary := m.summary()
+// docHead writes the head of the method's doc comment: the spec's doc
+// first (go doc shows its first sentence as the method's summary), then
+// the summary, each a paragraph.
+func (m *method) docHead() {
 	if m.p.Doc != "" {
-		// The spec's doc first: go doc shows its first sentence as the
-		// method's summary.
 		comment(m.f, m.p.Doc)
 		comment(m.f, "")
 	}
-	comment(m.f, summary)
+	comment(m.f, m.summary())
 	comment(m.f, "")
+}
+
+// doc writes the method's doc comment: the pattern, the summary, the
+// call, the index, the key condition and how each key is built.
+func (m *method) doc(lines ...string) {
+	m.docHead()
 	where := "table " + m.p.Table.Name
 	if !m.pp.Index.IsPrimary() {
 		where = fmt.Sprintf("%s %s of table %s", m.pp.Index.Kind, m.pp.Index.Name, m.p.Table.Name)

@@ -264,12 +264,7 @@ func stepErrors(tx *plan.Transaction) []string {
 // then each step's action, table, key and expressions.
 func (m *method) txDoc() {
 	tx := m.pp.Tx
-	if m.p.Doc != "" {
-		comment(m.f, m.p.Doc)
-		comment(m.f, "")
-	}
-	comment(m.f, m.summary())
-	comment(m.f, "")
+	m.docHead()
 	comment(m.f, "\t"+string(m.pp.Call))
 	for _, s := range tx.Steps {
 		comment(m.f, fmt.Sprintf("\tstep %d, %s on table %s: %s", s.Step.Index+1, s.Action, s.Step.Table.Name, s.Step.Action()))

@@ -204,12 +204,7 @@ func (m *method) uniqueSummary() string {
 // values.
 func (m *method) uniqueDoc() {
 	tx := m.pp.Tx
-	if m.p.Doc != "" {
-		comment(m.f, m.p.Doc)
-		comment(m.f, "")
-	}
-	comment(m.f, m.summary())
-	comment(m.f, "")
+	m.docHead()
 	if r := m.pp.Unique.Read; r != nil {
 		comment(m.f, "\tGetItem (ConsistentRead) on table "+m.p.Table.Name)
 		comment(m.f, "\t  Key: "+r.Key.Describe())
@@ -241,12 +236,7 @@ func (m *method) lookupGet() {
 	claim := u.Value.Claim
 	m.viewType()
 	projConst := m.constant("Projection", m.req.Projection)
-	if m.p.Doc != "" {
-		comment(m.f, m.p.Doc)
-		comment(m.f, "")
-	}
-	comment(m.f, m.summary())
-	comment(m.f, "")
+	m.docHead()
 	commentf(m.f, "\tGetItem on table %s (the claim %s)", m.p.Table.Name, claim.Name)
 	comment(m.f, "\t  Key: "+u.Claim.Key.Describe())
 	commentf(m.f, "\tthen GetItem on table %s", m.p.Table.Name)
