@@ -84,10 +84,11 @@ type GetClient interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 }
 
-// getFixed holds what a GetItem's input points to, the request's own:
-// the client may change what it is given, and one block is cheaper than
-// a value per pointer.
+// getFixed holds a GetItem's input and what it points to, the request's
+// own: the client may change what it is given, and one block is cheaper
+// than a value per pointer.
 type getFixed struct {
+	in                dynamodb.GetItemInput
 	table, projection string
 	consistent        bool
 	pk, sk            types.AttributeValueMemberS
@@ -132,7 +133,8 @@ func getItem(ctx context.Context, c GetClient, g *Get, a *Args) (map[string]type
 			key[sk] = &f.sk
 		}
 	}
-	in := &dynamodb.GetItemInput{TableName: &f.table, Key: key}
+	in := &f.in
+	in.TableName, in.Key = &f.table, key
 	if g.Consistent {
 		in.ConsistentRead = &f.consistent
 	}
@@ -195,12 +197,60 @@ type QueryClient interface {
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 }
 
+// queryFixed holds a Query's input and what it points to, the request's
+// own: the client may change what it is given, and one block is cheaper
+// than a value per pointer.
+type queryFixed struct {
+	in                                             dynamodb.QueryInput
+	table, index, keyCondition, filter, projection string
+	forward, consistent                            bool
+	limit                                          int32
+	pk, sk, skLo, skHi                             types.AttributeValueMemberS
+}
+
+// limitRef is the input's Limit: nil for none.
+func (f *queryFixed) limitRef() *int32 {
+	if f.limit <= 0 {
+		return nil
+	}
+	return &f.limit
+}
+
 // input is q's request with the values of a, and limit (0: none). A
 // request sent has its own copies of the values (fresh): the client may
 // change what it is given.
 func (q *Query) input(a *Args, limit int32, fresh bool) *dynamodb.QueryInput {
-	f := &queryFixed{table: a.Table, keyCondition: q.KeyCondition, limit: limit}
 	values := make(map[string]types.AttributeValue, q.values()+len(a.Values))
+	// One block, written before any call: what is written to memory just
+	// allocated needs the garbage collector's write barrier the least.
+	f := &queryFixed{
+		table: a.Table, index: q.Index.Name, keyCondition: q.KeyCondition,
+		filter: q.Filter, projection: q.Projection, consistent: q.Consistent,
+		limit: limit,
+		pk:    types.AttributeValueMemberS{Value: a.PK},
+		sk:    types.AttributeValueMemberS{Value: a.SK},
+		skLo:  types.AttributeValueMemberS{Value: a.Lo},
+		skHi:  types.AttributeValueMemberS{Value: a.Hi},
+	}
+	in := &f.in
+	in.TableName, in.KeyConditionExpression = &f.table, &f.keyCondition
+	in.ExpressionAttributeValues, in.Limit = values, f.limitRef()
+	if q.Index.Name != "" {
+		in.IndexName = &f.index
+	}
+	if q.Filter != "" {
+		in.FilterExpression = &f.filter
+	}
+	if q.Projection != "" {
+		in.ProjectionExpression = &f.projection
+	}
+	if q.Descending {
+		// Forward is false: only the pointer is set.
+		in.ScanIndexForward = &f.forward
+	}
+	if q.Consistent {
+		in.ConsistentRead = &f.consistent
+	}
 	if len(a.Values) > 0 {
 		for ph, v := range a.Values {
 			if fresh {
@@ -210,52 +260,28 @@ func (q *Query) input(a *Args, limit int32, fresh bool) *dynamodb.QueryInput {
 		}
 	}
 	// The string values, the request's own, where Values holds none.
-	str := func(ph, value string, field *types.AttributeValueMemberS) {
-		if ph == "" {
-			return
-		}
-		if a.Values != nil {
-			if _, ok := values[ph]; ok {
-				return
-			}
-		}
-		field.Value = value
-		values[ph] = field
-	}
-	str(q.PK, a.PK, &f.pk)
-	str(q.SK, a.SK, &f.sk)
-	str(q.Lo, a.Lo, &f.skLo)
-	str(q.Hi, a.Hi, &f.skHi)
-	in := &dynamodb.QueryInput{
-		TableName:                 &f.table,
-		KeyConditionExpression:    &f.keyCondition,
-		ExpressionAttributeValues: values,
-		Limit:                     f.limitRef(),
-	}
-	if q.Index.Name != "" {
-		f.index = q.Index.Name
-		in.IndexName = &f.index
-	}
-	if q.Descending {
-		// Forward is false: only the pointer is set.
-		in.ScanIndexForward = &f.forward
-	}
-	if q.Consistent {
-		f.consistent = true
-		in.ConsistentRead = &f.consistent
-	}
-	if q.Projection != "" {
-		f.projection = q.Projection
-		in.ProjectionExpression = &f.projection
-	}
-	if q.Filter != "" {
-		f.filter = q.Filter
-		in.FilterExpression = &f.filter
-	}
+	putString(values, a.Values, q.PK, &f.pk)
+	putString(values, a.Values, q.SK, &f.sk)
+	putString(values, a.Values, q.Lo, &f.skLo)
+	putString(values, a.Values, q.Hi, &f.skHi)
 	if q.Names != nil {
 		in.ExpressionAttributeNames = maps.Clone(q.Names)
 	}
 	return in
+}
+
+// putString sets placeholder ph (none: "") of values to field, unless
+// given holds ph.
+func putString(values, given map[string]types.AttributeValue, ph string, field *types.AttributeValueMemberS) {
+	if ph == "" {
+		return
+	}
+	if given != nil {
+		if _, ok := given[ph]; ok {
+			return
+		}
+	}
+	values[ph] = field
 }
 
 // values is how many key condition values q sends.
@@ -274,7 +300,8 @@ func (q *Query) values() int {
 // of a, can read no item: the bounds of a BETWEEN the wrong way round,
 // which DynamoDB refuses.
 func (q *Query) empty(a *Args, in *dynamodb.QueryInput) bool {
-	if q.Op != "BETWEEN" {
+	if q.Lo == "" {
+		// No BETWEEN.
 		return false
 	}
 	if a.Values == nil {
@@ -368,7 +395,7 @@ func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *Cur
 	if err != nil {
 		return nil, err
 	}
-	res := Result[T]{Items: make([]T, 0, len(items)), Next: next}
+	list := make([]T, 0, len(items))
 	var undecoded []UndecodedItem
 	for i, item := range items {
 		if !q.keeps(item) {
@@ -377,13 +404,13 @@ func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *Cur
 		// Decoded in place: a value of its own would escape to the heap
 		// (decode is unknown here).
 		var zero T
-		res.Items = append(res.Items, zero)
-		if err := decode(&res.Items[len(res.Items)-1], item); err != nil {
-			res.Items = res.Items[:len(res.Items)-1]
+		list = append(list, zero)
+		if err := decode(&list[len(list)-1], item); err != nil {
+			list = list[:len(list)-1]
 			undecoded = q.undecoded(undecoded, i, err)
 		}
 	}
-	r := R(res)
+	r := R(Result[T]{Items: list, Next: next})
 	return &r, undecodedErr(q.Method, undecoded)
 }
 
@@ -434,13 +461,14 @@ func querySend(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, p
 	limit := pageLimit(page, q.Limit)
 	in := q.input(a, limit, true)
 	// The check of a cursor's start key, made only with a cursor.
-	scope := cursorScope{keys: keys, pattern: q.pattern(), clock: q.Clock}
+	var scope *cursorScope
 	if page.Cursor != "" {
 		shape := q.shape()
-		var err error
-		if scope, err = cursorStart(keys, page.Cursor, in, &shape); err != nil {
+		start, err := cursorStart(keys, page.Cursor, in, &shape)
+		if err != nil {
 			return nil, "", Fail(q.Method, err)
 		}
+		scope = &start
 	}
 	if q.empty(a, in) {
 		return nil, "", nil
@@ -449,7 +477,13 @@ func querySend(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, p
 	if err != nil {
 		return nil, "", Fail(q.Method, err)
 	}
-	next := cursorNext(&scope, out.LastEvaluatedKey, func() *dynamodb.QueryInput { return q.input(a, limit, false) })
+	if len(out.LastEvaluatedKey) == 0 {
+		return out.Items, "", nil
+	}
+	if scope == nil {
+		scope = &cursorScope{keys: keys, pattern: q.pattern(), clock: q.Clock}
+	}
+	next := cursorNext(scope, out.LastEvaluatedKey, func() *dynamodb.QueryInput { return q.input(a, limit, false) })
 	return out.Items, next, nil
 }
 
