@@ -89,7 +89,7 @@ func (s *Store) TrackingPageAll(ctx context.Context, orderID int64) iter.Seq2[*T
 }
 
 // TrackingEventsResult is one page of TrackingEvents (see dyngen.Result).
-type TrackingEventsResult dyngen.Result[TrackingEvent]
+type TrackingEventsResult = dyngen.Result[TrackingEvent]
 
 // The tracking events of an order only, in the order they happened.
 //
@@ -106,7 +106,7 @@ type TrackingEventsResult dyngen.Result[TrackingEvent]
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	args := dyngen.Args{Table: s.ordersTable, SK: "EVENT#"}
 	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
-	return dyngen.QueryPage[TrackingEventsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "TrackingEvents", Index: ordersIndex,
 		KeyCondition: "#pk = :pk AND begins_with(SK, :sk)",
 		Names:        map[string]string{"#pk": "orderId"},

@@ -44,7 +44,7 @@ func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, 
 
 // OrdersOfCustomerResult is one page of OrdersOfCustomer (see
 // dyngen.Result).
-type OrdersOfCustomerResult dyngen.Result[Order]
+type OrdersOfCustomerResult = dyngen.Result[Order]
 
 // Get all orders placed by a customer. SELECT A.* FROM ORDERS A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
@@ -61,7 +61,7 @@ type OrdersOfCustomerResult dyngen.Result[Order]
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
 	args.PK = args.Key(orderPK(customerID))
-	return dyngen.QueryPage[OrdersOfCustomerResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "OrdersOfCustomer", Index: retailTableIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -75,7 +75,7 @@ func (s *Store) OrdersOfCustomerAll(ctx context.Context, customerID string) iter
 }
 
 // RecentOrdersResult is one page of RecentOrders (see dyngen.Result).
-type RecentOrdersResult dyngen.Result[Order]
+type RecentOrdersResult = dyngen.Result[Order]
 
 // A customer's ten most recent orders. SELECT A.* FROM ORDERS A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345 ORDER BY
@@ -94,7 +94,7 @@ type RecentOrdersResult dyngen.Result[Order]
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
 	args.PK = args.Key(orderPK(customerID))
-	return dyngen.QueryPage[RecentOrdersResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "RecentOrders", Index: retailTableIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 10,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -134,7 +134,7 @@ type OrderOfCustomerParams struct {
 }
 
 // OrderOfCustomerResult is one page of OrderOfCustomer (see dyngen.Result).
-type OrderOfCustomerResult dyngen.Result[Order]
+type OrderOfCustomerResult = dyngen.Result[Order]
 
 // Get specific order details of a customer. SELECT A.* FROM ORDERS A,
 // CUSTOMER B WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345
@@ -154,7 +154,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
 	args.PK = args.Key(orderGSIPK(params.OrderID))
 	args.Values = map[string]types.AttributeValue{":customerId": &types.AttributeValueMemberS{Value: params.CustomerID}}
-	return dyngen.QueryPage[OrderOfCustomerResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "OrderOfCustomer", Index: retailTableIndexGSI,
 		KeyCondition: "#pk = :pk AND #sk = :sk", Filter: "#customerId = :customerId",
 		Names: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
@@ -170,7 +170,7 @@ func (s *Store) OrderOfCustomerAll(ctx context.Context, params OrderOfCustomerPa
 
 // InvoicesOfCustomerResult is one page of InvoicesOfCustomer (see
 // dyngen.Result).
-type InvoicesOfCustomerResult dyngen.Result[Invoice]
+type InvoicesOfCustomerResult = dyngen.Result[Invoice]
 
 // Get all invoices for a customer. SELECT A.* FROM INVOICE A, CUSTOMER B
 // WHERE A.CUSTOMER_ID = B.CUSTOMER_ID AND B.CUSTOMER_ID = 12345. Query API:
@@ -187,7 +187,7 @@ type InvoicesOfCustomerResult dyngen.Result[Invoice]
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "INVC#"}
 	args.PK = args.Key(invoicePK(customerID))
-	return dyngen.QueryPage[InvoicesOfCustomerResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "InvoicesOfCustomer", Index: retailTableIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",

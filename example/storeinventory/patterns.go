@@ -64,7 +64,7 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 }
 
 // GoodsOfStoreResult is one page of GoodsOfStore (see dyngen.Result).
-type GoodsOfStoreResult dyngen.Result[Good]
+type GoodsOfStoreResult = dyngen.Result[Good]
 
 // "Query for store inventory by using the prefix INV#store_id in the
 // partition key": all goods of a store, in category order.
@@ -76,7 +76,7 @@ type GoodsOfStoreResult dyngen.Result[Good]
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(goodPK(storeID))
-	return dyngen.QueryPage[GoodsOfStoreResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsOfStore", Index: storeInventoryIndex, KeyCondition: "PK = :pk",
 		PK: ":pk",
 	}, (*Good).UnmarshalItem)
@@ -95,7 +95,7 @@ type GoodsInCategoryParams struct {
 }
 
 // GoodsInCategoryResult is one page of GoodsInCategory (see dyngen.Result).
-type GoodsInCategoryResult dyngen.Result[Good]
+type GoodsInCategoryResult = dyngen.Result[Good]
 
 // A store's goods in a category at any level of the hierarchy: PK =
 // INV#StoreA, SK begins with Electronics# returns all electronics goods,
@@ -110,7 +110,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(goodPK(params.StoreID))
 	args.SK = args.KeyPath("category", params.Category, "#", "#") + "#"
-	return dyngen.QueryPage[GoodsInCategoryResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsInCategory", Index: storeInventoryIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -131,7 +131,7 @@ type GoodsInCategoryByPriceParams struct {
 
 // GoodsInCategoryByPriceResult is one page of GoodsInCategoryByPrice (see
 // dyngen.Result).
-type GoodsInCategoryByPriceResult dyngen.Result[Good]
+type GoodsInCategoryByPriceResult = dyngen.Result[Good]
 
 // "Query all prices for a particular category in a store by querying on the
 // GSI1 partition key": the goods of exactly one category, cheapest first.
@@ -144,7 +144,7 @@ type GoodsInCategoryByPriceResult dyngen.Result[Good]
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(goodGSI1PK(params.StoreID, params.Category))
-	return dyngen.QueryPage[GoodsInCategoryByPriceResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsInCategoryByPrice", Index: storeInventoryIndexGSI1,
 		KeyCondition: "GSI1PK = :pk", PK: ":pk",
 	}, (*Good).UnmarshalItem)
@@ -168,7 +168,7 @@ type GoodsInPriceRangeParams struct {
 
 // GoodsInPriceRangeResult is one page of GoodsInPriceRange (see
 // dyngen.Result).
-type GoodsInPriceRangeResult dyngen.Result[Good]
+type GoodsInPriceRangeResult = dyngen.Result[Good]
 
 // "Filter by price for a particular category in a store by querying on GSI1
 // partition key + a range in the GSI1 sort key (e.g. price > 1000 && price
@@ -185,7 +185,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	args.PK = args.Key(goodGSI1PK(params.StoreID, params.Category))
 	args.Lo = dyngen.KeyInt(params.PriceFrom)
 	args.Hi = dyngen.KeyInt(params.PriceTo) + dyngen.HighChar
-	return dyngen.QueryPage[GoodsInPriceRangeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsInPriceRange", Index: storeInventoryIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",

@@ -52,7 +52,7 @@ func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
 }
 
 // UsersOfAccountResult is one page of UsersOfAccount (see dyngen.Result).
-type UsersOfAccountResult dyngen.Result[User]
+type UsersOfAccountResult = dyngen.Result[User]
 
 // All users belonging to an account: dynamodb.query(PK="account:...",
 // SK_begins_with="user:").
@@ -67,7 +67,7 @@ type UsersOfAccountResult dyngen.Result[User]
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
 	args.PK = args.Key(userPK(accountID))
-	return dyngen.QueryPage[UsersOfAccountResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UsersOfAccount", Index: telemetryHubIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -82,7 +82,7 @@ func (s *Store) UsersOfAccountAll(ctx context.Context, accountID string) iter.Se
 
 // ServiceGroupsOfAccountResult is one page of ServiceGroupsOfAccount (see
 // dyngen.Result).
-type ServiceGroupsOfAccountResult dyngen.Result[ServiceGroup]
+type ServiceGroupsOfAccountResult = dyngen.Result[ServiceGroup]
 
 // All service groups of an account: dynamodb.query(PK="account:...",
 // SK_begins_with="servicegroup:").
@@ -98,7 +98,7 @@ type ServiceGroupsOfAccountResult dyngen.Result[ServiceGroup]
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
 	args.PK = args.Key(serviceGroupPK(accountID))
-	return dyngen.QueryPage[ServiceGroupsOfAccountResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ServiceGroupsOfAccount", Index: telemetryHubIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -182,7 +182,7 @@ func (s *Store) AccountDataAll(ctx context.Context, accountID string) iter.Seq2[
 
 // ServiceGroupsOfUserResult is one page of ServiceGroupsOfUser (see
 // dyngen.Result).
-type ServiceGroupsOfUserResult dyngen.Result[Membership]
+type ServiceGroupsOfUserResult = dyngen.Result[Membership]
 
 // The service groups a user has access to (the "Select Service Group"
 // dropdown): dynamodb.query(PK="user:...", SK_begins_with="servicegroup:").
@@ -196,7 +196,7 @@ type ServiceGroupsOfUserResult dyngen.Result[Membership]
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
 	args.PK = args.Key(membershipPK(userID))
-	return dyngen.QueryPage[ServiceGroupsOfUserResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ServiceGroupsOfUser", Index: telemetryHubIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -211,7 +211,7 @@ func (s *Store) ServiceGroupsOfUserAll(ctx context.Context, userID string) iter.
 
 // UsersOfServiceGroupResult is one page of UsersOfServiceGroup (see
 // dyngen.Result).
-type UsersOfServiceGroupResult dyngen.Result[Membership]
+type UsersOfServiceGroupResult = dyngen.Result[Membership]
 
 // "Get all users belonging to a service group", the reverse lookup, through
 // the inverse GSI: PK="servicegroup:...", SK_begins_with="user:". The
@@ -229,7 +229,7 @@ type UsersOfServiceGroupResult dyngen.Result[Membership]
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
 	args.PK = args.Key(membershipSK(serviceGroupID))
-	return dyngen.QueryPage[UsersOfServiceGroupResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UsersOfServiceGroup", Index: telemetryHubIndexInverse,
 		KeyCondition: "SK = :pk AND begins_with(PK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -245,7 +245,7 @@ func (s *Store) UsersOfServiceGroupAll(ctx context.Context, serviceGroupID strin
 }
 
 // UserByIDResult is one page of UserByID (see dyngen.Result).
-type UserByIDResult dyngen.Result[User]
+type UserByIDResult = dyngen.Result[User]
 
 // A user found by their id alone, with the account they belong to ("since
 // we know the user_id, we can deduce the account_id that the user belongs
@@ -260,7 +260,7 @@ type UserByIDResult dyngen.Result[User]
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "account:"}
 	args.PK = args.Key(userSK(userID))
-	return dyngen.QueryPage[UserByIDResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UserByID", Index: telemetryHubIndexInverse,
 		KeyCondition: "SK = :pk AND begins_with(PK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",

@@ -226,6 +226,8 @@ func undecodable(position int, err error, keyAttrs ...string) UndecodedItem {
 
 // undecodedErr is the error of method's read that left out the items of
 // undecoded: nil when there are none.
+//
+//go:noinline
 func undecodedErr(method string, undecoded []UndecodedItem) error {
 	if len(undecoded) == 0 {
 		return nil

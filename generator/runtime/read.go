@@ -98,25 +98,39 @@ type getFixed struct {
 // method's error over ErrNotFound when there is none (or it has
 // expired), or over the SDK's or the decoder's error.
 func GetItem[T any](ctx context.Context, c GetClient, a *Args, g *Get, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
-	if a.Err != nil {
-		return nil, Fail(g.Method, a.Err)
-	}
 	item, err := getItem(ctx, c, g, a)
 	if err != nil {
 		return nil, err
 	}
 	var v T
-	switch err := decode(&v, item); {
-	case err == Skip:
-		return nil, Fail(g.Method, ErrNotFound)
-	case err != nil:
-		return nil, Fail(g.Method, err)
+	if err := decode(&v, item); err != nil {
+		return nil, decodeFail(g.Method, err)
 	}
 	return &v, nil
 }
 
+// The generic reads (GetItem, QueryFirst, QueryPage, Walk) are built by
+// the user's build once per item type: what does not depend on the item
+// type is out of line, in functions built once.
+
+// decodeFail is the error of method's read of one item that its decoder
+// refused with err: ErrNotFound when the decoder skipped it.
+//
+//go:noinline
+func decodeFail(method string, err error) error {
+	if err == Skip {
+		err = ErrNotFound
+	}
+	return Fail(method, err)
+}
+
 // getItem sends g's GetItem and returns its item.
+//
+//go:noinline
 func getItem(ctx context.Context, c GetClient, g *Get, a *Args) (map[string]types.AttributeValue, error) {
+	if a.Err != nil {
+		return nil, Fail(g.Method, a.Err)
+	}
 	f := &getFixed{table: a.Table, projection: g.Projection, consistent: g.Consistent}
 	key := make(map[string]types.AttributeValue, 2)
 	if v, ok := a.Values[g.Index.PK]; ok {
@@ -342,6 +356,21 @@ func (q *Query) shape() queryShape {
 // expired, or the decoder skips it), or over the SDK's or the decoder's
 // error.
 func QueryFirst[T any](ctx context.Context, c QueryClient, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
+	item, err := queryFirst(ctx, c, a, q)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := decode(&v, item); err != nil {
+		return nil, decodeFail(q.Method, err)
+	}
+	return &v, nil
+}
+
+// queryFirst sends q's request and returns its first item.
+//
+//go:noinline
+func queryFirst(ctx context.Context, c QueryClient, a *Args, q *Query) (map[string]types.AttributeValue, error) {
 	if a.Err != nil {
 		return nil, Fail(q.Method, a.Err)
 	}
@@ -356,46 +385,29 @@ func QueryFirst[T any](ctx context.Context, c QueryClient, a *Args, q *Query, de
 	if len(out.Items) == 0 || q.TTL != "" && Expired(out.Items[0], q.TTL, a.Now) {
 		return nil, Fail(q.Method, ErrNotFound)
 	}
-	var v T
-	switch err := decode(&v, out.Items[0]); {
-	case err == Skip:
-		return nil, Fail(q.Method, ErrNotFound)
-	case err != nil:
-		return nil, Fail(q.Method, err)
-	}
-	return &v, nil
+	return out.Items[0], nil
 }
 
 // Result is one page of a query of one entity (or of its view): its
-// items, and the cursor of the page after it. A generated package
-// declares a type of its own for each query, of this struct:
-// type ReviewsOfBookResult dyngen.Result[Review].
+// items, and the cursor of the page after it. A generated package names
+// it for each query: type ReviewsOfBookResult = dyngen.Result[Review].
 type Result[T any] struct {
 	Items []T
 	// Next continues with the next page; "" after the last one.
 	Next Cursor
 }
 
-// PageOf is what Walk and QueryPage take a page of a query as: a generated
-// package's result type of T, whose underlying type is Result[T]'s.
-type PageOf[T any] interface {
-	~struct {
-		Items []T
-		Next  Cursor
-	}
-}
-
 // QueryPage reads one page of q with the values of a, from page's
-// cursor, and decodes its items, into a result of type R (see PageOf).
-// Items that can't be decoded are left out of the result, which comes
+// cursor, and decodes its items. Items that can't be decoded are left out of the result, which comes
 // with the method's error over a DecodeError listing them; on any other
 // error the result is nil.
-func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*R, error) {
+func QueryPage[T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*Result[T], error) {
 	items, next, err := querySend(ctx, c, keys, q, page, a)
 	if err != nil {
 		return nil, err
 	}
-	list := make([]T, 0, len(items))
+	res := &Result[T]{Items: make([]T, len(items)), Next: next}
+	n := 0
 	var undecoded []UndecodedItem
 	for i, item := range items {
 		if !q.keeps(item) {
@@ -403,15 +415,16 @@ func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *Cur
 		}
 		// Decoded in place: a value of its own would escape to the heap
 		// (decode is unknown here).
-		var zero T
-		list = append(list, zero)
-		if err := decode(&list[len(list)-1], item); err != nil {
-			list = list[:len(list)-1]
+		if err := decode(&res.Items[n], item); err != nil {
+			var zero T
+			res.Items[n] = zero
 			undecoded = q.undecoded(undecoded, i, err)
+			continue
 		}
+		n++
 	}
-	r := R(Result[T]{Items: list, Next: next})
-	return &r, undecodedErr(q.Method, undecoded)
+	res.Items = res.Items[:n]
+	return res, undecodedErr(q.Method, undecoded)
 }
 
 // QueryEach is QueryPage for a query of several entities: each is given
@@ -437,6 +450,8 @@ func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, 
 
 // keeps reports whether q keeps an item it read: one of its entity, when
 // it reads items of others (TypeAttr).
+//
+//go:noinline
 func (q *Query) keeps(item map[string]types.AttributeValue) bool {
 	return q.TypeAttr == "" || IsType(item, q.TypeAttr, q.TypeValue)
 }
@@ -444,6 +459,8 @@ func (q *Query) keeps(item map[string]types.AttributeValue) bool {
 // undecoded is list with the item at position i, which the decoder
 // refused with err, unless it skipped it (Skip): an item that can't be
 // decoded is left out of the page, and listed in its DecodeError.
+//
+//go:noinline
 func (q *Query) undecoded(list []UndecodedItem, i int, err error) []UndecodedItem {
 	if err == Skip {
 		return list
@@ -495,20 +512,19 @@ func querySend(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, p
 // the caller stops.
 //
 //go:noinline
-func Walk[R PageOf[T], T any](page func(Page) (*R, error)) iter.Seq2[T, error] {
+func Walk[T any](page func(Page) (*Result[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var p Page
 		for {
 			r, err := page(p)
 			var next Cursor
 			if r != nil {
-				res := Result[T](*r)
-				for _, v := range res.Items {
+				for _, v := range r.Items {
 					if !yield(v, nil) {
 						return
 					}
 				}
-				next = res.Next
+				next = r.Next
 			}
 			if err != nil {
 				var zero T

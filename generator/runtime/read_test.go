@@ -113,7 +113,7 @@ func TestQueryPage(t *testing.T) {
 	last := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: "b"}}
 	c := &readClient{items: []map[string]types.AttributeValue{named("a"), other, named("bad"), named("skip"), named("b")}, last: last}
 	a := Args{Table: "T", PK: "P", Lo: "a", Hi: "z"}
-	res, err := QueryPage[Result[readItem]](ctx, c, nil, Page{}, &a, q, decodeReadItem)
+	res, err := QueryPage(ctx, c, nil, Page{}, &a, q, decodeReadItem)
 	var de *DecodeError
 	if res == nil || !errors.As(err, &de) || len(de.Items) != 1 || de.Items[0].Position != 2 {
 		t.Fatalf("QueryPage: %v, %v; want a page and the DecodeError of item 2", res, err)
@@ -127,7 +127,7 @@ func TestQueryPage(t *testing.T) {
 	}
 	// The next page, from the cursor: its start key, checked, is sent.
 	c.last = nil
-	if _, err := QueryPage[Result[readItem]](ctx, c, nil, Page{Cursor: res.Next, Limit: 2}, &a, q, decodeReadItem); err == nil || !errors.As(err, &de) {
+	if _, err := QueryPage(ctx, c, nil, Page{Cursor: res.Next, Limit: 2}, &a, q, decodeReadItem); err == nil || !errors.As(err, &de) {
 		t.Fatalf("the next page: %v", err)
 	}
 	if in := c.queries[1]; *in.Limit != 2 || in.ExclusiveStartKey["SK"].(*types.AttributeValueMemberS).Value != "b" {
@@ -137,19 +137,19 @@ func TestQueryPage(t *testing.T) {
 	n := len(c.queries)
 	b := a
 	b.PK = "Q"
-	if _, err := QueryPage[Result[readItem]](ctx, c, nil, Page{Cursor: res.Next}, &b, q, decodeReadItem); !errors.Is(err, ErrInvalidCursor) || len(c.queries) != n {
+	if _, err := QueryPage(ctx, c, nil, Page{Cursor: res.Next}, &b, q, decodeReadItem); !errors.Is(err, ErrInvalidCursor) || len(c.queries) != n {
 		t.Errorf("a cursor of another partition: %v, %d calls", err, len(c.queries)-n)
 	}
 	// Bounds the wrong way round: an empty page, and no call.
 	b = a
 	b.Lo, b.Hi = "z", "a"
-	if res, err := QueryPage[Result[readItem]](ctx, c, nil, Page{}, &b, q, decodeReadItem); err != nil || res == nil || len(res.Items) != 0 || len(c.queries) != n {
+	if res, err := QueryPage(ctx, c, nil, Page{}, &b, q, decodeReadItem); err != nil || res == nil || len(res.Items) != 0 || len(c.queries) != n {
 		t.Errorf("empty bounds: %v, %v, %d calls", res, err, len(c.queries)-n)
 	}
 	// Values given in Values are the request's own copies.
 	b = a
 	b.Values = map[string]types.AttributeValue{":lo": &types.AttributeValueMemberS{Value: "b"}, ":x": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberN{Value: "1"}}}}
-	QueryPage[Result[readItem]](ctx, c, nil, Page{}, &b, q, decodeReadItem)
+	QueryPage(ctx, c, nil, Page{}, &b, q, decodeReadItem)
 	sent := c.queries[len(c.queries)-1].ExpressionAttributeValues
 	if !reflect.DeepEqual(sent[":lo"], b.Values[":lo"]) || !reflect.DeepEqual(sent[":x"], b.Values[":x"]) || sent[":x"] == b.Values[":x"] {
 		t.Errorf("sent %v for the values %v", sent, b.Values)

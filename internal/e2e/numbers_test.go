@@ -400,21 +400,13 @@ func gaugeKeys(t *testing.T, s *Store, r *rand.Rand, zone float64) {
 	}
 }
 
-// resultOf is a page of a Gauge query, for walkGauges.
-func resultOf[R interface {
-	*GaugesFromResult | *GaugesBetweenResult
-}](res R, err error) ([]Gauge, Cursor, error) {
-	switch x := any(res).(type) {
-	case *GaugesFromResult:
-		if x != nil {
-			return x.Items, x.Next, err
-		}
-	case *GaugesBetweenResult:
-		if x != nil {
-			return x.Items, x.Next, err
-		}
+// resultOf is a page of a Gauge query, for walkGauges: the result types
+// of the queries of one item type are one type, dyngen.Result[Gauge].
+func resultOf(res *GaugesFromResult, err error) ([]Gauge, Cursor, error) {
+	if res == nil {
+		return nil, "", err
 	}
-	return nil, "", err
+	return res.Items, res.Next, err
 }
 
 // walkGauges reads every page of a query, of one to three items each,

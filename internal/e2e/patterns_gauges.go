@@ -183,7 +183,7 @@ type GaugesFromParams struct {
 }
 
 // GaugesFromResult is one page of GaugesFrom (see dyngen.Result).
-type GaugesFromResult dyngen.Result[Gauge]
+type GaugesFromResult = dyngen.Result[Gauge]
 
 // GaugesFrom reads one page of Gauge items (see Page and DecodeError).
 //
@@ -196,7 +196,7 @@ func (s *Store) GaugesFrom(ctx context.Context, params GaugesFromParams, page Pa
 		":pk": &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
 		":sk": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.Level)},
 	}
-	return dyngen.QueryPage[GaugesFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GaugesFrom", Index: gaugesIndex,
 		KeyCondition: "#pk = :pk AND #sk >= :sk",
 		Names:        map[string]string{"#pk": "zone", "#sk": "level"},
@@ -218,7 +218,7 @@ type GaugesBetweenParams struct {
 }
 
 // GaugesBetweenResult is one page of GaugesBetween (see dyngen.Result).
-type GaugesBetweenResult dyngen.Result[Gauge]
+type GaugesBetweenResult = dyngen.Result[Gauge]
 
 // GaugesBetween reads one page of Gauge items (see Page and DecodeError).
 //
@@ -232,7 +232,7 @@ func (s *Store) GaugesBetween(ctx context.Context, params GaugesBetweenParams, p
 		":skhi": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.LevelTo)},
 		":sklo": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.LevelFrom)},
 	}
-	return dyngen.QueryPage[GaugesBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GaugesBetween", Index: gaugesIndex,
 		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
 		Names:        map[string]string{"#pk": "zone", "#sk": "level"},
@@ -253,7 +253,7 @@ type GaugesAtLevelParams struct {
 }
 
 // GaugesAtLevelResult is one page of GaugesAtLevel (see dyngen.Result).
-type GaugesAtLevelResult dyngen.Result[Gauge]
+type GaugesAtLevelResult = dyngen.Result[Gauge]
 
 // GaugesAtLevel reads one page of Gauge items (see Page and DecodeError).
 //
@@ -266,7 +266,7 @@ func (s *Store) GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, p
 		":pk": &types.AttributeValueMemberN{Value: args.Key(gaugeAt(params.Level))},
 		":sk": &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
 	}
-	return dyngen.QueryPage[GaugesAtLevelResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GaugesAtLevel", Index: gaugesIndexByLevel,
 		KeyCondition: "#pk = :pk AND #sk > :sk",
 		Names:        map[string]string{"#pk": "at", "#sk": "zone"},

@@ -115,7 +115,7 @@ func widgetKeysFromKeys(item map[string]types.AttributeValue) {
 }
 
 // WidgetKeysResult is one page of WidgetKeys (see dyngen.Result).
-type WidgetKeysResult dyngen.Result[WidgetKeysItem]
+type WidgetKeysResult = dyngen.Result[WidgetKeysItem]
 
 // ByKeys does not project expiresAt, which tells expired widgets, so this
 // read returns them too.
@@ -127,7 +127,7 @@ type WidgetKeysResult dyngen.Result[WidgetKeysItem]
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(widgetGSI2PK(serial))
-	return dyngen.QueryPage[WidgetKeysResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetKeys", Index: mainIndexByKeys, KeyCondition: "GSI2PK = :pk",
 		PK: ":pk",
 	}, func(v *WidgetKeysItem, item map[string]types.AttributeValue) error {
@@ -196,7 +196,7 @@ type WidgetsInRegionParams struct {
 }
 
 // WidgetsInRegionResult is one page of WidgetsInRegion (see dyngen.Result).
-type WidgetsInRegionResult dyngen.Result[Widget]
+type WidgetsInRegionResult = dyngen.Result[Widget]
 
 // WidgetsInRegion reads one page of Widget items (see Page and
 // DecodeError).
@@ -218,7 +218,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		":now":    dyngen.IntValue(s.clock().Unix()),
 		":status": &types.AttributeValueMemberS{Value: string(params.Status)},
 	}
-	return dyngen.QueryPage[WidgetsInRegionResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsInRegion", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)",
 		Filter:       "#status = :status AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -234,7 +234,7 @@ func (s *Store) WidgetsInRegionAll(ctx context.Context, params WidgetsInRegionPa
 }
 
 // ActiveWidgetsResult is one page of ActiveWidgets (see dyngen.Result).
-type ActiveWidgetsResult dyngen.Result[Widget]
+type ActiveWidgetsResult = dyngen.Result[Widget]
 
 // ActiveWidgets reads one page of Widget items (see Page and DecodeError).
 //
@@ -256,7 +256,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		":active": &types.AttributeValueMemberBOOL{Value: true},
 		":now":    dyngen.IntValue(s.clock().Unix()),
 	}
-	return dyngen.QueryPage[ActiveWidgetsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ActiveWidgets", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
 		Filter:       "#active = :active AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -272,7 +272,7 @@ func (s *Store) ActiveWidgetsAll(ctx context.Context, ownerID string) iter.Seq2[
 }
 
 // WidgetsInStatusResult is one page of WidgetsInStatus (see dyngen.Result).
-type WidgetsInStatusResult dyngen.Result[Widget]
+type WidgetsInStatusResult = dyngen.Result[Widget]
 
 // WidgetsInStatus reads one page of Widget items (see Page and
 // DecodeError).
@@ -296,7 +296,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		":status_1": &types.AttributeValueMemberS{Value: "draft"},
 		":status_2": &types.AttributeValueMemberS{Value: "retired"},
 	}
-	return dyngen.QueryPage[WidgetsInStatusResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsInStatus", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
 		Filter:       "#status IN (:status_1, :status_2) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -319,7 +319,7 @@ type WidgetsInCategoryParams struct {
 
 // WidgetsInCategoryResult is one page of WidgetsInCategory (see
 // dyngen.Result).
-type WidgetsInCategoryResult dyngen.Result[Widget]
+type WidgetsInCategoryResult = dyngen.Result[Widget]
 
 // WidgetsInCategory reads one page of Widget items (see Page and
 // DecodeError).
@@ -339,7 +339,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	args.PK = args.Key(widgetPK(params.OwnerID))
 	args.SK = "CAT/" + args.KeyPath("category", params.Category, "/", "/") + "/"
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
-	return dyngen.QueryPage[WidgetsInCategoryResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsInCategory", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND begins_with(LSI1SK, :sk)",
 		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -373,7 +373,7 @@ func (view *WidgetNamesItem) unmarshalItem(item map[string]types.AttributeValue)
 }
 
 // WidgetNamesResult is one page of WidgetNames (see dyngen.Result).
-type WidgetNamesResult dyngen.Result[WidgetNamesItem]
+type WidgetNamesResult = dyngen.Result[WidgetNamesItem]
 
 // WidgetNames reads one page of Widget items (see Page and DecodeError).
 //
@@ -392,7 +392,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
 	args.PK = args.Key(widgetPK(ownerID))
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
-	return dyngen.QueryPage[WidgetNamesResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetNames", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
 		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -409,7 +409,7 @@ func (s *Store) WidgetNamesAll(ctx context.Context, ownerID string) iter.Seq2[Wi
 }
 
 // WidgetOwnersResult is one page of WidgetOwners (see dyngen.Result).
-type WidgetOwnersResult dyngen.Result[Widget]
+type WidgetOwnersResult = dyngen.Result[Widget]
 
 // Widgets with one id across owners, on the inverted index.
 //
@@ -427,7 +427,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	args := dyngen.Args{Table: s.mainTable, SK: "OWNER#"}
 	args.PK = args.Key(widgetSK(widgetID))
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
-	return dyngen.QueryPage[WidgetOwnersResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetOwners", Index: mainIndexInverted,
 		KeyCondition: "SK = :pk AND begins_with(PK, :sk)",
 		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -516,7 +516,7 @@ func (s *Store) OwnerPageAll(ctx context.Context, ownerID string) iter.Seq2[*Own
 
 // WidgetsWithExpiredResult is one page of WidgetsWithExpired (see
 // dyngen.Result).
-type WidgetsWithExpiredResult dyngen.Result[Widget]
+type WidgetsWithExpiredResult = dyngen.Result[Widget]
 
 // Every widget of an owner, those whose time to live has passed included.
 //
@@ -531,7 +531,7 @@ type WidgetsWithExpiredResult dyngen.Result[Widget]
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
 	args.PK = args.Key(widgetPK(ownerID))
-	return dyngen.QueryPage[WidgetsWithExpiredResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsWithExpired", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -545,7 +545,7 @@ func (s *Store) WidgetsWithExpiredAll(ctx context.Context, ownerID string) iter.
 }
 
 // EventsResult is one page of Events (see dyngen.Result).
-type EventsResult dyngen.Result[Event]
+type EventsResult = dyngen.Result[Event]
 
 // Events reads one page of Event items (see Page and DecodeError).
 //
@@ -558,7 +558,7 @@ type EventsResult dyngen.Result[Event]
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
 	args.PK = args.Key(eventPK(ownerID))
-	return dyngen.QueryPage[EventsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "Events", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -592,7 +592,7 @@ func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error)
 }
 
 // EventsDescResult is one page of EventsDesc (see dyngen.Result).
-type EventsDescResult dyngen.Result[Event]
+type EventsDescResult = dyngen.Result[Event]
 
 // EventsDesc reads one page of Event items (see Page and DecodeError).
 //
@@ -606,7 +606,7 @@ type EventsDescResult dyngen.Result[Event]
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
 	args.PK = args.Key(eventPK(ownerID))
-	return dyngen.QueryPage[EventsDescResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsDesc", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 3,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -626,7 +626,7 @@ type EventsBeforeParams struct {
 }
 
 // EventsBeforeResult is one page of EventsBefore (see dyngen.Result).
-type EventsBeforeResult dyngen.Result[Event]
+type EventsBeforeResult = dyngen.Result[Event]
 
 // EventsBefore reads one page of Event items (see Page and DecodeError).
 //
@@ -642,7 +642,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		return &EventsBeforeResult{}, nil
 	}
 	args.Hi = "EVENT#" + dyngen.KeyInt(params.Seq-1) + dyngen.HighChar
-	return dyngen.QueryPage[EventsBeforeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsBefore", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -662,7 +662,7 @@ type EventsUpToParams struct {
 }
 
 // EventsUpToResult is one page of EventsUpTo (see dyngen.Result).
-type EventsUpToResult dyngen.Result[Event]
+type EventsUpToResult = dyngen.Result[Event]
 
 // EventsUpTo reads one page of Event items (see Page and DecodeError).
 //
@@ -675,7 +675,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Hi = "EVENT#" + dyngen.KeyInt(params.Seq) + dyngen.HighChar
-	return dyngen.QueryPage[EventsUpToResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsUpTo", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -695,7 +695,7 @@ type EventsAfterParams struct {
 }
 
 // EventsAfterResult is one page of EventsAfter (see dyngen.Result).
-type EventsAfterResult dyngen.Result[Event]
+type EventsAfterResult = dyngen.Result[Event]
 
 // EventsAfter reads one page of Event items (see Page and DecodeError).
 //
@@ -708,7 +708,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVENT#" + dyngen.KeyInt(params.Seq) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAfterResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAfter", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -728,7 +728,7 @@ type EventsFromParams struct {
 }
 
 // EventsFromResult is one page of EventsFrom (see dyngen.Result).
-type EventsFromResult dyngen.Result[Event]
+type EventsFromResult = dyngen.Result[Event]
 
 // EventsFrom reads one page of Event items (see Page and DecodeError).
 //
@@ -742,7 +742,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVENT#" + dyngen.KeyInt(params.Seq)
-	return dyngen.QueryPage[EventsFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsFrom", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Descending: true,
 		Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -763,7 +763,7 @@ type EventsBetweenParams struct {
 }
 
 // EventsBetweenResult is one page of EventsBetween (see dyngen.Result).
-type EventsBetweenResult dyngen.Result[Event]
+type EventsBetweenResult = dyngen.Result[Event]
 
 // EventsBetween reads one page of Event items (see Page and DecodeError).
 //
@@ -777,7 +777,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVENT#" + dyngen.KeyInt(params.SeqFrom)
 	args.Hi = "EVENT#" + dyngen.KeyInt(params.SeqTo) + dyngen.HighChar
-	return dyngen.QueryPage[EventsBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsBetween", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -797,7 +797,7 @@ type EventsAtBeforeParams struct {
 }
 
 // EventsAtBeforeResult is one page of EventsAtBefore (see dyngen.Result).
-type EventsAtBeforeResult dyngen.Result[Event]
+type EventsAtBeforeResult = dyngen.Result[Event]
 
 // EventsAtBefore reads one page of Event items (see Page and DecodeError).
 //
@@ -814,7 +814,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		return &EventsAtBeforeResult{}, nil
 	}
 	args.Hi = "EVAT#" + args.KeyTime("at", instantBefore) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtBeforeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtBefore", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -834,7 +834,7 @@ type EventsAtUpToParams struct {
 }
 
 // EventsAtUpToResult is one page of EventsAtUpTo (see dyngen.Result).
-type EventsAtUpToResult dyngen.Result[Event]
+type EventsAtUpToResult = dyngen.Result[Event]
 
 // EventsAtUpTo reads one page of Event items (see Page and DecodeError).
 //
@@ -847,7 +847,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVAT#0000-01-01T00:00:00.000000000Z"}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Hi = "EVAT#" + args.KeyTime("at", params.At) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtUpToResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtUpTo", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -867,7 +867,7 @@ type EventsAtAfterParams struct {
 }
 
 // EventsAtAfterResult is one page of EventsAtAfter (see dyngen.Result).
-type EventsAtAfterResult dyngen.Result[Event]
+type EventsAtAfterResult = dyngen.Result[Event]
 
 // EventsAtAfter reads one page of Event items (see Page and DecodeError).
 //
@@ -880,7 +880,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVAT#" + args.KeyTime("at", params.At) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtAfterResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtAfter", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -900,7 +900,7 @@ type EventsAtFromParams struct {
 }
 
 // EventsAtFromResult is one page of EventsAtFrom (see dyngen.Result).
-type EventsAtFromResult dyngen.Result[Event]
+type EventsAtFromResult = dyngen.Result[Event]
 
 // EventsAtFrom reads one page of Event items (see Page and DecodeError).
 //
@@ -913,7 +913,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVAT#" + args.KeyTime("at", params.At)
-	return dyngen.QueryPage[EventsAtFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtFrom", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -934,7 +934,7 @@ type EventsAtBetweenParams struct {
 }
 
 // EventsAtBetweenResult is one page of EventsAtBetween (see dyngen.Result).
-type EventsAtBetweenResult dyngen.Result[Event]
+type EventsAtBetweenResult = dyngen.Result[Event]
 
 // EventsAtBetween reads one page of Event items (see Page and DecodeError).
 //
@@ -949,7 +949,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVAT#" + args.KeyTime("at", params.AtFrom)
 	args.Hi = "EVAT#" + args.KeyTime("at", params.AtTo) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtBetween", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Descending: true,
 		Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -963,7 +963,7 @@ func (s *Store) EventsAtBetweenAll(ctx context.Context, params EventsAtBetweenPa
 }
 
 // NotesResult is one page of Notes (see dyngen.Result).
-type NotesResult dyngen.Result[Note]
+type NotesResult = dyngen.Result[Note]
 
 // Pins share the begins_with range NOTE#; they are kept out by the entity
 // attribute.
@@ -979,7 +979,7 @@ type NotesResult dyngen.Result[Note]
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#"}
 	args.PK = args.Key(notePK(ownerID))
-	return dyngen.QueryPage[NotesResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "Notes", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk", TypeAttr: "_type", TypeValue: "Note",
@@ -1004,7 +1004,7 @@ func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
 }
 
 // PinsResult is one page of Pins (see dyngen.Result).
-type PinsResult dyngen.Result[Pin]
+type PinsResult = dyngen.Result[Pin]
 
 // Pins reads one page of Pin items (see Page and DecodeError).
 //
@@ -1018,7 +1018,7 @@ type PinsResult dyngen.Result[Pin]
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#PIN#"}
 	args.PK = args.Key(pinPK(ownerID))
-	return dyngen.QueryPage[PinsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "Pins", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -2273,7 +2273,7 @@ type ThemesLikeParams struct {
 }
 
 // ThemesLikeResult is one page of ThemesLike (see dyngen.Result).
-type ThemesLikeResult dyngen.Result[Theme]
+type ThemesLikeResult = dyngen.Result[Theme]
 
 // ThemesLike reads one page of Theme items (see Page and DecodeError).
 //
@@ -2292,7 +2292,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		return nil, dyngen.Fail("ThemesLike", err)
 	}
 	args.SK = "THEME#" + stylePrefix
-	return dyngen.QueryPage[ThemesLikeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ThemesLike", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk", TypeAttr: "_type", TypeValue: "Theme",
@@ -2312,7 +2312,7 @@ type ThemesFromParams struct {
 }
 
 // ThemesFromResult is one page of ThemesFrom (see dyngen.Result).
-type ThemesFromResult dyngen.Result[Theme]
+type ThemesFromResult = dyngen.Result[Theme]
 
 // ThemesFrom reads one page of Theme items (see Page and DecodeError).
 //
@@ -2327,7 +2327,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	args := dyngen.Args{Table: s.mainTable, Hi: "THEME#" + dyngen.HighChar}
 	args.PK = args.Key(themePK(params.OwnerID))
 	args.Lo = "THEME#" + args.KeyEnum("style", string(params.Style), params.Style.Valid(), "#")
-	return dyngen.QueryPage[ThemesFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ThemesFrom", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi", TypeAttr: "_type", TypeValue: "Theme",
@@ -2637,7 +2637,7 @@ func (s *Store) createRepoInput(repo *Repo) (*dynamodb.PutItemInput, error) {
 
 // ReposByVisibilityResult is one page of ReposByVisibility (see
 // dyngen.Result).
-type ReposByVisibilityResult dyngen.Result[Repo]
+type ReposByVisibilityResult = dyngen.Result[Repo]
 
 // The public (or private) repositories; those with no visibility are in
 // neither.
@@ -2651,7 +2651,7 @@ type ReposByVisibilityResult dyngen.Result[Repo]
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "REPO#"}
 	args.PK = args.Key(repoGSI1PK(public))
-	return dyngen.QueryPage[ReposByVisibilityResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReposByVisibility", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -2824,7 +2824,7 @@ func reposByTopicFromKeys(item map[string]types.AttributeValue) {
 }
 
 // ReposByTopicResult is one page of ReposByTopic (see dyngen.Result).
-type ReposByTopicResult dyngen.Result[ReposByTopicItem]
+type ReposByTopicResult = dyngen.Result[ReposByTopicItem]
 
 // The repositories of a topic, read back from the keys ByKeys projects; the
 // empty topic is a topic like any other, and those with no topic are in
@@ -2838,7 +2838,7 @@ type ReposByTopicResult dyngen.Result[ReposByTopicItem]
 func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "REPO#"}
 	args.PK = args.Key(repoGSI2PK(topic))
-	return dyngen.QueryPage[ReposByTopicResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReposByTopic", Index: mainIndexByKeys,
 		KeyCondition: "GSI2PK = :pk AND begins_with(GSI2SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -4845,7 +4845,7 @@ func (s *Store) putLedgerInput(ledger *Ledger) (*dynamodb.UpdateItemInput, error
 }
 
 // LedgersTaggedResult is one page of LedgersTagged (see dyngen.Result).
-type LedgersTaggedResult dyngen.Result[Ledger]
+type LedgersTaggedResult = dyngen.Result[Ledger]
 
 // LedgersTagged reads one page of Ledger items (see Page and DecodeError).
 //
@@ -4855,7 +4855,7 @@ type LedgersTaggedResult dyngen.Result[Ledger]
 func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "LEDGER#"}
 	args.PK = args.Key(ledgerGSI1PK(tag))
-	return dyngen.QueryPage[LedgersTaggedResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "LedgersTagged", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -5635,7 +5635,7 @@ func (s *Store) GetPost(ctx context.Context, postID string) (*Post, error) {
 }
 
 // NewestPostsResult is one page of NewestPosts (see dyngen.Result).
-type NewestPostsResult dyngen.Result[Post]
+type NewestPostsResult = dyngen.Result[Post]
 
 // NewestPosts reads one page of Post items (see Page and DecodeError).
 //
@@ -5646,7 +5646,7 @@ type NewestPostsResult dyngen.Result[Post]
 func (s *Store) NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "POST#"}
 	args.PK = args.Key(postGSI1PK(author))
-	return dyngen.QueryPage[NewestPostsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "NewestPosts", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Descending: true,
 		Op: "begins_with", PK: ":pk", SK: ":sk",

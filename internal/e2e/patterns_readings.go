@@ -44,7 +44,7 @@ type ReadingsBetweenParams struct {
 }
 
 // ReadingsBetweenResult is one page of ReadingsBetween (see dyngen.Result).
-type ReadingsBetweenResult dyngen.Result[Reading]
+type ReadingsBetweenResult = dyngen.Result[Reading]
 
 // ReadingsBetween reads one page of Reading items (see Page and
 // DecodeError).
@@ -59,7 +59,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		":skhi": dyngen.IntValue(params.SeqTo),
 		":sklo": dyngen.IntValue(params.SeqFrom),
 	}
-	return dyngen.QueryPage[ReadingsBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReadingsBetween", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
@@ -80,7 +80,7 @@ type ReadingsBeforeParams struct {
 }
 
 // ReadingsBeforeResult is one page of ReadingsBefore (see dyngen.Result).
-type ReadingsBeforeResult dyngen.Result[Reading]
+type ReadingsBeforeResult = dyngen.Result[Reading]
 
 // ReadingsBefore reads one page of Reading items (see Page and
 // DecodeError).
@@ -94,7 +94,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		":pk": dyngen.IntValue(params.DeviceID),
 		":sk": dyngen.IntValue(params.Seq),
 	}
-	return dyngen.QueryPage[ReadingsBeforeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReadingsBefore", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk < :sk",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
@@ -115,7 +115,7 @@ type ReadingsFromParams struct {
 }
 
 // ReadingsFromResult is one page of ReadingsFrom (see dyngen.Result).
-type ReadingsFromResult dyngen.Result[Reading]
+type ReadingsFromResult = dyngen.Result[Reading]
 
 // ReadingsFrom reads one page of Reading items (see Page and DecodeError).
 //
@@ -128,7 +128,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		":pk": dyngen.IntValue(params.DeviceID),
 		":sk": dyngen.IntValue(params.Seq),
 	}
-	return dyngen.QueryPage[ReadingsFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReadingsFrom", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk >= :sk",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},

@@ -287,7 +287,7 @@ func (m *method) query() {
 		defer func() { m.inline = false }()
 		args := m.readArgs(g, m.fail(jen.Nil()))
 		if !m.p.IsCollection() {
-			g.Return(rt("QueryPage").Types(jen.Id(m.p.ResultType())).Call(m.id("ctx"), m.id("s").Dot("client"), m.id("s").Dot("cursorKeys"), m.id("page"), args, m.queryLit(), m.decoder()))
+			g.Return(rt("QueryPage").Call(m.id("ctx"), m.id("s").Dot("client"), m.id("s").Dot("cursorKeys"), m.id("page"), args, m.queryLit(), m.decoder()))
 			return
 		}
 		// Each item goes to its entity's field; an item that can't be
@@ -334,7 +334,9 @@ func (m *method) collect(g *jen.Group) {
 func (m *method) resultType() {
 	if !m.p.IsCollection() {
 		commentf(m.f, "%s is one page of %s (see dyngen.Result).", m.p.ResultType(), m.p.GoName)
-		m.f.Type().Id(m.p.ResultType()).Add(rt("Result")).Types(jen.Id(m.itemType()))
+		// An alias: every query of one item type shares the runtime's
+		// code for it.
+		m.f.Type().Id(m.p.ResultType()).Op("=").Add(rt("Result")).Types(jen.Id(m.itemType()))
 		m.f.Line()
 		return
 	}

@@ -9,7 +9,10 @@ import (
 
 // Spec builds a spec of entities spread over tables of ten, with
 // five patterns per entity (get, get through a GSI, query, range query,
-// put), until it holds the given number of patterns.
+// put), until it holds the given number of patterns. Each entity has an
+// attribute of its own name (name0, name1...), so that no two entities'
+// Go types have the same fields: as in real designs, code the user's
+// build instantiates per item type is built once per entity.
 func Spec(patterns int) []byte { return SpecTables(patterns, 10) }
 
 // SpecTables is Spec with perTable entities in each table: with every
@@ -25,7 +28,7 @@ func SpecTables(patterns, perTable int) []byte {
 	}
 	b.WriteString("entities:\n")
 	for e := range entities {
-		fmt.Fprintf(&b, "  E%d:\n    table: T%04d\n    attributes: {id: string, owner: string, at: time, n: int, name: string}\n", e, e/perTable)
+		fmt.Fprintf(&b, "  E%d:\n    table: T%04d\n    attributes: {id: string, owner: string, at: time, n: int, name%d: string}\n", e, e/perTable, e)
 		fmt.Fprintf(&b, "    keys:\n      primary: {pk: \"OWNER#{owner}\", sk: \"E%d#{at}#{id}\"}\n      GSI1: {pk: \"E%d#{id}\", sk: \"E%d\"}\n", e, e, e)
 	}
 	b.WriteString("patterns:\n")

@@ -116,7 +116,7 @@ func (s *Store) BookPageAll(ctx context.Context, isbn string) iter.Seq2[*BookPag
 }
 
 // ReviewsOfBookResult is one page of ReviewsOfBook (see dyngen.Result).
-type ReviewsOfBookResult dyngen.Result[Review]
+type ReviewsOfBookResult = dyngen.Result[Review]
 
 // "Get all the reviews for a given book", newest first, a page at a time.
 // The book shares the partition and, since a review's sort key starts with
@@ -137,7 +137,7 @@ type ReviewsOfBookResult dyngen.Result[Review]
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	args := dyngen.Args{Table: s.bookReviewsTable, Lo: "0000-01-01T00:00:00.000000000Z", Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(reviewPK(isbn))
-	return dyngen.QueryPage[ReviewsOfBookResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReviewsOfBook", Index: bookReviewsIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Descending: true,
 		Limit: 15, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -212,7 +212,7 @@ func (s *Store) UserPageAll(ctx context.Context, username string) iter.Seq2[*Use
 }
 
 // ReviewsOfUserResult is one page of ReviewsOfUser (see dyngen.Result).
-type ReviewsOfUserResult dyngen.Result[Review]
+type ReviewsOfUserResult = dyngen.Result[Review]
 
 // "Get all the reviews for a given user", newest first.
 //
@@ -229,7 +229,7 @@ type ReviewsOfUserResult dyngen.Result[Review]
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	args := dyngen.Args{Table: s.bookReviewsTable, Lo: "0000-01-01T00:00:00.000000000Z", Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(reviewGSI1PK(username))
-	return dyngen.QueryPage[ReviewsOfUserResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReviewsOfUser", Index: bookReviewsIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi",
 		Descending:   true, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
