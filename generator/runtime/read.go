@@ -111,7 +111,9 @@ func GetItem[T any](ctx context.Context, c GetClient, a *Args, g *Get, decode fu
 
 // The generic reads (GetItem, QueryFirst, QueryPage, Walk) are built by
 // the user's build once per item type: what does not depend on the item
-// type is out of line, in functions built once.
+// type is out of line, in functions built once. GetItem and QueryFirst
+// each decode their item with the same few lines: a generic function of
+// them both would be one more function to build per item type.
 
 // decodeFail is the error of method's read of one item that its decoder
 // refused with err: ErrNotFound when the decoder skipped it.
