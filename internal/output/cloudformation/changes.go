@@ -28,9 +28,7 @@ import (
 // committed file that can't be read as a template is not compared: the
 // generation replaces it.
 func Changes(p *plan.Plan, o *model.Output, committed format.Committed, diags *diag.List) {
-	format.EachChangedTable(p, committed(o.File), committedTables, ResourceID, func(d *plan.TableDef, had format.CommittedTable) {
-		tableChanges(d, had, o.File, diags)
-	})
+	format.WarnChanges(p, o, committed, committedTables, ResourceID, tableChanges, diags)
 }
 
 // tableChanges warns of the changes of table d since the committed

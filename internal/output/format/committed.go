@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
@@ -163,18 +164,19 @@ func WithTypes(key []CommittedKey, types map[string]string) []CommittedKey {
 	return key
 }
 
-// EachChangedTable reads the committed file data of a format with read
-// (which reports false when data is nil or not of the format: the
-// generation replaces it, and nothing is compared), and calls changes
-// with each table of p whose committed table read names by name.
-func EachChangedTable(p *plan.Plan, data []byte, read func([]byte) (map[string]CommittedTable, bool), name func(*model.Table) string, changes func(d *plan.TableDef, had CommittedTable)) {
-	tables, ok := read(data)
+// WarnChanges is the Changes of a format that deploys tables: it reads
+// the format's committed file of output o with read (which reports false
+// when there is none or it is not of the format: the generation replaces
+// it, and nothing is compared), and calls warn with each table of p
+// whose committed table read names by name, and the file's name.
+func WarnChanges(p *plan.Plan, o *model.Output, committed Committed, read func([]byte) (map[string]CommittedTable, bool), name func(*model.Table) string, warn func(d *plan.TableDef, had CommittedTable, file string, diags *diag.List), diags *diag.List) {
+	tables, ok := read(committed(o.File))
 	if !ok {
 		return
 	}
 	for _, d := range p.Tables {
 		if had, ok := tables[name(d.Table)]; ok {
-			changes(d, had)
+			warn(d, had, o.File, diags)
 		}
 	}
 }

@@ -2,9 +2,8 @@ package terraform
 
 import (
 	"encoding/json"
-	"strings"
-
 	"slices"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/model"
@@ -27,9 +26,7 @@ import (
 // committed file that can't be read as a configuration is not compared:
 // the generation replaces it.
 func Changes(p *plan.Plan, o *model.Output, committed format.Committed, diags *diag.List) {
-	format.EachChangedTable(p, committed(o.File), committedTables, ResourceName, func(d *plan.TableDef, had format.CommittedTable) {
-		tableChanges(d, had, o.File, diags)
-	})
+	format.WarnChanges(p, o, committed, committedTables, ResourceName, tableChanges, diags)
 }
 
 // tableChanges warns of the changes of table d since the committed
