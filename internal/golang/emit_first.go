@@ -1,10 +1,6 @@
 package golang
 
-import (
-	"fmt"
-
-	"github.com/dave/jennifer/jen"
-)
+import "fmt"
 
 // first emits a query's first item: one Query with Limit 1, whose item
 // is the result (the planner refuses a first whose key condition may read
@@ -21,15 +17,8 @@ func (m *method) first() {
 	}
 	lines = append(lines, fmt.Sprintf("Limit: %d", m.req.Limit))
 	m.doc(lines...)
-	m.signature().BlockFunc(func(g *jen.Group) {
-		// The inputs a struct holds are read from its fields.
-		m.inline = true
-		defer func() { m.inline = false }()
-		args := m.readArgs(g, m.fail(jen.Nil()))
-		// In ascending order, an item equal to a strict bound comes last:
-		// read first, it is the only one, and the decoder skips it (the
-		// planner refuses this in descending order).
-		g.Return(rt("QueryFirst").Call(m.id("ctx"), m.id("s").Dot("client"), args, m.queryLit(), m.decoder()))
-	})
-	m.f.Line()
+	// In ascending order, an item equal to a strict bound comes last:
+	// read first, it is the only one, and the decoder skips it (the
+	// planner refuses this in descending order).
+	m.queryFirstMethod()
 }

@@ -233,16 +233,33 @@ func (m *method) get() {
 		fields = append(fields, litField("TTL", x.Attr))
 	}
 	m.doc(m.readLines()...)
-	m.signature().BlockFunc(func(g *jen.Group) {
-		// The inputs a struct holds are read from its fields.
-		m.inline = true
-		defer func() { m.inline = false }()
-		args := m.readArgs(g, m.fail(jen.Nil()))
+	m.readMethod(func(g *jen.Group, args jen.Code) {
 		// The Get, all of the request but its key, in the call: it is
 		// short.
 		g.Return(rt("GetItem").Call(m.id("ctx"), m.id("s").Dot("client"), args, jen.Op("&").Add(structLines(rt("Get"), fields)), m.decoder()))
 	})
+}
+
+// readMethod emits the Store method of a read: its signature, and a body
+// that builds the read's dyngen.Args from the inputs (readArgs; those a
+// struct holds are read from its fields) and then, with send, the
+// runtime's call that sends it.
+func (m *method) readMethod(send func(g *jen.Group, args jen.Code)) {
+	m.signature().BlockFunc(func(g *jen.Group) {
+		m.inline = true
+		defer func() { m.inline = false }()
+		send(g, m.readArgs(g, m.fail(jen.Nil())))
+	})
 	m.f.Line()
+}
+
+// queryFirstMethod emits the Store method of a read whose result is the
+// first item of one Query (dyngen.QueryFirst): a get through an index,
+// or first.
+func (m *method) queryFirstMethod() {
+	m.readMethod(func(g *jen.Group, args jen.Code) {
+		g.Return(rt("QueryFirst").Call(m.id("ctx"), m.id("s").Dot("client"), args, m.queryLit(), m.decoder()))
+	})
 }
 
 // getByQuery emits a get through an index whose key the inputs bind: a
@@ -258,14 +275,7 @@ func (m *method) getByQuery() {
 	}
 	lines := append(m.readLines(), "Limit: 1 (of several items of the key, the first in sort key order)")
 	m.doc(lines...)
-	m.signature().BlockFunc(func(g *jen.Group) {
-		// The inputs a struct holds are read from its fields.
-		m.inline = true
-		defer func() { m.inline = false }()
-		args := m.readArgs(g, m.fail(jen.Nil()))
-		g.Return(rt("QueryFirst").Call(m.id("ctx"), m.id("s").Dot("client"), args, m.queryLit(), m.decoder()))
-	})
-	m.f.Line()
+	m.queryFirstMethod()
 }
 
 // query emits a Query of one page, its result type and its iterator.
@@ -281,11 +291,7 @@ func (m *method) query() {
 		lines = append(lines, fmt.Sprintf("Limit: %d unless %s.Limit is set", m.req.PageLimit, m.pp.Local("page")))
 	}
 	m.doc(lines...)
-	m.signature().BlockFunc(func(g *jen.Group) {
-		// The inputs a struct holds are read from its fields.
-		m.inline = true
-		defer func() { m.inline = false }()
-		args := m.readArgs(g, m.fail(jen.Nil()))
+	m.readMethod(func(g *jen.Group, args jen.Code) {
 		if !m.p.IsCollection() {
 			g.Return(rt("QueryPage").Call(m.id("ctx"), m.id("s").Dot("client"), m.id("s").Dot("cursorKeys"), m.id("page"), args, m.queryLit(), m.decoder()))
 			return
@@ -301,7 +307,6 @@ func (m *method) query() {
 		g.If(jen.Op("!").Add(m.id("ok"))).Block(jen.Return(jen.Nil(), m.id("err")))
 		g.Return(m.id("res"), m.id("err"))
 	})
-	m.f.Line()
 	m.iterator()
 }
 
