@@ -40,15 +40,19 @@ func (m *method) writeErr(hasCond bool) jen.Code {
 	return rt("ConditionErr").Call(jen.Lit(m.p.GoName), m.id("err"), jen.Id(absent), jen.Id(present))
 }
 
+// writeCondition emits the constant of a put's or delete's condition and
+// returns it with the doc line that shows it; nil and none when the
+// request has no condition.
+func (m *method) writeCondition() (condConst jen.Code, lines []string) {
+	if cond := m.req.Condition; cond != "" {
+		return m.constant("Condition", cond), []string{"ConditionExpression: " + cond}
+	}
+	return nil, nil
+}
+
 // put emits a PutItem of a whole item (create: only where none has the key).
 func (m *method) put() {
-	cond := m.req.Condition
-	var condConst jen.Code
-	var lines []string
-	if cond != "" {
-		condConst = m.constant("Condition", cond)
-		lines = append(lines, "ConditionExpression: "+cond)
-	}
+	condConst, lines := m.writeCondition()
 	if note := m.pp.ExpiryNote(); note != "" {
 		lines = append(lines, upperFirst(note)+".")
 	}
@@ -151,13 +155,7 @@ func (m *method) paramNames() []jen.Code { return m.args(true) }
 
 // delete emits a DeleteItem by primary key.
 func (m *method) delete() {
-	cond := m.req.Condition
-	var condConst jen.Code
-	var lines []string
-	if cond != "" {
-		condConst = m.constant("Condition", cond)
-		lines = append(lines, "ConditionExpression: "+cond)
-	}
+	condConst, lines := m.writeCondition()
 	m.doc(lines...)
 	m.callWithoutResult("DeleteItem", condConst != nil)
 	m.deleteInput(condConst)
