@@ -55,26 +55,35 @@ func oneOfEach() map[string]types.AttributeValue {
 	}
 }
 
+// reader is the signature of the runtime's readers, with the result as
+// any.
+type reader func(entity, attr string, av types.AttributeValue) (any, error)
+
+// asAny is read as a reader.
+func asAny[T any](read func(entity, attr string, av types.AttributeValue) (T, error)) reader {
+	return func(e, a string, av types.AttributeValue) (any, error) { return read(e, a, av) }
+}
+
 // readers wraps every reader as one signature, with the DynamoDB type it
 // reads.
 var readers = []struct {
 	name string
 	typ  string
-	read func(entity, attr string, av types.AttributeValue) (any, error)
+	read reader
 }{
-	{"readString", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadString(e, a, av) }},
-	{"readInt", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadInt(e, a, av) }},
-	{"readFloat", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadFloat(e, a, av) }},
-	{"readBool", "BOOL", func(e, a string, av types.AttributeValue) (any, error) { return ReadBool(e, a, av) }},
-	{"readTime", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadTime(e, a, av) }},
-	{"readDate", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadDate(e, a, av) }},
-	{"readUnix", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadUnix(e, a, av) }},
-	{"readUnixMilli", "N", func(e, a string, av types.AttributeValue) (any, error) { return ReadUnixMilli(e, a, av) }},
-	{"readBytes", "B", func(e, a string, av types.AttributeValue) (any, error) { return ReadBytes(e, a, av) }},
-	{"readStrings", "L", func(e, a string, av types.AttributeValue) (any, error) { return ReadStrings(e, a, av) }},
-	{"readStringSet", "SS", func(e, a string, av types.AttributeValue) (any, error) { return ReadStringSet(e, a, av) }},
-	{"readIntSet", "NS", func(e, a string, av types.AttributeValue) (any, error) { return ReadIntSet(e, a, av) }},
-	{"readMap", "M", func(e, a string, av types.AttributeValue) (any, error) { return ReadMap(e, a, av) }},
+	{"readString", "S", asAny(ReadString)},
+	{"readInt", "N", asAny(ReadInt)},
+	{"readFloat", "N", asAny(ReadFloat)},
+	{"readBool", "BOOL", asAny(ReadBool)},
+	{"readTime", "S", asAny(ReadTime)},
+	{"readDate", "S", asAny(ReadDate)},
+	{"readUnix", "N", asAny(ReadUnix)},
+	{"readUnixMilli", "N", asAny(ReadUnixMilli)},
+	{"readBytes", "B", asAny(ReadBytes)},
+	{"readStrings", "L", asAny(ReadStrings)},
+	{"readStringSet", "SS", asAny(ReadStringSet)},
+	{"readIntSet", "NS", asAny(ReadIntSet)},
+	{"readMap", "M", asAny(ReadMap)},
 	{"readPath", "S", func(e, a string, av types.AttributeValue) (any, error) { return ReadPath(e, a, av, "/") }},
 }
 
@@ -610,25 +619,34 @@ func TestStorableYear(t *testing.T) {
 	}
 }
 
+// decoder is the signature of the ItemDecoder's methods, with the result
+// as any.
+type decoder func(d *ItemDecoder, attr string, av types.AttributeValue, p Presence) any
+
+// decodeAny is the method expression decode as a decoder.
+func decodeAny[T any](decode func(d *ItemDecoder, attr string, av types.AttributeValue, p Presence) T) decoder {
+	return func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return decode(d, a, av, p) }
+}
+
 // decoders wraps every ItemDecoder method as one signature, with the
 // reader it must agree with.
 var decoders = []struct {
 	reader string
-	decode func(d *ItemDecoder, attr string, av types.AttributeValue, p Presence) any
+	decode decoder
 }{
-	{"readString", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.String(a, av, p) }},
-	{"readInt", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Int(a, av, p) }},
-	{"readFloat", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Float(a, av, p) }},
-	{"readBool", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Bool(a, av, p) }},
-	{"readTime", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Time(a, av, p) }},
-	{"readDate", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Date(a, av, p) }},
-	{"readUnix", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Unix(a, av, p) }},
-	{"readUnixMilli", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.UnixMilli(a, av, p) }},
-	{"readBytes", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Bytes(a, av, p) }},
-	{"readStrings", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Strings(a, av, p) }},
-	{"readStringSet", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.StringSet(a, av, p) }},
-	{"readIntSet", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.IntSet(a, av, p) }},
-	{"readMap", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.StringMap(a, av, p) }},
+	{"readString", decodeAny((*ItemDecoder).String)},
+	{"readInt", decodeAny((*ItemDecoder).Int)},
+	{"readFloat", decodeAny((*ItemDecoder).Float)},
+	{"readBool", decodeAny((*ItemDecoder).Bool)},
+	{"readTime", decodeAny((*ItemDecoder).Time)},
+	{"readDate", decodeAny((*ItemDecoder).Date)},
+	{"readUnix", decodeAny((*ItemDecoder).Unix)},
+	{"readUnixMilli", decodeAny((*ItemDecoder).UnixMilli)},
+	{"readBytes", decodeAny((*ItemDecoder).Bytes)},
+	{"readStrings", decodeAny((*ItemDecoder).Strings)},
+	{"readStringSet", decodeAny((*ItemDecoder).StringSet)},
+	{"readIntSet", decodeAny((*ItemDecoder).IntSet)},
+	{"readMap", decodeAny((*ItemDecoder).StringMap)},
 	{"readPath", func(d *ItemDecoder, a string, av types.AttributeValue, p Presence) any { return d.Path(a, av, "/", p) }},
 }
 
