@@ -210,19 +210,7 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 		}
 		// The global indexes: keys in key_schema blocks, never the
 		// deprecated hash_key and range_key.
-		var globals []map[string]any
-		if r["global_secondary_index"] != nil || len(d.Global) > 0 {
-			globals = list(t, r["global_secondary_index"], what+".global_secondary_index")
-		}
-		if len(globals) != len(d.Global) {
-			t.Fatalf("%s has %d global indexes, want %d", what, len(globals), len(d.Global))
-		}
-		for i, ix := range d.Global {
-			g, gw := globals[i], fmt.Sprintf("%s.global_secondary_index[%d]", what, i)
-			onlyKeys(t, g, globalArgs, gw)
-			if name := literal(t, g["name"], gw+".name"); name != ix.Name {
-				t.Errorf("%s is %q, want %q", gw, name, ix.Name)
-			}
+		eachIndexBlock(t, r, "global_secondary_index", globalArgs, what, d.Global, func(ix *model.Index, g map[string]any, gw string) {
 			var ks []plan.KeyElement
 			for j, k := range list(t, g["key_schema"], gw+".key_schema") {
 				ks = append(ks, plan.KeyElement{Name: literal(t, k["attribute_name"], fmt.Sprintf("%s.key_schema[%d]", gw, j)), Type: fmt.Sprint(k["key_type"])})
@@ -230,32 +218,18 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 			if want := plan.KeySchema(ix); !slices.Equal(ks, want) {
 				t.Errorf("%s key_schema %v, want %v", gw, ks, want)
 			}
-			checkProjection(t, g, ix, gw)
 			in := terraform.IndexNamesOf(ix)
 			if g["read_capacity"] != provisioned("coalesce(var."+in.ReadCapacityVar+", var."+n.ReadCapacityVar+")") ||
 				g["write_capacity"] != provisioned("coalesce(var."+in.WriteCapacityVar+", var."+n.WriteCapacityVar+")") {
 				t.Errorf("%s capacity %v/%v", gw, g["read_capacity"], g["write_capacity"])
 			}
-		}
+		})
 		// The local indexes: the table's partition key, their own sort key.
-		var locals []map[string]any
-		if r["local_secondary_index"] != nil || len(d.Local) > 0 {
-			locals = list(t, r["local_secondary_index"], what+".local_secondary_index")
-		}
-		if len(locals) != len(d.Local) {
-			t.Fatalf("%s has %d local indexes, want %d", what, len(locals), len(d.Local))
-		}
-		for i, ix := range d.Local {
-			l, lw := locals[i], fmt.Sprintf("%s.local_secondary_index[%d]", what, i)
-			onlyKeys(t, l, localArgs, lw)
-			if name := literal(t, l["name"], lw+".name"); name != ix.Name {
-				t.Errorf("%s is %q, want %q", lw, name, ix.Name)
-			}
+		eachIndexBlock(t, r, "local_secondary_index", localArgs, what, d.Local, func(ix *model.Index, l map[string]any, lw string) {
 			if sk := literal(t, l["range_key"], lw+".range_key"); sk != plan.KeySchema(ix)[1].Name {
 				t.Errorf("%s.range_key = %q, want %q", lw, sk, plan.KeySchema(ix)[1].Name)
 			}
-			checkProjection(t, l, ix, lw)
-		}
+		})
 		// Time to live: on for the ttl attribute, no block without one.
 		if d.TTL == "" {
 			if r["ttl"] != nil {
@@ -270,6 +244,30 @@ func checkTerraform(t *testing.T, p *plan.Plan, data []byte) {
 				t.Errorf("output %s = %v, want the table's %s", name, o["value"], attr)
 			}
 		}
+	}
+}
+
+// eachIndexBlock checks the blocks arg of table resource r (what): one
+// per index of want, in its order, each with only the arguments allowed,
+// the index's name and its projection; then calls check with each index,
+// its block and the block's path.
+func eachIndexBlock(t *testing.T, r map[string]any, arg string, allowed []string, what string, want []*model.Index, check func(ix *model.Index, block map[string]any, path string)) {
+	t.Helper()
+	var blocks []map[string]any
+	if r[arg] != nil || len(want) > 0 {
+		blocks = list(t, r[arg], what+"."+arg)
+	}
+	if len(blocks) != len(want) {
+		t.Fatalf("%s has %d %s blocks, want %d", what, len(blocks), arg, len(want))
+	}
+	for i, ix := range want {
+		b, path := blocks[i], fmt.Sprintf("%s.%s[%d]", what, arg, i)
+		onlyKeys(t, b, allowed, path)
+		if name := literal(t, b["name"], path+".name"); name != ix.Name {
+			t.Errorf("%s is %q, want %q", path, name, ix.Name)
+		}
+		checkProjection(t, b, ix, path)
+		check(ix, b, path)
 	}
 }
 
