@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/internal/corpus"
-	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -18,14 +17,28 @@ func corpusSpecs(t *testing.T) map[string][]byte {
 	return specs
 }
 
-// planned is a spec compiled as far as its plan.
-type planned struct {
-	Plan  *plan.Plan // nil when the spec has errors
-	Diags *diag.List
+// planOf is the plan of the spec in data, failing the test when the
+// spec has errors.
+func planOf(t *testing.T, file string, data []byte) *plan.Plan {
+	t.Helper()
+	p, diags := corpus.Plan(file, data)
+	if p == nil {
+		t.Fatalf("%s: %v", file, diags.Err())
+	}
+	return p
 }
 
-// planOf compiles the spec in data as far as its plan.
-func planOf(file string, data []byte) planned {
-	p, diags := corpus.Plan(file, data)
-	return planned{p, diags}
+// corpusPlans are the plans of the corpus's specs (corpusSpecs) and of
+// extra, by file name.
+func corpusPlans(t *testing.T, extra map[string]string) map[string]*plan.Plan {
+	t.Helper()
+	specs := corpusSpecs(t)
+	for name, data := range extra {
+		specs[name] = []byte(data)
+	}
+	plans := map[string]*plan.Plan{}
+	for name, data := range specs {
+		plans[name] = planOf(t, name, data)
+	}
+	return plans
 }

@@ -12,19 +12,15 @@ import (
 // and the golden cases.
 func TestStoreMethodsOnce(t *testing.T) {
 	checked := 0
-	for name, data := range corpusSpecs(t) {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			continue
-		}
+	for name, pl := range corpusPlans(t, nil) {
 		var got, want []string
-		for _, pp := range res.Plan.Patterns {
+		for _, pp := range pl.Patterns {
 			m := &method{pp: pp, p: pp.Pattern, req: pp.Request}
 			for _, am := range m.exported() {
 				got = append(got, am.name)
 			}
 		}
-		for _, n := range res.Plan.Model.StoreMethods() {
+		for _, n := range pl.Model.StoreMethods() {
 			want = append(want, n.Name)
 		}
 		if !slices.Equal(got, want) {
@@ -44,12 +40,8 @@ func TestStoreMethodsOnce(t *testing.T) {
 // cases.
 func TestBuildersCalled(t *testing.T) {
 	checked := 0
-	for name, data := range corpusSpecs(t) {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			continue
-		}
-		files, err := Package(res.Plan, name)
+	for name, pl := range corpusPlans(t, nil) {
+		files, err := Package(pl, name)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -61,7 +53,7 @@ func TestBuildersCalled(t *testing.T) {
 				patterns.Write(f.Data)
 			}
 		}
-		for _, pe := range res.Plan.Entities {
+		for _, pe := range pl.Entities {
 			src := byName[pe.Entity.File()]
 			for _, b := range pe.Builders {
 				if !strings.Contains(src, "\nfunc "+b.Name+"(") {

@@ -15,14 +15,9 @@ import (
 // `dyngen plan -json` reports (typeCode loses nothing), on every example,
 // the integration spec and the golden cases.
 func TestParamGoTypes(t *testing.T) {
-	specs := corpusSpecs(t)
 	checked := 0
-	for name, data := range specs {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			continue
-		}
-		for _, pp := range res.Plan.Patterns {
+	for name, pl := range corpusPlans(t, nil) {
+		for _, pp := range pl.Patterns {
 			m := &method{pp: pp, p: pp.Pattern, req: pp.Request}
 			for _, p := range pp.Params {
 				want := fmt.Sprintf("%#v", m.paramType(p))
@@ -44,8 +39,7 @@ func TestParamGoTypes(t *testing.T) {
 // swapped without a word. Every input counts: the elements an update
 // removes from a set too.
 func TestOneInputRule(t *testing.T) {
-	specs := corpusSpecs(t)
-	specs["untag.yaml"] = []byte(`version: 1
+	plans := corpusPlans(t, map[string]string{"untag.yaml": `version: 1
 package: blog
 tables:
   Main: {partitionKey: PK}
@@ -57,14 +51,10 @@ patterns:
   GetPost: {get: Post}
   Untag: {update: Post, removeFrom: [tags, banned]}
   UntagOne: {update: Post, removeFrom: [tags]}
-`)
+`})
 	checked := 0
-	for name, data := range specs {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			t.Fatalf("%s: %v", name, res.Diags.Err())
-		}
-		for _, pp := range res.Plan.Patterns {
+	for name, pl := range plans {
+		for _, pp := range pl.Patterns {
 			var inputs []string
 			for _, p := range pp.Params {
 				switch p.Role {
@@ -88,8 +78,7 @@ patterns:
 // version read only when its request is conditioned on it: a check that no
 // item has the key (exists: false) sends none, so it takes none.
 func TestVersionInputsAreSent(t *testing.T) {
-	specs := corpusSpecs(t)
-	specs["vault.yaml"] = []byte(`version: 1
+	plans := corpusPlans(t, map[string]string{"vault.yaml": `version: 1
 package: vault
 tables:
   Main: {partitionKey: PK, sortKey: SK}
@@ -113,7 +102,7 @@ patterns:
         as: to
         bind: {id: Transfer.to}
       - create: Transfer
-`)
+`})
 	checked := 0
 	// sent lists the values the requests of pp send: its own, and each
 	// step's of a transaction (or of a write with unique values).
@@ -142,12 +131,8 @@ patterns:
 			}
 		}
 	}
-	for name, data := range specs {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			t.Fatalf("%s: %v", name, res.Diags.Err())
-		}
-		for _, pp := range res.Plan.Patterns {
+	for name, pl := range plans {
+		for _, pp := range pl.Patterns {
 			check(name, pp.Pattern.Name, pp)
 			if pp.Tx == nil {
 				continue
@@ -177,11 +162,7 @@ patterns:
 // params struct of an entity's patterns, a call's or a transaction step's
 // (without as): the entity's and the attribute's Go names (VaultRev).
 func TestVersionFieldName(t *testing.T) {
-	for name, data := range corpusSpecs(t) {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			t.Fatalf("%s: %v", name, res.Diags.Err())
-		}
+	for name, pl := range corpusPlans(t, nil) {
 		fields := map[*model.Entity]map[string][]string{}
 		note := func(e *model.Entity, field, where string) {
 			if fields[e] == nil {
@@ -189,7 +170,7 @@ func TestVersionFieldName(t *testing.T) {
 			}
 			fields[e][field] = append(fields[e][field], where)
 		}
-		for _, pp := range res.Plan.Patterns {
+		for _, pp := range pl.Patterns {
 			if pp.Tx != nil && pp.Unique == nil {
 				for _, in := range pp.Tx.Inputs {
 					st := in.Steps[0]

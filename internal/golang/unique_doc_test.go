@@ -28,11 +28,7 @@ patterns:
   SaveUser: {put: User}
   SaveAccount: {put: Account}
 `
-	res := planOf("spec.yaml", []byte(spec))
-	if res.Plan == nil {
-		t.Fatal(res.Diags)
-	}
-	files, err := Package(res.Plan, "spec.yaml")
+	files, err := Package(planOf(t, "spec.yaml", []byte(spec)), "spec.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestRuntimeVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiling generated code is skipped in -short mode")
 	}
-	res := planOf("spec.yaml", []byte(`version: 1
+	p := planOf(t, "spec.yaml", []byte(`version: 1
 package: versioned
 tables:
   Notes: {partitionKey: PK}
@@ -31,9 +31,6 @@ entities:
 patterns:
   GetNote: {get: Note}
 `))
-	if res.Plan == nil {
-		t.Fatal(res.Diags.Err())
-	}
 	for _, tc := range []struct {
 		version int
 		ok      bool
@@ -43,7 +40,7 @@ patterns:
 		{dynrt.MaxVersion + 1, false},
 	} {
 		t.Run(strconv.Itoa(tc.version), func(t *testing.T) {
-			files, err := packageFor(res.Plan, "spec.yaml", tc.version)
+			files, err := packageFor(p, "spec.yaml", tc.version)
 			if err != nil {
 				t.Fatal(err)
 			}
