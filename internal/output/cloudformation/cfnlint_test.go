@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,31 +14,11 @@ import (
 	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
 
-// runCfnLint runs cfn-lint with every rule, informational ones included,
-// on deployments, files each naming a template and the values of its
-// parameters, and returns its findings, a line each: a finding about a
-// template starts with the template's path, one about a parameter's value
-// with the deployment's.
-func runCfnLint(t *testing.T, lint string, deployments []string) []string {
-	t.Helper()
-	args := []string{"--include-checks", "I", "--non-zero-exit-code", "informational", "--format", "parseable", "--deployment-files"}
-	cmd := exec.Command(lint, append(args, deployments...)...)
-	// Away from any .cfnlintrc of the tree.
-	cmd.Dir = t.TempDir()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var findings []string
-	for _, line := range strings.Split(stdout.String(), "\n") {
-		if line != "" {
-			findings = append(findings, line)
-		}
-	}
-	if err != nil && len(findings) == 0 || stderr.Len() > 0 {
-		t.Fatalf("cfn-lint: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
-	}
-	return findings
-}
+// cfnLintArgs run cfn-lint with every rule, informational ones
+// included, on deployment files, each naming a template and the values
+// of its parameters: a finding about a template starts with the
+// template's path, one about a parameter's value with the deployment's.
+var cfnLintArgs = []string{"--include-checks", "I", "--non-zero-exit-code", "informational", "--format", "parseable", "--deployment-files"}
 
 // TestCloudFormationCfnLint runs AWS's cfn-lint on every template (each
 // example's and the end-to-end test's committed file, and the output of
@@ -53,9 +32,6 @@ func runCfnLint(t *testing.T, lint string, deployments []string) []string {
 // broken template must fail it.
 func TestCloudFormationCfnLint(t *testing.T) {
 	lint := outputtest.PyCfnLint(t)
-	if testing.Short() {
-		t.Skip("cfn-lint takes seconds")
-	}
 	dir := t.TempDir()
 	cases := cfnCases(t)
 	// Each deployment (a template deployed with the defaults, or with
@@ -100,7 +76,7 @@ func TestCloudFormationCfnLint(t *testing.T) {
 	bad = bytes.Replace(bad, []byte(`"dynamodb:GetItem"`), []byte(`"dynamodb:TransactGetItems"`), 1)
 	deploy("bad", bad, nil)
 	var control []string
-	for _, f := range runCfnLint(t, lint, deploymentFiles) {
+	for _, f := range outputtest.RunPyCfnLint(t, lint, append(cfnLintArgs, deploymentFiles...)...) {
 		i := slices.IndexFunc(runs, func(r run) bool {
 			return strings.HasPrefix(f, r.template+":") || strings.HasPrefix(f, r.deployment+":")
 		})

@@ -4,6 +4,7 @@
 package outputtest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,5 +46,33 @@ func PyCfnLint(t *testing.T) string {
 		}
 		t.Skip(msg)
 	}
+	if testing.Short() {
+		t.Skip("cfn-lint takes seconds")
+	}
 	return path
+}
+
+// RunPyCfnLint runs the cfn-lint at path lint (PyCfnLint) with args, in a
+// directory of its own (away from any .cfnlintrc of the tree), and
+// returns its findings, a line each: with --format parseable, each
+// starts with the path of its file. cfn-lint takes seconds to start: a
+// test lints all its files in one run. The test fails when cfn-lint
+// fails with no finding, or writes to its standard error.
+func RunPyCfnLint(t *testing.T, lint string, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(lint, args...)
+	cmd.Dir = t.TempDir()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var findings []string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if line != "" {
+			findings = append(findings, line)
+		}
+	}
+	if err != nil && len(findings) == 0 || stderr.Len() > 0 {
+		t.Fatalf("cfn-lint: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	return findings
 }
