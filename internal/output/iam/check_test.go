@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
 
 // The IAM policy checker: the grammar of the IAM JSON policy language as
@@ -20,18 +22,6 @@ import (
 // hold and the policy variables it may use.
 
 const iamSchemaFile = "testdata/iam-policy.schema.json"
-
-// compileIAMSchema compiles the grammar; the compiler also checks it
-// against the draft 2020-12 meta-schema.
-func compileIAMSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(iamSchemaFile)
-	if err != nil {
-		t.Fatalf("compiling %s: %v", iamSchemaFile, err)
-	}
-	return sch
-}
 
 // dynamodbActions are the IAM actions of DynamoDB (Service Authorization
 // Reference, "Actions, resources, and condition keys for Amazon
@@ -211,7 +201,7 @@ func checkIAMPolicy(t *testing.T, sch *jsonschema.Schema, doc []byte) []string {
 // TestIAMChecker makes sure the checker refuses what it should: each
 // broken policy has at least one error.
 func TestIAMChecker(t *testing.T) {
-	sch := compileIAMSchema(t)
+	sch := outputtest.CompileSchema(t, iamSchemaFile)
 	good := `{"Version": "2012-10-17", "Statement": [{"Sid": "A", "Effect": "Allow", "Action": ["dynamodb:GetItem"],
 		"Resource": ["arn:aws:dynamodb:*:*:table/Things"],
 		"Condition": {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["A#*"]}, "Null": {"dynamodb:LeadingKeys": "false"}}}]}`

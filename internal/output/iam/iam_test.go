@@ -198,7 +198,7 @@ func exampleSpecs(t *testing.T) []string {
 // it grants exactly the calls of the spec's report and no more, and it
 // grants no Scan nor any wildcard.
 func TestIAMPolicyExamples(t *testing.T) {
-	sch := compileIAMSchema(t)
+	sch := outputtest.CompileSchema(t, iamSchemaFile)
 	for _, file := range exampleSpecs(t) {
 		t.Run(filepath.Base(filepath.Dir(file)), func(t *testing.T) {
 			res, doc := renderIAM(t, file, readFile(t, file))
@@ -371,7 +371,7 @@ outputs:
 // grammar, allows each key its template makes, and the *, ? and $ of a
 // literal match only themselves.
 func TestIAMPolicyHostile(t *testing.T) {
-	sch := compileIAMSchema(t)
+	sch := outputtest.CompileSchema(t, iamSchemaFile)
 	res, doc := renderIAM(t, "spec.yaml", []byte(hostileSpec))
 	for _, e := range checkIAMPolicy(t, sch, doc) {
 		t.Error(e)

@@ -1,6 +1,7 @@
 // Package outputtest holds what the tests of several output formats
-// share: a spec, and AWS's cfn-lint, which checks the CloudFormation
-// template and the IAM policy as a managed policy's document.
+// share: a spec, the compiling of a JSON Schema of a format, and AWS's
+// cfn-lint, which checks the CloudFormation template and the IAM policy
+// as a managed policy's document.
 package outputtest
 
 import (
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // PyCfnLintVersion is the version of AWS's cfn-lint (Python) that the
@@ -75,4 +78,15 @@ func RunPyCfnLint(t *testing.T, lint string, args ...string) []string {
 		t.Fatalf("cfn-lint: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
 	}
 	return findings
+}
+
+// CompileSchema compiles the JSON Schema in file (a format's grammar);
+// the compiler also checks it against the draft 2020-12 meta-schema.
+func CompileSchema(t *testing.T, file string) *jsonschema.Schema {
+	t.Helper()
+	sch, err := jsonschema.NewCompiler().Compile(file)
+	if err != nil {
+		t.Fatalf("compiling %s: %v", file, err)
+	}
+	return sch
 }

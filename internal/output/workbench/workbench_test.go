@@ -11,21 +11,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/dyngen/dyngen/generator"
+	"github.com/dyngen/dyngen/internal/output/outputtest"
 )
 
+// wbSchemaFile is the schema of the Workbench model.
 const wbSchemaFile = "testdata/workbench.schema.json"
-
-// compileWorkbenchSchema compiles the schema of the Workbench model; the
-// compiler also checks it against the draft 2020-12 meta-schema.
-func compileWorkbenchSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	sch, err := c.Compile(wbSchemaFile)
-	if err != nil {
-		t.Fatalf("compiling %s: %v", wbSchemaFile, err)
-	}
-	return sch
-}
 
 // validateJSON reports whether data, a JSON document, is valid by sch.
 func validateJSON(sch *jsonschema.Schema, data []byte) error {
@@ -42,7 +32,7 @@ func validateJSON(sch *jsonschema.Schema, data []byte) error {
 // DYNGEN_WORKBENCH_SAMPLES names when it is set (models exported by
 // Workbench, such as those of aws-samples/aws-dynamodb-examples).
 func TestWorkbenchSchemaAcceptsExports(t *testing.T) {
-	sch := compileWorkbenchSchema(t)
+	sch := outputtest.CompileSchema(t, wbSchemaFile)
 	files, err := filepath.Glob("testdata/workbench-samples/*.json")
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +90,7 @@ func generateWorkbench(t *testing.T, file string, data []byte) []byte {
 // tests read the current output), the schema accepts it, and it holds
 // together as Workbench reads it (checkWorkbenchModel).
 func TestWorkbenchGenerated(t *testing.T) {
-	sch := compileWorkbenchSchema(t)
+	sch := outputtest.CompileSchema(t, wbSchemaFile)
 	for _, spec := range wbSpecs {
 		t.Run(filepath.Base(filepath.Dir(spec)), func(t *testing.T) {
 			src, err := os.ReadFile(spec)
@@ -243,7 +233,7 @@ func checkWorkbenchModel(t *testing.T, data []byte) {
 // TestWorkbenchSchemaRejects checks that the schema can fail: broken
 // copies of a generated model are refused.
 func TestWorkbenchSchemaRejects(t *testing.T) {
-	sch := compileWorkbenchSchema(t)
+	sch := outputtest.CompileSchema(t, wbSchemaFile)
 	good, err := os.ReadFile("../../../example/bookreviews/workbench.json")
 	if err != nil {
 		t.Fatal(err)
@@ -329,7 +319,7 @@ outputs:
   workbench:
 `)
 	data := generateWorkbench(t, "spec.yaml", spec)
-	if err := validateJSON(compileWorkbenchSchema(t), data); err != nil {
+	if err := validateJSON(outputtest.CompileSchema(t, wbSchemaFile), data); err != nil {
 		t.Fatalf("the schema refuses it: %v\n%s", err, data)
 	}
 	for _, bad := range []string{"\n</script>", "\u2028", "\u202e"} {
