@@ -10,28 +10,6 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
-// hasCursors reports whether the package pages queries: whether it has
-// cursors and the Store's cursor key (a query's first item has none).
-func hasCursors(p *plan.Plan) bool {
-	for _, pp := range p.Patterns {
-		if pp.Form == plan.FormPages {
-			return true
-		}
-	}
-	return false
-}
-
-// hasQuery reports whether a pattern of p is a query, its first item's
-// included.
-func hasQuery(p *plan.Plan) bool {
-	for _, pp := range p.Patterns {
-		if pp.Form == plan.FormPages || pp.Form == plan.FormFirst {
-			return true
-		}
-	}
-	return false
-}
-
 // isRead reports whether the runtime sends the request of pp from a Read
 // variable and an index's (see readVar): a get by the primary key or a
 // query, but a unique value's lookup.

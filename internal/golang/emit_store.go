@@ -19,48 +19,6 @@ const (
 	maxBatchWrite           = 25  // writes per BatchWriteItem
 )
 
-// hasBatch reports whether a pattern of p is a batch.
-func hasBatch(p *plan.Plan) bool {
-	for _, pp := range p.Patterns {
-		if pp.Call == plan.BatchGetItem || pp.Call == plan.BatchWriteItem {
-			return true
-		}
-	}
-	return false
-}
-
-// hasTransaction reports whether a pattern of p is a transaction.
-func hasTransaction(p *plan.Plan) bool {
-	for _, pp := range p.Patterns {
-		if pp.Tx != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// hasClock reports whether a pattern of p, or a step of a transaction,
-// reads the Store's clock: one that treats expired items as absent.
-func hasClock(p *plan.Plan) bool {
-	for _, pp := range p.Patterns {
-		if pp.Request.Expiry != nil {
-			return true
-		}
-		if pp.Tx != nil {
-			for _, s := range pp.Tx.Steps {
-				if s.Plan.Request.Expiry != nil {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// needsClock reports whether the Store takes a clock: a pattern stamps
-// the items it writes, or treats expired items as absent.
-func (e *emitter) needsClock() bool { return hasClock(e.p) || e.p.Model.NeedsClock() }
-
 // storeFile emits the package doc, the Client interface, the Store with
 // its options, and the table definitions.
 func (e *emitter) storeFile() *jen.File {
@@ -96,13 +54,13 @@ func (e *emitter) storeFile() *jen.File {
 		for _, t := range m.Tables {
 			g.Add(trailing(jen.Id(t.StoreField()).String(), "physical name of table "+t.Name))
 		}
-		if hasCursors(e.p) {
+		if e.uses.Cursors {
 			g.Add(trailing(jen.Id("cursorKeys").Op("*").Add(rt("CursorKeys")), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
 		}
-		if hasBatch(e.p) {
+		if e.uses.Batch {
 			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
 		}
-		if e.needsClock() {
+		if e.uses.Clock {
 			g.Add(trailing(jen.Id(model.ClockField).Func().Params().Qual("time", "Time"), "set by "+model.ClockOption+"; time.Now by default"))
 		}
 	})
@@ -118,7 +76,7 @@ func (e *emitter) storeFile() *jen.File {
 			for _, t := range m.Tables {
 				g.Id(t.StoreField()).Op(":").Lit(t.Name)
 			}
-			if e.needsClock() {
+			if e.uses.Clock {
 				g.Id(model.ClockField).Op(":").Qual("time", "Now")
 			}
 		}),
@@ -132,11 +90,11 @@ func (e *emitter) storeFile() *jen.File {
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(t.StoreField()).Op("=").Id("name"))),
 		)
 	}
-	if hasCursors(e.p) {
+	if e.uses.Cursors {
 		f.Line()
 		e.cursorKeyOption(f)
 	}
-	if hasBatch(e.p) {
+	if e.uses.Batch {
 		f.Line()
 		commentf(f, "%s sets how many requests of one batch method are in "+
 			"flight at once (default %d; n < 1 means the default): a batch is sent in "+
@@ -145,7 +103,7 @@ func (e *emitter) storeFile() *jen.File {
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
 		)
 	}
-	if e.needsClock() {
+	if e.uses.Clock {
 		f.Line()
 		e.clockOption(f)
 	}
@@ -192,11 +150,11 @@ func (e *emitter) runtimeNames(f *jen.File) {
 func (e *emitter) holds(h model.Holder) bool {
 	switch h {
 	case model.HoldsQuery:
-		return hasQuery(e.p)
+		return e.uses.Query
 	case model.HoldsBatch:
-		return hasBatch(e.p)
+		return e.uses.Batch
 	case model.HoldsTransaction:
-		return hasTransaction(e.p)
+		return e.uses.Transaction
 	}
 	return true
 }
@@ -207,7 +165,7 @@ func (e *emitter) clockOption(f *jen.File) {
 	if e.p.Model.NeedsClock() {
 		uses = append(uses, "it stamps the items it writes with their created and updated times (the caller's values of those attributes are never written)")
 	}
-	if hasClock(e.p) {
+	if e.uses.Expiry {
 		uses = append(uses, "an item whose time to live is at or before its now has expired, and is absent (DynamoDB deletes it only eventually)")
 	}
 	comment(f, model.ClockOption+" sets the clock the Store reads the time from "+

@@ -49,6 +49,8 @@ type emitter struct {
 	bugs []error
 	// packageNames holds the package-level names a local must not hide.
 	packageNames map[string]bool
+	// uses is what the Store holds beyond its tables (plan.Uses).
+	uses plan.Uses
 	// version is the version of the runtime's API the code is written
 	// for (dynrt.GenVersion).
 	version int
@@ -83,7 +85,7 @@ func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, packageNames: p.PackageNames, version: version, keyTypes: p.Model.KeyTypes()}
+	e := &emitter{p: p, source: source, packageNames: p.PackageNames, version: version, keyTypes: p.Model.KeyTypes(), uses: p.Uses()}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// Each is printed from the plan alone (the key builders an entity's

@@ -573,6 +573,8 @@ func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 			}
 			if t.TTL != "" && a.Stored == t.TTL {
 				switch {
+				case a.Type == "":
+					// Its type is unknown, and said so.
 				case a.Type != Time:
 					r.errorf(attrNamePos(sa), "%s is stored as %s, the table's ttl attribute, which must be a time (epoch seconds); it is %s", what, a.Stored, a.Type)
 				case sa.Format.Set && a.Format != Unix:

@@ -127,6 +127,44 @@ func (pp *Pattern) keyBuilds(built func(*model.Entity, *model.KeyAttr)) {
 	}
 }
 
+// Uses is what a package's Store holds beyond its tables and calls, as
+// its patterns need it.
+type Uses struct {
+	// Query: a pattern reads a query's page or its first item.
+	Query bool
+	// Cursors: a pattern pages a query; the Store has a cursor key.
+	Cursors bool
+	// Batch: a pattern is a batch; the Store has a batch concurrency.
+	Batch bool
+	// Transaction: a pattern is a transaction.
+	Transaction bool
+	// Expiry: a pattern, or a step of a transaction, treats expired
+	// items as absent, by the Store's clock.
+	Expiry bool
+	// Clock: the Store has a clock: for Expiry, or to stamp the items
+	// it writes with their created and updated times.
+	Clock bool
+}
+
+// Uses is what p's Store holds beyond its tables and calls.
+func (p *Plan) Uses() Uses {
+	var u Uses
+	for _, pp := range p.Patterns {
+		u.Query = u.Query || pp.Form == FormPages || pp.Form == FormFirst
+		u.Cursors = u.Cursors || pp.Form == FormPages
+		u.Batch = u.Batch || pp.Call == BatchGetItem || pp.Call == BatchWriteItem
+		u.Transaction = u.Transaction || pp.Tx != nil
+		u.Expiry = u.Expiry || pp.Request.Expiry != nil
+		if pp.Tx != nil {
+			for _, s := range pp.Tx.Steps {
+				u.Expiry = u.Expiry || s.Plan.Request.Expiry != nil
+			}
+		}
+	}
+	u.Clock = u.Expiry || p.Model.NeedsClock()
+	return u
+}
+
 // clientCalls are the calls a Store may make, in the order its Client
 // interface lists them.
 var clientCalls = []Call{GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems, TransactWriteItems}
