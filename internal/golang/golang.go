@@ -79,6 +79,81 @@ func Package(p *plan.Plan, source string) ([]File, error) {
 // packageFor is Package, written for version of the runtime's API for
 // generated code.
 func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
+	files := make([]File, len(FileNames(p)))
+	err := renderFor(p, source, version, func(i int, f File) { files[i] = f })
+	if err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// FileNames returns the names of the files of the Go package the plan
+// describes, in the order of Package.
+func FileNames(p *plan.Plan) []string {
+	jobs := (&emitter{p: p}).jobs()
+	names := make([]string, len(jobs))
+	for _, j := range jobs {
+		names[j.index] = j.name
+	}
+	return names
+}
+
+// Render renders the files of Package, in parallel, and hands each to
+// each as soon as it is rendered, with its index in Package's order
+// (FileNames): each is called from several goroutines at once, in no
+// fixed order. With an error, a bug of dyngen as with Package, the files
+// handed to each are not the whole package.
+func Render(p *plan.Plan, source string, each func(i int, f File)) error {
+	return renderFor(p, source, dynrt.GenVersion, each)
+}
+
+// Head returns the lines every file of Package starts with: the header,
+// the source line naming the spec as source does, and the package
+// clause, as they are rendered. The command tells its files by them
+// before any is rendered.
+func Head(p *plan.Plan, source string) ([]byte, error) {
+	e := &emitter{p: p, source: model.SourceLine(source)}
+	return render(e.newFile())
+}
+
+// job is one file of the package to build and render.
+type job struct {
+	name  string
+	index int // in the order of Package: by name
+	build func() *jen.File
+}
+
+// jobs returns the files of the package, in the order they are best
+// rendered in: the largest first, so that no large file starts last while
+// the other cores idle. The API and the store files grow with every
+// pattern of the spec, a patterns file with those of one table, an
+// entity's file with one entity; the tables with the most patterns come
+// first.
+func (e *emitter) jobs() []job {
+	p := e.p
+	jobs := []job{{name: model.APIFile, build: e.apiFile}, {name: model.StoreFile, build: e.storeFile}}
+	pfs := e.patternFiles()
+	slices.SortStableFunc(pfs, func(a, b patternFile) int { return len(b.patterns) - len(a.patterns) })
+	for _, pf := range pfs {
+		jobs = append(jobs, job{name: pf.name, build: func() *jen.File { return e.patternsFile(pf.patterns) }})
+	}
+	for _, ent := range p.Model.Entities {
+		jobs = append(jobs, job{name: ent.File(), build: func() *jen.File { return e.entityFile(ent) }})
+	}
+	byName := make([]int, len(jobs))
+	for i := range byName {
+		byName[i] = i
+	}
+	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(jobs[a].name, jobs[b].name) })
+	for i, j := range byName {
+		jobs[j].index = i
+	}
+	return jobs
+}
+
+// renderFor is Render, written for version of the runtime's API for
+// generated code.
+func renderFor(p *plan.Plan, source string, version int, each func(i int, f File)) error {
 	// The source line is one line comment, whatever the spec's path.
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
@@ -88,35 +163,19 @@ func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 	// most of the work, so the files are built and rendered in parallel.
 	// Each is printed from the plan alone (the key builders an entity's
 	// file holds and the methods StoreAPI lists are the plan's), in any
-	// order; each result has its slot, so the output does not depend on
-	// the order they finish in.
-	type job struct {
-		name  string
-		build func() *jen.File
-	}
-	var jobs []job
-	for _, pf := range e.patternFiles() {
-		jobs = append(jobs, job{pf.name, func() *jen.File { return e.patternsFile(pf.patterns) }})
-	}
-	jobs = append(jobs, job{model.StoreFile, e.storeFile}, job{model.APIFile, e.apiFile})
-	for _, ent := range p.Model.Entities {
-		jobs = append(jobs, job{ent.File(), func() *jen.File { return e.entityFile(ent) }})
-	}
-	files := make([]File, len(jobs))
+	// order.
+	jobs := e.jobs()
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
-		data, err := render(jobs[i].build())
+		j := jobs[i]
+		data, err := render(j.build())
 		if err != nil {
-			errs[i] = fmt.Errorf("%s: %w", jobs[i].name, err)
+			errs[j.index] = fmt.Errorf("%s: %w", j.name, err)
 			return
 		}
-		files[i] = File{Name: jobs[i].name, Data: data}
+		each(j.index, File{Name: j.name, Data: data})
 	})
-	if err := errors.Join(append(errs, e.bugs...)...); err != nil {
-		return nil, err
-	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
-	return files, nil
+	return errors.Join(append(errs, e.bugs...)...)
 }
 
 // parallel calls f(0) to f(n-1) on one goroutine per core, handing the
