@@ -35,7 +35,7 @@ func (s *Store) CartContents(ctx context.Context, cartID string, page Page) (*Ca
 		return nil, dyngen.Fail("CartContents", &KeyError{Attr: "cartId", Reason: "empty"})
 	}
 	args.Values = map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: cartID}}
-	return dyngen.QueryPage[CartContentsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[CartContentsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "CartContents", Index: cartsIndex, KeyCondition: "#pk = :pk",
 		Names: map[string]string{"#pk": "cartId"},
 		PK:    ":pk",

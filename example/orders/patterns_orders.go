@@ -43,7 +43,7 @@ func (s *Store) TrackingPage(ctx context.Context, orderID int64, page Page) (*Tr
 	args := dyngen.Args{Table: s.ordersTable}
 	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
 	res := &TrackingPageResult{}
-	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "TrackingPage", Index: ordersIndex, KeyCondition: "#pk = :pk",
 		Names: map[string]string{"#pk": "orderId"},
 		PK:    ":pk",
@@ -106,7 +106,7 @@ type TrackingEventsResult dyngen.Result[TrackingEvent]
 func (s *Store) TrackingEvents(ctx context.Context, orderID int64, page Page) (*TrackingEventsResult, error) {
 	args := dyngen.Args{Table: s.ordersTable, SK: "EVENT#"}
 	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
-	return dyngen.QueryPage[TrackingEventsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[TrackingEventsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "TrackingEvents", Index: ordersIndex,
 		KeyCondition: "#pk = :pk AND begins_with(SK, :sk)",
 		Names:        map[string]string{"#pk": "orderId"},
@@ -138,7 +138,7 @@ func (s *Store) TrackingEventsAll(ctx context.Context, orderID int64) iter.Seq2[
 func (s *Store) LatestTrackingEvent(ctx context.Context, orderID int64) (*TrackingEvent, error) {
 	args := dyngen.Args{Table: s.ordersTable, SK: "EVENT#"}
 	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(orderID)}
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "LatestTrackingEvent", Index: ordersIndex,
 		KeyCondition: "#pk = :pk AND begins_with(SK, :sk)",
 		Names:        map[string]string{"#pk": "orderId"},
@@ -193,7 +193,7 @@ func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
 func (s *Store) GetOrder(ctx context.Context, orderID int64) (*Order, error) {
 	args := dyngen.Args{Table: s.ordersTable, SK: "ORDER"}
 	args.Values = map[string]types.AttributeValue{"orderId": dyngen.IntValue(orderID)}
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetOrder", Index: ordersIndex}, (*Order).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetOrder", Index: ordersIndex}, (*Order).UnmarshalItem)
 }
 
 const recordTrackingEventStep1Condition = "attribute_not_exists(#pk)"

@@ -39,7 +39,7 @@ var retailTableIndexGSI = &dyngen.Index{
 func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
 	args.PK = args.Key(customerPK(customerID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetCustomer", Index: retailTableIndex}, (*Customer).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetCustomer", Index: retailTableIndex}, (*Customer).UnmarshalItem)
 }
 
 // OrdersOfCustomerResult is one page of OrdersOfCustomer (see
@@ -61,7 +61,7 @@ type OrdersOfCustomerResult dyngen.Result[Order]
 func (s *Store) OrdersOfCustomer(ctx context.Context, customerID string, page Page) (*OrdersOfCustomerResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
 	args.PK = args.Key(orderPK(customerID))
-	return dyngen.QueryPage[OrdersOfCustomerResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[OrdersOfCustomerResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "OrdersOfCustomer", Index: retailTableIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -94,7 +94,7 @@ type RecentOrdersResult dyngen.Result[Order]
 func (s *Store) RecentOrders(ctx context.Context, customerID string, page Page) (*RecentOrdersResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ORDR#"}
 	args.PK = args.Key(orderPK(customerID))
-	return dyngen.QueryPage[RecentOrdersResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[RecentOrdersResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "RecentOrders", Index: retailTableIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 10,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -119,7 +119,7 @@ func (s *Store) RecentOrdersAll(ctx context.Context, customerID string) iter.Seq
 func (s *Store) GetOrder(ctx context.Context, orderID string) (*Order, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
 	args.PK = args.Key(orderGSIPK(orderID))
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "GetOrder", Index: retailTableIndexGSI,
 		KeyCondition: "#pk = :pk AND #sk = :sk",
 		Names:        map[string]string{"#pk": "GSIPK", "#sk": "GSISK"},
@@ -154,7 +154,7 @@ func (s *Store) OrderOfCustomer(ctx context.Context, params OrderOfCustomerParam
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
 	args.PK = args.Key(orderGSIPK(params.OrderID))
 	args.Values = map[string]types.AttributeValue{":customerId": &types.AttributeValueMemberS{Value: params.CustomerID}}
-	return dyngen.QueryPage[OrderOfCustomerResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[OrderOfCustomerResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "OrderOfCustomer", Index: retailTableIndexGSI,
 		KeyCondition: "#pk = :pk AND #sk = :sk", Filter: "#customerId = :customerId",
 		Names: map[string]string{"#customerId": "customerId", "#pk": "GSIPK", "#sk": "GSISK"},
@@ -187,7 +187,7 @@ type InvoicesOfCustomerResult dyngen.Result[Invoice]
 func (s *Store) InvoicesOfCustomer(ctx context.Context, customerID string, page Page) (*InvoicesOfCustomerResult, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "INVC#"}
 	args.PK = args.Key(invoicePK(customerID))
-	return dyngen.QueryPage[InvoicesOfCustomerResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[InvoicesOfCustomerResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "InvoicesOfCustomer", Index: retailTableIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -212,7 +212,7 @@ func (s *Store) InvoicesOfCustomerAll(ctx context.Context, customerID string) it
 func (s *Store) OrdersOfInvoice(ctx context.Context, invoiceID string) (*InvoiceOrder, error) {
 	args := dyngen.Args{Table: s.retailTableTable, SK: "ROOT"}
 	args.PK = args.Key(invoiceOrderPK(invoiceID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "OrdersOfInvoice", Index: retailTableIndex}, (*InvoiceOrder).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "OrdersOfInvoice", Index: retailTableIndex}, (*InvoiceOrder).UnmarshalItem)
 }
 
 const createCustomerCondition = "attribute_not_exists(PK)"

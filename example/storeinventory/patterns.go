@@ -56,7 +56,7 @@ func (s *Store) StoreLocation(ctx context.Context, storeID string) (*StoreLocati
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(storeMetadataPK(storeID))
 	args.SK = args.Key(storeMetadataSK(storeID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{
 		Method: "StoreLocation", Index: storeInventoryIndex,
 		Projection: "#location, #storeId",
 		Names:      map[string]string{"#location": "location", "#storeId": "storeId"},
@@ -76,7 +76,7 @@ type GoodsOfStoreResult dyngen.Result[Good]
 func (s *Store) GoodsOfStore(ctx context.Context, storeID string, page Page) (*GoodsOfStoreResult, error) {
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(goodPK(storeID))
-	return dyngen.QueryPage[GoodsOfStoreResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GoodsOfStoreResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsOfStore", Index: storeInventoryIndex, KeyCondition: "PK = :pk",
 		PK: ":pk",
 	}, (*Good).UnmarshalItem)
@@ -110,7 +110,7 @@ func (s *Store) GoodsInCategory(ctx context.Context, params GoodsInCategoryParam
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(goodPK(params.StoreID))
 	args.SK = args.KeyPath("category", params.Category, "#", "#") + "#"
-	return dyngen.QueryPage[GoodsInCategoryResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GoodsInCategoryResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsInCategory", Index: storeInventoryIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -144,7 +144,7 @@ type GoodsInCategoryByPriceResult dyngen.Result[Good]
 func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCategoryByPriceParams, page Page) (*GoodsInCategoryByPriceResult, error) {
 	args := dyngen.Args{Table: s.storeInventoryTable}
 	args.PK = args.Key(goodGSI1PK(params.StoreID, params.Category))
-	return dyngen.QueryPage[GoodsInCategoryByPriceResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GoodsInCategoryByPriceResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsInCategoryByPrice", Index: storeInventoryIndexGSI1,
 		KeyCondition: "GSI1PK = :pk", PK: ":pk",
 	}, (*Good).UnmarshalItem)
@@ -185,7 +185,7 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	args.PK = args.Key(goodGSI1PK(params.StoreID, params.Category))
 	args.Lo = dyngen.KeyInt(params.PriceFrom)
 	args.Hi = dyngen.KeyInt(params.PriceTo) + dyngen.HighChar
-	return dyngen.QueryPage[GoodsInPriceRangeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GoodsInPriceRangeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GoodsInPriceRange", Index: storeInventoryIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",

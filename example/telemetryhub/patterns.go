@@ -36,7 +36,7 @@ var telemetryHubIndexInverse = &dyngen.Index{
 func (s *Store) GetAccount(ctx context.Context, accountID string) (*Account, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "metadata:account"}
 	args.PK = args.Key(accountPK(accountID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetAccount", Index: telemetryHubIndex}, (*Account).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetAccount", Index: telemetryHubIndex}, (*Account).UnmarshalItem)
 }
 
 // GetUser reads one User by its primary key; ErrNotFound when there is
@@ -48,7 +48,7 @@ func (s *Store) GetUser(ctx context.Context, key UserKey) (*User, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable}
 	args.PK = args.Key(userPK(key.AccountID))
 	args.SK = args.Key(userSK(key.UserID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetUser", Index: telemetryHubIndex}, (*User).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetUser", Index: telemetryHubIndex}, (*User).UnmarshalItem)
 }
 
 // UsersOfAccountResult is one page of UsersOfAccount (see dyngen.Result).
@@ -67,7 +67,7 @@ type UsersOfAccountResult dyngen.Result[User]
 func (s *Store) UsersOfAccount(ctx context.Context, accountID string, page Page) (*UsersOfAccountResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
 	args.PK = args.Key(userPK(accountID))
-	return dyngen.QueryPage[UsersOfAccountResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[UsersOfAccountResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UsersOfAccount", Index: telemetryHubIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -98,7 +98,7 @@ type ServiceGroupsOfAccountResult dyngen.Result[ServiceGroup]
 func (s *Store) ServiceGroupsOfAccount(ctx context.Context, accountID string, page Page) (*ServiceGroupsOfAccountResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
 	args.PK = args.Key(serviceGroupPK(accountID))
-	return dyngen.QueryPage[ServiceGroupsOfAccountResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ServiceGroupsOfAccountResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ServiceGroupsOfAccount", Index: telemetryHubIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -136,7 +136,7 @@ func (s *Store) AccountData(ctx context.Context, accountID string, page Page) (*
 	args := dyngen.Args{Table: s.telemetryHubTable}
 	args.PK = args.Key(accountPK(accountID))
 	res := &AccountDataResult{}
-	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "AccountData", Index: telemetryHubIndex, KeyCondition: "PK = :pk",
 		PK: ":pk",
 	}, &res.Next, func(item map[string]types.AttributeValue) error {
@@ -196,7 +196,7 @@ type ServiceGroupsOfUserResult dyngen.Result[Membership]
 func (s *Store) ServiceGroupsOfUser(ctx context.Context, userID string, page Page) (*ServiceGroupsOfUserResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "servicegroup:"}
 	args.PK = args.Key(membershipPK(userID))
-	return dyngen.QueryPage[ServiceGroupsOfUserResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ServiceGroupsOfUserResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ServiceGroupsOfUser", Index: telemetryHubIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -229,7 +229,7 @@ type UsersOfServiceGroupResult dyngen.Result[Membership]
 func (s *Store) UsersOfServiceGroup(ctx context.Context, serviceGroupID string, page Page) (*UsersOfServiceGroupResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "user:"}
 	args.PK = args.Key(membershipSK(serviceGroupID))
-	return dyngen.QueryPage[UsersOfServiceGroupResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[UsersOfServiceGroupResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UsersOfServiceGroup", Index: telemetryHubIndexInverse,
 		KeyCondition: "SK = :pk AND begins_with(PK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -260,7 +260,7 @@ type UserByIDResult dyngen.Result[User]
 func (s *Store) UserByID(ctx context.Context, userID string, page Page) (*UserByIDResult, error) {
 	args := dyngen.Args{Table: s.telemetryHubTable, SK: "account:"}
 	args.PK = args.Key(userSK(userID))
-	return dyngen.QueryPage[UserByIDResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[UserByIDResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UserByID", Index: telemetryHubIndexInverse,
 		KeyCondition: "SK = :pk AND begins_with(PK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",

@@ -370,24 +370,6 @@ func expiredAt(item map[string]types.AttributeValue, ttl string, now types.Attri
 	return err == nil && Expired(item, ttl, sec)
 }
 
-// queryFixed holds what a Query's input points to, the request's own:
-// the client may change what it is given, and one block is cheaper than
-// a value per pointer.
-type queryFixed struct {
-	table, index, keyCondition, filter, projection string
-	forward, consistent                            bool
-	limit                                          int32
-	pk, sk, skLo, skHi                             types.AttributeValueMemberS
-}
-
-// limitRef is the input's Limit: nil for none.
-func (f *queryFixed) limitRef() *int32 {
-	if f.limit <= 0 {
-		return nil
-	}
-	return &f.limit
-}
-
 // IntDiff is the number a - b, exact also where it is outside int64's
 // range (DynamoDB's numbers hold 38 digits): an atomic add's condition
 // compares a stored value with a bound less the amount added.

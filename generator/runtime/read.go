@@ -84,10 +84,11 @@ type GetClient interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 }
 
-// getFixed holds what a GetItem's input points to, the request's own:
-// the client may change what it is given, and one block is cheaper than
-// a value per pointer.
+// getFixed holds a GetItem's input and what it points to, the request's
+// own: the client may change what it is given, and one block is cheaper
+// than a value per pointer.
 type getFixed struct {
+	in                dynamodb.GetItemInput
 	table, projection string
 	consistent        bool
 	pk, sk            types.AttributeValueMemberS
@@ -96,11 +97,11 @@ type getFixed struct {
 // GetItem reads the item of g with the key of a and decodes it; the
 // method's error over ErrNotFound when there is none (or it has
 // expired), or over the SDK's or the decoder's error.
-func GetItem[T any](ctx context.Context, c GetClient, a Args, g *Get, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
+func GetItem[T any](ctx context.Context, c GetClient, a *Args, g *Get, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
 	if a.Err != nil {
 		return nil, Fail(g.Method, a.Err)
 	}
-	item, err := getItem(ctx, c, g, &a)
+	item, err := getItem(ctx, c, g, a)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +133,8 @@ func getItem(ctx context.Context, c GetClient, g *Get, a *Args) (map[string]type
 			key[sk] = &f.sk
 		}
 	}
-	in := &dynamodb.GetItemInput{TableName: &f.table, Key: key}
+	in := &f.in
+	in.TableName, in.Key = &f.table, key
 	if g.Consistent {
 		in.ConsistentRead = &f.consistent
 	}
@@ -195,12 +197,60 @@ type QueryClient interface {
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 }
 
+// queryFixed holds a Query's input and what it points to, the request's
+// own: the client may change what it is given, and one block is cheaper
+// than a value per pointer.
+type queryFixed struct {
+	in                                             dynamodb.QueryInput
+	table, index, keyCondition, filter, projection string
+	forward, consistent                            bool
+	limit                                          int32
+	pk, sk, skLo, skHi                             types.AttributeValueMemberS
+}
+
+// limitRef is the input's Limit: nil for none.
+func (f *queryFixed) limitRef() *int32 {
+	if f.limit <= 0 {
+		return nil
+	}
+	return &f.limit
+}
+
 // input is q's request with the values of a, and limit (0: none). A
 // request sent has its own copies of the values (fresh): the client may
 // change what it is given.
 func (q *Query) input(a *Args, limit int32, fresh bool) *dynamodb.QueryInput {
-	f := &queryFixed{table: a.Table, keyCondition: q.KeyCondition, limit: limit}
 	values := make(map[string]types.AttributeValue, q.values()+len(a.Values))
+	// One block, written before any call: what is written to memory just
+	// allocated needs the garbage collector's write barrier the least.
+	f := &queryFixed{
+		table: a.Table, index: q.Index.Name, keyCondition: q.KeyCondition,
+		filter: q.Filter, projection: q.Projection, consistent: q.Consistent,
+		limit: limit,
+		pk:    types.AttributeValueMemberS{Value: a.PK},
+		sk:    types.AttributeValueMemberS{Value: a.SK},
+		skLo:  types.AttributeValueMemberS{Value: a.Lo},
+		skHi:  types.AttributeValueMemberS{Value: a.Hi},
+	}
+	in := &f.in
+	in.TableName, in.KeyConditionExpression = &f.table, &f.keyCondition
+	in.ExpressionAttributeValues, in.Limit = values, f.limitRef()
+	if q.Index.Name != "" {
+		in.IndexName = &f.index
+	}
+	if q.Filter != "" {
+		in.FilterExpression = &f.filter
+	}
+	if q.Projection != "" {
+		in.ProjectionExpression = &f.projection
+	}
+	if q.Descending {
+		// Forward is false: only the pointer is set.
+		in.ScanIndexForward = &f.forward
+	}
+	if q.Consistent {
+		in.ConsistentRead = &f.consistent
+	}
 	if len(a.Values) > 0 {
 		for ph, v := range a.Values {
 			if fresh {
@@ -210,52 +260,28 @@ func (q *Query) input(a *Args, limit int32, fresh bool) *dynamodb.QueryInput {
 		}
 	}
 	// The string values, the request's own, where Values holds none.
-	str := func(ph, value string, field *types.AttributeValueMemberS) {
-		if ph == "" {
-			return
-		}
-		if a.Values != nil {
-			if _, ok := values[ph]; ok {
-				return
-			}
-		}
-		field.Value = value
-		values[ph] = field
-	}
-	str(q.PK, a.PK, &f.pk)
-	str(q.SK, a.SK, &f.sk)
-	str(q.Lo, a.Lo, &f.skLo)
-	str(q.Hi, a.Hi, &f.skHi)
-	in := &dynamodb.QueryInput{
-		TableName:                 &f.table,
-		KeyConditionExpression:    &f.keyCondition,
-		ExpressionAttributeValues: values,
-		Limit:                     f.limitRef(),
-	}
-	if q.Index.Name != "" {
-		f.index = q.Index.Name
-		in.IndexName = &f.index
-	}
-	if q.Descending {
-		// Forward is false: only the pointer is set.
-		in.ScanIndexForward = &f.forward
-	}
-	if q.Consistent {
-		f.consistent = true
-		in.ConsistentRead = &f.consistent
-	}
-	if q.Projection != "" {
-		f.projection = q.Projection
-		in.ProjectionExpression = &f.projection
-	}
-	if q.Filter != "" {
-		f.filter = q.Filter
-		in.FilterExpression = &f.filter
-	}
+	putString(values, a.Values, q.PK, &f.pk)
+	putString(values, a.Values, q.SK, &f.sk)
+	putString(values, a.Values, q.Lo, &f.skLo)
+	putString(values, a.Values, q.Hi, &f.skHi)
 	if q.Names != nil {
 		in.ExpressionAttributeNames = maps.Clone(q.Names)
 	}
 	return in
+}
+
+// putString sets placeholder ph (none: "") of values to field, unless
+// given holds ph.
+func putString(values, given map[string]types.AttributeValue, ph string, field *types.AttributeValueMemberS) {
+	if ph == "" {
+		return
+	}
+	if given != nil {
+		if _, ok := given[ph]; ok {
+			return
+		}
+	}
+	values[ph] = field
 }
 
 // values is how many key condition values q sends.
@@ -274,7 +300,8 @@ func (q *Query) values() int {
 // of a, can read no item: the bounds of a BETWEEN the wrong way round,
 // which DynamoDB refuses.
 func (q *Query) empty(a *Args, in *dynamodb.QueryInput) bool {
-	if q.Op != "BETWEEN" {
+	if q.Lo == "" {
+		// No BETWEEN.
 		return false
 	}
 	if a.Values == nil {
@@ -314,12 +341,12 @@ func (q *Query) shape() queryShape {
 // it; the method's error over ErrNotFound when there is none (or it has
 // expired, or the decoder skips it), or over the SDK's or the decoder's
 // error.
-func QueryFirst[T any](ctx context.Context, c QueryClient, a Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
+func QueryFirst[T any](ctx context.Context, c QueryClient, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*T, error) {
 	if a.Err != nil {
 		return nil, Fail(q.Method, a.Err)
 	}
-	in := q.input(&a, q.Limit, true)
-	if q.empty(&a, in) {
+	in := q.input(a, q.Limit, true)
+	if q.empty(a, in) {
 		return nil, Fail(q.Method, ErrNotFound)
 	}
 	out, err := c.Query(ctx, in)
@@ -363,75 +390,101 @@ type PageOf[T any] interface {
 // Items that can't be decoded are left out of the result, which comes
 // with the method's error over a DecodeError listing them; on any other
 // error the result is nil.
-func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*R, error) {
-	var res Result[T]
-	next, ok, err := queryPage(ctx, c, keys, q, page, &a, func(n int) { res.Items = make([]T, 0, n) }, func(item map[string]types.AttributeValue) error {
+func QueryPage[R PageOf[T], T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*R, error) {
+	items, next, err := querySend(ctx, c, keys, q, page, a)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]T, 0, len(items))
+	var undecoded []UndecodedItem
+	for i, item := range items {
+		if !q.keeps(item) {
+			continue
+		}
 		// Decoded in place: a value of its own would escape to the heap
 		// (decode is unknown here).
 		var zero T
-		res.Items = append(res.Items, zero)
-		if err := decode(&res.Items[len(res.Items)-1], item); err != nil {
-			res.Items = res.Items[:len(res.Items)-1]
-			return err
+		list = append(list, zero)
+		if err := decode(&list[len(list)-1], item); err != nil {
+			list = list[:len(list)-1]
+			undecoded = q.undecoded(undecoded, i, err)
 		}
-		return nil
-	})
-	if !ok {
-		return nil, err
 	}
-	res.Next = next
-	r := R(res)
-	return &r, err
+	r := R(Result[T]{Items: list, Next: next})
+	return &r, undecodedErr(q.Method, undecoded)
 }
 
 // QueryEach is QueryPage for a query of several entities: each is given
 // every item the query keeps, and an error of it leaves the item out of
 // the page, listed in the DecodeError. It sets *next to the next page's
 // cursor; ok is false on an error that leaves no page.
-func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a Args, q *Query, next *Cursor, each func(item map[string]types.AttributeValue) error) (ok bool, err error) {
-	*next, ok, err = queryPage(ctx, c, keys, q, page, &a, func(int) {}, each)
-	return ok, err
+func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, next *Cursor, each func(item map[string]types.AttributeValue) error) (ok bool, err error) {
+	items, cursor, err := querySend(ctx, c, keys, q, page, a)
+	if err != nil {
+		return false, err
+	}
+	*next = cursor
+	var undecoded []UndecodedItem
+	for i, item := range items {
+		if q.keeps(item) {
+			if err := each(item); err != nil {
+				undecoded = q.undecoded(undecoded, i, err)
+			}
+		}
+	}
+	return true, undecodedErr(q.Method, undecoded)
 }
 
-// queryPage sends q's request from page's cursor and gives each item it
-// keeps to each, after telling start how many items DynamoDB returned.
-func queryPage(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, page Page, a *Args, start func(n int), each func(item map[string]types.AttributeValue) error) (Cursor, bool, error) {
+// keeps reports whether q keeps an item it read: one of its entity, when
+// it reads items of others (TypeAttr).
+func (q *Query) keeps(item map[string]types.AttributeValue) bool {
+	return q.TypeAttr == "" || IsType(item, q.TypeAttr, q.TypeValue)
+}
+
+// undecoded is list with the item at position i, which the decoder
+// refused with err, unless it skipped it (Skip): an item that can't be
+// decoded is left out of the page, and listed in its DecodeError.
+func (q *Query) undecoded(list []UndecodedItem, i int, err error) []UndecodedItem {
+	if err == Skip {
+		return list
+	}
+	return append(list, undecodable(i, err, q.Index.Item...))
+}
+
+// querySend sends q's request from page's cursor: the items DynamoDB
+// returned, and the next page's cursor; none where the key condition
+// can read no item.
+func querySend(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, page Page, a *Args) ([]map[string]types.AttributeValue, Cursor, error) {
 	if a.Err != nil {
-		return "", false, Fail(q.Method, a.Err)
+		return nil, "", Fail(q.Method, a.Err)
 	}
 	limit := pageLimit(page, q.Limit)
 	in := q.input(a, limit, true)
 	// The check of a cursor's start key, made only with a cursor.
-	scope := cursorScope{keys: keys, pattern: q.pattern(), clock: q.Clock}
+	var scope *cursorScope
 	if page.Cursor != "" {
 		shape := q.shape()
-		var err error
-		if scope, err = cursorStart(keys, page.Cursor, in, &shape); err != nil {
-			return "", false, Fail(q.Method, err)
+		start, err := cursorStart(keys, page.Cursor, in, &shape)
+		if err != nil {
+			return nil, "", Fail(q.Method, err)
 		}
+		scope = &start
 	}
 	if q.empty(a, in) {
-		start(0)
-		return "", true, nil
+		return nil, "", nil
 	}
 	out, err := c.Query(ctx, in)
 	if err != nil {
-		return "", false, Fail(q.Method, err)
+		return nil, "", Fail(q.Method, err)
 	}
-	start(len(out.Items))
-	// An item that can't be decoded is left out, and listed in the
-	// page's DecodeError: the others are still read.
-	var undecoded []UndecodedItem
-	for i, item := range out.Items {
-		if q.TypeAttr != "" && !IsType(item, q.TypeAttr, q.TypeValue) {
-			continue
-		}
-		if err := each(item); err != nil && err != Skip {
-			undecoded = append(undecoded, undecodable(i, err, q.Index.Item...))
-		}
+	if len(out.LastEvaluatedKey) == 0 {
+		return out.Items, "", nil
 	}
-	next := cursorNext(&scope, out.LastEvaluatedKey, func() *dynamodb.QueryInput { return q.input(a, limit, false) })
-	return next, true, undecodedErr(q.Method, undecoded)
+	if scope == nil {
+		scope = &cursorScope{keys: keys, pattern: q.pattern(), clock: q.Clock}
+	}
+	next := cursorNext(scope, out.LastEvaluatedKey, func() *dynamodb.QueryInput { return q.input(a, limit, false) })
+	return out.Items, next, nil
 }
 
 // Walk yields every item of every page that page returns, reading the
@@ -440,6 +493,8 @@ func queryPage(ctx context.Context, c QueryClient, keys *CursorKeys, q *Query, p
 // page that left out the items it could not decode, with a DecodeError),
 // and stops after the last page, at an error with no next page, and when
 // the caller stops.
+//
+//go:noinline
 func Walk[R PageOf[T], T any](page func(Page) (*R, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var p Page

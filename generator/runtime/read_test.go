@@ -59,7 +59,7 @@ func TestGetItem(t *testing.T) {
 	ctx := context.Background()
 	g := &Get{Method: "GetR", Index: readIndex, Consistent: true, Projection: "#n", Names: map[string]string{"#n": "name"}, TTL: "ttl"}
 	c := &readClient{item: named("ana")}
-	v, err := GetItem(ctx, c, Args{Table: "T", PK: "P", SK: "ana", Now: 100}, g, decodeReadItem)
+	v, err := GetItem(ctx, c, &Args{Table: "T", PK: "P", SK: "ana", Now: 100}, g, decodeReadItem)
 	if err != nil || v.Name != "ana" {
 		t.Fatalf("GetItem: %v, %v", v, err)
 	}
@@ -73,7 +73,7 @@ func TestGetItem(t *testing.T) {
 		t.Error("the client changed the Get's names")
 	}
 	// A key value of type N, from Values.
-	GetItem(ctx, c, Args{Table: "T", PK: "P", Values: map[string]types.AttributeValue{"SK": &types.AttributeValueMemberN{Value: "7"}}}, g, decodeReadItem)
+	GetItem(ctx, c, &Args{Table: "T", PK: "P", Values: map[string]types.AttributeValue{"SK": &types.AttributeValueMemberN{Value: "7"}}}, g, decodeReadItem)
 	if n, ok := c.gets[1].Key["SK"].(*types.AttributeValueMemberN); !ok || n.Value != "7" {
 		t.Errorf("GetItem sent the key %v", c.gets[1].Key)
 	}
@@ -92,7 +92,7 @@ func TestGetItem(t *testing.T) {
 		{"an item that can't be decoded", named("bad"), ErrInvalidItem},
 	} {
 		c.item = tc.item
-		if v, err := GetItem(ctx, c, Args{Table: "T", PK: "P", SK: "x", Now: 100}, g, decodeReadItem); v != nil || !errors.Is(err, tc.want) || err.Error()[:len("dyngen: GetR: ")] != "dyngen: GetR: " {
+		if v, err := GetItem(ctx, c, &Args{Table: "T", PK: "P", SK: "x", Now: 100}, g, decodeReadItem); v != nil || !errors.Is(err, tc.want) || err.Error()[:len("dyngen: GetR: ")] != "dyngen: GetR: " {
 			t.Errorf("%s: %v, %v; want the method's error over %v", tc.what, v, err, tc.want)
 		}
 	}
@@ -100,7 +100,7 @@ func TestGetItem(t *testing.T) {
 	n := len(c.gets)
 	a := Args{Table: "T"}
 	a.PK = a.KeyString("id", "", "#")
-	if _, err := GetItem(ctx, c, a, g, decodeReadItem); !errors.Is(err, ErrInvalidKey) || len(c.gets) != n {
+	if _, err := GetItem(ctx, c, &a, g, decodeReadItem); !errors.Is(err, ErrInvalidKey) || len(c.gets) != n {
 		t.Errorf("a refused key value: %v, %d calls", err, len(c.gets)-n)
 	}
 }
@@ -113,7 +113,7 @@ func TestQueryPage(t *testing.T) {
 	last := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: "b"}}
 	c := &readClient{items: []map[string]types.AttributeValue{named("a"), other, named("bad"), named("skip"), named("b")}, last: last}
 	a := Args{Table: "T", PK: "P", Lo: "a", Hi: "z"}
-	res, err := QueryPage[Result[readItem]](ctx, c, nil, Page{}, a, q, decodeReadItem)
+	res, err := QueryPage[Result[readItem]](ctx, c, nil, Page{}, &a, q, decodeReadItem)
 	var de *DecodeError
 	if res == nil || !errors.As(err, &de) || len(de.Items) != 1 || de.Items[0].Position != 2 {
 		t.Fatalf("QueryPage: %v, %v; want a page and the DecodeError of item 2", res, err)
@@ -127,7 +127,7 @@ func TestQueryPage(t *testing.T) {
 	}
 	// The next page, from the cursor: its start key, checked, is sent.
 	c.last = nil
-	if _, err := QueryPage[Result[readItem]](ctx, c, nil, Page{Cursor: res.Next, Limit: 2}, a, q, decodeReadItem); err == nil || !errors.As(err, &de) {
+	if _, err := QueryPage[Result[readItem]](ctx, c, nil, Page{Cursor: res.Next, Limit: 2}, &a, q, decodeReadItem); err == nil || !errors.As(err, &de) {
 		t.Fatalf("the next page: %v", err)
 	}
 	if in := c.queries[1]; *in.Limit != 2 || in.ExclusiveStartKey["SK"].(*types.AttributeValueMemberS).Value != "b" {
@@ -137,19 +137,19 @@ func TestQueryPage(t *testing.T) {
 	n := len(c.queries)
 	b := a
 	b.PK = "Q"
-	if _, err := QueryPage[Result[readItem]](ctx, c, nil, Page{Cursor: res.Next}, b, q, decodeReadItem); !errors.Is(err, ErrInvalidCursor) || len(c.queries) != n {
+	if _, err := QueryPage[Result[readItem]](ctx, c, nil, Page{Cursor: res.Next}, &b, q, decodeReadItem); !errors.Is(err, ErrInvalidCursor) || len(c.queries) != n {
 		t.Errorf("a cursor of another partition: %v, %d calls", err, len(c.queries)-n)
 	}
 	// Bounds the wrong way round: an empty page, and no call.
 	b = a
 	b.Lo, b.Hi = "z", "a"
-	if res, err := QueryPage[Result[readItem]](ctx, c, nil, Page{}, b, q, decodeReadItem); err != nil || res == nil || len(res.Items) != 0 || len(c.queries) != n {
+	if res, err := QueryPage[Result[readItem]](ctx, c, nil, Page{}, &b, q, decodeReadItem); err != nil || res == nil || len(res.Items) != 0 || len(c.queries) != n {
 		t.Errorf("empty bounds: %v, %v, %d calls", res, err, len(c.queries)-n)
 	}
 	// Values given in Values are the request's own copies.
 	b = a
 	b.Values = map[string]types.AttributeValue{":lo": &types.AttributeValueMemberS{Value: "b"}, ":x": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberN{Value: "1"}}}}
-	QueryPage[Result[readItem]](ctx, c, nil, Page{}, b, q, decodeReadItem)
+	QueryPage[Result[readItem]](ctx, c, nil, Page{}, &b, q, decodeReadItem)
 	sent := c.queries[len(c.queries)-1].ExpressionAttributeValues
 	if !reflect.DeepEqual(sent[":lo"], b.Values[":lo"]) || !reflect.DeepEqual(sent[":x"], b.Values[":x"]) || sent[":x"] == b.Values[":x"] {
 		t.Errorf("sent %v for the values %v", sent, b.Values)
@@ -160,17 +160,17 @@ func TestQueryFirstAndEach(t *testing.T) {
 	ctx := context.Background()
 	q := &Query{Method: "FirstR", Index: readIndex, KeyCondition: "PK = :pk", Limit: 1, PK: ":pk", TTL: "ttl"}
 	c := &readClient{items: []map[string]types.AttributeValue{named("a")}}
-	if v, err := QueryFirst(ctx, c, Args{Table: "T", PK: "P"}, q, decodeReadItem); err != nil || v.Name != "a" {
+	if v, err := QueryFirst(ctx, c, &Args{Table: "T", PK: "P"}, q, decodeReadItem); err != nil || v.Name != "a" {
 		t.Errorf("QueryFirst: %v, %v", v, err)
 	}
 	c.items = nil
-	if _, err := QueryFirst(ctx, c, Args{Table: "T", PK: "P"}, q, decodeReadItem); !errors.Is(err, ErrNotFound) {
+	if _, err := QueryFirst(ctx, c, &Args{Table: "T", PK: "P"}, q, decodeReadItem); !errors.Is(err, ErrNotFound) {
 		t.Errorf("QueryFirst of no item: %v", err)
 	}
 	c.items = []map[string]types.AttributeValue{named("a"), named("bad"), named("b")}
 	var names []string
 	var next Cursor
-	ok, err := QueryEach(ctx, c, nil, Page{}, Args{Table: "T", PK: "P"}, &Query{Method: "EachR", Index: readIndex, KeyCondition: "PK = :pk", PK: ":pk"}, &next, func(item map[string]types.AttributeValue) error {
+	ok, err := QueryEach(ctx, c, nil, Page{}, &Args{Table: "T", PK: "P"}, &Query{Method: "EachR", Index: readIndex, KeyCondition: "PK = :pk", PK: ":pk"}, &next, func(item map[string]types.AttributeValue) error {
 		var v readItem
 		if err := decodeReadItem(&v, item); err != nil {
 			return err

@@ -37,7 +37,7 @@ func (s *Store) GetGauge(ctx context.Context, key GaugeKey) (*Gauge, error) {
 		"level": &types.AttributeValueMemberN{Value: args.KeyFloat("level", key.Level)},
 		"zone":  &types.AttributeValueMemberN{Value: args.KeyFloat("zone", key.Zone)},
 	}
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetGauge", Index: gaugesIndex}, (*Gauge).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetGauge", Index: gaugesIndex}, (*Gauge).UnmarshalItem)
 }
 
 // PutGauge writes gauge whole, replacing any item with its key.
@@ -196,7 +196,7 @@ func (s *Store) GaugesFrom(ctx context.Context, params GaugesFromParams, page Pa
 		":pk": &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
 		":sk": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.Level)},
 	}
-	return dyngen.QueryPage[GaugesFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GaugesFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GaugesFrom", Index: gaugesIndex,
 		KeyCondition: "#pk = :pk AND #sk >= :sk",
 		Names:        map[string]string{"#pk": "zone", "#sk": "level"},
@@ -232,7 +232,7 @@ func (s *Store) GaugesBetween(ctx context.Context, params GaugesBetweenParams, p
 		":skhi": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.LevelTo)},
 		":sklo": &types.AttributeValueMemberN{Value: args.KeyFloat("level", params.LevelFrom)},
 	}
-	return dyngen.QueryPage[GaugesBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GaugesBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GaugesBetween", Index: gaugesIndex,
 		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
 		Names:        map[string]string{"#pk": "zone", "#sk": "level"},
@@ -266,7 +266,7 @@ func (s *Store) GaugesAtLevel(ctx context.Context, params GaugesAtLevelParams, p
 		":pk": &types.AttributeValueMemberN{Value: args.Key(gaugeAt(params.Level))},
 		":sk": &types.AttributeValueMemberN{Value: args.KeyFloat("zone", params.Zone)},
 	}
-	return dyngen.QueryPage[GaugesAtLevelResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[GaugesAtLevelResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "GaugesAtLevel", Index: gaugesIndexByLevel,
 		KeyCondition: "#pk = :pk AND #sk > :sk",
 		Names:        map[string]string{"#pk": "at", "#sk": "zone"},

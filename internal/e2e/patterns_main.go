@@ -127,7 +127,7 @@ type WidgetKeysResult dyngen.Result[WidgetKeysItem]
 func (s *Store) WidgetKeys(ctx context.Context, serial string, page Page) (*WidgetKeysResult, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(widgetGSI2PK(serial))
-	return dyngen.QueryPage[WidgetKeysResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetKeysResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetKeys", Index: mainIndexByKeys, KeyCondition: "GSI2PK = :pk",
 		PK: ":pk",
 	}, func(v *WidgetKeysItem, item map[string]types.AttributeValue) error {
@@ -156,7 +156,7 @@ func (s *Store) GetWidget(ctx context.Context, key WidgetKey) (*Widget, error) {
 	args.PK = args.Key(widgetPK(key.OwnerID))
 	args.SK = args.Key(widgetSK(key.WidgetID))
 	args.Now = s.clock().Unix()
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetWidget", Index: mainIndex, Consistent: true, TTL: "expiresAt"}, (*Widget).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetWidget", Index: mainIndex, Consistent: true, TTL: "expiresAt"}, (*Widget).UnmarshalItem)
 }
 
 // WidgetBySerialParams holds the inputs of WidgetBySerial.
@@ -182,7 +182,7 @@ func (s *Store) WidgetBySerial(ctx context.Context, params WidgetBySerialParams)
 	args.PK = args.Key(widgetGSI1PK(params.Region))
 	args.SK = args.Key(widgetGSI1SK(params.Serial))
 	args.Now = s.clock().Unix()
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "WidgetBySerial", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND GSI1SK = :sk", Limit: 1, Op: "=", PK: ":pk",
 		SK: ":sk", TTL: "expiresAt",
@@ -218,7 +218,7 @@ func (s *Store) WidgetsInRegion(ctx context.Context, params WidgetsInRegionParam
 		":now":    dyngen.IntValue(s.clock().Unix()),
 		":status": &types.AttributeValueMemberS{Value: string(params.Status)},
 	}
-	return dyngen.QueryPage[WidgetsInRegionResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetsInRegionResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsInRegion", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)",
 		Filter:       "#status = :status AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -256,7 +256,7 @@ func (s *Store) ActiveWidgets(ctx context.Context, ownerID string, page Page) (*
 		":active": &types.AttributeValueMemberBOOL{Value: true},
 		":now":    dyngen.IntValue(s.clock().Unix()),
 	}
-	return dyngen.QueryPage[ActiveWidgetsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ActiveWidgetsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ActiveWidgets", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
 		Filter:       "#active = :active AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -296,7 +296,7 @@ func (s *Store) WidgetsInStatus(ctx context.Context, ownerID string, page Page) 
 		":status_1": &types.AttributeValueMemberS{Value: "draft"},
 		":status_2": &types.AttributeValueMemberS{Value: "retired"},
 	}
-	return dyngen.QueryPage[WidgetsInStatusResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetsInStatusResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsInStatus", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
 		Filter:       "#status IN (:status_1, :status_2) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -339,7 +339,7 @@ func (s *Store) WidgetsInCategory(ctx context.Context, params WidgetsInCategoryP
 	args.PK = args.Key(widgetPK(params.OwnerID))
 	args.SK = "CAT/" + args.KeyPath("category", params.Category, "/", "/") + "/"
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
-	return dyngen.QueryPage[WidgetsInCategoryResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetsInCategoryResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsInCategory", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND begins_with(LSI1SK, :sk)",
 		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -392,7 +392,7 @@ func (s *Store) WidgetNames(ctx context.Context, ownerID string, page Page) (*Wi
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
 	args.PK = args.Key(widgetPK(ownerID))
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
-	return dyngen.QueryPage[WidgetNamesResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetNamesResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetNames", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
 		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -427,7 +427,7 @@ func (s *Store) WidgetOwners(ctx context.Context, widgetID string, page Page) (*
 	args := dyngen.Args{Table: s.mainTable, SK: "OWNER#"}
 	args.PK = args.Key(widgetSK(widgetID))
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
-	return dyngen.QueryPage[WidgetOwnersResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetOwnersResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetOwners", Index: mainIndexInverted,
 		KeyCondition: "SK = :pk AND begins_with(PK, :sk)",
 		Filter:       "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
@@ -474,7 +474,7 @@ func (s *Store) OwnerPage(ctx context.Context, ownerID string, page Page) (*Owne
 	args.PK = args.Key(widgetPK(ownerID))
 	args.Values = map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())}
 	res := &OwnerPageResult{}
-	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "OwnerPage", Index: mainIndex, KeyCondition: "PK = :pk",
 		Filter: "(attribute_not_exists(#expiresAt) OR #expiresAt > :now)",
 		Names:  map[string]string{"#expiresAt": "expiresAt"},
@@ -531,7 +531,7 @@ type WidgetsWithExpiredResult dyngen.Result[Widget]
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
 	args.PK = args.Key(widgetPK(ownerID))
-	return dyngen.QueryPage[WidgetsWithExpiredResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[WidgetsWithExpiredResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "WidgetsWithExpired", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -558,7 +558,7 @@ type EventsResult dyngen.Result[Event]
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
 	args.PK = args.Key(eventPK(ownerID))
-	return dyngen.QueryPage[EventsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "Events", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -584,7 +584,7 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 func (s *Store) LatestEvent(ctx context.Context, ownerID string) (*Event, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
 	args.PK = args.Key(eventPK(ownerID))
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "LatestEvent", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 1,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -606,7 +606,7 @@ type EventsDescResult dyngen.Result[Event]
 func (s *Store) EventsDesc(ctx context.Context, ownerID string, page Page) (*EventsDescResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "EVENT#"}
 	args.PK = args.Key(eventPK(ownerID))
-	return dyngen.QueryPage[EventsDescResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsDescResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsDesc", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Descending: true, Limit: 3,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -642,7 +642,7 @@ func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, pag
 		return &EventsBeforeResult{}, nil
 	}
 	args.Hi = "EVENT#" + dyngen.KeyInt(params.Seq-1) + dyngen.HighChar
-	return dyngen.QueryPage[EventsBeforeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsBeforeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsBefore", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -675,7 +675,7 @@ func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Pa
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Hi = "EVENT#" + dyngen.KeyInt(params.Seq) + dyngen.HighChar
-	return dyngen.QueryPage[EventsUpToResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsUpToResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsUpTo", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -708,7 +708,7 @@ func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page 
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVENT#" + dyngen.KeyInt(params.Seq) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAfterResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsAfterResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAfter", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -742,7 +742,7 @@ func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Pa
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVENT#" + dyngen.KeyInt(params.Seq)
-	return dyngen.QueryPage[EventsFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsFrom", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Descending: true,
 		Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -777,7 +777,7 @@ func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, p
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVENT#" + dyngen.KeyInt(params.SeqFrom)
 	args.Hi = "EVENT#" + dyngen.KeyInt(params.SeqTo) + dyngen.HighChar
-	return dyngen.QueryPage[EventsBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsBetween", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -814,7 +814,7 @@ func (s *Store) EventsAtBefore(ctx context.Context, params EventsAtBeforeParams,
 		return &EventsAtBeforeResult{}, nil
 	}
 	args.Hi = "EVAT#" + args.KeyTime("at", instantBefore) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtBeforeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsAtBeforeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtBefore", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -847,7 +847,7 @@ func (s *Store) EventsAtUpTo(ctx context.Context, params EventsAtUpToParams, pag
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVAT#0000-01-01T00:00:00.000000000Z"}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Hi = "EVAT#" + args.KeyTime("at", params.At) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtUpToResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsAtUpToResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtUpTo", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -880,7 +880,7 @@ func (s *Store) EventsAtAfter(ctx context.Context, params EventsAtAfterParams, p
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVAT#" + args.KeyTime("at", params.At) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtAfterResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsAtAfterResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtAfter", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -913,7 +913,7 @@ func (s *Store) EventsAtFrom(ctx context.Context, params EventsAtFromParams, pag
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVAT#9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVAT#" + args.KeyTime("at", params.At)
-	return dyngen.QueryPage[EventsAtFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsAtFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtFrom", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -949,7 +949,7 @@ func (s *Store) EventsAtBetween(ctx context.Context, params EventsAtBetweenParam
 	args.PK = args.Key(eventPK(params.OwnerID))
 	args.Lo = "EVAT#" + args.KeyTime("at", params.AtFrom)
 	args.Hi = "EVAT#" + args.KeyTime("at", params.AtTo) + dyngen.HighChar
-	return dyngen.QueryPage[EventsAtBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[EventsAtBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "EventsAtBetween", Index: mainIndexLSI1,
 		KeyCondition: "PK = :pk AND LSI1SK BETWEEN :sklo AND :skhi", Descending: true,
 		Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -979,7 +979,7 @@ type NotesResult dyngen.Result[Note]
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#"}
 	args.PK = args.Key(notePK(ownerID))
-	return dyngen.QueryPage[NotesResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[NotesResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "Notes", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk", TypeAttr: "_type", TypeValue: "Note",
@@ -1000,7 +1000,7 @@ func (s *Store) GetNote(ctx context.Context, key NoteKey) (*Note, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(notePK(key.OwnerID))
 	args.SK = args.Key(noteSK(key.NoteID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetNote", Index: mainIndex}, (*Note).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetNote", Index: mainIndex}, (*Note).UnmarshalItem)
 }
 
 // PinsResult is one page of Pins (see dyngen.Result).
@@ -1018,7 +1018,7 @@ type PinsResult dyngen.Result[Pin]
 func (s *Store) Pins(ctx context.Context, ownerID string, page Page) (*PinsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "NOTE#PIN#"}
 	args.PK = args.Key(pinPK(ownerID))
-	return dyngen.QueryPage[PinsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[PinsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "Pins", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -2026,7 +2026,7 @@ func (s *Store) GetEvent(ctx context.Context, key EventKey) (*Event, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(eventPK(key.OwnerID))
 	args.SK = args.Key(eventSK(key.Seq))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetEvent", Index: mainIndex}, (*Event).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetEvent", Index: mainIndex}, (*Event).UnmarshalItem)
 }
 
 // GetEvents reads the Event items of keys, in the order of keys; keys with
@@ -2207,7 +2207,7 @@ func (s *Store) GetTheme(ctx context.Context, key ThemeKey) (*Theme, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(themePK(key.OwnerID))
 	args.SK = args.Key(themeSK(key.Style))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetTheme", Index: mainIndex}, (*Theme).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetTheme", Index: mainIndex}, (*Theme).UnmarshalItem)
 }
 
 const createThemeCondition = "attribute_not_exists(PK)"
@@ -2292,7 +2292,7 @@ func (s *Store) ThemesLike(ctx context.Context, params ThemesLikeParams, page Pa
 		return nil, dyngen.Fail("ThemesLike", err)
 	}
 	args.SK = "THEME#" + stylePrefix
-	return dyngen.QueryPage[ThemesLikeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ThemesLikeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ThemesLike", Index: mainIndex,
 		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk", TypeAttr: "_type", TypeValue: "Theme",
@@ -2327,7 +2327,7 @@ func (s *Store) ThemesFrom(ctx context.Context, params ThemesFromParams, page Pa
 	args := dyngen.Args{Table: s.mainTable, Hi: "THEME#" + dyngen.HighChar}
 	args.PK = args.Key(themePK(params.OwnerID))
 	args.Lo = "THEME#" + args.KeyEnum("style", string(params.Style), params.Style.Valid(), "#")
-	return dyngen.QueryPage[ThemesFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ThemesFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ThemesFrom", Index: mainIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Op: "BETWEEN",
 		PK: ":pk", Lo: ":sklo", Hi: ":skhi", TypeAttr: "_type", TypeValue: "Theme",
@@ -2586,7 +2586,7 @@ func (s *Store) createAdminThemeInput(adminTheme *AdminTheme) (*dynamodb.PutItem
 func (s *Store) GetAdminTheme(ctx context.Context, ownerID string) (*AdminTheme, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "THEME#ADMIN"}
 	args.PK = args.Key(adminThemePK(ownerID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetAdminTheme", Index: mainIndex}, (*AdminTheme).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetAdminTheme", Index: mainIndex}, (*AdminTheme).UnmarshalItem)
 }
 
 // GetRepo reads one Repo by its primary key; ErrNotFound when there is
@@ -2598,7 +2598,7 @@ func (s *Store) GetRepo(ctx context.Context, key RepoKey) (*Repo, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(repoPK(key.OwnerID))
 	args.SK = args.Key(repoSK(key.RepoID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetRepo", Index: mainIndex}, (*Repo).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetRepo", Index: mainIndex}, (*Repo).UnmarshalItem)
 }
 
 const createRepoCondition = "attribute_not_exists(PK)"
@@ -2651,7 +2651,7 @@ type ReposByVisibilityResult dyngen.Result[Repo]
 func (s *Store) ReposByVisibility(ctx context.Context, public bool, page Page) (*ReposByVisibilityResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "REPO#"}
 	args.PK = args.Key(repoGSI1PK(public))
-	return dyngen.QueryPage[ReposByVisibilityResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReposByVisibilityResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReposByVisibility", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -2838,7 +2838,7 @@ type ReposByTopicResult dyngen.Result[ReposByTopicItem]
 func (s *Store) ReposByTopic(ctx context.Context, topic string, page Page) (*ReposByTopicResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "REPO#"}
 	args.PK = args.Key(repoGSI2PK(topic))
-	return dyngen.QueryPage[ReposByTopicResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReposByTopicResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReposByTopic", Index: mainIndexByKeys,
 		KeyCondition: "GSI2PK = :pk AND begins_with(GSI2SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -2999,7 +2999,7 @@ func (s *Store) GetMember(ctx context.Context, username string) (*Member, error)
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(memberPK(username))
 	args.SK = args.Key(memberSK(username))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetMember", Index: mainIndex}, (*Member).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetMember", Index: mainIndex}, (*Member).UnmarshalItem)
 }
 
 const createPhotoCondition = "attribute_not_exists(PK)"
@@ -3045,7 +3045,7 @@ func (s *Store) GetPhoto(ctx context.Context, photoID string) (*Photo, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(photoPK(photoID))
 	args.SK = args.Key(photoSK(photoID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetPhoto", Index: mainIndex}, (*Photo).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetPhoto", Index: mainIndex}, (*Photo).UnmarshalItem)
 }
 
 // GetLike reads one Like by its primary key; ErrNotFound when there is
@@ -3057,7 +3057,7 @@ func (s *Store) GetLike(ctx context.Context, key LikeKey) (*Like, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(likePK(key.PhotoID))
 	args.SK = args.Key(likeSK(key.Username))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetLike", Index: mainIndex}, (*Like).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetLike", Index: mainIndex}, (*Like).UnmarshalItem)
 }
 
 // GetFollow reads one Follow by its primary key; ErrNotFound when there is
@@ -3069,7 +3069,7 @@ func (s *Store) GetFollow(ctx context.Context, key FollowKey) (*Follow, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(followPK(key.Follower))
 	args.SK = args.Key(followSK(key.Followee))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetFollow", Index: mainIndex}, (*Follow).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetFollow", Index: mainIndex}, (*Follow).UnmarshalItem)
 }
 
 const createBlockCondition = "attribute_not_exists(PK)"
@@ -4486,7 +4486,7 @@ func (s *Store) GetCounter(ctx context.Context, key CounterKey) (*Counter, error
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(counterPK(key.OwnerID))
 	args.SK = args.Key(counterSK(key.CounterID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetCounter", Index: mainIndex, Consistent: true}, (*Counter).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetCounter", Index: mainIndex, Consistent: true}, (*Counter).UnmarshalItem)
 }
 
 const createCounterCondition = "attribute_not_exists(PK)"
@@ -4718,7 +4718,7 @@ func (s *Store) GetLedger(ctx context.Context, key LedgerKey) (*Ledger, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(ledgerPK(key.OwnerID))
 	args.SK = args.Key(ledgerSK(key.LedgerID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetLedger", Index: mainIndex, Consistent: true}, (*Ledger).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetLedger", Index: mainIndex, Consistent: true}, (*Ledger).UnmarshalItem)
 }
 
 const createLedgerCondition = "attribute_not_exists(PK)"
@@ -4855,7 +4855,7 @@ type LedgersTaggedResult dyngen.Result[Ledger]
 func (s *Store) LedgersTagged(ctx context.Context, tag string, page Page) (*LedgersTaggedResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "LEDGER#"}
 	args.PK = args.Key(ledgerGSI1PK(tag))
-	return dyngen.QueryPage[LedgersTaggedResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[LedgersTaggedResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "LedgersTagged", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
 		PK: ":pk", SK: ":sk",
@@ -5025,7 +5025,7 @@ func (s *Store) GetVault(ctx context.Context, key VaultKey) (*Vault, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(vaultPK(key.OwnerID))
 	args.SK = args.Key(vaultSK(key.VaultID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetVault", Index: mainIndex, Consistent: true}, (*Vault).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetVault", Index: mainIndex, Consistent: true}, (*Vault).UnmarshalItem)
 }
 
 const createVaultCondition = "attribute_not_exists(PK)"
@@ -5631,7 +5631,7 @@ func (s *Store) GetPost(ctx context.Context, postID string) (*Post, error) {
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(postPK(postID))
 	args.SK = args.Key(postSK(postID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetPost", Index: mainIndex, Consistent: true}, (*Post).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetPost", Index: mainIndex, Consistent: true}, (*Post).UnmarshalItem)
 }
 
 // NewestPostsResult is one page of NewestPosts (see dyngen.Result).
@@ -5646,7 +5646,7 @@ type NewestPostsResult dyngen.Result[Post]
 func (s *Store) NewestPosts(ctx context.Context, author string, page Page) (*NewestPostsResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "POST#"}
 	args.PK = args.Key(postGSI1PK(author))
-	return dyngen.QueryPage[NewestPostsResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[NewestPostsResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "NewestPosts", Index: mainIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Descending: true,
 		Op: "begins_with", PK: ":pk", SK: ":sk",
@@ -5915,7 +5915,7 @@ func (s *Store) GetAccount(ctx context.Context, username string) (*Account, erro
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(accountPK(username))
 	args.SK = args.Key(accountSK(username))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetAccount", Index: mainIndex}, (*Account).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetAccount", Index: mainIndex}, (*Account).UnmarshalItem)
 }
 
 // AccountByEmail reads the Account holding this email: GetItem of its
@@ -6943,7 +6943,7 @@ func (s *Store) GetProfile(ctx context.Context, profileID string) (*Profile, err
 	args := dyngen.Args{Table: s.mainTable}
 	args.PK = args.Key(profilePK(profileID))
 	args.SK = args.Key(profileSK(profileID))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetProfile", Index: mainIndex, Consistent: true}, (*Profile).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetProfile", Index: mainIndex, Consistent: true}, (*Profile).UnmarshalItem)
 }
 
 const putProfileStep1Condition = "#handle = :handle_when AND #rev = :rev_expected"

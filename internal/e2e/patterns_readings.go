@@ -33,7 +33,7 @@ func (s *Store) GetReading(ctx context.Context, key ReadingKey) (*Reading, error
 		"deviceId": dyngen.IntValue(key.DeviceID),
 		"seq":      dyngen.IntValue(key.Seq),
 	}
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetReading", Index: readingsIndex}, (*Reading).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetReading", Index: readingsIndex}, (*Reading).UnmarshalItem)
 }
 
 // ReadingsBetweenParams holds the inputs of ReadingsBetween.
@@ -59,7 +59,7 @@ func (s *Store) ReadingsBetween(ctx context.Context, params ReadingsBetweenParam
 		":skhi": dyngen.IntValue(params.SeqTo),
 		":sklo": dyngen.IntValue(params.SeqFrom),
 	}
-	return dyngen.QueryPage[ReadingsBetweenResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReadingsBetweenResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReadingsBetween", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
@@ -94,7 +94,7 @@ func (s *Store) ReadingsBefore(ctx context.Context, params ReadingsBeforeParams,
 		":pk": dyngen.IntValue(params.DeviceID),
 		":sk": dyngen.IntValue(params.Seq),
 	}
-	return dyngen.QueryPage[ReadingsBeforeResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReadingsBeforeResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReadingsBefore", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk < :sk",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
@@ -128,7 +128,7 @@ func (s *Store) ReadingsFrom(ctx context.Context, params ReadingsFromParams, pag
 		":pk": dyngen.IntValue(params.DeviceID),
 		":sk": dyngen.IntValue(params.Seq),
 	}
-	return dyngen.QueryPage[ReadingsFromResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReadingsFromResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReadingsFrom", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk >= :sk",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
@@ -154,7 +154,7 @@ func (s *Store) ReadingsFromAll(ctx context.Context, params ReadingsFromParams) 
 func (s *Store) LatestReading(ctx context.Context, deviceID int64) (*Reading, error) {
 	args := dyngen.Args{Table: s.readingsTable}
 	args.Values = map[string]types.AttributeValue{":pk": dyngen.IntValue(deviceID)}
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "LatestReading", Index: readingsIndex, KeyCondition: "#pk = :pk",
 		Names:      map[string]string{"#pk": "deviceId"},
 		Descending: true, Limit: 1, PK: ":pk",
@@ -183,7 +183,7 @@ func (s *Store) FirstReadingBetween(ctx context.Context, params FirstReadingBetw
 		":skhi": dyngen.IntValue(params.SeqTo),
 		":sklo": dyngen.IntValue(params.SeqFrom),
 	}
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "FirstReadingBetween", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk BETWEEN :sklo AND :skhi",
 		Names:        map[string]string{"#pk": "deviceId", "#sk": "seq"},
@@ -228,7 +228,7 @@ func (s *Store) LastReadingBefore(ctx context.Context, params LastReadingBeforeP
 		":pk": dyngen.IntValue(params.DeviceID),
 		":sk": dyngen.IntValue(params.Seq),
 	}
-	return dyngen.QueryFirst(ctx, s.client, args, &dyngen.Query{
+	return dyngen.QueryFirst(ctx, s.client, &args, &dyngen.Query{
 		Method: "LastReadingBefore", Index: readingsIndex,
 		KeyCondition: "#pk = :pk AND #sk < :sk", Projection: "#value, #pk, #sk",
 		Names:      map[string]string{"#pk": "deviceId", "#sk": "seq", "#value": "value"},

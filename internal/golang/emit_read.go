@@ -399,7 +399,7 @@ func (m *method) decoder() jen.Code {
 	})
 }
 
-// readArgs emits the building of a read's dyngen.Args, whose local it
+// readArgs emits the building of a read's dyngen.Args, whose address it
 // returns: the table's physical name and the key values that are
 // literal text in its literal, then each other key value, built by an
 // encoding that keeps its error in the Args (which the runtime returns
@@ -442,7 +442,7 @@ func (m *method) readArgs(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 	if x := m.req.Expiry; x != nil && x.InCode {
 		g.Id(args).Dot("Now").Op("=").Add(m.clockNow())
 	}
-	return jen.Id(args)
+	return jen.Op("&").Id(args)
 }
 
 // readSlot is a value of a read's Args: a string field, or another value

@@ -162,7 +162,7 @@ func renderFor(p *plan.Plan, source string, version int, each func(i int, f File
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
 	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, packageNames: p.Model.PackageNames(), version: version, keyTypes: p.Model.KeyTypes()}
+	e := &emitter{p: p, source: source, packageNames: p.PackageNames, version: version, keyTypes: p.Model.KeyTypes()}
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// Each is printed from the plan alone (the key builders an entity's

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -302,7 +303,13 @@ func (m *Model) GeneratedNames() []GenName {
 // StoreMethods lists the methods the generated Store declares, with what
 // they come from: one per pattern, and an iterator per query.
 func (m *Model) StoreMethods() []GenName {
-	var out []GenName
+	n := len(m.Patterns)
+	for _, p := range m.Patterns {
+		if p.ReturnsPages() {
+			n++
+		}
+	}
+	out := make([]GenName, 0, n)
 	for _, p := range m.Patterns {
 		out = append(out, GenName{p.GoName, "pattern " + p.Name, p.Pos, ""})
 		if p.ReturnsPages() {
@@ -397,17 +404,6 @@ func LocalName(name string, taken func(string) bool) string {
 	return n
 }
 
-// PackageNames holds the unexported package-level names of the generated
-// package, which the spec gives (UnexportedNames). A local never takes
-// one: it would hide it.
-func (m *Model) PackageNames() map[string]bool {
-	out := map[string]bool{}
-	for _, n := range m.UnexportedNames() {
-		out[n.Name] = true
-	}
-	return out
-}
-
 // ConstName is a pattern's constant holding one of its expressions
 // (suffix KeyCondition, Projection, Filter, Condition or Update), or a
 // query's shape (Shape).
@@ -455,61 +451,92 @@ func KeyPatternVar(p *Pattern, e *Entity, ka *KeyAttr) string {
 	return ParamName(p.GoName) + e.GoName + GoName(ka.Name) + "Pattern"
 }
 
-// UnexportedNames lists the package-level identifiers the generator may
+// UnexportedNames yields the package-level identifiers the generator may
 // declare for the spec that are not exported, in spec order: the
 // indexes' descriptions, key builders, value blocks, expression
 // constants, key parsers. (Not every one is declared: a key builder no
-// method calls is left out.)
-func (m *Model) UnexportedNames() []GenName {
-	var out []GenName
-	for _, t := range m.Tables {
-		for _, ix := range t.Indexes {
-			out = append(out, GenName{IndexVar(ix), "table " + t.Name + "'s index " + ix.Name, ix.Pos, "rename the table or the index"})
-		}
-	}
-	for _, e := range m.Entities {
-		fix := "set go: on entity " + e.Name + " to give its generated names another start"
-		out = append(out, GenName{ValuesType(e), "entity " + e.Name, e.Pos, fix})
-		seen := map[string]bool{}
-		for _, k := range e.Keys {
-			for _, ka := range k.Index.KeyAttrs() {
-				if n := BuilderName(e, ka); !seen[n] {
-					seen[n] = true
-					out = append(out, GenName{n, "entity " + e.Name + "'s key attribute " + ka.Name, e.Pos, fix})
+// method calls is left out.) They are yielded, not listed: a spec of
+// 5,000 patterns gives some 45,000, which the plan goes through once
+// (plan.Plan.PackageNames).
+func (m *Model) UnexportedNames() iter.Seq[GenName] {
+	return func(yield func(GenName) bool) {
+		for _, t := range m.Tables {
+			for _, ix := range t.Indexes {
+				if !yield(GenName{IndexVar(ix), "table " + t.Name + "'s index " + ix.Name, ix.Pos, "rename the table or the index"}) {
+					return
 				}
 			}
 		}
-	}
-	for _, p := range m.Patterns {
-		from := "pattern " + p.Name
-		fix := "rename pattern " + p.Name
-		for _, s := range ExpressionConsts {
-			out = append(out, GenName{p.ConstName(s), from, p.Pos, fix})
-		}
-		switch p.Op {
-		case OpPut, OpCreate, OpUpdate, OpDelete:
-			out = append(out, GenName{p.InputMethod(), from, p.Pos, fix})
-		}
-		for _, st := range p.Steps {
-			for _, s := range ExpressionConsts {
-				out = append(out, GenName{st.ConstName(s), from, st.Pos, fix})
+		for _, e := range m.Entities {
+			fix := "set go: on entity " + e.Name + " to give its generated names another start"
+			if !yield(GenName{ValuesType(e), "entity " + e.Name, e.Pos, fix}) {
+				return
 			}
-			out = append(out, GenName{st.InputMethod(), from, st.Pos, fix})
+			for n, ka := range keyNames(e, func(ka *KeyAttr) string { return BuilderName(e, ka) }) {
+				if !yield(GenName{n, "entity " + e.Name + "'s key attribute " + ka.Name, e.Pos, fix}) {
+					return
+				}
+			}
 		}
-		if p.Op.IsRead() {
+		for _, p := range m.Patterns {
+			from := "pattern " + p.Name
+			fix := "rename pattern " + p.Name
+			for _, s := range ExpressionConsts {
+				if !yield(GenName{p.ConstName(s), from, p.Pos, fix}) {
+					return
+				}
+			}
+			switch p.Op {
+			case OpPut, OpCreate, OpUpdate, OpDelete:
+				if !yield(GenName{p.InputMethod(), from, p.Pos, fix}) {
+					return
+				}
+			}
+			for _, st := range p.Steps {
+				for _, s := range ExpressionConsts {
+					if !yield(GenName{st.ConstName(s), from, st.Pos, fix}) {
+						return
+					}
+				}
+				if !yield(GenName{st.InputMethod(), from, st.Pos, fix}) {
+					return
+				}
+			}
+			if !p.Op.IsRead() {
+				continue
+			}
 			for _, e := range p.Entities {
-				out = append(out, GenName{FromKeysName(p, e), from, p.Pos, fix})
-				seen := map[string]bool{}
-				for _, k := range e.Keys {
-					for _, ka := range k.Index.KeyAttrs() {
-						if n := KeyPatternVar(p, e, ka); !seen[n] {
-							seen[n] = true
-							out = append(out, GenName{n, from, p.Pos, fix})
-						}
+				if !yield(GenName{FromKeysName(p, e), from, p.Pos, fix}) {
+					return
+				}
+				for n := range keyNames(e, func(ka *KeyAttr) string { return KeyPatternVar(p, e, ka) }) {
+					if !yield(GenName{n, from, p.Pos, fix}) {
+						return
 					}
 				}
 			}
 		}
 	}
-	return out
+}
+
+// keyNames yields name of each key attribute of e's keys, in order, and
+// the attribute, each name once (an attribute that keys two indexes, as
+// a table's sort key that is also a GSI's, gives one key builder).
+func keyNames(e *Entity, name func(*KeyAttr) string) iter.Seq2[string, *KeyAttr] {
+	return func(yield func(string, *KeyAttr) bool) {
+		var buf [8]string
+		seen := buf[:0]
+		for _, k := range e.Keys {
+			for _, ka := range k.Index.KeyAttrs() {
+				n := name(ka)
+				if slices.Contains(seen, n) {
+					continue
+				}
+				seen = append(seen, n)
+				if !yield(n, ka) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -22,8 +22,9 @@ const (
 )
 
 // checkModel runs the whole-model checks: key collisions between entities,
-// key sizes, hot partitions and the Go names of the generated package.
-func checkModel(m *model.Model, langs *langs, diags *diag.List) {
+// key sizes, hot partitions and the Go names of the generated package. It
+// returns the set of the package's unexported names (Plan.PackageNames).
+func checkModel(m *model.Model, langs *langs, diags *diag.List) map[string]bool {
 	for _, t := range m.Tables {
 		for _, ix := range t.Indexes {
 			collisions(ix, langs, diags)
@@ -38,7 +39,7 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) {
 			}
 		}
 	}
-	generatedNames(m, diags)
+	return generatedNames(m, diags)
 }
 
 // unusedTTL warns of a table's ttl that no entity of the table stores:
@@ -395,9 +396,12 @@ func MaxEncodedBytes(a *model.Attribute) (int, bool) {
 
 // generatedNames refuses two declarations of the generated package with
 // one name, and names that clash with the package's fixed identifiers.
-func generatedNames(m *model.Model, diags *diag.List) {
-	seen := map[string]model.GenName{}
-	for _, n := range m.GeneratedNames() {
+// It returns the set of the package's unexported names
+// (Plan.PackageNames).
+func generatedNames(m *model.Model, diags *diag.List) map[string]bool {
+	generated := m.GeneratedNames()
+	seen := make(map[string]model.GenName, len(generated))
+	for _, n := range generated {
 		if slices.Contains(model.FixedNames, n.Name) {
 			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated package declares itself; %s", n.From, n.Name, renameHint(n))
 			continue
@@ -410,31 +414,17 @@ func generatedNames(m *model.Model, diags *diag.List) {
 	}
 	// The package-level names that are not exported: every one apart
 	// from the others and from the packages the generated code imports.
-	// Two sources that meet once meet many times (Thing and THING give
-	// thingValues, thingPK...): one error says so.
-	reported := map[[2]model.Pos]bool{}
-	for _, n := range m.UnexportedNames() {
-		if slices.Contains(model.ImportNames, n.Name) {
-			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated code imports a package as; %s", n.From, n.Name, n.Fix)
-			continue
-		}
-		if slices.Contains(model.MethodLocals, n.Name) {
-			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated methods use for a local of their own; %s", n.From, n.Name, n.Fix)
-			continue
-		}
-		if first, dup := seen[n.Name]; dup {
-			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
-				reported[pair] = true
-				diags.Errorf(n.Pos, "%s and %s both give the Go name %s; %s", first.From, n.From, n.Name, n.Fix)
-			}
-			continue
-		}
-		seen[n.Name] = n
+	// Their set is built once; the names are gone through again, to say
+	// which clash with which, only when one does.
+	names, listed := packageNames(m)
+	if listed > len(names) || clashes(names, seen) {
+		unexportedClashes(m, seen, diags)
 	}
 	// The files: none may replace another, even where file names ignore
 	// case (macOS, Windows).
-	files := map[string]model.GenName{}
-	for _, n := range m.FileNames() {
+	fileNames := m.FileNames()
+	files := make(map[string]model.GenName, len(fileNames))
+	for _, n := range fileNames {
 		if len(n.Name) > model.MaxFileName {
 			diags.Errorf(n.Pos, "%s gives a file name of %d bytes, %s; most file systems take at most %d; %s", n.From, len(n.Name), n.Name, model.MaxFileName, cmp.Or(n.Fix, "rename it"))
 			continue
@@ -485,8 +475,9 @@ func generatedNames(m *model.Model, diags *diag.List) {
 			fields[f] = e
 		}
 	}
-	methods := map[string]model.GenName{}
-	for _, n := range m.StoreMethods() {
+	storeMethods := m.StoreMethods()
+	methods := make(map[string]model.GenName, len(storeMethods))
+	for _, n := range storeMethods {
 		if slices.Contains(model.StoreFixedMethods, n.Name) {
 			diags.Errorf(n.Pos, "%s gives the Store method %s, which the generated Store declares itself; rename it", n.From, n.Name)
 			continue
@@ -496,6 +487,67 @@ func generatedNames(m *model.Model, diags *diag.List) {
 			continue
 		}
 		methods[n.Name] = n
+	}
+	return names
+}
+
+// packageNames is the set of the package's unexported names
+// (model.UnexportedNames), and how many the model lists: more than the
+// set holds when two give one name.
+func packageNames(m *model.Model) (map[string]bool, int) {
+	// About what a spec of reads and writes gives, a little more: the
+	// expression constants of each pattern, a write's input method, a
+	// read's key parsers (two per key of a table and a GSI), the value
+	// block and key builders of each entity.
+	names := make(map[string]bool, len(m.Patterns)*(len(model.ExpressionConsts)+5)+len(m.Entities)*5)
+	listed := 0
+	for n := range m.UnexportedNames() {
+		names[n.Name] = true
+		listed++
+	}
+	return names, listed
+}
+
+// clashes reports whether a name of the set names is one the package
+// imports, one its methods use for a local, or one of the generated
+// names in seen.
+func clashes(names map[string]bool, seen map[string]model.GenName) bool {
+	for _, list := range [][]string{model.ImportNames, model.MethodLocals} {
+		if slices.ContainsFunc(list, func(n string) bool { return names[n] }) {
+			return true
+		}
+	}
+	for n := range seen {
+		if names[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// unexportedClashes refuses the unexported names of the package that
+// another name of the package has, or an imported package, or a local
+// of the methods. Two sources that meet once meet many times (Thing and
+// THING give thingValues, thingPK...): one error says so.
+func unexportedClashes(m *model.Model, seen map[string]model.GenName, diags *diag.List) {
+	reported := map[[2]model.Pos]bool{}
+	for n := range m.UnexportedNames() {
+		if slices.Contains(model.ImportNames, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated code imports a package as; %s", n.From, n.Name, n.Fix)
+			continue
+		}
+		if slices.Contains(model.MethodLocals, n.Name) {
+			diags.Errorf(n.Pos, "%s gives the Go name %s, which the generated methods use for a local of their own; %s", n.From, n.Name, n.Fix)
+			continue
+		}
+		if first, dup := seen[n.Name]; dup {
+			if pair := [2]model.Pos{first.Pos, n.Pos}; !reported[pair] {
+				reported[pair] = true
+				diags.Errorf(n.Pos, "%s and %s both give the Go name %s; %s", first.From, n.From, n.Name, n.Fix)
+			}
+			continue
+		}
+		seen[n.Name] = n
 	}
 }
 

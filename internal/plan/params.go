@@ -204,6 +204,12 @@ func (b *builder) params(pp *Pattern) {
 // numbered name (item2) that no parameter, no other local, nothing of
 // Go's or the package's has.
 func (b *builder) locals(pp *Pattern) map[string]string {
+	// Most methods have no parameter named as a local: they need no map.
+	isLocal := func(n string) bool { return slices.Contains(model.MethodLocals, n) }
+	if !slices.ContainsFunc(pp.Params, func(q *Param) bool { return !q.fixed && isLocal(q.Name) }) &&
+		(pp.Struct == nil || !isLocal(pp.Struct.Var)) {
+		return nil
+	}
 	params := map[string]bool{}
 	for _, q := range pp.Params {
 		if !q.fixed {

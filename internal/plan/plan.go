@@ -34,6 +34,10 @@ type Plan struct {
 	// MarshalItem.
 	Entities []*Entity
 	entities map[*model.Entity]*Entity // Entities by entity
+	// PackageNames holds the unexported package-level names of the
+	// generated package, which the spec gives (model.UnexportedNames). A
+	// local or a parameter never takes one: it would hide it.
+	PackageNames map[string]bool
 }
 
 // Pattern is how one access pattern is served.
@@ -225,9 +229,10 @@ type IndexWrites struct {
 // Build plans every pattern of m and runs the whole-model checks. Problems
 // are added to diags; the plan is complete only when diags holds no error.
 func Build(m *model.Model, diags *diag.List) *Plan {
-	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}, packageNames: m.PackageNames()}
+	b := &builder{m: m, diags: diags, sizes: newSizer(), langs: newLangs(), indexed: map[*model.Index][]indexed{}}
 	p := &Plan{Model: m, Tables: tableDefs(m)}
-	checkModel(m, b.langs, diags)
+	p.PackageNames = checkModel(m, b.langs, diags)
+	b.packageNames = p.PackageNames
 	for _, pat := range m.Patterns {
 		if pp := b.pattern(pat); pp != nil {
 			p.Patterns = append(p.Patterns, pp)

@@ -129,7 +129,7 @@ func TestUniquePlans(t *testing.T) {
 		t.Errorf("GeneratedNames lacks UserEmailClaim: %v", names)
 	}
 	var builders []string
-	for _, n := range res.Model.UnexportedNames() {
+	for n := range res.Model.UnexportedNames() {
 		builders = append(builders, n.Name)
 	}
 	for _, want := range []string{"createUserStep2Input", "moveEmailStep3Input", "userEmailClaimPK"} {

@@ -37,7 +37,7 @@ func (s *Store) GetBook(ctx context.Context, isbn string) (*Book, error) {
 	args := dyngen.Args{Table: s.bookReviewsTable}
 	args.PK = args.Key(bookPK(isbn))
 	args.SK = args.Key(bookSK(isbn))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetBook", Index: bookReviewsIndex}, (*Book).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetBook", Index: bookReviewsIndex}, (*Book).UnmarshalItem)
 }
 
 // GetUser reads one User by its primary key; ErrNotFound when there is
@@ -49,7 +49,7 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 	args := dyngen.Args{Table: s.bookReviewsTable}
 	args.PK = args.Key(userPK(username))
 	args.SK = args.Key(userSK(username))
-	return dyngen.GetItem(ctx, s.client, args, &dyngen.Get{Method: "GetUser", Index: bookReviewsIndex}, (*User).UnmarshalItem)
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetUser", Index: bookReviewsIndex}, (*User).UnmarshalItem)
 }
 
 // BookPageResult is one page of BookPage.
@@ -77,7 +77,7 @@ func (s *Store) BookPage(ctx context.Context, isbn string, page Page) (*BookPage
 	args := dyngen.Args{Table: s.bookReviewsTable}
 	args.PK = args.Key(bookPK(isbn))
 	res := &BookPageResult{}
-	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "BookPage", Index: bookReviewsIndex, KeyCondition: "PK = :pk",
 		Descending: true, Limit: 16, PK: ":pk",
 	}, &res.Next, func(item map[string]types.AttributeValue) error {
@@ -137,7 +137,7 @@ type ReviewsOfBookResult dyngen.Result[Review]
 func (s *Store) ReviewsOfBook(ctx context.Context, isbn string, page Page) (*ReviewsOfBookResult, error) {
 	args := dyngen.Args{Table: s.bookReviewsTable, Lo: "0000-01-01T00:00:00.000000000Z", Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(reviewPK(isbn))
-	return dyngen.QueryPage[ReviewsOfBookResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReviewsOfBookResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReviewsOfBook", Index: bookReviewsIndex,
 		KeyCondition: "PK = :pk AND SK BETWEEN :sklo AND :skhi", Descending: true,
 		Limit: 15, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
@@ -173,7 +173,7 @@ func (s *Store) UserPage(ctx context.Context, username string, page Page) (*User
 	args := dyngen.Args{Table: s.bookReviewsTable}
 	args.PK = args.Key(userGSI1PK(username))
 	res := &UserPageResult{}
-	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	ok, err := dyngen.QueryEach(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "UserPage", Index: bookReviewsIndexGSI1, KeyCondition: "GSI1PK = :pk",
 		Descending: true, PK: ":pk",
 	}, &res.Next, func(item map[string]types.AttributeValue) error {
@@ -229,7 +229,7 @@ type ReviewsOfUserResult dyngen.Result[Review]
 func (s *Store) ReviewsOfUser(ctx context.Context, username string, page Page) (*ReviewsOfUserResult, error) {
 	args := dyngen.Args{Table: s.bookReviewsTable, Lo: "0000-01-01T00:00:00.000000000Z", Hi: "9999-12-31T23:59:59.999999999Z" + dyngen.HighChar}
 	args.PK = args.Key(reviewGSI1PK(username))
-	return dyngen.QueryPage[ReviewsOfUserResult](ctx, s.client, s.cursorKeys, page, args, &dyngen.Query{
+	return dyngen.QueryPage[ReviewsOfUserResult](ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
 		Method: "ReviewsOfUser", Index: bookReviewsIndexGSI1,
 		KeyCondition: "GSI1PK = :pk AND GSI1SK BETWEEN :sklo AND :skhi",
 		Descending:   true, Op: "BETWEEN", PK: ":pk", Lo: ":sklo", Hi: ":skhi",
