@@ -22,7 +22,7 @@ func TestRenderIsGofmt(t *testing.T) {
 			continue
 		}
 		p := res.Plan
-		e := &emitter{p: p, source: model.SourceLine(name), packageNames: p.Model.PackageNames(), version: dynrt.GenVersion, keyTypes: p.Model.KeyTypes()}
+		e := &emitter{p: p, source: model.SourceLine(name), packageNames: p.PackageNames, version: dynrt.GenVersion, keyTypes: p.Model.KeyTypes()}
 		for _, j := range e.jobs() {
 			got, err := render(j.build())
 			if err != nil {
