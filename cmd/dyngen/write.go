@@ -554,7 +554,7 @@ func writeFiles(dir, spec string, files []generator.File) error {
 	if err := l.conflicts(); err != nil {
 		return err
 	}
-	w := l.startWriting()
+	w := l.newWriter()
 	for _, f := range files {
 		w.add(f)
 	}
@@ -590,7 +590,7 @@ func generate(dir, spec string, g *generator.Generation, stderr io.Writer) int {
 		printErr(stderr, err)
 		return exitSpec
 	}
-	w := l.startWriting()
+	w := l.newWriter()
 	for _, f := range outs {
 		w.add(f)
 	}
@@ -608,75 +608,98 @@ func generate(dir, spec string, g *generator.Generation, stderr io.Writer) int {
 }
 
 // writer writes the files of one generation into the directory l
-// surveyed as they are handed to it (add), on a goroutine of its own, so
-// that writing goes on while the other files render. Files whose
-// contents are already right are left as they are. The others are
-// written to temporary files in dir first; only when every file is
-// written, and generation did not fail, are they renamed into place, and
-// only then are the stale files removed (finish). When a write fails, or
-// generation does, the temporary files are removed, and so are the
-// directories the writer made: dir is as it was. (A rename fails only
-// when dir itself does, the temporary files standing in it; the files
-// renamed before then keep their new contents.)
+// surveyed as they are handed to it (add), so that writing goes on while
+// the other files render. Files whose contents are already right are
+// left as they are. The others are written to temporary files in dir
+// first; only when every file is written, and generation did not fail,
+// are they renamed into place, and only then are the stale files removed
+// (finish). When a write fails, or generation does, the temporary files
+// are removed, and so are the directories the writer made: dir is as it
+// was. (A rename fails only when dir itself does, the temporary files
+// standing in it; the files renamed before then keep their new
+// contents.)
+//
+// One file is written at a time, by one of the goroutines that hand
+// files over, while the others go back to rendering: creating files in
+// one directory takes the directory's lock, so a second writer would
+// only wait for it, spinning on a core; and a goroutine of its own
+// would wait for a render to yield its core.
 type writer struct {
-	l     *layout
-	files chan generator.File
-	done  chan struct{}
-	// Set on the writer's goroutine, read once done is closed: the
-	// temporary file of each file written, whether dir is known to
-	// exist, the directories made for it (deepest first), and the first
-	// failure.
-	temps  map[string]string
-	hasDir bool
-	made   []string
-	err    error
+	l *layout
+	// mu guards the files handed over and not written yet, whether one
+	// goroutine is writing them, the temporary file of each file
+	// written, whether dir is known to exist, the directories made for
+	// it (deepest first), and the first failure.
+	mu      sync.Mutex
+	queue   []generator.File
+	writing bool
+	temps   map[string]string
+	hasDir  bool
+	made    []string
+	err     error
 }
 
-// startWriting starts the writer of the files l's survey found nothing
-// in the way of (see conflicts).
-func (l *layout) startWriting() *writer {
-	w := &writer{l: l, files: make(chan generator.File, len(l.want)), done: make(chan struct{}), temps: map[string]string{}}
-	go func() {
-		defer close(w.done)
-		for f := range w.files {
-			if w.err == nil && !l.unchanged(f) {
-				w.err = w.write(f)
-			}
+// newWriter is the writer of the files l's survey found nothing in the
+// way of (see conflicts).
+func (l *layout) newWriter() *writer {
+	return &writer{l: l, temps: make(map[string]string, len(l.want))}
+}
+
+// add hands the writer a file; any goroutine may call it, once for each
+// file. Unless the file of ours where it goes holds its bytes already,
+// it is written to a temporary file: by this goroutine, with those
+// handed over meanwhile, unless another is writing, which then writes it
+// too.
+func (w *writer) add(f generator.File) {
+	if w.l.unchanged(f) {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.queue = append(w.queue, f)
+	if w.writing {
+		return
+	}
+	w.writing = true
+	for len(w.queue) > 0 {
+		f := w.queue[0]
+		w.queue[0] = generator.File{} // written, its bytes are not kept
+		w.queue = w.queue[1:]
+		if w.err != nil {
+			continue
 		}
-	}()
-	return w
+		w.mu.Unlock()
+		tmp, err := w.write(f)
+		w.mu.Lock()
+		if err != nil {
+			w.err = err
+			continue
+		}
+		w.temps[f.Name] = tmp
+	}
+	w.writing = false
 }
 
-// add hands the writer a file to write; any goroutine may call it, once
-// for each file.
-func (w *writer) add(f generator.File) { w.files <- f }
-
-// write writes f to a temporary file, making the directory first when it
-// is missing.
-func (w *writer) write(f generator.File) error {
+// write writes f to a temporary file, and returns its path, making the
+// directory first when it is missing. Only the goroutine writing calls
+// it.
+func (w *writer) write(f generator.File) (string, error) {
 	if !w.hasDir {
 		made, err := makeDir(w.l.dir)
 		w.made = made
 		if err != nil {
-			return err
+			return "", err
 		}
 		w.hasDir = true
 	}
-	tmp, err := writeTemp(w.l.dir, f.Data)
-	if err != nil {
-		return err
-	}
-	w.temps[f.Name] = tmp
-	return nil
+	return writeTemp(w.l.dir, f.Data)
 }
 
-// finish waits for the files handed to the writer. When generation
-// succeeded (ok) and every write did, it renames them into place, in the
-// generation's order, and removes the stale files; else it removes what
-// it wrote.
+// finish is called once every file is handed to the writer. When
+// generation succeeded (ok) and every write did, it renames them into
+// place, in the generation's order, and removes the stale files; else it
+// removes what it wrote.
 func (w *writer) finish(ok bool) error {
-	close(w.files)
-	<-w.done
 	if !ok || w.err != nil {
 		w.discard()
 		return w.err

@@ -330,7 +330,7 @@ func TestWriterFailedGeneration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := l.startWriting()
+		w := l.newWriter()
 		for _, f := range files {
 			w.add(f)
 		}
