@@ -150,19 +150,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dyngen: %v\n", err)
 		return exitSpec
 	}
-	files, diags := generator.GenerateOver(o.spec, source, data, committedOutputs(o.out))
-	diags.Print(stderr)
-	if diags.HasErrors() {
-		return exitSpec
-	}
 	if o.check {
+		files, diags := generator.GenerateOver(o.spec, source, data, committedOutputs(o.out))
+		diags.Print(stderr)
+		if diags.HasErrors() {
+			return exitSpec
+		}
 		return checkCmd(o.out, o.spec, files, stdout, stderr)
 	}
-	if err := writeFiles(o.out, o.spec, files); err != nil {
-		printErr(stderr, err)
+	g := generator.Prepare(o.spec, source, data, committedOutputs(o.out))
+	if g.Diags.HasErrors() {
+		g.Diags.Print(stderr)
 		return exitSpec
 	}
-	return exitOK
+	return generate(o.out, o.spec, g, stderr)
 }
 
 // planCmd prints the plan, then every warning and error; with -json,

@@ -68,9 +68,13 @@ type existing struct {
 	// source is the spec the source line of a file of another spec
 	// names, "" when there is none.
 	source string
-	// same is whether a file of ours holds exactly what generation
-	// writes there.
+	// same is whether an output of ours, or the list, holds exactly
+	// what generation writes there.
 	same bool
+	// data are the bytes of a Go file of ours, read whole to be compared
+	// with what generation writes there (unchanged); nil when it is
+	// larger than any generated file.
+	data []byte
 	// changed is set on a file our list names that no longer holds what
 	// dyngen wrote there.
 	changed bool
@@ -116,13 +120,13 @@ const maxManifest = 1 << 20
 // layout is the output directory as generation finds it.
 type layout struct {
 	dir    string
-	spec   string // the spec as the command line names it
-	source string // the source line of the generated files
-	files  []generator.File
+	spec   string              // the spec as the command line names it
+	source string              // the source line of the generated files
+	want   []string            // the files generation writes, in its order
 	have   map[string]existing // the files of dir dyngen looks at
-	// names are the names of every entry of dir, to tell names that
+	// entries are the names of every entry of dir, to tell names that
 	// differ only in case.
-	names []string
+	entries []string
 	// listed are the outputs the spec's own list names, with the SHA-256
 	// of what dyngen wrote there (hex).
 	listed map[string]string
@@ -131,17 +135,17 @@ type layout struct {
 	specFile fs.FileInfo
 }
 
-// survey reads what the files of dir that dyngen looks at are: each
-// one's type, without following links, and the head of each regular file;
-// a file of ours that generation writes is compared whole when its size
-// is that of the new contents. The list of outputs is read first: an
+// survey reads what the files of dir that dyngen looks at are, before
+// generation writes any: each one's type, without following links, and
+// the head of each regular file; a Go file of ours is read whole, to be
+// compared with what generation writes there once it is rendered. want
+// names every file generation writes, in its order; source is the source
+// line of its files; outputs are the outputs' files and their list, whose
+// owner may depend on their bytes. The list of outputs is read first: an
 // output is ours when our list names it. A missing dir has no files.
-func survey(dir, spec string, files []generator.File) (*layout, error) {
-	l := &layout{dir: dir, spec: spec, files: files, have: map[string]existing{}, listed: map[string]string{}}
+func survey(dir, spec, source string, want []string, outputs []generator.File) (*layout, error) {
+	l := &layout{dir: dir, spec: spec, source: source, want: want, have: map[string]existing{}, listed: map[string]string{}}
 	l.specFile, _ = os.Stat(spec)
-	if len(files) > 0 {
-		_, l.source = origin(files[0].Data, "// ")
-	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, nil
@@ -149,23 +153,26 @@ func survey(dir, spec string, files []generator.File) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := make(map[string][]byte, len(files))
-	for _, f := range files {
-		want[f.Name] = f.Data
+	generated := make(map[string]bool, len(want))
+	for _, name := range want {
+		generated[name] = true
+	}
+	data := make(map[string][]byte, len(outputs))
+	for _, f := range outputs {
+		data[f.Name] = f.Data
 	}
 	for _, e := range entries {
-		l.names = append(l.names, e.Name())
+		l.entries = append(l.entries, e.Name())
 		if e.Name() == model.ManifestFile {
-			if err := l.readManifest(e, want[e.Name()]); err != nil {
+			if err := l.readManifest(e, data[e.Name()]); err != nil {
 				return nil, err
 			}
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
 		name := e.Name()
-		_, generated := want[name]
 		_, listed := l.listed[name]
-		return name == model.ManifestFile || !strings.HasSuffix(name, ".go") && !generated && !listed
+		return name == model.ManifestFile || !strings.HasSuffix(name, ".go") && !generated[name] && !listed
 	})
 	found := make([]existing, len(entries))
 	err = forEach(len(entries), func(i int) error {
@@ -175,7 +182,7 @@ func survey(dir, spec string, files []generator.File) (*layout, error) {
 			return nil
 		}
 		var err error
-		found[i], err = l.inspect(filepath.Join(dir, e.Name()), want[e.Name()])
+		found[i], err = l.inspect(filepath.Join(dir, e.Name()), data[e.Name()])
 		return err
 	})
 	if err != nil {
@@ -240,10 +247,11 @@ func (l *layout) readManifest(e fs.DirEntry, data []byte) error {
 	return errors.Join(errs...)
 }
 
-// inspect reads the head of the regular file at path and, when the file
-// is ours and as long as data (what generation writes there, nil for
-// none), the rest of it. A Go file and the list of outputs are ours by
-// their header; any other file when our list names it.
+// inspect reads the head of the regular file at path and, when it is a
+// Go file of ours, the rest of it. An output is read whole, and data is
+// what generation writes there (nil for none). A Go file is ours by its
+// header; an output when our list names it, or by its bytes (see
+// inspectOutput).
 func (l *layout) inspect(path string, data []byte) (existing, error) {
 	f, size, err := openRegular(path)
 	if errors.Is(err, errIrregular) {
@@ -274,14 +282,27 @@ func (l *layout) inspect(path string, data []byte) (existing, error) {
 		return l.inspectOutput(f, size, head, name, data)
 	}
 	ex := existing{owner: ours}
-	if data != nil && size == int64(len(data)) && bytes.HasPrefix(data, head) {
+	if size <= maxOutput {
 		rest, err := io.ReadAll(io.LimitReader(f, size-int64(n)+1))
 		if err != nil {
 			return existing{}, err
 		}
-		ex.same = bytes.Equal(data[n:], rest)
+		ex.data = append(head, rest...)
 	}
 	return ex, nil
+}
+
+// unchanged reports whether the file of ours where f goes holds f's
+// bytes already.
+func (l *layout) unchanged(f generator.File) bool {
+	ex := l.have[f.Name]
+	switch {
+	case ex.owner != ours:
+		return false
+	case commentOf(f.Name) == "// ":
+		return ex.data != nil && bytes.Equal(ex.data, f.Data)
+	}
+	return ex.same
 }
 
 // maxOutput bounds what dyngen reads of a file where an output goes, or
@@ -426,13 +447,13 @@ func (l *layout) conflicts() error {
 	// On a file system that ignores case (macOS, Windows), Note.go is
 	// note.go: writing one replaces the other.
 	folded := map[string]string{}
-	for _, name := range l.names {
+	for _, name := range l.entries {
 		folded[strings.ToLower(name)] = name
 	}
-	for _, f := range l.files {
-		path := filepath.Join(l.dir, f.Name)
-		if _, exact := l.have[f.Name]; !exact {
-			if other, ok := folded[strings.ToLower(f.Name)]; ok {
+	for _, name := range l.want {
+		path := filepath.Join(l.dir, name)
+		if _, exact := l.have[name]; !exact {
+			if other, ok := folded[strings.ToLower(name)]; ok {
 				if l.have[other].owner == ours {
 					// A rename that changes only case: writing the new
 					// name and removing the old one would remove both
@@ -443,13 +464,13 @@ func (l *layout) conflicts() error {
 				errs = append(errs, fmt.Errorf("%s exists, and where file names ignore case it is %s, which dyngen writes; rename it or move it away", filepath.Join(l.dir, other), path))
 			}
 		}
-		switch ex := l.have[f.Name]; ex.owner {
+		switch ex := l.have[name]; ex.owner {
 		case foreign:
 			switch {
 			case ex.changed:
 				errs = append(errs, fmt.Errorf("%s was changed since dyngen wrote it (its checksum is not the one %s lists), and dyngen does not write over a change: restore it from version control, or remove it", path, filepath.Join(l.dir, model.ManifestFile)))
 				continue
-			case commentOf(f.Name) == "":
+			case commentOf(name) == "":
 				errs = append(errs, fmt.Errorf("%s exists and %s does not name it as an output of %s; move it away", path, filepath.Join(l.dir, model.ManifestFile), l.spec))
 				continue
 			}
@@ -491,9 +512,9 @@ func list(paths []string) string {
 
 // stale lists the files of ours that generation no longer produces.
 func (l *layout) stale() []string {
-	produced := make(map[string]bool, len(l.files))
-	for _, f := range l.files {
-		produced[f.Name] = true
+	produced := make(map[string]bool, len(l.want))
+	for _, name := range l.want {
+		produced[name] = true
 	}
 	var out []string
 	for name, ex := range l.have {
@@ -505,55 +526,228 @@ func (l *layout) stale() []string {
 	return out
 }
 
-// writeFiles writes the generated files of spec into dir, and removes the
-// files generated from spec there before that it no longer produces.
-// Nothing is written when a file that is not ours stands where a
-// generated file goes. Files whose contents are already right are left as
-// they are. The others are written to temporary files in dir first, in
-// parallel; only when all are written are they renamed into place, and
-// only then are the stale files removed. When a write fails, the
-// temporary files are removed and dir is as it was. (A rename fails only
-// when dir itself does, the temporary files standing in it; the files
-// renamed before then keep their new contents.)
-func writeFiles(dir, spec string, files []generator.File) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// surveyFiles is survey for the whole files of a generation, in its
+// order.
+func surveyFiles(dir, spec string, files []generator.File) (*layout, error) {
+	var source string
+	if len(files) > 0 {
+		_, source = origin(files[0].Data, "// ")
 	}
-	l, err := survey(dir, spec, files)
+	names := make([]string, len(files))
+	var outputs []generator.File
+	for i, f := range files {
+		names[i] = f.Name
+		if commentOf(f.Name) != "// " {
+			outputs = append(outputs, f)
+		}
+	}
+	return survey(dir, spec, source, names, outputs)
+}
+
+// writeFiles writes the generated files of spec into dir, as generate
+// does with the files of a generation at once.
+func writeFiles(dir, spec string, files []generator.File) error {
+	l, err := surveyFiles(dir, spec, files)
 	if err != nil {
 		return err
 	}
 	if err := l.conflicts(); err != nil {
 		return err
 	}
-	var changed []generator.File
+	w := l.newWriter()
 	for _, f := range files {
-		if !l.have[f.Name].same {
-			changed = append(changed, f)
-		}
+		w.add(f)
 	}
-	temps := make([]string, len(changed))
-	err = forEach(len(changed), func(i int) error {
-		var err error
-		temps[i], err = writeTemp(dir, changed[i].Data)
-		return err
-	})
+	return w.finish(true)
+}
+
+// generate writes the files of g, a spec prepared for generation, into
+// dir (see writer), each as soon as it is rendered, and prints the
+// diagnostics, then what stood in the way of writing. Before any file
+// is rendered, the outputs are, and dir is surveyed: nothing is written
+// when a file that is not ours stands where a generated file goes.
+func generate(dir, spec string, g *generator.Generation, stderr io.Writer) int {
+	outs, ok := g.Outputs()
+	var head []byte
+	if ok {
+		head, ok = g.Head()
+	}
+	if !ok {
+		g.Diags.Print(stderr)
+		return exitSpec
+	}
+	_, source := origin(head, "// ")
+	names := g.GoNames()
+	for _, f := range outs {
+		names = append(names, f.Name)
+	}
+	l, err := survey(dir, spec, source, names, outs)
+	if err == nil {
+		err = l.conflicts()
+	}
 	if err != nil {
-		removeAll(temps)
-		return err
+		g.Diags.Print(stderr)
+		printErr(stderr, err)
+		return exitSpec
 	}
-	for i, f := range changed {
-		if err := os.Rename(temps[i], filepath.Join(dir, f.Name)); err != nil {
-			removeAll(temps[i:])
+	w := l.newWriter()
+	for _, f := range outs {
+		w.add(f)
+	}
+	ok = g.RenderGo(func(_ int, f generator.File) { w.add(f) })
+	err = w.finish(ok)
+	g.Diags.Print(stderr)
+	switch {
+	case !ok:
+		return exitSpec
+	case err != nil:
+		printErr(stderr, err)
+		return exitSpec
+	}
+	return exitOK
+}
+
+// writer writes the files of one generation into the directory l
+// surveyed as they are handed to it (add), so that writing goes on while
+// the other files render. Files whose contents are already right are
+// left as they are. The others are written to temporary files in dir
+// first; only when every file is written, and generation did not fail,
+// are they renamed into place, and only then are the stale files removed
+// (finish). When a write fails, or generation does, the temporary files
+// are removed, and so are the directories the writer made: dir is as it
+// was. (A rename fails only when dir itself does, the temporary files
+// standing in it; the files renamed before then keep their new
+// contents.)
+//
+// One file is written at a time, by one of the goroutines that hand
+// files over, while the others go back to rendering: creating files in
+// one directory takes the directory's lock, so a second writer would
+// only wait for it, spinning on a core; and a goroutine of its own
+// would wait for a render to yield its core.
+type writer struct {
+	l *layout
+	// mu guards the files handed over and not written yet, whether one
+	// goroutine is writing them, the temporary file of each file
+	// written, whether dir is known to exist, the directories made for
+	// it (deepest first), and the first failure.
+	mu      sync.Mutex
+	queue   []generator.File
+	writing bool
+	temps   map[string]string
+	hasDir  bool
+	made    []string
+	err     error
+}
+
+// newWriter is the writer of the files l's survey found nothing in the
+// way of (see conflicts).
+func (l *layout) newWriter() *writer {
+	return &writer{l: l, temps: make(map[string]string, len(l.want))}
+}
+
+// add hands the writer a file; any goroutine may call it, once for each
+// file. Unless the file of ours where it goes holds its bytes already,
+// it is written to a temporary file: by this goroutine, with those
+// handed over meanwhile, unless another is writing, which then writes it
+// too.
+func (w *writer) add(f generator.File) {
+	if w.l.unchanged(f) {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.queue = append(w.queue, f)
+	if w.writing {
+		return
+	}
+	w.writing = true
+	for len(w.queue) > 0 {
+		f := w.queue[0]
+		w.queue[0] = generator.File{} // written, its bytes are not kept
+		w.queue = w.queue[1:]
+		if w.err != nil {
+			continue
+		}
+		w.mu.Unlock()
+		tmp, err := w.write(f)
+		w.mu.Lock()
+		if err != nil {
+			w.err = err
+			continue
+		}
+		w.temps[f.Name] = tmp
+	}
+	w.writing = false
+}
+
+// write writes f to a temporary file, and returns its path, making the
+// directory first when it is missing. Only the goroutine writing calls
+// it.
+func (w *writer) write(f generator.File) (string, error) {
+	if !w.hasDir {
+		made, err := makeDir(w.l.dir)
+		w.made = made
+		if err != nil {
+			return "", err
+		}
+		w.hasDir = true
+	}
+	return writeTemp(w.l.dir, f.Data)
+}
+
+// finish is called once every file is handed to the writer. When
+// generation succeeded (ok) and every write did, it renames them into
+// place, in the generation's order, and removes the stale files; else it
+// removes what it wrote.
+func (w *writer) finish(ok bool) error {
+	if !ok || w.err != nil {
+		w.discard()
+		return w.err
+	}
+	for _, name := range w.l.want {
+		tmp, ok := w.temps[name]
+		if !ok {
+			continue
+		}
+		if err := os.Rename(tmp, filepath.Join(w.l.dir, name)); err != nil {
+			w.discard()
 			return err
 		}
+		delete(w.temps, name)
 	}
-	for _, name := range l.stale() {
-		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+	for _, name := range w.l.stale() {
+		if err := os.Remove(filepath.Join(w.l.dir, name)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// discard removes the temporary files not renamed yet, then the
+// directories the writer made, when they are empty.
+func (w *writer) discard() {
+	for _, tmp := range w.temps {
+		os.Remove(tmp)
+	}
+	for _, dir := range w.made {
+		os.Remove(dir)
+	}
+}
+
+// makeDir makes dir and its missing parents, and returns those it made,
+// deepest first.
+func makeDir(dir string) ([]string, error) {
+	var made []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return made, os.MkdirAll(dir, 0o755)
 }
 
 // writeTemp writes data to a new temporary file in dir, a dot file that
@@ -564,11 +758,11 @@ func writeTemp(dir string, data []byte) (string, error) {
 		return "", err
 	}
 	err = writeData(tmp, data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
@@ -581,15 +775,6 @@ func writeTemp(dir string, data []byte) (string, error) {
 var writeData = func(f *os.File, data []byte) error {
 	_, err := f.Write(data)
 	return err
-}
-
-// removeAll removes the files at paths, skipping empty ones.
-func removeAll(paths []string) {
-	for _, p := range paths {
-		if p != "" {
-			os.Remove(p)
-		}
-	}
 }
 
 // forEach calls f(0) to f(n-1) on a few goroutines (file system calls
@@ -625,7 +810,7 @@ func printErr(w io.Writer, err error) {
 // unified diff of each difference, 0 when they are the same. When
 // generation would refuse to write, -check says why, and shows no diff.
 func checkCmd(dir, spec string, files []generator.File, stdout, stderr io.Writer) int {
-	l, err := survey(dir, spec, files)
+	l, err := surveyFiles(dir, spec, files)
 	if err == nil {
 		err = l.conflicts()
 	}
@@ -647,7 +832,7 @@ func checkCmd(dir, spec string, files []generator.File, stdout, stderr io.Writer
 		return nil
 	}
 	for _, f := range files {
-		if ex := l.have[f.Name]; !ex.same {
+		if !l.unchanged(f) {
 			if err := diff(f.Name, f.Data); err != nil {
 				printErr(stderr, err)
 				return exitSpec

@@ -314,6 +314,47 @@ func TestWriteAllOrNothing(t *testing.T) {
 	}
 }
 
+// TestWriterFailedGeneration hands the writer some of the files of a
+// generation that then fails, as when rendering meets a bug of dyngen:
+// nothing stays, neither a temporary file nor the directories made for
+// them; the same files of a generation that succeeds are all written.
+func TestWriterFailedGeneration(t *testing.T) {
+	t.Chdir(t.TempDir())
+	files := []generator.File{
+		{Name: "a.go", Data: []byte(generator.Header + "\n// source: ../../spec.yaml\n\npackage p\n")},
+		{Name: "b.go", Data: []byte(generator.Header + "\n// source: ../../spec.yaml\n\npackage p\n\n// b\n")},
+	}
+	dir := filepath.Join("out", "pkg")
+	for _, ok := range []bool{false, true} {
+		l, err := surveyFiles(dir, "spec.yaml", append(files, generator.File{Name: "c.go"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := l.newWriter()
+		for _, f := range files {
+			w.add(f)
+		}
+		if err := w.finish(ok); err != nil {
+			t.Fatalf("ok %v: %v", ok, err)
+		}
+		if !ok {
+			if _, err := os.Stat("out"); !os.IsNotExist(err) {
+				t.Errorf("a failed generation left out behind: %v", err)
+			}
+			continue
+		}
+		want := map[string]string{}
+		for _, f := range files {
+			want[filepath.Join(dir, f.Name)] = "-rw-r--r--\n" + string(f.Data)
+		}
+		got := snapshot(t, "out")
+		delete(got, dir)
+		if d := sameTree(want, got); d != "" {
+			t.Errorf("after a generation that succeeded:\n%s", d)
+		}
+	}
+}
+
 // tagsSpec is another spec than smallSpec, of another package.
 const tagsSpec = `version: 1
 package: tags

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"runtime"
 	"slices"
 	"strings"
@@ -81,6 +85,81 @@ func Package(p *plan.Plan, source string) ([]File, error) {
 // packageFor is Package, written for version of the runtime's API for
 // generated code.
 func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
+	files := make([]File, len(FileNames(p)))
+	err := renderFor(p, source, version, func(i int, f File) { files[i] = f })
+	if err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// FileNames returns the names of the files of the Go package the plan
+// describes, in the order of Package.
+func FileNames(p *plan.Plan) []string {
+	jobs := (&emitter{p: p}).jobs()
+	names := make([]string, len(jobs))
+	for _, j := range jobs {
+		names[j.index] = j.name
+	}
+	return names
+}
+
+// Render renders the files of Package, in parallel, and hands each to
+// each as soon as it is rendered, with its index in Package's order
+// (FileNames): each is called from several goroutines at once, in no
+// fixed order. With an error, a bug of dyngen as with Package, the files
+// handed to each are not the whole package.
+func Render(p *plan.Plan, source string, each func(i int, f File)) error {
+	return renderFor(p, source, dynrt.GenVersion, each)
+}
+
+// Head returns the lines every file of Package starts with: the header,
+// the source line naming the spec as source does, and the package
+// clause, as they are rendered. The command tells its files by them
+// before any is rendered.
+func Head(p *plan.Plan, source string) ([]byte, error) {
+	e := &emitter{p: p, source: model.SourceLine(source)}
+	return render(e.newFile())
+}
+
+// job is one file of the package to build and render.
+type job struct {
+	name  string
+	index int // in the order of Package: by name
+	build func() *jen.File
+}
+
+// jobs returns the files of the package, in the order they are best
+// rendered in: the largest first, so that no large file starts last while
+// the other cores idle. The API and the store files grow with every
+// pattern of the spec, a patterns file with those of one table, an
+// entity's file with one entity; the tables with the most patterns come
+// first.
+func (e *emitter) jobs() []job {
+	p := e.p
+	jobs := []job{{name: model.APIFile, build: e.apiFile}, {name: model.StoreFile, build: e.storeFile}}
+	pfs := e.patternFiles()
+	slices.SortStableFunc(pfs, func(a, b patternFile) int { return len(b.patterns) - len(a.patterns) })
+	for _, pf := range pfs {
+		jobs = append(jobs, job{name: pf.name, build: func() *jen.File { return e.patternsFile(pf.patterns) }})
+	}
+	for _, ent := range p.Model.Entities {
+		jobs = append(jobs, job{name: ent.File(), build: func() *jen.File { return e.entityFile(ent) }})
+	}
+	byName := make([]int, len(jobs))
+	for i := range byName {
+		byName[i] = i
+	}
+	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(jobs[a].name, jobs[b].name) })
+	for i, j := range byName {
+		jobs[j].index = i
+	}
+	return jobs
+}
+
+// renderFor is Render, written for version of the runtime's API for
+// generated code.
+func renderFor(p *plan.Plan, source string, version int, each func(i int, f File)) error {
 	// The source line is one line comment, whatever the spec's path.
 	source = model.SourceLine(source)
 	// The locals a body names after an attribute (isbnKey, titlePrefix)
@@ -90,35 +169,19 @@ func packageFor(p *plan.Plan, source string, version int) ([]File, error) {
 	// most of the work, so the files are built and rendered in parallel.
 	// Each is printed from the plan alone (the key builders an entity's
 	// file holds and the methods StoreAPI lists are the plan's), in any
-	// order; each result has its slot, so the output does not depend on
-	// the order they finish in.
-	type job struct {
-		name  string
-		build func() *jen.File
-	}
-	var jobs []job
-	for _, pf := range e.patternFiles() {
-		jobs = append(jobs, job{pf.name, func() *jen.File { return e.patternsFile(pf.patterns) }})
-	}
-	jobs = append(jobs, job{model.StoreFile, e.storeFile}, job{model.APIFile, e.apiFile})
-	for _, ent := range p.Model.Entities {
-		jobs = append(jobs, job{ent.File(), func() *jen.File { return e.entityFile(ent) }})
-	}
-	files := make([]File, len(jobs))
+	// order.
+	jobs := e.jobs()
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
-		data, err := render(jobs[i].build())
+		j := jobs[i]
+		data, err := render(j.build())
 		if err != nil {
-			errs[i] = fmt.Errorf("%s: %w", jobs[i].name, err)
+			errs[j.index] = fmt.Errorf("%s: %w", j.name, err)
 			return
 		}
-		files[i] = File{Name: jobs[i].name, Data: data}
+		each(j.index, File{Name: j.name, Data: data})
 	})
-	if err := errors.Join(append(errs, e.bugs...)...); err != nil {
-		return nil, err
-	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
-	return files, nil
+	return errors.Join(append(errs, e.bugs...)...)
 }
 
 // parallel calls f(0) to f(n-1) on one goroutine per core, handing the
@@ -177,35 +240,66 @@ func (e *emitter) newFile() *jen.File {
 
 // render writes a file's code, gofmt-formatted, with the standard
 // library's imports in a group of their own as goimports writes them.
+// jennifer writes the code unformatted, the imports grouped, and gofmt
+// formats it: what jennifer's own formatting and grouping the formatted
+// code's imports give, with fewer copies of the file.
 func render(f *jen.File) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	f.NoFormat = true
+	var raw bytes.Buffer
+	if err := f.Render(&raw); err != nil {
 		return nil, err
 	}
-	return groupImports(buf.Bytes()), nil
+	src := groupImports(raw.Bytes())
+	out, err := gofmt(src)
+	if err != nil {
+		return nil, fmt.Errorf("%w while formatting:\n%s", err, src)
+	}
+	return out, nil
 }
 
-// groupImports splits the import block of gofmt-formatted source into the
-// standard library's packages, then the others, each group sorted.
+// gofmtConfig is how go/format prints, numbers' prefixes and exponents
+// made canonical (printer.Mode 1<<30, which go/printer defines for
+// go/format and cmd/gofmt).
+var gofmtConfig = printer.Config{Mode: printer.UseSpaces | printer.TabIndent | 1<<30, Tabwidth: 8}
+
+// gofmt is go/format.Source for a whole file, printed into a buffer of
+// the source's size: formatting takes out what jennifer spaces, so the
+// code fits.
+func gofmt(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	ast.SortImports(fset, file)
+	out := bytes.NewBuffer(make([]byte, 0, len(src)))
+	if err := gofmtConfig.Fprint(out, fset, file); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// groupImports splits the import block of Go source into the standard
+// library's packages, then the others, in the order they have there.
 func groupImports(src []byte) []byte {
-	text := string(src)
-	start := strings.Index(text, "\nimport (\n")
+	const open, end = "\nimport (\n", "\n)\n"
+	start := bytes.Index(src, []byte(open))
 	if start < 0 {
 		return src
 	}
-	start += len("\nimport (\n")
-	end := strings.Index(text[start:], "\n)\n")
-	if end < 0 {
+	start += len(open)
+	stop := bytes.Index(src[start:], []byte(end))
+	if stop < 0 {
 		return src
 	}
-	end += start
-	var std, other []string
-	for _, line := range strings.Split(text[start:end], "\n") {
-		if strings.TrimSpace(line) == "" {
+	stop += start
+	var std, other [][]byte
+	for line := range bytes.SplitSeq(src[start:stop], []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		path := line[strings.Index(line, `"`)+1:]
-		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+		path := line[bytes.IndexByte(line, '"')+1:]
+		if first, _, _ := bytes.Cut(path, []byte("/")); bytes.Contains(first, []byte(".")) {
 			other = append(other, line)
 		} else {
 			std = append(std, line)
@@ -214,6 +308,17 @@ func groupImports(src []byte) []byte {
 	if len(std) == 0 || len(other) == 0 {
 		return src
 	}
-	block := strings.Join(std, "\n") + "\n\n" + strings.Join(other, "\n")
-	return []byte(text[:start] + block + text[end:])
+	out := make([]byte, 0, len(src)+1)
+	out = append(out, src[:start]...)
+	for _, line := range std {
+		out = append(append(out, line...), '\n')
+	}
+	out = append(out, '\n')
+	for i, line := range other {
+		if i > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, line...)
+	}
+	return append(out, src[stop:]...)
 }
