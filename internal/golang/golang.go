@@ -157,14 +157,19 @@ func (e *emitter) jobs() []job {
 	return jobs
 }
 
+// newEmitter is the emitter of p's package, generated from the spec at
+// source for version of the runtime's API for generated code.
+func newEmitter(p *plan.Plan, source string, version int) *emitter {
+	// The source line is one line comment, whatever the spec's path. The
+	// locals a body names after an attribute (isbnKey, titlePrefix) keep
+	// apart from every package-level name they could hide.
+	return &emitter{p: p, source: model.SourceLine(source), packageNames: p.PackageNames, version: version, keyTypes: p.Model.KeyTypes(), uses: p.Uses()}
+}
+
 // renderFor is Render, written for version of the runtime's API for
 // generated code.
 func renderFor(p *plan.Plan, source string, version int, each func(i int, f File)) error {
-	// The source line is one line comment, whatever the spec's path.
-	source = model.SourceLine(source)
-	// The locals a body names after an attribute (isbnKey, titlePrefix)
-	// keep apart from every package-level name they could hide.
-	e := &emitter{p: p, source: source, packageNames: p.PackageNames, version: version, keyTypes: p.Model.KeyTypes(), uses: p.Uses()}
+	e := newEmitter(p, source, version)
 	// Building a file's code is cheap; rendering it (gofmt included) is
 	// most of the work, so the files are built and rendered in parallel.
 	// Each is printed from the plan alone (the key builders an entity's

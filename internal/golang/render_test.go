@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	dynrt "github.com/dyngen/dyngen/generator/runtime"
-	"github.com/dyngen/dyngen/internal/model"
 )
 
 // TestRenderIsGofmt: render, which formats jennifer's unformatted code
@@ -17,12 +16,7 @@ import (
 func TestRenderIsGofmt(t *testing.T) {
 	checked := 0
 	for name, data := range corpusSpecs(t) {
-		res := planOf(name, data)
-		if res.Plan == nil {
-			continue
-		}
-		p := res.Plan
-		e := &emitter{p: p, source: model.SourceLine(name), packageNames: p.PackageNames, version: dynrt.GenVersion, keyTypes: p.Model.KeyTypes()}
+		e := newEmitter(planOf(t, name, data), name, dynrt.GenVersion)
 		for _, j := range e.jobs() {
 			got, err := render(j.build())
 			if err != nil {
