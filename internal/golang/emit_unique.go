@@ -257,13 +257,7 @@ func (m *method) lookupGet() {
 				}
 				return value
 			}, fail)
-			in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
-			if m.p.Consistent {
-				in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
-			}
-			g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-			g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
-			g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+			m.sendGet(g, out, key, fail, nil)
 			g.If(m.id("err").Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		})
 		key := m.primaryKeyMap(g, ent, func(a *model.Attribute) jen.Code {
@@ -274,17 +268,12 @@ func (m *method) lookupGet() {
 			}
 			return v
 		}, fail)
-		in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
-		if m.p.Consistent {
-			in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
-		}
-		if projConst != nil {
-			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
-			m.setNames(in)
-		}
-		g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
-		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
-		g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
+		m.sendGet(g, out, key, fail, func(in jen.Dict) {
+			if projConst != nil {
+				in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+				m.setNames(in)
+			}
+		})
 		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
 		// The item changed its value after the claim was read.
@@ -305,4 +294,21 @@ func stepList(steps []int) string {
 		return "step " + names[0] + " is"
 	}
 	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are"
+}
+
+// sendGet emits a GetItem of key into the local out, read as the pattern
+// reads (consistently or not), and its failures: the SDK's error, and
+// ErrNotFound when there is no item. project, when not nil, adds to the
+// request's input.
+func (m *method) sendGet(g *jen.Group, out string, key jen.Code, fail func(jen.Code) jen.Code, project func(jen.Dict)) {
+	in := jen.Dict{jen.Id("TableName"): m.tableRef(), jen.Id("Key"): key}
+	if m.p.Consistent {
+		in[jen.Id("ConsistentRead")] = jen.Qual(pathAWS, "Bool").Call(jen.True())
+	}
+	if project != nil {
+		project(in)
+	}
+	g.List(jen.Id(out), m.id("err")).Op(":=").Add(m.id("s")).Dot("client").Dot("GetItem").Call(m.id("ctx"), jen.Op("&").Qual(pathDynamo, "GetItemInput").Values(in))
+	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+	g.If(jen.Id(out).Dot("Item").Op("==").Nil()).Block(fail(jen.Id("ErrNotFound")))
 }
