@@ -3,16 +3,21 @@ package runtime
 // The versions of the runtime's API for generated code. Generated code
 // holds the version it was written for, V, and checks at compile time
 // that MinVersion <= V <= MaxVersion (see EnforceVersion).
+//
+// Version 2: the reads take their Args by pointer (GetItem, QueryFirst,
+// QueryPage, QueryEach), and QueryPage and Walk take the item type alone,
+// a query's result being a dyngen.Result (PageOf is gone). Code of
+// version 1 calls them otherwise: it is not served.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something
 	// of the runtime that an older runtime lacks.
-	GenVersion = 1
+	GenVersion = 2
 
 	// MinVersion is the oldest version of generated code this runtime
 	// serves. It grows when the runtime drops or changes something that
 	// code of an older version uses.
-	MinVersion = 1
+	MinVersion = 2
 
 	// MaxVersion is the newest version of generated code this runtime
 	// serves: that of the generator of the same module.
