@@ -194,7 +194,7 @@ type Query struct {
 	Op string
 	// PK, SK, Lo and Hi are the placeholders of the key condition's
 	// values: the partition, the operand of Op (SK), the bounds of a
-	// BETWEEN (Lo, Hi); "" for none.
+	// BETWEEN (Lo, Hi); "" for none. Lo is set only with Op "BETWEEN".
 	PK, SK, Lo, Hi string
 	// Clock is the placeholder of the Store clock's now, which a query
 	// that leaves expired items out sends ("" for none): a cursor is
@@ -400,9 +400,10 @@ type Result[T any] struct {
 }
 
 // QueryPage reads one page of q with the values of a, from page's
-// cursor, and decodes its items. Items that can't be decoded are left out of the result, which comes
-// with the method's error over a DecodeError listing them; on any other
-// error the result is nil.
+// cursor, and decodes its items. Items that can't be decoded are left
+// out of the result, which comes with the method's error over a
+// DecodeError listing them; on any other error the result is nil. An
+// empty page's Items are empty, not nil.
 func QueryPage[T any](ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, decode func(*T, map[string]types.AttributeValue) error) (*Result[T], error) {
 	items, next, err := querySend(ctx, c, keys, q, page, a)
 	if err != nil {
@@ -432,7 +433,8 @@ func QueryPage[T any](ctx context.Context, c QueryClient, keys *CursorKeys, page
 // QueryEach is QueryPage for a query of several entities: each is given
 // every item the query keeps, and an error of it leaves the item out of
 // the page, listed in the DecodeError. It sets *next to the next page's
-// cursor; ok is false on an error that leaves no page.
+// cursor; ok is false on an error that leaves no page, and *next is then
+// left as it was.
 func QueryEach(ctx context.Context, c QueryClient, keys *CursorKeys, page Page, a *Args, q *Query, next *Cursor, each func(item map[string]types.AttributeValue) error) (ok bool, err error) {
 	items, cursor, err := querySend(ctx, c, keys, q, page, a)
 	if err != nil {

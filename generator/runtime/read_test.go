@@ -121,6 +121,18 @@ func TestQueryPage(t *testing.T) {
 	if len(res.Items) != 2 || res.Items[0].Name != "a" || res.Items[1].Name != "b" || res.Next == "" {
 		t.Errorf("the page holds %+v, next %q", res.Items, res.Next)
 	}
+	// An item that can't be decoded leaves nothing of it in the page's
+	// spare capacity, last of the page as it is here.
+	failedLast := &readClient{items: []map[string]types.AttributeValue{named("a"), named("bad")}}
+	if res, _ := QueryPage(ctx, failedLast, nil, Page{}, &Args{Table: "T", PK: "P", Lo: "a", Hi: "z"}, q, decodeReadItem); res == nil || len(res.Items) != 1 {
+		t.Fatalf("a page whose last item can't be decoded: %v", res)
+	} else {
+		for i, v := range res.Items[len(res.Items):cap(res.Items)] {
+			if v != (readItem{}) {
+				t.Errorf("the page's spare slot %d holds %+v", len(res.Items)+i, v)
+			}
+		}
+	}
 	in := c.queries[0]
 	if *in.Limit != 3 || *in.ScanIndexForward || in.IndexName != nil || *in.KeyConditionExpression != q.KeyCondition || len(in.ExpressionAttributeValues) != 3 {
 		t.Errorf("QueryPage sent %+v", in)
@@ -143,7 +155,7 @@ func TestQueryPage(t *testing.T) {
 	// Bounds the wrong way round: an empty page, and no call.
 	b = a
 	b.Lo, b.Hi = "z", "a"
-	if res, err := QueryPage(ctx, c, nil, Page{}, &b, q, decodeReadItem); err != nil || res == nil || len(res.Items) != 0 || len(c.queries) != n {
+	if res, err := QueryPage(ctx, c, nil, Page{}, &b, q, decodeReadItem); err != nil || res == nil || res.Items == nil || len(res.Items) != 0 || len(c.queries) != n {
 		t.Errorf("empty bounds: %v, %v, %d calls", res, err, len(c.queries)-n)
 	}
 	// Values given in Values are the request's own copies.
@@ -166,6 +178,32 @@ func TestQueryFirstAndEach(t *testing.T) {
 	c.items = nil
 	if _, err := QueryFirst(ctx, c, &Args{Table: "T", PK: "P"}, q, decodeReadItem); !errors.Is(err, ErrNotFound) {
 		t.Errorf("QueryFirst of no item: %v", err)
+	}
+	// The first item skipped by the decoder, or expired, is absent; one
+	// the decoder refuses is its error.
+	expired := named("a")
+	expired["ttl"] = &types.AttributeValueMemberN{Value: "100"}
+	notFound := func(err error) bool { return errors.Is(err, ErrNotFound) }
+	refused := func(err error) bool { var ie *ItemError; return errors.As(err, &ie) && !notFound(err) }
+	for _, tc := range []struct {
+		name string
+		item map[string]types.AttributeValue
+		want func(error) bool
+	}{
+		{"skipped", named("skip"), notFound},
+		{"expired", expired, notFound},
+		{"refused", named("bad"), refused},
+	} {
+		c.items = []map[string]types.AttributeValue{tc.item}
+		if v, err := QueryFirst(ctx, c, &Args{Table: "T", PK: "P", Now: 100}, q, decodeReadItem); v != nil || !tc.want(err) {
+			t.Errorf("QueryFirst of an item %s: %v, %v", tc.name, v, err)
+		}
+	}
+	// Bounds the wrong way round: absent, and no call.
+	n := len(c.queries)
+	between := &Query{Method: "FirstR", Index: readIndex, KeyCondition: "PK = :pk AND SK BETWEEN :lo AND :hi", Limit: 1, Op: "BETWEEN", PK: ":pk", Lo: ":lo", Hi: ":hi"}
+	if _, err := QueryFirst(ctx, c, &Args{Table: "T", PK: "P", Lo: "z", Hi: "a"}, between, decodeReadItem); !errors.Is(err, ErrNotFound) || len(c.queries) != n {
+		t.Errorf("QueryFirst of empty bounds: %v, %d calls", err, len(c.queries)-n)
 	}
 	c.items = []map[string]types.AttributeValue{named("a"), named("bad"), named("b")}
 	var names []string
