@@ -175,18 +175,36 @@ func renderFor(p *plan.Plan, source string, version int, each func(i int, f File
 	// Each is printed from the plan alone (the key builders an entity's
 	// file holds and the methods StoreAPI lists are the plan's), in any
 	// order.
-	jobs := e.jobs()
+	return errors.Join(append(renderJobs(e.jobs(), each), e.bugs...)...)
+}
+
+// renderJobs renders the files of jobs in parallel, giving each to each
+// as it is rendered, and returns the errors of those that could not be,
+// by index. A file whose building or rendering panics (a bug of the
+// emitter's) is an error too, so that the command removes what it wrote
+// before returning it, rather than leave its temporary files behind.
+func renderJobs(jobs []job, each func(i int, f File)) []error {
 	errs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
-		data, err := render(j.build())
+		data, err := renderJob(j)
 		if err != nil {
 			errs[j.index] = fmt.Errorf("%s: %w", j.name, err)
 			return
 		}
 		each(j.index, File{Name: j.name, Data: data})
 	})
-	return errors.Join(append(errs, e.bugs...)...)
+	return errs
+}
+
+// renderJob builds and renders the file of j; a panic is its error.
+func renderJob(j job) (data []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("dyngen's Go emitter failed (a bug; please report it with the spec): %v", r)
+		}
+	}()
+	return render(j.build())
 }
 
 // parallel calls f(0) to f(n-1) on one goroutine per core, handing the
