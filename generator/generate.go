@@ -41,7 +41,8 @@ func GenerateOver(file, source string, data []byte, committed func(name string) 
 	if !ok {
 		return nil, g.Diags
 	}
-	files := make([]File, len(g.GoNames()), len(g.GoNames())+len(outs))
+	n := len(g.GoNames())
+	files := make([]File, n, n+len(outs))
 	if !g.RenderGo(func(i int, f File) { files[i] = f }) {
 		return nil, g.Diags
 	}

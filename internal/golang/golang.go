@@ -235,16 +235,14 @@ type patternFile struct {
 // patternFiles groups the patterns into files: one per table that has
 // patterns, in spec order, named by the model.
 func (e *emitter) patternFiles() []patternFile {
+	byTable := make(map[*model.Table][]*plan.Pattern, len(e.p.Model.Tables))
+	for _, pp := range e.p.Patterns {
+		byTable[pp.Pattern.Table] = append(byTable[pp.Pattern.Table], pp)
+	}
 	var out []patternFile
 	for _, t := range e.p.Model.Tables {
-		pf := patternFile{name: e.p.Model.PatternsFile(t)}
-		for _, pp := range e.p.Patterns {
-			if pp.Pattern.Table == t {
-				pf.patterns = append(pf.patterns, pp)
-			}
-		}
-		if len(pf.patterns) > 0 {
-			out = append(out, pf)
+		if ps := byTable[t]; len(ps) > 0 {
+			out = append(out, patternFile{name: e.p.Model.PatternsFile(t), patterns: ps})
 		}
 	}
 	return out
