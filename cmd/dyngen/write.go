@@ -544,23 +544,6 @@ func surveyFiles(dir, spec string, files []generator.File) (*layout, error) {
 	return survey(dir, spec, source, names, outputs)
 }
 
-// writeFiles writes the generated files of spec into dir, as generate
-// does with the files of a generation at once.
-func writeFiles(dir, spec string, files []generator.File) error {
-	l, err := surveyFiles(dir, spec, files)
-	if err != nil {
-		return err
-	}
-	if err := l.conflicts(); err != nil {
-		return err
-	}
-	w := l.newWriter()
-	for _, f := range files {
-		w.add(f)
-	}
-	return w.finish(true)
-}
-
 // generate writes the files of g, a spec prepared for generation, into
 // dir (see writer), each as soon as it is rendered, and prints the
 // diagnostics, then what stood in the way of writing. Before any file

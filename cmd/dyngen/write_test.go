@@ -454,3 +454,21 @@ func TestWriteKeepsFilesOfOtherSpecs(t *testing.T) {
 		}
 	}
 }
+
+// writeFiles writes the generated files of spec into dir, as generate
+// does with the files of a generation at once: the writer's tests hand
+// it the files whole.
+func writeFiles(dir, spec string, files []generator.File) error {
+	l, err := surveyFiles(dir, spec, files)
+	if err != nil {
+		return err
+	}
+	if err := l.conflicts(); err != nil {
+		return err
+	}
+	w := l.newWriter()
+	for _, f := range files {
+		w.add(f)
+	}
+	return w.finish(true)
+}
