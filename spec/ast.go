@@ -222,12 +222,16 @@ type Bind struct {
 
 // Cond is one condition of where, filter or when: an attribute and an
 // operator, with constants when the operator was given as a mapping
-// (`status: {"=": escalated}`).
+// (`status: {"=": escalated}`); or, for the key or of filter and when,
+// a disjunction: Or holds its branches, each a list of conditions joined
+// by AND (`or: [{active: notExists}, {active: {"<": 5}}]`), and Attr is
+// not set (Pos is the key's).
 type Cond struct {
 	Attr   Str
 	Pos    Pos
 	Op     Str
 	Consts []Const
+	Or     [][]*Cond
 }
 
 // SetConst is an item of an update's set that gives the attribute a

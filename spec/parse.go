@@ -801,43 +801,63 @@ func (p *parser) binds(n *yaml.Node) []*Bind {
 // constExample shows an item of set or add that gives a constant.
 var constExample = map[string]string{"set": "{status: closed}", "add": "{likesCount: 1}"}
 
-// constList reads an update's set or add: a list whose items are
-// attribute names (set to, or added, a parameter) or one-entry mappings
-// {attr: constant}.
+// constList reads set or add: a list whose items are attribute names
+// (set to, or added, a parameter) or one-entry mappings {attr:
+// constant}, or a mapping whose every entry gives a constant (set:
+// {status: closed}).
 func (p *parser) constList(n *yaml.Node, what string) ([]Str, []*SetConst) {
 	r := p.resolve(n)
 	if r == nil {
 		return nil, nil
 	}
-	if r.Kind != yaml.SequenceNode {
-		return p.nonEmptyList(n, what), nil
-	}
-	if len(r.Content) == 0 {
-		p.errorf(r, "%s is empty", what)
-		return nil, nil
-	}
 	var names []Str
 	var consts []*SetConst
-	for _, it := range r.Content {
-		it := p.resolve(it)
-		if it == nil {
-			continue
+	// pairs are the attributes given a constant, with their values: the
+	// one-entry mappings of the list, or the entries of a mapping.
+	type pair struct{ k, v *yaml.Node }
+	var pairs []pair
+	switch r.Kind {
+	case yaml.MappingNode:
+		// The mapping form, set: {status: closed}: every entry a constant.
+		if len(r.Content) == 0 {
+			p.errorf(r, "%s is empty", what)
+			return nil, nil
 		}
-		if it.Kind != yaml.MappingNode {
-			if s := p.str(it, "an item of "+what); s.Set {
-				names = append(names, s)
+		for _, e := range p.entries(r, what) {
+			pairs = append(pairs, pair{e.key, e.val})
+		}
+	case yaml.SequenceNode:
+		if len(r.Content) == 0 {
+			p.errorf(r, "%s is empty", what)
+			return nil, nil
+		}
+		for _, it := range r.Content {
+			it := p.resolve(it)
+			if it == nil {
+				continue
 			}
-			continue
+			if it.Kind != yaml.MappingNode {
+				if s := p.str(it, "an item of "+what); s.Set {
+					names = append(names, s)
+				}
+				continue
+			}
+			if len(it.Content) != 2 {
+				p.errorf(it, "an item of %s that gives a constant is one attribute and its value, as in %s", what, constExample[what])
+				continue
+			}
+			k := it.Content[0]
+			if k.Kind != yaml.ScalarNode {
+				p.errorf(k, "an item of %s that gives a constant is one attribute and its value, as in %s", what, constExample[what])
+				continue
+			}
+			pairs = append(pairs, pair{k, it.Content[1]})
 		}
-		if len(it.Content) != 2 {
-			p.errorf(it, "an item of %s that gives a constant is one attribute and its value, as in %s", what, constExample[what])
-			continue
-		}
-		k, v := it.Content[0], p.resolve(it.Content[1])
-		if k.Kind != yaml.ScalarNode {
-			p.errorf(k, "an item of %s that gives a constant is one attribute and its value, as in %s", what, constExample[what])
-			continue
-		}
+	default:
+		return p.nonEmptyList(n, what), nil
+	}
+	for _, pr := range pairs {
+		k, v := pr.k, p.resolve(pr.v)
 		if v == nil {
 			continue
 		}
@@ -860,6 +880,12 @@ func (p *parser) constList(n *yaml.Node, what string) ([]Str, []*SetConst) {
 func (p *parser) conds(n *yaml.Node, what string, constants bool) []*Cond {
 	var out []*Cond
 	for _, e := range p.entries(n, what) {
+		if e.name == OrKey && constants {
+			if c := p.or(e, what); c != nil {
+				out = append(out, c)
+			}
+			continue
+		}
 		c := &Cond{Attr: p.name(e.key), Pos: p.pos(e.key)}
 		v := p.resolve(e.val)
 		if v == nil {
@@ -889,6 +915,62 @@ func (p *parser) conds(n *yaml.Node, what string, constants bool) []*Cond {
 		out = append(out, c)
 	}
 	return out
+}
+
+// OrKey is the key of filter and when whose value is a list of
+// conditions joined by OR. It is always the operator there: an attribute
+// named or takes no condition (its stored name can stay or, with attr:).
+const OrKey = "or"
+
+// or reads the key or of filter or when: a list of at least two
+// mappings of conditions, each joined by AND (and taking or itself).
+func (p *parser) or(e entry, what string) *Cond {
+	c := &Cond{Pos: p.pos(e.key)}
+	v := p.resolve(e.val)
+	if v == nil {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v, "or in %s is the operator OR: a list of condition mappings, as in or: [{active: notExists}, {active: {\"<\": 5}}], not %s; an attribute named or takes no condition in %s (rename it and keep its stored name with attr: or)", what, kindName(v), what)
+		return nil
+	}
+	if len(v.Content) < 2 {
+		if len(v.Content) == 1 {
+			p.errorf(v, "or in %s has one branch, which is its conditions joined by AND; give two or more mappings, as in or: [{a: notExists}, {b: \"=\"}] (or: [{a: notExists, b: \"=\"}] is one branch, a AND b), or write the conditions without or", what)
+		} else {
+			p.errorf(v, "or in %s has no branches; give two or more mappings of conditions", what)
+		}
+		return nil
+	}
+	ok := true
+	for _, it := range v.Content {
+		r := p.resolve(it)
+		if r == nil {
+			ok = false
+			continue
+		}
+		if r.Kind == yaml.MappingNode && len(r.Content) == 0 {
+			p.errorf(it, "a branch of or in %s is empty; give its conditions, as in {active: notExists}", what)
+			ok = false
+			continue
+		}
+		if r.Kind != yaml.MappingNode {
+			p.errorf(it, "a branch of or in %s is a mapping of one or more conditions, as in {active: notExists}, not %s", what, describe(r))
+			ok = false
+			continue
+		}
+		before := p.diags.Len()
+		branch := p.conds(r, what, true)
+		if p.diags.Len() > before || len(branch) == 0 {
+			ok = false
+			continue
+		}
+		c.Or = append(c.Or, branch)
+	}
+	if !ok {
+		return nil
+	}
+	return c
 }
 
 // consts reads a constant operand: a scalar, or a list of two for between.

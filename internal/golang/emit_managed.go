@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -115,6 +116,9 @@ func (m *method) managedValue(v *plan.Value, now string) (jen.Code, bool) {
 // create sets (Request.Item) into item, over the caller's values.
 func (m *method) stampItem(g *jen.Group, item, now string) {
 	for _, v := range m.req.Item {
+		if v.Source == plan.ItemConst {
+			continue // marshalled with the item (marshalStamped)
+		}
 		val, _ := m.managedValue(v, now)
 		g.Id(item).Index(jen.Lit(v.Attr.Stored)).Op("=").Add(val)
 	}
@@ -122,11 +126,18 @@ func (m *method) stampItem(g *jen.Group, item, now string) {
 
 // marshalStamped emits the marshalling of the item r into the local item,
 // and the reading of the clock; it returns the local holding the time.
-// When an index key is built from the created time (StampCreated), the
-// item is marshalled from a copy of r holding the clock's time, so that
-// the key holds the time the write stores.
+// When an index key is built from the created time (StampCreated), or
+// the pattern sets constants (plan.ItemConst), the item is marshalled
+// from a copy of r holding the clock's time and the constants, so that
+// the item and its keys hold what the write stores.
 func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.Code) string {
-	if !m.req.StampCreated {
+	var consts []*plan.Value
+	for _, v := range m.req.Item {
+		if v.Source == plan.ItemConst {
+			consts = append(consts, v)
+		}
+	}
+	if !m.req.StampCreated && len(consts) == 0 {
 		g.List(m.id("item"), m.id("err")).Op(":=").Id(r).Dot("MarshalItem").Call()
 		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 		return m.clockLocal(g)
@@ -134,7 +145,21 @@ func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.
 	now := m.clockLocal(g)
 	stamped := m.local("stamped")
 	g.Id(stamped).Op(":=").Op("*").Id(r)
-	g.Id(stamped).Dot(m.ent().Created.GoName).Op("=").Id(now)
+	if m.req.StampCreated {
+		g.Id(stamped).Dot(m.ent().Created.GoName).Op("=").Id(now)
+	}
+	// The constants of the pattern's set, whatever the caller's item
+	// holds: the item and its keys are marshalled with them.
+	for _, v := range consts {
+		field := jen.Id(stamped).Dot(v.Attr.GoName)
+		val := goLiteral(m.ent(), v.Attr, v.Lit)
+		if v.Attr.StoredForm().Pointer {
+			g.Add(field).Op("=").New(goType(m.ent(), v.Attr))
+			g.Op("*").Add(jen.Id(stamped).Dot(v.Attr.GoName)).Op("=").Add(val)
+			continue
+		}
+		g.Add(field).Op("=").Add(val)
+	}
 	g.List(m.id("item"), m.id("err")).Op(":=").Id(stamped).Dot("MarshalItem").Call()
 	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 	return now
@@ -188,6 +213,15 @@ func (m *method) managedDoc() string {
 		case plan.FormUpdate:
 			out += fmt.Sprintf(" It adds one to %s.", a.Name)
 		}
+	}
+	var consts []string
+	for _, v := range m.req.Item {
+		if v.Source == plan.ItemConst {
+			consts = append(consts, fmt.Sprintf("%s %s", v.Attr.Name, v.Lit))
+		}
+	}
+	if len(consts) > 0 {
+		out += fmt.Sprintf(" It writes %s, whatever the item holds (set).", strings.Join(consts, ", "))
 	}
 	if a := e.Version; a != nil && form == plan.FormCreate {
 		out += fmt.Sprintf(" It writes %s 1, whatever the item holds.", a.Name)

@@ -103,7 +103,7 @@ func (r *resolver) inConsts(c *Cond, sc *spec.Cond, what string) bool {
 	return ok
 }
 
-// setConst checks a constant an update sets: it is a value the
+// setConst checks a constant an update, create or put sets: it is a value the
 // attribute holds (its type, enum values, bounds, maxLength, time
 // format; a time to live that is not the zero time), and it fits in every
 // key template of the entity that is built from the attribute. An
@@ -111,7 +111,7 @@ func (r *resolver) inConsts(c *Cond, sc *spec.Cond, what string) bool {
 func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 	k := sc.Const
 	fail := func(format string, args ...any) bool {
-		r.errorf(k.Pos, "update %s: set %s: %s", p.Name, a.Name, fmt.Sprintf(format, args...))
+		r.errorf(k.Pos, "%s %s: set %s: %s", p.Op, p.Name, a.Name, fmt.Sprintf(format, args...))
 		return false
 	}
 	switch a.Type {
@@ -125,8 +125,14 @@ func (r *resolver) setConst(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
 	if reason := constValueError(k, a); reason != "" {
 		return fail("%s", reason)
 	}
-	// The primary key's templates are refused with their own error.
-	for _, ek := range p.Entity().Keys[1:] {
+	// An update can't set an attribute of the primary key's templates
+	// (refused with its own error); a create's or put's constant fixes
+	// that part of the key.
+	keys := p.Entity().Keys
+	if p.Op == OpUpdate {
+		keys = keys[1:]
+	}
+	for _, ek := range keys {
 		for _, tm := range ek.Templates() {
 			if !tm.Has(a) {
 				continue

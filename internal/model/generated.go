@@ -196,7 +196,7 @@ func (p *Pattern) Inputs() int {
 	if p.Where != nil {
 		n += p.Where.Op.Operands()
 	}
-	for _, c := range append(slices.Clip(p.Filter), p.When...) {
+	for _, c := range Leaves(append(slices.Clip(p.Filter), p.When...)) {
 		if c.IsParam() {
 			n += c.Op.Operands()
 		}

@@ -272,12 +272,16 @@ func (o CondOp) Operands() int {
 	return 1
 }
 
-// Cond is one condition on an attribute. For a collection query's where,
-// Attr is the attribute of the first entity.
+// Cond is one condition on an attribute, or a disjunction (Or). For a
+// collection query's where, Attr is the attribute of the first entity.
 type Cond struct {
 	Attr *Attribute
 	Pos  Pos
 	Op   CondOp
+	// Or is set on the or of a filter or when (Attr is then nil, and Pos
+	// the key's): its branches, two or more, each a list of conditions
+	// joined by AND, the branches joined by OR.
+	Or [][]*Cond
 	// Read is set on a condition a write of an entity with unique values
 	// adds: the attribute still holds the value read before the write.
 	Read bool
@@ -288,7 +292,28 @@ type Cond struct {
 }
 
 // IsParam reports whether the condition's operands are method parameters.
-func (c *Cond) IsParam() bool { return len(c.Consts) == 0 && c.Op.Operands() > 0 }
+func (c *Cond) IsParam() bool { return c.Or == nil && len(c.Consts) == 0 && c.Op.Operands() > 0 }
+
+// Leaves are the conditions on attributes of cs, those of its ors'
+// branches too, in spec order.
+func Leaves(cs []*Cond) []*Cond {
+	var out []*Cond
+	for _, c := range cs {
+		if c.Or == nil {
+			out = append(out, c)
+			continue
+		}
+		for _, br := range c.Or {
+			out = append(out, Leaves(br)...)
+		}
+	}
+	return out
+}
+
+// HasOr reports whether cs holds an or.
+func HasOr(cs []*Cond) bool {
+	return slices.ContainsFunc(cs, func(c *Cond) bool { return c.Or != nil })
+}
 
 // Const is a constant operand.
 type Const struct {

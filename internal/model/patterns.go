@@ -15,8 +15,8 @@ import (
 var allowed = map[Op][]string{
 	OpGet:         {"by", "index", "consistent", "select", "expired"},
 	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select", "expired"},
-	OpPut:         {"when"},
-	OpCreate:      {"when", "expired"},
+	OpPut:         {"when", "set"},
+	OpCreate:      {"when", "expired", "set"},
 	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when", "expired"},
 	OpDelete:      {"when"},
 	OpBatchGet:    {"consistent", "select", "expired"},
@@ -224,20 +224,9 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 		}
 	}
 	p.Consistent, p.ConsPos = sp.Consistent.Value, sp.Consistent.Pos
-	for _, f := range sp.Filter {
-		if c := r.cond(p, f, condOps, "filter"); c != nil {
-			p.Filter = append(p.Filter, c)
-		}
-	}
+	p.Filter = r.conds(p, sp.Filter, "filter", false)
 	p.Upsert = sp.Upsert.Value
-	for _, w := range sp.When {
-		if c := r.cond(p, w, condOps, "when"); c != nil {
-			if slices.Contains(allowed[p.Op], "when") && (!r.whenOnKey(p, c, w.Attr.Pos) || !r.whenOnCreate(p, c, w.Attr.Pos)) {
-				continue
-			}
-			p.When = append(p.When, c)
-		}
-	}
+	p.When = r.conds(p, sp.When, "when", false)
 	if len(sp.Select) > 0 && len(p.Entities) > 1 {
 		r.errorf(sp.Select[0].Pos, "select applies to a read of one entity; %s reads %d", p.Name, len(p.Entities))
 	}
@@ -245,12 +234,17 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	if len(sp.Select) > 0 {
 		p.SelectPos = sp.Select[0].Pos
 	}
-	p.Set = r.attrList(p, sp.Set, "set")
 	p.Add = r.attrList(p, sp.Add, "add")
 	p.Remove = r.attrList(p, sp.Remove, "remove")
 	p.RemoveFrom = r.attrList(p, sp.RemoveFrom, "removeFrom")
-	if p.Op == OpUpdate {
+	switch p.Op {
+	case OpUpdate:
+		p.Set = r.attrList(p, sp.Set, "set")
 		r.update(p, sp)
+	case OpCreate, OpPut:
+		r.itemConsts(p, sp)
+	default:
+		p.Set = r.attrList(p, sp.Set, "set")
 	}
 	r.managedWrites(p, sp)
 }
@@ -276,9 +270,9 @@ func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
 				r.errorf(sp.Upsert.Pos, "update %s: %s is versioned (version: %s), and an upsert that creates the item would have no version the caller read; use create for a new item and remove upsert", p.Name, e.Name, v.Name)
 			}
 		}
-		for i, c := range p.When {
+		for _, c := range Leaves(p.When) {
 			if c.Attr == v {
-				r.errorf(posOf(condNames(sp.When), v.Name, i), "%s %s: when on %s, the version, which the method checks itself against the version the caller read; remove it", p.Op, p.Name, v.Name)
+				r.errorf(c.Pos, "%s %s: when on %s, the version, which the method checks itself against the version the caller read; remove it", p.Op, p.Name, v.Name)
 			}
 		}
 	}
@@ -316,15 +310,6 @@ func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
 	refuse(p.Add, sp.Add, "add")
 	refuse(p.Remove, sp.Remove, "remove")
 	refuse(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
-}
-
-// condNames are the attribute names of conditions, with their positions.
-func condNames(cs []*spec.Cond) []spec.Str {
-	var out []spec.Str
-	for _, c := range cs {
-		out = append(out, c.Attr)
-	}
-	return out
 }
 
 // first checks first: true on a query: one item of one entity, read
@@ -476,6 +461,42 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
 }
 
+// itemConsts resolves the set of a create or a put: constants only (the
+// caller's item gives every other value), each written whatever the
+// item holds and written back into it, checked as an update's constant
+// is (setConst), in every key template of the entity, the primary key's
+// too (a constant fixes that part of the key). Refused: a name without a
+// constant, an attribute the generated code sets itself (the version,
+// the timestamps), and a unique value (every item written would hold the
+// one value, which only one item may hold).
+func (r *resolver) itemConsts(p *Pattern, sp *spec.Pattern) {
+	e := p.Entity()
+	for _, n := range sp.Set {
+		if a := r.attrOf(p, n, "set"); a != nil {
+			r.errorf(n.Pos, "%s %s: set %s without a constant: the item gives %s; write {%s: <value>} to write a constant whatever the item holds, or remove it from set", p.Op, p.Name, a.Name, a.Name, a.Name)
+		}
+	}
+	valid := func(p *Pattern, sc *spec.SetConst, a *Attribute) bool {
+		if e.Managed(a) {
+			role := "its version"
+			switch a {
+			case e.Created:
+				role = "its created time"
+			case e.Updated:
+				role = "its updated time"
+			}
+			r.errorf(sc.Attr.Pos, "%s %s can't set %s: it is %s, which the generated code sets itself; remove it from set", p.Op, p.Name, a.Name, role)
+			return false
+		}
+		if slices.ContainsFunc(e.Unique, func(u *Unique) bool { return u.Attr == a }) {
+			r.errorf(sc.Attr.Pos, "%s %s can't set %s to a constant: %s is a unique value of %s, and every item the %s writes would hold the one value, which only one item may hold; remove it from set (the item gives it)", p.Op, p.Name, a.Name, a.Name, e.Name, p.Op)
+			return false
+		}
+		return r.setConst(p, sc, a)
+	}
+	_, _, p.SetConsts = r.constItems(p, sp.SetConsts, nil, "set", valid)
+}
+
 // constItems resolves the items of set or add (what) that give a
 // constant: an attribute of the pattern, not listed twice (params are the
 // attributes the same key lists by name), checked by valid. It returns
@@ -502,12 +523,49 @@ func (r *resolver) constItems(p *Pattern, items []*spec.SetConst, params []*Attr
 	return attrs, names, out
 }
 
+// conds resolves the conditions of a filter or a when (what), and the
+// branches of their ors; inOr is set within an or. A when's conditions
+// are checked against the operation (whenOnKey, whenOnCreate). A
+// condition refused is left out, and so is an or with a branch refused.
+func (r *resolver) conds(p *Pattern, scs []*spec.Cond, what string, inOr bool) []*Cond {
+	when := what == "when" && slices.Contains(allowed[p.Op], "when")
+	var out []*Cond
+	for _, sc := range scs {
+		if sc.Or == nil {
+			c := r.cond(p, sc, condOps, what)
+			if c == nil || when && (!r.whenOnKey(p, c, sc.Attr.Pos, inOr) || !r.whenOnCreate(p, c, sc.Attr.Pos)) {
+				continue
+			}
+			out = append(out, c)
+			continue
+		}
+		if when && p.Op == OpCreate {
+			r.errorf(sc.Pos, "%s %s: when with or: a create writes only where no item has the key, so its condition reads the attributes of no item, and each condition of the or always holds there or never does; remove it (put with this when replaces only an item that meets it)", p.Op, p.Name)
+			continue
+		}
+		c := &Cond{Pos: sc.Pos}
+		whole := true
+		for _, br := range sc.Or {
+			cs := r.conds(p, br, what, true)
+			whole = whole && len(cs) == len(br)
+			c.Or = append(c.Or, cs)
+		}
+		if whole {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // whenOnKey refuses a when on an attribute of the primary key, which the
 // key already fixes: a comparison always holds or never does, and exists
 // or notExists repeat or contradict the operation's own condition. Only
 // exists on put (replace an existing item) and on delete (fail when there
-// is none) says something. It reports whether c is kept.
-func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos) bool {
+// is none) says something. Within an or (inOr), exists and notExists
+// test whether the item exists, which says something wherever the
+// operation does not decide it: on a put, a delete and an upsert of an
+// entity without a version. It reports whether c is kept.
+func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos, inOr bool) bool {
 	e := p.Entity()
 	prim := e.PrimaryKey()
 	var key string
@@ -525,6 +583,9 @@ func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos) bool {
 	}
 	a := c.Attr.Name
 	where := fmt.Sprintf("%s %s: when on %s, an attribute of the primary key %s", p.Op, p.Name, a, key)
+	if inOr && (c.Op == OpExists || c.Op == OpNotExists) {
+		return r.existsInOr(p, c, pos, where)
+	}
 	switch {
 	case p.Op == OpCheck && (c.Op == OpExists || c.Op == OpNotExists):
 		r.errorf(pos, "%s: whether the item exists is the check's exists (true by default, false to check that there is none); remove it", where)
@@ -548,6 +609,32 @@ func (r *resolver) whenOnKey(p *Pattern, c *Cond, pos Pos) bool {
 		r.errorf(pos, "%s: exists repeats update's own condition that the item exists (ErrNotFound otherwise); remove it", where)
 	default:
 		r.errorf(pos, "%s: notExists never holds, since update changes only an existing item; remove it (create writes a new item)", where)
+	}
+	return false
+}
+
+// existsInOr decides exists or notExists on an attribute of the primary
+// key within an or: a test of whether the item exists. It says something
+// where the operation leaves that open: a put (create, or replace an item
+// that meets the other branch), a delete (nothing to delete, or an item
+// that meets it) and an upsert; it is refused where the operation decides
+// it (an update without upsert, a check, a put or delete of a versioned
+// entity, which holds only over the item whose version was read): the or
+// would always hold, or its branch never. It reports whether c is kept.
+func (r *resolver) existsInOr(p *Pattern, c *Cond, pos Pos, where string) bool {
+	holds := "never holds there, so its branch never does; remove the branch"
+	if c.Op == OpExists {
+		holds = "always holds there, so the or always does; remove the or"
+	}
+	switch {
+	case p.Op == OpCheck:
+		r.errorf(pos, "%s, within an or: a check holds only where the item exists (the check's exists decides it), and %s %s", where, c.Op, holds)
+	case p.Op == OpUpdate && !p.Upsert:
+		r.errorf(pos, "%s, within an or: an update changes only an existing item, and %s %s (with upsert: true, the or may test whether the item exists)", where, c.Op, holds)
+	case (p.Op == OpPut || p.Op == OpDelete) && p.Entity().Version != nil:
+		r.errorf(pos, "%s, within an or: %s is versioned, and a %s holds only over the item whose version the caller read, so %s %s", where, p.Entity().Name, p.Op, c.Op, holds)
+	default:
+		return true
 	}
 	return false
 }

@@ -23,8 +23,8 @@ var stepOps = map[Op][]Op{
 // doc, as and bind.
 var stepKeys = map[Op][]string{
 	OpGet:    {"expired"},
-	OpPut:    {"when"},
-	OpCreate: {"when", "expired"},
+	OpPut:    {"when", "set"},
+	OpCreate: {"when", "expired", "set"},
 	OpUpdate: allowed[OpUpdate],
 	OpDelete: {"when"},
 	OpCheck:  {"when", "exists", "expired"},

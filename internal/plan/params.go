@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -42,6 +43,11 @@ type Param struct {
 	// locals never take a parameter's name: they give way
 	// (Pattern.Locals).
 	Renamed bool
+	// Nth is, for an operand of a condition whose attribute has several
+	// conditions with parameters (in the branches of an or), the
+	// condition's place among them from 2: the name and the field end
+	// with it (owner, owner2). 0 otherwise.
+	Nth int
 	// Pointer is set when the parameter is a pointer to the attribute's
 	// value: an update's value of an optional scalar, nil removing it.
 	Pointer bool
@@ -114,16 +120,32 @@ func (b *builder) params(pp *Pattern) {
 	fixed := func(r Role, name string) {
 		out = append(out, &Param{Name: name, Role: r, fixed: true})
 	}
+	// An attribute with several conditions that take parameters (in the
+	// branches of an or) names the second one's after its place (owner2,
+	// priceFrom2): a name another parameter has is refused, never changed.
 	conds := func(cs []*model.Cond) {
-		for _, c := range cs {
+		seen := map[*model.Attribute]int{}
+		for _, c := range model.Leaves(cs) {
 			if !c.IsParam() {
 				continue
 			}
-			if c.Op == model.OpBetween {
-				add(ParamCond, c.Attr, c, 0, "From")
-				add(ParamCond, c.Attr, c, 1, "To")
+			seen[c.Attr]++
+			nth, num := seen[c.Attr], ""
+			if nth > 1 {
+				num = strconv.Itoa(nth)
+				base := model.ParamName(c.Attr.GoName)
+				for _, part := range operandParts(c) {
+					want := base + part + num
+					if q := slices.IndexFunc(out, func(q *Param) bool { return q.Name == want }); q >= 0 {
+						b.errorf(c.Pos, "%s %s: condition %d on %s takes a parameter named %s after its place, and %s is the name of the parameter of %s; give attribute %s another Go name (go:), or make one of the conditions on %s a constant", p.Op, p.Name, nth, c.Attr.Name, want, want, out[q].Attr.Name, out[q].Attr.Name, c.Attr.Name)
+					}
+				}
 			} else {
-				add(ParamCond, c.Attr, c, 0, "")
+				nth = 0
+			}
+			for i, part := range operandParts(c) {
+				add(ParamCond, c.Attr, c, i, part+num)
+				out[len(out)-1].Nth = nth
 			}
 		}
 	}
@@ -196,6 +218,15 @@ func (b *builder) params(pp *Pattern) {
 			q.Name = pp.Local(q.Name)
 		}
 	}
+}
+
+// operandParts are the endings of the names of a condition's operands
+// given as parameters: From and To for between, none for one operand.
+func operandParts(c *model.Cond) []string {
+	if c.Op == model.OpBetween {
+		return []string{"From", "To"}
+	}
+	return []string{""}
 }
 
 // locals decides the names of the method's own locals (and receiver,
@@ -277,6 +308,9 @@ func fieldNames(pp *Pattern) []*Param {
 		if q.Cond != nil && q.Cond.Op == model.OpBetween || q.Role == ParamWhere && pp.Pattern.Where.Op == model.OpBetween {
 			suffix = []string{"From", "To"}[q.Operand]
 		}
+		if q.Nth > 1 {
+			suffix += strconv.Itoa(q.Nth)
+		}
 		q.Field = a.GoName + suffix
 		if q.Role == ParamVersion {
 			q.Field = pp.Pattern.Entity().GoName + a.GoName
@@ -308,7 +342,7 @@ func roleWord(pp *Pattern, q *Param) string {
 	case ParamElems:
 		return "RemoveFrom"
 	case ParamCond:
-		if slices.Contains(pp.Pattern.Filter, q.Cond) {
+		if slices.Contains(model.Leaves(pp.Pattern.Filter), q.Cond) {
 			return "Filter"
 		}
 		return "When"

@@ -75,8 +75,10 @@ func callRank(c Call) int {
 
 func condAttrs(cs []*model.Cond) string {
 	var names []string
-	for _, c := range cs {
-		names = append(names, c.Attr.Name)
+	for _, c := range model.Leaves(cs) {
+		if !slices.Contains(names, c.Attr.Name) {
+			names = append(names, c.Attr.Name)
+		}
 	}
 	return strings.Join(names, ", ")
 }
@@ -196,7 +198,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	if msg := projects(pp); msg != "" {
 		return failBound("%s", msg)
 	}
-	for _, f := range p.Filter {
+	for _, f := range model.Leaves(p.Filter) {
 		if f.Attr.Stored == ix.PK.Name || (ix.SK != nil && f.Attr.Stored == ix.SK.Name) {
 			return failBound("filter on %s, a key attribute of %s; narrow it with by or where instead", f.Attr.Name, ix.Name)
 		}

@@ -40,8 +40,9 @@ type Request struct {
 	// Clause.Unless) is sent only with it.
 	Values []*Value
 	// Item are the attributes a PutItem writes in place of the caller's
-	// values: the version (VersionFirst, VersionNext) and the timestamps
-	// (ClockNow), each under its stored name (Placeholder is "").
+	// values: the constants of its set (ItemConst), the version
+	// (VersionFirst, VersionNext) and the timestamps (ClockNow), each
+	// under its stored name (Placeholder is "").
 	Item []*Value
 	// StampCreated is set on a create or put of an entity whose index
 	// key is built from its created time: the item is marshalled from a
@@ -103,6 +104,11 @@ const (
 	VersionNext     // the version Attr a put writes: the one read, plus one
 	ClockNow        // the Store's clock's time, for timestamp Attr
 	ItemAttr        // the value of Stored in the item a put writes (sent as an update)
+	// ItemConst is the constant of the spec (Lit) a create or put writes
+	// to Attr whatever the caller's item holds (Request.Item): the item
+	// is marshalled with it, its keys too, and it is written back into
+	// the caller's item on success.
+	ItemConst
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -357,12 +363,53 @@ func placeholderText(s string) string {
 	return b.String()
 }
 
+// term is one part of a condition expression that its parts join by
+// AND; or is set on a disjunction written bare ("a OR b"), which needs
+// parentheses beside another part (AND binds tighter than OR).
+type term struct {
+	text string
+	or   bool
+}
+
+// joinTerms joins the parts of a condition expression by AND, with
+// parentheses exactly where needed: around a disjunction beside another
+// part.
+func joinTerms(ts []term) string {
+	if len(ts) == 1 {
+		return ts[0].text
+	}
+	var parts []string
+	for _, t := range ts {
+		if t.or {
+			parts = append(parts, "("+t.text+")")
+		} else {
+			parts = append(parts, t.text)
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
 // conds writes conditions as one condition expression, joined by AND,
 // naming their attributes and operands; suffix ends the base of each
 // operand's placeholder (":grade_when").
 func (n *requestNamer) conds(cs []*model.Cond, suffix string) string {
-	var parts []string
+	return joinTerms(n.terms(cs, suffix))
+}
+
+// terms writes each condition as a part of a condition expression,
+// naming their attributes and operands in order; an or is its branches
+// joined by OR, each its conditions joined by AND.
+func (n *requestNamer) terms(cs []*model.Cond, suffix string) []term {
+	var parts []term
 	for _, c := range cs {
+		if c.Or != nil {
+			var branches []string
+			for _, br := range c.Or {
+				branches = append(branches, joinTerms(n.terms(br, suffix)))
+			}
+			parts = append(parts, term{text: strings.Join(branches, " OR "), or: true})
+			continue
+		}
 		name := n.name(c.Attr.Stored, "")
 		operand := func(i int, part string) string {
 			v := &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}
@@ -377,24 +424,24 @@ func (n *requestNamer) conds(cs []*model.Cond, suffix string) string {
 			for i := range c.Consts {
 				ops = append(ops, operand(i, "_"+strconv.Itoa(i+1)))
 			}
-			parts = append(parts, fmt.Sprintf("%s IN (%s)", name, strings.Join(ops, ", ")))
+			parts = append(parts, term{text: fmt.Sprintf("%s IN (%s)", name, strings.Join(ops, ", "))})
 		case model.OpExists:
-			parts = append(parts, fmt.Sprintf("attribute_exists(%s)", name))
+			parts = append(parts, term{text: fmt.Sprintf("attribute_exists(%s)", name)})
 		case model.OpNotExists:
-			parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", name))
+			parts = append(parts, term{text: fmt.Sprintf("attribute_not_exists(%s)", name)})
 		case model.OpBetween:
 			lo := operand(0, "_from")
 			hi := operand(1, "_to")
-			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
+			parts = append(parts, term{text: fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi)})
 		case model.OpBeginsWith:
-			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, operand(0, "")))
+			parts = append(parts, term{text: fmt.Sprintf("begins_with(%s, %s)", name, operand(0, ""))})
 		case model.OpContains:
-			parts = append(parts, fmt.Sprintf("contains(%s, %s)", name, operand(0, "")))
+			parts = append(parts, term{text: fmt.Sprintf("contains(%s, %s)", name, operand(0, ""))})
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s %s", name, c.Op, operand(0, "")))
+			parts = append(parts, term{text: fmt.Sprintf("%s %s %s", name, c.Op, operand(0, ""))})
 		}
 	}
-	return strings.Join(parts, " AND ")
+	return parts
 }
 
 // request decides the expressions of a planned pattern and names their
@@ -407,7 +454,7 @@ func (b *builder) request(pp *Pattern) {
 	case Query:
 		keyCondition(n, pp.Key)
 		req.Projection = projection(n, pp)
-		req.Filter = n.conds(p.Filter, "")
+		filter := n.terms(p.Filter, "")
 		if p.Op == model.OpGet || p.First {
 			req.Limit = 1
 		} else {
@@ -422,7 +469,10 @@ func (b *builder) request(pp *Pattern) {
 			// The model refuses first with expiry: DynamoDB would apply
 			// the filter after the limit.
 			req.Expiry = n.expiry(p, "(attribute_not_exists(%[1]s) OR %[1]s > %[2]s)")
-			req.Filter = joinAnd(req.Filter, req.Expiry.Text)
+			filter = append(filter, term{text: req.Expiry.Text})
+		}
+		if len(filter) > 0 {
+			req.Filter = joinTerms(filter)
 		}
 	case GetItem, BatchGetItem:
 		req.Projection = projection(n, pp)
@@ -577,31 +627,29 @@ func SelectAttrs(p *model.Pattern) []*model.Attribute {
 // placeholders of the add amounts, by attribute.
 func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string) string {
 	p := pp.Pattern
-	var parts []string
+	var parts []term
 	switch {
 	case (p.Op == model.OpCreate || p.Op == model.OpCheck && p.Missing) && p.Expires():
 		// An expired item is absent: a create replaces it.
 		pk := n.name(p.Table.PK.Name, keyPK)
 		n.req.Expiry = n.expiry(p, "%[1]s <= %[2]s")
-		parts = append(parts, fmt.Sprintf("(attribute_not_exists(%s) OR %s)", pk, n.req.Expiry.Text))
+		parts = append(parts, term{text: fmt.Sprintf("(attribute_not_exists(%s) OR %s)", pk, n.req.Expiry.Text)})
 	case p.Op == model.OpCreate:
-		parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+		parts = append(parts, term{text: fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK))})
 	case (p.Op == model.OpUpdate && !p.Upsert || p.Op == model.OpCheck && !p.Missing) && p.Expires():
 		// An expired item is absent: an update or check of it fails,
 		// ErrNotFound.
 		pk := n.name(p.Table.PK.Name, keyPK)
 		n.req.Expiry = n.expiry(p, "(attribute_not_exists(%[1]s) OR %[1]s > %[2]s)")
-		parts = append(parts, fmt.Sprintf("attribute_exists(%s) AND %s", pk, n.req.Expiry.Text))
+		parts = append(parts, term{text: fmt.Sprintf("attribute_exists(%s) AND %s", pk, n.req.Expiry.Text)})
 	case p.Op == model.OpUpdate && !p.Upsert, p.Op == model.OpCheck && !p.Missing:
-		parts = append(parts, fmt.Sprintf("attribute_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+		parts = append(parts, term{text: fmt.Sprintf("attribute_exists(%s)", n.name(p.Table.PK.Name, keyPK))})
 	case p.Op == model.OpCheck:
-		parts = append(parts, fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK)))
+		parts = append(parts, term{text: fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK))})
 	}
-	if c := n.conds(p.When, "_when"); c != "" {
-		parts = append(parts, c)
-	}
+	parts = append(parts, n.terms(p.When, "_when")...)
 	if c := versionCondition(n, pp); c != "" {
-		parts = append(parts, c)
+		parts = append(parts, term{text: c})
 	}
 	// An atomic add keeps a number with a min or max in its bounds, and an
 	// int in int64's (DynamoDB's numbers go further, and the package could
@@ -624,10 +672,13 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 			}
 			limit := n.value(a.Name+"_"+label, &Value{Source: AddLimit, Attr: a, Max: bound.max}).Placeholder
 			rest := n.value(a.Name+"_rest"+strings.ToUpper(label[:1])+label[1:], &Value{Source: AddRest, Attr: a, Max: bound.max}).Placeholder
-			parts = append(parts, fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amounts[a], bound.op, limit, name, bound.op, rest))
+			parts = append(parts, term{text: fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amounts[a], bound.op, limit, name, bound.op, rest)})
 		}
 	}
-	return strings.Join(parts, " AND ")
+	if len(parts) == 0 {
+		return ""
+	}
+	return joinTerms(parts)
 }
 
 // update writes an update's actions: the attributes it sets, the index
@@ -810,13 +861,18 @@ func managedClauses(n *requestNamer, pp *Pattern) []*Clause {
 }
 
 // itemValues are the attributes a put or create writes in place of the
-// caller's: the version (1 on create, the one read plus one on put) and
+// caller's: the constants of its set, the version (1 on create, the one read plus one on put) and
 // the timestamps (both on create, the updated time on put and on each
 // item of a batch put).
 func itemValues(pp *Pattern) []*Value {
 	p := pp.Pattern
 	e := p.Entity()
 	var out []*Value
+	if p.Op == model.OpCreate || p.Op == model.OpPut {
+		for _, sc := range p.SetConsts {
+			out = append(out, &Value{Source: ItemConst, Attr: sc.Attr, Lit: literal(sc.Attr, model.OpEq, sc.Const.Text)})
+		}
+	}
 	switch p.Op {
 	case model.OpCreate:
 		if a := e.Version; a != nil {

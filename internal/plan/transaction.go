@@ -72,7 +72,7 @@ type Input struct {
 	// Steps are the steps that take it, in order.
 	Steps []*model.Step
 	// Written are the attributes of an item input that its step writes
-	// itself (version, timestamps), which the method gives back into the
+	// itself (the constants of its set, version, timestamps), which the method gives back into the
 	// caller's item on success and later steps' binds read as written.
 	// A put's created time is not among them: the step keeps the stored
 	// one, which it does not read.
@@ -307,6 +307,9 @@ func (b *builder) txInputs(pp *Pattern) bool {
 			return model.TakenByCode(n) || b.packageNames[n]
 		})
 		e := st.Entity()
+		for _, sc := range st.SetConsts {
+			in.Written = append(in.Written, sc.Attr)
+		}
 		for _, a := range []*model.Attribute{e.Version, e.Created, e.Updated} {
 			if a != nil && (a != e.Created || st.Op == model.OpCreate) {
 				in.Written = append(in.Written, a)

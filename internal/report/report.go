@@ -213,7 +213,7 @@ type Value struct {
 	// Source is one of partitionKey, sortKey, sortKeyLow, sortKeyHigh,
 	// condition, set, add, addLimit, addRest, rebuiltKey, entityType,
 	// keyInput, setConstant, removeFrom, versionExpected, versionStep,
-	// versionFirst, versionNext, clock, item.
+	// versionFirst, versionNext, clock, item, itemConstant.
 	Source string `json:"source"`
 	// Attribute is the attribute the value is of, when there is one
 	// (for rebuiltKey, the key attribute).
@@ -542,7 +542,7 @@ var sourceNames = map[plan.Source]string{
 	plan.AddRest: "addRest", plan.RebuiltKey: "rebuiltKey", plan.EntityType: "entityType", plan.KeyInput: "keyInput",
 	plan.SetConst: "setConstant", plan.RemoveElems: "removeFrom", plan.Now: "now",
 	plan.VersionExpected: "versionExpected", plan.VersionStep: "versionStep", plan.VersionFirst: "versionFirst",
-	plan.VersionNext: "versionNext", plan.ClockNow: "clock", plan.ItemAttr: "item",
+	plan.VersionNext: "versionNext", plan.ClockNow: "clock", plan.ItemAttr: "item", plan.ItemConst: "itemConstant",
 }
 
 // requestOf is the request's part of the report.
