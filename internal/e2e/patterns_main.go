@@ -7427,3 +7427,411 @@ func (s *Store) AuditVault(ctx context.Context, params AuditVaultParams) error {
 	}
 	return nil
 }
+
+const borrowToolUpdate = "SET #_type = :_type, #memberId = :memberId ADD #active :active"
+
+const borrowToolCondition = "(attribute_not_exists(#active) OR #active < :active_when) AND ((attribute_not_exists(#active) AND :active >= :active_min) OR #active >= :active_restMin) AND ((attribute_not_exists(#active) AND :active <= :active_max) OR #active <= :active_restMax)"
+
+// At most 3 active loans, on a counter that may not exist yet.
+//
+// BorrowTool changes a LoanCount and returns it as it is after the change.
+// It creates the item when there is none. ErrConditionFailed when the when
+// condition does not hold.
+//
+//	UpdateItem on table Main
+//	Key: PK = "LOANS#{memberId}" AND SK = "LOANS"
+//	UpdateExpression: SET #_type = :_type, #memberId = :memberId ADD
+//		#active :active
+//	:active: the constant {N: "1"}
+//	ConditionExpression: (attribute_not_exists(#active) OR #active <
+//		:active_when) AND ((attribute_not_exists(#active) AND :active >=
+//		:active_min) OR #active >= :active_restMin) AND
+//		((attribute_not_exists(#active) AND :active <= :active_max) OR
+//		#active <= :active_restMax)
+func (s *Store) BorrowTool(ctx context.Context, memberID string) (*LoanCount, error) {
+	in, err := s.borrowToolInput(memberID)
+	if err != nil {
+		return nil, dyngen.Fail("BorrowTool", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("BorrowTool", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	var v LoanCount
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("BorrowTool", err)
+	}
+	return &v, nil
+}
+
+// borrowToolInput builds the request of BorrowTool; the caller wraps its
+// errors.
+func (s *Store) borrowToolInput(memberID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := loanCountPK(memberID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(borrowToolCondition),
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#active": "active", "#memberId": "memberId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":_type":          &types.AttributeValueMemberS{Value: "LoanCount"},
+			":active":         &types.AttributeValueMemberN{Value: "1"},
+			":active_max":     dyngen.IntValue(math.MaxInt64),
+			":active_min":     dyngen.IntValue(math.MinInt64),
+			":active_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":active_restMin": dyngen.IntDiff(math.MinInt64, int64(1)),
+			":active_when":    &types.AttributeValueMemberN{Value: "3"},
+			":memberId":       &types.AttributeValueMemberS{Value: memberID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "LOANS"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(borrowToolUpdate),
+	}, nil
+}
+
+// GetLoanCount reads one LoanCount by its primary key; ErrNotFound when
+// there is none.
+//
+//	GetItem on table Main
+//	Key: PK = "LOANS#{memberId}" AND SK = "LOANS"
+//	ConsistentRead: true
+func (s *Store) GetLoanCount(ctx context.Context, memberID string) (*LoanCount, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "LOANS"}
+	args.PK = args.Key(loanCountPK(memberID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetLoanCount", Index: mainIndex, Consistent: true}, (*LoanCount).UnmarshalItem)
+}
+
+const createToolCondition = "attribute_not_exists(PK)"
+
+// CreateTool writes tool only when no item has its key: ErrAlreadyExists
+// otherwise. It writes status "available", checked false, whatever the item
+// holds (set). On success tool holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
+//	ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateTool(ctx context.Context, tool *Tool) error {
+	in, err := s.createToolInput(tool)
+	if err != nil {
+		return dyngen.Fail("CreateTool", err)
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return dyngen.ConditionErr("CreateTool", err, ErrConditionFailed, ErrAlreadyExists)
+	}
+	if err := tool.UnmarshalItem(in.Item); err != nil {
+		return dyngen.Fail("CreateTool", err)
+	}
+	return nil
+}
+
+// createToolInput builds the request of CreateTool; the caller wraps its
+// errors.
+func (s *Store) createToolInput(tool *Tool) (*dynamodb.PutItemInput, error) {
+	stamped := *tool
+	stamped.Status = ToolStatus("available")
+	stamped.Checked = new(bool)
+	*stamped.Checked = false
+	item, err := stamped.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createToolCondition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putBrokenToolCondition = "attribute_not_exists(#toolId) OR #status <> :status_when"
+
+// Writes a tool as broken, over no tool or one that is not lent.
+//
+// PutBrokenTool writes tool whole, replacing any item with its key.
+// ErrConditionFailed when the when condition does not hold. It writes
+// status "broken", whatever the item holds (set). On success tool holds the
+// item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
+//	ConditionExpression: attribute_not_exists(#toolId) OR #status <>
+//		:status_when
+func (s *Store) PutBrokenTool(ctx context.Context, tool *Tool) error {
+	in, err := s.putBrokenToolInput(tool)
+	if err != nil {
+		return dyngen.Fail("PutBrokenTool", err)
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return dyngen.ConditionErr("PutBrokenTool", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	if err := tool.UnmarshalItem(in.Item); err != nil {
+		return dyngen.Fail("PutBrokenTool", err)
+	}
+	return nil
+}
+
+// putBrokenToolInput builds the request of PutBrokenTool; the caller wraps
+// its errors.
+func (s *Store) putBrokenToolInput(tool *Tool) (*dynamodb.PutItemInput, error) {
+	stamped := *tool
+	stamped.Status = ToolStatus("broken")
+	item, err := stamped.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putBrokenToolCondition),
+		ExpressionAttributeNames:            map[string]string{"#status": "status", "#toolId": "toolId"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":status_when": &types.AttributeValueMemberS{Value: "lent"}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const dropToolCondition = "attribute_not_exists(#toolId) OR #status = :status_when"
+
+// Deletes a broken tool; no tool is no error.
+//
+// DropTool deletes the Tool with this key; deleting an item that does not
+// exist is no error. ErrConditionFailed when the when condition does not
+// hold.
+//
+//	DeleteItem on table Main
+//	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
+//	ConditionExpression: attribute_not_exists(#toolId) OR #status =
+//		:status_when
+func (s *Store) DropTool(ctx context.Context, toolID string) error {
+	in, err := s.dropToolInput(toolID)
+	if err != nil {
+		return dyngen.Fail("DropTool", err)
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return dyngen.ConditionErr("DropTool", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	return nil
+}
+
+// dropToolInput builds the request of DropTool; the caller wraps its
+// errors.
+func (s *Store) dropToolInput(toolID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := toolPK(toolID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(dropToolCondition),
+		ExpressionAttributeNames:  map[string]string{"#status": "status", "#toolId": "toolId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":status_when": &types.AttributeValueMemberS{Value: "broken"}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "TOOL"},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// GetTool reads one Tool by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
+//	ConsistentRead: true
+func (s *Store) GetTool(ctx context.Context, toolID string) (*Tool, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "TOOL"}
+	args.PK = args.Key(toolPK(toolID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetTool", Index: mainIndex, Consistent: true}, (*Tool).UnmarshalItem)
+}
+
+// ToolsByStatusParams holds the inputs of ToolsByStatus.
+type ToolsByStatusParams struct {
+	Status ToolStatus
+	Price  int64  // the operand of price <, condition 1 on price
+	Price2 int64  // the operand of price >, condition 2 on price
+	Owner  string // the operand of owner =, condition 1 on owner
+	Owner2 string // the operand of owner =, condition 2 on owner
+}
+
+// ToolsByStatusResult is one page of ToolsByStatus (see dyngen.Result).
+type ToolsByStatusResult = dyngen.Result[Tool]
+
+// ToolsByStatus reads one page of Tool items (see Page and DecodeError).
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "TOOLSTATUS#{status}" AND
+//		begins_with(GSI1SK, "TOOL#")
+//	FilterExpression: #price < :price OR #price > :price2 AND (#owner =
+//		:owner OR #owner = :owner2) (DynamoDB reads, and bills, the items
+//		it drops)
+func (s *Store) ToolsByStatus(ctx context.Context, params ToolsByStatusParams, page Page) (*ToolsByStatusResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "TOOL#"}
+	args.PK = args.Key(toolGSI1PK(params.Status))
+	args.Values = map[string]types.AttributeValue{
+		":owner":  &types.AttributeValueMemberS{Value: params.Owner},
+		":owner2": &types.AttributeValueMemberS{Value: params.Owner2},
+		":price":  dyngen.IntValue(params.Price),
+		":price2": dyngen.IntValue(params.Price2),
+	}
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "ToolsByStatus", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)",
+		Filter:       "#price < :price OR #price > :price2 AND (#owner = :owner OR #owner = :owner2)",
+		Names:        map[string]string{"#owner": "owner", "#price": "price"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Tool).UnmarshalItem)
+}
+
+// ToolsByStatusAll walks every Tool of ToolsByStatus, a page at a time (see
+// dyngen.Walk).
+func (s *Store) ToolsByStatusAll(ctx context.Context, params ToolsByStatusParams) iter.Seq2[Tool, error] {
+	return dyngen.Walk(func(page Page) (*ToolsByStatusResult, error) { return s.ToolsByStatus(ctx, params, page) })
+}
+
+const lendToolStep1Condition = "attribute_not_exists(PK)"
+
+// lendToolStep1Input builds step 1 of LendTool, create Tool; its errors are
+// a KeyError or an ItemError, which the caller wraps.
+func (s *Store) lendToolStep1Input(tool *Tool) (*dynamodb.PutItemInput, error) {
+	stamped := *tool
+	stamped.Status = ToolStatus("lent")
+	item, err := stamped.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	in := &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(lendToolStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}
+	if err := tool.UnmarshalItem(item); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+const lendToolStep2Update = "SET #_type = :_type, #memberId = :memberId ADD #active :active"
+
+const lendToolStep2Condition = "(attribute_not_exists(#active) OR #active < :active_when) AND ((attribute_not_exists(#active) AND :active >= :active_min) OR #active >= :active_restMin) AND ((attribute_not_exists(#active) AND :active <= :active_max) OR #active <= :active_restMax)"
+
+// lendToolStep2Input builds step 2 of LendTool, update LoanCount; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) lendToolStep2Input(memberID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := loanCountPK(memberID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(lendToolStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#active": "active", "#memberId": "memberId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":_type":          &types.AttributeValueMemberS{Value: "LoanCount"},
+			":active":         &types.AttributeValueMemberN{Value: "1"},
+			":active_max":     dyngen.IntValue(math.MaxInt64),
+			":active_min":     dyngen.IntValue(math.MinInt64),
+			":active_restMax": dyngen.IntDiff(math.MaxInt64, int64(1)),
+			":active_restMin": dyngen.IntDiff(math.MinInt64, int64(1)),
+			":active_when":    &types.AttributeValueMemberN{Value: "3"},
+			":memberId":       &types.AttributeValueMemberS{Value: memberID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "LOANS"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(lendToolStep2Update),
+	}, nil
+}
+
+// LendToolParams holds the inputs of LendTool. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type LendToolParams struct {
+	// Tool is the item step 1 writes (create Tool); step 2 (update LoanCount)
+	// also takes values of its fields, as the step writes them. On success it
+	// holds the item as written, with the status the step writes.
+	Tool *Tool
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
+	RequestToken string
+}
+
+// lendToolTx describes the steps of LendTool for the runtime.
+var lendToolTx = dyngen.Transaction{
+	Method: "LendTool",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Tool",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update LoanCount",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// Writes a new tool as lent to its owner, who may hold at most 3.
+//
+// LendTool writes its 2 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrConditionFailed, ErrTransactionConflict),
+// with the SDK's TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Tool
+//	  Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: status={S: "lent"}
+//	step 2, Update on table Main: update LoanCount
+//	  Key: PK = "LOANS#{memberId}" AND SK = "LOANS"
+//	  UpdateExpression: SET #_type = :_type, #memberId = :memberId ADD
+//	  	#active :active
+//	  ConditionExpression: (attribute_not_exists(#active) OR #active <
+//	  	:active_when) AND ((attribute_not_exists(#active) AND :active
+//	  	>= :active_min) OR #active >= :active_restMin) AND
+//	  	((attribute_not_exists(#active) AND :active <= :active_max) OR
+//	  	#active <= :active_restMax)
+//	  constant values: :active={N: "1"}, :active_when={N: "3"}
+//	  ExpressionAttributeNames: #_type="_type", #active="active",
+//	  	#memberId="memberId"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) LendTool(ctx context.Context, params LendToolParams) error {
+	items := make([]types.TransactWriteItem, 2)
+	var err error
+	if params.Tool == nil {
+		return lendToolTx.StepError(0, &ItemError{Entity: "Tool", Reason: "no item: params.Tool is nil"})
+	}
+	writtenTool := *params.Tool
+	if items[0], err = dyngen.TransactPut(s.lendToolStep1Input(&writtenTool)); err != nil {
+		return lendToolTx.StepError(0, err)
+	}
+	if items[1], err = dyngen.TransactUpdate(s.lendToolStep2Input(writtenTool.Owner)); err != nil {
+		return lendToolTx.StepError(1, err)
+	}
+	token, err := lendToolTx.RequestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: token,
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return lendToolTx.Err(err, in.TransactItems)
+	}
+	*params.Tool = writtenTool
+	return nil
+}

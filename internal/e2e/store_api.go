@@ -450,6 +450,26 @@ type StoreAPI interface {
 	DeleteProfile(ctx context.Context, params DeleteProfileParams) error
 	// AuditVault writes its 2 steps in one transaction: all of them, or none.
 	AuditVault(ctx context.Context, params AuditVaultParams) error
+	// BorrowTool changes a LoanCount and returns it as it is after the change.
+	BorrowTool(ctx context.Context, memberID string) (*LoanCount, error)
+	// GetLoanCount reads one LoanCount by its primary key.
+	GetLoanCount(ctx context.Context, memberID string) (*LoanCount, error)
+	// CreateTool writes tool only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreateTool(ctx context.Context, tool *Tool) error
+	// PutBrokenTool writes tool whole, replacing any item with its key.
+	PutBrokenTool(ctx context.Context, tool *Tool) error
+	// DropTool deletes the Tool with this key.
+	DropTool(ctx context.Context, toolID string) error
+	// GetTool reads one Tool by its primary key.
+	GetTool(ctx context.Context, toolID string) (*Tool, error)
+	// ToolsByStatus reads one page of Tool items (see Page and DecodeError).
+	ToolsByStatus(ctx context.Context, params ToolsByStatusParams, page Page) (*ToolsByStatusResult, error)
+	// ToolsByStatusAll walks every Tool of ToolsByStatus, a page at a time (see
+	// dyngen.Walk).
+	ToolsByStatusAll(ctx context.Context, params ToolsByStatusParams) iter.Seq2[Tool, error]
+	// LendTool writes its 2 steps in one transaction: all of them, or none.
+	LendTool(ctx context.Context, params LendToolParams) error
 }
 
 // *Store implements StoreAPI.

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -217,7 +218,11 @@ func (m *method) managedDoc() string {
 	var consts []string
 	for _, v := range m.req.Item {
 		if v.Source == plan.ItemConst {
-			consts = append(consts, fmt.Sprintf("%s %s", v.Attr.Name, v.Lit))
+			text := v.Lit.Text
+			if v.Lit.Dynamo == "S" {
+				text = strconv.Quote(text)
+			}
+			consts = append(consts, v.Attr.Name+" "+text)
 		}
 	}
 	if len(consts) > 0 {

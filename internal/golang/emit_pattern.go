@@ -433,13 +433,22 @@ func (m *method) paramsStruct() {
 	m.f.Line()
 }
 
+// condPlace tells apart the conditions of one attribute that take
+// parameters (in the branches of an or): ", condition 2 on owner".
+func condPlace(p *plan.Param) string {
+	if p.Nth == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", condition %d on %s", p.Nth, p.Cond.Attr.Name)
+}
+
 // paramNote says what an input is for, on its field.
 func paramNote(p *plan.Param) string {
 	switch p.Role {
 	case plan.ParamWhere:
 		return "the sort key condition's operand"
 	case plan.ParamCond:
-		return fmt.Sprintf("the operand of %s %s", p.Cond.Attr.Name, p.Cond.Op)
+		return fmt.Sprintf("the operand of %s %s%s", p.Cond.Attr.Name, p.Cond.Op, condPlace(p))
 	case plan.ParamSet:
 		if p.Pointer {
 			return "the value set; nil removes it"

@@ -172,7 +172,7 @@ func inputRole(q *plan.Param) string {
 	case plan.ParamElems:
 		return fmt.Sprintf("the elements removed from %s", q.Attr.Name)
 	case plan.ParamCond:
-		return fmt.Sprintf("the operand of the condition %s %s", q.Cond.Attr.Name, q.Cond.Op)
+		return fmt.Sprintf("the operand of the condition %s %s%s", q.Cond.Attr.Name, q.Cond.Op, condPlace(q))
 	case plan.ParamVersion:
 		return fmt.Sprintf("the version %s of the item as it was read: the step fails with ErrVersionConflict when the stored one differs", q.Attr.Name)
 	}

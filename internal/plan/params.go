@@ -45,8 +45,8 @@ type Param struct {
 	Renamed bool
 	// Nth is, for an operand of a condition whose attribute has several
 	// conditions with parameters (in the branches of an or), the
-	// condition's place among them from 2: the name and the field end
-	// with it (owner, owner2). 0 otherwise.
+	// condition's place among them from 1; from 2, the name and the
+	// field end with it (owner, owner2). 0 otherwise.
 	Nth int
 	// Pointer is set when the parameter is a pointer to the attribute's
 	// value: an update's value of an optional scalar, nil removing it.
@@ -124,6 +124,12 @@ func (b *builder) params(pp *Pattern) {
 	// branches of an or) names the second one's after its place (owner2,
 	// priceFrom2): a name another parameter has is refused, never changed.
 	conds := func(cs []*model.Cond) {
+		several := map[*model.Attribute]int{}
+		for _, c := range model.Leaves(cs) {
+			if c.IsParam() {
+				several[c.Attr]++
+			}
+		}
 		seen := map[*model.Attribute]int{}
 		for _, c := range model.Leaves(cs) {
 			if !c.IsParam() {
@@ -131,6 +137,9 @@ func (b *builder) params(pp *Pattern) {
 			}
 			seen[c.Attr]++
 			nth, num := seen[c.Attr], ""
+			if several[c.Attr] == 1 {
+				nth = 0
+			}
 			if nth > 1 {
 				num = strconv.Itoa(nth)
 				base := model.ParamName(c.Attr.GoName)
@@ -140,8 +149,6 @@ func (b *builder) params(pp *Pattern) {
 						b.errorf(c.Pos, "%s %s: condition %d on %s takes a parameter named %s after its place, and %s is the name of the parameter of %s; give attribute %s another Go name (go:), or make one of the conditions on %s a constant", p.Op, p.Name, nth, c.Attr.Name, want, want, out[q].Attr.Name, out[q].Attr.Name, c.Attr.Name)
 					}
 				}
-			} else {
-				nth = 0
 			}
 			for i, part := range operandParts(c) {
 				add(ParamCond, c.Attr, c, i, part+num)
