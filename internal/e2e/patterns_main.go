@@ -7510,8 +7510,9 @@ func (s *Store) GetLoanCount(ctx context.Context, memberID string) (*LoanCount, 
 const createToolCondition = "attribute_not_exists(PK)"
 
 // CreateTool writes tool only when no item has its key: ErrAlreadyExists
-// otherwise. It writes status "available", checked false, whatever the item
-// holds (set). On success tool holds the item as written.
+// otherwise. It writes status "available", checked false (set) whatever
+// tool holds, and on success tool holds them. On success tool holds the
+// item as written.
 //
 //	PutItem on table Main
 //	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
@@ -7555,8 +7556,8 @@ const putBrokenToolCondition = "attribute_not_exists(#toolId) OR #status <> :sta
 //
 // PutBrokenTool writes tool whole, replacing any item with its key.
 // ErrConditionFailed when the when condition does not hold. It writes
-// status "broken", whatever the item holds (set). On success tool holds the
-// item as written.
+// status "broken" (set) whatever tool holds, and on success tool holds
+// them. On success tool holds the item as written.
 //
 //	PutItem on table Main
 //	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"

@@ -132,12 +132,7 @@ func (m *method) stampItem(g *jen.Group, item, now string) {
 // from a copy of r holding the clock's time and the constants, so that
 // the item and its keys hold what the write stores.
 func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.Code) string {
-	var consts []*plan.Value
-	for _, v := range m.req.Item {
-		if v.Source == plan.ItemConst {
-			consts = append(consts, v)
-		}
-	}
+	consts := itemConsts(m.req)
 	if !m.req.StampCreated && len(consts) == 0 {
 		g.List(m.id("item"), m.id("err")).Op(":=").Id(r).Dot("MarshalItem").Call()
 		g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
@@ -151,19 +146,36 @@ func (m *method) marshalStamped(g *jen.Group, r string, fail func(jen.Code) jen.
 	}
 	// The constants of the pattern's set, whatever the caller's item
 	// holds: the item and its keys are marshalled with them.
-	for _, v := range consts {
-		field := jen.Id(stamped).Dot(v.Attr.GoName)
-		val := goLiteral(m.ent(), v.Attr, v.Lit)
-		if v.Attr.StoredForm().Pointer {
-			g.Add(field).Op("=").New(goType(m.ent(), v.Attr))
-			g.Op("*").Add(jen.Id(stamped).Dot(v.Attr.GoName)).Op("=").Add(val)
-			continue
-		}
-		g.Add(field).Op("=").Add(val)
-	}
+	m.setItemConsts(g, stamped, consts)
 	g.List(m.id("item"), m.id("err")).Op(":=").Id(stamped).Dot("MarshalItem").Call()
 	g.If(m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
 	return now
+}
+
+// itemConsts are the constants of the set of a put or create the
+// request writes (plan.ItemConst).
+func itemConsts(req *plan.Request) []*plan.Value {
+	var out []*plan.Value
+	for _, v := range req.Item {
+		if v.Source == plan.ItemConst {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// setItemConsts emits the setting of the fields of item (a local of the
+// entity's type, or a pointer to one) to the constants consts.
+func (m *method) setItemConsts(g *jen.Group, item string, consts []*plan.Value) {
+	for _, v := range consts {
+		val := goLiteral(m.ent(), v.Attr, v.Lit)
+		if v.Attr.StoredForm().Pointer {
+			g.Id(item).Dot(v.Attr.GoName).Op("=").New(goType(m.ent(), v.Attr))
+			g.Op("*").Id(item).Dot(v.Attr.GoName).Op("=").Add(val)
+			continue
+		}
+		g.Id(item).Dot(v.Attr.GoName).Op("=").Add(val)
+	}
 }
 
 // refreshItem emits, after a put or create that set the version or the
@@ -216,17 +228,20 @@ func (m *method) managedDoc() string {
 		}
 	}
 	var consts []string
-	for _, v := range m.req.Item {
-		if v.Source == plan.ItemConst {
-			text := v.Lit.Text
-			if v.Lit.Dynamo == "S" {
-				text = strconv.Quote(text)
-			}
-			consts = append(consts, v.Attr.Name+" "+text)
+	req := m.req
+	if m.pp.Form == plan.FormUniqueWrite {
+		req = m.pp.Tx.Steps[0].Plan.Request
+	}
+	for _, v := range itemConsts(req) {
+		text := v.Lit.Text
+		if v.Lit.Dynamo == "S" {
+			text = strconv.Quote(text)
 		}
+		consts = append(consts, v.Attr.Name+" "+text)
 	}
 	if len(consts) > 0 {
-		out += fmt.Sprintf(" It writes %s, whatever the item holds (set).", strings.Join(consts, ", "))
+		r := m.pp.Params[0].Name
+		out += fmt.Sprintf(" It writes %s (set) whatever %s holds, and on success %s holds them.", strings.Join(consts, ", "), r, r)
 	}
 	if a := e.Version; a != nil && form == plan.FormCreate {
 		out += fmt.Sprintf(" It writes %s 1, whatever the item holds.", a.Name)

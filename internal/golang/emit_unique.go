@@ -114,6 +114,11 @@ func (m *method) uniqueWrite() {
 			// The caller's item holds what was written: the version and
 			// the times the Store set.
 			g.If(m.id("err").Op(":=").Id(m.pp.Params[0].Name).Dot("UnmarshalItem").Call(jen.Id(itemsVar).Index(jen.Lit(0)).Dot("Put").Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
+		} else if m.pp.Params[0].Role == plan.ParamItem {
+			// A put sent as an update, which keeps a stored created time
+			// it does not read: the caller's item takes the constants of
+			// the set alone.
+			m.setItemConsts(g, m.pp.Params[0].Name, itemConsts(m.pp.Tx.Steps[0].Plan.Request))
 		}
 		g.Return(jen.Nil())
 	})
