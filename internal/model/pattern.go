@@ -310,11 +310,6 @@ func Leaves(cs []*Cond) []*Cond {
 	return out
 }
 
-// HasOr reports whether cs holds an or.
-func HasOr(cs []*Cond) bool {
-	return slices.ContainsFunc(cs, func(c *Cond) bool { return c.Or != nil })
-}
-
 // Const is a constant operand.
 type Const struct {
 	Text string // the value as written in the spec
