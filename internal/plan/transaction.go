@@ -463,6 +463,10 @@ func (b *builder) distinct(pp *Pattern) bool {
 					}
 				}
 			case q.Role == ParamItem:
+				if sc := s.Step.SetConst(a); sc != nil {
+					// The step writes the constant, whatever the item holds.
+					return "the constant " + literal(a, model.OpEq, sc.Const.Text).String()
+				}
 				return arg.Input.Field + "." + a.GoName
 			case q.Role == ParamKey && q.Attr == a:
 				if arg.Field != "" {
@@ -480,14 +484,19 @@ func (b *builder) distinct(pp *Pattern) bool {
 				continue
 			}
 			e := x.Step.Entity()
-			same := true
+			same, never := true, false
 			var from []string
 			for _, a := range e.PrimaryKey().Attrs() {
 				sx, sy := source(x, a), source(y, a)
 				from = append(from, fmt.Sprintf("%s from %s", a.Name, sx))
 				if sx != sy {
 					same = false
+					// Two different constants: the keys never meet.
+					never = never || strings.HasPrefix(sx, "the constant ") && strings.HasPrefix(sy, "the constant ")
 				}
+			}
+			if never {
+				continue
 			}
 			if same {
 				b.errorf(y.Step.OpPos, "%s %s: steps %d and %d both address the %s item of %s, whatever the call gives, and DynamoDB refuses two actions on one item in a transaction; bind the key of one of them to another input", p.Op, p.Name, i+1, j+1, e.Name, strings.Join(from, ", "))
