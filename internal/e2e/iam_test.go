@@ -126,8 +126,9 @@ func TestIAMPolicyMutations(t *testing.T) {
 // TestIAMPolicyLeadingKeysLive checks, against DynamoDB Local, that each
 // partition key pattern of the policy is needed: taking any one out of
 // its statement denies a request of the Store's calls, the first call
-// of each method (as above) and the calls of writes of entities with
-// unique values (their reads, then transactions of claims).
+// of each method (as above), the calls of writes of entities with
+// unique values (their reads, then transactions of claims) and a read
+// keyed by an enum.
 func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 	t.Parallel()
 	rec := firstCalls(t)
@@ -143,6 +144,7 @@ func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 		checked.Add(table.Name, table.Create)
 	}
 	uniqueWrites(t, s)
+	enumKeyedReads(t, s)
 	p := committedPolicy(t)
 	for i, st := range p.Statement {
 		pats := leadingKeys(st)
@@ -154,6 +156,14 @@ func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// enumKeyedReads reads through an index whose partition key is built
+// from an enum, which the first calls (given values no enum holds) never
+// send.
+func enumKeyedReads(t *testing.T, s *Store) {
+	t.Helper()
+	collect(t, s.ToolsByStatusAll(t.Context(), ToolsByStatusParams{Status: ToolStatusAvailable}))
 }
 
 // uniqueWrites writes entities with unique values: create, change,
