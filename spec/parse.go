@@ -886,6 +886,10 @@ func (p *parser) conds(n *yaml.Node, what string, constants bool) []*Cond {
 			}
 			continue
 		}
+		if v := p.resolve(e.val); e.name == OrKey && v != nil && v.Kind == yaml.SequenceNode {
+			p.errorf(e.key, "%s takes one range condition on the sort key, and no or; conditions joined by OR belong in filter", what)
+			continue
+		}
 		c := &Cond{Attr: p.name(e.key), Pos: p.pos(e.key)}
 		v := p.resolve(e.val)
 		if v == nil {
