@@ -7836,3 +7836,87 @@ func (s *Store) LendTool(ctx context.Context, params LendToolParams) error {
 	*params.Tool = writtenTool
 	return nil
 }
+
+// TakeLeaseParams holds the inputs of TakeLease.
+type TakeLeaseParams struct {
+	LeaseID  string
+	LeaseRev int64  // the version read; ErrVersionConflict when the stored one differs
+	Holder   string // the value set
+}
+
+const takeLeaseUpdate = "SET #holder = :holder, #rev = #rev + :rev_one"
+
+const takeLeaseCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND (#holder = :holder_when OR begins_with(#holder, :holder_when2)) AND #rev = :rev_expected"
+
+// Takes a versioned lease that expires, when it is free or held by a guest.
+//
+// TakeLease changes a Lease and returns it as it is after the change.
+// ErrNotFound when there is no such item. ErrConditionFailed when the when
+// condition does not hold. Lease is versioned: the stored rev must be
+// leaseRev, the version read, or the call fails with ErrVersionConflict. It
+// adds one to rev.
+//
+//	UpdateItem on table Main
+//	Key: PK = "LEASE#{leaseId}" AND SK = "LEASE#{leaseId}"
+//	UpdateExpression: SET #holder = :holder, #rev = #rev + :rev_one
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
+//		(#holder = :holder_when OR begins_with(#holder, :holder_when2))
+//		AND #rev = :rev_expected
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
+func (s *Store) TakeLease(ctx context.Context, params TakeLeaseParams) (*Lease, error) {
+	in, err := s.takeLeaseInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("TakeLease", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.VersionErr("TakeLease", err, "rev", params.LeaseRev, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+	}
+	var v Lease
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("TakeLease", err)
+	}
+	return &v, nil
+}
+
+// takeLeaseInput builds the request of TakeLease; the caller wraps its
+// errors.
+func (s *Store) takeLeaseInput(params TakeLeaseParams) (*dynamodb.UpdateItemInput, error) {
+	leaseID := params.LeaseID
+	leaseRev := params.LeaseRev
+	holder := params.Holder
+	if !utf8.ValidString(holder) {
+		return nil, &ItemError{Entity: "Lease", Attr: "holder", Reason: "not valid UTF-8"}
+	}
+	pk, err := leasePK(leaseID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := leaseSK(leaseID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(takeLeaseCondition),
+		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#holder": "holder", "#rev": "rev"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":holder":       &types.AttributeValueMemberS{Value: holder},
+			":holder_when":  &types.AttributeValueMemberS{Value: "free"},
+			":holder_when2": &types.AttributeValueMemberS{Value: "guest-"},
+			":now":          dyngen.IntValue(s.clock().Unix()),
+			":rev_expected": dyngen.IntValue(leaseRev),
+			":rev_one":      &types.AttributeValueMemberN{Value: "1"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(takeLeaseUpdate),
+	}, nil
+}

@@ -470,6 +470,8 @@ type StoreAPI interface {
 	ToolsByStatusAll(ctx context.Context, params ToolsByStatusParams) iter.Seq2[Tool, error]
 	// LendTool writes its 2 steps in one transaction: all of them, or none.
 	LendTool(ctx context.Context, params LendToolParams) error
+	// TakeLease changes a Lease and returns it as it is after the change.
+	TakeLease(ctx context.Context, params TakeLeaseParams) (*Lease, error)
 }
 
 // *Store implements StoreAPI.

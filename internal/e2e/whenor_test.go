@@ -234,3 +234,44 @@ func TestLendTool(t *testing.T) {
 		t.Errorf("dan's active loans: %v, want %d", got.Active, loanCap)
 	}
 }
+
+// TestTakeLeaseOr: an or in the when of an update of a versioned entity
+// that expires, (#holder = :holder_when OR begins_with(#holder,
+// :holder_when2)), joined by AND to the item's existence, its expiry and
+// its version: the errors are told apart as without or. No item, or an
+// expired one, is ErrNotFound; a stale version is ErrVersionConflict; a
+// holder neither free nor a guest is ErrConditionFailed.
+func TestTakeLeaseOr(t *testing.T) {
+	ctx := t.Context()
+	now, later := expiryStores(t)
+	must(t, now.CreateLease(ctx, &Lease{LeaseID: "l", Holder: "free", ExpiresAt: soon()}))
+	if _, err := now.TakeLease(ctx, TakeLeaseParams{LeaseID: "none", LeaseRev: 1, Holder: "ann"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("TakeLease of no lease: %v, want ErrNotFound", err)
+	}
+	if _, err := now.TakeLease(ctx, TakeLeaseParams{LeaseID: "l", LeaseRev: 7, Holder: "ann"}); !errors.Is(err, ErrVersionConflict) {
+		t.Errorf("TakeLease with a stale version: %v, want ErrVersionConflict", err)
+	}
+	got, err := now.TakeLease(ctx, TakeLeaseParams{LeaseID: "l", LeaseRev: 1, Holder: "ann"})
+	if err != nil {
+		t.Fatalf("TakeLease of a free lease: %v", err)
+	}
+	if got.Holder != "ann" || got.Rev != 2 {
+		t.Errorf("TakeLease gave holder %q, version %d; want ann, 2", got.Holder, got.Rev)
+	}
+	// Held by ann: neither branch holds, at the right version.
+	_, err = now.TakeLease(ctx, TakeLeaseParams{LeaseID: "l", LeaseRev: 2, Holder: "bob"})
+	if !errors.Is(err, ErrConditionFailed) || errors.Is(err, ErrVersionConflict) || errors.Is(err, ErrNotFound) {
+		t.Errorf("TakeLease of a held lease: %v, want ErrConditionFailed alone", err)
+	}
+	// A guest's lease is taken: the second branch.
+	if _, err := now.RenewLease(ctx, RenewLeaseParams{LeaseID: "l", LeaseRev: 2, Holder: "guest-7"}); err != nil {
+		t.Fatalf("RenewLease to a guest: %v", err)
+	}
+	if got, err = now.TakeLease(ctx, TakeLeaseParams{LeaseID: "l", LeaseRev: 3, Holder: "bob"}); err != nil || got.Holder != "bob" {
+		t.Errorf("TakeLease of a guest's lease: %v, %+v; want bob's", err, got)
+	}
+	// Expired: absent, whatever the when and the version.
+	if _, err := later.TakeLease(ctx, TakeLeaseParams{LeaseID: "l", LeaseRev: 4, Holder: "cy"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("TakeLease of an expired lease: %v, want ErrNotFound", err)
+	}
+}
