@@ -68,6 +68,9 @@ func (m *method) summary() string {
 	switch m.pp.Form {
 	case plan.FormGet:
 		s = fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", p.GoName, ent.GoName)
+		if c := ent.CountOf; m.pp.Zero {
+			s = fmt.Sprintf("%s reads the numbers of %s items by %s, one per group, from the counter %s by its key: one GetItem. With no counter item (no %s counted yet), every number is 0.", p.GoName, c.Owner.GoName, c.By.Name, ent.GoName, c.Owner.GoName)
+		}
 	case plan.FormGetByQuery:
 		s = fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", p.GoName, ent.GoName, m.pp.Index.Name)
 	case plan.FormFirst:

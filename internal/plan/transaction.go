@@ -59,6 +59,21 @@ type Arg struct {
 	// entity's attributes, takes its value (Input.Field is then the
 	// claim's type).
 	Build []*Arg
+	// Delta is set on the amount a counter step adds to a group's
+	// number: -1 when the item read was in the group, +1 when the item
+	// written is, their sum when both.
+	Delta *Delta
+	// Const is set on the value of an attribute an update sets to a
+	// constant of the spec (Attr), as written in the spec.
+	Const *ConstArg
+}
+
+// ConstArg is a constant of the spec an argument takes: Value of Attr
+// (an enum or a bool) of Entity.
+type ConstArg struct {
+	Entity *model.Entity
+	Attr   *model.Attribute
+	Value string
 }
 
 // Input is a field of the struct a transaction's method takes.
@@ -333,6 +348,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 				if tx.Token != "" {
 					tx.Now = NowField
 				}
+				continue
+			}
+			if st.Count != nil {
+				// A counter of the item a create step writes.
+				s.Args = append(s.Args, countArg(q, st, nil, func(a *model.Attribute) *Arg { return &Arg{Input: items[st.Of], Field: a.GoName} }, nil))
 				continue
 			}
 			if q.Role == ParamItem && st.Claim != nil {
