@@ -73,7 +73,7 @@ type Arg struct {
 type ConstArg struct {
 	Entity *model.Entity
 	Attr   *model.Attribute
-	Value string
+	Value  string
 }
 
 // Input is a field of the struct a transaction's method takes.
