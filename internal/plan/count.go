@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
 )
@@ -103,4 +104,13 @@ func (a *Arg) countString() string {
 		return a.Const.Value
 	}
 	return ""
+}
+
+// countScope says what counter the items of a transaction's steps add
+// to: one per table, or the one of the scope values from.
+func countScope(c *model.Count, from []string) string {
+	if len(c.Per) == 0 {
+		return "one counter per table"
+	}
+	return strings.Join(from, ", ")
 }

@@ -506,6 +506,12 @@ func (b *builder) distinct(pp *Pattern) bool {
 					same = false
 				}
 			}
+			if same && x.Step.Count != nil {
+				// Two creates of a counted entity, into one counter.
+				b.errorf(y.Step.Of.OpPos, "%s %s: steps %d and %d both add to the counter %s, for the %s items steps %d and %d create (%s), and DynamoDB refuses two actions on one item in a transaction; create the items in calls of their own", p.Op, p.Name, i+1, j+1, e.Name, x.Step.Count.Owner.Name, x.Step.Of.Index+1, y.Step.Of.Index+1, countScope(x.Step.Count, from))
+				ok = false
+				continue
+			}
 			if same {
 				b.errorf(y.Step.OpPos, "%s %s: steps %d and %d both address the %s item of %s, whatever the call gives, and DynamoDB refuses two actions on one item in a transaction; bind the key of one of them to another input", p.Op, p.Name, i+1, j+1, e.Name, strings.Join(from, ", "))
 				ok = false
