@@ -113,6 +113,11 @@ func (m *method) summary() string {
 		s = fmt.Sprintf("%s reads its %d items in one transaction, as they all are at one moment; an item that does not exist is nil in the result.", p.GoName, len(m.pp.Tx.Steps))
 	case plan.FormUniqueWrite:
 		s = m.uniqueSummary()
+		if len(m.ent().Unique) == 0 {
+			s = m.countSummary()
+		} else if len(m.p.Counted) > 0 {
+			s += " " + countSentence
+		}
 	case plan.FormLookup:
 		u := m.pp.Unique
 		s = fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)

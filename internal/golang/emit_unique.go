@@ -230,6 +230,8 @@ func (m *method) uniqueDoc() {
 		}
 	}
 	switch u := m.pp.Unique; {
+	case u.Present != nil && len(u.Present.Counts) > 0:
+		m.countDoc()
 	case u.Present == nil || len(u.Present.Moves) == 0:
 	case len(u.Absent.Steps) > 0:
 		comment(m.f, "")
