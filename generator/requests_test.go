@@ -662,10 +662,10 @@ func DumpRequests(t *testing.T) {
 				// over no item sends its create and the claims.
 				var over, absent []string
 				for i, s := range pp.Tx.Steps {
-					if s.Step.Role != model.AbsentStep {
+					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep {
 						over = append(over, strconv.Itoa(i))
 					}
-					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
 						absent = append(absent, strconv.Itoa(i))
 					}
 				}
@@ -727,8 +727,9 @@ func callArgs(pp *plan.Pattern, zero bool) []string {
 	return args
 }
 
-// oldValue is entityValue with every unique value another than the
-// calls give: the item a write reads before it moves its claims.
+// oldValue is entityValue with every unique value and every group of a
+// count another than the calls give: the item a write reads before it
+// moves its claims and counts.
 func oldValue(e *model.Entity) string {
 	var fields []string
 	for _, a := range e.Attributes {
@@ -743,6 +744,19 @@ func oldValue(e *model.Entity) string {
 				if len(a.Values) > 1 {
 					v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"
 				}
+			}
+		}
+		if slices.ContainsFunc(e.Counts, func(c *model.Count) bool { return c.By == a }) {
+			switch a.Type {
+			case model.Bool:
+				v = "false"
+			case model.Enum:
+				if len(a.Values) < 2 {
+					break
+				}
+				// The calls give the first value, or a constant: the
+				// spec's cases set none to the second.
+				v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"
 			}
 		}
 		if a.StoredForm().Pointer {

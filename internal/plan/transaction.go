@@ -508,7 +508,7 @@ func (b *builder) distinct(pp *Pattern) bool {
 			}
 			if same && x.Step.Count != nil {
 				// Two creates of a counted entity, into one counter.
-				b.errorf(y.Step.Of.OpPos, "%s %s: steps %d and %d both add to the counter %s, for the %s items steps %d and %d create (%s), and DynamoDB refuses two actions on one item in a transaction; create the items in calls of their own", p.Op, p.Name, i+1, j+1, e.Name, x.Step.Count.Owner.Name, x.Step.Of.Index+1, y.Step.Of.Index+1, countScope(x.Step.Count, from))
+				b.errorf(y.Step.Of.OpPos, "%s %s: steps %d and %d both update the counter %s, for the %s items steps %d and %d create (%s), and DynamoDB refuses two actions on one item in a transaction; create the items in calls of their own", p.Op, p.Name, i+1, j+1, e.Name, x.Step.Count.Owner.Name, x.Step.Of.Index+1, y.Step.Of.Index+1, countScope(x.Step.Count, from))
 				ok = false
 				continue
 			}
