@@ -654,11 +654,11 @@ func (p *parser) counts(n *yaml.Node, what string) []*Count {
 			continue
 		}
 		if !c.Name.Set {
-			p.errorf(it, "a count of %s has no name; add name: <Name> (the counter's name)", what)
+			p.errorf(it, "a count of %s has no name: give it name: <Name>, the counter entity's", what)
 			continue
 		}
 		if !c.By.Set {
-			p.errorf(it, "count %s of %s has no by; add by: <attribute> (an enum or a bool: the groups)", c.Name.Value, what)
+			p.errorf(it, "count %s of %s has no by: give it by: <attribute>, the enum or bool whose values are its groups", c.Name.Value, what)
 			continue
 		}
 		if c.PerPos == (Pos{}) {
