@@ -672,7 +672,7 @@ func DumpRequests(t *testing.T) {
 				call := fmt.Sprintf("func(s *Store) error {\n\t\terr := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
 				old := "nil"
 				if pp.Unique.Read != nil {
-					old = "&" + oldValue(pp.Pattern.Entity())
+					old = "&" + oldValue(pp.Pattern.Entity(), pp.Pattern)
 				}
 				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
 				if pp.Pattern.Op == model.OpPut && len(absent) > len(pp.Pattern.Entity().Unique) {
@@ -730,7 +730,7 @@ func callArgs(pp *plan.Pattern, zero bool) []string {
 // oldValue is entityValue with every unique value and every group of a
 // count another than the calls give: the item a write reads before it
 // moves its claims and counts.
-func oldValue(e *model.Entity) string {
+func oldValue(e *model.Entity, p *model.Pattern) string {
 	var fields []string
 	for _, a := range e.Attributes {
 		v := attrValueExpr(e, a)
@@ -747,16 +747,11 @@ func oldValue(e *model.Entity) string {
 			}
 		}
 		if slices.ContainsFunc(e.Counts, func(c *model.Count) bool { return c.By == a }) {
-			switch a.Type {
-			case model.Bool:
-				v = "false"
-			case model.Enum:
-				if len(a.Values) < 2 {
-					break
-				}
-				// The calls give the first value, or a constant: the
-				// spec's cases set none to the second.
-				v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"
+			switch g := oldGroup(a, p); {
+			case a.Type == model.Bool:
+				v = g
+			case g != "":
+				v = model.EnumType(e, a) + "(" + strconv.Quote(g) + ")"
 			}
 		}
 		if a.StoredForm().Pointer {
@@ -765,6 +760,29 @@ func oldValue(e *model.Entity) string {
 		fields = append(fields, a.GoName+": "+v)
 	}
 	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
+}
+
+// oldGroup is the group of a count (attribute a) the item oldValue
+// gives write p, as the spec writes it: neither the first value, which
+// the calls give, nor the constant p sets, so that the count moves; ""
+// when the enum has no such value.
+func oldGroup(a *model.Attribute, p *model.Pattern) string {
+	set := ""
+	if sc := p.SetConst(a); sc != nil {
+		set = sc.Const.Text
+	}
+	if a.Type == model.Bool {
+		if set == "false" {
+			return "true"
+		}
+		return "false"
+	}
+	for _, v := range a.Values[1:] {
+		if v != set {
+			return v
+		}
+	}
+	return ""
 }
 
 // paramValue is a Go expression of a valid value for a parameter; zero

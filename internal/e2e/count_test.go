@@ -233,3 +233,12 @@ func others(ds []string, d string) []string {
 	}
 	return out
 }
+
+// countedWrites writes an entity with counts: a create, which adds to
+// its counters, and a delete, which reads first, then takes from them.
+func countedWrites(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := t.Context()
+	must(t, s.CreateParcel(ctx, &Parcel{DepotID: "iam", ParcelID: "p", State: ParcelStateReceived}))
+	must(t, s.DeleteParcel(ctx, ParcelKey{DepotID: "iam", ParcelID: "p"}))
+}

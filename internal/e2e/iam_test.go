@@ -143,6 +143,7 @@ func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 		checked.Add(table.Name, table.Create)
 	}
 	uniqueWrites(t, s)
+	countedWrites(t, s)
 	p := committedPolicy(t)
 	for i, st := range p.Statement {
 		pats := leadingKeys(st)
