@@ -662,17 +662,17 @@ func DumpRequests(t *testing.T) {
 				// over no item sends its create and the claims.
 				var over, absent []string
 				for i, s := range pp.Tx.Steps {
-					if s.Step.Role != model.AbsentStep {
+					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep {
 						over = append(over, strconv.Itoa(i))
 					}
-					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
 						absent = append(absent, strconv.Itoa(i))
 					}
 				}
 				call := fmt.Sprintf("func(s *Store) error {\n\t\terr := s.%s(ctx, %s)\n\t\treturn err\n\t})\n", pp.Pattern.GoName, strings.Join(callArgs(pp, zero), ", "))
 				old := "nil"
 				if pp.Unique.Read != nil {
-					old = "&" + oldValue(pp.Pattern.Entity())
+					old = "&" + oldValue(pp.Pattern.Entity(), pp.Pattern)
 				}
 				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
 				if pp.Pattern.Op == model.OpPut && len(absent) > len(pp.Pattern.Entity().Unique) {
@@ -727,9 +727,10 @@ func callArgs(pp *plan.Pattern, zero bool) []string {
 	return args
 }
 
-// oldValue is entityValue with every unique value another than the
-// calls give: the item a write reads before it moves its claims.
-func oldValue(e *model.Entity) string {
+// oldValue is entityValue with every unique value and every group of a
+// count another than the calls give: the item a write reads before it
+// moves its claims and counts.
+func oldValue(e *model.Entity, p *model.Pattern) string {
 	var fields []string
 	for _, a := range e.Attributes {
 		v := attrValueExpr(e, a)
@@ -745,12 +746,43 @@ func oldValue(e *model.Entity) string {
 				}
 			}
 		}
+		if slices.ContainsFunc(e.Counts, func(c *model.Count) bool { return c.By == a }) {
+			switch g := oldGroup(a, p); {
+			case a.Type == model.Bool:
+				v = g
+			case g != "":
+				v = model.EnumType(e, a) + "(" + strconv.Quote(g) + ")"
+			}
+		}
 		if a.StoredForm().Pointer {
 			v = pointerExpr(e, a)
 		}
 		fields = append(fields, a.GoName+": "+v)
 	}
 	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
+}
+
+// oldGroup is the group of a count (attribute a) the item oldValue
+// gives write p, as the spec writes it: neither the first value, which
+// the calls give, nor the constant p sets, so that the count moves; ""
+// when the enum has no such value.
+func oldGroup(a *model.Attribute, p *model.Pattern) string {
+	set := ""
+	if sc := p.SetConst(a); sc != nil {
+		set = sc.Const.Text
+	}
+	if a.Type == model.Bool {
+		if set == "false" {
+			return "true"
+		}
+		return "false"
+	}
+	for _, v := range a.Values[1:] {
+		if v != set {
+			return v
+		}
+	}
+	return ""
 }
 
 // paramValue is a Go expression of a valid value for a parameter; zero

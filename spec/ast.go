@@ -129,6 +129,21 @@ type Entity struct {
 	// entity share; UniquePos is the list's position.
 	Unique    []Str
 	UniquePos Pos
+	// Counts are the counts of the entity's items by group kept on
+	// items of their own; CountsPos is the list's position.
+	Counts    []*Count
+	CountsPos Pos
+}
+
+// Count is a count of an entity's items by the value of one attribute
+// (By), one per value of the attributes Per (the scope), kept by every
+// write of the entity on a hidden item.
+type Count struct {
+	Pos    Pos
+	Name   Str
+	Per    []Str
+	PerPos Pos
+	By     Str
 }
 
 // Timestamps are an entity's created and updated times; either may be

@@ -606,6 +606,7 @@ func (p *parser) entity(e entry) *Entity {
 			en.Timestamps = ts
 		},
 		"unique": func(k, v *yaml.Node) { en.Unique = p.nonEmptyList(v, "unique"); en.UniquePos = p.pos(k) },
+		"counts": func(k, v *yaml.Node) { en.Counts = p.counts(v, what); en.CountsPos = p.pos(k) },
 		"keys": func(k, v *yaml.Node) {
 			for _, ke := range p.entries(v, "keys of "+what) {
 				en.Keys = append(en.Keys, p.keys(ke, what))
@@ -616,6 +617,56 @@ func (p *parser) entity(e entry) *Entity {
 		p.errorf(e.key, "%s has no attributes", what)
 	}
 	return en
+}
+
+// counts reads an entity's counts: a list of {name, per, by}.
+func (p *parser) counts(n *yaml.Node, what string) []*Count {
+	r := p.resolve(n)
+	if r == nil {
+		return nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		p.errorf(r, "counts of %s must be a list of {name, per, by}, not %s", what, kindName(r))
+		return nil
+	}
+	if len(r.Content) == 0 {
+		p.errorf(r, "counts of %s is empty", what)
+		return nil
+	}
+	var out []*Count
+	for _, it := range r.Content {
+		it := p.resolve(it)
+		if it == nil {
+			continue
+		}
+		if it.Kind != yaml.MappingNode {
+			p.errorf(it, "a count of %s must be a mapping {name, per, by}, not %s", what, kindName(it))
+			continue
+		}
+		c := &Count{Pos: p.pos(it)}
+		before := p.diags.Len()
+		p.fields(it, "a count of "+what, map[string]func(k, v *yaml.Node){
+			"name": func(k, v *yaml.Node) { c.Name = p.str(v, "name") },
+			"per":  func(k, v *yaml.Node) { c.Per = p.strList(v, "per"); c.PerPos = p.pos(k) },
+			"by":   func(k, v *yaml.Node) { c.By = p.str(v, "by") },
+		})
+		if p.diags.Len() != before {
+			continue
+		}
+		if !c.Name.Set {
+			p.errorf(it, "a count of %s has no name: give it name: <Name>, the counter entity's", what)
+			continue
+		}
+		if !c.By.Set {
+			p.errorf(it, "count %s of %s has no by: give it by: <attribute>, the enum or bool whose values are its groups", c.Name.Value, what)
+			continue
+		}
+		if c.PerPos == (Pos{}) {
+			c.PerPos = c.Pos
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func (p *parser) attribute(e entry) *Attribute {

@@ -345,3 +345,17 @@ func (t *Transaction) Only(keep ...int) *Transaction {
 	}
 	return o
 }
+
+// CountDelta is the amount a write adds to the number of one group of a
+// count kept by group: -1 when the item read was in the group (was), +1
+// when the item written is (is), 0 when both or neither.
+func CountDelta(was, is bool) int64 {
+	var d int64
+	if was {
+		d--
+	}
+	if is {
+		d++
+	}
+	return d
+}

@@ -93,3 +93,14 @@ func TestStaleVersionNumbers(t *testing.T) {
 		}
 	}
 }
+
+func TestCountDelta(t *testing.T) {
+	for _, c := range []struct {
+		was, is bool
+		want    int64
+	}{{false, false, 0}, {true, false, -1}, {false, true, 1}, {true, true, 0}} {
+		if got := CountDelta(c.was, c.is); got != c.want {
+			t.Errorf("CountDelta(%v, %v) = %d, want %d", c.was, c.is, got, c.want)
+		}
+	}
+}

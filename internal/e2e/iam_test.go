@@ -145,6 +145,7 @@ func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 	}
 	uniqueWrites(t, s)
 	enumKeyedReads(t, s)
+	countedWrites(t, s)
 	p := committedPolicy(t)
 	for i, st := range p.Statement {
 		pats := leadingKeys(st)

@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"math"
 	"regexp"
@@ -7919,4 +7920,1422 @@ func (s *Store) takeLeaseInput(params TakeLeaseParams) (*dynamodb.UpdateItemInpu
 		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(takeLeaseUpdate),
 	}, nil
+}
+
+const createParcelStep1Condition = "attribute_not_exists(PK)"
+
+// createParcelStep1Input builds step 1 of CreateParcel, create Parcel; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createParcelStep1Input(parcel *Parcel) (*dynamodb.PutItemInput, error) {
+	item, err := parcel.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createParcelStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createParcelStep2Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// createParcelStep2Input builds step 2 of CreateParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createParcelStep2Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(createParcelStep2Update),
+	}, nil
+}
+
+const createParcelStep3Update = "SET #_type = :_type ADD #false :False, #true :True"
+
+// createParcelStep3Input builds step 3 of CreateParcel, count Parcel in
+// FragileParcels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createParcelStep3Input(false_ int64, true_ int64) (*dynamodb.UpdateItemInput, error) {
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#false": "false", "#true": "true"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":False": dyngen.IntValue(false_),
+			":True":  dyngen.IntValue(true_),
+			":_type": &types.AttributeValueMemberS{Value: "Parcel#FragileParcels"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+			"SK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(createParcelStep3Update),
+	}, nil
+}
+
+// createParcelTx describes the steps of CreateParcel for the runtime.
+var createParcelTx = dyngen.Transaction{
+	Method: "CreateParcel",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Parcel",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in FragileParcels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// CreateParcel writes the Parcel only when no item has its key
+// (ErrAlreadyExists from step 1), and adds 1 to the number of its group in
+// each counter of its counts, in the same transaction. One request:
+// TransactWriteItems. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items (a
+// counter, say) at once, and changed nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//	step 3, Update on table Main: count Parcel in FragileParcels
+//	  Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//	  	"COUNT#Parcel#FragileParcels"
+//	  UpdateExpression: SET #_type = :_type ADD #false :False, #true
+//	  	:True
+//	  ExpressionAttributeNames: #_type="_type", #false="false",
+//	  	#true="true"
+func (s *Store) CreateParcel(ctx context.Context, parcel *Parcel) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createParcelStep1Input(parcel)); err != nil {
+		return createParcelTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactUpdate(s.createParcelStep2Input(parcel.DepotID, dyngen.CountDelta(false, parcel.State == ParcelStateReceived), dyngen.CountDelta(false, parcel.State == ParcelStateInTransit), dyngen.CountDelta(false, parcel.State == ParcelStateDelivered))); err != nil {
+		return createParcelTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	if step, err = dyngen.TransactUpdate(s.createParcelStep3Input(dyngen.CountDelta(false, !parcel.Fragile), dyngen.CountDelta(false, parcel.Fragile))); err != nil {
+		return createParcelTx.StepError(2, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 2)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createParcelTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const putParcelStep1Condition = "#state = :state_when AND #fragile = :fragile_when"
+
+// putParcelStep1Input builds step 1 of PutParcel, put Parcel; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putParcelStep1Input(parcel *Parcel, state ParcelState, fragile bool) (*dynamodb.PutItemInput, error) {
+	item, err := parcel.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:      aws.String(putParcelStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#fragile": "fragile", "#state": "state"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":fragile_when": &types.AttributeValueMemberBOOL{Value: fragile},
+			":state_when":   &types.AttributeValueMemberS{Value: string(state)},
+		},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putParcelStep2Condition = "attribute_not_exists(PK)"
+
+// putParcelStep2Input builds step 2 of PutParcel, put Parcel (no item
+// read); its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putParcelStep2Input(parcel *Parcel) (*dynamodb.PutItemInput, error) {
+	item, err := parcel.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putParcelStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putParcelStep3Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// putParcelStep3Input builds step 3 of PutParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putParcelStep3Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(putParcelStep3Update),
+	}, nil
+}
+
+const putParcelStep4Update = "SET #_type = :_type ADD #false :False, #true :True"
+
+// putParcelStep4Input builds step 4 of PutParcel, count Parcel in
+// FragileParcels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putParcelStep4Input(false_ int64, true_ int64) (*dynamodb.UpdateItemInput, error) {
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#false": "false", "#true": "true"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":False": dyngen.IntValue(false_),
+			":True":  dyngen.IntValue(true_),
+			":_type": &types.AttributeValueMemberS{Value: "Parcel#FragileParcels"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+			"SK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(putParcelStep4Update),
+	}, nil
+}
+
+const putParcelStep5Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// putParcelStep5Input builds step 5 of PutParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putParcelStep5Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(putParcelStep5Update),
+	}, nil
+}
+
+const putParcelStep6Update = "SET #_type = :_type ADD #false :False, #true :True"
+
+// putParcelStep6Input builds step 6 of PutParcel, count Parcel in
+// FragileParcels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putParcelStep6Input(false_ int64, true_ int64) (*dynamodb.UpdateItemInput, error) {
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#false": "false", "#true": "true"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":False": dyngen.IntValue(false_),
+			":True":  dyngen.IntValue(true_),
+			":_type": &types.AttributeValueMemberS{Value: "Parcel#FragileParcels"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+			"SK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(putParcelStep6Update),
+	}, nil
+}
+
+// putParcelTx describes the steps of PutParcel for the runtime.
+var putParcelTx = dyngen.Transaction{
+	Method: "PutParcel",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Parcel",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Parcel (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in FragileParcels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in FragileParcels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// PutParcel writes the Parcel whole, replacing any item with its key, and
+// keeps its counts: GetItem, then TransactWriteItems (two requests). Over
+// an item, the put holds only while the item is still in the groups read,
+// and moves it between groups when they change; over no item, it holds only
+// while there is still none, and adds 1 to the number of each of its
+// groups: ErrConditionFailed when another call changed the item, or created
+// it, in between. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items (a
+// counter, say) at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  ConditionExpression: #state = :state_when AND #fragile =
+//	  	:fragile_when
+//	  ExpressionAttributeNames: #fragile="fragile", #state="state"
+//	step 2, Put on table Main: put Parcel (no item read)
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//	step 4, Update on table Main: count Parcel in FragileParcels
+//	  Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//	  	"COUNT#Parcel#FragileParcels"
+//	  UpdateExpression: SET #_type = :_type ADD #false :False, #true
+//	  	:True
+//	  ExpressionAttributeNames: #_type="_type", #false="false",
+//	  	#true="true"
+//	step 5, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//	step 6, Update on table Main: count Parcel in FragileParcels
+//	  Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//	  	"COUNT#Parcel#FragileParcels"
+//	  UpdateExpression: SET #_type = :_type ADD #false :False, #true
+//	  	:True
+//	  ExpressionAttributeNames: #_type="_type", #false="false",
+//	  	#true="true"
+//
+// Over an item read, step 1 is sent and a counter's step (3, 4) only when
+// the item's group changes; over no item, steps 2, 5 and 6.
+func (s *Store) PutParcel(ctx context.Context, parcel *Parcel) error {
+	pk, err := parcelPK(parcel.DepotID)
+	if err != nil {
+		return dyngen.Fail("PutParcel", err)
+	}
+	sk, err := parcelSK(parcel.ParcelID)
+	if err != nil {
+		return dyngen.Fail("PutParcel", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("PutParcel", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.putParcelStep2Input(parcel)); err != nil {
+			return putParcelTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactUpdate(s.putParcelStep5Input(parcel.DepotID, dyngen.CountDelta(false, parcel.State == ParcelStateReceived), dyngen.CountDelta(false, parcel.State == ParcelStateInTransit), dyngen.CountDelta(false, parcel.State == ParcelStateDelivered))); err != nil {
+			return putParcelTx.StepError(4, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 4)
+		if step, err = dyngen.TransactUpdate(s.putParcelStep6Input(dyngen.CountDelta(false, !parcel.Fragile), dyngen.CountDelta(false, parcel.Fragile))); err != nil {
+			return putParcelTx.StepError(5, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 5)
+	} else {
+		var old Parcel
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("PutParcel", err)
+		}
+		if step, err = dyngen.TransactPut(s.putParcelStep1Input(parcel, old.State, old.Fragile)); err != nil {
+			return putParcelTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+		if old.State != parcel.State {
+			if step, err = dyngen.TransactUpdate(s.putParcelStep3Input(parcel.DepotID, dyngen.CountDelta(old.State == ParcelStateReceived, parcel.State == ParcelStateReceived), dyngen.CountDelta(old.State == ParcelStateInTransit, parcel.State == ParcelStateInTransit), dyngen.CountDelta(old.State == ParcelStateDelivered, parcel.State == ParcelStateDelivered))); err != nil {
+				return putParcelTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		}
+		if old.Fragile != parcel.Fragile {
+			if step, err = dyngen.TransactUpdate(s.putParcelStep4Input(dyngen.CountDelta(!old.Fragile, !parcel.Fragile), dyngen.CountDelta(old.Fragile, parcel.Fragile))); err != nil {
+				return putParcelTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return putParcelTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deleteParcelStep1Condition = "#state = :state_when AND #fragile = :fragile_when"
+
+// deleteParcelStep1Input builds step 1 of DeleteParcel, delete Parcel; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteParcelStep1Input(depotID string, parcelID string, state ParcelState, fragile bool) (*dynamodb.DeleteItemInput, error) {
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteParcelStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#fragile": "fragile", "#state": "state"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":fragile_when": &types.AttributeValueMemberBOOL{Value: fragile},
+			":state_when":   &types.AttributeValueMemberS{Value: string(state)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const deleteParcelStep2Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// deleteParcelStep2Input builds step 2 of DeleteParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteParcelStep2Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(deleteParcelStep2Update),
+	}, nil
+}
+
+const deleteParcelStep3Update = "SET #_type = :_type ADD #false :False, #true :True"
+
+// deleteParcelStep3Input builds step 3 of DeleteParcel, count Parcel in
+// FragileParcels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteParcelStep3Input(false_ int64, true_ int64) (*dynamodb.UpdateItemInput, error) {
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#false": "false", "#true": "true"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":False": dyngen.IntValue(false_),
+			":True":  dyngen.IntValue(true_),
+			":_type": &types.AttributeValueMemberS{Value: "Parcel#FragileParcels"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+			"SK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(deleteParcelStep3Update),
+	}, nil
+}
+
+// deleteParcelTx describes the steps of DeleteParcel for the runtime.
+var deleteParcelTx = dyngen.Transaction{
+	Method: "DeleteParcel",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Parcel",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in FragileParcels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteParcel deletes the Parcel with this key and takes 1 from the number
+// of each of its groups: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error and counts nothing;
+// ErrConditionFailed when another call changed its groups in between. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items (a counter, say) at once,
+// and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  ConditionExpression: #state = :state_when AND #fragile =
+//	  	:fragile_when
+//	  ExpressionAttributeNames: #fragile="fragile", #state="state"
+//	step 2, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//	step 3, Update on table Main: count Parcel in FragileParcels
+//	  Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//	  	"COUNT#Parcel#FragileParcels"
+//	  UpdateExpression: SET #_type = :_type ADD #false :False, #true
+//	  	:True
+//	  ExpressionAttributeNames: #_type="_type", #false="false",
+//	  	#true="true"
+func (s *Store) DeleteParcel(ctx context.Context, key ParcelKey) error {
+	depotID := key.DepotID
+	parcelID := key.ParcelID
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return dyngen.Fail("DeleteParcel", err)
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return dyngen.Fail("DeleteParcel", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteParcel", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Parcel
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteParcel", err)
+	}
+	if step, err = dyngen.TransactDelete(s.deleteParcelStep1Input(depotID, parcelID, old.State, old.Fragile)); err != nil {
+		return deleteParcelTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactUpdate(s.deleteParcelStep2Input(depotID, dyngen.CountDelta(old.State == ParcelStateReceived, false), dyngen.CountDelta(old.State == ParcelStateInTransit, false), dyngen.CountDelta(old.State == ParcelStateDelivered, false))); err != nil {
+		return deleteParcelTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	if step, err = dyngen.TransactUpdate(s.deleteParcelStep3Input(dyngen.CountDelta(!old.Fragile, false), dyngen.CountDelta(old.Fragile, false))); err != nil {
+		return deleteParcelTx.StepError(2, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 2)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteParcelTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// MoveParcelParams holds the inputs of MoveParcel.
+type MoveParcelParams struct {
+	DepotID  string
+	ParcelID string
+	State    ParcelState // the value set
+}
+
+const moveParcelStep1Update = "SET #state = :state"
+
+const moveParcelStep1Condition = "attribute_exists(PK) AND #state = :state_when"
+
+// moveParcelStep1Input builds step 1 of MoveParcel, update Parcel; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveParcelStep1Input(depotID string, parcelID string, state ParcelState, state_ ParcelState) (*dynamodb.UpdateItemInput, error) {
+	if !state.Valid() {
+		return nil, &ItemError{Entity: "Parcel", Attr: "state", Reason: "not one of \"received\", \"in-transit\", \"delivered\""}
+	}
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveParcelStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#state": "state"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":state":      &types.AttributeValueMemberS{Value: string(state)},
+			":state_when": &types.AttributeValueMemberS{Value: string(state_)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveParcelStep1Update),
+	}, nil
+}
+
+const moveParcelStep2Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// moveParcelStep2Input builds step 2 of MoveParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) moveParcelStep2Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(moveParcelStep2Update),
+	}, nil
+}
+
+// moveParcelTx describes the steps of MoveParcel for the runtime.
+var moveParcelTx = dyngen.Transaction{
+	Method: "MoveParcel",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Parcel",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// MoveParcel updates the Parcel and moves it between the groups of its
+// counts when its group changes: GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item is still in the groups
+// read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items (a counter, say) at once, and changed
+// nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  UpdateExpression: SET #state = :state
+//	  ConditionExpression: attribute_exists(PK) AND #state = :state_when
+//	  ExpressionAttributeNames: #state="state"
+//	step 2, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//
+// A counter's step (2) is sent only when the item's group changes.
+func (s *Store) MoveParcel(ctx context.Context, params MoveParcelParams) error {
+	depotID := params.DepotID
+	parcelID := params.ParcelID
+	state := params.State
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return dyngen.Fail("MoveParcel", err)
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return dyngen.Fail("MoveParcel", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("MoveParcel", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("MoveParcel", ErrNotFound)
+	}
+	var old Parcel
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("MoveParcel", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.moveParcelStep1Input(depotID, parcelID, state, old.State)); err != nil {
+		return moveParcelTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.State != state {
+		if step, err = dyngen.TransactUpdate(s.moveParcelStep2Input(depotID, dyngen.CountDelta(old.State == ParcelStateReceived, state == ParcelStateReceived), dyngen.CountDelta(old.State == ParcelStateInTransit, state == ParcelStateInTransit), dyngen.CountDelta(old.State == ParcelStateDelivered, state == ParcelStateDelivered))); err != nil {
+			return moveParcelTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return moveParcelTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// DeliverParcelParams holds the inputs of DeliverParcel.
+type DeliverParcelParams struct {
+	DepotID  string
+	ParcelID string
+}
+
+const deliverParcelStep1Update = "SET #state = :state"
+
+const deliverParcelStep1Condition = "attribute_exists(PK) AND #state = :state_when"
+
+// deliverParcelStep1Input builds step 1 of DeliverParcel, update Parcel;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deliverParcelStep1Input(depotID string, parcelID string, state ParcelState) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(deliverParcelStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#state": "state"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":state":      &types.AttributeValueMemberS{Value: "delivered"},
+			":state_when": &types.AttributeValueMemberS{Value: string(state)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(deliverParcelStep1Update),
+	}, nil
+}
+
+const deliverParcelStep2Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// deliverParcelStep2Input builds step 2 of DeliverParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deliverParcelStep2Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(deliverParcelStep2Update),
+	}, nil
+}
+
+// deliverParcelTx describes the steps of DeliverParcel for the runtime.
+var deliverParcelTx = dyngen.Transaction{
+	Method: "DeliverParcel",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Parcel",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeliverParcel updates the Parcel and moves it between the groups of its
+// counts when its group changes: GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item is still in the groups
+// read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items (a counter, say) at once, and changed
+// nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  UpdateExpression: SET #state = :state
+//	  ConditionExpression: attribute_exists(PK) AND #state = :state_when
+//	  constant values: :state={S: "delivered"}
+//	  ExpressionAttributeNames: #state="state"
+//	step 2, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//
+// A counter's step (2) is sent only when the item's group changes.
+func (s *Store) DeliverParcel(ctx context.Context, params DeliverParcelParams) error {
+	depotID := params.DepotID
+	parcelID := params.ParcelID
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return dyngen.Fail("DeliverParcel", err)
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return dyngen.Fail("DeliverParcel", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeliverParcel", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("DeliverParcel", ErrNotFound)
+	}
+	var old Parcel
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeliverParcel", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.deliverParcelStep1Input(depotID, parcelID, old.State)); err != nil {
+		return deliverParcelTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.State != ParcelStateDelivered {
+		if step, err = dyngen.TransactUpdate(s.deliverParcelStep2Input(depotID, dyngen.CountDelta(old.State == ParcelStateReceived, ParcelStateDelivered == ParcelStateReceived), dyngen.CountDelta(old.State == ParcelStateInTransit, ParcelStateDelivered == ParcelStateInTransit), dyngen.CountDelta(old.State == ParcelStateDelivered, ParcelStateDelivered == ParcelStateDelivered))); err != nil {
+			return deliverParcelTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deliverParcelTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// RelabelParcelParams holds the inputs of RelabelParcel.
+type RelabelParcelParams struct {
+	DepotID  string
+	ParcelID string
+	Label    string // the value set
+}
+
+const relabelParcelUpdate = "SET #label = :label"
+
+const relabelParcelCondition = "attribute_exists(PK)"
+
+// RelabelParcel changes a Parcel and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	UpdateExpression: SET #label = :label
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) RelabelParcel(ctx context.Context, params RelabelParcelParams) (*Parcel, error) {
+	in, err := s.relabelParcelInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("RelabelParcel", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("RelabelParcel", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Parcel
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("RelabelParcel", err)
+	}
+	return &v, nil
+}
+
+// relabelParcelInput builds the request of RelabelParcel; the caller wraps
+// its errors.
+func (s *Store) relabelParcelInput(params RelabelParcelParams) (*dynamodb.UpdateItemInput, error) {
+	depotID := params.DepotID
+	parcelID := params.ParcelID
+	label := params.Label
+	if !utf8.ValidString(label) {
+		return nil, &ItemError{Entity: "Parcel", Attr: "label", Reason: "not valid UTF-8"}
+	}
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(relabelParcelCondition),
+		ExpressionAttributeNames:  map[string]string{"#label": "label"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":label": &types.AttributeValueMemberS{Value: label}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(relabelParcelUpdate),
+	}, nil
+}
+
+// MarkFragileParams holds the inputs of MarkFragile.
+type MarkFragileParams struct {
+	DepotID  string
+	ParcelID string
+	Fragile  bool // the value set
+}
+
+const markFragileStep1Update = "SET #fragile = :fragile"
+
+const markFragileStep1Condition = "attribute_exists(PK) AND #fragile = :fragile_when"
+
+// markFragileStep1Input builds step 1 of MarkFragile, update Parcel; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) markFragileStep1Input(depotID string, parcelID string, fragile bool, fragile_ bool) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(markFragileStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#fragile": "fragile"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":fragile":      &types.AttributeValueMemberBOOL{Value: fragile},
+			":fragile_when": &types.AttributeValueMemberBOOL{Value: fragile_},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(markFragileStep1Update),
+	}, nil
+}
+
+const markFragileStep2Update = "SET #_type = :_type ADD #false :False, #true :True"
+
+// markFragileStep2Input builds step 2 of MarkFragile, count Parcel in
+// FragileParcels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) markFragileStep2Input(false_ int64, true_ int64) (*dynamodb.UpdateItemInput, error) {
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#false": "false", "#true": "true"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":False": dyngen.IntValue(false_),
+			":True":  dyngen.IntValue(true_),
+			":_type": &types.AttributeValueMemberS{Value: "Parcel#FragileParcels"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+			"SK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(markFragileStep2Update),
+	}, nil
+}
+
+// markFragileTx describes the steps of MarkFragile for the runtime.
+var markFragileTx = dyngen.Transaction{
+	Method: "MarkFragile",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Parcel",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in FragileParcels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// MarkFragile updates the Parcel and moves it between the groups of its
+// counts when its group changes: GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item is still in the groups
+// read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items (a counter, say) at once, and changed
+// nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  UpdateExpression: SET #fragile = :fragile
+//	  ConditionExpression: attribute_exists(PK) AND #fragile =
+//	  	:fragile_when
+//	  ExpressionAttributeNames: #fragile="fragile"
+//	step 2, Update on table Main: count Parcel in FragileParcels
+//	  Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//	  	"COUNT#Parcel#FragileParcels"
+//	  UpdateExpression: SET #_type = :_type ADD #false :False, #true
+//	  	:True
+//	  ExpressionAttributeNames: #_type="_type", #false="false",
+//	  	#true="true"
+//
+// A counter's step (2) is sent only when the item's group changes.
+func (s *Store) MarkFragile(ctx context.Context, params MarkFragileParams) error {
+	depotID := params.DepotID
+	parcelID := params.ParcelID
+	fragile := params.Fragile
+	pk, err := parcelPK(depotID)
+	if err != nil {
+		return dyngen.Fail("MarkFragile", err)
+	}
+	sk, err := parcelSK(parcelID)
+	if err != nil {
+		return dyngen.Fail("MarkFragile", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("MarkFragile", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("MarkFragile", ErrNotFound)
+	}
+	var old Parcel
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("MarkFragile", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.markFragileStep1Input(depotID, parcelID, fragile, old.Fragile)); err != nil {
+		return markFragileTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.Fragile != fragile {
+		if step, err = dyngen.TransactUpdate(s.markFragileStep2Input(dyngen.CountDelta(!old.Fragile, !fragile), dyngen.CountDelta(old.Fragile, fragile))); err != nil {
+			return markFragileTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return markFragileTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// ParcelsInDepotResult is one page of ParcelsInDepot (see dyngen.Result).
+type ParcelsInDepotResult = dyngen.Result[Parcel]
+
+// ParcelsInDepot reads one page of Parcel items (see Page and DecodeError).
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "DEPOT#{depotId}" AND begins_with(SK,
+//		"PARCEL#")
+//	ConsistentRead: true
+func (s *Store) ParcelsInDepot(ctx context.Context, depotID string, page Page) (*ParcelsInDepotResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "PARCEL#"}
+	args.PK = args.Key(parcelPK(depotID))
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "ParcelsInDepot", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Parcel).UnmarshalItem)
+}
+
+// ParcelsInDepotAll walks every Parcel of ParcelsInDepot, a page at a time
+// (see dyngen.Walk).
+func (s *Store) ParcelsInDepotAll(ctx context.Context, depotID string) iter.Seq2[Parcel, error] {
+	return dyngen.Walk(func(page Page) (*ParcelsInDepotResult, error) { return s.ParcelsInDepot(ctx, depotID, page) })
+}
+
+// StateCounts reads the numbers of Parcel items by state, one per group,
+// from the counter ParcelsByState by its key: one GetItem. With no counter
+// item (no Parcel counted yet), every number is 0.
+//
+//	GetItem on table Main
+//	Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//		"COUNT#Parcel#ParcelsByState#{depotId}"
+//	ConsistentRead: true
+func (s *Store) StateCounts(ctx context.Context, depotID string) (*ParcelsByState, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(parcelsByStatePK(depotID))
+	args.SK = args.Key(parcelsByStateSK(depotID))
+	v, err := dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "StateCounts", Index: mainIndex, Consistent: true}, (*ParcelsByState).UnmarshalItem)
+	if errors.Is(err, ErrNotFound) {
+		return &ParcelsByState{DepotID: depotID}, nil
+	}
+	return v, err
+}
+
+// FragileCounts reads the numbers of Parcel items by fragile, one per
+// group, from the counter FragileParcels by its key: one GetItem. With no
+// counter item (no Parcel counted yet), every number is 0.
+//
+//	GetItem on table Main
+//	Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//		"COUNT#Parcel#FragileParcels"
+//	ConsistentRead: true
+func (s *Store) FragileCounts(ctx context.Context) (*FragileParcels, error) {
+	args := dyngen.Args{Table: s.mainTable, PK: "COUNT#Parcel#FragileParcels", SK: "COUNT#Parcel#FragileParcels"}
+	v, err := dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "FragileCounts", Index: mainIndex, Consistent: true}, (*FragileParcels).UnmarshalItem)
+	if errors.Is(err, ErrNotFound) {
+		return &FragileParcels{}, nil
+	}
+	return v, err
+}
+
+const receiveParcelStep1Condition = "attribute_not_exists(PK)"
+
+// receiveParcelStep1Input builds step 1 of ReceiveParcel, create Parcel;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) receiveParcelStep1Input(parcel *Parcel) (*dynamodb.PutItemInput, error) {
+	item, err := parcel.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(receiveParcelStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const receiveParcelStep2Update = "SET #_type = :_type, #depotId = :depotId ADD #received :Received, #in_transit :InTransit, #delivered :Delivered"
+
+// receiveParcelStep2Input builds step 2 of ReceiveParcel, count Parcel in
+// ParcelsByState; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) receiveParcelStep2Input(depotID string, received int64, inTransit int64, delivered int64) (*dynamodb.UpdateItemInput, error) {
+	pk, err := parcelsByStatePK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := parcelsByStateSK(depotID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#delivered": "delivered", "#depotId": "depotId", "#in_transit": "in-transit", "#received": "received"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":Delivered": dyngen.IntValue(delivered),
+			":InTransit": dyngen.IntValue(inTransit),
+			":Received":  dyngen.IntValue(received),
+			":_type":     &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"},
+			":depotId":   &types.AttributeValueMemberS{Value: depotID},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(receiveParcelStep2Update),
+	}, nil
+}
+
+const receiveParcelStep3Update = "SET #_type = :_type ADD #false :False, #true :True"
+
+// receiveParcelStep3Input builds step 3 of ReceiveParcel, count Parcel in
+// FragileParcels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) receiveParcelStep3Input(false_ int64, true_ int64) (*dynamodb.UpdateItemInput, error) {
+	return &dynamodb.UpdateItemInput{
+		ExpressionAttributeNames: map[string]string{"#_type": "_type", "#false": "false", "#true": "true"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":False": dyngen.IntValue(false_),
+			":True":  dyngen.IntValue(true_),
+			":_type": &types.AttributeValueMemberS{Value: "Parcel#FragileParcels"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+			"SK": &types.AttributeValueMemberS{Value: "COUNT#Parcel#FragileParcels"},
+		},
+		ReturnValues:     types.ReturnValueAllNew,
+		TableName:        aws.String(s.mainTable),
+		UpdateExpression: aws.String(receiveParcelStep3Update),
+	}, nil
+}
+
+// ReceiveParcelParams holds the inputs of ReceiveParcel. A field named
+// after an attribute is that attribute's value in every step that takes it.
+type ReceiveParcelParams struct {
+	// Parcel is the item step 1 writes (create Parcel); step 2 (count Parcel in
+	// ParcelsByState) also takes values of its fields, as the step writes them.
+	Parcel *Parcel
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
+	RequestToken string
+}
+
+// receiveParcelTx describes the steps of ReceiveParcel for the runtime.
+var receiveParcelTx = dyngen.Transaction{
+	Method: "ReceiveParcel",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Parcel",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in ParcelsByState",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "count Parcel in FragileParcels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// Create a parcel in a transaction, which adds to its counters too.
+//
+// ReceiveParcel writes its 3 steps in one transaction: all of them, or
+// none. A step that fails gives a *TransactionError naming it and wrapping
+// its error (ErrAlreadyExists, ErrTransactionConflict), with the SDK's
+// TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Parcel
+//	  Key: PK = "DEPOT#{depotId}" AND SK = "PARCEL#{parcelId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Update on table Main: count Parcel in ParcelsByState
+//	  Key: PK = "COUNT#Parcel#ParcelsByState#{depotId}" AND SK =
+//	  	"COUNT#Parcel#ParcelsByState#{depotId}"
+//	  UpdateExpression: SET #_type = :_type, #depotId = :depotId ADD
+//	  	#received :Received, #in_transit :InTransit, #delivered
+//	  	:Delivered
+//	  ExpressionAttributeNames: #_type="_type", #delivered="delivered",
+//	  	#depotId="depotId", #in_transit="in-transit",
+//	  	#received="received"
+//	step 3, Update on table Main: count Parcel in FragileParcels
+//	  Key: PK = "COUNT#Parcel#FragileParcels" AND SK =
+//	  	"COUNT#Parcel#FragileParcels"
+//	  UpdateExpression: SET #_type = :_type ADD #false :False, #true
+//	  	:True
+//	  ExpressionAttributeNames: #_type="_type", #false="false",
+//	  	#true="true"
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) ReceiveParcel(ctx context.Context, params ReceiveParcelParams) error {
+	items := make([]types.TransactWriteItem, 3)
+	var err error
+	if params.Parcel == nil {
+		return receiveParcelTx.StepError(0, &ItemError{Entity: "Parcel", Reason: "no item: params.Parcel is nil"})
+	}
+	writtenParcel := *params.Parcel
+	if items[0], err = dyngen.TransactPut(s.receiveParcelStep1Input(&writtenParcel)); err != nil {
+		return receiveParcelTx.StepError(0, err)
+	}
+	if items[1], err = dyngen.TransactUpdate(s.receiveParcelStep2Input(writtenParcel.DepotID, dyngen.CountDelta(false, writtenParcel.State == ParcelStateReceived), dyngen.CountDelta(false, writtenParcel.State == ParcelStateInTransit), dyngen.CountDelta(false, writtenParcel.State == ParcelStateDelivered))); err != nil {
+		return receiveParcelTx.StepError(1, err)
+	}
+	if items[2], err = dyngen.TransactUpdate(s.receiveParcelStep3Input(dyngen.CountDelta(false, !writtenParcel.Fragile), dyngen.CountDelta(false, writtenParcel.Fragile))); err != nil {
+		return receiveParcelTx.StepError(2, err)
+	}
+	token, err := receiveParcelTx.RequestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: token,
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return receiveParcelTx.Err(err, in.TransactItems)
+	}
+	*params.Parcel = writtenParcel
+	return nil
 }

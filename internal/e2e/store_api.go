@@ -472,6 +472,44 @@ type StoreAPI interface {
 	LendTool(ctx context.Context, params LendToolParams) error
 	// TakeLease changes a Lease and returns it as it is after the change.
 	TakeLease(ctx context.Context, params TakeLeaseParams) (*Lease, error)
+	// CreateParcel writes the Parcel only when no item has its key
+	// (ErrAlreadyExists from step 1), and adds 1 to the number of its group in
+	// each counter of its counts, in the same transaction.
+	CreateParcel(ctx context.Context, parcel *Parcel) error
+	// PutParcel writes the Parcel whole, replacing any item with its key, and
+	// keeps its counts: GetItem, then TransactWriteItems (two requests).
+	PutParcel(ctx context.Context, parcel *Parcel) error
+	// DeleteParcel deletes the Parcel with this key and takes 1 from the number
+	// of each of its groups: GetItem, then TransactWriteItems (two requests).
+	DeleteParcel(ctx context.Context, key ParcelKey) error
+	// MoveParcel updates the Parcel and moves it between the groups of its
+	// counts when its group changes: GetItem, then TransactWriteItems (two
+	// requests).
+	MoveParcel(ctx context.Context, params MoveParcelParams) error
+	// DeliverParcel updates the Parcel and moves it between the groups of its
+	// counts when its group changes: GetItem, then TransactWriteItems (two
+	// requests).
+	DeliverParcel(ctx context.Context, params DeliverParcelParams) error
+	// RelabelParcel changes a Parcel and returns it as it is after the change.
+	RelabelParcel(ctx context.Context, params RelabelParcelParams) (*Parcel, error)
+	// MarkFragile updates the Parcel and moves it between the groups of its
+	// counts when its group changes: GetItem, then TransactWriteItems (two
+	// requests).
+	MarkFragile(ctx context.Context, params MarkFragileParams) error
+	// ParcelsInDepot reads one page of Parcel items (see Page and DecodeError).
+	ParcelsInDepot(ctx context.Context, depotID string, page Page) (*ParcelsInDepotResult, error)
+	// ParcelsInDepotAll walks every Parcel of ParcelsInDepot, a page at a time
+	// (see dyngen.Walk).
+	ParcelsInDepotAll(ctx context.Context, depotID string) iter.Seq2[Parcel, error]
+	// StateCounts reads the numbers of Parcel items by state, one per group,
+	// from the counter ParcelsByState by its key: one GetItem.
+	StateCounts(ctx context.Context, depotID string) (*ParcelsByState, error)
+	// FragileCounts reads the numbers of Parcel items by fragile, one per
+	// group, from the counter FragileParcels by its key: one GetItem.
+	FragileCounts(ctx context.Context) (*FragileParcels, error)
+	// ReceiveParcel writes its 3 steps in one transaction: all of them, or
+	// none.
+	ReceiveParcel(ctx context.Context, params ReceiveParcelParams) error
 }
 
 // *Store implements StoreAPI.

@@ -236,7 +236,12 @@ func (m *method) get() {
 	m.readMethod(func(g *jen.Group, args jen.Code) {
 		// The Get, all of the request but its key, in the call: it is
 		// short.
-		g.Return(rt("GetItem").Call(m.id("ctx"), m.id("s").Dot("client"), args, jen.Op("&").Add(structLines(rt("Get"), fields)), m.decoder()))
+		call := rt("GetItem").Call(m.id("ctx"), m.id("s").Dot("client"), args, jen.Op("&").Add(structLines(rt("Get"), fields)), m.decoder())
+		if m.pp.Zero {
+			m.zeroIfAbsent(g, call)
+			return
+		}
+		g.Return(call)
 	})
 }
 

@@ -68,6 +68,9 @@ func (m *method) summary() string {
 	switch m.pp.Form {
 	case plan.FormGet:
 		s = fmt.Sprintf("%s reads one %s by its primary key; ErrNotFound when there is none.", p.GoName, ent.GoName)
+		if c := ent.CountOf; m.pp.Zero {
+			s = fmt.Sprintf("%s reads the numbers of %s items by %s, one per group, from the counter %s by its key: one GetItem. With no counter item (no %s counted yet), every number is 0.", p.GoName, c.Owner.GoName, c.By.Name, ent.GoName, c.Owner.GoName)
+		}
 	case plan.FormGetByQuery:
 		s = fmt.Sprintf("%s reads one %s through %s; ErrNotFound when there is none.", p.GoName, ent.GoName, m.pp.Index.Name)
 	case plan.FormFirst:
@@ -110,6 +113,11 @@ func (m *method) summary() string {
 		s = fmt.Sprintf("%s reads its %d items in one transaction, as they all are at one moment; an item that does not exist is nil in the result.", p.GoName, len(m.pp.Tx.Steps))
 	case plan.FormUniqueWrite:
 		s = m.uniqueSummary()
+		if len(m.ent().Unique) == 0 {
+			s = m.countSummary()
+		} else if len(m.p.Counted) > 0 {
+			s += " " + countSentence
+		}
 	case plan.FormLookup:
 		u := m.pp.Unique
 		s = fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)

@@ -312,6 +312,11 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 				args = append(args, jen.Id(now))
 				continue
 			}
+			if s.Step.Count != nil {
+				// A counter, of the item a create step writes.
+				args = append(args, m.countArgCode(s, q, a, func(b *plan.Arg) jen.Code { return input(b.Input).Dot(b.Field) }))
+				continue
+			}
 			if a.Build != nil {
 				// A claim, built from the fields of an item.
 				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return input(b.Input).Dot(b.Field) }))

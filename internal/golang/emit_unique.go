@@ -41,6 +41,10 @@ func (m *method) uniqueWrite() {
 				s := tx.Steps[i]
 				var args []jen.Code
 				for j, q := range s.Plan.Params {
+					if s.Step.Count != nil {
+						args = append(args, m.countArgCode(s, q, s.Args[j], m.argCode))
+						continue
+					}
 					v := m.argCode(s.Args[j])
 					if s.Step.Claim != nil && q.Attr != nil && q.Attr.Type == model.Enum {
 						// The claim's enum type from the owner's.
@@ -73,6 +77,11 @@ func (m *method) uniqueWrite() {
 			for _, mv := range s.Moves {
 				g.If(m.id("old").Dot(mv.Attr.GoName).Op("!=").Add(m.argCode(mv.New))).BlockFunc(func(g *jen.Group) {
 					add(g, mv.Release, mv.Take)
+				})
+			}
+			for _, mv := range s.Counts {
+				g.If(m.id("old").Dot(mv.Attr.GoName).Op("!=").Add(m.argCode(mv.New))).BlockFunc(func(g *jen.Group) {
+					add(g, mv.Step)
 				})
 			}
 		}
@@ -143,6 +152,9 @@ func (m *method) argCode(a *plan.Arg) jen.Code {
 	}
 	if a.Build != nil {
 		return m.claimCode(a, m.argCode)
+	}
+	if a.Const != nil {
+		return constCode(a.Const)
 	}
 	v := jen.Id(a.Input.Field)
 	if a.Field != "" {
@@ -223,6 +235,8 @@ func (m *method) uniqueDoc() {
 		}
 	}
 	switch u := m.pp.Unique; {
+	case u.Present != nil && len(u.Present.Counts) > 0:
+		m.countDoc()
 	case u.Present == nil || len(u.Present.Moves) == 0:
 	case len(u.Absent.Steps) > 0:
 		comment(m.f, "")

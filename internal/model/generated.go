@@ -348,7 +348,7 @@ var (
 		"uint", "uint16", "uint32", "uint64", "uint8", "uintptr",
 	}
 	ImportNames = []string{
-		"aws", "context", RuntimeImport, "dynamodb", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
+		"aws", "context", RuntimeImport, "dynamodb", "errors", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
 	}
 	MethodLocals = []string{
 		"args", "check", "claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "found", "h", "i",

@@ -231,6 +231,11 @@ type Entity struct {
 	// ClaimOf is set on the claim entity of a unique value (derived by
 	// the model, not written in the spec).
 	ClaimOf *Unique
+	// Counts are the entity's counts of items by group, in spec order.
+	Counts []*Count
+	// CountOf is set on the counter entity of a count (derived by the
+	// model, not written in the spec).
+	CountOf *Count
 }
 
 // Stamped reports whether the entity has a created or an updated time.

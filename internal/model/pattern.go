@@ -95,6 +95,10 @@ type Pattern struct {
 	// (GetItem) and conditions its write on: an update's that it sets, a
 	// delete's.
 	Read []*Unique
+	// Counted are the counts whose counters a write of an entity with
+	// counts adds to (a step each, Step.Count): a create's, delete's and
+	// put's every count, an update's whose group it sets.
+	Counted []*Count
 	// Missing is set on a check step that holds when no item has the key
 	// (exists: false).
 	Missing bool
@@ -119,6 +123,9 @@ type Step struct {
 	// write itself and for the steps of a transaction pattern.
 	Claim *Unique
 	Role  StepRole
+	// Count is the count whose counter the step adds to (Role
+	// CountStep).
+	Count *Count
 	// Of is, for the claim a transaction pattern adds, the create step
 	// whose item holds the value.
 	Of *Step
@@ -143,6 +150,8 @@ func (s *Step) Action() string {
 		return "claim " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
 	case s.Claim != nil:
 		return "release " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
+	case s.Count != nil:
+		return "count " + s.Count.Owner.Name + " in " + s.Count.Name
 	case s.Role == AbsentStep:
 		return "put " + s.Entity().Name + " (no item read)"
 	}

@@ -114,6 +114,11 @@ func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
 			ok = false
 			continue
 		}
+		if c := e.CountOf; c != nil && p.Op != OpGet {
+			r.errorf(n.Pos, "%s is the counter of %s's count by %s, which dyngen writes with the %s; a pattern reads it with get: %s", e.Name, c.Owner.Name, c.By.Name, c.Owner.Name, e.Name)
+			ok = false
+			continue
+		}
 		if p.Table != nil && e.Table != p.Table {
 			r.errorf(n.Pos, "pattern %s reads %s from table %s and %s from table %s; one Query reads one table", p.Name, p.Entities[0].Name, p.Table.Name, e.Name, e.Table.Name)
 			ok = false

@@ -53,6 +53,7 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.entities()
 	r.patterns()
 	r.uniqueWrites()
+	r.countWrites()
 	r.includes()
 	r.projections()
 	r.projectionLimit()
@@ -451,6 +452,7 @@ func (r *resolver) entities() {
 	// resolved as they are.
 	queue := slices.Clone(r.f.Entities)
 	claims := map[*spec.Entity]*Unique{}
+	counters := map[*spec.Entity]*Count{}
 	for i := 0; i < len(queue); i++ {
 		se := queue[i]
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
@@ -460,6 +462,11 @@ func (r *resolver) entities() {
 			// An error of the claim is one of its owner.
 			r.part = u.Owner
 			r.m.broken[e] = r.m.broken[u.Owner]
+		}
+		if c := counters[se]; c != nil {
+			c.Counter, e.CountOf = e, c
+			r.part = c.Owner
+			r.m.broken[e] = r.m.broken[c.Owner]
 		}
 		if !entityName.MatchString(e.Name) {
 			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
@@ -509,8 +516,12 @@ func (r *resolver) entities() {
 			r.keys(e, se)
 			r.managed(e, se)
 			queue = append(queue, r.uniques(e, se, claims)...)
+			queue = append(queue, r.counts(e, se, counters)...)
 		}
 		if e.ClaimOf != nil && r.m.broken[e.ClaimOf.Owner] {
+			r.m.broken[e] = true
+		}
+		if e.CountOf != nil && r.m.broken[e.CountOf.Owner] {
 			r.m.broken[e] = true
 		}
 		r.m.Entities = append(r.m.Entities, e)

@@ -308,6 +308,9 @@ func (e *Entity) label() string {
 	if u := e.ClaimOf; u != nil {
 		return fmt.Sprintf("%s (the claim of %s's unique %s)", e.Name, u.Owner.Name, u.Attr.Name)
 	}
+	if c := e.CountOf; c != nil {
+		return fmt.Sprintf("%s (the counter of %s's count by %s)", e.Name, c.Owner.Name, c.By.Name)
+	}
 	return e.Name
 }
 

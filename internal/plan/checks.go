@@ -34,7 +34,14 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) map[string]bool 
 	for _, e := range m.Entities {
 		for _, k := range e.Keys {
 			keySizes(e, k, diags)
-			if k.PK.IsConstant() {
+			if c := e.CountOf; c != nil {
+				// Once, on the table: an index holding the counter
+				// has its one item too.
+				if !k.Index.IsPrimary() || !k.PK.IsConstant() {
+					continue
+				}
+				diags.Warnf(k.PK.Pos, "count %s of %s has no per: every write of a %s adds to its one counter item, %s=%q on %s, which serves at most 1,000 writes a second, and transactions that write it at once conflict (ErrTransactionConflict); count per attributes of the primary key to spread them", c.Name, c.Owner.Name, c.Owner.Name, k.Index.PK.Name, k.PK.Source, indexName(k.Index))
+			} else if k.PK.IsConstant() {
 				diags.Warnf(k.PK.Pos, "every %s item has partition key %s=%q on %s: one hot partition, limited to what one partition serves (3,000 reads and 1,000 writes a second); add a placeholder to spread the items", e.Name, k.Index.PK.Name, k.PK.Source, indexName(k.Index))
 			}
 		}

@@ -88,6 +88,11 @@ type Pattern struct {
 	// Unique is set on a write of an entity with unique values (its Tx
 	// holds the write and the claims) and on a get by a unique value.
 	Unique *Unique
+	// Zero is set on a get of a counter (model.Count): no item is no
+	// item counted yet, so the method returns the counter with every
+	// number 0 (its key attributes the caller's) rather than
+	// ErrNotFound.
+	Zero bool
 }
 
 // Form is the form of the Store method that serves a pattern, or of the
@@ -271,6 +276,9 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 	switch p.Op {
 	case model.OpGet, model.OpQuery:
 		pp = b.read(p)
+		if pp != nil && pp.Form == FormGet && p.Entity().CountOf != nil {
+			pp.Zero = true
+		}
 	case model.OpBatchGet:
 		pp = b.batchGet(p)
 	case model.OpTransaction, model.OpTransactGet:

@@ -657,6 +657,10 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	// bound, a stored value against the bound less the amount, which the
 	// call computes exactly.
 	for _, a := range p.AddAttrs() {
+		if p.Entity().CountOf != nil {
+			// A counter's number counts items: never near int64's bounds.
+			break
+		}
 		name := n.name(a.Stored, "")
 		for _, bound := range []struct {
 			set bool

@@ -59,6 +59,21 @@ type Arg struct {
 	// entity's attributes, takes its value (Input.Field is then the
 	// claim's type).
 	Build []*Arg
+	// Delta is set on the amount a counter step adds to a group's
+	// number: -1 when the item read was in the group, +1 when the item
+	// written is, their sum when both.
+	Delta *Delta
+	// Const is set on the value of an attribute an update sets to a
+	// constant of the spec (Attr), as written in the spec.
+	Const *ConstArg
+}
+
+// ConstArg is a constant of the spec an argument takes: Value of Attr
+// (an enum or a bool) of Entity.
+type ConstArg struct {
+	Entity *model.Entity
+	Attr   *model.Attribute
+	Value  string
 }
 
 // Input is a field of the struct a transaction's method takes.
@@ -338,6 +353,11 @@ func (b *builder) txInputs(pp *Pattern) bool {
 				}
 				continue
 			}
+			if st.Count != nil {
+				// A counter of the item a create step writes.
+				s.Args = append(s.Args, countArg(q, st, nil, func(a *model.Attribute) *Arg { return &Arg{Input: items[st.Of], Field: a.GoName} }, nil))
+				continue
+			}
 			if q.Role == ParamItem && st.Claim != nil {
 				// The claim of a value of the item a create step writes.
 				s.Args = append(s.Args, claimArg(st, items[st.Of]))
@@ -496,6 +516,12 @@ func (b *builder) distinct(pp *Pattern) bool {
 				}
 			}
 			if never {
+				continue
+			}
+			if same && x.Step.Count != nil {
+				// Two creates of a counted entity, into one counter.
+				b.errorf(y.Step.Of.OpPos, "%s %s: steps %d and %d both update the counter %s, for the %s items steps %d and %d create (%s), and DynamoDB refuses two actions on one item in a transaction; create the items in calls of their own", p.Op, p.Name, i+1, j+1, e.Name, x.Step.Count.Owner.Name, x.Step.Of.Index+1, y.Step.Of.Index+1, countScope(x.Step.Count, from))
+				ok = false
 				continue
 			}
 			if same {

@@ -45,6 +45,9 @@ type Sends struct {
 	// Moves are the claims of the unique values the write may change,
 	// each sent only when its value changes.
 	Moves []*Move
+	// Counts are the counter updates of the counts whose groups the
+	// write may change, each sent only when the group changes.
+	Counts []*CountMove
 }
 
 // Move is the release of the claim of a unique value read and the taking
@@ -71,7 +74,7 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	e := p.Entity()
 	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Form: FormUniqueWrite, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
 		Locals: own.Locals, Version: own.Version, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
-	if len(p.Read) > 0 {
+	if p.ReadsFirst() {
 		read := &Pattern{Pattern: p, Call: GetItem, Form: FormGet, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
 		read.Members = []*Member{{Entity: e, How: ByKey}}
 		b.cost(read)
@@ -118,7 +121,7 @@ func uniqueSends(pp *Pattern) {
 	var all, absent []int
 	for i, s := range tx.Steps {
 		all = append(all, i)
-		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep {
+		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
 			absent = append(absent, i)
 		}
 	}
@@ -132,7 +135,7 @@ func uniqueSends(pp *Pattern) {
 			u.Absent.Fail = "ErrNotFound"
 		}
 	default:
-		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: []int{0}, Moves: moves(tx)}
+		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: []int{0}, Moves: moves(tx), Counts: countMoves(pp)}
 		if op == model.OpPut && pp.Version == nil {
 			// Over no item, the put is a create, and takes every claim.
 			u.Absent = &Sends{Steps: absent}
@@ -194,6 +197,8 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 		switch {
 		case q.Role == ParamClock:
 			args = append(args, &Arg{Clock: true})
+		case st.Count != nil:
+			args = append(args, countArg(q, st, p, value, old))
 		case st.Claim == nil && q.Role == ParamCond && q.Cond.Read:
 			args = append(args, old(q.Cond.Attr))
 		case st.Claim == nil:
@@ -223,6 +228,9 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 func (a *Arg) String() string {
 	if a.Clock {
 		return "the time read once"
+	}
+	if s := a.countString(); s != "" {
+		return s
 	}
 	if a.Build != nil {
 		var parts []string

@@ -518,7 +518,8 @@ func uniqueNotes(pp *plan.Pattern) []string {
 	if c := u.Claim; c != nil {
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the claim %s, key %s, then GetItem of the %s by the key the claim holds; ErrNotFound when there is no claim, or the item no longer holds the value", c.Entity().Name, c.Key.Describe(), pp.Entity().Name))
 	}
-	if r := u.Read; r != nil {
+	out = append(out, countNotes(pp)...)
+	if r := u.Read; r != nil && len(pp.Pattern.Read) > 0 {
 		var names []string
 		for _, v := range pp.Pattern.Read {
 			names = append(names, v.Attr.Name)
