@@ -90,6 +90,11 @@ var wbPackages = []struct {
 		"Post":               func() entityItem { return new(e2e.Post) },
 		"Vault":              func() entityItem { return new(e2e.Vault) },
 		"Widget":             func() entityItem { return new(e2e.Widget) },
+		"LoanCount":          func() entityItem { return new(e2e.LoanCount) },
+		"Tool":               func() entityItem { return new(e2e.Tool) },
+		"Parcel":             func() entityItem { return new(e2e.Parcel) },
+		"ParcelsByState":     func() entityItem { return new(e2e.ParcelsByState) },
+		"FragileParcels":     func() entityItem { return new(e2e.FragileParcels) },
 	}},
 }
 
