@@ -637,7 +637,7 @@ func (r *resolver) existsInOr(p *Pattern, c *Cond, pos Pos, where string) bool {
 	case p.Op == OpUpdate && !p.Upsert:
 		r.errorf(pos, "%s, within an or: an update changes only an existing item, and %s %s (with upsert: true, the or may test whether the item exists)", where, c.Op, holds)
 	case (p.Op == OpPut || p.Op == OpDelete) && p.Entity().Version != nil:
-		r.errorf(pos, "%s, within an or: %s is versioned, and a %s holds only over the item whose version the caller read, so %s %s", where, p.Entity().Name, p.Op, c.Op, holds)
+		r.errorf(pos, "%s, within an or: %s is versioned, and a %s holds only over the item whose version the caller read: %s %s", where, p.Entity().Name, p.Op, c.Op, holds)
 	default:
 		return true
 	}
