@@ -397,7 +397,7 @@ func (r *resolver) transactionCounts(p *Pattern) {
 		c.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, c.Index+1)
 		c.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, c.Index+1)
 		if c.Index == MaxTransactionActions {
-			r.errorf(c.Of.OpPos, "%s %s has %d steps with the counters its creates add to, and DynamoDB takes at most %d actions in one transaction: split the transaction", p.Op, p.Name, n+len(adds), MaxTransactionActions)
+			r.errorf(c.Of.OpPos, "%s %s has %d steps with the counters its creates update, and DynamoDB takes at most %d actions in one transaction: split the transaction", p.Op, p.Name, n+len(adds), MaxTransactionActions)
 			return
 		}
 		p.Steps = append(p.Steps, c)
