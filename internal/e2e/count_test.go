@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // parcelCounts are the numbers of a depot's parcels by state and of the
@@ -241,4 +245,35 @@ func countedWrites(t *testing.T, s *Store) {
 	ctx := t.Context()
 	must(t, s.CreateParcel(ctx, &Parcel{DepotID: "iam", ParcelID: "p", State: ParcelStateReceived}))
 	must(t, s.DeleteParcel(ctx, ParcelKey{DepotID: "iam", ParcelID: "p"}))
+}
+
+// TestCountsGroupAddedLater reads a counter item written before a group
+// existed (no number stored for it): that group's number reads 0.
+func TestCountsGroupAddedLater(t *testing.T) {
+	ctx := context.Background()
+	s, c := newStore(t, nil)
+	key := "COUNT#Parcel#ParcelsByState#d9"
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(s.mainTable),
+		Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: key}, "SK": &types.AttributeValueMemberS{Value: key},
+			"_type": &types.AttributeValueMemberS{Value: "Parcel#ParcelsByState"}, "depotId": &types.AttributeValueMemberS{Value: "d9"},
+			"received": &types.AttributeValueMemberN{Value: "2"},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.StateCounts(ctx, "d9")
+	if err != nil {
+		t.Fatalf("StateCounts: %v", err)
+	}
+	if want := (ParcelsByState{DepotID: "d9", Received: 2}); *got != want {
+		t.Errorf("StateCounts: %+v; want %+v", *got, want)
+	}
+	// A write adds to every group's number, creating the missing ones.
+	must(t, s.CreateParcel(ctx, &Parcel{DepotID: "d9", ParcelID: "p", State: ParcelStateDelivered}))
+	if got, err = s.StateCounts(ctx, "d9"); err != nil || *got != (ParcelsByState{DepotID: "d9", Received: 2, Delivered: 1}) {
+		t.Errorf("StateCounts after a create: %+v, %v", got, err)
+	}
 }

@@ -21,9 +21,11 @@ import (
 //	GSI Inverted: SK="COUNT#Parcel#FragileParcels"
 //		PK="COUNT#Parcel#FragileParcels"
 type FragileParcels struct {
-	// The number of Parcel items whose fragile is false; stored as false.
+	// The number of Parcel items whose fragile is false; stored as false;
+	// default 0 when the item lacks it.
 	False int64
-	// The number of Parcel items whose fragile is true; stored as true.
+	// The number of Parcel items whose fragile is true; stored as true; default
+	// 0 when the item lacks it.
 	True int64
 }
 
@@ -73,7 +75,7 @@ type fragileParcelsValues struct {
 // UnmarshalItem sets f from an item (see dyngen.ItemDecoder).
 func (f *FragileParcels) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "FragileParcels"}
-	f.False = dec.Int("False", item["false"], dyngen.Required)
-	f.True = dec.Int("True", item["true"], dyngen.Required)
+	f.False = dec.IntOr("False", item["false"], int64(0))
+	f.True = dec.IntOr("True", item["true"], int64(0))
 	return dec.Err
 }

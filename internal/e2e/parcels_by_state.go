@@ -23,12 +23,14 @@ import (
 //		PK="COUNT#Parcel#ParcelsByState#{depotId}"
 type ParcelsByState struct {
 	DepotID string
-	// The number of Parcel items whose state is received; stored as received.
+	// The number of Parcel items whose state is received; stored as received;
+	// default 0 when the item lacks it.
 	Received int64
 	// The number of Parcel items whose state is in-transit; stored as
-	// in-transit.
+	// in-transit; default 0 when the item lacks it.
 	InTransit int64
-	// The number of Parcel items whose state is delivered; stored as delivered.
+	// The number of Parcel items whose state is delivered; stored as delivered;
+	// default 0 when the item lacks it.
 	Delivered int64
 }
 
@@ -104,8 +106,8 @@ type parcelsByStateValues struct {
 func (p *ParcelsByState) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "ParcelsByState"}
 	p.DepotID = dec.String("depotId", item["depotId"], dyngen.Required)
-	p.Received = dec.Int("Received", item["received"], dyngen.Required)
-	p.InTransit = dec.Int("InTransit", item["in-transit"], dyngen.Required)
-	p.Delivered = dec.Int("Delivered", item["delivered"], dyngen.Required)
+	p.Received = dec.IntOr("Received", item["received"], int64(0))
+	p.InTransit = dec.IntOr("InTransit", item["in-transit"], int64(0))
+	p.Delivered = dec.IntOr("Delivered", item["delivered"], int64(0))
 	return dec.Err
 }

@@ -209,7 +209,10 @@ func (r *resolver) counts(e *Entity, se *spec.Entity, counters map[*spec.Entity]
 			cs.Attributes = append(cs.Attributes, sa)
 		}
 		for i, g := range c.Groups {
-			cs.Attributes = append(cs.Attributes, &spec.Attribute{Name: str(c.Attrs[i]), Attr: str(g), Pos: sc.Pos, Type: str(string(Int)), Doc: str(fmt.Sprintf("The number of %s items whose %s is %s.", e.Name, by.Name, g))})
+			// A number no write added to yet (a group added to the spec
+			// since) reads 0.
+			zero := &spec.Const{Value: "0", Tag: "!!int", Pos: sc.Pos}
+			cs.Attributes = append(cs.Attributes, &spec.Attribute{Name: str(c.Attrs[i]), Attr: str(g), Pos: sc.Pos, Type: str(string(Int)), Default: zero, Doc: str(fmt.Sprintf("The number of %s items whose %s is %s.", e.Name, by.Name, g))})
 		}
 		keys := &spec.Keys{Index: str(PrimaryName), Pos: sc.Pos, PK: str(CountTemplate(e, sc.Name.Value, per))}
 		if t.SK != nil {
@@ -394,7 +397,7 @@ func (r *resolver) transactionCounts(p *Pattern) {
 		c.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, c.Index+1)
 		c.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, c.Index+1)
 		if c.Index == MaxTransactionActions {
-			r.errorf(c.Of.OpPos, "%s %s has %d steps with the counters its creates add to, and DynamoDB takes at most %d actions in one transaction: split the transaction", p.Op, p.Name, n+len(adds), MaxTransactionActions)
+			r.errorf(c.Of.OpPos, "%s %s has %d steps with the counters its creates update, and DynamoDB takes at most %d actions in one transaction: split the transaction", p.Op, p.Name, n+len(adds), MaxTransactionActions)
 			return
 		}
 		p.Steps = append(p.Steps, c)
