@@ -215,7 +215,10 @@ type Pattern struct {
 	// Expired is how the pattern treats items whose time to live has
 	// passed: "include" reads (or writes over) them as stored.
 	Expired Str
-	Given   []Str // every key written in the pattern, in order
+	// Many makes an update or delete one write over a list of keys the
+	// caller gives: "all" (one transaction) or "each" (a call per key).
+	Many  Str
+	Given []Str // every key written in the pattern, in order
 	// Steps are the steps of a transaction or transactGet, each written
 	// as a pattern of its own (without a name).
 	Steps []*Pattern

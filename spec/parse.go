@@ -760,6 +760,7 @@ func (p *parser) patternBody(key, val *yaml.Node, pt *Pattern, what string, step
 		"removeFrom": func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
 		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
 		"expired":    func(k, v *yaml.Node) { pt.Expired = p.str(v, "expired") },
+		"many":       func(k, v *yaml.Node) { pt.Many = p.str(v, "many") },
 	}
 	ops := Operations
 	if step {

@@ -35,6 +35,11 @@ type TransactionError struct {
 	// the request, as the method's doc comment and dyngen plan count
 	// them.
 	Step int
+	// Key is, for a write over many keys in one transaction (many:
+	// all), the index in the caller's slice of the key whose item failed
+	// (Step-1: the items are sent in the order of the keys); -1 for a
+	// step of a transaction pattern or of a write with unique values.
+	Key int
 	// Action is what the step does, as the spec says it: "create Like".
 	Action string
 	// Reason is DynamoDB's cancellation reason for the step
@@ -48,6 +53,9 @@ type TransactionError struct {
 
 func (e *TransactionError) Error() string {
 	msg := pkgPrefix + "step " + strconv.Itoa(e.Step) + " (" + e.Action + ")"
+	if e.Key >= 0 {
+		msg = pkgPrefix + "key " + strconv.Itoa(e.Key) + " (" + e.Action + ")"
+	}
 	if e.Err != nil {
 		msg += ": " + strings.TrimPrefix(e.Err.Error(), pkgPrefix)
 	} else if e.Reason != "" {
@@ -82,6 +90,9 @@ type Transaction struct {
 	// sent is, when not nil, each sent item's place among the steps (see
 	// only).
 	sent []int
+	// keys is set on the transaction of a write over many keys (Many):
+	// its errors name the key (TransactionError.Key).
+	keys bool
 }
 
 // TransactStep is one step of a transaction: its action, the errors of a
@@ -102,7 +113,7 @@ type TransactStep struct {
 // stepError is the error of a value refused before the call by the step
 // at index i.
 func (t *Transaction) StepError(i int, err error) error {
-	return &callError{method: t.Method, cause: &TransactionError{Step: t.number(i), Action: t.Steps[i].Action, Err: err}}
+	return &callError{method: t.Method, cause: &TransactionError{Step: t.number(i), Key: t.key(i), Action: t.Steps[i].Action, Err: err}}
 }
 
 // number is the number, from 1, of the step at index i among those
@@ -112,6 +123,15 @@ func (t *Transaction) number(i int) int {
 		return t.sent[i] + 1
 	}
 	return i + 1
+}
+
+// key is TransactionError.Key of the item at index i: i for a write
+// over many keys, else -1.
+func (t *Transaction) key(i int) int {
+	if t.keys {
+		return i
+	}
+	return -1
 }
 
 // distinctItems refuses a transaction whose steps of a pair of
@@ -195,7 +215,7 @@ func (t *Transaction) Err(err error, items []types.TransactWriteItem) error {
 		if code == "" || code == "None" || i >= len(t.Steps) {
 			continue
 		}
-		te := &TransactionError{Step: t.number(i), Action: t.Steps[i].Action, Reason: code, cause: err}
+		te := &TransactionError{Step: t.number(i), Key: t.key(i), Action: t.Steps[i].Action, Reason: code, cause: err}
 		switch code {
 		case "ConditionalCheckFailed":
 			st := &t.Steps[i]

@@ -35,6 +35,9 @@ type method struct {
 	// step is the transaction's step whose request builder is emitted,
 	// or nil.
 	step *plan.Step
+	// ofKey is set on the printer of the request builder of one key of a
+	// write over many keys (plan.Many.Item).
+	ofKey bool
 	// check is the local of the dyngen.KeyCheck that keeps the errors of
 	// a read's key values (see readArgs); "" elsewhere.
 	check string
@@ -135,6 +138,8 @@ func (m *method) emit() {
 		m.uniqueWrite()
 	case plan.FormLookup:
 		m.lookupGet()
+	case plan.FormManyAll, plan.FormManyEach:
+		m.many()
 	default:
 		m.e.bug("pattern %s has no method of form %d", m.p.Name, m.pp.Form)
 	}

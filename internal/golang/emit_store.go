@@ -57,7 +57,7 @@ func (e *emitter) storeFile() *jen.File {
 		if e.uses.Cursors {
 			g.Add(trailing(jen.Id("cursorKeys").Op("*").Add(rt("CursorKeys")), "set by WithCursorKey; nil: cursors are checksummed, not signed"))
 		}
-		if e.uses.Batch {
+		if e.uses.Concurrent {
 			g.Add(trailing(jen.Id(model.BatchField).Int(), "requests of one batch method in flight at once; < 1: the default"))
 		}
 		if e.uses.Clock {
@@ -94,11 +94,15 @@ func (e *emitter) storeFile() *jen.File {
 		f.Line()
 		e.cursorKeyOption(f)
 	}
-	if e.uses.Batch {
+	if e.uses.Concurrent {
 		f.Line()
+		each := ""
+		if e.uses.ManyEach {
+			each = " A write over many keys with many: each sends n of its calls at a time."
+		}
 		commentf(f, "%s sets how many requests of one batch method are in "+
 			"flight at once (default %d; n < 1 means the default): a batch is sent in "+
-			"chunks of %d keys to read or %d writes, n chunks at a time.", model.BatchOption, defaultBatchConcurrency, maxBatchGet, maxBatchWrite)
+			"chunks of %d keys to read or %d writes, n chunks at a time.%s", model.BatchOption, defaultBatchConcurrency, maxBatchGet, maxBatchWrite, each)
 		f.Func().Id(model.BatchOption).Params(jen.Id("n").Int()).Id("Option").Block(
 			jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BatchField).Op("=").Id("n"))),
 		)
@@ -155,6 +159,8 @@ func (e *emitter) holds(h model.Holder) bool {
 		return e.uses.Batch
 	case model.HoldsTransaction:
 		return e.uses.Transaction
+	case model.HoldsMany:
+		return e.uses.Many
 	}
 	return true
 }

@@ -47,6 +47,10 @@ func (m *method) results() []jen.Code {
 		return []jen.Code{jen.Op("*").Id(m.ent().GoName), jen.Error()}
 	case plan.FormBatchGet:
 		return []jen.Code{jen.Index().Id(m.itemType()), jen.Error()}
+	case plan.FormManyEach:
+		if m.p.Op == model.OpUpdate {
+			return []jen.Code{jen.Index().Op("*").Id(m.ent().GoName), jen.Error()}
+		}
 	}
 	return []jen.Code{jen.Error()}
 }
@@ -118,6 +122,8 @@ func (m *method) summary() string {
 		} else if len(m.p.Counted) > 0 {
 			s += " " + countSentence
 		}
+	case plan.FormManyAll, plan.FormManyEach:
+		s = m.manySummary()
 	case plan.FormLookup:
 		u := m.pp.Unique
 		s = fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)

@@ -56,7 +56,11 @@ func (m *method) updater() *updater {
 }
 
 // doc emits the update's doc comment.
-func (up *updater) doc() {
+func (up *updater) doc() { up.method.doc(up.lines()...) }
+
+// lines are the doc lines of the update's request beyond its call and
+// key.
+func (up *updater) lines() []string {
 	p := up.p
 	lines := []string{"UpdateExpression: " + up.u.Expression()}
 	if len(up.sometimes) > 0 {
@@ -97,7 +101,7 @@ func (up *updater) doc() {
 			lines = append(lines, fmt.Sprintf("rewrites %s=%q on %s", rb.KeyAttr.Name, rb.Template.Source, rb.Index.Name))
 		}
 	}
-	up.method.doc(lines...)
+	return lines
 }
 
 // call emits the method: build the input, send it, map a failed

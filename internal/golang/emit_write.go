@@ -118,6 +118,8 @@ func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail
 	if m.step != nil {
 		st := m.step.Step
 		commentf(m.f, "%s builds step %d of %s, %s; its errors are a KeyError or an ItemError, which the caller wraps.", m.p.InputMethod(), st.Index+1, st.Tx.GoName, st.Action())
+	} else if m.ofKey {
+		commentf(m.f, "%s builds the request of %s for one key; the caller wraps its errors.", m.p.InputMethod(), m.p.GoName)
 	} else {
 		commentf(m.f, "%s builds the request of %s; the caller wraps its errors.", m.p.InputMethod(), m.p.GoName)
 	}

@@ -24,6 +24,7 @@ const (
 	HoldsQuery                     // a package with a query
 	HoldsBatch                     // a package with a batch pattern
 	HoldsTransaction               // a package with a transaction
+	HoldsMany                      // a package with a write over many keys
 )
 
 // ReExported are the runtime's names a generated package declares as its
@@ -41,6 +42,7 @@ var ReExported = []struct {
 	{HoldsQuery, []string{"Cursor", "Page"}},
 	{HoldsBatch, []string{"ErrRetriesExhausted", "BatchError"}},
 	{HoldsTransaction, []string{"ErrTransactionConflict", "ErrSameItem", "ErrInvalidRequestToken", "TransactionError"}},
+	{HoldsMany, []string{"ErrTooManyKeys", "EachError", "KeyFailure"}},
 }
 
 // FixedNames are the package-level identifiers a generated package may
@@ -165,7 +167,7 @@ func (m *Model) KeyTypes() map[*Entity]bool {
 // takesKeys reports whether p's method takes keys of its entity, in its
 // entity's key type.
 func (p *Pattern) takesKeys() bool {
-	return p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey()
+	return p.Op == OpBatchGet || p.Op == OpBatchDelete || p.TakesKey() || p.Many != "" && len(p.Entity().PrimaryKey().Attrs()) > 1
 }
 
 // MaxPositional is the most inputs a Store method takes as parameters
@@ -188,7 +190,11 @@ func (p *Pattern) Inputs() int {
 	case OpGet, OpQuery:
 		n = len(p.By)
 	case OpUpdate, OpDelete:
-		n = len(p.Entity().PrimaryKey().Attrs())
+		if p.Many == "" {
+			// A write over many keys takes its keys in a slice of their
+			// own.
+			n = len(p.Entity().PrimaryKey().Attrs())
+		}
 		if p.Entity().Version != nil {
 			n++ // the version the caller read
 		}
@@ -208,7 +214,7 @@ func (p *Pattern) Inputs() int {
 // type: a get or delete by the whole primary key, of more than
 // MaxPositional attributes, with no other input.
 func (p *Pattern) TakesKey() bool {
-	if p.Inputs() <= MaxPositional {
+	if p.Inputs() <= MaxPositional || p.Many != "" {
 		return false
 	}
 	switch p.Op {
@@ -416,7 +422,7 @@ func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
 // ExpressionConsts are the suffixes of a pattern's expression constants,
 // of the description of a read's request (Read) and of a transaction's
 // (Tx).
-var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Read", "Tx"}
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Read", "Tx", "Many"}
 
 // IndexVar is the variable that describes index ix to the runtime's
 // reads: t0000Index for a table's primary key, t0000IndexGSI1 for its

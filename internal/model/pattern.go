@@ -102,7 +102,22 @@ type Pattern struct {
 	// Missing is set on a check step that holds when no item has the key
 	// (exists: false).
 	Missing bool
+	// Many is set on an update or delete over a list of keys the caller
+	// gives (many:): ManyAll writes them in one transaction, ManyEach
+	// with one call per key.
+	Many    ManyMode
+	ManyPos Pos
 }
+
+// ManyMode is how a write over many keys writes them.
+type ManyMode string
+
+const (
+	// ManyAll: one TransactWriteItems, all or none, at most 100 keys.
+	ManyAll ManyMode = "all"
+	// ManyEach: one call per key, concurrently, with a result per key.
+	ManyEach ManyMode = "each"
+)
 
 // Step is one step of a transaction: a pattern of its own (Name
 // "LikePhoto step 2", GoName LikePhotoStep2), whose method is not

@@ -17,8 +17,8 @@ var allowed = map[Op][]string{
 	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select", "expired"},
 	OpPut:         {"when", "set"},
 	OpCreate:      {"when", "expired", "set"},
-	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when", "expired"},
-	OpDelete:      {"when"},
+	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when", "expired", "many"},
+	OpDelete:      {"when", "many"},
 	OpBatchGet:    {"consistent", "select", "expired"},
 	OpBatchPut:    {},
 	OpBatchDelete: {},
@@ -217,6 +217,9 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 	if sp.First.Set && sp.First.Value && p.Op == OpQuery {
 		r.first(p, sp)
 	}
+	if sp.Many.Set && slices.Contains(allowed[p.Op], "many") {
+		r.many(p, sp)
+	}
 	if sp.Index.Set {
 		if p.Table.Index(sp.Index.Value) == nil {
 			var known []string
@@ -350,6 +353,26 @@ func (r *resolver) first(p *Pattern, sp *spec.Pattern) {
 	}
 }
 
+// many checks many: on an update or delete: all or each, and not on a
+// versioned entity, whose writes each take the version their caller
+// read of their own item: a change given once for every key can't carry
+// one, and a write that does not check it would write over changes the
+// version is there to keep. (An entity with unique values is checked
+// with its claims: see uniqueWrites.)
+func (r *resolver) many(p *Pattern, sp *spec.Pattern) {
+	pos := sp.Many.Pos
+	switch m := ManyMode(sp.Many.Value); m {
+	case ManyAll, ManyEach:
+		if v := p.Entity().Version; v != nil {
+			r.errorf(pos, "pattern %s: many over %s, which is versioned (version: %s): each write checks the version its caller read of its own item, and a write over many keys takes one change for every key; write each item with its own %s, or a transaction", p.Name, p.Entity().Name, v.Name, p.Op)
+			return
+		}
+		p.Many, p.ManyPos = m, pos
+	default:
+		r.errorf(pos, "many must be all (one transaction, all or none) or each (one call per key), not %q", sp.Many.Value)
+	}
+}
+
 // expired checks expired: include: it applies to a pattern of an entity
 // that stores its table's ttl attribute.
 func (r *resolver) expired(p *Pattern, sp *spec.Pattern) {
@@ -377,7 +400,7 @@ func entityNames(es []*Entity) string {
 	return strings.Join(names, ", ")
 }
 
-var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired"}
+var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired", "many"}
 
 func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
 

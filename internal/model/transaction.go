@@ -25,7 +25,7 @@ var stepKeys = map[Op][]string{
 	OpGet:    {"expired"},
 	OpPut:    {"when", "set"},
 	OpCreate: {"when", "expired", "set"},
-	OpUpdate: allowed[OpUpdate],
+	OpUpdate: {"set", "add", "remove", "removeFrom", "upsert", "when", "expired"},
 	OpDelete: {"when"},
 	OpCheck:  {"when", "exists", "expired"},
 }

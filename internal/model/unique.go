@@ -189,6 +189,17 @@ func (r *resolver) uniqueWrites() {
 		r.part = p
 		var steps []*Step
 		var eq []*Unique
+		if p.Many != "" && (p.Op == OpDelete || p.Op == OpUpdate && slices.ContainsFunc(p.SetAttrs(), func(a *Attribute) bool { return e.UniqueOf(a) != nil })) {
+			// The single write reads its item first (GetItem), then sends
+			// a transaction of the write and the claims: no one request
+			// per key, and no one transaction of every key, can do that.
+			what := "deletes"
+			if p.Op == OpUpdate {
+				what = "sets a unique value of"
+			}
+			r.errorf(p.ManyPos, "pattern %s: many over %s, which has unique values (%s): a write that %s the item reads it first to release or move its claims (GetItem, then a transaction of the write and the claims), which a write over many keys can't do; write each item with its own %s", p.Name, e.Name, uniqueNames(e), what, p.Op)
+			continue
+		}
 		switch p.Op {
 		case OpBatchPut, OpBatchDelete:
 			r.errorf(p.OpPos, "pattern %s: %s of %s, which has unique values (%s): BatchWriteItem sends no condition and no transaction, so it can't keep the claims of the values; use create and delete", p.Name, p.Op, e.Name, uniqueNames(e))

@@ -117,6 +117,8 @@ func (pp *Pattern) keyBuilds(built func(*model.Entity, *model.KeyAttr)) {
 	case FormLookup:
 		primary(pp.Unique.Claim.Entity())
 		primary(pp.Entity())
+	case FormManyAll, FormManyEach:
+		pp.Many.Item.keyBuilds(built)
 	case FormUniqueWrite, FormTransactWrite, FormTransactGet:
 		if pp.Unique != nil && pp.Unique.Read != nil {
 			primary(pp.Entity())
@@ -136,8 +138,16 @@ type Uses struct {
 	Cursors bool
 	// Batch: a pattern is a batch; the Store has a batch concurrency.
 	Batch bool
-	// Transaction: a pattern is a transaction.
+	// Concurrent: a pattern sends requests concurrently (a batch, a
+	// write over many keys with many: each); the Store has a batch
+	// concurrency.
+	Concurrent bool
+	// Transaction: a pattern is a transaction, or a write over many keys
+	// in one (many: all).
 	Transaction bool
+	// Many: a pattern is a write over many keys; ManyEach: one with
+	// many: each.
+	Many, ManyEach bool
 	// Expiry: a pattern, or a step of a transaction, treats expired
 	// items as absent, by the Store's clock.
 	Expiry bool
@@ -153,7 +163,10 @@ func (p *Plan) Uses() Uses {
 		u.Query = u.Query || pp.Form == FormPages || pp.Form == FormFirst
 		u.Cursors = u.Cursors || pp.Form == FormPages
 		u.Batch = u.Batch || pp.Call == BatchGetItem || pp.Call == BatchWriteItem
-		u.Transaction = u.Transaction || pp.Tx != nil
+		u.Concurrent = u.Concurrent || pp.Call == BatchGetItem || pp.Call == BatchWriteItem || pp.Form == FormManyEach
+		u.Transaction = u.Transaction || pp.Tx != nil || pp.Form == FormManyAll
+		u.Many = u.Many || pp.Many != nil
+		u.ManyEach = u.ManyEach || pp.Form == FormManyEach
 		u.Expiry = u.Expiry || pp.Request.Expiry != nil
 		if pp.Tx != nil {
 			for _, s := range pp.Tx.Steps {
@@ -178,6 +191,7 @@ func (p *Plan) Calls() []Call {
 	used := map[Call]bool{}
 	for _, pp := range p.Patterns {
 		used[pp.Call] = true
+
 		if u := pp.Unique; u != nil {
 			for _, r := range []*Pattern{u.Read, u.Claim} {
 				if r != nil {

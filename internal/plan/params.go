@@ -402,6 +402,11 @@ func (pp *Pattern) GoType(p *Param) string {
 	case ParamItem:
 		return "*" + ent.GoName
 	case ParamKeys:
+		if pp.Many != nil && len(pp.Inputs) == 1 {
+			// A write over many keys of a key of one attribute takes
+			// that attribute's values.
+			return "[]" + model.GoType(ent, pp.Inputs[0])
+		}
 		return "[]" + ent.KeyType()
 	case ParamItems:
 		return "[]" + ent.GoName

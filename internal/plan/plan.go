@@ -93,6 +93,9 @@ type Pattern struct {
 	// number 0 (its key attributes the caller's) rather than
 	// ErrNotFound.
 	Zero bool
+	// Many is set on an update or delete over a list of keys (many:);
+	// Key, Request and Rebuild are then those of one key's write.
+	Many *Many
 }
 
 // Form is the form of the Store method that serves a pattern, or of the
@@ -118,6 +121,8 @@ const (
 	FormTransactGet               // TransactGetItems of a transaction's steps
 	FormUniqueWrite               // a write of an entity with unique values and its claims (Unique)
 	FormLookup                    // a get by a unique value: its claim, then the item (Unique)
+	FormManyAll                   // TransactWriteItems of the same update or delete of many keys' items (Many)
+	FormManyEach                  // one UpdateItem or DeleteItem per key, concurrently (Many)
 )
 
 // Entity returns the pattern's first entity.
@@ -288,6 +293,9 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 		if len(p.Steps) > 0 {
 			// A write of an entity with unique values, and its claims.
 			return b.uniqueWrite(p)
+		}
+		if p.Many != "" {
+			return b.many(p)
 		}
 		pp = b.write(p)
 	default:

@@ -127,6 +127,25 @@ type Pattern struct {
 	Params []Param  `json:"params"`
 	// Steps are the steps of a transaction, in request order.
 	Steps []Step `json:"steps,omitempty"`
+	// Many is how an update or delete over a list of keys (many:) sends
+	// them; Key and the request are then those of each key's write.
+	Many *Many `json:"many,omitempty"`
+}
+
+// Many is how a write over many keys sends them.
+type Many struct {
+	// Mode is all (one TransactWriteItems) or each (a call per key).
+	Mode string `json:"mode"`
+	// Action is the request of each key: UpdateItem or DeleteItem with
+	// each, the Update or Delete member of a transaction's item with all.
+	Action string `json:"action"`
+	// MaxKeys is the most keys a call takes: 100 with all, 0 (no limit)
+	// with each.
+	MaxKeys int `json:"maxKeys,omitempty"`
+	// IfAbsent and IfPresent are the errors a failed condition of one
+	// key's write gives, when its item does not exist and when it does.
+	IfAbsent  string `json:"ifAbsent,omitempty"`
+	IfPresent string `json:"ifPresent,omitempty"`
 }
 
 // Step is one step of a transaction: the member of the
@@ -418,6 +437,14 @@ func PatternOf(pp *plan.Pattern) Pattern {
 		rp.Rewrites = append(rp.Rewrites, rw)
 	}
 	rp.Notes = notes(pp)
+	if m := pp.Many; m != nil {
+		rm := &Many{Mode: string(m.Mode), Action: string(m.Call), MaxKeys: m.Max, IfAbsent: m.IfAbsent, IfPresent: m.IfPresent}
+		if m.Mode == model.ManyAll {
+			rm.Action = m.Action
+		}
+		rp.Many = rm
+		rp.Notes = append(manyNotes(pp), rp.Notes...)
+	}
 	for _, prm := range pp.Params {
 		rp.Params = append(rp.Params, paramOf(pp, prm))
 	}
@@ -507,6 +534,30 @@ func notes(pp *plan.Pattern) []string {
 	if note := pp.ExpiryNote(); note != "" {
 		out = append(out, note)
 	}
+	return out
+}
+
+// manyNotes say in words how a write over many keys sends them.
+func manyNotes(pp *plan.Pattern) []string {
+	m := pp.Many
+	e := pp.Entity().Name
+	var out []string
+	if m.Mode == model.ManyAll {
+		out = append(out, fmt.Sprintf("many: all: one TransactWriteItems of %s of the %s of each key, in the order of the keys: all or none; at most %d keys, and no key twice (numbers by value), refused before the call (ErrTooManyKeys, ErrSameItem)", model.Article(m.Action), e, m.Max))
+		if k := m.Kinds(); k != "" {
+			out = append(out, fmt.Sprintf("a key whose item fails the condition: a *TransactionError naming the key's index, %s", k))
+		}
+	} else {
+		results := ""
+		if pp.Pattern.Op == model.OpUpdate {
+			results = "the item of each key after the change, and "
+		}
+		out = append(out, fmt.Sprintf("many: each: one %s of the %s of each key, up to WithBatchConcurrency at once, whatever the others' results; %san *EachError naming the keys that failed, by index", m.Call, e, results))
+		if k := m.Kinds(); k != "" {
+			out = append(out, "a key whose item fails the condition: "+k)
+		}
+	}
+	out = append(out, "every key is checked before any request (a refused key is named by its index)")
 	return out
 }
 

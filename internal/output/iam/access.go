@@ -123,6 +123,13 @@ func uses(p *plan.Plan) []use {
 				add(u.Claim, ActGetItem)
 			}
 		}
+		if m := pp.Many; m != nil {
+			// Each key's write, whether sent alone (many: each) or as an
+			// item of a TransactWriteItems (many: all), which needs the
+			// item's action.
+			add(m.Item, callActions[m.Call])
+			continue
+		}
 		if pp.Tx != nil {
 			for _, s := range pp.Tx.Steps {
 				add(s.Plan, stepActions[s.Action])
