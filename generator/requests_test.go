@@ -690,8 +690,10 @@ func DumpRequests(t *testing.T) {
 			}
 			args := callArgs(pp, zero)
 			results := "_, err"
-			switch pp.Pattern.Op {
-			case model.OpPut, model.OpCreate, model.OpDelete, model.OpBatchPut, model.OpBatchDelete:
+			switch {
+			case pp.Form == plan.FormManyAll:
+				results = "err"
+			case pp.Pattern.Op == model.OpPut, pp.Pattern.Op == model.OpCreate, pp.Pattern.Op == model.OpDelete, pp.Pattern.Op == model.OpBatchPut, pp.Pattern.Op == model.OpBatchDelete:
 				results = "err"
 			}
 			fmt.Fprintf(&b, "\trecord(t, %q, %q, func(s *Store) error {\n\t\t%s := s.%s(ctx", pp.Pattern.Name, variant, results, pp.Pattern.GoName)
@@ -798,6 +800,10 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 	case plan.ParamItems:
 		return "[]" + e.GoName + "{" + entityValue(e) + "}"
 	case plan.ParamKeys:
+		if pp.Many != nil && len(pp.Inputs) == 1 {
+			// A write over many keys of a key of one attribute.
+			return pp.GoType(p) + "{" + attrValueExpr(e, pp.Inputs[0]) + "}"
+		}
 		var fields []string
 		for _, a := range e.PrimaryKey().Attrs() {
 			fields = append(fields, a.GoName+": "+attrValueExpr(e, a))

@@ -9339,3 +9339,506 @@ func (s *Store) ReceiveParcel(ctx context.Context, params ReceiveParcelParams) e
 	*params.Parcel = writtenParcel
 	return nil
 }
+
+const createBookCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
+
+// CreateBook writes book only when no item has its key: ErrAlreadyExists
+// otherwise. It sets changedAt from the Store's clock, whatever the caller
+// gives. On success book holds the item as written.
+//
+//	PutItem on table Main
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	ConditionExpression: (attribute_not_exists(PK) OR #expiresAt <= :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the create replaces
+//		it.
+func (s *Store) CreateBook(ctx context.Context, book *Book) error {
+	in, err := s.createBookInput(book)
+	if err != nil {
+		return dyngen.Fail("CreateBook", err)
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return dyngen.ExpiringConditionErr("CreateBook", err, ErrConditionFailed, ErrAlreadyExists, "expiresAt", in.ExpressionAttributeValues[":now"])
+	}
+	if err := book.UnmarshalItem(in.Item); err != nil {
+		return dyngen.Fail("CreateBook", err)
+	}
+	return nil
+}
+
+// createBookInput builds the request of CreateBook; the caller wraps its
+// errors.
+func (s *Store) createBookInput(book *Book) (*dynamodb.PutItemInput, error) {
+	item, err := book.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	item["changedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createBookCondition),
+		ExpressionAttributeNames:            map[string]string{"#expiresAt": "expiresAt"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":now": dyngen.IntValue(s.clock().Unix())},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// GetBook reads one Book by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	ConsistentRead: true
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
+func (s *Store) GetBook(ctx context.Context, key BookKey) (*Book, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(bookPK(key.LibraryID))
+	args.SK = args.Key(bookSK(key.BookID))
+	args.Now = s.clock().Unix()
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetBook", Index: mainIndex, Consistent: true, TTL: "expiresAt"}, (*Book).UnmarshalItem)
+}
+
+const shelveBooksUpdate = "SET #shelf = :shelf, #changedAt = :changedAt_now"
+
+const shelveBooksCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
+// shelveBooksInput builds the request of ShelveBooks for one key; the
+// caller wraps its errors.
+func (s *Store) shelveBooksInput(libraryID string, bookID string, shelf string, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(shelf) > 40 {
+		return nil, &ItemError{Entity: "Book", Attr: "shelf", Reason: "longer than its maxLength 40"}
+	}
+	if !utf8.ValidString(shelf) {
+		return nil, &ItemError{Entity: "Book", Attr: "shelf", Reason: "not valid UTF-8"}
+	}
+	pk, err := bookPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(bookID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(shelveBooksCondition),
+		ExpressionAttributeNames: map[string]string{"#changedAt": "changedAt", "#expiresAt": "expiresAt", "#shelf": "shelf"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":changedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":now":           dyngen.IntValue(now.Unix()),
+			":shelf":         &types.AttributeValueMemberS{Value: shelf},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(shelveBooksUpdate),
+	}, nil
+}
+
+// shelveBooksMany describes the write of ShelveBooks to each key's item for
+// the runtime.
+var shelveBooksMany = &dyngen.Many{
+	Action: "update Book",
+	Method: "ShelveBooks",
+	Step: dyngen.TransactStep{
+		Action:    "update Book",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Now:       ":now",
+		TTL:       "expiresAt",
+	},
+}
+
+// Moves books to one shelf, all of them or none.
+//
+// ShelveBooks changes the Book of each key of keys in one transaction: all
+// of them, or none. It takes at most 100 keys (ErrTooManyKeys), no key
+// twice (ErrSameItem), each checked before the call. A key whose item fails
+// the condition gives a *TransactionError whose Key is the key's index in
+// keys, wrapping ErrNotFound when the item does not exist,
+// ErrConditionFailed when it does, with the SDK's
+// TransactionCanceledException. ErrTransactionConflict when another request
+// changed an item meanwhile. It sets changedAt from the Store's clock,
+// whatever the caller gives.
+//
+//	TransactWriteItems on table Main: an Update per key, in the order of
+//		keys
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	UpdateExpression: SET #shelf = :shelf, #changedAt = :changedAt_now
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
+func (s *Store) ShelveBooks(ctx context.Context, keys []BookKey, shelf string) error {
+	if err := shelveBooksMany.Count(len(keys)); err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	now := s.clock()
+	items := make([]types.TransactWriteItem, len(keys))
+	for i, k := range keys {
+		var err error
+		if items[i], err = dyngen.TransactUpdate(s.shelveBooksInput(k.LibraryID, k.BookID, shelf, now)); err != nil {
+			return shelveBooksMany.Refused(i, err)
+		}
+	}
+	if err := shelveBooksMany.Distinct(items); err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return shelveBooksMany.Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const shelveEachUpdate = "SET #shelf = :shelf, #changedAt = :changedAt_now"
+
+const shelveEachCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now)"
+
+// shelveEachInput builds the request of ShelveEach for one key; the caller
+// wraps its errors.
+func (s *Store) shelveEachInput(libraryID string, bookID string, shelf string, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(shelf) > 40 {
+		return nil, &ItemError{Entity: "Book", Attr: "shelf", Reason: "longer than its maxLength 40"}
+	}
+	if !utf8.ValidString(shelf) {
+		return nil, &ItemError{Entity: "Book", Attr: "shelf", Reason: "not valid UTF-8"}
+	}
+	pk, err := bookPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(bookID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(shelveEachCondition),
+		ExpressionAttributeNames: map[string]string{"#changedAt": "changedAt", "#expiresAt": "expiresAt", "#shelf": "shelf"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":changedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":now":           dyngen.IntValue(now.Unix()),
+			":shelf":         &types.AttributeValueMemberS{Value: shelf},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(shelveEachUpdate),
+	}, nil
+}
+
+// shelveEachMany describes the write of ShelveEach to each key's item for
+// the runtime.
+var shelveEachMany = &dyngen.Many{
+	Action: "update Book",
+	Method: "ShelveEach",
+	PerKey: true,
+	Step: dyngen.TransactStep{
+		Action:    "update Book",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Now:       ":now",
+		TTL:       "expiresAt",
+	},
+}
+
+// Moves books to one shelf, each on its own.
+//
+// ShelveEach changes the Book of each key of keys, with one UpdateItem per
+// key, up to the Store's batch concurrency at once; each key is written
+// whatever the others' results. Every key is checked before any call (an
+// *EachError with Refused set names the key refused). It returns, in the
+// order of keys, each item as it is after the change, nil where its write
+// failed, with an *EachError naming each key that failed by its index, with
+// its error (ErrNotFound when the item does not exist, ErrConditionFailed
+// when it does). It sets changedAt from the Store's clock, whatever the
+// caller gives.
+//
+//	UpdateItem on table Main, per key
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	UpdateExpression: SET #shelf = :shelf, #changedAt = :changedAt_now
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
+func (s *Store) ShelveEach(ctx context.Context, keys []BookKey, shelf string) ([]*Book, error) {
+	now := s.clock()
+	reqs := make([]*dynamodb.UpdateItemInput, len(keys))
+	for i, k := range keys {
+		in, err := s.shelveEachInput(k.LibraryID, k.BookID, shelf, now)
+		if err != nil {
+			return nil, shelveEachMany.Refused(i, err)
+		}
+		reqs[i] = in
+	}
+	res := make([]*Book, len(keys))
+	return res, shelveEachMany.Each(ctx, len(keys), s.batchConcurrency, func(ctx context.Context, i int) error {
+		in := reqs[i]
+		out, err := s.client.UpdateItem(ctx, in)
+		if err != nil {
+			return dyngen.ExpiringConditionErr("ShelveEach", err, ErrNotFound, ErrConditionFailed, "expiresAt", in.ExpressionAttributeValues[":now"])
+		}
+		var v Book
+		if err := v.UnmarshalItem(out.Attributes); err != nil {
+			return dyngen.Fail("ShelveEach", err)
+		}
+		res[i] = &v
+		return nil
+	})
+}
+
+const lendBooksUpdate = "SET #changedAt = :changedAt_now ADD #loans :loans"
+
+const lendBooksCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND ((attribute_not_exists(#loans) AND :loans >= :loans_min) OR #loans >= :loans_restMin) AND ((attribute_not_exists(#loans) AND :loans <= :loans_max) OR #loans <= :loans_restMax)"
+
+// lendBooksInput builds the request of LendBooks for one key; the caller
+// wraps its errors.
+func (s *Store) lendBooksInput(libraryID string, bookID string, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	pk, err := bookPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(bookID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(lendBooksCondition),
+		ExpressionAttributeNames: map[string]string{"#changedAt": "changedAt", "#expiresAt": "expiresAt", "#loans": "loans"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":changedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":loans":         &types.AttributeValueMemberN{Value: "1"},
+			":loans_max":     dyngen.IntValue(3),
+			":loans_min":     dyngen.IntValue(0),
+			":loans_restMax": dyngen.IntDiff(3, int64(1)),
+			":loans_restMin": dyngen.IntDiff(0, int64(1)),
+			":now":           dyngen.IntValue(now.Unix()),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(lendBooksUpdate),
+	}, nil
+}
+
+// lendBooksMany describes the write of LendBooks to each key's item for the
+// runtime.
+var lendBooksMany = &dyngen.Many{
+	Action: "update Book",
+	Method: "LendBooks",
+	Step: dyngen.TransactStep{
+		Action:    "update Book",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Now:       ":now",
+		TTL:       "expiresAt",
+	},
+}
+
+// Lends books, all or none; a book lent 3 times fails its bound.
+//
+// LendBooks changes the Book of each key of keys in one transaction: all of
+// them, or none. It takes at most 100 keys (ErrTooManyKeys), no key twice
+// (ErrSameItem), each checked before the call. A key whose item fails the
+// condition gives a *TransactionError whose Key is the key's index in keys,
+// wrapping ErrNotFound when the item does not exist, ErrConditionFailed
+// when it does, with the SDK's TransactionCanceledException.
+// ErrTransactionConflict when another request changed an item meanwhile. It
+// sets changedAt from the Store's clock, whatever the caller gives.
+//
+//	TransactWriteItems on table Main: an Update per key, in the order of
+//		keys
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	UpdateExpression: SET #changedAt = :changedAt_now ADD #loans :loans
+//	:loans: the constant {N: "1"}
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
+//		((attribute_not_exists(#loans) AND :loans >= :loans_min) OR
+//		#loans >= :loans_restMin) AND ((attribute_not_exists(#loans) AND
+//		:loans <= :loans_max) OR #loans <= :loans_restMax)
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the update answers
+//		ErrNotFound.
+func (s *Store) LendBooks(ctx context.Context, keys []BookKey) error {
+	if err := lendBooksMany.Count(len(keys)); err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	now := s.clock()
+	items := make([]types.TransactWriteItem, len(keys))
+	for i, k := range keys {
+		var err error
+		if items[i], err = dyngen.TransactUpdate(s.lendBooksInput(k.LibraryID, k.BookID, now)); err != nil {
+			return lendBooksMany.Refused(i, err)
+		}
+	}
+	if err := lendBooksMany.Distinct(items); err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return lendBooksMany.Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const discardBooksCondition = "#shelf = :shelf_when"
+
+// discardBooksInput builds the request of DiscardBooks for one key; the
+// caller wraps its errors.
+func (s *Store) discardBooksInput(libraryID string, bookID string, shelf string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := bookPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(bookID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(discardBooksCondition),
+		ExpressionAttributeNames:  map[string]string{"#shelf": "shelf"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":shelf_when": &types.AttributeValueMemberS{Value: shelf}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// discardBooksMany describes the write of DiscardBooks to each key's item
+// for the runtime.
+var discardBooksMany = &dyngen.Many{
+	Action: "delete Book",
+	Method: "DiscardBooks",
+	Step: dyngen.TransactStep{
+		Action:    "delete Book",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	},
+}
+
+// Deletes books on one shelf, all or none.
+//
+// DiscardBooks deletes the Book of each key of keys in one transaction: all
+// of them, or none. It takes at most 100 keys (ErrTooManyKeys), no key
+// twice (ErrSameItem), each checked before the call. A key whose item fails
+// the condition gives a *TransactionError whose Key is the key's index in
+// keys, wrapping ErrConditionFailed, with the SDK's
+// TransactionCanceledException. ErrTransactionConflict when another request
+// changed an item meanwhile.
+//
+//	TransactWriteItems on table Main: a Delete per key, in the order of
+//		keys
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	ConditionExpression: #shelf = :shelf_when
+func (s *Store) DiscardBooks(ctx context.Context, keys []BookKey, shelf string) error {
+	if err := discardBooksMany.Count(len(keys)); err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	items := make([]types.TransactWriteItem, len(keys))
+	for i, k := range keys {
+		var err error
+		if items[i], err = dyngen.TransactDelete(s.discardBooksInput(k.LibraryID, k.BookID, shelf)); err != nil {
+			return discardBooksMany.Refused(i, err)
+		}
+	}
+	if err := discardBooksMany.Distinct(items); err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return discardBooksMany.Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// deleteBooksInput builds the request of DeleteBooks for one key; the
+// caller wraps its errors.
+func (s *Store) deleteBooksInput(libraryID string, bookID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := bookPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(bookID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteBooksMany describes the write of DeleteBooks to each key's item for
+// the runtime.
+var deleteBooksMany = &dyngen.Many{
+	Action: "delete Book",
+	Method: "DeleteBooks",
+	PerKey: true,
+	Step: dyngen.TransactStep{
+		Action: "delete Book",
+		Key:    []string{"PK", "SK"},
+	},
+}
+
+// DeleteBooks deletes the Book of each key of keys, with one DeleteItem per
+// key, up to the Store's batch concurrency at once; each key is written
+// whatever the others' results. Every key is checked before any call (an
+// *EachError with Refused set names the key refused). It returns with an
+// *EachError naming each key that failed by its index, with its error.
+// Deleting an item that does not exist is no error.
+//
+//	DeleteItem on table Main, per key
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+func (s *Store) DeleteBooks(ctx context.Context, keys []BookKey) error {
+	reqs := make([]*dynamodb.DeleteItemInput, len(keys))
+	for i, k := range keys {
+		in, err := s.deleteBooksInput(k.LibraryID, k.BookID)
+		if err != nil {
+			return deleteBooksMany.Refused(i, err)
+		}
+		reqs[i] = in
+	}
+	return deleteBooksMany.Each(ctx, len(keys), s.batchConcurrency, func(ctx context.Context, i int) error {
+		in := reqs[i]
+		if _, err := s.client.DeleteItem(ctx, in); err != nil {
+			return dyngen.Fail("DeleteBooks", err)
+		}
+		return nil
+	})
+}

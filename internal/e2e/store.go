@@ -44,6 +44,7 @@ var (
 	ErrTransactionConflict = dyngen.ErrTransactionConflict
 	ErrSameItem            = dyngen.ErrSameItem
 	ErrInvalidRequestToken = dyngen.ErrInvalidRequestToken
+	ErrTooManyKeys         = dyngen.ErrTooManyKeys
 )
 
 // Types of the Store's errors, for errors.As, and of its queries' pages.
@@ -57,6 +58,8 @@ type (
 	Page             = dyngen.Page
 	BatchError       = dyngen.BatchError
 	TransactionError = dyngen.TransactionError
+	EachError        = dyngen.EachError
+	KeyFailure       = dyngen.KeyFailure
 )
 
 // Client is the part of *dynamodb.Client the store calls; a wrapper or a
@@ -142,7 +145,8 @@ func WithCursorKey(secret []byte) Option {
 
 // WithBatchConcurrency sets how many requests of one batch method are in
 // flight at once (default 8; n < 1 means the default): a batch is sent in
-// chunks of 100 keys to read or 25 writes, n chunks at a time.
+// chunks of 100 keys to read or 25 writes, n chunks at a time. A write over
+// many keys with many: each sends n of its calls at a time.
 func WithBatchConcurrency(n int) Option {
 	return func(s *Store) {
 		s.batchConcurrency = n

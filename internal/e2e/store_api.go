@@ -510,6 +510,29 @@ type StoreAPI interface {
 	// ReceiveParcel writes its 3 steps in one transaction: all of them, or
 	// none.
 	ReceiveParcel(ctx context.Context, params ReceiveParcelParams) error
+	// CreateBook writes book only when no item has its key: ErrAlreadyExists
+	// otherwise.
+	CreateBook(ctx context.Context, book *Book) error
+	// GetBook reads one Book by its primary key.
+	GetBook(ctx context.Context, key BookKey) (*Book, error)
+	// ShelveBooks changes the Book of each key of keys in one transaction: all
+	// of them, or none.
+	ShelveBooks(ctx context.Context, keys []BookKey, shelf string) error
+	// ShelveEach changes the Book of each key of keys, with one UpdateItem per
+	// key, up to the Store's batch concurrency at once.
+	ShelveEach(ctx context.Context, keys []BookKey, shelf string) ([]*Book, error)
+	// LendBooks changes the Book of each key of keys in one transaction: all of
+	// them, or none.
+	LendBooks(ctx context.Context, keys []BookKey) error
+	// DiscardBooks deletes the Book of each key of keys in one transaction: all
+	// of them, or none.
+	DiscardBooks(ctx context.Context, keys []BookKey, shelf string) error
+	// DeleteBooks deletes the Book of each key of keys, with one DeleteItem per
+	// key, up to the Store's batch concurrency at once.
+	DeleteBooks(ctx context.Context, keys []BookKey) error
+	// DeleteGaugesAll deletes the Gauge of each key of keys in one transaction:
+	// all of them, or none.
+	DeleteGaugesAll(ctx context.Context, keys []GaugeKey) error
 }
 
 // *Store implements StoreAPI.

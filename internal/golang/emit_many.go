@@ -191,7 +191,8 @@ func (m *method) manyAll(im *method) {
 	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		g.If(m.id("err").Op(":=").Add(desc).Dot("Count").Call(jen.Len(keys)), m.id("err").Op("!=").Nil()).Block(jen.Return(m.id("err")))
-		g.If(jen.Len(keys).Op("==").Lit(0)).Block(jen.Comment("Nothing to write: DynamoDB refuses an empty transaction."), jen.Return(jen.Nil()))
+		// No key: nothing to write (DynamoDB refuses an empty transaction).
+		g.If(jen.Len(keys).Op("==").Lit(0)).Block(jen.Return(jen.Nil()))
 		now := m.manyClock(g)
 		g.Add(m.id("items")).Op(":=").Make(jen.Index().Qual(pathTypes, "TransactWriteItem"), jen.Len(keys))
 		g.For(jen.List(m.id("i"), m.id("k")).Op(":=").Range().Add(keys)).BlockFunc(func(g *jen.Group) {
