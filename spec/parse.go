@@ -727,7 +727,7 @@ func (p *parser) keys(e entry, what string) *Keys {
 // Operations are the operation keys of a pattern, in the order of
 // docs/spec.md: those of one call, then the transactions, whose value is
 // a list of steps.
-var Operations = []string{"get", "query", "put", "create", "update", "delete", "batchGet", "batchPut", "batchDelete", "transaction", "transactGet"}
+var Operations = []string{"get", "query", "put", "create", "update", "delete", "check", "batchGet", "batchPut", "batchDelete", "transaction", "transactGet"}
 
 // StepOperations are the operation keys of a transaction's step and of a
 // transactGet's.

@@ -93,7 +93,7 @@ func txErrKey(t *testing.T, err error) int {
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v, want a *TransactionError", err)
 	}
-	if te.Step != te.Key+1 || te.Action != "update Book" && te.Action != "delete Book" && te.Action != "delete Gauge" {
+	if te.Step != te.Key+1 || te.Action != "update Book" && te.Action != "delete Book" && te.Action != "check Book" && te.Action != "delete Gauge" {
 		t.Errorf("TransactionError = %+v: want Step = Key+1 and the write's action", te)
 	}
 	return te.Key
@@ -189,7 +189,7 @@ func TestManyAllRefusedBeforeTheCall(t *testing.T) {
 	t.Run("equal numbers", func(t *testing.T) {
 		// 0 and -0 are one number, one key.
 		gauges := []GaugeKey{{Zone: 0, Level: 1}, {Zone: math.Copysign(0, -1), Level: 1}}
-		err := s.DeleteGaugesAll(ctx, gauges)
+		err := s.DropGauges(ctx, gauges)
 		if !errors.Is(err, ErrSameItem) || txErrKey(t, err) != 1 {
 			t.Fatalf("err = %v, want ErrSameItem naming key 1", err)
 		}
@@ -220,13 +220,15 @@ func TestManyAllBoundsAndConditions(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newManyStore(t, time.Now())
 	keys := createBooks(t, s, "L5", 3, "A")
-	// Lend book 1 up to loans' max, 3: a fourth loan of it fails the
-	// bound, and none of the three is lent.
-	for range 3 {
-		if err := s.LendBooks(ctx, keys[1:2]); err != nil {
-			t.Fatal(err)
-		}
+	// Book 1 is at loans' max: lending it again fails the bound, and
+	// none of the three is lent.
+	const most = 1_000_000_000
+	if err := s.CreateBook(ctx, &Book{LibraryID: "L5", BookID: "b1", Shelf: "A", Loans: most - 1}); !errors.Is(err, ErrAlreadyExists) {
+		t.Fatalf("err = %v, want ErrAlreadyExists", err)
 	}
+	must(t, s.DeleteBooks(ctx, keys[1:2]))
+	must(t, s.CreateBook(ctx, &Book{LibraryID: "L5", BookID: "b1", Shelf: "A", Loans: most - 1}))
+	must(t, s.LendBooks(ctx, keys[1:2]))
 	err := s.LendBooks(ctx, keys)
 	if !errors.Is(err, ErrConditionFailed) || txErrKey(t, err) != 1 {
 		t.Fatalf("err = %v, want ErrConditionFailed naming key 1", err)
@@ -238,7 +240,7 @@ func TestManyAllBoundsAndConditions(t *testing.T) {
 		}
 		want := int64(0)
 		if i == 1 {
-			want = 3
+			want = most
 		}
 		if b.Loans != want {
 			t.Errorf("book %d: loans = %d, want %d", i, b.Loans, want)
@@ -330,4 +332,36 @@ func TestManyEach(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantShelves(t, s, keys, "", "A", "", "A")
+}
+
+func TestManyCheck(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	s, cc := newManyStore(t, now)
+	keys := createBooks(t, s, "L7", 3, "A")
+	if err := s.BooksOnShelf(ctx, keys, "A"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ShelveBooks(ctx, keys[1:2], "B"); err != nil {
+		t.Fatal(err)
+	}
+	err := s.BooksOnShelf(ctx, keys, "A")
+	if !errors.Is(err, ErrConditionFailed) || txErrKey(t, err) != 1 {
+		t.Fatalf("err = %v, want ErrConditionFailed naming key 1", err)
+	}
+	past := now.Add(-time.Minute)
+	if err := s.CreateBook(ctx, &Book{LibraryID: "L7", BookID: "old", Shelf: "A", ExpiresAt: &past}); err != nil {
+		t.Fatal(err)
+	}
+	for _, missing := range []BookKey{{LibraryID: "L7", BookID: "none"}, {LibraryID: "L7", BookID: "old"}} {
+		err = s.BooksOnShelf(ctx, []BookKey{keys[0], keys[2], missing}, "A")
+		if !errors.Is(err, ErrNotFound) || txErrKey(t, err) != 2 {
+			t.Fatalf("%v: err = %v, want ErrNotFound naming key 2", missing, err)
+		}
+	}
+	// A check writes nothing.
+	wantShelves(t, s, keys, "A", "B", "A")
+	if n := cc.updates.Load() + cc.deletes.Load(); n != 0 {
+		t.Errorf("%d single writes, want none", n)
+	}
 }

@@ -560,9 +560,9 @@ func (s *Store) LabelGauges(ctx context.Context, params LabelGaugesParams) error
 	return nil
 }
 
-// deleteGaugesAllInput builds the request of DeleteGaugesAll for one key;
-// the caller wraps its errors.
-func (s *Store) deleteGaugesAllInput(zone float64, level float64) (*dynamodb.DeleteItemInput, error) {
+// dropGaugesInput builds the request of DropGauges for one key; the caller
+// wraps its errors.
+func (s *Store) dropGaugesInput(zone float64, level float64) (*dynamodb.DeleteItemInput, error) {
 	zoneKey, err := dyngen.KeyFloat("zone", zone)
 	if err != nil {
 		return nil, err
@@ -580,19 +580,19 @@ func (s *Store) deleteGaugesAllInput(zone float64, level float64) (*dynamodb.Del
 	}, nil
 }
 
-// deleteGaugesAllMany describes the write of DeleteGaugesAll to each key's
-// item for the runtime.
-var deleteGaugesAllMany = &dyngen.Many{
+// dropGaugesMany describes the request of DropGauges of each key's item for
+// the runtime.
+var dropGaugesMany = &dyngen.Many{
 	Action: "delete Gauge",
-	Method: "DeleteGaugesAll",
+	Method: "DropGauges",
 	Step: dyngen.TransactStep{
 		Action: "delete Gauge",
 		Key:    []string{"zone", "level"},
 	},
 }
 
-// DeleteGaugesAll deletes the Gauge of each key of keys in one transaction:
-// all of them, or none. It takes at most 100 keys (ErrTooManyKeys), no key
+// DropGauges deletes the Gauge of each key of keys in one transaction: all
+// of them, or none. It takes at most 100 keys (ErrTooManyKeys), no key
 // twice (ErrSameItem), each checked before the call. ErrTransactionConflict
 // when another request changed an item meanwhile. Deleting an item that
 // does not exist is no error.
@@ -600,8 +600,8 @@ var deleteGaugesAllMany = &dyngen.Many{
 //	TransactWriteItems on table Gauges: a Delete per key, in the order of
 //		keys
 //	Key: zone = {zone} AND level = {level}
-func (s *Store) DeleteGaugesAll(ctx context.Context, keys []GaugeKey) error {
-	if err := deleteGaugesAllMany.Count(len(keys)); err != nil {
+func (s *Store) DropGauges(ctx context.Context, keys []GaugeKey) error {
+	if err := dropGaugesMany.Count(len(keys)); err != nil {
 		return err
 	}
 	if len(keys) == 0 {
@@ -610,16 +610,16 @@ func (s *Store) DeleteGaugesAll(ctx context.Context, keys []GaugeKey) error {
 	items := make([]types.TransactWriteItem, len(keys))
 	for i, k := range keys {
 		var err error
-		if items[i], err = dyngen.TransactDelete(s.deleteGaugesAllInput(k.Zone, k.Level)); err != nil {
-			return deleteGaugesAllMany.Refused(i, err)
+		if items[i], err = dyngen.TransactDelete(s.dropGaugesInput(k.Zone, k.Level)); err != nil {
+			return dropGaugesMany.Refused(i, err)
 		}
 	}
-	if err := deleteGaugesAllMany.Distinct(items); err != nil {
+	if err := dropGaugesMany.Distinct(items); err != nil {
 		return err
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
-		return deleteGaugesAllMany.Err(err, in.TransactItems)
+		return dropGaugesMany.Err(err, in.TransactItems)
 	}
 	return nil
 }

@@ -242,7 +242,7 @@ type ActiveWidgetsResult = dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
@@ -281,7 +281,7 @@ type WidgetsInStatusResult = dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
@@ -381,7 +381,7 @@ type WidgetNamesResult = dyngen.Result[WidgetNamesItem]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
@@ -465,6 +465,7 @@ type OwnerPageResult struct {
 //	Counter items may be read too (read cost); they are dropped by _type.
 //	Ledger items may be read too (read cost); they are dropped by _type.
 //	Vault items may be read too (read cost); they are dropped by _type.
+//	Book items may be read too (read cost); they are dropped by _type.
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
 //	Expired items (expiresAt at or before the Store's clock), which
@@ -527,7 +528,7 @@ type WidgetsWithExpiredResult = dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
@@ -553,7 +554,7 @@ type EventsResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
@@ -578,7 +579,7 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
@@ -600,7 +601,7 @@ type EventsDescResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
@@ -634,7 +635,7 @@ type EventsBeforeResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
@@ -670,7 +671,7 @@ type EventsUpToResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
@@ -703,7 +704,7 @@ type EventsAfterResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
@@ -736,7 +737,7 @@ type EventsFromResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
@@ -771,7 +772,7 @@ type EventsBetweenResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	args := dyngen.Args{Table: s.mainTable}
@@ -974,7 +975,7 @@ type NotesResult = dyngen.Result[Note]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of 8 other entities, whose sort keys start with other text,
+//	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
@@ -1012,7 +1013,7 @@ type PinsResult = dyngen.Result[Pin]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
-//	Items of 8 other entities, whose sort keys start with other text,
+//	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	Items of Note share the partition; the key condition never reads
 //		them.
@@ -2281,7 +2282,7 @@ type ThemesLikeResult = dyngen.Result[Theme]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of 8 other entities, whose sort keys start with other text,
+//	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
@@ -2320,7 +2321,7 @@ type ThemesFromResult = dyngen.Result[Theme]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of 8 other entities, whose sort keys start with other text,
+//	Items of 9 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
@@ -9347,7 +9348,7 @@ const createBookCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
 // gives. On success book holds the item as written.
 //
 //	PutItem on table Main
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 //	ConditionExpression: (attribute_not_exists(PK) OR #expiresAt <= :now)
 //	An expired item (expiresAt at or before the Store's clock), which
 //		DynamoDB deletes only eventually, is absent: the create replaces
@@ -9389,7 +9390,7 @@ func (s *Store) createBookInput(book *Book) (*dynamodb.PutItemInput, error) {
 // none.
 //
 //	GetItem on table Main
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 //	ConsistentRead: true
 //	An expired item (expiresAt at or before the Store's clock), which
 //		DynamoDB deletes only eventually, is absent: read and billed,
@@ -9442,8 +9443,8 @@ func (s *Store) shelveBooksInput(libraryID string, bookID string, shelf string, 
 	}, nil
 }
 
-// shelveBooksMany describes the write of ShelveBooks to each key's item for
-// the runtime.
+// shelveBooksMany describes the request of ShelveBooks of each key's item
+// for the runtime.
 var shelveBooksMany = &dyngen.Many{
 	Action: "update Book",
 	Method: "ShelveBooks",
@@ -9471,7 +9472,7 @@ var shelveBooksMany = &dyngen.Many{
 //
 //	TransactWriteItems on table Main: an Update per key, in the order of
 //		keys
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 //	UpdateExpression: SET #shelf = :shelf, #changedAt = :changedAt_now
 //	ConditionExpression: attribute_exists(PK) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
@@ -9543,7 +9544,7 @@ func (s *Store) shelveEachInput(libraryID string, bookID string, shelf string, n
 	}, nil
 }
 
-// shelveEachMany describes the write of ShelveEach to each key's item for
+// shelveEachMany describes the request of ShelveEach of each key's item for
 // the runtime.
 var shelveEachMany = &dyngen.Many{
 	Action: "update Book",
@@ -9572,7 +9573,7 @@ var shelveEachMany = &dyngen.Many{
 // caller gives.
 //
 //	UpdateItem on table Main, per key
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 //	UpdateExpression: SET #shelf = :shelf, #changedAt = :changedAt_now
 //	ConditionExpression: attribute_exists(PK) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now)
@@ -9626,9 +9627,9 @@ func (s *Store) lendBooksInput(libraryID string, bookID string, now time.Time) (
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":changedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
 			":loans":         &types.AttributeValueMemberN{Value: "1"},
-			":loans_max":     dyngen.IntValue(3),
+			":loans_max":     dyngen.IntValue(1000000000),
 			":loans_min":     dyngen.IntValue(0),
-			":loans_restMax": dyngen.IntDiff(3, int64(1)),
+			":loans_restMax": dyngen.IntDiff(1000000000, int64(1)),
 			":loans_restMin": dyngen.IntDiff(0, int64(1)),
 			":now":           dyngen.IntValue(now.Unix()),
 		},
@@ -9643,8 +9644,8 @@ func (s *Store) lendBooksInput(libraryID string, bookID string, now time.Time) (
 	}, nil
 }
 
-// lendBooksMany describes the write of LendBooks to each key's item for the
-// runtime.
+// lendBooksMany describes the request of LendBooks of each key's item for
+// the runtime.
 var lendBooksMany = &dyngen.Many{
 	Action: "update Book",
 	Method: "LendBooks",
@@ -9658,7 +9659,7 @@ var lendBooksMany = &dyngen.Many{
 	},
 }
 
-// Lends books, all or none; a book lent 3 times fails its bound.
+// Lends books, all or none; a book at the most loans fails its bound.
 //
 // LendBooks changes the Book of each key of keys in one transaction: all of
 // them, or none. It takes at most 100 keys (ErrTooManyKeys), no key twice
@@ -9671,7 +9672,7 @@ var lendBooksMany = &dyngen.Many{
 //
 //	TransactWriteItems on table Main: an Update per key, in the order of
 //		keys
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 //	UpdateExpression: SET #changedAt = :changedAt_now ADD #loans :loans
 //	:loans: the constant {N: "1"}
 //	ConditionExpression: attribute_exists(PK) AND
@@ -9733,7 +9734,7 @@ func (s *Store) discardBooksInput(libraryID string, bookID string, shelf string)
 	}, nil
 }
 
-// discardBooksMany describes the write of DiscardBooks to each key's item
+// discardBooksMany describes the request of DiscardBooks of each key's item
 // for the runtime.
 var discardBooksMany = &dyngen.Many{
 	Action: "delete Book",
@@ -9758,7 +9759,7 @@ var discardBooksMany = &dyngen.Many{
 //
 //	TransactWriteItems on table Main: a Delete per key, in the order of
 //		keys
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 //	ConditionExpression: #shelf = :shelf_when
 func (s *Store) DiscardBooks(ctx context.Context, keys []BookKey, shelf string) error {
 	if err := discardBooksMany.Count(len(keys)); err != nil {
@@ -9804,8 +9805,8 @@ func (s *Store) deleteBooksInput(libraryID string, bookID string) (*dynamodb.Del
 	}, nil
 }
 
-// deleteBooksMany describes the write of DeleteBooks to each key's item for
-// the runtime.
+// deleteBooksMany describes the request of DeleteBooks of each key's item
+// for the runtime.
 var deleteBooksMany = &dyngen.Many{
 	Action: "delete Book",
 	Method: "DeleteBooks",
@@ -9824,7 +9825,7 @@ var deleteBooksMany = &dyngen.Many{
 // Deleting an item that does not exist is no error.
 //
 //	DeleteItem on table Main, per key
-//	Key: PK = "LIBRARY#{libraryId}" AND SK = "BOOK#{bookId}"
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
 func (s *Store) DeleteBooks(ctx context.Context, keys []BookKey) error {
 	reqs := make([]*dynamodb.DeleteItemInput, len(keys))
 	for i, k := range keys {
@@ -9841,4 +9842,93 @@ func (s *Store) DeleteBooks(ctx context.Context, keys []BookKey) error {
 		}
 		return nil
 	})
+}
+
+const booksOnShelfCondition = "attribute_exists(PK) AND (attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND #shelf = :shelf_when"
+
+// booksOnShelfInput builds the request of BooksOnShelf for one key; the
+// caller wraps its errors.
+func (s *Store) booksOnShelfInput(libraryID string, bookID string, shelf string, now time.Time) (*types.ConditionCheck, error) {
+	pk, err := bookPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := bookSK(bookID)
+	if err != nil {
+		return nil, err
+	}
+	return &types.ConditionCheck{
+		ConditionExpression:      aws.String(booksOnShelfCondition),
+		ExpressionAttributeNames: map[string]string{"#expiresAt": "expiresAt", "#shelf": "shelf"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now":        dyngen.IntValue(now.Unix()),
+			":shelf_when": &types.AttributeValueMemberS{Value: shelf},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// booksOnShelfMany describes the request of BooksOnShelf of each key's item
+// for the runtime.
+var booksOnShelfMany = &dyngen.Many{
+	Action: "check Book",
+	Method: "BooksOnShelf",
+	Step: dyngen.TransactStep{
+		Action:    "check Book",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+		Now:       ":now",
+		TTL:       "expiresAt",
+	},
+}
+
+// Holds when every book exists and is on the shelf; writes nothing.
+//
+// BooksOnShelf checks, in one transaction that writes nothing, that the
+// Book of each key of keys exists and its when condition holds. It takes at
+// most 100 keys (ErrTooManyKeys), no key twice (ErrSameItem), each checked
+// before the call. A key whose item fails the check gives a
+// *TransactionError whose Key is the key's index in keys, wrapping
+// ErrNotFound when the item does not exist, ErrConditionFailed when it
+// does, with the SDK's TransactionCanceledException. ErrTransactionConflict
+// when another request changed an item meanwhile.
+//
+//	TransactWriteItems on table Main: a ConditionCheck per key, in the
+//		order of keys
+//	Key: PK = "OWNER#{libraryId}" AND SK = "BOOK#{bookId}"
+//	ConditionExpression: attribute_exists(PK) AND
+//		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) AND
+//		#shelf = :shelf_when
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: the check answers
+//		ErrNotFound.
+func (s *Store) BooksOnShelf(ctx context.Context, keys []BookKey, shelf string) error {
+	if err := booksOnShelfMany.Count(len(keys)); err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	now := s.clock()
+	items := make([]types.TransactWriteItem, len(keys))
+	for i, k := range keys {
+		var err error
+		if items[i], err = dyngen.TransactCheck(s.booksOnShelfInput(k.LibraryID, k.BookID, shelf, now)); err != nil {
+			return booksOnShelfMany.Refused(i, err)
+		}
+	}
+	if err := booksOnShelfMany.Distinct(items); err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return booksOnShelfMany.Err(err, in.TransactItems)
+	}
+	return nil
 }

@@ -530,9 +530,12 @@ type StoreAPI interface {
 	// DeleteBooks deletes the Book of each key of keys, with one DeleteItem per
 	// key, up to the Store's batch concurrency at once.
 	DeleteBooks(ctx context.Context, keys []BookKey) error
-	// DeleteGaugesAll deletes the Gauge of each key of keys in one transaction:
-	// all of them, or none.
-	DeleteGaugesAll(ctx context.Context, keys []GaugeKey) error
+	// BooksOnShelf checks, in one transaction that writes nothing, that the
+	// Book of each key of keys exists and its when condition holds.
+	BooksOnShelf(ctx context.Context, keys []BookKey, shelf string) error
+	// DropGauges deletes the Gauge of each key of keys in one transaction: all
+	// of them, or none.
+	DropGauges(ctx context.Context, keys []GaugeKey) error
 }
 
 // *Store implements StoreAPI.

@@ -27,6 +27,14 @@ func (m *method) many() {
 		condConst, condLines := im.writeCondition()
 		lines = condLines
 		im.deleteInput(condConst)
+	case plan.FormCheck:
+		if c := mn.Item.Request.Condition; c != "" {
+			lines = []string{"ConditionExpression: " + c}
+		}
+		if note := mn.Item.ExpiryNote(); note != "" {
+			lines = append(lines, upperFirst(note)+".")
+		}
+		im.stepBuilder()
 	default:
 		m.e.bug("pattern %s: many over a write of form %d", m.p.Name, mn.Item.Form)
 		return
@@ -75,7 +83,7 @@ func (m *method) manyVar() {
 	if mn.Mode == model.ManyEach {
 		d[jen.Id("PerKey")] = jen.True()
 	}
-	commentf(m.f, "%s describes the write of %s to each key's item for the runtime.", m.p.ConstName("Many"), m.p.GoName)
+	commentf(m.f, "%s describes the request of %s of each key's item for the runtime.", m.p.ConstName("Many"), m.p.GoName)
 	m.f.Var().Id(m.p.ConstName("Many")).Op("=").Op("&").Add(rt("Many")).Values(d)
 	m.f.Line()
 }
@@ -107,17 +115,28 @@ func (m *method) manySummary() string {
 	im := m.itemMethod()
 	p, ent := m.p, m.ent()
 	verb := "changes"
-	if p.Op == model.OpDelete {
+	switch p.Op {
+	case model.OpDelete:
 		verb = "deletes"
+	case model.OpCheck:
+		verb = "checks, writing nothing,"
 	}
 	var s string
-	if mn.Mode == model.ManyAll {
+	switch {
+	case p.Op == model.OpCheck:
+		s = fmt.Sprintf("%s checks, in one transaction that writes nothing, that the %s of each key of keys exists", p.GoName, ent.GoName)
+		if len(p.When) > 0 {
+			s += " and its when condition holds"
+		}
+		s += fmt.Sprintf(". It takes at most %d keys (ErrTooManyKeys), no key twice (ErrSameItem), each checked before the call. A key whose item fails the check gives a *TransactionError whose Key is the key's index in keys, wrapping %s, with the SDK's TransactionCanceledException. ErrTransactionConflict when another request changed an item meanwhile.", mn.Max, mn.Kinds())
+		return s
+	case mn.Mode == model.ManyAll:
 		s = fmt.Sprintf("%s %s the %s of each key of keys in one transaction: all of them, or none. It takes at most %d keys (ErrTooManyKeys), no key twice (ErrSameItem), each checked before the call.", p.GoName, verb, ent.GoName, mn.Max)
 		if mn.IfPresent != "" {
 			s += fmt.Sprintf(" A key whose item fails the condition gives a *TransactionError whose Key is the key's index in keys, wrapping %s, with the SDK's TransactionCanceledException.", mn.Kinds())
 		}
 		s += " ErrTransactionConflict when another request changed an item meanwhile."
-	} else {
+	default:
 		s = fmt.Sprintf("%s %s the %s of each key of keys, with one %s per key, up to the Store's batch concurrency at once; each key is written whatever the others' results. Every key is checked before any call (an *EachError with Refused set names the key refused).", p.GoName, verb, ent.GoName, mn.Call)
 		if p.Op == model.OpUpdate {
 			s += " It returns, in the order of keys, each item as it is after the change, nil where its write failed,"

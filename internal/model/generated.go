@@ -189,7 +189,7 @@ func (p *Pattern) Inputs() int {
 	switch p.Op {
 	case OpGet, OpQuery:
 		n = len(p.By)
-	case OpUpdate, OpDelete:
+	case OpUpdate, OpDelete, OpCheck:
 		if p.Many == "" {
 			// A write over many keys takes its keys in a slice of their
 			// own.

@@ -22,7 +22,7 @@ var allowed = map[Op][]string{
 	OpBatchGet:    {"consistent", "select", "expired"},
 	OpBatchPut:    {},
 	OpBatchDelete: {},
-	OpCheck:       {"when", "expired"},
+	OpCheck:       {"when", "expired", "many"},
 }
 
 // whereOps are the range operators of a query's where.
@@ -71,6 +71,14 @@ func (r *resolver) patterns() {
 			continue
 		}
 		r.patternKeys(p, sp)
+		if p.Op == OpCheck && p.Many != ManyAll {
+			// ConditionCheck exists only in a transaction: a check of one
+			// item is a step, a check of many keys' items one transaction.
+			if !sp.Many.Set {
+				r.errorf(p.OpPos, "pattern %s: a check writes nothing and is sent only in a transaction: check the items of a list of keys with many: all, or check one item as a step of a transaction", p.Name)
+			}
+			continue
+		}
 		r.m.Patterns = append(r.m.Patterns, p)
 	}
 }
@@ -362,7 +370,13 @@ func (r *resolver) first(p *Pattern, sp *spec.Pattern) {
 func (r *resolver) many(p *Pattern, sp *spec.Pattern) {
 	pos := sp.Many.Pos
 	switch m := ManyMode(sp.Many.Value); m {
-	case ManyAll, ManyEach:
+	case ManyEach:
+		if p.Op == OpCheck {
+			r.errorf(pos, "pattern %s: a check writes nothing and is sent only in a transaction, so it takes many: all, not each", p.Name)
+			return
+		}
+		fallthrough
+	case ManyAll:
 		if v := p.Entity().Version; v != nil {
 			r.errorf(pos, "pattern %s: many over %s, which is versioned (version: %s): each write checks the version its caller read of its own item, and a write over many keys takes one change for every key; write each item with its own %s, or a transaction", p.Name, p.Entity().Name, v.Name, p.Op)
 			return

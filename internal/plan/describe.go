@@ -136,6 +136,8 @@ func (pp *Pattern) ExpiryNote() string {
 		return "expired items " + what + " are absent: read and billed, then left out by the filter"
 	case pp.Pattern.Op == model.OpCreate:
 		return "an expired item " + what + " is absent: the create replaces it"
+	case pp.Pattern.Op == model.OpCheck:
+		return "an expired item " + what + " is absent: the check answers ErrNotFound"
 	}
 	return "an expired item " + what + " is absent: the update answers ErrNotFound"
 }

@@ -51,7 +51,17 @@ func (m *Many) Shared() []*Param {
 // item as the single write would be, and the method that takes the keys
 // and the inputs they share.
 func (b *builder) many(p *model.Pattern) *Pattern {
-	item := b.write(p)
+	var item *Pattern
+	if p.Op == model.OpCheck {
+		// A ConditionCheck of each key's item, as a transaction's check
+		// step is planned.
+		e := p.Entity()
+		item = &Pattern{Pattern: p, Call: ConditionCheck, Form: FormCheck, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: e.PrimaryKey().Attrs()}
+		b.request(item)
+		b.cost(item)
+	} else {
+		item = b.write(p)
+	}
 	if item == nil {
 		return nil
 	}

@@ -289,7 +289,7 @@ func (b *builder) pattern(p *model.Pattern) *Pattern {
 	case model.OpTransaction, model.OpTransactGet:
 		// The steps' parameters are planned with them.
 		return b.transaction(p)
-	case model.OpPut, model.OpCreate, model.OpUpdate, model.OpDelete:
+	case model.OpPut, model.OpCreate, model.OpUpdate, model.OpDelete, model.OpCheck:
 		if len(p.Steps) > 0 {
 			// A write of an entity with unique values, and its claims.
 			return b.uniqueWrite(p)

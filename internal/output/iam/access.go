@@ -127,7 +127,11 @@ func uses(p *plan.Plan) []use {
 			// Each key's write, whether sent alone (many: each) or as an
 			// item of a TransactWriteItems (many: all), which needs the
 			// item's action.
-			add(m.Item, callActions[m.Call])
+			if m.Mode == model.ManyAll {
+				add(m.Item, stepActions[m.Action])
+			} else {
+				add(m.Item, callActions[m.Call])
+			}
 			continue
 		}
 		if pp.Tx != nil {
