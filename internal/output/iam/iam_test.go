@@ -62,6 +62,16 @@ func reportCalls(t *testing.T, r *report.Report) []call {
 			}
 			continue
 		}
+		if p.Many != nil && p.Many.Mode == "all" {
+			// A write over many keys in one transaction: each key's item
+			// needs its action.
+			a := stepActions[p.Many.Action]
+			if a == "" {
+				t.Fatalf("%s: many with action %q", p.Name, p.Many.Action)
+			}
+			out = append(out, call{a, resource, p.Key})
+			continue
+		}
 		if !slices.Contains([]string{"GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "BatchGetItem", "BatchWriteItem"}, p.Call) {
 			t.Fatalf("%s: call %s without steps", p.Name, p.Call)
 		}
