@@ -493,7 +493,9 @@ func (m *Model) UnexportedNames() iter.Seq[GenName] {
 				}
 			}
 			switch p.Op {
-			case OpPut, OpCreate, OpUpdate, OpDelete:
+			case OpPut, OpCreate, OpUpdate, OpDelete, OpCheck:
+				// A check is a pattern over many keys (many: all), whose
+				// builder of one key's request is its input method.
 				if !yield(GenName{p.InputMethod(), from, p.Pos, fix}) {
 					return
 				}
