@@ -119,6 +119,9 @@ func (p Pattern) fields() []plan.Field {
 		case string(plan.BatchGetItem), string(plan.BatchWriteItem):
 			label = "key of each"
 		}
+		if p.Many != nil {
+			label = "key of each"
+		}
 		if len(p.Requests) > 1 {
 			// The first request reads the item Key is of, the next ones
 			// follow (a get by a unique value: the claim, then the item).
