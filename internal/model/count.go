@@ -286,6 +286,17 @@ func (r *resolver) countWrites() {
 		default:
 			continue
 		}
+		if p.Many != "" {
+			// As with unique values: the single write reads the item
+			// first, then sends a transaction of the write and the
+			// counters.
+			what := "deletes"
+			if p.Op == OpUpdate {
+				what = "sets the group of"
+			}
+			r.errorf(p.ManyPos, "pattern %s: many over %s, which has counts (%s): a write that %s the item reads it first to move its counts (GetItem, then a transaction of the write and the counters), which a write over many keys can't do; write each item with its own %s", p.Name, e.Name, countNames(e), what, p.Op)
+			continue
+		}
 		if p.Steps == nil {
 			// No unique value made the write a transaction: its own
 			// step, and, for an unversioned put, its create over no item.
