@@ -135,6 +135,8 @@ func (m *method) emit() {
 		m.uniqueWrite()
 	case plan.FormLookup:
 		m.lookupGet()
+	case plan.FormCopyGet:
+		m.copyGet()
 	default:
 		m.e.bug("pattern %s has no method of form %d", m.p.Name, m.pp.Form)
 	}

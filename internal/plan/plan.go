@@ -118,6 +118,7 @@ const (
 	FormTransactGet               // TransactGetItems of a transaction's steps
 	FormUniqueWrite               // a write of an entity with unique values and its claims (Unique)
 	FormLookup                    // a get by a unique value: its claim, then the item (Unique)
+	FormCopyGet                   // GetItem of a copy of an item, decoded as the item (copy:)
 )
 
 // Entity returns the pattern's first entity.
