@@ -658,11 +658,13 @@ func DumpRequests(t *testing.T) {
 				continue
 			}
 			if pp.Tx != nil && pp.Unique != nil {
-				// Over an item read, every step but a put's create; a put
-				// over no item sends its create and the claims.
+				// Over an item read, every step but a put's create and the
+				// put of a copy over itself (the old item's values differ
+				// from the new ones: the copy moves); a put over no item
+				// sends its create, the claims and the copies.
 				var over, absent []string
 				for i, s := range pp.Tx.Steps {
-					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep {
+					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && s.Step.Role != model.ReplaceStep {
 						over = append(over, strconv.Itoa(i))
 					}
 					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
@@ -677,6 +679,17 @@ func DumpRequests(t *testing.T) {
 				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
 				if pp.Pattern.Op == model.OpPut && len(absent) > len(pp.Pattern.Entity().Unique) {
 					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
+				}
+				if pp.Pattern.Op == model.OpPut && len(pp.Pattern.Entity().Copies) > 0 {
+					// Over an item of the same copy keys: the put of each
+					// copy over itself.
+					same := []string{"0"}
+					for i, s := range pp.Tx.Steps {
+						if s.Step.Role == model.ReplaceStep {
+							same = append(same, strconv.Itoa(i))
+						}
+					}
+					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, &%s, []int{%s}, %s", pp.Pattern.Name, variant, entityValue(pp.Pattern.Entity()), strings.Join(same, ", "), call)
 				}
 				continue
 			}
@@ -729,6 +742,17 @@ func callArgs(pp *plan.Pattern, zero bool) []string {
 	return args
 }
 
+// copyKeyAttr reports whether a is an attribute of the key of a copy of
+// e, which the old item holds another value of: the copy moves.
+func copyKeyAttr(e *model.Entity, a *model.Attribute) bool {
+	for _, c := range e.Copies {
+		if slices.Contains(c.KeyAttrs(), a) {
+			return true
+		}
+	}
+	return false
+}
+
 // oldValue is entityValue with every unique value and every group of a
 // count another than the calls give: the item a write reads before it
 // moves its claims and counts.
@@ -736,7 +760,7 @@ func oldValue(e *model.Entity, p *model.Pattern) string {
 	var fields []string
 	for _, a := range e.Attributes {
 		v := attrValueExpr(e, a)
-		if u := e.UniqueOf(a); u != nil {
+		if e.UniqueOf(a) != nil || copyKeyAttr(e, a) {
 			switch a.Type {
 			case model.String:
 				v = `"w"`

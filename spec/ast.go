@@ -129,6 +129,9 @@ type Entity struct {
 	// entity share; UniquePos is the list's position.
 	Unique    []Str
 	UniquePos Pos
+	// Copies are the copies of the entity's item under other primary
+	// keys of its table: Keys.Index is the copy's name.
+	Copies []*Keys
 	// Counts are the counts of the entity's items by group kept on
 	// items of their own; CountsPos is the list's position.
 	Counts    []*Count
@@ -198,10 +201,12 @@ type Pattern struct {
 	First      Bool
 	Index      Str
 	Consistent Bool
-	Filter     []*Cond
-	When       []*Cond
-	Select     []Str
-	Set        []Str // the attributes set to a parameter
+	// Copy names the copy of the entity a get reads.
+	Copy   Str
+	Filter []*Cond
+	When   []*Cond
+	Select []Str
+	Set    []Str // the attributes set to a parameter
 	// SetConsts are the items of set written {attr: constant}: the
 	// attributes set to a constant.
 	SetConsts []*SetConst

@@ -612,6 +612,11 @@ func (p *parser) entity(e entry) *Entity {
 				en.Keys = append(en.Keys, p.keys(ke, what))
 			}
 		},
+		"copies": func(k, v *yaml.Node) {
+			for _, ce := range p.entries(v, "copies of "+what) {
+				en.Copies = append(en.Copies, p.keys(ce, what))
+			}
+		},
 	})
 	if !sawAttrs && p.diags.Len() == before && e.val.Kind == yaml.MappingNode {
 		p.errorf(e.key, "%s has no attributes", what)
@@ -751,6 +756,7 @@ func (p *parser) patternBody(key, val *yaml.Node, pt *Pattern, what string, step
 		"first":      func(k, v *yaml.Node) { pt.First = p.boolean(v, "first") },
 		"index":      func(k, v *yaml.Node) { pt.Index = p.str(v, "index") },
 		"consistent": func(k, v *yaml.Node) { pt.Consistent = p.boolean(v, "consistent") },
+		"copy":       func(k, v *yaml.Node) { pt.Copy = p.str(v, "copy") },
 		"filter":     func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },
 		"when":       func(k, v *yaml.Node) { pt.When = p.conds(v, "when", true) },
 		"select":     func(k, v *yaml.Node) { pt.Select = p.nonEmptyList(v, "select") },

@@ -65,6 +65,14 @@ var proposalForms = []struct {
 		},
 	},
 	{
+		// e.g. copies ByEmail: {sk: "..."} on E: a copy's templates
+		"copy templates",
+		regexp.MustCompile(`e\.g\. copies ([\w.-]+): (` + templates + `) on (\w+)`),
+		func(s *specDoc, msg string, m []string) error {
+			return s.mergeEntry("copies", [][]string{m})
+		},
+	},
+	{
 		// gives no value for total, paid, which every Order has; add them to set
 		"add them to set",
 		regexp.MustCompile(`gives no value for (\w+(?:, \w+)*), which every \w+ has; add them to set`),
@@ -195,6 +203,7 @@ var notProposals = []struct {
 	{regexp.MustCompile(`add pk: and sk:`), "the templates are the user's to give"},
 	{regexp.MustCompile(`add keys: \{primary: \{pk: \.\.\.\}\}`), "the template is the user's to give"},
 	{regexp.MustCompile(`add sk to keys primary`), "the template is the user's to give"},
+	{regexp.MustCompile(`gives no sk, and table [\w.-]+ has sort key \w+: add sk|a copy is keyed on the table's own key attributes: add pk`), "the template is the user's to give"},
 	{regexp.MustCompile(`add at least one (entity|table)`), "the model is the user's to give"},
 	{regexp.MustCompile("add `package: <go package name>`"), "the package name is the user's to give"},
 	{regexp.MustCompile(`can't add \w+`), "add is the operation named"},
@@ -424,7 +433,12 @@ func (s *specDoc) tableOf(entity string) (*yaml.Node, error) {
 }
 
 // mergeKeys sets the templates of keys entries (index, templates, entity).
-func (s *specDoc) mergeKeys(keys [][]string) error {
+func (s *specDoc) mergeKeys(keys [][]string) error { return s.mergeEntry("keys", keys) }
+
+// mergeEntry merges into the entries of field (keys, copies) of entities
+// the templates of each match: the entry's name, its templates, the
+// entity.
+func (s *specDoc) mergeEntry(field string, keys [][]string) error {
 	for _, k := range keys {
 		e, err := s.entity(k[3])
 		if err != nil {
@@ -434,7 +448,7 @@ func (s *specDoc) mergeKeys(keys [][]string) error {
 		if err != nil {
 			return err
 		}
-		entry := ensureMap(ensureMap(e, "keys"), k[1])
+		entry := ensureMap(ensureMap(e, field), k[1])
 		for i := 0; i+1 < len(tm.Content); i += 2 {
 			setKey(entry, tm.Content[i].Value, tm.Content[i+1])
 		}

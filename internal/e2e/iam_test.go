@@ -146,6 +146,7 @@ func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 	uniqueWrites(t, s)
 	enumKeyedReads(t, s)
 	countedWrites(t, s)
+	copyWrites(t, s)
 	p := committedPolicy(t)
 	for i, st := range p.Statement {
 		pats := leadingKeys(st)

@@ -9341,6 +9341,718 @@ func (s *Store) ReceiveParcel(ctx context.Context, params ReceiveParcelParams) e
 	return nil
 }
 
+const createCustomerStep1Condition = "attribute_not_exists(PK)"
+
+// createCustomerStep1Input builds step 1 of CreateCustomer, create
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) createCustomerStep1Input(customer *Customer) (*dynamodb.PutItemInput, error) {
+	item, err := customer.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createCustomerStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createCustomerStep2Condition = "attribute_not_exists(PK)"
+
+// createCustomerStep2Input builds step 2 of CreateCustomer, copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createCustomerStep2Input(customerByEmail *CustomerByEmail) (*dynamodb.PutItemInput, error) {
+	item, err := customerByEmail.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createCustomerStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createCustomerTx describes the steps of CreateCustomer for the runtime.
+var createCustomerTx = dyngen.Transaction{
+	Method: "CreateCustomer",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Customer",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "copy Customer.ByEmail",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateCustomer writes the Customer only when no item has its key
+// (ErrAlreadyExists from step 1), and adds 1 to the number of its group in
+// each counter of its counts, in the same transaction. One request:
+// TransactWriteItems. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items (a
+// counter, say) at once, and changed nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createCustomerStep1Input(customer)); err != nil {
+		return createCustomerTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactPut(s.createCustomerStep2Input(&CustomerByEmail{
+		CustomerID: customer.CustomerID,
+		Email:      customer.Email,
+		Name:       customer.Name,
+		Tags:       customer.Tags,
+		Tier:       CustomerByEmailTier(customer.Tier),
+	})); err != nil {
+		return createCustomerTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createCustomerTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const putCustomerStep1Condition = "#email = :email_when"
+
+// putCustomerStep1Input builds step 1 of PutCustomer, put Customer; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putCustomerStep1Input(customer *Customer, email string) (*dynamodb.PutItemInput, error) {
+	item, err := customer.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putCustomerStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#email": "email"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const putCustomerStep2Condition = "attribute_not_exists(PK)"
+
+// putCustomerStep2Input builds step 2 of PutCustomer, put Customer (no item
+// read); its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putCustomerStep2Input(customer *Customer) (*dynamodb.PutItemInput, error) {
+	item, err := customer.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putCustomerStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// putCustomerStep3Input builds step 3 of PutCustomer, delete copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putCustomerStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const putCustomerStep4Condition = "attribute_not_exists(PK)"
+
+// putCustomerStep4Input builds step 4 of PutCustomer, copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putCustomerStep4Input(customerByEmail *CustomerByEmail) (*dynamodb.PutItemInput, error) {
+	item, err := customerByEmail.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putCustomerStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// putCustomerStep5Input builds step 5 of PutCustomer, replace copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) putCustomerStep5Input(customerByEmail *CustomerByEmail) (*dynamodb.PutItemInput, error) {
+	item, err := customerByEmail.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// putCustomerTx describes the steps of PutCustomer for the runtime.
+var putCustomerTx = dyngen.Transaction{
+	Method: "PutCustomer",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Customer",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Customer (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete copy Customer.ByEmail",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "copy Customer.ByEmail",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "replace copy Customer.ByEmail",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// PutCustomer writes the Customer whole, replacing any item with its key,
+// and keeps its counts: GetItem, then TransactWriteItems (two requests).
+// Over an item, the put holds only while the item is still in the groups
+// read, and moves it between groups when they change; over no item, it
+// holds only while there is still none, and adds 1 to the number of each of
+// its groups: ErrConditionFailed when another call changed the item, or
+// created it, in between. A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// (a counter, say) at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Put on table Main: put Customer (no item read)
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Delete on table Main: delete copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	step 4, Put on table Main: copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 5, Put on table Main: replace copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
+	pk, err := customerPK(customer.CustomerID)
+	if err != nil {
+		return dyngen.Fail("PutCustomer", err)
+	}
+	sk, err := customerSK(customer.CustomerID)
+	if err != nil {
+		return dyngen.Fail("PutCustomer", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("PutCustomer", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.putCustomerStep2Input(customer)); err != nil {
+			return putCustomerTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.putCustomerStep4Input(&CustomerByEmail{
+			CustomerID: customer.CustomerID,
+			Email:      customer.Email,
+			Name:       customer.Name,
+			Tags:       customer.Tags,
+			Tier:       CustomerByEmailTier(customer.Tier),
+		})); err != nil {
+			return putCustomerTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	} else {
+		var old Customer
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("PutCustomer", err)
+		}
+		if step, err = dyngen.TransactPut(s.putCustomerStep1Input(customer, old.Email)); err != nil {
+			return putCustomerTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+		if old.Email != customer.Email {
+			if step, err = dyngen.TransactDelete(s.putCustomerStep3Input(old.Email)); err != nil {
+				return putCustomerTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+			if step, err = dyngen.TransactPut(s.putCustomerStep4Input(&CustomerByEmail{
+				CustomerID: customer.CustomerID,
+				Email:      customer.Email,
+				Name:       customer.Name,
+				Tags:       customer.Tags,
+				Tier:       CustomerByEmailTier(customer.Tier),
+			})); err != nil {
+				return putCustomerTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		} else {
+			if step, err = dyngen.TransactPut(s.putCustomerStep5Input(&CustomerByEmail{
+				CustomerID: customer.CustomerID,
+				Email:      customer.Email,
+				Name:       customer.Name,
+				Tags:       customer.Tags,
+				Tier:       CustomerByEmailTier(customer.Tier),
+			})); err != nil {
+				return putCustomerTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return putCustomerTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deleteCustomerStep1Condition = "#email = :email_when"
+
+// deleteCustomerStep1Input builds step 1 of DeleteCustomer, delete
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) deleteCustomerStep1Input(customerID string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteCustomerStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteCustomerStep2Input builds step 2 of DeleteCustomer, delete copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteCustomerStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteCustomerTx describes the steps of DeleteCustomer for the runtime.
+var deleteCustomerTx = dyngen.Transaction{
+	Method: "DeleteCustomer",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Customer",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete copy Customer.ByEmail",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteCustomer deletes the Customer with this key and takes 1 from the
+// number of each of its groups: GetItem, then TransactWriteItems (two
+// requests). Deleting an item that does not exist is no error and counts
+// nothing; ErrConditionFailed when another call changed its groups in
+// between. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items (a
+// counter, say) at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: delete copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+func (s *Store) DeleteCustomer(ctx context.Context, customerID string) error {
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("DeleteCustomer", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("DeleteCustomer", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteCustomer", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteCustomer", err)
+	}
+	if step, err = dyngen.TransactDelete(s.deleteCustomerStep1Input(customerID, old.Email)); err != nil {
+		return deleteCustomerTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactDelete(s.deleteCustomerStep2Input(old.Email)); err != nil {
+		return deleteCustomerTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteCustomerTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetCustomer reads one Customer by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	ConsistentRead: true
+func (s *Store) GetCustomer(ctx context.Context, customerID string) (*Customer, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(customerPK(customerID))
+	args.SK = args.Key(customerSK(customerID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetCustomer", Index: mainIndex, Consistent: true}, (*Customer).UnmarshalItem)
+}
+
+// CustomerByEmail reads the Customer by the key of its copy ByEmail: one
+// GetItem of the copy, which holds the whole item (a strongly consistent
+// read, which a global index can't give); ErrNotFound when there is none.
+//
+//	GetItem on table Main (the copy CustomerByEmail)
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConsistentRead: true
+func (s *Store) CustomerByEmail(ctx context.Context, email string) (*Customer, error) {
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, dyngen.Fail("CustomerByEmail", err)
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, dyngen.Fail("CustomerByEmail", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, dyngen.Fail("CustomerByEmail", err)
+	}
+	if out.Item == nil {
+		return nil, dyngen.Fail("CustomerByEmail", ErrNotFound)
+	}
+	var v Customer
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, dyngen.Fail("CustomerByEmail", err)
+	}
+	return &v, nil
+}
+
+// CustomersByTierResult is one page of CustomersByTier (see dyngen.Result).
+type CustomersByTierResult = dyngen.Result[Customer]
+
+// CustomersByTier reads one page of Customer items (see Page and
+// DecodeError).
+//
+//	Query on GSI GSI1 of table Main
+//	KeyConditionExpression: GSI1PK = "TIER#{tier}" AND
+//		begins_with(GSI1SK, "CUSTOMER#")
+func (s *Store) CustomersByTier(ctx context.Context, tier CustomerTier, page Page) (*CustomersByTierResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "CUSTOMER#"}
+	args.PK = args.Key(customerGSI1PK(tier))
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "CustomersByTier", Index: mainIndexGSI1,
+		KeyCondition: "GSI1PK = :pk AND begins_with(GSI1SK, :sk)", Op: "begins_with",
+		PK: ":pk", SK: ":sk",
+	}, (*Customer).UnmarshalItem)
+}
+
+// CustomersByTierAll walks every Customer of CustomersByTier, a page at a
+// time (see dyngen.Walk).
+func (s *Store) CustomersByTierAll(ctx context.Context, tier CustomerTier) iter.Seq2[Customer, error] {
+	return dyngen.Walk(func(page Page) (*CustomersByTierResult, error) { return s.CustomersByTier(ctx, tier, page) })
+}
+
+// RenameCustomerParams holds the inputs of RenameCustomer.
+type RenameCustomerParams struct {
+	CustomerID string
+	Name       string       // the value set
+	Tier       CustomerTier // the value set
+	Tags       []string     // the elements added
+}
+
+const renameCustomerStep1Update = "SET #name = :name, #tier = :tier, GSI1PK = :GSI1PK ADD #tags :tags"
+
+const renameCustomerStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// renameCustomerStep1Input builds step 1 of RenameCustomer, update
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) renameCustomerStep1Input(customerID string, name string, tier CustomerTier, tags []string, email string) (*dynamodb.UpdateItemInput, error) {
+	if !utf8.ValidString(name) {
+		return nil, &ItemError{Entity: "Customer", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	if !tier.Valid() {
+		return nil, &ItemError{Entity: "Customer", Attr: "tier", Reason: "not one of \"basic\", \"gold\""}
+	}
+	if len(tags) == 0 {
+		return nil, &ItemError{Entity: "Customer", Attr: "tags", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	rebuilt1, err := customerGSI1PK(tier)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(renameCustomerStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email", "#name": "name", "#tags": "tags", "#tier": "tier"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI1PK":     &types.AttributeValueMemberS{Value: rebuilt1},
+			":email_when": &types.AttributeValueMemberS{Value: email},
+			":name":       &types.AttributeValueMemberS{Value: name},
+			":tags":       dyngen.StringSetValue(tags),
+			":tier":       &types.AttributeValueMemberS{Value: string(tier)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(renameCustomerStep1Update),
+	}, nil
+}
+
+const renameCustomerStep2Update = "SET #name = :name, #tier = :tier ADD #tags :tags"
+
+const renameCustomerStep2Condition = "attribute_exists(PK)"
+
+// renameCustomerStep2Input builds step 2 of RenameCustomer, update copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) renameCustomerStep2Input(email string, name string, tier CustomerByEmailTier, tags []string) (*dynamodb.UpdateItemInput, error) {
+	if !utf8.ValidString(name) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	if !tier.Valid() {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "tier", Reason: "not one of \"basic\", \"gold\""}
+	}
+	if len(tags) == 0 {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "tags", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(renameCustomerStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#name": "name", "#tags": "tags", "#tier": "tier"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":name": &types.AttributeValueMemberS{Value: name},
+			":tags": dyngen.StringSetValue(tags),
+			":tier": &types.AttributeValueMemberS{Value: string(tier)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(renameCustomerStep2Update),
+	}, nil
+}
+
+// renameCustomerTx describes the steps of RenameCustomer for the runtime.
+var renameCustomerTx = dyngen.Transaction{
+	Method: "RenameCustomer",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Customer",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update copy Customer.ByEmail",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// RenameCustomer updates the Customer and moves it between the groups of
+// its counts when its group changes: GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item is still in the groups
+// read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items (a counter, say) at once, and changed
+// nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  UpdateExpression: SET #name = :name, #tier = :tier, GSI1PK =
+//	  	:GSI1PK ADD #tags :tags
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email", #name="name",
+//	  	#tags="tags", #tier="tier"
+//	step 2, Update on table Main: update copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  UpdateExpression: SET #name = :name, #tier = :tier ADD #tags :tags
+//	  ConditionExpression: attribute_exists(PK)
+//	  ExpressionAttributeNames: #name="name", #tags="tags", #tier="tier"
+func (s *Store) RenameCustomer(ctx context.Context, params RenameCustomerParams) error {
+	customerID := params.CustomerID
+	name := params.Name
+	tier := params.Tier
+	tags := params.Tags
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("RenameCustomer", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("RenameCustomer", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("RenameCustomer", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("RenameCustomer", ErrNotFound)
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("RenameCustomer", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.renameCustomerStep1Input(customerID, name, tier, tags, old.Email)); err != nil {
+		return renameCustomerTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactUpdate(s.renameCustomerStep2Input(old.Email, name, CustomerByEmailTier(tier), tags)); err != nil {
+		return renameCustomerTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return renameCustomerTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
 const createBookCondition = "(attribute_not_exists(PK) OR #expiresAt <= :now)"
 
 // CreateBook writes book only when no item has its key: ErrAlreadyExists

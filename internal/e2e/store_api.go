@@ -510,6 +510,33 @@ type StoreAPI interface {
 	// ReceiveParcel writes its 3 steps in one transaction: all of them, or
 	// none.
 	ReceiveParcel(ctx context.Context, params ReceiveParcelParams) error
+	// CreateCustomer writes the Customer only when no item has its key
+	// (ErrAlreadyExists from step 1), and adds 1 to the number of its group in
+	// each counter of its counts, in the same transaction.
+	CreateCustomer(ctx context.Context, customer *Customer) error
+	// PutCustomer writes the Customer whole, replacing any item with its key,
+	// and keeps its counts: GetItem, then TransactWriteItems (two requests).
+	PutCustomer(ctx context.Context, customer *Customer) error
+	// DeleteCustomer deletes the Customer with this key and takes 1 from the
+	// number of each of its groups: GetItem, then TransactWriteItems (two
+	// requests).
+	DeleteCustomer(ctx context.Context, customerID string) error
+	// GetCustomer reads one Customer by its primary key.
+	GetCustomer(ctx context.Context, customerID string) (*Customer, error)
+	// CustomerByEmail reads the Customer by the key of its copy ByEmail: one
+	// GetItem of the copy, which holds the whole item (a strongly consistent
+	// read, which a global index can't give).
+	CustomerByEmail(ctx context.Context, email string) (*Customer, error)
+	// CustomersByTier reads one page of Customer items (see Page and
+	// DecodeError).
+	CustomersByTier(ctx context.Context, tier CustomerTier, page Page) (*CustomersByTierResult, error)
+	// CustomersByTierAll walks every Customer of CustomersByTier, a page at a
+	// time (see dyngen.Walk).
+	CustomersByTierAll(ctx context.Context, tier CustomerTier) iter.Seq2[Customer, error]
+	// RenameCustomer updates the Customer and moves it between the groups of
+	// its counts when its group changes: GetItem, then TransactWriteItems (two
+	// requests).
+	RenameCustomer(ctx context.Context, params RenameCustomerParams) error
 	// CreateBook writes book only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateBook(ctx context.Context, book *Book) error

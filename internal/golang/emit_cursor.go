@@ -12,9 +12,9 @@ import (
 
 // isRead reports whether the runtime sends the request of pp from a Read
 // variable and an index's (see readVar): a get by the primary key or a
-// query, but a unique value's lookup.
+// query, but a unique value's lookup and a get of a copy.
 func isRead(pp *plan.Pattern) bool {
-	return pp.Unique == nil && (pp.Call == plan.GetItem || pp.Call == plan.Query)
+	return pp.Unique == nil && pp.Form != plan.FormCopyGet && (pp.Call == plan.GetItem || pp.Call == plan.Query)
 }
 
 // indexVars emits the indexes the reads of patterns use, in the order of

@@ -140,6 +140,8 @@ func (m *method) emit() {
 		m.lookupGet()
 	case plan.FormManyAll, plan.FormManyEach:
 		m.many()
+	case plan.FormCopyGet:
+		m.copyGet()
 	default:
 		m.e.bug("pattern %s has no method of form %d", m.p.Name, m.pp.Form)
 	}

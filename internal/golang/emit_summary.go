@@ -39,7 +39,7 @@ func (m *method) exported() []apiMethod {
 // results are the results of the pattern's method, by its form.
 func (m *method) results() []jen.Code {
 	switch m.pp.Form {
-	case plan.FormGet, plan.FormGetByQuery, plan.FormFirst, plan.FormLookup:
+	case plan.FormGet, plan.FormGetByQuery, plan.FormFirst, plan.FormLookup, plan.FormCopyGet:
 		return []jen.Code{jen.Op("*").Id(m.itemType()), jen.Error()}
 	case plan.FormPages, plan.FormTransactGet:
 		return []jen.Code{jen.Op("*").Id(m.p.ResultType()), jen.Error()}
@@ -124,6 +124,8 @@ func (m *method) summary() string {
 		}
 	case plan.FormManyAll, plan.FormManyEach:
 		s = m.manySummary()
+	case plan.FormCopyGet:
+		s = m.copyGetSummary()
 	case plan.FormLookup:
 		u := m.pp.Unique
 		s = fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)

@@ -46,7 +46,7 @@ func (m *method) uniqueWrite() {
 						continue
 					}
 					v := m.argCode(s.Args[j])
-					if s.Step.Claim != nil && q.Attr != nil && q.Attr.Type == model.Enum {
+					if (s.Step.Claim != nil || s.Step.Copy != nil) && q.Attr != nil && q.Attr.Type == model.Enum {
 						// The claim's enum type from the owner's.
 						v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
 					}
@@ -84,6 +84,7 @@ func (m *method) uniqueWrite() {
 					add(g, mv.Step)
 				})
 			}
+			m.copyMoves(g, s.Copies, add)
 		}
 		// present emits the decoding of the item read, and what the
 		// write does over it.
@@ -171,7 +172,7 @@ func (m *method) claimCode(a *plan.Arg, field func(*plan.Arg) jen.Code) jen.Code
 	for i, ca := range claim.Attributes {
 		v := field(a.Build[i])
 		if ca.Type == model.Enum {
-			v = jen.Id(model.EnumType(claim, ca)).Call(v)
+			v = enumAs(claim, ca, v)
 		}
 		d[jen.Id(ca.GoName)] = v
 	}
@@ -181,7 +182,7 @@ func (m *method) claimCode(a *plan.Arg, field func(*plan.Arg) jen.Code) jen.Code
 // claimOf is the claim entity of Go name name.
 func (m *method) claimOf(name string) *model.Entity {
 	for _, e := range m.e.p.Model.Entities {
-		if e.ClaimOf != nil && e.GoName == name {
+		if (e.ClaimOf != nil || e.CopyOf != nil) && e.GoName == name {
 			return e
 		}
 	}
@@ -193,6 +194,9 @@ func (m *method) claimOf(name string) *model.Entity {
 // values.
 func (m *method) uniqueSummary() string {
 	ent := m.ent()
+	if len(ent.Copies) > 0 {
+		return m.copySummary()
+	}
 	var summary string
 	switch m.writeForm() {
 	case plan.FormCreate:

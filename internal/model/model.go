@@ -236,6 +236,10 @@ type Entity struct {
 	// CountOf is set on the counter entity of a count (derived by the
 	// model, not written in the spec).
 	CountOf *Count
+	// Copies are the copies of the entity's item under other primary
+	// keys (copy.go), and CopyOf is set on the hidden entity of a copy.
+	Copies []*Copy
+	CopyOf *Copy
 }
 
 // Stamped reports whether the entity has a created or an updated time.

@@ -67,10 +67,13 @@ type Pattern struct {
 	IndexPos   Pos
 	Consistent bool
 	ConsPos    Pos
-	Filter     []*Cond
-	When       []*Cond
-	Select     []*Attribute
-	SelectPos  Pos
+	// Copy is the copy of the entity a get reads (copy:), or nil.
+	Copy      *Copy
+	CopyPos   Pos
+	Filter    []*Cond
+	When      []*Cond
+	Select    []*Attribute
+	SelectPos Pos
 	// Set are the attributes an update sets to a method parameter,
 	// SetConsts those it sets to a constant of the spec.
 	Set       []*Attribute
@@ -99,6 +102,9 @@ type Pattern struct {
 	// counts adds to (a step each, Step.Count): a create's, delete's and
 	// put's every count, an update's whose group it sets.
 	Counted []*Count
+	// ReadCopies are the copies whose keys a write reads before its
+	// transaction (GetItem) and conditions its write on (copy.go).
+	ReadCopies []*Copy
 	// Missing is set on a check step that holds when no item has the key
 	// (exists: false).
 	Missing bool
@@ -141,6 +147,9 @@ type Step struct {
 	// Count is the count whose counter the step adds to (Role
 	// CountStep).
 	Count *Count
+	// Copy is the copy of the owner's item the step writes or deletes
+	// (Role), in a write of an entity with copies.
+	Copy *Copy
 	// Of is, for the claim a transaction pattern adds, the create step
 	// whose item holds the value.
 	Of *Step
@@ -167,6 +176,8 @@ func (s *Step) Action() string {
 		return "release " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
 	case s.Count != nil:
 		return "count " + s.Count.Owner.Name + " in " + s.Count.Name
+	case s.Copy != nil:
+		return s.Copy.action(s.Role)
 	case s.Role == AbsentStep:
 		return "put " + s.Entity().Name + " (no item read)"
 	}

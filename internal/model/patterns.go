@@ -13,7 +13,7 @@ import (
 // allowed lists, per operation, the pattern keys it takes besides the
 // operation itself and doc.
 var allowed = map[Op][]string{
-	OpGet:         {"by", "index", "consistent", "select", "expired"},
+	OpGet:         {"by", "index", "consistent", "select", "expired", "copy"},
 	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select", "expired"},
 	OpPut:         {"when", "set"},
 	OpCreate:      {"when", "expired", "set"},
@@ -124,6 +124,11 @@ func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
 		}
 		if c := e.CountOf; c != nil && p.Op != OpGet {
 			r.errorf(n.Pos, "%s is the counter of %s's count by %s, which dyngen writes with the %s; a pattern reads it with get: %s", e.Name, c.Owner.Name, c.By.Name, c.Owner.Name, e.Name)
+			ok = false
+			continue
+		}
+		if c := e.CopyOf; c != nil {
+			r.errorf(n.Pos, "%s is the copy %s of %s, which dyngen writes with the %s; read it with get: %s, copy: %s", e.Name, c.Name, c.Owner.Name, c.Owner.Name, c.Owner.Name, c.Name)
 			ok = false
 			continue
 		}
@@ -240,6 +245,7 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 		}
 	}
 	p.Consistent, p.ConsPos = sp.Consistent.Value, sp.Consistent.Pos
+	r.patternCopy(p, sp)
 	p.Filter = r.conds(p, sp.Filter, "filter", false)
 	p.Upsert = sp.Upsert.Value
 	p.When = r.conds(p, sp.When, "when", false)
@@ -414,7 +420,7 @@ func entityNames(es []*Entity) string {
 	return strings.Join(names, ", ")
 }
 
-var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired", "many"}
+var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired", "many", "copy"}
 
 func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
 

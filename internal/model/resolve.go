@@ -453,6 +453,7 @@ func (r *resolver) entities() {
 	queue := slices.Clone(r.f.Entities)
 	claims := map[*spec.Entity]*Unique{}
 	counters := map[*spec.Entity]*Count{}
+	copies := map[*spec.Entity]*Copy{}
 	for i := 0; i < len(queue); i++ {
 		se := queue[i]
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
@@ -467,6 +468,11 @@ func (r *resolver) entities() {
 			c.Counter, e.CountOf = e, c
 			r.part = c.Owner
 			r.m.broken[e] = r.m.broken[c.Owner]
+		}
+		if c := copies[se]; c != nil {
+			c.Entity, e.CopyOf = e, c
+			// An error of the copy is one of its owner.
+			r.part = c.Owner
 		}
 		if !entityName.MatchString(e.Name) {
 			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
@@ -517,11 +523,18 @@ func (r *resolver) entities() {
 			r.managed(e, se)
 			queue = append(queue, r.uniques(e, se, claims)...)
 			queue = append(queue, r.counts(e, se, counters)...)
+			queue = append(queue, r.copies(e, se, copies)...)
+			if e.CopyOf != nil {
+				r.copyKeys(e)
+			}
 		}
 		if e.ClaimOf != nil && r.m.broken[e.ClaimOf.Owner] {
 			r.m.broken[e] = true
 		}
 		if e.CountOf != nil && r.m.broken[e.CountOf.Owner] {
+			r.m.broken[e] = true
+		}
+		if e.CopyOf != nil && r.m.broken[e.CopyOf.Owner] {
 			r.m.broken[e] = true
 		}
 		r.m.Entities = append(r.m.Entities, e)

@@ -174,14 +174,20 @@ func (r *resolver) uniqueWrites() {
 		if p.Op.IsTransaction() {
 			r.part = p
 			r.transactionClaims(p)
+			r.transactionCopies(p)
 			continue
 		}
 		if len(p.Entities) == 0 {
 			continue
 		}
 		e := p.Entity()
-		if e.ClaimOf != nil {
+		if e.ClaimOf != nil || e.CopyOf != nil {
 			continue // refused in patternEntities
+		}
+		if len(e.Copies) > 0 {
+			r.part = p
+			r.copyWrites(p)
+			continue
 		}
 		if len(e.Unique) == 0 {
 			continue
@@ -321,6 +327,9 @@ func (e *Entity) label() string {
 	}
 	if c := e.CountOf; c != nil {
 		return fmt.Sprintf("%s (the counter of %s's count by %s)", e.Name, c.Owner.Name, c.By.Name)
+	}
+	if c := e.CopyOf; c != nil {
+		return fmt.Sprintf("%s (the copy %s of %s)", e.Name, c.Name, c.Owner.Name)
 	}
 	return e.Name
 }

@@ -114,6 +114,8 @@ func (pp *Pattern) keyBuilds(built func(*model.Entity, *model.KeyAttr)) {
 		if pp.Key.SK.Kind == SKEq {
 			key(pp.Entity(), pp.Index.SK, pp.Key.SK.Template)
 		}
+	case FormCopyGet:
+		primary(pp.Pattern.Copy.Entity)
 	case FormLookup:
 		primary(pp.Unique.Claim.Entity())
 		primary(pp.Entity())

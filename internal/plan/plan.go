@@ -123,6 +123,7 @@ const (
 	FormLookup                    // a get by a unique value: its claim, then the item (Unique)
 	FormManyAll                   // TransactWriteItems of the same update or delete of many keys' items (Many)
 	FormManyEach                  // one UpdateItem or DeleteItem per key, concurrently (Many)
+	FormCopyGet                   // GetItem of a copy of an item, decoded as the item (copy:)
 )
 
 // Entity returns the pattern's first entity.

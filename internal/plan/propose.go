@@ -421,6 +421,10 @@ func (c keyChange) String() string {
 	if c.ix.SK != nil && c.keyAttr == c.ix.SK {
 		which = "sk"
 	}
+	if cp := c.e.CopyOf; cp != nil {
+		// A copy's templates are written in its owner's copies.
+		return fmt.Sprintf("copies %s: {%s: %q} on %s", cp.Name, which, c.tm.Source, cp.Owner.Name)
+	}
 	return fmt.Sprintf("keys %s: {%s: %q} on %s", c.ix.Name, which, c.tm.Source, c.e.Name)
 }
 

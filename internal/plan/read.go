@@ -25,6 +25,9 @@ func (b *builder) read(p *model.Pattern) *Pattern {
 	if u := uniqueLookup(p); u != nil {
 		return b.lookup(p, u)
 	}
+	if p.Copy != nil {
+		return b.copyGet(p)
+	}
 	t := p.Table
 	var ok []*Pattern
 	var failed []candidate

@@ -48,6 +48,8 @@ type Sends struct {
 	// Counts are the counter updates of the counts whose groups the
 	// write may change, each sent only when the group changes.
 	Counts []*CountMove
+	// Copies are the copies of the item the write rewrites (copy.go).
+	Copies []*CopyMove
 }
 
 // Move is the release of the claim of a unique value read and the taking
@@ -74,7 +76,7 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 	e := p.Entity()
 	pp := &Pattern{Pattern: p, Call: TransactWriteItems, Form: FormUniqueWrite, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Params: own.Params, Struct: own.Struct,
 		Locals: own.Locals, Version: own.Version, Request: &Request{}, Tx: &Transaction{}, Unique: &Unique{}}
-	if p.ReadsFirst() {
+	if p.ReadsFirst() || len(p.ReadCopies) > 0 {
 		read := &Pattern{Pattern: p, Call: GetItem, Form: FormGet, Index: own.Index, Key: own.Key, Inputs: own.Inputs, Request: &Request{}}
 		read.Members = []*Member{{Entity: e, How: ByKey}}
 		b.cost(read)
@@ -135,7 +137,7 @@ func uniqueSends(pp *Pattern) {
 			u.Absent.Fail = "ErrNotFound"
 		}
 	default:
-		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: []int{0}, Moves: moves(tx), Counts: countMoves(pp)}
+		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: append([]int{0}, copyUpdates(tx)...), Moves: moves(tx), Counts: countMoves(pp), Copies: copyMoves(tx)}
 		if op == model.OpPut && pp.Version == nil {
 			// Over no item, the put is a create, and takes every claim.
 			u.Absent = &Sends{Steps: absent}
@@ -151,7 +153,7 @@ func uniqueSends(pp *Pattern) {
 func moves(tx *Transaction) []*Move {
 	var out []*Move
 	for i, s := range tx.Steps {
-		if s.Step.Role != model.ReleaseStep || i+1 == len(tx.Steps) {
+		if s.Step.Role != model.ReleaseStep || s.Step.Copy != nil || i+1 == len(tx.Steps) {
 			continue
 		}
 		take := tx.Steps[i+1]
@@ -199,6 +201,8 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 			args = append(args, &Arg{Clock: true})
 		case st.Count != nil:
 			args = append(args, countArg(q, st, p, value, old))
+		case st.Copy != nil:
+			args = append(args, copyArg(st, q, own, value, old))
 		case st.Claim == nil && q.Role == ParamCond && q.Cond.Read:
 			args = append(args, old(q.Cond.Attr))
 		case st.Claim == nil:

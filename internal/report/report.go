@@ -570,6 +570,9 @@ func uniqueNotes(pp *plan.Pattern) []string {
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the claim %s, key %s, then GetItem of the %s by the key the claim holds; ErrNotFound when there is no claim, or the item no longer holds the value", c.Entity().Name, c.Key.Describe(), pp.Entity().Name))
 	}
 	out = append(out, countNotes(pp)...)
+	if r := u.Read; r != nil && len(pp.Pattern.ReadCopies) > 0 {
+		return append(out, copyNotes(pp, r)...)
+	}
 	if r := u.Read; r != nil && len(pp.Pattern.Read) > 0 {
 		var names []string
 		for _, v := range pp.Pattern.Read {

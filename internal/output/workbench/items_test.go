@@ -71,6 +71,8 @@ var wbPackages = []struct {
 		"AdminTheme":         func() entityItem { return new(e2e.AdminTheme) },
 		"Block":              func() entityItem { return new(e2e.Block) },
 		"Counter":            func() entityItem { return new(e2e.Counter) },
+		"Customer":           func() entityItem { return new(e2e.Customer) },
+		"CustomerByEmail":    func() entityItem { return new(e2e.CustomerByEmail) },
 		"Event":              func() entityItem { return new(e2e.Event) },
 		"Follow":             func() entityItem { return new(e2e.Follow) },
 		"Gauge":              func() entityItem { return new(e2e.Gauge) },
