@@ -198,6 +198,9 @@ func (r *resolver) copyKeys(ce *Entity) {
 	}
 }
 
+// manyCopies is why a write over many keys can't keep an entity's copies.
+const manyCopies = "the write reads the item first (GetItem), then writes it and its copies in one transaction, which no one request per key, and no one transaction of every key, can do; write each item with its own call"
+
 // copyWrites plans, in the model, the steps of a write of an entity with
 // copies: the write and the copies it writes and deletes, in one
 // TransactWriteItems. It refuses the writes that can't keep the copies.
@@ -211,6 +214,10 @@ func (r *resolver) copyWrites(p *Pattern) {
 	case OpUpdate:
 		if p.Upsert {
 			why = "an upsert may create the item unseen, without its copies; remove upsert, or use put"
+			break
+		}
+		if p.Many != "" {
+			why = manyCopies
 			break
 		}
 		if a, c := setsCopyKey(p); a != nil {
@@ -235,6 +242,10 @@ func (r *resolver) copyWrites(p *Pattern) {
 			steps = append(steps, copyStep(p, c, ReleaseStep), copyStep(p, c, TakeStep), copyStep(p, c, ReplaceStep))
 		}
 	case OpDelete:
+		if p.Many != "" {
+			why = manyCopies
+			break
+		}
 		steps = append(steps, copyOwnStep(r.ownStep(p, nil), e))
 		for _, c := range e.Copies {
 			steps = append(steps, copyStep(p, c, ReleaseStep))
@@ -243,7 +254,11 @@ func (r *resolver) copyWrites(p *Pattern) {
 		return
 	}
 	if why != "" {
-		r.errorf(p.OpPos, "pattern %s: %s of %s, which has copies (%s): %s", p.Name, p.Op, e.Name, copyNames(e), why)
+		pos := p.OpPos
+		if why == manyCopies {
+			pos = p.ManyPos
+		}
+		r.errorf(pos, "pattern %s: %s of %s, which has copies (%s): %s", p.Name, p.Op, e.Name, copyNames(e), why)
 		return
 	}
 	for i, st := range steps {
