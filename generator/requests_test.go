@@ -734,7 +734,7 @@ func oldValue(e *model.Entity, p *model.Pattern) string {
 	var fields []string
 	for _, a := range e.Attributes {
 		v := attrValueExpr(e, a)
-		if u := e.UniqueOf(a); u != nil {
+		if len(e.UniquesWith(a)) > 0 {
 			switch a.Type {
 			case model.String:
 				v = `"w"`

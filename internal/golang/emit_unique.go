@@ -75,7 +75,20 @@ func (m *method) uniqueWrite() {
 			}
 			add(g, s.Steps...)
 			for _, mv := range s.Moves {
-				g.If(m.id("old").Dot(mv.Attr.GoName).Op("!=").Add(m.argCode(mv.New))).BlockFunc(func(g *jen.Group) {
+				var changed *jen.Statement
+				for i, a := range mv.Attrs {
+					var was jen.Code = m.id("old").Dot(a.GoName)
+					if mv.New[i].Lower {
+						was = jen.Qual("strings", "ToLower").Call(was)
+					}
+					c := jen.Add(was).Op("!=").Add(m.argCode(mv.New[i]))
+					if changed == nil {
+						changed = c
+					} else {
+						changed = changed.Op("||").Add(c)
+					}
+				}
+				g.If(changed).BlockFunc(func(g *jen.Group) {
 					add(g, mv.Release, mv.Take)
 				})
 			}
@@ -159,6 +172,15 @@ func (m *method) argCode(a *plan.Arg) jen.Code {
 	v := jen.Id(a.Input.Field)
 	if a.Field != "" {
 		v = v.Dot(a.Field)
+	}
+	return lower(a, v)
+}
+
+// lower is v, lower-cased when the plan says the claim holds it so (a
+// value of normalize: lower).
+func lower(a *plan.Arg, v jen.Code) jen.Code {
+	if a.Lower {
+		return jen.Qual("strings", "ToLower").Call(v)
 	}
 	return v
 }
@@ -266,15 +288,25 @@ func (m *method) lookupGet() {
 	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
-		value := m.keyParam(u.Value.Attr)
+		owner := u.Value.Owner
+		// value is the caller's value of the owner's attribute a, as the
+		// claim holds it (lower-cased for normalize: lower).
+		value := func(a *model.Attribute) jen.Code {
+			v := m.keyParam(a)
+			if u.Value.Normalized(a) {
+				return jen.Qual("strings", "ToLower").Call(v)
+			}
+			return v
+		}
 		c, out := m.local("claim"), m.local("out")
 		g.Var().Id(c).Id(claim.GoName)
 		g.BlockFunc(func(g *jen.Group) {
 			key := m.primaryKeyMap(g, claim, func(a *model.Attribute) jen.Code {
+				v := value(owner.Attr(a.Name))
 				if a.Type == model.Enum {
-					return jen.Id(model.EnumType(claim, a)).Call(value)
+					return jen.Id(model.EnumType(claim, a)).Call(v)
 				}
-				return value
+				return v
 			}, fail)
 			m.sendGet(g, out, key, fail, nil)
 			g.If(m.id("err").Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
@@ -296,7 +328,20 @@ func (m *method) lookupGet() {
 		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
 		// The item changed its value after the claim was read.
-		g.If(m.id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
+		var changed *jen.Statement
+		for _, a := range u.Value.Attrs {
+			var held jen.Code = m.id("v").Dot(a.GoName)
+			if u.Value.Normalized(a) {
+				held = jen.Qual("strings", "ToLower").Call(held)
+			}
+			ch := jen.Add(held).Op("!=").Add(value(a))
+			if changed == nil {
+				changed = ch
+			} else {
+				changed = changed.Op("||").Add(ch)
+			}
+		}
+		g.If(changed).Block(fail(jen.Id("ErrNotFound")))
 		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()

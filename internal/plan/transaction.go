@@ -66,6 +66,9 @@ type Arg struct {
 	// Const is set on the value of an attribute an update sets to a
 	// constant of the spec (Attr), as written in the spec.
 	Const *ConstArg
+	// Lower is set when the value is a string a claim holds lower-cased
+	// (normalize: lower): strings.ToLower of it.
+	Lower bool
 }
 
 // ConstArg is a constant of the spec an argument takes: Value of Attr

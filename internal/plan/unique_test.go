@@ -169,7 +169,11 @@ patterns:
 			parts = append(parts, fmt.Sprint(i+1))
 		}
 		for _, mv := range s.Moves {
-			parts = append(parts, fmt.Sprintf("%d+%d if %s != %s", mv.Release+1, mv.Take+1, mv.Attr.Name, mv.New))
+			var ifs []string
+			for i, a := range mv.Attrs {
+				ifs = append(ifs, fmt.Sprintf("%s != %s", a.Name, mv.New[i]))
+			}
+			parts = append(parts, fmt.Sprintf("%d+%d if %s", mv.Release+1, mv.Take+1, strings.Join(ifs, " || ")))
 		}
 		if len(parts) == 0 {
 			return "nothing"

@@ -522,7 +522,11 @@ func uniqueNotes(pp *plan.Pattern) []string {
 	if r := u.Read; r != nil && len(pp.Pattern.Read) > 0 {
 		var names []string
 		for _, v := range pp.Pattern.Read {
-			names = append(names, v.Attr.Name)
+			for _, a := range v.Attrs {
+				if !slices.Contains(names, a.Name) {
+					names = append(names, a.Name)
+				}
+			}
 		}
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
 		switch {
