@@ -658,11 +658,14 @@ func DumpRequests(t *testing.T) {
 				continue
 			}
 			if pp.Tx != nil && pp.Unique != nil {
-				// Over an item read, every step but a put's create; a put
-				// over no item sends its create and the claims.
+				// Over an item read, every step but a put's create and the
+				// write over a set read empty (the set read holds one
+				// element, and the set written another: one release and
+				// one take each); a put over no item sends its create and
+				// the claims.
 				var over, absent []string
 				for i, s := range pp.Tx.Steps {
-					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep {
+					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && s.Step.Role != model.EmptyStep {
 						over = append(over, strconv.Itoa(i))
 					}
 					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
@@ -675,6 +678,20 @@ func DumpRequests(t *testing.T) {
 					old = "&" + oldValue(pp.Pattern.Entity(), pp.Pattern)
 				}
 				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
+				if e := pp.Unique.Present; e != nil && e.Empty != nil {
+					// Over an item whose set was read empty: the write
+					// conditioned on the set absent, and the taking of
+					// the one element written (none for a delete).
+					sent := []string{strconv.Itoa(e.Empty.Empty)}
+					if pp.Pattern.Op != model.OpDelete {
+						for i, s := range pp.Tx.Steps {
+							if s.Step.Role == model.TakeStep {
+								sent = append(sent, strconv.Itoa(i))
+							}
+						}
+					}
+					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, &%s, []int{%s}, %s", pp.Pattern.Name, variant, oldValueWith(pp.Pattern.Entity(), pp.Pattern, e.Empty.Attr), strings.Join(sent, ", "), call)
+				}
 				if pp.Pattern.Op == model.OpPut && len(absent) > len(pp.Pattern.Entity().Unique) {
 					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
 				}
@@ -730,9 +747,15 @@ func callArgs(pp *plan.Pattern, zero bool) []string {
 // oldValue is entityValue with every unique value and every group of a
 // count another than the calls give: the item a write reads before it
 // moves its claims and counts.
-func oldValue(e *model.Entity, p *model.Pattern) string {
+func oldValue(e *model.Entity, p *model.Pattern) string { return oldValueWith(e, p, nil) }
+
+// oldValueWith is oldValue with set empty (nil), unless empty is nil.
+func oldValueWith(e *model.Entity, p *model.Pattern, empty *model.Attribute) string {
 	var fields []string
 	for _, a := range e.Attributes {
+		if a == empty {
+			continue // its zero value: nil
+		}
 		v := attrValueExpr(e, a)
 		if len(e.UniquesWith(a)) > 0 {
 			switch a.Type {
@@ -740,6 +763,11 @@ func oldValue(e *model.Entity, p *model.Pattern) string {
 				v = `"w"`
 			case model.Int:
 				v = "(" + v + ") + 1"
+			case model.StringSet:
+				// One element released, one taken.
+				v = `[]string{"w"}`
+			case model.IntSet:
+				v = "[]int64{8}"
 			case model.Enum:
 				if len(a.Values) > 1 {
 					v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"

@@ -185,6 +185,8 @@ type Attribute struct {
 	Min       Number
 	Max       Number
 	MaxLength Int
+	// MaxItems is the most elements of a list or set.
+	MaxItems  Int
 	Values    []Str
 	Format    Str
 	Separator Str

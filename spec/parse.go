@@ -697,6 +697,7 @@ func (p *parser) attribute(e entry) *Attribute {
 		"min":       func(k, v *yaml.Node) { a.Min = p.number(v, "min") },
 		"max":       func(k, v *yaml.Node) { a.Max = p.number(v, "max") },
 		"maxLength": func(k, v *yaml.Node) { a.MaxLength = p.integer(v, "maxLength") },
+		"maxItems":  func(k, v *yaml.Node) { a.MaxItems = p.integer(v, "maxItems") },
 		"values":    func(k, v *yaml.Node) { a.Values = p.nonEmptyList(v, "values") },
 		"format":    func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
 		"separator": func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },

@@ -10782,3 +10782,862 @@ func (s *Store) OpenLogins(ctx context.Context, params OpenLoginsParams) error {
 	*params.Second = writtenSecond
 	return nil
 }
+
+const createGearStep1Condition = "attribute_not_exists(PK)"
+
+// createGearStep1Input builds step 1 of CreateGear, create Gear; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createGearStep1Input(gear *Gear) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createGearStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createGearStep2Condition = "attribute_not_exists(PK)"
+
+// createGearStep2Input builds step 2 of CreateGear, claim Gear.barcodes;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createGearStep2Input(gearBarcodesClaim *GearBarcodesClaim) (*dynamodb.PutItemInput, error) {
+	item, err := gearBarcodesClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createGearStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createGearTx describes the steps of CreateGear for the runtime.
+var createGearTx = dyngen.Transaction{
+	Method: "CreateGear",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Gear",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Gear.barcodes",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateGear writes the Gear only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Gear holds its unique values:
+// each is claimed in the same transaction (ErrAlreadyExists from the step
+// "claim Gear.<attribute>"). One request: TransactWriteItems. A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: claim Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The claims of barcodes are one per element: step 2 is sent for each
+// element.
+func (s *Store) CreateGear(ctx context.Context, gear *Gear) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createGearStep1Input(gear)); err != nil {
+		return createGearTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	for _, el := range dyngen.SetAdded(nil, gear.Barcodes) {
+		if step, err = dyngen.TransactPut(s.createGearStep2Input(&GearBarcodesClaim{
+			Barcodes: el,
+			GearID:   gear.GearID,
+		})); err != nil {
+			return createGearTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createGearTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetGear reads one Gear by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	ConsistentRead: true
+func (s *Store) GetGear(ctx context.Context, gearID string) (*Gear, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(gearPK(gearID))
+	args.SK = args.Key(gearSK(gearID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetGear", Index: mainIndex, Consistent: true}, (*Gear).UnmarshalItem)
+}
+
+// GearByBarcode reads the Gear holding this element of its set barcodes:
+// GetItem of its claim, then GetItem of the Gear (two requests);
+// ErrNotFound when no Gear holds it.
+//
+//	GetItem on table Main (the claim GearBarcodesClaim)
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	then GetItem on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConsistentRead: true
+func (s *Store) GearByBarcode(ctx context.Context, barcodes string) (*Gear, error) {
+	var claim GearBarcodesClaim
+	{
+		pk, err := gearBarcodesClaimPK(barcodes)
+		if err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+		sk, err := gearBarcodesClaimSK(barcodes)
+		if err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.mainTable),
+		})
+		if err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+		if out.Item == nil {
+			return nil, dyngen.Fail("GearByBarcode", ErrNotFound)
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+	}
+	pk, err := gearPK(claim.GearID)
+	if err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	sk, err := gearSK(claim.GearID)
+	if err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	if out.Item == nil {
+		return nil, dyngen.Fail("GearByBarcode", ErrNotFound)
+	}
+	var v Gear
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	if len(dyngen.SetAdded(v.Barcodes, []string{barcodes})) != 0 {
+		return nil, dyngen.Fail("GearByBarcode", ErrNotFound)
+	}
+	return &v, nil
+}
+
+// ChangeGearBarcodesParams holds the inputs of ChangeGearBarcodes.
+type ChangeGearBarcodesParams struct {
+	GearID   string
+	Barcodes []string // the value set
+}
+
+const changeGearBarcodesStep1Update = "SET #barcodes = :barcodes"
+
+const changeGearBarcodesStep1Condition = "attribute_exists(PK) AND #barcodes = :barcodes_when"
+
+// changeGearBarcodesStep1Input builds step 1 of ChangeGearBarcodes, update
+// Gear; its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) changeGearBarcodesStep1Input(gearID string, barcodes []string, barcodes_ []string) (*dynamodb.UpdateItemInput, error) {
+	if len(barcodes) > 8 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "more than its maxItems 8 elements"}
+	}
+	if !dyngen.ValidStrings(barcodes) {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if len(barcodes) == 0 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeGearBarcodesStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":barcodes":      dyngen.StringSetValue(barcodes),
+			":barcodes_when": dyngen.StringSetValue(barcodes_),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeGearBarcodesStep1Update),
+	}, nil
+}
+
+const changeGearBarcodesStep2Update = "SET #barcodes = :barcodes"
+
+const changeGearBarcodesStep2Condition = "attribute_exists(PK) AND attribute_not_exists(#barcodes)"
+
+// changeGearBarcodesStep2Input builds step 2 of ChangeGearBarcodes, update
+// Gear (its set read empty); its errors are a KeyError or an ItemError,
+// which the caller wraps.
+func (s *Store) changeGearBarcodesStep2Input(gearID string, barcodes []string) (*dynamodb.UpdateItemInput, error) {
+	if len(barcodes) > 8 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "more than its maxItems 8 elements"}
+	}
+	if !dyngen.ValidStrings(barcodes) {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if len(barcodes) == 0 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(changeGearBarcodesStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":barcodes": dyngen.StringSetValue(barcodes)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeGearBarcodesStep2Update),
+	}, nil
+}
+
+// changeGearBarcodesStep3Input builds step 3 of ChangeGearBarcodes, release
+// Gear.barcodes; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeGearBarcodesStep3Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearBarcodesClaimPK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearBarcodesClaimSK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const changeGearBarcodesStep4Condition = "attribute_not_exists(PK)"
+
+// changeGearBarcodesStep4Input builds step 4 of ChangeGearBarcodes, claim
+// Gear.barcodes; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeGearBarcodesStep4Input(gearBarcodesClaim *GearBarcodesClaim) (*dynamodb.PutItemInput, error) {
+	item, err := gearBarcodesClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeGearBarcodesStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// changeGearBarcodesTx describes the steps of ChangeGearBarcodes for the
+// runtime.
+var changeGearBarcodesTx = dyngen.Transaction{
+	Method: "ChangeGearBarcodes",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Gear",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update Gear (its set read empty)",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Gear.barcodes",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Gear.barcodes",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangeGearBarcodes updates the Gear and moves the claims of the unique
+// values it changes: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values read:
+// ErrConditionFailed when another call changed them in between, ErrNotFound
+// when there is no item, ErrAlreadyExists from the step "claim
+// Gear.<attribute>" when another Gear holds the new value. A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  UpdateExpression: SET #barcodes = :barcodes
+//	  ConditionExpression: attribute_exists(PK) AND #barcodes =
+//	  	:barcodes_when
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 2, Update on table Main: update Gear (its set read empty)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  UpdateExpression: SET #barcodes = :barcodes
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	attribute_not_exists(#barcodes)
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 3, Delete on table Main: release Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	step 4, Put on table Main: claim Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item whose barcodes was read empty, step 2 is sent instead of
+// step 1.
+//
+// The claims of barcodes are one per element: step 4 is sent for each
+// element the write takes, step 3 for each it releases; an element the set
+// read and the set written both hold sends neither.
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangeGearBarcodes(ctx context.Context, params ChangeGearBarcodesParams) error {
+	gearID := params.GearID
+	barcodes := params.Barcodes
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("ChangeGearBarcodes", ErrNotFound)
+	}
+	var old Gear
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	if len(old.Barcodes) == 0 {
+		if step, err = dyngen.TransactUpdate(s.changeGearBarcodesStep2Input(gearID, barcodes)); err != nil {
+			return changeGearBarcodesTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.changeGearBarcodesStep1Input(gearID, barcodes, old.Barcodes)); err != nil {
+			return changeGearBarcodesTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(barcodes, old.Barcodes) {
+		if step, err = dyngen.TransactDelete(s.changeGearBarcodesStep3Input(el)); err != nil {
+			return changeGearBarcodesTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	for _, el := range dyngen.SetAdded(old.Barcodes, barcodes) {
+		if step, err = dyngen.TransactPut(s.changeGearBarcodesStep4Input(&GearBarcodesClaim{
+			Barcodes: el,
+			GearID:   gearID,
+		})); err != nil {
+			return changeGearBarcodesTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeGearBarcodesTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const saveGearStep1Condition = "#barcodes = :barcodes_when"
+
+// saveGearStep1Input builds step 1 of SaveGear, put Gear; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep1Input(gear *Gear, barcodes []string) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":barcodes_when": dyngen.StringSetValue(barcodes)},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveGearStep2Condition = "attribute_not_exists(PK)"
+
+// saveGearStep2Input builds step 2 of SaveGear, put Gear (no item read);
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep2Input(gear *Gear) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveGearStep3Condition = "attribute_not_exists(#barcodes)"
+
+// saveGearStep3Input builds step 3 of SaveGear, put Gear (its set read
+// empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) saveGearStep3Input(gear *Gear) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep3Condition),
+		ExpressionAttributeNames:            map[string]string{"#barcodes": "barcodes"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveGearStep4Input builds step 4 of SaveGear, release Gear.barcodes; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep4Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearBarcodesClaimPK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearBarcodesClaimSK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const saveGearStep5Condition = "attribute_not_exists(PK)"
+
+// saveGearStep5Input builds step 5 of SaveGear, claim Gear.barcodes; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep5Input(gearBarcodesClaim *GearBarcodesClaim) (*dynamodb.PutItemInput, error) {
+	item, err := gearBarcodesClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep5Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveGearTx describes the steps of SaveGear for the runtime.
+var saveGearTx = dyngen.Transaction{
+	Method: "SaveGear",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Gear",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Gear (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Gear (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Gear.barcodes",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Gear.barcodes",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// SaveGear writes the Gear whole, replacing any item with its key, and
+// moves the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Gear.<attribute>" when
+// another Gear holds a new value. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: #barcodes = :barcodes_when
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 2, Put on table Main: put Gear (no item read)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Main: put Gear (its set read empty)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(#barcodes)
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 4, Delete on table Main: release Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	step 5, Put on table Main: claim Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item whose barcodes was read empty, step 3 is sent instead of
+// step 1.
+//
+// The claims of barcodes are one per element: step 5 is sent for each
+// element the write takes, step 4 for each it releases; an element the set
+// read and the set written both hold sends neither.
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) SaveGear(ctx context.Context, gear *Gear) error {
+	pk, err := gearPK(gear.GearID)
+	if err != nil {
+		return dyngen.Fail("SaveGear", err)
+	}
+	sk, err := gearSK(gear.GearID)
+	if err != nil {
+		return dyngen.Fail("SaveGear", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("SaveGear", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.saveGearStep2Input(gear)); err != nil {
+			return saveGearTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		for _, el := range dyngen.SetAdded(nil, gear.Barcodes) {
+			if step, err = dyngen.TransactPut(s.saveGearStep5Input(&GearBarcodesClaim{
+				Barcodes: el,
+				GearID:   gear.GearID,
+			})); err != nil {
+				return saveGearTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	} else {
+		var old Gear
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("SaveGear", err)
+		}
+		if len(old.Barcodes) == 0 {
+			if step, err = dyngen.TransactPut(s.saveGearStep3Input(gear)); err != nil {
+				return saveGearTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		} else {
+			if step, err = dyngen.TransactPut(s.saveGearStep1Input(gear, old.Barcodes)); err != nil {
+				return saveGearTx.StepError(0, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 0)
+		}
+		for _, el := range dyngen.SetAdded(gear.Barcodes, old.Barcodes) {
+			if step, err = dyngen.TransactDelete(s.saveGearStep4Input(el)); err != nil {
+				return saveGearTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+		for _, el := range dyngen.SetAdded(old.Barcodes, gear.Barcodes) {
+			if step, err = dyngen.TransactPut(s.saveGearStep5Input(&GearBarcodesClaim{
+				Barcodes: el,
+				GearID:   gear.GearID,
+			})); err != nil {
+				return saveGearTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return saveGearTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deleteGearStep1Condition = "#barcodes = :barcodes_when"
+
+// deleteGearStep1Input builds step 1 of DeleteGear, delete Gear; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteGearStep1Input(gearID string, barcodes []string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteGearStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":barcodes_when": dyngen.StringSetValue(barcodes)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const deleteGearStep2Condition = "attribute_not_exists(#barcodes)"
+
+// deleteGearStep2Input builds step 2 of DeleteGear, delete Gear (its set
+// read empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) deleteGearStep2Input(gearID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteGearStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#barcodes": "barcodes"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteGearStep3Input builds step 3 of DeleteGear, release Gear.barcodes;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteGearStep3Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearBarcodesClaimPK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearBarcodesClaimSK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteGearTx describes the steps of DeleteGear for the runtime.
+var deleteGearTx = dyngen.Transaction{
+	Method: "DeleteGear",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Gear",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "delete Gear (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Gear.barcodes",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteGear deletes the Gear with this key and releases the claims of its
+// unique values: GetItem, then TransactWriteItems (two requests). Deleting
+// an item that does not exist is no error; ErrConditionFailed when another
+// call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: #barcodes = :barcodes_when
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 2, Delete on table Main: delete Gear (its set read empty)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(#barcodes)
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 3, Delete on table Main: release Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//
+// Over an item whose barcodes was read empty, step 2 is sent instead of
+// step 1.
+//
+// The claims of barcodes are one per element: step 3 is sent for each
+// element read.
+func (s *Store) DeleteGear(ctx context.Context, gearID string) error {
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Gear
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	if len(old.Barcodes) == 0 {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep2Input(gearID)); err != nil {
+			return deleteGearTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep1Input(gearID, old.Barcodes)); err != nil {
+			return deleteGearTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(nil, old.Barcodes) {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep3Input(el)); err != nil {
+			return deleteGearTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteGearTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}

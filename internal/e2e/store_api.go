@@ -550,6 +550,26 @@ type StoreAPI interface {
 	DeleteLogin(ctx context.Context, loginID string) error
 	// OpenLogins writes its 4 steps in one transaction: all of them, or none.
 	OpenLogins(ctx context.Context, params OpenLoginsParams) error
+	// CreateGear writes the Gear only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Gear holds its unique values:
+	// each is claimed in the same transaction (ErrAlreadyExists from the step
+	// "claim Gear.<attribute>").
+	CreateGear(ctx context.Context, gear *Gear) error
+	// GetGear reads one Gear by its primary key.
+	GetGear(ctx context.Context, gearID string) (*Gear, error)
+	// GearByBarcode reads the Gear holding this element of its set barcodes:
+	// GetItem of its claim, then GetItem of the Gear (two requests).
+	GearByBarcode(ctx context.Context, barcodes string) (*Gear, error)
+	// ChangeGearBarcodes updates the Gear and moves the claims of the unique
+	// values it changes: GetItem, then TransactWriteItems (two requests).
+	ChangeGearBarcodes(ctx context.Context, params ChangeGearBarcodesParams) error
+	// SaveGear writes the Gear whole, replacing any item with its key, and
+	// moves the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	SaveGear(ctx context.Context, gear *Gear) error
+	// DeleteGear deletes the Gear with this key and releases the claims of its
+	// unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteGear(ctx context.Context, gearID string) error
 }
 
 // *Store implements StoreAPI.

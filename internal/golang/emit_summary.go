@@ -121,6 +121,9 @@ func (m *method) summary() string {
 	case plan.FormLookup:
 		u := m.pp.Unique
 		what := "this " + u.Value.Label()
+		if u.Value.Each {
+			what = "this element of its set " + u.Value.Label()
+		}
 		if len(u.Value.Attrs) > 1 {
 			what = "these values of " + u.Value.Label()
 		}

@@ -152,6 +152,8 @@ func (s *Step) Action() string {
 		return "release " + s.Claim.Owner.Name + "." + s.Claim.Label()
 	case s.Count != nil:
 		return "count " + s.Count.Owner.Name + " in " + s.Count.Name
+	case s.Role == EmptyStep:
+		return string(s.Op) + " " + s.Entity().Name + " (its set read empty)"
 	case s.Role == AbsentStep:
 		return "put " + s.Entity().Name + " (no item read)"
 	}

@@ -21,6 +21,10 @@ type Unique struct {
 	// Lower is set by normalize: lower: the claim holds the string
 	// values lower-cased (strings.ToLower), the item what was written.
 	Lower bool
+	// Each is set on the unique value of a set (stringSet, intSet): no
+	// two items hold one element, each element claimed by an item of its
+	// own. Attrs is then the set alone.
+	Each bool
 	// Pos is the attribute's entry in the entity's unique list.
 	Pos Pos
 	// Claim is the hidden entity of the claims: the unique attributes and
@@ -161,8 +165,22 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 			case slices.Contains(attrs, a):
 				r.errorf(n.Pos, "%s: %s is listed twice in one entry; remove one", what, a.Name)
 				bad = true
+			case (a.Type == StringSet || a.Type == IntSet) && len(su.Of) > 1:
+				r.errorf(n.Pos, "%s: %s is a set, whose elements are claimed one by one: a set is unique alone; list it as an entry of its own", what, a.Name)
+				bad = true
+			case (a.Type == StringSet || a.Type == IntSet) && su.Normalize.Set:
+				r.errorf(su.Normalize.Pos, "%s: %s is a set; normalize applies to string values, not to the elements of a set", what, a.Name)
+				bad = true
+			case (a.Type == StringSet || a.Type == IntSet) && a.MaxItems == 0:
+				r.errorf(n.Pos, "%s: %s is a set with no maxItems, and each of its elements is a claim, written in the transaction of every write, which takes at most %d actions; declare the most elements: maxItems: <n>", what, a.Name, MaxTransactionActions)
+				bad = true
+			case (a.Type == StringSet || a.Type == IntSet) && e.Unique != nil && slices.ContainsFunc(e.Unique, func(u *Unique) bool { return u.Each }):
+				r.errorf(n.Pos, "%s: %s has a unique set already (%s); one set per entity has claims per element", what, e.Name, e.Unique[slices.IndexFunc(e.Unique, func(u *Unique) bool { return u.Each })].Label())
+				bad = true
+			case a.Type == StringSet || a.Type == IntSet:
+				// A claim per element.
 			case a.Type != String && a.Type != Enum && a.Type != Int:
-				r.errorf(n.Pos, "%s: %s is %s; a unique value is a string, an enum or an int", what, a.Name, a.Describe())
+				r.errorf(n.Pos, "%s: %s is %s; a unique value is a string, an enum or an int, or a stringSet or intSet (a claim per element)", what, a.Name, a.Describe())
 				bad = true
 			case a.Optional:
 				r.errorf(n.Pos, "%s: %s is optional, and an item without a value claims none; make it required (remove optional: true)", what, a.Name)
@@ -218,7 +236,7 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 		if bad {
 			continue
 		}
-		u := &Unique{Owner: e, Attrs: attrs, Lower: lower, Pos: su.Pos}
+		u := &Unique{Owner: e, Attrs: attrs, Lower: lower, Pos: su.Pos, Each: attrs[0].Type == StringSet || attrs[0].Type == IntSet}
 		e.Unique = append(e.Unique, u)
 		str := func(v string) spec.Str { return spec.Str{Value: v, Pos: su.Pos, Set: true} }
 		name := ClaimName(e, attrs)
@@ -229,6 +247,9 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 		if lower {
 			doc += " It holds the string values lower-cased (strings.ToLower), the " + e.Name + " what was written."
 		}
+		if u.Each {
+			doc = fmt.Sprintf("%s is the claim of an element of %s's unique set %s: an item of its own per element, keyed by the element, that leads to the %s holding it. dyngen writes it with the %s.", name, e.Name, u.Label(), e.Name, e.Name)
+		}
 		cs := &spec.Entity{
 			Name:      str(name),
 			Pos:       su.Pos,
@@ -238,6 +259,12 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 		}
 		for _, x := range stored {
 			sa := &spec.Attribute{Name: str(x.Name), Pos: su.Pos, Type: str(string(x.Type)), Go: str(x.GoName), MaxLength: spec.Int{Value: int64(x.MaxLength), Set: x.MaxLength > 0, Pos: su.Pos}}
+			switch {
+			case u.Each && x == attrs[0] && x.Type == StringSet:
+				sa.Type = str(string(String)) // an element
+			case u.Each && x == attrs[0]:
+				sa.Type = str(string(Int))
+			}
 			for _, v := range x.Values {
 				sa.Values = append(sa.Values, str(v))
 			}
@@ -274,6 +301,11 @@ const (
 	// AbsentStep is a put's write when the read found no item: a create
 	// (attribute_not_exists), sent instead of the OwnStep.
 	AbsentStep
+	// EmptyStep is the write over an item whose unique set (claims per
+	// element) was read empty, that is absent: the OwnStep conditioned on
+	// the set still absent (DynamoDB takes no empty set to compare),
+	// sent instead of the OwnStep.
+	EmptyStep
 )
 
 // uniqueWrites plans, in the model, the steps of every write of an entity
@@ -282,6 +314,10 @@ const (
 // claims.
 func (r *resolver) uniqueWrites() {
 	defer func() { r.part = nil }()
+	for _, p := range r.m.Patterns {
+		r.part = p
+		r.addToBounded(p)
+	}
 	for _, p := range r.m.Patterns {
 		if p.Op.IsTransaction() {
 			r.part = p
@@ -327,6 +363,11 @@ func (r *resolver) uniqueWrites() {
 				steps = append(steps, claimStep(p, u, TakeStep))
 			}
 		case OpUpdate:
+			for _, a := range p.RemoveFrom {
+				if len(e.UniquesWith(a)) > 0 {
+					r.errorf(p.OpPos, "pattern %s removes elements from unique %s of %s, which changes the set without the claims of its elements; set it instead", p.Name, a.Name, e.Name)
+				}
+			}
 			for _, a := range p.AddAttrs() {
 				if len(e.UniquesWith(a)) > 0 {
 					r.errorf(p.OpPos, "pattern %s adds to unique %s of %s, which changes the value without its claim; set it instead", p.Name, a.Name, e.Name)
@@ -369,6 +410,26 @@ func (r *resolver) uniqueWrites() {
 		default:
 			continue
 		}
+		if each := eachOf(eq); each != nil {
+			// Over an item whose set was read empty (absent), the write
+			// conditions on the set still absent.
+			empty := r.ownStep(p, eq)
+			empty.Role = EmptyStep
+			for _, c := range empty.When {
+				if c.Read && c.Attr == each.Attrs[0] {
+					c.Op, c.Read = OpNotExists, false
+				}
+			}
+			at := 1
+			if len(steps) > 1 && steps[1].Role == AbsentStep {
+				at = 2
+			}
+			steps = slices.Insert(steps, at, empty)
+		}
+		if n := worstActions(p, e, eq); n > MaxTransactionActions {
+			r.errorf(p.OpPos, "pattern %s: %s of %s can send %d actions in its transaction (its write, and the claims it takes and releases: %s), and DynamoDB takes at most %d: lower maxItems", p.Name, p.Op, e.Name, n, actionsDetail(p, e, eq), MaxTransactionActions)
+			continue
+		}
 		for i, st := range steps {
 			st.Index = i
 			st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
@@ -377,6 +438,92 @@ func (r *resolver) uniqueWrites() {
 		p.Steps = steps
 		p.Read = eq
 	}
+}
+
+// addToBounded refuses an update (or an update step of transaction p)
+// that adds elements to a set with maxItems: ADD writes them unseen, and
+// the set could pass its maximum.
+func (r *resolver) addToBounded(p *Pattern) {
+	ps := []*Pattern{p}
+	if p.Op.IsTransaction() {
+		ps = nil
+		for _, st := range p.Steps {
+			ps = append(ps, st.Pattern)
+		}
+	}
+	for _, q := range ps {
+		if q.Op != OpUpdate {
+			continue
+		}
+		for _, a := range q.AddAttrs() {
+			if a.MaxItems > 0 {
+				r.errorf(q.OpPos, "pattern %s adds elements to %s, which has maxItems %d: the update writes them without reading the set, which could pass its maximum; set the whole set instead", p.Name, a.Name, a.MaxItems)
+			}
+		}
+	}
+}
+
+// eachOf returns the unique value of eq with a claim per element, or nil.
+func eachOf(eq []*Unique) *Unique {
+	for _, u := range eq {
+		if u.Each {
+			return u
+		}
+	}
+	return nil
+}
+
+// claimActions is the most claim actions a write sends for unique value
+// u: one per element of a set (maxItems) or one, each way it moves
+// (a take, a release, or both).
+func claimActions(u *Unique, ways int) int {
+	if u.Each {
+		return ways * u.Attrs[0].MaxItems
+	}
+	return ways
+}
+
+// worstActions is the most actions the transaction of write p of e can
+// send: its write, and the claims it takes (create, a put over no item),
+// releases (delete) or moves (update, a put over an item: the release of
+// every element read and the taking of every element written, at most).
+func worstActions(p *Pattern, e *Entity, eq []*Unique) int {
+	n := 1
+	switch p.Op {
+	case OpCreate:
+		for _, u := range e.Unique {
+			n += claimActions(u, 1)
+		}
+	default:
+		ways := 2
+		if p.Op == OpDelete {
+			ways = 1
+		}
+		for _, u := range eq {
+			n += claimActions(u, ways)
+		}
+	}
+	return n
+}
+
+// actionsDetail says what worstActions counts.
+func actionsDetail(p *Pattern, e *Entity, eq []*Unique) string {
+	us, what := eq, "a release and a take"
+	switch p.Op {
+	case OpCreate:
+		us, what = e.Unique, "a take"
+	case OpDelete:
+		what = "a release"
+	}
+	var parts []string
+	for _, u := range us {
+		if u.Each {
+			parts = append(parts, fmt.Sprintf("%s of each of up to %d elements of %s", what, u.Attrs[0].MaxItems, u.Label()))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s of %s", what, u.Label()))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ownStep is the step of pattern p that writes its item: the pattern
@@ -422,7 +569,7 @@ func uniqueNames(e *Entity) string {
 // setsUnique reports whether update p sets a unique value, or adds to
 // one.
 func setsUnique(p *Pattern) bool {
-	for _, a := range append(p.SetAttrs(), p.AddAttrs()...) {
+	for _, a := range append(append(p.SetAttrs(), p.AddAttrs()...), p.RemoveFrom...) {
 		if len(p.Entity().UniquesWith(a)) > 0 {
 			return true
 		}
@@ -451,6 +598,8 @@ func (r *resolver) transactionClaims(p *Pattern) {
 		e := st.Entity()
 		switch {
 		case len(e.Unique) == 0 || st.Op == OpCheck || st.Op == OpGet || st.Op == OpUpdate && !setsUnique(st.Pattern):
+		case st.Op == OpCreate && eachOf(e.Unique) != nil:
+			r.errorf(st.OpPos, "step %d of %s %s: create %s, whose unique set %s has a claim per element, is not supported in a transaction: the number of its claims is known only at run time; use the entity's own create pattern", st.Index+1, p.Op, p.Name, e.Name, eachOf(e.Unique).Label())
 		case st.Op == OpCreate:
 			for _, u := range e.Unique {
 				c := claimStep(p, u, TakeStep)

@@ -48,6 +48,16 @@ type Sends struct {
 	// Counts are the counter updates of the counts whose groups the
 	// write may change, each sent only when the group changes.
 	Counts []*CountMove
+	// Empty, when not nil, is sent instead of the write's own step when
+	// the unique set read is empty (absent).
+	Empty *Swap
+}
+
+// Swap is the step sent instead of step Own when the set Attr of the
+// item read is empty: the write conditioned on the set still absent.
+type Swap struct {
+	Attr       *model.Attribute
+	Own, Empty int
 }
 
 // Move is the release of the claim of a unique value read and the taking
@@ -62,6 +72,10 @@ type Move struct {
 	// lower-cased).
 	Attrs []*model.Attribute
 	New   []*Arg
+	// Each is set on the move of a set's claims, element by element:
+	// the release of each element read that the new set does not hold,
+	// the taking of each new element the set read does not hold.
+	Each bool
 }
 
 // uniqueWrite plans a write of an entity with unique values: the GetItem
@@ -123,7 +137,17 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 func uniqueSends(pp *Pattern) {
 	u, tx := pp.Unique, pp.Tx
 	var all, absent []int
+	var swap *Swap
 	for i, s := range tx.Steps {
+		if s.Step.Role == model.EmptyStep {
+			swap = &Swap{Own: 0, Empty: i}
+			for _, un := range pp.Entity().Unique {
+				if un.Each {
+					swap.Attr = un.Attrs[0]
+				}
+			}
+			continue
+		}
 		all = append(all, i)
 		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
 			absent = append(absent, i)
@@ -145,6 +169,9 @@ func uniqueSends(pp *Pattern) {
 			u.Absent = &Sends{Steps: absent}
 		}
 	}
+	if u.Present != nil && len(u.Present.Steps) > 0 {
+		u.Present.Empty = swap
+	}
 	first := tx.Steps[0]
 	u.Refresh = pp.Params[0].Role == ParamItem && len(first.Plan.Request.Item) > 0 && first.Action == "Put"
 }
@@ -160,7 +187,7 @@ func moves(tx *Transaction) []*Move {
 		}
 		take := tx.Steps[i+1]
 		u := s.Step.Claim
-		mv := &Move{Release: i, Take: i + 1, Attrs: u.Attrs}
+		mv := &Move{Release: i, Take: i + 1, Attrs: u.Attrs, Each: u.Each}
 		for _, a := range u.Attrs {
 			for j, ca := range u.Claim.Attributes {
 				if ca.Name == a.Name {
@@ -222,6 +249,7 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 			oa := owner.Attr(q.Attr.Name)
 			v := old(oa)
 			v.Lower = st.Claim.Normalized(oa)
+			v.Elem = st.Claim.Each && st.Claim.Has(oa)
 			args = append(args, v)
 		default:
 			// The claim: the new value and the owner's key.
@@ -230,6 +258,7 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 				oa := owner.Attr(ca.Name)
 				v := value(oa)
 				v.Lower = st.Claim.Normalized(oa)
+				v.Elem = st.Claim.Each && st.Claim.Has(oa)
 				a.Build = append(a.Build, v)
 			}
 			args = append(args, a)
@@ -260,6 +289,9 @@ func (a *Arg) String() string {
 	}
 	if a.Lower {
 		s = "strings.ToLower(" + s + ")"
+	}
+	if a.Elem {
+		s = "each element of " + s
 	}
 	return s
 }
@@ -300,13 +332,23 @@ func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	claim.Members = []*Member{{Entity: c, How: ByKey}}
 	b.request(claim)
 	b.cost(claim)
-	pp := &Pattern{Pattern: p, Call: GetItem, Form: FormLookup, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: u.Attrs, Unique: &Unique{Claim: claim, Value: u}}
+	pp := &Pattern{Pattern: p, Call: GetItem, Form: FormLookup, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: lookupInputs(u), Unique: &Unique{Claim: claim, Value: u}}
 	pp.Members = []*Member{{Entity: e, How: ByKey}}
 	b.request(pp)
 	b.cost(pp)
 	pp.Cost.RCU += claim.Cost.RCU
 	pp.Cost.Detail = fmt.Sprintf("GetItem of the claim %s: %s; then GetItem of the %s: %s", c.Name, claim.Cost.Detail, e.Name, pp.Cost.Detail)
 	return pp
+}
+
+// lookupInputs are the inputs of a get by unique value u: its
+// attributes, or the element of a set with a claim per element (the
+// claim's attribute, of the element's type).
+func lookupInputs(u *model.Unique) []*model.Attribute {
+	if u.Each {
+		return []*model.Attribute{u.Claim.Attr(u.Attrs[0].Name)}
+	}
+	return u.Attrs
 }
 
 // Lookup is one of the GetItems of a get by a unique value: the entity
