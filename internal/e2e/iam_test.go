@@ -189,6 +189,16 @@ func uniqueWrites(t *testing.T, s *Store) {
 		t.Fatal(err)
 	}
 	must(t, s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p1", ProfileRev: pr.Rev}))
+	// Composite, normalised and per-element unique values.
+	must(t, s.CreatePatron(ctx, &Patron{LibraryID: "l1", PatronID: "p1", Email: "iam@x.org"}))
+	must(t, s.ChangePatronEmail(ctx, ChangePatronEmailParams{LibraryID: "l1", PatronID: "p1", Email: "iam2@x.org"}))
+	must(t, s.DeletePatron(ctx, PatronKey{LibraryID: "l1", PatronID: "p1"}))
+	must(t, s.CreateLogin(ctx, &Login{LoginID: "l1", Email: "Iam@x.org"}))
+	must(t, s.ChangeLoginEmail(ctx, ChangeLoginEmailParams{LoginID: "l1", Email: "iam2@x.org"}))
+	must(t, s.DeleteLogin(ctx, "l1"))
+	must(t, s.CreateTool(ctx, &Tool{ToolID: "t1", Barcodes: []string{"b1"}}))
+	must(t, s.ChangeToolBarcodes(ctx, ChangeToolBarcodesParams{ToolID: "t1", Barcodes: []string{"b2"}}))
+	must(t, s.DeleteTool(ctx, "t1"))
 }
 
 // TestIAMPolicyDenialFailsLive checks, against DynamoDB Local, that a
