@@ -196,9 +196,9 @@ func uniqueWrites(t *testing.T, s *Store) {
 	must(t, s.CreateLogin(ctx, &Login{LoginID: "l1", Email: "Iam@x.org"}))
 	must(t, s.ChangeLoginEmail(ctx, ChangeLoginEmailParams{LoginID: "l1", Email: "iam2@x.org"}))
 	must(t, s.DeleteLogin(ctx, "l1"))
-	must(t, s.CreateTool(ctx, &Tool{ToolID: "t1", Barcodes: []string{"b1"}}))
-	must(t, s.ChangeToolBarcodes(ctx, ChangeToolBarcodesParams{ToolID: "t1", Barcodes: []string{"b2"}}))
-	must(t, s.DeleteTool(ctx, "t1"))
+	must(t, s.CreateGear(ctx, &Gear{GearID: "t1", Barcodes: []string{"b1"}}))
+	must(t, s.ChangeGearBarcodes(ctx, ChangeGearBarcodesParams{GearID: "t1", Barcodes: []string{"b2"}}))
+	must(t, s.DeleteGear(ctx, "t1"))
 }
 
 // TestIAMPolicyDenialFailsLive checks, against DynamoDB Local, that a
