@@ -660,11 +660,14 @@ func DumpRequests(t *testing.T) {
 			if pp.Tx != nil && pp.Unique != nil {
 				// Over an item read, every step but a put's create and the
 				// put of a copy over itself (the old item's values differ
-				// from the new ones: the copy moves); a put over no item
-				// sends its create, the claims and the copies.
+				// from the new ones: the copy moves), and the write over a
+				// set read empty (the set read holds one element, and the
+				// set written another: one release and one take each); a
+				// put over no item sends its create, the claims and the
+				// copies.
 				var over, absent []string
 				for i, s := range pp.Tx.Steps {
-					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && s.Step.Role != model.ReplaceStep {
+					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && s.Step.Role != model.ReplaceStep && s.Step.Role != model.EmptyStep {
 						over = append(over, strconv.Itoa(i))
 					}
 					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
@@ -677,6 +680,20 @@ func DumpRequests(t *testing.T) {
 					old = "&" + oldValue(pp.Pattern.Entity(), pp.Pattern)
 				}
 				fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, %t, %s, []int{%s}, %s", pp.Pattern.Name, variant, pp.Unique.Read != nil, old, strings.Join(over, ", "), call)
+				if e := pp.Unique.Present; e != nil && e.Empty != nil {
+					// Over an item whose set was read empty: the write
+					// conditioned on the set absent, and the taking of
+					// the one element written (none for a delete).
+					sent := []string{strconv.Itoa(e.Empty.Empty)}
+					if pp.Pattern.Op != model.OpDelete {
+						for i, s := range pp.Tx.Steps {
+							if s.Step.Role == model.TakeStep {
+								sent = append(sent, strconv.Itoa(i))
+							}
+						}
+					}
+					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, &%s, []int{%s}, %s", pp.Pattern.Name, variant, oldValueWith(pp.Pattern.Entity(), pp.Pattern, e.Empty.Attr), strings.Join(sent, ", "), call)
+				}
 				if pp.Pattern.Op == model.OpPut && len(absent) > len(pp.Pattern.Entity().Unique) {
 					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
 				}
@@ -756,16 +773,27 @@ func copyKeyAttr(e *model.Entity, a *model.Attribute) bool {
 // oldValue is entityValue with every unique value and every group of a
 // count another than the calls give: the item a write reads before it
 // moves its claims and counts.
-func oldValue(e *model.Entity, p *model.Pattern) string {
+func oldValue(e *model.Entity, p *model.Pattern) string { return oldValueWith(e, p, nil) }
+
+// oldValueWith is oldValue with set empty (nil), unless empty is nil.
+func oldValueWith(e *model.Entity, p *model.Pattern, empty *model.Attribute) string {
 	var fields []string
 	for _, a := range e.Attributes {
+		if a == empty {
+			continue // its zero value: nil
+		}
 		v := attrValueExpr(e, a)
-		if e.UniqueOf(a) != nil || copyKeyAttr(e, a) {
+		if len(e.UniquesWith(a)) > 0 || copyKeyAttr(e, a) {
 			switch a.Type {
 			case model.String:
 				v = `"w"`
 			case model.Int:
 				v = "(" + v + ") + 1"
+			case model.StringSet:
+				// One element released, one taken.
+				v = `[]string{"w"}`
+			case model.IntSet:
+				v = "[]int64{8}"
 			case model.Enum:
 				if len(a.Values) > 1 {
 					v = model.EnumType(e, a) + "(" + strconv.Quote(a.Values[1]) + ")"

@@ -125,9 +125,10 @@ type Entity struct {
 	// Timestamps names the attributes the generated code sets from the
 	// Store's clock, or is nil.
 	Timestamps *Timestamps
-	// Unique lists the attributes whose values no two items of the
-	// entity share; UniquePos is the list's position.
-	Unique    []Str
+	// Unique lists the unique values of the entity: attributes, or
+	// groups of them, whose values no two items share; UniquePos is the
+	// list's position.
+	Unique    []*Unique
 	UniquePos Pos
 	// Copies are the copies of the entity's item under other primary
 	// keys of its table: Keys.Index is the copy's name.
@@ -147,6 +148,21 @@ type Count struct {
 	Per    []Str
 	PerPos Pos
 	By     Str
+}
+
+// Unique is an entry of an entity's unique list: an attribute
+// (`email`), several together (`[libraryId, email]`), or the long form
+// `{of: [email], normalize: lower}`.
+type Unique struct {
+	Pos Pos
+	// Of are the attributes no two items share the values of together.
+	Of []Str
+	// List is set when the entry lists its attributes (a list, or the
+	// long form), even one.
+	List bool
+	// Normalize names the normalisation of the string values the claim
+	// holds ("lower"), or is unset.
+	Normalize Str
 }
 
 // Timestamps are an entity's created and updated times; either may be
@@ -172,6 +188,8 @@ type Attribute struct {
 	Min       Number
 	Max       Number
 	MaxLength Int
+	// MaxItems is the most elements of a list or set.
+	MaxItems  Int
 	Values    []Str
 	Format    Str
 	Separator Str

@@ -605,7 +605,7 @@ func (p *parser) entity(e entry) *Entity {
 			}
 			en.Timestamps = ts
 		},
-		"unique": func(k, v *yaml.Node) { en.Unique = p.nonEmptyList(v, "unique"); en.UniquePos = p.pos(k) },
+		"unique": func(k, v *yaml.Node) { en.Unique = p.uniques(v); en.UniquePos = p.pos(k) },
 		"counts": func(k, v *yaml.Node) { en.Counts = p.counts(v, what); en.CountsPos = p.pos(k) },
 		"keys": func(k, v *yaml.Node) {
 			for _, ke := range p.entries(v, "keys of "+what) {
@@ -702,6 +702,7 @@ func (p *parser) attribute(e entry) *Attribute {
 		"min":       func(k, v *yaml.Node) { a.Min = p.number(v, "min") },
 		"max":       func(k, v *yaml.Node) { a.Max = p.number(v, "max") },
 		"maxLength": func(k, v *yaml.Node) { a.MaxLength = p.integer(v, "maxLength") },
+		"maxItems":  func(k, v *yaml.Node) { a.MaxItems = p.integer(v, "maxItems") },
 		"values":    func(k, v *yaml.Node) { a.Values = p.nonEmptyList(v, "values") },
 		"format":    func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
 		"separator": func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
@@ -710,6 +711,65 @@ func (p *parser) attribute(e entry) *Attribute {
 		p.errorf(v, "%s has no type", what)
 	}
 	return a
+}
+
+// Normalizations are the values of a unique entry's normalize: lower,
+// Unicode lower-casing (strings.ToLower).
+var Normalizations = []string{"lower"}
+
+// uniques parses an entity's unique list: each entry an attribute, a
+// list of attributes, or {of: [attributes], normalize: lower}.
+func (p *parser) uniques(n *yaml.Node) []*Unique {
+	n = p.resolve(n)
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "unique must be a list, not %s", kindName(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		p.errorf(n, "unique is empty")
+	}
+	var out []*Unique
+	for _, item := range n.Content {
+		item = p.resolve(item)
+		if item == nil {
+			continue
+		}
+		u := &Unique{Pos: p.pos(item)}
+		switch item.Kind {
+		case yaml.SequenceNode:
+			u.List = true
+			u.Of = p.nonEmptyList(item, "an entry of unique")
+		case yaml.MappingNode:
+			u.List = true
+			sawOf := false
+			p.fields(item, "an entry of unique", map[string]func(k, v *yaml.Node){
+				"of": func(k, v *yaml.Node) { sawOf = true; u.Of = p.nonEmptyList(v, "of") },
+				"normalize": func(k, v *yaml.Node) {
+					u.Normalize = p.str(v, "normalize")
+					if u.Normalize.Set && !slices.Contains(Normalizations, u.Normalize.Value) {
+						p.errorf(v, "unknown normalize %q; known: %s", u.Normalize.Value, strings.Join(Normalizations, ", "))
+					}
+				},
+			})
+			if !sawOf {
+				p.errorf(item, "an entry of unique in the long form needs of: the attributes")
+				continue
+			}
+		default:
+			s := p.str(item, "an entry of unique")
+			if !s.Set {
+				continue
+			}
+			u.Of = []Str{s}
+		}
+		if len(u.Of) > 0 {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 func (p *parser) nonEmptyList(n *yaml.Node, what string) []Str {

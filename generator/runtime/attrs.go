@@ -478,6 +478,21 @@ func StringSetValue(ss []string) types.AttributeValue {
 	return &types.AttributeValueMemberSS{Value: unique(ss)}
 }
 
+// SetAdded returns the elements of to that from does not hold, each
+// once, in to's order: the claims a write of a set with a claim per
+// element takes (from the set read, to the set written) or releases
+// (from the set written, to the set read); every element of to when
+// from is nil.
+func SetAdded[T comparable](from, to []T) []T {
+	var out []T
+	for _, v := range unique(to) {
+		if !slices.Contains(from, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // unique returns ss without repeated values, in first-seen order; ss
 // itself when it has none.
 func unique[T comparable](ss []T) []T {

@@ -190,6 +190,16 @@ func uniqueWrites(t *testing.T, s *Store) {
 		t.Fatal(err)
 	}
 	must(t, s.DeleteProfile(ctx, DeleteProfileParams{ProfileID: "p1", ProfileRev: pr.Rev}))
+	// Composite, normalised and per-element unique values.
+	must(t, s.CreatePatron(ctx, &Patron{LibraryID: "l1", PatronID: "p1", Email: "iam@x.org"}))
+	must(t, s.ChangePatronEmail(ctx, ChangePatronEmailParams{LibraryID: "l1", PatronID: "p1", Email: "iam2@x.org"}))
+	must(t, s.DeletePatron(ctx, PatronKey{LibraryID: "l1", PatronID: "p1"}))
+	must(t, s.CreateLogin(ctx, &Login{LoginID: "l1", Email: "Iam@x.org"}))
+	must(t, s.ChangeLoginEmail(ctx, ChangeLoginEmailParams{LoginID: "l1", Email: "iam2@x.org"}))
+	must(t, s.DeleteLogin(ctx, "l1"))
+	must(t, s.CreateGear(ctx, &Gear{GearID: "t1", Barcodes: []string{"b1"}}))
+	must(t, s.ChangeGearBarcodes(ctx, ChangeGearBarcodesParams{GearID: "t1", Barcodes: []string{"b2"}}))
+	must(t, s.DeleteGear(ctx, "t1"))
 }
 
 // TestIAMPolicyDenialFailsLive checks, against DynamoDB Local, that a

@@ -9,6 +9,7 @@ import (
 	"iter"
 	"math"
 	"regexp"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -10641,6 +10642,2307 @@ func (s *Store) BooksOnShelf(ctx context.Context, keys []BookKey, shelf string) 
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return booksOnShelfMany.Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const createPatronStep1Condition = "attribute_not_exists(PK)"
+
+// createPatronStep1Input builds step 1 of CreatePatron, create Patron; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createPatronStep1Input(patron *Patron) (*dynamodb.PutItemInput, error) {
+	item, err := patron.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createPatronStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createPatronStep2Condition = "attribute_not_exists(PK)"
+
+// createPatronStep2Input builds step 2 of CreatePatron, claim
+// Patron.libraryId+email; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) createPatronStep2Input(patronLibraryIDEmailClaim *PatronLibraryIDEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := patronLibraryIDEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createPatronStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createPatronTx describes the steps of CreatePatron for the runtime.
+var createPatronTx = dyngen.Transaction{
+	Method: "CreatePatron",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Patron",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Patron.libraryId+email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreatePatron writes the Patron only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Patron holds its unique
+// values: each is claimed in the same transaction (ErrAlreadyExists from
+// the step "claim Patron.<attribute>"). One request: TransactWriteItems. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Patron
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: claim Patron.libraryId+email
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreatePatron(ctx context.Context, patron *Patron) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createPatronStep1Input(patron)); err != nil {
+		return createPatronTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactPut(s.createPatronStep2Input(&PatronLibraryIDEmailClaim{
+		Email:     patron.Email,
+		LibraryID: patron.LibraryID,
+		PatronID:  patron.PatronID,
+	})); err != nil {
+		return createPatronTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createPatronTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetPatron reads one Patron by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	ConsistentRead: true
+func (s *Store) GetPatron(ctx context.Context, key PatronKey) (*Patron, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(patronPK(key.LibraryID))
+	args.SK = args.Key(patronSK(key.PatronID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetPatron", Index: mainIndex, Consistent: true}, (*Patron).UnmarshalItem)
+}
+
+// PatronByEmailParams holds the inputs of PatronByEmail.
+type PatronByEmailParams struct {
+	LibraryID string
+	Email     string
+}
+
+// PatronByEmail reads the Patron holding these values of libraryId+email:
+// GetItem of its claim, then GetItem of the Patron (two requests);
+// ErrNotFound when no Patron holds it.
+//
+//	GetItem on table Main (the claim PatronLibraryIDEmailClaim)
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	then GetItem on table Main
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	  ConsistentRead: true
+func (s *Store) PatronByEmail(ctx context.Context, params PatronByEmailParams) (*Patron, error) {
+	libraryID := params.LibraryID
+	email := params.Email
+	var claim PatronLibraryIDEmailClaim
+	{
+		pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
+		if err != nil {
+			return nil, dyngen.Fail("PatronByEmail", err)
+		}
+		sk, err := patronLibraryIDEmailClaimSK(libraryID, email)
+		if err != nil {
+			return nil, dyngen.Fail("PatronByEmail", err)
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.mainTable),
+		})
+		if err != nil {
+			return nil, dyngen.Fail("PatronByEmail", err)
+		}
+		if out.Item == nil {
+			return nil, dyngen.Fail("PatronByEmail", ErrNotFound)
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, dyngen.Fail("PatronByEmail", err)
+		}
+	}
+	pk, err := patronPK(claim.LibraryID)
+	if err != nil {
+		return nil, dyngen.Fail("PatronByEmail", err)
+	}
+	sk, err := patronSK(claim.PatronID)
+	if err != nil {
+		return nil, dyngen.Fail("PatronByEmail", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, dyngen.Fail("PatronByEmail", err)
+	}
+	if out.Item == nil {
+		return nil, dyngen.Fail("PatronByEmail", ErrNotFound)
+	}
+	var v Patron
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, dyngen.Fail("PatronByEmail", err)
+	}
+	if v.LibraryID != libraryID || v.Email != email {
+		return nil, dyngen.Fail("PatronByEmail", ErrNotFound)
+	}
+	return &v, nil
+}
+
+// ChangePatronEmailParams holds the inputs of ChangePatronEmail.
+type ChangePatronEmailParams struct {
+	LibraryID string
+	PatronID  string
+	Email     string // the value set
+}
+
+const changePatronEmailStep1Update = "SET #email = :email"
+
+const changePatronEmailStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// changePatronEmailStep1Input builds step 1 of ChangePatronEmail, update
+// Patron; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) changePatronEmailStep1Input(libraryID string, patronID string, email string, email_ string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 180 {
+		return nil, &ItemError{Entity: "Patron", Attr: "email", Reason: "longer than its maxLength 180"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "Patron", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := patronPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := patronSK(patronID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changePatronEmailStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email":      &types.AttributeValueMemberS{Value: email},
+			":email_when": &types.AttributeValueMemberS{Value: email_},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changePatronEmailStep1Update),
+	}, nil
+}
+
+// changePatronEmailStep2Input builds step 2 of ChangePatronEmail, release
+// Patron.libraryId+email; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) changePatronEmailStep2Input(libraryID string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := patronLibraryIDEmailClaimSK(libraryID, email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const changePatronEmailStep3Condition = "attribute_not_exists(PK)"
+
+// changePatronEmailStep3Input builds step 3 of ChangePatronEmail, claim
+// Patron.libraryId+email; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) changePatronEmailStep3Input(patronLibraryIDEmailClaim *PatronLibraryIDEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := patronLibraryIDEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changePatronEmailStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// changePatronEmailTx describes the steps of ChangePatronEmail for the
+// runtime.
+var changePatronEmailTx = dyngen.Transaction{
+	Method: "ChangePatronEmail",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Patron",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Patron.libraryId+email",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Patron.libraryId+email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangePatronEmail updates the Patron and moves the claims of the unique
+// values it changes: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values read:
+// ErrConditionFailed when another call changed them in between, ErrNotFound
+// when there is no item, ErrAlreadyExists from the step "claim
+// Patron.<attribute>" when another Patron holds the new value. A failed
+// step gives a *TransactionError naming it; ErrTransactionConflict when
+// another transaction held one of its items at once, and changed nothing:
+// retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Patron
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	  UpdateExpression: SET #email = :email
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Patron.libraryId+email
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	step 3, Put on table Main: claim Patron.libraryId+email
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangePatronEmail(ctx context.Context, params ChangePatronEmailParams) error {
+	libraryID := params.LibraryID
+	patronID := params.PatronID
+	email := params.Email
+	pk, err := patronPK(libraryID)
+	if err != nil {
+		return dyngen.Fail("ChangePatronEmail", err)
+	}
+	sk, err := patronSK(patronID)
+	if err != nil {
+		return dyngen.Fail("ChangePatronEmail", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("ChangePatronEmail", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("ChangePatronEmail", ErrNotFound)
+	}
+	var old Patron
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("ChangePatronEmail", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.changePatronEmailStep1Input(libraryID, patronID, email, old.Email)); err != nil {
+		return changePatronEmailTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.LibraryID != libraryID || old.Email != email {
+		if step, err = dyngen.TransactDelete(s.changePatronEmailStep2Input(old.LibraryID, old.Email)); err != nil {
+			return changePatronEmailTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.changePatronEmailStep3Input(&PatronLibraryIDEmailClaim{
+			Email:     email,
+			LibraryID: libraryID,
+			PatronID:  patronID,
+		})); err != nil {
+			return changePatronEmailTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changePatronEmailTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// RenamePatronParams holds the inputs of RenamePatron.
+type RenamePatronParams struct {
+	LibraryID string
+	PatronID  string
+	Name      string // the value set
+}
+
+const renamePatronUpdate = "SET #name = :name"
+
+const renamePatronCondition = "attribute_exists(PK)"
+
+// RenamePatron changes a Patron and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	UpdateExpression: SET #name = :name
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) RenamePatron(ctx context.Context, params RenamePatronParams) (*Patron, error) {
+	in, err := s.renamePatronInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("RenamePatron", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("RenamePatron", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Patron
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("RenamePatron", err)
+	}
+	return &v, nil
+}
+
+// renamePatronInput builds the request of RenamePatron; the caller wraps
+// its errors.
+func (s *Store) renamePatronInput(params RenamePatronParams) (*dynamodb.UpdateItemInput, error) {
+	libraryID := params.LibraryID
+	patronID := params.PatronID
+	name := params.Name
+	if !utf8.ValidString(name) {
+		return nil, &ItemError{Entity: "Patron", Attr: "name", Reason: "not valid UTF-8"}
+	}
+	pk, err := patronPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := patronSK(patronID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(renamePatronCondition),
+		ExpressionAttributeNames:  map[string]string{"#name": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":name": &types.AttributeValueMemberS{Value: name}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(renamePatronUpdate),
+	}, nil
+}
+
+const savePatronStep1Condition = "#email = :email_when"
+
+// savePatronStep1Input builds step 1 of SavePatron, put Patron; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) savePatronStep1Input(patron *Patron, email string) (*dynamodb.PutItemInput, error) {
+	item, err := patron.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(savePatronStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#email": "email"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const savePatronStep2Condition = "attribute_not_exists(PK)"
+
+// savePatronStep2Input builds step 2 of SavePatron, put Patron (no item
+// read); its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) savePatronStep2Input(patron *Patron) (*dynamodb.PutItemInput, error) {
+	item, err := patron.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(savePatronStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// savePatronStep3Input builds step 3 of SavePatron, release
+// Patron.libraryId+email; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) savePatronStep3Input(libraryID string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := patronLibraryIDEmailClaimSK(libraryID, email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const savePatronStep4Condition = "attribute_not_exists(PK)"
+
+// savePatronStep4Input builds step 4 of SavePatron, claim
+// Patron.libraryId+email; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) savePatronStep4Input(patronLibraryIDEmailClaim *PatronLibraryIDEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := patronLibraryIDEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(savePatronStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// savePatronTx describes the steps of SavePatron for the runtime.
+var savePatronTx = dyngen.Transaction{
+	Method: "SavePatron",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Patron",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Patron (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Patron.libraryId+email",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Patron.libraryId+email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// SavePatron writes the Patron whole, replacing any item with its key, and
+// moves the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Patron.<attribute>" when
+// another Patron holds a new value. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Patron
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Put on table Main: put Patron (no item read)
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Delete on table Main: release Patron.libraryId+email
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	step 4, Put on table Main: claim Patron.libraryId+email
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) SavePatron(ctx context.Context, patron *Patron) error {
+	pk, err := patronPK(patron.LibraryID)
+	if err != nil {
+		return dyngen.Fail("SavePatron", err)
+	}
+	sk, err := patronSK(patron.PatronID)
+	if err != nil {
+		return dyngen.Fail("SavePatron", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("SavePatron", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.savePatronStep2Input(patron)); err != nil {
+			return savePatronTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.savePatronStep4Input(&PatronLibraryIDEmailClaim{
+			Email:     patron.Email,
+			LibraryID: patron.LibraryID,
+			PatronID:  patron.PatronID,
+		})); err != nil {
+			return savePatronTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	} else {
+		var old Patron
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("SavePatron", err)
+		}
+		if step, err = dyngen.TransactPut(s.savePatronStep1Input(patron, old.Email)); err != nil {
+			return savePatronTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+		if old.LibraryID != patron.LibraryID || old.Email != patron.Email {
+			if step, err = dyngen.TransactDelete(s.savePatronStep3Input(old.LibraryID, old.Email)); err != nil {
+				return savePatronTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+			if step, err = dyngen.TransactPut(s.savePatronStep4Input(&PatronLibraryIDEmailClaim{
+				Email:     patron.Email,
+				LibraryID: patron.LibraryID,
+				PatronID:  patron.PatronID,
+			})); err != nil {
+				return savePatronTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return savePatronTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deletePatronStep1Condition = "#email = :email_when"
+
+// deletePatronStep1Input builds step 1 of DeletePatron, delete Patron; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deletePatronStep1Input(libraryID string, patronID string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := patronPK(libraryID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := patronSK(patronID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deletePatronStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deletePatronStep2Input builds step 2 of DeletePatron, release
+// Patron.libraryId+email; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) deletePatronStep2Input(libraryID string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := patronLibraryIDEmailClaimSK(libraryID, email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deletePatronTx describes the steps of DeletePatron for the runtime.
+var deletePatronTx = dyngen.Transaction{
+	Method: "DeletePatron",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Patron",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Patron.libraryId+email",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeletePatron deletes the Patron with this key and releases the claims of
+// its unique values: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Patron
+//	  Key: PK = "LIBRARY#{libraryId}" AND SK = "PATRON#{patronId}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Patron.libraryId+email
+//	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
+//	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+func (s *Store) DeletePatron(ctx context.Context, key PatronKey) error {
+	libraryID := key.LibraryID
+	patronID := key.PatronID
+	pk, err := patronPK(libraryID)
+	if err != nil {
+		return dyngen.Fail("DeletePatron", err)
+	}
+	sk, err := patronSK(patronID)
+	if err != nil {
+		return dyngen.Fail("DeletePatron", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeletePatron", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Patron
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeletePatron", err)
+	}
+	if step, err = dyngen.TransactDelete(s.deletePatronStep1Input(libraryID, patronID, old.Email)); err != nil {
+		return deletePatronTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactDelete(s.deletePatronStep2Input(old.LibraryID, old.Email)); err != nil {
+		return deletePatronTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deletePatronTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const createLoginStep1Condition = "attribute_not_exists(PK)"
+
+// createLoginStep1Input builds step 1 of CreateLogin, create Login; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createLoginStep1Input(login *Login) (*dynamodb.PutItemInput, error) {
+	item, err := login.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createLoginStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createLoginStep2Condition = "attribute_not_exists(PK)"
+
+// createLoginStep2Input builds step 2 of CreateLogin, claim Login.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createLoginStep2Input(loginEmailClaim *LoginEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := loginEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createLoginStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createLoginTx describes the steps of CreateLogin for the runtime.
+var createLoginTx = dyngen.Transaction{
+	Method: "CreateLogin",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Login",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Login.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateLogin writes the Login only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Login holds its unique
+// values: each is claimed in the same transaction (ErrAlreadyExists from
+// the step "claim Login.<attribute>"). One request: TransactWriteItems. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Login
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: claim Login.email
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+func (s *Store) CreateLogin(ctx context.Context, login *Login) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createLoginStep1Input(login)); err != nil {
+		return createLoginTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactPut(s.createLoginStep2Input(&LoginEmailClaim{
+		Email:   strings.ToLower(login.Email),
+		LoginID: login.LoginID,
+	})); err != nil {
+		return createLoginTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createLoginTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetLogin reads one Login by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	ConsistentRead: true
+func (s *Store) GetLogin(ctx context.Context, loginID string) (*Login, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(loginPK(loginID))
+	args.SK = args.Key(loginSK(loginID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetLogin", Index: mainIndex, Consistent: true}, (*Login).UnmarshalItem)
+}
+
+// LoginByEmail reads the Login holding this email: GetItem of its claim,
+// then GetItem of the Login (two requests); ErrNotFound when no Login holds
+// it. Strings compare lower-cased (strings.ToLower): a value differing only
+// in case finds the item.
+//
+//	GetItem on table Main (the claim LoginEmailClaim)
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+//	then GetItem on table Main
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	  ConsistentRead: true
+func (s *Store) LoginByEmail(ctx context.Context, email string) (*Login, error) {
+	var claim LoginEmailClaim
+	{
+		pk, err := loginEmailClaimPK(strings.ToLower(email))
+		if err != nil {
+			return nil, dyngen.Fail("LoginByEmail", err)
+		}
+		sk, err := loginEmailClaimSK(strings.ToLower(email))
+		if err != nil {
+			return nil, dyngen.Fail("LoginByEmail", err)
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.mainTable),
+		})
+		if err != nil {
+			return nil, dyngen.Fail("LoginByEmail", err)
+		}
+		if out.Item == nil {
+			return nil, dyngen.Fail("LoginByEmail", ErrNotFound)
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, dyngen.Fail("LoginByEmail", err)
+		}
+	}
+	pk, err := loginPK(claim.LoginID)
+	if err != nil {
+		return nil, dyngen.Fail("LoginByEmail", err)
+	}
+	sk, err := loginSK(claim.LoginID)
+	if err != nil {
+		return nil, dyngen.Fail("LoginByEmail", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, dyngen.Fail("LoginByEmail", err)
+	}
+	if out.Item == nil {
+		return nil, dyngen.Fail("LoginByEmail", ErrNotFound)
+	}
+	var v Login
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, dyngen.Fail("LoginByEmail", err)
+	}
+	if strings.ToLower(v.Email) != strings.ToLower(email) {
+		return nil, dyngen.Fail("LoginByEmail", ErrNotFound)
+	}
+	return &v, nil
+}
+
+// ChangeLoginEmailParams holds the inputs of ChangeLoginEmail.
+type ChangeLoginEmailParams struct {
+	LoginID string
+	Email   string // the value set
+}
+
+const changeLoginEmailStep1Update = "SET #email = :email"
+
+const changeLoginEmailStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// changeLoginEmailStep1Input builds step 1 of ChangeLoginEmail, update
+// Login; its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) changeLoginEmailStep1Input(loginID string, email string, email_ string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 200 {
+		return nil, &ItemError{Entity: "Login", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "Login", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := loginPK(loginID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := loginSK(loginID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeLoginEmailStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email":      &types.AttributeValueMemberS{Value: email},
+			":email_when": &types.AttributeValueMemberS{Value: email_},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeLoginEmailStep1Update),
+	}, nil
+}
+
+// changeLoginEmailStep2Input builds step 2 of ChangeLoginEmail, release
+// Login.email; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) changeLoginEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := loginEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := loginEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const changeLoginEmailStep3Condition = "attribute_not_exists(PK)"
+
+// changeLoginEmailStep3Input builds step 3 of ChangeLoginEmail, claim
+// Login.email; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) changeLoginEmailStep3Input(loginEmailClaim *LoginEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := loginEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeLoginEmailStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// changeLoginEmailTx describes the steps of ChangeLoginEmail for the
+// runtime.
+var changeLoginEmailTx = dyngen.Transaction{
+	Method: "ChangeLoginEmail",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Login",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Login.email",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Login.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangeLoginEmail updates the Login and moves the claims of the unique
+// values it changes: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values read:
+// ErrConditionFailed when another call changed them in between, ErrNotFound
+// when there is no item, ErrAlreadyExists from the step "claim
+// Login.<attribute>" when another Login holds the new value. A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Login
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	  UpdateExpression: SET #email = :email
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Login.email
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+//	step 3, Put on table Main: claim Login.email
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangeLoginEmail(ctx context.Context, params ChangeLoginEmailParams) error {
+	loginID := params.LoginID
+	email := params.Email
+	pk, err := loginPK(loginID)
+	if err != nil {
+		return dyngen.Fail("ChangeLoginEmail", err)
+	}
+	sk, err := loginSK(loginID)
+	if err != nil {
+		return dyngen.Fail("ChangeLoginEmail", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("ChangeLoginEmail", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("ChangeLoginEmail", ErrNotFound)
+	}
+	var old Login
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("ChangeLoginEmail", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.changeLoginEmailStep1Input(loginID, email, old.Email)); err != nil {
+		return changeLoginEmailTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if strings.ToLower(old.Email) != strings.ToLower(email) {
+		if step, err = dyngen.TransactDelete(s.changeLoginEmailStep2Input(strings.ToLower(old.Email))); err != nil {
+			return changeLoginEmailTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.changeLoginEmailStep3Input(&LoginEmailClaim{
+			Email:   strings.ToLower(email),
+			LoginID: loginID,
+		})); err != nil {
+			return changeLoginEmailTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeLoginEmailTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deleteLoginStep1Condition = "#email = :email_when"
+
+// deleteLoginStep1Input builds step 1 of DeleteLogin, delete Login; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteLoginStep1Input(loginID string, email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := loginPK(loginID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := loginSK(loginID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteLoginStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#email": "email"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteLoginStep2Input builds step 2 of DeleteLogin, release Login.email;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteLoginStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := loginEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := loginEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteLoginTx describes the steps of DeleteLogin for the runtime.
+var deleteLoginTx = dyngen.Transaction{
+	Method: "DeleteLogin",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Login",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Login.email",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteLogin deletes the Login with this key and releases the claims of
+// its unique values: GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Login
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Delete on table Main: release Login.email
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+func (s *Store) DeleteLogin(ctx context.Context, loginID string) error {
+	pk, err := loginPK(loginID)
+	if err != nil {
+		return dyngen.Fail("DeleteLogin", err)
+	}
+	sk, err := loginSK(loginID)
+	if err != nil {
+		return dyngen.Fail("DeleteLogin", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteLogin", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Login
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteLogin", err)
+	}
+	if step, err = dyngen.TransactDelete(s.deleteLoginStep1Input(loginID, old.Email)); err != nil {
+		return deleteLoginTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactDelete(s.deleteLoginStep2Input(strings.ToLower(old.Email))); err != nil {
+		return deleteLoginTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteLoginTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const openLoginsStep1Condition = "attribute_not_exists(PK)"
+
+// openLoginsStep1Input builds step 1 of OpenLogins, create Login; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openLoginsStep1Input(login *Login) (*dynamodb.PutItemInput, error) {
+	item, err := login.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openLoginsStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openLoginsStep2Condition = "attribute_not_exists(PK)"
+
+// openLoginsStep2Input builds step 2 of OpenLogins, create Login; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openLoginsStep2Input(login *Login) (*dynamodb.PutItemInput, error) {
+	item, err := login.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openLoginsStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openLoginsStep3Condition = "attribute_not_exists(PK)"
+
+// openLoginsStep3Input builds step 3 of OpenLogins, claim Login.email; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openLoginsStep3Input(loginEmailClaim *LoginEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := loginEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openLoginsStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const openLoginsStep4Condition = "attribute_not_exists(PK)"
+
+// openLoginsStep4Input builds step 4 of OpenLogins, claim Login.email; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) openLoginsStep4Input(loginEmailClaim *LoginEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := loginEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(openLoginsStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// OpenLoginsParams holds the inputs of OpenLogins. A field named after an
+// attribute is that attribute's value in every step that takes it.
+type OpenLoginsParams struct {
+	// First is the item step 1 writes (create Login).
+	First *Login
+	// Second is the item step 2 writes (create Login).
+	Second *Login
+	// RequestToken, when not empty, is the call's ClientRequestToken, 1 to 36
+	// characters (ErrInvalidRequestToken otherwise): a call repeated with the
+	// same token within 10 minutes changes nothing again and succeeds, so a
+	// retry after a lost answer is safe. Without one, the SDK gives each call
+	// its own token, which makes only its own retries idempotent.
+	RequestToken string
+}
+
+// openLoginsTx describes the steps of OpenLogins for the runtime.
+var openLoginsTx = dyngen.Transaction{
+	Distinct: [][2]int{{0, 1}, {2, 3}},
+	Method:   "OpenLogins",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Login",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "create Login",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Login.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Login.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// Create two logins together; the transaction claims both emails,
+// lower-cased.
+//
+// OpenLogins writes its 4 steps in one transaction: all of them, or none. A
+// step that fails gives a *TransactionError naming it and wrapping its
+// error (ErrAlreadyExists, ErrTransactionConflict), with the SDK's
+// TransactionCanceledException.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Login
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: create Login
+//	  Key: PK = "LOGIN#{loginId}" AND SK = "LOGIN#{loginId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Main: claim Login.email
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 4, Put on table Main: claim Login.email
+//	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
+//	  	"UNIQUE#Login#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Steps 1 and 2, 3 and 4 may address one item, which DynamoDB refuses:
+// their keys are compared before the call (ErrSameItem).
+//
+// Give params.RequestToken to make a retried call idempotent.
+func (s *Store) OpenLogins(ctx context.Context, params OpenLoginsParams) error {
+	items := make([]types.TransactWriteItem, 4)
+	var err error
+	if params.First == nil {
+		return openLoginsTx.StepError(0, &ItemError{Entity: "Login", Reason: "no item: params.First is nil"})
+	}
+	writtenFirst := *params.First
+	if params.Second == nil {
+		return openLoginsTx.StepError(1, &ItemError{Entity: "Login", Reason: "no item: params.Second is nil"})
+	}
+	writtenSecond := *params.Second
+	if items[0], err = dyngen.TransactPut(s.openLoginsStep1Input(&writtenFirst)); err != nil {
+		return openLoginsTx.StepError(0, err)
+	}
+	if items[1], err = dyngen.TransactPut(s.openLoginsStep2Input(&writtenSecond)); err != nil {
+		return openLoginsTx.StepError(1, err)
+	}
+	if items[2], err = dyngen.TransactPut(s.openLoginsStep3Input(&LoginEmailClaim{
+		Email:   strings.ToLower(writtenFirst.Email),
+		LoginID: writtenFirst.LoginID,
+	})); err != nil {
+		return openLoginsTx.StepError(2, err)
+	}
+	if items[3], err = dyngen.TransactPut(s.openLoginsStep4Input(&LoginEmailClaim{
+		Email:   strings.ToLower(writtenSecond.Email),
+		LoginID: writtenSecond.LoginID,
+	})); err != nil {
+		return openLoginsTx.StepError(3, err)
+	}
+	if err := openLoginsTx.DistinctItems(items); err != nil {
+		return err
+	}
+	token, err := openLoginsTx.RequestToken(params.RequestToken)
+	if err != nil {
+		return err
+	}
+	in := &dynamodb.TransactWriteItemsInput{
+		ClientRequestToken: token,
+		TransactItems:      items,
+	}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return openLoginsTx.Err(err, in.TransactItems)
+	}
+	*params.First = writtenFirst
+	*params.Second = writtenSecond
+	return nil
+}
+
+const createGearStep1Condition = "attribute_not_exists(PK)"
+
+// createGearStep1Input builds step 1 of CreateGear, create Gear; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createGearStep1Input(gear *Gear) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createGearStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const createGearStep2Condition = "attribute_not_exists(PK)"
+
+// createGearStep2Input builds step 2 of CreateGear, claim Gear.barcodes;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createGearStep2Input(gearBarcodesClaim *GearBarcodesClaim) (*dynamodb.PutItemInput, error) {
+	item, err := gearBarcodesClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createGearStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createGearTx describes the steps of CreateGear for the runtime.
+var createGearTx = dyngen.Transaction{
+	Method: "CreateGear",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Gear",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Gear.barcodes",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// CreateGear writes the Gear only when no item has its key
+// (ErrAlreadyExists from step 1) and no other Gear holds its unique values:
+// each is claimed in the same transaction (ErrAlreadyExists from the step
+// "claim Gear.<attribute>"). One request: TransactWriteItems. A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: claim Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// The claims of barcodes are one per element: step 2 is sent for each
+// element.
+func (s *Store) CreateGear(ctx context.Context, gear *Gear) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createGearStep1Input(gear)); err != nil {
+		return createGearTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	for _, el := range dyngen.SetAdded(nil, gear.Barcodes) {
+		if step, err = dyngen.TransactPut(s.createGearStep2Input(&GearBarcodesClaim{
+			Barcodes: el,
+			GearID:   gear.GearID,
+		})); err != nil {
+			return createGearTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createGearTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// GetGear reads one Gear by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	ConsistentRead: true
+func (s *Store) GetGear(ctx context.Context, gearID string) (*Gear, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(gearPK(gearID))
+	args.SK = args.Key(gearSK(gearID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetGear", Index: mainIndex, Consistent: true}, (*Gear).UnmarshalItem)
+}
+
+// GearByBarcode reads the Gear holding this element of its set barcodes:
+// GetItem of its claim, then GetItem of the Gear (two requests);
+// ErrNotFound when no Gear holds it.
+//
+//	GetItem on table Main (the claim GearBarcodesClaim)
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	then GetItem on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConsistentRead: true
+func (s *Store) GearByBarcode(ctx context.Context, barcodes string) (*Gear, error) {
+	var claim GearBarcodesClaim
+	{
+		pk, err := gearBarcodesClaimPK(barcodes)
+		if err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+		sk, err := gearBarcodesClaimSK(barcodes)
+		if err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.mainTable),
+		})
+		if err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+		if out.Item == nil {
+			return nil, dyngen.Fail("GearByBarcode", ErrNotFound)
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, dyngen.Fail("GearByBarcode", err)
+		}
+	}
+	pk, err := gearPK(claim.GearID)
+	if err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	sk, err := gearSK(claim.GearID)
+	if err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	if out.Item == nil {
+		return nil, dyngen.Fail("GearByBarcode", ErrNotFound)
+	}
+	var v Gear
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, dyngen.Fail("GearByBarcode", err)
+	}
+	if len(dyngen.SetAdded(v.Barcodes, []string{barcodes})) != 0 {
+		return nil, dyngen.Fail("GearByBarcode", ErrNotFound)
+	}
+	return &v, nil
+}
+
+// ChangeGearBarcodesParams holds the inputs of ChangeGearBarcodes.
+type ChangeGearBarcodesParams struct {
+	GearID   string
+	Barcodes []string // the value set
+}
+
+const changeGearBarcodesStep1Update = "SET #barcodes = :barcodes"
+
+const changeGearBarcodesStep1Condition = "attribute_exists(PK) AND #barcodes = :barcodes_when"
+
+// changeGearBarcodesStep1Input builds step 1 of ChangeGearBarcodes, update
+// Gear; its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) changeGearBarcodesStep1Input(gearID string, barcodes []string, barcodes_ []string) (*dynamodb.UpdateItemInput, error) {
+	if len(barcodes) > 8 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "more than its maxItems 8 elements"}
+	}
+	if !dyngen.ValidStrings(barcodes) {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if len(barcodes) == 0 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeGearBarcodesStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":barcodes":      dyngen.StringSetValue(barcodes),
+			":barcodes_when": dyngen.StringSetValue(barcodes_),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeGearBarcodesStep1Update),
+	}, nil
+}
+
+const changeGearBarcodesStep2Update = "SET #barcodes = :barcodes"
+
+const changeGearBarcodesStep2Condition = "attribute_exists(PK) AND attribute_not_exists(#barcodes)"
+
+// changeGearBarcodesStep2Input builds step 2 of ChangeGearBarcodes, update
+// Gear (its set read empty); its errors are a KeyError or an ItemError,
+// which the caller wraps.
+func (s *Store) changeGearBarcodesStep2Input(gearID string, barcodes []string) (*dynamodb.UpdateItemInput, error) {
+	if len(barcodes) > 8 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "more than its maxItems 8 elements"}
+	}
+	if !dyngen.ValidStrings(barcodes) {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "holds a string that is not valid UTF-8"}
+	}
+	if len(barcodes) == 0 {
+		return nil, &ItemError{Entity: "Gear", Attr: "barcodes", Reason: "an empty set, which DynamoDB does not store"}
+	}
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(changeGearBarcodesStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":barcodes": dyngen.StringSetValue(barcodes)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(changeGearBarcodesStep2Update),
+	}, nil
+}
+
+// changeGearBarcodesStep3Input builds step 3 of ChangeGearBarcodes, release
+// Gear.barcodes; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeGearBarcodesStep3Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearBarcodesClaimPK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearBarcodesClaimSK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const changeGearBarcodesStep4Condition = "attribute_not_exists(PK)"
+
+// changeGearBarcodesStep4Input builds step 4 of ChangeGearBarcodes, claim
+// Gear.barcodes; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeGearBarcodesStep4Input(gearBarcodesClaim *GearBarcodesClaim) (*dynamodb.PutItemInput, error) {
+	item, err := gearBarcodesClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeGearBarcodesStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// changeGearBarcodesTx describes the steps of ChangeGearBarcodes for the
+// runtime.
+var changeGearBarcodesTx = dyngen.Transaction{
+	Method: "ChangeGearBarcodes",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Gear",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update Gear (its set read empty)",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Gear.barcodes",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Gear.barcodes",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangeGearBarcodes updates the Gear and moves the claims of the unique
+// values it changes: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values read:
+// ErrConditionFailed when another call changed them in between, ErrNotFound
+// when there is no item, ErrAlreadyExists from the step "claim
+// Gear.<attribute>" when another Gear holds the new value. A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  UpdateExpression: SET #barcodes = :barcodes
+//	  ConditionExpression: attribute_exists(PK) AND #barcodes =
+//	  	:barcodes_when
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 2, Update on table Main: update Gear (its set read empty)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  UpdateExpression: SET #barcodes = :barcodes
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	attribute_not_exists(#barcodes)
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 3, Delete on table Main: release Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	step 4, Put on table Main: claim Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item whose barcodes was read empty, step 2 is sent instead of
+// step 1.
+//
+// The claims of barcodes are one per element: step 4 is sent for each
+// element the write takes, step 3 for each it releases; an element the set
+// read and the set written both hold sends neither.
+//
+// The release and claim steps of a value are sent only when the value
+// changes.
+func (s *Store) ChangeGearBarcodes(ctx context.Context, params ChangeGearBarcodesParams) error {
+	gearID := params.GearID
+	barcodes := params.Barcodes
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("ChangeGearBarcodes", ErrNotFound)
+	}
+	var old Gear
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("ChangeGearBarcodes", err)
+	}
+	if len(old.Barcodes) == 0 {
+		if step, err = dyngen.TransactUpdate(s.changeGearBarcodesStep2Input(gearID, barcodes)); err != nil {
+			return changeGearBarcodesTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.changeGearBarcodesStep1Input(gearID, barcodes, old.Barcodes)); err != nil {
+			return changeGearBarcodesTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(barcodes, old.Barcodes) {
+		if step, err = dyngen.TransactDelete(s.changeGearBarcodesStep3Input(el)); err != nil {
+			return changeGearBarcodesTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	for _, el := range dyngen.SetAdded(old.Barcodes, barcodes) {
+		if step, err = dyngen.TransactPut(s.changeGearBarcodesStep4Input(&GearBarcodesClaim{
+			Barcodes: el,
+			GearID:   gearID,
+		})); err != nil {
+			return changeGearBarcodesTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeGearBarcodesTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const saveGearStep1Condition = "#barcodes = :barcodes_when"
+
+// saveGearStep1Input builds step 1 of SaveGear, put Gear; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep1Input(gear *Gear, barcodes []string) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":barcodes_when": dyngen.StringSetValue(barcodes)},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveGearStep2Condition = "attribute_not_exists(PK)"
+
+// saveGearStep2Input builds step 2 of SaveGear, put Gear (no item read);
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep2Input(gear *Gear) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveGearStep3Condition = "attribute_not_exists(#barcodes)"
+
+// saveGearStep3Input builds step 3 of SaveGear, put Gear (its set read
+// empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) saveGearStep3Input(gear *Gear) (*dynamodb.PutItemInput, error) {
+	item, err := gear.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep3Condition),
+		ExpressionAttributeNames:            map[string]string{"#barcodes": "barcodes"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveGearStep4Input builds step 4 of SaveGear, release Gear.barcodes; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep4Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearBarcodesClaimPK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearBarcodesClaimSK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+const saveGearStep5Condition = "attribute_not_exists(PK)"
+
+// saveGearStep5Input builds step 5 of SaveGear, claim Gear.barcodes; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveGearStep5Input(gearBarcodesClaim *GearBarcodesClaim) (*dynamodb.PutItemInput, error) {
+	item, err := gearBarcodesClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveGearStep5Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveGearTx describes the steps of SaveGear for the runtime.
+var saveGearTx = dyngen.Transaction{
+	Method: "SaveGear",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Gear",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Gear (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Gear (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Gear.barcodes",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim Gear.barcodes",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// SaveGear writes the Gear whole, replacing any item with its key, and
+// moves the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Gear.<attribute>" when
+// another Gear holds a new value. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: #barcodes = :barcodes_when
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 2, Put on table Main: put Gear (no item read)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Main: put Gear (its set read empty)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(#barcodes)
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 4, Delete on table Main: release Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	step 5, Put on table Main: claim Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item whose barcodes was read empty, step 3 is sent instead of
+// step 1.
+//
+// The claims of barcodes are one per element: step 5 is sent for each
+// element the write takes, step 4 for each it releases; an element the set
+// read and the set written both hold sends neither.
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) SaveGear(ctx context.Context, gear *Gear) error {
+	pk, err := gearPK(gear.GearID)
+	if err != nil {
+		return dyngen.Fail("SaveGear", err)
+	}
+	sk, err := gearSK(gear.GearID)
+	if err != nil {
+		return dyngen.Fail("SaveGear", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("SaveGear", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.saveGearStep2Input(gear)); err != nil {
+			return saveGearTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		for _, el := range dyngen.SetAdded(nil, gear.Barcodes) {
+			if step, err = dyngen.TransactPut(s.saveGearStep5Input(&GearBarcodesClaim{
+				Barcodes: el,
+				GearID:   gear.GearID,
+			})); err != nil {
+				return saveGearTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	} else {
+		var old Gear
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("SaveGear", err)
+		}
+		if len(old.Barcodes) == 0 {
+			if step, err = dyngen.TransactPut(s.saveGearStep3Input(gear)); err != nil {
+				return saveGearTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		} else {
+			if step, err = dyngen.TransactPut(s.saveGearStep1Input(gear, old.Barcodes)); err != nil {
+				return saveGearTx.StepError(0, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 0)
+		}
+		for _, el := range dyngen.SetAdded(gear.Barcodes, old.Barcodes) {
+			if step, err = dyngen.TransactDelete(s.saveGearStep4Input(el)); err != nil {
+				return saveGearTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+		for _, el := range dyngen.SetAdded(old.Barcodes, gear.Barcodes) {
+			if step, err = dyngen.TransactPut(s.saveGearStep5Input(&GearBarcodesClaim{
+				Barcodes: el,
+				GearID:   gear.GearID,
+			})); err != nil {
+				return saveGearTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return saveGearTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deleteGearStep1Condition = "#barcodes = :barcodes_when"
+
+// deleteGearStep1Input builds step 1 of DeleteGear, delete Gear; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteGearStep1Input(gearID string, barcodes []string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteGearStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#barcodes": "barcodes"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":barcodes_when": dyngen.StringSetValue(barcodes)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const deleteGearStep2Condition = "attribute_not_exists(#barcodes)"
+
+// deleteGearStep2Input builds step 2 of DeleteGear, delete Gear (its set
+// read empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) deleteGearStep2Input(gearID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteGearStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#barcodes": "barcodes"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteGearStep3Input builds step 3 of DeleteGear, release Gear.barcodes;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteGearStep3Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := gearBarcodesClaimPK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := gearBarcodesClaimSK(barcodes)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteGearTx describes the steps of DeleteGear for the runtime.
+var deleteGearTx = dyngen.Transaction{
+	Method: "DeleteGear",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Gear",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "delete Gear (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release Gear.barcodes",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteGear deletes the Gear with this key and releases the claims of its
+// unique values: GetItem, then TransactWriteItems (two requests). Deleting
+// an item that does not exist is no error; ErrConditionFailed when another
+// call changed its unique values in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Gear
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: #barcodes = :barcodes_when
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 2, Delete on table Main: delete Gear (its set read empty)
+//	  Key: PK = "GEAR#{gearId}" AND SK = "GEAR#{gearId}"
+//	  ConditionExpression: attribute_not_exists(#barcodes)
+//	  ExpressionAttributeNames: #barcodes="barcodes"
+//	step 3, Delete on table Main: release Gear.barcodes
+//	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
+//	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//
+// Over an item whose barcodes was read empty, step 2 is sent instead of
+// step 1.
+//
+// The claims of barcodes are one per element: step 3 is sent for each
+// element read.
+func (s *Store) DeleteGear(ctx context.Context, gearID string) error {
+	pk, err := gearPK(gearID)
+	if err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	sk, err := gearSK(gearID)
+	if err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Gear
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteGear", err)
+	}
+	if len(old.Barcodes) == 0 {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep2Input(gearID)); err != nil {
+			return deleteGearTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep1Input(gearID, old.Barcodes)); err != nil {
+			return deleteGearTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(nil, old.Barcodes) {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep3Input(el)); err != nil {
+			return deleteGearTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteGearTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }

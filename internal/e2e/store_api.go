@@ -563,6 +563,66 @@ type StoreAPI interface {
 	// DropGauges deletes the Gauge of each key of keys in one transaction: all
 	// of them, or none.
 	DropGauges(ctx context.Context, keys []GaugeKey) error
+	// CreatePatron writes the Patron only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Patron holds its unique
+	// values: each is claimed in the same transaction (ErrAlreadyExists from
+	// the step "claim Patron.<attribute>").
+	CreatePatron(ctx context.Context, patron *Patron) error
+	// GetPatron reads one Patron by its primary key.
+	GetPatron(ctx context.Context, key PatronKey) (*Patron, error)
+	// PatronByEmail reads the Patron holding these values of libraryId+email:
+	// GetItem of its claim, then GetItem of the Patron (two requests).
+	PatronByEmail(ctx context.Context, params PatronByEmailParams) (*Patron, error)
+	// ChangePatronEmail updates the Patron and moves the claims of the unique
+	// values it changes: GetItem, then TransactWriteItems (two requests).
+	ChangePatronEmail(ctx context.Context, params ChangePatronEmailParams) error
+	// RenamePatron changes a Patron and returns it as it is after the change.
+	RenamePatron(ctx context.Context, params RenamePatronParams) (*Patron, error)
+	// SavePatron writes the Patron whole, replacing any item with its key, and
+	// moves the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	SavePatron(ctx context.Context, patron *Patron) error
+	// DeletePatron deletes the Patron with this key and releases the claims of
+	// its unique values: GetItem, then TransactWriteItems (two requests).
+	DeletePatron(ctx context.Context, key PatronKey) error
+	// CreateLogin writes the Login only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Login holds its unique
+	// values: each is claimed in the same transaction (ErrAlreadyExists from
+	// the step "claim Login.<attribute>").
+	CreateLogin(ctx context.Context, login *Login) error
+	// GetLogin reads one Login by its primary key.
+	GetLogin(ctx context.Context, loginID string) (*Login, error)
+	// LoginByEmail reads the Login holding this email: GetItem of its claim,
+	// then GetItem of the Login (two requests).
+	LoginByEmail(ctx context.Context, email string) (*Login, error)
+	// ChangeLoginEmail updates the Login and moves the claims of the unique
+	// values it changes: GetItem, then TransactWriteItems (two requests).
+	ChangeLoginEmail(ctx context.Context, params ChangeLoginEmailParams) error
+	// DeleteLogin deletes the Login with this key and releases the claims of
+	// its unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteLogin(ctx context.Context, loginID string) error
+	// OpenLogins writes its 4 steps in one transaction: all of them, or none.
+	OpenLogins(ctx context.Context, params OpenLoginsParams) error
+	// CreateGear writes the Gear only when no item has its key
+	// (ErrAlreadyExists from step 1) and no other Gear holds its unique values:
+	// each is claimed in the same transaction (ErrAlreadyExists from the step
+	// "claim Gear.<attribute>").
+	CreateGear(ctx context.Context, gear *Gear) error
+	// GetGear reads one Gear by its primary key.
+	GetGear(ctx context.Context, gearID string) (*Gear, error)
+	// GearByBarcode reads the Gear holding this element of its set barcodes:
+	// GetItem of its claim, then GetItem of the Gear (two requests).
+	GearByBarcode(ctx context.Context, barcodes string) (*Gear, error)
+	// ChangeGearBarcodes updates the Gear and moves the claims of the unique
+	// values it changes: GetItem, then TransactWriteItems (two requests).
+	ChangeGearBarcodes(ctx context.Context, params ChangeGearBarcodesParams) error
+	// SaveGear writes the Gear whole, replacing any item with its key, and
+	// moves the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	SaveGear(ctx context.Context, gear *Gear) error
+	// DeleteGear deletes the Gear with this key and releases the claims of its
+	// unique values: GetItem, then TransactWriteItems (two requests).
+	DeleteGear(ctx context.Context, gearID string) error
 }
 
 // *Store implements StoreAPI.

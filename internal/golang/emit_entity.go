@@ -255,6 +255,9 @@ func valueConds(ent *model.Entity, a *model.Attribute, v jen.Code) []condition {
 	if a.MaxLength > 0 && a.Type == model.String {
 		check(jen.Qual("unicode/utf8", "RuneCountInString").Call(v).Op(">").Lit(a.MaxLength), fmt.Sprintf("longer than its maxLength %d", a.MaxLength))
 	}
+	if a.MaxItems > 0 {
+		check(jen.Len(v).Op(">").Lit(a.MaxItems), fmt.Sprintf("more than its maxItems %d elements", a.MaxItems))
+	}
 	if a.Type == model.Enum {
 		check(jen.Op("!").Add(dot(v, "Valid")).Call(), "not one of "+strings.Join(quoteAll(a.Values), ", "))
 	}

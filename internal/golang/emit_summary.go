@@ -128,7 +128,17 @@ func (m *method) summary() string {
 		s = m.copyGetSummary()
 	case plan.FormLookup:
 		u := m.pp.Unique
-		s = fmt.Sprintf("%s reads the %s holding this %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", p.GoName, ent.GoName, u.Value.Attr.Name, ent.GoName, ent.GoName)
+		what := "this " + u.Value.Label()
+		if u.Value.Each {
+			what = "this element of its set " + u.Value.Label()
+		}
+		if len(u.Value.Attrs) > 1 {
+			what = "these values of " + u.Value.Label()
+		}
+		s = fmt.Sprintf("%s reads the %s holding %s: GetItem of its claim, then GetItem of the %s (two requests); ErrNotFound when no %s holds it.", p.GoName, ent.GoName, what, ent.GoName, ent.GoName)
+		if u.Value.Lower {
+			s += " Strings compare lower-cased (strings.ToLower): a value differing only in case finds the item."
+		}
 	}
 	return s
 }

@@ -319,7 +319,7 @@ func (m *method) stepCalls(g *jen.Group, fail func(jen.Code) jen.Code, itemType 
 			}
 			if a.Build != nil {
 				// A claim, built from the fields of an item.
-				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return input(b.Input).Dot(b.Field) }))
+				args = append(args, m.claimCode(a, func(b *plan.Arg) jen.Code { return lower(b, input(b.Input).Dot(b.Field)) }))
 				continue
 			}
 			v := input(a.Input)

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,30 +34,45 @@ func (m *method) uniqueWrite() {
 		m.readClock(g)
 		fail := m.fail()
 		stepVar := m.local("step")
-		// add emits the building of steps' requests, each made a
+		el := m.local("el")
+		// one emits the building of step i's request, made a
 		// transaction's item by the runtime's wrapper of its action, and
-		// their adding to items and keep.
+		// its adding to items and keep.
+		one := func(g *jen.Group, i int) {
+			s := tx.Steps[i]
+			var args []jen.Code
+			for j, q := range s.Plan.Params {
+				if s.Step.Count != nil {
+					args = append(args, m.countArgCode(s, q, s.Args[j], m.argCode))
+					continue
+				}
+				v := m.argCode(s.Args[j])
+				if (s.Step.Claim != nil || s.Step.Copy != nil) && q.Attr != nil && q.Attr.Type == model.Enum {
+					// The claim's enum type from the owner's.
+					v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
+				}
+				args = append(args, v)
+			}
+			g.If(jen.List(jen.Id(stepVar), m.id("err")).Op("=").Add(rt(stepWrappers[s.Action])).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), m.id("err").Op("!=").Nil()).Block(
+				jen.Return(txVar.Clone().Dot("StepError").Call(jen.Lit(i), m.id("err"))),
+			)
+			g.Id(itemsVar).Op("=").Append(jen.Id(itemsVar), jen.Id(stepVar))
+			g.Id(keepVar).Op("=").Append(jen.Id(keepVar), jen.Lit(i))
+		}
+		// each emits step i once per element of the set over: a claim of
+		// an element, taken or released.
+		each := func(g *jen.Group, i int, over jen.Code) {
+			g.For(jen.List(jen.Id("_"), jen.Id(el)).Op(":=").Range().Add(over)).BlockFunc(func(g *jen.Group) { one(g, i) })
+		}
+		// add emits the steps, each of a set's claims once per element
+		// (of the set written for a take, of the set read for a release).
 		add := func(g *jen.Group, steps ...int) {
 			for _, i := range steps {
-				s := tx.Steps[i]
-				var args []jen.Code
-				for j, q := range s.Plan.Params {
-					if s.Step.Count != nil {
-						args = append(args, m.countArgCode(s, q, s.Args[j], m.argCode))
-						continue
-					}
-					v := m.argCode(s.Args[j])
-					if (s.Step.Claim != nil || s.Step.Copy != nil) && q.Attr != nil && q.Attr.Type == model.Enum {
-						// The claim's enum type from the owner's.
-						v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
-					}
-					args = append(args, v)
+				if set := m.elemSet(tx.Steps[i]); set != nil {
+					each(g, i, rt("SetAdded").Call(jen.Nil(), set))
+					continue
 				}
-				g.If(jen.List(jen.Id(stepVar), m.id("err")).Op("=").Add(rt(stepWrappers[s.Action])).Call(m.id("s").Dot(s.Plan.Pattern.InputMethod()).Call(args...)), m.id("err").Op("!=").Nil()).Block(
-					jen.Return(txVar.Clone().Dot("StepError").Call(jen.Lit(i), m.id("err"))),
-				)
-				g.Id(itemsVar).Op("=").Append(jen.Id(itemsVar), jen.Id(stepVar))
-				g.Id(keepVar).Op("=").Append(jen.Id(keepVar), jen.Lit(i))
+				one(g, i)
 			}
 		}
 		// sends emits what the write does: fail, return, or add its
@@ -73,9 +89,40 @@ func (m *method) uniqueWrite() {
 				g.Return(jen.Nil())
 				return
 			}
-			add(g, s.Steps...)
+			if e := s.Empty; e != nil {
+				rest := slices.DeleteFunc(slices.Clone(s.Steps), func(i int) bool { return i == e.Own })
+				g.If(jen.Len(m.id("old").Dot(e.Attr.GoName)).Op("==").Lit(0)).BlockFunc(func(g *jen.Group) {
+					add(g, e.Empty)
+				}).Else().BlockFunc(func(g *jen.Group) {
+					add(g, e.Own)
+				})
+				add(g, rest...)
+			} else {
+				add(g, s.Steps...)
+			}
 			for _, mv := range s.Moves {
-				g.If(m.id("old").Dot(mv.Attr.GoName).Op("!=").Add(m.argCode(mv.New))).BlockFunc(func(g *jen.Group) {
+				if mv.Each {
+					// The elements read that the new set does not hold,
+					// and the new ones the set read does not hold.
+					was, now := m.id("old").Dot(mv.Attrs[0].GoName), m.argCode(setArg(mv.New[0]))
+					each(g, mv.Release, rt("SetAdded").Call(now, was))
+					each(g, mv.Take, rt("SetAdded").Call(was, now))
+					continue
+				}
+				var changed *jen.Statement
+				for i, a := range mv.Attrs {
+					var was jen.Code = m.id("old").Dot(a.GoName)
+					if mv.New[i].Lower {
+						was = jen.Qual("strings", "ToLower").Call(was)
+					}
+					c := jen.Add(was).Op("!=").Add(m.argCode(mv.New[i]))
+					if changed == nil {
+						changed = c
+					} else {
+						changed = changed.Op("||").Add(c)
+					}
+				}
+				g.If(changed).BlockFunc(func(g *jen.Group) {
 					add(g, mv.Release, mv.Take)
 				})
 			}
@@ -135,6 +182,51 @@ func (m *method) uniqueWrite() {
 	m.f.Line()
 }
 
+// takeOf and releaseOf are the indexes of the steps that take and
+// release the claims of c, or -1.
+func takeOf(tx *plan.Transaction, c *model.Unique) int    { return roleOf(tx, c, model.TakeStep) }
+func releaseOf(tx *plan.Transaction, c *model.Unique) int { return roleOf(tx, c, model.ReleaseStep) }
+
+func roleOf(tx *plan.Transaction, c *model.Unique, role model.StepRole) int {
+	for i, s := range tx.Steps {
+		if s.Step.Claim == c && s.Step.Role == role {
+			return i
+		}
+	}
+	return -1
+}
+
+// setElemType is the Go type of an element of set a.
+func setElemType(a *model.Attribute) jen.Code {
+	if a.Type == model.IntSet {
+		return jen.Int64()
+	}
+	return jen.String()
+}
+
+// setArg is a, the set rather than one of its elements.
+func setArg(a *plan.Arg) *plan.Arg {
+	c := *a
+	c.Elem = false
+	return &c
+}
+
+// elemSet is the set whose elements step s is sent once for (a claim of
+// a set's elements), or nil.
+func (m *method) elemSet(s *plan.Step) jen.Code {
+	for _, a := range s.Args {
+		if a.Elem {
+			return m.argCode(setArg(a))
+		}
+		for _, b := range a.Build {
+			if b.Elem {
+				return m.argCode(setArg(b))
+			}
+		}
+	}
+	return nil
+}
+
 // readKey is the value of a key attribute of the item a write reads
 // first: its key parameter, or the field of the item a put writes.
 func (m *method) readKey(a *model.Attribute) jen.Code {
@@ -157,9 +249,22 @@ func (m *method) argCode(a *plan.Arg) jen.Code {
 	if a.Const != nil {
 		return constCode(a.Const)
 	}
+	if a.Elem {
+		// The element of the set the step is sent for.
+		return jen.Id(m.local("el"))
+	}
 	v := jen.Id(a.Input.Field)
 	if a.Field != "" {
 		v = v.Dot(a.Field)
+	}
+	return lower(a, v)
+}
+
+// lower is v, lower-cased when the plan says the claim holds it so (a
+// value of normalize: lower).
+func lower(a *plan.Arg, v jen.Code) jen.Code {
+	if a.Lower {
+		return jen.Qual("strings", "ToLower").Call(v)
 	}
 	return v
 }
@@ -238,6 +343,25 @@ func (m *method) uniqueDoc() {
 			comment(m.f, "\t  "+l)
 		}
 	}
+	if u := m.pp.Unique; u.Present != nil && u.Present.Empty != nil {
+		comment(m.f, "")
+		commentf(m.f, "Over an item whose %s was read empty, step %d is sent instead of step %d.", u.Present.Empty.Attr.Name, u.Present.Empty.Empty+1, u.Present.Empty.Own+1)
+	}
+	for _, s := range m.pp.Tx.Steps {
+		if c := s.Step.Claim; c != nil && c.Each {
+			take, release := takeOf(m.pp.Tx, c), releaseOf(m.pp.Tx, c)
+			comment(m.f, "")
+			switch {
+			case take >= 0 && release >= 0:
+				commentf(m.f, "The claims of %s are one per element: step %d is sent for each element the write takes, step %d for each it releases; an element the set read and the set written both hold sends neither.", c.Label(), take+1, release+1)
+			case take >= 0:
+				commentf(m.f, "The claims of %s are one per element: step %d is sent for each element.", c.Label(), take+1)
+			default:
+				commentf(m.f, "The claims of %s are one per element: step %d is sent for each element read.", c.Label(), release+1)
+			}
+			break
+		}
+	}
 	switch u := m.pp.Unique; {
 	case u.Present != nil && len(u.Present.Counts) > 0:
 		m.countDoc()
@@ -270,15 +394,29 @@ func (m *method) lookupGet() {
 	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
 		fail := m.fail(jen.Nil())
-		value := m.keyParam(u.Value.Attr)
+		owner := u.Value.Owner
+		// value is the caller's value of the owner's attribute a, as the
+		// claim holds it (lower-cased for normalize: lower).
+		value := func(a *model.Attribute) jen.Code {
+			if u.Value.Each {
+				// The element, a parameter of the claim's attribute.
+				return m.keyParam(claim.Attr(a.Name))
+			}
+			v := m.keyParam(a)
+			if u.Value.Normalized(a) {
+				return jen.Qual("strings", "ToLower").Call(v)
+			}
+			return v
+		}
 		c, out := m.local("claim"), m.local("out")
 		g.Var().Id(c).Id(claim.GoName)
 		g.BlockFunc(func(g *jen.Group) {
 			key := m.primaryKeyMap(g, claim, func(a *model.Attribute) jen.Code {
+				v := value(owner.Attr(a.Name))
 				if a.Type == model.Enum {
-					return jen.Id(model.EnumType(claim, a)).Call(value)
+					return jen.Id(model.EnumType(claim, a)).Call(v)
 				}
-				return value
+				return v
 			}, fail)
 			m.sendGet(g, out, key, fail, nil)
 			g.If(m.id("err").Op(":=").Id(c).Dot("UnmarshalItem").Call(jen.Id(out).Dot("Item")), m.id("err").Op("!=").Nil()).Block(fail(m.id("err")))
@@ -300,7 +438,25 @@ func (m *method) lookupGet() {
 		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
 		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
 		// The item changed its value after the claim was read.
-		g.If(m.id("v").Dot(u.Value.Attr.GoName).Op("!=").Add(value)).Block(fail(jen.Id("ErrNotFound")))
+		var changed *jen.Statement
+		for _, a := range u.Value.Attrs {
+			if u.Value.Each {
+				// The set no longer holds the element.
+				changed = jen.Len(rt("SetAdded").Call(m.id("v").Dot(a.GoName), jen.Index().Add(setElemType(a)).Values(value(a)))).Op("!=").Lit(0)
+				continue
+			}
+			var held jen.Code = m.id("v").Dot(a.GoName)
+			if u.Value.Normalized(a) {
+				held = jen.Qual("strings", "ToLower").Call(held)
+			}
+			ch := jen.Add(held).Op("!=").Add(value(a))
+			if changed == nil {
+				changed = ch
+			} else {
+				changed = changed.Op("||").Add(ch)
+			}
+		}
+		g.If(changed).Block(fail(jen.Id("ErrNotFound")))
 		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()

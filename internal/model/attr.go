@@ -59,6 +59,7 @@ type Attribute struct {
 	Default   *Const
 	Min, Max  *Bound // int, float
 	MaxLength int    // string, path: in characters; 0 means unbounded
+	MaxItems  int    // strings, stringSet, intSet: elements; 0 means unbounded
 	Values    []string
 	Format    TimeFormat // time
 	Separator rune       // path: the separator between its elements

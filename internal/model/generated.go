@@ -357,7 +357,7 @@ var (
 		"aws", "context", RuntimeImport, "dynamodb", "errors", "iter", "math", "regexp", "strconv", "strings", "time", "types", "utf8",
 	}
 	MethodLocals = []string{
-		"args", "check", "claim", "ctx", "dayBefore", "dec", "del", "err", "expr", "failed", "found", "h", "i",
+		"args", "check", "claim", "ctx", "dayBefore", "dec", "del", "el", "err", "expr", "failed", "found", "h", "i",
 		"in", "instantBefore", "item", "items", "j", "k", "keep", "keyAttr", "keyMap", "keyOrder",
 		"keys", "names", "now", "ok", "old", "out", "page", "pk", "remove",
 		"reqs", "requestAt", "res", "s", "seen", "set", "sk", "stamped", "step", "token", "v",

@@ -171,13 +171,15 @@ type Binding struct {
 func (s *Step) Action() string {
 	switch {
 	case s.Claim != nil && s.Role == TakeStep:
-		return "claim " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
+		return "claim " + s.Claim.Owner.Name + "." + s.Claim.Label()
 	case s.Claim != nil:
-		return "release " + s.Claim.Owner.Name + "." + s.Claim.Attr.Name
+		return "release " + s.Claim.Owner.Name + "." + s.Claim.Label()
 	case s.Count != nil:
 		return "count " + s.Count.Owner.Name + " in " + s.Count.Name
 	case s.Copy != nil:
 		return s.Copy.action(s.Role)
+	case s.Role == EmptyStep:
+		return string(s.Op) + " " + s.Entity().Name + " (its set read empty)"
 	case s.Role == AbsentStep:
 		return "put " + s.Entity().Name + " (no item read)"
 	}

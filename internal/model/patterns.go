@@ -118,7 +118,7 @@ func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
 			continue
 		}
 		if u := e.ClaimOf; u != nil {
-			r.errorf(n.Pos, "%s is the claim of %s's unique %s, which dyngen writes with the %s; read the %s by it with get: %s, by: [%s]", e.Name, u.Owner.Name, u.Attr.Name, u.Owner.Name, u.Owner.Name, u.Owner.Name, u.Attr.Name)
+			r.errorf(n.Pos, "%s is the claim of %s's unique %s, which dyngen writes with the %s; read the %s by it with get: %s, by: [%s]", e.Name, u.Owner.Name, u.Label(), u.Owner.Name, u.Owner.Name, u.Owner.Name, strings.Join(strings.Split(u.Label(), "+"), ", "))
 			ok = false
 			continue
 		}
@@ -536,7 +536,7 @@ func (r *resolver) itemConsts(p *Pattern, sp *spec.Pattern) {
 			r.errorf(sc.Attr.Pos, "%s %s can't set %s: it is %s, which the generated code sets itself; remove it from set", p.Op, p.Name, a.Name, role)
 			return false
 		}
-		if slices.ContainsFunc(e.Unique, func(u *Unique) bool { return u.Attr == a }) {
+		if len(e.UniquesWith(a)) > 0 {
 			r.errorf(sc.Attr.Pos, "%s %s can't set %s to a constant: %s is a unique value of %s, and every item the %s writes would hold the one value, which only one item may hold; remove it from set (the item gives it)", p.Op, p.Name, a.Name, a.Name, e.Name, p.Op)
 			return false
 		}

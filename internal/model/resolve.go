@@ -674,6 +674,7 @@ func (r *resolver) attrType(a *Attribute, sa *spec.Attribute, what string) {
 	onlyFor(sa.Min.Present, sa.Min.Pos, "min", Int, Float)
 	onlyFor(sa.Max.Present, sa.Max.Pos, "max", Int, Float)
 	onlyFor(sa.MaxLength.Set, sa.MaxLength.Pos, "maxLength", String, Path)
+	onlyFor(sa.MaxItems.Set, sa.MaxItems.Pos, "maxItems", Strings, StringSet, IntSet)
 	onlyFor(sa.Values != nil, sa.Pos, "values", Enum)
 	onlyFor(sa.Format.Set, sa.Format.Pos, "format", Time)
 	onlyFor(sa.Separator.Set, sa.Separator.Pos, "separator", Path)
@@ -687,6 +688,13 @@ func (r *resolver) attrType(a *Attribute, sa *spec.Attribute, what string) {
 			r.errorf(sa.MaxLength.Pos, "maxLength of %s must be between 1 and 400000 (DynamoDB's item size)", what)
 		} else {
 			a.MaxLength = int(sa.MaxLength.Value)
+		}
+	}
+	if sa.MaxItems.Set {
+		if sa.MaxItems.Value < 1 || sa.MaxItems.Value > 400_000 {
+			r.errorf(sa.MaxItems.Pos, "maxItems of %s must be between 1 and 400000 (DynamoDB's item size)", what)
+		} else {
+			a.MaxItems = int(sa.MaxItems.Value)
 		}
 	}
 	if t == Enum {

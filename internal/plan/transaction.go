@@ -66,6 +66,13 @@ type Arg struct {
 	// Const is set on the value of an attribute an update sets to a
 	// constant of the spec (Attr), as written in the spec.
 	Const *ConstArg
+	// Lower is set when the value is a string a claim holds lower-cased
+	// (normalize: lower): strings.ToLower of it.
+	Lower bool
+	// Elem is set when the value is a set whose elements are claimed one
+	// by one: the step is sent once per element (Sends), and the
+	// argument is the element (the method's local "el").
+	Elem bool
 }
 
 // ConstArg is a constant of the spec an argument takes: Value of Attr
@@ -595,6 +602,19 @@ func (b *builder) txCost(pp *Pattern) {
 	var parts []string
 	for _, s := range pp.Tx.Steps {
 		c := s.Plan.Cost
+		if s.Step.Role == model.EmptyStep {
+			// Sent instead of the write's own step.
+			parts = append(parts, fmt.Sprintf("step %d: instead of step 1", s.Step.Index+1))
+			continue
+		}
+		if u := s.Step.Claim; u != nil && u.Each {
+			// Once per element, at most maxItems.
+			n := u.Attrs[0].MaxItems
+			pp.Cost.RCU += float64(2*n) * c.RCU
+			pp.Cost.WCU += float64(2*n) * c.WCU
+			parts = append(parts, fmt.Sprintf("step %d: up to %d elements x 2 x (%s)", s.Step.Index+1, n, c.Detail))
+			continue
+		}
 		pp.Cost.RCU += 2 * c.RCU
 		pp.Cost.WCU += 2 * c.WCU
 		parts = append(parts, fmt.Sprintf("step %d: 2 x (%s)", s.Step.Index+1, c.Detail))

@@ -50,16 +50,34 @@ type Sends struct {
 	Counts []*CountMove
 	// Copies are the copies of the item the write rewrites (copy.go).
 	Copies []*CopyMove
+	// Empty, when not nil, is sent instead of the write's own step when
+	// the unique set read is empty (absent).
+	Empty *Swap
+}
+
+// Swap is the step sent instead of step Own when the set Attr of the
+// item read is empty: the write conditioned on the set still absent.
+type Swap struct {
+	Attr       *model.Attribute
+	Own, Empty int
 }
 
 // Move is the release of the claim of a unique value read and the taking
-// of the new value's, sent when the new value differs from the one read.
+// of the new value's, sent when the new value differs from the one read:
+// when one of its attributes does (as the claim holds it: lower-cased
+// for normalize: lower).
 type Move struct {
 	Release, Take int // the indexes of the steps
-	// Attr is the owner's attribute holding the value, and New where the
-	// write takes the new value from.
-	Attr *model.Attribute
-	New  *Arg
+	// Attrs are the owner's attributes holding the value, and New where
+	// the write takes the new value of each from (Lower set when the
+	// claim holds it lower-cased: the values read and new compare
+	// lower-cased).
+	Attrs []*model.Attribute
+	New   []*Arg
+	// Each is set on the move of a set's claims, element by element:
+	// the release of each element read that the new set does not hold,
+	// the taking of each new element the set read does not hold.
+	Each bool
 }
 
 // uniqueWrite plans a write of an entity with unique values: the GetItem
@@ -121,7 +139,17 @@ func (b *builder) uniqueWrite(p *model.Pattern) *Pattern {
 func uniqueSends(pp *Pattern) {
 	u, tx := pp.Unique, pp.Tx
 	var all, absent []int
+	var swap *Swap
 	for i, s := range tx.Steps {
+		if s.Step.Role == model.EmptyStep {
+			swap = &Swap{Own: 0, Empty: i}
+			for _, un := range pp.Entity().Unique {
+				if un.Each {
+					swap.Attr = un.Attrs[0]
+				}
+			}
+			continue
+		}
 		all = append(all, i)
 		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
 			absent = append(absent, i)
@@ -143,6 +171,9 @@ func uniqueSends(pp *Pattern) {
 			u.Absent = &Sends{Steps: absent}
 		}
 	}
+	if u.Present != nil && len(u.Present.Steps) > 0 {
+		u.Present.Empty = swap
+	}
 	first := tx.Steps[0]
 	u.Refresh = pp.Params[0].Role == ParamItem && len(first.Plan.Request.Item) > 0 && first.Action == "Put"
 }
@@ -157,10 +188,13 @@ func moves(tx *Transaction) []*Move {
 			continue
 		}
 		take := tx.Steps[i+1]
-		mv := &Move{Release: i, Take: i + 1, Attr: s.Step.Claim.Attr}
-		for j, ca := range take.Step.Claim.Claim.Attributes {
-			if ca.Name == mv.Attr.Name {
-				mv.New = take.Args[0].Build[j]
+		u := s.Step.Claim
+		mv := &Move{Release: i, Take: i + 1, Attrs: u.Attrs, Each: u.Each}
+		for _, a := range u.Attrs {
+			for j, ca := range u.Claim.Attributes {
+				if ca.Name == a.Name {
+					mv.New = append(mv.New, take.Args[0].Build[j])
+				}
 			}
 		}
 		out = append(out, mv)
@@ -177,8 +211,13 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 	p := pp.Pattern
 	st := s.Step
 	outer := func(q *Param) *Input { return &Input{Field: q.Name, Attr: q.Attr} }
+	old := func(a *model.Attribute) *Arg {
+		return &Arg{Input: &Input{Field: pp.Local("old"), Attr: a}, Field: a.GoName}
+	}
 	// value is where the write's value of attribute a of the owner comes
-	// from: the item a create writes, the update's key or set parameter.
+	// from: the item a create writes, the update's key or set parameter;
+	// an attribute of a composite value an update does not set keeps the
+	// value read.
 	value := func(a *model.Attribute) *Arg {
 		for _, q := range own.Params {
 			switch {
@@ -188,10 +227,7 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 				return &Arg{Input: outer(q)}
 			}
 		}
-		return nil
-	}
-	old := func(a *model.Attribute) *Arg {
-		return &Arg{Input: &Input{Field: pp.Local("old"), Attr: a}, Field: a.GoName}
+		return old(a)
 	}
 	owner := p.Entity()
 	var args []*Arg
@@ -214,12 +250,20 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 			}
 		case st.Role == model.ReleaseStep:
 			// The claim's key: the value read.
-			args = append(args, old(owner.Attr(q.Attr.Name)))
+			oa := owner.Attr(q.Attr.Name)
+			v := old(oa)
+			v.Lower = st.Claim.Normalized(oa)
+			v.Elem = st.Claim.Each && st.Claim.Has(oa)
+			args = append(args, v)
 		default:
 			// The claim: the new value and the owner's key.
 			a := &Arg{Input: &Input{Field: st.Claim.Claim.GoName}}
 			for _, ca := range st.Claim.Claim.Attributes {
-				a.Build = append(a.Build, value(owner.Attr(ca.Name)))
+				oa := owner.Attr(ca.Name)
+				v := value(oa)
+				v.Lower = st.Claim.Normalized(oa)
+				v.Elem = st.Claim.Each && st.Claim.Has(oa)
+				a.Build = append(a.Build, v)
 			}
 			args = append(args, a)
 		}
@@ -247,21 +291,32 @@ func (a *Arg) String() string {
 	if a.Field != "" {
 		s += "." + a.Field
 	}
+	if a.Lower {
+		s = "strings.ToLower(" + s + ")"
+	}
+	if a.Elem {
+		s = "each element of " + s
+	}
 	return s
 }
 
 // uniqueLookup returns the unique value a get reads its item by: a get
-// whose by names one unique attribute of its entity, on no given index.
+// whose by names the attributes of a unique value of its entity (one,
+// or those of a composite, in any order), on no given index.
 func uniqueLookup(p *model.Pattern) *model.Unique {
-	if p.Op != model.OpGet || p.Index != "" || len(p.By) != 1 || len(p.Entities) != 1 {
+	if p.Op != model.OpGet || p.Index != "" || len(p.By) == 0 || len(p.Entities) != 1 {
 		return nil
 	}
 	e := p.Entity()
-	a := e.Attr(p.By[0])
-	if a == nil {
-		return nil
+	var attrs []*model.Attribute
+	for _, n := range p.By {
+		a := e.Attr(n)
+		if a == nil {
+			return nil
+		}
+		attrs = append(attrs, a)
 	}
-	return e.UniqueOf(a)
+	return e.UniqueBy(attrs)
 }
 
 // lookup plans a get by a unique value: a GetItem of the value's claim,
@@ -269,9 +324,11 @@ func uniqueLookup(p *model.Pattern) *model.Unique {
 func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	e := p.Entity()
 	c := u.Claim
-	if len(p.Select) > 0 && !slices.Contains(p.Select, u.Attr) {
-		b.errorf(p.SelectPos, "pattern %s reads %s by its unique %s, and checks that the item read still holds it: add %s to select", p.Name, e.Name, u.Attr.Name, u.Attr.Name)
-		return nil
+	for _, a := range u.Attrs {
+		if len(p.Select) > 0 && !slices.Contains(p.Select, a) {
+			b.errorf(p.SelectPos, "pattern %s reads %s by its unique %s, and checks that the item read still holds it: add %s to select", p.Name, e.Name, u.Label(), a.Name)
+			return nil
+		}
 	}
 	cp := &model.Pattern{Name: p.Name + " claim", GoName: p.GoName + "Claim", Pos: p.Pos, Op: model.OpGet, OpPos: p.OpPos,
 		Entities: []*model.Entity{c}, Table: c.Table, Order: model.Asc, Consistent: p.Consistent, IncludeExpired: true}
@@ -279,13 +336,23 @@ func (b *builder) lookup(p *model.Pattern, u *model.Unique) *Pattern {
 	claim.Members = []*Member{{Entity: c, How: ByKey}}
 	b.request(claim)
 	b.cost(claim)
-	pp := &Pattern{Pattern: p, Call: GetItem, Form: FormLookup, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: []*model.Attribute{u.Attr}, Unique: &Unique{Claim: claim, Value: u}}
+	pp := &Pattern{Pattern: p, Call: GetItem, Form: FormLookup, Index: e.Table.Primary(), Key: primaryKey(e), Inputs: lookupInputs(u), Unique: &Unique{Claim: claim, Value: u}}
 	pp.Members = []*Member{{Entity: e, How: ByKey}}
 	b.request(pp)
 	b.cost(pp)
 	pp.Cost.RCU += claim.Cost.RCU
 	pp.Cost.Detail = fmt.Sprintf("GetItem of the claim %s: %s; then GetItem of the %s: %s", c.Name, claim.Cost.Detail, e.Name, pp.Cost.Detail)
 	return pp
+}
+
+// lookupInputs are the inputs of a get by unique value u: its
+// attributes, or the element of a set with a claim per element (the
+// claim's attribute, of the element's type).
+func lookupInputs(u *model.Unique) []*model.Attribute {
+	if u.Each {
+		return []*model.Attribute{u.Claim.Attr(u.Attrs[0].Name)}
+	}
+	return u.Attrs
 }
 
 // Lookup is one of the GetItems of a get by a unique value: the entity
@@ -312,7 +379,8 @@ func claimArg(st *model.Step, in *Input) *Arg {
 	owner := st.Of.Entity()
 	a := &Arg{Input: &Input{Field: st.Claim.Claim.GoName}}
 	for _, ca := range st.Claim.Claim.Attributes {
-		a.Build = append(a.Build, &Arg{Input: in, Field: owner.Attr(ca.Name).GoName})
+		oa := owner.Attr(ca.Name)
+		a.Build = append(a.Build, &Arg{Input: in, Field: oa.GoName, Lower: st.Claim.Normalized(oa)})
 	}
 	return a
 }

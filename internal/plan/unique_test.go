@@ -169,7 +169,11 @@ patterns:
 			parts = append(parts, fmt.Sprint(i+1))
 		}
 		for _, mv := range s.Moves {
-			parts = append(parts, fmt.Sprintf("%d+%d if %s != %s", mv.Release+1, mv.Take+1, mv.Attr.Name, mv.New))
+			var ifs []string
+			for i, a := range mv.Attrs {
+				ifs = append(ifs, fmt.Sprintf("%s != %s", a.Name, mv.New[i]))
+			}
+			parts = append(parts, fmt.Sprintf("%d+%d if %s", mv.Release+1, mv.Take+1, strings.Join(ifs, " || ")))
 		}
 		if len(parts) == 0 {
 			return "nothing"
@@ -201,5 +205,94 @@ patterns:
 	}
 	for name := range want {
 		t.Errorf("no pattern %s", name)
+	}
+}
+
+// TestUniqueSendsComposite checks the sends of writes of composite,
+// normalised and per-element unique values: a composite moves when one
+// of its attributes does (an update takes the others from the item
+// read), a normalised value compares lower-cased, and a set's claims
+// move element by element, the write over a set read empty sent as a
+// step of its own.
+func TestUniqueSendsComposite(t *testing.T) {
+	spec := `version: 1
+package: library
+tables:
+  Main: {partitionKey: PK, sortKey: SK}
+entities:
+  Member:
+    attributes: {libraryId: string, memberId: string, email: string, nick: string}
+    unique: [[libraryId, email], {of: [nick], normalize: lower}]
+    keys: {primary: {pk: "LIB#{libraryId}", sk: "MEMBER#{memberId}"}}
+  Tool:
+    attributes: {toolId: string, barcodes: {type: stringSet, maxItems: 8}}
+    unique: [barcodes]
+    keys: {primary: {pk: "TOOL#{toolId}", sk: "TOOL#{toolId}"}}
+patterns:
+  ChangeEmail: {update: Member, set: [email]}
+  ChangeNick: {update: Member, set: [nick]}
+  SaveMember: {put: Member}
+  ChangeBarcodes: {update: Tool, set: [barcodes]}
+  DeleteTool: {delete: Tool}
+`
+	res := generator.Check("spec.yaml", []byte(spec))
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	sends := func(s *plan.Sends) string {
+		if s == nil {
+			return "-"
+		}
+		var parts []string
+		if s.Fail != "" {
+			parts = append(parts, "fail "+s.Fail)
+		}
+		for _, i := range s.Steps {
+			parts = append(parts, fmt.Sprint(i+1))
+		}
+		if e := s.Empty; e != nil {
+			parts = append(parts, fmt.Sprintf("%d instead of %d if %s read empty", e.Empty+1, e.Own+1, e.Attr.Name))
+		}
+		for _, mv := range s.Moves {
+			var ifs []string
+			for i, a := range mv.Attrs {
+				ifs = append(ifs, fmt.Sprintf("%s != %s", a.Name, mv.New[i]))
+			}
+			each := ""
+			if mv.Each {
+				each = " per element"
+			}
+			parts = append(parts, fmt.Sprintf("%d+%d%s if %s", mv.Release+1, mv.Take+1, each, strings.Join(ifs, " || ")))
+		}
+		return strings.Join(parts, ", ")
+	}
+	want := map[string]string{ // over the item read
+		"ChangeEmail":    "1, 2+3 if libraryId != libraryID || email != email",
+		"ChangeNick":     "1, 2+3 if nick != strings.ToLower(nick)",
+		"SaveMember":     "1, 3+4 if libraryId != member.LibraryID || email != member.Email, 5+6 if nick != strings.ToLower(member.Nick)",
+		"ChangeBarcodes": "1, 2 instead of 1 if barcodes read empty, 3+4 per element if barcodes != each element of barcodes",
+		"DeleteTool":     "1, 3, 2 instead of 1 if barcodes read empty",
+	}
+	for _, pp := range res.Plan.Patterns {
+		w, ok := want[pp.Pattern.Name]
+		if !ok {
+			continue
+		}
+		delete(want, pp.Pattern.Name)
+		if got := sends(pp.Unique.Present); got != w {
+			t.Errorf("%s: over the item %q; want %q", pp.Pattern.Name, got, w)
+		}
+	}
+	for name := range want {
+		t.Errorf("no pattern %s", name)
+	}
+	// The composite's update conditions on the email read, not on the
+	// library, which the key holds.
+	for _, pp := range res.Plan.Patterns {
+		if pp.Pattern.Name == "ChangeEmail" {
+			if got := pp.Tx.Steps[0].Plan.Request.Condition; got != "attribute_exists(PK) AND #email = :email_when" {
+				t.Errorf("ChangeEmail condition %q", got)
+			}
+		}
 	}
 }

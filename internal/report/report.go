@@ -569,6 +569,17 @@ func uniqueNotes(pp *plan.Pattern) []string {
 	if c := u.Claim; c != nil {
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the claim %s, key %s, then GetItem of the %s by the key the claim holds; ErrNotFound when there is no claim, or the item no longer holds the value", c.Entity().Name, c.Key.Describe(), pp.Entity().Name))
 	}
+	if pp.Tx != nil {
+		for _, s := range pp.Tx.Steps {
+			if c := s.Step.Claim; c != nil && c.Each {
+				what := "element it takes"
+				if s.Step.Role == model.ReleaseStep {
+					what = "element it releases"
+				}
+				out = append(out, fmt.Sprintf("step %d is sent once per %s of %s, up to %d (maxItems)", s.Step.Index+1, what, c.Label(), c.Attrs[0].MaxItems))
+			}
+		}
+	}
 	out = append(out, countNotes(pp)...)
 	if r := u.Read; r != nil && len(pp.Pattern.ReadCopies) > 0 {
 		return append(out, copyNotes(pp, r)...)
@@ -576,9 +587,16 @@ func uniqueNotes(pp *plan.Pattern) []string {
 	if r := u.Read; r != nil && len(pp.Pattern.Read) > 0 {
 		var names []string
 		for _, v := range pp.Pattern.Read {
-			names = append(names, v.Attr.Name)
+			for _, a := range v.Attrs {
+				if !slices.Contains(names, a.Name) {
+					names = append(names, a.Name)
+				}
+			}
 		}
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
+		if e := u.Present.Empty; e != nil {
+			out = append(out, fmt.Sprintf("over an item whose %s was read empty (absent: DynamoDB stores no empty set, and compares none), step %d is sent instead of step %d, conditioned on the set still absent", e.Attr.Name, e.Empty+1, e.Own+1))
+		}
 		switch {
 		case pp.Pattern.Op != model.OpPut:
 		case len(u.Absent.Steps) > 0:

@@ -97,6 +97,13 @@ var wbPackages = []struct {
 		"Parcel":             func() entityItem { return new(e2e.Parcel) },
 		"ParcelsByState":     func() entityItem { return new(e2e.ParcelsByState) },
 		"FragileParcels":     func() entityItem { return new(e2e.FragileParcels) },
+		// Unique values of several attributes, normalised, per element.
+		"Patron":                    func() entityItem { return new(e2e.Patron) },
+		"PatronLibraryIDEmailClaim": func() entityItem { return new(e2e.PatronLibraryIDEmailClaim) },
+		"Login":                     func() entityItem { return new(e2e.Login) },
+		"LoginEmailClaim":           func() entityItem { return new(e2e.LoginEmailClaim) },
+		"Gear":                      func() entityItem { return new(e2e.Gear) },
+		"GearBarcodesClaim":         func() entityItem { return new(e2e.GearBarcodesClaim) },
 	}},
 }
 
