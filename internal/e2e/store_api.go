@@ -450,6 +450,47 @@ type StoreAPI interface {
 	DeleteProfile(ctx context.Context, params DeleteProfileParams) error
 	// AuditVault writes its 2 steps in one transaction: all of them, or none.
 	AuditVault(ctx context.Context, params AuditVaultParams) error
+	// PutCustomer writes customer whole, replacing any item with its key.
+	PutCustomer(ctx context.Context, customer *Customer) error
+	// GetCustomer reads one Customer by its primary key.
+	GetCustomer(ctx context.Context, key CustomerKey) (*Customer, error)
+	// CustomersInRegion reads one page of Customer items (see Page and
+	// DecodeError).
+	CustomersInRegion(ctx context.Context, region string, page Page) (*CustomersInRegionResult, error)
+	// CustomersInRegionAll walks every Customer of CustomersInRegion, a page at
+	// a time (see dyngen.Walk).
+	CustomersInRegionAll(ctx context.Context, region string) iter.Seq2[Customer, error]
+	// MoveCustomer changes a Customer and returns it as it is after the change.
+	MoveCustomer(ctx context.Context, params MoveCustomerParams) (*Customer, error)
+	// DropBilling changes a Customer and returns it as it is after the change.
+	DropBilling(ctx context.Context, params DropBillingParams) (*Customer, error)
+	// UpdateCustomerZip changes a Customer and returns it as it is after the
+	// change.
+	UpdateCustomerZip(ctx context.Context, params UpdateCustomerZipParams) (*Customer, error)
+	// SetBillingCity changes a Customer and returns it as it is after the
+	// change.
+	SetBillingCity(ctx context.Context, params SetBillingCityParams) (*Customer, error)
+	// ForgetKind changes a Customer and returns it as it is after the change.
+	ForgetKind(ctx context.Context, params ForgetKindParams) (*Customer, error)
+	// CountVisit changes a Customer and returns it as it is after the change.
+	CountVisit(ctx context.Context, params CountVisitParams) (*Customer, error)
+	// PutPullRequest writes pullRequest whole, replacing any item with its key.
+	PutPullRequest(ctx context.Context, pullRequest *PullRequest) error
+	// ApprovePullRequest changes a PullRequest and returns it as it is after
+	// the change.
+	ApprovePullRequest(ctx context.Context, params ApprovePullRequestParams) (*PullRequest, error)
+	// WithdrawApproval changes a PullRequest and returns it as it is after the
+	// change.
+	WithdrawApproval(ctx context.Context, params WithdrawApprovalParams) (*PullRequest, error)
+	// LabelPullRequest changes a PullRequest and returns it as it is after the
+	// change.
+	LabelPullRequest(ctx context.Context, params LabelPullRequestParams) (*PullRequest, error)
+	// CustomersInZip reads one page of Customer items (see Page and
+	// DecodeError).
+	CustomersInZip(ctx context.Context, params CustomersInZipParams, page Page) (*CustomersInZipResult, error)
+	// CustomersInZipAll walks every Customer of CustomersInZip, a page at a
+	// time (see dyngen.Walk).
+	CustomersInZipAll(ctx context.Context, params CustomersInZipParams) iter.Seq2[Customer, error]
 	// BorrowTool changes a LoanCount and returns it as it is after the change.
 	BorrowTool(ctx context.Context, memberID string) (*LoanCount, error)
 	// GetLoanCount reads one LoanCount by its primary key.

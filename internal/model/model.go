@@ -20,11 +20,13 @@ type Pos = diag.Pos
 
 // Model is a whole resolved spec.
 type Model struct {
-	File     string
-	Package  string
-	Doc      string
-	Pos      Pos
-	Tables   []*Table
+	File    string
+	Package string
+	Doc     string
+	Pos     Pos
+	Tables  []*Table
+	// Objects are the named object types, in spec order.
+	Objects  []*ObjectType
 	Entities []*Entity
 	Patterns []*Pattern
 	// Outputs are the outputs besides the Go package the spec asks for,
@@ -236,6 +238,9 @@ type Entity struct {
 	// CountOf is set on the counter entity of a count (derived by the
 	// model, not written in the spec).
 	CountOf *Count
+	// paths holds the attributes of the paths the patterns name
+	// (PathAttr), one per path.
+	paths map[string]*Attribute
 }
 
 // Stamped reports whether the entity has a created or an updated time.

@@ -82,6 +82,8 @@ var wbPackages = []struct {
 		"Photo":              func() entityItem { return new(e2e.Photo) },
 		"Pin":                func() entityItem { return new(e2e.Pin) },
 		"Profile":            func() entityItem { return new(e2e.Profile) },
+		"Customer":           func() entityItem { return new(e2e.Customer) },
+		"PullRequest":        func() entityItem { return new(e2e.PullRequest) },
 		"ProfileHandleClaim": func() entityItem { return new(e2e.ProfileHandleClaim) },
 		"Purchase":           func() entityItem { return new(e2e.Purchase) },
 		"Reading":            func() entityItem { return new(e2e.Reading) },
