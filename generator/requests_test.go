@@ -296,6 +296,10 @@ func asPlanned(req *plan.Request, r sentRequest) []string {
 	names := map[string]string{}
 	for _, n := range req.Names {
 		names[n.Placeholder] = n.Stored
+		if n.Key != nil {
+			// The name is the key of a map's entry the call gives.
+			names[n.Placeholder] = mapKeyGiven
+		}
 	}
 	if len(names) != len(r.Names) || !mapsEqual(names, r.Names) {
 		problems = append(problems, fmt.Sprintf("names: plan %v, code sends %v", names, r.Names))
@@ -889,6 +893,8 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 		if zero {
 			return "nil"
 		}
+	case plan.ParamMapKey:
+		return strconv.Quote(mapKeyGiven)
 	}
 	return attrValueExpr(e, p.Attr)
 }
@@ -1016,8 +1022,30 @@ func attrValueExpr(e *model.Entity, a *model.Attribute) string {
 		return model.EnumType(e, a) + "(" + strconv.Quote(a.Values[0]) + ")"
 	case model.Document:
 		return `&types.AttributeValueMemberS{Value: "d"}`
+	case model.Object:
+		return objectValueExpr(a.Of)
+	case model.Objects:
+		return "[]" + a.Of.GoName + "{" + objectValueExpr(a.Of) + "}"
 	}
 	return "nil"
+}
+
+// mapKeyGiven is the key of a map's entry every call gives, which the
+// request sends as a name's value.
+const mapKeyGiven = "key.{1}"
+
+// objectValueExpr is a composite literal of object type o with every
+// field given a valid value.
+func objectValueExpr(o *model.ObjectType) string {
+	var fields []string
+	for _, a := range o.Fields {
+		v := attrValueExpr(nil, a)
+		if a.StoredForm().Pointer {
+			v = pointerExpr(nil, a)
+		}
+		fields = append(fields, a.GoName+": "+v)
+	}
+	return o.GoName + "{" + strings.Join(fields, ", ") + "}"
 }
 
 // zeroValueExpr is the Go zero value of a's type.
@@ -1033,6 +1061,8 @@ func zeroValueExpr(e *model.Entity, a *model.Attribute) string {
 		return "time.Time{}"
 	case model.Enum:
 		return model.EnumType(e, a) + `("")`
+	case model.Object:
+		return a.Of.GoName + "{}"
 	}
 	return "nil"
 }

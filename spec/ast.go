@@ -48,12 +48,15 @@ type Number struct {
 
 // File is a whole spec.
 type File struct {
-	Name     string
-	Pos      Pos // the document node
-	Version  Int
-	Package  Str
-	Doc      Str
-	Tables   []*Table
+	Name    string
+	Pos     Pos // the document node
+	Version Int
+	Package Str
+	Doc     Str
+	Tables  []*Table
+	// Objects are the named object types attributes take (`type:
+	// object, of: Address`), in spec order.
+	Objects  []*Object
 	Entities []*Entity
 	Patterns []*Pattern
 	// Outputs are the files besides the Go package the spec asks for, in
@@ -165,6 +168,16 @@ type Unique struct {
 	Normalize Str
 }
 
+// Object is a named object type: a Go struct stored as a map (M), whose
+// fields are written as attributes are.
+type Object struct {
+	Name   Str
+	Pos    Pos
+	Doc    Str
+	Go     Str
+	Fields []*Attribute
+}
+
 // Timestamps are an entity's created and updated times; either may be
 // left out (Set false).
 type Timestamps struct {
@@ -193,6 +206,8 @@ type Attribute struct {
 	Values    []Str
 	Format    Str
 	Separator Str
+	// Of names the object type of an object or objects attribute.
+	Of Str
 }
 
 // Keys holds an entity's key templates on one index.

@@ -428,6 +428,11 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 				p.errorf(v, "tables is empty; define at least one table")
 			}
 		},
+		"objects": func(k, v *yaml.Node) {
+			for _, e := range p.entries(v, "objects") {
+				f.Objects = append(f.Objects, p.object(e))
+			}
+		},
 		"entities": func(k, v *yaml.Node) {
 			sawEntities = true
 			for _, e := range p.entries(v, "entities") {
@@ -674,13 +679,38 @@ func (p *parser) counts(n *yaml.Node, what string) []*Count {
 	return out
 }
 
-func (p *parser) attribute(e entry) *Attribute {
+// object reads one named object type: its doc, Go name and fields.
+func (p *parser) object(e entry) *Object {
+	o := &Object{Name: p.name(e.key), Pos: p.pos(e.val)}
+	what := "object " + e.name
+	sawFields := false
+	before := p.diags.Len()
+	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
+		"doc": func(k, v *yaml.Node) { o.Doc = p.str(v, "doc") },
+		"go":  func(k, v *yaml.Node) { o.Go = p.str(v, "go") },
+		"fields": func(k, v *yaml.Node) {
+			sawFields = true
+			for _, fe := range p.entries(v, "fields of "+what) {
+				o.Fields = append(o.Fields, p.attributeOf(fe, "field "+fe.name))
+			}
+		},
+	})
+	if !sawFields && p.diags.Len() == before && e.val.Kind == yaml.MappingNode {
+		p.errorf(e.key, "%s has no fields", what)
+	}
+	return o
+}
+
+func (p *parser) attribute(e entry) *Attribute { return p.attributeOf(e, "attribute "+e.name) }
+
+// attributeOf reads an attribute, or a field of an object (what says
+// which), in its short or long form.
+func (p *parser) attributeOf(e entry, what string) *Attribute {
 	a := &Attribute{Name: p.name(e.key), Pos: p.pos(e.val)}
 	v := p.resolve(e.val)
 	if v == nil {
 		return a
 	}
-	what := "attribute " + e.name
 	if v.Kind == yaml.ScalarNode {
 		a.Short = true
 		a.Type = p.str(v, "the type of "+what)
@@ -706,6 +736,7 @@ func (p *parser) attribute(e entry) *Attribute {
 		"values":    func(k, v *yaml.Node) { a.Values = p.nonEmptyList(v, "values") },
 		"format":    func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
 		"separator": func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
+		"of":        func(k, v *yaml.Node) { a.Of = p.str(v, "of") },
 	})
 	if !sawType && p.diags.Len() == before {
 		p.errorf(v, "%s has no type", what)

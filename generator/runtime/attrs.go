@@ -184,6 +184,37 @@ func missing(entity, attr string) error {
 type ItemDecoder struct {
 	Entity string
 	Err    error
+	// path holds the objects whose fields are being decoded, outermost
+	// first: an error names its attribute by its path (address.zip,
+	// previous[2].zip), written only when there is an error.
+	path []pathElem
+}
+
+// pathElem is a step of a path: a field (index < 0) or element index of
+// the list attr.
+type pathElem struct {
+	attr  string
+	index int
+}
+
+// fail keeps err, the first error of the item, naming its attribute by
+// the path of the objects being decoded.
+func (d *ItemDecoder) fail(err error) {
+	if d.Err != nil {
+		return
+	}
+	if ie, ok := err.(*ItemError); ok && len(d.path) > 0 {
+		var b strings.Builder
+		for _, p := range d.path {
+			b.WriteString(p.attr)
+			if p.index >= 0 {
+				b.WriteString("[" + strconv.Itoa(p.index) + "]")
+			}
+			b.WriteString(".")
+		}
+		ie.Attr = b.String() + ie.Attr
+	}
+	d.Err = err
 }
 
 // Presence says whether an item must hold an attribute: a required
@@ -206,19 +237,139 @@ func isNull(av types.AttributeValue) bool {
 func decode[T any](d *ItemDecoder, attr string, av types.AttributeValue, p Presence, read func(entity, attr string, av types.AttributeValue) (T, error)) T {
 	var zero T
 	if av == nil || p == Optional && isNull(av) {
-		if p == Required && d.Err == nil {
-			d.Err = missing(d.Entity, attr)
+		if p == Required {
+			d.fail(missing(d.Entity, attr))
 		}
 		return zero
 	}
 	v, err := read(d.Entity, attr, av)
 	if err != nil {
-		if d.Err == nil {
-			d.Err = err
-		}
+		d.fail(err)
 		return zero
 	}
 	return v
+}
+
+// Objects: a named object type of the spec is a struct stored as a map
+// (M), with three generated methods: value (its M), validate (its
+// fields' constraints, an *ItemError naming the field) and decode (its
+// fields from an M, by an ItemDecoder). These functions apply them to an
+// attribute or field of the type, and to a list of them (L of M).
+
+// ObjectsValue is the list (L) of the maps of objects os, each made by
+// value.
+func ObjectsValue[T any](os []T, value func(*T) types.AttributeValue) types.AttributeValue {
+	l := make([]types.AttributeValue, len(os))
+	for i := range os {
+		l[i] = value(&os[i])
+	}
+	return &types.AttributeValueMemberL{Value: l}
+}
+
+// ValidateObjects checks each of objects os with validate: the first
+// error, naming the element (its Attr starts with [i]).
+func ValidateObjects[T any](os []T, validate func(*T) error) error {
+	for i := range os {
+		if err := validate(&os[i]); err != nil {
+			return InObject("", "["+strconv.Itoa(i)+"]", err)
+		}
+	}
+	return nil
+}
+
+// InObject is err, an *ItemError of a field of an object (or of an
+// element of a list), as an error of attribute attr holding it, of
+// entity (when not ""): its Attr is attr's path then the field's. Any
+// other error is returned as is, nil as nil.
+func InObject(entity, attr string, err error) error {
+	ie, ok := err.(*ItemError)
+	if !ok {
+		return err
+	}
+	sep := "."
+	if strings.HasPrefix(ie.Attr, "[") {
+		sep = ""
+	}
+	out := &ItemError{Entity: ie.Entity, Attr: attr + sep + ie.Attr, Reason: ie.Reason}
+	if entity != "" {
+		out.Entity = entity
+	}
+	return out
+}
+
+// objectMap is the map of av, the value of object attribute attr: nil
+// when av is nil or NULL (a required attribute's, an error).
+func (d *ItemDecoder) objectMap(attr string, av types.AttributeValue, p Presence) map[string]types.AttributeValue {
+	return decode(d, attr, av, p, func(entity, attr string, av types.AttributeValue) (map[string]types.AttributeValue, error) {
+		m, ok := av.(*types.AttributeValueMemberM)
+		if !ok {
+			return nil, wrongType(entity, attr, "M")
+		}
+		return m.Value, nil
+	})
+}
+
+// in runs decode on the fields of m, the object at attr (element index
+// of it when index >= 0): errors name their fields by path. Fields a
+// stored map holds beyond the type's are ignored.
+func in[T any](d *ItemDecoder, attr string, index int, o *T, m map[string]types.AttributeValue, decode func(*T, *ItemDecoder, map[string]types.AttributeValue)) {
+	d.path = append(d.path, pathElem{attr, index})
+	decode(o, d, m)
+	d.path = d.path[:len(d.path)-1]
+}
+
+// DecodeObject decodes av, the value of a required object attribute attr,
+// with decode: an item that lacks it is an error, and so is a field it
+// lacks that the type requires.
+func DecodeObject[T any](d *ItemDecoder, attr string, av types.AttributeValue, decode func(*T, *ItemDecoder, map[string]types.AttributeValue)) T {
+	var o T
+	if m := d.objectMap(attr, av, Required); m != nil {
+		in(d, attr, -1, &o, m, decode)
+	}
+	return o
+}
+
+// DecodeObjectPtr decodes av, the value of an optional object attribute
+// attr, with decode: nil when the item lacks it or holds NULL.
+func DecodeObjectPtr[T any](d *ItemDecoder, attr string, av types.AttributeValue, decode func(*T, *ItemDecoder, map[string]types.AttributeValue)) *T {
+	m := d.objectMap(attr, av, Optional)
+	if m == nil {
+		return nil
+	}
+	o := new(T)
+	in(d, attr, -1, o, m, decode)
+	return o
+}
+
+// DecodeObjects decodes av, the value of a list of objects attr (L of M),
+// each element with decode: nil when it is absent (or optional and
+// NULL), or empty.
+func DecodeObjects[T any](d *ItemDecoder, attr string, av types.AttributeValue, p Presence, decode func(*T, *ItemDecoder, map[string]types.AttributeValue)) []T {
+	l := listElems(d, attr, av, p)
+	if len(l) == 0 {
+		return nil
+	}
+	out := make([]T, len(l))
+	for i, el := range l {
+		m, ok := el.(*types.AttributeValueMemberM)
+		if !ok {
+			d.fail(wrongType(d.Entity, attr, "a list of M"))
+			return nil
+		}
+		in(d, attr, i, &out[i], m.Value, decode)
+	}
+	return out
+}
+
+// listElems is the elements of av, the value of list attribute attr.
+func listElems(d *ItemDecoder, attr string, av types.AttributeValue, p Presence) []types.AttributeValue {
+	return decode(d, attr, av, p, func(entity, attr string, av types.AttributeValue) ([]types.AttributeValue, error) {
+		l, ok := av.(*types.AttributeValueMemberL)
+		if !ok {
+			return nil, wrongType(entity, attr, "L")
+		}
+		return l.Value, nil
+	})
 }
 
 // decodePtr reads av, the value of an optional attribute, with read: nil

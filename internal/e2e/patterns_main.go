@@ -243,7 +243,7 @@ type ActiveWidgetsResult = dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	FilterExpression: #active = :active AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
@@ -282,7 +282,7 @@ type WidgetsInStatusResult = dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	FilterExpression: #status IN (:status_1, :status_2) AND
 //		(attribute_not_exists(#expiresAt) OR #expiresAt > :now) (DynamoDB
@@ -382,7 +382,7 @@ type WidgetNamesResult = dyngen.Result[WidgetNamesItem]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ProjectionExpression: #name, #status, #ownerId, #widgetId
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
@@ -467,6 +467,7 @@ type OwnerPageResult struct {
 //	Ledger items may be read too (read cost); they are dropped by _type.
 //	Vault items may be read too (read cost); they are dropped by _type.
 //	Book items may be read too (read cost); they are dropped by _type.
+//	Shopper items may be read too (read cost); they are dropped by _type.
 //	FilterExpression: (attribute_not_exists(#expiresAt) OR #expiresAt >
 //		:now) (DynamoDB reads, and bills, the items it drops)
 //	Expired items (expiresAt at or before the Store's clock), which
@@ -529,7 +530,7 @@ type WidgetsWithExpiredResult = dyngen.Result[Widget]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"WIDGET#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) WidgetsWithExpired(ctx context.Context, ownerID string, page Page) (*WidgetsWithExpiredResult, error) {
 	args := dyngen.Args{Table: s.mainTable, SK: "WIDGET#"}
@@ -555,7 +556,7 @@ type EventsResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ConsistentRead: true
 func (s *Store) Events(ctx context.Context, ownerID string, page Page) (*EventsResult, error) {
@@ -580,7 +581,7 @@ func (s *Store) EventsAll(ctx context.Context, ownerID string) iter.Seq2[Event, 
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 1
@@ -602,7 +603,7 @@ type EventsDescResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"EVENT#")
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 //	Limit: 3 unless page.Limit is set
@@ -636,7 +637,7 @@ type EventsBeforeResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq-1}\U0010FFFF"
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsBefore(ctx context.Context, params EventsBeforeParams, page Page) (*EventsBeforeResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
@@ -672,7 +673,7 @@ type EventsUpToResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:min}" AND "EVENT#{seq}\U0010FFFF"
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsUpTo(ctx context.Context, params EventsUpToParams, page Page) (*EventsUpToResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Lo: "EVENT#-0000000000000000000"}
@@ -705,7 +706,7 @@ type EventsAfterResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}\U0010FFFF" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsAfter(ctx context.Context, params EventsAfterParams, page Page) (*EventsAfterResult, error) {
 	args := dyngen.Args{Table: s.mainTable, Hi: "EVENT#9223372036854775807" + dyngen.HighChar}
@@ -738,7 +739,7 @@ type EventsFromResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq}" AND "EVENT#{seq:max}\U0010FFFF"
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	ScanIndexForward: false (descending)
 func (s *Store) EventsFrom(ctx context.Context, params EventsFromParams, page Page) (*EventsFromResult, error) {
@@ -773,7 +774,7 @@ type EventsBetweenResult = dyngen.Result[Event]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"EVENT#{seq:from}" AND "EVENT#{seq:to}\U0010FFFF"
-//	Items of 10 other entities, whose sort keys start with other text,
+//	Items of 11 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 func (s *Store) EventsBetween(ctx context.Context, params EventsBetweenParams, page Page) (*EventsBetweenResult, error) {
 	args := dyngen.Args{Table: s.mainTable}
@@ -976,7 +977,7 @@ type NotesResult = dyngen.Result[Note]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	Pin items may be read too (read cost); they are dropped by _type.
 func (s *Store) Notes(ctx context.Context, ownerID string, page Page) (*NotesResult, error) {
@@ -1014,7 +1015,7 @@ type PinsResult = dyngen.Result[Pin]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"NOTE#PIN#")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	Items of Note share the partition; the key condition never reads
 //		them.
@@ -2283,7 +2284,7 @@ type ThemesLikeResult = dyngen.Result[Theme]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND begins_with(SK,
 //		"THEME#{style:prefix}")
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
@@ -2322,7 +2323,7 @@ type ThemesFromResult = dyngen.Result[Theme]
 //	Query on table Main
 //	KeyConditionExpression: PK = "OWNER#{ownerId}" AND SK BETWEEN
 //		"THEME#{style}" AND "THEME#\U0010FFFF"
-//	Items of 9 other entities, whose sort keys start with other text,
+//	Items of 10 other entities, whose sort keys start with other text,
 //		share the partition; the key condition never reads them.
 //	AdminTheme items may be read too (read cost); they are dropped by
 //		_type.
@@ -7429,6 +7430,783 @@ func (s *Store) AuditVault(ctx context.Context, params AuditVaultParams) error {
 		return auditVaultTx.Err(err, in.TransactItems)
 	}
 	return nil
+}
+
+// PutShopper writes shopper whole, replacing any item with its key.
+//
+//	PutItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+func (s *Store) PutShopper(ctx context.Context, shopper *Shopper) error {
+	in, err := s.putShopperInput(shopper)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutShopper", err)
+}
+
+// putShopperInput builds the request of PutShopper; the caller wraps its
+// errors.
+func (s *Store) putShopperInput(shopper *Shopper) (*dynamodb.PutItemInput, error) {
+	item, err := shopper.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// GetShopper reads one Shopper by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	ConsistentRead: true
+func (s *Store) GetShopper(ctx context.Context, key ShopperKey) (*Shopper, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(shopperPK(key.Region))
+	args.SK = args.Key(shopperSK(key.CustomerID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetShopper", Index: mainIndex, Consistent: true}, (*Shopper).UnmarshalItem)
+}
+
+// ShoppersInRegionResult is one page of ShoppersInRegion (see
+// dyngen.Result).
+type ShoppersInRegionResult = dyngen.Result[Shopper]
+
+// ShoppersInRegion reads one page of Shopper items (see Page and
+// DecodeError).
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{region}" AND begins_with(SK,
+//		"CUSTOMER#")
+//	Items of 11 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
+//	ConsistentRead: true
+func (s *Store) ShoppersInRegion(ctx context.Context, region string, page Page) (*ShoppersInRegionResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "CUSTOMER#"}
+	args.PK = args.Key(shopperPK(region))
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "ShoppersInRegion", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Shopper).UnmarshalItem)
+}
+
+// ShoppersInRegionAll walks every Shopper of ShoppersInRegion, a page at a
+// time (see dyngen.Walk).
+func (s *Store) ShoppersInRegionAll(ctx context.Context, region string) iter.Seq2[Shopper, error] {
+	return dyngen.Walk(func(page Page) (*ShoppersInRegionResult, error) { return s.ShoppersInRegion(ctx, region, page) })
+}
+
+// MoveShopperParams holds the inputs of MoveShopper.
+type MoveShopperParams struct {
+	Region     string
+	CustomerID string
+	Address    Address   // the value set
+	Previous   []Address // the value set
+}
+
+const moveShopperCondition = "attribute_exists(PK)"
+
+// MoveShopper changes a Shopper and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	UpdateExpression: SET #address = :address, #previous = :previous
+//	(previous: nil or empty removes the attribute)
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) MoveShopper(ctx context.Context, params MoveShopperParams) (*Shopper, error) {
+	in, err := s.moveShopperInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("MoveShopper", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("MoveShopper", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Shopper
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("MoveShopper", err)
+	}
+	return &v, nil
+}
+
+// moveShopperInput builds the request of MoveShopper; the caller wraps its
+// errors.
+func (s *Store) moveShopperInput(params MoveShopperParams) (*dynamodb.UpdateItemInput, error) {
+	region := params.Region
+	customerID := params.CustomerID
+	address := params.Address
+	previous := params.Previous
+	if err := dyngen.InObject("Shopper", "address", address.validate()); err != nil {
+		return nil, err
+	}
+	if err := dyngen.InObject("Shopper", "previous", dyngen.ValidateObjects(previous, (*Address).validate)); err != nil {
+		return nil, err
+	}
+	pk, err := shopperPK(region)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := shopperSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{":address": address.value()}
+	set := []string{"#address = :address"}
+	remove := []string{}
+	if len(previous) == 0 {
+		remove = append(remove, "#previous")
+	} else {
+		set = append(set, "#previous = :previous")
+		values[":previous"] = dyngen.ObjectsValue(previous, (*Address).value)
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveShopperCondition),
+		ExpressionAttributeNames: map[string]string{"#address": "address", "#previous": "previous"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// DropBillingParams holds the inputs of DropBilling.
+type DropBillingParams struct {
+	Region     string
+	CustomerID string
+}
+
+const dropBillingUpdate = "REMOVE #billing"
+
+const dropBillingCondition = "attribute_exists(PK) AND attribute_exists(#billing)"
+
+// DropBilling changes a Shopper and returns it as it is after the change.
+// ErrNotFound when there is no such item. ErrConditionFailed when the when
+// condition does not hold.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	UpdateExpression: REMOVE #billing
+//	ConditionExpression: attribute_exists(PK) AND
+//		attribute_exists(#billing)
+func (s *Store) DropBilling(ctx context.Context, params DropBillingParams) (*Shopper, error) {
+	in, err := s.dropBillingInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("DropBilling", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("DropBilling", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Shopper
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("DropBilling", err)
+	}
+	return &v, nil
+}
+
+// dropBillingInput builds the request of DropBilling; the caller wraps its
+// errors.
+func (s *Store) dropBillingInput(params DropBillingParams) (*dynamodb.UpdateItemInput, error) {
+	region := params.Region
+	customerID := params.CustomerID
+	pk, err := shopperPK(region)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := shopperSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(dropBillingCondition),
+		ExpressionAttributeNames: map[string]string{"#billing": "billing"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dropBillingUpdate),
+	}, nil
+}
+
+// UpdateShopperZipParams holds the inputs of UpdateShopperZip.
+type UpdateShopperZipParams struct {
+	Region     string
+	CustomerID string
+	AddressZip string // the value set
+}
+
+const updateShopperZipUpdate = "SET #address.#zip = :address_zip"
+
+const updateShopperZipCondition = "attribute_exists(PK)"
+
+// UpdateShopperZip changes a Shopper and returns it as it is after the
+// change. ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	UpdateExpression: SET #address.#zip = :address_zip
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) UpdateShopperZip(ctx context.Context, params UpdateShopperZipParams) (*Shopper, error) {
+	in, err := s.updateShopperZipInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("UpdateShopperZip", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("UpdateShopperZip", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Shopper
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("UpdateShopperZip", err)
+	}
+	return &v, nil
+}
+
+// updateShopperZipInput builds the request of UpdateShopperZip; the caller
+// wraps its errors.
+func (s *Store) updateShopperZipInput(params UpdateShopperZipParams) (*dynamodb.UpdateItemInput, error) {
+	region := params.Region
+	customerID := params.CustomerID
+	addressZip := params.AddressZip
+	if utf8.RuneCountInString(addressZip) > 10 {
+		return nil, &ItemError{Entity: "Shopper", Attr: "address.zip", Reason: "longer than its maxLength 10"}
+	}
+	if !utf8.ValidString(addressZip) {
+		return nil, &ItemError{Entity: "Shopper", Attr: "address.zip", Reason: "not valid UTF-8"}
+	}
+	pk, err := shopperPK(region)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := shopperSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(updateShopperZipCondition),
+		ExpressionAttributeNames:  map[string]string{"#address": "address", "#zip": "zip"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":address_zip": &types.AttributeValueMemberS{Value: addressZip}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(updateShopperZipUpdate),
+	}, nil
+}
+
+// SetBillingCityParams holds the inputs of SetBillingCity.
+type SetBillingCityParams struct {
+	Region      string
+	CustomerID  string
+	BillingCity string // the value set
+	AddressCity string // the operand of address.city =
+}
+
+const setBillingCityUpdate = "SET #billing.#city = :billing_city"
+
+const setBillingCityCondition = "attribute_exists(PK) AND attribute_exists(#billing) AND #address.#city = :address_city_when"
+
+// SetBillingCity changes a Shopper and returns it as it is after the
+// change. ErrNotFound when there is no such item. ErrConditionFailed when
+// the when condition does not hold.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	UpdateExpression: SET #billing.#city = :billing_city
+//	ConditionExpression: attribute_exists(PK) AND
+//		attribute_exists(#billing) AND #address.#city =
+//		:address_city_when
+func (s *Store) SetBillingCity(ctx context.Context, params SetBillingCityParams) (*Shopper, error) {
+	in, err := s.setBillingCityInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("SetBillingCity", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("SetBillingCity", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Shopper
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("SetBillingCity", err)
+	}
+	return &v, nil
+}
+
+// setBillingCityInput builds the request of SetBillingCity; the caller
+// wraps its errors.
+func (s *Store) setBillingCityInput(params SetBillingCityParams) (*dynamodb.UpdateItemInput, error) {
+	region := params.Region
+	customerID := params.CustomerID
+	billingCity := params.BillingCity
+	addressCity := params.AddressCity
+	if !utf8.ValidString(billingCity) {
+		return nil, &ItemError{Entity: "Shopper", Attr: "billing.city", Reason: "not valid UTF-8"}
+	}
+	pk, err := shopperPK(region)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := shopperSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setBillingCityCondition),
+		ExpressionAttributeNames: map[string]string{"#address": "address", "#billing": "billing", "#city": "city"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":address_city_when": &types.AttributeValueMemberS{Value: addressCity},
+			":billing_city":      &types.AttributeValueMemberS{Value: billingCity},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(setBillingCityUpdate),
+	}, nil
+}
+
+// ForgetKindParams holds the inputs of ForgetKind.
+type ForgetKindParams struct {
+	Region     string
+	CustomerID string
+}
+
+const forgetKindUpdate = "REMOVE #address.#kind, #address.#geo"
+
+const forgetKindCondition = "attribute_exists(PK)"
+
+// ForgetKind changes a Shopper and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	UpdateExpression: REMOVE #address.#kind, #address.#geo
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) ForgetKind(ctx context.Context, params ForgetKindParams) (*Shopper, error) {
+	in, err := s.forgetKindInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("ForgetKind", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("ForgetKind", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Shopper
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("ForgetKind", err)
+	}
+	return &v, nil
+}
+
+// forgetKindInput builds the request of ForgetKind; the caller wraps its
+// errors.
+func (s *Store) forgetKindInput(params ForgetKindParams) (*dynamodb.UpdateItemInput, error) {
+	region := params.Region
+	customerID := params.CustomerID
+	pk, err := shopperPK(region)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := shopperSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(forgetKindCondition),
+		ExpressionAttributeNames: map[string]string{"#address": "address", "#geo": "geo", "#kind": "kind"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(forgetKindUpdate),
+	}, nil
+}
+
+// CountVisitParams holds the inputs of CountVisit.
+type CountVisitParams struct {
+	Region      string
+	CustomerID  string
+	AddressKind *AddressKind // the value set; nil removes it
+}
+
+const countVisitCondition = "attribute_exists(PK) AND ((attribute_not_exists(#address.#visits) AND :address_visits >= :address_visits_min) OR #address.#visits >= :address_visits_restMin) AND ((attribute_not_exists(#address.#visits) AND :address_visits <= :address_visits_max) OR #address.#visits <= :address_visits_restMax)"
+
+// CountVisit changes a Shopper and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{region}" AND SK = "CUSTOMER#{customerId}"
+//	UpdateExpression: SET #address.#kind = :address_kind ADD
+//		#address.#visits :address_visits
+//	(address.kind: nil removes the attribute)
+//	:address_visits: the constant {N: "1"}
+//	ConditionExpression: attribute_exists(PK) AND
+//		((attribute_not_exists(#address.#visits) AND :address_visits >=
+//		:address_visits_min) OR #address.#visits >=
+//		:address_visits_restMin) AND
+//		((attribute_not_exists(#address.#visits) AND :address_visits <=
+//		:address_visits_max) OR #address.#visits <=
+//		:address_visits_restMax)
+func (s *Store) CountVisit(ctx context.Context, params CountVisitParams) (*Shopper, error) {
+	in, err := s.countVisitInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("CountVisit", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("CountVisit", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Shopper
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("CountVisit", err)
+	}
+	return &v, nil
+}
+
+// countVisitInput builds the request of CountVisit; the caller wraps its
+// errors.
+func (s *Store) countVisitInput(params CountVisitParams) (*dynamodb.UpdateItemInput, error) {
+	region := params.Region
+	customerID := params.CustomerID
+	addressKind := params.AddressKind
+	if addressKind != nil {
+		if !(*addressKind).Valid() {
+			return nil, &ItemError{Entity: "Shopper", Attr: "address.kind", Reason: "not one of \"home\", \"work\""}
+		}
+	}
+	pk, err := shopperPK(region)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := shopperSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{
+		":address_visits":         &types.AttributeValueMemberN{Value: "1"},
+		":address_visits_max":     dyngen.IntValue(1000),
+		":address_visits_min":     dyngen.IntValue(0),
+		":address_visits_restMax": dyngen.IntDiff(1000, int64(1)),
+		":address_visits_restMin": dyngen.IntDiff(0, int64(1)),
+	}
+	set := []string{}
+	remove := []string{}
+	if addressKind == nil {
+		remove = append(remove, "#address.#kind")
+	} else {
+		set = append(set, "#address.#kind = :address_kind")
+		values[":address_kind"] = &types.AttributeValueMemberS{Value: string(*addressKind)}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(countVisitCondition),
+		ExpressionAttributeNames: map[string]string{"#address": "address", "#kind": "kind", "#visits": "visits"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "#address.#visits :address_visits", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// PutPullRequest writes pullRequest whole, replacing any item with its key.
+//
+//	PutItem on table Main
+//	Key: PK = "REPO#{repo}" AND SK = "PR#{number}"
+func (s *Store) PutPullRequest(ctx context.Context, pullRequest *PullRequest) error {
+	in, err := s.putPullRequestInput(pullRequest)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutPullRequest", err)
+}
+
+// putPullRequestInput builds the request of PutPullRequest; the caller
+// wraps its errors.
+func (s *Store) putPullRequestInput(pullRequest *PullRequest) (*dynamodb.PutItemInput, error) {
+	item, err := pullRequest.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// ApprovePullRequestParams holds the inputs of ApprovePullRequest.
+type ApprovePullRequestParams struct {
+	Repo           string
+	Number         int64
+	Reviewer       string // the key of the entry of approvals
+	ApprovalsValue string // the value set
+}
+
+const approvePullRequestUpdate = "SET #approvals.#approvals_reviewer = :approvals_reviewer"
+
+const approvePullRequestCondition = "attribute_exists(PK) AND attribute_not_exists(#approvals.#approvals_reviewer)"
+
+// ApprovePullRequest changes a PullRequest and returns it as it is after
+// the change. ErrNotFound when there is no such item. ErrConditionFailed
+// when the when condition does not hold.
+//
+//	UpdateItem on table Main
+//	Key: PK = "REPO#{repo}" AND SK = "PR#{number}"
+//	UpdateExpression: SET #approvals.#approvals_reviewer =
+//		:approvals_reviewer
+//	ConditionExpression: attribute_exists(PK) AND
+//		attribute_not_exists(#approvals.#approvals_reviewer)
+func (s *Store) ApprovePullRequest(ctx context.Context, params ApprovePullRequestParams) (*PullRequest, error) {
+	in, err := s.approvePullRequestInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("ApprovePullRequest", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("ApprovePullRequest", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v PullRequest
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("ApprovePullRequest", err)
+	}
+	return &v, nil
+}
+
+// approvePullRequestInput builds the request of ApprovePullRequest; the
+// caller wraps its errors.
+func (s *Store) approvePullRequestInput(params ApprovePullRequestParams) (*dynamodb.UpdateItemInput, error) {
+	repo := params.Repo
+	number := params.Number
+	reviewer := params.Reviewer
+	approvalsValue := params.ApprovalsValue
+	if reviewer == "" || !utf8.ValidString(reviewer) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "approvals.{reviewer}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	if !utf8.ValidString(approvalsValue) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "approvals.{reviewer}", Reason: "not valid UTF-8"}
+	}
+	pk, err := pullRequestPK(repo)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := pullRequestSK(number)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(approvePullRequestCondition),
+		ExpressionAttributeNames:  map[string]string{"#approvals": "approvals", "#approvals_reviewer": reviewer},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":approvals_reviewer": &types.AttributeValueMemberS{Value: approvalsValue}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(approvePullRequestUpdate),
+	}, nil
+}
+
+// WithdrawApprovalParams holds the inputs of WithdrawApproval.
+type WithdrawApprovalParams struct {
+	Repo     string
+	Number   int64
+	Reviewer string // the key of the entry of approvals
+}
+
+const withdrawApprovalUpdate = "REMOVE #approvals.#approvals_reviewer"
+
+const withdrawApprovalCondition = "attribute_exists(PK) AND attribute_exists(#approvals.#approvals_reviewer)"
+
+// WithdrawApproval changes a PullRequest and returns it as it is after the
+// change. ErrNotFound when there is no such item. ErrConditionFailed when
+// the when condition does not hold.
+//
+//	UpdateItem on table Main
+//	Key: PK = "REPO#{repo}" AND SK = "PR#{number}"
+//	UpdateExpression: REMOVE #approvals.#approvals_reviewer
+//	ConditionExpression: attribute_exists(PK) AND
+//		attribute_exists(#approvals.#approvals_reviewer)
+func (s *Store) WithdrawApproval(ctx context.Context, params WithdrawApprovalParams) (*PullRequest, error) {
+	in, err := s.withdrawApprovalInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("WithdrawApproval", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("WithdrawApproval", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v PullRequest
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("WithdrawApproval", err)
+	}
+	return &v, nil
+}
+
+// withdrawApprovalInput builds the request of WithdrawApproval; the caller
+// wraps its errors.
+func (s *Store) withdrawApprovalInput(params WithdrawApprovalParams) (*dynamodb.UpdateItemInput, error) {
+	repo := params.Repo
+	number := params.Number
+	reviewer := params.Reviewer
+	if reviewer == "" || !utf8.ValidString(reviewer) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "approvals.{reviewer}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	pk, err := pullRequestPK(repo)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := pullRequestSK(number)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(withdrawApprovalCondition),
+		ExpressionAttributeNames: map[string]string{"#approvals": "approvals", "#approvals_reviewer": reviewer},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(withdrawApprovalUpdate),
+	}, nil
+}
+
+// LabelPullRequestParams holds the inputs of LabelPullRequest.
+type LabelPullRequestParams struct {
+	Repo        string
+	Number      int64
+	Label       string // the key of the entry of labels
+	LabelsValue string // the value set
+}
+
+const labelPullRequestUpdate = "SET #labels.#labels_label = :labels_label"
+
+const labelPullRequestCondition = "attribute_exists(PK) AND attribute_exists(#labels)"
+
+// LabelPullRequest changes a PullRequest and returns it as it is after the
+// change. ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "REPO#{repo}" AND SK = "PR#{number}"
+//	UpdateExpression: SET #labels.#labels_label = :labels_label
+//	ConditionExpression: attribute_exists(PK) AND
+//		attribute_exists(#labels)
+func (s *Store) LabelPullRequest(ctx context.Context, params LabelPullRequestParams) (*PullRequest, error) {
+	in, err := s.labelPullRequestInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("LabelPullRequest", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("LabelPullRequest", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v PullRequest
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("LabelPullRequest", err)
+	}
+	return &v, nil
+}
+
+// labelPullRequestInput builds the request of LabelPullRequest; the caller
+// wraps its errors.
+func (s *Store) labelPullRequestInput(params LabelPullRequestParams) (*dynamodb.UpdateItemInput, error) {
+	repo := params.Repo
+	number := params.Number
+	label := params.Label
+	labelsValue := params.LabelsValue
+	if label == "" || !utf8.ValidString(label) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "labels.{label}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	if !utf8.ValidString(labelsValue) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "labels.{label}", Reason: "not valid UTF-8"}
+	}
+	pk, err := pullRequestPK(repo)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := pullRequestSK(number)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(labelPullRequestCondition),
+		ExpressionAttributeNames:  map[string]string{"#labels": "labels", "#labels_label": label},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":labels_label": &types.AttributeValueMemberS{Value: labelsValue}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(labelPullRequestUpdate),
+	}, nil
+}
+
+// ShoppersInZipParams holds the inputs of ShoppersInZip.
+type ShoppersInZipParams struct {
+	Region     string
+	AddressZip string // the operand of address.zip beginsWith
+}
+
+// ShoppersInZipResult is one page of ShoppersInZip (see dyngen.Result).
+type ShoppersInZipResult = dyngen.Result[Shopper]
+
+// ShoppersInZip reads one page of Shopper items (see Page and DecodeError).
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "OWNER#{region}" AND begins_with(SK,
+//		"CUSTOMER#")
+//	Items of 11 other entities, whose sort keys start with other text,
+//		share the partition; the key condition never reads them.
+//	FilterExpression: begins_with(#address.#zip, :address_zip) AND
+//		attribute_exists(#billing.#geo.#lat) (DynamoDB reads, and bills,
+//		the items it drops)
+func (s *Store) ShoppersInZip(ctx context.Context, params ShoppersInZipParams, page Page) (*ShoppersInZipResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "CUSTOMER#"}
+	args.PK = args.Key(shopperPK(params.Region))
+	args.Values = map[string]types.AttributeValue{":address_zip": &types.AttributeValueMemberS{Value: params.AddressZip}}
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "ShoppersInZip", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
+		Filter:       "begins_with(#address.#zip, :address_zip) AND attribute_exists(#billing.#geo.#lat)",
+		Names:        map[string]string{"#address": "address", "#billing": "billing", "#geo": "geo", "#lat": "lat", "#zip": "zip"},
+		Op:           "begins_with", PK: ":pk", SK: ":sk",
+	}, (*Shopper).UnmarshalItem)
+}
+
+// ShoppersInZipAll walks every Shopper of ShoppersInZip, a page at a time
+// (see dyngen.Walk).
+func (s *Store) ShoppersInZipAll(ctx context.Context, params ShoppersInZipParams) iter.Seq2[Shopper, error] {
+	return dyngen.Walk(func(page Page) (*ShoppersInZipResult, error) { return s.ShoppersInZip(ctx, params, page) })
 }
 
 const borrowToolUpdate = "SET #_type = :_type, #memberId = :memberId ADD #active :active"

@@ -450,6 +450,46 @@ type StoreAPI interface {
 	DeleteProfile(ctx context.Context, params DeleteProfileParams) error
 	// AuditVault writes its 2 steps in one transaction: all of them, or none.
 	AuditVault(ctx context.Context, params AuditVaultParams) error
+	// PutShopper writes shopper whole, replacing any item with its key.
+	PutShopper(ctx context.Context, shopper *Shopper) error
+	// GetShopper reads one Shopper by its primary key.
+	GetShopper(ctx context.Context, key ShopperKey) (*Shopper, error)
+	// ShoppersInRegion reads one page of Shopper items (see Page and
+	// DecodeError).
+	ShoppersInRegion(ctx context.Context, region string, page Page) (*ShoppersInRegionResult, error)
+	// ShoppersInRegionAll walks every Shopper of ShoppersInRegion, a page at a
+	// time (see dyngen.Walk).
+	ShoppersInRegionAll(ctx context.Context, region string) iter.Seq2[Shopper, error]
+	// MoveShopper changes a Shopper and returns it as it is after the change.
+	MoveShopper(ctx context.Context, params MoveShopperParams) (*Shopper, error)
+	// DropBilling changes a Shopper and returns it as it is after the change.
+	DropBilling(ctx context.Context, params DropBillingParams) (*Shopper, error)
+	// UpdateShopperZip changes a Shopper and returns it as it is after the
+	// change.
+	UpdateShopperZip(ctx context.Context, params UpdateShopperZipParams) (*Shopper, error)
+	// SetBillingCity changes a Shopper and returns it as it is after the
+	// change.
+	SetBillingCity(ctx context.Context, params SetBillingCityParams) (*Shopper, error)
+	// ForgetKind changes a Shopper and returns it as it is after the change.
+	ForgetKind(ctx context.Context, params ForgetKindParams) (*Shopper, error)
+	// CountVisit changes a Shopper and returns it as it is after the change.
+	CountVisit(ctx context.Context, params CountVisitParams) (*Shopper, error)
+	// PutPullRequest writes pullRequest whole, replacing any item with its key.
+	PutPullRequest(ctx context.Context, pullRequest *PullRequest) error
+	// ApprovePullRequest changes a PullRequest and returns it as it is after
+	// the change.
+	ApprovePullRequest(ctx context.Context, params ApprovePullRequestParams) (*PullRequest, error)
+	// WithdrawApproval changes a PullRequest and returns it as it is after the
+	// change.
+	WithdrawApproval(ctx context.Context, params WithdrawApprovalParams) (*PullRequest, error)
+	// LabelPullRequest changes a PullRequest and returns it as it is after the
+	// change.
+	LabelPullRequest(ctx context.Context, params LabelPullRequestParams) (*PullRequest, error)
+	// ShoppersInZip reads one page of Shopper items (see Page and DecodeError).
+	ShoppersInZip(ctx context.Context, params ShoppersInZipParams, page Page) (*ShoppersInZipResult, error)
+	// ShoppersInZipAll walks every Shopper of ShoppersInZip, a page at a time
+	// (see dyngen.Walk).
+	ShoppersInZipAll(ctx context.Context, params ShoppersInZipParams) iter.Seq2[Shopper, error]
 	// BorrowTool changes a LoanCount and returns it as it is after the change.
 	BorrowTool(ctx context.Context, memberID string) (*LoanCount, error)
 	// GetLoanCount reads one LoanCount by its primary key.

@@ -37,7 +37,13 @@ func (e *emitter) entityFile(ent *model.Entity) *jen.File {
 
 func (e *emitter) enum(f *jen.File, ent *model.Entity, a *model.Attribute) {
 	name := model.EnumType(ent, a)
-	commentf(f, "%s is the type of %s.%s: one of %s.", name, ent.GoName, a.GoName, strings.Join(quoteAll(a.Values), ", "))
+	owner := ""
+	if a.In != nil {
+		owner = a.In.GoName
+	} else {
+		owner = ent.GoName
+	}
+	commentf(f, "%s is the type of %s.%s: one of %s.", name, owner, a.GoName, strings.Join(quoteAll(a.Values), ", "))
 	f.Type().Id(name).String()
 	f.Line()
 	commentf(f, "The values of %s.", name)
@@ -223,11 +229,26 @@ func (e *emitter) validate(f *jen.File, ent *model.Entity) {
 				flush()
 				g.Add(pathLoop(ent, a, deref(a, v), func(err jen.Code) jen.Code { return jen.Return(err) }))
 			}
+			if a.Of != nil {
+				flush()
+				g.Add(objectIf(ent, a, v, func(err jen.Code) jen.Code { return jen.Return(err) }))
+			}
 		}
 		flush()
 		g.Return(jen.Nil())
 	})
 	f.Line()
+}
+
+// objectIf is the check of v, the field of object or objects attribute a
+// (or the parameter that sets it), against its fields' constraints: when
+// it is present, for an optional object.
+func objectIf(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(jen.Code) jen.Code) jen.Code {
+	check := jen.If(jen.Err().Op(":=").Add(objectCheck(ent, a, deref(a, v))), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))
+	if a.StoredForm().Pointer {
+		return jen.If(present(a, v)).Block(check)
+	}
+	return check
 }
 
 // condition is a check of a value before a write: when cond holds, the
@@ -288,6 +309,10 @@ func valueChecks(ent *model.Entity, a *model.Attribute, v jen.Code, fail func(je
 	}
 	if a.Type == model.Path {
 		checks = append(checks, pathLoop(ent, a, v, fail))
+	}
+	if a.Of != nil {
+		// v is the value, present: checked whole.
+		checks = append(checks, jen.If(jen.Err().Op(":=").Add(objectCheck(ent, a, v)), jen.Err().Op("!=").Nil()).Block(fail(jen.Err())))
 	}
 	return checks
 }
@@ -713,7 +738,15 @@ func decodeAttrs(g *jen.Group, ent *model.Entity, attrs []*model.Attribute, targ
 }
 
 // itemError is &ItemError{Entity: ..., Attr: ..., Reason: ...} on one line.
+// An object's field's (ent nil) names no entity: the attribute holding
+// the object names it (objectCheck).
 func itemError(ent *model.Entity, a *model.Attribute, reason string) jen.Code {
+	if ent == nil {
+		return jen.Op("&").Id("ItemError").Values(
+			jen.Id("Attr").Op(":").Lit(a.Name),
+			jen.Id("Reason").Op(":").Lit(reason),
+		)
+	}
 	return jen.Op("&").Id("ItemError").Values(
 		jen.Id("Entity").Op(":").Lit(ent.Name),
 		jen.Id("Attr").Op(":").Lit(a.Name),

@@ -273,6 +273,11 @@ func (m *method) setNames(in jen.Dict) {
 func (m *method) namesMap() jen.Code {
 	return jen.Map(jen.String()).String().ValuesFunc(func(g *jen.Group) {
 		for _, n := range m.req.Names {
+			if n.Key != nil {
+				// A map entry's key, the caller's: checked (keyChecks).
+				g.Lit(n.Placeholder).Op(":").Add(m.param(plan.ParamMapKey, n.Key, nil, 0))
+				continue
+			}
 			g.Lit(n.Placeholder).Op(":").Lit(n.Stored)
 		}
 	})
@@ -470,8 +475,24 @@ func paramNote(p *plan.Param) string {
 		return "the elements removed; empty removes none"
 	case plan.ParamVersion:
 		return "the version read; ErrVersionConflict when the stored one differs"
+	case plan.ParamMapKey:
+		return "the key of the entry of " + p.Attr.Path[len(p.Attr.Path)-2].Name
 	}
 	return ""
+}
+
+// keyChecks emits the checks of the keys of map entries the call gives:
+// DynamoDB refuses an empty name, and a key must be valid UTF-8.
+func (m *method) keyChecks(g *jen.Group, fail func(jen.Code) jen.Code) {
+	for _, q := range m.pp.Params {
+		if q.Role != plan.ParamMapKey {
+			continue
+		}
+		k := m.paramRef(q)
+		g.If(jen.Add(k).Op("==").Lit("").Op("||").Op("!").Qual("unicode/utf8", "ValidString").Call(k)).Block(
+			fail(itemError(m.ent(), q.Attr, "the key of the entry is empty or not valid UTF-8")),
+		)
+	}
 }
 
 // resultType is the type a read returns for one item: the entity, or the

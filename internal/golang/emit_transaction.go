@@ -175,6 +175,8 @@ func inputRole(q *plan.Param) string {
 		return fmt.Sprintf("the operand of the condition %s %s%s", q.Cond.Attr.Name, q.Cond.Op, condPlace(q))
 	case plan.ParamVersion:
 		return fmt.Sprintf("the version %s of the item as it was read: the step fails with ErrVersionConflict when the stored one differs", q.Attr.Name)
+	case plan.ParamMapKey:
+		return fmt.Sprintf("the key of the entry %s", q.Attr.Name)
 	}
 	return "an input"
 }

@@ -161,6 +161,12 @@ func memberValue(dynamo string, v jen.Code) jen.Code {
 func attrValue(a *model.Attribute, v jen.Code) jen.Code {
 	f := a.StoredForm()
 	x := baseValue(a, f.Base, v)
+	switch f.Go {
+	case model.GoObject:
+		return dot(v, "value").Call()
+	case model.GoObjects:
+		return rt("ObjectsValue").Call(v, objectMethod(a, "value"))
+	}
 	switch {
 	case f.Writer != "":
 		return rt(f.Writer).Call(x)
@@ -175,8 +181,27 @@ func attrValue(a *model.Attribute, v jen.Code) jen.Code {
 // NULL), the default when the item lacks an attribute that has one; a
 // document is the item's value itself.
 func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
+	return decodeFrom(ent, a, jen.Id("dec"), jen.Op("&").Id("dec"), jen.Id("item"))
+}
+
+// decodeFrom is decodeAttr with the decoder dec (decPtr, a pointer to
+// it) and the map item of the attribute (an item, or an object's map).
+func decodeFrom(ent *model.Entity, a *model.Attribute, dec, decPtr, item jen.Code) jen.Code {
 	f := a.StoredForm()
-	av := jen.Id("item").Index(jen.Lit(a.Stored))
+	av := jen.Add(item).Index(jen.Lit(a.Stored))
+	switch f.Go {
+	case model.GoObject:
+		if a.Optional {
+			return rt("DecodeObjectPtr").Call(decPtr, jen.Lit(a.Name), av, objectMethod(a, "decode"))
+		}
+		return rt("DecodeObject").Call(decPtr, jen.Lit(a.Name), av, objectMethod(a, "decode"))
+	case model.GoObjects:
+		p := "Optional"
+		if f.Always {
+			p = "Required"
+		}
+		return rt("DecodeObjects").Call(decPtr, jen.Lit(a.Name), av, rt(p), objectMethod(a, "decode"))
+	}
 	if f.Reader == "" {
 		if a.Optional {
 			return rt("Document").Call(av)
@@ -186,13 +211,13 @@ func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 	var call jen.Code
 	switch {
 	case f.Pointer:
-		call = jen.Id("dec").Dot(f.Reader+"Ptr").Call(jen.Lit(a.Name), av)
+		call = jen.Add(dec).Dot(f.Reader+"Ptr").Call(jen.Lit(a.Name), av)
 		if f.Go == model.GoEnum {
 			return jen.Parens(jen.Op("*").Id(model.EnumType(ent, a))).Parens(call)
 		}
 		return call
 	case a.Default != nil:
-		call = jen.Id("dec").Dot(f.Reader+"Or").Call(jen.Lit(a.Name), av, defaultValue(ent, a))
+		call = jen.Add(dec).Dot(f.Reader+"Or").Call(jen.Lit(a.Name), av, defaultValue(ent, a))
 	default:
 		args := []jen.Code{jen.Lit(a.Name), av}
 		if f.Base == model.BaseJoined {
@@ -202,7 +227,7 @@ func decodeAttr(ent *model.Entity, a *model.Attribute) jen.Code {
 		if f.Always {
 			p = "Required"
 		}
-		call = jen.Id("dec").Dot(f.Reader).Call(append(args, rt(p))...)
+		call = jen.Add(dec).Dot(f.Reader).Call(append(args, rt(p))...)
 	}
 	if f.Go == model.GoEnum {
 		return jen.Id(model.EnumType(ent, a)).Parens(call)
@@ -249,4 +274,27 @@ func invalidUTF8(a *model.Attribute, v jen.Code) (jen.Code, string) {
 		return jen.Op("!").Add(rt("ValidMap")).Call(v), "holds a key or value that is not valid UTF-8"
 	}
 	return nil, ""
+}
+
+// objectMethod is the method expression (*T).name of the object type of
+// attribute a.
+func objectMethod(a *model.Attribute, name string) jen.Code {
+	return jen.Parens(jen.Op("*").Id(a.Of.GoName)).Dot(name)
+}
+
+// objectCheck is the error of v, a value of object or objects attribute a,
+// that breaks a constraint of its fields (nil when none does), named
+// after entity ent (nil for an object's field) and a's path.
+func objectCheck(ent *model.Entity, a *model.Attribute, v jen.Code) jen.Code {
+	var err jen.Code
+	if a.StoredForm().Go == model.GoObject {
+		err = dot(v, "validate").Call()
+	} else {
+		err = rt("ValidateObjects").Call(v, objectMethod(a, "validate"))
+	}
+	entity := ""
+	if ent != nil {
+		entity = ent.Name
+	}
+	return rt("InObject").Call(jen.Lit(entity), jen.Lit(a.Name), err)
 }

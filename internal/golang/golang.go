@@ -143,6 +143,9 @@ func (e *emitter) jobs() []job {
 	for _, pf := range pfs {
 		jobs = append(jobs, job{name: pf.name, build: func() *jen.File { return e.patternsFile(pf.patterns) }})
 	}
+	if len(p.Model.Objects) > 0 {
+		jobs = append(jobs, job{name: model.ObjectsFile, build: e.objectsFile})
+	}
 	for _, ent := range p.Model.Entities {
 		jobs = append(jobs, job{name: ent.File(), build: func() *jen.File { return e.entityFile(ent) }})
 	}

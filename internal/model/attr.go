@@ -17,10 +17,14 @@ const (
 	Enum      Type = "enum"
 	Document  Type = "document"
 	Path      Type = "path"
+	// Object is a named object type (Attribute.Of), a Go struct stored
+	// as a map (M); Objects a list of them (L of M).
+	Object  Type = "object"
+	Objects Type = "objects"
 )
 
 // Types lists every attribute type, in the order of the reference.
-var Types = []Type{String, Int, Float, Bool, Time, Bytes, Strings, StringSet, IntSet, Map, Enum, Document, Path}
+var Types = []Type{String, Int, Float, Bool, Time, Bytes, Strings, StringSet, IntSet, Map, Enum, Document, Object, Objects, Path}
 
 // TimeFormat is how a time attribute is stored.
 type TimeFormat string
@@ -65,6 +69,39 @@ type Attribute struct {
 	Separator rune       // path: the separator between its elements
 	// TTL is set when the attribute is stored under the table's ttl name.
 	TTL bool
+	// Of is the object type of an object or objects attribute.
+	Of *ObjectType
+	// In is the object type the attribute is a field of; nil for an
+	// entity's attribute.
+	In *ObjectType
+	// Path is set on the attribute of a path a pattern names
+	// (address.zip, Entity.PathAttr): the entity's attribute then the
+	// fields the path goes through, the last the field itself. The path
+	// attribute is a copy of that field, with the path as its Name (which
+	// errors show), the Go names of the path's elements joined as its
+	// GoName (AddressZip), and the entity attribute's stored name as its
+	// Stored (what projections, IAM and costs see changed or read).
+	Path []*Attribute
+	// MapKey is set on the attribute of a path to a map's entry whose key
+	// the caller gives (approvals.{reviewer}): the name of the key's
+	// parameter, as written between the braces. The attribute is the
+	// entry's value (a string), its Path the map's path then itself.
+	MapKey string
+}
+
+// KeyGoName is the Go name of the key parameter of a map entry's path
+// (Reviewer).
+func (a *Attribute) KeyGoName() string { return GoName(a.MapKey) }
+
+// IsPath reports whether a is the attribute of a path (Path).
+func (a *Attribute) IsPath() bool { return len(a.Path) > 0 }
+
+// Root is the entity's attribute a is or is in.
+func (a *Attribute) Root() *Attribute {
+	if a.IsPath() {
+		return a.Path[0]
+	}
+	return a
 }
 
 // Bound is a min or max of a numeric attribute, as written.
@@ -86,6 +123,9 @@ func (a *Attribute) KeyTypeFits(t ScalarType) bool { return a.StoredForm().Dynam
 func (a *Attribute) Describe() string {
 	if a.Type == Time && a.Format != RFC3339 {
 		return "time (" + string(a.Format) + ")"
+	}
+	if a.Of != nil {
+		return string(a.Type) + " of " + a.Of.Name
 	}
 	return string(a.Type)
 }

@@ -14,6 +14,9 @@ const StoreFile = "store.go"
 // APIFile is the file of StoreAPI, the interface of the Store's methods.
 const APIFile = "store_api.go"
 
+// ObjectsFile is the file of the object types, when the spec has any.
+const ObjectsFile = "objects.go"
+
 // PatternsFile is the file of the patterns of table t: patterns.go in a
 // spec of one table, patterns_<table>.go otherwise.
 func (m *Model) PatternsFile(t *Table) string {
@@ -27,7 +30,7 @@ func (m *Model) PatternsFile(t *Table) string {
 func (e *Entity) File() string {
 	name := snake(e.GoName)
 	switch {
-	case name == "store" || name == "store_api" || name == "patterns" || strings.HasPrefix(name, "patterns_"):
+	case name == "store" || name == "store_api" || name == "objects" || name == "patterns" || strings.HasPrefix(name, "patterns_"):
 		// The generator's own files.
 		name += "_entity"
 	}
@@ -40,6 +43,9 @@ func (m *Model) FileNames() []GenName {
 	out := []GenName{{StoreFile, "the Store", Pos{}, ""}, {APIFile, "StoreAPI", Pos{}, ""}}
 	for _, t := range m.Tables {
 		out = append(out, GenName{m.PatternsFile(t), "the patterns of table " + t.Name, t.Pos, ""})
+	}
+	if len(m.Objects) > 0 {
+		out = append(out, GenName{ObjectsFile, "the object types", Pos{}, ""})
 	}
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.File(), "entity " + e.Name, e.Pos, ""})

@@ -66,7 +66,17 @@ var EntityMethods = []string{"MarshalItem", "UnmarshalItem"}
 
 // EnumType is the Go type of an enum attribute: the entity's and the
 // attribute's Go names (OrderStatus).
-func EnumType(e *Entity, a *Attribute) string { return e.GoName + a.GoName }
+// An enum field of an object type is named after the object's (and
+// not after an entity's, since several may hold the object).
+func EnumType(e *Entity, a *Attribute) string {
+	if a.IsPath() {
+		a = a.Path[len(a.Path)-1]
+	}
+	if a.In != nil {
+		return a.In.GoName + a.GoName
+	}
+	return e.GoName + a.GoName
+}
 
 // EnumConst is the Go constant of one enum value (OrderStatusShipped).
 func EnumConst(e *Entity, a *Attribute, value string) string {
@@ -275,6 +285,18 @@ func (m *Model) GeneratedNames() []GenName {
 	var out []GenName
 	for _, t := range m.Tables {
 		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
+	}
+	for _, o := range m.Objects {
+		out = append(out, GenName{o.GoName, "object " + o.Name, o.Pos, ""})
+		for _, a := range o.Fields {
+			if a.Type != Enum {
+				continue
+			}
+			out = append(out, GenName{EnumType(nil, a), fmt.Sprintf("enum %s of object %s", a.Name, o.Name), a.Pos, ""})
+			for _, v := range a.Values {
+				out = append(out, GenName{EnumConst(nil, a, v), fmt.Sprintf("enum value %q of %s.%s", v, o.Name, a.Name), a.Pos, ""})
+			}
+		}
 	}
 	keyTypes := m.KeyTypes()
 	for _, e := range m.Entities {

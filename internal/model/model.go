@@ -20,11 +20,13 @@ type Pos = diag.Pos
 
 // Model is a whole resolved spec.
 type Model struct {
-	File     string
-	Package  string
-	Doc      string
-	Pos      Pos
-	Tables   []*Table
+	File    string
+	Package string
+	Doc     string
+	Pos     Pos
+	Tables  []*Table
+	// Objects are the named object types, in spec order.
+	Objects  []*ObjectType
 	Entities []*Entity
 	Patterns []*Pattern
 	// Outputs are the outputs besides the Go package the spec asks for,
@@ -240,6 +242,9 @@ type Entity struct {
 	// keys (copy.go), and CopyOf is set on the hidden entity of a copy.
 	Copies []*Copy
 	CopyOf *Copy
+	// paths holds the attributes of the paths the patterns name
+	// (PathAttr), one per path.
+	paths map[string]*Attribute
 }
 
 // Stamped reports whether the entity has a created or an updated time.

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Op is a pattern's operation.
 type Op string
@@ -82,6 +85,12 @@ type Pattern struct {
 	Remove    []*Attribute
 	// RemoveFrom are the sets an update removes the given elements from.
 	RemoveFrom []*Attribute
+	// Parents are the optional objects the paths an update writes into
+	// are in (billing of billing.city): DynamoDB refuses a write into an
+	// absent map (a ValidationException), so the update's condition
+	// holds attribute_exists of each, and a call on an item without one
+	// fails with ErrConditionFailed.
+	Parents []*Attribute
 	// AddConsts are the numbers an update adds a constant amount to.
 	AddConsts []*SetConst
 	Upsert    bool
@@ -94,6 +103,8 @@ type Pattern struct {
 	// values (create, delete, an update that sets one) has steps too: its
 	// own write, then the claims it releases and takes (Step.Claim).
 	Steps []*Step
+	// InTx is set on a step of a transaction.
+	InTx bool
 	// Read are the unique values a write reads before its transaction
 	// (GetItem) and conditions its write on: an update's that it sets, a
 	// delete's.
@@ -212,6 +223,34 @@ func (p *Pattern) AddConst(a *Attribute) *SetConst { return constOf(p.AddConsts,
 // AddAttrs returns every attribute the update adds to: those added a
 // parameter, then those added a constant.
 func (p *Pattern) AddAttrs() []*Attribute { return withConsts(p.Add, p.AddConsts) }
+
+// parents are the optional objects the paths an update writes into
+// (set, add, remove, removeFrom) are in, each once, in the order of the
+// paths (Pattern.Parents).
+func (p *Pattern) parents() []*Attribute {
+	var out []*Attribute
+	var seen []string
+	for _, list := range [][]*Attribute{withConsts(p.Set, p.SetConsts), p.AddAttrs(), p.Remove, p.RemoveFrom} {
+		for _, a := range list {
+			for i, x := range a.Path[:max(len(a.Path)-1, 0)] {
+				if !x.Optional {
+					continue
+				}
+				key := strings.Join(a.StoredPath()[:i+1], ".")
+				if slices.Contains(seen, key) {
+					continue
+				}
+				seen = append(seen, key)
+				parent := x
+				if i > 0 {
+					parent, _ = p.Entity().PathAttr(pathText(a.Path[:i+1]))
+				}
+				out = append(out, parent)
+			}
+		}
+	}
+	return out
+}
 
 // Expires reports whether the pattern treats items whose time to live
 // has passed as absent: an entity of it stores its table's ttl

@@ -146,6 +146,9 @@ func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
 // attrOf finds the attribute name in every entity of the pattern (they
 // must agree on its type); it returns the first entity's attribute.
 func (r *resolver) attrOf(p *Pattern, name spec.Str, what string) *Attribute {
+	if strings.Contains(name.Value, ".") {
+		return r.pathOf(p, name, what)
+	}
 	var first *Attribute
 	for _, e := range p.Entities {
 		a := e.Attr(name.Value)
@@ -165,6 +168,34 @@ func (r *resolver) attrOf(p *Pattern, name spec.Str, what string) *Attribute {
 		}
 	}
 	return first
+}
+
+// pathsTaken are the keys of a pattern that take a path (address.zip):
+// those that read or write a field of an object, where DynamoDB takes a
+// document path. (Keys and projections take whole attributes.)
+var pathsTaken = []string{"set", "add", "remove", "when", "filter"}
+
+// pathOf finds the attribute of path name (address.zip) in the pattern's
+// entity.
+func (r *resolver) pathOf(p *Pattern, name spec.Str, what string) *Attribute {
+	if !slices.Contains(pathsTaken, what) {
+		r.errorf(name.Pos, "%s takes attributes, not paths: %q names a field of an object; paths are for %s", what, name.Value, strings.Join(pathsTaken, ", "))
+		return nil
+	}
+	if len(p.Entities) != 1 {
+		r.errorf(name.Pos, "%s %s: a path names the field of one entity's object, and pattern %s reads %d entities", what, name.Value, p.Name, len(p.Entities))
+		return nil
+	}
+	a, why := p.Entities[0].PathAttr(name.Value)
+	if a == nil {
+		r.errorf(name.Pos, "%s %s: %s", what, name.Value, why)
+		return nil
+	}
+	if a.MapKey != "" && (p.Op != OpUpdate || p.InTx || what != "set" && what != "remove" && what != "when") {
+		r.errorf(name.Pos, "%s %s: a map's entry by a key the caller gives is for the set, remove and when of an update pattern (not a transaction's step)", what, name.Value)
+		return nil
+	}
+	return a
 }
 
 func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
@@ -464,6 +495,8 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 	e := p.Entity()
 	prim := e.PrimaryKey()
 	seen := map[*Attribute]string{}
+	// written are the attributes and paths the update writes so far.
+	var written []*Attribute
 	check := func(list []*Attribute, names []spec.Str, what string) {
 		for i, a := range list {
 			pos := posOf(names, a.Name, i)
@@ -472,6 +505,16 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 				continue
 			}
 			seen[a] = what
+			for _, o := range written {
+				switch {
+				case !overlap(o, a):
+				case a.MapKey != "" && o.MapKey != "":
+					r.errorf(pos, "update %s: %s and %s may be one entry (the keys given may be equal), and DynamoDB refuses an update that writes a path twice; write one entry per update", p.Name, o.Name, a.Name)
+				default:
+					r.errorf(pos, "update %s: %s and %s overlap (one is in the other), and DynamoDB refuses an update that writes both; write the object whole or its fields", p.Name, o.Name, a.Name)
+				}
+			}
+			written = append(written, a)
 			for _, tm := range prim.Templates() {
 				if tm.Has(a) {
 					r.errorf(pos, "update %s can't %s %s: it is part of the primary key %s=%q, and UpdateItem can't move an item; use delete and create", p.Name, what, a.Name, keyAttrOf(prim, tm).Name, tm.Source)
@@ -485,7 +528,7 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 					r.errorf(pos, "add needs a number or a set; %s is %s (use set)", a.Name, a.Type)
 				}
 			case "remove":
-				if !a.Optional {
+				if !a.Optional && a.MapKey == "" {
 					r.errorf(pos, "remove %s: the attribute is not optional, so every item must have it; mark it optional: true or use set", a.Name)
 				}
 			case "removeFrom":
@@ -507,6 +550,17 @@ func (r *resolver) update(p *Pattern, sp *spec.Pattern) {
 	check(consts, constNames, "add")
 	check(p.Remove, sp.Remove, "remove")
 	check(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
+	p.Parents = p.parents()
+	if p.Upsert {
+		for _, list := range [][]*Attribute{p.SetAttrs(), p.AddAttrs(), p.Remove, p.RemoveFrom} {
+			for _, a := range list {
+				if a.IsPath() {
+					r.errorf(p.OpPos, "update %s is an upsert, which may create the item, and %s writes into %s, which a new item lacks (DynamoDB refuses the call); set the object whole, or remove upsert", p.Name, a.Name, a.Path[0].Name)
+					return
+				}
+			}
+		}
+	}
 }
 
 // itemConsts resolves the set of a create or a put: constants only (the
@@ -826,7 +880,9 @@ func opFits(op CondOp, a *Attribute) bool {
 	case OpExists, OpNotExists:
 		return true
 	case OpEq, OpNe:
-		return a.Type != Document
+		// An object is compared field by field: not a condition's
+		// operand (a condition on a field takes its path).
+		return a.Type != Document && a.Of == nil
 	case OpIn:
 		switch a.Type {
 		case String, Int, Float, Time, Enum, Bool, Path:
@@ -927,4 +983,19 @@ func CanonicalNumber(text string, isInt bool) (string, error) {
 		return "", fmt.Errorf("%q is not a number DynamoDB stores", text)
 	}
 	return FloatText(f), nil
+}
+
+// overlap reports whether a and b, attributes or paths an update writes,
+// are one in the other (address and address.zip): DynamoDB refuses the
+// update ("Two document paths overlap").
+// A map's entry by a caller's key may be any entry: two of one map may
+// be one.
+func overlap(a, b *Attribute) bool {
+	x, y := a.StoredPath(), b.StoredPath()
+	if len(x) > len(y) {
+		x, y = y, x
+	}
+	return slices.EqualFunc(x, y[:len(x)], func(s, t string) bool {
+		return s == t || strings.HasPrefix(s, "{") && strings.HasPrefix(t, "{")
+	})
 }

@@ -50,6 +50,7 @@ func Resolve(f *spec.File, diags *diag.List) *Model {
 	r.file()
 	r.part = nil
 	r.tables()
+	r.objects()
 	r.entities()
 	r.patterns()
 	r.uniqueWrites()
@@ -162,6 +163,11 @@ type resolver struct {
 	// part is the table, entity or pattern being resolved: an error
 	// breaks it (see Model.Prune).
 	part any
+	// objectsByName holds the object types by their spec names.
+	objectsByName map[string]*ObjectType
+	// objectsCyclic is set when an object type holds itself: no depth
+	// is then measured.
+	objectsCyclic bool
 }
 
 func (r *resolver) errorf(pos Pos, format string, args ...any) {
@@ -678,6 +684,8 @@ func (r *resolver) attrType(a *Attribute, sa *spec.Attribute, what string) {
 	onlyFor(sa.Values != nil, sa.Pos, "values", Enum)
 	onlyFor(sa.Format.Set, sa.Format.Pos, "format", Time)
 	onlyFor(sa.Separator.Set, sa.Separator.Pos, "separator", Path)
+	onlyFor(sa.Of.Set, sa.Of.Pos, "of", Object, Objects)
+	r.objectOf(a, sa, what)
 	a.Min = r.bound(sa.Min, t, what)
 	a.Max = r.bound(sa.Max, t, what)
 	if a.Min != nil && a.Max != nil && a.Min.Float > a.Max.Float {

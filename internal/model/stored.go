@@ -27,9 +27,9 @@ type StoredForm struct {
 	// holds something, even when required.
 	OmitZero bool
 	// Pointer is set when the attribute is optional and its Go type a
-	// scalar (string, enum, int, float, bool, time): its field is a
-	// pointer, nil when the item lacks it, so that a zero value is a
-	// value. An optional list, set, map, path, bytes or document is its
+	// scalar (string, enum, int, float, bool, time) or an object: its
+	// field is a pointer, nil when the item lacks it, so that a zero
+	// value is a value. An optional list, set, map, path, bytes or document is its
 	// Go type, absent when nil or empty (Attribute.Optional's doc says
 	// why).
 	Pointer bool
@@ -107,6 +107,8 @@ const (
 	GoStringMap               // map[string]string
 	GoEnum                    // the attribute's enum type, a string
 	GoDocument                // types.AttributeValue
+	GoObject                  // the struct of the attribute's object type
+	GoObjects                 // a slice of them
 )
 
 // Scalar reports whether values of the kind are single values (string,
@@ -161,6 +163,9 @@ const (
 	UTF8String              // a string
 	UTF8Strings             // a list or set of strings
 	UTF8Map                 // a map's keys and values
+	// UTF8Object: an object's fields, checked by its validate method
+	// with the rest of its constraints.
+	UTF8Object
 )
 
 // typeForms are the stored forms of the types; a time's depends on its
@@ -182,6 +187,10 @@ var typeForms = map[Type]StoredForm{
 	Enum: {Dynamo: "S", Go: GoEnum, Base: BaseString, Reader: "String",
 		Key: KeyForm{Lang: keylang.Enum, Func: "KeyEnum", Checked: true, Arg: BaseString, Valid: true, Seps: true}},
 	Document: {Dynamo: "any", Go: GoDocument, OmitZero: true},
+	// An object is written by its generated value method, read by its
+	// decode method, and checked by its validate method (UTF8Object).
+	Object:  {Dynamo: "M", Go: GoObject, UTF8: UTF8Object},
+	Objects: {Dynamo: "L", Go: GoObjects, UTF8: UTF8Object},
 	Path: {Dynamo: "S", Go: GoStrings, Base: BaseJoined, Reader: "Path",
 		Key: KeyForm{Lang: keylang.Path, Func: "KeyPath", Checked: true, PathSep: true, Seps: true}},
 }
@@ -217,7 +226,7 @@ func (a *Attribute) StoredForm() StoredForm {
 		f = StoredForm{Dynamo: "any", Go: GoAny}
 	}
 	f.Always = !a.Optional && !f.OmitZero
-	f.Pointer = a.Optional && f.Go.Scalar()
+	f.Pointer = a.Optional && (f.Go.Scalar() || f.Go == GoObject)
 	return f
 }
 
@@ -247,6 +256,10 @@ func GoType(e *Entity, a *Attribute) string {
 		return EnumType(e, a)
 	case GoDocument:
 		return "types.AttributeValue"
+	case GoObject:
+		return a.Of.GoName
+	case GoObjects:
+		return "[]" + a.Of.GoName
 	}
 	return "any"
 }

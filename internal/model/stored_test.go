@@ -4,8 +4,8 @@ import "testing"
 
 // TestStoredFormOfEveryType checks that every type and time format has a
 // stored form, and the rules the emitters print by: a value with no
-// writer is a scalar member or a document, every type but the document
-// has a reader, a key encoding that keeps order has a width, and only
+// writer is a scalar member, a document or an object (written and read
+// by its own generated methods), every type but those has a reader, a key encoding that keeps order has a width, and only
 // what DynamoDB can't store empty is written only when not zero.
 func TestStoredFormOfEveryType(t *testing.T) {
 	var attrs []*Attribute
@@ -23,7 +23,14 @@ func TestStoredFormOfEveryType(t *testing.T) {
 		if f.Go == GoAny {
 			t.Errorf("%s: no stored form", a.Name)
 		}
-		if f.Writer == "" {
+		object := a.Type == Object || a.Type == Objects
+		if object != (f.Go == GoObject || f.Go == GoObjects) {
+			t.Errorf("%s: Go kind %v", a.Name, f.Go)
+		}
+		if object && (f.Writer != "" || f.Reader != "") {
+			t.Errorf("%s: writer %q, reader %q; an object's are its methods", a.Name, f.Writer, f.Reader)
+		}
+		if f.Writer == "" && !object {
 			switch f.Dynamo {
 			case "S", "B", "BOOL":
 			case "any":
@@ -34,7 +41,7 @@ func TestStoredFormOfEveryType(t *testing.T) {
 				t.Errorf("%s: stored as %s with no writer", a.Name, f.Dynamo)
 			}
 		}
-		if (f.Reader == "") != (a.Type == Document) {
+		if (f.Reader == "") != (a.Type == Document || object) {
 			t.Errorf("%s: reader %q", a.Name, f.Reader)
 		}
 		if f.Key.KeepsOrder && f.Key.Width == 0 {

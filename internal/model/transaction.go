@@ -88,6 +88,7 @@ func (r *resolver) step(p *Pattern, ss *spec.Pattern, i int) *Step {
 		Doc:    ss.Doc.Value,
 		Pos:    ss.Pos,
 		Order:  Asc,
+		InTx:   true,
 	}
 	st := &Step{Pattern: sub, Tx: p, Index: i}
 	if !ss.Op.Set {

@@ -108,6 +108,17 @@ func (s *sizer) value(a *model.Attribute) int {
 	case model.Document:
 		s.assume(assumedDocument)
 		return assumeDocument
+	case model.Object, model.Objects:
+		// Its fields' names and values, every optional one present.
+		n := 3
+		for _, f := range a.Of.Fields {
+			n += len(f.Stored) + s.value(f) + 1
+		}
+		if a.Type == model.Objects {
+			s.assume(assumedList)
+			return 3 + assumeList*n
+		}
+		return n
 	}
 	return 8
 }

@@ -101,6 +101,11 @@ func (r *Request) Fields() []Field {
 	if len(r.Names) > 0 {
 		var names []string
 		for _, nm := range r.Names {
+			if nm.Key != nil {
+				// The caller's key, not a constant.
+				names = append(names, nm.Placeholder+"="+nm.Stored+" (the key given)")
+				continue
+			}
 			names = append(names, nm.Placeholder+"="+strconv.Quote(nm.Stored))
 		}
 		add("ExpressionAttributeNames", strings.Join(names, ", "))

@@ -25,6 +25,7 @@ const (
 	ParamItems               // the items of a batch put
 	ParamVersion             // the version Attr the caller read (update, delete)
 	ParamClock               // the time a transaction's step takes, read once per call
+	ParamMapKey              // the key of the map entry Attr (approvals.{reviewer})
 
 	roleCount // the number of roles; each has a name (Role.String)
 )
@@ -201,6 +202,17 @@ func (b *builder) params(pp *Pattern) {
 	case model.OpUpdate:
 		keys()
 		version()
+		// The keys of the map entries the update writes or tests, once
+		// each.
+		for _, list := range [][]*model.Attribute{p.SetAttrs(), p.Remove, condAttrList(p.When)} {
+			for _, a := range list {
+				if a.MapKey != "" && !slices.ContainsFunc(out, func(q *Param) bool { return q.Role == ParamMapKey && q.Attr == a }) {
+					base := model.ParamName(a.KeyGoName())
+					n := name(base)
+					out = append(out, &Param{Name: n, Role: ParamMapKey, Attr: a, Renamed: n != base})
+				}
+			}
+		}
 		for _, a := range p.Set {
 			add(ParamSet, a, nil, 0, "")
 			out[len(out)-1].Pointer = a.StoredForm().Pointer
@@ -319,8 +331,11 @@ func fieldNames(pp *Pattern) []*Param {
 			suffix += strconv.Itoa(q.Nth)
 		}
 		q.Field = a.GoName + suffix
-		if q.Role == ParamVersion {
+		switch q.Role {
+		case ParamVersion:
 			q.Field = pp.Pattern.Entity().GoName + a.GoName
+		case ParamMapKey:
+			q.Field = a.KeyGoName()
 		}
 		if fields[q.Field] {
 			q.Field = roleWord(pp, q) + q.Field
@@ -373,6 +388,7 @@ var roleNames = [roleCount]string{
 	ParamItems:   "items",
 	ParamVersion: "version",
 	ParamClock:   "clock",
+	ParamMapKey:  "mapKey",
 }
 
 // String is the role's name in `dyngen plan -json`.
@@ -410,6 +426,8 @@ func (pp *Pattern) GoType(p *Param) string {
 		return "[]" + ent.KeyType()
 	case ParamItems:
 		return "[]" + ent.GoName
+	case ParamMapKey:
+		return "string"
 	}
 	if p.Pointer {
 		return "*" + model.GoType(ent, p.Attr)
@@ -432,4 +450,19 @@ func CondOperandAttr(c *model.Cond) *model.Attribute {
 		el.Type = model.Int
 	}
 	return &el
+}
+
+// condAttrList are the attributes of conditions cs, those of their or
+// branches too.
+func condAttrList(cs []*model.Cond) []*model.Attribute {
+	var out []*model.Attribute
+	for _, c := range cs {
+		if c.Attr != nil {
+			out = append(out, c.Attr)
+		}
+		for _, br := range c.Or {
+			out = append(out, condAttrList(br)...)
+		}
+	}
+	return out
 }

@@ -75,6 +75,11 @@ type Expiry struct {
 type Name struct {
 	Placeholder string
 	Stored      string
+	// Key is set when the name is the key of a map's entry the caller
+	// gives (approvals.{reviewer}): the entry's path attribute, whose
+	// ParamMapKey parameter the call sends as the name; Stored is then
+	// "{reviewer}", as the report shows it.
+	Key *model.Attribute `json:"-"`
 }
 
 // Source is where the value of a placeholder comes from.
@@ -304,6 +309,39 @@ func (n *requestNamer) name(stored, want string) string {
 	return ph
 }
 
+// attr returns how the request's expressions name attribute a: as name
+// does, and for the attribute of a path (address.zip) each element so,
+// joined by dots (#address.#zip): a path is never one name, and no name
+// is spliced in.
+func (n *requestNamer) attr(a *model.Attribute) string {
+	if !a.IsPath() {
+		return n.name(a.Stored, "")
+	}
+	var parts []string
+	for i, s := range a.StoredPath() {
+		if x := a.Path[i]; x.MapKey != "" {
+			parts = append(parts, n.key(x))
+			continue
+		}
+		parts = append(parts, n.name(s, ""))
+	}
+	return strings.Join(parts, ".")
+}
+
+// key returns the placeholder of the key of map entry a, which the caller
+// gives: a name of its own (#approvals_reviewer), whose value the call
+// sets from the key's parameter, never in the expression's text.
+func (n *requestNamer) key(a *model.Attribute) string {
+	id := "{" + a.Name
+	if ph, ok := n.names[id]; ok {
+		return ph
+	}
+	ph := n.take("#" + placeholderText(a.Path[0].Name+"_"+a.MapKey))
+	n.names[id] = ph
+	n.req.Names = append(n.req.Names, Name{Placeholder: ph, Stored: "{" + a.MapKey + "}", Key: a})
+	return ph
+}
+
 // value takes a new value placeholder from base.
 func (n *requestNamer) value(base string, v *Value) *Value {
 	v.Placeholder = n.take(":" + placeholderText(base))
@@ -350,6 +388,8 @@ func Plain(name string) bool {
 // letters, digits and _) and writes _ for the others.
 func placeholderText(s string) string {
 	var b strings.Builder
+	// A map entry's path (approvals.{reviewer}): approvals_reviewer.
+	s = strings.NewReplacer("{", "", "}", "").Replace(s)
 	for _, r := range s {
 		if r < 128 && (r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
 			b.WriteRune(r)
@@ -410,7 +450,7 @@ func (n *requestNamer) terms(cs []*model.Cond, suffix string) []term {
 			parts = append(parts, term{text: strings.Join(branches, " OR "), or: true})
 			continue
 		}
-		name := n.name(c.Attr.Stored, "")
+		name := n.attr(c.Attr)
 		operand := func(i int, part string) string {
 			v := &Value{Source: CondOperand, Cond: c, Operand: i, Attr: c.Attr}
 			if !c.IsParam() {
@@ -647,6 +687,11 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 	case p.Op == model.OpCheck:
 		parts = append(parts, term{text: fmt.Sprintf("attribute_not_exists(%s)", n.name(p.Table.PK.Name, keyPK))})
 	}
+	// A path into an optional object: the object is there, else
+	// DynamoDB refuses the call.
+	for _, a := range p.Parents {
+		parts = append(parts, term{text: fmt.Sprintf("attribute_exists(%s)", n.attr(a))})
+	}
 	parts = append(parts, n.terms(p.When, "_when")...)
 	if c := versionCondition(n, pp); c != "" {
 		parts = append(parts, term{text: c})
@@ -661,7 +706,7 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 			// A counter's number counts items: never near int64's bounds.
 			break
 		}
-		name := n.name(a.Stored, "")
+		name := n.attr(a)
 		for _, bound := range []struct {
 			set bool
 			max bool
@@ -698,7 +743,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	req.Update = u
 	var sometimes []*Clause
 	for _, a := range p.Set {
-		name := n.name(a.Stored, "")
+		name := n.attr(a)
 		v := n.value(a.Name, &Value{Source: SetValue, Attr: a})
 		c := &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}}
 		if a.Optional {
@@ -712,7 +757,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	// attribute's zero value.
 	for _, sc := range p.SetConsts {
 		a := sc.Attr
-		name := n.name(a.Stored, "")
+		name := n.attr(a)
 		v := n.value(a.Name, &Value{Source: SetConst, Attr: a, Lit: literal(a, model.OpEq, sc.Const.Text)})
 		u.Set = append(u.Set, &Clause{Text: name + " = " + v.Placeholder, Values: []*Value{v}})
 	}
@@ -753,7 +798,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	u.Set = append(append(u.Set, sometimes...), sparse...)
 	amounts := map[*model.Attribute]string{}
 	for _, a := range p.AddAttrs() {
-		name := n.name(a.Stored, "")
+		name := n.attr(a)
 		v := &Value{Source: AddAmount, Attr: a}
 		if sc := p.AddConst(a); sc != nil {
 			v.Lit = literal(a, model.OpEq, sc.Const.Text)
@@ -763,12 +808,12 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 		u.Add = append(u.Add, &Clause{Text: name + " " + v.Placeholder, Values: []*Value{v}})
 	}
 	for _, a := range p.Remove {
-		u.Remove = append(u.Remove, &Clause{Text: n.name(a.Stored, "")})
+		u.Remove = append(u.Remove, &Clause{Text: n.attr(a)})
 	}
 	// DynamoDB refuses an empty set: a call that gives no elements to
 	// remove sends no DELETE action for them.
 	for _, a := range p.RemoveFrom {
-		name := n.name(a.Stored, "")
+		name := n.attr(a)
 		v := n.value(a.Name, &Value{Source: RemoveElems, Attr: a})
 		u.Delete = append(u.Delete, &Clause{Text: name + " " + v.Placeholder, Unless: []*model.Attribute{a}, Values: []*Value{v}})
 	}

@@ -223,6 +223,10 @@ type Call struct {
 type Name struct {
 	Placeholder string `json:"placeholder"`
 	Attribute   string `json:"attribute"`
+	// Key names the parameter whose value the call sends as the name:
+	// the key of a map's entry the caller gives (Attribute is then
+	// "{reviewer}").
+	Key string `json:"key,omitempty"`
 }
 
 // Value is an ExpressionAttributeValues placeholder and where its
@@ -625,7 +629,11 @@ func requestOf(r *plan.Request) Request {
 		rr.Update = r.Update.Expression()
 	}
 	for _, n := range r.Names {
-		rr.Names = append(rr.Names, Name{Placeholder: n.Placeholder, Attribute: n.Stored})
+		nm := Name{Placeholder: n.Placeholder, Attribute: n.Stored}
+		if n.Key != nil {
+			nm.Key = n.Key.MapKey
+		}
+		rr.Names = append(rr.Names, nm)
 	}
 	for _, v := range r.Values {
 		rv := Value{Placeholder: v.Placeholder, Source: sourceNames[v.Source]}

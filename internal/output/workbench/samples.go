@@ -267,6 +267,17 @@ func SampleOf(a *model.Attribute) SampleValue {
 		return SampleValue{Type: "NS", Set: []string{"1"}}
 	case model.Map:
 		return SampleValue{Type: "M", Map: []SampleAttr{{"key", SampleValue{Type: "S", Text: "value"}}}}
+	case model.Object, model.Objects:
+		var fields []SampleAttr
+		for _, f := range a.Of.Fields {
+			fields = append(fields, SampleAttr{f.Stored, SampleOf(f)})
+		}
+		slices.SortFunc(fields, func(x, y SampleAttr) int { return strings.Compare(x.Name, y.Name) })
+		m := SampleValue{Type: "M", Map: fields}
+		if a.Type == model.Objects {
+			return SampleValue{Type: "L", List: []SampleValue{m}}
+		}
+		return m
 	case model.Path:
 		if two := word + string(a.Separator) + "2"; a.MaxLength == 0 || utf8.RuneCountInString(two) <= a.MaxLength {
 			return SampleValue{Type: "S", Text: two}
