@@ -8,11 +8,18 @@ package runtime
 // QueryPage, QueryEach), and QueryPage and Walk take the item type alone,
 // a query's result being a dyngen.Result (PageOf is gone). Code of
 // version 1 calls them otherwise: it is not served.
+//
+// Version 3 adds what code of version 2 does not call: counts
+// (CountDelta), claims per element of a set (SetAdded), writes over many
+// keys (Many, EachError, KeyFailure, ErrTooManyKeys, MaxTransactItems,
+// TransactionError.Key) and nested objects (ObjectsValue, ValidateObjects,
+// InObject, DecodeObject, DecodeObjectPtr, DecodeObjects). This runtime
+// serves code of version 2 too.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something
 	// of the runtime that an older runtime lacks.
-	GenVersion = 2
+	GenVersion = 3
 
 	// MinVersion is the oldest version of generated code this runtime
 	// serves. It grows when the runtime drops or changes something that
