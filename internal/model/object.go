@@ -108,29 +108,7 @@ func (r *resolver) fields(o *ObjectType, so *spec.Object) {
 	stored := map[string]*Attribute{}
 	goNames := map[string]*Attribute{}
 	for _, sa := range so.Fields {
-		a := &Attribute{Name: sa.Name.Value, Stored: sa.Name.Value, Doc: sa.Doc.Value, Pos: sa.Name.Pos, Optional: sa.Optional.Value, In: o}
-		what := fmt.Sprintf("field %s of object %s", a.Name, o.Name)
-		if sa.Attr.Set {
-			a.Stored = sa.Attr.Value
-			if a.Stored == "" {
-				r.errorf(sa.Attr.Pos, "attr of %s is empty", what)
-			}
-		}
-		if !attrName.MatchString(a.Name) {
-			r.errorf(sa.Name.Pos, "field name %q of object %s must be a letter or underscore then letters, digits or underscores (the stored name may differ: set attr:)", a.Name, o.Name)
-		}
-		r.attrType(a, sa, what)
-		if sa.Go.Set {
-			a.GoName = sa.Go.Value
-			if !IsExported(a.GoName) {
-				r.errorf(sa.Go.Pos, "go name %q of %s is not an exported Go identifier", a.GoName, what)
-			}
-		} else if attrName.MatchString(a.Name) {
-			a.GoName = GoName(a.Name)
-			if a.GoName == "" {
-				r.errorf(sa.Name.Pos, "%s gives no Go name; set go: to one", what)
-			}
-		}
+		a, what := r.newAttr(sa, o, "field", "object "+o.Name)
 		if other := goNames[a.GoName]; other != nil && a.GoName != "" && a.Name != "" {
 			r.errorf(attrGoPos(sa), "fields %s and %s of object %s have the same Go name %s; set go: on one", other.Name, a.Name, o.Name, a.GoName)
 		} else {

@@ -547,34 +547,43 @@ func (r *resolver) entities() {
 	}
 }
 
+// newAttr resolves what an entity's attribute and an object's field
+// share: names stored and in Go, and the type with its options; in is
+// the object type holding a field (nil for an attribute); noun
+// ("attribute", "field") and owner (the entity's name, "object O") name
+// it in errors, as the returned what does.
+func (r *resolver) newAttr(sa *spec.Attribute, in *ObjectType, noun, owner string) (*Attribute, string) {
+	a := &Attribute{Name: sa.Name.Value, Stored: sa.Name.Value, Doc: sa.Doc.Value, Pos: sa.Name.Pos, Optional: sa.Optional.Value, In: in}
+	what := fmt.Sprintf("%s %s of %s", noun, a.Name, owner)
+	if sa.Attr.Set {
+		a.Stored = sa.Attr.Value
+		if a.Stored == "" {
+			r.errorf(sa.Attr.Pos, "attr of %s is empty", what)
+		}
+	}
+	if !attrName.MatchString(a.Name) {
+		r.errorf(sa.Name.Pos, "%s name %q of %s must be a letter or underscore then letters, digits or underscores (the stored name may differ: set attr:)", noun, a.Name, owner)
+	}
+	r.attrType(a, sa, what)
+	if sa.Go.Set {
+		a.GoName = sa.Go.Value
+		if !IsExported(a.GoName) {
+			r.errorf(sa.Go.Pos, "go name %q of %s is not an exported Go identifier", a.GoName, what)
+		}
+	} else if attrName.MatchString(a.Name) {
+		a.GoName = GoName(a.Name)
+		if a.GoName == "" {
+			r.errorf(sa.Name.Pos, "%s gives no Go name; set go: to one", what)
+		}
+	}
+	return a, what
+}
+
 func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 	stored := map[string]*Attribute{}
 	goNames := map[string]*Attribute{}
 	for _, sa := range se.Attributes {
-		a := &Attribute{Name: sa.Name.Value, Stored: sa.Name.Value, Doc: sa.Doc.Value, Pos: sa.Name.Pos, Optional: sa.Optional.Value}
-		what := fmt.Sprintf("attribute %s of %s", a.Name, e.Name)
-		if sa.Attr.Set {
-			a.Stored = sa.Attr.Value
-			if a.Stored == "" {
-				r.errorf(sa.Attr.Pos, "attr of %s is empty", what)
-			}
-		}
-		if !attrName.MatchString(a.Name) {
-			r.errorf(sa.Name.Pos, "attribute name %q of %s must be a letter or underscore then letters, digits or underscores (the stored name may differ: set attr:)", a.Name, e.Name)
-		}
-		r.attrType(a, sa, what)
-		// Go name.
-		if sa.Go.Set {
-			a.GoName = sa.Go.Value
-			if !IsExported(a.GoName) {
-				r.errorf(sa.Go.Pos, "go name %q of %s is not an exported Go identifier", a.GoName, what)
-			}
-		} else if attrName.MatchString(a.Name) {
-			a.GoName = GoName(a.Name)
-			if a.GoName == "" {
-				r.errorf(sa.Name.Pos, "%s gives no Go name; set go: to one", what)
-			}
-		}
+		a, what := r.newAttr(sa, nil, "attribute", e.Name)
 		if slices.Contains(EntityMethods, a.GoName) {
 			r.errorf(attrGoPos(sa), "%s gives the Go field %s, which is also the name of a method dyngen generates on %s; set go: to another name", what, a.GoName, e.GoName)
 		}
