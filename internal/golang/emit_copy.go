@@ -33,14 +33,7 @@ func (m *method) copyGet() {
 			}
 			return v
 		}, fail)
-		m.sendGet(g, out, key, fail, func(in jen.Dict) {
-			if projConst != nil {
-				in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
-				m.setNames(in)
-			}
-		})
-		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
-		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
+		m.getDecoded(g, out, key, fail, projConst)
 		g.Return(jen.Op("&").Add(m.id("v")), jen.Nil())
 	})
 	m.f.Line()

@@ -429,14 +429,7 @@ func (m *method) lookupGet() {
 			}
 			return v
 		}, fail)
-		m.sendGet(g, out, key, fail, func(in jen.Dict) {
-			if projConst != nil {
-				in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
-				m.setNames(in)
-			}
-		})
-		m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
-		m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
+		m.getDecoded(g, out, key, fail, projConst)
 		// The item changed its value after the claim was read.
 		var changed *jen.Statement
 		for _, a := range u.Value.Attrs {
@@ -473,6 +466,20 @@ func stepList(steps []int) string {
 		return "step " + names[0] + " is"
 	}
 	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are"
+}
+
+// getDecoded sends the GetItem of key into the local out, with the
+// pattern's projection projConst when it has one, answers ErrNotFound for
+// an expired item, and decodes the item into the local v.
+func (m *method) getDecoded(g *jen.Group, out string, key jen.Code, fail func(jen.Code) jen.Code, projConst jen.Code) {
+	m.sendGet(g, out, key, fail, func(in jen.Dict) {
+		if projConst != nil {
+			in[jen.Id("ProjectionExpression")] = jen.Qual(pathAWS, "String").Call(projConst)
+			m.setNames(in)
+		}
+	})
+	m.dropExpired(g, jen.Id(out).Dot("Item"), fail(jen.Id("ErrNotFound")))
+	m.decode(g, jen.Id(out).Dot("Item"), m.local("v"), fail)
 }
 
 // sendGet emits a GetItem of key into the local out, read as the pattern
