@@ -641,6 +641,11 @@ func (p *prober) fix(off int, problem string) string {
 			closer, what = "]", "list ["
 		}
 		from := max(p.flowFrom, 0)
+		if from > off {
+			// The probe found the collection's opening past the error
+			// (the file ends inside it, "{0\n"): scan from the start.
+			from = 0
+		}
 		st := scanFlow(data[from:off])
 		if len(st.open) == 0 {
 			return fmt.Sprintf("; separate the entries of a flow %s with ',' and end it with '%s'", what, closer)
