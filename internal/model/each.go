@@ -129,6 +129,18 @@ func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each
 				attrs = append(attrs, specAttr(a.Name))
 			}
 		}
+		// An attribute stored under a key attribute of the table or of
+		// an index (a natural key) would fill that key on the element
+		// item too: the item's key is its entry's templates, and it is
+		// in no secondary index.
+		for _, a := range held {
+			for _, ix := range e.Table.Indexes {
+				if (ix.PK != nil && ix.PK.Name == a.Stored) || (ix.SK != nil && ix.SK.Name == a.Stored) {
+					r.errorf(sea.Name.Pos, "%s: its item would hold %s, which %s stores under %s, a key attribute of %s; an element item is keyed by its entry's templates only: store %s under another name (attr:)", what, a.Name, e.Name, a.Stored, keyOwner(e.Table, ix), a.Name)
+					ok = false
+				}
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -185,4 +197,12 @@ func (r *resolver) eachKeys(ee *Entity) {
 		}
 		r.errorf(ea.Pos, "each %s of %s would be in index %s, whose key attributes the owner's attributes fill; an element item is in no secondary index: store those attributes under other names (attr:)", ea.Name, ea.Owner.Name, k.Index.Name)
 	}
+}
+
+// keyOwner names the table or index whose key attribute a message names.
+func keyOwner(t *Table, ix *Index) string {
+	if ix.IsPrimary() {
+		return "table " + t.Name
+	}
+	return "index " + ix.Name
 }
