@@ -136,10 +136,27 @@ type Entity struct {
 	// Copies are the copies of the entity's item under other primary
 	// keys of its table: Keys.Index is the copy's name.
 	Copies []*Keys
+	// Each are the items written per element of a set attribute
+	// (each:), in the order of the spec.
+	Each []*Each
 	// Counts are the counts of the entity's items by group kept on
 	// items of their own; CountsPos is the list's position.
 	Counts    []*Count
 	CountsPos Pos
+}
+
+// Each is an entry of an entity's each: an item per element of the set
+// attribute Of, keyed by PK and SK (templates over the element, under
+// the set's name, and the owner's attributes), holding the element, the
+// owner's primary-key attributes and Attributes.
+type Each struct {
+	Name          Str
+	Pos           Pos
+	Of            Str
+	PK            Str
+	SK            Str
+	Attributes    []Str
+	AttributesPos Pos
 }
 
 // Count is a count of an entity's items by the value of one attribute

@@ -622,6 +622,11 @@ func (p *parser) entity(e entry) *Entity {
 				en.Copies = append(en.Copies, p.keys(ce, what))
 			}
 		},
+		"each": func(k, v *yaml.Node) {
+			for _, ee := range p.entries(v, "each of "+what) {
+				en.Each = append(en.Each, p.each(ee, what))
+			}
+		},
 	})
 	if !sawAttrs && p.diags.Len() == before && e.val.Kind == yaml.MappingNode {
 		p.errorf(e.key, "%s has no attributes", what)
@@ -809,6 +814,22 @@ func (p *parser) nonEmptyList(n *yaml.Node, what string) []Str {
 		p.errorf(r, "%s is empty", what)
 	}
 	return out
+}
+
+// each reads an entry of an entity's each: {of, pk, sk, attributes}.
+func (p *parser) each(e entry, what string) *Each {
+	ea := &Each{Name: p.name(e.key), Pos: p.pos(e.val)}
+	before := p.diags.Len()
+	p.fields(e.val, "each "+e.name+" of "+what, map[string]func(kn, v *yaml.Node){
+		"of":         func(kn, v *yaml.Node) { ea.Of = p.str(v, "of") },
+		"pk":         func(kn, v *yaml.Node) { ea.PK = p.str(v, "pk") },
+		"sk":         func(kn, v *yaml.Node) { ea.SK = p.str(v, "sk") },
+		"attributes": func(kn, v *yaml.Node) { ea.Attributes = p.strList(v, "attributes"); ea.AttributesPos = p.pos(kn) },
+	})
+	if p.diags.Len() == before && !ea.Of.Set && e.val.Kind == yaml.MappingNode {
+		p.errorf(e.key, "each %s of %s gives no of: name the set attribute it writes an item per element of", e.name, what)
+	}
+	return ea
 }
 
 func (p *parser) keys(e entry, what string) *Keys {

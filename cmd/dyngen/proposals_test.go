@@ -73,6 +73,14 @@ var proposalForms = []struct {
 		},
 	},
 	{
+		// e.g. each ParcelTags: {sk: "..."} on E: an element item's templates
+		"each templates",
+		regexp.MustCompile(`e\.g\. each ([\w.-]+): (` + templates + `) on (\w+)`),
+		func(s *specDoc, msg string, m []string) error {
+			return s.mergeEntry("each", [][]string{m})
+		},
+	},
+	{
 		// gives no value for total, paid, which every Order has; add them to set
 		"add them to set",
 		regexp.MustCompile(`gives no value for (\w+(?:, \w+)*), which every \w+ has; add them to set`),
@@ -435,7 +443,7 @@ func (s *specDoc) tableOf(entity string) (*yaml.Node, error) {
 // mergeKeys sets the templates of keys entries (index, templates, entity).
 func (s *specDoc) mergeKeys(keys [][]string) error { return s.mergeEntry("keys", keys) }
 
-// mergeEntry merges into the entries of field (keys, copies) of entities
+// mergeEntry merges into the entries of field (keys, copies, each) of entities
 // the templates of each match: the entry's name, its templates, the
 // entity.
 func (s *specDoc) mergeEntry(field string, keys [][]string) error {

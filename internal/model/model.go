@@ -242,6 +242,10 @@ type Entity struct {
 	// keys (copy.go), and CopyOf is set on the hidden entity of a copy.
 	Copies []*Copy
 	CopyOf *Copy
+	// Each are the entity's items per element of a set (each.go), and
+	// EachOf is set on the hidden entity of one.
+	Each   []*Each
+	EachOf *Each
 	// paths holds the attributes of the paths the patterns name
 	// (PathAttr), one per path.
 	paths map[string]*Attribute

@@ -132,6 +132,11 @@ func (r *resolver) patternEntities(p *Pattern, sp *spec.Pattern) bool {
 			ok = false
 			continue
 		}
+		if ea := e.EachOf; ea != nil && p.Op != OpQuery && p.Op != OpGet {
+			r.errorf(n.Pos, "%s is the items per element of %s's %s, which dyngen writes with the %s; a pattern reads them with query: %s or get: %s, and writes the %s", e.Name, ea.Owner.Name, ea.Of.Name, ea.Owner.Name, e.Name, e.Name, ea.Owner.Name)
+			ok = false
+			continue
+		}
 		if p.Table != nil && e.Table != p.Table {
 			r.errorf(n.Pos, "pattern %s reads %s from table %s and %s from table %s; one Query reads one table", p.Name, p.Entities[0].Name, p.Table.Name, e.Name, e.Table.Name)
 			ok = false

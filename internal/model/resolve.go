@@ -460,6 +460,7 @@ func (r *resolver) entities() {
 	claims := map[*spec.Entity]*Unique{}
 	counters := map[*spec.Entity]*Count{}
 	copies := map[*spec.Entity]*Copy{}
+	eachs := map[*spec.Entity]*Each{}
 	for i := 0; i < len(queue); i++ {
 		se := queue[i]
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
@@ -479,6 +480,11 @@ func (r *resolver) entities() {
 			c.Entity, e.CopyOf = e, c
 			// An error of the copy is one of its owner.
 			r.part = c.Owner
+		}
+		if ea := eachs[se]; ea != nil {
+			ea.Entity, e.EachOf = e, ea
+			// An error of the element items is one of their owner.
+			r.part = ea.Owner
 		}
 		if !entityName.MatchString(e.Name) {
 			r.errorf(se.Name.Pos, "entity name %q must be a letter then letters, digits or underscores", e.Name)
@@ -530,8 +536,12 @@ func (r *resolver) entities() {
 			queue = append(queue, r.uniques(e, se, claims)...)
 			queue = append(queue, r.counts(e, se, counters)...)
 			queue = append(queue, r.copies(e, se, copies)...)
+			queue = append(queue, r.each(e, se, eachs)...)
 			if e.CopyOf != nil {
 				r.copyKeys(e)
+			}
+			if e.EachOf != nil {
+				r.eachKeys(e)
 			}
 		}
 		if e.ClaimOf != nil && r.m.broken[e.ClaimOf.Owner] {
@@ -541,6 +551,9 @@ func (r *resolver) entities() {
 			r.m.broken[e] = true
 		}
 		if e.CopyOf != nil && r.m.broken[e.CopyOf.Owner] {
+			r.m.broken[e] = true
+		}
+		if e.EachOf != nil && r.m.broken[e.EachOf.Owner] {
 			r.m.broken[e] = true
 		}
 		r.m.Entities = append(r.m.Entities, e)

@@ -605,6 +605,9 @@ func (e *Entity) label() string {
 	if c := e.CopyOf; c != nil {
 		return fmt.Sprintf("%s (the copy %s of %s)", e.Name, c.Name, c.Owner.Name)
 	}
+	if ea := e.EachOf; ea != nil {
+		return fmt.Sprintf("%s (the items per element of %s's %s)", e.Name, ea.Owner.Name, ea.Of.Name)
+	}
 	return e.Name
 }
 

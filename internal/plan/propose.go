@@ -425,6 +425,10 @@ func (c keyChange) String() string {
 		// A copy's templates are written in its owner's copies.
 		return fmt.Sprintf("copies %s: {%s: %q} on %s", cp.Name, which, c.tm.Source, cp.Owner.Name)
 	}
+	if ea := c.e.EachOf; ea != nil {
+		// An element item's templates are written in its owner's each.
+		return fmt.Sprintf("each %s: {%s: %q} on %s", ea.Name, which, c.tm.Source, ea.Owner.Name)
+	}
 	return fmt.Sprintf("keys %s: {%s: %q} on %s", c.ix.Name, which, c.tm.Source, c.e.Name)
 }
 
