@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -835,5 +836,93 @@ func TestUniqueEmail(t *testing.T) {
 	}
 	if got, err := s.GetUser(ctx, "ann"); err != nil || got.Email != "ann@example.org" {
 		t.Errorf("ann after a refused change: %+v, %v", got, err)
+	}
+}
+
+// TestUniqueEmailAnyCase: an email's case does not make it another
+// address. The claim holds the email lower-cased and the user keeps what
+// they typed: a sign-in by the email in any case finds the user, another
+// user can't take it in another case (of 16 concurrent sign-ups with one
+// address in 16 cases, exactly one wins), and changing only its case
+// rewrites the user's text but moves no claim.
+func TestUniqueEmailAnyCase(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	day := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	ann := bookreviews.User{Username: "ann", MembershipDate: day, Email: "Ann@Example.com"}
+	if err := s.AddUser(ctx, &ann); err != nil {
+		t.Fatalf("AddUser ann: %v", err)
+	}
+	got, err := s.UserByEmail(ctx, "ANN@example.COM")
+	if err != nil {
+		t.Fatalf("UserByEmail in another case: %v", err)
+	}
+	checkUser(t, "UserByEmail ann", got, ann)
+
+	bob := bookreviews.User{Username: "bob", MembershipDate: day, Email: "ann@example.com"}
+	err = s.AddUser(ctx, &bob)
+	var te *bookreviews.TransactionError
+	if !errors.Is(err, bookreviews.ErrAlreadyExists) || !errors.As(err, &te) || te.Step != 2 || te.Action != "claim User.email" {
+		t.Errorf("AddUser with ann's email lower-cased: %v (%+v), want ErrAlreadyExists at step 2, the claim", err, te)
+	}
+	if _, err := s.GetUser(ctx, "bob"); !errors.Is(err, bookreviews.ErrNotFound) {
+		t.Errorf("bob was written without his email's claim: %v", err)
+	}
+
+	// Only the case changes: the user holds the new text, the claim stays
+	// (still ann's, still refusing bob in any case).
+	if err := s.ChangeEmail(ctx, bookreviews.ChangeEmailParams{Username: "ann", Email: "ann@example.com"}); err != nil {
+		t.Fatalf("ChangeEmail to the same address lower-cased: %v", err)
+	}
+	if got, err := s.GetUser(ctx, "ann"); err != nil || got.Email != "ann@example.com" {
+		t.Errorf("ann after changing her email's case: %+v, %v", got, err)
+	}
+	if got, err := s.UserByEmail(ctx, "Ann@Example.com"); err != nil || got.Username != "ann" || got.Email != "ann@example.com" {
+		t.Errorf("UserByEmail after changing its case: %+v, %v", got, err)
+	}
+	bob.Email = "ANN@EXAMPLE.COM"
+	if err := s.AddUser(ctx, &bob); !errors.Is(err, bookreviews.ErrAlreadyExists) {
+		t.Errorf("AddUser with ann's email upper-cased: %v, want ErrAlreadyExists", err)
+	}
+
+	// 16 sign-ups race for one new address, each in its own case.
+	const n = 16
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			email := []byte("race@example.com")
+			for b := range 4 {
+				if i>>b&1 != 0 {
+					email[b] -= 'a' - 'A'
+				}
+			}
+			u := bookreviews.User{Username: fmt.Sprintf("racer%02d", i), MembershipDate: day, Email: string(email)}
+			errs[i] = s.AddUser(ctx, &u)
+		})
+	}
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && winner >= 0:
+			t.Errorf("racers %d and %d both hold the address", winner, i)
+		case err == nil:
+			winner = i
+		case !errors.Is(err, bookreviews.ErrAlreadyExists):
+			t.Errorf("racer %d: %v, want ErrAlreadyExists", i, err)
+		}
+	}
+	if winner < 0 {
+		t.Fatal("no racer got the address")
+	}
+	got, err = s.UserByEmail(ctx, "race@example.com")
+	if err != nil || got.Username != fmt.Sprintf("racer%02d", winner) {
+		t.Errorf("UserByEmail of the raced address: %+v, %v, want racer %d", got, err, winner)
+	}
+	for i := range n {
+		if _, err := s.GetUser(ctx, fmt.Sprintf("racer%02d", i)); (err == nil) != (i == winner) {
+			t.Errorf("GetUser racer %d: %v (winner %d)", i, err, winner)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"iter"
 	"math"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -58,6 +59,8 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 //
 // UserByEmail reads the User holding this email: GetItem of its claim, then
 // GetItem of the User (two requests); ErrNotFound when no User holds it.
+// Strings compare lower-cased (strings.ToLower): a value differing only in
+// case finds the item.
 //
 //	GetItem on table BookReviews (the claim UserEmailClaim)
 //	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
@@ -67,11 +70,11 @@ func (s *Store) GetUser(ctx context.Context, username string) (*User, error) {
 func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	var claim UserEmailClaim
 	{
-		pk, err := userEmailClaimPK(email)
+		pk, err := userEmailClaimPK(strings.ToLower(email))
 		if err != nil {
 			return nil, dyngen.Fail("UserByEmail", err)
 		}
-		sk, err := userEmailClaimSK(email)
+		sk, err := userEmailClaimSK(strings.ToLower(email))
 		if err != nil {
 			return nil, dyngen.Fail("UserByEmail", err)
 		}
@@ -117,7 +120,7 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	if err := v.UnmarshalItem(out.Item); err != nil {
 		return nil, dyngen.Fail("UserByEmail", err)
 	}
-	if v.Email != email {
+	if strings.ToLower(v.Email) != strings.ToLower(email) {
 		return nil, dyngen.Fail("UserByEmail", ErrNotFound)
 	}
 	return &v, nil
@@ -423,7 +426,7 @@ func (s *Store) AddUser(ctx context.Context, user *User) error {
 	items = append(items, step)
 	keep = append(keep, 0)
 	if step, err = dyngen.TransactPut(s.addUserStep2Input(&UserEmailClaim{
-		Email:    user.Email,
+		Email:    strings.ToLower(user.Email),
 		Username: user.Username,
 	})); err != nil {
 		return addUserTx.StepError(1, err)
@@ -604,14 +607,14 @@ func (s *Store) ChangeEmail(ctx context.Context, params ChangeEmailParams) error
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if old.Email != email {
-		if step, err = dyngen.TransactDelete(s.changeEmailStep2Input(old.Email)); err != nil {
+	if strings.ToLower(old.Email) != strings.ToLower(email) {
+		if step, err = dyngen.TransactDelete(s.changeEmailStep2Input(strings.ToLower(old.Email))); err != nil {
 			return changeEmailTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
 		if step, err = dyngen.TransactPut(s.changeEmailStep3Input(&UserEmailClaim{
-			Email:    email,
+			Email:    strings.ToLower(email),
 			Username: username,
 		})); err != nil {
 			return changeEmailTx.StepError(2, err)

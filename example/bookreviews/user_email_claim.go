@@ -12,7 +12,8 @@ import (
 
 // UserEmailClaim is the claim of a value of User's unique email: an item of
 // its own, keyed by the value, that leads to the User holding it. dyngen
-// writes it with the User.
+// writes it with the User. It holds the string values lower-cased
+// (strings.ToLower), the User what was written.
 //
 // UserEmailClaim is an item of table BookReviews, with _type="User.email",
 // under these keys:

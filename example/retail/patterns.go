@@ -251,10 +251,14 @@ func (s *Store) createCustomerInput(customer *Customer) (*dynamodb.PutItemInput,
 
 const placeOrderCondition = "attribute_not_exists(PK)"
 
-// Writes a new order; its GSI key (order id, ROOT) is written with it.
+// Writes a new order; its GSI key (order id, ROOT) is written with it. A
+// new order has no invoice yet, whatever the caller's item says:
+// CreateInvoice gives it its one invoice, and only when it is not invoiced,
+// so an order placed as invoiced could never get one.
 //
 // PlaceOrder writes order only when no item has its key: ErrAlreadyExists
-// otherwise.
+// otherwise. It writes invoiced false (set) whatever order holds, and on
+// success order holds them. On success order holds the item as written.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"
@@ -267,13 +271,18 @@ func (s *Store) PlaceOrder(ctx context.Context, order *Order) error {
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return dyngen.ConditionErr("PlaceOrder", err, ErrConditionFailed, ErrAlreadyExists)
 	}
+	if err := order.UnmarshalItem(in.Item); err != nil {
+		return dyngen.Fail("PlaceOrder", err)
+	}
 	return nil
 }
 
 // placeOrderInput builds the request of PlaceOrder; the caller wraps its
 // errors.
 func (s *Store) placeOrderInput(order *Order) (*dynamodb.PutItemInput, error) {
-	item, err := order.MarshalItem()
+	stamped := *order
+	stamped.Invoiced = false
+	item, err := stamped.MarshalItem()
 	if err != nil {
 		return nil, err
 	}

@@ -596,3 +596,46 @@ func TestCreateInvoice(t *testing.T) {
 		t.Errorf("InvoicesOfCustomer jane: %d invoices, want %d", len(res.Items), len(d.janeInvoices)+1)
 	}
 }
+
+// TestPlaceOrderNotInvoiced: a new order has no invoice yet. PlaceOrder
+// writes invoiced false whatever the caller's order says (and the caller's
+// order holds false on success), so CreateInvoice, which invoices only an
+// order not invoiced, can give it its invoice.
+func TestPlaceOrderNotInvoiced(t *testing.T) {
+	s := newStore(t)
+	ctx := t.Context()
+	o := ordersOf(jane, 1, time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC))[0]
+	want := o
+	o.Invoiced = true
+	if err := s.PlaceOrder(ctx, &o); err != nil {
+		t.Fatalf("PlaceOrder: %v", err)
+	}
+	if o.Invoiced {
+		t.Error("PlaceOrder: the caller's order still says invoiced")
+	}
+	got, err := s.GetOrder(ctx, o.OrderID)
+	if err != nil {
+		t.Fatalf("GetOrder: %v", err)
+	}
+	checkOrder(t, "GetOrder of an order placed as invoiced", *got, want)
+
+	if err := s.CreateInvoice(ctx, invoiceOf(o, "inv01placed")); err != nil {
+		t.Fatalf("CreateInvoice of the new order: %v", err)
+	}
+	want.Invoiced = true
+	if got, err = s.GetOrder(ctx, o.OrderID); err != nil {
+		t.Fatalf("GetOrder: %v", err)
+	}
+	checkOrder(t, "GetOrder after CreateInvoice", *got, want)
+
+	// A refused order (a status not of the enum) is not written, and the
+	// caller's order is left as it was.
+	bad := ordersOf(jane, 2, time.Date(2024, 5, 7, 0, 0, 0, 0, time.UTC))[1]
+	bad.Status, bad.Invoiced = "lost", true
+	if err := s.PlaceOrder(ctx, &bad); !errors.Is(err, retail.ErrInvalidItem) {
+		t.Errorf("PlaceOrder with status %q: %v, want ErrInvalidItem", bad.Status, err)
+	}
+	if !bad.Invoiced {
+		t.Error("a refused PlaceOrder changed the caller's order")
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -247,4 +249,156 @@ func FuzzKeyOrder(f *testing.F) {
 			t.Fatalf("at %s vs %s: keys %q vs %q compare %d, want %d", ta.Format(time.RFC3339Nano), tb.Format(time.RFC3339Nano), la, lb, got, want)
 		}
 	})
+}
+
+// FuzzObjectsRoundTrip builds Shoppers from the fuzz inputs, with typed
+// nested objects at every depth the spec has: an Address (with an optional
+// Geo inside it), an optional billing Address and a list of Addresses.
+// MarshalItem refuses a key part with a *KeyError and any other value the
+// spec refuses with an *ItemError naming the field's path (as
+// "previous[1].geo.lat"), never a panic; what it accepts, UnmarshalItem
+// gives back equal (dates as instants, floats by value).
+func FuzzObjectsRoundTrip(f *testing.F) {
+	f.Add("eu", "c1", "1 Main St", "12345", "Springfield", "home", int64(1_583_280_000), 48.85, 2.35, true, "Flat 2", int64(3), "99999", -1.5, uint8(2))
+	f.Add("", "", "", "", "", "", int64(0), 0.0, 0.0, false, "", int64(0), "", 0.0, uint8(0))
+	f.Add("e#u", "c", "s", "z", "c", "", int64(0), 0.0, 0.0, false, "", int64(0), "", 0.0, uint8(0))
+	f.Add("eu", "c", "\xff", "12345678901", "c", "office", int64(-62_167_219_201), 90.5, -180.5, true, "\xff", int64(1001), "z\xff", math.NaN(), uint8(3))
+	f.Add("eu", "c", "s", "éééééééééé", "c", "work", int64(253_402_214_400), -90.0, 180.0, true, "", int64(-1), "1234567890", 1e-131, uint8(1))
+	f.Add("eu", "c", "s", "z", "c", "", int64(0), 1e-130, -0.0, true, "", int64(1000), "z", math.Inf(-1), uint8(3))
+	f.Fuzz(func(t *testing.T, region, id, street, zip, city, kind string, since int64, lat, lng float64, geo bool,
+		line string, visits int64, zip2 string, lat2 float64, n uint8) {
+		a := Address{Street: street, Zip: zip, City: city}
+		if kind != "" {
+			a.Kind = new(AddressKind(kind))
+		}
+		if since != 0 {
+			// A date: midnight UTC, as a date reads back.
+			a.Since = new(time.Unix(since, 0).UTC().Truncate(24 * time.Hour))
+		}
+		if geo {
+			a.Geo = &Geo{Lat: lat, Lng: lng}
+		}
+		if line != "" {
+			a.Lines = []string{line, street}
+		}
+		if visits != 0 {
+			a.Visits = new(visits)
+		}
+		c := Shopper{Region: region, CustomerID: id, Address: a}
+		if n&1 != 0 {
+			c.Billing = &Address{Street: city, Zip: zip2, City: street, Geo: &Geo{Lat: lat2, Lng: lng}}
+		}
+		// Up to three earlier addresses; the last one has the second zip
+		// and latitude, so that an element after valid ones is refused.
+		for i := range int(n>>1) % 4 {
+			p := Address{Street: street, Zip: "z", City: city, Visits: new(int64(i))}
+			if i == int(n>>1)%4-1 {
+				p.Zip, p.Geo = zip2, &Geo{Lat: lat2, Lng: 0}
+			}
+			c.Previous = append(c.Previous, p)
+		}
+
+		// The path of the first field the spec refuses, "" when none.
+		wantAttr := ""
+		if e := addressFault(&c.Address); e != "" {
+			wantAttr = "address." + e
+		} else if e := addressFault(c.Billing); e != "" {
+			wantAttr = "billing." + e
+		} else {
+			for i := range c.Previous {
+				if e := addressFault(&c.Previous[i]); e != "" {
+					wantAttr = "previous[" + strconv.Itoa(i) + "]." + e
+					break
+				}
+			}
+		}
+		keyOK := keyPart(region, "#") && len("OWNER#"+region) <= 1024 && keyPart(id, "#") && len("CUSTOMER#"+id) <= 1024
+
+		item, err := c.MarshalItem()
+		var ke *KeyError
+		var ie *ItemError
+		switch {
+		case !keyOK:
+			if !errors.As(err, &ke) {
+				t.Fatalf("MarshalItem of region %q, id %q: %v, want a *KeyError", region, id, err)
+			}
+		case wantAttr != "":
+			if !errors.As(err, &ie) || ie.Entity != "Shopper" || ie.Attr != wantAttr {
+				t.Fatalf("MarshalItem: %v (%#v), want an *ItemError of Shopper.%s", err, ie, wantAttr)
+			}
+		case err != nil:
+			t.Fatalf("MarshalItem refused a valid shopper: %v", err)
+		default:
+			var got Shopper
+			if err := got.UnmarshalItem(item); err != nil {
+				t.Fatalf("UnmarshalItem(MarshalItem(c)): %v", err)
+			}
+			var d diff
+			d.eq("Region", got.Region, c.Region)
+			d.eq("CustomerID", got.CustomerID, c.CustomerID)
+			d.address("Address", &got.Address, &c.Address)
+			d.address("Billing", got.Billing, c.Billing)
+			if len(got.Previous) != len(c.Previous) {
+				d = append(d, fmt.Sprintf("Previous has %d addresses, want %d", len(got.Previous), len(c.Previous)))
+			} else {
+				for i := range c.Previous {
+					d.address("Previous["+strconv.Itoa(i)+"]", &got.Previous[i], &c.Previous[i])
+				}
+			}
+			d.report(t, "Shopper round trip")
+		}
+	})
+}
+
+// addressFault is the path of the first field of a (nil: none) that the
+// spec's Address and Geo refuse, in the order of their fields; "" when
+// every field holds.
+func addressFault(a *Address) string {
+	inRange := func(f, lim float64) bool { return -lim <= f && f <= lim && numberOK(f) }
+	switch {
+	case a == nil:
+		return ""
+	case !utf8.ValidString(a.Street):
+		return "street"
+	case utf8.RuneCountInString(a.Zip) > 10 || !utf8.ValidString(a.Zip):
+		return "zip"
+	case !utf8.ValidString(a.City):
+		return "city"
+	case a.Kind != nil && *a.Kind != AddressKindHome && *a.Kind != AddressKindWork:
+		return "kind"
+	case a.Since != nil && !yearOK(a.Since.Year()):
+		return "since"
+	case a.Geo != nil && !inRange(a.Geo.Lat, 90):
+		return "geo.lat"
+	case a.Geo != nil && !inRange(a.Geo.Lng, 180):
+		return "geo.lng"
+	case slices.IndexFunc(a.Lines, func(s string) bool { return !utf8.ValidString(s) }) >= 0:
+		return "lines"
+	case a.Visits != nil && (*a.Visits < 0 || *a.Visits > 1000):
+		return "visits"
+	}
+	return ""
+}
+
+// address compares two optional addresses field by field: dates as
+// instants, floats by value, an empty list as an absent one.
+func (d *diff) address(field string, got, want *Address) {
+	if got == nil || want == nil {
+		if got != want {
+			*d = append(*d, fmt.Sprintf("%s = %s, want %s", field, show(got), show(want)))
+		}
+		return
+	}
+	d.eq(field+".Street", got.Street, want.Street)
+	d.eq(field+".Zip", got.Zip, want.Zip)
+	d.eq(field+".City", got.City, want.City)
+	d.eq(field+".Kind", got.Kind, want.Kind)
+	d.ptime(field+".Since", got.Since, want.Since)
+	switch {
+	case got.Geo == nil && want.Geo == nil:
+	case got.Geo == nil || want.Geo == nil || got.Geo.Lat != want.Geo.Lat || got.Geo.Lng != want.Geo.Lng:
+		*d = append(*d, fmt.Sprintf("%s.Geo = %s, want %s", field, show(got.Geo), show(want.Geo)))
+	}
+	d.strs(field+".Lines", got.Lines, want.Lines)
+	d.eq(field+".Visits", got.Visits, want.Visits)
 }
