@@ -257,8 +257,8 @@ const placeOrderCondition = "attribute_not_exists(PK)"
 // so an order placed as invoiced could never get one.
 //
 // PlaceOrder writes order only when no item has its key: ErrAlreadyExists
-// otherwise. It writes invoiced false (set) whatever order holds, and on
-// success order holds them. On success order holds the item as written.
+// otherwise. It writes invoiced false (set) whatever order holds. On
+// success order holds the item as written.
 //
 //	PutItem on table retail_table
 //	Key: PK = "CUST#{customerId}" AND SK = "ORDR#{orderDate}#{orderId}"

@@ -8292,8 +8292,7 @@ const createToolCondition = "attribute_not_exists(PK)"
 
 // CreateTool writes tool only when no item has its key: ErrAlreadyExists
 // otherwise. It writes status "available", checked false (set) whatever
-// tool holds, and on success tool holds them. On success tool holds the
-// item as written.
+// tool holds. On success tool holds the item as written.
 //
 //	PutItem on table Main
 //	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"
@@ -8337,8 +8336,8 @@ const putBrokenToolCondition = "attribute_not_exists(#toolId) OR #status <> :sta
 //
 // PutBrokenTool writes tool whole, replacing any item with its key.
 // ErrConditionFailed when the when condition does not hold. It writes
-// status "broken" (set) whatever tool holds, and on success tool holds
-// them. On success tool holds the item as written.
+// status "broken" (set) whatever tool holds. On success tool holds the item
+// as written.
 //
 //	PutItem on table Main
 //	Key: PK = "TOOL#{toolId}" AND SK = "TOOL"

@@ -239,9 +239,20 @@ func (m *method) managedDoc() string {
 		}
 		consts = append(consts, v.Attr.Name+" "+text)
 	}
+	// writtenBack: the last sentence says the caller's item holds what
+	// was written, constants included.
+	writtenBack := len(m.req.Item) > 0 && form != plan.FormBatchPut
 	if len(consts) > 0 {
 		r := m.pp.Params[0].Name
-		out += fmt.Sprintf(" It writes %s (set) whatever %s holds, and on success %s holds them.", strings.Join(consts, ", "), r, r)
+		out += fmt.Sprintf(" It writes %s (set) whatever %s holds", strings.Join(consts, ", "), r)
+		if !writtenBack {
+			them := "them"
+			if len(consts) == 1 {
+				them = "it"
+			}
+			out += fmt.Sprintf(", and on success %s holds %s", r, them)
+		}
+		out += "."
 	}
 	if a := e.Version; a != nil && form == plan.FormCreate {
 		out += fmt.Sprintf(" It writes %s 1, whatever the item holds.", a.Name)
@@ -270,7 +281,7 @@ func (m *method) managedDoc() string {
 	case 2:
 		out += fmt.Sprintf(" It sets %s and %s from the Store's clock, whatever the caller gives.", stamps[0], stamps[1])
 	}
-	if len(m.req.Item) > 0 && form != plan.FormBatchPut {
+	if writtenBack {
 		out += fmt.Sprintf(" On success %s holds the item as written.", m.pp.Params[0].Name)
 	}
 	return out
