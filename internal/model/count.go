@@ -164,8 +164,10 @@ func (r *resolver) counts(e *Entity, se *spec.Entity, counters map[*spec.Entity]
 		// Each group's number is stored under the group's value, and
 		// named (in the model and in Go) as its enum constant is.
 		taken := map[string]bool{}
+		stored := map[string]*Attribute{}
 		for _, x := range per {
-			taken[x.Name] = true
+			taken[x.Name], taken[x.GoName] = true, true
+			stored[x.Stored] = x
 		}
 		for _, g := range c.Groups {
 			name := strings.TrimPrefix(EnumConst(e, by, g), EnumType(e, by))
@@ -173,6 +175,9 @@ func (r *resolver) counts(e *Entity, se *spec.Entity, counters map[*spec.Entity]
 				name = GoName(g)
 			}
 			switch {
+			case stored[g] != nil:
+				r.errorf(sc.By.Pos, "%s: the counter stores the number of group %q under its value, which is where it stores per attribute %s; rename the value", what, g, stored[g].Name)
+				bad = true
 			case taken[name]:
 				r.errorf(sc.By.Pos, "%s: the number of group %q would be named %s, which another group or a per attribute is; rename one", what, g, name)
 				bad = true
