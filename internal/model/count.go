@@ -201,17 +201,7 @@ func (r *resolver) counts(e *Entity, se *spec.Entity, counters map[*spec.Entity]
 			TypeValue: str(CountTypeValue(e, sc.Name.Value)),
 		}
 		for _, x := range per {
-			sa := &spec.Attribute{Name: str(x.Name), Pos: sc.Pos, Type: str(string(x.Type)), Go: str(x.GoName), MaxLength: spec.Int{Value: int64(x.MaxLength), Set: x.MaxLength > 0, Pos: sc.Pos}}
-			for _, v := range x.Values {
-				sa.Values = append(sa.Values, str(v))
-			}
-			if x.Type == Time {
-				sa.Format = str(string(x.Format))
-			}
-			if x.Type == Path {
-				sa.Separator = str(string(x.Separator))
-			}
-			cs.Attributes = append(cs.Attributes, sa)
+			cs.Attributes = append(cs.Attributes, specAttr(x, sc.Pos))
 		}
 		for i, g := range c.Groups {
 			// A number no write added to yet (a group added to the spec

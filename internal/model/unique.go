@@ -258,21 +258,12 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 			TypeValue: str(ClaimTypeValue(e, attrs)),
 		}
 		for _, x := range stored {
-			sa := &spec.Attribute{Name: str(x.Name), Pos: su.Pos, Type: str(string(x.Type)), Go: str(x.GoName), MaxLength: spec.Int{Value: int64(x.MaxLength), Set: x.MaxLength > 0, Pos: su.Pos}}
+			sa := specAttr(x, su.Pos)
 			switch {
 			case u.Each && x == attrs[0] && x.Type == StringSet:
 				sa.Type = str(string(String)) // an element
 			case u.Each && x == attrs[0]:
 				sa.Type = str(string(Int))
-			}
-			for _, v := range x.Values {
-				sa.Values = append(sa.Values, str(v))
-			}
-			if x.Type == Time {
-				sa.Format = str(string(x.Format))
-			}
-			if x.Type == Path {
-				sa.Separator = str(string(x.Separator))
 			}
 			cs.Attributes = append(cs.Attributes, sa)
 		}
@@ -644,4 +635,22 @@ func (r *resolver) transactionClaims(p *Pattern) {
 		}
 		p.Steps = append(p.Steps, c)
 	}
+}
+
+// specAttr is attribute x of an owner written as the spec's attribute
+// of a hidden entity the model derives (a claim, a counter), at pos: its
+// names, type, maxLength, enum values, time format and path separator.
+func specAttr(x *Attribute, pos spec.Pos) *spec.Attribute {
+	str := func(v string) spec.Str { return spec.Str{Value: v, Pos: pos, Set: true} }
+	sa := &spec.Attribute{Name: str(x.Name), Pos: pos, Type: str(string(x.Type)), Go: str(x.GoName), MaxLength: spec.Int{Value: int64(x.MaxLength), Set: x.MaxLength > 0, Pos: pos}}
+	for _, v := range x.Values {
+		sa.Values = append(sa.Values, str(v))
+	}
+	if x.Type == Time {
+		sa.Format = str(string(x.Format))
+	}
+	if x.Type == Path {
+		sa.Separator = str(string(x.Separator))
+	}
+	return sa
 }
