@@ -217,11 +217,7 @@ func (e *Entity) PathAttr(path string) (*Attribute, string) {
 	names := strings.Split(path, ".")
 	root := e.Attr(names[0])
 	if root == nil {
-		var known []string
-		for _, x := range e.Attributes {
-			known = append(known, x.Name)
-		}
-		return nil, fmt.Sprintf("%q is not an attribute of %s%s", names[0], e.Name, nearest(names[0], known))
+		return nil, fmt.Sprintf("%q is not an attribute of %s%s", names[0], e.Name, e.nearestAttr(names[0]))
 	}
 	chain := []*Attribute{root}
 	for i, n := range names[1:] {

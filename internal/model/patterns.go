@@ -158,11 +158,7 @@ func (r *resolver) attrOf(p *Pattern, name spec.Str, what string) *Attribute {
 	for _, e := range p.Entities {
 		a := e.Attr(name.Value)
 		if a == nil {
-			var known []string
-			for _, x := range e.Attributes {
-				known = append(known, x.Name)
-			}
-			r.errorf(name.Pos, "%s %q is not an attribute of %s%s", what, name.Value, e.Name, nearest(name.Value, known))
+			r.errorf(name.Pos, "%s %q is not an attribute of %s%s", what, name.Value, e.Name, e.nearestAttr(name.Value))
 			return nil
 		}
 		if first == nil {

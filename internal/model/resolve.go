@@ -1079,11 +1079,7 @@ func (r *resolver) parseTemplate(e *Entity, ix *Index, ka *KeyAttr, text spec.St
 		}
 		a := e.Attr(s.name)
 		if a == nil {
-			var known []string
-			for _, x := range e.Attributes {
-				known = append(known, x.Name)
-			}
-			r.errorf(text.Pos, "%s: {%s} is not an attribute of %s%s", where, s.name, e.Name, nearest(s.name, known))
+			r.errorf(text.Pos, "%s: {%s} is not an attribute of %s%s", where, s.name, e.Name, e.nearestAttr(s.name))
 			ok = false
 			continue
 		}
@@ -1268,4 +1264,14 @@ func (r *resolver) managed(e *Entity, se *spec.Entity) {
 			e.Updated = nil
 		}
 	}
+}
+
+// nearestAttr is nearest of name among the entity's attribute names: a
+// hint for a name that is not one of them.
+func (e *Entity) nearestAttr(name string) string {
+	var known []string
+	for _, x := range e.Attributes {
+		known = append(known, x.Name)
+	}
+	return nearest(name, known)
 }

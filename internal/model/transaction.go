@@ -154,11 +154,7 @@ func (r *resolver) binds(st *Step, ss *spec.Pattern) bool {
 	for _, sb := range ss.Bind {
 		a := e.Attr(sb.Attr.Value)
 		if a == nil {
-			var known []string
-			for _, x := range e.Attributes {
-				known = append(known, x.Name)
-			}
-			fail(sb.Attr.Pos, "%s: %q is not an attribute of %s%s", sb.Attr.Value, sb.Attr.Value, e.Name, nearest(sb.Attr.Value, known))
+			fail(sb.Attr.Pos, "%s: %q is not an attribute of %s%s", sb.Attr.Value, sb.Attr.Value, e.Name, e.nearestAttr(sb.Attr.Value))
 			continue
 		}
 		if !slices.Contains(st.InputAttrs(), a) {

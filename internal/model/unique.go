@@ -153,11 +153,7 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 		for _, n := range su.Of {
 			a := e.Attr(n.Value)
 			if a == nil {
-				var known []string
-				for _, x := range e.Attributes {
-					known = append(known, x.Name)
-				}
-				r.errorf(n.Pos, "%s: %q is not an attribute of %s%s", what, n.Value, e.Name, nearest(n.Value, known))
+				r.errorf(n.Pos, "%s: %q is not an attribute of %s%s", what, n.Value, e.Name, e.nearestAttr(n.Value))
 				bad = true
 				continue
 			}
