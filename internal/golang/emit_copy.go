@@ -54,16 +54,7 @@ func (m *method) copyGetSummary() string {
 // copy's key changes, the put of the copy over itself otherwise.
 func (m *method) copyMoves(g *jen.Group, moves []*plan.CopyMove, add func(g *jen.Group, steps ...int)) {
 	for _, mv := range moves {
-		var changed *jen.Statement
-		for i, a := range mv.Attrs {
-			d := m.id("old").Dot(a.GoName).Op("!=").Add(m.argCode(mv.New[i]))
-			if changed == nil {
-				changed = d
-			} else {
-				changed = changed.Op("||").Add(d)
-			}
-		}
-		g.If(changed).BlockFunc(func(g *jen.Group) {
+		g.If(m.changed(mv.Attrs, mv.New)).BlockFunc(func(g *jen.Group) {
 			add(g, mv.Release, mv.Take)
 		}).Else().BlockFunc(func(g *jen.Group) {
 			add(g, mv.Replace)

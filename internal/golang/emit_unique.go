@@ -109,20 +109,7 @@ func (m *method) uniqueWrite() {
 					each(g, mv.Take, rt("SetAdded").Call(was, now))
 					continue
 				}
-				var changed *jen.Statement
-				for i, a := range mv.Attrs {
-					var was jen.Code = m.id("old").Dot(a.GoName)
-					if mv.New[i].Lower {
-						was = jen.Qual("strings", "ToLower").Call(was)
-					}
-					c := jen.Add(was).Op("!=").Add(m.argCode(mv.New[i]))
-					if changed == nil {
-						changed = c
-					} else {
-						changed = changed.Op("||").Add(c)
-					}
-				}
-				g.If(changed).BlockFunc(func(g *jen.Group) {
+				g.If(m.changed(mv.Attrs, mv.New)).BlockFunc(func(g *jen.Group) {
 					add(g, mv.Release, mv.Take)
 				})
 			}
@@ -234,6 +221,27 @@ func (m *method) readKey(a *model.Attribute) jen.Code {
 		return jen.Id(q.Name).Dot(a.GoName)
 	}
 	return m.keyParam(a)
+}
+
+// changed is the condition that the item read (the local old) holds, in
+// one of attrs, another value than the write's, news[i] for attrs[i]
+// (compared lower-cased where the new value is: a claim of normalize:
+// lower).
+func (m *method) changed(attrs []*model.Attribute, news []*plan.Arg) *jen.Statement {
+	var changed *jen.Statement
+	for i, a := range attrs {
+		var was jen.Code = m.id("old").Dot(a.GoName)
+		if news[i].Lower {
+			was = jen.Qual("strings", "ToLower").Call(was)
+		}
+		c := jen.Add(was).Op("!=").Add(m.argCode(news[i]))
+		if changed == nil {
+			changed = c
+		} else {
+			changed = changed.Op("||").Add(c)
+		}
+	}
+	return changed
 }
 
 // argCode is the value of a step's argument, as the plan says where it
