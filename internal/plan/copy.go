@@ -29,15 +29,8 @@ func copyMoves(tx *Transaction) []*CopyMove {
 			continue
 		}
 		take := tx.Steps[i+1]
-		mv := &CopyMove{Copy: c, Release: i, Take: i + 1, Replace: i + 2, Attrs: c.KeyAttrs()}
-		for _, a := range mv.Attrs {
-			for j, ca := range c.Entity.Attributes {
-				if ca.Name == a.Name {
-					mv.New = append(mv.New, take.Args[0].Build[j])
-				}
-			}
-		}
-		out = append(out, mv)
+		attrs := c.KeyAttrs()
+		out = append(out, &CopyMove{Copy: c, Release: i, Take: i + 1, Replace: i + 2, Attrs: attrs, New: newArgs(attrs, c.Entity, take)})
 	}
 	return out
 }

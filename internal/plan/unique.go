@@ -189,15 +189,7 @@ func moves(tx *Transaction) []*Move {
 		}
 		take := tx.Steps[i+1]
 		u := s.Step.Claim
-		mv := &Move{Release: i, Take: i + 1, Attrs: u.Attrs, Each: u.Each}
-		for _, a := range u.Attrs {
-			for j, ca := range u.Claim.Attributes {
-				if ca.Name == a.Name {
-					mv.New = append(mv.New, take.Args[0].Build[j])
-				}
-			}
-		}
-		out = append(out, mv)
+		out = append(out, &Move{Release: i, Take: i + 1, Attrs: u.Attrs, Each: u.Each, New: newArgs(u.Attrs, u.Claim, take)})
 	}
 	return out
 }
@@ -383,4 +375,19 @@ func claimArg(st *model.Step, in *Input) *Arg {
 		a.Build = append(a.Build, &Arg{Input: in, Field: oa.GoName, Lower: st.Claim.Normalized(oa)})
 	}
 	return a
+}
+
+// newArgs are the arguments of take, the step that writes the hidden
+// entity derived (a claim, a copy), from which it takes the new value of
+// each of the owner's attrs: where a move compares what was read.
+func newArgs(attrs []*model.Attribute, derived *model.Entity, take *Step) []*Arg {
+	var out []*Arg
+	for _, a := range attrs {
+		for j, ca := range derived.Attributes {
+			if ca.Name == a.Name {
+				out = append(out, take.Args[0].Build[j])
+			}
+		}
+	}
+	return out
 }
