@@ -674,7 +674,7 @@ func DumpRequests(t *testing.T) {
 					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && s.Step.Role != model.ReplaceStep && s.Step.Role != model.EmptyStep {
 						over = append(over, strconv.Itoa(i))
 					}
-					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
+					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep || s.Step.Role == model.EachPutStep {
 						absent = append(absent, strconv.Itoa(i))
 					}
 				}
@@ -691,7 +691,10 @@ func DumpRequests(t *testing.T) {
 					sent := []string{strconv.Itoa(e.Empty.Empty)}
 					if pp.Pattern.Op != model.OpDelete {
 						for i, s := range pp.Tx.Steps {
-							if s.Step.Role == model.TakeStep {
+							// An element item is put for the element
+							// written; an update that keeps the set
+							// read empty puts none.
+							if s.Step.Role == model.TakeStep || s.Step.Role == model.EachPutStep && (pp.Pattern.Op == model.OpPut || slices.Contains(pp.Pattern.SetAttrs(), e.Empty.Attr)) {
 								sent = append(sent, strconv.Itoa(i))
 							}
 						}
@@ -774,8 +777,21 @@ func copyKeyAttr(e *model.Entity, a *model.Attribute) bool {
 	return false
 }
 
-// oldValue is entityValue with every unique value and every group of a
-// count another than the calls give: the item a write reads before it
+// eachAttr reports whether a is the set or a listed attribute of an
+// entry of items per element of e, which the old item holds another
+// value of: the elements move, and every element's item is rewritten.
+func eachAttr(e *model.Entity, a *model.Attribute) bool {
+	for _, ea := range e.Each {
+		if slices.Contains(ea.Read(), a) {
+			return true
+		}
+	}
+	return false
+}
+
+// oldValue is entityValue with every unique value, every group of a
+// count, every set and listed attribute of items per element another
+// than the calls give: the item a write reads before it
 // moves its claims and counts.
 func oldValue(e *model.Entity, p *model.Pattern) string { return oldValueWith(e, p, nil) }
 
@@ -787,7 +803,7 @@ func oldValueWith(e *model.Entity, p *model.Pattern, empty *model.Attribute) str
 			continue // its zero value: nil
 		}
 		v := attrValueExpr(e, a)
-		if len(e.UniquesWith(a)) > 0 || copyKeyAttr(e, a) {
+		if len(e.UniquesWith(a)) > 0 || copyKeyAttr(e, a) || eachAttr(e, a) {
 			switch a.Type {
 			case model.String:
 				v = `"w"`
@@ -804,7 +820,7 @@ func oldValueWith(e *model.Entity, p *model.Pattern, empty *model.Attribute) str
 				}
 			}
 		}
-		if slices.ContainsFunc(e.Counts, func(c *model.Count) bool { return c.By == a }) {
+		if slices.ContainsFunc(e.Counts, func(c *model.Count) bool { return c.By == a }) || eachAttr(e, a) && (a.Type == model.Enum || a.Type == model.Bool) {
 			switch g := oldGroup(a, p); {
 			case a.Type == model.Bool:
 				v = g
@@ -822,8 +838,9 @@ func oldValueWith(e *model.Entity, p *model.Pattern, empty *model.Attribute) str
 
 // oldGroup is the group of a count (attribute a) the item oldValue
 // gives write p, as the spec writes it: neither the first value, which
-// the calls give, nor the constant p sets, so that the count moves; ""
-// when the enum has no such value.
+// the calls give, nor the constant p sets (when it sets one, the calls
+// give none: any other), so that the count moves; "" when the enum has
+// no such value.
 func oldGroup(a *model.Attribute, p *model.Pattern) string {
 	set := ""
 	if sc := p.SetConst(a); sc != nil {
@@ -835,7 +852,12 @@ func oldGroup(a *model.Attribute, p *model.Pattern) string {
 		}
 		return "false"
 	}
-	for _, v := range a.Values[1:] {
+	values := a.Values[1:]
+	if set != "" {
+		// The calls give no value: any but the constant.
+		values = a.Values
+	}
+	for _, v := range values {
 		if v != set {
 			return v
 		}
@@ -885,7 +907,9 @@ func paramValue(pp *plan.Pattern, p *plan.Param, zero bool) string {
 			return "nil"
 		case p.Pointer:
 			return pointerExpr(e, p.Attr)
-		case zero && p.Attr.Optional:
+		case zero && p.Attr.Optional && !eachAttr(e, p.Attr):
+			// A set with items per element keeps its value: set to
+			// none, it would put no element item.
 			return zeroValueExpr(e, p.Attr)
 		}
 	case plan.ParamElems:

@@ -7432,6 +7432,2091 @@ func (s *Store) AuditVault(ctx context.Context, params AuditVaultParams) error {
 	return nil
 }
 
+const createCrateStep1Condition = "attribute_not_exists(PK)"
+
+// createCrateStep1Input builds step 1 of CreateCrate, create Crate; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createCrateStep1Input(crate *Crate, now time.Time) (*dynamodb.PutItemInput, error) {
+	stamped := *crate
+	stamped.Zone = CrateZone("inbound")
+	item, err := stamped.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createCrateStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createCrateStep2Input builds step 2 of CreateCrate, put each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) createCrateStep2Input(crateLabels *CrateLabels) (*dynamodb.PutItemInput, error) {
+	item, err := crateLabels.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// createCrateStep3Input builds step 3 of CreateCrate, put each
+// Crate.LabelledCrates; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) createCrateStep3Input(labelledCrates *LabelledCrates) (*dynamodb.PutItemInput, error) {
+	item, err := labelledCrates.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// createCrateTx describes the steps of CreateCrate for the runtime.
+var createCrateTx = dyngen.Transaction{
+	Method: "CreateCrate",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Crate",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.LabelledCrates",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// CreateCrate writes the Crate and the item of each element of its labels
+// (CrateLabels, LabelledCrates) in one TransactWriteItems, only when no
+// item has its key (ErrAlreadyExists from step 1). It writes zone "inbound"
+// (set) whatever crate holds, and on success crate holds it. It sets
+// updatedAt from the Store's clock, whatever the caller gives. A failed
+// step gives a *TransactionError naming it; ErrTransactionConflict when
+// another transaction held one of its items at once, and changed nothing:
+// retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Crate
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: zone={S: "inbound"}, updatedAt=the Store's
+//	  	clock
+//	step 2, Put on table Main: put each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 3, Put on table Main: put each Crate.LabelledCrates
+//	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
+//
+// The items of CrateLabels are one per element of labels: step 2 is sent
+// for each element.
+//
+// The items of LabelledCrates are one per element of labels: step 3 is sent
+// for each element.
+func (s *Store) CreateCrate(ctx context.Context, crate *Crate) error {
+	now := s.clock()
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createCrateStep1Input(crate, now)); err != nil {
+		return createCrateTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	for _, el := range dyngen.SetAdded(nil, crate.Labels) {
+		if step, err = dyngen.TransactPut(s.createCrateStep2Input(&CrateLabels{
+			CrateID: crate.CrateID,
+			Labels:  el,
+			Weight:  crate.Weight,
+			Zone:    CrateLabelsZone(CrateZoneInbound),
+		})); err != nil {
+			return createCrateTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	for _, el := range dyngen.SetAdded(nil, crate.Labels) {
+		if step, err = dyngen.TransactPut(s.createCrateStep3Input(&LabelledCrates{
+			CrateID: crate.CrateID,
+			Labels:  el,
+		})); err != nil {
+			return createCrateTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createCrateTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	if err := crate.UnmarshalItem(items[0].Put.Item); err != nil {
+		return dyngen.Fail("CreateCrate", err)
+	}
+	return nil
+}
+
+const saveCrateStep1Condition = "#labels = :labels_when AND #zone = :zone_when AND #weight = :weight_when"
+
+// saveCrateStep1Input builds step 1 of SaveCrate, put Crate; its errors are
+// a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveCrateStep1Input(crate *Crate, labels []string, zone CrateZone, weight int64, now time.Time) (*dynamodb.PutItemInput, error) {
+	item, err := crate.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:      aws.String(saveCrateStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#weight": "weight", "#zone": "zone"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":labels_when": dyngen.StringSetValue(labels),
+			":weight_when": dyngen.IntValue(weight),
+			":zone_when":   &types.AttributeValueMemberS{Value: string(zone)},
+		},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveCrateStep2Condition = "attribute_not_exists(PK)"
+
+// saveCrateStep2Input builds step 2 of SaveCrate, put Crate (no item read);
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveCrateStep2Input(crate *Crate, now time.Time) (*dynamodb.PutItemInput, error) {
+	item, err := crate.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveCrateStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveCrateStep3Condition = "attribute_not_exists(#labels) AND #zone = :zone_when AND #weight = :weight_when"
+
+// saveCrateStep3Input builds step 3 of SaveCrate, put Crate (its set read
+// empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) saveCrateStep3Input(crate *Crate, zone CrateZone, weight int64, now time.Time) (*dynamodb.PutItemInput, error) {
+	item, err := crate.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:      aws.String(saveCrateStep3Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#weight": "weight", "#zone": "zone"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":weight_when": dyngen.IntValue(weight),
+			":zone_when":   &types.AttributeValueMemberS{Value: string(zone)},
+		},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveCrateStep4Input builds step 4 of SaveCrate, delete each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) saveCrateStep4Input(labels string, crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := crateLabelsPK(labels)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateLabelsSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// saveCrateStep5Input builds step 5 of SaveCrate, delete each
+// Crate.LabelledCrates; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) saveCrateStep5Input(labels string, crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := labelledCratesPK(labels)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := labelledCratesSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// saveCrateStep6Input builds step 6 of SaveCrate, put each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) saveCrateStep6Input(crateLabels *CrateLabels) (*dynamodb.PutItemInput, error) {
+	item, err := crateLabels.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// saveCrateStep7Input builds step 7 of SaveCrate, put each
+// Crate.LabelledCrates; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) saveCrateStep7Input(labelledCrates *LabelledCrates) (*dynamodb.PutItemInput, error) {
+	item, err := labelledCrates.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// saveCrateTx describes the steps of SaveCrate for the runtime.
+var saveCrateTx = dyngen.Transaction{
+	Method: "SaveCrate",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Crate",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Crate (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Crate (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "delete each Crate.LabelledCrates",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.LabelledCrates",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// SaveCrate writes the Crate whole, replacing any item with its key, and
+// the items of the elements of its labels (CrateLabels, LabelledCrates):
+// GetItem, then TransactWriteItems (two requests). The item of an element
+// the new set does not hold is deleted, of a new element written, and of
+// every element when an attribute the items hold changes. Over an item, the
+// put holds only while the item still holds what was read of them; over no
+// item, only while there is still none: ErrConditionFailed when another
+// call changed them in between. It sets updatedAt from the Store's clock,
+// whatever the caller gives. A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Crate
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  ConditionExpression: #labels = :labels_when AND #zone = :zone_when
+//	  	AND #weight = :weight_when
+//	  written in the item: updatedAt=the Store's clock
+//	  ExpressionAttributeNames: #labels="labels", #weight="weight",
+//	  	#zone="zone"
+//	step 2, Put on table Main: put Crate (no item read)
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: updatedAt=the Store's clock
+//	step 3, Put on table Main: put Crate (its set read empty)
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  ConditionExpression: attribute_not_exists(#labels) AND #zone =
+//	  	:zone_when AND #weight = :weight_when
+//	  written in the item: updatedAt=the Store's clock
+//	  ExpressionAttributeNames: #labels="labels", #weight="weight",
+//	  	#zone="zone"
+//	step 4, Delete on table Main: delete each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 5, Delete on table Main: delete each Crate.LabelledCrates
+//	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 6, Put on table Main: put each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 7, Put on table Main: put each Crate.LabelledCrates
+//	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
+//
+// Over an item whose labels was read empty, step 3 is sent instead of step
+// 1.
+//
+// The items of CrateLabels are one per element of labels: step 4 is sent
+// for each element read that the new set does not hold, step 6 for each new
+// element, or for every element when zone or weight changes; over no item,
+// step 2 is sent instead of step 1, and step 6 for each element.
+//
+// The items of LabelledCrates are one per element of labels: step 5 is sent
+// for each element read that the new set does not hold, step 7 for each new
+// element; over no item, step 2 is sent instead of step 1, and step 7 for
+// each element.
+func (s *Store) SaveCrate(ctx context.Context, crate *Crate) error {
+	now := s.clock()
+	pk, err := cratePK(crate.CrateID)
+	if err != nil {
+		return dyngen.Fail("SaveCrate", err)
+	}
+	sk, err := crateSK(crate.CrateID)
+	if err != nil {
+		return dyngen.Fail("SaveCrate", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("SaveCrate", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.saveCrateStep2Input(crate, now)); err != nil {
+			return saveCrateTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		for _, el := range dyngen.SetAdded(nil, crate.Labels) {
+			if step, err = dyngen.TransactPut(s.saveCrateStep6Input(&CrateLabels{
+				CrateID: crate.CrateID,
+				Labels:  el,
+				Weight:  crate.Weight,
+				Zone:    CrateLabelsZone(crate.Zone),
+			})); err != nil {
+				return saveCrateTx.StepError(5, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 5)
+		}
+		for _, el := range dyngen.SetAdded(nil, crate.Labels) {
+			if step, err = dyngen.TransactPut(s.saveCrateStep7Input(&LabelledCrates{
+				CrateID: crate.CrateID,
+				Labels:  el,
+			})); err != nil {
+				return saveCrateTx.StepError(6, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 6)
+		}
+	} else {
+		var old Crate
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("SaveCrate", err)
+		}
+		if len(old.Labels) == 0 {
+			if step, err = dyngen.TransactPut(s.saveCrateStep3Input(crate, old.Zone, old.Weight, now)); err != nil {
+				return saveCrateTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		} else {
+			if step, err = dyngen.TransactPut(s.saveCrateStep1Input(crate, old.Labels, old.Zone, old.Weight, now)); err != nil {
+				return saveCrateTx.StepError(0, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 0)
+		}
+		for _, el := range dyngen.SetAdded(crate.Labels, old.Labels) {
+			if step, err = dyngen.TransactDelete(s.saveCrateStep4Input(el, old.CrateID)); err != nil {
+				return saveCrateTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+		if old.Zone != crate.Zone || old.Weight != crate.Weight {
+			for _, el := range dyngen.SetAdded(nil, crate.Labels) {
+				if step, err = dyngen.TransactPut(s.saveCrateStep6Input(&CrateLabels{
+					CrateID: crate.CrateID,
+					Labels:  el,
+					Weight:  crate.Weight,
+					Zone:    CrateLabelsZone(crate.Zone),
+				})); err != nil {
+					return saveCrateTx.StepError(5, err)
+				}
+				items = append(items, step)
+				keep = append(keep, 5)
+			}
+		} else {
+			for _, el := range dyngen.SetAdded(old.Labels, crate.Labels) {
+				if step, err = dyngen.TransactPut(s.saveCrateStep6Input(&CrateLabels{
+					CrateID: crate.CrateID,
+					Labels:  el,
+					Weight:  crate.Weight,
+					Zone:    CrateLabelsZone(crate.Zone),
+				})); err != nil {
+					return saveCrateTx.StepError(5, err)
+				}
+				items = append(items, step)
+				keep = append(keep, 5)
+			}
+		}
+		for _, el := range dyngen.SetAdded(crate.Labels, old.Labels) {
+			if step, err = dyngen.TransactDelete(s.saveCrateStep5Input(el, old.CrateID)); err != nil {
+				return saveCrateTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+		for _, el := range dyngen.SetAdded(old.Labels, crate.Labels) {
+			if step, err = dyngen.TransactPut(s.saveCrateStep7Input(&LabelledCrates{
+				CrateID: crate.CrateID,
+				Labels:  el,
+			})); err != nil {
+				return saveCrateTx.StepError(6, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 6)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return saveCrateTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	if err := crate.UnmarshalItem(items[0].Put.Item); err != nil {
+		return dyngen.Fail("SaveCrate", err)
+	}
+	return nil
+}
+
+// GetCrate reads one Crate by its primary key; ErrNotFound when there is
+// none.
+//
+//	GetItem on table Main
+//	Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	ConsistentRead: true
+func (s *Store) GetCrate(ctx context.Context, crateID string) (*Crate, error) {
+	args := dyngen.Args{Table: s.mainTable}
+	args.PK = args.Key(cratePK(crateID))
+	args.SK = args.Key(crateSK(crateID))
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetCrate", Index: mainIndex, Consistent: true}, (*Crate).UnmarshalItem)
+}
+
+const deleteCrateStep1Condition = "#labels = :labels_when"
+
+// deleteCrateStep1Input builds step 1 of DeleteCrate, delete Crate; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteCrateStep1Input(crateID string, labels []string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteCrateStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#labels": "labels"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":labels_when": dyngen.StringSetValue(labels)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const deleteCrateStep2Condition = "attribute_not_exists(#labels)"
+
+// deleteCrateStep2Input builds step 2 of DeleteCrate, delete Crate (its set
+// read empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) deleteCrateStep2Input(crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteCrateStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteCrateStep3Input builds step 3 of DeleteCrate, delete each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) deleteCrateStep3Input(labels string, crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := crateLabelsPK(labels)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateLabelsSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteCrateStep4Input builds step 4 of DeleteCrate, delete each
+// Crate.LabelledCrates; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) deleteCrateStep4Input(labels string, crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := labelledCratesPK(labels)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := labelledCratesSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteCrateTx describes the steps of DeleteCrate for the runtime.
+var deleteCrateTx = dyngen.Transaction{
+	Method: "DeleteCrate",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Crate",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "delete Crate (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "delete each Crate.LabelledCrates",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteCrate deletes the Crate with this key and the item of each element
+// of its labels (CrateLabels, LabelledCrates): GetItem, then
+// TransactWriteItems (two requests). Deleting an item that does not exist
+// is no error; ErrConditionFailed when another call changed the set in
+// between. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Crate
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  ConditionExpression: #labels = :labels_when
+//	  ExpressionAttributeNames: #labels="labels"
+//	step 2, Delete on table Main: delete Crate (its set read empty)
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  ConditionExpression: attribute_not_exists(#labels)
+//	  ExpressionAttributeNames: #labels="labels"
+//	step 3, Delete on table Main: delete each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 4, Delete on table Main: delete each Crate.LabelledCrates
+//	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
+//
+// Over an item whose labels was read empty, step 2 is sent instead of step
+// 1.
+//
+// The items of CrateLabels are one per element of labels: step 3 is sent
+// for each element read.
+//
+// The items of LabelledCrates are one per element of labels: step 4 is sent
+// for each element read.
+func (s *Store) DeleteCrate(ctx context.Context, crateID string) error {
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return dyngen.Fail("DeleteCrate", err)
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return dyngen.Fail("DeleteCrate", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteCrate", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Crate
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteCrate", err)
+	}
+	if len(old.Labels) == 0 {
+		if step, err = dyngen.TransactDelete(s.deleteCrateStep2Input(crateID)); err != nil {
+			return deleteCrateTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactDelete(s.deleteCrateStep1Input(crateID, old.Labels)); err != nil {
+			return deleteCrateTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(nil, old.Labels) {
+		if step, err = dyngen.TransactDelete(s.deleteCrateStep3Input(el, old.CrateID)); err != nil {
+			return deleteCrateTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	for _, el := range dyngen.SetAdded(nil, old.Labels) {
+		if step, err = dyngen.TransactDelete(s.deleteCrateStep4Input(el, old.CrateID)); err != nil {
+			return deleteCrateTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteCrateTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// LabelCrateParams holds the inputs of LabelCrate.
+type LabelCrateParams struct {
+	CrateID string
+	Labels  []string // the value set
+}
+
+const labelCrateStep1Condition = "attribute_exists(PK) AND #labels = :labels_when AND #zone = :zone_when AND #weight = :weight_when"
+
+// labelCrateStep1Input builds step 1 of LabelCrate, update Crate; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) labelCrateStep1Input(crateID string, labels []string, labels_ []string, zone CrateZone, weight int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	if len(labels) > 6 {
+		return nil, &ItemError{Entity: "Crate", Attr: "labels", Reason: "more than its maxItems 6 elements"}
+	}
+	if !dyngen.ValidStrings(labels) {
+		return nil, &ItemError{Entity: "Crate", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
+	}
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{
+		":labels_when":   dyngen.StringSetValue(labels_),
+		":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+		":weight_when":   dyngen.IntValue(weight),
+		":zone_when":     &types.AttributeValueMemberS{Value: string(zone)},
+	}
+	set := []string{"#updatedAt = :updatedAt_now"}
+	remove := []string{}
+	if len(labels) == 0 {
+		remove = append(remove, "#labels")
+	} else {
+		set = append(set, "#labels = :labels")
+		values[":labels"] = dyngen.StringSetValue(labels)
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(labelCrateStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#updatedAt": "updatedAt", "#weight": "weight", "#zone": "zone"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+const labelCrateStep2Condition = "attribute_exists(PK) AND attribute_not_exists(#labels) AND #zone = :zone_when AND #weight = :weight_when"
+
+// labelCrateStep2Input builds step 2 of LabelCrate, update Crate (its set
+// read empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) labelCrateStep2Input(crateID string, labels []string, zone CrateZone, weight int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	if len(labels) > 6 {
+		return nil, &ItemError{Entity: "Crate", Attr: "labels", Reason: "more than its maxItems 6 elements"}
+	}
+	if !dyngen.ValidStrings(labels) {
+		return nil, &ItemError{Entity: "Crate", Attr: "labels", Reason: "holds a string that is not valid UTF-8"}
+	}
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{
+		":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+		":weight_when":   dyngen.IntValue(weight),
+		":zone_when":     &types.AttributeValueMemberS{Value: string(zone)},
+	}
+	set := []string{"#updatedAt = :updatedAt_now"}
+	remove := []string{}
+	if len(labels) == 0 {
+		remove = append(remove, "#labels")
+	} else {
+		set = append(set, "#labels = :labels")
+		values[":labels"] = dyngen.StringSetValue(labels)
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(labelCrateStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#updatedAt": "updatedAt", "#weight": "weight", "#zone": "zone"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// labelCrateStep3Input builds step 3 of LabelCrate, delete each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) labelCrateStep3Input(labels string, crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := crateLabelsPK(labels)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateLabelsSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// labelCrateStep4Input builds step 4 of LabelCrate, delete each
+// Crate.LabelledCrates; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) labelCrateStep4Input(labels string, crateID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := labelledCratesPK(labels)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := labelledCratesSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// labelCrateStep5Input builds step 5 of LabelCrate, put each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) labelCrateStep5Input(crateLabels *CrateLabels) (*dynamodb.PutItemInput, error) {
+	item, err := crateLabels.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// labelCrateStep6Input builds step 6 of LabelCrate, put each
+// Crate.LabelledCrates; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) labelCrateStep6Input(labelledCrates *LabelledCrates) (*dynamodb.PutItemInput, error) {
+	item, err := labelledCrates.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// labelCrateTx describes the steps of LabelCrate for the runtime.
+var labelCrateTx = dyngen.Transaction{
+	Method: "LabelCrate",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Crate",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update Crate (its set read empty)",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "delete each Crate.LabelledCrates",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.LabelledCrates",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// LabelCrate updates the Crate and the items of the elements of its labels
+// (CrateLabels, LabelledCrates): GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item still holds what was read
+// of them: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. The method returns only an error: a
+// transaction returns no item. It sets updatedAt from the Store's clock,
+// whatever the caller gives. A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Crate
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  UpdateExpression: SET #updatedAt = :updatedAt_now, #labels =
+//	  	:labels
+//	  ConditionExpression: attribute_exists(PK) AND #labels =
+//	  	:labels_when AND #zone = :zone_when AND #weight = :weight_when
+//	  ExpressionAttributeNames: #labels="labels", #updatedAt="updatedAt",
+//	  	#weight="weight", #zone="zone"
+//	step 2, Update on table Main: update Crate (its set read empty)
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  UpdateExpression: SET #updatedAt = :updatedAt_now, #labels =
+//	  	:labels
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	attribute_not_exists(#labels) AND #zone = :zone_when AND
+//	  	#weight = :weight_when
+//	  ExpressionAttributeNames: #labels="labels", #updatedAt="updatedAt",
+//	  	#weight="weight", #zone="zone"
+//	step 3, Delete on table Main: delete each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 4, Delete on table Main: delete each Crate.LabelledCrates
+//	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 5, Put on table Main: put each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//	step 6, Put on table Main: put each Crate.LabelledCrates
+//	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
+//
+// Over an item whose labels was read empty, step 2 is sent instead of step
+// 1.
+//
+// The items of CrateLabels are one per element of labels: step 3 is sent
+// for each element read that the new set does not hold, step 5 for each new
+// element.
+//
+// The items of LabelledCrates are one per element of labels: step 4 is sent
+// for each element read that the new set does not hold, step 6 for each new
+// element.
+func (s *Store) LabelCrate(ctx context.Context, params LabelCrateParams) error {
+	crateID := params.CrateID
+	labels := params.Labels
+	now := s.clock()
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return dyngen.Fail("LabelCrate", err)
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return dyngen.Fail("LabelCrate", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("LabelCrate", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("LabelCrate", ErrNotFound)
+	}
+	var old Crate
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("LabelCrate", err)
+	}
+	if len(old.Labels) == 0 {
+		if step, err = dyngen.TransactUpdate(s.labelCrateStep2Input(crateID, labels, old.Zone, old.Weight, now)); err != nil {
+			return labelCrateTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.labelCrateStep1Input(crateID, labels, old.Labels, old.Zone, old.Weight, now)); err != nil {
+			return labelCrateTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(labels, old.Labels) {
+		if step, err = dyngen.TransactDelete(s.labelCrateStep3Input(el, old.CrateID)); err != nil {
+			return labelCrateTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	for _, el := range dyngen.SetAdded(old.Labels, labels) {
+		if step, err = dyngen.TransactPut(s.labelCrateStep5Input(&CrateLabels{
+			CrateID: crateID,
+			Labels:  el,
+			Weight:  old.Weight,
+			Zone:    CrateLabelsZone(old.Zone),
+		})); err != nil {
+			return labelCrateTx.StepError(4, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 4)
+	}
+	for _, el := range dyngen.SetAdded(labels, old.Labels) {
+		if step, err = dyngen.TransactDelete(s.labelCrateStep4Input(el, old.CrateID)); err != nil {
+			return labelCrateTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	}
+	for _, el := range dyngen.SetAdded(old.Labels, labels) {
+		if step, err = dyngen.TransactPut(s.labelCrateStep6Input(&LabelledCrates{
+			CrateID: crateID,
+			Labels:  el,
+		})); err != nil {
+			return labelCrateTx.StepError(5, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 5)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return labelCrateTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// MoveCrateParams holds the inputs of MoveCrate.
+type MoveCrateParams struct {
+	CrateID string
+	Zone    CrateZone // the value set
+	Weight  int64     // the value set
+}
+
+const moveCrateStep1Update = "SET #zone = :zone, #weight = :weight, #updatedAt = :updatedAt_now"
+
+const moveCrateStep1Condition = "attribute_exists(PK) AND #labels = :labels_when AND #zone = :zone_when AND #weight = :weight_when"
+
+// moveCrateStep1Input builds step 1 of MoveCrate, update Crate; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) moveCrateStep1Input(crateID string, zone CrateZone, weight int64, labels []string, zone_ CrateZone, weight_ int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	if !zone.Valid() {
+		return nil, &ItemError{Entity: "Crate", Attr: "zone", Reason: "not one of \"inbound\", \"stored\", \"outbound\""}
+	}
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveCrateStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#updatedAt": "updatedAt", "#weight": "weight", "#zone": "zone"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":labels_when":   dyngen.StringSetValue(labels),
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":weight":        dyngen.IntValue(weight),
+			":weight_when":   dyngen.IntValue(weight_),
+			":zone":          &types.AttributeValueMemberS{Value: string(zone)},
+			":zone_when":     &types.AttributeValueMemberS{Value: string(zone_)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveCrateStep1Update),
+	}, nil
+}
+
+const moveCrateStep2Update = "SET #zone = :zone, #weight = :weight, #updatedAt = :updatedAt_now"
+
+const moveCrateStep2Condition = "attribute_exists(PK) AND attribute_not_exists(#labels) AND #zone = :zone_when AND #weight = :weight_when"
+
+// moveCrateStep2Input builds step 2 of MoveCrate, update Crate (its set
+// read empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) moveCrateStep2Input(crateID string, zone CrateZone, weight int64, zone_ CrateZone, weight_ int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	if !zone.Valid() {
+		return nil, &ItemError{Entity: "Crate", Attr: "zone", Reason: "not one of \"inbound\", \"stored\", \"outbound\""}
+	}
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveCrateStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#updatedAt": "updatedAt", "#weight": "weight", "#zone": "zone"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":weight":        dyngen.IntValue(weight),
+			":weight_when":   dyngen.IntValue(weight_),
+			":zone":          &types.AttributeValueMemberS{Value: string(zone)},
+			":zone_when":     &types.AttributeValueMemberS{Value: string(zone_)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveCrateStep2Update),
+	}, nil
+}
+
+// moveCrateStep3Input builds step 3 of MoveCrate, put each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) moveCrateStep3Input(crateLabels *CrateLabels) (*dynamodb.PutItemInput, error) {
+	item, err := crateLabels.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// moveCrateTx describes the steps of MoveCrate for the runtime.
+var moveCrateTx = dyngen.Transaction{
+	Method: "MoveCrate",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Crate",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update Crate (its set read empty)",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// MoveCrate updates the Crate and the items of the elements of its labels
+// (CrateLabels, LabelledCrates): GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item still holds what was read
+// of them: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. The method returns only an error: a
+// transaction returns no item. It sets updatedAt from the Store's clock,
+// whatever the caller gives. A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Crate
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  UpdateExpression: SET #zone = :zone, #weight = :weight, #updatedAt
+//	  	= :updatedAt_now
+//	  ConditionExpression: attribute_exists(PK) AND #labels =
+//	  	:labels_when AND #zone = :zone_when AND #weight = :weight_when
+//	  ExpressionAttributeNames: #labels="labels", #updatedAt="updatedAt",
+//	  	#weight="weight", #zone="zone"
+//	step 2, Update on table Main: update Crate (its set read empty)
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  UpdateExpression: SET #zone = :zone, #weight = :weight, #updatedAt
+//	  	= :updatedAt_now
+//	  ConditionExpression: attribute_exists(PK) AND
+//	  	attribute_not_exists(#labels) AND #zone = :zone_when AND
+//	  	#weight = :weight_when
+//	  ExpressionAttributeNames: #labels="labels", #updatedAt="updatedAt",
+//	  	#weight="weight", #zone="zone"
+//	step 3, Put on table Main: put each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//
+// Over an item whose labels was read empty, step 2 is sent instead of step
+// 1.
+//
+// The items of CrateLabels are one per element of labels: step 3 is sent
+// for every element read when zone or weight changes.
+func (s *Store) MoveCrate(ctx context.Context, params MoveCrateParams) error {
+	crateID := params.CrateID
+	zone := params.Zone
+	weight := params.Weight
+	now := s.clock()
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return dyngen.Fail("MoveCrate", err)
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return dyngen.Fail("MoveCrate", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("MoveCrate", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("MoveCrate", ErrNotFound)
+	}
+	var old Crate
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("MoveCrate", err)
+	}
+	if len(old.Labels) == 0 {
+		if step, err = dyngen.TransactUpdate(s.moveCrateStep2Input(crateID, zone, weight, old.Zone, old.Weight, now)); err != nil {
+			return moveCrateTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.moveCrateStep1Input(crateID, zone, weight, old.Labels, old.Zone, old.Weight, now)); err != nil {
+			return moveCrateTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	if old.Zone != zone || old.Weight != weight {
+		for _, el := range dyngen.SetAdded(nil, old.Labels) {
+			if step, err = dyngen.TransactPut(s.moveCrateStep3Input(&CrateLabels{
+				CrateID: crateID,
+				Labels:  el,
+				Weight:  weight,
+				Zone:    CrateLabelsZone(zone),
+			})); err != nil {
+				return moveCrateTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return moveCrateTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const shipCrateStep1Update = "SET #zone = :zone, #updatedAt = :updatedAt_now"
+
+const shipCrateStep1Condition = "attribute_exists(PK) AND #zone = :zone_when AND #labels = :labels_when AND #zone = :zone_when2 AND #weight = :weight_when"
+
+// shipCrateStep1Input builds step 1 of ShipCrate, update Crate; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) shipCrateStep1Input(crateID string, labels []string, zone CrateZone, weight int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(shipCrateStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#updatedAt": "updatedAt", "#weight": "weight", "#zone": "zone"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":labels_when":   dyngen.StringSetValue(labels),
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":weight_when":   dyngen.IntValue(weight),
+			":zone":          &types.AttributeValueMemberS{Value: "outbound"},
+			":zone_when":     &types.AttributeValueMemberS{Value: "stored"},
+			":zone_when2":    &types.AttributeValueMemberS{Value: string(zone)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(shipCrateStep1Update),
+	}, nil
+}
+
+const shipCrateStep2Update = "SET #zone = :zone, #updatedAt = :updatedAt_now"
+
+const shipCrateStep2Condition = "attribute_exists(PK) AND #zone = :zone_when AND attribute_not_exists(#labels) AND #zone = :zone_when2 AND #weight = :weight_when"
+
+// shipCrateStep2Input builds step 2 of ShipCrate, update Crate (its set
+// read empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) shipCrateStep2Input(crateID string, zone CrateZone, weight int64, now time.Time) (*dynamodb.UpdateItemInput, error) {
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(shipCrateStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#labels": "labels", "#updatedAt": "updatedAt", "#weight": "weight", "#zone": "zone"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)},
+			":weight_when":   dyngen.IntValue(weight),
+			":zone":          &types.AttributeValueMemberS{Value: "outbound"},
+			":zone_when":     &types.AttributeValueMemberS{Value: "stored"},
+			":zone_when2":    &types.AttributeValueMemberS{Value: string(zone)},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(shipCrateStep2Update),
+	}, nil
+}
+
+// shipCrateStep3Input builds step 3 of ShipCrate, put each
+// Crate.CrateLabels; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) shipCrateStep3Input(crateLabels *CrateLabels) (*dynamodb.PutItemInput, error) {
+	item, err := crateLabels.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// shipCrateTx describes the steps of ShipCrate for the runtime.
+var shipCrateTx = dyngen.Transaction{
+	Method: "ShipCrate",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Crate",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update Crate (its set read empty)",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "put each Crate.CrateLabels",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// ShipCrate updates the Crate and the items of the elements of its labels
+// (CrateLabels, LabelledCrates): GetItem, then TransactWriteItems (two
+// requests). The update holds only while the item still holds what was read
+// of them: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item. The method returns only an error: a
+// transaction returns no item. ErrConditionFailed when the when condition
+// does not hold. It sets updatedAt from the Store's clock, whatever the
+// caller gives. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Crate
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  UpdateExpression: SET #zone = :zone, #updatedAt = :updatedAt_now
+//	  ConditionExpression: attribute_exists(PK) AND #zone = :zone_when
+//	  	AND #labels = :labels_when AND #zone = :zone_when2 AND #weight
+//	  	= :weight_when
+//	  constant values: :zone={S: "outbound"}, :zone_when={S: "stored"}
+//	  ExpressionAttributeNames: #labels="labels", #updatedAt="updatedAt",
+//	  	#weight="weight", #zone="zone"
+//	step 2, Update on table Main: update Crate (its set read empty)
+//	  Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	  UpdateExpression: SET #zone = :zone, #updatedAt = :updatedAt_now
+//	  ConditionExpression: attribute_exists(PK) AND #zone = :zone_when
+//	  	AND attribute_not_exists(#labels) AND #zone = :zone_when2 AND
+//	  	#weight = :weight_when
+//	  constant values: :zone={S: "outbound"}, :zone_when={S: "stored"}
+//	  ExpressionAttributeNames: #labels="labels", #updatedAt="updatedAt",
+//	  	#weight="weight", #zone="zone"
+//	step 3, Put on table Main: put each Crate.CrateLabels
+//	  Key: PK = "LABEL#{labels}" AND SK = "CRATE#{crateId}"
+//
+// Over an item whose labels was read empty, step 2 is sent instead of step
+// 1.
+//
+// The items of CrateLabels are one per element of labels: step 3 is sent
+// for every element read when zone changes.
+func (s *Store) ShipCrate(ctx context.Context, crateID string) error {
+	now := s.clock()
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return dyngen.Fail("ShipCrate", err)
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return dyngen.Fail("ShipCrate", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("ShipCrate", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("ShipCrate", ErrNotFound)
+	}
+	var old Crate
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("ShipCrate", err)
+	}
+	if len(old.Labels) == 0 {
+		if step, err = dyngen.TransactUpdate(s.shipCrateStep2Input(crateID, old.Zone, old.Weight, now)); err != nil {
+			return shipCrateTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.shipCrateStep1Input(crateID, old.Labels, old.Zone, old.Weight, now)); err != nil {
+			return shipCrateTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	if old.Zone != CrateZoneOutbound {
+		for _, el := range dyngen.SetAdded(nil, old.Labels) {
+			if step, err = dyngen.TransactPut(s.shipCrateStep3Input(&CrateLabels{
+				CrateID: crateID,
+				Labels:  el,
+				Weight:  old.Weight,
+				Zone:    CrateLabelsZone(CrateZoneOutbound),
+			})); err != nil {
+				return shipCrateTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return shipCrateTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// NoteCrateParams holds the inputs of NoteCrate.
+type NoteCrateParams struct {
+	CrateID string
+	Note    *string // the value set; nil removes it
+}
+
+const noteCrateCondition = "attribute_exists(PK)"
+
+// NoteCrate changes a Crate and returns it as it is after the change.
+// ErrNotFound when there is no such item. It sets updatedAt from the
+// Store's clock, whatever the caller gives.
+//
+//	UpdateItem on table Main
+//	Key: PK = "CRATE#{crateId}" AND SK = "CRATE#{crateId}"
+//	UpdateExpression: SET #updatedAt = :updatedAt_now, #note = :note
+//	(note: nil removes the attribute)
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) NoteCrate(ctx context.Context, params NoteCrateParams) (*Crate, error) {
+	in, err := s.noteCrateInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("NoteCrate", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("NoteCrate", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Crate
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("NoteCrate", err)
+	}
+	return &v, nil
+}
+
+// noteCrateInput builds the request of NoteCrate; the caller wraps its
+// errors.
+func (s *Store) noteCrateInput(params NoteCrateParams) (*dynamodb.UpdateItemInput, error) {
+	crateID := params.CrateID
+	note := params.Note
+	if note != nil {
+		if !utf8.ValidString(*note) {
+			return nil, &ItemError{Entity: "Crate", Attr: "note", Reason: "not valid UTF-8"}
+		}
+	}
+	now := s.clock()
+	pk, err := cratePK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := crateSK(crateID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{":updatedAt_now": &types.AttributeValueMemberS{Value: dyngen.FormatTime(now)}}
+	set := []string{"#updatedAt = :updatedAt_now"}
+	remove := []string{}
+	if note == nil {
+		remove = append(remove, "#note")
+	} else {
+		set = append(set, "#note = :note")
+		values[":note"] = &types.AttributeValueMemberS{Value: *note}
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(noteCrateCondition),
+		ExpressionAttributeNames: map[string]string{"#note": "note", "#updatedAt": "updatedAt"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// CratesWithLabelResult is one page of CratesWithLabel (see dyngen.Result).
+type CratesWithLabelResult = dyngen.Result[CrateLabels]
+
+// CratesWithLabel reads one page of CrateLabels items (see Page and
+// DecodeError).
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "LABEL#{labels}" AND begins_with(SK,
+//		"CRATE#")
+//	ConsistentRead: true
+func (s *Store) CratesWithLabel(ctx context.Context, labels string, page Page) (*CratesWithLabelResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "CRATE#"}
+	args.PK = args.Key(crateLabelsPK(labels))
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "CratesWithLabel", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*CrateLabels).UnmarshalItem)
+}
+
+// CratesWithLabelAll walks every CrateLabels of CratesWithLabel, a page at
+// a time (see dyngen.Walk).
+func (s *Store) CratesWithLabelAll(ctx context.Context, labels string) iter.Seq2[CrateLabels, error] {
+	return dyngen.Walk(func(page Page) (*CratesWithLabelResult, error) { return s.CratesWithLabel(ctx, labels, page) })
+}
+
+const createBinStep1Condition = "attribute_not_exists(PK)"
+
+// createBinStep1Input builds step 1 of CreateBin, create Bin; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createBinStep1Input(bin *Bin) (*dynamodb.PutItemInput, error) {
+	item, err := bin.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(createBinStep1Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// createBinStep2Input builds step 2 of CreateBin, put each Bin.BinSlots;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) createBinStep2Input(binSlots *BinSlots) (*dynamodb.PutItemInput, error) {
+	item, err := binSlots.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// createBinTx describes the steps of CreateBin for the runtime.
+var createBinTx = dyngen.Transaction{
+	Method: "CreateBin",
+	Steps: []dyngen.TransactStep{{
+		Action:    "create Bin",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "put each Bin.BinSlots",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// CreateBin writes the Bin and the item of each element of its slots
+// (BinSlots) in one TransactWriteItems, only when no item has its key
+// (ErrAlreadyExists from step 1). A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	TransactWriteItems
+//	step 1, Put on table Main: create Bin
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 2, Put on table Main: put each Bin.BinSlots
+//	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
+//
+// The items of BinSlots are one per element of slots: step 2 is sent for
+// each element.
+func (s *Store) CreateBin(ctx context.Context, bin *Bin) error {
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	var err error
+	if step, err = dyngen.TransactPut(s.createBinStep1Input(bin)); err != nil {
+		return createBinTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	for _, el := range dyngen.SetAdded(nil, bin.Slots) {
+		if step, err = dyngen.TransactPut(s.createBinStep2Input(&BinSlots{
+			BinID: bin.BinID,
+			Slots: el,
+		})); err != nil {
+			return createBinTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return createBinTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const saveBinStep1Condition = "#slots = :slots_when"
+
+// saveBinStep1Input builds step 1 of SaveBin, put Bin; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveBinStep1Input(bin *Bin, slots []int64) (*dynamodb.PutItemInput, error) {
+	item, err := bin.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveBinStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#slots": "slots"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":slots_when": dyngen.IntSetValue(slots)},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveBinStep2Condition = "attribute_not_exists(PK)"
+
+// saveBinStep2Input builds step 2 of SaveBin, put Bin (no item read); its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveBinStep2Input(bin *Bin) (*dynamodb.PutItemInput, error) {
+	item, err := bin.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveBinStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const saveBinStep3Condition = "attribute_not_exists(#slots)"
+
+// saveBinStep3Input builds step 3 of SaveBin, put Bin (its set read empty);
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveBinStep3Input(bin *Bin) (*dynamodb.PutItemInput, error) {
+	item, err := bin.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(saveBinStep3Condition),
+		ExpressionAttributeNames:            map[string]string{"#slots": "slots"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// saveBinStep4Input builds step 4 of SaveBin, delete each Bin.BinSlots; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveBinStep4Input(slots int64, binID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := binSlotsPK(slots)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := binSlotsSK(binID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// saveBinStep5Input builds step 5 of SaveBin, put each Bin.BinSlots; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) saveBinStep5Input(binSlots *BinSlots) (*dynamodb.PutItemInput, error) {
+	item, err := binSlots.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+}
+
+// saveBinTx describes the steps of SaveBin for the runtime.
+var saveBinTx = dyngen.Transaction{
+	Method: "SaveBin",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Bin",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Bin (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Bin (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete each Bin.BinSlots",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action: "put each Bin.BinSlots",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// SaveBin writes the Bin whole, replacing any item with its key, and the
+// items of the elements of its slots (BinSlots): GetItem, then
+// TransactWriteItems (two requests). The item of an element the new set
+// does not hold is deleted, of a new element written, and of every element
+// when an attribute the items hold changes. Over an item, the put holds
+// only while the item still holds what was read of them; over no item, only
+// while there is still none: ErrConditionFailed when another call changed
+// them in between. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	TransactWriteItems
+//	step 1, Put on table Main: put Bin
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	  ConditionExpression: #slots = :slots_when
+//	  ExpressionAttributeNames: #slots="slots"
+//	step 2, Put on table Main: put Bin (no item read)
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Main: put Bin (its set read empty)
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	  ConditionExpression: attribute_not_exists(#slots)
+//	  ExpressionAttributeNames: #slots="slots"
+//	step 4, Delete on table Main: delete each Bin.BinSlots
+//	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
+//	step 5, Put on table Main: put each Bin.BinSlots
+//	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
+//
+// Over an item whose slots was read empty, step 3 is sent instead of step
+// 1.
+//
+// The items of BinSlots are one per element of slots: step 4 is sent for
+// each element read that the new set does not hold, step 5 for each new
+// element; over no item, step 2 is sent instead of step 1, and step 5 for
+// each element.
+func (s *Store) SaveBin(ctx context.Context, bin *Bin) error {
+	pk, err := binPK(bin.BinID)
+	if err != nil {
+		return dyngen.Fail("SaveBin", err)
+	}
+	sk, err := binSK(bin.BinID)
+	if err != nil {
+		return dyngen.Fail("SaveBin", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("SaveBin", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.saveBinStep2Input(bin)); err != nil {
+			return saveBinTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		for _, el := range dyngen.SetAdded(nil, bin.Slots) {
+			if step, err = dyngen.TransactPut(s.saveBinStep5Input(&BinSlots{
+				BinID: bin.BinID,
+				Slots: el,
+			})); err != nil {
+				return saveBinTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	} else {
+		var old Bin
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("SaveBin", err)
+		}
+		if len(old.Slots) == 0 {
+			if step, err = dyngen.TransactPut(s.saveBinStep3Input(bin)); err != nil {
+				return saveBinTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		} else {
+			if step, err = dyngen.TransactPut(s.saveBinStep1Input(bin, old.Slots)); err != nil {
+				return saveBinTx.StepError(0, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 0)
+		}
+		for _, el := range dyngen.SetAdded(bin.Slots, old.Slots) {
+			if step, err = dyngen.TransactDelete(s.saveBinStep4Input(el, old.BinID)); err != nil {
+				return saveBinTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+		for _, el := range dyngen.SetAdded(old.Slots, bin.Slots) {
+			if step, err = dyngen.TransactPut(s.saveBinStep5Input(&BinSlots{
+				BinID: bin.BinID,
+				Slots: el,
+			})); err != nil {
+				return saveBinTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return saveBinTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+const deleteBinStep1Condition = "#slots = :slots_when"
+
+// deleteBinStep1Input builds step 1 of DeleteBin, delete Bin; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteBinStep1Input(binID string, slots []int64) (*dynamodb.DeleteItemInput, error) {
+	pk, err := binPK(binID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := binSK(binID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteBinStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#slots": "slots"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":slots_when": dyngen.IntSetValue(slots)},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const deleteBinStep2Condition = "attribute_not_exists(#slots)"
+
+// deleteBinStep2Input builds step 2 of DeleteBin, delete Bin (its set read
+// empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) deleteBinStep2Input(binID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := binPK(binID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := binSK(binID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deleteBinStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#slots": "slots"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteBinStep3Input builds step 3 of DeleteBin, delete each Bin.BinSlots;
+// its errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) deleteBinStep3Input(slots int64, binID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := binSlotsPK(slots)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := binSlotsSK(binID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	}, nil
+}
+
+// deleteBinTx describes the steps of DeleteBin for the runtime.
+var deleteBinTx = dyngen.Transaction{
+	Method: "DeleteBin",
+	Steps: []dyngen.TransactStep{{
+		Action:    "delete Bin",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "delete Bin (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "delete each Bin.BinSlots",
+		Key:    []string{"PK", "SK"},
+	}},
+}
+
+// DeleteBin deletes the Bin with this key and the item of each element of
+// its slots (BinSlots): GetItem, then TransactWriteItems (two requests).
+// Deleting an item that does not exist is no error; ErrConditionFailed when
+// another call changed the set in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	TransactWriteItems
+//	step 1, Delete on table Main: delete Bin
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	  ConditionExpression: #slots = :slots_when
+//	  ExpressionAttributeNames: #slots="slots"
+//	step 2, Delete on table Main: delete Bin (its set read empty)
+//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
+//	  ConditionExpression: attribute_not_exists(#slots)
+//	  ExpressionAttributeNames: #slots="slots"
+//	step 3, Delete on table Main: delete each Bin.BinSlots
+//	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
+//
+// Over an item whose slots was read empty, step 2 is sent instead of step
+// 1.
+//
+// The items of BinSlots are one per element of slots: step 3 is sent for
+// each element read.
+func (s *Store) DeleteBin(ctx context.Context, binID string) error {
+	pk, err := binPK(binID)
+	if err != nil {
+		return dyngen.Fail("DeleteBin", err)
+	}
+	sk, err := binSK(binID)
+	if err != nil {
+		return dyngen.Fail("DeleteBin", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DeleteBin", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return nil
+	}
+	var old Bin
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DeleteBin", err)
+	}
+	if len(old.Slots) == 0 {
+		if step, err = dyngen.TransactDelete(s.deleteBinStep2Input(binID)); err != nil {
+			return deleteBinTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+	} else {
+		if step, err = dyngen.TransactDelete(s.deleteBinStep1Input(binID, old.Slots)); err != nil {
+			return deleteBinTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(nil, old.Slots) {
+		if step, err = dyngen.TransactDelete(s.deleteBinStep3Input(el, old.BinID)); err != nil {
+			return deleteBinTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return deleteBinTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// BinsWithSlotResult is one page of BinsWithSlot (see dyngen.Result).
+type BinsWithSlotResult = dyngen.Result[BinSlots]
+
+// BinsWithSlot reads one page of BinSlots items (see Page and DecodeError).
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "SLOT#{slots}" AND begins_with(SK,
+//		"BIN#")
+//	ConsistentRead: true
+func (s *Store) BinsWithSlot(ctx context.Context, slots int64, page Page) (*BinsWithSlotResult, error) {
+	args := dyngen.Args{Table: s.mainTable, SK: "BIN#"}
+	args.PK = args.Key(binSlotsPK(slots))
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "BinsWithSlot", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)", Consistent: true,
+		Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*BinSlots).UnmarshalItem)
+}
+
+// BinsWithSlotAll walks every BinSlots of BinsWithSlot, a page at a time
+// (see dyngen.Walk).
+func (s *Store) BinsWithSlotAll(ctx context.Context, slots int64) iter.Seq2[BinSlots, error] {
+	return dyngen.Walk(func(page Page) (*BinsWithSlotResult, error) { return s.BinsWithSlot(ctx, slots, page) })
+}
+
 // PutShopper writes shopper whole, replacing any item with its key.
 //
 //	PutItem on table Main
@@ -10169,12 +12254,12 @@ var createCustomerTx = dyngen.Transaction{
 	}},
 }
 
-// CreateCustomer writes the Customer only when no item has its key
-// (ErrAlreadyExists from step 1), and adds 1 to the number of its group in
-// each counter of its counts, in the same transaction. One request:
-// TransactWriteItems. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items (a
-// counter, say) at once, and changed nothing: retrying may succeed.
+// CreateCustomer writes the Customer and each of its copies in one
+// TransactWriteItems, only when no item has its key (ErrAlreadyExists from
+// step 1) and no item has a copy's key (ErrAlreadyExists from the step
+// "copy Customer.<copy>"). A failed step gives a *TransactionError naming
+// it; ErrTransactionConflict when another transaction held one of its items
+// at once, and changed nothing: retrying may succeed.
 //
 //	TransactWriteItems
 //	step 1, Put on table Main: create Customer
@@ -10323,14 +12408,15 @@ var putCustomerTx = dyngen.Transaction{
 }
 
 // PutCustomer writes the Customer whole, replacing any item with its key,
-// and keeps its counts: GetItem, then TransactWriteItems (two requests).
-// Over an item, the put holds only while the item is still in the groups
-// read, and moves it between groups when they change; over no item, it
-// holds only while there is still none, and adds 1 to the number of each of
-// its groups: ErrConditionFailed when another call changed the item, or
-// created it, in between. A failed step gives a *TransactionError naming
-// it; ErrTransactionConflict when another transaction held one of its items
-// (a counter, say) at once, and changed nothing: retrying may succeed.
+// and its copies: GetItem, then TransactWriteItems (two requests). A copy
+// whose key is unchanged is replaced; one whose key changes is deleted and
+// created under the new key (ErrAlreadyExists from the step "copy
+// Customer.<copy>" when another item holds it). Over an item, the put holds
+// only while the item still holds the values of the copies' keys read; over
+// no item, only while there is still none: ErrConditionFailed when another
+// call changed them in between. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -10499,13 +12585,13 @@ var deleteCustomerTx = dyngen.Transaction{
 	}},
 }
 
-// DeleteCustomer deletes the Customer with this key and takes 1 from the
-// number of each of its groups: GetItem, then TransactWriteItems (two
-// requests). Deleting an item that does not exist is no error and counts
-// nothing; ErrConditionFailed when another call changed its groups in
-// between. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items (a
-// counter, say) at once, and changed nothing: retrying may succeed.
+// DeleteCustomer deletes the Customer with this key and its copies:
+// GetItem, then TransactWriteItems (two requests). Deleting an item that
+// does not exist is no error; ErrConditionFailed when another call changed
+// the values of the copies' keys in between. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -10756,14 +12842,15 @@ var renameCustomerTx = dyngen.Transaction{
 	}},
 }
 
-// RenameCustomer updates the Customer and moves it between the groups of
-// its counts when its group changes: GetItem, then TransactWriteItems (two
-// requests). The update holds only while the item is still in the groups
-// read: ErrConditionFailed when another call changed them in between,
-// ErrNotFound when there is no item. A failed step gives a
-// *TransactionError naming it; ErrTransactionConflict when another
-// transaction held one of its items (a counter, say) at once, and changed
-// nothing: retrying may succeed.
+// RenameCustomer updates the Customer and applies the same update to each
+// of its copies: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values of the copies'
+// keys read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item, or no copy (from the step "update copy
+// Customer.<copy>"). The method returns only an error: a transaction
+// returns no item. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"

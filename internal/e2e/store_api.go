@@ -450,6 +450,56 @@ type StoreAPI interface {
 	DeleteProfile(ctx context.Context, params DeleteProfileParams) error
 	// AuditVault writes its 2 steps in one transaction: all of them, or none.
 	AuditVault(ctx context.Context, params AuditVaultParams) error
+	// CreateCrate writes the Crate and the item of each element of its labels
+	// (CrateLabels, LabelledCrates) in one TransactWriteItems, only when no
+	// item has its key (ErrAlreadyExists from step 1).
+	CreateCrate(ctx context.Context, crate *Crate) error
+	// SaveCrate writes the Crate whole, replacing any item with its key, and
+	// the items of the elements of its labels (CrateLabels, LabelledCrates):
+	// GetItem, then TransactWriteItems (two requests).
+	SaveCrate(ctx context.Context, crate *Crate) error
+	// GetCrate reads one Crate by its primary key.
+	GetCrate(ctx context.Context, crateID string) (*Crate, error)
+	// DeleteCrate deletes the Crate with this key and the item of each element
+	// of its labels (CrateLabels, LabelledCrates): GetItem, then
+	// TransactWriteItems (two requests).
+	DeleteCrate(ctx context.Context, crateID string) error
+	// LabelCrate updates the Crate and the items of the elements of its labels
+	// (CrateLabels, LabelledCrates): GetItem, then TransactWriteItems (two
+	// requests).
+	LabelCrate(ctx context.Context, params LabelCrateParams) error
+	// MoveCrate updates the Crate and the items of the elements of its labels
+	// (CrateLabels, LabelledCrates): GetItem, then TransactWriteItems (two
+	// requests).
+	MoveCrate(ctx context.Context, params MoveCrateParams) error
+	// ShipCrate updates the Crate and the items of the elements of its labels
+	// (CrateLabels, LabelledCrates): GetItem, then TransactWriteItems (two
+	// requests).
+	ShipCrate(ctx context.Context, crateID string) error
+	// NoteCrate changes a Crate and returns it as it is after the change.
+	NoteCrate(ctx context.Context, params NoteCrateParams) (*Crate, error)
+	// CratesWithLabel reads one page of CrateLabels items (see Page and
+	// DecodeError).
+	CratesWithLabel(ctx context.Context, labels string, page Page) (*CratesWithLabelResult, error)
+	// CratesWithLabelAll walks every CrateLabels of CratesWithLabel, a page at
+	// a time (see dyngen.Walk).
+	CratesWithLabelAll(ctx context.Context, labels string) iter.Seq2[CrateLabels, error]
+	// CreateBin writes the Bin and the item of each element of its slots
+	// (BinSlots) in one TransactWriteItems, only when no item has its key
+	// (ErrAlreadyExists from step 1).
+	CreateBin(ctx context.Context, bin *Bin) error
+	// SaveBin writes the Bin whole, replacing any item with its key, and the
+	// items of the elements of its slots (BinSlots): GetItem, then
+	// TransactWriteItems (two requests).
+	SaveBin(ctx context.Context, bin *Bin) error
+	// DeleteBin deletes the Bin with this key and the item of each element of
+	// its slots (BinSlots): GetItem, then TransactWriteItems (two requests).
+	DeleteBin(ctx context.Context, binID string) error
+	// BinsWithSlot reads one page of BinSlots items (see Page and DecodeError).
+	BinsWithSlot(ctx context.Context, slots int64, page Page) (*BinsWithSlotResult, error)
+	// BinsWithSlotAll walks every BinSlots of BinsWithSlot, a page at a time
+	// (see dyngen.Walk).
+	BinsWithSlotAll(ctx context.Context, slots int64) iter.Seq2[BinSlots, error]
 	// PutShopper writes shopper whole, replacing any item with its key.
 	PutShopper(ctx context.Context, shopper *Shopper) error
 	// GetShopper reads one Shopper by its primary key.
@@ -550,16 +600,16 @@ type StoreAPI interface {
 	// ReceiveParcel writes its 3 steps in one transaction: all of them, or
 	// none.
 	ReceiveParcel(ctx context.Context, params ReceiveParcelParams) error
-	// CreateCustomer writes the Customer only when no item has its key
-	// (ErrAlreadyExists from step 1), and adds 1 to the number of its group in
-	// each counter of its counts, in the same transaction.
+	// CreateCustomer writes the Customer and each of its copies in one
+	// TransactWriteItems, only when no item has its key (ErrAlreadyExists from
+	// step 1) and no item has a copy's key (ErrAlreadyExists from the step
+	// "copy Customer.<copy>").
 	CreateCustomer(ctx context.Context, customer *Customer) error
 	// PutCustomer writes the Customer whole, replacing any item with its key,
-	// and keeps its counts: GetItem, then TransactWriteItems (two requests).
+	// and its copies: GetItem, then TransactWriteItems (two requests).
 	PutCustomer(ctx context.Context, customer *Customer) error
-	// DeleteCustomer deletes the Customer with this key and takes 1 from the
-	// number of each of its groups: GetItem, then TransactWriteItems (two
-	// requests).
+	// DeleteCustomer deletes the Customer with this key and its copies:
+	// GetItem, then TransactWriteItems (two requests).
 	DeleteCustomer(ctx context.Context, customerID string) error
 	// GetCustomer reads one Customer by its primary key.
 	GetCustomer(ctx context.Context, customerID string) (*Customer, error)
@@ -573,9 +623,8 @@ type StoreAPI interface {
 	// CustomersByTierAll walks every Customer of CustomersByTier, a page at a
 	// time (see dyngen.Walk).
 	CustomersByTierAll(ctx context.Context, tier CustomerTier) iter.Seq2[Customer, error]
-	// RenameCustomer updates the Customer and moves it between the groups of
-	// its counts when its group changes: GetItem, then TransactWriteItems (two
-	// requests).
+	// RenameCustomer updates the Customer and applies the same update to each
+	// of its copies: GetItem, then TransactWriteItems (two requests).
 	RenameCustomer(ctx context.Context, params RenameCustomerParams) error
 	// CreateBook writes book only when no item has its key: ErrAlreadyExists
 	// otherwise.

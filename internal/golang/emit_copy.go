@@ -79,6 +79,7 @@ func (m *method) copySummary() string {
 	if len(m.p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."
 	}
+	summary += m.managedDoc()
 	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
 	return summary
 }

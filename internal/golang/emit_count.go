@@ -46,8 +46,14 @@ func (m *method) inGroup(c *model.Count, v jen.Code, g string) jen.Code {
 
 // constCode is the Go value of a constant of the spec an argument takes.
 func constCode(c *plan.ConstArg) jen.Code {
-	if c.Attr.Type == model.Bool {
+	switch c.Attr.Type {
+	case model.Bool:
 		return jen.Lit(c.Value == "true")
+	case model.String:
+		return jen.Lit(c.Value)
+	case model.Int:
+		n, _ := strconv.ParseInt(c.Value, 10, 64)
+		return jen.Lit(n)
 	}
 	return jen.Id(model.EnumConst(c.Entity, c.Attr, c.Value))
 }

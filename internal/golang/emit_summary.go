@@ -116,11 +116,21 @@ func (m *method) summary() string {
 	case plan.FormTransactGet:
 		s = fmt.Sprintf("%s reads its %d items in one transaction, as they all are at one moment; an item that does not exist is nil in the result.", p.GoName, len(m.pp.Tx.Steps))
 	case plan.FormUniqueWrite:
-		s = m.uniqueSummary()
-		if len(m.ent().Unique) == 0 {
+		// What the entity's writes keep: claims (and counts), copies,
+		// items per element, counts alone; the model refuses copies
+		// and items per element with anything else.
+		switch ent := m.ent(); {
+		case len(ent.Unique) > 0:
+			s = m.uniqueSummary()
+			if len(m.p.Counted) > 0 {
+				s += " " + countSentence
+			}
+		case len(ent.Copies) > 0:
+			s = m.copySummary()
+		case len(ent.Each) > 0:
+			s = m.eachSummary()
+		default:
 			s = m.countSummary()
-		} else if len(m.p.Counted) > 0 {
-			s += " " + countSentence
 		}
 	case plan.FormManyAll, plan.FormManyEach:
 		s = m.manySummary()

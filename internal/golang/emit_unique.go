@@ -47,7 +47,7 @@ func (m *method) uniqueWrite() {
 					continue
 				}
 				v := m.argCode(s.Args[j])
-				if (s.Step.Claim != nil || s.Step.Copy != nil) && q.Attr != nil && q.Attr.Type == model.Enum {
+				if (s.Step.Claim != nil || s.Step.Copy != nil || s.Step.Each != nil) && q.Attr != nil && q.Attr.Type == model.Enum {
 					// The claim's enum type from the owner's.
 					v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
 				}
@@ -119,6 +119,7 @@ func (m *method) uniqueWrite() {
 				})
 			}
 			m.copyMoves(g, s.Copies, add)
+			m.eachMoves(g, s.Each, each)
 		}
 		// present emits the decoding of the item read, and what the
 		// write does over it.
@@ -295,7 +296,7 @@ func (m *method) claimCode(a *plan.Arg, field func(*plan.Arg) jen.Code) jen.Code
 // claimOf is the claim entity of Go name name.
 func (m *method) claimOf(name string) *model.Entity {
 	for _, e := range m.e.p.Model.Entities {
-		if (e.ClaimOf != nil || e.CopyOf != nil) && e.GoName == name {
+		if (e.ClaimOf != nil || e.CopyOf != nil || e.EachOf != nil) && e.GoName == name {
 			return e
 		}
 	}
@@ -307,9 +308,6 @@ func (m *method) claimOf(name string) *model.Entity {
 // values.
 func (m *method) uniqueSummary() string {
 	ent := m.ent()
-	if len(ent.Copies) > 0 {
-		return m.copySummary()
-	}
 	var summary string
 	switch m.writeForm() {
 	case plan.FormCreate:
@@ -370,6 +368,7 @@ func (m *method) uniqueDoc() {
 			break
 		}
 	}
+	m.eachDoc()
 	switch u := m.pp.Unique; {
 	case u.Present != nil && len(u.Present.Counts) > 0:
 		m.countDoc()

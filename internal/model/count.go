@@ -357,11 +357,12 @@ func countNames(e *Entity) string {
 	return strings.Join(names, ", ")
 }
 
-// ReadsFirst reports whether a write of an entity with unique values or
-// counts reads the item before its transaction: to learn the values its
-// claims hold, or the groups its counts move between.
+// ReadsFirst reports whether a write of an entity with unique values,
+// counts or items per element reads the item before its transaction: to
+// learn the values its claims hold, the groups its counts move between,
+// or the set whose elements have items.
 func (p *Pattern) ReadsFirst() bool {
-	return len(p.Read) > 0 || len(p.Counted) > 0 && p.Op != OpCreate
+	return len(p.Read) > 0 || len(p.Counted) > 0 && p.Op != OpCreate || len(p.ReadEach) > 0
 }
 
 // transactionCounts adds to transaction p, after its steps (and the

@@ -38,17 +38,61 @@ func EachTypeValue(e *Entity, name string) string { return e.TypeValue + "@each.
 // up to maxItems items and writes up to maxItems.
 func EachActions(ea *Each) int { return 2 * ea.Of.MaxItems }
 
-// EachNotYet is why an each entry is refused for now, by the plan once
-// it has proven the element items' keys apart: the model checks the
-// entry, and the plan and the generated code do not yet write the items.
-const EachNotYet = "dyngen does not yet write items per element (the plan and the generated code of their steps are not built): remove each, or keep the items with a transaction of your own"
+// The roles of the steps of items per element, apart from those of
+// unique.go, count.go (from 100) and copy.go (from 200).
+const (
+	// EachPutStep writes the item of one element (a put: over the
+	// element's item, if any, as it must now read).
+	EachPutStep StepRole = 300 + iota
+	// EachDeleteStep deletes the item of one element read.
+	EachDeleteStep
+)
+
+// action names a step writing an element item, as the generated docs
+// and errors say it: "put each Parcel.ParcelTags".
+func (ea *Each) action(role StepRole) string {
+	if role == EachDeleteStep {
+		return "delete each " + ea.Owner.Name + "." + ea.Name
+	}
+	return "put each " + ea.Owner.Name + "." + ea.Name
+}
+
+// Read are the owner's attributes a write of it reads and conditions
+// on, so that the element items it writes hold what the owner holds:
+// the set, then the listed attributes (a put or an update: the items
+// it writes take the values it does not set from the item read).
+func (ea *Each) Read() []*Attribute { return append([]*Attribute{ea.Of}, ea.Attrs...) }
+
+// eachWith refuses, at its first each entry, an entity whose items per
+// element dyngen can't yet keep with what else its writes keep.
+func (r *resolver) eachWith(e *Entity, se *spec.Entity) bool {
+	pos := se.Each[0].Name.Pos
+	why := ""
+	switch {
+	case len(se.Unique) > 0:
+		why = "unique values; dyngen does not yet write both in one transaction: remove one"
+	case len(se.Counts) > 0:
+		why = "counts; dyngen does not yet write both in one transaction: remove one"
+	case len(se.Copies) > 0:
+		why = "copies; dyngen does not yet write both in one transaction: remove one"
+	case e.Version != nil:
+		why = "a version; dyngen does not yet check a version in the transaction of the element items: remove one"
+	case e.TTLAttr() != nil:
+		why = fmt.Sprintf("stores its table's ttl attribute (%s): DynamoDB deletes an expired item and its element items at different times, and a query by element would find the items of an expired %s; remove each, or store the time to live under another name", e.TTLAttr().Name, e.Name)
+	}
+	if why != "" {
+		r.errorf(pos, "%s has items per element and %s", e.Name, why)
+		return false
+	}
+	return true
+}
 
 // each checks the entries of entity e's each and returns the spec of the
 // hidden entity of each, for the resolver to resolve as it does the
 // spec's own entities (names, type value, attributes, keys and the
 // collision check).
 func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each) []*spec.Entity {
-	if len(se.Each) == 0 || len(e.Keys) == 0 || e.Table == nil || r.m.broken[e] {
+	if len(se.Each) == 0 || len(e.Keys) == 0 || e.Table == nil || r.m.broken[e] || !r.eachWith(e, se) {
 		return nil
 	}
 	specAttr := func(name string) *spec.Attribute {
@@ -60,6 +104,7 @@ func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each
 		return nil
 	}
 	var out []*spec.Entity
+	var first *Each
 	for _, sea := range se.Each {
 		name := sea.Name.Value
 		what := fmt.Sprintf("each %s of %s", name, e.Name)
@@ -89,6 +134,9 @@ func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each
 			continue
 		case t.SK == nil && sea.SK.Set:
 			r.errorf(sea.SK.Pos, "%s gives an sk, and table %s has no sort key: remove sk", what, t.Name)
+			continue
+		case first != nil && of != first.Of:
+			r.errorf(sea.Of.Pos, "%s is of %s, and each %s of %s: dyngen writes the items per element of one set of an entity (each write conditions on the set read, and a set read empty needs a step of its own); keep the entries of one set", what, of.Name, first.Name, first.Of.Name)
 			continue
 		}
 		ea := &Each{Owner: e, Name: name, Pos: sea.Name.Pos, Of: of}
@@ -123,6 +171,12 @@ func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each
 			case e.Managed(a):
 				r.errorf(n.Pos, "%s lists %s, which the Store sets as it writes the %s; an element item holds the caller's attributes: remove it", what, a.Name, e.Name)
 				ok = false
+			case a.Type != String && a.Type != Enum && a.Type != Int && a.Type != Bool:
+				r.errorf(n.Pos, "%s lists %s, which is %s; a write compares the value read with the new one to tell whether the element items change, which dyngen does for a string, enum, int or bool: remove it", what, a.Name, a.Describe())
+				ok = false
+			case a.Optional:
+				r.errorf(n.Pos, "%s lists %s, which is optional; every write of the %s holds only while the item still holds the value read, and an absent value is no value to compare: make %s required, or remove it", what, a.Name, e.Name, a.Name)
+				ok = false
 			default:
 				held = append(held, a)
 				ea.Attrs = append(ea.Attrs, a)
@@ -155,10 +209,27 @@ func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each
 			Keys:       []*spec.Keys{{Index: str(PrimaryName), Pos: sea.Pos, PK: sea.PK, SK: sea.SK}},
 		}
 		e.Each = append(e.Each, ea)
+		if first == nil {
+			first = ea
+		}
 		eachs[es] = ea
 		out = append(out, es)
+		if n := 1 + eachActions(e); len(e.Each) > 1 && n > MaxTransactionActions {
+			r.errorf(sea.Name.Pos, "%s: with it, an update replacing the whole of %s (maxItems %d) deletes and writes up to %d element items of %d entries with the %s, %d actions, and DynamoDB takes at most %d in a transaction: lower maxItems, or remove an entry", what, of.Name, of.MaxItems, n-1, len(e.Each), e.Name, n, MaxTransactionActions)
+		}
 	}
 	return out
+}
+
+// eachActions is the most actions a write of e can send for its element
+// items: an update that replaces the whole set deletes up to maxItems
+// items of each entry and writes up to maxItems.
+func eachActions(e *Entity) int {
+	n := 0
+	for _, ea := range e.Each {
+		n += EachActions(ea)
+	}
+	return n
 }
 
 func listedNames(ea *Each) string {
@@ -188,8 +259,18 @@ func (r *resolver) eachKeys(ee *Entity) {
 	if len(ee.Keys) == 0 {
 		return
 	}
-	if !slices.Contains(ee.PrimaryKey().Attrs(), ee.Attr(ea.Of.Name)) {
+	held := ee.PrimaryKey().Attrs()
+	if !slices.Contains(held, ee.Attr(ea.Of.Name)) {
 		r.errorf(ea.Pos, "each %s of %s: its key does not hold the element ({%s}), so every element of a %s would be written to one item: put {%s} in pk or sk", ea.Name, ea.Owner.Name, ea.Of.Name, ea.Owner.Name, ea.Of.Name)
+	}
+	var missing []string
+	for _, a := range ea.Owner.PrimaryKey().Attrs() {
+		if !slices.Contains(held, ee.Attr(a.Name)) {
+			missing = append(missing, "{"+a.Name+"}")
+		}
+	}
+	if len(missing) > 0 {
+		r.errorf(ea.Pos, "each %s of %s: its key does not hold %s of the %s's primary key, so two %ss holding one element would write one item: put %s in pk or sk", ea.Name, ea.Owner.Name, strings.Join(missing, ", "), ea.Owner.Name, ea.Owner.Name, strings.Join(missing, ", "))
 	}
 	for _, k := range ee.Keys {
 		if k.Index.IsPrimary() || k.Index.Inverted {
@@ -205,4 +286,158 @@ func keyOwner(t *Table, ix *Index) string {
 		return "table " + t.Name
 	}
 	return "index " + ix.Name
+}
+
+// eachWrites plans, in the model, the steps of a write of an entity with
+// items per element: the write and the element items it writes and
+// deletes, in one TransactWriteItems, each element item's step sent once
+// per element (the plan decides which). It refuses the writes that can't
+// keep the items.
+func (r *resolver) eachWrites(p *Pattern) {
+	e := p.Entity()
+	of := e.Each[0].Of
+	var read []*Attribute
+	for _, ea := range e.Each {
+		for _, a := range ea.Read() {
+			if !slices.Contains(read, a) {
+				read = append(read, a)
+			}
+		}
+	}
+	var steps []*Step
+	why, pos := "", p.OpPos
+	own := func() *Step {
+		st := r.ownStep(p, nil)
+		for _, a := range read {
+			if p.Op != OpDelete || a == of {
+				st.When = append(st.When, &Cond{Attr: a, Pos: e.Each[0].Pos, Op: OpEq, Read: true})
+			}
+		}
+		return st
+	}
+	// empty is own, over an item whose set was read empty (absent, as
+	// DynamoDB stores no empty set): conditioned on the set still absent.
+	empty := func() *Step {
+		st := own()
+		st.Role = EmptyStep
+		for _, c := range st.When {
+			if c.Read && c.Attr == of {
+				c.Op, c.Read = OpNotExists, false
+			}
+		}
+		return st
+	}
+	items := func(role StepRole) {
+		for _, ea := range e.Each {
+			steps = append(steps, eachStep(p, ea, role))
+		}
+	}
+	switch p.Op {
+	case OpBatchPut, OpBatchDelete:
+		why = "BatchWriteItem sends no transaction, so it can't write the element items with the item; use create, put and delete"
+	case OpCreate:
+		steps = append(steps, r.ownStep(p, nil))
+		items(EachPutStep)
+	case OpPut:
+		absent := r.ownStep(p, nil)
+		absent.Op, absent.Role = OpCreate, AbsentStep
+		steps = append(steps, own(), absent, empty())
+		items(EachDeleteStep)
+		items(EachPutStep)
+	case OpDelete:
+		if p.Many != "" {
+			why, pos = eachMany, p.ManyPos
+			break
+		}
+		steps = append(steps, own(), empty())
+		items(EachDeleteStep)
+	case OpUpdate:
+		for _, a := range p.AddAttrs() {
+			if slices.Contains(read, a) {
+				why = fmt.Sprintf("it adds to %s, which the element items hold, unseen; set it instead", a.Name)
+			}
+		}
+		for _, a := range append(slices.Clone(p.Remove), p.RemoveFrom...) {
+			if slices.Contains(read, a) {
+				why = fmt.Sprintf("it removes %s, or elements of it, which the element items hold, unseen; set it instead", a.Name)
+			}
+		}
+		sets := slices.ContainsFunc(p.SetAttrs(), func(a *Attribute) bool { return slices.Contains(read, a) })
+		switch {
+		case why != "":
+		case !sets:
+			return // the element items stay: a plain UpdateItem
+		case p.Upsert:
+			why = "an upsert may create the item unseen, without its element items; remove upsert, or create the item first"
+		case p.Many != "":
+			why, pos = eachMany, p.ManyPos
+		}
+		if why != "" {
+			break
+		}
+		steps = append(steps, own(), empty())
+		if slices.Contains(p.SetAttrs(), of) {
+			items(EachDeleteStep)
+			items(EachPutStep)
+			break
+		}
+		// The set stays: the items of the entries whose listed
+		// attributes the update sets are rewritten.
+		for _, ea := range e.Each {
+			if slices.ContainsFunc(ea.Attrs, func(a *Attribute) bool { return slices.Contains(p.SetAttrs(), a) }) {
+				steps = append(steps, eachStep(p, ea, EachPutStep))
+			}
+		}
+	default:
+		return
+	}
+	if why != "" {
+		r.errorf(pos, "pattern %s: %s of %s, which has items per element (%s): %s", p.Name, p.Op, e.Name, eachNames(e), why)
+		return
+	}
+	for i, st := range steps {
+		st.Index = i
+		st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
+		st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
+	}
+	p.Steps = steps
+	if p.Op != OpCreate {
+		p.ReadEach = e.Each
+	}
+}
+
+// eachMany is why a write over many keys can't keep an entity's element
+// items.
+const eachMany = "the write reads the item first (GetItem), then writes it and its element items in one transaction, which no one request per key, and no one transaction of every key, can do; write each item with its own call"
+
+// eachStep is the step of pattern p that writes (EachPutStep: a put) or
+// deletes (EachDeleteStep) the item of one element of ea: the plan sends
+// it once per element.
+func eachStep(p *Pattern, ea *Each, role StepRole) *Step {
+	op := OpPut
+	if role == EachDeleteStep {
+		op = OpDelete
+	}
+	sub := &Pattern{Op: op, OpPos: p.OpPos, Pos: ea.Pos, Entities: []*Entity{ea.Entity}, Table: ea.Entity.Table, Order: Asc, IncludeExpired: true}
+	return &Step{Pattern: sub, Tx: p, As: ea.Entity.Name, AsPos: ea.Pos, Each: ea, Role: role}
+}
+
+func eachNames(e *Entity) string {
+	var names []string
+	for _, ea := range e.Each {
+		names = append(names, ea.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// transactionEach refuses the steps of transaction p that write an
+// entity with items per element: a transaction's step writes one item.
+func (r *resolver) transactionEach(p *Pattern) {
+	for _, st := range p.Steps {
+		e := st.Entity()
+		if len(e.Each) == 0 || st.Op == OpCheck || st.Op == OpGet {
+			continue
+		}
+		r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has items per element (%s), is not supported in a transaction: the element items are written with the item by the entity's own patterns, one per element; use its own %s pattern", st.Index+1, p.Op, p.Name, st.Op, e.Name, eachNames(e), st.Op)
+	}
 }

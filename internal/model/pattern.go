@@ -116,6 +116,10 @@ type Pattern struct {
 	// ReadCopies are the copies whose keys a write reads before its
 	// transaction (GetItem) and conditions its write on (copy.go).
 	ReadCopies []*Copy
+	// ReadEach are the entries of items per element whose set (and
+	// listed attributes) a write reads before its transaction (GetItem)
+	// and conditions its write on (each.go).
+	ReadEach []*Each
 	// Missing is set on a check step that holds when no item has the key
 	// (exists: false).
 	Missing bool
@@ -161,6 +165,10 @@ type Step struct {
 	// Copy is the copy of the owner's item the step writes or deletes
 	// (Role), in a write of an entity with copies.
 	Copy *Copy
+	// Each is the entry of items per element whose item the step
+	// writes or deletes (Role), once per element, in a write of the
+	// entity with them (each.go).
+	Each *Each
 	// Of is, for the claim a transaction pattern adds, the create step
 	// whose item holds the value.
 	Of *Step
@@ -189,6 +197,8 @@ func (s *Step) Action() string {
 		return "count " + s.Count.Owner.Name + " in " + s.Count.Name
 	case s.Copy != nil:
 		return s.Copy.action(s.Role)
+	case s.Each != nil:
+		return s.Each.action(s.Role)
 	case s.Role == EmptyStep:
 		return string(s.Op) + " " + s.Entity().Name + " (its set read empty)"
 	case s.Role == AbsentStep:

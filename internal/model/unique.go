@@ -310,6 +310,7 @@ func (r *resolver) uniqueWrites() {
 			r.part = p
 			r.transactionClaims(p)
 			r.transactionCopies(p)
+			r.transactionEach(p)
 			continue
 		}
 		if len(p.Entities) == 0 {
@@ -322,6 +323,11 @@ func (r *resolver) uniqueWrites() {
 		if len(e.Copies) > 0 {
 			r.part = p
 			r.copyWrites(p)
+			continue
+		}
+		if len(e.Each) > 0 {
+			r.part = p
+			r.eachWrites(p)
 			continue
 		}
 		if len(e.Unique) == 0 {

@@ -46,11 +46,6 @@ func checkModel(m *model.Model, langs *langs, diags *diag.List) map[string]bool 
 			}
 		}
 	}
-	for _, e := range m.Entities {
-		for _, ea := range e.Each {
-			diags.Errorf(ea.Pos, "each %s of %s: %s", ea.Name, e.Name, model.EachNotYet)
-		}
-	}
 	return generatedNames(m, diags)
 }
 

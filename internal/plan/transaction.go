@@ -607,9 +607,8 @@ func (b *builder) txCost(pp *Pattern) {
 			parts = append(parts, fmt.Sprintf("step %d: instead of step 1", s.Step.Index+1))
 			continue
 		}
-		if u := s.Step.Claim; u != nil && u.Each {
+		if n := perElement(s.Step); n > 0 {
 			// Once per element, at most maxItems.
-			n := u.Attrs[0].MaxItems
 			pp.Cost.RCU += float64(2*n) * c.RCU
 			pp.Cost.WCU += float64(2*n) * c.WCU
 			parts = append(parts, fmt.Sprintf("step %d: up to %d elements x 2 x (%s)", s.Step.Index+1, n, c.Detail))
@@ -620,4 +619,17 @@ func (b *builder) txCost(pp *Pattern) {
 		parts = append(parts, fmt.Sprintf("step %d: 2 x (%s)", s.Step.Index+1, c.Detail))
 	}
 	pp.Cost.Detail = "a transaction bills each item twice; " + strings.Join(parts, "; ")
+}
+
+// perElement is the most times step st is sent, once per element of a
+// set (a claim per element, an item per element): the set's maxItems;
+// 0 for a step sent once.
+func perElement(st *model.Step) int {
+	switch {
+	case st.Claim != nil && st.Claim.Each:
+		return st.Claim.Attrs[0].MaxItems
+	case st.Each != nil:
+		return st.Each.Of.MaxItems
+	}
+	return 0
 }

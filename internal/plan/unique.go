@@ -50,6 +50,8 @@ type Sends struct {
 	Counts []*CountMove
 	// Copies are the copies of the item the write rewrites (copy.go).
 	Copies []*CopyMove
+	// Each are the items per element the write rewrites (each.go).
+	Each []*EachMove
 	// Empty, when not nil, is sent instead of the write's own step when
 	// the unique set read is empty (absent).
 	Empty *Swap
@@ -148,10 +150,13 @@ func uniqueSends(pp *Pattern) {
 					swap.Attr = un.Attrs[0]
 				}
 			}
+			if each := pp.Entity().Each; len(each) > 0 {
+				swap.Attr = each[0].Of
+			}
 			continue
 		}
 		all = append(all, i)
-		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep {
+		if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep || s.Step.Role == model.EachPutStep {
 			absent = append(absent, i)
 		}
 	}
@@ -165,7 +170,7 @@ func uniqueSends(pp *Pattern) {
 			u.Absent.Fail = "ErrNotFound"
 		}
 	default:
-		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: append([]int{0}, copyUpdates(tx)...), Moves: moves(tx), Counts: countMoves(pp), Copies: copyMoves(tx)}
+		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: append([]int{0}, copyUpdates(tx)...), Moves: moves(tx), Counts: countMoves(pp), Copies: copyMoves(tx), Each: eachMoves(pp)}
 		if op == model.OpPut && pp.Version == nil {
 			// Over no item, the put is a create, and takes every claim.
 			u.Absent = &Sends{Steps: absent}
@@ -231,6 +236,8 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 			args = append(args, countArg(q, st, p, value, old))
 		case st.Copy != nil:
 			args = append(args, copyArg(st, q, own, value, old))
+		case st.Each != nil:
+			args = append(args, eachArg(p, st, q, value, old))
 		case st.Claim == nil && q.Role == ParamCond && q.Cond.Read:
 			args = append(args, old(q.Cond.Attr))
 		case st.Claim == nil:

@@ -585,6 +585,9 @@ func uniqueNotes(pp *plan.Pattern) []string {
 		}
 	}
 	out = append(out, countNotes(pp)...)
+	if pp.Tx != nil && len(pp.Entity().Each) > 0 {
+		return append(out, eachNotes(pp, u.Read)...)
+	}
 	if r := u.Read; r != nil && len(pp.Pattern.ReadCopies) > 0 {
 		return append(out, copyNotes(pp, r)...)
 	}

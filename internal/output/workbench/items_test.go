@@ -107,6 +107,11 @@ var wbPackages = []struct {
 		"LoginEmailClaim":           func() entityItem { return new(e2e.LoginEmailClaim) },
 		"Gear":                      func() entityItem { return new(e2e.Gear) },
 		"GearBarcodesClaim":         func() entityItem { return new(e2e.GearBarcodesClaim) },
+		"Crate":                     func() entityItem { return new(e2e.Crate) },
+		"CrateLabels":               func() entityItem { return new(e2e.CrateLabels) },
+		"LabelledCrates":            func() entityItem { return new(e2e.LabelledCrates) },
+		"Bin":                       func() entityItem { return new(e2e.Bin) },
+		"BinSlots":                  func() entityItem { return new(e2e.BinSlots) },
 	}},
 }
 

@@ -1,0 +1,125 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// eachMoves emits, for each entry of items per element a write over the
+// item read rewrites, the delete of the item of each element read that
+// the new set does not hold, and the put of the item of each new
+// element, or of every element when a listed attribute changes. each
+// emits a step once per element of a set.
+func (m *method) eachMoves(g *jen.Group, moves []*plan.EachMove, each func(g *jen.Group, i int, over jen.Code)) {
+	for _, mv := range moves {
+		was, now := m.id("old").Dot(mv.Each.Of.GoName), m.argCode(mv.New)
+		if mv.Moves {
+			each(g, mv.Delete, rt("SetAdded").Call(now, was))
+		}
+		if len(mv.Attrs) == 0 {
+			each(g, mv.Put, rt("SetAdded").Call(was, now))
+			continue
+		}
+		ifChanged := g.If(m.changed(mv.Attrs, mv.NewAttrs)).BlockFunc(func(g *jen.Group) {
+			// Each element once: a transaction addresses an item once.
+			each(g, mv.Put, rt("SetAdded").Call(jen.Nil(), now))
+		})
+		if mv.Moves {
+			ifChanged.Else().BlockFunc(func(g *jen.Group) {
+				each(g, mv.Put, rt("SetAdded").Call(was, now))
+			})
+		}
+	}
+}
+
+// eachSummary is the summary of a write of an entity with items per
+// element.
+func (m *method) eachSummary() string {
+	ent := m.ent()
+	var summary string
+	switch m.writeForm() {
+	case plan.FormCreate:
+		summary = fmt.Sprintf("%s writes the %s and the item of each element of its %s in one TransactWriteItems, only when no item has its key (ErrAlreadyExists from step 1).", m.p.GoName, ent.GoName, m.eachSets())
+	case plan.FormPut, plan.FormReplace:
+		summary = fmt.Sprintf("%s writes the %s whole, replacing any item with its key, and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). The item of an element the new set does not hold is deleted, of a new element written, and of every element when an attribute the items hold changes. Over an item, the put holds only while the item still holds what was read of them; over no item, only while there is still none: ErrConditionFailed when another call changed them in between.", m.p.GoName, ent.GoName, m.eachSets())
+	case plan.FormUpdate:
+		summary = fmt.Sprintf("%s updates the %s and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds what was read of them: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item. The method returns only an error: a transaction returns no item.", m.p.GoName, ent.GoName, m.eachSets())
+	default:
+		summary = fmt.Sprintf("%s deletes the %s with this key and the item of each element of its %s: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed the set in between.", m.p.GoName, ent.GoName, m.eachSets())
+	}
+	if len(m.p.When) > 0 {
+		summary += " ErrConditionFailed when the when condition does not hold."
+	}
+	summary += m.managedDoc()
+	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
+	return summary
+}
+
+// eachSets names the set whose elements have items, as a summary says
+// it: "tags (ParcelTags)".
+func (m *method) eachSets() string {
+	ent := m.ent()
+	s := ent.Each[0].Of.Name + " ("
+	for i, ea := range ent.Each {
+		if i > 0 {
+			s += ", "
+		}
+		s += ea.Name
+	}
+	return s + ")"
+}
+
+// eachDoc emits the paragraph of a write's doc comment that says how
+// often the steps of its element items are sent.
+func (m *method) eachDoc() {
+	u := m.pp.Unique
+	for _, s := range m.pp.Tx.Steps {
+		ea := s.Step.Each
+		if ea == nil || s.Step.Role != model.EachPutStep {
+			continue
+		}
+		comment(m.f, "")
+		put := s.Step.Index + 1
+		switch {
+		case u.Present == nil:
+			commentf(m.f, "The items of %s are one per element of %s: step %d is sent for each element.", ea.Name, ea.Of.Name, put)
+			continue
+		}
+		for _, mv := range u.Present.Each {
+			if mv.Each != ea {
+				continue
+			}
+			var text string
+			if mv.Moves {
+				text = fmt.Sprintf("The items of %s are one per element of %s: step %d is sent for each element read that the new set does not hold, step %d for each new element", ea.Name, ea.Of.Name, mv.Delete+1, put)
+				if len(mv.Attrs) > 0 {
+					text += fmt.Sprintf(", or for every element when %s changes", orNames(mv.Attrs))
+				}
+			} else {
+				text = fmt.Sprintf("The items of %s are one per element of %s: step %d is sent for every element read when %s changes", ea.Name, ea.Of.Name, put, orNames(mv.Attrs))
+			}
+			if len(u.Absent.Steps) > 0 {
+				text += fmt.Sprintf("; over no item, %s sent instead of step 1, and step %d for each element", stepList(u.Absent.Steps[:1]), put)
+			}
+			commentf(m.f, "%s.", text)
+		}
+	}
+	if u.Present != nil && len(u.Present.Each) == 0 {
+		for _, s := range m.pp.Tx.Steps {
+			if ea := s.Step.Each; ea != nil && s.Step.Role == model.EachDeleteStep {
+				comment(m.f, "")
+				commentf(m.f, "The items of %s are one per element of %s: step %d is sent for each element read.", ea.Name, ea.Of.Name, s.Step.Index+1)
+			}
+		}
+	}
+}
+
+// orNames joins the names of attrs: "state", "state or priority".
+func orNames(attrs []*model.Attribute) string {
+	return strings.ReplaceAll(attrNames(attrs), " and ", " or ")
+}
