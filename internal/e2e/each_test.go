@@ -349,3 +349,19 @@ func TestEachIntSet(t *testing.T) {
 		}
 	}
 }
+
+// eachWrites writes crates and bins with every write that keeps their
+// items per element, so that the policy is checked on the element items'
+// puts and deletes, which the first calls (over no item) do not send.
+func eachWrites(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := t.Context()
+	must(t, s.CreateCrate(ctx, &Crate{CrateID: "iam", Labels: []string{"a"}, Weight: 1}))
+	must(t, s.LabelCrate(ctx, LabelCrateParams{CrateID: "iam", Labels: []string{"b"}}))
+	must(t, s.MoveCrate(ctx, MoveCrateParams{CrateID: "iam", Zone: CrateZoneStored, Weight: 2}))
+	must(t, s.SaveCrate(ctx, &Crate{CrateID: "iam", Labels: []string{"c"}, Zone: CrateZoneStored, Weight: 3}))
+	must(t, s.DeleteCrate(ctx, "iam"))
+	must(t, s.CreateBin(ctx, &Bin{BinID: "iam", Slots: []int64{1}}))
+	must(t, s.SaveBin(ctx, &Bin{BinID: "iam", Slots: []int64{2}}))
+	must(t, s.DeleteBin(ctx, "iam"))
+}

@@ -127,8 +127,8 @@ func TestIAMPolicyMutations(t *testing.T) {
 // partition key pattern of the policy is needed: taking any one out of
 // its statement denies a request of the Store's calls, the first call
 // of each method (as above), the calls of writes of entities with
-// unique values (their reads, then transactions of claims) and a read
-// keyed by an enum.
+// unique values (their reads, then transactions of claims), counts,
+// copies and items per element, and a read keyed by an enum.
 func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 	t.Parallel()
 	rec := firstCalls(t)
@@ -147,6 +147,7 @@ func TestIAMPolicyLeadingKeysLive(t *testing.T) {
 	enumKeyedReads(t, s)
 	countedWrites(t, s)
 	copyWrites(t, s)
+	eachWrites(t, s)
 	p := committedPolicy(t)
 	for i, st := range p.Statement {
 		pats := leadingKeys(st)
