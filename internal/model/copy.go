@@ -299,8 +299,9 @@ func copyStep(p *Pattern, c *Copy, role StepRole) *Step {
 	case ReplaceStep:
 		op = OpPut
 	}
-	sub := &Pattern{Op: op, OpPos: p.OpPos, Pos: c.Pos, Entities: []*Entity{c.Entity}, Table: c.Entity.Table, Order: Asc, IncludeExpired: true}
-	return &Step{Pattern: sub, Tx: p, As: c.Entity.Name, AsPos: c.Pos, Copy: c, Role: role}
+	st := derivedStep(p, c.Entity, c.Pos, op)
+	st.Copy, st.Role = c, role
+	return st
 }
 
 func copyNames(e *Entity) string {
@@ -311,15 +312,25 @@ func copyNames(e *Entity) string {
 	return strings.Join(names, ", ")
 }
 
-// transactionCopies refuses the steps of transaction p that write an
-// entity with copies: a transaction's step writes one item.
-func (r *resolver) transactionCopies(p *Pattern) {
+// transactionDerived refuses the steps of transaction p that write an
+// entity with copies or items per element: a transaction's step writes
+// one item, and they are written with it by the entity's own patterns.
+func (r *resolver) transactionDerived(p *Pattern) {
 	for _, st := range p.Steps {
 		e := st.Entity()
-		if len(e.Copies) == 0 || st.Op == OpCheck || st.Op == OpGet {
+		if st.Op == OpCheck || st.Op == OpGet {
 			continue
 		}
-		r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has copies (%s), is not supported in a transaction: the copies are written with the item by the entity's own patterns; use its own %s pattern", st.Index+1, p.Op, p.Name, st.Op, e.Name, copyNames(e), st.Op)
+		what, why := "", ""
+		switch {
+		case len(e.Copies) > 0:
+			what, why = "copies ("+copyNames(e)+")", "the copies are written with the item by the entity's own patterns"
+		case len(e.Each) > 0:
+			what, why = "items per element ("+eachNames(e)+")", "the element items are written with the item by the entity's own patterns, one per element"
+		default:
+			continue
+		}
+		r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has %s, is not supported in a transaction: %s; use its own %s pattern", st.Index+1, p.Op, p.Name, st.Op, e.Name, what, why, st.Op)
 	}
 }
 

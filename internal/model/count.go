@@ -342,11 +342,13 @@ func (r *resolver) countWrites() {
 // upsert) adding to each group's number the change of the items in it.
 func countStep(p *Pattern, c *Count, role StepRole) *Step {
 	ct := c.Counter
-	sub := &Pattern{Op: OpUpdate, OpPos: p.OpPos, Pos: c.Pos, Entities: []*Entity{ct}, Table: ct.Table, Order: Asc, IncludeExpired: true, Upsert: true}
+	st := derivedStep(p, ct, c.Pos, OpUpdate)
+	st.Upsert = true
 	for _, n := range c.Attrs {
-		sub.Add = append(sub.Add, ct.Attr(n))
+		st.Add = append(st.Add, ct.Attr(n))
 	}
-	return &Step{Pattern: sub, Tx: p, As: ct.Name, AsPos: c.Pos, Count: c, Role: role}
+	st.Count, st.Role = c, role
+	return st
 }
 
 func countNames(e *Entity) string {

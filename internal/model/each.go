@@ -418,8 +418,9 @@ func eachStep(p *Pattern, ea *Each, role StepRole) *Step {
 	if role == EachDeleteStep {
 		op = OpDelete
 	}
-	sub := &Pattern{Op: op, OpPos: p.OpPos, Pos: ea.Pos, Entities: []*Entity{ea.Entity}, Table: ea.Entity.Table, Order: Asc, IncludeExpired: true}
-	return &Step{Pattern: sub, Tx: p, As: ea.Entity.Name, AsPos: ea.Pos, Each: ea, Role: role}
+	st := derivedStep(p, ea.Entity, ea.Pos, op)
+	st.Each, st.Role = ea, role
+	return st
 }
 
 func eachNames(e *Entity) string {
@@ -428,16 +429,4 @@ func eachNames(e *Entity) string {
 		names = append(names, ea.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// transactionEach refuses the steps of transaction p that write an
-// entity with items per element: a transaction's step writes one item.
-func (r *resolver) transactionEach(p *Pattern) {
-	for _, st := range p.Steps {
-		e := st.Entity()
-		if len(e.Each) == 0 || st.Op == OpCheck || st.Op == OpGet {
-			continue
-		}
-		r.errorf(st.OpPos, "step %d of %s %s: %s %s, which has items per element (%s), is not supported in a transaction: the element items are written with the item by the entity's own patterns, one per element; use its own %s pattern", st.Index+1, p.Op, p.Name, st.Op, e.Name, eachNames(e), st.Op)
-	}
 }

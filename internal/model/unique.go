@@ -309,8 +309,7 @@ func (r *resolver) uniqueWrites() {
 		if p.Op.IsTransaction() {
 			r.part = p
 			r.transactionClaims(p)
-			r.transactionCopies(p)
-			r.transactionEach(p)
+			r.transactionDerived(p)
 			continue
 		}
 		if len(p.Entities) == 0 {
@@ -564,8 +563,17 @@ func claimStep(p *Pattern, u *Unique, role StepRole) *Step {
 	if role == ReleaseStep {
 		op = OpDelete
 	}
-	sub := &Pattern{Op: op, OpPos: p.OpPos, Pos: u.Pos, Entities: []*Entity{u.Claim}, Table: u.Claim.Table, Order: Asc, IncludeExpired: true}
-	return &Step{Pattern: sub, Tx: p, As: u.Claim.Name, AsPos: u.Pos, Claim: u, Role: role}
+	st := derivedStep(p, u.Claim, u.Pos, op)
+	st.Claim, st.Role = u, role
+	return st
+}
+
+// derivedStep is a step of write p that writes (op) the item of entity
+// e, which the model derives from p's entity (a claim, a counter, a
+// copy, an element item), declared at pos.
+func derivedStep(p *Pattern, e *Entity, pos Pos, op Op) *Step {
+	sub := &Pattern{Op: op, OpPos: p.OpPos, Pos: pos, Entities: []*Entity{e}, Table: e.Table, Order: Asc, IncludeExpired: true}
+	return &Step{Pattern: sub, Tx: p, As: e.Name, AsPos: pos}
 }
 
 func uniqueNames(e *Entity) string {
