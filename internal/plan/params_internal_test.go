@@ -29,3 +29,18 @@ func TestRoleNames(t *testing.T) {
 		t.Errorf("only %d roles named", len(seen))
 	}
 }
+
+// TestPlaceholderTextAllocs: making a placeholder's text allocates its
+// text only; the check of a spec makes one for every name and value of
+// every request (a replacer built on each call took a third of the
+// check's memory).
+func TestPlaceholderTextAllocs(t *testing.T) {
+	for _, s := range []string{"approvals.{reviewer}", "address.zip", "email"} {
+		if n := testing.AllocsPerRun(100, func() { _ = placeholderText(s) }); n > 1 {
+			t.Errorf("placeholderText(%q): %v allocations, want at most 1", s, n)
+		}
+	}
+	if got := placeholderText("approvals.{reviewer}"); got != "approvals_reviewer" {
+		t.Errorf("placeholderText: %q, want approvals_reviewer", got)
+	}
+}

@@ -388,9 +388,13 @@ func Plain(name string) bool {
 // letters, digits and _) and writes _ for the others.
 func placeholderText(s string) string {
 	var b strings.Builder
-	// A map entry's path (approvals.{reviewer}): approvals_reviewer.
-	s = strings.NewReplacer("{", "", "}", "").Replace(s)
+	b.Grow(len(s))
 	for _, r := range s {
+		if r == '{' || r == '}' {
+			// A map entry's path (approvals.{reviewer}):
+			// approvals_reviewer.
+			continue
+		}
 		if r < 128 && (r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
 			b.WriteRune(r)
 		} else {
