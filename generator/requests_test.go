@@ -701,7 +701,7 @@ func DumpRequests(t *testing.T) {
 					}
 					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, &%s, []int{%s}, %s", pp.Pattern.Name, variant, oldValueWith(pp.Pattern.Entity(), pp.Pattern, e.Empty.Attr), strings.Join(sent, ", "), call)
 				}
-				if pp.Pattern.Op == model.OpPut && len(absent) > len(pp.Pattern.Entity().Unique) {
+				if pp.Pattern.Op == model.OpPut && len(pp.Unique.Absent.Steps) > 0 {
 					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
 				}
 				if pp.Pattern.Op == model.OpPut && len(pp.Pattern.Entity().Copies) > 0 {

@@ -4,13 +4,14 @@
 package e2e
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// A bin, found by any of its numbered slots.
+// A bin, found by any of its numbered slots; versioned.
 //
 // Bin is an item of table Main, with _type="Bin", under these keys:
 //
@@ -19,6 +20,8 @@ import (
 type Bin struct {
 	BinID string
 	Slots []int64
+	// The version: each write checks and sets it.
+	Rev int64
 }
 
 // binPK builds PK="BIN#{binId}" of Bin items.
@@ -74,8 +77,9 @@ func (b *Bin) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: pk}, {Value: sk}, {Value: "Bin"},
 			{Value: b.BinID},
 		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(b.Rev, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 5)
+	item := make(map[string]types.AttributeValue, 6)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
@@ -83,12 +87,14 @@ func (b *Bin) MarshalItem() (map[string]types.AttributeValue, error) {
 	if len(b.Slots) > 0 {
 		item["slots"] = dyngen.IntSetValue(b.Slots)
 	}
+	item["rev"] = &vals.n[0]
 	return item, nil
 }
 
 // binValues holds the scalar values of one Bin item, allocated at once.
 type binValues struct {
 	s [4]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets b from an item (see dyngen.ItemDecoder).
@@ -96,5 +102,6 @@ func (b *Bin) UnmarshalItem(item map[string]types.AttributeValue) error {
 	dec := dyngen.ItemDecoder{Entity: "Bin"}
 	b.BinID = dec.String("binId", item["binId"], dyngen.Required)
 	b.Slots = dec.IntSet("slots", item["slots"], dyngen.Optional)
+	b.Rev = dec.Int("rev", item["rev"], dyngen.Required)
 	return dec.Err
 }

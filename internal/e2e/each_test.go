@@ -305,7 +305,9 @@ func TestEachConcurrent(t *testing.T) {
 	sameElementItems(t, s, c, []string{"x"}, "the concurrent writers")
 }
 
-// TestEachIntSet: items per element of an intSet, keyed by the number.
+// TestEachIntSet: items per element of an intSet, keyed by the number,
+// of a versioned entity: a write of a version other than the stored one
+// fails with ErrVersionConflict and changes no element item.
 func TestEachIntSet(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t, nil)
@@ -320,8 +322,12 @@ func TestEachIntSet(t *testing.T) {
 		}
 		return out
 	}
-	if err := s.CreateBin(ctx, &Bin{BinID: "b1", Slots: []int64{3, -1}}); err != nil {
+	b1 := &Bin{BinID: "b1", Slots: []int64{3, -1}}
+	if err := s.CreateBin(ctx, b1); err != nil {
 		t.Fatal(err)
+	}
+	if b1.Rev != 1 {
+		t.Errorf("CreateBin: the caller's item holds rev %d, want 1", b1.Rev)
 	}
 	if err := s.CreateBin(ctx, &Bin{BinID: "b2", Slots: []int64{3}}); err != nil {
 		t.Fatal(err)
@@ -332,15 +338,32 @@ func TestEachIntSet(t *testing.T) {
 	if got := bins(-1); !slices.Equal(got, []string{"b1"}) {
 		t.Errorf("BinsWithSlot -1: %v", got)
 	}
-	if err := s.SaveBin(ctx, &Bin{BinID: "b1", Slots: []int64{-1, 7}}); err != nil {
+	// A stale version: refused, nothing moves.
+	if err := s.SaveBin(ctx, &Bin{BinID: "b1", Slots: []int64{9}, Rev: 7}); !errors.Is(err, ErrVersionConflict) {
+		t.Fatalf("SaveBin of a stale version: %v, want ErrVersionConflict", err)
+	}
+	if got := bins(9); len(got) != 0 {
+		t.Errorf("BinsWithSlot 9 after a refused SaveBin: %v", got)
+	}
+	b1.Slots = []int64{-1, 7}
+	if err := s.SaveBin(ctx, b1); err != nil {
 		t.Fatal(err)
+	}
+	if b1.Rev != 2 {
+		t.Errorf("SaveBin: the caller's item holds rev %d, want 2", b1.Rev)
 	}
 	for slot, want := range map[int64][]string{3: {"b2"}, -1: {"b1"}, 7: {"b1"}} {
 		if got := bins(slot); !slices.Equal(got, want) {
 			t.Errorf("BinsWithSlot %d after SaveBin: %v, want %v", slot, got, want)
 		}
 	}
-	if err := s.DeleteBin(ctx, "b1"); err != nil {
+	if err := s.DeleteBin(ctx, DeleteBinParams{BinID: "b1", BinRev: 1}); !errors.Is(err, ErrVersionConflict) {
+		t.Fatalf("DeleteBin of a stale version: %v, want ErrVersionConflict", err)
+	}
+	if got := bins(7); !slices.Equal(got, []string{"b1"}) {
+		t.Errorf("BinsWithSlot 7 after a refused DeleteBin: %v", got)
+	}
+	if err := s.DeleteBin(ctx, DeleteBinParams{BinID: "b1", BinRev: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for slot, want := range map[int64][]string{3: {"b2"}, -1: nil, 7: nil} {
@@ -361,7 +384,9 @@ func eachWrites(t *testing.T, s *Store) {
 	must(t, s.MoveCrate(ctx, MoveCrateParams{CrateID: "iam", Zone: CrateZoneStored, Weight: 2}))
 	must(t, s.SaveCrate(ctx, &Crate{CrateID: "iam", Labels: []string{"c"}, Zone: CrateZoneStored, Weight: 3}))
 	must(t, s.DeleteCrate(ctx, "iam"))
-	must(t, s.CreateBin(ctx, &Bin{BinID: "iam", Slots: []int64{1}}))
-	must(t, s.SaveBin(ctx, &Bin{BinID: "iam", Slots: []int64{2}}))
-	must(t, s.DeleteBin(ctx, "iam"))
+	bin := &Bin{BinID: "iam", Slots: []int64{1}}
+	must(t, s.CreateBin(ctx, bin))
+	bin.Slots = []int64{2}
+	must(t, s.SaveBin(ctx, bin))
+	must(t, s.DeleteBin(ctx, DeleteBinParams{BinID: "iam", BinRev: bin.Rev}))
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -89,5 +90,61 @@ func TestApprovePullRequestRace(t *testing.T) {
 	}
 	if won != 1 {
 		t.Errorf("%d approvals by one reviewer were written, want 1", won)
+	}
+}
+
+// TestMapEntryFilterAndWhen: a query filters on a map's entry by the key
+// the caller gives, a delete's and a put's when test one; the key is a
+// name placeholder's value (dots and # are a key's text), and an empty
+// or non-UTF-8 key is refused before any call.
+func TestMapEntryFilterAndWhen(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t, nil)
+	ctx := t.Context()
+	must(t, s.PutPullRequest(ctx, &PullRequest{Repo: "filter", Number: 1, Approvals: map[string]string{"ann": "ok", "a.b#c": "ok"}}))
+	must(t, s.PutPullRequest(ctx, &PullRequest{Repo: "filter", Number: 2, Approvals: map[string]string{"bob": "ok"}}))
+	must(t, s.PutPullRequest(ctx, &PullRequest{Repo: "filter", Number: 3, Approvals: map[string]string{"ann": "ok", "bob": "ok"}}))
+	approvedBy := func(reviewer string) []int64 {
+		t.Helper()
+		var out []int64
+		for pr, err := range s.PullRequestsApprovedByAll(ctx, PullRequestsApprovedByParams{Repo: "filter", Reviewer: reviewer}) {
+			must(t, err)
+			out = append(out, pr.Number)
+		}
+		return out
+	}
+	for reviewer, want := range map[string][]int64{"ann": {1, 3}, "bob": {2, 3}, "a.b#c": {1}, "a": nil, "#approvals": nil} {
+		if got := approvedBy(reviewer); !slices.Equal(got, want) {
+			t.Errorf("PullRequestsApprovedBy %q: %v, want %v", reviewer, got, want)
+		}
+	}
+	for _, k := range []string{"", "\xff"} {
+		var ie *ItemError
+		if _, err := s.PullRequestsApprovedBy(ctx, PullRequestsApprovedByParams{Repo: "filter", Reviewer: k}, Page{}); !errors.As(err, &ie) || ie.Attr != "approvals.{reviewer}" {
+			t.Errorf("PullRequestsApprovedBy %q: %v, want an ItemError of approvals.{reviewer}", k, err)
+		}
+		if err := s.MergePullRequest(ctx, MergePullRequestParams{Repo: "filter", Number: 1, Reviewer: k}); !errors.As(err, &ie) {
+			t.Errorf("MergePullRequest %q: %v, want an ItemError", k, err)
+		}
+		if err := s.ReopenPullRequest(ctx, &PullRequest{Repo: "filter", Number: 1, Approvals: map[string]string{}}, k); !errors.As(err, &ie) {
+			t.Errorf("ReopenPullRequest %q: %v, want an ItemError", k, err)
+		}
+	}
+	// A put over an item the reviewer approved: refused; over one the
+	// reviewer did not: written.
+	if err := s.ReopenPullRequest(ctx, &PullRequest{Repo: "filter", Number: 1, Approvals: map[string]string{}}, "a.b#c"); !errors.Is(err, ErrConditionFailed) {
+		t.Errorf("ReopenPullRequest over a.b#c's approval: %v, want ErrConditionFailed", err)
+	}
+	must(t, s.ReopenPullRequest(ctx, &PullRequest{Repo: "filter", Number: 2, Approvals: map[string]string{"carol": "ok"}}, "ann"))
+	// A delete the reviewer did not approve: refused, the item kept.
+	if err := s.MergePullRequest(ctx, MergePullRequestParams{Repo: "filter", Number: 3, Reviewer: "carol"}); !errors.Is(err, ErrConditionFailed) {
+		t.Errorf("MergePullRequest without carol's approval: %v, want ErrConditionFailed", err)
+	}
+	must(t, s.MergePullRequest(ctx, MergePullRequestParams{Repo: "filter", Number: 3, Reviewer: "bob"}))
+	if got := approvedBy("bob"); len(got) != 0 {
+		t.Errorf("PullRequestsApprovedBy bob after the merges: %v, want none", got)
+	}
+	if got := approvedBy("carol"); !slices.Equal(got, []int64{2}) {
+		t.Errorf("PullRequestsApprovedBy carol: %v, want [2]", got)
 	}
 }

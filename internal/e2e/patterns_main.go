@@ -7510,11 +7510,7 @@ var createCrateTx = dyngen.Transaction{
 //	step 3, Put on table Main: put each Crate.LabelledCrates
 //	  Key: PK = "CRATELABEL#{labels}" AND SK = "CRATE#{crateId}"
 //
-// The items of CrateLabels are one per element of labels: step 2 is sent
-// for each element.
-//
-// The items of LabelledCrates are one per element of labels: step 3 is sent
-// for each element.
+// The items per element of labels: steps 2 and 3 are sent for each element.
 func (s *Store) CreateCrate(ctx context.Context, crate *Crate) error {
 	now := s.clock()
 	var items []types.TransactWriteItem
@@ -7765,15 +7761,12 @@ var saveCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 3 is sent instead of step
 // 1.
 //
-// The items of CrateLabels are one per element of labels: step 4 is sent
-// for each element read that the new set does not hold, step 6 for each new
-// element, or for every element when zone or weight changes; over no item,
-// step 2 is sent instead of step 1, and step 6 for each element.
-//
-// The items of LabelledCrates are one per element of labels: step 5 is sent
-// for each element read that the new set does not hold, step 7 for each new
-// element; over no item, step 2 is sent instead of step 1, and step 7 for
-// each element.
+// The items per element of labels: step 4 is sent for each element of
+// labels read that the set written does not hold, step 6 for each new
+// element, or for every element when zone or weight changes; step 5 is sent
+// for each element of labels read that the set written does not hold, step
+// 7 for each new element. Over no item, step 2 is sent instead of step 1,
+// and steps 6 and 7 for each element.
 func (s *Store) SaveCrate(ctx context.Context, crate *Crate) error {
 	now := s.clock()
 	pk, err := cratePK(crate.CrateID)
@@ -8062,11 +8055,8 @@ var deleteCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items of CrateLabels are one per element of labels: step 3 is sent
-// for each element read.
-//
-// The items of LabelledCrates are one per element of labels: step 4 is sent
-// for each element read.
+// The items per element of labels: steps 3 and 4 are sent for each element
+// read.
 func (s *Store) DeleteCrate(ctx context.Context, crateID string) error {
 	pk, err := cratePK(crateID)
 	if err != nil {
@@ -8373,13 +8363,10 @@ var labelCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items of CrateLabels are one per element of labels: step 3 is sent
-// for each element read that the new set does not hold, step 5 for each new
-// element.
-//
-// The items of LabelledCrates are one per element of labels: step 4 is sent
-// for each element read that the new set does not hold, step 6 for each new
-// element.
+// The items per element of labels: step 3 is sent for each element of
+// labels read that the set written does not hold, step 5 for each new
+// element; step 4 is sent for each element of labels read that the set
+// written does not hold, step 6 for each new element.
 func (s *Store) LabelCrate(ctx context.Context, params LabelCrateParams) error {
 	crateID := params.CrateID
 	labels := params.Labels
@@ -8622,8 +8609,8 @@ var moveCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items of CrateLabels are one per element of labels: step 3 is sent
-// for every element read when zone or weight changes.
+// The items per element of labels: step 3 is sent for every element of
+// labels read when zone or weight changes.
 func (s *Store) MoveCrate(ctx context.Context, params MoveCrateParams) error {
 	crateID := params.CrateID
 	zone := params.Zone
@@ -8834,8 +8821,8 @@ var shipCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items of CrateLabels are one per element of labels: step 3 is sent
-// for every element read when zone changes.
+// The items per element of labels: step 3 is sent for every element of
+// labels read when zone changes.
 func (s *Store) ShipCrate(ctx context.Context, crateID string) error {
 	now := s.clock()
 	pk, err := cratePK(crateID)
@@ -9015,6 +9002,7 @@ func (s *Store) createBinStep1Input(bin *Bin) (*dynamodb.PutItemInput, error) {
 	if err != nil {
 		return nil, err
 	}
+	item["rev"] = &types.AttributeValueMemberN{Value: "1"}
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(createBinStep1Condition),
 		Item:                                item,
@@ -9048,19 +9036,20 @@ var createBinTx = dyngen.Transaction{
 
 // CreateBin writes the Bin and the item of each element of its slots
 // (BinSlots) in one TransactWriteItems, only when no item has its key
-// (ErrAlreadyExists from step 1). A failed step gives a *TransactionError
-// naming it; ErrTransactionConflict when another transaction held one of
-// its items at once, and changed nothing: retrying may succeed.
+// (ErrAlreadyExists from step 1). It writes rev 1, whatever the item holds.
+// A failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
 //
 //	TransactWriteItems
 //	step 1, Put on table Main: create Bin
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
 //	  ConditionExpression: attribute_not_exists(PK)
+//	  written in the item: rev={N: "1"}
 //	step 2, Put on table Main: put each Bin.BinSlots
 //	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
 //
-// The items of BinSlots are one per element of slots: step 2 is sent for
-// each element.
+// The items per element of slots: step 2 is sent for each element.
 func (s *Store) CreateBin(ctx context.Context, bin *Bin) error {
 	var items []types.TransactWriteItem
 	var keep []int
@@ -9085,10 +9074,13 @@ func (s *Store) CreateBin(ctx context.Context, bin *Bin) error {
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return createBinTx.Only(keep...).Err(err, in.TransactItems)
 	}
+	if err := bin.UnmarshalItem(items[0].Put.Item); err != nil {
+		return dyngen.Fail("CreateBin", err)
+	}
 	return nil
 }
 
-const saveBinStep1Condition = "#slots = :slots_when"
+const saveBinStep1Condition = "#slots = :slots_when AND #rev = :rev_expected"
 
 // saveBinStep1Input builds step 1 of SaveBin, put Bin; its errors are a
 // KeyError or an ItemError, which the caller wraps.
@@ -9097,54 +9089,43 @@ func (s *Store) saveBinStep1Input(bin *Bin, slots []int64) (*dynamodb.PutItemInp
 	if err != nil {
 		return nil, err
 	}
+	item["rev"] = dyngen.IntValue(bin.Rev + 1)
 	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(saveBinStep1Condition),
-		ExpressionAttributeNames:            map[string]string{"#slots": "slots"},
-		ExpressionAttributeValues:           map[string]types.AttributeValue{":slots_when": dyngen.IntSetValue(slots)},
+		ConditionExpression:      aws.String(saveBinStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#rev": "rev", "#slots": "slots"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":rev_expected": dyngen.IntValue(bin.Rev),
+			":slots_when":   dyngen.IntSetValue(slots),
+		},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
-const saveBinStep2Condition = "attribute_not_exists(PK)"
+const saveBinStep2Condition = "attribute_not_exists(#slots) AND #rev = :rev_expected"
 
-// saveBinStep2Input builds step 2 of SaveBin, put Bin (no item read); its
-// errors are a KeyError or an ItemError, which the caller wraps.
+// saveBinStep2Input builds step 2 of SaveBin, put Bin (its set read empty);
+// its errors are a KeyError or an ItemError, which the caller wraps.
 func (s *Store) saveBinStep2Input(bin *Bin) (*dynamodb.PutItemInput, error) {
 	item, err := bin.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
+	item["rev"] = dyngen.IntValue(bin.Rev + 1)
 	return &dynamodb.PutItemInput{
 		ConditionExpression:                 aws.String(saveBinStep2Condition),
+		ExpressionAttributeNames:            map[string]string{"#rev": "rev", "#slots": "slots"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":rev_expected": dyngen.IntValue(bin.Rev)},
 		Item:                                item,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
-const saveBinStep3Condition = "attribute_not_exists(#slots)"
-
-// saveBinStep3Input builds step 3 of SaveBin, put Bin (its set read empty);
-// its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) saveBinStep3Input(bin *Bin) (*dynamodb.PutItemInput, error) {
-	item, err := bin.MarshalItem()
-	if err != nil {
-		return nil, err
-	}
-	return &dynamodb.PutItemInput{
-		ConditionExpression:                 aws.String(saveBinStep3Condition),
-		ExpressionAttributeNames:            map[string]string{"#slots": "slots"},
-		Item:                                item,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		TableName:                           aws.String(s.mainTable),
-	}, nil
-}
-
-// saveBinStep4Input builds step 4 of SaveBin, delete each Bin.BinSlots; its
+// saveBinStep3Input builds step 3 of SaveBin, delete each Bin.BinSlots; its
 // errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) saveBinStep4Input(slots int64, binID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) saveBinStep3Input(slots int64, binID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := binSlotsPK(slots)
 	if err != nil {
 		return nil, err
@@ -9162,9 +9143,9 @@ func (s *Store) saveBinStep4Input(slots int64, binID string) (*dynamodb.DeleteIt
 	}, nil
 }
 
-// saveBinStep5Input builds step 5 of SaveBin, put each Bin.BinSlots; its
+// saveBinStep4Input builds step 4 of SaveBin, put each Bin.BinSlots; its
 // errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) saveBinStep5Input(binSlots *BinSlots) (*dynamodb.PutItemInput, error) {
+func (s *Store) saveBinStep4Input(binSlots *BinSlots) (*dynamodb.PutItemInput, error) {
 	item, err := binSlots.MarshalItem()
 	if err != nil {
 		return nil, err
@@ -9177,18 +9158,18 @@ var saveBinTx = dyngen.Transaction{
 	Method: "SaveBin",
 	Steps: []dyngen.TransactStep{{
 		Action:    "put Bin",
-		IfAbsent:  ErrConditionFailed,
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
-	}, {
-		Action:    "put Bin (no item read)",
-		IfPresent: ErrConditionFailed,
-		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
 		Action:    "put Bin (its set read empty)",
-		IfAbsent:  ErrConditionFailed,
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
 		Action: "delete each Bin.BinSlots",
 		Key:    []string{"PK", "SK"},
@@ -9198,43 +9179,43 @@ var saveBinTx = dyngen.Transaction{
 	}},
 }
 
-// SaveBin writes the Bin whole, replacing any item with its key, and the
-// items of the elements of its slots (BinSlots): GetItem, then
-// TransactWriteItems (two requests). The item of an element the new set
-// does not hold is deleted, of a new element written, and of every element
-// when an attribute the items hold changes. Over an item, the put holds
-// only while the item still holds what was read of them; over no item, only
-// while there is still none: ErrConditionFailed when another call changed
-// them in between. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items at
-// once, and changed nothing: retrying may succeed.
+// SaveBin writes the Bin whole, replacing the item read, and the items of
+// the elements of its slots (BinSlots): GetItem, then TransactWriteItems
+// (two requests). The item of an element the new set does not hold is
+// deleted, of a new element written, and of every element when an attribute
+// the items hold changes. The put holds only while the item still holds
+// what was read of them: ErrConditionFailed when another call changed them
+// in between. Bin is versioned: the stored rev must be bin.Rev, the version
+// read, or the call fails with ErrVersionConflict (ErrNotFound when there
+// is no item). It writes bin.Rev + 1. A failed step gives a
+// *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
 //	TransactWriteItems
 //	step 1, Put on table Main: put Bin
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
-//	  ConditionExpression: #slots = :slots_when
-//	  ExpressionAttributeNames: #slots="slots"
-//	step 2, Put on table Main: put Bin (no item read)
+//	  ConditionExpression: #slots = :slots_when AND #rev = :rev_expected
+//	  written in the item: rev=the version read + 1
+//	  ExpressionAttributeNames: #rev="rev", #slots="slots"
+//	step 2, Put on table Main: put Bin (its set read empty)
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
-//	  ConditionExpression: attribute_not_exists(PK)
-//	step 3, Put on table Main: put Bin (its set read empty)
-//	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
-//	  ConditionExpression: attribute_not_exists(#slots)
-//	  ExpressionAttributeNames: #slots="slots"
-//	step 4, Delete on table Main: delete each Bin.BinSlots
+//	  ConditionExpression: attribute_not_exists(#slots) AND #rev =
+//	  	:rev_expected
+//	  written in the item: rev=the version read + 1
+//	  ExpressionAttributeNames: #rev="rev", #slots="slots"
+//	step 3, Delete on table Main: delete each Bin.BinSlots
 //	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
-//	step 5, Put on table Main: put each Bin.BinSlots
+//	step 4, Put on table Main: put each Bin.BinSlots
 //	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
 //
-// Over an item whose slots was read empty, step 3 is sent instead of step
+// Over an item whose slots was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items of BinSlots are one per element of slots: step 4 is sent for
-// each element read that the new set does not hold, step 5 for each new
-// element; over no item, step 2 is sent instead of step 1, and step 5 for
-// each element.
+// The items per element of slots: step 3 is sent for each element of slots
+// read that the set written does not hold, step 4 for each new element.
 func (s *Store) SaveBin(ctx context.Context, bin *Bin) error {
 	pk, err := binPK(bin.BinID)
 	if err != nil {
@@ -9259,69 +9240,63 @@ func (s *Store) SaveBin(ctx context.Context, bin *Bin) error {
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
+		return dyngen.Fail("SaveBin", ErrNotFound)
+	}
+	var old Bin
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("SaveBin", err)
+	}
+	if len(old.Slots) == 0 {
 		if step, err = dyngen.TransactPut(s.saveBinStep2Input(bin)); err != nil {
 			return saveBinTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
-		for _, el := range dyngen.SetAdded(nil, bin.Slots) {
-			if step, err = dyngen.TransactPut(s.saveBinStep5Input(&BinSlots{
-				BinID: bin.BinID,
-				Slots: el,
-			})); err != nil {
-				return saveBinTx.StepError(4, err)
-			}
-			items = append(items, step)
-			keep = append(keep, 4)
-		}
 	} else {
-		var old Bin
-		if err := old.UnmarshalItem(out.Item); err != nil {
-			return dyngen.Fail("SaveBin", err)
+		if step, err = dyngen.TransactPut(s.saveBinStep1Input(bin, old.Slots)); err != nil {
+			return saveBinTx.StepError(0, err)
 		}
-		if len(old.Slots) == 0 {
-			if step, err = dyngen.TransactPut(s.saveBinStep3Input(bin)); err != nil {
-				return saveBinTx.StepError(2, err)
-			}
-			items = append(items, step)
-			keep = append(keep, 2)
-		} else {
-			if step, err = dyngen.TransactPut(s.saveBinStep1Input(bin, old.Slots)); err != nil {
-				return saveBinTx.StepError(0, err)
-			}
-			items = append(items, step)
-			keep = append(keep, 0)
+		items = append(items, step)
+		keep = append(keep, 0)
+	}
+	for _, el := range dyngen.SetAdded(bin.Slots, old.Slots) {
+		if step, err = dyngen.TransactDelete(s.saveBinStep3Input(el, old.BinID)); err != nil {
+			return saveBinTx.StepError(2, err)
 		}
-		for _, el := range dyngen.SetAdded(bin.Slots, old.Slots) {
-			if step, err = dyngen.TransactDelete(s.saveBinStep4Input(el, old.BinID)); err != nil {
-				return saveBinTx.StepError(3, err)
-			}
-			items = append(items, step)
-			keep = append(keep, 3)
+		items = append(items, step)
+		keep = append(keep, 2)
+	}
+	for _, el := range dyngen.SetAdded(old.Slots, bin.Slots) {
+		if step, err = dyngen.TransactPut(s.saveBinStep4Input(&BinSlots{
+			BinID: bin.BinID,
+			Slots: el,
+		})); err != nil {
+			return saveBinTx.StepError(3, err)
 		}
-		for _, el := range dyngen.SetAdded(old.Slots, bin.Slots) {
-			if step, err = dyngen.TransactPut(s.saveBinStep5Input(&BinSlots{
-				BinID: bin.BinID,
-				Slots: el,
-			})); err != nil {
-				return saveBinTx.StepError(4, err)
-			}
-			items = append(items, step)
-			keep = append(keep, 4)
-		}
+		items = append(items, step)
+		keep = append(keep, 3)
 	}
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return saveBinTx.Only(keep...).Err(err, in.TransactItems)
 	}
+	if err := bin.UnmarshalItem(items[0].Put.Item); err != nil {
+		return dyngen.Fail("SaveBin", err)
+	}
 	return nil
 }
 
-const deleteBinStep1Condition = "#slots = :slots_when"
+// DeleteBinParams holds the inputs of DeleteBin.
+type DeleteBinParams struct {
+	BinID  string
+	BinRev int64 // the version read; ErrVersionConflict when the stored one differs
+}
+
+const deleteBinStep1Condition = "#slots = :slots_when AND #rev = :rev_expected"
 
 // deleteBinStep1Input builds step 1 of DeleteBin, delete Bin; its errors
 // are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) deleteBinStep1Input(binID string, slots []int64) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteBinStep1Input(binID string, binRev int64, slots []int64) (*dynamodb.DeleteItemInput, error) {
 	pk, err := binPK(binID)
 	if err != nil {
 		return nil, err
@@ -9331,9 +9306,12 @@ func (s *Store) deleteBinStep1Input(binID string, slots []int64) (*dynamodb.Dele
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
-		ConditionExpression:       aws.String(deleteBinStep1Condition),
-		ExpressionAttributeNames:  map[string]string{"#slots": "slots"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":slots_when": dyngen.IntSetValue(slots)},
+		ConditionExpression:      aws.String(deleteBinStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#rev": "rev", "#slots": "slots"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":rev_expected": dyngen.IntValue(binRev),
+			":slots_when":   dyngen.IntSetValue(slots),
+		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -9343,12 +9321,12 @@ func (s *Store) deleteBinStep1Input(binID string, slots []int64) (*dynamodb.Dele
 	}, nil
 }
 
-const deleteBinStep2Condition = "attribute_not_exists(#slots)"
+const deleteBinStep2Condition = "attribute_not_exists(#slots) AND #rev = :rev_expected"
 
 // deleteBinStep2Input builds step 2 of DeleteBin, delete Bin (its set read
 // empty); its errors are a KeyError or an ItemError, which the caller
 // wraps.
-func (s *Store) deleteBinStep2Input(binID string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteBinStep2Input(binID string, binRev int64) (*dynamodb.DeleteItemInput, error) {
 	pk, err := binPK(binID)
 	if err != nil {
 		return nil, err
@@ -9358,8 +9336,9 @@ func (s *Store) deleteBinStep2Input(binID string) (*dynamodb.DeleteItemInput, er
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
-		ConditionExpression:      aws.String(deleteBinStep2Condition),
-		ExpressionAttributeNames: map[string]string{"#slots": "slots"},
+		ConditionExpression:       aws.String(deleteBinStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#rev": "rev", "#slots": "slots"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":rev_expected": dyngen.IntValue(binRev)},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -9394,14 +9373,18 @@ var deleteBinTx = dyngen.Transaction{
 	Method: "DeleteBin",
 	Steps: []dyngen.TransactStep{{
 		Action:    "delete Bin",
-		IfAbsent:  ErrConditionFailed,
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
 		Action:    "delete Bin (its set read empty)",
-		IfAbsent:  ErrConditionFailed,
+		Expected:  ":rev_expected",
+		IfAbsent:  ErrNotFound,
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
+		Version:   "rev",
 	}, {
 		Action: "delete each Bin.BinSlots",
 		Key:    []string{"PK", "SK"},
@@ -9411,8 +9394,10 @@ var deleteBinTx = dyngen.Transaction{
 // DeleteBin deletes the Bin with this key and the item of each element of
 // its slots (BinSlots): GetItem, then TransactWriteItems (two requests).
 // Deleting an item that does not exist is no error; ErrConditionFailed when
-// another call changed the set in between. A failed step gives a
-// *TransactionError naming it; ErrTransactionConflict when another
+// another call changed the set in between. Bin is versioned: the stored rev
+// must be binRev, the version read, or the call fails with
+// ErrVersionConflict (ErrNotFound when there is no item). A failed step
+// gives a *TransactionError naming it; ErrTransactionConflict when another
 // transaction held one of its items at once, and changed nothing: retrying
 // may succeed.
 //
@@ -9421,21 +9406,23 @@ var deleteBinTx = dyngen.Transaction{
 //	TransactWriteItems
 //	step 1, Delete on table Main: delete Bin
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
-//	  ConditionExpression: #slots = :slots_when
-//	  ExpressionAttributeNames: #slots="slots"
+//	  ConditionExpression: #slots = :slots_when AND #rev = :rev_expected
+//	  ExpressionAttributeNames: #rev="rev", #slots="slots"
 //	step 2, Delete on table Main: delete Bin (its set read empty)
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"
-//	  ConditionExpression: attribute_not_exists(#slots)
-//	  ExpressionAttributeNames: #slots="slots"
+//	  ConditionExpression: attribute_not_exists(#slots) AND #rev =
+//	  	:rev_expected
+//	  ExpressionAttributeNames: #rev="rev", #slots="slots"
 //	step 3, Delete on table Main: delete each Bin.BinSlots
 //	  Key: PK = "SLOT#{slots}" AND SK = "BIN#{binId}"
 //
 // Over an item whose slots was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items of BinSlots are one per element of slots: step 3 is sent for
-// each element read.
-func (s *Store) DeleteBin(ctx context.Context, binID string) error {
+// The items per element of slots: step 3 is sent for each element read.
+func (s *Store) DeleteBin(ctx context.Context, params DeleteBinParams) error {
+	binID := params.BinID
+	binRev := params.BinRev
 	pk, err := binPK(binID)
 	if err != nil {
 		return dyngen.Fail("DeleteBin", err)
@@ -9459,20 +9446,20 @@ func (s *Store) DeleteBin(ctx context.Context, binID string) error {
 	var keep []int
 	var step types.TransactWriteItem
 	if out.Item == nil {
-		return nil
+		return dyngen.Fail("DeleteBin", ErrNotFound)
 	}
 	var old Bin
 	if err := old.UnmarshalItem(out.Item); err != nil {
 		return dyngen.Fail("DeleteBin", err)
 	}
 	if len(old.Slots) == 0 {
-		if step, err = dyngen.TransactDelete(s.deleteBinStep2Input(binID)); err != nil {
+		if step, err = dyngen.TransactDelete(s.deleteBinStep2Input(binID, binRev)); err != nil {
 			return deleteBinTx.StepError(1, err)
 		}
 		items = append(items, step)
 		keep = append(keep, 1)
 	} else {
-		if step, err = dyngen.TransactDelete(s.deleteBinStep1Input(binID, old.Slots)); err != nil {
+		if step, err = dyngen.TransactDelete(s.deleteBinStep1Input(binID, binRev, old.Slots)); err != nil {
 			return deleteBinTx.StepError(0, err)
 		}
 		items = append(items, step)
@@ -10253,6 +10240,142 @@ func (s *Store) labelPullRequestInput(params LabelPullRequestParams) (*dynamodb.
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		TableName:                           aws.String(s.mainTable),
 		UpdateExpression:                    aws.String(labelPullRequestUpdate),
+	}, nil
+}
+
+// PullRequestsApprovedByParams holds the inputs of PullRequestsApprovedBy.
+type PullRequestsApprovedByParams struct {
+	Repo     string
+	Reviewer string // the key of the entry of approvals
+}
+
+// PullRequestsApprovedByResult is one page of PullRequestsApprovedBy (see
+// dyngen.Result).
+type PullRequestsApprovedByResult = dyngen.Result[PullRequest]
+
+// PullRequestsApprovedBy reads one page of PullRequest items (see Page and
+// DecodeError).
+//
+//	Query on table Main
+//	KeyConditionExpression: PK = "REPO#{repo}" AND begins_with(SK, "PR#")
+//	FilterExpression: attribute_exists(#approvals.#approvals_reviewer)
+//		(DynamoDB reads, and bills, the items it drops)
+//	ConsistentRead: true
+func (s *Store) PullRequestsApprovedBy(ctx context.Context, params PullRequestsApprovedByParams, page Page) (*PullRequestsApprovedByResult, error) {
+	if params.Reviewer == "" || !utf8.ValidString(params.Reviewer) {
+		return nil, dyngen.Fail("PullRequestsApprovedBy", &ItemError{Entity: "PullRequest", Attr: "approvals.{reviewer}", Reason: "the key of the entry is empty or not valid UTF-8"})
+	}
+	args := dyngen.Args{Table: s.mainTable, SK: "PR#"}
+	args.PK = args.Key(pullRequestPK(params.Repo))
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "PullRequestsApprovedBy", Index: mainIndex,
+		KeyCondition: "PK = :pk AND begins_with(SK, :sk)",
+		Filter:       "attribute_exists(#approvals.#approvals_reviewer)",
+		Names:        map[string]string{"#approvals": "approvals", "#approvals_reviewer": params.Reviewer},
+		Consistent:   true, Op: "begins_with", PK: ":pk", SK: ":sk",
+	}, (*PullRequest).UnmarshalItem)
+}
+
+// PullRequestsApprovedByAll walks every PullRequest of
+// PullRequestsApprovedBy, a page at a time (see dyngen.Walk).
+func (s *Store) PullRequestsApprovedByAll(ctx context.Context, params PullRequestsApprovedByParams) iter.Seq2[PullRequest, error] {
+	return dyngen.Walk(func(page Page) (*PullRequestsApprovedByResult, error) {
+		return s.PullRequestsApprovedBy(ctx, params, page)
+	})
+}
+
+// MergePullRequestParams holds the inputs of MergePullRequest.
+type MergePullRequestParams struct {
+	Repo     string
+	Number   int64
+	Reviewer string // the key of the entry of approvals
+}
+
+const mergePullRequestCondition = "attribute_exists(#approvals.#approvals_reviewer)"
+
+// MergePullRequest deletes the PullRequest with this key; deleting an item
+// that does not exist is no error. ErrConditionFailed when the when
+// condition does not hold.
+//
+//	DeleteItem on table Main
+//	Key: PK = "REPO#{repo}" AND SK = "PR#{number}"
+//	ConditionExpression: attribute_exists(#approvals.#approvals_reviewer)
+func (s *Store) MergePullRequest(ctx context.Context, params MergePullRequestParams) error {
+	in, err := s.mergePullRequestInput(params)
+	if err != nil {
+		return dyngen.Fail("MergePullRequest", err)
+	}
+	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+		return dyngen.ConditionErr("MergePullRequest", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	return nil
+}
+
+// mergePullRequestInput builds the request of MergePullRequest; the caller
+// wraps its errors.
+func (s *Store) mergePullRequestInput(params MergePullRequestParams) (*dynamodb.DeleteItemInput, error) {
+	repo := params.Repo
+	number := params.Number
+	reviewer := params.Reviewer
+	if reviewer == "" || !utf8.ValidString(reviewer) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "approvals.{reviewer}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	pk, err := pullRequestPK(repo)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := pullRequestSK(number)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(mergePullRequestCondition),
+		ExpressionAttributeNames: map[string]string{"#approvals": "approvals", "#approvals_reviewer": reviewer},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const reopenPullRequestCondition = "attribute_not_exists(#approvals.#approvals_reviewer)"
+
+// ReopenPullRequest writes pullRequest whole, replacing any item with its
+// key. ErrConditionFailed when the when condition does not hold.
+//
+//	PutItem on table Main
+//	Key: PK = "REPO#{repo}" AND SK = "PR#{number}"
+//	ConditionExpression:
+//		attribute_not_exists(#approvals.#approvals_reviewer)
+func (s *Store) ReopenPullRequest(ctx context.Context, pullRequest *PullRequest, reviewer string) error {
+	in, err := s.reopenPullRequestInput(pullRequest, reviewer)
+	if err != nil {
+		return dyngen.Fail("ReopenPullRequest", err)
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return dyngen.ConditionErr("ReopenPullRequest", err, ErrConditionFailed, ErrConditionFailed)
+	}
+	return nil
+}
+
+// reopenPullRequestInput builds the request of ReopenPullRequest; the
+// caller wraps its errors.
+func (s *Store) reopenPullRequestInput(pullRequest *PullRequest, reviewer string) (*dynamodb.PutItemInput, error) {
+	if reviewer == "" || !utf8.ValidString(reviewer) {
+		return nil, &ItemError{Entity: "PullRequest", Attr: "approvals.{reviewer}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	item, err := pullRequest.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(reopenPullRequestCondition),
+		ExpressionAttributeNames:            map[string]string{"#approvals": "approvals", "#approvals_reviewer": reviewer},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 

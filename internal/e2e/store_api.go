@@ -488,13 +488,13 @@ type StoreAPI interface {
 	// (BinSlots) in one TransactWriteItems, only when no item has its key
 	// (ErrAlreadyExists from step 1).
 	CreateBin(ctx context.Context, bin *Bin) error
-	// SaveBin writes the Bin whole, replacing any item with its key, and the
-	// items of the elements of its slots (BinSlots): GetItem, then
-	// TransactWriteItems (two requests).
+	// SaveBin writes the Bin whole, replacing the item read, and the items of
+	// the elements of its slots (BinSlots): GetItem, then TransactWriteItems
+	// (two requests).
 	SaveBin(ctx context.Context, bin *Bin) error
 	// DeleteBin deletes the Bin with this key and the item of each element of
 	// its slots (BinSlots): GetItem, then TransactWriteItems (two requests).
-	DeleteBin(ctx context.Context, binID string) error
+	DeleteBin(ctx context.Context, params DeleteBinParams) error
 	// BinsWithSlot reads one page of BinSlots items (see Page and DecodeError).
 	BinsWithSlot(ctx context.Context, slots int64, page Page) (*BinsWithSlotResult, error)
 	// BinsWithSlotAll walks every BinSlots of BinsWithSlot, a page at a time
@@ -535,6 +535,17 @@ type StoreAPI interface {
 	// LabelPullRequest changes a PullRequest and returns it as it is after the
 	// change.
 	LabelPullRequest(ctx context.Context, params LabelPullRequestParams) (*PullRequest, error)
+	// PullRequestsApprovedBy reads one page of PullRequest items (see Page and
+	// DecodeError).
+	PullRequestsApprovedBy(ctx context.Context, params PullRequestsApprovedByParams, page Page) (*PullRequestsApprovedByResult, error)
+	// PullRequestsApprovedByAll walks every PullRequest of
+	// PullRequestsApprovedBy, a page at a time (see dyngen.Walk).
+	PullRequestsApprovedByAll(ctx context.Context, params PullRequestsApprovedByParams) iter.Seq2[PullRequest, error]
+	// MergePullRequest deletes the PullRequest with this key.
+	MergePullRequest(ctx context.Context, params MergePullRequestParams) error
+	// ReopenPullRequest writes pullRequest whole, replacing any item with its
+	// key.
+	ReopenPullRequest(ctx context.Context, pullRequest *PullRequest, reviewer string) error
 	// ShoppersInZip reads one page of Shopper items (see Page and DecodeError).
 	ShoppersInZip(ctx context.Context, params ShoppersInZipParams, page Page) (*ShoppersInZipResult, error)
 	// ShoppersInZipAll walks every Shopper of ShoppersInZip, a page at a time

@@ -49,13 +49,11 @@ func constCode(c *plan.ConstArg) jen.Code {
 	switch c.Attr.Type {
 	case model.Bool:
 		return jen.Lit(c.Value == "true")
-	case model.String:
-		return jen.Lit(c.Value)
-	case model.Int:
-		n, _ := strconv.ParseInt(c.Value, 10, 64)
-		return jen.Lit(n)
+	case model.Enum:
+		return jen.Id(model.EnumConst(c.Entity, c.Attr, c.Value))
 	}
-	return jen.Id(model.EnumConst(c.Entity, c.Attr, c.Value))
+	// The value the request sends, in the attribute's Go type.
+	return goLiteral(c.Entity, c.Attr, c.Lit)
 }
 
 // zeroIfAbsent emits the return of a get of a counter by call: with no

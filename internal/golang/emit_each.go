@@ -46,7 +46,13 @@ func (m *method) eachSummary() string {
 	case plan.FormCreate:
 		summary = fmt.Sprintf("%s writes the %s and the item of each element of its %s in one TransactWriteItems, only when no item has its key (ErrAlreadyExists from step 1).", m.p.GoName, ent.GoName, m.eachSets())
 	case plan.FormPut, plan.FormReplace:
-		summary = fmt.Sprintf("%s writes the %s whole, replacing any item with its key, and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). The item of an element the new set does not hold is deleted, of a new element written, and of every element when an attribute the items hold changes. Over an item, the put holds only while the item still holds what was read of them; over no item, only while there is still none: ErrConditionFailed when another call changed them in between.", m.p.GoName, ent.GoName, m.eachSets())
+		moves := "The item of an element the new set does not hold is deleted, of a new element written, and of every element when an attribute the items hold changes."
+		if len(m.pp.Unique.Absent.Steps) == 0 {
+			// A put of the version read: over no item, ErrNotFound.
+			summary = fmt.Sprintf("%s writes the %s whole, replacing the item read, and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). %s The put holds only while the item still holds what was read of them: ErrConditionFailed when another call changed them in between.", m.p.GoName, ent.GoName, m.eachSets(), moves)
+			break
+		}
+		summary = fmt.Sprintf("%s writes the %s whole, replacing any item with its key, and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). %s Over an item, the put holds only while the item still holds what was read of them; over no item, only while there is still none: ErrConditionFailed when another call changed them in between.", m.p.GoName, ent.GoName, m.eachSets(), moves)
 	case plan.FormUpdate:
 		summary = fmt.Sprintf("%s updates the %s and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds what was read of them: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item. The method returns only an error: a transaction returns no item.", m.p.GoName, ent.GoName, m.eachSets())
 	default:
@@ -78,48 +84,35 @@ func (m *method) eachSets() string {
 // often the steps of its element items are sent.
 func (m *method) eachDoc() {
 	u := m.pp.Unique
+	var puts, deletes []int
 	for _, s := range m.pp.Tx.Steps {
-		ea := s.Step.Each
-		if ea == nil || s.Step.Role != model.EachPutStep {
-			continue
-		}
-		comment(m.f, "")
-		put := s.Step.Index + 1
 		switch {
-		case u.Present == nil:
-			commentf(m.f, "The items of %s are one per element of %s: step %d is sent for each element.", ea.Name, ea.Of.Name, put)
-			continue
+		case s.Step.Each == nil:
+		case s.Step.Role == model.EachPutStep:
+			puts = append(puts, s.Step.Index)
+		default:
+			deletes = append(deletes, s.Step.Index)
 		}
+	}
+	if len(puts)+len(deletes) == 0 {
+		return
+	}
+	comment(m.f, "")
+	set := m.ent().Each[0].Of.Name
+	switch {
+	case u.Present == nil:
+		commentf(m.f, "The items per element of %s: %s sent for each element.", set, stepList(puts))
+	case len(u.Present.Each) == 0:
+		commentf(m.f, "The items per element of %s: %s sent for each element read.", set, stepList(deletes))
+	default:
+		var parts []string
 		for _, mv := range u.Present.Each {
-			if mv.Each != ea {
-				continue
-			}
-			var text string
-			if mv.Moves {
-				text = fmt.Sprintf("The items of %s are one per element of %s: step %d is sent for each element read that the new set does not hold, step %d for each new element", ea.Name, ea.Of.Name, mv.Delete+1, put)
-				if len(mv.Attrs) > 0 {
-					text += fmt.Sprintf(", or for every element when %s changes", orNames(mv.Attrs))
-				}
-			} else {
-				text = fmt.Sprintf("The items of %s are one per element of %s: step %d is sent for every element read when %s changes", ea.Name, ea.Of.Name, put, orNames(mv.Attrs))
-			}
-			if len(u.Absent.Steps) > 0 {
-				text += fmt.Sprintf("; over no item, %s sent instead of step 1, and step %d for each element", stepList(u.Absent.Steps[:1]), put)
-			}
-			commentf(m.f, "%s.", text)
+			parts = append(parts, mv.Sends())
 		}
-	}
-	if u.Present != nil && len(u.Present.Each) == 0 {
-		for _, s := range m.pp.Tx.Steps {
-			if ea := s.Step.Each; ea != nil && s.Step.Role == model.EachDeleteStep {
-				comment(m.f, "")
-				commentf(m.f, "The items of %s are one per element of %s: step %d is sent for each element read.", ea.Name, ea.Of.Name, s.Step.Index+1)
-			}
+		text := fmt.Sprintf("The items per element of %s: %s.", set, strings.Join(parts, "; "))
+		if len(u.Absent.Steps) > 0 {
+			text += fmt.Sprintf(" Over no item, %s sent instead of step 1, and %s for each element.", stepList(u.Absent.Steps[:1]), strings.TrimSuffix(strings.TrimSuffix(stepList(puts), " is"), " are"))
 		}
+		comment(m.f, text)
 	}
-}
-
-// orNames joins the names of attrs: "state", "state or priority".
-func orNames(attrs []*model.Attribute) string {
-	return strings.ReplaceAll(attrNames(attrs), " and ", " or ")
 }

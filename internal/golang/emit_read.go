@@ -253,7 +253,9 @@ func (m *method) readMethod(send func(g *jen.Group, args jen.Code)) {
 	m.signature().BlockFunc(func(g *jen.Group) {
 		m.inline = true
 		defer func() { m.inline = false }()
-		send(g, m.readArgs(g, m.fail(jen.Nil())))
+		fail := m.fail(jen.Nil())
+		m.keyChecks(g, fail)
+		send(g, m.readArgs(g, fail))
 	})
 	m.f.Line()
 }

@@ -168,7 +168,6 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 // none is removed, so only a required one is refused empty.
 func (up *updater) checks(g *jen.Group, fail func(jen.Code) jen.Code) {
 	ent := up.ent()
-	up.keyChecks(g, fail)
 	for _, a := range up.p.Set {
 		v := jen.Id(up.params[a])
 		checks := valueChecks(ent, a, deref(a, v), fail)

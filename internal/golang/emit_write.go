@@ -126,6 +126,7 @@ func (m *method) inputBuilderOf(typ *jen.Statement, body func(g *jen.Group, fail
 	m.storeMethod(m.p.InputMethod(), false, true, jen.Op("*").Add(typ), jen.Error()).BlockFunc(func(g *jen.Group) {
 		fail := func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) }
 		m.unpack(g)
+		m.keyChecks(g, fail)
 		in := body(g, fail)
 		if m.step != nil && m.step.Stamps {
 			// The step decodes the item it built, stamped, back into the

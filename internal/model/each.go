@@ -75,8 +75,6 @@ func (r *resolver) eachWith(e *Entity, se *spec.Entity) bool {
 		why = "counts; dyngen does not yet write both in one transaction: remove one"
 	case len(se.Copies) > 0:
 		why = "copies; dyngen does not yet write both in one transaction: remove one"
-	case e.Version != nil:
-		why = "a version; dyngen does not yet check a version in the transaction of the element items: remove one"
 	case e.TTLAttr() != nil:
 		why = fmt.Sprintf("stores its table's ttl attribute (%s): DynamoDB deletes an expired item and its element items at different times, and a query by element would find the items of an expired %s; remove each, or store the time to live under another name", e.TTLAttr().Name, e.Name)
 	}
@@ -177,6 +175,9 @@ func (r *resolver) each(e *Entity, se *spec.Entity, eachs map[*spec.Entity]*Each
 			case a.Optional:
 				r.errorf(n.Pos, "%s lists %s, which is optional; every write of the %s holds only while the item still holds the value read, and an absent value is no value to compare: make %s required, or remove it", what, a.Name, e.Name, a.Name)
 				ok = false
+			case a.Default != nil:
+				r.errorf(n.Pos, "%s lists %s, which has a default: an item stored without it reads the default, and a write conditioned on the value read would never hold on it; remove the default, or remove %s", what, a.Name, a.Name)
+				ok = false
 			default:
 				held = append(held, a)
 				ea.Attrs = append(ea.Attrs, a)
@@ -272,6 +273,15 @@ func (r *resolver) eachKeys(ee *Entity) {
 	if len(missing) > 0 {
 		r.errorf(ea.Pos, "each %s of %s: its key does not hold %s of the %s's primary key, so two %ss holding one element would write one item: put %s in pk or sk", ea.Name, ea.Owner.Name, strings.Join(missing, ", "), ea.Owner.Name, ea.Owner.Name, strings.Join(missing, ", "))
 	}
+	// A listed attribute in the key would move the items when it
+	// changes, and a write puts them under the new key without deleting
+	// those under the old one.
+	for _, a := range held {
+		oa := ea.Owner.Attr(a.Name)
+		if a.Name != ea.Of.Name && !slices.Contains(ea.Owner.PrimaryKey().Attrs(), oa) {
+			r.errorf(ea.Pos, "each %s of %s: its key holds {%s}, which is not the element nor of the %s's primary key; an element item's key is built from those only (a write that changes %s would leave the items under the old key): remove {%s} from pk and sk (list it in attributes to read it)", ea.Name, ea.Owner.Name, a.Name, ea.Owner.Name, a.Name, a.Name)
+		}
+	}
 	for _, k := range ee.Keys {
 		if k.Index.IsPrimary() || k.Index.Inverted {
 			continue
@@ -339,9 +349,15 @@ func (r *resolver) eachWrites(p *Pattern) {
 		steps = append(steps, r.ownStep(p, nil))
 		items(EachPutStep)
 	case OpPut:
-		absent := r.ownStep(p, nil)
-		absent.Op, absent.Role = OpCreate, AbsentStep
-		steps = append(steps, own(), absent, empty())
+		steps = append(steps, own())
+		if e.Version == nil {
+			// A put of a versioned entity writes over the version read,
+			// and never creates the item (ErrNotFound).
+			absent := r.ownStep(p, nil)
+			absent.Op, absent.Role = OpCreate, AbsentStep
+			steps = append(steps, absent)
+		}
+		steps = append(steps, empty())
 		items(EachDeleteStep)
 		items(EachPutStep)
 	case OpDelete:

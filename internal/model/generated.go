@@ -212,17 +212,32 @@ func (p *Pattern) Inputs() int {
 	if p.Where != nil {
 		n += p.Where.Op.Operands()
 	}
+	var mapKeys []*Attribute
 	for _, c := range Leaves(append(slices.Clip(p.Filter), p.When...)) {
 		if c.IsParam() {
 			n += c.Op.Operands()
 		}
+		mapKeys = appendMapKey(mapKeys, c.Attr)
 	}
-	return n + len(p.Set) + len(p.Add) + len(p.RemoveFrom)
+	for _, a := range append(p.SetAttrs(), p.Remove...) {
+		mapKeys = appendMapKey(mapKeys, a)
+	}
+	return n + len(p.Set) + len(p.Add) + len(p.RemoveFrom) + len(mapKeys)
+}
+
+// appendMapKey appends a to keys when it is a map's entry by a key the
+// caller gives (a parameter of its own) not in keys yet.
+func appendMapKey(keys []*Attribute, a *Attribute) []*Attribute {
+	if a == nil || a.MapKey == "" || slices.Contains(keys, a) {
+		return keys
+	}
+	return append(keys, a)
 }
 
 // TakesKey reports whether the pattern's method takes its entity's key
 // type: a get or delete by the whole primary key, of more than
-// MaxPositional attributes, with no other input.
+// MaxPositional attributes, with no other input (a map entry's key the
+// caller gives is one).
 func (p *Pattern) TakesKey() bool {
 	if p.Inputs() <= MaxPositional || p.Many != "" {
 		return false

@@ -192,11 +192,29 @@ func (r *resolver) pathOf(p *Pattern, name spec.Str, what string) *Attribute {
 		r.errorf(name.Pos, "%s %s: %s", what, name.Value, why)
 		return nil
 	}
-	if a.MapKey != "" && (p.Op != OpUpdate || p.InTx || what != "set" && what != "remove" && what != "when") {
-		r.errorf(name.Pos, "%s %s: a map's entry by a key the caller gives is for the set, remove and when of an update pattern (not a transaction's step)", what, name.Value)
+	if a.MapKey != "" && !mapKeyAllowed(p, what) {
+		r.errorf(name.Pos, "%s %s: a map's entry by a key the caller gives is for the set, remove and when of an update, the when of a put or delete, and the filter of a query (not a transaction's step, nor a write over many keys)", what, name.Value)
 		return nil
 	}
 	return a
+}
+
+// mapKeyAllowed reports whether pattern p may name, in its part what
+// (set, remove, when, filter), a map's entry by a key the caller gives:
+// the call sends the key as the value of a name placeholder.
+func mapKeyAllowed(p *Pattern, what string) bool {
+	if p.InTx || p.Many != "" {
+		return false
+	}
+	switch p.Op {
+	case OpUpdate:
+		return what == "set" || what == "remove" || what == "when"
+	case OpPut, OpDelete:
+		return what == "when"
+	case OpQuery:
+		return what == "filter"
+	}
+	return false
 }
 
 func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {

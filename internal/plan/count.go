@@ -53,7 +53,7 @@ func countArg(q *Param, st *model.Step, p *model.Pattern, newValue, oldValue fun
 func newOf(p *model.Pattern, a *model.Attribute, newValue func(*model.Attribute) *Arg) *Arg {
 	if p != nil {
 		if sc := p.SetConst(a); sc != nil {
-			return &Arg{Const: &ConstArg{Entity: p.Entity(), Attr: a, Value: sc.Const.Text}}
+			return &Arg{Const: &ConstArg{Entity: p.Entity(), Attr: a, Value: sc.Const.Text, Lit: literal(a, model.OpEq, sc.Const.Text)}}
 		}
 	}
 	return newValue(a)

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
 )
@@ -93,4 +95,27 @@ func eachArg(p *model.Pattern, st *model.Step, q *Param, value, old func(*model.
 		a.Build = append(a.Build, newOf(p, oa, value))
 	}
 	return a
+}
+
+// Sends says when the steps of mv are sent, as the method's doc comment
+// and `dyngen plan` say it.
+func (mv *EachMove) Sends() string {
+	set := mv.Each.Of.Name
+	if !mv.Moves {
+		return fmt.Sprintf("step %d is sent for every element of %s read when %s changes", mv.Put+1, set, orNames(mv.Attrs))
+	}
+	s := fmt.Sprintf("step %d is sent for each element of %s read that the set written does not hold, step %d for each new element", mv.Delete+1, set, mv.Put+1)
+	if len(mv.Attrs) > 0 {
+		s += fmt.Sprintf(", or for every element when %s changes", orNames(mv.Attrs))
+	}
+	return s
+}
+
+// orNames joins the names of attrs: "state", "state or weight".
+func orNames(attrs []*model.Attribute) string {
+	var names []string
+	for _, a := range attrs {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, " or ")
 }

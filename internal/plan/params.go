@@ -175,10 +175,25 @@ func (b *builder) params(pp *Pattern) {
 			out = append(out, &Param{Name: n, Role: ParamVersion, Attr: a, Renamed: n != base})
 		}
 	}
+	// mapKeys adds the keys of the map entries the call writes or tests
+	// (approvals.{reviewer}), once each, before the values: the
+	// parameters that name what the values are of.
+	mapKeys := func(lists ...[]*model.Attribute) {
+		for _, list := range lists {
+			for _, a := range list {
+				if a.MapKey != "" && !slices.ContainsFunc(out, func(q *Param) bool { return q.Role == ParamMapKey && q.Attr == a }) {
+					base := model.ParamName(a.KeyGoName())
+					n := name(base)
+					out = append(out, &Param{Name: n, Role: ParamMapKey, Attr: a, Renamed: n != base})
+				}
+			}
+		}
+	}
 	switch p.Op {
 	case model.OpGet, model.OpDelete, model.OpCheck:
 		keys()
 		version()
+		mapKeys(condAttrList(p.When))
 		conds(p.When)
 	case model.OpQuery:
 		keys()
@@ -190,6 +205,7 @@ func (b *builder) params(pp *Pattern) {
 				add(ParamWhere, w.Attr, nil, 0, "")
 			}
 		}
+		mapKeys(condAttrList(p.Filter))
 		conds(p.Filter)
 		if !p.First {
 			fixed(ParamPage, "page")
@@ -198,21 +214,12 @@ func (b *builder) params(pp *Pattern) {
 		base := model.ParamName(p.Entity().GoName)
 		n := name(base)
 		out = append(out, &Param{Name: n, Role: ParamItem, Renamed: n != base})
+		mapKeys(condAttrList(p.When))
 		conds(p.When)
 	case model.OpUpdate:
 		keys()
 		version()
-		// The keys of the map entries the update writes or tests, once
-		// each.
-		for _, list := range [][]*model.Attribute{p.SetAttrs(), p.Remove, condAttrList(p.When)} {
-			for _, a := range list {
-				if a.MapKey != "" && !slices.ContainsFunc(out, func(q *Param) bool { return q.Role == ParamMapKey && q.Attr == a }) {
-					base := model.ParamName(a.KeyGoName())
-					n := name(base)
-					out = append(out, &Param{Name: n, Role: ParamMapKey, Attr: a, Renamed: n != base})
-				}
-			}
-		}
+		mapKeys(p.SetAttrs(), p.Remove, condAttrList(p.When))
 		for _, a := range p.Set {
 			add(ParamSet, a, nil, 0, "")
 			out[len(out)-1].Pointer = a.StoredForm().Pointer

@@ -81,6 +81,8 @@ type ConstArg struct {
 	Entity *model.Entity
 	Attr   *model.Attribute
 	Value  string
+	// Lit is the value as the request sends it (0x10 is 16).
+	Lit *Literal
 }
 
 // Input is a field of the struct a transaction's method takes.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
@@ -10,29 +9,28 @@ import (
 )
 
 // eachNotes say in words how a write of an entity with items per element
-// keeps them: which steps are sent once per element, and, after the read
-// r (nil for a create), what the write holds on.
+// keeps them: which steps are sent once per element (as the method's doc
+// says it: plan.EachMove.Sends), and, after the read r (nil for a
+// create), what the write holds on.
 func eachNotes(pp *plan.Pattern, r *plan.Pattern) []string {
+	u := pp.Unique
+	set := pp.Entity().Each[0].Of
+	bound := fmt.Sprintf(", up to %d elements (maxItems)", set.MaxItems)
 	var out []string
-	for _, s := range pp.Tx.Steps {
-		ea := s.Step.Each
-		if ea == nil {
-			continue
+	if u.Present != nil && len(u.Present.Each) > 0 {
+		for _, mv := range u.Present.Each {
+			out = append(out, mv.Sends()+bound)
 		}
-		set := ea.Of.Name
-		what := "element of " + set
-		switch {
-		case r == nil:
-		case pp.Pattern.Op == model.OpDelete:
-			what = "element of " + set + " read"
-		case s.Step.Role == model.EachDeleteStep:
-			what = "element of " + set + " read that the set written does not hold"
-		case !slices.Contains(pp.Pattern.SetAttrs(), ea.Of) && pp.Pattern.Op == model.OpUpdate:
-			what = "element of " + set + " read, when an attribute the item holds changes"
-		default:
-			what = "new element of " + set + " (every element when an attribute the item holds changes)"
+	} else {
+		what := "element of " + set.Name
+		if r != nil {
+			what += " read"
 		}
-		out = append(out, fmt.Sprintf("step %d is sent once per %s, up to %d (maxItems)", s.Step.Index+1, what, ea.Of.MaxItems))
+		for _, s := range pp.Tx.Steps {
+			if s.Step.Each != nil {
+				out = append(out, fmt.Sprintf("step %d is sent once per %s%s", s.Step.Index+1, what, bound))
+			}
+		}
 	}
 	if r == nil {
 		return out
@@ -44,11 +42,11 @@ func eachNotes(pp *plan.Pattern, r *plan.Pattern) []string {
 		}
 	}
 	out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while the item still holds the values read", r.Key.Describe(), strings.Join(names, ", ")))
-	if e := pp.Unique.Present.Empty; e != nil {
+	if e := u.Present.Empty; e != nil {
 		out = append(out, fmt.Sprintf("over an item whose %s was read empty (absent: DynamoDB stores no empty set, and compares none), step %d is sent instead of step %d, conditioned on the set still absent", e.Attr.Name, e.Empty+1, e.Own+1))
 	}
-	if pp.Pattern.Op == model.OpPut {
-		out = append(out, "when the read finds no item, the put is sent as step 2, a create, with the item of every element, instead of step 1")
+	if pp.Pattern.Op == model.OpPut && len(u.Absent.Steps) > 0 {
+		out = append(out, fmt.Sprintf("when the read finds no item, the put is sent as step %d, a create, with the item of every element, instead of step 1", u.Absent.Steps[0]+1))
 	}
 	return out
 }
