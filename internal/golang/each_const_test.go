@@ -24,16 +24,7 @@ patterns:
   CreateParcel: {create: Parcel, set: [{n: 0x10}]}
   Renumber: {update: Parcel, set: [{n: 0x10}]}
 `
-	files, err := Package(planOf(t, "spec.yaml", []byte(spec)), "spec.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var src string
-	for _, f := range files {
-		if f.Name == "patterns.go" {
-			src = string(f.Data)
-		}
-	}
+	src := patternsSource(t, spec)
 	if strings.Contains(src, "int64(0)") {
 		t.Errorf("the constant 0x10 is printed 0:\n%s", src)
 	}

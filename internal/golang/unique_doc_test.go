@@ -113,16 +113,7 @@ func checkDoc(t *testing.T, method, d string, want, not []string) {
 // its Store, its words joined by one space.
 func methodDocs(t *testing.T, spec string) func(method string) string {
 	t.Helper()
-	files, err := Package(planOf(t, "spec.yaml", []byte(spec)), "spec.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var src string
-	for _, f := range files {
-		if f.Name == "patterns.go" {
-			src = string(f.Data)
-		}
-	}
+	src := patternsSource(t, spec)
 	return func(method string) string {
 		end := strings.Index(src, "\nfunc (s *Store) "+method+"(")
 		if end < 0 {
@@ -137,4 +128,20 @@ func methodDocs(t *testing.T, spec string) func(method string) string {
 		}
 		return strings.Join(words, " ")
 	}
+}
+
+// patternsSource generates spec and returns its patterns.go.
+func patternsSource(t *testing.T, spec string) string {
+	t.Helper()
+	files, err := Package(planOf(t, "spec.yaml", []byte(spec)), "spec.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Name == "patterns.go" {
+			return string(f.Data)
+		}
+	}
+	t.Fatal("no patterns.go")
+	return ""
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/dyngen/dyngen/spec"
 )
@@ -261,12 +260,7 @@ func (r *resolver) copyWrites(p *Pattern) {
 		r.errorf(pos, "pattern %s: %s of %s, which has copies (%s): %s", p.Name, p.Op, e.Name, copyNames(e), why)
 		return
 	}
-	for i, st := range steps {
-		st.Index = i
-		st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
-		st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
-	}
-	p.Steps = steps
+	p.Steps = numberSteps(p, steps)
 	if p.Op != OpCreate {
 		p.ReadCopies = e.Copies
 	}
@@ -304,13 +298,7 @@ func copyStep(p *Pattern, c *Copy, role StepRole) *Step {
 	return st
 }
 
-func copyNames(e *Entity) string {
-	var names []string
-	for _, c := range e.Copies {
-		names = append(names, c.Name)
-	}
-	return strings.Join(names, ", ")
-}
+func copyNames(e *Entity) string { return joinNames(e.Copies, func(c *Copy) string { return c.Name }) }
 
 // transactionDerived refuses the steps of transaction p that write an
 // entity with copies or items per element: a transaction's step writes

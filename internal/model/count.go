@@ -325,11 +325,7 @@ func (r *resolver) countWrites() {
 				p.Steps = append(p.Steps, countStep(p, c, AbsentCountStep))
 			}
 		}
-		for i, st := range p.Steps {
-			st.Index = i
-			st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
-			st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
-		}
+		numberSteps(p, p.Steps)
 		p.Counted = counted
 		if len(p.Steps) > MaxTransactionActions {
 			r.errorf(p.OpPos, "pattern %s writes %d items with the claims and counters of %s, and DynamoDB takes at most %d actions in one transaction", p.Name, len(p.Steps), e.Name, MaxTransactionActions)
@@ -352,11 +348,7 @@ func countStep(p *Pattern, c *Count, role StepRole) *Step {
 }
 
 func countNames(e *Entity) string {
-	var names []string
-	for _, c := range e.Counts {
-		names = append(names, c.Name)
-	}
-	return strings.Join(names, ", ")
+	return joinNames(e.Counts, func(c *Count) string { return c.Name })
 }
 
 // ReadsFirst reports whether a write of an entity with unique values,

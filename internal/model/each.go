@@ -411,12 +411,7 @@ func (r *resolver) eachWrites(p *Pattern) {
 		r.errorf(pos, "pattern %s: %s of %s, which has items per element (%s): %s", p.Name, p.Op, e.Name, eachNames(e), why)
 		return
 	}
-	for i, st := range steps {
-		st.Index = i
-		st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
-		st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
-	}
-	p.Steps = steps
+	p.Steps = numberSteps(p, steps)
 	if p.Op != OpCreate {
 		p.ReadEach = e.Each
 	}
@@ -439,10 +434,4 @@ func eachStep(p *Pattern, ea *Each, role StepRole) *Step {
 	return st
 }
 
-func eachNames(e *Entity) string {
-	var names []string
-	for _, ea := range e.Each {
-		names = append(names, ea.Name)
-	}
-	return strings.Join(names, ", ")
-}
+func eachNames(e *Entity) string { return joinNames(e.Each, func(ea *Each) string { return ea.Name }) }

@@ -439,12 +439,7 @@ func (r *resolver) uniqueWrites() {
 			r.errorf(p.OpPos, "pattern %s: %s of %s can send %d actions in its transaction (its write, and the claims it takes and releases: %s), and DynamoDB takes at most %d: lower maxItems", p.Name, p.Op, e.Name, n, actionsDetail(p, e, eq), MaxTransactionActions)
 			continue
 		}
-		for i, st := range steps {
-			st.Index = i
-			st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
-			st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
-		}
-		p.Steps = steps
+		p.Steps = numberSteps(p, steps)
 		p.Read = eq
 	}
 }
@@ -568,6 +563,27 @@ func claimStep(p *Pattern, u *Unique, role StepRole) *Step {
 	return st
 }
 
+// numberSteps numbers steps, the steps of write p in request order, and
+// names each after p ("Save step 2", SaveStep2: its request builder).
+func numberSteps(p *Pattern, steps []*Step) []*Step {
+	for i, st := range steps {
+		st.Index = i
+		st.Pattern.Name = fmt.Sprintf("%s step %d", p.Name, i+1)
+		st.Pattern.GoName = fmt.Sprintf("%sStep%d", p.GoName, i+1)
+	}
+	return steps
+}
+
+// joinNames joins the names of xs, by name, with commas: what a message
+// lists of an entity's unique values, counts, copies or entries.
+func joinNames[T any](xs []T, name func(T) string) string {
+	var names []string
+	for _, x := range xs {
+		names = append(names, name(x))
+	}
+	return strings.Join(names, ", ")
+}
+
 // derivedStep is a step of write p that writes (op) the item of entity
 // e, which the model derives from p's entity (a claim, a counter, a
 // copy, an element item), declared at pos.
@@ -576,13 +592,7 @@ func derivedStep(p *Pattern, e *Entity, pos Pos, op Op) *Step {
 	return &Step{Pattern: sub, Tx: p, As: e.Name, AsPos: pos}
 }
 
-func uniqueNames(e *Entity) string {
-	var names []string
-	for _, u := range e.Unique {
-		names = append(names, u.Label())
-	}
-	return strings.Join(names, ", ")
-}
+func uniqueNames(e *Entity) string { return joinNames(e.Unique, (*Unique).Label) }
 
 // setsUnique reports whether update p sets a unique value, or adds to
 // one.
