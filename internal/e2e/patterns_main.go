@@ -8031,7 +8031,7 @@ var deleteCrateTx = dyngen.Transaction{
 // DeleteCrate deletes the Crate with this key and the item of each element
 // of its labels (CrateLabels, LabelledCrates): GetItem, then
 // TransactWriteItems (two requests). Deleting an item that does not exist
-// is no error; ErrConditionFailed when another call changed the set in
+// is no error. ErrConditionFailed when another call changed the set in
 // between. A failed step gives a *TransactionError naming it;
 // ErrTransactionConflict when another transaction held one of its items at
 // once, and changed nothing: retrying may succeed.
@@ -9393,13 +9393,12 @@ var deleteBinTx = dyngen.Transaction{
 
 // DeleteBin deletes the Bin with this key and the item of each element of
 // its slots (BinSlots): GetItem, then TransactWriteItems (two requests).
-// Deleting an item that does not exist is no error; ErrConditionFailed when
-// another call changed the set in between. Bin is versioned: the stored rev
-// must be binRev, the version read, or the call fails with
-// ErrVersionConflict (ErrNotFound when there is no item). A failed step
-// gives a *TransactionError naming it; ErrTransactionConflict when another
-// transaction held one of its items at once, and changed nothing: retrying
-// may succeed.
+// ErrConditionFailed when another call changed the set in between. Bin is
+// versioned: the stored rev must be binRev, the version read, or the call
+// fails with ErrVersionConflict (ErrNotFound when there is no item). A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "BIN#{binId}" AND SK = "BIN#{binId}"

@@ -56,7 +56,12 @@ func (m *method) eachSummary() string {
 	case plan.FormUpdate:
 		summary = fmt.Sprintf("%s updates the %s and the items of the elements of its %s: GetItem, then TransactWriteItems (two requests). The update holds only while the item still holds what was read of them: ErrConditionFailed when another call changed them in between, ErrNotFound when there is no item. The method returns only an error: a transaction returns no item.", m.p.GoName, ent.GoName, m.eachSets())
 	default:
-		summary = fmt.Sprintf("%s deletes the %s with this key and the item of each element of its %s: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed the set in between.", m.p.GoName, ent.GoName, m.eachSets())
+		summary = fmt.Sprintf("%s deletes the %s with this key and the item of each element of its %s: GetItem, then TransactWriteItems (two requests).", m.p.GoName, ent.GoName, m.eachSets())
+		if m.pp.Version == nil {
+			// A versioned delete's sentence says ErrNotFound.
+			summary += " Deleting an item that does not exist is no error."
+		}
+		summary += " ErrConditionFailed when another call changed the set in between."
 	}
 	if len(m.p.When) > 0 {
 		summary += " ErrConditionFailed when the when condition does not hold."

@@ -31,8 +31,10 @@ func (m *method) uniqueWrite() {
 	itemsVar, keepVar, out := m.local("items"), m.local("keep"), m.local("out")
 	m.signature().BlockFunc(func(g *jen.Group) {
 		m.unpack(g)
-		m.readClock(g)
 		fail := m.fail()
+		// Before the read: a key refused is refused whatever is stored.
+		m.keyChecks(g, fail)
+		m.readClock(g)
 		stepVar := m.local("step")
 		el := m.local("el")
 		// one emits the building of step i's request, made a

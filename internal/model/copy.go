@@ -85,6 +85,17 @@ func setsCopyKey(p *Pattern) (*Attribute, *Copy) {
 	return nil, nil
 }
 
+// pathWritten returns an attribute of a path (address.zip,
+// approvals.{reviewer}) update p sets, adds to or removes, or nil.
+func pathWritten(p *Pattern) *Attribute {
+	for _, a := range append(append(append(p.SetAttrs(), p.AddAttrs()...), p.Remove...), p.RemoveFrom...) {
+		if a.IsPath() {
+			return a
+		}
+	}
+	return nil
+}
+
 // copyUpdateStep is the step of update p that applies it to copy c: the
 // same sets, adds and removes, on the copy's attributes, without the
 // pattern's when (the owner's step holds it).
@@ -217,6 +228,10 @@ func (r *resolver) copyWrites(p *Pattern) {
 		}
 		if p.Many != "" {
 			why = manyCopies
+			break
+		}
+		if a := pathWritten(p); a != nil {
+			why = fmt.Sprintf("it writes the path %s, which dyngen does not yet apply to the copies; set the whole attribute, or use put", a.Name)
 			break
 		}
 		if a, c := setsCopyKey(p); a != nil {
