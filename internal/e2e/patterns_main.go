@@ -7761,12 +7761,12 @@ var saveCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 3 is sent instead of step
 // 1.
 //
-// The items per element of labels: step 4 is sent for each element of
-// labels read that the set written does not hold, step 6 for each new
-// element, or for every element when zone or weight changes; step 5 is sent
-// for each element of labels read that the set written does not hold, step
-// 7 for each new element. Over no item, step 2 is sent instead of step 1,
-// and steps 6 and 7 for each element.
+// The items per element of labels: for CrateLabels, step 4 is sent for each
+// element of labels read that the set written does not hold, step 6 for
+// each new element, or for every element when zone or weight changes; for
+// LabelledCrates, step 5 is sent for each element of labels read that the
+// set written does not hold, step 7 for each new element. Over no item,
+// step 2 is sent instead of step 1, and steps 6 and 7 for each element.
 func (s *Store) SaveCrate(ctx context.Context, crate *Crate) error {
 	now := s.clock()
 	pk, err := cratePK(crate.CrateID)
@@ -8363,10 +8363,11 @@ var labelCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items per element of labels: step 3 is sent for each element of
-// labels read that the set written does not hold, step 5 for each new
-// element; step 4 is sent for each element of labels read that the set
-// written does not hold, step 6 for each new element.
+// The items per element of labels: for CrateLabels, step 3 is sent for each
+// element of labels read that the set written does not hold, step 5 for
+// each new element; for LabelledCrates, step 4 is sent for each element of
+// labels read that the set written does not hold, step 6 for each new
+// element.
 func (s *Store) LabelCrate(ctx context.Context, params LabelCrateParams) error {
 	crateID := params.CrateID
 	labels := params.Labels
@@ -8609,8 +8610,8 @@ var moveCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items per element of labels: step 3 is sent for every element of
-// labels read when zone or weight changes.
+// The items per element of labels: for CrateLabels, step 3 is sent for
+// every element of labels read when zone or weight changes.
 func (s *Store) MoveCrate(ctx context.Context, params MoveCrateParams) error {
 	crateID := params.CrateID
 	zone := params.Zone
@@ -8821,8 +8822,8 @@ var shipCrateTx = dyngen.Transaction{
 // Over an item whose labels was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items per element of labels: step 3 is sent for every element of
-// labels read when zone changes.
+// The items per element of labels: for CrateLabels, step 3 is sent for
+// every element of labels read when zone changes.
 func (s *Store) ShipCrate(ctx context.Context, crateID string) error {
 	now := s.clock()
 	pk, err := cratePK(crateID)
@@ -9214,8 +9215,9 @@ var saveBinTx = dyngen.Transaction{
 // Over an item whose slots was read empty, step 2 is sent instead of step
 // 1.
 //
-// The items per element of slots: step 3 is sent for each element of slots
-// read that the set written does not hold, step 4 for each new element.
+// The items per element of slots: for BinSlots, step 3 is sent for each
+// element of slots read that the set written does not hold, step 4 for each
+// new element.
 func (s *Store) SaveBin(ctx context.Context, bin *Bin) error {
 	pk, err := binPK(bin.BinID)
 	if err != nil {

@@ -84,9 +84,9 @@ patterns:
 		{"UpdateUser", []string{"applies the same update to each of its copies"}, []string{"count"}},
 		{"DeleteUser", []string{"and its copies"}, []string{"count"}},
 		{"CreateParcel", []string{"the item of each element of its tags (ParcelTags)", `It writes state "new" (set) whatever parcel holds`, "step 2 is sent for each element."}, []string{"count"}},
-		{"SaveParcel", []string{"step 4 is sent for each element of tags read that the set written does not hold, step 5 for each new element, or for every element when state changes. Over no item, step 2 is sent instead of step 1, and step 5 for each element."}, []string{"count"}},
-		{"TagParcel", []string{"updates the Parcel and the items of the elements of its tags (ParcelTags)", "step 3 is sent for each element of tags read that the set written does not hold, step 4 for each new element."}, []string{"count", "when state changes"}},
-		{"SendParcel", []string{"step 3 is sent for every element of tags read when state changes."}, []string{"count"}},
+		{"SaveParcel", []string{"for ParcelTags, step 4 is sent for each element of tags read that the set written does not hold, step 5 for each new element, or for every element when state changes. Over no item, step 2 is sent instead of step 1, and step 5 for each element."}, []string{"count"}},
+		{"TagParcel", []string{"updates the Parcel and the items of the elements of its tags (ParcelTags)", "for ParcelTags, step 3 is sent for each element of tags read that the set written does not hold, step 4 for each new element."}, []string{"count", "when state changes"}},
+		{"SendParcel", []string{"for ParcelTags, step 3 is sent for every element of tags read when state changes."}, []string{"count"}},
 		{"DeleteParcel", []string{"deletes the Parcel with this key and the item of each element of its tags (ParcelTags)", "step 3 is sent for each element read."}, []string{"count"}},
 	} {
 		checkDoc(t, tc.method, doc(tc.method), tc.want, tc.not)

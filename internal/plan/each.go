@@ -97,14 +97,14 @@ func eachArg(p *model.Pattern, st *model.Step, q *Param, value, old func(*model.
 	return a
 }
 
-// Sends says when the steps of mv are sent, as the method's doc comment
-// and `dyngen plan` say it.
+// Sends says when the steps of mv are sent, the entry's name first, as
+// the method's doc comment and `dyngen plan` say it.
 func (mv *EachMove) Sends() string {
 	set := mv.Each.Of.Name
 	if !mv.Moves {
-		return fmt.Sprintf("step %d is sent for every element of %s read when %s changes", mv.Put+1, set, orNames(mv.Attrs))
+		return fmt.Sprintf("%s, step %d is sent for every element of %s read when %s changes", mv.Each.Name, mv.Put+1, set, orNames(mv.Attrs))
 	}
-	s := fmt.Sprintf("step %d is sent for each element of %s read that the set written does not hold, step %d for each new element", mv.Delete+1, set, mv.Put+1)
+	s := fmt.Sprintf("%s, step %d is sent for each element of %s read that the set written does not hold, step %d for each new element", mv.Each.Name, mv.Delete+1, set, mv.Put+1)
 	if len(mv.Attrs) > 0 {
 		s += fmt.Sprintf(", or for every element when %s changes", orNames(mv.Attrs))
 	}
