@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"testing"
 
@@ -283,4 +284,36 @@ func copyWrites(t *testing.T, s *Store) {
 	cu.Email = "iam2@x.org"
 	must(t, s.PutCustomer(ctx, cu))
 	must(t, s.DeleteCustomer(ctx, "iam"))
+}
+
+// TestCopiesPathUpdate: an update of a map's entry by a key the caller
+// gives is applied to the copy too (the same SET or REMOVE on the
+// copy's key, in one transaction), so the copy read by email holds what
+// the item holds.
+func TestCopiesPathUpdate(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, nil)
+	must(t, s.CreateCustomer(ctx, &Customer{CustomerID: "p1", Email: "pat@example.com", Name: "Pat", Tier: CustomerTierBasic}))
+	both := func(want map[string]string) {
+		t.Helper()
+		item, err := s.GetCustomer(ctx, "p1")
+		must(t, err)
+		cp, err := s.CustomerByEmail(ctx, "pat@example.com")
+		must(t, err)
+		if !maps.Equal(item.Prefs, want) || !maps.Equal(cp.Prefs, want) {
+			t.Errorf("prefs: item %v, copy %v, want %v", item.Prefs, cp.Prefs, want)
+		}
+	}
+	must(t, s.SetCustomerPref(ctx, SetCustomerPrefParams{CustomerID: "p1", Key: "theme.dark#1", PrefsValue: "on"}))
+	must(t, s.SetCustomerPref(ctx, SetCustomerPrefParams{CustomerID: "p1", Key: "lang", PrefsValue: "fr"}))
+	both(map[string]string{"theme.dark#1": "on", "lang": "fr"})
+	must(t, s.DropCustomerPref(ctx, DropCustomerPrefParams{CustomerID: "p1", Key: "lang"}))
+	both(map[string]string{"theme.dark#1": "on"})
+	var ie *ItemError
+	if err := s.SetCustomerPref(ctx, SetCustomerPrefParams{CustomerID: "p1", Key: "", PrefsValue: "x"}); !errors.As(err, &ie) {
+		t.Errorf("an empty key: %v, want an ItemError", err)
+	}
+	if err := s.SetCustomerPref(ctx, SetCustomerPrefParams{CustomerID: "nope", Key: "k", PrefsValue: "x"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no customer: %v, want ErrNotFound", err)
+	}
 }

@@ -40,6 +40,7 @@ type Customer struct {
 	Name       string
 	Tier       CustomerTier
 	Tags       []string // optional: absent when empty
+	Prefs      map[string]string
 }
 
 // customerPK builds PK="CUSTOMER#{customerId}" of Customer items.
@@ -75,6 +76,8 @@ func (c *Customer) validate() error {
 		return &ItemError{Entity: "Customer", Attr: "tier", Reason: "not one of \"basic\", \"gold\""}
 	case !dyngen.ValidStrings(c.Tags):
 		return &ItemError{Entity: "Customer", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
+	case !dyngen.ValidMap(c.Prefs):
+		return &ItemError{Entity: "Customer", Attr: "prefs", Reason: "holds a key or value that is not valid UTF-8"}
 	}
 	return nil
 }
@@ -117,7 +120,7 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: c.Email}, {Value: c.Name}, {Value: string(c.Tier)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 10)
+	item := make(map[string]types.AttributeValue, 11)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["GSI1PK"] = &vals.s[2]
@@ -130,6 +133,7 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 	if len(c.Tags) > 0 {
 		item["tags"] = dyngen.StringSetValue(c.Tags)
 	}
+	item["prefs"] = dyngen.MapValue(c.Prefs)
 	return item, nil
 }
 
@@ -147,5 +151,6 @@ func (c *Customer) UnmarshalItem(item map[string]types.AttributeValue) error {
 	c.Name = dec.String("name", item["name"], dyngen.Required)
 	c.Tier = CustomerTier(dec.String("tier", item["tier"], dyngen.Required))
 	c.Tags = dec.StringSet("tags", item["tags"], dyngen.Optional)
+	c.Prefs = dec.StringMap("prefs", item["prefs"], dyngen.Required)
 	return dec.Err
 }

@@ -44,6 +44,7 @@ type CustomerByEmail struct {
 	Name       string
 	Tier       CustomerByEmailTier
 	Tags       []string // optional: absent when empty
+	Prefs      map[string]string
 }
 
 // customerByEmailPK builds PK="CUSTEMAIL#{email}" of CustomerByEmail items.
@@ -73,6 +74,8 @@ func (c *CustomerByEmail) validate() error {
 		return &ItemError{Entity: "CustomerByEmail", Attr: "tier", Reason: "not one of \"basic\", \"gold\""}
 	case !dyngen.ValidStrings(c.Tags):
 		return &ItemError{Entity: "CustomerByEmail", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
+	case !dyngen.ValidMap(c.Prefs):
+		return &ItemError{Entity: "CustomerByEmail", Attr: "prefs", Reason: "holds a key or value that is not valid UTF-8"}
 	}
 	return nil
 }
@@ -108,7 +111,7 @@ func (c *CustomerByEmail) MarshalItem() (map[string]types.AttributeValue, error)
 			{Value: string(c.Tier)},
 		},
 	}
-	item := make(map[string]types.AttributeValue, 8)
+	item := make(map[string]types.AttributeValue, 9)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
@@ -119,6 +122,7 @@ func (c *CustomerByEmail) MarshalItem() (map[string]types.AttributeValue, error)
 	if len(c.Tags) > 0 {
 		item["tags"] = dyngen.StringSetValue(c.Tags)
 	}
+	item["prefs"] = dyngen.MapValue(c.Prefs)
 	return item, nil
 }
 
@@ -136,5 +140,6 @@ func (c *CustomerByEmail) UnmarshalItem(item map[string]types.AttributeValue) er
 	c.Name = dec.String("name", item["name"], dyngen.Required)
 	c.Tier = CustomerByEmailTier(dec.String("tier", item["tier"], dyngen.Required))
 	c.Tags = dec.StringSet("tags", item["tags"], dyngen.Optional)
+	c.Prefs = dec.StringMap("prefs", item["prefs"], dyngen.Required)
 	return dec.Err
 }

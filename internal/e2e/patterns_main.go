@@ -12406,6 +12406,7 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 		CustomerID: customer.CustomerID,
 		Email:      customer.Email,
 		Name:       customer.Name,
+		Prefs:      customer.Prefs,
 		Tags:       customer.Tags,
 		Tier:       CustomerByEmailTier(customer.Tier),
 	})); err != nil {
@@ -12592,6 +12593,7 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 			CustomerID: customer.CustomerID,
 			Email:      customer.Email,
 			Name:       customer.Name,
+			Prefs:      customer.Prefs,
 			Tags:       customer.Tags,
 			Tier:       CustomerByEmailTier(customer.Tier),
 		})); err != nil {
@@ -12619,6 +12621,7 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 				CustomerID: customer.CustomerID,
 				Email:      customer.Email,
 				Name:       customer.Name,
+				Prefs:      customer.Prefs,
 				Tags:       customer.Tags,
 				Tier:       CustomerByEmailTier(customer.Tier),
 			})); err != nil {
@@ -12631,6 +12634,7 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 				CustomerID: customer.CustomerID,
 				Email:      customer.Email,
 				Name:       customer.Name,
+				Prefs:      customer.Prefs,
 				Tags:       customer.Tags,
 				Tier:       CustomerByEmailTier(customer.Tier),
 			})); err != nil {
@@ -13038,6 +13042,351 @@ func (s *Store) RenameCustomer(ctx context.Context, params RenameCustomerParams)
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return renameCustomerTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// SetCustomerPrefParams holds the inputs of SetCustomerPref.
+type SetCustomerPrefParams struct {
+	CustomerID string
+	Key        string // the key of the entry of prefs
+	PrefsValue string // the value set
+}
+
+const setCustomerPrefStep1Update = "SET #prefs.#prefs_key = :prefs_key"
+
+const setCustomerPrefStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// setCustomerPrefStep1Input builds step 1 of SetCustomerPref, update
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) setCustomerPrefStep1Input(customerID string, key string, prefsValue string, email string) (*dynamodb.UpdateItemInput, error) {
+	if key == "" || !utf8.ValidString(key) {
+		return nil, &ItemError{Entity: "Customer", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	if !utf8.ValidString(prefsValue) {
+		return nil, &ItemError{Entity: "Customer", Attr: "prefs.{key}", Reason: "not valid UTF-8"}
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(setCustomerPrefStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email", "#prefs": "prefs", "#prefs_key": key},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email_when": &types.AttributeValueMemberS{Value: email},
+			":prefs_key":  &types.AttributeValueMemberS{Value: prefsValue},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(setCustomerPrefStep1Update),
+	}, nil
+}
+
+const setCustomerPrefStep2Update = "SET #prefs.#prefs_key = :prefs_key"
+
+const setCustomerPrefStep2Condition = "attribute_exists(PK)"
+
+// setCustomerPrefStep2Input builds step 2 of SetCustomerPref, update copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) setCustomerPrefStep2Input(email string, key string, prefsValue string) (*dynamodb.UpdateItemInput, error) {
+	if key == "" || !utf8.ValidString(key) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	if !utf8.ValidString(prefsValue) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "prefs.{key}", Reason: "not valid UTF-8"}
+	}
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(setCustomerPrefStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#prefs": "prefs", "#prefs_key": key},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":prefs_key": &types.AttributeValueMemberS{Value: prefsValue}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(setCustomerPrefStep2Update),
+	}, nil
+}
+
+// setCustomerPrefTx describes the steps of SetCustomerPref for the runtime.
+var setCustomerPrefTx = dyngen.Transaction{
+	Method: "SetCustomerPref",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Customer",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update copy Customer.ByEmail",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// SetCustomerPref updates the Customer and applies the same update to each
+// of its copies: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values of the copies'
+// keys read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item, or no copy (from the step "update copy
+// Customer.<copy>"). The method returns only an error: a transaction
+// returns no item. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  UpdateExpression: SET #prefs.#prefs_key = :prefs_key
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email", #prefs="prefs",
+//	  	#prefs_key={key} (the key given)
+//	step 2, Update on table Main: update copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  UpdateExpression: SET #prefs.#prefs_key = :prefs_key
+//	  ConditionExpression: attribute_exists(PK)
+//	  ExpressionAttributeNames: #prefs="prefs", #prefs_key={key} (the key
+//	  	given)
+func (s *Store) SetCustomerPref(ctx context.Context, params SetCustomerPrefParams) error {
+	customerID := params.CustomerID
+	key := params.Key
+	prefsValue := params.PrefsValue
+	if key == "" || !utf8.ValidString(key) {
+		return dyngen.Fail("SetCustomerPref", &ItemError{Entity: "Customer", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"})
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("SetCustomerPref", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("SetCustomerPref", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("SetCustomerPref", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("SetCustomerPref", ErrNotFound)
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("SetCustomerPref", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.setCustomerPrefStep1Input(customerID, key, prefsValue, old.Email)); err != nil {
+		return setCustomerPrefTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactUpdate(s.setCustomerPrefStep2Input(old.Email, key, prefsValue)); err != nil {
+		return setCustomerPrefTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return setCustomerPrefTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// DropCustomerPrefParams holds the inputs of DropCustomerPref.
+type DropCustomerPrefParams struct {
+	CustomerID string
+	Key        string // the key of the entry of prefs
+}
+
+const dropCustomerPrefStep1Update = "REMOVE #prefs.#prefs_key"
+
+const dropCustomerPrefStep1Condition = "attribute_exists(PK) AND #email = :email_when"
+
+// dropCustomerPrefStep1Input builds step 1 of DropCustomerPref, update
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) dropCustomerPrefStep1Input(customerID string, key string, email string) (*dynamodb.UpdateItemInput, error) {
+	if key == "" || !utf8.ValidString(key) {
+		return nil, &ItemError{Entity: "Customer", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:       aws.String(dropCustomerPrefStep1Condition),
+		ExpressionAttributeNames:  map[string]string{"#email": "email", "#prefs": "prefs", "#prefs_key": key},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dropCustomerPrefStep1Update),
+	}, nil
+}
+
+const dropCustomerPrefStep2Update = "REMOVE #prefs.#prefs_key"
+
+const dropCustomerPrefStep2Condition = "attribute_exists(PK)"
+
+// dropCustomerPrefStep2Input builds step 2 of DropCustomerPref, update copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) dropCustomerPrefStep2Input(email string, key string) (*dynamodb.UpdateItemInput, error) {
+	if key == "" || !utf8.ValidString(key) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"}
+	}
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(dropCustomerPrefStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#prefs": "prefs", "#prefs_key": key},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dropCustomerPrefStep2Update),
+	}, nil
+}
+
+// dropCustomerPrefTx describes the steps of DropCustomerPref for the
+// runtime.
+var dropCustomerPrefTx = dyngen.Transaction{
+	Method: "DropCustomerPref",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Customer",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update copy Customer.ByEmail",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// DropCustomerPref updates the Customer and applies the same update to each
+// of its copies: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values of the copies'
+// keys read: ErrConditionFailed when another call changed them in between,
+// ErrNotFound when there is no item, or no copy (from the step "update copy
+// Customer.<copy>"). The method returns only an error: a transaction
+// returns no item. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  UpdateExpression: REMOVE #prefs.#prefs_key
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  ExpressionAttributeNames: #email="email", #prefs="prefs",
+//	  	#prefs_key={key} (the key given)
+//	step 2, Update on table Main: update copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  UpdateExpression: REMOVE #prefs.#prefs_key
+//	  ConditionExpression: attribute_exists(PK)
+//	  ExpressionAttributeNames: #prefs="prefs", #prefs_key={key} (the key
+//	  	given)
+func (s *Store) DropCustomerPref(ctx context.Context, params DropCustomerPrefParams) error {
+	customerID := params.CustomerID
+	key := params.Key
+	if key == "" || !utf8.ValidString(key) {
+		return dyngen.Fail("DropCustomerPref", &ItemError{Entity: "Customer", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"})
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("DropCustomerPref", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("DropCustomerPref", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("DropCustomerPref", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("DropCustomerPref", ErrNotFound)
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("DropCustomerPref", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.dropCustomerPrefStep1Input(customerID, key, old.Email)); err != nil {
+		return dropCustomerPrefTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactUpdate(s.dropCustomerPrefStep2Input(old.Email, key)); err != nil {
+		return dropCustomerPrefTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return dropCustomerPrefTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }

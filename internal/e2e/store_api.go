@@ -637,6 +637,12 @@ type StoreAPI interface {
 	// RenameCustomer updates the Customer and applies the same update to each
 	// of its copies: GetItem, then TransactWriteItems (two requests).
 	RenameCustomer(ctx context.Context, params RenameCustomerParams) error
+	// SetCustomerPref updates the Customer and applies the same update to each
+	// of its copies: GetItem, then TransactWriteItems (two requests).
+	SetCustomerPref(ctx context.Context, params SetCustomerPrefParams) error
+	// DropCustomerPref updates the Customer and applies the same update to each
+	// of its copies: GetItem, then TransactWriteItems (two requests).
+	DropCustomerPref(ctx context.Context, params DropCustomerPrefParams) error
 	// CreateBook writes book only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateBook(ctx context.Context, book *Book) error

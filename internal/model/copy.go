@@ -85,33 +85,32 @@ func setsCopyKey(p *Pattern) (*Attribute, *Copy) {
 	return nil, nil
 }
 
-// pathWritten returns an attribute of a path (address.zip,
-// approvals.{reviewer}) update p sets, adds to or removes, or nil.
-func pathWritten(p *Pattern) *Attribute {
-	for _, a := range append(append(append(p.SetAttrs(), p.AddAttrs()...), p.Remove...), p.RemoveFrom...) {
-		if a.IsPath() {
-			return a
-		}
-	}
-	return nil
-}
-
 // copyUpdateStep is the step of update p that applies it to copy c: the
 // same sets, adds and removes, on the copy's attributes, without the
 // pattern's when (the owner's step holds it).
 func copyUpdateStep(p *Pattern, c *Copy) *Step {
 	ce := c.Entity
+	// attr is the copy's attribute a is of the owner, or the copy's path
+	// (address.zip, approvals.{reviewer}): the copy holds every
+	// attribute, object and map of the owner.
+	attr := func(a *Attribute) *Attribute {
+		if a.IsPath() {
+			pa, _ := ce.PathAttr(a.Name)
+			return pa
+		}
+		return ce.Attr(a.Name)
+	}
 	as := func(attrs []*Attribute) []*Attribute {
 		var out []*Attribute
 		for _, a := range attrs {
-			out = append(out, ce.Attr(a.Name))
+			out = append(out, attr(a))
 		}
 		return out
 	}
 	consts := func(cs []*SetConst) []*SetConst {
 		var out []*SetConst
 		for _, sc := range cs {
-			out = append(out, &SetConst{Attr: ce.Attr(sc.Attr.Name), Const: sc.Const})
+			out = append(out, &SetConst{Attr: attr(sc.Attr), Const: sc.Const})
 		}
 		return out
 	}
@@ -228,10 +227,6 @@ func (r *resolver) copyWrites(p *Pattern) {
 		}
 		if p.Many != "" {
 			why = manyCopies
-			break
-		}
-		if a := pathWritten(p); a != nil {
-			why = fmt.Sprintf("it writes the path %s, which dyngen does not yet apply to the copies; set the whole attribute, or use put", a.Name)
 			break
 		}
 		if a, c := setsCopyKey(p); a != nil {
