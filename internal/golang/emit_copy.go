@@ -76,12 +76,7 @@ func (m *method) copySummary() string {
 	default:
 		summary = fmt.Sprintf("%s deletes the %s with this key and its copies: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed the values of the copies' keys in between.", m.p.GoName, ent.GoName)
 	}
-	if len(m.p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += m.managedDoc()
-	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
-	return summary
+	return summary + m.txTail("")
 }
 
 // enumAs is value v of enum attribute a of the owner, as the enum type

@@ -93,12 +93,7 @@ func (m *method) countSummary() string {
 	default:
 		s = fmt.Sprintf("%s deletes the %s with this key and takes 1 from the number of each of its groups: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error and counts nothing; ErrConditionFailed when another call changed its groups in between.", m.p.GoName, ent.GoName)
 	}
-	if len(m.p.When) > 0 {
-		s += " ErrConditionFailed when the when condition does not hold."
-	}
-	s += m.managedDoc()
-	s += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items (a counter, say) at once, and changed nothing: retrying may succeed."
-	return s
+	return s + m.txTail(" (a counter, say)")
 }
 
 // countDoc ends the doc comment of a write over an item read that keeps

@@ -63,12 +63,7 @@ func (m *method) eachSummary() string {
 		}
 		summary += " ErrConditionFailed when another call changed the set in between."
 	}
-	if len(m.p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += m.managedDoc()
-	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
-	return summary
+	return summary + m.txTail("")
 }
 
 // eachSets names the set whose elements have items, as a summary says

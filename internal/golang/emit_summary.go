@@ -161,6 +161,14 @@ func (m *method) whenDoc() string {
 	return ""
 }
 
+// txTail ends the summary of a write sent as a read and a transaction
+// (claims, counters, copies, element items): its when, its version,
+// times and constants, and how a step fails. held says which of its
+// items another transaction may hold, after "one of its items".
+func (m *method) txTail(held string) string {
+	return m.whenDoc() + m.managedDoc() + " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items" + held + " at once, and changed nothing: retrying may succeed."
+}
+
 // queryWhat says what a query's page holds.
 func (m *method) queryWhat() string {
 	if !m.p.IsCollection() {

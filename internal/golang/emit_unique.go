@@ -326,12 +326,7 @@ func (m *method) uniqueSummary() string {
 	default:
 		summary = fmt.Sprintf("%s deletes the %s with this key and releases the claims of its unique values: GetItem, then TransactWriteItems (two requests). Deleting an item that does not exist is no error; ErrConditionFailed when another call changed its unique values in between.", m.p.GoName, ent.GoName)
 	}
-	if len(m.p.When) > 0 {
-		summary += " ErrConditionFailed when the when condition does not hold."
-	}
-	summary += m.managedDoc()
-	summary += " A failed step gives a *TransactionError naming it; ErrTransactionConflict when another transaction held one of its items at once, and changed nothing: retrying may succeed."
-	return summary
+	return summary + m.txTail("")
 }
 
 // uniqueDoc emits the doc comment of a write of an entity with unique
