@@ -301,17 +301,22 @@ func (m *Model) GeneratedNames() []GenName {
 	for _, t := range m.Tables {
 		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
 	}
-	for _, o := range m.Objects {
-		out = append(out, GenName{o.GoName, "object " + o.Name, o.Pos, ""})
-		for _, a := range o.Fields {
+	// enums adds the enum type and constants of each enum of attrs, of
+	// entity e (nil for an object's fields), named owner in messages.
+	enums := func(e *Entity, attrs []*Attribute, owner, name string) {
+		for _, a := range attrs {
 			if a.Type != Enum {
 				continue
 			}
-			out = append(out, GenName{EnumType(nil, a), fmt.Sprintf("enum %s of object %s", a.Name, o.Name), a.Pos, ""})
+			out = append(out, GenName{EnumType(e, a), fmt.Sprintf("enum %s of %s", a.Name, owner), a.Pos, ""})
 			for _, v := range a.Values {
-				out = append(out, GenName{EnumConst(nil, a, v), fmt.Sprintf("enum value %q of %s.%s", v, o.Name, a.Name), a.Pos, ""})
+				out = append(out, GenName{EnumConst(e, a, v), fmt.Sprintf("enum value %q of %s.%s", v, name, a.Name), a.Pos, ""})
 			}
 		}
+	}
+	for _, o := range m.Objects {
+		out = append(out, GenName{o.GoName, "object " + o.Name, o.Pos, ""})
+		enums(nil, o.Fields, "object "+o.Name, o.Name)
 	}
 	keyTypes := m.KeyTypes()
 	for _, e := range m.Entities {
@@ -319,15 +324,7 @@ func (m *Model) GeneratedNames() []GenName {
 		if keyTypes[e] {
 			out = append(out, GenName{e.KeyType(), "entity " + e.Name, e.Pos, ""})
 		}
-		for _, a := range e.Attributes {
-			if a.Type != Enum {
-				continue
-			}
-			out = append(out, GenName{EnumType(e, a), fmt.Sprintf("enum %s of %s", a.Name, e.Name), a.Pos, ""})
-			for _, v := range a.Values {
-				out = append(out, GenName{EnumConst(e, a, v), fmt.Sprintf("enum value %q of %s.%s", v, e.Name, a.Name), a.Pos, ""})
-			}
-		}
+		enums(e, e.Attributes, e.Name, e.Name)
 	}
 	for _, p := range m.Patterns {
 		if p.ReturnsPages() || p.Op == OpTransactGet {
