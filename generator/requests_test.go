@@ -993,16 +993,20 @@ func pointerExpr(e *model.Entity, a *model.Attribute) string {
 
 // entityValue is a composite literal of an item of e with every
 // attribute given a valid value.
-func entityValue(e *model.Entity) string {
+func entityValue(e *model.Entity) string { return valueExpr(e, e.GoName, e.Attributes) }
+
+// valueExpr is a composite literal of type typ whose fields are attrs (of
+// entity e, nil for an object's), each given a valid value.
+func valueExpr(e *model.Entity, typ string, attrs []*model.Attribute) string {
 	var fields []string
-	for _, a := range e.Attributes {
+	for _, a := range attrs {
 		v := attrValueExpr(e, a)
 		if a.StoredForm().Pointer {
 			v = pointerExpr(e, a)
 		}
 		fields = append(fields, a.GoName+": "+v)
 	}
-	return e.GoName + "{" + strings.Join(fields, ", ") + "}"
+	return typ + "{" + strings.Join(fields, ", ") + "}"
 }
 
 // attrValueExpr is a Go expression of a valid, non-zero value of a: in
@@ -1060,17 +1064,7 @@ const mapKeyGiven = "key.{1}"
 
 // objectValueExpr is a composite literal of object type o with every
 // field given a valid value.
-func objectValueExpr(o *model.ObjectType) string {
-	var fields []string
-	for _, a := range o.Fields {
-		v := attrValueExpr(nil, a)
-		if a.StoredForm().Pointer {
-			v = pointerExpr(nil, a)
-		}
-		fields = append(fields, a.GoName+": "+v)
-	}
-	return o.GoName + "{" + strings.Join(fields, ", ") + "}"
-}
+func objectValueExpr(o *model.ObjectType) string { return valueExpr(nil, o.GoName, o.Fields) }
 
 // zeroValueExpr is the Go zero value of a's type.
 func zeroValueExpr(e *model.Entity, a *model.Attribute) string {
