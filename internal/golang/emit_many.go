@@ -59,22 +59,7 @@ func (m *method) itemMethod() *method {
 // runtime.
 func (m *method) manyVar() {
 	mn := m.pp.Many
-	ix := m.p.Table.Primary()
-	key := []jen.Code{jen.Lit(ix.PK.Name)}
-	if ix.SK != nil {
-		key = append(key, jen.Lit(ix.SK.Name))
-	}
-	step := jen.Dict{jen.Id("Action"): jen.Lit(m.manyAction()), jen.Id("Key"): jen.Index().String().Values(key...)}
-	if mn.IfAbsent != "" {
-		step[jen.Id("IfAbsent")] = jen.Id(mn.IfAbsent)
-	}
-	if mn.IfPresent != "" {
-		step[jen.Id("IfPresent")] = jen.Id(mn.IfPresent)
-	}
-	if x := mn.Item.Request.Expiry; x != nil && !x.InCode {
-		step[jen.Id("TTL")] = jen.Lit(x.Attr)
-		step[jen.Id("Now")] = jen.Lit(mn.Item.Request.Placeholder(plan.Now))
-	}
+	step := stepDict(m.manyAction(), m.p.Table, mn.IfAbsent, mn.IfPresent, mn.Item.Request)
 	d := jen.Dict{
 		jen.Id("Method"): jen.Lit(m.p.GoName),
 		jen.Id("Action"): jen.Lit(m.manyAction()),

@@ -201,25 +201,7 @@ func (m *method) txVar() {
 		jen.Id("Method"): jen.Lit(m.p.GoName),
 		jen.Id("Steps"): jen.Index().Add(rt("TransactStep")).ValuesFunc(func(g *jen.Group) {
 			for _, s := range tx.Steps {
-				ix := s.Step.Table.Primary()
-				key := []jen.Code{jen.Lit(ix.PK.Name)}
-				if ix.SK != nil {
-					key = append(key, jen.Lit(ix.SK.Name))
-				}
-				d := jen.Dict{
-					jen.Id("Action"): jen.Lit(s.Step.Action()),
-					jen.Id("Key"):    jen.Index().String().Values(key...),
-				}
-				if s.IfAbsent != "" {
-					d[jen.Id("IfAbsent")] = jen.Id(s.IfAbsent)
-				}
-				if s.IfPresent != "" {
-					d[jen.Id("IfPresent")] = jen.Id(s.IfPresent)
-				}
-				if x := s.Plan.Request.Expiry; x != nil && !x.InCode {
-					d[jen.Id("TTL")] = jen.Lit(x.Attr)
-					d[jen.Id("Now")] = jen.Lit(s.Plan.Request.Placeholder(plan.Now))
-				}
+				d := stepDict(s.Step.Action(), s.Step.Table, s.IfAbsent, s.IfPresent, s.Plan.Request)
 				for _, v := range s.Plan.Request.Values {
 					if v.Source == plan.VersionExpected {
 						d[jen.Id("Version")] = jen.Lit(v.Attr.Stored)
@@ -239,6 +221,29 @@ func (m *method) txVar() {
 	}
 	m.f.Var().Id(m.p.ConstName("Tx")).Op("=").Add(rt("Transaction")).Values(fields)
 	m.f.Line()
+}
+
+// stepDict is the dyngen.TransactStep of a step that does action on the
+// primary key of table t, failing with ifAbsent or ifPresent (when not
+// "") as its condition does, and with its request's expiry.
+func stepDict(action string, t *model.Table, ifAbsent, ifPresent string, req *plan.Request) jen.Dict {
+	ix := t.Primary()
+	key := []jen.Code{jen.Lit(ix.PK.Name)}
+	if ix.SK != nil {
+		key = append(key, jen.Lit(ix.SK.Name))
+	}
+	d := jen.Dict{jen.Id("Action"): jen.Lit(action), jen.Id("Key"): jen.Index().String().Values(key...)}
+	if ifAbsent != "" {
+		d[jen.Id("IfAbsent")] = jen.Id(ifAbsent)
+	}
+	if ifPresent != "" {
+		d[jen.Id("IfPresent")] = jen.Id(ifPresent)
+	}
+	if x := req.Expiry; x != nil && !x.InCode {
+		d[jen.Id("TTL")] = jen.Lit(x.Attr)
+		d[jen.Id("Now")] = jen.Lit(req.Placeholder(plan.Now))
+	}
+	return d
 }
 
 // stepErrors are the errors a transaction's steps may fail with, in a
