@@ -110,7 +110,7 @@ func (m *method) countDoc() {
 		claims = ", the release and claim steps of a unique value only when the value changes,"
 	}
 	if len(u.Absent.Steps) > 0 {
-		commentf(m.f, "Over an item read, %s sent%s and a counter's step (%s) only when the item's group changes; over no item, %s.", stepList(u.Present.Steps), claims, strings.Join(steps, ", "), strings.TrimSuffix(strings.TrimSuffix(stepList(u.Absent.Steps), " are"), " is"))
+		commentf(m.f, "Over an item read, %s sent%s and a counter's step (%s) only when the item's group changes; over no item, %s.", stepList(u.Present.Steps), claims, strings.Join(steps, ", "), stepNumbers(u.Absent.Steps))
 		return
 	}
 	commentf(m.f, "A counter's step (%s) is sent only when the item's group changes%s.", strings.Join(steps, ", "), strings.TrimSuffix(claims, ","))

@@ -111,7 +111,7 @@ func (m *method) eachDoc() {
 		}
 		text := fmt.Sprintf("The items per element of %s: for %s.", set, strings.Join(parts, "; for "))
 		if len(u.Absent.Steps) > 0 {
-			text += fmt.Sprintf(" Over no item, %s sent instead of step 1, and %s for each element.", stepList(u.Absent.Steps[:1]), strings.TrimSuffix(strings.TrimSuffix(stepList(puts), " is"), " are"))
+			text += fmt.Sprintf(" Over no item, %s sent instead of step 1, and %s for each element.", stepList(u.Absent.Steps[:1]), stepNumbers(puts))
 		}
 		comment(m.f, text)
 	}

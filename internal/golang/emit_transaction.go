@@ -79,13 +79,7 @@ func stepNames(steps []*plan.Step, users func(*plan.Step) bool) string {
 			names = append(names, fmt.Sprintf("%d (%s)", s.Step.Index+1, s.Step.Action()))
 		}
 	}
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return "step " + names[0]
-	}
-	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return joinSteps(names)
 }
 
 // txStruct emits the struct of a transaction's inputs: the items its

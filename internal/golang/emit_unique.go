@@ -459,17 +459,34 @@ func (m *method) lookupGet() {
 	m.f.Line()
 }
 
-// stepList names steps by their indexes: "step 1 is", "steps 1 and 2
-// are".
+// stepList names steps by their indexes, with their verb: "step 1 is",
+// "steps 1 and 2 are".
 func stepList(steps []int) string {
+	if len(steps) == 1 {
+		return stepNumbers(steps) + " is"
+	}
+	return stepNumbers(steps) + " are"
+}
+
+// stepNumbers names steps by their indexes: "step 1", "steps 1, 2 and 3".
+func stepNumbers(steps []int) string {
 	var names []string
 	for _, i := range steps {
 		names = append(names, strconv.Itoa(i+1))
 	}
-	if len(names) == 1 {
-		return "step " + names[0] + " is"
+	return joinSteps(names)
+}
+
+// joinSteps names the steps of names (their numbers, and what more a
+// name says): "step 1", "steps 1, 2 and 3"; "" for none.
+func joinSteps(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "step " + names[0]
 	}
-	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are"
+	return "steps " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // getDecoded sends the GetItem of key into the local out, with the
