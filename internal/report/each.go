@@ -8,6 +8,12 @@ import (
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
+// emptyNote says which step a write sends over an item whose set was
+// read empty (a claim or an item per element for each of its elements).
+func emptyNote(e *plan.Swap) string {
+	return fmt.Sprintf("over an item whose %s was read empty (absent: DynamoDB stores no empty set, and compares none), step %d is sent instead of step %d, conditioned on the set still absent", e.Attr.Name, e.Empty+1, e.Own+1)
+}
+
 // eachNotes say in words how a write of an entity with items per element
 // keeps them: which steps are sent once per element (as the method's doc
 // says it: plan.EachMove.Sends), and, after the read r (nil for a
@@ -43,7 +49,7 @@ func eachNotes(pp *plan.Pattern, r *plan.Pattern) []string {
 	}
 	out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while the item still holds the values read", r.Key.Describe(), strings.Join(names, ", ")))
 	if e := u.Present.Empty; e != nil {
-		out = append(out, fmt.Sprintf("over an item whose %s was read empty (absent: DynamoDB stores no empty set, and compares none), step %d is sent instead of step %d, conditioned on the set still absent", e.Attr.Name, e.Empty+1, e.Own+1))
+		out = append(out, emptyNote(e))
 	}
 	if pp.Pattern.Op == model.OpPut && len(u.Absent.Steps) > 0 {
 		out = append(out, fmt.Sprintf("when the read finds no item, the put is sent as step %d, a create, with the item of every element, instead of step 1", u.Absent.Steps[0]+1))

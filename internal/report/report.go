@@ -602,7 +602,7 @@ func uniqueNotes(pp *plan.Pattern) []string {
 		}
 		out = append(out, fmt.Sprintf("2 requests: GetItem of the item first (consistent, key %s) to read %s, then the TransactWriteItems; the write holds only while %s still holds the value read, and the claims of a value that does not change are not sent", r.Key.Describe(), strings.Join(names, ", "), strings.Join(names, ", ")))
 		if e := u.Present.Empty; e != nil {
-			out = append(out, fmt.Sprintf("over an item whose %s was read empty (absent: DynamoDB stores no empty set, and compares none), step %d is sent instead of step %d, conditioned on the set still absent", e.Attr.Name, e.Empty+1, e.Own+1))
+			out = append(out, emptyNote(e))
 		}
 		switch {
 		case pp.Pattern.Op != model.OpPut:
