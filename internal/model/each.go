@@ -325,18 +325,8 @@ func (r *resolver) eachWrites(p *Pattern) {
 		}
 		return st
 	}
-	// empty is own, over an item whose set was read empty (absent, as
-	// DynamoDB stores no empty set): conditioned on the set still absent.
-	empty := func() *Step {
-		st := own()
-		st.Role = EmptyStep
-		for _, c := range st.When {
-			if c.Read && c.Attr == of {
-				c.Op, c.Read = OpNotExists, false
-			}
-		}
-		return st
-	}
+	// empty is own, over an item whose set was read empty.
+	empty := func() *Step { return emptied(own(), of) }
 	items := func(role StepRole) {
 		for _, ea := range e.Each {
 			steps = append(steps, eachStep(p, ea, role))

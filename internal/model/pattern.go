@@ -169,6 +169,8 @@ type Step struct {
 	// writes or deletes (Role), once per element, in a write of the
 	// entity with them (each.go).
 	Each *Each
+	// EmptySet is, on an EmptyStep, the set read empty.
+	EmptySet *Attribute
 	// Of is, for the claim a transaction pattern adds, the create step
 	// whose item holds the value.
 	Of *Step

@@ -422,13 +422,7 @@ func (r *resolver) uniqueWrites() {
 		if each := eachOf(eq); each != nil {
 			// Over an item whose set was read empty (absent), the write
 			// conditions on the set still absent.
-			empty := r.ownStep(p, eq)
-			empty.Role = EmptyStep
-			for _, c := range empty.When {
-				if c.Read && c.Attr == each.Attrs[0] {
-					c.Op, c.Read = OpNotExists, false
-				}
-			}
+			empty := emptied(r.ownStep(p, eq), each.Attrs[0])
 			at := 1
 			if len(steps) > 1 && steps[1].Role == AbsentStep {
 				at = 2
@@ -442,6 +436,20 @@ func (r *resolver) uniqueWrites() {
 		p.Steps = numberSteps(p, steps)
 		p.Read = eq
 	}
+}
+
+// emptied makes st the write sent over an item whose set was read empty
+// (absent: DynamoDB stores no empty set, and compares none): its
+// condition that set holds the value read becomes that it is still
+// absent.
+func emptied(st *Step, set *Attribute) *Step {
+	st.Role, st.EmptySet = EmptyStep, set
+	for _, c := range st.When {
+		if c.Read && c.Attr == set {
+			c.Op, c.Read = OpNotExists, false
+		}
+	}
+	return st
 }
 
 // addToBounded refuses an update (or an update step of transaction p)

@@ -144,15 +144,7 @@ func uniqueSends(pp *Pattern) {
 	var swap *Swap
 	for i, s := range tx.Steps {
 		if s.Step.Role == model.EmptyStep {
-			swap = &Swap{Own: 0, Empty: i}
-			for _, un := range pp.Entity().Unique {
-				if un.Each {
-					swap.Attr = un.Attrs[0]
-				}
-			}
-			if each := pp.Entity().Each; len(each) > 0 {
-				swap.Attr = each[0].Of
-			}
+			swap = &Swap{Own: 0, Empty: i, Attr: s.Step.EmptySet}
 			continue
 		}
 		all = append(all, i)
