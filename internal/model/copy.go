@@ -244,9 +244,7 @@ func (r *resolver) copyWrites(p *Pattern) {
 		}
 	case OpPut:
 		steps = append(steps, copyOwnStep(r.ownStep(p, nil), e))
-		absent := r.ownStep(p, nil)
-		absent.Op, absent.Role = OpCreate, AbsentStep
-		steps = append(steps, absent)
+		steps = append(steps, r.absentStep(p))
 		for _, c := range e.Copies {
 			steps = append(steps, copyStep(p, c, ReleaseStep), copyStep(p, c, TakeStep), copyStep(p, c, ReplaceStep))
 		}

@@ -298,9 +298,7 @@ func (r *resolver) countWrites() {
 			own := r.ownStep(p, nil)
 			p.Steps = append(p.Steps, own)
 			if p.Op == OpPut && e.Version == nil {
-				absent := r.ownStep(p, nil)
-				absent.Op, absent.Role = OpCreate, AbsentStep
-				p.Steps = append(p.Steps, absent)
+				p.Steps = append(p.Steps, r.absentStep(p))
 			}
 		}
 		if p.Op != OpCreate {

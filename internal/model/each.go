@@ -343,9 +343,7 @@ func (r *resolver) eachWrites(p *Pattern) {
 		if e.Version == nil {
 			// A put of a versioned entity writes over the version read,
 			// and never creates the item (ErrNotFound).
-			absent := r.ownStep(p, nil)
-			absent.Op, absent.Role = OpCreate, AbsentStep
-			steps = append(steps, absent)
+			steps = append(steps, r.absentStep(p))
 		}
 		steps = append(steps, empty())
 		items(EachDeleteStep)

@@ -359,9 +359,7 @@ func (r *resolver) uniqueWrites() {
 			if e.Version == nil {
 				// A put of a versioned entity writes over the version
 				// read, and never creates the item (ErrNotFound).
-				absent := r.ownStep(p, nil)
-				absent.Op, absent.Role = OpCreate, AbsentStep
-				steps = append(steps, absent)
+				steps = append(steps, r.absentStep(p))
 			}
 			for _, u := range eq {
 				steps = append(steps, claimStep(p, u, ReleaseStep), claimStep(p, u, TakeStep))
@@ -436,6 +434,14 @@ func (r *resolver) uniqueWrites() {
 		p.Steps = numberSteps(p, steps)
 		p.Read = eq
 	}
+}
+
+// absentStep is put p's write over no item read: a create
+// (attribute_not_exists), sent instead of its own step.
+func (r *resolver) absentStep(p *Pattern) *Step {
+	st := r.ownStep(p, nil)
+	st.Op, st.Role = OpCreate, AbsentStep
+	return st
 }
 
 // emptied makes st the write sent over an item whose set was read empty
