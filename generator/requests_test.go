@@ -98,7 +98,7 @@ func TestRequestsAsPlanned(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		src, err := recorderTest(res.Plan)
+		src, err := recorderTest(name, res.Plan)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -144,7 +144,9 @@ func TestRequestsAsPlanned(t *testing.T) {
 	}
 	checked := 0
 	for name, p := range plans {
-		pkg := p.Model.Package
+		// Requests are recorded under the case's name: two cases may
+		// generate packages of one name.
+		pkg := name
 		for _, pp := range p.Patterns {
 			// A transaction sends its steps' requests, each checked as a
 			// call of its own would be.
@@ -276,7 +278,9 @@ func asPlanned(req *plan.Request, r sentRequest) []string {
 	}
 	cmp("KeyConditionExpression", req.KeyCondition, r.KeyCondition)
 	cmp("FilterExpression", req.Filter, r.Filter)
-	cmp("ConditionExpression", req.Condition, r.Condition)
+	// The harness's item read holds every attribute: each part of Held
+	// is sent as Present, with its value.
+	cmp("ConditionExpression", req.FullCondition(), r.Condition)
 	cmp("ProjectionExpression", req.Projection, r.Projection)
 	update := ""
 	if req.Update != nil {
@@ -308,6 +312,9 @@ func asPlanned(req *plan.Request, r sentRequest) []string {
 	for _, v := range req.Values {
 		values = append(values, v.Placeholder)
 	}
+	for _, h := range req.Held {
+		values = append(values, h.Value)
+	}
 	slices.Sort(values)
 	sent := slices.Clone(r.Values)
 	slices.Sort(sent)
@@ -330,7 +337,7 @@ func mapsEqual(a, b map[string]string) bool {
 // client that records each request, and a test that calls every
 // pattern's method twice, with every value given and with every optional
 // value zero, and prints each request as a REQUEST line of JSON.
-func recorderTest(p *plan.Plan) ([]byte, error) {
+func recorderTest(name string, p *plan.Plan) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "package %s\n\n", p.Model.Package)
 	b.WriteString(`import (
@@ -562,7 +569,7 @@ func record(t *testing.T, pattern, variant string, call func(s *Store) error) {
 	}
 	r := rec.got[before]
 	r.Package, r.Pattern, r.Variant = `)
-	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(strconv.Quote(name))
 	b.WriteString(`, pattern, variant
 	line, _ := json.Marshal(r)
 	fmt.Printf("REQUEST %s\n", line)
@@ -578,7 +585,7 @@ func recordSteps(t *testing.T, pattern, variant string, call func(s *Store) erro
 	}
 	for i, r := range rec.got[before:] {
 		r.Package, r.Pattern, r.Variant = `)
-	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(strconv.Quote(name))
 	b.WriteString(`, fmt.Sprintf("%s step %d", pattern, i+1), variant
 		line, _ := json.Marshal(r)
 		fmt.Printf("REQUEST %s\n", line)
@@ -613,7 +620,7 @@ func recordUnique(t *testing.T, pattern, variant string, reads bool, old marshal
 	}
 	for i, r := range rec.got[before+skip:] {
 		r.Package, r.Pattern, r.Variant = `)
-	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(strconv.Quote(name))
 	b.WriteString(`, fmt.Sprintf("%s step %d", pattern, sent[i]+1), variant
 		line, _ := json.Marshal(r)
 		fmt.Printf("REQUEST %s\n", line)
@@ -637,7 +644,7 @@ func recordLookup(t *testing.T, pattern, variant string, claim marshaler, call f
 	for i, name := range []string{pattern + " claim", pattern} {
 		r := rec.got[before+i]
 		r.Package, r.Pattern, r.Variant = `)
-	b.WriteString(strconv.Quote(p.Model.Package))
+	b.WriteString(strconv.Quote(name))
 	b.WriteString(`, name, variant
 		line, _ := json.Marshal(r)
 		fmt.Printf("REQUEST %s\n", line)
@@ -670,8 +677,14 @@ func DumpRequests(t *testing.T) {
 				// put over no item sends its create, the claims and the
 				// copies.
 				var over, absent []string
+				replace := map[int]bool{} // the steps sent when a copy's key stays
+				if pr := pp.Unique.Present; pr != nil {
+					for _, mv := range pr.Copies {
+						replace[mv.Replace] = true
+					}
+				}
 				for i, s := range pp.Tx.Steps {
-					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && s.Step.Role != model.ReplaceStep && s.Step.Role != model.EmptyStep {
+					if s.Step.Role != model.AbsentStep && s.Step.Role != model.AbsentCountStep && !replace[i] && s.Step.Role != model.EmptyStep {
 						over = append(over, strconv.Itoa(i))
 					}
 					if s.Step.Role == model.AbsentStep || s.Step.Role == model.TakeStep || s.Step.Role == model.AbsentCountStep || s.Step.Role == model.EachPutStep {
@@ -704,12 +717,12 @@ func DumpRequests(t *testing.T) {
 				if pp.Pattern.Op == model.OpPut && len(pp.Unique.Absent.Steps) > 0 {
 					fmt.Fprintf(&b, "\trecordUnique(t, %q, %q, true, nil, []int{%s}, %s", pp.Pattern.Name, variant, strings.Join(absent, ", "), call)
 				}
-				if pp.Pattern.Op == model.OpPut && len(pp.Pattern.Entity().Copies) > 0 {
+				if len(replace) > 0 {
 					// Over an item of the same copy keys: the put of each
-					// copy over itself.
+					// copy over itself, or the update of each copy.
 					same := []string{"0"}
 					for i, s := range pp.Tx.Steps {
-						if s.Step.Role == model.ReplaceStep {
+						if replace[i] || s.Step.Role == model.UpdateCopyStep {
 							same = append(same, strconv.Itoa(i))
 						}
 					}

@@ -207,7 +207,7 @@ func checkRequest(t *testing.T, name, gotKey string, got report.Request, k *plan
 		{"projection", got.Projection, r.Projection},
 		{"filter", got.Filter, r.Filter},
 		{"update", got.Update, update},
-		{"condition", got.Condition, r.Condition},
+		{"condition", got.Condition, r.FullCondition()},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %s is %q, want %q", name, c.field, c.got, c.want)
@@ -235,6 +235,16 @@ func checkRequest(t *testing.T, name, gotKey string, got report.Request, k *plan
 	}
 	if !slices.Equal(gotValues, values) {
 		t.Errorf("%s: values %q, want %q", name, gotValues, values)
+	}
+	// The parts of the condition that hold attributes as read.
+	if len(got.Held) != len(r.Held) {
+		t.Errorf("%s: held %+v, want %d parts", name, got.Held, len(r.Held))
+	} else {
+		for j, h := range r.Held {
+			if g := got.Held[j]; g.Attribute != h.Attr.Name || g.Present != h.Present || g.Absent != h.Absent || g.Value != h.Value {
+				t.Errorf("%s: held part %d is %+v, want %+v", name, j, g, h)
+			}
+		}
 	}
 	// The version and timestamps a put or create writes in its item.
 	var item, gotItem []string

@@ -379,3 +379,54 @@ func CountDelta(was, is bool) int64 {
 	}
 	return d
 }
+
+// Held is one part of an update's condition that holds an attribute as
+// a read found it (see HoldRead).
+type Held struct {
+	// Stored is the attribute's stored name.
+	Stored string
+	// Present is the part sent when the item read holds the attribute,
+	// "#name = :name_read", Value its placeholder of the value read;
+	// Absent the part sent when the item read lacks it,
+	// "attribute_not_exists(#name)".
+	Present, Absent, Value string
+}
+
+// HoldRead adds to the condition of in, after what it holds, the part
+// of each of held that item, the item read as stored, calls for, with
+// the value read: the update then holds only while each attribute holds
+// what the read found, or is still absent. Numbers, sets and maps compare
+// as DynamoDB compares them (by value, sets in any order), so an item
+// changed by no one else always passes.
+func HoldRead(in *dynamodb.UpdateItemInput, item map[string]types.AttributeValue, held []Held) *dynamodb.UpdateItemInput {
+	parts := make([]string, 0, len(held)+1)
+	if c := aws.ToString(in.ConditionExpression); c != "" {
+		parts = append(parts, c)
+	}
+	for _, h := range held {
+		v, ok := item[h.Stored]
+		if !ok {
+			parts = append(parts, h.Absent)
+			continue
+		}
+		if in.ExpressionAttributeValues == nil {
+			in.ExpressionAttributeValues = map[string]types.AttributeValue{}
+		}
+		in.ExpressionAttributeValues[h.Value] = v
+		parts = append(parts, h.Present)
+	}
+	in.ConditionExpression = aws.String(strings.Join(parts, " AND "))
+	return in
+}
+
+// DropAbsent deletes from item, an item a write is about to store, each
+// attribute of names that read, the item read before, lacks: the copy an
+// update moves holds what its owner holds, and a read gives an absent
+// attribute its default without storing it.
+func DropAbsent(item, read map[string]types.AttributeValue, names ...string) {
+	for _, n := range names {
+		if _, ok := read[n]; !ok {
+			delete(item, n)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -102,5 +103,51 @@ func TestCountDelta(t *testing.T) {
 		if got := CountDelta(c.was, c.is); got != c.want {
 			t.Errorf("CountDelta(%v, %v) = %d, want %d", c.was, c.is, got, c.want)
 		}
+	}
+}
+
+// HoldRead adds, after the condition, each attribute's part as the item
+// read calls for: the value read when it holds the attribute, its
+// absence when it does not; with no values before, it makes the map.
+func TestHoldRead(t *testing.T) {
+	held := []Held{
+		{Stored: "email", Present: "#email = :email_read", Absent: "attribute_not_exists(#email)", Value: ":email_read"},
+		{Stored: "nick", Present: "#nick = :nick_read", Absent: "attribute_not_exists(#nick)", Value: ":nick_read"},
+	}
+	email := &types.AttributeValueMemberS{Value: "a@b"}
+	for _, tc := range []struct {
+		name   string
+		cond   *string
+		values map[string]types.AttributeValue
+		item   map[string]types.AttributeValue
+		want   string
+		sent   []string
+	}{
+		{"both held", aws.String("attribute_exists(PK)"), map[string]types.AttributeValue{":x": email},
+			map[string]types.AttributeValue{"email": email, "nick": email},
+			"attribute_exists(PK) AND #email = :email_read AND #nick = :nick_read", []string{":x", ":email_read", ":nick_read"}},
+		{"one absent", aws.String("attribute_exists(PK)"), nil,
+			map[string]types.AttributeValue{"email": email},
+			"attribute_exists(PK) AND #email = :email_read AND attribute_not_exists(#nick)", []string{":email_read"}},
+		{"no condition before", nil, nil, map[string]types.AttributeValue{},
+			"attribute_not_exists(#email) AND attribute_not_exists(#nick)", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := HoldRead(&dynamodb.UpdateItemInput{ConditionExpression: tc.cond, ExpressionAttributeValues: tc.values}, tc.item, held)
+			if got := aws.ToString(in.ConditionExpression); got != tc.want {
+				t.Errorf("condition %q; want %q", got, tc.want)
+			}
+			if len(in.ExpressionAttributeValues) != len(tc.sent) {
+				t.Errorf("values %v; want %v", in.ExpressionAttributeValues, tc.sent)
+			}
+			for _, ph := range tc.sent {
+				if in.ExpressionAttributeValues[ph] == nil {
+					t.Errorf("value %s not sent: %v", ph, in.ExpressionAttributeValues)
+				}
+			}
+			if v := in.ExpressionAttributeValues[":email_read"]; v != nil && v != types.AttributeValue(email) {
+				t.Errorf(":email_read is %v; want the value read", v)
+			}
+		})
 	}
 }

@@ -13,8 +13,9 @@ package runtime
 // (CountDelta), claims per element of a set (SetAdded), writes over many
 // keys (Many, EachError, KeyFailure, ErrTooManyKeys, MaxTransactItems,
 // TransactionError.Key) and nested objects (ObjectsValue, ValidateObjects,
-// InObject, DecodeObject, DecodeObjectPtr, DecodeObjects). This runtime
-// serves code of version 2 too.
+// InObject, DecodeObject, DecodeObjectPtr, DecodeObjects), and updates
+// that move a copy (Held, HoldRead, DropAbsent). This runtime serves
+// code of version 2 too.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something

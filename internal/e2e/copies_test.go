@@ -266,8 +266,8 @@ func TestCopiesConcurrentCreate(t *testing.T) {
 	}
 }
 
-// copyWrites writes a customer and its copy: create, update, put (a
-// move), delete, each but the create reading first, and reads it by the
+// copyWrites writes a customer and its copy: create, update, an update
+// and a put that move the copy, delete, each but the create reading first, and reads it by the
 // copy and by tier; the IAM policy test records their calls.
 func copyWrites(t *testing.T, s *Store) {
 	t.Helper()
@@ -281,6 +281,7 @@ func copyWrites(t *testing.T, s *Store) {
 	if _, err := s.CustomersByTier(ctx, CustomerTierGold, Page{}); err != nil {
 		t.Fatal(err)
 	}
+	must(t, s.ChangeCustomerEmail(ctx, ChangeCustomerEmailParams{CustomerID: "iam", Email: "iam3@x.org"}))
 	cu.Email = "iam2@x.org"
 	must(t, s.PutCustomer(ctx, cu))
 	must(t, s.DeleteCustomer(ctx, "iam"))

@@ -4,6 +4,7 @@
 package e2e
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -41,6 +42,8 @@ type Customer struct {
 	Tier       CustomerTier
 	Tags       []string // optional: absent when empty
 	Prefs      map[string]string
+	Nick       *string // optional: nil when absent
+	Visits     int64   // default 5 when the item lacks it
 }
 
 // customerPK builds PK="CUSTOMER#{customerId}" of Customer items.
@@ -78,6 +81,8 @@ func (c *Customer) validate() error {
 		return &ItemError{Entity: "Customer", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
 	case !dyngen.ValidMap(c.Prefs):
 		return &ItemError{Entity: "Customer", Attr: "prefs", Reason: "holds a key or value that is not valid UTF-8"}
+	case c.Nick != nil && !utf8.ValidString(*c.Nick):
+		return &ItemError{Entity: "Customer", Attr: "nick", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
@@ -119,8 +124,9 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: gsi1SK}, {Value: "Customer"}, {Value: c.CustomerID},
 			{Value: c.Email}, {Value: c.Name}, {Value: string(c.Tier)},
 		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(c.Visits, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 11)
+	item := make(map[string]types.AttributeValue, 13)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["GSI1PK"] = &vals.s[2]
@@ -134,6 +140,10 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 		item["tags"] = dyngen.StringSetValue(c.Tags)
 	}
 	item["prefs"] = dyngen.MapValue(c.Prefs)
+	if c.Nick != nil {
+		item["nick"] = &types.AttributeValueMemberS{Value: *c.Nick}
+	}
+	item["visits"] = &vals.n[0]
 	return item, nil
 }
 
@@ -141,6 +151,7 @@ func (c *Customer) MarshalItem() (map[string]types.AttributeValue, error) {
 // once.
 type customerValues struct {
 	s [9]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets c from an item (see dyngen.ItemDecoder).
@@ -152,5 +163,7 @@ func (c *Customer) UnmarshalItem(item map[string]types.AttributeValue) error {
 	c.Tier = CustomerTier(dec.String("tier", item["tier"], dyngen.Required))
 	c.Tags = dec.StringSet("tags", item["tags"], dyngen.Optional)
 	c.Prefs = dec.StringMap("prefs", item["prefs"], dyngen.Required)
+	c.Nick = dec.StringPtr("nick", item["nick"])
+	c.Visits = dec.IntOr("visits", item["visits"], int64(5))
 	return dec.Err
 }

@@ -4,6 +4,7 @@
 package e2e
 
 import (
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -45,6 +46,8 @@ type CustomerByEmail struct {
 	Tier       CustomerByEmailTier
 	Tags       []string // optional: absent when empty
 	Prefs      map[string]string
+	Nick       *string // optional: nil when absent
+	Visits     int64   // default 5 when the item lacks it
 }
 
 // customerByEmailPK builds PK="CUSTEMAIL#{email}" of CustomerByEmail items.
@@ -76,6 +79,8 @@ func (c *CustomerByEmail) validate() error {
 		return &ItemError{Entity: "CustomerByEmail", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
 	case !dyngen.ValidMap(c.Prefs):
 		return &ItemError{Entity: "CustomerByEmail", Attr: "prefs", Reason: "holds a key or value that is not valid UTF-8"}
+	case c.Nick != nil && !utf8.ValidString(*c.Nick):
+		return &ItemError{Entity: "CustomerByEmail", Attr: "nick", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
@@ -110,8 +115,9 @@ func (c *CustomerByEmail) MarshalItem() (map[string]types.AttributeValue, error)
 			{Value: c.CustomerID}, {Value: c.Email}, {Value: c.Name},
 			{Value: string(c.Tier)},
 		},
+		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(c.Visits, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 9)
+	item := make(map[string]types.AttributeValue, 11)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
@@ -123,6 +129,10 @@ func (c *CustomerByEmail) MarshalItem() (map[string]types.AttributeValue, error)
 		item["tags"] = dyngen.StringSetValue(c.Tags)
 	}
 	item["prefs"] = dyngen.MapValue(c.Prefs)
+	if c.Nick != nil {
+		item["nick"] = &types.AttributeValueMemberS{Value: *c.Nick}
+	}
+	item["visits"] = &vals.n[0]
 	return item, nil
 }
 
@@ -130,6 +140,7 @@ func (c *CustomerByEmail) MarshalItem() (map[string]types.AttributeValue, error)
 // item, allocated at once.
 type customerByEmailValues struct {
 	s [7]types.AttributeValueMemberS
+	n [1]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets c from an item (see dyngen.ItemDecoder).
@@ -141,5 +152,7 @@ func (c *CustomerByEmail) UnmarshalItem(item map[string]types.AttributeValue) er
 	c.Tier = CustomerByEmailTier(dec.String("tier", item["tier"], dyngen.Required))
 	c.Tags = dec.StringSet("tags", item["tags"], dyngen.Optional)
 	c.Prefs = dec.StringMap("prefs", item["prefs"], dyngen.Required)
+	c.Nick = dec.StringPtr("nick", item["nick"])
+	c.Visits = dec.IntOr("visits", item["visits"], int64(5))
 	return dec.Err
 }

@@ -2960,6 +2960,90 @@ func (s *Store) setRepoTopicInput(params SetRepoTopicParams) (*dynamodb.UpdateIt
 	return in, nil
 }
 
+// RankRepoParams holds the inputs of RankRepo.
+type RankRepoParams struct {
+	OwnerID string
+	RepoID  string
+	Rank    int64 // added; a negative number subtracts
+	Score   int64 // added; a negative number subtracts
+}
+
+const rankRepoUpdate = "SET #rank = if_not_exists(#rank, :rank_default) + :rank, #score = if_not_exists(#score, :score_default) + :score"
+
+const rankRepoCondition = "attribute_exists(PK) AND ((attribute_not_exists(#rank) AND :rank_default >= :rank_restMin) OR #rank >= :rank_restMin) AND ((attribute_not_exists(#rank) AND :rank_default <= :rank_restMax) OR #rank <= :rank_restMax) AND ((attribute_not_exists(#score) AND :score_default >= :score_restMin) OR #score >= :score_restMin) AND ((attribute_not_exists(#score) AND :score_default <= :score_restMax) OR #score <= :score_restMax)"
+
+// RankRepo changes a Repo and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Main
+//	Key: PK = "OWNER#{ownerId}" AND SK = "REPO#{repoId}"
+//	UpdateExpression: SET #rank = if_not_exists(#rank, :rank_default) +
+//		:rank, #score = if_not_exists(#score, :score_default) + :score
+//	rank: the amount added to rank; a negative amount subtracts
+//	score: the amount added to score; a negative amount subtracts
+//	ConditionExpression: attribute_exists(PK) AND
+//		((attribute_not_exists(#rank) AND :rank_default >= :rank_restMin)
+//		OR #rank >= :rank_restMin) AND ((attribute_not_exists(#rank) AND
+//		:rank_default <= :rank_restMax) OR #rank <= :rank_restMax) AND
+//		((attribute_not_exists(#score) AND :score_default >=
+//		:score_restMin) OR #score >= :score_restMin) AND
+//		((attribute_not_exists(#score) AND :score_default <=
+//		:score_restMax) OR #score <= :score_restMax)
+func (s *Store) RankRepo(ctx context.Context, params RankRepoParams) (*Repo, error) {
+	in, err := s.rankRepoInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("RankRepo", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("RankRepo", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Repo
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("RankRepo", err)
+	}
+	return &v, nil
+}
+
+// rankRepoInput builds the request of RankRepo; the caller wraps its
+// errors.
+func (s *Store) rankRepoInput(params RankRepoParams) (*dynamodb.UpdateItemInput, error) {
+	ownerID := params.OwnerID
+	repoID := params.RepoID
+	rank := params.Rank
+	score := params.Score
+	pk, err := repoPK(ownerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := repoSK(repoID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(rankRepoCondition),
+		ExpressionAttributeNames: map[string]string{"#rank": "rank", "#score": "score"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":rank":          dyngen.IntValue(rank),
+			":rank_default":  &types.AttributeValueMemberN{Value: "3"},
+			":rank_restMax":  dyngen.IntDiff(math.MaxInt64, rank),
+			":rank_restMin":  dyngen.IntDiff(math.MinInt64, rank),
+			":score":         dyngen.IntValue(score),
+			":score_default": &types.AttributeValueMemberN{Value: "8"},
+			":score_restMax": dyngen.IntDiff(10, score),
+			":score_restMin": dyngen.IntDiff(0, score),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(rankRepoUpdate),
+	}, nil
+}
+
 const createMemberCondition = "attribute_not_exists(PK)"
 
 // CreateMember writes member only when no item has its key:
@@ -12406,9 +12490,11 @@ func (s *Store) CreateCustomer(ctx context.Context, customer *Customer) error {
 		CustomerID: customer.CustomerID,
 		Email:      customer.Email,
 		Name:       customer.Name,
+		Nick:       customer.Nick,
 		Prefs:      customer.Prefs,
 		Tags:       customer.Tags,
 		Tier:       CustomerByEmailTier(customer.Tier),
+		Visits:     customer.Visits,
 	})); err != nil {
 		return createCustomerTx.StepError(1, err)
 	}
@@ -12457,10 +12543,12 @@ func (s *Store) putCustomerStep2Input(customer *Customer) (*dynamodb.PutItemInpu
 	}, nil
 }
 
+const putCustomerStep3Condition = "attribute_not_exists(#customerId) OR #customerId = :customerId_when"
+
 // putCustomerStep3Input builds step 3 of PutCustomer, delete copy
 // Customer.ByEmail; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) putCustomerStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) putCustomerStep3Input(email string, customerID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := customerByEmailPK(email)
 	if err != nil {
 		return nil, err
@@ -12470,11 +12558,15 @@ func (s *Store) putCustomerStep3Input(email string) (*dynamodb.DeleteItemInput, 
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(putCustomerStep3Condition),
+		ExpressionAttributeNames:  map[string]string{"#customerId": "customerId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":customerId_when": &types.AttributeValueMemberS{Value: customerID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -12496,15 +12588,24 @@ func (s *Store) putCustomerStep4Input(customerByEmail *CustomerByEmail) (*dynamo
 	}, nil
 }
 
+const putCustomerStep5Condition = "attribute_not_exists(#customerId) OR #customerId = :customerId_when"
+
 // putCustomerStep5Input builds step 5 of PutCustomer, replace copy
 // Customer.ByEmail; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) putCustomerStep5Input(customerByEmail *CustomerByEmail) (*dynamodb.PutItemInput, error) {
+func (s *Store) putCustomerStep5Input(customerByEmail *CustomerByEmail, customerID string) (*dynamodb.PutItemInput, error) {
 	item, err := customerByEmail.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.mainTable)}, nil
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putCustomerStep5Condition),
+		ExpressionAttributeNames:            map[string]string{"#customerId": "customerId"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":customerId_when": &types.AttributeValueMemberS{Value: customerID}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
 }
 
 // putCustomerTx describes the steps of PutCustomer for the runtime.
@@ -12520,15 +12621,19 @@ var putCustomerTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "delete copy Customer.ByEmail",
-		Key:    []string{"PK", "SK"},
+		Action:    "delete copy Customer.ByEmail",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "copy Customer.ByEmail",
 		IfPresent: ErrAlreadyExists,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "replace copy Customer.ByEmail",
-		Key:    []string{"PK", "SK"},
+		Action:    "replace copy Customer.ByEmail",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -12539,9 +12644,10 @@ var putCustomerTx = dyngen.Transaction{
 // Customer.<copy>" when another item holds it). Over an item, the put holds
 // only while the item still holds the values of the copies' keys read; over
 // no item, only while there is still none: ErrConditionFailed when another
-// call changed them in between. A failed step gives a *TransactionError
-// naming it; ErrTransactionConflict when another transaction held one of
-// its items at once, and changed nothing: retrying may succeed.
+// call changed them in between, or when a copy read is another item's. A
+// failed step gives a *TransactionError naming it; ErrTransactionConflict
+// when another transaction held one of its items at once, and changed
+// nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -12555,11 +12661,17 @@ var putCustomerTx = dyngen.Transaction{
 //	  ConditionExpression: attribute_not_exists(PK)
 //	step 3, Delete on table Main: delete copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(#customerId) OR
+//	  	#customerId = :customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId"
 //	step 4, Put on table Main: copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
 //	  ConditionExpression: attribute_not_exists(PK)
 //	step 5, Put on table Main: replace copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(#customerId) OR
+//	  	#customerId = :customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId"
 func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 	pk, err := customerPK(customer.CustomerID)
 	if err != nil {
@@ -12593,9 +12705,11 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 			CustomerID: customer.CustomerID,
 			Email:      customer.Email,
 			Name:       customer.Name,
+			Nick:       customer.Nick,
 			Prefs:      customer.Prefs,
 			Tags:       customer.Tags,
 			Tier:       CustomerByEmailTier(customer.Tier),
+			Visits:     customer.Visits,
 		})); err != nil {
 			return putCustomerTx.StepError(3, err)
 		}
@@ -12612,7 +12726,7 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 		items = append(items, step)
 		keep = append(keep, 0)
 		if old.Email != customer.Email {
-			if step, err = dyngen.TransactDelete(s.putCustomerStep3Input(old.Email)); err != nil {
+			if step, err = dyngen.TransactDelete(s.putCustomerStep3Input(old.Email, old.CustomerID)); err != nil {
 				return putCustomerTx.StepError(2, err)
 			}
 			items = append(items, step)
@@ -12621,9 +12735,11 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 				CustomerID: customer.CustomerID,
 				Email:      customer.Email,
 				Name:       customer.Name,
+				Nick:       customer.Nick,
 				Prefs:      customer.Prefs,
 				Tags:       customer.Tags,
 				Tier:       CustomerByEmailTier(customer.Tier),
+				Visits:     customer.Visits,
 			})); err != nil {
 				return putCustomerTx.StepError(3, err)
 			}
@@ -12634,10 +12750,12 @@ func (s *Store) PutCustomer(ctx context.Context, customer *Customer) error {
 				CustomerID: customer.CustomerID,
 				Email:      customer.Email,
 				Name:       customer.Name,
+				Nick:       customer.Nick,
 				Prefs:      customer.Prefs,
 				Tags:       customer.Tags,
 				Tier:       CustomerByEmailTier(customer.Tier),
-			})); err != nil {
+				Visits:     customer.Visits,
+			}, old.CustomerID)); err != nil {
 				return putCustomerTx.StepError(4, err)
 			}
 			items = append(items, step)
@@ -12678,10 +12796,12 @@ func (s *Store) deleteCustomerStep1Input(customerID string, email string) (*dyna
 	}, nil
 }
 
+const deleteCustomerStep2Condition = "attribute_not_exists(#customerId) OR #customerId = :customerId_when"
+
 // deleteCustomerStep2Input builds step 2 of DeleteCustomer, delete copy
 // Customer.ByEmail; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) deleteCustomerStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteCustomerStep2Input(email string, customerID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := customerByEmailPK(email)
 	if err != nil {
 		return nil, err
@@ -12691,11 +12811,15 @@ func (s *Store) deleteCustomerStep2Input(email string) (*dynamodb.DeleteItemInpu
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteCustomerStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#customerId": "customerId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":customerId_when": &types.AttributeValueMemberS{Value: customerID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -12708,18 +12832,20 @@ var deleteCustomerTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "delete copy Customer.ByEmail",
-		Key:    []string{"PK", "SK"},
+		Action:    "delete copy Customer.ByEmail",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
 // DeleteCustomer deletes the Customer with this key and its copies:
 // GetItem, then TransactWriteItems (two requests). Deleting an item that
 // does not exist is no error; ErrConditionFailed when another call changed
-// the values of the copies' keys in between. A failed step gives a
-// *TransactionError naming it; ErrTransactionConflict when another
-// transaction held one of its items at once, and changed nothing: retrying
-// may succeed.
+// the values of the copies' keys in between, or when a copy read is another
+// item's. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -12730,6 +12856,9 @@ var deleteCustomerTx = dyngen.Transaction{
 //	  ExpressionAttributeNames: #email="email"
 //	step 2, Delete on table Main: delete copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(#customerId) OR
+//	  	#customerId = :customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId"
 func (s *Store) DeleteCustomer(ctx context.Context, customerID string) error {
 	pk, err := customerPK(customerID)
 	if err != nil {
@@ -12765,7 +12894,7 @@ func (s *Store) DeleteCustomer(ctx context.Context, customerID string) error {
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactDelete(s.deleteCustomerStep2Input(old.Email)); err != nil {
+	if step, err = dyngen.TransactDelete(s.deleteCustomerStep2Input(old.Email, old.CustomerID)); err != nil {
 		return deleteCustomerTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -12912,12 +13041,12 @@ func (s *Store) renameCustomerStep1Input(customerID string, name string, tier Cu
 
 const renameCustomerStep2Update = "SET #name = :name, #tier = :tier ADD #tags :tags"
 
-const renameCustomerStep2Condition = "attribute_exists(PK)"
+const renameCustomerStep2Condition = "attribute_exists(PK) AND #customerId = :customerId_when"
 
 // renameCustomerStep2Input builds step 2 of RenameCustomer, update copy
 // Customer.ByEmail; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) renameCustomerStep2Input(email string, name string, tier CustomerByEmailTier, tags []string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) renameCustomerStep2Input(email string, name string, tier CustomerByEmailTier, tags []string, customerID string) (*dynamodb.UpdateItemInput, error) {
 	if !utf8.ValidString(name) {
 		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "name", Reason: "not valid UTF-8"}
 	}
@@ -12937,11 +13066,12 @@ func (s *Store) renameCustomerStep2Input(email string, name string, tier Custome
 	}
 	return &dynamodb.UpdateItemInput{
 		ConditionExpression:      aws.String(renameCustomerStep2Condition),
-		ExpressionAttributeNames: map[string]string{"#name": "name", "#tags": "tags", "#tier": "tier"},
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#name": "name", "#tags": "tags", "#tier": "tier"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":name": &types.AttributeValueMemberS{Value: name},
-			":tags": dyngen.StringSetValue(tags),
-			":tier": &types.AttributeValueMemberS{Value: string(tier)},
+			":customerId_when": &types.AttributeValueMemberS{Value: customerID},
+			":name":            &types.AttributeValueMemberS{Value: name},
+			":tags":            dyngen.StringSetValue(tags),
+			":tier":            &types.AttributeValueMemberS{Value: string(tier)},
 		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
@@ -12974,11 +13104,12 @@ var renameCustomerTx = dyngen.Transaction{
 // of its copies: GetItem, then TransactWriteItems (two requests). The
 // update holds only while the item still holds the values of the copies'
 // keys read: ErrConditionFailed when another call changed them in between,
-// ErrNotFound when there is no item, or no copy (from the step "update copy
-// Customer.<copy>"). The method returns only an error: a transaction
-// returns no item. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items at
-// once, and changed nothing: retrying may succeed.
+// or when a copy read is another item's, ErrNotFound when there is no item,
+// or no copy (from the step "update copy Customer.<copy>"). The method
+// returns only an error: a transaction returns no item. A failed step gives
+// a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -12993,8 +13124,10 @@ var renameCustomerTx = dyngen.Transaction{
 //	step 2, Update on table Main: update copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
 //	  UpdateExpression: SET #name = :name, #tier = :tier ADD #tags :tags
-//	  ConditionExpression: attribute_exists(PK)
-//	  ExpressionAttributeNames: #name="name", #tags="tags", #tier="tier"
+//	  ConditionExpression: attribute_exists(PK) AND #customerId =
+//	  	:customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId", #name="name",
+//	  	#tags="tags", #tier="tier"
 func (s *Store) RenameCustomer(ctx context.Context, params RenameCustomerParams) error {
 	customerID := params.CustomerID
 	name := params.Name
@@ -13034,7 +13167,7 @@ func (s *Store) RenameCustomer(ctx context.Context, params RenameCustomerParams)
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactUpdate(s.renameCustomerStep2Input(old.Email, name, CustomerByEmailTier(tier), tags)); err != nil {
+	if step, err = dyngen.TransactUpdate(s.renameCustomerStep2Input(old.Email, name, CustomerByEmailTier(tier), tags, old.CustomerID)); err != nil {
 		return renameCustomerTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -13095,12 +13228,12 @@ func (s *Store) setCustomerPrefStep1Input(customerID string, key string, prefsVa
 
 const setCustomerPrefStep2Update = "SET #prefs.#prefs_key = :prefs_key"
 
-const setCustomerPrefStep2Condition = "attribute_exists(PK)"
+const setCustomerPrefStep2Condition = "attribute_exists(PK) AND #customerId = :customerId_when"
 
 // setCustomerPrefStep2Input builds step 2 of SetCustomerPref, update copy
 // Customer.ByEmail; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) setCustomerPrefStep2Input(email string, key string, prefsValue string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) setCustomerPrefStep2Input(email string, key string, prefsValue string, customerID string) (*dynamodb.UpdateItemInput, error) {
 	if key == "" || !utf8.ValidString(key) {
 		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"}
 	}
@@ -13116,9 +13249,12 @@ func (s *Store) setCustomerPrefStep2Input(email string, key string, prefsValue s
 		return nil, err
 	}
 	return &dynamodb.UpdateItemInput{
-		ConditionExpression:       aws.String(setCustomerPrefStep2Condition),
-		ExpressionAttributeNames:  map[string]string{"#prefs": "prefs", "#prefs_key": key},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":prefs_key": &types.AttributeValueMemberS{Value: prefsValue}},
+		ConditionExpression:      aws.String(setCustomerPrefStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#prefs": "prefs", "#prefs_key": key},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":customerId_when": &types.AttributeValueMemberS{Value: customerID},
+			":prefs_key":       &types.AttributeValueMemberS{Value: prefsValue},
+		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -13150,11 +13286,12 @@ var setCustomerPrefTx = dyngen.Transaction{
 // of its copies: GetItem, then TransactWriteItems (two requests). The
 // update holds only while the item still holds the values of the copies'
 // keys read: ErrConditionFailed when another call changed them in between,
-// ErrNotFound when there is no item, or no copy (from the step "update copy
-// Customer.<copy>"). The method returns only an error: a transaction
-// returns no item. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items at
-// once, and changed nothing: retrying may succeed.
+// or when a copy read is another item's, ErrNotFound when there is no item,
+// or no copy (from the step "update copy Customer.<copy>"). The method
+// returns only an error: a transaction returns no item. A failed step gives
+// a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -13168,9 +13305,10 @@ var setCustomerPrefTx = dyngen.Transaction{
 //	step 2, Update on table Main: update copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
 //	  UpdateExpression: SET #prefs.#prefs_key = :prefs_key
-//	  ConditionExpression: attribute_exists(PK)
-//	  ExpressionAttributeNames: #prefs="prefs", #prefs_key={key} (the key
-//	  	given)
+//	  ConditionExpression: attribute_exists(PK) AND #customerId =
+//	  	:customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId", #prefs="prefs",
+//	  	#prefs_key={key} (the key given)
 func (s *Store) SetCustomerPref(ctx context.Context, params SetCustomerPrefParams) error {
 	customerID := params.CustomerID
 	key := params.Key
@@ -13212,7 +13350,7 @@ func (s *Store) SetCustomerPref(ctx context.Context, params SetCustomerPrefParam
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactUpdate(s.setCustomerPrefStep2Input(old.Email, key, prefsValue)); err != nil {
+	if step, err = dyngen.TransactUpdate(s.setCustomerPrefStep2Input(old.Email, key, prefsValue, old.CustomerID)); err != nil {
 		return setCustomerPrefTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -13266,12 +13404,12 @@ func (s *Store) dropCustomerPrefStep1Input(customerID string, key string, email 
 
 const dropCustomerPrefStep2Update = "REMOVE #prefs.#prefs_key"
 
-const dropCustomerPrefStep2Condition = "attribute_exists(PK)"
+const dropCustomerPrefStep2Condition = "attribute_exists(PK) AND #customerId = :customerId_when"
 
 // dropCustomerPrefStep2Input builds step 2 of DropCustomerPref, update copy
 // Customer.ByEmail; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) dropCustomerPrefStep2Input(email string, key string) (*dynamodb.UpdateItemInput, error) {
+func (s *Store) dropCustomerPrefStep2Input(email string, key string, customerID string) (*dynamodb.UpdateItemInput, error) {
 	if key == "" || !utf8.ValidString(key) {
 		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "prefs.{key}", Reason: "the key of the entry is empty or not valid UTF-8"}
 	}
@@ -13284,8 +13422,9 @@ func (s *Store) dropCustomerPrefStep2Input(email string, key string) (*dynamodb.
 		return nil, err
 	}
 	return &dynamodb.UpdateItemInput{
-		ConditionExpression:      aws.String(dropCustomerPrefStep2Condition),
-		ExpressionAttributeNames: map[string]string{"#prefs": "prefs", "#prefs_key": key},
+		ConditionExpression:       aws.String(dropCustomerPrefStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#customerId": "customerId", "#prefs": "prefs", "#prefs_key": key},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":customerId_when": &types.AttributeValueMemberS{Value: customerID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
@@ -13318,11 +13457,12 @@ var dropCustomerPrefTx = dyngen.Transaction{
 // of its copies: GetItem, then TransactWriteItems (two requests). The
 // update holds only while the item still holds the values of the copies'
 // keys read: ErrConditionFailed when another call changed them in between,
-// ErrNotFound when there is no item, or no copy (from the step "update copy
-// Customer.<copy>"). The method returns only an error: a transaction
-// returns no item. A failed step gives a *TransactionError naming it;
-// ErrTransactionConflict when another transaction held one of its items at
-// once, and changed nothing: retrying may succeed.
+// or when a copy read is another item's, ErrNotFound when there is no item,
+// or no copy (from the step "update copy Customer.<copy>"). The method
+// returns only an error: a transaction returns no item. A failed step gives
+// a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
 //
 //	GetItem (ConsistentRead) on table Main
 //	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
@@ -13336,9 +13476,10 @@ var dropCustomerPrefTx = dyngen.Transaction{
 //	step 2, Update on table Main: update copy Customer.ByEmail
 //	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
 //	  UpdateExpression: REMOVE #prefs.#prefs_key
-//	  ConditionExpression: attribute_exists(PK)
-//	  ExpressionAttributeNames: #prefs="prefs", #prefs_key={key} (the key
-//	  	given)
+//	  ConditionExpression: attribute_exists(PK) AND #customerId =
+//	  	:customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId", #prefs="prefs",
+//	  	#prefs_key={key} (the key given)
 func (s *Store) DropCustomerPref(ctx context.Context, params DropCustomerPrefParams) error {
 	customerID := params.CustomerID
 	key := params.Key
@@ -13379,7 +13520,7 @@ func (s *Store) DropCustomerPref(ctx context.Context, params DropCustomerPrefPar
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactUpdate(s.dropCustomerPrefStep2Input(old.Email, key)); err != nil {
+	if step, err = dyngen.TransactUpdate(s.dropCustomerPrefStep2Input(old.Email, key, old.CustomerID)); err != nil {
 		return dropCustomerPrefTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -13387,6 +13528,857 @@ func (s *Store) DropCustomerPref(ctx context.Context, params DropCustomerPrefPar
 	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
 	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
 		return dropCustomerPrefTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// ChangeCustomerEmailParams holds the inputs of ChangeCustomerEmail.
+type ChangeCustomerEmailParams struct {
+	CustomerID string
+	Email      string   // the value set
+	Tags       []string // the value set
+}
+
+const changeCustomerEmailStep1Condition = "attribute_exists(PK)"
+
+// changeCustomerEmailStep1Held are the parts of the condition of
+// changeCustomerEmailStep1Input that hold each attribute as the item read
+// has it: Present when the item holds the attribute, with the value read,
+// Absent when it does not.
+var changeCustomerEmailStep1Held = []dyngen.Held{{
+	Absent:  "attribute_not_exists(#email)",
+	Present: "#email = :email_read",
+	Stored:  "email",
+	Value:   ":email_read",
+}, {
+	Absent:  "attribute_not_exists(#name)",
+	Present: "#name = :name_read",
+	Stored:  "name",
+	Value:   ":name_read",
+}, {
+	Absent:  "attribute_not_exists(#tier)",
+	Present: "#tier = :tier_read",
+	Stored:  "tier",
+	Value:   ":tier_read",
+}, {
+	Absent:  "attribute_not_exists(#tags)",
+	Present: "#tags = :tags_read",
+	Stored:  "tags",
+	Value:   ":tags_read",
+}, {
+	Absent:  "attribute_not_exists(#prefs)",
+	Present: "#prefs = :prefs_read",
+	Stored:  "prefs",
+	Value:   ":prefs_read",
+}, {
+	Absent:  "attribute_not_exists(#nick)",
+	Present: "#nick = :nick_read",
+	Stored:  "nick",
+	Value:   ":nick_read",
+}, {
+	Absent:  "attribute_not_exists(#visits)",
+	Present: "#visits = :visits_read",
+	Stored:  "visits",
+	Value:   ":visits_read",
+}}
+
+// changeCustomerEmailStep1Input builds step 1 of ChangeCustomerEmail,
+// update Customer; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeCustomerEmailStep1Input(customerID string, email string, tags []string, old map[string]types.AttributeValue) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 200 {
+		return nil, &ItemError{Entity: "Customer", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "Customer", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	if !dyngen.ValidStrings(tags) {
+		return nil, &ItemError{Entity: "Customer", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{":email": &types.AttributeValueMemberS{Value: email}}
+	set := []string{"#email = :email"}
+	remove := []string{"#nick"}
+	if len(tags) == 0 {
+		remove = append(remove, "#tags")
+	} else {
+		set = append(set, "#tags = :tags")
+		values[":tags"] = dyngen.StringSetValue(tags)
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeCustomerEmailStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email", "#name": "name", "#nick": "nick", "#prefs": "prefs", "#tags": "tags", "#tier": "tier", "#visits": "visits"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return dyngen.HoldRead(in, old, changeCustomerEmailStep1Held), nil
+}
+
+const changeCustomerEmailStep2Condition = "attribute_not_exists(#customerId) OR #customerId = :customerId_when"
+
+// changeCustomerEmailStep2Input builds step 2 of ChangeCustomerEmail,
+// delete copy Customer.ByEmail; its errors are a KeyError or an ItemError,
+// which the caller wraps.
+func (s *Store) changeCustomerEmailStep2Input(email string, customerID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(changeCustomerEmailStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#customerId": "customerId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":customerId_when": &types.AttributeValueMemberS{Value: customerID}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const changeCustomerEmailStep3Condition = "attribute_not_exists(PK)"
+
+// changeCustomerEmailStep3Input builds step 3 of ChangeCustomerEmail, copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) changeCustomerEmailStep3Input(customerByEmail *CustomerByEmail, old map[string]types.AttributeValue) (*dynamodb.PutItemInput, error) {
+	item, err := customerByEmail.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	dyngen.DropAbsent(item, old, "visits")
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(changeCustomerEmailStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const changeCustomerEmailStep4Condition = "attribute_exists(PK) AND #customerId = :customerId_when"
+
+// changeCustomerEmailStep4Input builds step 4 of ChangeCustomerEmail,
+// update copy Customer.ByEmail; its errors are a KeyError or an ItemError,
+// which the caller wraps.
+func (s *Store) changeCustomerEmailStep4Input(email string, email_ string, tags []string, customerID string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email_) > 200 {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email_) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	if !dyngen.ValidStrings(tags) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "tags", Reason: "holds a string that is not valid UTF-8"}
+	}
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{
+		":customerId_when": &types.AttributeValueMemberS{Value: customerID},
+		":email":           &types.AttributeValueMemberS{Value: email_},
+	}
+	set := []string{"#email = :email"}
+	remove := []string{"#nick"}
+	if len(tags) == 0 {
+		remove = append(remove, "#tags")
+	} else {
+		set = append(set, "#tags = :tags")
+		values[":tags"] = dyngen.StringSetValue(tags)
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(changeCustomerEmailStep4Condition),
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#email": "email", "#nick": "nick", "#tags": "tags"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+// changeCustomerEmailTx describes the steps of ChangeCustomerEmail for the
+// runtime.
+var changeCustomerEmailTx = dyngen.Transaction{
+	Method: "ChangeCustomerEmail",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Customer",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "delete copy Customer.ByEmail",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "copy Customer.ByEmail",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update copy Customer.ByEmail",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// ChangeCustomerEmail updates the Customer and its copies: GetItem, then
+// TransactWriteItems (two requests). A copy whose key the update changes is
+// deleted, and created under its new key from the item read with the update
+// applied (ErrAlreadyExists from the step "copy Customer.<copy>" when
+// another item holds that key); a copy whose key stays takes the same
+// update. The update holds only while the item is as read, each attribute
+// holding the value read or still absent: ErrConditionFailed when another
+// call changed it in between, or when a copy read is another item's,
+// ErrNotFound when there is no item, or no copy (from the step "update copy
+// Customer.<copy>"). The method returns only an error: a transaction
+// returns no item. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  UpdateExpression: SET #email = :email, #tags = :tags REMOVE #nick
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_read
+//	  	AND #name = :name_read AND #tier = :tier_read AND #tags =
+//	  	:tags_read AND #prefs = :prefs_read AND #nick = :nick_read AND
+//	  	#visits = :visits_read
+//	  note: #email = :email_read, and each part like it, holds the value
+//	  	the item read has, sent as read; when the item read lacks the
+//	  	attribute, attribute_not_exists(#email) is sent in its place
+//	  ExpressionAttributeNames: #email="email", #name="name",
+//	  	#nick="nick", #prefs="prefs", #tags="tags", #tier="tier",
+//	  	#visits="visits"
+//	step 2, Delete on table Main: delete copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(#customerId) OR
+//	  	#customerId = :customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId"
+//	step 3, Put on table Main: copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  note: the item leaves out visits when the item read lacks it, as
+//	  	the item read does (a default is not stored)
+//	step 4, Update on table Main: update copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  UpdateExpression: SET #email = :email, #tags = :tags REMOVE #nick
+//	  ConditionExpression: attribute_exists(PK) AND #customerId =
+//	  	:customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId", #email="email",
+//	  	#nick="nick", #tags="tags"
+func (s *Store) ChangeCustomerEmail(ctx context.Context, params ChangeCustomerEmailParams) error {
+	customerID := params.CustomerID
+	email := params.Email
+	tags := params.Tags
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("ChangeCustomerEmail", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("ChangeCustomerEmail", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("ChangeCustomerEmail", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("ChangeCustomerEmail", ErrNotFound)
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("ChangeCustomerEmail", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.changeCustomerEmailStep1Input(customerID, email, tags, out.Item)); err != nil {
+		return changeCustomerEmailTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.Email != email {
+		if step, err = dyngen.TransactDelete(s.changeCustomerEmailStep2Input(old.Email, old.CustomerID)); err != nil {
+			return changeCustomerEmailTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.changeCustomerEmailStep3Input(&CustomerByEmail{
+			CustomerID: customerID,
+			Email:      email,
+			Name:       old.Name,
+			Prefs:      old.Prefs,
+			Tags:       tags,
+			Tier:       CustomerByEmailTier(old.Tier),
+			Visits:     old.Visits,
+		}, out.Item)); err != nil {
+			return changeCustomerEmailTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.changeCustomerEmailStep4Input(old.Email, email, tags, old.CustomerID)); err != nil {
+			return changeCustomerEmailTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return changeCustomerEmailTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// MoveCustomerToGoldParams holds the inputs of MoveCustomerToGold.
+type MoveCustomerToGoldParams struct {
+	CustomerID string
+	Email      string // the value set
+}
+
+const moveCustomerToGoldStep1Update = "SET #email = :email, #tier = :tier, GSI1PK = :GSI1PK"
+
+const moveCustomerToGoldStep1Condition = "attribute_exists(PK)"
+
+// moveCustomerToGoldStep1Held are the parts of the condition of
+// moveCustomerToGoldStep1Input that hold each attribute as the item read
+// has it: Present when the item holds the attribute, with the value read,
+// Absent when it does not.
+var moveCustomerToGoldStep1Held = []dyngen.Held{{
+	Absent:  "attribute_not_exists(#email)",
+	Present: "#email = :email_read",
+	Stored:  "email",
+	Value:   ":email_read",
+}, {
+	Absent:  "attribute_not_exists(#name)",
+	Present: "#name = :name_read",
+	Stored:  "name",
+	Value:   ":name_read",
+}, {
+	Absent:  "attribute_not_exists(#tier)",
+	Present: "#tier = :tier_read",
+	Stored:  "tier",
+	Value:   ":tier_read",
+}, {
+	Absent:  "attribute_not_exists(#tags)",
+	Present: "#tags = :tags_read",
+	Stored:  "tags",
+	Value:   ":tags_read",
+}, {
+	Absent:  "attribute_not_exists(#prefs)",
+	Present: "#prefs = :prefs_read",
+	Stored:  "prefs",
+	Value:   ":prefs_read",
+}, {
+	Absent:  "attribute_not_exists(#nick)",
+	Present: "#nick = :nick_read",
+	Stored:  "nick",
+	Value:   ":nick_read",
+}, {
+	Absent:  "attribute_not_exists(#visits)",
+	Present: "#visits = :visits_read",
+	Stored:  "visits",
+	Value:   ":visits_read",
+}}
+
+// moveCustomerToGoldStep1Input builds step 1 of MoveCustomerToGold, update
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) moveCustomerToGoldStep1Input(customerID string, email string, old map[string]types.AttributeValue) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email) > 200 {
+		return nil, &ItemError{Entity: "Customer", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email) {
+		return nil, &ItemError{Entity: "Customer", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	rebuilt1, err := customerGSI1PK(CustomerTier("gold"))
+	if err != nil {
+		return nil, err
+	}
+	return dyngen.HoldRead(&dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveCustomerToGoldStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email", "#name": "name", "#nick": "nick", "#prefs": "prefs", "#tags": "tags", "#tier": "tier", "#visits": "visits"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":GSI1PK": &types.AttributeValueMemberS{Value: rebuilt1},
+			":email":  &types.AttributeValueMemberS{Value: email},
+			":tier":   &types.AttributeValueMemberS{Value: "gold"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveCustomerToGoldStep1Update),
+	}, old, moveCustomerToGoldStep1Held), nil
+}
+
+const moveCustomerToGoldStep2Condition = "attribute_not_exists(#customerId) OR #customerId = :customerId_when"
+
+// moveCustomerToGoldStep2Input builds step 2 of MoveCustomerToGold, delete
+// copy Customer.ByEmail; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) moveCustomerToGoldStep2Input(email string, customerID string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(moveCustomerToGoldStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#customerId": "customerId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":customerId_when": &types.AttributeValueMemberS{Value: customerID}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const moveCustomerToGoldStep3Condition = "attribute_not_exists(PK)"
+
+// moveCustomerToGoldStep3Input builds step 3 of MoveCustomerToGold, copy
+// Customer.ByEmail; its errors are a KeyError or an ItemError, which the
+// caller wraps.
+func (s *Store) moveCustomerToGoldStep3Input(customerByEmail *CustomerByEmail, old map[string]types.AttributeValue) (*dynamodb.PutItemInput, error) {
+	item, err := customerByEmail.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	dyngen.DropAbsent(item, old, "visits")
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(moveCustomerToGoldStep3Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+	}, nil
+}
+
+const moveCustomerToGoldStep4Update = "SET #email = :email, #tier = :tier"
+
+const moveCustomerToGoldStep4Condition = "attribute_exists(PK) AND #customerId = :customerId_when"
+
+// moveCustomerToGoldStep4Input builds step 4 of MoveCustomerToGold, update
+// copy Customer.ByEmail; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) moveCustomerToGoldStep4Input(email string, email_ string, customerID string) (*dynamodb.UpdateItemInput, error) {
+	if utf8.RuneCountInString(email_) > 200 {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "email", Reason: "longer than its maxLength 200"}
+	}
+	if !utf8.ValidString(email_) {
+		return nil, &ItemError{Entity: "CustomerByEmail", Attr: "email", Reason: "not valid UTF-8"}
+	}
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(moveCustomerToGoldStep4Condition),
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#email": "email", "#tier": "tier"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":customerId_when": &types.AttributeValueMemberS{Value: customerID},
+			":email":           &types.AttributeValueMemberS{Value: email_},
+			":tier":            &types.AttributeValueMemberS{Value: "gold"},
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(moveCustomerToGoldStep4Update),
+	}, nil
+}
+
+// moveCustomerToGoldTx describes the steps of MoveCustomerToGold for the
+// runtime.
+var moveCustomerToGoldTx = dyngen.Transaction{
+	Method: "MoveCustomerToGold",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Customer",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "delete copy Customer.ByEmail",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "copy Customer.ByEmail",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update copy Customer.ByEmail",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// MoveCustomerToGold updates the Customer and its copies: GetItem, then
+// TransactWriteItems (two requests). A copy whose key the update changes is
+// deleted, and created under its new key from the item read with the update
+// applied (ErrAlreadyExists from the step "copy Customer.<copy>" when
+// another item holds that key); a copy whose key stays takes the same
+// update. The update holds only while the item is as read, each attribute
+// holding the value read or still absent: ErrConditionFailed when another
+// call changed it in between, or when a copy read is another item's,
+// ErrNotFound when there is no item, or no copy (from the step "update copy
+// Customer.<copy>"). The method returns only an error: a transaction
+// returns no item. A failed step gives a *TransactionError naming it;
+// ErrTransactionConflict when another transaction held one of its items at
+// once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  UpdateExpression: SET #email = :email, #tier = :tier, GSI1PK =
+//	  	:GSI1PK
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_read
+//	  	AND #name = :name_read AND #tier = :tier_read AND #tags =
+//	  	:tags_read AND #prefs = :prefs_read AND #nick = :nick_read AND
+//	  	#visits = :visits_read
+//	  note: #email = :email_read, and each part like it, holds the value
+//	  	the item read has, sent as read; when the item read lacks the
+//	  	attribute, attribute_not_exists(#email) is sent in its place
+//	  constant values: :tier={S: "gold"}
+//	  ExpressionAttributeNames: #email="email", #name="name",
+//	  	#nick="nick", #prefs="prefs", #tags="tags", #tier="tier",
+//	  	#visits="visits"
+//	step 2, Delete on table Main: delete copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(#customerId) OR
+//	  	#customerId = :customerId_when
+//	  ExpressionAttributeNames: #customerId="customerId"
+//	step 3, Put on table Main: copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	  note: the item leaves out visits when the item read lacks it, as
+//	  	the item read does (a default is not stored)
+//	step 4, Update on table Main: update copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  UpdateExpression: SET #email = :email, #tier = :tier
+//	  ConditionExpression: attribute_exists(PK) AND #customerId =
+//	  	:customerId_when
+//	  constant values: :tier={S: "gold"}
+//	  ExpressionAttributeNames: #customerId="customerId", #email="email",
+//	  	#tier="tier"
+func (s *Store) MoveCustomerToGold(ctx context.Context, params MoveCustomerToGoldParams) error {
+	customerID := params.CustomerID
+	email := params.Email
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("MoveCustomerToGold", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("MoveCustomerToGold", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("MoveCustomerToGold", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("MoveCustomerToGold", ErrNotFound)
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("MoveCustomerToGold", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.moveCustomerToGoldStep1Input(customerID, email, out.Item)); err != nil {
+		return moveCustomerToGoldTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if old.Email != email {
+		if step, err = dyngen.TransactDelete(s.moveCustomerToGoldStep2Input(old.Email, old.CustomerID)); err != nil {
+			return moveCustomerToGoldTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.moveCustomerToGoldStep3Input(&CustomerByEmail{
+			CustomerID: customerID,
+			Email:      email,
+			Name:       old.Name,
+			Nick:       old.Nick,
+			Prefs:      old.Prefs,
+			Tags:       old.Tags,
+			Tier:       CustomerByEmailTier(CustomerTierGold),
+			Visits:     old.Visits,
+		}, out.Item)); err != nil {
+			return moveCustomerToGoldTx.StepError(2, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 2)
+	} else {
+		if step, err = dyngen.TransactUpdate(s.moveCustomerToGoldStep4Input(old.Email, email, old.CustomerID)); err != nil {
+			return moveCustomerToGoldTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return moveCustomerToGoldTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// CountCustomerVisitParams holds the inputs of CountCustomerVisit.
+type CountCustomerVisitParams struct {
+	CustomerID string
+	Visits     int64 // added; a negative number subtracts
+}
+
+const countCustomerVisitStep1Update = "SET #visits = if_not_exists(#visits, :visits_default) + :visits"
+
+const countCustomerVisitStep1Condition = "attribute_exists(PK) AND #email = :email_when AND ((attribute_not_exists(#visits) AND :visits_default >= :visits_restMin) OR #visits >= :visits_restMin) AND ((attribute_not_exists(#visits) AND :visits_default <= :visits_restMax) OR #visits <= :visits_restMax)"
+
+// countCustomerVisitStep1Input builds step 1 of CountCustomerVisit, update
+// Customer; its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) countCustomerVisitStep1Input(customerID string, visits int64, email string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(countCustomerVisitStep1Condition),
+		ExpressionAttributeNames: map[string]string{"#email": "email", "#visits": "visits"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":email_when":     &types.AttributeValueMemberS{Value: email},
+			":visits":         dyngen.IntValue(visits),
+			":visits_default": &types.AttributeValueMemberN{Value: "5"},
+			":visits_restMax": dyngen.IntDiff(math.MaxInt64, visits),
+			":visits_restMin": dyngen.IntDiff(math.MinInt64, visits),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(countCustomerVisitStep1Update),
+	}, nil
+}
+
+const countCustomerVisitStep2Update = "SET #visits = if_not_exists(#visits, :visits_default) + :visits"
+
+const countCustomerVisitStep2Condition = "attribute_exists(PK) AND #customerId = :customerId_when AND ((attribute_not_exists(#visits) AND :visits_default >= :visits_restMin) OR #visits >= :visits_restMin) AND ((attribute_not_exists(#visits) AND :visits_default <= :visits_restMax) OR #visits <= :visits_restMax)"
+
+// countCustomerVisitStep2Input builds step 2 of CountCustomerVisit, update
+// copy Customer.ByEmail; its errors are a KeyError or an ItemError, which
+// the caller wraps.
+func (s *Store) countCustomerVisitStep2Input(email string, visits int64, customerID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := customerByEmailPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := customerByEmailSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(countCustomerVisitStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#customerId": "customerId", "#visits": "visits"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":customerId_when": &types.AttributeValueMemberS{Value: customerID},
+			":visits":          dyngen.IntValue(visits),
+			":visits_default":  &types.AttributeValueMemberN{Value: "5"},
+			":visits_restMax":  dyngen.IntDiff(math.MaxInt64, visits),
+			":visits_restMin":  dyngen.IntDiff(math.MinInt64, visits),
+		},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
+		UpdateExpression:                    aws.String(countCustomerVisitStep2Update),
+	}, nil
+}
+
+// countCustomerVisitTx describes the steps of CountCustomerVisit for the
+// runtime.
+var countCustomerVisitTx = dyngen.Transaction{
+	Method: "CountCustomerVisit",
+	Steps: []dyngen.TransactStep{{
+		Action:    "update Customer",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "update copy Customer.ByEmail",
+		IfAbsent:  ErrNotFound,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// CountCustomerVisit updates the Customer and applies the same update to
+// each of its copies: GetItem, then TransactWriteItems (two requests). The
+// update holds only while the item still holds the values of the copies'
+// keys read: ErrConditionFailed when another call changed them in between,
+// or when a copy read is another item's, ErrNotFound when there is no item,
+// or no copy (from the step "update copy Customer.<copy>"). The method
+// returns only an error: a transaction returns no item. A failed step gives
+// a *TransactionError naming it; ErrTransactionConflict when another
+// transaction held one of its items at once, and changed nothing: retrying
+// may succeed.
+//
+//	GetItem (ConsistentRead) on table Main
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	TransactWriteItems
+//	step 1, Update on table Main: update Customer
+//	  Key: PK = "CUSTOMER#{customerId}" AND SK = "CUSTOMER#{customerId}"
+//	  UpdateExpression: SET #visits = if_not_exists(#visits,
+//	  	:visits_default) + :visits
+//	  ConditionExpression: attribute_exists(PK) AND #email = :email_when
+//	  	AND ((attribute_not_exists(#visits) AND :visits_default >=
+//	  	:visits_restMin) OR #visits >= :visits_restMin) AND
+//	  	((attribute_not_exists(#visits) AND :visits_default <=
+//	  	:visits_restMax) OR #visits <= :visits_restMax)
+//	  constant values: :visits_default={N: "5"}
+//	  ExpressionAttributeNames: #email="email", #visits="visits"
+//	step 2, Update on table Main: update copy Customer.ByEmail
+//	  Key: PK = "CUSTEMAIL#{email}" AND SK = "CUSTEMAIL#{email}"
+//	  UpdateExpression: SET #visits = if_not_exists(#visits,
+//	  	:visits_default) + :visits
+//	  ConditionExpression: attribute_exists(PK) AND #customerId =
+//	  	:customerId_when AND ((attribute_not_exists(#visits) AND
+//	  	:visits_default >= :visits_restMin) OR #visits >=
+//	  	:visits_restMin) AND ((attribute_not_exists(#visits) AND
+//	  	:visits_default <= :visits_restMax) OR #visits <=
+//	  	:visits_restMax)
+//	  constant values: :visits_default={N: "5"}
+//	  ExpressionAttributeNames: #customerId="customerId",
+//	  	#visits="visits"
+func (s *Store) CountCustomerVisit(ctx context.Context, params CountCustomerVisitParams) error {
+	customerID := params.CustomerID
+	visits := params.Visits
+	pk, err := customerPK(customerID)
+	if err != nil {
+		return dyngen.Fail("CountCustomerVisit", err)
+	}
+	sk, err := customerSK(customerID)
+	if err != nil {
+		return dyngen.Fail("CountCustomerVisit", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.mainTable),
+	})
+	if err != nil {
+		return dyngen.Fail("CountCustomerVisit", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		return dyngen.Fail("CountCustomerVisit", ErrNotFound)
+	}
+	var old Customer
+	if err := old.UnmarshalItem(out.Item); err != nil {
+		return dyngen.Fail("CountCustomerVisit", err)
+	}
+	if step, err = dyngen.TransactUpdate(s.countCustomerVisitStep1Input(customerID, visits, old.Email)); err != nil {
+		return countCustomerVisitTx.StepError(0, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 0)
+	if step, err = dyngen.TransactUpdate(s.countCustomerVisitStep2Input(old.Email, visits, old.CustomerID)); err != nil {
+		return countCustomerVisitTx.StepError(1, err)
+	}
+	items = append(items, step)
+	keep = append(keep, 1)
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return countCustomerVisitTx.Only(keep...).Err(err, in.TransactItems)
 	}
 	return nil
 }

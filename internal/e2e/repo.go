@@ -73,6 +73,7 @@ type Repo struct {
 	Kind     RepoKind   // default code when the item lacks it
 	// Default 2020-01-01 when the item lacks it; stored as date.
 	Since time.Time
+	Score int64 // default 8 when the item lacks it
 }
 
 // RepoKey holds the primary key attributes of a Repo.
@@ -137,6 +138,10 @@ func (r *Repo) validate() error {
 		return &ItemError{Entity: "Repo", Attr: "kind", Reason: "not one of \"code\", \"docs\""}
 	case !dyngen.StorableYear(r.Since.Year()):
 		return &ItemError{Entity: "Repo", Attr: "since", Reason: "a date outside the years 0000-9999"}
+	case r.Score < 0:
+		return &ItemError{Entity: "Repo", Attr: "score", Reason: "below its min 0"}
+	case r.Score > 10:
+		return &ItemError{Entity: "Repo", Attr: "score", Reason: "above its max 10"}
 	}
 	return nil
 }
@@ -214,9 +219,9 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 			{Value: "Repo"}, {Value: r.OwnerID}, {Value: r.RepoID},
 			{Value: r.License}, {Value: string(r.Kind)}, {Value: dyngen.FormatDate(r.Since)},
 		},
-		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(r.Rank, 10)}},
+		n: [2]types.AttributeValueMemberN{{Value: strconv.FormatInt(r.Rank, 10)}, {Value: strconv.FormatInt(r.Score, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 19)
+	item := make(map[string]types.AttributeValue, 20)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	if inGSI1 {
@@ -256,13 +261,14 @@ func (r *Repo) MarshalItem() (map[string]types.AttributeValue, error) {
 	item["rank"] = &vals.n[0]
 	item["kind"] = &vals.s[10]
 	item["since"] = &vals.s[11]
+	item["score"] = &vals.n[1]
 	return item, nil
 }
 
 // repoValues holds the scalar values of one Repo item, allocated at once.
 type repoValues struct {
 	s [12]types.AttributeValueMemberS
-	n [1]types.AttributeValueMemberN
+	n [2]types.AttributeValueMemberN
 }
 
 // UnmarshalItem sets r from an item (see dyngen.ItemDecoder).
@@ -280,5 +286,6 @@ func (r *Repo) UnmarshalItem(item map[string]types.AttributeValue) error {
 	r.Rank = dec.IntOr("rank", item["rank"], int64(3))
 	r.Kind = RepoKind(dec.StringOr("kind", item["kind"], "code"))
 	r.Since = dec.DateOr("since", item["since"], time.Date(2020, time.January, 1, 0, 0, 0, 0, time.UTC))
+	r.Score = dec.IntOr("score", item["score"], int64(8))
 	return dec.Err
 }

@@ -303,6 +303,8 @@ type StoreAPI interface {
 	ReposByTopicAll(ctx context.Context, topic string) iter.Seq2[ReposByTopicItem, error]
 	// SetRepoTopic changes a Repo and returns it as it is after the change.
 	SetRepoTopic(ctx context.Context, params SetRepoTopicParams) (*Repo, error)
+	// RankRepo changes a Repo and returns it as it is after the change.
+	RankRepo(ctx context.Context, params RankRepoParams) (*Repo, error)
 	// CreateMember writes member only when no item has its key:
 	// ErrAlreadyExists otherwise.
 	CreateMember(ctx context.Context, member *Member) error
@@ -643,6 +645,15 @@ type StoreAPI interface {
 	// DropCustomerPref updates the Customer and applies the same update to each
 	// of its copies: GetItem, then TransactWriteItems (two requests).
 	DropCustomerPref(ctx context.Context, params DropCustomerPrefParams) error
+	// ChangeCustomerEmail updates the Customer and its copies: GetItem, then
+	// TransactWriteItems (two requests).
+	ChangeCustomerEmail(ctx context.Context, params ChangeCustomerEmailParams) error
+	// MoveCustomerToGold updates the Customer and its copies: GetItem, then
+	// TransactWriteItems (two requests).
+	MoveCustomerToGold(ctx context.Context, params MoveCustomerToGoldParams) error
+	// CountCustomerVisit updates the Customer and applies the same update to
+	// each of its copies: GetItem, then TransactWriteItems (two requests).
+	CountCustomerVisit(ctx context.Context, params CountCustomerVisitParams) error
 	// CreateBook writes book only when no item has its key: ErrAlreadyExists
 	// otherwise.
 	CreateBook(ctx context.Context, book *Book) error

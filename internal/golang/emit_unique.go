@@ -50,8 +50,13 @@ func (m *method) uniqueWrite() {
 				}
 				v := m.argCode(s.Args[j])
 				if (s.Step.Claim != nil || s.Step.Copy != nil || s.Step.Each != nil) && q.Attr != nil && q.Attr.Type == model.Enum {
-					// The claim's enum type from the owner's.
-					v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
+					// The claim's enum type from the owner's: a pointer to
+					// it for an update's optional value.
+					if q.Pointer {
+						v = jen.Parens(jen.Op("*").Id(model.EnumType(s.Step.Entity(), q.Attr))).Call(v)
+					} else {
+						v = jen.Id(model.EnumType(s.Step.Entity(), q.Attr)).Call(v)
+					}
 				}
 				args = append(args, v)
 			}
@@ -286,9 +291,21 @@ func (m *method) claimCode(a *plan.Arg, field func(*plan.Arg) jen.Code) jen.Code
 	claim := m.claimOf(a.Input.Field)
 	d := jen.Dict{}
 	for i, ca := range claim.Attributes {
+		if a.Build[i].Zero {
+			continue // removed: left at its zero value
+		}
 		v := field(a.Build[i])
-		if ca.Type == model.Enum {
+		// A constant of an optional scalar (an update's set: [{nick: x}]
+		// that moves a copy) is a value; the field is a pointer to one.
+		ptr := a.Build[i].Const != nil && ca.Optional && ca.StoredForm().Pointer
+		switch {
+		case ca.Type == model.Enum && ptr:
+			v = jen.Id(model.EnumType(claim, ca)).Call(v)
+		case ca.Type == model.Enum:
 			v = enumAs(claim, ca, v)
+		}
+		if ptr {
+			v = jen.New(v)
 		}
 		d[jen.Id(ca.GoName)] = v
 	}

@@ -22,6 +22,9 @@ type updater struct {
 	// params holds the parameter of each attribute the update sets or adds.
 	params                 map[*model.Attribute]string
 	updateConst, condConst jen.Code
+	// heldVar is the variable of the condition's parts that hold
+	// attributes as read (plan.Request.Held), or nil.
+	heldVar jen.Code
 	// rebuilt holds the value of each rewritten index key, once built.
 	rebuilt map[*plan.Value]jen.Code
 	// now is the local holding the Store's clock's time, when the update
@@ -52,6 +55,7 @@ func (m *method) updater() *updater {
 		up.updateConst = m.constant("Update", up.u.Expression())
 	}
 	up.condConst = m.constant("Condition", m.req.Condition)
+	up.heldVar = m.heldParts()
 	return up
 }
 
@@ -90,8 +94,11 @@ func (up *updater) lines() []string {
 		lines = append(lines, note+")")
 	}
 	lines = append(lines, up.paramLines()...)
-	if up.req.Condition != "" {
-		lines = append(lines, "ConditionExpression: "+up.req.Condition)
+	if c := up.req.FullCondition(); c != "" {
+		lines = append(lines, "ConditionExpression: "+c)
+	}
+	if note := up.req.HeldNote(); note != "" {
+		lines = append(lines, "("+note+")")
 	}
 	if note := up.pp.ExpiryNote(); note != "" {
 		lines = append(lines, upperFirst(note)+".")
@@ -148,7 +155,7 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		if len(values) > 0 {
 			in[jen.Id("ExpressionAttributeValues")] = jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(values)
 		}
-		return jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in)
+		return up.held(jen.Op("&").Qual(pathDynamo, "UpdateItemInput").Values(in))
 	}
 	up.chooseActions(g, values, fail)
 	up.expression(g, in)
@@ -159,7 +166,46 @@ func (up *updater) input(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 	g.If(jen.Len(up.id("values")).Op(">").Lit(0)).Block(
 		up.id("in").Dot("ExpressionAttributeValues").Op("=").Add(up.id("values")),
 	)
-	return up.id("in")
+	return up.held(up.id("in"))
+}
+
+// held is input in with the parts of its condition that hold attributes
+// as the item read has them (plan.Request.Held), which the runtime
+// chooses by what the item holds; in itself when there are none.
+func (up *updater) held(in jen.Code) jen.Code {
+	if up.heldVar == nil {
+		return in
+	}
+	return rt("HoldRead").Call(in, jen.Id(up.readParam()), up.heldVar)
+}
+
+// readParam is the name of the step builder's parameter of the item
+// read (plan.ParamRead).
+func (m *method) readParam() string {
+	for _, q := range m.pp.Params {
+		if q.Role == plan.ParamRead {
+			return q.Name
+		}
+	}
+	m.e.bug("step %s has no parameter of the item read", m.p.Name)
+	return ""
+}
+
+// heldParts emits the variable holding the parts of plan.Request.Held,
+// and returns it, or nil when there are none.
+func (m *method) heldParts() jen.Code {
+	if len(m.req.Held) == 0 {
+		return nil
+	}
+	name := m.p.ConstName("Held")
+	commentf(m.f, "%s are the parts of the condition of %s that hold each attribute as the item read has it: Present when the item holds the attribute, with the value read, Absent when it does not.", name, m.p.InputMethod())
+	m.f.Var().Id(name).Op("=").Index().Add(rt("Held")).ValuesFunc(func(g *jen.Group) {
+		for _, h := range m.req.Held {
+			g.Values(jen.Dict{jen.Id("Stored"): jen.Lit(h.Attr.Stored), jen.Id("Present"): jen.Lit(h.Present), jen.Id("Absent"): jen.Lit(h.Absent), jen.Id("Value"): jen.Lit(h.Value)})
+		}
+	})
+	m.f.Line()
+	return jen.Id(name)
 }
 
 // checks emits the spec's checks of the values the update sets and adds,
@@ -227,7 +273,7 @@ func (up *updater) value(v *plan.Value) jen.Code {
 			return literalValue(v.Lit)
 		}
 		return attrValue(v.Attr, jen.Id(up.params[v.Attr]))
-	case plan.SetConst:
+	case plan.SetConst, plan.AddDefault:
 		return literalValue(v.Lit)
 	case plan.AddLimit:
 		return attrValue(v.Attr, addLimit(v))

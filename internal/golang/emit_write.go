@@ -68,6 +68,14 @@ func (m *method) putInput(condConst jen.Code) {
 	m.inputBuilder("PutItemInput", func(g *jen.Group, fail func(jen.Code) jen.Code) jen.Code {
 		now := m.marshalStamped(g, r, fail)
 		m.stampItem(g, m.local("item"), now)
+		if as := m.req.AbsentAsRead; len(as) > 0 {
+			// The attributes the item read lacks, it lacks too.
+			args := []jen.Code{m.id("item"), jen.Id(m.readParam())}
+			for _, a := range as {
+				args = append(args, jen.Lit(a.Stored))
+			}
+			g.Add(rt("DropAbsent").Call(args...))
+		}
 		if condConst == nil {
 			// On one line: its two fields.
 			return jen.Op("&").Qual(pathDynamo, "PutItemInput").Values(jen.Id("Item").Op(":").Add(m.id("item")), jen.Id("TableName").Op(":").Add(m.tableRef()))

@@ -74,15 +74,71 @@ const (
 // setsCopyKey returns an attribute of a copy's key that update p sets,
 // adds to or removes, and the copy, or nil.
 func setsCopyKey(p *Pattern) (*Attribute, *Copy) {
-	changed := append(append(append(p.SetAttrs(), p.AddAttrs()...), p.Remove...), p.RemoveFrom...)
 	for _, c := range p.Entity().Copies {
-		for _, a := range c.KeyAttrs() {
-			if slices.Contains(changed, a) {
-				return a, c
-			}
+		if a := copyKeyChanged(p, c); a != nil {
+			return a, c
 		}
 	}
 	return nil, nil
+}
+
+// copyKeyChanged returns an attribute of copy c's key that update p
+// sets, adds to or removes, or nil.
+func copyKeyChanged(p *Pattern, c *Copy) *Attribute {
+	changed := append(append(append(p.SetAttrs(), p.AddAttrs()...), p.Remove...), p.RemoveFrom...)
+	for _, a := range c.KeyAttrs() {
+		if slices.Contains(changed, a) {
+			return a
+		}
+	}
+	return nil
+}
+
+// movesKey reports whether update p may move copy c: it sets an
+// attribute of its key.
+func movesKey(p *Pattern, c *Copy) bool { return copyKeyChanged(p, c) != nil }
+
+// movesCopy says why update p, which changes attribute a of the key of
+// copy c, can't move the copy, or "". The new copy is the item read with
+// the update applied by the generated code, which sets whole attributes
+// (to the caller's values or constants) and removes them; an add, a
+// removal of elements, or a path (address.zip, approvals.{reviewer})
+// would need the stored value the update changes, which the write would
+// compute apart from DynamoDB.
+func movesCopy(p *Pattern, a *Attribute, c *Copy) string {
+	var what string
+	switch {
+	case len(p.AddAttrs()) > 0:
+		what = "adds to " + p.AddAttrs()[0].Name
+	case len(p.RemoveFrom) > 0:
+		what = "removes elements from " + p.RemoveFrom[0].Name
+	default:
+		for _, x := range append(p.SetAttrs(), p.Remove...) {
+			if x.IsPath() {
+				what = "writes the path " + x.Name
+				break
+			}
+		}
+	}
+	if what == "" {
+		return ""
+	}
+	return fmt.Sprintf("it changes %s, in the key of copy %s, which moves the copy: the new copy is the item read with the update's sets and removes applied, and the update also %s, which only DynamoDB applies to the stored value; move the copy with an update that sets and removes whole attributes, and make this change in another", a.Name, c.Name, what)
+}
+
+// asRead conditions the owner's step st of an update that moves a copy
+// on the item being as read: every attribute of e but those of its
+// primary key (the key read by) still holds the value read, or is still
+// absent. The new copy is built from the item read, so the update must
+// change that item, and the copy deleted is the one its values name.
+func asRead(st *Step, e *Entity) *Step {
+	key := e.PrimaryKey().Attrs()
+	for _, a := range e.Attributes {
+		if !slices.Contains(key, a) {
+			st.Pattern.AsRead = append(st.Pattern.AsRead, a)
+		}
+	}
+	return st
 }
 
 // copyUpdateStep is the step of update p that applies it to copy c: the
@@ -115,7 +171,10 @@ func copyUpdateStep(p *Pattern, c *Copy) *Step {
 		return out
 	}
 	sub := *p
-	sub.Steps, sub.When, sub.Read, sub.ReadCopies = nil, nil, nil, nil
+	sub.Steps, sub.Read, sub.ReadCopies = nil, nil, nil
+	// Without the pattern's when (the owner's step holds it): the copy
+	// is the owner's.
+	sub.When = ownerHeld(c)
 	sub.Entities, sub.Table, sub.Pos = []*Entity{ce}, ce.Table, c.Pos
 	sub.Set, sub.Add, sub.Remove, sub.RemoveFrom = as(p.Set), as(p.Add), as(p.Remove), as(p.RemoveFrom)
 	sub.SetConsts, sub.AddConsts = consts(p.SetConsts), consts(p.AddConsts)
@@ -230,7 +289,30 @@ func (r *resolver) copyWrites(p *Pattern) {
 			break
 		}
 		if a, c := setsCopyKey(p); a != nil {
-			why = fmt.Sprintf("it changes %s, in the key of copy %s, which would move the copy, and the new copy needs the whole item after the update, which DynamoDB does not give inside a transaction; use put, which writes the whole item and its copies", a.Name, c.Name)
+			if why = movesCopy(p, a, c); why != "" {
+				break
+			}
+			// The copies the update applies to first, always sent; then,
+			// per copy it may move, the delete and the create sent when
+			// its key changes, and its update otherwise: the steps are
+			// sent in their order.
+			steps = append(steps, asRead(r.ownStep(p, nil), e))
+			for _, c := range e.Copies {
+				if !movesKey(p, c) {
+					steps = append(steps, copyUpdateStep(p, c))
+				}
+			}
+			for _, c := range e.Copies {
+				if movesKey(p, c) {
+					take := copyStep(p, c, TakeStep)
+					for _, a := range e.Attributes {
+						if a.Default != nil && !slices.Contains(p.SetAttrs(), a) {
+							take.Pattern.AbsentAsRead = append(take.Pattern.AbsentAsRead, c.Entity.Attr(a.Name))
+						}
+					}
+					steps = append(steps, copyStep(p, c, ReleaseStep), take, copyUpdateStep(p, c))
+				}
+			}
 			break
 		}
 		steps = append(steps, copyOwnStep(r.ownStep(p, nil), e))
@@ -303,7 +385,32 @@ func copyStep(p *Pattern, c *Copy, role StepRole) *Step {
 	}
 	st := derivedStep(p, c.Entity, c.Pos, op)
 	st.Copy, st.Role = c, role
+	if role != TakeStep {
+		// The copy read is the owner's, or there is none (an item written
+		// before the copy was declared): never another item's copy.
+		st.Pattern.When = []*Cond{{Pos: c.Pos, Or: [][]*Cond{{{Attr: ownerKey(c)[0], Pos: c.Pos, Op: OpNotExists}}, ownerHeld(c)}}}
+	}
 	return st
+}
+
+// ownerKey are the attributes of copy c's entity that hold its owner's
+// primary key.
+func ownerKey(c *Copy) []*Attribute {
+	var out []*Attribute
+	for _, a := range c.Owner.PrimaryKey().Attrs() {
+		out = append(out, c.Entity.Attr(a.Name))
+	}
+	return out
+}
+
+// ownerHeld are the conditions that copy c's item holds its owner's
+// primary key, as read: the copy is the owner's.
+func ownerHeld(c *Copy) []*Cond {
+	var out []*Cond
+	for _, a := range ownerKey(c) {
+		out = append(out, &Cond{Attr: a, Pos: c.Pos, Op: OpEq, Read: true})
+	}
+	return out
 }
 
 func copyNames(e *Entity) string { return joinNames(e.Copies, func(c *Copy) string { return c.Name }) }

@@ -456,7 +456,7 @@ func (p *Pattern) InputMethod() string { return ParamName(p.GoName) + "Input" }
 // ExpressionConsts are the suffixes of a pattern's expression constants,
 // of the description of a read's request (Read) and of a transaction's
 // (Tx).
-var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Update", "Read", "Tx", "Many"}
+var ExpressionConsts = []string{"KeyCondition", "Projection", "Filter", "Condition", "Held", "Update", "Read", "Tx", "Many"}
 
 // IndexVar is the variable that describes index ix to the runtime's
 // reads: t0000Index for a table's primary key, t0000IndexGSI1 for its

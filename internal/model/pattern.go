@@ -116,6 +116,17 @@ type Pattern struct {
 	// ReadCopies are the copies whose keys a write reads before its
 	// transaction (GetItem) and conditions its write on (copy.go).
 	ReadCopies []*Copy
+	// AsRead, on the step of an update that moves a copy (copy.go), are
+	// the attributes its write holds only while each still holds what the
+	// read found, or is still absent: the item the new copy is built
+	// from is the item the update changes.
+	AsRead []*Attribute
+	// AbsentAsRead, on the step of such an update that creates the new
+	// copy, are the attributes with a default the update does not set:
+	// the copy leaves out each the item read lacks, as the item does,
+	// rather than store the default a read gives it (an add to it would
+	// then start from another value on the copy).
+	AbsentAsRead []*Attribute
 	// ReadEach are the entries of items per element whose set (and
 	// listed attributes) a write reads before its transaction (GetItem)
 	// and conditions its write on (each.go).

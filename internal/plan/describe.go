@@ -60,7 +60,7 @@ func (r *Request) Fields() []Field {
 	if r.Update != nil {
 		add("UpdateExpression", r.Update.Expression())
 	}
-	add("ConditionExpression", r.Condition)
+	add("ConditionExpression", r.FullCondition())
 	order := r.Order()
 	switch order {
 	case model.Asc:
@@ -78,6 +78,16 @@ func (r *Request) Fields() []Field {
 	}
 	for _, note := range r.Sometimes() {
 		out = append(out, Field{"note", note})
+	}
+	if note := r.HeldNote(); note != "" {
+		out = append(out, Field{"note", note})
+	}
+	if len(r.AbsentAsRead) > 0 {
+		var names []string
+		for _, a := range r.AbsentAsRead {
+			names = append(names, a.Name)
+		}
+		out = append(out, Field{"note", fmt.Sprintf("the item leaves out %s when the item read lacks it, as the item read does (a default is not stored)", strings.Join(names, ", "))})
 	}
 	var consts []string
 	for _, v := range r.Values {
@@ -160,4 +170,15 @@ func (k KeptOut) PrefixRule() string {
 		return "1 other entity, whose sort key starts with other text"
 	}
 	return fmt.Sprintf("%d other entities, whose sort keys start with other text", k.ByPrefix)
+}
+
+// HeldNote says how the condition holds the attributes of Held, or "":
+// "#name = :name_read holds the value read; each is sent as
+// attribute_not_exists(#name) when the item read lacks the attribute".
+func (r *Request) HeldNote() string {
+	if len(r.Held) == 0 {
+		return ""
+	}
+	h := r.Held[0]
+	return fmt.Sprintf("%s, and each part like it, holds the value the item read has, sent as read; when the item read lacks the attribute, %s is sent in its place", h.Present, h.Absent)
 }

@@ -74,7 +74,7 @@ func (b *builder) many(p *model.Pattern) *Pattern {
 		q.Field = ""
 	}
 	if item.Request.UsesClock() {
-		item.Params = append(item.Params, &Param{Name: "now", Role: ParamClock})
+		item.Params = append(item.Params, &Param{Name: item.Local("now"), Role: ParamClock})
 	}
 	m := &Many{Mode: p.Many, Item: item, Call: item.Call, Action: actions[item.Call]}
 	m.IfAbsent, m.IfPresent, _ = ConditionKinds(item)

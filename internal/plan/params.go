@@ -26,6 +26,7 @@ const (
 	ParamVersion             // the version Attr the caller read (update, delete)
 	ParamClock               // the time a transaction's step takes, read once per call
 	ParamMapKey              // the key of the map entry Attr (approvals.{reviewer})
+	ParamRead                // the item a transaction's write read, as stored (Request.Held)
 
 	roleCount // the number of roles; each has a name (Role.String)
 )
@@ -396,6 +397,7 @@ var roleNames = [roleCount]string{
 	ParamVersion: "version",
 	ParamClock:   "clock",
 	ParamMapKey:  "mapKey",
+	ParamRead:    "read",
 }
 
 // String is the role's name in `dyngen plan -json`.
@@ -435,6 +437,8 @@ func (pp *Pattern) GoType(p *Param) string {
 		return "[]" + ent.GoName
 	case ParamMapKey:
 		return "string"
+	case ParamRead:
+		return "map[string]types.AttributeValue"
 	}
 	if p.Pointer {
 		return "*" + model.GoType(ent, p.Attr)

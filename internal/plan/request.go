@@ -53,6 +53,36 @@ type Request struct {
 	// Expiry is how the call treats an item whose time to live has
 	// passed, or nil when it reads or writes such items as stored.
 	Expiry *Expiry
+	// AbsentAsRead are the attributes a PutItem leaves out of its item
+	// when the item read lacks them (model.Pattern.AbsentAsRead).
+	AbsentAsRead []*model.Attribute
+	// Held are the parts of the condition sent after Condition, joined
+	// by AND, one per attribute the write holds only while it is as the
+	// item read has it (model.Pattern.AsRead): chosen per call, by
+	// whether the item read holds the attribute.
+	Held []*Held
+}
+
+// Held is the part of a write's condition that holds attribute Attr as
+// the item read has it: Present, which sends the stored value read as
+// Value, when the item holds it; Absent otherwise. Both name it by one
+// placeholder, in Request.Names; Value is in no Request.Values, since it
+// is sent only with Present.
+type Held struct {
+	Attr            *model.Attribute
+	Present, Absent string // "#name = :name_read", "attribute_not_exists(#name)"
+	Value           string // ":name_read"
+}
+
+// FullCondition is the ConditionExpression a call sends when the item
+// read holds every attribute of Held, as the plan and the methods' docs
+// show it.
+func (r *Request) FullCondition() string {
+	parts := []string{r.Condition}
+	for _, h := range r.Held {
+		parts = append(parts, h.Present)
+	}
+	return joinAnd(parts...)
 }
 
 // Expiry is how a call treats an item whose time to live has passed (its
@@ -114,6 +144,9 @@ const (
 	// is marshalled with it, its keys too, and it is written back into
 	// the caller's item on success.
 	ItemConst
+	// AddDefault is the default of number Attr (Lit), which an add
+	// starts from when the item lacks the attribute, as a read gives it.
+	AddDefault
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -528,6 +561,7 @@ func (b *builder) request(pp *Pattern) {
 	case PutItem, DeleteItem, ConditionCheck:
 		req.Condition = condition(n, pp, nil)
 		req.Item = itemValues(pp)
+		req.AbsentAsRead = p.AbsentAsRead
 		req.StampCreated = p.Op == model.OpCreate && createdKeyed(p.Entity())
 	case UpdateItem:
 		if p.Op == model.OpPut {
@@ -546,6 +580,20 @@ func (b *builder) request(pp *Pattern) {
 	b.expressionSizes(pp)
 }
 
+// longestCondition is the longest ConditionExpression a call may send:
+// each part of Held in its longer form.
+func (r *Request) longestCondition() string {
+	parts := []string{r.Condition}
+	for _, h := range r.Held {
+		longer := h.Present
+		if len(h.Absent) > len(longer) {
+			longer = h.Absent
+		}
+		parts = append(parts, longer)
+	}
+	return joinAnd(parts...)
+}
+
 // maxExpression is the longest expression string DynamoDB takes, in
 // bytes.
 const maxExpression = 4096
@@ -561,11 +609,15 @@ func (b *builder) expressionSizes(pp *Pattern) {
 	}
 	for _, e := range []struct{ field, text string }{
 		{"KeyConditionExpression", r.KeyCondition}, {"ProjectionExpression", r.Projection},
-		{"FilterExpression", r.Filter}, {"ConditionExpression", r.Condition}, {"UpdateExpression", update},
+		{"FilterExpression", r.Filter}, {"ConditionExpression", r.longestCondition()}, {"UpdateExpression", update},
 	} {
 		if len(e.text) > maxExpression {
 			p := pp.Pattern
-			b.errorf(p.Pos, "%s %s: its %s is %d bytes, and DynamoDB takes at most %d; give the attributes shorter stored names (attr:), or write fewer of them in one request (a put of an entity with a created time names every attribute: without it, the put is a PutItem)", p.Op, p.Name, e.field, len(e.text), maxExpression)
+			fix := "give the attributes shorter stored names (attr:), or write fewer of them in one request (a put of an entity with a created time names every attribute: without it, the put is a PutItem)"
+			if e.field == "ConditionExpression" && len(r.Held) > 0 {
+				fix = "an update that moves a copy conditions on every attribute of the item read; give the attributes shorter stored names (attr:), or move the copy with a put"
+			}
+			b.errorf(p.Pos, "%s %s: its %s may be %d bytes, and DynamoDB takes at most %d; %s", p.Op, p.Name, e.field, len(e.text), maxExpression, fix)
 		}
 	}
 }
@@ -669,7 +721,7 @@ func SelectAttrs(p *model.Pattern) []*model.Attribute {
 // (create: no item has the key; update: the item exists), the when
 // conditions, and the bounds an atomic add keeps. amounts holds the
 // placeholders of the add amounts, by attribute.
-func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string) string {
+func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]added) string {
 	p := pp.Pattern
 	var parts []term
 	switch {
@@ -723,15 +775,53 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 			if bound.max {
 				label = "max"
 			}
+			rest := func() string {
+				return n.value(a.Name+"_rest"+strings.ToUpper(label[:1])+label[1:], &Value{Source: AddRest, Attr: a, Max: bound.max}).Placeholder
+			}
+			if ad := amounts[a]; ad.dflt != "" {
+				// Over no value, the default plus the amount is in bounds:
+				// the default against the bound less the amount.
+				r := rest()
+				parts = append(parts, term{text: fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, ad.dflt, bound.op, r, name, bound.op, r)})
+				continue
+			}
 			limit := n.value(a.Name+"_"+label, &Value{Source: AddLimit, Attr: a, Max: bound.max}).Placeholder
-			rest := n.value(a.Name+"_rest"+strings.ToUpper(label[:1])+label[1:], &Value{Source: AddRest, Attr: a, Max: bound.max}).Placeholder
-			parts = append(parts, term{text: fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amounts[a], bound.op, limit, name, bound.op, rest)})
+			parts = append(parts, term{text: fmt.Sprintf("((attribute_not_exists(%s) AND %s %s %s) OR %s %s %s)", name, amounts[a].amount, bound.op, limit, name, bound.op, rest())})
 		}
+	}
+	// The attributes the write holds as read (copy.go): each named
+	// always, its value placeholder taken, and sent with Present only.
+	for _, a := range p.AsRead {
+		name := n.attr(a)
+		ph := n.take(":" + placeholderText(a.Name+"_read"))
+		n.req.Held = append(n.req.Held, &Held{Attr: a, Present: name + " = " + ph, Absent: "attribute_not_exists(" + name + ")", Value: ph})
 	}
 	if len(parts) == 0 {
 		return ""
 	}
+	if len(parts) == 1 && len(n.req.Held) > 0 {
+		// The held parts follow with AND: an or alone is parenthesised.
+		parts = append(parts, term{})
+		return strings.TrimSuffix(joinTerms(parts), " AND ")
+	}
 	return joinTerms(parts)
+}
+
+// added are the placeholders of what an update adds to a number: the
+// amount, and the default it starts from when the item lacks the
+// number ("" for none: ADD starts from 0).
+type added struct{ amount, dflt string }
+
+// addDefault is the default of number a that an add starts from, or "":
+// a number with a default other than 0.
+func addDefault(a *model.Attribute) string {
+	if a.Default == nil || a.Type != model.Int && a.Type != model.Float {
+		return ""
+	}
+	if _, stored := model.StoredConst(a, model.OpEq, a.Default.Text); stored == "0" {
+		return "" // ADD's own start
+	}
+	return a.Default.Text
 }
 
 // update writes an update's actions: the attributes it sets, the index
@@ -741,7 +831,7 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]string
 // index key built from it (the item leaves that sparse index): those
 // actions are chosen at run time. It returns the add amounts'
 // placeholders.
-func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]string {
+func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]added {
 	p := pp.Pattern
 	u := &Update{}
 	req.Update = u
@@ -800,7 +890,7 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 	}
 	u.Set = append(u.Set, managedClauses(n, pp)...)
 	u.Set = append(append(u.Set, sometimes...), sparse...)
-	amounts := map[*model.Attribute]string{}
+	amounts := map[*model.Attribute]added{}
 	for _, a := range p.AddAttrs() {
 		name := n.attr(a)
 		v := &Value{Source: AddAmount, Attr: a}
@@ -808,7 +898,15 @@ func update(n *requestNamer, pp *Pattern, req *Request) map[*model.Attribute]str
 			v.Lit = literal(a, model.OpEq, sc.Const.Text)
 		}
 		v = n.value(a.Name, v)
-		amounts[a] = v.Placeholder
+		if d := addDefault(a); d != "" {
+			// ADD starts an absent number from 0, and a read gives the
+			// default: start from it.
+			dv := n.value(a.Name+"_default", &Value{Source: AddDefault, Attr: a, Lit: literal(a, model.OpEq, d)})
+			amounts[a] = added{amount: v.Placeholder, dflt: dv.Placeholder}
+			u.Set = append(u.Set, &Clause{Text: fmt.Sprintf("%s = if_not_exists(%s, %s) + %s", name, name, dv.Placeholder, v.Placeholder), Values: []*Value{dv, v}})
+			continue
+		}
+		amounts[a] = added{amount: v.Placeholder}
 		u.Add = append(u.Add, &Clause{Text: name + " " + v.Placeholder, Values: []*Value{v}})
 	}
 	for _, a := range p.Remove {
@@ -838,7 +936,7 @@ func ownNames(req *Request) {
 			uses[ph]++
 		}
 	}
-	for _, e := range []string{req.KeyCondition, req.Projection, req.Filter, req.Condition} {
+	for _, e := range []string{req.KeyCondition, req.Projection, req.Filter, req.FullCondition()} {
 		count(e)
 	}
 	u := req.Update

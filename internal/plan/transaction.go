@@ -73,6 +73,9 @@ type Arg struct {
 	// by one: the step is sent once per element (Sends), and the
 	// argument is the element (the method's local "el").
 	Elem bool
+	// Zero is set on a field of a Build left at its zero value: an
+	// attribute the update a copy is built for removes.
+	Zero bool
 }
 
 // ConstArg is a constant of the spec an argument takes: Value of Attr
@@ -264,7 +267,12 @@ func (b *builder) stepPlan(st *model.Step) *Pattern {
 	// must send the same values.
 	sp.Struct = nil
 	if sp.Request.UsesClock() {
-		sp.Params = append(sp.Params, &Param{Name: "now", Role: ParamClock})
+		sp.Params = append(sp.Params, &Param{Name: sp.Local("now"), Role: ParamClock})
+	}
+	if len(sp.Request.Held) > 0 || len(sp.Request.AbsentAsRead) > 0 {
+		// The item read, whose values the condition holds, or whose
+		// absent attributes the item written leaves out.
+		sp.Params = append(sp.Params, &Param{Name: sp.Local("old"), Role: ParamRead})
 	}
 	return sp
 }
@@ -602,11 +610,29 @@ func maxItemSize(e *model.Entity) (n int, bounded bool) {
 // units for each item of a transaction, for its prepare and commit.
 func (b *builder) txCost(pp *Pattern) {
 	var parts []string
-	for _, s := range pp.Tx.Steps {
+	var copies []*CopyMove
+	if u := pp.Unique; u != nil && u.Present != nil {
+		copies = u.Present.Copies
+	}
+	for i, s := range pp.Tx.Steps {
 		c := s.Plan.Cost
-		if s.Step.Role == model.EmptyStep {
-			// Sent instead of the write's own step.
+		if s.Step.Role == model.EmptyStep || s.Step.Role == model.AbsentStep {
+			// Sent instead of the write's own step, which costs as much.
 			parts = append(parts, fmt.Sprintf("step %d: instead of step 1", s.Step.Index+1))
+			continue
+		}
+		if s.Step.Role == model.AbsentCountStep {
+			// Sent, over no item, instead of the count's step over one.
+			if j := slices.IndexFunc(pp.Tx.Steps, func(o *Step) bool { return o.Step.Count == s.Step.Count && o.Step.Role == model.CountStep }); j >= 0 {
+				parts = append(parts, fmt.Sprintf("step %d: instead of step %d", s.Step.Index+1, j+1))
+				continue
+			}
+		}
+		if j := slices.IndexFunc(copies, func(mv *CopyMove) bool { return mv.Replace == i }); j >= 0 {
+			// Sent instead of the delete and create of the copy, which
+			// cost as much or more.
+			mv := copies[j]
+			parts = append(parts, fmt.Sprintf("step %d: instead of steps %d and %d", s.Step.Index+1, mv.Release+1, mv.Take+1))
 			continue
 		}
 		if n := perElement(s.Step); n > 0 {

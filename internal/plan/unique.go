@@ -162,7 +162,8 @@ func uniqueSends(pp *Pattern) {
 			u.Absent.Fail = "ErrNotFound"
 		}
 	default:
-		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: append([]int{0}, copyUpdates(tx)...), Moves: moves(tx), Counts: countMoves(pp), Copies: copyMoves(tx), Each: eachMoves(pp)}
+		cm := copyMoves(tx)
+		u.Absent, u.Present = &Sends{Fail: "ErrNotFound"}, &Sends{Steps: append([]int{0}, copyUpdates(tx, cm)...), Moves: moves(tx), Counts: countMoves(pp), Copies: cm, Each: eachMoves(pp)}
 		if op == model.OpPut && pp.Version == nil {
 			// Over no item, the put is a create, and takes every claim.
 			u.Absent = &Sends{Steps: absent}
@@ -224,6 +225,9 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 		switch {
 		case q.Role == ParamClock:
 			args = append(args, &Arg{Clock: true})
+		case q.Role == ParamRead:
+			// The item read, as stored.
+			args = append(args, &Arg{Input: &Input{Field: pp.Local("out")}, Field: "Item"})
 		case st.Count != nil:
 			args = append(args, countArg(q, st, p, value, old))
 		case st.Copy != nil:
@@ -267,6 +271,9 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 func (a *Arg) String() string {
 	if a.Clock {
 		return "the time read once"
+	}
+	if a.Zero {
+		return "removed"
 	}
 	if s := a.countString(); s != "" {
 		return s

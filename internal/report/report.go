@@ -206,9 +206,26 @@ type Request struct {
 	// values ("DELETE #tags :tags is sent only when tags holds
 	// elements").
 	Sometimes []string `json:"sometimes,omitempty"`
+	// Held are the parts of the condition that hold attributes as the
+	// item read has them (an update that moves a copy): Condition shows
+	// each as Present; a call sends Absent instead, and no value, when
+	// the item read lacks the attribute.
+	Held []Held `json:"held,omitempty"`
+	// AbsentAsRead are the attributes the item written leaves out when
+	// the item read lacks them.
+	AbsentAsRead []string `json:"absentAsRead,omitempty"`
 	// fields are the lines the text report shows of the request
 	// (plan.Request.Fields).
 	fields []plan.Field
+}
+
+// Held is a part of a condition holding Attribute as read: Present
+// (with the value read as Value) or Absent.
+type Held struct {
+	Attribute string `json:"attribute"`
+	Present   string `json:"present"`
+	Absent    string `json:"absent"`
+	Value     string `json:"value"`
 }
 
 // Call is one request of a method that sends several: its call,
@@ -622,12 +639,12 @@ var sourceNames = map[plan.Source]string{
 	plan.AddRest: "addRest", plan.RebuiltKey: "rebuiltKey", plan.EntityType: "entityType", plan.KeyInput: "keyInput",
 	plan.SetConst: "setConstant", plan.RemoveElems: "removeFrom", plan.Now: "now",
 	plan.VersionExpected: "versionExpected", plan.VersionStep: "versionStep", plan.VersionFirst: "versionFirst",
-	plan.VersionNext: "versionNext", plan.ClockNow: "clock", plan.ItemAttr: "item", plan.ItemConst: "itemConstant",
+	plan.VersionNext: "versionNext", plan.ClockNow: "clock", plan.ItemAttr: "item", plan.ItemConst: "itemConstant", plan.AddDefault: "addDefault",
 }
 
 // requestOf is the request's part of the report.
 func requestOf(r *plan.Request) Request {
-	rr := Request{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.Condition, Limit: r.Limit, PageLimit: r.PageLimit, Order: string(r.Order()), Sometimes: r.Sometimes(), fields: r.Fields()}
+	rr := Request{KeyCondition: r.KeyCondition, Projection: r.Projection, Filter: r.Filter, Condition: r.FullCondition(), Limit: r.Limit, PageLimit: r.PageLimit, Order: string(r.Order()), Sometimes: r.Sometimes(), fields: r.Fields()}
 	if r.Update != nil {
 		rr.Update = r.Update.Expression()
 	}
@@ -659,6 +676,12 @@ func requestOf(r *plan.Request) Request {
 			rv.Constant = v.Lit.String()
 		}
 		rr.Item = append(rr.Item, rv)
+	}
+	for _, h := range r.Held {
+		rr.Held = append(rr.Held, Held{Attribute: h.Attr.Name, Present: h.Present, Absent: h.Absent, Value: h.Value})
+	}
+	for _, a := range r.AbsentAsRead {
+		rr.AbsentAsRead = append(rr.AbsentAsRead, a.Name)
 	}
 	return rr
 }
