@@ -58,6 +58,30 @@ func sameCopy(t *testing.T, s *Store, c *dynamodb.Client, id string) *Customer {
 	return item
 }
 
+// putStored writes item, of string attributes (and an empty prefs map
+// when withPrefs), with the raw client: an item as older code, or
+// another tool, left it.
+func putStored(t *testing.T, s *Store, c *dynamodb.Client, withPrefs bool, kv ...string) {
+	t.Helper()
+	item := map[string]types.AttributeValue{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		item[kv[i]] = &types.AttributeValueMemberS{Value: kv[i+1]}
+	}
+	if withPrefs {
+		item["prefs"] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}
+	}
+	_, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(s.mainTable), Item: item})
+	must(t, err)
+}
+
+// storedCustomer writes customer id of email, stored without a copy,
+// nick or visits, with the raw client.
+func storedCustomer(t *testing.T, s *Store, c *dynamodb.Client, id, email, name string) {
+	t.Helper()
+	putStored(t, s, c, true, "PK", "CUSTOMER#"+id, "SK", "CUSTOMER#"+id, "_type", "Customer", "customerId", id, "email", email,
+		"name", name, "tier", "basic", "GSI1PK", "TIER#basic", "GSI1SK", "CUSTOMER#"+id)
+}
+
 func TestCopyMoveUpdate(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t, nil)
@@ -124,23 +148,9 @@ func TestCopyMoveUpdate(t *testing.T) {
 func TestCopyMoveStoredWithout(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t, nil)
-	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.mainTable), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "CUSTOMER#w1"}, "SK": &types.AttributeValueMemberS{Value: "CUSTOMER#w1"},
-		"_type":      &types.AttributeValueMemberS{Value: "Customer"},
-		"customerId": &types.AttributeValueMemberS{Value: "w1"}, "email": &types.AttributeValueMemberS{Value: "w@example.com"},
-		"name": &types.AttributeValueMemberS{Value: "W"}, "tier": &types.AttributeValueMemberS{Value: "basic"},
-		"prefs":  &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}},
-		"GSI1PK": &types.AttributeValueMemberS{Value: "TIER#basic"}, "GSI1SK": &types.AttributeValueMemberS{Value: "CUSTOMER#w1"},
-	}})
-	must(t, err)
-	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.mainTable), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "CUSTEMAIL#w@example.com"}, "SK": &types.AttributeValueMemberS{Value: "CUSTEMAIL#w@example.com"},
-		"_type":      &types.AttributeValueMemberS{Value: "Customer@ByEmail"},
-		"customerId": &types.AttributeValueMemberS{Value: "w1"}, "email": &types.AttributeValueMemberS{Value: "w@example.com"},
-		"name": &types.AttributeValueMemberS{Value: "W"}, "tier": &types.AttributeValueMemberS{Value: "basic"},
-		"prefs": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}},
-	}})
-	must(t, err)
+	storedCustomer(t, s, c, "w1", "w@example.com", "W")
+	putStored(t, s, c, true, "PK", "CUSTEMAIL#w@example.com", "SK", "CUSTEMAIL#w@example.com", "_type", "Customer@ByEmail",
+		"customerId", "w1", "email", "w@example.com", "name", "W", "tier", "basic")
 	must(t, s.ChangeCustomerEmail(ctx, ChangeCustomerEmailParams{CustomerID: "w1", Email: "w2@example.com"}))
 	if got := sameCopy(t, s, c, "w1"); got.Email != "w2@example.com" || got.Visits != 5 || got.Nick != nil {
 		t.Errorf("after the move: %+v", got)
@@ -356,15 +366,7 @@ func TestCopyOfAnother(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t, nil)
 	must(t, s.CreateCustomer(ctx, &Customer{CustomerID: "a1", Email: "shared@example.com", Name: "A", Tier: CustomerTierBasic, Prefs: map[string]string{}}))
-	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.mainTable), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "CUSTOMER#b1"}, "SK": &types.AttributeValueMemberS{Value: "CUSTOMER#b1"},
-		"_type":      &types.AttributeValueMemberS{Value: "Customer"},
-		"customerId": &types.AttributeValueMemberS{Value: "b1"}, "email": &types.AttributeValueMemberS{Value: "shared@example.com"},
-		"name": &types.AttributeValueMemberS{Value: "B"}, "tier": &types.AttributeValueMemberS{Value: "basic"},
-		"prefs":  &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}},
-		"GSI1PK": &types.AttributeValueMemberS{Value: "TIER#basic"}, "GSI1SK": &types.AttributeValueMemberS{Value: "CUSTOMER#b1"},
-	}})
-	must(t, err)
+	storedCustomer(t, s, c, "b1", "shared@example.com", "B")
 	for _, tc := range []struct {
 		name, action string
 		write        func() error

@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // TestAddToDefault: an add to a number with a default, of an item
@@ -17,12 +13,7 @@ import (
 func TestAddToDefault(t *testing.T) {
 	ctx := context.Background()
 	s, c := newStore(t, nil)
-	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.mainTable), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "OWNER#o"}, "SK": &types.AttributeValueMemberS{Value: "REPO#old"},
-		"_type":   &types.AttributeValueMemberS{Value: "Repo"},
-		"ownerId": &types.AttributeValueMemberS{Value: "o"}, "repoId": &types.AttributeValueMemberS{Value: "old"},
-	}})
-	must(t, err)
+	putStored(t, s, c, false, "PK", "OWNER#o", "SK", "REPO#old", "_type", "Repo", "ownerId", "o", "repoId", "old")
 	repo, err := s.GetRepo(ctx, RepoKey{OwnerID: "o", RepoID: "old"})
 	must(t, err)
 	if repo.Rank != 3 || repo.Score != 8 {
@@ -44,12 +35,7 @@ func TestAddToDefault(t *testing.T) {
 		t.Errorf("after adding -1 and -10: rank %d, score %d; want 4 and 0", got.Rank, got.Score)
 	}
 	// Below min from the default: 8-9 < 0.
-	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.mainTable), Item: map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "OWNER#o"}, "SK": &types.AttributeValueMemberS{Value: "REPO#old2"},
-		"_type":   &types.AttributeValueMemberS{Value: "Repo"},
-		"ownerId": &types.AttributeValueMemberS{Value: "o"}, "repoId": &types.AttributeValueMemberS{Value: "old2"},
-	}})
-	must(t, err)
+	putStored(t, s, c, false, "PK", "OWNER#o", "SK", "REPO#old2", "_type", "Repo", "ownerId", "o", "repoId", "old2")
 	if _, err := s.RankRepo(ctx, RankRepoParams{OwnerID: "o", RepoID: "old2", Rank: 0, Score: -9}); !errors.Is(err, ErrConditionFailed) {
 		t.Errorf("an add taking the default below min: %v; want ErrConditionFailed", err)
 	}
