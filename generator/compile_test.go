@@ -221,6 +221,7 @@ var compileMu sync.Mutex
 // sources, no compiler or go generate directive, no init function, and a
 // package that type-checks against the real imports.
 func packageProblems(files []File) []error {
+	files = goFiles(files) // the outputs (the lock, the list) are not Go
 	var errs []error
 	imp, err := sharedImporter()
 	if err != nil {

@@ -3,6 +3,8 @@ package generator
 import (
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/golang"
+	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output"
 )
 
@@ -59,6 +61,8 @@ type Generation struct {
 	Diags  *diag.List
 	res    *Result
 	source string
+	// lock is the lock an earlier generation committed, or nil.
+	lock *lock.Lock
 }
 
 // Prepare checks the spec as GenerateOver does (see there for file,
@@ -66,17 +70,27 @@ type Generation struct {
 // nothing to generate.
 func Prepare(file, source string, data []byte, committed func(name string) []byte) *Generation {
 	res := Check(file, data)
+	g := &Generation{Diags: res.Diags, res: res, source: source}
 	if !res.Diags.HasErrors() && committed != nil {
 		output.TableChanges(res.Plan, committed, res.Diags)
+		if data := committed(model.LockFile); data != nil {
+			l, err := lock.Parse(data)
+			if err != nil {
+				// The lock carries what no spec says (the state of its
+				// backfills): never written over unread.
+				res.Diags.Errorf(res.Model.Pos, "the lock %s of the output directory can't be read (%v); restore it from version control, or remove it to start a new one", model.LockFile, err)
+			}
+			g.lock = l
+		}
 	}
-	return &Generation{Diags: res.Diags, res: res, source: source}
+	return g
 }
 
 // Outputs renders the outputs the spec asks for and their manifest, the
 // last files of GenerateOver, in its order; false when rendering met a
 // bug of dyngen, which is then an error in Diags.
 func (g *Generation) Outputs() ([]File, bool) {
-	outs, err := output.Render(g.res.Plan, output.NewSource(g.source))
+	outs, err := output.RenderOver(g.res.Plan, output.NewSource(g.source), g.lock)
 	if err != nil {
 		g.fail(err)
 		return nil, false

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dyngen/dyngen/internal/golang"
+	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -51,7 +52,7 @@ func TestSourceLineOneLine(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
-	for _, f := range files {
+	for _, f := range goFiles(files) {
 		lines := strings.SplitN(string(f.Data), "\n", 3)
 		if len(lines) < 3 || lines[1] != `// source: odd\ndir/spec.yaml` {
 			t.Errorf("%s starts %q", f.Name, lines[:min(2, len(lines))])
@@ -99,5 +100,53 @@ patterns:
 	pp.Members[0].How = plan.ByEntityAttr
 	if _, err := golang.Package(res.Plan, "spec.yaml"); err == nil || !strings.Contains(err.Error(), "CustomerByEmail") {
 		t.Errorf("emit of a get that may read other entities: %v, want an error naming the pattern", err)
+	}
+}
+
+// TestGenerateOverLock: the lock generation writes carries the backfills
+// of the committed one; a committed lock that can't be read (edited, or
+// of a newer dyngen) is an error, and nothing is written over it.
+func TestGenerateOverLock(t *testing.T) {
+	spec := []byte("version: 1\npackage: p\ntables:\n  Notes: {partitionKey: PK}\nentities:\n  Note:\n    attributes: {id: string}\n    keys: {primary: {pk: \"NOTE#{id}\"}}\npatterns:\n  GetNote: {get: Note}\n")
+	lockOf := func(files []File) []byte {
+		for _, f := range files {
+			if f.Name == model.LockFile {
+				return f.Data
+			}
+		}
+		t.Fatalf("no %s among the files", model.LockFile)
+		return nil
+	}
+	files, diags := Generate("spec.yaml", "spec.yaml", spec)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	first := lockOf(files)
+	done := bytes.Replace(first, []byte(`"backfills": []`), []byte(`"backfills": [{"id": "b1", "state": "done", "what": "w"}]`), 1)
+	if bytes.Equal(done, first) {
+		t.Fatalf("the first lock has no empty backfills:\n%s", first)
+	}
+	files, diags = GenerateOver("spec.yaml", "spec.yaml", spec, func(name string) []byte {
+		if name == model.LockFile {
+			return done
+		}
+		return nil
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	if got := lockOf(files); !bytes.Contains(got, []byte(`"id": "b1"`)) || !bytes.Contains(got, []byte(`"state": "done"`)) {
+		t.Errorf("the new lock lost the committed backfill:\n%s", got)
+	}
+	for _, bad := range []string{"{", `{"dyngenLock": 9}`} {
+		files, diags = GenerateOver("spec.yaml", "spec.yaml", spec, func(name string) []byte {
+			if name == model.LockFile {
+				return []byte(bad)
+			}
+			return nil
+		})
+		if files != nil || !diags.HasErrors() || !strings.Contains(diags.Err().Error(), "the lock dyngen.lock.json of the output directory can't be read") {
+			t.Errorf("over the lock %q: %d files, %v", bad, len(files), diags.Err())
+		}
 	}
 }

@@ -242,7 +242,7 @@ func TestFixedNames(t *testing.T) {
 			t.Fatal(diags.Err())
 		}
 		fset := token.NewFileSet()
-		for _, f := range files {
+		for _, f := range goFiles(files) {
 			af, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
 			if err != nil {
 				t.Fatal(err)

@@ -45,7 +45,7 @@ patterns:
 	}
 	declared := map[string]bool{}
 	fset := token.NewFileSet()
-	for _, f := range files {
+	for _, f := range goFiles(files) {
 		af, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
 		if err != nil {
 			t.Fatal(err)

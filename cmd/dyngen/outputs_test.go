@@ -155,15 +155,19 @@ func TestOutputsWrittenCheckedAndRemoved(t *testing.T) {
 	if readFile(t, filepath.Join("out", model.ManifestFile)) != list {
 		t.Error("the list was not written again as it was")
 	}
-	// Without outputs:, every output and the list go.
+	// Without outputs:, every output goes; the lock and the list that
+	// names it stay.
 	writeSpec(t, smallSpec)
 	if code, _, stderr := cmd("spec.yaml", "-o", "out"); code != 0 {
 		t.Fatalf("generate without outputs: exit %d: %s", code, stderr)
 	}
-	for _, name := range []string{model.ManifestFile, "Notes.create-table.json", "Notes.update-time-to-live.json"} {
+	for _, name := range []string{"Notes.create-table.json", "Notes.update-time-to-live.json"} {
 		if _, err := os.Stat(filepath.Join("out", name)); !os.IsNotExist(err) {
 			t.Errorf("%s is still there: %v", name, err)
 		}
+	}
+	if list := readFile(t, filepath.Join("out", model.ManifestFile)); !strings.HasSuffix(list, "  "+model.LockFile+"\n") || strings.Contains(list, "create-table") {
+		t.Errorf("the list without outputs:\n%s", list)
 	}
 	if readFile(t, mine) != "{}\n" {
 		t.Error("a file dyngen did not write was touched")

@@ -27,9 +27,14 @@ type Output struct {
 
 // ManifestFile lists the outputs written besides the Go package, so that
 // the command knows them for its own: a JSON file has no comment to
-// carry the generated-code header. It is written whenever the spec asks
-// for an output.
+// carry the generated-code header. It is written by every generation:
+// it lists the lock (LockFile) at least.
 const ManifestFile = "dyngen-outputs.txt"
+
+// LockFile is dyngen's lock (internal/lock): what a generation committed
+// to, for the next one to compare a changed spec with. It is written by
+// every generation, with the list of outputs.
+const LockFile = "dyngen.lock.json"
 
 // GeneratedText is the generated-code marker every generated file that
 // takes a comment starts with.
@@ -46,7 +51,7 @@ func (m *Model) Output(k OutputKind) *Output {
 }
 
 // OutputFiles lists the files of the outputs, with what they come from,
-// in spec order; the manifest last when there is any.
+// in spec order, then the lock and the manifest.
 func (m *Model) OutputFiles() []GenName {
 	var out []GenName
 	for _, o := range m.Outputs {
@@ -58,10 +63,7 @@ func (m *Model) OutputFiles() []GenName {
 			out = append(out, o.TableFiles(t)...)
 		}
 	}
-	if len(out) > 0 {
-		out = append(out, GenName{ManifestFile, "the list of outputs", Pos{}, ""})
-	}
-	return out
+	return append(out, GenName{LockFile, "the lock", Pos{}, ""}, GenName{ManifestFile, "the list of outputs", Pos{}, ""})
 }
 
 // outputFileName is the form of a file name an output may be given:

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/cloudformation"
 	"github.com/dyngen/dyngen/internal/output/createtable"
@@ -165,6 +166,8 @@ func (f Format) fileProblem(name string) string {
 		return fmt.Sprintf("file %q of output %s must end in %s; e.g. %q", name, f.Kind, strings.Join(f.Endings, " or "), f.File)
 	case strings.EqualFold(name, model.ManifestFile):
 		return fmt.Sprintf("file %q of output %s is the list of outputs dyngen writes; choose another (e.g. %q)", name, f.Kind, f.File)
+	case strings.EqualFold(name, model.LockFile):
+		return fmt.Sprintf("file %q of output %s is the lock dyngen writes; choose another (e.g. %q)", name, f.Kind, f.File)
 	}
 	for _, other := range Formats {
 		if other.FileRule != nil {
@@ -206,10 +209,15 @@ func Check(p *plan.Plan, diags *diag.List) {
 	}
 }
 
-// Render returns the files of every output p's model asks for, in the
-// order of model.OutputFiles, the manifest last; none when it asks for
-// none.
-func Render(p *plan.Plan, src Source) ([]File, error) {
+// Render returns the files of every output p's model asks for, then
+// the lock (model.LockFile) and the manifest, in the order of
+// model.OutputFiles.
+func Render(p *plan.Plan, src Source) ([]File, error) { return RenderOver(p, src, nil) }
+
+// RenderOver is Render for an output directory whose committed lock
+// is prev (nil when there is none): the lock it writes carries prev's
+// backfills.
+func RenderOver(p *plan.Plan, src Source, prev *lock.Lock) ([]File, error) {
 	var out []File
 	for _, o := range p.Model.Outputs {
 		f := formatOf(o.Kind)
@@ -222,9 +230,11 @@ func Render(p *plan.Plan, src Source) ([]File, error) {
 		}
 		out = append(out, files...)
 	}
-	if len(out) == 0 {
-		return nil, nil
+	lk, err := lock.Marshal(lock.Build(p, src.Line, prev))
+	if err != nil {
+		return nil, err
 	}
+	out = append(out, File{Name: model.LockFile, Data: lk})
 	// The names are the model's: a file the model does not list is a bug.
 	want := p.Model.OutputFiles()
 	if len(want) != len(out)+1 {

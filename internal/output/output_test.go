@@ -56,14 +56,16 @@ patterns:
 `
 
 // TestRenderFilesAndManifest: the files are those the model names, in its
-// order, the manifest last listing the others; the same plan renders the
-// same bytes; a spec with no outputs renders no file, not even the list.
+// order, the lock and the manifest last, listing the others; the same
+// plan renders the same bytes; a spec with no outputs renders the lock
+// and the list of it.
 func TestRenderFilesAndManifest(t *testing.T) {
-	if files, err := Render(planOf(t, twoTables), NewSource("spec.yaml")); err != nil || files != nil {
+	files, err := Render(planOf(t, twoTables), NewSource("spec.yaml"))
+	if err != nil || len(files) != 2 || files[0].Name != model.LockFile || files[1].Name != model.ManifestFile || !strings.Contains(string(files[1].Data), "  "+model.LockFile+"\n") {
 		t.Fatalf("no outputs: %d files, %v", len(files), err)
 	}
 	p := planOf(t, twoTables+"outputs:\n  createTable:\n")
-	files, err := Render(p, NewSource("../spec\n.yaml"))
+	files, err = Render(p, NewSource("../spec\n.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +73,14 @@ func TestRenderFilesAndManifest(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Name)
 	}
-	want := []string{"Notes.create-table.json", "Notes.update-time-to-live.json", "Archive.create-table.json", model.ManifestFile}
+	want := []string{"Notes.create-table.json", "Notes.update-time-to-live.json", "Archive.create-table.json", model.LockFile, model.ManifestFile}
 	if !slices.Equal(names, want) {
 		t.Fatalf("files %q, want %q", names, want)
 	}
-	list := string(files[3].Data)
+	list := string(files[4].Data)
 	wantList := "# " + model.GeneratedText + "\n# source: ../spec\\n.yaml\n#\n"
 	var lines []string
-	for _, f := range files[:3] {
+	for _, f := range files[:4] {
 		sum := sha256.Sum256(f.Data)
 		lines = append(lines, hex.EncodeToString(sum[:])+"  "+f.Name)
 	}
