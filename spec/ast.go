@@ -62,6 +62,16 @@ type File struct {
 	// Outputs are the files besides the Go package the spec asks for, in
 	// spec order.
 	Outputs []*Output
+	// Accept holds the findings of the compatibility check (dyngen compat)
+	// accepted on purpose: each a finding's id and the reason.
+	Accept []*Accept
+}
+
+// Accept accepts one finding of the compatibility check: ID is its id,
+// Reason why it is accepted.
+type Accept struct {
+	ID     Str
+	Reason Str
 }
 
 // Output asks for one output besides the Go package: Kind names its
@@ -102,6 +112,8 @@ type Index struct {
 	SortKey      *KeyAttr
 	Projection   *Projection
 	Local        Bool
+	// RenamedFrom is the index's name in the lock, when it is renamed.
+	RenamedFrom Str
 }
 
 // Projection is an index's projection: Kind "all" or "keys", or a list of
@@ -114,14 +126,16 @@ type Projection struct {
 
 // Entity is one kind of item.
 type Entity struct {
-	Name       Str
-	Pos        Pos
-	Doc        Str
-	Go         Str
-	Table      Str
-	TypeValue  Str
-	Attributes []*Attribute
-	Keys       []*Keys
+	Name Str
+	Pos  Pos
+	Doc  Str
+	// RenamedFrom is the entity's name in the lock, when it is renamed.
+	RenamedFrom Str
+	Go          Str
+	Table       Str
+	TypeValue   Str
+	Attributes  []*Attribute
+	Keys        []*Keys
 	// Version names the attribute holding the item's version
 	// (optimistic locking).
 	Version Str
@@ -225,6 +239,9 @@ type Attribute struct {
 	Separator Str
 	// Of names the object type of an object or objects attribute.
 	Of Str
+	// RenamedFrom is the attribute's name in the lock, when it is
+	// renamed.
+	RenamedFrom Str
 }
 
 // Keys holds an entity's key templates on one index.
@@ -237,20 +254,22 @@ type Keys struct {
 
 // Pattern is one named access pattern.
 type Pattern struct {
-	Name       Str
-	Pos        Pos
-	Doc        Str
-	Op         Str   // the operation key: get, query, put, ...
-	Entities   []Str // the operation's value: one entity, or several for query
-	EntityList bool  // the value was written as a list
-	By         []Str
-	ByPos      Pos
-	Where      []*Cond
-	Order      Str
-	Limit      Int
-	First      Bool
-	Index      Str
-	Consistent Bool
+	Name Str
+	Pos  Pos
+	Doc  Str
+	// RenamedFrom is the pattern's name in the lock, when it is renamed.
+	RenamedFrom Str
+	Op          Str   // the operation key: get, query, put, ...
+	Entities    []Str // the operation's value: one entity, or several for query
+	EntityList  bool  // the value was written as a list
+	By          []Str
+	ByPos       Pos
+	Where       []*Cond
+	Order       Str
+	Limit       Int
+	First       Bool
+	Index       Str
+	Consistent  Bool
 	// Copy names the copy of the entity a get reads.
 	Copy   Str
 	Filter []*Cond

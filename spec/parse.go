@@ -452,6 +452,11 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 				f.Outputs = append(f.Outputs, p.output(e))
 			}
 		},
+		"accept": func(k, v *yaml.Node) {
+			for _, e := range p.entries(v, "accept") {
+				f.Accept = append(f.Accept, &Accept{ID: Str{Value: e.name, Pos: p.pos(e.key), Set: true}, Reason: p.str(e.val, "the reason of accept "+e.name)})
+			}
+		},
 	})
 	if root.Kind != yaml.MappingNode || p.diags.Len() > before {
 		// A misspelt key already explains what is missing.
@@ -540,6 +545,7 @@ func (p *parser) index(e entry) *Index {
 	ix := &Index{Name: p.name(e.key), Pos: p.pos(e.val)}
 	p.fields(e.val, "index "+e.name, map[string]func(k, v *yaml.Node){
 		"doc":          func(k, v *yaml.Node) { ix.Doc = p.str(v, "doc") },
+		"renamedFrom":  func(k, v *yaml.Node) { ix.RenamedFrom = p.str(v, "renamedFrom") },
 		"partitionKey": func(k, v *yaml.Node) { ix.PartitionKey = p.keyAttr(v, "partitionKey") },
 		"sortKey":      func(k, v *yaml.Node) { ix.SortKey = p.keyAttr(v, "sortKey") },
 		"local":        func(k, v *yaml.Node) { ix.Local = p.boolean(v, "local") },
@@ -583,10 +589,11 @@ func (p *parser) entity(e entry) *Entity {
 	sawAttrs := false
 	before := p.diags.Len()
 	p.fields(e.val, what, map[string]func(k, v *yaml.Node){
-		"doc":       func(k, v *yaml.Node) { en.Doc = p.str(v, "doc") },
-		"go":        func(k, v *yaml.Node) { en.Go = p.str(v, "go") },
-		"table":     func(k, v *yaml.Node) { en.Table = p.str(v, "table") },
-		"typeValue": func(k, v *yaml.Node) { en.TypeValue = p.str(v, "typeValue") },
+		"doc":         func(k, v *yaml.Node) { en.Doc = p.str(v, "doc") },
+		"renamedFrom": func(k, v *yaml.Node) { en.RenamedFrom = p.str(v, "renamedFrom") },
+		"go":          func(k, v *yaml.Node) { en.Go = p.str(v, "go") },
+		"table":       func(k, v *yaml.Node) { en.Table = p.str(v, "table") },
+		"typeValue":   func(k, v *yaml.Node) { en.TypeValue = p.str(v, "typeValue") },
 		"attributes": func(k, v *yaml.Node) {
 			sawAttrs = true
 			for _, ae := range p.entries(v, "attributes of "+what) {
@@ -728,20 +735,21 @@ func (p *parser) attributeOf(e entry, what string) *Attribute {
 	before := p.diags.Len()
 	sawType := false
 	p.fields(v, what, map[string]func(k, v *yaml.Node){
-		"type":      func(k, v *yaml.Node) { sawType = true; a.Type = p.str(v, "type") },
-		"attr":      func(k, v *yaml.Node) { a.Attr = p.str(v, "attr") },
-		"go":        func(k, v *yaml.Node) { a.Go = p.str(v, "go") },
-		"doc":       func(k, v *yaml.Node) { a.Doc = p.str(v, "doc") },
-		"optional":  func(k, v *yaml.Node) { a.Optional = p.boolean(v, "optional") },
-		"default":   func(k, v *yaml.Node) { a.Default = p.constant(v, "the default of "+what) },
-		"min":       func(k, v *yaml.Node) { a.Min = p.number(v, "min") },
-		"max":       func(k, v *yaml.Node) { a.Max = p.number(v, "max") },
-		"maxLength": func(k, v *yaml.Node) { a.MaxLength = p.integer(v, "maxLength") },
-		"maxItems":  func(k, v *yaml.Node) { a.MaxItems = p.integer(v, "maxItems") },
-		"values":    func(k, v *yaml.Node) { a.Values = p.nonEmptyList(v, "values") },
-		"format":    func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
-		"separator": func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
-		"of":        func(k, v *yaml.Node) { a.Of = p.str(v, "of") },
+		"type":        func(k, v *yaml.Node) { sawType = true; a.Type = p.str(v, "type") },
+		"attr":        func(k, v *yaml.Node) { a.Attr = p.str(v, "attr") },
+		"go":          func(k, v *yaml.Node) { a.Go = p.str(v, "go") },
+		"doc":         func(k, v *yaml.Node) { a.Doc = p.str(v, "doc") },
+		"optional":    func(k, v *yaml.Node) { a.Optional = p.boolean(v, "optional") },
+		"default":     func(k, v *yaml.Node) { a.Default = p.constant(v, "the default of "+what) },
+		"min":         func(k, v *yaml.Node) { a.Min = p.number(v, "min") },
+		"max":         func(k, v *yaml.Node) { a.Max = p.number(v, "max") },
+		"maxLength":   func(k, v *yaml.Node) { a.MaxLength = p.integer(v, "maxLength") },
+		"maxItems":    func(k, v *yaml.Node) { a.MaxItems = p.integer(v, "maxItems") },
+		"values":      func(k, v *yaml.Node) { a.Values = p.nonEmptyList(v, "values") },
+		"format":      func(k, v *yaml.Node) { a.Format = p.str(v, "format") },
+		"separator":   func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
+		"of":          func(k, v *yaml.Node) { a.Of = p.str(v, "of") },
+		"renamedFrom": func(k, v *yaml.Node) { a.RenamedFrom = p.str(v, "renamedFrom") },
 	})
 	if !sawType && p.diags.Len() == before {
 		p.errorf(v, "%s has no type", what)
@@ -860,25 +868,26 @@ func (p *parser) pattern(e entry) *Pattern {
 // (which takes bind, as and exists, and no transaction).
 func (p *parser) patternBody(key, val *yaml.Node, pt *Pattern, what string, step bool) {
 	handlers := map[string]func(k, v *yaml.Node){
-		"doc":        func(k, v *yaml.Node) { pt.Doc = p.str(v, "doc") },
-		"by":         func(k, v *yaml.Node) { pt.By = p.strList(v, "by"); pt.ByPos = p.pos(v) },
-		"where":      func(k, v *yaml.Node) { pt.Where = p.conds(v, "where", false) },
-		"order":      func(k, v *yaml.Node) { pt.Order = p.str(v, "order") },
-		"limit":      func(k, v *yaml.Node) { pt.Limit = p.integer(v, "limit") },
-		"first":      func(k, v *yaml.Node) { pt.First = p.boolean(v, "first") },
-		"index":      func(k, v *yaml.Node) { pt.Index = p.str(v, "index") },
-		"consistent": func(k, v *yaml.Node) { pt.Consistent = p.boolean(v, "consistent") },
-		"copy":       func(k, v *yaml.Node) { pt.Copy = p.str(v, "copy") },
-		"filter":     func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },
-		"when":       func(k, v *yaml.Node) { pt.When = p.conds(v, "when", true) },
-		"select":     func(k, v *yaml.Node) { pt.Select = p.nonEmptyList(v, "select") },
-		"set":        func(k, v *yaml.Node) { pt.Set, pt.SetConsts = p.constList(v, "set") },
-		"add":        func(k, v *yaml.Node) { pt.Add, pt.AddConsts = p.constList(v, "add") },
-		"remove":     func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
-		"removeFrom": func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
-		"upsert":     func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
-		"expired":    func(k, v *yaml.Node) { pt.Expired = p.str(v, "expired") },
-		"many":       func(k, v *yaml.Node) { pt.Many = p.str(v, "many") },
+		"doc":         func(k, v *yaml.Node) { pt.Doc = p.str(v, "doc") },
+		"renamedFrom": func(k, v *yaml.Node) { pt.RenamedFrom = p.str(v, "renamedFrom") },
+		"by":          func(k, v *yaml.Node) { pt.By = p.strList(v, "by"); pt.ByPos = p.pos(v) },
+		"where":       func(k, v *yaml.Node) { pt.Where = p.conds(v, "where", false) },
+		"order":       func(k, v *yaml.Node) { pt.Order = p.str(v, "order") },
+		"limit":       func(k, v *yaml.Node) { pt.Limit = p.integer(v, "limit") },
+		"first":       func(k, v *yaml.Node) { pt.First = p.boolean(v, "first") },
+		"index":       func(k, v *yaml.Node) { pt.Index = p.str(v, "index") },
+		"consistent":  func(k, v *yaml.Node) { pt.Consistent = p.boolean(v, "consistent") },
+		"copy":        func(k, v *yaml.Node) { pt.Copy = p.str(v, "copy") },
+		"filter":      func(k, v *yaml.Node) { pt.Filter = p.conds(v, "filter", true) },
+		"when":        func(k, v *yaml.Node) { pt.When = p.conds(v, "when", true) },
+		"select":      func(k, v *yaml.Node) { pt.Select = p.nonEmptyList(v, "select") },
+		"set":         func(k, v *yaml.Node) { pt.Set, pt.SetConsts = p.constList(v, "set") },
+		"add":         func(k, v *yaml.Node) { pt.Add, pt.AddConsts = p.constList(v, "add") },
+		"remove":      func(k, v *yaml.Node) { pt.Remove = p.nonEmptyList(v, "remove") },
+		"removeFrom":  func(k, v *yaml.Node) { pt.RemoveFrom = p.nonEmptyList(v, "removeFrom") },
+		"upsert":      func(k, v *yaml.Node) { pt.Upsert = p.boolean(v, "upsert") },
+		"expired":     func(k, v *yaml.Node) { pt.Expired = p.str(v, "expired") },
+		"many":        func(k, v *yaml.Node) { pt.Many = p.str(v, "many") },
 	}
 	ops := Operations
 	if step {

@@ -38,6 +38,10 @@ const (
 const usage = `usage:
   dyngen [-check] spec.yaml -o DIR   generate the package into DIR (-check: only compare)
   dyngen plan [-json] spec.yaml      show how each access pattern is served
+  dyngen compat [-json|-github] [-against REF] spec.yaml -o DIR
+                                     classify the spec's changes since the lock in DIR
+                                     (or in DIR at git revision REF); exit 1 on a
+                                     breaking change the spec does not accept
   dyngen -version                    print the version and build information
 
 flags:
@@ -58,6 +62,9 @@ func main() {
 // options are the parsed command line.
 type options struct {
 	plan    bool
+	compat  bool
+	github  bool
+	against string
 	json    bool
 	check   bool
 	version bool
@@ -77,7 +84,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.check, "check", false, "compare DIR with what generation would write; exit 1 with a diff when they differ")
 	fs.StringVar(&o.out, "o", "", "output directory of the generated package")
-	fs.BoolVar(&o.json, "json", false, "with plan: print the plan as JSON")
+	fs.BoolVar(&o.json, "json", false, "with plan or compat: print JSON")
+	fs.BoolVar(&o.github, "github", false, "with compat: print the findings as GitHub Actions annotations")
+	fs.StringVar(&o.against, "against", "", "with compat: read the lock of DIR at this git revision (a branch, a tag, a commit)")
 	fs.BoolVar(&o.version, "version", false, "print the version and build information, and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -101,14 +110,23 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	if len(pos) > 0 && pos[0] == "plan" {
 		o.plan = true
 		pos = pos[1:]
+	} else if len(pos) > 0 && pos[0] == "compat" {
+		o.compat = true
+		pos = pos[1:]
 	}
 	switch {
-	case o.version && (o.plan || o.check || o.json || o.out != "" || len(pos) > 0):
+	case o.version && (o.plan || o.compat || o.check || o.json || o.out != "" || len(pos) > 0):
 		fmt.Fprintln(stderr, "dyngen: -version takes no other argument")
 	case o.version:
 		return o, nil
-	case o.json && !o.plan:
-		fmt.Fprintln(stderr, "dyngen: -json goes with plan")
+	case o.json && !o.plan && !o.compat:
+		fmt.Fprintln(stderr, "dyngen: -json goes with plan or compat")
+	case (o.github || o.against != "") && !o.compat:
+		fmt.Fprintln(stderr, "dyngen: -github and -against go with compat")
+	case o.github && o.json:
+		fmt.Fprintln(stderr, "dyngen: compat prints -json or -github, not both")
+	case o.compat && o.check:
+		fmt.Fprintln(stderr, "dyngen: compat compares the spec with the lock; -check is for generation")
 	case len(pos) == 0:
 		fmt.Fprintln(stderr, "dyngen: no spec file given")
 	case len(pos) > 1:
@@ -144,6 +162,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.plan {
 		return planCmd(o, data, stdout, stderr)
+	}
+	if o.compat {
+		return compatCmd(o, data, stdout, stderr)
 	}
 	source, err := sourceName(o.spec, o.out)
 	if err != nil {

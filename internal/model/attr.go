@@ -46,7 +46,9 @@ type Attribute struct {
 	GoName string
 	Doc    string
 	Pos    Pos
-	Type   Type
+	// RenamedFrom is its name in the lock, when renamedFrom renames it.
+	RenamedFrom Renamed
+	Type        Type
 	// Optional attributes may be absent. An optional scalar (string,
 	// enum, int, float, bool, time) is a pointer in Go, nil when absent,
 	// so that its zero value is stored and read back like any other. An

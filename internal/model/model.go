@@ -32,11 +32,28 @@ type Model struct {
 	// Outputs are the outputs besides the Go package the spec asks for,
 	// in spec order.
 	Outputs []*Output
+	// Accept are the findings of the compatibility check the spec
+	// accepts on purpose (accept:), in spec order.
+	Accept []*Accept
 
 	// broken holds the tables, entities and patterns the resolver found
 	// an error in; loose is set by an error it could not tie to one.
 	broken map[any]bool
 	loose  bool
+}
+
+// Accept accepts one finding of the compatibility check (internal/compat)
+// by its id, for a reason.
+type Accept struct {
+	ID, Reason string
+	Pos        Pos
+}
+
+// Renamed is the name a part of the spec had in the lock, when renamedFrom
+// renames it: Name, set at Pos; "" when it is not renamed.
+type Renamed struct {
+	Name string
+	Pos  Pos
 }
 
 // Prune removes from m the tables, entities and patterns with errors,
@@ -159,15 +176,17 @@ const PrimaryName = "primary"
 
 // Index is the table's own key or a secondary index.
 type Index struct {
-	Name       string
-	GoName     string
-	Doc        string
-	Pos        Pos
-	Table      *Table
-	Kind       IndexKind
-	PK         *KeyAttr
-	SK         *KeyAttr // nil when the index has no sort key
-	Projection Projection
+	Name   string
+	GoName string
+	Doc    string
+	Pos    Pos
+	// RenamedFrom is its name in the lock, when renamedFrom renames it.
+	RenamedFrom Renamed
+	Table       *Table
+	Kind        IndexKind
+	PK          *KeyAttr
+	SK          *KeyAttr // nil when the index has no sort key
+	Projection  Projection
 	// Include holds the stored names an INCLUDE projection lists, plus
 	// what dyngen adds to decode items (entity attribute, key template
 	// attributes), in order, without duplicates.
@@ -212,13 +231,15 @@ func (ix *Index) Projects(stored string) bool {
 
 // Entity is one kind of item.
 type Entity struct {
-	Name       string
-	GoName     string
-	Doc        string
-	Pos        Pos
-	Table      *Table
-	TypeValue  string // value written to the entity attribute
-	Attributes []*Attribute
+	Name   string
+	GoName string
+	Doc    string
+	Pos    Pos
+	// RenamedFrom is its name in the lock, when renamedFrom renames it.
+	RenamedFrom Renamed
+	Table       *Table
+	TypeValue   string // value written to the entity attribute
+	Attributes  []*Attribute
 	// Keys are the entity's templates on every index it appears in, in the
 	// table's index order; the primary key first.
 	Keys []*EntityKey

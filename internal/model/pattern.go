@@ -43,13 +43,15 @@ const (
 
 // Pattern is a named access pattern, resolved.
 type Pattern struct {
-	Name     string
-	GoName   string
-	Doc      string
-	Pos      Pos
-	Op       Op
-	OpPos    Pos
-	Entities []*Entity // one, or several for a collection query
+	Name   string
+	GoName string
+	Doc    string
+	Pos    Pos
+	// RenamedFrom is its name in the lock, when renamedFrom renames it.
+	RenamedFrom Renamed
+	Op          Op
+	OpPos       Pos
+	Entities    []*Entity // one, or several for a collection query
 	// Table is the table every entity of the pattern is stored in.
 	Table *Table
 	// By are the equality inputs, by name; ByAttrs[i][j] is the attribute

@@ -43,7 +43,7 @@ func (r *resolver) patterns() {
 	goNames := map[string]*Pattern{}
 	defer func() { r.part = nil }()
 	for _, sp := range r.f.Patterns {
-		p := &Pattern{Name: sp.Name.Value, Doc: sp.Doc.Value, Pos: sp.Name.Pos, Order: Asc}
+		p := &Pattern{Name: sp.Name.Value, Doc: sp.Doc.Value, Pos: sp.Name.Pos, Order: Asc, RenamedFrom: renamed(sp.RenamedFrom)}
 		r.part = p
 		if !entityName.MatchString(p.Name) {
 			r.errorf(sp.Name.Pos, "pattern name %q must be a letter then letters, digits or underscores", p.Name)

@@ -181,7 +181,38 @@ func (r *resolver) errorf(pos Pos, format string, args ...any) {
 	}
 }
 
+// acceptID is the form of a finding's id of the compatibility check:
+// its class, then what it is of and what changed.
+var acceptID = regexp.MustCompile(`^(read-old|read-new|keys|infrastructure|api)/[^\s]+$`)
+
+// renamed is the model's record of a renamedFrom.
+func renamed(s spec.Str) Renamed {
+	if !s.Set {
+		return Renamed{}
+	}
+	return Renamed{Name: s.Value, Pos: s.Pos}
+}
+
+// accepts resolves the findings the spec accepts (accept:).
+func (r *resolver) accepts() {
+	seen := map[string]bool{}
+	for _, a := range r.f.Accept {
+		switch {
+		case !acceptID.MatchString(a.ID.Value):
+			r.errorf(a.ID.Pos, "accept %q is not the id of a finding of dyngen compat, which is its class (read-old, read-new, keys, infrastructure or api), then what it is of and what changed, as dyngen compat prints it: read-old/User.nick/required", a.ID.Value)
+		case strings.TrimSpace(a.Reason.Value) == "":
+			r.errorf(a.ID.Pos, "accept %s gives no reason; say why the finding is accepted", a.ID.Value)
+		case seen[a.ID.Value]:
+			// The YAML parser refuses duplicate keys already.
+		default:
+			seen[a.ID.Value] = true
+			r.m.Accept = append(r.m.Accept, &Accept{ID: a.ID.Value, Reason: a.Reason.Value, Pos: a.ID.Pos})
+		}
+	}
+}
+
 func (r *resolver) file() {
+	r.accepts()
 	r.m.Doc = r.f.Doc.Value
 	pkg := r.f.Package
 	r.m.Package = pkg.Value
@@ -310,7 +341,7 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 		}
 	}
 	for _, si := range st.Indexes {
-		ix := &Index{Name: si.Name.Value, Doc: si.Doc.Value, Pos: si.Name.Pos, Table: t, Kind: Global}
+		ix := &Index{Name: si.Name.Value, Doc: si.Doc.Value, Pos: si.Name.Pos, Table: t, Kind: Global, RenamedFrom: renamed(si.RenamedFrom)}
 		what := "index " + ix.Name
 		switch {
 		case ix.Name == PrimaryName:
@@ -463,7 +494,7 @@ func (r *resolver) entities() {
 	eachs := map[*spec.Entity]*Each{}
 	for i := 0; i < len(queue); i++ {
 		se := queue[i]
-		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos}
+		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos, RenamedFrom: renamed(se.RenamedFrom)}
 		r.part = e
 		if u := claims[se]; u != nil {
 			u.Claim, e.ClaimOf = e, u
@@ -566,7 +597,7 @@ func (r *resolver) entities() {
 // ("attribute", "field") and owner (the entity's name, "object O") name
 // it in errors, as the returned what does.
 func (r *resolver) newAttr(sa *spec.Attribute, in *ObjectType, noun, owner string) (*Attribute, string) {
-	a := &Attribute{Name: sa.Name.Value, Stored: sa.Name.Value, Doc: sa.Doc.Value, Pos: sa.Name.Pos, Optional: sa.Optional.Value, In: in}
+	a := &Attribute{Name: sa.Name.Value, Stored: sa.Name.Value, Doc: sa.Doc.Value, Pos: sa.Name.Pos, Optional: sa.Optional.Value, In: in, RenamedFrom: renamed(sa.RenamedFrom)}
 	what := fmt.Sprintf("%s %s of %s", noun, a.Name, owner)
 	if sa.Attr.Set {
 		a.Stored = sa.Attr.Value

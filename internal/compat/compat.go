@@ -1,0 +1,705 @@
+// Package compat is the compatibility check of a changed design (dyngen
+// check): it compares a spec's plan with the lock an earlier generation
+// committed (internal/lock) and classifies every change by what it does
+// to the items already stored and to the code already running, in the
+// manner of buf breaking and a schema registry's compatibility modes:
+//
+//   - read-old: new code reads every item old code wrote;
+//   - read-new: old code, still running during a rolling deploy or after
+//     a rollback, reads what new code writes;
+//   - keys: every stored item is still found where the new patterns look;
+//   - infrastructure: what deploying the tables does;
+//   - api: what breaks the callers of the generated package.
+//
+// Each finding has an id (class/subject/kind) that accept: names to
+// accept it on purpose, the position in the new spec, who breaks, and
+// the safe order of the change.
+package compat
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// Class is the class of a finding.
+type Class string
+
+// The classes, in the order findings of one position are listed.
+const (
+	ReadOld        Class = "read-old"
+	ReadNew        Class = "read-new"
+	Keys           Class = "keys"
+	Infrastructure Class = "infrastructure"
+	API            Class = "api"
+)
+
+// Finding is one change and what it does.
+type Finding struct {
+	// ID names the finding for accept: class/subject/kind
+	// (read-old/User.nick/required).
+	ID    string
+	Class Class
+	// Breaking is set when the change breaks stored items, running code
+	// or callers unless done in the safe order; the check fails on a
+	// breaking finding the spec does not accept.
+	Breaking bool
+	// Pos is where the change is in the new spec: the part changed, or,
+	// for a part removed, what held it.
+	Pos model.Pos
+	// What says what changed, Breaks who breaks, and Order the safe
+	// order of the change, or its fix.
+	What, Breaks, Order string
+	// Accepted is the reason the spec's accept: gives, or "".
+	Accepted string
+}
+
+// Result is the findings of a check, sorted by position, and the
+// accept: entries that match none (AcceptedNone).
+type Result struct {
+	Findings     []*Finding
+	AcceptedNone []*model.Accept
+}
+
+// Failed reports whether the check fails: a breaking finding is not
+// accepted.
+func (r *Result) Failed() bool {
+	return slices.ContainsFunc(r.Findings, func(f *Finding) bool { return f.Breaking && f.Accepted == "" })
+}
+
+// Check compares plan p with old, the committed lock.
+func Check(old *lock.Lock, p *plan.Plan) *Result {
+	c := &checker{old: old, new: lock.Build(p, old.Source, nil), m: p.Model}
+	c.tables()
+	c.entities()
+	c.patterns()
+	res := &Result{Findings: c.out}
+	accepted := map[string]*model.Accept{}
+	for _, a := range p.Model.Accept {
+		accepted[a.ID] = a
+	}
+	used := map[string]bool{}
+	for _, f := range res.Findings {
+		if a := accepted[f.ID]; a != nil {
+			f.Accepted = a.Reason
+			used[f.ID] = true
+		}
+	}
+	for _, a := range p.Model.Accept {
+		if !used[a.ID] {
+			res.AcceptedNone = append(res.AcceptedNone, a)
+		}
+	}
+	slices.SortStableFunc(res.Findings, func(a, b *Finding) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col), strings.Compare(a.ID, b.ID))
+	})
+	return res
+}
+
+type checker struct {
+	old, new *lock.Lock
+	m        *model.Model
+	out      []*Finding
+}
+
+func (c *checker) add(f *Finding) { c.out = append(c.out, f) }
+
+// finding adds a finding of class cl about subject, of kind kind.
+func (c *checker) finding(cl Class, subject, kind string, breaking bool, pos model.Pos, what, breaks, order string) {
+	c.add(&Finding{ID: string(cl) + "/" + subject + "/" + kind, Class: cl, Breaking: breaking, Pos: pos, What: what, Breaks: breaks, Order: order})
+}
+
+// --- tables and indexes ---------------------------------------------------
+
+func (c *checker) tableOf(name string) *model.Table {
+	for _, t := range c.m.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func keyText(k *lock.Key) string {
+	if k == nil {
+		return "none"
+	}
+	return k.Name + " (" + k.Type + ")"
+}
+
+func (c *checker) tables() {
+	for _, ot := range c.old.Tables {
+		i := slices.IndexFunc(c.new.Tables, func(t lock.Table) bool { return t.Name == ot.Name })
+		if i < 0 {
+			c.finding(Infrastructure, ot.Name, "removed", true, c.m.Pos,
+				fmt.Sprintf("table %s is removed", ot.Name),
+				"its items: deploying the outputs deletes the table",
+				"remove the table from what is deployed only when its items are no longer needed (export them first); accept this finding to say so")
+			continue
+		}
+		nt := c.new.Tables[i]
+		t := c.tableOf(nt.Name)
+		if ot.PartitionKey != nt.PartitionKey || keyText(ot.SortKey) != keyText(nt.SortKey) {
+			c.finding(Infrastructure, nt.Name, "key-schema", true, t.Pos,
+				fmt.Sprintf("the key of table %s changes from %s, %s to %s, %s", nt.Name, keyText(&ot.PartitionKey), keyText(ot.SortKey), keyText(&nt.PartitionKey), keyText(nt.SortKey)),
+				"its items: DynamoDB can't change a table's key, so deploying replaces the table, and its items are lost",
+				"create a new table with the new key, copy the items into it, then move the code to it")
+		}
+		if ot.TTL != nt.TTL {
+			what := fmt.Sprintf("the ttl attribute of table %s changes from %q to %q", nt.Name, ot.TTL, nt.TTL)
+			c.finding(Infrastructure, nt.Name, "ttl", false, t.Pos, what,
+				"no one: items expire by the new attribute once deployed (UpdateTimeToLive takes up to an hour, and one change an hour)",
+				"deploy the table's time to live before code that relies on expiry")
+		}
+		c.indexes(ot, nt, t)
+	}
+}
+
+// indexFor returns the new index matching old index name of table t:
+// by name, or by its renamedFrom.
+func indexFor(t *model.Table, name string) *model.Index {
+	for _, ix := range t.Indexes[1:] {
+		if ix.RenamedFrom.Name == name {
+			return ix
+		}
+	}
+	for _, ix := range t.Indexes[1:] {
+		if ix.Name == name && ix.RenamedFrom.Name == "" {
+			return ix
+		}
+	}
+	return nil
+}
+
+func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
+	globals := 0 // global indexes created or deleted by one deploy
+	for _, oi := range ot.Indexes {
+		ix := indexFor(t, oi.Name)
+		if ix == nil {
+			if oi.Kind == "local" {
+				c.finding(Infrastructure, ot.Name+"."+oi.Name, "removed", true, t.Pos,
+					fmt.Sprintf("local index %s of table %s is removed", oi.Name, ot.Name),
+					"the table's items: a local index can't be removed from a table, so deploying replaces the table",
+					"create a new table without it, copy the items, then move the code to it")
+				continue
+			}
+			globals++
+			c.finding(Infrastructure, ot.Name+"."+oi.Name, "removed", true, t.Pos,
+				fmt.Sprintf("global index %s of table %s is removed", oi.Name, ot.Name),
+				"old code still running that queries it: its queries fail once the index is deleted",
+				"deploy code that no longer reads the index everywhere first, then remove the index")
+			continue
+		}
+		ni := nt.Indexes[slices.IndexFunc(nt.Indexes, func(i lock.Index) bool { return i.Name == ix.Name })]
+		sub := nt.Name + "." + ni.Name
+		if ni.Name != oi.Name {
+			globals += 2
+			c.finding(Infrastructure, sub, "renamed", true, ix.RenamedFrom.Pos,
+				fmt.Sprintf("index %s of table %s is renamed from %s: DynamoDB creates an index of the new name and deletes the old one", ni.Name, nt.Name, oi.Name),
+				"queries of the new index while DynamoDB builds it, and old code querying the old one",
+				"add the new index beside the old one in one deploy, move the code to it, then remove the old one")
+		}
+		if oi.PartitionKey != ni.PartitionKey || keyText(oi.SortKey) != keyText(ni.SortKey) || oi.Kind != ni.Kind {
+			globals += 2
+			c.finding(Infrastructure, sub, "key-schema", true, ix.Pos,
+				fmt.Sprintf("the key of index %s changes from %s, %s to %s, %s", ni.Name, keyText(&oi.PartitionKey), keyText(oi.SortKey), keyText(&ni.PartitionKey), keyText(ni.SortKey)),
+				"every query of the index: DynamoDB deletes it and builds a new one, and queries fail or miss items until it is ACTIVE",
+				"add an index of another name with the new key, move the code to it once ACTIVE, then remove the old one")
+		}
+		if oi.Projection != ni.Projection || !slices.Equal(oi.Include, ni.Include) {
+			globals += 2
+			c.finding(Infrastructure, sub, "projection", true, ix.Pos,
+				fmt.Sprintf("the projection of index %s changes from %s to %s", ni.Name, projText(oi), projText(ni)),
+				"every query of the index: DynamoDB can't change a projection, so the index is deleted and built again",
+				"add an index of another name with the new projection, move the code to it once ACTIVE, then remove the old one")
+		}
+	}
+	for _, ix := range t.Indexes[1:] {
+		if slices.ContainsFunc(ot.Indexes, func(oi lock.Index) bool { return oi.Name == ix.Name || oi.Name == ix.RenamedFrom.Name }) {
+			continue
+		}
+		if ix.Kind == model.Local {
+			c.finding(Infrastructure, nt.Name+"."+ix.Name, "added", true, ix.Pos,
+				fmt.Sprintf("local index %s is added to table %s", ix.Name, nt.Name),
+				"the table's items: a local index can only be created with its table, so deploying replaces the table",
+				"create a new table with the index, copy the items, then move the code to it")
+			continue
+		}
+		globals++
+		c.finding(Infrastructure, nt.Name+"."+ix.Name, "added", false, ix.Pos,
+			fmt.Sprintf("global index %s is added to table %s: DynamoDB builds it from the items that hold its key attributes", ix.Name, nt.Name),
+			"queries of the index before it is ACTIVE (they fail), and of items whose keys it lacks (see the keys findings)",
+			"deploy the index, wait until it is ACTIVE, then deploy code that queries it")
+	}
+	if globals > 1 {
+		c.finding(Infrastructure, nt.Name, "indexes", true, t.Pos,
+			fmt.Sprintf("one deploy creates or deletes %d global indexes of table %s, and DynamoDB (and CloudFormation) takes one at a time", globals, nt.Name),
+			"the deploy: it fails, and CloudFormation rolls back",
+			"make the index changes one deploy each")
+	}
+}
+
+func projText(i lock.Index) string {
+	if i.Projection == "INCLUDE" {
+		return "INCLUDE " + strings.Join(i.Include, ", ")
+	}
+	return i.Projection
+}
+
+// --- entities and attributes ----------------------------------------------
+
+// entityFor returns the new entity matching old entity name: by its
+// renamedFrom, or by name.
+func (c *checker) entityFor(name string) *model.Entity {
+	for _, e := range c.m.Entities {
+		if e.RenamedFrom.Name == name {
+			return e
+		}
+	}
+	for _, e := range c.m.Entities {
+		if e.Name == name && e.RenamedFrom.Name == "" {
+			return e
+		}
+	}
+	return nil
+}
+
+func (c *checker) newEntity(name string) *lock.Entity {
+	for i := range c.new.Entities {
+		if c.new.Entities[i].Name == name {
+			return &c.new.Entities[i]
+		}
+	}
+	return nil
+}
+
+func (c *checker) entities() {
+	for _, oe := range c.old.Entities {
+		e := c.entityFor(oe.Name)
+		if e == nil {
+			if oe.Of == "" {
+				c.finding(Keys, oe.Name, "removed", false, c.m.Pos,
+					fmt.Sprintf("entity %s is removed: its items stay in table %s, read by no pattern", oe.Name, oe.Table),
+					"no one: they still take storage, and stay in the indexes whose key attributes they hold",
+					"delete the items when they are no longer needed")
+			}
+			continue
+		}
+		ne := c.newEntity(e.Name)
+		c.entity(oe, *ne, e)
+	}
+	for _, e := range c.m.Entities {
+		if e.RenamedFrom.Name != "" && !slices.ContainsFunc(c.old.Entities, func(oe lock.Entity) bool { return oe.Name == e.RenamedFrom.Name }) {
+			c.finding(API, e.Name, "renamed-from-unknown", true, e.RenamedFrom.Pos,
+				fmt.Sprintf("entity %s is renamed from %s, which the lock does not hold", e.Name, e.RenamedFrom.Name),
+				"the check: it can't tell what the rename keeps",
+				"name in renamedFrom an entity of the lock, or remove renamedFrom")
+		}
+	}
+}
+
+func (c *checker) entity(oe, ne lock.Entity, e *model.Entity) {
+	name := ne.Name
+	if oe.Table != ne.Table {
+		c.finding(ReadOld, name, "table", true, e.Pos,
+			fmt.Sprintf("entity %s moves from table %s to table %s", name, oe.Table, ne.Table),
+			"new code reading the items old code wrote: they stay in the old table",
+			"copy the items into the new table before new code reads them")
+		return
+	}
+	if oe.TypeValue != ne.TypeValue {
+		c.finding(ReadOld, name, "type-value", true, e.Pos,
+			fmt.Sprintf("the type value of %s changes from %q to %q", name, oe.TypeValue, ne.TypeValue),
+			"new code reading the items old code wrote: it recognises items by their type value, and takes them for another entity's (or none)",
+			"rewrite the type attribute of every item (a backfill) before new code reads them")
+	}
+	if oe.GoType != ne.GoType && oe.Of == "" {
+		c.finding(API, name, "go-type", true, e.Pos,
+			fmt.Sprintf("the Go type of %s changes from %s to %s", name, oe.GoType, ne.GoType),
+			"callers of the generated package: the old type is gone",
+			"change the callers with the spec")
+	}
+	c.keys(oe, ne, e)
+	c.attributes(oe, ne, e)
+	c.derived(oe, ne, e)
+}
+
+// keys compares where the items of an entity are.
+func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
+	name := ne.Name
+	for _, ok := range oe.Keys {
+		var nk *lock.EntityKey
+		var mk *model.EntityKey
+		for i, k := range ne.Keys {
+			if k.Index == ok.Index || e.Keys[i].Index.RenamedFrom.Name == ok.Index {
+				nk, mk = &ne.Keys[i], e.Keys[i]
+			}
+		}
+		sub := name + "." + ok.Index
+		if nk == nil {
+			if ok.Index == model.PrimaryName || len(ok.Via) > 0 || indexFor(e.Table, ok.Index) == nil {
+				continue // an index removed is the table's finding
+			}
+			c.finding(Keys, sub, "left", false, e.Pos,
+				fmt.Sprintf("%s leaves index %s: its items keep the index's key attributes, so they stay in it", name, ok.Index),
+				"no one: the index still holds (and bills) them until they are rewritten",
+				"remove the index's key attributes from the stored items (a backfill) if the index should not hold them")
+			continue
+		}
+		if nk.PK == ok.PK && nk.SK == ok.SK {
+			continue
+		}
+		what := fmt.Sprintf("the key of %s on %s changes from %s to %s", name, ok.Index, keyTemplates(ok), keyTemplates(*nk))
+		if ok.Index == model.PrimaryName {
+			c.finding(Keys, sub, "template", true, mk.Pos, what,
+				"new code looking up the items old code wrote: each is stored under its old key, where no new pattern looks",
+				"write every item again under its new key, and delete it under the old one (a migration), before new code reads them")
+			continue
+		}
+		c.finding(Keys, sub, "template", true, mk.Pos, what,
+			"new code querying "+ok.Index+": the items old code wrote hold the old key there, and are missed (or found where they no longer belong)",
+			"rewrite the index's key attributes of every item (a backfill) before any pattern reads "+ok.Index)
+	}
+	for i, nk := range ne.Keys {
+		mk := e.Keys[i]
+		if nk.Index == model.PrimaryName || mk.Derived() || slices.ContainsFunc(oe.Keys, func(k lock.EntityKey) bool {
+			return k.Index == nk.Index || k.Index == mk.Index.RenamedFrom.Name
+		}) {
+			continue
+		}
+		sub := ne.Name + "." + nk.Index
+		if c.heldAlready(oe, mk) {
+			c.finding(Keys, sub, "joined", false, mk.Pos,
+				fmt.Sprintf("%s joins index %s, keyed by attributes its items already hold: DynamoDB puts them in the index itself", ne.Name, nk.Index),
+				"queries of the index before DynamoDB has filled it",
+				"deploy the index (or this key) before code that queries it, and wait until it is ACTIVE")
+			continue
+		}
+		c.finding(Keys, sub, "joined", true, mk.Pos,
+			fmt.Sprintf("%s joins index %s, whose key attributes (%s) the items old code wrote lack", ne.Name, nk.Index, keyTemplates(nk)),
+			"new code querying "+nk.Index+": the items written before are not in it",
+			"write the index's key attributes into every item (a backfill) before any pattern reads "+nk.Index)
+	}
+}
+
+// heldAlready reports whether the items old code wrote hold the key
+// attributes of key k already: each is an attribute of the entity, stored
+// under the key attribute's name (a natural key), that old items stored
+// too.
+func (c *checker) heldAlready(oe lock.Entity, k *model.EntityKey) bool {
+	for _, kt := range []struct {
+		ka *model.KeyAttr
+		tm *model.Template
+	}{{k.Index.PK, k.PK}, {k.Index.SK, k.SK}} {
+		if kt.ka == nil || kt.tm == nil {
+			continue
+		}
+		// The attribute itself is the key attribute (a natural key, or
+		// a template of it alone into its own name).
+		if len(kt.tm.Segments) != 1 || kt.tm.Segments[0].Attr == nil || kt.tm.Segments[0].Attr.Stored != kt.ka.Name {
+			return false
+		}
+		a := kt.tm.Segments[0].Attr
+		if !slices.ContainsFunc(oe.Attributes, func(oa lock.Attribute) bool { return oa.Stored == a.Stored && !oa.Optional }) {
+			return false
+		}
+	}
+	return true
+}
+
+func keyTemplates(k lock.EntityKey) string {
+	if k.SK == "" {
+		return fmt.Sprintf("%q", k.PK)
+	}
+	return fmt.Sprintf("%q, %q", k.PK, k.SK)
+}
+
+// attrFor returns the new attribute of e matching old attribute name.
+func attrFor(e *model.Entity, name string) *model.Attribute {
+	for _, a := range e.Attributes {
+		if a.RenamedFrom.Name == name {
+			return a
+		}
+	}
+	for _, a := range e.Attributes {
+		if a.Name == name && a.RenamedFrom.Name == "" {
+			return a
+		}
+	}
+	return nil
+}
+
+func lockAttr(e lock.Entity, name string) *lock.Attribute {
+	for i := range e.Attributes {
+		if e.Attributes[i].Name == name {
+			return &e.Attributes[i]
+		}
+	}
+	return nil
+}
+
+func (c *checker) attributes(oe, ne lock.Entity, e *model.Entity) {
+	if oe.Of != "" {
+		return // dyngen's own: its changes follow the owner's
+	}
+	for _, oa := range oe.Attributes {
+		a := attrFor(e, oa.Name)
+		sub := ne.Name + "." + oa.Name
+		if a == nil {
+			breaking := !oa.Optional && oa.Default == nil
+			breaks := "no one: old items keep the value, which new code ignores"
+			if breaking {
+				breaks = "old code still running (a rolling deploy, a rollback): it requires " + oa.Name + ", which new code's items lack"
+			}
+			c.finding(ReadNew, sub, "removed", breaking, e.Pos,
+				fmt.Sprintf("attribute %s of %s is removed", oa.Name, ne.Name), breaks,
+				"first deploy code that reads "+oa.Name+" as optional, then remove it")
+			c.finding(API, sub, "field-removed", true, e.Pos,
+				fmt.Sprintf("field %s of %s is removed", oa.GoField, ne.GoType),
+				"callers of the generated package that use it", "change the callers with the spec")
+			continue
+		}
+		na := lockAttr(ne, a.Name)
+		c.attribute(oa, *na, a, ne)
+	}
+	for _, a := range e.Attributes {
+		if a.RenamedFrom.Name != "" {
+			if lockAttr(oe, a.RenamedFrom.Name) == nil {
+				c.finding(API, ne.Name+"."+a.Name, "renamed-from-unknown", true, a.RenamedFrom.Pos,
+					fmt.Sprintf("attribute %s of %s is renamed from %s, which the lock does not hold", a.Name, ne.Name, a.RenamedFrom.Name),
+					"the check: it can't tell what the rename keeps", "name in renamedFrom an attribute of the lock, or remove renamedFrom")
+			}
+			continue
+		}
+		if lockAttr(oe, a.Name) != nil {
+			continue
+		}
+		sub := ne.Name + "." + a.Name
+		if !a.Optional && a.Default == nil && !e.Managed(a) {
+			c.finding(ReadOld, sub, "required-added", true, a.Pos,
+				fmt.Sprintf("required attribute %s is added to %s, without a default", a.Name, ne.Name),
+				"new code reading the items old code wrote: they lack "+a.Name+", and fail to decode",
+				"give it a default (default:), make it optional, or write it into every item (a backfill) before new code reads them")
+			continue
+		}
+		c.finding(ReadNew, sub, "added", false, a.Pos,
+			fmt.Sprintf("attribute %s is added to %s", a.Name, ne.Name),
+			"data written by new code: a put of old code still running (a rolling deploy, a rollback) replaces the item whole and drops "+a.Name,
+			"deploy everywhere before code writes "+a.Name+" where old code may put the same items")
+	}
+}
+
+func (c *checker) attribute(oa, na lock.Attribute, a *model.Attribute, ne lock.Entity) {
+	sub := ne.Name + "." + na.Name
+	if oa.Stored != na.Stored {
+		c.finding(ReadOld, sub, "stored-name", true, a.Pos,
+			fmt.Sprintf("attribute %s of %s is stored under %q, no longer %q", na.Name, ne.Name, na.Stored, oa.Stored),
+			"new code reading the items old code wrote: they hold the value under the old name; old code reading new items",
+			"copy the value to the new name in every item (a backfill) and deploy readers of both first, or keep the stored name (attr:)")
+	}
+	if oa.Type != na.Type || oa.Form != na.Form || oa.Object != na.Object {
+		c.finding(ReadOld, sub, "form", true, a.Pos,
+			fmt.Sprintf("attribute %s of %s is stored as %s (%s), no longer as %s (%s)", na.Name, ne.Name, na.Form, na.Type, oa.Form, oa.Type),
+			"new code reading the items old code wrote, and old code reading what new code writes: each finds a value of the other form",
+			"add an attribute of the new form, write it into every item (a backfill), move the readers to it, then remove the old one")
+	}
+	if oa.Optional && !na.Optional && na.Default == nil {
+		c.finding(ReadOld, sub, "required", true, a.Pos,
+			fmt.Sprintf("attribute %s of %s becomes required, without a default", na.Name, ne.Name),
+			"new code reading the items old code wrote without it: they fail to decode",
+			"give it a default, or write it into every item that lacks it (a backfill) before new code reads them")
+	}
+	if !oa.Optional && oa.Default == nil && na.Optional {
+		c.finding(ReadNew, sub, "optional", true, a.Pos,
+			fmt.Sprintf("attribute %s of %s becomes optional", na.Name, ne.Name),
+			"old code still running (a rolling deploy, a rollback): it requires "+na.Name+", which new code's items may lack",
+			"deploy everywhere before any code writes an item without it")
+	}
+	if ptr(oa.Default) != ptr(na.Default) && oa.Default != nil {
+		c.finding(ReadOld, sub, "default", false, a.Pos,
+			fmt.Sprintf("the default of attribute %s of %s changes from %s to %s", na.Name, ne.Name, quoted(oa.Default), quoted(na.Default)),
+			"reads of the items stored without it: they read the new default", "write the old default into those items (a backfill) if they should keep it")
+	}
+	for _, v := range oa.Values {
+		if !slices.Contains(na.Values, v) {
+			c.finding(ReadOld, sub, "enum-removed", true, a.Pos,
+				fmt.Sprintf("value %q of enum %s of %s is removed", v, na.Name, ne.Name),
+				"new code reading the items old code wrote with it: they fail to decode",
+				"rewrite the items holding it (a backfill) before new code reads them")
+		}
+	}
+	for _, v := range na.Values {
+		if !slices.Contains(oa.Values, v) {
+			c.finding(ReadNew, sub, "enum-added", true, a.Pos,
+				fmt.Sprintf("value %q is added to enum %s of %s", v, na.Name, ne.Name),
+				"old code still running (a rolling deploy, a rollback): it can't decode an item holding the new value",
+				"deploy everywhere before any code writes the value (deploy readers first)")
+		}
+	}
+	var tighter []string
+	if na.MaxLength > 0 && (oa.MaxLength == 0 || na.MaxLength < oa.MaxLength) {
+		tighter = append(tighter, fmt.Sprintf("maxLength %d", na.MaxLength))
+	}
+	if na.MaxItems > 0 && (oa.MaxItems == 0 || na.MaxItems < oa.MaxItems) {
+		tighter = append(tighter, fmt.Sprintf("maxItems %d", na.MaxItems))
+	}
+	if na.Min != "" && na.Min != oa.Min {
+		tighter = append(tighter, "min "+na.Min)
+	}
+	if na.Max != "" && na.Max != oa.Max {
+		tighter = append(tighter, "max "+na.Max)
+	}
+	if len(tighter) > 0 {
+		c.finding(ReadOld, sub, "bounds", false, a.Pos,
+			fmt.Sprintf("attribute %s of %s takes new bounds (%s)", na.Name, ne.Name, strings.Join(tighter, ", ")),
+			"writes of an item read with a value outside them: the write refuses it",
+			"rewrite the stored values outside the bounds (a backfill) if they must be written back unchanged")
+	}
+	if oa.GoField != na.GoField || oa.GoType != na.GoType {
+		c.finding(API, sub, "field", true, a.Pos,
+			fmt.Sprintf("field %s %s of %s becomes %s %s", oa.GoField, oa.GoType, ne.GoType, na.GoField, na.GoType),
+			"callers of the generated package that use the field", "change the callers with the spec")
+	}
+}
+
+func ptr(s *string) string {
+	if s == nil {
+		return "\x00none"
+	}
+	return *s
+}
+
+func quoted(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%q", *s)
+}
+
+// derived compares what dyngen writes with an entity's items: claims,
+// versions, copies, counters, element items.
+func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
+	if oe.Of != "" {
+		return
+	}
+	for _, u := range ne.Unique {
+		if slices.ContainsFunc(oe.Unique, func(o lock.Unique) bool { return slices.Equal(o.Attributes, u.Attributes) && o.Lower == u.Lower }) {
+			continue
+		}
+		c.finding(Keys, ne.Name+"."+strings.Join(u.Attributes, "+"), "unique-added", true, e.Pos,
+			fmt.Sprintf("%s of %s becomes unique: the items old code wrote have no claims", strings.Join(u.Attributes, "+"), ne.Name),
+			"writes of those items (their claims are missing, so a taken value is not refused) and the uniqueness itself",
+			"write a claim for every stored item (a backfill, which reports two items holding one value) before new code writes")
+	}
+	if ne.Version != "" && oe.Version == "" {
+		c.finding(Keys, ne.Name+"."+ne.Version, "version-added", true, e.Pos,
+			fmt.Sprintf("%s gains a version (%s): the items old code wrote have none", ne.Name, ne.Version),
+			"writes of those items: each expects the version it read",
+			"write an initial version into every item (a backfill) before new code writes them")
+	}
+	for _, x := range c.m.Entities {
+		owner := ""
+		switch {
+		case x.CopyOf != nil && x.CopyOf.Owner == e:
+			owner = "copy " + x.CopyOf.Name
+		case x.EachOf != nil && x.EachOf.Owner == e:
+			owner = "items per element " + x.EachOf.Name
+		case x.CountOf != nil && x.CountOf.Owner == e:
+			owner = "count " + x.CountOf.Name
+		default:
+			continue
+		}
+		if slices.ContainsFunc(c.old.Entities, func(o lock.Entity) bool { return o.Name == x.Name }) {
+			continue
+		}
+		c.finding(Keys, ne.Name+"."+x.Name, "derived-added", true, e.Pos,
+			fmt.Sprintf("%s gains %s: the items old code wrote have none", ne.Name, owner),
+			"reads of it (a copy, an element item, a counter) for the items written before",
+			"write it for every stored item (a backfill) before any pattern reads it")
+	}
+}
+
+// --- patterns -------------------------------------------------------------
+
+func (c *checker) patternFor(name string) *model.Pattern {
+	for _, p := range c.m.Patterns {
+		if p.RenamedFrom.Name == name {
+			return p
+		}
+	}
+	for _, p := range c.m.Patterns {
+		if p.Name == name && p.RenamedFrom.Name == "" {
+			return p
+		}
+	}
+	return nil
+}
+
+func (c *checker) patterns() {
+	for _, op := range c.old.Patterns {
+		p := c.patternFor(op.Name)
+		if p == nil {
+			c.finding(API, op.Name, "removed", true, c.m.Pos,
+				fmt.Sprintf("pattern %s is removed: method %s of the Store is gone", op.Name, op.Method),
+				"callers of the generated package that call it", "change the callers with the spec (renamedFrom: says a pattern is renamed)")
+			continue
+		}
+		np := c.new.Patterns[slices.IndexFunc(c.new.Patterns, func(x lock.Pattern) bool { return x.Name == p.Name })]
+		if np.Method != op.Method {
+			c.finding(API, np.Name, "renamed", true, p.Pos,
+				fmt.Sprintf("method %s of the Store is renamed %s", op.Method, np.Method),
+				"callers of the generated package that call it", "change the callers with the spec")
+		}
+		if np.Struct != op.Struct || !slices.Equal(np.Inputs, op.Inputs) {
+			c.finding(API, np.Name, "inputs", true, p.Pos,
+				fmt.Sprintf("the inputs of %s change from %s to %s", np.Method, inputsText(op), inputsText(np)),
+				"callers of the generated package that call it", "change the callers with the spec")
+		}
+	}
+	for _, p := range c.m.Patterns {
+		if p.RenamedFrom.Name != "" && !slices.ContainsFunc(c.old.Patterns, func(op lock.Pattern) bool { return op.Name == p.RenamedFrom.Name }) {
+			c.finding(API, p.Name, "renamed-from-unknown", true, p.RenamedFrom.Pos,
+				fmt.Sprintf("pattern %s is renamed from %s, which the lock does not hold", p.Name, p.RenamedFrom.Name),
+				"the check: it can't tell what the rename keeps", "name in renamedFrom a pattern of the lock, or remove renamedFrom")
+		}
+	}
+}
+
+func inputsText(p lock.Pattern) string {
+	var parts []string
+	for _, in := range p.Inputs {
+		parts = append(parts, in.Name+" "+in.GoType)
+	}
+	s := "(" + strings.Join(parts, ", ") + ")"
+	if p.Struct != "" {
+		s = p.Struct + s
+	}
+	return s
+}
+
+// Verdict is how a finding stands: breaking (fails the check), accepted
+// (breaking, accepted on purpose), or change (does not break).
+func (f *Finding) Verdict() string {
+	switch {
+	case f.Breaking && f.Accepted != "":
+		return "accepted"
+	case f.Breaking:
+		return "breaking"
+	}
+	return "change"
+}
+
+// Text is the finding as `dyngen compat` prints it, a line for people:
+// spec.yaml:3:5: breaking read-old: what; breaks who; order [id].
+func (f *Finding) Text() string {
+	s := fmt.Sprintf("%s: %s %s: %s; breaks %s; %s [%s]", f.Pos, f.Verdict(), f.Class, f.What, f.Breaks, f.Order, f.ID)
+	if f.Accepted != "" {
+		s += " (accepted: " + f.Accepted + ")"
+	}
+	return s
+}
