@@ -163,17 +163,25 @@ func (c *checker) tables() {
 // indexFor returns the new index matching old index name of table t:
 // by name, or by its renamedFrom.
 func indexFor(t *model.Table, name string) *model.Index {
-	for _, ix := range t.Indexes[1:] {
-		if ix.RenamedFrom.Name == name {
-			return ix
+	return match(t.Indexes[1:], name, func(ix *model.Index) (string, model.Renamed) { return ix.Name, ix.RenamedFrom })
+}
+
+// match returns the part of parts that the lock's part name is now: the
+// one renamed from it, or the one of that name that is not renamed; nil
+// when none is.
+func match[T comparable](parts []T, name string, names func(T) (string, model.Renamed)) T {
+	var none T
+	for _, x := range parts {
+		if _, from := names(x); from.Name == name {
+			return x
 		}
 	}
-	for _, ix := range t.Indexes[1:] {
-		if ix.Name == name && ix.RenamedFrom.Name == "" {
-			return ix
+	for _, x := range parts {
+		if n, from := names(x); n == name && from.Name == "" {
+			return x
 		}
 	}
-	return nil
+	return none
 }
 
 func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
@@ -253,20 +261,9 @@ func projText(i lock.Index) string {
 
 // --- entities and attributes ----------------------------------------------
 
-// entityFor returns the new entity matching old entity name: by its
-// renamedFrom, or by name.
+// entityFor returns the new entity matching old entity name.
 func (c *checker) entityFor(name string) *model.Entity {
-	for _, e := range c.m.Entities {
-		if e.RenamedFrom.Name == name {
-			return e
-		}
-	}
-	for _, e := range c.m.Entities {
-		if e.Name == name && e.RenamedFrom.Name == "" {
-			return e
-		}
-	}
-	return nil
+	return match(c.m.Entities, name, func(e *model.Entity) (string, model.Renamed) { return e.Name, e.RenamedFrom })
 }
 
 func (c *checker) newEntity(name string) *lock.Entity {
@@ -421,17 +418,7 @@ func keyTemplates(k lock.EntityKey) string {
 
 // attrFor returns the new attribute of e matching old attribute name.
 func attrFor(e *model.Entity, name string) *model.Attribute {
-	for _, a := range e.Attributes {
-		if a.RenamedFrom.Name == name {
-			return a
-		}
-	}
-	for _, a := range e.Attributes {
-		if a.Name == name && a.RenamedFrom.Name == "" {
-			return a
-		}
-	}
-	return nil
+	return match(e.Attributes, name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom })
 }
 
 func lockAttr(e lock.Entity, name string) *lock.Attribute {
@@ -627,17 +614,7 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 // --- patterns -------------------------------------------------------------
 
 func (c *checker) patternFor(name string) *model.Pattern {
-	for _, p := range c.m.Patterns {
-		if p.RenamedFrom.Name == name {
-			return p
-		}
-	}
-	for _, p := range c.m.Patterns {
-		if p.Name == name && p.RenamedFrom.Name == "" {
-			return p
-		}
-	}
-	return nil
+	return match(c.m.Patterns, name, func(p *model.Pattern) (string, model.Renamed) { return p.Name, p.RenamedFrom })
 }
 
 func (c *checker) patterns() {

@@ -53,37 +53,32 @@ func planOf(t *testing.T, src string) *plan.Plan {
 	return res.Plan
 }
 
-func entityOf(t *testing.T, l *lock.Lock, name string) lock.Entity {
+// find returns the x of xs named name, failing t when there is none.
+func find[T any](t *testing.T, xs []T, name string, nameOf func(T) string) T {
 	t.Helper()
-	for _, e := range l.Entities {
-		if e.Name == name {
-			return e
+	for _, x := range xs {
+		if nameOf(x) == name {
+			return x
 		}
 	}
-	t.Fatalf("the lock has no entity %s", name)
-	return lock.Entity{}
+	var none T
+	t.Fatalf("the lock has no %T %s", none, name)
+	return none
+}
+
+func entityOf(t *testing.T, l *lock.Lock, name string) lock.Entity {
+	t.Helper()
+	return find(t, l.Entities, name, func(e lock.Entity) string { return e.Name })
 }
 
 func attrOf(t *testing.T, e lock.Entity, name string) lock.Attribute {
 	t.Helper()
-	for _, a := range e.Attributes {
-		if a.Name == name {
-			return a
-		}
-	}
-	t.Fatalf("entity %s has no attribute %s in the lock", e.Name, name)
-	return lock.Attribute{}
+	return find(t, e.Attributes, name, func(a lock.Attribute) string { return a.Name })
 }
 
 func patternOf(t *testing.T, l *lock.Lock, name string) lock.Pattern {
 	t.Helper()
-	for _, p := range l.Patterns {
-		if p.Name == name {
-			return p
-		}
-	}
-	t.Fatalf("the lock has no pattern %s", name)
-	return lock.Pattern{}
+	return find(t, l.Patterns, name, func(p lock.Pattern) string { return p.Name })
 }
 
 // The lock records the layout the plan decided: keys, indexes, stored
