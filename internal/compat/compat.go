@@ -76,6 +76,7 @@ func (r *Result) Failed() bool {
 func Check(old *lock.Lock, p *plan.Plan) *Result {
 	c := &checker{old: old, new: lock.Build(p, old.Source, nil), m: p.Model}
 	c.tables()
+	c.objects()
 	c.entities()
 	c.patterns()
 	res := &Result{Findings: c.out}
@@ -416,11 +417,6 @@ func keyTemplates(k lock.EntityKey) string {
 	return fmt.Sprintf("%q, %q", k.PK, k.SK)
 }
 
-// attrFor returns the new attribute of e matching old attribute name.
-func attrFor(e *model.Entity, name string) *model.Attribute {
-	return match(e.Attributes, name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom })
-}
-
 func lockAttr(e lock.Entity, name string) *lock.Attribute {
 	for i := range e.Attributes {
 		if e.Attributes[i].Name == name {
@@ -434,48 +430,75 @@ func (c *checker) attributes(oe, ne lock.Entity, e *model.Entity) {
 	if oe.Of != "" {
 		return // dyngen's own: its changes follow the owner's
 	}
-	for _, oa := range oe.Attributes {
-		a := attrFor(e, oa.Name)
-		sub := ne.Name + "." + oa.Name
+	c.fields(oe, ne, e.Attributes, e.Pos, e.Managed)
+}
+
+// objects compares the fields of each object type the lock holds with
+// the spec's: an object is stored in its items, field by field, as an
+// entity's attributes are. An object type removed is the finding of the
+// attributes that held it.
+func (c *checker) objects() {
+	for _, oo := range c.old.Objects {
+		o := match(c.m.Objects, oo.Name, func(o *model.ObjectType) (string, model.Renamed) { return o.Name, model.Renamed{} })
+		if o == nil {
+			continue
+		}
+		no := c.new.Objects[slices.IndexFunc(c.new.Objects, func(x lock.Object) bool { return x.Name == o.Name })]
+		// An object's fields are compared as attributes of an entity of
+		// its name.
+		owner := func(ob lock.Object) lock.Entity {
+			return lock.Entity{Name: ob.Name, GoType: ob.GoType, Attributes: ob.Fields}
+		}
+		c.fields(owner(oo), owner(no), o.Fields, o.Pos, func(*model.Attribute) bool { return false })
+	}
+}
+
+// fields compares the attributes old holds with those of now, the
+// spec's attrs (an entity's, or an object type's fields) held at pos;
+// managed says which the Store writes itself (a version, a time).
+func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos model.Pos, managed func(*model.Attribute) bool) {
+	for _, oa := range old.Attributes {
+		a := match(attrs, oa.Name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom })
+		sub := now.Name + "." + oa.Name
 		if a == nil {
 			breaking := !oa.Optional && oa.Default == nil
 			breaks := "no one: old items keep the value, which new code ignores"
 			if breaking {
 				breaks = "old code still running (a rolling deploy, a rollback): it requires " + oa.Name + ", which new code's items lack"
 			}
-			c.finding(ReadNew, sub, "removed", breaking, e.Pos,
-				fmt.Sprintf("attribute %s of %s is removed", oa.Name, ne.Name), breaks,
+			c.finding(ReadNew, sub, "removed", breaking, pos,
+				fmt.Sprintf("attribute %s of %s is removed", oa.Name, now.Name), breaks,
 				"first deploy code that reads "+oa.Name+" as optional, then remove it")
-			c.finding(API, sub, "field-removed", true, e.Pos,
-				fmt.Sprintf("field %s of %s is removed", oa.GoField, ne.GoType),
+			c.finding(API, sub, "field-removed", true, pos,
+				fmt.Sprintf("field %s of %s is removed", oa.GoField, now.GoType),
 				"callers of the generated package that use it", "change the callers with the spec")
 			continue
 		}
-		na := lockAttr(ne, a.Name)
-		c.attribute(oa, *na, a, ne)
+		na := lockAttr(now, a.Name)
+		c.attribute(oa, *na, a, now)
 	}
-	for _, a := range e.Attributes {
+	for _, a := range attrs {
 		if a.RenamedFrom.Name != "" {
-			if lockAttr(oe, a.RenamedFrom.Name) == nil {
-				c.finding(API, ne.Name+"."+a.Name, "renamed-from-unknown", true, a.RenamedFrom.Pos,
-					fmt.Sprintf("attribute %s of %s is renamed from %s, which the lock does not hold", a.Name, ne.Name, a.RenamedFrom.Name),
+			if lockAttr(old, a.RenamedFrom.Name) == nil {
+				c.finding(API, now.Name+"."+a.Name, "renamed-from-unknown", true, a.RenamedFrom.Pos,
+					fmt.Sprintf("attribute %s of %s is renamed from %s, which the lock does not hold", a.Name, now.Name, a.RenamedFrom.Name),
 					"the check: it can't tell what the rename keeps", "name in renamedFrom an attribute of the lock, or remove renamedFrom")
 			}
 			continue
 		}
-		if lockAttr(oe, a.Name) != nil {
+		if lockAttr(old, a.Name) != nil {
 			continue
 		}
-		sub := ne.Name + "." + a.Name
-		if !a.Optional && a.Default == nil && !e.Managed(a) {
+		sub := now.Name + "." + a.Name
+		if !a.Optional && a.Default == nil && !managed(a) {
 			c.finding(ReadOld, sub, "required-added", true, a.Pos,
-				fmt.Sprintf("required attribute %s is added to %s, without a default", a.Name, ne.Name),
+				fmt.Sprintf("required attribute %s is added to %s, without a default", a.Name, now.Name),
 				"new code reading the items old code wrote: they lack "+a.Name+", and fail to decode",
 				"give it a default (default:), make it optional, or write it into every item (a backfill) before new code reads them")
 			continue
 		}
 		c.finding(ReadNew, sub, "added", false, a.Pos,
-			fmt.Sprintf("attribute %s is added to %s", a.Name, ne.Name),
+			fmt.Sprintf("attribute %s is added to %s", a.Name, now.Name),
 			"data written by new code: a put of old code still running (a rolling deploy, a rollback) replaces the item whole and drops "+a.Name,
 			"deploy everywhere before code writes "+a.Name+" where old code may put the same items")
 	}
