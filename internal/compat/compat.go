@@ -168,17 +168,17 @@ func indexFor(t *model.Table, name string) *model.Index {
 }
 
 // match returns the part of parts that the lock's part name is now: the
-// one renamed from it, or the one of that name that is not renamed; nil
-// when none is.
+// one of that name (a lock written after the rename holds the new name),
+// else the one renamed from it (renamedFrom); nil when none is.
 func match[T comparable](parts []T, name string, names func(T) (string, model.Renamed)) T {
 	var none T
 	for _, x := range parts {
-		if _, from := names(x); from.Name == name {
+		if n, _ := names(x); n == name {
 			return x
 		}
 	}
 	for _, x := range parts {
-		if n, from := names(x); n == name && from.Name == "" {
+		if _, from := names(x); from.Name == name {
 			return x
 		}
 	}
@@ -292,7 +292,7 @@ func (c *checker) entities() {
 		c.entity(oe, *ne, e)
 	}
 	for _, e := range c.m.Entities {
-		if e.RenamedFrom.Name != "" && !slices.ContainsFunc(c.old.Entities, func(oe lock.Entity) bool { return oe.Name == e.RenamedFrom.Name }) {
+		if e.RenamedFrom.Name != "" && !slices.ContainsFunc(c.old.Entities, func(oe lock.Entity) bool { return oe.Name == e.RenamedFrom.Name || oe.Name == e.Name }) {
 			c.finding(API, e.Name, "renamed-from-unknown", true, e.RenamedFrom.Pos,
 				fmt.Sprintf("entity %s is renamed from %s, which the lock does not hold", e.Name, e.RenamedFrom.Name),
 				"the check: it can't tell what the rename keeps",
@@ -331,10 +331,15 @@ func (c *checker) entity(oe, ne lock.Entity, e *model.Entity) {
 func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 	name := ne.Name
 	for _, ok := range oe.Keys {
+		// The index the key was on, as it is named now.
+		target := ok.Index
+		if ix := indexFor(e.Table, ok.Index); ix != nil {
+			target = ix.Name
+		}
 		var nk *lock.EntityKey
 		var mk *model.EntityKey
 		for i, k := range ne.Keys {
-			if k.Index == ok.Index || e.Keys[i].Index.RenamedFrom.Name == ok.Index {
+			if k.Index == target {
 				nk, mk = &ne.Keys[i], e.Keys[i]
 			}
 		}
@@ -478,7 +483,7 @@ func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos mod
 		c.attribute(oa, *na, a, now)
 	}
 	for _, a := range attrs {
-		if a.RenamedFrom.Name != "" {
+		if a.RenamedFrom.Name != "" && lockAttr(old, a.Name) == nil {
 			if lockAttr(old, a.RenamedFrom.Name) == nil {
 				c.finding(API, now.Name+"."+a.Name, "renamed-from-unknown", true, a.RenamedFrom.Pos,
 					fmt.Sprintf("attribute %s of %s is renamed from %s, which the lock does not hold", a.Name, now.Name, a.RenamedFrom.Name),
@@ -662,7 +667,7 @@ func (c *checker) patterns() {
 		}
 	}
 	for _, p := range c.m.Patterns {
-		if p.RenamedFrom.Name != "" && !slices.ContainsFunc(c.old.Patterns, func(op lock.Pattern) bool { return op.Name == p.RenamedFrom.Name }) {
+		if p.RenamedFrom.Name != "" && !slices.ContainsFunc(c.old.Patterns, func(op lock.Pattern) bool { return op.Name == p.RenamedFrom.Name || op.Name == p.Name }) {
 			c.finding(API, p.Name, "renamed-from-unknown", true, p.RenamedFrom.Pos,
 				fmt.Sprintf("pattern %s is renamed from %s, which the lock does not hold", p.Name, p.RenamedFrom.Name),
 				"the check: it can't tell what the rename keeps", "name in renamedFrom a pattern of the lock, or remove renamedFrom")

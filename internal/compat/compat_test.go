@@ -88,3 +88,54 @@ func TestCases(t *testing.T) {
 	}
 	t.Logf("%d kinds of findings: %v", len(kinds), kinds)
 }
+
+// TestUnrelatedSpecs: the check of any valid spec against the lock of
+// any other (unrelated designs, the worst a wrong -o or -against gives)
+// runs to its end: every part of one is removed or added in the other,
+// and nothing panics.
+func TestUnrelatedSpecs(t *testing.T) {
+	var paths []string
+	for _, pattern := range []string{"../../spec/testdata/valid/*.yaml", "../../example/*/spec.yaml", "../../internal/e2e/spec.yaml", "testdata/*.txtar"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	type sound struct {
+		path string
+		res  *generator.Result
+		lock *lock.Lock
+	}
+	var specs []sound
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(path, ".txtar") {
+			// A case's new spec.
+			for _, f := range txtar.Parse(data).Files {
+				if f.Name == "new.yaml" {
+					data = f.Data
+				}
+			}
+		}
+		res := generator.Check("spec.yaml", data)
+		if res.Diags.HasErrors() {
+			continue
+		}
+		specs = append(specs, sound{path, res, lock.Build(res.Plan, "spec.yaml", nil)})
+	}
+	if len(specs) < 60 {
+		t.Fatalf("%d sound specs", len(specs))
+	}
+	for _, old := range specs {
+		for _, nw := range specs {
+			res := compat.Check(old.lock, nw.res.Plan)
+			if old.path == nw.path && len(res.Findings) > 0 {
+				t.Errorf("%s against its own lock: %s", old.path, res.Findings[0].Text())
+			}
+		}
+	}
+}
