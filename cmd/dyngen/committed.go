@@ -29,7 +29,7 @@ func committedOutputs(dir string) func(name string) []byte {
 			return nil
 		}
 		defer f.Close()
-		if size > maxCommitted {
+		if size > maxCommitted && (name != model.LockFile || size > maxLock) {
 			return nil
 		}
 		data, err := io.ReadAll(io.LimitReader(f, size))

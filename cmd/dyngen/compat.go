@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -42,11 +45,14 @@ func compatCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 		return exitSpec
 	}
 	r := compat.Check(l, res.Plan)
+	if len(r.Findings) == 0 && o.against == "" {
+		fmt.Fprintf(stderr, "dyngen: the lock holds this spec: to see what a change does before it is generated and committed, compare with the lock of the base revision (-against REF)\n")
+	}
 	switch {
 	case o.json:
 		err = writeFindingsJSON(stdout, where, r)
 	case o.github:
-		err = writeAnnotations(stdout, r)
+		err = writeAnnotations(stdout, r, repoPath(o.spec))
 	default:
 		err = writeFindings(stdout, where, r)
 	}
@@ -67,7 +73,11 @@ func compatCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 func committedLock(o *options) (data []byte, where string, err error) {
 	path := filepath.Join(o.out, model.LockFile)
 	if o.against == "" {
-		return committedOutputs(o.out)(model.LockFile), path, nil
+		if fi, err := os.Stat(o.out); err != nil || !fi.IsDir() {
+			return nil, path, fmt.Errorf("output directory %s: no such directory", o.out)
+		}
+		data, err := readLock(o.out)
+		return data, path, err
 	}
 	where = o.against + ":" + filepath.ToSlash(path)
 	if strings.HasPrefix(o.against, "-") {
@@ -88,6 +98,35 @@ func committedLock(o *options) (data []byte, where string, err error) {
 	}
 	data, err = gitOutput(o.out, "cat-file", "blob", object)
 	return data, where, err
+}
+
+// maxLock bounds what dyngen reads of a lock: far more than the lock of
+// any spec dyngen takes.
+const maxLock = 256 << 20
+
+// readLock reads the lock of dir: nil, and no error, when there is none;
+// an error when it is there but is not a regular file, can't be read, or
+// is larger than any lock. Generation and dyngen compat both read it so:
+// a lock carries what no spec says (its backfills), and is never taken
+// for absent when it is not.
+func readLock(dir string) ([]byte, error) {
+	path := filepath.Join(dir, model.LockFile)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	f, size, err := openRegular(path)
+	if err != nil {
+		return nil, fmt.Errorf("the lock %s can't be read: %v", path, err)
+	}
+	defer f.Close()
+	if size > maxLock {
+		return nil, fmt.Errorf("the lock %s is %d bytes, larger than any lock dyngen writes (%d)", path, size, maxLock)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, size))
+	if err != nil {
+		return nil, fmt.Errorf("the lock %s can't be read: %v", path, err)
+	}
+	return data, nil
 }
 
 // gitOutput runs git in dir and returns what it prints.
@@ -164,7 +203,7 @@ func writeFindingsJSON(w io.Writer, where string, r *compat.Result) error {
 
 // writeAnnotations prints the findings as GitHub Actions workflow
 // commands: an error for a breaking finding, a notice for the others.
-func writeAnnotations(w io.Writer, r *compat.Result) error {
+func writeAnnotations(w io.Writer, r *compat.Result, file string) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
 		level := "notice"
@@ -175,15 +214,25 @@ func writeAnnotations(w io.Writer, r *compat.Result) error {
 		if f.Accepted != "" {
 			msg += " (accepted: " + f.Accepted + ")"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, annotationProperty(f.Pos.File), f.Pos.Line, f.Pos.Col,
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, annotationProperty(file), f.Pos.Line, f.Pos.Col,
 			annotationProperty("dyngen compat: "+f.Verdict()+" "+string(f.Class)), annotationData(msg))
 	}
 	for _, a := range r.AcceptedNone {
-		fmt.Fprintf(&b, "::warning file=%s,line=%d,col=%d,title=%s::%s\n", annotationProperty(a.Pos.File), a.Pos.Line, a.Pos.Col,
+		fmt.Fprintf(&b, "::warning file=%s,line=%d,col=%d,title=%s::%s\n", annotationProperty(file), a.Pos.Line, a.Pos.Col,
 			annotationProperty("dyngen compat"), annotationData("accept "+a.ID+" matches no finding; remove it"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// repoPath is the spec's path from the top of its git repository, as
+// GitHub resolves an annotation's file; the path as given outside one.
+func repoPath(spec string) string {
+	prefix, err := gitOutput(filepath.Dir(spec), "rev-parse", "--show-prefix")
+	if err != nil {
+		return filepath.ToSlash(spec)
+	}
+	return strings.TrimSpace(string(prefix)) + filepath.Base(spec)
 }
 
 // annotationData escapes the message of a workflow command, as GitHub's

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -26,7 +27,14 @@ patterns:
 // -json and -github print the same findings for tools.
 func TestCompat(t *testing.T) {
 	cmd := inDir(t, compatSpec)
+	// No such directory (a mistyped -o): an error, not a pass.
+	if code, _, stderr := cmd("compat", "spec.yaml", "-o", "out"); code != 1 || !strings.Contains(stderr, "output directory out: no such directory") {
+		t.Errorf("compat of no directory: exit %d\n%s", code, stderr)
+	}
 	// No lock yet: nothing to compare with.
+	if err := os.Mkdir("out", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if code, stdout, stderr := cmd("compat", "spec.yaml", "-o", "out"); code != 0 || stdout != "" || !strings.Contains(stderr, "no lock at out/dyngen.lock.json") {
 		t.Errorf("compat without a lock: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -41,7 +49,7 @@ func TestCompat(t *testing.T) {
 	writeSpec(t, added)
 	code, stdout, stderr := cmd("compat", "spec.yaml", "-o", "out")
 	want := "spec.yaml:9:7: breaking read-new: value \"guest\" is added to enum role of User;"
-	if code != 1 || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "[read-new/User.role/enum-added]") || !strings.HasSuffix(stdout, "1 changes, 1 breaking, 0 accepted\n") {
+	if code != 1 || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "[read-new/User.role=guest/enum-added]") || !strings.HasSuffix(stdout, "1 changes, 1 breaking, 0 accepted\n") {
 		t.Errorf("compat of an enum value added: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, _ = cmd("compat", "-json", "spec.yaml", "-o", "out")
@@ -53,7 +61,7 @@ func TestCompat(t *testing.T) {
 		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 1 || !doc.Failed || len(doc.Findings) != 1 ||
-		doc.Findings[0].ID != "read-new/User.role/enum-added" || doc.Findings[0].Line != 9 || doc.Findings[0].Verdict != "breaking" {
+		doc.Findings[0].ID != "read-new/User.role=guest/enum-added" || doc.Findings[0].Line != 9 || doc.Findings[0].Verdict != "breaking" {
 		t.Errorf("compat -json: exit %d, %v\n%s", code, err, stdout)
 	}
 	code, stdout, _ = cmd("compat", "-github", "spec.yaml", "-o", "out")
@@ -61,16 +69,30 @@ func TestCompat(t *testing.T) {
 		t.Errorf("compat -github: exit %d\n%s", code, stdout)
 	}
 	// Accepted on purpose: the check passes, and says so.
-	writeSpec(t, added+"accept:\n  read-new/User.role/enum-added: no code of the previous version runs\n  api/GetUser/removed: not removed\n")
+	writeSpec(t, added+"accept:\n  read-new/User.role=guest/enum-added: no code of the previous version runs\n  api/GetUser/removed: not removed\n")
 	code, stdout, stderr = cmd("compat", "spec.yaml", "-o", "out")
 	if code != 0 || !strings.Contains(stdout, "accepted read-new") || !strings.Contains(stdout, "(accepted: no code of the previous version runs)") ||
 		!strings.Contains(stdout, "accept api/GetUser/removed matches no finding") {
 		t.Errorf("compat of an accepted change: exit %d\n%s%s", code, stdout, stderr)
 	}
-	// A lock that is no lock is an error, not a pass.
+	// A lock that is no lock is an error, not a pass; so is one that is
+	// not a regular file, for compat and for generation, which would
+	// otherwise write a new lock without its backfills.
 	mustWrite(t, "out/dyngen.lock.json", "{}")
 	if code, _, stderr := cmd("compat", "spec.yaml", "-o", "out"); code != 1 || !strings.Contains(stderr, "not a dyngen lock") {
 		t.Errorf("compat over a broken lock: exit %d\n%s", code, stderr)
+	}
+	if err := os.Remove("out/dyngen.lock.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("out/dyngen.lock.json", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cmd("compat", "spec.yaml", "-o", "out"); code != 1 || !strings.Contains(stderr, "the lock out/dyngen.lock.json can't be read") {
+		t.Errorf("compat over a lock that is a directory: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := cmd("spec.yaml", "-o", "out"); code != 1 || !strings.Contains(stderr, "the lock out/dyngen.lock.json can't be read") {
+		t.Errorf("generation over a lock that is a directory: exit %d\n%s", code, stderr)
 	}
 }
 
@@ -105,7 +127,7 @@ func TestCompatAgainst(t *testing.T) {
 		t.Errorf("compat against the working tree's lock: exit %d\n%s", code, stdout)
 	}
 	code, stdout, stderr := cmd("compat", "-against", "main", "spec.yaml", "-o", "out")
-	if code != 1 || !strings.Contains(stdout, "[read-old/User.role/enum-removed]") || !strings.Contains(stdout, "compared with main:out/dyngen.lock.json") {
+	if code != 1 || !strings.Contains(stdout, "[read-old/User.role=member/enum-removed]") || !strings.Contains(stdout, "compared with main:out/dyngen.lock.json") {
 		t.Errorf("compat -against main: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if code, _, stderr := cmd("compat", "-against", "nosuch", "spec.yaml", "-o", "out"); code != 1 || !strings.Contains(stderr, "nosuch is not a git revision") {

@@ -179,6 +179,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return checkCmd(o.out, o.spec, files, stdout, stderr)
 	}
+	if _, err := readLock(o.out); err != nil {
+		// The committed lock carries its backfills: never written over
+		// unread.
+		fmt.Fprintf(stderr, "dyngen: %v; restore it from version control, or remove it to start a new one\n", err)
+		return exitSpec
+	}
 	g := generator.Prepare(o.spec, source, data, committedOutputs(o.out))
 	if g.Diags.HasErrors() {
 		g.Diags.Print(stderr)

@@ -19,6 +19,7 @@ package compat
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -151,13 +152,51 @@ func (c *checker) tables() {
 				"its items: DynamoDB can't change a table's key, so deploying replaces the table, and its items are lost",
 				"create a new table with the new key, copy the items into it, then move the code to it")
 		}
-		if ot.TTL != nt.TTL {
-			what := fmt.Sprintf("the ttl attribute of table %s changes from %q to %q", nt.Name, ot.TTL, nt.TTL)
-			c.finding(Infrastructure, nt.Name, "ttl", false, t.Pos, what,
-				"no one: items expire by the new attribute once deployed (UpdateTimeToLive takes up to an hour, and one change an hour)",
-				"deploy the table's time to live before code that relies on expiry")
+		if ot.EntityAttribute != nt.EntityAttribute {
+			c.finding(ReadOld, nt.Name, "entity-attribute", true, t.Pos,
+				fmt.Sprintf("table %s names its items' entity in %q, no longer in %q", nt.Name, nt.EntityAttribute, ot.EntityAttribute),
+				"new code reading the items old code wrote: none holds the new attribute, so none is recognised",
+				"write the entity attribute of every item under the new name (a backfill) before new code reads them, or keep the name (entityAttribute:)")
 		}
+		c.ttl(ot, nt, t)
 		c.indexes(ot, nt, t)
+	}
+}
+
+// ttl compares a table's time to live.
+func (c *checker) ttl(ot, nt lock.Table, t *model.Table) {
+	switch {
+	case ot.TTL == nt.TTL:
+	case ot.TTL == "":
+		// Items that already hold the attribute, past its time, are
+		// deleted by DynamoDB and read as absent at once.
+		var holders []string
+		for _, e := range c.old.Entities {
+			if e.Table == ot.Name && slices.ContainsFunc(e.Attributes, func(a lock.Attribute) bool { return a.Stored == nt.TTL }) {
+				holders = append(holders, e.Name)
+			}
+		}
+		if len(holders) > 0 {
+			c.finding(Infrastructure, nt.Name, "ttl-added", true, t.Pos,
+				fmt.Sprintf("table %s takes %q as its ttl attribute, which items of %s already hold", nt.Name, nt.TTL, strings.Join(holders, ", ")),
+				"the items whose "+nt.TTL+" is past: DynamoDB deletes them, and new code reads them as absent at once",
+				"check that no stored item holds a past time there you mean to keep (rewrite those first), then deploy the time to live before code that relies on expiry")
+			return
+		}
+		c.finding(Infrastructure, nt.Name, "ttl-added", false, t.Pos,
+			fmt.Sprintf("table %s takes %q as its ttl attribute", nt.Name, nt.TTL),
+			"no one: items expire by it once deployed (UpdateTimeToLive takes up to an hour)",
+			"deploy the table's time to live before code that relies on expiry")
+	case nt.TTL == "":
+		c.finding(Infrastructure, nt.Name, "ttl-removed", true, t.Pos,
+			fmt.Sprintf("table %s no longer has a ttl attribute (it had %q)", nt.Name, ot.TTL),
+			"reads of the items past their time: new code no longer treats them as absent, and DynamoDB no longer deletes them",
+			"delete the expired items, or keep the ttl, before new code reads them")
+	default:
+		c.finding(Infrastructure, nt.Name, "ttl-changed", true, t.Pos,
+			fmt.Sprintf("the ttl attribute of table %s changes from %q to %q", nt.Name, ot.TTL, nt.TTL),
+			"the deploy: DynamoDB disables a time to live and enables another one change an hour apart, so one update fails; items expire by neither in between",
+			"disable the time to live in one deploy and enable the new one in another, an hour later")
 	}
 }
 
@@ -206,14 +245,23 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 		}
 		ni := nt.Indexes[slices.IndexFunc(nt.Indexes, func(i lock.Index) bool { return i.Name == ix.Name })]
 		sub := nt.Name + "." + ni.Name
-		if ni.Name != oi.Name {
+		if ni.Name != oi.Name && ni.Kind != "local" {
 			globals += 2
 			c.finding(Infrastructure, sub, "renamed", true, ix.RenamedFrom.Pos,
 				fmt.Sprintf("index %s of table %s is renamed from %s: DynamoDB creates an index of the new name and deletes the old one", ni.Name, nt.Name, oi.Name),
 				"queries of the new index while DynamoDB builds it, and old code querying the old one",
 				"add the new index beside the old one in one deploy, move the code to it, then remove the old one")
 		}
-		if oi.PartitionKey != ni.PartitionKey || keyText(oi.SortKey) != keyText(ni.SortKey) || oi.Kind != ni.Kind {
+		if oi.Kind == "local" || ni.Kind == "local" {
+			if oi.Name != ni.Name || oi.PartitionKey != ni.PartitionKey || keyText(oi.SortKey) != keyText(ni.SortKey) || oi.Kind != ni.Kind || projText(oi) != projText(ni) {
+				c.finding(Infrastructure, sub, "local-changed", true, ix.Pos,
+					fmt.Sprintf("local index %s of table %s changes (its name, key or projection)", ni.Name, nt.Name),
+					"the table's items: a local index can't be changed, so deploying replaces the table",
+					"create a new table with the new index, copy the items, then move the code to it")
+			}
+			continue
+		}
+		if oi.PartitionKey != ni.PartitionKey || keyText(oi.SortKey) != keyText(ni.SortKey) {
 			globals += 2
 			c.finding(Infrastructure, sub, "key-schema", true, ix.Pos,
 				fmt.Sprintf("the key of index %s changes from %s, %s to %s, %s", ni.Name, keyText(&oi.PartitionKey), keyText(oi.SortKey), keyText(&ni.PartitionKey), keyText(ni.SortKey)),
@@ -278,13 +326,25 @@ func (c *checker) newEntity(name string) *lock.Entity {
 
 func (c *checker) entities() {
 	for _, oe := range c.old.Entities {
-		e := c.entityFor(oe.Name)
-		if e == nil {
-			if oe.Of == "" {
-				c.finding(Keys, oe.Name, "removed", false, c.m.Pos,
-					fmt.Sprintf("entity %s is removed: its items stay in table %s, read by no pattern", oe.Name, oe.Table),
-					"no one: they still take storage, and stay in the indexes whose key attributes they hold",
-					"delete the items when they are no longer needed")
+		var e *model.Entity
+		if oe.Of == "" {
+			e = c.entityFor(oe.Name)
+		} else {
+			e = c.derivedFor(oe)
+		}
+		switch {
+		case e == nil && oe.Of == "":
+			c.finding(Keys, oe.Name, "removed", false, c.m.Pos,
+				fmt.Sprintf("entity %s is removed: its items stay in table %s, read by no pattern", oe.Name, oe.Table),
+				"no one: they still take storage, and stay in the indexes whose key attributes they hold",
+				"delete the items when they are no longer needed")
+			continue
+		case e == nil:
+			if owner, _ := ownerOf(oe.Of); c.entityFor(owner) != nil {
+				c.finding(Keys, oe.Name, "derived-removed", false, c.entityFor(owner).Pos,
+					fmt.Sprintf("%s goes (the %s): its items stay in table %s", oe.Name, oe.Of, oe.Table),
+					"no one the new code reads them for; old code still running (a rollback) reads them stale",
+					"delete its items once no old code runs")
 			}
 			continue
 		}
@@ -354,10 +414,13 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 				"remove the index's key attributes from the stored items (a backfill) if the index should not hold them")
 			continue
 		}
-		if nk.PK == ok.PK && nk.SK == ok.SK {
-			continue
+		if storedTemplate(oe, ok.PK) == storedTemplate(ne, nk.PK) && storedTemplate(oe, ok.SK) == storedTemplate(ne, nk.SK) && formsOf(oe, ok) == formsOf(ne, *nk) {
+			continue // the same stored attributes, in the same forms
 		}
 		what := fmt.Sprintf("the key of %s on %s changes from %s to %s", name, ok.Index, keyTemplates(ok), keyTemplates(*nk))
+		if storedTemplate(oe, ok.PK) == storedTemplate(ne, nk.PK) && storedTemplate(oe, ok.SK) == storedTemplate(ne, nk.SK) {
+			what = fmt.Sprintf("the key of %s on %s holds its attributes in other forms (%s, no longer %s)", name, ok.Index, formsOf(ne, *nk), formsOf(oe, ok))
+		}
 		if ok.Index == model.PrimaryName {
 			c.finding(Keys, sub, "template", true, mk.Pos, what,
 				"new code looking up the items old code wrote: each is stored under its old key, where no new pattern looks",
@@ -408,11 +471,40 @@ func (c *checker) heldAlready(oe lock.Entity, k *model.EntityKey) bool {
 			return false
 		}
 		a := kt.tm.Segments[0].Attr
-		if !slices.ContainsFunc(oe.Attributes, func(oa lock.Attribute) bool { return oa.Stored == a.Stored && !oa.Optional }) {
+		// An optional one keys a sparse index: the items without it are
+		// out of it, as the spec means.
+		if !slices.ContainsFunc(oe.Attributes, func(oa lock.Attribute) bool { return oa.Stored == a.Stored }) {
 			return false
 		}
 	}
 	return true
+}
+
+// placeholder finds a template's placeholders ({name}).
+var placeholder = regexp.MustCompile(`\{([^{}]*)\}`)
+
+// storedTemplate is template tm of an entity's key with each placeholder
+// naming its attribute's stored name: what the key holds, whatever the
+// spec calls the attributes.
+func storedTemplate(e lock.Entity, tm string) string {
+	return placeholder.ReplaceAllStringFunc(tm, func(m string) string {
+		if a := lockAttr(e, m[1:len(m)-1]); a != nil {
+			return "{" + a.Stored + "}"
+		}
+		return m
+	})
+}
+
+// formsOf lists the stored forms of the attributes key k is built from:
+// a form changed changes the key's bytes.
+func formsOf(e lock.Entity, k lock.EntityKey) string {
+	var out []string
+	for _, m := range placeholder.FindAllStringSubmatch(k.PK+k.SK, -1) {
+		if a := lockAttr(e, m[1]); a != nil {
+			out = append(out, a.Stored+":"+a.Form)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 func keyTemplates(k lock.EntityKey) string {
@@ -435,7 +527,7 @@ func (c *checker) attributes(oe, ne lock.Entity, e *model.Entity) {
 	if oe.Of != "" {
 		return // dyngen's own: its changes follow the owner's
 	}
-	c.fields(oe, ne, e.Attributes, e.Pos, e.Managed)
+	c.fields(oe, ne, e.Attributes, e.Pos)
 }
 
 // objects compares the fields of each object type the lock holds with
@@ -454,14 +546,15 @@ func (c *checker) objects() {
 		owner := func(ob lock.Object) lock.Entity {
 			return lock.Entity{Name: ob.Name, GoType: ob.GoType, Attributes: ob.Fields}
 		}
-		c.fields(owner(oo), owner(no), o.Fields, o.Pos, func(*model.Attribute) bool { return false })
+		c.fields(owner(oo), owner(no), o.Fields, o.Pos)
 	}
 }
 
 // fields compares the attributes old holds with those of now, the
-// spec's attrs (an entity's, or an object type's fields) held at pos;
-// managed says which the Store writes itself (a version, a time).
-func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos model.Pos, managed func(*model.Attribute) bool) {
+// spec's attrs (an entity's, or an object type's fields) held at pos. A
+// version or a timestamp added is required like any attribute: the
+// items written before lack it.
+func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos model.Pos) {
 	for _, oa := range old.Attributes {
 		a := match(attrs, oa.Name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom })
 		sub := now.Name + "." + oa.Name
@@ -495,7 +588,7 @@ func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos mod
 			continue
 		}
 		sub := now.Name + "." + a.Name
-		if !a.Optional && a.Default == nil && !managed(a) {
+		if !a.Optional && a.Default == nil {
 			c.finding(ReadOld, sub, "required-added", true, a.Pos,
 				fmt.Sprintf("required attribute %s is added to %s, without a default", a.Name, now.Name),
 				"new code reading the items old code wrote: they lack "+a.Name+", and fail to decode",
@@ -517,7 +610,14 @@ func (c *checker) attribute(oa, na lock.Attribute, a *model.Attribute, ne lock.E
 			"new code reading the items old code wrote: they hold the value under the old name; old code reading new items",
 			"copy the value to the new name in every item (a backfill) and deploy readers of both first, or keep the stored name (attr:)")
 	}
-	if oa.Type != na.Type || oa.Form != na.Form || oa.Object != na.Object {
+	widened := oa.Form == na.Form && (oa.Type == "enum" && na.Type == "string" || oa.Type == "int" && na.Type == "float")
+	if widened {
+		// The new type reads every value of the old one, not the reverse.
+		c.finding(ReadNew, sub, "widened", true, a.Pos,
+			fmt.Sprintf("attribute %s of %s becomes %s, no longer %s: new code reads every value stored", na.Name, ne.Name, na.Type, oa.Type),
+			"old code still running (a rolling deploy, a rollback): it can't read every value new code may write",
+			"deploy everywhere before any code writes a value the old type can't hold")
+	} else if oa.Type != na.Type || oa.Form != na.Form || oa.Object != na.Object {
 		c.finding(ReadOld, sub, "form", true, a.Pos,
 			fmt.Sprintf("attribute %s of %s is stored as %s (%s), no longer as %s (%s)", na.Name, ne.Name, na.Form, na.Type, oa.Form, oa.Type),
 			"new code reading the items old code wrote, and old code reading what new code writes: each finds a value of the other form",
@@ -540,9 +640,12 @@ func (c *checker) attribute(oa, na lock.Attribute, a *model.Attribute, ne lock.E
 			fmt.Sprintf("the default of attribute %s of %s changes from %s to %s", na.Name, ne.Name, quoted(oa.Default), quoted(na.Default)),
 			"reads of the items stored without it: they read the new default", "write the old default into those items (a backfill) if they should keep it")
 	}
+	if oa.Type != "enum" || na.Type != "enum" {
+		goto bounds // a type change is the form's finding
+	}
 	for _, v := range oa.Values {
 		if !slices.Contains(na.Values, v) {
-			c.finding(ReadOld, sub, "enum-removed", true, a.Pos,
+			c.finding(ReadOld, sub+"="+v, "enum-removed", true, a.Pos,
 				fmt.Sprintf("value %q of enum %s of %s is removed", v, na.Name, ne.Name),
 				"new code reading the items old code wrote with it: they fail to decode",
 				"rewrite the items holding it (a backfill) before new code reads them")
@@ -550,12 +653,13 @@ func (c *checker) attribute(oa, na lock.Attribute, a *model.Attribute, ne lock.E
 	}
 	for _, v := range na.Values {
 		if !slices.Contains(oa.Values, v) {
-			c.finding(ReadNew, sub, "enum-added", true, a.Pos,
+			c.finding(ReadNew, sub+"="+v, "enum-added", true, a.Pos,
 				fmt.Sprintf("value %q is added to enum %s of %s", v, na.Name, ne.Name),
 				"old code still running (a rolling deploy, a rollback): it can't decode an item holding the new value",
 				"deploy everywhere before any code writes the value (deploy readers first)")
 		}
 	}
+bounds:
 	var tighter []string
 	if na.MaxLength > 0 && (oa.MaxLength == 0 || na.MaxLength < oa.MaxLength) {
 		tighter = append(tighter, fmt.Sprintf("maxLength %d", na.MaxLength))
@@ -596,6 +700,40 @@ func quoted(s *string) string {
 	return fmt.Sprintf("%q", *s)
 }
 
+// ownerOf splits the Of of a derived entity into its owner's name and
+// the rest around it: "claim of User.email" is User, with "claim of %s.email".
+func ownerOf(of string) (owner, format string) {
+	switch {
+	case strings.HasPrefix(of, "claim of "), strings.HasPrefix(of, "counter of "):
+		head, tail, _ := strings.Cut(of, " of ")
+		owner, rest, _ := strings.Cut(tail, ".")
+		return owner, head + " of %s." + rest
+	default: // copy N of X, items per element N of X
+		i := strings.LastIndex(of, " of ")
+		if i < 0 {
+			return "", of
+		}
+		return of[i+4:], of[:i] + " of %s"
+	}
+}
+
+// derivedFor returns the entity derived now as old entity oe (a claim, a
+// counter, a copy, element items) was: of its owner, renamed or not.
+func (c *checker) derivedFor(oe lock.Entity) *model.Entity {
+	owner, format := ownerOf(oe.Of)
+	e := c.entityFor(owner)
+	if e == nil {
+		return nil
+	}
+	want := fmt.Sprintf(format, e.Name)
+	for _, ne := range c.new.Entities {
+		if ne.Of == want {
+			return c.m.Entities[slices.IndexFunc(c.m.Entities, func(x *model.Entity) bool { return x.Name == ne.Name })]
+		}
+	}
+	return nil
+}
+
 // derived compares what dyngen writes with an entity's items: claims,
 // versions, copies, counters, element items.
 func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
@@ -629,7 +767,7 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 		default:
 			continue
 		}
-		if slices.ContainsFunc(c.old.Entities, func(o lock.Entity) bool { return o.Name == x.Name }) {
+		if slices.ContainsFunc(c.old.Entities, func(o lock.Entity) bool { return o.Of != "" && c.derivedFor(o) == x }) {
 			continue
 		}
 		c.finding(Keys, ne.Name+"."+x.Name, "derived-added", true, e.Pos,

@@ -5,8 +5,10 @@
 // schema; per entity (the spec's and dyngen's own: claims, counters,
 // copies, element items) its physical layout, the templates of its keys
 // and the stored form of each attribute; per pattern the requests it
-// sends; the generated package's exported surface (types, fields,
-// enum constants, methods and their inputs); and the state of each
+// sends; the generated package's exported surface as the check of its
+// callers needs it (entity types and their fields, Store methods and
+// their inputs; not yet their results, nor enum constants); and the
+// state of each
 // backfill, which only the lock carries from one generation to the
 // next.
 //
@@ -323,6 +325,11 @@ func attribute(e *model.Entity, a *model.Attribute) Attribute {
 			format = model.RFC3339
 		}
 		form += ":" + string(format)
+	}
+	if a.Type == model.Path {
+		// A path is one string of its elements joined by the separator:
+		// another separator reads the stored ones otherwise.
+		form += ":" + string(a.Separator)
 	}
 	out := Attribute{Name: a.Name, Stored: a.Stored, Type: string(a.Type), Form: form, Optional: a.Optional, Values: a.Values, TTL: a.TTL,
 		MaxLength: a.MaxLength, MaxItems: a.MaxItems, GoField: a.GoName}
