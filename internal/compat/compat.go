@@ -414,6 +414,13 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 				"remove the index's key attributes from the stored items (a backfill) if the index should not hold them")
 			continue
 		}
+		if was, is := c.indexKeyNames(c.old, oe.Table, ok.Index), c.indexKeyNames(c.new, ne.Table, nk.Index); ok.Index != model.PrimaryName && was != is {
+			c.finding(Keys, sub, "key-attributes", true, mk.Pos,
+				fmt.Sprintf("index %s is keyed by %s, no longer by %s: the items of %s old code wrote hold only the old ones", nk.Index, is, was, name),
+				"new code querying "+nk.Index+": DynamoDB rebuilds it from the items that hold its new key attributes, which those items lack",
+				"write the new key attributes into every item (a backfill) before any pattern reads "+nk.Index)
+			continue
+		}
 		if storedTemplate(oe, ok.PK) == storedTemplate(ne, nk.PK) && storedTemplate(oe, ok.SK) == storedTemplate(ne, nk.SK) && formsOf(oe, ok) == formsOf(ne, *nk) {
 			continue // the same stored attributes, in the same forms
 		}
@@ -451,6 +458,25 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 			"new code querying "+nk.Index+": the items written before are not in it",
 			"write the index's key attributes into every item (a backfill) before any pattern reads "+nk.Index)
 	}
+}
+
+// indexKeyNames names the key attributes of index ix of table t in lock
+// l: "GSI1PK, GSI1SK".
+func (c *checker) indexKeyNames(l *lock.Lock, t, ix string) string {
+	for _, tb := range l.Tables {
+		if tb.Name != t {
+			continue
+		}
+		for _, i := range tb.Indexes {
+			if i.Name == ix {
+				if i.SortKey == nil {
+					return i.PartitionKey.Name
+				}
+				return i.PartitionKey.Name + ", " + i.SortKey.Name
+			}
+		}
+	}
+	return ""
 }
 
 // heldAlready reports whether the items old code wrote hold the key
