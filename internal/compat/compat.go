@@ -76,6 +76,7 @@ func (r *Result) Failed() bool {
 // Check compares plan p with old, the committed lock.
 func Check(old *lock.Lock, p *plan.Plan) *Result {
 	c := &checker{old: old, new: lock.Build(p, old.Source, nil), m: p.Model}
+	c.pkg()
 	c.tables()
 	c.objects()
 	c.entities()
@@ -132,6 +133,15 @@ func keyText(k *lock.Key) string {
 		return "none"
 	}
 	return k.Name + " (" + k.Type + ")"
+}
+
+func (c *checker) pkg() {
+	if c.old.Package != c.new.Package {
+		c.finding(API, c.new.Package, "package", true, c.m.Pos,
+			fmt.Sprintf("the generated package is named %s, no longer %s", c.new.Package, c.old.Package),
+			"callers of the generated package: they import it by the old name",
+			"change the callers with the spec")
+	}
 }
 
 func (c *checker) tables() {
@@ -705,6 +715,13 @@ bounds:
 			"writes of an item read with a value outside them: the write refuses it",
 			"rewrite the stored values outside the bounds (a backfill) if they must be written back unchanged")
 	}
+	for _, k := range oa.GoConsts {
+		if !slices.Contains(na.GoConsts, k) && oa.Type == "enum" && na.Type == "enum" {
+			c.finding(API, sub+"."+k, "constant", true, a.Pos,
+				fmt.Sprintf("constant %s of the package is gone", k),
+				"callers of the generated package that use it", "change the callers with the spec")
+		}
+	}
 	if oa.GoField != na.GoField || oa.GoType != na.GoType {
 		c.finding(API, sub, "field", true, a.Pos,
 			fmt.Sprintf("field %s %s of %s becomes %s %s", oa.GoField, oa.GoType, ne.GoType, na.GoField, na.GoType),
@@ -823,6 +840,19 @@ func (c *checker) patterns() {
 			c.finding(API, np.Name, "renamed", true, p.Pos,
 				fmt.Sprintf("method %s of the Store is renamed %s", op.Method, np.Method),
 				"callers of the generated package that call it", "change the callers with the spec")
+		}
+		for _, om := range op.Methods {
+			i := slices.IndexFunc(np.Methods, func(m lock.Method) bool { return m.Name == om.Name || np.Method != op.Method && m.Name == strings.Replace(om.Name, op.Method, np.Method, 1) })
+			switch {
+			case i < 0 && om.Name != op.Method:
+				c.finding(API, om.Name, "method-removed", true, p.Pos,
+					fmt.Sprintf("method %s of the Store is gone", om.Name),
+					"callers of the generated package that call it", "change the callers with the spec")
+			case i >= 0 && np.Methods[i].Results != om.Results:
+				c.finding(API, np.Methods[i].Name, "results", true, p.Pos,
+					fmt.Sprintf("method %s of the Store returns (%s), no longer (%s)", np.Methods[i].Name, np.Methods[i].Results, om.Results),
+					"callers of the generated package that call it", "change the callers with the spec")
+			}
 		}
 		if np.Struct != op.Struct || !slices.Equal(np.Inputs, op.Inputs) {
 			c.finding(API, np.Name, "inputs", true, p.Pos,

@@ -29,39 +29,20 @@ type apiMethod struct {
 // its file declares them: its own, and a query's iterator
 // (model.Pattern.AllMethod).
 func (m *method) exported() []apiMethod {
-	out := []apiMethod{{name: m.p.GoName, page: true, results: m.results(), summary: m.summary}}
-	if m.pp.Form == plan.FormPages {
-		out = append(out, apiMethod{name: m.p.AllMethod(), results: []jen.Code{jen.Qual("iter", "Seq2").Types(m.walkElem(), jen.Error())}, summary: m.allSummary})
+	var out []apiMethod
+	for _, pm := range m.pp.Methods() {
+		am := apiMethod{name: pm.Name, page: pm.Page, summary: m.summary}
+		if pm.Iter != "" {
+			am.results = []jen.Code{jen.Qual("iter", "Seq2").Types(typeCode(pm.Iter), jen.Error())}
+			am.summary = m.allSummary
+		} else {
+			for _, r := range pm.Results {
+				am.results = append(am.results, typeCode(r))
+			}
+		}
+		out = append(out, am)
 	}
 	return out
-}
-
-// results are the results of the pattern's method, by its form.
-func (m *method) results() []jen.Code {
-	switch m.pp.Form {
-	case plan.FormGet, plan.FormGetByQuery, plan.FormFirst, plan.FormLookup, plan.FormCopyGet:
-		return []jen.Code{jen.Op("*").Id(m.itemType()), jen.Error()}
-	case plan.FormPages, plan.FormTransactGet:
-		return []jen.Code{jen.Op("*").Id(m.p.ResultType()), jen.Error()}
-	case plan.FormUpdate:
-		return []jen.Code{jen.Op("*").Id(m.ent().GoName), jen.Error()}
-	case plan.FormBatchGet:
-		return []jen.Code{jen.Index().Id(m.itemType()), jen.Error()}
-	case plan.FormManyEach:
-		if m.p.Op == model.OpUpdate {
-			return []jen.Code{jen.Index().Op("*").Id(m.ent().GoName), jen.Error()}
-		}
-	}
-	return []jen.Code{jen.Error()}
-}
-
-// walkElem is what a query's iterator gives: each item of one entity, or
-// each page of a collection.
-func (m *method) walkElem() jen.Code {
-	if m.p.IsCollection() {
-		return jen.Op("*").Id(m.p.ResultType())
-	}
-	return jen.Id(m.itemType())
 }
 
 // summary is the first paragraph of the doc comment of the pattern's

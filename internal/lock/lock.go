@@ -5,10 +5,9 @@
 // schema; per entity (the spec's and dyngen's own: claims, counters,
 // copies, element items) its physical layout, the templates of its keys
 // and the stored form of each attribute; per pattern the requests it
-// sends; the generated package's exported surface as the check of its
-// callers needs it (entity types and their fields, Store methods and
-// their inputs; not yet their results, nor enum constants); and the
-// state of each
+// sends; the generated package's exported surface (entity types, their
+// fields and enum constants, Store methods with their inputs and
+// results); and the state of each
 // backfill, which only the lock carries from one generation to the
 // next.
 //
@@ -22,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/format"
@@ -128,9 +128,11 @@ type Attribute struct {
 	MaxItems  int    `json:"maxItems,omitempty"`
 	Min       string `json:"min,omitempty"`
 	Max       string `json:"max,omitempty"`
-	// GoField is the field of the entity's Go type, and GoType its type.
-	GoField string `json:"goField"`
-	GoType  string `json:"goType"`
+	// GoField is the field of the entity's Go type, and GoType its type;
+	// GoConsts the constants of an enum's values, in order.
+	GoField  string   `json:"goField"`
+	GoType   string   `json:"goType"`
+	GoConsts []string `json:"goConsts,omitempty"`
 }
 
 // Object is a named object type: a Go struct stored as a map.
@@ -162,8 +164,17 @@ type Pattern struct {
 	Method  string   `json:"method"`
 	Struct  string   `json:"struct,omitempty"`
 	Inputs  []Input  `json:"inputs"`
+	// Methods are the Store methods the pattern declares (its own, and a
+	// query's iterator), each with its results.
+	Methods []Method `json:"methods"`
 	Request *Request `json:"request,omitempty"`
 	Steps   []Step   `json:"steps,omitempty"`
+}
+
+// Method is a Store method and its results, as Go source.
+type Method struct {
+	Name    string `json:"name"`
+	Results string `json:"results"`
 }
 
 // Input is an input of a method: its name (a parameter's, or a field's
@@ -347,6 +358,11 @@ func attribute(e *model.Entity, a *model.Attribute) Attribute {
 		out.Object = a.Of.Name
 	}
 	out.GoType = model.FieldType(e, a)
+	if a.Type == model.Enum {
+		for _, v := range a.Values {
+			out.GoConsts = append(out.GoConsts, model.EnumConst(e, a, v))
+		}
+	}
 	return out
 }
 
@@ -368,6 +384,9 @@ func pattern(pp *plan.Pattern) Pattern {
 			name = q.Field
 		}
 		out.Inputs = append(out.Inputs, Input{Name: name, GoType: pp.GoType(q), Role: q.Role.String()})
+	}
+	for _, m := range pp.Methods() {
+		out.Methods = append(out.Methods, Method{Name: m.Name, Results: strings.Join(m.Results, ", ")})
 	}
 	out.Request = request(pp.Request)
 	if pp.Tx != nil {
