@@ -842,7 +842,9 @@ func (c *checker) patterns() {
 				"callers of the generated package that call it", "change the callers with the spec")
 		}
 		for _, om := range op.Methods {
-			i := slices.IndexFunc(np.Methods, func(m lock.Method) bool { return m.Name == om.Name || np.Method != op.Method && m.Name == strings.Replace(om.Name, op.Method, np.Method, 1) })
+			i := slices.IndexFunc(np.Methods, func(m lock.Method) bool {
+				return m.Name == om.Name || np.Method != op.Method && m.Name == strings.Replace(om.Name, op.Method, np.Method, 1)
+			})
 			switch {
 			case i < 0 && om.Name != op.Method:
 				c.finding(API, om.Name, "method-removed", true, p.Pos,

@@ -161,9 +161,9 @@ type Pattern struct {
 	Call     string   `json:"call"`
 	// Method is the Store method, and Inputs what it takes after ctx: its
 	// parameters, or the fields of its Params struct (Struct).
-	Method  string   `json:"method"`
-	Struct  string   `json:"struct,omitempty"`
-	Inputs  []Input  `json:"inputs"`
+	Method string  `json:"method"`
+	Struct string  `json:"struct,omitempty"`
+	Inputs []Input `json:"inputs"`
 	// Methods are the Store methods the pattern declares (its own, and a
 	// query's iterator), each with its results.
 	Methods []Method `json:"methods"`
