@@ -211,23 +211,33 @@ func (c *checker) ttl(ot, nt lock.Table, t *model.Table) {
 }
 
 // indexFor returns the new index matching old index name of table t:
-// by name, or by its renamedFrom.
-func indexFor(t *model.Table, name string) *model.Index {
-	return match(t.Indexes[1:], name, func(ix *model.Index) (string, model.Renamed) { return ix.Name, ix.RenamedFrom })
+// renamed from it, or of its name.
+func (c *checker) indexFor(t *model.Table, name string) *model.Index {
+	held := func(n string) bool {
+		for _, ot := range c.old.Tables {
+			if ot.Name == t.Name {
+				return slices.ContainsFunc(ot.Indexes, func(i lock.Index) bool { return i.Name == n })
+			}
+		}
+		return false
+	}
+	return match(t.Indexes[1:], name, func(ix *model.Index) (string, model.Renamed) { return ix.Name, ix.RenamedFrom }, held)
 }
 
 // match returns the part of parts that the lock's part name is now: the
-// one of that name (a lock written after the rename holds the new name),
-// else the one renamed from it (renamedFrom); nil when none is.
-func match[T comparable](parts []T, name string, names func(T) (string, model.Renamed)) T {
+// one renamed from it (renamedFrom) whose own name the lock does not hold
+// yet (held), else the one of that name (a lock written after the rename
+// holds the new name, and another part may take the old one); nil when
+// none is.
+func match[T comparable](parts []T, name string, names func(T) (string, model.Renamed), held func(string) bool) T {
 	var none T
 	for _, x := range parts {
-		if n, _ := names(x); n == name {
+		if n, from := names(x); from.Name == name && !held(n) {
 			return x
 		}
 	}
 	for _, x := range parts {
-		if _, from := names(x); from.Name == name {
+		if n, _ := names(x); n == name {
 			return x
 		}
 	}
@@ -237,7 +247,7 @@ func match[T comparable](parts []T, name string, names func(T) (string, model.Re
 func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 	globals := 0 // global indexes created or deleted by one deploy
 	for _, oi := range ot.Indexes {
-		ix := indexFor(t, oi.Name)
+		ix := c.indexFor(t, oi.Name)
 		if ix == nil {
 			if oi.Kind == "local" {
 				c.finding(Infrastructure, ot.Name+"."+oi.Name, "removed", true, t.Pos,
@@ -287,7 +297,7 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 		}
 	}
 	for _, ix := range t.Indexes[1:] {
-		if slices.ContainsFunc(ot.Indexes, func(oi lock.Index) bool { return oi.Name == ix.Name || oi.Name == ix.RenamedFrom.Name }) {
+		if slices.ContainsFunc(ot.Indexes, func(oi lock.Index) bool { return c.indexFor(t, oi.Name) == ix }) {
 			continue
 		}
 		if ix.Kind == model.Local {
@@ -322,7 +332,10 @@ func projText(i lock.Index) string {
 
 // entityFor returns the new entity matching old entity name.
 func (c *checker) entityFor(name string) *model.Entity {
-	return match(c.m.Entities, name, func(e *model.Entity) (string, model.Renamed) { return e.Name, e.RenamedFrom })
+	held := func(n string) bool {
+		return slices.ContainsFunc(c.old.Entities, func(e lock.Entity) bool { return e.Name == n })
+	}
+	return match(c.m.Entities, name, func(e *model.Entity) (string, model.Renamed) { return e.Name, e.RenamedFrom }, held)
 }
 
 func (c *checker) newEntity(name string) *lock.Entity {
@@ -403,7 +416,7 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 	for _, ok := range oe.Keys {
 		// The index the key was on, as it is named now.
 		target := ok.Index
-		if ix := indexFor(e.Table, ok.Index); ix != nil {
+		if ix := c.indexFor(e.Table, ok.Index); ix != nil {
 			target = ix.Name
 		}
 		var nk *lock.EntityKey
@@ -415,7 +428,7 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 		}
 		sub := name + "." + ok.Index
 		if nk == nil {
-			if ok.Index == model.PrimaryName || len(ok.Via) > 0 || indexFor(e.Table, ok.Index) == nil {
+			if ok.Index == model.PrimaryName || len(ok.Via) > 0 || c.indexFor(e.Table, ok.Index) == nil {
 				continue // an index removed is the table's finding
 			}
 			c.finding(Keys, sub, "left", false, e.Pos,
@@ -451,7 +464,8 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 	for i, nk := range ne.Keys {
 		mk := e.Keys[i]
 		if nk.Index == model.PrimaryName || mk.Derived() || slices.ContainsFunc(oe.Keys, func(k lock.EntityKey) bool {
-			return k.Index == nk.Index || k.Index == mk.Index.RenamedFrom.Name
+			ix := c.indexFor(e.Table, k.Index)
+			return ix != nil && ix.Name == nk.Index
 		}) {
 			continue
 		}
@@ -572,7 +586,7 @@ func (c *checker) attributes(oe, ne lock.Entity, e *model.Entity) {
 // attributes that held it.
 func (c *checker) objects() {
 	for _, oo := range c.old.Objects {
-		o := match(c.m.Objects, oo.Name, func(o *model.ObjectType) (string, model.Renamed) { return o.Name, model.Renamed{} })
+		o := match(c.m.Objects, oo.Name, func(o *model.ObjectType) (string, model.Renamed) { return o.Name, model.Renamed{} }, func(string) bool { return true })
 		if o == nil {
 			continue
 		}
@@ -592,7 +606,7 @@ func (c *checker) objects() {
 // items written before lack it.
 func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos model.Pos) {
 	for _, oa := range old.Attributes {
-		a := match(attrs, oa.Name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom })
+		a := match(attrs, oa.Name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom }, func(n string) bool { return lockAttr(old, n) != nil })
 		sub := now.Name + "." + oa.Name
 		if a == nil {
 			breaking := !oa.Optional && oa.Default == nil
@@ -823,7 +837,10 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 // --- patterns -------------------------------------------------------------
 
 func (c *checker) patternFor(name string) *model.Pattern {
-	return match(c.m.Patterns, name, func(p *model.Pattern) (string, model.Renamed) { return p.Name, p.RenamedFrom })
+	held := func(n string) bool {
+		return slices.ContainsFunc(c.old.Patterns, func(p lock.Pattern) bool { return p.Name == n })
+	}
+	return match(c.m.Patterns, name, func(p *model.Pattern) (string, model.Renamed) { return p.Name, p.RenamedFrom }, held)
 }
 
 func (c *checker) patterns() {
