@@ -80,6 +80,12 @@ func JSON(v any) ([]byte, error) {
 // can only stand in strings, where an escape means the character.
 // encoding/json escapes U+2028 and U+2029 itself.
 func escapeBidi(data []byte) []byte {
+	// Every such character is U+061C (D8 9C in UTF-8) or in U+2000 to
+	// U+2FFF (a first byte E2): text without those bytes, most of it,
+	// is returned without decoding a rune.
+	if bytes.IndexByte(data, 0xE2) < 0 && !bytes.Contains(data, []byte("\u061c")) {
+		return data
+	}
 	if !bytes.ContainsFunc(data, model.IsBidiControl) {
 		return data
 	}
