@@ -65,6 +65,10 @@ type File struct {
 	// Accept holds the findings of the compatibility check (dyngen compat)
 	// accepted on purpose: each a finding's id and the reason.
 	Accept []*Accept
+	// TablesPos, EntitiesPos and PatternsPos are the positions of the
+	// keys tables:, entities: and patterns: (the file's when absent):
+	// where a part the lock holds and the spec no longer does was.
+	TablesPos, EntitiesPos, PatternsPos Pos
 }
 
 // Accept accepts one finding of the compatibility check: ID is its id,

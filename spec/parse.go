@@ -407,6 +407,7 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 		root = doc.Content[0]
 	}
 	f.Pos = p.pos(root)
+	f.TablesPos, f.EntitiesPos, f.PatternsPos = f.Pos, f.Pos, f.Pos
 	var sawVersion, sawPackage, sawTables, sawEntities bool
 	before := p.diags.Len()
 	p.fields(root, "the spec", map[string]func(k, v *yaml.Node){
@@ -421,6 +422,7 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 		"doc":     func(k, v *yaml.Node) { f.Doc = p.str(v, "doc") },
 		"tables": func(k, v *yaml.Node) {
 			sawTables = true
+			f.TablesPos = p.pos(k)
 			for _, e := range p.entries(v, "tables") {
 				f.Tables = append(f.Tables, p.table(e))
 			}
@@ -435,6 +437,7 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 		},
 		"entities": func(k, v *yaml.Node) {
 			sawEntities = true
+			f.EntitiesPos = p.pos(k)
 			for _, e := range p.entries(v, "entities") {
 				f.Entities = append(f.Entities, p.entity(e))
 			}
@@ -443,6 +446,7 @@ func (p *parser) file1(doc *yaml.Node, f *File) {
 			}
 		},
 		"patterns": func(k, v *yaml.Node) {
+			f.PatternsPos = p.pos(k)
 			for _, e := range p.entries(v, "patterns") {
 				f.Patterns = append(f.Patterns, p.pattern(e))
 			}

@@ -137,7 +137,7 @@ func keyText(k *lock.Key) string {
 
 func (c *checker) pkg() {
 	if c.old.Package != c.new.Package {
-		c.finding(API, c.new.Package, "package", true, c.m.Pos,
+		c.finding(API, c.new.Package, "package", true, c.m.PackagePos,
 			fmt.Sprintf("the generated package is named %s, no longer %s", c.new.Package, c.old.Package),
 			"callers of the generated package: they import it by the old name",
 			"change the callers with the spec")
@@ -148,7 +148,7 @@ func (c *checker) tables() {
 	for _, ot := range c.old.Tables {
 		i := slices.IndexFunc(c.new.Tables, func(t lock.Table) bool { return t.Name == ot.Name })
 		if i < 0 {
-			c.finding(Infrastructure, ot.Name, "removed", true, c.m.Pos,
+			c.finding(Infrastructure, ot.Name, "removed", true, c.m.TablesPos,
 				fmt.Sprintf("table %s is removed", ot.Name),
 				"its items: deploying the outputs deletes the table",
 				"remove the table from what is deployed only when its items are no longer needed (export them first); accept this finding to say so")
@@ -357,7 +357,7 @@ func (c *checker) entities() {
 		}
 		switch {
 		case e == nil && oe.Of == "":
-			c.finding(Keys, oe.Name, "removed", false, c.m.Pos,
+			c.finding(Keys, oe.Name, "removed", false, c.m.EntitiesPos,
 				fmt.Sprintf("entity %s is removed: its items stay in table %s, read by no pattern", oe.Name, oe.Table),
 				"no one: they still take storage, and stay in the indexes whose key attributes they hold",
 				"delete the items when they are no longer needed")
@@ -847,7 +847,7 @@ func (c *checker) patterns() {
 	for _, op := range c.old.Patterns {
 		p := c.patternFor(op.Name)
 		if p == nil {
-			c.finding(API, op.Name, "removed", true, c.m.Pos,
+			c.finding(API, op.Name, "removed", true, c.m.PatternsPos,
 				fmt.Sprintf("pattern %s is removed: method %s of the Store is gone", op.Name, op.Method),
 				"callers of the generated package that call it", "change the callers with the spec (renamedFrom: says a pattern is renamed)")
 			continue

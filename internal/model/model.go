@@ -35,6 +35,11 @@ type Model struct {
 	// Accept are the findings of the compatibility check the spec
 	// accepts on purpose (accept:), in spec order.
 	Accept []*Accept
+	// TablesPos, EntitiesPos and PatternsPos are where the spec's tables,
+	// entities and patterns are listed: where one removed was.
+	TablesPos, EntitiesPos, PatternsPos Pos
+	// PackagePos is where the spec names the package.
+	PackagePos Pos
 
 	// broken holds the tables, entities and patterns the resolver found
 	// an error in; loose is set by an error it could not tie to one.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -213,6 +214,8 @@ func (r *resolver) accepts() {
 
 func (r *resolver) file() {
 	r.accepts()
+	r.m.TablesPos, r.m.EntitiesPos, r.m.PatternsPos = r.f.TablesPos, r.f.EntitiesPos, r.f.PatternsPos
+	r.m.PackagePos = cmp.Or(r.f.Package.Pos, r.f.Pos)
 	r.m.Doc = r.f.Doc.Value
 	pkg := r.f.Package
 	r.m.Package = pkg.Value
