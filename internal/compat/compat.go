@@ -108,6 +108,10 @@ type checker struct {
 	old, new *lock.Lock
 	m        *model.Model
 	out      []*Finding
+	// matched holds the spec's derived entities (claims, counters,
+	// copies, element items) the lock holds under their owner's old or
+	// new name: none of them is new.
+	matched map[*model.Entity]bool
 }
 
 func (c *checker) add(f *Finding) { c.out = append(c.out, f) }
@@ -135,6 +139,10 @@ func keyText(k *lock.Key) string {
 	return k.Name + " (" + k.Type + ")"
 }
 
+// schema is a key schema as the findings say it, "PK (S), SK (S)":
+// two schemas are one when their texts are.
+func schema(pk lock.Key, sk *lock.Key) string { return keyText(&pk) + ", " + keyText(sk) }
+
 func (c *checker) pkg() {
 	if c.old.Package != c.new.Package {
 		c.finding(API, c.new.Package, "package", true, c.m.PackagePos,
@@ -156,9 +164,9 @@ func (c *checker) tables() {
 		}
 		nt := c.new.Tables[i]
 		t := c.tableOf(nt.Name)
-		if ot.PartitionKey != nt.PartitionKey || keyText(ot.SortKey) != keyText(nt.SortKey) {
+		if was, is := schema(ot.PartitionKey, ot.SortKey), schema(nt.PartitionKey, nt.SortKey); was != is {
 			c.finding(Infrastructure, nt.Name, "key-schema", true, t.Pos,
-				fmt.Sprintf("the key of table %s changes from %s, %s to %s, %s", nt.Name, keyText(&ot.PartitionKey), keyText(ot.SortKey), keyText(&nt.PartitionKey), keyText(nt.SortKey)),
+				fmt.Sprintf("the key of table %s changes from %s to %s", nt.Name, was, is),
 				"its items: DynamoDB can't change a table's key, so deploying replaces the table, and its items are lost",
 				"create a new table with the new key, copy the items into it, then move the code to it")
 		}
@@ -272,8 +280,9 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 				"queries of the new index while DynamoDB builds it, and old code querying the old one",
 				"add the new index beside the old one in one deploy, move the code to it, then remove the old one")
 		}
+		was, is := schema(oi.PartitionKey, oi.SortKey), schema(ni.PartitionKey, ni.SortKey)
 		if oi.Kind == "local" || ni.Kind == "local" {
-			if oi.Name != ni.Name || oi.PartitionKey != ni.PartitionKey || keyText(oi.SortKey) != keyText(ni.SortKey) || oi.Kind != ni.Kind || projText(oi) != projText(ni) {
+			if oi.Name != ni.Name || was != is || oi.Kind != ni.Kind || projText(oi) != projText(ni) {
 				c.finding(Infrastructure, sub, "local-changed", true, ix.Pos,
 					fmt.Sprintf("local index %s of table %s changes (its name, key or projection)", ni.Name, nt.Name),
 					"the table's items: a local index can't be changed, so deploying replaces the table",
@@ -281,10 +290,10 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 			}
 			continue
 		}
-		if oi.PartitionKey != ni.PartitionKey || keyText(oi.SortKey) != keyText(ni.SortKey) {
+		if was != is {
 			globals += 2
 			c.finding(Infrastructure, sub, "key-schema", true, ix.Pos,
-				fmt.Sprintf("the key of index %s changes from %s, %s to %s, %s", ni.Name, keyText(&oi.PartitionKey), keyText(oi.SortKey), keyText(&ni.PartitionKey), keyText(ni.SortKey)),
+				fmt.Sprintf("the key of index %s changes from %s to %s", ni.Name, was, is),
 				"every query of the index: DynamoDB deletes it and builds a new one, and queries fail or miss items until it is ACTIVE",
 				"add an index of another name with the new key, move the code to it once ACTIVE, then remove the old one")
 		}
@@ -348,6 +357,14 @@ func (c *checker) newEntity(name string) *lock.Entity {
 }
 
 func (c *checker) entities() {
+	c.matched = map[*model.Entity]bool{}
+	for _, oe := range c.old.Entities {
+		if oe.Of != "" {
+			if e := c.derivedFor(oe); e != nil {
+				c.matched[e] = true
+			}
+		}
+	}
 	for _, oe := range c.old.Entities {
 		var e *model.Entity
 		if oe.Of == "" {
@@ -824,7 +841,7 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 		default:
 			continue
 		}
-		if slices.ContainsFunc(c.old.Entities, func(o lock.Entity) bool { return o.Of != "" && c.derivedFor(o) == x }) {
+		if c.matched[x] {
 			continue
 		}
 		c.finding(Keys, ne.Name+"."+x.Name, "derived-added", true, e.Pos,

@@ -497,12 +497,7 @@ func (m *method) keyChecks(g *jen.Group, fail func(jen.Code) jen.Code) {
 
 // resultType is the type a read returns for one item: the entity, or the
 // pattern's view type with select.
-func (m *method) itemType() string {
-	if len(m.p.Select) > 0 {
-		return m.p.ViewType()
-	}
-	return m.ent().GoName
-}
+func (m *method) itemType() string { return m.pp.ItemType() }
 
 // viewType emits the view type of a read with select, and its decoder.
 func (m *method) viewType() {

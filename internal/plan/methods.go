@@ -16,15 +16,21 @@ type Method struct {
 	Iter string
 }
 
+// ItemType is the Go type of one item the pattern reads: the entity's,
+// or, with select, the view type of the attributes it reads.
+func (pp *Pattern) ItemType() string {
+	if p := pp.Pattern; len(p.Select) > 0 {
+		return p.ViewType()
+	}
+	return pp.Pattern.Entity().GoName
+}
+
 // Methods are the exported Store methods of the pattern, with their
 // results, decided by its form: the emitter prints them, and the lock
 // records them as the package's surface.
 func (pp *Pattern) Methods() []Method {
 	p := pp.Pattern
-	item := p.Entity().GoName
-	if len(p.Select) > 0 {
-		item = p.ViewType()
-	}
+	item := pp.ItemType()
 	var results []string
 	switch pp.Form {
 	case FormGet, FormGetByQuery, FormFirst, FormLookup, FormCopyGet:

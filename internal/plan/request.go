@@ -78,9 +78,15 @@ type Held struct {
 // read holds every attribute of Held, as the plan and the methods' docs
 // show it.
 func (r *Request) FullCondition() string {
+	return r.conditionWith(func(h *Held) string { return h.Present })
+}
+
+// conditionWith is Condition and each part of Held as part gives it,
+// joined by AND.
+func (r *Request) conditionWith(part func(*Held) string) string {
 	parts := []string{r.Condition}
 	for _, h := range r.Held {
-		parts = append(parts, h.Present)
+		parts = append(parts, part(h))
 	}
 	return joinAnd(parts...)
 }
@@ -583,15 +589,12 @@ func (b *builder) request(pp *Pattern) {
 // longestCondition is the longest ConditionExpression a call may send:
 // each part of Held in its longer form.
 func (r *Request) longestCondition() string {
-	parts := []string{r.Condition}
-	for _, h := range r.Held {
-		longer := h.Present
-		if len(h.Absent) > len(longer) {
-			longer = h.Absent
+	return r.conditionWith(func(h *Held) string {
+		if len(h.Absent) > len(h.Present) {
+			return h.Absent
 		}
-		parts = append(parts, longer)
-	}
-	return joinAnd(parts...)
+		return h.Present
+	})
 }
 
 // maxExpression is the longest expression string DynamoDB takes, in
@@ -799,10 +802,10 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]added)
 	if len(parts) == 0 {
 		return ""
 	}
-	if len(parts) == 1 && len(n.req.Held) > 0 {
-		// The held parts follow with AND: an or alone is parenthesised.
-		parts = append(parts, term{})
-		return strings.TrimSuffix(joinTerms(parts), " AND ")
+	if len(parts) == 1 && parts[0].or && len(n.req.Held) > 0 {
+		// The held parts follow with AND: an or alone is parenthesised,
+		// as joinTerms does beside other parts.
+		return "(" + parts[0].text + ")"
 	}
 	return joinTerms(parts)
 }
