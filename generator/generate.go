@@ -35,7 +35,13 @@ func Generate(file, source string, data []byte) ([]File, *diag.List) {
 // secondary index, or, with CloudFormation, global secondary indexes
 // changed by more than one. With committed nil, it is Generate.
 func GenerateOver(file, source string, data []byte, committed func(name string) []byte) ([]File, *diag.List) {
-	g := Prepare(file, source, data, committed)
+	return GenerateWith(file, source, data, committed, Options{})
+}
+
+// GenerateWith is GenerateOver with options (the backfills' release gate,
+// and the receipts of backfills verified).
+func GenerateWith(file, source string, data []byte, committed func(name string) []byte, opts Options) ([]File, *diag.List) {
+	g := PrepareWith(file, source, data, committed, opts)
 	if g.Diags.HasErrors() {
 		return nil, g.Diags
 	}
@@ -61,14 +67,17 @@ type Generation struct {
 	Diags  *diag.List
 	res    *Result
 	source string
-	// lock is the lock an earlier generation committed, or nil.
-	lock *lock.Lock
 }
 
 // Prepare checks the spec as GenerateOver does (see there for file,
 // source, data and committed). When Diags holds an error, there is
 // nothing to generate.
 func Prepare(file, source string, data []byte, committed func(name string) []byte) *Generation {
+	return PrepareWith(file, source, data, committed, Options{})
+}
+
+// PrepareWith is Prepare with options.
+func PrepareWith(file, source string, data []byte, committed func(name string) []byte, opts Options) *Generation {
 	res := Check(file, data)
 	g := &Generation{Diags: res.Diags, res: res, source: source}
 	if !res.Diags.HasErrors() && committed != nil {
@@ -79,9 +88,13 @@ func Prepare(file, source string, data []byte, committed func(name string) []byt
 				// The lock carries what no spec says (the state of its
 				// backfills): never written over unread.
 				res.Diags.Errorf(res.Model.Pos, "the lock %s of the output directory can't be read (%v); restore it from version control, or remove it to start a new one", model.LockFile, err)
+			} else {
+				backfills(res, l, opts)
 			}
-			g.lock = l
 		}
+	}
+	if len(opts.Receipts) > 0 && !res.Diags.HasErrors() && res.Plan != nil && len(res.Plan.Backfills) == 0 {
+		res.Diags.Errorf(res.Model.Pos, "a receipt of backfill %s is given, and the lock of the output directory holds no backfill", opts.Receipts[0].Backfill)
 	}
 	return g
 }
@@ -90,7 +103,7 @@ func Prepare(file, source string, data []byte, committed func(name string) []byt
 // last files of GenerateOver, in its order; false when rendering met a
 // bug of dyngen, which is then an error in Diags.
 func (g *Generation) Outputs() ([]File, bool) {
-	outs, err := output.RenderOver(g.res.Plan, output.NewSource(g.source), g.lock)
+	outs, err := output.Render(g.res.Plan, output.NewSource(g.source))
 	if err != nil {
 		g.fail(err)
 		return nil, false

@@ -501,7 +501,7 @@ func (p *parser) output(e entry) *Output {
 
 // OutputKinds are the formats outputs: may name, in the order the
 // reference lists them.
-var OutputKinds = []string{"cloudformation", "terraform", "createTable", "workbench", "design", "iam"}
+var OutputKinds = []string{"cloudformation", "terraform", "createTable", "workbench", "design", "iam", "migration"}
 
 func (p *parser) keyAttr(n *yaml.Node, what string) *KeyAttr {
 	n = p.resolve(n)

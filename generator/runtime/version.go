@@ -16,11 +16,15 @@ package runtime
 // InObject, DecodeObject, DecodeObjectPtr, DecodeObjects), and updates
 // that move a copy (Held, HoldRead, DropAbsent). This runtime serves
 // code of version 2 too.
+//
+// Version 4 adds the backfills of the migration output (Backfill,
+// BackfillJob, BackfillClient, Checkpoint, Checkpoints, BackfillMain,
+// Pick, FirstVersion), which code of versions 2 and 3 does not call.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something
 	// of the runtime that an older runtime lacks.
-	GenVersion = 3
+	GenVersion = 4
 
 	// MinVersion is the oldest version of generated code this runtime
 	// serves. It grows when the runtime drops or changes something that

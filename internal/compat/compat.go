@@ -58,6 +58,9 @@ type Finding struct {
 	What, Breaks, Order string
 	// Accepted is the reason the spec's accept: gives, or "".
 	Accepted string
+	// Backfill is, for a change that a backfill of the migration output
+	// makes safe, what it writes (its State unset); nil otherwise.
+	Backfill *model.Backfill
 }
 
 // Result is the findings of a check, sorted by position, and the
@@ -75,7 +78,7 @@ func (r *Result) Failed() bool {
 
 // Check compares plan p with old, the committed lock.
 func Check(old *lock.Lock, p *plan.Plan) *Result {
-	c := &checker{old: old, new: lock.Build(p, old.Source, nil), m: p.Model}
+	c := &checker{old: old, new: lock.Build(p, old.Source), m: p.Model}
 	c.pkg()
 	c.tables()
 	c.objects()
@@ -117,8 +120,19 @@ type checker struct {
 func (c *checker) add(f *Finding) { c.out = append(c.out, f) }
 
 // finding adds a finding of class cl about subject, of kind kind.
-func (c *checker) finding(cl Class, subject, kind string, breaking bool, pos model.Pos, what, breaks, order string) {
-	c.add(&Finding{ID: string(cl) + "/" + subject + "/" + kind, Class: cl, Breaking: breaking, Pos: pos, What: what, Breaks: breaks, Order: order})
+func (c *checker) finding(cl Class, subject, kind string, breaking bool, pos model.Pos, what, breaks, order string) *Finding {
+	f := &Finding{ID: string(cl) + "/" + subject + "/" + kind, Class: cl, Breaking: breaking, Pos: pos, What: what, Breaks: breaks, Order: order}
+	c.add(f)
+	return f
+}
+
+// fills marks finding f as one the backfill of kind k of entity e (on
+// index ix, for index keys) makes safe; the backfill's id is the
+// finding's subject.
+func (f *Finding) fills(k model.BackfillKind, e *model.Entity, ix *model.Index) {
+	subject := strings.TrimPrefix(f.ID, string(f.Class)+"/")
+	subject = subject[:strings.LastIndex(subject, "/")]
+	f.Backfill = &model.Backfill{ID: subject, Kind: k, Entity: e, Index: ix, Finding: f.ID}
 }
 
 // --- tables and indexes ---------------------------------------------------
@@ -458,7 +472,7 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 			c.finding(Keys, sub, "key-attributes", true, mk.Pos,
 				fmt.Sprintf("index %s is keyed by %s, no longer by %s: the items of %s old code wrote hold only the old ones", nk.Index, is, was, name),
 				"new code querying "+nk.Index+": DynamoDB rebuilds it from the items that hold its new key attributes, which those items lack",
-				"write the new key attributes into every item (a backfill) before any pattern reads "+nk.Index)
+				"write the new key attributes into every item (a backfill) before any pattern reads "+nk.Index).fills(model.IndexKeys, e, mk.Index)
 			continue
 		}
 		if storedTemplate(oe, ok.PK) == storedTemplate(ne, nk.PK) && storedTemplate(oe, ok.SK) == storedTemplate(ne, nk.SK) && formsOf(oe, ok) == formsOf(ne, *nk) {
@@ -476,7 +490,7 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 		}
 		c.finding(Keys, sub, "template", true, mk.Pos, what,
 			"new code querying "+ok.Index+": the items old code wrote hold the old key there, and are missed (or found where they no longer belong)",
-			"rewrite the index's key attributes of every item (a backfill) before any pattern reads "+ok.Index)
+			"rewrite the index's key attributes of every item (a backfill) before any pattern reads "+ok.Index).fills(model.IndexKeys, e, mk.Index)
 	}
 	for i, nk := range ne.Keys {
 		mk := e.Keys[i]
@@ -497,7 +511,7 @@ func (c *checker) keys(oe, ne lock.Entity, e *model.Entity) {
 		c.finding(Keys, sub, "joined", true, mk.Pos,
 			fmt.Sprintf("%s joins index %s, whose key attributes (%s) the items old code wrote lack", ne.Name, nk.Index, keyTemplates(nk)),
 			"new code querying "+nk.Index+": the items written before are not in it",
-			"write the index's key attributes into every item (a backfill) before any pattern reads "+nk.Index)
+			"write the index's key attributes into every item (a backfill) before any pattern reads "+nk.Index).fills(model.IndexKeys, e, mk.Index)
 	}
 }
 
@@ -827,7 +841,7 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 		c.finding(Keys, ne.Name+"."+ne.Version, "version-added", true, e.Pos,
 			fmt.Sprintf("%s gains a version (%s): the items old code wrote have none", ne.Name, ne.Version),
 			"writes of those items: each expects the version it read",
-			"write an initial version into every item (a backfill) before new code writes them")
+			"write an initial version into every item (a backfill) before new code writes them").fills(model.InitialVersion, e, nil)
 	}
 	for _, x := range c.m.Entities {
 		owner := ""

@@ -39,7 +39,7 @@ func TestCases(t *testing.T) {
 			if old.Diags.HasErrors() {
 				t.Fatalf("old.yaml: %v", old.Diags.Err())
 			}
-			data, err := lock.Marshal(lock.Build(old.Plan, "spec.yaml", nil))
+			data, err := lock.Marshal(lock.Build(old.Plan, "spec.yaml"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestUnrelatedSpecs(t *testing.T) {
 		if res.Diags.HasErrors() {
 			continue
 		}
-		specs = append(specs, sound{path, res, lock.Build(res.Plan, "spec.yaml", nil)})
+		specs = append(specs, sound{path, res, lock.Build(res.Plan, "spec.yaml")})
 	}
 	if len(specs) < 60 {
 		t.Fatalf("%d sound specs", len(specs))

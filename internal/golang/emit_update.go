@@ -201,7 +201,7 @@ func (m *method) heldParts() jen.Code {
 	commentf(m.f, "%s are the parts of the condition of %s that hold each attribute as the item read has it: Present when the item holds the attribute, with the value read, Absent when it does not.", name, m.p.InputMethod())
 	m.f.Var().Id(name).Op("=").Index().Add(rt("Held")).ValuesFunc(func(g *jen.Group) {
 		for _, h := range m.req.Held {
-			g.Values(jen.Dict{jen.Id("Stored"): jen.Lit(h.Attr.Stored), jen.Id("Present"): jen.Lit(h.Present), jen.Id("Absent"): jen.Lit(h.Absent), jen.Id("Value"): jen.Lit(h.Value)})
+			g.Values(jen.Dict{jen.Id("Stored"): jen.Lit(h.Stored), jen.Id("Present"): jen.Lit(h.Present), jen.Id("Absent"): jen.Lit(h.Absent), jen.Id("Value"): jen.Lit(h.Value)})
 		}
 	})
 	m.f.Line()

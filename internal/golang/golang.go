@@ -149,6 +149,9 @@ func (e *emitter) jobs() []job {
 	for _, ent := range p.Model.Entities {
 		jobs = append(jobs, job{name: ent.File(), build: func() *jen.File { return e.entityFile(ent) }})
 	}
+	if p.Model.Output(model.MigrationOutput) != nil {
+		jobs = append(jobs, job{name: model.BackfillFile, build: e.backfillFile})
+	}
 	byName := make([]int, len(jobs))
 	for i := range byName {
 		byName[i] = i

@@ -162,6 +162,14 @@ func (ts *Tables) Requests(in any) ([]Request, error) {
 		return ts.one("dynamodb:UpdateItem", in.TableName, in.Key)
 	case *dynamodb.DeleteItemInput:
 		return ts.one("dynamodb:DeleteItem", in.TableName, in.Key)
+	case *dynamodb.ScanInput:
+		// A Scan sends no key: a statement that binds keys does not
+		// allow it.
+		t, err := ts.lookup(in.TableName)
+		if err != nil {
+			return nil, err
+		}
+		return []Request{{"dynamodb:Scan", t.resource(aws.ToString(in.IndexName)), nil}}, nil
 	case *dynamodb.QueryInput:
 		t, err := ts.lookup(in.TableName)
 		if err != nil {
@@ -357,6 +365,19 @@ func (c *Checker) check(op string, in any) {
 			c.report("the IAM policy denies a %s call: %s", op, r)
 		}
 	}
+}
+
+// Scan checks and passes the call on, to a next that scans (a
+// backfill's client): a Store's Client never does.
+func (c *Checker) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	c.check("Scan", in)
+	sc, ok := c.next.(interface {
+		Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("iamcheck: the client behind the checker does not scan")
+	}
+	return sc.Scan(ctx, in, optFns...)
 }
 
 // GetItem checks and passes the call on.

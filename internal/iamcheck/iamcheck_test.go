@@ -169,6 +169,7 @@ func TestRequests(t *testing.T) {
 			{ConditionCheck: &types.ConditionCheck{TableName: aws.String("T-x1"), Key: map[string]types.AttributeValue{"PK": s("G"), "SK": s("Y")}}},
 		}}, `[dynamodb:PutItem on table/T, partition key values ["A#1"] dynamodb:UpdateItem on table/T, partition key values ["E"] ` +
 			`dynamodb:DeleteItem on table/T, partition key values ["F"] dynamodb:ConditionCheckItem on table/T, partition key values ["G"]]`},
+		{&dynamodb.ScanInput{TableName: aws.String("T-x1"), Segment: aws.Int32(1), TotalSegments: aws.Int32(4)}, `[dynamodb:Scan on table/T, partition key values []]`},
 	}
 	for _, c := range cases {
 		got, err := ts.Requests(c.in)
@@ -187,7 +188,7 @@ func TestRequests(t *testing.T) {
 		&dynamodb.QueryInput{TableName: aws.String("T-x1"), IndexName: aws.String("GSI9"), KeyConditionExpression: aws.String("PK = :pk")},
 		&dynamodb.QueryInput{TableName: aws.String("T-x1"), KeyConditionExpression: aws.String("SK = :pk"), ExpressionAttributeValues: map[string]types.AttributeValue{":pk": s("A")}},
 		&dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{}}},
-		&dynamodb.ScanInput{TableName: aws.String("T-x1")},
+		&dynamodb.ScanInput{TableName: aws.String("T")},
 	} {
 		if got, err := ts.Requests(in); err == nil {
 			t.Errorf("%T %+v: requests %v, want an error", in, in, got)

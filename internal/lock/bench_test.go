@@ -18,7 +18,7 @@ func BenchmarkLock(b *testing.B) {
 	}
 	var size int
 	for b.Loop() {
-		data, err := lock.Marshal(lock.Build(res.Plan, "big.yaml", nil))
+		data, err := lock.Marshal(lock.Build(res.Plan, "big.yaml"))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -207,17 +207,30 @@ type Step struct {
 
 // Backfill is a rewrite of stored items, and how far it went.
 type Backfill struct {
-	ID    string `json:"id"`
-	State string `json:"state"` // pending or done
-	// What says in words what it writes, and why.
-	What string `json:"what"`
+	// ID names it: the entity and what it fills (Review.ByGrade).
+	ID string `json:"id"`
+	// Kind is what it writes (index-keys, version), into the items of
+	// Entity (on Index, for index keys).
+	Kind   string `json:"kind"`
+	Entity string `json:"entity"`
+	Index  string `json:"index,omitempty"`
+	State  string `json:"state"` // pending or done
+	// Fingerprint digests what it writes (plan.Backfill.Fingerprint):
+	// the verify's receipt that marks it done names the same.
+	Fingerprint string `json:"fingerprint"`
+	// Checked is, for a backfill done, the items its verify read.
+	Checked int64 `json:"checked,omitempty"`
+	// What says in words what it writes; Finding is the compatibility
+	// finding that asked for it.
+	What    string `json:"what"`
+	Finding string `json:"finding"`
 }
 
 // Build returns the lock of plan p, for the spec the generated files'
-// source line names source. prev is the lock an earlier generation
-// wrote (nil when there is none): the backfills and their states come
-// from it.
-func Build(p *plan.Plan, source string, prev *Lock) *Lock {
+// source line names source. Its backfills are the plan's
+// (plan.AddBackfills), which the generation carried from the lock it
+// replaces and added from the changes it found.
+func Build(p *plan.Plan, source string) *Lock {
 	m := p.Model
 	l := &Lock{Format: Version, Source: source, Package: m.Package, Tables: []Table{}, Entities: []Entity{}, Patterns: []Pattern{}, Backfills: []Backfill{}}
 	for _, t := range m.Tables {
@@ -236,10 +249,19 @@ func Build(p *plan.Plan, source string, prev *Lock) *Lock {
 	for _, pp := range p.Patterns {
 		l.Patterns = append(l.Patterns, pattern(pp))
 	}
-	if prev != nil {
-		l.Backfills = append(l.Backfills, prev.Backfills...)
+	for _, b := range p.Backfills {
+		l.Backfills = append(l.Backfills, backfill(b))
 	}
 	return l
+}
+
+func backfill(pb *plan.Backfill) Backfill {
+	b := pb.Backfill
+	out := Backfill{ID: b.ID, Kind: string(b.Kind), Entity: b.Entity.Name, State: b.State, Fingerprint: pb.Fingerprint, Checked: b.Checked, What: pb.Describe(), Finding: b.Finding}
+	if b.Index != nil {
+		out.Index = b.Index.Name
+	}
+	return out
 }
 
 func key(ka *model.KeyAttr) Key { return Key{Name: ka.Name, Type: string(ka.Type)} }

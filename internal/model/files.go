@@ -50,6 +50,9 @@ func (m *Model) FileNames() []GenName {
 	for _, e := range m.Entities {
 		out = append(out, GenName{e.File(), "entity " + e.Name, e.Pos, ""})
 	}
+	if o := m.Output(MigrationOutput); o != nil {
+		out = append(out, GenName{BackfillFile, "output migration", o.Pos, ""})
+	}
 	return append(out, m.OutputFiles()...)
 }
 

@@ -301,6 +301,11 @@ func (m *Model) GeneratedNames() []GenName {
 	for _, t := range m.Tables {
 		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
 	}
+	if o := m.Output(MigrationOutput); o != nil {
+		for _, n := range []string{BackfillClientName, BackfillsName, BackfillMainName} {
+			out = append(out, GenName{n, "output migration", o.Pos, ""})
+		}
+	}
 	// enums adds the enum type and constants of each enum of attrs, of
 	// entity e (nil for an object's fields), named owner in messages.
 	enums := func(e *Entity, attrs []*Attribute, owner, name string) {

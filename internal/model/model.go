@@ -272,6 +272,9 @@ type Entity struct {
 	// EachOf is set on the hidden entity of one.
 	Each   []*Each
 	EachOf *Each
+	// CheckpointOf is set on the checkpoint entity of a table's backfills
+	// (backfill.go), which the migration output adds.
+	CheckpointOf *Table
 	// paths holds the attributes of the paths the patterns name
 	// (PathAttr), one per path.
 	paths map[string]*Attribute

@@ -495,6 +495,8 @@ func (r *resolver) entities() {
 	counters := map[*spec.Entity]*Count{}
 	copies := map[*spec.Entity]*Copy{}
 	eachs := map[*spec.Entity]*Each{}
+	checkpoints := map[*spec.Entity]*Table{}
+	queue = append(queue, r.checkpoints(checkpoints)...)
 	for i := 0; i < len(queue); i++ {
 		se := queue[i]
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos, RenamedFrom: renamed(se.RenamedFrom)}
@@ -509,6 +511,9 @@ func (r *resolver) entities() {
 			c.Counter, e.CountOf = e, c
 			r.part = c.Owner
 			r.m.broken[e] = r.m.broken[c.Owner]
+		}
+		if t := checkpoints[se]; t != nil {
+			e.CheckpointOf = t
 		}
 		if c := copies[se]; c != nil {
 			c.Entity, e.CopyOf = e, c

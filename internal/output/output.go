@@ -10,6 +10,7 @@
 //	workbench/       a NoSQL Workbench data model, with sample items
 //	design/          a design document (Markdown, Mermaid)
 //	iam/             the IAM policy of the generated code's calls
+//	migration/       the IAM policy of the backfills' calls (their code is the Go package's backfill.go)
 //	format/          what they share: File, JSON, the reading of committed tables
 //
 // The pipeline (generator) resolves outputs: with Resolve, checks the
@@ -33,6 +34,7 @@ import (
 	"github.com/dyngen/dyngen/internal/output/design"
 	"github.com/dyngen/dyngen/internal/output/format"
 	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/output/migration"
 	"github.com/dyngen/dyngen/internal/output/terraform"
 	"github.com/dyngen/dyngen/internal/output/workbench"
 	"github.com/dyngen/dyngen/internal/plan"
@@ -83,6 +85,7 @@ var Formats = []Format{
 	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Render: workbench.Render},
 	{Kind: format.Design, File: "DESIGN.md", Endings: []string{".md"}, Render: design.Render},
 	{Kind: format.IAM, File: "iam-policy.json", Endings: []string{".json"}, Check: iam.Check, Render: iam.Render},
+	{Kind: format.Migration, File: "backfill-iam-policy.json", Endings: []string{".json"}, Render: migration.Render},
 }
 
 // terraformFile is the Terraform output's rule of file names: Terraform
@@ -212,12 +215,7 @@ func Check(p *plan.Plan, diags *diag.List) {
 // Render returns the files of every output p's model asks for, then
 // the lock (model.LockFile) and the manifest, in the order of
 // model.OutputFiles.
-func Render(p *plan.Plan, src Source) ([]File, error) { return RenderOver(p, src, nil) }
-
-// RenderOver is Render for an output directory whose committed lock
-// is prev (nil when there is none): the lock it writes carries prev's
-// backfills.
-func RenderOver(p *plan.Plan, src Source, prev *lock.Lock) ([]File, error) {
+func Render(p *plan.Plan, src Source) ([]File, error) {
 	var out []File
 	for _, o := range p.Model.Outputs {
 		f := formatOf(o.Kind)
@@ -230,7 +228,7 @@ func RenderOver(p *plan.Plan, src Source, prev *lock.Lock) ([]File, error) {
 		}
 		out = append(out, files...)
 	}
-	lk, err := lock.Marshal(lock.Build(p, src.Line, prev))
+	lk, err := lock.Marshal(lock.Build(p, src.Line))
 	if err != nil {
 		return nil, err
 	}

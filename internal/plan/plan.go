@@ -34,6 +34,9 @@ type Plan struct {
 	// MarshalItem.
 	Entities []*Entity
 	entities map[*model.Entity]*Entity // Entities by entity
+	// Backfills are the backfills of the design the lock holds, pending
+	// or done, in its order (AddBackfills).
+	Backfills []*Backfill
 	// PackageNames holds the unexported package-level names of the
 	// generated package, which the spec gives (model.UnexportedNames). A
 	// local or a parameter never takes one: it would hide it.

@@ -69,7 +69,11 @@ type Request struct {
 // placeholder, in Request.Names; Value is in no Request.Values, since it
 // is sent only with Present.
 type Held struct {
+	// Attr is the attribute held, and Stored its stored name (a backfill
+	// holds the index key attributes it writes, which are no attribute:
+	// Attr is nil).
 	Attr            *model.Attribute
+	Stored          string
 	Present, Absent string // "#name = :name_read", "attribute_not_exists(#name)"
 	Value           string // ":name_read"
 }
@@ -797,7 +801,7 @@ func condition(n *requestNamer, pp *Pattern, amounts map[*model.Attribute]added)
 	for _, a := range p.AsRead {
 		name := n.attr(a)
 		ph := n.take(":" + placeholderText(a.Name+"_read"))
-		n.req.Held = append(n.req.Held, &Held{Attr: a, Present: name + " = " + ph, Absent: "attribute_not_exists(" + name + ")", Value: ph})
+		n.req.Held = append(n.req.Held, &Held{Attr: a, Stored: a.Stored, Present: name + " = " + ph, Absent: "attribute_not_exists(" + name + ")", Value: ph})
 	}
 	if len(parts) == 0 {
 		return ""

@@ -25,6 +25,7 @@ const (
 	Workbench      model.OutputKind = "workbench"
 	Design         model.OutputKind = "design"
 	IAM            model.OutputKind = "iam"
+	Migration      model.OutputKind = model.MigrationOutput
 )
 
 // File is one output file: its name in the output directory and its

@@ -1,0 +1,115 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	dynrt "github.com/dyngen/dyngen/generator/runtime"
+	"github.com/dyngen/dyngen/internal/compat"
+	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// Options are the settings of a generation besides the spec.
+type Options struct {
+	// Strict makes a pattern that reads what a pending backfill fills an
+	// error rather than a warning: the release gate of a change that
+	// needs a backfill.
+	Strict bool
+	// Receipts are the receipts of backfills verified (the backfill
+	// program's -verify -receipt): each marks its backfill done in the
+	// lock.
+	Receipts []dynrt.Receipt
+}
+
+// backfills decides the backfills of the design, from the committed lock
+// l and the changes the spec makes to it (compat.Backfills), applies the
+// receipts, and warns at each pattern that reads what a backfill still
+// pending fills.
+func backfills(res *Result, l *lock.Lock, opts Options) {
+	p, diags := res.Plan, res.Diags
+	bs, gone := compat.Backfills(l, compat.Check(l, p), res.Model)
+	for _, g := range gone {
+		diags.Warnf(res.Model.Pos, "%s: the lock's record of it is dropped", g)
+	}
+	for _, r := range opts.Receipts {
+		i := indexOf(bs, r.Backfill)
+		if i < 0 {
+			diags.Errorf(res.Model.Pos, "the receipt of backfill %s names no backfill of the lock (it has: %s)", r.Backfill, ids(bs))
+			continue
+		}
+		bs[i].State, bs[i].Checked = model.BackfillDone, r.Checked
+	}
+	plan.AddBackfills(p, bs, diags)
+	for _, r := range opts.Receipts {
+		for _, pb := range p.Backfills {
+			if pb.Backfill.ID == r.Backfill && pb.Fingerprint != r.Fingerprint {
+				diags.Errorf(res.Model.Pos, "the receipt of backfill %s is of another definition of it (fingerprint %s, the spec's is %s): run the backfill of this spec, and verify it again", r.Backfill, r.Fingerprint, pb.Fingerprint)
+			}
+		}
+	}
+	for _, pb := range p.Backfills {
+		if pb.Backfill.Pending() {
+			pendingReads(p, pb, opts.Strict, res)
+		}
+	}
+}
+
+// pendingReads says, at each pattern that reads what pending backfill
+// pb fills, that its results miss the items written before the change:
+// a warning, or with strict an error.
+func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
+	b := pb.Backfill
+	report := res.Diags.Warnf
+	if strict {
+		report = res.Diags.Errorf
+	}
+	for _, pp := range p.Patterns {
+		m := pp.Pattern
+		var why string
+		switch b.Kind {
+		case model.IndexKeys:
+			if pp.Index == b.Index && containsEntity(m.Entities, b.Entity) {
+				why = fmt.Sprintf("reads index %s, where the %s items written before the change are missing", b.Index.Name, b.Entity.Name)
+			}
+		case model.InitialVersion:
+			if !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity) {
+				why = fmt.Sprintf("writes %s items, each expecting a version, which the items written before the change lack", b.Entity.Name)
+			}
+		}
+		if why == "" {
+			continue
+		}
+		report(m.Pos, "pattern %s %s until backfill %s has run and been verified (pending in the lock): run the package's Backfill with -write, then -verify -receipt FILE, and generate with -receipt FILE", m.Name, why, b.ID)
+	}
+}
+
+func containsEntity(es []*model.Entity, e *model.Entity) bool {
+	for _, x := range es {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func indexOf(bs []*model.Backfill, id string) int {
+	for i, b := range bs {
+		if b.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func ids(bs []*model.Backfill) string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.ID)
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,241 @@
+package generator
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	dynrt "github.com/dyngen/dyngen/generator/runtime"
+	"github.com/dyngen/dyngen/internal/diag"
+	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/model"
+)
+
+// The design of the backfill tests, before and after a change: notes
+// found by title (index ByTitle), and by tag (ByTag, sparse), which the
+// notes stored before lack.
+const (
+	notesBefore = `version: 1
+package: notes
+tables:
+  Notes:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+%s
+entities:
+  Note:
+    attributes:
+      id: string
+      title: string
+      tag: {type: string, optional: true}
+%s
+    keys:
+      primary: {pk: "NOTE#{id}", sk: "NOTE"}
+%s
+patterns:
+  GetNote: {get: Note}
+  PutNote: {put: Note}
+%s
+outputs:
+  migration:
+%s
+`
+)
+
+// notes is the spec with extra parts: indexes, attributes (with version:),
+// keys, patterns, and the rest (accept:).
+func notes(indexes, attrs, keys, patterns, rest string) []byte {
+	if indexes == "" {
+		indexes = "      Other: {partitionKey: OtherPK}"
+	}
+	return []byte(strings.TrimSpace(strings.NewReplacer("%s\n", "").Replace(
+		strings.Replace(strings.Replace(strings.Replace(strings.Replace(strings.Replace(notesBefore, "%s", indexes, 1), "%s", attrs, 1), "%s", keys, 1), "%s", patterns, 1), "%s", rest, 1))) + "\n")
+}
+
+const (
+	byTitleIndex = "      ByTitle: {partitionKey: TitlePK, sortKey: TitleSK}\n      ByTag: {partitionKey: TagPK}"
+	byTitleKeys  = "      ByTitle: {pk: \"TITLE#{title}\", sk: \"NOTE#{id}\"}\n      ByTag: {pk: \"TAG#{tag}\"}"
+	byTitleReads = "  NotesByTitle: {query: Note, index: ByTitle, by: [title]}\n  NotesByTag: {query: Note, index: ByTag, by: [tag]}"
+)
+
+// generation runs a generation over the committed lock (nil for none),
+// and returns the new lock and the diagnostics.
+func generation(t *testing.T, spec []byte, committed []byte, opts Options) (*lock.Lock, *diag.List, []File) {
+	t.Helper()
+	files, diags := GenerateWith("spec.yaml", "spec.yaml", spec, func(name string) []byte {
+		if name == model.LockFile {
+			return committed
+		}
+		return nil
+	}, opts)
+	if diags.HasErrors() {
+		return nil, diags, nil
+	}
+	for _, f := range files {
+		if f.Name == model.LockFile {
+			l, err := lock.Parse(f.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l, diags, files
+		}
+	}
+	t.Fatal("no lock")
+	return nil, nil, nil
+}
+
+func marshal(t *testing.T, l *lock.Lock) []byte {
+	t.Helper()
+	data, err := lock.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func states(l *lock.Lock) []string {
+	var out []string
+	for _, b := range l.Backfills {
+		out = append(out, b.ID+"="+b.State)
+	}
+	return out
+}
+
+func warnings(d *diag.List) string {
+	var out []string
+	for _, x := range d.Sorted() {
+		out = append(out, x.String())
+	}
+	return strings.Join(out, "\n")
+}
+
+// A change that needs a backfill records it pending in the lock; the
+// lock carries it to the next generation; a pattern that reads what it
+// fills is warned of (an error with Strict); a receipt of its verify
+// marks it done; a receipt of another definition, or of no backfill, is
+// refused.
+func TestBackfillsOfTheLock(t *testing.T) {
+	before, d, _ := generation(t, notes("", "", "", "", ""), nil, Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	after := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "")
+	l, d, files := generation(t, after, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l); !slices.Equal(got, []string{"Note.ByTitle=pending", "Note.ByTag=pending"}) {
+		t.Fatalf("backfills %v", got)
+	}
+	if b := l.Backfills[0]; b.Kind != "index-keys" || b.Entity != "Note" || b.Index != "ByTitle" || b.Finding != "keys/Note.ByTitle/joined" || len(b.Fingerprint) != 16 {
+		t.Errorf("backfill %+v", b)
+	}
+	for _, w := range []string{"pattern NotesByTitle reads index ByTitle", "pattern NotesByTag reads index ByTag"} {
+		if !strings.Contains(warnings(d), w) {
+			t.Errorf("no warning %q among:\n%s", w, warnings(d))
+		}
+	}
+	if !slices.ContainsFunc(files, func(f File) bool {
+		return f.Name == model.BackfillFile && strings.Contains(string(f.Data), `"Note.ByTitle",`)
+	}) {
+		t.Error("backfill.go does not declare the pending backfill")
+	}
+	// Carried, once, by the next generation.
+	again, d, _ := generation(t, after, marshal(t, l), Options{})
+	if d.HasErrors() || !slices.Equal(states(again), states(l)) || string(marshal(t, again)) != string(marshal(t, l)) {
+		t.Fatalf("generated again: %v %v", states(again), d.Err())
+	}
+	// Strict: the reads are errors.
+	if _, d, _ := generation(t, after, marshal(t, l), Options{Strict: true}); !d.HasErrors() || !strings.Contains(d.Err().Error(), "pattern NotesByTitle reads index ByTitle") {
+		t.Errorf("strict: %v", d.Err())
+	}
+	// A receipt marks it done, and the warning of its reads goes.
+	r := dynrt.Receipt{Format: dynrt.ReceiptFormat, Backfill: "Note.ByTitle", Fingerprint: l.Backfills[0].Fingerprint, Table: "Notes", Checked: 12}
+	done, d, files := generation(t, after, marshal(t, l), Options{Receipts: []dynrt.Receipt{r}})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(done); !slices.Equal(got, []string{"Note.ByTitle=done", "Note.ByTag=pending"}) || done.Backfills[0].Checked != 12 {
+		t.Errorf("after the receipt: %v", done.Backfills)
+	}
+	if strings.Contains(warnings(d), "NotesByTitle") {
+		t.Errorf("a backfill done still warns:\n%s", warnings(d))
+	}
+	if slices.ContainsFunc(files, func(f File) bool {
+		return f.Name == model.BackfillFile && strings.Contains(string(f.Data), `"Note.ByTitle"`)
+	}) {
+		t.Error("backfill.go still declares the backfill done")
+	}
+	if _, d, _ := generation(t, after, marshal(t, done), Options{Strict: true}); !d.HasErrors() || strings.Contains(d.Err().Error(), "NotesByTitle") {
+		t.Errorf("strict after one done: %v", d.Err())
+	}
+	// Receipts refused: of another definition, of no backfill.
+	for _, c := range []struct {
+		r    dynrt.Receipt
+		want string
+	}{
+		{dynrt.Receipt{Backfill: "Note.ByTitle", Fingerprint: "0000000000000000"}, "is of another definition"},
+		{dynrt.Receipt{Backfill: "Note.Nope", Fingerprint: r.Fingerprint}, "names no backfill of the lock"},
+	} {
+		if _, d, _ := generation(t, after, marshal(t, l), Options{Receipts: []dynrt.Receipt{c.r}}); !d.HasErrors() || !strings.Contains(d.Err().Error(), c.want) {
+			t.Errorf("receipt %+v: %v, want %q", c.r, d.Err(), c.want)
+		}
+	}
+	// The template of a backfill done changes: it is pending again,
+	// with the new definition's fingerprint.
+	changed := notes(byTitleIndex, "", strings.Replace(byTitleKeys, "TITLE#{title}", "T#{title}", 1), byTitleReads, "")
+	re, d, _ := generation(t, changed, marshal(t, done), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(re); !slices.Equal(got, []string{"Note.ByTitle=pending", "Note.ByTag=pending"}) || re.Backfills[0].Fingerprint == done.Backfills[0].Fingerprint || re.Backfills[0].Finding != "keys/Note.ByTitle/template" {
+		t.Errorf("after the template changed: %+v", re.Backfills)
+	}
+	// The index goes: its backfill is dropped, and said.
+	gone, d, _ := generation(t, notes("      ByTag: {partitionKey: TagPK}", "", "      ByTag: {pk: \"TAG#{tag}\"}", "", ""), marshal(t, l), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(gone); !slices.Equal(got, []string{"Note.ByTag=pending"}) || !strings.Contains(warnings(d), "backfill Note.ByTitle (pending): Note is no longer keyed on index ByTitle") {
+		t.Errorf("the index gone: %v\n%s", got, warnings(d))
+	}
+}
+
+// A finding the spec accepts asks for no backfill; a version added asks
+// for one of its own.
+func TestBackfillsAcceptedAndVersion(t *testing.T) {
+	before, _, _ := generation(t, notes("", "", "", "", ""), nil, Options{})
+	accepted := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "accept:\n  keys/Note.ByTitle/joined: no note is stored yet\n  keys/Note.ByTag/joined: no note is stored yet")
+	l, d, _ := generation(t, accepted, marshal(t, before), Options{Strict: true})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if len(l.Backfills) != 0 {
+		t.Errorf("accepted findings asked for backfills: %v", states(l))
+	}
+	versioned := []byte(strings.Replace(string(notes("", "      rev: int", "", "", "")), "  Note:\n", "  Note:\n    version: rev\n", 1))
+	l, d, files := generation(t, versioned, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l); !slices.Equal(got, []string{"Note.rev=pending"}) || l.Backfills[0].Kind != "version" {
+		t.Errorf("version: %+v", l.Backfills)
+	}
+	if !strings.Contains(warnings(d), "pattern PutNote writes Note items, each expecting a version") {
+		t.Errorf("no warning at the write:\n%s", warnings(d))
+	}
+	i := slices.IndexFunc(files, func(f File) bool { return f.Name == model.BackfillFile })
+	if i < 0 || !strings.Contains(string(files[i].Data), `dyngen.FirstVersion(item, "rev")`) || !strings.Contains(string(files[i].Data), `"attribute_not_exists(#rev)"`) {
+		t.Errorf("backfill.go of a version:\n%s", files[i].Data)
+	}
+}
+
+// The receipt's JSON is the runtime's, as dyngen reads it.
+func TestReceiptJSON(t *testing.T) {
+	var r dynrt.Receipt
+	if err := json.Unmarshal([]byte(`{"dyngenBackfillReceipt": 1, "backfill": "Note.ByTitle", "fingerprint": "ab", "table": "Notes", "checked": 3}`), &r); err != nil || r.Backfill != "Note.ByTitle" || r.Checked != 3 || r.Format != 1 {
+		t.Errorf("%+v %v", r, err)
+	}
+}

@@ -1,0 +1,249 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// backfillFile is the migration output's file (model.BackfillFile): the
+// backfills of the lock still pending, as the runtime runs them
+// (dyngen.Backfill), each printed from its plan (plan.Backfill), and
+// the command line that runs them. It is the only code of the package
+// that Scans; the Store never does.
+func (e *emitter) backfillFile() *jen.File {
+	m := e.p.Model
+	f := e.newFile()
+	comment(f, "BackfillClient is the part of *dynamodb.Client the backfills call: Scan, which the Store never calls, and the reads and writes of one item. It has its own IAM policy (output migration).")
+	f.Type().Id(model.BackfillClientName).Op("=").Add(rt("BackfillClient"))
+	f.Line()
+
+	var pending []*plan.Backfill
+	for _, pb := range e.p.Backfills {
+		if pb.Backfill.Pending() {
+			pending = append(pending, pb)
+		}
+	}
+	var doc strings.Builder
+	fmt.Fprintf(&doc, "%s returns the backfills of the lock still pending, in its order, on the tables the options name (the Store's options). Each scans its table by segment and writes, per item of its entity that lacks what it writes, one UpdateItem held while the item is as read, and records where each segment stands in a %s item, so that a run resumes where it stopped.", model.BackfillsName, "checkpoint")
+	if len(pending) == 0 {
+		doc.WriteString("\n\nThe lock holds no backfill pending.")
+	}
+	for _, pb := range pending {
+		b := pb.Backfill
+		fmt.Fprintf(&doc, "\n\n%s %s:\n\n", b.ID, pb.Describe())
+		for _, l := range backfillCalls(pb) {
+			doc.WriteString("\t" + l + "\n")
+		}
+	}
+	comment(f, strings.TrimRight(doc.String(), "\n"))
+	scope := e.newScope()
+	st := e.scopeName(scope, "s")
+	scope["store"] = st
+	cps := map[*model.Table]string{}
+	f.Func().Id(model.BackfillsName).Params(jen.Id("opts").Op("...").Id("Option")).Index().Add(rt("BackfillJob")).BlockFunc(func(g *jen.Group) {
+		if len(pending) == 0 {
+			g.Return(jen.Nil())
+			return
+		}
+		g.Id(st).Op(":=").Id("New").Call(jen.Nil(), jen.Id("opts").Op("..."))
+		for _, pb := range pending {
+			t := pb.Backfill.Entity.Table
+			if cps[t] != "" {
+				continue
+			}
+			name := e.scopeName(scope, lowerFirst(t.GoName)+"Checkpoints")
+			scope["cp|"+t.Name] = name
+			cps[t] = name
+			g.Id(name).Op(":=").Add(e.checkpoints(t))
+		}
+		g.Return(jen.Index().Add(rt("BackfillJob")).ValuesFunc(func(g *jen.Group) {
+			for _, pb := range pending {
+				t := pb.Backfill.Entity.Table
+				g.Values(jen.Dict{
+					jen.Id("Backfill"):    jen.Op("&").Add(e.backfillValue(pb)),
+					jen.Id("Checkpoints"): jen.Id(cps[t]),
+					jen.Id("TableName"):   jen.Id(st).Dot(t.StoreField()),
+				})
+			}
+		}))
+	})
+	f.Line()
+	commentf(f, "%s runs the backfill command line (dyngen.BackfillMain) with args, the program's arguments without its name, on client, and returns its exit code: a program's main is\n\n\tos.Exit(%s.%s(ctx, client, os.Args[1:]))\n\nWithout -write it is a dry run; -segments N -segment I runs one segment of N, so that N processes (or Lambda invocations) share a scan; -verify reads every item, and with -receipt FILE writes the receipt dyngen -receipt records the backfill done with.", model.BackfillMainName, m.Package, model.BackfillMainName)
+	f.Func().Id(model.BackfillMainName).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("client").Id(model.BackfillClientName),
+		jen.Id("args").Index().String(),
+		jen.Id("opts").Op("...").Id("Option"),
+	).Int().Block(
+		jen.Return(rt("BackfillMain").Call(jen.Id("ctx"), jen.Id("client"), jen.Id(model.BackfillsName).Call(jen.Id("opts").Op("...")), jen.Id("args"), jen.Qual("os", "Stdout"), jen.Qual("os", "Stderr"))),
+	)
+	return f
+}
+
+// backfillCalls describes the calls of a backfill, for its doc.
+func backfillCalls(pb *plan.Backfill) []string {
+	t := pb.Backfill.Entity.Table
+	return []string{
+		"Scan on table " + t.Name + ", by segment",
+		"ProjectionExpression: " + pb.Scan.Projection,
+		"FilterExpression: " + pb.Scan.Filter,
+		"UpdateItem per item that lacks it",
+		"UpdateExpression: " + pb.Set + " (or " + pb.Clear + ", for an item left out)",
+		"ConditionExpression: " + pb.FullCondition(),
+	}
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// backfillValue is the dyngen.Backfill of pb.
+func (e *emitter) backfillValue(pb *plan.Backfill) jen.Code {
+	b := pb.Backfill
+	ent := b.Entity
+	t := ent.Table
+	var keys []jen.Code
+	for _, ka := range t.Primary().KeyAttrs() {
+		keys = append(keys, jen.Lit(ka.Name))
+	}
+	var writes []jen.Code
+	var writeNames []jen.Code
+	for _, w := range pb.Writes {
+		writes = append(writes, jen.Values(jen.Dict{jen.Id("Stored"): jen.Lit(w.Stored), jen.Id("Value"): jen.Lit(w.Value)}))
+		writeNames = append(writeNames, jen.Lit(w.Stored))
+	}
+	var held []jen.Code
+	for _, h := range pb.Write.Held {
+		held = append(held, jen.Values(jen.Dict{jen.Id("Stored"): jen.Lit(h.Stored), jen.Id("Present"): jen.Lit(h.Present), jen.Id("Absent"): jen.Lit(h.Absent), jen.Id("Value"): jen.Lit(h.Value)}))
+	}
+	d := jen.Dict{
+		jen.Id("ID"):          jen.Lit(b.ID),
+		jen.Id("Fingerprint"): jen.Lit(pb.Fingerprint),
+		jen.Id("What"):        jen.Lit(pb.Describe()),
+		jen.Id("Table"):       jen.Lit(t.Name),
+		jen.Id("Key"):         jen.Index().String().Values(keys...),
+		jen.Id("EntityAttr"):  jen.Lit(t.EntityAttr),
+		jen.Id("TypeValue"):   jen.Lit(ent.TypeValue),
+		jen.Id("Projection"):  jen.Lit(pb.Scan.Projection),
+		jen.Id("Filter"):      jen.Lit(pb.Scan.Filter),
+		jen.Id("ScanValues"):  typeValues(pb.Scan, ent),
+		jen.Id("Set"):         jen.Lit(pb.Set),
+		jen.Id("Clear"):       jen.Lit(pb.Clear),
+		jen.Id("Condition"):   jen.Lit(pb.Write.Condition),
+		jen.Id("WriteValues"): typeValues(pb.Write, ent),
+		jen.Id("Held"):        jen.Index().Add(rt("Held")).Values(held...),
+		jen.Id("Writes"):      jen.Index().Add(rt("BackfillWrite")).Values(writes...),
+		jen.Id("Fill"):        e.fill(pb, writeNames),
+	}
+	if n := namesLit(pb.Scan.Names); n != nil {
+		d[jen.Id("ReadNames")] = n
+	}
+	if n := namesLit(pb.Write.Names); n != nil {
+		d[jen.Id("UpdateNames")] = n
+	}
+	return rt("Backfill").Values(d)
+}
+
+// namesLit is a map literal of the placeholders of names, or nil for
+// none.
+func namesLit(names []plan.Name) jen.Code {
+	if len(names) == 0 {
+		return nil
+	}
+	d := jen.Dict{}
+	for _, n := range names {
+		d[jen.Lit(n.Placeholder)] = jen.Lit(n.Stored)
+	}
+	return jen.Map(jen.String()).String().Values(d)
+}
+
+// typeValues is the ExpressionAttributeValues of a backfill's request:
+// its only value is the entity's type.
+func typeValues(req *plan.Request, ent *model.Entity) jen.Code {
+	d := jen.Dict{}
+	for _, v := range req.Values {
+		d[jen.Lit(v.Placeholder)] = jen.Op("&").Qual(pathTypes, "AttributeValueMemberS").Values(jen.Dict{jen.Id("Value"): jen.Lit(ent.TypeValue)})
+	}
+	return jen.Map(jen.String()).Qual(pathTypes, "AttributeValue").Values(d)
+}
+
+// fill is the Fill of a backfill: what an item should hold. An index's
+// keys are what the entity's own MarshalItem writes for the item as
+// decoded (a Store's put of it writes the same), the first version 1.
+func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
+	b := pb.Backfill
+	item := jen.Id("item")
+	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
+	return jen.Func().Params(item.Clone().Add(mapType.Clone())).Params(mapType.Clone(), jen.Error()).BlockFunc(func(g *jen.Group) {
+		switch b.Kind {
+		case model.IndexKeys:
+			g.Var().Id("x").Id(b.Entity.GoName)
+			g.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalItem").Call(item), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.List(jen.Id("full"), jen.Err()).Op(":=").Id("x").Dot("MarshalItem").Call()
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.Return(rt("Pick").Call(append([]jen.Code{jen.Id("full")}, writes...)...))
+		case model.InitialVersion:
+			g.Return(rt("FirstVersion").Call(item, writes[0]))
+		}
+	})
+}
+
+// checkpoints is the dyngen.Checkpoints of table t: its checkpoint
+// entity's MarshalItem and UnmarshalItem, as the runtime's Checkpoint.
+func (e *emitter) checkpoints(t *model.Table) jen.Code {
+	var ce *model.Entity
+	for _, x := range e.p.Model.Entities {
+		if x.CheckpointOf == t {
+			ce = x
+		}
+	}
+	if ce == nil {
+		e.bug("table %s has no checkpoint entity", t.Name)
+		return jen.Nil()
+	}
+	field := func(name string) string { return ce.Attr(name).GoName }
+	var keys []jen.Code
+	for _, ka := range t.Primary().KeyAttrs() {
+		keys = append(keys, jen.Lit(ka.Name))
+	}
+	c, x := jen.Id("c"), jen.Id("x")
+	conv := []struct {
+		name, runtime string
+		int           bool
+	}{{"backfill", "Backfill", false}, {"fingerprint", "Fingerprint", false}, {"segments", "Segments", true}, {"segment", "Segment", true}, {"done", "Done", false}, {"scanned", "Scanned", false}, {"written", "Written", false}}
+	toEntity, toRuntime := jen.Dict{}, jen.Dict{}
+	for _, cv := range conv {
+		if cv.int {
+			toEntity[jen.Id(field(cv.name))] = jen.Int64().Call(c.Clone().Dot(cv.runtime))
+			toRuntime[jen.Id(cv.runtime)] = jen.Int().Call(x.Clone().Dot(field(cv.name)))
+			continue
+		}
+		toEntity[jen.Id(field(cv.name))] = c.Clone().Dot(cv.runtime)
+		toRuntime[jen.Id(cv.runtime)] = x.Clone().Dot(field(cv.name))
+	}
+	after := field("after")
+	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
+	return jen.Op("&").Add(rt("Checkpoints")).Values(jen.Dict{
+		jen.Id("Key"): jen.Index().String().Values(keys...),
+		jen.Id("Marshal"): jen.Func().Params(c.Clone().Add(rt("Checkpoint"))).Params(mapType.Clone(), jen.Error()).Block(
+			x.Clone().Op(":=").Id(ce.GoName).Values(toEntity),
+			jen.If(c.Clone().Dot("After").Op("!=").Lit("")).Block(x.Clone().Dot(after).Op("=").Op("&").Add(c.Clone().Dot("After"))),
+			jen.Return(x.Clone().Dot("MarshalItem").Call()),
+		),
+		jen.Id("Unmarshal"): jen.Func().Params(jen.Id("item").Add(mapType.Clone())).Params(rt("Checkpoint"), jen.Error()).Block(
+			jen.Var().Add(x.Clone()).Id(ce.GoName),
+			jen.Err().Op(":=").Add(x.Clone()).Dot("UnmarshalItem").Call(jen.Id("item")),
+			c.Clone().Op(":=").Add(rt("Checkpoint")).Values(toRuntime),
+			jen.If(x.Clone().Dot(after).Op("!=").Nil()).Block(c.Clone().Dot("After").Op("=").Op("*").Add(x.Clone()).Dot(after)),
+			jen.Return(c, jen.Err()),
+		),
+	})
+}

@@ -1,0 +1,156 @@
+package model
+
+import (
+	"slices"
+
+	"github.com/dyngen/dyngen/spec"
+)
+
+// A backfill rewrites stored items that a change of the design left
+// without what the new code reads. The compatibility check finds which
+// (internal/compat), the lock carries them from one generation to the
+// next (internal/lock), and the migration output (outputs: migration)
+// runs them: the package's Backfill, which scans the table by segment
+// and records where each segment stands in a checkpoint, an item of the
+// table's own entity here.
+
+// MigrationOutput is the output kind of the backfills: the package's
+// backfill.go and the IAM policy of its calls.
+const MigrationOutput OutputKind = "migration"
+
+// BackfillFile is the file of the package's backfills.
+const BackfillFile = "backfill.go"
+
+// The names the migration output declares in the generated package
+// (GeneratedNames).
+const (
+	BackfillClientName = "BackfillClient"
+	BackfillsName      = "Backfills"
+	BackfillMainName   = "BackfillMain"
+)
+
+// BackfillKind is what a backfill writes.
+type BackfillKind string
+
+const (
+	// IndexKeys writes an index's key attributes, built from the
+	// attributes the items hold.
+	IndexKeys BackfillKind = "index-keys"
+	// InitialVersion writes the first version into the items that have
+	// none.
+	InitialVersion BackfillKind = "version"
+)
+
+// Backfill is a backfill of the design: what it writes and its state.
+type Backfill struct {
+	// ID names it: the entity and the index or attribute it fills
+	// (Review.ByGrade, Account.version).
+	ID     string
+	Kind   BackfillKind
+	Entity *Entity
+	// Index is the index whose keys an IndexKeys backfill writes.
+	Index *Index
+	// State is "pending" or "done"; Checked, for one done, the items its
+	// verify read.
+	State   string
+	Checked int64
+	What    string
+	// Finding is the id of the compatibility finding that asked for it.
+	Finding string
+}
+
+// The states of a backfill.
+const (
+	BackfillPending = "pending"
+	BackfillDone    = "done"
+)
+
+// Pending reports whether the backfill has not been verified done.
+func (b *Backfill) Pending() bool { return b.State != BackfillDone }
+
+// The attributes of a backfill checkpoint, by their spec names, and
+// what the runtime's dyngen.Checkpoint calls them. They are stored
+// under names of dyngen's own (CheckpointStored), which no index of
+// the spec keys by (checked).
+var CheckpointAttrs = []struct {
+	Name string
+	Type Type
+	// Optional is set on the start key, absent at a segment's start.
+	Optional bool
+}{
+	{"backfill", String, false},
+	{"segments", Int, false},
+	{"segment", Int, false},
+	{"fingerprint", String, false},
+	{"after", String, true},
+	{"done", Bool, false},
+	{"scanned", Int, false},
+	{"written", Int, false},
+}
+
+// CheckpointStored is the stored name of checkpoint attribute name.
+func CheckpointStored(name string) string { return "dyngen_" + name }
+
+// CheckpointPK and CheckpointSK are the templates of a checkpoint's key:
+// a literal no entity's key starts with (proved like any two entities'
+// keys) and the backfill, a partition per backfill; then the segment. A
+// table without a sort key takes both in its partition key.
+const (
+	CheckpointPK = "DYNGEN#BACKFILL#{backfill}"
+	CheckpointSK = "{segments}#{segment}"
+)
+
+// CheckpointName is the name of the checkpoint entity of table t.
+func (m *Model) CheckpointName(t *Table) string {
+	if len(m.Tables) == 1 {
+		return "BackfillCheckpoint"
+	}
+	return t.GoName + "BackfillCheckpoint"
+}
+
+// checkpoints returns the specs of the checkpoint entities of every
+// table, when the spec asks for the migration output; set marks them.
+func (r *resolver) checkpoints(set map[*spec.Entity]*Table) []*spec.Entity {
+	i := slices.IndexFunc(r.f.Outputs, func(o *spec.Output) bool { return o.Kind.Value == string(MigrationOutput) })
+	if i < 0 {
+		return nil
+	}
+	pos := r.f.Outputs[i].Pos
+	str := func(v string) spec.Str { return spec.Str{Value: v, Pos: pos, Set: true} }
+	var out []*spec.Entity
+	for _, t := range r.m.Tables {
+		bad := false
+		for _, ka := range t.Primary().KeyAttrs() {
+			if ka.Type != S {
+				r.errorf(pos, "output migration keeps the checkpoints of its backfills in each table, under a string key, and key attribute %s of table %s is of type %s; a table of the migration output needs string (S) key attributes", ka.Name, t.Name, ka.Type)
+				bad = true
+			}
+		}
+		if bad {
+			continue
+		}
+		name := r.m.CheckpointName(t)
+		se := &spec.Entity{
+			Name:      str(name),
+			Pos:       pos,
+			Doc:       str(name + " is where a segment of a backfill's scan of table " + t.Name + " stands (dyngen.Checkpoint): an item of its own per backfill and segment, which the package's Backfill writes after each page, so that a run resumes where it stopped."),
+			Table:     str(t.Name),
+			TypeValue: str("dyngen." + name),
+		}
+		for _, a := range CheckpointAttrs {
+			sa := &spec.Attribute{Name: str(a.Name), Pos: pos, Type: str(string(a.Type)), Attr: str(CheckpointStored(a.Name))}
+			if a.Optional {
+				sa.Optional = spec.Bool{Value: true, Pos: pos, Set: true}
+			}
+			se.Attributes = append(se.Attributes, sa)
+		}
+		keys := &spec.Keys{Index: str(PrimaryName), Pos: pos, PK: str(CheckpointPK + "#" + CheckpointSK)}
+		if t.SK != nil {
+			keys.PK, keys.SK = str(CheckpointPK), str(CheckpointSK)
+		}
+		se.Keys = []*spec.Keys{keys}
+		set[se] = t
+		out = append(out, se)
+	}
+	return out
+}

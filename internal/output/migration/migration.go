@@ -1,0 +1,67 @@
+// Package migration is the migration output: the backfills of the
+// design, run by the generated package's backfill.go (emitted by
+// internal/golang, from the plan's backfills), and the IAM policy of
+// their calls (backfill-iam-policy.json), apart from the Store's: the
+// only one that allows Scan.
+package migration
+
+import (
+	"slices"
+
+	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output/format"
+	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/plan"
+)
+
+// ActScan is the action of a backfill's Scan.
+const ActScan iam.Action = "Scan"
+
+// AccessOf is everything the backfills of p may ask of DynamoDB, per
+// table: the Scan of the table (which sends no key a policy could bind),
+// the reads again and the writes of the items of each entity a pending
+// backfill fills (bound to the partition keys of its items), and the
+// reads and writes of the table's checkpoints (bound to theirs).
+func AccessOf(p *plan.Plan) *iam.Access {
+	acc := &iam.Access{}
+	for _, t := range p.Model.Tables {
+		var entities []*model.Entity
+		for _, pb := range p.Backfills {
+			if e := pb.Backfill.Entity; pb.Backfill.Pending() && e.Table == t && !slices.Contains(entities, e) {
+				entities = append(entities, e)
+			}
+		}
+		var cp *model.Entity
+		for _, e := range p.Model.Entities {
+			if e.CheckpointOf == t {
+				cp = e
+			}
+		}
+		if cp == nil {
+			continue
+		}
+		ix := t.Primary()
+		if len(entities) > 0 {
+			acc.Grants = append(acc.Grants, &iam.Grant{Sid: t.GoName + "TableScan", Index: ix, Actions: []iam.Action{ActScan}, Unbound: "a Scan sends no key"})
+			var tpls []*model.Template
+			for _, e := range entities {
+				tpls = append(tpls, e.PrimaryKey().PK)
+			}
+			keys, why := iam.LeadingKeys(tpls)
+			acc.Grants = append(acc.Grants, &iam.Grant{Sid: t.GoName + "TableGetItemUpdateItem", Index: ix, Actions: []iam.Action{iam.ActGetItem, iam.ActUpdateItem}, Templates: tpls, LeadingKeys: keys, Unbound: why})
+		}
+		tpls := []*model.Template{cp.PrimaryKey().PK}
+		keys, why := iam.LeadingKeys(tpls)
+		acc.Grants = append(acc.Grants, &iam.Grant{Sid: t.GoName + "CheckpointsGetItemPutItem", Index: ix, Actions: []iam.Action{iam.ActGetItem, iam.ActPutItem}, Templates: tpls, LeadingKeys: keys, Unbound: why})
+	}
+	return acc
+}
+
+// Render renders the IAM policy of the backfills' calls.
+func Render(p *plan.Plan, o *model.Output, _ format.Source) ([]format.File, error) {
+	data, err := format.JSON(AccessOf(p).IAMDocument())
+	if err != nil {
+		return nil, err
+	}
+	return []format.File{{Name: o.File, Data: data}}, nil
+}
