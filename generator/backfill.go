@@ -81,7 +81,7 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 		if why == "" {
 			continue
 		}
-		report(m.Pos, "pattern %s %s until backfill %s has run and been verified (pending in the lock): run the package's Backfill with -write, then -verify -receipt FILE, and generate with -receipt FILE", m.Name, why, b.ID)
+		report(m.Pos, "pattern %s %s until backfill %s has run and been verified (pending in the lock): run it (the package's BackfillMain, with -write), verify it (-verify -receipt FILE), then generate with -receipt FILE", m.Name, why, b.ID)
 	}
 }
 

@@ -6,6 +6,8 @@
 //
 //	dyngen spec.yaml -o DIR          generate the package into DIR
 //	dyngen -check spec.yaml -o DIR   exit 1 when DIR is not what dyngen would write
+//	dyngen -strict ...               fail while a backfill is pending (the release gate)
+//	dyngen -receipt FILE ...         record the backfill FILE proves verified done
 //	dyngen plan spec.yaml            show how each pattern is served, and every problem
 //	dyngen plan -json spec.yaml      the same as a JSON document, for tools and CI
 //	dyngen -version                  the module's version and build information
@@ -16,6 +18,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -25,6 +28,7 @@ import (
 	"runtime/debug"
 
 	"github.com/dyngen/dyngen/generator"
+	dynrt "github.com/dyngen/dyngen/generator/runtime"
 	"github.com/dyngen/dyngen/internal/report"
 )
 
@@ -36,7 +40,10 @@ const (
 )
 
 const usage = `usage:
-  dyngen [-check] spec.yaml -o DIR   generate the package into DIR (-check: only compare)
+  dyngen [-check] [-strict] [-receipt FILE]... spec.yaml -o DIR
+                                     generate the package into DIR (-check: only compare;
+                                     -strict: fail while a backfill is pending; -receipt:
+                                     record the backfill its verify wrote it of done)
   dyngen plan [-json] spec.yaml      show how each access pattern is served
   dyngen compat [-json|-github] [-against REF] spec.yaml -o DIR
                                      classify the spec's changes since the lock in DIR
@@ -70,6 +77,9 @@ type options struct {
 	version bool
 	out     string
 	spec    string
+	// strict and receipts are the backfills' options of a generation.
+	strict   bool
+	receipts []string
 }
 
 // errUsage marks a command line that can't be run.
@@ -88,6 +98,11 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.github, "github", false, "with compat: print the findings as GitHub Actions annotations")
 	fs.StringVar(&o.against, "against", "", "with compat: read the lock of DIR at this git revision (a branch, a tag, a commit)")
 	fs.BoolVar(&o.version, "version", false, "print the version and build information, and exit")
+	fs.BoolVar(&o.strict, "strict", false, "fail at each pattern that reads what a pending backfill fills")
+	fs.Func("receipt", "a backfill's receipt (its -verify -receipt FILE): record it done in the lock; may repeat", func(v string) error {
+		o.receipts = append(o.receipts, v)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -125,6 +140,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		fmt.Fprintln(stderr, "dyngen: -github and -against go with compat")
 	case o.github && o.json:
 		fmt.Fprintln(stderr, "dyngen: compat prints -json or -github, not both")
+	case (o.strict || len(o.receipts) > 0) && (o.plan || o.compat):
+		fmt.Fprintln(stderr, "dyngen: -strict and -receipt go with generation")
+	case len(o.receipts) > 0 && o.check:
+		fmt.Fprintln(stderr, "dyngen: -receipt changes the lock; -check only compares")
 	case o.compat && o.check:
 		fmt.Fprintln(stderr, "dyngen: compat compares the spec with the lock; -check is for generation")
 	case len(pos) == 0:
@@ -171,8 +190,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dyngen: %v\n", err)
 		return exitSpec
 	}
+	gopts, err := generationOptions(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "dyngen: %v\n", err)
+		return exitSpec
+	}
 	if o.check {
-		files, diags := generator.GenerateOver(o.spec, source, data, committedOutputs(o.out))
+		files, diags := generator.GenerateWith(o.spec, source, data, committedOutputs(o.out), gopts)
 		diags.Print(stderr)
 		if diags.HasErrors() {
 			return exitSpec
@@ -185,12 +209,52 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dyngen: %v; restore it from version control, or remove it to start a new one\n", err)
 		return exitSpec
 	}
-	g := generator.Prepare(o.spec, source, data, committedOutputs(o.out))
+	g := generator.PrepareWith(o.spec, source, data, committedOutputs(o.out), gopts)
 	if g.Diags.HasErrors() {
 		g.Diags.Print(stderr)
 		return exitSpec
 	}
 	return generate(o.out, o.spec, g, stderr)
+}
+
+// maxReceipt bounds what dyngen reads of a receipt: far more than one.
+const maxReceipt = 1 << 16
+
+// generationOptions are the generator's options of the command line:
+// -strict, and the receipts -receipt names, read strictly.
+func generationOptions(o *options) (generator.Options, error) {
+	opts := generator.Options{Strict: o.strict}
+	for _, path := range o.receipts {
+		data, err := readSmall(path, maxReceipt)
+		if err != nil {
+			return opts, err
+		}
+		var r dynrt.Receipt
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil || r.Format != dynrt.ReceiptFormat || r.Backfill == "" {
+			return opts, fmt.Errorf("%s is not a backfill's receipt of format %d", path, dynrt.ReceiptFormat)
+		}
+		opts.Receipts = append(opts.Receipts, r)
+	}
+	return opts, nil
+}
+
+// readSmall reads the regular file at path, of at most limit bytes.
+func readSmall(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return data, err
 }
 
 // planCmd prints the plan, then every warning and error; with -json,

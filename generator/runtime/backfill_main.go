@@ -45,7 +45,16 @@ const ReceiptFormat = 1
 //
 // Without IDs it takes every backfill of jobs, in their order. Without
 // -write a run is dry: it prints each item it would change.
+//
+// Run with no argument where Lambda's runtime API is (a function on
+// provided.al2023), it serves the invocations of a backfill's state
+// machine instead (ServeLambda, RunSegment), until Lambda stops it.
 func BackfillMain(ctx context.Context, client BackfillClient, jobs []BackfillJob, args []string, stdout, stderr io.Writer) int {
+	if api := os.Getenv(lambdaAPIEnv); api != "" && len(args) == 0 {
+		err := ServeLambda(ctx, api, segmentHandler(client, jobs))
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	fs := flag.NewFlagSet("backfill", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	list := fs.Bool("list", false, "list the backfills, and exit")

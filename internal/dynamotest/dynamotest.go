@@ -74,7 +74,12 @@ func Endpoint(t testing.TB) string {
 // skips or fails the test as Endpoint does.
 func Client(t testing.TB) *dynamodb.Client {
 	t.Helper()
-	endpoint := Endpoint(t)
+	return NewClient(Endpoint(t))
+}
+
+// NewClient is Client for the server at endpoint, for a process of a
+// test's own that has no testing.TB.
+func NewClient(endpoint string) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		Region:       Region,
 		BaseEndpoint: aws.String(endpoint),

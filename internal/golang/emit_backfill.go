@@ -73,16 +73,42 @@ func (e *emitter) backfillFile() *jen.File {
 		}))
 	})
 	f.Line()
-	commentf(f, "%s runs the backfill command line (dyngen.BackfillMain) with args, the program's arguments without its name, on client, and returns its exit code: a program's main is\n\n\tos.Exit(%s.%s(ctx, client, os.Args[1:]))\n\nWithout -write it is a dry run; -segments N -segment I runs one segment of N, so that N processes (or Lambda invocations) share a scan; -verify reads every item, and with -receipt FILE writes the receipt dyngen -receipt records the backfill done with.", model.BackfillMainName, m.Package, model.BackfillMainName)
+	commentf(f, "%s runs the backfill command line (dyngen.BackfillMain) with args, the program's arguments without its name, on client, and returns its exit code: a program's main is\n\n\tos.Exit(%s.%s(ctx, client, os.Args[1:]))\n\nWithout -write it is a dry run; -segments N -segment I runs one segment of N, so that N processes (or Lambda invocations) share a scan; -verify reads every item, and with -receipt FILE writes the receipt dyngen -receipt records the backfill done with. Run with no argument as a Lambda function, it serves the invocations of the backfill stack's state machine. %s names the physical name of each table, as the Store's option does, when set; opts come after.", model.BackfillMainName, m.Package, model.BackfillMainName, tableEnvs(m))
+	mscope := e.newScope()
+	for _, p := range []string{"ctx", "client", "args", "opts"} {
+		mscope[p] = p
+	}
+	env, name := e.scopeName(mscope, "env"), ""
+	mscope["env"] = env
+	name = e.scopeName(mscope, "name")
 	f.Func().Id(model.BackfillMainName).Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("client").Id(model.BackfillClientName),
 		jen.Id("args").Index().String(),
 		jen.Id("opts").Op("...").Id("Option"),
-	).Int().Block(
-		jen.Return(rt("BackfillMain").Call(jen.Id("ctx"), jen.Id("client"), jen.Id(model.BackfillsName).Call(jen.Id("opts").Op("...")), jen.Id("args"), jen.Qual("os", "Stdout"), jen.Qual("os", "Stderr"))),
-	)
+	).Int().BlockFunc(func(g *jen.Group) {
+		comment(g, "The tables the environment names (the backfill stack's function sets them), before opts.")
+		g.Var().Id(env).Index().Id("Option")
+		for _, t := range m.Tables {
+			g.If(jen.Id(name).Op(":=").Qual("os", "Getenv").Call(jen.Lit(t.TableEnv())), jen.Id(name).Op("!=").Lit("")).Block(
+				jen.Id(env).Op("=").Append(jen.Id(env), jen.Id(t.TableOption()).Call(jen.Id(name))),
+			)
+		}
+		g.Return(rt("BackfillMain").Call(jen.Id("ctx"), jen.Id("client"), jen.Id(model.BackfillsName).Call(jen.Append(jen.Id(env), jen.Id("opts").Op("...")).Op("...")), jen.Id("args"), jen.Qual("os", "Stdout"), jen.Qual("os", "Stderr")))
+	})
 	return f
+}
+
+// tableEnvs lists the tables' environment variables, for a doc.
+func tableEnvs(m *model.Model) string {
+	var out []string
+	for _, t := range m.Tables {
+		out = append(out, t.TableEnv())
+	}
+	if len(out) == 1 {
+		return "The environment variable " + out[0]
+	}
+	return "The environment variables " + strings.Join(out, ", ")
 }
 
 // backfillCalls describes the calls of a backfill, for its doc.

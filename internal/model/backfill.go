@@ -29,6 +29,11 @@ const (
 	BackfillMainName   = "BackfillMain"
 )
 
+// TableEnv is the environment variable that names the physical name of
+// table t to the package's BackfillMain (the backfill stack's function
+// sets it).
+func (t *Table) TableEnv() string { return "DYNGEN_TABLE_" + t.GoName }
+
 // BackfillKind is what a backfill writes.
 type BackfillKind string
 

@@ -266,7 +266,7 @@ func (r *report) load(name string) (*results, error) {
 func summarise(dir string) (string, error) {
 	r := &report{dir: dir}
 	for _, area := range []func(*report) error{
-		(*report).micro, (*report).e2e, (*report).bulk, (*report).generator,
+		(*report).micro, (*report).e2e, (*report).bulk, (*report).backfill, (*report).generator,
 		(*report).scale, (*report).code,
 	} {
 		if err := area(r); err != nil {
@@ -429,6 +429,44 @@ func (r *report) bulk() error {
 		}
 		r.printf("\n")
 	}
+	return nil
+}
+
+// backfill: backfill.txt (BenchmarkBackfill, BenchmarkBackfillLatency and
+// BenchmarkBackfillRate, each pass running the three).
+func (r *report) backfill() error {
+	res, err := r.load("backfill.txt")
+	if res == nil || err != nil {
+		return err
+	}
+	r.printf("## Backfills (backfill.txt)\n\n")
+	r.printf("Users rewritten per second (median of the passes), and each over the hand-written loop in the same pass.\n\n")
+	r.printf("| Variant | DynamoDB Local | over the loop | with 5 ms a call | over the loop |\n|---|---|---|---|---|\n")
+	for _, v := range []string{"loop", "dyngen/segments=1", "dyngen/segments=4", "dyngen/segments=16"} {
+		local, lat := res.get("Backfill/"+v, "items/s"), res.get("BackfillLatency/"+v, "items/s")
+		over := summary(paired(local, res.get("Backfill/loop", "items/s"), ratio))
+		overLat := summary(paired(lat, res.get("BackfillLatency/loop", "items/s"), ratio))
+		cell := func(xs []float64) string {
+			if len(xs) == 0 {
+				return "—"
+			}
+			return fmt.Sprintf("%.0f", summary(xs).med)
+		}
+		r.printf("| %s | %s | %s | %s | %s |\n", v, cell(local), fmtTimes(over), cell(lat), fmtTimes(overLat))
+		switch v {
+		case "dyngen/segments=4":
+			r.target("backfill", "2,000 users on DynamoDB Local: 4 segments over the hand loop", fmt.Sprintf("%.2f×", over.med), "≥ 0.90×", yesNo(over.med >= 0.9))
+			r.target("backfill", "500 users, 5 ms a call: 4 segments over the hand loop", fmt.Sprintf("%.2f×", overLat.med), "≥ 2.50×", yesNo(overLat.med >= 2.5))
+		}
+	}
+	r.printf("\nThe rate limit: capacity units consumed a second, over the run (4 segments, 2,000 users), against the target.\n\n")
+	r.printf("| Target | Consumed | Consumed over target |\n|---|---|---|\n")
+	for _, t := range []string{"200", "800"} {
+		cu, of := summary(res.get("BackfillRate/target="+t, "cu/s")), summary(res.get("BackfillRate/target="+t, "of-target"))
+		r.printf("| %s cu/s | %.1f | %.3f %s |\n", t, cu.med, of.med, spread(of, func(v float64) string { return fmt.Sprintf("%.3f", v) }))
+		r.target("backfill", "rate held, target "+t+" cu/s: consumed over target", fmt.Sprintf("%.3f", of.med), "0.95 to 1.02", yesNo(of.med >= 0.95 && of.med <= 1.02))
+	}
+	r.printf("\n")
 	return nil
 }
 

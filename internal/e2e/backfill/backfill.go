@@ -257,7 +257,17 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 // Without -write it is a dry run; -segments N -segment I runs one segment
 // of N, so that N processes (or Lambda invocations) share a scan; -verify
 // reads every item, and with -receipt FILE writes the receipt dyngen
-// -receipt records the backfill done with.
+// -receipt records the backfill done with. Run with no argument as a Lambda
+// function, it serves the invocations of the backfill stack's state
+// machine. The environment variable DYNGEN_TABLE_Things names the physical
+// name of each table, as the Store's option does, when set; opts come
+// after.
 func BackfillMain(ctx context.Context, client BackfillClient, args []string, opts ...Option) int {
-	return dyngen.BackfillMain(ctx, client, Backfills(opts...), args, os.Stdout, os.Stderr)
+	// The tables the environment names (the backfill stack's function sets
+	// them), before opts.
+	var env []Option
+	if name := os.Getenv("DYNGEN_TABLE_Things"); name != "" {
+		env = append(env, WithThingsTable(name))
+	}
+	return dyngen.BackfillMain(ctx, client, Backfills(append(env, opts...)...), args, os.Stdout, os.Stderr)
 }

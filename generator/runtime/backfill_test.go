@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestSameValue(t *testing.T) {
+	for _, c := range []struct {
+		a, b types.AttributeValue
+		same bool
+	}{
+		{avS("a"), avS("a"), true},
+		{avS("a"), avS("b"), false},
+		{avS("1"), avN("1"), false},
+		{avN("1"), avN("1.0"), true},
+		{avN("10"), avN("1E1"), true},
+		{avN("1"), avN("2"), false},
+		{&types.AttributeValueMemberB{Value: []byte{1}}, &types.AttributeValueMemberB{Value: []byte{1}}, true},
+		{&types.AttributeValueMemberB{Value: []byte{1}}, &types.AttributeValueMemberB{Value: []byte{2}}, false},
+		{&types.AttributeValueMemberBOOL{Value: true}, &types.AttributeValueMemberBOOL{Value: true}, true},
+		{&types.AttributeValueMemberNULL{Value: true}, &types.AttributeValueMemberNULL{Value: true}, true},
+		{&types.AttributeValueMemberSS{Value: []string{"a", "b"}}, &types.AttributeValueMemberSS{Value: []string{"b", "a"}}, true},
+		{&types.AttributeValueMemberSS{Value: []string{"a", "b"}}, &types.AttributeValueMemberSS{Value: []string{"a"}}, false},
+		{&types.AttributeValueMemberNS{Value: []string{"1", "2"}}, &types.AttributeValueMemberNS{Value: []string{"2.0", "1"}}, true},
+		{&types.AttributeValueMemberL{Value: []types.AttributeValue{avS("a"), avN("1")}}, &types.AttributeValueMemberL{Value: []types.AttributeValue{avS("a"), avN("1.00")}}, true},
+		{&types.AttributeValueMemberL{Value: []types.AttributeValue{avS("a"), avN("1")}}, &types.AttributeValueMemberL{Value: []types.AttributeValue{avN("1"), avS("a")}}, false},
+		{&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": avN("1")}}, &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": avN("1")}}, true},
+		{&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": avN("1")}}, &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"y": avN("1")}}, false},
+		{nil, avS("a"), false},
+		{avS("a"), nil, false},
+	} {
+		if got := SameValue(c.a, c.b); got != c.same {
+			t.Errorf("SameValue(%v, %v) = %v, want %v", c.a, c.b, got, c.same)
+		}
+	}
+}
+
+func TestStartKeyRoundTrip(t *testing.T) {
+	key := map[string]types.AttributeValue{"PK": avS("USER#1\"\n"), "SK": avN("-1.5e3"), "GSI1PK": &types.AttributeValueMemberB{Value: []byte{0, 255}}}
+	s, err := EncodeStartKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeStartKey(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 3 || !SameValue(back["PK"], key["PK"]) || back["SK"].(*types.AttributeValueMemberN).Value != "-1.5e3" || !SameValue(back["GSI1PK"], key["GSI1PK"]) {
+		t.Errorf("round trip of %v gave %v", key, back)
+	}
+	if again, _ := EncodeStartKey(back); again != s {
+		t.Errorf("encoded again %s, first %s", again, s)
+	}
+	if _, err := EncodeStartKey(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberBOOL{}}); err == nil {
+		t.Error("a start key of a BOOL was encoded")
+	}
+	for _, bad := range []string{"", "{}", "[]", `[{"n":"PK","t":"X","v":"a"}]`, `[{"n":"PK","t":"B","v":"%%"}]`, `[1,2,3,4,5]`} {
+		if _, err := DecodeStartKey(bad); err == nil {
+			t.Errorf("DecodeStartKey(%q) read a key", bad)
+		}
+	}
+}
+
+func TestPick(t *testing.T) {
+	item := map[string]types.AttributeValue{"A": avS("a"), "B": avS("b"), "C": avS("c")}
+	if got, err := Pick(item, "A", "B"); err != nil || len(got) != 2 || !SameValue(got["B"], avS("b")) {
+		t.Errorf("Pick(A, B) = %v, %v", got, err)
+	}
+	if got, err := Pick(item, "X", "Y"); err != nil || got != nil {
+		t.Errorf("Pick of none = %v, %v; want nil (not in the index)", got, err)
+	}
+	if _, err := Pick(item, "A", "Y"); err == nil {
+		t.Error("Pick of some: no error")
+	}
+	if got, _ := FirstVersion(map[string]types.AttributeValue{"v": avN("7")}, "v"); !SameValue(got["v"], avN("7")) {
+		t.Errorf("FirstVersion of a versioned item: %v", got)
+	}
+	if got, _ := FirstVersion(item, "v"); !SameValue(got["v"], avN("1")) {
+		t.Errorf("FirstVersion of an item without one: %v", got)
+	}
+}
+
+// fakeClock is a clock that moves only when the limiter sleeps.
+type fakeClock struct{ now time.Time }
+
+func (c *fakeClock) time() time.Time { return c.now }
+func (c *fakeClock) sleep(_ context.Context, d time.Duration) error {
+	c.now = c.now.Add(d)
+	return nil
+}
+
+// The limiter holds the units consumed to its rate: over any run of
+// calls, the units spent before the last call are paid for at the rate
+// by the time it starts.
+func TestLimiterHoldsRate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, rate := range []float64{1, 25, 400} {
+		clk := &fakeClock{now: time.Unix(1000, 0)}
+		l := &limiter{rate: rate, now: clk.time, sleep: clk.sleep}
+		start := clk.now
+		spent := 0.0
+		for range 2000 {
+			if err := l.wait(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			elapsed := clk.now.Sub(start).Seconds()
+			if spent > rate*elapsed+1e-6 {
+				t.Fatalf("rate %v: %.1f units spent within %.3f s", rate, spent, elapsed)
+			}
+			// And no longer than the rate asks.
+			if elapsed > spent/rate+1e-6 {
+				t.Fatalf("rate %v: %.3f s for %.1f units, due at %.3f s", rate, elapsed, spent, spent/rate)
+			}
+			u := 0.5 + rng.Float64()*10
+			l.spend(u)
+			spent += u
+		}
+	}
+	// No rate: no wait.
+	clk := &fakeClock{now: time.Unix(0, 0)}
+	l := &limiter{now: clk.time, sleep: clk.sleep}
+	l.spend(1e6)
+	if err := l.wait(context.Background()); err != nil || !clk.now.Equal(time.Unix(0, 0)) {
+		t.Errorf("no rate: waited until %v, %v", clk.now, err)
+	}
+}
+
+func TestBackfillOptionsSegments(t *testing.T) {
+	for _, c := range []struct {
+		o    BackfillOptions
+		want string
+	}{
+		{BackfillOptions{Segments: 0}, "0 segments"},
+		{BackfillOptions{Segments: 1000001}, "segments"},
+		{BackfillOptions{Segments: 4, Only: []int{4}}, "segment 4 of 4"},
+		{BackfillOptions{Segments: 4, Only: []int{-1}}, "segment -1 of 4"},
+	} {
+		if _, err := c.o.segmentsOf(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+	if segs, err := (&BackfillOptions{Segments: 3}).segmentsOf(); err != nil || len(segs) != 3 || segs[2] != 2 {
+		t.Errorf("3 segments: %v %v", segs, err)
+	}
+}
