@@ -32,3 +32,7 @@ var Design = parse("design.md.tmpl")
 // CloudFormation is the CloudFormation template of the tables
 // (internal/output/cloudformation).
 var CloudFormation = parse("cloudformation.yaml.tmpl")
+
+// Backfill is the CloudFormation stack of the backfills (the migration
+// output, internal/output/migration).
+var Backfill = parse("backfill.cfn.yaml.tmpl")

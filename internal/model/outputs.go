@@ -23,6 +23,9 @@ type Output struct {
 	// with what each comes from, as its format names them; nil for a
 	// format of one file.
 	TableFiles func(t *Table) []GenName
+	// Also are the files a format of one file writes after File, each
+	// of a name the format fixes (the migration output's stack).
+	Also []string
 }
 
 // ManifestFile lists the outputs written besides the Go package, so that
@@ -57,6 +60,9 @@ func (m *Model) OutputFiles() []GenName {
 	for _, o := range m.Outputs {
 		if o.TableFiles == nil {
 			out = append(out, GenName{o.File, "output " + string(o.Kind), o.FilePos, "set file: on output " + string(o.Kind)})
+			for _, name := range o.Also {
+				out = append(out, GenName{name, "output " + string(o.Kind), o.Pos, ""})
+			}
 			continue
 		}
 		for _, t := range m.Tables {

@@ -55,6 +55,9 @@ type Format struct {
 	// TableFiles names the files a format writes per table, with what
 	// each comes from; nil for a format of one file.
 	TableFiles func(t *model.Table) []model.GenName
+	// Also names the files a format of one file writes after it, whose
+	// names it fixes (model.Output.Also).
+	Also []string
 	// FileRule says what is wrong, for this format, with name as the
 	// file of output o, its own or another format's ("" when nothing
 	// is): Terraform reads every .tf.json file of the directory. Nil when
@@ -85,7 +88,7 @@ var Formats = []Format{
 	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Render: workbench.Render},
 	{Kind: format.Design, File: "DESIGN.md", Endings: []string{".md"}, Render: design.Render},
 	{Kind: format.IAM, File: "iam-policy.json", Endings: []string{".json"}, Check: iam.Check, Render: iam.Render},
-	{Kind: format.Migration, File: "backfill-iam-policy.json", Endings: []string{".json"}, Render: migration.Render},
+	{Kind: format.Migration, File: "backfill-iam-policy.json", Endings: []string{".json"}, Also: []string{migration.StackFile}, Render: migration.Render},
 }
 
 // terraformFile is the Terraform output's rule of file names: Terraform
@@ -139,7 +142,7 @@ func Resolve(m *model.Model, outs []*spec.Output, diags *diag.List) {
 		if f == nil {
 			continue // the parser refused it
 		}
-		o := &model.Output{Kind: f.Kind, Pos: so.Pos, File: f.File, FilePos: so.Pos, TableFiles: f.TableFiles}
+		o := &model.Output{Kind: f.Kind, Pos: so.Pos, File: f.File, FilePos: so.Pos, TableFiles: f.TableFiles, Also: f.Also}
 		if so.File.Set {
 			o.FilePos = so.File.Pos
 			if msg := f.fileProblem(so.File.Value); msg != "" {

@@ -1,10 +1,7 @@
 package cloudformation
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/format"
@@ -88,28 +85,28 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 	for _, d := range p.Tables {
 		t := cfTable{
 			IDs:  TableIDsOf(d.Table),
-			Name: yamlString(d.Table.Name),
+			Name: format.YAMLString(d.Table.Name),
 			Key:  cfKeys(d.Key),
 		}
 		name := d.Table.Name
 		t.Doc = cfTableDocs{
-			Name:                yamlString("The physical name of table " + name + "."),
-			Billing:             yamlString("The billing mode of table " + name + ": PAY_PER_REQUEST (on demand) or PROVISIONED (with the capacities of its parameters)."),
-			Read:                yamlString("Read capacity units of table " + name + " when it is provisioned."),
-			Write:               yamlString("Write capacity units of table " + name + " when it is provisioned."),
-			PointInTimeRecovery: yamlString("Whether point-in-time recovery of table " + name + " is on."),
-			DeletionProtection:  yamlString("Whether deletion protection of table " + name + " is on: the table can't be deleted while it is."),
-			NameOutput:          yamlString("The physical name of table " + name + "."),
-			ArnOutput:           yamlString("The ARN of table " + name + "."),
+			Name:                format.YAMLString("The physical name of table " + name + "."),
+			Billing:             format.YAMLString("The billing mode of table " + name + ": PAY_PER_REQUEST (on demand) or PROVISIONED (with the capacities of its parameters)."),
+			Read:                format.YAMLString("Read capacity units of table " + name + " when it is provisioned."),
+			Write:               format.YAMLString("Write capacity units of table " + name + " when it is provisioned."),
+			PointInTimeRecovery: format.YAMLString("Whether point-in-time recovery of table " + name + " is on."),
+			DeletionProtection:  format.YAMLString("Whether deletion protection of table " + name + " is on: the table can't be deleted while it is."),
+			NameOutput:          format.YAMLString("The physical name of table " + name + "."),
+			ArnOutput:           format.YAMLString("The ARN of table " + name + "."),
 		}
 		for _, a := range d.Attributes {
-			t.Attributes = append(t.Attributes, cfAttribute{yamlString(a.Name), yamlString(string(a.Type))})
+			t.Attributes = append(t.Attributes, cfAttribute{format.YAMLString(a.Name), format.YAMLString(string(a.Type))})
 		}
 		for _, ix := range d.Global {
 			c := cfIndexOf(ix)
 			c.IDs = IndexIDsOf(ix)
 			for i, what := range []string{"Read", "Write"} {
-				c.CapDoc[i] = yamlString(fmt.Sprintf("%s capacity units of index %s of table %s when the table is provisioned; 0 for the table's.", what, ix.Name, d.Table.Name))
+				c.CapDoc[i] = format.YAMLString(fmt.Sprintf("%s capacity units of index %s of table %s when the table is provisioned; 0 for the table's.", what, ix.Name, d.Table.Name))
 			}
 			t.Global = append(t.Global, c)
 		}
@@ -117,7 +114,7 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 			t.Local = append(t.Local, cfIndexOf(ix))
 		}
 		if d.TTL != "" {
-			t.TTL = yamlString(d.TTL)
+			t.TTL = format.YAMLString(d.TTL)
 		}
 		if len(d.Global)+len(d.Local) > 0 {
 			t.DependsOn = indexed
@@ -130,7 +127,7 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 		if err != nil {
 			return nil, err
 		}
-		lines, err := yamlJSON(doc)
+		lines, err := format.YAMLJSON(doc)
 		if err != nil {
 			return nil, err
 		}
@@ -146,16 +143,16 @@ func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, er
 func cfKeys(ix *model.Index) []cfKey {
 	var out []cfKey
 	for _, k := range plan.KeySchema(ix) {
-		out = append(out, cfKey{yamlString(k.Name), k.Type})
+		out = append(out, cfKey{format.YAMLString(k.Name), k.Type})
 	}
 	return out
 }
 
 func cfIndexOf(ix *model.Index) cfIndex {
 	typ, nonKey := plan.Projection(ix)
-	c := cfIndex{Name: yamlString(ix.Name), Key: cfKeys(ix), Projection: typ}
+	c := cfIndex{Name: format.YAMLString(ix.Name), Key: cfKeys(ix), Projection: typ}
 	for _, a := range nonKey {
-		c.NonKey = append(c.NonKey, yamlString(a))
+		c.NonKey = append(c.NonKey, format.YAMLString(a))
 	}
 	return c
 }
@@ -174,49 +171,4 @@ func cfARN(g *iam.Grant) (any, error) {
 		return nil, fmt.Errorf("index name %q is not a DynamoDB index name", g.Index.Name)
 	}
 	return cfSub{"${" + id + ".Arn}/index/" + g.Index.Name}, nil
-}
-
-// yamlJSON is v as indented JSON (format.JSON), its lines without the
-// final line break, each character outside printable ASCII of its
-// strings escaped: YAML reads it as flow collections, every string
-// double-quoted, as yamlString writes them.
-func yamlJSON(v any) ([]string, error) {
-	data, err := format.JSON(v)
-	if err != nil {
-		return nil, err
-	}
-	return strings.Split(strings.TrimSuffix(asciiJSON(data), "\n"), "\n"), nil
-}
-
-// asciiJSON is JSON text q as YAML flow text: every character of its
-// strings outside printable ASCII written as an escape of YAML's
-// double-quoted scalars (\u, as JSON's, or \U beyond U+FFFF). A line
-// break is kept: encoding/json writes none in a string.
-func asciiJSON(q []byte) string {
-	var b strings.Builder
-	for _, r := range string(q) {
-		switch {
-		case r >= 0x20 && r < 0x7f, r == '\n':
-			b.WriteRune(r)
-		case r == utf8.RuneError:
-			b.WriteString(`\uFFFD`)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08X`, r)
-		}
-	}
-	return b.String()
-}
-
-// yamlString is s as a YAML double-quoted scalar, inert whatever s
-// holds: JSON's quoting (which YAML reads alike), with every character
-// outside printable ASCII escaped, so that no line break, control,
-// format or bidirectional character reaches the file as it is.
-func yamlString(s string) string {
-	q, err := json.Marshal(s) // a string always marshals
-	if err != nil {
-		panic(err)
-	}
-	return asciiJSON(q)
 }

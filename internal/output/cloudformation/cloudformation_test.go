@@ -44,22 +44,22 @@ var hostile = []string{
 // printable ASCII double-quoted scalar that YAML reads back as it was.
 func TestYAMLStringInert(t *testing.T) {
 	for _, s := range hostile {
-		q := yamlString(s)
+		q := format.YAMLString(s)
 		if !strings.HasPrefix(q, `"`) || !strings.HasSuffix(q, `"`) || len(q) < 2 {
-			t.Errorf("yamlString(%q) = %s: not a double-quoted scalar", s, q)
+			t.Errorf("format.YAMLString(%q) = %s: not a double-quoted scalar", s, q)
 		}
 		for _, r := range q {
 			if r < 0x20 || r >= 0x7f {
-				t.Errorf("yamlString(%q) = %s holds %U", s, q, r)
+				t.Errorf("format.YAMLString(%q) = %s holds %U", s, q, r)
 			}
 		}
 		var got map[string]string
 		if err := yaml.Unmarshal([]byte("k: "+q+"\n"), &got); err != nil {
-			t.Errorf("yamlString(%q) = %s: %v", s, q, err)
+			t.Errorf("format.YAMLString(%q) = %s: %v", s, q, err)
 			continue
 		}
 		if got["k"] != s || len(got) != 1 {
-			t.Errorf("yamlString(%q) = %s reads back as %q", s, q, got)
+			t.Errorf("format.YAMLString(%q) = %s reads back as %q", s, q, got)
 		}
 	}
 }
@@ -190,7 +190,7 @@ func TestCloudFormationDeterministic(t *testing.T) {
 // as JSON does, indented as the template indents it.
 func TestYAMLJSONInert(t *testing.T) {
 	doc := map[string]any{"Statement": []any{map[string]any{"Sid": "A", "Keys": hostile}}}
-	lines, err := yamlJSON(doc)
+	lines, err := format.YAMLJSON(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

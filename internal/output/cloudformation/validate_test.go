@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,17 +19,9 @@ import (
 	"github.com/dyngen/dyngen/internal/output/cloudformation"
 	"github.com/dyngen/dyngen/internal/output/format"
 	"github.com/dyngen/dyngen/internal/output/iam"
+	"github.com/dyngen/dyngen/internal/output/outputtest"
 	"github.com/dyngen/dyngen/internal/plan"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"go.yaml.in/yaml/v3"
-)
-
-// goformation is the module whose schema of CloudFormation templates
-// (generated from AWS's CloudFormation resource specification) validates
-// the output. .ci/run downloads this version into the module cache.
-const (
-	goformation        = "github.com/awslabs/goformation/v7"
-	goformationVersion = "v7.14.9"
 )
 
 // cfnCase is a spec whose CloudFormation output the tests read: the
@@ -365,171 +356,12 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// parseTemplate parses a template as YAML: a duplicate key is an error.
 func parseTemplate(t *testing.T, data []byte) map[string]any {
-	t.Helper()
-	var tmpl map[string]any
-	if err := yaml.Unmarshal(data, &tmpl); err != nil {
-		t.Fatalf("the template is not YAML: %v", err)
-	}
-	return tmpl
+	return outputtest.ParseTemplate(t, data)
 }
 
-// subVariable is a variable of Fn::Sub, or its escape ${!...}.
-var subVariable = regexp.MustCompile(`\$\{[^}]*\}`)
-
-// noValue stands for AWS::NoValue while a template is resolved.
-type noValue struct{}
-
-// resolveTemplate evaluates the intrinsic functions of tmpl's resources
-// and outputs as CloudFormation would deploy it, with the parameter
-// values given (the defaults for the others, each checked against its
-// constraints). A reference to a resource reads "ref:<id>", its Arn
-// attribute "arn:<id>" (in Fn::GetAtt or Fn::Sub), the stack's name
-// "stack". An intrinsic function
-// the output is not expected to use fails the test.
 func resolveTemplate(t *testing.T, tmpl map[string]any, values map[string]string) map[string]any {
-	t.Helper()
-	params, _ := tmpl["Parameters"].(map[string]any)
-	if params == nil {
-		t.Fatal("no Parameters")
-	}
-	resources, _ := tmpl["Resources"].(map[string]any)
-	for id := range values {
-		if params[id] == nil {
-			t.Fatalf("the test sets parameter %s, which the template does not declare", id)
-		}
-	}
-	// The parameter values, checked against the parameters' constraints.
-	pv := map[string]any{}
-	for id, p := range params {
-		p := p.(map[string]any)
-		v, ok := values[id]
-		if !ok {
-			v = fmt.Sprint(p["Default"])
-		}
-		if allowed, ok := p["AllowedValues"].([]any); ok && !slices.Contains(allowed, any(v)) {
-			t.Errorf("parameter %s: %q is not among %v", id, v, allowed)
-		}
-		switch p["Type"] {
-		case "Number":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				t.Fatalf("parameter %s: %q is not a number", id, v)
-			}
-			if minv, ok := p["MinValue"]; ok {
-				if m, _ := strconv.Atoi(fmt.Sprint(minv)); n < m {
-					t.Errorf("parameter %s: %d is under its MinValue %v", id, n, minv)
-				}
-			}
-			pv[id] = n
-		case "String":
-			pv[id] = v
-		default:
-			t.Fatalf("parameter %s: type %v", id, p["Type"])
-		}
-	}
-	conds := map[string]bool{}
-	condDefs, _ := tmpl["Conditions"].(map[string]any)
-	var eval func(v any) any
-	condition := func(name any) bool {
-		s, _ := name.(string)
-		c, ok := conds[s]
-		if !ok {
-			t.Fatalf("condition %v is not declared", name)
-		}
-		return c
-	}
-	eval = func(v any) any {
-		switch v := v.(type) {
-		case []any:
-			var out []any
-			for _, e := range v {
-				if r := eval(e); r != (noValue{}) {
-					out = append(out, r)
-				}
-			}
-			return out
-		case map[string]any:
-			if len(v) == 1 {
-				for k, arg := range v {
-					switch {
-					case k == "Ref":
-						switch {
-						case arg == "AWS::NoValue":
-							return noValue{}
-						case pv[fmt.Sprint(arg)] != nil:
-							return pv[fmt.Sprint(arg)]
-						case resources[fmt.Sprint(arg)] != nil:
-							return "ref:" + fmt.Sprint(arg)
-						}
-						t.Fatalf("Ref to %v, which is no parameter or resource", arg)
-					case k == "Fn::If":
-						a, _ := arg.([]any)
-						if len(a) != 3 {
-							t.Fatalf("Fn::If takes 3 arguments: %v", arg)
-						}
-						if condition(a[0]) {
-							return eval(a[1])
-						}
-						return eval(a[2])
-					case k == "Fn::Equals":
-						a, _ := arg.([]any)
-						if len(a) != 2 {
-							t.Fatalf("Fn::Equals takes 2 arguments: %v", arg)
-						}
-						return fmt.Sprint(eval(a[0])) == fmt.Sprint(eval(a[1]))
-					case k == "Fn::GetAtt":
-						a, _ := arg.([]any)
-						if len(a) != 2 || a[1] != "Arn" || resources[fmt.Sprint(a[0])] == nil {
-							t.Fatalf("Fn::GetAtt %v: not the Arn of a resource", arg)
-						}
-						return "arn:" + fmt.Sprint(a[0])
-					case k == "Fn::Sub":
-						s, _ := arg.(string)
-						return subVariable.ReplaceAllStringFunc(s, func(v string) string {
-							name := v[2 : len(v)-1]
-							if name == "AWS::StackName" {
-								return "stack"
-							}
-							if id, ok := strings.CutSuffix(name, ".Arn"); ok && resources[id] != nil {
-								return "arn:" + id
-							}
-							t.Fatalf("Fn::Sub %q: unexpected %s", s, v)
-							return ""
-						})
-					case strings.HasPrefix(k, "Fn::") || k == "Condition":
-						t.Fatalf("unexpected intrinsic function %s", k)
-					}
-				}
-			}
-			out := map[string]any{}
-			for k, e := range v {
-				if r := eval(e); r != (noValue{}) {
-					out[k] = r
-				}
-			}
-			return out
-		}
-		return v
-	}
-	for name, def := range condDefs {
-		b, ok := eval(def).(bool)
-		if !ok {
-			t.Fatalf("condition %s is not a boolean", name)
-		}
-		conds[name] = b
-	}
-	out := map[string]any{}
-	for k, v := range tmpl {
-		switch k {
-		case "Resources", "Outputs":
-			out[k] = eval(v)
-		default:
-			out[k] = v
-		}
-	}
-	return out
+	return outputtest.ResolveTemplate(t, tmpl, values)
 }
 
 // TestCloudFormationSchema validates every template, as deployed with
@@ -570,65 +402,15 @@ func TestCIDownloadsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "go mod download " + goformation + "@" + goformationVersion; !strings.Contains(string(run), want) {
+	if want := "go mod download " + outputtest.Goformation + "@" + outputtest.GoformationVersion; !strings.Contains(string(run), want) {
 		t.Errorf(".ci/run does not run %q", want)
 	}
 }
 
 // cfnSchema compiles goformation's schema of CloudFormation templates,
-// its resources narrowed to AWS::DynamoDB::Table and
-// AWS::IAM::ManagedPolicy (the types the output declares) and its quotas
-// brought to today's.
+// its resources narrowed to the types the output declares.
 func cfnSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	path := os.Getenv("DYNGEN_CFN_SCHEMA")
-	if path == "" {
-		cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
-		if err != nil {
-			t.Fatalf("go env GOMODCACHE: %v", err)
-		}
-		path = filepath.Join(strings.TrimSpace(string(cache)), goformation+"@"+goformationVersion, "schema", "cloudformation.schema.json")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		msg := fmt.Sprintf("CloudFormation's schema is not installed (%v); run: go mod download %s@%s", err, goformation, goformationVersion)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	var root map[string]any
-	if err := json.Unmarshal(data, &root); err != nil {
-		t.Fatal(err)
-	}
-	// The file's $id is the draft's own URL; it is a draft-04 schema.
-	delete(root, "$id")
-	root["$schema"] = "http://json-schema.org/draft-04/schema#"
-	props := root["properties"].(map[string]any)
-	props["Resources"].(map[string]any)["patternProperties"] = map[string]any{
-		"^[a-zA-Z0-9]+$": map[string]any{"oneOf": []any{
-			map[string]any{"$ref": "#/definitions/AWS::DynamoDB::Table"},
-			map[string]any{"$ref": "#/definitions/AWS::IAM::ManagedPolicy"},
-		}},
-	}
-	// The schema holds older quotas (50 parameters, 60 outputs);
-	// CloudFormation now takes 200 of each.
-	props["Parameters"].(map[string]any)["maxProperties"] = 200
-	props["Outputs"].(map[string]any)["maxProperties"] = 200
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(jsonText(root))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const id = "file:///cloudformation.schema.json"
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return outputtest.CloudFormationSchema(t, "AWS::DynamoDB::Table", "AWS::IAM::ManagedPolicy")
 }
 
 // cfnLint is the cfn-lint of npm that testdata/cfn-lint/package.json pins;

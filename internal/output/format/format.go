@@ -9,7 +9,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/dyngen/dyngen/internal/model"
 )
@@ -110,4 +112,52 @@ func IsAlphanumeric(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// The YAML outputs (the CloudFormation templates) write every string as
+// these make it: inert.
+
+// YAMLJSON is v as indented JSON (JSON), its lines without the
+// final line break, each character outside printable ASCII of its
+// strings escaped: YAML reads it as flow collections, every string
+// double-quoted, as YAMLString writes them.
+func YAMLJSON(v any) ([]string, error) {
+	data, err := JSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(asciiJSON(data), "\n"), "\n"), nil
+}
+
+// asciiJSON is JSON text q as YAML flow text: every character of its
+// strings outside printable ASCII written as an escape of YAML's
+// double-quoted scalars (\u, as JSON's, or \U beyond U+FFFF). A line
+// break is kept: encoding/json writes none in a string.
+func asciiJSON(q []byte) string {
+	var b strings.Builder
+	for _, r := range string(q) {
+		switch {
+		case r >= 0x20 && r < 0x7f, r == '\n':
+			b.WriteRune(r)
+		case r == utf8.RuneError:
+			b.WriteString(`\uFFFD`)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		}
+	}
+	return b.String()
+}
+
+// YAMLString is s as a YAML double-quoted scalar, inert whatever s
+// holds: JSON's quoting (which YAML reads alike), with every character
+// outside printable ASCII escaped, so that no line break, control,
+// format or bidirectional character reaches the file as it is.
+func YAMLString(s string) string {
+	q, err := json.Marshal(s) // a string always marshals
+	if err != nil {
+		panic(err)
+	}
+	return asciiJSON(q)
 }

@@ -1,8 +1,9 @@
 // Package migration is the migration output: the backfills of the
 // design, run by the generated package's backfill.go (emitted by
-// internal/golang, from the plan's backfills), and the IAM policy of
-// their calls (backfill-iam-policy.json), apart from the Store's: the
-// only one that allows Scan.
+// internal/golang, from the plan's backfills), the IAM policy of their
+// calls (backfill-iam-policy.json), apart from the Store's: the only one
+// that allows Scan, and the CloudFormation stack that scales them out on
+// Step Functions and Lambda (backfill.cfn.yaml, stack.go).
 package migration
 
 import (
@@ -57,11 +58,16 @@ func AccessOf(p *plan.Plan) *iam.Access {
 	return acc
 }
 
-// Render renders the IAM policy of the backfills' calls.
-func Render(p *plan.Plan, o *model.Output, _ format.Source) ([]format.File, error) {
+// Render renders the IAM policy of the backfills' calls, and the stack
+// that runs them on Step Functions and Lambda (StackFile).
+func Render(p *plan.Plan, o *model.Output, src format.Source) ([]format.File, error) {
 	data, err := format.JSON(AccessOf(p).IAMDocument())
 	if err != nil {
 		return nil, err
 	}
-	return []format.File{{Name: o.File, Data: data}}, nil
+	st, err := stackFile(p, src)
+	if err != nil {
+		return nil, err
+	}
+	return []format.File{{Name: o.File, Data: data}, st}, nil
 }
