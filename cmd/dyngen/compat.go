@@ -45,6 +45,14 @@ func compatCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 		return exitSpec
 	}
 	r := compat.Check(l, res.Plan)
+	// The backfills the output directory's lock records make their
+	// findings safe (with -against, the directory holds the branch's
+	// regenerated lock).
+	if own, err := readLock(o.out); err == nil && own != nil {
+		if ol, err := lock.Parse(own); err == nil {
+			r.Backfilled(ol)
+		}
+	}
 	if len(r.Findings) == 0 && o.against == "" {
 		fmt.Fprintf(stderr, "dyngen: the lock holds this spec: to see what a change does before it is generated and committed, compare with the lock of the base revision (-against REF)\n")
 	}
@@ -151,16 +159,22 @@ func writeFindings(w io.Writer, where string, r *compat.Result) error {
 	for _, a := range r.AcceptedNone {
 		fmt.Fprintf(&b, "%s: accept %s matches no finding; remove it\n", a.Pos, a.ID)
 	}
-	breaking, accepted := 0, 0
+	breaking, accepted, backfilled := 0, 0, 0
 	for _, f := range r.Findings {
 		switch f.Verdict() {
 		case "breaking":
 			breaking++
 		case "accepted":
 			accepted++
+		case "backfill":
+			backfilled++
 		}
 	}
-	fmt.Fprintf(&b, "compared with %s: %d changes, %d breaking, %d accepted\n", where, len(r.Findings), breaking, accepted)
+	fmt.Fprintf(&b, "compared with %s: %d changes, %d breaking, %d accepted", where, len(r.Findings), breaking, accepted)
+	if backfilled > 0 {
+		fmt.Fprintf(&b, ", %d made safe by a backfill of the lock", backfilled)
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -178,6 +192,9 @@ type findingJSON struct {
 	Breaks   string `json:"breaks"`
 	Order    string `json:"order"`
 	Accepted string `json:"accepted,omitempty"`
+	// Backfill is the id and state of the backfill of the lock that
+	// makes the finding safe ("Review.ByGrade pending").
+	Backfill string `json:"backfill,omitempty"`
 }
 
 // writeFindingsJSON prints the findings as one JSON document.
@@ -189,8 +206,12 @@ func writeFindingsJSON(w io.Writer, where string, r *compat.Result) error {
 		AcceptedNone []string      `json:"acceptedNone"`
 	}{Lock: where, Failed: r.Failed(), Findings: []findingJSON{}, AcceptedNone: []string{}}
 	for _, f := range r.Findings {
-		doc.Findings = append(doc.Findings, findingJSON{ID: f.ID, Class: string(f.Class), Verdict: f.Verdict(), Breaking: f.Breaking,
-			File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, What: f.What, Breaks: f.Breaks, Order: f.Order, Accepted: f.Accepted})
+		fj := findingJSON{ID: f.ID, Class: string(f.Class), Verdict: f.Verdict(), Breaking: f.Breaking,
+			File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, What: f.What, Breaks: f.Breaks, Order: f.Order, Accepted: f.Accepted}
+		if f.Backfilled != "" {
+			fj.Backfill = f.Backfill.ID + " " + f.Backfilled
+		}
+		doc.Findings = append(doc.Findings, fj)
 	}
 	for _, a := range r.AcceptedNone {
 		doc.AcceptedNone = append(doc.AcceptedNone, a.ID)
@@ -213,6 +234,10 @@ func writeAnnotations(w io.Writer, r *compat.Result, file string) error {
 		msg := fmt.Sprintf("%s; breaks %s; %s [%s]", f.What, f.Breaks, f.Order, f.ID)
 		if f.Accepted != "" {
 			msg += " (accepted: " + f.Accepted + ")"
+		}
+		if f.Backfilled != "" {
+			level = "warning"
+			msg += " (backfill " + f.Backfill.ID + ", " + f.Backfilled + " in the lock)"
 		}
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, annotationProperty(file), f.Pos.Line, f.Pos.Col,
 			annotationProperty("dyngen compat: "+f.Verdict()+" "+string(f.Class)), annotationData(msg))

@@ -372,11 +372,19 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 				return err
 			}
 		}
-		if cp.Done {
+		switch {
+		case r.verify && cp.Done:
+			r.logf("%s: segment %d of %d: verified (%d items)", r.b.ID, seg, r.o.Segments, cp.Scanned)
+		case r.verify:
+			r.logf("%s: segment %d of %d: %d items verified", r.b.ID, seg, r.o.Segments, cp.Scanned)
+		case cp.Done:
 			r.logf("%s: segment %d of %d: done (%d items, %d written)", r.b.ID, seg, r.o.Segments, cp.Scanned, cp.Written)
+		default:
+			r.logf("%s: segment %d of %d: %d items, %d written", r.b.ID, seg, r.o.Segments, cp.Scanned, cp.Written)
+		}
+		if cp.Done {
 			return nil
 		}
-		r.logf("%s: segment %d of %d: %d items, %d written", r.b.ID, seg, r.o.Segments, cp.Scanned, cp.Written)
 	}
 }
 

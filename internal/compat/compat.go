@@ -61,6 +61,12 @@ type Finding struct {
 	// Backfill is, for a change that a backfill of the migration output
 	// makes safe, what it writes (its State unset); nil otherwise.
 	Backfill *model.Backfill
+	// Backfilled is the state (pending, done) of that backfill in the
+	// lock generation wrote for the new spec (Result.Backfilled), ""
+	// when that lock holds none: a breaking finding with one does not
+	// fail the check, since the backfill makes it safe, and -strict
+	// gates the release while it is pending.
+	Backfilled string
 }
 
 // Result is the findings of a check, sorted by position, and the
@@ -70,10 +76,26 @@ type Result struct {
 	AcceptedNone []*model.Accept
 }
 
-// Failed reports whether the check fails: a breaking finding is not
-// accepted.
+// Failed reports whether the check fails: a breaking finding is neither
+// accepted nor made safe by a backfill of the new lock.
 func (r *Result) Failed() bool {
-	return slices.ContainsFunc(r.Findings, func(f *Finding) bool { return f.Breaking && f.Accepted == "" })
+	return slices.ContainsFunc(r.Findings, func(f *Finding) bool { return f.Breaking && f.Accepted == "" && f.Backfilled == "" })
+}
+
+// Backfilled marks each finding that a backfill of lock l (the lock
+// generation wrote for the new spec) makes safe with that backfill's
+// state.
+func (r *Result) Backfilled(l *lock.Lock) {
+	for _, f := range r.Findings {
+		if f.Backfill == nil {
+			continue
+		}
+		for _, b := range l.Backfills {
+			if b.ID == f.Backfill.ID && b.Kind == string(f.Backfill.Kind) {
+				f.Backfilled = b.State
+			}
+		}
+	}
 }
 
 // Check compares plan p with old, the committed lock.
@@ -937,6 +959,8 @@ func (f *Finding) Verdict() string {
 	switch {
 	case f.Breaking && f.Accepted != "":
 		return "accepted"
+	case f.Breaking && f.Backfilled != "":
+		return "backfill"
 	case f.Breaking:
 		return "breaking"
 	}
@@ -949,6 +973,9 @@ func (f *Finding) Text() string {
 	s := fmt.Sprintf("%s: %s %s: %s; breaks %s; %s [%s]", f.Pos, f.Verdict(), f.Class, f.What, f.Breaks, f.Order, f.ID)
 	if f.Accepted != "" {
 		s += " (accepted: " + f.Accepted + ")"
+	}
+	if f.Backfilled != "" {
+		s += " (backfill " + f.Backfill.ID + ", " + f.Backfilled + " in the lock)"
 	}
 	return s
 }
