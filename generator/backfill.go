@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	dynrt "github.com/dyngen/dyngen/generator/runtime"
@@ -76,6 +77,14 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 		case model.InitialVersion:
 			if !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity) {
 				why = fmt.Sprintf("writes %s items, each expecting a version, which the items written before the change lack", b.Entity.Name)
+			}
+		case model.UniqueClaims:
+			// An update that sets none of the values writes no claim.
+			touches := m.Op != model.OpUpdate || slices.ContainsFunc(b.Unique.Attrs, func(a *model.Attribute) bool {
+				return slices.Contains(m.Set, a) || slices.Contains(m.Remove, a)
+			})
+			if touches && !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity) {
+				why = fmt.Sprintf("writes %s items, whose %s the items written before the change hold without a claim: a value one of them holds is not refused, and a write that changes or deletes one fails on the claim it lacks", b.Entity.Name, b.Unique.Label())
 			}
 		}
 		if why == "" {

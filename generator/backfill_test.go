@@ -239,3 +239,51 @@ func TestReceiptJSON(t *testing.T) {
 		t.Errorf("%+v %v", r, err)
 	}
 }
+
+// An entity renamed (renamedFrom) whose index key changes again keeps
+// its one backfill, under the id the lock gave it: not a second one of
+// the same index.
+func TestBackfillsRenamed(t *testing.T) {
+	before, _, _ := generation(t, notes("", "", "", "", ""), nil, Options{})
+	after := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "")
+	l, d, _ := generation(t, after, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	renamed := strings.NewReplacer("  Note:\n", "  Memo:\n    renamedFrom: Note\n", "query: Note", "query: Memo", "get: Note", "get: Memo", "put: Note", "put: Memo", "TITLE#{title}", "T#{title}").Replace(string(after))
+	re, d, _ := generation(t, []byte(renamed), marshal(t, l), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(re); !slices.Equal(got, []string{"Note.ByTitle=pending", "Note.ByTag=pending"}) || re.Backfills[0].Entity != "Memo" {
+		t.Errorf("after the rename and the change: %+v", re.Backfills)
+	}
+}
+
+// The write of a backfill of a versioned entity holds the version and
+// the attributes its keys are built from, as read: a delete and create
+// again starts the version over, and must not let the backfill write the
+// key of a value the item no longer holds.
+func TestBackfillHoldsItsSources(t *testing.T) {
+	versioned := func(spec []byte) []byte {
+		return []byte(strings.Replace(string(spec), "  Note:\n", "  Note:\n    version: rev\n", 1))
+	}
+	before, _, _ := generation(t, versioned(notes("", "      rev: int", "", "", "")), nil, Options{})
+	_, d, files := generation(t, versioned(notes(byTitleIndex, "      rev: int", byTitleKeys, byTitleReads, "")), marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	i := slices.IndexFunc(files, func(f File) bool { return f.Name == model.BackfillFile })
+	if i < 0 {
+		t.Fatal("no backfill.go")
+	}
+	code := string(files[i].Data)
+	for _, want := range []string{
+		"ConditionExpression: #_type = :_type AND #rev = :rev_read AND #title = :title_read AND #id = :id_read AND #TitlePK = :TitlePK_read AND #TitleSK = :TitleSK_read",
+		"ConditionExpression: #_type = :_type AND #rev = :rev_read AND #tag = :tag_read AND #TagPK = :TagPK_read",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(code, "//", "")), " "), want) {
+			t.Errorf("backfill.go does not send %q:\n%s", want, code)
+		}
+	}
+}

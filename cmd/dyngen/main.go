@@ -6,7 +6,7 @@
 //
 //	dyngen spec.yaml -o DIR          generate the package into DIR
 //	dyngen -check spec.yaml -o DIR   exit 1 when DIR is not what dyngen would write
-//	dyngen -strict ...               fail while a backfill is pending (the release gate)
+//	dyngen -strict ...               fail at each pattern that reads what a pending backfill fills
 //	dyngen -receipt FILE ...         record the backfill FILE proves verified done
 //	dyngen plan spec.yaml            show how each pattern is served, and every problem
 //	dyngen plan -json spec.yaml      the same as a JSON document, for tools and CI
@@ -42,8 +42,9 @@ const (
 const usage = `usage:
   dyngen [-check] [-strict] [-receipt FILE]... spec.yaml -o DIR
                                      generate the package into DIR (-check: only compare;
-                                     -strict: fail while a backfill is pending; -receipt:
-                                     record the backfill its verify wrote it of done)
+                                     -strict: fail at each pattern that reads what a pending
+                                     backfill fills; -receipt: record the backfill its
+                                     verify wrote it of done)
   dyngen plan [-json] spec.yaml      show how each access pattern is served
   dyngen compat [-json|-github] [-against REF] spec.yaml -o DIR
                                      classify the spec's changes since the lock in DIR

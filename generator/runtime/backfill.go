@@ -42,6 +42,7 @@ type BackfillClient interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
 	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
 
 // Backfill is one backfill as its generated package declares it. Every
@@ -82,6 +83,19 @@ type Backfill struct {
 	// nil when it should hold none of them. An error is an item that
 	// can't be read; it is reported, never written.
 	Fill func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	// Claim, set on a backfill of claims (Fill is then nil), returns the
+	// claim of the value made unique that the item read holds: its
+	// entity's claim item. Per item whose claim is missing, the run
+	// writes one TransactWriteItems: a ConditionCheck of the item
+	// (Condition and Held, as an update's) and the Put of the claim,
+	// conditioned on ClaimCondition (ClaimNames its placeholders): no
+	// claim there, or this item's (each attribute of ClaimOwner, the
+	// owner's key as the claim holds it, as the claim built holds it). A
+	// claim of another item is a conflict: reported, never overwritten.
+	Claim          func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	ClaimCondition string
+	ClaimNames     map[string]string
+	ClaimOwner     []BackfillWrite
 }
 
 // BackfillWrite is an attribute a backfill writes: its stored name and
@@ -136,11 +150,15 @@ type BackfillOptions struct {
 	// nil writes nothing.
 	Log io.Writer
 	// Deadline, when set, stops a run at the first page boundary past
-	// it, its checkpoint recorded: a Lambda invocation returns before
-	// its time is up, and the next resumes.
+	// it (after its first page), its checkpoint recorded: a Lambda
+	// invocation returns before its time is up, and the next resumes.
 	Deadline time.Time
 	// PageSize is the scan's Limit (0: DynamoDB's 1 MB pages).
 	PageSize int32
+	// Restart makes a run start every segment from the beginning,
+	// whatever its checkpoint says (a segment recorded done included),
+	// and record anew: a run again after a verify found items lacking.
+	Restart bool
 	// clock and sleep replace the wall clock in tests of the rate.
 	clock func() time.Time
 	sleep func(context.Context, time.Duration) error
@@ -152,8 +170,10 @@ type BackfillReport struct {
 	// Scanned counts the entity's items read; Written those written (a
 	// dry run: those it would write); Already those that held what the
 	// backfill writes; Retried the writes a live writer's change made
-	// the run read again; Gone the items deleted in between.
-	Scanned, Written, Already, Retried, Gone int64
+	// the run read again; Gone the items deleted in between; Conflicts,
+	// in a backfill of claims, the items whose value another item's
+	// claim holds (each listed in Problems).
+	Scanned, Written, Already, Retried, Gone, Conflicts int64
 	// Lacking counts, in a verify, the items that do not hold what the
 	// backfill writes; Unreadable the items Fill could not read (each
 	// listed in Problems, by key).
@@ -298,7 +318,7 @@ func (r *backfillRun) logf(format string, args ...any) {
 func (r *backfillRun) segment(ctx context.Context, seg int) error {
 	cp := Checkpoint{Backfill: r.b.ID, Fingerprint: r.b.Fingerprint, Segments: r.o.Segments, Segment: seg}
 	keep := r.o.Write && r.cps != nil
-	if keep {
+	if keep && !r.o.Restart {
 		stored, err := r.loadCheckpoint(ctx, cp)
 		if err != nil {
 			return err
@@ -321,8 +341,10 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		r.logf("%s: segment %d of %d: resumes after %d items", r.b.ID, seg, r.o.Segments, cp.Scanned)
 	}
 	names := mergeNames(r.b.ReadNames)
-	for {
-		if !r.o.Deadline.IsZero() && !r.o.clock().Before(r.o.Deadline) {
+	for page := 0; ; page++ {
+		// A deadline stops a run at a page's start, after its first:
+		// each invocation of a Lambda function moves on.
+		if page > 0 && !r.o.Deadline.IsZero() && !r.o.clock().Before(r.o.Deadline) {
 			r.rep.add(func(rep *BackfillReport) { rep.Stopped = true })
 			return nil
 		}
@@ -333,7 +355,7 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 			TableName:                 aws.String(r.o.TableName),
 			Segment:                   aws.Int32(int32(seg)),
 			TotalSegments:             aws.Int32(int32(r.o.Segments)),
-			ProjectionExpression:      aws.String(r.b.Projection),
+			ProjectionExpression:      projection(r.b.Projection),
 			FilterExpression:          aws.String(r.b.Filter),
 			ExpressionAttributeNames:  names,
 			ExpressionAttributeValues: r.b.ScanValues,
@@ -423,6 +445,9 @@ func avText(av types.AttributeValue) string {
 // item brings one item to what the backfill writes; it reports whether
 // it wrote (or, dry, would write) it.
 func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeValue) (bool, error) {
+	if r.b.Claim != nil {
+		return r.claim(ctx, item)
+	}
 	for attempt := 1; ; attempt++ {
 		want, err := r.b.Fill(item)
 		if err != nil {
@@ -431,9 +456,8 @@ func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeV
 			return false, nil
 		}
 		if r.holds(item, want) {
-			if attempt == 1 {
-				r.rep.add(func(rep *BackfillReport) { rep.Already++ })
-			}
+			// Held already, or since a live write read again.
+			r.rep.add(func(rep *BackfillReport) { rep.Already++ })
 			return false, nil
 		}
 		if r.verify {
@@ -461,36 +485,60 @@ func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeV
 		}
 		// A live writer changed the item since it was read: read it
 		// again, and compute anew.
-		r.lim.spend(1)
-		r.rep.add(func(rep *BackfillReport) { rep.Retried++ })
-		if attempt >= maxBackfillAttempts {
-			return false, fmt.Errorf("%sbackfill %s: %s: %w", pkgPrefix, r.b.ID, r.keyText(item), ErrBackfillBusy)
-		}
-		if err := r.lim.wait(ctx); err != nil {
+		if item, err = r.reread(ctx, item, attempt); item == nil || err != nil {
 			return false, err
 		}
-		key := map[string]types.AttributeValue{}
-		for _, k := range r.b.Key {
-			key[k] = item[k]
-		}
-		got, err := r.client.GetItem(ctx, &dynamodb.GetItemInput{
-			TableName:                aws.String(r.o.TableName),
-			Key:                      key,
-			ConsistentRead:           aws.Bool(true),
-			ProjectionExpression:     aws.String(r.b.Projection),
-			ExpressionAttributeNames: mergeNames(r.b.ReadNames),
-			ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
-		})
-		if err != nil {
-			return false, fmt.Errorf("%sbackfill %s: read of %s: %w", pkgPrefix, r.b.ID, r.keyText(item), err)
-		}
-		r.consumed(got.ConsumedCapacity)
-		if len(got.Item) == 0 || !r.ofEntity(got.Item) {
-			r.rep.add(func(rep *BackfillReport) { rep.Gone++ })
-			return false, nil
-		}
-		item = got.Item
 	}
+}
+
+// reread reads item again after a live write failed the backfill's
+// write of it (its attempt-th): nil when it is gone, or no longer of the
+// entity.
+func (r *backfillRun) reread(ctx context.Context, item map[string]types.AttributeValue, attempt int) (map[string]types.AttributeValue, error) {
+	r.lim.spend(1)
+	r.rep.add(func(rep *BackfillReport) { rep.Retried++ })
+	if attempt >= maxBackfillAttempts {
+		return nil, fmt.Errorf("%sbackfill %s: %s: %w", pkgPrefix, r.b.ID, r.keyText(item), ErrBackfillBusy)
+	}
+	got, err := r.get(ctx, item, projection(r.b.Projection), readNames(r.b))
+	if err != nil {
+		return nil, err
+	}
+	if len(got) == 0 || !r.ofEntity(got) {
+		r.rep.add(func(rep *BackfillReport) { rep.Gone++ })
+		return nil, nil
+	}
+	return got, nil
+}
+
+// get reads the item of item's key, consistently, with projection
+// (whole when nil).
+func (r *backfillRun) get(ctx context.Context, item map[string]types.AttributeValue, projection *string, names map[string]string) (map[string]types.AttributeValue, error) {
+	if err := r.lim.wait(ctx); err != nil {
+		return nil, err
+	}
+	got, err := r.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:                aws.String(r.o.TableName),
+		Key:                      r.keyOf(item),
+		ConsistentRead:           aws.Bool(true),
+		ProjectionExpression:     projection,
+		ExpressionAttributeNames: names,
+		ReturnConsumedCapacity:   types.ReturnConsumedCapacityTotal,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%sbackfill %s: read of %s: %w", pkgPrefix, r.b.ID, r.keyText(item), err)
+	}
+	r.consumed(got.ConsumedCapacity)
+	return got.Item, nil
+}
+
+// keyOf is the primary key of item.
+func (r *backfillRun) keyOf(item map[string]types.AttributeValue) map[string]types.AttributeValue {
+	key := map[string]types.AttributeValue{}
+	for _, k := range r.b.Key {
+		key[k] = item[k]
+	}
+	return key
 }
 
 // ofEntity reports whether an item read again is still of the entity.
@@ -532,10 +580,7 @@ func (r *backfillRun) change(item, want map[string]types.AttributeValue) string 
 // update is the UpdateItem that brings item to want, held while the item
 // is as read.
 func (r *backfillRun) update(item, want map[string]types.AttributeValue) *dynamodb.UpdateItemInput {
-	key := map[string]types.AttributeValue{}
-	for _, k := range r.b.Key {
-		key[k] = item[k]
-	}
+	key := r.keyOf(item)
 	values := map[string]types.AttributeValue{}
 	maps.Copy(values, r.b.WriteValues)
 	expr := r.b.Clear
@@ -555,6 +600,23 @@ func (r *backfillRun) update(item, want map[string]types.AttributeValue) *dynamo
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
 	}
 	return HoldRead(in, item, r.b.Held)
+}
+
+// projection is a ProjectionExpression, or none (whole items) for "".
+func projection(p string) *string {
+	if p == "" {
+		return nil
+	}
+	return aws.String(p)
+}
+
+// readNames are the names of a GetItem of an item of b: those of its
+// projection, none without one.
+func readNames(b *Backfill) map[string]string {
+	if b.Projection == "" {
+		return nil
+	}
+	return mergeNames(b.ReadNames)
 }
 
 // mergeNames is a request's own copy of names; nil for none, which
@@ -747,17 +809,18 @@ func DecodeStartKey(s string) (map[string]types.AttributeValue, error) {
 }
 
 // limiter holds a process's consumption to rate capacity units per
-// second: each call waits until what was consumed before it is paid
-// for at the rate since the first call. The units of a call are known
-// after it (ConsumedCapacity), so the bound holds over time, within
-// the units of the calls in flight.
+// second: what was consumed is a debt, paid at the rate as time passes,
+// and a call waits until it is paid. The units of a call are known after
+// it (ConsumedCapacity), so the bound holds over time, within the units
+// of the calls in flight. Time unused is credited up to one second's
+// worth: after a slow spell, the process does not burst past the rate.
 type limiter struct {
 	rate  float64
 	now   func() time.Time
 	sleep func(context.Context, time.Duration) error
 	mu    sync.Mutex
-	start time.Time
-	spent float64
+	last  time.Time
+	debt  float64
 }
 
 func (l *limiter) spend(units float64) {
@@ -765,7 +828,7 @@ func (l *limiter) spend(units float64) {
 		return
 	}
 	l.mu.Lock()
-	l.spent += units
+	l.debt += units
 	l.mu.Unlock()
 }
 
@@ -775,12 +838,15 @@ func (l *limiter) wait(ctx context.Context) error {
 	}
 	l.mu.Lock()
 	now := l.now()
-	if l.start.IsZero() {
-		l.start = now
+	if !l.last.IsZero() {
+		l.debt -= now.Sub(l.last).Seconds() * l.rate
 	}
-	due := l.start.Add(time.Duration(l.spent / l.rate * float64(time.Second)))
+	l.last = now
+	// The credit of time unused: one second at the rate.
+	l.debt = max(l.debt, -l.rate)
+	d := time.Duration(l.debt / l.rate * float64(time.Second))
 	l.mu.Unlock()
-	if d := due.Sub(now); d > 0 {
+	if d > 0 {
 		return l.sleep(ctx, d)
 	}
 	return ctx.Err()

@@ -47,7 +47,9 @@ type SegmentResult struct {
 // SegmentMargin is the time an invocation keeps before its deadline: it
 // starts no page after it, so that the page it is in (a scan page of 1 MB
 // at most, and a write per item of it) and the checkpoint end before
-// Lambda stops it.
+// Lambda stops it. An invocation with less than four margins left keeps
+// a quarter of its time; the first page of each is always read, so each
+// moves the segment on.
 const SegmentMargin = 2 * time.Minute
 
 // RunSegment runs the segment of ev until it is done, or until margin
@@ -61,6 +63,9 @@ func RunSegment(ctx context.Context, client BackfillClient, jobs []BackfillJob, 
 	j := chosen[0]
 	o := BackfillOptions{TableName: j.TableName, Segments: ev.Segments, Only: []int{ev.Segment}, Write: true, Rate: ev.Rate, PageSize: ev.PageSize}
 	if dl, ok := ctx.Deadline(); ok {
+		// A function given less time than four margins keeps a quarter
+		// of it; the first page is always read.
+		margin = min(margin, time.Until(dl)/4)
 		o.Deadline = dl.Add(-margin)
 	}
 	if _, err := o.segmentsOf(); err != nil {

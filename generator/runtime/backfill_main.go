@@ -36,10 +36,11 @@ const ReceiptFormat = 1
 
 // BackfillMain runs the command line of a backfill program, args without
 // the program's name, and returns its exit code: 0 when every backfill
-// named ran (or verified), 1 when one failed or a verify found items
-// lacking, 2 on a wrong command line.
+// named ran (or verified), 1 when one failed, found two items holding
+// one value made unique, or a verify found items lacking, 2 on a wrong
+// command line.
 //
-//	backfill [-write] [-segments N] [-segment I] [-workers W] [-rate R] [ID ...]
+//	backfill [-write] [-segments N] [-segment I] [-workers W] [-rate R] [-restart] [ID ...]
 //	backfill -verify [-segments N] [-receipt FILE] ID
 //	backfill -list
 //
@@ -67,6 +68,7 @@ func BackfillMain(ctx context.Context, client BackfillClient, jobs []BackfillJob
 	rate := fs.Float64("rate", 0, "the capacity units per second this process may consume (0: no bound)")
 	page := fs.Int("page", 0, "the items a page of the scan reads at most (0: DynamoDB's 1 MB pages)")
 	quiet := fs.Bool("quiet", false, "print the report only")
+	restart := fs.Bool("restart", false, "start every segment from the beginning, whatever its checkpoint says (a run again after a verify found items lacking)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: backfill [flags] [backfill ...]\n\nRuns the backfills of the package, by default every one, dry unless -write.\n\n")
 		fs.PrintDefaults()
@@ -89,11 +91,15 @@ func BackfillMain(ctx context.Context, client BackfillClient, jobs []BackfillJob
 		fmt.Fprintln(stderr, "backfill: -receipt goes with -verify of one backfill")
 		return 2
 	}
+	if *verify && (*segment >= 0 || *write || *restart) {
+		fmt.Fprintln(stderr, "backfill: -verify reads every segment, and writes nothing: no -segment, -write or -restart")
+		return 2
+	}
 	if *page < 0 || *page > 1<<30 {
 		fmt.Fprintln(stderr, "backfill: -page takes 0 or more items")
 		return 2
 	}
-	o := BackfillOptions{Segments: *segments, Workers: *workers, Write: *write, Rate: *rate, PageSize: int32(*page)}
+	o := BackfillOptions{Segments: *segments, Workers: *workers, Write: *write, Rate: *rate, PageSize: int32(*page), Restart: *restart}
 	if *segment >= 0 {
 		o.Only = []int{*segment}
 	}
@@ -121,7 +127,9 @@ func BackfillMain(ctx context.Context, client BackfillClient, jobs []BackfillJob
 			code = 1
 			continue
 		}
-		if *verify && (rep.Lacking > 0 || rep.Unreadable > 0) {
+		if *verify && (rep.Lacking > 0 || rep.Unreadable > 0) || rep.Conflicts > 0 {
+			// Two items holding one value made unique: the values are
+			// the user's to change; the backfill never overwrites.
 			code = 1
 			continue
 		}
@@ -162,9 +170,9 @@ func printReport(w io.Writer, b *Backfill, r *BackfillReport, verify, write bool
 	case verify:
 		fmt.Fprintf(w, "%s: verified %d items: %d lacking, %d unreadable (%.1f capacity units)\n", b.ID, r.Scanned, r.Lacking, r.Unreadable, r.Capacity)
 	case write:
-		fmt.Fprintf(w, "%s: %d items: %d written, %d held it already, %d read again after a live write, %d gone, %d unreadable (%.1f capacity units)\n", b.ID, r.Scanned, r.Written, r.Already, r.Retried, r.Gone, r.Unreadable, r.Capacity)
+		fmt.Fprintf(w, "%s: %d items: %d written, %d held it already, %d read again after a live write, %d gone, %d unreadable%s (%.1f capacity units)\n", b.ID, r.Scanned, r.Written, r.Already, r.Retried, r.Gone, r.Unreadable, conflicts(b, r), r.Capacity)
 	default:
-		fmt.Fprintf(w, "%s: dry run: %d items: %d would be written, %d hold it already, %d unreadable (-write to write)\n", b.ID, r.Scanned, r.Written, r.Already, r.Unreadable)
+		fmt.Fprintf(w, "%s: dry run: %d items: %d would be written, %d hold it already, %d unreadable%s (-write to write)\n", b.ID, r.Scanned, r.Written, r.Already, r.Unreadable, conflicts(b, r))
 	}
 	if r.Stopped {
 		fmt.Fprintf(w, "%s: stopped at its deadline; run again to resume\n", b.ID)
@@ -172,6 +180,15 @@ func printReport(w io.Writer, b *Backfill, r *BackfillReport, verify, write bool
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
+}
+
+// conflicts says, for a backfill of claims, how many items' values
+// another item's claim holds.
+func conflicts(b *Backfill, r *BackfillReport) string {
+	if b.Claim == nil {
+		return ""
+	}
+	return fmt.Sprintf(", %d in conflict", r.Conflicts)
 }
 
 func writeReceipt(path string, j BackfillJob, r *BackfillReport) error {

@@ -2,11 +2,16 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -122,9 +127,29 @@ func TestLimiterHoldsRate(t *testing.T) {
 			spent += u
 		}
 	}
+	// After a long idle spell, the credit is one second at the rate: no
+	// burst past it.
+	clk := &fakeClock{now: time.Unix(1000, 0)}
+	l := &limiter{rate: 10, now: clk.time, sleep: clk.sleep}
+	if err := l.wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.spend(1)
+	clk.now = clk.now.Add(10 * time.Minute)
+	start, spent := clk.now, 0.0
+	for range 600 {
+		if err := l.wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if elapsed := clk.now.Sub(start).Seconds(); spent > 10*elapsed+10+1e-6 {
+			t.Fatalf("after an idle spell: %.0f units within %.2f s at 10 a second", spent, elapsed)
+		}
+		l.spend(10)
+		spent += 10
+	}
 	// No rate: no wait.
-	clk := &fakeClock{now: time.Unix(0, 0)}
-	l := &limiter{now: clk.time, sleep: clk.sleep}
+	clk = &fakeClock{now: time.Unix(0, 0)}
+	l = &limiter{now: clk.time, sleep: clk.sleep}
 	l.spend(1e6)
 	if err := l.wait(context.Background()); err != nil || !clk.now.Equal(time.Unix(0, 0)) {
 		t.Errorf("no rate: waited until %v, %v", clk.now, err)
@@ -147,5 +172,109 @@ func TestBackfillOptionsSegments(t *testing.T) {
 	}
 	if segs, err := (&BackfillOptions{Segments: 3}).segmentsOf(); err != nil || len(segs) != 3 || segs[2] != 2 {
 		t.Errorf("3 segments: %v %v", segs, err)
+	}
+}
+
+// segmentTable is an in-memory table of one segment a backfill runs over:
+// its items in key order, scanned a page of two at a time, every write
+// applied, the checkpoints kept by key.
+type segmentTable struct {
+	items       []map[string]types.AttributeValue
+	checkpoints map[string]map[string]types.AttributeValue
+	updates     int
+}
+
+func (f *segmentTable) Scan(_ context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	from := 0
+	if k := in.ExclusiveStartKey; k != nil {
+		for i, it := range f.items {
+			if SameValue(it["PK"], k["PK"]) {
+				from = i + 1
+			}
+		}
+	}
+	to := min(from+2, len(f.items))
+	out := &dynamodb.ScanOutput{Items: f.items[from:to], ConsumedCapacity: &types.ConsumedCapacity{CapacityUnits: aws.Float64(1)}}
+	if to < len(f.items) {
+		out.LastEvaluatedKey = map[string]types.AttributeValue{"PK": f.items[to-1]["PK"]}
+	}
+	return out, nil
+}
+
+func (f *segmentTable) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	f.updates++
+	for _, it := range f.items {
+		if SameValue(it["PK"], in.Key["PK"]) {
+			it["K"] = in.ExpressionAttributeValues[":K"]
+		}
+	}
+	return &dynamodb.UpdateItemOutput{}, nil
+}
+
+func (f *segmentTable) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return &dynamodb.GetItemOutput{Item: f.checkpoints[in.Key["PK"].(*types.AttributeValueMemberS).Value]}, nil
+}
+
+func (f *segmentTable) PutItem(_ context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	f.checkpoints[in.Item["PK"].(*types.AttributeValueMemberS).Value] = in.Item
+	return &dynamodb.PutItemOutput{}, nil
+}
+
+func (f *segmentTable) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return nil, errors.New("no transaction here")
+}
+
+// A deadline stops a run at a page's start, never before its first
+// page; the checkpoint then resumes it where it stopped, and the run
+// that ends the segment says it is done.
+func TestBackfillDeadline(t *testing.T) {
+	f := &segmentTable{checkpoints: map[string]map[string]types.AttributeValue{}}
+	for i := range 7 {
+		f.items = append(f.items, map[string]types.AttributeValue{"PK": avS(fmt.Sprintf("I#%d", i)), "T": avS("E")})
+	}
+	b := &Backfill{ID: "E.K", Fingerprint: "f", Key: []string{"PK"}, EntityAttr: "T", TypeValue: "E", Filter: "T = :t",
+		Set: "SET K = :K", Clear: "REMOVE K", Condition: "T = :t", Writes: []BackfillWrite{{Stored: "K", Value: ":K"}},
+		Fill: func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+			return map[string]types.AttributeValue{"K": avS("k")}, nil
+		}}
+	cps := &Checkpoints{Key: []string{"PK"},
+		Marshal: func(c Checkpoint) (map[string]types.AttributeValue, error) {
+			item := map[string]types.AttributeValue{"PK": avS("CP#" + c.Backfill), "after": avS(c.After), "done": &types.AttributeValueMemberBOOL{Value: c.Done}, "scanned": avN(fmt.Sprint(c.Scanned))}
+			return item, nil
+		},
+		Unmarshal: func(item map[string]types.AttributeValue) (Checkpoint, error) {
+			n, _ := strconv.ParseInt(item["scanned"].(*types.AttributeValueMemberN).Value, 10, 64)
+			return Checkpoint{Backfill: "E.K", Fingerprint: "f", Segments: 1, After: item["after"].(*types.AttributeValueMemberS).Value, Done: item["done"].(*types.AttributeValueMemberBOOL).Value, Scanned: n}, nil
+		}}
+	clk := &fakeClock{now: time.Unix(1000, 0)}
+	o := BackfillOptions{TableName: "T", Segments: 1, Write: true, Deadline: clk.now.Add(-time.Second), clock: clk.time, sleep: clk.sleep}
+	rep, err := RunBackfill(context.Background(), f, b, cps, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Stopped || rep.Scanned != 2 || f.updates != 2 {
+		t.Fatalf("a run past its deadline: %+v, %d updates; want it stopped after its first page of 2", rep, f.updates)
+	}
+	for run := 2; ; run++ {
+		rep, err = RunBackfill(context.Background(), f, b, cps, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Scanned != 2 && !(rep.Scanned == 1 && !rep.Stopped) {
+			t.Fatalf("run %d: %+v, want a page of 2 (or the last of 1)", run, rep)
+		}
+		if !rep.Stopped {
+			break
+		}
+	}
+	if f.updates != 7 {
+		t.Errorf("%d items written, want 7, each once", f.updates)
+	}
+	if rep, _ := RunBackfill(context.Background(), f, b, cps, o); rep.Scanned != 0 || f.updates != 7 {
+		t.Errorf("a run over the segment done: %+v", rep)
+	}
+	o.Restart = true
+	if rep, _ := RunBackfill(context.Background(), f, b, cps, o); rep.Scanned != 2 || rep.Already != 2 || f.updates != 7 {
+		t.Errorf("a run again with Restart: %+v, %d updates; want the first page read again, nothing written", rep, f.updates)
 	}
 }

@@ -3,6 +3,7 @@ package compat
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
@@ -32,6 +33,11 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s is no longer keyed on index %s", ob.ID, ob.State, ob.Entity, ob.Index))
 				continue
 			}
+		case b.Kind == model.UniqueClaims:
+			if b.Unique = uniqueOf(b.Entity, ob.Attributes); b.Unique == nil || b.Unique.Each {
+				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s is no longer unique", ob.ID, ob.State, strings.Join(ob.Attributes, "+"), ob.Entity))
+				continue
+			}
 		case b.Kind == model.InitialVersion:
 			if b.Entity.Version == nil {
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s has no version any more", ob.ID, ob.State, ob.Entity))
@@ -52,16 +58,25 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		if nb == nil || f.Accepted != "" {
 			continue
 		}
-		if b := byID[nb.ID]; b != nil {
+		// The backfill of the same thing (the entity, the index or the
+		// unique value), under the id the lock gave it (an entity or
+		// index renamed since keeps it).
+		b := byID[nb.ID]
+		for _, x := range bs {
+			if x.Kind == nb.Kind && x.Entity == nb.Entity && x.Index == nb.Index && x.Unique == nb.Unique {
+				b = x
+			}
+		}
+		if b != nil {
 			if b.State == model.BackfillDone {
-				b.State, b.Checked, b.Kind, b.Index, b.Finding = model.BackfillPending, 0, nb.Kind, nb.Index, nb.Finding
+				b.State, b.Checked, b.Kind, b.Index, b.Unique, b.Finding = model.BackfillPending, 0, nb.Kind, nb.Index, nb.Unique, nb.Finding
 			}
 			continue
 		}
-		b := *nb
+		b = new(*nb)
 		b.State = model.BackfillPending
-		byID[b.ID] = &b
-		bs = append(bs, &b)
+		byID[b.ID] = b
+		bs = append(bs, b)
 	}
 	return slices.Clip(bs), gone
 }

@@ -151,10 +151,11 @@ func (c *checker) finding(cl Class, subject, kind string, breaking bool, pos mod
 // fills marks finding f as one the backfill of kind k of entity e (on
 // index ix, for index keys) makes safe; the backfill's id is the
 // finding's subject.
-func (f *Finding) fills(k model.BackfillKind, e *model.Entity, ix *model.Index) {
+func (f *Finding) fills(k model.BackfillKind, e *model.Entity, ix *model.Index) *Finding {
 	subject := strings.TrimPrefix(f.ID, string(f.Class)+"/")
 	subject = subject[:strings.LastIndex(subject, "/")]
 	f.Backfill = &model.Backfill{ID: subject, Kind: k, Entity: e, Index: ix, Finding: f.ID}
+	return f
 }
 
 // --- tables and indexes ---------------------------------------------------
@@ -854,10 +855,13 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 		if slices.ContainsFunc(oe.Unique, func(o lock.Unique) bool { return slices.Equal(o.Attributes, u.Attributes) && o.Lower == u.Lower }) {
 			continue
 		}
-		c.finding(Keys, ne.Name+"."+strings.Join(u.Attributes, "+"), "unique-added", true, e.Pos,
+		f := c.finding(Keys, ne.Name+"."+strings.Join(u.Attributes, "+"), "unique-added", true, e.Pos,
 			fmt.Sprintf("%s of %s becomes unique: the items old code wrote have no claims", strings.Join(u.Attributes, "+"), ne.Name),
 			"writes of those items (their claims are missing, so a taken value is not refused) and the uniqueness itself",
 			"write a claim for every stored item (a backfill, which reports two items holding one value) before new code writes")
+		if mu := uniqueOf(e, u.Attributes); mu != nil && !mu.Each {
+			f.fills(model.UniqueClaims, e, nil).Backfill.Unique = mu
+		}
 	}
 	if ne.Version != "" && oe.Version == "" {
 		c.finding(Keys, ne.Name+"."+ne.Version, "version-added", true, e.Pos,
@@ -885,6 +889,21 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 			"reads of it (a copy, an element item, a counter) for the items written before",
 			"write it for every stored item (a backfill) before any pattern reads it")
 	}
+}
+
+// uniqueOf is the unique value of e over the attributes named attrs, or
+// nil.
+func uniqueOf(e *model.Entity, attrs []string) *model.Unique {
+	for _, u := range e.Unique {
+		var names []string
+		for _, a := range u.Attrs {
+			names = append(names, a.Name)
+		}
+		if slices.Equal(names, attrs) {
+			return u
+		}
+	}
+	return nil
 }
 
 // --- patterns -------------------------------------------------------------

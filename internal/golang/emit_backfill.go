@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -114,14 +115,32 @@ func tableEnvs(m *model.Model) string {
 // backfillCalls describes the calls of a backfill, for its doc.
 func backfillCalls(pb *plan.Backfill) []string {
 	t := pb.Backfill.Entity.Table
+	if pb.Claim != nil {
+		return []string{
+			"Scan on table " + t.Name + ", by segment",
+			"ProjectionExpression: " + orAll(pb.Scan.Projection),
+			"FilterExpression: " + pb.Scan.Filter,
+			"GetItem of the item's claim, then TransactWriteItems per item whose claim is missing",
+			"ConditionCheck of the item: " + pb.FullCondition(),
+			"Put of the claim: " + pb.Claim.Condition,
+		}
+	}
 	return []string{
 		"Scan on table " + t.Name + ", by segment",
-		"ProjectionExpression: " + pb.Scan.Projection,
+		"ProjectionExpression: " + orAll(pb.Scan.Projection),
 		"FilterExpression: " + pb.Scan.Filter,
 		"UpdateItem per item that lacks it",
 		"UpdateExpression: " + pb.Set + " (or " + pb.Clear + ", for an item left out)",
 		"ConditionExpression: " + pb.FullCondition(),
 	}
+}
+
+// orAll is a projection, or says there is none.
+func orAll(p string) string {
+	if p == "" {
+		return "(none: whole items)"
+	}
+	return p
 }
 
 func lowerFirst(s string) string {
@@ -150,6 +169,10 @@ func (e *emitter) backfillValue(pb *plan.Backfill) jen.Code {
 	for _, h := range pb.Write.Held {
 		held = append(held, jen.Values(jen.Dict{jen.Id("Stored"): jen.Lit(h.Stored), jen.Id("Present"): jen.Lit(h.Present), jen.Id("Absent"): jen.Lit(h.Absent), jen.Id("Value"): jen.Lit(h.Value)}))
 	}
+	fill := jen.Id("Fill")
+	if pb.Claim != nil {
+		fill = jen.Id("Claim")
+	}
 	d := jen.Dict{
 		jen.Id("ID"):          jen.Lit(b.ID),
 		jen.Id("Fingerprint"): jen.Lit(pb.Fingerprint),
@@ -161,13 +184,25 @@ func (e *emitter) backfillValue(pb *plan.Backfill) jen.Code {
 		jen.Id("Projection"):  jen.Lit(pb.Scan.Projection),
 		jen.Id("Filter"):      jen.Lit(pb.Scan.Filter),
 		jen.Id("ScanValues"):  typeValues(pb.Scan, ent),
-		jen.Id("Set"):         jen.Lit(pb.Set),
-		jen.Id("Clear"):       jen.Lit(pb.Clear),
 		jen.Id("Condition"):   jen.Lit(pb.Write.Condition),
 		jen.Id("WriteValues"): typeValues(pb.Write, ent),
 		jen.Id("Held"):        jen.Index().Add(rt("Held")).Values(held...),
-		jen.Id("Writes"):      jen.Index().Add(rt("BackfillWrite")).Values(writes...),
-		jen.Id("Fill"):        e.fill(pb, writeNames),
+		fill:                  e.fill(pb, writeNames),
+	}
+	if len(writes) > 0 {
+		d[jen.Id("Set")], d[jen.Id("Clear")] = jen.Lit(pb.Set), jen.Lit(pb.Clear)
+		d[jen.Id("Writes")] = jen.Index().Add(rt("BackfillWrite")).Values(writes...)
+	}
+	if pb.Claim != nil {
+		var owner []jen.Code
+		for _, o := range pb.ClaimOwner {
+			owner = append(owner, jen.Values(jen.Dict{jen.Id("Stored"): jen.Lit(o.Stored), jen.Id("Value"): jen.Lit(o.Value)}))
+		}
+		d[jen.Id("ClaimCondition")] = jen.Lit(pb.Claim.Condition)
+		d[jen.Id("ClaimOwner")] = jen.Index().Add(rt("BackfillWrite")).Values(owner...)
+		if n := namesLit(pb.Claim.Names); n != nil {
+			d[jen.Id("ClaimNames")] = n
+		}
 	}
 	if n := namesLit(pb.Scan.Names); n != nil {
 		d[jen.Id("ReadNames")] = n
@@ -218,6 +253,30 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 			g.Return(rt("Pick").Call(append([]jen.Code{jen.Id("full")}, writes...)...))
 		case model.InitialVersion:
 			g.Return(rt("FirstVersion").Call(item, writes[0]))
+		case model.UniqueClaims:
+			// The claim the Store's writes take: the values (lower-cased
+			// where normalize says so), and the owner's key.
+			u := b.Unique
+			ce := u.Claim
+			g.Var().Id("x").Id(b.Entity.GoName)
+			g.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalItem").Call(item), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			fields := jen.Dict{}
+			for _, ca := range ce.Attributes {
+				a := b.Entity.Attr(ca.Name)
+				if a == nil {
+					e.bug("claim %s holds %s, which %s does not", ce.Name, ca.Name, b.Entity.Name)
+					continue
+				}
+				v := jen.Id("x").Dot(a.GoName)
+				if u.Lower && a.Type == model.String && slices.Contains(u.Attrs, a) {
+					v = jen.Qual("strings", "ToLower").Call(v)
+				}
+				if ca.Type == model.Enum {
+					v = jen.Id(model.EnumType(ce, ca)).Call(v)
+				}
+				fields[jen.Id(ca.GoName)] = v
+			}
+			g.Return(jen.Parens(jen.Op("&").Id(ce.GoName).Values(fields)).Dot("MarshalItem").Call())
 		}
 	})
 }

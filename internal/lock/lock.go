@@ -30,8 +30,10 @@ import (
 
 // Version is the version of the lock's format this dyngen writes and
 // reads. A lock of a newer version is refused (Parse): its meaning may
-// have changed.
-const Version = 1
+// have changed. Version 2 gives a backfill its kind, entity, index or
+// attributes, fingerprint, count and finding; a lock of version 1 (whose
+// backfills were always none) is read as it is.
+const Version = 2
 
 // Lock is the lock of one spec.
 type Lock struct {
@@ -214,7 +216,9 @@ type Backfill struct {
 	Kind   string `json:"kind"`
 	Entity string `json:"entity"`
 	Index  string `json:"index,omitempty"`
-	State  string `json:"state"` // pending or done
+	// Attributes are, for claims, the attributes of the unique value.
+	Attributes []string `json:"attributes,omitempty"`
+	State      string   `json:"state"` // pending or done
 	// Fingerprint digests what it writes (plan.Backfill.Fingerprint):
 	// the verify's receipt that marks it done names the same.
 	Fingerprint string `json:"fingerprint"`
@@ -260,6 +264,11 @@ func backfill(pb *plan.Backfill) Backfill {
 	out := Backfill{ID: b.ID, Kind: string(b.Kind), Entity: b.Entity.Name, State: b.State, Fingerprint: pb.Fingerprint, Checked: b.Checked, What: pb.Describe(), Finding: b.Finding}
 	if b.Index != nil {
 		out.Index = b.Index.Name
+	}
+	if b.Unique != nil {
+		for _, a := range b.Unique.Attrs {
+			out.Attributes = append(out.Attributes, a.Name)
+		}
 	}
 	return out
 }

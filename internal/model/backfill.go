@@ -44,6 +44,10 @@ const (
 	// InitialVersion writes the first version into the items that have
 	// none.
 	InitialVersion BackfillKind = "version"
+	// UniqueClaims writes the claim of each item's value made unique,
+	// and reports two items holding one value, never overwriting a
+	// claim.
+	UniqueClaims BackfillKind = "claims"
 )
 
 // Backfill is a backfill of the design: what it writes and its state.
@@ -55,6 +59,9 @@ type Backfill struct {
 	Entity *Entity
 	// Index is the index whose keys an IndexKeys backfill writes.
 	Index *Index
+	// Unique is the unique value whose claims a UniqueClaims backfill
+	// writes (not of a set: claims per element are no backfill yet).
+	Unique *Unique
 	// State is "pending" or "done"; Checked, for one done, the items its
 	// verify read.
 	State   string
@@ -114,7 +121,8 @@ func (m *Model) CheckpointName(t *Table) string {
 }
 
 // checkpoints returns the specs of the checkpoint entities of every
-// table, when the spec asks for the migration output; set marks them.
+// table whose key attributes are strings, when the spec asks for the
+// migration output; set marks them.
 func (r *resolver) checkpoints(set map[*spec.Entity]*Table) []*spec.Entity {
 	i := slices.IndexFunc(r.f.Outputs, func(o *spec.Output) bool { return o.Kind.Value == string(MigrationOutput) })
 	if i < 0 {
@@ -124,17 +132,16 @@ func (r *resolver) checkpoints(set map[*spec.Entity]*Table) []*spec.Entity {
 	str := func(v string) spec.Str { return spec.Str{Value: v, Pos: pos, Set: true} }
 	var out []*spec.Entity
 	for _, t := range r.m.Tables {
-		bad := false
-		for _, ka := range t.Primary().KeyAttrs() {
-			if ka.Type != S {
-				r.errorf(pos, "output migration keeps the checkpoints of its backfills in each table, under a string key, and key attribute %s of table %s is of type %s; a table of the migration output needs string (S) key attributes", ka.Name, t.Name, ka.Type)
-				bad = true
-			}
-		}
-		if bad {
+		if slices.ContainsFunc(t.Primary().KeyAttrs(), func(ka *KeyAttr) bool { return ka.Type != S }) {
+			// No checkpoint fits a key of numbers or bytes: a backfill of
+			// such a table is refused (plan.AddBackfills).
 			continue
 		}
 		name := r.m.CheckpointName(t)
+		if i := slices.IndexFunc(r.f.Entities, func(se *spec.Entity) bool { return se.Name.Value == name }); i >= 0 {
+			r.errorf(r.f.Entities[i].Name.Pos, "entity name %s is the name of the checkpoint entity the migration output (outputs: migration) adds to table %s; rename the entity", name, t.Name)
+			continue
+		}
 		se := &spec.Entity{
 			Name:      str(name),
 			Pos:       pos,

@@ -34,6 +34,14 @@ type Backfill struct {
 	// writes Writes and the one that removes them.
 	Write      *Request
 	Set, Clear string
+	// Claim is, for a backfill of claims, the Put of the claim's
+	// request: its Condition, that no claim is there or that it is this
+	// item's (each attribute of ClaimOwner, the owner's key as the claim
+	// holds it, equal to the value of the claim built); Write is then the
+	// ConditionCheck of the owner, held as read, in the same
+	// TransactWriteItems. Nil for the other kinds.
+	Claim      *Request
+	ClaimOwner []*BackfillWrite
 }
 
 // BackfillWrite is an attribute a backfill writes.
@@ -50,8 +58,18 @@ type BackfillWrite struct {
 func AddBackfills(p *Plan, bs []*model.Backfill, diags *diag.List) {
 	for _, b := range bs {
 		pb := planBackfill(b)
-		if n := len(pb.FullCondition()); n > maxExpression {
-			diags.Errorf(b.Entity.Pos, "backfill %s: its write holds the item as read, each of its %d attributes, in a condition of %d bytes, past DynamoDB's %d; give %s a version (version:), which the write holds instead", b.ID, len(pb.Write.Held), n, maxExpression, b.Entity.Name)
+		if b.Kind == model.IndexKeys && len(pb.Writes) == 0 {
+			// Every key attribute is the table's or the entity's own:
+			// DynamoDB fills the index itself.
+			diags.Warnf(b.Entity.Pos, "backfill %s (%s) writes nothing: the key attributes of index %s are the table's or %s's own, which its items hold; the lock's record of it is dropped", b.ID, b.State, b.Index.Name, b.Entity.Name)
+			continue
+		}
+		if b.Pending() && p.Model.Output(model.MigrationOutput) != nil && !slices.ContainsFunc(p.Model.Entities, func(x *model.Entity) bool { return x.CheckpointOf == b.Entity.Table }) {
+			diags.Errorf(b.Entity.Pos, "backfill %s is of table %s, whose key attributes are not all strings: the migration output keeps a backfill's checkpoints in its table, under a string key", b.ID, b.Entity.Table.Name)
+			continue
+		}
+		if n := len(pb.FullCondition()); n > maxExpression && b.Pending() && p.Model.Output(model.MigrationOutput) != nil {
+			diags.Errorf(b.Entity.Pos, "backfill %s: its write holds the attributes it is computed from as read, in a condition of %d bytes, past DynamoDB's %d", b.ID, n, maxExpression)
 			continue
 		}
 		p.Backfills = append(p.Backfills, pb)
@@ -62,14 +80,19 @@ func planBackfill(b *model.Backfill) *Backfill {
 	e := b.Entity
 	t := e.Table
 	pb := &Backfill{Backfill: b}
+	// What the backfill writes, and the attributes what it writes is
+	// computed from: the write holds those as read (with the version,
+	// when there is one), so that a live write of any of them, a delete
+	// and create again included, fails it and makes it compute anew.
 	var writes []string
+	var from []*model.Attribute
 	switch b.Kind {
 	case model.IndexKeys:
-		for _, ka := range b.Index.KeyAttrs() {
-			writes = append(writes, ka.Name)
-		}
+		writes, from = indexKeyWrites(e, b.Index)
 	case model.InitialVersion:
 		writes = append(writes, e.Version.Stored)
+	case model.UniqueClaims:
+		from = b.Unique.Attrs
 	}
 	// The scan reads the key, the entity attribute, the entity's
 	// attributes and those written, each once.
@@ -87,19 +110,18 @@ func planBackfill(b *model.Backfill) *Backfill {
 		read(ka.Name)
 	}
 	read(t.EntityAttr)
-	// The write holds what the item read holds: its version, when it
-	// has one (every write of new code changes it), else each attribute.
 	var held []string
 	if e.Version != nil && b.Kind != model.InitialVersion {
 		held = append(held, e.Version.Stored)
 	}
-	for _, a := range e.Attributes {
-		if a.IsPath() {
-			continue
-		}
-		read(a.Stored)
-		if e.Version == nil && !t.IsKeyAttr(a.Stored) {
+	for _, a := range from {
+		if !t.IsKeyAttr(a.Stored) && !slices.Contains(held, a.Stored) {
 			held = append(held, a.Stored)
+		}
+	}
+	for _, a := range e.Attributes {
+		if !a.IsPath() {
+			read(a.Stored)
 		}
 	}
 	for _, w := range writes {
@@ -109,6 +131,12 @@ func planBackfill(b *model.Backfill) *Backfill {
 		}
 	}
 	scan.Projection = strings.Join(proj, ", ")
+	if len(scan.Projection) > maxExpression {
+		// Past DynamoDB's 4 KB: the scan reads whole items (a
+		// projection saves no read capacity, only the bytes sent back).
+		scan = &Request{}
+		sn = newRequestNamer(scan)
+	}
 	tv := sn.value(t.EntityAttr, &Value{Source: EntityType})
 	scan.Filter = sn.name(t.EntityAttr, "") + " = " + tv.Placeholder
 	// The write: set or remove the attributes, while the item is of the
@@ -130,11 +158,59 @@ func planBackfill(b *model.Backfill) *Backfill {
 		ph := wn.take(":" + placeholderText(h+"_read"))
 		write.Held = append(write.Held, &Held{Attr: e.AttrStored(h), Stored: h, Present: name + " = " + ph, Absent: "attribute_not_exists(" + name + ")", Value: ph})
 	}
-	pb.Set = "SET " + strings.Join(sets, ", ")
-	pb.Clear = "REMOVE " + strings.Join(removes, ", ")
+	if len(sets) > 0 {
+		pb.Set = "SET " + strings.Join(sets, ", ")
+		pb.Clear = "REMOVE " + strings.Join(removes, ", ")
+	}
 	pb.Scan, pb.Write = scan, write
+	if b.Kind == model.UniqueClaims {
+		pb.Claim, pb.ClaimOwner = claimPut(b.Unique)
+	}
 	pb.Fingerprint = fingerprint(b, writes)
 	return pb
+}
+
+// indexKeyWrites returns the key attributes of index ix a backfill of
+// entity e writes, and the attributes their templates are built from:
+// neither the table's own key attributes (a local index shares its
+// partition key), which no update may set, nor a natural key (the
+// entity's attribute itself), which the item holds already.
+func indexKeyWrites(e *model.Entity, ix *model.Index) (writes []string, from []*model.Attribute) {
+	k := e.Key(ix)
+	for i, tm := range k.Templates() {
+		ka := ix.KeyAttrs()[i]
+		if e.Table.IsKeyAttr(ka.Name) || tm.IsNatural(ka) {
+			continue
+		}
+		writes = append(writes, ka.Name)
+		for _, a := range tm.Attrs() {
+			if !slices.Contains(from, a) {
+				from = append(from, a)
+			}
+		}
+	}
+	return writes, from
+}
+
+// claimPut plans the Put of a claim of u by a backfill: it creates the
+// claim, or finds it the owner's already; a claim of another item fails
+// it (a conflict, reported, never overwritten).
+func claimPut(u *model.Unique) (*Request, []*BackfillWrite) {
+	req := &Request{}
+	n := newRequestNamer(req)
+	ce := u.Claim
+	t := ce.Table
+	var owner []*BackfillWrite
+	var parts []string
+	for _, a := range u.Owner.PrimaryKey().Attrs() {
+		ca := ce.Attr(a.Name)
+		name := n.name(ca.Stored, "")
+		ph := n.take(":" + placeholderText(ca.Stored+"_owner"))
+		owner = append(owner, &BackfillWrite{Stored: ca.Stored, Value: ph})
+		parts = append(parts, name+" = "+ph)
+	}
+	req.Condition = "attribute_not_exists(" + n.name(t.PK.Name, "") + ") OR (" + strings.Join(parts, " AND ") + ")"
+	return req, owner
 }
 
 // fingerprint digests what backfill b writes: its kind, table and
@@ -145,6 +221,16 @@ func fingerprint(b *model.Backfill, writes []string) string {
 	var parts []string
 	parts = append(parts, string(b.Kind), e.Table.Name, e.TypeValue)
 	parts = append(parts, writes...)
+	if u := b.Unique; u != nil {
+		parts = append(parts, u.Claim.TypeValue, fmt.Sprint(u.Lower))
+		for _, tm := range u.Claim.PrimaryKey().Templates() {
+			parts = append(parts, tm.Source)
+		}
+		for _, a := range u.Claim.Attributes {
+			f := a.StoredForm()
+			parts = append(parts, a.Stored+":"+f.Dynamo+":"+string(a.Format))
+		}
+	}
 	if b.Index != nil {
 		if k := e.Key(b.Index); k != nil {
 			for _, tm := range k.Templates() {
@@ -176,6 +262,8 @@ func (b *Backfill) Describe() string {
 		return fmt.Sprintf("writes %s, the key of index %s, into every %s item that lacks it", strings.Join(names, " and "), mb.Index.Name, mb.Entity.Name)
 	case model.InitialVersion:
 		return fmt.Sprintf("writes version 1 into every %s item that has none (%s)", mb.Entity.Name, mb.Entity.Version.Stored)
+	case model.UniqueClaims:
+		return fmt.Sprintf("writes the claim of %s of every %s item that has none, and reports two items holding one value", mb.Unique.Label(), mb.Entity.Name)
 	}
 	return string(mb.Kind)
 }

@@ -34,9 +34,9 @@ type BackfillClient = dyngen.BackfillClient
 //	UpdateExpression: SET #GradePK = :GradePK, #GradeSK = :GradeSK (or
 //		REMOVE #GradePK, #GradeSK, for an item left out)
 //	ConditionExpression: #_type = :_type AND #isbn = :isbn_read AND
-//		#username = :username_read AND #Grade = :Grade_read AND
-//		#ReviewText = :ReviewText_read AND #ReviewDate = :ReviewDate_read
-//		AND #GradePK = :GradePK_read AND #GradeSK = :GradeSK_read
+//		#Grade = :Grade_read AND #ReviewDate = :ReviewDate_read AND
+//		#username = :username_read AND #GradePK = :GradePK_read AND
+//		#GradeSK = :GradeSK_read
 func Backfills(opts ...Option) []dyngen.BackfillJob {
 	s := New(nil, opts...)
 	bookReviewsCheckpoints := &dyngen.Checkpoints{
@@ -98,25 +98,20 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				Stored:  "isbn",
 				Value:   ":isbn_read",
 			}, {
-				Absent:  "attribute_not_exists(#username)",
-				Present: "#username = :username_read",
-				Stored:  "username",
-				Value:   ":username_read",
-			}, {
 				Absent:  "attribute_not_exists(#Grade)",
 				Present: "#Grade = :Grade_read",
 				Stored:  "Grade",
 				Value:   ":Grade_read",
 			}, {
-				Absent:  "attribute_not_exists(#ReviewText)",
-				Present: "#ReviewText = :ReviewText_read",
-				Stored:  "ReviewText",
-				Value:   ":ReviewText_read",
-			}, {
 				Absent:  "attribute_not_exists(#ReviewDate)",
 				Present: "#ReviewDate = :ReviewDate_read",
 				Stored:  "ReviewDate",
 				Value:   ":ReviewDate_read",
+			}, {
+				Absent:  "attribute_not_exists(#username)",
+				Present: "#username = :username_read",
+				Stored:  "username",
+				Value:   ":username_read",
 			}, {
 				Absent:  "attribute_not_exists(#GradePK)",
 				Present: "#GradePK = :GradePK_read",
@@ -150,7 +145,6 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				"#GradePK":    "GradePK",
 				"#GradeSK":    "GradeSK",
 				"#ReviewDate": "ReviewDate",
-				"#ReviewText": "ReviewText",
 				"#_type":      "_type",
 				"#isbn":       "isbn",
 				"#username":   "username",

@@ -6,6 +6,7 @@ package backfill
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
@@ -23,32 +24,42 @@ type BackfillClient = dyngen.BackfillClient
 // each segment stands in a checkpoint item, so that a run resumes where it
 // stopped.
 //
+// User.email writes the claim of email of every User item that has none,
+// and reports two items holding one value:
+//
+//	Scan on table Things, by segment
+//	ProjectionExpression: PK, SK, #_type, #id, #name, #grade, #nick,
+//		#email
+//	FilterExpression: #_type = :_type
+//	GetItem of the item's claim, then TransactWriteItems per item whose
+//		claim is missing
+//	ConditionCheck of the item: #_type = :_type AND #email = :email_read
+//	Put of the claim: attribute_not_exists(PK) OR (#id = :id_owner)
+//
 // User.GSI1 writes GSI1PK and GSI1SK, the key of index GSI1, into every
 // User item that lacks it:
 //
 //	Scan on table Things, by segment
 //	ProjectionExpression: PK, SK, #_type, #id, #name, #grade, #nick,
-//		GSI1PK, GSI1SK
+//		#email, GSI1PK, GSI1SK
 //	FilterExpression: #_type = :_type
 //	UpdateItem per item that lacks it
 //	UpdateExpression: SET GSI1PK = :GSI1PK, GSI1SK = :GSI1SK (or REMOVE
 //		GSI1PK, GSI1SK, for an item left out)
-//	ConditionExpression: #_type = :_type AND #id = :id_read AND #name =
-//		:name_read AND #grade = :grade_read AND #nick = :nick_read AND
-//		GSI1PK = :GSI1PK_read AND GSI1SK = :GSI1SK_read
+//	ConditionExpression: #_type = :_type AND #grade = :grade_read AND #id
+//		= :id_read AND GSI1PK = :GSI1PK_read AND GSI1SK = :GSI1SK_read
 //
 // User.ByNick writes NickPK, the key of index ByNick, into every User item
 // that lacks it:
 //
 //	Scan on table Things, by segment
 //	ProjectionExpression: PK, SK, #_type, #id, #name, #grade, #nick,
-//		#NickPK
+//		#email, #NickPK
 //	FilterExpression: #_type = :_type
 //	UpdateItem per item that lacks it
 //	UpdateExpression: SET #NickPK = :NickPK (or REMOVE #NickPK, for an
 //		item left out)
-//	ConditionExpression: #_type = :_type AND #id = :id_read AND #name =
-//		:name_read AND #grade = :grade_read AND #nick = :nick_read AND
+//	ConditionExpression: #_type = :_type AND #nick = :nick_read AND
 //		#NickPK = :NickPK_read
 func Backfills(opts ...Option) []dyngen.BackfillJob {
 	s := New(nil, opts...)
@@ -89,6 +100,57 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 	}
 	return []dyngen.BackfillJob{{
 		Backfill: &dyngen.Backfill{
+			Claim: func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+				var x User
+				if err := x.UnmarshalItem(item); err != nil {
+					return nil, err
+				}
+				return (&UserEmailClaim{
+					Email: strings.ToLower(x.Email),
+					ID:    x.ID,
+				}).MarshalItem()
+			},
+			ClaimCondition: "attribute_not_exists(PK) OR (#id = :id_owner)",
+			ClaimNames:     map[string]string{"#id": "id"},
+			ClaimOwner: []dyngen.BackfillWrite{{
+				Stored: "id",
+				Value:  ":id_owner",
+			}},
+			Condition:   "#_type = :_type",
+			EntityAttr:  "_type",
+			Filter:      "#_type = :_type",
+			Fingerprint: "14c7303ed019bd75",
+			Held: []dyngen.Held{{
+				Absent:  "attribute_not_exists(#email)",
+				Present: "#email = :email_read",
+				Stored:  "email",
+				Value:   ":email_read",
+			}},
+			ID:         "User.email",
+			Key:        []string{"PK", "SK"},
+			Projection: "PK, SK, #_type, #id, #name, #grade, #nick, #email",
+			ReadNames: map[string]string{
+				"#_type": "_type",
+				"#email": "email",
+				"#grade": "grade",
+				"#id":    "id",
+				"#name":  "name",
+				"#nick":  "nick",
+			},
+			ScanValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "User"}},
+			Table:      "Things",
+			TypeValue:  "User",
+			UpdateNames: map[string]string{
+				"#_type": "_type",
+				"#email": "email",
+			},
+			What:        "writes the claim of email of every User item that has none, and reports two items holding one value",
+			WriteValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "User"}},
+		},
+		Checkpoints: thingsCheckpoints,
+		TableName:   s.thingsTable,
+	}, {
+		Backfill: &dyngen.Backfill{
 			Clear:      "REMOVE GSI1PK, GSI1SK",
 			Condition:  "#_type = :_type",
 			EntityAttr: "_type",
@@ -106,25 +168,15 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			Filter:      "#_type = :_type",
 			Fingerprint: "692d9b00e9d295fe",
 			Held: []dyngen.Held{{
-				Absent:  "attribute_not_exists(#id)",
-				Present: "#id = :id_read",
-				Stored:  "id",
-				Value:   ":id_read",
-			}, {
-				Absent:  "attribute_not_exists(#name)",
-				Present: "#name = :name_read",
-				Stored:  "name",
-				Value:   ":name_read",
-			}, {
 				Absent:  "attribute_not_exists(#grade)",
 				Present: "#grade = :grade_read",
 				Stored:  "grade",
 				Value:   ":grade_read",
 			}, {
-				Absent:  "attribute_not_exists(#nick)",
-				Present: "#nick = :nick_read",
-				Stored:  "nick",
-				Value:   ":nick_read",
+				Absent:  "attribute_not_exists(#id)",
+				Present: "#id = :id_read",
+				Stored:  "id",
+				Value:   ":id_read",
 			}, {
 				Absent:  "attribute_not_exists(GSI1PK)",
 				Present: "GSI1PK = :GSI1PK_read",
@@ -138,9 +190,10 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}},
 			ID:         "User.GSI1",
 			Key:        []string{"PK", "SK"},
-			Projection: "PK, SK, #_type, #id, #name, #grade, #nick, GSI1PK, GSI1SK",
+			Projection: "PK, SK, #_type, #id, #name, #grade, #nick, #email, GSI1PK, GSI1SK",
 			ReadNames: map[string]string{
 				"#_type": "_type",
+				"#email": "email",
 				"#grade": "grade",
 				"#id":    "id",
 				"#name":  "name",
@@ -154,8 +207,6 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				"#_type": "_type",
 				"#grade": "grade",
 				"#id":    "id",
-				"#name":  "name",
-				"#nick":  "nick",
 			},
 			What:        "writes GSI1PK and GSI1SK, the key of index GSI1, into every User item that lacks it",
 			WriteValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "User"}},
@@ -188,21 +239,6 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			Filter:      "#_type = :_type",
 			Fingerprint: "5339225578715210",
 			Held: []dyngen.Held{{
-				Absent:  "attribute_not_exists(#id)",
-				Present: "#id = :id_read",
-				Stored:  "id",
-				Value:   ":id_read",
-			}, {
-				Absent:  "attribute_not_exists(#name)",
-				Present: "#name = :name_read",
-				Stored:  "name",
-				Value:   ":name_read",
-			}, {
-				Absent:  "attribute_not_exists(#grade)",
-				Present: "#grade = :grade_read",
-				Stored:  "grade",
-				Value:   ":grade_read",
-			}, {
 				Absent:  "attribute_not_exists(#nick)",
 				Present: "#nick = :nick_read",
 				Stored:  "nick",
@@ -215,10 +251,11 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}},
 			ID:         "User.ByNick",
 			Key:        []string{"PK", "SK"},
-			Projection: "PK, SK, #_type, #id, #name, #grade, #nick, #NickPK",
+			Projection: "PK, SK, #_type, #id, #name, #grade, #nick, #email, #NickPK",
 			ReadNames: map[string]string{
 				"#NickPK": "NickPK",
 				"#_type":  "_type",
+				"#email":  "email",
 				"#grade":  "grade",
 				"#id":     "id",
 				"#name":   "name",
@@ -231,9 +268,6 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			UpdateNames: map[string]string{
 				"#NickPK": "NickPK",
 				"#_type":  "_type",
-				"#grade":  "grade",
-				"#id":     "id",
-				"#name":   "name",
 				"#nick":   "nick",
 			},
 			What:        "writes NickPK, the key of index ByNick, into every User item that lacks it",

@@ -56,11 +56,12 @@ func (f *fakeRuntimeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // The backfill program as a Lambda function, served through the runtime
-// API: an invocation with its time ahead runs its segment to the end
-// and says so; one whose deadline is within the margin reads nothing and
-// says the segment is not done (the state machine invokes it again); the
-// next invocation, given the result before, resumes; an event that is
-// no segment is the invocation's error, not the function's end.
+// API: an invocation runs its segment to the end and says so (given the
+// state machine's first event, or the result of the invocation before);
+// one of a segment done reads nothing and says it is done; an event that
+// is no segment is the invocation's error, not the function's end. (An
+// invocation stopped by its deadline: TestBackfillDeadline, in the
+// runtime.)
 func TestBackfillLambda(t *testing.T) {
 	e := newEnv(t)
 	for i := range 30 {
@@ -73,11 +74,11 @@ func TestBackfillLambda(t *testing.T) {
 	}
 	api.events = []string{
 		seg(0),
-		seg(1), // its deadline is within the margin
 		`{"backfill": "User.GSI1", "segments": 2, "segment": 1, "pageSize": 5, "done": false, "scanned": 0, "written": 0, "unreadable": 0}`,
+		seg(1),
 		`{"segment": "one"}`,
 	}
-	api.deadlines = []time.Time{now.Add(time.Hour), now.Add(dyngen.SegmentMargin / 2), now.Add(time.Hour), now.Add(time.Hour)}
+	api.deadlines = []time.Time{now.Add(time.Hour), now.Add(time.Hour), now.Add(time.Hour), now.Add(time.Hour)}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	t.Setenv("AWS_LAMBDA_RUNTIME_API", strings.TrimPrefix(srv.URL, "http://"))
@@ -100,12 +101,12 @@ func TestBackfillLambda(t *testing.T) {
 	if r := result("1"); !r.Done || r.Segment != 0 || r.Scanned == 0 || r.Scanned != r.Written {
 		t.Errorf("segment 0: %+v, want done, every item read written", r)
 	}
-	if r := result("2"); r.Done || r.Scanned != 0 {
-		t.Errorf("segment 1 at its deadline: %+v, want not done, nothing read", r)
-	}
-	r0, r1 := result("1"), result("3")
+	r0, r1 := result("1"), result("2")
 	if !r1.Done || r0.Scanned+r1.Scanned != 30 {
-		t.Errorf("segment 1 resumed: %+v, want done, the 30 users read by the two segments", r1)
+		t.Errorf("segment 1: %+v, want done, the 30 users read by the two segments", r1)
+	}
+	if r := result("3"); !r.Done || r.Scanned != 0 {
+		t.Errorf("segment 1 again: %+v, want done, nothing read", r)
 	}
 	if !strings.HasPrefix(api.results["4"], "error: ") || !strings.Contains(api.results["4"], "no segment") {
 		t.Errorf("a bad event: %s", api.results["4"])

@@ -6,6 +6,7 @@ package backfill
 import (
 	"context"
 	"iter"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -44,25 +45,200 @@ func (s *Store) GetUser(ctx context.Context, id string) (*User, error) {
 	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetUser", Index: thingsIndex}, (*User).UnmarshalItem)
 }
 
-// PutUser writes user whole, replacing any item with its key.
-//
-//	PutItem on table Things
-//	Key: PK = "USER#{id}" AND SK = "USER#{id}"
-func (s *Store) PutUser(ctx context.Context, user *User) error {
-	in, err := s.putUserInput(user)
-	if err == nil {
-		_, err = s.client.PutItem(ctx, in)
-	}
-	return dyngen.Wrap("PutUser", err)
-}
+const putUserStep1Condition = "#email = :email_when"
 
-// putUserInput builds the request of PutUser; the caller wraps its errors.
-func (s *Store) putUserInput(user *User) (*dynamodb.PutItemInput, error) {
+// putUserStep1Input builds step 1 of PutUser, put User; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) putUserStep1Input(user *User, email string) (*dynamodb.PutItemInput, error) {
 	item, err := user.MarshalItem()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.thingsTable)}, nil
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putUserStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#email": "email"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":email_when": &types.AttributeValueMemberS{Value: email}},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+const putUserStep2Condition = "attribute_not_exists(PK)"
+
+// putUserStep2Input builds step 2 of PutUser, put User (no item read); its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putUserStep2Input(user *User) (*dynamodb.PutItemInput, error) {
+	item, err := user.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putUserStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+// putUserStep3Input builds step 3 of PutUser, release User.email; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putUserStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := userEmailClaimPK(email)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := userEmailClaimSK(email)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.thingsTable),
+	}, nil
+}
+
+const putUserStep4Condition = "attribute_not_exists(PK)"
+
+// putUserStep4Input builds step 4 of PutUser, claim User.email; its errors
+// are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putUserStep4Input(userEmailClaim *UserEmailClaim) (*dynamodb.PutItemInput, error) {
+	item, err := userEmailClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putUserStep4Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+// putUserTx describes the steps of PutUser for the runtime.
+var putUserTx = dyngen.Transaction{
+	Method: "PutUser",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put User",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put User (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action: "release User.email",
+		Key:    []string{"PK", "SK"},
+	}, {
+		Action:    "claim User.email",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// PutUser writes the User whole, replacing any item with its key, and moves
+// the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim User.<attribute>" when
+// another User holds a new value. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Things
+//	  Key: PK = "USER#{id}" AND SK = "USER#{id}"
+//	TransactWriteItems
+//	step 1, Put on table Things: put User
+//	  Key: PK = "USER#{id}" AND SK = "USER#{id}"
+//	  ConditionExpression: #email = :email_when
+//	  ExpressionAttributeNames: #email="email"
+//	step 2, Put on table Things: put User (no item read)
+//	  Key: PK = "USER#{id}" AND SK = "USER#{id}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Delete on table Things: release User.email
+//	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
+//	  	"UNIQUE#User#email#{email}"
+//	step 4, Put on table Things: claim User.email
+//	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
+//	  	"UNIQUE#User#email#{email}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) PutUser(ctx context.Context, user *User) error {
+	pk, err := userPK(user.ID)
+	if err != nil {
+		return dyngen.Fail("PutUser", err)
+	}
+	sk, err := userSK(user.ID)
+	if err != nil {
+		return dyngen.Fail("PutUser", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.thingsTable),
+	})
+	if err != nil {
+		return dyngen.Fail("PutUser", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.putUserStep2Input(user)); err != nil {
+			return putUserTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		if step, err = dyngen.TransactPut(s.putUserStep4Input(&UserEmailClaim{
+			Email: strings.ToLower(user.Email),
+			ID:    user.ID,
+		})); err != nil {
+			return putUserTx.StepError(3, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 3)
+	} else {
+		var old User
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("PutUser", err)
+		}
+		if step, err = dyngen.TransactPut(s.putUserStep1Input(user, old.Email)); err != nil {
+			return putUserTx.StepError(0, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 0)
+		if strings.ToLower(old.Email) != strings.ToLower(user.Email) {
+			if step, err = dyngen.TransactDelete(s.putUserStep3Input(strings.ToLower(old.Email))); err != nil {
+				return putUserTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+			if step, err = dyngen.TransactPut(s.putUserStep4Input(&UserEmailClaim{
+				Email: strings.ToLower(user.Email),
+				ID:    user.ID,
+			})); err != nil {
+				return putUserTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return putUserTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
 }
 
 // RenameUserParams holds the inputs of RenameUser.

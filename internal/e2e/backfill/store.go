@@ -5,8 +5,8 @@
 // spec.yaml.
 //
 // Each access pattern of the spec is one method of Store. The methods call
-// GetItem, Query, PutItem and UpdateItem, and never Scan; each method's doc
-// shows its calls, with the index and key condition of each.
+// GetItem, Query, UpdateItem and TransactWriteItems, and never Scan; each
+// method's doc shows its calls, with the index and key condition of each.
 package backfill
 
 import (
@@ -28,24 +28,28 @@ const (
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares
 // them; this package names them for its callers.
 var (
-	ErrNotFound        = dyngen.ErrNotFound
-	ErrAlreadyExists   = dyngen.ErrAlreadyExists
-	ErrConditionFailed = dyngen.ErrConditionFailed
-	ErrVersionConflict = dyngen.ErrVersionConflict
-	ErrInvalidKey      = dyngen.ErrInvalidKey
-	ErrInvalidItem     = dyngen.ErrInvalidItem
-	ErrInvalidCursor   = dyngen.ErrInvalidCursor
+	ErrNotFound            = dyngen.ErrNotFound
+	ErrAlreadyExists       = dyngen.ErrAlreadyExists
+	ErrConditionFailed     = dyngen.ErrConditionFailed
+	ErrVersionConflict     = dyngen.ErrVersionConflict
+	ErrInvalidKey          = dyngen.ErrInvalidKey
+	ErrInvalidItem         = dyngen.ErrInvalidItem
+	ErrInvalidCursor       = dyngen.ErrInvalidCursor
+	ErrTransactionConflict = dyngen.ErrTransactionConflict
+	ErrSameItem            = dyngen.ErrSameItem
+	ErrInvalidRequestToken = dyngen.ErrInvalidRequestToken
 )
 
 // Types of the Store's errors, for errors.As, and of its queries' pages.
 // dyngen's runtime declares them; this package names them for its callers.
 type (
-	KeyError      = dyngen.KeyError
-	ItemError     = dyngen.ItemError
-	DecodeError   = dyngen.DecodeError
-	UndecodedItem = dyngen.UndecodedItem
-	Cursor        = dyngen.Cursor
-	Page          = dyngen.Page
+	KeyError         = dyngen.KeyError
+	ItemError        = dyngen.ItemError
+	DecodeError      = dyngen.DecodeError
+	UndecodedItem    = dyngen.UndecodedItem
+	Cursor           = dyngen.Cursor
+	Page             = dyngen.Page
+	TransactionError = dyngen.TransactionError
 )
 
 // Client is the part of *dynamodb.Client the store calls; a wrapper or a
@@ -53,8 +57,8 @@ type (
 type Client interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
-	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
 	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
 
 var _ Client = (*dynamodb.Client)(nil)

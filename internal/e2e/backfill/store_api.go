@@ -15,7 +15,9 @@ import (
 type StoreAPI interface {
 	// GetUser reads one User by its primary key.
 	GetUser(ctx context.Context, id string) (*User, error)
-	// PutUser writes user whole, replacing any item with its key.
+	// PutUser writes the User whole, replacing any item with its key, and moves
+	// the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
 	PutUser(ctx context.Context, user *User) error
 	// RenameUser changes an User and returns it as it is after the change.
 	RenameUser(ctx context.Context, params RenameUserParams) (*User, error)

@@ -21,6 +21,7 @@ type User struct {
 	Name  string
 	Grade int64
 	Nick  *string // optional: nil when absent
+	Email string
 }
 
 // userPK builds PK="USER#{id}" of User items.
@@ -55,6 +56,8 @@ func (u *User) validate() error {
 		return &ItemError{Entity: "User", Attr: "name", Reason: "not valid UTF-8"}
 	case u.Nick != nil && !utf8.ValidString(*u.Nick):
 		return &ItemError{Entity: "User", Attr: "nick", Reason: "not valid UTF-8"}
+	case !utf8.ValidString(u.Email):
+		return &ItemError{Entity: "User", Attr: "email", Reason: "not valid UTF-8"}
 	}
 	return nil
 }
@@ -105,14 +108,14 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	vals := &userValues{
-		s: [8]types.AttributeValueMemberS{
+		s: [9]types.AttributeValueMemberS{
 			{Value: pk}, {Value: sk}, {Value: gsi1PK},
 			{Value: gsi1SK}, {Value: nickPK}, {Value: "User"},
-			{Value: u.ID}, {Value: u.Name},
+			{Value: u.ID}, {Value: u.Name}, {Value: u.Email},
 		},
 		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(u.Grade, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 10)
+	item := make(map[string]types.AttributeValue, 11)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["GSI1PK"] = &vals.s[2]
@@ -127,12 +130,13 @@ func (u *User) MarshalItem() (map[string]types.AttributeValue, error) {
 	if u.Nick != nil {
 		item["nick"] = &types.AttributeValueMemberS{Value: *u.Nick}
 	}
+	item["email"] = &vals.s[8]
 	return item, nil
 }
 
 // userValues holds the scalar values of one User item, allocated at once.
 type userValues struct {
-	s [8]types.AttributeValueMemberS
+	s [9]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
@@ -143,5 +147,6 @@ func (u *User) UnmarshalItem(item map[string]types.AttributeValue) error {
 	u.Name = dec.String("name", item["name"], dyngen.Required)
 	u.Grade = dec.Int("grade", item["grade"], dyngen.Required)
 	u.Nick = dec.StringPtr("nick", item["nick"])
+	u.Email = dec.String("email", item["email"], dyngen.Required)
 	return dec.Err
 }
