@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -284,6 +285,82 @@ func TestBackfillHoldsItsSources(t *testing.T) {
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(code, "//", "")), " "), want) {
 			t.Errorf("backfill.go does not send %q:\n%s", want, code)
+		}
+	}
+}
+
+// A table whose entities' partition keys may be any string (a natural
+// key) holds no checkpoints, which no collision check could prove apart:
+// a backfill of it, with the migration output, is refused with why.
+func TestBackfillNoCheckpoints(t *testing.T) {
+	const spec = `version: 1
+package: carts
+tables:
+  Carts:
+    partitionKey: cartId
+    indexes:
+%s
+entities:
+  Cart:
+    attributes: {cartId: string, title: string}
+    keys:
+      primary: {pk: "{cartId}"}
+%s
+patterns:
+  GetCart: {get: Cart}
+outputs:
+  migration:
+`
+	before, d, _ := generation(t, []byte(fmt.Sprintf(spec, "      Other: {partitionKey: OtherPK}", "")), nil, Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	_, d, _ = generation(t, []byte(fmt.Sprintf(spec, "      ByTitle: {partitionKey: TitlePK}", "      ByTitle: {pk: \"T#{title}\"}")), marshal(t, before), Options{})
+	if !d.HasErrors() || !strings.Contains(d.Err().Error(), "backfill Cart.ByTitle is of table Carts, which holds no checkpoints") {
+		t.Errorf("a backfill of a table of natural keys: %v", d.Err())
+	}
+}
+
+// A backfill of index keys writes the synthetic ones only: not the
+// table's partition key, which a local index shares (no update may set
+// it), nor a natural key, an attribute the items hold already.
+func TestBackfillWritesSyntheticKeys(t *testing.T) {
+	const spec = `version: 1
+package: events
+tables:
+  Events:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+%s
+entities:
+  Event:
+    attributes: {id: string, tenant: string, day: {type: string, optional: true}}
+    keys:
+      primary: {pk: "EVENT#{id}", sk: "EVENT"}
+%s
+patterns:
+  GetEvent: {get: Event}
+outputs:
+  migration:
+`
+	indexes := "      LSI1: {local: true, sortKey: LSI1SK}\n      ByTenant: {partitionKey: tenant, sortKey: DaySK}"
+	before, d, _ := generation(t, []byte(fmt.Sprintf(spec, indexes, "")), nil, Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	l, d, files := generation(t, []byte(fmt.Sprintf(spec, indexes, "      LSI1: {pk: \"EVENT#{id}\", sk: \"T#{tenant}\"}\n      ByTenant: {pk: \"{tenant}\", sk: \"D#{day}\"}")), marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l); !slices.Equal(got, []string{"Event.LSI1=pending", "Event.ByTenant=pending"}) {
+		t.Fatalf("backfills %v", got)
+	}
+	i := slices.IndexFunc(files, func(f File) bool { return f.Name == model.BackfillFile })
+	code := string(files[i].Data)
+	for _, want := range []string{`Set:        "SET LSI1SK = :LSI1SK"`, `Set:        "SET #DaySK = :DaySK"`, `dyngen.Pick(full, "LSI1SK")`, `dyngen.Pick(full, "DaySK")`} {
+		if !strings.Contains(code, want) {
+			t.Errorf("backfill.go lacks %s:\n%s", want, code)
 		}
 	}
 }

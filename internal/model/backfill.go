@@ -121,8 +121,11 @@ func (m *Model) CheckpointName(t *Table) string {
 }
 
 // checkpoints returns the specs of the checkpoint entities of every
-// table whose key attributes are strings, when the spec asks for the
-// migration output; set marks them.
+// table whose key attributes are strings and whose entities' partition
+// keys all start with literal text (each is then proven apart from the
+// checkpoints' by the collision check), when the spec asks for the
+// migration output; set marks them. It runs once the other entities are
+// resolved.
 func (r *resolver) checkpoints(set map[*spec.Entity]*Table) []*spec.Entity {
 	i := slices.IndexFunc(r.f.Outputs, func(o *spec.Output) bool { return o.Kind.Value == string(MigrationOutput) })
 	if i < 0 {
@@ -135,6 +138,13 @@ func (r *resolver) checkpoints(set map[*spec.Entity]*Table) []*spec.Entity {
 		if slices.ContainsFunc(t.Primary().KeyAttrs(), func(ka *KeyAttr) bool { return ka.Type != S }) {
 			// No checkpoint fits a key of numbers or bytes: a backfill of
 			// such a table is refused (plan.AddBackfills).
+			continue
+		}
+		if slices.ContainsFunc(t.Entities, func(e *Entity) bool {
+			return len(e.Keys) > 0 && e.PrimaryKey().PK.LiteralPrefix() == ""
+		}) {
+			// An entity whose partition key may be any string (a natural
+			// key) may hold the checkpoints' too: none is proven apart.
 			continue
 		}
 		name := r.m.CheckpointName(t)

@@ -496,8 +496,17 @@ func (r *resolver) entities() {
 	copies := map[*spec.Entity]*Copy{}
 	eachs := map[*spec.Entity]*Each{}
 	checkpoints := map[*spec.Entity]*Table{}
-	queue = append(queue, r.checkpoints(checkpoints)...)
-	for i := 0; i < len(queue); i++ {
+	// The checkpoints of the migration output follow every other entity,
+	// once their keys are known (see checkpoints).
+	checkpointed := false
+	for i := 0; i < len(queue) || !checkpointed; i++ {
+		if i == len(queue) {
+			checkpointed = true
+			queue = append(queue, r.checkpoints(checkpoints)...)
+			if i == len(queue) {
+				break
+			}
+		}
 		se := queue[i]
 		e := &Entity{Name: se.Name.Value, Doc: se.Doc.Value, Pos: se.Name.Pos, RenamedFrom: renamed(se.RenamedFrom)}
 		r.part = e

@@ -65,7 +65,7 @@ func AddBackfills(p *Plan, bs []*model.Backfill, diags *diag.List) {
 			continue
 		}
 		if b.Pending() && p.Model.Output(model.MigrationOutput) != nil && !slices.ContainsFunc(p.Model.Entities, func(x *model.Entity) bool { return x.CheckpointOf == b.Entity.Table }) {
-			diags.Errorf(b.Entity.Pos, "backfill %s is of table %s, whose key attributes are not all strings: the migration output keeps a backfill's checkpoints in its table, under a string key", b.ID, b.Entity.Table.Name)
+			diags.Errorf(b.Entity.Pos, "backfill %s is of table %s, which holds no checkpoints: the migration output keeps a backfill's checkpoints in its table, under a string key that starts with DYNGEN#BACKFILL#, and the table's key attributes are not all strings, or an entity's partition key may be any string (a natural key)", b.ID, b.Entity.Table.Name)
 			continue
 		}
 		if n := len(pb.FullCondition()); n > maxExpression && b.Pending() && p.Model.Output(model.MigrationOutput) != nil {
@@ -179,7 +179,7 @@ func indexKeyWrites(e *model.Entity, ix *model.Index) (writes []string, from []*
 	k := e.Key(ix)
 	for i, tm := range k.Templates() {
 		ka := ix.KeyAttrs()[i]
-		if e.Table.IsKeyAttr(ka.Name) || tm.IsNatural(ka) {
+		if e.Table.IsKeyAttr(ka.Name) || tm.IsNatural(ka) || e.AttrStored(ka.Name) != nil {
 			continue
 		}
 		writes = append(writes, ka.Name)
