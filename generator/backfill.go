@@ -24,13 +24,21 @@ type Options struct {
 	Receipts []dynrt.Receipt
 }
 
-// backfills decides the backfills of the design, from the committed lock
-// l and the changes the spec makes to it (compat.Backfills), applies the
-// receipts, and warns at each pattern that reads what a backfill still
-// pending fills.
-func backfills(res *Result, l *lock.Lock, opts Options) {
+// changes compares the spec with the committed lock l (compat.Check):
+// it warns of each breaking change of the tables' infrastructure the
+// spec does not accept (deploying fails, or replaces a table), decides
+// the backfills of the design (compat.Backfills), applies the receipts,
+// and warns at each pattern that reads what a backfill still pending
+// fills.
+func changes(res *Result, l *lock.Lock, opts Options) {
 	p, diags := res.Plan, res.Diags
-	bs, gone := compat.Backfills(l, compat.Check(l, p), res.Model)
+	r := compat.Check(l, p)
+	for _, f := range r.Findings {
+		if f.Class == compat.Infrastructure && f.Breaking && f.Accepted == "" {
+			diags.Warnf(f.Pos, "%s since the lock: deploying it breaks %s; %s [%s]", f.What, f.Breaks, f.Order, f.ID)
+		}
+	}
+	bs, gone := compat.Backfills(l, r, res.Model)
 	for _, g := range gone {
 		diags.Warnf(res.Model.Pos, "%s: the lock's record of it is dropped", g)
 	}

@@ -364,3 +364,23 @@ outputs:
 		}
 	}
 }
+
+// Against the lock, generation warns of a change that deploying the
+// tables fails at or replaces a table by (the check's breaking
+// infrastructure findings), unless the spec accepts it.
+func TestInfrastructureWarnings(t *testing.T) {
+	before, _, _ := generation(t, notes("", "", "", "", ""), nil, Options{})
+	two := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "")
+	_, d, _ := generation(t, two, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	want := "one deploy creates or deletes 3 global indexes of table Notes"
+	if !strings.Contains(warnings(d), want) || !strings.Contains(warnings(d), "[infrastructure/Notes/indexes]") {
+		t.Errorf("no warning %q among:\n%s", want, warnings(d))
+	}
+	accepted := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "accept:\n  infrastructure/Notes/indexes: the table is new, with no items")
+	if _, d, _ := generation(t, accepted, marshal(t, before), Options{}); strings.Contains(warnings(d), want) {
+		t.Errorf("an accepted change warned:\n%s", warnings(d))
+	}
+}
