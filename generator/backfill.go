@@ -24,15 +24,18 @@ type Options struct {
 	Receipts []dynrt.Receipt
 }
 
-// changes compares the spec with the committed lock l (compat.Check):
+// changes compares the spec with the committed lock l (compat.Check),
+// and returns the lock the generation writes (source is how it names the
+// spec):
 // it warns of each breaking change of the tables' infrastructure the
 // spec does not accept (deploying fails, or replaces a table), decides
 // the backfills of the design (compat.Backfills), applies the receipts,
 // and warns at each pattern that reads what a backfill still pending
 // fills.
-func changes(res *Result, l *lock.Lock, opts Options) {
+func changes(res *Result, l *lock.Lock, source string, opts Options) *lock.Lock {
 	p, diags := res.Plan, res.Diags
-	r := compat.Check(l, p)
+	nl := lock.Build(p, model.SourceLine(source))
+	r := compat.CheckLock(l, nl, p)
 	for _, f := range r.Findings {
 		if f.Class == compat.Infrastructure && f.Breaking && f.Accepted == "" {
 			diags.Warnf(f.Pos, "%s since the lock: deploying it breaks %s; %s [%s]", f.What, f.Breaks, f.Order, f.ID)
@@ -63,6 +66,8 @@ func changes(res *Result, l *lock.Lock, opts Options) {
 			pendingReads(p, pb, opts.Strict, res)
 		}
 	}
+	nl.Backfills = lock.BackfillsOf(p)
+	return nl
 }
 
 // pendingReads says, at each pattern that reads what pending backfill

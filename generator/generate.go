@@ -68,6 +68,9 @@ type Generation struct {
 	Diags  *diag.List
 	res    *Result
 	source string
+	// lock is the lock the generation writes, when it was built to be
+	// compared with the committed one; nil to build.
+	lock *lock.Lock
 }
 
 // Prepare checks the spec as GenerateOver does (see there for file,
@@ -89,7 +92,7 @@ func PrepareWith(file, source string, data []byte, committed func(name string) [
 				// backfills): never written over unread.
 				res.Diags.Errorf(res.Model.Pos, "the lock %s of the output directory can't be read (%v); restore it from version control, or remove it to start a new one", model.LockFile, err)
 			} else {
-				changes(res, l, opts)
+				g.lock = changes(res, l, source, opts)
 			}
 		} else {
 			// An output directory of a dyngen before the lock: its
@@ -108,7 +111,7 @@ func PrepareWith(file, source string, data []byte, committed func(name string) [
 // last files of GenerateOver, in its order; false when rendering met a
 // bug of dyngen, which is then an error in Diags.
 func (g *Generation) Outputs() ([]File, bool) {
-	outs, err := output.Render(g.res.Plan, output.NewSource(g.source))
+	outs, err := output.RenderLock(g.res.Plan, output.NewSource(g.source), g.lock)
 	if err != nil {
 		g.fail(err)
 		return nil, false

@@ -100,7 +100,14 @@ func (r *Result) Backfilled(l *lock.Lock) {
 
 // Check compares plan p with old, the committed lock.
 func Check(old *lock.Lock, p *plan.Plan) *Result {
-	c := &checker{old: old, new: lock.Build(p, old.Source), m: p.Model}
+	return CheckLock(old, lock.Build(p, old.Source), p)
+}
+
+// CheckLock is Check with the lock of p built already (lock.Build of p,
+// its backfills aside): generation builds it once, for the check and
+// the lock it writes.
+func CheckLock(old, new *lock.Lock, p *plan.Plan) *Result {
+	c := &checker{old: old, new: new, m: p.Model}
 	c.pkg()
 	c.tables()
 	c.objects()
@@ -137,6 +144,13 @@ type checker struct {
 	// copies, element items) the lock holds under their owner's old or
 	// new name: none of them is new.
 	matched map[*model.Entity]bool
+	// entityMatch and patternMatch find the spec's part of a name of the
+	// lock (entityFor, patternFor), indexed at their first use.
+	entityMatch  *matcher[*model.Entity]
+	patternMatch *matcher[*model.Pattern]
+	// newEntities and newPatternIndex index the new lock's entities and
+	// patterns by name.
+	newEntities, newPatternIndex map[string]int
 }
 
 func (c *checker) add(f *Finding) { c.out = append(c.out, f) }
@@ -275,18 +289,40 @@ func (c *checker) indexFor(t *model.Table, name string) *model.Index {
 // holds the new name, and another part may take the old one); nil when
 // none is.
 func match[T comparable](parts []T, name string, names func(T) (string, model.Renamed), held func(string) bool) T {
-	var none T
+	return newMatcher(parts, names, held).find(name)
+}
+
+// matcher is match over one list of parts, indexed once: a check looks
+// up every part of the lock, and a spec may have thousands.
+type matcher[T comparable] struct {
+	byName map[string]T
+	byFrom map[string][]T
+	names  func(T) (string, model.Renamed)
+	held   func(string) bool
+}
+
+func newMatcher[T comparable](parts []T, names func(T) (string, model.Renamed), held func(string) bool) *matcher[T] {
+	m := &matcher[T]{byName: map[string]T{}, byFrom: map[string][]T{}, names: names, held: held}
 	for _, x := range parts {
-		if n, from := names(x); from.Name == name && !held(n) {
+		n, from := names(x)
+		if _, ok := m.byName[n]; !ok {
+			m.byName[n] = x
+		}
+		if from.Name != "" {
+			m.byFrom[from.Name] = append(m.byFrom[from.Name], x)
+		}
+	}
+	return m
+}
+
+// find is match of name.
+func (m *matcher[T]) find(name string) T {
+	for _, x := range m.byFrom[name] {
+		if n, _ := m.names(x); !m.held(n) {
 			return x
 		}
 	}
-	for _, x := range parts {
-		if n, _ := names(x); n == name {
-			return x
-		}
-	}
-	return none
+	return m.byName[name]
 }
 
 func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
@@ -378,19 +414,38 @@ func projText(i lock.Index) string {
 
 // entityFor returns the new entity matching old entity name.
 func (c *checker) entityFor(name string) *model.Entity {
-	held := func(n string) bool {
-		return slices.ContainsFunc(c.old.Entities, func(e lock.Entity) bool { return e.Name == n })
+	if c.entityMatch == nil {
+		held := map[string]bool{}
+		for _, e := range c.old.Entities {
+			held[e.Name] = true
+		}
+		c.entityMatch = newMatcher(c.m.Entities, func(e *model.Entity) (string, model.Renamed) { return e.Name, e.RenamedFrom }, func(n string) bool { return held[n] })
 	}
-	return match(c.m.Entities, name, func(e *model.Entity) (string, model.Renamed) { return e.Name, e.RenamedFrom }, held)
+	return c.entityMatch.find(name)
 }
 
 func (c *checker) newEntity(name string) *lock.Entity {
-	for i := range c.new.Entities {
-		if c.new.Entities[i].Name == name {
-			return &c.new.Entities[i]
+	if c.newEntities == nil {
+		c.newEntities = map[string]int{}
+		for i, e := range c.new.Entities {
+			c.newEntities[e.Name] = i
 		}
 	}
+	if i, ok := c.newEntities[name]; ok {
+		return &c.new.Entities[i]
+	}
 	return nil
+}
+
+// newPatterns indexes the new lock's patterns by name.
+func (c *checker) newPatterns() map[string]int {
+	if c.newPatternIndex == nil {
+		c.newPatternIndex = map[string]int{}
+		for i, p := range c.new.Patterns {
+			c.newPatternIndex[p.Name] = i
+		}
+	}
+	return c.newPatternIndex
 }
 
 func (c *checker) entities() {
@@ -909,10 +964,14 @@ func uniqueOf(e *model.Entity, attrs []string) *model.Unique {
 // --- patterns -------------------------------------------------------------
 
 func (c *checker) patternFor(name string) *model.Pattern {
-	held := func(n string) bool {
-		return slices.ContainsFunc(c.old.Patterns, func(p lock.Pattern) bool { return p.Name == n })
+	if c.patternMatch == nil {
+		held := map[string]bool{}
+		for _, p := range c.old.Patterns {
+			held[p.Name] = true
+		}
+		c.patternMatch = newMatcher(c.m.Patterns, func(p *model.Pattern) (string, model.Renamed) { return p.Name, p.RenamedFrom }, func(n string) bool { return held[n] })
 	}
-	return match(c.m.Patterns, name, func(p *model.Pattern) (string, model.Renamed) { return p.Name, p.RenamedFrom }, held)
+	return c.patternMatch.find(name)
 }
 
 func (c *checker) patterns() {
@@ -924,7 +983,7 @@ func (c *checker) patterns() {
 				"callers of the generated package that call it", "change the callers with the spec (renamedFrom: says a pattern is renamed)")
 			continue
 		}
-		np := c.new.Patterns[slices.IndexFunc(c.new.Patterns, func(x lock.Pattern) bool { return x.Name == p.Name })]
+		np := c.new.Patterns[c.newPatterns()[p.Name]]
 		if np.Method != op.Method {
 			c.finding(API, np.Name, "renamed", true, p.Pos,
 				fmt.Sprintf("method %s of the Store is renamed %s", op.Method, np.Method),

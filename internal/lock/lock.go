@@ -253,10 +253,18 @@ func Build(p *plan.Plan, source string) *Lock {
 	for _, pp := range p.Patterns {
 		l.Patterns = append(l.Patterns, pattern(pp))
 	}
-	for _, b := range p.Backfills {
-		l.Backfills = append(l.Backfills, backfill(b))
-	}
+	l.Backfills = BackfillsOf(p)
 	return l
+}
+
+// BackfillsOf returns the backfills of plan p as the lock records them:
+// an empty list for none.
+func BackfillsOf(p *plan.Plan) []Backfill {
+	out := []Backfill{}
+	for _, b := range p.Backfills {
+		out = append(out, backfill(b))
+	}
+	return out
 }
 
 func backfill(pb *plan.Backfill) Backfill {
@@ -447,6 +455,30 @@ func request(r *plan.Request) *Request {
 	return out
 }
 
+// lockHead is what Parse reads of a lock before the rest: its format.
+type lockHead struct {
+	Format *int `json:"dyngenLock"`
+}
+
+// formatOf reads the format of a lock: its first key, as Marshal writes
+// it, without decoding the rest (a lock of thousands of patterns is
+// megabytes); the whole document when another key comes first.
+func formatOf(data []byte) (lockHead, error) {
+	var head lockHead
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err == nil && t == json.Delim('{') {
+		if k, err := dec.Token(); err == nil && k == "dyngenLock" {
+			var v int
+			if err := dec.Decode(&v); err == nil {
+				head.Format = &v
+				return head, nil
+			}
+		}
+	}
+	err := json.Unmarshal(data, &head)
+	return head, err
+}
+
 // Marshal writes l as the lock file holds it: as every JSON output is
 // written (format.JSON: indented, keys in a fixed order, the characters
 // that reorder text escaped).
@@ -455,10 +487,8 @@ func Marshal(l *Lock) ([]byte, error) { return format.JSON(l) }
 // Parse reads a lock file. A lock of a format newer than Version, or
 // one that is not a lock, is an error.
 func Parse(data []byte) (*Lock, error) {
-	var head struct {
-		Format *int `json:"dyngenLock"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
+	head, err := formatOf(data)
+	if err != nil {
 		return nil, fmt.Errorf("not a dyngen lock: %w", err)
 	}
 	switch {

@@ -218,7 +218,14 @@ func Check(p *plan.Plan, diags *diag.List) {
 // Render returns the files of every output p's model asks for, then
 // the lock (model.LockFile) and the manifest, in the order of
 // model.OutputFiles.
-func Render(p *plan.Plan, src Source) ([]File, error) {
+func Render(p *plan.Plan, src Source) ([]File, error) { return RenderLock(p, src, nil) }
+
+// RenderLock is Render with the lock it writes built already (lock.Build
+// of p for src), or nil to build it.
+func RenderLock(p *plan.Plan, src Source, l *lock.Lock) ([]File, error) {
+	if l == nil {
+		l = lock.Build(p, src.Line)
+	}
 	var out []File
 	for _, o := range p.Model.Outputs {
 		f := formatOf(o.Kind)
@@ -231,7 +238,7 @@ func Render(p *plan.Plan, src Source) ([]File, error) {
 		}
 		out = append(out, files...)
 	}
-	lk, err := lock.Marshal(lock.Build(p, src.Line))
+	lk, err := lock.Marshal(l)
 	if err != nil {
 		return nil, err
 	}
