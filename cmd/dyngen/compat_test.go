@@ -100,23 +100,7 @@ func TestCompat(t *testing.T) {
 // as CI does on a pull request: the base branch's lock, whatever the
 // working tree holds.
 func TestCompatAgainst(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	cmd := inDir(t, compatSpec)
-	git := func(args ...string) {
-		t.Helper()
-		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	if code, _, stderr := cmd("spec.yaml", "-o", "out"); code != 0 {
-		t.Fatalf("generate: exit %d: %s", code, stderr)
-	}
-	git("add", ".")
-	git("commit", "-q", "-m", "base")
+	cmd := inCommittedDir(t, compatSpec)
 	// The branch regenerates with the change: its own lock holds it, the
 	// base's does not.
 	writeSpec(t, strings.Replace(compatSpec, "[admin, member]", "[admin]", 1))
@@ -136,4 +120,28 @@ func TestCompatAgainst(t *testing.T) {
 	if code, _, stderr := cmd("compat", "-against", "--output=x", "spec.yaml", "-o", "out"); code != 1 || !strings.Contains(stderr, "is not a git revision") {
 		t.Errorf("compat -against an option: exit %d\n%s", code, stderr)
 	}
+}
+
+// inCommittedDir is inDir in a git repository whose branch main holds
+// the spec and its package generated into out: the base of a change.
+func inCommittedDir(t *testing.T, spec string) func(args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	cmd := inDir(t, spec)
+	git := func(args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	if code, _, stderr := cmd("spec.yaml", "-o", "out"); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	return cmd
 }
