@@ -36,11 +36,6 @@ func changes(res *Result, l *lock.Lock, source string, opts Options) *lock.Lock 
 	p, diags := res.Plan, res.Diags
 	nl := lock.Build(p, model.SourceLine(source))
 	r := compat.CheckLock(l, nl, p)
-	for _, f := range r.Findings {
-		if f.Class == compat.Infrastructure && f.Breaking && f.Accepted == "" {
-			diags.Warnf(f.Pos, "%s since the lock: deploying it breaks %s; %s [%s]", f.What, f.Breaks, f.Order, f.ID)
-		}
-	}
 	bs, gone := compat.Backfills(l, r, res.Model)
 	for _, g := range gone {
 		diags.Warnf(res.Model.Pos, "%s: the lock's record of it is dropped", g)
@@ -96,8 +91,11 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 			touches := m.Op != model.OpUpdate || slices.ContainsFunc(b.Unique.Attrs, func(a *model.Attribute) bool {
 				return slices.Contains(m.Set, a) || slices.Contains(m.Remove, a)
 			})
-			if touches && !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity) {
-				why = fmt.Sprintf("writes %s items, whose %s the items written before the change hold without a claim: a value one of them holds is not refused, and a write that changes or deletes one fails on the claim it lacks", b.Entity.Name, b.Unique.Label())
+			switch {
+			case pp.Form == plan.FormLookup && pp.Unique != nil && pp.Unique.Value == b.Unique:
+				why = fmt.Sprintf("reads %s items by their %s, through its claim, which the items written before the change lack: it finds none of them", b.Entity.Name, b.Unique.Label())
+			case touches && !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity):
+				why = fmt.Sprintf("writes %s items, whose %s the items written before the change hold without a claim: a value one of them holds is not refused, and a write that changes or deletes one releases the claim of its old value, which may be another item's", b.Entity.Name, b.Unique.Label())
 			}
 		}
 		if why == "" {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	dynrt "github.com/dyngen/dyngen/generator/runtime"
+	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
@@ -259,6 +260,52 @@ func TestBackfillsRenamed(t *testing.T) {
 	if got := states(re); !slices.Equal(got, []string{"Note.ByTitle=pending", "Note.ByTag=pending"}) || re.Backfills[0].Entity != "Memo" {
 		t.Errorf("after the rename and the change: %+v", re.Backfills)
 	}
+	// The check against the lock before the change finds the template
+	// changed, made safe by the backfill of the new lock, under its old
+	// id.
+	res := Check("spec.yaml", []byte(renamed))
+	r := compat.Check(l, res.Plan)
+	r.Backfilled(re)
+	i := slices.IndexFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "keys/Memo.ByTitle/template" })
+	if i < 0 || r.Findings[i].Verdict() != "backfill" || !strings.Contains(r.Findings[i].Text(), "(backfill Note.ByTitle, pending in the lock)") {
+		for _, f := range r.Findings {
+			t.Log(f.Text())
+		}
+		t.Error("the template's change is not made safe by the new lock's backfill")
+	}
+}
+
+// A unique value and an index of one name on one entity: two backfills,
+// the second's id saying its kind.
+func TestBackfillIDsApart(t *testing.T) {
+	const spec = `version: 1
+package: users
+tables:
+  Users:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+%s
+entities:
+  User:
+    attributes: {id: string, email: string}
+%s
+    keys:
+      primary: {pk: "USER#{id}", sk: "USER"}
+%s
+patterns:
+  GetUser: {get: User}
+outputs:
+  migration:
+`
+	before, _, _ := generation(t, []byte(fmt.Sprintf(spec, "      Other: {partitionKey: OtherPK}", "", "")), nil, Options{})
+	l, d, _ := generation(t, []byte(fmt.Sprintf(spec, "      email: {partitionKey: EmailPK}", "    unique: [email]", "      email: {pk: \"E#{email}\"}")), marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l); len(got) != 2 || got[0] == strings.Replace(got[1], "claims", "index-keys", 1) || !slices.Contains(got, "User.email=pending") {
+		t.Errorf("backfills %v, want two of distinct ids", got)
+	}
 }
 
 // The write of a backfill of a versioned entity holds the version and
@@ -365,22 +412,22 @@ outputs:
 	}
 }
 
-// Against the lock, generation warns of a change that deploying the
-// tables fails at or replaces a table by (the check's breaking
-// infrastructure findings), unless the spec accepts it.
-func TestInfrastructureWarnings(t *testing.T) {
-	before, _, _ := generation(t, notes("", "", "", "", ""), nil, Options{})
-	two := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "")
-	_, d, _ := generation(t, two, marshal(t, before), Options{})
+// While the claims of a value made unique are pending, a lookup by the
+// value finds none of the items stored before, and a write of the value
+// may release another item's claim: both are warned of.
+func TestBackfillClaimsWarnings(t *testing.T) {
+	before, _, _ := generation(t, notes("", "      email: string", "", "", ""), nil, Options{})
+	after := []byte(strings.Replace(string(notes("", "      email: string", "", "  NoteByEmail: {get: Note, by: [email]}", "")), "  Note:\n", "  Note:\n    unique: [email]\n", 1))
+	l, d, _ := generation(t, after, marshal(t, before), Options{})
 	if d.HasErrors() {
 		t.Fatal(d.Err())
 	}
-	want := "one deploy creates or deletes 3 global indexes of table Notes"
-	if !strings.Contains(warnings(d), want) || !strings.Contains(warnings(d), "[infrastructure/Notes/indexes]") {
-		t.Errorf("no warning %q among:\n%s", want, warnings(d))
+	if got := states(l); !slices.Equal(got, []string{"Note.email=pending"}) || l.Backfills[0].Kind != "claims" {
+		t.Fatalf("backfills %+v", l.Backfills)
 	}
-	accepted := notes(byTitleIndex, "", byTitleKeys, byTitleReads, "accept:\n  infrastructure/Notes/indexes: the table is new, with no items")
-	if _, d, _ := generation(t, accepted, marshal(t, before), Options{}); strings.Contains(warnings(d), want) {
-		t.Errorf("an accepted change warned:\n%s", warnings(d))
+	for _, w := range []string{"pattern NoteByEmail reads Note items by their email, through its claim", "pattern PutNote writes Note items, whose email"} {
+		if !strings.Contains(warnings(d), w) {
+			t.Errorf("no warning %q among:\n%s", w, warnings(d))
+		}
 	}
 }

@@ -209,7 +209,7 @@ func writeFindingsJSON(w io.Writer, where string, r *compat.Result) error {
 		fj := findingJSON{ID: f.ID, Class: string(f.Class), Verdict: f.Verdict(), Breaking: f.Breaking,
 			File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, What: f.What, Breaks: f.Breaks, Order: f.Order, Accepted: f.Accepted}
 		if f.Backfilled != "" {
-			fj.Backfill = f.Backfill.ID + " " + f.Backfilled
+			fj.Backfill = f.BackfillID + " " + f.Backfilled
 		}
 		doc.Findings = append(doc.Findings, fj)
 	}
@@ -237,7 +237,7 @@ func writeAnnotations(w io.Writer, r *compat.Result, file string) error {
 		}
 		if f.Backfilled != "" {
 			level = "warning"
-			msg += " (backfill " + f.Backfill.ID + ", " + f.Backfilled + " in the lock)"
+			msg += " (backfill " + f.BackfillID + ", " + f.Backfilled + " in the lock)"
 		}
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, annotationProperty(file), f.Pos.Line, f.Pos.Col,
 			annotationProperty("dyngen compat: "+f.Verdict()+" "+string(f.Class)), annotationData(msg))

@@ -117,6 +117,10 @@ type Checkpoint struct {
 	// Scanned and Written count the items of the entity read and written
 	// so far.
 	Scanned, Written int64
+	// Open is set, in a run, once the segment met an item it left as it
+	// is (unreadable, or in conflict): the segment is then not recorded
+	// done. It is not stored.
+	Open bool
 }
 
 // Checkpoints stores the checkpoints of a table's backfills: Marshal
@@ -203,6 +207,11 @@ func (r *BackfillReport) add(f func(r *BackfillReport)) {
 	defer r.mu.Unlock()
 	f(r)
 }
+
+// errOpen is what a backfill's handling of an item returns when it
+// leaves the item as it is, unreadable or in conflict: not a failure of
+// the run, but its segment is not done.
+var errOpen = errors.New(pkgPrefix + "backfill: an item left open")
 
 // ErrBackfillBusy: an item changed under a backfill's write so many
 // times in a row that the run gave up on it; run again.
@@ -373,7 +382,12 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		var written int64
 		for _, item := range out.Items {
 			w, err := r.item(ctx, item)
-			if err != nil {
+			switch {
+			case errors.Is(err, errOpen):
+				// An item left as it is (unreadable, or in conflict): the
+				// segment is not done, and a run again reads it again.
+				cp.Open = true
+			case err != nil:
 				return err
 			}
 			if w {
@@ -384,10 +398,17 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		cp.Written += written
 		r.rep.add(func(rep *BackfillReport) { rep.Scanned += int64(len(out.Items)) })
 		start = out.LastEvaluatedKey
-		if len(start) == 0 {
+		switch {
+		case len(start) == 0 && cp.Open:
+			// Scanned to its end, with items left open: the next run
+			// scans the segment again from its start.
+			cp.After = ""
+		case len(start) == 0:
 			cp.Done, cp.After = true, ""
-		} else if cp.After, err = EncodeStartKey(start); err != nil {
-			return err
+		default:
+			if cp.After, err = EncodeStartKey(start); err != nil {
+				return err
+			}
 		}
 		if keep {
 			if err := r.saveCheckpoint(ctx, cp); err != nil {
@@ -404,7 +425,7 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		default:
 			r.logf("%s: segment %d of %d: %d items, %d written", r.b.ID, seg, r.o.Segments, cp.Scanned, cp.Written)
 		}
-		if cp.Done {
+		if cp.Done || len(start) == 0 {
 			return nil
 		}
 	}
@@ -453,7 +474,7 @@ func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeV
 		if err != nil {
 			r.rep.add(func(rep *BackfillReport) { rep.Unreadable++ })
 			r.rep.problem("%s: %v", r.keyText(item), err)
-			return false, nil
+			return false, errOpen
 		}
 		if r.holds(item, want) {
 			// Held already, or since a live write read again.

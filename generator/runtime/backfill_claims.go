@@ -22,7 +22,7 @@ func (r *backfillRun) claim(ctx context.Context, item map[string]types.Attribute
 		if err != nil {
 			r.rep.add(func(rep *BackfillReport) { rep.Unreadable++ })
 			r.rep.problem("%s: %v", r.keyText(item), err)
-			return false, nil
+			return false, errOpen
 		}
 		held, err := r.get(ctx, claim, nil, nil)
 		if err != nil {
@@ -40,7 +40,7 @@ func (r *backfillRun) claim(ctx context.Context, item map[string]types.Attribute
 				}
 			})
 			r.rep.problem("%s: conflict: its value is claimed by %s", r.keyText(item), r.ownerText(held))
-			return false, nil
+			return false, errOpen
 		case r.verify:
 			r.rep.add(func(rep *BackfillReport) { rep.Lacking++ })
 			r.rep.problem("%s: lacks its claim %s", r.keyText(item), r.keyText(claim))

@@ -42,6 +42,10 @@ type SegmentResult struct {
 	Scanned    int64 `json:"scanned"`
 	Written    int64 `json:"written"`
 	Unreadable int64 `json:"unreadable"`
+	// Conflicts counts, for a backfill of claims, the items whose value
+	// another item's claim holds: the segment is then not done, and
+	// invoking it again reads them again (change their values first).
+	Conflicts int64 `json:"conflicts"`
 }
 
 // SegmentMargin is the time an invocation keeps before its deadline: it
@@ -73,7 +77,7 @@ func RunSegment(ctx context.Context, client BackfillClient, jobs []BackfillJob, 
 	}
 	rep, err := RunBackfill(ctx, client, j.Backfill, j.Checkpoints, o)
 	if rep != nil {
-		res.Done, res.Scanned, res.Written, res.Unreadable = !rep.Stopped, rep.Scanned, rep.Written, rep.Unreadable
+		res.Done, res.Scanned, res.Written, res.Unreadable, res.Conflicts = !rep.Stopped && rep.Conflicts == 0 && rep.Unreadable == 0, rep.Scanned, rep.Written, rep.Unreadable, rep.Conflicts
 	}
 	if err != nil {
 		res.Done = false

@@ -61,7 +61,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		// The backfill of the same thing (the entity, the index or the
 		// unique value), under the id the lock gave it (an entity or
 		// index renamed since keeps it).
-		b := byID[nb.ID]
+		var b *model.Backfill
 		for _, x := range bs {
 			if x.Kind == nb.Kind && x.Entity == nb.Entity && x.Index == nb.Index && x.Unique == nb.Unique {
 				b = x
@@ -75,6 +75,11 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		}
 		b = new(*nb)
 		b.State = model.BackfillPending
+		if byID[b.ID] != nil {
+			// Another backfill has the id already (an index and a unique
+			// attribute of one name): this one's says its kind.
+			b.ID += "." + string(b.Kind)
+		}
 		byID[b.ID] = b
 		bs = append(bs, b)
 	}

@@ -65,8 +65,9 @@ type Finding struct {
 	// lock generation wrote for the new spec (Result.Backfilled), ""
 	// when that lock holds none: a breaking finding with one does not
 	// fail the check, since the backfill makes it safe, and -strict
-	// gates the release while it is pending.
-	Backfilled string
+	// gates the release while it is pending. BackfillID is that
+	// backfill's id in the lock.
+	Backfilled, BackfillID string
 }
 
 // Result is the findings of a check, sorted by position, and the
@@ -84,15 +85,28 @@ func (r *Result) Failed() bool {
 
 // Backfilled marks each finding that a backfill of lock l (the lock
 // generation wrote for the new spec) makes safe with that backfill's
-// state.
+// state: the backfill of the same kind, entity and index or unique
+// attributes, whatever its id (one carried across a rename keeps the
+// old).
 func (r *Result) Backfilled(l *lock.Lock) {
 	for _, f := range r.Findings {
-		if f.Backfill == nil {
+		nb := f.Backfill
+		if nb == nil {
 			continue
 		}
+		index := ""
+		if nb.Index != nil {
+			index = nb.Index.Name
+		}
+		var attrs []string
+		if nb.Unique != nil {
+			for _, a := range nb.Unique.Attrs {
+				attrs = append(attrs, a.Name)
+			}
+		}
 		for _, b := range l.Backfills {
-			if b.ID == f.Backfill.ID && b.Kind == string(f.Backfill.Kind) {
-				f.Backfilled = b.State
+			if b.Kind == string(nb.Kind) && b.Entity == nb.Entity.Name && b.Index == index && slices.Equal(b.Attributes, attrs) {
+				f.Backfilled, f.BackfillID = b.State, b.ID
 			}
 		}
 	}
@@ -910,6 +924,13 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 		if slices.ContainsFunc(oe.Unique, func(o lock.Unique) bool { return slices.Equal(o.Attributes, u.Attributes) && o.Lower == u.Lower }) {
 			continue
 		}
+		if slices.ContainsFunc(oe.Unique, func(o lock.Unique) bool { return slices.Equal(o.Attributes, u.Attributes) }) {
+			c.finding(Keys, ne.Name+"."+strings.Join(u.Attributes, "+"), "normalize", true, e.Pos,
+				fmt.Sprintf("the claims of %s of %s change form (normalize: lower, or not): the claims old code wrote hold the other", strings.Join(u.Attributes, "+"), ne.Name),
+				"the uniqueness: a value's claim of the old form is not found (a taken value is not refused), and stays, taken, when its item changes",
+				"write every item's claim of the new form and delete the old one (a migration; no backfill of dyngen's does it) before new code writes")
+			continue
+		}
 		f := c.finding(Keys, ne.Name+"."+strings.Join(u.Attributes, "+"), "unique-added", true, e.Pos,
 			fmt.Sprintf("%s of %s becomes unique: the items old code wrote have no claims", strings.Join(u.Attributes, "+"), ne.Name),
 			"writes of those items (their claims are missing, so a taken value is not refused) and the uniqueness itself",
@@ -1053,7 +1074,7 @@ func (f *Finding) Text() string {
 		s += " (accepted: " + f.Accepted + ")"
 	}
 	if f.Backfilled != "" {
-		s += " (backfill " + f.Backfill.ID + ", " + f.Backfilled + " in the lock)"
+		s += " (backfill " + f.BackfillID + ", " + f.Backfilled + " in the lock)"
 	}
 	return s
 }

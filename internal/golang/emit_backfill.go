@@ -30,7 +30,7 @@ func (e *emitter) backfillFile() *jen.File {
 		}
 	}
 	var doc strings.Builder
-	fmt.Fprintf(&doc, "%s returns the backfills of the lock still pending, in its order, on the tables the options name (the Store's options). Each scans its table by segment and writes, per item of its entity that lacks what it writes, one UpdateItem held while the item is as read, and records where each segment stands in a %s item, so that a run resumes where it stopped.", model.BackfillsName, "checkpoint")
+	fmt.Fprintf(&doc, "%s returns the backfills of the lock still pending, in its order, on the tables the options name (the Store's options). Each scans its table by segment and writes, per item of its entity that lacks what it writes, one UpdateItem (for claims, a transaction of the item's ConditionCheck and the claim's Put) held while the item is as read, and records where each segment stands in a %s item, so that a run resumes where it stopped.", model.BackfillsName, "checkpoint")
 	if len(pending) == 0 {
 		doc.WriteString("\n\nThe lock holds no backfill pending.")
 	}

@@ -206,6 +206,13 @@ func (r *resolver) uniques(e *Entity, se *spec.Entity, claims map[*spec.Entity]*
 			r.errorf(su.Normalize.Pos, "%s: normalize: lower applies to string values, and %s holds none; remove normalize", what, strings.Join(names, "+"))
 			continue
 		}
+		if i := slices.IndexFunc(attrs, func(a *Attribute) bool { return lower && a.Type == String && slices.Contains(pkAttrs, a) }); i >= 0 {
+			// The claim holds the owner's key, to lead to it: lower-cased,
+			// it leads nowhere, and two items of keys that differ in case
+			// take one claim.
+			r.errorf(su.Normalize.Pos, "%s: normalize: lower would hold %s, of the primary key of %s, lower-cased in the claim, which leads to the item by it: remove normalize, or %s from the unique value", what, attrs[i].Name, e.Name, attrs[i].Name)
+			continue
+		}
 		if other := e.UniqueBy(attrs); other != nil {
 			r.errorf(su.Pos, "%s: %s is listed twice; remove one", what, strings.Join(names, "+"))
 			continue

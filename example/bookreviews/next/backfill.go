@@ -19,9 +19,10 @@ type BackfillClient = dyngen.BackfillClient
 // Backfills returns the backfills of the lock still pending, in its order,
 // on the tables the options name (the Store's options). Each scans its
 // table by segment and writes, per item of its entity that lacks what it
-// writes, one UpdateItem held while the item is as read, and records where
-// each segment stands in a checkpoint item, so that a run resumes where it
-// stopped.
+// writes, one UpdateItem (for claims, a transaction of the item's
+// ConditionCheck and the claim's Put) held while the item is as read, and
+// records where each segment stands in a checkpoint item, so that a run
+// resumes where it stopped.
 //
 // Review.ByGrade writes GradePK and GradeSK, the key of index ByGrade, into
 // every Review item that lacks it:

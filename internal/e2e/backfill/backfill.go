@@ -20,9 +20,10 @@ type BackfillClient = dyngen.BackfillClient
 // Backfills returns the backfills of the lock still pending, in its order,
 // on the tables the options name (the Store's options). Each scans its
 // table by segment and writes, per item of its entity that lacks what it
-// writes, one UpdateItem held while the item is as read, and records where
-// each segment stands in a checkpoint item, so that a run resumes where it
-// stopped.
+// writes, one UpdateItem (for claims, a transaction of the item's
+// ConditionCheck and the claim's Put) held while the item is as read, and
+// records where each segment stands in a checkpoint item, so that a run
+// resumes where it stopped.
 //
 // User.email writes the claim of email of every User item that has none,
 // and reports two items holding one value:

@@ -68,7 +68,9 @@ func renderStack(p *plan.Plan, src format.Source) ([]byte, error) {
 }
 
 // The state machine's definition, in the Amazon States Language. Its
-// input is {"backfill": id, "segments": n, "concurrency": c, "rate": r};
+// input is {"backfill": id, "segments": n, "concurrency": c, "rate": r,
+// "pageSize": p} (a page small enough to be read and written within an
+// invocation's margin, at the rate);
 // a Pass state lists the segments (States.ArrayRange), and a
 // Distributed Map runs each: a Task invokes the function with the
 // segment (dyngen.SegmentEvent), and a Choice invokes it again with its
@@ -154,6 +156,7 @@ func Definition() any {
 					"segments.$": "$.segments",
 					"segment.$":  "$$.Map.Item.Value",
 					"rate.$":     "$.rate",
+					"pageSize.$": "$.pageSize",
 				},
 				ItemProcessor: aslProcessor{
 					ProcessorConfig: map[string]string{"Mode": "DISTRIBUTED", "ExecutionType": "STANDARD"},
