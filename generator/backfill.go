@@ -95,7 +95,7 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 			case pp.Form == plan.FormLookup && pp.Unique != nil && pp.Unique.Value == b.Unique:
 				why = fmt.Sprintf("reads %s items by their %s, through its claim, which the items written before the change lack: it finds none of them", b.Entity.Name, b.Unique.Label())
 			case touches && !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity):
-				why = fmt.Sprintf("writes %s items, whose %s the items written before the change hold without a claim: a value one of them holds is not refused, and a write that changes or deletes one releases the claim of its old value, which may be another item's", b.Entity.Name, b.Unique.Label())
+				why = fmt.Sprintf("writes %s items, whose %s the items written before the change hold without a claim: a value one of them holds is not refused, and a write that changes or deletes one fails where another item holds the claim of its old value", b.Entity.Name, b.Unique.Label())
 			}
 		}
 		if why == "" {

@@ -6123,10 +6123,12 @@ func (s *Store) changeAccountEmailStep1Input(username string, email string, emai
 	}, nil
 }
 
+const changeAccountEmailStep2Condition = "attribute_not_exists(#username) OR #username = :username_when"
+
 // changeAccountEmailStep2Input builds step 2 of ChangeAccountEmail, release
 // Account.email; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) changeAccountEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) changeAccountEmailStep2Input(email string, username string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := accountEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -6136,11 +6138,15 @@ func (s *Store) changeAccountEmailStep2Input(email string) (*dynamodb.DeleteItem
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(changeAccountEmailStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#username": "username"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":username_when": &types.AttributeValueMemberS{Value: username}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -6172,8 +6178,10 @@ var changeAccountEmailTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Account.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Account.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Account.email",
 		IfPresent: ErrAlreadyExists,
@@ -6202,6 +6210,9 @@ var changeAccountEmailTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Account.email
 //	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
 //	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#username) OR #username =
+//	  	:username_when
+//	  ExpressionAttributeNames: #username="username"
 //	step 3, Put on table Main: claim Account.email
 //	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
 //	  	"UNIQUE#Account#email#{email}"
@@ -6247,7 +6258,7 @@ func (s *Store) ChangeAccountEmail(ctx context.Context, params ChangeAccountEmai
 	items = append(items, step)
 	keep = append(keep, 0)
 	if old.Email != email {
-		if step, err = dyngen.TransactDelete(s.changeAccountEmailStep2Input(old.Email)); err != nil {
+		if step, err = dyngen.TransactDelete(s.changeAccountEmailStep2Input(old.Email, old.Username)); err != nil {
 			return changeAccountEmailTx.StepError(1, err)
 		}
 		items = append(items, step)
@@ -6358,10 +6369,12 @@ func (s *Store) deleteAccountStep1Input(username string, email string) (*dynamod
 	}, nil
 }
 
+const deleteAccountStep2Condition = "attribute_not_exists(#username) OR #username = :username_when"
+
 // deleteAccountStep2Input builds step 2 of DeleteAccount, release
 // Account.email; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) deleteAccountStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteAccountStep2Input(email string, username string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := accountEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -6371,11 +6384,15 @@ func (s *Store) deleteAccountStep2Input(email string) (*dynamodb.DeleteItemInput
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteAccountStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#username": "username"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":username_when": &types.AttributeValueMemberS{Value: username}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -6388,8 +6405,10 @@ var deleteAccountTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Account.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Account.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -6411,6 +6430,9 @@ var deleteAccountTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Account.email
 //	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
 //	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#username) OR #username =
+//	  	:username_when
+//	  ExpressionAttributeNames: #username="username"
 func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 	pk, err := accountPK(username)
 	if err != nil {
@@ -6446,7 +6468,7 @@ func (s *Store) DeleteAccount(ctx context.Context, username string) error {
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactDelete(s.deleteAccountStep2Input(old.Email)); err != nil {
+	if step, err = dyngen.TransactDelete(s.deleteAccountStep2Input(old.Email, old.Username)); err != nil {
 		return deleteAccountTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -6494,10 +6516,12 @@ func (s *Store) saveAccountStep2Input(account *Account) (*dynamodb.PutItemInput,
 	}, nil
 }
 
+const saveAccountStep3Condition = "attribute_not_exists(#username) OR #username = :username_when"
+
 // saveAccountStep3Input builds step 3 of SaveAccount, release
 // Account.email; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) saveAccountStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) saveAccountStep3Input(email string, username string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := accountEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -6507,11 +6531,15 @@ func (s *Store) saveAccountStep3Input(email string) (*dynamodb.DeleteItemInput, 
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(saveAccountStep3Condition),
+		ExpressionAttributeNames:  map[string]string{"#username": "username"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":username_when": &types.AttributeValueMemberS{Value: username}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -6545,8 +6573,10 @@ var saveAccountTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Account.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Account.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Account.email",
 		IfPresent: ErrAlreadyExists,
@@ -6578,6 +6608,9 @@ var saveAccountTx = dyngen.Transaction{
 //	step 3, Delete on table Main: release Account.email
 //	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
 //	  	"UNIQUE#Account#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#username) OR #username =
+//	  	:username_when
+//	  ExpressionAttributeNames: #username="username"
 //	step 4, Put on table Main: claim Account.email
 //	  Key: PK = "UNIQUE#Account#email#{email}" AND SK =
 //	  	"UNIQUE#Account#email#{email}"
@@ -6634,7 +6667,7 @@ func (s *Store) SaveAccount(ctx context.Context, account *Account) error {
 		items = append(items, step)
 		keep = append(keep, 0)
 		if old.Email != account.Email {
-			if step, err = dyngen.TransactDelete(s.saveAccountStep3Input(old.Email)); err != nil {
+			if step, err = dyngen.TransactDelete(s.saveAccountStep3Input(old.Email, old.Username)); err != nil {
 				return saveAccountTx.StepError(2, err)
 			}
 			items = append(items, step)
@@ -7076,9 +7109,11 @@ func (s *Store) putProfileStep1Input(profile *Profile, handle string, now time.T
 	}, nil
 }
 
+const putProfileStep2Condition = "attribute_not_exists(#profileId) OR #profileId = :profileId_when"
+
 // putProfileStep2Input builds step 2 of PutProfile, release Profile.handle;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) putProfileStep2Input(handle string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) putProfileStep2Input(handle string, profileID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := profileHandleClaimPK(handle)
 	if err != nil {
 		return nil, err
@@ -7088,11 +7123,15 @@ func (s *Store) putProfileStep2Input(handle string) (*dynamodb.DeleteItemInput, 
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(putProfileStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#profileId": "profileId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":profileId_when": &types.AttributeValueMemberS{Value: profileID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -7124,8 +7163,10 @@ var putProfileTx = dyngen.Transaction{
 		Key:       []string{"PK", "SK"},
 		Version:   "rev",
 	}, {
-		Action: "release Profile.handle",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Profile.handle",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Profile.handle",
 		IfPresent: ErrAlreadyExists,
@@ -7162,6 +7203,9 @@ var putProfileTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Profile.handle
 //	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
 //	  	"UNIQUE#Profile#handle#{handle}"
+//	  ConditionExpression: attribute_not_exists(#profileId) OR #profileId
+//	  	= :profileId_when
+//	  ExpressionAttributeNames: #profileId="profileId"
 //	step 3, Put on table Main: claim Profile.handle
 //	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
 //	  	"UNIQUE#Profile#handle#{handle}"
@@ -7206,7 +7250,7 @@ func (s *Store) PutProfile(ctx context.Context, profile *Profile) error {
 	items = append(items, step)
 	keep = append(keep, 0)
 	if old.Handle != profile.Handle {
-		if step, err = dyngen.TransactDelete(s.putProfileStep2Input(old.Handle)); err != nil {
+		if step, err = dyngen.TransactDelete(s.putProfileStep2Input(old.Handle, old.ProfileID)); err != nil {
 			return putProfileTx.StepError(1, err)
 		}
 		items = append(items, step)
@@ -7262,10 +7306,12 @@ func (s *Store) deleteProfileStep1Input(profileID string, profileRev int64, hand
 	}, nil
 }
 
+const deleteProfileStep2Condition = "attribute_not_exists(#profileId) OR #profileId = :profileId_when"
+
 // deleteProfileStep2Input builds step 2 of DeleteProfile, release
 // Profile.handle; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) deleteProfileStep2Input(handle string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteProfileStep2Input(handle string, profileID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := profileHandleClaimPK(handle)
 	if err != nil {
 		return nil, err
@@ -7275,11 +7321,15 @@ func (s *Store) deleteProfileStep2Input(handle string) (*dynamodb.DeleteItemInpu
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteProfileStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#profileId": "profileId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":profileId_when": &types.AttributeValueMemberS{Value: profileID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -7294,8 +7344,10 @@ var deleteProfileTx = dyngen.Transaction{
 		Key:       []string{"PK", "SK"},
 		Version:   "rev",
 	}, {
-		Action: "release Profile.handle",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Profile.handle",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -7320,6 +7372,9 @@ var deleteProfileTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Profile.handle
 //	  Key: PK = "UNIQUE#Profile#handle#{handle}" AND SK =
 //	  	"UNIQUE#Profile#handle#{handle}"
+//	  ConditionExpression: attribute_not_exists(#profileId) OR #profileId
+//	  	= :profileId_when
+//	  ExpressionAttributeNames: #profileId="profileId"
 func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) error {
 	profileID := params.ProfileID
 	profileRev := params.ProfileRev
@@ -7357,7 +7412,7 @@ func (s *Store) DeleteProfile(ctx context.Context, params DeleteProfileParams) e
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactDelete(s.deleteProfileStep2Input(old.Handle)); err != nil {
+	if step, err = dyngen.TransactDelete(s.deleteProfileStep2Input(old.Handle, old.ProfileID)); err != nil {
 		return deleteProfileTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -15205,10 +15260,12 @@ func (s *Store) changePatronEmailStep1Input(libraryID string, patronID string, e
 	}, nil
 }
 
+const changePatronEmailStep2Condition = "attribute_not_exists(#libraryId) OR #libraryId = :libraryId_when AND #patronId = :patronId_when"
+
 // changePatronEmailStep2Input builds step 2 of ChangePatronEmail, release
 // Patron.libraryId+email; its errors are a KeyError or an ItemError, which
 // the caller wraps.
-func (s *Store) changePatronEmailStep2Input(libraryID string, email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) changePatronEmailStep2Input(libraryID string, email string, libraryID_ string, patronID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
 	if err != nil {
 		return nil, err
@@ -15218,11 +15275,18 @@ func (s *Store) changePatronEmailStep2Input(libraryID string, email string) (*dy
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(changePatronEmailStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#libraryId": "libraryId", "#patronId": "patronId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":libraryId_when": &types.AttributeValueMemberS{Value: libraryID_},
+			":patronId_when":  &types.AttributeValueMemberS{Value: patronID},
+		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -15254,8 +15318,10 @@ var changePatronEmailTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Patron.libraryId+email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Patron.libraryId+email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Patron.libraryId+email",
 		IfPresent: ErrAlreadyExists,
@@ -15284,6 +15350,10 @@ var changePatronEmailTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Patron.libraryId+email
 //	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
 //	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	  ConditionExpression: attribute_not_exists(#libraryId) OR #libraryId
+//	  	= :libraryId_when AND #patronId = :patronId_when
+//	  ExpressionAttributeNames: #libraryId="libraryId",
+//	  	#patronId="patronId"
 //	step 3, Put on table Main: claim Patron.libraryId+email
 //	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
 //	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
@@ -15330,7 +15400,7 @@ func (s *Store) ChangePatronEmail(ctx context.Context, params ChangePatronEmailP
 	items = append(items, step)
 	keep = append(keep, 0)
 	if old.LibraryID != libraryID || old.Email != email {
-		if step, err = dyngen.TransactDelete(s.changePatronEmailStep2Input(old.LibraryID, old.Email)); err != nil {
+		if step, err = dyngen.TransactDelete(s.changePatronEmailStep2Input(old.LibraryID, old.Email, old.LibraryID, old.PatronID)); err != nil {
 			return changePatronEmailTx.StepError(1, err)
 		}
 		items = append(items, step)
@@ -15454,10 +15524,12 @@ func (s *Store) savePatronStep2Input(patron *Patron) (*dynamodb.PutItemInput, er
 	}, nil
 }
 
+const savePatronStep3Condition = "attribute_not_exists(#libraryId) OR #libraryId = :libraryId_when AND #patronId = :patronId_when"
+
 // savePatronStep3Input builds step 3 of SavePatron, release
 // Patron.libraryId+email; its errors are a KeyError or an ItemError, which
 // the caller wraps.
-func (s *Store) savePatronStep3Input(libraryID string, email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) savePatronStep3Input(libraryID string, email string, libraryID_ string, patronID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
 	if err != nil {
 		return nil, err
@@ -15467,11 +15539,18 @@ func (s *Store) savePatronStep3Input(libraryID string, email string) (*dynamodb.
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(savePatronStep3Condition),
+		ExpressionAttributeNames: map[string]string{"#libraryId": "libraryId", "#patronId": "patronId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":libraryId_when": &types.AttributeValueMemberS{Value: libraryID_},
+			":patronId_when":  &types.AttributeValueMemberS{Value: patronID},
+		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -15506,8 +15585,10 @@ var savePatronTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Patron.libraryId+email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Patron.libraryId+email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Patron.libraryId+email",
 		IfPresent: ErrAlreadyExists,
@@ -15538,6 +15619,10 @@ var savePatronTx = dyngen.Transaction{
 //	step 3, Delete on table Main: release Patron.libraryId+email
 //	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
 //	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	  ConditionExpression: attribute_not_exists(#libraryId) OR #libraryId
+//	  	= :libraryId_when AND #patronId = :patronId_when
+//	  ExpressionAttributeNames: #libraryId="libraryId",
+//	  	#patronId="patronId"
 //	step 4, Put on table Main: claim Patron.libraryId+email
 //	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
 //	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
@@ -15595,7 +15680,7 @@ func (s *Store) SavePatron(ctx context.Context, patron *Patron) error {
 		items = append(items, step)
 		keep = append(keep, 0)
 		if old.LibraryID != patron.LibraryID || old.Email != patron.Email {
-			if step, err = dyngen.TransactDelete(s.savePatronStep3Input(old.LibraryID, old.Email)); err != nil {
+			if step, err = dyngen.TransactDelete(s.savePatronStep3Input(old.LibraryID, old.Email, old.LibraryID, old.PatronID)); err != nil {
 				return savePatronTx.StepError(2, err)
 			}
 			items = append(items, step)
@@ -15644,10 +15729,12 @@ func (s *Store) deletePatronStep1Input(libraryID string, patronID string, email 
 	}, nil
 }
 
+const deletePatronStep2Condition = "attribute_not_exists(#libraryId) OR #libraryId = :libraryId_when AND #patronId = :patronId_when"
+
 // deletePatronStep2Input builds step 2 of DeletePatron, release
 // Patron.libraryId+email; its errors are a KeyError or an ItemError, which
 // the caller wraps.
-func (s *Store) deletePatronStep2Input(libraryID string, email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deletePatronStep2Input(libraryID string, email string, libraryID_ string, patronID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := patronLibraryIDEmailClaimPK(libraryID, email)
 	if err != nil {
 		return nil, err
@@ -15657,11 +15744,18 @@ func (s *Store) deletePatronStep2Input(libraryID string, email string) (*dynamod
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:      aws.String(deletePatronStep2Condition),
+		ExpressionAttributeNames: map[string]string{"#libraryId": "libraryId", "#patronId": "patronId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":libraryId_when": &types.AttributeValueMemberS{Value: libraryID_},
+			":patronId_when":  &types.AttributeValueMemberS{Value: patronID},
+		},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -15674,8 +15768,10 @@ var deletePatronTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Patron.libraryId+email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Patron.libraryId+email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -15697,6 +15793,10 @@ var deletePatronTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Patron.libraryId+email
 //	  Key: PK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}" AND
 //	  	SK = "UNIQUE#Patron#libraryId#email#{libraryId}#{email}"
+//	  ConditionExpression: attribute_not_exists(#libraryId) OR #libraryId
+//	  	= :libraryId_when AND #patronId = :patronId_when
+//	  ExpressionAttributeNames: #libraryId="libraryId",
+//	  	#patronId="patronId"
 func (s *Store) DeletePatron(ctx context.Context, key PatronKey) error {
 	libraryID := key.LibraryID
 	patronID := key.PatronID
@@ -15734,7 +15834,7 @@ func (s *Store) DeletePatron(ctx context.Context, key PatronKey) error {
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactDelete(s.deletePatronStep2Input(old.LibraryID, old.Email)); err != nil {
+	if step, err = dyngen.TransactDelete(s.deletePatronStep2Input(old.LibraryID, old.Email, old.LibraryID, old.PatronID)); err != nil {
 		return deletePatronTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -15965,10 +16065,12 @@ func (s *Store) changeLoginEmailStep1Input(loginID string, email string, email_ 
 	}, nil
 }
 
+const changeLoginEmailStep2Condition = "attribute_not_exists(#loginId) OR #loginId = :loginId_when"
+
 // changeLoginEmailStep2Input builds step 2 of ChangeLoginEmail, release
 // Login.email; its errors are a KeyError or an ItemError, which the caller
 // wraps.
-func (s *Store) changeLoginEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) changeLoginEmailStep2Input(email string, loginID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := loginEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -15978,11 +16080,15 @@ func (s *Store) changeLoginEmailStep2Input(email string) (*dynamodb.DeleteItemIn
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(changeLoginEmailStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#loginId": "loginId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":loginId_when": &types.AttributeValueMemberS{Value: loginID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -16014,8 +16120,10 @@ var changeLoginEmailTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Login.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Login.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Login.email",
 		IfPresent: ErrAlreadyExists,
@@ -16044,6 +16152,9 @@ var changeLoginEmailTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Login.email
 //	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
 //	  	"UNIQUE#Login#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#loginId) OR #loginId =
+//	  	:loginId_when
+//	  ExpressionAttributeNames: #loginId="loginId"
 //	step 3, Put on table Main: claim Login.email
 //	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
 //	  	"UNIQUE#Login#email#{email}"
@@ -16089,7 +16200,7 @@ func (s *Store) ChangeLoginEmail(ctx context.Context, params ChangeLoginEmailPar
 	items = append(items, step)
 	keep = append(keep, 0)
 	if strings.ToLower(old.Email) != strings.ToLower(email) {
-		if step, err = dyngen.TransactDelete(s.changeLoginEmailStep2Input(strings.ToLower(old.Email))); err != nil {
+		if step, err = dyngen.TransactDelete(s.changeLoginEmailStep2Input(strings.ToLower(old.Email), old.LoginID)); err != nil {
 			return changeLoginEmailTx.StepError(1, err)
 		}
 		items = append(items, step)
@@ -16136,9 +16247,11 @@ func (s *Store) deleteLoginStep1Input(loginID string, email string) (*dynamodb.D
 	}, nil
 }
 
+const deleteLoginStep2Condition = "attribute_not_exists(#loginId) OR #loginId = :loginId_when"
+
 // deleteLoginStep2Input builds step 2 of DeleteLogin, release Login.email;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) deleteLoginStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteLoginStep2Input(email string, loginID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := loginEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -16148,11 +16261,15 @@ func (s *Store) deleteLoginStep2Input(email string) (*dynamodb.DeleteItemInput, 
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteLoginStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#loginId": "loginId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":loginId_when": &types.AttributeValueMemberS{Value: loginID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -16165,8 +16282,10 @@ var deleteLoginTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Login.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Login.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -16188,6 +16307,9 @@ var deleteLoginTx = dyngen.Transaction{
 //	step 2, Delete on table Main: release Login.email
 //	  Key: PK = "UNIQUE#Login#email#{email}" AND SK =
 //	  	"UNIQUE#Login#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#loginId) OR #loginId =
+//	  	:loginId_when
+//	  ExpressionAttributeNames: #loginId="loginId"
 func (s *Store) DeleteLogin(ctx context.Context, loginID string) error {
 	pk, err := loginPK(loginID)
 	if err != nil {
@@ -16223,7 +16345,7 @@ func (s *Store) DeleteLogin(ctx context.Context, loginID string) error {
 	}
 	items = append(items, step)
 	keep = append(keep, 0)
-	if step, err = dyngen.TransactDelete(s.deleteLoginStep2Input(strings.ToLower(old.Email))); err != nil {
+	if step, err = dyngen.TransactDelete(s.deleteLoginStep2Input(strings.ToLower(old.Email), old.LoginID)); err != nil {
 		return deleteLoginTx.StepError(1, err)
 	}
 	items = append(items, step)
@@ -16683,10 +16805,12 @@ func (s *Store) changeGearBarcodesStep2Input(gearID string, barcodes []string) (
 	}, nil
 }
 
+const changeGearBarcodesStep3Condition = "attribute_not_exists(#gearId) OR #gearId = :gearId_when"
+
 // changeGearBarcodesStep3Input builds step 3 of ChangeGearBarcodes, release
 // Gear.barcodes; its errors are a KeyError or an ItemError, which the
 // caller wraps.
-func (s *Store) changeGearBarcodesStep3Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) changeGearBarcodesStep3Input(barcodes string, gearID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := gearBarcodesClaimPK(barcodes)
 	if err != nil {
 		return nil, err
@@ -16696,11 +16820,15 @@ func (s *Store) changeGearBarcodesStep3Input(barcodes string) (*dynamodb.DeleteI
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(changeGearBarcodesStep3Condition),
+		ExpressionAttributeNames:  map[string]string{"#gearId": "gearId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":gearId_when": &types.AttributeValueMemberS{Value: gearID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -16737,8 +16865,10 @@ var changeGearBarcodesTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Gear.barcodes",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Gear.barcodes",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Gear.barcodes",
 		IfPresent: ErrAlreadyExists,
@@ -16774,6 +16904,9 @@ var changeGearBarcodesTx = dyngen.Transaction{
 //	step 3, Delete on table Main: release Gear.barcodes
 //	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
 //	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(#gearId) OR #gearId =
+//	  	:gearId_when
+//	  ExpressionAttributeNames: #gearId="gearId"
 //	step 4, Put on table Main: claim Gear.barcodes
 //	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
 //	  	"UNIQUE#Gear#barcodes#{barcodes}"
@@ -16834,7 +16967,7 @@ func (s *Store) ChangeGearBarcodes(ctx context.Context, params ChangeGearBarcode
 		keep = append(keep, 0)
 	}
 	for _, el := range dyngen.SetAdded(barcodes, old.Barcodes) {
-		if step, err = dyngen.TransactDelete(s.changeGearBarcodesStep3Input(el)); err != nil {
+		if step, err = dyngen.TransactDelete(s.changeGearBarcodesStep3Input(el, old.GearID)); err != nil {
 			return changeGearBarcodesTx.StepError(2, err)
 		}
 		items = append(items, step)
@@ -16912,9 +17045,11 @@ func (s *Store) saveGearStep3Input(gear *Gear) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
+const saveGearStep4Condition = "attribute_not_exists(#gearId) OR #gearId = :gearId_when"
+
 // saveGearStep4Input builds step 4 of SaveGear, release Gear.barcodes; its
 // errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) saveGearStep4Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) saveGearStep4Input(barcodes string, gearID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := gearBarcodesClaimPK(barcodes)
 	if err != nil {
 		return nil, err
@@ -16924,11 +17059,15 @@ func (s *Store) saveGearStep4Input(barcodes string) (*dynamodb.DeleteItemInput, 
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(saveGearStep4Condition),
+		ExpressionAttributeNames:  map[string]string{"#gearId": "gearId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":gearId_when": &types.AttributeValueMemberS{Value: gearID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -16967,8 +17106,10 @@ var saveGearTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Gear.barcodes",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Gear.barcodes",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim Gear.barcodes",
 		IfPresent: ErrAlreadyExists,
@@ -17003,6 +17144,9 @@ var saveGearTx = dyngen.Transaction{
 //	step 4, Delete on table Main: release Gear.barcodes
 //	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
 //	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(#gearId) OR #gearId =
+//	  	:gearId_when
+//	  ExpressionAttributeNames: #gearId="gearId"
 //	step 5, Put on table Main: claim Gear.barcodes
 //	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
 //	  	"UNIQUE#Gear#barcodes#{barcodes}"
@@ -17076,7 +17220,7 @@ func (s *Store) SaveGear(ctx context.Context, gear *Gear) error {
 			keep = append(keep, 0)
 		}
 		for _, el := range dyngen.SetAdded(gear.Barcodes, old.Barcodes) {
-			if step, err = dyngen.TransactDelete(s.saveGearStep4Input(el)); err != nil {
+			if step, err = dyngen.TransactDelete(s.saveGearStep4Input(el, old.GearID)); err != nil {
 				return saveGearTx.StepError(3, err)
 			}
 			items = append(items, step)
@@ -17152,9 +17296,11 @@ func (s *Store) deleteGearStep2Input(gearID string) (*dynamodb.DeleteItemInput, 
 	}, nil
 }
 
+const deleteGearStep3Condition = "attribute_not_exists(#gearId) OR #gearId = :gearId_when"
+
 // deleteGearStep3Input builds step 3 of DeleteGear, release Gear.barcodes;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) deleteGearStep3Input(barcodes string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) deleteGearStep3Input(barcodes string, gearID string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := gearBarcodesClaimPK(barcodes)
 	if err != nil {
 		return nil, err
@@ -17164,11 +17310,15 @@ func (s *Store) deleteGearStep3Input(barcodes string) (*dynamodb.DeleteItemInput
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(deleteGearStep3Condition),
+		ExpressionAttributeNames:  map[string]string{"#gearId": "gearId"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":gearId_when": &types.AttributeValueMemberS{Value: gearID}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.mainTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.mainTable),
 	}, nil
 }
 
@@ -17186,8 +17336,10 @@ var deleteGearTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release Gear.barcodes",
-		Key:    []string{"PK", "SK"},
+		Action:    "release Gear.barcodes",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}},
 }
 
@@ -17213,6 +17365,9 @@ var deleteGearTx = dyngen.Transaction{
 //	step 3, Delete on table Main: release Gear.barcodes
 //	  Key: PK = "UNIQUE#Gear#barcodes#{barcodes}" AND SK =
 //	  	"UNIQUE#Gear#barcodes#{barcodes}"
+//	  ConditionExpression: attribute_not_exists(#gearId) OR #gearId =
+//	  	:gearId_when
+//	  ExpressionAttributeNames: #gearId="gearId"
 //
 // Over an item whose barcodes was read empty, step 2 is sent instead of
 // step 1.
@@ -17263,7 +17418,7 @@ func (s *Store) DeleteGear(ctx context.Context, gearID string) error {
 		keep = append(keep, 0)
 	}
 	for _, el := range dyngen.SetAdded(nil, old.Barcodes) {
-		if step, err = dyngen.TransactDelete(s.deleteGearStep3Input(el)); err != nil {
+		if step, err = dyngen.TransactDelete(s.deleteGearStep3Input(el, old.GearID)); err != nil {
 			return deleteGearTx.StepError(2, err)
 		}
 		items = append(items, step)

@@ -243,6 +243,9 @@ func uniqueArgs(pp, own *Pattern, s *Step) []*Arg {
 					args = append(args, &Arg{Input: outer(oq)})
 				}
 			}
+		case q.Role == ParamCond && q.Cond.Read:
+			// The owner's key, as read: the claim released is its own.
+			args = append(args, old(owner.Attr(q.Cond.Attr.Name)))
 		case st.Role == model.ReleaseStep:
 			// The claim's key: the value read.
 			oa := owner.Attr(q.Attr.Name)

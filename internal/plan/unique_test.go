@@ -63,18 +63,18 @@ func TestUniquePlans(t *testing.T) {
 		{"SaveUser", plan.TransactWriteItems, true, []stepDesc{
 			{"put User", "PutItem", "#email = :email_when", "ErrConditionFailed", "ErrConditionFailed", []string{"user", "old.Email"}},
 			{"put User (no item read)", "PutItem", "attribute_not_exists(PK)", "", "ErrConditionFailed", []string{"user"}},
-			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
+			{"release User.email", "DeleteItem", "attribute_not_exists(#username) OR #username = :username_when", "ErrConditionFailed", "ErrConditionFailed", []string{"old.Email", "old.Username"}},
 			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "", "ErrAlreadyExists", []string{"UserEmailClaim{user.Email, user.Username}"}},
 		}},
 		{"MoveEmail", plan.TransactWriteItems, true, []stepDesc{
 			{"update User", "UpdateItem", "attribute_exists(PK) AND #email = :email_when", "ErrNotFound", "ErrConditionFailed", []string{"username", "email", "old.Email"}},
-			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
+			{"release User.email", "DeleteItem", "attribute_not_exists(#username) OR #username = :username_when", "ErrConditionFailed", "ErrConditionFailed", []string{"old.Email", "old.Username"}},
 			{"claim User.email", "PutItem", "attribute_not_exists(PK)", "", "ErrAlreadyExists", []string{"UserEmailClaim{email, username}"}},
 		}},
 		{"Rename", plan.UpdateItem, false, nil},
 		{"DeleteUser", plan.TransactWriteItems, true, []stepDesc{
 			{"delete User", "DeleteItem", "#email = :email_when", "ErrConditionFailed", "ErrConditionFailed", []string{"username", "old.Email"}},
-			{"release User.email", "DeleteItem", "", "", "", []string{"old.Email"}},
+			{"release User.email", "DeleteItem", "attribute_not_exists(#username) OR #username = :username_when", "ErrConditionFailed", "ErrConditionFailed", []string{"old.Email", "old.Username"}},
 		}},
 	} {
 		pp := pps[tc.name]

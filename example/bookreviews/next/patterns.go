@@ -531,9 +531,11 @@ func (s *Store) changeEmailStep1Input(username string, email string, email_ stri
 	}, nil
 }
 
+const changeEmailStep2Condition = "attribute_not_exists(#username) OR #username = :username_when"
+
 // changeEmailStep2Input builds step 2 of ChangeEmail, release User.email;
 // its errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) changeEmailStep2Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) changeEmailStep2Input(email string, username string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := userEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -543,11 +545,15 @@ func (s *Store) changeEmailStep2Input(email string) (*dynamodb.DeleteItemInput, 
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(changeEmailStep2Condition),
+		ExpressionAttributeNames:  map[string]string{"#username": "username"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":username_when": &types.AttributeValueMemberS{Value: username}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.bookReviewsTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.bookReviewsTable),
 	}, nil
 }
 
@@ -577,8 +583,10 @@ var changeEmailTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release User.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release User.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim User.email",
 		IfPresent: ErrAlreadyExists,
@@ -609,6 +617,9 @@ var changeEmailTx = dyngen.Transaction{
 //	step 2, Delete on table BookReviews: release User.email
 //	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
 //	  	"UNIQUE#User#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#username) OR #username =
+//	  	:username_when
+//	  ExpressionAttributeNames: #username="username"
 //	step 3, Put on table BookReviews: claim User.email
 //	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
 //	  	"UNIQUE#User#email#{email}"
@@ -654,7 +665,7 @@ func (s *Store) ChangeEmail(ctx context.Context, params ChangeEmailParams) error
 	items = append(items, step)
 	keep = append(keep, 0)
 	if strings.ToLower(old.Email) != strings.ToLower(email) {
-		if step, err = dyngen.TransactDelete(s.changeEmailStep2Input(strings.ToLower(old.Email))); err != nil {
+		if step, err = dyngen.TransactDelete(s.changeEmailStep2Input(strings.ToLower(old.Email), old.Username)); err != nil {
 			return changeEmailTx.StepError(1, err)
 		}
 		items = append(items, step)

@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -134,5 +135,32 @@ func TestBackfillClaimsYield(t *testing.T) {
 	claims := e.claims(t)
 	if claims["moved@example.com"] != u.ID || claims[strings.ToLower(user(2).Email)] != "" {
 		t.Errorf("claims %v: want user 2's new email claimed, its old one not", claims)
+	}
+}
+
+// The Store's release of a claim holds only while the claim is the
+// item's (or absent): a write of an item stored before its value was
+// made unique, whose value another item's claim holds, fails, and never
+// deletes the other item's claim.
+func TestStoreReleasesOnlyItsClaim(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	a, b := user(1), user(2)
+	b.Email = a.Email
+	e.putOld(t, a)
+	e.putOld(t, b)
+	e.run(t, e.bf, "User.email", dyngen.BackfillOptions{Segments: 1, Write: true})
+	winner := e.claims(t)[strings.ToLower(a.Email)]
+	loser := map[string]*User{a.ID: b, b.ID: a}[winner]
+	if loser == nil {
+		t.Fatalf("the claim of the shared email leads to %q", winner)
+	}
+	moved := *loser
+	moved.Email = "elsewhere@example.com"
+	if err := e.store.PutUser(ctx, &moved); !errors.Is(err, ErrConditionFailed) {
+		t.Errorf("a put of the user without the claim: %v, want ErrConditionFailed", err)
+	}
+	if got := e.claims(t)[strings.ToLower(a.Email)]; got != winner {
+		t.Errorf("the claim of the shared email leads to %q after the failed put, was %q", got, winner)
 	}
 }

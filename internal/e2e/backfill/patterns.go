@@ -81,9 +81,11 @@ func (s *Store) putUserStep2Input(user *User) (*dynamodb.PutItemInput, error) {
 	}, nil
 }
 
+const putUserStep3Condition = "attribute_not_exists(#id) OR #id = :id_when"
+
 // putUserStep3Input builds step 3 of PutUser, release User.email; its
 // errors are a KeyError or an ItemError, which the caller wraps.
-func (s *Store) putUserStep3Input(email string) (*dynamodb.DeleteItemInput, error) {
+func (s *Store) putUserStep3Input(email string, id string) (*dynamodb.DeleteItemInput, error) {
 	pk, err := userEmailClaimPK(email)
 	if err != nil {
 		return nil, err
@@ -93,11 +95,15 @@ func (s *Store) putUserStep3Input(email string) (*dynamodb.DeleteItemInput, erro
 		return nil, err
 	}
 	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(putUserStep3Condition),
+		ExpressionAttributeNames:  map[string]string{"#id": "id"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":id_when": &types.AttributeValueMemberS{Value: id}},
 		Key: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: pk},
 			"SK": &types.AttributeValueMemberS{Value: sk},
 		},
-		TableName: aws.String(s.thingsTable),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
 	}, nil
 }
 
@@ -131,8 +137,10 @@ var putUserTx = dyngen.Transaction{
 		IfPresent: ErrConditionFailed,
 		Key:       []string{"PK", "SK"},
 	}, {
-		Action: "release User.email",
-		Key:    []string{"PK", "SK"},
+		Action:    "release User.email",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
 	}, {
 		Action:    "claim User.email",
 		IfPresent: ErrAlreadyExists,
@@ -163,6 +171,8 @@ var putUserTx = dyngen.Transaction{
 //	step 3, Delete on table Things: release User.email
 //	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
 //	  	"UNIQUE#User#email#{email}"
+//	  ConditionExpression: attribute_not_exists(#id) OR #id = :id_when
+//	  ExpressionAttributeNames: #id="id"
 //	step 4, Put on table Things: claim User.email
 //	  Key: PK = "UNIQUE#User#email#{email}" AND SK =
 //	  	"UNIQUE#User#email#{email}"
@@ -219,7 +229,7 @@ func (s *Store) PutUser(ctx context.Context, user *User) error {
 		items = append(items, step)
 		keep = append(keep, 0)
 		if strings.ToLower(old.Email) != strings.ToLower(user.Email) {
-			if step, err = dyngen.TransactDelete(s.putUserStep3Input(strings.ToLower(old.Email))); err != nil {
+			if step, err = dyngen.TransactDelete(s.putUserStep3Input(strings.ToLower(old.Email), old.ID)); err != nil {
 				return putUserTx.StepError(2, err)
 			}
 			items = append(items, step)
