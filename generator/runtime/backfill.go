@@ -123,11 +123,11 @@ type Checkpoint struct {
 	Open bool
 }
 
-// Checkpoints stores the checkpoints of a table's backfills: Marshal
-// and Unmarshal are the generated code's for its checkpoint entity,
-// whose key the generator proved apart from every entity's.
+// Checkpoints stores the checkpoints of a table's backfills, items of
+// the table (keyed by its key attributes, Backfill.Key): Marshal and
+// Unmarshal are the generated code's for its checkpoint entity, whose
+// key the generator proved apart from every entity's.
 type Checkpoints struct {
-	Key       []string
 	Marshal   func(Checkpoint) (map[string]types.AttributeValue, error)
 	Unmarshal func(map[string]types.AttributeValue) (Checkpoint, error)
 }
@@ -349,7 +349,7 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		start = k
 		r.logf("%s: segment %d of %d: resumes after %d items", r.b.ID, seg, r.o.Segments, cp.Scanned)
 	}
-	names := mergeNames(r.b.ReadNames)
+	names := ownNames(r.b.ReadNames)
 	for page := 0; ; page++ {
 		// A deadline stops a run at a page's start, after its first:
 		// each invocation of a Lambda function moves on.
@@ -616,7 +616,7 @@ func (r *backfillRun) update(item, want map[string]types.AttributeValue) *dynamo
 		Key:                       key,
 		UpdateExpression:          aws.String(expr),
 		ConditionExpression:       aws.String(r.b.Condition),
-		ExpressionAttributeNames:  mergeNames(r.b.UpdateNames),
+		ExpressionAttributeNames:  ownNames(r.b.UpdateNames),
 		ExpressionAttributeValues: values,
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
 	}
@@ -637,12 +637,12 @@ func readNames(b *Backfill) map[string]string {
 	if b.Projection == "" {
 		return nil
 	}
-	return mergeNames(b.ReadNames)
+	return ownNames(b.ReadNames)
 }
 
-// mergeNames is a request's own copy of names; nil for none, which
+// ownNames is a request's own copy of names; nil for none, which
 // DynamoDB takes where it refuses an empty map.
-func mergeNames(names map[string]string) map[string]string {
+func ownNames(names map[string]string) map[string]string {
 	if len(names) == 0 {
 		return nil
 	}
@@ -683,19 +683,13 @@ func (r *backfillRun) loadCheckpoint(ctx context.Context, cp Checkpoint) (*Check
 	if err != nil {
 		return nil, err
 	}
-	key := map[string]types.AttributeValue{}
-	for _, k := range r.cps.Key {
-		key[k] = item[k]
+	// The checkpoint is an item of the backfill's table: its key, the
+	// table's.
+	stored, err := r.get(ctx, item, nil, nil)
+	if err != nil || len(stored) == 0 {
+		return nil, err
 	}
-	out, err := r.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(r.o.TableName), Key: key, ConsistentRead: aws.Bool(true), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
-	if err != nil {
-		return nil, fmt.Errorf("%sbackfill %s: read of the checkpoint of segment %d: %w", pkgPrefix, r.b.ID, cp.Segment, err)
-	}
-	r.consumed(out.ConsumedCapacity)
-	if len(out.Item) == 0 {
-		return nil, nil
-	}
-	got, err := r.cps.Unmarshal(out.Item)
+	got, err := r.cps.Unmarshal(stored)
 	if err != nil {
 		return nil, fmt.Errorf("%sbackfill %s: the checkpoint of segment %d: %w", pkgPrefix, r.b.ID, cp.Segment, err)
 	}

@@ -105,7 +105,7 @@ func (r *backfillRun) ownerText(claim map[string]types.AttributeValue) string {
 func (r *backfillRun) claimInput(item, claim map[string]types.AttributeValue) *dynamodb.TransactWriteItemsInput {
 	check := HoldRead(&dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(r.b.Condition),
-		ExpressionAttributeNames:  mergeNames(r.b.UpdateNames),
+		ExpressionAttributeNames:  ownNames(r.b.UpdateNames),
 		ExpressionAttributeValues: maps.Clone(r.b.WriteValues),
 	}, item, r.b.Held)
 	values := map[string]types.AttributeValue{}
@@ -125,7 +125,7 @@ func (r *backfillRun) claimInput(item, claim map[string]types.AttributeValue) *d
 				TableName:                 aws.String(r.o.TableName),
 				Item:                      claim,
 				ConditionExpression:       aws.String(r.b.ClaimCondition),
-				ExpressionAttributeNames:  mergeNames(r.b.ClaimNames),
+				ExpressionAttributeNames:  ownNames(r.b.ClaimNames),
 				ExpressionAttributeValues: values,
 			}},
 		},

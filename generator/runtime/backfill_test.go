@@ -237,7 +237,7 @@ func TestBackfillDeadline(t *testing.T) {
 		Fill: func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
 			return map[string]types.AttributeValue{"K": avS("k")}, nil
 		}}
-	cps := &Checkpoints{Key: []string{"PK"},
+	cps := &Checkpoints{
 		Marshal: func(c Checkpoint) (map[string]types.AttributeValue, error) {
 			item := map[string]types.AttributeValue{"PK": avS("CP#" + c.Backfill), "after": avS(c.After), "done": &types.AttributeValueMemberBOOL{Value: c.Done}, "scanned": avN(fmt.Sprint(c.Scanned))}
 			return item, nil

@@ -57,7 +57,7 @@ func (e *emitter) backfillFile() *jen.File {
 			if cps[t] != "" {
 				continue
 			}
-			name := e.scopeName(scope, lowerFirst(t.GoName)+"Checkpoints")
+			name := e.scopeName(scope, model.ParamName(t.GoName)+"Checkpoints")
 			scope["cp|"+t.Name] = name
 			cps[t] = name
 			g.Id(name).Op(":=").Add(e.checkpoints(t))
@@ -141,13 +141,6 @@ func orAll(p string) string {
 		return "(none: whole items)"
 	}
 	return p
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // backfillValue is the dyngen.Backfill of pb.
@@ -295,10 +288,6 @@ func (e *emitter) checkpoints(t *model.Table) jen.Code {
 		return jen.Nil()
 	}
 	field := func(name string) string { return ce.Attr(name).GoName }
-	var keys []jen.Code
-	for _, ka := range t.Primary().KeyAttrs() {
-		keys = append(keys, jen.Lit(ka.Name))
-	}
 	c, x := jen.Id("c"), jen.Id("x")
 	conv := []struct {
 		name, runtime string
@@ -317,7 +306,6 @@ func (e *emitter) checkpoints(t *model.Table) jen.Code {
 	after := field("after")
 	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
 	return jen.Op("&").Add(rt("Checkpoints")).Values(jen.Dict{
-		jen.Id("Key"): jen.Index().String().Values(keys...),
 		jen.Id("Marshal"): jen.Func().Params(c.Clone().Add(rt("Checkpoint"))).Params(mapType.Clone(), jen.Error()).Block(
 			x.Clone().Op(":=").Id(ce.GoName).Values(toEntity),
 			jen.If(c.Clone().Dot("After").Op("!=").Lit("")).Block(x.Clone().Dot(after).Op("=").Op("&").Add(c.Clone().Dot("After"))),

@@ -174,7 +174,7 @@ func copyUpdateStep(p *Pattern, c *Copy) *Step {
 	sub.Steps, sub.Read, sub.ReadCopies = nil, nil, nil
 	// Without the pattern's when (the owner's step holds it): the copy
 	// is the owner's.
-	sub.When = ownerHeld(c)
+	sub.When = ownerHeld(c.Entity, c.Owner, c.Pos)
 	sub.Entities, sub.Table, sub.Pos = []*Entity{ce}, ce.Table, c.Pos
 	sub.Set, sub.Add, sub.Remove, sub.RemoveFrom = as(p.Set), as(p.Add), as(p.Remove), as(p.RemoveFrom)
 	sub.SetConsts, sub.AddConsts = consts(p.SetConsts), consts(p.AddConsts)
@@ -386,31 +386,30 @@ func copyStep(p *Pattern, c *Copy, role StepRole) *Step {
 	st := derivedStep(p, c.Entity, c.Pos, op)
 	st.Copy, st.Role = c, role
 	if role != TakeStep {
-		// The copy read is the owner's, or there is none (an item written
-		// before the copy was declared): never another item's copy.
-		st.Pattern.When = []*Cond{{Pos: c.Pos, Or: [][]*Cond{{{Attr: ownerKey(c)[0], Pos: c.Pos, Op: OpNotExists}}, ownerHeld(c)}}}
+		st.Pattern.When = ownedWhen(c.Entity, c.Owner, c.Pos)
 	}
 	return st
 }
 
-// ownerKey are the attributes of copy c's entity that hold its owner's
-// primary key.
-func ownerKey(c *Copy) []*Attribute {
-	var out []*Attribute
-	for _, a := range c.Owner.PrimaryKey().Attrs() {
-		out = append(out, c.Entity.Attr(a.Name))
+// ownerHeld are the conditions that an item of derived, an entity dyngen
+// writes with its owner's items (a copy, a claim), holds owner's primary
+// key as read: it is that owner's. Each is on derived's attribute of the
+// name of the owner's key attribute.
+func ownerHeld(derived, owner *Entity, pos Pos) []*Cond {
+	var out []*Cond
+	for _, a := range owner.PrimaryKey().Attrs() {
+		out = append(out, &Cond{Attr: derived.Attr(a.Name), Pos: pos, Op: OpEq, Read: true})
 	}
 	return out
 }
 
-// ownerHeld are the conditions that copy c's item holds its owner's
-// primary key, as read: the copy is the owner's.
-func ownerHeld(c *Copy) []*Cond {
-	var out []*Cond
-	for _, a := range ownerKey(c) {
-		out = append(out, &Cond{Attr: a, Pos: c.Pos, Op: OpEq, Read: true})
-	}
-	return out
+// ownedWhen is the condition of a step that writes over or deletes an
+// item of derived read for owner: it is the owner's (ownerHeld), or
+// there is none (an item written before derived was declared), never
+// another item's.
+func ownedWhen(derived, owner *Entity, pos Pos) []*Cond {
+	held := ownerHeld(derived, owner, pos)
+	return []*Cond{{Pos: pos, Or: [][]*Cond{{{Attr: held[0].Attr, Pos: pos, Op: OpNotExists}}, held}}}
 }
 
 func copyNames(e *Entity) string { return joinNames(e.Copies, func(c *Copy) string { return c.Name }) }

@@ -582,14 +582,7 @@ func claimStep(p *Pattern, u *Unique, role StepRole) *Step {
 	st := derivedStep(p, u.Claim, u.Pos, op)
 	st.Claim, st.Role = u, role
 	if role == ReleaseStep {
-		// The claim of the value read is the owner's, or there is none
-		// (an item written before the value was made unique): never
-		// another item's claim.
-		var held []*Cond
-		for _, a := range u.Owner.PrimaryKey().Attrs() {
-			held = append(held, &Cond{Attr: u.Claim.Attr(a.Name), Pos: u.Pos, Op: OpEq, Read: true})
-		}
-		st.Pattern.When = []*Cond{{Pos: u.Pos, Or: [][]*Cond{{{Attr: held[0].Attr, Pos: u.Pos, Op: OpNotExists}}, held}}}
+		st.Pattern.When = ownedWhen(u.Claim, u.Owner, u.Pos)
 	}
 	return st
 }

@@ -41,7 +41,6 @@ type BackfillClient = dyngen.BackfillClient
 func Backfills(opts ...Option) []dyngen.BackfillJob {
 	s := New(nil, opts...)
 	bookReviewsCheckpoints := &dyngen.Checkpoints{
-		Key: []string{"PK", "SK"},
 		Marshal: func(c dyngen.Checkpoint) (map[string]types.AttributeValue, error) {
 			x := BackfillCheckpoint{
 				Backfill:    c.Backfill,
