@@ -227,8 +227,7 @@ func fingerprint(b *model.Backfill, writes []string) string {
 			parts = append(parts, tm.Source)
 		}
 		for _, a := range u.Claim.Attributes {
-			f := a.StoredForm()
-			parts = append(parts, a.Stored+":"+f.Dynamo+":"+string(a.Format))
+			parts = append(parts, storedAs(a))
 		}
 	}
 	if b.Index != nil {
@@ -236,14 +235,19 @@ func fingerprint(b *model.Backfill, writes []string) string {
 			for _, tm := range k.Templates() {
 				parts = append(parts, tm.Source)
 				for _, a := range tm.Attrs() {
-					f := a.StoredForm()
-					parts = append(parts, a.Stored+":"+f.Dynamo+":"+string(a.Format))
+					parts = append(parts, storedAs(a))
 				}
 			}
 		}
 	}
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:8])
+}
+
+// storedAs is how attribute a is stored, for a fingerprint: its name,
+// value type and time format.
+func storedAs(a *model.Attribute) string {
+	return a.Stored + ":" + a.StoredForm().Dynamo + ":" + string(a.Format)
 }
 
 // FullCondition is the ConditionExpression of a backfill's write when
