@@ -7,6 +7,7 @@ import (
 
 	dynrt "github.com/dyngen/dyngen/generator/runtime"
 	"github.com/dyngen/dyngen/internal/compat"
+	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/plan"
@@ -36,9 +37,12 @@ func changes(res *Result, l *lock.Lock, source string, opts Options) *lock.Lock 
 	p, diags := res.Plan, res.Diags
 	nl := lock.Build(p, model.SourceLine(source))
 	r := compat.CheckLock(l, nl, p)
-	bs, gone := compat.Backfills(l, r, res.Model)
+	bs, gone, idle := compat.Backfills(l, r, res.Model)
 	for _, g := range gone {
 		diags.Warnf(res.Model.Pos, "%s: the lock's record of it is dropped", g)
+	}
+	for _, a := range idle {
+		idleCompute(diags, a, "the lock does not hold its entity")
 	}
 	for _, r := range opts.Receipts {
 		i := indexOf(bs, r.Backfill)
@@ -86,6 +90,15 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 			if !m.Op.IsRead() && m.Op != model.OpTransactGet && containsEntity(m.Entities, b.Entity) {
 				why = fmt.Sprintf("writes %s items, each expecting a version, which the items written before the change lack", b.Entity.Name)
 			}
+		case model.Computed:
+			// Every read of the entity meets the items stored without the
+			// attribute; an update, which returns or checks the item, too.
+			if (m.Op.IsRead() || m.Op == model.OpUpdate || m.Op == model.OpTransactGet) && containsEntity(m.Entities, b.Entity) {
+				why = fmt.Sprintf("reads %s items, whose %s the items written before the change lack", b.Entity.Name, b.Attr.Name)
+				if !b.Attr.Optional && b.Attr.Default == nil {
+					why += " (required: they fail to decode)"
+				}
+			}
 		case model.UniqueClaims:
 			// An update that sets none of the values writes no claim.
 			touches := m.Op != model.OpUpdate || slices.ContainsFunc(b.Unique.Attrs, func(a *model.Attribute) bool {
@@ -103,6 +116,12 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 		}
 		report(m.Pos, "pattern %s %s until backfill %s has run and been verified (pending in the lock): run it (the package's BackfillMain, with -write), verify it (-verify -receipt FILE), then generate with -receipt FILE", m.Name, why, b.ID)
 	}
+}
+
+// idleCompute warns that attribute a's backfill: compute does nothing,
+// and why.
+func idleCompute(diags *diag.List, a *model.Attribute, why string) {
+	diags.Warnf(a.ComputePos, "backfill: %s of attribute %s does nothing: %s, so no item is stored without it; remove backfill:", model.Computed, a.Name, why)
 }
 
 func containsEntity(es []*model.Entity, e *model.Entity) bool {

@@ -431,3 +431,106 @@ func TestBackfillClaimsWarnings(t *testing.T) {
 		}
 	}
 }
+
+// An attribute that says backfill: compute: added required, it makes
+// its finding a backfill's, pending, and every read of the entity is
+// warned of (an error with Strict); added to an attribute the lock holds
+// already (a ttl given to the items stored before), it asks for one too;
+// with no lock, or on an entity the lock does not hold, it does
+// nothing, and says so; removed while pending, its backfill is dropped,
+// and said; once done, it stays done, and backfill.go declares the
+// function's field but no backfill.
+func TestBackfillsComputed(t *testing.T) {
+	computed := func(attrs string) []byte { return notes("", attrs, "", "", "") }
+	before, _, _ := generation(t, computed("      seen: {type: time, optional: true}"), nil, Options{})
+
+	after := computed("      seen: {type: time, optional: true}\n      words: {type: int, backfill: compute}")
+	l, d, files := generation(t, after, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l); !slices.Equal(got, []string{"Note.words=pending"}) {
+		t.Fatalf("backfills %v", got)
+	}
+	if b := l.Backfills[0]; b.Kind != "compute" || !slices.Equal(b.Attributes, []string{"words"}) || b.Finding != "read-old/Note.words/required-added" {
+		t.Errorf("backfill %+v", b)
+	}
+	if !strings.Contains(warnings(d), "pattern GetNote reads Note items, whose words the items written before the change lack (required: they fail to decode) until backfill Note.words") {
+		t.Errorf("no warning at the read:\n%s", warnings(d))
+	}
+	i := slices.IndexFunc(files, func(f File) bool { return f.Name == model.BackfillFile })
+	if i < 0 || !strings.Contains(string(files[i].Data), "NoteWords func(ctx context.Context, item *Note) (int64, error)") || !strings.Contains(string(files[i].Data), `dyngen.Missing(err, "words")`) {
+		t.Fatalf("backfill.go of a computed attribute:\n%s", files[i].Data)
+	}
+	if _, d, _ := generation(t, after, marshal(t, l), Options{Strict: true}); !d.HasErrors() || !strings.Contains(d.Err().Error(), "pattern GetNote reads Note items") {
+		t.Errorf("strict: %v", d.Err())
+	}
+	// The finding is made safe by the backfill.
+	res := Check("spec.yaml", after)
+	if res.Diags.HasErrors() {
+		t.Fatal(res.Diags.Err())
+	}
+	r := compat.Check(before, res.Plan)
+	r.Backfilled(l)
+	if r.Failed() {
+		t.Errorf("the check fails with the backfill in the lock: %+v", r.Findings)
+	}
+
+	// On an attribute the lock holds: a ttl given to the stored items.
+	ttl := computed("      seen: {type: time, optional: true, backfill: compute}")
+	l2, d, _ := generation(t, ttl, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l2); !slices.Equal(got, []string{"Note.seen=pending"}) || l2.Backfills[0].Finding != "" {
+		t.Errorf("an attribute held already: %+v", l2.Backfills)
+	}
+
+	// No lock: nothing to backfill, and said.
+	_, d, _ = generation(t, after, nil, Options{})
+	if !strings.Contains(warnings(d), "backfill: compute of attribute words does nothing: the output directory holds no lock") {
+		t.Errorf("no lock:\n%s", warnings(d))
+	}
+
+	// backfill: compute removed while pending: dropped, and said.
+	gone, d, _ := generation(t, computed("      seen: {type: time, optional: true}\n      words: {type: int, default: 0}"), marshal(t, l), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if len(gone.Backfills) != 0 || !strings.Contains(warnings(d), "backfill Note.words (pending): words of Note no longer says backfill: compute") {
+		t.Errorf("compute removed: %v\n%s", states(gone), warnings(d))
+	}
+
+	// Done: it stays done, and no backfill is declared.
+	rc := dynrt.Receipt{Format: dynrt.ReceiptFormat, Backfill: "Note.words", Fingerprint: l.Backfills[0].Fingerprint, Table: "Notes", Checked: 3}
+	done, d, files := generation(t, after, marshal(t, l), Options{Receipts: []dynrt.Receipt{rc}})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	again, d, files2 := generation(t, after, marshal(t, done), Options{Strict: true})
+	if d.HasErrors() || !slices.Equal(states(again), []string{"Note.words=done"}) {
+		t.Fatalf("done, generated again: %v %v", states(again), d.Err())
+	}
+	for _, fs := range [][]File{files, files2} {
+		i := slices.IndexFunc(fs, func(f File) bool { return f.Name == model.BackfillFile })
+		if src := string(fs[i].Data); !strings.Contains(src, "NoteWords func(") || strings.Contains(src, `"Note.words"`) {
+			t.Errorf("backfill.go after done:\n%s", src)
+		}
+	}
+}
+
+// Where a backfill of one attribute can't make the items right,
+// backfill: compute is refused, with why.
+func TestBackfillComputeRefused(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{strings.Replace(string(notes("", "      words: {type: int}", "", "", "")), "id: string", "id: {type: string, backfill: compute}", 1), "it is in the primary key"},
+		{strings.Replace(string(notes("", "      rev: {type: int, backfill: compute}", "", "", "")), "  Note:\n", "  Note:\n    version: rev\n", 1), "it is the version"},
+		{strings.Replace(string(notes("", "      email: {type: string, backfill: compute}", "", "", "")), "  Note:\n", "  Note:\n    unique: [email]\n", 1), "it is a unique value"},
+		{string(notes("", "      words: {type: int, backfill: later}", "", "", "")), `backfill must be compute`},
+	} {
+		d := Check("spec.yaml", []byte(c.spec)).Diags
+		if !d.HasErrors() || !strings.Contains(d.Err().Error(), c.want) {
+			t.Errorf("%q: %v", c.want, d.Err())
+		}
+	}
+}

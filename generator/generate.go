@@ -95,6 +95,14 @@ func PrepareWith(file, source string, data []byte, committed func(name string) [
 			} else {
 				g.lock = changes(res, l, source, opts)
 			}
+		} else {
+			for _, e := range res.Model.Entities {
+				for _, a := range e.Attributes {
+					if a.Compute {
+						idleCompute(res.Diags, a, "the output directory holds no lock (no design was deployed before this one)")
+					}
+				}
+			}
 		}
 	}
 	if len(opts.Receipts) > 0 && !res.Diags.HasErrors() && res.Plan != nil && len(res.Plan.Backfills) == 0 {

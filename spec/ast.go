@@ -246,6 +246,10 @@ type Attribute struct {
 	// RenamedFrom is the attribute's name in the lock, when it is
 	// renamed.
 	RenamedFrom Str
+	// Backfill is "compute": the items stored without the attribute get
+	// it from a function of the user's, by a backfill of the migration
+	// output.
+	Backfill Str
 }
 
 // Keys holds an entity's key templates on one index.

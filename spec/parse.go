@@ -754,6 +754,7 @@ func (p *parser) attributeOf(e entry, what string) *Attribute {
 		"separator":   func(k, v *yaml.Node) { a.Separator = p.str(v, "separator") },
 		"of":          func(k, v *yaml.Node) { a.Of = p.str(v, "of") },
 		"renamedFrom": func(k, v *yaml.Node) { a.RenamedFrom = p.str(v, "renamedFrom") },
+		"backfill":    func(k, v *yaml.Node) { a.Backfill = p.str(v, "backfill") },
 	})
 	if !sawType && p.diags.Len() == before {
 		p.errorf(v, "%s has no type", what)

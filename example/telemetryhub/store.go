@@ -22,11 +22,11 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// The runtime must serve this package's code: version 4 of its API for
+// The runtime must serve this package's code: version 5 of its API for
 // generated code (see dyngen.EnforceVersion).
 const (
-	_ = dyngen.EnforceVersion(4 - dyngen.MinVersion)
-	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 4)
+	_ = dyngen.EnforceVersion(5 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 5)
 )
 
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares

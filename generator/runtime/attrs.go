@@ -173,8 +173,12 @@ func ReadPath(entity, attr string, av types.AttributeValue, sep string) ([]strin
 
 // missing is the error of a required attribute an item lacks.
 func missing(entity, attr string) error {
-	return &ItemError{Entity: entity, Attr: attr, Reason: "missing"}
+	return &ItemError{Entity: entity, Attr: attr, Reason: reasonMissing}
 }
+
+// reasonMissing is the Reason of the ItemError of a required attribute
+// an item lacks (Missing).
+const reasonMissing = "missing"
 
 // ItemDecoder decodes the attributes of one item of entity, one call per
 // attribute: each method returns the Go value of av, the attribute's value

@@ -83,6 +83,13 @@ type Backfill struct {
 	// nil when it should hold none of them. An error is an item that
 	// can't be read; it is reported, never written.
 	Fill func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	// Compute, set in place of Fill on a backfill of an attribute
+	// computed by a function of the user's (backfill: compute), is Fill
+	// with the run's context, which it passes to the function. Needs
+	// says, when neither is set, which function the program did not give
+	// (the package's BackfillFuncs): the backfill then refuses to run.
+	Compute func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	Needs   string
 	// Claim, set on a backfill of claims (Fill is then nil), returns the
 	// claim of the value made unique that the item read holds: its
 	// entity's claim item. Per item whose claim is missing, the run
@@ -257,6 +264,9 @@ func VerifyBackfill(ctx context.Context, client BackfillClient, b *Backfill, o B
 }
 
 func runSegments(ctx context.Context, client BackfillClient, b *Backfill, cps *Checkpoints, o BackfillOptions, verify bool) (*BackfillReport, error) {
+	if b.Fill == nil && b.Compute == nil && b.Claim == nil {
+		return nil, fmt.Errorf("%sbackfill %s can't run: %s", pkgPrefix, b.ID, b.Needs)
+	}
 	segs, err := o.segmentsOf()
 	if err != nil {
 		return nil, err
@@ -470,7 +480,10 @@ func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeV
 		return r.claim(ctx, item)
 	}
 	for attempt := 1; ; attempt++ {
-		want, err := r.b.Fill(item)
+		want, err := r.fill(ctx, item)
+		if err != nil && ctx.Err() != nil {
+			return false, ctx.Err()
+		}
 		if err != nil {
 			r.rep.add(func(rep *BackfillReport) { rep.Unreadable++ })
 			r.rep.problem("%s: %v", r.keyText(item), err)
@@ -510,6 +523,14 @@ func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeV
 			return false, err
 		}
 	}
+}
+
+// fill is what item should hold: Fill's, or Compute's.
+func (r *backfillRun) fill(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+	if r.b.Compute != nil {
+		return r.b.Compute(ctx, item)
+	}
+	return r.b.Fill(item)
 }
 
 // reread reads item again after a live write failed the backfill's
@@ -667,6 +688,35 @@ func Pick(item map[string]types.AttributeValue, names ...string) (map[string]typ
 		return out, nil
 	}
 	return nil, fmt.Errorf("%sbackfill: the item holds some of %s, not all", pkgPrefix, strings.Join(names, ", "))
+}
+
+// Present returns, for a backfill's Compute of attribute name, what item
+// holds of it, and whether it holds it (not absent, nor NULL): an item
+// that holds the attribute keeps it, whatever the function would say.
+func Present(item map[string]types.AttributeValue, name string) (map[string]types.AttributeValue, bool) {
+	switch v := item[name].(type) {
+	case nil, *types.AttributeValueMemberNULL:
+		return nil, false
+	default:
+		return map[string]types.AttributeValue{name: v}, true
+	}
+}
+
+// Missing reports whether err, an entity's UnmarshalItem's, says that
+// the item lacks one of the required attributes attrs (by their spec
+// names), as the first error a decoder reports: a backfill's Compute
+// decodes the items that lack the attributes backfills compute.
+func Missing(err error, attrs ...string) bool {
+	var ie *ItemError
+	return errors.As(err, &ie) && ie.Reason == reasonMissing && slices.Contains(attrs, ie.Attr)
+}
+
+// With returns a copy of item holding the attributes of more too: an
+// item as a backfill's write leaves it.
+func With(item, more map[string]types.AttributeValue) map[string]types.AttributeValue {
+	out := maps.Clone(item)
+	maps.Copy(out, more)
+	return out
 }
 
 // FirstVersion is a backfill's Fill of a version, attribute name of

@@ -20,11 +20,15 @@ package runtime
 // Version 4 adds the backfills of the migration output (Backfill,
 // BackfillJob, BackfillClient, Checkpoint, Checkpoints, BackfillMain,
 // Pick, FirstVersion), which code of versions 2 and 3 does not call.
+//
+// Version 5 adds the backfills of attributes computed by the user's
+// functions (Backfill.Compute and Needs, Present, Missing, With), which
+// code of versions 2 to 4 does not call.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something
 	// of the runtime that an older runtime lacks.
-	GenVersion = 4
+	GenVersion = 5
 
 	// MinVersion is the oldest version of generated code this runtime
 	// serves. It grows when the runtime drops or changes something that

@@ -16,8 +16,13 @@ import (
 // A finding whose backfill old holds pending already adds none; one
 // whose backfill old holds done asks for it again (the design changed
 // what it writes), pending. A backfill of old whose entity, index or
-// version is gone is left out, and said in gone.
-func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill, gone []string) {
+// version is gone is left out, and said in gone; so is a pending
+// backfill of an attribute that no longer says backfill: compute. An
+// attribute that says it and has no backfill yet gets one, pending,
+// when the lock holds its entity (items of it may lack it); idle lists
+// those whose entity the lock does not hold (no item is stored before
+// this design).
+func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill, gone []string, idle []*model.Attribute) {
 	c := &checker{old: old, m: m}
 	byID := map[string]*model.Backfill{}
 	for _, ob := range old.Backfills {
@@ -36,6 +41,16 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		case b.Kind == model.UniqueClaims:
 			if b.Unique = uniqueOf(b.Entity, ob.Attributes); b.Unique == nil || b.Unique.Each {
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s is no longer unique", ob.ID, ob.State, strings.Join(ob.Attributes, "+"), ob.Entity))
+				continue
+			}
+		case b.Kind == model.Computed:
+			b.Attr = attrOf(b.Entity, ob.Attributes)
+			switch {
+			case b.Attr == nil:
+				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s is gone", ob.ID, ob.State, strings.Join(ob.Attributes, "+"), ob.Entity))
+				continue
+			case !b.Attr.Compute && b.Pending():
+				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s no longer says backfill: %s", ob.ID, ob.State, b.Attr.Name, b.Entity.Name, model.Computed))
 				continue
 			}
 		case b.Kind == model.InitialVersion:
@@ -63,7 +78,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		// index renamed since keeps it).
 		var b *model.Backfill
 		for _, x := range bs {
-			if x.Kind == nb.Kind && x.Entity == nb.Entity && x.Index == nb.Index && x.Unique == nb.Unique {
+			if x.Kind == nb.Kind && x.Entity == nb.Entity && x.Index == nb.Index && x.Unique == nb.Unique && x.Attr == nb.Attr {
 				b = x
 			}
 		}
@@ -73,15 +88,58 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 			}
 			continue
 		}
-		b = new(*nb)
-		b.State = model.BackfillPending
-		if byID[b.ID] != nil {
-			// Another backfill has the id already (an index and a unique
-			// attribute of one name): this one's says its kind.
-			b.ID += "." + string(b.Kind)
-		}
-		byID[b.ID] = b
-		bs = append(bs, b)
+		bs = add(bs, byID, nb)
 	}
-	return slices.Clip(bs), gone
+	// An attribute that says backfill: compute with no finding (one the
+	// lock holds already, optional: a ttl given to the items stored
+	// before) is computed too, once: a backfill of it done stays done.
+	for _, e := range m.Entities {
+		for _, a := range e.Attributes {
+			if !a.Compute || slices.ContainsFunc(bs, func(b *model.Backfill) bool { return b.Kind == model.Computed && b.Attr == a }) {
+				continue
+			}
+			if !c.stored(e) {
+				idle = append(idle, a)
+				continue
+			}
+			bs = add(bs, byID, &model.Backfill{ID: e.Name + "." + a.Name, Kind: model.Computed, Entity: e, Attr: a})
+		}
+	}
+	return slices.Clip(bs), gone, idle
+}
+
+// add adds backfill nb, pending, to bs, under an id of its own.
+func add(bs []*model.Backfill, byID map[string]*model.Backfill, nb *model.Backfill) []*model.Backfill {
+	b := new(*nb)
+	b.State = model.BackfillPending
+	if byID[b.ID] != nil {
+		// Another backfill has the id already (an index and a unique
+		// attribute of one name): this one's says its kind.
+		b.ID += "." + string(b.Kind)
+	}
+	byID[b.ID] = b
+	return append(bs, b)
+}
+
+// stored reports whether the lock holds entity e (by its name, or the
+// one it is renamed from): items of it may be stored.
+func (c *checker) stored(e *model.Entity) bool {
+	return slices.ContainsFunc(c.old.Entities, func(oe lock.Entity) bool { return c.entityFor(oe.Name) == e })
+}
+
+// attrOf is the attribute of e the lock's backfill names (attrs, one
+// name): of that name, or renamed from it.
+func attrOf(e *model.Entity, attrs []string) *model.Attribute {
+	if len(attrs) != 1 {
+		return nil
+	}
+	if a := e.Attr(attrs[0]); a != nil {
+		return a
+	}
+	for _, a := range e.Attributes {
+		if a.RenamedFrom.Name == attrs[0] {
+			return a
+		}
+	}
+	return nil
 }

@@ -98,12 +98,7 @@ func (r *Result) Backfilled(l *lock.Lock) {
 		if nb.Index != nil {
 			index = nb.Index.Name
 		}
-		var attrs []string
-		if nb.Unique != nil {
-			for _, a := range nb.Unique.Attrs {
-				attrs = append(attrs, a.Name)
-			}
-		}
+		attrs := nb.Attributes()
 		for _, b := range l.Backfills {
 			if b.Kind == string(nb.Kind) && b.Entity == nb.Entity.Name && b.Index == index && slices.Equal(b.Attributes, attrs) {
 				f.Backfilled, f.BackfillID = b.State, b.ID
@@ -700,7 +695,7 @@ func (c *checker) attributes(oe, ne lock.Entity, e *model.Entity) {
 	if oe.Of != "" {
 		return // dyngen's own: its changes follow the owner's
 	}
-	c.fields(oe, ne, e.Attributes, e.Pos)
+	c.fields(oe, ne, e, e.Attributes, e.Pos)
 }
 
 // objects compares the fields of each object type the lock holds with
@@ -719,15 +714,15 @@ func (c *checker) objects() {
 		owner := func(ob lock.Object) lock.Entity {
 			return lock.Entity{Name: ob.Name, GoType: ob.GoType, Attributes: ob.Fields}
 		}
-		c.fields(owner(oo), owner(no), o.Fields, o.Pos)
+		c.fields(owner(oo), owner(no), nil, o.Fields, o.Pos)
 	}
 }
 
 // fields compares the attributes old holds with those of now, the
-// spec's attrs (an entity's, or an object type's fields) held at pos. A
-// version or a timestamp added is required like any attribute: the
-// items written before lack it.
-func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos model.Pos) {
+// spec's attrs (entity e's, or an object type's fields, e nil) held at
+// pos. A version or a timestamp added is required like any attribute:
+// the items written before lack it.
+func (c *checker) fields(old, now lock.Entity, e *model.Entity, attrs []*model.Attribute, pos model.Pos) {
 	for _, oa := range old.Attributes {
 		a := match(attrs, oa.Name, func(a *model.Attribute) (string, model.Renamed) { return a.Name, a.RenamedFrom }, func(n string) bool { return lockAttr(old, n) != nil })
 		sub := now.Name + "." + oa.Name
@@ -746,7 +741,7 @@ func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos mod
 			continue
 		}
 		na := lockAttr(now, a.Name)
-		c.attribute(oa, *na, a, now)
+		c.attribute(oa, *na, e, a, now)
 	}
 	for _, a := range attrs {
 		if a.RenamedFrom.Name != "" && lockAttr(old, a.Name) == nil {
@@ -762,20 +757,38 @@ func (c *checker) fields(old, now lock.Entity, attrs []*model.Attribute, pos mod
 		}
 		sub := now.Name + "." + a.Name
 		if !a.Optional && a.Default == nil {
-			c.finding(ReadOld, sub, "required-added", true, a.Pos,
+			c.computed(c.finding(ReadOld, sub, "required-added", true, a.Pos,
 				fmt.Sprintf("required attribute %s is added to %s, without a default", a.Name, now.Name),
 				"new code reading the items old code wrote: they lack "+a.Name+", and fail to decode",
-				"give it a default (default:), make it optional, or write it into every item (a backfill) before new code reads them")
+				"give it a default (default:), make it optional, or "+fillOrder(e)+" before new code reads them"), e, a)
 			continue
 		}
-		c.finding(ReadNew, sub, "added", false, a.Pos,
+		c.computed(c.finding(ReadNew, sub, "added", false, a.Pos,
 			fmt.Sprintf("attribute %s is added to %s", a.Name, now.Name),
 			"data written by new code: a put of old code still running (a rolling deploy, a rollback) replaces the item whole and drops "+a.Name,
-			"deploy everywhere before code writes "+a.Name+" where old code may put the same items")
+			"deploy everywhere before code writes "+a.Name+" where old code may put the same items"), e, a)
 	}
 }
 
-func (c *checker) attribute(oa, na lock.Attribute, a *model.Attribute, ne lock.Entity) {
+// fillOrder says how to give the items that lack an attribute of entity
+// e (nil for an object's field) a value.
+func fillOrder(e *model.Entity) string {
+	if e == nil {
+		return "write it into every item that lacks it (a migration of yours: no backfill of dyngen's rewrites an object)"
+	}
+	return "compute it for every item that lacks it (backfill: compute)"
+}
+
+// computed marks finding f, of attribute a of entity e (nil for an
+// object's field), as one the backfill of a's values (backfill:
+// compute) makes safe, when a says so.
+func (c *checker) computed(f *Finding, e *model.Entity, a *model.Attribute) {
+	if e != nil && a.Compute {
+		f.fills(model.Computed, e, nil).Backfill.Attr = a
+	}
+}
+
+func (c *checker) attribute(oa, na lock.Attribute, e *model.Entity, a *model.Attribute, ne lock.Entity) {
 	sub := ne.Name + "." + na.Name
 	if oa.Stored != na.Stored {
 		c.finding(ReadOld, sub, "stored-name", true, a.Pos,
@@ -797,10 +810,10 @@ func (c *checker) attribute(oa, na lock.Attribute, a *model.Attribute, ne lock.E
 			"add an attribute of the new form, write it into every item (a backfill), move the readers to it, then remove the old one")
 	}
 	if oa.Optional && !na.Optional && na.Default == nil {
-		c.finding(ReadOld, sub, "required", true, a.Pos,
+		c.computed(c.finding(ReadOld, sub, "required", true, a.Pos,
 			fmt.Sprintf("attribute %s of %s becomes required, without a default", na.Name, ne.Name),
 			"new code reading the items old code wrote without it: they fail to decode",
-			"give it a default, or write it into every item that lacks it (a backfill) before new code reads them")
+			"give it a default, or "+fillOrder(e)+" before new code reads them"), e, a)
 	}
 	if !oa.Optional && oa.Default == nil && na.Optional {
 		c.finding(ReadNew, sub, "optional", true, a.Pos,

@@ -23,6 +23,7 @@ func (e *emitter) backfillFile() *jen.File {
 	f.Type().Id(model.BackfillClientName).Op("=").Add(rt("BackfillClient"))
 	f.Line()
 
+	e.backfillFuncs(f)
 	var pending []*plan.Backfill
 	for _, pb := range e.p.Backfills {
 		if pb.Backfill.Pending() {
@@ -62,11 +63,16 @@ func (e *emitter) backfillFile() *jen.File {
 			cps[t] = name
 			g.Id(name).Op(":=").Add(e.checkpoints(t))
 		}
+		for _, pb := range pending {
+			if pb.Backfill.Kind == model.Computed {
+				e.computeVar(g, scope, st, pb)
+			}
+		}
 		g.Return(jen.Index().Add(rt("BackfillJob")).ValuesFunc(func(g *jen.Group) {
 			for _, pb := range pending {
 				t := pb.Backfill.Entity.Table
 				g.Values(jen.Dict{
-					jen.Id("Backfill"):    jen.Op("&").Add(e.backfillValue(pb)),
+					jen.Id("Backfill"):    jen.Op("&").Add(e.backfillValue(pb, scope)),
 					jen.Id("Checkpoints"): jen.Id(cps[t]),
 					jen.Id("TableName"):   jen.Id(st).Dot(t.StoreField()),
 				})
@@ -74,7 +80,7 @@ func (e *emitter) backfillFile() *jen.File {
 		}))
 	})
 	f.Line()
-	commentf(f, "%s runs the backfill command line (dyngen.BackfillMain) with args, the program's arguments without its name, on client, and returns its exit code: a program's main is\n\n\tos.Exit(%s.%s(ctx, client, os.Args[1:]))\n\nWithout -write it is a dry run; -segments N -segment I runs one segment of N, so that N processes (or Lambda invocations) share a scan; -verify reads every item, and with -receipt FILE writes the receipt dyngen -receipt records the backfill done with. Run with no argument as a Lambda function, it serves the invocations of the backfill stack's state machine. %s names the physical name of each table, as the Store's option does, when set; opts come after.", model.BackfillMainName, m.Package, model.BackfillMainName, tableEnvs(m))
+	commentf(f, "%s runs the backfill command line (dyngen.BackfillMain) with args, the program's arguments without its name, on client, and returns its exit code: a program's main is\n\n\tos.Exit(%s.%s(ctx, client, os.Args[1:]))\n\nWithout -write it is a dry run; -segments N -segment I runs one segment of N, so that N processes (or Lambda invocations) share a scan; -verify reads every item, and with -receipt FILE writes the receipt dyngen -receipt records the backfill done with. Run with no argument as a Lambda function, it serves the invocations of the backfill stack's state machine. %s names the physical name of each table, as the Store's option does, when set; opts come after (with %s, the functions of %s).", model.BackfillMainName, m.Package, model.BackfillMainName, tableEnvs(m), model.WithBackfillFuncsName, model.BackfillFuncsName)
 	mscope := e.newScope()
 	for _, p := range []string{"ctx", "client", "args", "opts"} {
 		mscope[p] = p
@@ -125,6 +131,16 @@ func backfillCalls(pb *plan.Backfill) []string {
 			"Put of the claim: " + pb.Claim.Condition,
 		}
 	}
+	if b := pb.Backfill; b.Kind == model.Computed {
+		return []string{
+			"Scan on table " + t.Name + ", by segment",
+			"ProjectionExpression: " + orAll(pb.Scan.Projection),
+			"FilterExpression: " + pb.Scan.Filter,
+			"UpdateItem per item that lacks it, of the value " + model.BackfillFuncsName + "." + model.ComputeFunc(b.Entity, b.Attr) + " returns",
+			"UpdateExpression: " + pb.Set,
+			"ConditionExpression: " + pb.FullCondition(),
+		}
+	}
 	return []string{
 		"Scan on table " + t.Name + ", by segment",
 		"ProjectionExpression: " + orAll(pb.Scan.Projection),
@@ -143,8 +159,9 @@ func orAll(p string) string {
 	return p
 }
 
-// backfillValue is the dyngen.Backfill of pb.
-func (e *emitter) backfillValue(pb *plan.Backfill) jen.Code {
+// backfillValue is the dyngen.Backfill of pb, in the scope of the
+// package's Backfills (where a computed one's Compute is a local).
+func (e *emitter) backfillValue(pb *plan.Backfill, scope map[string]string) jen.Code {
 	b := pb.Backfill
 	ent := b.Entity
 	t := ent.Table
@@ -163,8 +180,11 @@ func (e *emitter) backfillValue(pb *plan.Backfill) jen.Code {
 		held = append(held, jen.Values(jen.Dict{jen.Id("Stored"): jen.Lit(h.Stored), jen.Id("Present"): jen.Lit(h.Present), jen.Id("Absent"): jen.Lit(h.Absent), jen.Id("Value"): jen.Lit(h.Value)}))
 	}
 	fill := jen.Id("Fill")
-	if pb.Claim != nil {
+	switch {
+	case pb.Claim != nil:
 		fill = jen.Id("Claim")
+	case b.Kind == model.Computed:
+		fill = jen.Id("Compute")
 	}
 	d := jen.Dict{
 		jen.Id("ID"):          jen.Lit(b.ID),
@@ -180,7 +200,12 @@ func (e *emitter) backfillValue(pb *plan.Backfill) jen.Code {
 		jen.Id("Condition"):   jen.Lit(pb.Write.Condition),
 		jen.Id("WriteValues"): typeValues(pb.Write, ent),
 		jen.Id("Held"):        jen.Index().Add(rt("Held")).Values(held...),
-		fill:                  e.fill(pb, writeNames),
+	}
+	if b.Kind == model.Computed {
+		d[fill] = jen.Id(scope["compute|"+b.ID])
+		d[jen.Id("Needs")] = jen.Lit(fmt.Sprintf("%s.%s is not given (the Store's option %s)", model.BackfillFuncsName, model.ComputeFunc(ent, b.Attr), model.WithBackfillFuncsName))
+	} else {
+		d[fill] = e.fill(pb, writeNames)
 	}
 	if len(writes) > 0 {
 		d[jen.Id("Set")], d[jen.Id("Clear")] = jen.Lit(pb.Set), jen.Lit(pb.Clear)
@@ -272,6 +297,80 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 			g.Return(jen.Parens(jen.Op("&").Id(ce.GoName).Values(fields)).Dot("MarshalItem").Call())
 		}
 	})
+}
+
+// backfillFuncs declares the package's BackfillFuncs, a field per
+// attribute that says backfill: compute, and its option.
+func (e *emitter) backfillFuncs(f *jen.File) {
+	m := e.p.Model
+	commentf(f, "%s are the functions of yours that compute, for the items stored without it, each attribute that says backfill: compute: each is given the item as stored (the attribute at its zero value) and returns its value, which the backfill writes, held while the item is as read (a nil pointer, for an optional attribute, leaves the item without it). A backfill whose function is nil refuses to run. Give them to the backfills with the option %s.", model.BackfillFuncsName, model.WithBackfillFuncsName)
+	f.Type().Id(model.BackfillFuncsName).StructFunc(func(g *jen.Group) {
+		for _, ent := range m.Entities {
+			for _, a := range ent.Attributes {
+				if !a.Compute {
+					continue
+				}
+				comment(g, fmt.Sprintf("%s computes %s of %s (stored as %s).", model.ComputeFunc(ent, a), a.Name, ent.Name, a.Stored))
+				g.Id(model.ComputeFunc(ent, a)).Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("item").Op("*").Id(ent.GoName)).Params(fieldType(ent, a), jen.Error())
+			}
+		}
+	})
+	f.Line()
+	commentf(f, "%s gives the backfills the functions that compute attributes (%s). The Store's own methods do not call them.", model.WithBackfillFuncsName, model.BackfillFuncsName)
+	f.Func().Id(model.WithBackfillFuncsName).Params(jen.Id("funcs").Id(model.BackfillFuncsName)).Id("Option").Block(
+		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("Store")).Block(jen.Id("s").Dot(model.BackfillFuncsField).Op("=").Id("funcs"))),
+	)
+	f.Line()
+}
+
+// computeVar declares, in the package's Backfills (g, of scope, whose
+// Store is st), the Compute of pb, a backfill of an attribute computed
+// by the user's function: nil while the function is not given. The
+// function is given the item decoded, the attribute lacking, and its
+// value is written as the entity's MarshalItem writes it, once the
+// item it leaves reads back.
+func (e *emitter) computeVar(g *jen.Group, scope map[string]string, st string, pb *plan.Backfill) {
+	b := pb.Backfill
+	ent, a := b.Entity, b.Attr
+	name := e.scopeName(scope, model.ParamName(model.ComputeFunc(ent, a)))
+	scope["compute|"+b.ID] = name
+	fn := e.scopeName(scope, "f")
+	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
+	stored := jen.Lit(a.Stored)
+	g.Var().Id(name).Func().Params(jen.Qual("context", "Context"), mapType.Clone()).Params(mapType.Clone(), jen.Error())
+	g.If(jen.Id(fn).Op(":=").Id(st).Dot(model.BackfillFuncsField).Dot(model.ComputeFunc(ent, a)), jen.Id(fn).Op("!=").Nil()).Block(
+		jen.Id(name).Op("=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("item").Add(mapType.Clone())).Params(mapType.Clone(), jen.Error()).BlockFunc(func(g *jen.Group) {
+			comment(g, "An item that holds it keeps it.")
+			g.If(jen.List(jen.Id("held"), jen.Id("ok")).Op(":=").Add(rt("Present")).Call(jen.Id("item"), stored.Clone()), jen.Id("ok")).Block(jen.Return(jen.Id("held"), jen.Nil()))
+			// The attributes backfills compute that the item may lack
+			// and that a decode requires: this one, and another not
+			// computed yet.
+			var missing []jen.Code
+			for _, x := range ent.Attributes {
+				if x.Compute && !x.Optional && x.Default == nil {
+					missing = append(missing, jen.Lit(x.Name))
+				}
+			}
+			failed := func(err jen.Code) jen.Code {
+				if len(missing) == 0 {
+					return jen.Add(err).Op("!=").Nil()
+				}
+				return jen.Add(err).Op("!=").Nil().Op("&&").Op("!").Add(rt("Missing")).Call(append([]jen.Code{err}, missing...)...)
+			}
+			g.Var().Id("x").Id(ent.GoName)
+			g.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalItem").Call(jen.Id("item")), failed(jen.Err())).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.List(jen.Id("v"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("ctx"), jen.Op("&").Id("x"))
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.Id("x").Dot(a.GoName).Op("=").Id("v")
+			g.List(jen.Id("full"), jen.Err()).Op(":=").Id("x").Dot("MarshalItem").Call()
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.List(jen.Id("want"), jen.Err()).Op(":=").Add(rt("Pick")).Call(jen.Id("full"), stored.Clone())
+			g.If(jen.Err().Op("!=").Nil().Op("||").Id("want").Op("==").Nil()).Block(jen.Return(jen.Id("want"), jen.Err()))
+			comment(g, "Never written unless the item as written reads back (but for what other backfills compute).")
+			g.If(jen.Err().Op(":=").Parens(jen.Op("&").Id(ent.GoName).Values()).Dot("UnmarshalItem").Call(rt("With").Call(jen.Id("item"), jen.Id("want"))), failed(jen.Err())).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.Return(jen.Id("want"), jen.Nil())
+		}),
+	)
 }
 
 // checkpoints is the dyngen.Checkpoints of table t: its checkpoint

@@ -63,6 +63,9 @@ func (e *emitter) storeFile() *jen.File {
 		if e.uses.Clock {
 			g.Add(trailing(jen.Id(model.ClockField).Func().Params().Qual("time", "Time"), "set by "+model.ClockOption+"; time.Now by default"))
 		}
+		if m.Output(model.MigrationOutput) != nil {
+			g.Add(trailing(jen.Id(model.BackfillFuncsField).Id(model.BackfillFuncsName), "set by "+model.WithBackfillFuncsName+"; read by the backfills only"))
+		}
 	})
 	f.Line()
 	comment(f, "Option changes a Store made by New.")

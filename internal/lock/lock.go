@@ -216,7 +216,8 @@ type Backfill struct {
 	Kind   string `json:"kind"`
 	Entity string `json:"entity"`
 	Index  string `json:"index,omitempty"`
-	// Attributes are, for claims, the attributes of the unique value.
+	// Attributes are, for claims, the attributes of the unique value;
+	// for compute, the attribute written.
 	Attributes []string `json:"attributes,omitempty"`
 	State      string   `json:"state"` // pending or done
 	// Fingerprint digests what it writes (plan.Backfill.Fingerprint):
@@ -273,11 +274,7 @@ func backfill(pb *plan.Backfill) Backfill {
 	if b.Index != nil {
 		out.Index = b.Index.Name
 	}
-	if b.Unique != nil {
-		for _, a := range b.Unique.Attrs {
-			out.Attributes = append(out.Attributes, a.Name)
-		}
-	}
+	out.Attributes = b.Attributes()
 	return out
 }
 

@@ -48,7 +48,12 @@ type Attribute struct {
 	Pos    Pos
 	// RenamedFrom is its name in the lock, when renamedFrom renames it.
 	RenamedFrom Renamed
-	Type        Type
+	// Compute (backfill: compute, at ComputePos) says that the items
+	// stored without the attribute get it from a function of the
+	// user's: a backfill of kind Computed (model.Backfill).
+	Compute    bool
+	ComputePos Pos
+	Type       Type
 	// Optional attributes may be absent. An optional scalar (string,
 	// enum, int, float, bool, time) is a pointer in Go, nil when absent,
 	// so that its zero value is stored and read back like any other. An

@@ -27,7 +27,39 @@ const (
 	BackfillClientName = "BackfillClient"
 	BackfillsName      = "Backfills"
 	BackfillMainName   = "BackfillMain"
+	// BackfillFuncsName is the struct of the functions of the user's
+	// that compute the attributes that say backfill: compute (a field
+	// each, ComputeFunc), WithBackfillFuncsName the Store's option that
+	// gives them, and BackfillFuncsField the Store's field that holds
+	// them.
+	BackfillFuncsName     = "BackfillFuncs"
+	WithBackfillFuncsName = "WithBackfillFuncs"
+	BackfillFuncsField    = "backfillFuncs"
 )
+
+// ComputeFunc is the field of BackfillFuncs that computes attribute a
+// of entity e (backfill: compute): the entity's Go name, then the
+// field's.
+func ComputeFunc(e *Entity, a *Attribute) string { return e.GoName + a.GoName }
+
+// computeFuncs refuses two attributes that say backfill: compute whose
+// fields of BackfillFuncs (ComputeFunc) would be one.
+func (r *resolver) computeFuncs() {
+	seen := map[string]string{}
+	for _, e := range r.m.Entities {
+		for _, a := range e.Attributes {
+			if !a.Compute {
+				continue
+			}
+			name := ComputeFunc(e, a)
+			if other := seen[name]; other != "" {
+				r.errorf(a.ComputePos, "attribute %s of %s and %s say backfill: %s, and both would be computed by the field %s of %s; set go: on one of the attributes", a.Name, e.Name, other, Computed, name, BackfillFuncsName)
+				continue
+			}
+			seen[name] = "attribute " + a.Name + " of " + e.Name
+		}
+	}
+}
 
 // TableEnv is the environment variable that names the physical name of
 // table t to the package's BackfillMain (the backfill stack's function
@@ -48,6 +80,11 @@ const (
 	// and reports two items holding one value, never overwriting a
 	// claim.
 	UniqueClaims BackfillKind = "claims"
+	// Computed writes an attribute (backfill: compute) into the items
+	// that lack it, each value from a function of the user's
+	// (BackfillFuncs) given the item: a ttl, or a value no default
+	// fits.
+	Computed BackfillKind = "compute"
 )
 
 // Backfill is a backfill of the design: what it writes and its state.
@@ -62,6 +99,8 @@ type Backfill struct {
 	// Unique is the unique value whose claims a UniqueClaims backfill
 	// writes (not of a set: claims per element are no backfill yet).
 	Unique *Unique
+	// Attr is the attribute a Computed backfill writes.
+	Attr *Attribute
 	// State is "pending" or "done"; Checked, for one done, the items its
 	// verify read.
 	State   string
@@ -76,6 +115,22 @@ const (
 	BackfillPending = "pending"
 	BackfillDone    = "done"
 )
+
+// Attributes names, by their spec names, the attributes a backfill of
+// claims makes claims of, or the one a Computed backfill writes: what
+// the lock records with its entity.
+func (b *Backfill) Attributes() []string {
+	var out []string
+	switch {
+	case b.Unique != nil:
+		for _, a := range b.Unique.Attrs {
+			out = append(out, a.Name)
+		}
+	case b.Attr != nil:
+		out = append(out, b.Attr.Name)
+	}
+	return out
+}
 
 // Pending reports whether the backfill has not been verified done.
 func (b *Backfill) Pending() bool { return b.State != BackfillDone }

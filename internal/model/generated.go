@@ -302,7 +302,7 @@ func (m *Model) GeneratedNames() []GenName {
 		out = append(out, GenName{t.TableOption(), "table " + t.Name, t.Pos, ""})
 	}
 	if o := m.Output(MigrationOutput); o != nil {
-		for _, n := range []string{BackfillClientName, BackfillsName, BackfillMainName} {
+		for _, n := range []string{BackfillClientName, BackfillsName, BackfillMainName, BackfillFuncsName, WithBackfillFuncsName} {
 			out = append(out, GenName{n, "output migration", o.Pos, ""})
 		}
 	}

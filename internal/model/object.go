@@ -124,6 +124,9 @@ func (r *resolver) fields(o *ObjectType, so *spec.Object) {
 			// attribute was added; a field's object is written whole.
 			r.errorf(sa.Default.Pos, "%s: default: is for an item's attribute added after items were written; a field is written with its object, so give its value (or make it optional)", what)
 		}
+		if sa.Backfill.Set {
+			r.errorf(sa.Backfill.Pos, "%s: backfill: is for an item's attribute; a field is written with its object: give the object attribute backfill: %s", what, Computed)
+		}
 		o.Fields = append(o.Fields, a)
 	}
 }

@@ -502,6 +502,7 @@ func (r *resolver) entities() {
 	for i := 0; i < len(queue) || !checkpointed; i++ {
 		if i == len(queue) {
 			checkpointed = true
+			r.computeFuncs()
 			queue = append(queue, r.checkpoints(checkpoints)...)
 			if i == len(queue) {
 				break
@@ -585,6 +586,7 @@ func (r *resolver) entities() {
 			queue = append(queue, r.counts(e, se, counters)...)
 			queue = append(queue, r.copies(e, se, copies)...)
 			queue = append(queue, r.each(e, se, eachs)...)
+			r.computeChecks(e)
 			if e.CopyOf != nil {
 				r.copyKeys(e)
 			}
@@ -686,8 +688,54 @@ func (r *resolver) attributes(e *Entity, se *spec.Entity) {
 			}
 		}
 		r.attrDefault(a, sa, what)
+		r.attrBackfill(a, sa, what)
 		e.Attributes = append(e.Attributes, a)
 	}
+}
+
+// computeChecks refuses backfill: compute where a backfill of the one
+// attribute can't make the items right: a value of the primary key
+// (each item's is fixed), the version (a backfill of its own), a unique
+// value (whose claim a write takes with it), or an attribute of an
+// entity whose copies or items per element hold its attributes too (the
+// backfill writes the item alone).
+func (r *resolver) computeChecks(e *Entity) {
+	for _, a := range e.Attributes {
+		if !a.Compute {
+			continue
+		}
+		var why string
+		switch {
+		case len(e.Keys) > 0 && slices.ContainsFunc(e.PrimaryKey().Templates(), func(tm *Template) bool { return tm.Has(a) }):
+			why = "it is in the primary key, which an item can't change"
+		case a == e.Version:
+			why = "it is the version, whose backfill is dyngen's own (an entity gaining a version gets one)"
+		case slices.ContainsFunc(e.Unique, func(u *Unique) bool { return slices.Contains(u.Attrs, a) }):
+			why = "it is a unique value, whose claim each write of it takes"
+		case len(e.Copies) > 0:
+			why = "the entity has copies, which hold its attributes too, and the backfill writes the item alone"
+		case len(e.Each) > 0:
+			why = "the entity has items per element, which the backfill would not write"
+		}
+		if why != "" {
+			r.errorf(a.ComputePos, "attribute %s of %s can't be backfilled by a function of yours (backfill: %s): %s; remove backfill:", a.Name, e.Name, Computed, why)
+			a.Compute = false
+		}
+	}
+}
+
+// attrBackfill resolves an attribute's backfill: compute, the only
+// value; what it may not be on is checked with the entity's keys
+// (computeChecks).
+func (r *resolver) attrBackfill(a *Attribute, sa *spec.Attribute, what string) {
+	if !sa.Backfill.Set {
+		return
+	}
+	if sa.Backfill.Value != string(Computed) {
+		r.errorf(sa.Backfill.Pos, "%s: backfill must be %s (the items stored without it get it from a function of yours), not %q", what, Computed, sa.Backfill.Value)
+		return
+	}
+	a.Compute, a.ComputePos = true, sa.Backfill.Pos
 }
 
 func attrNamePos(sa *spec.Attribute) Pos {

@@ -74,6 +74,15 @@ func AddBackfills(p *Plan, bs []*model.Backfill, diags *diag.List) {
 		}
 		p.Backfills = append(p.Backfills, pb)
 	}
+	// The attributes computed first: an index's keys or a claim built
+	// from one needs it to decode the item.
+	rank := func(b *Backfill) int {
+		if b.Backfill.Kind == model.Computed {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(p.Backfills, func(a, b *Backfill) int { return rank(a) - rank(b) })
 }
 
 func planBackfill(b *model.Backfill) *Backfill {
@@ -93,6 +102,15 @@ func planBackfill(b *model.Backfill) *Backfill {
 		writes = append(writes, e.Version.Stored)
 	case model.UniqueClaims:
 		from = b.Unique.Attrs
+	case model.Computed:
+		// The user's function is given the whole item: the write holds
+		// every attribute it holds.
+		writes = append(writes, b.Attr.Stored)
+		for _, a := range e.Attributes {
+			if a != b.Attr && !a.IsPath() {
+				from = append(from, a)
+			}
+		}
 	}
 	// The scan reads the key, the entity attribute, the entity's
 	// attributes and those written, each once.
@@ -230,6 +248,9 @@ func fingerprint(b *model.Backfill, writes []string) string {
 			parts = append(parts, storedAs(a))
 		}
 	}
+	if a := b.Attr; a != nil {
+		parts = append(parts, storedAs(a), fmt.Sprint(a.Optional))
+	}
 	if b.Index != nil {
 		if k := e.Key(b.Index); k != nil {
 			for _, tm := range k.Templates() {
@@ -268,6 +289,8 @@ func (b *Backfill) Describe() string {
 		return fmt.Sprintf("writes version 1 into every %s item that has none (%s)", mb.Entity.Name, mb.Entity.Version.Stored)
 	case model.UniqueClaims:
 		return fmt.Sprintf("writes the claim of %s of every %s item that has none, and reports two items holding one value", mb.Unique.Label(), mb.Entity.Name)
+	case model.Computed:
+		return fmt.Sprintf("writes %s (%s), computed by %s.%s from the item, into every %s item that lacks it", mb.Attr.Stored, mb.Attr.Name, model.BackfillFuncsName, model.ComputeFunc(mb.Entity, mb.Attr), mb.Entity.Name)
 	}
 	return string(mb.Kind)
 }

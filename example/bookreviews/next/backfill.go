@@ -16,6 +16,23 @@ import (
 // its own IAM policy (output migration).
 type BackfillClient = dyngen.BackfillClient
 
+// BackfillFuncs are the functions of yours that compute, for the items
+// stored without it, each attribute that says backfill: compute: each is
+// given the item as stored (the attribute at its zero value) and returns
+// its value, which the backfill writes, held while the item is as read (a
+// nil pointer, for an optional attribute, leaves the item without it). A
+// backfill whose function is nil refuses to run. Give them to the backfills
+// with the option WithBackfillFuncs.
+type BackfillFuncs struct{}
+
+// WithBackfillFuncs gives the backfills the functions that compute
+// attributes (BackfillFuncs). The Store's own methods do not call them.
+func WithBackfillFuncs(funcs BackfillFuncs) Option {
+	return func(s *Store) {
+		s.backfillFuncs = funcs
+	}
+}
+
 // Backfills returns the backfills of the lock still pending, in its order,
 // on the tables the options name (the Store's options). Each scans its
 // table by segment and writes, per item of its entity that lacks what it
@@ -177,7 +194,7 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 // function, it serves the invocations of the backfill stack's state
 // machine. The environment variable DYNGEN_TABLE_BookReviews names the
 // physical name of each table, as the Store's option does, when set; opts
-// come after.
+// come after (with WithBackfillFuncs, the functions of BackfillFuncs).
 func BackfillMain(ctx context.Context, client BackfillClient, args []string, opts ...Option) int {
 	// The tables the environment names (the backfill stack's function sets
 	// them), before opts.

@@ -23,11 +23,11 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// The runtime must serve this package's code: version 4 of its API for
+// The runtime must serve this package's code: version 5 of its API for
 // generated code (see dyngen.EnforceVersion).
 const (
-	_ = dyngen.EnforceVersion(4 - dyngen.MinVersion)
-	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 4)
+	_ = dyngen.EnforceVersion(5 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 5)
 )
 
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares
@@ -75,6 +75,7 @@ type Store struct {
 	client           Client
 	bookReviewsTable string             // physical name of table BookReviews
 	cursorKeys       *dyngen.CursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	backfillFuncs    BackfillFuncs      // set by WithBackfillFuncs; read by the backfills only
 }
 
 // Option changes a Store made by New.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
@@ -17,6 +18,28 @@ import (
 // its own IAM policy (output migration).
 type BackfillClient = dyngen.BackfillClient
 
+// BackfillFuncs are the functions of yours that compute, for the items
+// stored without it, each attribute that says backfill: compute: each is
+// given the item as stored (the attribute at its zero value) and returns
+// its value, which the backfill writes, held while the item is as read (a
+// nil pointer, for an optional attribute, leaves the item without it). A
+// backfill whose function is nil refuses to run. Give them to the backfills
+// with the option WithBackfillFuncs.
+type BackfillFuncs struct {
+	// SessionMinutes computes minutes of Session (stored as minutes).
+	SessionMinutes func(ctx context.Context, item *Session) (int64, error)
+	// SessionExpires computes expires of Session (stored as expiresAt).
+	SessionExpires func(ctx context.Context, item *Session) (*time.Time, error)
+}
+
+// WithBackfillFuncs gives the backfills the functions that compute
+// attributes (BackfillFuncs). The Store's own methods do not call them.
+func WithBackfillFuncs(funcs BackfillFuncs) Option {
+	return func(s *Store) {
+		s.backfillFuncs = funcs
+	}
+}
+
 // Backfills returns the backfills of the lock still pending, in its order,
 // on the tables the options name (the Store's options). Each scans its
 // table by segment and writes, per item of its entity that lacks what it
@@ -24,6 +47,36 @@ type BackfillClient = dyngen.BackfillClient
 // ConditionCheck and the claim's Put) held while the item is as read, and
 // records where each segment stands in a checkpoint item, so that a run
 // resumes where it stopped.
+//
+// Session.minutes writes minutes (minutes), computed by
+// BackfillFuncs.SessionMinutes from the item, into every Session item that
+// lacks it:
+//
+//	Scan on table Things, by segment
+//	ProjectionExpression: PK, SK, #_type, #id, #user, #started, #ended,
+//		#minutes, #expiresAt
+//	FilterExpression: #_type = :_type
+//	UpdateItem per item that lacks it, of the value
+//		BackfillFuncs.SessionMinutes returns
+//	UpdateExpression: SET #minutes = :minutes
+//	ConditionExpression: #_type = :_type AND #id = :id_read AND #user =
+//		:user_read AND #started = :started_read AND #ended = :ended_read
+//		AND #expiresAt = :expiresAt_read AND #minutes = :minutes_read
+//
+// Session.expires writes expiresAt (expires), computed by
+// BackfillFuncs.SessionExpires from the item, into every Session item that
+// lacks it:
+//
+//	Scan on table Things, by segment
+//	ProjectionExpression: PK, SK, #_type, #id, #user, #started, #ended,
+//		#minutes, #expiresAt
+//	FilterExpression: #_type = :_type
+//	UpdateItem per item that lacks it, of the value
+//		BackfillFuncs.SessionExpires returns
+//	UpdateExpression: SET #expiresAt = :expiresAt
+//	ConditionExpression: #_type = :_type AND #id = :id_read AND #user =
+//		:user_read AND #started = :started_read AND #ended = :ended_read
+//		AND #minutes = :minutes_read AND #expiresAt = :expiresAt_read
 //
 // User.email writes the claim of email of every User item that has none,
 // and reports two items holding one value:
@@ -98,7 +151,219 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			return c, err
 		},
 	}
+	var sessionMinutes func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	if f := s.backfillFuncs.SessionMinutes; f != nil {
+		sessionMinutes = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+			// An item that holds it keeps it.
+			if held, ok := dyngen.Present(item, "minutes"); ok {
+				return held, nil
+			}
+			var x Session
+			if err := x.UnmarshalItem(item); err != nil && !dyngen.Missing(err, "minutes") {
+				return nil, err
+			}
+			v, err := f(ctx, &x)
+			if err != nil {
+				return nil, err
+			}
+			x.Minutes = v
+			full, err := x.MarshalItem()
+			if err != nil {
+				return nil, err
+			}
+			want, err := dyngen.Pick(full, "minutes")
+			if err != nil || want == nil {
+				return want, err
+			}
+			// Never written unless the item as written reads back (but for what other
+			// backfills compute).
+			if err := (&Session{}).UnmarshalItem(dyngen.With(item, want)); err != nil && !dyngen.Missing(err, "minutes") {
+				return nil, err
+			}
+			return want, nil
+		}
+	}
+	var sessionExpires func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	if f := s.backfillFuncs.SessionExpires; f != nil {
+		sessionExpires = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+			// An item that holds it keeps it.
+			if held, ok := dyngen.Present(item, "expiresAt"); ok {
+				return held, nil
+			}
+			var x Session
+			if err := x.UnmarshalItem(item); err != nil && !dyngen.Missing(err, "minutes") {
+				return nil, err
+			}
+			v, err := f(ctx, &x)
+			if err != nil {
+				return nil, err
+			}
+			x.Expires = v
+			full, err := x.MarshalItem()
+			if err != nil {
+				return nil, err
+			}
+			want, err := dyngen.Pick(full, "expiresAt")
+			if err != nil || want == nil {
+				return want, err
+			}
+			// Never written unless the item as written reads back (but for what other
+			// backfills compute).
+			if err := (&Session{}).UnmarshalItem(dyngen.With(item, want)); err != nil && !dyngen.Missing(err, "minutes") {
+				return nil, err
+			}
+			return want, nil
+		}
+	}
 	return []dyngen.BackfillJob{{
+		Backfill: &dyngen.Backfill{
+			Clear:       "REMOVE #minutes",
+			Compute:     sessionMinutes,
+			Condition:   "#_type = :_type",
+			EntityAttr:  "_type",
+			Filter:      "#_type = :_type",
+			Fingerprint: "805f0fb75c54555e",
+			Held: []dyngen.Held{{
+				Absent:  "attribute_not_exists(#id)",
+				Present: "#id = :id_read",
+				Stored:  "id",
+				Value:   ":id_read",
+			}, {
+				Absent:  "attribute_not_exists(#user)",
+				Present: "#user = :user_read",
+				Stored:  "user",
+				Value:   ":user_read",
+			}, {
+				Absent:  "attribute_not_exists(#started)",
+				Present: "#started = :started_read",
+				Stored:  "started",
+				Value:   ":started_read",
+			}, {
+				Absent:  "attribute_not_exists(#ended)",
+				Present: "#ended = :ended_read",
+				Stored:  "ended",
+				Value:   ":ended_read",
+			}, {
+				Absent:  "attribute_not_exists(#expiresAt)",
+				Present: "#expiresAt = :expiresAt_read",
+				Stored:  "expiresAt",
+				Value:   ":expiresAt_read",
+			}, {
+				Absent:  "attribute_not_exists(#minutes)",
+				Present: "#minutes = :minutes_read",
+				Stored:  "minutes",
+				Value:   ":minutes_read",
+			}},
+			ID:         "Session.minutes",
+			Key:        []string{"PK", "SK"},
+			Needs:      "BackfillFuncs.SessionMinutes is not given (the Store's option WithBackfillFuncs)",
+			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #expiresAt",
+			ReadNames: map[string]string{
+				"#_type":     "_type",
+				"#ended":     "ended",
+				"#expiresAt": "expiresAt",
+				"#id":        "id",
+				"#minutes":   "minutes",
+				"#started":   "started",
+				"#user":      "user",
+			},
+			ScanValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Session"}},
+			Set:        "SET #minutes = :minutes",
+			Table:      "Things",
+			TypeValue:  "Session",
+			UpdateNames: map[string]string{
+				"#_type":     "_type",
+				"#ended":     "ended",
+				"#expiresAt": "expiresAt",
+				"#id":        "id",
+				"#minutes":   "minutes",
+				"#started":   "started",
+				"#user":      "user",
+			},
+			What:        "writes minutes (minutes), computed by BackfillFuncs.SessionMinutes from the item, into every Session item that lacks it",
+			WriteValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Session"}},
+			Writes: []dyngen.BackfillWrite{{
+				Stored: "minutes",
+				Value:  ":minutes",
+			}},
+		},
+		Checkpoints: thingsCheckpoints,
+		TableName:   s.thingsTable,
+	}, {
+		Backfill: &dyngen.Backfill{
+			Clear:       "REMOVE #expiresAt",
+			Compute:     sessionExpires,
+			Condition:   "#_type = :_type",
+			EntityAttr:  "_type",
+			Filter:      "#_type = :_type",
+			Fingerprint: "dfb7d9b43ff9f74b",
+			Held: []dyngen.Held{{
+				Absent:  "attribute_not_exists(#id)",
+				Present: "#id = :id_read",
+				Stored:  "id",
+				Value:   ":id_read",
+			}, {
+				Absent:  "attribute_not_exists(#user)",
+				Present: "#user = :user_read",
+				Stored:  "user",
+				Value:   ":user_read",
+			}, {
+				Absent:  "attribute_not_exists(#started)",
+				Present: "#started = :started_read",
+				Stored:  "started",
+				Value:   ":started_read",
+			}, {
+				Absent:  "attribute_not_exists(#ended)",
+				Present: "#ended = :ended_read",
+				Stored:  "ended",
+				Value:   ":ended_read",
+			}, {
+				Absent:  "attribute_not_exists(#minutes)",
+				Present: "#minutes = :minutes_read",
+				Stored:  "minutes",
+				Value:   ":minutes_read",
+			}, {
+				Absent:  "attribute_not_exists(#expiresAt)",
+				Present: "#expiresAt = :expiresAt_read",
+				Stored:  "expiresAt",
+				Value:   ":expiresAt_read",
+			}},
+			ID:         "Session.expires",
+			Key:        []string{"PK", "SK"},
+			Needs:      "BackfillFuncs.SessionExpires is not given (the Store's option WithBackfillFuncs)",
+			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #expiresAt",
+			ReadNames: map[string]string{
+				"#_type":     "_type",
+				"#ended":     "ended",
+				"#expiresAt": "expiresAt",
+				"#id":        "id",
+				"#minutes":   "minutes",
+				"#started":   "started",
+				"#user":      "user",
+			},
+			ScanValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Session"}},
+			Set:        "SET #expiresAt = :expiresAt",
+			Table:      "Things",
+			TypeValue:  "Session",
+			UpdateNames: map[string]string{
+				"#_type":     "_type",
+				"#ended":     "ended",
+				"#expiresAt": "expiresAt",
+				"#id":        "id",
+				"#minutes":   "minutes",
+				"#started":   "started",
+				"#user":      "user",
+			},
+			What:        "writes expiresAt (expires), computed by BackfillFuncs.SessionExpires from the item, into every Session item that lacks it",
+			WriteValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Session"}},
+			Writes: []dyngen.BackfillWrite{{
+				Stored: "expiresAt",
+				Value:  ":expiresAt",
+			}},
+		},
+		Checkpoints: thingsCheckpoints,
+		TableName:   s.thingsTable,
+	}, {
 		Backfill: &dyngen.Backfill{
 			Claim: func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
 				var x User
@@ -294,8 +559,8 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 // -receipt records the backfill done with. Run with no argument as a Lambda
 // function, it serves the invocations of the backfill stack's state
 // machine. The environment variable DYNGEN_TABLE_Things names the physical
-// name of each table, as the Store's option does, when set; opts come
-// after.
+// name of each table, as the Store's option does, when set; opts come after
+// (with WithBackfillFuncs, the functions of BackfillFuncs).
 func BackfillMain(ctx context.Context, client BackfillClient, args []string, opts ...Option) int {
 	// The tables the environment names (the backfill stack's function sets
 	// them), before opts.

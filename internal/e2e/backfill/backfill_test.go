@@ -35,7 +35,7 @@ func newEnv(t testing.TB) *env {
 	t.Helper()
 	c := dynamotest.Client(t)
 	e := &env{raw: c, table: dynamotest.TableName("Things")}
-	e.opts = []Option{WithThingsTable(e.table)}
+	e.opts = []Option{WithThingsTable(e.table), WithBackfillFuncs(sessionFuncs)}
 	chk := iamcheck.New(t, "iam-policy.json", c)
 	e.store = New(chk, e.opts...)
 	e.bf = iamcheck.New(t, "backfill-iam-policy.json", c)
@@ -481,7 +481,7 @@ func TestBackfillMain(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2\n%s", args, code, out)
 		}
 	}
-	if code, out := main("-list"); code != 0 || !slices.Equal(strings.Fields(out)[:2], []string{"User.email", "Things"}) {
+	if code, out := main("-list"); code != 0 || !slices.Equal(strings.Fields(out)[:2], []string{"Session.minutes", "Things"}) || !strings.Contains(out, "\nUser.email\tThings\t") {
 		t.Errorf("-list: exit %d\n%s", code, out)
 	}
 }

@@ -372,3 +372,41 @@ func (s *Store) ByNick(ctx context.Context, nick string, page Page) (*ByNickResu
 func (s *Store) ByNickAll(ctx context.Context, nick string) iter.Seq2[User, error] {
 	return dyngen.Walk(func(page Page) (*ByNickResult, error) { return s.ByNick(ctx, nick, page) })
 }
+
+// GetSession reads one Session by its primary key; ErrNotFound when there
+// is none.
+//
+//	GetItem on table Things
+//	Key: PK = "SESSION#{id}" AND SK = "SESSION#{id}"
+//	An expired item (expiresAt at or before the Store's clock), which
+//		DynamoDB deletes only eventually, is absent: read and billed,
+//		then answered ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, id string) (*Session, error) {
+	args := dyngen.Args{Table: s.thingsTable}
+	args.PK = args.Key(sessionPK(id))
+	args.SK = args.Key(sessionSK(id))
+	args.Now = s.clock().Unix()
+	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetSession", Index: thingsIndex, TTL: "expiresAt"}, (*Session).UnmarshalItem)
+}
+
+// PutSession writes session whole, replacing any item with its key.
+//
+//	PutItem on table Things
+//	Key: PK = "SESSION#{id}" AND SK = "SESSION#{id}"
+func (s *Store) PutSession(ctx context.Context, session *Session) error {
+	in, err := s.putSessionInput(session)
+	if err == nil {
+		_, err = s.client.PutItem(ctx, in)
+	}
+	return dyngen.Wrap("PutSession", err)
+}
+
+// putSessionInput builds the request of PutSession; the caller wraps its
+// errors.
+func (s *Store) putSessionInput(session *Session) (*dynamodb.PutItemInput, error) {
+	item, err := session.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.thingsTable)}, nil
+}

@@ -5,12 +5,14 @@
 // spec.yaml.
 //
 // Each access pattern of the spec is one method of Store. The methods call
-// GetItem, Query, UpdateItem and TransactWriteItems, and never Scan; each
-// method's doc shows its calls, with the index and key condition of each.
+// GetItem, Query, PutItem, UpdateItem and TransactWriteItems, and never
+// Scan; each method's doc shows its calls, with the index and key condition
+// of each.
 package backfill
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -18,11 +20,11 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
-// The runtime must serve this package's code: version 4 of its API for
+// The runtime must serve this package's code: version 5 of its API for
 // generated code (see dyngen.EnforceVersion).
 const (
-	_ = dyngen.EnforceVersion(4 - dyngen.MinVersion)
-	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 4)
+	_ = dyngen.EnforceVersion(5 - dyngen.MinVersion)
+	_ = dyngen.EnforceVersion(dyngen.MaxVersion - 5)
 )
 
 // Errors of the Store's methods, for errors.Is. dyngen's runtime declares
@@ -57,6 +59,7 @@ type (
 type Client interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
 	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
 	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 }
@@ -66,9 +69,11 @@ var _ Client = (*dynamodb.Client)(nil)
 // Store serves the access patterns of the spec. It is safe for concurrent
 // use.
 type Store struct {
-	client      Client
-	thingsTable string             // physical name of table Things
-	cursorKeys  *dyngen.CursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	client        Client
+	thingsTable   string             // physical name of table Things
+	cursorKeys    *dyngen.CursorKeys // set by WithCursorKey; nil: cursors are checksummed, not signed
+	clock         func() time.Time   // set by WithClock; time.Now by default
+	backfillFuncs BackfillFuncs      // set by WithBackfillFuncs; read by the backfills only
 }
 
 // Option changes a Store made by New.
@@ -77,7 +82,7 @@ type Option func(*Store)
 // New returns a Store that calls client. Each table's physical name is its
 // logical name unless an option sets it.
 func New(client Client, opts ...Option) *Store {
-	s := &Store{client: client, thingsTable: "Things"}
+	s := &Store{client: client, thingsTable: "Things", clock: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -109,6 +114,18 @@ func WithCursorKey(secret []byte) Option {
 	}
 }
 
+// WithClock sets the clock the Store reads the time from (time.Now by
+// default, and when now is nil): an item whose time to live is at or before
+// its now has expired, and is absent (DynamoDB deletes it only eventually).
+func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
+	return func(s *Store) {
+		s.clock = now
+	}
+}
+
 // Table is the definition of one table of the spec under the physical name
 // a Store was given: the requests that make it.
 type Table struct {
@@ -123,6 +140,7 @@ type Table struct {
 
 // Tables returns the definition of every table of the spec, in spec order,
 // under the physical names s was given; each call returns new values.
+// Time to live: Things reads attribute expiresAt.
 func (s *Store) Tables() []Table {
 	return []Table{{
 		Create: &dynamodb.CreateTableInput{
@@ -171,5 +189,12 @@ func (s *Store) Tables() []Table {
 			TableName: aws.String(s.thingsTable),
 		},
 		Name: "Things",
+		TimeToLive: &dynamodb.UpdateTimeToLiveInput{
+			TableName: aws.String(s.thingsTable),
+			TimeToLiveSpecification: &types.TimeToLiveSpecification{
+				AttributeName: aws.String("expiresAt"),
+				Enabled:       aws.Bool(true),
+			},
+		},
 	}}
 }

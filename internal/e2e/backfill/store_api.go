@@ -30,6 +30,10 @@ type StoreAPI interface {
 	ByNick(ctx context.Context, nick string, page Page) (*ByNickResult, error)
 	// ByNickAll walks every User of ByNick, a page at a time (see dyngen.Walk).
 	ByNickAll(ctx context.Context, nick string) iter.Seq2[User, error]
+	// GetSession reads one Session by its primary key.
+	GetSession(ctx context.Context, id string) (*Session, error)
+	// PutSession writes session whole, replacing any item with its key.
+	PutSession(ctx context.Context, session *Session) error
 }
 
 // *Store implements StoreAPI.
