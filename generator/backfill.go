@@ -10,6 +10,7 @@ import (
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
 	"github.com/dyngen/dyngen/internal/plan"
 )
 
@@ -29,14 +30,19 @@ type Options struct {
 // and returns the lock the generation writes (source is how it names the
 // spec):
 // it warns of each breaking change of the tables' infrastructure the
-// spec does not accept (deploying fails, or replaces a table), decides
-// the backfills of the design (compat.Backfills), applies the receipts,
-// and warns at each pattern that reads what a backfill still pending
-// fills.
+// spec does not accept (deploying fails, or replaces a table: what each
+// output that deploys them does, output.Tools), decides the backfills of
+// the design (compat.Backfills), applies the receipts, and warns at each
+// pattern that reads what a backfill still pending fills.
 func changes(res *Result, l *lock.Lock, source string, opts Options) *lock.Lock {
 	p, diags := res.Plan, res.Diags
 	nl := lock.Build(p, model.SourceLine(source))
-	r := compat.CheckLock(l, nl, p)
+	r := compat.CheckLock(l, nl, p, output.Tools(p.Model))
+	for _, f := range r.Findings {
+		if f.Class == compat.Infrastructure && f.Breaking && f.Accepted == "" {
+			diags.Warnf(f.Pos, "%s since the committed lock: breaks %s; %s [%s: dyngen compat lists every finding; accept it with accept: to say it is meant]", f.What, f.Breaks, f.Order, f.ID)
+		}
+	}
 	bs, gone, idle := compat.Backfills(l, r, res.Model)
 	for _, g := range gone {
 		diags.Warnf(res.Model.Pos, "%s: the lock's record of it is dropped", g)

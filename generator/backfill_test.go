@@ -12,6 +12,7 @@ import (
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
 )
 
 // The design of the backfill tests, before and after a change: notes
@@ -264,7 +265,7 @@ func TestBackfillsRenamed(t *testing.T) {
 	// changed, made safe by the backfill of the new lock, under its old
 	// id.
 	res := Check("spec.yaml", []byte(renamed))
-	r := compat.Check(l, res.Plan)
+	r := compat.Check(l, res.Plan, output.Tools(res.Model))
 	r.Backfilled(re)
 	i := slices.IndexFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "keys/Memo.ByTitle/template" })
 	if i < 0 || r.Findings[i].Verdict() != "backfill" || !strings.Contains(r.Findings[i].Text(), "(backfill Note.ByTitle, pending in the lock)") {
@@ -470,7 +471,7 @@ func TestBackfillsComputed(t *testing.T) {
 	if res.Diags.HasErrors() {
 		t.Fatal(res.Diags.Err())
 	}
-	r := compat.Check(before, res.Plan)
+	r := compat.Check(before, res.Plan, output.Tools(res.Model))
 	r.Backfilled(l)
 	if r.Failed() {
 		t.Errorf("the check fails with the backfill in the lock: %+v", r.Findings)

@@ -28,13 +28,11 @@ func Generate(file, source string, data []byte) ([]File, *diag.List) {
 
 // GenerateOver is Generate for an output directory that may hold the
 // outputs of an earlier generation: committed returns the bytes of an
-// output file as it is there, nil when there is none. Against the
-// committed lock it records the backfills the changes need (see
-// changes). It warns besides of a table that changes since the
-// committed CloudFormation or Terraform output in a way that deploying
-// it fails at or loses the table's items (output.TableChanges: each
-// tool's own behaviour, which the compatibility check's infrastructure
-// findings do not tell apart yet). With committed nil, it is Generate.
+// output file as it is there, nil when there is none (only the lock is
+// read). Against the committed lock it records the backfills the
+// changes need, and warns of a table that changes in a way that
+// deploying it fails at or loses its items, as each output that deploys
+// it does (see changes). With committed nil, it is Generate.
 func GenerateOver(file, source string, data []byte, committed func(name string) []byte) ([]File, *diag.List) {
 	return GenerateWith(file, source, data, committed, Options{})
 }
@@ -85,7 +83,6 @@ func PrepareWith(file, source string, data []byte, committed func(name string) [
 	res := Check(file, data)
 	g := &Generation{Diags: res.Diags, res: res, source: source}
 	if !res.Diags.HasErrors() && committed != nil {
-		output.TableChanges(res.Plan, committed, res.Diags)
 		if data := committed(model.LockFile); data != nil {
 			l, err := lock.Parse(data)
 			if err != nil {

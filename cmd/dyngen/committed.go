@@ -7,11 +7,6 @@ import (
 	"github.com/dyngen/dyngen/internal/model"
 )
 
-// maxCommitted is the largest committed output read for the comparison of
-// its tables with the spec's (output.TableChanges, which each format that
-// deploys tables answers for its own file); a larger file is not compared.
-const maxCommitted = 16 << 20
-
 // committedOutputs returns what generator.GenerateOver reads the outputs
 // of an earlier generation in dir with: the bytes of the output file
 // name, when it is a plain file name and dir holds a regular file of
@@ -29,7 +24,7 @@ func committedOutputs(dir string) func(name string) []byte {
 			return nil
 		}
 		defer f.Close()
-		if size > maxCommitted && (name != model.LockFile || size > maxLock) {
+		if size > maxLock {
 			return nil
 		}
 		data, err := io.ReadAll(io.LimitReader(f, size))

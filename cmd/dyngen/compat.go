@@ -16,6 +16,7 @@ import (
 	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/output"
 )
 
 // compatCmd is dyngen compat: the spec's changes since the lock of the
@@ -44,7 +45,7 @@ func compatCmd(o *options, data []byte, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dyngen: %s: %v\n", where, err)
 		return exitSpec
 	}
-	r := compat.Check(l, res.Plan)
+	r := compat.Check(l, res.Plan, output.Tools(res.Model))
 	// The backfills the output directory's lock records make their
 	// findings safe (with -against, the directory holds the branch's
 	// regenerated lock).

@@ -108,15 +108,15 @@ func (r *Result) Backfilled(l *lock.Lock) {
 }
 
 // Check compares plan p with old, the committed lock.
-func Check(old *lock.Lock, p *plan.Plan) *Result {
-	return CheckLock(old, lock.Build(p, old.Source), p)
+func Check(old *lock.Lock, p *plan.Plan, tools []Tool) *Result {
+	return CheckLock(old, lock.Build(p, old.Source), p, tools)
 }
 
 // CheckLock is Check with the lock of p built already (lock.Build of p,
 // its backfills aside): generation builds it once, for the check and
 // the lock it writes.
-func CheckLock(old, new *lock.Lock, p *plan.Plan) *Result {
-	c := &checker{old: old, new: new, m: p.Model}
+func CheckLock(old, new *lock.Lock, p *plan.Plan, tools []Tool) *Result {
+	c := &checker{old: old, new: new, m: p.Model, tools: tools}
 	c.pkg()
 	c.tables()
 	c.objects()
@@ -148,7 +148,9 @@ func CheckLock(old, new *lock.Lock, p *plan.Plan) *Result {
 type checker struct {
 	old, new *lock.Lock
 	m        *model.Model
-	out      []*Finding
+	// tools are the outputs of the spec that deploy its tables.
+	tools []Tool
+	out   []*Finding
 	// matched holds the spec's derived entities (claims, counters,
 	// copies, element items) the lock holds under their owner's old or
 	// new name: none of them is new.
@@ -224,10 +226,12 @@ func (c *checker) tables() {
 		}
 		nt := c.new.Tables[i]
 		t := c.tableOf(nt.Name)
-		if was, is := schema(ot.PartitionKey, ot.SortKey), schema(nt.PartitionKey, nt.SortKey); was != is {
+		was, is := schema(ot.PartitionKey, ot.SortKey), schema(nt.PartitionKey, nt.SortKey)
+		if was != is {
+			typeOnly := ot.PartitionKey.Name == nt.PartitionKey.Name && (ot.SortKey == nil) == (nt.SortKey == nil) && (ot.SortKey == nil || ot.SortKey.Name == nt.SortKey.Name)
 			c.finding(Infrastructure, nt.Name, "key-schema", true, t.Pos,
 				fmt.Sprintf("the key of table %s changes from %s to %s", nt.Name, was, is),
-				"its items: DynamoDB can't change a table's key, so deploying replaces the table, and its items are lost",
+				c.replaced(t, typeOnly),
 				"create a new table with the new key, copy the items into it, then move the code to it")
 		}
 		if ot.EntityAttribute != nt.EntityAttribute {
@@ -237,7 +241,7 @@ func (c *checker) tables() {
 				"write the entity attribute of every item under the new name (a backfill) before new code reads them, or keep the name (entityAttribute:)")
 		}
 		c.ttl(ot, nt, t)
-		c.indexes(ot, nt, t)
+		c.indexes(ot, nt, t, was != is)
 	}
 }
 
@@ -334,15 +338,19 @@ func (m *matcher[T]) find(name string) T {
 	return m.byName[name]
 }
 
-func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
+// indexes compares the indexes of a table; replaced says that the
+// table is replaced (its key changes), when its global indexes are
+// created with it.
+func (c *checker) indexes(ot, nt lock.Table, t *model.Table, replaced bool) {
 	globals := 0 // global indexes created or deleted by one deploy
 	for _, oi := range ot.Indexes {
 		ix := c.indexFor(t, oi.Name)
 		if ix == nil {
 			if oi.Kind == "local" {
+				replaced = true
 				c.finding(Infrastructure, ot.Name+"."+oi.Name, "removed", true, t.Pos,
 					fmt.Sprintf("local index %s of table %s is removed", oi.Name, ot.Name),
-					"the table's items: a local index can't be removed from a table, so deploying replaces the table",
+					c.replaced(t, false),
 					"create a new table without it, copy the items, then move the code to it")
 				continue
 			}
@@ -365,9 +373,10 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 		was, is := schema(oi.PartitionKey, oi.SortKey), schema(ni.PartitionKey, ni.SortKey)
 		if oi.Kind == "local" || ni.Kind == "local" {
 			if oi.Name != ni.Name || was != is || oi.Kind != ni.Kind || projText(oi) != projText(ni) {
+				replaced = true
 				c.finding(Infrastructure, sub, "local-changed", true, ix.Pos,
 					fmt.Sprintf("local index %s of table %s changes (its name, key or projection)", ni.Name, nt.Name),
-					"the table's items: a local index can't be changed, so deploying replaces the table",
+					c.replaced(t, false),
 					"create a new table with the new index, copy the items, then move the code to it")
 			}
 			continue
@@ -392,9 +401,10 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 			continue
 		}
 		if ix.Kind == model.Local {
+			replaced = true
 			c.finding(Infrastructure, nt.Name+"."+ix.Name, "added", true, ix.Pos,
 				fmt.Sprintf("local index %s is added to table %s", ix.Name, nt.Name),
-				"the table's items: a local index can only be created with its table, so deploying replaces the table",
+				c.replaced(t, false),
 				"create a new table with the index, copy the items, then move the code to it")
 			continue
 		}
@@ -404,11 +414,12 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table) {
 			"queries of the index before it is ACTIVE (they fail), and of items whose keys it lacks (see the keys findings)",
 			"deploy the index, wait until it is ACTIVE, then deploy code that queries it")
 	}
-	if globals > 1 {
-		c.finding(Infrastructure, nt.Name, "indexes", true, t.Pos,
-			fmt.Sprintf("one deploy creates or deletes %d global indexes of table %s, and DynamoDB (and CloudFormation) takes one at a time", globals, nt.Name),
-			"the deploy: it fails, and CloudFormation rolls back",
-			"make the index changes one deploy each")
+	if globals > 1 && !replaced {
+		fails, what := c.globalIndexes(t, globals)
+		c.finding(Infrastructure, nt.Name, "indexes", fails, t.Pos,
+			fmt.Sprintf("one deploy creates or deletes %d global indexes of table %s, and DynamoDB's UpdateTable takes one a call", globals, nt.Name),
+			what,
+			"make the index changes one deploy each (generate and deploy with one change, then the next)")
 	}
 }
 

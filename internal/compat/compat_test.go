@@ -12,6 +12,7 @@ import (
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/output"
 )
 
 var update = flag.Bool("update", false, "rewrite the findings of the cases")
@@ -51,7 +52,7 @@ func TestCases(t *testing.T) {
 			if nw.Diags.HasErrors() {
 				t.Fatalf("new.yaml: %v", nw.Diags.Err())
 			}
-			res := compat.Check(committed, nw.Plan)
+			res := compat.Check(committed, nw.Plan, output.Tools(nw.Model))
 			var b strings.Builder
 			for _, f := range res.Findings {
 				b.WriteString(f.Text() + "\n")
@@ -132,7 +133,7 @@ func TestUnrelatedSpecs(t *testing.T) {
 	}
 	for _, old := range specs {
 		for _, nw := range specs {
-			res := compat.Check(old.lock, nw.res.Plan)
+			res := compat.Check(old.lock, nw.res.Plan, output.Tools(nw.res.Model))
 			if old.path == nw.path && len(res.Findings) > 0 {
 				t.Errorf("%s against its own lock: %s", old.path, res.Findings[0].Text())
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/dyngen/dyngen/generator"
 	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/output"
 )
 
 // TestExampleHistories makes two realistic changes to two examples, as
@@ -78,7 +79,7 @@ func TestExampleHistories(t *testing.T) {
 			if res.Diags.HasErrors() {
 				t.Fatal(res.Diags.Err())
 			}
-			r := compat.Check(committed, res.Plan)
+			r := compat.Check(committed, res.Plan, output.Tools(res.Model))
 			var kinds, lines []string
 			for _, f := range r.Findings {
 				kinds = append(kinds, f.ID[strings.LastIndex(f.ID, "/")+1:])

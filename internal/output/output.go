@@ -28,6 +28,7 @@ import (
 
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/lock"
+	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/cloudformation"
 	"github.com/dyngen/dyngen/internal/output/createtable"
@@ -69,10 +70,10 @@ type Format struct {
 	// Render returns the format's files, named as the model names them
 	// (model.OutputFiles).
 	Render func(p *plan.Plan, o *model.Output, src Source) ([]File, error)
-	// Changes warns of the tables whose definition changes since the
-	// format's committed output in a way deploying fails at or loses
-	// items; nil for a format that deploys no table.
-	Changes func(p *plan.Plan, o *model.Output, committed Committed, diags *diag.List)
+	// Tool says what deploying the output does where DynamoDB can't
+	// change a table in place (the compatibility check's infrastructure
+	// findings); nil for a format that deploys no table.
+	Tool func(o *model.Output) compat.Tool
 }
 
 // Formats are the formats of outputs, in the order the reference lists
@@ -81,9 +82,9 @@ type Format struct {
 // docs/spec.md.
 var Formats = []Format{
 	{Kind: format.CloudFormation, File: "tables.cfn.yaml", Endings: []string{".yaml", ".yml"},
-		Check: cloudformation.Check, Render: cloudformation.Render, Changes: cloudformation.Changes},
+		Check: cloudformation.Check, Render: cloudformation.Render, Tool: cloudformation.Tool},
 	{Kind: format.Terraform, File: "tables.tf.json", Endings: []string{".tf.json"}, FileRule: terraformFile,
-		Check: terraform.Check, Render: terraform.Render, Changes: terraform.Changes},
+		Check: terraform.Check, Render: terraform.Render, Tool: terraform.Tool},
 	{Kind: format.CreateTable, TableFiles: createtable.Files, Render: createtable.Render},
 	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Render: workbench.Render},
 	{Kind: format.Design, File: "DESIGN.md", Endings: []string{".md"}, Render: design.Render},
@@ -112,9 +113,6 @@ type (
 	File = format.File
 	// Source is how the outputs name the spec they come from.
 	Source = format.Source
-	// Committed gives the bytes of an output file as an earlier
-	// generation left it in the output directory, or nil.
-	Committed = format.Committed
 )
 
 // NewSource returns the Source of a spec the output directory names path.
@@ -267,18 +265,16 @@ func RenderLock(p *plan.Plan, src Source, l *lock.Lock) ([]File, error) {
 	return append(out, File{Name: model.ManifestFile, Data: manifest}), nil
 }
 
-// TableChanges warns, at the table in the spec, of each table whose
-// definition in the plan differs from the committed output of a format
-// that deploys tables (the file an earlier generation left, which is
-// presumably what is deployed) in a way that deploying fails at or that
-// loses the table's items (see each format's Changes). Only the outputs
-// the spec asks for are read, at their file names; a committed file that
-// can't be read as its format is not compared: the generation replaces
-// it.
-func TableChanges(p *plan.Plan, committed Committed, diags *diag.List) {
+// Tools returns what deploying the outputs of m that deploy its tables
+// (each format's Tool) does where DynamoDB can't change a table in
+// place, for the compatibility check (compat.Tool), in the order of
+// Formats.
+func Tools(m *model.Model) []compat.Tool {
+	var out []compat.Tool
 	for _, f := range Formats {
-		if o := p.Model.Output(f.Kind); o != nil && f.Changes != nil {
-			f.Changes(p, o, committed, diags)
+		if o := m.Output(f.Kind); o != nil && f.Tool != nil {
+			out = append(out, f.Tool(o))
 		}
 	}
+	return out
 }
