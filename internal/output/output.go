@@ -26,9 +26,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/diag"
 	"github.com/dyngen/dyngen/internal/lock"
-	"github.com/dyngen/dyngen/internal/compat"
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/cloudformation"
 	"github.com/dyngen/dyngen/internal/output/createtable"
