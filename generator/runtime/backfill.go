@@ -99,7 +99,14 @@ type Backfill struct {
 	// claim there, or this item's (each attribute of ClaimOwner, the
 	// owner's key as the claim holds it, as the claim built holds it). A
 	// claim of another item is a conflict: reported, never overwritten.
-	Claim          func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	Claim func(item map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	// Claims, set in place of Claim on a backfill of the claims of a set
+	// made unique (a claim per element), returns the claims of the
+	// elements the item read holds, none for an empty set: the run
+	// writes the missing ones in one transaction with the item's
+	// ConditionCheck, and reports the item when another item claims one
+	// of its elements.
+	Claims         func(item map[string]types.AttributeValue) ([]map[string]types.AttributeValue, error)
 	ClaimCondition string
 	ClaimNames     map[string]string
 	ClaimOwner     []BackfillWrite
@@ -264,7 +271,7 @@ func VerifyBackfill(ctx context.Context, client BackfillClient, b *Backfill, o B
 }
 
 func runSegments(ctx context.Context, client BackfillClient, b *Backfill, cps *Checkpoints, o BackfillOptions, verify bool) (*BackfillReport, error) {
-	if b.Fill == nil && b.Compute == nil && b.Claim == nil {
+	if b.Fill == nil && b.Compute == nil && b.Claim == nil && b.Claims == nil {
 		return nil, fmt.Errorf("%sbackfill %s can't run: %s", pkgPrefix, b.ID, b.Needs)
 	}
 	segs, err := o.segmentsOf()
@@ -476,7 +483,7 @@ func avText(av types.AttributeValue) string {
 // item brings one item to what the backfill writes; it reports whether
 // it wrote (or, dry, would write) it.
 func (r *backfillRun) item(ctx context.Context, item map[string]types.AttributeValue) (bool, error) {
-	if r.b.Claim != nil {
+	if r.b.Claim != nil || r.b.Claims != nil {
 		return r.claim(ctx, item)
 	}
 	for attempt := 1; ; attempt++ {

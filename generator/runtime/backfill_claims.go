@@ -12,48 +12,61 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// claim brings the claim of item's value made unique to what the
-// backfill writes (Backfill.Claim): written, found the item's already,
-// or held by another item (a conflict, reported). It reports whether it
-// wrote (or, dry, would write) it.
+// claim brings the claims of item's value made unique (one, or one per
+// element of a set) to what the backfill writes (Backfill.Claim or
+// Claims): written, found the item's already, or held by another item
+// (a conflict, reported: none of the item's missing claims is written
+// then). It reports whether it wrote (or, dry, would write) them.
 func (r *backfillRun) claim(ctx context.Context, item map[string]types.AttributeValue) (bool, error) {
 	for attempt := 1; ; attempt++ {
-		claim, err := r.b.Claim(item)
+		claims, err := r.claimsOf(item)
 		if err != nil {
 			r.rep.add(func(rep *BackfillReport) { rep.Unreadable++ })
 			r.rep.problem("%s: %v", r.keyText(item), err)
 			return false, errOpen
 		}
-		held, err := r.get(ctx, claim, nil, nil)
-		if err != nil {
-			return false, err
+		var missing []map[string]types.AttributeValue
+		conflict := false
+		for _, claim := range claims {
+			held, err := r.get(ctx, claim, nil, nil)
+			if err != nil {
+				return false, err
+			}
+			switch {
+			case len(held) == 0:
+				missing = append(missing, claim)
+			case !r.owns(held, claim):
+				conflict = true
+				r.rep.problem("%s: conflict: its value %s is claimed by %s", r.keyText(item), r.keyText(claim), r.ownerText(held))
+			}
 		}
 		switch {
-		case len(held) > 0 && r.owns(held, claim):
-			r.rep.add(func(rep *BackfillReport) { rep.Already++ })
-			return false, nil
-		case len(held) > 0:
+		case conflict:
 			r.rep.add(func(rep *BackfillReport) {
 				rep.Conflicts++
 				if r.verify {
 					rep.Lacking++
 				}
 			})
-			r.rep.problem("%s: conflict: its value is claimed by %s", r.keyText(item), r.ownerText(held))
 			return false, errOpen
+		case len(missing) == 0:
+			r.rep.add(func(rep *BackfillReport) { rep.Already++ })
+			return false, nil
 		case r.verify:
 			r.rep.add(func(rep *BackfillReport) { rep.Lacking++ })
-			r.rep.problem("%s: lacks its claim %s", r.keyText(item), r.keyText(claim))
+			r.rep.problem("%s: lacks its claim %s", r.keyText(item), r.keyText(missing[0]))
 			return false, nil
 		case !r.o.Write:
 			r.rep.add(func(rep *BackfillReport) { rep.Written++ })
-			r.logf("would write the claim %s of %s", r.keyText(claim), r.keyText(item))
+			for _, claim := range missing {
+				r.logf("would write the claim %s of %s", r.keyText(claim), r.keyText(item))
+			}
 			return true, nil
 		}
 		if err := r.lim.wait(ctx); err != nil {
 			return false, err
 		}
-		out, err := r.client.TransactWriteItems(ctx, r.claimInput(item, claim))
+		out, err := r.client.TransactWriteItems(ctx, r.claimInput(item, missing))
 		var tce *types.TransactionCanceledException
 		switch {
 		case err == nil:
@@ -61,12 +74,12 @@ func (r *backfillRun) claim(ctx context.Context, item map[string]types.Attribute
 			r.rep.add(func(rep *BackfillReport) { rep.Written++ })
 			return true, nil
 		case !errors.As(err, &tce):
-			return false, fmt.Errorf("%sbackfill %s: write of the claim of %s: %w", pkgPrefix, r.b.ID, r.keyText(item), err)
+			return false, fmt.Errorf("%sbackfill %s: write of the claims of %s: %w", pkgPrefix, r.b.ID, r.keyText(item), err)
 		}
 		reasons := tce.CancellationReasons
-		if len(reasons) == 2 && aws.ToString(reasons[0].Code) != "ConditionalCheckFailed" {
+		if len(reasons) == len(missing)+1 && aws.ToString(reasons[0].Code) != "ConditionalCheckFailed" {
 			// The item is as read, and another claim came in between:
-			// read the claim again.
+			// read the claims again.
 			r.rep.add(func(rep *BackfillReport) { rep.Retried++ })
 			if attempt >= maxBackfillAttempts {
 				return false, fmt.Errorf("%sbackfill %s: %s: %w", pkgPrefix, r.b.ID, r.keyText(item), ErrBackfillBusy)
@@ -78,6 +91,31 @@ func (r *backfillRun) claim(ctx context.Context, item map[string]types.Attribute
 			return false, err
 		}
 	}
+}
+
+// claimsOf returns the claims of item, each key once (two elements of a
+// set lower-cased alike make one claim).
+func (r *backfillRun) claimsOf(item map[string]types.AttributeValue) ([]map[string]types.AttributeValue, error) {
+	if r.b.Claims == nil {
+		claim, err := r.b.Claim(item)
+		if err != nil {
+			return nil, err
+		}
+		return []map[string]types.AttributeValue{claim}, nil
+	}
+	claims, err := r.b.Claims(item)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]types.AttributeValue
+	seen := map[string]bool{}
+	for _, c := range claims {
+		if k := r.keyText(c); !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // owns reports whether the claim held is the one built: it holds the
@@ -100,37 +138,36 @@ func (r *backfillRun) ownerText(claim map[string]types.AttributeValue) string {
 	return strings.Join(parts, " ")
 }
 
-// claimInput is the transaction that writes claim, the claim of item:
-// the item held as read, the claim created (or found the item's).
-func (r *backfillRun) claimInput(item, claim map[string]types.AttributeValue) *dynamodb.TransactWriteItemsInput {
+// claimInput is the transaction that writes claims, the missing claims
+// of item: the item held as read, each claim created (or found the
+// item's).
+func (r *backfillRun) claimInput(item map[string]types.AttributeValue, claims []map[string]types.AttributeValue) *dynamodb.TransactWriteItemsInput {
 	check := HoldRead(&dynamodb.UpdateItemInput{
 		ConditionExpression:       aws.String(r.b.Condition),
 		ExpressionAttributeNames:  ownNames(r.b.UpdateNames),
 		ExpressionAttributeValues: maps.Clone(r.b.WriteValues),
 	}, item, r.b.Held)
-	values := map[string]types.AttributeValue{}
-	for _, o := range r.b.ClaimOwner {
-		values[o.Value] = claim[o.Stored]
+	actions := []types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{
+		TableName:                 aws.String(r.o.TableName),
+		Key:                       r.keyOf(item),
+		ConditionExpression:       check.ConditionExpression,
+		ExpressionAttributeNames:  check.ExpressionAttributeNames,
+		ExpressionAttributeValues: check.ExpressionAttributeValues,
+	}}}
+	for _, claim := range claims {
+		values := map[string]types.AttributeValue{}
+		for _, o := range r.b.ClaimOwner {
+			values[o.Value] = claim[o.Stored]
+		}
+		actions = append(actions, types.TransactWriteItem{Put: &types.Put{
+			TableName:                 aws.String(r.o.TableName),
+			Item:                      claim,
+			ConditionExpression:       aws.String(r.b.ClaimCondition),
+			ExpressionAttributeNames:  ownNames(r.b.ClaimNames),
+			ExpressionAttributeValues: values,
+		}})
 	}
-	return &dynamodb.TransactWriteItemsInput{
-		TransactItems: []types.TransactWriteItem{
-			{ConditionCheck: &types.ConditionCheck{
-				TableName:                 aws.String(r.o.TableName),
-				Key:                       r.keyOf(item),
-				ConditionExpression:       check.ConditionExpression,
-				ExpressionAttributeNames:  check.ExpressionAttributeNames,
-				ExpressionAttributeValues: check.ExpressionAttributeValues,
-			}},
-			{Put: &types.Put{
-				TableName:                 aws.String(r.o.TableName),
-				Item:                      claim,
-				ConditionExpression:       aws.String(r.b.ClaimCondition),
-				ExpressionAttributeNames:  ownNames(r.b.ClaimNames),
-				ExpressionAttributeValues: values,
-			}},
-		},
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: actions, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
 }
 
 // consumedAll counts the capacity of a transaction, per table.

@@ -22,8 +22,9 @@ package runtime
 // Pick, FirstVersion), which code of versions 2 and 3 does not call.
 //
 // Version 5 adds the backfills of attributes computed by the user's
-// functions (Backfill.Compute and Needs, Present, Missing, With), which
-// code of versions 2 to 4 does not call.
+// functions (Backfill.Compute and Needs, Present, Missing, With) and of
+// the claims of a set made unique (Backfill.Claims), which code of
+// versions 2 to 4 does not call.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something

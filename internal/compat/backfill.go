@@ -39,7 +39,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				continue
 			}
 		case b.Kind == model.UniqueClaims:
-			if b.Unique = uniqueOf(b.Entity, ob.Attributes); b.Unique == nil || b.Unique.Each {
+			if b.Unique = uniqueOf(b.Entity, ob.Attributes); b.Unique == nil {
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s is no longer unique", ob.ID, ob.State, strings.Join(ob.Attributes, "+"), ob.Entity))
 				continue
 			}

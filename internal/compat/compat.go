@@ -959,7 +959,7 @@ func (c *checker) derived(oe, ne lock.Entity, e *model.Entity) {
 			fmt.Sprintf("%s of %s becomes unique: the items old code wrote have no claims", strings.Join(u.Attributes, "+"), ne.Name),
 			"writes of those items (their claims are missing, so a taken value is not refused) and the uniqueness itself",
 			"write a claim for every stored item (a backfill, which reports two items holding one value) before new code writes")
-		if mu := uniqueOf(e, u.Attributes); mu != nil && !mu.Each {
+		if mu := uniqueOf(e, u.Attributes); mu != nil {
 			f.fills(model.UniqueClaims, e, nil).Backfill.Unique = mu
 		}
 	}

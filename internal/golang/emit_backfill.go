@@ -126,7 +126,7 @@ func backfillCalls(pb *plan.Backfill) []string {
 			"Scan on table " + t.Name + ", by segment",
 			"ProjectionExpression: " + orAll(pb.Scan.Projection),
 			"FilterExpression: " + pb.Scan.Filter,
-			"GetItem of the item's claim, then TransactWriteItems per item whose claim is missing",
+			claimsRead(pb),
 			"ConditionCheck of the item: " + pb.FullCondition(),
 			"Put of the claim: " + pb.Claim.Condition,
 		}
@@ -149,6 +149,15 @@ func backfillCalls(pb *plan.Backfill) []string {
 		"UpdateExpression: " + pb.Set + " (or " + pb.Clear + ", for an item left out)",
 		"ConditionExpression: " + pb.FullCondition(),
 	}
+}
+
+// claimsRead says how a backfill of claims reads and writes them, for
+// its doc.
+func claimsRead(pb *plan.Backfill) string {
+	if pb.Backfill.Unique.Each {
+		return "GetItem of the claim of each element, then TransactWriteItems per item whose claims are missing (a Put of each)"
+	}
+	return "GetItem of the item's claim, then TransactWriteItems per item whose claim is missing"
 }
 
 // orAll is a projection, or says there is none.
@@ -181,6 +190,8 @@ func (e *emitter) backfillValue(pb *plan.Backfill, scope map[string]string) jen.
 	}
 	fill := jen.Id("Fill")
 	switch {
+	case pb.Claim != nil && b.Unique.Each:
+		fill = jen.Id("Claims")
 	case pb.Claim != nil:
 		fill = jen.Id("Claim")
 	case b.Kind == model.Computed:
@@ -261,7 +272,11 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 	b := pb.Backfill
 	item := jen.Id("item")
 	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
-	return jen.Func().Params(item.Clone().Add(mapType.Clone())).Params(mapType.Clone(), jen.Error()).BlockFunc(func(g *jen.Group) {
+	result := mapType.Clone()
+	if b.Unique != nil && b.Unique.Each {
+		result = jen.Index().Add(mapType.Clone())
+	}
+	return jen.Func().Params(item.Clone().Add(mapType.Clone())).Params(result, jen.Error()).BlockFunc(func(g *jen.Group) {
 		switch b.Kind {
 		case model.IndexKeys:
 			g.Var().Id("x").Id(b.Entity.GoName)
@@ -273,7 +288,8 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 			g.Return(rt("FirstVersion").Call(item, writes[0]))
 		case model.UniqueClaims:
 			// The claim the Store's writes take: the values (lower-cased
-			// where normalize says so), and the owner's key.
+			// where normalize says so), and the owner's key; of a set,
+			// one per element.
 			u := b.Unique
 			ce := u.Claim
 			g.Var().Id("x").Id(b.Entity.GoName)
@@ -286,6 +302,9 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 					continue
 				}
 				v := jen.Id("x").Dot(a.GoName)
+				if u.Each && a == u.Attrs[0] {
+					v = jen.Id("el")
+				}
 				if u.Lower && a.Type == model.String && slices.Contains(u.Attrs, a) {
 					v = jen.Qual("strings", "ToLower").Call(v)
 				}
@@ -294,7 +313,18 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 				}
 				fields[jen.Id(ca.GoName)] = v
 			}
-			g.Return(jen.Parens(jen.Op("&").Id(ce.GoName).Values(fields)).Dot("MarshalItem").Call())
+			claim := jen.Parens(jen.Op("&").Id(ce.GoName).Values(fields)).Dot("MarshalItem").Call()
+			if !u.Each {
+				g.Return(claim)
+				return
+			}
+			g.Var().Id("claims").Index().Add(mapType.Clone())
+			g.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(rt("SetAdded")).Call(jen.Nil(), jen.Id("x").Dot(u.Attrs[0].GoName))).Block(
+				jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(claim),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Id("claims").Op("=").Append(jen.Id("claims"), jen.Id("c")),
+			)
+			g.Return(jen.Id("claims"), jen.Nil())
 		}
 	})
 }

@@ -97,7 +97,7 @@ type Backfill struct {
 	// Index is the index whose keys an IndexKeys backfill writes.
 	Index *Index
 	// Unique is the unique value whose claims a UniqueClaims backfill
-	// writes (not of a set: claims per element are no backfill yet).
+	// writes (of a set: a claim per element).
 	Unique *Unique
 	// Attr is the attribute a Computed backfill writes.
 	Attr *Attribute

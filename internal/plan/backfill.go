@@ -288,6 +288,9 @@ func (b *Backfill) Describe() string {
 	case model.InitialVersion:
 		return fmt.Sprintf("writes version 1 into every %s item that has none (%s)", mb.Entity.Name, mb.Entity.Version.Stored)
 	case model.UniqueClaims:
+		if mb.Unique.Each {
+			return fmt.Sprintf("writes the claim of each element of %s of every %s item that lacks one, and reports two items holding one element", mb.Unique.Label(), mb.Entity.Name)
+		}
 		return fmt.Sprintf("writes the claim of %s of every %s item that has none, and reports two items holding one value", mb.Unique.Label(), mb.Entity.Name)
 	case model.Computed:
 		return fmt.Sprintf("writes %s (%s), computed by %s.%s from the item, into every %s item that lacks it", mb.Attr.Stored, mb.Attr.Name, model.BackfillFuncsName, model.ComputeFunc(mb.Entity, mb.Attr), mb.Entity.Name)

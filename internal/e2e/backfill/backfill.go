@@ -115,6 +115,18 @@ func WithBackfillFuncs(funcs BackfillFuncs) Option {
 //		item left out)
 //	ConditionExpression: #_type = :_type AND #nick = :nick_read AND
 //		#NickPK = :NickPK_read
+//
+// Team.members writes the claim of each element of members of every Team
+// item that lacks one, and reports two items holding one element:
+//
+//	Scan on table Things, by segment
+//	ProjectionExpression: PK, SK, #_type, #id, #members
+//	FilterExpression: #_type = :_type
+//	GetItem of the claim of each element, then TransactWriteItems per
+//		item whose claims are missing (a Put of each)
+//	ConditionCheck of the item: #_type = :_type AND #members =
+//		:members_read
+//	Put of the claim: attribute_not_exists(PK) OR (#id = :id_owner)
 func Backfills(opts ...Option) []dyngen.BackfillJob {
 	s := New(nil, opts...)
 	thingsCheckpoints := &dyngen.Checkpoints{
@@ -541,6 +553,62 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				Stored: "NickPK",
 				Value:  ":NickPK",
 			}},
+		},
+		Checkpoints: thingsCheckpoints,
+		TableName:   s.thingsTable,
+	}, {
+		Backfill: &dyngen.Backfill{
+			ClaimCondition: "attribute_not_exists(PK) OR (#id = :id_owner)",
+			ClaimNames:     map[string]string{"#id": "id"},
+			ClaimOwner: []dyngen.BackfillWrite{{
+				Stored: "id",
+				Value:  ":id_owner",
+			}},
+			Claims: func(item map[string]types.AttributeValue) ([]map[string]types.AttributeValue, error) {
+				var x Team
+				if err := x.UnmarshalItem(item); err != nil {
+					return nil, err
+				}
+				var claims []map[string]types.AttributeValue
+				for _, el := range dyngen.SetAdded(nil, x.Members) {
+					c, err := (&TeamMembersClaim{
+						ID:      x.ID,
+						Members: el,
+					}).MarshalItem()
+					if err != nil {
+						return nil, err
+					}
+					claims = append(claims, c)
+				}
+				return claims, nil
+			},
+			Condition:   "#_type = :_type",
+			EntityAttr:  "_type",
+			Filter:      "#_type = :_type",
+			Fingerprint: "f1a679be313d6259",
+			Held: []dyngen.Held{{
+				Absent:  "attribute_not_exists(#members)",
+				Present: "#members = :members_read",
+				Stored:  "members",
+				Value:   ":members_read",
+			}},
+			ID:         "Team.members",
+			Key:        []string{"PK", "SK"},
+			Projection: "PK, SK, #_type, #id, #members",
+			ReadNames: map[string]string{
+				"#_type":   "_type",
+				"#id":      "id",
+				"#members": "members",
+			},
+			ScanValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Team"}},
+			Table:      "Things",
+			TypeValue:  "Team",
+			UpdateNames: map[string]string{
+				"#_type":   "_type",
+				"#members": "members",
+			},
+			What:        "writes the claim of each element of members of every Team item that lacks one, and reports two items holding one element",
+			WriteValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Team"}},
 		},
 		Checkpoints: thingsCheckpoints,
 		TableName:   s.thingsTable,

@@ -56,7 +56,7 @@ func TestBackfillClaims(t *testing.T) {
 	}
 	winner := claims[strings.ToLower(user(3).Email)]
 	loser := map[string]string{"u00003": "u00019", "u00019": "u00003"}[winner]
-	if loser == "" || !strings.Contains(rep.Problems[0], `PK="USER#`+loser+`"`) || !strings.Contains(rep.Problems[0], "conflict: its value is claimed by") || !strings.Contains(rep.Problems[0], `id="`+winner+`"`) {
+	if loser == "" || !strings.Contains(rep.Problems[0], `PK="USER#`+loser+`"`) || !strings.Contains(rep.Problems[0], "conflict: its value") || !strings.Contains(rep.Problems[0], "is claimed by") || !strings.Contains(rep.Problems[0], `id="`+winner+`"`) {
 		t.Errorf("the conflict: %q; the claim is %s's", rep.Problems[0], winner)
 	}
 	for email, id := range claims {

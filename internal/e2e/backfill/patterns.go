@@ -410,3 +410,324 @@ func (s *Store) putSessionInput(session *Session) (*dynamodb.PutItemInput, error
 	}
 	return &dynamodb.PutItemInput{Item: item, TableName: aws.String(s.thingsTable)}, nil
 }
+
+const putTeamStep1Condition = "#members = :members_when"
+
+// putTeamStep1Input builds step 1 of PutTeam, put Team; its errors are a
+// KeyError or an ItemError, which the caller wraps.
+func (s *Store) putTeamStep1Input(team *Team, members []string) (*dynamodb.PutItemInput, error) {
+	item, err := team.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putTeamStep1Condition),
+		ExpressionAttributeNames:            map[string]string{"#members": "members"},
+		ExpressionAttributeValues:           map[string]types.AttributeValue{":members_when": dyngen.StringSetValue(members)},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+const putTeamStep2Condition = "attribute_not_exists(PK)"
+
+// putTeamStep2Input builds step 2 of PutTeam, put Team (no item read); its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putTeamStep2Input(team *Team) (*dynamodb.PutItemInput, error) {
+	item, err := team.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putTeamStep2Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+const putTeamStep3Condition = "attribute_not_exists(#members)"
+
+// putTeamStep3Input builds step 3 of PutTeam, put Team (its set read
+// empty); its errors are a KeyError or an ItemError, which the caller
+// wraps.
+func (s *Store) putTeamStep3Input(team *Team) (*dynamodb.PutItemInput, error) {
+	item, err := team.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putTeamStep3Condition),
+		ExpressionAttributeNames:            map[string]string{"#members": "members"},
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+const putTeamStep4Condition = "attribute_not_exists(#id) OR #id = :id_when"
+
+// putTeamStep4Input builds step 4 of PutTeam, release Team.members; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putTeamStep4Input(members string, id string) (*dynamodb.DeleteItemInput, error) {
+	pk, err := teamMembersClaimPK(members)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := teamMembersClaimSK(members)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.DeleteItemInput{
+		ConditionExpression:       aws.String(putTeamStep4Condition),
+		ExpressionAttributeNames:  map[string]string{"#id": "id"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":id_when": &types.AttributeValueMemberS{Value: id}},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+const putTeamStep5Condition = "attribute_not_exists(PK)"
+
+// putTeamStep5Input builds step 5 of PutTeam, claim Team.members; its
+// errors are a KeyError or an ItemError, which the caller wraps.
+func (s *Store) putTeamStep5Input(teamMembersClaim *TeamMembersClaim) (*dynamodb.PutItemInput, error) {
+	item, err := teamMembersClaim.MarshalItem()
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.PutItemInput{
+		ConditionExpression:                 aws.String(putTeamStep5Condition),
+		Item:                                item,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.thingsTable),
+	}, nil
+}
+
+// putTeamTx describes the steps of PutTeam for the runtime.
+var putTeamTx = dyngen.Transaction{
+	Method: "PutTeam",
+	Steps: []dyngen.TransactStep{{
+		Action:    "put Team",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Team (no item read)",
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "put Team (its set read empty)",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "release Team.members",
+		IfAbsent:  ErrConditionFailed,
+		IfPresent: ErrConditionFailed,
+		Key:       []string{"PK", "SK"},
+	}, {
+		Action:    "claim Team.members",
+		IfPresent: ErrAlreadyExists,
+		Key:       []string{"PK", "SK"},
+	}},
+}
+
+// PutTeam writes the Team whole, replacing any item with its key, and moves
+// the claims of the unique values it changes: GetItem, then
+// TransactWriteItems (two requests). Over an item, the put holds only while
+// the item still holds the values read; over no item, it holds only while
+// there is still none: ErrConditionFailed when another call changed them in
+// between, ErrAlreadyExists from the step "claim Team.<attribute>" when
+// another Team holds a new value. A failed step gives a *TransactionError
+// naming it; ErrTransactionConflict when another transaction held one of
+// its items at once, and changed nothing: retrying may succeed.
+//
+//	GetItem (ConsistentRead) on table Things
+//	  Key: PK = "TEAM#{id}" AND SK = "TEAM#{id}"
+//	TransactWriteItems
+//	step 1, Put on table Things: put Team
+//	  Key: PK = "TEAM#{id}" AND SK = "TEAM#{id}"
+//	  ConditionExpression: #members = :members_when
+//	  ExpressionAttributeNames: #members="members"
+//	step 2, Put on table Things: put Team (no item read)
+//	  Key: PK = "TEAM#{id}" AND SK = "TEAM#{id}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//	step 3, Put on table Things: put Team (its set read empty)
+//	  Key: PK = "TEAM#{id}" AND SK = "TEAM#{id}"
+//	  ConditionExpression: attribute_not_exists(#members)
+//	  ExpressionAttributeNames: #members="members"
+//	step 4, Delete on table Things: release Team.members
+//	  Key: PK = "UNIQUE#Team#members#{members}" AND SK =
+//	  	"UNIQUE#Team#members#{members}"
+//	  ConditionExpression: attribute_not_exists(#id) OR #id = :id_when
+//	  ExpressionAttributeNames: #id="id"
+//	step 5, Put on table Things: claim Team.members
+//	  Key: PK = "UNIQUE#Team#members#{members}" AND SK =
+//	  	"UNIQUE#Team#members#{members}"
+//	  ConditionExpression: attribute_not_exists(PK)
+//
+// Over an item whose members was read empty, step 3 is sent instead of step
+// 1.
+//
+// The claims of members are one per element: step 5 is sent for each
+// element the write takes, step 4 for each it releases; an element the set
+// read and the set written both hold sends neither.
+//
+// Over an item read, step 1 is sent, and the release and claim steps of a
+// value only when the value changes; over no item, step 2 and every claim
+// step.
+func (s *Store) PutTeam(ctx context.Context, team *Team) error {
+	pk, err := teamPK(team.ID)
+	if err != nil {
+		return dyngen.Fail("PutTeam", err)
+	}
+	sk, err := teamSK(team.ID)
+	if err != nil {
+		return dyngen.Fail("PutTeam", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.thingsTable),
+	})
+	if err != nil {
+		return dyngen.Fail("PutTeam", err)
+	}
+	var items []types.TransactWriteItem
+	var keep []int
+	var step types.TransactWriteItem
+	if out.Item == nil {
+		if step, err = dyngen.TransactPut(s.putTeamStep2Input(team)); err != nil {
+			return putTeamTx.StepError(1, err)
+		}
+		items = append(items, step)
+		keep = append(keep, 1)
+		for _, el := range dyngen.SetAdded(nil, team.Members) {
+			if step, err = dyngen.TransactPut(s.putTeamStep5Input(&TeamMembersClaim{
+				ID:      team.ID,
+				Members: el,
+			})); err != nil {
+				return putTeamTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	} else {
+		var old Team
+		if err := old.UnmarshalItem(out.Item); err != nil {
+			return dyngen.Fail("PutTeam", err)
+		}
+		if len(old.Members) == 0 {
+			if step, err = dyngen.TransactPut(s.putTeamStep3Input(team)); err != nil {
+				return putTeamTx.StepError(2, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 2)
+		} else {
+			if step, err = dyngen.TransactPut(s.putTeamStep1Input(team, old.Members)); err != nil {
+				return putTeamTx.StepError(0, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 0)
+		}
+		for _, el := range dyngen.SetAdded(team.Members, old.Members) {
+			if step, err = dyngen.TransactDelete(s.putTeamStep4Input(el, old.ID)); err != nil {
+				return putTeamTx.StepError(3, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 3)
+		}
+		for _, el := range dyngen.SetAdded(old.Members, team.Members) {
+			if step, err = dyngen.TransactPut(s.putTeamStep5Input(&TeamMembersClaim{
+				ID:      team.ID,
+				Members: el,
+			})); err != nil {
+				return putTeamTx.StepError(4, err)
+			}
+			items = append(items, step)
+			keep = append(keep, 4)
+		}
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if _, err := s.client.TransactWriteItems(ctx, in); err != nil {
+		return putTeamTx.Only(keep...).Err(err, in.TransactItems)
+	}
+	return nil
+}
+
+// TeamOfMember reads the Team holding this element of its set members:
+// GetItem of its claim, then GetItem of the Team (two requests);
+// ErrNotFound when no Team holds it.
+//
+//	GetItem on table Things (the claim TeamMembersClaim)
+//	  Key: PK = "UNIQUE#Team#members#{members}" AND SK =
+//	  	"UNIQUE#Team#members#{members}"
+//	then GetItem on table Things
+//	  Key: PK = "TEAM#{id}" AND SK = "TEAM#{id}"
+func (s *Store) TeamOfMember(ctx context.Context, members string) (*Team, error) {
+	var claim TeamMembersClaim
+	{
+		pk, err := teamMembersClaimPK(members)
+		if err != nil {
+			return nil, dyngen.Fail("TeamOfMember", err)
+		}
+		sk, err := teamMembersClaimSK(members)
+		if err != nil {
+			return nil, dyngen.Fail("TeamOfMember", err)
+		}
+		out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+			Key: map[string]types.AttributeValue{
+				"PK": &types.AttributeValueMemberS{Value: pk},
+				"SK": &types.AttributeValueMemberS{Value: sk},
+			},
+			TableName: aws.String(s.thingsTable),
+		})
+		if err != nil {
+			return nil, dyngen.Fail("TeamOfMember", err)
+		}
+		if out.Item == nil {
+			return nil, dyngen.Fail("TeamOfMember", ErrNotFound)
+		}
+		if err := claim.UnmarshalItem(out.Item); err != nil {
+			return nil, dyngen.Fail("TeamOfMember", err)
+		}
+	}
+	pk, err := teamPK(claim.ID)
+	if err != nil {
+		return nil, dyngen.Fail("TeamOfMember", err)
+	}
+	sk, err := teamSK(claim.ID)
+	if err != nil {
+		return nil, dyngen.Fail("TeamOfMember", err)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: sk},
+		},
+		TableName: aws.String(s.thingsTable),
+	})
+	if err != nil {
+		return nil, dyngen.Fail("TeamOfMember", err)
+	}
+	if out.Item == nil {
+		return nil, dyngen.Fail("TeamOfMember", ErrNotFound)
+	}
+	var v Team
+	if err := v.UnmarshalItem(out.Item); err != nil {
+		return nil, dyngen.Fail("TeamOfMember", err)
+	}
+	if len(dyngen.SetAdded(v.Members, []string{members})) != 0 {
+		return nil, dyngen.Fail("TeamOfMember", ErrNotFound)
+	}
+	return &v, nil
+}

@@ -34,6 +34,13 @@ type StoreAPI interface {
 	GetSession(ctx context.Context, id string) (*Session, error)
 	// PutSession writes session whole, replacing any item with its key.
 	PutSession(ctx context.Context, session *Session) error
+	// PutTeam writes the Team whole, replacing any item with its key, and moves
+	// the claims of the unique values it changes: GetItem, then
+	// TransactWriteItems (two requests).
+	PutTeam(ctx context.Context, team *Team) error
+	// TeamOfMember reads the Team holding this element of its set members:
+	// GetItem of its claim, then GetItem of the Team (two requests).
+	TeamOfMember(ctx context.Context, members string) (*Team, error)
 }
 
 // *Store implements StoreAPI.
