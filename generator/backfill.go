@@ -57,6 +57,12 @@ func changes(res *Result, l *lock.Lock, source string, opts Options) *lock.Lock 
 			continue
 		}
 		bs[i].State, bs[i].Checked = model.BackfillDone, r.Checked
+		if r.Checked == 0 {
+			// A verify of a table without the entity's items proves
+			// nothing of another table: a table name mistyped, or a
+			// table of another environment, reads empty.
+			diags.Warnf(res.Model.Pos, "the receipt of backfill %s is of a verify that read no item of %s (table %s): it is recorded done; if the items are stored in another table, verify the backfill there", r.Backfill, bs[i].Entity.Name, r.Table)
+		}
 	}
 	plan.AddBackfills(p, bs, diags)
 	for _, r := range opts.Receipts {

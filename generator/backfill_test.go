@@ -163,8 +163,14 @@ func TestBackfillsOfTheLock(t *testing.T) {
 	if got := states(done); !slices.Equal(got, []string{"Note.ByTitle=done", "Note.ByTag=pending"}) || done.Backfills[0].Checked != 12 {
 		t.Errorf("after the receipt: %v", done.Backfills)
 	}
-	if strings.Contains(warnings(d), "NotesByTitle") {
+	if strings.Contains(warnings(d), "NotesByTitle") || strings.Contains(warnings(d), "read no item") {
 		t.Errorf("a backfill done still warns:\n%s", warnings(d))
+	}
+	// A receipt of a verify that read nothing is taken, and said.
+	empty := r
+	empty.Checked = 0
+	if _, d, _ := generation(t, after, marshal(t, l), Options{Receipts: []dynrt.Receipt{empty}}); d.HasErrors() || !strings.Contains(warnings(d), "the receipt of backfill Note.ByTitle is of a verify that read no item of Note (table Notes)") {
+		t.Errorf("a receipt of no item: %v\n%s", d.Err(), warnings(d))
 	}
 	if slices.ContainsFunc(files, func(f File) bool {
 		return f.Name == model.BackfillFile && strings.Contains(string(f.Data), `"Note.ByTitle"`)
