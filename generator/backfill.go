@@ -104,8 +104,10 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 			}
 		case model.Computed:
 			// Every read of the entity meets the items stored without the
-			// attribute; an update, which returns or checks the item, too.
-			if (m.Op.IsRead() || m.Op == model.OpUpdate || m.Op == model.OpTransactGet) && containsEntity(m.Entities, b.Entity) {
+			// attribute; so do an update, which returns or checks the
+			// item, and a write that reads the item first (its claims,
+			// counts or copies).
+			if (m.Op.IsRead() || m.Op == model.OpUpdate || m.Op == model.OpTransactGet || m.ReadsFirst() || len(m.ReadCopies) > 0) && containsEntity(m.Entities, b.Entity) {
 				why = fmt.Sprintf("reads %s items, whose %s the items written before the change lack", b.Entity.Name, b.Attr.Name)
 				if !b.Attr.Optional && b.Attr.Default == nil {
 					why += " (required: they fail to decode)"

@@ -541,3 +541,61 @@ func TestBackfillComputeRefused(t *testing.T) {
 		}
 	}
 }
+
+// What a computed attribute's backfill brings with it: the keys of a
+// secondary index built from it, a backfill of their own, pending after
+// it; a version added with it, whose backfill runs first (every other
+// decodes the item); an accepted finding asks for none; and the locals
+// of backfill.go never take the name of an import (an entity TYPE and
+// attribute s would make "types").
+func TestBackfillsComputedWith(t *testing.T) {
+	spec := func(attrs, keys, head, rest string) []byte {
+		return []byte(`version: 1
+package: docs
+tables:
+  Docs:
+    partitionKey: PK
+    sortKey: SK
+    indexes:
+      ByNick: {partitionKey: NickPK}
+entities:
+  TYPE:
+` + head + `    attributes:
+      id: string
+      nick: {type: string, optional: true}
+` + attrs + `    keys:
+      primary: {pk: "DOC#{id}", sk: "DOC"}
+      ByNick: {pk: "NICK#{nick}"}
+` + keys + `patterns:
+  GetDoc: {get: TYPE}
+  PutDoc: {put: TYPE}
+outputs:
+  migration:
+` + rest)
+	}
+	before, d, _ := generation(t, spec("      rev: {type: int, optional: true}\n", "", "", ""), nil, Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	after := spec("      s: {type: int, backfill: compute}\n      rev: int\n", "", "    version: rev\n", "")
+	after = []byte(strings.Replace(string(after), "nick: {type: string, optional: true}", "nick: {type: string, backfill: compute}", 1))
+	l, d, files := generation(t, after, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(l); !slices.Equal(got, []string{"TYPE.rev=pending", "TYPE.nick=pending", "TYPE.s=pending", "TYPE.ByNick=pending"}) {
+		t.Errorf("backfills %v, want the version, the attributes computed, then the keys of ByNick", got)
+	}
+	if errs := packageProblems(files); len(errs) > 0 {
+		t.Errorf("the package does not compile: %v", errs)
+	}
+	// Accepted: no backfill of nick (nor of its index's keys).
+	accepted := append(after, []byte("accept:\n  read-old/TYPE.nick/required: no document is stored yet\n  read-old/TYPE.s/required-added: no document is stored yet\n  keys/TYPE.rev/version-added: no document is stored yet\n")...)
+	l, d, _ = generation(t, accepted, marshal(t, before), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if len(l.Backfills) != 0 {
+		t.Errorf("accepted findings asked for backfills: %v", states(l))
+	}
+}

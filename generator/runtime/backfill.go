@@ -131,9 +131,10 @@ type Checkpoint struct {
 	// Scanned and Written count the items of the entity read and written
 	// so far.
 	Scanned, Written int64
-	// Open is set, in a run, once the segment met an item it left as it
-	// is (unreadable, or in conflict): the segment is then not recorded
-	// done. It is not stored.
+	// Open is set once the pass over the segment met an item it left as
+	// it is (unreadable, or in conflict): the segment is then not
+	// recorded done, and the next run, or the next Lambda invocation,
+	// carries it to the pass's end, which starts the segment over.
 	Open bool
 }
 
@@ -196,7 +197,10 @@ type BackfillReport struct {
 	// backfill writes; Unreadable the items Fill could not read (each
 	// listed in Problems, by key).
 	Lacking, Unreadable int64
-	Problems            []string
+	// LeftOpen counts the segments whose pass ended with items left
+	// open (in this run or an earlier one of the pass): not done.
+	LeftOpen int64
+	Problems []string
 	// Capacity is the capacity units consumed.
 	Capacity float64
 	// Stopped is set when a Deadline stopped the run before every
@@ -356,6 +360,11 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 			r.logf("%s: segment %d of %d: done already (%d items, %d written)", r.b.ID, seg, r.o.Segments, cp.Scanned, cp.Written)
 			return nil
 		}
+		if cp.After == "" {
+			// A pass from the start: what an earlier pass left open is
+			// read again.
+			cp.Open = false
+		}
 	}
 	var start map[string]types.AttributeValue
 	if cp.After != "" {
@@ -417,9 +426,11 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		start = out.LastEvaluatedKey
 		switch {
 		case len(start) == 0 && cp.Open:
-			// Scanned to its end, with items left open: the next run
-			// scans the segment again from its start.
+			// Scanned to its end, with items left open (by this run, or
+			// by an earlier one of the pass): the next run scans the
+			// segment again from its start.
 			cp.After = ""
+			r.rep.add(func(rep *BackfillReport) { rep.LeftOpen++ })
 		case len(start) == 0:
 			cp.Done, cp.After = true, ""
 		default:
@@ -716,6 +727,22 @@ func Present(item map[string]types.AttributeValue, name string) (map[string]type
 func Missing(err error, attrs ...string) bool {
 	var ie *ItemError
 	return errors.As(err, &ie) && ie.Reason == reasonMissing && slices.Contains(attrs, ie.Attr)
+}
+
+// DropNull returns item without the attributes of names it holds as
+// NULL (a copy, when it holds one): a backfill's Compute reads an
+// attribute it computes, stored NULL, as absent.
+func DropNull(item map[string]types.AttributeValue, names ...string) map[string]types.AttributeValue {
+	out, copied := item, false
+	for _, n := range names {
+		if _, null := item[n].(*types.AttributeValueMemberNULL); null {
+			if !copied {
+				out, copied = maps.Clone(item), true
+			}
+			delete(out, n)
+		}
+	}
+	return out
 }
 
 // With returns a copy of item holding the attributes of more too: an

@@ -25,6 +25,12 @@ func (r *backfillRun) claim(ctx context.Context, item map[string]types.Attribute
 			r.rep.problem("%s: %v", r.keyText(item), err)
 			return false, errOpen
 		}
+		if len(claims) >= MaxTransactItems {
+			// More than one transaction holds with the item's check.
+			r.rep.add(func(rep *BackfillReport) { rep.Unreadable++ })
+			r.rep.problem("%s: holds %d values to claim, more than one transaction of %d actions writes", r.keyText(item), len(claims), MaxTransactItems)
+			return false, errOpen
+		}
 		var missing []map[string]types.AttributeValue
 		conflict := false
 		for _, claim := range claims {

@@ -35,10 +35,14 @@ type SegmentEvent struct {
 // SegmentResult is what an invocation returns: its event, whether the
 // segment is done, and what the invocation read and wrote. The state
 // machine invokes the function again with the result until Done; each
-// invocation resumes from the segment's checkpoint.
+// invocation resumes from the segment's checkpoint. Open is set when the
+// segment's scan ended with items left as they are (in conflict, or
+// unreadable): invoking it again would read them again, and the state
+// machine fails the segment instead.
 type SegmentResult struct {
 	SegmentEvent
 	Done       bool  `json:"done"`
+	Open       bool  `json:"open"`
 	Scanned    int64 `json:"scanned"`
 	Written    int64 `json:"written"`
 	Unreadable int64 `json:"unreadable"`
@@ -77,7 +81,9 @@ func RunSegment(ctx context.Context, client BackfillClient, jobs []BackfillJob, 
 	}
 	rep, err := RunBackfill(ctx, client, j.Backfill, j.Checkpoints, o)
 	if rep != nil {
-		res.Done, res.Scanned, res.Written, res.Unreadable, res.Conflicts = !rep.Stopped && rep.Conflicts == 0 && rep.Unreadable == 0, rep.Scanned, rep.Written, rep.Unreadable, rep.Conflicts
+		open := rep.LeftOpen > 0
+		res.Done, res.Open = !rep.Stopped && !open, !rep.Stopped && open
+		res.Scanned, res.Written, res.Unreadable, res.Conflicts = rep.Scanned, rep.Written, rep.Unreadable, rep.Conflicts
 	}
 	if err != nil {
 		res.Done = false

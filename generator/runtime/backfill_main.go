@@ -127,9 +127,11 @@ func BackfillMain(ctx context.Context, client BackfillClient, jobs []BackfillJob
 			code = 1
 			continue
 		}
-		if *verify && (rep.Lacking > 0 || rep.Unreadable > 0) || rep.Conflicts > 0 {
-			// Two items holding one value made unique: the values are
-			// the user's to change; the backfill never overwrites.
+		if *verify && rep.Lacking > 0 || rep.Unreadable > 0 || rep.Conflicts > 0 || rep.LeftOpen > 0 {
+			// Two items holding one value made unique, or an item the
+			// entity can't read or the function could not compute: the
+			// items are the user's to change; the backfill never
+			// overwrites.
 			code = 1
 			continue
 		}

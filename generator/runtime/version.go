@@ -22,7 +22,8 @@ package runtime
 // Pick, FirstVersion), which code of versions 2 and 3 does not call.
 //
 // Version 5 adds the backfills of attributes computed by the user's
-// functions (Backfill.Compute and Needs, Present, Missing, With) and of
+// functions (Backfill.Compute and Needs, Present, Missing, With,
+// DropNull) and of
 // the claims of a set made unique (Backfill.Claims), which code of
 // versions 2 to 4 does not call.
 const (

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dyngen/dyngen/internal/lock"
 	"github.com/dyngen/dyngen/internal/model"
+	"github.com/dyngen/dyngen/internal/plan"
 )
 
 // Backfills returns the backfills of the design, for the lock a
@@ -68,8 +69,12 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		byID[b.ID] = b
 		bs = append(bs, b)
 	}
+	accepted := map[*model.Attribute]bool{}
 	for _, f := range r.Findings {
 		nb := f.Backfill
+		if nb != nil && f.Accepted != "" && nb.Attr != nil {
+			accepted[nb.Attr] = true
+		}
 		if nb == nil || f.Accepted != "" {
 			continue
 		}
@@ -95,7 +100,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 	// before) is computed too, once: a backfill of it done stays done.
 	for _, e := range m.Entities {
 		for _, a := range e.Attributes {
-			if !a.Compute || slices.ContainsFunc(bs, func(b *model.Backfill) bool { return b.Kind == model.Computed && b.Attr == a }) {
+			if !a.Compute || accepted[a] || slices.ContainsFunc(bs, func(b *model.Backfill) bool { return b.Kind == model.Computed && b.Attr == a }) {
 				continue
 			}
 			if !c.stored(e) {
@@ -103,6 +108,26 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				continue
 			}
 			bs = add(bs, byID, &model.Backfill{ID: e.Name + "." + a.Name, Kind: model.Computed, Entity: e, Attr: a})
+		}
+	}
+	// The keys of a secondary index built from an attribute being
+	// computed: the items it is computed for lack them too, so they are
+	// a backfill of their own, pending (after it: plan.AddBackfills).
+	for _, b := range slices.Clone(bs) {
+		if b.Kind != model.Computed || !b.Pending() {
+			continue
+		}
+		e := b.Entity
+		for _, k := range e.Keys[1:] {
+			if writes, from := plan.IndexKeyWrites(e, k.Index); len(writes) == 0 || !slices.Contains(from, b.Attr) {
+				continue
+			}
+			i := slices.IndexFunc(bs, func(x *model.Backfill) bool { return x.Kind == model.IndexKeys && x.Entity == e && x.Index == k.Index })
+			if i >= 0 {
+				bs[i].State, bs[i].Checked = model.BackfillPending, 0
+				continue
+			}
+			bs = add(bs, byID, &model.Backfill{ID: e.Name + "." + k.Index.Name, Kind: model.IndexKeys, Entity: e, Index: k.Index, Finding: b.Finding})
 		}
 	}
 	return slices.Clip(bs), gone, idle

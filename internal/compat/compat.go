@@ -220,7 +220,7 @@ func (c *checker) tables() {
 		if i < 0 {
 			c.finding(Infrastructure, ot.Name, "removed", true, c.m.TablesPos,
 				fmt.Sprintf("table %s is removed", ot.Name),
-				"its items: deploying the outputs deletes the table",
+				c.removed(ot.Name),
 				"remove the table from what is deployed only when its items are no longer needed (export them first); accept this finding to say so")
 			continue
 		}

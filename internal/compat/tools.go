@@ -20,6 +20,21 @@ type Tool struct {
 	// global indexes of table t at once does, and whether the deploy
 	// fails.
 	GlobalIndexes func(t *model.Table, n int) (fails bool, what string)
+	// Removed says what deploying the outputs without table name does.
+	Removed func(name string) string
+}
+
+// removed is what deploying the outputs without table name does: each
+// tool's answer, or, with none, the deploy's, which is yours.
+func (c *checker) removed(name string) string {
+	if len(c.tools) == 0 {
+		return "its items: a deploy that deletes the table deletes them"
+	}
+	var what []string
+	for _, tl := range c.tools {
+		what = append(what, tl.Removed(name))
+	}
+	return "its items: " + strings.Join(what, "; ")
 }
 
 // replaced is what deploying table t, whose key or local indexes

@@ -214,7 +214,7 @@ func (e *emitter) backfillValue(pb *plan.Backfill, scope map[string]string) jen.
 	}
 	if b.Kind == model.Computed {
 		d[fill] = jen.Id(scope["compute|"+b.ID])
-		d[jen.Id("Needs")] = jen.Lit(fmt.Sprintf("%s.%s is not given (the Store's option %s)", model.BackfillFuncsName, model.ComputeFunc(ent, b.Attr), model.WithBackfillFuncsName))
+		d[jen.Id("Needs")] = jen.Lit(fmt.Sprintf("%s is not given (the Store's option %s)", e.computeNeeds(pb), model.WithBackfillFuncsName))
 	} else {
 		d[fill] = e.fill(pb, writeNames)
 	}
@@ -318,6 +318,10 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 				g.Return(claim)
 				return
 			}
+			// An item the Store can't write (more elements than
+			// maxItems, the transaction's bound) is reported, never
+			// claimed.
+			g.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("x").Dot("MarshalItem").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Var().Id("claims").Index().Add(mapType.Clone())
 			g.For(jen.List(jen.Id("_"), jen.Id("el")).Op(":=").Range().Add(rt("SetAdded")).Call(jen.Nil(), jen.Id("x").Dot(u.Attrs[0].GoName))).Block(
 				jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(claim),
@@ -327,6 +331,25 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 			g.Return(jen.Id("claims"), jen.Nil())
 		}
 	})
+}
+
+// computeNeeds names the functions of BackfillFuncs the Compute of pb
+// needs: its own, and those of the entity's other required attributes
+// whose computing is pending (computeVar).
+func (e *emitter) computeNeeds(pb *plan.Backfill) string {
+	b := pb.Backfill
+	names := []string{model.BackfillFuncsName + "." + model.ComputeFunc(b.Entity, b.Attr)}
+	for _, x := range b.Entity.Attributes {
+		if x != b.Attr && x.Compute && !x.Optional && x.Default == nil && slices.ContainsFunc(e.p.Backfills, func(o *plan.Backfill) bool {
+			return o.Backfill.Kind == model.Computed && o.Backfill.Attr == x && o.Backfill.Pending()
+		}) {
+			names = append(names, model.BackfillFuncsName+"."+model.ComputeFunc(b.Entity, x))
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // backfillFuncs declares the package's BackfillFuncs, a field per
@@ -355,49 +378,99 @@ func (e *emitter) backfillFuncs(f *jen.File) {
 
 // computeVar declares, in the package's Backfills (g, of scope, whose
 // Store is st), the Compute of pb, a backfill of an attribute computed
-// by the user's function: nil while the function is not given. The
-// function is given the item decoded, the attribute lacking, and its
-// value is written as the entity's MarshalItem writes it, once the
-// item it leaves reads back.
+// by the user's function: nil while the function, or that of another
+// required attribute of the entity whose backfill is pending too, is not
+// given. The item is decoded with the attributes backfills compute
+// tolerated as absent (or NULL); an item that holds the attribute keeps
+// it; else the other pending ones the item lacks are computed first (so
+// that the entity's checks see a whole item, and the function a
+// consistent one), then this one, whose value is written as the
+// entity's MarshalItem stores it, once the item it leaves reads back.
 func (e *emitter) computeVar(g *jen.Group, scope map[string]string, st string, pb *plan.Backfill) {
 	b := pb.Backfill
 	ent, a := b.Entity, b.Attr
-	name := e.scopeName(scope, model.ParamName(model.ComputeFunc(ent, a)))
+	name := e.scopeName(scope, model.ParamName(model.ComputeFunc(ent, a))+"Compute")
 	scope["compute|"+b.ID] = name
-	fn := e.scopeName(scope, "f")
+	// The required attributes of the entity whose computing is pending:
+	// this one first.
+	others := []*model.Attribute{a}
+	var tolerated []jen.Code
+	for _, x := range ent.Attributes {
+		if !x.Compute || x.Optional || x.Default != nil {
+			continue
+		}
+		tolerated = append(tolerated, jen.Lit(x.Name))
+		if x != a && slices.ContainsFunc(e.p.Backfills, func(o *plan.Backfill) bool {
+			return o.Backfill.Kind == model.Computed && o.Backfill.Attr == x && o.Backfill.Pending()
+		}) {
+			others = append(others, x)
+		}
+	}
+	funcs := make([]string, len(others))
+	var given []jen.Code
+	var conds []jen.Code
+	for i, x := range others {
+		funcs[i] = e.scopeName(scope, "f")
+		scope[funcs[i]] = funcs[i]
+		given = append(given, jen.Id(funcs[i]))
+		conds = append(conds, jen.Id(st).Dot(model.BackfillFuncsField).Dot(model.ComputeFunc(ent, x)))
+	}
+	nonNil := jen.Null()
+	for i, f := range given {
+		if i > 0 {
+			nonNil.Op("&&")
+		}
+		nonNil.Add(f).Op("!=").Nil()
+	}
 	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
 	stored := jen.Lit(a.Stored)
+	failed := func(err jen.Code) jen.Code {
+		if len(tolerated) == 0 {
+			return jen.Add(err).Op("!=").Nil()
+		}
+		return jen.Add(err).Op("!=").Nil().Op("&&").Op("!").Add(rt("Missing")).Call(append([]jen.Code{err}, tolerated...)...)
+	}
+	var storedNames []jen.Code
+	for _, x := range ent.Attributes {
+		if x.Compute && !x.Optional && x.Default == nil {
+			storedNames = append(storedNames, jen.Lit(x.Stored))
+		}
+	}
 	g.Var().Id(name).Func().Params(jen.Qual("context", "Context"), mapType.Clone()).Params(mapType.Clone(), jen.Error())
-	g.If(jen.Id(fn).Op(":=").Id(st).Dot(model.BackfillFuncsField).Dot(model.ComputeFunc(ent, a)), jen.Id(fn).Op("!=").Nil()).Block(
+	g.If(jen.List(given...).Op(":=").List(conds...), nonNil).Block(
 		jen.Id(name).Op("=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("item").Add(mapType.Clone())).Params(mapType.Clone(), jen.Error()).BlockFunc(func(g *jen.Group) {
-			comment(g, "An item that holds it keeps it.")
-			g.If(jen.List(jen.Id("held"), jen.Id("ok")).Op(":=").Add(rt("Present")).Call(jen.Id("item"), stored.Clone()), jen.Id("ok")).Block(jen.Return(jen.Id("held"), jen.Nil()))
-			// The attributes backfills compute that the item may lack
-			// and that a decode requires: this one, and another not
-			// computed yet.
-			var missing []jen.Code
-			for _, x := range ent.Attributes {
-				if x.Compute && !x.Optional && x.Default == nil {
-					missing = append(missing, jen.Lit(x.Name))
-				}
-			}
-			failed := func(err jen.Code) jen.Code {
-				if len(missing) == 0 {
-					return jen.Add(err).Op("!=").Nil()
-				}
-				return jen.Add(err).Op("!=").Nil().Op("&&").Op("!").Add(rt("Missing")).Call(append([]jen.Code{err}, missing...)...)
+			read := jen.Id("item")
+			if len(storedNames) > 0 {
+				comment(g, "The attributes backfills compute read as absent when NULL.")
+				g.Id("read").Op(":=").Add(rt("DropNull")).Call(append([]jen.Code{jen.Id("item")}, storedNames...)...)
+				read = jen.Id("read")
 			}
 			g.Var().Id("x").Id(ent.GoName)
-			g.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalItem").Call(jen.Id("item")), failed(jen.Err())).Block(jen.Return(jen.Nil(), jen.Err()))
-			g.List(jen.Id("v"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("ctx"), jen.Op("&").Id("x"))
-			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
-			g.Id("x").Dot(a.GoName).Op("=").Id("v")
+			g.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalItem").Call(read.Clone()), failed(jen.Err())).Block(jen.Return(jen.Nil(), jen.Err()))
+			comment(g, "An item that holds it keeps it.")
+			g.If(jen.List(jen.Id("held"), jen.Id("ok")).Op(":=").Add(rt("Present")).Call(jen.Id("item"), stored.Clone()), jen.Id("ok")).Block(jen.Return(jen.Id("held"), jen.Nil()))
+			for i := len(others) - 1; i >= 0; i-- {
+				x := others[i]
+				set := []jen.Code{
+					jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(funcs[i]).Call(jen.Id("ctx"), jen.Op("&").Id("x")),
+					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+					jen.Id("x").Dot(x.GoName).Op("=").Id("v"),
+				}
+				if i == 0 {
+					for _, c := range set {
+						g.Add(c)
+					}
+					continue
+				}
+				comment(g, fmt.Sprintf("%s, computed by another backfill, for the entity's checks when the item lacks it.", x.Name))
+				g.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Add(rt("Present")).Call(jen.Id("item"), jen.Lit(x.Stored)), jen.Op("!").Id("ok")).Block(set...)
+			}
 			g.List(jen.Id("full"), jen.Err()).Op(":=").Id("x").Dot("MarshalItem").Call()
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.List(jen.Id("want"), jen.Err()).Op(":=").Add(rt("Pick")).Call(jen.Id("full"), stored.Clone())
 			g.If(jen.Err().Op("!=").Nil().Op("||").Id("want").Op("==").Nil()).Block(jen.Return(jen.Id("want"), jen.Err()))
 			comment(g, "Never written unless the item as written reads back (but for what other backfills compute).")
-			g.If(jen.Err().Op(":=").Parens(jen.Op("&").Id(ent.GoName).Values()).Dot("UnmarshalItem").Call(rt("With").Call(jen.Id("item"), jen.Id("want"))), failed(jen.Err())).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.If(jen.Err().Op(":=").Parens(jen.Op("&").Id(ent.GoName).Values()).Dot("UnmarshalItem").Call(rt("With").Call(read.Clone(), jen.Id("want"))), failed(jen.Err())).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Return(jen.Id("want"), jen.Nil())
 		}),
 	)
@@ -432,12 +505,13 @@ func (e *emitter) checkpoints(t *model.Table) jen.Code {
 		toEntity[jen.Id(field(cv.name))] = c.Clone().Dot(cv.runtime)
 		toRuntime[jen.Id(cv.runtime)] = x.Clone().Dot(field(cv.name))
 	}
-	after := field("after")
+	after, open := field("after"), field("open")
 	mapType := jen.Map(jen.String()).Qual(pathTypes, "AttributeValue")
 	return jen.Op("&").Add(rt("Checkpoints")).Values(jen.Dict{
 		jen.Id("Marshal"): jen.Func().Params(c.Clone().Add(rt("Checkpoint"))).Params(mapType.Clone(), jen.Error()).Block(
 			x.Clone().Op(":=").Id(ce.GoName).Values(toEntity),
 			jen.If(c.Clone().Dot("After").Op("!=").Lit("")).Block(x.Clone().Dot(after).Op("=").Op("&").Add(c.Clone().Dot("After"))),
+			jen.If(c.Clone().Dot("Open")).Block(x.Clone().Dot(open).Op("=").Op("&").Add(c.Clone().Dot("Open"))),
 			jen.Return(x.Clone().Dot("MarshalItem").Call()),
 		),
 		jen.Id("Unmarshal"): jen.Func().Params(jen.Id("item").Add(mapType.Clone())).Params(rt("Checkpoint"), jen.Error()).Block(
@@ -445,6 +519,7 @@ func (e *emitter) checkpoints(t *model.Table) jen.Code {
 			jen.Err().Op(":=").Add(x.Clone()).Dot("UnmarshalItem").Call(jen.Id("item")),
 			c.Clone().Op(":=").Add(rt("Checkpoint")).Values(toRuntime),
 			jen.If(x.Clone().Dot(after).Op("!=").Nil()).Block(c.Clone().Dot("After").Op("=").Op("*").Add(x.Clone()).Dot(after)),
+			jen.If(x.Clone().Dot(open).Op("!=").Nil()).Block(c.Clone().Dot("Open").Op("=").Op("*").Add(x.Clone()).Dot(open)),
 			jen.Return(c, jen.Err()),
 		),
 	})

@@ -32,8 +32,11 @@ import (
 // reads. A lock of a newer version is refused (Parse): its meaning may
 // have changed. Version 2 gives a backfill its kind, entity, index or
 // attributes, fingerprint, count and finding; a lock of version 1 (whose
-// backfills were always none) is read as it is.
-const Version = 2
+// backfills were always none) is read as it is. Version 3 adds the
+// backfills of kind compute and those of the claims of a set, which a
+// dyngen of version 2 would drop as ones it does not run (and so open
+// the release gate): it refuses the lock instead.
+const Version = 3
 
 // Lock is the lock of one spec.
 type Lock struct {

@@ -153,6 +153,9 @@ var CheckpointAttrs = []struct {
 	{"done", Bool, false},
 	{"scanned", Int, false},
 	{"written", Int, false},
+	// Open is set once the pass the checkpoint records has met an item
+	// it left open; absent in a checkpoint of an older run.
+	{"open", Bool, true},
 }
 
 // CheckpointStored is the stored name of checkpoint attribute name.

@@ -74,13 +74,16 @@ func AddBackfills(p *Plan, bs []*model.Backfill, diags *diag.List) {
 		}
 		p.Backfills = append(p.Backfills, pb)
 	}
-	// The attributes computed first: an index's keys or a claim built
-	// from one needs it to decode the item.
+	// The versions first, then the attributes computed: every other
+	// backfill but a version's decodes the item, which needs both.
 	rank := func(b *Backfill) int {
-		if b.Backfill.Kind == model.Computed {
+		switch b.Backfill.Kind {
+		case model.InitialVersion:
 			return 0
+		case model.Computed:
+			return 1
 		}
-		return 1
+		return 2
 	}
 	slices.SortStableFunc(p.Backfills, func(a, b *Backfill) int { return rank(a) - rank(b) })
 }
@@ -97,7 +100,7 @@ func planBackfill(b *model.Backfill) *Backfill {
 	var from []*model.Attribute
 	switch b.Kind {
 	case model.IndexKeys:
-		writes, from = indexKeyWrites(e, b.Index)
+		writes, from = IndexKeyWrites(e, b.Index)
 	case model.InitialVersion:
 		writes = append(writes, e.Version.Stored)
 	case model.UniqueClaims:
@@ -188,12 +191,12 @@ func planBackfill(b *model.Backfill) *Backfill {
 	return pb
 }
 
-// indexKeyWrites returns the key attributes of index ix a backfill of
+// IndexKeyWrites returns the key attributes of index ix a backfill of
 // entity e writes, and the attributes their templates are built from:
 // neither the table's own key attributes (a local index shares its
 // partition key), which no update may set, nor a natural key (the
 // entity's attribute itself), which the item holds already.
-func indexKeyWrites(e *model.Entity, ix *model.Index) (writes []string, from []*model.Attribute) {
+func IndexKeyWrites(e *model.Entity, ix *model.Index) (writes []string, from []*model.Attribute) {
 	k := e.Key(ix)
 	for i, tm := range k.Templates() {
 		ka := ix.KeyAttrs()[i]

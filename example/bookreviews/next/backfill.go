@@ -71,6 +71,9 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			if c.After != "" {
 				x.After = &c.After
 			}
+			if c.Open {
+				x.Open = &c.Open
+			}
 			return x.MarshalItem()
 		},
 		Unmarshal: func(item map[string]types.AttributeValue) (dyngen.Checkpoint, error) {
@@ -87,6 +90,9 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}
 			if x.After != nil {
 				c.After = *x.After
+			}
+			if x.Open != nil {
+				c.Open = *x.Open
 			}
 			return c, err
 		},

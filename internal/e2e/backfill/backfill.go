@@ -28,6 +28,8 @@ type BackfillClient = dyngen.BackfillClient
 type BackfillFuncs struct {
 	// SessionMinutes computes minutes of Session (stored as minutes).
 	SessionMinutes func(ctx context.Context, item *Session) (int64, error)
+	// SessionKind computes kind of Session (stored as kind).
+	SessionKind func(ctx context.Context, item *Session) (SessionKind, error)
 	// SessionExpires computes expires of Session (stored as expiresAt).
 	SessionExpires func(ctx context.Context, item *Session) (*time.Time, error)
 }
@@ -54,14 +56,30 @@ func WithBackfillFuncs(funcs BackfillFuncs) Option {
 //
 //	Scan on table Things, by segment
 //	ProjectionExpression: PK, SK, #_type, #id, #user, #started, #ended,
-//		#minutes, #expiresAt
+//		#minutes, #kind, #expiresAt
 //	FilterExpression: #_type = :_type
 //	UpdateItem per item that lacks it, of the value
 //		BackfillFuncs.SessionMinutes returns
 //	UpdateExpression: SET #minutes = :minutes
 //	ConditionExpression: #_type = :_type AND #id = :id_read AND #user =
 //		:user_read AND #started = :started_read AND #ended = :ended_read
-//		AND #expiresAt = :expiresAt_read AND #minutes = :minutes_read
+//		AND #kind = :kind_read AND #expiresAt = :expiresAt_read AND
+//		#minutes = :minutes_read
+//
+// Session.kind writes kind (kind), computed by BackfillFuncs.SessionKind
+// from the item, into every Session item that lacks it:
+//
+//	Scan on table Things, by segment
+//	ProjectionExpression: PK, SK, #_type, #id, #user, #started, #ended,
+//		#minutes, #kind, #expiresAt
+//	FilterExpression: #_type = :_type
+//	UpdateItem per item that lacks it, of the value
+//		BackfillFuncs.SessionKind returns
+//	UpdateExpression: SET #kind = :kind
+//	ConditionExpression: #_type = :_type AND #id = :id_read AND #user =
+//		:user_read AND #started = :started_read AND #ended = :ended_read
+//		AND #minutes = :minutes_read AND #expiresAt = :expiresAt_read AND
+//		#kind = :kind_read
 //
 // Session.expires writes expiresAt (expires), computed by
 // BackfillFuncs.SessionExpires from the item, into every Session item that
@@ -69,14 +87,15 @@ func WithBackfillFuncs(funcs BackfillFuncs) Option {
 //
 //	Scan on table Things, by segment
 //	ProjectionExpression: PK, SK, #_type, #id, #user, #started, #ended,
-//		#minutes, #expiresAt
+//		#minutes, #kind, #expiresAt
 //	FilterExpression: #_type = :_type
 //	UpdateItem per item that lacks it, of the value
 //		BackfillFuncs.SessionExpires returns
 //	UpdateExpression: SET #expiresAt = :expiresAt
 //	ConditionExpression: #_type = :_type AND #id = :id_read AND #user =
 //		:user_read AND #started = :started_read AND #ended = :ended_read
-//		AND #minutes = :minutes_read AND #expiresAt = :expiresAt_read
+//		AND #minutes = :minutes_read AND #kind = :kind_read AND
+//		#expiresAt = :expiresAt_read
 //
 // User.email writes the claim of email of every User item that has none,
 // and reports two items holding one value:
@@ -143,6 +162,9 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			if c.After != "" {
 				x.After = &c.After
 			}
+			if c.Open {
+				x.Open = &c.Open
+			}
 			return x.MarshalItem()
 		},
 		Unmarshal: func(item map[string]types.AttributeValue) (dyngen.Checkpoint, error) {
@@ -160,19 +182,33 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			if x.After != nil {
 				c.After = *x.After
 			}
+			if x.Open != nil {
+				c.Open = *x.Open
+			}
 			return c, err
 		},
 	}
-	var sessionMinutes func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
-	if f := s.backfillFuncs.SessionMinutes; f != nil {
-		sessionMinutes = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+	var sessionMinutesCompute func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	if f, f2 := s.backfillFuncs.SessionMinutes, s.backfillFuncs.SessionKind; f != nil && f2 != nil {
+		sessionMinutesCompute = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+			// The attributes backfills compute read as absent when NULL.
+			read := dyngen.DropNull(item, "minutes", "kind")
+			var x Session
+			if err := x.UnmarshalItem(read); err != nil && !dyngen.Missing(err, "minutes", "kind") {
+				return nil, err
+			}
 			// An item that holds it keeps it.
 			if held, ok := dyngen.Present(item, "minutes"); ok {
 				return held, nil
 			}
-			var x Session
-			if err := x.UnmarshalItem(item); err != nil && !dyngen.Missing(err, "minutes") {
-				return nil, err
+			// kind, computed by another backfill, for the entity's checks when the item
+			// lacks it.
+			if _, ok := dyngen.Present(item, "kind"); !ok {
+				v, err := f2(ctx, &x)
+				if err != nil {
+					return nil, err
+				}
+				x.Kind = v
 			}
 			v, err := f(ctx, &x)
 			if err != nil {
@@ -189,24 +225,87 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}
 			// Never written unless the item as written reads back (but for what other
 			// backfills compute).
-			if err := (&Session{}).UnmarshalItem(dyngen.With(item, want)); err != nil && !dyngen.Missing(err, "minutes") {
+			if err := (&Session{}).UnmarshalItem(dyngen.With(read, want)); err != nil && !dyngen.Missing(err, "minutes", "kind") {
 				return nil, err
 			}
 			return want, nil
 		}
 	}
-	var sessionExpires func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
-	if f := s.backfillFuncs.SessionExpires; f != nil {
-		sessionExpires = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+	var sessionKindCompute func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	if f3, f4 := s.backfillFuncs.SessionKind, s.backfillFuncs.SessionMinutes; f3 != nil && f4 != nil {
+		sessionKindCompute = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+			// The attributes backfills compute read as absent when NULL.
+			read := dyngen.DropNull(item, "minutes", "kind")
+			var x Session
+			if err := x.UnmarshalItem(read); err != nil && !dyngen.Missing(err, "minutes", "kind") {
+				return nil, err
+			}
+			// An item that holds it keeps it.
+			if held, ok := dyngen.Present(item, "kind"); ok {
+				return held, nil
+			}
+			// minutes, computed by another backfill, for the entity's checks when the
+			// item lacks it.
+			if _, ok := dyngen.Present(item, "minutes"); !ok {
+				v, err := f4(ctx, &x)
+				if err != nil {
+					return nil, err
+				}
+				x.Minutes = v
+			}
+			v, err := f3(ctx, &x)
+			if err != nil {
+				return nil, err
+			}
+			x.Kind = v
+			full, err := x.MarshalItem()
+			if err != nil {
+				return nil, err
+			}
+			want, err := dyngen.Pick(full, "kind")
+			if err != nil || want == nil {
+				return want, err
+			}
+			// Never written unless the item as written reads back (but for what other
+			// backfills compute).
+			if err := (&Session{}).UnmarshalItem(dyngen.With(read, want)); err != nil && !dyngen.Missing(err, "minutes", "kind") {
+				return nil, err
+			}
+			return want, nil
+		}
+	}
+	var sessionExpiresCompute func(context.Context, map[string]types.AttributeValue) (map[string]types.AttributeValue, error)
+	if f5, f6, f7 := s.backfillFuncs.SessionExpires, s.backfillFuncs.SessionMinutes, s.backfillFuncs.SessionKind; f5 != nil && f6 != nil && f7 != nil {
+		sessionExpiresCompute = func(ctx context.Context, item map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+			// The attributes backfills compute read as absent when NULL.
+			read := dyngen.DropNull(item, "minutes", "kind")
+			var x Session
+			if err := x.UnmarshalItem(read); err != nil && !dyngen.Missing(err, "minutes", "kind") {
+				return nil, err
+			}
 			// An item that holds it keeps it.
 			if held, ok := dyngen.Present(item, "expiresAt"); ok {
 				return held, nil
 			}
-			var x Session
-			if err := x.UnmarshalItem(item); err != nil && !dyngen.Missing(err, "minutes") {
-				return nil, err
+			// kind, computed by another backfill, for the entity's checks when the item
+			// lacks it.
+			if _, ok := dyngen.Present(item, "kind"); !ok {
+				v, err := f7(ctx, &x)
+				if err != nil {
+					return nil, err
+				}
+				x.Kind = v
 			}
-			v, err := f(ctx, &x)
+			// minutes, computed by another backfill, for the entity's checks when the
+			// item lacks it.
+			if _, ok := dyngen.Present(item, "minutes"); !ok {
+				v, err := f6(ctx, &x)
+				if err != nil {
+					return nil, err
+				}
+				x.Minutes = v
+			}
+			v, err := f5(ctx, &x)
 			if err != nil {
 				return nil, err
 			}
@@ -221,7 +320,7 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}
 			// Never written unless the item as written reads back (but for what other
 			// backfills compute).
-			if err := (&Session{}).UnmarshalItem(dyngen.With(item, want)); err != nil && !dyngen.Missing(err, "minutes") {
+			if err := (&Session{}).UnmarshalItem(dyngen.With(read, want)); err != nil && !dyngen.Missing(err, "minutes", "kind") {
 				return nil, err
 			}
 			return want, nil
@@ -230,7 +329,7 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 	return []dyngen.BackfillJob{{
 		Backfill: &dyngen.Backfill{
 			Clear:       "REMOVE #minutes",
-			Compute:     sessionMinutes,
+			Compute:     sessionMinutesCompute,
 			Condition:   "#_type = :_type",
 			EntityAttr:  "_type",
 			Filter:      "#_type = :_type",
@@ -256,6 +355,11 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				Stored:  "ended",
 				Value:   ":ended_read",
 			}, {
+				Absent:  "attribute_not_exists(#kind)",
+				Present: "#kind = :kind_read",
+				Stored:  "kind",
+				Value:   ":kind_read",
+			}, {
 				Absent:  "attribute_not_exists(#expiresAt)",
 				Present: "#expiresAt = :expiresAt_read",
 				Stored:  "expiresAt",
@@ -268,13 +372,14 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}},
 			ID:         "Session.minutes",
 			Key:        []string{"PK", "SK"},
-			Needs:      "BackfillFuncs.SessionMinutes is not given (the Store's option WithBackfillFuncs)",
-			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #expiresAt",
+			Needs:      "BackfillFuncs.SessionMinutes or BackfillFuncs.SessionKind is not given (the Store's option WithBackfillFuncs)",
+			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #kind, #expiresAt",
 			ReadNames: map[string]string{
 				"#_type":     "_type",
 				"#ended":     "ended",
 				"#expiresAt": "expiresAt",
 				"#id":        "id",
+				"#kind":      "kind",
 				"#minutes":   "minutes",
 				"#started":   "started",
 				"#user":      "user",
@@ -288,6 +393,7 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				"#ended":     "ended",
 				"#expiresAt": "expiresAt",
 				"#id":        "id",
+				"#kind":      "kind",
 				"#minutes":   "minutes",
 				"#started":   "started",
 				"#user":      "user",
@@ -303,8 +409,89 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 		TableName:   s.thingsTable,
 	}, {
 		Backfill: &dyngen.Backfill{
+			Clear:       "REMOVE #kind",
+			Compute:     sessionKindCompute,
+			Condition:   "#_type = :_type",
+			EntityAttr:  "_type",
+			Filter:      "#_type = :_type",
+			Fingerprint: "00befe1061377cc2",
+			Held: []dyngen.Held{{
+				Absent:  "attribute_not_exists(#id)",
+				Present: "#id = :id_read",
+				Stored:  "id",
+				Value:   ":id_read",
+			}, {
+				Absent:  "attribute_not_exists(#user)",
+				Present: "#user = :user_read",
+				Stored:  "user",
+				Value:   ":user_read",
+			}, {
+				Absent:  "attribute_not_exists(#started)",
+				Present: "#started = :started_read",
+				Stored:  "started",
+				Value:   ":started_read",
+			}, {
+				Absent:  "attribute_not_exists(#ended)",
+				Present: "#ended = :ended_read",
+				Stored:  "ended",
+				Value:   ":ended_read",
+			}, {
+				Absent:  "attribute_not_exists(#minutes)",
+				Present: "#minutes = :minutes_read",
+				Stored:  "minutes",
+				Value:   ":minutes_read",
+			}, {
+				Absent:  "attribute_not_exists(#expiresAt)",
+				Present: "#expiresAt = :expiresAt_read",
+				Stored:  "expiresAt",
+				Value:   ":expiresAt_read",
+			}, {
+				Absent:  "attribute_not_exists(#kind)",
+				Present: "#kind = :kind_read",
+				Stored:  "kind",
+				Value:   ":kind_read",
+			}},
+			ID:         "Session.kind",
+			Key:        []string{"PK", "SK"},
+			Needs:      "BackfillFuncs.SessionKind or BackfillFuncs.SessionMinutes is not given (the Store's option WithBackfillFuncs)",
+			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #kind, #expiresAt",
+			ReadNames: map[string]string{
+				"#_type":     "_type",
+				"#ended":     "ended",
+				"#expiresAt": "expiresAt",
+				"#id":        "id",
+				"#kind":      "kind",
+				"#minutes":   "minutes",
+				"#started":   "started",
+				"#user":      "user",
+			},
+			ScanValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Session"}},
+			Set:        "SET #kind = :kind",
+			Table:      "Things",
+			TypeValue:  "Session",
+			UpdateNames: map[string]string{
+				"#_type":     "_type",
+				"#ended":     "ended",
+				"#expiresAt": "expiresAt",
+				"#id":        "id",
+				"#kind":      "kind",
+				"#minutes":   "minutes",
+				"#started":   "started",
+				"#user":      "user",
+			},
+			What:        "writes kind (kind), computed by BackfillFuncs.SessionKind from the item, into every Session item that lacks it",
+			WriteValues: map[string]types.AttributeValue{":_type": &types.AttributeValueMemberS{Value: "Session"}},
+			Writes: []dyngen.BackfillWrite{{
+				Stored: "kind",
+				Value:  ":kind",
+			}},
+		},
+		Checkpoints: thingsCheckpoints,
+		TableName:   s.thingsTable,
+	}, {
+		Backfill: &dyngen.Backfill{
 			Clear:       "REMOVE #expiresAt",
-			Compute:     sessionExpires,
+			Compute:     sessionExpiresCompute,
 			Condition:   "#_type = :_type",
 			EntityAttr:  "_type",
 			Filter:      "#_type = :_type",
@@ -335,6 +522,11 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				Stored:  "minutes",
 				Value:   ":minutes_read",
 			}, {
+				Absent:  "attribute_not_exists(#kind)",
+				Present: "#kind = :kind_read",
+				Stored:  "kind",
+				Value:   ":kind_read",
+			}, {
 				Absent:  "attribute_not_exists(#expiresAt)",
 				Present: "#expiresAt = :expiresAt_read",
 				Stored:  "expiresAt",
@@ -342,13 +534,14 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			}},
 			ID:         "Session.expires",
 			Key:        []string{"PK", "SK"},
-			Needs:      "BackfillFuncs.SessionExpires is not given (the Store's option WithBackfillFuncs)",
-			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #expiresAt",
+			Needs:      "BackfillFuncs.SessionExpires, BackfillFuncs.SessionMinutes or BackfillFuncs.SessionKind is not given (the Store's option WithBackfillFuncs)",
+			Projection: "PK, SK, #_type, #id, #user, #started, #ended, #minutes, #kind, #expiresAt",
 			ReadNames: map[string]string{
 				"#_type":     "_type",
 				"#ended":     "ended",
 				"#expiresAt": "expiresAt",
 				"#id":        "id",
+				"#kind":      "kind",
 				"#minutes":   "minutes",
 				"#started":   "started",
 				"#user":      "user",
@@ -362,6 +555,7 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 				"#ended":     "ended",
 				"#expiresAt": "expiresAt",
 				"#id":        "id",
+				"#kind":      "kind",
 				"#minutes":   "minutes",
 				"#started":   "started",
 				"#user":      "user",
@@ -567,6 +761,9 @@ func Backfills(opts ...Option) []dyngen.BackfillJob {
 			Claims: func(item map[string]types.AttributeValue) ([]map[string]types.AttributeValue, error) {
 				var x Team
 				if err := x.UnmarshalItem(item); err != nil {
+					return nil, err
+				}
+				if _, err := x.MarshalItem(); err != nil {
 					return nil, err
 				}
 				var claims []map[string]types.AttributeValue

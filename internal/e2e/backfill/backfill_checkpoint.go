@@ -31,6 +31,8 @@ type BackfillCheckpoint struct {
 	Done    bool  // stored as dyngen_done
 	Scanned int64 // stored as dyngen_scanned
 	Written int64 // stored as dyngen_written
+	// Stored as dyngen_open; optional: nil when absent.
+	Open *bool
 }
 
 // validate checks b against the constraints of the spec before a write.
@@ -81,7 +83,7 @@ func (b *BackfillCheckpoint) MarshalItem() (map[string]types.AttributeValue, err
 		},
 		bool: [1]types.AttributeValueMemberBOOL{{Value: b.Done}},
 	}
-	item := make(map[string]types.AttributeValue, 11)
+	item := make(map[string]types.AttributeValue, 12)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
@@ -95,6 +97,9 @@ func (b *BackfillCheckpoint) MarshalItem() (map[string]types.AttributeValue, err
 	item["dyngen_done"] = &vals.bool[0]
 	item["dyngen_scanned"] = &vals.n[2]
 	item["dyngen_written"] = &vals.n[3]
+	if b.Open != nil {
+		item["dyngen_open"] = &types.AttributeValueMemberBOOL{Value: *b.Open}
+	}
 	return item, nil
 }
 
@@ -117,5 +122,6 @@ func (b *BackfillCheckpoint) UnmarshalItem(item map[string]types.AttributeValue)
 	b.Done = dec.Bool("done", item["dyngen_done"], dyngen.Required)
 	b.Scanned = dec.Int("scanned", item["dyngen_scanned"], dyngen.Required)
 	b.Written = dec.Int("written", item["dyngen_written"], dyngen.Required)
+	b.Open = dec.BoolPtr("open", item["dyngen_open"])
 	return dec.Err
 }

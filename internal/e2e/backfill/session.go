@@ -12,6 +12,24 @@ import (
 	dyngen "github.com/dyngen/dyngen/generator/runtime"
 )
 
+// SessionKind is the type of Session.Kind: one of "web", "app".
+type SessionKind string
+
+// The values of SessionKind.
+const (
+	SessionKindWeb SessionKind = "web"
+	SessionKindApp SessionKind = "app"
+)
+
+// Valid reports whether v is one of the values of SessionKind.
+func (v SessionKind) Valid() bool {
+	switch v {
+	case SessionKindWeb, SessionKindApp:
+		return true
+	}
+	return false
+}
+
 // Session is an item of table Things, with _type="Session", under these
 // keys:
 //
@@ -22,6 +40,7 @@ type Session struct {
 	Started time.Time
 	Ended   *time.Time // optional: nil when absent
 	Minutes int64
+	Kind    SessionKind
 	// Stored as expiresAt; optional: nil when absent; the table's time to live,
 	// in epoch seconds.
 	Expires *time.Time
@@ -52,6 +71,8 @@ func (s *Session) validate() error {
 		return &ItemError{Entity: "Session", Attr: "ended", Reason: "a time outside the years 0000-9999 (UTC)"}
 	case s.Minutes < 0:
 		return &ItemError{Entity: "Session", Attr: "minutes", Reason: "below its min 0"}
+	case !s.Kind.Valid():
+		return &ItemError{Entity: "Session", Attr: "kind", Reason: "not one of \"web\", \"app\""}
 	case s.Expires != nil && (*s.Expires).IsZero():
 		return &ItemError{Entity: "Session", Attr: "expires", Reason: "the zero time; a time to live must be set"}
 	}
@@ -82,13 +103,14 @@ func (s *Session) MarshalItem() (map[string]types.AttributeValue, error) {
 		return nil, err
 	}
 	vals := &sessionValues{
-		s: [6]types.AttributeValueMemberS{
+		s: [7]types.AttributeValueMemberS{
 			{Value: pk}, {Value: sk}, {Value: "Session"},
 			{Value: s.ID}, {Value: s.User}, {Value: dyngen.FormatTime(s.Started)},
+			{Value: string(s.Kind)},
 		},
 		n: [1]types.AttributeValueMemberN{{Value: strconv.FormatInt(s.Minutes, 10)}},
 	}
-	item := make(map[string]types.AttributeValue, 9)
+	item := make(map[string]types.AttributeValue, 10)
 	item["PK"] = &vals.s[0]
 	item["SK"] = &vals.s[1]
 	item["_type"] = &vals.s[2]
@@ -99,6 +121,7 @@ func (s *Session) MarshalItem() (map[string]types.AttributeValue, error) {
 		item["ended"] = &types.AttributeValueMemberS{Value: dyngen.FormatTime(*s.Ended)}
 	}
 	item["minutes"] = &vals.n[0]
+	item["kind"] = &vals.s[6]
 	if s.Expires != nil {
 		item["expiresAt"] = dyngen.IntValue((*s.Expires).Unix())
 	}
@@ -108,7 +131,7 @@ func (s *Session) MarshalItem() (map[string]types.AttributeValue, error) {
 // sessionValues holds the scalar values of one Session item, allocated at
 // once.
 type sessionValues struct {
-	s [6]types.AttributeValueMemberS
+	s [7]types.AttributeValueMemberS
 	n [1]types.AttributeValueMemberN
 }
 
@@ -120,6 +143,7 @@ func (s *Session) UnmarshalItem(item map[string]types.AttributeValue) error {
 	s.Started = dec.Time("started", item["started"], dyngen.Required)
 	s.Ended = dec.TimePtr("ended", item["ended"])
 	s.Minutes = dec.Int("minutes", item["minutes"], dyngen.Required)
+	s.Kind = SessionKind(dec.String("kind", item["kind"], dyngen.Required))
 	s.Expires = dec.UnixPtr("expires", item["expiresAt"])
 	return dec.Err
 }

@@ -23,6 +23,9 @@ func Tool(o *model.Output) compat.Tool {
 			ids := TableIDsOf(t)
 			return fmt.Sprintf("CloudFormation (%s) replaces a table whose key schema, key attribute types or local secondary indexes change, and refuses to replace one of a custom TableName: with %s unchanged, deploying fails; with a new %s, it creates a new, empty table and leaves the old one with its items out of the stack (UpdateReplacePolicy: Retain)", o.File, ids.Name, ids.Name)
 		},
+		Removed: func(name string) string {
+			return fmt.Sprintf("CloudFormation (%s) removes the table from the stack and keeps it, with its items (DeletionPolicy: Retain): it is no longer the stack's, and a table of its name can't be created again while it is there", o.File)
+		},
 		GlobalIndexes: func(t *model.Table, n int) (bool, string) {
 			return true, fmt.Sprintf("CloudFormation (%s) creates or deletes one global secondary index per update, so deploying the %d changes at once fails, and the stack rolls back", o.File, n)
 		},

@@ -74,7 +74,8 @@ func renderStack(p *plan.Plan, src format.Source) ([]byte, error) {
 // a Pass state lists the segments (States.ArrayRange), and a
 // Distributed Map runs each: a Task invokes the function with the
 // segment (dyngen.SegmentEvent), and a Choice invokes it again with its
-// result (dyngen.SegmentResult) until the segment is done.
+// result (dyngen.SegmentResult) until the segment is done, or fails the
+// segment when its scan ended with items left open.
 type (
 	aslMachine struct {
 		Comment string         `json:"Comment"`
@@ -126,6 +127,11 @@ type (
 	aslSucceed struct {
 		Type string `json:"Type"`
 	}
+	aslFail struct {
+		Type  string `json:"Type"`
+		Error string `json:"Error"`
+		Cause string `json:"Cause"`
+	}
 )
 
 // MaxSegments is the most segments the state machine runs a backfill
@@ -175,11 +181,19 @@ func Definition() any {
 							Next: "Segment done?",
 						},
 						"Segment done?": aslChoice{
-							Type:    "Choice",
-							Choices: []map[string]any{{"Variable": "$.done", "BooleanEquals": true, "Next": "Segment done"}},
+							Type: "Choice",
+							Choices: []map[string]any{
+								{"Variable": "$.done", "BooleanEquals": true, "Next": "Segment done"},
+								{"Variable": "$.open", "BooleanEquals": true, "Next": "Segment left items open"},
+							},
 							Default: "Run segment",
 						},
 						"Segment done": aslSucceed{Type: "Succeed"},
+						"Segment left items open": aslFail{
+							Type:  "Fail",
+							Error: "dyngen.ItemsLeftOpen",
+							Cause: "The segment's scan ended with items it left as they are: in conflict (two items holding one value made unique) or unreadable (the function's log and the run's report name them). Change them, then run the backfill again.",
+						},
 					},
 				},
 				ResultPath: "$.results",

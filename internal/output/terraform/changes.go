@@ -24,6 +24,9 @@ func Tool(o *model.Output) compat.Tool {
 			}
 			return fmt.Sprintf("Terraform (%s) destroys the table and creates it anew, empty: its items are lost (with %s on, the apply fails instead); to keep them, make the changed table a new one (a new table in the spec, or the resource under another %s)", o.File, names.DeletionProtectionVar, names.NameVar)
 		},
+		Removed: func(name string) string {
+			return fmt.Sprintf("Terraform (%s) destroys the table with its items (unless its deletion protection is on: the apply fails)", o.File)
+		},
 		GlobalIndexes: func(t *model.Table, n int) (bool, string) {
 			return false, fmt.Sprintf("Terraform (%s) applies them: its AWS provider creates and deletes global secondary indexes one UpdateTable at a time, each waited for", o.File)
 		},
