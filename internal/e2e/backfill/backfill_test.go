@@ -54,13 +54,20 @@ var indexKeys = []string{"GSI1PK", "GSI1SK", "NickPK"}
 
 // putOld stores u as the code before the change wrote it: without the
 // keys of GSI1 and ByNick.
-func (e *env) putOld(t testing.TB, u *User) {
+func (e *env) putOld(t testing.TB, u *User) { e.putWithout(t, u, indexKeys...) }
+
+// putWithout stores x, as its MarshalItem writes it but without the
+// attributes names, with the raw client: an item of the code before the
+// change.
+func (e *env) putWithout(t testing.TB, x interface {
+	MarshalItem() (map[string]types.AttributeValue, error)
+}, names ...string) {
 	t.Helper()
-	item, err := u.MarshalItem()
+	item, err := x.MarshalItem()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range indexKeys {
+	for _, k := range names {
 		delete(item, k)
 	}
 	if _, err := e.raw.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &e.table, Item: item}); err != nil {

@@ -21,20 +21,8 @@ import (
 var sessionAdded = []string{"minutes", "kind", "expiresAt"}
 
 // putOldSession stores s as the code before the change wrote it:
-// without minutes and expiresAt.
-func (e *env) putOldSession(t testing.TB, s *Session) {
-	t.Helper()
-	item, err := s.MarshalItem()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range sessionAdded {
-		delete(item, k)
-	}
-	if _, err := e.raw.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &e.table, Item: item}); err != nil {
-		t.Fatal(err)
-	}
-}
+// without minutes, kind and expiresAt.
+func (e *env) putOldSession(t testing.TB, s *Session) { e.putWithout(t, s, sessionAdded...) }
 
 // The sessions' times: i's starts at base plus i hours; one of three is
 // still open, the others ended i minutes after they started.
