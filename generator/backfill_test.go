@@ -589,6 +589,28 @@ outputs:
 	if errs := packageProblems(files); len(errs) > 0 {
 		t.Errorf("the package does not compile: %v", errs)
 	}
+	// A receipt of the index's keys stays done while nick's computing is
+	// still pending: the next generation does not undo it.
+	i := slices.IndexFunc(l.Backfills, func(b lock.Backfill) bool { return b.ID == "TYPE.ByNick" })
+	r := dynrt.Receipt{Format: dynrt.ReceiptFormat, Backfill: "TYPE.ByNick", Fingerprint: l.Backfills[i].Fingerprint, Table: "Docs", Checked: 4}
+	done, d, _ := generation(t, after, marshal(t, l), Options{Receipts: []dynrt.Receipt{r}})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	again, d, _ := generation(t, after, marshal(t, done), Options{})
+	if d.HasErrors() || !slices.Contains(states(again), "TYPE.ByNick=done") || string(marshal(t, again)) != string(marshal(t, done)) {
+		t.Errorf("generated again after the receipt of ByNick: %v %v", states(again), d.Err())
+	}
+	// nick no longer computed: its backfill goes, and so does that of
+	// the index's keys that came with it.
+	uncomputed := []byte(strings.Replace(string(after), "nick: {type: string, backfill: compute}", "nick: {type: string, optional: true}", 1))
+	gone, d, _ := generation(t, uncomputed, marshal(t, l), Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Err())
+	}
+	if got := states(gone); !slices.Equal(got, []string{"TYPE.rev=pending", "TYPE.s=pending"}) || !strings.Contains(warnings(d), "backfill TYPE.ByNick (pending): it came with TYPE.nick, dropped") {
+		t.Errorf("nick no longer computed: %v\n%s", got, warnings(d))
+	}
 	// Accepted: no backfill of nick (nor of its index's keys).
 	accepted := append(after, []byte("accept:\n  read-old/TYPE.nick/required: no document is stored yet\n  read-old/TYPE.s/required-added: no document is stored yet\n  keys/TYPE.rev/version-added: no document is stored yet\n")...)
 	l, d, _ = generation(t, accepted, marshal(t, before), Options{})

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"slices"
@@ -184,10 +185,15 @@ const reasonMissing = "missing"
 // attribute: each method returns the Go value of av, the attribute's value
 // (nil when the item lacks it), or the zero value when av is nil or can't
 // be decoded. It keeps the first error, so a decoder reads every
-// attribute and then checks err once.
+// attribute and then checks err once; after a required attribute
+// missing, it keeps the next errors too, up to one of another kind (Err
+// joins them), so that a backfill that computes the missing attributes
+// (Missing) still sees what else the item can't give.
 type ItemDecoder struct {
 	Entity string
 	Err    error
+	// errs are the errors Err joins while each is a missing attribute.
+	errs []error
 	// path holds the objects whose fields are being decoded, outermost
 	// first: an error names its attribute by its path (address.zip,
 	// previous[2].zip), written only when there is an error.
@@ -204,7 +210,7 @@ type pathElem struct {
 // fail keeps err, the first error of the item, naming its attribute by
 // the path of the objects being decoded.
 func (d *ItemDecoder) fail(err error) {
-	if d.Err != nil {
+	if d.Err != nil && !isMissing(d.errs[len(d.errs)-1]) {
 		return
 	}
 	if ie, ok := err.(*ItemError); ok && len(d.path) > 0 {
@@ -218,7 +224,19 @@ func (d *ItemDecoder) fail(err error) {
 		}
 		ie.Attr = b.String() + ie.Attr
 	}
-	d.Err = err
+	d.errs = append(d.errs, err)
+	if len(d.errs) == 1 {
+		d.Err = err
+		return
+	}
+	d.Err = errors.Join(d.errs...)
+}
+
+// isMissing reports whether err is the error of a required attribute an
+// item lacks.
+func isMissing(err error) bool {
+	ie, ok := err.(*ItemError)
+	return ok && ie.Reason == reasonMissing
 }
 
 // Presence says whether an item must hold an attribute: a required

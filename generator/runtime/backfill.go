@@ -362,8 +362,8 @@ func (r *backfillRun) segment(ctx context.Context, seg int) error {
 		}
 		if cp.After == "" {
 			// A pass from the start: what an earlier pass left open is
-			// read again.
-			cp.Open = false
+			// read again, and counted anew.
+			cp.Open, cp.Scanned, cp.Written = false, 0, 0
 		}
 	}
 	var start map[string]types.AttributeValue
@@ -720,13 +720,23 @@ func Present(item map[string]types.AttributeValue, name string) (map[string]type
 	}
 }
 
-// Missing reports whether err, an entity's UnmarshalItem's, says that
-// the item lacks one of the required attributes attrs (by their spec
-// names), as the first error a decoder reports: a backfill's Compute
-// decodes the items that lack the attributes backfills compute.
+// Missing reports whether err, an entity's UnmarshalItem's, says only
+// that the item lacks required attributes of attrs (by their spec
+// names), and nothing else: a backfill's Compute decodes the items that
+// lack the attributes backfills compute. The decoder goes on past a
+// missing attribute (ItemDecoder), so an error after it is seen.
 func Missing(err error, attrs ...string) bool {
-	var ie *ItemError
-	return errors.As(err, &ie) && ie.Reason == reasonMissing && slices.Contains(attrs, ie.Attr)
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		ie, ok := e.(*ItemError)
+		if !ok || ie.Reason != reasonMissing || !slices.Contains(attrs, ie.Attr) {
+			return false
+		}
+	}
+	return len(errs) > 0
 }
 
 // DropNull returns item without the attributes of names it holds as

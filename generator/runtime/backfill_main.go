@@ -179,6 +179,9 @@ func printReport(w io.Writer, b *Backfill, r *BackfillReport, verify, write bool
 	if r.Stopped {
 		fmt.Fprintf(w, "%s: stopped at its deadline; run again to resume\n", b.ID)
 	}
+	if r.LeftOpen > 0 {
+		fmt.Fprintf(w, "%s: %d segments ended their pass with items left open (by this run or an earlier one of the pass, which listed them): not done; change the items, then run again\n", b.ID, r.LeftOpen)
+	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
@@ -187,7 +190,7 @@ func printReport(w io.Writer, b *Backfill, r *BackfillReport, verify, write bool
 // conflicts says, for a backfill of claims, how many items' values
 // another item's claim holds.
 func conflicts(b *Backfill, r *BackfillReport) string {
-	if b.Claim == nil {
+	if b.Claim == nil && b.Claims == nil {
 		return ""
 	}
 	return fmt.Sprintf(", %d in conflict", r.Conflicts)

@@ -314,3 +314,38 @@ func isN(v types.AttributeValue) bool {
 	_, ok := v.(*types.AttributeValueMemberN)
 	return ok
 }
+
+// Missing is true only when every error a decoder kept is a required
+// attribute of those named missing: the decoder goes on past one, so an
+// error of another attribute after it is seen.
+func TestMissing(t *testing.T) {
+	decode := func(item map[string]types.AttributeValue) error {
+		dec := ItemDecoder{Entity: "E"}
+		dec.String("a", item["a"], Required)
+		dec.Int("b", item["b"], Required)
+		dec.String("c", item["c"], Required)
+		return dec.Err
+	}
+	s := &types.AttributeValueMemberS{Value: "x"}
+	n := &types.AttributeValueMemberN{Value: "1"}
+	for _, c := range []struct {
+		item  map[string]types.AttributeValue
+		attrs []string
+		want  bool
+	}{
+		{map[string]types.AttributeValue{"b": n, "c": s}, []string{"a"}, true},
+		{map[string]types.AttributeValue{"b": n, "c": s}, []string{"b"}, false},
+		{map[string]types.AttributeValue{"c": s}, []string{"a", "b"}, true},
+		{map[string]types.AttributeValue{"c": s}, []string{"a"}, false},
+		{map[string]types.AttributeValue{"b": s, "c": s}, []string{"a"}, false}, // b in another form, after a missing
+		{map[string]types.AttributeValue{"a": s, "b": n, "c": s}, []string{"a"}, false},
+	} {
+		err := decode(c.item)
+		if got := err != nil && Missing(err, c.attrs...); got != c.want {
+			t.Errorf("Missing(%v, %v) = %v, want %v", err, c.attrs, got, c.want)
+		}
+		if err != nil && !errors.Is(err, ErrInvalidItem) {
+			t.Errorf("%v is not ErrInvalidItem", err)
+		}
+	}
+}

@@ -26,6 +26,10 @@ import (
 func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill, gone []string, idle []*model.Attribute) {
 	c := &checker{old: old, m: m}
 	byID := map[string]*model.Backfill{}
+	// dropped are the computed backfills dropped; fresh, those this
+	// generation asks for (new, or pending again).
+	var dropped []*model.Backfill
+	fresh := map[*model.Backfill]bool{}
 	for _, ob := range old.Backfills {
 		b := &model.Backfill{ID: ob.ID, Kind: model.BackfillKind(ob.Kind), State: ob.State, Checked: ob.Checked, What: ob.What, Finding: ob.Finding}
 		b.Entity = c.entityFor(ob.Entity)
@@ -52,6 +56,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				continue
 			case !b.Attr.Compute && b.Pending():
 				gone = append(gone, fmt.Sprintf("backfill %s (%s): %s of %s no longer says backfill: %s", ob.ID, ob.State, b.Attr.Name, b.Entity.Name, model.Computed))
+				dropped = append(dropped, b)
 				continue
 			}
 		case b.Kind == model.InitialVersion:
@@ -68,6 +73,21 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		}
 		byID[b.ID] = b
 		bs = append(bs, b)
+	}
+	// The keys of an index built from a computed attribute whose backfill
+	// is dropped: their backfill, asked for with it, goes with it.
+	for _, d := range dropped {
+		bs = slices.DeleteFunc(bs, func(x *model.Backfill) bool {
+			if x.Kind != model.IndexKeys || x.Entity != d.Entity || x.Finding != d.Finding || !x.Pending() {
+				return false
+			}
+			if _, from := plan.IndexKeyWrites(x.Entity, x.Index); !slices.Contains(from, d.Attr) {
+				return false
+			}
+			gone = append(gone, fmt.Sprintf("backfill %s (%s): it came with %s, dropped", x.ID, x.State, d.ID))
+			delete(byID, x.ID)
+			return true
+		})
 	}
 	accepted := map[*model.Attribute]bool{}
 	for _, f := range r.Findings {
@@ -90,10 +110,12 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 		if b != nil {
 			if b.State == model.BackfillDone {
 				b.State, b.Checked, b.Kind, b.Index, b.Unique, b.Finding = model.BackfillPending, 0, nb.Kind, nb.Index, nb.Unique, nb.Finding
+				fresh[b] = true
 			}
 			continue
 		}
 		bs = add(bs, byID, nb)
+		fresh[bs[len(bs)-1]] = true
 	}
 	// An attribute that says backfill: compute with no finding (one the
 	// lock holds already, optional: a ttl given to the items stored
@@ -108,13 +130,16 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				continue
 			}
 			bs = add(bs, byID, &model.Backfill{ID: e.Name + "." + a.Name, Kind: model.Computed, Entity: e, Attr: a})
+			fresh[bs[len(bs)-1]] = true
 		}
 	}
-	// The keys of a secondary index built from an attribute being
-	// computed: the items it is computed for lack them too, so they are
-	// a backfill of their own, pending (after it: plan.AddBackfills).
+	// The keys of a secondary index built from an attribute this
+	// generation asks to compute: the items it is computed for lack them
+	// too, so they are a backfill of their own, pending (after it:
+	// plan.AddBackfills). One carried from the lock keeps its state: a
+	// receipt of it is not undone by the next generation.
 	for _, b := range slices.Clone(bs) {
-		if b.Kind != model.Computed || !b.Pending() {
+		if b.Kind != model.Computed || !fresh[b] {
 			continue
 		}
 		e := b.Entity

@@ -395,6 +395,13 @@ func (e *emitter) computeVar(g *jen.Group, scope map[string]string, st string, p
 	// this one first.
 	others := []*model.Attribute{a}
 	var tolerated []jen.Code
+	if v := ent.Version; v != nil && slices.ContainsFunc(e.p.Backfills, func(o *plan.Backfill) bool {
+		return o.Backfill.Kind == model.InitialVersion && o.Backfill.Entity == ent && o.Backfill.Pending()
+	}) {
+		// The version's backfill comes first, but a dry run of all
+		// writes none: an item without one is computed as well.
+		tolerated = append(tolerated, jen.Lit(v.Name))
+	}
 	for _, x := range ent.Attributes {
 		if !x.Compute || x.Optional || x.Default != nil {
 			continue

@@ -538,3 +538,28 @@ func TestBackfillOpenAcrossRuns(t *testing.T) {
 		t.Fatalf("the next pass: %+v, %v", rep, err)
 	}
 }
+
+// A Lambda invocation whose segment's pass ends with an item left open
+// returns open, not done: the state machine fails the segment rather
+// than invoke it again for ever.
+func TestRunSegmentOpen(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	for i := range 3 {
+		e.putOld(t, user(i))
+	}
+	if _, err := e.raw.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &e.table, Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#u00001"}, "SK": &types.AttributeValueMemberS{Value: "USER#u00001"}},
+		UpdateExpression: aws.String("REMOVE #n"), ExpressionAttributeNames: map[string]string{"#n": "name"}}); err != nil {
+		t.Fatal(err)
+	}
+	ev := dyngen.SegmentEvent{Backfill: "User.GSI1", Segments: 1, Segment: 0}
+	res, err := dyngen.RunSegment(ctx, e.bf, Backfills(e.opts...), ev, time.Minute)
+	if err != nil || res.Done || !res.Open || res.Unreadable != 1 || res.Written != 2 {
+		t.Fatalf("RunSegment: %+v, %v; want open, not done, 1 unreadable, 2 written", res, err)
+	}
+	// Fixed, a new pass reads the item again and is done.
+	e.putOld(t, user(1))
+	if res, err := dyngen.RunSegment(ctx, e.bf, Backfills(e.opts...), ev, time.Minute); err != nil || !res.Done || res.Open || res.Written != 1 {
+		t.Fatalf("RunSegment after the fix: %+v, %v", res, err)
+	}
+}
