@@ -192,8 +192,6 @@ const reasonMissing = "missing"
 type ItemDecoder struct {
 	Entity string
 	Err    error
-	// errs are the errors Err joins while each is a missing attribute.
-	errs []error
 	// path holds the objects whose fields are being decoded, outermost
 	// first: an error names its attribute by its path (address.zip,
 	// previous[2].zip), written only when there is an error.
@@ -210,7 +208,7 @@ type pathElem struct {
 // fail keeps err, the first error of the item, naming its attribute by
 // the path of the objects being decoded.
 func (d *ItemDecoder) fail(err error) {
-	if d.Err != nil && !isMissing(d.errs[len(d.errs)-1]) {
+	if d.Err != nil && !isMissing(last(d.Err)) {
 		return
 	}
 	if ie, ok := err.(*ItemError); ok && len(d.path) > 0 {
@@ -224,12 +222,23 @@ func (d *ItemDecoder) fail(err error) {
 		}
 		ie.Attr = b.String() + ie.Attr
 	}
-	d.errs = append(d.errs, err)
-	if len(d.errs) == 1 {
+	if d.Err == nil {
 		d.Err = err
 		return
 	}
-	d.Err = errors.Join(d.errs...)
+	d.Err = errors.Join(d.Err, err)
+}
+
+// last is the last error err joins, or err.
+func last(err error) error {
+	for {
+		j, ok := err.(interface{ Unwrap() []error })
+		if !ok {
+			return err
+		}
+		errs := j.Unwrap()
+		err = errs[len(errs)-1]
+	}
 }
 
 // isMissing reports whether err is the error of a required attribute an

@@ -726,17 +726,16 @@ func Present(item map[string]types.AttributeValue, name string) (map[string]type
 // lack the attributes backfills compute. The decoder goes on past a
 // missing attribute (ItemDecoder), so an error after it is seen.
 func Missing(err error, attrs ...string) bool {
-	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		ie, ok := e.(*ItemError)
-		if !ok || ie.Reason != reasonMissing || !slices.Contains(attrs, ie.Attr) {
-			return false
+		for _, e := range j.Unwrap() {
+			if !Missing(e, attrs...) {
+				return false
+			}
 		}
+		return true
 	}
-	return len(errs) > 0
+	ie, ok := err.(*ItemError)
+	return ok && ie.Reason == reasonMissing && slices.Contains(attrs, ie.Attr)
 }
 
 // DropNull returns item without the attributes of names it holds as
