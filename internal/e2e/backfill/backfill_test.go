@@ -507,10 +507,7 @@ func TestBackfillOpenAcrossRuns(t *testing.T) {
 		e.putOld(t, user(i))
 	}
 	// u00000 can't be read: its name is a number.
-	if _, err := e.raw.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &e.table, Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#u00000"}, "SK": &types.AttributeValueMemberS{Value: "USER#u00000"}},
-		UpdateExpression: aws.String("SET #n = :n"), ExpressionAttributeNames: map[string]string{"#n": "name"}, ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: "7"}}}); err != nil {
-		t.Fatal(err)
-	}
+	e.spoil(t, "u00000", &types.AttributeValueMemberN{Value: "7"})
 	j := e.job(t, "User.GSI1")
 	var runs, open, leftOpen int64
 	for {
@@ -548,10 +545,7 @@ func TestRunSegmentOpen(t *testing.T) {
 	for i := range 3 {
 		e.putOld(t, user(i))
 	}
-	if _, err := e.raw.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &e.table, Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#u00001"}, "SK": &types.AttributeValueMemberS{Value: "USER#u00001"}},
-		UpdateExpression: aws.String("REMOVE #n"), ExpressionAttributeNames: map[string]string{"#n": "name"}}); err != nil {
-		t.Fatal(err)
-	}
+	e.spoil(t, "u00001", nil)
 	ev := dyngen.SegmentEvent{Backfill: "User.GSI1", Segments: 1, Segment: 0}
 	res, err := dyngen.RunSegment(ctx, e.bf, Backfills(e.opts...), ev, time.Minute)
 	if err != nil || res.Done || !res.Open || res.Unreadable != 1 || res.Written != 2 {
@@ -561,5 +555,19 @@ func TestRunSegmentOpen(t *testing.T) {
 	e.putOld(t, user(1))
 	if res, err := dyngen.RunSegment(ctx, e.bf, Backfills(e.opts...), ev, time.Minute); err != nil || !res.Done || res.Open || res.Written != 1 {
 		t.Fatalf("RunSegment after the fix: %+v, %v", res, err)
+	}
+}
+
+// spoil makes user id unreadable to its entity: its name set to name, in
+// a form User can't read, or removed (nil), with the raw client.
+func (e *env) spoil(t testing.TB, id string, name types.AttributeValue) {
+	t.Helper()
+	in := &dynamodb.UpdateItemInput{TableName: &e.table, Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "USER#" + id}, "SK": &types.AttributeValueMemberS{Value: "USER#" + id}},
+		UpdateExpression: aws.String("REMOVE #n"), ExpressionAttributeNames: map[string]string{"#n": "name"}}
+	if name != nil {
+		in.UpdateExpression, in.ExpressionAttributeValues = aws.String("SET #n = :n"), map[string]types.AttributeValue{":n": name}
+	}
+	if _, err := e.raw.UpdateItem(context.Background(), in); err != nil {
+		t.Fatal(err)
 	}
 }
