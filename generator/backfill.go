@@ -109,7 +109,7 @@ func pendingReads(p *plan.Plan, pb *plan.Backfill, strict bool, res *Result) {
 			// counts or copies).
 			if (m.Op.IsRead() || m.Op == model.OpUpdate || m.Op == model.OpTransactGet || m.ReadsFirst() || len(m.ReadCopies) > 0) && containsEntity(m.Entities, b.Entity) {
 				why = fmt.Sprintf("reads %s items, whose %s the items written before the change lack", b.Entity.Name, b.Attr.Name)
-				if !b.Attr.Optional && b.Attr.Default == nil {
+				if b.Attr.RequiredComputed() {
 					why += " (required: they fail to decode)"
 				}
 			}

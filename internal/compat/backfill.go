@@ -30,6 +30,20 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 	// generation asks for (new, or pending again).
 	var dropped []*model.Backfill
 	fresh := map[*model.Backfill]bool{}
+	// add adds a backfill like nb, pending, to bs, under an id of its
+	// own: fresh.
+	add := func(nb *model.Backfill) {
+		b := new(*nb)
+		b.State = model.BackfillPending
+		if byID[b.ID] != nil {
+			// Another backfill has the id already (an index and a unique
+			// attribute of one name): this one's says its kind.
+			b.ID += "." + string(b.Kind)
+		}
+		byID[b.ID] = b
+		fresh[b] = true
+		bs = append(bs, b)
+	}
 	for _, ob := range old.Backfills {
 		b := &model.Backfill{ID: ob.ID, Kind: model.BackfillKind(ob.Kind), State: ob.State, Checked: ob.Checked, What: ob.What, Finding: ob.Finding}
 		b.Entity = c.entityFor(ob.Entity)
@@ -114,8 +128,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 			}
 			continue
 		}
-		bs = add(bs, byID, nb)
-		fresh[bs[len(bs)-1]] = true
+		add(nb)
 	}
 	// An attribute that says backfill: compute with no finding (one the
 	// lock holds already, optional: a ttl given to the items stored
@@ -129,8 +142,7 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				idle = append(idle, a)
 				continue
 			}
-			bs = add(bs, byID, &model.Backfill{ID: e.Name + "." + a.Name, Kind: model.Computed, Entity: e, Attr: a})
-			fresh[bs[len(bs)-1]] = true
+			add(&model.Backfill{ID: e.Name + "." + a.Name, Kind: model.Computed, Entity: e, Attr: a})
 		}
 	}
 	// The keys of a secondary index built from an attribute this
@@ -152,23 +164,10 @@ func Backfills(old *lock.Lock, r *Result, m *model.Model) (bs []*model.Backfill,
 				bs[i].State, bs[i].Checked = model.BackfillPending, 0
 				continue
 			}
-			bs = add(bs, byID, &model.Backfill{ID: e.Name + "." + k.Index.Name, Kind: model.IndexKeys, Entity: e, Index: k.Index, Finding: b.Finding})
+			add(&model.Backfill{ID: e.Name + "." + k.Index.Name, Kind: model.IndexKeys, Entity: e, Index: k.Index, Finding: b.Finding})
 		}
 	}
 	return slices.Clip(bs), gone, idle
-}
-
-// add adds backfill nb, pending, to bs, under an id of its own.
-func add(bs []*model.Backfill, byID map[string]*model.Backfill, nb *model.Backfill) []*model.Backfill {
-	b := new(*nb)
-	b.State = model.BackfillPending
-	if byID[b.ID] != nil {
-		// Another backfill has the id already (an index and a unique
-		// attribute of one name): this one's says its kind.
-		b.ID += "." + string(b.Kind)
-	}
-	byID[b.ID] = b
-	return append(bs, b)
 }
 
 // stored reports whether the lock holds entity e (by its name, or the

@@ -120,44 +120,33 @@ func tableEnvs(m *model.Model) string {
 
 // backfillCalls describes the calls of a backfill, for its doc.
 func backfillCalls(pb *plan.Backfill) []string {
-	t := pb.Backfill.Entity.Table
-	if pb.Claim != nil {
-		return []string{
-			"Scan on table " + t.Name + ", by segment",
-			"ProjectionExpression: " + orAll(pb.Scan.Projection),
-			"FilterExpression: " + pb.Scan.Filter,
-			claimsRead(pb),
-			"ConditionCheck of the item: " + pb.FullCondition(),
-			"Put of the claim: " + pb.Claim.Condition,
-		}
-	}
-	if b := pb.Backfill; b.Kind == model.Computed {
-		return []string{
-			"Scan on table " + t.Name + ", by segment",
-			"ProjectionExpression: " + orAll(pb.Scan.Projection),
-			"FilterExpression: " + pb.Scan.Filter,
-			"UpdateItem per item that lacks it, of the value " + model.BackfillFuncsName + "." + model.ComputeFunc(b.Entity, b.Attr) + " returns",
-			"UpdateExpression: " + pb.Set,
-			"ConditionExpression: " + pb.FullCondition(),
-		}
-	}
-	return []string{
-		"Scan on table " + t.Name + ", by segment",
+	b := pb.Backfill
+	scan := []string{
+		"Scan on table " + b.Entity.Table.Name + ", by segment",
 		"ProjectionExpression: " + orAll(pb.Scan.Projection),
 		"FilterExpression: " + pb.Scan.Filter,
+	}
+	switch {
+	case pb.Claim != nil && b.Unique.Each:
+		return append(scan,
+			"GetItem of the claim of each element, then TransactWriteItems per item whose claims are missing (a Put of each)",
+			"ConditionCheck of the item: "+pb.FullCondition(),
+			"Put of the claim: "+pb.Claim.Condition)
+	case pb.Claim != nil:
+		return append(scan,
+			"GetItem of the item's claim, then TransactWriteItems per item whose claim is missing",
+			"ConditionCheck of the item: "+pb.FullCondition(),
+			"Put of the claim: "+pb.Claim.Condition)
+	case b.Kind == model.Computed:
+		return append(scan,
+			"UpdateItem per item that lacks it, of the value "+model.BackfillFuncsName+"."+model.ComputeFunc(b.Entity, b.Attr)+" returns",
+			"UpdateExpression: "+pb.Set,
+			"ConditionExpression: "+pb.FullCondition())
+	}
+	return append(scan,
 		"UpdateItem per item that lacks it",
-		"UpdateExpression: " + pb.Set + " (or " + pb.Clear + ", for an item left out)",
-		"ConditionExpression: " + pb.FullCondition(),
-	}
-}
-
-// claimsRead says how a backfill of claims reads and writes them, for
-// its doc.
-func claimsRead(pb *plan.Backfill) string {
-	if pb.Backfill.Unique.Each {
-		return "GetItem of the claim of each element, then TransactWriteItems per item whose claims are missing (a Put of each)"
-	}
-	return "GetItem of the item's claim, then TransactWriteItems per item whose claim is missing"
+		"UpdateExpression: "+pb.Set+" (or "+pb.Clear+", for an item left out)",
+		"ConditionExpression: "+pb.FullCondition())
 }
 
 // orAll is a projection, or says there is none.
@@ -214,7 +203,7 @@ func (e *emitter) backfillValue(pb *plan.Backfill, scope map[string]string) jen.
 	}
 	if b.Kind == model.Computed {
 		d[fill] = jen.Id(scope["compute|"+b.ID])
-		d[jen.Id("Needs")] = jen.Lit(fmt.Sprintf("%s is not given (the Store's option %s)", e.computeNeeds(pb), model.WithBackfillFuncsName))
+		d[jen.Id("Needs")] = jen.Lit(fmt.Sprintf("%s is not given (the Store's option %s)", computeNeeds(pb), model.WithBackfillFuncsName))
 	} else {
 		d[fill] = e.fill(pb, writeNames)
 	}
@@ -334,17 +323,11 @@ func (e *emitter) fill(pb *plan.Backfill, writes []jen.Code) jen.Code {
 }
 
 // computeNeeds names the functions of BackfillFuncs the Compute of pb
-// needs: its own, and those of the entity's other required attributes
-// whose computing is pending (computeVar).
-func (e *emitter) computeNeeds(pb *plan.Backfill) string {
-	b := pb.Backfill
-	names := []string{model.BackfillFuncsName + "." + model.ComputeFunc(b.Entity, b.Attr)}
-	for _, x := range b.Entity.Attributes {
-		if x != b.Attr && x.Compute && !x.Optional && x.Default == nil && slices.ContainsFunc(e.p.Backfills, func(o *plan.Backfill) bool {
-			return o.Backfill.Kind == model.Computed && o.Backfill.Attr == x && o.Backfill.Pending()
-		}) {
-			names = append(names, model.BackfillFuncsName+"."+model.ComputeFunc(b.Entity, x))
-		}
+// needs (plan.Backfill.Computes).
+func computeNeeds(pb *plan.Backfill) string {
+	var names []string
+	for _, a := range pb.Computes {
+		names = append(names, model.BackfillFuncsName+"."+model.ComputeFunc(pb.Backfill.Entity, a))
 	}
 	if len(names) == 1 {
 		return names[0]
@@ -378,9 +361,8 @@ func (e *emitter) backfillFuncs(f *jen.File) {
 
 // computeVar declares, in the package's Backfills (g, of scope, whose
 // Store is st), the Compute of pb, a backfill of an attribute computed
-// by the user's function: nil while the function, or that of another
-// required attribute of the entity whose backfill is pending too, is not
-// given. The item is decoded with the attributes backfills compute
+// by the user's function: nil while one of the functions it needs
+// (plan.Backfill.Computes) is not given. The item is decoded with the attributes backfills compute
 // tolerated as absent (or NULL); an item that holds the attribute keeps
 // it; else the other pending ones the item lacks are computed first (so
 // that the entity's checks see a whole item, and the function a
@@ -391,27 +373,14 @@ func (e *emitter) computeVar(g *jen.Group, scope map[string]string, st string, p
 	ent, a := b.Entity, b.Attr
 	name := e.scopeName(scope, model.ParamName(model.ComputeFunc(ent, a))+"Compute")
 	scope["compute|"+b.ID] = name
-	// The required attributes of the entity whose computing is pending:
-	// this one first.
-	others := []*model.Attribute{a}
-	var tolerated []jen.Code
-	if v := ent.Version; v != nil && slices.ContainsFunc(e.p.Backfills, func(o *plan.Backfill) bool {
-		return o.Backfill.Kind == model.InitialVersion && o.Backfill.Entity == ent && o.Backfill.Pending()
-	}) {
-		// The version's backfill comes first, but a dry run of all
-		// writes none: an item without one is computed as well.
+	others := pb.Computes
+	var tolerated, storedNames []jen.Code
+	if v := pb.Unversioned; v != nil {
 		tolerated = append(tolerated, jen.Lit(v.Name))
 	}
-	for _, x := range ent.Attributes {
-		if !x.Compute || x.Optional || x.Default != nil {
-			continue
-		}
+	for _, x := range pb.Missing {
 		tolerated = append(tolerated, jen.Lit(x.Name))
-		if x != a && slices.ContainsFunc(e.p.Backfills, func(o *plan.Backfill) bool {
-			return o.Backfill.Kind == model.Computed && o.Backfill.Attr == x && o.Backfill.Pending()
-		}) {
-			others = append(others, x)
-		}
+		storedNames = append(storedNames, jen.Lit(x.Stored))
 	}
 	funcs := make([]string, len(others))
 	var given []jen.Code
@@ -436,12 +405,6 @@ func (e *emitter) computeVar(g *jen.Group, scope map[string]string, st string, p
 			return jen.Add(err).Op("!=").Nil()
 		}
 		return jen.Add(err).Op("!=").Nil().Op("&&").Op("!").Add(rt("Missing")).Call(append([]jen.Code{err}, tolerated...)...)
-	}
-	var storedNames []jen.Code
-	for _, x := range ent.Attributes {
-		if x.Compute && !x.Optional && x.Default == nil {
-			storedNames = append(storedNames, jen.Lit(x.Stored))
-		}
 	}
 	g.Var().Id(name).Func().Params(jen.Qual("context", "Context"), mapType.Clone()).Params(mapType.Clone(), jen.Error())
 	g.If(jen.List(given...).Op(":=").List(conds...), nonNil).Block(

@@ -39,6 +39,11 @@ const (
 // TimeFormats lists the time formats.
 var TimeFormats = []TimeFormat{RFC3339, Unix, UnixMilli, Date}
 
+// RequiredComputed reports whether a says backfill: compute and every
+// item must hold it (required, without a default): an item stored
+// before lacks it, and fails to decode until a backfill computes it.
+func (a *Attribute) RequiredComputed() bool { return a.Compute && !a.Optional && a.Default == nil }
+
 // Attribute is a typed attribute of an entity.
 type Attribute struct {
 	Name   string // spec name

@@ -42,6 +42,16 @@ type Backfill struct {
 	// TransactWriteItems. Nil for the other kinds.
 	Claim      *Request
 	ClaimOwner []*BackfillWrite
+	// Computes are, for a backfill of an attribute computed by the
+	// user's function, the attributes its Compute computes, each by its
+	// function: its own first, then each other required attribute of the
+	// entity whose computing is pending too, which the entity's checks
+	// need (computing, AddBackfills). Missing are the entity's required
+	// computed attributes, which a decode of the item tolerates as
+	// missing (NULL read as absent); Unversioned is the version, tolerated
+	// missing too while its backfill is pending. Nil for the other kinds.
+	Computes, Missing []*model.Attribute
+	Unversioned       *model.Attribute
 }
 
 // BackfillWrite is an attribute a backfill writes.
@@ -86,6 +96,39 @@ func AddBackfills(p *Plan, bs []*model.Backfill, diags *diag.List) {
 		return 2
 	}
 	slices.SortStableFunc(p.Backfills, func(a, b *Backfill) int { return rank(a) - rank(b) })
+	for _, pb := range p.Backfills {
+		if pb.Backfill.Kind == model.Computed {
+			computing(pb, p.Backfills)
+		}
+	}
+}
+
+// computing decides what the Compute of pb, a backfill of a computed
+// attribute, computes and tolerates (Computes, Missing, Unversioned),
+// given the backfills of the design: which are pending decides.
+func computing(pb *Backfill, all []*Backfill) {
+	b := pb.Backfill
+	e := b.Entity
+	pending := func(k model.BackfillKind, a *model.Attribute) bool {
+		return slices.ContainsFunc(all, func(o *Backfill) bool {
+			return o.Backfill.Kind == k && o.Backfill.Entity == e && o.Backfill.Attr == a && o.Backfill.Pending()
+		})
+	}
+	if e.Version != nil && pending(model.InitialVersion, nil) {
+		// The version's backfill comes first, but a dry run of all
+		// writes none: an item without one is computed as well.
+		pb.Unversioned = e.Version
+	}
+	pb.Computes = []*model.Attribute{b.Attr}
+	for _, a := range e.Attributes {
+		if !a.RequiredComputed() {
+			continue
+		}
+		pb.Missing = append(pb.Missing, a)
+		if a != b.Attr && pending(model.Computed, a) {
+			pb.Computes = append(pb.Computes, a)
+		}
+	}
 }
 
 func planBackfill(b *model.Backfill) *Backfill {
