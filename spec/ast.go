@@ -107,13 +107,18 @@ type Table struct {
 	Indexes         []*Index
 }
 
-// Index is a global or local secondary index of a table.
+// Index is a global or local secondary index of a table. Its partition
+// key and sort key are each one key attribute or, written as a list, the
+// attributes of a multi-attribute key (PartitionList, SortList).
 type Index struct {
 	Name         Str
 	Pos          Pos
 	Doc          Str
-	PartitionKey *KeyAttr
-	SortKey      *KeyAttr
+	PartitionKey []*KeyAttr
+	SortKey      []*KeyAttr
+	// PartitionList and SortList are set when the key is written as a
+	// list, at its position.
+	PartitionList, SortList *Pos
 	Projection   *Projection
 	Local        Bool
 	// RenamedFrom is the index's name in the lock, when it is renamed.

@@ -527,6 +527,32 @@ func (p *parser) keyAttr(n *yaml.Node, what string) *KeyAttr {
 	return ka
 }
 
+// keyAttrs reads an index's partition or sort key: one key attribute, or
+// a list of them (a multi-attribute key), with the list's position.
+func (p *parser) keyAttrs(n *yaml.Node, what string) ([]*KeyAttr, *Pos) {
+	r := p.resolve(n)
+	if r == nil {
+		return nil, nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		if ka := p.keyAttr(r, what); ka != nil {
+			return []*KeyAttr{ka}, nil
+		}
+		return nil, nil
+	}
+	pos := p.pos(r)
+	if len(r.Content) == 0 {
+		p.errorf(r, "%s lists no attribute", what)
+	}
+	var out []*KeyAttr
+	for _, item := range r.Content {
+		if ka := p.keyAttr(item, what); ka != nil {
+			out = append(out, ka)
+		}
+	}
+	return out, &pos
+}
+
 func (p *parser) table(e entry) *Table {
 	t := &Table{Name: p.name(e.key), Pos: p.pos(e.val)}
 	what := "table " + e.name
@@ -550,8 +576,8 @@ func (p *parser) index(e entry) *Index {
 	p.fields(e.val, "index "+e.name, map[string]func(k, v *yaml.Node){
 		"doc":          func(k, v *yaml.Node) { ix.Doc = p.str(v, "doc") },
 		"renamedFrom":  func(k, v *yaml.Node) { ix.RenamedFrom = p.str(v, "renamedFrom") },
-		"partitionKey": func(k, v *yaml.Node) { ix.PartitionKey = p.keyAttr(v, "partitionKey") },
-		"sortKey":      func(k, v *yaml.Node) { ix.SortKey = p.keyAttr(v, "sortKey") },
+		"partitionKey": func(k, v *yaml.Node) { ix.PartitionKey, ix.PartitionList = p.keyAttrs(v, "partitionKey") },
+		"sortKey":      func(k, v *yaml.Node) { ix.SortKey, ix.SortList = p.keyAttrs(v, "sortKey") },
 		"local":        func(k, v *yaml.Node) { ix.Local = p.boolean(v, "local") },
 		"projection":   func(k, v *yaml.Node) { ix.Projection = p.projection(v) },
 	})

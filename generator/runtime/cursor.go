@@ -95,12 +95,20 @@ type queryShape struct {
 	// that leaves expired items out sends ("" for none): a cursor is
 	// bound to its name, not its value, which changes from page to page.
 	clock string
+	// equal are the key attributes of a multi-attribute key compared
+	// with equality, with the placeholders of their values.
+	equal []KeyValue
 }
 
 // check is the check of the start key of a query sent as in.
 func (s *queryShape) check(in *dynamodb.QueryInput) *queryKeys {
 	q := s.keys
-	q.pkValue = in.ExpressionAttributeValues[s.pkValue]
+	if s.pkValue != "" {
+		q.pkValue = in.ExpressionAttributeValues[s.pkValue]
+	}
+	for _, e := range s.equal {
+		q.equal = append(q.equal, keyEqual{e.Attr, in.ExpressionAttributeValues[e.Value]})
+	}
 	if s.lo != "" {
 		q.lo = in.ExpressionAttributeValues[s.lo]
 	}
@@ -135,6 +143,15 @@ type queryKeys struct {
 	// pkValue is the partition's value; lo is the operand of op (the lower
 	// bound of BETWEEN), hi the upper bound of BETWEEN.
 	pkValue, lo, hi types.AttributeValue
+	// equal are the values of the attributes of a multi-attribute key
+	// the key condition compares with equality (pk is then "").
+	equal []keyEqual
+}
+
+// keyEqual is a key attribute and the value a key condition gives it.
+type keyEqual struct {
+	attr  string
+	value types.AttributeValue
 }
 
 // cursorStart binds the cursors of a query to in (its table, index and
@@ -448,8 +465,15 @@ func (q *queryKeys) admits(key map[string]types.AttributeValue) bool {
 			return false
 		}
 	}
-	if c, ok := compareValues(key[q.pk], q.pkValue); !ok || c != 0 {
-		return false
+	if q.pk != "" {
+		if c, ok := compareValues(key[q.pk], q.pkValue); !ok || c != 0 {
+			return false
+		}
+	}
+	for _, e := range q.equal {
+		if c, ok := compareValues(key[e.attr], e.value); !ok || c != 0 {
+			return false
+		}
 	}
 	if q.op == "" {
 		return true

@@ -196,6 +196,13 @@ type Query struct {
 	// values: the partition, the operand of Op (SK), the bounds of a
 	// BETWEEN (Lo, Hi); "" for none. Lo is set only with Op "BETWEEN".
 	PK, SK, Lo, Hi string
+	// Equal is set for an index with a multi-attribute key: each key
+	// attribute the key condition compares with equality (every one of
+	// the partition key, then the leading ones of the sort key), with
+	// the placeholder of its value; PK is then "". Attr is the sort key
+	// attribute Op compares ("" for the index's one sort key).
+	Equal []KeyValue
+	Attr  string
 	// Clock is the placeholder of the Store clock's now, which a query
 	// that leaves expired items out sends ("" for none): a cursor is
 	// bound to its name, not its value.
@@ -206,6 +213,12 @@ type Query struct {
 	// TTL is the time to live attribute of a first item that is absent
 	// when it has expired (QueryFirst), "" for none.
 	TTL string
+}
+
+// KeyValue is a key attribute and the placeholder of its value in a key
+// condition.
+type KeyValue struct {
+	Attr, Value string
 }
 
 // QueryClient is the Query of a Client.
@@ -302,7 +315,7 @@ func putString(values, given map[string]types.AttributeValue, ph string, field *
 
 // values is how many key condition values q sends.
 func (q *Query) values() int {
-	n := 1
+	n := 1 + len(q.Equal)
 	if q.SK != "" {
 		n++
 	}
@@ -339,13 +352,20 @@ func (q *Query) pattern() string {
 // shape is how q binds and checks its cursors.
 func (q *Query) shape() queryShape {
 	s := queryShape{
-		keys:    queryKeys{pattern: q.pattern(), attrs: q.Index.Start, pk: q.Index.PK, op: q.Op},
+		keys:    queryKeys{pattern: q.pattern(), attrs: q.Index.Start, op: q.Op},
 		pkValue: q.PK,
 		lo:      q.SK,
 		clock:   q.Clock,
+		equal:   q.Equal,
+	}
+	if q.PK != "" {
+		s.keys.pk = q.Index.PK
 	}
 	if q.Op != "" {
 		s.keys.sk = q.Index.SK
+		if q.Attr != "" {
+			s.keys.sk = q.Attr
+		}
 	}
 	if q.Op == "BETWEEN" {
 		s.lo, s.hi = q.Lo, q.Hi

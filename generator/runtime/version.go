@@ -26,11 +26,15 @@ package runtime
 // DropNull) and of
 // the claims of a set made unique (Backfill.Claims), which code of
 // versions 2 to 4 does not call.
+//
+// Version 6 adds the queries of indexes with multi-attribute keys
+// (Query.Equal and Query.Attr, KeyValue), which code of versions 2 to 5
+// does not set.
 const (
 	// GenVersion is the version the generator of this module writes
 	// code for. It grows when generated code starts to use something
 	// of the runtime that an older runtime lacks.
-	GenVersion = 5
+	GenVersion = 6
 
 	// MinVersion is the oldest version of generated code this runtime
 	// serves. It grows when the runtime drops or changes something that

@@ -205,6 +205,23 @@ func keyText(k *lock.Key) string {
 // two schemas are one when their texts are.
 func schema(pk lock.Key, sk *lock.Key) string { return keyText(&pk) + ", " + keyText(sk) }
 
+// indexSchema shows an index's key; a multi-attribute key's as lists:
+// [tenantId (S), region (S)], [createdAt (S)].
+func indexSchema(i lock.Index) string {
+	if i.PartitionKeys == nil {
+		return schema(i.PartitionKey, i.SortKey)
+	}
+	pk, sk := i.Keys()
+	list := func(ks []lock.Key) string {
+		var parts []string
+		for _, k := range ks {
+			parts = append(parts, keyText(&k))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return list(pk) + ", " + list(sk)
+}
+
 func (c *checker) pkg() {
 	if c.old.Package != c.new.Package {
 		c.finding(API, c.new.Package, "package", true, c.m.PackagePos,
@@ -370,7 +387,7 @@ func (c *checker) indexes(ot, nt lock.Table, t *model.Table, replaced bool) {
 				"queries of the new index while DynamoDB builds it, and old code querying the old one",
 				"add the new index beside the old one in one deploy, move the code to it, then remove the old one")
 		}
-		was, is := schema(oi.PartitionKey, oi.SortKey), schema(ni.PartitionKey, ni.SortKey)
+		was, is := indexSchema(oi), indexSchema(ni)
 		if oi.Kind == "local" || ni.Kind == "local" {
 			if oi.Name != ni.Name || was != is || oi.Kind != ni.Kind || projText(oi) != projText(ni) {
 				replaced = true
@@ -622,10 +639,12 @@ func (c *checker) indexKeyNames(l *lock.Lock, t, ix string) string {
 		}
 		for _, i := range tb.Indexes {
 			if i.Name == ix {
-				if i.SortKey == nil {
-					return i.PartitionKey.Name
+				pk, sk := i.Keys()
+				var names []string
+				for _, k := range slices.Concat(pk, sk) {
+					names = append(names, k.Name)
 				}
-				return i.PartitionKey.Name + ", " + i.SortKey.Name
+				return strings.Join(names, ", ")
 			}
 		}
 	}

@@ -170,8 +170,22 @@ func (m *method) queryLit() jen.Code {
 	case m.req.PageLimit > 0:
 		fields = append(fields, intField("Limit", int(m.req.PageLimit)))
 	}
-	if op := m.pp.Key.SK.Kind.Operator(); op != "" {
+	if op := m.pp.Key.Op(); op != "" {
 		fields = append(fields, litField("Op", op))
+	}
+	if ka := m.pp.Key.RangeAttr(); ka != nil {
+		fields = append(fields, litField("Attr", ka.Name))
+	}
+	if m.pp.Index.Multi() {
+		// Each attribute compared with equality, with its value's
+		// placeholder.
+		var eq []jen.Code
+		for _, v := range m.req.Values {
+			if v.Source == plan.KeyPart {
+				eq = append(eq, jen.Values(jen.Id("Attr").Op(":").Lit(m.pp.Index.KeyAttrs()[v.Operand].Name), jen.Id("Value").Op(":").Lit(v.Placeholder)))
+			}
+		}
+		fields = append(fields, field{"Equal", jen.Index().Add(rt("KeyValue")).Values(eq...), 0})
 	}
 	for _, v := range []struct {
 		name string

@@ -125,7 +125,7 @@ func findKeySource(pp *plan.Pattern, e *model.Entity, a *model.Attribute) *keySo
 		if k == nil {
 			continue
 		}
-		for i, tm := range k.Templates() {
+		for i, tm := range k.AttrTemplates() {
 			if tm.Has(a) && tm.KeyType == model.S {
 				return &keySource{ka: k.Index.KeyAttrs()[i], tm: tm}
 			}

@@ -111,6 +111,18 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 	s := m.pp.Key.SK
 	tm := s.Template
 	w := s.Range
+	if ka := m.pp.Key.RangeAttr(); ka != nil {
+		// A sort key attribute of a multi-attribute key: the operand is
+		// the value, in the attribute's stored form.
+		op := m.param(plan.ParamWhere, w.Attr, nil, b.Operand)
+		switch {
+		case ka.Type == model.N:
+			return m.e.numberKeyValue(g, scope, w.Attr, op, m.pp.Param(plan.ParamWhere, w.Attr, nil, b.Operand).Name, fail), nil
+		case !beginsWith:
+			naturalKeyCheck(g, w.Attr, op, scopeLocal(scope, "err"), fail)
+		}
+		return attrValue(w.Attr, op), nil
+	}
 	if tm.KeyType != model.S {
 		// A whole N or B sort key: the operand is the value.
 		op := m.param(plan.ParamWhere, w.Attr, nil, b.Operand)
@@ -488,7 +500,18 @@ func (m *method) readSlots(g *jen.Group, scope map[string]string, fail func(jen.
 		return out
 	}
 	ix, kc, ph := m.pp.Index, m.pp.Key, m.req.Placeholder
-	key("PK", ph(plan.PKValue), ix.PK, kc.PK)
+	if ix.Multi() {
+		// Each attribute of a multi-attribute key has a value of its
+		// own, in Values.
+		for _, b := range kc.Bound() {
+			v := m.req.Values[slices.IndexFunc(m.req.Values, func(v *plan.Value) bool { return v.Source == plan.KeyPart && v.Operand == b.Part })]
+			out = append(out, readSlot{"", v.Placeholder, false, func() (value, text jen.Code) {
+				return m.keyValue(g, scope, m.ent(), b.Attr, b.Tm, m.keyParam, fail, ""), nil
+			}})
+		}
+	} else {
+		key("PK", ph(plan.PKValue), ix.PK, kc.PK)
+	}
 	bound := func(field string, src plan.Source, b plan.Bound, beginsWith bool) {
 		out = append(out, readSlot{field, ph(src), m.boundConstant(b), func() (value, text jen.Code) {
 			return m.bound(g, scope, b, m.keyParam, fail, beginsWith)
@@ -496,7 +519,9 @@ func (m *method) readSlots(g *jen.Group, scope map[string]string, fail func(jen.
 	}
 	switch sk := kc.SK; sk.Kind {
 	case plan.SKEq:
-		key("SK", ph(plan.SKValue), ix.SK, sk.Template)
+		if !ix.Multi() {
+			key("SK", ph(plan.SKValue), ix.SK, sk.Template)
+		}
 	case plan.SKBeginsWith:
 		bound("SK", plan.SKValue, plan.Bound{Value: plan.Operand}, true)
 	case plan.SKBetween:

@@ -35,8 +35,10 @@ import (
 // backfills were always none) is read as it is. Version 3 adds the
 // backfills of kind compute and those of the claims of a set, which a
 // dyngen of version 2 would drop as ones it does not run (and so open
-// the release gate): it refuses the lock instead.
-const Version = 3
+// the release gate): it refuses the lock instead. Version 4 adds the
+// multi-attribute keys of indexes (Index.PartitionKeys and SortKeys),
+// which a dyngen of version 3 would read as their first attributes.
+const Version = 4
 
 // Lock is the lock of one spec.
 type Lock struct {
@@ -75,12 +77,28 @@ type Key struct {
 // Index is a secondary index: global or local, its key, and what it
 // projects (all, keys, or include with the stored names it lists).
 type Index struct {
-	Name         string   `json:"name"`
-	Kind         string   `json:"kind"`
-	PartitionKey Key      `json:"partitionKey"`
-	SortKey      *Key     `json:"sortKey,omitempty"`
-	Projection   string   `json:"projection"`
-	Include      []string `json:"include,omitempty"`
+	Name         string `json:"name"`
+	Kind         string `json:"kind"`
+	PartitionKey Key    `json:"partitionKey"`
+	SortKey      *Key   `json:"sortKey,omitempty"`
+	// PartitionKeys and SortKeys are set for a multi-attribute key: all
+	// its attributes, PartitionKey and SortKey being the first.
+	PartitionKeys []Key    `json:"partitionKeys,omitempty"`
+	SortKeys      []Key    `json:"sortKeys,omitempty"`
+	Projection    string   `json:"projection"`
+	Include       []string `json:"include,omitempty"`
+}
+
+// Keys returns the index's partition and sort key attributes.
+func (i *Index) Keys() (pk, sk []Key) {
+	if i.PartitionKeys != nil {
+		return i.PartitionKeys, i.SortKeys
+	}
+	pk = []Key{i.PartitionKey}
+	if i.SortKey != nil {
+		sk = []Key{*i.SortKey}
+	}
+	return pk, sk
 }
 
 // Entity is the layout of an entity's items.
@@ -298,7 +316,16 @@ func table(t *model.Table) Table {
 		if ix.Kind == model.Local {
 			kind = "local"
 		}
-		out.Indexes = append(out.Indexes, Index{Name: ix.Name, Kind: kind, PartitionKey: key(ix.PK), SortKey: keyPtr(ix.SK), Projection: projection(ix.Projection), Include: ix.Include})
+		li := Index{Name: ix.Name, Kind: kind, PartitionKey: key(ix.PK), SortKey: keyPtr(ix.SK), Projection: projection(ix.Projection), Include: ix.Include}
+		if ix.Multi() {
+			for _, ka := range ix.PartitionKeys() {
+				li.PartitionKeys = append(li.PartitionKeys, key(ka))
+			}
+			for _, ka := range ix.SortKeys() {
+				li.SortKeys = append(li.SortKeys, key(ka))
+			}
+		}
+		out.Indexes = append(out.Indexes, li)
 	}
 	return out
 }

@@ -189,9 +189,15 @@ type Index struct {
 	RenamedFrom Renamed
 	Table       *Table
 	Kind        IndexKind
-	PK          *KeyAttr
-	SK          *KeyAttr // nil when the index has no sort key
-	Projection  Projection
+	// PK and SK are the index's partition and sort key attributes (SK
+	// nil when it has no sort key); for a multi-attribute key, the first
+	// of each.
+	PK *KeyAttr
+	SK *KeyAttr
+	// PKs and SKs are all of them, in key schema order: one each, or up
+	// to MaxKeyParts of a multi-attribute key (Multi).
+	PKs, SKs   []*KeyAttr
+	Projection Projection
 	// Include holds the stored names an INCLUDE projection lists, plus
 	// what dyngen adds to decode items (entity attribute, key template
 	// attributes), in order, without duplicates.
@@ -205,13 +211,38 @@ type Index struct {
 // IsPrimary reports whether ix is the table's own key.
 func (ix *Index) IsPrimary() bool { return ix.Kind == Primary }
 
-// KeyAttrs returns the index's key attributes: pk, then sk when present.
+// KeyAttrs returns the index's key attributes: the partition key's, then
+// the sort key's.
 func (ix *Index) KeyAttrs() []*KeyAttr {
-	if ix.SK == nil {
+	return append(slices.Clip(ix.PartitionKeys()), ix.SortKeys()...)
+}
+
+// PartitionKeys returns the index's partition key attributes.
+func (ix *Index) PartitionKeys() []*KeyAttr {
+	if ix.PKs == nil {
 		return []*KeyAttr{ix.PK}
 	}
-	return []*KeyAttr{ix.PK, ix.SK}
+	return ix.PKs
 }
+
+// SortKeys returns the index's sort key attributes (none when it has no
+// sort key).
+func (ix *Index) SortKeys() []*KeyAttr {
+	if ix.SKs == nil && ix.SK != nil {
+		return []*KeyAttr{ix.SK}
+	}
+	return ix.SKs
+}
+
+// Multi reports whether the index's partition key or sort key is made of
+// several attributes (a multi-attribute key): DynamoDB compares each in
+// its own type, the partition key's all with equality, the sort key's
+// left to right.
+func (ix *Index) Multi() bool { return len(ix.PKs) > 1 || len(ix.SKs) > 1 }
+
+// MaxKeyParts is the most attributes of a multi-attribute partition key
+// or sort key.
+const MaxKeyParts = 4
 
 // Projects reports whether the index carries the stored attribute name.
 func (ix *Index) Projects(stored string) bool {
@@ -340,6 +371,19 @@ type EntityKey struct {
 	// (an attribute that keys two indexes): DynamoDB puts the item in the
 	// index all the same. Its templates are those keys' own, Implied.
 	Via []*EntityKey
+	// Parts is set on a key of an index with a multi-attribute key: one
+	// template per key attribute, in the order of Index.KeyAttrs, each
+	// one segment of PK or SK (whose Multi is set).
+	Parts []*Template
+}
+
+// AttrTemplates returns the template of each key attribute of the index,
+// in the order of Index.KeyAttrs.
+func (k *EntityKey) AttrTemplates() []*Template {
+	if k.Parts != nil {
+		return k.Parts
+	}
+	return k.Templates()
 }
 
 // Derived reports whether the entity is in the index without naming it.

@@ -283,6 +283,37 @@ func (r *resolver) keyAttr(ka *spec.KeyAttr, what string) *KeyAttr {
 	return out
 }
 
+// keyAttrs resolves an index's partition or sort key: one attribute, or
+// the list of a multi-attribute key (at list).
+func (r *resolver) keyAttrs(kas []*spec.KeyAttr, list *spec.Pos, what string) []*KeyAttr {
+	var out []*KeyAttr
+	for _, ka := range kas {
+		if k := r.keyAttr(ka, what); k != nil {
+			out = append(out, k)
+		}
+	}
+	if list != nil && len(kas) > MaxKeyParts {
+		r.errorf(kas[MaxKeyParts].Pos, "%s lists %d attributes; a multi-attribute key has at most %d: remove %d", what, len(kas), MaxKeyParts, len(kas)-MaxKeyParts)
+	}
+	return out
+}
+
+// keyParts refuses a key attribute an index names twice: in its partition
+// key and its sort key, or twice in a multi-attribute one.
+func (r *resolver) keyParts(ix *Index, what string) {
+	seen := map[string]bool{}
+	for _, k := range ix.KeyAttrs() {
+		if seen[k.Name] {
+			if ix.Multi() {
+				r.errorf(k.Pos, "%s names key attribute %s twice; each attribute of a multi-attribute key is named once", what, k.Name)
+			} else {
+				r.errorf(k.Pos, "%s uses %s as both partition and sort key", what, k.Name)
+			}
+		}
+		seen[k.Name] = true
+	}
+}
+
 func (r *resolver) tables() {
 	goNames := map[string]*Table{}
 	defer func() { r.part = nil }()
@@ -327,7 +358,10 @@ func (r *resolver) tables() {
 				r.errorf(st.TTL.Pos, "ttl %s of table %s is already a key attribute or the entity attribute", t.TTL, t.Name)
 			}
 		}
-		primary := &Index{Name: PrimaryName, GoName: "Primary", Pos: t.Pos, Table: t, Kind: Primary, PK: t.PK, SK: t.SK}
+		primary := &Index{Name: PrimaryName, GoName: "Primary", Pos: t.Pos, Table: t, Kind: Primary, PK: t.PK, SK: t.SK, PKs: []*KeyAttr{t.PK}}
+		if t.SK != nil {
+			primary.SKs = []*KeyAttr{t.SK}
+		}
 		t.Indexes = []*Index{primary}
 		r.indexes(t, st)
 		r.m.Tables = append(r.m.Tables, t)
@@ -361,16 +395,25 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 				r.errorf(si.Name.Pos, "indexes %s and %s of table %s have the same Go name %s; rename one", other.Name, ix.Name, t.Name, ix.GoName)
 			}
 		}
-		ix.PK = r.keyAttr(si.PartitionKey, "partitionKey of "+what)
-		ix.SK = r.keyAttr(si.SortKey, "sortKey of "+what)
+		ix.PKs = r.keyAttrs(si.PartitionKey, si.PartitionList, "partitionKey of "+what)
+		ix.SKs = r.keyAttrs(si.SortKey, si.SortList, "sortKey of "+what)
+		if len(ix.PKs) > 0 {
+			ix.PK = ix.PKs[0]
+		}
+		if len(ix.SKs) > 0 {
+			ix.SK = ix.SKs[0]
+		}
 		if si.Local.Value {
 			ix.Kind = Local
 			lsis++
 			if lsis == MaxLSIs+1 {
 				r.errorf(si.Name.Pos, "local index %s is past DynamoDB's limit of %d local indexes per table: table %s has %d; remove %d of them", ix.Name, MaxLSIs, t.Name, totalLSIs, totalLSIs-MaxLSIs)
 			}
-			if si.PartitionKey != nil {
-				r.errorf(si.PartitionKey.Pos, "local index %s shares the table's partition key %s; remove its partitionKey", ix.Name, t.PK.Name)
+			if len(si.PartitionKey) > 0 {
+				r.errorf(si.PartitionKey[0].Pos, "local index %s shares the table's partition key %s; remove its partitionKey", ix.Name, t.PK.Name)
+			}
+			if len(ix.SKs) > 1 {
+				r.errorf(*si.SortList, "local index %s has a multi-attribute sort key; DynamoDB allows multi-attribute keys on global indexes only: make it global, or give it one sort key attribute", ix.Name)
 			}
 			if t.SK == nil {
 				r.errorf(si.Name.Pos, "local index %s needs a table with a sort key; table %s has none", ix.Name, t.Name)
@@ -378,7 +421,10 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			if ix.SK == nil {
 				r.errorf(si.Pos, "local index %s has no sortKey; a local index differs from the table only by its sort key", ix.Name)
 			}
-			ix.PK = t.PK
+			ix.PK, ix.PKs = t.PK, []*KeyAttr{t.PK}
+			if ix.SK != nil {
+				ix.SKs = ix.SKs[:1]
+			}
 		} else {
 			gsis++
 			if gsis == MaxGSIs+1 {
@@ -387,11 +433,10 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			if ix.PK == nil {
 				r.errorf(si.Pos, "index %s has no partitionKey (for a local index, set local: true)", ix.Name)
 				ix.PK = &KeyAttr{Name: "?", Type: S, Pos: si.Pos}
+				ix.PKs = []*KeyAttr{ix.PK}
 			}
 		}
-		if ix.SK != nil && ix.SK.Name == ix.PK.Name {
-			r.errorf(ix.SK.Pos, "%s uses %s as both partition and sort key", what, ix.PK.Name)
-		}
+		r.keyParts(ix, what)
 		if ix.Kind == Local && ix.SK != nil && t.SK != nil && ix.SK.Name == t.SK.Name {
 			r.errorf(ix.SK.Pos, "local index %s has the table's own sort key %s; it would repeat the table", ix.Name, t.SK.Name)
 		}
@@ -403,11 +448,15 @@ func (r *resolver) indexes(t *Table, st *spec.Table) {
 			}
 		}
 		for _, k := range ix.KeyAttrs() {
-			if k.Name == t.EntityAttr {
-				r.errorf(k.Pos, "%s uses the entity attribute %s as a key", what, t.EntityAttr)
+			switch {
+			case k.Name != t.EntityAttr:
+			case !ix.Multi():
+				r.errorf(k.Pos, "%s uses the entity attribute %s as a key; only a multi-attribute key may hold it, beside other attributes", what, t.EntityAttr)
+			case k.Type != S:
+				r.errorf(k.Pos, "%s uses the entity attribute %s as a key of type %s; it holds the entity's name, a string: make it S", what, t.EntityAttr, k.Type)
 			}
 		}
-		ix.Inverted = t.IsKeyAttr(ix.PK.Name) && (ix.SK == nil || t.IsKeyAttr(ix.SK.Name)) && ix.Kind == Global
+		ix.Inverted = !ix.Multi() && t.IsKeyAttr(ix.PK.Name) && (ix.SK == nil || t.IsKeyAttr(ix.SK.Name)) && ix.Kind == Global
 		if ix.Inverted && ix.PK.Name == t.PK.Name && (ix.SK == nil || (t.SK != nil && ix.SK.Name == t.SK.Name)) {
 			r.errorf(ix.Pos, "index %s repeats the table's own key", ix.Name)
 		}
@@ -903,8 +952,18 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		known = append(known, ix.Name)
 	}
 	for _, k := range se.Keys {
-		if t.Index(k.Index.Value) == nil {
+		ix := t.Index(k.Index.Value)
+		if ix == nil {
 			r.errorf(k.Index.Pos, "keys of %s name index %q, which table %s does not have%s", e.Name, k.Index.Value, t.Name, nearest(k.Index.Value, known))
+			continue
+		}
+		if ix.Multi() {
+			for _, tm := range []spec.Str{k.PK, k.SK} {
+				if tm.Set {
+					r.errorf(tm.Pos, "index %s has a multi-attribute key, whose attributes are the items' own, so keys %s of %s take no template; remove it (an empty mapping names the index: %s: {})", ix.Name, ix.Name, e.Name, ix.Name)
+				}
+			}
+			given[k.Index.Value] = k
 			continue
 		}
 		if !k.PK.Set && !k.SK.Set {
@@ -914,7 +973,12 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		given[k.Index.Value] = k
 	}
 	var unnamed []unnamedKey
+	var multi []*Index
 	for _, ix := range t.Indexes {
+		if ix.Multi() {
+			multi = append(multi, ix)
+			continue
+		}
 		sk := given[ix.Name]
 		var pkText, skText spec.Str
 		pos := e.Pos
@@ -984,17 +1048,114 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		}
 		e.Keys = append(e.Keys, &EntityKey{Index: ix, PK: pk, SK: skT, Pos: pos})
 	}
+	if len(e.Keys) > 0 {
+		for _, ix := range multi {
+			if k := r.multiKey(e, ix, given[ix.Name]); k != nil {
+				e.Keys = append(e.Keys, k)
+			}
+		}
+	}
 	r.sharedKeyAttrs(e)
 	for _, u := range unnamed {
 		if k := derivedKey(e, u.ix, u.found); k != nil {
 			e.Keys = append(e.Keys, k)
 		}
 	}
-	if len(unnamed) > 0 {
+	if len(unnamed) > 0 || len(multi) > 0 {
 		slices.SortStableFunc(e.Keys, func(a, b *EntityKey) int {
 			return slices.Index(t.Indexes, a.Index) - slices.Index(t.Indexes, b.Index)
 		})
 	}
+}
+
+// multiKey returns e's key on ix, an index with a multi-attribute key, or
+// nil when e's items are not in it. An item is in the index exactly when
+// it holds every key attribute of it, whether or not e names the index
+// (named): the entity attribute, which holds e's type value, or an
+// attribute of e stored under the key attribute's name, in the key
+// attribute's type. Its templates are one segment per key attribute, in
+// the order of the key schema: a literal for the type value, the
+// attribute for the others.
+func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
+	t := e.Table
+	pos := e.Pos
+	if named != nil {
+		pos = named.Pos
+	}
+	var segs []Segment
+	var missing []string
+	ok := true
+	for _, ka := range ix.KeyAttrs() {
+		if ka.Name == t.EntityAttr {
+			segs = append(segs, Segment{Literal: e.TypeValue})
+			continue
+		}
+		var a *Attribute
+		if t.IsKeyAttr(ka.Name) {
+			// The table's key attribute: the entity's own attribute when
+			// its primary key is natural.
+			src := e.PrimaryKey().PK
+			if t.SK != nil && ka.Name == t.SK.Name {
+				src = e.PrimaryKey().SK
+			}
+			if !src.IsNatural(ka) {
+				r.errorf(pos, "%s is in index %s, whose multi-attribute key holds the table's key attribute %s, which %s fills with %q; each attribute of a multi-attribute key is an attribute of the entity in its own type: key the index on the attributes of the template instead", e.Name, ix.Name, ka.Name, e.Name, src.Source)
+				ok = false
+				continue
+			}
+			a = src.Segments[0].Attr
+		} else {
+			a = e.AttrStored(ka.Name)
+		}
+		if a == nil {
+			if tm, from := e.templateOf(ka.Name); tm != nil {
+				r.errorf(tm.Pos, "%s writes key attribute %s of %s with %q, and %s is also a key attribute of index %s, whose multi-attribute key holds the entity's own attributes; give the indexes key attributes of their own", e.Name, ka.Name, indexLabel(from.Index), tm.Source, ka.Name, ix.Name)
+				ok = false
+				continue
+			}
+			missing = append(missing, ka.Name)
+			continue
+		}
+		if a.Type == "" {
+			ok = false // its unknown type is reported
+			continue
+		}
+		if !a.KeyTypeFits(ka.Type) {
+			r.errorf(a.Pos, "attribute %s of %s is stored as key attribute %s of index %s, whose type %s can't hold a %s attribute; give the key attribute the type of the attribute's stored form, or rename the attribute with attr:", a.Name, e.Name, ka.Name, ix.Name, ka.Type, a.Describe())
+			ok = false
+			continue
+		}
+		segs = append(segs, Segment{Attr: a})
+	}
+	if len(missing) > 0 {
+		if named != nil {
+			r.errorf(named.Pos, "keys %s of %s name index %s, but %s stores no attribute %s, so its items can't be in it: an item is in an index only with all its key attributes; add the attribute, or remove keys %s", ix.Name, e.Name, ix.Name, e.Name, strings.Join(missing, " or "), ix.Name)
+		}
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	n := len(ix.PKs)
+	part := func(segs []Segment) *Template {
+		tm := &Template{Pos: pos, Segments: segs, Implied: named == nil, Multi: true}
+		tm.Source = tm.String()
+		return tm
+	}
+	k := &EntityKey{Index: ix, Pos: pos, PK: part(segs[:n])}
+	if len(segs) > n {
+		k.SK = part(segs[n:])
+	}
+	for i, ka := range ix.KeyAttrs() {
+		seg := segs[i]
+		tm := &Template{Pos: pos, Segments: []Segment{seg}, KeyType: ka.Type, Implied: true}
+		if seg.Attr != nil {
+			tm.Pos = seg.Attr.Pos
+		}
+		tm.Source = tm.String()
+		k.Parts = append(k.Parts, tm)
+	}
+	return k
 }
 
 // unnamedKey is an index an entity does not name, with the templates its
@@ -1053,7 +1214,7 @@ func (e *Entity) templateOf(name string) (*Template, *EntityKey) {
 		}
 		for i, ka := range k.Index.KeyAttrs() {
 			if ka.Name == name {
-				return k.Templates()[i], k
+				return k.AttrTemplates()[i], k
 			}
 		}
 	}
@@ -1076,7 +1237,7 @@ func (r *resolver) sharedKeyAttrs(e *Entity) {
 	}
 	first := map[string]filled{}
 	for _, k := range e.Keys {
-		for i, tm := range k.Templates() {
+		for i, tm := range k.AttrTemplates() {
 			name := k.Index.KeyAttrs()[i].Name
 			prev, ok := first[name]
 			if !ok {

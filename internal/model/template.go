@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -16,6 +17,12 @@ type Template struct {
 	// Implied is set when the spec did not write the template: a natural
 	// key, or a table key attribute reused by a secondary index.
 	Implied bool
+	// Multi is set on the partition or sort key of a multi-attribute
+	// key: each segment is the whole value of one key attribute of the
+	// index, in order (an attribute, or a literal: the entity's type
+	// value), and KeyType is empty; EntityKey.Parts holds them one by
+	// one.
+	Multi bool
 }
 
 // Segment is literal text (Attr nil) or a placeholder.
@@ -68,8 +75,20 @@ func (t *Template) Separators() []rune {
 	return out
 }
 
-// String returns the template as written.
+// String returns the template as written; a multi-attribute key's as its
+// values, one per key attribute: {tournamentId}, {region}, "Match".
 func (t *Template) String() string {
+	if t.Multi {
+		parts := make([]string, len(t.Segments))
+		for i, s := range t.Segments {
+			if s.Attr != nil {
+				parts[i] = "{" + s.Attr.Name + "}"
+			} else {
+				parts[i] = strconv.Quote(s.Literal)
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
 	var b strings.Builder
 	for _, s := range t.Segments {
 		if s.Attr != nil {

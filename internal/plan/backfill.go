@@ -241,7 +241,7 @@ func planBackfill(b *model.Backfill) *Backfill {
 // entity's attribute itself), which the item holds already.
 func IndexKeyWrites(e *model.Entity, ix *model.Index) (writes []string, from []*model.Attribute) {
 	k := e.Key(ix)
-	for i, tm := range k.Templates() {
+	for i, tm := range k.AttrTemplates() {
 		ka := ix.KeyAttrs()[i]
 		if e.Table.IsKeyAttr(ka.Name) || tm.IsNatural(ka) || e.AttrStored(ka.Name) != nil {
 			continue

@@ -96,6 +96,10 @@ func collisions(ix *model.Index, langs *langs, diags *diag.List) {
 	if ix.Inverted {
 		return
 	}
+	if ix.Multi() {
+		multiCollisions(ix, langs, diags)
+		return
+	}
 	type keyed struct {
 		e              *model.Entity
 		k              *model.EntityKey
@@ -159,6 +163,73 @@ func collisions(ix *model.Index, langs *langs, diags *diag.List) {
 	}
 }
 
+// multiCollisions reports every pair of entities of ix, an index with a
+// multi-attribute key, whose keys can be equal: DynamoDB compares each
+// key attribute on its own, so two keys are apart exactly when some key
+// attribute's values of one entity can never be the other's (a type value
+// of its own, enum values the other can't hold).
+func multiCollisions(ix *model.Index, langs *langs, diags *diag.List) {
+	type keyed struct {
+		e *model.Entity
+		k *model.EntityKey
+	}
+	var in []keyed
+	for _, e := range ix.Table.Entities {
+		if k := e.Key(ix); k != nil {
+			in = append(in, keyed{e, k})
+		}
+	}
+	for i, x := range in {
+		for _, y := range in[i+1:] {
+			if !partsOverlap(langs, x.k.Parts, y.k.Parts) {
+				continue
+			}
+			diags.Errorf(y.k.Pos, "%s and %s can have the same key on index %s: %s (%s) and %s (%s) can hold the same values in every key attribute (%s)%s; %s",
+				x.e.Name, y.e.Name, ix.Name, describeKey(x.k), x.e.Name, describeKey(y.k), y.e.Name, keyAttrNames(ix), multiNote(x.e, x.k, y.e, y.k), multiFix(ix))
+		}
+	}
+}
+
+// partsOverlap reports whether two keys of a multi-attribute key can hold
+// the same values in every key attribute.
+func partsOverlap(langs *langs, a, b []*model.Template) bool {
+	for i := range a {
+		if !langs.overlaps(langs.template(a[i]), langs.template(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// multiNote says why an entity that does not name an index with a
+// multi-attribute key is in it.
+func multiNote(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.EntityKey) string {
+	var notes []string
+	for _, x := range []struct {
+		e *model.Entity
+		k *model.EntityKey
+	}{{a, ka}, {b, kb}} {
+		if x.k.PK.Implied {
+			notes = append(notes, fmt.Sprintf("%s does not name %s, but its items hold every key attribute of it, and DynamoDB puts an item in every index whose key attributes it holds", x.e.Name, x.k.Index.Name))
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(notes, "; ") + ")"
+}
+
+// multiFix proposes how to set entities apart on ix, an index with a
+// multi-attribute key.
+func multiFix(ix *model.Index) string {
+	t := ix.Table
+	if !slices.ContainsFunc(ix.KeyAttrs(), func(ka *model.KeyAttr) bool { return ka.Name == t.EntityAttr }) && len(ix.SortKeys()) < model.MaxKeyParts {
+		sk := append([]*model.KeyAttr{{Name: t.EntityAttr}}, ix.SortKeys()...)
+		return fmt.Sprintf("add the entity attribute %s to the sort key of %s (sortKey: [%s]), so that each entity's items have keys of their own, or rename one entity's attributes with attr: so that it is not in the index", t.EntityAttr, ix.Name, keyAttrList(sk))
+	}
+	return "give one entity a key attribute whose values the other's can't be (an enum of its own), or rename one entity's attributes with attr: so that it is not in the index"
+}
+
 // derivedNote says why an entity whose key on the index is derived is in
 // it at all: it does not name the index, but its item holds the index's
 // key attributes, written for other indexes.
@@ -188,6 +259,13 @@ func keyAttrNames(ix *model.Index) string {
 }
 
 func describeKey(k *model.EntityKey) string {
+	if k.Parts != nil {
+		parts := make([]string, len(k.Parts))
+		for i, ka := range k.Index.KeyAttrs() {
+			parts[i] = ka.Name + "=" + k.Parts[i].String()
+		}
+		return strings.Join(parts, " ")
+	}
 	s := k.Index.PK.Name + "=" + quoteTemplate(k.PK, len(k.PK.Segments), "")
 	if k.SK != nil {
 		s += " " + k.Index.SK.Name + "=" + quoteTemplate(k.SK, len(k.SK.Segments), "")

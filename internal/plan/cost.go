@@ -152,7 +152,7 @@ func (s *sizer) item(e *model.Entity) int {
 	}
 	written := map[string]bool{}
 	for _, k := range e.Keys {
-		for i, tm := range k.Templates() {
+		for i, tm := range k.AttrTemplates() {
 			ka := k.Index.KeyAttrs()[i]
 			if tm.Implied || written[ka.Name] {
 				continue
@@ -176,7 +176,7 @@ func (s *sizer) projected(e *model.Entity, ix *model.Index) int {
 		if k.Index != ix && k.Index != e.Table.Primary() {
 			continue
 		}
-		for i, tm := range k.Templates() {
+		for i, tm := range k.AttrTemplates() {
 			ka := k.Index.KeyAttrs()[i]
 			n += len(ka.Name) + s.template(tm)
 		}

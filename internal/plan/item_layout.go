@@ -174,7 +174,7 @@ func (l *ItemLayout) addIndex(ent *model.Entity, k *model.EntityKey, written map
 // float) is a step of its own.
 func (l *ItemLayout) indexKeys(ent *model.Entity, k *model.EntityKey, written map[string]bool) []*KeyBuild {
 	var keys []*KeyBuild
-	for i, tm := range k.Templates() {
+	for i, tm := range k.AttrTemplates() {
 		ka := k.Index.KeyAttrs()[i]
 		switch {
 		case tm.IsNatural(ka) && naturalChecked(tm.Segments[0].Attr, ka) && !written[ka.Name]:

@@ -61,11 +61,71 @@ func (k *KeyCond) StartKey() []StartAttr {
 		out = append(out, StartAttr{ka, sort})
 	}
 	for _, ix := range []*model.Index{k.Index, k.Index.Table.Primary()} {
-		add(ix.PK, false)
-		if ix.SK != nil {
-			add(ix.SK, true)
+		for _, ka := range ix.PartitionKeys() {
+			add(ka, false)
+		}
+		for _, ka := range ix.SortKeys() {
+			add(ka, true)
 		}
 	}
+	return out
+}
+
+// Bound is an attribute of a multi-attribute key that the key condition
+// binds with equality, with its value's template (one segment: an
+// attribute, or the entity's type value).
+type BoundPart struct {
+	Attr *model.KeyAttr
+	Tm   *model.Template
+	// Part is its place in Index.KeyAttrs.
+	Part int
+}
+
+// Bound lists what the key condition of a multi-attribute key binds with
+// equality: every partition key attribute, then the sort key attributes
+// before the one SK compares (all of them with SKEq).
+func (k *KeyCond) Bound() []BoundPart {
+	if !k.Index.Multi() {
+		return nil
+	}
+	var out []BoundPart
+	n := len(k.Index.PKs)
+	for i, ka := range k.Index.PKs {
+		out = append(out, BoundPart{ka, part(k.PK, i, ka), i})
+	}
+	for i := range k.SK.Prefix {
+		ka := k.Index.SKs[i]
+		out = append(out, BoundPart{ka, part(k.SK.Template, i, ka), n + i})
+	}
+	return out
+}
+
+// Op is the operator of the condition on the sort key as a query's
+// cursor check takes it: "" when the query reads the whole partition,
+// and, for a multi-attribute key, when it compares no sort key attribute
+// but with the equalities of Bound.
+func (k *KeyCond) Op() string {
+	if k.Index.Multi() && k.RangeAttr() == nil {
+		return ""
+	}
+	return k.SK.Kind.Operator()
+}
+
+// RangeAttr is the sort key attribute of a multi-attribute key that SK
+// compares (with its Kind other than SKNone and SKEq), else nil.
+func (k *KeyCond) RangeAttr() *model.KeyAttr {
+	if !k.Index.Multi() || k.SK.Kind == SKNone || k.SK.Kind == SKEq {
+		return nil
+	}
+	return k.Index.SKs[k.SK.Prefix]
+}
+
+// part is segment i of a multi-attribute key's template as the template
+// of key attribute ka alone.
+func part(tm *model.Template, i int, ka *model.KeyAttr) *model.Template {
+	seg := tm.Segments[i]
+	out := &model.Template{Pos: tm.Pos, Segments: []model.Segment{seg}, KeyType: ka.Type, Implied: true}
+	out.Source = out.String()
 	return out
 }
 
@@ -145,6 +205,9 @@ func (k *KeyCond) Expression() string {
 // templates the values are built from, e.g.
 // PK = "BOOK#{isbn}" AND begins_with(SK, "REVIEW#").
 func (k *KeyCond) Describe() string {
+	if k.Index.Multi() {
+		return k.describeMulti()
+	}
 	pk := fmt.Sprintf("%s = %s", k.Index.PK.Name, quoteTemplate(k.PK, len(k.PK.Segments), ""))
 	if k.Index.SK == nil || k.SK.Kind == SKNone {
 		return pk
@@ -161,6 +224,32 @@ func (k *KeyCond) Describe() string {
 	}
 	op := map[SKKind]string{SKLt: "<", SKLe: "<=", SKGt: ">", SKGe: ">="}[s.Kind]
 	return fmt.Sprintf("%s AND %s %s %s", pk, sk, op, s.bound(s.Lo, false))
+}
+
+// describeMulti shows the key condition of a multi-attribute key, each
+// attribute with its value: tournamentId = {tournamentId} AND region =
+// {region} AND startsAt >= {startsAt}.
+func (k *KeyCond) describeMulti() string {
+	var parts []string
+	for _, b := range k.Bound() {
+		parts = append(parts, fmt.Sprintf("%s = %s", b.Attr.Name, b.Tm.String()))
+	}
+	if ka := k.RangeAttr(); ka != nil {
+		s := k.SK
+		name := "?"
+		if s.Range != nil {
+			name = s.Range.Attr.Name
+		}
+		switch s.Kind {
+		case SKBeginsWith:
+			parts = append(parts, fmt.Sprintf("begins_with(%s, {%s:prefix})", ka.Name, name))
+		case SKBetween:
+			parts = append(parts, fmt.Sprintf("%s BETWEEN {%s:from} AND {%s:to}", ka.Name, name, name))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s {%s}", ka.Name, s.Kind.Operator(), name))
+		}
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // bound renders a bound as a quoted template text.

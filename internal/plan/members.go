@@ -17,6 +17,9 @@ import (
 func (b *builder) members(pp *Pattern, keys []*model.EntityKey) string {
 	ix := pp.Index
 	p := pp.Pattern
+	if ix.Multi() {
+		return b.membersMulti(pp)
+	}
 	kept, foreign := b.foreignEntities(p, ix, pp.Key)
 	if len(foreign) > 0 && len(p.Entities) == 1 {
 		if narrowed, ok := narrow(pp.Key.SK); ok {
@@ -131,6 +134,79 @@ func (b *builder) foreignEntities(p *model.Pattern, ix *model.Index, key *KeyCon
 	// appending costs more than the rest of planning.
 	b.keptBuf, b.readBuf = kept, read
 	return KeptOut{ByPrefix: byPrefix, Others: clone(kept)}, clone(read)
+}
+
+// membersMulti decides the members of a read of an index with a
+// multi-attribute key, where no sort key text tells entities apart: the
+// key condition must read no item of another entity. Another entity's
+// items are out when one attribute the condition binds with equality
+// holds values of that entity's that can't be the ones bound (its type
+// value, an enum value of its own). A collection's members are told by
+// the entity attribute.
+func (b *builder) membersMulti(pp *Pattern) string {
+	ix, p := pp.Index, pp.Pattern
+	bound := pp.Key.Bound()
+	own := p.Entities[0].Key(ix)
+	var kept, read []*model.Entity
+	for _, e := range ix.Table.Entities {
+		k := e.Key(ix)
+		if k == nil || slices.Contains(p.Entities, e) {
+			continue
+		}
+		apart := slices.ContainsFunc(bound, func(bp BoundPart) bool {
+			return !b.langs.overlaps(b.langs.template(k.Parts[bp.Part]), b.langs.template(own.Parts[bp.Part]))
+		})
+		if apart {
+			kept = append(kept, e)
+		} else {
+			read = append(read, e)
+		}
+	}
+	pp.KeptOut = KeptOut{Others: kept}
+	if len(read) > 0 {
+		var names []string
+		for _, e := range read {
+			names = append(names, e.Name)
+		}
+		return fmt.Sprintf("its key condition can read items of %s: they hold every key attribute of %s, and their values can be the ones it binds (%s); %s", strings.Join(names, ", "), ix.Name, multiBound(bound), multiApart(ix, pp.Key.SK.Prefix))
+	}
+	how := ByKey
+	if len(p.Entities) > 1 {
+		how = ByEntityAttr
+		if !ix.Projects(ix.Table.EntityAttr) {
+			return fmt.Sprintf("it reads several entities, told apart by the entity attribute %s, which it does not project", ix.Table.EntityAttr)
+		}
+	}
+	for _, e := range p.Entities {
+		pp.Members = append(pp.Members, &Member{Entity: e, How: how})
+	}
+	return ""
+}
+
+// multiBound names the key attributes a key condition binds: "tenantId,
+// region".
+func multiBound(bound []BoundPart) string {
+	var names []string
+	for _, bp := range bound {
+		names = append(names, bp.Attr.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// multiApart proposes how a read of ix that binds prefix attributes of its
+// multi-attribute sort key can keep other entities out: by binding the
+// entity attribute, placed in the sort key right after them.
+func multiApart(ix *model.Index, prefix int) string {
+	attr := ix.Table.EntityAttr
+	sks := ix.SortKeys()
+	if i := slices.IndexFunc(sks, func(ka *model.KeyAttr) bool { return ka.Name == attr }); i >= 0 {
+		return fmt.Sprintf("the entity attribute %s is in the sort key of %s, after %s, which the pattern does not bind; move %s before it, or bind it with by", attr, ix.Name, sks[prefix].Name, attr)
+	}
+	if len(sks) == model.MaxKeyParts {
+		return fmt.Sprintf("give %s a key attribute that tells the entities apart", ix.Name)
+	}
+	with := slices.Concat(sks[:prefix], []*model.KeyAttr{{Name: attr}}, sks[prefix:])
+	return fmt.Sprintf("add the entity attribute %s to the sort key of %s after the attributes the pattern binds (sortKey: [%s]), so that the key condition binds it", attr, ix.Name, keyAttrList(with))
 }
 
 // indexed is an entity's key on an index, with what foreignEntities

@@ -64,7 +64,7 @@ func planEntities(p *Plan) {
 		pe := &Entity{Entity: e, Layout: itemLayout(e)}
 		done := map[string]bool{}
 		for _, k := range e.Keys {
-			for i, tm := range k.Templates() {
+			for i, tm := range k.AttrTemplates() {
 				ka := k.Index.KeyAttrs()[i]
 				if tm.IsNatural(ka) || done[ka.Name] || !built[e][ka.Name] {
 					continue

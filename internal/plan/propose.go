@@ -450,7 +450,7 @@ func changesOK(changes []keyChange, target []*model.Entity) bool {
 		}
 		// The entity writes the template once, in this keys entry.
 		for _, k := range c.e.Keys {
-			for i, tm := range k.Templates() {
+			for i, tm := range k.AttrTemplates() {
 				if k.Index.KeyAttrs()[i].Name == c.keyAttr.Name && !tm.Implied && k.Index != c.ix {
 					return false
 				}

@@ -135,7 +135,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	prefix := 0
 	if sk != nil {
 		prefix = bindPrefix(sk, p.By, bound)
-		if err := pathInPrefix(sk, prefix); err != "" {
+		if err := pathInPrefix(sk, prefix); err != "" && !sk.Multi {
 			return failBound("%s", err)
 		}
 	}
@@ -147,6 +147,9 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 				}
 				return failBound("%s is not in the key", name)
 			}
+			if sk.Multi {
+				return failBound("by %s is not among the leading attributes of the sort key (%s) of %s, which DynamoDB compares left to right: %s", name, keyAttrList(ix.SKs), ix.Name, multiNext(ix, sk, prefix))
+			}
 			return failBound("by %s is not a leading placeholder of the sort key %s=%q (after the bound part %s)", name, ix.SK.Name, sk.Source, quoteTemplate(sk, prefix, ""))
 		}
 	}
@@ -157,7 +160,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 		switch {
 		case full:
 			key.SK.Kind = SKEq
-		case prefix > 0:
+		case prefix > 0 && !sk.Multi:
 			key.SK.Kind = SKBeginsWith
 		}
 		// Rule 3: where is the next placeholder, in an order-keeping form.
@@ -202,7 +205,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 		return failBound("%s", msg)
 	}
 	for _, f := range model.Leaves(p.Filter) {
-		if f.Attr.Stored == ix.PK.Name || (ix.SK != nil && f.Attr.Stored == ix.SK.Name) {
+		if slices.ContainsFunc(ix.KeyAttrs(), func(ka *model.KeyAttr) bool { return ka.Name == f.Attr.Stored }) {
 			return failBound("filter on %s, a key attribute of %s; narrow it with by or where instead", f.Attr.Name, ix.Name)
 		}
 		if !ix.Projects(f.Attr.Stored) {
@@ -274,7 +277,8 @@ func pathInPrefix(sk *model.Template, prefix int) string {
 // commonPrefix returns the part of the sort key templates all keys share:
 // the same placeholders and literal text, up to the first difference.
 func commonPrefix(keys []*model.EntityKey) *model.Template {
-	out := &model.Template{Source: "", Pos: keys[0].SK.Pos, KeyType: keys[0].SK.KeyType}
+	multi := keys[0].SK.Multi
+	out := &model.Template{Source: "", Pos: keys[0].SK.Pos, KeyType: keys[0].SK.KeyType, Multi: multi}
 	segs := keys[0].SK.Segments
 	for i, seg := range segs {
 		same := true
@@ -299,7 +303,9 @@ func commonPrefix(keys []*model.EntityKey) *model.Template {
 			}
 		}
 		if !same {
-			if lit != "" {
+			// A part of a multi-attribute key is a whole value: no part
+			// of its text is shared.
+			if lit != "" && !multi {
 				out.Segments = append(out.Segments, model.Segment{Literal: lit})
 			}
 			break
@@ -334,6 +340,9 @@ func soleEntity(p *model.Pattern) *model.Entity {
 // says why it can't be one on the sort key of ix. e is the pattern's
 // entity, nil for a collection.
 func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) string {
+	if s.Template.Multi {
+		return whereMulti(s, ix, w)
+	}
 	skAttr := ix.SK
 	segs := s.Template.Segments
 	if s.Prefix >= len(segs) || segs[s.Prefix].Attr == nil || segs[s.Prefix].Attr.Name != w.Attr.Name {
@@ -454,6 +463,79 @@ func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) strin
 	return ""
 }
 
+// whereMulti turns the where condition into the condition on the sort key
+// attribute of a multi-attribute key that follows the ones the inputs
+// bind with equality, or says why it can't be one. DynamoDB compares the
+// attribute in its own type: a number as a number, a string by its UTF-8
+// bytes; begins_with takes a string.
+func whereMulti(s *SKCond, ix *model.Index, w *model.Cond) string {
+	segs := s.Template.Segments
+	if s.Prefix >= len(segs) || segs[s.Prefix].Attr == nil || segs[s.Prefix].Attr.Name != w.Attr.Name {
+		if !s.Template.Has(w.Attr) {
+			return fmt.Sprintf("where %s: %s is not in the sort key (%s) of %s", w.Attr.Name, w.Attr.Name, keyAttrList(ix.SKs), ix.Name)
+		}
+		return fmt.Sprintf("where %s: DynamoDB compares the sort key attributes (%s) of %s left to right, with equality on all before the one compared: %s", w.Attr.Name, keyAttrList(ix.SKs), ix.Name, multiNext(ix, s.Template, s.Prefix))
+	}
+	x := segs[s.Prefix].Attr
+	ka := ix.SKs[s.Prefix]
+	s.Range = w
+	s.Lo = Bound{Value: Operand}
+	switch w.Op {
+	case model.OpLt:
+		s.Kind = SKLt
+	case model.OpLe:
+		s.Kind = SKLe
+	case model.OpGt:
+		s.Kind = SKGt
+	case model.OpGe:
+		s.Kind = SKGe
+	case model.OpBetween:
+		s.Kind, s.Hi = SKBetween, Bound{Value: Operand, Operand: 1}
+	case model.OpBeginsWith:
+		switch {
+		case ka.Type != model.S:
+			return fmt.Sprintf("where %s beginsWith: key attribute %s of %s is of type %s; beginsWith applies to strings", x.Name, ka.Name, ix.Name, ka.Type)
+		case x.Type == model.Path:
+			return fmt.Sprintf("where %s beginsWith: the path is the whole value of key attribute %s of %s, so no one prefix selects a node and its subtree (%q would also match %q); key the index on a synthetic sort key that ends with the path's separator", x.Name, ka.Name, ix.Name, "a"+string(x.Separator)+"b", "a"+string(x.Separator)+"bc")
+		case x.Type != model.String && x.Type != model.Enum:
+			return fmt.Sprintf("where %s beginsWith: %s is %s; beginsWith applies to strings", x.Name, x.Name, x.Describe())
+		}
+		s.Kind = SKBeginsWith
+		return ""
+	}
+	if x.Type == model.Path {
+		return fmt.Sprintf("where %s %s: a path compares only with beginsWith", x.Name, w.Op)
+	}
+	if x.Type == model.Enum {
+		if why := enumOrder(x); why != "" {
+			return fmt.Sprintf("where %s %s: %s, so a range of keys is not a range of values; read each value with by, or key on an int that ranks the values", x.Name, w.Op, why)
+		}
+	}
+	return ""
+}
+
+// keyAttrList names key attributes: "round, bracket, startsAt".
+func keyAttrList(kas []*model.KeyAttr) string {
+	names := make([]string, len(kas))
+	for i, ka := range kas {
+		names[i] = ka.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// multiNext says what the inputs of a read bind of the sort key sk of a
+// multi-attribute key, and which attribute comes next.
+func multiNext(ix *model.Index, sk *model.Template, prefix int) string {
+	if prefix == len(sk.Segments) {
+		return "the inputs bind all of them"
+	}
+	next := ix.SKs[prefix].Name
+	if prefix == 0 {
+		return "the inputs bind none, so the next is " + next
+	}
+	return fmt.Sprintf("the inputs bind %s, so the next is %s", keyAttrList(ix.SKs[:prefix]), next)
+}
+
 // orderOK checks that the order of results is the order of the attribute
 // that follows the bound part of the sort key.
 func orderOK(ix *model.Index, key *KeyCond) string {
@@ -461,6 +543,18 @@ func orderOK(ix *model.Index, key *KeyCond) string {
 		return fmt.Sprintf("order needs a sort key, and %s has none", ix.Name)
 	}
 	s := key.SK
+	if s.Template.Multi {
+		// Each attribute compares in its own type; an enum in the order
+		// of its text.
+		if s.Prefix < len(s.Template.Segments) {
+			if x := s.Template.Segments[s.Prefix].Attr; x != nil && x.Type == model.Enum {
+				if why := enumOrder(x); why != "" {
+					return fmt.Sprintf("order sorts by the sort key attribute %s of %s, which holds the text of the value: %s; leave order out (the items then come in the order of the text), or key on an int that ranks the values", ix.SKs[s.Prefix].Name, ix.Name, why)
+				}
+			}
+		}
+		return ""
+	}
 	if s.Template.KeyType != model.S || s.Prefix >= len(s.Template.Segments) {
 		return ""
 	}
@@ -508,6 +602,10 @@ func (b *builder) refuse(p *model.Pattern, failed []candidate) {
 	e := p.Entity()
 	var keys []string
 	for _, k := range e.Keys {
+		if k.Parts != nil {
+			keys = append(keys, k.Index.Name+" "+describeKey(k))
+			continue
+		}
 		s := fmt.Sprintf("%s %s=%q", k.Index.Name, k.Index.PK.Name, k.PK.Source)
 		if k.SK != nil {
 			s += fmt.Sprintf(" %s=%q", k.Index.SK.Name, k.SK.Source)

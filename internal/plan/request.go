@@ -157,6 +157,11 @@ const (
 	// AddDefault is the default of number Attr (Lit), which an add
 	// starts from when the item lacks the attribute, as a read gives it.
 	AddDefault
+	// KeyPart is the value of an attribute of a multi-attribute key that
+	// the key condition binds with equality (KeyCond.Bound): key
+	// attribute Operand of the index's KeyAttrs, from input Attr, or the
+	// entity's type value (Lit).
+	KeyPart
 )
 
 // Value is an attribute value placeholder and where its value comes from.
@@ -651,6 +656,10 @@ func joinAnd(exprs ...string) string {
 
 // keyCondition names the key attributes and the key values of a Query.
 func keyCondition(n *requestNamer, k *KeyCond) {
+	if k.Index.Multi() {
+		keyConditionMulti(n, k)
+		return
+	}
 	req := n.req
 	pk := n.name(k.Index.PK.Name, keyPK)
 	n.value(valPK[1:], &Value{Source: PKValue})
@@ -673,6 +682,39 @@ func keyCondition(n *requestNamer, k *KeyCond) {
 		}
 	}
 	req.KeyCondition = expr
+}
+
+// keyConditionMulti names the key attributes and values of a Query of an
+// index with a multi-attribute key: equality on each attribute it binds,
+// then the condition on the next sort key attribute, each named and given
+// a value of its own.
+func keyConditionMulti(n *requestNamer, k *KeyCond) {
+	var parts []string
+	for _, b := range k.Bound() {
+		v := &Value{Source: KeyPart, Operand: b.Part}
+		if a := b.Tm.Segments[0].Attr; a != nil {
+			v.Attr = a
+		} else {
+			v.Lit = &Literal{Dynamo: "S", Text: b.Tm.Segments[0].Literal}
+		}
+		ph := n.value(b.Attr.Name, v).Placeholder
+		parts = append(parts, n.name(b.Attr.Name, "")+" = "+ph)
+	}
+	if ka := k.RangeAttr(); ka != nil {
+		name := n.name(ka.Name, "")
+		one := func() string { return n.value(valSK[1:], &Value{Source: SKValue}).Placeholder }
+		switch k.SK.Kind {
+		case SKBeginsWith:
+			parts = append(parts, fmt.Sprintf("begins_with(%s, %s)", name, one()))
+		case SKBetween:
+			lo := n.value(valSKLo[1:], &Value{Source: SKLow}).Placeholder
+			hi := n.value(valSKHi[1:], &Value{Source: SKHigh}).Placeholder
+			parts = append(parts, fmt.Sprintf("%s BETWEEN %s AND %s", name, lo, hi))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s %s", name, k.SK.Kind.Operator(), one()))
+		}
+	}
+	n.req.KeyCondition = strings.Join(parts, " AND ")
 }
 
 // projection names what a read with select asks for: the selected
@@ -1104,7 +1146,7 @@ func replace(n *requestNamer, pp *Pattern, req *Request) {
 				absent = append(absent, a)
 			}
 		}
-		for i, tm := range k.Templates() {
+		for i, tm := range k.AttrTemplates() {
 			ka := k.Index.KeyAttrs()[i]
 			if tm.Implied || t.IsKeyAttr(ka.Name) || seen[ka.Name] {
 				continue

@@ -63,11 +63,15 @@ type KeyElement struct {
 }
 
 // KeySchema is the key schema of ix: its partition key, then its sort
-// key when it has one.
+// key when it has one; a multi-attribute key's attributes each in order
+// (DynamoDB compares the sort key's left to right).
 func KeySchema(ix *model.Index) []KeyElement {
-	out := []KeyElement{{ix.PK.Name, "HASH"}}
-	if ix.SK != nil {
-		out = append(out, KeyElement{ix.SK.Name, "RANGE"})
+	var out []KeyElement
+	for _, ka := range ix.PartitionKeys() {
+		out = append(out, KeyElement{ka.Name, "HASH"})
+	}
+	for _, ka := range ix.SortKeys() {
+		out = append(out, KeyElement{ka.Name, "RANGE"})
 	}
 	return out
 }

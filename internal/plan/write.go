@@ -73,7 +73,7 @@ func (b *builder) putCreatedKeys(p *model.Pattern) bool {
 	e := p.Entity()
 	ok := true
 	for _, k := range e.Keys[1:] {
-		for i, tm := range k.Templates() {
+		for i, tm := range k.AttrTemplates() {
 			if !e.CreatedIn(tm) {
 				continue
 			}

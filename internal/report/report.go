@@ -64,6 +64,10 @@ type Index struct {
 	Kind         string `json:"kind"`
 	PartitionKey Key    `json:"partitionKey"`
 	SortKey      *Key   `json:"sortKey,omitempty"`
+	// PartitionKeys and SortKeys are set for a multi-attribute key: all
+	// its attributes, PartitionKey and SortKey being the first.
+	PartitionKeys []Key `json:"partitionKeys,omitempty"`
+	SortKeys      []Key `json:"sortKeys,omitempty"`
 	// Projection is all, keys or include; Include lists the attributes
 	// an include projection adds to the keys.
 	Projection string   `json:"projection"`
@@ -355,6 +359,14 @@ func New(file string, p *plan.Plan, diags *diag.List) *Report {
 		for _, ix := range t.Indexes[1:] {
 			ri := Index{Name: ix.Name, Kind: ix.Kind.String(), Projection: "all", Inverted: ix.Inverted}
 			ri.PartitionKey, ri.SortKey = keys(ix)
+			if ix.Multi() {
+				for _, ka := range ix.PartitionKeys() {
+					ri.PartitionKeys = append(ri.PartitionKeys, Key{Name: ka.Name, Type: string(ka.Type)})
+				}
+				for _, ka := range ix.SortKeys() {
+					ri.SortKeys = append(ri.SortKeys, Key{Name: ka.Name, Type: string(ka.Type)})
+				}
+			}
 			switch ix.Projection {
 			case model.ProjectKeys:
 				ri.Projection = "keys"
@@ -634,7 +646,7 @@ func uniqueNotes(pp *plan.Pattern) []string {
 
 // sourceNames are the names of the sources of values in the report.
 var sourceNames = map[plan.Source]string{
-	plan.PKValue: "partitionKey", plan.SKValue: "sortKey", plan.SKLow: "sortKeyLow", plan.SKHigh: "sortKeyHigh",
+	plan.PKValue: "partitionKey", plan.KeyPart: "keyAttribute", plan.SKValue: "sortKey", plan.SKLow: "sortKeyLow", plan.SKHigh: "sortKeyHigh",
 	plan.CondOperand: "condition", plan.SetValue: "set", plan.AddAmount: "add", plan.AddLimit: "addLimit",
 	plan.AddRest: "addRest", plan.RebuiltKey: "rebuiltKey", plan.EntityType: "entityType", plan.KeyInput: "keyInput",
 	plan.SetConst: "setConstant", plan.RemoveElems: "removeFrom", plan.Now: "now",

@@ -39,7 +39,14 @@ func (r *Report) textView() textView {
 		}
 		tt.Schema = wrap(head, "", "    ")
 		for _, ix := range t.Indexes {
-			s := fmt.Sprintf("%s %s: %s; projection %s", ix.Kind, ix.Name, keySchemaText(ix.PartitionKey, ix.SortKey), ix.Projection)
+			schema := keySchemaText(ix.PartitionKey, ix.SortKey)
+			if ix.PartitionKeys != nil {
+				schema = "partition " + keyListText(ix.PartitionKeys)
+				if len(ix.SortKeys) > 0 {
+					schema += ", sort " + keyListText(ix.SortKeys)
+				}
+			}
+			s := fmt.Sprintf("%s %s: %s; projection %s", ix.Kind, ix.Name, schema, ix.Projection)
 			if ix.Projection == "include" {
 				s += " [" + strings.Join(ix.Include, ", ") + "]"
 			}
@@ -103,6 +110,16 @@ func keySchemaText(pk Key, sk *Key) string {
 		s += fmt.Sprintf(", %s (%s)", sk.Name, sk.Type)
 	}
 	return s
+}
+
+// keyListText shows the attributes of a multi-attribute key:
+// [tenantId (S), region (S)].
+func keyListText(ks []Key) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = fmt.Sprintf("%s (%s)", k.Name, k.Type)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // field is a labelled line of a pattern's details.

@@ -138,7 +138,7 @@ func SampleItem(e *model.Entity) ([]SampleAttr, error) {
 			if has(ka.Name) {
 				continue
 			}
-			v, err := KeyValue(ka.Type, k.Templates()[i], vals)
+			v, err := KeyValue(ka.Type, k.AttrTemplates()[i], vals)
 			if err != nil {
 				return nil, fmt.Errorf("the sample item of %s: %s: %w", e.Name, ka.Name, err)
 			}
