@@ -36,12 +36,15 @@ const (
 )
 
 // The sizes of a cursor's parts: the checksum of an unsigned cursor, the
-// synthetic IV (the truncated HMAC-SHA256) of a sealed one, and the
-// longest cursor text taken (four key attributes at their largest).
+// synthetic IV (the truncated HMAC-SHA256) of a sealed one, the most key
+// attributes of a start key (the table's two and an index's, up to four
+// of a multi-attribute partition key and four of its sort key), and the
+// longest cursor text taken (that many key attributes at their largest).
 const (
 	cursorSumSize = 8
 	cursorIVSize  = aes.BlockSize
-	maxCursor     = 16 << 10
+	maxStartAttrs = 2 + 4 + 4
+	maxCursor     = 32 << 10
 )
 
 // CursorKeys are the keys a Store signs and encrypts its cursors with,
@@ -371,7 +374,7 @@ func decodeCursor(keys *CursorKeys, bind *cursorBinding, c Cursor) (map[string]t
 // parseCursorKey reads the key a cursor holds.
 func parseCursorKey(rest []byte) (map[string]types.AttributeValue, error) {
 	n, k := binary.Uvarint(rest)
-	if k <= 0 || n > 4 {
+	if k <= 0 || n > maxStartAttrs {
 		return nil, ErrInvalidCursor
 	}
 	rest = rest[k:]

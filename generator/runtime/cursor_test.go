@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,8 +33,9 @@ func rawCursor(t *testing.T, c Cursor) []byte {
 	return raw
 }
 
-// sampleKeys are LastEvaluatedKeys of 1 to 4 attributes (a table key, and
-// a table key plus an index key) with S, N and B values.
+// sampleKeys are LastEvaluatedKeys of 1 to 10 attributes (a table key, a
+// table key plus an index key, one of a multi-attribute key) with S, N and
+// B values.
 func sampleKeys() []map[string]types.AttributeValue {
 	S, N, B := avS, avN, avB
 	long := strings.Repeat("x", 2048)
@@ -52,6 +54,24 @@ func sampleKeys() []map[string]types.AttributeValue {
 		{"pk": B(1), "sk": N("2"), "lsi": S("3")},
 		{"": S("empty name")},
 		{"ä": S("x"), "a": S("y"), "b": B(9), "c": N("1")},
+		// A multi-attribute key's, the most a start key holds: four
+		// partition and four sort key attributes, and the table's two.
+		{"p1": S("a"), "p2": N("2"), "p3": B(3), "p4": S("d"), "s1": N("-1"), "s2": S("b"), "s3": B(0), "s4": N("1e10"), "PK": S(long), "SK": S(long[:1024])},
+	}
+}
+
+// TestCursorTooManyAttributes refuses a cursor of more key attributes than
+// a start key holds.
+func TestCursorTooManyAttributes(t *testing.T) {
+	key := map[string]types.AttributeValue{}
+	for i := range maxStartAttrs + 1 {
+		key[strconv.Itoa(i)] = avN(strconv.Itoa(i))
+	}
+	for _, mode := range keyModes {
+		c := encodeCursor(mode.keys, binding("Q"), key)
+		if _, err := decodeCursor(mode.keys, binding("Q"), c); !errors.Is(err, ErrInvalidCursor) {
+			t.Errorf("%s: a cursor of %d attributes: %v, want ErrInvalidCursor", mode.name, len(key), err)
+		}
 	}
 }
 
@@ -445,7 +465,7 @@ func TestCursorSealedBodies(t *testing.T) {
 		for name, body := range map[string][]byte{
 			"no count":           {},
 			"zero attributes":    {0},
-			"five attributes":    cat([]byte{5}, entry("a", 'S', "1"), entry("b", 'S', "1"), entry("c", 'S', "1"), entry("d", 'S', "1"), entry("e", 'S', "1")),
+			"eleven attributes":  cat([]byte{11}, entry("a", 'S', "1"), entry("b", 'S', "1"), entry("c", 'S', "1"), entry("d", 'S', "1"), entry("e", 'S', "1"), entry("f", 'S', "1"), entry("g", 'S', "1"), entry("h", 'S', "1"), entry("i", 'S', "1"), entry("j", 'S', "1"), entry("k", 'S', "1")),
 			"huge count":         cat(binary.AppendUvarint(nil, 1<<40), entry("a", 'S', "1")),
 			"count above":        cat([]byte{2}, entry("pk", 'S', "a")),
 			"count below":        cat([]byte{1}, entry("pk", 'S', "a"), entry("sk", 'S', "b")),
@@ -632,6 +652,33 @@ func TestStartKeyAdmitted(t *testing.T) {
 		{"an empty key", ordersByDate("", nil, nil), map[string]types.AttributeValue{}, false},
 		{"no key", ordersByDate("", nil, nil), nil, false},
 		{"an unknown operator", ordersByDate("<>", date, nil), startKey(date), false},
+	} {
+		if got := tt.q.admits(tt.key); got != tt.want {
+			t.Errorf("%s: admits(%s) = %v, want %v", tt.what, showKey(tt.key), got, tt.want)
+		}
+	}
+	// A multi-attribute key: every attribute bound with equality, then
+	// the range on the next one.
+	multi := func(op string, lo types.AttributeValue) *queryKeys {
+		return &queryKeys{pattern: "M", attrs: []StartAttr{{"t", 'S', false}, {"r", 'S', false}, {"_type", 'S', true}, {"score", 'N', true}, {"PK", 'S', false}, {"SK", 'S', true}},
+			equal: []keyEqual{{"t", avS("t1")}, {"r", avS("eu")}, {"_type", avS("Match")}}, sk: "score", op: op, lo: lo}
+	}
+	mk := func(t, r, typ, score string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"t": avS(t), "r": avS(r), "_type": avS(typ), "score": avN(score), "PK": avS("MATCH#1"), "SK": avS("MATCH")}
+	}
+	for _, tt := range []struct {
+		what string
+		q    *queryKeys
+		key  map[string]types.AttributeValue
+		want bool
+	}{
+		{"multi: all bound", multi("", nil), mk("t1", "eu", "Match", "3"), true},
+		{"multi: another first attribute", multi("", nil), mk("t2", "eu", "Match", "3"), false},
+		{"multi: another second attribute", multi("", nil), mk("t1", "us", "Match", "3"), false},
+		{"multi: another entity", multi("", nil), mk("t1", "eu", "Team", "3"), false},
+		{"multi: in range", multi(">", avN("2")), mk("t1", "eu", "Match", "3"), true},
+		{"multi: out of range", multi(">", avN("3")), mk("t1", "eu", "Match", "3"), false},
+		{"multi: in range, another partition", multi(">", avN("2")), mk("t1", "us", "Match", "3"), false},
 	} {
 		if got := tt.q.admits(tt.key); got != tt.want {
 			t.Errorf("%s: admits(%s) = %v, want %v", tt.what, showKey(tt.key), got, tt.want)

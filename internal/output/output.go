@@ -86,7 +86,7 @@ var Formats = []Format{
 	{Kind: format.Terraform, File: "tables.tf.json", Endings: []string{".tf.json"}, FileRule: terraformFile,
 		Check: terraform.Check, Render: terraform.Render, Tool: terraform.Tool},
 	{Kind: format.CreateTable, TableFiles: createtable.Files, Render: createtable.Render},
-	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Render: workbench.Render},
+	{Kind: format.Workbench, File: "workbench.json", Endings: []string{".json"}, Check: workbench.Check, Render: workbench.Render},
 	{Kind: format.Design, File: "DESIGN.md", Endings: []string{".md"}, Render: design.Render},
 	{Kind: format.IAM, File: "iam-policy.json", Endings: []string{".json"}, Check: iam.Check, Render: iam.Render},
 	{Kind: format.Migration, File: "backfill-iam-policy.json", Endings: []string{".json"}, Also: []string{migration.StackFile}, Render: migration.Render},

@@ -86,8 +86,13 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 	dt.Indexes = [][]string{{"Index", "Kind", "Partition key", "Sort key", "Projection", "About"}}
 	for _, ix := range t.Indexes {
 		row := []string{md(ix.Name), ix.Kind.String(), "", "", "", md(ix.Doc)}
-		for i, k := range ix.KeyAttrs() {
-			row[2+i] = code(k.Name) + " (" + string(k.Type) + ")"
+		for i, kas := range [][]*model.KeyAttr{ix.PartitionKeys(), ix.SortKeys()} {
+			var cells []string
+			for _, k := range kas {
+				cells = append(cells, code(k.Name)+" ("+string(k.Type)+")")
+			}
+			// A multi-attribute key's attributes, in order.
+			row[2+i] = strings.Join(cells, ", ")
 		}
 		if !ix.IsPrimary() {
 			typ, nonKey := plan.Projection(ix)
@@ -137,7 +142,7 @@ func designTableOf(p *plan.Plan, d *plan.TableDef) designTable {
 				}
 				continue
 			}
-			for _, tp := range k.Templates() {
+			for _, tp := range k.AttrTemplates() {
 				cell := code(tp.Source)
 				if slices.ContainsFunc(tp.Attrs(), func(a *model.Attribute) bool { return a.Optional }) {
 					// The item is in the index only when it has the

@@ -250,6 +250,9 @@ func describeIndex(ix *model.Index) string {
 func LeadingKeys(ts []*model.Template) ([]string, string) {
 	var out []string
 	for _, t := range ts {
+		if t.Multi {
+			return nil, fmt.Sprintf("its partition key is a multi-attribute key (%s), and dynamodb:LeadingKeys holds the value of a partition key of one attribute", t.Source)
+		}
 		if t.KeyType != model.S {
 			return nil, fmt.Sprintf("partition key values of type %s (%s) are not strings a pattern can match", t.KeyType, t.Source)
 		}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/dyngen/dyngen/internal/diag"
 
 	"github.com/dyngen/dyngen/internal/model"
 	"github.com/dyngen/dyngen/internal/output/format"
@@ -122,6 +123,9 @@ func Render(p *plan.Plan, o *model.Output, _ format.Source) ([]format.File, erro
 			})
 		}
 		for _, ix := range d.Global {
+			if ix.Multi() {
+				continue // the format holds one attribute per key (Check)
+			}
 			typ, nonKey := plan.Projection(ix)
 			t.GlobalSecondaryIndexes = append(t.GlobalSecondaryIndexes, wbIndex{ix.Name, wbKeysOf(ix), wbProjection{typ, nonKey}})
 		}
@@ -132,6 +136,19 @@ func Render(p *plan.Plan, o *model.Output, _ format.Source) ([]format.File, erro
 		return nil, err
 	}
 	return []format.File{{Name: o.File, Data: data}}, nil
+}
+
+// Check warns of each index with a multi-attribute key, which the
+// model leaves out: NoSQL Workbench's data model gives an index one
+// partition key attribute and one sort key attribute (KeyAttributes).
+func Check(p *plan.Plan, o *model.Output, diags *diag.List) {
+	for _, d := range p.Tables {
+		for _, ix := range d.Global {
+			if ix.Multi() {
+				diags.Warnf(o.Pos, "the NoSQL Workbench model %s leaves out index %s of table %s: its data model holds one partition key and one sort key attribute per index, and %s has a multi-attribute key", o.File, ix.Name, d.Table.Name, ix.Name)
+			}
+		}
+	}
 }
 
 // wbKeysOf is the key attributes of ix.

@@ -1,0 +1,274 @@
+package multikey
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	dyngen "github.com/dyngen/dyngen/generator/runtime"
+	"github.com/dyngen/dyngen/internal/dynamotest"
+	"github.com/dyngen/dyngen/internal/iamcheck"
+)
+
+// newStore makes the table under a name of its own, from the files dyngen
+// wrote (which must match Tables), and a Store whose every call the spec's
+// IAM policy must allow.
+func newStore(t *testing.T) (*Store, *dynamodb.Client) {
+	t.Helper()
+	c := dynamotest.Client(t)
+	chk := iamcheck.New(t, "iam-policy.json", c)
+	s := New(chk, WithEsportsTable(dynamotest.TableName("Esports")))
+	for _, table := range s.Tables() {
+		chk.Add(table.Name, table.Create)
+		dynamotest.MakeTableFromFiles(t, c, ".", table.Name, table.Create, table.TimeToLive)
+	}
+	return s, c
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// all reads every page of a query with pages of limit items.
+func all[T any](t *testing.T, limit int, read func(Page) (*dyngen.Result[T], error)) []T {
+	t.Helper()
+	var out []T
+	page := Page{Limit: limit}
+	for {
+		res, err := read(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, res.Items...)
+		if res.Next == "" {
+			return out
+		}
+		page.Cursor = res.Next
+	}
+}
+
+func matchIDs(ms []Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.MatchID)
+	}
+	return out
+}
+
+// TestQueryShapes reads matches through every shape of key condition the
+// spec asks for: the partition, a sort key attribute bound, then a range,
+// beginsWith and equality on the next one, in both orders, with items of
+// another entity (teams) and of another partition beside them.
+func TestQueryShapes(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	matches := []Match{
+		{MatchID: "m1", TournamentID: "t1", Region: "eu", Round: "final", Score: ptr[int64](3)},
+		{MatchID: "m2", TournamentID: "t1", Region: "eu", Round: "final", Score: ptr[int64](-2)},
+		{MatchID: "m3", TournamentID: "t1", Region: "eu", Round: "final", Score: ptr[int64](10)},
+		{MatchID: "m4", TournamentID: "t1", Region: "eu", Round: "semi1", Score: ptr[int64](1)},
+		{MatchID: "m5", TournamentID: "t1", Region: "eu", Round: "semi2", Score: ptr[int64](0)},
+		{MatchID: "m6", TournamentID: "t1", Region: "us", Round: "final", Score: ptr[int64](5)},
+		{MatchID: "m7", TournamentID: "t2", Region: "eu", Round: "final", Score: ptr[int64](7)},
+		// Not played: no score, so not in byTournament.
+		{MatchID: "m8", TournamentID: "t1", Region: "eu", Round: "final"},
+	}
+	for i := range matches {
+		if err := s.PutMatch(ctx, &matches[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Teams share the partitions, told apart by the entity attribute, a
+	// key attribute of the index.
+	for i, score := range []int64{3, 4} {
+		if err := s.PutTeam(ctx, &Team{TeamID: fmt.Sprint("team", i), TournamentID: "t1", Region: "eu", Round: "final", Score: score}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eu := func(limit int, read func(Page) (*MatchesOfRoundResult, error)) []string {
+		return matchIDs(all(t, limit, read))
+	}
+	cases := []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"partition", eu(2, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfTournament(ctx, MatchesOfTournamentParams{TournamentID: "t1", Region: "eu"}, p)
+		}), []string{"m2", "m1", "m3", "m4", "m5"}},
+		{"round", eu(1, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRound(ctx, MatchesOfRoundParams{TournamentID: "t1", Region: "eu", Round: "final"}, p)
+		}), []string{"m2", "m1", "m3"}},
+		{"score above", eu(0, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRoundAbove(ctx, MatchesOfRoundAboveParams{TournamentID: "t1", Region: "eu", Round: "final", Score: -2}, p)
+		}), []string{"m1", "m3"}},
+		{"score between, descending", eu(1, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRoundBetween(ctx, MatchesOfRoundBetweenParams{TournamentID: "t1", Region: "eu", Round: "final", ScoreFrom: -2, ScoreTo: 3}, p)
+		}), []string{"m1", "m2"}},
+		{"between the wrong way round", eu(0, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRoundBetween(ctx, MatchesOfRoundBetweenParams{TournamentID: "t1", Region: "eu", Round: "final", ScoreFrom: 3, ScoreTo: -2}, p)
+		}), nil},
+		{"round prefix", eu(1, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRoundsFrom(ctx, MatchesOfRoundsFromParams{TournamentID: "t1", Region: "eu", Round: "semi"}, p)
+		}), []string{"m4", "m5"}},
+	}
+	for _, c := range cases {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	m, err := s.MatchWithScore(ctx, MatchWithScoreParams{TournamentID: "t1", Region: "eu", Round: "final", Score: 10})
+	if err != nil || m.MatchID != "m3" {
+		t.Errorf("MatchWithScore: %v, %v; want m3", m, err)
+	}
+	if _, err := s.MatchWithScore(ctx, MatchWithScoreParams{TournamentID: "t1", Region: "eu", Round: "final", Score: 4}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("MatchWithScore of a team's score: %v, want ErrNotFound", err)
+	}
+	teams := all(t, 0, func(p Page) (*TeamsOfRoundResult, error) {
+		return s.TeamsOfRound(ctx, TeamsOfRoundParams{TournamentID: "t1", Region: "eu", Round: "final", Score: 3}, p)
+	})
+	if len(teams) != 1 || teams[0].TeamID != "team0" {
+		t.Errorf("TeamsOfRound: %+v, want team0 alone", teams)
+	}
+}
+
+// TestSparse checks membership by the attributes an item holds: a match
+// with a score of 0 is in the index, one without a score is not, and is
+// once it has one.
+func TestSparse(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	round := func() []string {
+		return matchIDs(all(t, 0, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRound(ctx, MatchesOfRoundParams{TournamentID: "t", Region: "r", Round: "q"}, p)
+		}))
+	}
+	zero := Match{MatchID: "zero", TournamentID: "t", Region: "r", Round: "q", Score: ptr[int64](0)}
+	none := Match{MatchID: "none", TournamentID: "t", Region: "r", Round: "q"}
+	for _, m := range []*Match{&zero, &none} {
+		if err := s.PutMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := round(); !slices.Equal(got, []string{"zero"}) {
+		t.Errorf("with one score of 0 and one absent: %v, want [zero]", got)
+	}
+	none.Score = ptr[int64](-1)
+	if err := s.PutMatch(ctx, &none); err != nil {
+		t.Fatal(err)
+	}
+	if got := round(); !slices.Equal(got, []string{"none", "zero"}) {
+		t.Errorf("once it has a score: %v, want [none zero]", got)
+	}
+}
+
+// TestCursors checks that a cursor of one query is refused by the same
+// query with other values of the bound attributes, before any call.
+func TestCursors(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for i := range 3 {
+		if err := s.PutMatch(ctx, &Match{MatchID: fmt.Sprint("c", i), TournamentID: "t", Region: "r", Round: "q", Score: ptr(int64(i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := s.MatchesOfRound(ctx, MatchesOfRoundParams{TournamentID: "t", Region: "r", Round: "q"}, Page{Limit: 1})
+	if err != nil || res.Next == "" {
+		t.Fatalf("first page: %v, %v", res, err)
+	}
+	for _, p := range []MatchesOfRoundParams{
+		{TournamentID: "t", Region: "r", Round: "other"},
+		{TournamentID: "t", Region: "other", Round: "q"},
+		{TournamentID: "other", Region: "r", Round: "q"},
+	} {
+		if _, err := s.MatchesOfRound(ctx, p, Page{Cursor: res.Next}); !errors.Is(err, ErrInvalidCursor) {
+			t.Errorf("cursor given to %+v: %v, want ErrInvalidCursor", p, err)
+		}
+	}
+	above, err := s.MatchesOfRoundAbove(ctx, MatchesOfRoundAboveParams{TournamentID: "t", Region: "r", Round: "q", Score: 0}, Page{Limit: 1})
+	if err != nil || above.Next == "" {
+		t.Fatalf("first page above 0: %v, %v", above, err)
+	}
+	// Its last key (score 1) is not above 1.
+	if _, err := s.MatchesOfRoundAbove(ctx, MatchesOfRoundAboveParams{TournamentID: "t", Region: "r", Round: "q", Score: 1}, Page{Cursor: above.Next}); !errors.Is(err, ErrInvalidCursor) {
+		t.Errorf("cursor outside the range: %v, want ErrInvalidCursor", err)
+	}
+}
+
+// TestOrderProperty puts players of random ratings (numbers of every
+// sign and size, equal ones among them) and binary tags, and checks that
+// DynamoDB returns them in the order of the ratings' values, then of the
+// tags' bytes, as the generated code's ranges select them.
+func TestOrderProperty(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	ratings := []float64{0, -0.5, 1e-9, -1e10, 123.25, 1e15, -3}
+	var players []Player
+	for i := range 60 {
+		rating := ratings[r.IntN(len(ratings))]
+		if r.IntN(2) == 0 {
+			rating = float64(r.IntN(2001)-1000) / 8
+		}
+		tag := make([]byte, 1+r.IntN(3))
+		for j := range tag {
+			tag[j] = byte(r.IntN(4) * 85) // 0x00, 0x55, 0xaa, 0xff
+		}
+		p := Player{PlayerID: strconv.Itoa(i), League: "L", Rating: rating, Tag: tag}
+		if err := s.PutPlayer(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p)
+	}
+	key := func(a, b Player) int { return cmp.Or(cmp.Compare(a.Rating, b.Rating), bytes.Compare(a.Tag, b.Tag)) }
+	slices.SortFunc(players, key)
+	got := all(t, 7, func(p Page) (*PlayersOfLeagueResult, error) {
+		return s.PlayersOfLeague(ctx, "L", p)
+	})
+	// Items of equal keys come in any order.
+	if !slices.IsSortedFunc(got, key) || !slices.Equal(sorted(playerIDs(got)), sorted(playerIDs(players))) {
+		t.Fatalf("order of the index: got %v, want the order of %v", got, players)
+	}
+	for range 20 {
+		lo, hi := players[r.IntN(len(players))], players[r.IntN(len(players))]
+		between := all(t, 5, func(p Page) (*PlayersRatedBetweenResult, error) {
+			return s.PlayersRatedBetween(ctx, PlayersRatedBetweenParams{League: "L", RatingFrom: lo.Rating, RatingTo: hi.Rating}, p)
+		})
+		var want []string
+		for _, p := range players {
+			if p.Rating >= lo.Rating && p.Rating <= hi.Rating {
+				want = append(want, p.PlayerID)
+			}
+		}
+		if got := playerIDs(between); !slices.Equal(sorted(got), sorted(want)) {
+			t.Errorf("rating between %v and %v: got %v, want %v", lo.Rating, hi.Rating, got, want)
+		}
+		from := all(t, 3, func(p Page) (*PlayersWithRatingFromResult, error) {
+			return s.PlayersWithRatingFrom(ctx, PlayersWithRatingFromParams{League: "L", Rating: lo.Rating, Tag: lo.Tag}, p)
+		})
+		want = want[:0]
+		for _, p := range players {
+			if p.Rating == lo.Rating && bytes.Compare(p.Tag, lo.Tag) >= 0 {
+				want = append(want, p.PlayerID)
+			}
+		}
+		if got := playerIDs(from); !slices.Equal(sorted(got), sorted(want)) {
+			t.Errorf("rating %v, tag from %x: got %v, want %v", lo.Rating, lo.Tag, got, want)
+		}
+	}
+}
+
+func playerIDs(ps []Player) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.PlayerID)
+	}
+	return out
+}
+
+func sorted(s []string) []string { return slices.Sorted(slices.Values(s)) }
