@@ -119,8 +119,8 @@ type Index struct {
 	// PartitionList and SortList are set when the key is written as a
 	// list, at its position.
 	PartitionList, SortList *Pos
-	Projection   *Projection
-	Local        Bool
+	Projection              *Projection
+	Local                   Bool
 	// RenamedFrom is the index's name in the lock, when it is renamed.
 	RenamedFrom Str
 }
