@@ -216,6 +216,15 @@ func (up *updater) checks(g *jen.Group, fail func(jen.Code) jen.Code) {
 	ent := up.ent()
 	for _, a := range up.p.Set {
 		v := jen.Id(up.params[a])
+		if ent.KeyChecked(a) {
+			// A value no key attribute holds is a KeyError, as on writes
+			// of the whole item.
+			if a.StoredForm().Pointer {
+				g.If(present(a, v)).BlockFunc(func(ig *jen.Group) { naturalKeyCheck(ig, a, deref(a, v), up.local("err"), fail) })
+			} else {
+				naturalKeyCheck(g, a, v, up.local("err"), fail)
+			}
+		}
 		checks := valueChecks(ent, a, deref(a, v), fail)
 		if !a.Optional {
 			checks = append(checks, emptiness(ent, a, v, fail)...)

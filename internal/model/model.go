@@ -327,6 +327,30 @@ func (e *Entity) CreatedIn(tm *Template) bool {
 	return e.Created != nil && !tm.Implied && tm.Has(e.Created)
 }
 
+// KeyChecked reports whether a is stored as a whole key attribute of a
+// secondary index e is in (a natural key, or an attribute of a
+// multi-attribute key) whose values a write checks first, as DynamoDB
+// refuses some of them in a key: a string (empty), or a number it stores
+// only some values of (a float).
+func (e *Entity) KeyChecked(a *Attribute) bool {
+	for _, k := range e.Keys[1:] {
+		for i, tm := range k.AttrTemplates() {
+			ka := k.Index.KeyAttrs()[i]
+			if tm.IsNatural(ka) && tm.Segments[0].Attr == a && NaturalChecked(a, ka) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NaturalChecked reports whether attribute a standing as the whole key
+// attribute ka (a natural key) is checked: a string key, or a number
+// DynamoDB stores only some values of (a float).
+func NaturalChecked(a *Attribute, ka *KeyAttr) bool {
+	return ka.Type == S || ka.Type == N && a.StoredForm().Key.Number != ""
+}
+
 // Attr returns the attribute named name (its spec name), or nil.
 func (e *Entity) Attr(name string) *Attribute {
 	for _, a := range e.Attributes {
@@ -375,6 +399,9 @@ type EntityKey struct {
 	// template per key attribute, in the order of Index.KeyAttrs, each
 	// one segment of PK or SK (whose Multi is set).
 	Parts []*Template
+	// Unnamed is set on a key of an index with a multi-attribute key that
+	// the entity does not name: its items hold every key attribute.
+	Unnamed bool
 }
 
 // AttrTemplates returns the template of each key attribute of the index,

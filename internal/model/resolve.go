@@ -1138,11 +1138,11 @@ func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
 	}
 	n := len(ix.PKs)
 	part := func(segs []Segment) *Template {
-		tm := &Template{Pos: pos, Segments: segs, Implied: named == nil, Multi: true}
+		tm := &Template{Pos: pos, Segments: segs, Implied: true, Multi: true}
 		tm.Source = tm.String()
 		return tm
 	}
-	k := &EntityKey{Index: ix, Pos: pos, PK: part(segs[:n])}
+	k := &EntityKey{Index: ix, Pos: pos, PK: part(segs[:n]), Unnamed: named == nil}
 	if len(segs) > n {
 		k.SK = part(segs[n:])
 	}

@@ -18,10 +18,10 @@ type Template struct {
 	// key, or a table key attribute reused by a secondary index.
 	Implied bool
 	// Multi is set on the partition or sort key of a multi-attribute
-	// key: each segment is the whole value of one key attribute of the
-	// index, in order (an attribute, or a literal: the entity's type
-	// value), and KeyType is empty; EntityKey.Parts holds them one by
-	// one.
+	// key (always Implied): each segment is the whole value of one key
+	// attribute of the index, in order (an attribute, or a literal: the
+	// entity's type value), and KeyType is empty; EntityKey.Parts holds
+	// them one by one.
 	Multi bool
 }
 

@@ -209,7 +209,7 @@ func multiNote(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.
 		e *model.Entity
 		k *model.EntityKey
 	}{{a, ka}, {b, kb}} {
-		if x.k.PK.Implied {
+		if x.k.Unnamed {
 			notes = append(notes, fmt.Sprintf("%s does not name %s, but its items hold every key attribute of it, and DynamoDB puts an item in every index whose key attributes it holds", x.e.Name, x.k.Index.Name))
 		}
 	}

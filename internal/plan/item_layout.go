@@ -177,7 +177,7 @@ func (l *ItemLayout) indexKeys(ent *model.Entity, k *model.EntityKey, written ma
 	for i, tm := range k.AttrTemplates() {
 		ka := k.Index.KeyAttrs()[i]
 		switch {
-		case tm.IsNatural(ka) && naturalChecked(tm.Segments[0].Attr, ka) && !written[ka.Name]:
+		case tm.IsNatural(ka) && model.NaturalChecked(tm.Segments[0].Attr, ka) && !written[ka.Name]:
 			written[ka.Name] = true
 			l.Steps = append(l.Steps, KeyStep{Natural: tm.Segments[0].Attr})
 		case tm.Implied || written[ka.Name]:
@@ -376,11 +376,4 @@ func isSortKey(ent *model.Entity, ka *model.KeyAttr) bool {
 		}
 	}
 	return false
-}
-
-// naturalChecked reports whether attribute a standing as the whole key
-// attribute ka (a natural key) is checked: a string key, or a number
-// DynamoDB stores only some values of (a float).
-func naturalChecked(a *model.Attribute, ka *model.KeyAttr) bool {
-	return ka.Type == model.S || ka.Type == model.N && a.StoredForm().Key.Number != ""
 }

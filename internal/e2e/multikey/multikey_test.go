@@ -272,3 +272,38 @@ func playerIDs(ps []Player) []string {
 }
 
 func sorted(s []string) []string { return slices.Sorted(slices.Values(s)) }
+
+// TestUpdateKeyAttributes updates attributes of a multi-attribute key: the
+// match moves in the index, leaves it when its score is removed, and a
+// value no key can hold is refused before any call.
+func TestUpdateKeyAttributes(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	if err := s.PutMatch(ctx, &Match{MatchID: "u", TournamentID: "t", Region: "r", Round: "q", Score: ptr[int64](1)}); err != nil {
+		t.Fatal(err)
+	}
+	round := func(r string) []string {
+		return matchIDs(all(t, 0, func(p Page) (*MatchesOfRoundResult, error) {
+			return s.MatchesOfRound(ctx, MatchesOfRoundParams{TournamentID: "t", Region: "r", Round: r}, p)
+		}))
+	}
+	if _, err := s.Replay(ctx, ReplayParams{MatchID: "u", Round: "final", Score: ptr[int64](2)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, was := round("final"), round("q"); !slices.Equal(got, []string{"u"}) || len(was) != 0 {
+		t.Errorf("after the replay: final %v, q %v; want [u] and []", got, was)
+	}
+	var keyErr *KeyError
+	if _, err := s.Replay(ctx, ReplayParams{MatchID: "u", Round: "", Score: ptr[int64](2)}); !errors.As(err, &keyErr) || keyErr.Attr != "round" {
+		t.Errorf("an empty round, a key attribute of byTournament: %v, want a KeyError of round", err)
+	}
+	if _, err := s.Forfeit(ctx, "u"); err != nil {
+		t.Fatal(err)
+	}
+	if got := round("final"); len(got) != 0 {
+		t.Errorf("without a score: %v, want none", got)
+	}
+	if m, err := s.GetMatch(ctx, "u"); err != nil || m.Round != "final" || m.Score != nil {
+		t.Errorf("GetMatch: %+v, %v", m, err)
+	}
+}

@@ -6,6 +6,7 @@ package multikey
 import (
 	"context"
 	"iter"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -109,6 +110,128 @@ func (s *Store) GetMatch(ctx context.Context, matchID string) (*Match, error) {
 	args := dyngen.Args{Table: s.esportsTable, SK: "MATCH"}
 	args.PK = args.Key(matchPK(matchID))
 	return dyngen.GetItem(ctx, s.client, &args, &dyngen.Get{Method: "GetMatch", Index: esportsIndex}, (*Match).UnmarshalItem)
+}
+
+// ReplayParams holds the inputs of Replay.
+type ReplayParams struct {
+	MatchID string
+	Round   string // the value set
+	Score   *int64 // the value set; nil removes it
+}
+
+const replayCondition = "attribute_exists(PK)"
+
+// Replay changes a Match and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Esports
+//	Key: PK = "MATCH#{matchId}" AND SK = "MATCH"
+//	UpdateExpression: SET #round = :round, #score = :score
+//	(score: nil removes the attribute)
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) Replay(ctx context.Context, params ReplayParams) (*Match, error) {
+	in, err := s.replayInput(params)
+	if err != nil {
+		return nil, dyngen.Fail("Replay", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("Replay", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Match
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("Replay", err)
+	}
+	return &v, nil
+}
+
+// replayInput builds the request of Replay; the caller wraps its errors.
+func (s *Store) replayInput(params ReplayParams) (*dynamodb.UpdateItemInput, error) {
+	matchID := params.MatchID
+	round := params.Round
+	score := params.Score
+	if round == "" {
+		return nil, &KeyError{Attr: "round", Reason: "empty"}
+	}
+	if !utf8.ValidString(round) {
+		return nil, &ItemError{Entity: "Match", Attr: "round", Reason: "not valid UTF-8"}
+	}
+	pk, err := matchPK(matchID)
+	if err != nil {
+		return nil, err
+	}
+	values := map[string]types.AttributeValue{":round": &types.AttributeValueMemberS{Value: round}}
+	set := []string{"#round = :round"}
+	remove := []string{}
+	if score == nil {
+		remove = append(remove, "#score")
+	} else {
+		set = append(set, "#score = :score")
+		values[":score"] = dyngen.IntValue(*score)
+	}
+	in := &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(replayCondition),
+		ExpressionAttributeNames: map[string]string{"#round": "round", "#score": "score"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "MATCH"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.esportsTable),
+		UpdateExpression:                    aws.String(dyngen.UpdateExpression(set, "", remove, nil)),
+	}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	return in, nil
+}
+
+const forfeitUpdate = "REMOVE #score"
+
+const forfeitCondition = "attribute_exists(PK)"
+
+// Forfeit changes a Match and returns it as it is after the change.
+// ErrNotFound when there is no such item.
+//
+//	UpdateItem on table Esports
+//	Key: PK = "MATCH#{matchId}" AND SK = "MATCH"
+//	UpdateExpression: REMOVE #score
+//	ConditionExpression: attribute_exists(PK)
+func (s *Store) Forfeit(ctx context.Context, matchID string) (*Match, error) {
+	in, err := s.forfeitInput(matchID)
+	if err != nil {
+		return nil, dyngen.Fail("Forfeit", err)
+	}
+	out, err := s.client.UpdateItem(ctx, in)
+	if err != nil {
+		return nil, dyngen.ConditionErr("Forfeit", err, ErrNotFound, ErrConditionFailed)
+	}
+	var v Match
+	if err := v.UnmarshalItem(out.Attributes); err != nil {
+		return nil, dyngen.Fail("Forfeit", err)
+	}
+	return &v, nil
+}
+
+// forfeitInput builds the request of Forfeit; the caller wraps its errors.
+func (s *Store) forfeitInput(matchID string) (*dynamodb.UpdateItemInput, error) {
+	pk, err := matchPK(matchID)
+	if err != nil {
+		return nil, err
+	}
+	return &dynamodb.UpdateItemInput{
+		ConditionExpression:      aws.String(forfeitCondition),
+		ExpressionAttributeNames: map[string]string{"#score": "score"},
+		Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk},
+			"SK": &types.AttributeValueMemberS{Value: "MATCH"},
+		},
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           aws.String(s.esportsTable),
+		UpdateExpression:                    aws.String(forfeitUpdate),
+	}, nil
 }
 
 // MatchesOfTournamentParams holds the inputs of MatchesOfTournament.

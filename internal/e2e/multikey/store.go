@@ -7,8 +7,8 @@
 // The store of dyngen's end-to-end tests of multi-attribute index keys.
 //
 // Each access pattern of the spec is one method of Store. The methods call
-// GetItem, Query and PutItem, and never Scan; each method's doc shows its
-// calls, with the index and key condition of each.
+// GetItem, Query, PutItem and UpdateItem, and never Scan; each method's doc
+// shows its calls, with the index and key condition of each.
 package multikey
 
 import (
@@ -56,6 +56,7 @@ type Client interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 	PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
 }
 
 var _ Client = (*dynamodb.Client)(nil)

@@ -21,6 +21,10 @@ type StoreAPI interface {
 	PutPlayer(ctx context.Context, player *Player) error
 	// GetMatch reads one Match by its primary key.
 	GetMatch(ctx context.Context, matchID string) (*Match, error)
+	// Replay changes a Match and returns it as it is after the change.
+	Replay(ctx context.Context, params ReplayParams) (*Match, error)
+	// Forfeit changes a Match and returns it as it is after the change.
+	Forfeit(ctx context.Context, matchID string) (*Match, error)
 	// MatchesOfTournament reads one page of Match items (see Page and
 	// DecodeError).
 	MatchesOfTournament(ctx context.Context, params MatchesOfTournamentParams, page Page) (*MatchesOfTournamentResult, error)
