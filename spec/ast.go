@@ -281,8 +281,12 @@ type Pattern struct {
 	Order       Str
 	Limit       Int
 	First       Bool
-	Index       Str
-	Consistent  Bool
+	// Drops names the entities of other items a read's key condition may
+	// read, which it drops (an index with a multi-attribute key).
+	Drops      []Str
+	DropsPos   Pos
+	Index      Str
+	Consistent Bool
 	// Copy names the copy of the entity a get reads.
 	Copy   Str
 	Filter []*Cond

@@ -906,6 +906,7 @@ func (p *parser) patternBody(key, val *yaml.Node, pt *Pattern, what string, step
 		"order":       func(k, v *yaml.Node) { pt.Order = p.str(v, "order") },
 		"limit":       func(k, v *yaml.Node) { pt.Limit = p.integer(v, "limit") },
 		"first":       func(k, v *yaml.Node) { pt.First = p.boolean(v, "first") },
+		"drops":       func(k, v *yaml.Node) { pt.Drops = p.nonEmptyList(v, "drops"); pt.DropsPos = p.pos(k) },
 		"index":       func(k, v *yaml.Node) { pt.Index = p.str(v, "index") },
 		"consistent":  func(k, v *yaml.Node) { pt.Consistent = p.boolean(v, "consistent") },
 		"copy":        func(k, v *yaml.Node) { pt.Copy = p.str(v, "copy") },

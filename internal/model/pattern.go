@@ -66,8 +66,12 @@ type Pattern struct {
 	LimitPos Pos
 	// First is set for a query that returns its first item, read with
 	// Limit 1, rather than a page.
-	First      bool
-	FirstPos   Pos
+	First    bool
+	FirstPos Pos
+	// Drops are the entities whose items the read's key condition may
+	// read and the read drops (drops:), at DropsPos.
+	Drops      []*Entity
+	DropsPos   Pos
 	Index      string // forced index name, or ""
 	IndexPos   Pos
 	Consistent bool

@@ -13,8 +13,8 @@ import (
 // allowed lists, per operation, the pattern keys it takes besides the
 // operation itself and doc.
 var allowed = map[Op][]string{
-	OpGet:         {"by", "index", "consistent", "select", "expired", "copy"},
-	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select", "expired"},
+	OpGet:         {"by", "index", "consistent", "select", "expired", "copy", "drops"},
+	OpQuery:       {"by", "where", "order", "limit", "first", "index", "consistent", "filter", "select", "expired", "drops"},
 	OpPut:         {"when", "set"},
 	OpCreate:      {"when", "expired", "set"},
 	OpUpdate:      {"set", "add", "remove", "removeFrom", "upsert", "when", "expired", "many"},
@@ -295,6 +295,9 @@ func (r *resolver) patternKeys(p *Pattern, sp *spec.Pattern) {
 		}
 	}
 	p.Consistent, p.ConsPos = sp.Consistent.Value, sp.Consistent.Pos
+	if len(sp.Drops) > 0 && slices.Contains(allowed[p.Op], "drops") {
+		r.drops(p, sp)
+	}
 	r.patternCopy(p, sp)
 	p.Filter = r.conds(p, sp.Filter, "filter", false)
 	p.Upsert = sp.Upsert.Value
@@ -384,6 +387,26 @@ func (r *resolver) managedWrites(p *Pattern, sp *spec.Pattern) {
 	refuse(p.RemoveFrom, sp.RemoveFrom, "removeFrom")
 }
 
+// drops resolves the entities a read accepts to read and drop: other
+// entities of its table, each once.
+func (r *resolver) drops(p *Pattern, sp *spec.Pattern) {
+	p.DropsPos = sp.DropsPos
+	for _, name := range sp.Drops {
+		e := r.entity(name)
+		switch {
+		case e == nil:
+		case e.Table != p.Table:
+			r.errorf(name.Pos, "pattern %s: drops names %s, an entity of table %s; it reads table %s", p.Name, e.Name, e.Table.Name, p.Table.Name)
+		case slices.Contains(p.Entities, e):
+			r.errorf(name.Pos, "pattern %s: drops names %s, which it reads; name the other entities whose items it may read", p.Name, e.Name)
+		case slices.Contains(p.Drops, e):
+			r.errorf(name.Pos, "pattern %s: drops names %s twice", p.Name, e.Name)
+		default:
+			p.Drops = append(p.Drops, e)
+		}
+	}
+}
+
 // first checks first: true on a query: one item of one entity, read
 // with Limit 1, so no page size and no filter (DynamoDB applies the
 // filter after the limit).
@@ -470,7 +493,7 @@ func entityNames(es []*Entity) string {
 	return strings.Join(names, ", ")
 }
 
-var patternKeys = []string{"by", "where", "order", "limit", "first", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired", "many", "copy"}
+var patternKeys = []string{"by", "where", "order", "limit", "first", "drops", "index", "consistent", "filter", "when", "select", "set", "add", "remove", "removeFrom", "upsert", "expired", "many", "copy"}
 
 func isPatternKey(k string) bool { return slices.Contains(patternKeys, k) }
 

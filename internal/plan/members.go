@@ -163,15 +163,17 @@ func (b *builder) membersMulti(pp *Pattern) string {
 		}
 	}
 	pp.KeptOut = KeptOut{Others: kept}
-	if len(read) > 0 {
-		var names []string
-		for _, e := range read {
-			names = append(names, e.Name)
+	var refused []string
+	for _, e := range read {
+		if !slices.Contains(p.Drops, e) {
+			refused = append(refused, e.Name)
 		}
-		return fmt.Sprintf("its key condition can read items of %s: they hold every key attribute of %s, and their values can be the ones it binds (%s); %s", strings.Join(names, ", "), ix.Name, multiBound(bound), multiApart(ix, pp.Key.SK.Prefix))
+	}
+	if len(refused) > 0 {
+		return fmt.Sprintf("its key condition can read items of %s: they hold every key attribute of %s, and their values can be the ones it binds (%s); %s, or accept reading and dropping them (billed) with drops: [%s]", strings.Join(refused, ", "), ix.Name, multiBound(bound), multiApart(ix, pp.Key.SK.Prefix), strings.Join(refused, ", "))
 	}
 	how := ByKey
-	if len(p.Entities) > 1 {
+	if len(p.Entities) > 1 || len(read) > 0 {
 		how = ByEntityAttr
 		if !ix.Projects(ix.Table.EntityAttr) {
 			return fmt.Sprintf("it reads several entities, told apart by the entity attribute %s, which it does not project", ix.Table.EntityAttr)
@@ -179,6 +181,9 @@ func (b *builder) membersMulti(pp *Pattern) string {
 	}
 	for _, e := range p.Entities {
 		pp.Members = append(pp.Members, &Member{Entity: e, How: how})
+	}
+	for _, e := range read {
+		pp.Foreign = append(pp.Foreign, &Foreign{Entity: e, How: ByEntityAttr})
 	}
 	return ""
 }

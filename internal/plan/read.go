@@ -55,6 +55,11 @@ func (b *builder) read(p *model.Pattern) *Pattern {
 	if len(p.Filter) > 0 {
 		b.diags.Warnf(p.Pos, "pattern %s filters on %s: DynamoDB reads, and bills, every item the key condition selects, including those the filter drops", p.Name, condAttrs(p.Filter))
 	}
+	for _, e := range p.Drops {
+		if !slices.ContainsFunc(best.Foreign, func(f *Foreign) bool { return f.Entity == e }) {
+			b.diags.Warnf(p.DropsPos, "pattern %s: drops names %s, whose items its key condition on %s never reads; remove it", p.Name, e.Name, indexName(best.Index))
+		}
+	}
 	b.request(best)
 	b.cost(best)
 	return best

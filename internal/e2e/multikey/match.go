@@ -15,6 +15,8 @@ import (
 //	table Esports: PK="MATCH#{matchId}" SK="MATCH"
 //	GSI byTournament: tournamentId="{tournamentId}, {region}"
 //		_type="\"Match\", {round}, {score}"
+//	GSI byTournamentScore: tournamentId="{tournamentId}, {region}"
+//		score="{score}, \"Match\""
 type Match struct {
 	MatchID      string
 	TournamentID string

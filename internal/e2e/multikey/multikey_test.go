@@ -307,3 +307,25 @@ func TestUpdateKeyAttributes(t *testing.T) {
 		t.Errorf("GetMatch: %+v, %v", m, err)
 	}
 }
+
+// TestDrops reads through an index where teams share the key range of the
+// matches it selects: the read accepts them (drops: [Team]) and returns
+// the matches alone, across pages.
+func TestDrops(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for i := range 5 {
+		if err := s.PutMatch(ctx, &Match{MatchID: fmt.Sprint("d", i), TournamentID: "t", Region: "r", Round: "q", Score: ptr(int64(i))}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutTeam(ctx, &Team{TeamID: fmt.Sprint("d", i), TournamentID: "t", Region: "r", Round: "q", Score: int64(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := matchIDs(all(t, 3, func(p Page) (*ScoresAboveResult, error) {
+		return s.ScoresAbove(ctx, ScoresAboveParams{TournamentID: "t", Region: "r", Score: 2}, p)
+	}))
+	if !slices.Equal(got, []string{"d2", "d3", "d4"}) {
+		t.Errorf("ScoresAbove 2: %v, want [d2 d3 d4]", got)
+	}
+}

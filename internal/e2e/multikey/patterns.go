@@ -28,6 +28,14 @@ var esportsIndexByTournament = &dyngen.Index{
 	Start: []dyngen.StartAttr{{Name: "tournamentId", Kind: 'S'}, {Name: "region", Kind: 'S'}, {Name: "_type", Kind: 'S', Sort: true}, {Name: "round", Kind: 'S', Sort: true}, {Name: "score", Kind: 'N', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
 }
 
+// esportsIndexByTournamentScore is GSI byTournamentScore of table Esports,
+// as the reads use it.
+var esportsIndexByTournamentScore = &dyngen.Index{
+	Name: "byTournamentScore", PK: "tournamentId", SK: "score",
+	Item:  []string{"PK", "SK"},
+	Start: []dyngen.StartAttr{{Name: "tournamentId", Kind: 'S'}, {Name: "region", Kind: 'S'}, {Name: "score", Kind: 'N', Sort: true}, {Name: "_type", Kind: 'S', Sort: true}, {Name: "PK", Kind: 'S'}, {Name: "SK", Kind: 'S', Sort: true}},
+}
+
 // esportsIndexByLeague is GSI byLeague of table Esports, as the reads use
 // it.
 var esportsIndexByLeague = &dyngen.Index{
@@ -541,6 +549,52 @@ func (s *Store) MatchWithScore(ctx context.Context, params MatchWithScoreParams)
 		Limit:        1,
 		Equal:        []dyngen.KeyValue{{Attr: "tournamentId", Value: ":tournamentId"}, {Attr: "region", Value: ":region"}, {Attr: "_type", Value: ":_type"}, {Attr: "round", Value: ":round"}, {Attr: "score", Value: ":score"}},
 	}, (*Match).UnmarshalItem)
+}
+
+// ScoresAboveParams holds the inputs of ScoresAbove.
+type ScoresAboveParams struct {
+	TournamentID string
+	Region       string
+	Score        int64 // the sort key condition's operand
+}
+
+// ScoresAboveResult is one page of ScoresAbove (see dyngen.Result).
+type ScoresAboveResult = dyngen.Result[Match]
+
+// ScoresAbove reads one page of Match items (see Page and DecodeError).
+//
+//	Query on GSI byTournamentScore of table Esports
+//	KeyConditionExpression: tournamentId = {tournamentId} AND region =
+//		{region} AND score >= {score}
+//	Team items may be read too (read cost); they are dropped by _type.
+func (s *Store) ScoresAbove(ctx context.Context, params ScoresAboveParams, page Page) (*ScoresAboveResult, error) {
+	args := dyngen.Args{Table: s.esportsTable}
+	if params.TournamentID == "" {
+		return nil, dyngen.Fail("ScoresAbove", &KeyError{Attr: "tournamentId", Reason: "empty"})
+	}
+	if params.Region == "" {
+		return nil, dyngen.Fail("ScoresAbove", &KeyError{Attr: "region", Reason: "empty"})
+	}
+	args.Values = map[string]types.AttributeValue{
+		":region":       &types.AttributeValueMemberS{Value: params.Region},
+		":sk":           dyngen.IntValue(params.Score),
+		":tournamentId": &types.AttributeValueMemberS{Value: params.TournamentID},
+	}
+	return dyngen.QueryPage(ctx, s.client, s.cursorKeys, page, &args, &dyngen.Query{
+		Method: "ScoresAbove", Pattern: "scoresAbove",
+		Index:        esportsIndexByTournamentScore,
+		KeyCondition: "#tournamentId = :tournamentId AND #region = :region AND #score >= :sk",
+		Names:        map[string]string{"#region": "region", "#score": "score", "#tournamentId": "tournamentId"},
+		Op:           ">=", Attr: "score",
+		Equal: []dyngen.KeyValue{{Attr: "tournamentId", Value: ":tournamentId"}, {Attr: "region", Value: ":region"}},
+		SK:    ":sk", TypeAttr: "_type", TypeValue: "Match",
+	}, (*Match).UnmarshalItem)
+}
+
+// ScoresAboveAll walks every Match of ScoresAbove, a page at a time (see
+// dyngen.Walk).
+func (s *Store) ScoresAboveAll(ctx context.Context, params ScoresAboveParams) iter.Seq2[Match, error] {
+	return dyngen.Walk(func(page Page) (*ScoresAboveResult, error) { return s.ScoresAbove(ctx, params, page) })
 }
 
 // TeamsOfRoundParams holds the inputs of TeamsOfRound.

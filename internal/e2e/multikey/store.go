@@ -176,6 +176,22 @@ func (s *Store) Tables() []Table {
 				}},
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 			}, {
+				IndexName: aws.String("byTournamentScore"),
+				KeySchema: []types.KeySchemaElement{{
+					AttributeName: aws.String("tournamentId"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("region"),
+					KeyType:       types.KeyTypeHash,
+				}, {
+					AttributeName: aws.String("score"),
+					KeyType:       types.KeyTypeRange,
+				}, {
+					AttributeName: aws.String("_type"),
+					KeyType:       types.KeyTypeRange,
+				}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}, {
 				IndexName: aws.String("byLeague"),
 				KeySchema: []types.KeySchemaElement{{
 					AttributeName: aws.String("league"),

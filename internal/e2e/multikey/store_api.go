@@ -56,6 +56,11 @@ type StoreAPI interface {
 	MatchesOfRoundsFromAll(ctx context.Context, params MatchesOfRoundsFromParams) iter.Seq2[Match, error]
 	// MatchWithScore reads one Match through byTournament.
 	MatchWithScore(ctx context.Context, params MatchWithScoreParams) (*Match, error)
+	// ScoresAbove reads one page of Match items (see Page and DecodeError).
+	ScoresAbove(ctx context.Context, params ScoresAboveParams, page Page) (*ScoresAboveResult, error)
+	// ScoresAboveAll walks every Match of ScoresAbove, a page at a time (see
+	// dyngen.Walk).
+	ScoresAboveAll(ctx context.Context, params ScoresAboveParams) iter.Seq2[Match, error]
 	// TeamsOfRound reads one page of Team items (see Page and DecodeError).
 	TeamsOfRound(ctx context.Context, params TeamsOfRoundParams, page Page) (*TeamsOfRoundResult, error)
 	// TeamsOfRoundAll walks every Team of TeamsOfRound, a page at a time (see

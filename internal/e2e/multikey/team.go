@@ -16,6 +16,8 @@ import (
 //	table Esports: PK="TEAM#{teamId}" SK="TEAM"
 //	GSI byTournament: tournamentId="{tournamentId}, {region}"
 //		_type="\"Team\", {round}, {score}"
+//	GSI byTournamentScore: tournamentId="{tournamentId}, {region}"
+//		score="{score}, \"Team\""
 type Team struct {
 	TeamID       string
 	TournamentID string
