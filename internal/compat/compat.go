@@ -656,19 +656,19 @@ func (c *checker) indexKeyNames(l *lock.Lock, t, ix string) string {
 // under the key attribute's name (a natural key), that old items stored
 // too.
 func (c *checker) heldAlready(oe lock.Entity, k *model.EntityKey) bool {
-	for _, kt := range []struct {
-		ka *model.KeyAttr
-		tm *model.Template
-	}{{k.Index.PK, k.PK}, {k.Index.SK, k.SK}} {
-		if kt.ka == nil || kt.tm == nil {
+	for i, tm := range k.AttrTemplates() {
+		ka := k.Index.KeyAttrs()[i]
+		// The entity attribute, a key attribute of a multi-attribute key:
+		// every item holds its type value.
+		if ka.Name == k.Index.Table.EntityAttr && tm.IsConstant() && tm.Segments[0].Literal == oe.TypeValue {
 			continue
 		}
 		// The attribute itself is the key attribute (a natural key, or
 		// a template of it alone into its own name).
-		if len(kt.tm.Segments) != 1 || kt.tm.Segments[0].Attr == nil || kt.tm.Segments[0].Attr.Stored != kt.ka.Name {
+		if len(tm.Segments) != 1 || tm.Segments[0].Attr == nil || tm.Segments[0].Attr.Stored != ka.Name {
 			return false
 		}
-		a := kt.tm.Segments[0].Attr
+		a := tm.Segments[0].Attr
 		// An optional one keys a sparse index: the items without it are
 		// out of it, as the spec means.
 		if !slices.ContainsFunc(oe.Attributes, func(oa lock.Attribute) bool { return oa.Stored == a.Stored }) {

@@ -212,7 +212,7 @@ func (m *method) keyValue(g *jen.Group, scope map[string]string, ent *model.Enti
 		a := tm.Segments[0].Attr
 		v := val(a)
 		switch ka.Type {
-		case model.S:
+		case model.S, model.B:
 			naturalKeyCheck(g, a, v, scopeLocal(scope, "err"), fail)
 		case model.N:
 			return m.e.numberKeyValue(g, scope, a, v, "", fail)

@@ -330,8 +330,8 @@ func (e *Entity) CreatedIn(tm *Template) bool {
 // KeyChecked reports whether a is stored as a whole key attribute of a
 // secondary index e is in (a natural key, or an attribute of a
 // multi-attribute key) whose values a write checks first, as DynamoDB
-// refuses some of them in a key: a string (empty), or a number it stores
-// only some values of (a float).
+// refuses some of them in a key: a string or binary (empty), or a number
+// it stores only some values of (a float).
 func (e *Entity) KeyChecked(a *Attribute) bool {
 	for _, k := range e.Keys[1:] {
 		for i, tm := range k.AttrTemplates() {
@@ -345,10 +345,10 @@ func (e *Entity) KeyChecked(a *Attribute) bool {
 }
 
 // NaturalChecked reports whether attribute a standing as the whole key
-// attribute ka (a natural key) is checked: a string key, or a number
-// DynamoDB stores only some values of (a float).
+// attribute ka (a natural key) is checked: a string or binary key (never
+// empty), or a number DynamoDB stores only some values of (a float).
 func NaturalChecked(a *Attribute, ka *KeyAttr) bool {
-	return ka.Type == S || ka.Type == N && a.StoredForm().Key.Number != ""
+	return ka.Type == S || ka.Type == B || ka.Type == N && a.StoredForm().Key.Number != ""
 }
 
 // Attr returns the attribute named name (its spec name), or nil.

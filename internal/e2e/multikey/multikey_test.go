@@ -329,3 +329,17 @@ func TestDrops(t *testing.T) {
 		t.Errorf("ScoresAbove 2: %v, want [d2 d3 d4]", got)
 	}
 }
+
+// TestEmptyKeyValues refuses, before any call, a write of a value no key
+// attribute holds: DynamoDB refuses an empty string or binary in a key.
+func TestEmptyKeyValues(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	var keyErr *KeyError
+	if err := s.PutPlayer(ctx, &Player{PlayerID: "p", League: "L", Rating: 1}); !errors.As(err, &keyErr) || keyErr.Attr != "tag" {
+		t.Errorf("a player without a tag: %v, want a KeyError of tag", err)
+	}
+	if err := s.PutPlayer(ctx, &Player{PlayerID: "p", League: "", Rating: 1, Tag: []byte{1}}); !errors.As(err, &keyErr) || keyErr.Attr != "league" {
+		t.Errorf("a player without a league: %v, want a KeyError of league", err)
+	}
+}

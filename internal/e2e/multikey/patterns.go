@@ -745,6 +745,9 @@ func (s *Store) PlayersWithRatingFrom(ctx context.Context, params PlayersWithRat
 	if params.League == "" {
 		return nil, dyngen.Fail("PlayersWithRatingFrom", &KeyError{Attr: "league", Reason: "empty"})
 	}
+	if len(params.Tag) == 0 {
+		return nil, dyngen.Fail("PlayersWithRatingFrom", &KeyError{Attr: "tag", Reason: "empty"})
+	}
 	args.Values = map[string]types.AttributeValue{
 		":league": &types.AttributeValueMemberS{Value: params.League},
 		":rating": &types.AttributeValueMemberN{Value: args.KeyFloat("rating", params.Rating)},

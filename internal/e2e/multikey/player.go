@@ -46,6 +46,9 @@ func (p *Player) MarshalItem() (map[string]types.AttributeValue, error) {
 	if _, err := dyngen.KeyFloat("rating", p.Rating); err != nil {
 		return nil, err
 	}
+	if len(p.Tag) == 0 {
+		return nil, &KeyError{Attr: "tag", Reason: "empty"}
+	}
 	var keyBuf [64]byte
 	var check dyngen.KeyCheck
 	text := append(keyBuf[:0], "PLAYER#"...)

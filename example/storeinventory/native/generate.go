@@ -1,0 +1,3 @@
+package storeinventory
+
+//go:generate go run github.com/dyngen/dyngen/cmd/dyngen spec.yaml -o .
