@@ -118,3 +118,71 @@ func TestExampleHistories(t *testing.T) {
 		})
 	}
 }
+
+// TestExampleNativeHistory checks the two deploys of
+// example/storeinventory/native, which makes the example's synthetic GSI1
+// a multi-attribute index: the first, against the example's committed
+// lock, adds the index over attributes the goods already hold (no
+// backfill, nothing breaking); the second, against the first's lock,
+// removes GSI1, breaking until the spec accepts it, which it does.
+func TestExampleNativeHistory(t *testing.T) {
+	data, err := os.ReadFile("../../example/storeinventory/dyngen.lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := lock.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("../../example/storeinventory/spec.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := string(src)
+	for _, r := range [][2]string{
+		{"      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}\n", "      GSI1: {partitionKey: GSI1PK, sortKey: GSI1SK}\n      ByCategory:\n        partitionKey: [storeId, category]\n        sortKey: [{name: price, type: N}]\n"},
+		{`      GSI1: {pk: "{storeId}#{category}", sk: "{price}"}` + "\n", `      GSI1: {pk: "{storeId}#{category}", sk: "{price}"}` + "\n      ByCategory: {}\n"},
+		{"    index: GSI1\n", "    index: ByCategory\n"},
+		{"    where: {price: between}\n", "    index: ByCategory\n    where: {price: between}\n"},
+	} {
+		if strings.Count(first, r[0]) != 1 {
+			t.Fatalf("the example's spec no longer holds %q once", r[0])
+		}
+		first = strings.Replace(first, r[0], r[1], 1)
+	}
+	check := func(name, spec string, against *lock.Lock) (*compat.Result, *lock.Lock) {
+		t.Helper()
+		res := generator.Check("spec.yaml", []byte(spec))
+		if res.Diags.HasErrors() {
+			t.Fatal(res.Diags.Err())
+		}
+		r := compat.Check(against, res.Plan, output.Tools(res.Model))
+		var lines []string
+		for _, f := range r.Findings {
+			lines = append(lines, f.Verdict()+" "+f.ID)
+		}
+		t.Logf("%s:\n%s", name, strings.Join(lines, "\n"))
+		return r, lock.Build(res.Plan, "spec.yaml")
+	}
+	r, firstLock := check("first deploy", first, committed)
+	if r.Failed() || len(r.Findings) != 2 ||
+		!slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "infrastructure/StoreInventory.ByCategory/added" }) ||
+		!slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "keys/Good.ByCategory/joined" && f.Verdict() != "backfill" }) {
+		t.Errorf("first deploy: failed %v, findings %v; want the index added and the goods joining it, no backfill", r.Failed(), r.Findings)
+	}
+	native, err := os.ReadFile("../../example/storeinventory/native/spec.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = check("second deploy", string(native), firstLock)
+	if r.Failed() || !slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool {
+		return f.ID == "infrastructure/StoreInventory.GSI1/removed" && f.Verdict() == "accepted"
+	}) {
+		t.Errorf("second deploy: failed %v, findings %v; want GSI1's removal, accepted", r.Failed(), r.Findings)
+	}
+	// Both at once: two global index changes in one deploy.
+	r, _ = check("both at once", string(native), committed)
+	if !slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "infrastructure/StoreInventory/indexes" }) {
+		t.Errorf("both deploys at once: findings %v; want the two index changes of one deploy found", r.Findings)
+	}
+}

@@ -102,10 +102,15 @@ func naturalKeyCheck(g *jen.Group, a *model.Attribute, v jen.Code, errName strin
 	switch a.Type {
 	case model.String:
 		g.If(jen.Add(v).Op("==").Lit("")).Block(fail(emptyKeyError(a)))
-	case model.Bytes, model.Path:
-		// An empty binary, or a path of no element (stored as ""), is no
-		// key DynamoDB takes.
+	case model.Bytes:
+		// An empty binary is no key DynamoDB takes.
 		g.If(jen.Len(v).Op("==").Lit(0)).Block(fail(emptyKeyError(a)))
+	case model.Path:
+		// Stored joined by its separator: an element may be neither empty
+		// nor hold it, or two paths would be one key (and none would be
+		// an empty key).
+		sep := string(a.Separator)
+		checked(rt("KeyPath").Call(jen.Lit(a.Name), v, jen.Lit(sep), jen.Lit(sep)))
 	case model.Enum:
 		checked(rt("KeyEnum").Call(jen.Lit(a.Name), jen.String().Parens(v), dot(v, "Valid").Call(), jen.Lit("")))
 	default:

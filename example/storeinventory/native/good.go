@@ -76,8 +76,8 @@ func (g *Good) MarshalItem() (map[string]types.AttributeValue, error) {
 	if g.StoreID == "" {
 		return nil, &KeyError{Attr: "storeId", Reason: "empty"}
 	}
-	if len(g.Category) == 0 {
-		return nil, &KeyError{Attr: "category", Reason: "empty"}
+	if _, err := dyngen.KeyPath("category", g.Category, "#", "#"); err != nil {
+		return nil, err
 	}
 	var keyBuf [77]byte
 	var check dyngen.KeyCheck

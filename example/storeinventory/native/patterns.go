@@ -148,8 +148,8 @@ func (s *Store) GoodsInCategoryByPrice(ctx context.Context, params GoodsInCatego
 	if params.StoreID == "" {
 		return nil, dyngen.Fail("GoodsInCategoryByPrice", &KeyError{Attr: "storeId", Reason: "empty"})
 	}
-	if len(params.Category) == 0 {
-		return nil, dyngen.Fail("GoodsInCategoryByPrice", &KeyError{Attr: "category", Reason: "empty"})
+	if _, err := dyngen.KeyPath("category", params.Category, "#", "#"); err != nil {
+		return nil, dyngen.Fail("GoodsInCategoryByPrice", err)
 	}
 	args.Values = map[string]types.AttributeValue{
 		":category": &types.AttributeValueMemberS{Value: strings.Join(params.Category, "#")},
@@ -197,8 +197,8 @@ func (s *Store) GoodsInPriceRange(ctx context.Context, params GoodsInPriceRangeP
 	if params.StoreID == "" {
 		return nil, dyngen.Fail("GoodsInPriceRange", &KeyError{Attr: "storeId", Reason: "empty"})
 	}
-	if len(params.Category) == 0 {
-		return nil, dyngen.Fail("GoodsInPriceRange", &KeyError{Attr: "category", Reason: "empty"})
+	if _, err := dyngen.KeyPath("category", params.Category, "#", "#"); err != nil {
+		return nil, dyngen.Fail("GoodsInPriceRange", err)
 	}
 	args.Values = map[string]types.AttributeValue{
 		":category": &types.AttributeValueMemberS{Value: strings.Join(params.Category, "#")},
