@@ -57,6 +57,30 @@ var proposalForms = []struct {
 		},
 	},
 	{
+		// add the entity attribute _type to the sort key of byTournament
+		// [...] (sortKey: [_type, round, {name: score, type: N}]): a
+		// multi-attribute sort key written anew.
+		"multi-attribute sort key",
+		regexp.MustCompile(`add the entity attribute [\w.-]+ to the sort key of ([\w.-]+)[^(]*\(sortKey: (\[[^\]]*\])\)`),
+		func(s *specDoc, msg string, m []string) error {
+			list, err := parseNode(m[2])
+			if err != nil {
+				return err
+			}
+			tables := getKey(s.root, "tables")
+			if tables == nil {
+				return fmt.Errorf("the spec has no tables")
+			}
+			for i := 1; i < len(tables.Content); i += 2 {
+				if ix := getKey(getKey(tables.Content[i], "indexes"), m[1]); ix != nil && ix.Kind == yaml.MappingNode {
+					setKey(ix, "sortKey", list)
+					return nil
+				}
+			}
+			return fmt.Errorf("no index %s", m[1])
+		},
+	},
+	{
 		// e.g. keys primary: {sk: "..."} on E [and keys primary: {...} on E2]
 		"key templates",
 		regexp.MustCompile(`e\.g\. ((?:keys [\w.-]+: ` + templates + ` on \w+(?: and )?)+)`),

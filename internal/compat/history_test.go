@@ -167,7 +167,9 @@ func TestExampleNativeHistory(t *testing.T) {
 	r, firstLock := check("first deploy", first, committed)
 	if r.Failed() || len(r.Findings) != 2 ||
 		!slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "infrastructure/StoreInventory.ByCategory/added" }) ||
-		!slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool { return f.ID == "keys/Good.ByCategory/joined" && f.Verdict() != "backfill" }) {
+		!slices.ContainsFunc(r.Findings, func(f *compat.Finding) bool {
+			return f.ID == "keys/Good.ByCategory/joined" && f.Verdict() != "backfill"
+		}) {
 		t.Errorf("first deploy: failed %v, findings %v; want the index added and the goods joining it, no backfill", r.Failed(), r.Findings)
 	}
 	native, err := os.ReadFile("../../example/storeinventory/native/spec.yaml")

@@ -120,6 +120,12 @@ func (m *method) bound(g *jen.Group, scope map[string]string, b plan.Bound, val 
 			return m.e.numberKeyValue(g, scope, w.Attr, op, m.pp.Param(plan.ParamWhere, w.Attr, nil, b.Operand).Name, fail), nil
 		case !beginsWith:
 			naturalKeyCheck(g, w.Attr, op, scopeLocal(scope, "err"), fail)
+		case w.Attr.Type == model.Bytes:
+			// DynamoDB takes no empty value of a key attribute, a prefix
+			// included.
+			g.If(jen.Len(op).Op("==").Lit(0)).Block(fail(emptyKeyError(w.Attr)))
+		default:
+			g.If(jen.String().Parens(op).Op("==").Lit("")).Block(fail(emptyKeyError(w.Attr)))
 		}
 		return attrValue(w.Attr, op), nil
 	}

@@ -234,6 +234,12 @@ func (ix *Index) SortKeys() []*KeyAttr {
 	return ix.SKs
 }
 
+// IsKeyAttr reports whether name is the stored name of a key attribute
+// of the index.
+func (ix *Index) IsKeyAttr(name string) bool {
+	return slices.ContainsFunc(ix.KeyAttrs(), func(ka *KeyAttr) bool { return ka.Name == name })
+}
+
 // Multi reports whether the index's partition key or sort key is made of
 // several attributes (a multi-attribute key): DynamoDB compares each in
 // its own type, the partition key's all with equality, the sort key's

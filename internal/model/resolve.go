@@ -102,7 +102,7 @@ func (r *resolver) projections() {
 				continue
 			}
 			add := func(name string) {
-				if !slices.Contains(ix.Include, name) && !t.IsKeyAttr(name) && name != ix.PK.Name && (ix.SK == nil || name != ix.SK.Name) {
+				if !slices.Contains(ix.Include, name) && !t.IsKeyAttr(name) && !ix.IsKeyAttr(name) {
 					ix.Include = append(ix.Include, name)
 				}
 			}
@@ -490,7 +490,7 @@ func (r *resolver) projection(ix *Index, sp *spec.Projection) {
 				r.errorf(a.Pos, "projection of index %s lists %s twice", ix.Name, a.Value)
 				continue
 			}
-			if ix.Table.IsKeyAttr(a.Value) || a.Value == ix.PK.Name || (ix.SK != nil && a.Value == ix.SK.Name) {
+			if ix.Table.IsKeyAttr(a.Value) || ix.IsKeyAttr(a.Value) {
 				r.errorf(a.Pos, "projection of index %s lists key attribute %s, which every index carries", ix.Name, a.Value)
 				continue
 			}
@@ -960,7 +960,7 @@ func (r *resolver) keys(e *Entity, se *spec.Entity) {
 		if ix.Multi() {
 			for _, tm := range []spec.Str{k.PK, k.SK} {
 				if tm.Set {
-					r.errorf(tm.Pos, "index %s has a multi-attribute key, whose attributes are the items' own, so keys %s of %s take no template; remove it (an empty mapping names the index: %s: {})", ix.Name, ix.Name, e.Name, ix.Name)
+					r.errorf(tm.Pos, "index %s has a multi-attribute key, whose attributes are the items' own, so keys %s of %s take no template; remove it (the index named with no template)", ix.Name, ix.Name, e.Name)
 				}
 			}
 			given[k.Index.Value] = k
@@ -1084,6 +1084,10 @@ func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
 	}
 	var segs []Segment
 	var missing []string
+	// The refusals of key attributes the item holds in a form no
+	// multi-attribute key takes: reported only when the item would be in
+	// the index, holding every other.
+	var refusals []func()
 	ok := true
 	for _, ka := range ix.KeyAttrs() {
 		if ka.Name == t.EntityAttr {
@@ -1099,8 +1103,9 @@ func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
 				src = e.PrimaryKey().SK
 			}
 			if !src.IsNatural(ka) {
-				r.errorf(pos, "%s is in index %s, whose multi-attribute key holds the table's key attribute %s, which %s fills with %q; each attribute of a multi-attribute key is an attribute of the entity in its own type: key the index on the attributes of the template instead", e.Name, ix.Name, ka.Name, e.Name, src.Source)
-				ok = false
+				refusals = append(refusals, func() {
+					r.errorf(pos, "%s is in index %s, whose multi-attribute key holds the table's key attribute %s, which %s fills with %q; each attribute of a multi-attribute key is an attribute of the entity in its own type: key the index on the attributes of the template instead", e.Name, ix.Name, ka.Name, e.Name, src.Source)
+				})
 				continue
 			}
 			a = src.Segments[0].Attr
@@ -1109,8 +1114,9 @@ func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
 		}
 		if a == nil {
 			if tm, from := e.templateOf(ka.Name); tm != nil {
-				r.errorf(tm.Pos, "%s writes key attribute %s of %s with %q, and %s is also a key attribute of index %s, whose multi-attribute key holds the entity's own attributes; give the indexes key attributes of their own", e.Name, ka.Name, indexLabel(from.Index), tm.Source, ka.Name, ix.Name)
-				ok = false
+				refusals = append(refusals, func() {
+					r.errorf(tm.Pos, "%s writes key attribute %s of %s with %q, and %s is also a key attribute of index %s, whose multi-attribute key holds the entity's own attributes, so its items are in %s with that text; give the indexes key attributes of their own", e.Name, ka.Name, indexLabel(from.Index), tm.Source, ka.Name, ix.Name, ix.Name)
+				})
 				continue
 			}
 			missing = append(missing, ka.Name)
@@ -1121,7 +1127,7 @@ func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
 			continue
 		}
 		if !a.KeyTypeFits(ka.Type) {
-			r.errorf(a.Pos, "attribute %s of %s is stored as key attribute %s of index %s, whose type %s can't hold a %s attribute; give the key attribute the type of the attribute's stored form, or rename the attribute with attr:", a.Name, e.Name, ka.Name, ix.Name, ka.Type, a.Describe())
+			r.errorf(a.Pos, "attribute %s of %s is stored as key attribute %s of index %s, whose type %s can't hold %s attribute; give the key attribute the type of the attribute's stored form, or rename the attribute with attr:", a.Name, e.Name, ka.Name, ix.Name, ka.Type, Article(a.Describe()))
 			ok = false
 			continue
 		}
@@ -1129,11 +1135,14 @@ func (r *resolver) multiKey(e *Entity, ix *Index, named *spec.Keys) *EntityKey {
 	}
 	if len(missing) > 0 {
 		if named != nil {
-			r.errorf(named.Pos, "keys %s of %s name index %s, but %s stores no attribute %s, so its items can't be in it: an item is in an index only with all its key attributes; add the attribute, or remove keys %s", ix.Name, e.Name, ix.Name, e.Name, strings.Join(missing, " or "), ix.Name)
+			r.errorf(named.Pos, "keys %s of %s name index %s, but %s stores no attribute %s, so its items can't be in it: an item is in an index only with all its key attributes; give %s the attribute, or remove keys %s", ix.Name, e.Name, ix.Name, e.Name, strings.Join(missing, " or "), e.Name, ix.Name)
 		}
 		return nil
 	}
-	if !ok {
+	for _, refuse := range refusals {
+		refuse()
+	}
+	if !ok || len(refusals) > 0 {
 		return nil
 	}
 	n := len(ix.PKs)

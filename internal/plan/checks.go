@@ -190,6 +190,20 @@ func multiCollisions(ix *model.Index, langs *langs, diags *diag.List) {
 	}
 }
 
+// keyAttrsSpec writes key attributes as a spec lists them: a name for a
+// string key attribute, {name, type} for the others:
+// [_type, round, {name: score, type: N}].
+func keyAttrsSpec(kas []*model.KeyAttr) string {
+	parts := make([]string, len(kas))
+	for i, ka := range kas {
+		parts[i] = ka.Name
+		if ka.Type != model.S {
+			parts[i] = fmt.Sprintf("{name: %s, type: %s}", ka.Name, ka.Type)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 // partsOverlap reports whether two keys of a multi-attribute key can hold
 // the same values in every key attribute.
 func partsOverlap(langs *langs, a, b []*model.Template) bool {
@@ -224,8 +238,8 @@ func multiNote(a *model.Entity, ka *model.EntityKey, b *model.Entity, kb *model.
 func multiFix(ix *model.Index) string {
 	t := ix.Table
 	if !slices.ContainsFunc(ix.KeyAttrs(), func(ka *model.KeyAttr) bool { return ka.Name == t.EntityAttr }) && len(ix.SortKeys()) < model.MaxKeyParts {
-		sk := append([]*model.KeyAttr{{Name: t.EntityAttr}}, ix.SortKeys()...)
-		return fmt.Sprintf("add the entity attribute %s to the sort key of %s (sortKey: [%s]), so that each entity's items have keys of their own, or rename one entity's attributes with attr: so that it is not in the index", t.EntityAttr, ix.Name, keyAttrList(sk))
+		sk := append([]*model.KeyAttr{{Name: t.EntityAttr, Type: model.S}}, ix.SortKeys()...)
+		return fmt.Sprintf("add the entity attribute %s to the sort key of %s (sortKey: %s), so that each entity's items have keys of their own, or rename one entity's attributes with attr: so that it is not in the index", t.EntityAttr, ix.Name, keyAttrsSpec(sk))
 	}
 	return "give one entity a key attribute whose values the other's can't be (an enum of its own), or rename one entity's attributes with attr: so that it is not in the index"
 }

@@ -210,8 +210,8 @@ func multiApart(ix *model.Index, prefix int) string {
 	if len(sks) == model.MaxKeyParts {
 		return fmt.Sprintf("give %s a key attribute that tells the entities apart", ix.Name)
 	}
-	with := slices.Concat(sks[:prefix], []*model.KeyAttr{{Name: attr}}, sks[prefix:])
-	return fmt.Sprintf("add the entity attribute %s to the sort key of %s after the attributes the pattern binds (sortKey: [%s]), so that the key condition binds it", attr, ix.Name, keyAttrList(with))
+	with := slices.Concat(sks[:prefix], []*model.KeyAttr{{Name: attr, Type: model.S}}, sks[prefix:])
+	return fmt.Sprintf("add the entity attribute %s to the sort key of %s after the attributes the pattern binds (sortKey: %s), so that the key condition binds it", attr, ix.Name, keyAttrsSpec(with))
 }
 
 // indexed is an entity's key on an index, with what foreignEntities

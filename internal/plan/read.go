@@ -111,6 +111,9 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	// Rule 1: the partition key is built from by attributes only.
 	for _, a := range first.PK.Attrs() {
 		if !slices.Contains(p.By, a.Name) {
+			if ix.Multi() {
+				return fail("its partition key (%s) needs %s, which is not in by: DynamoDB compares every partition key attribute with equality", keyAttrList(ix.PartitionKeys()), a.Name)
+			}
 			return fail("its partition key %s=%q needs %s, which is not in by", ix.PK.Name, first.PK.Source, a.Name)
 		}
 	}
@@ -126,6 +129,9 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	// Rule 6: every entity shares the partition for the same inputs.
 	for i, k := range keys[1:] {
 		if k.PK.String() != first.PK.String() {
+			if ix.Multi() {
+				return fail("%s's partition key is (%s) but %s's is (%s), so they are not one item collection", p.Entities[0].Name, first.PK.Source, p.Entities[i+1].Name, k.PK.Source)
+			}
 			return fail("%s's partition key is %q but %s's is %q, so they are not one item collection", p.Entities[0].Name, first.PK.Source, p.Entities[i+1].Name, k.PK.Source)
 		}
 	}
@@ -153,7 +159,7 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 				return failBound("%s is not in the key", name)
 			}
 			if sk.Multi {
-				return failBound("by %s is not among the leading attributes of the sort key (%s) of %s, which DynamoDB compares left to right: %s", name, keyAttrList(ix.SKs), ix.Name, multiNext(ix, sk, prefix))
+				return failBound("by %s is not among the leading attributes of the sort key (%s) of %s, which DynamoDB compares left to right: %s", name, keyAttrList(ix.SKs), ix.Name, multiNext(ix, prefix))
 			}
 			return failBound("by %s is not a leading placeholder of the sort key %s=%q (after the bound part %s)", name, ix.SK.Name, sk.Source, quoteTemplate(sk, prefix, ""))
 		}
@@ -186,6 +192,9 @@ func (b *builder) tryRead(p *model.Pattern, ix *model.Index) candidate {
 	call := Query
 	if p.Op == model.OpGet {
 		if ix.SK != nil && key.SK.Kind != SKEq {
+			if ix.Multi() {
+				return failBound("get needs the whole key; by %s leaves %s of the sort key (%s) open", strings.Join(p.By, ", "), keyAttrList(ix.SKs[key.SK.Prefix:]), keyAttrList(ix.SKs))
+			}
 			return failBound("get needs the whole key; by %s leaves the sort key %s=%q open", strings.Join(p.By, ", "), ix.SK.Name, sk.Source)
 		}
 		if ix.IsPrimary() {
@@ -232,6 +241,9 @@ func firstOK(pp *Pattern) string {
 		var names []string
 		for _, f := range pp.Foreign {
 			names = append(names, f.Entity.Name)
+		}
+		if pp.Index.Multi() {
+			return fmt.Sprintf("first reads one item with Limit 1, and items of %s share the key range, so the one item read may be one of theirs, dropped, while %s item follows; bind the entity attribute %s in the key condition (a key attribute of %s before the attributes the pattern leaves open), or remove first", strings.Join(names, ", "), model.Article(p.Entity().Name), p.Table.EntityAttr, pp.Index.Name)
 		}
 		return fmt.Sprintf("first reads one item with Limit 1, and items of %s share the key range, so the one item read may be one of theirs, dropped, while %s item follows; give %s a sort key prefix that no other entity's sort key starts with, or remove first", strings.Join(names, ", "), model.Article(p.Entity().Name), p.Entity().Name)
 	}
@@ -476,10 +488,10 @@ func whereCond(s *SKCond, ix *model.Index, w *model.Cond, e *model.Entity) strin
 func whereMulti(s *SKCond, ix *model.Index, w *model.Cond) string {
 	segs := s.Template.Segments
 	if s.Prefix >= len(segs) || segs[s.Prefix].Attr == nil || segs[s.Prefix].Attr.Name != w.Attr.Name {
-		if !s.Template.Has(w.Attr) {
+		if !ix.IsKeyAttr(w.Attr.Stored) || slices.ContainsFunc(ix.PartitionKeys(), func(ka *model.KeyAttr) bool { return ka.Name == w.Attr.Stored }) {
 			return fmt.Sprintf("where %s: %s is not in the sort key (%s) of %s", w.Attr.Name, w.Attr.Name, keyAttrList(ix.SKs), ix.Name)
 		}
-		return fmt.Sprintf("where %s: DynamoDB compares the sort key attributes (%s) of %s left to right, with equality on all before the one compared: %s", w.Attr.Name, keyAttrList(ix.SKs), ix.Name, multiNext(ix, s.Template, s.Prefix))
+		return fmt.Sprintf("where %s: DynamoDB compares the sort key attributes (%s) of %s left to right, with equality on all before the one compared: %s", w.Attr.Name, keyAttrList(ix.SKs), ix.Name, multiNext(ix, s.Prefix))
 	}
 	x := segs[s.Prefix].Attr
 	ka := ix.SKs[s.Prefix]
@@ -498,8 +510,10 @@ func whereMulti(s *SKCond, ix *model.Index, w *model.Cond) string {
 		s.Kind, s.Hi = SKBetween, Bound{Value: Operand, Operand: 1}
 	case model.OpBeginsWith:
 		switch {
+		case ka.Type == model.B && x.Type == model.Bytes:
+			// A binary compares by its bytes: begins_with takes one.
 		case ka.Type != model.S:
-			return fmt.Sprintf("where %s beginsWith: key attribute %s of %s is of type %s; beginsWith applies to strings", x.Name, ka.Name, ix.Name, ka.Type)
+			return fmt.Sprintf("where %s beginsWith: key attribute %s of %s is of type %s; beginsWith applies to strings and binary", x.Name, ka.Name, ix.Name, ka.Type)
 		case x.Type == model.Path:
 			return fmt.Sprintf("where %s beginsWith: the path is the whole value of key attribute %s of %s, so no one prefix selects a node and its subtree (%q would also match %q); key the index on a synthetic sort key that ends with the path's separator", x.Name, ka.Name, ix.Name, "a"+string(x.Separator)+"b", "a"+string(x.Separator)+"bc")
 		case x.Type != model.String && x.Type != model.Enum:
@@ -528,10 +542,10 @@ func keyAttrList(kas []*model.KeyAttr) string {
 	return strings.Join(names, ", ")
 }
 
-// multiNext says what the inputs of a read bind of the sort key sk of a
+// multiNext says what the inputs of a read bind of the sort key of ix, a
 // multi-attribute key, and which attribute comes next.
-func multiNext(ix *model.Index, sk *model.Template, prefix int) string {
-	if prefix == len(sk.Segments) {
+func multiNext(ix *model.Index, prefix int) string {
+	if prefix >= len(ix.SKs) {
 		return "the inputs bind all of them"
 	}
 	next := ix.SKs[prefix].Name

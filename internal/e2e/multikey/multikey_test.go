@@ -342,4 +342,11 @@ func TestEmptyKeyValues(t *testing.T) {
 	if err := s.PutPlayer(ctx, &Player{PlayerID: "p", League: "", Rating: 1, Tag: []byte{1}}); !errors.As(err, &keyErr) || keyErr.Attr != "league" {
 		t.Errorf("a player without a league: %v, want a KeyError of league", err)
 	}
+	// An empty prefix is no key value either.
+	if _, err := s.MatchesOfRoundsFrom(ctx, MatchesOfRoundsFromParams{TournamentID: "t", Region: "r", Round: ""}, Page{}); !errors.As(err, &keyErr) || keyErr.Attr != "round" {
+		t.Errorf("an empty round prefix: %v, want a KeyError of round", err)
+	}
+	if _, err := s.PlayersWithRatingFrom(ctx, PlayersWithRatingFromParams{League: "L", Rating: 1}, Page{}); !errors.As(err, &keyErr) || keyErr.Attr != "tag" {
+		t.Errorf("an empty tag bound: %v, want a KeyError of tag", err)
+	}
 }

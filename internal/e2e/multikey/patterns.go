@@ -482,6 +482,9 @@ func (s *Store) MatchesOfRoundsFrom(ctx context.Context, params MatchesOfRoundsF
 	if params.Region == "" {
 		return nil, dyngen.Fail("MatchesOfRoundsFrom", &KeyError{Attr: "region", Reason: "empty"})
 	}
+	if string(params.Round) == "" {
+		return nil, dyngen.Fail("MatchesOfRoundsFrom", &KeyError{Attr: "round", Reason: "empty"})
+	}
 	args.Values = map[string]types.AttributeValue{
 		":_type":        &types.AttributeValueMemberS{Value: "Match"},
 		":region":       &types.AttributeValueMemberS{Value: params.Region},

@@ -40,7 +40,7 @@ func cfnCases(t *testing.T) []cfnCase {
 	if err != nil || len(specs) == 0 {
 		t.Fatalf("no example spec found (%v)", err)
 	}
-	specs = append(specs, "../../e2e/spec.yaml", "testdata/cloudformation.yaml")
+	specs = append(specs, "../../../example/storeinventory/native/spec.yaml", "../../e2e/spec.yaml", "../../e2e/multikey/spec.yaml", "testdata/cloudformation.yaml")
 	var out []cfnCase
 	for _, spec := range specs {
 		src, err := os.ReadFile(spec)
